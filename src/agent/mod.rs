@@ -1,0 +1,3 @@
+//! Iris, the agent. For now: the tools she gathers evidence with.
+
+pub mod tools;

@@ -1,0 +1,206 @@
+//! `git_diff`: the change, ranked by relevance, as a summary or with full diffs.
+
+use std::collections::BTreeMap;
+use std::fmt::Write;
+
+use schemars::JsonSchema;
+use serde::Deserialize;
+
+use super::git::change_label;
+use super::{IrisTool, ToolContext, ToolFailure, bound_output};
+use crate::context::relevance::is_lock_or_generated;
+use crate::context::size::guidance;
+use crate::context::{FileDiff, ScoredFile, rank_files, size_bucket};
+use crate::git::DiffTarget;
+
+/// Files listed with their reasons; the rest get one short line each.
+const DETAILED_FILES: usize = 40;
+/// Bound on the summary part; past it, the remaining files are counted by directory.
+const MAX_SUMMARY_CHARS: usize = 24_000;
+/// Bound on the whole answer with full diffs.
+const MAX_STANDARD_CHARS: usize = 60_000;
+/// Lines of one file's diff shown when no `files` were named.
+const MAX_LINES_PER_FILE: usize = 400;
+/// Lock and generated files below this score keep their diff out of `standard`.
+const LOW_RELEVANCE: f32 = 0.5;
+
+/// `summary`: files ranked by relevance with their reasons, no diff text;
+/// `standard`: the summary followed by the full diffs (of `files` when given).
+#[derive(Debug, Default, Clone, Copy, PartialEq, Eq, Deserialize, JsonSchema)]
+#[serde(rename_all = "lowercase")]
+#[schemars(inline)]
+pub enum Detail {
+    #[default]
+    Summary,
+    Standard,
+}
+
+#[derive(Debug, Deserialize, JsonSchema)]
+pub struct GitDiffArgs {
+    /// `summary` (default) ranks the files; `standard` adds the diffs.
+    #[serde(default)]
+    pub detail: Detail,
+    /// Start of a range (exclusive). Without from/to the staged changes are described.
+    #[serde(default)]
+    pub from: Option<String>,
+    /// End of a range (default HEAD). Alone, the changes of that one commit.
+    #[serde(default)]
+    pub to: Option<String>,
+    /// Only these files (paths relative to the repository root).
+    #[serde(default)]
+    pub files: Option<Vec<String>>,
+}
+
+pub struct GitDiff;
+
+impl IrisTool for GitDiff {
+    const NAME: &'static str = "git_diff";
+    const DESCRIPTION: &'static str = "The staged changes (or from..to, or one commit with only \
+        `to`): a header with the size of the change and how to approach it, then the files \
+        sorted by relevance with a percentage, stars and the reasons. detail=standard adds the \
+        full diffs, only of `files` when given; start with the summary on large changes.";
+    type Args = GitDiffArgs;
+
+    fn run(ctx: &ToolContext, args: GitDiffArgs) -> Result<String, ToolFailure> {
+        let target = match (args.from, args.to) {
+            (None, None) => DiffTarget::Staged,
+            (Some(from), to) => DiffTarget::Range {
+                from,
+                to: to.unwrap_or_else(|| "HEAD".to_string()),
+            },
+            (None, Some(to)) => DiffTarget::Commit(to),
+        };
+        let files = args.files.unwrap_or_default();
+        let repo = ctx.repo()?;
+        let diff = repo.diff_files(&target, &files)?;
+        Ok(render(&diff, &target, args.detail, &files))
+    }
+}
+
+fn describe(target: &DiffTarget) -> String {
+    match target {
+        DiffTarget::Staged => "Staged changes".to_string(),
+        DiffTarget::Unstaged => "Unstaged changes".to_string(),
+        DiffTarget::WorkingTree => "Uncommitted changes".to_string(),
+        DiffTarget::Range { from, to } => format!("Changes in {from}..{to}"),
+        DiffTarget::Commit(rev) => format!("Changes of commit {rev}"),
+    }
+}
+
+/// The answer the model reads. Pure: everything it shows comes from `diff`.
+fn render(diff: &[FileDiff], target: &DiffTarget, detail: Detail, named: &[String]) -> String {
+    if diff.is_empty() {
+        let hint = match target {
+            DiffTarget::Staged => " (nothing is staged; see git_status with include_unstaged)",
+            _ => "",
+        };
+        return format!("{}: no changes{hint}.\n", describe(target));
+    }
+    let ranked = rank_files(diff);
+    let added: usize = diff.iter().map(|f| f.additions).sum();
+    let removed: usize = diff.iter().map(|f| f.deletions).sum();
+    let bucket = size_bucket(diff.len(), added + removed, !named.is_empty());
+    let mut out = format!(
+        "{}: {} file(s), +{added} -{removed} ({} lines)\nSize: {}. {}\n\nFiles by relevance:\n",
+        describe(target),
+        diff.len(),
+        added + removed,
+        bucket.name(),
+        guidance(bucket, diff.len(), added + removed),
+    );
+    write_ranking(&mut out, &ranked);
+    if detail == Detail::Standard {
+        write_diffs(&mut out, &ranked, !named.is_empty());
+        return bound_output(
+            out,
+            MAX_STANDARD_CHARS,
+            "request fewer files with `files` to see the rest",
+        );
+    }
+    out
+}
+
+fn write_ranking(out: &mut String, ranked: &[ScoredFile<'_>]) {
+    for (i, scored) in ranked.iter().enumerate() {
+        if out.len() > MAX_SUMMARY_CHARS {
+            write_remaining(out, &ranked[i..]);
+            return;
+        }
+        let f = scored.file;
+        let r = &scored.relevance;
+        let name = match &f.old_path {
+            Some(old) => format!("{old} -> {}", f.path),
+            None => f.path.clone(),
+        };
+        let size = if f.binary {
+            "binary".to_string()
+        } else {
+            format!("+{} -{}", f.additions, f.deletions)
+        };
+        if i < DETAILED_FILES {
+            let _ = writeln!(
+                out,
+                "{:>3}% {} {name} ({}, {size})\n      {}",
+                r.percent(),
+                r.stars(),
+                change_label(f.kind),
+                r.reasons.join("; ")
+            );
+        } else {
+            let _ = writeln!(out, "{:>3}% {name} ({size})", r.percent());
+        }
+    }
+}
+
+/// The files past the summary's bound, counted by top-level directory.
+fn write_remaining(out: &mut String, rest: &[ScoredFile<'_>]) {
+    let mut by_dir: BTreeMap<&str, usize> = BTreeMap::new();
+    for scored in rest {
+        let dir = scored.file.path.split_once('/').map_or(".", |(dir, _)| dir);
+        *by_dir.entry(dir).or_default() += 1;
+    }
+    let mut dirs: Vec<(&str, usize)> = by_dir.into_iter().collect();
+    dirs.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(b.0)));
+    let listed: Vec<String> = dirs
+        .iter()
+        .take(20)
+        .map(|(dir, n)| format!("{dir}/ ({n})"))
+        .collect();
+    let _ = writeln!(
+        out,
+        "... and {} lower-relevance file(s), by directory: {}{}",
+        rest.len(),
+        listed.join(", "),
+        if dirs.len() > 20 { ", ..." } else { "" }
+    );
+}
+
+fn write_diffs(out: &mut String, ranked: &[ScoredFile<'_>], named: bool) {
+    out.push_str("\nDiffs (most relevant first):\n");
+    for scored in ranked {
+        let f = scored.file;
+        if !named && is_lock_or_generated(&f.path) && scored.relevance.score < LOW_RELEVANCE {
+            let _ = writeln!(
+                out,
+                "\n[diff of {} left out: lock or generated file, +{} -{}]",
+                f.path, f.additions, f.deletions
+            );
+            continue;
+        }
+        let mut text = String::new();
+        f.render(&mut text);
+        if !named && text.lines().count() > MAX_LINES_PER_FILE {
+            let kept: Vec<&str> = text.lines().take(MAX_LINES_PER_FILE).collect();
+            let _ = writeln!(
+                out,
+                "\n{}\n[diff of {} cut at {MAX_LINES_PER_FILE} lines; request it with files: [\"{}\"]]",
+                kept.join("\n"),
+                f.path,
+                f.path
+            );
+        } else {
+            out.push('\n');
+            out.push_str(&text);
+        }
+    }
+}

@@ -1,0 +1,185 @@
+//! The tools Iris gathers evidence with, as rig-core tools.
+//!
+//! Each tool is a small type implementing [`IrisTool`]: typed arguments whose JSON schema comes
+//! from schemars, and a blocking `run` that checks its arguments and returns bounded text.
+//! [`Adapter`] turns any of them into a rig [`Tool`]: it builds the definition, runs the work off
+//! the async threads, and traces each call (`--debug`). Failures come back as text the model can
+//! read, never as a panic.
+
+mod git;
+mod git_diff;
+pub mod registry;
+
+use std::fmt::Debug;
+use std::marker::PhantomData;
+use std::path::PathBuf;
+use std::time::Instant;
+
+use rig_core::completion::ToolDefinition;
+use rig_core::tool::Tool;
+use schemars::JsonSchema;
+use serde::de::DeserializeOwned;
+use thiserror::Error;
+
+use crate::git::GitRepo;
+
+/// What every tool needs to know about where it runs.
+#[derive(Debug, Clone)]
+pub struct ToolContext {
+    /// The repository root; every path a tool takes is relative to it.
+    pub repo_root: PathBuf,
+}
+
+impl ToolContext {
+    pub fn new(repo_root: PathBuf) -> Self {
+        Self { repo_root }
+    }
+
+    pub fn repo(&self) -> Result<GitRepo, ToolFailure> {
+        GitRepo::discover(&self.repo_root).map_err(ToolFailure::from)
+    }
+}
+
+/// A tool's failure, worded for the model to read and act on.
+#[derive(Debug, Error)]
+#[error("{0}")]
+pub struct ToolFailure(pub String);
+
+impl ToolFailure {
+    pub fn new(message: impl Into<String>) -> Self {
+        Self(message.into())
+    }
+}
+
+impl From<crate::git::GitError> for ToolFailure {
+    fn from(err: crate::git::GitError) -> Self {
+        Self(err.to_string())
+    }
+}
+
+/// One tool: its name, what it is for, its arguments and the blocking work it does.
+pub trait IrisTool: Send + Sync + 'static {
+    const NAME: &'static str;
+    const DESCRIPTION: &'static str;
+    type Args: DeserializeOwned + JsonSchema + Debug + Send + Sync + 'static;
+
+    fn run(ctx: &ToolContext, args: Self::Args) -> Result<String, ToolFailure>;
+}
+
+/// Makes an [`IrisTool`] a rig [`Tool`].
+pub struct Adapter<T> {
+    ctx: ToolContext,
+    tool: PhantomData<fn() -> T>,
+}
+
+impl<T: IrisTool> Adapter<T> {
+    pub fn new(ctx: ToolContext) -> Self {
+        Self {
+            ctx,
+            tool: PhantomData,
+        }
+    }
+}
+
+impl<T: IrisTool> Tool for Adapter<T> {
+    const NAME: &'static str = T::NAME;
+    type Error = ToolFailure;
+    type Args = T::Args;
+    type Output = String;
+
+    async fn definition(&self, _prompt: String) -> ToolDefinition {
+        ToolDefinition {
+            name: T::NAME.to_string(),
+            description: T::DESCRIPTION.to_string(),
+            parameters: parameters_schema::<T::Args>(),
+        }
+    }
+
+    async fn call(&self, args: Self::Args) -> Result<String, ToolFailure> {
+        let started = Instant::now();
+        let described = format!("{args:?}");
+        let ctx = self.ctx.clone();
+        let result = tokio::task::spawn_blocking(move || T::run(&ctx, args))
+            .await
+            .unwrap_or_else(|e| Err(ToolFailure::new(format!("the tool stopped unexpectedly: {e}"))));
+        let elapsed_ms = started.elapsed().as_secs_f64() * 1000.0;
+        match &result {
+            Ok(text) => tracing::debug!(
+                tool = T::NAME,
+                args = %described,
+                elapsed_ms = format!("{elapsed_ms:.1}"),
+                output_chars = text.len(),
+                "tool call"
+            ),
+            Err(err) => tracing::debug!(
+                tool = T::NAME,
+                args = %described,
+                elapsed_ms = format!("{elapsed_ms:.1}"),
+                error = %err,
+                "tool call failed"
+            ),
+        }
+        result
+    }
+}
+
+/// The JSON schema of a tool's arguments, as providers expect it: an object schema without
+/// the `$schema` and `title` decorations.
+fn parameters_schema<A: JsonSchema>() -> serde_json::Value {
+    let mut schema = serde_json::to_value(schemars::schema_for!(A)).unwrap_or_default();
+    if let Some(object) = schema.as_object_mut() {
+        object.remove("$schema");
+        object.remove("title");
+        object
+            .entry("properties")
+            .or_insert_with(|| serde_json::json!({}));
+    }
+    schema
+}
+
+/// Cuts `text` to at most `max_chars` characters, on a line boundary when one is near, and
+/// says what was left out and how to get it.
+pub fn bound_output(mut text: String, max_chars: usize, how_to_see_more: &str) -> String {
+    let total = text.chars().count();
+    if total <= max_chars {
+        return text;
+    }
+    let cut = text
+        .char_indices()
+        .nth(max_chars)
+        .map_or(text.len(), |(i, _)| i);
+    let cut = match text[..cut].rfind('\n') {
+        Some(newline) if newline > cut / 2 => newline + 1,
+        _ => cut,
+    };
+    text.truncate(cut);
+    if !text.ends_with('\n') {
+        text.push('\n');
+    }
+    text.push_str(&format!(
+        "[output cut at {max_chars} of {total} characters; {how_to_see_more}]\n"
+    ));
+    text
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bound_output_keeps_short_text_and_cuts_long_text_with_a_note() {
+        assert_eq!(bound_output("short".into(), 10, "x"), "short");
+        let long = "line one\nline two\nline three\n".repeat(10);
+        let cut = bound_output(long, 50, "ask for less");
+        assert!(cut.contains("[output cut at 50 of 290 characters; ask for less]"));
+        assert!(cut.lines().next().is_some_and(|l| l == "line one"));
+        assert!(cut.len() < 120);
+    }
+
+    #[test]
+    fn bound_output_never_splits_a_character() {
+        let text = "é".repeat(100);
+        let cut = bound_output(text, 7, "more");
+        assert!(cut.starts_with("ééééééé\n"));
+    }
+}

@@ -1,0 +1,179 @@
+//! The command line: commands, flags, exit codes.
+
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use anyhow::{Context, Result};
+use clap::{Parser, Subcommand};
+use rig_core::tool::server::ToolServer;
+
+use crate::agent::tools::ToolContext;
+use crate::agent::tools::registry::{all_tools, tool_set};
+use crate::error::{UsageError, exit_code, one_line};
+use crate::git::GitRepo;
+
+#[derive(Debug, Parser)]
+#[command(
+    name = "iris",
+    version,
+    about = "Iris Studio: the prose around your code changes",
+    arg_required_else_help = true
+)]
+pub struct Cli {
+    /// Trace each tool call (arguments, duration) to stderr.
+    #[arg(long, global = true)]
+    pub debug: bool,
+
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Run one of Iris' tools on this repository and print exactly what the model would receive.
+    Tool(ToolArgs),
+}
+
+#[derive(Debug, clap::Args)]
+pub struct ToolArgs {
+    /// List every tool with its description and argument schema.
+    #[arg(long, conflicts_with_all = ["name", "args"])]
+    pub list: bool,
+    /// The tool to run (see --list).
+    #[arg(required_unless_present = "list")]
+    pub name: Option<String>,
+    /// The tool's arguments as a JSON object.
+    #[arg(default_value = "{}")]
+    pub args: Option<String>,
+}
+
+/// Parses the command line, runs the command and turns any error into one line and an exit code.
+pub fn run() -> ExitCode {
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(err) => return report_clap_error(err),
+    };
+    init_tracing(cli.debug);
+    match execute(cli) {
+        Ok(code) => code,
+        Err(err) => {
+            eprintln!("error: {}", one_line(&err));
+            ExitCode::from(exit_code(&err))
+        }
+    }
+}
+
+/// Help and version go to stdout with success; a wrong flag is one line on stderr and exit 2.
+fn report_clap_error(err: clap::Error) -> ExitCode {
+    use clap::error::ErrorKind;
+    match err.kind() {
+        ErrorKind::DisplayHelp
+        | ErrorKind::DisplayVersion
+        | ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand => {
+            let _ = err.print();
+            if err.kind() == ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand {
+                ExitCode::from(crate::error::exit::CONFIG)
+            } else {
+                ExitCode::SUCCESS
+            }
+        }
+        _ => {
+            let rendered = err.render().to_string();
+            let first = rendered.lines().next().unwrap_or("error: invalid command line");
+            let tip = rendered
+                .lines()
+                .find(|l| l.trim_start().starts_with("tip:"))
+                .map(|l| format!(" ({})", l.trim()))
+                .unwrap_or_default();
+            eprintln!("{first}{tip}; see 'iris --help'");
+            ExitCode::from(crate::error::exit::CONFIG)
+        }
+    }
+}
+
+fn init_tracing(debug: bool) {
+    let filter = if debug {
+        tracing_subscriber::EnvFilter::new("iris_studio=debug")
+    } else {
+        tracing_subscriber::EnvFilter::try_from_env("IRIS_LOG")
+            .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("off"))
+    };
+    tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_writer(std::io::stderr)
+        .with_target(false)
+        .init();
+}
+
+fn execute(cli: Cli) -> Result<ExitCode> {
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .context("could not start the async runtime")?;
+    match cli.command {
+        Command::Tool(args) => runtime.block_on(tool(args)),
+    }
+}
+
+/// The repository the user is in, from any of its subdirectories.
+fn current_repo_root() -> Result<PathBuf> {
+    let cwd = std::env::current_dir().context("cannot read the current directory")?;
+    Ok(GitRepo::discover(&cwd)?.root())
+}
+
+async fn tool(args: ToolArgs) -> Result<ExitCode> {
+    let ctx = ToolContext::new(current_repo_root()?);
+    let tools = all_tools(&ctx);
+    if args.list {
+        let mut out = String::new();
+        for tool in &tools {
+            let def = tool.definition(String::new()).await;
+            let schema = serde_json::to_string_pretty(&def.parameters)?;
+            out.push_str(&format!("{}\n  {}\n  arguments: {}\n\n", def.name, def.description, schema.replace('\n', "\n  ")));
+        }
+        print_exact(&out)?;
+        return Ok(ExitCode::SUCCESS);
+    }
+    let name = args.name.unwrap_or_default();
+    if !tools.iter().any(|t| t.name() == name) {
+        let names: Vec<String> = tools.iter().map(|t| t.name()).collect();
+        return Err(UsageError(format!(
+            "unknown tool '{name}'; the tools are: {}",
+            names.join(", ")
+        ))
+        .into());
+    }
+    let json = args.args.unwrap_or_else(|| "{}".to_string());
+    // The same path an agent's tool call takes, so the text is exactly what the model reads.
+    let server = ToolServer::new().run();
+    server
+        .append_toolset(tool_set(&ctx))
+        .await
+        .context("could not register the tools")?;
+    match server.call_tool(&name, &json).await {
+        Ok(text) => {
+            print_exact(&text)?;
+            Ok(ExitCode::SUCCESS)
+        }
+        Err(err) => {
+            // A failed call is still what the model would read; print it, then fail.
+            print_exact(&err.to_string())?;
+            eprintln!("error: the tool '{name}' failed (above is what the model would read)");
+            Ok(ExitCode::from(crate::error::exit::GENERAL))
+        }
+    }
+}
+
+/// Writes text as is, with a final newline, tolerating a closed pipe (`iris tool ... | head`).
+fn print_exact(text: &str) -> Result<()> {
+    let mut stdout = std::io::stdout().lock();
+    let result = stdout
+        .write_all(text.as_bytes())
+        .and_then(|()| if text.ends_with('\n') { Ok(()) } else { stdout.write_all(b"\n") })
+        .and_then(|()| stdout.flush());
+    match result {
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
+        other => other.context("could not write to stdout"),
+    }
+}

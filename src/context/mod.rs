@@ -1,0 +1,21 @@
+//! The relevance engine: pure functions over diffs, no IO.
+//!
+//! - [`diff`]: parse unified diff text into files, hunks and lines.
+//! - [`semantic`]: detect what added/removed lines do (adds function, adds type, ...).
+//! - [`relevance`]: score each changed file in [0, 1] with its reasons.
+//! - [`ranking`]: the changed files, most relevant first.
+//! - [`size`]: the size bucket of a change and the advice that goes with it.
+
+pub mod diff;
+pub mod ranking;
+pub mod relevance;
+pub mod semantic;
+pub mod size;
+
+pub use diff::{ChangeKind, DiffLine, FileDiff, Hunk, LineKind, parse_unified_diff};
+pub use ranking::{ScoredFile, rank_files};
+pub use relevance::{
+    FileCategory, Relevance, file_category, is_lock_or_generated, is_test_path, score_file,
+};
+pub use semantic::{SemanticChange, detect_semantic_changes};
+pub use size::{SizeBucket, guidance, size_bucket};

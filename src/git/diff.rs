@@ -1,0 +1,144 @@
+//! Diffs: staged, unstaged, working tree, ranges and single commits, as unified text or parsed.
+
+use git2::{Delta, Diff, DiffFindOptions, DiffFormat, DiffOptions, Tree};
+use serde::Serialize;
+
+use super::{GitError, GitRepo, Result, check_relative_path, lossy};
+use crate::context::{ChangeKind, FileDiff, parse_unified_diff};
+
+/// Blobs above this size are reported as binary instead of being diffed line by line,
+/// so a huge file never lands whole in memory, in a prompt or on screen.
+pub const MAX_DIFF_BLOB_BYTES: u64 = 2 * 1024 * 1024;
+
+/// What to compare.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum DiffTarget {
+    /// The index against HEAD (`git diff --cached`).
+    Staged,
+    /// The working tree against the index (`git diff`).
+    Unstaged,
+    /// The working tree and index against HEAD (`git diff HEAD`).
+    WorkingTree,
+    /// `from..to` (`git diff from to`).
+    Range { from: String, to: String },
+    /// One commit against its first parent (the empty tree for a root commit).
+    Commit(String),
+}
+
+/// One entry of `git diff --name-status`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct ChangedFile {
+    pub path: String,
+    pub old_path: Option<String>,
+    pub kind: ChangeKind,
+    /// A conflicted (unmerged) entry in the middle of a merge.
+    pub conflicted: bool,
+}
+
+impl GitRepo {
+    /// The unified diff text for `target`, limited to `paths` when any are given.
+    pub fn diff_text(&self, target: &DiffTarget, paths: &[String]) -> Result<String> {
+        let diff = self.diff(target, paths)?;
+        let mut out = String::new();
+        diff.print(DiffFormat::Patch, |_, _, line| {
+            match line.origin() {
+                origin @ ('+' | '-' | ' ') => {
+                    out.push(origin);
+                    out.push_str(&String::from_utf8_lossy(line.content()));
+                }
+                // '>' / '<' / '=' mark "no newline at end of file"; the rest are headers.
+                '>' | '<' | '=' => out.push_str("\\ No newline at end of file\n"),
+                _ => out.push_str(&String::from_utf8_lossy(line.content())),
+            }
+            true
+        })?;
+        Ok(out)
+    }
+
+    /// The diff for `target`, parsed into files, hunks and lines.
+    pub fn diff_files(&self, target: &DiffTarget, paths: &[String]) -> Result<Vec<FileDiff>> {
+        Ok(parse_unified_diff(&self.diff_text(target, paths)?))
+    }
+
+    /// The files `target` changes, without their content (`git diff --name-status`).
+    pub fn changed_files(&self, target: &DiffTarget) -> Result<Vec<ChangedFile>> {
+        let diff = self.diff(target, &[])?;
+        Ok(diff
+            .deltas()
+            .filter_map(|delta| {
+                let new = delta.new_file().path_bytes().map(lossy);
+                let old = delta.old_file().path_bytes().map(lossy);
+                let (kind, conflicted) = match delta.status() {
+                    Delta::Added | Delta::Untracked => (ChangeKind::Added, false),
+                    Delta::Deleted => (ChangeKind::Deleted, false),
+                    Delta::Renamed => (ChangeKind::Renamed, false),
+                    Delta::Copied => (ChangeKind::Copied, false),
+                    Delta::Typechange => (ChangeKind::TypeChanged, false),
+                    Delta::Conflicted => (ChangeKind::Modified, true),
+                    Delta::Modified => (ChangeKind::Modified, false),
+                    Delta::Unmodified | Delta::Ignored | Delta::Unreadable => return None,
+                };
+                let path = match kind {
+                    ChangeKind::Deleted => old.clone().or(new)?,
+                    _ => new.clone().or(old.clone())?,
+                };
+                let old_path = matches!(kind, ChangeKind::Renamed | ChangeKind::Copied)
+                    .then_some(old)
+                    .flatten();
+                Some(ChangedFile {
+                    path,
+                    old_path,
+                    kind,
+                    conflicted,
+                })
+            })
+            .collect())
+    }
+
+    pub(super) fn diff(&self, target: &DiffTarget, paths: &[String]) -> Result<Diff<'_>> {
+        let mut opts = DiffOptions::new();
+        opts.max_size(MAX_DIFF_BLOB_BYTES as i64)
+            .ignore_submodules(false)
+            .include_typechange(true);
+        for path in paths {
+            let clean = check_relative_path(path)?;
+            opts.pathspec(clean.to_string_lossy().as_ref());
+        }
+        let repo = &self.repo;
+        let mut diff = match target {
+            DiffTarget::Staged => {
+                let head = self.head_tree()?;
+                repo.diff_tree_to_index(head.as_ref(), None, Some(&mut opts))?
+            }
+            DiffTarget::Unstaged => repo.diff_index_to_workdir(None, Some(&mut opts))?,
+            DiffTarget::WorkingTree => {
+                let head = self.head_tree()?;
+                repo.diff_tree_to_workdir_with_index(head.as_ref(), Some(&mut opts))?
+            }
+            DiffTarget::Range { from, to } => {
+                let old = self.resolve_commit(from)?.tree()?;
+                let new = self.resolve_commit(to)?.tree()?;
+                repo.diff_tree_to_tree(Some(&old), Some(&new), Some(&mut opts))?
+            }
+            DiffTarget::Commit(rev) => {
+                let commit = self.resolve_commit(rev)?;
+                let parent = match commit.parent_count() {
+                    0 => None,
+                    _ => Some(commit.parent(0)?.tree()?),
+                };
+                repo.diff_tree_to_tree(parent.as_ref(), Some(&commit.tree()?), Some(&mut opts))?
+            }
+        };
+        // git detects renames by default (diff.renames); libgit2 only when asked.
+        let mut find = DiffFindOptions::new();
+        find.renames(true);
+        diff.find_similar(Some(&mut find))?;
+        Ok(diff)
+    }
+
+    fn head_tree(&self) -> Result<Option<Tree<'_>>> {
+        self.head_commit()?
+            .map(|commit| commit.tree().map_err(GitError::from))
+            .transpose()
+    }
+}

@@ -1,0 +1,155 @@
+//! Repository facts: where HEAD is, the remote, the number of commits, the default branch.
+
+use std::path::PathBuf;
+
+use git2::{BranchType, ErrorCode};
+use serde::Serialize;
+
+use super::{GitRepo, Result};
+
+/// Where HEAD points.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(tag = "state", content = "name", rename_all = "lowercase")]
+pub enum HeadState {
+    /// On a branch that has commits.
+    Branch(String),
+    /// On a branch with no commit yet (a new repository).
+    Unborn(String),
+    /// Detached at a commit (short id).
+    Detached(String),
+}
+
+impl std::fmt::Display for HeadState {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            HeadState::Branch(name) => write!(f, "{name}"),
+            HeadState::Unborn(name) => write!(f, "{name} (no commits yet)"),
+            HeadState::Detached(id) => write!(f, "HEAD detached at {id}"),
+        }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct RepoInfo {
+    pub root: PathBuf,
+    pub head: HeadState,
+    pub remote_url: Option<String>,
+    pub commit_count: usize,
+    pub default_branch: Option<String>,
+}
+
+impl GitRepo {
+    pub fn head_state(&self) -> Result<HeadState> {
+        match self.repo.head() {
+            Ok(head) if self.repo.head_detached()? => {
+                let id = head.peel_to_commit()?.id();
+                Ok(HeadState::Detached(short_id(&id)))
+            }
+            Ok(head) => Ok(HeadState::Branch(
+                String::from_utf8_lossy(head.shorthand_bytes()).into_owned(),
+            )),
+            Err(e) if matches!(e.code(), ErrorCode::UnbornBranch | ErrorCode::NotFound) => {
+                let head = self.repo.find_reference("HEAD")?;
+                let target = head.symbolic_target()?.unwrap_or("HEAD");
+                let name = target.strip_prefix("refs/heads/").unwrap_or(target);
+                Ok(HeadState::Unborn(name.to_string()))
+            }
+            Err(e) => Err(e.into()),
+        }
+    }
+
+    pub fn info(&self) -> Result<RepoInfo> {
+        Ok(RepoInfo {
+            root: self.root(),
+            head: self.head_state()?,
+            remote_url: self.remote_url(),
+            commit_count: self.commit_count()?,
+            default_branch: self.default_branch(),
+        })
+    }
+
+    /// The URL of `origin`, or of the first remote there is.
+    pub fn remote_url(&self) -> Option<String> {
+        let remote = match self.repo.find_remote("origin") {
+            Ok(remote) => remote,
+            Err(_) => {
+                let names = self.repo.remotes().ok()?;
+                let first = names.iter().flatten().flatten().next()?.to_string();
+                self.repo.find_remote(&first).ok()?
+            }
+        };
+        remote.url().ok().map(without_credentials)
+    }
+
+    /// Commits reachable from HEAD (0 in a new repository).
+    pub fn commit_count(&self) -> Result<usize> {
+        if self.head_commit()?.is_none() {
+            return Ok(0);
+        }
+        let mut walk = self.repo.revwalk()?;
+        walk.push_head()?;
+        Ok(walk.count())
+    }
+
+    /// The branch work is based on: the remote's HEAD when known, else `main`, else `master`.
+    /// A local branch is named as is; one that exists only on `origin` as `origin/NAME`,
+    /// so the answer always resolves as a revision.
+    pub fn default_branch(&self) -> Option<String> {
+        let remote_head = self
+            .repo
+            .find_reference("refs/remotes/origin/HEAD")
+            .ok()
+            .and_then(|head| head.symbolic_target().ok().flatten().map(str::to_string))
+            .and_then(|target| target.strip_prefix("refs/remotes/origin/").map(str::to_string));
+        let candidates = remote_head
+            .into_iter()
+            .chain(["main".to_string(), "master".to_string()]);
+        for name in candidates {
+            if self.repo.find_branch(&name, BranchType::Local).is_ok() {
+                return Some(name);
+            }
+            let remote = format!("origin/{name}");
+            if self.repo.find_branch(&remote, BranchType::Remote).is_ok() {
+                return Some(remote);
+            }
+        }
+        None
+    }
+}
+
+/// `https://user:token@host/x` -> `https://host/x`: a token in an HTTP remote URL never reaches
+/// a prompt (an ssh user name is no secret and is kept).
+fn without_credentials(url: &str) -> String {
+    match url.split_once("://") {
+        Some((scheme, rest)) if scheme.starts_with("http") => {
+            let host_start = rest.find('/').unwrap_or(rest.len());
+            match rest[..host_start].rfind('@') {
+                Some(at) => format!("{scheme}://{}", &rest[at + 1..]),
+                None => url.to_string(),
+            }
+        }
+        _ => url.to_string(),
+    }
+}
+
+pub(super) fn short_id(id: &git2::Oid) -> String {
+    id.to_string()[..7].to_string()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn credentials_are_removed_from_remote_urls() {
+        assert_eq!(
+            without_credentials("https://bob:s3cret@example.com/r.git"),
+            "https://example.com/r.git"
+        );
+        assert_eq!(without_credentials("git@example.com:r.git"), "git@example.com:r.git");
+        assert_eq!(
+            without_credentials("ssh://git@example.com/r.git"),
+            "ssh://git@example.com/r.git"
+        );
+    }
+}

@@ -1,0 +1,37 @@
+//! `git show`: a commit's message, metadata, stat and patch.
+
+use git2::DiffStatsFormat;
+use serde::Serialize;
+
+use super::{ChangedFile, CommitInfo, DiffTarget, GitRepo, Result};
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct ShownCommit {
+    pub commit: CommitInfo,
+    pub committer_name: String,
+    pub committer_email: String,
+    pub files: Vec<ChangedFile>,
+    /// `git show --stat` style: one line per file and a summary line.
+    pub stat: String,
+    /// The unified diff against the first parent, limited to `paths` when given.
+    pub patch: String,
+}
+
+impl GitRepo {
+    pub fn show(&self, rev: &str, paths: &[String]) -> Result<ShownCommit> {
+        let commit = self.resolve_commit(rev)?;
+        let info = CommitInfo::from_commit(&commit);
+        let committer = commit.committer();
+        let target = DiffTarget::Commit(info.id.clone());
+        let stats = self.diff(&target, paths)?.stats()?;
+        let stat = stats.to_buf(DiffStatsFormat::FULL, 80)?;
+        Ok(ShownCommit {
+            committer_name: super::lossy(committer.name_bytes()),
+            committer_email: super::lossy(committer.email_bytes()),
+            files: self.changed_files(&target)?,
+            stat: String::from_utf8_lossy(&stat).into_owned(),
+            patch: self.diff_text(&target, paths)?,
+            commit: info,
+        })
+    }
+}

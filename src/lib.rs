@@ -1,0 +1,10 @@
+//! Iris Studio: the prose around your code changes.
+//!
+//! The binary `iris` is a thin shell over this library: [`cli`] parses the command line and hands
+//! over to the capability modules.
+
+pub mod agent;
+pub mod cli;
+pub mod context;
+pub mod error;
+pub mod git;

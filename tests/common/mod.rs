@@ -1,0 +1,140 @@
+//! Temporary git repositories for the tests, built and inspected with the real `git` command.
+#![allow(dead_code)] // each test binary uses a different part of this module
+
+use std::cell::Cell;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+use tempfile::TempDir;
+
+/// A repository in a temporary directory, with its own git configuration so that the
+/// user's global settings never change a test's outcome.
+pub struct TestRepo {
+    dir: TempDir,
+    config: PathBuf,
+    clock: Cell<i64>,
+}
+
+impl TestRepo {
+    /// `git init` with `main` as the initial branch.
+    pub fn new() -> Self {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let config = dir.path().join(".test-gitconfig");
+        std::fs::write(
+            &config,
+            "[user]\n\tname = Test Author\n\temail = author@example.com\n\
+             [init]\n\tdefaultBranch = main\n[commit]\n\tgpgSign = false\n\
+             [protocol \"file\"]\n\tallow = always\n[core]\n\tquotePath = true\n",
+        )
+        .expect("write git config");
+        let repo = Self {
+            dir,
+            config,
+            clock: Cell::new(1_700_000_000),
+        };
+        std::fs::create_dir(repo.path()).expect("repo dir");
+        repo.git(&["init", "-q"]);
+        repo
+    }
+
+    /// The working tree (a subdirectory of the temp dir, so the config file stays outside it).
+    pub fn path(&self) -> PathBuf {
+        self.dir.path().join("repo")
+    }
+
+    pub fn write(&self, rel: &str, content: impl AsRef<[u8]>) {
+        let path = self.path().join(rel);
+        if let Some(parent) = path.parent() {
+            std::fs::create_dir_all(parent).expect("create dirs");
+        }
+        std::fs::write(path, content).expect("write file");
+    }
+
+    /// Runs git in the repository; panics with its stderr if it fails.
+    pub fn git(&self, args: &[&str]) -> String {
+        let out = self.git_output(args);
+        assert!(
+            out.status.success(),
+            "git {args:?} failed: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    }
+
+    /// Runs git and returns whatever happened (for commands expected to fail, like a conflicting merge).
+    pub fn git_output(&self, args: &[&str]) -> Output {
+        self.git_in(&self.path(), args)
+    }
+
+    pub fn git_in(&self, dir: &Path, args: &[&str]) -> Output {
+        // Each commit gets its own, later time, so history order is never a tie.
+        let now = self.clock.get() + 60;
+        self.clock.set(now);
+        let date = format!("{now} +0000");
+        Command::new("git")
+            .args(args)
+            .current_dir(dir)
+            .env("GIT_CONFIG_GLOBAL", &self.config)
+            .env("GIT_CONFIG_NOSYSTEM", "1")
+            .env("GIT_AUTHOR_DATE", &date)
+            .env("GIT_COMMITTER_DATE", &date)
+            .env_remove("GIT_DIR")
+            .env_remove("GIT_WORK_TREE")
+            .output()
+            .expect("run git")
+    }
+
+    /// Stages everything and commits it; returns the new commit's id.
+    pub fn commit_all(&self, message: &str) -> String {
+        self.git(&["add", "-A"]);
+        self.git(&["commit", "-q", "-m", message]);
+        self.git(&["rev-parse", "HEAD"]).trim().to_string()
+    }
+
+    /// Commits as someone else.
+    pub fn commit_as(&self, name: &str, email: &str, message: &str) -> String {
+        self.git(&["add", "-A"]);
+        let author = format!("{name} <{email}>");
+        self.git(&["commit", "-q", "-m", message, "--author", &author]);
+        self.git(&["rev-parse", "HEAD"]).trim().to_string()
+    }
+
+    /// Runs the real `iris` binary in `dir` (the repository root unless a subdirectory is given).
+    pub fn iris_in(&self, dir: &Path, args: &[&str]) -> Output {
+        Command::new(env!("CARGO_BIN_EXE_iris"))
+            .args(args)
+            .current_dir(dir)
+            .env("GIT_CONFIG_GLOBAL", &self.config)
+            .env("GIT_CONFIG_NOSYSTEM", "1")
+            .env("HOME", self.dir.path())
+            .env("XDG_CONFIG_HOME", self.dir.path().join("xdg"))
+            .env("NO_COLOR", "1")
+            .output()
+            .expect("run iris")
+    }
+
+    pub fn iris(&self, args: &[&str]) -> Output {
+        self.iris_in(&self.path(), args)
+    }
+
+    /// `iris tool NAME ARGS`, which must succeed; returns what the model would read.
+    pub fn tool(&self, name: &str, args: &str) -> String {
+        let out = self.iris(&["tool", name, args]);
+        assert!(
+            out.status.success(),
+            "iris tool {name} {args} failed ({:?}):\nstdout: {}\nstderr: {}",
+            out.status.code(),
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        );
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    }
+}
+
+pub fn stdout(out: &Output) -> String {
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+pub fn stderr(out: &Output) -> String {
+    String::from_utf8_lossy(&out.stderr).into_owned()
+}
