@@ -80,7 +80,10 @@ fn report_clap_error(err: clap::Error) -> ExitCode {
         }
         _ => {
             let rendered = err.render().to_string();
-            let first = rendered.lines().next().unwrap_or("error: invalid command line");
+            let first = rendered
+                .lines()
+                .next()
+                .unwrap_or("error: invalid command line");
             let tip = rendered
                 .lines()
                 .find(|l| l.trim_start().starts_with("tip:"))
@@ -130,7 +133,12 @@ async fn tool(args: ToolArgs) -> Result<ExitCode> {
         for tool in &tools {
             let def = tool.definition(String::new()).await;
             let schema = serde_json::to_string_pretty(&def.parameters)?;
-            out.push_str(&format!("{}\n  {}\n  arguments: {}\n\n", def.name, def.description, schema.replace('\n', "\n  ")));
+            out.push_str(&format!(
+                "{}\n  {}\n  arguments: {}\n\n",
+                def.name,
+                def.description,
+                schema.replace('\n', "\n  ")
+            ));
         }
         print_exact(&out)?;
         return Ok(ExitCode::SUCCESS);
@@ -170,7 +178,13 @@ fn print_exact(text: &str) -> Result<()> {
     let mut stdout = std::io::stdout().lock();
     let result = stdout
         .write_all(text.as_bytes())
-        .and_then(|()| if text.ends_with('\n') { Ok(()) } else { stdout.write_all(b"\n") })
+        .and_then(|()| {
+            if text.ends_with('\n') {
+                Ok(())
+            } else {
+                stdout.write_all(b"\n")
+            }
+        })
         .and_then(|()| stdout.flush());
     match result {
         Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),

@@ -432,7 +432,8 @@ fn parse_hunk_header(line: &str) -> Option<Hunk> {
         old_lines,
         new_start,
         new_lines,
-        lines: Vec::new(),
+        // At most old + new lines; capped so a garbage header cannot reserve gigabytes.
+        lines: Vec::with_capacity(old_lines.saturating_add(new_lines).min(4096) as usize),
     })
 }
 

@@ -45,9 +45,7 @@ impl GitRepo {
             )));
         }
         let mut opts = BlameOptions::new();
-        opts.newest_commit(head.id())
-            .min_line(start)
-            .max_line(end);
+        opts.newest_commit(head.id()).min_line(start).max_line(end);
         let blame = self.repo.blame_file(&clean, Some(&mut opts))?;
         (start..=end)
             .map(|line| {
@@ -59,7 +57,10 @@ impl GitRepo {
                     line,
                     commit: hunk.final_commit_id().to_string(),
                     short_id: short_id(&hunk.final_commit_id()),
-                    author: sig.as_ref().map(|s| lossy(s.name_bytes())).unwrap_or_default(),
+                    author: sig
+                        .as_ref()
+                        .map(|s| lossy(s.name_bytes()))
+                        .unwrap_or_default(),
                     time: sig.as_ref().map(|s| s.when().seconds()).unwrap_or_default(),
                     content: lossy(lines[line - 1]),
                 })

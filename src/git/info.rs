@@ -100,7 +100,11 @@ impl GitRepo {
             .find_reference("refs/remotes/origin/HEAD")
             .ok()
             .and_then(|head| head.symbolic_target().ok().flatten().map(str::to_string))
-            .and_then(|target| target.strip_prefix("refs/remotes/origin/").map(str::to_string));
+            .and_then(|target| {
+                target
+                    .strip_prefix("refs/remotes/origin/")
+                    .map(str::to_string)
+            });
         let candidates = remote_head
             .into_iter()
             .chain(["main".to_string(), "master".to_string()]);
@@ -146,7 +150,10 @@ mod tests {
             without_credentials("https://bob:s3cret@example.com/r.git"),
             "https://example.com/r.git"
         );
-        assert_eq!(without_credentials("git@example.com:r.git"), "git@example.com:r.git");
+        assert_eq!(
+            without_credentials("git@example.com:r.git"),
+            "git@example.com:r.git"
+        );
         assert_eq!(
             without_credentials("ssh://git@example.com/r.git"),
             "ssh://git@example.com/r.git"

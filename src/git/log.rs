@@ -24,7 +24,12 @@ impl CommitInfo {
     pub(super) fn from_commit(commit: &Commit<'_>) -> Self {
         let author = commit.author();
         let message = lossy(commit.message_bytes());
-        let summary = message.lines().next().unwrap_or_default().trim().to_string();
+        let summary = message
+            .lines()
+            .next()
+            .unwrap_or_default()
+            .trim()
+            .to_string();
         Self {
             id: commit.id().to_string(),
             short_id: short_id(&commit.id()),
@@ -90,9 +95,15 @@ pub fn is_bot(name: &str, email: &str) -> bool {
     let email = email.to_ascii_lowercase();
     name.ends_with("[bot]")
         || email.contains("[bot]@")
-        || ["dependabot", "renovate", "github-actions", "greenkeeper", "snyk-bot"]
-            .iter()
-            .any(|bot| name.starts_with(bot) || email.starts_with(bot))
+        || [
+            "dependabot",
+            "renovate",
+            "github-actions",
+            "greenkeeper",
+            "snyk-bot",
+        ]
+        .iter()
+        .any(|bot| name.starts_with(bot) || email.starts_with(bot))
 }
 
 /// Days since 1970-01-01 to a (year, month, day) in the proleptic Gregorian calendar
@@ -123,7 +134,10 @@ mod tests {
 
     #[test]
     fn bots_are_recognised() {
-        assert!(is_bot("dependabot[bot]", "49699333+dependabot[bot]@users.noreply.github.com"));
+        assert!(is_bot(
+            "dependabot[bot]",
+            "49699333+dependabot[bot]@users.noreply.github.com"
+        ));
         assert!(is_bot("renovate-bot", "bot@renovateapp.com"));
         assert!(!is_bot("Ada Lovelace", "ada@example.com"));
     }

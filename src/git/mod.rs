@@ -162,7 +162,10 @@ mod tests {
 
     #[test]
     fn paths_may_not_leave_the_repository() {
-        assert_eq!(check_relative_path("src/../a.rs").unwrap(), PathBuf::from("a.rs"));
+        assert_eq!(
+            check_relative_path("src/../a.rs").unwrap(),
+            PathBuf::from("a.rs")
+        );
         assert!(check_relative_path("../secret").is_err());
         assert!(check_relative_path("src/../../x").is_err());
         assert!(check_relative_path("/etc/passwd").is_err());

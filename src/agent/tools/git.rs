@@ -44,7 +44,8 @@ impl IrisTool for GitStatus {
             let _ = writeln!(out, "In progress: {op}");
         }
         let staged: Vec<&StatusEntry> = status.staged().collect();
-        let conflicted: Vec<&StatusEntry> = status.entries.iter().filter(|e| e.conflicted).collect();
+        let conflicted: Vec<&StatusEntry> =
+            status.entries.iter().filter(|e| e.conflicted).collect();
         let unstaged: Vec<&StatusEntry> = status
             .entries
             .iter()
@@ -56,7 +57,9 @@ impl IrisTool for GitStatus {
         section(&mut out, "Conflicted (unmerged)", &conflicted, |_| None);
         if args.include_unstaged {
             section(&mut out, "Unstaged", &unstaged, |e| e.unstaged);
-            section(&mut out, "Untracked", &untracked, |_| Some(ChangeKind::Added));
+            section(&mut out, "Untracked", &untracked, |_| {
+                Some(ChangeKind::Added)
+            });
         } else if !unstaged.is_empty() || !untracked.is_empty() {
             let _ = writeln!(
                 out,
@@ -155,10 +158,17 @@ impl IrisTool for GitLog {
                 let mut commits = repo.log_range(from, to, MAX_RANGE_COMMITS + 1)?;
                 let more = commits.len() > MAX_RANGE_COMMITS;
                 commits.truncate(MAX_RANGE_COMMITS);
-                let _ = writeln!(out, "{} commit(s) in {from}..{to}, newest first:", commits.len());
+                let _ = writeln!(
+                    out,
+                    "{} commit(s) in {from}..{to}, newest first:",
+                    commits.len()
+                );
                 write_commits(&mut out, &commits);
                 if more {
-                    let _ = writeln!(out, "[more than {MAX_RANGE_COMMITS} commits; narrow the range to see the rest]");
+                    let _ = writeln!(
+                        out,
+                        "[more than {MAX_RANGE_COMMITS} commits; narrow the range to see the rest]"
+                    );
                 }
                 let _ = writeln!(out, "\nContributors:");
                 let contributors = contributors(&commits);
@@ -170,7 +180,11 @@ impl IrisTool for GitLog {
                 }
             }
         }
-        Ok(bound_output(out, MAX_LOG_CHARS, "ask for fewer commits or a narrower range"))
+        Ok(bound_output(
+            out,
+            MAX_LOG_CHARS,
+            "ask for fewer commits or a narrower range",
+        ))
     }
 }
 
@@ -231,18 +245,30 @@ impl IrisTool for GitShow {
         let mut out = String::new();
         let _ = writeln!(out, "commit {}", c.id);
         if c.parent_count > 1 {
-            let _ = writeln!(out, "Merge: {} parents (patch shown against the first)", c.parent_count);
+            let _ = writeln!(
+                out,
+                "Merge: {} parents (patch shown against the first)",
+                c.parent_count
+            );
         }
         let _ = writeln!(out, "Author: {} <{}>", c.author_name, c.author_email);
         if shown.committer_email != c.author_email {
-            let _ = writeln!(out, "Committer: {} <{}>", shown.committer_name, shown.committer_email);
+            let _ = writeln!(
+                out,
+                "Committer: {} <{}>",
+                shown.committer_name, shown.committer_email
+            );
         }
         let _ = writeln!(out, "Date: {}\n", c.date());
         for line in c.message.lines() {
             let _ = writeln!(out, "    {line}");
         }
         let _ = write!(out, "\n{}\n{}", shown.stat, shown.patch);
-        Ok(bound_output(out, max, "pass files to see particular patches, or raise max_output_chars"))
+        Ok(bound_output(
+            out,
+            max,
+            "pass files to see particular patches, or raise max_output_chars",
+        ))
     }
 }
 
@@ -296,7 +322,11 @@ fn render_changed_files(files: &[ChangedFile], target: &DiffTarget) -> String {
     }
     let mut out = format!("{} file(s) changed {what}:\n", files.len());
     for file in files {
-        let label = if file.conflicted { "conflict" } else { change_label(file.kind) };
+        let label = if file.conflicted {
+            "conflict"
+        } else {
+            change_label(file.kind)
+        };
         match &file.old_path {
             Some(old) => {
                 let _ = writeln!(out, "  {label:<9} {old} -> {}", file.path);
@@ -356,7 +386,8 @@ impl IrisTool for GitBlame {
             let _ = writeln!(out, "{} {:>5}| {}", l.short_id, l.line, l.content);
         }
         // The newest commits first, each once.
-        let mut by_time: Vec<(i64, &str)> = lines.iter().map(|l| (l.time, l.commit.as_str())).collect();
+        let mut by_time: Vec<(i64, &str)> =
+            lines.iter().map(|l| (l.time, l.commit.as_str())).collect();
         by_time.sort_by(|a, b| b.cmp(a));
         let mut seen = HashSet::new();
         let newest: Vec<&str> = by_time
@@ -377,7 +408,11 @@ impl IrisTool for GitBlame {
                 commit.summary
             );
         }
-        Ok(bound_output(out, MAX_BLAME_CHARS, "blame a smaller line range"))
+        Ok(bound_output(
+            out,
+            MAX_BLAME_CHARS,
+            "blame a smaller line range",
+        ))
     }
 }
 

@@ -101,7 +101,11 @@ impl<T: IrisTool> Tool for Adapter<T> {
         let ctx = self.ctx.clone();
         let result = tokio::task::spawn_blocking(move || T::run(&ctx, args))
             .await
-            .unwrap_or_else(|e| Err(ToolFailure::new(format!("the tool stopped unexpectedly: {e}"))));
+            .unwrap_or_else(|e| {
+                Err(ToolFailure::new(format!(
+                    "the tool stopped unexpectedly: {e}"
+                )))
+            });
         let elapsed_ms = started.elapsed().as_secs_f64() * 1000.0;
         match &result {
             Ok(text) => tracing::debug!(

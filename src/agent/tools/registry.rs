@@ -52,3 +52,48 @@ pub fn attach_core_tools<M: CompletionModel>(
 pub fn tool_set(ctx: &ToolContext) -> ToolSet {
     ToolSet::from_tools_boxed(all_tools(ctx))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rig_core::client::CompletionClient;
+    use rig_core::providers::openai;
+
+    #[tokio::test]
+    async fn the_core_tool_list_is_what_the_registry_attaches() {
+        let ctx = ToolContext::new(std::env::temp_dir());
+        // No request is made: the client only carries the model name into the agent.
+        let client = openai::CompletionsClient::builder()
+            .api_key("not-a-key")
+            .base_url("http://127.0.0.1:9")
+            .build()
+            .expect("client");
+        let agent = attach_core_tools(client.agent("any-model"), &ctx).build();
+        let defs = agent
+            .tool_server_handle
+            .get_tool_defs(None)
+            .await
+            .expect("tool definitions");
+        let mut attached: Vec<String> = defs.into_iter().map(|d| d.name).collect();
+        let mut listed: Vec<String> = CORE_TOOL_NAMES.iter().map(|s| s.to_string()).collect();
+        attached.sort();
+        listed.sort();
+        assert_eq!(attached, listed);
+        assert_eq!(CORE_TOOL_NAMES.len(), 6);
+    }
+
+    #[test]
+    fn every_tool_has_a_unique_name_and_the_main_agent_extras_are_runnable() {
+        let ctx = ToolContext::new(std::env::temp_dir());
+        let names: Vec<String> = all_tools(&ctx).iter().map(|t| t.name()).collect();
+        let unique: std::collections::HashSet<&String> = names.iter().collect();
+        assert_eq!(unique.len(), names.len());
+        for extra in MAIN_AGENT_EXTRA_TOOL_NAMES {
+            assert!(names.iter().any(|n| n == extra), "{extra} is not runnable");
+        }
+        assert_eq!(
+            names.len(),
+            CORE_TOOL_NAMES.len() + MAIN_AGENT_EXTRA_TOOL_NAMES.len()
+        );
+    }
+}
