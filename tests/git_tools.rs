@@ -179,10 +179,7 @@ fn log_of_a_range_lists_its_commits_and_human_contributors() {
     assert!(!contributors.contains("dependabot"));
 
     // `to` defaults to HEAD.
-    assert_eq!(
-        repo.tool("git_log", r#"{"from":"v1.0"}"#),
-        text.replace("v1.0..HEAD", "v1.0..HEAD")
-    );
+    assert_eq!(repo.tool("git_log", r#"{"from":"v1.0"}"#), text);
 }
 
 #[test]

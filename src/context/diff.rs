@@ -695,7 +695,7 @@ diff --git a/notes.txt b/notes.txt
 @@ -1,3 +1,3 @@
 --- a/old heading
 +++ b/new heading
- diff --git is just text here? no: this is context
+ diff --git a/x b/x (context, not a header)
 -keep
 +kept
 ";

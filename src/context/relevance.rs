@@ -98,18 +98,45 @@ pub fn score_file(
         200.. => apply(5, format!("{changed_lines} lines changed")),
         _ => {}
     }
-    for change in semantic {
-        if matches!(
-            change,
-            SemanticChange::AddsFunction(_) | SemanticChange::AddsType(_)
-        ) {
-            apply(10, change.describe());
+    // Each new function or type counts; the reason names them once, grouped.
+    let functions: Vec<&str> = semantic
+        .iter()
+        .filter_map(|c| match c {
+            SemanticChange::AddsFunction(name) => Some(name.as_str()),
+            _ => None,
+        })
+        .collect();
+    let types: Vec<&str> = semantic
+        .iter()
+        .filter_map(|c| match c {
+            SemanticChange::AddsType(name) => Some(name.as_str()),
+            _ => None,
+        })
+        .collect();
+    for (names, one, many) in [
+        (&functions, "function", "functions"),
+        (&types, "type", "types"),
+    ] {
+        if !names.is_empty() {
+            apply(10 * names.len() as i32, adds_reason(names, one, many));
         }
     }
 
     Relevance {
         score: points.clamp(0, 100) as f32 / 100.0,
         reasons,
+    }
+}
+
+/// "adds function parse" or "adds 5 functions: a, b, c, ..." (at most three names).
+fn adds_reason(names: &[&str], one: &str, many: &str) -> String {
+    match names {
+        [name] => format!("adds {one} {name}"),
+        _ => {
+            let shown: Vec<&str> = names.iter().take(3).copied().collect();
+            let more = if names.len() > 3 { ", ..." } else { "" };
+            format!("adds {} {many}: {}{more}", names.len(), shown.join(", "))
+        }
     }
 }
 
