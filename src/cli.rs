@@ -46,6 +46,10 @@ pub struct ToolArgs {
     /// The tool's arguments as a JSON object.
     #[arg(default_value = "{}")]
     pub args: Option<String>,
+    /// Trust this repository: let tools run its build scripts (static_analysis runs linters).
+    /// Also IRIS_TRUST_REPO=1.
+    #[arg(long)]
+    pub trust_repo: bool,
 }
 
 /// Parses the command line, runs the command and turns any error into one line and an exit code.
@@ -126,7 +130,8 @@ fn current_repo_root() -> Result<PathBuf> {
 }
 
 async fn tool(args: ToolArgs) -> Result<ExitCode> {
-    let ctx = ToolContext::new(current_repo_root()?);
+    let trusted = args.trust_repo || env_flag("IRIS_TRUST_REPO");
+    let ctx = ToolContext::new(current_repo_root()?).with_trust(trusted);
     let tools = all_tools(&ctx);
     if args.list {
         let mut out = String::new();
@@ -171,6 +176,12 @@ async fn tool(args: ToolArgs) -> Result<ExitCode> {
             Ok(ExitCode::from(crate::error::exit::GENERAL))
         }
     }
+}
+
+/// Whether an environment variable is set to a yes: 1, true or yes.
+fn env_flag(name: &str) -> bool {
+    std::env::var(name)
+        .is_ok_and(|v| matches!(v.trim().to_ascii_lowercase().as_str(), "1" | "true" | "yes"))
 }
 
 /// Writes text as is, with a final newline, tolerating a closed pipe (`iris tool ... | head`).

@@ -6,9 +6,16 @@
 //! the async threads, and traces each call (`--debug`). Failures come back as text the model can
 //! read, never as a panic.
 
+mod code_search;
+mod file_read;
 mod git;
 mod git_diff;
+mod languages;
+mod project_docs;
 pub mod registry;
+mod repo_map;
+mod static_analysis;
+mod workspace;
 
 use std::fmt::Debug;
 use std::marker::PhantomData;
@@ -28,11 +35,23 @@ use crate::git::GitRepo;
 pub struct ToolContext {
     /// The repository root; every path a tool takes is relative to it.
     pub repo_root: PathBuf,
+    /// Whether the user trusts this repository enough to run its build scripts (linters do).
+    pub trusted: bool,
 }
 
 impl ToolContext {
+    /// A context for an untrusted repository.
     pub fn new(repo_root: PathBuf) -> Self {
-        Self { repo_root }
+        Self {
+            repo_root,
+            trusted: false,
+        }
+    }
+
+    /// The same context, trusted or not.
+    pub fn with_trust(mut self, trusted: bool) -> Self {
+        self.trusted = trusted;
+        self
     }
 
     pub fn repo(&self) -> Result<GitRepo, ToolFailure> {

@@ -4,8 +4,13 @@ use rig_core::agent::{AgentBuilder, NoToolConfig, WithBuilderTools};
 use rig_core::completion::CompletionModel;
 use rig_core::tool::{ToolDyn, ToolSet};
 
+use super::code_search::CodeSearch;
+use super::file_read::FileRead;
 use super::git::{GitBlame, GitChangedFiles, GitLog, GitRepoInfo, GitShow, GitStatus};
 use super::git_diff::GitDiff;
+use super::project_docs::ProjectDocs;
+use super::repo_map::RepoMap;
+use super::static_analysis::StaticAnalysis;
 use super::{Adapter, ToolContext};
 
 /// The core tools every agent and subagent gets, in the order they are offered.
@@ -16,6 +21,11 @@ pub const CORE_TOOL_NAMES: &[&str] = &[
     "git_show",
     "git_changed_files",
     "git_blame",
+    "file_read",
+    "code_search",
+    "repo_map",
+    "static_analysis",
+    "project_docs",
 ];
 
 /// Tools the main agent gets on top of the core ones.
@@ -30,6 +40,11 @@ pub fn core_tools(ctx: &ToolContext) -> Vec<Box<dyn ToolDyn>> {
         Box::new(Adapter::<GitShow>::new(ctx.clone())),
         Box::new(Adapter::<GitChangedFiles>::new(ctx.clone())),
         Box::new(Adapter::<GitBlame>::new(ctx.clone())),
+        Box::new(Adapter::<FileRead>::new(ctx.clone())),
+        Box::new(Adapter::<CodeSearch>::new(ctx.clone())),
+        Box::new(Adapter::<RepoMap>::new(ctx.clone())),
+        Box::new(Adapter::<StaticAnalysis>::new(ctx.clone())),
+        Box::new(Adapter::<ProjectDocs>::new(ctx.clone())),
     ]
 }
 
@@ -79,7 +94,10 @@ mod tests {
         attached.sort();
         listed.sort();
         assert_eq!(attached, listed);
-        assert_eq!(CORE_TOOL_NAMES.len(), 6);
+        assert_eq!(CORE_TOOL_NAMES.len(), 11);
+        // The order they are offered in is the order of the list.
+        let offered: Vec<String> = core_tools(&ctx).iter().map(|t| t.name()).collect();
+        assert_eq!(offered, CORE_TOOL_NAMES);
     }
 
     #[test]
