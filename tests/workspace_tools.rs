@@ -126,6 +126,13 @@ fn file_read_shows_a_file_and_a_line_range_with_numbers() {
     );
     let dir = tool_failure(&repo, "file_read", r#"{"path":"src"}"#);
     assert!(dir.contains("is a directory"), "{dir}");
+    let made = Command::new("mkfifo")
+        .arg(repo.path().join("pipe"))
+        .status()
+        .expect("mkfifo");
+    assert!(made.success());
+    let fifo = tool_failure(&repo, "file_read", r#"{"path":"pipe"}"#);
+    assert!(fifo.contains("'pipe' is not a regular file"), "{fifo}");
 }
 
 #[test]
@@ -291,6 +298,7 @@ fn code_search_finds_definitions_per_language() {
     assert_eq!(
         hits(&functions),
         [
+            ("cmd/parse.go".to_string(), 5),
             ("cmd/parse.go".to_string(), 9),
             ("src/parser.rs".to_string(), 4),
             ("tool/parse.py".to_string(), 2),
@@ -299,11 +307,11 @@ fn code_search_finds_definitions_per_language() {
         ],
         "{functions:#}"
     );
-    // Go's exported method (ParseArgs) needs the query's case.
+    // Names ignore case; the keywords around them do not.
     let go_method = tool_json(
         &repo,
         "code_search",
-        r#"{"query":"Parse","search_type":"function"}"#,
+        r#"{"query":"PARSEARGS","search_type":"function"}"#,
     );
     assert_eq!(hits(&go_method), [("cmd/parse.go".to_string(), 5)]);
 
@@ -331,6 +339,7 @@ fn code_search_finds_definitions_per_language() {
         hits(&variables),
         [
             ("cmd/parse.go".to_string(), 6),
+            ("src/parser.rs".to_string(), 2),
             ("src/parser.rs".to_string(), 5),
             ("tool/parse.py".to_string(), 3),
             ("web/parse.ts".to_string(), 3),
@@ -403,6 +412,17 @@ fn code_search_max_results_defaults_to_20_and_is_capped_at_100() {
         r#"{"query":"needle","max_results":0}"#,
     );
     assert_eq!(at_least_one["results"].as_array().map(Vec::len), Some(1));
+
+    // A long matching line is shown cut, not whole.
+    repo.write("long.txt", format!("needle{}\n", "x".repeat(2_000)));
+    let long = tool_json(
+        &repo,
+        "code_search",
+        r#"{"query":"needle","file_pattern":"long.txt"}"#,
+    );
+    let content = long["results"][0]["content"].as_str().expect("content");
+    assert_eq!(content.chars().count(), 301, "{content}");
+    assert!(content.starts_with("needlexxx") && content.ends_with('…'));
 }
 
 #[test]

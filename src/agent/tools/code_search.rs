@@ -33,8 +33,8 @@ pub enum SearchType {
 
 #[derive(Debug, Deserialize, JsonSchema)]
 pub struct CodeSearchArgs {
-    /// A name (function/class/variable: definitions whose name contains it), a literal (text)
-    /// or a regular expression (pattern).
+    /// A name (function/class/variable: definitions whose name contains it, ignoring case), a
+    /// literal (text) or a regular expression (pattern).
     pub query: String,
     /// `text` (default), `function`, `class`, `variable` or `pattern`.
     #[serde(default)]
@@ -100,7 +100,8 @@ impl Matchers {
                  use search_type \"text\" or \"pattern\" for other queries"
             )));
         }
-        let name = format!(r"[\w$]*{}[\w$]*", regex::escape(query));
+        // The name ignores case (`parse` finds `ParseArgs`); the keywords around it do not.
+        let name = format!(r"(?i:[\w$]*{}[\w$]*)", regex::escape(query));
         let mut matchers = Vec::new();
         for lang in super::languages::LANGUAGES {
             if let Some(matcher) = lang

@@ -58,6 +58,13 @@ impl IrisTool for FileRead {
                 file.relative
             )));
         }
+        if !file.absolute.is_file() {
+            // A FIFO or device would block or never end.
+            return Err(ToolFailure::new(format!(
+                "'{}' is not a regular file",
+                file.relative
+            )));
+        }
         let open = File::open(&file.absolute)
             .map_err(|e| ToolFailure::new(format!("cannot read '{}': {e}", file.relative)))?;
         read_lines(BufReader::new(open), &file.relative, start, args.num_lines)
