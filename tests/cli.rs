@@ -1,0 +1,135 @@
+//! The command line itself: help, version, exit codes, one-line errors, `--debug` traces.
+
+mod common;
+
+use std::process::Command;
+
+use common::{TestRepo, stderr, stdout};
+
+fn iris_outside_any_repo(args: &[&str]) -> std::process::Output {
+    let dir = tempfile::tempdir().expect("temp dir");
+    Command::new(env!("CARGO_BIN_EXE_iris"))
+        .args(args)
+        .current_dir(dir.path())
+        .env(
+            "GIT_CEILING_DIRECTORIES",
+            dir.path().parent().expect("parent"),
+        )
+        .output()
+        .expect("run iris")
+}
+
+#[test]
+fn help_lists_every_command_and_version_works() {
+    let out = iris_outside_any_repo(&["--help"]);
+    assert!(out.status.success());
+    let help = stdout(&out);
+    assert!(help.contains("tool"), "{help}");
+    assert!(help.contains("--debug"));
+
+    let out = iris_outside_any_repo(&["--version"]);
+    assert!(out.status.success());
+    assert_eq!(
+        stdout(&out).trim(),
+        format!("iris {}", env!("CARGO_PKG_VERSION"))
+    );
+}
+
+#[test]
+fn a_wrong_flag_is_one_line_and_exit_2() {
+    let out = iris_outside_any_repo(&["tool", "--no-such-flag"]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = stderr(&out);
+    assert_eq!(err.trim().lines().count(), 1, "{err}");
+    assert!(err.contains("--no-such-flag"));
+}
+
+#[test]
+fn outside_a_repository_is_exit_3_without_a_backtrace() {
+    let out = iris_outside_any_repo(&["tool", "git_status"]);
+    assert_eq!(out.status.code(), Some(3));
+    let err = stderr(&out);
+    assert!(
+        err.starts_with("error: not inside a git repository"),
+        "{err}"
+    );
+    assert_eq!(err.trim().lines().count(), 1);
+    assert!(!err.contains("backtrace") && !err.contains("panicked"));
+}
+
+#[test]
+fn an_unknown_tool_is_a_usage_error_naming_the_tools() {
+    let repo = TestRepo::new();
+    let out = repo.iris(&["tool", "git_frobnicate", "{}"]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = stderr(&out);
+    assert!(err.contains("unknown tool 'git_frobnicate'"), "{err}");
+    assert!(err.contains("git_diff"));
+}
+
+#[test]
+fn bad_arguments_come_back_as_text_the_model_can_read() {
+    let repo = TestRepo::new();
+    repo.write("a.txt", "a\n");
+    repo.commit_all("one");
+    for (tool, args, expect) in [
+        ("git_diff", "{not json", "JsonError"),
+        (
+            "git_diff",
+            r#"{"detail":"everything"}"#,
+            "unknown variant `everything`",
+        ),
+        ("git_show", "{}", "missing field `commit`"),
+        ("git_log", r#"{"count":"many"}"#, "invalid type"),
+    ] {
+        let out = repo.iris(&["tool", tool, args]);
+        assert_eq!(out.status.code(), Some(1), "{tool} {args}");
+        assert!(
+            stdout(&out).contains(expect),
+            "{tool} {args}: {}",
+            stdout(&out)
+        );
+        assert!(stderr(&out).contains("failed"));
+    }
+}
+
+#[test]
+fn list_shows_every_tool_with_its_schema() {
+    let repo = TestRepo::new();
+    let out = repo.iris(&["tool", "--list"]);
+    assert!(out.status.success());
+    let text = stdout(&out);
+    for name in [
+        "git_status",
+        "git_diff",
+        "git_log",
+        "git_show",
+        "git_changed_files",
+        "git_blame",
+        "git_repo_info",
+    ] {
+        assert!(text.lines().any(|l| l == name), "{name} missing");
+    }
+    assert!(text.contains("\"max_output_chars\""));
+    assert!(text.contains("\"include_unstaged\""));
+}
+
+#[test]
+fn debug_traces_each_tool_call_with_its_duration() {
+    let repo = TestRepo::new();
+    repo.write("a.txt", "a\n");
+    repo.commit_all("one");
+    let out = repo.iris(&["--debug", "tool", "git_log", r#"{"count":1}"#]);
+    assert!(out.status.success());
+    let err = stderr(&out);
+    assert!(err.contains("tool call"), "{err}");
+    assert!(
+        err.contains("tool=\"git_log\"") || err.contains("tool=git_log"),
+        "{err}"
+    );
+    assert!(err.contains("count: Some(1)"), "{err}");
+    assert!(err.contains("elapsed_ms"), "{err}");
+    // Without --debug, stderr stays quiet.
+    let quiet = repo.iris(&["tool", "git_log", r#"{"count":1}"#]);
+    assert!(stderr(&quiet).is_empty());
+}

@@ -1,0 +1,128 @@
+//! `git_diff` end to end: ranking, size buckets, full diffs, ranges and left-out lock files.
+
+mod common;
+
+use common::TestRepo;
+
+fn position(text: &str, needle: &str) -> usize {
+    text.find(needle)
+        .unwrap_or_else(|| panic!("{needle} not in:\n{text}"))
+}
+
+fn repo_with_mixed_change() -> TestRepo {
+    let repo = TestRepo::new();
+    repo.write("README.md", "# Demo\n");
+    repo.write("Cargo.lock", "version = 3\n");
+    repo.write("tests/engine_test.rs", "#[test]\nfn works() {}\n");
+    repo.commit_all("start");
+    repo.write("README.md", "# Demo\n\nNow with an engine.\n");
+    repo.write("Cargo.lock", "version = 4\n");
+    repo.write(
+        "tests/engine_test.rs",
+        "#[test]\nfn works() {\n    assert!(true);\n}\n",
+    );
+    repo.write(
+        "src/engine.rs",
+        "pub struct Engine;\n\npub fn start(engine: &Engine) -> bool {\n    let _ = engine;\n    true\n}\n",
+    );
+    repo.git(&["add", "-A"]);
+    repo
+}
+
+#[test]
+fn files_are_ranked_by_relevance_with_reasons() {
+    let repo = repo_with_mixed_change();
+    let text = repo.tool("git_diff", "{}");
+    assert!(text.starts_with("Staged changes: 4 file(s), +"), "{text}");
+    assert!(text.contains("Size: small."));
+    let src = position(&text, "src/engine.rs (added");
+    let test = position(&text, "tests/engine_test.rs (modified");
+    let docs = position(&text, "README.md (modified");
+    let lock = position(&text, "Cargo.lock (modified");
+    assert!(src < test && src < docs && docs < lock, "{text}");
+    assert!(text.contains("adds function start"));
+    assert!(text.contains("adds type Engine"));
+    assert!(text.contains(" 40% ★★☆☆☆ Cargo.lock"), "{text}");
+    // The summary carries no diff text.
+    assert!(!text.contains("@@"));
+}
+
+#[test]
+fn standard_adds_diffs_and_leaves_lock_files_out() {
+    let repo = repo_with_mixed_change();
+    let text = repo.tool("git_diff", r#"{"detail":"standard"}"#);
+    assert!(text.contains("+pub fn start(engine: &Engine) -> bool {"));
+    assert!(text.contains("[diff of Cargo.lock left out: lock or generated file, +1 -1]"));
+    assert!(!text.contains("+version = 4"));
+    // The diffs come in relevance order too.
+    assert!(
+        position(&text, "diff --git a/src/engine.rs") < position(&text, "diff --git a/README.md")
+    );
+
+    // Named files: only those, size "Filtered", and a lock file is shown when asked for.
+    let named = repo.tool(
+        "git_diff",
+        r#"{"detail":"standard","files":["Cargo.lock"]}"#,
+    );
+    assert!(named.contains("Size: filtered."), "{named}");
+    assert!(named.contains("+version = 4"));
+    assert!(!named.contains("engine.rs"));
+}
+
+#[test]
+fn ranges_and_single_commits() {
+    let repo = repo_with_mixed_change();
+    repo.git(&["commit", "-q", "-m", "engine"]);
+    repo.write("src/engine.rs", "pub struct Engine;\n");
+    repo.commit_all("shrink");
+
+    let one = repo.tool("git_diff", r#"{"to":"HEAD~1","detail":"standard"}"#);
+    assert!(
+        one.starts_with("Changes of commit HEAD~1: 4 file(s)"),
+        "{one}"
+    );
+    let range = repo.tool("git_diff", r#"{"from":"HEAD~2"}"#);
+    assert!(
+        range.starts_with("Changes in HEAD~2..HEAD: 4 file(s)"),
+        "{range}"
+    );
+    let git = repo.git(&["diff", "--numstat", "HEAD~2", "HEAD"]);
+    for line in git.lines() {
+        let f: Vec<&str> = line.split('\t').collect();
+        assert!(range.contains(&format!("{} (", f[2])), "{}", f[2]);
+        assert!(
+            range.contains(&format!("+{} -{})", f[0], f[1])),
+            "{line} in {range}"
+        );
+    }
+    let nothing = repo.tool("git_diff", "{}");
+    assert!(
+        nothing.contains("no changes (nothing is staged"),
+        "{nothing}"
+    );
+}
+
+#[test]
+fn a_large_change_points_to_subagents_and_stays_small() {
+    let repo = TestRepo::new();
+    repo.write("keep.txt", "x\n");
+    repo.commit_all("start");
+    for i in 0..30 {
+        let body: String = (0..40)
+            .map(|j| format!("pub fn f{i}_{j}() {{}}\n"))
+            .collect();
+        repo.write(&format!("src/m{i}.rs"), body);
+    }
+    repo.git(&["add", "-A"]);
+    let text = repo.tool("git_diff", "{}");
+    assert!(text.contains("Size: large."));
+    assert!(text.contains("parallel_analyze"), "{text}");
+    assert!(text.contains("adds 40 functions: f"), "{text}");
+    let full = repo.git(&["diff", "--cached"]);
+    assert!(
+        text.len() * 5 < full.len(),
+        "{} vs {}",
+        text.len(),
+        full.len()
+    );
+}
