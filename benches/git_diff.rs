@@ -167,6 +167,7 @@ struct Measured {
 
 /// Runs a command with stdout to a pipe we drain, and reads its peak resident memory from
 /// the kernel's accounting of the waited-for child (`wait4`).
+#[allow(clippy::zombie_processes)] // reaped by wait4 below, which std's Child cannot see
 fn measured(repo: &Path, program: &str, args: &[&str]) -> Measured {
     use std::io::Read;
     use std::os::unix::process::ExitStatusExt;

@@ -34,7 +34,7 @@ fn files_are_ranked_by_relevance_with_reasons() {
     let repo = repo_with_mixed_change();
     let text = repo.tool("git_diff", "{}");
     assert!(text.starts_with("Staged changes: 4 file(s), +"), "{text}");
-    assert!(text.contains("Size: small."));
+    assert!(text.contains("Size: medium."), "{text}");
     let src = position(&text, "src/engine.rs (added");
     let test = position(&text, "tests/engine_test.rs (modified");
     let docs = position(&text, "README.md (modified");

@@ -28,12 +28,12 @@ impl SemanticChange {
 }
 
 /// Most changes listed for one file.
-const MAX_CHANGES: usize = 20;
+const MAX_CHANGES: usize = 100;
 
 /// Detect semantic changes for the file at `path` (language from its extension).
 ///
 /// Declarations are looked for in `added`; imports in both `added` and `removed`. The result is
-/// deduplicated, in first-seen order, at most 20 entries. `RefactorsCode` is reported for a
+/// deduplicated, in first-seen order, at most 100 entries. `RefactorsCode` is reported for a
 /// recognised language when there are both added and removed non-blank lines and nothing else
 /// was found; files in other languages get nothing.
 pub fn detect_semantic_changes(
@@ -620,12 +620,12 @@ mod tests {
     fn dedup_order_and_cap() {
         let changes = added("a.rs", &["fn b() {}", "fn a() {}", "fn b() {}"]);
         assert_eq!(changes, [f("b"), f("a")]);
-        let many: Vec<String> = (0..50).map(|i| format!("fn f{i}() {{}}")).collect();
+        let many: Vec<String> = (0..150).map(|i| format!("fn f{i}() {{}}")).collect();
         let many: Vec<&str> = many.iter().map(String::as_str).collect();
         let changes = added("a.rs", &many);
-        assert_eq!(changes.len(), 20);
+        assert_eq!(changes.len(), 100);
         assert_eq!(changes[0], f("f0"));
-        assert_eq!(changes[19], f("f19"));
+        assert_eq!(changes[99], f("f99"));
     }
 
     #[test]
