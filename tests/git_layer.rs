@@ -1,0 +1,132 @@
+//! The git layer's diff text against `git diff` on the same repository: the same files, hunks
+//! and lines (git's `index` and `similarity` lines aside, which the layer does not print).
+
+mod common;
+
+use common::TestRepo;
+use iris_studio::git::{DiffTarget, GitRepo};
+
+fn without_index_lines(text: &str) -> String {
+    text.lines()
+        .filter(|l| !l.starts_with("index ") && !l.starts_with("similarity index "))
+        .map(|l| format!("{l}\n"))
+        .collect()
+}
+
+fn ours(repo: &TestRepo, target: DiffTarget) -> String {
+    let git = GitRepo::discover(&repo.path()).expect("repository");
+    git.diff_text(&target, &[]).expect("diff")
+}
+
+/// A change with every kind of file event git prints differently.
+fn varied_change(repo: &TestRepo) {
+    let body: String = (0..30)
+        .map(|i| format!("fn f{i}() -> u32 {{ {i} }}\n"))
+        .collect();
+    repo.write("src/lib.rs", &body);
+    repo.write("moved.txt", "a\nb\nc\nd\ne\nf\ng\nh\n");
+    repo.write("gone.txt", "bye\nfor now\n");
+    repo.write("no_newline.txt", "last line has no newline");
+    repo.write("crlf.txt", "one\r\ntwo\r\n");
+    repo.write("script.sh", "echo hi\n");
+    repo.write("café.txt", "accent\n");
+    repo.write("blob.bin", [0u8, 1, 2, 3]);
+    repo.commit_all("base");
+
+    let changed = body
+        .replace("f7() -> u32 { 7 }", "f7() -> u32 { 70 }")
+        .replace("fn f20", "fn g20");
+    repo.write(
+        "src/lib.rs",
+        format!("// header\n{changed}fn added() {{}}\n"),
+    );
+    repo.git(&["mv", "moved.txt", "renamed.txt"]);
+    repo.git(&["rm", "-q", "gone.txt"]);
+    repo.write("no_newline.txt", "last line still has no newline");
+    repo.write("crlf.txt", "one\r\nTWO\r\n");
+    repo.git(&["update-index", "--chmod=+x", "script.sh"]);
+    repo.write("café.txt", "accent changed\n");
+    repo.write("blob.bin", [0u8, 9, 9]);
+    repo.write("new dir/new file.rs", "pub fn fresh() {}\n");
+    repo.write("empty.txt", "");
+    repo.git(&["add", "-A"]);
+}
+
+#[test]
+fn staged_diff_text_matches_git_diff_cached() {
+    let repo = TestRepo::new();
+    varied_change(&repo);
+    let git = repo.git(&["diff", "--cached", "--no-color", "--no-ext-diff"]);
+    let text = ours(&repo, DiffTarget::Staged);
+    assert_eq!(without_index_lines(&text), without_index_lines(&git));
+
+    // And the parsed model agrees with `git diff --numstat` on names and counts.
+    let files = iris_studio::context::parse_unified_diff(&text);
+    let numstat = repo.git(&["diff", "--cached", "--numstat", "-z"]);
+    let mut expected: Vec<String> = numstat
+        .split('\0')
+        .filter(|s| !s.is_empty())
+        .map(str::to_string)
+        .collect();
+    expected.sort();
+    let mut got: Vec<String> = Vec::new();
+    for f in &files {
+        let counts = if f.binary {
+            "-\t-\t".to_string()
+        } else {
+            format!("{}\t{}\t", f.additions, f.deletions)
+        };
+        match &f.old_path {
+            // -z prints a rename as "a\td\t" then the two names as separate fields.
+            Some(old) => {
+                got.push(counts);
+                got.push(old.clone());
+                got.push(f.path.clone());
+            }
+            None => got.push(format!("{counts}{}", f.path)),
+        }
+    }
+    got.sort();
+    assert_eq!(got, expected);
+}
+
+#[test]
+fn working_tree_and_unstaged_diffs_match_git() {
+    let repo = TestRepo::new();
+    varied_change(&repo);
+    repo.write("src/lib.rs", "// rewritten in the working tree\n");
+    repo.write("renamed.txt", "a\nb\nc\nchanged\ne\nf\ng\nh\n");
+    let git = repo.git(&["diff", "--no-color"]);
+    assert_eq!(
+        without_index_lines(&ours(&repo, DiffTarget::Unstaged)),
+        without_index_lines(&git)
+    );
+    let git = repo.git(&["diff", "HEAD", "--no-color"]);
+    assert_eq!(
+        without_index_lines(&ours(&repo, DiffTarget::WorkingTree)),
+        without_index_lines(&git)
+    );
+}
+
+#[test]
+fn range_and_commit_diffs_match_git() {
+    let repo = TestRepo::new();
+    varied_change(&repo);
+    repo.git(&["commit", "-q", "-m", "change"]);
+    repo.write("src/lib.rs", "fn only() {}\n");
+    repo.commit_all("rewrite");
+    let range = DiffTarget::Range {
+        from: "HEAD~2".into(),
+        to: "HEAD".into(),
+    };
+    let git = repo.git(&["diff", "--no-color", "HEAD~2", "HEAD"]);
+    assert_eq!(
+        without_index_lines(&ours(&repo, range)),
+        without_index_lines(&git)
+    );
+    let git = repo.git(&["diff", "--no-color", "HEAD~2", "HEAD~1"]);
+    assert_eq!(
+        without_index_lines(&ours(&repo, DiffTarget::Commit("HEAD~1".into()))),
+        without_index_lines(&git)
+    );
+}
