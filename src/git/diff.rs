@@ -363,7 +363,7 @@ fn mode_bits(mode: FileMode) -> u32 {
 fn quote_path(bytes: &[u8]) -> String {
     let needs_quotes = bytes
         .iter()
-        .any(|&b| b < 0x20 || b >= 0x7f || b == b'"' || b == b'\\');
+        .any(|&b| !(0x20..0x7f).contains(&b) || b == b'"' || b == b'\\');
     if !needs_quotes {
         return String::from_utf8_lossy(bytes).into_owned();
     }
