@@ -130,3 +130,27 @@ fn range_and_commit_diffs_match_git() {
         without_index_lines(&git)
     );
 }
+
+#[test]
+fn a_change_large_enough_to_be_split_across_threads_matches_git() {
+    let repo = TestRepo::new();
+    for i in 0..300 {
+        repo.write(
+            &format!("src/m{i:03}.rs"),
+            format!("fn f{i}() {{}}\nfn keep() {{}}\n"),
+        );
+    }
+    repo.commit_all("base");
+    for i in (0..300).step_by(2) {
+        repo.write(
+            &format!("src/m{i:03}.rs"),
+            format!("fn f{i}() {{ work(); }}\nfn keep() {{}}\n"),
+        );
+    }
+    repo.write("src/zz_new.rs", "fn new() {}\n");
+    repo.git(&["add", "-A"]);
+    let git = repo.git(&["diff", "--cached", "--no-color"]);
+    let text = ours(&repo, DiffTarget::Staged);
+    assert_eq!(without_index_lines(&text), without_index_lines(&git));
+    assert_eq!(text.matches("diff --git").count(), 151);
+}

@@ -7,6 +7,7 @@ mod blame;
 mod diff;
 mod info;
 mod log;
+mod patch;
 mod show;
 mod status;
 

@@ -1,0 +1,370 @@
+//! Unified diff text for each changed file, as `git diff` prints it.
+//!
+//! libgit2 finds the changed files (see `diff.rs`); the patches are made here from the two
+//! sides' bytes, because libgit2's own patch printing resolves `.gitattributes` for every file
+//! (a dozen system calls per file) and would make a large diff several times slower than git.
+//! Large changes are split across threads, each with its own repository handle.
+
+use std::fmt::Write as _;
+use std::path::PathBuf;
+
+use git2::{Delta, DiffDelta, DiffFile, FileMode, Oid, Patch, Repository};
+
+use super::{GitError, GitRepo, Result};
+
+/// Blobs above this size are reported as binary instead of being diffed line by line,
+/// so a huge file never lands whole in memory, in a prompt or on screen.
+pub const MAX_DIFF_BLOB_BYTES: u64 = 2 * 1024 * 1024;
+
+/// Below this many files one thread is quicker than starting more.
+const FILES_PER_THREAD_MIN: usize = 64;
+
+/// One changed file, as plain data that can cross threads (a `DiffDelta` cannot).
+pub(super) struct FileChange {
+    status: Delta,
+    old: FileSide,
+    new: FileSide,
+}
+
+struct FileSide {
+    path: Option<Vec<u8>>,
+    id: Oid,
+    mode: FileMode,
+    exists: bool,
+}
+
+impl FileChange {
+    pub(super) fn from_delta(delta: &DiffDelta<'_>) -> Self {
+        let side = |file: DiffFile<'_>| FileSide {
+            path: file.path_bytes().map(<[u8]>::to_vec),
+            id: file.id(),
+            mode: file.mode(),
+            exists: file.exists(),
+        };
+        Self {
+            status: delta.status(),
+            old: side(delta.old_file()),
+            new: side(delta.new_file()),
+        }
+    }
+}
+
+impl GitRepo {
+    /// The patch of every change, turned into a `T` by `map`, in order. `workdir` says the new
+    /// sides may be working-tree files.
+    pub(super) fn patches<T: Send>(
+        &self,
+        changes: &[FileChange],
+        workdir: bool,
+        map: &(impl Fn(&str) -> T + Sync),
+    ) -> Result<Vec<T>> {
+        let threads = std::thread::available_parallelism()
+            .map_or(1, |n| n.get())
+            .min(changes.len() / FILES_PER_THREAD_MIN)
+            .clamp(1, 4);
+        if threads == 1 {
+            return self.patches_here(changes, workdir, map);
+        }
+        let git_dir = self.repo.path().to_path_buf();
+        std::thread::scope(|scope| {
+            let workers: Vec<_> = changes
+                .chunks(changes.len().div_ceil(threads))
+                .map(|part| {
+                    let git_dir = &git_dir;
+                    scope.spawn(move || {
+                        let repo = GitRepo {
+                            repo: Repository::open(git_dir)?,
+                        };
+                        repo.patches_here(part, workdir, map)
+                    })
+                })
+                .collect();
+            let mut all = Vec::with_capacity(changes.len());
+            for worker in workers {
+                let part = worker
+                    .join()
+                    .map_err(|_| GitError::Unsupported("a diff worker thread failed".into()))??;
+                all.extend(part);
+            }
+            Ok(all)
+        })
+    }
+
+    fn patches_here<T>(
+        &self,
+        changes: &[FileChange],
+        workdir: bool,
+        map: &impl Fn(&str) -> T,
+    ) -> Result<Vec<T>> {
+        let mut text = String::new();
+        changes
+            .iter()
+            .map(|change| {
+                text.clear();
+                self.write_file_patch(change, workdir, &mut text)?;
+                Ok(map(&text))
+            })
+            .collect()
+    }
+
+    /// Writes one file's patch; `workdir` says the new side may be a working-tree file.
+    fn write_file_patch(&self, change: &FileChange, workdir: bool, out: &mut String) -> Result<()> {
+        let (old, new) = (&change.old, &change.new);
+        let old_raw = old
+            .path
+            .as_deref()
+            .or(new.path.as_deref())
+            .unwrap_or_default();
+        let new_raw = new
+            .path
+            .as_deref()
+            .or(old.path.as_deref())
+            .unwrap_or_default();
+        let (old_path, new_path) = (quote_path(old_raw), quote_path(new_raw));
+        let a = quote_path(&[b"a/", old_raw].concat());
+        let b = quote_path(&[b"b/", new_raw].concat());
+        let _ = writeln!(out, "diff --git {a} {b}");
+        let (old_mode, new_mode) = (mode_bits(old.mode), mode_bits(new.mode));
+        match change.status {
+            Delta::Added | Delta::Untracked => {
+                let _ = writeln!(out, "new file mode {new_mode:o}");
+            }
+            Delta::Deleted => {
+                let _ = writeln!(out, "deleted file mode {old_mode:o}");
+            }
+            Delta::Renamed | Delta::Copied => {
+                let verb = if change.status == Delta::Renamed {
+                    "rename"
+                } else {
+                    "copy"
+                };
+                if old_mode != new_mode {
+                    let _ = writeln!(out, "old mode {old_mode:o}\nnew mode {new_mode:o}");
+                }
+                let _ = writeln!(out, "{verb} from {old_path}\n{verb} to {new_path}");
+            }
+            Delta::Conflicted => {
+                // git prints nothing but this line for an unmerged path.
+                let _ = writeln!(out, "* Unmerged path {new_path}");
+                return Ok(());
+            }
+            _ if old_mode != new_mode => {
+                let _ = writeln!(out, "old mode {old_mode:o}\nnew mode {new_mode:o}");
+            }
+            _ => {}
+        }
+        let old_side = self.side(old, false)?;
+        let new_side = self.side(new, workdir)?;
+        let (a, b) = match change.status {
+            Delta::Added | Delta::Untracked => ("/dev/null".to_string(), b),
+            Delta::Deleted => (a, "/dev/null".to_string()),
+            _ => (a, b),
+        };
+        if matches!(old_side, Side::Binary) || matches!(new_side, Side::Binary) {
+            let _ = writeln!(out, "Binary files {a} and {b} differ");
+            return Ok(());
+        }
+        let (before, after) = (old_side.bytes(), new_side.bytes());
+        if before == after {
+            return Ok(()); // a pure rename or mode change
+        }
+        // git ends a ---/+++ name that holds a space with a tab, so the name's end is clear.
+        let tab = |name: &str| if name.contains(' ') { "\t" } else { "" };
+        let _ = writeln!(out, "--- {a}{}\n+++ {b}{}", tab(&a), tab(&b));
+        if before.is_empty() {
+            // A new file: every line is added; no diff algorithm needed (nor for deletions).
+            write_whole(after, '+', out);
+        } else if after.is_empty() {
+            write_whole(before, '-', out);
+        } else {
+            // From buffers, not blobs: with blobs libgit2 resolves `.gitattributes` per file.
+            write_hunks(&Patch::from_buffers(before, None, after, None, None)?, out)?;
+        }
+        Ok(())
+    }
+
+    /// One side of a change: a blob, bytes from the working tree or made up (a submodule is
+    /// its `Subproject commit` line, as in git; an absent side is empty), or `Binary` when it is
+    /// binary or too large to diff line by line.
+    fn side(&self, file: &FileSide, workdir: bool) -> Result<Side<'_>> {
+        if !file.exists {
+            return Ok(Side::Bytes(Vec::new()));
+        }
+        if file.mode == FileMode::Commit {
+            return Ok(Side::Bytes(
+                format!("Subproject commit {}\n", file.id).into_bytes(),
+            ));
+        }
+        if file.id.is_zero() || (workdir && !self.in_odb(file.id)) {
+            return self.workdir_side(file);
+        }
+        let blob = self.repo.find_blob(file.id)?;
+        Ok(
+            if blob.size() as u64 > MAX_DIFF_BLOB_BYTES || looks_binary(blob.content()) {
+                Side::Binary
+            } else {
+                Side::Blob(blob)
+            },
+        )
+    }
+
+    /// A working-tree file libgit2 did not hash, read from disk (a symbolic link is its target).
+    fn workdir_side(&self, file: &FileSide) -> Result<Side<'_>> {
+        let Some(path) = &file.path else {
+            return Ok(Side::Bytes(Vec::new()));
+        };
+        let full = self.root().join(bytes_to_path(path));
+        let meta = std::fs::symlink_metadata(&full).map_err(io_error)?;
+        let bytes = if meta.file_type().is_symlink() {
+            let target = std::fs::read_link(&full).map_err(io_error)?;
+            target.to_string_lossy().into_owned().into_bytes()
+        } else if meta.len() > MAX_DIFF_BLOB_BYTES {
+            return Ok(Side::Binary);
+        } else {
+            std::fs::read(&full).map_err(io_error)?
+        };
+        Ok(if looks_binary(&bytes) {
+            Side::Binary
+        } else {
+            Side::Bytes(bytes)
+        })
+    }
+
+    fn in_odb(&self, id: git2::Oid) -> bool {
+        self.repo.odb().is_ok_and(|odb| odb.exists(id))
+    }
+}
+
+enum Side<'r> {
+    Blob(git2::Blob<'r>),
+    Bytes(Vec<u8>),
+    Binary,
+}
+
+impl Side<'_> {
+    fn bytes(&self) -> &[u8] {
+        match self {
+            Side::Blob(blob) => blob.content(),
+            Side::Bytes(bytes) => bytes,
+            Side::Binary => &[],
+        }
+    }
+}
+
+/// A whole file as one hunk of added (`+`) or removed (`-`) lines, as git prints a new or
+/// deleted file.
+fn write_whole(content: &[u8], sign: char, out: &mut String) {
+    let text = String::from_utf8_lossy(content);
+    // Lines keep their terminators, so a CRLF file keeps its '\r'.
+    let count = text.split_inclusive('\n').count();
+    let range = if count == 1 {
+        "1".to_string()
+    } else {
+        format!("1,{count}")
+    };
+    let _ = match sign {
+        '+' => writeln!(out, "@@ -0,0 +{range} @@"),
+        _ => writeln!(out, "@@ -{range} +0,0 @@"),
+    };
+    for line in text.split_inclusive('\n') {
+        out.push(sign);
+        out.push_str(line);
+        if !line.ends_with('\n') {
+            out.push_str("\n\\ No newline at end of file\n");
+        }
+    }
+}
+
+/// Writes the hunks of a patch: headers, lines with their `+`/`-`/space prefix, and git's
+/// marker for a missing newline at the end of a file.
+fn write_hunks(patch: &Patch<'_>, out: &mut String) -> Result<()> {
+    for h in 0..patch.num_hunks() {
+        let (hunk, lines) = patch.hunk(h)?;
+        out.push_str(&String::from_utf8_lossy(hunk.header()));
+        for l in 0..lines {
+            let line = patch.line_in_hunk(h, l)?;
+            match line.origin() {
+                origin @ ('+' | '-' | ' ') => {
+                    out.push(origin);
+                    out.push_str(&String::from_utf8_lossy(line.content()));
+                    if !line.content().ends_with(b"\n") {
+                        out.push('\n');
+                    }
+                }
+                '>' | '<' | '=' => out.push_str("\\ No newline at end of file\n"),
+                _ => {}
+            }
+        }
+    }
+    Ok(())
+}
+
+/// git's rule: a NUL byte in the first 8000 bytes makes a file binary.
+fn looks_binary(bytes: &[u8]) -> bool {
+    bytes[..bytes.len().min(8000)].contains(&0)
+}
+
+/// The permission bits git prints (100644, 100755, 120000, 160000).
+fn mode_bits(mode: FileMode) -> u32 {
+    u32::try_from(i32::from(mode)).unwrap_or_default()
+}
+
+/// A path as git prints it in diff headers: quoted, with C escapes, when it holds control
+/// characters, quotes, backslashes or bytes outside ASCII.
+fn quote_path(bytes: &[u8]) -> String {
+    let needs_quotes = bytes
+        .iter()
+        .any(|&b| !(0x20..0x7f).contains(&b) || b == b'"' || b == b'\\');
+    if !needs_quotes {
+        return String::from_utf8_lossy(bytes).into_owned();
+    }
+    let mut out = String::from("\"");
+    for &b in bytes {
+        match b {
+            b'"' => out.push_str("\\\""),
+            b'\\' => out.push_str("\\\\"),
+            b'\n' => out.push_str("\\n"),
+            b'\t' => out.push_str("\\t"),
+            0x20..=0x7e => out.push(b as char),
+            _ => {
+                let _ = write!(out, "\\{b:03o}");
+            }
+        }
+    }
+    out.push('"');
+    out
+}
+
+fn io_error(err: std::io::Error) -> GitError {
+    GitError::Unsupported(format!("could not read a working-tree file: {err}"))
+}
+
+#[cfg(unix)]
+fn bytes_to_path(bytes: &[u8]) -> PathBuf {
+    use std::os::unix::ffi::OsStrExt;
+    PathBuf::from(std::ffi::OsStr::from_bytes(bytes))
+}
+
+#[cfg(not(unix))]
+fn bytes_to_path(bytes: &[u8]) -> PathBuf {
+    PathBuf::from(String::from_utf8_lossy(bytes).into_owned())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn paths_are_quoted_as_git_quotes_them() {
+        assert_eq!(quote_path(b"src/a b.rs"), "src/a b.rs");
+        assert_eq!(quote_path("café.txt".as_bytes()), "\"caf\\303\\251.txt\"");
+        assert_eq!(quote_path(b"a\"b\\c"), "\"a\\\"b\\\\c\"");
+        assert_eq!(quote_path(b"tab\there"), "\"tab\\there\"");
+    }
+
+    #[test]
+    fn nul_bytes_make_a_file_binary() {
+        assert!(looks_binary(b"PNG\0\x01"));
+        assert!(!looks_binary("plain text é".as_bytes()));
+    }
+}
