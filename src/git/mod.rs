@@ -20,6 +20,7 @@ pub use blame::BlameLine;
 pub use diff::{ChangedFile, DiffTarget};
 pub use info::{HeadState, RepoInfo};
 pub use log::{CommitInfo, is_bot};
+pub use patch::looks_binary;
 pub use show::ShownCommit;
 pub use status::{RepoStatus, StatusEntry};
 

@@ -300,7 +300,7 @@ fn write_hunks(patch: &Patch<'_>, out: &mut String) -> Result<()> {
 }
 
 /// git's rule: a NUL byte in the first 8000 bytes makes a file binary.
-fn looks_binary(bytes: &[u8]) -> bool {
+pub fn looks_binary(bytes: &[u8]) -> bool {
     bytes[..bytes.len().min(8000)].contains(&0)
 }
 

@@ -7,8 +7,9 @@ use std::io::{BufRead, BufReader};
 use schemars::JsonSchema;
 use serde::Deserialize;
 
-use super::workspace::{Workspace, looks_binary};
+use super::workspace::Workspace;
 use super::{IrisTool, ToolContext, ToolFailure};
+use crate::git::looks_binary;
 
 /// Lines shown in one call at most.
 const MAX_LINES: usize = 1_000;

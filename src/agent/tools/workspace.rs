@@ -16,10 +16,7 @@ use ignore::overrides::OverrideBuilder;
 use ignore::{WalkBuilder, WalkState};
 
 use super::{ToolContext, ToolFailure};
-use crate::git::check_relative_path;
-
-/// How far into a file binary detection looks for a NUL byte (as git does).
-const BINARY_PROBE_BYTES: usize = 8_000;
+use crate::git::{check_relative_path, looks_binary};
 
 /// The repository root, resolved once, that every path is checked against.
 pub struct Workspace {
@@ -160,11 +157,6 @@ fn slash_path(path: &Path) -> String {
         .join("/")
 }
 
-/// Whether bytes look binary: a NUL byte near the start, the test git uses.
-pub fn looks_binary(bytes: &[u8]) -> bool {
-    bytes[..bytes.len().min(BINARY_PROBE_BYTES)].contains(&0)
-}
-
 /// A file's text, unless it is binary or larger than `max_bytes`.
 pub enum FileText {
     Text(String),
@@ -292,9 +284,7 @@ mod tests {
     }
 
     #[test]
-    fn binary_detection_and_line_trimming() {
-        assert!(looks_binary(b"abc\0def"));
-        assert!(!looks_binary("plain text é".as_bytes()));
+    fn lines_are_trimmed_to_their_bound() {
         assert_eq!(trim_line("  let x = 1;\n", 100), "let x = 1;");
         assert_eq!(trim_line("ééééé", 3), "ééé…");
     }
