@@ -1136,20 +1136,9 @@ fn every_core_tool_is_listed_and_runs_through_iris_tool() {
     let repo = polyglot_repo();
     let out = repo.iris(&["tool", "--list"]);
     let listed = stdout(&out);
-    for name in [
-        "git_status",
-        "git_diff",
-        "git_log",
-        "git_show",
-        "git_changed_files",
-        "git_blame",
-        "file_read",
-        "code_search",
-        "repo_map",
-        "static_analysis",
-        "project_docs",
-        "git_repo_info",
-    ] {
+    use iris_studio::agent::tools::registry::{CORE_TOOL_NAMES, MAIN_AGENT_EXTRA_TOOL_NAMES};
+    assert_eq!(CORE_TOOL_NAMES.len(), 11);
+    for name in CORE_TOOL_NAMES.iter().chain(MAIN_AGENT_EXTRA_TOOL_NAMES) {
         assert!(listed.lines().any(|l| l == name), "{name} is not listed");
     }
     assert!(!listed.contains("$defs"), "argument schemas are inline");
