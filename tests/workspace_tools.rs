@@ -1139,7 +1139,7 @@ fn every_core_tool_is_listed_and_runs_through_iris_tool() {
     use iris_studio::agent::tools::registry::{CORE_TOOL_NAMES, MAIN_AGENT_EXTRA_TOOL_NAMES};
     assert_eq!(CORE_TOOL_NAMES.len(), 11);
     for name in CORE_TOOL_NAMES.iter().chain(MAIN_AGENT_EXTRA_TOOL_NAMES) {
-        assert!(listed.lines().any(|l| l == name), "{name} is not listed");
+        assert!(listed.lines().any(|l| l == *name), "{name} is not listed");
     }
     assert!(!listed.contains("$defs"), "argument schemas are inline");
     for (name, args) in [
