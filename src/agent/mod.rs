@@ -1,3 +1,174 @@
-//! Iris, the agent. For now: the tools she gathers evidence with.
+//! Iris, the agent: one [`IrisAgent`] runs every capability on any provider, with the tools it
+//! gathers evidence with, and reports what it does as [`AgentEvent`]s.
 
+pub mod events;
+pub mod provider;
+mod retry;
 pub mod tools;
+
+use std::time::Duration;
+
+use futures::StreamExt;
+use rig_core::agent::{AgentBuilder, MultiTurnStreamItem};
+use rig_core::completion::{CompletionModel, Prompt, PromptError};
+use rig_core::message::Message;
+use rig_core::streaming::StreamingPrompt;
+use rig_core::tool::ToolDyn;
+use thiserror::Error;
+
+pub use events::{AgentEvent, EventHook, EventSink};
+pub use provider::{ProviderKind, ProviderSpec};
+
+use provider::with_completion_model;
+
+/// A provider failure, naming the provider, the model and what the server said (exit code 4).
+#[derive(Debug, Error)]
+#[error("{provider}: {message}")]
+pub struct ProviderError {
+    pub provider: String,
+    pub message: String,
+}
+
+impl ProviderError {
+    /// Builds the error, making sure the API key never appears in it.
+    pub fn new(spec: &ProviderSpec, message: impl Into<String>) -> Self {
+        let mut message: String = message.into();
+        if let Some(key) = spec.api_key.as_deref().filter(|k| k.len() >= 4) {
+            message = message.replace(key, "****");
+        }
+        Self {
+            provider: spec.label(),
+            message: message.split_whitespace().collect::<Vec<_>>().join(" "),
+        }
+    }
+
+    /// Whether the provider refused the request for being longer than the model's context.
+    pub fn is_context_length(&self) -> bool {
+        let m = self.message.to_ascii_lowercase();
+        [
+            "context length",
+            "context_length",
+            "maximum context",
+            "too many tokens",
+            "prompt is too long",
+            "context window",
+        ]
+        .iter()
+        .any(|needle| m.contains(needle))
+    }
+}
+
+/// Limits every run shares.
+#[derive(Debug, Clone)]
+pub struct AgentSettings {
+    /// Turns (model replies) the main agent may take.
+    pub max_turns: usize,
+    /// Output token budget of one reply (None: the provider's default).
+    pub max_tokens: Option<u64>,
+    pub subagent_max_turns: usize,
+    pub subagent_timeout: Duration,
+    /// Output token budget of a subagent's reply.
+    pub subagent_max_tokens: u64,
+}
+
+impl Default for AgentSettings {
+    fn default() -> Self {
+        Self {
+            max_turns: 50,
+            max_tokens: None,
+            subagent_max_turns: 20,
+            subagent_timeout: Duration::from_secs(120),
+            subagent_max_tokens: 4096,
+        }
+    }
+}
+
+/// One request to a model: instructions, history, the new message and the tools it may use.
+pub struct Run {
+    pub preamble: String,
+    pub history: Vec<Message>,
+    pub prompt: String,
+    pub tools: Vec<Box<dyn ToolDyn>>,
+    pub max_turns: usize,
+    pub max_tokens: Option<u64>,
+    /// Stream the reply (events carry text as it is written) or take it whole.
+    pub stream: bool,
+}
+
+/// What a run produced: the final turn's text and the tokens spent.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct RunOutput {
+    pub text: String,
+    pub input_tokens: u64,
+    pub output_tokens: u64,
+}
+
+/// Runs one conversation on `spec`'s model, reporting through `sink`.
+pub async fn run(spec: &ProviderSpec, request: Run, sink: EventSink) -> anyhow::Result<RunOutput> {
+    let outcome: Result<RunOutput, String> =
+        with_completion_model!(spec, |model| run_with_model(model, request, sink).await);
+    outcome.map_err(|message| ProviderError::new(spec, message).into())
+}
+
+async fn run_with_model<M: CompletionModel + 'static>(
+    model: M,
+    request: Run,
+    sink: EventSink,
+) -> Result<RunOutput, String> {
+    let mut builder = AgentBuilder::new(model).preamble(&request.preamble);
+    if let Some(max_tokens) = request.max_tokens {
+        builder = builder.max_tokens(max_tokens);
+    }
+    let agent = builder.tools(request.tools).build();
+    let hook = EventHook { sink: sink.clone() };
+    let turns = request.max_turns;
+    if !request.stream {
+        let response = agent
+            .prompt(request.prompt)
+            .with_history(request.history)
+            .max_turns(turns)
+            .with_hook(hook)
+            .extended_details()
+            .await
+            .map_err(|e| describe_prompt_error(&e, turns))?;
+        return Ok(RunOutput {
+            text: response.output,
+            input_tokens: response.usage.input_tokens,
+            output_tokens: response.usage.output_tokens,
+        });
+    }
+    let mut stream = agent
+        .stream_prompt(request.prompt)
+        .with_history(request.history)
+        .multi_turn(turns)
+        .with_hook(hook)
+        .await;
+    while let Some(item) = stream.next().await {
+        match item {
+            Ok(MultiTurnStreamItem::FinalResponse(last)) => {
+                let usage = last.usage();
+                sink.send(AgentEvent::Usage {
+                    input: usage.input_tokens,
+                    output: usage.output_tokens,
+                });
+                return Ok(RunOutput {
+                    text: last.response().to_string(),
+                    input_tokens: usage.input_tokens,
+                    output_tokens: usage.output_tokens,
+                });
+            }
+            Ok(_) => {}
+            Err(e) => return Err(e.to_string()),
+        }
+    }
+    Err("the reply stream ended before the model finished".to_string())
+}
+
+fn describe_prompt_error(err: &PromptError, turns: usize) -> String {
+    match err {
+        PromptError::MaxTurnsError { .. } => format!(
+            "the model was still calling tools after {turns} turns; stopped (raise max_turns, or ask for less)"
+        ),
+        other => other.to_string(),
+    }
+}

@@ -1,0 +1,144 @@
+//! What a running agent reports: typed events the command line and the studio consume.
+
+use rig_core::agent::{HookAction, PromptHook, ToolCallHookAction};
+use rig_core::completion::CompletionModel;
+use tokio::sync::mpsc::UnboundedSender;
+
+/// One thing that happened while Iris worked.
+#[derive(Debug, Clone, PartialEq)]
+pub enum AgentEvent {
+    /// A phase began ("generating", "reviewing the draft", ...).
+    Status(String),
+    /// Text the model is writing, as it arrives.
+    TextDelta(String),
+    /// A tool call began; `summary` says in a few words what it looks at.
+    ToolStarted { name: String, summary: String },
+    /// A tool call ended.
+    ToolFinished { name: String, ok: bool },
+    /// Tokens used by one request (input, output).
+    Usage { input: u64, output: u64 },
+}
+
+/// Sends events to whoever listens; a closed receiver is not an error.
+#[derive(Clone, Default)]
+pub struct EventSink(Option<UnboundedSender<AgentEvent>>);
+
+impl EventSink {
+    pub fn new(tx: UnboundedSender<AgentEvent>) -> Self {
+        Self(Some(tx))
+    }
+
+    pub fn none() -> Self {
+        Self(None)
+    }
+
+    pub fn send(&self, event: AgentEvent) {
+        if let Some(tx) = &self.0 {
+            let _ = tx.send(event);
+        }
+    }
+}
+
+/// The rig hook that turns tool calls, text deltas and usage into [`AgentEvent`]s.
+#[derive(Clone)]
+pub struct EventHook {
+    pub sink: EventSink,
+}
+
+impl<M: CompletionModel> PromptHook<M> for EventHook {
+    async fn on_completion_response(
+        &self,
+        _prompt: &rig_core::message::Message,
+        response: &rig_core::completion::CompletionResponse<M::Response>,
+    ) -> HookAction {
+        self.sink.send(AgentEvent::Usage {
+            input: response.usage.input_tokens,
+            output: response.usage.output_tokens,
+        });
+        HookAction::cont()
+    }
+
+    async fn on_tool_call(
+        &self,
+        tool_name: &str,
+        _tool_call_id: Option<String>,
+        _internal_call_id: &str,
+        args: &str,
+    ) -> ToolCallHookAction {
+        self.sink.send(AgentEvent::ToolStarted {
+            name: tool_name.to_string(),
+            summary: summarize_call(tool_name, args),
+        });
+        ToolCallHookAction::cont()
+    }
+
+    async fn on_tool_result(
+        &self,
+        tool_name: &str,
+        _tool_call_id: Option<String>,
+        _internal_call_id: &str,
+        _args: &str,
+        result: &str,
+    ) -> HookAction {
+        let ok = !result.starts_with("Toolset error") && !result.starts_with("ToolCallError");
+        self.sink.send(AgentEvent::ToolFinished {
+            name: tool_name.to_string(),
+            ok,
+        });
+        HookAction::cont()
+    }
+
+    async fn on_text_delta(&self, text_delta: &str, _aggregated_text: &str) -> HookAction {
+        self.sink
+            .send(AgentEvent::TextDelta(text_delta.to_string()));
+        HookAction::cont()
+    }
+}
+
+/// A few words on what a tool call looks at: "reading src/app.rs", "searching for `parse`".
+pub fn summarize_call(tool: &str, args: &str) -> String {
+    let args: serde_json::Value = serde_json::from_str(args).unwrap_or_default();
+    let field = |name: &str| args.get(name).and_then(|v| v.as_str()).map(str::to_string);
+    let summary = match tool {
+        "file_read" => field("path").map(|p| format!("reading {p}")),
+        "code_search" => field("query").map(|q| format!("searching for `{q}`")),
+        "git_diff" => Some(match (field("from"), field("to")) {
+            (Some(from), to) => format!("diffing {from}..{}", to.unwrap_or_else(|| "HEAD".into())),
+            (None, Some(to)) => format!("diffing commit {to}"),
+            (None, None) => "reading the staged diff".to_string(),
+        }),
+        "git_log" => Some("reading history".to_string()),
+        "git_show" => field("commit").map(|c| format!("showing {c}")),
+        "git_blame" => field("file").map(|f| format!("blaming {f}")),
+        "git_status" => Some("checking status".to_string()),
+        "git_changed_files" => Some("listing changed files".to_string()),
+        "repo_map" => Some("mapping the repository".to_string()),
+        "project_docs" => Some("reading project docs".to_string()),
+        "static_analysis" => Some("running linters".to_string()),
+        "parallel_analyze" => args
+            .get("tasks")
+            .and_then(|t| t.as_array())
+            .map(|t| format!("running {} subagents", t.len())),
+        _ => None,
+    };
+    summary.unwrap_or_else(|| tool.replace('_', " "))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tool_calls_are_summarized_in_a_few_words() {
+        assert_eq!(
+            summarize_call("file_read", r#"{"path":"src/app.rs"}"#),
+            "reading src/app.rs"
+        );
+        assert_eq!(summarize_call("git_diff", "{}"), "reading the staged diff");
+        assert_eq!(
+            summarize_call("git_diff", r#"{"from":"v1"}"#),
+            "diffing v1..HEAD"
+        );
+        assert_eq!(summarize_call("unknown_tool", "not json"), "unknown tool");
+    }
+}

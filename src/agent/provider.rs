@@ -1,0 +1,212 @@
+//! The LLM providers: which one, which model, where it lives, and the HTTP client all of them
+//! share (timeouts, stall detection and retries).
+
+use std::fmt;
+use std::str::FromStr;
+use std::time::Duration;
+
+use reqwest_middleware::ClientWithMiddleware;
+
+use super::retry::RetryTransient;
+
+/// The providers Iris speaks to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize)]
+pub enum ProviderKind {
+    /// OpenAI, through the Responses API.
+    OpenAi,
+    /// Anthropic Messages, with automatic prompt caching.
+    Anthropic,
+    /// Google Gemini.
+    Gemini,
+    /// A local Ollama server.
+    Ollama,
+    /// Any server that speaks OpenAI Chat Completions (LM Studio, vLLM, llama.cpp, ...).
+    OpenAiCompatible,
+}
+
+impl ProviderKind {
+    pub const ALL: [ProviderKind; 5] = [
+        ProviderKind::OpenAi,
+        ProviderKind::Anthropic,
+        ProviderKind::Gemini,
+        ProviderKind::Ollama,
+        ProviderKind::OpenAiCompatible,
+    ];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            ProviderKind::OpenAi => "openai",
+            ProviderKind::Anthropic => "anthropic",
+            ProviderKind::Gemini => "gemini",
+            ProviderKind::Ollama => "ollama",
+            ProviderKind::OpenAiCompatible => "openai-compatible",
+        }
+    }
+}
+
+impl fmt::Display for ProviderKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl FromStr for ProviderKind {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        match s.trim().to_ascii_lowercase().as_str() {
+            "openai" => Ok(ProviderKind::OpenAi),
+            "anthropic" | "claude" => Ok(ProviderKind::Anthropic),
+            "gemini" | "google" => Ok(ProviderKind::Gemini),
+            "ollama" => Ok(ProviderKind::Ollama),
+            "openai-compatible" | "openai_compatible" | "compatible" => {
+                Ok(ProviderKind::OpenAiCompatible)
+            }
+            other => Err(format!(
+                "unknown provider '{other}': choose one of openai, anthropic, gemini (google), ollama, openai-compatible"
+            )),
+        }
+    }
+}
+
+/// Everything needed to talk to one model.
+#[derive(Clone)]
+pub struct ProviderSpec {
+    pub kind: ProviderKind,
+    pub model: String,
+    pub base_url: Option<String>,
+    pub api_key: Option<String>,
+    /// Longest silence while waiting for or reading a reply before the request is abandoned.
+    pub stall_timeout: Duration,
+}
+
+impl fmt::Debug for ProviderSpec {
+    // The key never reaches a log or an error message.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("ProviderSpec")
+            .field("kind", &self.kind)
+            .field("model", &self.model)
+            .field("base_url", &self.base_url)
+            .field("api_key", &self.api_key.as_ref().map(|_| "****"))
+            .finish()
+    }
+}
+
+impl ProviderSpec {
+    /// "anthropic claude-sonnet-4-5": how errors and progress name the model.
+    pub fn label(&self) -> String {
+        format!("{} {}", self.kind, self.model)
+    }
+
+    /// The shared HTTP client: connect and read timeouts (a stream that stalls longer than
+    /// `stall_timeout` is abandoned) and retries for 429 and 5xx answers.
+    pub fn http_client(&self) -> anyhow::Result<ClientWithMiddleware> {
+        let client = reqwest::Client::builder()
+            .connect_timeout(Duration::from_secs(15))
+            .read_timeout(self.stall_timeout)
+            .build()?;
+        Ok(reqwest_middleware::ClientBuilder::new(client)
+            .with(RetryTransient::default())
+            .build())
+    }
+}
+
+/// Builds the rig completion model for `$spec` and evaluates `$body` with it bound to
+/// `$model`. A macro, because every provider's model is a different type.
+macro_rules! with_completion_model {
+    ($spec:expr, |$model:ident| $body:expr) => {{
+        use rig_core::client::CompletionClient as _;
+        use rig_core::providers::{anthropic, gemini, ollama, openai};
+        use $crate::agent::provider::ProviderKind;
+        let spec: &$crate::agent::provider::ProviderSpec = $spec;
+        let http = spec.http_client()?;
+        let key = spec.api_key.clone().unwrap_or_default();
+        let build_error = |e: rig_core::http_client::Error| {
+            anyhow::Error::new($crate::agent::ProviderError::new(spec, e.to_string()))
+        };
+        match spec.kind {
+            ProviderKind::OpenAi => {
+                let mut builder = openai::Client::builder().api_key(key);
+                if let Some(url) = &spec.base_url {
+                    builder = builder.base_url(url);
+                }
+                let client = builder.http_client(http).build().map_err(build_error)?;
+                let $model = client.completion_model(&spec.model);
+                $body
+            }
+            ProviderKind::OpenAiCompatible => {
+                let mut builder = openai::CompletionsClient::builder().api_key(key);
+                if let Some(url) = &spec.base_url {
+                    builder = builder.base_url(url);
+                }
+                let client = builder.http_client(http).build().map_err(build_error)?;
+                let $model = client.completion_model(&spec.model);
+                $body
+            }
+            ProviderKind::Anthropic => {
+                let mut builder = anthropic::Client::builder().api_key(key);
+                if let Some(url) = &spec.base_url {
+                    builder = builder.base_url(url);
+                }
+                let client = builder.http_client(http).build().map_err(build_error)?;
+                let $model = client
+                    .completion_model(&spec.model)
+                    .with_automatic_caching();
+                $body
+            }
+            ProviderKind::Gemini => {
+                let mut builder = gemini::Client::builder().api_key(key);
+                if let Some(url) = &spec.base_url {
+                    builder = builder.base_url(url);
+                }
+                let client = builder.http_client(http).build().map_err(build_error)?;
+                let $model = client.completion_model(&spec.model);
+                $body
+            }
+            ProviderKind::Ollama => {
+                let mut builder = ollama::Client::builder().api_key(key);
+                if let Some(url) = &spec.base_url {
+                    builder = builder.base_url(url);
+                }
+                let client = builder.http_client(http).build().map_err(build_error)?;
+                let $model = client.completion_model(&spec.model);
+                $body
+            }
+        }
+    }};
+}
+
+pub(crate) use with_completion_model;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn provider_names_round_trip() {
+        for kind in ProviderKind::ALL {
+            assert_eq!(kind.name().parse::<ProviderKind>(), Ok(kind));
+        }
+        assert_eq!("google".parse::<ProviderKind>(), Ok(ProviderKind::Gemini));
+        assert!(
+            "openia"
+                .parse::<ProviderKind>()
+                .unwrap_err()
+                .contains("choose one of")
+        );
+    }
+
+    #[test]
+    fn debug_output_hides_the_key() {
+        let spec = ProviderSpec {
+            kind: ProviderKind::Anthropic,
+            model: "m".into(),
+            base_url: None,
+            api_key: Some("sk-secret-123".into()),
+            stall_timeout: Duration::from_secs(1),
+        };
+        let shown = format!("{spec:?}");
+        assert!(!shown.contains("sk-secret-123"));
+        assert!(shown.contains("****"));
+    }
+}

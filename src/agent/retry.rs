@@ -1,0 +1,80 @@
+//! Retries for provider requests: 429 and 5xx answers are tried again with backoff, honouring
+//! `Retry-After`, at most [`MAX_TRIES`] times in all. It sits in the HTTP client every provider
+//! uses, so each request of a multi-turn conversation is retried on its own.
+
+use std::time::Duration;
+
+use reqwest::{Request, Response, StatusCode};
+use reqwest_middleware::{Middleware, Next, Result};
+
+/// Tries per request, the first one included.
+pub const MAX_TRIES: u32 = 3;
+
+/// Longest wait between tries, whatever the server asks for.
+const MAX_WAIT: Duration = Duration::from_secs(30);
+
+#[derive(Debug, Clone)]
+pub struct RetryTransient {
+    /// The first backoff; doubled for each later try.
+    pub base_delay: Duration,
+}
+
+impl Default for RetryTransient {
+    fn default() -> Self {
+        Self {
+            base_delay: Duration::from_millis(500),
+        }
+    }
+}
+
+#[async_trait::async_trait]
+impl Middleware for RetryTransient {
+    async fn handle(
+        &self,
+        req: Request,
+        extensions: &mut http::Extensions,
+        next: Next<'_>,
+    ) -> Result<Response> {
+        let mut attempt = 1;
+        loop {
+            // A request whose body cannot be cloned (a stream) is sent once.
+            let Some(copy) = req.try_clone() else {
+                return next.run(req, extensions).await;
+            };
+            let response = next.clone().run(copy, extensions).await?;
+            if attempt >= MAX_TRIES || !is_transient(response.status()) {
+                return Ok(response);
+            }
+            let wait = retry_after(&response)
+                .unwrap_or(self.base_delay * 2u32.pow(attempt - 1))
+                .min(MAX_WAIT);
+            tracing::debug!(status = %response.status(), attempt, wait_ms = wait.as_millis() as u64, "retrying provider request");
+            tokio::time::sleep(wait).await;
+            attempt += 1;
+        }
+    }
+}
+
+fn is_transient(status: StatusCode) -> bool {
+    status == StatusCode::TOO_MANY_REQUESTS || status.is_server_error()
+}
+
+/// `Retry-After` in seconds (the HTTP-date form is rare from APIs and is ignored).
+fn retry_after(response: &Response) -> Option<Duration> {
+    let value = response.headers().get(reqwest::header::RETRY_AFTER)?;
+    let seconds: f64 = value.to_str().ok()?.trim().parse().ok()?;
+    (seconds.is_finite() && seconds >= 0.0).then(|| Duration::from_secs_f64(seconds))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_rate_limits_and_server_errors_are_retried() {
+        assert!(is_transient(StatusCode::TOO_MANY_REQUESTS));
+        assert!(is_transient(StatusCode::BAD_GATEWAY));
+        assert!(!is_transient(StatusCode::BAD_REQUEST));
+        assert!(!is_transient(StatusCode::UNAUTHORIZED));
+    }
+}
