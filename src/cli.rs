@@ -9,7 +9,8 @@ use clap::{Parser, Subcommand};
 use rig_core::tool::server::ToolServer;
 
 use crate::agent::tools::ToolContext;
-use crate::agent::tools::registry::{all_tools, tool_set};
+use crate::agent::tools::notes::Notes;
+use crate::agent::tools::registry::{runnable_tools, tool_set};
 use crate::error::{UsageError, exit_code, one_line};
 use crate::git::GitRepo;
 
@@ -132,7 +133,7 @@ fn current_repo_root() -> Result<PathBuf> {
 async fn tool(args: ToolArgs) -> Result<ExitCode> {
     let trusted = args.trust_repo || env_flag("IRIS_TRUST_REPO");
     let ctx = ToolContext::new(current_repo_root()?).with_trust(trusted);
-    let tools = all_tools(&ctx);
+    let tools = runnable_tools(&ctx, &Notes::default());
     if args.list {
         let mut out = String::new();
         for tool in &tools {

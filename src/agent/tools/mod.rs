@@ -11,10 +11,12 @@ mod file_read;
 mod git;
 mod git_diff;
 mod languages;
+pub mod notes;
 mod project_docs;
 pub mod registry;
 mod repo_map;
 mod static_analysis;
+pub mod subagent;
 mod workspace;
 
 use std::fmt::Debug;
@@ -148,7 +150,7 @@ impl<T: IrisTool> Tool for Adapter<T> {
 
 /// The JSON schema of a tool's arguments, as providers expect it: an object schema without
 /// the `$schema` and `title` decorations.
-fn parameters_schema<A: JsonSchema>() -> serde_json::Value {
+pub(crate) fn parameters_schema<A: JsonSchema>() -> serde_json::Value {
     let mut schema = serde_json::to_value(schemars::schema_for!(A)).unwrap_or_default();
     if let Some(object) = schema.as_object_mut() {
         object.remove("$schema");

@@ -8,9 +8,11 @@ use super::code_search::CodeSearch;
 use super::file_read::FileRead;
 use super::git::{GitBlame, GitChangedFiles, GitLog, GitRepoInfo, GitShow, GitStatus};
 use super::git_diff::GitDiff;
+use super::notes::Notes;
 use super::project_docs::ProjectDocs;
 use super::repo_map::RepoMap;
 use super::static_analysis::StaticAnalysis;
+use super::subagent::{AnalyzeSubagent, ParallelAnalyze, Subagents};
 use super::{Adapter, ToolContext};
 
 /// The core tools every agent and subagent gets, in the order they are offered.
@@ -28,8 +30,14 @@ pub const CORE_TOOL_NAMES: &[&str] = &[
     "project_docs",
 ];
 
-/// Tools the main agent gets on top of the core ones.
-pub const MAIN_AGENT_EXTRA_TOOL_NAMES: &[&str] = &["git_repo_info"];
+/// Tools the main agent gets on top of the core ones: repository facts, its notebook, and
+/// delegation to subagents (which get only the core tools, so delegation cannot recurse).
+pub const MAIN_AGENT_EXTRA_TOOL_NAMES: &[&str] = &[
+    "git_repo_info",
+    "workspace",
+    "parallel_analyze",
+    "analyze_subagent",
+];
 
 /// The core tools, ready for a rig agent or tool set.
 pub fn core_tools(ctx: &ToolContext) -> Vec<Box<dyn ToolDyn>> {
@@ -48,10 +56,19 @@ pub fn core_tools(ctx: &ToolContext) -> Vec<Box<dyn ToolDyn>> {
     ]
 }
 
-/// Every tool `iris tool` can run: the core tools and the main agent's extras.
-pub fn all_tools(ctx: &ToolContext) -> Vec<Box<dyn ToolDyn>> {
+/// The main agent's tools: the core ones and the extras, around one notebook.
+pub fn main_agent_tools(subagents: &Subagents, notes: &Notes) -> Vec<Box<dyn ToolDyn>> {
+    let mut tools = runnable_tools(&subagents.ctx, notes);
+    tools.push(Box::new(ParallelAnalyze(subagents.clone())));
+    tools.push(Box::new(AnalyzeSubagent(subagents.clone())));
+    tools
+}
+
+/// The tools that need no model: what `iris tool` runs.
+pub fn runnable_tools(ctx: &ToolContext, notes: &Notes) -> Vec<Box<dyn ToolDyn>> {
     let mut tools = core_tools(ctx);
     tools.push(Box::new(Adapter::<GitRepoInfo>::new(ctx.clone())));
+    tools.push(Box::new(notes.clone()));
     tools
 }
 
@@ -63,9 +80,9 @@ pub fn attach_core_tools<M: CompletionModel>(
     builder.tools(core_tools(ctx))
 }
 
-/// A tool set holding every tool, for running one by name.
+/// A tool set holding every tool that needs no model, for running one by name.
 pub fn tool_set(ctx: &ToolContext) -> ToolSet {
-    ToolSet::from_tools_boxed(all_tools(ctx))
+    ToolSet::from_tools_boxed(runnable_tools(ctx, &Notes::default()))
 }
 
 #[cfg(test)]
@@ -101,17 +118,36 @@ mod tests {
     }
 
     #[test]
-    fn every_tool_has_a_unique_name_and_the_main_agent_extras_are_runnable() {
+    fn the_main_agent_gets_the_core_tools_and_every_extra_once() {
         let ctx = ToolContext::new(std::env::temp_dir());
-        let names: Vec<String> = all_tools(&ctx).iter().map(|t| t.name()).collect();
-        let unique: std::collections::HashSet<&String> = names.iter().collect();
-        assert_eq!(unique.len(), names.len());
-        for extra in MAIN_AGENT_EXTRA_TOOL_NAMES {
-            assert!(names.iter().any(|n| n == extra), "{extra} is not runnable");
-        }
-        assert_eq!(
-            names.len(),
-            CORE_TOOL_NAMES.len() + MAIN_AGENT_EXTRA_TOOL_NAMES.len()
-        );
+        let subagents = Subagents {
+            spec: crate::agent::ProviderSpec {
+                kind: crate::agent::ProviderKind::OpenAiCompatible,
+                model: "fast".into(),
+                base_url: Some("http://127.0.0.1:9".into()),
+                api_key: None,
+                stall_timeout: std::time::Duration::from_secs(1),
+            },
+            ctx: ctx.clone(),
+            settings: crate::agent::AgentSettings::default(),
+            sink: crate::agent::EventSink::none(),
+        };
+        let names: Vec<String> = main_agent_tools(&subagents, &Notes::default())
+            .iter()
+            .map(|t| t.name())
+            .collect();
+        let expected: Vec<&str> = CORE_TOOL_NAMES
+            .iter()
+            .chain(MAIN_AGENT_EXTRA_TOOL_NAMES)
+            .copied()
+            .collect();
+        assert_eq!(names, expected);
+        // `iris tool` runs all but the two that need a model.
+        let runnable: Vec<String> = runnable_tools(&ctx, &Notes::default())
+            .iter()
+            .map(|t| t.name())
+            .collect();
+        assert_eq!(runnable.len(), expected.len() - 2);
+        assert!(!runnable.iter().any(|n| n.contains("analyze")));
     }
 }

@@ -1,0 +1,201 @@
+//! Subagents: focused analyses on the fast model, alone (`analyze_subagent`) or several at
+//! once (`parallel_analyze`). They get only the core tools, so they cannot delegate in turn.
+
+use std::fmt::Write as _;
+use std::time::Instant;
+
+use rig_core::completion::ToolDefinition;
+use rig_core::tool::Tool;
+use schemars::JsonSchema;
+use serde::Deserialize;
+
+use super::registry::core_tools;
+use super::{ToolContext, ToolFailure, parameters_schema};
+use crate::agent::{AgentSettings, EventSink, ProviderSpec, Run, run};
+
+const SUBAGENT_PREAMBLE: &str = "You are a focused analysis subagent working for Iris, who \
+writes commit messages, reviews, PR descriptions and release notes. Investigate exactly the task \
+you are given using your tools (git_diff with files, file_read, code_search, git_log, git_blame, \
+...). Gather evidence; do not guess. Reply with concise findings in plain text: what changed, \
+why it matters, and file:line references. No preamble, no JSON.";
+
+/// Most tasks one `parallel_analyze` call may start.
+const MAX_PARALLEL_TASKS: usize = 10;
+
+/// Runs subagents; clones share nothing but configuration.
+#[derive(Clone)]
+pub struct Subagents {
+    pub spec: ProviderSpec,
+    pub ctx: ToolContext,
+    pub settings: AgentSettings,
+    pub sink: EventSink,
+}
+
+impl Subagents {
+    /// One subagent's findings, or why it has none. Bounded by the subagent timeout.
+    async fn analyze(&self, task: &str, max_turns: usize) -> Result<String, String> {
+        let request = Run {
+            preamble: SUBAGENT_PREAMBLE.to_string(),
+            history: Vec::new(),
+            prompt: task.to_string(),
+            tools: core_tools(&self.ctx),
+            max_turns,
+            max_tokens: Some(self.settings.subagent_max_tokens),
+            stream: false,
+        };
+        let limit = self.settings.subagent_timeout;
+        match tokio::time::timeout(limit, run(&self.spec, request, EventSink::none())).await {
+            Ok(Ok(output)) if output.text.trim().is_empty() => {
+                Err("the subagent finished without findings".to_string())
+            }
+            Ok(Ok(output)) => Ok(output.text),
+            Ok(Err(err)) => Err(format!("{err:#}")),
+            Err(_) => Err(format!("timed out after {}s", limit.as_secs())),
+        }
+    }
+
+    fn turns(&self, asked: Option<usize>) -> usize {
+        asked
+            .unwrap_or(self.settings.subagent_max_turns)
+            .clamp(1, 100)
+    }
+}
+
+#[derive(Debug, Deserialize, JsonSchema)]
+pub struct AnalyzeArgs {
+    /// What to investigate, self-contained (name the files, commits or range).
+    pub task: String,
+    /// Turns the subagent may take (1-100, default from config).
+    #[serde(default)]
+    pub max_turns: Option<usize>,
+}
+
+/// `analyze_subagent`: one focused analysis.
+#[derive(Clone)]
+pub struct AnalyzeSubagent(pub Subagents);
+
+impl Tool for AnalyzeSubagent {
+    const NAME: &'static str = "analyze_subagent";
+    type Error = ToolFailure;
+    type Args = AnalyzeArgs;
+    type Output = String;
+
+    async fn definition(&self, _prompt: String) -> ToolDefinition {
+        ToolDefinition {
+            name: Self::NAME.to_string(),
+            description: "Delegate one focused investigation to a subagent on the fast model \
+                (it has the git and workspace tools, not delegation). Returns its findings."
+                .to_string(),
+            parameters: parameters_schema::<AnalyzeArgs>(),
+        }
+    }
+
+    async fn call(&self, args: AnalyzeArgs) -> Result<String, ToolFailure> {
+        if args.task.trim().is_empty() {
+            return Err(ToolFailure::new("`task` is empty"));
+        }
+        self.0.sink.send(crate::agent::AgentEvent::Status(
+            "a subagent is analyzing".into(),
+        ));
+        let turns = self.0.turns(args.max_turns);
+        self.0
+            .analyze(&args.task, turns)
+            .await
+            .map_err(ToolFailure::new)
+    }
+}
+
+#[derive(Debug, Deserialize, JsonSchema)]
+pub struct ParallelArgs {
+    /// 1 to 10 self-contained tasks, one subagent each, run at the same time.
+    pub tasks: Vec<String>,
+    /// Turns each subagent may take (1-100, default from config).
+    #[serde(default)]
+    pub max_turns: Option<usize>,
+}
+
+/// `parallel_analyze`: several subagents at once; each task's result or error is reported.
+#[derive(Clone)]
+pub struct ParallelAnalyze(pub Subagents);
+
+impl Tool for ParallelAnalyze {
+    const NAME: &'static str = "parallel_analyze";
+    type Error = ToolFailure;
+    type Args = ParallelArgs;
+    type Output = String;
+
+    async fn definition(&self, _prompt: String) -> ToolDefinition {
+        ToolDefinition {
+            name: Self::NAME.to_string(),
+            description: "Run 1-10 focused investigations in parallel, one subagent each on \
+                the fast model; for large changes, split the files into related groups. \
+                Returns each task's findings or error, with totals and elapsed time."
+                .to_string(),
+            parameters: parameters_schema::<ParallelArgs>(),
+        }
+    }
+
+    async fn call(&self, args: ParallelArgs) -> Result<String, ToolFailure> {
+        let count = args.tasks.len();
+        if !(1..=MAX_PARALLEL_TASKS).contains(&count) {
+            return Err(ToolFailure::new(format!(
+                "give 1 to {MAX_PARALLEL_TASKS} tasks (got {count})"
+            )));
+        }
+        self.0.sink.send(crate::agent::AgentEvent::Status(format!(
+            "{count} subagents are analyzing"
+        )));
+        let started = Instant::now();
+        let turns = self.0.turns(args.max_turns);
+        let results =
+            futures::future::join_all(args.tasks.iter().map(|task| self.0.analyze(task, turns)))
+                .await;
+        Ok(report(
+            &args.tasks,
+            &results,
+            started.elapsed().as_secs_f64(),
+        ))
+    }
+}
+
+fn report(tasks: &[String], results: &[Result<String, String>], seconds: f64) -> String {
+    let ok = results.iter().filter(|r| r.is_ok()).count();
+    let mut out = format!(
+        "{ok} of {} subagent task(s) succeeded, {} failed, in {seconds:.1}s.\n",
+        results.len(),
+        results.len() - ok
+    );
+    for (i, (task, result)) in tasks.iter().zip(results).enumerate() {
+        let _ = writeln!(out, "\n## Task {}: {task}", i + 1);
+        match result {
+            Ok(findings) => {
+                let _ = writeln!(out, "{}", findings.trim());
+            }
+            Err(why) => {
+                let _ = writeln!(out, "FAILED: {why}");
+            }
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_report_gives_each_result_and_the_totals() {
+        let tasks = vec!["look at a".to_string(), "look at b".to_string()];
+        let results = vec![
+            Ok("a is fine".to_string()),
+            Err("timed out after 120s".to_string()),
+        ];
+        let text = report(&tasks, &results, 1.25);
+        assert!(
+            text.starts_with("1 of 2 subagent task(s) succeeded, 1 failed, in 1.2s."),
+            "{text}"
+        );
+        assert!(text.contains("## Task 1: look at a\na is fine"));
+        assert!(text.contains("## Task 2: look at b\nFAILED: timed out after 120s"));
+    }
+}
