@@ -1,3 +1,4 @@
 //! Iris, the agent. For now: the tools she gathers evidence with.
 
+pub mod output;
 pub mod tools;
