@@ -8,3 +8,4 @@ pub mod cli;
 pub mod context;
 pub mod error;
 pub mod git;
+pub mod types;

@@ -2,6 +2,7 @@
 //! gathers evidence with, and reports what it does as [`AgentEvent`]s.
 
 pub mod events;
+pub mod output;
 pub mod provider;
 mod retry;
 pub mod tools;

@@ -1,0 +1,197 @@
+//! The artifacts Iris writes: commit messages, reviews, pull request descriptions,
+//! changelogs, release notes, and the critic's verdict on them.
+//!
+//! Each is plain data the model fills in as JSON (its doc comments become the schema's
+//! descriptions, so they are written for the model) and renders itself as markdown.
+
+mod changelog;
+mod commit;
+mod critique;
+mod markdown;
+mod pull_request;
+mod release_notes;
+mod review;
+pub mod schema;
+
+use std::fmt;
+use std::str::FromStr;
+
+use schemars::JsonSchema;
+use serde::de::DeserializeOwned;
+use serde::{Deserialize, Serialize};
+use thiserror::Error;
+
+pub use changelog::{CHANGELOG_HEADER, Changelog, ChangelogEntry, insert_into_changelog};
+pub use commit::{GeneratedMessage, MAX_TITLE_CHARS};
+pub use critique::{Critique, CritiqueIssue};
+pub use pull_request::PullRequest;
+pub use release_notes::{Highlight, ReleaseNotes, ReleaseSection};
+pub use review::{Finding, Review, Severity};
+
+/// What a capability produces; capability files name it (`output_type = "review"`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum OutputType {
+    Commit,
+    Review,
+    PullRequest,
+    Changelog,
+    ReleaseNotes,
+    Critique,
+    /// Free text (chat replies, explanations): no JSON is asked for.
+    Text,
+}
+
+impl OutputType {
+    pub const ALL: [OutputType; 7] = [
+        OutputType::Commit,
+        OutputType::Review,
+        OutputType::PullRequest,
+        OutputType::Changelog,
+        OutputType::ReleaseNotes,
+        OutputType::Critique,
+        OutputType::Text,
+    ];
+
+    /// The name capability files use.
+    pub fn name(self) -> &'static str {
+        match self {
+            OutputType::Commit => "commit",
+            OutputType::Review => "review",
+            OutputType::PullRequest => "pull_request",
+            OutputType::Changelog => "changelog",
+            OutputType::ReleaseNotes => "release_notes",
+            OutputType::Critique => "critique",
+            OutputType::Text => "text",
+        }
+    }
+
+    /// Whether the model is asked for JSON (every type but `text`).
+    pub fn is_structured(self) -> bool {
+        self != OutputType::Text
+    }
+
+    /// The JSON schema the model's reply must match, in the shape providers accept (see
+    /// [`schema::provider_schema`]); `{"type": "string"}` for text.
+    pub fn schema(self) -> serde_json::Value {
+        match self {
+            OutputType::Commit => schema::provider_schema::<GeneratedMessage>(),
+            OutputType::Review => schema::provider_schema::<Review>(),
+            OutputType::PullRequest => schema::provider_schema::<PullRequest>(),
+            OutputType::Changelog => schema::provider_schema::<Changelog>(),
+            OutputType::ReleaseNotes => schema::provider_schema::<ReleaseNotes>(),
+            OutputType::Critique => schema::provider_schema::<Critique>(),
+            OutputType::Text => serde_json::json!({ "type": "string" }),
+        }
+    }
+}
+
+impl fmt::Display for OutputType {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// An output type name that is not one of [`OutputType::ALL`].
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+#[error(
+    "unknown output type `{0}`; known: commit, review, pull_request, changelog, release_notes, critique, text"
+)]
+pub struct UnknownOutputType(pub String);
+
+impl FromStr for OutputType {
+    type Err = UnknownOutputType;
+
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        OutputType::ALL
+            .into_iter()
+            .find(|t| t.name() == s.trim())
+            .ok_or_else(|| UnknownOutputType(s.to_string()))
+    }
+}
+
+/// An artifact type: what the model fills in and how it reads as markdown.
+pub trait Artifact: Serialize + DeserializeOwned + JsonSchema + Default {
+    const OUTPUT_TYPE: OutputType;
+
+    fn to_markdown(&self) -> String;
+}
+
+macro_rules! artifact {
+    ($type:ty, $output:expr) => {
+        impl Artifact for $type {
+            const OUTPUT_TYPE: OutputType = $output;
+
+            fn to_markdown(&self) -> String {
+                <$type>::to_markdown(self)
+            }
+        }
+    };
+}
+
+artifact!(GeneratedMessage, OutputType::Commit);
+artifact!(Review, OutputType::Review);
+artifact!(PullRequest, OutputType::PullRequest);
+artifact!(Changelog, OutputType::Changelog);
+artifact!(ReleaseNotes, OutputType::ReleaseNotes);
+artifact!(Critique, OutputType::Critique);
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_round_trip_through_from_str_and_serde() {
+        for output in OutputType::ALL {
+            assert_eq!(output.name().parse::<OutputType>(), Ok(output));
+            assert_eq!(
+                serde_json::to_value(output).ok(),
+                Some(serde_json::Value::String(output.name().into()))
+            );
+        }
+        let err = "prs".parse::<OutputType>().err().map(|e| e.to_string());
+        assert!(err.is_some_and(|e| e.contains("`prs`") && e.contains("pull_request")));
+    }
+
+    #[test]
+    fn every_structured_schema_is_an_inlined_closed_object() {
+        for output in OutputType::ALL.into_iter().filter(|t| t.is_structured()) {
+            let schema = output.schema();
+            let text = schema.to_string();
+            assert_eq!(schema["type"], "object", "{output}");
+            assert_eq!(schema["additionalProperties"], false, "{output}");
+            assert!(
+                !text.contains("$ref") && !text.contains("$defs"),
+                "{output}: {text}"
+            );
+            assert!(!text.contains("oneOf"), "{output}: {text}");
+        }
+        assert_eq!(OutputType::Text.schema()["type"], "string");
+    }
+
+    #[test]
+    fn schemas_carry_the_doc_comments_and_enums() {
+        let review = OutputType::Review.schema();
+        let severity = &review["properties"]["findings"]["items"]["properties"]["severity"];
+        assert_eq!(
+            severity["enum"],
+            serde_json::json!(["critical", "high", "medium", "low", "info"])
+        );
+        let meaning = severity["description"].as_str().unwrap_or_default();
+        assert!(meaning.contains("must be fixed"), "{meaning}");
+        let title = &OutputType::Commit.schema()["properties"]["title"]["description"];
+        assert!(title.as_str().is_some_and(|d| d.contains("72 characters")));
+        let confidence = &OutputType::Critique.schema()["properties"]["confidence"];
+        assert_eq!(confidence["maximum"], 1.0);
+    }
+
+    #[test]
+    fn artifacts_render_through_the_trait() {
+        fn render<A: Artifact>(artifact: &A) -> (OutputType, String) {
+            (A::OUTPUT_TYPE, artifact.to_markdown())
+        }
+        let (output, md) = render(&Review::default());
+        assert_eq!(output, OutputType::Review);
+        assert!(md.starts_with("# Code review"));
+    }
+}
