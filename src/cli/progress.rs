@@ -1,0 +1,153 @@
+//! Progress on stderr while Iris works: a spinner, what she is doing, elapsed time and tokens.
+//! Drawn only when stderr is a terminal; scripts and hooks see nothing.
+
+use std::io::{IsTerminal, Write};
+use std::time::{Duration, Instant};
+
+use tokio::sync::mpsc::{UnboundedReceiver, UnboundedSender, unbounded_channel};
+use tokio::task::JoinHandle;
+
+use crate::agent::{AgentEvent, EventSink};
+
+const FRAMES: [&str; 10] = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"];
+
+/// What the progress line shows; updated from events, pure.
+#[derive(Debug, Default, Clone, PartialEq)]
+pub struct ProgressState {
+    pub activity: String,
+    pub input_tokens: u64,
+    pub output_tokens: u64,
+    pub tool_calls: usize,
+}
+
+impl ProgressState {
+    pub fn apply(&mut self, event: &AgentEvent) {
+        match event {
+            AgentEvent::Status(text) => self.activity = text.clone(),
+            AgentEvent::ToolStarted { summary, .. } => {
+                self.activity = summary.clone();
+                self.tool_calls += 1;
+            }
+            AgentEvent::Usage { input, output } => {
+                self.input_tokens += input;
+                self.output_tokens += output;
+            }
+            AgentEvent::TextDelta(_) => self.activity = "writing".to_string(),
+            AgentEvent::ToolFinished { .. } => {}
+        }
+    }
+
+    /// One line: "⠋ reading src/app.rs · 3.2s · 1,204 tokens sent · 340 received".
+    pub fn line(&self, frame: usize, elapsed: Duration) -> String {
+        let mut line = format!(
+            "{} {} · {:.1}s",
+            FRAMES[frame % FRAMES.len()],
+            if self.activity.is_empty() { "starting" } else { &self.activity },
+            elapsed.as_secs_f64()
+        );
+        if self.input_tokens + self.output_tokens > 0 {
+            line.push_str(&format!(
+                " · {} tokens sent · {} received",
+                self.input_tokens, self.output_tokens
+            ));
+        }
+        line
+    }
+}
+
+/// A running progress display; [`Progress::finish`] clears the line and prints the totals.
+pub struct Progress {
+    sender: UnboundedSender<AgentEvent>,
+    task: JoinHandle<ProgressState>,
+    started: Instant,
+    drawing: bool,
+}
+
+impl Progress {
+    pub fn start() -> Self {
+        let (sender, receiver) = unbounded_channel();
+        let drawing = std::io::stderr().is_terminal();
+        let started = Instant::now();
+        let task = tokio::spawn(draw(receiver, drawing, started));
+        Self {
+            sender,
+            task,
+            started,
+            drawing,
+        }
+    }
+
+    pub fn sink(&self) -> EventSink {
+        EventSink::new(self.sender.clone())
+    }
+
+    /// Stops the spinner; in a terminal, says how long it took and what it cost.
+    pub async fn finish(self) {
+        let Self {
+            sender,
+            task,
+            started,
+            drawing,
+        } = self;
+        drop(sender);
+        let state = task.await.unwrap_or_default();
+        if drawing {
+            let mut err = std::io::stderr();
+            let _ = writeln!(
+                err,
+                "\r\x1b[2K✓ done in {:.1}s · {} tool call(s) · {} tokens sent · {} received",
+                started.elapsed().as_secs_f64(),
+                state.tool_calls,
+                state.input_tokens,
+                state.output_tokens
+            );
+        }
+    }
+}
+
+async fn draw(mut events: UnboundedReceiver<AgentEvent>, drawing: bool, started: Instant) -> ProgressState {
+    let mut state = ProgressState::default();
+    let mut tick = tokio::time::interval(Duration::from_millis(100));
+    let mut frame = 0;
+    loop {
+        tokio::select! {
+            event = events.recv() => match event {
+                Some(event) => state.apply(&event),
+                None => break,
+            },
+            _ = tick.tick() => {
+                frame += 1;
+                if drawing {
+                    let mut err = std::io::stderr();
+                    let _ = write!(err, "\r\x1b[2K{}", state.line(frame, started.elapsed()));
+                    let _ = err.flush();
+                }
+            }
+        }
+    }
+    if drawing {
+        let _ = write!(std::io::stderr(), "\r\x1b[2K");
+    }
+    state
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn events_become_one_progress_line() {
+        let mut state = ProgressState::default();
+        state.apply(&AgentEvent::ToolStarted {
+            name: "file_read".into(),
+            summary: "reading src/app.rs".into(),
+        });
+        state.apply(&AgentEvent::Usage { input: 1200, output: 40 });
+        state.apply(&AgentEvent::Usage { input: 4, output: 300 });
+        assert_eq!(
+            state.line(0, Duration::from_millis(3200)),
+            "⠋ reading src/app.rs · 3.2s · 1204 tokens sent · 340 received"
+        );
+        assert_eq!(state.tool_calls, 1);
+    }
+}
