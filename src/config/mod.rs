@@ -8,6 +8,7 @@
 mod edit;
 mod file;
 mod keys;
+mod layers;
 mod provider;
 mod secret;
 
@@ -22,6 +23,7 @@ pub use secret::Secret;
 
 use crate::error::ConfigError;
 use keys::{ConfigKey, Value};
+use layers::Layers;
 
 /// The project file's name, at the repository root.
 pub const PROJECT_FILE: &str = ".irisconfig";
@@ -150,157 +152,24 @@ impl Config {
         env: EnvLookup<'_>,
         overrides: &Overrides,
     ) -> Result<Config, ConfigError> {
-        let mut resolved: BTreeMap<ConfigKey, (Value, Source)> = BTreeMap::new();
-        let env_value = |var: &'static str, key: ConfigKey| -> Result<Option<Value>, ConfigError> {
-            let Some(text) = env(var).filter(|t| !t.trim().is_empty()) else {
-                return Ok(None);
-            };
-            let text = if var == "OLLAMA_HOST" {
-                ollama_host_url(&text)
-            } else {
-                text
-            };
-            key.kind()
-                .parse_str(&text)
-                .map(Some)
-                .map_err(|expected| ConfigError(format!("{var}: {expected}")))
-        };
-
-        // openai-compatible borrows OpenAI's variables below the files.
-        let compat = ProviderKind::OpenAiCompatible;
-        for (var, key) in [
-            ("OPENAI_API_KEY", ConfigKey::ApiKey(compat)),
-            ("OPENAI_BASE_URL", ConfigKey::BaseUrl(compat)),
-        ] {
-            if let Some(value) = env_value(var, key)? {
-                resolved.insert(key, (value, Source::Env(var)));
-            }
-        }
-
-        let files = [
-            (user_file.map(Path::to_path_buf), FileKind::User),
-            (
-                repo_root.map(|root| root.join(PROJECT_FILE)),
-                FileKind::Project,
-            ),
-        ];
-        for (path, kind) in files {
-            let Some(path) = path else { continue };
-            let Some(text) = file::read(&path)? else {
-                continue;
-            };
-            for entry in file::parse(&text, &path, kind)? {
-                let source = match kind {
-                    FileKind::User => Source::UserFile(path.clone()),
-                    FileKind::Project => Source::ProjectFile(path.clone()),
-                };
-                resolved.insert(entry.key, (entry.value, source));
-            }
-        }
-
-        let mut env_keys = vec![
-            ("IRIS_PROVIDER", ConfigKey::Provider),
-            ("IRIS_PRESET", ConfigKey::Preset),
-            ("IRIS_GITMOJI", ConfigKey::Gitmoji),
-            ("IRIS_TRUST_REPO", ConfigKey::TrustRepo),
-        ];
-        for kind in ProviderKind::ALL {
-            if kind == compat {
-                continue;
-            }
-            // Later variables win, so the first-named one (GEMINI_API_KEY) is pushed last.
-            for var in kind.api_key_vars().iter().rev() {
-                env_keys.push((var, ConfigKey::ApiKey(kind)));
-            }
-            env_keys.push((kind.base_url_var(), ConfigKey::BaseUrl(kind)));
-        }
-        for (var, key) in env_keys {
-            if let Some(value) = env_value(var, key)? {
-                resolved.insert(key, (value, Source::Env(var)));
-            }
-        }
-
-        let flag = |flag: &'static str,
-                    key: ConfigKey,
-                    text: &str|
-         -> Result<(ConfigKey, (Value, Source)), ConfigError> {
-            let value = key
-                .kind()
-                .parse_str(text)
-                .map_err(|expected| ConfigError(format!("{flag}: {expected}")))?;
-            Ok((key, (value, Source::Flag(flag))))
-        };
-        let bool_flag = |yes: &'static str, no: &'static str, key: ConfigKey, on: bool| {
-            (
-                key,
-                (Value::Bool(on), Source::Flag(if on { yes } else { no })),
-            )
-        };
-        let mut flags = Vec::new();
-        if let Some(text) = &overrides.provider {
-            flags.push(flag("--provider", ConfigKey::Provider, text)?);
-        }
-        if let Some(text) = &overrides.preset {
-            flags.push(flag("--preset", ConfigKey::Preset, text)?);
-        }
-        if let Some(text) = &overrides.instructions {
-            flags.push(flag("--instructions", ConfigKey::Instructions, text)?);
-        }
-        if let Some(on) = overrides.gitmoji {
-            flags.push(bool_flag(
-                "--gitmoji",
-                "--no-gitmoji",
-                ConfigKey::Gitmoji,
-                on,
-            ));
-        }
-        if let Some(on) = overrides.critic_enabled {
-            flags.push(bool_flag(
-                "--critic",
-                "--no-critic",
-                ConfigKey::CriticEnabled,
-                on,
-            ));
-        }
-        if let Some(on) = overrides.trust_repo {
-            flags.push(bool_flag(
-                "--trust-repo",
-                "--no-trust-repo",
-                ConfigKey::TrustRepo,
-                on,
-            ));
-        }
-        resolved.extend(flags);
-
-        // The model variables and flags name no provider: they apply to the selected one.
-        let selected = match resolved.get(&ConfigKey::Provider) {
-            Some((Value::Provider(kind), _)) => *kind,
-            _ => ProviderKind::default(),
-        };
-        for (var, key) in [
-            ("IRIS_MODEL", ConfigKey::Model(selected)),
-            ("IRIS_FAST_MODEL", ConfigKey::FastModel(selected)),
-        ] {
-            if let Some(value) = env_value(var, key)? {
-                resolved.insert(key, (value, Source::Env(var)));
-            }
-        }
-        if let Some(text) = &overrides.model {
-            let (key, entry) = flag("--model", ConfigKey::Model(selected), text)?;
-            resolved.insert(key, entry);
-        }
-        if let Some(text) = &overrides.fast_model {
-            let (key, entry) = flag("--fast-model", ConfigKey::FastModel(selected), text)?;
-            resolved.insert(key, entry);
-        }
+        let mut layers = Layers::new(env);
+        layers.openai_for_compatible()?;
+        layers.file(user_file, FileKind::User)?;
+        layers.file(
+            repo_root.map(|root| root.join(PROJECT_FILE)).as_deref(),
+            FileKind::Project,
+        )?;
+        layers.environment()?;
+        layers.flags(overrides)?;
+        layers.models(overrides)?;
 
         let mut config = Config::default();
-        for (key, (value, source)) in resolved {
+        for (key, (value, source)) in layers.resolved {
             config.apply(key, value);
             config.origins.insert(key, source);
         }
         // An OpenAI-compatible server's fast model is its main model unless one is named.
-        let compat_settings = config.providers.get_mut(compat);
+        let compat_settings = config.providers.get_mut(ProviderKind::OpenAiCompatible);
         if compat_settings.fast_model.is_empty() {
             compat_settings.fast_model = compat_settings.model.clone();
         }
