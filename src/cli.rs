@@ -24,7 +24,7 @@ use crate::git::GitRepo;
     arg_required_else_help = true
 )]
 pub struct Cli {
-    /// Trace each tool call (arguments, duration) to stderr.
+    /// Trace each tool call (arguments, duration) and the configuration (keys masked) to stderr.
     #[arg(long, global = true)]
     pub debug: bool,
 

@@ -25,9 +25,10 @@ pub struct ConfigArgs {
 
 #[derive(Debug, Subcommand)]
 pub enum ConfigAction {
-    /// Write KEY = VALUE into your user config file (keeping its comments), or with --project
-    /// into the repository's .irisconfig. KEY: `preset`, `providers.anthropic.model` or
-    /// `anthropic.model`, ... (see `iris config`).
+    /// Write KEY = VALUE into your user config, or the project's .irisconfig with --project
+    ///
+    /// The file keeps its comments and other keys. KEY is one `iris config` shows, such as
+    /// `preset` or `providers.anthropic.model`; `anthropic.model` is short for the latter.
     Set {
         key: String,
         /// The value; `-` reads it from standard input (keeps an API key out of shell history).
