@@ -1,5 +1,7 @@
 //! The command line: commands, flags, exit codes.
 
+pub mod config;
+
 use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -11,6 +13,7 @@ use rig_core::tool::server::ToolServer;
 use crate::agent::tools::ToolContext;
 use crate::agent::tools::notes::Notes;
 use crate::agent::tools::registry::{runnable_tools, tool_set};
+use crate::config::{Config, Overrides};
 use crate::error::{UsageError, exit_code, one_line};
 use crate::git::GitRepo;
 
@@ -22,7 +25,7 @@ use crate::git::GitRepo;
     arg_required_else_help = true
 )]
 pub struct Cli {
-    /// Trace each tool call (arguments, duration) to stderr.
+    /// Trace each tool call (arguments, duration) and the configuration (keys masked) to stderr.
     #[arg(long, global = true)]
     pub debug: bool,
 
@@ -34,6 +37,8 @@ pub struct Cli {
 pub enum Command {
     /// Run one of Iris' tools on this repository and print exactly what the model would receive.
     Tool(ToolArgs),
+    /// Show the effective configuration and where each value comes from; `set` changes it.
+    Config(config::ConfigArgs),
 }
 
 #[derive(Debug, clap::Args)]
@@ -48,7 +53,7 @@ pub struct ToolArgs {
     #[arg(default_value = "{}")]
     pub args: Option<String>,
     /// Trust this repository: let tools run its build scripts (static_analysis runs linters).
-    /// Also IRIS_TRUST_REPO=1.
+    /// Also IRIS_TRUST_REPO=1, or `trust_repo = true` in your user config.
     #[arg(long)]
     pub trust_repo: bool,
 }
@@ -121,6 +126,7 @@ fn execute(cli: Cli) -> Result<ExitCode> {
         .context("could not start the async runtime")?;
     match cli.command {
         Command::Tool(args) => runtime.block_on(tool(args)),
+        Command::Config(args) => config::run(args),
     }
 }
 
@@ -131,8 +137,13 @@ fn current_repo_root() -> Result<PathBuf> {
 }
 
 async fn tool(args: ToolArgs) -> Result<ExitCode> {
-    let trusted = args.trust_repo || env_flag("IRIS_TRUST_REPO");
-    let ctx = ToolContext::new(current_repo_root()?).with_trust(trusted);
+    let root = current_repo_root()?;
+    let overrides = Overrides {
+        trust_repo: args.trust_repo.then_some(true),
+        ..Overrides::default()
+    };
+    let trusted = Config::load(Some(&root), &overrides)?.trust_repo;
+    let ctx = ToolContext::new(root).with_trust(trusted);
     let tools = runnable_tools(&ctx, &Notes::default());
     if args.list {
         let mut out = String::new();
@@ -177,12 +188,6 @@ async fn tool(args: ToolArgs) -> Result<ExitCode> {
             Ok(ExitCode::from(crate::error::exit::GENERAL))
         }
     }
-}
-
-/// Whether an environment variable is set to a yes: 1, true or yes.
-fn env_flag(name: &str) -> bool {
-    std::env::var(name)
-        .is_ok_and(|v| matches!(v.trim().to_ascii_lowercase().as_str(), "1" | "true" | "yes"))
 }
 
 /// Writes text as is, with a final newline, tolerating a closed pipe (`iris tool ... | head`).

@@ -5,6 +5,7 @@
 
 pub mod agent;
 pub mod cli;
+pub mod config;
 pub mod context;
 pub mod error;
 pub mod git;

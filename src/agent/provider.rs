@@ -2,72 +2,13 @@
 //! share (timeouts, stall detection and retries).
 
 use std::fmt;
-use std::str::FromStr;
 use std::time::Duration;
 
 use reqwest_middleware::ClientWithMiddleware;
 
 use super::retry::RetryTransient;
 
-/// The providers Iris speaks to.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize)]
-pub enum ProviderKind {
-    /// OpenAI, through the Responses API.
-    OpenAi,
-    /// Anthropic Messages, with automatic prompt caching.
-    Anthropic,
-    /// Google Gemini.
-    Gemini,
-    /// A local Ollama server.
-    Ollama,
-    /// Any server that speaks OpenAI Chat Completions (LM Studio, vLLM, llama.cpp, ...).
-    OpenAiCompatible,
-}
-
-impl ProviderKind {
-    pub const ALL: [ProviderKind; 5] = [
-        ProviderKind::OpenAi,
-        ProviderKind::Anthropic,
-        ProviderKind::Gemini,
-        ProviderKind::Ollama,
-        ProviderKind::OpenAiCompatible,
-    ];
-
-    pub fn name(self) -> &'static str {
-        match self {
-            ProviderKind::OpenAi => "openai",
-            ProviderKind::Anthropic => "anthropic",
-            ProviderKind::Gemini => "gemini",
-            ProviderKind::Ollama => "ollama",
-            ProviderKind::OpenAiCompatible => "openai-compatible",
-        }
-    }
-}
-
-impl fmt::Display for ProviderKind {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
-    }
-}
-
-impl FromStr for ProviderKind {
-    type Err = String;
-
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
-        match s.trim().to_ascii_lowercase().as_str() {
-            "openai" => Ok(ProviderKind::OpenAi),
-            "anthropic" | "claude" => Ok(ProviderKind::Anthropic),
-            "gemini" | "google" => Ok(ProviderKind::Gemini),
-            "ollama" => Ok(ProviderKind::Ollama),
-            "openai-compatible" | "openai_compatible" | "compatible" => {
-                Ok(ProviderKind::OpenAiCompatible)
-            }
-            other => Err(format!(
-                "unknown provider '{other}': choose one of openai, anthropic, gemini (google), ollama, openai-compatible"
-            )),
-        }
-    }
-}
+pub use crate::config::ProviderKind;
 
 /// Everything needed to talk to one model.
 #[derive(Clone)]
@@ -181,20 +122,6 @@ pub(crate) use with_completion_model;
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn provider_names_round_trip() {
-        for kind in ProviderKind::ALL {
-            assert_eq!(kind.name().parse::<ProviderKind>(), Ok(kind));
-        }
-        assert_eq!("google".parse::<ProviderKind>(), Ok(ProviderKind::Gemini));
-        assert!(
-            "openia"
-                .parse::<ProviderKind>()
-                .unwrap_err()
-                .contains("choose one of")
-        );
-    }
 
     #[test]
     fn debug_output_hides_the_key() {

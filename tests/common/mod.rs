@@ -117,6 +117,42 @@ impl TestRepo {
         self.iris_in(&self.path(), args)
     }
 
+    /// The user config file the `iris` of these tests reads: `$XDG_CONFIG_HOME/iris/config.toml`.
+    pub fn user_config_path(&self) -> PathBuf {
+        self.dir.path().join("xdg").join("iris").join("config.toml")
+    }
+
+    /// `iris ARGS` in the repository with these environment variables, every other variable
+    /// that configures iris unset (so the developer's own keys never reach a test), and
+    /// `stdin` as its standard input.
+    pub fn iris_env(&self, args: &[&str], env: &[(&str, &str)], stdin: &str) -> Output {
+        use std::io::Write;
+        let mut command = Command::new(env!("CARGO_BIN_EXE_iris"));
+        command
+            .args(args)
+            .current_dir(self.path())
+            .env("GIT_CONFIG_GLOBAL", &self.config)
+            .env("GIT_CONFIG_NOSYSTEM", "1")
+            .env("HOME", self.dir.path())
+            .env("XDG_CONFIG_HOME", self.dir.path().join("xdg"))
+            .env("NO_COLOR", "1")
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped());
+        for (name, _) in std::env::vars_os() {
+            let name = name.to_string_lossy();
+            if IRIS_ENV_PREFIXES.iter().any(|p| name.starts_with(p)) {
+                command.env_remove(name.as_ref());
+            }
+        }
+        command.envs(env.iter().copied());
+        let mut child = command.spawn().expect("run iris");
+        let mut input = child.stdin.take().expect("stdin");
+        input.write_all(stdin.as_bytes()).expect("write stdin");
+        drop(input);
+        child.wait_with_output().expect("wait for iris")
+    }
+
     /// `iris tool NAME ARGS`, which must succeed; returns what the model would read.
     pub fn tool(&self, name: &str, args: &str) -> String {
         let out = self.iris(&["tool", name, args]);
@@ -130,6 +166,16 @@ impl TestRepo {
         String::from_utf8_lossy(&out.stdout).into_owned()
     }
 }
+
+/// The prefixes of the environment variables that configure iris or its providers.
+const IRIS_ENV_PREFIXES: &[&str] = &[
+    "IRIS_",
+    "OPENAI_",
+    "ANTHROPIC_",
+    "GEMINI_",
+    "GOOGLE_",
+    "OLLAMA_",
+];
 
 pub fn stdout(out: &Output) -> String {
     String::from_utf8_lossy(&out.stdout).into_owned()

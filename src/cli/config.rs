@@ -1,0 +1,191 @@
+//! `iris config`: the effective configuration with its sources, and `iris config set`.
+
+use std::io::Read;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use anyhow::{Context, Result};
+use clap::Subcommand;
+
+use crate::config::{
+    Config, FileKind, Overrides, PROJECT_FILE, Source, display_path, set_value, user_config_path,
+};
+use crate::error::ConfigError;
+use crate::git::{GitError, GitRepo};
+
+#[derive(Debug, clap::Args)]
+#[command(args_conflicts_with_subcommands = true)]
+pub struct ConfigArgs {
+    #[command(subcommand)]
+    pub action: Option<ConfigAction>,
+    /// Show the configuration as these flags would make it.
+    #[command(flatten)]
+    pub flags: ConfigFlags,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum ConfigAction {
+    /// Write KEY = VALUE into your user config, or the project's .irisconfig with --project
+    ///
+    /// The file keeps its comments and other keys. KEY is one `iris config` shows, such as
+    /// `preset` or `providers.anthropic.model`; `anthropic.model` is short for the latter.
+    Set {
+        key: String,
+        /// The value; `-` reads it from standard input (keeps an API key out of shell history).
+        #[arg(allow_hyphen_values = true)]
+        value: String,
+        /// Write the repository's .irisconfig (style and provider only: no keys, URLs or trust).
+        #[arg(long)]
+        project: bool,
+    },
+}
+
+/// The flags that override the configuration; a command that runs the agent can flatten
+/// these in too.
+#[derive(Debug, Default, clap::Args)]
+pub struct ConfigFlags {
+    /// The provider: openai, anthropic, gemini (or google), ollama, openai-compatible.
+    #[arg(long, value_name = "NAME")]
+    pub provider: Option<String>,
+    /// The provider's main model.
+    #[arg(long, value_name = "MODEL")]
+    pub model: Option<String>,
+    /// The provider's fast model (for subagents).
+    #[arg(long, value_name = "MODEL")]
+    pub fast_model: Option<String>,
+    /// The style preset.
+    #[arg(long, value_name = "NAME")]
+    pub preset: Option<String>,
+    /// Use gitmoji in commit messages.
+    #[arg(long, overrides_with = "no_gitmoji")]
+    pub gitmoji: bool,
+    /// Do not use gitmoji.
+    #[arg(long)]
+    pub no_gitmoji: bool,
+    /// Extra instructions for Iris.
+    #[arg(long, value_name = "TEXT")]
+    pub instructions: Option<String>,
+}
+
+impl ConfigFlags {
+    pub fn overrides(&self) -> Overrides {
+        let gitmoji = match (self.gitmoji, self.no_gitmoji) {
+            (true, _) => Some(true),
+            (_, true) => Some(false),
+            _ => None,
+        };
+        Overrides {
+            provider: self.provider.clone(),
+            model: self.model.clone(),
+            fast_model: self.fast_model.clone(),
+            preset: self.preset.clone(),
+            gitmoji,
+            instructions: self.instructions.clone(),
+            ..Overrides::default()
+        }
+    }
+}
+
+pub fn run(args: ConfigArgs) -> Result<ExitCode> {
+    match args.action {
+        None => show(&args.flags.overrides()),
+        Some(ConfigAction::Set {
+            key,
+            value,
+            project,
+        }) => set(&key, &value, project),
+    }
+}
+
+/// The repository root, or `None` outside any repository (the project file is then skipped).
+fn repo_root() -> Result<Option<PathBuf>> {
+    let cwd = std::env::current_dir().context("cannot read the current directory")?;
+    match GitRepo::discover(&cwd) {
+        Ok(repo) => Ok(Some(repo.root())),
+        Err(GitError::NotARepository(_)) => Ok(None),
+        Err(e) => Err(e.into()),
+    }
+}
+
+/// Prints every setting as a TOML line with its source as a comment: copy a line into a
+/// config file and it means the same thing there.
+fn show(overrides: &Overrides) -> Result<ExitCode> {
+    let root = repo_root()?;
+    let config = Config::load(root.as_deref(), overrides)?;
+    let mut out = String::new();
+    let file_line = |label: &str, path: Option<PathBuf>| match path {
+        Some(path) if path.is_file() => format!("# {label}: {}\n", display_path(&path)),
+        Some(path) => format!("# {label}: {} (none)\n", display_path(&path)),
+        None => format!("# {label}: none\n"),
+    };
+    out.push_str(&file_line("user file", user_config_path()));
+    out.push_str(&file_line(
+        "project file",
+        root.map(|r| r.join(PROJECT_FILE)),
+    ));
+    let settings = config.sources();
+    let width = settings
+        .iter()
+        .filter_map(|s| s.value.as_ref().map(|v| s.key.len() + v.len() + 3))
+        .filter(|&w| w <= 60)
+        .max()
+        .unwrap_or(0);
+    for setting in settings {
+        match setting.value {
+            Some(value) => {
+                let line = format!("{} = {value}", setting.key);
+                out.push_str(&format!("{line:<width$}  # {}\n", setting.source));
+            }
+            None => {
+                let hint = setting.hint.map(|h| format!(" ({h})")).unwrap_or_default();
+                out.push_str(&format!("# {} is not set{hint}\n", setting.key));
+            }
+        }
+    }
+    super::print_exact(&out)?;
+    Ok(ExitCode::SUCCESS)
+}
+
+fn set(key: &str, value: &str, project: bool) -> Result<ExitCode> {
+    let value = if value == "-" {
+        let mut text = String::new();
+        std::io::stdin()
+            .read_to_string(&mut text)
+            .context("cannot read the value from standard input")?;
+        text.trim_end_matches(['\n', '\r']).to_string()
+    } else {
+        value.to_string()
+    };
+    let (path, target) = if project {
+        let root = super::current_repo_root()?;
+        (root.join(PROJECT_FILE), FileKind::Project)
+    } else {
+        let path = user_config_path().ok_or_else(|| {
+            ConfigError("cannot find your home directory: set XDG_CONFIG_HOME or HOME".into())
+        })?;
+        (path, FileKind::User)
+    };
+    let written = set_value(&path, target, key, &value)?;
+    super::print_exact(&format!(
+        "{} = {} in {}",
+        written.key, written.value, written.file
+    ))?;
+    // Say so when a source of higher precedence hides the value just written.
+    let ours = match target {
+        FileKind::User => Source::UserFile(path),
+        FileKind::Project => Source::ProjectFile(path),
+    };
+    if let Ok(root) = repo_root()
+        && let Ok(config) = Config::load(root.as_deref(), &Overrides::default())
+        && let Some(setting) = config.sources().into_iter().find(|s| s.key == written.key)
+        && setting.source != ours
+    {
+        eprintln!(
+            "note: {} takes precedence here, so `{}` stays {}",
+            setting.source,
+            written.key,
+            setting.value.as_deref().unwrap_or("unset")
+        );
+    }
+    Ok(ExitCode::SUCCESS)
+}

@@ -1,0 +1,369 @@
+//! Loading: precedence, the environment, and what the selected provider needs.
+
+use std::collections::HashMap;
+
+use super::*;
+
+/// A user file and a repository with a project file, in a temporary directory.
+struct Setup {
+    dir: tempfile::TempDir,
+}
+
+impl Setup {
+    fn new(user: &str, project: &str) -> Self {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("config.toml"), user).unwrap();
+        std::fs::create_dir(dir.path().join("repo")).unwrap();
+        if !project.is_empty() {
+            std::fs::write(dir.path().join("repo").join(PROJECT_FILE), project).unwrap();
+        }
+        Self { dir }
+    }
+
+    fn user_file(&self) -> PathBuf {
+        self.dir.path().join("config.toml")
+    }
+
+    fn load(&self, env: &[(&str, &str)], overrides: &Overrides) -> Result<Config, ConfigError> {
+        let env: HashMap<String, String> = env
+            .iter()
+            .map(|(k, v)| (k.to_string(), v.to_string()))
+            .collect();
+        Config::load_from(
+            Some(&self.user_file()),
+            Some(&self.dir.path().join("repo")),
+            &|name| env.get(name).cloned(),
+            overrides,
+        )
+    }
+}
+
+fn setting(config: &Config, key: &str) -> Setting {
+    config.sources().into_iter().find(|s| s.key == key).unwrap()
+}
+
+#[test]
+fn defaults_with_nothing_configured() {
+    let config = Setup::new("", "").load(&[], &Overrides::default()).unwrap();
+    assert_eq!(config.provider, ProviderKind::OpenAi);
+    assert_eq!(config.provider_settings().model, "gpt-5");
+    assert_eq!(config.provider_settings().fast_model, "gpt-5-mini");
+    assert_eq!(config.preset, "default");
+    assert!(!config.gitmoji && config.critic_enabled && !config.trust_repo);
+    assert_eq!((config.max_turns, config.subagent_max_turns), (50, 20));
+    assert_eq!(
+        (config.subagent_timeout_secs, config.request_timeout_secs),
+        (120, 120)
+    );
+    assert!(config.studio_auto_generate);
+    assert!(config.sources().iter().all(|s| s.source == Source::Default));
+}
+
+#[test]
+fn each_layer_overrides_the_one_below() {
+    let setup = Setup::new(
+        "provider = \"anthropic\"\npreset = \"user\"\ngitmoji = true\n",
+        "provider = \"ollama\"\npreset = \"project\"\n",
+    );
+    let user = setup.user_file();
+    let project = setup.dir.path().join("repo").join(PROJECT_FILE);
+
+    let config = setup.load(&[], &Overrides::default()).unwrap();
+    assert_eq!(config.provider, ProviderKind::Ollama);
+    assert_eq!(
+        setting(&config, "provider").source,
+        Source::ProjectFile(project)
+    );
+    assert_eq!(setting(&config, "gitmoji").source, Source::UserFile(user));
+
+    let env = [("IRIS_PROVIDER", "google"), ("IRIS_PRESET", "env")];
+    let config = setup.load(&env, &Overrides::default()).unwrap();
+    assert_eq!(config.provider, ProviderKind::Gemini);
+    assert_eq!(config.preset, "env");
+    assert_eq!(
+        setting(&config, "provider").source,
+        Source::Env("IRIS_PROVIDER")
+    );
+
+    let flags = Overrides {
+        provider: Some("openai".into()),
+        gitmoji: Some(false),
+        ..Overrides::default()
+    };
+    let config = setup.load(&env, &flags).unwrap();
+    assert_eq!(config.provider, ProviderKind::OpenAi);
+    assert!(!config.gitmoji);
+    assert_eq!(
+        setting(&config, "provider").source,
+        Source::Flag("--provider")
+    );
+    assert_eq!(
+        setting(&config, "gitmoji").source,
+        Source::Flag("--no-gitmoji")
+    );
+    assert_eq!(config.preset, "env");
+}
+
+#[test]
+fn the_model_env_and_flag_apply_to_the_selected_provider() {
+    let setup = Setup::new(
+        "provider = \"anthropic\"\n[providers.anthropic]\nmodel = \"file-model\"\n\
+         [providers.openai]\nmodel = \"file-openai\"\n",
+        "",
+    );
+    let config = setup
+        .load(&[("IRIS_MODEL", "env-model")], &Overrides::default())
+        .unwrap();
+    assert_eq!(config.providers.anthropic.model, "env-model");
+    assert_eq!(config.providers.openai.model, "file-openai");
+    assert_eq!(
+        setting(&config, "providers.anthropic.model").source,
+        Source::Env("IRIS_MODEL")
+    );
+
+    let flags = Overrides {
+        provider: Some("ollama".into()),
+        model: Some("flag-model".into()),
+        fast_model: Some("flag-fast".into()),
+        ..Overrides::default()
+    };
+    let config = setup.load(&[("IRIS_MODEL", "env-model")], &flags).unwrap();
+    assert_eq!(config.provider_settings().model, "flag-model");
+    assert_eq!(config.provider_settings().fast_model, "flag-fast");
+    assert_eq!(config.providers.anthropic.model, "file-model");
+}
+
+#[test]
+fn provider_variables_give_keys_and_urls() {
+    let setup = Setup::new(
+        "[providers.anthropic]\napi_key = \"from-file\"\nbase_url = \"https://file.example\"\n",
+        "",
+    );
+    let env = [
+        ("ANTHROPIC_API_KEY", "from-env"),
+        ("GOOGLE_API_KEY", "google-key"),
+        ("GEMINI_API_KEY", "gemini-key"),
+        ("OLLAMA_HOST", "gpu-box:11434"),
+        ("GEMINI_BASE_URL", "https://gemini-proxy.example"),
+    ];
+    let config = setup.load(&env, &Overrides::default()).unwrap();
+    let anthropic = &config.providers.anthropic;
+    assert_eq!(
+        anthropic.api_key.as_ref().map(Secret::expose),
+        Some("from-env")
+    );
+    assert_eq!(anthropic.base_url.as_deref(), Some("https://file.example"));
+    let gemini = &config.providers.gemini;
+    assert_eq!(
+        gemini.api_key.as_ref().map(Secret::expose),
+        Some("gemini-key")
+    );
+    assert_eq!(
+        gemini.base_url.as_deref(),
+        Some("https://gemini-proxy.example")
+    );
+    assert_eq!(
+        config.providers.ollama.base_url.as_deref(),
+        Some("http://gpu-box:11434")
+    );
+    let shown = setting(&config, "providers.anthropic.api_key");
+    assert_eq!(shown.value.as_deref(), Some("\"****\""));
+    assert_eq!(shown.source, Source::Env("ANTHROPIC_API_KEY"));
+
+    let only_google = setup
+        .load(
+            &[("GOOGLE_API_KEY", "google-key"), ("GEMINI_API_KEY", "")],
+            &Overrides::default(),
+        )
+        .unwrap();
+    assert_eq!(
+        only_google
+            .providers
+            .gemini
+            .api_key
+            .as_ref()
+            .map(Secret::expose),
+        Some("google-key")
+    );
+}
+
+#[test]
+fn openai_compatible_borrows_openai_variables_only_where_no_file_speaks() {
+    let env = [
+        ("OPENAI_API_KEY", "openai-key"),
+        ("OPENAI_BASE_URL", "http://localhost:8000/v1"),
+    ];
+    let bare = Setup::new("provider = \"openai-compatible\"\n", "");
+    let config = bare.load(&env, &Overrides::default()).unwrap();
+    let compat = config.provider_settings();
+    assert_eq!(
+        compat.api_key.as_ref().map(Secret::expose),
+        Some("openai-key")
+    );
+    assert_eq!(config.base_url().unwrap(), Some("http://localhost:8000/v1"));
+    // OpenAI itself takes them at their usual precedence.
+    assert_eq!(
+        config.providers.openai.base_url.as_deref(),
+        Some("http://localhost:8000/v1")
+    );
+
+    let own = Setup::new(
+        "provider = \"openai-compatible\"\n[providers.openai-compatible]\n\
+         base_url = \"https://together.example/v1\"\napi_key = \"tg-key\"\nmodel = \"m\"\n",
+        "",
+    );
+    let config = own.load(&env, &Overrides::default()).unwrap();
+    let compat = config.provider_settings();
+    assert_eq!(compat.api_key.as_ref().map(Secret::expose), Some("tg-key"));
+    assert_eq!(
+        compat.base_url.as_deref(),
+        Some("https://together.example/v1")
+    );
+    assert_eq!(
+        compat.fast_model, "m",
+        "the fast model falls back to the model"
+    );
+}
+
+#[test]
+fn a_missing_key_names_the_variable_to_set() {
+    let setup = Setup::new("", "");
+    for (provider, var) in [
+        ("openai", "set OPENAI_API_KEY or"),
+        ("anthropic", "set ANTHROPIC_API_KEY or"),
+        ("gemini", "set GEMINI_API_KEY (or GOOGLE_API_KEY) or"),
+    ] {
+        let flags = Overrides {
+            provider: Some(provider.into()),
+            ..Overrides::default()
+        };
+        let config = setup.load(&[], &flags).unwrap();
+        let err = config.api_key().unwrap_err();
+        assert_eq!(
+            err.0,
+            format!("no API key for {provider}: {var} `iris config set {provider}.api_key ...`")
+        );
+    }
+    for provider in ["ollama", "openai-compatible"] {
+        let flags = Overrides {
+            provider: Some(provider.into()),
+            ..Overrides::default()
+        };
+        assert_eq!(setup.load(&[], &flags).unwrap().api_key().unwrap(), None);
+    }
+    let config = setup
+        .load(
+            &[("ANTHROPIC_API_KEY", "k"), ("IRIS_PROVIDER", "anthropic")],
+            &Overrides::default(),
+        )
+        .unwrap();
+    assert_eq!(config.api_key().unwrap().map(Secret::expose), Some("k"));
+}
+
+#[test]
+fn openai_compatible_loads_without_a_model_or_url_but_says_so_when_used() {
+    let flags = Overrides {
+        provider: Some("openai-compatible".into()),
+        ..Overrides::default()
+    };
+    let config = Setup::new("", "").load(&[], &flags).unwrap();
+    let err = config.require_model().unwrap_err();
+    assert!(
+        err.0
+            .starts_with("no model for openai-compatible: set IRIS_MODEL"),
+        "{err}"
+    );
+    let err = config.base_url().unwrap_err();
+    assert!(err.0.contains("set OPENAI_BASE_URL or"), "{err}");
+    assert_eq!(
+        setting(&config, "providers.openai-compatible.model").value,
+        None
+    );
+
+    let config = Setup::new("", "").load(&[], &Overrides::default()).unwrap();
+    assert_eq!(config.require_model().unwrap(), "gpt-5");
+    assert_eq!(config.base_url().unwrap(), None);
+}
+
+#[test]
+fn bad_environment_and_flag_values_name_their_origin() {
+    let setup = Setup::new("", "");
+    let err = setup
+        .load(&[("IRIS_GITMOJI", "sometimes")], &Overrides::default())
+        .unwrap_err();
+    assert_eq!(err.0, "IRIS_GITMOJI: expected a boolean (true or false)");
+    let err = setup
+        .load(
+            &[("ANTHROPIC_BASE_URL", "proxy.local")],
+            &Overrides::default(),
+        )
+        .unwrap_err();
+    assert!(
+        err.0.starts_with("ANTHROPIC_BASE_URL: expected a URL"),
+        "{err}"
+    );
+    let flags = Overrides {
+        provider: Some("claude".into()),
+        ..Overrides::default()
+    };
+    let err = setup.load(&[], &flags).unwrap_err();
+    assert!(
+        err.0.starts_with("--provider: expected one of openai"),
+        "{err}"
+    );
+    // An empty variable counts as unset.
+    let config = setup
+        .load(&[("IRIS_PROVIDER", "")], &Overrides::default())
+        .unwrap();
+    assert_eq!(config.provider, ProviderKind::OpenAi);
+}
+
+#[test]
+fn trust_comes_from_the_user_file_env_or_flag_but_never_the_project() {
+    let setup = Setup::new("trust_repo = true\n", "");
+    assert!(setup.load(&[], &Overrides::default()).unwrap().trust_repo);
+    let config = setup
+        .load(&[("IRIS_TRUST_REPO", "0")], &Overrides::default())
+        .unwrap();
+    assert!(!config.trust_repo);
+    let flags = Overrides {
+        trust_repo: Some(true),
+        ..Overrides::default()
+    };
+    let config = setup.load(&[("IRIS_TRUST_REPO", "0")], &flags).unwrap();
+    assert!(config.trust_repo);
+
+    let project = Setup::new("", "trust_repo = true\n");
+    let err = project.load(&[], &Overrides::default()).unwrap_err();
+    assert!(
+        err.0.contains(".irisconfig line 1: key `trust_repo`"),
+        "{err}"
+    );
+}
+
+#[test]
+fn the_debug_form_of_a_config_masks_every_key() {
+    let setup = Setup::new("[providers.openai]\napi_key = \"sk-file-secret\"\n", "");
+    let config = setup
+        .load(
+            &[("ANTHROPIC_API_KEY", "sk-env-secret")],
+            &Overrides::default(),
+        )
+        .unwrap();
+    let debug = format!("{config:?}");
+    assert!(!debug.contains("sk-file-secret") && !debug.contains("sk-env-secret"));
+    assert!(debug.contains("****"));
+    let listed = format!("{:?}", config.sources());
+    assert!(!listed.contains("secret"), "{listed}");
+}
+
+#[test]
+fn a_project_file_that_is_not_a_file_is_refused() {
+    let setup = Setup::new("", "");
+    std::fs::create_dir(setup.dir.path().join("repo").join(PROJECT_FILE)).unwrap();
+    let err = setup.load(&[], &Overrides::default()).unwrap_err();
+    assert!(
+        err.0.ends_with(".irisconfig is not a regular file"),
+        "{err}"
+    );
+}
