@@ -1,6 +1,8 @@
 //! Temporary git repositories for the tests, built and inspected with the real `git` command.
 #![allow(dead_code)] // each test binary uses a different part of this module
 
+pub mod fake_provider;
+
 use std::cell::Cell;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};

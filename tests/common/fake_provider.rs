@@ -1,0 +1,1350 @@
+//! A fake LLM provider on 127.0.0.1 for the agent tests (issue 4).
+//!
+//! It speaks three wire formats, as JSON and as server-sent events, and answers every request with
+//! the next [`Step`] of a script, whatever the endpoint:
+//!
+//! | API                    | path served (with or without a `/v1` prefix) | rig 0.37 client                                  |
+//! |------------------------|----------------------------------------------|--------------------------------------------------|
+//! | OpenAI Responses       | `POST /responses`                            | `rig_core::providers::openai::Client`            |
+//! | OpenAI Chat Completions| `POST /chat/completions`                     | `rig_core::providers::openai::CompletionsClient` |
+//! | Anthropic Messages     | `POST /messages`                             | `rig_core::providers::anthropic::Client`         |
+//!
+//! Base URLs, as rig 0.37 builds them (`client/mod.rs`: `base_url + "/" + path`):
+//! - OpenAI clients (both APIs) append `/responses` or `/chat/completions` to the base URL as given
+//!   (their default is `https://api.openai.com/v1`, and `OPENAI_BASE_URL` is read by `from_env`).
+//!   Use [`FakeProvider::openai_base_url`] (`http://127.0.0.1:PORT/v1`, the form real
+//!   OpenAI-compatible servers expect); the bare [`FakeProvider::base_url`] works here too. A trailing
+//!   slash gives `//responses`: the fake accepts it, a real server may not.
+//! - The Anthropic client strips a trailing `/`, `/v1/messages`, `/messages` or `/v1` from the base
+//!   URL and then appends `/v1/messages` (default `https://api.anthropic.com`). So
+//!   [`FakeProvider::base_url`], `.../v1` and `.../v1/messages` all reach `POST /v1/messages`.
+//!   Its `from_env` reads only `ANTHROPIC_API_KEY`, never a base URL: the app has to pass
+//!   `ANTHROPIC_BASE_URL` to `.base_url()` itself.
+//!
+//! Auth headers sent by rig: OpenAI `authorization: Bearer KEY`; Anthropic `x-api-key: KEY` plus
+//! `anthropic-version: 2023-06-01`. Use [`FAKE_API_KEY`] as the key so a test can search logs for it.
+//!
+//! A request body with `"stream": true` gets server-sent events (chunked transfer encoding),
+//! anything else gets a JSON body with `Content-Length`. Every response carries
+//! `Connection: close` and the socket is closed after it. Each connection has its own thread, so
+//! parallel requests (subagents) are served at once; the script is shared behind a mutex.
+//! Every reply reports [`INPUT_TOKENS`] input and [`OUTPUT_TOKENS`] output tokens.
+//!
+//! The events and bodies follow the real APIs field for field. (rig 0.37 cannot parse the Responses
+//! `response.function_call_arguments.delta`/`.done` events, real or fake: its `ItemChunk` takes
+//! `item_id` for itself before the flattened delta sees it, and it wants a `content_index` the API
+//! does not send. It builds the call from `response.output_item.done` instead.)
+#![allow(dead_code)] // each test binary uses a different part of this module
+
+use std::collections::VecDeque;
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::{Shutdown, TcpListener, TcpStream};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, Mutex, MutexGuard};
+use std::thread::{self, JoinHandle};
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
+
+use serde_json::{Value, json};
+
+/// A distinctive dummy key: give it to the clients and assert it never shows up in a log.
+pub const FAKE_API_KEY: &str = "sk-iris-fake-key-7f3a9c-never-log-me";
+/// Input tokens reported by every reply (usage is per request, so N requests report N times this).
+pub const INPUT_TOKENS: u64 = 21;
+/// Output tokens reported by every reply.
+pub const OUTPUT_TOKENS: u64 = 7;
+
+/// Which wire format a request was addressed to (from its path).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Api {
+    /// OpenAI Responses: `POST [/v1]/responses`.
+    Responses,
+    /// OpenAI Chat Completions: `POST [/v1]/chat/completions`.
+    ChatCompletions,
+    /// Anthropic Messages: `POST [/v1]/messages`.
+    AnthropicMessages,
+    /// Any other method or path: answered 404, consumes no step.
+    Unknown,
+}
+
+/// One scripted reply. Each request to a known endpoint consumes the next step.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Step {
+    /// A final assistant text reply.
+    Text(String),
+    /// One reply with one or more tool calls (name, arguments); each call gets a unique id.
+    ToolCalls(Vec<(String, Value)>),
+    /// One tool call whose arguments string is sent verbatim (for malformed-argument tests). In the
+    /// non-streaming Anthropic format, where arguments are a JSON value rather than a string, text
+    /// that does not parse is sent as a JSON string.
+    RawToolCall { name: String, arguments: String },
+    /// An HTTP error. An empty `body` gets the API's own error shape (`{"error":{...}}` for OpenAI,
+    /// `{"type":"error","error":{...}}` for Anthropic); `retry_after` sets the `Retry-After` header.
+    Error {
+        status: u16,
+        body: String,
+        retry_after: Option<u64>,
+    },
+    /// Streaming: the opening events and the first half of this text's deltas, then the connection
+    /// closes in the middle of the chunked body (no final event, no terminating chunk).
+    /// Non-streaming: announces the full JSON body's length, sends half of it and closes.
+    CutStream(String),
+    /// Like `CutStream`, but the body ends cleanly (terminating chunk sent) before the API's final
+    /// events: what a proxy that gives up politely looks like. Non-streaming: a complete HTTP body
+    /// holding the first half of the JSON.
+    StreamEndsEarly(String),
+    /// A 200 (or any status) with this content type and body, sent verbatim: malformed JSON,
+    /// malformed server-sent events...
+    Raw {
+        status: u16,
+        content_type: String,
+        body: String,
+    },
+    /// Waits before answering with `then` (the request is recorded at once).
+    Slow { delay_ms: u64, then: Box<Step> },
+    /// Streaming only: waits between server-sent events (no effect on JSON replies).
+    Paced { every_ms: u64, then: Box<Step> },
+    /// Serves its step for this and every later request, and is never used up: a model that
+    /// never stops calling tools is `Repeat(Box::new(Step::tool_call(...)))`.
+    Repeat(Box<Step>),
+}
+
+impl Step {
+    pub fn text(text: impl Into<String>) -> Self {
+        Step::Text(text.into())
+    }
+
+    pub fn tool_call(name: impl Into<String>, args: Value) -> Self {
+        Step::ToolCalls(vec![(name.into(), args)])
+    }
+
+    /// An error in the API's own shape.
+    pub fn error(status: u16) -> Self {
+        Step::Error {
+            status,
+            body: String::new(),
+            retry_after: None,
+        }
+    }
+
+    /// 429 with `Retry-After: secs` in the API's own shape.
+    pub fn rate_limited(secs: u64) -> Self {
+        Step::Error {
+            status: 429,
+            body: String::new(),
+            retry_after: Some(secs),
+        }
+    }
+
+    /// A 200 whose JSON body is cut off (`{"id": "broken`).
+    pub fn malformed_json() -> Self {
+        Step::Raw {
+            status: 200,
+            content_type: "application/json".into(),
+            body: r#"{"id": "broken"#.into(),
+        }
+    }
+
+    pub fn slow(delay_ms: u64, then: Step) -> Self {
+        Step::Slow {
+            delay_ms,
+            then: Box::new(then),
+        }
+    }
+
+    pub fn paced(every_ms: u64, then: Step) -> Self {
+        Step::Paced {
+            every_ms,
+            then: Box::new(then),
+        }
+    }
+
+    pub fn repeat(step: Step) -> Self {
+        Step::Repeat(Box::new(step))
+    }
+}
+
+/// One request as the fake received it.
+#[derive(Debug, Clone)]
+pub struct Recorded {
+    pub method: String,
+    /// The path as sent (query string included).
+    pub path: String,
+    /// Header names lowercased, in the order received.
+    pub headers: Vec<(String, String)>,
+    /// The body parsed as JSON (`Value::Null` if it is not JSON).
+    pub body: Value,
+    pub raw_body: String,
+    pub api: Api,
+    /// The body asked for server-sent events (`"stream": true`).
+    pub stream: bool,
+    /// The step that answered it (a `Repeat` shows its inner step); `None` for a 404 or when the
+    /// script had run out (answered 500).
+    pub step: Option<Step>,
+}
+
+impl Recorded {
+    /// The first header with this name (case-insensitive).
+    pub fn header(&self, name: &str) -> Option<&str> {
+        let name = name.to_ascii_lowercase();
+        self.headers
+            .iter()
+            .find(|(k, _)| *k == name)
+            .map(|(_, v)| v.as_str())
+    }
+
+    /// Names of the function tools offered to the model.
+    pub fn tool_names(&self) -> Vec<String> {
+        self.tools()
+            .iter()
+            .filter_map(|tool| {
+                tool.get("name")
+                    .or_else(|| tool.pointer("/function/name"))
+                    .and_then(Value::as_str)
+                    .map(str::to_owned)
+            })
+            .collect()
+    }
+
+    /// The JSON schema of a tool's parameters as offered to the model.
+    pub fn tool_schema(&self, name: &str) -> Option<Value> {
+        self.tools().into_iter().find_map(|tool| {
+            let (tool_name, schema) = match self.api {
+                Api::ChatCompletions => (
+                    tool.pointer("/function/name"),
+                    tool.pointer("/function/parameters"),
+                ),
+                Api::AnthropicMessages => (tool.get("name"), tool.get("input_schema")),
+                _ => (tool.get("name"), tool.get("parameters")),
+            };
+            (tool_name.and_then(Value::as_str) == Some(name))
+                .then(|| schema.cloned())
+                .flatten()
+        })
+    }
+
+    fn tools(&self) -> Vec<Value> {
+        self.body
+            .get("tools")
+            .and_then(Value::as_array)
+            .cloned()
+            .unwrap_or_default()
+    }
+
+    /// The system prompt / instructions, all parts joined with newlines.
+    pub fn system_text(&self) -> String {
+        let mut parts = Vec::new();
+        match self.api {
+            Api::AnthropicMessages => {
+                if let Some(system) = self.body.get("system") {
+                    parts.push(content_text(system));
+                }
+            }
+            Api::Responses => {
+                if let Some(Value::String(s)) = self.body.get("instructions") {
+                    parts.push(s.clone());
+                }
+                for item in self.items("input") {
+                    if matches!(role(&item), Some("system" | "developer")) {
+                        parts.push(content_text(item.get("content").unwrap_or(&Value::Null)));
+                    }
+                }
+            }
+            _ => {
+                for item in self.items("messages") {
+                    if matches!(role(&item), Some("system" | "developer")) {
+                        parts.push(content_text(item.get("content").unwrap_or(&Value::Null)));
+                    }
+                }
+            }
+        }
+        parts.retain(|p| !p.is_empty());
+        parts.join("\n")
+    }
+
+    /// Tool results sent back to the model: (call id, result text), in request order.
+    pub fn tool_results(&self) -> Vec<(String, String)> {
+        let text_of = |v: Option<&Value>| content_text(v.unwrap_or(&Value::Null));
+        let id_of = |v: Option<&Value>| v.and_then(Value::as_str).unwrap_or_default().to_owned();
+        let mut results = Vec::new();
+        match self.api {
+            Api::Responses => {
+                for item in self.items("input") {
+                    if item.get("type").and_then(Value::as_str) == Some("function_call_output") {
+                        results.push((id_of(item.get("call_id")), text_of(item.get("output"))));
+                    }
+                }
+            }
+            Api::ChatCompletions => {
+                for item in self.items("messages") {
+                    if role(&item) == Some("tool") {
+                        results.push((
+                            id_of(item.get("tool_call_id")),
+                            text_of(item.get("content")),
+                        ));
+                    }
+                }
+            }
+            Api::AnthropicMessages => {
+                for message in self.items("messages") {
+                    let blocks = message.get("content").and_then(Value::as_array);
+                    for block in blocks.into_iter().flatten() {
+                        if block.get("type").and_then(Value::as_str) == Some("tool_result") {
+                            results.push((
+                                id_of(block.get("tool_use_id")),
+                                text_of(block.get("content")),
+                            ));
+                        }
+                    }
+                }
+            }
+            Api::Unknown => {}
+        }
+        results
+    }
+
+    /// The text of the user messages (tool results excluded), in order.
+    pub fn user_texts(&self) -> Vec<String> {
+        let key = if self.api == Api::Responses {
+            "input"
+        } else {
+            "messages"
+        };
+        self.items(key)
+            .iter()
+            .filter(|item| role(item) == Some("user"))
+            .map(|item| content_text(item.get("content").unwrap_or(&Value::Null)))
+            .filter(|text| !text.is_empty())
+            .collect()
+    }
+
+    fn items(&self, key: &str) -> Vec<Value> {
+        match self.body.get(key) {
+            Some(Value::Array(items)) => items.clone(),
+            // The Responses API also accepts a bare string as the input.
+            Some(Value::String(s)) => vec![json!({"role": "user", "content": s})],
+            _ => Vec::new(),
+        }
+    }
+}
+
+fn role(item: &Value) -> Option<&str> {
+    item.get("role").and_then(Value::as_str)
+}
+
+/// The text of a message content: a string, or the `text` of each part of an array.
+fn content_text(content: &Value) -> String {
+    match content {
+        Value::String(s) => s.clone(),
+        Value::Array(parts) => parts
+            .iter()
+            .filter_map(|part| match part {
+                Value::String(s) => Some(s.clone()),
+                _ => part.get("text").and_then(Value::as_str).map(str::to_owned),
+            })
+            .collect::<Vec<_>>()
+            .join("\n"),
+        _ => String::new(),
+    }
+}
+
+struct State {
+    script: VecDeque<Step>,
+    served: usize,
+    requests: Vec<Recorded>,
+}
+
+struct Shared {
+    state: Mutex<State>,
+    next_id: AtomicU64,
+    stop: AtomicBool,
+}
+
+impl Shared {
+    fn lock(&self) -> MutexGuard<'_, State> {
+        // A panicking connection thread must not hide the requests from the test.
+        self.state.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    fn id(&self) -> u64 {
+        self.next_id.fetch_add(1, Ordering::SeqCst)
+    }
+}
+
+/// The fake server: listens on 127.0.0.1 on a free port until dropped.
+pub struct FakeProvider {
+    port: u16,
+    shared: Arc<Shared>,
+    acceptor: Option<JoinHandle<()>>,
+}
+
+impl FakeProvider {
+    pub fn start(script: Vec<Step>) -> Self {
+        let listener = TcpListener::bind("127.0.0.1:0").expect("bind 127.0.0.1:0");
+        let port = listener.local_addr().expect("local addr").port();
+        let shared = Arc::new(Shared {
+            state: Mutex::new(State {
+                script: script.into(),
+                served: 0,
+                requests: Vec::new(),
+            }),
+            next_id: AtomicU64::new(1),
+            stop: AtomicBool::new(false),
+        });
+        let acceptor = {
+            let shared = Arc::clone(&shared);
+            thread::Builder::new()
+                .name("fake-provider".into())
+                .spawn(move || accept_loop(listener, shared))
+                .expect("spawn fake provider")
+        };
+        Self {
+            port,
+            shared,
+            acceptor: Some(acceptor),
+        }
+    }
+
+    /// `http://127.0.0.1:PORT`: what the Anthropic client wants (it adds `/v1/messages`).
+    pub fn base_url(&self) -> String {
+        format!("http://127.0.0.1:{}", self.port)
+    }
+
+    /// `http://127.0.0.1:PORT/v1`: the usual form of an OpenAI base URL (rig adds `/responses` or
+    /// `/chat/completions`).
+    pub fn openai_base_url(&self) -> String {
+        format!("{}/v1", self.base_url())
+    }
+
+    /// Every request received so far, in the order the steps were handed out.
+    pub fn requests(&self) -> Vec<Recorded> {
+        self.shared.lock().requests.clone()
+    }
+
+    /// Steps not yet served (a `Repeat` counts as one and never runs out).
+    pub fn remaining(&self) -> usize {
+        self.shared.lock().script.len()
+    }
+}
+
+impl Drop for FakeProvider {
+    fn drop(&mut self) {
+        self.shared.stop.store(true, Ordering::SeqCst);
+        // Wake the blocking accept() so the thread sees the flag.
+        let _ = TcpStream::connect(("127.0.0.1", self.port));
+        if let Some(acceptor) = self.acceptor.take() {
+            let _ = acceptor.join();
+        }
+    }
+}
+
+fn accept_loop(listener: TcpListener, shared: Arc<Shared>) {
+    for conn in listener.incoming() {
+        if shared.stop.load(Ordering::SeqCst) {
+            break;
+        }
+        let Ok(conn) = conn else { continue };
+        let shared = Arc::clone(&shared);
+        let _ = thread::Builder::new()
+            .name("fake-provider-conn".into())
+            .spawn(move || {
+                // Errors here are the client going away (e.g. rig stops reading after the
+                // Anthropic `message_delta`); nothing to report.
+                let _ = handle_connection(conn, &shared);
+            });
+    }
+}
+
+struct Request {
+    method: String,
+    path: String,
+    headers: Vec<(String, String)>,
+    body: Vec<u8>,
+}
+
+fn read_request(conn: &TcpStream) -> std::io::Result<Option<Request>> {
+    let mut reader = BufReader::new(conn);
+    let mut line = String::new();
+    if reader.read_line(&mut line)? == 0 {
+        return Ok(None); // connected and closed (the drop wake-up)
+    }
+    let mut parts = line.split_whitespace();
+    let method = parts.next().unwrap_or_default().to_owned();
+    let path = parts.next().unwrap_or_default().to_owned();
+
+    let mut headers = Vec::new();
+    loop {
+        line.clear();
+        if reader.read_line(&mut line)? == 0 {
+            return Ok(None);
+        }
+        let trimmed = line.trim_end_matches(['\r', '\n']);
+        if trimmed.is_empty() {
+            break;
+        }
+        if let Some((name, value)) = trimmed.split_once(':') {
+            headers.push((name.trim().to_ascii_lowercase(), value.trim().to_owned()));
+        }
+    }
+    let header = |name: &str| {
+        headers
+            .iter()
+            .find(|(k, _)| k == name)
+            .map(|(_, v)| v.as_str())
+    };
+
+    let mut body = Vec::new();
+    if header("transfer-encoding").is_some_and(|v| v.to_ascii_lowercase().contains("chunked")) {
+        loop {
+            line.clear();
+            reader.read_line(&mut line)?;
+            let size_text = line.trim().split(';').next().unwrap_or_default();
+            let size = usize::from_str_radix(size_text, 16)
+                .map_err(|e| std::io::Error::new(std::io::ErrorKind::InvalidData, e))?;
+            if size == 0 {
+                // Trailers, up to the empty line.
+                loop {
+                    line.clear();
+                    if reader.read_line(&mut line)? == 0 || line.trim().is_empty() {
+                        break;
+                    }
+                }
+                break;
+            }
+            let start = body.len();
+            body.resize(start + size, 0);
+            reader.read_exact(&mut body[start..])?;
+            line.clear();
+            reader.read_line(&mut line)?; // CRLF after the chunk
+        }
+    } else if let Some(len) = header("content-length").and_then(|v| v.parse::<usize>().ok()) {
+        body.resize(len, 0);
+        reader.read_exact(&mut body)?;
+    }
+
+    Ok(Some(Request {
+        method,
+        path,
+        headers,
+        body,
+    }))
+}
+
+/// The API a path belongs to: query dropped, repeated slashes collapsed, optional `/v1` prefix.
+fn route(method: &str, path: &str) -> Api {
+    if method != "POST" {
+        return Api::Unknown;
+    }
+    let path = path.split('?').next().unwrap_or_default();
+    let segments: Vec<&str> = path.split('/').filter(|s| !s.is_empty()).collect();
+    let segments = match segments.split_first() {
+        Some((&"v1", rest)) => rest,
+        _ => &segments[..],
+    };
+    match segments {
+        ["responses"] => Api::Responses,
+        ["chat", "completions"] => Api::ChatCompletions,
+        ["messages"] => Api::AnthropicMessages,
+        _ => Api::Unknown,
+    }
+}
+
+fn handle_connection(conn: TcpStream, shared: &Shared) -> std::io::Result<()> {
+    conn.set_read_timeout(Some(Duration::from_secs(30)))?;
+    let Some(request) = read_request(&conn)? else {
+        return Ok(());
+    };
+    let raw_body = String::from_utf8_lossy(&request.body).into_owned();
+    let body: Value = serde_json::from_slice(&request.body).unwrap_or(Value::Null);
+    let stream = body.get("stream").and_then(Value::as_bool) == Some(true);
+    let api = route(&request.method, &request.path);
+
+    // Hand out the step and record the request under one lock, so the record order is the
+    // script order even with parallel requests.
+    let (step, served_before) = {
+        let mut state = shared.lock();
+        let step = if api == Api::Unknown {
+            None
+        } else {
+            match state.script.front() {
+                Some(Step::Repeat(inner)) => Some((**inner).clone()),
+                Some(_) => state.script.pop_front(),
+                None => None,
+            }
+        };
+        let served_before = state.served;
+        if step.is_some() {
+            state.served += 1;
+        }
+        state.requests.push(Recorded {
+            method: request.method.clone(),
+            path: request.path.clone(),
+            headers: request.headers.clone(),
+            body: body.clone(),
+            raw_body,
+            api,
+            stream,
+            step: step.clone(),
+        });
+        (step, served_before)
+    };
+
+    let mut out = Out { conn, pace: None };
+    let model = body
+        .get("model")
+        .and_then(Value::as_str)
+        .unwrap_or("fake-model")
+        .to_owned();
+    let ctx = Ctx {
+        api,
+        stream,
+        model,
+        include_usage: body.pointer("/stream_options/include_usage") == Some(&Value::Bool(true)),
+        shared,
+    };
+
+    match (api, step) {
+        (Api::Unknown, _) => {
+            let msg = format!(
+                "fake provider: no route for {} {}",
+                request.method, request.path
+            );
+            out.json(
+                404,
+                &[],
+                &json!({"error": {"message": msg, "type": "not_found"}}),
+            )
+        }
+        (_, None) => {
+            let msg = format!(
+                "fake provider: script exhausted after {served_before} steps; this request was not scripted"
+            );
+            out.json(500, &[], &error_body(api, 500, &msg))
+        }
+        (_, Some(step)) => serve(&ctx, &mut out, step),
+    }
+}
+
+struct Ctx<'a> {
+    api: Api,
+    stream: bool,
+    model: String,
+    include_usage: bool,
+    shared: &'a Shared,
+}
+
+impl Ctx<'_> {
+    fn id(&self, prefix: &str) -> String {
+        format!("{prefix}{}", self.shared.id())
+    }
+}
+
+/// What the model "said" in one reply.
+struct Reply {
+    text: Option<String>,
+    calls: Vec<Call>,
+}
+
+struct Call {
+    /// The provider's id for the call (`call_…` / `toolu_…`).
+    call_id: String,
+    /// The Responses API's separate item id (`fc_…`).
+    item_id: String,
+    name: String,
+    arguments: String,
+}
+
+fn serve(ctx: &Ctx, out: &mut Out, step: Step) -> std::io::Result<()> {
+    match step {
+        Step::Slow { delay_ms, then } => {
+            thread::sleep(Duration::from_millis(delay_ms));
+            serve(ctx, out, *then)
+        }
+        Step::Paced { every_ms, then } => {
+            out.pace = Some(Duration::from_millis(every_ms));
+            serve(ctx, out, *then)
+        }
+        Step::Repeat(inner) => serve(ctx, out, *inner),
+        Step::Error {
+            status,
+            body,
+            retry_after,
+        } => {
+            let retry = retry_after.map(|s| s.to_string());
+            let mut extra = Vec::new();
+            if let Some(retry) = &retry {
+                extra.push(("Retry-After", retry.as_str()));
+            }
+            let body = if body.is_empty() {
+                error_body(
+                    ctx.api,
+                    status,
+                    &format!("fake provider: scripted {status}"),
+                )
+                .to_string()
+            } else {
+                body
+            };
+            out.raw(status, "application/json", &extra, body.as_bytes())
+        }
+        Step::Raw {
+            status,
+            content_type,
+            body,
+        } => out.raw(status, &content_type, &[], body.as_bytes()),
+        Step::Text(text) => answer(ctx, out, reply_text(text), Ending::Complete),
+        Step::CutStream(text) => answer(ctx, out, reply_text(text), Ending::Cut),
+        Step::StreamEndsEarly(text) => answer(ctx, out, reply_text(text), Ending::Early),
+        Step::ToolCalls(calls) => {
+            let calls = calls
+                .into_iter()
+                .map(|(name, args)| new_call(ctx, name, args.to_string()))
+                .collect();
+            answer(ctx, out, Reply { text: None, calls }, Ending::Complete)
+        }
+        Step::RawToolCall { name, arguments } => {
+            let calls = vec![new_call(ctx, name, arguments)];
+            answer(ctx, out, Reply { text: None, calls }, Ending::Complete)
+        }
+    }
+}
+
+fn reply_text(text: String) -> Reply {
+    Reply {
+        text: Some(text),
+        calls: Vec::new(),
+    }
+}
+
+fn new_call(ctx: &Ctx, name: String, arguments: String) -> Call {
+    let n = ctx.shared.id();
+    let call_id = match ctx.api {
+        Api::AnthropicMessages => format!("toolu_fake_{n}"),
+        _ => format!("call_fake_{n}"),
+    };
+    Call {
+        call_id,
+        item_id: format!("fc_fake_{n}"),
+        name,
+        arguments,
+    }
+}
+
+/// How a reply ends.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Ending {
+    Complete,
+    /// The connection drops in the middle of the body.
+    Cut,
+    /// The body ends cleanly, early.
+    Early,
+}
+
+fn answer(ctx: &Ctx, out: &mut Out, reply: Reply, ending: Ending) -> std::io::Result<()> {
+    if ctx.stream {
+        let (events, cut_at) = match ctx.api {
+            Api::Responses => responses_events(ctx, &reply),
+            Api::ChatCompletions => chat_events(ctx, &reply),
+            _ => anthropic_events(ctx, &reply),
+        };
+        let events = match ending {
+            Ending::Complete => &events[..],
+            _ => &events[..cut_at],
+        };
+        out.sse(events, ending == Ending::Cut)
+    } else {
+        let body = match ctx.api {
+            Api::Responses => responses_body(ctx, &reply),
+            Api::ChatCompletions => chat_body(ctx, &reply),
+            _ => anthropic_body(ctx, &reply),
+        };
+        let text = body.to_string();
+        let half = &text.as_bytes()[..text.len() / 2];
+        match ending {
+            Ending::Complete => out.json(200, &[], &body),
+            // Announces the whole body, sends half of it and hangs up.
+            Ending::Cut => out.truncated(text.len(), half),
+            Ending::Early => out.raw(200, "application/json", &[], half),
+        }
+    }
+}
+
+/// The error body each API sends.
+fn error_body(api: Api, status: u16, message: &str) -> Value {
+    if api == Api::AnthropicMessages {
+        let kind = match status {
+            400 => "invalid_request_error",
+            401 => "authentication_error",
+            403 => "permission_error",
+            404 => "not_found_error",
+            429 => "rate_limit_error",
+            529 => "overloaded_error",
+            _ => "api_error",
+        };
+        json!({"type": "error", "error": {"type": kind, "message": message}})
+    } else {
+        let (kind, code) = match status {
+            400 => ("invalid_request_error", Value::Null),
+            401 => ("invalid_request_error", json!("invalid_api_key")),
+            429 => ("requests", json!("rate_limit_exceeded")),
+            _ => ("server_error", Value::Null),
+        };
+        json!({"error": {"message": message, "type": kind, "param": null, "code": code}})
+    }
+}
+
+fn now() -> u64 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map(|d| d.as_secs())
+        .unwrap_or(0)
+}
+
+/// Text deltas: one per word, each word with the whitespace before it.
+fn text_pieces(text: &str) -> Vec<String> {
+    let mut pieces: Vec<String> = Vec::new();
+    let mut after_word = false;
+    for c in text.chars() {
+        let space = c.is_whitespace();
+        match pieces.last_mut() {
+            Some(last) if !(space && after_word) => last.push(c),
+            _ => pieces.push(c.to_string()),
+        }
+        after_word = !space;
+    }
+    pieces
+}
+
+/// Argument deltas: pieces of at most 8 characters.
+fn arg_pieces(arguments: &str) -> Vec<String> {
+    let chars: Vec<char> = arguments.chars().collect();
+    chars.chunks(8).map(|c| c.iter().collect()).collect()
+}
+
+/// How many text pieces a cut stream still sends: the first half, at least one.
+fn cut_count(pieces: usize) -> usize {
+    pieces.div_ceil(2).max(1)
+}
+
+// ---------------------------------------------------------------------------------------------
+// OpenAI Responses
+
+fn responses_usage() -> Value {
+    json!({
+        "input_tokens": INPUT_TOKENS,
+        "input_tokens_details": {"cached_tokens": 0},
+        "output_tokens": OUTPUT_TOKENS,
+        "output_tokens_details": {"reasoning_tokens": 0},
+        "total_tokens": INPUT_TOKENS + OUTPUT_TOKENS,
+    })
+}
+
+fn responses_envelope(
+    id: &str,
+    model: &str,
+    status: &str,
+    output: Vec<Value>,
+    usage: Value,
+) -> Value {
+    json!({
+        "id": id,
+        "object": "response",
+        "created_at": now(),
+        "status": status,
+        "error": null,
+        "incomplete_details": null,
+        "instructions": null,
+        "max_output_tokens": null,
+        "model": model,
+        "output": output,
+        "parallel_tool_calls": true,
+        "previous_response_id": null,
+        "store": false,
+        "temperature": 1.0,
+        "text": {"format": {"type": "text"}},
+        "tool_choice": "auto",
+        "tools": [],
+        "top_p": 1.0,
+        "truncation": "disabled",
+        "usage": usage,
+        "metadata": {},
+    })
+}
+
+fn responses_message(id: &str, status: &str, text: Option<&str>) -> Value {
+    let content = match text {
+        Some(text) => json!([{"type": "output_text", "text": text, "annotations": []}]),
+        None => json!([]),
+    };
+    json!({"type": "message", "id": id, "status": status, "role": "assistant", "content": content})
+}
+
+fn responses_call(call: &Call, status: &str, arguments: &str) -> Value {
+    json!({
+        "type": "function_call",
+        "id": call.item_id,
+        "call_id": call.call_id,
+        "name": call.name,
+        "arguments": arguments,
+        "status": status,
+    })
+}
+
+fn responses_output(reply: &Reply, msg_id: &str) -> Vec<Value> {
+    let mut output = Vec::new();
+    if let Some(text) = &reply.text {
+        output.push(responses_message(msg_id, "completed", Some(text)));
+    }
+    for call in &reply.calls {
+        output.push(responses_call(call, "completed", &call.arguments));
+    }
+    output
+}
+
+fn responses_body(ctx: &Ctx, reply: &Reply) -> Value {
+    let msg_id = ctx.id("msg_fake_");
+    let output = responses_output(reply, &msg_id);
+    responses_envelope(
+        &ctx.id("resp_fake_"),
+        &ctx.model,
+        "completed",
+        output,
+        responses_usage(),
+    )
+}
+
+/// The events of a streamed Responses reply, and where a cut stream stops.
+fn responses_events(ctx: &Ctx, reply: &Reply) -> (Vec<Event>, usize) {
+    let resp_id = ctx.id("resp_fake_");
+    let msg_id = ctx.id("msg_fake_");
+    let mut seq = 0u64;
+    let mut events = Vec::new();
+    let mut push = |events: &mut Vec<Event>, mut data: Value| {
+        data["sequence_number"] = json!(seq);
+        seq += 1;
+        let name = data["type"].as_str().unwrap_or_default().to_owned();
+        events.push(Event::named(&name, data));
+    };
+    let in_progress = responses_envelope(&resp_id, &ctx.model, "in_progress", vec![], Value::Null);
+    push(
+        &mut events,
+        json!({"type": "response.created", "response": in_progress.clone()}),
+    );
+    push(
+        &mut events,
+        json!({"type": "response.in_progress", "response": in_progress}),
+    );
+
+    let mut cut_at = events.len();
+    let mut index = 0;
+    if let Some(text) = &reply.text {
+        push(
+            &mut events,
+            json!({"type": "response.output_item.added", "output_index": index,
+                   "item": responses_message(&msg_id, "in_progress", None)}),
+        );
+        push(
+            &mut events,
+            json!({"type": "response.content_part.added", "item_id": msg_id, "output_index": index,
+                   "content_index": 0, "part": {"type": "output_text", "text": "", "annotations": []}}),
+        );
+        let pieces = text_pieces(text);
+        let keep = cut_count(pieces.len());
+        for (i, piece) in pieces.iter().enumerate() {
+            push(
+                &mut events,
+                json!({"type": "response.output_text.delta", "item_id": msg_id, "output_index": index,
+                       "content_index": 0, "delta": piece, "logprobs": []}),
+            );
+            if i + 1 == keep {
+                cut_at = events.len();
+            }
+        }
+        push(
+            &mut events,
+            json!({"type": "response.output_text.done", "item_id": msg_id, "output_index": index,
+                   "content_index": 0, "text": text, "logprobs": []}),
+        );
+        push(
+            &mut events,
+            json!({"type": "response.content_part.done", "item_id": msg_id, "output_index": index,
+                   "content_index": 0, "part": {"type": "output_text", "text": text, "annotations": []}}),
+        );
+        push(
+            &mut events,
+            json!({"type": "response.output_item.done", "output_index": index,
+                   "item": responses_message(&msg_id, "completed", Some(text))}),
+        );
+        index += 1;
+    }
+    for call in &reply.calls {
+        push(
+            &mut events,
+            json!({"type": "response.output_item.added", "output_index": index,
+                   "item": responses_call(call, "in_progress", "")}),
+        );
+        for piece in arg_pieces(&call.arguments) {
+            push(
+                &mut events,
+                json!({"type": "response.function_call_arguments.delta", "item_id": call.item_id,
+                       "output_index": index, "delta": piece}),
+            );
+        }
+        push(
+            &mut events,
+            json!({"type": "response.function_call_arguments.done", "item_id": call.item_id,
+                   "output_index": index, "arguments": call.arguments}),
+        );
+        push(
+            &mut events,
+            json!({"type": "response.output_item.done", "output_index": index,
+                   "item": responses_call(call, "completed", &call.arguments)}),
+        );
+        index += 1;
+    }
+    let done = responses_envelope(
+        &resp_id,
+        &ctx.model,
+        "completed",
+        responses_output(reply, &msg_id),
+        responses_usage(),
+    );
+    push(
+        &mut events,
+        json!({"type": "response.completed", "response": done}),
+    );
+    (events, cut_at)
+}
+
+// ---------------------------------------------------------------------------------------------
+// OpenAI Chat Completions
+
+fn chat_usage() -> Value {
+    json!({
+        "prompt_tokens": INPUT_TOKENS,
+        "completion_tokens": OUTPUT_TOKENS,
+        "total_tokens": INPUT_TOKENS + OUTPUT_TOKENS,
+        "prompt_tokens_details": {"cached_tokens": 0},
+        "completion_tokens_details": {"reasoning_tokens": 0},
+    })
+}
+
+fn chat_body(ctx: &Ctx, reply: &Reply) -> Value {
+    let mut message = json!({
+        "role": "assistant",
+        "content": reply.text,
+        "refusal": null,
+    });
+    let finish = if reply.calls.is_empty() {
+        "stop"
+    } else {
+        message["tool_calls"] = reply
+            .calls
+            .iter()
+            .map(|call| {
+                json!({"id": call.call_id, "type": "function",
+                       "function": {"name": call.name, "arguments": call.arguments}})
+            })
+            .collect();
+        "tool_calls"
+    };
+    json!({
+        "id": ctx.id("chatcmpl-fake-"),
+        "object": "chat.completion",
+        "created": now(),
+        "model": ctx.model,
+        "system_fingerprint": null,
+        "choices": [{"index": 0, "message": message, "logprobs": null, "finish_reason": finish}],
+        "usage": chat_usage(),
+    })
+}
+
+fn chat_events(ctx: &Ctx, reply: &Reply) -> (Vec<Event>, usize) {
+    let id = ctx.id("chatcmpl-fake-");
+    let created = now();
+    let chunk = |delta: Value, finish: Value| {
+        Event::data(json!({
+            "id": id, "object": "chat.completion.chunk", "created": created, "model": ctx.model,
+            "system_fingerprint": null,
+            "choices": [{"index": 0, "delta": delta, "logprobs": null, "finish_reason": finish}],
+            "usage": null,
+        }))
+    };
+    let mut events = Vec::new();
+    let mut cut_at = 0;
+    if let Some(text) = &reply.text {
+        events.push(chunk(
+            json!({"role": "assistant", "content": "", "refusal": null}),
+            Value::Null,
+        ));
+        let pieces = text_pieces(text);
+        let keep = cut_count(pieces.len());
+        cut_at = events.len();
+        for (i, piece) in pieces.iter().enumerate() {
+            events.push(chunk(json!({"content": piece}), Value::Null));
+            if i + 1 == keep {
+                cut_at = events.len();
+            }
+        }
+    }
+    for (index, call) in reply.calls.iter().enumerate() {
+        let mut first = json!({"tool_calls": [{"index": index, "id": call.call_id, "type": "function",
+                                               "function": {"name": call.name, "arguments": ""}}]});
+        if index == 0 && reply.text.is_none() {
+            first["role"] = json!("assistant");
+            first["content"] = Value::Null;
+        }
+        events.push(chunk(first, Value::Null));
+        for piece in arg_pieces(&call.arguments) {
+            events.push(chunk(
+                json!({"tool_calls": [{"index": index, "function": {"arguments": piece}}]}),
+                Value::Null,
+            ));
+        }
+    }
+    let finish = if reply.calls.is_empty() {
+        "stop"
+    } else {
+        "tool_calls"
+    };
+    events.push(chunk(json!({}), json!(finish)));
+    if ctx.include_usage {
+        events.push(Event::data(json!({
+            "id": id, "object": "chat.completion.chunk", "created": created, "model": ctx.model,
+            "system_fingerprint": null, "choices": [], "usage": chat_usage(),
+        })));
+    }
+    events.push(Event {
+        name: None,
+        data: "[DONE]".into(),
+    });
+    (events, cut_at)
+}
+
+// ---------------------------------------------------------------------------------------------
+// Anthropic Messages
+
+fn anthropic_usage(output_tokens: u64) -> Value {
+    json!({
+        "input_tokens": INPUT_TOKENS,
+        "cache_creation_input_tokens": 0,
+        "cache_read_input_tokens": 0,
+        "output_tokens": output_tokens,
+    })
+}
+
+fn anthropic_input(arguments: &str) -> Value {
+    serde_json::from_str(arguments).unwrap_or_else(|_| Value::String(arguments.to_owned()))
+}
+
+fn anthropic_body(ctx: &Ctx, reply: &Reply) -> Value {
+    let mut content = Vec::new();
+    if let Some(text) = &reply.text {
+        content.push(json!({"type": "text", "text": text}));
+    }
+    for call in &reply.calls {
+        content.push(
+            json!({"type": "tool_use", "id": call.call_id, "name": call.name,
+                            "input": anthropic_input(&call.arguments)}),
+        );
+    }
+    let stop = if reply.calls.is_empty() {
+        "end_turn"
+    } else {
+        "tool_use"
+    };
+    json!({
+        "id": ctx.id("msg_fake_"),
+        "type": "message",
+        "role": "assistant",
+        "model": ctx.model,
+        "content": content,
+        "stop_reason": stop,
+        "stop_sequence": null,
+        "usage": anthropic_usage(OUTPUT_TOKENS),
+    })
+}
+
+fn anthropic_events(ctx: &Ctx, reply: &Reply) -> (Vec<Event>, usize) {
+    let mut events = Vec::new();
+    let ev = |data: Value| {
+        let name = data["type"].as_str().unwrap_or_default().to_owned();
+        Event::named(&name, data)
+    };
+    events.push(ev(json!({"type": "message_start", "message": {
+        "id": ctx.id("msg_fake_"), "type": "message", "role": "assistant", "model": ctx.model,
+        "content": [], "stop_reason": null, "stop_sequence": null, "usage": anthropic_usage(1),
+    }})));
+    events.push(ev(json!({"type": "ping"})));
+    let mut cut_at = events.len();
+    let mut index = 0;
+    if let Some(text) = &reply.text {
+        events.push(ev(json!({"type": "content_block_start", "index": index,
+                              "content_block": {"type": "text", "text": ""}})));
+        let pieces = text_pieces(text);
+        let keep = cut_count(pieces.len());
+        cut_at = events.len();
+        for (i, piece) in pieces.iter().enumerate() {
+            events.push(ev(json!({"type": "content_block_delta", "index": index,
+                                  "delta": {"type": "text_delta", "text": piece}})));
+            if i + 1 == keep {
+                cut_at = events.len();
+            }
+        }
+        events.push(ev(json!({"type": "content_block_stop", "index": index})));
+        index += 1;
+    }
+    for call in &reply.calls {
+        events.push(ev(json!({"type": "content_block_start", "index": index,
+                              "content_block": {"type": "tool_use", "id": call.call_id,
+                                                "name": call.name, "input": {}}})));
+        for piece in arg_pieces(&call.arguments) {
+            events.push(ev(json!({"type": "content_block_delta", "index": index,
+                                  "delta": {"type": "input_json_delta", "partial_json": piece}})));
+        }
+        events.push(ev(json!({"type": "content_block_stop", "index": index})));
+        index += 1;
+    }
+    let stop = if reply.calls.is_empty() {
+        "end_turn"
+    } else {
+        "tool_use"
+    };
+    events.push(ev(json!({"type": "message_delta",
+                          "delta": {"stop_reason": stop, "stop_sequence": null},
+                          "usage": {"output_tokens": OUTPUT_TOKENS}})));
+    events.push(ev(json!({"type": "message_stop"})));
+    (events, cut_at)
+}
+
+// ---------------------------------------------------------------------------------------------
+// Writing HTTP
+
+struct Event {
+    name: Option<String>,
+    data: String,
+}
+
+impl Event {
+    fn named(name: &str, data: Value) -> Self {
+        Self {
+            name: Some(name.to_owned()),
+            data: data.to_string(),
+        }
+    }
+
+    fn data(data: Value) -> Self {
+        Self {
+            name: None,
+            data: data.to_string(),
+        }
+    }
+
+    fn wire(&self) -> String {
+        match &self.name {
+            Some(name) => format!("event: {name}\ndata: {}\n\n", self.data),
+            None => format!("data: {}\n\n", self.data),
+        }
+    }
+}
+
+struct Out {
+    conn: TcpStream,
+    pace: Option<Duration>,
+}
+
+fn reason(status: u16) -> &'static str {
+    match status {
+        200 => "OK",
+        400 => "Bad Request",
+        401 => "Unauthorized",
+        403 => "Forbidden",
+        404 => "Not Found",
+        429 => "Too Many Requests",
+        500 => "Internal Server Error",
+        502 => "Bad Gateway",
+        503 => "Service Unavailable",
+        529 => "Overloaded",
+        _ => "Status",
+    }
+}
+
+impl Out {
+    fn head(
+        &mut self,
+        status: u16,
+        content_type: &str,
+        extra: &[(&str, &str)],
+        length: Option<usize>,
+    ) -> std::io::Result<()> {
+        let mut head = format!(
+            "HTTP/1.1 {status} {}\r\ncontent-type: {content_type}\r\nconnection: close\r\n",
+            reason(status)
+        );
+        match length {
+            Some(len) => head.push_str(&format!("content-length: {len}\r\n")),
+            None => head.push_str("transfer-encoding: chunked\r\ncache-control: no-cache\r\n"),
+        }
+        for (name, value) in extra {
+            head.push_str(&format!("{name}: {value}\r\n"));
+        }
+        head.push_str("\r\n");
+        self.conn.write_all(head.as_bytes())
+    }
+
+    fn raw(
+        &mut self,
+        status: u16,
+        content_type: &str,
+        extra: &[(&str, &str)],
+        body: &[u8],
+    ) -> std::io::Result<()> {
+        self.head(status, content_type, extra, Some(body.len()))?;
+        self.conn.write_all(body)?;
+        self.conn.flush()?;
+        self.close()
+    }
+
+    fn json(&mut self, status: u16, extra: &[(&str, &str)], body: &Value) -> std::io::Result<()> {
+        self.raw(
+            status,
+            "application/json",
+            extra,
+            body.to_string().as_bytes(),
+        )
+    }
+
+    /// Announces `length` bytes, sends `part` and hangs up.
+    fn truncated(&mut self, length: usize, part: &[u8]) -> std::io::Result<()> {
+        self.head(200, "application/json", &[], Some(length))?;
+        self.conn.write_all(part)?;
+        self.conn.flush()?;
+        self.close()
+    }
+
+    /// Server-sent events, one per chunk; `cut` hangs up after the last one without the
+    /// terminating chunk.
+    fn sse(&mut self, events: &[Event], cut: bool) -> std::io::Result<()> {
+        self.head(200, "text/event-stream; charset=utf-8", &[], None)?;
+        self.conn.flush()?;
+        for (i, event) in events.iter().enumerate() {
+            if i > 0
+                && let Some(pace) = self.pace
+            {
+                thread::sleep(pace);
+            }
+            let wire = event.wire();
+            self.conn
+                .write_all(format!("{:x}\r\n{wire}\r\n", wire.len()).as_bytes())?;
+            self.conn.flush()?;
+        }
+        if !cut {
+            self.conn.write_all(b"0\r\n\r\n")?;
+            self.conn.flush()?;
+        }
+        self.close()
+    }
+
+    fn close(&mut self) -> std::io::Result<()> {
+        self.conn.shutdown(Shutdown::Both)
+    }
+}
