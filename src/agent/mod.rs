@@ -1,4 +1,5 @@
 //! Iris, the agent. For now: the tools she gathers evidence with.
 
 pub mod output;
+pub mod style;
 pub mod tools;
