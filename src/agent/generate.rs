@@ -3,10 +3,6 @@
 
 use std::path::PathBuf;
 
-use schemars::JsonSchema;
-use serde::Serialize;
-use serde::de::DeserializeOwned;
-
 use super::capability::Capability;
 use super::output::{OutputError, parse_structured};
 use super::style::style_instructions;
@@ -15,9 +11,7 @@ use super::tools::notes::Notes;
 use super::tools::registry::main_agent_tools;
 use super::tools::subagent::Subagents;
 use super::{AgentEvent, AgentSettings, EventSink, ProviderError, ProviderSpec, Run, run};
-use crate::types::{
-    Changelog, Critique, GeneratedMessage, OutputType, PullRequest, ReleaseNotes, Review,
-};
+use crate::types::{Artifact, Critique, OutputType};
 
 /// Who Iris is, before any capability's task.
 const PERSONA: &str = "You are Iris, an expert software engineer who writes the prose around \
@@ -30,43 +24,6 @@ Never invent changes, files, issues or numbers that the evidence does not show."
 const SUMMARY_ONLY: &str = "## Context budget\nA first attempt exceeded the model's context \
 window. Use git_diff with detail=summary, request full diffs for at most three files, and \
 delegate the rest to parallel_analyze.";
-
-/// An artifact a capability produces.
-pub trait Artifact: DeserializeOwned + Serialize + JsonSchema + Send + 'static {
-    const OUTPUT: OutputType;
-    fn markdown(&self) -> String;
-    /// Fixes what a model commonly gets wrong in form (a commit title over 72 characters).
-    fn normalize(&mut self) {}
-}
-
-impl Artifact for GeneratedMessage {
-    const OUTPUT: OutputType = OutputType::Commit;
-    fn markdown(&self) -> String {
-        self.to_markdown()
-    }
-    fn normalize(&mut self) {
-        GeneratedMessage::normalize(self);
-    }
-}
-
-macro_rules! markdown_artifact {
-    ($($ty:ty => $output:expr),* $(,)?) => {$(
-        impl Artifact for $ty {
-            const OUTPUT: OutputType = $output;
-            fn markdown(&self) -> String {
-                self.to_markdown()
-            }
-        }
-    )*};
-}
-
-markdown_artifact! {
-    Review => OutputType::Review,
-    PullRequest => OutputType::PullRequest,
-    Changelog => OutputType::Changelog,
-    ReleaseNotes => OutputType::ReleaseNotes,
-    Critique => OutputType::Critique,
-}
 
 /// How Iris writes: a preset, gitmoji or not, and the user's own instructions.
 #[derive(Debug, Clone, Default)]
@@ -107,7 +64,7 @@ pub struct Generated<T> {
 impl IrisAgent {
     /// Runs `capability` on `request` and returns its artifact. With `critic`, the verify
     /// capability checks it and a revision is made once if it asks for one.
-    pub async fn generate<T: Artifact>(
+    pub async fn generate<T: Artifact + Send + 'static>(
         &self,
         capability: &str,
         request: &str,
@@ -115,7 +72,7 @@ impl IrisAgent {
         sink: &EventSink,
     ) -> anyhow::Result<Generated<T>> {
         let cap = Capability::load(capability, self.user_dir.as_deref())?;
-        let preamble = self.preamble(&cap, T::OUTPUT)?;
+        let preamble = self.preamble(&cap, T::OUTPUT_TYPE)?;
         sink.send(AgentEvent::Status(format!("running {}", cap.name)));
         let (mut artifact, mut usage) = self.draft::<T>(&cap, &preamble, request, sink).await?;
         let mut revised = false;
@@ -172,7 +129,7 @@ impl IrisAgent {
 
     /// One attempt: the main agent with every tool, then the artifact read from its reply.
     /// A context overflow is retried once with the summary-only strategy.
-    async fn draft<T: Artifact>(
+    async fn draft<T: Artifact + Send + 'static>(
         &self,
         cap: &Capability,
         preamble: &str,
@@ -180,8 +137,14 @@ impl IrisAgent {
         sink: &EventSink,
     ) -> anyhow::Result<(T, (u64, u64))> {
         let output = match self.run_main(preamble, request, sink).await {
-            Err(err) if err.downcast_ref::<ProviderError>().is_some_and(ProviderError::is_context_length) => {
-                sink.send(AgentEvent::Status("context full: retrying with summaries only".into()));
+            Err(err)
+                if err
+                    .downcast_ref::<ProviderError>()
+                    .is_some_and(ProviderError::is_context_length) =>
+            {
+                sink.send(AgentEvent::Status(
+                    "context full: retrying with summaries only".into(),
+                ));
                 let narrower = format!("{preamble}\n\n{SUMMARY_ONLY}");
                 self.run_main(&narrower, request, sink).await?
             }
@@ -191,11 +154,23 @@ impl IrisAgent {
             Ok(artifact) => artifact,
             Err(err) => return Err(self.unreadable(&cap.name, &err)),
         };
+        if let Some(missing) = artifact.missing() {
+            let err = OutputError::WrongShape {
+                detail: format!("it has no {missing}"),
+                raw: output.text,
+            };
+            return Err(self.unreadable(&cap.name, &err));
+        }
         artifact.normalize();
         Ok((artifact, (output.input_tokens, output.output_tokens)))
     }
 
-    async fn run_main(&self, preamble: &str, request: &str, sink: &EventSink) -> anyhow::Result<super::RunOutput> {
+    async fn run_main(
+        &self,
+        preamble: &str,
+        request: &str,
+        sink: &EventSink,
+    ) -> anyhow::Result<super::RunOutput> {
         let subagents = Subagents {
             spec: self.fast.clone(),
             ctx: self.ctx.clone(),
@@ -215,7 +190,7 @@ impl IrisAgent {
     }
 
     /// The verify capability's verdict on an artifact.
-    async fn critique<T: Artifact>(
+    async fn critique<T: Artifact + Send + 'static>(
         &self,
         artifact: &T,
         request: &str,
@@ -225,7 +200,7 @@ impl IrisAgent {
         let preamble = self.preamble(&cap, OutputType::Critique)?;
         let prompt = format!(
             "The request was: {request}\n\nThe draft ({}) to check against the evidence:\n{}",
-            T::OUTPUT.name(),
+            T::OUTPUT_TYPE.name(),
             serde_json::to_string_pretty(artifact)?
         );
         self.draft::<Critique>(&cap, &preamble, &prompt, sink).await
@@ -233,7 +208,9 @@ impl IrisAgent {
 
     /// Saves a reply that could not be read and says where it is.
     fn unreadable(&self, capability: &str, err: &OutputError) -> anyhow::Error {
-        let path = self.raw_reply_dir.join(format!("iris-{capability}-reply.txt"));
+        let path = self
+            .raw_reply_dir
+            .join(format!("iris-{capability}-reply.txt"));
         let saved = std::fs::create_dir_all(&self.raw_reply_dir)
             .and_then(|()| std::fs::write(&path, err.raw()));
         let message = match saved {
@@ -254,7 +231,11 @@ fn add(a: (u64, u64), b: (u64, u64)) -> (u64, u64) {
 }
 
 /// The request again, with the draft and the critic's findings, for one revision.
-fn revision_request<T: Artifact>(request: &str, draft: &T, verdict: &Critique) -> anyhow::Result<String> {
+fn revision_request<T: Artifact>(
+    request: &str,
+    draft: &T,
+    verdict: &Critique,
+) -> anyhow::Result<String> {
     let issues: Vec<String> = verdict
         .issues
         .iter()

@@ -1,10 +1,13 @@
 //! Iris, the agent: one [`IrisAgent`] runs every capability on any provider, with the tools it
 //! gathers evidence with, and reports what it does as [`AgentEvent`]s.
 
+pub mod capability;
 pub mod events;
+pub mod generate;
 pub mod output;
 pub mod provider;
 mod retry;
+pub mod style;
 pub mod tools;
 
 use std::time::Duration;

@@ -115,26 +115,71 @@ pub trait Artifact: Serialize + DeserializeOwned + JsonSchema + Default {
     const OUTPUT_TYPE: OutputType;
 
     fn to_markdown(&self) -> String;
+
+    /// Fixes what models commonly get wrong in form (a commit title over 72 characters).
+    fn normalize(&mut self) {}
+
+    /// What is missing for the artifact to be usable (recovery fills absent fields with
+    /// empty values, so an empty reply parses); `None` when it is complete.
+    fn missing(&self) -> Option<&'static str> {
+        None
+    }
 }
 
 macro_rules! artifact {
-    ($type:ty, $output:expr) => {
+    ($type:ty, $output:expr, |$it:ident| $missing:expr) => {
         impl Artifact for $type {
             const OUTPUT_TYPE: OutputType = $output;
 
             fn to_markdown(&self) -> String {
                 <$type>::to_markdown(self)
             }
+
+            fn missing(&self) -> Option<&'static str> {
+                let $it = self;
+                $missing
+            }
         }
     };
 }
 
-artifact!(GeneratedMessage, OutputType::Commit);
-artifact!(Review, OutputType::Review);
-artifact!(PullRequest, OutputType::PullRequest);
-artifact!(Changelog, OutputType::Changelog);
-artifact!(ReleaseNotes, OutputType::ReleaseNotes);
-artifact!(Critique, OutputType::Critique);
+impl Artifact for GeneratedMessage {
+    const OUTPUT_TYPE: OutputType = OutputType::Commit;
+
+    fn to_markdown(&self) -> String {
+        GeneratedMessage::to_markdown(self)
+    }
+
+    fn normalize(&mut self) {
+        GeneratedMessage::normalize(self);
+    }
+
+    fn missing(&self) -> Option<&'static str> {
+        self.title.trim().is_empty().then_some("a title")
+    }
+}
+
+artifact!(Review, OutputType::Review, |r| r
+    .summary
+    .trim()
+    .is_empty()
+    .then_some("a summary"));
+artifact!(PullRequest, OutputType::PullRequest, |p| p
+    .title
+    .trim()
+    .is_empty()
+    .then_some("a title"));
+artifact!(Changelog, OutputType::Changelog, |c| c
+    .sections()
+    .iter()
+    .all(|(_, entries)| entries.is_empty())
+    .then_some("any entry"));
+artifact!(ReleaseNotes, OutputType::ReleaseNotes, |n| n
+    .summary
+    .trim()
+    .is_empty()
+    .then_some("a summary"));
+artifact!(Critique, OutputType::Critique, |_c| None);
 
 #[cfg(test)]
 mod tests {

@@ -5,6 +5,7 @@
 //! finds the JSON, [`sanitize`] repairs its syntax, [`recover`] fits it to the schema, and
 //! [`clean_text`] strips leaked fences and reasoning from every string.
 
+mod coerce;
 mod extract;
 mod recover;
 mod sanitize;
