@@ -1,6 +1,8 @@
 //! The command line: commands, flags, exit codes.
 
 pub mod config;
+mod generate;
+mod progress;
 
 use std::io::Write;
 use std::path::PathBuf;
@@ -37,6 +39,16 @@ pub struct Cli {
 pub enum Command {
     /// Run one of Iris' tools on this repository and print exactly what the model would receive.
     Tool(ToolArgs),
+    /// Write the commit message for the staged changes (and commit with it).
+    Gen(generate::GenArgs),
+    /// Review the staged changes, a range or a commit: findings with severity, file and line.
+    Review(generate::ReviewArgs),
+    /// Write a pull request description for a branch (default: default branch to HEAD).
+    Pr(generate::PrArgs),
+    /// Write the changelog entry for a range, optionally into CHANGELOG.md.
+    Changelog(generate::ChangelogArgs),
+    /// Write the release notes for a range.
+    ReleaseNotes(generate::ReleaseNotesArgs),
     /// Show the effective configuration and where each value comes from; `set` changes it.
     Config(config::ConfigArgs),
 }
@@ -126,6 +138,11 @@ fn execute(cli: Cli) -> Result<ExitCode> {
         .context("could not start the async runtime")?;
     match cli.command {
         Command::Tool(args) => runtime.block_on(tool(args)),
+        Command::Gen(args) => runtime.block_on(generate::gen_command(args)),
+        Command::Review(args) => runtime.block_on(generate::review_command(args)),
+        Command::Pr(args) => runtime.block_on(generate::pr_command(args)),
+        Command::Changelog(args) => runtime.block_on(generate::changelog_command(args)),
+        Command::ReleaseNotes(args) => runtime.block_on(generate::release_notes_command(args)),
         Command::Config(args) => config::run(args),
     }
 }

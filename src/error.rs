@@ -1,7 +1,7 @@
 //! Error categories and the exit codes they map to.
 //!
 //! Errors travel as `anyhow::Error`; the top level looks for one of these typed errors
-//! in the chain to pick the exit code: 1 general, 2 configuration, 3 git (4, provider, comes with the agent).
+//! in the chain to pick the exit code: 1 general, 2 configuration, 3 git, 4 provider.
 
 use thiserror::Error;
 
@@ -20,6 +20,7 @@ pub mod exit {
     pub const GENERAL: u8 = 1;
     pub const CONFIG: u8 = 2;
     pub const GIT: u8 = 3;
+    pub const PROVIDER: u8 = 4;
 }
 
 /// The exit code for an error: the first categorised error found in its chain.
@@ -28,7 +29,15 @@ pub fn exit_code(err: &anyhow::Error) -> u8 {
         if cause.is::<crate::git::GitError>() {
             return exit::GIT;
         }
-        if cause.is::<ConfigError>() || cause.is::<UsageError>() || cause.is::<clap::Error>() {
+        if cause.is::<crate::agent::ProviderError>() {
+            return exit::PROVIDER;
+        }
+        if cause.is::<ConfigError>()
+            || cause.is::<UsageError>()
+            || cause.is::<clap::Error>()
+            || cause.is::<crate::agent::capability::CapabilityError>()
+            || cause.is::<crate::agent::style::UnknownPreset>()
+        {
             return exit::CONFIG;
         }
     }

@@ -62,6 +62,46 @@ pub struct Generated<T> {
 }
 
 impl IrisAgent {
+    /// Iris as the configuration says, working on the repository at `root`.
+    pub fn from_config(
+        config: &crate::config::Config,
+        root: &std::path::Path,
+        git_dir: &std::path::Path,
+        stream: bool,
+    ) -> anyhow::Result<Self> {
+        let settings = config.provider_settings();
+        let main = ProviderSpec {
+            kind: config.provider,
+            model: config.require_model()?.to_string(),
+            base_url: config.base_url()?.map(str::to_string),
+            api_key: config.api_key()?.map(|key| key.expose().to_string()),
+            stall_timeout: std::time::Duration::from_secs(config.request_timeout_secs),
+        };
+        let fast = ProviderSpec {
+            model: settings.fast_model.clone(),
+            ..main.clone()
+        };
+        Ok(Self {
+            main,
+            fast,
+            ctx: ToolContext::new(root.to_path_buf()).with_trust(config.trust_repo),
+            settings: AgentSettings {
+                max_turns: config.max_turns,
+                subagent_max_turns: config.subagent_max_turns,
+                subagent_timeout: std::time::Duration::from_secs(config.subagent_timeout_secs),
+                ..AgentSettings::default()
+            },
+            style: Style {
+                preset: config.preset.clone(),
+                gitmoji: config.gitmoji,
+                instructions: config.instructions.clone(),
+            },
+            stream,
+            user_dir: crate::config::user_config_dir(),
+            raw_reply_dir: git_dir.join("iris"),
+        })
+    }
+
     /// Runs `capability` on `request` and returns its artifact. With `critic`, the verify
     /// capability checks it and a revision is made once if it asks for one.
     pub async fn generate<T: Artifact + Send + 'static>(

@@ -63,7 +63,7 @@ pub struct ConfigFlags {
     #[arg(long)]
     pub no_gitmoji: bool,
     /// Extra instructions for Iris.
-    #[arg(long, value_name = "TEXT")]
+    #[arg(short = 'i', long, value_name = "TEXT")]
     pub instructions: Option<String>,
 }
 

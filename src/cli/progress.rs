@@ -42,7 +42,11 @@ impl ProgressState {
         let mut line = format!(
             "{} {} · {:.1}s",
             FRAMES[frame % FRAMES.len()],
-            if self.activity.is_empty() { "starting" } else { &self.activity },
+            if self.activity.is_empty() {
+                "starting"
+            } else {
+                &self.activity
+            },
             elapsed.as_secs_f64()
         );
         if self.input_tokens + self.output_tokens > 0 {
@@ -105,7 +109,11 @@ impl Progress {
     }
 }
 
-async fn draw(mut events: UnboundedReceiver<AgentEvent>, drawing: bool, started: Instant) -> ProgressState {
+async fn draw(
+    mut events: UnboundedReceiver<AgentEvent>,
+    drawing: bool,
+    started: Instant,
+) -> ProgressState {
     let mut state = ProgressState::default();
     let mut tick = tokio::time::interval(Duration::from_millis(100));
     let mut frame = 0;
@@ -142,8 +150,14 @@ mod tests {
             name: "file_read".into(),
             summary: "reading src/app.rs".into(),
         });
-        state.apply(&AgentEvent::Usage { input: 1200, output: 40 });
-        state.apply(&AgentEvent::Usage { input: 4, output: 300 });
+        state.apply(&AgentEvent::Usage {
+            input: 1200,
+            output: 40,
+        });
+        state.apply(&AgentEvent::Usage {
+            input: 4,
+            output: 300,
+        });
         assert_eq!(
             state.line(0, Duration::from_millis(3200)),
             "⠋ reading src/app.rs · 3.2s · 1204 tokens sent · 340 received"

@@ -4,6 +4,7 @@
 //! so callers (tools, the command line, later the studio) never see libgit2.
 
 mod blame;
+mod commit;
 mod diff;
 mod info;
 mod log;
@@ -17,6 +18,7 @@ use git2::{Commit, Repository};
 use thiserror::Error;
 
 pub use blame::BlameLine;
+pub use commit::CommitOptions;
 pub use diff::{ChangedFile, DiffTarget};
 pub use info::{HeadState, RepoInfo};
 pub use log::{CommitInfo, is_bot};
@@ -69,6 +71,11 @@ impl GitRepo {
         let dir = self.repo.workdir().unwrap_or_else(|| self.repo.path());
         // libgit2 ends the path with a separator; collecting the components drops it.
         dir.components().collect()
+    }
+
+    /// The `.git` directory (of this worktree).
+    pub fn git_dir(&self) -> &Path {
+        self.repo.path()
     }
 
     /// Resolves a revision the user or the model gave, refusing anything that looks like an option

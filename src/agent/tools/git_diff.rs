@@ -49,20 +49,24 @@ pub struct GitDiffArgs {
     /// Only these files (paths relative to the repository root).
     #[serde(default)]
     pub files: Option<Vec<String>>,
+    /// Without from/to: all uncommitted changes (staged and unstaged) instead of the staged ones.
+    #[serde(default)]
+    pub include_unstaged: bool,
 }
 
 pub struct GitDiff;
 
 impl IrisTool for GitDiff {
     const NAME: &'static str = "git_diff";
-    const DESCRIPTION: &'static str = "The staged changes (or from..to, or one commit with only \
-        `to`): a header with the size of the change and how to approach it, then the files \
+    const DESCRIPTION: &'static str = "The staged changes (all uncommitted ones with \
+        include_unstaged; or from..to, or one commit with only `to`): a header with the size of the change and how to approach it, then the files \
         sorted by relevance with a percentage, stars and the reasons. detail=standard adds the \
         full diffs, only of `files` when given; start with the summary on large changes.";
     type Args = GitDiffArgs;
 
     fn run(ctx: &ToolContext, args: GitDiffArgs) -> Result<String, ToolFailure> {
         let target = match (args.from, args.to) {
+            (None, None) if args.include_unstaged => DiffTarget::WorkingTree,
             (None, None) => DiffTarget::Staged,
             (Some(from), to) => DiffTarget::Range {
                 from,
