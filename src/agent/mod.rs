@@ -62,6 +62,9 @@ impl ProviderError {
     }
 }
 
+/// The reply budget given to Anthropic models when none is configured.
+const ANTHROPIC_MAX_TOKENS: u64 = 8192;
+
 /// Limits every run shares.
 #[derive(Debug, Clone)]
 pub struct AgentSettings {
@@ -108,7 +111,16 @@ pub struct RunOutput {
 }
 
 /// Runs one conversation on `spec`'s model, reporting through `sink`.
-pub async fn run(spec: &ProviderSpec, request: Run, sink: EventSink) -> anyhow::Result<RunOutput> {
+pub async fn run(
+    spec: &ProviderSpec,
+    mut request: Run,
+    sink: EventSink,
+) -> anyhow::Result<RunOutput> {
+    // Anthropic refuses a request without max_tokens, and rig knows a default only for the
+    // model names it was built with.
+    if spec.kind == ProviderKind::Anthropic && request.max_tokens.is_none() {
+        request.max_tokens = Some(ANTHROPIC_MAX_TOKENS);
+    }
     let outcome: Result<RunOutput, String> =
         with_completion_model!(spec, |model| run_with_model(model, request, sink).await);
     outcome.map_err(|message| ProviderError::new(spec, message).into())
