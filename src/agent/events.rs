@@ -17,6 +17,10 @@ pub enum AgentEvent {
     ToolFinished { name: String, ok: bool },
     /// Tokens used by one request (input, output).
     Usage { input: u64, output: u64 },
+    /// The artifact is ready (as markdown).
+    Done(String),
+    /// The work failed; the text says why.
+    Error(String),
 }
 
 /// Sends events to whoever listens; a closed receiver is not an error.

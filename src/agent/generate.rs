@@ -104,7 +104,25 @@ impl IrisAgent {
 
     /// Runs `capability` on `request` and returns its artifact. With `critic`, the verify
     /// capability checks it and a revision is made once if it asks for one.
+    /// Ends with a [`AgentEvent::Done`] or [`AgentEvent::Error`] event as well.
     pub async fn generate<T: Artifact + Send + 'static>(
+        &self,
+        capability: &str,
+        request: &str,
+        critic: bool,
+        sink: &EventSink,
+    ) -> anyhow::Result<Generated<T>> {
+        let result = self
+            .generate_inner::<T>(capability, request, critic, sink)
+            .await;
+        match &result {
+            Ok(generated) => sink.send(AgentEvent::Done(generated.artifact.to_markdown())),
+            Err(err) => sink.send(AgentEvent::Error(format!("{err:#}"))),
+        }
+        result
+    }
+
+    async fn generate_inner<T: Artifact + Send + 'static>(
         &self,
         capability: &str,
         request: &str,

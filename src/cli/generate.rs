@@ -199,9 +199,13 @@ pub async fn gen_command(args: GenArgs) -> Result<ExitCode> {
         "Write the commit message for the staged changes."
     };
     let critic = args.critic && session.config.critic_enabled;
-    let generated = session
+    let mut generated = session
         .generate::<GeneratedMessage>("commit", request, critic)
         .await?;
+    // Without gitmoji (and always with conventional commits) no emoji reaches the message.
+    if !session.config.gitmoji || session.config.preset == "conventional" {
+        generated.artifact.emoji = None;
+    }
     let message = generated.artifact.to_commit_text();
     if args.auto_commit {
         let options = CommitOptions {

@@ -33,7 +33,7 @@ impl ProgressState {
                 self.output_tokens += output;
             }
             AgentEvent::TextDelta(_) => self.activity = "writing".to_string(),
-            AgentEvent::ToolFinished { .. } => {}
+            AgentEvent::ToolFinished { .. } | AgentEvent::Done(_) | AgentEvent::Error(_) => {}
         }
     }
 
