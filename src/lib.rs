@@ -9,4 +9,5 @@ pub mod config;
 pub mod context;
 pub mod error;
 pub mod git;
+pub mod studio;
 pub mod types;

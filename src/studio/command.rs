@@ -1,0 +1,136 @@
+//! The commands a key can trigger. A keymap file names them (`"ctrl-g" = "generate"`), the help
+//! overlay lists them, and the reducer acts on them.
+
+use serde::{Deserialize, Serialize};
+
+/// Everything a user can ask of the studio with one key.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Command {
+    Quit,
+    Help,
+    NextPane,
+    PrevPane,
+    Up,
+    Down,
+    PageUp,
+    PageDown,
+    Top,
+    Bottom,
+    Select,
+    Back,
+    Generate,
+    OpenChat,
+    StageFile,
+    UnstageFile,
+    StageHunk,
+    StageAll,
+    UnstageAll,
+    Commit,
+    ToggleAmend,
+    ToggleNoVerify,
+    UndoVersion,
+    RedoVersion,
+    NextHunk,
+    PrevHunk,
+    Refresh,
+    ModeExplore,
+    ModeCommit,
+    ModeReview,
+    ModePr,
+    ModeChangelog,
+    ModeReleaseNotes,
+}
+
+impl Command {
+    pub const ALL: [Command; 33] = [
+        Command::Quit,
+        Command::Help,
+        Command::NextPane,
+        Command::PrevPane,
+        Command::Up,
+        Command::Down,
+        Command::PageUp,
+        Command::PageDown,
+        Command::Top,
+        Command::Bottom,
+        Command::Select,
+        Command::Back,
+        Command::Generate,
+        Command::OpenChat,
+        Command::StageFile,
+        Command::UnstageFile,
+        Command::StageHunk,
+        Command::StageAll,
+        Command::UnstageAll,
+        Command::Commit,
+        Command::ToggleAmend,
+        Command::ToggleNoVerify,
+        Command::UndoVersion,
+        Command::RedoVersion,
+        Command::NextHunk,
+        Command::PrevHunk,
+        Command::Refresh,
+        Command::ModeExplore,
+        Command::ModeCommit,
+        Command::ModeReview,
+        Command::ModePr,
+        Command::ModeChangelog,
+        Command::ModeReleaseNotes,
+    ];
+
+    /// What the help overlay says the command does.
+    pub fn describe(self) -> &'static str {
+        match self {
+            Command::Quit => "quit (asks first if a draft is unsaved)",
+            Command::Help => "show or hide this help",
+            Command::NextPane => "focus the next pane",
+            Command::PrevPane => "focus the previous pane",
+            Command::Up => "move up",
+            Command::Down => "move down",
+            Command::PageUp => "page up",
+            Command::PageDown => "page down",
+            Command::Top => "go to the top",
+            Command::Bottom => "go to the bottom",
+            Command::Select => "open / select",
+            Command::Back => "back, or cancel what Iris is doing",
+            Command::Generate => "ask Iris to write the artifact",
+            Command::OpenChat => "chat with Iris",
+            Command::StageFile => "stage the selected file",
+            Command::UnstageFile => "unstage the selected file",
+            Command::StageHunk => "stage the hunk under the cursor",
+            Command::StageAll => "stage everything",
+            Command::UnstageAll => "unstage everything",
+            Command::Commit => "commit with the message (asks first)",
+            Command::ToggleAmend => "toggle amending the last commit",
+            Command::ToggleNoVerify => "toggle skipping commit hooks",
+            Command::UndoVersion => "go back to the previous version of the artifact",
+            Command::RedoVersion => "go forward to the next version of the artifact",
+            Command::NextHunk => "jump to the next hunk",
+            Command::PrevHunk => "jump to the previous hunk",
+            Command::Refresh => "refresh from git",
+            Command::ModeExplore => "explore mode",
+            Command::ModeCommit => "commit mode",
+            Command::ModeReview => "review mode",
+            Command::ModePr => "pull request mode",
+            Command::ModeChangelog => "changelog mode",
+            Command::ModeReleaseNotes => "release notes mode",
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_command_is_listed_once_and_named_in_snake_case() {
+        let unique: std::collections::BTreeSet<_> = Command::ALL.iter().collect();
+        assert_eq!(unique.len(), Command::ALL.len());
+        let name = serde_json::to_string(&Command::ModeReleaseNotes).unwrap();
+        assert_eq!(name, "\"mode_release_notes\"");
+        for command in Command::ALL {
+            assert!(!command.describe().is_empty());
+        }
+    }
+}

@@ -1,0 +1,3 @@
+//! Iris Studio, the full-screen terminal studio.
+
+pub mod command;
