@@ -1,3 +1,12 @@
 //! Iris Studio, the full-screen terminal studio.
+//!
+//! Terminal events, agent events and git results become one [`action::Action`]; the pure
+//! [`update::update`] changes the [`state::State`] and returns [`effect::Effect`]s that the
+//! runner carries out off the UI thread; the panes in `ui` only read the state.
 
+pub mod action;
 pub mod command;
+pub mod effect;
+pub mod layout;
+pub mod state;
+pub mod update;

@@ -1,0 +1,64 @@
+//! Everything that can happen to the studio, as one type: keys and mouse from the terminal,
+//! commands, and the results of git and agent work coming back from the effects runner.
+
+use crossterm::event::{KeyEvent, MouseEvent};
+
+use super::command::Command;
+use super::state::{FileEntry, Mode};
+use crate::agent::AgentEvent;
+use crate::context::FileDiff;
+
+#[derive(Debug, Clone)]
+pub enum Action {
+    Key(KeyEvent),
+    Mouse(MouseEvent),
+    Resize,
+    /// Time passes (the spinner turns while Iris works).
+    Tick,
+    Command(Command),
+    /// The status of the repository, the branch, and whether anything is staged.
+    StatusLoaded(Result<RepoSnapshot, String>),
+    /// The diff of the selected file (staged and unstaged parts).
+    DiffLoaded {
+        path: String,
+        result: Result<Vec<FileDiff>, String>,
+    },
+    /// Progress of a running task.
+    Agent {
+        task: u64,
+        event: AgentEvent,
+    },
+    /// A generation finished: the artifact's text, or why not.
+    Generated {
+        task: u64,
+        mode: Mode,
+        result: Result<String, String>,
+    },
+    /// A chat reply finished; `artifact` is set when Iris replaced it with an update tool.
+    ChatReplied {
+        task: u64,
+        mode: Mode,
+        result: Result<ChatOutcome, String>,
+    },
+    /// A git operation (stage, unstage, commit) finished with a message for the status bar.
+    GitDone {
+        result: Result<String, String>,
+        committed: bool,
+    },
+    /// Drafts saved by an earlier session, offered back.
+    DraftsLoaded(Vec<(Mode, String)>),
+}
+
+/// What the file list needs from `git status` and the ranked staged diff.
+#[derive(Debug, Clone, Default)]
+pub struct RepoSnapshot {
+    pub branch: String,
+    pub files: Vec<FileEntry>,
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct ChatOutcome {
+    pub reply: String,
+    /// The new artifact text, when Iris edited it.
+    pub artifact: Option<String>,
+}

@@ -1,0 +1,90 @@
+//! Where each pane sits, from the terminal size and the state alone, so drawing and mouse
+//! clicks agree without drawing having to write anything back.
+
+use ratatui::layout::{Constraint, Direction, Layout, Rect};
+
+use super::state::{Pane, State};
+
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct PaneRects {
+    pub tabs: Rect,
+    pub files: Option<Rect>,
+    pub diff: Option<Rect>,
+    pub editor: Option<Rect>,
+    pub chat: Option<Rect>,
+    pub status: Rect,
+}
+
+impl PaneRects {
+    pub fn compute(size: (u16, u16), state: &State) -> Self {
+        let area = Rect::new(0, 0, size.0, size.1);
+        let rows = Layout::default()
+            .direction(Direction::Vertical)
+            .constraints([
+                Constraint::Length(1),
+                Constraint::Min(3),
+                Constraint::Length(1),
+            ])
+            .split(area);
+        let (tabs, body, status) = (rows[0], rows[1], rows[2]);
+        if !state.mode.has_artifact() {
+            let cols = Layout::default()
+                .direction(Direction::Horizontal)
+                .constraints([Constraint::Percentage(30), Constraint::Percentage(70)])
+                .split(body);
+            return Self {
+                tabs,
+                files: Some(cols[0]),
+                diff: Some(cols[1]),
+                editor: None,
+                chat: None,
+                status,
+            };
+        }
+        let cols = Layout::default()
+            .direction(Direction::Horizontal)
+            .constraints([
+                Constraint::Percentage(26),
+                Constraint::Percentage(38),
+                Constraint::Percentage(36),
+            ])
+            .split(body);
+        let (editor, chat) = if state.chat.open {
+            let right = Layout::default()
+                .direction(Direction::Vertical)
+                .constraints([Constraint::Percentage(50), Constraint::Percentage(50)])
+                .split(cols[2]);
+            (right[0], Some(right[1]))
+        } else {
+            (cols[2], None)
+        };
+        Self {
+            tabs,
+            files: Some(cols[0]),
+            diff: Some(cols[1]),
+            editor: Some(editor),
+            chat,
+            status,
+        }
+    }
+}
+
+/// The pane under a screen cell.
+pub fn hit(rects: &PaneRects, column: u16, row: u16) -> Option<Pane> {
+    let inside = |rect: Option<Rect>| {
+        rect.is_some_and(|r| {
+            column >= r.x && column < r.x + r.width && row >= r.y && row < r.y + r.height
+        })
+    };
+    if inside(rects.files) {
+        Some(Pane::Files)
+    } else if inside(rects.diff) {
+        Some(Pane::Diff)
+    } else if inside(rects.editor) {
+        Some(Pane::Editor)
+    } else if inside(rects.chat) {
+        Some(Pane::ChatInput)
+    } else {
+        None
+    }
+}

@@ -1,0 +1,385 @@
+//! The studio's state: plain data that `update` changes and the panes draw.
+
+use std::time::Instant;
+
+use tui_textarea::TextArea;
+
+use crate::context::{ChangeKind, FileDiff};
+
+/// What the studio is for at the moment; each mode has its panes and its artifact.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Mode {
+    Explore,
+    Commit,
+    Review,
+    Pr,
+    Changelog,
+    ReleaseNotes,
+}
+
+impl Mode {
+    pub const ALL: [Mode; 6] = [
+        Mode::Explore,
+        Mode::Commit,
+        Mode::Review,
+        Mode::Pr,
+        Mode::Changelog,
+        Mode::ReleaseNotes,
+    ];
+
+    pub fn title(self) -> &'static str {
+        match self {
+            Mode::Explore => "Explore",
+            Mode::Commit => "Commit",
+            Mode::Review => "Review",
+            Mode::Pr => "PR",
+            Mode::Changelog => "Changelog",
+            Mode::ReleaseNotes => "Release notes",
+        }
+    }
+
+    /// The name used on the command line (`--mode release-notes`) and for drafts.
+    pub fn name(self) -> &'static str {
+        match self {
+            Mode::Explore => "explore",
+            Mode::Commit => "commit",
+            Mode::Review => "review",
+            Mode::Pr => "pr",
+            Mode::Changelog => "changelog",
+            Mode::ReleaseNotes => "release-notes",
+        }
+    }
+
+    pub fn from_name(name: &str) -> Option<Mode> {
+        Mode::ALL.into_iter().find(|m| m.name() == name)
+    }
+
+    /// The panes Tab cycles through, left to right.
+    pub fn panes(self) -> &'static [Pane] {
+        match self {
+            Mode::Explore => &[Pane::Files, Pane::Diff],
+            Mode::Commit | Mode::Review => &[Pane::Files, Pane::Diff, Pane::Editor],
+            Mode::Pr | Mode::Changelog | Mode::ReleaseNotes => {
+                &[Pane::Files, Pane::Editor, Pane::Diff]
+            }
+        }
+    }
+
+    /// Whether the mode has an artifact Iris writes.
+    pub fn has_artifact(self) -> bool {
+        self != Mode::Explore
+    }
+}
+
+/// A pane that can have the focus.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Pane {
+    Files,
+    Diff,
+    Editor,
+    ChatInput,
+}
+
+/// One changed file in the list.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FileEntry {
+    pub path: String,
+    pub staged: Option<ChangeKind>,
+    pub unstaged: Option<ChangeKind>,
+    pub untracked: bool,
+    pub conflicted: bool,
+    /// Relevance in percent, once the staged diff has been scored.
+    pub relevance: Option<u32>,
+}
+
+/// The diff shown for the selected file.
+#[derive(Debug, Clone, Default)]
+pub struct DiffView {
+    pub path: Option<String>,
+    pub files: Vec<FileDiff>,
+    /// First visible line.
+    pub scroll: usize,
+    pub loading: bool,
+}
+
+impl DiffView {
+    /// The rendered lines count (headers, hunk headers and lines), for scrolling bounds.
+    pub fn line_count(&self) -> usize {
+        self.files
+            .iter()
+            .map(|f| 1 + f.hunks.iter().map(|h| 1 + h.lines.len()).sum::<usize>())
+            .sum()
+    }
+
+    /// Line numbers (in the rendered view) where hunks start.
+    pub fn hunk_starts(&self) -> Vec<usize> {
+        let mut starts = Vec::new();
+        let mut line = 0;
+        for file in &self.files {
+            line += 1;
+            for hunk in &file.hunks {
+                starts.push(line);
+                line += 1 + hunk.lines.len();
+            }
+        }
+        starts
+    }
+}
+
+/// An artifact's text and every version of it: what Iris wrote, what the user typed.
+#[derive(Default)]
+pub struct ArtifactBuffer {
+    pub editor: TextArea<'static>,
+    /// Earlier texts, oldest first; the editor holds the current one.
+    pub versions: Vec<String>,
+    /// Where in `versions` the user has stepped back to (`versions.len()` = the editor's text).
+    pub position: usize,
+    /// The text last saved as a draft (to know whether there are unsaved changes).
+    pub saved: String,
+}
+
+impl ArtifactBuffer {
+    pub fn text(&self) -> String {
+        self.editor.lines().join("\n")
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.text().trim().is_empty()
+    }
+
+    /// Replaces the text, keeping the old one as a version (nothing typed is lost).
+    pub fn replace(&mut self, text: &str) {
+        let current = self.text();
+        if current == text {
+            return;
+        }
+        self.versions.truncate(self.position);
+        if !current.trim().is_empty() {
+            self.versions.push(current);
+        }
+        self.position = self.versions.len();
+        self.set_editor(text);
+    }
+
+    /// Steps back to the previous version; the current text is kept to step forward to.
+    pub fn undo(&mut self) -> bool {
+        if self.position == 0 {
+            return false;
+        }
+        let current = self.text();
+        if self.position == self.versions.len() {
+            self.versions.push(current);
+        } else {
+            self.versions[self.position] = current;
+        }
+        self.position -= 1;
+        let text = self.versions[self.position].clone();
+        self.set_editor(&text);
+        true
+    }
+
+    pub fn redo(&mut self) -> bool {
+        if self.position + 1 >= self.versions.len() {
+            return false;
+        }
+        self.versions[self.position] = self.text();
+        self.position += 1;
+        let text = self.versions[self.position].clone();
+        self.set_editor(&text);
+        if self.position + 1 == self.versions.len() {
+            // Back at the newest text: it lives in the editor again.
+            self.versions.pop();
+        }
+        true
+    }
+
+    fn set_editor(&mut self, text: &str) {
+        let lines: Vec<String> = text.lines().map(str::to_string).collect();
+        self.editor = TextArea::new(if lines.is_empty() {
+            vec![String::new()]
+        } else {
+            lines
+        });
+    }
+}
+
+/// Who said something in the chat.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Speaker {
+    User,
+    Iris,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ChatMessage {
+    pub speaker: Speaker,
+    pub text: String,
+}
+
+/// The chat with Iris, beside the artifact.
+#[derive(Default)]
+pub struct Chat {
+    pub open: bool,
+    pub messages: Vec<ChatMessage>,
+    pub input: TextArea<'static>,
+}
+
+/// What Iris is doing right now.
+#[derive(Debug, Clone)]
+pub struct Task {
+    pub id: u64,
+    pub mode: Mode,
+    pub kind: TaskKind,
+    pub started: Instant,
+    pub activity: String,
+    pub input_tokens: u64,
+    pub output_tokens: u64,
+    /// Text streamed so far (shown while the task runs).
+    pub streamed: String,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TaskKind {
+    Generate,
+    Chat,
+}
+
+/// A one-line message in the status bar.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Notice {
+    pub level: Level,
+    pub text: String,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Level {
+    Info,
+    Success,
+    Warning,
+    Error,
+}
+
+/// A question waiting for y/n.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Confirm {
+    Commit,
+    Quit,
+}
+
+/// Options for the next commit.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct CommitFlags {
+    pub amend: bool,
+    pub no_verify: bool,
+}
+
+/// The whole studio.
+pub struct State {
+    pub mode: Mode,
+    pub focus: Pane,
+    pub files: Vec<FileEntry>,
+    pub selected: usize,
+    pub files_loading: bool,
+    pub branch: String,
+    pub diff: DiffView,
+    pub artifacts: std::collections::BTreeMap<Mode, ArtifactBuffer>,
+    pub chat: Chat,
+    pub task: Option<Task>,
+    pub next_task_id: u64,
+    pub help: bool,
+    pub confirm: Option<Confirm>,
+    pub notice: Option<Notice>,
+    pub commit_flags: CommitFlags,
+    /// Why AI actions cannot run (no provider configured), if so.
+    pub ai_unavailable: Option<String>,
+    /// Generate automatically on entering a mode whose artifact is empty.
+    pub auto_generate: bool,
+    /// Whether the staged change is known to have content (so generating makes sense).
+    pub has_staged: bool,
+    /// The terminal's size (columns, rows), for layout and mouse hits.
+    pub size: (u16, u16),
+    pub quit: bool,
+}
+
+impl State {
+    pub fn new(mode: Mode) -> Self {
+        let mut artifacts = std::collections::BTreeMap::new();
+        for mode in Mode::ALL.into_iter().filter(|m| m.has_artifact()) {
+            artifacts.insert(mode, ArtifactBuffer::default());
+        }
+        Self {
+            mode,
+            focus: Pane::Files,
+            files: Vec::new(),
+            selected: 0,
+            files_loading: true,
+            branch: String::new(),
+            diff: DiffView::default(),
+            artifacts,
+            chat: Chat::default(),
+            task: None,
+            next_task_id: 1,
+            help: false,
+            confirm: None,
+            notice: None,
+            commit_flags: CommitFlags::default(),
+            ai_unavailable: None,
+            auto_generate: true,
+            has_staged: false,
+            size: (120, 40),
+            quit: false,
+        }
+    }
+
+    pub fn artifact(&self) -> Option<&ArtifactBuffer> {
+        self.artifacts.get(&self.mode)
+    }
+
+    pub fn artifact_mut(&mut self) -> Option<&mut ArtifactBuffer> {
+        self.artifacts.get_mut(&self.mode)
+    }
+
+    pub fn selected_file(&self) -> Option<&FileEntry> {
+        self.files.get(self.selected)
+    }
+
+    /// Artifacts whose text differs from their saved draft.
+    pub fn unsaved(&self) -> bool {
+        self.artifacts
+            .values()
+            .any(|a| a.text() != a.saved && !a.is_empty())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn versions_step_back_and_forward_without_losing_text() {
+        let mut buffer = ArtifactBuffer::default();
+        buffer.replace("first draft");
+        buffer.replace("shorter");
+        assert_eq!(buffer.text(), "shorter");
+        assert!(buffer.undo());
+        assert_eq!(buffer.text(), "first draft");
+        assert!(!buffer.undo(), "the empty start is not a version");
+        assert!(buffer.redo());
+        assert_eq!(buffer.text(), "shorter");
+        assert!(!buffer.redo());
+        // A new version after stepping back drops the abandoned future, not the text typed.
+        buffer.undo();
+        buffer.editor.move_cursor(tui_textarea::CursorMove::End);
+        buffer.editor.insert_str(" (edited)");
+        buffer.replace("third");
+        assert!(buffer.undo());
+        assert_eq!(buffer.text(), "first draft (edited)");
+    }
+
+    #[test]
+    fn modes_round_trip_their_names() {
+        for mode in Mode::ALL {
+            assert_eq!(Mode::from_name(mode.name()), Some(mode));
+        }
+    }
+}

@@ -1,0 +1,596 @@
+//! The reducer: `update(&mut State, Action) -> Vec<Effect>`. Pure: no terminal, git or network.
+
+use crossterm::event::{KeyCode, KeyEvent, KeyModifiers, MouseEventKind};
+
+use super::action::Action;
+use super::command::Command;
+use super::effect::Effect;
+use super::layout::{PaneRects, hit};
+use super::state::{
+    ChatMessage, Confirm, Level, Mode, Notice, Pane, Speaker, State, Task, TaskKind,
+};
+use crate::agent::AgentEvent;
+
+/// Lines a page moves.
+const PAGE: usize = 20;
+
+pub fn update(state: &mut State, action: Action) -> Vec<Effect> {
+    match action {
+        Action::Key(key) => key_input(state, key),
+        Action::Mouse(mouse) => mouse_input(state, mouse),
+        Action::Resize | Action::Tick => Vec::new(),
+        Action::Command(command) => command_input(state, command),
+        Action::StatusLoaded(Ok(snapshot)) => {
+            let selected_path = state.selected_file().map(|f| f.path.clone());
+            state.branch = snapshot.branch;
+            state.files = snapshot.files;
+            state.files_loading = false;
+            state.has_staged = state.files.iter().any(|f| f.staged.is_some());
+            state.selected = selected_path
+                .and_then(|p| state.files.iter().position(|f| f.path == p))
+                .unwrap_or(0)
+                .min(state.files.len().saturating_sub(1));
+            let mut effects = load_selected_diff(state);
+            effects.extend(auto_generate(state));
+            effects
+        }
+        Action::StatusLoaded(Err(err)) => {
+            state.files_loading = false;
+            notice(state, Level::Error, format!("git status failed: {err}"));
+            Vec::new()
+        }
+        Action::DiffLoaded { path, result } => {
+            if state.diff.path.as_deref() == Some(path.as_str()) {
+                state.diff.loading = false;
+                match result {
+                    Ok(files) => state.diff.files = files,
+                    Err(err) => {
+                        notice(state, Level::Error, format!("diff of {path} failed: {err}"))
+                    }
+                }
+            }
+            Vec::new()
+        }
+        Action::Agent { task, event } => {
+            if let Some(running) = state.task.as_mut().filter(|t| t.id == task) {
+                match event {
+                    AgentEvent::Status(text) => running.activity = text,
+                    AgentEvent::ToolStarted { summary, .. } => {
+                        running.activity = summary;
+                        running.streamed.clear();
+                    }
+                    AgentEvent::TextDelta(text) => {
+                        running.activity = "writing".to_string();
+                        running.streamed.push_str(&text);
+                    }
+                    AgentEvent::Usage { input, output } => {
+                        running.input_tokens += input;
+                        running.output_tokens += output;
+                    }
+                    AgentEvent::ToolFinished { .. }
+                    | AgentEvent::Done(_)
+                    | AgentEvent::Error(_) => {}
+                }
+            }
+            Vec::new()
+        }
+        Action::Generated { task, mode, result } => {
+            if !finish_task(state, task) {
+                return Vec::new();
+            }
+            match result {
+                Ok(text) => {
+                    replace_artifact(state, mode, &text);
+                    notice(
+                        state,
+                        Level::Success,
+                        format!("Iris wrote the {}", mode.title().to_lowercase()),
+                    );
+                    save_draft(state, mode)
+                }
+                Err(err) => {
+                    notice(state, Level::Error, err);
+                    Vec::new()
+                }
+            }
+        }
+        Action::ChatReplied { task, mode, result } => {
+            if !finish_task(state, task) {
+                return Vec::new();
+            }
+            match result {
+                Ok(outcome) => {
+                    state.chat.messages.push(ChatMessage {
+                        speaker: Speaker::Iris,
+                        text: outcome.reply,
+                    });
+                    match outcome.artifact {
+                        Some(text) => {
+                            replace_artifact(state, mode, &text);
+                            save_draft(state, mode)
+                        }
+                        None => Vec::new(),
+                    }
+                }
+                Err(err) => {
+                    notice(state, Level::Error, err);
+                    Vec::new()
+                }
+            }
+        }
+        Action::GitDone { result, committed } => {
+            let mut effects = vec![Effect::LoadStatus];
+            match result {
+                Ok(text) => {
+                    notice(state, Level::Success, text);
+                    if committed {
+                        if let Some(buffer) = state.artifacts.get_mut(&Mode::Commit) {
+                            buffer.replace("");
+                            buffer.saved.clear();
+                        }
+                        state.commit_flags = Default::default();
+                        effects.push(Effect::ClearDraft { mode: Mode::Commit });
+                    }
+                }
+                Err(err) => notice(state, Level::Error, err),
+            }
+            effects
+        }
+        Action::DraftsLoaded(drafts) => {
+            let mut restored = Vec::new();
+            for (mode, text) in drafts {
+                if let Some(buffer) = state.artifacts.get_mut(&mode).filter(|b| b.is_empty()) {
+                    buffer.replace(&text);
+                    buffer.saved = text;
+                    restored.push(mode.title());
+                }
+            }
+            if !restored.is_empty() {
+                notice(
+                    state,
+                    Level::Info,
+                    format!("restored drafts: {}", restored.join(", ")),
+                );
+            }
+            Vec::new()
+        }
+    }
+}
+
+fn notice(state: &mut State, level: Level, text: impl Into<String>) {
+    state.notice = Some(Notice {
+        level,
+        text: text.into().split_whitespace().collect::<Vec<_>>().join(" "),
+    });
+}
+
+fn finish_task(state: &mut State, task: u64) -> bool {
+    if state.task.as_ref().is_some_and(|t| t.id == task) {
+        state.task = None;
+        true
+    } else {
+        false // a cancelled task's late result
+    }
+}
+
+fn replace_artifact(state: &mut State, mode: Mode, text: &str) {
+    if let Some(buffer) = state.artifacts.get_mut(&mode) {
+        buffer.replace(text);
+    }
+}
+
+fn save_draft(state: &mut State, mode: Mode) -> Vec<Effect> {
+    match state.artifacts.get_mut(&mode) {
+        Some(buffer) if buffer.text() != buffer.saved => {
+            buffer.saved = buffer.text();
+            vec![Effect::SaveDraft {
+                mode,
+                text: buffer.saved.clone(),
+            }]
+        }
+        _ => Vec::new(),
+    }
+}
+
+fn load_selected_diff(state: &mut State) -> Vec<Effect> {
+    let Some(path) = state.selected_file().map(|f| f.path.clone()) else {
+        state.diff = Default::default();
+        return Vec::new();
+    };
+    if state.diff.path.as_deref() == Some(path.as_str()) && !state.diff.loading {
+        // Same file: reload in place (after staging) without jumping to the top.
+        state.diff.loading = true;
+    } else {
+        state.diff = super::state::DiffView {
+            path: Some(path.clone()),
+            loading: true,
+            ..Default::default()
+        };
+    }
+    vec![Effect::LoadDiff { path }]
+}
+
+/// Generates on entering a mode whose artifact is empty and whose input is not.
+fn auto_generate(state: &mut State) -> Vec<Effect> {
+    let input_ready = match state.mode {
+        Mode::Commit => state.has_staged,
+        Mode::Explore | Mode::Review | Mode::Pr | Mode::Changelog | Mode::ReleaseNotes => false,
+    };
+    let empty = state.artifact().is_some_and(|a| a.is_empty());
+    if state.auto_generate
+        && input_ready
+        && empty
+        && state.task.is_none()
+        && state.ai_unavailable.is_none()
+    {
+        start_generate(state)
+    } else {
+        Vec::new()
+    }
+}
+
+fn start_task(state: &mut State, kind: TaskKind) -> Option<u64> {
+    if let Some(why) = &state.ai_unavailable {
+        let why = why.clone();
+        notice(state, Level::Warning, why);
+        return None;
+    }
+    if state.task.is_some() {
+        notice(
+            state,
+            Level::Warning,
+            "Iris is busy: Esc cancels what she is doing",
+        );
+        return None;
+    }
+    let id = state.next_task_id;
+    state.next_task_id += 1;
+    state.task = Some(Task {
+        id,
+        mode: state.mode,
+        kind,
+        started: std::time::Instant::now(),
+        activity: "starting".to_string(),
+        input_tokens: 0,
+        output_tokens: 0,
+        streamed: String::new(),
+    });
+    Some(id)
+}
+
+fn start_generate(state: &mut State) -> Vec<Effect> {
+    if !state.mode.has_artifact() {
+        notice(
+            state,
+            Level::Info,
+            "explore mode has nothing to write: switch to a mode (2-6)",
+        );
+        return Vec::new();
+    }
+    match start_task(state, TaskKind::Generate) {
+        Some(task) => vec![Effect::Generate {
+            task,
+            mode: state.mode,
+        }],
+        None => Vec::new(),
+    }
+}
+
+fn command_input(state: &mut State, command: Command) -> Vec<Effect> {
+    if state.help && !matches!(command, Command::Help | Command::Back | Command::Quit) {
+        return Vec::new();
+    }
+    match command {
+        Command::Quit => {
+            if state.unsaved() {
+                state.confirm = Some(Confirm::Quit);
+            } else {
+                state.quit = true;
+            }
+            Vec::new()
+        }
+        Command::Help => {
+            state.help = !state.help;
+            Vec::new()
+        }
+        Command::NextPane | Command::PrevPane => {
+            let panes = visible_panes(state);
+            let at = panes.iter().position(|p| *p == state.focus).unwrap_or(0);
+            let next = if command == Command::NextPane {
+                (at + 1) % panes.len()
+            } else {
+                (at + panes.len() - 1) % panes.len()
+            };
+            state.focus = panes[next];
+            Vec::new()
+        }
+        Command::Up
+        | Command::Down
+        | Command::PageUp
+        | Command::PageDown
+        | Command::Top
+        | Command::Bottom => move_cursor(state, command),
+        Command::Select => {
+            if state.focus == Pane::Files {
+                state.focus = Pane::Diff;
+            }
+            Vec::new()
+        }
+        Command::Back => {
+            if let Some(task) = state.task.take() {
+                notice(state, Level::Info, "cancelled: the text from before stays");
+                return vec![Effect::Cancel { task: task.id }];
+            }
+            if state.help {
+                state.help = false;
+            } else if state.focus == Pane::ChatInput {
+                state.chat.open = false;
+                state.focus = Pane::Editor;
+            } else if state.focus != Pane::Files {
+                state.focus = Pane::Files;
+            }
+            Vec::new()
+        }
+        Command::Generate => start_generate(state),
+        Command::OpenChat => {
+            if !state.mode.has_artifact() {
+                notice(
+                    state,
+                    Level::Info,
+                    "chat edits an artifact: switch to a mode (2-6)",
+                );
+            } else if let Some(why) = state.ai_unavailable.clone() {
+                notice(state, Level::Warning, why);
+            } else {
+                state.chat.open = true;
+                state.focus = Pane::ChatInput;
+            }
+            Vec::new()
+        }
+        Command::StageFile | Command::UnstageFile => match state.selected_file() {
+            Some(file) => {
+                let path = file.path.clone();
+                vec![if command == Command::StageFile {
+                    Effect::Stage { path }
+                } else {
+                    Effect::Unstage { path }
+                }]
+            }
+            None => Vec::new(),
+        },
+        Command::StageAll => vec![Effect::StageAll],
+        Command::UnstageAll => vec![Effect::UnstageAll],
+        Command::StageHunk => {
+            let Some(path) = state.diff.path.clone() else {
+                return Vec::new();
+            };
+            let starts = state.diff.hunk_starts();
+            match starts.iter().rposition(|start| *start <= state.diff.scroll) {
+                Some(hunk) => vec![Effect::StageHunk { path, hunk }],
+                None if !starts.is_empty() => vec![Effect::StageHunk { path, hunk: 0 }],
+                None => Vec::new(),
+            }
+        }
+        Command::Commit => {
+            if state.mode != Mode::Commit {
+                notice(state, Level::Info, "commits are made in commit mode (2)");
+            } else if state.artifact().is_none_or(|a| a.is_empty()) {
+                notice(state, Level::Warning, "the commit message is empty");
+            } else if !state.has_staged && !state.commit_flags.amend {
+                notice(
+                    state,
+                    Level::Warning,
+                    "nothing is staged (s stages the selected file)",
+                );
+            } else {
+                state.confirm = Some(Confirm::Commit);
+            }
+            Vec::new()
+        }
+        Command::ToggleAmend => {
+            state.commit_flags.amend = !state.commit_flags.amend;
+            Vec::new()
+        }
+        Command::ToggleNoVerify => {
+            state.commit_flags.no_verify = !state.commit_flags.no_verify;
+            Vec::new()
+        }
+        Command::UndoVersion | Command::RedoVersion => {
+            let mode = state.mode;
+            let moved = state.artifact_mut().is_some_and(|a| {
+                if command == Command::UndoVersion {
+                    a.undo()
+                } else {
+                    a.redo()
+                }
+            });
+            if moved {
+                save_draft(state, mode)
+            } else {
+                Vec::new()
+            }
+        }
+        Command::NextHunk | Command::PrevHunk => {
+            let starts = state.diff.hunk_starts();
+            let scroll = state.diff.scroll;
+            let target = if command == Command::NextHunk {
+                starts.into_iter().find(|s| *s > scroll)
+            } else {
+                starts.into_iter().rev().find(|s| *s < scroll)
+            };
+            if let Some(line) = target {
+                state.diff.scroll = line;
+            }
+            Vec::new()
+        }
+        Command::Refresh => vec![Effect::LoadStatus],
+        Command::ModeExplore => switch_mode(state, Mode::Explore),
+        Command::ModeCommit => switch_mode(state, Mode::Commit),
+        Command::ModeReview => switch_mode(state, Mode::Review),
+        Command::ModePr => switch_mode(state, Mode::Pr),
+        Command::ModeChangelog => switch_mode(state, Mode::Changelog),
+        Command::ModeReleaseNotes => switch_mode(state, Mode::ReleaseNotes),
+    }
+}
+
+fn visible_panes(state: &State) -> Vec<Pane> {
+    let mut panes = state.mode.panes().to_vec();
+    if state.chat.open {
+        panes.push(Pane::ChatInput);
+    }
+    panes
+}
+
+fn switch_mode(state: &mut State, mode: Mode) -> Vec<Effect> {
+    if state.mode == mode {
+        return Vec::new();
+    }
+    state.mode = mode;
+    state.focus = Pane::Files;
+    if !mode.has_artifact() {
+        state.chat.open = false;
+    }
+    auto_generate(state)
+}
+
+fn move_cursor(state: &mut State, command: Command) -> Vec<Effect> {
+    match state.focus {
+        Pane::Files => {
+            let last = state.files.len().saturating_sub(1);
+            let before = state.selected;
+            state.selected = step(state.selected, last, command, PAGE);
+            if state.selected != before {
+                return load_selected_diff(state);
+            }
+            Vec::new()
+        }
+        Pane::Diff => {
+            let last = state.diff.line_count().saturating_sub(1);
+            state.diff.scroll = step(state.diff.scroll, last, command, PAGE);
+            Vec::new()
+        }
+        Pane::Editor | Pane::ChatInput => Vec::new(),
+    }
+}
+
+fn step(at: usize, last: usize, command: Command, page: usize) -> usize {
+    match command {
+        Command::Up => at.saturating_sub(1),
+        Command::Down => (at + 1).min(last),
+        Command::PageUp => at.saturating_sub(page),
+        Command::PageDown => (at + page).min(last),
+        Command::Top => 0,
+        Command::Bottom => last,
+        _ => at,
+    }
+}
+
+/// Keys that no command claimed: answers to a question, or text for the focused editor.
+fn key_input(state: &mut State, key: KeyEvent) -> Vec<Effect> {
+    if let Some(question) = state.confirm.take() {
+        let yes = matches!(
+            key.code,
+            KeyCode::Char('y') | KeyCode::Char('Y') | KeyCode::Enter
+        );
+        return match (question, yes) {
+            (Confirm::Quit, true) => {
+                state.quit = true;
+                Vec::new()
+            }
+            (Confirm::Commit, true) => {
+                let message = state.artifact().map(|a| a.text()).unwrap_or_default();
+                notice(state, Level::Info, "committing...");
+                vec![Effect::Commit {
+                    message,
+                    flags: state.commit_flags,
+                }]
+            }
+            (_, false) => {
+                notice(state, Level::Info, "cancelled");
+                Vec::new()
+            }
+        };
+    }
+    match state.focus {
+        Pane::Editor => {
+            let mode = state.mode;
+            if let Some(buffer) = state.artifact_mut() {
+                buffer.editor.input(key);
+            }
+            // Drafts are saved as they change, so a crash or a kill loses nothing.
+            save_draft(state, mode)
+        }
+        Pane::ChatInput => chat_key(state, key),
+        Pane::Files | Pane::Diff => Vec::new(),
+    }
+}
+
+fn chat_key(state: &mut State, key: KeyEvent) -> Vec<Effect> {
+    let send = key.code == KeyCode::Enter
+        && !key
+            .modifiers
+            .intersects(KeyModifiers::SHIFT | KeyModifiers::ALT);
+    if !send {
+        state.chat.input.input(key);
+        return Vec::new();
+    }
+    let message = state.chat.input.lines().join("\n").trim().to_string();
+    if message.is_empty() {
+        return Vec::new();
+    }
+    let Some(task) = start_task(state, TaskKind::Chat) else {
+        return Vec::new();
+    };
+    state.chat.input = Default::default();
+    let history = state.chat.messages.clone();
+    state.chat.messages.push(ChatMessage {
+        speaker: Speaker::User,
+        text: message.clone(),
+    });
+    let artifact = state.artifact().map(|a| a.text()).unwrap_or_default();
+    vec![Effect::Chat {
+        task,
+        mode: state.mode,
+        history,
+        message,
+        artifact,
+    }]
+}
+
+fn mouse_input(state: &mut State, mouse: crossterm::event::MouseEvent) -> Vec<Effect> {
+    let rects = PaneRects::compute(state.size, state);
+    let Some(pane) = hit(&rects, mouse.column, mouse.row) else {
+        return Vec::new();
+    };
+    match mouse.kind {
+        MouseEventKind::Down(_) => {
+            state.focus = pane;
+            if pane == Pane::Files
+                && let Some(area) = rects.files
+            {
+                // Row 0 of the list is under the border.
+                let row = usize::from(mouse.row.saturating_sub(area.y + 1));
+                if row < state.files.len() && row != state.selected {
+                    state.selected = row;
+                    return load_selected_diff(state);
+                }
+            }
+            Vec::new()
+        }
+        MouseEventKind::ScrollDown | MouseEventKind::ScrollUp => {
+            let previous = state.focus;
+            state.focus = pane;
+            let command = if mouse.kind == MouseEventKind::ScrollDown {
+                Command::Down
+            } else {
+                Command::Up
+            };
+            let effects = move_cursor(state, command);
+            if matches!(pane, Pane::Editor | Pane::ChatInput) {
+                state.focus = previous;
+            }
+            effects
+        }
+        _ => Vec::new(),
+    }
+}
