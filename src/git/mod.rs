@@ -10,6 +10,7 @@ mod info;
 mod log;
 mod patch;
 mod show;
+mod stage;
 mod status;
 
 use std::path::{Component, Path, PathBuf};

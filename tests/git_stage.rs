@@ -1,0 +1,78 @@
+//! Staging through the git layer, checked with the git command line.
+
+mod common;
+
+use common::TestRepo;
+use iris_studio::git::GitRepo;
+
+fn cached_names(repo: &TestRepo) -> Vec<String> {
+    let mut names: Vec<String> = repo
+        .git(&["diff", "--cached", "--name-only"])
+        .lines()
+        .map(str::to_string)
+        .collect();
+    names.sort();
+    names
+}
+
+fn open(repo: &TestRepo) -> GitRepo {
+    GitRepo::discover(&repo.path()).expect("repository")
+}
+
+#[test]
+fn files_are_staged_and_unstaged_like_git_add_and_git_reset() {
+    let repo = TestRepo::new();
+    repo.write("a.txt", "a\n");
+    repo.write("gone.txt", "bye\n");
+    repo.commit_all("base");
+    repo.write("a.txt", "changed\n");
+    repo.write("new.txt", "new\n");
+    std::fs::remove_file(repo.path().join("gone.txt")).unwrap();
+    let git = open(&repo);
+
+    git.stage("a.txt").unwrap();
+    git.stage("gone.txt").unwrap();
+    assert_eq!(cached_names(&repo), ["a.txt", "gone.txt"]);
+    git.unstage("a.txt").unwrap();
+    assert_eq!(cached_names(&repo), ["gone.txt"]);
+    git.stage_all().unwrap();
+    assert_eq!(cached_names(&repo), ["a.txt", "gone.txt", "new.txt"]);
+    git.unstage_all().unwrap();
+    assert!(cached_names(&repo).is_empty());
+    assert!(git.stage("../outside").is_err());
+}
+
+#[test]
+fn unstaging_works_before_the_first_commit() {
+    let repo = TestRepo::new();
+    repo.write("first.txt", "1\n");
+    let git = open(&repo);
+    git.stage("first.txt").unwrap();
+    assert_eq!(cached_names(&repo), ["first.txt"]);
+    git.unstage("first.txt").unwrap();
+    assert!(cached_names(&repo).is_empty());
+    git.stage_all().unwrap();
+    git.unstage_all().unwrap();
+    assert!(cached_names(&repo).is_empty());
+}
+
+#[test]
+fn one_hunk_is_staged_and_the_other_is_not() {
+    let repo = TestRepo::new();
+    let lines: Vec<String> = (1..=30).map(|i| format!("line {i}")).collect();
+    repo.write("f.txt", lines.join("\n") + "\n");
+    repo.commit_all("base");
+    let mut changed = lines.clone();
+    changed[1] = "line 2 changed".into();
+    changed[27] = "line 28 changed".into();
+    repo.write("f.txt", changed.join("\n") + "\n");
+    let git = open(&repo);
+
+    git.stage_hunk("f.txt", 1).unwrap();
+    let cached = repo.git(&["diff", "--cached"]);
+    assert!(cached.contains("+line 28 changed"), "{cached}");
+    assert!(!cached.contains("+line 2 changed"));
+    let unstaged = repo.git(&["diff"]);
+    assert!(unstaged.contains("+line 2 changed"));
+    assert!(git.stage_hunk("f.txt", 5).is_err());
+}
