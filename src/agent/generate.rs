@@ -164,7 +164,7 @@ impl IrisAgent {
     }
 
     /// The instructions: persona, the capability's task, the style and the output format.
-    fn preamble(&self, cap: &Capability, output: OutputType) -> anyhow::Result<String> {
+    pub(crate) fn preamble(&self, cap: &Capability, output: OutputType) -> anyhow::Result<String> {
         let style = style_instructions(
             &self.style.preset,
             self.style.gitmoji,

@@ -2,6 +2,7 @@
 //! gathers evidence with, and reports what it does as [`AgentEvent`]s.
 
 pub mod capability;
+pub mod chat;
 pub mod events;
 pub mod generate;
 pub mod output;

@@ -1,0 +1,155 @@
+//! Chat: Iris talks with the user about the current artifact and edits it in place through an
+//! update tool (`update_commit`, `update_pr`, `update_review`, ...), whose edits reach the
+//! editor at once.
+
+use std::future::Future;
+use std::pin::Pin;
+use std::sync::Arc;
+
+use rig_core::completion::ToolDefinition;
+use rig_core::message::Message;
+use rig_core::tool::{ToolDyn, ToolError};
+use schemars::JsonSchema;
+use serde::Deserialize;
+
+use super::capability::Capability;
+use super::generate::IrisAgent;
+use super::tools::notes::Notes;
+use super::tools::registry::main_agent_tools;
+use super::tools::subagent::Subagents;
+use super::tools::{ToolFailure, parameters_schema};
+use super::{EventSink, Run, run};
+use crate::types::OutputType;
+
+/// What is being discussed: the artifact, its name, and the tool that replaces it.
+#[derive(Debug, Clone)]
+pub struct ChatTarget {
+    /// `update_commit`, `update_pr`, `update_review`, `update_changelog`, `update_release_notes`.
+    pub tool: &'static str,
+    /// "commit message", "pull request description", ...
+    pub noun: &'static str,
+    /// The artifact as it stands in the editor.
+    pub artifact: String,
+}
+
+/// One earlier message of the conversation.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Turn {
+    pub from_user: bool,
+    pub text: String,
+}
+
+/// Called with the new text each time Iris replaces the artifact.
+pub type OnUpdate = Arc<dyn Fn(String) + Send + Sync>;
+
+#[derive(Debug, Deserialize, JsonSchema)]
+struct UpdateArgs {
+    /// The complete new text (for a commit message: the title line, a blank line, the body).
+    content: String,
+}
+
+/// The update tool: one type serves every artifact, so its name is chosen at run time.
+struct UpdateArtifact {
+    name: &'static str,
+    noun: &'static str,
+    on_update: OnUpdate,
+}
+
+impl ToolDyn for UpdateArtifact {
+    fn name(&self) -> String {
+        self.name.to_string()
+    }
+
+    fn definition<'a>(
+        &'a self,
+        _prompt: String,
+    ) -> Pin<Box<dyn Future<Output = ToolDefinition> + Send + 'a>> {
+        Box::pin(async move {
+            ToolDefinition {
+                name: self.name.to_string(),
+                description: format!(
+                    "Replace the {} in the user's editor with new complete text. The user sees \
+                     it at once and can step back to the previous version.",
+                    self.noun
+                ),
+                parameters: parameters_schema::<UpdateArgs>(),
+            }
+        })
+    }
+
+    fn call<'a>(
+        &'a self,
+        args: String,
+    ) -> Pin<Box<dyn Future<Output = Result<String, ToolError>> + Send + 'a>> {
+        Box::pin(async move {
+            let args: UpdateArgs = serde_json::from_str(&args)?;
+            let content = super::output::clean_text(&args.content);
+            if content.trim().is_empty() {
+                return Err(ToolError::ToolCallError(Box::new(ToolFailure::new(
+                    "`content` is empty: give the complete new text",
+                ))));
+            }
+            (self.on_update)(content.trim_end().to_string());
+            Ok(format!("The {} in the editor is updated.", self.noun))
+        })
+    }
+}
+
+impl IrisAgent {
+    /// One chat turn: Iris sees the mode's artifact, the conversation so far (as real chat
+    /// history) and the new message; she may edit the artifact through `target.tool`.
+    /// Returns her reply.
+    pub async fn chat(
+        &self,
+        target: &ChatTarget,
+        history: &[Turn],
+        message: &str,
+        on_update: OnUpdate,
+        sink: &EventSink,
+    ) -> anyhow::Result<String> {
+        let cap = Capability::load("chat", self.user_dir.as_deref())?;
+        let preamble = format!(
+            "{}\n\n## The {noun}\nThe user is working on this {noun}. Its current text:\n\
+             <artifact>\n{artifact}\n</artifact>\nTo change it, call {tool} with the complete new \
+             text; then say in one or two sentences what you changed. Answer questions without \
+             changing it.",
+            self.preamble(&cap, OutputType::Text)?,
+            noun = target.noun,
+            artifact = target.artifact,
+            tool = target.tool,
+        );
+        let subagents = Subagents {
+            spec: self.fast.clone(),
+            ctx: self.ctx.clone(),
+            settings: self.settings.clone(),
+            sink: sink.clone(),
+        };
+        let mut tools = main_agent_tools(&subagents, &Notes::default());
+        tools.push(Box::new(UpdateArtifact {
+            name: target.tool,
+            noun: target.noun,
+            on_update,
+        }));
+        let history = history
+            .iter()
+            .map(|turn| {
+                if turn.from_user {
+                    Message::user(turn.text.clone())
+                } else {
+                    Message::assistant(turn.text.clone())
+                }
+            })
+            .collect();
+        let request = Run {
+            preamble,
+            history,
+            prompt: message.to_string(),
+            tools,
+            max_turns: self.settings.max_turns,
+            max_tokens: self.settings.max_tokens,
+            stream: self.stream,
+        };
+        let output = run(&self.main, request, sink.clone()).await?;
+        Ok(super::output::clean_text(&output.text).trim().to_string())
+    }
+}
