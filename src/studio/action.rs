@@ -34,11 +34,17 @@ pub enum Action {
         mode: Mode,
         result: Result<String, String>,
     },
-    /// A chat reply finished; `artifact` is set when Iris replaced it with an update tool.
+    /// A chat reply finished.
     ChatReplied {
         task: u64,
         mode: Mode,
         result: Result<ChatOutcome, String>,
+    },
+    /// Iris replaced the artifact through her update tool (lands in the editor at once).
+    ArtifactUpdated {
+        task: u64,
+        mode: Mode,
+        text: String,
     },
     /// A git operation (stage, unstage, commit) finished with a message for the status bar.
     GitDone {
@@ -59,6 +65,4 @@ pub struct RepoSnapshot {
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct ChatOutcome {
     pub reply: String,
-    /// The new artifact text, when Iris edited it.
-    pub artifact: Option<String>,
 }

@@ -8,5 +8,6 @@ pub mod action;
 pub mod command;
 pub mod effect;
 pub mod layout;
+pub mod runner;
 pub mod state;
 pub mod update;

@@ -94,29 +94,26 @@ pub fn update(state: &mut State, action: Action) -> Vec<Effect> {
                 }
             }
         }
-        Action::ChatReplied { task, mode, result } => {
+        Action::ChatReplied { task, result, .. } => {
             if !finish_task(state, task) {
                 return Vec::new();
             }
             match result {
-                Ok(outcome) => {
-                    state.chat.messages.push(ChatMessage {
-                        speaker: Speaker::Iris,
-                        text: outcome.reply,
-                    });
-                    match outcome.artifact {
-                        Some(text) => {
-                            replace_artifact(state, mode, &text);
-                            save_draft(state, mode)
-                        }
-                        None => Vec::new(),
-                    }
-                }
-                Err(err) => {
-                    notice(state, Level::Error, err);
-                    Vec::new()
-                }
+                Ok(outcome) => state.chat.messages.push(ChatMessage {
+                    speaker: Speaker::Iris,
+                    text: outcome.reply,
+                }),
+                Err(err) => notice(state, Level::Error, err),
             }
+            Vec::new()
+        }
+        Action::ArtifactUpdated { task, mode, text } => {
+            // Only the running task may edit (a cancelled one's late edit is dropped).
+            if state.task.as_ref().is_none_or(|t| t.id != task) {
+                return Vec::new();
+            }
+            replace_artifact(state, mode, &text);
+            save_draft(state, mode)
         }
         Action::GitDone { result, committed } => {
             let mut effects = vec![Effect::LoadStatus];

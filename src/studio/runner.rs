@@ -1,0 +1,337 @@
+//! The effects runner: carries out what `update` asks for, off the UI thread (git work in
+//! `spawn_blocking`, Iris in tokio tasks kept by id so Esc can abort them), and sends the
+//! results back as actions.
+
+use std::collections::HashMap;
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use tokio::sync::mpsc::{UnboundedSender, unbounded_channel};
+use tokio::task::JoinHandle;
+
+use super::action::{Action, ChatOutcome, RepoSnapshot};
+use super::effect::Effect;
+use super::state::{ChatMessage, FileEntry, Mode, Speaker};
+use crate::agent::chat::{ChatTarget, Turn};
+use crate::agent::generate::IrisAgent;
+use crate::agent::{AgentEvent, EventSink};
+use crate::context::rank_files;
+use crate::git::{CommitOptions, DiffTarget, GitRepo};
+use crate::types::{Changelog, GeneratedMessage, PullRequest, ReleaseNotes, Review};
+
+pub struct Runner {
+    tx: UnboundedSender<Action>,
+    root: PathBuf,
+    drafts: PathBuf,
+    iris: Option<Arc<IrisAgent>>,
+    tasks: HashMap<u64, JoinHandle<()>>,
+}
+
+impl Runner {
+    pub fn new(
+        tx: UnboundedSender<Action>,
+        root: PathBuf,
+        git_dir: PathBuf,
+        iris: Option<IrisAgent>,
+    ) -> Self {
+        Self {
+            tx,
+            root,
+            drafts: git_dir.join("iris").join("drafts"),
+            iris: iris.map(Arc::new),
+            tasks: HashMap::new(),
+        }
+    }
+
+    pub fn run(&mut self, effect: Effect) {
+        self.tasks.retain(|_, handle| !handle.is_finished());
+        match effect {
+            Effect::LoadStatus => self.blocking(|root| Action::StatusLoaded(snapshot(root))),
+            Effect::LoadDiff { path } => self.blocking(move |root| Action::DiffLoaded {
+                result: file_diff(root, &path),
+                path,
+            }),
+            Effect::Generate { task, mode } => self.generate(task, mode),
+            Effect::Chat {
+                task,
+                mode,
+                history,
+                message,
+                artifact,
+            } => self.chat(task, mode, history, message, artifact),
+            Effect::Cancel { task } => {
+                if let Some(handle) = self.tasks.remove(&task) {
+                    handle.abort();
+                }
+            }
+            Effect::Stage { path } => self.git(false, move |repo| {
+                repo.stage(&path)?;
+                Ok(format!("staged {path}"))
+            }),
+            Effect::Unstage { path } => self.git(false, move |repo| {
+                repo.unstage(&path)?;
+                Ok(format!("unstaged {path}"))
+            }),
+            Effect::StageAll => self.git(false, |repo| {
+                repo.stage_all()?;
+                Ok("staged everything".to_string())
+            }),
+            Effect::UnstageAll => self.git(false, |repo| {
+                repo.unstage_all()?;
+                Ok("unstaged everything".to_string())
+            }),
+            Effect::StageHunk { path, hunk } => self.git(false, move |repo| {
+                repo.stage_hunk(&path, hunk)?;
+                Ok(format!("staged hunk {} of {path}", hunk + 1))
+            }),
+            Effect::Commit { message, flags } => self.git(true, move |repo| {
+                let options = CommitOptions {
+                    amend: flags.amend,
+                    no_verify: flags.no_verify,
+                };
+                Ok(repo.commit(&message, options)?)
+            }),
+            Effect::SaveDraft { mode, text } => {
+                let path = self.drafts.join(format!("{}.md", mode.name()));
+                tokio::task::spawn_blocking(move || {
+                    if let Some(dir) = path.parent() {
+                        let _ = std::fs::create_dir_all(dir);
+                    }
+                    let _ = std::fs::write(path, text);
+                });
+            }
+            Effect::ClearDraft { mode } => {
+                let path = self.drafts.join(format!("{}.md", mode.name()));
+                tokio::task::spawn_blocking(move || {
+                    let _ = std::fs::remove_file(path);
+                });
+            }
+        }
+    }
+
+    /// Drafts left by an earlier session.
+    pub fn load_drafts(&self) {
+        let drafts = self.drafts.clone();
+        let tx = self.tx.clone();
+        tokio::task::spawn_blocking(move || {
+            let found: Vec<(Mode, String)> = Mode::ALL
+                .into_iter()
+                .filter_map(|mode| {
+                    let text =
+                        std::fs::read_to_string(drafts.join(format!("{}.md", mode.name()))).ok()?;
+                    (!text.trim().is_empty()).then_some((mode, text))
+                })
+                .collect();
+            let _ = tx.send(Action::DraftsLoaded(found));
+        });
+    }
+
+    fn blocking(&self, work: impl FnOnce(PathBuf) -> Action + Send + 'static) {
+        let tx = self.tx.clone();
+        let root = self.root.clone();
+        tokio::task::spawn_blocking(move || {
+            let _ = tx.send(work(root));
+        });
+    }
+
+    fn git(
+        &self,
+        committed: bool,
+        work: impl FnOnce(&GitRepo) -> anyhow::Result<String> + Send + 'static,
+    ) {
+        self.blocking(move |root| {
+            let result = GitRepo::discover(&root)
+                .map_err(anyhow::Error::from)
+                .and_then(|repo| work(&repo))
+                .map_err(|e| format!("{e:#}"));
+            Action::GitDone { result, committed }
+        });
+    }
+
+    /// Forwards a task's events to the studio as actions.
+    fn sink(&self, task: u64) -> EventSink {
+        let (events, mut rx) = unbounded_channel::<AgentEvent>();
+        let tx = self.tx.clone();
+        tokio::spawn(async move {
+            while let Some(event) = rx.recv().await {
+                if tx.send(Action::Agent { task, event }).is_err() {
+                    break;
+                }
+            }
+        });
+        EventSink::new(events)
+    }
+
+    fn generate(&mut self, task: u64, mode: Mode) {
+        let Some(iris) = self.iris.clone() else {
+            return;
+        };
+        let tx = self.tx.clone();
+        let sink = self.sink(task);
+        let handle = tokio::spawn(async move {
+            let critic = iris_critic(mode);
+            let result = match mode {
+                Mode::Commit => iris
+                    .generate::<GeneratedMessage>(
+                        "commit",
+                        "Write the commit message for the staged changes.",
+                        false,
+                        &sink,
+                    )
+                    .await
+                    .map(|g| g.artifact.to_commit_text()),
+                Mode::Review => iris
+                    .generate::<Review>("review", "Review the staged changes.", critic, &sink)
+                    .await
+                    .map(|g| g.artifact.to_markdown()),
+                Mode::Pr => iris
+                    .generate::<PullRequest>(
+                        "pr",
+                        &range_request(&iris, "pull request description"),
+                        critic,
+                        &sink,
+                    )
+                    .await
+                    .map(|g| g.artifact.to_markdown()),
+                Mode::Changelog => iris
+                    .generate::<Changelog>(
+                        "changelog",
+                        &range_request(&iris, "changelog entry"),
+                        critic,
+                        &sink,
+                    )
+                    .await
+                    .map(|g| g.artifact.to_markdown()),
+                Mode::ReleaseNotes => iris
+                    .generate::<ReleaseNotes>(
+                        "release_notes",
+                        &range_request(&iris, "release notes"),
+                        critic,
+                        &sink,
+                    )
+                    .await
+                    .map(|g| g.artifact.to_markdown()),
+                Mode::Explore => return,
+            };
+            let _ = tx.send(Action::Generated {
+                task,
+                mode,
+                result: result.map_err(|e| format!("{e:#}")),
+            });
+        });
+        self.tasks.insert(task, handle);
+    }
+
+    fn chat(
+        &mut self,
+        task: u64,
+        mode: Mode,
+        history: Vec<ChatMessage>,
+        message: String,
+        artifact: String,
+    ) {
+        let (Some(iris), Some((tool, noun))) = (self.iris.clone(), update_tool(mode)) else {
+            return;
+        };
+        let tx = self.tx.clone();
+        let sink = self.sink(task);
+        let updates = self.tx.clone();
+        let handle = tokio::spawn(async move {
+            let target = ChatTarget {
+                tool,
+                noun,
+                artifact,
+            };
+            let turns: Vec<Turn> = history
+                .into_iter()
+                .map(|m| Turn {
+                    from_user: m.speaker == Speaker::User,
+                    text: m.text,
+                })
+                .collect();
+            let on_update = Arc::new(move |text: String| {
+                let _ = updates.send(Action::ArtifactUpdated { task, mode, text });
+            });
+            let result = iris.chat(&target, &turns, &message, on_update, &sink).await;
+            let _ = tx.send(Action::ChatReplied {
+                task,
+                mode,
+                result: result
+                    .map(|reply| ChatOutcome { reply })
+                    .map_err(|e| format!("{e:#}")),
+            });
+        });
+        self.tasks.insert(task, handle);
+    }
+}
+
+/// The critic runs after every artifact but the commit message (as on the command line).
+fn iris_critic(mode: Mode) -> bool {
+    mode != Mode::Commit
+}
+
+fn range_request(iris: &IrisAgent, what: &str) -> String {
+    let from = GitRepo::discover(&iris.ctx.repo_root)
+        .ok()
+        .and_then(|repo| repo.default_branch())
+        .unwrap_or_else(|| "HEAD~10".to_string());
+    format!(
+        "Write the {what} for the changes from {from} to HEAD. FROM={from} TO=HEAD: the commits \
+         are git_log with from={from}, to=HEAD; the changes are git_diff with from={from}, to=HEAD."
+    )
+}
+
+/// The update tool and the artifact's name for a mode.
+pub fn update_tool(mode: Mode) -> Option<(&'static str, &'static str)> {
+    match mode {
+        Mode::Commit => Some(("update_commit", "commit message")),
+        Mode::Review => Some(("update_review", "review")),
+        Mode::Pr => Some(("update_pr", "pull request description")),
+        Mode::Changelog => Some(("update_changelog", "changelog entry")),
+        Mode::ReleaseNotes => Some(("update_release_notes", "release notes")),
+        Mode::Explore => None,
+    }
+}
+
+/// The file list: every changed path from `git status`, the staged ones ranked by relevance.
+pub fn snapshot(root: PathBuf) -> Result<RepoSnapshot, String> {
+    let repo = GitRepo::discover(&root).map_err(|e| e.to_string())?;
+    let status = repo.status().map_err(|e| e.to_string())?;
+    let staged_diff = repo
+        .diff_files(&DiffTarget::Staged, &[])
+        .map_err(|e| e.to_string())?;
+    let ranked: HashMap<String, u32> = rank_files(&staged_diff)
+        .into_iter()
+        .map(|s| (s.file.path.clone(), s.relevance.percent()))
+        .collect();
+    let mut files: Vec<FileEntry> = status
+        .entries
+        .into_iter()
+        .map(|e| FileEntry {
+            relevance: ranked.get(&e.path).copied(),
+            path: e.path,
+            staged: e.staged,
+            unstaged: e.unstaged,
+            untracked: e.untracked,
+            conflicted: e.conflicted,
+        })
+        .collect();
+    // Most relevant staged files first, then the rest by path.
+    files.sort_by(|a, b| {
+        b.relevance
+            .unwrap_or(0)
+            .cmp(&a.relevance.unwrap_or(0))
+            .then_with(|| a.path.cmp(&b.path))
+    });
+    Ok(RepoSnapshot {
+        branch: status.head.to_string(),
+        files,
+    })
+}
+
+/// The selected file's changes against HEAD, staged and unstaged together.
+fn file_diff(root: PathBuf, path: &str) -> Result<Vec<crate::context::FileDiff>, String> {
+    let repo = GitRepo::discover(&root).map_err(|e| e.to_string())?;
+    repo.diff_files(&DiffTarget::WorkingTree, &[path.to_string()])
+        .map_err(|e| e.to_string())
+}
