@@ -12,7 +12,8 @@ use crate::context::FileDiff;
 pub enum Action {
     Key(KeyEvent),
     Mouse(MouseEvent),
-    Resize,
+    /// The terminal's new size (columns, rows).
+    ResizeTo(u16, u16),
     /// Time passes (the spinner turns while Iris works).
     Tick,
     Command(Command),

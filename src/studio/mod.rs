@@ -5,9 +5,11 @@
 //! runner carries out off the UI thread; the panes in `ui` only read the state.
 
 pub mod action;
+pub mod app;
 pub mod command;
 pub mod effect;
 pub mod layout;
 pub mod runner;
 pub mod state;
+pub mod ui;
 pub mod update;

@@ -296,6 +296,8 @@ pub struct State {
     pub auto_generate: bool,
     /// Whether the staged change is known to have content (so generating makes sense).
     pub has_staged: bool,
+    /// No `--mode` was given: pick commit or explore once the status is known.
+    pub choose_mode: bool,
     /// The terminal's size (columns, rows), for layout and mouse hits.
     pub size: (u16, u16),
     pub quit: bool,
@@ -326,6 +328,7 @@ impl State {
             ai_unavailable: None,
             auto_generate: true,
             has_staged: false,
+            choose_mode: false,
             size: (120, 40),
             quit: false,
         }

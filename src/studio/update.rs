@@ -18,7 +18,11 @@ pub fn update(state: &mut State, action: Action) -> Vec<Effect> {
     match action {
         Action::Key(key) => key_input(state, key),
         Action::Mouse(mouse) => mouse_input(state, mouse),
-        Action::Resize | Action::Tick => Vec::new(),
+        Action::ResizeTo(width, height) => {
+            state.size = (width, height);
+            Vec::new()
+        }
+        Action::Tick => Vec::new(),
         Action::Command(command) => command_input(state, command),
         Action::StatusLoaded(Ok(snapshot)) => {
             let selected_path = state.selected_file().map(|f| f.path.clone());
@@ -26,6 +30,10 @@ pub fn update(state: &mut State, action: Action) -> Vec<Effect> {
             state.files = snapshot.files;
             state.files_loading = false;
             state.has_staged = state.files.iter().any(|f| f.staged.is_some());
+            if std::mem::take(&mut state.choose_mode) {
+                let changed = state.files.iter().any(|f| f.staged.is_some() || f.unstaged.is_some());
+                state.mode = if changed { Mode::Commit } else { Mode::Explore };
+            }
             state.selected = selected_path
                 .and_then(|p| state.files.iter().position(|f| f.path == p))
                 .unwrap_or(0)

@@ -1,0 +1,210 @@
+//! The event loop: terminal events, agent events and git results in; frames out, redrawn only
+//! when something changed, at most ~60 a second, each inside a synchronized update.
+
+use std::io::{Stdout, Write};
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
+
+use anyhow::{Context, Result};
+use crossterm::event::{
+    DisableMouseCapture, EnableMouseCapture, Event, EventStream, KeyEventKind,
+};
+use crossterm::terminal::{
+    BeginSynchronizedUpdate, EndSynchronizedUpdate, EnterAlternateScreen, LeaveAlternateScreen,
+    disable_raw_mode, enable_raw_mode,
+};
+use futures::StreamExt;
+use ratatui::Terminal;
+use ratatui::backend::CrosstermBackend;
+use tokio::sync::mpsc::unbounded_channel;
+
+use super::action::Action;
+use super::effect::Effect;
+use super::keymap::{KeyContext, Keymap};
+use super::runner::Runner;
+use super::state::{Mode, Pane, State};
+use super::theme::{ColorSupport, Theme};
+use super::ui::{self, Looks};
+use super::update::update;
+use crate::agent::generate::IrisAgent;
+use crate::config::{Config, Overrides};
+use crate::git::GitRepo;
+
+/// Shortest time between two frames (about 60 a second).
+const FRAME: Duration = Duration::from_millis(16);
+/// How often the spinner turns while Iris works.
+const TICK: Duration = Duration::from_millis(100);
+
+/// How the studio starts.
+#[derive(Debug, Clone, Default)]
+pub struct StudioOptions {
+    pub mode: Option<Mode>,
+    pub theme: Option<String>,
+    pub overrides: Overrides,
+}
+
+/// Everything the loop needs, prepared before the terminal is touched (so a broken config or
+/// a missing repository is an ordinary one-line error).
+pub struct Studio {
+    pub state: State,
+    pub keymap: Keymap,
+    pub theme: Theme,
+    root: PathBuf,
+    git_dir: PathBuf,
+    iris: Option<IrisAgent>,
+}
+
+impl Studio {
+    pub fn prepare(cwd: &std::path::Path, options: StudioOptions) -> Result<Self> {
+        let repo = GitRepo::discover(cwd)?;
+        let root = repo.root();
+        let config = Config::load(Some(&root), &options.overrides)?;
+        let (iris, ai_unavailable) = match IrisAgent::from_config(&config, &root, repo.git_dir(), true) {
+            Ok(iris) => (Some(iris), None),
+            Err(err) => (None, Some(format!("Iris is not configured: {err:#}"))),
+        };
+        let user_dir = crate::config::user_config_dir();
+        let theme_name = options.theme.as_deref().unwrap_or("dark");
+        let theme = Theme::load(theme_name, user_dir.as_deref())?.adapt(ColorSupport::detect());
+        let (keymap, warnings) = Keymap::load(user_dir.as_deref())?;
+        let mut state = State::new(options.mode.unwrap_or(Mode::Commit));
+        state.choose_mode = options.mode.is_none();
+        state.ai_unavailable = ai_unavailable;
+        state.auto_generate = config.studio_auto_generate;
+        if let Some(warning) = warnings.into_iter().next() {
+            state.notice = Some(super::state::Notice {
+                level: super::state::Level::Warning,
+                text: warning,
+            });
+        }
+        Ok(Self {
+            state,
+            keymap,
+            theme,
+            root,
+            git_dir: repo.git_dir().to_path_buf(),
+            iris,
+        })
+    }
+
+    /// Turns a terminal event into an action, through the keymap.
+    pub fn action_for(&self, event: Event) -> Option<Action> {
+        match event {
+            Event::Key(key) if key.kind != KeyEventKind::Release => {
+                if self.state.confirm.is_some() {
+                    return Some(Action::Key(key));
+                }
+                let context = match self.state.focus {
+                    Pane::Editor | Pane::ChatInput => KeyContext::Editing,
+                    Pane::Files | Pane::Diff => KeyContext::Global,
+                };
+                Some(match self.keymap.lookup(context, key) {
+                    Some(command) => Action::Command(command),
+                    None => Action::Key(key),
+                })
+            }
+            Event::Mouse(mouse) => Some(Action::Mouse(mouse)),
+            Event::Resize(width, height) => {
+                Some(Action::ResizeTo(width, height))
+            }
+            _ => None,
+        }
+    }
+
+    /// Runs the studio until the user quits, restoring the terminal on every way out.
+    pub async fn run(mut self) -> Result<()> {
+        let mut terminal = TerminalGuard::enter()?;
+        let size = terminal.terminal.size()?;
+        self.state.size = (size.width, size.height);
+        let (tx, mut rx) = unbounded_channel::<Action>();
+        let mut runner = Runner::new(tx.clone(), self.root.clone(), self.git_dir.clone(), self.iris.take());
+        runner.run(Effect::LoadStatus);
+        runner.load_drafts();
+        let mut events = EventStream::new();
+        let mut tick = tokio::time::interval(TICK);
+        let mut terminate = terminate_signal()?;
+        let mut dirty = true;
+        let mut last_frame = Instant::now() - FRAME;
+        loop {
+            if dirty && last_frame.elapsed() >= FRAME {
+                terminal.draw(&self)?;
+                last_frame = Instant::now();
+                dirty = false;
+            }
+            let redraw_in = FRAME.saturating_sub(last_frame.elapsed());
+            let action = tokio::select! {
+                event = events.next() => match event {
+                    Some(Ok(event)) => self.action_for(event),
+                    Some(Err(err)) => return Err(err).context("reading the terminal failed"),
+                    None => break,
+                },
+                Some(action) = rx.recv() => Some(action),
+                _ = tick.tick(), if self.state.task.is_some() => Some(Action::Tick),
+                _ = tokio::time::sleep(redraw_in), if dirty => None,
+                _ = terminate.recv() => break,
+            };
+            if let Some(action) = action {
+                for effect in update(&mut self.state, action) {
+                    runner.run(effect);
+                }
+                dirty = true;
+            }
+            if self.state.quit {
+                break;
+            }
+        }
+        drop(terminal);
+        Ok(())
+    }
+}
+
+/// The terminal in raw mode on the alternate screen; dropping it restores the terminal, and a
+/// panic restores it too before the message is printed.
+struct TerminalGuard {
+    terminal: Terminal<CrosstermBackend<Stdout>>,
+}
+
+impl TerminalGuard {
+    fn enter() -> Result<Self> {
+        let previous = std::panic::take_hook();
+        std::panic::set_hook(Box::new(move |info| {
+            restore();
+            previous(info);
+        }));
+        enable_raw_mode().context("cannot switch the terminal to raw mode")?;
+        let mut stdout = std::io::stdout();
+        crossterm::execute!(stdout, EnterAlternateScreen, EnableMouseCapture)?;
+        let terminal = Terminal::new(CrosstermBackend::new(stdout))?;
+        Ok(Self { terminal })
+    }
+
+    fn draw(&mut self, studio: &Studio) -> Result<()> {
+        let looks = Looks {
+            theme: &studio.theme,
+            keymap: &studio.keymap,
+        };
+        crossterm::queue!(self.terminal.backend_mut(), BeginSynchronizedUpdate)?;
+        self.terminal.draw(|frame| ui::draw(frame, &studio.state, &looks))?;
+        crossterm::queue!(self.terminal.backend_mut(), EndSynchronizedUpdate)?;
+        self.terminal.backend_mut().flush()?;
+        Ok(())
+    }
+}
+
+impl Drop for TerminalGuard {
+    fn drop(&mut self) {
+        restore();
+        let _ = self.terminal.show_cursor();
+    }
+}
+
+fn restore() {
+    let _ = disable_raw_mode();
+    let _ = crossterm::execute!(std::io::stdout(), LeaveAlternateScreen, DisableMouseCapture);
+}
+
+#[cfg(unix)]
+fn terminate_signal() -> Result<tokio::signal::unix::Signal> {
+    use tokio::signal::unix::{SignalKind, signal};
+    signal(SignalKind::terminate()).context("cannot listen for SIGTERM")
+}

@@ -1,0 +1,76 @@
+//! The selected file's diff: syntax-highlighted lines, hunk headers, scrolling.
+//! Only the visible lines are laid out, so a 10,000-line diff draws as fast as a short one.
+
+use ratatui::Frame;
+use ratatui::layout::Rect;
+use ratatui::text::{Line, Span};
+use ratatui::widgets::Paragraph;
+
+use super::highlight::Highlighter;
+use super::text::{clip, expand_tabs};
+use super::{focused, pane_block};
+use crate::context::{FileDiff, LineKind};
+use crate::studio::state::{Pane, State};
+use crate::studio::theme::{Theme, Token};
+
+/// One row of the diff view.
+enum Row<'a> {
+    File(&'a FileDiff),
+    Hunk(&'a str),
+    Line(LineKind, &'a str, &'a str),
+}
+
+fn rows(files: &[FileDiff]) -> impl Iterator<Item = Row<'_>> {
+    files.iter().flat_map(|file| {
+        std::iter::once(Row::File(file)).chain(file.hunks.iter().flat_map(move |hunk| {
+            std::iter::once(Row::Hunk(hunk.header.as_str()))
+                .chain(hunk.lines.iter().map(move |l| Row::Line(l.kind, l.content.as_str(), file.path.as_str())))
+        }))
+    })
+}
+
+pub fn draw(frame: &mut Frame, area: Rect, state: &State, theme: &Theme) {
+    let view = &state.diff;
+    let title = match (&view.path, view.loading) {
+        (Some(path), true) => format!(" {path} (loading…) "),
+        (Some(path), false) => format!(" {path} "),
+        (None, _) => " Diff ".to_string(),
+    };
+    let block = pane_block(clip(&title, usize::from(area.width.saturating_sub(4))), focused(state, Pane::Diff), theme);
+    let height = usize::from(area.height.saturating_sub(2));
+    let width = usize::from(area.width.saturating_sub(2));
+    let mut highlighter = Highlighter::new(theme);
+    let lines: Vec<Line> = rows(&view.files)
+        .skip(view.scroll)
+        .take(height)
+        .map(|row| match row {
+            Row::File(file) => {
+                let what = if file.binary {
+                    format!("{} (binary)", file.path)
+                } else {
+                    format!("{} +{} -{}", file.path, file.additions, file.deletions)
+                };
+                Line::from(Span::styled(clip(&what, width), theme.style(Token::Title)))
+            }
+            Row::Hunk(header) => Line::from(Span::styled(clip(header.trim_end(), width), theme.style(Token::DiffHunk))),
+            Row::Line(kind, content, path) => {
+                let (sign, token) = match kind {
+                    LineKind::Added => ("+", Token::DiffAdded),
+                    LineKind::Removed => ("-", Token::DiffRemoved),
+                    LineKind::Context => (" ", Token::DiffContext),
+                };
+                let text = clip(&expand_tabs(content), width.saturating_sub(1));
+                let mut spans = vec![Span::styled(sign, theme.style(token))];
+                spans.extend(highlighter.spans(path, &text, theme.style(token)));
+                Line::from(spans)
+            }
+        })
+        .collect();
+    let body = if lines.is_empty() && !view.loading {
+        let hint = if view.path.is_some() { "no changes to show (untracked or binary)" } else { "select a file" };
+        vec![Line::from(Span::styled(hint, theme.style(Token::TextDim)))]
+    } else {
+        lines
+    };
+    frame.render_widget(Paragraph::new(body).block(block), area);
+}

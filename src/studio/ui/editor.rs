@@ -1,0 +1,66 @@
+//! The artifact editor (tui-textarea) with, in commit mode, the title length against 50 / 72,
+//! and the text streaming in while Iris writes.
+
+use ratatui::Frame;
+use ratatui::layout::Rect;
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Paragraph, Wrap};
+
+use super::text::width;
+use super::{focused, pane_block};
+use crate::studio::state::{Mode, Pane, State};
+use crate::studio::theme::{Theme, Token};
+
+pub fn draw(frame: &mut Frame, area: Rect, state: &State, theme: &Theme) {
+    let Some(buffer) = state.artifact() else {
+        return;
+    };
+    let mut title = format!(" {} ", state.mode.title());
+    if buffer.position < buffer.versions.len() {
+        title.push_str(&format!("(version {} of {}) ", buffer.position + 1, buffer.versions.len() + 1));
+    }
+    let mut block = pane_block(title, focused(state, Pane::Editor), theme);
+    if state.mode == Mode::Commit {
+        let first = buffer.editor.lines().first().map(String::as_str).unwrap_or("");
+        let length = width(first);
+        let token = match length {
+            0..=50 => Token::TitleOk,
+            51..=72 => Token::TitleWarn,
+            _ => Token::TitleOver,
+        };
+        let mut flags = String::new();
+        if state.commit_flags.amend {
+            flags.push_str(" amend");
+        }
+        if state.commit_flags.no_verify {
+            flags.push_str(" no-verify");
+        }
+        block = block.title_bottom(Line::from(vec![
+            Span::styled(format!(" title {length}/72 "), theme.style(token)),
+            Span::styled(flags, theme.style(Token::Warning)),
+        ]));
+    }
+    // While Iris writes a markdown artifact, show her text as it streams in.
+    if let Some(task) = state.task.as_ref().filter(|t| t.mode == state.mode && !t.streamed.is_empty()) {
+        let preview = Paragraph::new(task.streamed.as_str())
+            .style(theme.style(Token::TextDim))
+            .wrap(Wrap { trim: false })
+            .block(block);
+        frame.render_widget(preview, area);
+        return;
+    }
+    if buffer.is_empty() && state.task.is_none() {
+        let hint = if state.ai_unavailable.is_some() {
+            "type here (Iris needs a provider: see `iris config`)"
+        } else {
+            "empty: ctrl-g asks Iris to write it, or type here"
+        };
+        let inner = block.inner(area);
+        frame.render_widget(block, area);
+        frame.render_widget(Paragraph::new(Span::styled(hint, theme.style(Token::TextDim))), inner);
+        return;
+    }
+    let inner = block.inner(area);
+    frame.render_widget(block, area);
+    frame.render_widget(&buffer.editor, inner);
+}

@@ -1,0 +1,72 @@
+//! The changed files, most relevant first, with staged/unstaged marks and relevance.
+
+use ratatui::Frame;
+use ratatui::layout::Rect;
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{List, ListItem, ListState};
+
+use super::text::clip;
+use super::{focused, pane_block};
+use crate::context::ChangeKind;
+use crate::studio::state::{FileEntry, Pane, State};
+use crate::studio::theme::{Theme, Token};
+
+pub fn draw(frame: &mut Frame, area: Rect, state: &State, theme: &Theme) {
+    let title = if state.files_loading {
+        " Files (loading…) ".to_string()
+    } else {
+        format!(" Files ({}) ", state.files.len())
+    };
+    let block = pane_block(title, focused(state, Pane::Files), theme);
+    let inner_width = usize::from(area.width.saturating_sub(2));
+    let items: Vec<ListItem> = if state.files.is_empty() && !state.files_loading {
+        vec![ListItem::new(Span::styled("nothing changed", theme.style(Token::TextDim)))]
+    } else {
+        state.files.iter().map(|f| item(f, inner_width, theme)).collect()
+    };
+    let list = List::new(items)
+        .block(block)
+        .highlight_style(theme.style(Token::Selection));
+    let mut list_state = ListState::default().with_selected(Some(state.selected));
+    frame.render_stateful_widget(list, area, &mut list_state);
+}
+
+fn mark(kind: Option<ChangeKind>) -> char {
+    match kind {
+        Some(ChangeKind::Added) => 'A',
+        Some(ChangeKind::Modified) => 'M',
+        Some(ChangeKind::Deleted) => 'D',
+        Some(ChangeKind::Renamed) => 'R',
+        Some(ChangeKind::Copied) => 'C',
+        Some(ChangeKind::TypeChanged) => 'T',
+        None => ' ',
+    }
+}
+
+fn item<'a>(file: &FileEntry, width: usize, theme: &Theme) -> ListItem<'a> {
+    let (staged, unstaged) = if file.conflicted {
+        ('U', 'U')
+    } else if file.untracked {
+        ('?', '?')
+    } else {
+        (mark(file.staged), mark(file.unstaged))
+    };
+    let relevance = file.relevance.map(|r| format!("{r:>3}% ")).unwrap_or_else(|| "     ".into());
+    let name_width = width.saturating_sub(3 + relevance.len());
+    let token = if file.conflicted {
+        Token::Conflict
+    } else if file.untracked {
+        Token::Untracked
+    } else if file.staged.is_some() {
+        Token::Staged
+    } else {
+        Token::Unstaged
+    };
+    ListItem::new(Line::from(vec![
+        Span::styled(staged.to_string(), theme.style(Token::Staged)),
+        Span::styled(unstaged.to_string(), theme.style(Token::Unstaged)),
+        Span::raw(" "),
+        Span::styled(relevance, theme.style(Token::TextDim)),
+        Span::styled(clip(&file.path, name_width), theme.style(token)),
+    ]))
+}

@@ -1,0 +1,81 @@
+//! Drawing: one file per pane; everything here only reads the state.
+
+mod chat;
+mod diff;
+mod editor;
+mod files;
+mod help;
+mod highlight;
+mod status;
+mod tabs;
+pub mod text;
+
+use ratatui::Frame;
+use ratatui::layout::Rect;
+use ratatui::widgets::{Block, BorderType, Borders};
+
+use super::keymap::Keymap;
+use super::layout::PaneRects;
+use super::state::{Pane, State};
+use super::theme::{Theme, Token};
+
+/// What drawing needs besides the state.
+pub struct Looks<'a> {
+    pub theme: &'a Theme,
+    pub keymap: &'a Keymap,
+}
+
+pub fn draw(frame: &mut Frame, state: &State, looks: &Looks) {
+    let area = frame.area();
+    frame.render_widget(
+        Block::default().style(looks.theme.style(Token::Background)),
+        area,
+    );
+    let rects = PaneRects::compute((area.width, area.height), state);
+    tabs::draw(frame, rects.tabs, state, looks.theme);
+    if let Some(rect) = rects.files {
+        files::draw(frame, rect, state, looks.theme);
+    }
+    if let Some(rect) = rects.diff {
+        diff::draw(frame, rect, state, looks.theme);
+    }
+    if let Some(rect) = rects.editor {
+        editor::draw(frame, rect, state, looks.theme);
+    }
+    if let Some(rect) = rects.chat {
+        chat::draw(frame, rect, state, looks.theme);
+    }
+    status::draw(frame, rects.status, state, looks);
+    if state.help {
+        help::draw(frame, area, state, looks);
+    } else if let Some(question) = state.confirm {
+        help::confirm(frame, area, question, state, looks.theme);
+    }
+}
+
+/// A pane's frame, highlighted when it has the focus.
+pub(crate) fn pane_block<'a>(title: String, focused: bool, theme: &Theme) -> Block<'a> {
+    let border = if focused { Token::BorderFocused } else { Token::Border };
+    Block::default()
+        .borders(Borders::ALL)
+        .border_type(if focused { BorderType::Thick } else { BorderType::Rounded })
+        .border_style(theme.style(border))
+        .title(title)
+        .title_style(theme.style(Token::Title))
+}
+
+pub(crate) fn focused(state: &State, pane: Pane) -> bool {
+    state.focus == pane && !state.help && state.confirm.is_none()
+}
+
+/// A rectangle of `width` x `height` centred in `area` (clamped to it).
+pub(crate) fn centered(area: Rect, width: u16, height: u16) -> Rect {
+    let width = width.min(area.width);
+    let height = height.min(area.height);
+    Rect::new(
+        area.x + (area.width - width) / 2,
+        area.y + (area.height - height) / 2,
+        width,
+        height,
+    )
+}

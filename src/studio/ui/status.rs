@@ -1,0 +1,59 @@
+//! The bottom line: what Iris is doing (spinner, activity, elapsed, tokens), or the last
+//! notice, and the keys for help and quitting.
+
+use ratatui::Frame;
+use ratatui::layout::Rect;
+use ratatui::text::{Line, Span};
+use ratatui::widgets::Paragraph;
+
+use super::Looks;
+use super::text::clip;
+use crate::studio::command::Command;
+use crate::studio::keymap::KeyContext;
+use crate::studio::state::{Level, State};
+use crate::studio::theme::Token;
+
+const FRAMES: [&str; 10] = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"];
+
+pub fn draw(frame: &mut Frame, area: Rect, state: &State, looks: &Looks) {
+    let theme = looks.theme;
+    let width = usize::from(area.width);
+    let help = looks
+        .keymap
+        .label(KeyContext::Global, Command::Help)
+        .map(|key| format!(" {key} help "))
+        .unwrap_or_default();
+    let left = if let Some(task) = &state.task {
+        let elapsed = task.started.elapsed();
+        let frame_index = (elapsed.as_millis() / 100) as usize % FRAMES.len();
+        let mut text = format!(
+            " {} {} · {:.1}s",
+            FRAMES[frame_index],
+            task.activity,
+            elapsed.as_secs_f64()
+        );
+        if task.input_tokens + task.output_tokens > 0 {
+            text.push_str(&format!(" · {}↑ {}↓ tokens", task.input_tokens, task.output_tokens));
+        }
+        text.push_str(" · esc cancels");
+        Span::styled(clip(&text, width.saturating_sub(help.len())), theme.style(Token::Spinner))
+    } else if let Some(notice) = &state.notice {
+        let token = match notice.level {
+            Level::Info => Token::StatusBarText,
+            Level::Success => Token::Success,
+            Level::Warning => Token::Warning,
+            Level::Error => Token::Error,
+        };
+        Span::styled(clip(&format!(" {}", notice.text), width.saturating_sub(help.len())), theme.style(token))
+    } else {
+        Span::styled(" ready", theme.style(Token::StatusBarText))
+    };
+    let used = super::text::width(&left.content);
+    let pad = width.saturating_sub(used + help.len());
+    let line = Line::from(vec![
+        left,
+        Span::raw(" ".repeat(pad)),
+        Span::styled(help, theme.style(Token::StatusBarText)),
+    ]);
+    frame.render_widget(Paragraph::new(line).style(theme.style(Token::StatusBar)), area);
+}

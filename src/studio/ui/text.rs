@@ -1,0 +1,73 @@
+//! Text that fits: tabs expanded, width measured in terminal cells (wide characters and emoji
+//! count two), long lines clipped with an ellipsis.
+
+use unicode_width::UnicodeWidthChar;
+
+const TAB_WIDTH: usize = 4;
+
+/// Expands tabs to the next multiple of four columns and drops other control characters.
+pub fn expand_tabs(line: &str) -> String {
+    let mut out = String::with_capacity(line.len());
+    let mut column = 0;
+    for ch in line.chars() {
+        match ch {
+            '\t' => {
+                let spaces = TAB_WIDTH - column % TAB_WIDTH;
+                out.extend(std::iter::repeat_n(' ', spaces));
+                column += spaces;
+            }
+            c if c.is_control() => {}
+            c => {
+                out.push(c);
+                column += c.width().unwrap_or(0);
+            }
+        }
+    }
+    out
+}
+
+/// The display width of a string, in cells.
+pub fn width(text: &str) -> usize {
+    text.chars().map(|c| c.width().unwrap_or(0)).sum()
+}
+
+/// At most `max` cells of `text`, ending in `…` when something was cut.
+pub fn clip(text: &str, max: usize) -> String {
+    if width(text) <= max {
+        return text.to_string();
+    }
+    let mut out = String::new();
+    let mut used = 0;
+    for ch in text.chars() {
+        let w = ch.width().unwrap_or(0);
+        if used + w + 1 > max {
+            break;
+        }
+        out.push(ch);
+        used += w;
+    }
+    if max > 0 {
+        out.push('…');
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tabs_expand_to_the_next_stop() {
+        assert_eq!(expand_tabs("a\tb"), "a   b");
+        assert_eq!(expand_tabs("\tx"), "    x");
+        assert_eq!(expand_tabs("abcd\te"), "abcd    e");
+    }
+
+    #[test]
+    fn wide_characters_count_two_cells() {
+        assert_eq!(width("日本"), 4);
+        assert_eq!(width("✨ a"), 4);
+        assert_eq!(clip("日本語のテキスト", 7), "日本語…");
+        assert_eq!(clip("short", 10), "short");
+    }
+}
