@@ -1,3 +1,4 @@
 //! Iris Studio, the full-screen terminal studio.
 
 pub mod command;
+pub mod theme;
