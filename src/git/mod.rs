@@ -6,6 +6,7 @@
 mod blame;
 mod commit;
 mod diff;
+mod hooks;
 mod info;
 mod log;
 mod patch;
@@ -20,6 +21,7 @@ use thiserror::Error;
 pub use blame::BlameLine;
 pub use commit::CommitOptions;
 pub use diff::{ChangedFile, DiffTarget};
+pub use hooks::{BACKUP_SUFFIX, HookInstall, HookRemoval, ManagedHook};
 pub use info::{HeadState, RepoInfo};
 pub use log::{CommitInfo, is_bot};
 pub use patch::looks_binary;
@@ -39,6 +41,11 @@ pub enum GitError {
     InvalidPath(String, &'static str),
     #[error("{0}")]
     Unsupported(String),
+    #[error("{context}: {source}")]
+    Io {
+        context: String,
+        source: std::io::Error,
+    },
     #[error("git: {}", .0.message())]
     Git(#[from] git2::Error),
 }
