@@ -6,6 +6,8 @@ use std::io;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
+use git2::{Index, Repository};
+
 use super::{GitError, GitRepo, Result};
 
 /// What a foreign hook is renamed to when `force` replaces it: `<name>.iris-backup`.
@@ -133,6 +135,24 @@ impl GitRepo {
             }
         }
     }
+}
+
+/// Uses the index git gives its hooks in `GIT_INDEX_FILE` (a temporary one for `git commit -a`
+/// or `git commit <paths>`) when it names a file in this repository's git dir, as git sets it;
+/// a stray value from elsewhere is ignored.
+pub(super) fn index_from_env(repo: &Repository) -> Result<()> {
+    let Some(value) = std::env::var_os("GIT_INDEX_FILE").filter(|v| !v.is_empty()) else {
+        return Ok(());
+    };
+    // Relative to the current directory, as git reads it.
+    let (Ok(path), Ok(git_dir)) = (fs::canonicalize(&value), fs::canonicalize(repo.path())) else {
+        return Ok(());
+    };
+    if path.parent() != Some(git_dir.as_path()) {
+        return Ok(());
+    }
+    repo.set_index(&mut Index::open(&path)?)?;
+    Ok(())
 }
 
 fn backup_path(path: &Path) -> PathBuf {

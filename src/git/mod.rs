@@ -65,7 +65,10 @@ impl GitRepo {
         static FAST_READS: std::sync::Once = std::sync::Once::new();
         FAST_READS.call_once(|| git2::opts::strict_hash_verification(false));
         match Repository::discover(start) {
-            Ok(repo) => Ok(Self { repo }),
+            Ok(repo) => {
+                hooks::index_from_env(&repo)?;
+                Ok(Self { repo })
+            }
             Err(e) if e.code() == git2::ErrorCode::NotFound => {
                 Err(GitError::NotARepository(start.to_path_buf()))
             }
