@@ -1,7 +1,10 @@
 //! The command line: commands, flags, exit codes.
 
+mod completions;
 pub mod config;
 mod generate;
+mod hook;
+mod presets;
 mod progress;
 
 use std::io::Write;
@@ -51,6 +54,12 @@ pub enum Command {
     ReleaseNotes(generate::ReleaseNotesArgs),
     /// Show the effective configuration and where each value comes from; `set` changes it.
     Config(config::ConfigArgs),
+    /// Install or remove the git hook that writes the message when you run `git commit`.
+    Hook(hook::HookArgs),
+    /// List the writing style presets (for --preset).
+    Presets,
+    /// Print the shell completion script for bash, zsh, fish, elvish or powershell.
+    Completions(completions::CompletionsArgs),
 }
 
 #[derive(Debug, clap::Args)]
@@ -144,13 +153,20 @@ fn execute(cli: Cli) -> Result<ExitCode> {
         Command::Changelog(args) => runtime.block_on(generate::changelog_command(args)),
         Command::ReleaseNotes(args) => runtime.block_on(generate::release_notes_command(args)),
         Command::Config(args) => config::run(args),
+        Command::Hook(args) => hook::run(args),
+        Command::Presets => presets::run(),
+        Command::Completions(args) => completions::run(args),
     }
 }
 
 /// The repository the user is in, from any of its subdirectories.
-fn current_repo_root() -> Result<PathBuf> {
+fn current_repo() -> Result<GitRepo> {
     let cwd = std::env::current_dir().context("cannot read the current directory")?;
-    Ok(GitRepo::discover(&cwd)?.root())
+    Ok(GitRepo::discover(&cwd)?)
+}
+
+fn current_repo_root() -> Result<PathBuf> {
+    Ok(current_repo()?.root())
 }
 
 async fn tool(args: ToolArgs) -> Result<ExitCode> {

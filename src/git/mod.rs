@@ -6,6 +6,7 @@
 mod blame;
 mod commit;
 mod diff;
+mod hooks;
 mod info;
 mod log;
 mod patch;
@@ -21,6 +22,7 @@ use thiserror::Error;
 pub use blame::BlameLine;
 pub use commit::CommitOptions;
 pub use diff::{ChangedFile, DiffTarget};
+pub use hooks::{BACKUP_SUFFIX, HookInstall, HookRemoval, ManagedHook};
 pub use info::{HeadState, RepoInfo};
 pub use log::{CommitInfo, is_bot};
 pub use patch::looks_binary;
@@ -40,6 +42,11 @@ pub enum GitError {
     InvalidPath(String, &'static str),
     #[error("{0}")]
     Unsupported(String),
+    #[error("{context}: {source}")]
+    Io {
+        context: String,
+        source: std::io::Error,
+    },
     #[error("git: {}", .0.message())]
     Git(#[from] git2::Error),
 }
@@ -59,7 +66,10 @@ impl GitRepo {
         static FAST_READS: std::sync::Once = std::sync::Once::new();
         FAST_READS.call_once(|| git2::opts::strict_hash_verification(false));
         match Repository::discover(start) {
-            Ok(repo) => Ok(Self { repo }),
+            Ok(repo) => {
+                hooks::index_from_env(&repo)?;
+                Ok(Self { repo })
+            }
             Err(e) if e.code() == git2::ErrorCode::NotFound => {
                 Err(GitError::NotARepository(start.to_path_buf()))
             }

@@ -6,9 +6,7 @@ use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result};
-use crossterm::event::{
-    DisableMouseCapture, EnableMouseCapture, Event, EventStream, KeyEventKind,
-};
+use crossterm::event::{DisableMouseCapture, EnableMouseCapture, Event, EventStream, KeyEventKind};
 use crossterm::terminal::{
     BeginSynchronizedUpdate, EndSynchronizedUpdate, EnterAlternateScreen, LeaveAlternateScreen,
     disable_raw_mode, enable_raw_mode,
@@ -59,10 +57,11 @@ impl Studio {
         let repo = GitRepo::discover(cwd)?;
         let root = repo.root();
         let config = Config::load(Some(&root), &options.overrides)?;
-        let (iris, ai_unavailable) = match IrisAgent::from_config(&config, &root, repo.git_dir(), true) {
-            Ok(iris) => (Some(iris), None),
-            Err(err) => (None, Some(format!("Iris is not configured: {err:#}"))),
-        };
+        let (iris, ai_unavailable) =
+            match IrisAgent::from_config(&config, &root, repo.git_dir(), true) {
+                Ok(iris) => (Some(iris), None),
+                Err(err) => (None, Some(format!("Iris is not configured: {err:#}"))),
+            };
         let user_dir = crate::config::user_config_dir();
         let theme_name = options.theme.as_deref().unwrap_or("dark");
         let theme = Theme::load(theme_name, user_dir.as_deref())?.adapt(ColorSupport::detect());
@@ -104,9 +103,7 @@ impl Studio {
                 })
             }
             Event::Mouse(mouse) => Some(Action::Mouse(mouse)),
-            Event::Resize(width, height) => {
-                Some(Action::ResizeTo(width, height))
-            }
+            Event::Resize(width, height) => Some(Action::ResizeTo(width, height)),
             _ => None,
         }
     }
@@ -117,7 +114,12 @@ impl Studio {
         let size = terminal.terminal.size()?;
         self.state.size = (size.width, size.height);
         let (tx, mut rx) = unbounded_channel::<Action>();
-        let mut runner = Runner::new(tx.clone(), self.root.clone(), self.git_dir.clone(), self.iris.take());
+        let mut runner = Runner::new(
+            tx.clone(),
+            self.root.clone(),
+            self.git_dir.clone(),
+            self.iris.take(),
+        );
         runner.run(Effect::LoadStatus);
         runner.load_drafts();
         let mut events = EventStream::new();
@@ -184,7 +186,8 @@ impl TerminalGuard {
             keymap: &studio.keymap,
         };
         crossterm::queue!(self.terminal.backend_mut(), BeginSynchronizedUpdate)?;
-        self.terminal.draw(|frame| ui::draw(frame, &studio.state, &looks))?;
+        self.terminal
+            .draw(|frame| ui::draw(frame, &studio.state, &looks))?;
         crossterm::queue!(self.terminal.backend_mut(), EndSynchronizedUpdate)?;
         self.terminal.backend_mut().flush()?;
         Ok(())

@@ -31,7 +31,10 @@ pub fn update(state: &mut State, action: Action) -> Vec<Effect> {
             state.files_loading = false;
             state.has_staged = state.files.iter().any(|f| f.staged.is_some());
             if std::mem::take(&mut state.choose_mode) {
-                let changed = state.files.iter().any(|f| f.staged.is_some() || f.unstaged.is_some());
+                let changed = state
+                    .files
+                    .iter()
+                    .any(|f| f.staged.is_some() || f.unstaged.is_some());
                 state.mode = if changed { Mode::Commit } else { Mode::Explore };
             }
             state.selected = selected_path

@@ -44,6 +44,16 @@ impl TestRepo {
         self.dir.path().join("repo")
     }
 
+    /// The HOME of the `iris` these tests run (XDG_CONFIG_HOME is its `xdg` folder).
+    pub fn home(&self) -> &Path {
+        self.dir.path()
+    }
+
+    /// The git configuration every git and iris command of a test reads (GIT_CONFIG_GLOBAL).
+    pub fn git_config(&self) -> &Path {
+        &self.config
+    }
+
     pub fn write(&self, rel: &str, content: impl AsRef<[u8]>) {
         let path = self.path().join(rel);
         if let Some(parent) = path.parent() {
@@ -170,7 +180,7 @@ impl TestRepo {
 }
 
 /// The prefixes of the environment variables that configure iris or its providers.
-const IRIS_ENV_PREFIXES: &[&str] = &[
+pub const IRIS_ENV_PREFIXES: &[&str] = &[
     "IRIS_",
     "OPENAI_",
     "ANTHROPIC_",

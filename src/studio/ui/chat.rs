@@ -20,12 +20,22 @@ pub fn draw(frame: &mut Frame, area: Rect, state: &State, theme: &Theme) {
             Speaker::User => ("you", Token::ChatUser),
             Speaker::Iris => ("iris", Token::ChatIris),
         };
-        lines.push(Line::from(Span::styled(format!("{who}:"), theme.style(token))));
+        lines.push(Line::from(Span::styled(
+            format!("{who}:"),
+            theme.style(token),
+        )));
         lines.extend(message.text.lines().map(|l| Line::from(l.to_string())));
         lines.push(Line::default());
     }
-    if let Some(task) = state.task.as_ref().filter(|t| t.kind == crate::studio::state::TaskKind::Chat) {
-        lines.push(Line::from(Span::styled("iris:", theme.style(Token::ChatIris))));
+    if let Some(task) = state
+        .task
+        .as_ref()
+        .filter(|t| t.kind == crate::studio::state::TaskKind::Chat)
+    {
+        lines.push(Line::from(Span::styled(
+            "iris:",
+            theme.style(Token::ChatIris),
+        )));
         lines.extend(task.streamed.lines().map(|l| Line::from(l.to_string())));
     }
     // Keep the end of the conversation in view.
@@ -35,7 +45,11 @@ pub fn draw(frame: &mut Frame, area: Rect, state: &State, theme: &Theme) {
         .wrap(Wrap { trim: false })
         .block(pane_block(" Chat with Iris ".to_string(), false, theme));
     frame.render_widget(conversation, parts[0]);
-    let block = pane_block(" message (enter sends, alt-enter new line) ".to_string(), focused(state, Pane::ChatInput), theme);
+    let block = pane_block(
+        " message (enter sends, alt-enter new line) ".to_string(),
+        focused(state, Pane::ChatInput),
+        theme,
+    );
     let inner = block.inner(parts[1]);
     frame.render_widget(block, parts[1]);
     frame.render_widget(&state.chat.input, inner);

@@ -23,8 +23,11 @@ enum Row<'a> {
 fn rows(files: &[FileDiff]) -> impl Iterator<Item = Row<'_>> {
     files.iter().flat_map(|file| {
         std::iter::once(Row::File(file)).chain(file.hunks.iter().flat_map(move |hunk| {
-            std::iter::once(Row::Hunk(hunk.header.as_str()))
-                .chain(hunk.lines.iter().map(move |l| Row::Line(l.kind, l.content.as_str(), file.path.as_str())))
+            std::iter::once(Row::Hunk(hunk.header.as_str())).chain(
+                hunk.lines
+                    .iter()
+                    .map(move |l| Row::Line(l.kind, l.content.as_str(), file.path.as_str())),
+            )
         }))
     })
 }
@@ -36,7 +39,11 @@ pub fn draw(frame: &mut Frame, area: Rect, state: &State, theme: &Theme) {
         (Some(path), false) => format!(" {path} "),
         (None, _) => " Diff ".to_string(),
     };
-    let block = pane_block(clip(&title, usize::from(area.width.saturating_sub(4))), focused(state, Pane::Diff), theme);
+    let block = pane_block(
+        clip(&title, usize::from(area.width.saturating_sub(4))),
+        focused(state, Pane::Diff),
+        theme,
+    );
     let height = usize::from(area.height.saturating_sub(2));
     let width = usize::from(area.width.saturating_sub(2));
     let mut highlighter = Highlighter::new(theme);
@@ -52,7 +59,10 @@ pub fn draw(frame: &mut Frame, area: Rect, state: &State, theme: &Theme) {
                 };
                 Line::from(Span::styled(clip(&what, width), theme.style(Token::Title)))
             }
-            Row::Hunk(header) => Line::from(Span::styled(clip(header.trim_end(), width), theme.style(Token::DiffHunk))),
+            Row::Hunk(header) => Line::from(Span::styled(
+                clip(header.trim_end(), width),
+                theme.style(Token::DiffHunk),
+            )),
             Row::Line(kind, content, path) => {
                 let (sign, token) = match kind {
                     LineKind::Added => ("+", Token::DiffAdded),
@@ -67,7 +77,11 @@ pub fn draw(frame: &mut Frame, area: Rect, state: &State, theme: &Theme) {
         })
         .collect();
     let body = if lines.is_empty() && !view.loading {
-        let hint = if view.path.is_some() { "no changes to show (untracked or binary)" } else { "select a file" };
+        let hint = if view.path.is_some() {
+            "no changes to show (untracked or binary)"
+        } else {
+            "select a file"
+        };
         vec![Line::from(Span::styled(hint, theme.style(Token::TextDim)))]
     } else {
         lines

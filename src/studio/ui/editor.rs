@@ -17,11 +17,20 @@ pub fn draw(frame: &mut Frame, area: Rect, state: &State, theme: &Theme) {
     };
     let mut title = format!(" {} ", state.mode.title());
     if buffer.position < buffer.versions.len() {
-        title.push_str(&format!("(version {} of {}) ", buffer.position + 1, buffer.versions.len() + 1));
+        title.push_str(&format!(
+            "(version {} of {}) ",
+            buffer.position + 1,
+            buffer.versions.len() + 1
+        ));
     }
     let mut block = pane_block(title, focused(state, Pane::Editor), theme);
     if state.mode == Mode::Commit {
-        let first = buffer.editor.lines().first().map(String::as_str).unwrap_or("");
+        let first = buffer
+            .editor
+            .lines()
+            .first()
+            .map(String::as_str)
+            .unwrap_or("");
         let length = width(first);
         let token = match length {
             0..=50 => Token::TitleOk,
@@ -41,7 +50,11 @@ pub fn draw(frame: &mut Frame, area: Rect, state: &State, theme: &Theme) {
         ]));
     }
     // While Iris writes a markdown artifact, show her text as it streams in.
-    if let Some(task) = state.task.as_ref().filter(|t| t.mode == state.mode && !t.streamed.is_empty()) {
+    if let Some(task) = state
+        .task
+        .as_ref()
+        .filter(|t| t.mode == state.mode && !t.streamed.is_empty())
+    {
         let preview = Paragraph::new(task.streamed.as_str())
             .style(theme.style(Token::TextDim))
             .wrap(Wrap { trim: false })
@@ -57,7 +70,10 @@ pub fn draw(frame: &mut Frame, area: Rect, state: &State, theme: &Theme) {
         };
         let inner = block.inner(area);
         frame.render_widget(block, area);
-        frame.render_widget(Paragraph::new(Span::styled(hint, theme.style(Token::TextDim))), inner);
+        frame.render_widget(
+            Paragraph::new(Span::styled(hint, theme.style(Token::TextDim))),
+            inner,
+        );
         return;
     }
     let inner = block.inner(area);

@@ -20,9 +20,16 @@ pub fn draw(frame: &mut Frame, area: Rect, state: &State, theme: &Theme) {
     let block = pane_block(title, focused(state, Pane::Files), theme);
     let inner_width = usize::from(area.width.saturating_sub(2));
     let items: Vec<ListItem> = if state.files.is_empty() && !state.files_loading {
-        vec![ListItem::new(Span::styled("nothing changed", theme.style(Token::TextDim)))]
+        vec![ListItem::new(Span::styled(
+            "nothing changed",
+            theme.style(Token::TextDim),
+        ))]
     } else {
-        state.files.iter().map(|f| item(f, inner_width, theme)).collect()
+        state
+            .files
+            .iter()
+            .map(|f| item(f, inner_width, theme))
+            .collect()
     };
     let list = List::new(items)
         .block(block)
@@ -51,7 +58,10 @@ fn item<'a>(file: &FileEntry, width: usize, theme: &Theme) -> ListItem<'a> {
     } else {
         (mark(file.staged), mark(file.unstaged))
     };
-    let relevance = file.relevance.map(|r| format!("{r:>3}% ")).unwrap_or_else(|| "     ".into());
+    let relevance = file
+        .relevance
+        .map(|r| format!("{r:>3}% "))
+        .unwrap_or_else(|| "     ".into());
     let name_width = width.saturating_sub(3 + relevance.len());
     let token = if file.conflicted {
         Token::Conflict

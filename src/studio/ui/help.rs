@@ -15,7 +15,9 @@ use crate::studio::theme::{Theme, Token};
 fn applies(command: Command, mode: Mode) -> bool {
     match command {
         Command::Commit | Command::ToggleAmend | Command::ToggleNoVerify => mode == Mode::Commit,
-        Command::Generate | Command::OpenChat | Command::UndoVersion | Command::RedoVersion => mode.has_artifact(),
+        Command::Generate | Command::OpenChat | Command::UndoVersion | Command::RedoVersion => {
+            mode.has_artifact()
+        }
         _ => true,
     }
 }
@@ -26,7 +28,10 @@ pub fn draw(frame: &mut Frame, area: Rect, state: &State, looks: &Looks) {
         format!("{} mode", state.mode.title()),
         theme.style(Token::Accent),
     ))];
-    for (context, heading) in [(KeyContext::Global, "keys"), (KeyContext::Editing, "while typing")] {
+    for (context, heading) in [
+        (KeyContext::Global, "keys"),
+        (KeyContext::Editing, "while typing"),
+    ] {
         lines.push(Line::default());
         lines.push(Line::from(Span::styled(heading, theme.style(Token::Title))));
         for (chord, command) in looks.keymap.help(context) {
@@ -43,7 +48,11 @@ pub fn draw(frame: &mut Frame, area: Rect, state: &State, looks: &Looks) {
     frame.render_widget(
         Paragraph::new(lines)
             .wrap(Wrap { trim: false })
-            .block(pane_block(" Help (? or esc closes) ".to_string(), true, theme)),
+            .block(pane_block(
+                " Help (? or esc closes) ".to_string(),
+                true,
+                theme,
+            )),
         rect,
     );
 }

@@ -55,10 +55,18 @@ pub fn draw(frame: &mut Frame, state: &State, looks: &Looks) {
 
 /// A pane's frame, highlighted when it has the focus.
 pub(crate) fn pane_block<'a>(title: String, focused: bool, theme: &Theme) -> Block<'a> {
-    let border = if focused { Token::BorderFocused } else { Token::Border };
+    let border = if focused {
+        Token::BorderFocused
+    } else {
+        Token::Border
+    };
     Block::default()
         .borders(Borders::ALL)
-        .border_type(if focused { BorderType::Thick } else { BorderType::Rounded })
+        .border_type(if focused {
+            BorderType::Thick
+        } else {
+            BorderType::Rounded
+        })
         .border_style(theme.style(border))
         .title(title)
         .title_style(theme.style(Token::Title))

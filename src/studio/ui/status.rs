@@ -33,10 +33,16 @@ pub fn draw(frame: &mut Frame, area: Rect, state: &State, looks: &Looks) {
             elapsed.as_secs_f64()
         );
         if task.input_tokens + task.output_tokens > 0 {
-            text.push_str(&format!(" · {}↑ {}↓ tokens", task.input_tokens, task.output_tokens));
+            text.push_str(&format!(
+                " · {}↑ {}↓ tokens",
+                task.input_tokens, task.output_tokens
+            ));
         }
         text.push_str(" · esc cancels");
-        Span::styled(clip(&text, width.saturating_sub(help.len())), theme.style(Token::Spinner))
+        Span::styled(
+            clip(&text, width.saturating_sub(help.len())),
+            theme.style(Token::Spinner),
+        )
     } else if let Some(notice) = &state.notice {
         let token = match notice.level {
             Level::Info => Token::StatusBarText,
@@ -44,7 +50,13 @@ pub fn draw(frame: &mut Frame, area: Rect, state: &State, looks: &Looks) {
             Level::Warning => Token::Warning,
             Level::Error => Token::Error,
         };
-        Span::styled(clip(&format!(" {}", notice.text), width.saturating_sub(help.len())), theme.style(token))
+        Span::styled(
+            clip(
+                &format!(" {}", notice.text),
+                width.saturating_sub(help.len()),
+            ),
+            theme.style(token),
+        )
     } else {
         Span::styled(" ready", theme.style(Token::StatusBarText))
     };
@@ -55,5 +67,8 @@ pub fn draw(frame: &mut Frame, area: Rect, state: &State, looks: &Looks) {
         Span::raw(" ".repeat(pad)),
         Span::styled(help, theme.style(Token::StatusBarText)),
     ]);
-    frame.render_widget(Paragraph::new(line).style(theme.style(Token::StatusBar)), area);
+    frame.render_widget(
+        Paragraph::new(line).style(theme.style(Token::StatusBar)),
+        area,
+    );
 }

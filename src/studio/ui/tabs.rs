@@ -20,7 +20,10 @@ pub fn draw(frame: &mut Frame, area: Rect, state: &State, theme: &Theme) {
         spans.push(Span::styled(label, style));
     }
     if !state.branch.is_empty() {
-        spans.push(Span::styled(format!("  {}", state.branch), theme.style(Token::Text)));
+        spans.push(Span::styled(
+            format!("  {}", state.branch),
+            theme.style(Token::Text),
+        ));
     }
     frame.render_widget(Paragraph::new(Line::from(spans)), area);
 }

@@ -1,0 +1,206 @@
+//! `iris hook install|uninstall`: the `prepare-commit-msg` hook that writes the message when
+//! you run `git commit`.
+
+use std::path::Path;
+use std::process::ExitCode;
+
+use anyhow::{Context, Result, bail};
+use clap::Subcommand;
+
+use crate::error::exit;
+use crate::git::{BACKUP_SUFFIX, HookInstall, HookRemoval, ManagedHook};
+
+use super::current_repo;
+
+const HOOK: ManagedHook<'static> = ManagedHook {
+    name: "prepare-commit-msg",
+    marker: "# iris-studio: prepare-commit-msg hook (iris hook install / iris hook uninstall)",
+};
+
+/// The script, with `@MARKER@` and `@IRIS@` (the shell-quoted binary) to fill in.
+const SCRIPT: &str = r#"#!/bin/sh
+@MARKER@
+#
+# Writes the commit message with `iris gen` when `git commit` opens the editor. Skips messages
+# given with -m/-F, templates, merges, squashes and amends; never reads input; never blocks the
+# commit: when Iris fails the message stays as git prepared it (iris-hook.log, next to the
+# message file, says why). IRIS_HOOK_TIMEOUT: seconds to wait for Iris (default 60).
+
+msg_file=$1
+case $2 in
+message | template | merge | squash | commit) exit 0 ;;
+esac
+[ -f "$msg_file" ] || exit 0
+# A message is already there (more than git's comments and a verbose diff): keep it.
+if sed -e '/^# -* >8 -*$/,$d' -e '/^#/d' "$msg_file" | grep -q '[^[:space:]]'; then
+	exit 0
+fi
+
+iris=@IRIS@
+[ -x "$iris" ] || exit 0
+limit=${IRIS_HOOK_TIMEOUT:-60}
+case $limit in
+'' | *[!0-9]*) limit=60 ;;
+esac
+log=$(dirname -- "$msg_file")/iris-hook.log
+out=$msg_file.iris.$$
+pid=
+watchdog=
+trap 'rm -f -- "$out" "$out.new"' EXIT
+trap 'kill $pid $watchdog 2>/dev/null; exit 0' HUP INT TERM
+
+# Iris runs in the background so that the time limit and Ctrl-C can stop it.
+"$iris" gen --print --no-stream </dev/null >"$out" 2>"$log" &
+pid=$!
+(
+	trap 'kill "$nap" 2>/dev/null; wait "$nap"; exit 0' TERM
+	sleep "$limit" &
+	nap=$!
+	wait "$nap" && kill "$pid" 2>/dev/null
+) </dev/null >/dev/null 2>&1 &
+watchdog=$!
+wait "$pid" 2>/dev/null
+rc=$?
+kill "$watchdog" 2>/dev/null
+wait "$watchdog"
+if [ "$rc" -eq 0 ] && grep -q '[^[:space:]]' "$out" &&
+	cat -- "$out" "$msg_file" >"$out.new" && mv -f -- "$out.new" "$msg_file"; then
+	exit 0
+fi
+if [ "$rc" -eq 143 ]; then
+	echo "iris: no commit message after ${limit}s (IRIS_HOOK_TIMEOUT); committing as usual" >&2
+else
+	echo "iris: no commit message was generated (see $log); committing as usual" >&2
+fi
+exit 0
+"#;
+
+#[derive(Debug, clap::Args)]
+pub struct HookArgs {
+    #[command(subcommand)]
+    pub action: HookAction,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum HookAction {
+    /// Install the prepare-commit-msg hook: `git commit` then opens with Iris' message.
+    Install {
+        /// Replace a hook that is not Iris', keeping it as prepare-commit-msg.iris-backup.
+        #[arg(long)]
+        force: bool,
+    },
+    /// Remove Iris' hook, putting back the hook it replaced.
+    Uninstall,
+}
+
+pub fn run(args: HookArgs) -> Result<ExitCode> {
+    let repo = current_repo()?;
+    match args.action {
+        HookAction::Install { force } => {
+            let exe = std::env::current_exe().context("cannot find the iris binary")?;
+            let outcome = repo.install_hook(HOOK, &script(&exe)?, force)?;
+            Ok(report_install(&outcome))
+        }
+        HookAction::Uninstall => Ok(report_removal(&repo.uninstall_hook(HOOK)?)),
+    }
+}
+
+fn report_install(outcome: &HookInstall) -> ExitCode {
+    match outcome {
+        HookInstall::Installed { path, backup } => {
+            println!("installed the prepare-commit-msg hook: {}", path.display());
+            if let Some(backup) = backup {
+                println!(
+                    "the hook it replaced is kept as {} (`iris hook uninstall` puts it back)",
+                    backup.display()
+                );
+            }
+            ExitCode::SUCCESS
+        }
+        HookInstall::Updated { path } => {
+            println!(
+                "the prepare-commit-msg hook was already installed; updated {}",
+                path.display()
+            );
+            ExitCode::SUCCESS
+        }
+        HookInstall::Foreign { path } => {
+            eprintln!(
+                "error: {} is not Iris' hook; left it alone (--force replaces it, keeping it as {}{BACKUP_SUFFIX})",
+                path.display(),
+                HOOK.name
+            );
+            ExitCode::from(exit::GENERAL)
+        }
+        HookInstall::BackupExists { path, backup } => {
+            eprintln!(
+                "error: {} is not Iris' hook and {} already exists; left both alone (move the backup away first)",
+                path.display(),
+                backup.display()
+            );
+            ExitCode::from(exit::GENERAL)
+        }
+    }
+}
+
+fn report_removal(outcome: &HookRemoval) -> ExitCode {
+    match outcome {
+        HookRemoval::Removed { path, restored } => {
+            println!("removed the prepare-commit-msg hook: {}", path.display());
+            if *restored {
+                println!("restored the hook it had replaced");
+            }
+        }
+        HookRemoval::Missing { path } => {
+            println!(
+                "no prepare-commit-msg hook at {}; nothing to remove",
+                path.display()
+            );
+        }
+        HookRemoval::Foreign { path } => {
+            println!(
+                "{} is not Iris' hook; left it alone (Iris' hook is not installed)",
+                path.display()
+            );
+        }
+    }
+    ExitCode::SUCCESS
+}
+
+/// The hook script calling this binary by its absolute path.
+fn script(exe: &Path) -> Result<String> {
+    let Some(exe) = exe.to_str() else {
+        bail!(
+            "the path of the iris binary is not UTF-8: {}",
+            exe.display()
+        );
+    };
+    Ok(SCRIPT
+        .replace("@MARKER@", HOOK.marker)
+        .replace("@IRIS@", &shell_quote(exe)))
+}
+
+/// Single-quotes `text` for a POSIX shell.
+fn shell_quote(text: &str) -> String {
+    format!("'{}'", text.replace('\'', r"'\''"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn quoting_survives_quotes_and_spaces() {
+        assert_eq!(shell_quote("/usr/bin/iris"), "'/usr/bin/iris'");
+        assert_eq!(shell_quote("/o'k dir/iris"), r"'/o'\''k dir/iris'");
+    }
+
+    #[test]
+    fn the_script_is_marked_and_calls_this_binary() {
+        let text = script(Path::new("/opt/my tools/iris")).unwrap_or_default();
+        assert!(text.starts_with("#!/bin/sh\n"));
+        assert!(text.lines().any(|l| l == HOOK.marker));
+        assert!(text.contains("iris='/opt/my tools/iris'\n"));
+        assert!(!text.contains('@'));
+    }
+}
