@@ -6,6 +6,7 @@ mod generate;
 mod hook;
 mod presets;
 mod progress;
+mod studio;
 
 use std::io::Write;
 use std::path::PathBuf;
@@ -26,8 +27,7 @@ use crate::git::GitRepo;
 #[command(
     name = "iris",
     version,
-    about = "Iris Studio: the prose around your code changes",
-    arg_required_else_help = true
+    about = "Iris Studio: the prose around your code changes (run `iris` alone in a repository for the studio)"
 )]
 pub struct Cli {
     /// Trace each tool call (arguments, duration) and the configuration (keys masked) to stderr.
@@ -35,11 +35,13 @@ pub struct Cli {
     pub debug: bool,
 
     #[command(subcommand)]
-    pub command: Command,
+    pub command: Option<Command>,
 }
 
 #[derive(Debug, Subcommand)]
 pub enum Command {
+    /// Open the full-screen studio over this repository.
+    Studio(studio::StudioArgs),
     /// Run one of Iris' tools on this repository and print exactly what the model would receive.
     Tool(ToolArgs),
     /// Write the commit message for the staged changes (and commit with it).
@@ -145,7 +147,18 @@ fn execute(cli: Cli) -> Result<ExitCode> {
         .enable_all()
         .build()
         .context("could not start the async runtime")?;
-    match cli.command {
+    let command = match cli.command {
+        Some(command) => command,
+        // `iris` alone: the studio inside a repository, the help outside one.
+        None if in_repository() => Command::Studio(studio::StudioArgs::default()),
+        None => {
+            use clap::CommandFactory;
+            Cli::command().print_help()?;
+            return Ok(ExitCode::from(crate::error::exit::CONFIG));
+        }
+    };
+    match command {
+        Command::Studio(args) => runtime.block_on(studio::run(args)),
         Command::Tool(args) => runtime.block_on(tool(args)),
         Command::Gen(args) => runtime.block_on(generate::gen_command(args)),
         Command::Review(args) => runtime.block_on(generate::review_command(args)),
@@ -157,6 +170,10 @@ fn execute(cli: Cli) -> Result<ExitCode> {
         Command::Presets => presets::run(),
         Command::Completions(args) => completions::run(args),
     }
+}
+
+fn in_repository() -> bool {
+    std::env::current_dir().is_ok_and(|cwd| GitRepo::discover(&cwd).is_ok())
 }
 
 /// The repository the user is in, from any of its subdirectories.

@@ -37,6 +37,8 @@ pub fn exit_code(err: &anyhow::Error) -> u8 {
             || cause.is::<clap::Error>()
             || cause.is::<crate::agent::capability::CapabilityError>()
             || cause.is::<crate::agent::style::UnknownPreset>()
+            || cause.is::<crate::studio::theme::ThemeError>()
+            || cause.is::<crate::studio::keymap::KeymapError>()
         {
             return exit::CONFIG;
         }

@@ -1,0 +1,43 @@
+//! `iris studio` (and `iris` alone inside a repository): the full-screen studio.
+
+use std::process::ExitCode;
+
+use anyhow::{Context, Result};
+use clap::Args;
+
+use super::config::ConfigFlags;
+use crate::error::UsageError;
+use crate::studio::app::{Studio, StudioOptions};
+use crate::studio::state::Mode;
+
+#[derive(Debug, Args, Default)]
+pub struct StudioArgs {
+    /// explore, commit, review, pr, changelog or release-notes (default: commit when something
+    /// is staged or modified, else explore).
+    #[arg(long, value_name = "MODE")]
+    pub mode: Option<String>,
+    /// The theme: dark, light, high-contrast, or one of yours in ~/.config/iris/themes.
+    #[arg(long, value_name = "NAME")]
+    pub theme: Option<String>,
+    #[command(flatten)]
+    pub config: ConfigFlags,
+}
+
+pub async fn run(args: StudioArgs) -> Result<ExitCode> {
+    let mode = match args.mode.as_deref() {
+        None => None,
+        Some(name) => Some(Mode::from_name(name).ok_or_else(|| {
+            UsageError(format!(
+                "unknown mode '{name}': choose explore, commit, review, pr, changelog or release-notes"
+            ))
+        })?),
+    };
+    let cwd = std::env::current_dir().context("cannot read the current directory")?;
+    let options = StudioOptions {
+        mode,
+        theme: args.theme,
+        overrides: args.config.overrides(),
+    };
+    Studio::prepare(&cwd, options)?.run().await?;
+    Ok(ExitCode::SUCCESS)
+}
