@@ -154,3 +154,18 @@ fn a_change_large_enough_to_be_split_across_threads_matches_git() {
     assert_eq!(without_index_lines(&text), without_index_lines(&git));
     assert_eq!(text.matches("diff --git").count(), 151);
 }
+
+#[test]
+fn an_untracked_file_reads_as_git_shows_it_after_add_intent() {
+    let repo = TestRepo::new();
+    repo.write("base.txt", "x\n");
+    repo.commit_all("base");
+    repo.write("new dir/fresh.rs", "fn fresh() {}\n\tindented\n");
+    let ours = GitRepo::discover(&repo.path())
+        .expect("repository")
+        .untracked_file_patch("new dir/fresh.rs")
+        .expect("patch");
+    repo.git(&["add", "-N", "new dir/fresh.rs"]);
+    let git = repo.git(&["diff", "--no-color", "--", "new dir/fresh.rs"]);
+    assert_eq!(without_index_lines(&ours), without_index_lines(&git));
+}

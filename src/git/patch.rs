@@ -168,9 +168,7 @@ impl GitRepo {
         if before == after {
             return Ok(()); // a pure rename or mode change
         }
-        // git ends a ---/+++ name that holds a space with a tab, so the name's end is clear.
-        let tab = |name: &str| if name.contains(' ') { "\t" } else { "" };
-        let _ = writeln!(out, "--- {a}{}\n+++ {b}{}", tab(&a), tab(&b));
+        write_names(&a, &b, out);
         if before.is_empty() {
             // A new file: every line is added; no diff algorithm needed (nor for deletions).
             write_whole(after, '+', out);
@@ -230,6 +228,33 @@ impl GitRepo {
         })
     }
 
+    /// An untracked file as the patch that would add it (what `git add -N` then `git diff`
+    /// shows), bounded like any other side.
+    pub fn untracked_file_patch(&self, path: &str) -> Result<String> {
+        let clean = super::check_relative_path(path)?;
+        let raw = clean.to_string_lossy().into_owned();
+        let file = FileSide {
+            path: Some(raw.clone().into_bytes()),
+            id: Oid::ZERO_SHA1,
+            mode: FileMode::Blob,
+            exists: true,
+        };
+        let b = quote_path(&[b"b/", raw.as_bytes()].concat());
+        let mut out = format!(
+            "diff --git {} {b}\nnew file mode 100644\n",
+            quote_path(&[b"a/", raw.as_bytes()].concat())
+        );
+        match self.workdir_side(&file)? {
+            Side::Bytes(bytes) if !bytes.is_empty() => {
+                write_names("/dev/null", &b, &mut out);
+                write_whole(&bytes, '+', &mut out);
+            }
+            Side::Bytes(_) => {}
+            _ => out.push_str(&format!("Binary files /dev/null and {b} differ\n")),
+        }
+        Ok(out)
+    }
+
     fn in_odb(&self, id: git2::Oid) -> bool {
         self.repo.odb().is_ok_and(|odb| odb.exists(id))
     }
@@ -249,6 +274,12 @@ impl Side<'_> {
             Side::Binary => &[],
         }
     }
+}
+
+/// The `---` / `+++` lines. git ends a name that holds a space with a tab, so its end is clear.
+fn write_names(a: &str, b: &str, out: &mut String) {
+    let tab = |name: &str| if name.contains(' ') { "\t" } else { "" };
+    let _ = writeln!(out, "--- {a}{}\n+++ {b}{}", tab(a), tab(b));
 }
 
 /// A whole file as one hunk of added (`+`) or removed (`-`) lines, as git prints a new or

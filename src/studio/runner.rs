@@ -329,9 +329,25 @@ pub fn snapshot(root: PathBuf) -> Result<RepoSnapshot, String> {
     })
 }
 
-/// The selected file's changes against HEAD, staged and unstaged together.
+/// The selected file's changes against HEAD, staged and unstaged together; an untracked
+/// file shows as added.
 fn file_diff(root: PathBuf, path: &str) -> Result<Vec<crate::context::FileDiff>, String> {
     let repo = GitRepo::discover(&root).map_err(|e| e.to_string())?;
-    repo.diff_files(&DiffTarget::WorkingTree, &[path.to_string()])
-        .map_err(|e| e.to_string())
+    let files = repo
+        .diff_files(&DiffTarget::WorkingTree, &[path.to_string()])
+        .map_err(|e| e.to_string())?;
+    if !files.is_empty() {
+        return Ok(files);
+    }
+    let untracked = repo
+        .status()
+        .map_err(|e| e.to_string())?
+        .entries
+        .iter()
+        .any(|e| e.untracked && e.path == path);
+    if !untracked || root.join(path).is_dir() {
+        return Ok(files);
+    }
+    let patch = repo.untracked_file_patch(path).map_err(|e| e.to_string())?;
+    Ok(crate::context::parse_unified_diff(&patch))
 }
