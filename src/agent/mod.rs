@@ -13,7 +13,7 @@ pub mod tools;
 use std::time::Duration;
 
 use futures::StreamExt;
-use rig_core::agent::{AgentBuilder, MultiTurnStreamItem};
+use rig_core::agent::{AgentBuilder, MultiTurnStreamItem, StreamingError};
 use rig_core::completion::{CompletionModel, Prompt, PromptError};
 use rig_core::message::Message;
 use rig_core::streaming::StreamingPrompt;
@@ -162,10 +162,18 @@ async fn run_with_model<M: CompletionModel + 'static>(
                 });
             }
             Ok(_) => {}
-            Err(e) => return Err(e.to_string()),
+            Err(e) => return Err(describe_streaming_error(&e, turns)),
         }
     }
     Err("the reply stream ended before the model finished".to_string())
+}
+
+/// A streamed run's failure, worded like the same failure of a whole reply.
+fn describe_streaming_error(err: &StreamingError, turns: usize) -> String {
+    match err {
+        StreamingError::Prompt(prompt) => describe_prompt_error(prompt, turns),
+        other => other.to_string(),
+    }
 }
 
 fn describe_prompt_error(err: &PromptError, turns: usize) -> String {
