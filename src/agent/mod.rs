@@ -130,7 +130,7 @@ async fn run_with_model<M: CompletionModel + 'static>(
         let response = agent
             .prompt(request.prompt)
             .with_history(request.history)
-            .max_turns(turns)
+            .max_turns(rig_turns(turns))
             .with_hook(hook)
             .extended_details()
             .await
@@ -144,7 +144,7 @@ async fn run_with_model<M: CompletionModel + 'static>(
     let mut stream = agent
         .stream_prompt(request.prompt)
         .with_history(request.history)
-        .multi_turn(turns)
+        .multi_turn(rig_turns(turns))
         .with_hook(hook)
         .await;
     while let Some(item) = stream.next().await {
@@ -166,6 +166,13 @@ async fn run_with_model<M: CompletionModel + 'static>(
         }
     }
     Err("the reply stream ended before the model finished".to_string())
+}
+
+/// Our turns (model replies) as rig 0.37 counts them: given `n`, both its prompt loops send
+/// up to `n + 2` requests before giving up. So `max_turns = 3` is three replies; the least rig
+/// allows is two (one tool round and the answer).
+fn rig_turns(model_replies: usize) -> usize {
+    model_replies.saturating_sub(2)
 }
 
 /// A streamed run's failure, worded like the same failure of a whole reply.
