@@ -7,6 +7,7 @@ pub mod generate;
 pub mod output;
 pub mod provider;
 mod retry;
+mod stream_end;
 pub mod style;
 pub mod tools;
 

@@ -7,6 +7,7 @@ use std::time::Duration;
 use reqwest_middleware::ClientWithMiddleware;
 
 use super::retry::RetryTransient;
+use super::stream_end::RequireStreamEnd;
 
 pub use crate::config::ProviderKind;
 
@@ -40,7 +41,8 @@ impl ProviderSpec {
     }
 
     /// The shared HTTP client: connect and read timeouts (a stream that stalls longer than
-    /// `stall_timeout` is abandoned) and retries for 429 and 5xx answers.
+    /// `stall_timeout` is abandoned), retries for 429 and 5xx answers, and a stream that
+    /// ends before its API's final event is an error.
     pub fn http_client(&self) -> anyhow::Result<ClientWithMiddleware> {
         let client = reqwest::Client::builder()
             .connect_timeout(Duration::from_secs(15))
@@ -48,6 +50,7 @@ impl ProviderSpec {
             .build()?;
         Ok(reqwest_middleware::ClientBuilder::new(client)
             .with(RetryTransient::default())
+            .with(RequireStreamEnd::new(self.kind))
             .build())
     }
 }
