@@ -112,7 +112,18 @@ pub struct RunOutput {
 pub async fn run(spec: &ProviderSpec, request: Run, sink: EventSink) -> anyhow::Result<RunOutput> {
     let outcome: Result<RunOutput, String> =
         with_completion_model!(spec, |model| run_with_model(model, request, sink).await);
-    outcome.map_err(|message| ProviderError::new(spec, message).into())
+    outcome.map_err(|message| ProviderError::new(spec, explain_cut(message)).into())
+}
+
+/// rig words a reply body that could not be read to its end (the connection dropped, or
+/// `stream_end` refused a stream without its final event) as "error decoding response body"
+/// and drops the cause: say what happened first.
+fn explain_cut(message: String) -> String {
+    if message.contains("error decoding response body") {
+        format!("the reply was cut off before it was complete ({message})")
+    } else {
+        message
+    }
 }
 
 async fn run_with_model<M: CompletionModel + 'static>(
