@@ -4,7 +4,8 @@
 use std::fmt;
 use std::time::Duration;
 
-use reqwest_middleware::ClientWithMiddleware;
+use reqwest::{Request, Response};
+use reqwest_middleware::{ClientWithMiddleware, Middleware, Next};
 
 use super::retry::RetryTransient;
 use super::stream_end::RequireStreamEnd;
@@ -49,9 +50,42 @@ impl ProviderSpec {
             .read_timeout(self.stall_timeout)
             .build()?;
         Ok(reqwest_middleware::ClientBuilder::new(client)
+            .with(ExplainNoAnswer {
+                stall_timeout: self.stall_timeout,
+            })
             .with(RetryTransient::default())
             .with(RequireStreamEnd::new(self.kind))
             .build())
+    }
+}
+
+/// Words a request that got no answer at all. reqwest says "error sending request for url"
+/// whether the server was unreachable or silent, and rig shows only that.
+struct ExplainNoAnswer {
+    stall_timeout: Duration,
+}
+
+#[async_trait::async_trait]
+impl Middleware for ExplainNoAnswer {
+    async fn handle(
+        &self,
+        req: Request,
+        extensions: &mut http::Extensions,
+        next: Next<'_>,
+    ) -> reqwest_middleware::Result<Response> {
+        let url = req.url().clone();
+        let explained =
+            |text: String| Err(reqwest_middleware::Error::Middleware(anyhow::anyhow!(text)));
+        match next.run(req, extensions).await {
+            Err(reqwest_middleware::Error::Reqwest(e)) if e.is_timeout() => explained(format!(
+                "no answer from {url} within {}s (request_timeout_secs)",
+                self.stall_timeout.as_secs_f64()
+            )),
+            Err(reqwest_middleware::Error::Reqwest(e)) if e.is_connect() => {
+                explained(format!("could not connect to {url}"))
+            }
+            other => other,
+        }
     }
 }
 
