@@ -351,7 +351,7 @@ fn a_reply_without_a_title_is_exit_4_and_saved_for_the_user() {
     let out = gen_print(&repo, &fake, &[]);
     let line = failure(&out, 4);
     assert!(
-        line.contains("no a title") || line.contains("title"),
+        line.contains("does not fit the expected shape: it lacks a title"),
         "{line}"
     );
     let saved = repo.path().join(".git/iris/iris-commit-reply.txt");
