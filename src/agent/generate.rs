@@ -214,7 +214,7 @@ impl IrisAgent {
         };
         if let Some(missing) = artifact.missing() {
             let err = OutputError::WrongShape {
-                detail: format!("it has no {missing}"),
+                detail: format!("it lacks {missing}"),
                 raw: output.text,
             };
             return Err(self.unreadable(&cap.name, &err));

@@ -8,13 +8,14 @@ pub mod generate;
 pub mod output;
 pub mod provider;
 mod retry;
+mod stream_end;
 pub mod style;
 pub mod tools;
 
 use std::time::Duration;
 
 use futures::StreamExt;
-use rig_core::agent::{AgentBuilder, MultiTurnStreamItem};
+use rig_core::agent::{AgentBuilder, MultiTurnStreamItem, StreamingError};
 use rig_core::completion::{CompletionModel, Prompt, PromptError};
 use rig_core::message::Message;
 use rig_core::streaming::StreamingPrompt;
@@ -124,7 +125,18 @@ pub async fn run(
     }
     let outcome: Result<RunOutput, String> =
         with_completion_model!(spec, |model| run_with_model(model, request, sink).await);
-    outcome.map_err(|message| ProviderError::new(spec, message).into())
+    outcome.map_err(|message| ProviderError::new(spec, explain_cut(message)).into())
+}
+
+/// rig words a reply body that could not be read to its end (the connection dropped, or
+/// `stream_end` refused a stream without its final event) as "error decoding response body"
+/// and drops the cause: say what happened first.
+fn explain_cut(message: String) -> String {
+    if message.contains("error decoding response body") {
+        format!("the reply was cut off before it was complete ({message})")
+    } else {
+        message
+    }
 }
 
 async fn run_with_model<M: CompletionModel + 'static>(
@@ -143,7 +155,7 @@ async fn run_with_model<M: CompletionModel + 'static>(
         let response = agent
             .prompt(request.prompt)
             .with_history(request.history)
-            .max_turns(turns)
+            .max_turns(rig_turns(turns))
             .with_hook(hook)
             .extended_details()
             .await
@@ -157,7 +169,7 @@ async fn run_with_model<M: CompletionModel + 'static>(
     let mut stream = agent
         .stream_prompt(request.prompt)
         .with_history(request.history)
-        .multi_turn(turns)
+        .multi_turn(rig_turns(turns))
         .with_hook(hook)
         .await;
     while let Some(item) = stream.next().await {
@@ -175,10 +187,25 @@ async fn run_with_model<M: CompletionModel + 'static>(
                 });
             }
             Ok(_) => {}
-            Err(e) => return Err(e.to_string()),
+            Err(e) => return Err(describe_streaming_error(&e, turns)),
         }
     }
     Err("the reply stream ended before the model finished".to_string())
+}
+
+/// Our turns (model replies) as rig 0.37 counts them: given `n`, both its prompt loops send
+/// up to `n + 2` requests before giving up. So `max_turns = 3` is three replies; the least rig
+/// allows is two (one tool round and the answer).
+fn rig_turns(model_replies: usize) -> usize {
+    model_replies.saturating_sub(2)
+}
+
+/// A streamed run's failure, worded like the same failure of a whole reply.
+fn describe_streaming_error(err: &StreamingError, turns: usize) -> String {
+    match err {
+        StreamingError::Prompt(prompt) => describe_prompt_error(prompt, turns),
+        other => other.to_string(),
+    }
 }
 
 fn describe_prompt_error(err: &PromptError, turns: usize) -> String {

@@ -4,9 +4,11 @@
 use std::fmt;
 use std::time::Duration;
 
-use reqwest_middleware::ClientWithMiddleware;
+use reqwest::{Request, Response};
+use reqwest_middleware::{ClientWithMiddleware, Middleware, Next};
 
 use super::retry::RetryTransient;
+use super::stream_end::RequireStreamEnd;
 
 pub use crate::config::ProviderKind;
 
@@ -40,15 +42,50 @@ impl ProviderSpec {
     }
 
     /// The shared HTTP client: connect and read timeouts (a stream that stalls longer than
-    /// `stall_timeout` is abandoned) and retries for 429 and 5xx answers.
+    /// `stall_timeout` is abandoned), retries for 429 and 5xx answers, and a stream that
+    /// ends before its API's final event is an error.
     pub fn http_client(&self) -> anyhow::Result<ClientWithMiddleware> {
         let client = reqwest::Client::builder()
             .connect_timeout(Duration::from_secs(15))
             .read_timeout(self.stall_timeout)
             .build()?;
         Ok(reqwest_middleware::ClientBuilder::new(client)
+            .with(ExplainNoAnswer {
+                stall_timeout: self.stall_timeout,
+            })
             .with(RetryTransient::default())
+            .with(RequireStreamEnd::new(self.kind))
             .build())
+    }
+}
+
+/// Words a request that got no answer at all. reqwest says "error sending request for url"
+/// whether the server was unreachable or silent, and rig shows only that.
+struct ExplainNoAnswer {
+    stall_timeout: Duration,
+}
+
+#[async_trait::async_trait]
+impl Middleware for ExplainNoAnswer {
+    async fn handle(
+        &self,
+        req: Request,
+        extensions: &mut http::Extensions,
+        next: Next<'_>,
+    ) -> reqwest_middleware::Result<Response> {
+        let url = req.url().clone();
+        let explained =
+            |text: String| Err(reqwest_middleware::Error::Middleware(anyhow::anyhow!(text)));
+        match next.run(req, extensions).await {
+            Err(reqwest_middleware::Error::Reqwest(e)) if e.is_timeout() => explained(format!(
+                "no answer from {url} within {}s (request_timeout_secs)",
+                self.stall_timeout.as_secs_f64()
+            )),
+            Err(reqwest_middleware::Error::Reqwest(e)) if e.is_connect() => {
+                explained(format!("could not connect to {url}"))
+            }
+            other => other,
+        }
     }
 }
 

@@ -357,6 +357,8 @@ struct Shared {
     state: Mutex<State>,
     next_id: AtomicU64,
     stop: AtomicBool,
+    /// How long each answer took, from the request read to the connection closed.
+    answer_times: Mutex<Vec<Duration>>,
 }
 
 impl Shared {
@@ -389,6 +391,7 @@ impl FakeProvider {
             }),
             next_id: AtomicU64::new(1),
             stop: AtomicBool::new(false),
+            answer_times: Mutex::new(Vec::new()),
         });
         let acceptor = {
             let shared = Arc::clone(&shared);
@@ -418,6 +421,17 @@ impl FakeProvider {
     /// Every request received so far, in the order the steps were handed out.
     pub fn requests(&self) -> Vec<Recorded> {
         self.shared.lock().requests.clone()
+    }
+
+    /// How long the fake took to answer each request (scripted delays included), from the
+    /// request read to the connection closed, in the order the answers finished: the
+    /// provider's share of a run's wall time.
+    pub fn answer_times(&self) -> Vec<Duration> {
+        self.shared
+            .answer_times
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .clone()
     }
 
     /// Steps not yet served (a `Repeat` counts as one and never runs out).
@@ -553,6 +567,17 @@ fn handle_connection(conn: TcpStream, shared: &Shared) -> std::io::Result<()> {
     let Some(request) = read_request(&conn)? else {
         return Ok(());
     };
+    let started = std::time::Instant::now();
+    let answered = answer_request(conn, request, shared);
+    shared
+        .answer_times
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .push(started.elapsed());
+    answered
+}
+
+fn answer_request(conn: TcpStream, request: Request, shared: &Shared) -> std::io::Result<()> {
     let raw_body = String::from_utf8_lossy(&request.body).into_owned();
     let body: Value = serde_json::from_slice(&request.body).unwrap_or(Value::Null);
     let stream = body.get("stream").and_then(Value::as_bool) == Some(true);

@@ -1,6 +1,7 @@
 //! Temporary git repositories for the tests, built and inspected with the real `git` command.
 #![allow(dead_code)] // each test binary uses a different part of this module
 
+pub mod agent;
 pub mod fake_provider;
 
 use std::cell::Cell;
@@ -138,6 +139,57 @@ impl TestRepo {
     /// that configures iris unset (so the developer's own keys never reach a test), and
     /// `stdin` as its standard input.
     pub fn iris_env(&self, args: &[&str], env: &[(&str, &str)], stdin: &str) -> Output {
+        let child = self.spawn_iris(args, env, stdin);
+        child.wait_with_output().expect("wait for iris")
+    }
+
+    /// [`TestRepo::iris_env`] that must finish within `limit`: a run still going then is
+    /// killed and the test fails saying it hung (instead of hanging the test suite).
+    pub fn iris_env_within(
+        &self,
+        args: &[&str],
+        env: &[(&str, &str)],
+        limit: std::time::Duration,
+    ) -> Output {
+        use std::io::Read;
+        let mut child = self.spawn_iris(args, env, "");
+        // Drain both pipes on their own threads so a chatty child never blocks on a full pipe.
+        let mut out_pipe = child.stdout.take().expect("stdout");
+        let mut err_pipe = child.stderr.take().expect("stderr");
+        let out_reader = std::thread::spawn(move || {
+            let mut buf = Vec::new();
+            let _ = out_pipe.read_to_end(&mut buf);
+            buf
+        });
+        let err_reader = std::thread::spawn(move || {
+            let mut buf = Vec::new();
+            let _ = err_pipe.read_to_end(&mut buf);
+            buf
+        });
+        let started = std::time::Instant::now();
+        let status = loop {
+            if let Some(status) = child.try_wait().expect("poll iris") {
+                break status;
+            }
+            if started.elapsed() > limit {
+                let _ = child.kill();
+                let _ = child.wait();
+                let stderr = err_reader.join().unwrap_or_default();
+                panic!(
+                    "iris {args:?} hung: still running after {limit:?}; stderr so far:\n{}",
+                    String::from_utf8_lossy(&stderr)
+                );
+            }
+            std::thread::sleep(std::time::Duration::from_millis(5));
+        };
+        Output {
+            status,
+            stdout: out_reader.join().unwrap_or_default(),
+            stderr: err_reader.join().unwrap_or_default(),
+        }
+    }
+
+    fn spawn_iris(&self, args: &[&str], env: &[(&str, &str)], stdin: &str) -> std::process::Child {
         use std::io::Write;
         let mut command = Command::new(env!("CARGO_BIN_EXE_iris"));
         command
@@ -162,7 +214,7 @@ impl TestRepo {
         let mut input = child.stdin.take().expect("stdin");
         input.write_all(stdin.as_bytes()).expect("write stdin");
         drop(input);
-        child.wait_with_output().expect("wait for iris")
+        child
     }
 
     /// `iris tool NAME ARGS`, which must succeed; returns what the model would read.

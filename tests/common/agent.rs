@@ -1,0 +1,183 @@
+//! Helpers for the agent tests: repositories with a change to describe, the environment that
+//! points each provider at the fake, and runs of the real binary that must end in time,
+//! without a panic and without the API key in what they print.
+
+use std::process::Output;
+use std::time::Duration;
+
+use serde_json::{Value, json};
+
+use super::fake_provider::{FAKE_API_KEY, FakeProvider, Recorded};
+use super::{TestRepo, stderr, stdout};
+
+/// Longest a run may take before it counts as a hang (the slowest test takes about 2 s).
+pub const RUN_LIMIT: Duration = Duration::from_secs(60);
+
+/// The tools the main agent is offered, in no particular order.
+pub const MAIN_AGENT_TOOLS: &[&str] = &[
+    "git_status",
+    "git_diff",
+    "git_log",
+    "git_show",
+    "git_changed_files",
+    "git_blame",
+    "file_read",
+    "code_search",
+    "repo_map",
+    "static_analysis",
+    "project_docs",
+    "git_repo_info",
+    "workspace",
+    "parallel_analyze",
+    "analyze_subagent",
+];
+
+/// A repository with one commit and a staged change that adds `two()` to `src/lib.rs`.
+pub fn staged_repo() -> TestRepo {
+    let repo = TestRepo::new();
+    repo.write("src/lib.rs", "pub fn one() -> u32 {\n    1\n}\n");
+    repo.write("README.md", "# Numbers\n\nSmall numbers as functions.\n");
+    repo.commit_all("Initial commit");
+    repo.write(
+        "src/lib.rs",
+        "pub fn one() -> u32 {\n    1\n}\n\npub fn two() -> u32 {\n    2\n}\n",
+    );
+    repo.git(&["add", "-A"]);
+    repo
+}
+
+/// A repository with a release tag `v0.1.0` on `main`, then two commits after it:
+/// "Add two()" and "Fix one() doc".
+pub fn released_repo() -> TestRepo {
+    let repo = TestRepo::new();
+    repo.write("src/lib.rs", "pub fn one() -> u32 {\n    1\n}\n");
+    repo.commit_all("Initial commit");
+    repo.git(&["tag", "v0.1.0"]);
+    repo.write(
+        "src/lib.rs",
+        "pub fn one() -> u32 {\n    1\n}\n\npub fn two() -> u32 {\n    2\n}\n",
+    );
+    repo.commit_all("Add two()");
+    repo.write(
+        "src/lib.rs",
+        "/// One.\npub fn one() -> u32 {\n    1\n}\n\npub fn two() -> u32 {\n    2\n}\n",
+    );
+    repo.commit_all("Fix one() doc");
+    repo
+}
+
+/// Which of the fake's wire formats a run talks.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Wire {
+    /// `IRIS_PROVIDER=openai`: the Responses API.
+    Responses,
+    /// `IRIS_PROVIDER=openai-compatible`: Chat Completions, model `local-model`.
+    Chat,
+    /// `IRIS_PROVIDER=anthropic`: Messages.
+    Anthropic,
+}
+
+impl Wire {
+    pub const ALL: [Wire; 3] = [Wire::Responses, Wire::Chat, Wire::Anthropic];
+
+    /// The environment that selects this provider and points it at `fake`.
+    pub fn env(self, fake: &FakeProvider) -> Vec<(&'static str, String)> {
+        match self {
+            Wire::Responses => vec![
+                ("IRIS_PROVIDER", "openai".to_string()),
+                ("OPENAI_API_KEY", FAKE_API_KEY.to_string()),
+                ("OPENAI_BASE_URL", fake.openai_base_url()),
+            ],
+            Wire::Chat => vec![
+                ("IRIS_PROVIDER", "openai-compatible".to_string()),
+                ("OPENAI_API_KEY", FAKE_API_KEY.to_string()),
+                ("OPENAI_BASE_URL", fake.openai_base_url()),
+                ("IRIS_MODEL", "local-model".to_string()),
+            ],
+            Wire::Anthropic => vec![
+                ("IRIS_PROVIDER", "anthropic".to_string()),
+                ("ANTHROPIC_API_KEY", FAKE_API_KEY.to_string()),
+                ("ANTHROPIC_BASE_URL", fake.base_url()),
+            ],
+        }
+    }
+
+    /// How errors name the provider and its main model.
+    pub fn label(self) -> &'static str {
+        match self {
+            Wire::Responses => "openai gpt-5",
+            Wire::Chat => "openai-compatible local-model",
+            Wire::Anthropic => "anthropic claude-sonnet-4-5",
+        }
+    }
+}
+
+/// The Responses environment (the default provider).
+pub fn openai_env(fake: &FakeProvider) -> Vec<(&'static str, String)> {
+    Wire::Responses.env(fake)
+}
+
+/// Runs `iris ARGS` with `env` and checks what every run must satisfy: it ends within
+/// [`RUN_LIMIT`], it does not panic, and the API key appears in neither stdout nor stderr.
+pub fn run(repo: &TestRepo, args: &[&str], env: &[(&'static str, String)]) -> Output {
+    let env: Vec<(&str, &str)> = env.iter().map(|(k, v)| (*k, v.as_str())).collect();
+    let out = repo.iris_env_within(args, &env, RUN_LIMIT);
+    let (so, se) = (stdout(&out), stderr(&out));
+    assert!(
+        !se.contains("panicked") && out.status.code() != Some(101),
+        "iris {args:?} panicked:\n{se}"
+    );
+    assert!(
+        !so.contains(FAKE_API_KEY) && !se.contains(FAKE_API_KEY),
+        "iris {args:?} printed the API key:\nstdout: {so}\nstderr: {se}"
+    );
+    out
+}
+
+/// Asserts the run succeeded and returns its stdout.
+pub fn success(out: &Output) -> String {
+    assert!(
+        out.status.success(),
+        "exit {:?}\nstdout: {}\nstderr: {}",
+        out.status.code(),
+        stdout(out),
+        stderr(out)
+    );
+    stdout(out)
+}
+
+/// Asserts the run failed with `code` and that its error is exactly one line starting
+/// with `error: `; returns that line.
+pub fn failure(out: &Output, code: i32) -> String {
+    let err = stderr(out);
+    assert_eq!(
+        out.status.code(),
+        Some(code),
+        "stdout: {}\nstderr: {err}",
+        stdout(out)
+    );
+    let errors: Vec<&str> = err.lines().filter(|l| l.starts_with("error")).collect();
+    assert_eq!(errors.len(), 1, "one error line expected:\n{err}");
+    errors[0].to_string()
+}
+
+/// A commit message reply as the model writes it.
+pub fn commit_json(title: &str, message: &str) -> String {
+    json!({"emoji": null, "title": title, "message": message}).to_string()
+}
+
+/// The critic's verdict that nothing needs revising.
+pub fn approval() -> String {
+    json!({"requires_revision": false, "issues": [], "revision_prompt": "", "confidence": 0.9})
+        .to_string()
+}
+
+/// The model named in a request's body.
+pub fn model_of(request: &Recorded) -> String {
+    request
+        .body
+        .get("model")
+        .and_then(Value::as_str)
+        .unwrap_or_default()
+        .to_string()
+}
