@@ -15,7 +15,9 @@ const LINES: usize = 10_000;
 const FRAMES: usize = 300;
 
 fn main() {
-    let mut text = format!("diff --git a/src/big.rs b/src/big.rs\n--- a/src/big.rs\n+++ b/src/big.rs\n@@ -1,{LINES} +1,{LINES} @@\n");
+    let mut text = format!(
+        "diff --git a/src/big.rs b/src/big.rs\n--- a/src/big.rs\n+++ b/src/big.rs\n@@ -1,{LINES} +1,{LINES} @@\n"
+    );
     for i in 0..LINES {
         let line = format!("    let value_{i} = compute(\"日本 {i}\", {i});\t// step {i}\n");
         text.push(match i % 3 {
@@ -26,17 +28,33 @@ fn main() {
         text.push_str(&line);
     }
     // Balance the counts so the parser takes every line.
-    let text = text.replace(&format!("@@ -1,{LINES} +1,{LINES} @@"), &format!("@@ -1,{} +1,{} @@", LINES - LINES.div_ceil(3), LINES - (LINES / 3)));
+    let text = text.replace(
+        &format!("@@ -1,{LINES} +1,{LINES} @@"),
+        &format!(
+            "@@ -1,{} +1,{} @@",
+            LINES - LINES.div_ceil(3),
+            LINES - (LINES / 3)
+        ),
+    );
     let files = parse_unified_diff(&text);
-    let shown: usize = files.iter().flat_map(|f| &f.hunks).map(|h| h.lines.len()).sum();
+    let shown: usize = files
+        .iter()
+        .flat_map(|f| &f.hunks)
+        .map(|h| h.lines.len())
+        .sum();
     let mut state = State::new(Mode::Commit);
     state.focus = Pane::Diff;
     state.files_loading = false;
     state.diff.path = Some("src/big.rs".into());
     state.diff.files = files;
-    let theme = Theme::builtin("dark").expect("dark theme").adapt(ColorSupport::TrueColor);
+    let theme = Theme::builtin("dark")
+        .expect("dark theme")
+        .adapt(ColorSupport::TrueColor);
     let keymap = Keymap::default();
-    let looks = Looks { theme: &theme, keymap: &keymap };
+    let looks = Looks {
+        theme: &theme,
+        keymap: &keymap,
+    };
     let mut terminal = Terminal::new(TestBackend::new(120, 40)).expect("terminal");
     let mut times: Vec<Duration> = Vec::with_capacity(FRAMES);
     for frame in 0..FRAMES {

@@ -91,6 +91,16 @@ impl GitRepo {
         Ok(walk.count())
     }
 
+    /// The newest tag reachable from HEAD (`git describe --tags --abbrev=0`), if any.
+    pub fn latest_tag(&self) -> Option<String> {
+        let mut opts = git2::DescribeOptions::new();
+        opts.describe_tags();
+        let described = self.repo.describe(&opts).ok()?;
+        let mut format = git2::DescribeFormatOptions::new();
+        format.abbreviated_size(0);
+        described.format(Some(&format)).ok()
+    }
+
     /// The branch work is based on: the remote's HEAD when known, else `main`, else `master`.
     /// A local branch is named as is; one that exists only on `origin` as `origin/NAME`,
     /// so the answer always resolves as a revision.

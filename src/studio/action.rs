@@ -4,7 +4,7 @@
 use crossterm::event::{KeyEvent, MouseEvent};
 
 use super::command::Command;
-use super::state::{FileEntry, Mode};
+use super::state::{CommitRow, FileEntry, Mode};
 use crate::agent::AgentEvent;
 use crate::context::FileDiff;
 
@@ -23,6 +23,11 @@ pub enum Action {
     DiffLoaded {
         path: String,
         result: Result<Vec<FileDiff>, String>,
+    },
+    /// The commits of a range, with what its start resolved to.
+    CommitsLoaded {
+        mode: Mode,
+        result: Result<(String, Vec<CommitRow>), String>,
     },
     /// Progress of a running task.
     Agent {

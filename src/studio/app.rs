@@ -20,7 +20,7 @@ use super::action::Action;
 use super::effect::Effect;
 use super::keymap::{KeyContext, Keymap};
 use super::runner::Runner;
-use super::state::{Mode, Pane, State};
+use super::state::{Mode, State};
 use super::theme::{ColorSupport, Theme};
 use super::ui::{self, Looks};
 use super::update::update;
@@ -93,9 +93,10 @@ impl Studio {
                 if self.state.confirm.is_some() {
                     return Some(Action::Key(key));
                 }
-                let context = match self.state.focus {
-                    Pane::Editor | Pane::ChatInput => KeyContext::Editing,
-                    Pane::Files | Pane::Diff => KeyContext::Global,
+                let context = if self.state.focus.takes_text() {
+                    KeyContext::Editing
+                } else {
+                    KeyContext::Global
                 };
                 Some(match self.keymap.lookup(context, key) {
                     Some(command) => Action::Command(command),

@@ -34,6 +34,7 @@ pub enum Command {
     NextHunk,
     PrevHunk,
     Refresh,
+    PickRange,
     ModeExplore,
     ModeCommit,
     ModeReview,
@@ -43,7 +44,7 @@ pub enum Command {
 }
 
 impl Command {
-    pub const ALL: [Command; 33] = [
+    pub const ALL: [Command; 34] = [
         Command::Quit,
         Command::Help,
         Command::NextPane,
@@ -71,6 +72,7 @@ impl Command {
         Command::NextHunk,
         Command::PrevHunk,
         Command::Refresh,
+        Command::PickRange,
         Command::ModeExplore,
         Command::ModeCommit,
         Command::ModeReview,
@@ -109,6 +111,9 @@ impl Command {
             Command::NextHunk => "jump to the next hunk",
             Command::PrevHunk => "jump to the previous hunk",
             Command::Refresh => "refresh from git",
+            Command::PickRange => {
+                "choose the range (FROM..TO) of the PR, changelog or release notes"
+            }
             Command::ModeExplore => "explore mode",
             Command::ModeCommit => "commit mode",
             Command::ModeReview => "review mode",

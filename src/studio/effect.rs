@@ -8,9 +8,21 @@ pub enum Effect {
     LoadDiff {
         path: String,
     },
+    /// The commits of the range; `from` None means the mode's default.
+    LoadCommits {
+        mode: Mode,
+        from: Option<String>,
+        to: Option<String>,
+    },
+    /// One commit's changes, shown in the diff pane.
+    LoadCommitDiff {
+        id: String,
+    },
+    /// `range` is (FROM, TO) for the range modes.
     Generate {
         task: u64,
         mode: Mode,
+        range: Option<(String, String)>,
     },
     Chat {
         task: u64,

@@ -52,6 +52,7 @@ const DEFAULT_GLOBAL: &[(&str, Command)] = &[
     ("p", Command::PrevHunk),
     ("r", Command::Refresh),
     ("f5", Command::Refresh),
+    ("R", Command::PickRange),
     ("1", Command::ModeExplore),
     ("2", Command::ModeCommit),
     ("3", Command::ModeReview),

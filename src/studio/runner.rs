@@ -11,7 +11,7 @@ use tokio::task::JoinHandle;
 
 use super::action::{Action, ChatOutcome, RepoSnapshot};
 use super::effect::Effect;
-use super::state::{ChatMessage, FileEntry, Mode, Speaker};
+use super::state::{ChatMessage, CommitRow, FileEntry, Mode, Speaker};
 use crate::agent::chat::{ChatTarget, Turn};
 use crate::agent::generate::IrisAgent;
 use crate::agent::{AgentEvent, EventSink};
@@ -51,7 +51,20 @@ impl Runner {
                 result: file_diff(root, &path),
                 path,
             }),
-            Effect::Generate { task, mode } => self.generate(task, mode),
+            Effect::Generate { task, mode, range } => self.generate(task, mode, range),
+            Effect::LoadCommits { mode, from, to } => {
+                self.blocking(move |root| Action::CommitsLoaded {
+                    mode,
+                    result: commits(root, mode, from, to),
+                })
+            }
+            Effect::LoadCommitDiff { id } => self.blocking(move |root| {
+                let path = format!("commit {}", &id[..id.len().min(7)]);
+                let result = GitRepo::discover(&root)
+                    .and_then(|repo| repo.diff_files(&DiffTarget::Commit(id), &[]))
+                    .map_err(|e| e.to_string());
+                Action::DiffLoaded { path, result }
+            }),
             Effect::Chat {
                 task,
                 mode,
@@ -162,7 +175,7 @@ impl Runner {
         EventSink::new(events)
     }
 
-    fn generate(&mut self, task: u64, mode: Mode) {
+    fn generate(&mut self, task: u64, mode: Mode, range: Option<(String, String)>) {
         let Some(iris) = self.iris.clone() else {
             return;
         };
@@ -187,7 +200,7 @@ impl Runner {
                 Mode::Pr => iris
                     .generate::<PullRequest>(
                         "pr",
-                        &range_request(&iris, "pull request description"),
+                        &range_request(&range, "pull request description"),
                         critic,
                         &sink,
                     )
@@ -196,7 +209,7 @@ impl Runner {
                 Mode::Changelog => iris
                     .generate::<Changelog>(
                         "changelog",
-                        &range_request(&iris, "changelog entry"),
+                        &range_request(&range, "changelog entry"),
                         critic,
                         &sink,
                     )
@@ -205,7 +218,7 @@ impl Runner {
                 Mode::ReleaseNotes => iris
                     .generate::<ReleaseNotes>(
                         "release_notes",
-                        &range_request(&iris, "release notes"),
+                        &range_request(&range, "release notes"),
                         critic,
                         &sink,
                     )
@@ -270,14 +283,13 @@ fn iris_critic(mode: Mode) -> bool {
     mode != Mode::Commit
 }
 
-fn range_request(iris: &IrisAgent, what: &str) -> String {
-    let from = GitRepo::discover(&iris.ctx.repo_root)
-        .ok()
-        .and_then(|repo| repo.default_branch())
-        .unwrap_or_else(|| "HEAD~10".to_string());
+fn range_request(range: &Option<(String, String)>, what: &str) -> String {
+    let (from, to) = range
+        .clone()
+        .unwrap_or_else(|| ("HEAD~1".to_string(), "HEAD".to_string()));
     format!(
-        "Write the {what} for the changes from {from} to HEAD. FROM={from} TO=HEAD: the commits \
-         are git_log with from={from}, to=HEAD; the changes are git_diff with from={from}, to=HEAD."
+        "Write the {what} for the changes from {from} to {to}. FROM={from} TO={to}: the commits \
+         are git_log with from={from}, to={to}; the changes are git_diff with from={from}, to={to}."
     )
 }
 
@@ -291,6 +303,44 @@ pub fn update_tool(mode: Mode) -> Option<(&'static str, &'static str)> {
         Mode::ReleaseNotes => Some(("update_release_notes", "release notes")),
         Mode::Explore => None,
     }
+}
+
+/// The commits of FROM..TO; without FROM, the default branch for a PR and the latest tag (else
+/// the default branch) for a changelog or release notes.
+fn commits(
+    root: PathBuf,
+    mode: Mode,
+    from: Option<String>,
+    to: Option<String>,
+) -> Result<(String, Vec<CommitRow>), String> {
+    let repo = GitRepo::discover(&root).map_err(|e| e.to_string())?;
+    let from = match from {
+        Some(from) => from,
+        None => {
+            let tag = if mode == Mode::Pr {
+                None
+            } else {
+                repo.latest_tag()
+            };
+            tag.or_else(|| repo.default_branch()).ok_or_else(|| {
+                "no default branch or tag to start from: R picks the range".to_string()
+            })?
+        }
+    };
+    let to = to.unwrap_or_else(|| "HEAD".to_string());
+    let rows = repo
+        .log_range(&from, &to, 1000)
+        .map_err(|e| e.to_string())?
+        .into_iter()
+        .map(|c| CommitRow {
+            date: c.date(),
+            id: c.id,
+            short_id: c.short_id,
+            summary: c.summary,
+            author: c.author_name,
+        })
+        .collect();
+    Ok((from, rows))
 }
 
 /// The file list: every changed path from `git status`, the staged ones ranked by relevance.

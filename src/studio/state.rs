@@ -65,6 +65,11 @@ impl Mode {
         }
     }
 
+    /// Whether the mode works on a range of commits (FROM..TO) rather than the staged change.
+    pub fn uses_range(self) -> bool {
+        matches!(self, Mode::Pr | Mode::Changelog | Mode::ReleaseNotes)
+    }
+
     /// Whether the mode has an artifact Iris writes.
     pub fn has_artifact(self) -> bool {
         self != Mode::Explore
@@ -74,10 +79,53 @@ impl Mode {
 /// A pane that can have the focus.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Pane {
+    /// The changed files (or, in the range modes, the commits).
     Files,
     Diff,
     Editor,
     ChatInput,
+    /// The FROM..TO input line of the range picker.
+    RangeInput,
+}
+
+impl Pane {
+    /// Panes where keys type text.
+    pub fn takes_text(self) -> bool {
+        matches!(self, Pane::Editor | Pane::ChatInput | Pane::RangeInput)
+    }
+}
+
+/// One commit of the range.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CommitRow {
+    pub id: String,
+    pub short_id: String,
+    pub summary: String,
+    pub author: String,
+    pub date: String,
+}
+
+/// The range the PR, changelog and release notes cover.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct CommitRange {
+    /// `None` until the user picks one: the default branch for a PR, the latest tag for a
+    /// changelog or release notes.
+    pub from: Option<String>,
+    /// `None` means HEAD.
+    pub to: Option<String>,
+    /// What `from` resolved to, once the commits are loaded.
+    pub resolved_from: Option<String>,
+    pub commits: Vec<CommitRow>,
+    pub selected: usize,
+    pub loading: bool,
+    /// The mode the commits were loaded for (the default `from` depends on it).
+    pub loaded_for: Option<Mode>,
+}
+
+impl CommitRange {
+    pub fn to_or_head(&self) -> &str {
+        self.to.as_deref().unwrap_or("HEAD")
+    }
 }
 
 /// One changed file in the list.
@@ -296,6 +344,9 @@ pub struct State {
     pub auto_generate: bool,
     /// Whether the staged change is known to have content (so generating makes sense).
     pub has_staged: bool,
+    pub range: CommitRange,
+    /// The range picker's input line, while it is open.
+    pub range_input: Option<TextArea<'static>>,
     /// No `--mode` was given: pick commit or explore once the status is known.
     pub choose_mode: bool,
     /// The terminal's size (columns, rows), for layout and mouse hits.
@@ -328,6 +379,8 @@ impl State {
             ai_unavailable: None,
             auto_generate: true,
             has_staged: false,
+            range: CommitRange::default(),
+            range_input: None,
             choose_mode: false,
             size: (120, 40),
             quit: false,

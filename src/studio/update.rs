@@ -42,13 +42,49 @@ pub fn update(state: &mut State, action: Action) -> Vec<Effect> {
                 .unwrap_or(0)
                 .min(state.files.len().saturating_sub(1));
             let mut effects = load_selected_diff(state);
-            effects.extend(auto_generate(state));
+            if state.mode.uses_range()
+                && state.range.loaded_for != Some(state.mode)
+                && !state.range.loading
+            {
+                // Started in a range mode: its commits come with the first status.
+                effects.extend(load_commits(state));
+            } else {
+                effects.extend(auto_generate(state));
+            }
             effects
         }
         Action::StatusLoaded(Err(err)) => {
             state.files_loading = false;
             notice(state, Level::Error, format!("git status failed: {err}"));
             Vec::new()
+        }
+        Action::CommitsLoaded { mode, result } => {
+            state.range.loading = false;
+            match result {
+                Ok((from, commits)) => {
+                    state.range.resolved_from = Some(from);
+                    state.range.commits = commits;
+                    state.range.selected = 0;
+                    state.range.loaded_for = Some(mode);
+                    if state.mode != mode {
+                        return Vec::new();
+                    }
+                    if state.range.commits.is_empty() {
+                        notice(
+                            state,
+                            Level::Info,
+                            "the range has no commits: R picks another",
+                        );
+                    }
+                    let mut effects = load_selected_commit_diff(state);
+                    effects.extend(auto_generate(state));
+                    effects
+                }
+                Err(err) => {
+                    notice(state, Level::Error, err);
+                    Vec::new()
+                }
+            }
         }
         Action::DiffLoaded { path, result } => {
             if state.diff.path.as_deref() == Some(path.as_str()) {
@@ -221,8 +257,11 @@ fn load_selected_diff(state: &mut State) -> Vec<Effect> {
 /// Generates on entering a mode whose artifact is empty and whose input is not.
 fn auto_generate(state: &mut State) -> Vec<Effect> {
     let input_ready = match state.mode {
-        Mode::Commit => state.has_staged,
-        Mode::Explore | Mode::Review | Mode::Pr | Mode::Changelog | Mode::ReleaseNotes => false,
+        Mode::Commit | Mode::Review => state.has_staged,
+        Mode::Pr | Mode::Changelog | Mode::ReleaseNotes => {
+            state.range.loaded_for == Some(state.mode) && !state.range.commits.is_empty()
+        }
+        Mode::Explore => false,
     };
     let empty = state.artifact().is_some_and(|a| a.is_empty());
     if state.auto_generate
@@ -275,10 +314,26 @@ fn start_generate(state: &mut State) -> Vec<Effect> {
         );
         return Vec::new();
     }
+    let range = if state.mode.uses_range() {
+        match &state.range.resolved_from {
+            Some(from) => Some((from.clone(), state.range.to_or_head().to_string())),
+            None => {
+                notice(
+                    state,
+                    Level::Warning,
+                    "the range is not known yet: R picks FROM..TO",
+                );
+                return Vec::new();
+            }
+        }
+    } else {
+        None
+    };
     match start_task(state, TaskKind::Generate) {
         Some(task) => vec![Effect::Generate {
             task,
             mode: state.mode,
+            range,
         }],
         None => Vec::new(),
     }
@@ -331,6 +386,9 @@ fn command_input(state: &mut State, command: Command) -> Vec<Effect> {
             }
             if state.help {
                 state.help = false;
+            } else if state.focus == Pane::RangeInput {
+                state.range_input = None;
+                state.focus = Pane::Files;
             } else if state.focus == Pane::ChatInput {
                 state.chat.open = false;
                 state.focus = Pane::Editor;
@@ -431,7 +489,28 @@ fn command_input(state: &mut State, command: Command) -> Vec<Effect> {
             }
             Vec::new()
         }
-        Command::Refresh => vec![Effect::LoadStatus],
+        Command::Refresh => {
+            let mut effects = vec![Effect::LoadStatus];
+            if state.mode.uses_range() {
+                effects.extend(load_commits(state));
+            }
+            effects
+        }
+        Command::PickRange => {
+            if !state.mode.uses_range() {
+                notice(
+                    state,
+                    Level::Info,
+                    "ranges belong to the PR, changelog and release notes modes (4-6)",
+                );
+                return Vec::new();
+            }
+            // An empty line: the current range is in the title and stays when nothing is typed.
+            let input = tui_textarea::TextArea::default();
+            state.range_input = Some(input);
+            state.focus = Pane::RangeInput;
+            Vec::new()
+        }
         Command::ModeExplore => switch_mode(state, Mode::Explore),
         Command::ModeCommit => switch_mode(state, Mode::Commit),
         Command::ModeReview => switch_mode(state, Mode::Review),
@@ -458,11 +537,46 @@ fn switch_mode(state: &mut State, mode: Mode) -> Vec<Effect> {
     if !mode.has_artifact() {
         state.chat.open = false;
     }
+    if mode.uses_range() && state.range.loaded_for != Some(mode) {
+        return load_commits(state);
+    }
     auto_generate(state)
+}
+
+fn load_commits(state: &mut State) -> Vec<Effect> {
+    state.range.loading = true;
+    vec![Effect::LoadCommits {
+        mode: state.mode,
+        from: state.range.from.clone(),
+        to: state.range.to.clone(),
+    }]
+}
+
+fn load_selected_commit_diff(state: &mut State) -> Vec<Effect> {
+    let Some(commit) = state.range.commits.get(state.range.selected) else {
+        state.diff = Default::default();
+        return Vec::new();
+    };
+    let id = commit.id.clone();
+    state.diff = super::state::DiffView {
+        path: Some(format!("commit {}", commit.short_id)),
+        loading: true,
+        ..Default::default()
+    };
+    vec![Effect::LoadCommitDiff { id }]
 }
 
 fn move_cursor(state: &mut State, command: Command) -> Vec<Effect> {
     match state.focus {
+        Pane::Files if state.mode.uses_range() => {
+            let last = state.range.commits.len().saturating_sub(1);
+            let before = state.range.selected;
+            state.range.selected = step(before, last, command, PAGE);
+            if state.range.selected != before {
+                return load_selected_commit_diff(state);
+            }
+            Vec::new()
+        }
         Pane::Files => {
             let last = state.files.len().saturating_sub(1);
             let before = state.selected;
@@ -477,7 +591,7 @@ fn move_cursor(state: &mut State, command: Command) -> Vec<Effect> {
             state.diff.scroll = step(state.diff.scroll, last, command, PAGE);
             Vec::new()
         }
-        Pane::Editor | Pane::ChatInput => Vec::new(),
+        Pane::Editor | Pane::ChatInput | Pane::RangeInput => Vec::new(),
     }
 }
 
@@ -529,8 +643,34 @@ fn key_input(state: &mut State, key: KeyEvent) -> Vec<Effect> {
             save_draft(state, mode)
         }
         Pane::ChatInput => chat_key(state, key),
+        Pane::RangeInput => range_key(state, key),
         Pane::Files | Pane::Diff => Vec::new(),
     }
+}
+
+fn range_key(state: &mut State, key: KeyEvent) -> Vec<Effect> {
+    let Some(input) = state.range_input.as_mut() else {
+        state.focus = Pane::Files;
+        return Vec::new();
+    };
+    if key.code != KeyCode::Enter {
+        input.input(key);
+        return Vec::new();
+    }
+    let text = input.lines().join("").trim().to_string();
+    state.range_input = None;
+    state.focus = Pane::Files;
+    if text.is_empty() {
+        return Vec::new();
+    }
+    let (from, to) = match text.split_once("..") {
+        Some((from, to)) => (from.trim(), to.trim()),
+        None => (text.as_str(), ""),
+    };
+    state.range.from = (!from.is_empty()).then(|| from.to_string());
+    state.range.to = (!to.is_empty()).then(|| to.to_string());
+    state.range.loaded_for = None;
+    load_commits(state)
 }
 
 fn chat_key(state: &mut State, key: KeyEvent) -> Vec<Effect> {

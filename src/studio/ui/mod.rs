@@ -1,6 +1,7 @@
 //! Drawing: one file per pane; everything here only reads the state.
 
 mod chat;
+mod commits;
 mod diff;
 mod editor;
 mod files;
@@ -34,7 +35,11 @@ pub fn draw(frame: &mut Frame, state: &State, looks: &Looks) {
     let rects = PaneRects::compute((area.width, area.height), state);
     tabs::draw(frame, rects.tabs, state, looks.theme);
     if let Some(rect) = rects.files {
-        files::draw(frame, rect, state, looks.theme);
+        if state.mode.uses_range() {
+            commits::draw(frame, rect, state, looks.theme);
+        } else {
+            files::draw(frame, rect, state, looks.theme);
+        }
     }
     if let Some(rect) = rects.diff {
         diff::draw(frame, rect, state, looks.theme);
@@ -46,6 +51,18 @@ pub fn draw(frame: &mut Frame, state: &State, looks: &Looks) {
         chat::draw(frame, rect, state, looks.theme);
     }
     status::draw(frame, rects.status, state, looks);
+    if let Some(input) = &state.range_input {
+        let rect = centered(area, 64, 3);
+        let block = pane_block(
+            " Range FROM..TO (enter applies, esc cancels) ".to_string(),
+            true,
+            looks.theme,
+        );
+        let inner = block.inner(rect);
+        frame.render_widget(ratatui::widgets::Clear, rect);
+        frame.render_widget(block, rect);
+        frame.render_widget(input, inner);
+    }
     if state.help {
         help::draw(frame, area, state, looks);
     } else if let Some(question) = state.confirm {
