@@ -11,6 +11,7 @@ pub struct PaneRects {
     pub files: Option<Rect>,
     pub diff: Option<Rect>,
     pub editor: Option<Rect>,
+    pub findings: Option<Rect>,
     pub chat: Option<Rect>,
     pub status: Rect,
 }
@@ -37,6 +38,7 @@ impl PaneRects {
                 files: Some(cols[0]),
                 diff: Some(cols[1]),
                 editor: None,
+                findings: None,
                 chat: None,
                 status,
             };
@@ -49,20 +51,33 @@ impl PaneRects {
                 Constraint::Percentage(36),
             ])
             .split(body);
-        let (editor, chat) = if state.chat.open {
-            let right = Layout::default()
-                .direction(Direction::Vertical)
-                .constraints([Constraint::Percentage(50), Constraint::Percentage(50)])
-                .split(cols[2]);
-            (right[0], Some(right[1]))
-        } else {
-            (cols[2], None)
-        };
+        // The right column: [findings] / editor / [chat], top to bottom.
+        let review = state.mode == super::state::Mode::Review;
+        let mut parts = Vec::new();
+        if review {
+            parts.push(Constraint::Percentage(if state.chat.open {
+                30
+            } else {
+                40
+            }));
+        }
+        parts.push(Constraint::Min(4));
+        if state.chat.open {
+            parts.push(Constraint::Percentage(if review { 35 } else { 50 }));
+        }
+        let right = Layout::default()
+            .direction(Direction::Vertical)
+            .constraints(parts)
+            .split(cols[2]);
+        let findings = review.then(|| right[0]);
+        let editor = right[usize::from(review)];
+        let chat = state.chat.open.then(|| right[right.len() - 1]);
         Self {
             tabs,
             files: Some(cols[0]),
             diff: Some(cols[1]),
             editor: Some(editor),
+            findings,
             chat,
             status,
         }
@@ -80,6 +95,8 @@ pub fn hit(rects: &PaneRects, column: u16, row: u16) -> Option<Pane> {
         Some(Pane::Files)
     } else if inside(rects.diff) {
         Some(Pane::Diff)
+    } else if inside(rects.findings) {
+        Some(Pane::Findings)
     } else if inside(rects.editor) {
         Some(Pane::Editor)
     } else if inside(rects.chat) {

@@ -8,6 +8,7 @@ pub mod action;
 pub mod app;
 pub mod command;
 pub mod effect;
+pub mod findings;
 pub mod keymap;
 pub mod layout;
 pub mod runner;

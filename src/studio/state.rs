@@ -58,7 +58,8 @@ impl Mode {
     pub fn panes(self) -> &'static [Pane] {
         match self {
             Mode::Explore => &[Pane::Files, Pane::Diff],
-            Mode::Commit | Mode::Review => &[Pane::Files, Pane::Diff, Pane::Editor],
+            Mode::Commit => &[Pane::Files, Pane::Diff, Pane::Editor],
+            Mode::Review => &[Pane::Files, Pane::Diff, Pane::Findings, Pane::Editor],
             Mode::Pr | Mode::Changelog | Mode::ReleaseNotes => {
                 &[Pane::Files, Pane::Editor, Pane::Diff]
             }
@@ -86,6 +87,8 @@ pub enum Pane {
     ChatInput,
     /// The FROM..TO input line of the range picker.
     RangeInput,
+    /// The review's findings (review mode).
+    Findings,
 }
 
 impl Pane {
@@ -157,6 +160,28 @@ impl DiffView {
             .iter()
             .map(|f| 1 + f.hunks.iter().map(|h| 1 + h.lines.len()).sum::<usize>())
             .sum()
+    }
+
+    /// The view row showing line `line` of the new file `path` (or the nearest after it).
+    pub fn row_of_new_line(&self, path: &str, line: u32) -> Option<usize> {
+        let mut row = 0;
+        for file in &self.files {
+            row += 1;
+            for hunk in &file.hunks {
+                row += 1;
+                let mut new_line = hunk.new_start;
+                for diff_line in &hunk.lines {
+                    if file.path == path && new_line >= line {
+                        return Some(row);
+                    }
+                    if diff_line.kind != crate::context::LineKind::Removed {
+                        new_line += 1;
+                    }
+                    row += 1;
+                }
+            }
+        }
+        None
     }
 
     /// Line numbers (in the rendered view) where hunks start.
@@ -345,6 +370,10 @@ pub struct State {
     /// Whether the staged change is known to have content (so generating makes sense).
     pub has_staged: bool,
     pub range: CommitRange,
+    /// The selected finding in review mode.
+    pub finding: usize,
+    /// A finding's file and line to show once that file's diff has loaded.
+    pub pending_jump: Option<(String, u32)>,
     /// The range picker's input line, while it is open.
     pub range_input: Option<TextArea<'static>>,
     /// No `--mode` was given: pick commit or explore once the status is known.
@@ -380,6 +409,8 @@ impl State {
             auto_generate: true,
             has_staged: false,
             range: CommitRange::default(),
+            finding: 0,
+            pending_jump: None,
             range_input: None,
             choose_mode: false,
             size: (120, 40),

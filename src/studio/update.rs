@@ -5,6 +5,7 @@ use crossterm::event::{KeyCode, KeyEvent, KeyModifiers, MouseEventKind};
 use super::action::Action;
 use super::command::Command;
 use super::effect::Effect;
+use super::findings::findings_in;
 use super::layout::{PaneRects, hit};
 use super::state::{
     ChatMessage, Confirm, Level, Mode, Notice, Pane, Speaker, State, Task, TaskKind,
@@ -90,7 +91,13 @@ pub fn update(state: &mut State, action: Action) -> Vec<Effect> {
             if state.diff.path.as_deref() == Some(path.as_str()) {
                 state.diff.loading = false;
                 match result {
-                    Ok(files) => state.diff.files = files,
+                    Ok(files) => {
+                        state.diff.files = files;
+                        if let Some((file, line)) = state.pending_jump.take() {
+                            let row = state.diff.row_of_new_line(&file, line);
+                            state.diff.scroll = row.unwrap_or(0);
+                        }
+                    }
                     Err(err) => {
                         notice(state, Level::Error, format!("diff of {path} failed: {err}"))
                     }
@@ -373,12 +380,14 @@ fn command_input(state: &mut State, command: Command) -> Vec<Effect> {
         | Command::PageDown
         | Command::Top
         | Command::Bottom => move_cursor(state, command),
-        Command::Select => {
-            if state.focus == Pane::Files {
+        Command::Select => match state.focus {
+            Pane::Files => {
                 state.focus = Pane::Diff;
+                Vec::new()
             }
-            Vec::new()
-        }
+            Pane::Findings => jump_to_finding(state),
+            _ => Vec::new(),
+        },
         Command::Back => {
             if let Some(task) = state.task.take() {
                 notice(state, Level::Info, "cancelled: the text from before stays");
@@ -591,8 +600,35 @@ fn move_cursor(state: &mut State, command: Command) -> Vec<Effect> {
             state.diff.scroll = step(state.diff.scroll, last, command, PAGE);
             Vec::new()
         }
+        Pane::Findings => {
+            let count = findings_in(&state.artifact().map(|a| a.text()).unwrap_or_default()).len();
+            state.finding = step(state.finding, count.saturating_sub(1), command, PAGE);
+            Vec::new()
+        }
         Pane::Editor | Pane::ChatInput | Pane::RangeInput => Vec::new(),
     }
+}
+
+/// Shows the selected finding: its file in the list and the diff at its line.
+fn jump_to_finding(state: &mut State) -> Vec<Effect> {
+    let rows = findings_in(&state.artifact().map(|a| a.text()).unwrap_or_default());
+    let Some(finding) = rows.get(state.finding) else {
+        return Vec::new();
+    };
+    let Some(index) = state.files.iter().position(|f| f.path == finding.file) else {
+        let text = format!("{} is not among the changed files", finding.file);
+        notice(state, Level::Info, text);
+        return Vec::new();
+    };
+    let (file, line) = (finding.file.clone(), finding.line.unwrap_or(1));
+    state.focus = Pane::Diff;
+    if state.selected == index && !state.diff.loading {
+        state.diff.scroll = state.diff.row_of_new_line(&file, line).unwrap_or(0);
+        return Vec::new();
+    }
+    state.selected = index;
+    state.pending_jump = Some((file, line));
+    load_selected_diff(state)
 }
 
 fn step(at: usize, last: usize, command: Command, page: usize) -> usize {
@@ -644,7 +680,7 @@ fn key_input(state: &mut State, key: KeyEvent) -> Vec<Effect> {
         }
         Pane::ChatInput => chat_key(state, key),
         Pane::RangeInput => range_key(state, key),
-        Pane::Files | Pane::Diff => Vec::new(),
+        Pane::Files | Pane::Diff | Pane::Findings => Vec::new(),
     }
 }
 

@@ -5,6 +5,7 @@ mod commits;
 mod diff;
 mod editor;
 mod files;
+mod findings;
 mod help;
 mod highlight;
 mod status;
@@ -46,6 +47,9 @@ pub fn draw(frame: &mut Frame, state: &State, looks: &Looks) {
     }
     if let Some(rect) = rects.editor {
         editor::draw(frame, rect, state, looks.theme);
+    }
+    if let Some(rect) = rects.findings {
+        findings::draw(frame, rect, state, looks.theme);
     }
     if let Some(rect) = rects.chat {
         chat::draw(frame, rect, state, looks.theme);
