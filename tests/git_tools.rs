@@ -468,3 +468,32 @@ fn default_branch_follows_master_and_the_remote_head() {
         stdout(&out)
     );
 }
+
+#[test]
+fn file_history_matches_git_log_for_the_path() {
+    let repo = TestRepo::new();
+    repo.write("a.txt", "1\n");
+    repo.write("b.txt", "1\n");
+    repo.commit_all("both");
+    repo.write("b.txt", "2\n");
+    repo.commit_all("only b");
+    repo.write("a.txt", "2\n");
+    repo.commit_all("only a");
+    repo.write("a.txt", "3\n");
+    repo.write("b.txt", "3\n");
+    repo.commit_all("both again");
+    let git = iris_studio::git::GitRepo::discover(&repo.path()).unwrap();
+    let ours: Vec<String> = git
+        .file_history("a.txt", 10)
+        .unwrap()
+        .into_iter()
+        .map(|c| c.id)
+        .collect();
+    let expected: Vec<String> = repo
+        .git(&["log", "--format=%H", "--", "a.txt"])
+        .lines()
+        .map(str::to_string)
+        .collect();
+    assert_eq!(ours, expected);
+    assert_eq!(git.file_history("a.txt", 2).unwrap().len(), 2);
+}

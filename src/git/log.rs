@@ -74,6 +74,38 @@ impl GitRepo {
         self.collect(walk, limit)
     }
 
+    /// The last `limit` commits that changed `path` (its blob differs from the first parent's),
+    /// newest first; at most `MAX_HISTORY_WALK` commits are looked at.
+    pub fn file_history(&self, path: &str, limit: usize) -> Result<Vec<CommitInfo>> {
+        const MAX_HISTORY_WALK: usize = 5_000;
+        let clean = super::check_relative_path(path)?;
+        if self.head_commit()?.is_none() {
+            return Ok(Vec::new());
+        }
+        let entry_id = |commit: &Commit<'_>| {
+            commit
+                .tree()
+                .ok()
+                .and_then(|tree| tree.get_path(&clean).ok().map(|e| e.id()))
+        };
+        let mut walk = self.repo.revwalk()?;
+        walk.set_sorting(Sort::TIME)?;
+        walk.push_head()?;
+        let mut found = Vec::new();
+        for id in walk.take(MAX_HISTORY_WALK) {
+            let commit = self.repo.find_commit(id?)?;
+            let here = entry_id(&commit);
+            let before = commit.parent(0).ok().and_then(|p| entry_id(&p));
+            if here != before {
+                found.push(CommitInfo::from_commit(&commit));
+                if found.len() >= limit {
+                    break;
+                }
+            }
+        }
+        Ok(found)
+    }
+
     /// One commit's facts.
     pub fn commit_info(&self, rev: &str) -> Result<CommitInfo> {
         Ok(CommitInfo::from_commit(&self.resolve_commit(rev)?))

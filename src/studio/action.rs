@@ -5,6 +5,13 @@ use crossterm::event::{KeyEvent, MouseEvent};
 
 use super::command::Command;
 use super::state::{CommitRow, FileEntry, Mode};
+
+/// A file opened in the code view: its lines (None when binary or too large) and history.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct OpenedFile {
+    pub lines: Option<Vec<String>>,
+    pub history: Vec<CommitRow>,
+}
 use crate::agent::AgentEvent;
 use crate::context::FileDiff;
 
@@ -23,6 +30,13 @@ pub enum Action {
     DiffLoaded {
         path: String,
         result: Result<Vec<FileDiff>, String>,
+    },
+    /// The repository's files (explore mode).
+    TreeLoaded(Result<Vec<String>, String>),
+    /// A file's content and history (explore mode).
+    FileOpened {
+        path: String,
+        result: Result<OpenedFile, String>,
     },
     /// The commits of a range, with what its start resolved to.
     CommitsLoaded {

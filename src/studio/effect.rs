@@ -8,6 +8,12 @@ pub enum Effect {
     LoadDiff {
         path: String,
     },
+    /// The repository's files, for explore mode.
+    LoadTree,
+    /// A file's content and history, for the code view.
+    OpenFile {
+        path: String,
+    },
     /// The commits of the range; `from` None means the mode's default.
     LoadCommits {
         mode: Mode,

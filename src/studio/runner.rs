@@ -9,7 +9,7 @@ use std::sync::Arc;
 use tokio::sync::mpsc::{UnboundedSender, unbounded_channel};
 use tokio::task::JoinHandle;
 
-use super::action::{Action, ChatOutcome, RepoSnapshot};
+use super::action::{Action, ChatOutcome, OpenedFile, RepoSnapshot};
 use super::effect::Effect;
 use super::state::{ChatMessage, CommitRow, FileEntry, Mode, Speaker};
 use crate::agent::chat::{ChatTarget, Turn};
@@ -52,6 +52,11 @@ impl Runner {
                 path,
             }),
             Effect::Generate { task, mode, range } => self.generate(task, mode, range),
+            Effect::LoadTree => self.blocking(|root| Action::TreeLoaded(tree(&root))),
+            Effect::OpenFile { path } => self.blocking(move |root| Action::FileOpened {
+                result: open_file(&root, &path),
+                path,
+            }),
             Effect::LoadCommits { mode, from, to } => {
                 self.blocking(move |root| Action::CommitsLoaded {
                     mode,
@@ -303,6 +308,59 @@ pub fn update_tool(mode: Mode) -> Option<(&'static str, &'static str)> {
         Mode::ReleaseNotes => Some(("update_release_notes", "release notes")),
         Mode::Explore => None,
     }
+}
+
+/// Files bigger than this open as "too large" rather than being read.
+const MAX_OPEN_BYTES: u64 = 2 * 1024 * 1024;
+
+/// The repository's files (what .gitignore does not ignore), sorted.
+fn tree(root: &std::path::Path) -> Result<Vec<String>, String> {
+    let mut files: Vec<String> = ignore::WalkBuilder::new(root)
+        .hidden(false)
+        .filter_entry(|e| e.file_name() != ".git")
+        .build()
+        .filter_map(Result::ok)
+        .filter(|e| e.file_type().is_some_and(|t| t.is_file()))
+        .filter_map(|e| {
+            e.path()
+                .strip_prefix(root)
+                .ok()
+                .map(|p| p.to_string_lossy().replace('\\', "/"))
+        })
+        .collect();
+    files.sort();
+    Ok(files)
+}
+
+/// A file's lines (None when binary or too large) and its last commits.
+fn open_file(root: &std::path::Path, path: &str) -> Result<OpenedFile, String> {
+    let full = root.join(path);
+    let size = std::fs::metadata(&full).map_err(|e| e.to_string())?.len();
+    let lines = if size > MAX_OPEN_BYTES {
+        None
+    } else {
+        let bytes = std::fs::read(&full).map_err(|e| e.to_string())?;
+        (!crate::git::looks_binary(&bytes)).then(|| {
+            String::from_utf8_lossy(&bytes)
+                .lines()
+                .map(str::to_string)
+                .collect()
+        })
+    };
+    let repo = GitRepo::discover(root).map_err(|e| e.to_string())?;
+    let history = repo
+        .file_history(path, 20)
+        .map_err(|e| e.to_string())?
+        .into_iter()
+        .map(|c| CommitRow {
+            date: c.date(),
+            id: c.id,
+            short_id: c.short_id,
+            summary: c.summary,
+            author: c.author_name,
+        })
+        .collect();
+    Ok(OpenedFile { lines, history })
 }
 
 /// The commits of FROM..TO; without FROM, the default branch for a PR and the latest tag (else

@@ -98,6 +98,68 @@ impl Pane {
     }
 }
 
+/// One row of the explore tree: a directory or a file, indented by depth.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TreeRow {
+    pub path: String,
+    pub depth: usize,
+    pub is_dir: bool,
+}
+
+/// The repository's files for explore mode, and the file open in the code view.
+#[derive(Debug, Clone, Default)]
+pub struct Explorer {
+    /// Every file the repository tracks or would (ignored files left out), sorted.
+    pub files: Vec<String>,
+    /// Directories whose contents are shown.
+    pub expanded: std::collections::BTreeSet<String>,
+    pub selected: usize,
+    pub loaded: bool,
+    /// The open file: its path, its lines (None when binary or too large) and its history.
+    pub open: Option<String>,
+    pub lines: Option<Vec<String>>,
+    pub history: Vec<CommitRow>,
+    pub scroll: usize,
+}
+
+impl Explorer {
+    /// The visible rows: top-level entries and the contents of expanded directories.
+    pub fn rows(&self) -> Vec<TreeRow> {
+        let mut rows = Vec::new();
+        let mut seen_dirs = std::collections::BTreeSet::new();
+        for file in &self.files {
+            let parts: Vec<&str> = file.split('/').collect();
+            let mut prefix = String::new();
+            for (depth, part) in parts.iter().enumerate() {
+                if !prefix.is_empty() {
+                    prefix.push('/');
+                }
+                prefix.push_str(part);
+                let is_dir = depth + 1 < parts.len();
+                if is_dir {
+                    if seen_dirs.insert(prefix.clone()) {
+                        rows.push(TreeRow {
+                            path: prefix.clone(),
+                            depth,
+                            is_dir: true,
+                        });
+                    }
+                    if !self.expanded.contains(&prefix) {
+                        break; // a closed directory hides the rest of the path
+                    }
+                } else {
+                    rows.push(TreeRow {
+                        path: prefix.clone(),
+                        depth,
+                        is_dir: false,
+                    });
+                }
+            }
+        }
+        rows
+    }
+}
+
 /// One commit of the range.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct CommitRow {
@@ -370,6 +432,7 @@ pub struct State {
     /// Whether the staged change is known to have content (so generating makes sense).
     pub has_staged: bool,
     pub range: CommitRange,
+    pub explorer: Explorer,
     /// The selected finding in review mode.
     pub finding: usize,
     /// A finding's file and line to show once that file's diff has loaded.
@@ -409,6 +472,7 @@ impl State {
             auto_generate: true,
             has_staged: false,
             range: CommitRange::default(),
+            explorer: Explorer::default(),
             finding: 0,
             pending_jump: None,
             range_input: None,
@@ -461,6 +525,38 @@ mod tests {
         buffer.replace("third");
         assert!(buffer.undo());
         assert_eq!(buffer.text(), "first draft (edited)");
+    }
+
+    #[test]
+    fn the_tree_shows_top_level_entries_and_expanded_directories() {
+        let mut explorer = Explorer {
+            files: vec![
+                "Cargo.toml".into(),
+                "src/lib.rs".into(),
+                "src/ui/pane.rs".into(),
+            ],
+            ..Explorer::default()
+        };
+        let paths = |e: &Explorer| {
+            e.rows()
+                .into_iter()
+                .map(|r| (r.path, r.depth, r.is_dir))
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(
+            paths(&explorer),
+            vec![("Cargo.toml".into(), 0, false), ("src".into(), 0, true)]
+        );
+        explorer.expanded.insert("src".into());
+        assert_eq!(
+            paths(&explorer),
+            vec![
+                ("Cargo.toml".into(), 0, false),
+                ("src".into(), 0, true),
+                ("src/lib.rs".into(), 1, false),
+                ("src/ui".into(), 1, true),
+            ]
+        );
     }
 
     #[test]

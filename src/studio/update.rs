@@ -43,7 +43,9 @@ pub fn update(state: &mut State, action: Action) -> Vec<Effect> {
                 .unwrap_or(0)
                 .min(state.files.len().saturating_sub(1));
             let mut effects = load_selected_diff(state);
-            if state.mode.uses_range()
+            if state.mode == Mode::Explore && !state.explorer.loaded {
+                effects.push(Effect::LoadTree);
+            } else if state.mode.uses_range()
                 && state.range.loaded_for != Some(state.mode)
                 && !state.range.loading
             {
@@ -57,6 +59,34 @@ pub fn update(state: &mut State, action: Action) -> Vec<Effect> {
         Action::StatusLoaded(Err(err)) => {
             state.files_loading = false;
             notice(state, Level::Error, format!("git status failed: {err}"));
+            Vec::new()
+        }
+        Action::TreeLoaded(result) => {
+            match result {
+                Ok(files) => {
+                    state.explorer.files = files;
+                    state.explorer.loaded = true;
+                }
+                Err(err) => notice(
+                    state,
+                    Level::Error,
+                    format!("listing the files failed: {err}"),
+                ),
+            }
+            Vec::new()
+        }
+        Action::FileOpened { path, result } => {
+            if state.explorer.open.as_deref() == Some(path.as_str()) {
+                match result {
+                    Ok(opened) => {
+                        state.explorer.lines = opened.lines;
+                        state.explorer.history = opened.history;
+                    }
+                    Err(err) => {
+                        notice(state, Level::Error, format!("opening {path} failed: {err}"))
+                    }
+                }
+            }
             Vec::new()
         }
         Action::CommitsLoaded { mode, result } => {
@@ -381,6 +411,7 @@ fn command_input(state: &mut State, command: Command) -> Vec<Effect> {
         | Command::Top
         | Command::Bottom => move_cursor(state, command),
         Command::Select => match state.focus {
+            Pane::Files if state.mode == Mode::Explore => open_tree_row(state),
             Pane::Files => {
                 state.focus = Pane::Diff;
                 Vec::new()
@@ -549,6 +580,9 @@ fn switch_mode(state: &mut State, mode: Mode) -> Vec<Effect> {
     if mode.uses_range() && state.range.loaded_for != Some(mode) {
         return load_commits(state);
     }
+    if mode == Mode::Explore && !state.explorer.loaded {
+        return vec![Effect::LoadTree];
+    }
     auto_generate(state)
 }
 
@@ -577,6 +611,21 @@ fn load_selected_commit_diff(state: &mut State) -> Vec<Effect> {
 
 fn move_cursor(state: &mut State, command: Command) -> Vec<Effect> {
     match state.focus {
+        Pane::Files if state.mode == Mode::Explore => {
+            let last = state.explorer.rows().len().saturating_sub(1);
+            state.explorer.selected = step(state.explorer.selected, last, command, PAGE);
+            Vec::new()
+        }
+        Pane::Diff if state.mode == Mode::Explore => {
+            let last = state
+                .explorer
+                .lines
+                .as_ref()
+                .map_or(0, Vec::len)
+                .saturating_sub(1);
+            state.explorer.scroll = step(state.explorer.scroll, last, command, PAGE);
+            Vec::new()
+        }
         Pane::Files if state.mode.uses_range() => {
             let last = state.range.commits.len().saturating_sub(1);
             let before = state.range.selected;
@@ -607,6 +656,30 @@ fn move_cursor(state: &mut State, command: Command) -> Vec<Effect> {
         }
         Pane::Editor | Pane::ChatInput | Pane::RangeInput => Vec::new(),
     }
+}
+
+/// Enter on the explore tree: a directory opens or closes, a file opens in the code view.
+fn open_tree_row(state: &mut State) -> Vec<Effect> {
+    let Some(row) = state
+        .explorer
+        .rows()
+        .into_iter()
+        .nth(state.explorer.selected)
+    else {
+        return Vec::new();
+    };
+    if row.is_dir {
+        if !state.explorer.expanded.remove(&row.path) {
+            state.explorer.expanded.insert(row.path);
+        }
+        return Vec::new();
+    }
+    state.explorer.open = Some(row.path.clone());
+    state.explorer.lines = None;
+    state.explorer.history.clear();
+    state.explorer.scroll = 0;
+    state.focus = Pane::Diff;
+    vec![Effect::OpenFile { path: row.path }]
 }
 
 /// Shows the selected finding: its file in the list and the diff at its line.

@@ -4,6 +4,7 @@ mod chat;
 mod commits;
 mod diff;
 mod editor;
+mod explore;
 mod files;
 mod findings;
 mod help;
@@ -35,15 +36,22 @@ pub fn draw(frame: &mut Frame, state: &State, looks: &Looks) {
     );
     let rects = PaneRects::compute((area.width, area.height), state);
     tabs::draw(frame, rects.tabs, state, looks.theme);
+    let explore = state.mode == super::state::Mode::Explore;
     if let Some(rect) = rects.files {
-        if state.mode.uses_range() {
+        if explore {
+            explore::draw_tree(frame, rect, state, looks.theme);
+        } else if state.mode.uses_range() {
             commits::draw(frame, rect, state, looks.theme);
         } else {
             files::draw(frame, rect, state, looks.theme);
         }
     }
     if let Some(rect) = rects.diff {
-        diff::draw(frame, rect, state, looks.theme);
+        if explore {
+            explore::draw_code(frame, rect, state, looks.theme);
+        } else {
+            diff::draw(frame, rect, state, looks.theme);
+        }
     }
     if let Some(rect) = rects.editor {
         editor::draw(frame, rect, state, looks.theme);

@@ -1,0 +1,109 @@
+//! Explore mode: the repository's file tree and a code view with the file's history.
+//! (The semantic blame of a selection will sit beside the history.)
+
+use ratatui::Frame;
+use ratatui::layout::{Constraint, Direction, Layout, Rect};
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{List, ListItem, ListState, Paragraph};
+
+use super::highlight::Highlighter;
+use super::text::{clip, expand_tabs};
+use super::{focused, pane_block};
+use crate::studio::state::{Pane, State};
+use crate::studio::theme::{Theme, Token};
+
+pub fn draw_tree(frame: &mut Frame, area: Rect, state: &State, theme: &Theme) {
+    let explorer = &state.explorer;
+    let rows = explorer.rows();
+    let title = if explorer.loaded {
+        format!(" Files ({}) ", explorer.files.len())
+    } else {
+        " Files (loading…) ".to_string()
+    };
+    let width = usize::from(area.width.saturating_sub(2));
+    let items: Vec<ListItem> = rows
+        .iter()
+        .map(|row| {
+            let name = row.path.rsplit('/').next().unwrap_or(&row.path);
+            let (marker, token) = match (row.is_dir, explorer.expanded.contains(&row.path)) {
+                (true, true) => ("▾ ", Token::Accent),
+                (true, false) => ("▸ ", Token::Accent),
+                (false, _) => ("  ", Token::Text),
+            };
+            let text = format!("{}{marker}{name}", "  ".repeat(row.depth));
+            ListItem::new(Span::styled(clip(&text, width), theme.style(token)))
+        })
+        .collect();
+    let list = List::new(items)
+        .block(pane_block(title, focused(state, Pane::Files), theme))
+        .highlight_style(theme.style(Token::Selection));
+    let mut list_state = ListState::default().with_selected(Some(explorer.selected));
+    frame.render_stateful_widget(list, area, &mut list_state);
+}
+
+pub fn draw_code(frame: &mut Frame, area: Rect, state: &State, theme: &Theme) {
+    let explorer = &state.explorer;
+    let parts = Layout::default()
+        .direction(Direction::Vertical)
+        .constraints([Constraint::Min(5), Constraint::Length(8)])
+        .split(area);
+    let title = explorer
+        .open
+        .as_deref()
+        .map_or(" Code ".to_string(), |p| format!(" {p} "));
+    let block = pane_block(
+        clip(&title, usize::from(area.width.saturating_sub(4))),
+        focused(state, Pane::Diff),
+        theme,
+    );
+    let height = usize::from(parts[0].height.saturating_sub(2));
+    let width = usize::from(parts[0].width.saturating_sub(2));
+    let body: Vec<Line> = match (&explorer.open, &explorer.lines) {
+        (None, _) => vec![Line::from(Span::styled(
+            "enter opens the selected file",
+            theme.style(Token::TextDim),
+        ))],
+        (Some(_), None) => vec![Line::from(Span::styled(
+            "binary or too large to show",
+            theme.style(Token::TextDim),
+        ))],
+        (Some(path), Some(lines)) => {
+            let mut highlighter = Highlighter::new(theme);
+            let number_width = lines.len().to_string().len();
+            lines
+                .iter()
+                .enumerate()
+                .skip(explorer.scroll)
+                .take(height)
+                .map(|(i, line)| {
+                    let text = clip(&expand_tabs(line), width.saturating_sub(number_width + 1));
+                    let mut spans = vec![Span::styled(
+                        format!("{:>number_width$} ", i + 1),
+                        theme.style(Token::DiffLineNumber),
+                    )];
+                    spans.extend(highlighter.spans(path, &text, theme.style(Token::Text)));
+                    Line::from(spans)
+                })
+                .collect()
+        }
+    };
+    frame.render_widget(Paragraph::new(body).block(block), parts[0]);
+    let history: Vec<Line> = explorer
+        .history
+        .iter()
+        .map(|c| {
+            Line::from(vec![
+                Span::styled(format!("{} ", c.short_id), theme.style(Token::Accent)),
+                Span::styled(format!("{} ", c.date), theme.style(Token::TextDim)),
+                Span::styled(
+                    clip(&c.summary, width.saturating_sub(20)),
+                    theme.style(Token::Text),
+                ),
+            ])
+        })
+        .collect();
+    frame.render_widget(
+        Paragraph::new(history).block(pane_block(" History ".to_string(), false, theme)),
+        parts[1],
+    );
+}
