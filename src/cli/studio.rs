@@ -16,6 +16,13 @@ pub struct StudioArgs {
     /// is staged or modified, else explore).
     #[arg(long, value_name = "MODE")]
     pub mode: Option<String>,
+    /// Start of the range the PR, changelog and release notes cover (default: the default
+    /// branch for a PR, the latest tag for a changelog or release notes).
+    #[arg(long, value_name = "REF")]
+    pub from: Option<String>,
+    /// End of the range (default HEAD).
+    #[arg(long, value_name = "REF")]
+    pub to: Option<String>,
     /// The theme: dark, light, high-contrast, or one of yours in ~/.config/iris/themes.
     #[arg(long, value_name = "NAME")]
     pub theme: Option<String>,
@@ -36,6 +43,8 @@ pub async fn run(args: StudioArgs) -> Result<ExitCode> {
     let options = StudioOptions {
         mode,
         theme: args.theme,
+        from: args.from,
+        to: args.to,
         overrides: args.config.overrides(),
     };
     Studio::prepare(&cwd, options)?.run().await?;

@@ -38,6 +38,8 @@ const TICK: Duration = Duration::from_millis(100);
 pub struct StudioOptions {
     pub mode: Option<Mode>,
     pub theme: Option<String>,
+    pub from: Option<String>,
+    pub to: Option<String>,
     pub overrides: Overrides,
 }
 
@@ -68,6 +70,8 @@ impl Studio {
         let (keymap, warnings) = Keymap::load(user_dir.as_deref())?;
         let mut state = State::new(options.mode.unwrap_or(Mode::Commit));
         state.choose_mode = options.mode.is_none();
+        state.range.from = options.from;
+        state.range.to = options.to;
         state.ai_unavailable = ai_unavailable;
         state.auto_generate = config.studio_auto_generate;
         if let Some(warning) = warnings.into_iter().next() {
