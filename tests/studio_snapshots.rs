@@ -289,7 +289,10 @@ fn commit_mode_with_an_earlier_version_shown() {
     buffer.replace("Render the panes from state");
     assert!(buffer.undo());
     state.focus = Pane::Editor;
-    insta::assert_snapshot!("commit_earlier_version", render(&state));
+    // Two versions: the long message (shown) and the short one it can step forward to.
+    let screen = render(&state);
+    assert!(screen.contains("┏ Commit (version 1 of 2) ━"), "{screen}");
+    insta::assert_snapshot!("commit_earlier_version", screen);
 }
 
 #[test]

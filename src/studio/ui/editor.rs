@@ -17,10 +17,11 @@ pub fn draw(frame: &mut Frame, area: Rect, state: &State, theme: &Theme) {
     };
     let mut title = format!(" {} ", state.mode.title());
     if buffer.position < buffer.versions.len() {
+        // Stepped back: `versions` holds every version, the one shown included.
         title.push_str(&format!(
             "(version {} of {}) ",
             buffer.position + 1,
-            buffer.versions.len() + 1
+            buffer.versions.len()
         ));
     }
     let mut block = pane_block(title, focused(state, Pane::Editor), theme);
