@@ -8,7 +8,7 @@ use ratatui::widgets::{Paragraph, Wrap};
 
 use super::text::width;
 use super::{focused, pane_block};
-use crate::studio::state::{Mode, Pane, State};
+use crate::studio::state::{Mode, Pane, State, TaskKind};
 use crate::studio::theme::{Theme, Token};
 
 pub fn draw(frame: &mut Frame, area: Rect, state: &State, theme: &Theme) {
@@ -50,11 +50,12 @@ pub fn draw(frame: &mut Frame, area: Rect, state: &State, theme: &Theme) {
             Span::styled(flags, theme.style(Token::Warning)),
         ]));
     }
-    // While Iris writes a markdown artifact, show her text as it streams in.
+    // While Iris writes the artifact, show her text as it streams in (a chat reply streams
+    // into the chat, not over the artifact being discussed).
     if let Some(task) = state
         .task
         .as_ref()
-        .filter(|t| t.mode == state.mode && !t.streamed.is_empty())
+        .filter(|t| t.kind == TaskKind::Generate && t.mode == state.mode && !t.streamed.is_empty())
     {
         let preview = Paragraph::new(task.streamed.as_str())
             .style(theme.style(Token::TextDim))
