@@ -19,16 +19,20 @@ use iris_studio::studio::ui::{self, Looks};
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 use ratatui::buffer::Buffer;
-use ratatui::style::Modifier;
+use ratatui::style::{Color, Modifier};
 use unicode_width::UnicodeWidthStr;
 
 const WIDTH: u16 = 120;
 const HEIGHT: u16 = 40;
 
 fn render_buffer(state: &State) -> Buffer {
+    render_with(state, ColorSupport::NoColor)
+}
+
+fn render_with(state: &State, support: ColorSupport) -> Buffer {
     let theme = Theme::builtin("dark")
         .expect("the dark theme is built in")
-        .adapt(ColorSupport::NoColor);
+        .adapt(support);
     let keymap = Keymap::default();
     let looks = Looks {
         theme: &theme,
@@ -439,4 +443,35 @@ fn the_title_length_is_marked_past_72_columns() {
     let buffer = render_buffer(&state);
     let (x, y) = row_of(&buffer, "title 11/72");
     assert!(!buffer[(x, y)].modifier.contains(Modifier::UNDERLINED));
+}
+
+#[test]
+fn syntax_colours_follow_the_terminals_colour_support() {
+    let state = studio(Mode::Explore);
+    let colours = |support| {
+        let buffer = render_with(&state, support);
+        let (x, y) = row_of(&buffer, "+const PAGE: usize = 20;");
+        // The text after the sign, where syntect colours the code.
+        (x + 1..x + 24)
+            .filter_map(|x| buffer[(x, y)].fg.into())
+            .filter(|c| *c != Color::Reset)
+            .collect::<Vec<Color>>()
+    };
+    // NO_COLOR: no colour at all, syntax colours included.
+    assert_eq!(colours(ColorSupport::NoColor), vec![]);
+    // 256 and 16 colours: syntect's RGB colours are mapped to the palette.
+    let indexed = colours(ColorSupport::Ansi256);
+    assert!(!indexed.is_empty());
+    assert!(
+        indexed.iter().all(|c| matches!(c, Color::Indexed(_))),
+        "{indexed:?}"
+    );
+    let ansi = colours(ColorSupport::Ansi16);
+    assert!(
+        ansi.iter()
+            .all(|c| !matches!(c, Color::Rgb(..) | Color::Indexed(_))),
+        "{ansi:?}"
+    );
+    let rgb = colours(ColorSupport::TrueColor);
+    assert!(rgb.iter().any(|c| matches!(c, Color::Rgb(..))), "{rgb:?}");
 }
