@@ -475,3 +475,45 @@ fn syntax_colours_follow_the_terminals_colour_support() {
     let rgb = colours(ColorSupport::TrueColor);
     assert!(rgb.iter().any(|c| matches!(c, Color::Rgb(..))), "{rgb:?}");
 }
+
+#[test]
+fn a_click_selects_the_file_drawn_under_it_in_a_scrolled_list() {
+    use crossterm::event::{KeyModifiers, MouseButton, MouseEvent, MouseEventKind};
+    use iris_studio::studio::action::Action;
+    use iris_studio::studio::update::update;
+
+    let mut state = studio(Mode::Commit);
+    state.files = (0..60)
+        .map(|i| entry(&format!("file{i:02}.rs"), Some(ChangeKind::Modified), None))
+        .collect();
+    // The selection near the end: the list scrolls to keep it in view.
+    state.selected = 55;
+    for wanted in ["file55.rs", "file20.rs", "file35.rs", "file00.rs"] {
+        let buffer = render_buffer(&state);
+        let (x, y) = row_of(&buffer, wanted);
+        update(
+            &mut state,
+            Action::Mouse(MouseEvent {
+                kind: MouseEventKind::Down(MouseButton::Left),
+                column: x,
+                row: y,
+                modifiers: KeyModifiers::NONE,
+            }),
+        );
+        assert_eq!(state.selected_file().unwrap().path, wanted);
+    }
+    // The list's borders are not rows.
+    let before = state.selected;
+    for row in [1, HEIGHT - 2] {
+        update(
+            &mut state,
+            Action::Mouse(MouseEvent {
+                kind: MouseEventKind::Down(MouseButton::Left),
+                column: 5,
+                row,
+                modifiers: KeyModifiers::NONE,
+            }),
+        );
+        assert_eq!(state.selected, before, "row {row}");
+    }
+}
