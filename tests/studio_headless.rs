@@ -400,3 +400,35 @@ async fn a_commit_through_the_runner_lands_in_git_and_clears_the_draft() {
     .await;
     assert_eq!(fake.requests().len(), 0, "no AI was asked for");
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_saved_draft_is_restored_before_the_status_can_start_a_generation() {
+    let repo = staged_repo();
+    let drafts = repo.path().join(".git").join("iris").join("drafts");
+    std::fs::create_dir_all(&drafts).unwrap();
+    std::fs::write(drafts.join("commit.md"), "My own draft").unwrap();
+    // Were Iris asked, she would overwrite the draft.
+    let fake = FakeProvider::start(vec![Step::text(
+        json!({"emoji": null, "title": "Iris' title", "message": "body"}).to_string(),
+    )]);
+    let mut studio = Headless::new(&repo, &fake, Mode::Commit);
+    assert!(studio.state.auto_generate);
+    // As the studio starts.
+    studio.runner.start();
+    studio
+        .pump_until("the status and the drafts", |s| {
+            !s.files_loading && !s.artifacts[&Mode::Commit].is_empty()
+        })
+        .await;
+    assert_eq!(studio.text(), "My own draft");
+    assert!(
+        !studio
+            .effects
+            .iter()
+            .any(|e| matches!(e, Effect::Generate { .. })),
+        "a generation started before the draft was restored: {:?}",
+        studio.seen
+    );
+    assert!(studio.state.task.is_none());
+    assert_eq!(fake.requests().len(), 0);
+}
