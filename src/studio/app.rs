@@ -17,7 +17,6 @@ use ratatui::backend::CrosstermBackend;
 use tokio::sync::mpsc::unbounded_channel;
 
 use super::action::Action;
-use super::effect::Effect;
 use super::keymap::{KeyContext, Keymap};
 use super::runner::Runner;
 use super::state::{Mode, State};
@@ -125,8 +124,7 @@ impl Studio {
             self.git_dir.clone(),
             self.iris.take(),
         );
-        runner.run(Effect::LoadStatus);
-        runner.load_drafts();
+        runner.start();
         let mut events = EventStream::new();
         let mut tick = tokio::time::interval(TICK);
         let mut terminate = terminate_signal()?;

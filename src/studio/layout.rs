@@ -84,6 +84,12 @@ impl PaneRects {
     }
 }
 
+/// The first file the list shows: the list scrolls just enough to keep the selection in view
+/// (`rows` is how many rows it has inside its borders). Drawing and clicks both use it.
+pub fn list_offset(selected: usize, rows: usize) -> usize {
+    selected.saturating_sub(rows.saturating_sub(1))
+}
+
 /// The pane under a screen cell.
 pub fn hit(rects: &PaneRects, column: u16, row: u16) -> Option<Pane> {
     let inside = |rect: Option<Rect>| {

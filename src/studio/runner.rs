@@ -127,9 +127,12 @@ impl Runner {
         }
     }
 
-    /// Drafts left by an earlier session.
-    pub fn load_drafts(&self) {
+    /// The first loads: the drafts an earlier session left, then the status, in that order.
+    /// A restored draft has to be in place before the status arrives, or entering commit mode
+    /// would have Iris write a message over the one the user already has.
+    pub fn start(&self) {
         let drafts = self.drafts.clone();
+        let root = self.root.clone();
         let tx = self.tx.clone();
         tokio::task::spawn_blocking(move || {
             let found: Vec<(Mode, String)> = Mode::ALL
@@ -141,6 +144,7 @@ impl Runner {
                 })
                 .collect();
             let _ = tx.send(Action::DraftsLoaded(found));
+            let _ = tx.send(Action::StatusLoaded(snapshot(root)));
         });
     }
 

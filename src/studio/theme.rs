@@ -101,6 +101,8 @@ pub struct Theme {
     name: String,
     syntax: String,
     styles: Vec<Style>,
+    /// The colours the terminal shows, once adapted (syntax colours are adapted to it too).
+    support: ColorSupport,
 }
 
 impl Theme {
@@ -112,6 +114,16 @@ impl Theme {
     /// The syntect theme for highlighting code in diffs.
     pub fn syntax(&self) -> &str {
         &self.syntax
+    }
+
+    /// The colours this theme was adapted to (`TrueColor` until [`Theme::adapt`]).
+    pub fn color_support(&self) -> ColorSupport {
+        self.support
+    }
+
+    /// A syntax highlighting colour as this terminal can show it.
+    pub fn syntax_color(&self, color: Color) -> Color {
+        adapt_color(color, self.support)
     }
 
     pub fn style(&self, token: Token) -> Style {
@@ -175,6 +187,7 @@ impl Theme {
         for (style, token) in self.styles.iter_mut().zip(Token::ALL) {
             *style = adapt_style(*style, *token, support);
         }
+        self.support = support;
         self
     }
 }
@@ -438,6 +451,7 @@ fn resolve(id: &str, chain: Vec<Source>) -> Result<Theme, ThemeError> {
         name,
         syntax: syntax.unwrap_or_else(|| DEFAULT_SYNTAX.to_owned()),
         styles,
+        support: ColorSupport::TrueColor,
     })
 }
 

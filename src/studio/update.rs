@@ -6,7 +6,7 @@ use super::action::Action;
 use super::command::Command;
 use super::effect::Effect;
 use super::findings::findings_in;
-use super::layout::{PaneRects, hit};
+use super::layout::{PaneRects, hit, list_offset};
 use super::state::{
     ChatMessage, Confirm, Level, Mode, Notice, Pane, Speaker, State, Task, TaskKind,
 };
@@ -824,9 +824,12 @@ fn mouse_input(state: &mut State, mouse: crossterm::event::MouseEvent) -> Vec<Ef
             state.focus = pane;
             if pane == Pane::Files
                 && let Some(area) = rects.files
+                && mouse.row > area.y
+                && mouse.row + 1 < area.y + area.height
             {
-                // Row 0 of the list is under the border.
-                let row = usize::from(mouse.row.saturating_sub(area.y + 1));
+                // Row 0 of the list is under the top border; the list may be scrolled.
+                let rows = usize::from(area.height.saturating_sub(2));
+                let row = list_offset(state.selected, rows) + usize::from(mouse.row - area.y - 1);
                 if row < state.files.len() && row != state.selected {
                     state.selected = row;
                     return load_selected_diff(state);

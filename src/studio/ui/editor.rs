@@ -8,7 +8,7 @@ use ratatui::widgets::{Paragraph, Wrap};
 
 use super::text::width;
 use super::{focused, pane_block};
-use crate::studio::state::{Mode, Pane, State};
+use crate::studio::state::{Mode, Pane, State, TaskKind};
 use crate::studio::theme::{Theme, Token};
 
 pub fn draw(frame: &mut Frame, area: Rect, state: &State, theme: &Theme) {
@@ -17,10 +17,11 @@ pub fn draw(frame: &mut Frame, area: Rect, state: &State, theme: &Theme) {
     };
     let mut title = format!(" {} ", state.mode.title());
     if buffer.position < buffer.versions.len() {
+        // Stepped back: `versions` holds every version, the one shown included.
         title.push_str(&format!(
             "(version {} of {}) ",
             buffer.position + 1,
-            buffer.versions.len() + 1
+            buffer.versions.len()
         ));
     }
     let mut block = pane_block(title, focused(state, Pane::Editor), theme);
@@ -49,11 +50,12 @@ pub fn draw(frame: &mut Frame, area: Rect, state: &State, theme: &Theme) {
             Span::styled(flags, theme.style(Token::Warning)),
         ]));
     }
-    // While Iris writes a markdown artifact, show her text as it streams in.
+    // While Iris writes the artifact, show her text as it streams in (a chat reply streams
+    // into the chat, not over the artifact being discussed).
     if let Some(task) = state
         .task
         .as_ref()
-        .filter(|t| t.mode == state.mode && !t.streamed.is_empty())
+        .filter(|t| t.kind == TaskKind::Generate && t.mode == state.mode && !t.streamed.is_empty())
     {
         let preview = Paragraph::new(task.streamed.as_str())
             .style(theme.style(Token::TextDim))

@@ -8,6 +8,7 @@ use ratatui::widgets::{List, ListItem, ListState};
 use super::text::clip;
 use super::{focused, pane_block};
 use crate::context::ChangeKind;
+use crate::studio::layout::list_offset;
 use crate::studio::state::{FileEntry, Pane, State};
 use crate::studio::theme::{Theme, Token};
 
@@ -34,7 +35,10 @@ pub fn draw(frame: &mut Frame, area: Rect, state: &State, theme: &Theme) {
     let list = List::new(items)
         .block(block)
         .highlight_style(theme.style(Token::Selection));
-    let mut list_state = ListState::default().with_selected(Some(state.selected));
+    let rows = usize::from(area.height.saturating_sub(2));
+    let mut list_state = ListState::default()
+        .with_offset(list_offset(state.selected, rows))
+        .with_selected(Some(state.selected));
     frame.render_stateful_widget(list, area, &mut list_state);
 }
 

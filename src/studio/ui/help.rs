@@ -1,7 +1,7 @@
 //! The help overlay (generated from the keymap for the current mode) and yes/no questions.
 
 use ratatui::Frame;
-use ratatui::layout::Rect;
+use ratatui::layout::{Constraint, Direction, Layout, Rect};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Clear, Paragraph, Wrap};
 
@@ -24,37 +24,43 @@ fn applies(command: Command, mode: Mode) -> bool {
 
 pub fn draw(frame: &mut Frame, area: Rect, state: &State, looks: &Looks) {
     let theme = looks.theme;
-    let mut lines = vec![Line::from(Span::styled(
-        format!("{} mode", state.mode.title()),
-        theme.style(Token::Accent),
-    ))];
+    let mut entries: Vec<Line> = Vec::new();
     for (context, heading) in [
         (KeyContext::Global, "keys"),
         (KeyContext::Editing, "while typing"),
     ] {
-        lines.push(Line::default());
-        lines.push(Line::from(Span::styled(heading, theme.style(Token::Title))));
+        entries.push(Line::from(Span::styled(heading, theme.style(Token::Title))));
         for (chord, command) in looks.keymap.help(context) {
             if applies(command, state.mode) {
-                lines.push(Line::from(vec![
-                    Span::styled(format!("{chord:>12}  "), theme.style(Token::Accent)),
+                entries.push(Line::from(vec![
+                    Span::styled(format!("{chord:>17}  "), theme.style(Token::Accent)),
                     Span::styled(command.describe(), theme.style(Token::Text)),
                 ]));
             }
         }
     }
-    let rect = centered(area, 70, area.height.saturating_sub(4));
-    frame.render_widget(Clear, rect);
-    frame.render_widget(
-        Paragraph::new(lines)
-            .wrap(Wrap { trim: false })
-            .block(pane_block(
-                " Help (? or esc closes) ".to_string(),
-                true,
-                theme,
-            )),
-        rect,
+    let rect = centered(
+        area,
+        area.width.saturating_sub(4),
+        area.height.saturating_sub(2),
     );
+    frame.render_widget(Clear, rect);
+    let block = pane_block(
+        format!(" Help: {} mode (? or esc closes) ", state.mode.title()),
+        true,
+        theme,
+    );
+    let inner = block.inner(rect);
+    frame.render_widget(block, rect);
+    // Two columns, so every key fits on a 40-row terminal.
+    let half = entries.len().div_ceil(2);
+    let right = entries.split_off(half);
+    let columns = Layout::default()
+        .direction(Direction::Horizontal)
+        .constraints([Constraint::Percentage(50), Constraint::Percentage(50)])
+        .split(inner);
+    frame.render_widget(Paragraph::new(entries), columns[0]);
+    frame.render_widget(Paragraph::new(right), columns[1]);
 }
 
 pub fn confirm(frame: &mut Frame, area: Rect, question: Confirm, state: &State, theme: &Theme) {

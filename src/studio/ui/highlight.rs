@@ -8,7 +8,7 @@ use syntect::easy::HighlightLines;
 use syntect::highlighting::ThemeSet;
 use syntect::parsing::SyntaxSet;
 
-use crate::studio::theme::Theme;
+use crate::studio::theme::{ColorSupport, Theme};
 
 fn syntaxes() -> &'static SyntaxSet {
     static SET: OnceLock<SyntaxSet> = OnceLock::new();
@@ -22,15 +22,20 @@ fn themes() -> &'static ThemeSet {
 
 /// Highlights lines of one frame; keeps the parse state while the file stays the same.
 pub struct Highlighter<'t> {
+    studio_theme: &'t Theme,
     theme: Option<&'t syntect::highlighting::Theme>,
     current: Option<(String, HighlightLines<'t>)>,
 }
 
 impl<'t> Highlighter<'t> {
-    pub fn new(theme: &Theme) -> Self {
+    pub fn new(studio_theme: &'t Theme) -> Self {
         // No syntax colours when the theme has none (NO_COLOR) or names an unknown syntect theme.
-        let theme = themes().themes.get(theme.syntax());
+        let theme = match studio_theme.color_support() {
+            ColorSupport::NoColor => None,
+            _ => themes().themes.get(studio_theme.syntax()),
+        };
         Self {
+            studio_theme,
             theme,
             current: None,
         }
@@ -56,7 +61,8 @@ impl<'t> Highlighter<'t> {
                 .into_iter()
                 .map(|(style, text)| {
                     let fg = style.foreground;
-                    Span::styled(text.to_string(), base.fg(Color::Rgb(fg.r, fg.g, fg.b)))
+                    let color = self.studio_theme.syntax_color(Color::Rgb(fg.r, fg.g, fg.b));
+                    Span::styled(text.to_string(), base.fg(color))
                 })
                 .collect(),
             Err(_) => vec![Span::styled(line.to_string(), base)],

@@ -1,0 +1,434 @@
+//! The whole studio driven headless, by actions: the reducer and the real effects runner on a
+//! temporary repository, Iris talking to the fake provider on 127.0.0.1. No terminal.
+
+mod common;
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+use common::TestRepo;
+use common::fake_provider::{Api, FAKE_API_KEY, FakeProvider, Recorded, Step};
+use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use iris_studio::agent::generate::IrisAgent;
+use iris_studio::config::{Config, Overrides};
+use iris_studio::git::GitRepo;
+use iris_studio::studio::action::Action;
+use iris_studio::studio::command::Command;
+use iris_studio::studio::effect::Effect;
+use iris_studio::studio::runner::Runner;
+use iris_studio::studio::state::{ChatMessage, Mode, Pane, Speaker, State};
+use iris_studio::studio::update::update;
+use serde_json::{Value, json};
+use tokio::sync::mpsc::{UnboundedReceiver, unbounded_channel};
+
+/// The longest any single step of a test may take before it fails instead of hanging.
+const STEP_TIMEOUT: Duration = Duration::from_secs(60);
+
+const FIRST: &str = "Add two()\n\nAdds a second constant function next to one().";
+const SHORTER: &str = "Shorter title\n\nshort body";
+
+fn staged_repo() -> TestRepo {
+    let repo = TestRepo::new();
+    repo.write("src/lib.rs", "pub fn one() -> u32 {\n    1\n}\n");
+    repo.commit_all("Initial commit");
+    repo.write(
+        "src/lib.rs",
+        "pub fn one() -> u32 {\n    1\n}\n\npub fn two() -> u32 {\n    2\n}\n",
+    );
+    repo.git(&["add", "-A"]);
+    repo
+}
+
+/// The studio without a terminal: state, runner and the channel the runner answers on.
+struct Headless {
+    state: State,
+    runner: Runner,
+    rx: UnboundedReceiver<Action>,
+    git_dir: PathBuf,
+    /// Every action applied, by kind, in order (for asserting what happened when).
+    seen: Vec<String>,
+    /// Every effect `update` returned, in order.
+    effects: Vec<Effect>,
+}
+
+impl Headless {
+    /// Iris configured as `iris` would be from the environment, pointed at the fake provider.
+    fn new(repo: &TestRepo, fake: &FakeProvider, mode: Mode) -> Self {
+        let base_url = fake.openai_base_url();
+        let env = move |name: &str| -> Option<String> {
+            match name {
+                "IRIS_PROVIDER" => Some("openai".to_string()),
+                "OPENAI_API_KEY" => Some(FAKE_API_KEY.to_string()),
+                "OPENAI_BASE_URL" => Some(base_url.clone()),
+                _ => None,
+            }
+        };
+        let git = GitRepo::discover(&repo.path()).expect("the test repository");
+        let root = git.root();
+        let config = Config::load_from(None, Some(&root), &env, &Overrides::default())
+            .expect("configuration");
+        let mut iris =
+            IrisAgent::from_config(&config, &root, git.git_dir(), true).expect("Iris configured");
+        // The developer's own capability overrides never reach a test.
+        iris.user_dir = None;
+        let (tx, rx) = unbounded_channel();
+        let git_dir = git.git_dir().to_path_buf();
+        let runner = Runner::new(tx, root, git_dir.clone(), Some(iris));
+        let mut state = State::new(mode);
+        state.auto_generate = config.studio_auto_generate;
+        Self {
+            state,
+            runner,
+            rx,
+            git_dir,
+            seen: Vec::new(),
+            effects: Vec::new(),
+        }
+    }
+
+    /// Applies an action and runs the effects it asks for.
+    fn apply(&mut self, action: Action) {
+        self.seen.push(kind(&action));
+        for effect in update(&mut self.state, action) {
+            self.effects.push(effect.clone());
+            self.runner.run(effect);
+        }
+    }
+
+    fn command(&mut self, command: Command) {
+        self.apply(Action::Command(command));
+    }
+
+    fn key(&mut self, code: KeyCode) {
+        self.apply(Action::Key(KeyEvent::new(code, KeyModifiers::NONE)));
+    }
+
+    /// Applies what the runner sends back until `done` holds (or fails after a timeout).
+    async fn pump_until(&mut self, what: &str, done: impl Fn(&State) -> bool) {
+        let waited = tokio::time::timeout(STEP_TIMEOUT, async {
+            while !done(&self.state) {
+                let action = self.rx.recv().await.expect("the runner's channel is open");
+                self.apply(action);
+            }
+        })
+        .await;
+        assert!(
+            waited.is_ok(),
+            "timed out waiting for {what}; actions so far: {:?}; notice: {:?}",
+            self.seen,
+            self.state.notice
+        );
+    }
+
+    fn text(&self) -> String {
+        self.state.artifact().expect("an artifact mode").text()
+    }
+
+    fn draft(&self, mode: Mode) -> Option<String> {
+        std::fs::read_to_string(
+            self.git_dir
+                .join("iris")
+                .join("drafts")
+                .join(format!("{}.md", mode.name())),
+        )
+        .ok()
+    }
+}
+
+fn kind(action: &Action) -> String {
+    match action {
+        Action::Command(command) => format!("Command({command:?})"),
+        Action::Agent { .. } => "Agent".to_string(),
+        other => format!("{other:?}")
+            .split(['(', ' ', '{'])
+            .next()
+            .unwrap_or_default()
+            .to_string(),
+    }
+}
+
+/// Polls for a condition that a background task makes true (a draft file written).
+async fn eventually(what: &str, check: impl Fn() -> bool) {
+    let waited = tokio::time::timeout(STEP_TIMEOUT, async {
+        while !check() {
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
+    })
+    .await;
+    assert!(waited.is_ok(), "timed out waiting for {what}");
+}
+
+/// The assistant messages of a Responses API request's input, in order.
+fn assistant_texts(request: &Recorded) -> Vec<String> {
+    assert_eq!(request.api, Api::Responses);
+    request
+        .body
+        .get("input")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .filter(|item| item.get("role").and_then(Value::as_str) == Some("assistant"))
+        .map(|item| match item.get("content") {
+            Some(Value::String(text)) => text.clone(),
+            Some(Value::Array(parts)) => parts
+                .iter()
+                .filter_map(|p| p.get("text").and_then(Value::as_str))
+                .collect::<Vec<_>>()
+                .join("\n"),
+            _ => String::new(),
+        })
+        .collect()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn generate_then_chat_edits_the_message_and_undo_brings_the_first_back() {
+    let repo = staged_repo();
+    let fake = FakeProvider::start(vec![
+        Step::text(
+            json!({
+                "emoji": null,
+                "title": "Add two()",
+                "message": "Adds a second constant function next to one()."
+            })
+            .to_string(),
+        ),
+        Step::tool_call("update_commit", json!({ "content": SHORTER })),
+        Step::text("Made it shorter."),
+        Step::text("The title has 13 characters."),
+    ]);
+    let mut studio = Headless::new(&repo, &fake, Mode::Explore);
+
+    // The status arrives; in explore mode nothing is written.
+    studio.runner.run(Effect::LoadStatus);
+    studio
+        .pump_until("the status", |s| !s.files_loading && !s.diff.loading)
+        .await;
+    assert_eq!(studio.state.branch, "main");
+    assert_eq!(studio.state.files.len(), 1);
+    assert_eq!(studio.state.files[0].path, "src/lib.rs");
+    assert!(studio.state.has_staged);
+    assert_eq!(studio.state.diff.files[0].additions, 4);
+    assert!(studio.state.task.is_none());
+    assert_eq!(fake.requests().len(), 0);
+
+    // Entering commit mode with a staged change and no message: Iris writes it.
+    studio.command(Command::ModeCommit);
+    assert!(
+        matches!(
+            studio.effects.last(),
+            Some(Effect::Generate {
+                mode: Mode::Commit,
+                ..
+            })
+        ),
+        "{:?}",
+        studio.effects
+    );
+    studio
+        .pump_until("the generated message", |s| {
+            s.task.is_none() && !s.artifacts[&Mode::Commit].is_empty()
+        })
+        .await;
+    assert_eq!(studio.text(), FIRST);
+    assert!(
+        studio.seen.contains(&"Agent".to_string()),
+        "progress events reached the studio: {:?}",
+        studio.seen
+    );
+    assert_eq!(studio.seen.last().map(String::as_str), Some("Generated"));
+    eventually("the draft of the first message", || {
+        studio.draft(Mode::Commit).as_deref() == Some(FIRST)
+    })
+    .await;
+    let requests = fake.requests();
+    assert_eq!(requests.len(), 1);
+    assert!(
+        requests[0]
+            .user_texts()
+            .iter()
+            .any(|t| t.contains("commit message for the staged changes")),
+        "{:?}",
+        requests[0].user_texts()
+    );
+
+    // "make it shorter" in the chat.
+    studio.command(Command::OpenChat);
+    assert_eq!(studio.state.focus, Pane::ChatInput);
+    for c in "make it shorter".chars() {
+        studio.key(KeyCode::Char(c));
+    }
+    studio.key(KeyCode::Enter);
+    studio
+        .pump_until("the chat reply", |s| {
+            s.task.is_none() && s.chat.messages.len() == 2
+        })
+        .await;
+    // The scripted update_commit call landed in the editor, before the reply finished.
+    assert_eq!(studio.text(), SHORTER);
+    let updated = studio.seen.iter().position(|k| k == "ArtifactUpdated");
+    let replied = studio.seen.iter().position(|k| k == "ChatReplied");
+    assert!(
+        updated.is_some() && updated < replied,
+        "the edit lands while Iris is still answering: {:?}",
+        studio.seen
+    );
+    assert_eq!(
+        studio.state.chat.messages,
+        vec![
+            ChatMessage {
+                speaker: Speaker::User,
+                text: "make it shorter".to_string()
+            },
+            ChatMessage {
+                speaker: Speaker::Iris,
+                text: "Made it shorter.".to_string()
+            },
+        ]
+    );
+    eventually("the draft of the shorter message", || {
+        studio.draft(Mode::Commit).as_deref() == Some(SHORTER)
+    })
+    .await;
+
+    // What Iris was sent: the message as the user's turn, the artifact in the instructions, the
+    // update tool offered; then the tool's result.
+    let requests = fake.requests();
+    assert_eq!(requests.len(), 3);
+    let chat = &requests[1];
+    assert_eq!(chat.user_texts(), vec!["make it shorter".to_string()]);
+    assert!(assistant_texts(chat).is_empty(), "no history yet");
+    assert!(
+        chat.system_text()
+            .contains(&format!("<artifact>\n{FIRST}\n</artifact>")),
+        "{}",
+        chat.system_text()
+    );
+    assert!(chat.tool_names().iter().any(|t| t == "update_commit"));
+    let results = requests[2].tool_results();
+    assert_eq!(results.len(), 1, "{results:?}");
+    assert_eq!(results[0].1, "The commit message in the editor is updated.");
+
+    // A second message carries the conversation as real chat history, and the edited
+    // message as the artifact.
+    for c in "how long is the title now?".chars() {
+        studio.key(KeyCode::Char(c));
+    }
+    studio.key(KeyCode::Enter);
+    studio
+        .pump_until("the second reply", |s| {
+            s.task.is_none() && s.chat.messages.len() == 4
+        })
+        .await;
+    let requests = fake.requests();
+    assert_eq!(requests.len(), 4);
+    let second = &requests[3];
+    assert_eq!(
+        second.user_texts(),
+        vec![
+            "make it shorter".to_string(),
+            "how long is the title now?".to_string()
+        ]
+    );
+    assert_eq!(
+        assistant_texts(second),
+        vec!["Made it shorter.".to_string()]
+    );
+    assert!(
+        second
+            .system_text()
+            .contains(&format!("<artifact>\n{SHORTER}\n</artifact>")),
+        "{}",
+        second.system_text()
+    );
+    assert_eq!(
+        studio.text(),
+        SHORTER,
+        "a reply without an edit changes nothing"
+    );
+
+    // Undo brings back the first message (and saves it as the draft); redo the shorter one.
+    studio.command(Command::Back);
+    assert_eq!(studio.state.focus, Pane::Editor);
+    studio.command(Command::UndoVersion);
+    assert_eq!(studio.text(), FIRST);
+    assert_eq!(
+        studio.effects.last(),
+        Some(&Effect::SaveDraft {
+            mode: Mode::Commit,
+            text: FIRST.to_string()
+        })
+    );
+    eventually("the draft after undo", || {
+        studio.draft(Mode::Commit).as_deref() == Some(FIRST)
+    })
+    .await;
+    studio.command(Command::RedoVersion);
+    assert_eq!(studio.text(), SHORTER);
+    assert_eq!(fake.remaining(), 0);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_commit_through_the_runner_lands_in_git_and_clears_the_draft() {
+    let repo = staged_repo();
+    let fake = FakeProvider::start(vec![]);
+    let mut studio = Headless::new(&repo, &fake, Mode::Commit);
+    studio.state.auto_generate = false;
+    studio.runner.run(Effect::LoadStatus);
+    studio.pump_until("the status", |s| !s.files_loading).await;
+    studio.command(Command::NextPane);
+    studio.command(Command::NextPane);
+    assert_eq!(studio.state.focus, Pane::Editor);
+    for c in "Add two()".chars() {
+        studio.key(KeyCode::Char(c));
+    }
+    eventually("the typed draft", || {
+        studio.draft(Mode::Commit).as_deref() == Some("Add two()")
+    })
+    .await;
+    studio.command(Command::Commit);
+    studio.key(KeyCode::Char('y'));
+    studio
+        .pump_until("the commit and the status after it", |s| {
+            s.artifacts[&Mode::Commit].is_empty() && !s.has_staged && !s.files_loading
+        })
+        .await;
+    assert_eq!(repo.git(&["log", "-1", "--format=%B"]).trim(), "Add two()");
+    assert!(studio.state.files.is_empty(), "{:?}", studio.state.files);
+    eventually("the draft to be cleared", || {
+        studio.draft(Mode::Commit).is_none()
+    })
+    .await;
+    assert_eq!(fake.requests().len(), 0, "no AI was asked for");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_saved_draft_is_restored_before_the_status_can_start_a_generation() {
+    let repo = staged_repo();
+    let drafts = repo.path().join(".git").join("iris").join("drafts");
+    std::fs::create_dir_all(&drafts).unwrap();
+    std::fs::write(drafts.join("commit.md"), "My own draft").unwrap();
+    // Were Iris asked, she would overwrite the draft.
+    let fake = FakeProvider::start(vec![Step::text(
+        json!({"emoji": null, "title": "Iris' title", "message": "body"}).to_string(),
+    )]);
+    let mut studio = Headless::new(&repo, &fake, Mode::Commit);
+    assert!(studio.state.auto_generate);
+    // As the studio starts.
+    studio.runner.start();
+    studio
+        .pump_until("the status and the drafts", |s| {
+            !s.files_loading && !s.artifacts[&Mode::Commit].is_empty()
+        })
+        .await;
+    assert_eq!(studio.text(), "My own draft");
+    assert!(
+        !studio
+            .effects
+            .iter()
+            .any(|e| matches!(e, Effect::Generate { .. })),
+        "a generation started before the draft was restored: {:?}",
+        studio.seen
+    );
+    assert!(studio.state.task.is_none());
+    assert_eq!(fake.requests().len(), 0);
+}

@@ -1,0 +1,384 @@
+//! The real `iris studio` in a pseudo-terminal of 120x40 on a temporary repository, Iris
+//! answering from the fake provider: open, let Iris write, edit, commit, quit. The screen is
+//! read through a vt100 emulator; every wait is bounded, and the child is killed if the test
+//! fails, so a broken studio fails the test instead of hanging it.
+#![cfg(target_os = "linux")]
+
+mod common;
+
+use std::ffi::CStr;
+use std::fs::File;
+use std::io::{Read, Write};
+use std::os::fd::{AsRawFd, FromRawFd, OwnedFd};
+use std::os::unix::process::CommandExt;
+use std::process::{Child, Command, ExitStatus, Stdio};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use common::TestRepo;
+use common::fake_provider::{FAKE_API_KEY, FakeProvider, Step};
+use serde_json::json;
+
+const COLS: u16 = 120;
+const ROWS: u16 = 40;
+/// The longest any one wait may take.
+const TIMEOUT: Duration = Duration::from_secs(30);
+
+const ENTER_ALTERNATE_SCREEN: &str = "\x1b[?1049h";
+const LEAVE_ALTERNATE_SCREEN: &str = "\x1b[?1049l";
+const ENABLE_MOUSE: &str = "\x1b[?1000h";
+const DISABLE_MOUSE: &str = "\x1b[?1000l";
+
+/// A pseudo-terminal pair of `COLS` x `ROWS`.
+fn open_pty() -> (OwnedFd, OwnedFd) {
+    // SAFETY: plain libc calls on descriptors this function owns; each result is checked.
+    unsafe {
+        let master = libc::posix_openpt(libc::O_RDWR | libc::O_NOCTTY | libc::O_CLOEXEC);
+        assert!(
+            master >= 0,
+            "posix_openpt: {}",
+            std::io::Error::last_os_error()
+        );
+        let master = OwnedFd::from_raw_fd(master);
+        assert_eq!(libc::grantpt(master.as_raw_fd()), 0, "grantpt");
+        assert_eq!(libc::unlockpt(master.as_raw_fd()), 0, "unlockpt");
+        let mut name = [0 as libc::c_char; 128];
+        assert_eq!(
+            libc::ptsname_r(master.as_raw_fd(), name.as_mut_ptr(), name.len()),
+            0,
+            "ptsname_r"
+        );
+        let slave = libc::open(
+            CStr::from_ptr(name.as_ptr()).as_ptr(),
+            libc::O_RDWR | libc::O_NOCTTY | libc::O_CLOEXEC,
+        );
+        assert!(
+            slave >= 0,
+            "open slave: {}",
+            std::io::Error::last_os_error()
+        );
+        let slave = OwnedFd::from_raw_fd(slave);
+        let size = libc::winsize {
+            ws_row: ROWS,
+            ws_col: COLS,
+            ws_xpixel: 0,
+            ws_ypixel: 0,
+        };
+        assert_eq!(
+            libc::ioctl(master.as_raw_fd(), libc::TIOCSWINSZ, &size),
+            0,
+            "TIOCSWINSZ"
+        );
+        (master, slave)
+    }
+}
+
+/// The terminal's line discipline flags (on Linux the master reports the slave's settings).
+fn local_flags(master: &OwnedFd) -> libc::tcflag_t {
+    // SAFETY: tcgetattr fills the termios it is given; the result is checked.
+    unsafe {
+        let mut termios: libc::termios = std::mem::zeroed();
+        assert_eq!(libc::tcgetattr(master.as_raw_fd(), &mut termios), 0);
+        termios.c_lflag
+    }
+}
+
+/// Everything the studio wrote, and the screen it makes.
+struct Output {
+    bytes: Vec<u8>,
+    parser: vt100::Parser,
+    closed: bool,
+}
+
+/// The studio running in the pseudo-terminal; killed when dropped if still running.
+struct Studio {
+    child: Child,
+    master: OwnedFd,
+    input: File,
+    output: Arc<Mutex<Output>>,
+}
+
+impl Studio {
+    fn spawn(repo: &TestRepo, fake: &FakeProvider) -> Studio {
+        let (master, slave) = open_pty();
+        assert_ne!(
+            local_flags(&master) & libc::ICANON,
+            0,
+            "the terminal starts in canonical mode"
+        );
+        let mut command = Command::new(env!("CARGO_BIN_EXE_iris"));
+        command
+            .args(["studio", "--mode", "commit"])
+            .current_dir(repo.path())
+            // Nothing that configures iris or git comes from the developer's environment.
+            .env_clear()
+            .env("PATH", std::env::var_os("PATH").unwrap_or_default())
+            .env("HOME", repo.home())
+            .env("XDG_CONFIG_HOME", repo.home().join("xdg"))
+            .env("GIT_CONFIG_GLOBAL", repo.git_config())
+            .env("GIT_CONFIG_NOSYSTEM", "1")
+            .env("TERM", "xterm-256color")
+            .env("NO_COLOR", "1")
+            .env("IRIS_PROVIDER", "openai")
+            .env("OPENAI_API_KEY", FAKE_API_KEY)
+            .env("OPENAI_BASE_URL", fake.openai_base_url())
+            .stdin(Stdio::from(slave.try_clone().expect("dup slave")))
+            .stdout(Stdio::from(slave.try_clone().expect("dup slave")))
+            .stderr(Stdio::from(slave));
+        // SAFETY: only async-signal-safe calls between fork and exec: a new session whose
+        // controlling terminal is the pseudo-terminal on stdin.
+        unsafe {
+            command.pre_exec(|| {
+                if libc::setsid() < 0 || libc::ioctl(0, libc::TIOCSCTTY, 0) < 0 {
+                    return Err(std::io::Error::last_os_error());
+                }
+                Ok(())
+            });
+        }
+        let child = command.spawn().expect("run iris studio");
+        // The parent's copies of the slave are closed once `command` is dropped, so the
+        // master reads end of file (EIO) when the studio exits.
+        drop(command);
+        let output = Arc::new(Mutex::new(Output {
+            bytes: Vec::new(),
+            parser: vt100::Parser::new(
+                std::num::NonZeroU16::new(ROWS).unwrap(),
+                std::num::NonZeroU16::new(COLS).unwrap(),
+                0,
+            ),
+            closed: false,
+        }));
+        let mut reader = File::from(master.try_clone().expect("dup master"));
+        let sink = Arc::clone(&output);
+        std::thread::spawn(move || {
+            let mut chunk = [0u8; 8192];
+            loop {
+                match reader.read(&mut chunk) {
+                    Ok(0) | Err(_) => break,
+                    Ok(n) => {
+                        let mut out = sink.lock().unwrap_or_else(|e| e.into_inner());
+                        out.bytes.extend_from_slice(&chunk[..n]);
+                        out.parser.process(&chunk[..n]);
+                    }
+                }
+            }
+            sink.lock().unwrap_or_else(|e| e.into_inner()).closed = true;
+        });
+        let input = File::from(master.try_clone().expect("dup master"));
+        Studio {
+            child,
+            master,
+            input,
+            output,
+        }
+    }
+
+    fn screen(&self) -> String {
+        let out = self.output.lock().unwrap_or_else(|e| e.into_inner());
+        out.parser.screen().contents()
+    }
+
+    /// Waits until the screen satisfies `check`; fails with the screen after the timeout.
+    fn wait_for(&self, what: &str, check: impl Fn(&vt100::Screen) -> bool) {
+        let start = Instant::now();
+        loop {
+            {
+                let out = self.output.lock().unwrap_or_else(|e| e.into_inner());
+                if check(out.parser.screen()) {
+                    return;
+                }
+                if out.closed {
+                    panic!(
+                        "the studio exited while waiting for {what}; screen:\n{}",
+                        out.parser.screen().contents()
+                    );
+                }
+            }
+            if start.elapsed() > TIMEOUT {
+                panic!("timed out waiting for {what}; screen:\n{}", self.screen());
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    }
+
+    fn wait_for_text(&self, text: &str) {
+        self.wait_for(&format!("`{text}` on the screen"), |screen| {
+            screen.contents().contains(text)
+        });
+    }
+
+    fn send(&mut self, bytes: &[u8]) {
+        self.input.write_all(bytes).expect("write to the studio");
+        self.input.flush().expect("flush");
+    }
+
+    /// The character in the cell at (row, column).
+    fn cell(&self, row: u16, col: u16) -> String {
+        let out = self.output.lock().unwrap_or_else(|e| e.into_inner());
+        out.parser
+            .screen()
+            .cell(row, col)
+            .map(|c| c.contents().to_string())
+            .unwrap_or_default()
+    }
+
+    fn wait_exit(&mut self) -> ExitStatus {
+        let start = Instant::now();
+        loop {
+            if let Some(status) = self.child.try_wait().expect("wait for the studio") {
+                return status;
+            }
+            if start.elapsed() > TIMEOUT {
+                panic!("the studio did not exit; screen:\n{}", self.screen());
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    }
+
+    /// Everything written, once the reader has seen the end of it.
+    fn all_output(&self) -> Vec<u8> {
+        let start = Instant::now();
+        loop {
+            {
+                let out = self.output.lock().unwrap_or_else(|e| e.into_inner());
+                if out.closed {
+                    return out.bytes.clone();
+                }
+            }
+            assert!(start.elapsed() < TIMEOUT, "the terminal output never ended");
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    }
+}
+
+impl Drop for Studio {
+    fn drop(&mut self) {
+        if let Ok(None) = self.child.try_wait() {
+            let _ = self.child.kill();
+            let _ = self.child.wait();
+        }
+    }
+}
+
+fn rfind(haystack: &[u8], needle: &str) -> Option<usize> {
+    haystack
+        .windows(needle.len())
+        .rposition(|w| w == needle.as_bytes())
+}
+
+#[test]
+fn open_generate_edit_commit_quit_in_a_pseudo_terminal() {
+    let repo = TestRepo::new();
+    repo.write("src/lib.rs", "pub fn one() -> u32 {\n    1\n}\n");
+    repo.commit_all("Initial commit");
+    repo.write(
+        "src/lib.rs",
+        "pub fn one() -> u32 {\n    1\n}\n\npub fn two() -> u32 {\n    2\n}\n",
+    );
+    repo.git(&["add", "-A"]);
+    let fake = FakeProvider::start(vec![Step::text(
+        json!({
+            "emoji": null,
+            "title": "Add two()",
+            "message": "Adds a second constant function."
+        })
+        .to_string(),
+    )]);
+
+    let mut studio = Studio::spawn(&repo, &fake);
+
+    // Opened in commit mode with a staged change: Iris writes the message unasked.
+    studio.wait_for_text("Adds a second constant function.");
+    studio.wait_for_text("Iris wrote the commit");
+    let screen = studio.screen();
+    assert!(screen.contains("Files (1)"), "{screen}");
+    assert!(screen.contains("+pub fn two() -> u32 {"), "{screen}");
+    assert!(screen.contains("title 9/72"), "{screen}");
+    assert_eq!(
+        local_flags(&studio.master) & (libc::ICANON | libc::ECHO),
+        0,
+        "raw mode while the studio runs"
+    );
+    assert_eq!(fake.requests().len(), 1);
+
+    // Tab twice: files, diff, editor (its border turns thick). Type at the start of the title.
+    studio.send(b"\t\t");
+    studio.wait_for("the editor to have the focus", |screen| {
+        screen
+            .contents()
+            .lines()
+            .nth(1)
+            .is_some_and(|line| line.contains("┏ Commit ━"))
+    });
+    studio.send("Edited: ".as_bytes());
+    studio.wait_for_text("Edited: Add two()");
+    studio.wait_for_text("title 17/72");
+
+    // ctrl-s asks; y commits.
+    studio.send(b"\x13");
+    studio.wait_for_text("Commit with this message? (y/n)");
+    studio.send(b"y");
+    // git's summary line (`[main 1234abc] Edited: Add two()`) in the status bar.
+    studio.wait_for("the commit's summary", |screen| {
+        screen.contents().contains("] Edited: Add two()")
+    });
+    studio.wait_for_text("Files (0)");
+
+    // Esc leaves the editor (the file list takes the focus back), then q quits. They are sent
+    // apart, or the terminal would read them as alt-q.
+    studio.send(b"\x1b");
+    let start = Instant::now();
+    while studio.cell(1, 0) != "┏" {
+        assert!(
+            start.elapsed() < TIMEOUT,
+            "esc did not leave the editor:\n{}",
+            studio.screen()
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    studio.send(b"q");
+    let status = studio.wait_exit();
+    assert!(status.success(), "the studio exited with {status}");
+
+    assert_eq!(
+        repo.git(&["log", "-1", "--format=%B"]).trim_end(),
+        "Edited: Add two()\n\nAdds a second constant function."
+    );
+    assert_eq!(repo.git(&["status", "--porcelain"]), "");
+
+    // The terminal was restored: the last things written leave the alternate screen and stop
+    // the mouse reports, after the last time they were entered; raw mode is off.
+    let output = studio.all_output();
+    let entered = rfind(&output, ENTER_ALTERNATE_SCREEN).expect("the alternate screen was used");
+    let left = rfind(&output, LEAVE_ALTERNATE_SCREEN).expect("the alternate screen was left");
+    assert!(left > entered);
+    let mouse_on = rfind(&output, ENABLE_MOUSE).expect("mouse capture was enabled");
+    let mouse_off = rfind(&output, DISABLE_MOUSE).expect("mouse capture was disabled");
+    assert!(mouse_off > mouse_on);
+    assert!(
+        mouse_off > left,
+        "the mouse reports stop as the studio leaves"
+    );
+    let tail = String::from_utf8_lossy(&output[left..]).into_owned();
+    let visible: String = regex::Regex::new(r"\x1b\[[0-9;?]*[A-Za-z]")
+        .unwrap()
+        .replace_all(&tail, "")
+        .into_owned();
+    assert_eq!(
+        visible, "",
+        "nothing but escape sequences after leaving the alternate screen: {tail:?}"
+    );
+    {
+        let out = studio.output.lock().unwrap();
+        let screen = out.parser.screen();
+        assert!(!screen.alternate_screen());
+        assert_eq!(screen.mouse_protocol_mode(), vt100::MouseProtocolMode::None);
+        assert!(!screen.hide_cursor(), "the cursor is shown again");
+    }
+    assert_ne!(
+        local_flags(&studio.master) & libc::ICANON,
+        0,
+        "canonical mode is back"
+    );
+    assert_ne!(local_flags(&studio.master) & libc::ECHO, 0, "echo is back");
+}

@@ -1,0 +1,539 @@
+//! What the studio draws, pane by pane: the whole frame rendered into a 120x40 `TestBackend`
+//! from representative states, compared with the snapshots in `tests/snapshots/`.
+//!
+//! The "dark" theme is adapted to `NoColor`, so the snapshots are about text; the few styles
+//! that carry meaning without colour (the selection, the focused border, a title over 72
+//! columns) are asserted cell by cell. After a deliberate change to the panes, review the new
+//! snapshots (`cargo insta review`, or `INSTA_UPDATE=always cargo test --test studio_snapshots`
+//! and `git diff`).
+
+use std::time::{Duration, Instant};
+
+use iris_studio::context::{ChangeKind, DiffLine, FileDiff, Hunk, LineKind};
+use iris_studio::studio::keymap::Keymap;
+use iris_studio::studio::state::{
+    ChatMessage, Confirm, FileEntry, Level, Mode, Notice, Pane, Speaker, State, Task, TaskKind,
+};
+use iris_studio::studio::theme::{ColorSupport, Theme};
+use iris_studio::studio::ui::{self, Looks};
+use ratatui::Terminal;
+use ratatui::backend::TestBackend;
+use ratatui::buffer::Buffer;
+use ratatui::style::{Color, Modifier};
+use unicode_width::UnicodeWidthStr;
+
+const WIDTH: u16 = 120;
+const HEIGHT: u16 = 40;
+
+fn render_buffer(state: &State) -> Buffer {
+    render_with(state, ColorSupport::NoColor)
+}
+
+fn render_with(state: &State, support: ColorSupport) -> Buffer {
+    let theme = Theme::builtin("dark")
+        .expect("the dark theme is built in")
+        .adapt(support);
+    let keymap = Keymap::default();
+    let looks = Looks {
+        theme: &theme,
+        keymap: &keymap,
+    };
+    let mut terminal = Terminal::new(TestBackend::new(WIDTH, HEIGHT)).expect("test terminal");
+    terminal
+        .draw(|frame| ui::draw(frame, state, &looks))
+        .expect("draw");
+    terminal.backend().buffer().clone()
+}
+
+/// The buffer as lines of text: a wide character's second cell is not printed twice, and
+/// trailing blanks are dropped.
+fn text_of(buffer: &Buffer) -> String {
+    let width = usize::from(buffer.area.width);
+    let mut out = String::new();
+    for cells in buffer.content.chunks(width) {
+        let mut row = String::new();
+        let mut skip = 0u16;
+        for cell in cells {
+            if skip == 0 {
+                row.push_str(cell.symbol());
+            }
+            let width = u16::try_from(cell.symbol().width()).unwrap_or(1);
+            skip = skip.max(width).saturating_sub(1);
+        }
+        out.push_str(row.trim_end());
+        out.push('\n');
+    }
+    out
+}
+
+fn render(state: &State) -> String {
+    text_of(&render_buffer(state))
+}
+
+/// The cells of row `y` whose symbol is part of `needle` (its first occurrence on the row).
+fn find(buffer: &Buffer, y: u16, needle: &str) -> Option<u16> {
+    let row: Vec<&str> = (0..buffer.area.width)
+        .map(|x| buffer[(x, y)].symbol())
+        .collect();
+    let first: String = needle.chars().next()?.to_string();
+    (0..buffer.area.width).find(|&x| {
+        row[usize::from(x)] == first
+            && needle
+                .chars()
+                .enumerate()
+                .all(|(i, c)| row.get(usize::from(x) + i) == Some(&c.to_string().as_str()))
+    })
+}
+
+fn row_of(buffer: &Buffer, needle: &str) -> (u16, u16) {
+    (0..buffer.area.height)
+        .find_map(|y| find(buffer, y, needle).map(|x| (x, y)))
+        .unwrap_or_else(|| panic!("`{needle}` is not on the screen:\n{}", text_of(buffer)))
+}
+
+// ---------------------------------------------------------------------------------------------
+// States
+
+fn entry(path: &str, staged: Option<ChangeKind>, unstaged: Option<ChangeKind>) -> FileEntry {
+    FileEntry {
+        path: path.to_string(),
+        staged,
+        unstaged,
+        untracked: false,
+        conflicted: false,
+        relevance: None,
+    }
+}
+
+/// Every kind of mark the list shows, the staged files ranked.
+fn files() -> Vec<FileEntry> {
+    vec![
+        FileEntry {
+            relevance: Some(100),
+            ..entry("src/studio/update.rs", Some(ChangeKind::Modified), None)
+        },
+        FileEntry {
+            relevance: Some(64),
+            ..entry(
+                "src/studio/ui/status.rs",
+                Some(ChangeKind::Modified),
+                Some(ChangeKind::Modified),
+            )
+        },
+        FileEntry {
+            relevance: Some(35),
+            ..entry("tests/studio_snapshots.rs", Some(ChangeKind::Added), None)
+        },
+        FileEntry {
+            relevance: Some(8),
+            ..entry("docs/old-notes.md", Some(ChangeKind::Deleted), None)
+        },
+        FileEntry {
+            relevance: Some(3),
+            ..entry("src/renamed.rs", Some(ChangeKind::Renamed), None)
+        },
+        entry("Cargo.toml", None, Some(ChangeKind::Modified)),
+        FileEntry {
+            conflicted: true,
+            ..entry("src/merge.rs", None, None)
+        },
+        FileEntry {
+            untracked: true,
+            ..entry(
+                "scratch/a-very-long-untracked-file-name-that-does-not-fit.txt",
+                None,
+                None,
+            )
+        },
+    ]
+}
+
+fn diff_line(kind: LineKind, content: &str) -> DiffLine {
+    DiffLine {
+        kind,
+        content: content.to_string(),
+    }
+}
+
+/// A Rust diff with context, added and removed lines, a tab and wide characters.
+fn diff() -> Vec<FileDiff> {
+    use LineKind::{Added, Context, Removed};
+    vec![FileDiff {
+        path: "src/studio/update.rs".to_string(),
+        old_path: None,
+        kind: ChangeKind::Modified,
+        binary: false,
+        hunks: vec![
+            Hunk {
+                header: "@@ -12,6 +12,7 @@ use super::state::{".to_string(),
+                old_start: 12,
+                old_lines: 6,
+                new_start: 12,
+                new_lines: 7,
+                lines: vec![
+                    diff_line(Context, "/// Lines a page moves."),
+                    diff_line(Removed, "const PAGE: usize = 10;"),
+                    diff_line(Added, "const PAGE: usize = 20;"),
+                    diff_line(Added, "\tlet greeting = \"日本語のテキスト ✨\";"),
+                    diff_line(Context, ""),
+                    diff_line(
+                        Context,
+                        "pub fn update(state: &mut State, action: Action) {",
+                    ),
+                ],
+            },
+            Hunk {
+                header: "@@ -80,3 +81,3 @@ fn notice(state: &mut State) {".to_string(),
+                old_start: 80,
+                old_lines: 3,
+                new_start: 81,
+                new_lines: 3,
+                lines: vec![
+                    diff_line(Context, "    state.notice = Some(Notice {"),
+                    diff_line(Removed, "        level,"),
+                    diff_line(Added, "        level: level.max(Level::Info),"),
+                    diff_line(
+                        Context,
+                        "        text: text.into().split_whitespace().collect::<Vec<_>>().join(\" \"), // a line too long for the pane",
+                    ),
+                ],
+            },
+        ],
+        additions: 3,
+        deletions: 2,
+    }]
+}
+
+/// A loaded studio in `mode` on branch `main`, the first file selected and its diff shown.
+fn studio(mode: Mode) -> State {
+    let mut state = State::new(mode);
+    state.branch = "main".to_string();
+    state.files = files();
+    state.files_loading = false;
+    state.has_staged = true;
+    state.diff.path = Some("src/studio/update.rs".to_string());
+    state.diff.files = diff();
+    state
+}
+
+const LONG_TITLE: &str =
+    "Render the studio's panes from plain state so that snapshots can pin every one of them";
+
+fn with_commit_message(mut state: State) -> State {
+    let message = format!(
+        "{LONG_TITLE}\n\nEach pane reads the state and nothing else; the tests render\n\
+         them into a TestBackend and compare the text."
+    );
+    state
+        .artifacts
+        .get_mut(&Mode::Commit)
+        .unwrap()
+        .replace(&message);
+    state
+}
+
+fn task(kind: TaskKind, mode: Mode) -> Task {
+    Task {
+        id: 1,
+        mode,
+        kind,
+        // Long enough ago that the elapsed time has two digits; its tenths are redacted.
+        started: Instant::now() - Duration::from_millis(12_300),
+        activity: "reading the diff".to_string(),
+        input_tokens: 1234,
+        output_tokens: 56,
+        streamed: String::new(),
+    }
+}
+
+/// The status line shows a spinner and the time elapsed: both are redacted.
+fn redact_time(text: &str) -> String {
+    let spinner = regex::Regex::new("[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏]").unwrap();
+    let elapsed = regex::Regex::new(r"· \d+\.\ds").unwrap();
+    let text = spinner.replace_all(text, "*");
+    elapsed.replace_all(&text, "· ##.#s").into_owned()
+}
+
+// ---------------------------------------------------------------------------------------------
+// Snapshots
+
+#[test]
+fn explore_mode_shows_the_tree_and_the_open_file_with_its_history() {
+    let mut state = studio(Mode::Explore);
+    state.explorer.files = vec![
+        "Cargo.toml".into(),
+        "README.md".into(),
+        "src/lib.rs".into(),
+        "src/studio/update.rs".into(),
+    ];
+    state.explorer.loaded = true;
+    state.explorer.expanded.insert("src".into());
+    state.explorer.selected = 3;
+    state.explorer.open = Some("src/lib.rs".into());
+    state.explorer.lines = Some(vec![
+        "//! The crate.".into(),
+        "".into(),
+        "pub mod studio;\t// the TUI".into(),
+    ]);
+    state.explorer.history = vec![iris_studio::studio::state::CommitRow {
+        id: "0123456789abcdef".into(),
+        short_id: "0123456".into(),
+        summary: "Add the studio module".into(),
+        author: "Ada".into(),
+        date: "2026-11-21".into(),
+    }];
+    state.focus = Pane::Diff;
+    insta::assert_snapshot!("explore", render(&state));
+}
+
+#[test]
+fn the_diff_focused_and_scrolled() {
+    let mut state = studio(Mode::Commit);
+    state.focus = Pane::Diff;
+    state.diff.scroll = 8;
+    insta::assert_snapshot!("diff_scrolled", render(&state));
+}
+
+#[test]
+fn commit_mode_with_a_long_title_in_the_editor() {
+    let mut state = with_commit_message(studio(Mode::Commit));
+    state.focus = Pane::Editor;
+    state.commit_flags.amend = true;
+    state.notice = Some(Notice {
+        level: Level::Success,
+        text: "Iris wrote the commit".to_string(),
+    });
+    insta::assert_snapshot!("commit_long_title", render(&state));
+}
+
+#[test]
+fn commit_mode_with_an_earlier_version_shown() {
+    let mut state = with_commit_message(studio(Mode::Commit));
+    let buffer = state.artifacts.get_mut(&Mode::Commit).unwrap();
+    buffer.replace("Render the panes from state");
+    assert!(buffer.undo());
+    state.focus = Pane::Editor;
+    // Two versions: the long message (shown) and the short one it can step forward to.
+    let screen = render(&state);
+    assert!(screen.contains("┏ Commit (version 1 of 2) ━"), "{screen}");
+    insta::assert_snapshot!("commit_earlier_version", screen);
+}
+
+#[test]
+fn commit_mode_while_iris_writes() {
+    let mut state = studio(Mode::Commit);
+    let mut running = task(TaskKind::Generate, Mode::Commit);
+    running.activity = "writing".to_string();
+    running.streamed =
+        "{\"emoji\": null, \"title\": \"Render the panes\", \"message\": \"Each pane reads"
+            .to_string();
+    state.task = Some(running);
+    insta::assert_snapshot!("commit_generating", redact_time(&render(&state)));
+}
+
+#[test]
+fn commit_mode_empty_with_and_without_a_provider() {
+    let mut state = studio(Mode::Commit);
+    state.files_loading = true;
+    state.files.clear();
+    state.diff = Default::default();
+    insta::assert_snapshot!("commit_empty_loading", render(&state));
+
+    let mut state = studio(Mode::Commit);
+    state.files.clear();
+    state.diff = Default::default();
+    state.ai_unavailable = Some("Iris is not configured: no API key".to_string());
+    state.notice = Some(Notice {
+        level: Level::Warning,
+        text: "Iris is not configured: no API key".to_string(),
+    });
+    insta::assert_snapshot!("commit_empty_no_provider", render(&state));
+}
+
+#[test]
+fn chat_open_with_a_conversation_and_a_reply_streaming() {
+    let mut state = with_commit_message(studio(Mode::Commit));
+    state.chat.open = true;
+    state.focus = Pane::ChatInput;
+    state.chat.messages = vec![
+        ChatMessage {
+            speaker: Speaker::User,
+            text: "make it shorter".to_string(),
+        },
+        ChatMessage {
+            speaker: Speaker::Iris,
+            text: "I cut the title to 27 characters and kept the body.".to_string(),
+        },
+        ChatMessage {
+            speaker: Speaker::User,
+            text: "mention the tests\nin the body".to_string(),
+        },
+    ];
+    state.chat.input.insert_str("and the 日本語 tab too");
+    let mut running = task(TaskKind::Chat, Mode::Commit);
+    running.streamed = "Adding the tests to the".to_string();
+    state.task = Some(running);
+    let screen = redact_time(&render(&state));
+    // The reply streams into the chat; the editor keeps showing the message discussed.
+    assert_eq!(
+        screen.matches("Adding the tests to the").count(),
+        1,
+        "{screen}"
+    );
+    assert!(screen.contains("Render the studio's panes"), "{screen}");
+    insta::assert_snapshot!("chat_open", screen);
+}
+
+#[test]
+fn help_overlay_lists_the_keys_of_the_mode() {
+    let mut state = studio(Mode::Commit);
+    state.help = true;
+    insta::assert_snapshot!("help_commit", render(&state));
+    let mut state = studio(Mode::Explore);
+    state.help = true;
+    insta::assert_snapshot!("help_explore", render(&state));
+}
+
+#[test]
+fn confirm_dialogs() {
+    let mut state = with_commit_message(studio(Mode::Commit));
+    state.commit_flags.amend = true;
+    state.commit_flags.no_verify = true;
+    state.confirm = Some(Confirm::Commit);
+    insta::assert_snapshot!("confirm_commit", render(&state));
+    let mut state = studio(Mode::Review);
+    state.confirm = Some(Confirm::Quit);
+    insta::assert_snapshot!("confirm_quit", render(&state));
+}
+
+#[test]
+fn review_mode_with_markdown_and_an_error_notice() {
+    let mut state = studio(Mode::Review);
+    state.selected = 5;
+    state.diff.path = Some("Cargo.toml".to_string());
+    state.diff.loading = true;
+    state.diff.files.clear();
+    state.artifacts.get_mut(&Mode::Review).unwrap().replace(
+        "## Summary\n\nThe studio's panes draw from state.\n\n## Issues\n\n- **minor** `PAGE` changed without a test",
+    );
+    state.notice = Some(Notice {
+        level: Level::Error,
+        text: "diff of Cargo.toml failed: bad object".to_string(),
+    });
+    insta::assert_snapshot!("review", render(&state));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Styles that carry meaning without colour
+
+#[test]
+fn the_selected_file_is_reversed_and_the_focused_pane_bold() {
+    let mut state = studio(Mode::Commit);
+    state.selected = 2;
+    let buffer = render_buffer(&state);
+    let (x, y) = row_of(&buffer, "tests/studio_snapsho");
+    assert!(
+        buffer[(x, y)].modifier.contains(Modifier::REVERSED),
+        "the selected row is reversed"
+    );
+    let (x, y) = row_of(&buffer, "src/studio/update.rs");
+    assert!(!buffer[(x, y)].modifier.contains(Modifier::REVERSED));
+    // The file list has the focus: its corner is thick and bold, the diff's is not.
+    assert_eq!(buffer[(0, 1)].symbol(), "┏");
+    assert!(buffer[(0, 1)].modifier.contains(Modifier::BOLD));
+    let (x, y) = row_of(&buffer, "╭ src/studio/update.rs");
+    assert!(!buffer[(x, y)].modifier.contains(Modifier::BOLD));
+}
+
+#[test]
+fn the_title_length_is_marked_past_72_columns() {
+    let state = with_commit_message(studio(Mode::Commit));
+    let buffer = render_buffer(&state);
+    let length = LONG_TITLE.chars().count();
+    assert!(length > 72);
+    let (x, y) = row_of(&buffer, &format!("title {length}/72"));
+    assert!(buffer[(x, y)].modifier.contains(Modifier::UNDERLINED));
+
+    let mut state = studio(Mode::Commit);
+    state
+        .artifacts
+        .get_mut(&Mode::Commit)
+        .unwrap()
+        .replace("Short title");
+    let buffer = render_buffer(&state);
+    let (x, y) = row_of(&buffer, "title 11/72");
+    assert!(!buffer[(x, y)].modifier.contains(Modifier::UNDERLINED));
+}
+
+#[test]
+fn syntax_colours_follow_the_terminals_colour_support() {
+    let state = studio(Mode::Commit);
+    let colours = |support| {
+        let buffer = render_with(&state, support);
+        let (x, y) = row_of(&buffer, "+const PAGE: usize = 20;");
+        // The text after the sign, where syntect colours the code.
+        (x + 1..x + 24)
+            .filter_map(|x| buffer[(x, y)].fg.into())
+            .filter(|c| *c != Color::Reset)
+            .collect::<Vec<Color>>()
+    };
+    // NO_COLOR: no colour at all, syntax colours included.
+    assert_eq!(colours(ColorSupport::NoColor), vec![]);
+    // 256 and 16 colours: syntect's RGB colours are mapped to the palette.
+    let indexed = colours(ColorSupport::Ansi256);
+    assert!(!indexed.is_empty());
+    assert!(
+        indexed.iter().all(|c| matches!(c, Color::Indexed(_))),
+        "{indexed:?}"
+    );
+    let ansi = colours(ColorSupport::Ansi16);
+    assert!(
+        ansi.iter()
+            .all(|c| !matches!(c, Color::Rgb(..) | Color::Indexed(_))),
+        "{ansi:?}"
+    );
+    let rgb = colours(ColorSupport::TrueColor);
+    assert!(rgb.iter().any(|c| matches!(c, Color::Rgb(..))), "{rgb:?}");
+}
+
+#[test]
+fn a_click_selects_the_file_drawn_under_it_in_a_scrolled_list() {
+    use crossterm::event::{KeyModifiers, MouseButton, MouseEvent, MouseEventKind};
+    use iris_studio::studio::action::Action;
+    use iris_studio::studio::update::update;
+
+    let mut state = studio(Mode::Commit);
+    state.files = (0..60)
+        .map(|i| entry(&format!("file{i:02}.rs"), Some(ChangeKind::Modified), None))
+        .collect();
+    // The selection near the end: the list scrolls to keep it in view.
+    state.selected = 55;
+    for wanted in ["file55.rs", "file20.rs", "file35.rs", "file00.rs"] {
+        let buffer = render_buffer(&state);
+        let (x, y) = row_of(&buffer, wanted);
+        update(
+            &mut state,
+            Action::Mouse(MouseEvent {
+                kind: MouseEventKind::Down(MouseButton::Left),
+                column: x,
+                row: y,
+                modifiers: KeyModifiers::NONE,
+            }),
+        );
+        assert_eq!(state.selected_file().unwrap().path, wanted);
+    }
+    // The list's borders are not rows.
+    let before = state.selected;
+    for row in [1, HEIGHT - 2] {
+        update(
+            &mut state,
+            Action::Mouse(MouseEvent {
+                kind: MouseEventKind::Down(MouseButton::Left),
+                column: 5,
+                row,
+                modifiers: KeyModifiers::NONE,
+            }),
+        );
+        assert_eq!(state.selected, before, "row {row}");
+    }
+}

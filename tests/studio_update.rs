@@ -1,0 +1,1578 @@
+//! The studio's reducer, family by family: each action on a plain `State`, asserting the state
+//! it leaves and the effects it asks for. No terminal, git or network.
+
+use crossterm::event::{KeyCode, KeyEvent, KeyModifiers, MouseButton, MouseEvent, MouseEventKind};
+use iris_studio::agent::AgentEvent;
+use iris_studio::context::{ChangeKind, DiffLine, FileDiff, Hunk, LineKind};
+use iris_studio::studio::action::{Action, ChatOutcome, RepoSnapshot};
+use iris_studio::studio::command::Command;
+use iris_studio::studio::effect::Effect;
+use iris_studio::studio::layout::PaneRects;
+use iris_studio::studio::state::{
+    ChatMessage, CommitFlags, Confirm, FileEntry, Level, Mode, Notice, Pane, Speaker, State,
+    TaskKind,
+};
+use iris_studio::studio::update::update;
+
+// ---------------------------------------------------------------------------------------------
+// Building states
+
+fn file(path: &str, staged: Option<ChangeKind>, unstaged: Option<ChangeKind>) -> FileEntry {
+    FileEntry {
+        path: path.to_string(),
+        staged,
+        unstaged,
+        untracked: false,
+        conflicted: false,
+        relevance: None,
+    }
+}
+
+fn staged(path: &str) -> FileEntry {
+    file(path, Some(ChangeKind::Modified), None)
+}
+
+fn unstaged(path: &str) -> FileEntry {
+    file(path, None, Some(ChangeKind::Modified))
+}
+
+fn status(files: Vec<FileEntry>) -> Action {
+    Action::StatusLoaded(Ok(RepoSnapshot {
+        branch: "main".to_string(),
+        files,
+    }))
+}
+
+/// A state in `mode` whose status has arrived with `files` and whose first diff is requested.
+/// Auto-generation is off unless a test turns it on, so it never starts a task by surprise.
+fn loaded(mode: Mode, files: Vec<FileEntry>) -> State {
+    let mut state = State::new(mode);
+    state.auto_generate = false;
+    update(&mut state, status(files));
+    state
+}
+
+fn line(kind: LineKind, content: &str) -> DiffLine {
+    DiffLine {
+        kind,
+        content: content.to_string(),
+    }
+}
+
+fn hunk(header: &str, lines: Vec<DiffLine>) -> Hunk {
+    Hunk {
+        header: header.to_string(),
+        old_start: 1,
+        old_lines: 1,
+        new_start: 1,
+        new_lines: 1,
+        lines,
+    }
+}
+
+/// `src/lib.rs` with two hunks: rendered rows 0 (file header), 1 (hunk), 2-4, 5 (hunk), 6-9.
+fn two_hunk_diff() -> Vec<FileDiff> {
+    vec![FileDiff {
+        path: "src/lib.rs".to_string(),
+        old_path: None,
+        kind: ChangeKind::Modified,
+        binary: false,
+        hunks: vec![
+            hunk(
+                "@@ -1,2 +1,3 @@",
+                vec![
+                    line(LineKind::Context, "fn one() {}"),
+                    line(LineKind::Added, "fn two() {}"),
+                    line(LineKind::Context, ""),
+                ],
+            ),
+            hunk(
+                "@@ -10,3 +11,3 @@",
+                vec![
+                    line(LineKind::Context, "fn ten() {}"),
+                    line(LineKind::Removed, "fn eleven() {}"),
+                    line(LineKind::Added, "fn eleven() -> u32 { 11 }"),
+                    line(LineKind::Context, "fn twelve() {}"),
+                ],
+            ),
+        ],
+        additions: 2,
+        deletions: 1,
+    }]
+}
+
+/// A state whose selected file's diff has arrived.
+fn with_diff(mode: Mode) -> State {
+    let mut state = loaded(mode, vec![staged("src/lib.rs")]);
+    update(
+        &mut state,
+        Action::DiffLoaded {
+            path: "src/lib.rs".to_string(),
+            result: Ok(two_hunk_diff()),
+        },
+    );
+    assert_eq!(state.diff.line_count(), 10);
+    assert_eq!(state.diff.hunk_starts(), vec![1, 5]);
+    state
+}
+
+fn press(code: KeyCode) -> Action {
+    Action::Key(KeyEvent::new(code, KeyModifiers::NONE))
+}
+
+fn press_with(code: KeyCode, modifiers: KeyModifiers) -> Action {
+    Action::Key(KeyEvent::new(code, modifiers))
+}
+
+fn type_text(state: &mut State, text: &str) -> Vec<Effect> {
+    let mut effects = Vec::new();
+    for c in text.chars() {
+        effects = update(state, press(KeyCode::Char(c)));
+    }
+    effects
+}
+
+fn command(state: &mut State, command: Command) -> Vec<Effect> {
+    update(state, Action::Command(command))
+}
+
+fn text(state: &State, mode: Mode) -> String {
+    state.artifacts[&mode].text()
+}
+
+fn notice(state: &State) -> (Level, &str) {
+    let notice = state.notice.as_ref().expect("a notice");
+    (notice.level, notice.text.as_str())
+}
+
+/// Starts a generation in the current mode and returns its task id.
+fn start_generation(state: &mut State) -> u64 {
+    match command(state, Command::Generate).as_slice() {
+        [Effect::Generate { task, mode, .. }] => {
+            assert_eq!(*mode, state.mode);
+            *task
+        }
+        other => panic!("expected one Generate effect, got {other:?}"),
+    }
+}
+
+fn generated(state: &mut State, task: u64, text: &str) -> Vec<Effect> {
+    let mode = state.mode;
+    update(
+        state,
+        Action::Generated {
+            task,
+            mode,
+            result: Ok(text.to_string()),
+        },
+    )
+}
+
+/// A commit-mode state with one staged file and a message Iris wrote.
+fn with_message(message: &str) -> State {
+    let mut state = loaded(Mode::Commit, vec![staged("src/lib.rs")]);
+    let task = start_generation(&mut state);
+    generated(&mut state, task, message);
+    state
+}
+
+fn mouse(kind: MouseEventKind, column: u16, row: u16) -> Action {
+    Action::Mouse(MouseEvent {
+        kind,
+        column,
+        row,
+        modifiers: KeyModifiers::NONE,
+    })
+}
+
+fn click(column: u16, row: u16) -> Action {
+    mouse(MouseEventKind::Down(MouseButton::Left), column, row)
+}
+
+// ---------------------------------------------------------------------------------------------
+// Key
+
+#[test]
+fn typing_in_the_editor_edits_the_artifact_and_saves_each_change_as_a_draft() {
+    let mut state = loaded(Mode::Commit, vec![staged("src/lib.rs")]);
+    state.focus = Pane::Editor;
+    assert_eq!(
+        update(&mut state, press(KeyCode::Char('H'))),
+        vec![Effect::SaveDraft {
+            mode: Mode::Commit,
+            text: "H".to_string()
+        }]
+    );
+    assert_eq!(
+        type_text(&mut state, "i there"),
+        vec![Effect::SaveDraft {
+            mode: Mode::Commit,
+            text: "Hi there".to_string()
+        }]
+    );
+    // Backspace edits too; a key that changes nothing saves nothing.
+    assert_eq!(
+        update(&mut state, press(KeyCode::Backspace)),
+        vec![Effect::SaveDraft {
+            mode: Mode::Commit,
+            text: "Hi ther".to_string()
+        }]
+    );
+    assert_eq!(update(&mut state, press(KeyCode::Left)), vec![]);
+    assert_eq!(text(&state, Mode::Commit), "Hi ther");
+    assert!(!state.unsaved(), "the draft was saved as it changed");
+    // Only the commit message changed.
+    assert_eq!(text(&state, Mode::Review), "");
+}
+
+#[test]
+fn keys_no_command_claims_do_nothing_in_the_file_list_and_the_diff() {
+    for focus in [Pane::Files, Pane::Diff] {
+        let mut state = with_diff(Mode::Commit);
+        state.focus = focus;
+        assert_eq!(type_text(&mut state, "xyz"), vec![]);
+        assert_eq!(text(&state, Mode::Commit), "");
+        assert_eq!(state.focus, focus);
+        assert!(state.chat.input.is_empty());
+    }
+}
+
+#[test]
+fn chat_enter_sends_the_message_with_the_history_and_the_artifact() {
+    let mut state = with_message("Add two()\n\nAdds a second function.");
+    assert_eq!(command(&mut state, Command::OpenChat), vec![]);
+    assert!(state.chat.open);
+    assert_eq!(state.focus, Pane::ChatInput);
+
+    // Alt-enter and shift-enter add a line; plain enter sends.
+    assert_eq!(type_text(&mut state, "make it"), vec![]);
+    assert_eq!(
+        update(&mut state, press_with(KeyCode::Enter, KeyModifiers::ALT)),
+        vec![]
+    );
+    assert_eq!(type_text(&mut state, "shorter"), vec![]);
+    assert_eq!(state.chat.input.lines(), ["make it", "shorter"]);
+    let effects = update(&mut state, press(KeyCode::Enter));
+    let task = state.task.as_ref().expect("a chat task").clone();
+    assert_eq!(task.kind, TaskKind::Chat);
+    assert_eq!(task.mode, Mode::Commit);
+    assert_eq!(
+        effects,
+        vec![Effect::Chat {
+            task: task.id,
+            mode: Mode::Commit,
+            history: vec![],
+            message: "make it\nshorter".to_string(),
+            artifact: "Add two()\n\nAdds a second function.".to_string(),
+        }]
+    );
+    assert!(state.chat.input.is_empty(), "the input is cleared");
+    assert_eq!(
+        state.chat.messages,
+        vec![ChatMessage {
+            speaker: Speaker::User,
+            text: "make it\nshorter".to_string()
+        }]
+    );
+
+    // While Iris answers, another message waits in the input.
+    type_text(&mut state, "and add a body");
+    assert_eq!(update(&mut state, press(KeyCode::Enter)), vec![]);
+    assert_eq!(notice(&state).0, Level::Warning);
+    assert!(notice(&state).1.contains("busy"), "{:?}", state.notice);
+    assert_eq!(state.chat.input.lines(), ["and add a body"]);
+
+    update(
+        &mut state,
+        Action::ChatReplied {
+            task: task.id,
+            mode: Mode::Commit,
+            result: Ok(ChatOutcome {
+                reply: "Done.".to_string(),
+            }),
+        },
+    );
+    // The next message carries the conversation so far as history.
+    match update(&mut state, press(KeyCode::Enter)).as_slice() {
+        [
+            Effect::Chat {
+                task: second,
+                history,
+                message,
+                ..
+            },
+        ] => {
+            assert!(*second > task.id);
+            assert_eq!(message, "and add a body");
+            assert_eq!(
+                history,
+                &vec![
+                    ChatMessage {
+                        speaker: Speaker::User,
+                        text: "make it\nshorter".to_string()
+                    },
+                    ChatMessage {
+                        speaker: Speaker::Iris,
+                        text: "Done.".to_string()
+                    },
+                ]
+            );
+        }
+        other => panic!("expected a Chat effect, got {other:?}"),
+    }
+}
+
+#[test]
+fn an_empty_chat_message_is_not_sent() {
+    let mut state = with_message("Add two()");
+    command(&mut state, Command::OpenChat);
+    type_text(&mut state, "   ");
+    assert_eq!(update(&mut state, press(KeyCode::Enter)), vec![]);
+    assert!(state.task.is_none());
+    assert!(state.chat.messages.is_empty());
+}
+
+#[test]
+fn confirm_commit_answered_no_cancels_and_yes_commits() {
+    let mut state = with_message("Add two()");
+    assert_eq!(command(&mut state, Command::Commit), vec![]);
+    assert_eq!(state.confirm, Some(Confirm::Commit));
+    // Any key but y / Y / enter is a no.
+    assert_eq!(update(&mut state, press(KeyCode::Char('n'))), vec![]);
+    assert_eq!(state.confirm, None);
+    assert_eq!(notice(&state), (Level::Info, "cancelled"));
+
+    command(&mut state, Command::Commit);
+    assert_eq!(update(&mut state, press(KeyCode::Esc)), vec![]);
+    assert_eq!(state.confirm, None);
+
+    for yes in [KeyCode::Char('y'), KeyCode::Char('Y'), KeyCode::Enter] {
+        command(&mut state, Command::Commit);
+        assert_eq!(
+            update(&mut state, press(yes)),
+            vec![Effect::Commit {
+                message: "Add two()".to_string(),
+                flags: CommitFlags::default(),
+            }],
+            "{yes:?}"
+        );
+        assert_eq!(state.confirm, None);
+        assert_eq!(notice(&state), (Level::Info, "committing..."));
+    }
+    // The answer is not typed into the focused editor.
+    assert_eq!(text(&state, Mode::Commit), "Add two()");
+}
+
+#[test]
+fn confirm_quit_with_an_unsaved_artifact() {
+    let mut state = loaded(Mode::Commit, vec![]);
+    // Text that reached the editor without a draft being saved.
+    state
+        .artifacts
+        .get_mut(&Mode::Review)
+        .unwrap()
+        .editor
+        .insert_str("not saved yet");
+    assert!(state.unsaved());
+    command(&mut state, Command::Quit);
+    assert_eq!(state.confirm, Some(Confirm::Quit));
+    assert!(!state.quit);
+    update(&mut state, press(KeyCode::Char('n')));
+    assert!(!state.quit);
+    assert_eq!(state.confirm, None);
+    command(&mut state, Command::Quit);
+    assert_eq!(update(&mut state, press(KeyCode::Char('y'))), vec![]);
+    assert!(state.quit);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Mouse and ResizeTo
+
+#[test]
+fn a_click_focuses_the_pane_under_it_and_selects_a_file_row() {
+    let mut state = loaded(
+        Mode::Commit,
+        vec![staged("a.rs"), staged("b.rs"), unstaged("c.rs")],
+    );
+    let rects = PaneRects::compute(state.size, &state);
+    let files = rects.files.unwrap();
+    let diff = rects.diff.unwrap();
+    let editor = rects.editor.unwrap();
+    // The list's first row is under the top border.
+    assert_eq!((files.x, files.y), (0, 1));
+    state.focus = Pane::Editor;
+    assert_eq!(
+        update(&mut state, click(files.x + 3, files.y + 2)),
+        vec![Effect::LoadDiff {
+            path: "b.rs".to_string()
+        }]
+    );
+    assert_eq!((state.focus, state.selected), (Pane::Files, 1));
+    assert_eq!(state.diff.path.as_deref(), Some("b.rs"));
+    assert!(state.diff.loading);
+    // The selected row again, or below the last file: focus only.
+    assert_eq!(update(&mut state, click(files.x + 3, files.y + 2)), vec![]);
+    assert_eq!(update(&mut state, click(files.x + 3, files.y + 10)), vec![]);
+    assert_eq!(state.selected, 1);
+
+    assert_eq!(update(&mut state, click(diff.x + 5, diff.y + 5)), vec![]);
+    assert_eq!(state.focus, Pane::Diff);
+    assert_eq!(
+        update(&mut state, click(editor.x + 5, editor.y + 5)),
+        vec![]
+    );
+    assert_eq!(state.focus, Pane::Editor);
+    // The tab line and the status line are no pane.
+    assert_eq!(update(&mut state, click(5, 0)), vec![]);
+    let bottom = state.size.1 - 1;
+    assert_eq!(update(&mut state, click(5, bottom)), vec![]);
+    assert_eq!(state.focus, Pane::Editor);
+    assert_eq!(state.selected, 1);
+}
+
+#[test]
+fn a_click_in_the_chat_focuses_its_input() {
+    let mut state = with_message("Add two()");
+    command(&mut state, Command::OpenChat);
+    state.focus = Pane::Files;
+    let chat = PaneRects::compute(state.size, &state).chat.unwrap();
+    update(&mut state, click(chat.x + 2, chat.y + 2));
+    assert_eq!(state.focus, Pane::ChatInput);
+}
+
+#[test]
+fn the_wheel_scrolls_the_diff_and_moves_through_the_files() {
+    let mut state = with_diff(Mode::Commit);
+    let rects = PaneRects::compute(state.size, &state);
+    let diff = rects.diff.unwrap();
+    let (col, row) = (diff.x + 4, diff.y + 4);
+    for expected in 1..=3 {
+        assert_eq!(
+            update(&mut state, mouse(MouseEventKind::ScrollDown, col, row)),
+            vec![]
+        );
+        assert_eq!(state.diff.scroll, expected);
+    }
+    assert_eq!(state.focus, Pane::Diff);
+    update(&mut state, mouse(MouseEventKind::ScrollUp, col, row));
+    assert_eq!(state.diff.scroll, 2);
+    // Never past the last line.
+    for _ in 0..20 {
+        update(&mut state, mouse(MouseEventKind::ScrollDown, col, row));
+    }
+    assert_eq!(state.diff.scroll, 9);
+
+    // Over the file list, the wheel moves the selection (and loads that file's diff).
+    let mut state = loaded(Mode::Commit, vec![staged("a.rs"), staged("b.rs")]);
+    let files = PaneRects::compute(state.size, &state).files.unwrap();
+    assert_eq!(
+        update(
+            &mut state,
+            mouse(MouseEventKind::ScrollDown, files.x + 2, files.y + 5)
+        ),
+        vec![Effect::LoadDiff {
+            path: "b.rs".to_string()
+        }]
+    );
+    assert_eq!(state.selected, 1);
+
+    // Over the editor it takes the focus from no one.
+    let editor = PaneRects::compute(state.size, &state).editor.unwrap();
+    state.focus = Pane::Diff;
+    assert_eq!(
+        update(
+            &mut state,
+            mouse(MouseEventKind::ScrollDown, editor.x + 2, editor.y + 2)
+        ),
+        vec![]
+    );
+    assert_eq!(state.focus, Pane::Diff);
+    assert_eq!(state.selected, 1);
+}
+
+#[test]
+fn resize_changes_where_the_panes_are() {
+    let mut state = loaded(Mode::Explore, vec![staged("a.rs"), staged("b.rs")]);
+    assert_eq!(update(&mut state, Action::ResizeTo(200, 50)), vec![]);
+    assert_eq!(state.size, (200, 50));
+    // Explore: files take 30% of 200 columns, so column 50 is the diff now (it was at 120).
+    assert_eq!(
+        PaneRects::compute(state.size, &state).files.unwrap().width,
+        60
+    );
+    update(&mut state, click(50, 3));
+    assert_eq!((state.focus, state.selected), (Pane::Files, 1));
+    update(&mut state, Action::ResizeTo(120, 40));
+    update(&mut state, click(50, 3));
+    assert_eq!((state.focus, state.selected), (Pane::Diff, 1));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Tick
+
+#[test]
+fn tick_changes_nothing() {
+    let mut state = loaded(Mode::Commit, vec![staged("a.rs")]);
+    let task = start_generation(&mut state);
+    let before = format!("{:?}", state.task);
+    assert_eq!(update(&mut state, Action::Tick), vec![]);
+    assert_eq!(format!("{:?}", state.task), before);
+    assert_eq!(state.task.as_ref().map(|t| t.id), Some(task));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Commands
+
+#[test]
+fn quit_without_unsaved_work_quits_at_once() {
+    let mut state = with_message("Add two()");
+    assert!(!state.unsaved());
+    assert_eq!(command(&mut state, Command::Quit), vec![]);
+    assert!(state.quit);
+    assert_eq!(state.confirm, None);
+}
+
+#[test]
+fn help_toggles_and_swallows_other_commands_while_open() {
+    let mut state = loaded(Mode::Commit, vec![staged("a.rs"), staged("b.rs")]);
+    command(&mut state, Command::Help);
+    assert!(state.help);
+    for swallowed in [
+        Command::NextPane,
+        Command::Down,
+        Command::Generate,
+        Command::StageAll,
+        Command::ModeReview,
+    ] {
+        assert_eq!(command(&mut state, swallowed), vec![], "{swallowed:?}");
+    }
+    assert_eq!((state.focus, state.selected), (Pane::Files, 0));
+    assert_eq!(state.mode, Mode::Commit);
+    assert!(state.task.is_none());
+    command(&mut state, Command::Help);
+    assert!(!state.help);
+    command(&mut state, Command::Help);
+    command(&mut state, Command::Back);
+    assert!(!state.help);
+    assert_eq!(state.focus, Pane::Files);
+}
+
+#[test]
+fn panes_cycle_in_the_order_of_the_mode() {
+    let cycle = |state: &mut State, command_: Command, n: usize| -> Vec<Pane> {
+        (0..n)
+            .map(|_| {
+                command(state, command_);
+                state.focus
+            })
+            .collect()
+    };
+    let mut state = loaded(Mode::Commit, vec![]);
+    assert_eq!(
+        cycle(&mut state, Command::NextPane, 3),
+        [Pane::Diff, Pane::Editor, Pane::Files]
+    );
+    assert_eq!(
+        cycle(&mut state, Command::PrevPane, 3),
+        [Pane::Editor, Pane::Diff, Pane::Files]
+    );
+    let mut state = loaded(Mode::Explore, vec![]);
+    assert_eq!(
+        cycle(&mut state, Command::NextPane, 2),
+        [Pane::Diff, Pane::Files]
+    );
+    let mut state = loaded(Mode::Pr, vec![]);
+    assert_eq!(
+        cycle(&mut state, Command::NextPane, 3),
+        [Pane::Editor, Pane::Diff, Pane::Files]
+    );
+    // With the chat open, its input is the last stop.
+    let mut state = loaded(Mode::Commit, vec![]);
+    command(&mut state, Command::OpenChat);
+    assert_eq!(
+        cycle(&mut state, Command::NextPane, 4),
+        [Pane::Files, Pane::Diff, Pane::Editor, Pane::ChatInput]
+    );
+    assert_eq!(cycle(&mut state, Command::PrevPane, 1), [Pane::Editor]);
+}
+
+#[test]
+fn moves_in_the_file_list_select_and_load_the_diff() {
+    let files: Vec<FileEntry> = (0..25).map(|i| staged(&format!("f{i:02}.rs"))).collect();
+    let mut state = loaded(Mode::Commit, files);
+    let load = |i: usize| {
+        vec![Effect::LoadDiff {
+            path: format!("f{i:02}.rs"),
+        }]
+    };
+    assert_eq!(
+        command(&mut state, Command::Up),
+        vec![],
+        "already at the top"
+    );
+    assert_eq!(command(&mut state, Command::Down), load(1));
+    assert_eq!(command(&mut state, Command::PageDown), load(21));
+    assert_eq!(command(&mut state, Command::PageDown), load(24));
+    assert_eq!(command(&mut state, Command::Down), vec![], "at the bottom");
+    assert_eq!(command(&mut state, Command::PageUp), load(4));
+    assert_eq!(command(&mut state, Command::Bottom), load(24));
+    assert_eq!(command(&mut state, Command::Top), load(0));
+    assert_eq!(state.selected, 0);
+    assert_eq!(command(&mut state, Command::Up), vec![]);
+}
+
+#[test]
+fn moves_in_the_diff_scroll_within_its_lines() {
+    let mut state = with_diff(Mode::Commit);
+    state.focus = Pane::Diff;
+    let mut scroll = |c: Command| {
+        assert_eq!(command(&mut state, c), vec![]);
+        state.diff.scroll
+    };
+    assert_eq!(scroll(Command::Down), 1);
+    assert_eq!(scroll(Command::Down), 2);
+    assert_eq!(scroll(Command::Up), 1);
+    assert_eq!(scroll(Command::PageDown), 9);
+    assert_eq!(scroll(Command::PageUp), 0);
+    assert_eq!(scroll(Command::Bottom), 9);
+    assert_eq!(scroll(Command::Top), 0);
+    assert_eq!(state.selected, 0);
+}
+
+#[test]
+fn moves_in_the_editor_leave_the_list_and_the_diff_alone() {
+    let mut state = with_diff(Mode::Commit);
+    state.focus = Pane::Editor;
+    for c in [Command::Down, Command::PageDown, Command::Bottom] {
+        assert_eq!(command(&mut state, c), vec![]);
+    }
+    assert_eq!((state.selected, state.diff.scroll), (0, 0));
+}
+
+#[test]
+fn select_opens_the_diff_and_back_returns_to_the_files() {
+    let mut state = loaded(Mode::Commit, vec![staged("a.rs")]);
+    command(&mut state, Command::Select);
+    assert_eq!(state.focus, Pane::Diff);
+    command(&mut state, Command::Select);
+    assert_eq!(state.focus, Pane::Diff, "select elsewhere does nothing");
+    command(&mut state, Command::Back);
+    assert_eq!(state.focus, Pane::Files);
+    command(&mut state, Command::Back);
+    assert_eq!(state.focus, Pane::Files);
+
+    state.focus = Pane::Editor;
+    command(&mut state, Command::Back);
+    assert_eq!(state.focus, Pane::Files);
+
+    // Back from the chat input closes the chat and returns to the editor.
+    command(&mut state, Command::OpenChat);
+    assert_eq!(state.focus, Pane::ChatInput);
+    command(&mut state, Command::Back);
+    assert!(!state.chat.open);
+    assert_eq!(state.focus, Pane::Editor);
+}
+
+#[test]
+fn back_cancels_a_running_task_and_keeps_the_text() {
+    let mut state = with_message("Add two()");
+    state.focus = Pane::Editor;
+    let task = start_generation(&mut state);
+    assert_eq!(
+        command(&mut state, Command::Back),
+        vec![Effect::Cancel { task }]
+    );
+    assert!(state.task.is_none());
+    assert_eq!(state.focus, Pane::Editor, "the first back only cancels");
+    assert_eq!(notice(&state).0, Level::Info);
+    assert!(notice(&state).1.starts_with("cancelled"));
+    assert_eq!(text(&state, Mode::Commit), "Add two()");
+    // The cancelled task's late result is dropped.
+    assert_eq!(generated(&mut state, task, "Late"), vec![]);
+    assert_eq!(text(&state, Mode::Commit), "Add two()");
+}
+
+#[test]
+fn generate_starts_a_task_in_the_current_mode() {
+    let mut state = loaded(Mode::Review, vec![staged("a.rs")]);
+    assert_eq!(
+        command(&mut state, Command::Generate),
+        vec![Effect::Generate {
+            task: 1,
+            mode: Mode::Review,
+            range: None
+        }]
+    );
+    let task = state.task.as_ref().unwrap();
+    assert_eq!(
+        (task.id, task.mode, task.kind),
+        (1, Mode::Review, TaskKind::Generate)
+    );
+    assert_eq!(task.activity, "starting");
+    assert_eq!(state.next_task_id, 2);
+}
+
+#[test]
+fn generate_while_busy_warns_and_starts_nothing() {
+    let mut state = loaded(Mode::Commit, vec![staged("a.rs")]);
+    let first = start_generation(&mut state);
+    assert_eq!(command(&mut state, Command::Generate), vec![]);
+    assert_eq!(state.task.as_ref().unwrap().id, first);
+    assert_eq!(
+        notice(&state),
+        (
+            Level::Warning,
+            "Iris is busy: Esc cancels what she is doing"
+        )
+    );
+}
+
+#[test]
+fn generate_without_a_provider_says_why() {
+    let mut state = loaded(Mode::Commit, vec![staged("a.rs")]);
+    state.ai_unavailable = Some("Iris is not configured: no API key".to_string());
+    assert_eq!(command(&mut state, Command::Generate), vec![]);
+    assert!(state.task.is_none());
+    assert_eq!(
+        notice(&state),
+        (Level::Warning, "Iris is not configured: no API key")
+    );
+    // The chat will not open either.
+    assert_eq!(command(&mut state, Command::OpenChat), vec![]);
+    assert!(!state.chat.open);
+    assert_eq!(state.focus, Pane::Files);
+    assert_eq!(notice(&state).0, Level::Warning);
+}
+
+#[test]
+fn generate_and_chat_in_explore_mode_explain_the_modes() {
+    let mut state = loaded(Mode::Explore, vec![staged("a.rs")]);
+    assert_eq!(command(&mut state, Command::Generate), vec![]);
+    assert!(state.task.is_none());
+    assert_eq!(notice(&state).0, Level::Info);
+    assert!(notice(&state).1.contains("switch to a mode"));
+    state.notice = None;
+    assert_eq!(command(&mut state, Command::OpenChat), vec![]);
+    assert!(!state.chat.open);
+    assert!(notice(&state).1.contains("switch to a mode"));
+}
+
+#[test]
+fn stage_commands_name_the_selected_file() {
+    let mut state = loaded(Mode::Commit, vec![staged("a.rs"), unstaged("b.rs")]);
+    command(&mut state, Command::Down);
+    assert_eq!(
+        command(&mut state, Command::StageFile),
+        vec![Effect::Stage {
+            path: "b.rs".to_string()
+        }]
+    );
+    assert_eq!(
+        command(&mut state, Command::UnstageFile),
+        vec![Effect::Unstage {
+            path: "b.rs".to_string()
+        }]
+    );
+    assert_eq!(
+        command(&mut state, Command::StageAll),
+        vec![Effect::StageAll]
+    );
+    assert_eq!(
+        command(&mut state, Command::UnstageAll),
+        vec![Effect::UnstageAll]
+    );
+    // Nothing selected, nothing to stage.
+    let mut empty = loaded(Mode::Commit, vec![]);
+    assert_eq!(command(&mut empty, Command::StageFile), vec![]);
+    assert_eq!(command(&mut empty, Command::UnstageFile), vec![]);
+    assert_eq!(command(&mut empty, Command::StageHunk), vec![]);
+}
+
+#[test]
+fn stage_hunk_stages_the_hunk_at_the_top_of_the_diff_view() {
+    let mut state = with_diff(Mode::Commit);
+    let stage = |hunk| {
+        vec![Effect::StageHunk {
+            path: "src/lib.rs".to_string(),
+            hunk,
+        }]
+    };
+    // Above the first hunk (the file header), the first hunk.
+    assert_eq!(command(&mut state, Command::StageHunk), stage(0));
+    state.diff.scroll = 3;
+    assert_eq!(command(&mut state, Command::StageHunk), stage(0));
+    state.diff.scroll = 5;
+    assert_eq!(command(&mut state, Command::StageHunk), stage(1));
+    state.diff.scroll = 9;
+    assert_eq!(command(&mut state, Command::StageHunk), stage(1));
+    // A diff with no hunks (binary, untracked): nothing.
+    state.diff.files[0].hunks.clear();
+    state.diff.scroll = 0;
+    assert_eq!(command(&mut state, Command::StageHunk), vec![]);
+}
+
+#[test]
+fn next_and_previous_hunk_jump_between_hunk_headers() {
+    let mut state = with_diff(Mode::Commit);
+    let mut jump = |c: Command| {
+        assert_eq!(command(&mut state, c), vec![]);
+        state.diff.scroll
+    };
+    assert_eq!(jump(Command::NextHunk), 1);
+    assert_eq!(jump(Command::NextHunk), 5);
+    assert_eq!(jump(Command::NextHunk), 5, "no hunk after the last");
+    assert_eq!(jump(Command::PrevHunk), 1);
+    assert_eq!(jump(Command::PrevHunk), 1, "no hunk before the first");
+    state.diff.scroll = 7;
+    assert_eq!(command(&mut state, Command::PrevHunk), vec![]);
+    assert_eq!(state.diff.scroll, 5);
+}
+
+#[test]
+fn commit_asks_first_and_refuses_what_cannot_be_committed() {
+    // Not in commit mode.
+    let mut state = loaded(Mode::Review, vec![staged("a.rs")]);
+    assert_eq!(command(&mut state, Command::Commit), vec![]);
+    assert_eq!(state.confirm, None);
+    assert_eq!(
+        notice(&state),
+        (Level::Info, "commits are made in commit mode (2)")
+    );
+
+    // An empty (or blank) message.
+    let mut state = loaded(Mode::Commit, vec![staged("a.rs")]);
+    state
+        .artifacts
+        .get_mut(&Mode::Commit)
+        .unwrap()
+        .replace("  \n ");
+    assert_eq!(command(&mut state, Command::Commit), vec![]);
+    assert_eq!(state.confirm, None);
+    assert_eq!(
+        notice(&state),
+        (Level::Warning, "the commit message is empty")
+    );
+
+    // Nothing staged.
+    let mut state = loaded(Mode::Commit, vec![unstaged("a.rs")]);
+    assert!(!state.has_staged);
+    state
+        .artifacts
+        .get_mut(&Mode::Commit)
+        .unwrap()
+        .replace("Add two()");
+    assert_eq!(command(&mut state, Command::Commit), vec![]);
+    assert_eq!(state.confirm, None);
+    assert_eq!(notice(&state).0, Level::Warning);
+    assert!(notice(&state).1.starts_with("nothing is staged"));
+
+    // ... unless amending, which may only reword.
+    command(&mut state, Command::ToggleAmend);
+    command(&mut state, Command::Commit);
+    assert_eq!(state.confirm, Some(Confirm::Commit));
+    assert_eq!(
+        update(&mut state, press(KeyCode::Char('y'))),
+        vec![Effect::Commit {
+            message: "Add two()".to_string(),
+            flags: CommitFlags {
+                amend: true,
+                no_verify: false
+            },
+        }]
+    );
+}
+
+#[test]
+fn amend_and_no_verify_toggle_and_reach_the_commit() {
+    let mut state = with_message("Add two()");
+    command(&mut state, Command::ToggleAmend);
+    command(&mut state, Command::ToggleNoVerify);
+    assert_eq!(
+        state.commit_flags,
+        CommitFlags {
+            amend: true,
+            no_verify: true
+        }
+    );
+    command(&mut state, Command::ToggleAmend);
+    assert_eq!(
+        state.commit_flags,
+        CommitFlags {
+            amend: false,
+            no_verify: true
+        }
+    );
+    command(&mut state, Command::Commit);
+    assert_eq!(
+        update(&mut state, press(KeyCode::Enter)),
+        vec![Effect::Commit {
+            message: "Add two()".to_string(),
+            flags: CommitFlags {
+                amend: false,
+                no_verify: true
+            },
+        }]
+    );
+}
+
+#[test]
+fn undo_and_redo_step_through_the_versions_and_save_the_draft() {
+    let mut state = with_message("First title");
+    let task = start_generation(&mut state);
+    generated(&mut state, task, "Second title");
+    let draft = |text: &str| {
+        vec![Effect::SaveDraft {
+            mode: Mode::Commit,
+            text: text.to_string(),
+        }]
+    };
+    assert_eq!(
+        command(&mut state, Command::UndoVersion),
+        draft("First title")
+    );
+    assert_eq!(text(&state, Mode::Commit), "First title");
+    assert_eq!(command(&mut state, Command::UndoVersion), vec![]);
+    assert_eq!(text(&state, Mode::Commit), "First title");
+    assert_eq!(
+        command(&mut state, Command::RedoVersion),
+        draft("Second title")
+    );
+    assert_eq!(text(&state, Mode::Commit), "Second title");
+    assert_eq!(command(&mut state, Command::RedoVersion), vec![]);
+    // The versions of one mode are not another's.
+    command(&mut state, Command::ModeReview);
+    assert_eq!(command(&mut state, Command::UndoVersion), vec![]);
+    assert_eq!(text(&state, Mode::Commit), "Second title");
+}
+
+#[test]
+fn refresh_reloads_the_status() {
+    let mut state = loaded(Mode::Commit, vec![]);
+    assert_eq!(
+        command(&mut state, Command::Refresh),
+        vec![Effect::LoadStatus]
+    );
+}
+
+#[test]
+fn mode_commands_switch_the_mode_and_reset_the_focus() {
+    let modes = [
+        (Command::ModeExplore, Mode::Explore),
+        (Command::ModeCommit, Mode::Commit),
+        (Command::ModeReview, Mode::Review),
+        (Command::ModePr, Mode::Pr),
+        (Command::ModeChangelog, Mode::Changelog),
+        (Command::ModeReleaseNotes, Mode::ReleaseNotes),
+    ];
+    for (c, mode) in modes {
+        let start = if mode == Mode::Review {
+            Mode::Pr
+        } else {
+            Mode::Review
+        };
+        let mut state = loaded(start, vec![unstaged("a.rs")]);
+        state.focus = Pane::Diff;
+        assert_eq!(command(&mut state, c), vec![], "{c:?}");
+        assert_eq!((state.mode, state.focus), (mode, Pane::Files), "{c:?}");
+    }
+    // The same mode again changes nothing.
+    let mut state = loaded(Mode::Review, vec![]);
+    state.focus = Pane::Editor;
+    command(&mut state, Command::ModeReview);
+    assert_eq!(state.focus, Pane::Editor);
+    // Explore has no artifact to chat about: the chat closes.
+    command(&mut state, Command::OpenChat);
+    command(&mut state, Command::ModeExplore);
+    assert!(!state.chat.open);
+}
+
+#[test]
+fn entering_commit_mode_with_staged_files_and_no_message_generates() {
+    let mut state = loaded(Mode::Explore, vec![staged("a.rs")]);
+    state.auto_generate = true;
+    assert_eq!(
+        command(&mut state, Command::ModeCommit),
+        vec![Effect::Generate {
+            task: 1,
+            mode: Mode::Commit,
+            range: None
+        }]
+    );
+    assert_eq!(state.task.as_ref().unwrap().kind, TaskKind::Generate);
+
+    // Not with a message already there, nothing staged, without a provider, switched off,
+    // or in a mode whose input is not the staged change.
+    let mut with_text = loaded(Mode::Explore, vec![staged("a.rs")]);
+    with_text.auto_generate = true;
+    with_text
+        .artifacts
+        .get_mut(&Mode::Commit)
+        .unwrap()
+        .replace("Mine");
+    assert_eq!(command(&mut with_text, Command::ModeCommit), vec![]);
+
+    let mut nothing_staged = loaded(Mode::Explore, vec![unstaged("a.rs")]);
+    nothing_staged.auto_generate = true;
+    assert_eq!(command(&mut nothing_staged, Command::ModeCommit), vec![]);
+
+    let mut no_provider = loaded(Mode::Explore, vec![staged("a.rs")]);
+    no_provider.auto_generate = true;
+    no_provider.ai_unavailable = Some("no key".to_string());
+    assert_eq!(command(&mut no_provider, Command::ModeCommit), vec![]);
+    assert_eq!(
+        no_provider.notice, None,
+        "no warning for what was not asked"
+    );
+
+    let mut off = loaded(Mode::Explore, vec![staged("a.rs")]);
+    assert_eq!(command(&mut off, Command::ModeCommit), vec![]);
+
+    let mut review = loaded(Mode::Explore, vec![staged("a.rs")]);
+    review.auto_generate = true;
+    assert_eq!(command(&mut review, Command::ModeReview), vec![]);
+    assert!(review.task.is_none());
+}
+
+// ---------------------------------------------------------------------------------------------
+// StatusLoaded and DiffLoaded
+
+#[test]
+fn status_loaded_fills_the_list_and_loads_the_first_diff() {
+    let mut state = State::new(Mode::Commit);
+    state.auto_generate = false;
+    assert!(state.files_loading);
+    let effects = update(&mut state, status(vec![staged("a.rs"), unstaged("b.rs")]));
+    assert_eq!(
+        effects,
+        vec![Effect::LoadDiff {
+            path: "a.rs".to_string()
+        }]
+    );
+    assert!(!state.files_loading);
+    assert!(state.has_staged);
+    assert_eq!(state.branch, "main");
+    assert_eq!(state.files.len(), 2);
+    assert_eq!(state.diff.path.as_deref(), Some("a.rs"));
+
+    // No files: no diff.
+    let mut state = State::new(Mode::Commit);
+    assert_eq!(update(&mut state, status(vec![])), vec![]);
+    assert!(!state.has_staged);
+    assert_eq!(state.diff.path, None);
+}
+
+#[test]
+fn status_loaded_keeps_the_selection_on_the_same_path() {
+    let mut state = loaded(
+        Mode::Commit,
+        vec![staged("a.rs"), staged("b.rs"), staged("c.rs")],
+    );
+    command(&mut state, Command::Down);
+    update(
+        &mut state,
+        Action::DiffLoaded {
+            path: "b.rs".to_string(),
+            result: Ok(two_hunk_diff()),
+        },
+    );
+    state.diff.scroll = 4;
+    // b.rs moved to the front (its relevance changed): the selection follows it, and its
+    // diff reloads in place without jumping to the top.
+    let effects = update(&mut state, status(vec![staged("b.rs"), staged("c.rs")]));
+    assert_eq!(state.selected, 0);
+    assert_eq!(state.selected_file().unwrap().path, "b.rs");
+    assert_eq!(
+        effects,
+        vec![Effect::LoadDiff {
+            path: "b.rs".to_string()
+        }]
+    );
+    assert_eq!(state.diff.scroll, 4);
+    assert!(state.diff.loading);
+    assert_eq!(
+        state.diff.files.len(),
+        1,
+        "the old diff shows until the new one"
+    );
+
+    // The selected path is gone: the first file, and its diff from the top.
+    update(
+        &mut state,
+        Action::DiffLoaded {
+            path: "b.rs".to_string(),
+            result: Ok(two_hunk_diff()),
+        },
+    );
+    let effects = update(&mut state, status(vec![staged("c.rs"), staged("d.rs")]));
+    assert_eq!(state.selected, 0);
+    assert_eq!(
+        effects,
+        vec![Effect::LoadDiff {
+            path: "c.rs".to_string()
+        }]
+    );
+    assert_eq!(state.diff.scroll, 0);
+    assert!(state.diff.files.is_empty());
+}
+
+#[test]
+fn status_loaded_chooses_commit_or_explore_when_no_mode_was_given() {
+    let mut state = State::new(Mode::Commit);
+    state.choose_mode = true;
+    state.auto_generate = false;
+    update(&mut state, status(vec![]));
+    assert_eq!(state.mode, Mode::Explore);
+    assert!(!state.choose_mode);
+
+    let mut state = State::new(Mode::Commit);
+    state.choose_mode = true;
+    update(&mut state, status(vec![unstaged("a.rs")]));
+    assert_eq!(state.mode, Mode::Commit);
+    assert!(state.task.is_none(), "nothing staged, nothing to write");
+    // Chosen once: a later status with nothing changed keeps the mode.
+    update(&mut state, status(vec![]));
+    assert_eq!(state.mode, Mode::Commit);
+
+    // Something staged: commit mode, and Iris starts on the message.
+    let mut state = State::new(Mode::Explore);
+    state.choose_mode = true;
+    let effects = update(&mut state, status(vec![staged("a.rs")]));
+    assert_eq!(state.mode, Mode::Commit);
+    assert_eq!(
+        effects,
+        vec![
+            Effect::LoadDiff {
+                path: "a.rs".to_string()
+            },
+            Effect::Generate {
+                task: 1,
+                mode: Mode::Commit,
+                range: None
+            },
+        ]
+    );
+}
+
+#[test]
+fn status_failure_is_a_notice() {
+    let mut state = State::new(Mode::Commit);
+    assert_eq!(
+        update(
+            &mut state,
+            Action::StatusLoaded(Err("not a repo".to_string()))
+        ),
+        vec![]
+    );
+    assert!(!state.files_loading);
+    assert_eq!(
+        notice(&state),
+        (Level::Error, "git status failed: not a repo")
+    );
+}
+
+#[test]
+fn diff_loaded_for_another_path_is_ignored() {
+    let mut state = loaded(Mode::Commit, vec![staged("a.rs"), staged("src/lib.rs")]);
+    command(&mut state, Command::Down);
+    assert_eq!(state.diff.path.as_deref(), Some("src/lib.rs"));
+    // a.rs's diff, asked for before the selection moved, arrives late.
+    assert_eq!(
+        update(
+            &mut state,
+            Action::DiffLoaded {
+                path: "a.rs".to_string(),
+                result: Ok(two_hunk_diff()),
+            }
+        ),
+        vec![]
+    );
+    assert!(state.diff.loading);
+    assert!(state.diff.files.is_empty());
+    update(
+        &mut state,
+        Action::DiffLoaded {
+            path: "src/lib.rs".to_string(),
+            result: Ok(two_hunk_diff()),
+        },
+    );
+    assert!(!state.diff.loading);
+    assert_eq!(state.diff.files, two_hunk_diff());
+    // A failure is a notice, and the view stops loading.
+    command(&mut state, Command::Up);
+    update(
+        &mut state,
+        Action::DiffLoaded {
+            path: "a.rs".to_string(),
+            result: Err("bad object".to_string()),
+        },
+    );
+    assert!(!state.diff.loading);
+    assert_eq!(
+        notice(&state),
+        (Level::Error, "diff of a.rs failed: bad object")
+    );
+}
+
+// ---------------------------------------------------------------------------------------------
+// Agent events and results
+
+#[test]
+fn agent_events_show_the_running_tasks_progress() {
+    let mut state = loaded(Mode::Commit, vec![staged("a.rs")]);
+    let task = start_generation(&mut state);
+    let event = |state: &mut State, task: u64, event: AgentEvent| {
+        assert_eq!(update(state, Action::Agent { task, event }), vec![]);
+    };
+    event(
+        &mut state,
+        task,
+        AgentEvent::Status("running commit".into()),
+    );
+    assert_eq!(state.task.as_ref().unwrap().activity, "running commit");
+    event(
+        &mut state,
+        task,
+        AgentEvent::TextDelta("{\"title\":".into()),
+    );
+    event(&mut state, task, AgentEvent::TextDelta(" \"Add\"".into()));
+    let running = state.task.as_ref().unwrap();
+    assert_eq!(running.activity, "writing");
+    assert_eq!(running.streamed, "{\"title\": \"Add\"");
+    event(
+        &mut state,
+        task,
+        AgentEvent::Usage {
+            input: 21,
+            output: 7,
+        },
+    );
+    event(
+        &mut state,
+        task,
+        AgentEvent::Usage {
+            input: 21,
+            output: 7,
+        },
+    );
+    // A tool call starts a new turn: the text before it was thinking aloud.
+    event(
+        &mut state,
+        task,
+        AgentEvent::ToolStarted {
+            name: "git_diff".into(),
+            summary: "reading the diff".into(),
+        },
+    );
+    let running = state.task.as_ref().unwrap();
+    assert_eq!(running.activity, "reading the diff");
+    assert_eq!(running.streamed, "");
+    assert_eq!((running.input_tokens, running.output_tokens), (42, 14));
+    for quiet in [
+        AgentEvent::ToolFinished {
+            name: "git_diff".into(),
+            ok: true,
+        },
+        AgentEvent::Done("x".into()),
+        AgentEvent::Error("y".into()),
+    ] {
+        event(&mut state, task, quiet);
+    }
+    assert_eq!(state.task.as_ref().unwrap().activity, "reading the diff");
+    // Another task's events are not this one's.
+    event(&mut state, task + 1, AgentEvent::Status("other".into()));
+    event(&mut state, task + 1, AgentEvent::TextDelta("other".into()));
+    let running = state.task.as_ref().unwrap();
+    assert_eq!(
+        (running.activity.as_str(), running.streamed.as_str()),
+        ("reading the diff", "")
+    );
+}
+
+#[test]
+fn generated_lands_in_the_artifact_and_is_saved() {
+    let mut state = loaded(Mode::Commit, vec![staged("a.rs")]);
+    let task = start_generation(&mut state);
+    assert_eq!(
+        generated(&mut state, task, "Add two()\n\nBody."),
+        vec![Effect::SaveDraft {
+            mode: Mode::Commit,
+            text: "Add two()\n\nBody.".to_string()
+        }]
+    );
+    assert!(state.task.is_none());
+    assert_eq!(text(&state, Mode::Commit), "Add two()\n\nBody.");
+    assert_eq!(state.artifacts[&Mode::Commit].saved, "Add two()\n\nBody.");
+    assert_eq!(
+        state.notice,
+        Some(Notice {
+            level: Level::Success,
+            text: "Iris wrote the commit".to_string()
+        })
+    );
+}
+
+#[test]
+fn a_failed_generation_is_a_notice_and_the_text_stays() {
+    let mut state = with_message("Mine");
+    let task = start_generation(&mut state);
+    let effects = update(
+        &mut state,
+        Action::Generated {
+            task,
+            mode: Mode::Commit,
+            result: Err("openai: 500\n  Internal Server Error".to_string()),
+        },
+    );
+    assert_eq!(effects, vec![]);
+    assert!(state.task.is_none());
+    assert_eq!(text(&state, Mode::Commit), "Mine");
+    // One line in the status bar.
+    assert_eq!(
+        notice(&state),
+        (Level::Error, "openai: 500 Internal Server Error")
+    );
+}
+
+#[test]
+fn a_stale_generation_is_ignored() {
+    let mut state = loaded(Mode::Commit, vec![staged("a.rs")]);
+    let first = start_generation(&mut state);
+    command(&mut state, Command::Back);
+    let second = start_generation(&mut state);
+    assert_ne!(first, second);
+    assert_eq!(generated(&mut state, first, "Old"), vec![]);
+    assert_eq!(text(&state, Mode::Commit), "");
+    assert_eq!(state.task.as_ref().unwrap().id, second);
+    generated(&mut state, second, "New");
+    assert_eq!(text(&state, Mode::Commit), "New");
+    assert!(state.task.is_none());
+}
+
+#[test]
+fn chat_replies_join_the_conversation() {
+    let mut state = with_message("Add two()");
+    command(&mut state, Command::OpenChat);
+    type_text(&mut state, "why?");
+    let Some(Effect::Chat { task, .. }) = update(&mut state, press(KeyCode::Enter)).pop() else {
+        panic!("no chat effect");
+    };
+    // A reply from another task changes nothing.
+    let reply = |task, result| Action::ChatReplied {
+        task,
+        mode: Mode::Commit,
+        result,
+    };
+    assert_eq!(
+        update(
+            &mut state,
+            reply(
+                task + 7,
+                Ok(ChatOutcome {
+                    reply: "stale".into()
+                })
+            )
+        ),
+        vec![]
+    );
+    assert_eq!(state.chat.messages.len(), 1);
+    assert!(state.task.is_some());
+    assert_eq!(
+        update(
+            &mut state,
+            reply(
+                task,
+                Ok(ChatOutcome {
+                    reply: "Because.".into()
+                })
+            )
+        ),
+        vec![]
+    );
+    assert!(state.task.is_none());
+    assert_eq!(
+        state.chat.messages.last(),
+        Some(&ChatMessage {
+            speaker: Speaker::Iris,
+            text: "Because.".into()
+        })
+    );
+    // A failed reply is a notice, not a message.
+    type_text(&mut state, "again");
+    let Some(Effect::Chat { task, .. }) = update(&mut state, press(KeyCode::Enter)).pop() else {
+        panic!("no chat effect");
+    };
+    update(&mut state, reply(task, Err("timed out".into())));
+    assert!(state.task.is_none());
+    assert_eq!(state.chat.messages.len(), 3);
+    assert_eq!(notice(&state), (Level::Error, "timed out"));
+}
+
+#[test]
+fn artifact_updates_land_in_the_editor_while_the_task_runs() {
+    let mut state = with_message("Add two() and a very long title nobody wants");
+    command(&mut state, Command::OpenChat);
+    type_text(&mut state, "make it shorter");
+    let Some(Effect::Chat { task, .. }) = update(&mut state, press(KeyCode::Enter)).pop() else {
+        panic!("no chat effect");
+    };
+    let effects = update(
+        &mut state,
+        Action::ArtifactUpdated {
+            task,
+            mode: Mode::Commit,
+            text: "Add two()".to_string(),
+        },
+    );
+    assert_eq!(
+        effects,
+        vec![Effect::SaveDraft {
+            mode: Mode::Commit,
+            text: "Add two()".to_string()
+        }]
+    );
+    assert_eq!(text(&state, Mode::Commit), "Add two()");
+    assert!(state.task.is_some(), "the chat goes on after the edit");
+    // The version before the edit is one step back.
+    command(&mut state, Command::UndoVersion);
+    assert_eq!(
+        text(&state, Mode::Commit),
+        "Add two() and a very long title nobody wants"
+    );
+}
+
+#[test]
+fn a_cancelled_tasks_artifact_update_is_dropped() {
+    let mut state = with_message("Mine");
+    command(&mut state, Command::OpenChat);
+    type_text(&mut state, "rewrite it");
+    let Some(Effect::Chat { task, .. }) = update(&mut state, press(KeyCode::Enter)).pop() else {
+        panic!("no chat effect");
+    };
+    command(&mut state, Command::Back);
+    assert!(state.task.is_none());
+    let update_action = Action::ArtifactUpdated {
+        task,
+        mode: Mode::Commit,
+        text: "Theirs".to_string(),
+    };
+    assert_eq!(update(&mut state, update_action.clone()), vec![]);
+    assert_eq!(text(&state, Mode::Commit), "Mine");
+    // Nor does it land while a newer task runs.
+    start_generation(&mut state);
+    assert_eq!(update(&mut state, update_action), vec![]);
+    assert_eq!(text(&state, Mode::Commit), "Mine");
+}
+
+// ---------------------------------------------------------------------------------------------
+// GitDone and DraftsLoaded
+
+#[test]
+fn a_commit_clears_the_message_its_draft_and_the_flags() {
+    let mut state = with_message("Add two()");
+    command(&mut state, Command::ToggleAmend);
+    let effects = update(
+        &mut state,
+        Action::GitDone {
+            result: Ok("committed 1234567 Add two()".to_string()),
+            committed: true,
+        },
+    );
+    assert_eq!(
+        effects,
+        vec![
+            Effect::LoadStatus,
+            Effect::ClearDraft { mode: Mode::Commit }
+        ]
+    );
+    assert_eq!(text(&state, Mode::Commit), "");
+    assert_eq!(state.artifacts[&Mode::Commit].saved, "");
+    assert_eq!(state.commit_flags, CommitFlags::default());
+    assert_eq!(
+        notice(&state),
+        (Level::Success, "committed 1234567 Add two()")
+    );
+    assert!(!state.unsaved());
+}
+
+#[test]
+fn other_git_results_reload_the_status_and_keep_the_message() {
+    let mut state = with_message("Add two()");
+    assert_eq!(
+        update(
+            &mut state,
+            Action::GitDone {
+                result: Ok("staged a.rs".to_string()),
+                committed: false,
+            }
+        ),
+        vec![Effect::LoadStatus]
+    );
+    assert_eq!(notice(&state), (Level::Success, "staged a.rs"));
+    assert_eq!(
+        update(
+            &mut state,
+            Action::GitDone {
+                result: Err("pre-commit hook failed:\nlint".to_string()),
+                committed: true,
+            }
+        ),
+        vec![Effect::LoadStatus]
+    );
+    assert_eq!(
+        notice(&state),
+        (Level::Error, "pre-commit hook failed: lint")
+    );
+    assert_eq!(text(&state, Mode::Commit), "Add two()");
+}
+
+#[test]
+fn drafts_restore_only_into_empty_buffers() {
+    let mut state = loaded(Mode::Commit, vec![]);
+    state
+        .artifacts
+        .get_mut(&Mode::Review)
+        .unwrap()
+        .replace("Typed before the drafts arrived");
+    let effects = update(
+        &mut state,
+        Action::DraftsLoaded(vec![
+            (Mode::Commit, "Draft message".to_string()),
+            (Mode::Review, "Old review".to_string()),
+            (Mode::Pr, "Old PR".to_string()),
+            (Mode::Explore, "nothing to restore into".to_string()),
+        ]),
+    );
+    assert_eq!(effects, vec![]);
+    assert_eq!(text(&state, Mode::Commit), "Draft message");
+    assert_eq!(
+        text(&state, Mode::Review),
+        "Typed before the drafts arrived"
+    );
+    assert_eq!(text(&state, Mode::Pr), "Old PR");
+    assert_eq!(notice(&state), (Level::Info, "restored drafts: Commit, PR"));
+    // A restored draft is saved already; it is no reason to ask before quitting.
+    assert_eq!(state.artifacts[&Mode::Commit].saved, "Draft message");
+    assert!(!state.artifacts[&Mode::Pr].text().is_empty());
+
+    // Nothing restored, no notice.
+    let mut state = loaded(Mode::Commit, vec![]);
+    update(&mut state, Action::DraftsLoaded(vec![]));
+    assert_eq!(state.notice, None);
+}
+
+#[test]
+fn a_restored_draft_prevents_auto_generation() {
+    let mut state = State::new(Mode::Commit);
+    update(
+        &mut state,
+        Action::DraftsLoaded(vec![(Mode::Commit, "Draft".to_string())]),
+    );
+    let effects = update(&mut state, status(vec![staged("a.rs")]));
+    assert_eq!(
+        effects,
+        vec![Effect::LoadDiff {
+            path: "a.rs".to_string()
+        }]
+    );
+    assert!(state.task.is_none());
+}
