@@ -972,7 +972,17 @@ fn mode_commands_switch_the_mode_and_reset_the_focus() {
         };
         let mut state = loaded(start, vec![unstaged("a.rs")]);
         state.focus = Pane::Diff;
-        assert_eq!(command(&mut state, c), vec![], "{c:?}");
+        // Explore lists the repository's files, the range modes their commits.
+        let expected = match mode {
+            Mode::Explore => vec![Effect::LoadTree],
+            Mode::Pr | Mode::Changelog | Mode::ReleaseNotes => vec![Effect::LoadCommits {
+                mode,
+                from: None,
+                to: None,
+            }],
+            Mode::Commit | Mode::Review => vec![],
+        };
+        assert_eq!(command(&mut state, c), expected, "{c:?}");
         assert_eq!((state.mode, state.focus), (mode, Pane::Files), "{c:?}");
     }
     // The same mode again changes nothing.
@@ -1027,10 +1037,17 @@ fn entering_commit_mode_with_staged_files_and_no_message_generates() {
     let mut off = loaded(Mode::Explore, vec![staged("a.rs")]);
     assert_eq!(command(&mut off, Command::ModeCommit), vec![]);
 
+    // A review's input is the staged change too.
     let mut review = loaded(Mode::Explore, vec![staged("a.rs")]);
     review.auto_generate = true;
-    assert_eq!(command(&mut review, Command::ModeReview), vec![]);
-    assert!(review.task.is_none());
+    assert_eq!(
+        command(&mut review, Command::ModeReview),
+        vec![Effect::Generate {
+            task: 1,
+            mode: Mode::Review,
+            range: None
+        }]
+    );
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -1575,4 +1592,130 @@ fn a_restored_draft_prevents_auto_generation() {
         }]
     );
     assert!(state.task.is_none());
+}
+
+// ---------------------------------------------------------------- ranges, findings, explore
+
+fn commit_row(short: &str, summary: &str) -> iris_studio::studio::state::CommitRow {
+    iris_studio::studio::state::CommitRow {
+        id: format!("{short}0000000000"),
+        short_id: short.to_string(),
+        summary: summary.to_string(),
+        author: "Ada".to_string(),
+        date: "2026-11-21".to_string(),
+    }
+}
+
+#[test]
+fn the_range_modes_load_their_commits_then_generate_for_that_range() {
+    let mut state = loaded(Mode::Commit, vec![]);
+    state.auto_generate = true;
+    let effects = command(&mut state, Command::ModePr);
+    assert_eq!(
+        effects,
+        vec![Effect::LoadCommits {
+            mode: Mode::Pr,
+            from: None,
+            to: None
+        }]
+    );
+    let effects = update(
+        &mut state,
+        Action::CommitsLoaded {
+            mode: Mode::Pr,
+            result: Ok((
+                "main".to_string(),
+                vec![commit_row("abc1234", "Add parser")],
+            )),
+        },
+    );
+    assert_eq!(
+        effects,
+        vec![
+            Effect::LoadCommitDiff {
+                id: "abc12340000000000".to_string()
+            },
+            Effect::Generate {
+                task: 1,
+                mode: Mode::Pr,
+                range: Some(("main".to_string(), "HEAD".to_string())),
+            },
+        ]
+    );
+    assert_eq!(state.range.resolved_from.as_deref(), Some("main"));
+}
+
+#[test]
+fn pick_range_takes_from_to_and_reloads_the_commits() {
+    let mut state = loaded(Mode::Changelog, vec![]);
+    assert!(command(&mut state, Command::PickRange).is_empty());
+    assert_eq!(state.focus, Pane::RangeInput);
+    type_text(&mut state, "v1.0..v1.1");
+    let effects = update(&mut state, press(KeyCode::Enter));
+    assert_eq!(
+        effects,
+        vec![Effect::LoadCommits {
+            mode: Mode::Changelog,
+            from: Some("v1.0".to_string()),
+            to: Some("v1.1".to_string()),
+        }]
+    );
+    assert_eq!(state.focus, Pane::Files);
+    // Outside the range modes it only says where ranges belong.
+    let mut commit = loaded(Mode::Commit, vec![]);
+    assert!(command(&mut commit, Command::PickRange).is_empty());
+    assert!(commit.range_input.is_none());
+}
+
+#[test]
+fn selecting_a_finding_shows_its_file_at_its_line() {
+    let mut state = loaded(
+        Mode::Review,
+        vec![staged("README.md"), staged("src/app.rs")],
+    );
+    state.artifacts.get_mut(&Mode::Review).unwrap().replace(
+        "# Code review\n\nOk.\n\n## High (1)\n\n### Unchecked unwrap (`src/app.rs:3`)\n\nIt panics.\n",
+    );
+    state.focus = Pane::Findings;
+    let effects = command(&mut state, Command::Select);
+    assert_eq!(
+        effects,
+        vec![Effect::LoadDiff {
+            path: "src/app.rs".to_string()
+        }]
+    );
+    assert_eq!(state.pending_jump, Some(("src/app.rs".to_string(), 3)));
+    let mut diff = two_hunk_diff();
+    diff[0].path = "src/app.rs".to_string();
+    update(
+        &mut state,
+        Action::DiffLoaded {
+            path: "src/app.rs".to_string(),
+            result: Ok(diff),
+        },
+    );
+    assert!(state.pending_jump.is_none());
+    assert_eq!(state.focus, Pane::Diff);
+    assert!(state.diff.scroll > 0, "scrolled to the finding's line");
+}
+
+#[test]
+fn enter_on_the_explore_tree_opens_directories_and_files() {
+    let mut state = loaded(Mode::Explore, vec![]);
+    update(
+        &mut state,
+        Action::TreeLoaded(Ok(vec!["README.md".into(), "src/lib.rs".into()])),
+    );
+    state.focus = Pane::Files;
+    command(&mut state, Command::Down); // "src"
+    assert!(command(&mut state, Command::Select).is_empty());
+    assert!(state.explorer.expanded.contains("src"));
+    command(&mut state, Command::Down); // "src/lib.rs"
+    assert_eq!(
+        command(&mut state, Command::Select),
+        vec![Effect::OpenFile {
+            path: "src/lib.rs".to_string()
+        }]
+    );
+    assert_eq!(state.focus, Pane::Diff);
 }
