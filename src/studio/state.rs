@@ -439,6 +439,8 @@ pub struct State {
     pub pending_jump: Option<(String, u32)>,
     /// The range picker's input line, while it is open.
     pub range_input: Option<TextArea<'static>>,
+    /// Whether a status has arrived yet (the first one may start Iris on the initial mode).
+    pub status_seen: bool,
     /// No `--mode` was given: pick commit or explore once the status is known.
     pub choose_mode: bool,
     /// The terminal's size (columns, rows), for layout and mouse hits.
@@ -476,6 +478,7 @@ impl State {
             finding: 0,
             pending_jump: None,
             range_input: None,
+            status_seen: false,
             choose_mode: false,
             size: (120, 40),
             quit: false,

@@ -26,6 +26,7 @@ pub fn update(state: &mut State, action: Action) -> Vec<Effect> {
         Action::Tick => Vec::new(),
         Action::Command(command) => command_input(state, command),
         Action::StatusLoaded(Ok(snapshot)) => {
+            let first = !std::mem::replace(&mut state.status_seen, true);
             let selected_path = state.selected_file().map(|f| f.path.clone());
             state.branch = snapshot.branch;
             state.files = snapshot.files;
@@ -51,7 +52,8 @@ pub fn update(state: &mut State, action: Action) -> Vec<Effect> {
             {
                 // Started in a range mode: its commits come with the first status.
                 effects.extend(load_commits(state));
-            } else {
+            } else if first {
+                // Only on arriving in the mode: staging or a refresh later never starts Iris.
                 effects.extend(auto_generate(state));
             }
             effects
@@ -422,6 +424,13 @@ fn command_input(state: &mut State, command: Command) -> Vec<Effect> {
         Command::Back => {
             if let Some(task) = state.task.take() {
                 notice(state, Level::Info, "cancelled: the text from before stays");
+                if task.kind == TaskKind::Chat {
+                    // Keep the conversation alternating: the question gets an answer.
+                    state.chat.messages.push(ChatMessage {
+                        speaker: Speaker::Iris,
+                        text: "(cancelled)".to_string(),
+                    });
+                }
                 return vec![Effect::Cancel { task: task.id }];
             }
             if state.help {

@@ -40,10 +40,10 @@ pub fn draw(frame: &mut Frame, area: Rect, state: &State, theme: &Theme) {
         };
         let mut flags = String::new();
         if state.commit_flags.amend {
-            flags.push_str(" amend");
+            flags.push_str("amend ");
         }
         if state.commit_flags.no_verify {
-            flags.push_str(" no-verify");
+            flags.push_str("no-verify ");
         }
         block = block.title_bottom(Line::from(vec![
             Span::styled(format!(" title {length}/72 "), theme.style(token)),
@@ -57,7 +57,17 @@ pub fn draw(frame: &mut Frame, area: Rect, state: &State, theme: &Theme) {
         .as_ref()
         .filter(|t| t.kind == TaskKind::Generate && t.mode == state.mode && !t.streamed.is_empty())
     {
-        let preview = Paragraph::new(task.streamed.as_str())
+        // Structured artifacts arrive as JSON: show how far along it is rather than raw JSON.
+        let text = if task.streamed.trim_start().starts_with('{') {
+            format!(
+                "Iris is writing the {} ({} characters so far)…",
+                state.mode.title().to_lowercase(),
+                task.streamed.chars().count()
+            )
+        } else {
+            task.streamed.clone()
+        };
+        let preview = Paragraph::new(text)
             .style(theme.style(Token::TextDim))
             .wrap(Wrap { trim: false })
             .block(block);
