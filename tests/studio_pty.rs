@@ -6,10 +6,9 @@
 
 mod common;
 
-use std::ffi::CStr;
 use std::fs::File;
 use std::io::{Read, Write};
-use std::os::fd::{AsRawFd, FromRawFd, OwnedFd};
+use std::os::fd::{AsRawFd, OwnedFd};
 use std::os::unix::process::CommandExt;
 use std::process::{Child, Command, ExitStatus, Stdio};
 use std::sync::{Arc, Mutex};
@@ -28,50 +27,6 @@ const ENTER_ALTERNATE_SCREEN: &str = "\x1b[?1049h";
 const LEAVE_ALTERNATE_SCREEN: &str = "\x1b[?1049l";
 const ENABLE_MOUSE: &str = "\x1b[?1000h";
 const DISABLE_MOUSE: &str = "\x1b[?1000l";
-
-/// A pseudo-terminal pair of `COLS` x `ROWS`.
-fn open_pty() -> (OwnedFd, OwnedFd) {
-    // SAFETY: plain libc calls on descriptors this function owns; each result is checked.
-    unsafe {
-        let master = libc::posix_openpt(libc::O_RDWR | libc::O_NOCTTY | libc::O_CLOEXEC);
-        assert!(
-            master >= 0,
-            "posix_openpt: {}",
-            std::io::Error::last_os_error()
-        );
-        let master = OwnedFd::from_raw_fd(master);
-        assert_eq!(libc::grantpt(master.as_raw_fd()), 0, "grantpt");
-        assert_eq!(libc::unlockpt(master.as_raw_fd()), 0, "unlockpt");
-        let mut name = [0 as libc::c_char; 128];
-        assert_eq!(
-            libc::ptsname_r(master.as_raw_fd(), name.as_mut_ptr(), name.len()),
-            0,
-            "ptsname_r"
-        );
-        let slave = libc::open(
-            CStr::from_ptr(name.as_ptr()).as_ptr(),
-            libc::O_RDWR | libc::O_NOCTTY | libc::O_CLOEXEC,
-        );
-        assert!(
-            slave >= 0,
-            "open slave: {}",
-            std::io::Error::last_os_error()
-        );
-        let slave = OwnedFd::from_raw_fd(slave);
-        let size = libc::winsize {
-            ws_row: ROWS,
-            ws_col: COLS,
-            ws_xpixel: 0,
-            ws_ypixel: 0,
-        };
-        assert_eq!(
-            libc::ioctl(master.as_raw_fd(), libc::TIOCSWINSZ, &size),
-            0,
-            "TIOCSWINSZ"
-        );
-        (master, slave)
-    }
-}
 
 /// The terminal's line discipline flags (on Linux the master reports the slave's settings).
 fn local_flags(master: &OwnedFd) -> libc::tcflag_t {
@@ -100,7 +55,7 @@ struct Studio {
 
 impl Studio {
     fn spawn(repo: &TestRepo, fake: &FakeProvider) -> Studio {
-        let (master, slave) = open_pty();
+        let (master, slave) = common::pty::open_pty(COLS, ROWS);
         assert_ne!(
             local_flags(&master) & libc::ICANON,
             0,

@@ -3,6 +3,7 @@
 
 pub mod agent;
 pub mod fake_provider;
+pub mod pty;
 
 use std::cell::Cell;
 use std::path::{Path, PathBuf};
