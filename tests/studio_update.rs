@@ -1719,3 +1719,27 @@ fn enter_on_the_explore_tree_opens_directories_and_files() {
     );
     assert_eq!(state.focus, Pane::Diff);
 }
+
+#[test]
+fn a_failed_commit_shows_the_whole_report_and_keeps_the_message() {
+    let mut state = loaded(Mode::Commit, vec![staged("a.rs")]);
+    state
+        .artifacts
+        .get_mut(&Mode::Commit)
+        .unwrap()
+        .replace("Add a");
+    let report =
+        "git commit failed (the message was not lost): hook said:\nline one\nline two".to_string();
+    update(
+        &mut state,
+        Action::GitDone {
+            result: Err(report.clone()),
+            committed: true,
+        },
+    );
+    assert_eq!(state.report.as_deref(), Some(report.as_str()));
+    assert_eq!(text(&state, Mode::Commit), "Add a");
+    assert_eq!(notice(&state).0, Level::Error);
+    command(&mut state, Command::Back);
+    assert!(state.report.is_none());
+}

@@ -23,6 +23,9 @@ pub struct Runner {
     tx: UnboundedSender<Action>,
     root: PathBuf,
     drafts: PathBuf,
+    /// Draft writes, carried out one after another so a later text never loses to an earlier
+    /// one (`None` removes the draft).
+    draft_writes: UnboundedSender<(PathBuf, Option<String>)>,
     iris: Option<Arc<IrisAgent>>,
     tasks: HashMap<u64, JoinHandle<()>>,
 }
@@ -38,6 +41,7 @@ impl Runner {
             tx,
             root,
             drafts: git_dir.join("iris").join("drafts"),
+            draft_writes: draft_writer(),
             iris: iris.map(Arc::new),
             tasks: HashMap::new(),
         }
@@ -110,19 +114,14 @@ impl Runner {
                 Ok(repo.commit(&message, options)?)
             }),
             Effect::SaveDraft { mode, text } => {
-                let path = self.drafts.join(format!("{}.md", mode.name()));
-                tokio::task::spawn_blocking(move || {
-                    if let Some(dir) = path.parent() {
-                        let _ = std::fs::create_dir_all(dir);
-                    }
-                    let _ = std::fs::write(path, text);
-                });
+                let _ = self
+                    .draft_writes
+                    .send((self.drafts.join(format!("{}.md", mode.name())), Some(text)));
             }
             Effect::ClearDraft { mode } => {
-                let path = self.drafts.join(format!("{}.md", mode.name()));
-                tokio::task::spawn_blocking(move || {
-                    let _ = std::fs::remove_file(path);
-                });
+                let _ = self
+                    .draft_writes
+                    .send((self.drafts.join(format!("{}.md", mode.name())), None));
             }
         }
     }
@@ -287,6 +286,28 @@ impl Runner {
     }
 }
 
+/// The task that writes drafts in order, off the UI thread.
+fn draft_writer() -> UnboundedSender<(PathBuf, Option<String>)> {
+    let (tx, mut rx) = unbounded_channel::<(PathBuf, Option<String>)>();
+    tokio::spawn(async move {
+        while let Some((path, text)) = rx.recv().await {
+            let _ = tokio::task::spawn_blocking(move || match text {
+                Some(text) => {
+                    if let Some(dir) = path.parent() {
+                        let _ = std::fs::create_dir_all(dir);
+                    }
+                    let _ = std::fs::write(path, text);
+                }
+                None => {
+                    let _ = std::fs::remove_file(path);
+                }
+            })
+            .await;
+        }
+    });
+    tx
+}
+
 /// The critic runs after every artifact but the commit message (as on the command line).
 fn iris_critic(mode: Mode) -> bool {
     mode != Mode::Commit
@@ -407,15 +428,28 @@ fn commits(
 
 /// The file list: every changed path from `git status`, the staged ones ranked by relevance.
 pub fn snapshot(root: PathBuf) -> Result<RepoSnapshot, String> {
-    let repo = GitRepo::discover(&root).map_err(|e| e.to_string())?;
-    let status = repo.status().map_err(|e| e.to_string())?;
-    let staged_diff = repo
-        .diff_files(&DiffTarget::Staged, &[])
-        .map_err(|e| e.to_string())?;
-    let ranked: HashMap<String, u32> = rank_files(&staged_diff)
-        .into_iter()
-        .map(|s| (s.file.path.clone(), s.relevance.percent()))
-        .collect();
+    // The status (a walk of the working tree) and the ranking (the staged diff) are
+    // independent: on two cores they take the time of the slower one, not of both.
+    let (status, ranked) = std::thread::scope(|scope| {
+        let ranking = scope.spawn(|| -> Result<HashMap<String, u32>, String> {
+            let repo = GitRepo::discover(&root).map_err(|e| e.to_string())?;
+            let staged_diff = repo
+                .diff_files(&DiffTarget::Staged, &[])
+                .map_err(|e| e.to_string())?;
+            Ok(rank_files(&staged_diff)
+                .into_iter()
+                .map(|s| (s.file.path.clone(), s.relevance.percent()))
+                .collect())
+        });
+        let status = GitRepo::discover(&root)
+            .and_then(|repo| repo.status())
+            .map_err(|e| e.to_string());
+        let ranked = ranking
+            .join()
+            .unwrap_or_else(|_| Err("ranking the staged files failed".to_string()));
+        (status, ranked)
+    });
+    let (status, ranked) = (status?, ranked?);
     let mut files: Vec<FileEntry> = status
         .entries
         .into_iter()

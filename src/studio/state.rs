@@ -422,6 +422,8 @@ pub struct State {
     pub task: Option<Task>,
     pub next_task_id: u64,
     pub help: bool,
+    /// A long message shown over the panes until esc (a failed commit's hook output).
+    pub report: Option<String>,
     pub confirm: Option<Confirm>,
     pub notice: Option<Notice>,
     pub commit_flags: CommitFlags,
@@ -467,6 +469,7 @@ impl State {
             task: None,
             next_task_id: 1,
             help: false,
+            report: None,
             confirm: None,
             notice: None,
             commit_flags: CommitFlags::default(),

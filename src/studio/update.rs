@@ -215,6 +215,15 @@ pub fn update(state: &mut State, action: Action) -> Vec<Effect> {
                         effects.push(Effect::ClearDraft { mode: Mode::Commit });
                     }
                 }
+                Err(err) if committed => {
+                    // A hook's output can be long: it is shown whole until esc.
+                    notice(
+                        state,
+                        Level::Error,
+                        "the commit failed: the message stays in the editor (esc closes the report)",
+                    );
+                    state.report = Some(err);
+                }
                 Err(err) => notice(state, Level::Error, err),
             }
             effects
@@ -433,7 +442,9 @@ fn command_input(state: &mut State, command: Command) -> Vec<Effect> {
                 }
                 return vec![Effect::Cancel { task: task.id }];
             }
-            if state.help {
+            if state.report.is_some() {
+                state.report = None;
+            } else if state.help {
                 state.help = false;
             } else if state.focus == Pane::RangeInput {
                 state.range_input = None;

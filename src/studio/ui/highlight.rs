@@ -1,5 +1,8 @@
-//! Syntax highlighting of diff lines with syntect, loaded once and only for visible lines.
+//! Syntax highlighting of diff and code lines with syntect, loaded once, only for visible
+//! lines, and remembered.
 
+use std::cell::RefCell;
+use std::collections::HashMap;
 use std::sync::OnceLock;
 
 use ratatui::style::{Color, Style};
@@ -20,11 +23,23 @@ fn themes() -> &'static ThemeSet {
     SET.get_or_init(ThemeSet::load_defaults)
 }
 
-/// Highlights lines of one frame; keeps the parse state while the file stays the same.
+/// Highlighted lines already seen: (syntect theme, file extension, line) -> coloured pieces.
+/// Each line is highlighted on its own, so a line looks the same wherever it is scrolled to
+/// and a frame that shows the same lines again (a spinner tick, a streamed token) costs no
+/// highlighting at all.
+type Pieces = Vec<(Option<Color>, String)>;
+
+thread_local! {
+    static CACHE: RefCell<HashMap<(String, String, String), Pieces>> = RefCell::new(HashMap::new());
+}
+
+/// Lines kept before the cache starts afresh.
+const CACHE_LINES: usize = 20_000;
+
+/// Highlights the lines of one frame.
 pub struct Highlighter<'t> {
     studio_theme: &'t Theme,
     theme: Option<&'t syntect::highlighting::Theme>,
-    current: Option<(String, HighlightLines<'t>)>,
 }
 
 impl<'t> Highlighter<'t> {
@@ -37,7 +52,6 @@ impl<'t> Highlighter<'t> {
         Self {
             studio_theme,
             theme,
-            current: None,
         }
     }
 
@@ -46,26 +60,56 @@ impl<'t> Highlighter<'t> {
         let Some(theme) = self.theme else {
             return vec![Span::styled(line.to_string(), base)];
         };
-        if self.current.as_ref().is_none_or(|(p, _)| p != path) {
-            let extension = path.rsplit('.').next().unwrap_or_default();
-            let syntax = syntaxes()
-                .find_syntax_by_extension(extension)
-                .unwrap_or_else(|| syntaxes().find_syntax_plain_text());
-            self.current = Some((path.to_string(), HighlightLines::new(syntax, theme)));
-        }
-        let Some((_, lines)) = self.current.as_mut() else {
-            return vec![Span::styled(line.to_string(), base)];
+        let extension = path.rsplit('.').next().unwrap_or_default().to_string();
+        let key = (
+            self.studio_theme.syntax().to_string(),
+            extension,
+            line.to_string(),
+        );
+        let pieces = CACHE.with(|cache| cache.borrow().get(&key).cloned());
+        let pieces = match pieces {
+            Some(pieces) => pieces,
+            None => {
+                let pieces = self.highlight(theme, &key.1, line);
+                CACHE.with(|cache| {
+                    let mut cache = cache.borrow_mut();
+                    if cache.len() >= CACHE_LINES {
+                        cache.clear();
+                    }
+                    cache.insert(key, pieces.clone());
+                });
+                pieces
+            }
         };
+        pieces
+            .into_iter()
+            .map(|(color, text)| match color {
+                Some(color) => Span::styled(text, base.fg(color)),
+                None => Span::styled(text, base),
+            })
+            .collect()
+    }
+
+    fn highlight(
+        &self,
+        theme: &syntect::highlighting::Theme,
+        extension: &str,
+        line: &str,
+    ) -> Pieces {
+        let syntax = syntaxes()
+            .find_syntax_by_extension(extension)
+            .unwrap_or_else(|| syntaxes().find_syntax_plain_text());
+        let mut lines = HighlightLines::new(syntax, theme);
         match lines.highlight_line(line, syntaxes()) {
             Ok(regions) => regions
                 .into_iter()
                 .map(|(style, text)| {
                     let fg = style.foreground;
                     let color = self.studio_theme.syntax_color(Color::Rgb(fg.r, fg.g, fg.b));
-                    Span::styled(text.to_string(), base.fg(color))
+                    (Some(color), text.to_string())
                 })
                 .collect(),
-            Err(_) => vec![Span::styled(line.to_string(), base)],
+            Err(_) => vec![(None, line.to_string())],
         }
     }
 }

@@ -75,7 +75,25 @@ pub fn draw(frame: &mut Frame, state: &State, looks: &Looks) {
         frame.render_widget(block, rect);
         frame.render_widget(input, inner);
     }
-    if state.help {
+    if let Some(report) = &state.report {
+        let rect = centered(
+            area,
+            area.width.saturating_sub(10),
+            area.height.saturating_sub(6),
+        );
+        frame.render_widget(ratatui::widgets::Clear, rect);
+        frame.render_widget(
+            ratatui::widgets::Paragraph::new(report.as_str())
+                .wrap(ratatui::widgets::Wrap { trim: false })
+                .style(looks.theme.style(Token::Text))
+                .block(pane_block(
+                    " Report (esc closes) ".to_string(),
+                    true,
+                    looks.theme,
+                )),
+            rect,
+        );
+    } else if state.help {
         help::draw(frame, area, state, looks);
     } else if let Some(question) = state.confirm {
         help::confirm(frame, area, question, state, looks.theme);
