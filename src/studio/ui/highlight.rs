@@ -23,7 +23,7 @@ fn themes() -> &'static ThemeSet {
     SET.get_or_init(ThemeSet::load_defaults)
 }
 
-/// Highlighted lines already seen: (syntect theme, file extension, line) -> coloured pieces.
+/// Highlighted lines already seen: (look, file extension, line) -> coloured pieces.
 /// Each line is highlighted on its own, so a line looks the same wherever it is scrolled to
 /// and a frame that shows the same lines again (a spinner tick, a streamed token) costs no
 /// highlighting at all.
