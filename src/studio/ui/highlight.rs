@@ -61,11 +61,13 @@ impl<'t> Highlighter<'t> {
             return vec![Span::styled(line.to_string(), base)];
         };
         let extension = path.rsplit('.').next().unwrap_or_default().to_string();
-        let key = (
-            self.studio_theme.syntax().to_string(),
-            extension,
-            line.to_string(),
+        // The colours depend on the syntect theme and on how they were fitted to the terminal.
+        let look = format!(
+            "{} {:?}",
+            self.studio_theme.syntax(),
+            self.studio_theme.color_support()
         );
+        let key = (look, extension, line.to_string());
         let pieces = CACHE.with(|cache| cache.borrow().get(&key).cloned());
         let pieces = match pieces {
             Some(pieces) => pieces,
