@@ -98,7 +98,7 @@ fn base_command(program: &Path, repo: &Path, home: &Path) -> Command {
     command
 }
 
-/// First frame: the mode tabs are drawn. List: the file list's title counts the changed files.
+/// First frame: the mode tabs are drawn. List: the ranked list's title counts the staged files.
 fn iris_startup(repo: &Path, home: &Path) -> (Duration, Duration) {
     let mut command = base_command(Path::new(env!("CARGO_BIN_EXE_iris")), repo, home);
     command.args(["studio", "--mode", "commit"]);
@@ -107,7 +107,7 @@ fn iris_startup(repo: &Path, home: &Path) -> (Duration, Duration) {
         .wait_for(WAIT, |s| s.contains("1 Explore"))
         .expect("iris drew no frame");
     let list = program
-        .wait_for(WAIT, |s| s.contains(&format!("Files ({STAGED})")))
+        .wait_for(WAIT, |s| s.contains(&format!("Files ({STAGED}")))
         .unwrap_or_else(|| panic!("iris listed no files:\n{}", program.text()));
     (first, list)
 }
@@ -119,7 +119,9 @@ fn gitui_startup(gitui: &Path, repo: &Path, home: &Path) -> (Duration, Duration)
         .wait_for(WAIT, |s| !s.trim().is_empty())
         .expect("gitui drew no frame");
     let list = program
-        .wait_for(WAIT, |s| s.contains(".rs") || s.contains(".toml"))
+        .wait_for(WAIT, |s| {
+            [".rs", ".md", ".toml"].iter().any(|ext| s.contains(ext))
+        })
         .unwrap_or_else(|| panic!("gitui listed no files:\n{}", program.text()));
     (first, list)
 }

@@ -1535,9 +1535,12 @@ fn other_git_results_reload_the_status_and_keep_the_message() {
         ),
         vec![Effect::LoadStatus]
     );
+    // The hook's output is shown whole (until esc), the notice says where the message is.
+    assert_eq!(notice(&state).0, Level::Error);
+    assert!(notice(&state).1.contains("the message stays in the editor"));
     assert_eq!(
-        notice(&state),
-        (Level::Error, "pre-commit hook failed: lint")
+        state.report.as_deref(),
+        Some("pre-commit hook failed:\nlint")
     );
     assert_eq!(text(&state, Mode::Commit), "Add two()");
 }

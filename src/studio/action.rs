@@ -24,6 +24,8 @@ pub enum Action {
     /// Time passes (the spinner turns while Iris works).
     Tick,
     Command(Command),
+    /// The staged files ranked by relevance (before the full status, which takes longer).
+    RankingLoaded(Result<Vec<RankedFile>, String>),
     /// The status of the repository, the branch, and whether anything is staged.
     StatusLoaded(Result<RepoSnapshot, String>),
     /// The diff of the selected file (staged and unstaged parts).
@@ -75,7 +77,15 @@ pub enum Action {
     DraftsLoaded(Vec<(Mode, String)>),
 }
 
-/// What the file list needs from `git status` and the ranked staged diff.
+/// A staged file's relevance.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RankedFile {
+    pub path: String,
+    pub kind: crate::context::ChangeKind,
+    pub relevance: u32,
+}
+
+/// What the file list needs from `git status`.
 #[derive(Debug, Clone, Default)]
 pub struct RepoSnapshot {
     pub branch: String,

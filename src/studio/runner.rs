@@ -9,7 +9,7 @@ use std::sync::Arc;
 use tokio::sync::mpsc::{UnboundedSender, unbounded_channel};
 use tokio::task::JoinHandle;
 
-use super::action::{Action, ChatOutcome, OpenedFile, RepoSnapshot};
+use super::action::{Action, ChatOutcome, OpenedFile, RankedFile, RepoSnapshot};
 use super::effect::Effect;
 use super::state::{ChatMessage, CommitRow, FileEntry, Mode, Speaker};
 use crate::agent::chat::{ChatTarget, Turn};
@@ -50,7 +50,10 @@ impl Runner {
     pub fn run(&mut self, effect: Effect) {
         self.tasks.retain(|_, handle| !handle.is_finished());
         match effect {
-            Effect::LoadStatus => self.blocking(|root| Action::StatusLoaded(snapshot(root))),
+            Effect::LoadStatus => {
+                self.blocking(|root| Action::RankingLoaded(ranking(&root)));
+                self.blocking(|root| Action::StatusLoaded(snapshot(root)));
+            }
             Effect::LoadDiff { path } => self.blocking(move |root| Action::DiffLoaded {
                 result: file_diff(root, &path),
                 path,
@@ -143,7 +146,14 @@ impl Runner {
                 })
                 .collect();
             let _ = tx.send(Action::DraftsLoaded(found));
-            let _ = tx.send(Action::StatusLoaded(snapshot(root)));
+            // The ranked staged files come first (a diff of the index); the full status (a
+            // walk of the working tree) fills in after them.
+            let status_root = root.clone();
+            let status_tx = tx.clone();
+            std::thread::spawn(move || {
+                let _ = status_tx.send(Action::StatusLoaded(snapshot(status_root)));
+            });
+            let _ = tx.send(Action::RankingLoaded(ranking(&root)));
         });
     }
 
@@ -426,35 +436,16 @@ fn commits(
     Ok((from, rows))
 }
 
-/// The file list: every changed path from `git status`, the staged ones ranked by relevance.
+/// Every changed path from `git status` (relevance comes from [`ranking`]).
 pub fn snapshot(root: PathBuf) -> Result<RepoSnapshot, String> {
-    // The status (a walk of the working tree) and the ranking (the staged diff) are
-    // independent: on two cores they take the time of the slower one, not of both.
-    let (status, ranked) = std::thread::scope(|scope| {
-        let ranking = scope.spawn(|| -> Result<HashMap<String, u32>, String> {
-            let repo = GitRepo::discover(&root).map_err(|e| e.to_string())?;
-            let staged_diff = repo
-                .diff_files(&DiffTarget::Staged, &[])
-                .map_err(|e| e.to_string())?;
-            Ok(rank_files(&staged_diff)
-                .into_iter()
-                .map(|s| (s.file.path.clone(), s.relevance.percent()))
-                .collect())
-        });
-        let status = GitRepo::discover(&root)
-            .and_then(|repo| repo.status())
-            .map_err(|e| e.to_string());
-        let ranked = ranking
-            .join()
-            .unwrap_or_else(|_| Err("ranking the staged files failed".to_string()));
-        (status, ranked)
-    });
-    let (status, ranked) = (status?, ranked?);
-    let mut files: Vec<FileEntry> = status
+    let status = GitRepo::discover(&root)
+        .and_then(|repo| repo.status())
+        .map_err(|e| e.to_string())?;
+    let files = status
         .entries
         .into_iter()
         .map(|e| FileEntry {
-            relevance: ranked.get(&e.path).copied(),
+            relevance: None,
             path: e.path,
             staged: e.staged,
             unstaged: e.unstaged,
@@ -462,17 +453,26 @@ pub fn snapshot(root: PathBuf) -> Result<RepoSnapshot, String> {
             conflicted: e.conflicted,
         })
         .collect();
-    // Most relevant staged files first, then the rest by path.
-    files.sort_by(|a, b| {
-        b.relevance
-            .unwrap_or(0)
-            .cmp(&a.relevance.unwrap_or(0))
-            .then_with(|| a.path.cmp(&b.path))
-    });
     Ok(RepoSnapshot {
         branch: status.head.to_string(),
         files,
     })
+}
+
+/// The staged files ranked by relevance (from the staged diff), most relevant first.
+pub fn ranking(root: &std::path::Path) -> Result<Vec<RankedFile>, String> {
+    let repo = GitRepo::discover(root).map_err(|e| e.to_string())?;
+    let staged = repo
+        .diff_files(&DiffTarget::Staged, &[])
+        .map_err(|e| e.to_string())?;
+    Ok(rank_files(&staged)
+        .into_iter()
+        .map(|s| RankedFile {
+            path: s.file.path.clone(),
+            kind: s.file.kind,
+            relevance: s.relevance.percent(),
+        })
+        .collect())
 }
 
 /// The selected file's changes against HEAD, staged and unstaged together; an untracked

@@ -415,6 +415,8 @@ pub struct State {
     pub files: Vec<FileEntry>,
     pub selected: usize,
     pub files_loading: bool,
+    /// Relevance of the staged files, in percent, by path.
+    pub relevance: std::collections::HashMap<String, u32>,
     pub branch: String,
     pub diff: DiffView,
     pub artifacts: std::collections::BTreeMap<Mode, ArtifactBuffer>,
@@ -462,6 +464,7 @@ impl State {
             files: Vec::new(),
             selected: 0,
             files_loading: true,
+            relevance: std::collections::HashMap::new(),
             branch: String::new(),
             diff: DiffView::default(),
             artifacts,

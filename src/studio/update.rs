@@ -8,7 +8,7 @@ use super::effect::Effect;
 use super::findings::findings_in;
 use super::layout::{PaneRects, hit, list_offset};
 use super::state::{
-    ChatMessage, Confirm, Level, Mode, Notice, Pane, Speaker, State, Task, TaskKind,
+    ChatMessage, Confirm, FileEntry, Level, Mode, Notice, Pane, Speaker, State, Task, TaskKind,
 };
 use crate::agent::AgentEvent;
 
@@ -25,12 +25,45 @@ pub fn update(state: &mut State, action: Action) -> Vec<Effect> {
         }
         Action::Tick => Vec::new(),
         Action::Command(command) => command_input(state, command),
+        Action::RankingLoaded(Ok(ranked)) => {
+            state.relevance = ranked
+                .iter()
+                .map(|r| (r.path.clone(), r.relevance))
+                .collect();
+            if state.files_loading {
+                // Until the status arrives, the list is the ranked staged files.
+                state.files = ranked
+                    .into_iter()
+                    .map(|r| FileEntry {
+                        staged: Some(r.kind),
+                        relevance: Some(r.relevance),
+                        path: r.path,
+                        unstaged: None,
+                        untracked: false,
+                        conflicted: false,
+                    })
+                    .collect();
+                state.has_staged = !state.files.is_empty();
+            } else {
+                apply_relevance(state);
+            }
+            Vec::new()
+        }
+        Action::RankingLoaded(Err(err)) => {
+            notice(
+                state,
+                Level::Error,
+                format!("ranking the staged files failed: {err}"),
+            );
+            Vec::new()
+        }
         Action::StatusLoaded(Ok(snapshot)) => {
             let first = !std::mem::replace(&mut state.status_seen, true);
             let selected_path = state.selected_file().map(|f| f.path.clone());
             state.branch = snapshot.branch;
             state.files = snapshot.files;
             state.files_loading = false;
+            apply_relevance(state);
             state.has_staged = state.files.iter().any(|f| f.staged.is_some());
             if std::mem::take(&mut state.choose_mode) {
                 let changed = state
@@ -246,6 +279,23 @@ pub fn update(state: &mut State, action: Action) -> Vec<Effect> {
             }
             Vec::new()
         }
+    }
+}
+
+/// Puts the known relevance on the files and sorts them: most relevant first, then by path.
+fn apply_relevance(state: &mut State) {
+    let selected = state.selected_file().map(|f| f.path.clone());
+    for file in &mut state.files {
+        file.relevance = state.relevance.get(&file.path).copied().or(file.relevance);
+    }
+    state.files.sort_by(|a, b| {
+        b.relevance
+            .unwrap_or(0)
+            .cmp(&a.relevance.unwrap_or(0))
+            .then_with(|| a.path.cmp(&b.path))
+    });
+    if let Some(path) = selected {
+        state.selected = state.files.iter().position(|f| f.path == path).unwrap_or(0);
     }
 }
 

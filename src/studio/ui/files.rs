@@ -13,7 +13,9 @@ use crate::studio::state::{FileEntry, Pane, State};
 use crate::studio::theme::{Theme, Token};
 
 pub fn draw(frame: &mut Frame, area: Rect, state: &State, theme: &Theme) {
-    let title = if state.files_loading {
+    let title = if state.files_loading && !state.files.is_empty() {
+        format!(" Files ({} staged, status loading…) ", state.files.len())
+    } else if state.files_loading {
         " Files (loading…) ".to_string()
     } else {
         format!(" Files ({}) ", state.files.len())
