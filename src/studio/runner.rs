@@ -51,8 +51,11 @@ impl Runner {
         self.tasks.retain(|_, handle| !handle.is_finished());
         match effect {
             Effect::LoadStatus => {
-                self.blocking(|root| Action::RankingLoaded(ranking(&root)));
-                self.blocking(|root| Action::StatusLoaded(snapshot(root)));
+                let tx = self.tx.clone();
+                self.blocking(move |root| {
+                    let _ = tx.send(Action::RankingLoaded(ranking(&root)));
+                    Action::StatusLoaded(snapshot(root))
+                });
             }
             Effect::LoadDiff { path } => self.blocking(move |root| Action::DiffLoaded {
                 result: file_diff(root, &path),
@@ -146,14 +149,10 @@ impl Runner {
                 })
                 .collect();
             let _ = tx.send(Action::DraftsLoaded(found));
-            // The ranked staged files come first (a diff of the index); the full status (a
-            // walk of the working tree) fills in after them.
-            let status_root = root.clone();
-            let status_tx = tx.clone();
-            std::thread::spawn(move || {
-                let _ = status_tx.send(Action::StatusLoaded(snapshot(status_root)));
-            });
+            // The ranked staged files first (a diff of the index, using every core), then the
+            // full status (a walk of the working tree) fills in.
             let _ = tx.send(Action::RankingLoaded(ranking(&root)));
+            let _ = tx.send(Action::StatusLoaded(snapshot(root)));
         });
     }
 
