@@ -19,6 +19,7 @@ pub enum ConfigKey {
     RequestTimeoutSecs,
     TrustRepo,
     StudioAutoGenerate,
+    Theme,
     Model(ProviderKind),
     FastModel(ProviderKind),
     BaseUrl(ProviderKind),
@@ -26,7 +27,7 @@ pub enum ConfigKey {
 }
 
 /// The keys at the top of a file, in the order `iris config` shows them.
-const TOP: [ConfigKey; 11] = [
+const TOP: [ConfigKey; 12] = [
     ConfigKey::Provider,
     ConfigKey::Preset,
     ConfigKey::Gitmoji,
@@ -38,6 +39,7 @@ const TOP: [ConfigKey; 11] = [
     ConfigKey::RequestTimeoutSecs,
     ConfigKey::TrustRepo,
     ConfigKey::StudioAutoGenerate,
+    ConfigKey::Theme,
 ];
 
 /// The keys of a `[providers.NAME]` table.
@@ -104,6 +106,7 @@ impl ConfigKey {
             ConfigKey::RequestTimeoutSecs => "request_timeout_secs",
             ConfigKey::TrustRepo => "trust_repo",
             ConfigKey::StudioAutoGenerate => "studio_auto_generate",
+            ConfigKey::Theme => "theme",
             ConfigKey::Model(_) => "model",
             ConfigKey::FastModel(_) => "fast_model",
             ConfigKey::BaseUrl(_) => "base_url",
@@ -154,7 +157,10 @@ impl ConfigKey {
         match self {
             ConfigKey::Provider => Kind::Provider,
             ConfigKey::Instructions => Kind::Text,
-            ConfigKey::Preset | ConfigKey::Model(_) | ConfigKey::FastModel(_) => Kind::Name,
+            ConfigKey::Preset
+            | ConfigKey::Theme
+            | ConfigKey::Model(_)
+            | ConfigKey::FastModel(_) => Kind::Name,
             ConfigKey::Gitmoji
             | ConfigKey::CriticEnabled
             | ConfigKey::TrustRepo

@@ -47,6 +47,8 @@ pub struct Config {
     /// Whether tools may run the repository's build scripts (`ToolContext::with_trust`).
     pub trust_repo: bool,
     pub studio_auto_generate: bool,
+    /// The studio's theme: a built-in (dark, light, high-contrast) or one in the config dir.
+    pub theme: String,
     /// Where each value that is not a default came from.
     origins: BTreeMap<ConfigKey, Source>,
 }
@@ -66,6 +68,7 @@ impl Default for Config {
             request_timeout_secs: 120,
             trust_repo: false,
             studio_auto_generate: true,
+            theme: "dark".to_string(),
             origins: BTreeMap::new(),
         }
     }
@@ -187,6 +190,7 @@ impl Config {
             (ConfigKey::CriticEnabled, Value::Bool(b)) => self.critic_enabled = b,
             (ConfigKey::TrustRepo, Value::Bool(b)) => self.trust_repo = b,
             (ConfigKey::StudioAutoGenerate, Value::Bool(b)) => self.studio_auto_generate = b,
+            (ConfigKey::Theme, Value::Text(text)) => self.theme = text,
             (ConfigKey::MaxTurns, Value::Count(n)) => self.max_turns = count(n),
             (ConfigKey::SubagentMaxTurns, Value::Count(n)) => self.subagent_max_turns = count(n),
             (ConfigKey::SubagentTimeoutSecs, Value::Count(n)) => self.subagent_timeout_secs = n,
@@ -303,6 +307,7 @@ impl Config {
             ConfigKey::CriticEnabled => Value::Bool(self.critic_enabled),
             ConfigKey::TrustRepo => Value::Bool(self.trust_repo),
             ConfigKey::StudioAutoGenerate => Value::Bool(self.studio_auto_generate),
+            ConfigKey::Theme => Value::Text(self.theme.clone()),
             ConfigKey::MaxTurns => count(self.max_turns),
             ConfigKey::SubagentMaxTurns => count(self.subagent_max_turns),
             ConfigKey::SubagentTimeoutSecs => Value::Count(self.subagent_timeout_secs),

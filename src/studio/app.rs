@@ -64,7 +64,8 @@ impl Studio {
                 Err(err) => (None, Some(format!("Iris is not configured: {err:#}"))),
             };
         let user_dir = crate::config::user_config_dir();
-        let theme_name = options.theme.as_deref().unwrap_or("dark");
+        // The --theme flag wins over the configuration's `theme`.
+        let theme_name = options.theme.as_deref().unwrap_or(&config.theme);
         let theme = Theme::load(theme_name, user_dir.as_deref())?.adapt(ColorSupport::detect());
         let (keymap, warnings) = Keymap::load(user_dir.as_deref())?;
         let mut state = State::new(options.mode.unwrap_or(Mode::Commit));
