@@ -7,6 +7,7 @@ pub mod events;
 pub mod generate;
 pub mod output;
 pub mod provider;
+pub mod requests;
 mod retry;
 mod stream_end;
 pub mod style;

@@ -9,6 +9,7 @@ use clap::Args;
 use super::config::ConfigFlags;
 use super::progress::Progress;
 use crate::agent::generate::{Generated, IrisAgent};
+use crate::agent::requests;
 use crate::config::Config;
 use crate::error::UsageError;
 use crate::git::{CommitOptions, GitRepo};
@@ -196,7 +197,7 @@ pub async fn gen_command(args: GenArgs) -> Result<ExitCode> {
          HEAD's own changes (git_diff with to=HEAD, git_show HEAD) together with any staged \
          changes (git_diff)."
     } else {
-        "Write the commit message for the staged changes."
+        requests::COMMIT_STAGED
     };
     let critic = args.critic && session.config.critic_enabled;
     let mut generated = session
@@ -251,7 +252,7 @@ pub async fn review_command(args: ReviewArgs) -> Result<ExitCode> {
                 )
                 .into());
             }
-            "Review the staged changes.".to_string()
+            requests::REVIEW_STAGED.to_string()
         }
     };
     let critic = session.config.critic_enabled;
@@ -274,11 +275,7 @@ pub async fn pr_command(args: PrArgs) -> Result<ExitCode> {
         })?,
     };
     let to = args.to.unwrap_or_else(|| "HEAD".to_string());
-    let request = format!(
-        "Write the pull request description for the changes from {from} to {to}. FROM={from} \
-         TO={to}: the commits are git_log with from={from}, to={to}; the changes are git_diff \
-         with from={from}, to={to}."
-    );
+    let request = requests::range("pull request description", &from, &to, None);
     let critic = session.config.critic_enabled;
     let generated = session
         .generate::<PullRequest>("pr", &request, critic)
@@ -287,20 +284,10 @@ pub async fn pr_command(args: PrArgs) -> Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-fn range_request(what: &str, from: &str, to: &str, version: Option<&str>) -> String {
-    let version = version
-        .map(|v| format!(" for version {v}"))
-        .unwrap_or_default();
-    format!(
-        "Write the {what}{version} covering {from}..{to}. FROM={from} TO={to}: the commits are \
-         git_log with from={from}, to={to}; the changes are git_diff with from={from}, to={to}."
-    )
-}
-
 pub async fn changelog_command(args: ChangelogArgs) -> Result<ExitCode> {
     let session = Session::open(&args.config, args.output)?;
     let to = args.to.clone().unwrap_or_else(|| "HEAD".to_string());
-    let request = range_request(
+    let request = requests::range(
         "changelog entry",
         &args.from,
         &to,
@@ -332,7 +319,7 @@ pub async fn changelog_command(args: ChangelogArgs) -> Result<ExitCode> {
 pub async fn release_notes_command(args: ReleaseNotesArgs) -> Result<ExitCode> {
     let session = Session::open(&args.config, args.output)?;
     let to = args.to.clone().unwrap_or_else(|| "HEAD".to_string());
-    let request = range_request(
+    let request = requests::range(
         "release notes",
         &args.from,
         &to,

@@ -177,13 +177,8 @@ impl Walker<'_> {
         Ok(())
     }
 
-    /// The line of a key in its table (the item's own line when the key has no position).
     fn key_line(&self, table: &dyn TableLike, name: &str, item: &Item) -> usize {
-        table
-            .key(name)
-            .and_then(|k| k.span())
-            .or_else(|| item.span())
-            .map_or(1, |s| line_of(self.text, s.start))
+        key_line(self.text, table, name, item)
     }
 
     fn error(&self, line: usize, key: &str, problem: &str) -> ConfigError {
@@ -208,8 +203,17 @@ impl Walker<'_> {
     }
 }
 
+/// The line of a key in its table (else of its value), for messages; 1 when unknown.
+pub fn key_line(text: &str, table: &dyn TableLike, name: &str, item: &Item) -> usize {
+    table
+        .key(name)
+        .and_then(|k| k.span())
+        .or_else(|| item.span())
+        .map_or(1, |s| line_of(text, s.start))
+}
+
 /// The 1-based line of a byte offset.
-fn line_of(text: &str, offset: usize) -> usize {
+pub fn line_of(text: &str, offset: usize) -> usize {
     let offset = offset.min(text.len());
     text.as_bytes()[..offset]
         .iter()

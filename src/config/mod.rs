@@ -6,7 +6,7 @@
 //! keys, base URLs or trust. API keys are [`Secret`]s: they print as `****` everywhere.
 
 mod edit;
-mod file;
+pub mod file;
 mod keys;
 mod layers;
 mod provider;

@@ -9,10 +9,11 @@ use crossterm::event::{KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
 use serde::Deserialize;
 use serde::de::value::{Error as ValueError, StrDeserializer};
 use thiserror::Error;
-use toml_edit::{Document, Item, TableLike};
+use toml_edit::Document;
 
 use super::command::Command;
 use crate::config::display_path;
+use crate::config::file::{key_line, line_of};
 
 /// The keys everywhere but in a text input.
 const DEFAULT_GLOBAL: &[(&str, Command)] = &[
@@ -450,25 +451,6 @@ impl Keymap {
             .map(|command| format!("no key is left for `{}`", command_name(command)))
             .collect()
     }
-}
-
-/// The line of a key in its table, for messages.
-fn key_line(text: &str, table: &dyn TableLike, name: &str, item: &Item) -> usize {
-    table
-        .key(name)
-        .and_then(|k| k.span())
-        .or_else(|| item.span())
-        .map_or(1, |s| line_of(text, s.start))
-}
-
-/// The 1-based line of a byte offset.
-fn line_of(text: &str, offset: usize) -> usize {
-    let offset = offset.min(text.len());
-    text.as_bytes()[..offset]
-        .iter()
-        .filter(|&&b| b == b'\n')
-        .count()
-        + 1
 }
 
 #[cfg(test)]

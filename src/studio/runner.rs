@@ -14,6 +14,7 @@ use super::effect::Effect;
 use super::state::{ChatMessage, CommitRow, FileEntry, Mode, Speaker};
 use crate::agent::chat::{ChatTarget, Turn};
 use crate::agent::generate::IrisAgent;
+use crate::agent::requests;
 use crate::agent::{AgentEvent, EventSink};
 use crate::context::rank_files;
 use crate::git::{CommitOptions, DiffTarget, GitRepo};
@@ -202,16 +203,11 @@ impl Runner {
             let critic = iris_critic(mode);
             let result = match mode {
                 Mode::Commit => iris
-                    .generate::<GeneratedMessage>(
-                        "commit",
-                        "Write the commit message for the staged changes.",
-                        false,
-                        &sink,
-                    )
+                    .generate::<GeneratedMessage>("commit", requests::COMMIT_STAGED, false, &sink)
                     .await
                     .map(|g| g.artifact.to_commit_text()),
                 Mode::Review => iris
-                    .generate::<Review>("review", "Review the staged changes.", critic, &sink)
+                    .generate::<Review>("review", requests::REVIEW_STAGED, critic, &sink)
                     .await
                     .map(|g| g.artifact.to_markdown()),
                 Mode::Pr => iris
@@ -322,14 +318,12 @@ fn iris_critic(mode: Mode) -> bool {
     mode != Mode::Commit
 }
 
+/// The request for a range artifact (the range is known before a range mode generates).
 fn range_request(range: &Option<(String, String)>, what: &str) -> String {
     let (from, to) = range
         .clone()
         .unwrap_or_else(|| ("HEAD~1".to_string(), "HEAD".to_string()));
-    format!(
-        "Write the {what} for the changes from {from} to {to}. FROM={from} TO={to}: the commits \
-         are git_log with from={from}, to={to}; the changes are git_diff with from={from}, to={to}."
-    )
+    requests::range(what, &from, &to, None)
 }
 
 /// The update tool and the artifact's name for a mode.

@@ -7,9 +7,10 @@ use std::path::{Path, PathBuf};
 
 use ratatui::style::{Color, Modifier, Style};
 use thiserror::Error;
-use toml_edit::{Document, Item, TableLike};
+use toml_edit::{Document, Item};
 
 use crate::config::display_path;
+use crate::config::file::{key_line, line_of};
 
 /// The built-in themes, embedded in the binary.
 const BUILTINS: [(&str, &str); 3] = [
@@ -679,25 +680,6 @@ fn luminance(color: Color) -> Option<f64> {
         }
     };
     Some(0.2126 * linear(r) + 0.7152 * linear(g) + 0.0722 * linear(b))
-}
-
-/// The line of a key in its table, for messages.
-fn key_line(text: &str, table: &dyn TableLike, name: &str, item: &Item) -> usize {
-    table
-        .key(name)
-        .and_then(|k| k.span())
-        .or_else(|| item.span())
-        .map_or(1, |s| line_of(text, s.start))
-}
-
-/// The 1-based line of a byte offset.
-fn line_of(text: &str, offset: usize) -> usize {
-    let offset = offset.min(text.len());
-    text.as_bytes()[..offset]
-        .iter()
-        .filter(|&&b| b == b'\n')
-        .count()
-        + 1
 }
 
 #[cfg(test)]
