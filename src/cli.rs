@@ -87,7 +87,9 @@ pub fn run() -> ExitCode {
         Ok(cli) => cli,
         Err(err) => return report_clap_error(err),
     };
-    init_tracing(cli.debug);
+    // The studio owns the screen: its traces go to a file instead of stderr.
+    let full_screen = matches!(cli.command, None | Some(Command::Studio(_)));
+    init_tracing(cli.debug, full_screen);
     match execute(cli) {
         Ok(code) => code,
         Err(err) => {
@@ -128,18 +130,38 @@ fn report_clap_error(err: clap::Error) -> ExitCode {
     }
 }
 
-fn init_tracing(debug: bool) {
+/// Traces to stderr, or for the full-screen studio to `.git/iris/studio.log` (where there is
+/// a repository to put it in).
+fn init_tracing(debug: bool, full_screen: bool) {
     let filter = if debug {
         tracing_subscriber::EnvFilter::new("iris_studio=debug")
     } else {
         tracing_subscriber::EnvFilter::try_from_env("IRIS_LOG")
             .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("off"))
     };
-    tracing_subscriber::fmt()
+    let builder = tracing_subscriber::fmt()
         .with_env_filter(filter)
-        .with_writer(std::io::stderr)
-        .with_target(false)
-        .init();
+        .with_target(false);
+    let tracing_on = debug || std::env::var_os("IRIS_LOG").is_some();
+    let log_file = (full_screen && tracing_on)
+        .then(|| {
+            let repo = GitRepo::discover(&std::env::current_dir().ok()?).ok()?;
+            let dir = repo.git_dir().join("iris");
+            std::fs::create_dir_all(&dir).ok()?;
+            std::fs::OpenOptions::new()
+                .create(true)
+                .append(true)
+                .open(dir.join("studio.log"))
+                .ok()
+        })
+        .flatten();
+    match log_file {
+        Some(file) => builder
+            .with_ansi(false)
+            .with_writer(std::sync::Mutex::new(file))
+            .init(),
+        None => builder.with_writer(std::io::stderr).init(),
+    }
 }
 
 fn execute(cli: Cli) -> Result<ExitCode> {
