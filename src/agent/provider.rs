@@ -102,52 +102,37 @@ macro_rules! with_completion_model {
         let build_error = |e: rig_core::http_client::Error| {
             anyhow::Error::new($crate::agent::ProviderError::new(spec, e.to_string()))
         };
-        match spec.kind {
-            ProviderKind::OpenAi => {
-                let mut builder = openai::Client::builder().api_key(key);
+        // One client of type `$client` with the key, the base URL and the shared HTTP client.
+        macro_rules! client {
+            ($client:ty) => {{
+                let mut builder = <$client>::builder().api_key(key);
                 if let Some(url) = &spec.base_url {
                     builder = builder.base_url(url);
                 }
-                let client = builder.http_client(http).build().map_err(build_error)?;
-                let $model = client.completion_model(&spec.model);
+                builder.http_client(http).build().map_err(build_error)?
+            }};
+        }
+        match spec.kind {
+            ProviderKind::OpenAi => {
+                let $model = client!(openai::Client).completion_model(&spec.model);
                 $body
             }
             ProviderKind::OpenAiCompatible => {
-                let mut builder = openai::CompletionsClient::builder().api_key(key);
-                if let Some(url) = &spec.base_url {
-                    builder = builder.base_url(url);
-                }
-                let client = builder.http_client(http).build().map_err(build_error)?;
-                let $model = client.completion_model(&spec.model);
+                let $model = client!(openai::CompletionsClient).completion_model(&spec.model);
                 $body
             }
             ProviderKind::Anthropic => {
-                let mut builder = anthropic::Client::builder().api_key(key);
-                if let Some(url) = &spec.base_url {
-                    builder = builder.base_url(url);
-                }
-                let client = builder.http_client(http).build().map_err(build_error)?;
-                let $model = client
+                let $model = client!(anthropic::Client)
                     .completion_model(&spec.model)
                     .with_automatic_caching();
                 $body
             }
             ProviderKind::Gemini => {
-                let mut builder = gemini::Client::builder().api_key(key);
-                if let Some(url) = &spec.base_url {
-                    builder = builder.base_url(url);
-                }
-                let client = builder.http_client(http).build().map_err(build_error)?;
-                let $model = client.completion_model(&spec.model);
+                let $model = client!(gemini::Client).completion_model(&spec.model);
                 $body
             }
             ProviderKind::Ollama => {
-                let mut builder = ollama::Client::builder().api_key(key);
-                if let Some(url) = &spec.base_url {
-                    builder = builder.base_url(url);
-                }
-                let client = builder.http_client(http).build().map_err(build_error)?;
-                let $model = client.completion_model(&spec.model);
+                let $model = client!(ollama::Client).completion_model(&spec.model);
                 $body
             }
         }
