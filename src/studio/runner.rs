@@ -18,7 +18,7 @@ use crate::agent::requests;
 use crate::agent::{AgentEvent, EventSink};
 use crate::context::rank_files;
 use crate::git::{CommitOptions, DiffTarget, GitRepo};
-use crate::types::{Changelog, GeneratedMessage, PullRequest, ReleaseNotes, Review};
+use crate::types::{Artifact, Changelog, GeneratedMessage, PullRequest, ReleaseNotes, Review};
 
 pub struct Runner {
     tx: UnboundedSender<Action>,
@@ -202,41 +202,31 @@ impl Runner {
         let handle = tokio::spawn(async move {
             let critic = iris_critic(mode);
             let result = match mode {
-                Mode::Commit => iris
-                    .generate::<GeneratedMessage>("commit", requests::COMMIT_STAGED, false, &sink)
-                    .await
-                    .map(|g| g.artifact.to_commit_text()),
-                Mode::Review => iris
-                    .generate::<Review>("review", requests::REVIEW_STAGED, critic, &sink)
-                    .await
-                    .map(|g| g.artifact.to_markdown()),
-                Mode::Pr => iris
-                    .generate::<PullRequest>(
-                        "pr",
-                        &range_request(&range, "pull request description"),
-                        critic,
+                Mode::Commit => {
+                    write::<GeneratedMessage>(
+                        &iris,
+                        "commit",
+                        requests::COMMIT_STAGED,
+                        false,
                         &sink,
                     )
                     .await
-                    .map(|g| g.artifact.to_markdown()),
-                Mode::Changelog => iris
-                    .generate::<Changelog>(
-                        "changelog",
-                        &range_request(&range, "changelog entry"),
-                        critic,
-                        &sink,
-                    )
-                    .await
-                    .map(|g| g.artifact.to_markdown()),
-                Mode::ReleaseNotes => iris
-                    .generate::<ReleaseNotes>(
-                        "release_notes",
-                        &range_request(&range, "release notes"),
-                        critic,
-                        &sink,
-                    )
-                    .await
-                    .map(|g| g.artifact.to_markdown()),
+                }
+                Mode::Review => {
+                    write::<Review>(&iris, "review", requests::REVIEW_STAGED, critic, &sink).await
+                }
+                Mode::Pr => {
+                    let request = range_request(&range, "pull request description");
+                    write::<PullRequest>(&iris, "pr", &request, critic, &sink).await
+                }
+                Mode::Changelog => {
+                    let request = range_request(&range, "changelog entry");
+                    write::<Changelog>(&iris, "changelog", &request, critic, &sink).await
+                }
+                Mode::ReleaseNotes => {
+                    let request = range_request(&range, "release notes");
+                    write::<ReleaseNotes>(&iris, "release_notes", &request, critic, &sink).await
+                }
                 Mode::Explore => return,
             };
             let _ = tx.send(Action::Generated {
@@ -316,6 +306,22 @@ fn draft_writer() -> UnboundedSender<(PathBuf, Option<String>)> {
 /// The critic runs after every artifact but the commit message (as on the command line).
 fn iris_critic(mode: Mode) -> bool {
     mode != Mode::Commit
+}
+
+/// Runs a capability and gives the artifact as the editor's text (markdown; for a commit,
+/// the message itself).
+async fn write<T: Artifact + Send + 'static>(
+    iris: &IrisAgent,
+    capability: &str,
+    request: &str,
+    critic: bool,
+    sink: &EventSink,
+) -> anyhow::Result<String> {
+    Ok(iris
+        .generate::<T>(capability, request, critic, sink)
+        .await?
+        .artifact
+        .to_markdown())
 }
 
 /// The request for a range artifact (the range is known before a range mode generates).
