@@ -64,7 +64,11 @@ impl GitRepo {
         // git itself does not re-hash objects it reads; libgit2 does by default, and that
         // (SHA-1 with collision detection) is a third of the time of a large diff.
         static FAST_READS: std::sync::Once = std::sync::Once::new();
-        FAST_READS.call_once(|| git2::opts::strict_hash_verification(false));
+        FAST_READS.call_once(|| {
+            git2::opts::strict_hash_verification(false);
+            // Each blob of a diff is read once: caching them only costs time and memory.
+            git2::opts::enable_caching(false);
+        });
         match Repository::discover(start) {
             Ok(repo) => {
                 hooks::index_from_env(&repo)?;
