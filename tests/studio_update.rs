@@ -1746,3 +1746,43 @@ fn a_failed_commit_shows_the_whole_report_and_keeps_the_message() {
     command(&mut state, Command::Back);
     assert!(state.report.is_none());
 }
+
+#[test]
+fn the_first_ranking_lists_the_staged_files_and_the_complete_one_re_sorts_them() {
+    use iris_studio::studio::action::RankedFile;
+    let mut state = State::new(Mode::Commit);
+    let ranked = |items: &[(&str, u32)]| {
+        Ok(items
+            .iter()
+            .map(|(path, relevance)| RankedFile {
+                path: path.to_string(),
+                kind: ChangeKind::Modified,
+                relevance: *relevance,
+            })
+            .collect())
+    };
+    update(
+        &mut state,
+        Action::RankingLoaded {
+            result: ranked(&[("src/a.rs", 85), ("README.md", 62)]),
+            complete: false,
+        },
+    );
+    let paths: Vec<&str> = state.files.iter().map(|f| f.path.as_str()).collect();
+    assert_eq!(paths, ["src/a.rs", "README.md"]);
+    assert!(!state.ranking_complete && state.files_loading && state.has_staged);
+    update(
+        &mut state,
+        Action::RankingLoaded {
+            result: ranked(&[("README.md", 90), ("src/a.rs", 70)]),
+            complete: true,
+        },
+    );
+    let order: Vec<(&str, Option<u32>)> = state
+        .files
+        .iter()
+        .map(|f| (f.path.as_str(), f.relevance))
+        .collect();
+    assert_eq!(order, [("README.md", Some(90)), ("src/a.rs", Some(70))]);
+    assert!(state.ranking_complete);
+}

@@ -25,7 +25,12 @@ pub enum Action {
     Tick,
     Command(Command),
     /// The staged files ranked by relevance (before the full status, which takes longer).
-    RankingLoaded(Result<Vec<RankedFile>, String>),
+    /// A first ranking from paths and kinds of change arrives at once; `complete` marks the
+    /// one that also weighs changed lines and new functions and types.
+    RankingLoaded {
+        result: Result<Vec<RankedFile>, String>,
+        complete: bool,
+    },
     /// The status of the repository, the branch, and whether anything is staged.
     StatusLoaded(Result<RepoSnapshot, String>),
     /// The diff of the selected file (staged and unstaged parts).

@@ -16,7 +16,7 @@ use crate::agent::chat::{ChatTarget, Turn};
 use crate::agent::generate::IrisAgent;
 use crate::agent::requests;
 use crate::agent::{AgentEvent, EventSink};
-use crate::context::rank_files;
+use crate::context::{rank_files, score_file};
 use crate::git::{CommitOptions, DiffTarget, GitRepo};
 use crate::types::{Artifact, Changelog, GeneratedMessage, PullRequest, ReleaseNotes, Review};
 
@@ -54,7 +54,7 @@ impl Runner {
             Effect::LoadStatus => {
                 let tx = self.tx.clone();
                 self.blocking(move |root| {
-                    let _ = tx.send(Action::RankingLoaded(ranking(&root)));
+                    send_rankings(&tx, &root);
                     Action::StatusLoaded(snapshot(root))
                 });
             }
@@ -152,7 +152,7 @@ impl Runner {
             let _ = tx.send(Action::DraftsLoaded(found));
             // The ranked staged files first (a diff of the index, using every core), then the
             // full status (a walk of the working tree) fills in.
-            let _ = tx.send(Action::RankingLoaded(ranking(&root)));
+            send_rankings(&tx, &root);
             let _ = tx.send(Action::StatusLoaded(snapshot(root)));
         });
     }
@@ -456,6 +456,40 @@ pub fn snapshot(root: PathBuf) -> Result<RepoSnapshot, String> {
         branch: status.head.to_string(),
         files,
     })
+}
+
+/// Sends the first ranking (from paths and kinds, a few milliseconds) and then the complete
+/// one (from the staged diff), so a large change is listed at once and refined after.
+fn send_rankings(tx: &UnboundedSender<Action>, root: &std::path::Path) {
+    let _ = tx.send(Action::RankingLoaded {
+        result: first_ranking(root),
+        complete: false,
+    });
+    let _ = tx.send(Action::RankingLoaded {
+        result: ranking(root),
+        complete: true,
+    });
+}
+
+/// The staged files ranked by what their paths and kinds of change say alone.
+pub fn first_ranking(root: &std::path::Path) -> Result<Vec<RankedFile>, String> {
+    let repo = GitRepo::discover(root).map_err(|e| e.to_string())?;
+    let mut ranked: Vec<RankedFile> = repo
+        .changed_files(&DiffTarget::Staged)
+        .map_err(|e| e.to_string())?
+        .into_iter()
+        .map(|f| RankedFile {
+            relevance: score_file(&f.path, f.kind, 0, &[]).percent(),
+            path: f.path,
+            kind: f.kind,
+        })
+        .collect();
+    ranked.sort_by(|a, b| {
+        b.relevance
+            .cmp(&a.relevance)
+            .then_with(|| a.path.cmp(&b.path))
+    });
+    Ok(ranked)
 }
 
 /// The staged files ranked by relevance (from the staged diff), most relevant first.

@@ -415,6 +415,8 @@ pub struct State {
     pub files: Vec<FileEntry>,
     pub selected: usize,
     pub files_loading: bool,
+    /// Whether the relevance weighs the changed lines too (not only paths and kinds).
+    pub ranking_complete: bool,
     /// Relevance of the staged files, in percent, by path.
     pub relevance: std::collections::HashMap<String, u32>,
     pub branch: String,
@@ -464,6 +466,7 @@ impl State {
             files: Vec::new(),
             selected: 0,
             files_loading: true,
+            ranking_complete: false,
             relevance: std::collections::HashMap::new(),
             branch: String::new(),
             diff: DiffView::default(),

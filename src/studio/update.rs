@@ -25,7 +25,11 @@ pub fn update(state: &mut State, action: Action) -> Vec<Effect> {
         }
         Action::Tick => Vec::new(),
         Action::Command(command) => command_input(state, command),
-        Action::RankingLoaded(Ok(ranked)) => {
+        Action::RankingLoaded {
+            result: Ok(ranked),
+            complete,
+        } => {
+            state.ranking_complete = complete;
             state.relevance = ranked
                 .iter()
                 .map(|r| (r.path.clone(), r.relevance))
@@ -49,7 +53,9 @@ pub fn update(state: &mut State, action: Action) -> Vec<Effect> {
             }
             Vec::new()
         }
-        Action::RankingLoaded(Err(err)) => {
+        Action::RankingLoaded {
+            result: Err(err), ..
+        } => {
             notice(
                 state,
                 Level::Error,

@@ -14,7 +14,15 @@ use crate::studio::theme::{Theme, Token};
 
 pub fn draw(frame: &mut Frame, area: Rect, state: &State, theme: &Theme) {
     let title = if state.files_loading && !state.files.is_empty() {
-        format!(" Files ({} staged, status loading…) ", state.files.len())
+        let ranking = if state.ranking_complete {
+            ""
+        } else {
+            "ranking, "
+        };
+        format!(
+            " Files ({} staged, {ranking}status loading…) ",
+            state.files.len()
+        )
     } else if state.files_loading {
         " Files (loading…) ".to_string()
     } else {
