@@ -101,18 +101,23 @@ fn base_command(program: &Path, repo: &Path, home: &Path) -> Command {
     command
 }
 
-/// First frame: the mode tabs are drawn. List: the ranked list's title counts the staged files.
-fn iris_startup(repo: &Path, home: &Path) -> (Duration, Duration) {
+/// First frame: the mode tabs are drawn. List: the staged files listed, ranked from their
+/// paths and kinds of change; complete: ranked with their changed lines and definitions too.
+fn iris_startup(repo: &Path, home: &Path) -> (Duration, Duration, Duration) {
     let mut command = base_command(Path::new(env!("CARGO_BIN_EXE_iris")), repo, home);
     command.args(["studio", "--mode", "commit"]);
     let program = PtyProgram::spawn(command, 120, 40);
     let first = program
         .wait_for(WAIT, |s| s.contains("1 Explore"))
         .expect("iris drew no frame");
+    let listed = format!("Files ({STAGED}");
     let list = program
-        .wait_for(WAIT, |s| s.contains(&format!("Files ({STAGED}")))
+        .wait_for(WAIT, |s| s.contains(&listed))
         .unwrap_or_else(|| panic!("iris listed no files:\n{}", program.text()));
-    (first, list)
+    let complete = program
+        .wait_for(WAIT, |s| s.contains(&listed) && !s.contains("ranking,"))
+        .unwrap_or_else(|| panic!("iris never finished ranking:\n{}", program.text()));
+    (first, list, complete)
 }
 
 /// First frame: anything on screen. List: one of the staged files is shown.
