@@ -284,22 +284,40 @@ pub async fn pr_command(args: PrArgs) -> Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
+impl Session {
+    /// A range capability's artifact for FROM..TO (TO defaults to HEAD), with the version the
+    /// user named when the model gave none.
+    async fn range_artifact<T: Artifact + Send + 'static>(
+        &self,
+        capability: &str,
+        what: &str,
+        range: (&str, Option<&str>),
+        version: Option<&str>,
+        set_version: impl FnOnce(&mut T, Option<String>),
+    ) -> Result<T> {
+        let (from, to) = (range.0, range.1.unwrap_or("HEAD"));
+        let request = requests::range(what, from, to, version);
+        let critic = self.config.critic_enabled;
+        let mut artifact = self
+            .generate::<T>(capability, &request, critic)
+            .await?
+            .artifact;
+        set_version(&mut artifact, version.map(str::to_string));
+        Ok(artifact)
+    }
+}
+
 pub async fn changelog_command(args: ChangelogArgs) -> Result<ExitCode> {
     let session = Session::open(&args.config, args.output)?;
-    let to = args.to.clone().unwrap_or_else(|| "HEAD".to_string());
-    let request = requests::range(
-        "changelog entry",
-        &args.from,
-        &to,
-        args.version_name.as_deref(),
-    );
-    let critic = session.config.critic_enabled;
-    let mut generated = session
-        .generate::<Changelog>("changelog", &request, critic)
+    let changelog = session
+        .range_artifact::<Changelog>(
+            "changelog",
+            "changelog entry",
+            (&args.from, args.to.as_deref()),
+            args.version_name.as_deref(),
+            |c, version| c.version = c.version.take().or(version),
+        )
         .await?;
-    if generated.artifact.version.is_none() {
-        generated.artifact.version = args.version_name.clone();
-    }
     if args.update {
         let path = session.repo.root().join(&args.file);
         let existing = match std::fs::read_to_string(&path) {
@@ -307,31 +325,26 @@ pub async fn changelog_command(args: ChangelogArgs) -> Result<ExitCode> {
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => String::new(),
             Err(e) => return Err(e).with_context(|| format!("cannot read {}", path.display())),
         };
-        let updated = insert_into_changelog(&existing, &generated.artifact.to_markdown());
+        let updated = insert_into_changelog(&existing, &changelog.to_markdown());
         std::fs::write(&path, updated)
             .with_context(|| format!("cannot write {}", path.display()))?;
         eprintln!("updated {}", path.display());
     }
-    print_artifact(&generated.artifact, args.output)?;
+    print_artifact(&changelog, args.output)?;
     Ok(ExitCode::SUCCESS)
 }
 
 pub async fn release_notes_command(args: ReleaseNotesArgs) -> Result<ExitCode> {
     let session = Session::open(&args.config, args.output)?;
-    let to = args.to.clone().unwrap_or_else(|| "HEAD".to_string());
-    let request = requests::range(
-        "release notes",
-        &args.from,
-        &to,
-        args.version_name.as_deref(),
-    );
-    let critic = session.config.critic_enabled;
-    let mut generated = session
-        .generate::<ReleaseNotes>("release_notes", &request, critic)
+    let notes = session
+        .range_artifact::<ReleaseNotes>(
+            "release_notes",
+            "release notes",
+            (&args.from, args.to.as_deref()),
+            args.version_name.as_deref(),
+            |n, version| n.version = n.version.take().or(version),
+        )
         .await?;
-    if generated.artifact.version.is_none() {
-        generated.artifact.version = args.version_name.clone();
-    }
-    print_artifact(&generated.artifact, args.output)?;
+    print_artifact(&notes, args.output)?;
     Ok(ExitCode::SUCCESS)
 }
