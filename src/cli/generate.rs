@@ -274,13 +274,16 @@ pub async fn pr_command(args: PrArgs) -> Result<ExitCode> {
             )
         })?,
     };
-    let to = args.to.unwrap_or_else(|| "HEAD".to_string());
-    let request = requests::range("pull request description", &from, &to, None);
-    let critic = session.config.critic_enabled;
-    let generated = session
-        .generate::<PullRequest>("pr", &request, critic)
+    let pr = session
+        .range_artifact::<PullRequest>(
+            "pr",
+            "pull request description",
+            (&from, args.to.as_deref()),
+            None,
+            |_, _| {},
+        )
         .await?;
-    print_artifact(&generated.artifact, args.output)?;
+    print_artifact(&pr, args.output)?;
     Ok(ExitCode::SUCCESS)
 }
 
