@@ -76,3 +76,16 @@ fn one_hunk_is_staged_and_the_other_is_not() {
     assert!(unstaged.contains("+line 2 changed"));
     assert!(git.stage_hunk("f.txt", 5).is_err());
 }
+
+#[test]
+fn one_path_is_known_untracked_without_a_full_status() {
+    let repo = TestRepo::new();
+    repo.write("tracked.txt", "t\n");
+    repo.commit_all("base");
+    repo.write("new.txt", "n\n");
+    let git = open(&repo);
+    assert!(git.is_untracked("new.txt").unwrap());
+    assert!(!git.is_untracked("tracked.txt").unwrap());
+    assert!(!git.is_untracked("missing.txt").unwrap());
+    assert!(git.is_untracked("../escape").is_err());
+}

@@ -89,6 +89,18 @@ impl GitRepo {
     }
 }
 
+impl GitRepo {
+    /// Whether one path is untracked (a single-file status, not a walk of the working tree).
+    pub fn is_untracked(&self, path: &str) -> Result<bool> {
+        let clean = super::check_relative_path(path)?;
+        match self.repo.status_file(&clean) {
+            Ok(status) => Ok(status.contains(Status::WT_NEW)),
+            Err(e) if e.code() == git2::ErrorCode::NotFound => Ok(false),
+            Err(e) => Err(e.into()),
+        }
+    }
+}
+
 fn index_change(s: Status) -> Option<ChangeKind> {
     if s.contains(Status::INDEX_NEW) {
         Some(ChangeKind::Added)

@@ -518,13 +518,7 @@ fn file_diff(root: PathBuf, path: &str) -> Result<Vec<crate::context::FileDiff>,
     if !files.is_empty() {
         return Ok(files);
     }
-    let untracked = repo
-        .status()
-        .map_err(|e| e.to_string())?
-        .entries
-        .iter()
-        .any(|e| e.untracked && e.path == path);
-    if !untracked || root.join(path).is_dir() {
+    if root.join(path).is_dir() || !repo.is_untracked(path).map_err(|e| e.to_string())? {
         return Ok(files);
     }
     let patch = repo.untracked_file_patch(path).map_err(|e| e.to_string())?;
