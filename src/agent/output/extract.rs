@@ -171,24 +171,43 @@ fn parses(candidate: &str) -> Option<Value> {
         .ok()
 }
 
+/// Where a scan of JSON text is: inside a string (and after a backslash there) or not.
+#[derive(Default)]
+struct Scan {
+    in_string: bool,
+    escaped: bool,
+}
+
+impl Scan {
+    /// Advances over `c`; true when `c` is structural (outside any string, quotes excluded).
+    fn structural(&mut self, c: char) -> bool {
+        if self.in_string {
+            match c {
+                _ if self.escaped => self.escaped = false,
+                '\\' => self.escaped = true,
+                '"' => self.in_string = false,
+                _ => {}
+            }
+            return false;
+        }
+        if c == '"' {
+            self.in_string = true;
+            return false;
+        }
+        true
+    }
+}
+
 /// The end (exclusive byte offset) of the object or array opening at `start`, counting
 /// brackets outside strings only; `None` when the text ends first.
 fn balanced_end(text: &str, start: usize) -> Option<usize> {
     let mut depth = 0usize;
-    let mut in_string = false;
-    let mut escaped = false;
+    let mut scan = Scan::default();
     for (i, c) in text[start..].char_indices() {
-        if in_string {
-            match c {
-                _ if escaped => escaped = false,
-                '\\' => escaped = true,
-                '"' => in_string = false,
-                _ => {}
-            }
+        if !scan.structural(c) {
             continue;
         }
         match c {
-            '"' => in_string = true,
             '{' | '[' => depth += 1,
             '}' | ']' => {
                 depth = depth.saturating_sub(1);
@@ -206,20 +225,12 @@ fn balanced_end(text: &str, start: usize) -> Option<usize> {
 /// a dangling comma dropped or a dangling key given null, the open brackets closed.
 pub(super) fn close_truncated(text: &str) -> String {
     let mut closers = Vec::new();
-    let mut in_string = false;
-    let mut escaped = false;
+    let mut scan = Scan::default();
     for c in text.chars() {
-        if in_string {
-            match c {
-                _ if escaped => escaped = false,
-                '\\' => escaped = true,
-                '"' => in_string = false,
-                _ => {}
-            }
+        if !scan.structural(c) {
             continue;
         }
         match c {
-            '"' => in_string = true,
             '{' => closers.push('}'),
             '[' => closers.push(']'),
             '}' | ']' => {
@@ -229,8 +240,8 @@ pub(super) fn close_truncated(text: &str) -> String {
         }
     }
     let mut out = text.to_string();
-    if in_string {
-        if escaped {
+    if scan.in_string {
+        if scan.escaped {
             out.pop();
         }
         out.push('"');
