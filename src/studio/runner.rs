@@ -386,13 +386,7 @@ fn open_file(root: &std::path::Path, path: &str) -> Result<OpenedFile, String> {
         .file_history(path, 20)
         .map_err(|e| e.to_string())?
         .into_iter()
-        .map(|c| CommitRow {
-            date: c.date(),
-            id: c.id,
-            short_id: c.short_id,
-            summary: c.summary,
-            author: c.author_name,
-        })
+        .map(CommitRow::from)
         .collect();
     Ok(OpenedFile { lines, history })
 }
@@ -424,13 +418,7 @@ fn commits(
         .log_range(&from, &to, 1000)
         .map_err(|e| e.to_string())?
         .into_iter()
-        .map(|c| CommitRow {
-            date: c.date(),
-            id: c.id,
-            short_id: c.short_id,
-            summary: c.summary,
-            author: c.author_name,
-        })
+        .map(CommitRow::from)
         .collect();
     Ok((from, rows))
 }

@@ -170,6 +170,18 @@ pub struct CommitRow {
     pub date: String,
 }
 
+impl From<crate::git::CommitInfo> for CommitRow {
+    fn from(c: crate::git::CommitInfo) -> Self {
+        Self {
+            date: c.date(),
+            id: c.id,
+            short_id: c.short_id,
+            summary: c.summary,
+            author: c.author_name,
+        }
+    }
+}
+
 /// The range the PR, changelog and release notes cover.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct CommitRange {
