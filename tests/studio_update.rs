@@ -493,6 +493,11 @@ fn the_wheel_scrolls_the_diff_and_moves_through_the_files() {
 #[test]
 fn resize_changes_where_the_panes_are() {
     let mut state = loaded(Mode::Explore, vec![staged("a.rs"), staged("b.rs")]);
+    // Explore's files pane shows the repository's tree: a click selects a row of it.
+    update(
+        &mut state,
+        Action::TreeLoaded(Ok(vec!["a.rs".into(), "b.rs".into()])),
+    );
     assert_eq!(update(&mut state, Action::ResizeTo(200, 50)), vec![]);
     assert_eq!(state.size, (200, 50));
     // Explore: files take 30% of 200 columns, so column 50 is the diff now (it was at 120).
@@ -501,10 +506,10 @@ fn resize_changes_where_the_panes_are() {
         60
     );
     update(&mut state, click(50, 3));
-    assert_eq!((state.focus, state.selected), (Pane::Files, 1));
+    assert_eq!((state.focus, state.explorer.selected), (Pane::Files, 1));
     update(&mut state, Action::ResizeTo(120, 40));
     update(&mut state, click(50, 3));
-    assert_eq!((state.focus, state.selected), (Pane::Diff, 1));
+    assert_eq!((state.focus, state.explorer.selected), (Pane::Diff, 1));
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -1785,4 +1790,35 @@ fn the_first_ranking_lists_the_staged_files_and_the_complete_one_re_sorts_them()
         .collect();
     assert_eq!(order, [("README.md", Some(90)), ("src/a.rs", Some(70))]);
     assert!(state.ranking_complete);
+}
+
+#[test]
+fn a_click_in_the_range_modes_selects_the_commit_drawn_there() {
+    let mut state = loaded(Mode::Pr, vec![staged("a.rs")]);
+    update(
+        &mut state,
+        Action::CommitsLoaded {
+            mode: Mode::Pr,
+            result: Ok((
+                "main".to_string(),
+                vec![
+                    commit_row("aaaaaaa", "First"),
+                    commit_row("bbbbbbb", "Second"),
+                ],
+            )),
+        },
+    );
+    let files = PaneRects::compute(state.size, &state).files.unwrap();
+    let effects = update(&mut state, click(files.x + 2, files.y + 2));
+    assert_eq!(state.range.selected, 1);
+    assert_eq!(
+        effects,
+        vec![Effect::LoadCommitDiff {
+            id: "bbbbbbb0000000000".to_string()
+        }]
+    );
+    assert_eq!(
+        state.selected, 0,
+        "the hidden changed-file list is untouched"
+    );
 }

@@ -890,6 +890,39 @@ fn chat_key(state: &mut State, key: KeyEvent) -> Vec<Effect> {
     }]
 }
 
+/// The selected row of whatever the files pane shows in this mode.
+fn files_pane_selection(state: &State) -> usize {
+    if state.mode == Mode::Explore {
+        state.explorer.selected
+    } else if state.mode.uses_range() {
+        state.range.selected
+    } else {
+        state.selected
+    }
+}
+
+/// Selects row `row` of what the files pane shows (the tree, the commits or the changed files).
+fn select_in_files_pane(state: &mut State, row: usize) -> Vec<Effect> {
+    if state.mode == Mode::Explore {
+        if row < state.explorer.rows().len() {
+            state.explorer.selected = row;
+        }
+        Vec::new()
+    } else if state.mode.uses_range() {
+        if row >= state.range.commits.len() {
+            return Vec::new();
+        }
+        state.range.selected = row;
+        load_selected_commit_diff(state)
+    } else {
+        if row >= state.files.len() {
+            return Vec::new();
+        }
+        state.selected = row;
+        load_selected_diff(state)
+    }
+}
+
 fn mouse_input(state: &mut State, mouse: crossterm::event::MouseEvent) -> Vec<Effect> {
     let rects = PaneRects::compute(state.size, state);
     let Some(pane) = hit(&rects, mouse.column, mouse.row) else {
@@ -905,10 +938,10 @@ fn mouse_input(state: &mut State, mouse: crossterm::event::MouseEvent) -> Vec<Ef
             {
                 // Row 0 of the list is under the top border; the list may be scrolled.
                 let rows = usize::from(area.height.saturating_sub(2));
-                let row = list_offset(state.selected, rows) + usize::from(mouse.row - area.y - 1);
-                if row < state.files.len() && row != state.selected {
-                    state.selected = row;
-                    return load_selected_diff(state);
+                let current = files_pane_selection(state);
+                let row = list_offset(current, rows) + usize::from(mouse.row - area.y - 1);
+                if row != current {
+                    return select_in_files_pane(state, row);
                 }
             }
             Vec::new()

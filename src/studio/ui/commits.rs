@@ -3,10 +3,10 @@
 use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{List, ListItem, ListState};
+use ratatui::widgets::ListItem;
 
 use super::text::clip;
-use super::{focused, pane_block};
+use super::{draw_list, focused, pane_block};
 use crate::studio::state::{Pane, State};
 use crate::studio::theme::{Theme, Token};
 
@@ -48,9 +48,5 @@ pub fn draw(frame: &mut Frame, area: Rect, state: &State, theme: &Theme) {
             })
             .collect()
     };
-    let list = List::new(items)
-        .block(block)
-        .highlight_style(theme.style(Token::Selection));
-    let mut list_state = ListState::default().with_selected(Some(range.selected));
-    frame.render_stateful_widget(list, area, &mut list_state);
+    draw_list(frame, area, block, items, range.selected, theme);
 }

@@ -4,11 +4,11 @@
 use ratatui::Frame;
 use ratatui::layout::{Constraint, Direction, Layout, Rect};
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{List, ListItem, ListState, Paragraph};
+use ratatui::widgets::{ListItem, Paragraph};
 
 use super::highlight::Highlighter;
 use super::text::{clip, expand_tabs};
-use super::{focused, pane_block};
+use super::{draw_list, focused, pane_block};
 use crate::studio::state::{Pane, State};
 use crate::studio::theme::{Theme, Token};
 
@@ -34,11 +34,8 @@ pub fn draw_tree(frame: &mut Frame, area: Rect, state: &State, theme: &Theme) {
             ListItem::new(Span::styled(clip(&text, width), theme.style(token)))
         })
         .collect();
-    let list = List::new(items)
-        .block(pane_block(title, focused(state, Pane::Files), theme))
-        .highlight_style(theme.style(Token::Selection));
-    let mut list_state = ListState::default().with_selected(Some(explorer.selected));
-    frame.render_stateful_widget(list, area, &mut list_state);
+    let block = pane_block(title, focused(state, Pane::Files), theme);
+    draw_list(frame, area, block, items, explorer.selected, theme);
 }
 
 pub fn draw_code(frame: &mut Frame, area: Rect, state: &State, theme: &Theme) {

@@ -3,12 +3,11 @@
 use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{List, ListItem, ListState};
+use ratatui::widgets::ListItem;
 
 use super::text::clip;
-use super::{focused, pane_block};
+use super::{draw_list, focused, pane_block};
 use crate::context::ChangeKind;
-use crate::studio::layout::list_offset;
 use crate::studio::state::{FileEntry, Pane, State};
 use crate::studio::theme::{Theme, Token};
 
@@ -42,14 +41,7 @@ pub fn draw(frame: &mut Frame, area: Rect, state: &State, theme: &Theme) {
             .map(|f| item(f, inner_width, theme))
             .collect()
     };
-    let list = List::new(items)
-        .block(block)
-        .highlight_style(theme.style(Token::Selection));
-    let rows = usize::from(area.height.saturating_sub(2));
-    let mut list_state = ListState::default()
-        .with_offset(list_offset(state.selected, rows))
-        .with_selected(Some(state.selected));
-    frame.render_stateful_widget(list, area, &mut list_state);
+    draw_list(frame, area, block, items, state.selected, theme);
 }
 
 fn mark(kind: Option<ChangeKind>) -> char {

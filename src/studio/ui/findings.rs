@@ -3,10 +3,10 @@
 use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{List, ListItem, ListState};
+use ratatui::widgets::ListItem;
 
 use super::text::clip;
-use super::{focused, pane_block};
+use super::{draw_list, focused, pane_block};
 use crate::studio::findings::findings_in;
 use crate::studio::state::{Pane, State};
 use crate::studio::theme::{Theme, Token};
@@ -51,10 +51,6 @@ pub fn draw(frame: &mut Frame, area: Rect, state: &State, theme: &Theme) {
             })
             .collect()
     };
-    let list = List::new(items)
-        .block(block)
-        .highlight_style(theme.style(Token::Selection));
-    let mut list_state =
-        ListState::default().with_selected(Some(state.finding.min(rows.len().saturating_sub(1))));
-    frame.render_stateful_widget(list, area, &mut list_state);
+    let selected = state.finding.min(rows.len().saturating_sub(1));
+    draw_list(frame, area, block, items, selected, theme);
 }

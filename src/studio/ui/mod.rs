@@ -123,6 +123,26 @@ pub(crate) fn focused(state: &State, pane: Pane) -> bool {
     state.focus == pane && !state.help && state.confirm.is_none()
 }
 
+/// A list filling a pane, the selected row highlighted and scrolled into view with the same
+/// offset mouse clicks use.
+pub(crate) fn draw_list(
+    frame: &mut Frame,
+    area: Rect,
+    block: Block<'_>,
+    items: Vec<ratatui::widgets::ListItem<'_>>,
+    selected: usize,
+    theme: &Theme,
+) {
+    let rows = usize::from(area.height.saturating_sub(2));
+    let list = ratatui::widgets::List::new(items)
+        .block(block)
+        .highlight_style(theme.style(Token::Selection));
+    let mut list_state = ratatui::widgets::ListState::default()
+        .with_offset(super::layout::list_offset(selected, rows))
+        .with_selected(Some(selected));
+    frame.render_stateful_widget(list, area, &mut list_state);
+}
+
 /// A rectangle of `width` x `height` centred in `area` (clamped to it).
 pub(crate) fn centered(area: Rect, width: u16, height: u16) -> Rect {
     let width = width.min(area.width);
