@@ -169,3 +169,43 @@ fn an_untracked_file_reads_as_git_shows_it_after_add_intent() {
     let git = repo.git(&["diff", "--no-color", "--", "new dir/fresh.rs"]);
     assert_eq!(without_index_lines(&ours), without_index_lines(&git));
 }
+
+/// Each file's added and removed lines, read without writing patch text (what the studio's
+/// ranking uses), are the lines the parsed diff holds.
+#[test]
+fn changed_lines_are_the_lines_of_the_parsed_diff() {
+    let repo = TestRepo::new();
+    varied_change(&repo);
+    repo.write("src/lib.rs", "// rewritten in the working tree\n");
+    for i in 0..70 {
+        // Enough files for the work to be split across threads.
+        repo.write(&format!("many/f{i:02}.txt"), format!("line {i}\n"));
+    }
+    repo.git(&["add", "many"]);
+    let git = GitRepo::discover(&repo.path()).expect("repository");
+    for target in [DiffTarget::Staged, DiffTarget::WorkingTree] {
+        let list = git.change_list(&target).expect("list");
+        let mut fast = git
+            .map_changed_lines(&list, |file, added, removed| {
+                let lines = |l: &[&str]| l.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+                (file.path.clone(), file.kind, lines(added), lines(removed))
+            })
+            .expect("lines");
+        let mut parsed: Vec<_> = git
+            .diff_files(&target, &[])
+            .expect("diff")
+            .iter()
+            .map(|f| {
+                let lines = |l: Vec<&str>| l.into_iter().map(str::to_string).collect::<Vec<_>>();
+                let (added, removed) = (f.added_lines().collect(), f.removed_lines().collect());
+                (f.path.clone(), f.kind, lines(added), lines(removed))
+            })
+            .collect();
+        fast.sort_by(|a, b| a.0.cmp(&b.0));
+        parsed.sort_by(|a, b| a.0.cmp(&b.0));
+        assert_eq!(fast, parsed, "{target:?}");
+        assert!(fast.len() > 70, "{target:?}: {}", fast.len());
+        let crlf = fast.iter().find(|f| f.0 == "crlf.txt").expect("crlf.txt");
+        assert_eq!(crlf.2, vec!["TWO\r"]);
+    }
+}

@@ -245,6 +245,7 @@ fn open_generate_edit_commit_quit_in_a_pseudo_terminal() {
     // Opened in commit mode with a staged change: Iris writes the message unasked.
     studio.wait_for_text("Adds a second constant function.");
     studio.wait_for_text("Iris wrote the commit");
+    studio.wait_for_text("+pub fn two() -> u32 {");
     let screen = studio.screen();
     assert!(screen.contains("Files (1)"), "{screen}");
     assert!(screen.contains("+pub fn two() -> u32 {"), "{screen}");

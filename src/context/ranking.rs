@@ -1,6 +1,8 @@
 //! Changed files in order of relevance, each with its score, reasons and semantic changes.
 
-use super::{FileDiff, Relevance, SemanticChange, detect_semantic_changes, score_file};
+use std::cmp::Ordering;
+
+use super::{ChangeKind, FileDiff, Relevance, SemanticChange, detect_semantic_changes, score_file};
 
 #[derive(Debug, Clone)]
 pub struct ScoredFile<'a> {
@@ -16,8 +18,7 @@ pub fn rank_files(files: &[FileDiff]) -> Vec<ScoredFile<'_>> {
         .map(|file| {
             let added: Vec<&str> = file.added_lines().collect();
             let removed: Vec<&str> = file.removed_lines().collect();
-            let semantic = detect_semantic_changes(&file.path, &added, &removed);
-            let relevance = score_file(&file.path, file.kind, file.changed_lines(), &semantic);
+            let (relevance, semantic) = score_lines(&file.path, file.kind, &added, &removed);
             ScoredFile {
                 file,
                 relevance,
@@ -26,10 +27,25 @@ pub fn rank_files(files: &[FileDiff]) -> Vec<ScoredFile<'_>> {
         })
         .collect();
     scored.sort_by(|a, b| {
-        b.relevance
-            .score
-            .total_cmp(&a.relevance.score)
-            .then_with(|| a.file.path.cmp(&b.file.path))
+        most_relevant_first((&a.relevance, &a.file.path), (&b.relevance, &b.file.path))
     });
     scored
+}
+
+/// One file's relevance and the functions and types it adds or removes, from its added and
+/// removed lines.
+pub fn score_lines(
+    path: &str,
+    kind: ChangeKind,
+    added: &[&str],
+    removed: &[&str],
+) -> (Relevance, Vec<SemanticChange>) {
+    let semantic = detect_semantic_changes(path, added, removed);
+    let relevance = score_file(path, kind, added.len() + removed.len(), &semantic);
+    (relevance, semantic)
+}
+
+/// The ranking's order: higher score first, then by path.
+pub fn most_relevant_first(a: (&Relevance, &str), b: (&Relevance, &str)) -> Ordering {
+    b.0.score.total_cmp(&a.0.score).then_with(|| a.1.cmp(b.1))
 }

@@ -63,37 +63,39 @@ impl GitRepo {
 
     /// The files `target` changes, without their content (`git diff --name-status`).
     pub fn changed_files(&self, target: &DiffTarget) -> Result<Vec<ChangedFile>> {
+        Ok(self.change_list(target)?.files)
+    }
+
+    /// The files `target` changes, listed before any of their content is read, kept so that
+    /// their lines can be read after without diffing again.
+    pub fn change_list(&self, target: &DiffTarget) -> Result<ChangeList> {
         let diff = self.diff(target, &[])?;
-        Ok(diff
+        let (files, changes) = diff
             .deltas()
-            .filter_map(|delta| {
-                let new = delta.new_file().path_bytes().map(lossy);
-                let old = delta.old_file().path_bytes().map(lossy);
-                let (kind, conflicted) = match delta.status() {
-                    Delta::Added | Delta::Untracked => (ChangeKind::Added, false),
-                    Delta::Deleted => (ChangeKind::Deleted, false),
-                    Delta::Renamed => (ChangeKind::Renamed, false),
-                    Delta::Copied => (ChangeKind::Copied, false),
-                    Delta::Typechange => (ChangeKind::TypeChanged, false),
-                    Delta::Conflicted => (ChangeKind::Modified, true),
-                    Delta::Modified => (ChangeKind::Modified, false),
-                    Delta::Unmodified | Delta::Ignored | Delta::Unreadable => return None,
-                };
-                let path = match kind {
-                    ChangeKind::Deleted => old.clone().or(new)?,
-                    _ => new.clone().or(old.clone())?,
-                };
-                let old_path = matches!(kind, ChangeKind::Renamed | ChangeKind::Copied)
-                    .then_some(old)
-                    .flatten();
-                Some(ChangedFile {
-                    path,
-                    old_path,
-                    kind,
-                    conflicted,
-                })
+            .filter_map(|delta| Some((changed_file(&delta)?, FileChange::from_delta(&delta))))
+            .unzip();
+        Ok(ChangeList {
+            files,
+            changes,
+            workdir: matches!(target, DiffTarget::Unstaged | DiffTarget::WorkingTree),
+        })
+    }
+
+    /// Each listed file's added and removed lines (without newlines) turned into a `T` by
+    /// `map`, in the list's order; quicker than [`GitRepo::diff_files`] when only the lines
+    /// count. Binary files have none.
+    pub fn map_changed_lines<T: Send>(
+        &self,
+        list: &ChangeList,
+        map: impl Fn(&ChangedFile, &[&str], &[&str]) -> T + Sync,
+    ) -> Result<Vec<T>> {
+        let pairs: Vec<(&ChangedFile, &FileChange)> =
+            list.files.iter().zip(&list.changes).collect();
+        self.each_change(&pairs, &|repo, (file, change)| {
+            repo.file_line_changes(change, list.workdir, |added, removed| {
+                map(file, added, removed)
             })
-            .collect())
+        })
     }
 
     pub(super) fn diff(&self, target: &DiffTarget, paths: &[String]) -> Result<Diff<'_>> {
@@ -142,4 +144,40 @@ impl GitRepo {
             .map(|commit| commit.tree().map_err(GitError::from))
             .transpose()
     }
+}
+
+/// The files a diff changes, with what is needed to read their lines later.
+pub struct ChangeList {
+    pub files: Vec<ChangedFile>,
+    changes: Vec<FileChange>,
+    workdir: bool,
+}
+
+/// One delta as a `git diff --name-status` entry; `None` for an unchanged one.
+fn changed_file(delta: &git2::DiffDelta<'_>) -> Option<ChangedFile> {
+    let new = delta.new_file().path_bytes().map(lossy);
+    let old = delta.old_file().path_bytes().map(lossy);
+    let (kind, conflicted) = match delta.status() {
+        Delta::Added | Delta::Untracked => (ChangeKind::Added, false),
+        Delta::Deleted => (ChangeKind::Deleted, false),
+        Delta::Renamed => (ChangeKind::Renamed, false),
+        Delta::Copied => (ChangeKind::Copied, false),
+        Delta::Typechange => (ChangeKind::TypeChanged, false),
+        Delta::Conflicted => (ChangeKind::Modified, true),
+        Delta::Modified => (ChangeKind::Modified, false),
+        Delta::Unmodified | Delta::Ignored | Delta::Unreadable => return None,
+    };
+    let path = match kind {
+        ChangeKind::Deleted => old.clone().or(new)?,
+        _ => new.clone().or(old.clone())?,
+    };
+    let old_path = matches!(kind, ChangeKind::Renamed | ChangeKind::Copied)
+        .then_some(old)
+        .flatten();
+    Some(ChangedFile {
+        path,
+        old_path,
+        kind,
+        conflicted,
+    })
 }

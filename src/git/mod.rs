@@ -21,7 +21,7 @@ use thiserror::Error;
 
 pub use blame::BlameLine;
 pub use commit::CommitOptions;
-pub use diff::{ChangedFile, DiffTarget};
+pub use diff::{ChangeList, ChangedFile, DiffTarget};
 pub use hooks::{BACKUP_SUFFIX, HookInstall, HookRemoval, ManagedHook};
 pub use info::{HeadState, RepoInfo};
 pub use log::{CommitInfo, is_bot};

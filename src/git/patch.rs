@@ -5,6 +5,7 @@
 //! (a dozen system calls per file) and would make a large diff several times slower than git.
 //! Large changes are split across threads, each with its own repository handle.
 
+use std::borrow::Cow;
 use std::fmt::Write as _;
 use std::path::PathBuf;
 
@@ -58,12 +59,71 @@ impl GitRepo {
         workdir: bool,
         map: &(impl Fn(&str) -> T + Sync),
     ) -> Result<Vec<T>> {
+        self.each_change(changes, &|repo, change| {
+            let mut text = String::new();
+            repo.write_file_patch(change, workdir, &mut text)?;
+            Ok(map(&text))
+        })
+    }
+
+    /// One change's added and removed lines (without their newlines), turned into a `T` by
+    /// `map`; no patch text is written. Binary files have none.
+    pub(super) fn file_line_changes<T>(
+        &self,
+        change: &FileChange,
+        workdir: bool,
+        map: impl Fn(&[&str], &[&str]) -> T,
+    ) -> Result<T> {
+        let content = match change.status {
+            Delta::Conflicted => Content::Same,
+            _ => self.content(change, workdir)?,
+        };
+        let (before, after) = match &content {
+            Content::Text(old, new) => (old.bytes(), new.bytes()),
+            Content::Binary | Content::Same => (&[][..], &[][..]),
+        };
+        // A new or deleted file needs no diff: all its lines are added or removed.
+        let patch = match before.is_empty() || after.is_empty() {
+            true => None,
+            false => Some(Patch::from_buffers(before, None, after, None, None)?),
+        };
+        let (mut added, mut removed) = (Vec::new(), Vec::new());
+        match &patch {
+            None => {
+                added.extend(lines(after));
+                removed.extend(lines(before));
+            }
+            Some(patch) => {
+                for h in 0..patch.num_hunks() {
+                    for l in 0..patch.num_lines_in_hunk(h)? {
+                        let line = patch.line_in_hunk(h, l)?;
+                        match line.origin() {
+                            '+' => added.push(lossy_line(line.content())),
+                            '-' => removed.push(lossy_line(line.content())),
+                            _ => {}
+                        }
+                    }
+                }
+            }
+        }
+        let added: Vec<&str> = added.iter().map(AsRef::as_ref).collect();
+        let removed: Vec<&str> = removed.iter().map(AsRef::as_ref).collect();
+        Ok(map(&added, &removed))
+    }
+
+    /// `work` done on every change, in order. Large changes are split across threads, each
+    /// with its own repository handle.
+    pub(super) fn each_change<C: Sync, T: Send>(
+        &self,
+        changes: &[C],
+        work: &(impl Fn(&GitRepo, &C) -> Result<T> + Sync),
+    ) -> Result<Vec<T>> {
         let threads = std::thread::available_parallelism()
             .map_or(1, |n| n.get())
             .min(changes.len() / FILES_PER_THREAD_MIN)
             .clamp(1, 4);
         if threads == 1 {
-            return self.patches_here(changes, workdir, map);
+            return changes.iter().map(|change| work(self, change)).collect();
         }
         let git_dir = self.repo.path().to_path_buf();
         std::thread::scope(|scope| {
@@ -75,7 +135,9 @@ impl GitRepo {
                         let repo = GitRepo {
                             repo: Repository::open(git_dir)?,
                         };
-                        repo.patches_here(part, workdir, map)
+                        part.iter()
+                            .map(|change| work(&repo, change))
+                            .collect::<Result<Vec<T>>>()
                     })
                 })
                 .collect();
@@ -88,23 +150,6 @@ impl GitRepo {
             }
             Ok(all)
         })
-    }
-
-    fn patches_here<T>(
-        &self,
-        changes: &[FileChange],
-        workdir: bool,
-        map: &impl Fn(&str) -> T,
-    ) -> Result<Vec<T>> {
-        let mut text = String::new();
-        changes
-            .iter()
-            .map(|change| {
-                text.clear();
-                self.write_file_patch(change, workdir, &mut text)?;
-                Ok(map(&text))
-            })
-            .collect()
     }
 
     /// Writes one file's patch; `workdir` says the new side may be a working-tree file.
@@ -153,21 +198,20 @@ impl GitRepo {
             }
             _ => {}
         }
-        let old_side = self.side(old, false)?;
-        let new_side = self.side(new, workdir)?;
         let (a, b) = match change.status {
             Delta::Added | Delta::Untracked => ("/dev/null".to_string(), b),
             Delta::Deleted => (a, "/dev/null".to_string()),
             _ => (a, b),
         };
-        if matches!(old_side, Side::Binary) || matches!(new_side, Side::Binary) {
-            let _ = writeln!(out, "Binary files {a} and {b} differ");
-            return Ok(());
-        }
+        let (old_side, new_side) = match self.content(change, workdir)? {
+            Content::Binary => {
+                let _ = writeln!(out, "Binary files {a} and {b} differ");
+                return Ok(());
+            }
+            Content::Same => return Ok(()), // a pure rename or mode change
+            Content::Text(old_side, new_side) => (old_side, new_side),
+        };
         let (before, after) = (old_side.bytes(), new_side.bytes());
-        if before == after {
-            return Ok(()); // a pure rename or mode change
-        }
         write_names(&a, &b, out);
         if before.is_empty() {
             // A new file: every line is added; no diff algorithm needed (nor for deletions).
@@ -179,6 +223,21 @@ impl GitRepo {
             write_hunks(&Patch::from_buffers(before, None, after, None, None)?, out)?;
         }
         Ok(())
+    }
+
+    /// What a change's two sides hold: binary content, the same bytes, or two texts.
+    fn content(&self, change: &FileChange, workdir: bool) -> Result<Content<'_>> {
+        let old_side = self.side(&change.old, false)?;
+        let new_side = self.side(&change.new, workdir)?;
+        Ok(
+            if matches!(old_side, Side::Binary) || matches!(new_side, Side::Binary) {
+                Content::Binary
+            } else if old_side.bytes() == new_side.bytes() {
+                Content::Same
+            } else {
+                Content::Text(old_side, new_side)
+            },
+        )
     }
 
     /// One side of a change: a blob, bytes from the working tree or made up (a submodule is
@@ -260,6 +319,12 @@ impl GitRepo {
     }
 }
 
+enum Content<'r> {
+    Binary,
+    Same,
+    Text(Side<'r>, Side<'r>),
+}
+
 enum Side<'r> {
     Blob(git2::Blob<'r>),
     Bytes(Vec<u8>),
@@ -274,6 +339,16 @@ impl Side<'_> {
             Side::Binary => &[],
         }
     }
+}
+
+/// A file's lines without their newlines (a CRLF line keeps its '\r', as in a patch).
+fn lines(content: &[u8]) -> impl Iterator<Item = Cow<'_, str>> {
+    content.split_inclusive(|&b| b == b'\n').map(lossy_line)
+}
+
+/// One line's text without its newline.
+fn lossy_line(line: &[u8]) -> Cow<'_, str> {
+    String::from_utf8_lossy(line.strip_suffix(b"\n").unwrap_or(line))
 }
 
 /// The `---` / `+++` lines. git ends a name that holds a space with a tab, so its end is clear.

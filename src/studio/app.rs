@@ -133,7 +133,9 @@ impl Studio {
         let mut last_frame = Instant::now() - FRAME;
         loop {
             if dirty && last_frame.elapsed() >= FRAME {
+                let started = Instant::now();
                 terminal.draw(&self)?;
+                tracing::debug!("frame drawn in {:?}", started.elapsed());
                 last_frame = Instant::now();
                 dirty = false;
             }
@@ -150,6 +152,7 @@ impl Studio {
                 _ = terminate.recv() => break,
             };
             if let Some(action) = action {
+                trace_action(&action);
                 for effect in update(&mut self.state, action) {
                     runner.run(effect);
                 }
@@ -161,6 +164,15 @@ impl Studio {
         }
         drop(terminal);
         Ok(())
+    }
+}
+
+/// With `--debug`, the start of each action in the log (results can be large).
+fn trace_action(action: &Action) {
+    if tracing::enabled!(tracing::Level::DEBUG) {
+        let text = format!("{action:?}");
+        let end = text.char_indices().nth(100).map_or(text.len(), |(i, _)| i);
+        tracing::debug!("action {}", &text[..end]);
     }
 }
 

@@ -11,6 +11,7 @@ pub mod effect;
 pub mod findings;
 pub mod keymap;
 pub mod layout;
+pub mod ranking;
 pub mod runner;
 pub mod state;
 pub mod theme;

@@ -9,14 +9,15 @@ use std::sync::Arc;
 use tokio::sync::mpsc::{UnboundedSender, unbounded_channel};
 use tokio::task::JoinHandle;
 
-use super::action::{Action, ChatOutcome, OpenedFile, RankedFile, RepoSnapshot};
+use super::action::{Action, ChatOutcome, OpenedFile, RepoSnapshot};
 use super::effect::Effect;
+use super::ranking::rank_staged;
 use super::state::{ChatMessage, CommitRow, FileEntry, Mode, Speaker};
+use super::ui::highlight;
 use crate::agent::chat::{ChatTarget, Turn};
 use crate::agent::generate::IrisAgent;
 use crate::agent::requests;
 use crate::agent::{AgentEvent, EventSink};
-use crate::context::{rank_files, score_file};
 use crate::git::{CommitOptions, DiffTarget, GitRepo};
 use crate::types::{Artifact, Changelog, GeneratedMessage, PullRequest, ReleaseNotes, Review};
 
@@ -58,9 +59,12 @@ impl Runner {
                     Action::StatusLoaded(snapshot(root))
                 });
             }
-            Effect::LoadDiff { path } => self.blocking(move |root| Action::DiffLoaded {
-                result: file_diff(root, &path),
-                path,
+            Effect::LoadDiff { path } => self.blocking(move |root| {
+                let result = file_diff(root, &path);
+                if let Ok(files) = &result {
+                    warm_highlighting(files);
+                }
+                Action::DiffLoaded { result, path }
             }),
             Effect::Generate { task, mode, range } => self.generate(task, mode, range),
             Effect::LoadTree => self.blocking(|root| Action::TreeLoaded(tree(&root))),
@@ -79,6 +83,9 @@ impl Runner {
                 let result = GitRepo::discover(&root)
                     .and_then(|repo| repo.diff_files(&DiffTarget::Commit(id), &[]))
                     .map_err(|e| e.to_string());
+                if let Ok(files) = &result {
+                    warm_highlighting(files);
+                }
                 Action::DiffLoaded { path, result }
             }),
             Effect::Chat {
@@ -149,10 +156,15 @@ impl Runner {
                     (!text.trim().is_empty()).then_some((mode, text))
                 })
                 .collect();
-            let _ = tx.send(Action::DraftsLoaded(found));
+            // Nothing found changes nothing on screen: no action, no frame to wait for.
+            if !found.is_empty() {
+                let _ = tx.send(Action::DraftsLoaded(found));
+            }
             // The ranked staged files first (a diff of the index, using every core), then the
-            // full status (a walk of the working tree) fills in.
+            // full status (a walk of the working tree) fills in, while the syntax definitions
+            // load, so the first highlighted diff does not hold up the UI thread.
             send_rankings(&tx, &root);
+            tokio::task::spawn_blocking(highlight::preload);
             let _ = tx.send(Action::StatusLoaded(snapshot(root)));
         });
     }
@@ -370,7 +382,7 @@ fn tree(root: &std::path::Path) -> Result<Vec<String>, String> {
 fn open_file(root: &std::path::Path, path: &str) -> Result<OpenedFile, String> {
     let full = root.join(path);
     let size = std::fs::metadata(&full).map_err(|e| e.to_string())?.len();
-    let lines = if size > MAX_OPEN_BYTES {
+    let lines: Option<Vec<String>> = if size > MAX_OPEN_BYTES {
         None
     } else {
         let bytes = std::fs::read(&full).map_err(|e| e.to_string())?;
@@ -381,6 +393,9 @@ fn open_file(root: &std::path::Path, path: &str) -> Result<OpenedFile, String> {
                 .collect()
         })
     };
+    if let Some(lines) = &lines {
+        highlight::warm(path, lines.iter().take(WARM_LINES).map(String::as_str));
+    }
     let repo = GitRepo::discover(root).map_err(|e| e.to_string())?;
     let history = repo
         .file_history(path, 20)
@@ -446,54 +461,34 @@ pub fn snapshot(root: PathBuf) -> Result<RepoSnapshot, String> {
     })
 }
 
-/// Sends the first ranking (from paths and kinds, a few milliseconds) and then the complete
-/// one (from the staged diff), so a large change is listed at once and refined after.
+/// Sends the first ranking (from paths and kinds) and then the complete one.
 fn send_rankings(tx: &UnboundedSender<Action>, root: &std::path::Path) {
-    let _ = tx.send(Action::RankingLoaded {
-        result: first_ranking(root),
-        complete: false,
-    });
-    let _ = tx.send(Action::RankingLoaded {
-        result: ranking(root),
-        complete: true,
+    rank_staged(root, |result, complete| {
+        let _ = tx.send(Action::RankingLoaded { result, complete });
     });
 }
 
-/// The staged files ranked by what their paths and kinds of change say alone.
-pub fn first_ranking(root: &std::path::Path) -> Result<Vec<RankedFile>, String> {
-    let repo = GitRepo::discover(root).map_err(|e| e.to_string())?;
-    let mut ranked: Vec<RankedFile> = repo
-        .changed_files(&DiffTarget::Staged)
-        .map_err(|e| e.to_string())?
-        .into_iter()
-        .map(|f| RankedFile {
-            relevance: score_file(&f.path, f.kind, 0, &[]).percent(),
-            path: f.path,
-            kind: f.kind,
-        })
-        .collect();
-    ranked.sort_by(|a, b| {
-        b.relevance
-            .cmp(&a.relevance)
-            .then_with(|| a.path.cmp(&b.path))
-    });
-    Ok(ranked)
-}
+/// About a screenful of lines: what the first frame of a diff or file shows.
+const WARM_LINES: usize = 100;
 
-/// The staged files ranked by relevance (from the staged diff), most relevant first.
-pub fn ranking(root: &std::path::Path) -> Result<Vec<RankedFile>, String> {
-    let repo = GitRepo::discover(root).map_err(|e| e.to_string())?;
-    let staged = repo
-        .diff_files(&DiffTarget::Staged, &[])
-        .map_err(|e| e.to_string())?;
-    Ok(rank_files(&staged)
-        .into_iter()
-        .map(|s| RankedFile {
-            path: s.file.path.clone(),
-            kind: s.file.kind,
-            relevance: s.relevance.percent(),
-        })
-        .collect())
+/// Compiles the highlighting patterns the first screen of a diff needs, here in the
+/// background rather than in the UI thread's next frame.
+fn warm_highlighting(files: &[crate::context::FileDiff]) {
+    let mut budget = WARM_LINES;
+    for file in files {
+        let lines: Vec<&str> = file
+            .hunks
+            .iter()
+            .flat_map(|h| &h.lines)
+            .take(budget)
+            .map(|l| l.content.as_str())
+            .collect();
+        budget -= lines.len();
+        highlight::warm(&file.path, lines.into_iter());
+        if budget == 0 {
+            break;
+        }
+    }
 }
 
 /// The selected file's changes against HEAD, staged and unstaged together; an untracked

@@ -13,6 +13,35 @@ use syntect::parsing::SyntaxSet;
 
 use crate::studio::theme::{ColorSupport, Theme};
 
+/// Loads the syntax definitions and colour schemes (tens of milliseconds) ahead of use.
+pub fn preload() {
+    syntaxes();
+    themes();
+}
+
+/// Compiles, off the UI thread, the patterns that highlighting these lines of `path` needs:
+/// syntect compiles each pattern on first use, which can hold a frame up for tens of
+/// milliseconds. Each line on its own, as [`Highlighter::spans`] does it.
+pub fn warm<'a>(path: &str, lines: impl Iterator<Item = &'a str>) {
+    let Some(theme) = themes().themes.values().next() else {
+        return;
+    };
+    let syntax = syntax_for(extension(path));
+    for line in lines {
+        let _ = HighlightLines::new(syntax, theme).highlight_line(line, syntaxes());
+    }
+}
+
+fn extension(path: &str) -> &str {
+    path.rsplit('.').next().unwrap_or_default()
+}
+
+fn syntax_for(extension: &str) -> &'static syntect::parsing::SyntaxReference {
+    syntaxes()
+        .find_syntax_by_extension(extension)
+        .unwrap_or_else(|| syntaxes().find_syntax_plain_text())
+}
+
 fn syntaxes() -> &'static SyntaxSet {
     static SET: OnceLock<SyntaxSet> = OnceLock::new();
     SET.get_or_init(SyntaxSet::load_defaults_newlines)
@@ -60,7 +89,7 @@ impl<'t> Highlighter<'t> {
         let Some(theme) = self.theme else {
             return vec![Span::styled(line.to_string(), base)];
         };
-        let extension = path.rsplit('.').next().unwrap_or_default().to_string();
+        let extension = extension(path).to_string();
         // The colours depend on the syntect theme and on how they were fitted to the terminal.
         let look = format!(
             "{} {:?}",
@@ -98,10 +127,7 @@ impl<'t> Highlighter<'t> {
         extension: &str,
         line: &str,
     ) -> Pieces {
-        let syntax = syntaxes()
-            .find_syntax_by_extension(extension)
-            .unwrap_or_else(|| syntaxes().find_syntax_plain_text());
-        let mut lines = HighlightLines::new(syntax, theme);
+        let mut lines = HighlightLines::new(syntax_for(extension), theme);
         match lines.highlight_line(line, syntaxes()) {
             Ok(regions) => regions
                 .into_iter()

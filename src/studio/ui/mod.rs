@@ -8,7 +8,7 @@ mod explore;
 mod files;
 mod findings;
 mod help;
-mod highlight;
+pub(crate) mod highlight;
 mod status;
 mod tabs;
 pub mod text;
