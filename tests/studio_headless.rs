@@ -432,3 +432,31 @@ async fn a_saved_draft_is_restored_before_the_status_can_start_a_generation() {
     assert!(studio.state.task.is_none());
     assert_eq!(fake.requests().len(), 0);
 }
+
+/// Drafts still queued when the studio stops are written before it is gone: on a single
+/// thread nothing else would get to write them once the loop has ended.
+#[tokio::test(flavor = "current_thread")]
+async fn drafts_queued_at_the_end_are_written_before_the_runner_finishes() {
+    let repo = staged_repo();
+    let (tx, _rx) = unbounded_channel();
+    let git_dir = repo.path().join(".git");
+    let mut runner = Runner::new(tx, repo.path(), git_dir.clone(), None);
+    for text in ["K", "Ke", "Kept"] {
+        runner.run(Effect::SaveDraft {
+            mode: Mode::Commit,
+            text: text.to_string(),
+        });
+    }
+    runner.run(Effect::SaveDraft {
+        mode: Mode::Pr,
+        text: "A PR body".to_string(),
+    });
+    runner.run(Effect::ClearDraft { mode: Mode::Pr });
+    runner.finish().await;
+    let drafts = git_dir.join("iris").join("drafts");
+    assert_eq!(
+        std::fs::read_to_string(drafts.join("commit.md")).unwrap(),
+        "Kept"
+    );
+    assert!(!drafts.join("pr.md").exists(), "the cleared draft is gone");
+}

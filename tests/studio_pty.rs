@@ -6,16 +6,13 @@
 
 mod common;
 
-use std::fs::File;
-use std::io::{Read, Write};
 use std::os::fd::{AsRawFd, OwnedFd};
-use std::os::unix::process::CommandExt;
-use std::process::{Child, Command, ExitStatus, Stdio};
-use std::sync::{Arc, Mutex};
+use std::process::{Command, ExitStatus};
 use std::time::{Duration, Instant};
 
 use common::TestRepo;
 use common::fake_provider::{FAKE_API_KEY, FakeProvider, Step};
+use common::pty::PtyProgram;
 use serde_json::json;
 
 const COLS: u16 = 120;
@@ -38,29 +35,13 @@ fn local_flags(master: &OwnedFd) -> libc::tcflag_t {
     }
 }
 
-/// Everything the studio wrote, and the screen it makes.
-struct Output {
-    bytes: Vec<u8>,
-    parser: vt100::Parser,
-    closed: bool,
-}
-
 /// The studio running in the pseudo-terminal; killed when dropped if still running.
 struct Studio {
-    child: Child,
-    master: OwnedFd,
-    input: File,
-    output: Arc<Mutex<Output>>,
+    program: PtyProgram,
 }
 
 impl Studio {
     fn spawn(repo: &TestRepo, fake: &FakeProvider) -> Studio {
-        let (master, slave) = common::pty::open_pty(COLS, ROWS);
-        assert_ne!(
-            local_flags(&master) & libc::ICANON,
-            0,
-            "the terminal starts in canonical mode"
-        );
         let mut command = Command::new(env!("CARGO_BIN_EXE_iris"));
         command
             .args(["studio", "--mode", "commit"])
@@ -76,78 +57,29 @@ impl Studio {
             .env("NO_COLOR", "1")
             .env("IRIS_PROVIDER", "openai")
             .env("OPENAI_API_KEY", FAKE_API_KEY)
-            .env("OPENAI_BASE_URL", fake.openai_base_url())
-            .stdin(Stdio::from(slave.try_clone().expect("dup slave")))
-            .stdout(Stdio::from(slave.try_clone().expect("dup slave")))
-            .stderr(Stdio::from(slave));
-        // SAFETY: only async-signal-safe calls between fork and exec: a new session whose
-        // controlling terminal is the pseudo-terminal on stdin.
-        unsafe {
-            command.pre_exec(|| {
-                if libc::setsid() < 0 || libc::ioctl(0, libc::TIOCSCTTY, 0) < 0 {
-                    return Err(std::io::Error::last_os_error());
-                }
-                Ok(())
-            });
-        }
-        let child = command.spawn().expect("run iris studio");
-        // The parent's copies of the slave are closed once `command` is dropped, so the
-        // master reads end of file (EIO) when the studio exits.
-        drop(command);
-        let output = Arc::new(Mutex::new(Output {
-            bytes: Vec::new(),
-            parser: vt100::Parser::new(
-                std::num::NonZeroU16::new(ROWS).unwrap(),
-                std::num::NonZeroU16::new(COLS).unwrap(),
-                0,
-            ),
-            closed: false,
-        }));
-        let mut reader = File::from(master.try_clone().expect("dup master"));
-        let sink = Arc::clone(&output);
-        std::thread::spawn(move || {
-            let mut chunk = [0u8; 8192];
-            loop {
-                match reader.read(&mut chunk) {
-                    Ok(0) | Err(_) => break,
-                    Ok(n) => {
-                        let mut out = sink.lock().unwrap_or_else(|e| e.into_inner());
-                        out.bytes.extend_from_slice(&chunk[..n]);
-                        out.parser.process(&chunk[..n]);
-                    }
-                }
-            }
-            sink.lock().unwrap_or_else(|e| e.into_inner()).closed = true;
-        });
-        let input = File::from(master.try_clone().expect("dup master"));
+            .env("OPENAI_BASE_URL", fake.openai_base_url());
         Studio {
-            child,
-            master,
-            input,
-            output,
+            program: PtyProgram::spawn(command, COLS, ROWS),
         }
     }
 
     fn screen(&self) -> String {
-        let out = self.output.lock().unwrap_or_else(|e| e.into_inner());
-        out.parser.screen().contents()
+        self.program.text()
     }
 
     /// Waits until the screen satisfies `check`; fails with the screen after the timeout.
     fn wait_for(&self, what: &str, check: impl Fn(&vt100::Screen) -> bool) {
         let start = Instant::now();
         loop {
-            {
-                let out = self.output.lock().unwrap_or_else(|e| e.into_inner());
-                if check(out.parser.screen()) {
-                    return;
-                }
-                if out.closed {
-                    panic!(
-                        "the studio exited while waiting for {what}; screen:\n{}",
-                        out.parser.screen().contents()
-                    );
-                }
+            let closed = self.program.closed();
+            if self.program.screen(&check) {
+                return;
+            }
+            if closed {
+                panic!(
+                    "the studio exited while waiting for {what}; screen:\n{}",
+                    self.screen()
+                );
             }
             if start.elapsed() > TIMEOUT {
                 panic!("timed out waiting for {what}; screen:\n{}", self.screen());
@@ -163,24 +95,36 @@ impl Studio {
     }
 
     fn send(&mut self, bytes: &[u8]) {
-        self.input.write_all(bytes).expect("write to the studio");
-        self.input.flush().expect("flush");
+        self.program.send(bytes);
     }
 
     /// The character in the cell at (row, column).
     fn cell(&self, row: u16, col: u16) -> String {
-        let out = self.output.lock().unwrap_or_else(|e| e.into_inner());
-        out.parser
-            .screen()
-            .cell(row, col)
-            .map(|c| c.contents().to_string())
-            .unwrap_or_default()
+        self.program.screen(|screen| {
+            screen
+                .cell(row, col)
+                .map(|c| c.contents().to_string())
+                .unwrap_or_default()
+        })
+    }
+
+    /// Waits for the studio to leave its focused editor (the file list takes the thick border).
+    fn wait_for_files_focus(&self) {
+        let start = Instant::now();
+        while self.cell(1, 0) != "┏" {
+            assert!(
+                start.elapsed() < TIMEOUT,
+                "esc did not leave the editor:\n{}",
+                self.screen()
+            );
+            std::thread::sleep(Duration::from_millis(20));
+        }
     }
 
     fn wait_exit(&mut self) -> ExitStatus {
         let start = Instant::now();
         loop {
-            if let Some(status) = self.child.try_wait().expect("wait for the studio") {
+            if let Some(status) = self.program.child.try_wait().expect("wait for the studio") {
                 return status;
             }
             if start.elapsed() > TIMEOUT {
@@ -193,25 +137,11 @@ impl Studio {
     /// Everything written, once the reader has seen the end of it.
     fn all_output(&self) -> Vec<u8> {
         let start = Instant::now();
-        loop {
-            {
-                let out = self.output.lock().unwrap_or_else(|e| e.into_inner());
-                if out.closed {
-                    return out.bytes.clone();
-                }
-            }
+        while !self.program.closed() {
             assert!(start.elapsed() < TIMEOUT, "the terminal output never ended");
             std::thread::sleep(Duration::from_millis(20));
         }
-    }
-}
-
-impl Drop for Studio {
-    fn drop(&mut self) {
-        if let Ok(None) = self.child.try_wait() {
-            let _ = self.child.kill();
-            let _ = self.child.wait();
-        }
+        self.program.bytes()
     }
 }
 
@@ -251,7 +181,7 @@ fn open_generate_edit_commit_quit_in_a_pseudo_terminal() {
     assert!(screen.contains("+pub fn two() -> u32 {"), "{screen}");
     assert!(screen.contains("title 9/72"), "{screen}");
     assert_eq!(
-        local_flags(&studio.master) & (libc::ICANON | libc::ECHO),
+        local_flags(&studio.program.master) & (libc::ICANON | libc::ECHO),
         0,
         "raw mode while the studio runs"
     );
@@ -283,15 +213,7 @@ fn open_generate_edit_commit_quit_in_a_pseudo_terminal() {
     // Esc leaves the editor (the file list takes the focus back), then q quits. They are sent
     // apart, or the terminal would read them as alt-q.
     studio.send(b"\x1b");
-    let start = Instant::now();
-    while studio.cell(1, 0) != "┏" {
-        assert!(
-            start.elapsed() < TIMEOUT,
-            "esc did not leave the editor:\n{}",
-            studio.screen()
-        );
-        std::thread::sleep(Duration::from_millis(20));
-    }
+    studio.wait_for_files_focus();
     studio.send(b"q");
     let status = studio.wait_exit();
     assert!(status.success(), "the studio exited with {status}");
@@ -324,17 +246,57 @@ fn open_generate_edit_commit_quit_in_a_pseudo_terminal() {
         visible, "",
         "nothing but escape sequences after leaving the alternate screen: {tail:?}"
     );
-    {
-        let out = studio.output.lock().unwrap();
-        let screen = out.parser.screen();
+    studio.program.screen(|screen| {
         assert!(!screen.alternate_screen());
         assert_eq!(screen.mouse_protocol_mode(), vt100::MouseProtocolMode::None);
         assert!(!screen.hide_cursor(), "the cursor is shown again");
-    }
+    });
     assert_ne!(
-        local_flags(&studio.master) & libc::ICANON,
+        local_flags(&studio.program.master) & libc::ICANON,
         0,
         "canonical mode is back"
     );
-    assert_ne!(local_flags(&studio.master) & libc::ECHO, 0, "echo is back");
+    assert_ne!(
+        local_flags(&studio.program.master) & libc::ECHO,
+        0,
+        "echo is back"
+    );
+}
+
+/// Keys typed just before the studio is told to stop (SIGTERM, as a closing terminal or a
+/// system shutdown sends) are in the draft it leaves, and the next studio offers them back.
+#[test]
+fn the_last_keys_before_a_sigterm_are_in_the_draft() {
+    let repo = TestRepo::new();
+    repo.write("notes.txt", "one\n");
+    repo.commit_all("Initial commit");
+    // Modified, not staged: commit mode opens with nothing for Iris to write about.
+    repo.write("notes.txt", "one\ntwo\n");
+    let fake = FakeProvider::start(vec![]);
+    let mut studio = Studio::spawn(&repo, &fake);
+    studio.wait_for_text("Files (1)");
+    studio.send(b"\t\t");
+    studio.wait_for("the editor to have the focus", |screen| {
+        screen
+            .contents()
+            .lines()
+            .nth(1)
+            .is_some_and(|line| line.contains("┏ Commit ━"))
+    });
+    let typed = "Keep every key I typed";
+    studio.send(typed.as_bytes());
+    // No waiting for the screen: the signal follows the keys at once.
+    std::thread::sleep(Duration::from_millis(50));
+    // SAFETY: kill(2) on the child's own pid.
+    unsafe { libc::kill(studio.program.child.id() as i32, libc::SIGTERM) };
+    let status = studio.wait_exit();
+    assert!(status.success(), "the studio exited with {status}");
+    let draft = std::fs::read_to_string(repo.path().join(".git/iris/drafts/commit.md"))
+        .expect("a draft was written");
+    assert_eq!(draft, typed);
+
+    let studio = Studio::spawn(&repo, &fake);
+    studio.wait_for_text("restored drafts: Commit");
+    studio.wait_for_text(typed);
+    assert!(fake.requests().is_empty(), "nothing asked of Iris");
 }

@@ -14,7 +14,7 @@ use crossterm::terminal::{
 use futures::StreamExt;
 use ratatui::Terminal;
 use ratatui::backend::CrosstermBackend;
-use tokio::sync::mpsc::unbounded_channel;
+use tokio::sync::mpsc::{UnboundedReceiver, unbounded_channel};
 
 use super::action::Action;
 use super::keymap::{KeyContext, Keymap};
@@ -118,14 +118,27 @@ impl Studio {
         let mut terminal = TerminalGuard::enter()?;
         let size = terminal.terminal.size()?;
         self.state.size = (size.width, size.height);
-        let (tx, mut rx) = unbounded_channel::<Action>();
+        let (tx, rx) = unbounded_channel::<Action>();
         let mut runner = Runner::new(
-            tx.clone(),
+            tx,
             self.root.clone(),
             self.git_dir.clone(),
             self.iris.take(),
         );
         runner.start();
+        let result = self.event_loop(&mut terminal, &mut runner, rx).await;
+        drop(terminal);
+        // Whichever way the loop ended, the queued drafts are written.
+        runner.finish().await;
+        result
+    }
+
+    async fn event_loop(
+        &mut self,
+        terminal: &mut TerminalGuard,
+        runner: &mut Runner,
+        mut rx: UnboundedReceiver<Action>,
+    ) -> Result<()> {
         let mut events = EventStream::new();
         let mut tick = tokio::time::interval(TICK);
         let mut terminate = terminate_signal()?;
@@ -134,7 +147,7 @@ impl Studio {
         loop {
             if dirty && last_frame.elapsed() >= FRAME {
                 let started = Instant::now();
-                terminal.draw(&self)?;
+                terminal.draw(self)?;
                 tracing::debug!("frame drawn in {:?}", started.elapsed());
                 last_frame = Instant::now();
                 dirty = false;
@@ -144,12 +157,12 @@ impl Studio {
                 event = events.next() => match event {
                     Some(Ok(event)) => self.action_for(event),
                     Some(Err(err)) => return Err(err).context("reading the terminal failed"),
-                    None => break,
+                    None => return Ok(()),
                 },
                 Some(action) = rx.recv() => Some(action),
                 _ = tick.tick(), if self.state.task.is_some() => Some(Action::Tick),
                 _ = tokio::time::sleep(redraw_in), if dirty => None,
-                _ = terminate.recv() => break,
+                _ = terminate.recv() => return Ok(()),
             };
             if let Some(action) = action {
                 trace_action(&action);
@@ -159,11 +172,9 @@ impl Studio {
                 dirty = true;
             }
             if self.state.quit {
-                break;
+                return Ok(());
             }
         }
-        drop(terminal);
-        Ok(())
     }
 }
 

@@ -28,6 +28,8 @@ pub struct Runner {
     /// Draft writes, carried out one after another so a later text never loses to an earlier
     /// one (`None` removes the draft).
     draft_writes: UnboundedSender<(PathBuf, Option<String>)>,
+    /// The task writing them, awaited on the way out.
+    draft_writer: JoinHandle<()>,
     iris: Option<Arc<IrisAgent>>,
     tasks: HashMap<u64, JoinHandle<()>>,
 }
@@ -39,11 +41,13 @@ impl Runner {
         git_dir: PathBuf,
         iris: Option<IrisAgent>,
     ) -> Self {
+        let (draft_writes, draft_writer) = draft_writer();
         Self {
             tx,
             root,
             drafts: git_dir.join("iris").join("drafts"),
-            draft_writes: draft_writer(),
+            draft_writes,
+            draft_writer,
             iris: iris.map(Arc::new),
             tasks: HashMap::new(),
         }
@@ -167,6 +171,16 @@ impl Runner {
             tokio::task::spawn_blocking(highlight::preload);
             let _ = tx.send(Action::StatusLoaded(snapshot(root)));
         });
+    }
+
+    /// On the way out: the drafts still queued are written (a quit right after typing
+    /// keeps the last keys), for a few seconds at most; Iris' tasks are stopped.
+    pub async fn finish(self) {
+        for handle in self.tasks.values() {
+            handle.abort();
+        }
+        drop(self.draft_writes);
+        let _ = tokio::time::timeout(std::time::Duration::from_secs(3), self.draft_writer).await;
     }
 
     fn blocking(&self, work: impl FnOnce(PathBuf) -> Action + Send + 'static) {
@@ -294,9 +308,9 @@ impl Runner {
 }
 
 /// The task that writes drafts in order, off the UI thread.
-fn draft_writer() -> UnboundedSender<(PathBuf, Option<String>)> {
+fn draft_writer() -> (UnboundedSender<(PathBuf, Option<String>)>, JoinHandle<()>) {
     let (tx, mut rx) = unbounded_channel::<(PathBuf, Option<String>)>();
-    tokio::spawn(async move {
+    let writer = tokio::spawn(async move {
         while let Some((path, text)) = rx.recv().await {
             let _ = tokio::task::spawn_blocking(move || match text {
                 Some(text) => {
@@ -312,7 +326,7 @@ fn draft_writer() -> UnboundedSender<(PathBuf, Option<String>)> {
             .await;
         }
     });
-    tx
+    (tx, writer)
 }
 
 /// The critic runs after every artifact but the commit message (as on the command line).

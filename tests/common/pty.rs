@@ -55,13 +55,22 @@ pub fn open_pty(cols: u16, rows: u16) -> (OwnedFd, OwnedFd) {
     }
 }
 
+/// Everything a program wrote, and the screen it makes.
+struct Output {
+    bytes: Vec<u8>,
+    parser: vt100::Parser,
+    /// The program's side of the terminal is closed (it exited).
+    closed: bool,
+}
+
 /// A program running in a pseudo-terminal; killed when dropped if still running.
 pub struct PtyProgram {
     pub child: Child,
     pub started: Instant,
+    /// The terminal's master side (on Linux it reports the program's terminal settings).
+    pub master: OwnedFd,
     input: File,
-    screen: Arc<Mutex<vt100::Parser>>,
-    _master: OwnedFd,
+    output: Arc<Mutex<Output>>,
 }
 
 impl PtyProgram {
@@ -73,7 +82,8 @@ impl PtyProgram {
             .stdin(Stdio::from(slave.try_clone().expect("dup slave")))
             .stdout(Stdio::from(slave.try_clone().expect("dup slave")))
             .stderr(Stdio::from(slave));
-        // SAFETY: only async-signal-safe calls between fork and exec.
+        // SAFETY: only async-signal-safe calls between fork and exec: a new session whose
+        // controlling terminal is the pseudo-terminal on stdin.
         unsafe {
             command.pre_exec(|| {
                 if libc::setsid() < 0 || libc::ioctl(0, libc::TIOCSCTTY, 0) < 0 {
@@ -84,38 +94,62 @@ impl PtyProgram {
         }
         let started = Instant::now();
         let child = command.spawn().expect("spawn in a pseudo-terminal");
+        // The parent's copies of the slave are closed with `command`, so the master reads end
+        // of file (EIO) when the program exits.
         drop(command);
         let mut reader = File::from(master.try_clone().expect("dup master"));
         let input = File::from(master.try_clone().expect("dup master"));
         let size = |n: u16| std::num::NonZeroU16::new(n).expect("a terminal has a size");
-        let screen = Arc::new(Mutex::new(vt100::Parser::new(size(rows), size(cols), 0)));
-        let feed = Arc::clone(&screen);
+        let output = Arc::new(Mutex::new(Output {
+            bytes: Vec::new(),
+            parser: vt100::Parser::new(size(rows), size(cols), 0),
+            closed: false,
+        }));
+        let sink = Arc::clone(&output);
         std::thread::spawn(move || {
             let mut buffer = [0u8; 65536];
             while let Ok(n) = reader.read(&mut buffer) {
                 if n == 0 {
                     break;
                 }
-                if let Ok(mut parser) = feed.lock() {
-                    parser.process(&buffer[..n]);
-                }
+                let mut out = sink.lock().unwrap_or_else(|e| e.into_inner());
+                out.bytes.extend_from_slice(&buffer[..n]);
+                out.parser.process(&buffer[..n]);
             }
+            sink.lock().unwrap_or_else(|e| e.into_inner()).closed = true;
         });
         PtyProgram {
             child,
             started,
+            master,
             input,
-            screen,
-            _master: master,
+            output,
         }
     }
 
     /// The screen's text now.
     pub fn text(&self) -> String {
-        self.screen
+        self.screen(|screen| screen.contents())
+    }
+
+    /// `look` at the screen now.
+    pub fn screen<R>(&self, look: impl FnOnce(&vt100::Screen) -> R) -> R {
+        let out = self.output.lock().unwrap_or_else(|e| e.into_inner());
+        look(out.parser.screen())
+    }
+
+    /// Whether the program's side of the terminal is closed.
+    pub fn closed(&self) -> bool {
+        self.output.lock().unwrap_or_else(|e| e.into_inner()).closed
+    }
+
+    /// Everything written so far.
+    pub fn bytes(&self) -> Vec<u8> {
+        self.output
             .lock()
-            .map(|p| p.screen().contents())
-            .unwrap_or_default()
+            .unwrap_or_else(|e| e.into_inner())
+            .bytes
+            .clone()
     }
 
     /// Time since the start when `ready` first held for the screen, polling every millisecond;
