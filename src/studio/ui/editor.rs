@@ -83,7 +83,8 @@ pub fn draw(frame: &mut Frame, area: Rect, state: &State, theme: &Theme) {
         let inner = block.inner(area);
         frame.render_widget(block, area);
         frame.render_widget(
-            Paragraph::new(Span::styled(hint, theme.style(Token::TextDim))),
+            Paragraph::new(Span::styled(hint, theme.style(Token::TextDim)))
+                .wrap(Wrap { trim: true }),
             inner,
         );
         return;

@@ -5,7 +5,7 @@ use ratatui::layout::{Constraint, Direction, Layout, Rect};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Clear, Paragraph, Wrap};
 
-use super::{Looks, centered, pane_block};
+use super::{Looks, centered, pane_block, text};
 use crate::studio::command::Command;
 use crate::studio::keymap::KeyContext;
 use crate::studio::state::{Confirm, Mode, State};
@@ -24,21 +24,6 @@ fn applies(command: Command, mode: Mode) -> bool {
 
 pub fn draw(frame: &mut Frame, area: Rect, state: &State, looks: &Looks) {
     let theme = looks.theme;
-    let mut entries: Vec<Line> = Vec::new();
-    for (context, heading) in [
-        (KeyContext::Global, "keys"),
-        (KeyContext::Editing, "while typing"),
-    ] {
-        entries.push(Line::from(Span::styled(heading, theme.style(Token::Title))));
-        for (chord, command) in looks.keymap.help(context) {
-            if applies(command, state.mode) {
-                entries.push(Line::from(vec![
-                    Span::styled(format!("{chord:>17}  "), theme.style(Token::Accent)),
-                    Span::styled(command.describe(), theme.style(Token::Text)),
-                ]));
-            }
-        }
-    }
     let rect = centered(
         area,
         area.width.saturating_sub(4),
@@ -53,12 +38,69 @@ pub fn draw(frame: &mut Frame, area: Rect, state: &State, looks: &Looks) {
     let inner = block.inner(rect);
     frame.render_widget(block, rect);
     // Two columns, so every key fits on a 40-row terminal.
-    let half = entries.len().div_ceil(2);
-    let right = entries.split_off(half);
     let columns = Layout::default()
         .direction(Direction::Horizontal)
         .constraints([Constraint::Percentage(50), Constraint::Percentage(50)])
         .split(inner);
+    let sections: Vec<(&str, Vec<(String, Command)>)> = [
+        (KeyContext::Global, "keys"),
+        (KeyContext::Editing, "while typing"),
+    ]
+    .into_iter()
+    .map(|(context, heading)| {
+        let keys = looks.keymap.help(context);
+        (
+            heading,
+            keys.into_iter()
+                .filter(|(_, c)| applies(*c, state.mode))
+                .collect(),
+        )
+    })
+    .collect();
+    let key_width = sections
+        .iter()
+        .flat_map(|(_, keys)| keys)
+        .map(|(chord, _)| text::width(chord))
+        .max()
+        .unwrap_or(0);
+    let text_width = usize::from(columns[0].width)
+        .saturating_sub(key_width + 3)
+        .max(10);
+    // One block of lines per heading and per key, so no key is split between the columns.
+    let mut blocks: Vec<Vec<Line>> = Vec::new();
+    for (heading, keys) in sections {
+        blocks.push(vec![Line::from(Span::styled(
+            heading,
+            theme.style(Token::Title),
+        ))]);
+        for (chord, command) in keys {
+            // A long description wraps under itself, the keys column left clear.
+            let parts = text::wrap_words(command.describe(), text_width);
+            blocks.push(
+                parts
+                    .into_iter()
+                    .enumerate()
+                    .map(|(i, part)| {
+                        let keys = if i == 0 { chord.as_str() } else { "" };
+                        let pad = " ".repeat(key_width - text::width(keys));
+                        Line::from(vec![
+                            Span::styled(format!("{pad}{keys}  "), theme.style(Token::Accent)),
+                            Span::styled(part, theme.style(Token::Text)),
+                        ])
+                    })
+                    .collect(),
+            );
+        }
+    }
+    let total: usize = blocks.iter().map(Vec::len).sum();
+    let (mut entries, mut right) = (Vec::new(), Vec::new());
+    for block in blocks {
+        if entries.len() < total.div_ceil(2) {
+            entries.extend(block);
+        } else {
+            right.extend(block);
+        }
+    }
     frame.render_widget(Paragraph::new(entries), columns[0]);
     frame.render_widget(Paragraph::new(right), columns[1]);
 }

@@ -52,9 +52,46 @@ pub fn clip(text: &str, max: usize) -> String {
     out
 }
 
+/// `text` in lines of at most `max` cells, broken between words; a word longer than a line
+/// is clipped.
+pub fn wrap_words(text: &str, max: usize) -> Vec<String> {
+    let mut lines: Vec<String> = Vec::new();
+    let mut line = String::new();
+    for word in text.split_whitespace() {
+        let word = clip(word, max);
+        if !line.is_empty() && width(&line) + 1 + width(&word) > max {
+            lines.push(std::mem::take(&mut line));
+        }
+        if !line.is_empty() {
+            line.push(' ');
+        }
+        line.push_str(&word);
+    }
+    if !line.is_empty() || lines.is_empty() {
+        lines.push(line);
+    }
+    lines
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn words_wrap_between_words_and_long_words_are_clipped() {
+        assert_eq!(
+            wrap_words("go back to the previous version", 12),
+            ["go back to", "the previous", "version"]
+        );
+        assert_eq!(wrap_words("short", 12), ["short"]);
+        assert_eq!(wrap_words("", 12), [""]);
+        assert_eq!(
+            wrap_words("a incomprehensibilities b", 8),
+            ["a", "incompr…", "b"]
+        );
+        // Wide characters count two cells.
+        assert_eq!(wrap_words("日本 語", 4), ["日本", "語"]);
+    }
 
     #[test]
     fn tabs_expand_to_the_next_stop() {
