@@ -9,13 +9,17 @@
 
 use std::time::{Duration, Instant};
 
+use crossterm::event::{KeyCode, KeyEvent, KeyModifiers, MouseEvent, MouseEventKind};
 use iris_studio::context::{ChangeKind, DiffLine, FileDiff, Hunk, LineKind};
+use iris_studio::studio::action::Action;
 use iris_studio::studio::keymap::Keymap;
+use iris_studio::studio::layout::PaneRects;
 use iris_studio::studio::state::{
     ChatMessage, Confirm, FileEntry, Level, Mode, Notice, Pane, Speaker, State, Task, TaskKind,
 };
 use iris_studio::studio::theme::{ColorSupport, Theme};
 use iris_studio::studio::ui::{self, Looks};
+use iris_studio::studio::update::update;
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 use ratatui::buffer::Buffer;
@@ -382,6 +386,98 @@ fn chat_open_with_a_conversation_and_a_reply_streaming() {
     );
     assert!(screen.contains("Render the studio's panes"), "{screen}");
     insta::assert_snapshot!("chat_open", screen);
+}
+
+fn wheel(kind: MouseEventKind, (column, row): (u16, u16)) -> Action {
+    Action::Mouse(MouseEvent {
+        kind,
+        column,
+        row,
+        modifiers: KeyModifiers::NONE,
+    })
+}
+
+#[test]
+fn the_conversation_keeps_its_end_in_view_and_the_wheel_scrolls_it_back() {
+    let mut state = with_commit_message(studio(Mode::Commit));
+    state.size = (WIDTH, HEIGHT);
+    state.chat.open = true;
+    state.focus = Pane::ChatInput;
+    // Long replies wrap over several rows each: the last words must still be on screen.
+    state.chat.messages = (1..=12)
+        .map(|i| ChatMessage {
+            speaker: if i % 2 == 1 {
+                Speaker::User
+            } else {
+                Speaker::Iris
+            },
+            text: format!("message {i}: {}last-of-{i}", "words that wrap ".repeat(6)),
+        })
+        .collect();
+    let screen = render(&state);
+    assert!(screen.contains("last-of-12"), "{screen}");
+    assert!(!screen.contains("message 9:"), "{screen}");
+
+    let log = PaneRects::compute(state.size, &state).chat_log.unwrap();
+    let over_log = (log.x + 3, log.y + 3);
+    for _ in 0..4 {
+        update(&mut state, wheel(MouseEventKind::ScrollUp, over_log));
+    }
+    let screen = render(&state);
+    assert!(screen.contains("message 9:"), "{screen}");
+    assert!(!screen.contains("last-of-12"), "{screen}");
+    assert!(screen.contains("scrolled back"), "{screen}");
+    assert_eq!(
+        state.focus,
+        Pane::ChatInput,
+        "the wheel leaves the focus alone"
+    );
+
+    // Page down in the input goes forward a page at a time, back to following the end.
+    for _ in 0..3 {
+        update(
+            &mut state,
+            Action::Key(KeyEvent::new(KeyCode::PageDown, KeyModifiers::NONE)),
+        );
+    }
+    let screen = render(&state);
+    assert!(screen.contains("last-of-12"), "{screen}");
+    assert!(!screen.contains("scrolled back"), "{screen}");
+}
+
+#[test]
+fn the_wheel_over_the_editor_scrolls_a_long_message() {
+    let mut state = studio(Mode::Commit);
+    state.size = (WIDTH, HEIGHT);
+    state.focus = Pane::Files;
+    let message: Vec<String> = (1..=80).map(|i| format!("body line {i}")).collect();
+    state
+        .artifacts
+        .get_mut(&Mode::Commit)
+        .unwrap()
+        .replace(&message.join("\n"));
+    let screen = render(&state);
+    assert!(
+        screen.contains("body line 1\n") || screen.contains("body line 1 "),
+        "{screen}"
+    );
+    assert!(!screen.contains("body line 50"), "{screen}");
+    let editor = PaneRects::compute(state.size, &state).editor.unwrap();
+    for _ in 0..10 {
+        update(
+            &mut state,
+            wheel(MouseEventKind::ScrollDown, (editor.x + 3, editor.y + 3)),
+        );
+    }
+    let screen = render(&state);
+    assert!(screen.contains("body line 50"), "{screen}");
+    assert!(!screen.contains("body line 30"), "{screen}");
+    assert_eq!(state.focus, Pane::Files, "the wheel leaves the focus alone");
+    update(
+        &mut state,
+        wheel(MouseEventKind::ScrollUp, (editor.x + 3, editor.y + 3)),
+    );
+    assert!(render(&state).contains("body line 28"));
 }
 
 #[test]

@@ -12,7 +12,9 @@ pub struct PaneRects {
     pub diff: Option<Rect>,
     pub editor: Option<Rect>,
     pub findings: Option<Rect>,
-    pub chat: Option<Rect>,
+    /// The chat: the conversation above, the message being written below.
+    pub chat_log: Option<Rect>,
+    pub chat_input: Option<Rect>,
     pub status: Rect,
 }
 
@@ -39,7 +41,8 @@ impl PaneRects {
                 diff: Some(cols[1]),
                 editor: None,
                 findings: None,
-                chat: None,
+                chat_log: None,
+                chat_input: None,
                 status,
             };
         }
@@ -71,16 +74,34 @@ impl PaneRects {
             .split(cols[2]);
         let findings = review.then(|| right[0]);
         let editor = right[usize::from(review)];
-        let chat = state.chat.open.then(|| right[right.len() - 1]);
+        let chat = state.chat.open.then(|| {
+            Layout::default()
+                .direction(Direction::Vertical)
+                .constraints([Constraint::Min(3), Constraint::Length(4)])
+                .split(right[right.len() - 1])
+        });
         Self {
             tabs,
             files: Some(cols[0]),
             diff: Some(cols[1]),
             editor: Some(editor),
             findings,
-            chat,
+            chat_log: chat.as_ref().map(|parts| parts[0]),
+            chat_input: chat.as_ref().map(|parts| parts[1]),
             status,
         }
+    }
+}
+
+impl PaneRects {
+    /// The conversation's inner size (columns, rows), inside its borders.
+    pub fn chat_log_inner(&self) -> (usize, usize) {
+        self.chat_log.map_or((0, 0), |r| {
+            (
+                usize::from(r.width.saturating_sub(2)),
+                usize::from(r.height.saturating_sub(2)),
+            )
+        })
     }
 }
 
@@ -90,13 +111,16 @@ pub fn list_offset(selected: usize, rows: usize) -> usize {
     selected.saturating_sub(rows.saturating_sub(1))
 }
 
-/// The pane under a screen cell.
+/// Whether a screen cell is inside `rect`.
+pub fn contains(rect: Option<Rect>, column: u16, row: u16) -> bool {
+    rect.is_some_and(|r| {
+        column >= r.x && column < r.x + r.width && row >= r.y && row < r.y + r.height
+    })
+}
+
+/// The pane under a screen cell (a click on the conversation goes to the chat's input).
 pub fn hit(rects: &PaneRects, column: u16, row: u16) -> Option<Pane> {
-    let inside = |rect: Option<Rect>| {
-        rect.is_some_and(|r| {
-            column >= r.x && column < r.x + r.width && row >= r.y && row < r.y + r.height
-        })
-    };
+    let inside = |rect: Option<Rect>| contains(rect, column, row);
     if inside(rects.files) {
         Some(Pane::Files)
     } else if inside(rects.diff) {
@@ -105,7 +129,7 @@ pub fn hit(rects: &PaneRects, column: u16, row: u16) -> Option<Pane> {
         Some(Pane::Findings)
     } else if inside(rects.editor) {
         Some(Pane::Editor)
-    } else if inside(rects.chat) {
+    } else if inside(rects.chat_log) || inside(rects.chat_input) {
         Some(Pane::ChatInput)
     } else {
         None

@@ -7,6 +7,7 @@
 pub mod action;
 pub mod app;
 pub mod command;
+pub mod conversation;
 pub mod effect;
 pub mod findings;
 pub mod keymap;

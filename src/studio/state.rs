@@ -369,6 +369,8 @@ pub struct Chat {
     pub open: bool,
     pub messages: Vec<ChatMessage>,
     pub input: TextArea<'static>,
+    /// The first conversation row shown when scrolled back; `None` follows the end.
+    pub top: Option<usize>,
 }
 
 /// What Iris is doing right now.

@@ -6,7 +6,7 @@ use super::action::Action;
 use super::command::Command;
 use super::effect::Effect;
 use super::findings::findings_in;
-use super::layout::{PaneRects, hit, list_offset};
+use super::layout::{PaneRects, contains, hit, list_offset};
 use super::state::{
     ChatMessage, Confirm, FileEntry, Level, Mode, Notice, Pane, Speaker, State, Task, TaskKind,
 };
@@ -858,7 +858,34 @@ fn range_key(state: &mut State, key: KeyEvent) -> Vec<Effect> {
     load_commits(state)
 }
 
+/// Rows the mouse wheel moves a text.
+const WHEEL: isize = 3;
+
+/// Moves the conversation's window by `delta` rows (negative: back in time).
+fn scroll_conversation(state: &mut State, rects: &PaneRects, delta: isize) {
+    let (width, height) = rects.chat_log_inner();
+    let rows = crate::studio::conversation::rows(
+        &state.chat,
+        crate::studio::ui::chat::streaming(state),
+        width,
+    )
+    .len();
+    crate::studio::conversation::scroll(&mut state.chat, rows, height, delta);
+}
+
 fn chat_key(state: &mut State, key: KeyEvent) -> Vec<Effect> {
+    if matches!(key.code, KeyCode::PageUp | KeyCode::PageDown) {
+        // The input is a few lines: the page keys page through the conversation.
+        let rects = PaneRects::compute(state.size, state);
+        let page = rects.chat_log_inner().1.max(1) as isize;
+        let delta = if key.code == KeyCode::PageUp {
+            -page
+        } else {
+            page
+        };
+        scroll_conversation(state, &rects, delta);
+        return Vec::new();
+    }
     let send = key.code == KeyCode::Enter
         && !key
             .modifiers
@@ -875,6 +902,8 @@ fn chat_key(state: &mut State, key: KeyEvent) -> Vec<Effect> {
         return Vec::new();
     };
     state.chat.input = Default::default();
+    // What is sent and its reply come into view.
+    state.chat.top = None;
     let history = state.chat.messages.clone();
     state.chat.messages.push(ChatMessage {
         speaker: Speaker::User,
@@ -947,6 +976,19 @@ fn mouse_input(state: &mut State, mouse: crossterm::event::MouseEvent) -> Vec<Ef
             Vec::new()
         }
         MouseEventKind::ScrollDown | MouseEventKind::ScrollUp => {
+            let down = mouse.kind == MouseEventKind::ScrollDown;
+            if contains(rects.chat_log, mouse.column, mouse.row) {
+                scroll_conversation(state, &rects, if down { WHEEL } else { -WHEEL });
+                return Vec::new();
+            }
+            if pane == Pane::Editor {
+                // The editor's view moves (its cursor kept inside), not the focus.
+                if let Some(buffer) = state.artifact_mut() {
+                    let rows = if down { WHEEL } else { -WHEEL };
+                    buffer.editor.scroll((rows as i16, 0));
+                }
+                return Vec::new();
+            }
             let previous = state.focus;
             state.focus = pane;
             let command = if mouse.kind == MouseEventKind::ScrollDown {

@@ -1,56 +1,60 @@
 //! The chat with Iris, beside the artifact: the conversation and a multi-line input.
 
 use ratatui::Frame;
-use ratatui::layout::{Constraint, Direction, Layout, Rect};
+use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Paragraph, Wrap};
+use ratatui::widgets::Paragraph;
 
 use super::{focused, pane_block};
-use crate::studio::state::{Pane, Speaker, State};
+use crate::studio::conversation::{self, Row};
+use crate::studio::state::{Pane, Speaker, State, TaskKind};
 use crate::studio::theme::{Theme, Token};
 
-pub fn draw(frame: &mut Frame, area: Rect, state: &State, theme: &Theme) {
-    let parts = Layout::default()
-        .direction(Direction::Vertical)
-        .constraints([Constraint::Min(3), Constraint::Length(4)])
-        .split(area);
-    let mut lines: Vec<Line> = Vec::new();
-    for message in &state.chat.messages {
-        let (who, token) = match message.speaker {
-            Speaker::User => ("you", Token::ChatUser),
-            Speaker::Iris => ("iris", Token::ChatIris),
-        };
-        lines.push(Line::from(Span::styled(
-            format!("{who}:"),
-            theme.style(token),
-        )));
-        lines.extend(message.text.lines().map(|l| Line::from(l.to_string())));
-        lines.push(Line::default());
-    }
-    if let Some(task) = state
-        .task
-        .as_ref()
-        .filter(|t| t.kind == crate::studio::state::TaskKind::Chat)
-    {
-        lines.push(Line::from(Span::styled(
-            "iris:",
-            theme.style(Token::ChatIris),
-        )));
-        lines.extend(task.streamed.lines().map(|l| Line::from(l.to_string())));
-    }
-    // Keep the end of the conversation in view.
-    let height = usize::from(parts[0].height.saturating_sub(2));
-    let skip = lines.len().saturating_sub(height);
-    let conversation = Paragraph::new(lines.split_off(skip))
-        .wrap(Wrap { trim: false })
-        .block(pane_block(" Chat with Iris ".to_string(), false, theme));
-    frame.render_widget(conversation, parts[0]);
+/// The conversation in `log` (scrolled as the user left it, else at its end) and the message
+/// being written in `input`.
+pub fn draw(frame: &mut Frame, log: Rect, input: Rect, state: &State, theme: &Theme) {
+    let (width, height) = (
+        usize::from(log.width.saturating_sub(2)),
+        usize::from(log.height.saturating_sub(2)),
+    );
+    let rows = conversation::rows(&state.chat, streaming(state), width);
+    let top = conversation::top(&state.chat, rows.len(), height);
+    let lines: Vec<Line> = rows
+        .into_iter()
+        .skip(top)
+        .take(height)
+        .map(|row| match row {
+            Row::Speaker(Speaker::User) => {
+                Line::from(Span::styled("you:", theme.style(Token::ChatUser)))
+            }
+            Row::Speaker(Speaker::Iris) => {
+                Line::from(Span::styled("iris:", theme.style(Token::ChatIris)))
+            }
+            Row::Text(text) => Line::from(text),
+            Row::Blank => Line::default(),
+        })
+        .collect();
+    let title = match state.chat.top {
+        Some(_) => " Chat with Iris (scrolled back: wheel or pgdn for newer) ",
+        None => " Chat with Iris ",
+    };
+    let conversation = Paragraph::new(lines).block(pane_block(title.to_string(), false, theme));
+    frame.render_widget(conversation, log);
     let block = pane_block(
         " message (enter sends, alt-enter new line) ".to_string(),
         focused(state, Pane::ChatInput),
         theme,
     );
-    let inner = block.inner(parts[1]);
-    frame.render_widget(block, parts[1]);
+    let inner = block.inner(input);
+    frame.render_widget(block, input);
     frame.render_widget(&state.chat.input, inner);
+}
+
+/// The reply Iris is streaming into the chat, if she is.
+pub fn streaming(state: &State) -> Option<&str> {
+    state
+        .task
+        .as_ref()
+        .filter(|t| t.kind == TaskKind::Chat)
+        .map(|t| t.streamed.as_str())
 }

@@ -1,6 +1,6 @@
 //! Drawing: one file per pane; everything here only reads the state.
 
-mod chat;
+pub(crate) mod chat;
 mod commits;
 mod diff;
 mod editor;
@@ -59,8 +59,8 @@ pub fn draw(frame: &mut Frame, state: &State, looks: &Looks) {
     if let Some(rect) = rects.findings {
         findings::draw(frame, rect, state, looks.theme);
     }
-    if let Some(rect) = rects.chat {
-        chat::draw(frame, rect, state, looks.theme);
+    if let (Some(log), Some(input)) = (rects.chat_log, rects.chat_input) {
+        chat::draw(frame, log, input, state, looks.theme);
     }
     status::draw(frame, rects.status, state, looks);
     if let Some(input) = &state.range_input {

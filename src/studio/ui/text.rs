@@ -52,6 +52,43 @@ pub fn clip(text: &str, max: usize) -> String {
     out
 }
 
+/// One line in pieces of at most `max` cells, broken at the last space after some text (so
+/// indentation stays), else inside a word; the space at a break is dropped.
+pub fn wrap_line(line: &str, max: usize) -> Vec<String> {
+    let max = max.max(1);
+    let mut pieces = Vec::new();
+    let mut piece = String::new();
+    let mut used = 0;
+    // Where the piece may break: the byte just after its last space that follows text.
+    let mut break_at: Option<usize> = None;
+    let mut seen_text = false;
+    for ch in line.chars() {
+        let w = ch.width().unwrap_or(0);
+        if used + w > max && !piece.is_empty() {
+            let rest = break_at.map(|at| piece.split_off(at)).unwrap_or_default();
+            pieces.push(piece.trim_end().to_string());
+            piece = rest;
+            used = width(&piece);
+            seen_text = !piece.is_empty();
+            break_at = None;
+            if ch == ' ' && piece.is_empty() {
+                continue;
+            }
+        }
+        piece.push(ch);
+        used += w;
+        if ch == ' ' {
+            if seen_text {
+                break_at = Some(piece.len());
+            }
+        } else {
+            seen_text = true;
+        }
+    }
+    pieces.push(piece);
+    pieces
+}
+
 /// `text` in lines of at most `max` cells, broken between words; a word longer than a line
 /// is clipped.
 pub fn wrap_words(text: &str, max: usize) -> Vec<String> {
@@ -76,6 +113,16 @@ pub fn wrap_words(text: &str, max: usize) -> Vec<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_line_wraps_after_spaces_and_keeps_them() {
+        assert_eq!(wrap_line("make it shorter", 10), ["make it", "shorter"]);
+        assert_eq!(wrap_line("    indented code", 12), ["    indented", "code"]);
+        assert_eq!(wrap_line("    a b c", 6), ["    a", "b c"]);
+        assert_eq!(wrap_line("abcdefghij", 4), ["abcd", "efgh", "ij"]);
+        assert_eq!(wrap_line("", 4), [""]);
+        assert_eq!(wrap_line("日本語", 4), ["日本", "語"]);
+    }
 
     #[test]
     fn words_wrap_between_words_and_long_words_are_clipped() {
