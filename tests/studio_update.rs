@@ -444,6 +444,33 @@ fn a_click_in_the_chat_focuses_its_input() {
 }
 
 #[test]
+fn a_long_list_scrolls_only_when_the_selection_would_leave_it() {
+    let files: Vec<FileEntry> = (0..60).map(|i| staged(&format!("f{i:02}.rs"))).collect();
+    let mut state = loaded(Mode::Commit, files);
+    let area = PaneRects::compute(state.size, &state).files.unwrap();
+    let rows = usize::from(area.height - 2);
+    command(&mut state, Command::Bottom);
+    assert_eq!((state.selected, state.list_tops.files), (59, 60 - rows));
+    // Up from the bottom: the highlight climbs, the rows stay.
+    for _ in 0..5 {
+        command(&mut state, Command::Up);
+    }
+    assert_eq!((state.selected, state.list_tops.files), (54, 60 - rows));
+    // A click on the first row selects the first file shown, not one scrolled away.
+    update(&mut state, click(area.x + 3, area.y + 1));
+    assert_eq!(state.selected, 60 - rows);
+    assert_eq!(state.list_tops.files, 60 - rows);
+    // Above the top, the list follows.
+    command(&mut state, Command::Up);
+    assert_eq!(
+        (state.selected, state.list_tops.files),
+        (59 - rows, 59 - rows)
+    );
+    command(&mut state, Command::Top);
+    assert_eq!((state.selected, state.list_tops.files), (0, 0));
+}
+
+#[test]
 fn the_wheel_scrolls_the_diff_and_moves_through_the_files() {
     let mut state = with_diff(Mode::Commit);
     let rects = PaneRects::compute(state.size, &state);

@@ -105,10 +105,22 @@ impl PaneRects {
     }
 }
 
-/// The first file the list shows: the list scrolls just enough to keep the selection in view
-/// (`rows` is how many rows it has inside its borders). Drawing and clicks both use it.
-pub fn list_offset(selected: usize, rows: usize) -> usize {
-    selected.saturating_sub(rows.saturating_sub(1))
+/// The first row a list of `rows` rows (inside its borders) shows: `top` as it was, moved
+/// just enough to keep `selected` in view. Drawing and clicks both use it.
+pub fn keep_in_view(top: usize, selected: usize, rows: usize) -> usize {
+    let rows = rows.max(1);
+    if selected < top {
+        selected
+    } else if selected >= top + rows {
+        selected + 1 - rows
+    } else {
+        top
+    }
+}
+
+/// Rows inside a pane's borders.
+pub fn inner_rows(rect: Option<Rect>) -> usize {
+    rect.map_or(0, |r| usize::from(r.height.saturating_sub(2)))
 }
 
 /// Whether a screen cell is inside `rect`.

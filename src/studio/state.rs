@@ -465,7 +465,18 @@ pub struct State {
     pub choose_mode: bool,
     /// The terminal's size (columns, rows), for layout and mouse hits.
     pub size: (u16, u16),
+    pub list_tops: ListTops,
     pub quit: bool,
+}
+
+/// The first row each list shows. A list scrolls only when its selection would leave the
+/// view, so moving up from the bottom moves the highlight, not the rows.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct ListTops {
+    pub files: usize,
+    pub tree: usize,
+    pub commits: usize,
+    pub findings: usize,
 }
 
 impl State {
@@ -504,6 +515,7 @@ impl State {
             status_seen: false,
             choose_mode: false,
             size: (120, 40),
+            list_tops: ListTops::default(),
             quit: false,
         }
     }

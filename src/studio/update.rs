@@ -6,7 +6,7 @@ use super::action::Action;
 use super::command::Command;
 use super::effect::Effect;
 use super::findings::findings_in;
-use super::layout::{PaneRects, contains, hit, list_offset};
+use super::layout::{PaneRects, contains, hit, inner_rows, keep_in_view};
 use super::state::{
     ChatMessage, Confirm, FileEntry, Level, Mode, Notice, Pane, Speaker, State, Task, TaskKind,
 };
@@ -16,6 +16,23 @@ use crate::agent::AgentEvent;
 const PAGE: usize = 20;
 
 pub fn update(state: &mut State, action: Action) -> Vec<Effect> {
+    let effects = reduce(state, action);
+    follow_selections(state);
+    effects
+}
+
+/// Each list's first row, moved only as far as its selection needs.
+fn follow_selections(state: &mut State) {
+    let rects = PaneRects::compute(state.size, state);
+    let (files, findings) = (inner_rows(rects.files), inner_rows(rects.findings));
+    let tops = &mut state.list_tops;
+    tops.files = keep_in_view(tops.files, state.selected, files);
+    tops.tree = keep_in_view(tops.tree, state.explorer.selected, files);
+    tops.commits = keep_in_view(tops.commits, state.range.selected, files);
+    tops.findings = keep_in_view(tops.findings, state.finding, findings);
+}
+
+fn reduce(state: &mut State, action: Action) -> Vec<Effect> {
     match action {
         Action::Key(key) => key_input(state, key),
         Action::Mouse(mouse) => mouse_input(state, mouse),
@@ -919,14 +936,15 @@ fn chat_key(state: &mut State, key: KeyEvent) -> Vec<Effect> {
     }]
 }
 
-/// The selected row of whatever the files pane shows in this mode.
-fn files_pane_selection(state: &State) -> usize {
+/// The selected row of whatever the files pane shows in this mode, and its list's top row.
+fn files_pane_selection(state: &State) -> (usize, usize) {
+    let tops = &state.list_tops;
     if state.mode == Mode::Explore {
-        state.explorer.selected
+        (state.explorer.selected, tops.tree)
     } else if state.mode.uses_range() {
-        state.range.selected
+        (state.range.selected, tops.commits)
     } else {
-        state.selected
+        (state.selected, tops.files)
     }
 }
 
@@ -966,9 +984,9 @@ fn mouse_input(state: &mut State, mouse: crossterm::event::MouseEvent) -> Vec<Ef
                 && mouse.row + 1 < area.y + area.height
             {
                 // Row 0 of the list is under the top border; the list may be scrolled.
-                let rows = usize::from(area.height.saturating_sub(2));
-                let current = files_pane_selection(state);
-                let row = list_offset(current, rows) + usize::from(mouse.row - area.y - 1);
+                let rows = inner_rows(Some(area));
+                let (current, top) = files_pane_selection(state);
+                let row = keep_in_view(top, current, rows) + usize::from(mouse.row - area.y - 1);
                 if row != current {
                     return select_in_files_pane(state, row);
                 }

@@ -48,5 +48,12 @@ pub fn draw(frame: &mut Frame, area: Rect, state: &State, theme: &Theme) {
             })
             .collect()
     };
-    draw_list(frame, area, block, items, range.selected, theme);
+    draw_list(
+        frame,
+        area,
+        block,
+        items,
+        (range.selected, state.list_tops.commits),
+        theme,
+    );
 }

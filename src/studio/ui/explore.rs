@@ -35,7 +35,14 @@ pub fn draw_tree(frame: &mut Frame, area: Rect, state: &State, theme: &Theme) {
         })
         .collect();
     let block = pane_block(title, focused(state, Pane::Files), theme);
-    draw_list(frame, area, block, items, explorer.selected, theme);
+    draw_list(
+        frame,
+        area,
+        block,
+        items,
+        (explorer.selected, state.list_tops.tree),
+        theme,
+    );
 }
 
 pub fn draw_code(frame: &mut Frame, area: Rect, state: &State, theme: &Theme) {

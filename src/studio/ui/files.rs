@@ -41,7 +41,14 @@ pub fn draw(frame: &mut Frame, area: Rect, state: &State, theme: &Theme) {
             .map(|f| item(f, inner_width, theme))
             .collect()
     };
-    draw_list(frame, area, block, items, state.selected, theme);
+    draw_list(
+        frame,
+        area,
+        block,
+        items,
+        (state.selected, state.list_tops.files),
+        theme,
+    );
 }
 
 fn mark(kind: Option<ChangeKind>) -> char {

@@ -52,5 +52,12 @@ pub fn draw(frame: &mut Frame, area: Rect, state: &State, theme: &Theme) {
             .collect()
     };
     let selected = state.finding.min(rows.len().saturating_sub(1));
-    draw_list(frame, area, block, items, selected, theme);
+    draw_list(
+        frame,
+        area,
+        block,
+        items,
+        (selected, state.list_tops.findings),
+        theme,
+    );
 }

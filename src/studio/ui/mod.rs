@@ -123,22 +123,22 @@ pub(crate) fn focused(state: &State, pane: Pane) -> bool {
     state.focus == pane && !state.help && state.confirm.is_none()
 }
 
-/// A list filling a pane, the selected row highlighted and scrolled into view with the same
-/// offset mouse clicks use.
+/// A list filling a pane from row `top` (as the state keeps it, so clicks agree), the
+/// selected row highlighted and in view.
 pub(crate) fn draw_list(
     frame: &mut Frame,
     area: Rect,
     block: Block<'_>,
     items: Vec<ratatui::widgets::ListItem<'_>>,
-    selected: usize,
+    (selected, top): (usize, usize),
     theme: &Theme,
 ) {
-    let rows = usize::from(area.height.saturating_sub(2));
+    let rows = super::layout::inner_rows(Some(area));
     let list = ratatui::widgets::List::new(items)
         .block(block)
         .highlight_style(theme.style(Token::Selection));
     let mut list_state = ratatui::widgets::ListState::default()
-        .with_offset(super::layout::list_offset(selected, rows))
+        .with_offset(super::layout::keep_in_view(top, selected, rows))
         .with_selected(Some(selected));
     frame.render_stateful_widget(list, area, &mut list_state);
 }
