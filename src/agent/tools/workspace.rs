@@ -2,8 +2,8 @@
 //!
 //! A path the model gives is checked lexically (no `..` that climbs out, no absolute path), then
 //! resolved with symbolic links followed and checked again, so a link whose target lies outside
-//! the repository is refused. Walks honour `.gitignore`, skip `.git` and never follow links, so
-//! they cannot leave the repository either.
+//! the repository is refused, and so is anything inside `.git`. Walks honour `.gitignore`, skip
+//! `.git` and never follow links, so they cannot leave the repository either.
 
 use std::io::ErrorKind;
 use std::path::{Path, PathBuf};
@@ -64,6 +64,15 @@ impl Workspace {
             return Err(ToolFailure::new(format!(
                 "invalid path '{path}': it resolves outside the repository (through a symbolic \
                  link); only files inside the repository can be read"
+            )));
+        }
+        // git's own data is no source to read, and its config may hold credentials (a remote
+        // URL with a token); a link into it is refused the same way.
+        let inner = absolute.strip_prefix(&self.root).unwrap_or(&absolute);
+        if inner.components().any(|c| c.as_os_str() == ".git") {
+            return Err(ToolFailure::new(format!(
+                "'{path}' is inside .git, git's own data, which the workspace tools do not read; \
+                 the git tools give the history, diffs and blame"
             )));
         }
         Ok(WorkspacePath {
@@ -266,6 +275,15 @@ mod tests {
         std::os::unix::fs::symlink(&absolute, dir.path().join("repo/link")).expect("symlink");
         let link = ws.resolve("link").expect_err("link out");
         assert!(link.0.contains("resolves outside the repository"), "{link}");
+
+        std::fs::create_dir_all(dir.path().join("repo/.git")).expect("git dir");
+        std::fs::write(dir.path().join("repo/.git/config"), "[remote]\n").expect("write");
+        std::os::unix::fs::symlink(".git/config", dir.path().join("repo/config-link"))
+            .expect("symlink");
+        for path in [".git/config", "src/../.git/config", "config-link", ".git"] {
+            let git = ws.resolve(path).expect_err(path);
+            assert!(git.0.contains("inside .git"), "{path}: {git}");
+        }
 
         let missing = ws.resolve("src/none.rs").expect_err("missing");
         assert!(missing.0.contains("does not exist"), "{missing}");
