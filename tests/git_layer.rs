@@ -62,6 +62,12 @@ fn staged_diff_text_matches_git_diff_cached() {
 
     // And the parsed model agrees with `git diff --numstat` on names and counts.
     let files = iris_studio::context::parse_unified_diff(&text);
+    // Rendered back, it is the same text: modes, renames, binary files and quoted names too.
+    let mut rendered = String::new();
+    for file in &files {
+        file.render(&mut rendered);
+    }
+    assert_eq!(rendered, text);
     let numstat = repo.git(&["diff", "--cached", "--numstat", "-z"]);
     let mut expected: Vec<String> = numstat
         .split('\0')

@@ -156,6 +156,7 @@ fn diff_line(kind: LineKind, content: &str) -> DiffLine {
     DiffLine {
         kind,
         content: content.to_string(),
+        no_newline: false,
     }
 }
 
@@ -205,6 +206,8 @@ fn diff() -> Vec<FileDiff> {
         ],
         additions: 3,
         deletions: 2,
+        old_mode: None,
+        new_mode: None,
     }]
 }
 

@@ -56,6 +56,7 @@ fn line(kind: LineKind, content: &str) -> DiffLine {
     DiffLine {
         kind,
         content: content.to_string(),
+        no_newline: false,
     }
 }
 
@@ -98,6 +99,8 @@ fn two_hunk_diff() -> Vec<FileDiff> {
         ],
         additions: 2,
         deletions: 1,
+        old_mode: None,
+        new_mode: None,
     }]
 }
 

@@ -31,6 +31,10 @@ pub enum LineKind {
 pub struct DiffLine {
     pub kind: LineKind,
     pub content: String,
+    /// The last line of a file that does not end in a newline (git's `\ No newline at end of
+    /// file` follows it).
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub no_newline: bool,
 }
 
 /// One `@@ -a,b +c,d @@` hunk; `header` is the whole header line.
@@ -56,6 +60,12 @@ pub struct FileDiff {
     pub hunks: Vec<Hunk>,
     pub additions: usize,
     pub deletions: usize,
+    /// The file's modes (`0o100644`, `0o100755`, `0o120000`...) where the diff names them: a
+    /// new or deleted file, or a change of mode.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub old_mode: Option<u32>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub new_mode: Option<u32>,
 }
 
 impl FileDiff {
@@ -80,10 +90,8 @@ impl FileDiff {
             .map(|l| l.content.as_str())
     }
 
-    /// Append this file as a unified diff in git's format.
-    ///
-    /// File modes are not kept by the parser, so added and deleted files are written with mode
-    /// `100644`, and a mode-only change renders as its `diff --git` line alone.
+    /// Append this file as a unified diff in git's format (a new or deleted file whose mode
+    /// is unknown is written as `100644`).
     pub fn render(&self, out: &mut String) {
         let old = self.old_path.as_deref().unwrap_or(&self.path);
         out.push_str("diff --git ");
@@ -91,9 +99,20 @@ impl FileDiff {
         out.push(' ');
         push_path(out, "b/", &self.path);
         out.push('\n');
+        const REGULAR: u32 = 0o100644;
+        match (self.kind, self.old_mode, self.new_mode) {
+            (ChangeKind::Added, _, new) => {
+                let _ = writeln!(out, "new file mode {:o}", new.unwrap_or(REGULAR));
+            }
+            (ChangeKind::Deleted, old, _) => {
+                let _ = writeln!(out, "deleted file mode {:o}", old.unwrap_or(REGULAR));
+            }
+            (_, Some(old), Some(new)) if old != new => {
+                let _ = writeln!(out, "old mode {old:o}\nnew mode {new:o}");
+            }
+            _ => {}
+        }
         match self.kind {
-            ChangeKind::Added => out.push_str("new file mode 100644\n"),
-            ChangeKind::Deleted => out.push_str("deleted file mode 100644\n"),
             ChangeKind::Renamed | ChangeKind::Copied => {
                 let verb = if self.kind == ChangeKind::Renamed {
                     "rename"
@@ -106,7 +125,7 @@ impl FileDiff {
                     out.push('\n');
                 }
             }
-            ChangeKind::Modified | ChangeKind::TypeChanged => {}
+            _ => {}
         }
         let push_old = |out: &mut String| match self.kind {
             ChangeKind::Added => out.push_str("/dev/null"),
@@ -127,11 +146,19 @@ impl FileDiff {
         if self.hunks.is_empty() {
             return;
         }
-        out.push_str("--- ");
-        push_old(out);
-        out.push_str("\n+++ ");
-        push_new(out);
-        out.push('\n');
+        // git ends a name (as printed) that holds a space with a tab, so its end is clear.
+        for (prefix, push) in [
+            ("--- ", &push_old as &dyn Fn(&mut String)),
+            ("+++ ", &push_new),
+        ] {
+            out.push_str(prefix);
+            let start = out.len();
+            push(out);
+            if out[start..].contains(' ') {
+                out.push('\t');
+            }
+            out.push('\n');
+        }
         for hunk in &self.hunks {
             if hunk.header.is_empty() {
                 let _ = writeln!(
@@ -151,6 +178,9 @@ impl FileDiff {
                 });
                 out.push_str(&line.content);
                 out.push('\n');
+                if line.no_newline {
+                    out.push_str("\\ No newline at end of file\n");
+                }
             }
         }
     }
@@ -174,6 +204,13 @@ pub fn parse_unified_diff(text: &str) -> Vec<FileDiff> {
             }
             // Not a hunk line (or counts exhausted): the hunk is over, read it as a header.
             state = State::AfterHunk;
+        }
+        if matches!(state, State::AfterHunk) && line.starts_with('\\') {
+            // The marker after a hunk's last line.
+            if let Some(p) = cur.as_mut() {
+                p.mark_no_newline();
+            }
+            continue;
         }
 
         if let Some(rest) = line.strip_prefix("diff --git ") {
@@ -291,13 +328,17 @@ impl Pending {
             Some(b' ') | None if old_left > 0 && new_left > 0 => (LineKind::Context, 1, 1),
             Some(b'+') if new_left > 0 => (LineKind::Added, 0, 1),
             Some(b'-') if old_left > 0 => (LineKind::Removed, 1, 0),
-            Some(b'\\') => return Some(State::Hunk { old_left, new_left }),
+            Some(b'\\') => {
+                self.mark_no_newline();
+                return Some(State::Hunk { old_left, new_left });
+            }
             _ => return None,
         };
         let hunk = self.hunks.last_mut()?;
         hunk.lines.push(DiffLine {
             kind,
             content: line.get(1..).unwrap_or("").to_owned(),
+            no_newline: false,
         });
         match kind {
             LineKind::Added => self.additions += 1,
@@ -310,6 +351,13 @@ impl Pending {
         } else {
             State::Hunk { old_left, new_left }
         })
+    }
+
+    /// git's `\ No newline at end of file`: about the line just read.
+    fn mark_no_newline(&mut self) {
+        if let Some(line) = self.hunks.last_mut().and_then(|h| h.lines.last_mut()) {
+            line.no_newline = true;
+        }
     }
 
     /// Read one extended header line; returns true when binary patch data follows.
@@ -391,6 +439,8 @@ impl Pending {
             hunks: self.hunks,
             additions: self.additions,
             deletions: self.deletions,
+            old_mode: self.old_mode,
+            new_mode: self.new_mode,
         })
     }
 }
@@ -1001,17 +1051,31 @@ deleted file mode 100644
 diff --git a/a.rs b/b.rs
 rename from a.rs
 rename to b.rs
+diff --git a/run.sh b/run.sh
+new file mode 100755
+--- /dev/null
++++ b/run.sh
+@@ -0,0 +1 @@
++echo hi
+diff --git a/tool.sh b/tool.sh
+old mode 100644
+new mode 100755
+diff --git a/script b/bin/script
+old mode 100644
+new mode 100755
+rename from script
+rename to bin/script
 diff --git a/logo.png b/logo.png
 Binary files a/logo.png and b/logo.png differ
 diff --git \"a/caf\\303\\251 \\\"x\\\".txt\" \"b/caf\\303\\251 \\\"x\\\".txt\"
---- \"a/caf\\303\\251 \\\"x\\\".txt\"
-+++ \"b/caf\\303\\251 \\\"x\\\".txt\"
+--- \"a/caf\\303\\251 \\\"x\\\".txt\"\t
++++ \"b/caf\\303\\251 \\\"x\\\".txt\"\t
 @@ -1 +1 @@
 -a
 +b
 ";
         let files = parse_unified_diff(text);
-        assert_eq!(files.len(), 6);
+        assert_eq!(files.len(), 9);
         let mut out = String::new();
         for file in &files {
             file.render(&mut out);
@@ -1030,6 +1094,8 @@ diff --git \"a/caf\\303\\251 \\\"x\\\".txt\" \"b/caf\\303\\251 \\\"x\\\".txt\"
             hunks: Vec::new(),
             additions: 0,
             deletions: 0,
+            old_mode: None,
+            new_mode: None,
         };
         let mut out = String::new();
         file.render(&mut out);
