@@ -108,6 +108,18 @@ impl Studio {
         })
     }
 
+    /// Tab twice, from the files: the diff, then the editor (its border turns thick).
+    fn focus_editor(&mut self) {
+        self.send(b"\t\t");
+        self.wait_for("the editor to have the focus", |screen| {
+            screen
+                .contents()
+                .lines()
+                .nth(1)
+                .is_some_and(|line| line.contains("┏ Commit ━"))
+        });
+    }
+
     /// Waits for the studio to leave its focused editor (the file list takes the thick border).
     fn wait_for_files_focus(&self) {
         let start = Instant::now();
@@ -187,15 +199,8 @@ fn open_generate_edit_commit_quit_in_a_pseudo_terminal() {
     );
     assert_eq!(fake.requests().len(), 1);
 
-    // Tab twice: files, diff, editor (its border turns thick). Type at the start of the title.
-    studio.send(b"\t\t");
-    studio.wait_for("the editor to have the focus", |screen| {
-        screen
-            .contents()
-            .lines()
-            .nth(1)
-            .is_some_and(|line| line.contains("┏ Commit ━"))
-    });
+    // Type at the start of the title.
+    studio.focus_editor();
     studio.send("Edited: ".as_bytes());
     studio.wait_for_text("Edited: Add two()");
     studio.wait_for_text("title 17/72");
@@ -275,14 +280,7 @@ fn the_last_keys_before_a_sigterm_are_in_the_draft() {
     let fake = FakeProvider::start(vec![]);
     let mut studio = Studio::spawn(&repo, &fake);
     studio.wait_for_text("Files (1)");
-    studio.send(b"\t\t");
-    studio.wait_for("the editor to have the focus", |screen| {
-        screen
-            .contents()
-            .lines()
-            .nth(1)
-            .is_some_and(|line| line.contains("┏ Commit ━"))
-    });
+    studio.focus_editor();
     let typed = "Keep every key I typed";
     studio.send(typed.as_bytes());
     // No waiting for the screen: the signal follows the keys at once.

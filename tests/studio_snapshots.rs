@@ -344,7 +344,21 @@ fn commit_mode_empty_with_and_without_a_provider() {
     state.files_loading = true;
     state.files.clear();
     state.diff = Default::default();
-    insta::assert_snapshot!("commit_empty_loading", render(&state));
+    // The status line turns a spinner while the status loads.
+    let screen = redact_time(&render(&state));
+    assert!(
+        screen.contains("* reading the repository's status…"),
+        "{screen}"
+    );
+    insta::assert_snapshot!("commit_empty_loading", screen);
+    // An error stays in view over the spinner.
+    let mut failed = studio(Mode::Explore);
+    failed.notice = Some(Notice {
+        level: Level::Error,
+        text: "listing the files failed: permission denied".to_string(),
+    });
+    let screen = render(&failed);
+    assert!(screen.contains("listing the files failed"), "{screen}");
 
     let mut state = studio(Mode::Commit);
     state.files.clear();
@@ -489,6 +503,7 @@ fn help_overlay_lists_the_keys_of_the_mode() {
     state.help = true;
     insta::assert_snapshot!("help_commit", render(&state));
     let mut state = studio(Mode::Explore);
+    state.explorer.loaded = true;
     state.help = true;
     insta::assert_snapshot!("help_explore", render(&state));
 }

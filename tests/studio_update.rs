@@ -1789,6 +1789,8 @@ fn a_failed_commit_shows_the_whole_report_and_keeps_the_message() {
 fn the_first_ranking_lists_the_staged_files_and_the_complete_one_re_sorts_them() {
     use iris_studio::studio::action::RankedFile;
     let mut state = State::new(Mode::Commit);
+    state.auto_generate = false;
+    assert_eq!(state.loading(), Some("reading the repository's status"));
     let ranked = |items: &[(&str, u32)]| {
         Ok(items
             .iter()
@@ -1809,6 +1811,7 @@ fn the_first_ranking_lists_the_staged_files_and_the_complete_one_re_sorts_them()
     let paths: Vec<&str> = state.files.iter().map(|f| f.path.as_str()).collect();
     assert_eq!(paths, ["src/a.rs", "README.md"]);
     assert!(!state.ranking_complete && state.files_loading && state.has_staged);
+    assert_eq!(state.loading(), Some("reading the rest of the status"));
     update(
         &mut state,
         Action::RankingLoaded {
@@ -1823,6 +1826,15 @@ fn the_first_ranking_lists_the_staged_files_and_the_complete_one_re_sorts_them()
         .collect();
     assert_eq!(order, [("README.md", Some(90)), ("src/a.rs", Some(70))]);
     assert!(state.ranking_complete);
+    update(
+        &mut state,
+        status(vec![staged("README.md"), staged("src/a.rs")]),
+    );
+    assert_eq!(state.loading(), None, "nothing left to read");
+    command(&mut state, Command::ModeExplore);
+    assert_eq!(state.loading(), Some("listing the repository's files"));
+    update(&mut state, Action::TreeLoaded(Ok(vec!["README.md".into()])));
+    assert_eq!(state.loading(), None);
 }
 
 #[test]

@@ -90,6 +90,11 @@ impl Studio {
         })
     }
 
+    /// Whether a spinner turns (Iris works or git is still being read), so time must tick.
+    fn spinning(&self) -> bool {
+        self.state.task.is_some() || self.state.loading().is_some()
+    }
+
     /// Turns a terminal event into an action, through the keymap.
     pub fn action_for(&self, event: Event) -> Option<Action> {
         match event {
@@ -160,7 +165,7 @@ impl Studio {
                     None => return Ok(()),
                 },
                 Some(action) = rx.recv() => Some(action),
-                _ = tick.tick(), if self.state.task.is_some() => Some(Action::Tick),
+                _ = tick.tick(), if self.spinning() => Some(Action::Tick),
                 _ = tokio::time::sleep(redraw_in), if dirty => None,
                 _ = terminate.recv() => return Ok(()),
             };

@@ -466,6 +466,8 @@ pub struct State {
     /// The terminal's size (columns, rows), for layout and mouse hits.
     pub size: (u16, u16),
     pub list_tops: ListTops,
+    /// When the studio opened (the loading spinner turns from it).
+    pub opened: Instant,
     pub quit: bool,
 }
 
@@ -516,6 +518,7 @@ impl State {
             choose_mode: false,
             size: (120, 40),
             list_tops: ListTops::default(),
+            opened: Instant::now(),
             quit: false,
         }
     }
@@ -530,6 +533,24 @@ impl State {
 
     pub fn selected_file(&self) -> Option<&FileEntry> {
         self.files.get(self.selected)
+    }
+
+    /// What the studio is still reading from git for the current mode, if anything (the status
+    /// line shows it with a spinner).
+    pub fn loading(&self) -> Option<&'static str> {
+        if self.files_loading {
+            Some(if self.files.is_empty() {
+                "reading the repository's status"
+            } else {
+                "reading the rest of the status"
+            })
+        } else if self.mode == Mode::Explore && !self.explorer.loaded {
+            Some("listing the repository's files")
+        } else if self.mode.uses_range() && self.range.loading {
+            Some("reading the commits")
+        } else {
+            None
+        }
     }
 
     /// Artifacts whose text differs from their saved draft.

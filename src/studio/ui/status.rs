@@ -1,5 +1,5 @@
-//! The bottom line: what Iris is doing (spinner, activity, elapsed, tokens), or the last
-//! notice, and the keys for help and quitting.
+//! The bottom line: what Iris is doing (spinner, activity, elapsed, tokens), what is still
+//! loading (spinner), or the last notice, and the key for help.
 
 use ratatui::Frame;
 use ratatui::layout::Rect;
@@ -43,6 +43,15 @@ pub fn draw(frame: &mut Frame, area: Rect, state: &State, looks: &Looks) {
             clip(&text, width.saturating_sub(help.len())),
             theme.style(Token::Spinner),
         )
+    } else if let Some(what) = state.loading().filter(|_| !alarming(state)) {
+        let frame_index = (state.opened.elapsed().as_millis() / 100) as usize % FRAMES.len();
+        Span::styled(
+            clip(
+                &format!(" {} {what}…", FRAMES[frame_index]),
+                width.saturating_sub(help.len()),
+            ),
+            theme.style(Token::Spinner),
+        )
     } else if let Some(notice) = &state.notice {
         let token = match notice.level {
             Level::Info => Token::StatusBarText,
@@ -71,4 +80,13 @@ pub fn draw(frame: &mut Frame, area: Rect, state: &State, looks: &Looks) {
         Paragraph::new(line).style(theme.style(Token::StatusBar)),
         area,
     );
+}
+
+/// A warning or an error stays in view over the loading spinner (a load that failed would
+/// otherwise spin on and hide why).
+fn alarming(state: &State) -> bool {
+    state
+        .notice
+        .as_ref()
+        .is_some_and(|n| matches!(n.level, Level::Warning | Level::Error))
 }
