@@ -20,7 +20,7 @@ use common::fake_provider::{FAKE_API_KEY, FakeProvider, Step};
 use common::pty::PtyProgram;
 use generated::{generate, stage_changes};
 
-const RUNS: usize = 5;
+const RUNS: usize = 9;
 const STAGED: usize = 2_000;
 const WAIT: Duration = Duration::from_secs(60);
 

@@ -145,7 +145,8 @@ impl Studio {
         mut rx: UnboundedReceiver<Action>,
     ) -> Result<()> {
         let mut events = EventStream::new();
-        let mut tick = tokio::time::interval(TICK);
+        // The first tick after one period (an interval's first tick is at once).
+        let mut tick = tokio::time::interval_at(tokio::time::Instant::now() + TICK, TICK);
         let mut terminate = terminate_signal()?;
         let mut dirty = true;
         let mut last_frame = Instant::now() - FRAME;
