@@ -498,6 +498,36 @@ fn the_wheel_over_the_editor_scrolls_a_long_message() {
 }
 
 #[test]
+fn long_lines_scroll_sideways_in_the_diff_and_keep_their_colours() {
+    use iris_studio::studio::command::Command;
+    let mut state = studio(Mode::Commit);
+    let long = "a line too long for the pane";
+    assert!(!render(&state).contains(long));
+    for _ in 0..8 {
+        update(&mut state, Action::Command(Command::ScrollRight));
+    }
+    let screen = render(&state);
+    assert!(screen.contains(long), "{screen}");
+    assert!(screen.contains("src/studio/update.rs →64"), "{screen}");
+    // Never past the longest line: some of it stays in view.
+    for _ in 0..50 {
+        update(&mut state, Action::Command(Command::ScrollRight));
+    }
+    let longest = "        text: text.into().split_whitespace().collect::<Vec<_>>().join(\" \"), // a line too long for the pane".len();
+    assert_eq!(state.diff.hscroll, longest - 8);
+    // The wheel's sideways turn scrolls back.
+    let diff = PaneRects::compute(state.size, &state).diff.unwrap();
+    for _ in 0..20 {
+        update(
+            &mut state,
+            wheel(MouseEventKind::ScrollLeft, (diff.x + 3, diff.y + 3)),
+        );
+    }
+    assert_eq!(state.diff.hscroll, 0);
+    assert!(!render(&state).contains(long));
+}
+
+#[test]
 fn help_overlay_lists_the_keys_of_the_mode() {
     let mut state = studio(Mode::Commit);
     state.help = true;

@@ -33,6 +33,8 @@ pub enum Command {
     RedoVersion,
     NextHunk,
     PrevHunk,
+    ScrollLeft,
+    ScrollRight,
     Refresh,
     PickRange,
     ModeExplore,
@@ -44,7 +46,7 @@ pub enum Command {
 }
 
 impl Command {
-    pub const ALL: [Command; 34] = [
+    pub const ALL: [Command; 36] = [
         Command::Quit,
         Command::Help,
         Command::NextPane,
@@ -71,6 +73,8 @@ impl Command {
         Command::RedoVersion,
         Command::NextHunk,
         Command::PrevHunk,
+        Command::ScrollLeft,
+        Command::ScrollRight,
         Command::Refresh,
         Command::PickRange,
         Command::ModeExplore,
@@ -110,6 +114,8 @@ impl Command {
             Command::RedoVersion => "go forward to the next version of the artifact",
             Command::NextHunk => "jump to the next hunk",
             Command::PrevHunk => "jump to the previous hunk",
+            Command::ScrollLeft => "scroll the diff or code left",
+            Command::ScrollRight => "scroll the diff or code right",
             Command::Refresh => "refresh from git",
             Command::PickRange => {
                 "choose the range (FROM..TO) of the PR, changelog or release notes"

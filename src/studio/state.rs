@@ -120,6 +120,8 @@ pub struct Explorer {
     pub lines: Option<Vec<String>>,
     pub history: Vec<CommitRow>,
     pub scroll: usize,
+    /// Columns scrolled past on the left, for long lines.
+    pub hscroll: usize,
 }
 
 impl Explorer {
@@ -224,6 +226,8 @@ pub struct DiffView {
     pub files: Vec<FileDiff>,
     /// First visible line.
     pub scroll: usize,
+    /// Columns scrolled past on the left, for long lines.
+    pub hscroll: usize,
     pub loading: bool,
 }
 

@@ -622,6 +622,11 @@ fn command_input(state: &mut State, command: Command) -> Vec<Effect> {
             }
             Vec::new()
         }
+        Command::ScrollLeft | Command::ScrollRight => {
+            let right = command == Command::ScrollRight;
+            scroll_sideways(state, if right { SIDEWAYS } else { -SIDEWAYS });
+            Vec::new()
+        }
         Command::Refresh => {
             let mut effects = vec![Effect::LoadStatus];
             if state.mode.uses_range() {
@@ -771,6 +776,7 @@ fn open_tree_row(state: &mut State) -> Vec<Effect> {
     state.explorer.lines = None;
     state.explorer.history.clear();
     state.explorer.scroll = 0;
+    state.explorer.hscroll = 0;
     state.focus = Pane::Diff;
     vec![Effect::OpenFile { path: row.path }]
 }
@@ -873,6 +879,34 @@ fn range_key(state: &mut State, key: KeyEvent) -> Vec<Effect> {
     state.range.to = (!to.is_empty()).then(|| to.to_string());
     state.range.loaded_for = None;
     load_commits(state)
+}
+
+/// Columns a sideways step moves the diff or the code.
+const SIDEWAYS: isize = 8;
+
+/// Scrolls the diff (or explore's code view) sideways, never past its longest line.
+fn scroll_sideways(state: &mut State, delta: isize) {
+    use crate::studio::ui::text::{expand_tabs, width};
+    let widest = |lines: &mut dyn Iterator<Item = &str>| {
+        lines.map(|l| width(&expand_tabs(l))).max().unwrap_or(0)
+    };
+    let (hscroll, longest) = if state.mode == Mode::Explore {
+        let lines = state.explorer.lines.as_deref().unwrap_or_default();
+        let longest = widest(&mut lines.iter().map(String::as_str));
+        (&mut state.explorer.hscroll, longest)
+    } else {
+        let files = &state.diff.files;
+        let mut lines = files
+            .iter()
+            .flat_map(|f| &f.hunks)
+            .flat_map(|h| &h.lines)
+            .map(|l| l.content.as_str());
+        let longest = widest(&mut lines);
+        (&mut state.diff.hscroll, longest)
+    };
+    // Keep some of the longest line in view.
+    let most = longest.saturating_sub(SIDEWAYS as usize);
+    *hscroll = hscroll.saturating_add_signed(delta).min(most);
 }
 
 /// Rows the mouse wheel moves a text.
@@ -991,6 +1025,11 @@ fn mouse_input(state: &mut State, mouse: crossterm::event::MouseEvent) -> Vec<Ef
                     return select_in_files_pane(state, row);
                 }
             }
+            Vec::new()
+        }
+        MouseEventKind::ScrollLeft | MouseEventKind::ScrollRight if pane == Pane::Diff => {
+            let right = mouse.kind == MouseEventKind::ScrollRight;
+            scroll_sideways(state, if right { SIDEWAYS } else { -SIDEWAYS });
             Vec::new()
         }
         MouseEventKind::ScrollDown | MouseEventKind::ScrollUp => {

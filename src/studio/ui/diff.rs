@@ -7,7 +7,7 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::Paragraph;
 
 use super::highlight::Highlighter;
-use super::text::{clip, expand_tabs};
+use super::text::{clip, expand_tabs, skip_columns};
 use super::{focused, pane_block};
 use crate::context::{FileDiff, LineKind};
 use crate::studio::state::{Pane, State};
@@ -34,11 +34,14 @@ fn rows(files: &[FileDiff]) -> impl Iterator<Item = Row<'_>> {
 
 pub fn draw(frame: &mut Frame, area: Rect, state: &State, theme: &Theme) {
     let view = &state.diff;
-    let title = match (&view.path, view.loading) {
+    let mut title = match (&view.path, view.loading) {
         (Some(path), true) => format!(" {path} (loading…) "),
         (Some(path), false) => format!(" {path} "),
         (None, _) => " Diff ".to_string(),
     };
+    if view.hscroll > 0 {
+        title.push_str(&format!("→{} ", view.hscroll));
+    }
     let block = pane_block(
         clip(&title, usize::from(area.width.saturating_sub(4))),
         focused(state, Pane::Diff),
@@ -69,9 +72,14 @@ pub fn draw(frame: &mut Frame, area: Rect, state: &State, theme: &Theme) {
                     LineKind::Removed => ("-", Token::DiffRemoved),
                     LineKind::Context => (" ", Token::DiffContext),
                 };
-                let text = clip(&expand_tabs(content), width.saturating_sub(1));
+                // Highlighted from the line's start, so scrolling sideways keeps the colours.
+                let text = clip(
+                    &expand_tabs(content),
+                    view.hscroll + width.saturating_sub(1),
+                );
                 let mut spans = vec![Span::styled(sign, theme.style(token))];
-                spans.extend(highlighter.spans(path, &text, theme.style(token)));
+                let highlighted = highlighter.spans(path, &text, theme.style(token));
+                spans.extend(skip_columns(highlighted, view.hscroll));
                 Line::from(spans)
             }
         })

@@ -7,7 +7,7 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{ListItem, Paragraph};
 
 use super::highlight::Highlighter;
-use super::text::{clip, expand_tabs};
+use super::text::{clip, expand_tabs, skip_columns};
 use super::{draw_list, focused, pane_block};
 use crate::studio::state::{Pane, State};
 use crate::studio::theme::{Theme, Token};
@@ -51,10 +51,13 @@ pub fn draw_code(frame: &mut Frame, area: Rect, state: &State, theme: &Theme) {
         .direction(Direction::Vertical)
         .constraints([Constraint::Min(5), Constraint::Length(8)])
         .split(area);
-    let title = explorer
+    let mut title = explorer
         .open
         .as_deref()
         .map_or(" Code ".to_string(), |p| format!(" {p} "));
+    if explorer.hscroll > 0 {
+        title.push_str(&format!("→{} ", explorer.hscroll));
+    }
     let block = pane_block(
         clip(&title, usize::from(area.width.saturating_sub(4))),
         focused(state, Pane::Diff),
@@ -80,12 +83,14 @@ pub fn draw_code(frame: &mut Frame, area: Rect, state: &State, theme: &Theme) {
                 .skip(explorer.scroll)
                 .take(height)
                 .map(|(i, line)| {
-                    let text = clip(&expand_tabs(line), width.saturating_sub(number_width + 1));
+                    let shown = width.saturating_sub(number_width + 1);
+                    let text = clip(&expand_tabs(line), explorer.hscroll + shown);
                     let mut spans = vec![Span::styled(
                         format!("{:>number_width$} ", i + 1),
                         theme.style(Token::DiffLineNumber),
                     )];
-                    spans.extend(highlighter.spans(path, &text, theme.style(Token::Text)));
+                    let highlighted = highlighter.spans(path, &text, theme.style(Token::Text));
+                    spans.extend(skip_columns(highlighted, explorer.hscroll));
                     Line::from(spans)
                 })
                 .collect()
