@@ -78,6 +78,64 @@ fn one_hunk_is_staged_and_the_other_is_not() {
 }
 
 #[test]
+fn one_staged_hunk_is_unstaged_and_the_working_tree_keeps_it() {
+    let repo = TestRepo::new();
+    let lines: Vec<String> = (1..=30).map(|i| format!("line {i}")).collect();
+    repo.write("f.txt", lines.join("\n") + "\n");
+    repo.commit_all("base");
+    let mut changed = lines.clone();
+    changed[1] = "line 2 changed".into();
+    changed[27] = "line 28 changed".into();
+    repo.write("f.txt", changed.join("\n") + "\n");
+    repo.git(&["add", "f.txt"]);
+    let git = open(&repo);
+    // The hunks are numbered as the staged diff shows them.
+    let shown = git
+        .diff_files(&iris_studio::git::DiffTarget::Staged, &["f.txt".into()])
+        .unwrap();
+    assert_eq!(shown[0].hunks.len(), 2);
+
+    git.unstage_hunk("f.txt", 0).unwrap();
+    let cached = repo.git(&["diff", "--cached"]);
+    assert!(cached.contains("+line 28 changed"), "{cached}");
+    assert!(!cached.contains("line 2 changed"), "{cached}");
+    let unstaged = repo.git(&["diff"]);
+    assert!(unstaged.contains("+line 2 changed"), "{unstaged}");
+    assert!(!unstaged.contains("line 28"), "{unstaged}");
+    assert_eq!(
+        std::fs::read_to_string(repo.path().join("f.txt")).unwrap(),
+        changed.join("\n") + "\n",
+        "the working tree is untouched"
+    );
+    git.unstage_hunk("f.txt", 0).unwrap();
+    assert_eq!(repo.git(&["diff", "--cached"]), "");
+    let err = git.unstage_hunk("f.txt", 0).unwrap_err();
+    assert!(err.to_string().contains("no staged hunk 1"), "{err}");
+}
+
+#[test]
+fn a_staged_new_file_is_unstaged_whole_before_the_first_commit() {
+    let repo = TestRepo::new();
+    repo.write("new.txt", "a\nb\n");
+    repo.git(&["add", "new.txt"]);
+    let git = open(&repo);
+    // A new file is one hunk: unstaging it unstages the file, which stays on disk.
+    git.unstage_hunk("new.txt", 0).unwrap();
+    assert!(cached_names(&repo).is_empty());
+    assert!(repo.path().join("new.txt").exists());
+    // And staging its one hunk stages it again; a deleted file's one hunk stages the deletion.
+    git.stage_hunk("new.txt", 0).unwrap();
+    assert_eq!(cached_names(&repo), ["new.txt"]);
+    repo.commit_all("add");
+    std::fs::remove_file(repo.path().join("new.txt")).unwrap();
+    git.stage_hunk("new.txt", 0).unwrap();
+    assert_eq!(
+        repo.git(&["diff", "--cached", "--name-status"]),
+        "D\tnew.txt\n"
+    );
+}
+
+#[test]
 fn one_path_is_known_untracked_without_a_full_status() {
     let repo = TestRepo::new();
     repo.write("tracked.txt", "t\n");

@@ -2,7 +2,7 @@
 
 use std::path::Path;
 
-use git2::{ApplyLocation, ApplyOptions, DiffOptions, IndexAddOption};
+use git2::{ApplyLocation, ApplyOptions, Delta, DiffOptions, IndexAddOption};
 
 use super::{GitError, GitRepo, Result, check_relative_path};
 
@@ -68,10 +68,51 @@ impl GitRepo {
 
     /// Stages hunk number `hunk` (0-based) of the file's unstaged changes.
     pub fn stage_hunk(&self, path: &str, hunk: usize) -> Result<()> {
+        let mut opts = self.one_path(path)?;
+        opts.include_untracked(true).show_untracked_content(true);
+        let diff = self.repo.diff_index_to_workdir(None, Some(&mut opts))?;
+        // A new or deleted file is one hunk: staging it stages the file.
+        let whole =
+            |d: git2::DiffDelta<'_>| matches!(d.status(), Delta::Deleted | Delta::Untracked);
+        if hunk == 0 && diff.deltas().any(whole) {
+            return self.stage(path);
+        }
+        self.apply_hunk(&diff, hunk)
+            .map_err(|e| e.unwrap_or_else(|| missing(path, "unstaged", hunk)))
+    }
+
+    /// Unstages hunk number `hunk` (0-based) of the file's staged changes: the index gets that
+    /// part of HEAD's version back, the working tree is untouched.
+    pub fn unstage_hunk(&self, path: &str, hunk: usize) -> Result<()> {
+        let mut opts = self.one_path(path)?;
+        // The staged change reversed (index to HEAD), applied to the index, undoes it.
+        opts.reverse(true);
+        let head = self.head_commit()?.map(|c| c.tree()).transpose()?;
+        let diff = self
+            .repo
+            .diff_tree_to_index(head.as_ref(), None, Some(&mut opts))?;
+        // A staged new file is one hunk, all added: unstaging it unstages the file (reversed,
+        // it reads as a deletion, which has no hunk to pick).
+        if hunk == 0 && diff.deltas().any(|d| d.status() == Delta::Deleted) {
+            return self.unstage(path);
+        }
+        self.apply_hunk(&diff, hunk)
+            .map_err(|e| e.unwrap_or_else(|| missing(path, "staged", hunk)))
+    }
+
+    fn one_path(&self, path: &str) -> Result<DiffOptions> {
         let clean = check_relative_path(path)?;
         let mut opts = DiffOptions::new();
         opts.pathspec(clean.to_string_lossy().as_ref());
-        let diff = self.repo.diff_index_to_workdir(None, Some(&mut opts))?;
+        Ok(opts)
+    }
+
+    /// Applies hunk `hunk` of `diff` to the index; `Err(None)` when the diff has no such hunk.
+    fn apply_hunk(
+        &self,
+        diff: &git2::Diff<'_>,
+        hunk: usize,
+    ) -> std::result::Result<(), Option<GitError>> {
         let mut seen = 0usize;
         let mut found = false;
         let mut apply = ApplyOptions::new();
@@ -82,14 +123,13 @@ impl GitRepo {
             take
         });
         self.repo
-            .apply(&diff, ApplyLocation::Index, Some(&mut apply))?;
+            .apply(diff, ApplyLocation::Index, Some(&mut apply))
+            .map_err(|e| Some(e.into()))?;
         drop(apply);
-        if !found {
-            return Err(GitError::Unsupported(format!(
-                "{path} has no unstaged hunk {}",
-                hunk + 1
-            )));
-        }
-        Ok(())
+        if found { Ok(()) } else { Err(None) }
     }
+}
+
+fn missing(path: &str, side: &str, hunk: usize) -> GitError {
+    GitError::Unsupported(format!("{path} has no {side} hunk {}", hunk + 1))
 }
