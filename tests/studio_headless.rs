@@ -460,3 +460,57 @@ async fn drafts_queued_at_the_end_are_written_before_the_runner_finishes() {
     );
     assert!(!drafts.join("pr.md").exists(), "the cleared draft is gone");
 }
+
+/// Space on a hunk of the staged part takes it out of the index, space on a hunk of the
+/// unstaged part puts it back: through the runner and git, the diff reloading in between.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn space_unstages_a_staged_hunk_and_stages_it_back() {
+    let repo = TestRepo::new();
+    let lines: Vec<String> = (1..=30).map(|i| format!("line {i}")).collect();
+    repo.write("f.txt", lines.join("\n") + "\n");
+    repo.commit_all("base");
+    let mut changed = lines.clone();
+    changed[1] = "line 2 changed".into();
+    changed[27] = "line 28 changed".into();
+    repo.write("f.txt", changed.join("\n") + "\n");
+    repo.git(&["add", "f.txt"]);
+    let fake = FakeProvider::start(vec![]);
+    let mut studio = Headless::new(&repo, &fake, Mode::Commit);
+    studio.state.auto_generate = false;
+    studio.runner.run(Effect::LoadStatus);
+    studio
+        .pump_until("the file's diff", |s| {
+            !s.files_loading && s.diff.staged.is_some() && !s.diff.loading
+        })
+        .await;
+    assert_eq!(studio.state.diff.staged, Some(1));
+    assert_eq!(studio.state.diff.files.len(), 1, "all of it staged");
+
+    // At the top of the diff: the first staged hunk.
+    studio.command(Command::StageHunk);
+    studio
+        .pump_until("the diff in two parts", |s| {
+            s.diff.files.len() == 2 && !s.diff.loading
+        })
+        .await;
+    let cached = repo.git(&["diff", "--cached"]);
+    assert!(cached.contains("+line 28 changed") && !cached.contains("line 2 changed"));
+    assert!(repo.git(&["diff"]).contains("+line 2 changed"));
+
+    let diff = &studio.state.diff;
+    let unstaged = diff
+        .hunks()
+        .into_iter()
+        .find(|h| diff.is_staged(h.file) == Some(false))
+        .expect("an unstaged hunk");
+    studio.state.diff.scroll = unstaged.row;
+    studio.command(Command::StageHunk);
+    studio
+        .pump_until("all of it staged again", |s| {
+            s.diff.files.len() == 1 && !s.diff.loading
+        })
+        .await;
+    assert_eq!(repo.git(&["diff"]), "");
+    assert_eq!(studio.state.diff.staged, Some(1));
+    assert_eq!(fake.requests().len(), 0);
+}

@@ -220,6 +220,8 @@ fn studio(mode: Mode) -> State {
     state.has_staged = true;
     state.diff.path = Some("src/studio/update.rs".to_string());
     state.diff.files = diff();
+    // What the working tree shows: the file's staged part (here all of it).
+    state.diff.staged = Some(1);
     state
 }
 

@@ -112,6 +112,7 @@ fn with_diff(mode: Mode) -> State {
         Action::DiffLoaded {
             path: "src/lib.rs".to_string(),
             result: Ok(two_hunk_diff()),
+            staged: Some(0),
         },
     );
     assert_eq!(state.diff.line_count(), 10);
@@ -850,6 +851,71 @@ fn stage_hunk_stages_the_hunk_at_the_top_of_the_diff_view() {
 }
 
 #[test]
+fn a_hunk_of_the_staged_part_is_unstaged_and_one_of_the_unstaged_part_staged() {
+    let mut state = loaded(Mode::Commit, vec![staged("src/lib.rs")]);
+    // The file is partly staged: the staged part (2 hunks) above the unstaged part (2 hunks).
+    let mut parts = two_hunk_diff();
+    parts.extend(two_hunk_diff());
+    update(
+        &mut state,
+        Action::DiffLoaded {
+            path: "src/lib.rs".to_string(),
+            result: Ok(parts),
+            staged: Some(1),
+        },
+    );
+    assert_eq!(state.diff.hunk_starts(), vec![1, 5, 11, 15]);
+    let path = || "src/lib.rs".to_string();
+    let mut at = |row: usize| {
+        state.diff.scroll = row;
+        command(&mut state, Command::StageHunk)
+    };
+    assert_eq!(
+        at(0),
+        vec![Effect::UnstageHunk {
+            path: path(),
+            hunk: 0
+        }]
+    );
+    assert_eq!(
+        at(6),
+        vec![Effect::UnstageHunk {
+            path: path(),
+            hunk: 1
+        }]
+    );
+    // The unstaged part counts its hunks from 0, as `git diff` numbers them.
+    assert_eq!(
+        at(11),
+        vec![Effect::StageHunk {
+            path: path(),
+            hunk: 0
+        }]
+    );
+    assert_eq!(
+        at(19),
+        vec![Effect::StageHunk {
+            path: path(),
+            hunk: 1
+        }]
+    );
+
+    // A commit's diff (range modes) has no sides: nothing to stage, a hint instead.
+    let mut state = loaded(Mode::Pr, vec![]);
+    state.diff.path = Some("commit 1234567".to_string());
+    update(
+        &mut state,
+        Action::DiffLoaded {
+            path: "commit 1234567".to_string(),
+            result: Ok(two_hunk_diff()),
+            staged: None,
+        },
+    );
+    assert_eq!(command(&mut state, Command::StageHunk), vec![]);
+    assert!(notice(&state).1.contains("commit mode"));
+}
+
+#[test]
 fn next_and_previous_hunk_jump_between_hunk_headers() {
     let mut state = with_diff(Mode::Commit);
     let mut jump = |c: Command| {
@@ -1128,6 +1194,7 @@ fn status_loaded_keeps_the_selection_on_the_same_path() {
         Action::DiffLoaded {
             path: "b.rs".to_string(),
             result: Ok(two_hunk_diff()),
+            staged: Some(0),
         },
     );
     state.diff.scroll = 4;
@@ -1156,6 +1223,7 @@ fn status_loaded_keeps_the_selection_on_the_same_path() {
         Action::DiffLoaded {
             path: "b.rs".to_string(),
             result: Ok(two_hunk_diff()),
+            staged: Some(0),
         },
     );
     let effects = update(&mut state, status(vec![staged("c.rs"), staged("d.rs")]));
@@ -1237,6 +1305,7 @@ fn diff_loaded_for_another_path_is_ignored() {
             Action::DiffLoaded {
                 path: "a.rs".to_string(),
                 result: Ok(two_hunk_diff()),
+                staged: Some(0),
             }
         ),
         vec![]
@@ -1248,6 +1317,7 @@ fn diff_loaded_for_another_path_is_ignored() {
         Action::DiffLoaded {
             path: "src/lib.rs".to_string(),
             result: Ok(two_hunk_diff()),
+            staged: Some(0),
         },
     );
     assert!(!state.diff.loading);
@@ -1259,6 +1329,7 @@ fn diff_loaded_for_another_path_is_ignored() {
         Action::DiffLoaded {
             path: "a.rs".to_string(),
             result: Err("bad object".to_string()),
+            staged: Some(0),
         },
     );
     assert!(!state.diff.loading);
@@ -1733,6 +1804,7 @@ fn selecting_a_finding_shows_its_file_at_its_line() {
         Action::DiffLoaded {
             path: "src/app.rs".to_string(),
             result: Ok(diff),
+            staged: Some(0),
         },
     );
     assert!(state.pending_jump.is_none());

@@ -33,10 +33,12 @@ pub enum Action {
     },
     /// The status of the repository, the branch, and whether anything is staged.
     StatusLoaded(Result<RepoSnapshot, String>),
-    /// The diff of the selected file (staged and unstaged parts).
+    /// The diff of the selected file (its staged part, then its unstaged part) or of a commit.
     DiffLoaded {
         path: String,
         result: Result<Vec<FileDiff>, String>,
+        /// How many of the files are the staged part; `None` for a commit's diff.
+        staged: Option<usize>,
     },
     /// The repository's files (explore mode).
     TreeLoaded(Result<Vec<String>, String>),

@@ -104,7 +104,7 @@ impl Command {
             Command::OpenChat => "chat with Iris",
             Command::StageFile => "stage the selected file",
             Command::UnstageFile => "unstage the selected file",
-            Command::StageHunk => "stage the hunk under the cursor",
+            Command::StageHunk => "stage or unstage the hunk at the top of the diff",
             Command::StageAll => "stage everything",
             Command::UnstageAll => "unstage everything",
             Command::Commit => "commit with the message (asks first)",

@@ -48,7 +48,13 @@ pub enum Effect {
     },
     StageAll,
     UnstageAll,
+    /// Hunk `hunk` (0-based, counted in the file's unstaged diff) goes into the index.
     StageHunk {
+        path: String,
+        hunk: usize,
+    },
+    /// Hunk `hunk` (0-based, counted in the file's staged diff) leaves the index.
+    UnstageHunk {
         path: String,
         hunk: usize,
     },

@@ -63,12 +63,20 @@ impl Runner {
                     Action::StatusLoaded(snapshot(root))
                 });
             }
-            Effect::LoadDiff { path } => self.blocking(move |root| {
-                let result = file_diff(root, &path);
-                if let Ok(files) = &result {
-                    warm_highlighting(files);
+            Effect::LoadDiff { path } => self.blocking(move |root| match file_diff(root, &path) {
+                Ok((files, staged)) => {
+                    warm_highlighting(&files);
+                    Action::DiffLoaded {
+                        result: Ok(files),
+                        staged: Some(staged),
+                        path,
+                    }
                 }
-                Action::DiffLoaded { result, path }
+                Err(err) => Action::DiffLoaded {
+                    result: Err(err),
+                    staged: None,
+                    path,
+                },
             }),
             Effect::Generate { task, mode, range } => self.generate(task, mode, range),
             Effect::LoadTree => self.blocking(|root| Action::TreeLoaded(tree(&root))),
@@ -90,7 +98,11 @@ impl Runner {
                 if let Ok(files) = &result {
                     warm_highlighting(files);
                 }
-                Action::DiffLoaded { path, result }
+                Action::DiffLoaded {
+                    path,
+                    result,
+                    staged: None,
+                }
             }),
             Effect::Chat {
                 task,
@@ -123,6 +135,10 @@ impl Runner {
             Effect::StageHunk { path, hunk } => self.git(false, move |repo| {
                 repo.stage_hunk(&path, hunk)?;
                 Ok(format!("staged hunk {} of {path}", hunk + 1))
+            }),
+            Effect::UnstageHunk { path, hunk } => self.git(false, move |repo| {
+                repo.unstage_hunk(&path, hunk)?;
+                Ok(format!("unstaged hunk {} of {path}", hunk + 1))
             }),
             Effect::Commit { message, flags } => self.git(true, move |repo| {
                 let options = CommitOptions {
@@ -505,19 +521,21 @@ fn warm_highlighting(files: &[crate::context::FileDiff]) {
     }
 }
 
-/// The selected file's changes against HEAD, staged and unstaged together; an untracked
-/// file shows as added.
-fn file_diff(root: PathBuf, path: &str) -> Result<Vec<crate::context::FileDiff>, String> {
+/// The selected file's staged changes, then its unstaged ones, and how many files the staged
+/// part has; an untracked file shows as added (unstaged).
+fn file_diff(root: PathBuf, path: &str) -> Result<(Vec<crate::context::FileDiff>, usize), String> {
     let repo = GitRepo::discover(&root).map_err(|e| e.to_string())?;
-    let files = repo
-        .diff_files(&DiffTarget::WorkingTree, &[path.to_string()])
-        .map_err(|e| e.to_string())?;
-    if !files.is_empty() {
-        return Ok(files);
-    }
-    if root.join(path).is_dir() || !repo.is_untracked(path).map_err(|e| e.to_string())? {
-        return Ok(files);
+    let paths = [path.to_string()];
+    let diff = |target| repo.diff_files(&target, &paths).map_err(|e| e.to_string());
+    let mut files = diff(DiffTarget::Staged)?;
+    let staged = files.len();
+    files.extend(diff(DiffTarget::Unstaged)?);
+    if !files.is_empty()
+        || root.join(path).is_dir()
+        || !repo.is_untracked(path).map_err(|e| e.to_string())?
+    {
+        return Ok((files, staged));
     }
     let patch = repo.untracked_file_patch(path).map_err(|e| e.to_string())?;
-    Ok(crate::context::parse_unified_diff(&patch))
+    Ok((crate::context::parse_unified_diff(&patch), 0))
 }

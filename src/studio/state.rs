@@ -229,6 +229,8 @@ pub struct DiffView {
     /// Columns scrolled past on the left, for long lines.
     pub hscroll: usize,
     pub loading: bool,
+    /// How many of `files` are the staged part (the rest are unstaged); `None` for a commit.
+    pub staged: Option<usize>,
 }
 
 impl DiffView {
@@ -264,17 +266,45 @@ impl DiffView {
 
     /// Line numbers (in the rendered view) where hunks start.
     pub fn hunk_starts(&self) -> Vec<usize> {
-        let mut starts = Vec::new();
-        let mut line = 0;
-        for file in &self.files {
-            line += 1;
+        self.hunks().into_iter().map(|h| h.row).collect()
+    }
+
+    /// Every hunk: the view row it starts on, its file (index in `files`) and its number
+    /// counted in its side of the index (the staged or the unstaged diff), as git numbers them.
+    pub fn hunks(&self) -> Vec<HunkPlace> {
+        let mut places = Vec::new();
+        let mut row = 0;
+        let mut in_side = 0;
+        for (file_index, file) in self.files.iter().enumerate() {
+            if Some(file_index) == self.staged {
+                in_side = 0; // the unstaged part starts counting again
+            }
+            row += 1;
             for hunk in &file.hunks {
-                starts.push(line);
-                line += 1 + hunk.lines.len();
+                places.push(HunkPlace {
+                    row,
+                    file: file_index,
+                    in_side,
+                });
+                in_side += 1;
+                row += 1 + hunk.lines.len();
             }
         }
-        starts
+        places
     }
+
+    /// Whether file `index` of the view is a staged change (`None` for a commit's diff).
+    pub fn is_staged(&self, index: usize) -> Option<bool> {
+        self.staged.map(|staged| index < staged)
+    }
+}
+
+/// Where a hunk of the diff view is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct HunkPlace {
+    pub row: usize,
+    pub file: usize,
+    pub in_side: usize,
 }
 
 /// An artifact's text and every version of it: what Iris wrote, what the user typed.

@@ -175,12 +175,17 @@ fn reduce(state: &mut State, action: Action) -> Vec<Effect> {
                 }
             }
         }
-        Action::DiffLoaded { path, result } => {
+        Action::DiffLoaded {
+            path,
+            result,
+            staged,
+        } => {
             if state.diff.path.as_deref() == Some(path.as_str()) {
                 state.diff.loading = false;
                 match result {
                     Ok(files) => {
                         state.diff.files = files;
+                        state.diff.staged = staged;
                         if let Some((file, line)) = state.pending_jump.take() {
                             let row = state.diff.row_of_new_line(&file, line);
                             state.diff.scroll = row.unwrap_or(0);
@@ -560,14 +565,28 @@ fn command_input(state: &mut State, command: Command) -> Vec<Effect> {
         Command::StageAll => vec![Effect::StageAll],
         Command::UnstageAll => vec![Effect::UnstageAll],
         Command::StageHunk => {
-            let Some(path) = state.diff.path.clone() else {
+            if !matches!(state.mode, Mode::Commit | Mode::Review) {
+                notice(state, Level::Info, "hunks are staged in commit mode (2)");
+                return Vec::new();
+            }
+            let Some(path) = state
+                .diff
+                .path
+                .clone()
+                .filter(|_| state.diff.staged.is_some())
+            else {
                 return Vec::new();
             };
-            let starts = state.diff.hunk_starts();
-            match starts.iter().rposition(|start| *start <= state.diff.scroll) {
-                Some(hunk) => vec![Effect::StageHunk { path, hunk }],
-                None if !starts.is_empty() => vec![Effect::StageHunk { path, hunk: 0 }],
-                None => Vec::new(),
+            // The hunk at the top of the view (the first one above them all).
+            let hunks = state.diff.hunks();
+            let top = hunks.iter().rev().find(|h| h.row <= state.diff.scroll);
+            let Some(place) = top.or(hunks.first()) else {
+                return Vec::new();
+            };
+            let hunk = place.in_side;
+            match state.diff.is_staged(place.file) {
+                Some(true) => vec![Effect::UnstageHunk { path, hunk }],
+                _ => vec![Effect::StageHunk { path, hunk }],
             }
         }
         Command::Commit => {

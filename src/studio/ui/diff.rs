@@ -10,19 +10,21 @@ use super::highlight::Highlighter;
 use super::text::{clip, expand_tabs, skip_columns};
 use super::{focused, pane_block};
 use crate::context::{FileDiff, LineKind};
-use crate::studio::state::{Pane, State};
+use crate::studio::state::{DiffView, Pane, State};
 use crate::studio::theme::{Theme, Token};
 
 /// One row of the diff view.
 enum Row<'a> {
-    File(&'a FileDiff),
+    /// A file's header: the file, and whether it is the staged part (`None` in a commit).
+    File(&'a FileDiff, Option<bool>),
     Hunk(&'a str),
     Line(LineKind, &'a str, &'a str),
 }
 
-fn rows(files: &[FileDiff]) -> impl Iterator<Item = Row<'_>> {
-    files.iter().flat_map(|file| {
-        std::iter::once(Row::File(file)).chain(file.hunks.iter().flat_map(move |hunk| {
+fn rows(view: &DiffView) -> impl Iterator<Item = Row<'_>> {
+    view.files.iter().enumerate().flat_map(|(index, file)| {
+        let header = Row::File(file, view.is_staged(index));
+        std::iter::once(header).chain(file.hunks.iter().flat_map(move |hunk| {
             std::iter::once(Row::Hunk(hunk.header.as_str())).chain(
                 hunk.lines
                     .iter()
@@ -50,15 +52,23 @@ pub fn draw(frame: &mut Frame, area: Rect, state: &State, theme: &Theme) {
     let height = usize::from(area.height.saturating_sub(2));
     let width = usize::from(area.width.saturating_sub(2));
     let mut highlighter = Highlighter::new(theme);
-    let lines: Vec<Line> = rows(&view.files)
+    let lines: Vec<Line> = rows(view)
         .skip(view.scroll)
         .take(height)
         .map(|row| match row {
-            Row::File(file) => {
+            Row::File(file, staged) => {
+                let side = match staged {
+                    Some(true) => " · staged",
+                    Some(false) => " · unstaged",
+                    None => "",
+                };
                 let what = if file.binary {
-                    format!("{} (binary)", file.path)
+                    format!("{} (binary){side}", file.path)
                 } else {
-                    format!("{} +{} -{}", file.path, file.additions, file.deletions)
+                    format!(
+                        "{} +{} -{}{side}",
+                        file.path, file.additions, file.deletions
+                    )
                 };
                 Line::from(Span::styled(clip(&what, width), theme.style(Token::Title)))
             }
