@@ -307,8 +307,15 @@ pub struct HunkPlace {
     pub in_side: usize,
 }
 
+/// A text input whose long lines wrap at words (a markdown paragraph, a message typed to
+/// Iris) instead of scrolling out of sight.
+pub fn text_input(lines: Vec<String>) -> TextArea<'static> {
+    let mut input = TextArea::new(lines);
+    input.set_wrap_mode(tui_textarea::WrapMode::WordOrGlyph);
+    input
+}
+
 /// An artifact's text and every version of it: what Iris wrote, what the user typed.
-#[derive(Default)]
 pub struct ArtifactBuffer {
     pub editor: TextArea<'static>,
     /// Earlier texts, oldest first; the editor holds the current one.
@@ -376,11 +383,22 @@ impl ArtifactBuffer {
 
     fn set_editor(&mut self, text: &str) {
         let lines: Vec<String> = text.lines().map(str::to_string).collect();
-        self.editor = TextArea::new(if lines.is_empty() {
+        self.editor = text_input(if lines.is_empty() {
             vec![String::new()]
         } else {
             lines
         });
+    }
+}
+
+impl Default for ArtifactBuffer {
+    fn default() -> Self {
+        Self {
+            editor: text_input(Vec::new()),
+            versions: Vec::new(),
+            position: 0,
+            saved: String::new(),
+        }
     }
 }
 
@@ -398,13 +416,23 @@ pub struct ChatMessage {
 }
 
 /// The chat with Iris, beside the artifact.
-#[derive(Default)]
 pub struct Chat {
     pub open: bool,
     pub messages: Vec<ChatMessage>,
     pub input: TextArea<'static>,
     /// The first conversation row shown when scrolled back; `None` follows the end.
     pub top: Option<usize>,
+}
+
+impl Default for Chat {
+    fn default() -> Self {
+        Self {
+            open: false,
+            messages: Vec::new(),
+            input: text_input(Vec::new()),
+            top: None,
+        }
+    }
 }
 
 /// What Iris is doing right now.

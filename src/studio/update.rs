@@ -971,7 +971,7 @@ fn chat_key(state: &mut State, key: KeyEvent) -> Vec<Effect> {
     let Some(task) = start_task(state, TaskKind::Chat) else {
         return Vec::new();
     };
-    state.chat.input = Default::default();
+    state.chat.input = super::state::text_input(Vec::new());
     // What is sent and its reply come into view.
     state.chat.top = None;
     let history = state.chat.messages.clone();

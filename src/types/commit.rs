@@ -6,6 +6,9 @@ use serde::{Deserialize, Serialize};
 /// Longest first line of a commit message git tools display without cutting.
 pub const MAX_TITLE_CHARS: usize = 72;
 
+/// Columns a body line fills at most, by git's convention (`git log` indents it by four).
+pub const BODY_COLUMNS: usize = 72;
+
 /// A commit message.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(default)]
@@ -23,7 +26,8 @@ pub struct GeneratedMessage {
 
 impl GeneratedMessage {
     /// Puts the message in shape: a one-line title of at most [`MAX_TITLE_CHARS`] (counting
-    /// the emoji) without trailing period, the overflow moved to the body, no emoji twice.
+    /// the emoji) without trailing period, the overflow moved to the body, no emoji twice, the
+    /// body wrapped at [`BODY_COLUMNS`].
     pub fn normalize(&mut self) {
         self.emoji = self
             .emoji
@@ -56,7 +60,7 @@ impl GeneratedMessage {
             message = paragraphs(&format!("…{tail}"), &message);
         }
         self.title = title;
-        self.message = message;
+        self.message = wrap_body(&message);
     }
 
     /// The text git records: the first line (emoji and title), a blank line, the body.
@@ -77,6 +81,50 @@ impl GeneratedMessage {
     pub fn to_markdown(&self) -> String {
         self.to_commit_text()
     }
+}
+
+/// Body lines longer than [`BODY_COLUMNS`] wrapped between words; a list item's following
+/// lines are indented under its text. Lines are never joined (the structure is the writer's),
+/// and code (fenced, or indented by four spaces or a tab) and words longer than a line (a URL)
+/// stay whole.
+fn wrap_body(body: &str) -> String {
+    let mut lines: Vec<String> = Vec::new();
+    let mut in_fence = false;
+    for line in body.lines() {
+        let is_fence = line.trim_start().starts_with("```");
+        in_fence ^= is_fence;
+        let code = in_fence || is_fence || line.starts_with("    ") || line.starts_with('\t');
+        if code || textwrap::core::display_width(line) <= BODY_COLUMNS {
+            lines.push(line.to_string());
+            continue;
+        }
+        let hanging = " ".repeat(list_item_indent(line));
+        let options = textwrap::Options::new(BODY_COLUMNS)
+            .subsequent_indent(&hanging)
+            .break_words(false)
+            .word_splitter(textwrap::WordSplitter::NoHyphenation);
+        lines.extend(
+            textwrap::wrap(line, options)
+                .into_iter()
+                .map(|l| l.into_owned()),
+        );
+    }
+    lines.join("\n")
+}
+
+/// Where a list item's text starts (`- `, `* `, `+ `, `1. `, `2) `, after any indentation);
+/// 0 for a line that is not one.
+fn list_item_indent(line: &str) -> usize {
+    let text = line.trim_start();
+    let lead = line.len() - text.len();
+    let digits = text.chars().take_while(char::is_ascii_digit).count();
+    let rest = &text[digits..];
+    let marker = match digits {
+        0 if ["- ", "* ", "+ "].iter().any(|m| text.starts_with(m)) => 2,
+        1.. if rest.starts_with(". ") || rest.starts_with(") ") => digits + 2,
+        _ => return 0,
+    };
+    lead + marker
 }
 
 /// Two blocks of text separated by a blank line, either may be empty.
@@ -142,6 +190,51 @@ mod tests {
         };
         m.normalize();
         m
+    }
+
+    #[test]
+    fn the_body_is_wrapped_at_72_columns_and_keeps_its_lists_and_code() {
+        let long = "The studio ranks the staged files from one diff of the index, reading \
+                    each file's added and removed lines straight from libgit2.";
+        let body = format!(
+            "{long}\n\n- {long}\n  12. {long}\n\n```\n{long}\n```\n    {long}\n\
+             See https://example.com/{}",
+            "x".repeat(80)
+        );
+        let m = normalized(None, "Rank faster", &body);
+        let lines: Vec<&str> = m.message.lines().collect();
+        assert_eq!(
+            lines[..4],
+            [
+                "The studio ranks the staged files from one diff of the index, reading",
+                "each file's added and removed lines straight from libgit2.",
+                "",
+                "- The studio ranks the staged files from one diff of the index, reading",
+            ]
+        );
+        assert_eq!(
+            lines[4],
+            "  each file's added and removed lines straight from libgit2."
+        );
+        assert!(lines[5].starts_with("  12. The studio"), "{}", lines[5]);
+        assert!(
+            lines[6].starts_with("      ") && !lines[6].starts_with("       "),
+            "{m:?}"
+        );
+        // Code stays as written; a word longer than a line stands alone.
+        assert!(
+            m.message
+                .contains(&format!("```\n{long}\n```\n    {long}\n"))
+        );
+        assert!(lines.last().unwrap().starts_with("https://example.com/"));
+        for line in lines
+            .iter()
+            .filter(|l| !l.contains("libgit2.") && !l.contains("https"))
+        {
+            assert!(line.chars().count() <= BODY_COLUMNS, "{line}");
+        }
+        // Short lines are never joined.
+        assert_eq!(normalized(None, "T", "one\ntwo").message, "one\ntwo");
     }
 
     #[test]

@@ -118,27 +118,6 @@ pub fn wrap_line(line: &str, max: usize) -> Vec<String> {
     pieces
 }
 
-/// `text` in lines of at most `max` cells, broken between words; a word longer than a line
-/// is clipped.
-pub fn wrap_words(text: &str, max: usize) -> Vec<String> {
-    let mut lines: Vec<String> = Vec::new();
-    let mut line = String::new();
-    for word in text.split_whitespace() {
-        let word = clip(word, max);
-        if !line.is_empty() && width(&line) + 1 + width(&word) > max {
-            lines.push(std::mem::take(&mut line));
-        }
-        if !line.is_empty() {
-            line.push(' ');
-        }
-        line.push_str(&word);
-    }
-    if !line.is_empty() || lines.is_empty() {
-        lines.push(line);
-    }
-    lines
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -168,22 +147,6 @@ mod tests {
         assert_eq!(wrap_line("abcdefghij", 4), ["abcd", "efgh", "ij"]);
         assert_eq!(wrap_line("", 4), [""]);
         assert_eq!(wrap_line("日本語", 4), ["日本", "語"]);
-    }
-
-    #[test]
-    fn words_wrap_between_words_and_long_words_are_clipped() {
-        assert_eq!(
-            wrap_words("go back to the previous version", 12),
-            ["go back to", "the previous", "version"]
-        );
-        assert_eq!(wrap_words("short", 12), ["short"]);
-        assert_eq!(wrap_words("", 12), [""]);
-        assert_eq!(
-            wrap_words("a incomprehensibilities b", 8),
-            ["a", "incompr…", "b"]
-        );
-        // Wide characters count two cells.
-        assert_eq!(wrap_words("日本 語", 4), ["日本", "語"]);
     }
 
     #[test]
