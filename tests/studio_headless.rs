@@ -347,8 +347,10 @@ async fn generate_then_chat_edits_the_message_and_undo_brings_the_first_back() {
     );
 
     // Undo brings back the first message (and saves it as the draft); redo the shorter one.
+    // Esc leaves the chat (closed) for the file list: the next key is a command again.
     studio.command(Command::Back);
-    assert_eq!(studio.state.focus, Pane::Editor);
+    assert_eq!(studio.state.focus, Pane::Files);
+    assert!(!studio.state.chat.open);
     studio.command(Command::UndoVersion);
     assert_eq!(studio.text(), FIRST);
     assert_eq!(

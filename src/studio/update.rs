@@ -528,8 +528,9 @@ fn command_input(state: &mut State, command: Command) -> Vec<Effect> {
                 state.range_input = None;
                 state.focus = Pane::Files;
             } else if state.focus == Pane::ChatInput {
+                // Out of typing altogether, as from the editor: the next key is a command.
                 state.chat.open = false;
-                state.focus = Pane::Editor;
+                state.focus = Pane::Files;
             } else if state.focus != Pane::Files {
                 state.focus = Pane::Files;
             }
