@@ -704,12 +704,12 @@ fn select_opens_the_diff_and_back_returns_to_the_files() {
     command(&mut state, Command::Back);
     assert_eq!(state.focus, Pane::Files);
 
-    // Back from the chat input closes the chat and returns to the editor.
+    // Back from the chat input closes the chat and leaves typing for the file list.
     command(&mut state, Command::OpenChat);
     assert_eq!(state.focus, Pane::ChatInput);
     command(&mut state, Command::Back);
     assert!(!state.chat.open);
-    assert_eq!(state.focus, Pane::Editor);
+    assert_eq!(state.focus, Pane::Files);
 }
 
 #[test]
