@@ -3,7 +3,7 @@
 
 use std::fmt::Write;
 use std::path::Path;
-use std::sync::Mutex;
+use std::sync::{Mutex, OnceLock};
 
 use grep_regex::RegexMatcher;
 use schemars::JsonSchema;
@@ -135,23 +135,27 @@ struct LanguageMatchers {
     imports: Option<RegexMatcher>,
 }
 
-fn language_matchers() -> Result<Vec<LanguageMatchers>, ToolFailure> {
+/// Every language's matchers, compiled once per process (tens of milliseconds): a session
+/// that maps the repository again pays only for the walk.
+fn language_matchers() -> Result<&'static [LanguageMatchers], ToolFailure> {
     use DefinitionKind::*;
-    LANGUAGES
-        .iter()
-        .map(|lang| {
-            Ok(LanguageMatchers {
-                name: lang.name,
-                definitions: lang
-                    .definitions(&[Function, Type], ANY_NAME, false)
-                    .map_err(ToolFailure::new)?,
-                constants: lang
-                    .definitions(&[Variable], ANY_NAME, false)
-                    .map_err(ToolFailure::new)?,
-                imports: lang.imports().map_err(ToolFailure::new)?,
+    static MATCHERS: OnceLock<Result<Vec<LanguageMatchers>, String>> = OnceLock::new();
+    let compiled = MATCHERS.get_or_init(|| {
+        LANGUAGES
+            .iter()
+            .map(|lang| {
+                Ok(LanguageMatchers {
+                    name: lang.name,
+                    definitions: lang.definitions(&[Function, Type], ANY_NAME, false)?,
+                    constants: lang.definitions(&[Variable], ANY_NAME, false)?,
+                    imports: lang.imports()?,
+                })
             })
-        })
-        .collect()
+            .collect()
+    });
+    compiled
+        .as_deref()
+        .map_err(|err| ToolFailure::new(err.clone()))
 }
 
 pub struct RepoMap;
