@@ -3,6 +3,9 @@
 //! The binary `iris` is a thin shell over this library: [`cli`] parses the command line and hands
 //! over to the capability modules.
 
+// A failure is a message the user can act on, never a panic (tests may unwrap).
+#![cfg_attr(not(test), deny(clippy::unwrap_used, clippy::expect_used))]
+
 pub mod agent;
 pub mod cli;
 pub mod config;
