@@ -2,6 +2,9 @@
 //! to the pane's width. Drawing shows a window of these rows and the mouse wheel and page keys
 //! move that window, so both measure the conversation the same way.
 
+use std::cell::RefCell;
+use std::collections::HashMap;
+
 use super::state::{Chat, Speaker};
 use super::ui::text::{expand_tabs, wrap_line};
 
@@ -24,14 +27,39 @@ pub fn rows(chat: &Chat, streaming: Option<&str>, width: usize) -> Vec<Row> {
             rows.push(Row::Blank);
         }
         rows.push(Row::Speaker(speaker));
-        for line in text.lines() {
-            rows.extend(
-                wrap_line(&expand_tabs(line), width)
-                    .into_iter()
-                    .map(Row::Text),
-            );
-        }
+        rows.extend(wrapped(text, width).into_iter().map(Row::Text));
     }
+    rows
+}
+
+/// Wrapped messages already seen, by width and text: each frame of a streamed reply wraps
+/// only the message that grew (the others are looked up).
+type Wrapped = HashMap<(usize, String), Vec<String>>;
+
+thread_local! {
+    static WRAPPED: RefCell<Wrapped> = RefCell::new(HashMap::new());
+}
+
+/// Messages kept before the cache starts afresh.
+const CACHED_MESSAGES: usize = 500;
+
+/// One message's rows of at most `width` cells.
+fn wrapped(text: &str, width: usize) -> Vec<String> {
+    let key = (width, text.to_string());
+    if let Some(rows) = WRAPPED.with(|cache| cache.borrow().get(&key).cloned()) {
+        return rows;
+    }
+    let rows: Vec<String> = text
+        .lines()
+        .flat_map(|line| wrap_line(&expand_tabs(line), width))
+        .collect();
+    WRAPPED.with(|cache| {
+        let mut cache = cache.borrow_mut();
+        if cache.len() >= CACHED_MESSAGES {
+            cache.clear();
+        }
+        cache.insert(key, rows.clone());
+    });
     rows
 }
 
