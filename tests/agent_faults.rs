@@ -492,9 +492,10 @@ fn an_unreachable_server_is_exit_4_saying_so() {
     ];
     let out = run(&repo, &["gen", "--print"], &env);
     let line = failure(&out, 4);
+    // The provider, the model, then what went wrong: no names of rig's error types between.
     assert!(
         line.contains(&format!(
-            "could not connect to http://127.0.0.1:{closed}/v1/responses"
+            "openai gpt-5: could not connect to http://127.0.0.1:{closed}/v1/responses"
         )),
         "{line}"
     );

@@ -45,7 +45,8 @@ impl ProviderError {
         }
         Self {
             provider: spec.label(),
-            message: message.split_whitespace().collect::<Vec<_>>().join(" "),
+            message: without_wrappers(&message.split_whitespace().collect::<Vec<_>>().join(" "))
+                .to_string(),
         }
     }
 
@@ -63,6 +64,26 @@ impl ProviderError {
         .iter()
         .any(|needle| m.contains(needle))
     }
+}
+
+/// What the server or the network said, without the names of the error types rig wraps it
+/// in ("CompletionError: ProviderError: Http client error: could not connect to ...").
+fn without_wrappers(message: &str) -> &str {
+    const WRAPPERS: [&str; 8] = [
+        "PromptError: ",
+        "CompletionError: ",
+        "ProviderError: ",
+        "HttpError: ",
+        "Http client error: ",
+        "Http error: ",
+        "RequestError: ",
+        "ResponseError: ",
+    ];
+    let mut rest = message;
+    while let Some(inner) = WRAPPERS.iter().find_map(|w| rest.strip_prefix(w)) {
+        rest = inner;
+    }
+    rest
 }
 
 /// The reply budget given to Anthropic models when none is configured.
@@ -215,5 +236,25 @@ fn describe_prompt_error(err: &PromptError, turns: usize) -> String {
             "the model was still calling tools after {turns} turns; stopped (raise max_turns, or ask for less)"
         ),
         other => other.to_string(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rigs_error_type_names_are_left_out() {
+        assert_eq!(
+            without_wrappers(
+                "CompletionError: ProviderError: Http client error: could not connect to http://h/v1"
+            ),
+            "could not connect to http://h/v1"
+        );
+        assert_eq!(
+            without_wrappers("JsonError: expected value"),
+            "JsonError: expected value"
+        );
+        assert_eq!(without_wrappers("rate limited"), "rate limited");
     }
 }
