@@ -59,13 +59,7 @@ fn unstaging_works_before_the_first_commit() {
 #[test]
 fn one_hunk_is_staged_and_the_other_is_not() {
     let repo = TestRepo::new();
-    let lines: Vec<String> = (1..=30).map(|i| format!("line {i}")).collect();
-    repo.write("f.txt", lines.join("\n") + "\n");
-    repo.commit_all("base");
-    let mut changed = lines.clone();
-    changed[1] = "line 2 changed".into();
-    changed[27] = "line 28 changed".into();
-    repo.write("f.txt", changed.join("\n") + "\n");
+    repo.two_hunk_change("f.txt");
     let git = open(&repo);
 
     git.stage_hunk("f.txt", 1).unwrap();
@@ -80,13 +74,7 @@ fn one_hunk_is_staged_and_the_other_is_not() {
 #[test]
 fn one_staged_hunk_is_unstaged_and_the_working_tree_keeps_it() {
     let repo = TestRepo::new();
-    let lines: Vec<String> = (1..=30).map(|i| format!("line {i}")).collect();
-    repo.write("f.txt", lines.join("\n") + "\n");
-    repo.commit_all("base");
-    let mut changed = lines.clone();
-    changed[1] = "line 2 changed".into();
-    changed[27] = "line 28 changed".into();
-    repo.write("f.txt", changed.join("\n") + "\n");
+    let changed = repo.two_hunk_change("f.txt");
     repo.git(&["add", "f.txt"]);
     let git = open(&repo);
     // The hunks are numbered as the staged diff shows them.
@@ -104,7 +92,7 @@ fn one_staged_hunk_is_unstaged_and_the_working_tree_keeps_it() {
     assert!(!unstaged.contains("line 28"), "{unstaged}");
     assert_eq!(
         std::fs::read_to_string(repo.path().join("f.txt")).unwrap(),
-        changed.join("\n") + "\n",
+        changed,
         "the working tree is untouched"
     );
     git.unstage_hunk("f.txt", 0).unwrap();

@@ -468,13 +468,7 @@ async fn drafts_queued_at_the_end_are_written_before_the_runner_finishes() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn space_unstages_a_staged_hunk_and_stages_it_back() {
     let repo = TestRepo::new();
-    let lines: Vec<String> = (1..=30).map(|i| format!("line {i}")).collect();
-    repo.write("f.txt", lines.join("\n") + "\n");
-    repo.commit_all("base");
-    let mut changed = lines.clone();
-    changed[1] = "line 2 changed".into();
-    changed[27] = "line 28 changed".into();
-    repo.write("f.txt", changed.join("\n") + "\n");
+    repo.two_hunk_change("f.txt");
     repo.git(&["add", "f.txt"]);
     let fake = FakeProvider::start(vec![]);
     let mut studio = Headless::new(&repo, &fake, Mode::Commit);

@@ -3,8 +3,8 @@
 //! move that window, so both measure the conversation the same way.
 
 use std::cell::RefCell;
-use std::collections::HashMap;
 
+use super::memo::Memo;
 use super::state::{Chat, Speaker};
 use super::ui::text::{expand_tabs, wrap_line};
 
@@ -32,35 +32,22 @@ pub fn rows(chat: &Chat, streaming: Option<&str>, width: usize) -> Vec<Row> {
     rows
 }
 
-/// Wrapped messages already seen, by width and text: each frame of a streamed reply wraps
-/// only the message that grew (the others are looked up).
-type Wrapped = HashMap<(usize, String), Vec<String>>;
-
 thread_local! {
-    static WRAPPED: RefCell<Wrapped> = RefCell::new(HashMap::new());
+    /// Wrapped messages already seen, by width and text: each frame of a streamed reply
+    /// wraps only the message that grew.
+    static WRAPPED: RefCell<Memo<(usize, String), Vec<String>>> = RefCell::new(Memo::new(500));
 }
-
-/// Messages kept before the cache starts afresh.
-const CACHED_MESSAGES: usize = 500;
 
 /// One message's rows of at most `width` cells.
 fn wrapped(text: &str, width: usize) -> Vec<String> {
-    let key = (width, text.to_string());
-    if let Some(rows) = WRAPPED.with(|cache| cache.borrow().get(&key).cloned()) {
-        return rows;
-    }
-    let rows: Vec<String> = text
-        .lines()
-        .flat_map(|line| wrap_line(&expand_tabs(line), width))
-        .collect();
-    WRAPPED.with(|cache| {
-        let mut cache = cache.borrow_mut();
-        if cache.len() >= CACHED_MESSAGES {
-            cache.clear();
-        }
-        cache.insert(key, rows.clone());
-    });
-    rows
+    WRAPPED.with(|memo| {
+        memo.borrow_mut()
+            .get_or_make((width, text.to_string()), |(width, text)| {
+                text.lines()
+                    .flat_map(|line| wrap_line(&expand_tabs(line), *width))
+                    .collect()
+            })
+    })
 }
 
 /// The first row shown in a window of `height` rows: the one the user scrolled to, or the

@@ -12,6 +12,7 @@ pub mod effect;
 pub mod findings;
 pub mod keymap;
 pub mod layout;
+pub mod memo;
 pub mod ranking;
 pub mod runner;
 pub mod state;

@@ -105,6 +105,20 @@ impl TestRepo {
         self.git(&["rev-parse", "HEAD"]).trim().to_string()
     }
 
+    /// `path` committed with 30 lines, then lines 2 and 28 changed in the working tree (not
+    /// staged): a change of two hunks. Returns the changed content.
+    pub fn two_hunk_change(&self, path: &str) -> String {
+        let lines: Vec<String> = (1..=30).map(|i| format!("line {i}")).collect();
+        self.write(path, lines.join("\n") + "\n");
+        self.commit_all("base");
+        let mut changed = lines;
+        changed[1] = "line 2 changed".into();
+        changed[27] = "line 28 changed".into();
+        let changed = changed.join("\n") + "\n";
+        self.write(path, &changed);
+        changed
+    }
+
     /// Commits as someone else.
     pub fn commit_as(&self, name: &str, email: &str, message: &str) -> String {
         self.git(&["add", "-A"]);

@@ -2,7 +2,6 @@
 //! lines, and remembered.
 
 use std::cell::RefCell;
-use std::collections::HashMap;
 use std::sync::OnceLock;
 
 use ratatui::style::{Color, Style};
@@ -11,6 +10,7 @@ use syntect::easy::HighlightLines;
 use syntect::highlighting::ThemeSet;
 use syntect::parsing::SyntaxSet;
 
+use crate::studio::memo::Memo;
 use crate::studio::theme::{ColorSupport, Theme};
 
 /// Loads the syntax definitions and colour schemes (tens of milliseconds) ahead of use.
@@ -59,7 +59,7 @@ fn themes() -> &'static ThemeSet {
 type Pieces = Vec<(Option<Color>, String)>;
 
 thread_local! {
-    static CACHE: RefCell<HashMap<(String, String, String), Pieces>> = RefCell::new(HashMap::new());
+    static CACHE: RefCell<Memo<(String, String, String), Pieces>> = RefCell::new(Memo::new(CACHE_LINES));
 }
 
 /// Lines kept before the cache starts afresh.
@@ -97,21 +97,11 @@ impl<'t> Highlighter<'t> {
             self.studio_theme.color_support()
         );
         let key = (look, extension, line.to_string());
-        let pieces = CACHE.with(|cache| cache.borrow().get(&key).cloned());
-        let pieces = match pieces {
-            Some(pieces) => pieces,
-            None => {
-                let pieces = self.highlight(theme, &key.1, line);
-                CACHE.with(|cache| {
-                    let mut cache = cache.borrow_mut();
-                    if cache.len() >= CACHE_LINES {
-                        cache.clear();
-                    }
-                    cache.insert(key, pieces.clone());
-                });
-                pieces
-            }
-        };
+        let pieces = CACHE.with(|cache| {
+            cache.borrow_mut().get_or_make(key, |(_, extension, line)| {
+                self.highlight(theme, extension, line)
+            })
+        });
         pieces
             .into_iter()
             .map(|(color, text)| match color {
