@@ -88,8 +88,9 @@ pub struct PrArgs {
     pub output: OutputFlags,
 }
 
+/// The commits FROM..TO an artifact covers, and the version they ship in.
 #[derive(Debug, Args)]
-pub struct ChangelogArgs {
+pub struct RangeArgs {
     /// Start of the range (exclusive), e.g. the previous release tag.
     #[arg(long, value_name = "REF")]
     pub from: String,
@@ -99,6 +100,12 @@ pub struct ChangelogArgs {
     /// The version these changes ship in.
     #[arg(long, value_name = "NAME")]
     pub version_name: Option<String>,
+}
+
+#[derive(Debug, Args)]
+pub struct ChangelogArgs {
+    #[command(flatten)]
+    pub range: RangeArgs,
     /// Insert the entry into the changelog file instead of only printing it.
     #[arg(long)]
     pub update: bool,
@@ -118,15 +125,8 @@ pub struct ChangelogArgs {
 
 #[derive(Debug, Args)]
 pub struct ReleaseNotesArgs {
-    /// Start of the range (exclusive), e.g. the previous release tag.
-    #[arg(long, value_name = "REF")]
-    pub from: String,
-    /// End of the range (default HEAD).
-    #[arg(long, value_name = "REF")]
-    pub to: Option<String>,
-    /// The version being released.
-    #[arg(long, value_name = "NAME")]
-    pub version_name: Option<String>,
+    #[command(flatten)]
+    pub range: RangeArgs,
     #[command(flatten)]
     pub config: ConfigFlags,
     #[command(flatten)]
@@ -274,14 +274,13 @@ pub async fn pr_command(args: PrArgs) -> Result<ExitCode> {
             )
         })?,
     };
+    let range = RangeArgs {
+        from,
+        to: args.to,
+        version_name: None,
+    };
     let pr = session
-        .range_artifact::<PullRequest>(
-            "pr",
-            "pull request description",
-            (&from, args.to.as_deref()),
-            None,
-            |_, _| {},
-        )
+        .range_artifact::<PullRequest>("pr", "pull request description", &range, |_, _| {})
         .await?;
     print_artifact(&pr, args.output)?;
     Ok(ExitCode::SUCCESS)
@@ -294,11 +293,11 @@ impl Session {
         &self,
         capability: &str,
         what: &str,
-        range: (&str, Option<&str>),
-        version: Option<&str>,
+        range: &RangeArgs,
         set_version: impl FnOnce(&mut T, Option<String>),
     ) -> Result<T> {
-        let (from, to) = (range.0, range.1.unwrap_or("HEAD"));
+        let (from, to) = (&range.from, range.to.as_deref().unwrap_or("HEAD"));
+        let version = range.version_name.as_deref();
         let request = requests::range(what, from, to, version);
         let critic = self.config.critic_enabled;
         let mut artifact = self
@@ -313,13 +312,9 @@ impl Session {
 pub async fn changelog_command(args: ChangelogArgs) -> Result<ExitCode> {
     let session = Session::open(&args.config, args.output)?;
     let changelog = session
-        .range_artifact::<Changelog>(
-            "changelog",
-            "changelog entry",
-            (&args.from, args.to.as_deref()),
-            args.version_name.as_deref(),
-            |c, version| c.version = c.version.take().or(version),
-        )
+        .range_artifact::<Changelog>("changelog", "changelog entry", &args.range, |c, version| {
+            c.version = c.version.take().or(version)
+        })
         .await?;
     if args.update {
         let path = session.repo.root().join(&args.file);
@@ -343,8 +338,7 @@ pub async fn release_notes_command(args: ReleaseNotesArgs) -> Result<ExitCode> {
         .range_artifact::<ReleaseNotes>(
             "release_notes",
             "release notes",
-            (&args.from, args.to.as_deref()),
-            args.version_name.as_deref(),
+            &args.range,
             |n, version| n.version = n.version.take().or(version),
         )
         .await?;
