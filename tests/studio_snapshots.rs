@@ -530,6 +530,18 @@ fn long_lines_scroll_sideways_in_the_diff_and_keep_their_colours() {
 }
 
 #[test]
+fn a_conflicted_file_says_how_to_resolve_it() {
+    let mut state = studio(Mode::Commit);
+    state.files[0].conflicted = true;
+    let screen = render(&state);
+    assert!(
+        screen.contains("a merge conflict: resolve it in the"),
+        "{screen}"
+    );
+    assert!(screen.contains("file, then stage it (s)"), "{screen}");
+}
+
+#[test]
 fn help_overlay_lists_the_keys_of_the_mode() {
     let mut state = studio(Mode::Commit);
     state.help = true;

@@ -1247,6 +1247,24 @@ fn status_loaded_chooses_commit_or_explore_when_no_mode_was_given() {
     assert_eq!(state.mode, Mode::Explore);
     assert!(!state.choose_mode);
 
+    // Only a new file, or only a merge conflict: commit mode too.
+    for entry in [
+        FileEntry {
+            untracked: true,
+            ..file("new.rs", None, None)
+        },
+        FileEntry {
+            conflicted: true,
+            ..file("both.rs", None, None)
+        },
+    ] {
+        let mut state = State::new(Mode::Commit);
+        state.choose_mode = true;
+        state.auto_generate = false;
+        update(&mut state, status(vec![entry]));
+        assert_eq!(state.mode, Mode::Commit);
+    }
+
     let mut state = State::new(Mode::Commit);
     state.choose_mode = true;
     update(&mut state, status(vec![unstaged("a.rs")]));

@@ -89,10 +89,10 @@ fn reduce(state: &mut State, action: Action) -> Vec<Effect> {
             apply_relevance(state);
             state.has_staged = state.files.iter().any(|f| f.staged.is_some());
             if std::mem::take(&mut state.choose_mode) {
-                let changed = state
-                    .files
-                    .iter()
-                    .any(|f| f.staged.is_some() || f.unstaged.is_some());
+                // A new file or a merge conflict is work for commit mode too.
+                let changed = state.files.iter().any(|f| {
+                    f.staged.is_some() || f.unstaged.is_some() || f.untracked || f.conflicted
+                });
                 state.mode = if changed { Mode::Commit } else { Mode::Explore };
             }
             state.selected = selected_path

@@ -4,7 +4,7 @@
 use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
-use ratatui::widgets::Paragraph;
+use ratatui::widgets::{Paragraph, Wrap};
 
 use super::highlight::Highlighter;
 use super::text::{clip, expand_tabs, skip_columns};
@@ -94,7 +94,13 @@ pub fn draw(frame: &mut Frame, area: Rect, state: &State, theme: &Theme) {
             }
         })
         .collect();
-    let body = if lines.is_empty() && !view.loading {
+    // git shows an unmerged path as a bare header: say what to do instead.
+    let conflicted = view.path.is_some() && state.selected_file().is_some_and(|f| f.conflicted);
+    let lines_shown = !(conflicted || lines.is_empty()) || view.loading;
+    let body = if conflicted && !view.loading {
+        let hint = "a merge conflict: resolve it in the file, then stage it (s)";
+        vec![Line::from(Span::styled(hint, theme.style(Token::Warning)))]
+    } else if lines.is_empty() && !view.loading {
         let hint = if view.path.is_some() {
             "no changes to show (untracked or binary)"
         } else {
@@ -104,5 +110,11 @@ pub fn draw(frame: &mut Frame, area: Rect, state: &State, theme: &Theme) {
     } else {
         lines
     };
-    frame.render_widget(Paragraph::new(body).block(block), area);
+    // A hint (one line) wraps; diff lines are clipped or scrolled sideways instead.
+    let paragraph = Paragraph::new(body).block(block);
+    let paragraph = match lines_shown {
+        true => paragraph,
+        false => paragraph.wrap(Wrap { trim: true }),
+    };
+    frame.render_widget(paragraph, area);
 }
