@@ -535,10 +535,10 @@ fn a_conflicted_file_says_how_to_resolve_it() {
     state.files[0].conflicted = true;
     let screen = render(&state);
     assert!(
-        screen.contains("a merge conflict: resolve it in the"),
+        screen.contains("a merge conflict: resolve it in the file,"),
         "{screen}"
     );
-    assert!(screen.contains("file, then stage it (s)"), "{screen}");
+    assert!(screen.contains("then stage it (s)"), "{screen}");
 }
 
 #[test]
