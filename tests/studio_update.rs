@@ -1475,6 +1475,23 @@ fn a_failed_generation_is_a_notice_and_the_text_stays() {
         notice(&state),
         (Level::Error, "openai: 500 Internal Server Error")
     );
+    assert!(state.report.is_none(), "it fits: no report over the panes");
+
+    // An error too long for the status line is shown whole over the panes until esc.
+    let long = format!("openai gpt-5: 400 Bad Request: {}", "detail ".repeat(30));
+    let task = start_generation(&mut state);
+    update(
+        &mut state,
+        Action::Generated {
+            task,
+            mode: Mode::Commit,
+            result: Err(long.clone()),
+        },
+    );
+    assert_eq!(state.report.as_deref(), Some(long.trim_end()));
+    assert_eq!(text(&state, Mode::Commit), "Mine");
+    command(&mut state, Command::Back);
+    assert!(state.report.is_none());
 }
 
 #[test]

@@ -328,10 +328,13 @@ fn apply_relevance(state: &mut State) {
 }
 
 fn notice(state: &mut State, level: Level, text: impl Into<String>) {
-    state.notice = Some(Notice {
-        level,
-        text: text.into().split_whitespace().collect::<Vec<_>>().join(" "),
-    });
+    let text = text.into().split_whitespace().collect::<Vec<_>>().join(" ");
+    // An error longer than the status line is shown whole over the panes (esc closes it).
+    let room = usize::from(state.size.0).saturating_sub(10);
+    if level == Level::Error && crate::studio::ui::text::width(&text) > room {
+        state.report = Some(text.clone());
+    }
+    state.notice = Some(Notice { level, text });
 }
 
 fn finish_task(state: &mut State, task: u64) -> bool {
