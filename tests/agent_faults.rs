@@ -91,6 +91,11 @@ fn a_provider_error_is_exit_4_naming_provider_model_and_what_the_server_said() {
             line.contains("fake provider: scripted 400"),
             "{wire:?}: {line}"
         );
+        // The server's own words, not its JSON or rig's wording around it.
+        assert!(
+            !line.contains("\"error\"") && !line.contains("Invalid status code"),
+            "{wire:?}: {line}"
+        );
         assert_eq!(fake.requests().len(), 1, "a 400 is not retried");
         assert!(common::stdout(&out).is_empty());
     }

@@ -43,10 +43,10 @@ impl ProviderError {
         if let Some(key) = spec.api_key.as_deref().filter(|k| k.len() >= 4) {
             message = message.replace(key, "****");
         }
+        let message = message.split_whitespace().collect::<Vec<_>>().join(" ");
         Self {
             provider: spec.label(),
-            message: without_wrappers(&message.split_whitespace().collect::<Vec<_>>().join(" "))
-                .to_string(),
+            message: readable(without_wrappers(&message)),
         }
     }
 
@@ -69,7 +69,7 @@ impl ProviderError {
 /// What the server or the network said, without the names of the error types rig wraps it
 /// in ("CompletionError: ProviderError: Http client error: could not connect to ...").
 fn without_wrappers(message: &str) -> &str {
-    const WRAPPERS: [&str; 8] = [
+    const WRAPPERS: [&str; 9] = [
         "PromptError: ",
         "CompletionError: ",
         "ProviderError: ",
@@ -78,12 +78,31 @@ fn without_wrappers(message: &str) -> &str {
         "Http error: ",
         "RequestError: ",
         "ResponseError: ",
+        "SSE Error: ",
     ];
     let mut rest = message;
     while let Some(inner) = WRAPPERS.iter().find_map(|w| rest.strip_prefix(w)) {
         rest = inner;
     }
     rest
+}
+
+/// An HTTP error as the status and the server's own words: OpenAI, Anthropic and Gemini all
+/// answer `{"error": {"message": ...}}`, which rig passes on whole after "Invalid status code".
+fn readable(message: &str) -> String {
+    let Some((status, body)) = message
+        .strip_prefix("Invalid status code ")
+        .and_then(|rest| rest.split_once(" with message: "))
+    else {
+        return message.to_string();
+    };
+    let said = serde_json::from_str::<serde_json::Value>(body)
+        .ok()
+        .and_then(|v| v["error"]["message"].as_str().map(str::to_string));
+    match said {
+        Some(said) => format!("{status}: {said}"),
+        None => format!("{status}: {body}"),
+    }
 }
 
 /// The reply budget given to Anthropic models when none is configured.
@@ -256,5 +275,22 @@ mod tests {
             "JsonError: expected value"
         );
         assert_eq!(without_wrappers("rate limited"), "rate limited");
+    }
+
+    #[test]
+    fn an_http_error_reads_as_its_status_and_the_servers_words() {
+        let body =
+            r#"{"error": {"message": "The model `m` does not exist.", "code": "model_not_found"}}"#;
+        assert_eq!(
+            readable(&format!(
+                "Invalid status code 404 Not Found with message: {body}"
+            )),
+            "404 Not Found: The model `m` does not exist."
+        );
+        assert_eq!(
+            readable("Invalid status code 502 Bad Gateway with message: <html>bad</html>"),
+            "502 Bad Gateway: <html>bad</html>"
+        );
+        assert_eq!(readable("could not connect"), "could not connect");
     }
 }
