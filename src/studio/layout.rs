@@ -93,18 +93,6 @@ impl PaneRects {
     }
 }
 
-impl PaneRects {
-    /// The conversation's inner size (columns, rows), inside its borders.
-    pub fn chat_log_inner(&self) -> (usize, usize) {
-        self.chat_log.map_or((0, 0), |r| {
-            (
-                usize::from(r.width.saturating_sub(2)),
-                usize::from(r.height.saturating_sub(2)),
-            )
-        })
-    }
-}
-
 /// The first row a list of `rows` rows (inside its borders) shows: `top` as it was, moved
 /// just enough to keep `selected` in view. Drawing and clicks both use it.
 pub fn keep_in_view(top: usize, selected: usize, rows: usize) -> usize {
@@ -118,9 +106,19 @@ pub fn keep_in_view(top: usize, selected: usize, rows: usize) -> usize {
     }
 }
 
+/// Columns and rows inside a pane's borders (none for a pane not shown).
+pub fn inner_size(rect: Option<Rect>) -> (usize, usize) {
+    rect.map_or((0, 0), |r| {
+        (
+            usize::from(r.width.saturating_sub(2)),
+            usize::from(r.height.saturating_sub(2)),
+        )
+    })
+}
+
 /// Rows inside a pane's borders.
 pub fn inner_rows(rect: Option<Rect>) -> usize {
-    rect.map_or(0, |r| usize::from(r.height.saturating_sub(2)))
+    inner_size(rect).1
 }
 
 /// Whether a screen cell is inside `rect`.

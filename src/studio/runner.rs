@@ -63,20 +63,12 @@ impl Runner {
                     Action::StatusLoaded(snapshot(root))
                 });
             }
-            Effect::LoadDiff { path } => self.blocking(move |root| match file_diff(root, &path) {
-                Ok((files, staged)) => {
-                    warm_highlighting(&files);
-                    Action::DiffLoaded {
-                        result: Ok(files),
-                        staged: Some(staged),
-                        path,
-                    }
-                }
-                Err(err) => Action::DiffLoaded {
-                    result: Err(err),
-                    staged: None,
-                    path,
-                },
+            Effect::LoadDiff { path } => self.blocking(move |root| {
+                let (result, staged) = match file_diff(root, &path) {
+                    Ok((files, staged)) => (Ok(files), Some(staged)),
+                    Err(err) => (Err(err), None),
+                };
+                diff_loaded(path, result, staged)
             }),
             Effect::Generate { task, mode, range } => self.generate(task, mode, range),
             Effect::LoadTree => self.blocking(|root| Action::TreeLoaded(tree(&root))),
@@ -95,14 +87,7 @@ impl Runner {
                 let result = GitRepo::discover(&root)
                     .and_then(|repo| repo.diff_files(&DiffTarget::Commit(id), &[]))
                     .map_err(|e| e.to_string());
-                if let Ok(files) = &result {
-                    warm_highlighting(files);
-                }
-                Action::DiffLoaded {
-                    path,
-                    result,
-                    staged: None,
-                }
+                diff_loaded(path, result, None)
             }),
             Effect::Chat {
                 task,
@@ -501,8 +486,23 @@ fn send_rankings(tx: &UnboundedSender<Action>, root: &std::path::Path) {
 /// About a screenful of lines: what the first frame of a diff or file shows.
 const WARM_LINES: usize = 100;
 
-/// Compiles the highlighting patterns the first screen of a diff needs, here in the
+/// A loaded diff, with the highlighting patterns its first screen needs compiled here in the
 /// background rather than in the UI thread's next frame.
+fn diff_loaded(
+    path: String,
+    result: Result<Vec<crate::context::FileDiff>, String>,
+    staged: Option<usize>,
+) -> Action {
+    if let Ok(files) = &result {
+        warm_highlighting(files);
+    }
+    Action::DiffLoaded {
+        path,
+        result,
+        staged,
+    }
+}
+
 fn warm_highlighting(files: &[crate::context::FileDiff]) {
     let mut budget = WARM_LINES;
     for file in files {

@@ -382,12 +382,8 @@ impl ArtifactBuffer {
     }
 
     fn set_editor(&mut self, text: &str) {
-        let lines: Vec<String> = text.lines().map(str::to_string).collect();
-        self.editor = text_input(if lines.is_empty() {
-            vec![String::new()]
-        } else {
-            lines
-        });
+        // No lines at all is one empty line to the text area.
+        self.editor = text_input(text.lines().map(str::to_string).collect());
     }
 }
 

@@ -6,7 +6,7 @@ use super::action::Action;
 use super::command::Command;
 use super::effect::Effect;
 use super::findings::findings_in;
-use super::layout::{PaneRects, contains, hit, inner_rows, keep_in_view};
+use super::layout::{PaneRects, contains, hit, inner_rows, inner_size, keep_in_view};
 use super::state::{
     ChatMessage, Confirm, FileEntry, Level, Mode, Notice, Pane, Speaker, State, Task, TaskKind,
 };
@@ -937,7 +937,7 @@ const WHEEL: isize = 3;
 
 /// Moves the conversation's window by `delta` rows (negative: back in time).
 fn scroll_conversation(state: &mut State, rects: &PaneRects, delta: isize) {
-    let (width, height) = rects.chat_log_inner();
+    let (width, height) = inner_size(rects.chat_log);
     let rows = crate::studio::conversation::rows(
         &state.chat,
         crate::studio::ui::chat::streaming(state),
@@ -951,7 +951,7 @@ fn chat_key(state: &mut State, key: KeyEvent) -> Vec<Effect> {
     if matches!(key.code, KeyCode::PageUp | KeyCode::PageDown) {
         // The input is a few lines: the page keys page through the conversation.
         let rects = PaneRects::compute(state.size, state);
-        let page = rects.chat_log_inner().1.max(1) as isize;
+        let page = inner_size(rects.chat_log).1.max(1) as isize;
         let delta = if key.code == KeyCode::PageUp {
             -page
         } else {

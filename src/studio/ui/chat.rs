@@ -7,16 +7,14 @@ use ratatui::widgets::Paragraph;
 
 use super::{focused, pane_block};
 use crate::studio::conversation::{self, Row};
+use crate::studio::layout::inner_size;
 use crate::studio::state::{Pane, Speaker, State, TaskKind};
 use crate::studio::theme::{Theme, Token};
 
 /// The conversation in `log` (scrolled as the user left it, else at its end) and the message
 /// being written in `input`.
 pub fn draw(frame: &mut Frame, log: Rect, input: Rect, state: &State, theme: &Theme) {
-    let (width, height) = (
-        usize::from(log.width.saturating_sub(2)),
-        usize::from(log.height.saturating_sub(2)),
-    );
+    let (width, height) = inner_size(Some(log));
     let rows = conversation::rows(&state.chat, streaming(state), width);
     let top = conversation::top(&state.chat, rows.len(), height);
     let lines: Vec<Line> = rows

@@ -7,7 +7,7 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Paragraph, Wrap};
 
 use super::highlight::Highlighter;
-use super::text::{clip, expand_tabs, skip_columns};
+use super::text::clip;
 use super::{focused, pane_block};
 use crate::context::{FileDiff, LineKind};
 use crate::studio::state::{DiffView, Pane, State};
@@ -82,39 +82,34 @@ pub fn draw(frame: &mut Frame, area: Rect, state: &State, theme: &Theme) {
                     LineKind::Removed => ("-", Token::DiffRemoved),
                     LineKind::Context => (" ", Token::DiffContext),
                 };
-                // Highlighted from the line's start, so scrolling sideways keeps the colours.
-                let text = clip(
-                    &expand_tabs(content),
-                    view.hscroll + width.saturating_sub(1),
-                );
                 let mut spans = vec![Span::styled(sign, theme.style(token))];
-                let highlighted = highlighter.spans(path, &text, theme.style(token));
-                spans.extend(skip_columns(highlighted, view.hscroll));
+                let shown = (view.hscroll, width.saturating_sub(1));
+                spans.extend(highlighter.window(path, content, theme.style(token), shown));
                 Line::from(spans)
             }
         })
         .collect();
     // git shows an unmerged path as a bare header: say what to do instead.
     let conflicted = view.path.is_some() && state.selected_file().is_some_and(|f| f.conflicted);
-    let lines_shown = !(conflicted || lines.is_empty()) || view.loading;
-    let body = if conflicted && !view.loading {
-        let hint = "a merge conflict: resolve it in the file, then stage it (s)";
-        vec![Line::from(Span::styled(hint, theme.style(Token::Warning)))]
-    } else if lines.is_empty() && !view.loading {
-        let hint = if view.path.is_some() {
-            "no changes to show (untracked or binary)"
-        } else {
-            "select a file"
-        };
-        vec![Line::from(Span::styled(hint, theme.style(Token::TextDim)))]
-    } else {
-        lines
+    let hint = match () {
+        _ if view.loading => None,
+        _ if conflicted => Some((
+            "a merge conflict: resolve it in the file, then stage it (s)",
+            Token::Warning,
+        )),
+        _ if lines.is_empty() && view.path.is_some() => {
+            Some(("no changes to show (untracked or binary)", Token::TextDim))
+        }
+        _ if lines.is_empty() => Some(("select a file", Token::TextDim)),
+        _ => None,
     };
-    // A hint (one line) wraps; diff lines are clipped or scrolled sideways instead.
-    let paragraph = Paragraph::new(body).block(block);
-    let paragraph = match lines_shown {
-        true => paragraph,
-        false => paragraph.wrap(Wrap { trim: true }),
-    };
+    // A hint wraps; diff lines are clipped or scrolled sideways instead.
+    let paragraph = match hint {
+        Some((text, token)) => {
+            Paragraph::new(Span::styled(text, theme.style(token))).wrap(Wrap { trim: true })
+        }
+        None => Paragraph::new(lines),
+    }
+    .block(block);
     frame.render_widget(paragraph, area);
 }

@@ -7,7 +7,7 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{ListItem, Paragraph};
 
 use super::highlight::Highlighter;
-use super::text::{clip, expand_tabs, skip_columns};
+use super::text::clip;
 use super::{draw_list, focused, pane_block};
 use crate::studio::state::{Pane, State};
 use crate::studio::theme::{Theme, Token};
@@ -83,14 +83,12 @@ pub fn draw_code(frame: &mut Frame, area: Rect, state: &State, theme: &Theme) {
                 .skip(explorer.scroll)
                 .take(height)
                 .map(|(i, line)| {
-                    let shown = width.saturating_sub(number_width + 1);
-                    let text = clip(&expand_tabs(line), explorer.hscroll + shown);
                     let mut spans = vec![Span::styled(
                         format!("{:>number_width$} ", i + 1),
                         theme.style(Token::DiffLineNumber),
                     )];
-                    let highlighted = highlighter.spans(path, &text, theme.style(Token::Text));
-                    spans.extend(skip_columns(highlighted, explorer.hscroll));
+                    let shown = (explorer.hscroll, width.saturating_sub(number_width + 1));
+                    spans.extend(highlighter.window(path, line, theme.style(Token::Text), shown));
                     Line::from(spans)
                 })
                 .collect()

@@ -10,6 +10,7 @@ use syntect::easy::HighlightLines;
 use syntect::highlighting::ThemeSet;
 use syntect::parsing::SyntaxSet;
 
+use super::text::{clip, expand_tabs, skip_columns};
 use crate::studio::memo::Memo;
 use crate::studio::theme::{ColorSupport, Theme};
 
@@ -84,8 +85,21 @@ impl<'t> Highlighter<'t> {
         }
     }
 
+    /// The `width` cells of `line` that follow its first `skip` (scrolled sideways), tabs
+    /// expanded; highlighted from the line's start, so the colours stay right when scrolled.
+    pub fn window(
+        &mut self,
+        path: &str,
+        line: &str,
+        base: Style,
+        (skip, width): (usize, usize),
+    ) -> Vec<Span<'static>> {
+        let text = clip(&expand_tabs(line), skip + width);
+        skip_columns(self.spans(path, &text, base), skip)
+    }
+
     /// The line as spans: syntect's colours on the diff line's own style.
-    pub fn spans(&mut self, path: &str, line: &str, base: Style) -> Vec<Span<'static>> {
+    fn spans(&mut self, path: &str, line: &str, base: Style) -> Vec<Span<'static>> {
         let Some(theme) = self.theme else {
             return vec![Span::styled(line.to_string(), base)];
         };

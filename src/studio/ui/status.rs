@@ -24,13 +24,11 @@ pub fn draw(frame: &mut Frame, area: Rect, state: &State, looks: &Looks) {
         .map(|key| format!(" {key} help "))
         .unwrap_or_default();
     let left = if let Some(task) = &state.task {
-        let elapsed = task.started.elapsed();
-        let frame_index = (elapsed.as_millis() / 100) as usize % FRAMES.len();
         let mut text = format!(
             " {} {} · {:.1}s",
-            FRAMES[frame_index],
+            spinner(task.started),
             task.activity,
-            elapsed.as_secs_f64()
+            task.started.elapsed().as_secs_f64()
         );
         if task.input_tokens + task.output_tokens > 0 {
             text.push_str(&format!(
@@ -44,10 +42,9 @@ pub fn draw(frame: &mut Frame, area: Rect, state: &State, looks: &Looks) {
             theme.style(Token::Spinner),
         )
     } else if let Some(what) = state.loading().filter(|_| !alarming(state)) {
-        let frame_index = (state.opened.elapsed().as_millis() / 100) as usize % FRAMES.len();
         Span::styled(
             clip(
-                &format!(" {} {what}…", FRAMES[frame_index]),
+                &format!(" {} {what}…", spinner(state.opened)),
                 width.saturating_sub(help.len()),
             ),
             theme.style(Token::Spinner),
@@ -80,6 +77,11 @@ pub fn draw(frame: &mut Frame, area: Rect, state: &State, looks: &Looks) {
         Paragraph::new(line).style(theme.style(Token::StatusBar)),
         area,
     );
+}
+
+/// The spinner's frame for something going on since `since` (a turn every 100 ms).
+fn spinner(since: std::time::Instant) -> &'static str {
+    FRAMES[(since.elapsed().as_millis() / 100) as usize % FRAMES.len()]
 }
 
 /// A warning or an error stays in view over the loading spinner (a load that failed would
