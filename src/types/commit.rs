@@ -3,6 +3,8 @@
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
+use super::commit_body::wrap_body;
+
 /// Longest first line of a commit message git tools display without cutting.
 pub const MAX_TITLE_CHARS: usize = 72;
 
@@ -77,54 +79,31 @@ impl GeneratedMessage {
         }
     }
 
+    /// Reads a commit text (first line, blank line, body) back into its parts; the emoji
+    /// stays part of the title.
+    pub fn from_commit_text(text: &str) -> Self {
+        let text = text.replace("\r\n", "\n");
+        let text = text.trim();
+        let (title, message) = text.split_once('\n').unwrap_or((text, ""));
+        Self {
+            emoji: None,
+            title: title.to_string(),
+            message: message.trim().to_string(),
+        }
+    }
+
+    /// A commit text written by Iris put in the shape [`GeneratedMessage::normalize`] gives
+    /// a generated message (the title cut at a word, the body wrapped at 72 columns).
+    pub fn tidy_commit_text(text: &str) -> String {
+        let mut message = Self::from_commit_text(text);
+        message.normalize();
+        message.to_commit_text()
+    }
+
     /// A commit message is plain text: its markdown is the commit text itself.
     pub fn to_markdown(&self) -> String {
         self.to_commit_text()
     }
-}
-
-/// Body lines longer than [`BODY_COLUMNS`] wrapped between words; a list item's following
-/// lines are indented under its text. Lines are never joined (the structure is the writer's),
-/// and code (fenced, or indented by four spaces or a tab) and words longer than a line (a URL)
-/// stay whole.
-fn wrap_body(body: &str) -> String {
-    let mut lines: Vec<String> = Vec::new();
-    let mut in_fence = false;
-    for line in body.lines() {
-        let is_fence = line.trim_start().starts_with("```");
-        in_fence ^= is_fence;
-        let code = in_fence || is_fence || line.starts_with("    ") || line.starts_with('\t');
-        if code || textwrap::core::display_width(line) <= BODY_COLUMNS {
-            lines.push(line.to_string());
-            continue;
-        }
-        let hanging = " ".repeat(list_item_indent(line));
-        let options = textwrap::Options::new(BODY_COLUMNS)
-            .subsequent_indent(&hanging)
-            .break_words(false)
-            .word_splitter(textwrap::WordSplitter::NoHyphenation);
-        lines.extend(
-            textwrap::wrap(line, options)
-                .into_iter()
-                .map(|l| l.into_owned()),
-        );
-    }
-    lines.join("\n")
-}
-
-/// Where a list item's text starts (`- `, `* `, `+ `, `1. `, `2) `, after any indentation);
-/// 0 for a line that is not one.
-fn list_item_indent(line: &str) -> usize {
-    let text = line.trim_start();
-    let lead = line.len() - text.len();
-    let digits = text.chars().take_while(char::is_ascii_digit).count();
-    let rest = &text[digits..];
-    let marker = match digits {
-        0 if ["- ", "* ", "+ "].iter().any(|m| text.starts_with(m)) => 2,
-        1.. if rest.starts_with(". ") || rest.starts_with(") ") => digits + 2,
-        _ => return 0,
-    };
-    lead + marker
 }
 
 /// Two blocks of text separated by a blank line, either may be empty.
@@ -306,6 +285,21 @@ mod tests {
         let m = normalized(None, "Fix the parser\r\nIt dropped the last hunk.", "More.");
         assert_eq!(m.title, "Fix the parser");
         assert_eq!(m.message, "It dropped the last hunk.\n\nMore.");
+    }
+
+    #[test]
+    fn a_commit_text_from_chat_is_tidied_as_a_generated_one() {
+        let body = "The check that warns about a path separator in the search pattern only looked at the\n\
+                    primary pattern. Patterns given with --and are now checked the same way.";
+        let text = format!("✨ Check every pattern for a separator.\r\n\r\n{body}\n");
+        assert_eq!(
+            GeneratedMessage::tidy_commit_text(&text),
+            "✨ Check every pattern for a separator\n\n\
+             The check that warns about a path separator in the search pattern only\n\
+             looked at the primary pattern. Patterns given with --and are now checked\n\
+             the same way."
+        );
+        assert_eq!(GeneratedMessage::tidy_commit_text("Fix"), "Fix");
     }
 
     #[test]

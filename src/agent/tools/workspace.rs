@@ -1,245 +1,176 @@
-//! The repository as the boundary the workspace tools stay inside.
-//!
-//! A path the model gives is checked lexically (no `..` that climbs out, no absolute path), then
-//! resolved with symbolic links followed and checked again, so a link whose target lies outside
-//! the repository is refused, and so is anything inside `.git`. Walks honour `.gitignore`, skip
-//! `.git` and never follow links, so they cannot leave the repository either.
+//! `workspace`: Iris' notebook for one run: notes and a task list she keeps while she works.
 
-use std::io::ErrorKind;
-use std::path::{Path, PathBuf};
+use std::fmt::Write as _;
+use std::sync::{Arc, Mutex};
 
-use grep_matcher::Matcher;
-use grep_regex::RegexMatcher;
-use grep_searcher::sinks::Lossy;
-use grep_searcher::{BinaryDetection, Searcher, SearcherBuilder};
-use ignore::overrides::OverrideBuilder;
-use ignore::{WalkBuilder, WalkState};
+use rig_core::completion::ToolDefinition;
+use rig_core::tool::Tool;
+use schemars::JsonSchema;
+use serde::Deserialize;
 
-use super::{ToolContext, ToolFailure};
-use crate::git::{check_relative_path, looks_binary};
+use super::{ToolFailure, parameters_schema};
 
-/// The repository root, resolved once, that every path is checked against.
-pub struct Workspace {
-    root: PathBuf,
+/// `add_note` / `add_task` need `content`; `update_task` needs `task_id` and `status`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+#[schemars(inline)]
+pub enum NoteAction {
+    AddNote,
+    AddTask,
+    UpdateTask,
+    GetSummary,
 }
 
-/// A path inside the repository: as the model should name it, and where it really is.
-#[derive(Debug, Clone)]
-pub struct WorkspacePath {
-    /// Relative to the root, with `/` separators and no `.` or `..` segments.
-    pub relative: String,
-    /// Absolute, symbolic links resolved; always under the root.
-    pub absolute: PathBuf,
+/// `pending`, `in_progress`, `done` or `blocked`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+#[schemars(inline)]
+pub enum TaskStatus {
+    Pending,
+    InProgress,
+    Done,
+    Blocked,
 }
 
-impl Workspace {
-    pub fn open(ctx: &ToolContext) -> Result<Self, ToolFailure> {
-        let root = ctx.repo_root.canonicalize().map_err(|e| {
-            ToolFailure::new(format!(
-                "cannot open the repository at {}: {e}",
-                ctx.repo_root.display()
-            ))
-        })?;
-        Ok(Self { root })
-    }
-
-    pub fn root(&self) -> &Path {
-        &self.root
-    }
-
-    /// Resolves a path the model gave, or says why it is refused.
-    pub fn resolve(&self, path: &str) -> Result<WorkspacePath, ToolFailure> {
-        let clean = check_relative_path(path)?;
-        let joined = self.root.join(&clean);
-        let absolute = joined.canonicalize().map_err(|e| match e.kind() {
-            ErrorKind::NotFound if joined.symlink_metadata().is_ok() => ToolFailure::new(format!(
-                "'{path}' is a symbolic link whose target does not exist"
-            )),
-            ErrorKind::NotFound => ToolFailure::new(format!(
-                "'{path}' does not exist in the repository (paths are relative to its root)"
-            )),
-            _ => ToolFailure::new(format!("cannot open '{path}': {e}")),
-        })?;
-        if !absolute.starts_with(&self.root) {
-            return Err(ToolFailure::new(format!(
-                "invalid path '{path}': it resolves outside the repository (through a symbolic \
-                 link); only files inside the repository can be read"
-            )));
+impl TaskStatus {
+    fn label(self) -> &'static str {
+        match self {
+            TaskStatus::Pending => "pending",
+            TaskStatus::InProgress => "in progress",
+            TaskStatus::Done => "done",
+            TaskStatus::Blocked => "blocked",
         }
-        // git's own data is no source to read, and its config may hold credentials (a remote
-        // URL with a token); a link into it is refused the same way.
-        let inner = absolute.strip_prefix(&self.root).unwrap_or(&absolute);
-        if inner.components().any(|c| c.as_os_str() == ".git") {
-            return Err(ToolFailure::new(format!(
-                "'{path}' is inside .git, git's own data, which the workspace tools do not read; \
-                 the git tools give the history, diffs and blame"
-            )));
-        }
-        Ok(WorkspacePath {
-            relative: slash_path(&clean),
-            absolute,
-        })
     }
+}
 
-    /// A path under the root as the model should name it.
-    pub fn relative(&self, absolute: &Path) -> String {
-        slash_path(absolute.strip_prefix(&self.root).unwrap_or(absolute))
-    }
+#[derive(Debug, Deserialize, JsonSchema)]
+pub struct NotesArgs {
+    /// add_note, add_task, update_task or get_summary.
+    pub action: NoteAction,
+    /// The note or task text (add_note, add_task).
+    #[serde(default)]
+    pub content: Option<String>,
+    /// The task number add_task gave (update_task).
+    #[serde(default)]
+    pub task_id: Option<usize>,
+    /// The task's new status (update_task).
+    #[serde(default)]
+    pub status: Option<TaskStatus>,
+}
 
-    /// Visits every regular file of the repository in parallel: `.gitignore`d files, `.git` and
-    /// symbolic links are skipped; with `file_pattern`, only the files that glob selects. Each
-    /// worker thread gets its own state from `init`.
-    pub fn par_files<S, I, V>(
-        &self,
-        file_pattern: Option<&str>,
-        init: I,
-        visit: V,
-    ) -> Result<(), ToolFailure>
-    where
-        S: Send,
-        I: Fn() -> S + Sync,
-        V: Fn(&mut S, &Path, String) + Sync,
-    {
-        let mut builder = WalkBuilder::new(&self.root);
-        builder
-            .hidden(false)
-            .parents(false)
-            .follow_links(false)
-            .filter_entry(|entry| entry.file_name() != ".git");
-        if let Some(pattern) = file_pattern {
-            builder.overrides(self.file_filter(pattern)?);
-        }
-        builder.build_parallel().run(|| {
-            let mut state = init();
-            let visit = &visit;
-            Box::new(move |entry| {
-                if let Ok(entry) = entry
-                    && entry.file_type().is_some_and(|t| t.is_file())
-                {
-                    let relative = self.relative(entry.path());
-                    visit(&mut state, entry.path(), relative);
+/// Longest note or task kept; longer text is cut.
+const MAX_ENTRY_CHARS: usize = 2_000;
+/// Notes and tasks kept at most each, so a looping model cannot grow memory without bound.
+const MAX_ENTRIES: usize = 200;
+
+#[derive(Debug, Default)]
+struct Notebook {
+    notes: Vec<String>,
+    tasks: Vec<(String, TaskStatus)>,
+}
+
+/// The tool; clones share one notebook.
+#[derive(Clone, Default)]
+pub struct Notes {
+    book: Arc<Mutex<Notebook>>,
+}
+
+impl Notes {
+    fn apply(&self, args: NotesArgs) -> Result<String, ToolFailure> {
+        let mut book = self
+            .book
+            .lock()
+            .map_err(|_| ToolFailure::new("the notebook is unavailable"))?;
+        let content = || -> Result<String, ToolFailure> {
+            let text = args
+                .content
+                .as_deref()
+                .map(str::trim)
+                .filter(|c| !c.is_empty())
+                .ok_or_else(|| ToolFailure::new("this action needs `content`"))?;
+            Ok(text.chars().take(MAX_ENTRY_CHARS).collect())
+        };
+        match args.action {
+            NoteAction::AddNote => {
+                if book.notes.len() >= MAX_ENTRIES {
+                    return Err(ToolFailure::new("the notebook is full; summarize instead"));
                 }
-                WalkState::Continue
-            })
-        });
-        Ok(())
-    }
-
-    /// A gitignore-style glob selecting files (`*.rs`, `src/**/*.ts`, `!tests/**`), refused when it
-    /// tries to reach outside the repository.
-    fn file_filter(&self, pattern: &str) -> Result<ignore::overrides::Override, ToolFailure> {
-        check_glob(pattern)?;
-        let mut builder = OverrideBuilder::new(&self.root);
-        builder
-            .add(pattern)
-            .map_err(|e| ToolFailure::new(format!("invalid file_pattern '{pattern}': {e}")))?;
-        builder
-            .build()
-            .map_err(|e| ToolFailure::new(format!("invalid file_pattern '{pattern}': {e}")))
-    }
-}
-
-/// A file glob stays inside the repository: relative, with no `..` segment.
-pub fn check_glob(pattern: &str) -> Result<(), ToolFailure> {
-    let body = pattern.strip_prefix('!').unwrap_or(pattern);
-    let why = if body.trim().is_empty() {
-        Some("it is empty")
-    } else if body.starts_with('/') || body.starts_with('\\') || Path::new(body).is_absolute() {
-        Some("globs are relative to the repository root, not absolute")
-    } else if body.split(['/', '\\']).any(|segment| segment == "..") {
-        Some("'..' would leave the repository")
-    } else {
-        None
-    };
-    match why {
-        Some(why) => Err(ToolFailure::new(format!(
-            "invalid file_pattern '{pattern}': {why}"
-        ))),
-        None => Ok(()),
+                book.notes.push(content()?);
+                Ok(format!("Note {} saved.", book.notes.len()))
+            }
+            NoteAction::AddTask => {
+                if book.tasks.len() >= MAX_ENTRIES {
+                    return Err(ToolFailure::new("the task list is full"));
+                }
+                book.tasks.push((content()?, TaskStatus::Pending));
+                Ok(format!("Task {} added (pending).", book.tasks.len()))
+            }
+            NoteAction::UpdateTask => {
+                let id = args
+                    .task_id
+                    .ok_or_else(|| ToolFailure::new("update_task needs `task_id`"))?;
+                let status = args
+                    .status
+                    .ok_or_else(|| ToolFailure::new("update_task needs `status`"))?;
+                let count = book.tasks.len();
+                let task = id
+                    .checked_sub(1)
+                    .and_then(|i| book.tasks.get_mut(i))
+                    .ok_or_else(|| {
+                        ToolFailure::new(format!("no task {id}; there are {count} task(s)"))
+                    })?;
+                task.1 = status;
+                Ok(format!("Task {id} is {}.", status.label()))
+            }
+            NoteAction::GetSummary => Ok(summary(&book)),
+        }
     }
 }
 
-fn slash_path(path: &Path) -> String {
-    path.components()
-        .map(|c| c.as_os_str().to_string_lossy())
-        .collect::<Vec<_>>()
-        .join("/")
-}
-
-/// A file's text, unless it is binary or larger than `max_bytes`.
-pub enum FileText {
-    Text(String),
-    Binary { bytes: u64 },
-    TooLarge { bytes: u64 },
-}
-
-pub fn read_text(path: &Path, max_bytes: u64) -> std::io::Result<FileText> {
-    let bytes = std::fs::metadata(path)?.len();
-    if bytes > max_bytes {
-        return Ok(FileText::TooLarge { bytes });
+fn summary(book: &Notebook) -> String {
+    if book.notes.is_empty() && book.tasks.is_empty() {
+        return "The notebook is empty.".to_string();
     }
-    let content = std::fs::read(path)?;
-    if looks_binary(&content) {
-        return Ok(FileText::Binary { bytes });
+    let mut out = String::new();
+    if !book.notes.is_empty() {
+        out.push_str("Notes:\n");
+        for (i, note) in book.notes.iter().enumerate() {
+            let _ = writeln!(out, "{}. {note}", i + 1);
+        }
     }
-    Ok(FileText::Text(
-        String::from_utf8_lossy(&content).into_owned(),
-    ))
+    if !book.tasks.is_empty() {
+        let done = book
+            .tasks
+            .iter()
+            .filter(|t| t.1 == TaskStatus::Done)
+            .count();
+        let _ = writeln!(out, "Tasks ({done}/{} done):", book.tasks.len());
+        for (i, (task, status)) in book.tasks.iter().enumerate() {
+            let _ = writeln!(out, "{}. [{}] {task}", i + 1, status.label());
+        }
+    }
+    out
 }
 
-/// A line searcher that numbers lines and gives up on binary files.
-pub fn line_searcher() -> Searcher {
-    SearcherBuilder::new()
-        .line_number(true)
-        .binary_detection(BinaryDetection::quit(0))
-        .build()
-}
+impl Tool for Notes {
+    const NAME: &'static str = "workspace";
+    type Error = ToolFailure;
+    type Args = NotesArgs;
+    type Output = String;
 
-/// Builds a line matcher: `^`/`$` match at line ends and no match spans two lines.
-pub fn line_matcher(pattern: &str, case_insensitive: bool) -> Result<RegexMatcher, String> {
-    grep_regex::RegexMatcherBuilder::new()
-        .multi_line(true)
-        .line_terminator(Some(b'\n'))
-        .case_insensitive(case_insensitive)
-        .build(pattern)
-        .map_err(|e| e.to_string())
-}
+    async fn definition(&self, _prompt: String) -> ToolDefinition {
+        ToolDefinition {
+            name: Self::NAME.to_string(),
+            description: "Your notebook for this task: add_note (a finding to remember), \
+                add_task (a step to do), update_task (task_id, status), get_summary (all notes \
+                and tasks). Use it to plan large changes and keep track of findings."
+                .to_string(),
+            parameters: parameters_schema::<NotesArgs>(),
+        }
+    }
 
-/// Calls `found(line_number, line)` for each line of `path` the matcher matches, until it
-/// returns false. Unreadable and binary files yield nothing.
-pub fn matching_lines(
-    searcher: &mut Searcher,
-    matcher: &impl Matcher,
-    path: &Path,
-    mut found: impl FnMut(u64, &str) -> bool,
-) {
-    let _ = searcher.search_path(
-        matcher,
-        path,
-        Lossy(|line_number, line| Ok(found(line_number, line))),
-    );
-}
-
-/// Like [`matching_lines`], over text already read.
-pub fn matching_lines_in(
-    searcher: &mut Searcher,
-    matcher: &impl Matcher,
-    text: &[u8],
-    mut found: impl FnMut(u64, &str) -> bool,
-) {
-    let _ = searcher.search_slice(
-        matcher,
-        text,
-        Lossy(|line_number, line| Ok(found(line_number, line))),
-    );
-}
-
-/// `line` without its line ending and surrounding blanks, cut to `max_chars` with an ellipsis.
-pub fn trim_line(line: &str, max_chars: usize) -> String {
-    let line = line.trim();
-    match line.char_indices().nth(max_chars) {
-        Some((cut, _)) => format!("{}…", &line[..cut]),
-        None => line.to_string(),
+    async fn call(&self, args: NotesArgs) -> Result<String, ToolFailure> {
+        self.apply(args)
     }
 }
 
@@ -247,63 +178,78 @@ pub fn trim_line(line: &str, max_chars: usize) -> String {
 mod tests {
     use super::*;
 
-    fn workspace() -> (tempfile::TempDir, Workspace) {
-        let dir = tempfile::tempdir().expect("temp dir");
-        std::fs::create_dir_all(dir.path().join("repo/src")).expect("dirs");
-        std::fs::write(dir.path().join("repo/src/a.rs"), "fn a() {}\n").expect("write");
-        std::fs::write(dir.path().join("secret.txt"), "secret\n").expect("write");
-        let ctx = ToolContext::new(dir.path().join("repo"));
-        let ws = Workspace::open(&ctx).expect("workspace");
-        (dir, ws)
-    }
-
-    #[test]
-    fn resolve_accepts_inner_paths_and_refuses_every_escape() {
-        let (dir, ws) = workspace();
-        let inside = ws.resolve("./src/../src/a.rs").expect("inside");
-        assert_eq!(inside.relative, "src/a.rs");
-        assert!(inside.absolute.ends_with("repo/src/a.rs"));
-
-        let climb = ws.resolve("../secret.txt").expect_err("climbs out");
-        assert!(climb.0.contains("leaves the repository"), "{climb}");
-        let absolute = dir.path().join("secret.txt");
-        let abs = ws
-            .resolve(&absolute.to_string_lossy())
-            .expect_err("absolute");
-        assert!(abs.0.contains("relative to the repository root"), "{abs}");
-
-        std::os::unix::fs::symlink(&absolute, dir.path().join("repo/link")).expect("symlink");
-        let link = ws.resolve("link").expect_err("link out");
-        assert!(link.0.contains("resolves outside the repository"), "{link}");
-
-        std::fs::create_dir_all(dir.path().join("repo/.git")).expect("git dir");
-        std::fs::write(dir.path().join("repo/.git/config"), "[remote]\n").expect("write");
-        std::os::unix::fs::symlink(".git/config", dir.path().join("repo/config-link"))
-            .expect("symlink");
-        for path in [".git/config", "src/../.git/config", "config-link", ".git"] {
-            let git = ws.resolve(path).expect_err(path);
-            assert!(git.0.contains("inside .git"), "{path}: {git}");
+    fn args(
+        action: NoteAction,
+        content: Option<&str>,
+        id: Option<usize>,
+        status: Option<TaskStatus>,
+    ) -> NotesArgs {
+        NotesArgs {
+            action,
+            content: content.map(str::to_string),
+            task_id: id,
+            status,
         }
-
-        let missing = ws.resolve("src/none.rs").expect_err("missing");
-        assert!(missing.0.contains("does not exist"), "{missing}");
     }
 
     #[test]
-    fn globs_that_leave_the_repository_are_refused() {
-        assert!(check_glob("*.rs").is_ok());
-        assert!(check_glob("src/**/*.ts").is_ok());
-        assert!(check_glob("!tests/**").is_ok());
-        assert!(check_glob("../*.rs").is_err());
-        assert!(check_glob("src/../../x/*").is_err());
-        assert!(check_glob("/etc/*").is_err());
-        assert!(check_glob("!/etc/*").is_err());
-        assert!(check_glob("  ").is_err());
+    fn notes_and_tasks_are_kept_and_summarized() {
+        let notes = Notes::default();
+        assert_eq!(
+            notes
+                .apply(args(
+                    NoteAction::AddNote,
+                    Some("parser changed"),
+                    None,
+                    None
+                ))
+                .unwrap(),
+            "Note 1 saved."
+        );
+        assert_eq!(
+            notes
+                .apply(args(NoteAction::AddTask, Some("read tests"), None, None))
+                .unwrap(),
+            "Task 1 added (pending)."
+        );
+        assert_eq!(
+            notes
+                .apply(args(
+                    NoteAction::UpdateTask,
+                    None,
+                    Some(1),
+                    Some(TaskStatus::Done)
+                ))
+                .unwrap(),
+            "Task 1 is done."
+        );
+        let summary = notes
+            .clone()
+            .apply(args(NoteAction::GetSummary, None, None, None))
+            .unwrap();
+        assert!(summary.contains("1. parser changed"));
+        assert!(summary.contains("Tasks (1/1 done):\n1. [done] read tests"));
     }
 
     #[test]
-    fn lines_are_trimmed_to_their_bound() {
-        assert_eq!(trim_line("  let x = 1;\n", 100), "let x = 1;");
-        assert_eq!(trim_line("ééééé", 3), "ééé…");
+    fn bad_requests_are_explained() {
+        let notes = Notes::default();
+        let err = notes
+            .apply(args(NoteAction::AddNote, Some("  "), None, None))
+            .unwrap_err();
+        assert!(err.0.contains("needs `content`"));
+        let err = notes
+            .apply(args(
+                NoteAction::UpdateTask,
+                None,
+                Some(3),
+                Some(TaskStatus::Done),
+            ))
+            .unwrap_err();
+        assert!(err.0.contains("no task 3; there are 0 task(s)"));
+        let err = notes
+            .apply(args(NoteAction::UpdateTask, None, None, None))
+            .unwrap_err();
+        assert!(err.0.contains("needs `task_id`"));
     }
 }
