@@ -3,7 +3,7 @@
 
 use std::time::{Duration, Instant};
 
-use iris_studio::context::parse_unified_diff;
+use iris_studio::change::parse_unified_diff;
 use iris_studio::studio::keymap::Keymap;
 use iris_studio::studio::state::{Mode, Pane, State};
 use iris_studio::studio::theme::{ColorSupport, Theme};
@@ -42,7 +42,7 @@ fn main() {
         .flat_map(|f| &f.hunks)
         .map(|h| h.lines.len())
         .sum();
-    let mut state = State::new(Mode::Commit);
+    let mut state = State::new(Mode::COMMIT);
     state.focus = Pane::Diff;
     state.files_loading = false;
     state.diff.path = Some("src/big.rs".into());

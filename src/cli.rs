@@ -17,8 +17,8 @@ use clap::{Parser, Subcommand};
 use rig_core::tool::server::ToolServer;
 
 use crate::agent::tools::ToolContext;
-use crate::agent::tools::notes::Notes;
 use crate::agent::tools::registry::{runnable_tools, tool_set};
+use crate::agent::tools::workspace::Notes;
 use crate::config::{Config, Overrides};
 use crate::error::{UsageError, exit_code, one_line};
 use crate::git::GitRepo;

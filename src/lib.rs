@@ -7,9 +7,9 @@
 #![cfg_attr(not(test), deny(clippy::unwrap_used, clippy::expect_used))]
 
 pub mod agent;
+pub mod change;
 pub mod cli;
 pub mod config;
-pub mod context;
 pub mod error;
 pub mod git;
 pub mod studio;

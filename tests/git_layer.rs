@@ -61,7 +61,7 @@ fn staged_diff_text_matches_git_diff_cached() {
     assert_eq!(without_index_lines(&text), without_index_lines(&git));
 
     // And the parsed model agrees with `git diff --numstat` on names and counts.
-    let files = iris_studio::context::parse_unified_diff(&text);
+    let files = iris_studio::change::parse_unified_diff(&text);
     // Rendered back, it is the same text: modes, renames, binary files and quoted names too.
     let mut rendered = String::new();
     for file in &files {

@@ -25,7 +25,12 @@ use tokio::sync::mpsc::{UnboundedReceiver, unbounded_channel};
 const STEP_TIMEOUT: Duration = Duration::from_secs(60);
 
 const FIRST: &str = "Add two()\n\nAdds a second constant function next to one().";
-const SHORTER: &str = "Shorter title\n\nshort body";
+/// What the model sends through update_commit: a body hard-wrapped at its own width...
+const SHORTER: &str = "Shorter title\n\nThe check that warns about a path separator in the search \
+                       pattern only looked at the\nprimary pattern.";
+/// ...and what lands in the editor: the paragraph reflowed at 72 columns.
+const SHORTER_TIDY: &str = "Shorter title\n\nThe check that warns about a path separator in the \
+                            search pattern only\nlooked at the primary pattern.";
 
 fn staged_repo() -> TestRepo {
     let repo = TestRepo::new();
@@ -54,6 +59,11 @@ struct Headless {
 impl Headless {
     /// Iris configured as `iris` would be from the environment, pointed at the fake provider.
     fn new(repo: &TestRepo, fake: &FakeProvider, mode: Mode) -> Self {
+        Self::configured(repo, fake, mode, &Overrides::default())
+    }
+
+    /// The same, with the overrides a command line's flags would give.
+    fn configured(repo: &TestRepo, fake: &FakeProvider, mode: Mode, overrides: &Overrides) -> Self {
         let base_url = fake.openai_base_url();
         let env = move |name: &str| -> Option<String> {
             match name {
@@ -65,8 +75,7 @@ impl Headless {
         };
         let git = GitRepo::discover(&repo.path()).expect("the test repository");
         let root = git.root();
-        let config = Config::load_from(None, Some(&root), &env, &Overrides::default())
-            .expect("configuration");
+        let config = Config::load_from(None, Some(&root), &env, overrides).expect("configuration");
         let mut iris =
             IrisAgent::from_config(&config, &root, git.git_dir(), true).expect("Iris configured");
         // The developer's own capability overrides never reach a test.
@@ -217,7 +226,7 @@ async fn generate_then_chat_edits_the_message_and_undo_brings_the_first_back() {
         matches!(
             studio.effects.last(),
             Some(Effect::Generate {
-                mode: Mode::Commit,
+                mode: Mode::COMMIT,
                 ..
             })
         ),
@@ -226,7 +235,7 @@ async fn generate_then_chat_edits_the_message_and_undo_brings_the_first_back() {
     );
     studio
         .pump_until("the generated message", |s| {
-            s.task.is_none() && !s.artifacts[&Mode::Commit].is_empty()
+            s.task.is_none() && !s.artifacts[&Mode::COMMIT].is_empty()
         })
         .await;
     assert_eq!(studio.text(), FIRST);
@@ -237,7 +246,7 @@ async fn generate_then_chat_edits_the_message_and_undo_brings_the_first_back() {
     );
     assert_eq!(studio.seen.last().map(String::as_str), Some("Generated"));
     eventually("the draft of the first message", || {
-        studio.draft(Mode::Commit).as_deref() == Some(FIRST)
+        studio.draft(Mode::COMMIT).as_deref() == Some(FIRST)
     })
     .await;
     let requests = fake.requests();
@@ -264,7 +273,7 @@ async fn generate_then_chat_edits_the_message_and_undo_brings_the_first_back() {
         })
         .await;
     // The scripted update_commit call landed in the editor, before the reply finished.
-    assert_eq!(studio.text(), SHORTER);
+    assert_eq!(studio.text(), SHORTER_TIDY);
     let updated = studio.seen.iter().position(|k| k == "ArtifactUpdated");
     let replied = studio.seen.iter().position(|k| k == "ChatReplied");
     assert!(
@@ -286,7 +295,7 @@ async fn generate_then_chat_edits_the_message_and_undo_brings_the_first_back() {
         ]
     );
     eventually("the draft of the shorter message", || {
-        studio.draft(Mode::Commit).as_deref() == Some(SHORTER)
+        studio.draft(Mode::COMMIT).as_deref() == Some(SHORTER_TIDY)
     })
     .await;
 
@@ -336,13 +345,13 @@ async fn generate_then_chat_edits_the_message_and_undo_brings_the_first_back() {
     assert!(
         second
             .system_text()
-            .contains(&format!("<artifact>\n{SHORTER}\n</artifact>")),
+            .contains(&format!("<artifact>\n{SHORTER_TIDY}\n</artifact>")),
         "{}",
         second.system_text()
     );
     assert_eq!(
         studio.text(),
-        SHORTER,
+        SHORTER_TIDY,
         "a reply without an edit changes nothing"
     );
 
@@ -356,16 +365,16 @@ async fn generate_then_chat_edits_the_message_and_undo_brings_the_first_back() {
     assert_eq!(
         studio.effects.last(),
         Some(&Effect::SaveDraft {
-            mode: Mode::Commit,
+            mode: Mode::COMMIT,
             text: FIRST.to_string()
         })
     );
     eventually("the draft after undo", || {
-        studio.draft(Mode::Commit).as_deref() == Some(FIRST)
+        studio.draft(Mode::COMMIT).as_deref() == Some(FIRST)
     })
     .await;
     studio.command(Command::RedoVersion);
-    assert_eq!(studio.text(), SHORTER);
+    assert_eq!(studio.text(), SHORTER_TIDY);
     assert_eq!(fake.remaining(), 0);
 }
 
@@ -373,7 +382,7 @@ async fn generate_then_chat_edits_the_message_and_undo_brings_the_first_back() {
 async fn a_commit_through_the_runner_lands_in_git_and_clears_the_draft() {
     let repo = staged_repo();
     let fake = FakeProvider::start(vec![]);
-    let mut studio = Headless::new(&repo, &fake, Mode::Commit);
+    let mut studio = Headless::new(&repo, &fake, Mode::COMMIT);
     studio.state.auto_generate = false;
     studio.runner.run(Effect::LoadStatus);
     studio.pump_until("the status", |s| !s.files_loading).await;
@@ -384,20 +393,20 @@ async fn a_commit_through_the_runner_lands_in_git_and_clears_the_draft() {
         studio.key(KeyCode::Char(c));
     }
     eventually("the typed draft", || {
-        studio.draft(Mode::Commit).as_deref() == Some("Add two()")
+        studio.draft(Mode::COMMIT).as_deref() == Some("Add two()")
     })
     .await;
     studio.command(Command::Commit);
     studio.key(KeyCode::Char('y'));
     studio
         .pump_until("the commit and the status after it", |s| {
-            s.artifacts[&Mode::Commit].is_empty() && !s.has_staged && !s.files_loading
+            s.artifacts[&Mode::COMMIT].is_empty() && !s.has_staged && !s.files_loading
         })
         .await;
     assert_eq!(repo.git(&["log", "-1", "--format=%B"]).trim(), "Add two()");
     assert!(studio.state.files.is_empty(), "{:?}", studio.state.files);
     eventually("the draft to be cleared", || {
-        studio.draft(Mode::Commit).is_none()
+        studio.draft(Mode::COMMIT).is_none()
     })
     .await;
     assert_eq!(fake.requests().len(), 0, "no AI was asked for");
@@ -413,13 +422,13 @@ async fn a_saved_draft_is_restored_before_the_status_can_start_a_generation() {
     let fake = FakeProvider::start(vec![Step::text(
         json!({"emoji": null, "title": "Iris' title", "message": "body"}).to_string(),
     )]);
-    let mut studio = Headless::new(&repo, &fake, Mode::Commit);
+    let mut studio = Headless::new(&repo, &fake, Mode::COMMIT);
     assert!(studio.state.auto_generate);
     // As the studio starts.
     studio.runner.start();
     studio
         .pump_until("the status and the drafts", |s| {
-            !s.files_loading && !s.artifacts[&Mode::Commit].is_empty()
+            !s.files_loading && !s.artifacts[&Mode::COMMIT].is_empty()
         })
         .await;
     assert_eq!(studio.text(), "My own draft");
@@ -445,15 +454,15 @@ async fn drafts_queued_at_the_end_are_written_before_the_runner_finishes() {
     let mut runner = Runner::new(tx, repo.path(), git_dir.clone(), None);
     for text in ["K", "Ke", "Kept"] {
         runner.run(Effect::SaveDraft {
-            mode: Mode::Commit,
+            mode: Mode::COMMIT,
             text: text.to_string(),
         });
     }
     runner.run(Effect::SaveDraft {
-        mode: Mode::Pr,
+        mode: Mode::PR,
         text: "A PR body".to_string(),
     });
-    runner.run(Effect::ClearDraft { mode: Mode::Pr });
+    runner.run(Effect::ClearDraft { mode: Mode::PR });
     runner.finish().await;
     let drafts = git_dir.join("iris").join("drafts");
     assert_eq!(
@@ -471,7 +480,7 @@ async fn space_unstages_a_staged_hunk_and_stages_it_back() {
     repo.two_hunk_change("f.txt");
     repo.git(&["add", "f.txt"]);
     let fake = FakeProvider::start(vec![]);
-    let mut studio = Headless::new(&repo, &fake, Mode::Commit);
+    let mut studio = Headless::new(&repo, &fake, Mode::COMMIT);
     studio.state.auto_generate = false;
     studio.runner.run(Effect::LoadStatus);
     studio
@@ -509,4 +518,41 @@ async fn space_unstages_a_staged_hunk_and_stages_it_back() {
     assert_eq!(repo.git(&["diff"]), "");
     assert_eq!(studio.state.diff.staged, Some(1));
     assert_eq!(fake.requests().len(), 0);
+}
+
+/// A review as the model writes it, with no findings.
+fn review_json(summary: &str) -> String {
+    json!({"summary": summary, "findings": [], "strengths": []}).to_string()
+}
+
+/// The studio writes through the same path as the command line: the critic checks a review
+/// by default, and never when `critic_enabled` is off.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_studio_honours_critic_enabled() {
+    for critic_enabled in [true, false] {
+        let repo = staged_repo();
+        let mut script = vec![Step::text(review_json("Adds two()."))];
+        if critic_enabled {
+            script.push(Step::text(common::agent::approval()));
+        }
+        let fake = FakeProvider::start(script);
+        let overrides = Overrides {
+            critic_enabled: Some(critic_enabled),
+            ..Overrides::default()
+        };
+        let mut studio = Headless::configured(&repo, &fake, Mode::REVIEW, &overrides);
+        studio.state.auto_generate = false;
+        studio.runner.run(Effect::LoadStatus);
+        studio.pump_until("the status", |s| !s.files_loading).await;
+        studio.command(Command::Generate);
+        studio.pump_until("the review", |s| s.task.is_none()).await;
+        assert!(studio.text().contains("Adds two()."), "{}", studio.text());
+        let expected = if critic_enabled { 2 } else { 1 };
+        assert_eq!(
+            fake.requests().len(),
+            expected,
+            "critic_enabled={critic_enabled}"
+        );
+        assert_eq!(fake.remaining(), 0);
+    }
 }

@@ -10,7 +10,7 @@
 use std::time::{Duration, Instant};
 
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers, MouseEvent, MouseEventKind};
-use iris_studio::context::{ChangeKind, DiffLine, FileDiff, Hunk, LineKind};
+use iris_studio::change::{ChangeKind, DiffLine, FileDiff, Hunk, LineKind};
 use iris_studio::studio::action::Action;
 use iris_studio::studio::keymap::Keymap;
 use iris_studio::studio::layout::PaneRects;
@@ -235,7 +235,7 @@ fn with_commit_message(mut state: State) -> State {
     );
     state
         .artifacts
-        .get_mut(&Mode::Commit)
+        .get_mut(&Mode::COMMIT)
         .unwrap()
         .replace(&message);
     state
@@ -297,7 +297,7 @@ fn explore_mode_shows_the_tree_and_the_open_file_with_its_history() {
 
 #[test]
 fn the_diff_focused_and_scrolled() {
-    let mut state = studio(Mode::Commit);
+    let mut state = studio(Mode::COMMIT);
     state.focus = Pane::Diff;
     state.diff.scroll = 8;
     insta::assert_snapshot!("diff_scrolled", render(&state));
@@ -305,7 +305,7 @@ fn the_diff_focused_and_scrolled() {
 
 #[test]
 fn commit_mode_with_a_long_title_in_the_editor() {
-    let mut state = with_commit_message(studio(Mode::Commit));
+    let mut state = with_commit_message(studio(Mode::COMMIT));
     state.focus = Pane::Editor;
     state.commit_flags.amend = true;
     state.notice = Some(Notice {
@@ -317,8 +317,8 @@ fn commit_mode_with_a_long_title_in_the_editor() {
 
 #[test]
 fn commit_mode_with_an_earlier_version_shown() {
-    let mut state = with_commit_message(studio(Mode::Commit));
-    let buffer = state.artifacts.get_mut(&Mode::Commit).unwrap();
+    let mut state = with_commit_message(studio(Mode::COMMIT));
+    let buffer = state.artifacts.get_mut(&Mode::COMMIT).unwrap();
     buffer.replace("Render the panes from state");
     assert!(buffer.undo());
     state.focus = Pane::Editor;
@@ -330,8 +330,8 @@ fn commit_mode_with_an_earlier_version_shown() {
 
 #[test]
 fn commit_mode_while_iris_writes() {
-    let mut state = studio(Mode::Commit);
-    let mut running = task(TaskKind::Generate, Mode::Commit);
+    let mut state = studio(Mode::COMMIT);
+    let mut running = task(TaskKind::Generate, Mode::COMMIT);
     running.activity = "writing".to_string();
     running.streamed =
         "{\"emoji\": null, \"title\": \"Render the panes\", \"message\": \"Each pane reads"
@@ -342,7 +342,7 @@ fn commit_mode_while_iris_writes() {
 
 #[test]
 fn commit_mode_empty_with_and_without_a_provider() {
-    let mut state = studio(Mode::Commit);
+    let mut state = studio(Mode::COMMIT);
     state.files_loading = true;
     state.files.clear();
     state.diff = Default::default();
@@ -362,7 +362,7 @@ fn commit_mode_empty_with_and_without_a_provider() {
     let screen = render(&failed);
     assert!(screen.contains("listing the files failed"), "{screen}");
 
-    let mut state = studio(Mode::Commit);
+    let mut state = studio(Mode::COMMIT);
     state.files.clear();
     state.diff = Default::default();
     state.ai_unavailable = Some("Iris is not configured: no API key".to_string());
@@ -375,7 +375,7 @@ fn commit_mode_empty_with_and_without_a_provider() {
 
 #[test]
 fn chat_open_with_a_conversation_and_a_reply_streaming() {
-    let mut state = with_commit_message(studio(Mode::Commit));
+    let mut state = with_commit_message(studio(Mode::COMMIT));
     state.chat.open = true;
     state.focus = Pane::ChatInput;
     state.chat.messages = vec![
@@ -393,7 +393,7 @@ fn chat_open_with_a_conversation_and_a_reply_streaming() {
         },
     ];
     state.chat.input.insert_str("and the 日本語 tab too");
-    let mut running = task(TaskKind::Chat, Mode::Commit);
+    let mut running = task(TaskKind::Chat, Mode::COMMIT);
     running.streamed = "Adding the tests to the".to_string();
     state.task = Some(running);
     let screen = redact_time(&render(&state));
@@ -418,7 +418,7 @@ fn wheel(kind: MouseEventKind, (column, row): (u16, u16)) -> Action {
 
 #[test]
 fn the_conversation_keeps_its_end_in_view_and_the_wheel_scrolls_it_back() {
-    let mut state = with_commit_message(studio(Mode::Commit));
+    let mut state = with_commit_message(studio(Mode::COMMIT));
     state.size = (WIDTH, HEIGHT);
     state.chat.open = true;
     state.focus = Pane::ChatInput;
@@ -466,13 +466,13 @@ fn the_conversation_keeps_its_end_in_view_and_the_wheel_scrolls_it_back() {
 
 #[test]
 fn the_wheel_over_the_editor_scrolls_a_long_message() {
-    let mut state = studio(Mode::Commit);
+    let mut state = studio(Mode::COMMIT);
     state.size = (WIDTH, HEIGHT);
     state.focus = Pane::Files;
     let message: Vec<String> = (1..=80).map(|i| format!("body line {i}")).collect();
     state
         .artifacts
-        .get_mut(&Mode::Commit)
+        .get_mut(&Mode::COMMIT)
         .unwrap()
         .replace(&message.join("\n"));
     let screen = render(&state);
@@ -502,7 +502,7 @@ fn the_wheel_over_the_editor_scrolls_a_long_message() {
 #[test]
 fn long_lines_scroll_sideways_in_the_diff_and_keep_their_colours() {
     use iris_studio::studio::command::Command;
-    let mut state = studio(Mode::Commit);
+    let mut state = studio(Mode::COMMIT);
     let long = "a line too long for the pane";
     assert!(!render(&state).contains(long));
     for _ in 0..8 {
@@ -531,7 +531,7 @@ fn long_lines_scroll_sideways_in_the_diff_and_keep_their_colours() {
 
 #[test]
 fn a_conflicted_file_says_how_to_resolve_it() {
-    let mut state = studio(Mode::Commit);
+    let mut state = studio(Mode::COMMIT);
     state.files[0].conflicted = true;
     let screen = render(&state);
     assert!(
@@ -543,7 +543,7 @@ fn a_conflicted_file_says_how_to_resolve_it() {
 
 #[test]
 fn help_overlay_lists_the_keys_of_the_mode() {
-    let mut state = studio(Mode::Commit);
+    let mut state = studio(Mode::COMMIT);
     state.help = true;
     insta::assert_snapshot!("help_commit", render(&state));
     let mut state = studio(Mode::Explore);
@@ -554,24 +554,24 @@ fn help_overlay_lists_the_keys_of_the_mode() {
 
 #[test]
 fn confirm_dialogs() {
-    let mut state = with_commit_message(studio(Mode::Commit));
+    let mut state = with_commit_message(studio(Mode::COMMIT));
     state.commit_flags.amend = true;
     state.commit_flags.no_verify = true;
     state.confirm = Some(Confirm::Commit);
     insta::assert_snapshot!("confirm_commit", render(&state));
-    let mut state = studio(Mode::Review);
+    let mut state = studio(Mode::REVIEW);
     state.confirm = Some(Confirm::Quit);
     insta::assert_snapshot!("confirm_quit", render(&state));
 }
 
 #[test]
 fn review_mode_with_markdown_and_an_error_notice() {
-    let mut state = studio(Mode::Review);
+    let mut state = studio(Mode::REVIEW);
     state.selected = 5;
     state.diff.path = Some("Cargo.toml".to_string());
     state.diff.loading = true;
     state.diff.files.clear();
-    state.artifacts.get_mut(&Mode::Review).unwrap().replace(
+    state.artifacts.get_mut(&Mode::REVIEW).unwrap().replace(
         "## Summary\n\nThe studio's panes draw from state.\n\n## Issues\n\n- **minor** `PAGE` changed without a test",
     );
     state.notice = Some(Notice {
@@ -586,7 +586,7 @@ fn review_mode_with_markdown_and_an_error_notice() {
 
 #[test]
 fn the_selected_file_is_reversed_and_the_focused_pane_bold() {
-    let mut state = studio(Mode::Commit);
+    let mut state = studio(Mode::COMMIT);
     state.selected = 2;
     let buffer = render_buffer(&state);
     let (x, y) = row_of(&buffer, "tests/studio_snapsho");
@@ -605,17 +605,17 @@ fn the_selected_file_is_reversed_and_the_focused_pane_bold() {
 
 #[test]
 fn the_title_length_is_marked_past_72_columns() {
-    let state = with_commit_message(studio(Mode::Commit));
+    let state = with_commit_message(studio(Mode::COMMIT));
     let buffer = render_buffer(&state);
     let length = LONG_TITLE.chars().count();
     assert!(length > 72);
     let (x, y) = row_of(&buffer, &format!("title {length}/72"));
     assert!(buffer[(x, y)].modifier.contains(Modifier::UNDERLINED));
 
-    let mut state = studio(Mode::Commit);
+    let mut state = studio(Mode::COMMIT);
     state
         .artifacts
-        .get_mut(&Mode::Commit)
+        .get_mut(&Mode::COMMIT)
         .unwrap()
         .replace("Short title");
     let buffer = render_buffer(&state);
@@ -625,7 +625,7 @@ fn the_title_length_is_marked_past_72_columns() {
 
 #[test]
 fn syntax_colours_follow_the_terminals_colour_support() {
-    let state = studio(Mode::Commit);
+    let state = studio(Mode::COMMIT);
     let colours = |support| {
         let buffer = render_with(&state, support);
         let (x, y) = row_of(&buffer, "+const PAGE: usize = 20;");
@@ -660,7 +660,7 @@ fn a_click_selects_the_file_drawn_under_it_in_a_scrolled_list() {
     use iris_studio::studio::action::Action;
     use iris_studio::studio::update::update;
 
-    let mut state = studio(Mode::Commit);
+    let mut state = studio(Mode::COMMIT);
     state.files = (0..60)
         .map(|i| entry(&format!("file{i:02}.rs"), Some(ChangeKind::Modified), None))
         .collect();

@@ -3,7 +3,7 @@
 
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers, MouseButton, MouseEvent, MouseEventKind};
 use iris_studio::agent::AgentEvent;
-use iris_studio::context::{ChangeKind, DiffLine, FileDiff, Hunk, LineKind};
+use iris_studio::change::{ChangeKind, DiffLine, FileDiff, Hunk, LineKind};
 use iris_studio::studio::action::{Action, ChatOutcome, RepoSnapshot};
 use iris_studio::studio::command::Command;
 use iris_studio::studio::effect::Effect;
@@ -174,7 +174,7 @@ fn generated(state: &mut State, task: u64, text: &str) -> Vec<Effect> {
 
 /// A commit-mode state with one staged file and a message Iris wrote.
 fn with_message(message: &str) -> State {
-    let mut state = loaded(Mode::Commit, vec![staged("src/lib.rs")]);
+    let mut state = loaded(Mode::COMMIT, vec![staged("src/lib.rs")]);
     let task = start_generation(&mut state);
     generated(&mut state, task, message);
     state
@@ -198,19 +198,19 @@ fn click(column: u16, row: u16) -> Action {
 
 #[test]
 fn typing_in_the_editor_edits_the_artifact_and_saves_each_change_as_a_draft() {
-    let mut state = loaded(Mode::Commit, vec![staged("src/lib.rs")]);
+    let mut state = loaded(Mode::COMMIT, vec![staged("src/lib.rs")]);
     state.focus = Pane::Editor;
     assert_eq!(
         update(&mut state, press(KeyCode::Char('H'))),
         vec![Effect::SaveDraft {
-            mode: Mode::Commit,
+            mode: Mode::COMMIT,
             text: "H".to_string()
         }]
     );
     assert_eq!(
         type_text(&mut state, "i there"),
         vec![Effect::SaveDraft {
-            mode: Mode::Commit,
+            mode: Mode::COMMIT,
             text: "Hi there".to_string()
         }]
     );
@@ -218,24 +218,24 @@ fn typing_in_the_editor_edits_the_artifact_and_saves_each_change_as_a_draft() {
     assert_eq!(
         update(&mut state, press(KeyCode::Backspace)),
         vec![Effect::SaveDraft {
-            mode: Mode::Commit,
+            mode: Mode::COMMIT,
             text: "Hi ther".to_string()
         }]
     );
     assert_eq!(update(&mut state, press(KeyCode::Left)), vec![]);
-    assert_eq!(text(&state, Mode::Commit), "Hi ther");
+    assert_eq!(text(&state, Mode::COMMIT), "Hi ther");
     assert!(!state.unsaved(), "the draft was saved as it changed");
     // Only the commit message changed.
-    assert_eq!(text(&state, Mode::Review), "");
+    assert_eq!(text(&state, Mode::REVIEW), "");
 }
 
 #[test]
 fn keys_no_command_claims_do_nothing_in_the_file_list_and_the_diff() {
     for focus in [Pane::Files, Pane::Diff] {
-        let mut state = with_diff(Mode::Commit);
+        let mut state = with_diff(Mode::COMMIT);
         state.focus = focus;
         assert_eq!(type_text(&mut state, "xyz"), vec![]);
-        assert_eq!(text(&state, Mode::Commit), "");
+        assert_eq!(text(&state, Mode::COMMIT), "");
         assert_eq!(state.focus, focus);
         assert!(state.chat.input.is_empty());
     }
@@ -259,12 +259,12 @@ fn chat_enter_sends_the_message_with_the_history_and_the_artifact() {
     let effects = update(&mut state, press(KeyCode::Enter));
     let task = state.task.as_ref().expect("a chat task").clone();
     assert_eq!(task.kind, TaskKind::Chat);
-    assert_eq!(task.mode, Mode::Commit);
+    assert_eq!(task.mode, Mode::COMMIT);
     assert_eq!(
         effects,
         vec![Effect::Chat {
             task: task.id,
-            mode: Mode::Commit,
+            mode: Mode::COMMIT,
             history: vec![],
             message: "make it\nshorter".to_string(),
             artifact: "Add two()\n\nAdds a second function.".to_string(),
@@ -290,7 +290,7 @@ fn chat_enter_sends_the_message_with_the_history_and_the_artifact() {
         &mut state,
         Action::ChatReplied {
             task: task.id,
-            mode: Mode::Commit,
+            mode: Mode::COMMIT,
             result: Ok(ChatOutcome {
                 reply: "Done.".to_string(),
             }),
@@ -364,16 +364,16 @@ fn confirm_commit_answered_no_cancels_and_yes_commits() {
         assert_eq!(notice(&state), (Level::Info, "committing..."));
     }
     // The answer is not typed into the focused editor.
-    assert_eq!(text(&state, Mode::Commit), "Add two()");
+    assert_eq!(text(&state, Mode::COMMIT), "Add two()");
 }
 
 #[test]
 fn confirm_quit_with_an_unsaved_artifact() {
-    let mut state = loaded(Mode::Commit, vec![]);
+    let mut state = loaded(Mode::COMMIT, vec![]);
     // Text that reached the editor without a draft being saved.
     state
         .artifacts
-        .get_mut(&Mode::Review)
+        .get_mut(&Mode::REVIEW)
         .unwrap()
         .editor
         .insert_str("not saved yet");
@@ -395,7 +395,7 @@ fn confirm_quit_with_an_unsaved_artifact() {
 #[test]
 fn a_click_focuses_the_pane_under_it_and_selects_a_file_row() {
     let mut state = loaded(
-        Mode::Commit,
+        Mode::COMMIT,
         vec![staged("a.rs"), staged("b.rs"), unstaged("c.rs")],
     );
     let rects = PaneRects::compute(state.size, &state);
@@ -450,7 +450,7 @@ fn a_click_in_the_chat_focuses_its_input() {
 #[test]
 fn a_long_list_scrolls_only_when_the_selection_would_leave_it() {
     let files: Vec<FileEntry> = (0..60).map(|i| staged(&format!("f{i:02}.rs"))).collect();
-    let mut state = loaded(Mode::Commit, files);
+    let mut state = loaded(Mode::COMMIT, files);
     let area = PaneRects::compute(state.size, &state).files.unwrap();
     let rows = usize::from(area.height - 2);
     command(&mut state, Command::Bottom);
@@ -476,7 +476,7 @@ fn a_long_list_scrolls_only_when_the_selection_would_leave_it() {
 
 #[test]
 fn the_wheel_scrolls_the_diff_and_moves_through_the_files() {
-    let mut state = with_diff(Mode::Commit);
+    let mut state = with_diff(Mode::COMMIT);
     let rects = PaneRects::compute(state.size, &state);
     let diff = rects.diff.unwrap();
     let (col, row) = (diff.x + 4, diff.y + 4);
@@ -497,7 +497,7 @@ fn the_wheel_scrolls_the_diff_and_moves_through_the_files() {
     assert_eq!(state.diff.scroll, 9);
 
     // Over the file list, the wheel moves the selection (and loads that file's diff).
-    let mut state = loaded(Mode::Commit, vec![staged("a.rs"), staged("b.rs")]);
+    let mut state = loaded(Mode::COMMIT, vec![staged("a.rs"), staged("b.rs")]);
     let files = PaneRects::compute(state.size, &state).files.unwrap();
     assert_eq!(
         update(
@@ -551,7 +551,7 @@ fn resize_changes_where_the_panes_are() {
 
 #[test]
 fn tick_changes_nothing() {
-    let mut state = loaded(Mode::Commit, vec![staged("a.rs")]);
+    let mut state = loaded(Mode::COMMIT, vec![staged("a.rs")]);
     let task = start_generation(&mut state);
     let before = format!("{:?}", state.task);
     assert_eq!(update(&mut state, Action::Tick), vec![]);
@@ -573,7 +573,7 @@ fn quit_without_unsaved_work_quits_at_once() {
 
 #[test]
 fn help_toggles_and_swallows_other_commands_while_open() {
-    let mut state = loaded(Mode::Commit, vec![staged("a.rs"), staged("b.rs")]);
+    let mut state = loaded(Mode::COMMIT, vec![staged("a.rs"), staged("b.rs")]);
     command(&mut state, Command::Help);
     assert!(state.help);
     for swallowed in [
@@ -586,7 +586,7 @@ fn help_toggles_and_swallows_other_commands_while_open() {
         assert_eq!(command(&mut state, swallowed), vec![], "{swallowed:?}");
     }
     assert_eq!((state.focus, state.selected), (Pane::Files, 0));
-    assert_eq!(state.mode, Mode::Commit);
+    assert_eq!(state.mode, Mode::COMMIT);
     assert!(state.task.is_none());
     command(&mut state, Command::Help);
     assert!(!state.help);
@@ -606,7 +606,7 @@ fn panes_cycle_in_the_order_of_the_mode() {
             })
             .collect()
     };
-    let mut state = loaded(Mode::Commit, vec![]);
+    let mut state = loaded(Mode::COMMIT, vec![]);
     assert_eq!(
         cycle(&mut state, Command::NextPane, 3),
         [Pane::Diff, Pane::Editor, Pane::Files]
@@ -620,13 +620,13 @@ fn panes_cycle_in_the_order_of_the_mode() {
         cycle(&mut state, Command::NextPane, 2),
         [Pane::Diff, Pane::Files]
     );
-    let mut state = loaded(Mode::Pr, vec![]);
+    let mut state = loaded(Mode::PR, vec![]);
     assert_eq!(
         cycle(&mut state, Command::NextPane, 3),
         [Pane::Editor, Pane::Diff, Pane::Files]
     );
     // With the chat open, its input is the last stop.
-    let mut state = loaded(Mode::Commit, vec![]);
+    let mut state = loaded(Mode::COMMIT, vec![]);
     command(&mut state, Command::OpenChat);
     assert_eq!(
         cycle(&mut state, Command::NextPane, 4),
@@ -638,7 +638,7 @@ fn panes_cycle_in_the_order_of_the_mode() {
 #[test]
 fn moves_in_the_file_list_select_and_load_the_diff() {
     let files: Vec<FileEntry> = (0..25).map(|i| staged(&format!("f{i:02}.rs"))).collect();
-    let mut state = loaded(Mode::Commit, files);
+    let mut state = loaded(Mode::COMMIT, files);
     let load = |i: usize| {
         vec![Effect::LoadDiff {
             path: format!("f{i:02}.rs"),
@@ -662,7 +662,7 @@ fn moves_in_the_file_list_select_and_load_the_diff() {
 
 #[test]
 fn moves_in_the_diff_scroll_within_its_lines() {
-    let mut state = with_diff(Mode::Commit);
+    let mut state = with_diff(Mode::COMMIT);
     state.focus = Pane::Diff;
     let mut scroll = |c: Command| {
         assert_eq!(command(&mut state, c), vec![]);
@@ -680,7 +680,7 @@ fn moves_in_the_diff_scroll_within_its_lines() {
 
 #[test]
 fn moves_in_the_editor_leave_the_list_and_the_diff_alone() {
-    let mut state = with_diff(Mode::Commit);
+    let mut state = with_diff(Mode::COMMIT);
     state.focus = Pane::Editor;
     for c in [Command::Down, Command::PageDown, Command::Bottom] {
         assert_eq!(command(&mut state, c), vec![]);
@@ -690,7 +690,7 @@ fn moves_in_the_editor_leave_the_list_and_the_diff_alone() {
 
 #[test]
 fn select_opens_the_diff_and_back_returns_to_the_files() {
-    let mut state = loaded(Mode::Commit, vec![staged("a.rs")]);
+    let mut state = loaded(Mode::COMMIT, vec![staged("a.rs")]);
     command(&mut state, Command::Select);
     assert_eq!(state.focus, Pane::Diff);
     command(&mut state, Command::Select);
@@ -725,27 +725,27 @@ fn back_cancels_a_running_task_and_keeps_the_text() {
     assert_eq!(state.focus, Pane::Editor, "the first back only cancels");
     assert_eq!(notice(&state).0, Level::Info);
     assert!(notice(&state).1.starts_with("cancelled"));
-    assert_eq!(text(&state, Mode::Commit), "Add two()");
+    assert_eq!(text(&state, Mode::COMMIT), "Add two()");
     // The cancelled task's late result is dropped.
     assert_eq!(generated(&mut state, task, "Late"), vec![]);
-    assert_eq!(text(&state, Mode::Commit), "Add two()");
+    assert_eq!(text(&state, Mode::COMMIT), "Add two()");
 }
 
 #[test]
 fn generate_starts_a_task_in_the_current_mode() {
-    let mut state = loaded(Mode::Review, vec![staged("a.rs")]);
+    let mut state = loaded(Mode::REVIEW, vec![staged("a.rs")]);
     assert_eq!(
         command(&mut state, Command::Generate),
         vec![Effect::Generate {
             task: 1,
-            mode: Mode::Review,
+            mode: Mode::REVIEW,
             range: None
         }]
     );
     let task = state.task.as_ref().unwrap();
     assert_eq!(
         (task.id, task.mode, task.kind),
-        (1, Mode::Review, TaskKind::Generate)
+        (1, Mode::REVIEW, TaskKind::Generate)
     );
     assert_eq!(task.activity, "starting");
     assert_eq!(state.next_task_id, 2);
@@ -753,7 +753,7 @@ fn generate_starts_a_task_in_the_current_mode() {
 
 #[test]
 fn generate_while_busy_warns_and_starts_nothing() {
-    let mut state = loaded(Mode::Commit, vec![staged("a.rs")]);
+    let mut state = loaded(Mode::COMMIT, vec![staged("a.rs")]);
     let first = start_generation(&mut state);
     assert_eq!(command(&mut state, Command::Generate), vec![]);
     assert_eq!(state.task.as_ref().unwrap().id, first);
@@ -768,7 +768,7 @@ fn generate_while_busy_warns_and_starts_nothing() {
 
 #[test]
 fn generate_without_a_provider_says_why() {
-    let mut state = loaded(Mode::Commit, vec![staged("a.rs")]);
+    let mut state = loaded(Mode::COMMIT, vec![staged("a.rs")]);
     state.ai_unavailable = Some("Iris is not configured: no API key".to_string());
     assert_eq!(command(&mut state, Command::Generate), vec![]);
     assert!(state.task.is_none());
@@ -798,7 +798,7 @@ fn generate_and_chat_in_explore_mode_explain_the_modes() {
 
 #[test]
 fn stage_commands_name_the_selected_file() {
-    let mut state = loaded(Mode::Commit, vec![staged("a.rs"), unstaged("b.rs")]);
+    let mut state = loaded(Mode::COMMIT, vec![staged("a.rs"), unstaged("b.rs")]);
     command(&mut state, Command::Down);
     assert_eq!(
         command(&mut state, Command::StageFile),
@@ -821,7 +821,7 @@ fn stage_commands_name_the_selected_file() {
         vec![Effect::UnstageAll]
     );
     // Nothing selected, nothing to stage.
-    let mut empty = loaded(Mode::Commit, vec![]);
+    let mut empty = loaded(Mode::COMMIT, vec![]);
     assert_eq!(command(&mut empty, Command::StageFile), vec![]);
     assert_eq!(command(&mut empty, Command::UnstageFile), vec![]);
     assert_eq!(command(&mut empty, Command::StageHunk), vec![]);
@@ -829,7 +829,7 @@ fn stage_commands_name_the_selected_file() {
 
 #[test]
 fn stage_hunk_stages_the_hunk_at_the_top_of_the_diff_view() {
-    let mut state = with_diff(Mode::Commit);
+    let mut state = with_diff(Mode::COMMIT);
     let stage = |hunk| {
         vec![Effect::StageHunk {
             path: "src/lib.rs".to_string(),
@@ -852,7 +852,7 @@ fn stage_hunk_stages_the_hunk_at_the_top_of_the_diff_view() {
 
 #[test]
 fn a_hunk_of_the_staged_part_is_unstaged_and_one_of_the_unstaged_part_staged() {
-    let mut state = loaded(Mode::Commit, vec![staged("src/lib.rs")]);
+    let mut state = loaded(Mode::COMMIT, vec![staged("src/lib.rs")]);
     // The file is partly staged: the staged part (2 hunks) above the unstaged part (2 hunks).
     let mut parts = two_hunk_diff();
     parts.extend(two_hunk_diff());
@@ -901,7 +901,7 @@ fn a_hunk_of_the_staged_part_is_unstaged_and_one_of_the_unstaged_part_staged() {
     );
 
     // A commit's diff (range modes) has no sides: nothing to stage, a hint instead.
-    let mut state = loaded(Mode::Pr, vec![]);
+    let mut state = loaded(Mode::PR, vec![]);
     state.diff.path = Some("commit 1234567".to_string());
     update(
         &mut state,
@@ -917,7 +917,7 @@ fn a_hunk_of_the_staged_part_is_unstaged_and_one_of_the_unstaged_part_staged() {
 
 #[test]
 fn next_and_previous_hunk_jump_between_hunk_headers() {
-    let mut state = with_diff(Mode::Commit);
+    let mut state = with_diff(Mode::COMMIT);
     let mut jump = |c: Command| {
         assert_eq!(command(&mut state, c), vec![]);
         state.diff.scroll
@@ -935,7 +935,7 @@ fn next_and_previous_hunk_jump_between_hunk_headers() {
 #[test]
 fn commit_asks_first_and_refuses_what_cannot_be_committed() {
     // Not in commit mode.
-    let mut state = loaded(Mode::Review, vec![staged("a.rs")]);
+    let mut state = loaded(Mode::REVIEW, vec![staged("a.rs")]);
     assert_eq!(command(&mut state, Command::Commit), vec![]);
     assert_eq!(state.confirm, None);
     assert_eq!(
@@ -944,10 +944,10 @@ fn commit_asks_first_and_refuses_what_cannot_be_committed() {
     );
 
     // An empty (or blank) message.
-    let mut state = loaded(Mode::Commit, vec![staged("a.rs")]);
+    let mut state = loaded(Mode::COMMIT, vec![staged("a.rs")]);
     state
         .artifacts
-        .get_mut(&Mode::Commit)
+        .get_mut(&Mode::COMMIT)
         .unwrap()
         .replace("  \n ");
     assert_eq!(command(&mut state, Command::Commit), vec![]);
@@ -958,11 +958,11 @@ fn commit_asks_first_and_refuses_what_cannot_be_committed() {
     );
 
     // Nothing staged.
-    let mut state = loaded(Mode::Commit, vec![unstaged("a.rs")]);
+    let mut state = loaded(Mode::COMMIT, vec![unstaged("a.rs")]);
     assert!(!state.has_staged);
     state
         .artifacts
-        .get_mut(&Mode::Commit)
+        .get_mut(&Mode::COMMIT)
         .unwrap()
         .replace("Add two()");
     assert_eq!(command(&mut state, Command::Commit), vec![]);
@@ -1026,7 +1026,7 @@ fn undo_and_redo_step_through_the_versions_and_save_the_draft() {
     generated(&mut state, task, "Second title");
     let draft = |text: &str| {
         vec![Effect::SaveDraft {
-            mode: Mode::Commit,
+            mode: Mode::COMMIT,
             text: text.to_string(),
         }]
     };
@@ -1034,24 +1034,24 @@ fn undo_and_redo_step_through_the_versions_and_save_the_draft() {
         command(&mut state, Command::UndoVersion),
         draft("First title")
     );
-    assert_eq!(text(&state, Mode::Commit), "First title");
+    assert_eq!(text(&state, Mode::COMMIT), "First title");
     assert_eq!(command(&mut state, Command::UndoVersion), vec![]);
-    assert_eq!(text(&state, Mode::Commit), "First title");
+    assert_eq!(text(&state, Mode::COMMIT), "First title");
     assert_eq!(
         command(&mut state, Command::RedoVersion),
         draft("Second title")
     );
-    assert_eq!(text(&state, Mode::Commit), "Second title");
+    assert_eq!(text(&state, Mode::COMMIT), "Second title");
     assert_eq!(command(&mut state, Command::RedoVersion), vec![]);
     // The versions of one mode are not another's.
     command(&mut state, Command::ModeReview);
     assert_eq!(command(&mut state, Command::UndoVersion), vec![]);
-    assert_eq!(text(&state, Mode::Commit), "Second title");
+    assert_eq!(text(&state, Mode::COMMIT), "Second title");
 }
 
 #[test]
 fn refresh_reloads_the_status() {
-    let mut state = loaded(Mode::Commit, vec![]);
+    let mut state = loaded(Mode::COMMIT, vec![]);
     assert_eq!(
         command(&mut state, Command::Refresh),
         vec![Effect::LoadStatus]
@@ -1062,35 +1062,35 @@ fn refresh_reloads_the_status() {
 fn mode_commands_switch_the_mode_and_reset_the_focus() {
     let modes = [
         (Command::ModeExplore, Mode::Explore),
-        (Command::ModeCommit, Mode::Commit),
-        (Command::ModeReview, Mode::Review),
-        (Command::ModePr, Mode::Pr),
-        (Command::ModeChangelog, Mode::Changelog),
-        (Command::ModeReleaseNotes, Mode::ReleaseNotes),
+        (Command::ModeCommit, Mode::COMMIT),
+        (Command::ModeReview, Mode::REVIEW),
+        (Command::ModePr, Mode::PR),
+        (Command::ModeChangelog, Mode::CHANGELOG),
+        (Command::ModeReleaseNotes, Mode::RELEASE_NOTES),
     ];
     for (c, mode) in modes {
-        let start = if mode == Mode::Review {
-            Mode::Pr
+        let start = if mode == Mode::REVIEW {
+            Mode::PR
         } else {
-            Mode::Review
+            Mode::REVIEW
         };
         let mut state = loaded(start, vec![unstaged("a.rs")]);
         state.focus = Pane::Diff;
         // Explore lists the repository's files, the range modes their commits.
         let expected = match mode {
             Mode::Explore => vec![Effect::LoadTree],
-            Mode::Pr | Mode::Changelog | Mode::ReleaseNotes => vec![Effect::LoadCommits {
+            Mode::PR | Mode::CHANGELOG | Mode::RELEASE_NOTES => vec![Effect::LoadCommits {
                 mode,
                 from: None,
                 to: None,
             }],
-            Mode::Commit | Mode::Review => vec![],
+            Mode::COMMIT | Mode::REVIEW => vec![],
         };
         assert_eq!(command(&mut state, c), expected, "{c:?}");
         assert_eq!((state.mode, state.focus), (mode, Pane::Files), "{c:?}");
     }
     // The same mode again changes nothing.
-    let mut state = loaded(Mode::Review, vec![]);
+    let mut state = loaded(Mode::REVIEW, vec![]);
     state.focus = Pane::Editor;
     command(&mut state, Command::ModeReview);
     assert_eq!(state.focus, Pane::Editor);
@@ -1108,7 +1108,7 @@ fn entering_commit_mode_with_staged_files_and_no_message_generates() {
         command(&mut state, Command::ModeCommit),
         vec![Effect::Generate {
             task: 1,
-            mode: Mode::Commit,
+            mode: Mode::COMMIT,
             range: None
         }]
     );
@@ -1120,7 +1120,7 @@ fn entering_commit_mode_with_staged_files_and_no_message_generates() {
     with_text.auto_generate = true;
     with_text
         .artifacts
-        .get_mut(&Mode::Commit)
+        .get_mut(&Mode::COMMIT)
         .unwrap()
         .replace("Mine");
     assert_eq!(command(&mut with_text, Command::ModeCommit), vec![]);
@@ -1148,7 +1148,7 @@ fn entering_commit_mode_with_staged_files_and_no_message_generates() {
         command(&mut review, Command::ModeReview),
         vec![Effect::Generate {
             task: 1,
-            mode: Mode::Review,
+            mode: Mode::REVIEW,
             range: None
         }]
     );
@@ -1159,7 +1159,7 @@ fn entering_commit_mode_with_staged_files_and_no_message_generates() {
 
 #[test]
 fn status_loaded_fills_the_list_and_loads_the_first_diff() {
-    let mut state = State::new(Mode::Commit);
+    let mut state = State::new(Mode::COMMIT);
     state.auto_generate = false;
     assert!(state.files_loading);
     let effects = update(&mut state, status(vec![staged("a.rs"), unstaged("b.rs")]));
@@ -1176,7 +1176,7 @@ fn status_loaded_fills_the_list_and_loads_the_first_diff() {
     assert_eq!(state.diff.path.as_deref(), Some("a.rs"));
 
     // No files: no diff.
-    let mut state = State::new(Mode::Commit);
+    let mut state = State::new(Mode::COMMIT);
     assert_eq!(update(&mut state, status(vec![])), vec![]);
     assert!(!state.has_staged);
     assert_eq!(state.diff.path, None);
@@ -1185,7 +1185,7 @@ fn status_loaded_fills_the_list_and_loads_the_first_diff() {
 #[test]
 fn status_loaded_keeps_the_selection_on_the_same_path() {
     let mut state = loaded(
-        Mode::Commit,
+        Mode::COMMIT,
         vec![staged("a.rs"), staged("b.rs"), staged("c.rs")],
     );
     command(&mut state, Command::Down);
@@ -1240,7 +1240,7 @@ fn status_loaded_keeps_the_selection_on_the_same_path() {
 
 #[test]
 fn status_loaded_chooses_commit_or_explore_when_no_mode_was_given() {
-    let mut state = State::new(Mode::Commit);
+    let mut state = State::new(Mode::COMMIT);
     state.choose_mode = true;
     state.auto_generate = false;
     update(&mut state, status(vec![]));
@@ -1258,27 +1258,27 @@ fn status_loaded_chooses_commit_or_explore_when_no_mode_was_given() {
             ..file("both.rs", None, None)
         },
     ] {
-        let mut state = State::new(Mode::Commit);
+        let mut state = State::new(Mode::COMMIT);
         state.choose_mode = true;
         state.auto_generate = false;
         update(&mut state, status(vec![entry]));
-        assert_eq!(state.mode, Mode::Commit);
+        assert_eq!(state.mode, Mode::COMMIT);
     }
 
-    let mut state = State::new(Mode::Commit);
+    let mut state = State::new(Mode::COMMIT);
     state.choose_mode = true;
     update(&mut state, status(vec![unstaged("a.rs")]));
-    assert_eq!(state.mode, Mode::Commit);
+    assert_eq!(state.mode, Mode::COMMIT);
     assert!(state.task.is_none(), "nothing staged, nothing to write");
     // Chosen once: a later status with nothing changed keeps the mode.
     update(&mut state, status(vec![]));
-    assert_eq!(state.mode, Mode::Commit);
+    assert_eq!(state.mode, Mode::COMMIT);
 
     // Something staged: commit mode, and Iris starts on the message.
     let mut state = State::new(Mode::Explore);
     state.choose_mode = true;
     let effects = update(&mut state, status(vec![staged("a.rs")]));
-    assert_eq!(state.mode, Mode::Commit);
+    assert_eq!(state.mode, Mode::COMMIT);
     assert_eq!(
         effects,
         vec![
@@ -1287,7 +1287,7 @@ fn status_loaded_chooses_commit_or_explore_when_no_mode_was_given() {
             },
             Effect::Generate {
                 task: 1,
-                mode: Mode::Commit,
+                mode: Mode::COMMIT,
                 range: None
             },
         ]
@@ -1296,7 +1296,7 @@ fn status_loaded_chooses_commit_or_explore_when_no_mode_was_given() {
 
 #[test]
 fn status_failure_is_a_notice() {
-    let mut state = State::new(Mode::Commit);
+    let mut state = State::new(Mode::COMMIT);
     assert_eq!(
         update(
             &mut state,
@@ -1313,7 +1313,7 @@ fn status_failure_is_a_notice() {
 
 #[test]
 fn diff_loaded_for_another_path_is_ignored() {
-    let mut state = loaded(Mode::Commit, vec![staged("a.rs"), staged("src/lib.rs")]);
+    let mut state = loaded(Mode::COMMIT, vec![staged("a.rs"), staged("src/lib.rs")]);
     command(&mut state, Command::Down);
     assert_eq!(state.diff.path.as_deref(), Some("src/lib.rs"));
     // a.rs's diff, asked for before the selection moved, arrives late.
@@ -1362,7 +1362,7 @@ fn diff_loaded_for_another_path_is_ignored() {
 
 #[test]
 fn agent_events_show_the_running_tasks_progress() {
-    let mut state = loaded(Mode::Commit, vec![staged("a.rs")]);
+    let mut state = loaded(Mode::COMMIT, vec![staged("a.rs")]);
     let task = start_generation(&mut state);
     let event = |state: &mut State, task: u64, event: AgentEvent| {
         assert_eq!(update(state, Action::Agent { task, event }), vec![]);
@@ -1434,18 +1434,18 @@ fn agent_events_show_the_running_tasks_progress() {
 
 #[test]
 fn generated_lands_in_the_artifact_and_is_saved() {
-    let mut state = loaded(Mode::Commit, vec![staged("a.rs")]);
+    let mut state = loaded(Mode::COMMIT, vec![staged("a.rs")]);
     let task = start_generation(&mut state);
     assert_eq!(
         generated(&mut state, task, "Add two()\n\nBody."),
         vec![Effect::SaveDraft {
-            mode: Mode::Commit,
+            mode: Mode::COMMIT,
             text: "Add two()\n\nBody.".to_string()
         }]
     );
     assert!(state.task.is_none());
-    assert_eq!(text(&state, Mode::Commit), "Add two()\n\nBody.");
-    assert_eq!(state.artifacts[&Mode::Commit].saved, "Add two()\n\nBody.");
+    assert_eq!(text(&state, Mode::COMMIT), "Add two()\n\nBody.");
+    assert_eq!(state.artifacts[&Mode::COMMIT].saved, "Add two()\n\nBody.");
     assert_eq!(
         state.notice,
         Some(Notice {
@@ -1463,13 +1463,13 @@ fn a_failed_generation_is_a_notice_and_the_text_stays() {
         &mut state,
         Action::Generated {
             task,
-            mode: Mode::Commit,
+            mode: Mode::COMMIT,
             result: Err("openai: 500\n  Internal Server Error".to_string()),
         },
     );
     assert_eq!(effects, vec![]);
     assert!(state.task.is_none());
-    assert_eq!(text(&state, Mode::Commit), "Mine");
+    assert_eq!(text(&state, Mode::COMMIT), "Mine");
     // One line in the status bar.
     assert_eq!(
         notice(&state),
@@ -1484,28 +1484,28 @@ fn a_failed_generation_is_a_notice_and_the_text_stays() {
         &mut state,
         Action::Generated {
             task,
-            mode: Mode::Commit,
+            mode: Mode::COMMIT,
             result: Err(long.clone()),
         },
     );
     assert_eq!(state.report.as_deref(), Some(long.trim_end()));
-    assert_eq!(text(&state, Mode::Commit), "Mine");
+    assert_eq!(text(&state, Mode::COMMIT), "Mine");
     command(&mut state, Command::Back);
     assert!(state.report.is_none());
 }
 
 #[test]
 fn a_stale_generation_is_ignored() {
-    let mut state = loaded(Mode::Commit, vec![staged("a.rs")]);
+    let mut state = loaded(Mode::COMMIT, vec![staged("a.rs")]);
     let first = start_generation(&mut state);
     command(&mut state, Command::Back);
     let second = start_generation(&mut state);
     assert_ne!(first, second);
     assert_eq!(generated(&mut state, first, "Old"), vec![]);
-    assert_eq!(text(&state, Mode::Commit), "");
+    assert_eq!(text(&state, Mode::COMMIT), "");
     assert_eq!(state.task.as_ref().unwrap().id, second);
     generated(&mut state, second, "New");
-    assert_eq!(text(&state, Mode::Commit), "New");
+    assert_eq!(text(&state, Mode::COMMIT), "New");
     assert!(state.task.is_none());
 }
 
@@ -1520,7 +1520,7 @@ fn chat_replies_join_the_conversation() {
     // A reply from another task changes nothing.
     let reply = |task, result| Action::ChatReplied {
         task,
-        mode: Mode::Commit,
+        mode: Mode::COMMIT,
         result,
     };
     assert_eq!(
@@ -1580,23 +1580,23 @@ fn artifact_updates_land_in_the_editor_while_the_task_runs() {
         &mut state,
         Action::ArtifactUpdated {
             task,
-            mode: Mode::Commit,
+            mode: Mode::COMMIT,
             text: "Add two()".to_string(),
         },
     );
     assert_eq!(
         effects,
         vec![Effect::SaveDraft {
-            mode: Mode::Commit,
+            mode: Mode::COMMIT,
             text: "Add two()".to_string()
         }]
     );
-    assert_eq!(text(&state, Mode::Commit), "Add two()");
+    assert_eq!(text(&state, Mode::COMMIT), "Add two()");
     assert!(state.task.is_some(), "the chat goes on after the edit");
     // The version before the edit is one step back.
     command(&mut state, Command::UndoVersion);
     assert_eq!(
-        text(&state, Mode::Commit),
+        text(&state, Mode::COMMIT),
         "Add two() and a very long title nobody wants"
     );
 }
@@ -1613,15 +1613,15 @@ fn a_cancelled_tasks_artifact_update_is_dropped() {
     assert!(state.task.is_none());
     let update_action = Action::ArtifactUpdated {
         task,
-        mode: Mode::Commit,
+        mode: Mode::COMMIT,
         text: "Theirs".to_string(),
     };
     assert_eq!(update(&mut state, update_action.clone()), vec![]);
-    assert_eq!(text(&state, Mode::Commit), "Mine");
+    assert_eq!(text(&state, Mode::COMMIT), "Mine");
     // Nor does it land while a newer task runs.
     start_generation(&mut state);
     assert_eq!(update(&mut state, update_action), vec![]);
-    assert_eq!(text(&state, Mode::Commit), "Mine");
+    assert_eq!(text(&state, Mode::COMMIT), "Mine");
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -1642,11 +1642,11 @@ fn a_commit_clears_the_message_its_draft_and_the_flags() {
         effects,
         vec![
             Effect::LoadStatus,
-            Effect::ClearDraft { mode: Mode::Commit }
+            Effect::ClearDraft { mode: Mode::COMMIT }
         ]
     );
-    assert_eq!(text(&state, Mode::Commit), "");
-    assert_eq!(state.artifacts[&Mode::Commit].saved, "");
+    assert_eq!(text(&state, Mode::COMMIT), "");
+    assert_eq!(state.artifacts[&Mode::COMMIT].saved, "");
     assert_eq!(state.commit_flags, CommitFlags::default());
     assert_eq!(
         notice(&state),
@@ -1686,50 +1686,50 @@ fn other_git_results_reload_the_status_and_keep_the_message() {
         state.report.as_deref(),
         Some("pre-commit hook failed:\nlint")
     );
-    assert_eq!(text(&state, Mode::Commit), "Add two()");
+    assert_eq!(text(&state, Mode::COMMIT), "Add two()");
 }
 
 #[test]
 fn drafts_restore_only_into_empty_buffers() {
-    let mut state = loaded(Mode::Commit, vec![]);
+    let mut state = loaded(Mode::COMMIT, vec![]);
     state
         .artifacts
-        .get_mut(&Mode::Review)
+        .get_mut(&Mode::REVIEW)
         .unwrap()
         .replace("Typed before the drafts arrived");
     let effects = update(
         &mut state,
         Action::DraftsLoaded(vec![
-            (Mode::Commit, "Draft message".to_string()),
-            (Mode::Review, "Old review".to_string()),
-            (Mode::Pr, "Old PR".to_string()),
+            (Mode::COMMIT, "Draft message".to_string()),
+            (Mode::REVIEW, "Old review".to_string()),
+            (Mode::PR, "Old PR".to_string()),
             (Mode::Explore, "nothing to restore into".to_string()),
         ]),
     );
     assert_eq!(effects, vec![]);
-    assert_eq!(text(&state, Mode::Commit), "Draft message");
+    assert_eq!(text(&state, Mode::COMMIT), "Draft message");
     assert_eq!(
-        text(&state, Mode::Review),
+        text(&state, Mode::REVIEW),
         "Typed before the drafts arrived"
     );
-    assert_eq!(text(&state, Mode::Pr), "Old PR");
+    assert_eq!(text(&state, Mode::PR), "Old PR");
     assert_eq!(notice(&state), (Level::Info, "restored drafts: Commit, PR"));
     // A restored draft is saved already; it is no reason to ask before quitting.
-    assert_eq!(state.artifacts[&Mode::Commit].saved, "Draft message");
-    assert!(!state.artifacts[&Mode::Pr].text().is_empty());
+    assert_eq!(state.artifacts[&Mode::COMMIT].saved, "Draft message");
+    assert!(!state.artifacts[&Mode::PR].text().is_empty());
 
     // Nothing restored, no notice.
-    let mut state = loaded(Mode::Commit, vec![]);
+    let mut state = loaded(Mode::COMMIT, vec![]);
     update(&mut state, Action::DraftsLoaded(vec![]));
     assert_eq!(state.notice, None);
 }
 
 #[test]
 fn a_restored_draft_prevents_auto_generation() {
-    let mut state = State::new(Mode::Commit);
+    let mut state = State::new(Mode::COMMIT);
     update(
         &mut state,
-        Action::DraftsLoaded(vec![(Mode::Commit, "Draft".to_string())]),
+        Action::DraftsLoaded(vec![(Mode::COMMIT, "Draft".to_string())]),
     );
     let effects = update(&mut state, status(vec![staged("a.rs")]));
     assert_eq!(
@@ -1755,13 +1755,13 @@ fn commit_row(short: &str, summary: &str) -> iris_studio::studio::state::CommitR
 
 #[test]
 fn the_range_modes_load_their_commits_then_generate_for_that_range() {
-    let mut state = loaded(Mode::Commit, vec![]);
+    let mut state = loaded(Mode::COMMIT, vec![]);
     state.auto_generate = true;
     let effects = command(&mut state, Command::ModePr);
     assert_eq!(
         effects,
         vec![Effect::LoadCommits {
-            mode: Mode::Pr,
+            mode: Mode::PR,
             from: None,
             to: None
         }]
@@ -1769,7 +1769,7 @@ fn the_range_modes_load_their_commits_then_generate_for_that_range() {
     let effects = update(
         &mut state,
         Action::CommitsLoaded {
-            mode: Mode::Pr,
+            mode: Mode::PR,
             result: Ok((
                 "main".to_string(),
                 vec![commit_row("abc1234", "Add parser")],
@@ -1784,7 +1784,7 @@ fn the_range_modes_load_their_commits_then_generate_for_that_range() {
             },
             Effect::Generate {
                 task: 1,
-                mode: Mode::Pr,
+                mode: Mode::PR,
                 range: Some(("main".to_string(), "HEAD".to_string())),
             },
         ]
@@ -1794,7 +1794,7 @@ fn the_range_modes_load_their_commits_then_generate_for_that_range() {
 
 #[test]
 fn pick_range_takes_from_to_and_reloads_the_commits() {
-    let mut state = loaded(Mode::Changelog, vec![]);
+    let mut state = loaded(Mode::CHANGELOG, vec![]);
     assert!(command(&mut state, Command::PickRange).is_empty());
     assert_eq!(state.focus, Pane::RangeInput);
     type_text(&mut state, "v1.0..v1.1");
@@ -1802,14 +1802,14 @@ fn pick_range_takes_from_to_and_reloads_the_commits() {
     assert_eq!(
         effects,
         vec![Effect::LoadCommits {
-            mode: Mode::Changelog,
+            mode: Mode::CHANGELOG,
             from: Some("v1.0".to_string()),
             to: Some("v1.1".to_string()),
         }]
     );
     assert_eq!(state.focus, Pane::Files);
     // Outside the range modes it only says where ranges belong.
-    let mut commit = loaded(Mode::Commit, vec![]);
+    let mut commit = loaded(Mode::COMMIT, vec![]);
     assert!(command(&mut commit, Command::PickRange).is_empty());
     assert!(commit.range_input.is_none());
 }
@@ -1817,10 +1817,10 @@ fn pick_range_takes_from_to_and_reloads_the_commits() {
 #[test]
 fn selecting_a_finding_shows_its_file_at_its_line() {
     let mut state = loaded(
-        Mode::Review,
+        Mode::REVIEW,
         vec![staged("README.md"), staged("src/app.rs")],
     );
-    state.artifacts.get_mut(&Mode::Review).unwrap().replace(
+    state.artifacts.get_mut(&Mode::REVIEW).unwrap().replace(
         "# Code review\n\nOk.\n\n## High (1)\n\n### Unchecked unwrap (`src/app.rs:3`)\n\nIt panics.\n",
     );
     state.focus = Pane::Findings;
@@ -1870,10 +1870,10 @@ fn enter_on_the_explore_tree_opens_directories_and_files() {
 
 #[test]
 fn a_failed_commit_shows_the_whole_report_and_keeps_the_message() {
-    let mut state = loaded(Mode::Commit, vec![staged("a.rs")]);
+    let mut state = loaded(Mode::COMMIT, vec![staged("a.rs")]);
     state
         .artifacts
-        .get_mut(&Mode::Commit)
+        .get_mut(&Mode::COMMIT)
         .unwrap()
         .replace("Add a");
     let report =
@@ -1886,7 +1886,7 @@ fn a_failed_commit_shows_the_whole_report_and_keeps_the_message() {
         },
     );
     assert_eq!(state.report.as_deref(), Some(report.as_str()));
-    assert_eq!(text(&state, Mode::Commit), "Add a");
+    assert_eq!(text(&state, Mode::COMMIT), "Add a");
     assert_eq!(notice(&state).0, Level::Error);
     command(&mut state, Command::Back);
     assert!(state.report.is_none());
@@ -1895,7 +1895,7 @@ fn a_failed_commit_shows_the_whole_report_and_keeps_the_message() {
 #[test]
 fn the_first_ranking_lists_the_staged_files_and_the_complete_one_re_sorts_them() {
     use iris_studio::studio::action::RankedFile;
-    let mut state = State::new(Mode::Commit);
+    let mut state = State::new(Mode::COMMIT);
     state.auto_generate = false;
     assert_eq!(state.loading(), Some("reading the repository's status"));
     let ranked = |items: &[(&str, u32)]| {
@@ -1946,11 +1946,11 @@ fn the_first_ranking_lists_the_staged_files_and_the_complete_one_re_sorts_them()
 
 #[test]
 fn a_click_in_the_range_modes_selects_the_commit_drawn_there() {
-    let mut state = loaded(Mode::Pr, vec![staged("a.rs")]);
+    let mut state = loaded(Mode::PR, vec![staged("a.rs")]);
     update(
         &mut state,
         Action::CommitsLoaded {
-            mode: Mode::Pr,
+            mode: Mode::PR,
             result: Ok((
                 "main".to_string(),
                 vec![

@@ -20,8 +20,8 @@ const EMBEDDED: &[(&str, &str)] = &[
         include_str!("../../capabilities/changelog.toml"),
     ),
     (
-        "release_notes",
-        include_str!("../../capabilities/release_notes.toml"),
+        "release-notes",
+        include_str!("../../capabilities/release-notes.toml"),
     ),
     ("chat", include_str!("../../capabilities/chat.toml")),
     (
@@ -222,7 +222,7 @@ mod tests {
             ("pr", OutputType::PullRequest),
             ("review", OutputType::Review),
             ("changelog", OutputType::Changelog),
-            ("release_notes", OutputType::ReleaseNotes),
+            ("release-notes", OutputType::ReleaseNotes),
             ("chat", OutputType::Text),
             ("semantic_blame", OutputType::Text),
             ("verify", OutputType::Critique),
@@ -235,6 +235,12 @@ mod tests {
             assert_eq!(capability.output_type, output_type, "{name}");
             assert!(!capability.description.contains('\n'), "{name}");
             assert!(capability.task_prompt.len() > 500, "{name}");
+        }
+        // Each artifact's capability is named for it and produces its output type.
+        for kind in crate::types::ArtifactKind::ALL {
+            let capability = Capability::load(kind.name(), None);
+            let capability = capability.unwrap_or_else(|e| panic!("{kind}: {e}"));
+            assert_eq!(capability.output_type, kind.describe().output, "{kind}");
         }
     }
 

@@ -14,20 +14,17 @@ use serde::Deserialize;
 
 use super::capability::Capability;
 use super::generate::IrisAgent;
-use super::tools::notes::Notes;
 use super::tools::registry::main_agent_tools;
 use super::tools::subagent::Subagents;
+use super::tools::workspace::Notes;
 use super::tools::{ToolFailure, parameters_schema};
 use super::{EventSink, Run, run};
-use crate::types::OutputType;
+use crate::types::{ArtifactKind, OutputType};
 
-/// What is being discussed: the artifact, its name, and the tool that replaces it.
+/// What is being discussed: which artifact (its update tool comes with it) and its text.
 #[derive(Debug, Clone)]
 pub struct ChatTarget {
-    /// `update_commit`, `update_pr`, `update_review`, `update_changelog`, `update_release_notes`.
-    pub tool: &'static str,
-    /// "commit message", "pull request description", ...
-    pub noun: &'static str,
+    pub kind: ArtifactKind,
     /// The artifact as it stands in the editor.
     pub artifact: String,
 }
@@ -52,6 +49,7 @@ struct UpdateArgs {
 struct UpdateArtifact {
     name: &'static str,
     noun: &'static str,
+    tidy: fn(&str) -> String,
     on_update: OnUpdate,
 }
 
@@ -89,7 +87,7 @@ impl ToolDyn for UpdateArtifact {
                     "`content` is empty: give the complete new text",
                 ))));
             }
-            (self.on_update)(content.trim_end().to_string());
+            (self.on_update)((self.tidy)(content.trim_end()));
             Ok(format!("The {} in the editor is updated.", self.noun))
         })
     }
@@ -114,9 +112,9 @@ impl IrisAgent {
              text; then say in one or two sentences what you changed. Answer questions without \
              changing it.",
             self.preamble(&cap, OutputType::Text)?,
-            noun = target.noun,
+            noun = target.kind.noun(),
             artifact = target.artifact,
-            tool = target.tool,
+            tool = target.kind.describe().update_tool,
         );
         let subagents = Subagents {
             spec: self.fast.clone(),
@@ -125,9 +123,11 @@ impl IrisAgent {
             sink: sink.clone(),
         };
         let mut tools = main_agent_tools(&subagents, &Notes::default());
+        let descriptor = target.kind.describe();
         tools.push(Box::new(UpdateArtifact {
-            name: target.tool,
-            noun: target.noun,
+            name: descriptor.update_tool,
+            noun: descriptor.noun,
+            tidy: descriptor.tidy,
             on_update,
         }));
         let history = history

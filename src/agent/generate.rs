@@ -7,9 +7,9 @@ use super::capability::Capability;
 use super::output::{OutputError, parse_structured};
 use super::style::style_instructions;
 use super::tools::ToolContext;
-use super::tools::notes::Notes;
 use super::tools::registry::main_agent_tools;
 use super::tools::subagent::Subagents;
+use super::tools::workspace::Notes;
 use super::{AgentEvent, AgentSettings, EventSink, ProviderError, ProviderSpec, Run, run};
 use crate::types::{Artifact, Critique, OutputType};
 
@@ -43,6 +43,8 @@ pub struct IrisAgent {
     pub style: Style,
     /// Stream replies (text arrives as events) or take them whole.
     pub stream: bool,
+    /// The critic may check artifacts (`critic_enabled`).
+    pub critic_enabled: bool,
     /// The user's config directory, where capability overrides live.
     pub user_dir: Option<PathBuf>,
     /// Where a reply that could not be read is saved for the user.
@@ -97,6 +99,7 @@ impl IrisAgent {
                 instructions: config.instructions.clone(),
             },
             stream,
+            critic_enabled: config.critic_enabled,
             user_dir: crate::config::user_config_dir(),
             raw_reply_dir: git_dir.join("iris"),
         })

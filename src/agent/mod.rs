@@ -12,6 +12,7 @@ mod retry;
 mod stream_end;
 pub mod style;
 pub mod tools;
+pub mod write;
 
 use std::time::Duration;
 

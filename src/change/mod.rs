@@ -1,4 +1,4 @@
-//! The relevance engine: pure functions over diffs, no IO.
+//! The change model and relevance engine: pure functions over diffs, no IO.
 //!
 //! - [`diff`]: parse unified diff text into files, hunks and lines.
 //! - [`semantic`]: detect what added/removed lines do (adds function, adds type, ...).

@@ -8,14 +8,13 @@ use clap::Args;
 
 use super::config::ConfigFlags;
 use super::progress::Progress;
-use crate::agent::generate::{Generated, IrisAgent};
-use crate::agent::requests;
+use crate::agent::generate::IrisAgent;
+use crate::agent::requests::Scope;
+use crate::agent::write::Written;
 use crate::config::Config;
 use crate::error::UsageError;
 use crate::git::{CommitOptions, GitRepo};
-use crate::types::{
-    Artifact, Changelog, GeneratedMessage, PullRequest, ReleaseNotes, Review, insert_into_changelog,
-};
+use crate::types::{ArtifactKind, insert_into_changelog};
 
 /// How the artifact is printed.
 #[derive(Debug, Args, Clone, Copy)]
@@ -136,7 +135,6 @@ pub struct ReleaseNotesArgs {
 /// The repository, the configuration and Iris, ready to work.
 struct Session {
     repo: GitRepo,
-    config: Config,
     iris: IrisAgent,
 }
 
@@ -147,37 +145,40 @@ impl Session {
         let root = repo.root();
         let config = Config::load(Some(&root), &flags.overrides())?;
         let iris = IrisAgent::from_config(&config, &root, repo.git_dir(), !output.no_stream)?;
-        Ok(Self { repo, config, iris })
+        Ok(Self { repo, iris })
     }
 
-    /// Runs a capability with the progress line on stderr.
-    async fn generate<T: Artifact + Send + 'static>(
-        &self,
-        capability: &str,
-        request: &str,
-        critic: bool,
-    ) -> Result<Generated<T>> {
+    /// Writes an artifact with the progress line on stderr.
+    async fn write(&self, kind: ArtifactKind, scope: &Scope, ask_critic: bool) -> Result<Written> {
         let progress = Progress::start();
         let result = self
             .iris
-            .generate::<T>(capability, request, critic, &progress.sink())
+            .write(kind, scope, ask_critic, &progress.sink())
             .await;
         progress.finish().await;
-        let generated = result?;
-        if let Some(warning) = &generated.critic_warning {
+        let written = result?;
+        if let Some(warning) = &written.critic_warning {
             eprintln!(
                 "warning: the critic could not check the draft ({warning}); keeping it as written"
             );
         }
-        Ok(generated)
+        Ok(written)
+    }
+
+    /// Fails with a usage error when nothing is staged.
+    fn require_staged(&self, what: &str) -> Result<()> {
+        if self.repo.status()?.staged().count() == 0 {
+            return Err(UsageError(what.to_string()).into());
+        }
+        Ok(())
     }
 }
 
-fn print_artifact<T: Artifact>(artifact: &T, output: OutputFlags) -> Result<()> {
+fn print_artifact(written: &Written, output: OutputFlags) -> Result<()> {
     let text = if output.json {
-        serde_json::to_string_pretty(artifact)?
+        serde_json::to_string_pretty(&written.json)?
     } else {
-        artifact.to_markdown()
+        written.text.clone()
     };
     println!("{}", text.trim_end());
     Ok(())
@@ -185,81 +186,56 @@ fn print_artifact<T: Artifact>(artifact: &T, output: OutputFlags) -> Result<()> 
 
 pub async fn gen_command(args: GenArgs) -> Result<ExitCode> {
     let session = Session::open(&args.config, args.output)?;
-    let staged = session.repo.status()?.staged().count();
-    if staged == 0 && !args.amend {
-        return Err(UsageError(
-            "nothing is staged: stage your changes with `git add` first".to_string(),
-        )
-        .into());
+    if !args.amend {
+        session.require_staged("nothing is staged: stage your changes with `git add` first")?;
     }
-    let request = if args.amend {
-        "Write the commit message for amending HEAD: it replaces HEAD's message and describes \
-         HEAD's own changes (git_diff with to=HEAD, git_show HEAD) together with any staged \
-         changes (git_diff)."
+    let scope = if args.amend {
+        Scope::Amend
     } else {
-        requests::COMMIT_STAGED
+        Scope::Staged
     };
-    let critic = args.critic && session.config.critic_enabled;
-    let mut generated = session
-        .generate::<GeneratedMessage>("commit", request, critic)
+    let written = session
+        .write(ArtifactKind::Commit, &scope, args.critic)
         .await?;
-    // Without gitmoji (and always with conventional commits) no emoji reaches the message.
-    if !session.config.gitmoji || session.config.preset == "conventional" {
-        generated.artifact.emoji = None;
-    }
-    let message = generated.artifact.to_commit_text();
     if args.auto_commit {
         let options = CommitOptions {
             amend: args.amend,
             no_verify: args.no_verify,
         };
-        match session.repo.commit(&message, options) {
+        match session.repo.commit(&written.text, options) {
             Ok(summary) => {
                 eprintln!("{summary}");
                 if args.print {
-                    print_artifact(&generated.artifact, args.output)?;
+                    print_artifact(&written, args.output)?;
                 }
             }
             Err(err) => {
                 // Nothing is lost: the message goes to stdout for the user to reuse.
-                println!("{}", message.trim_end());
+                println!("{}", written.text.trim_end());
                 return Err(err.into());
             }
         }
     } else {
-        print_artifact(&generated.artifact, args.output)?;
+        print_artifact(&written, args.output)?;
     }
     Ok(ExitCode::SUCCESS)
 }
 
 pub async fn review_command(args: ReviewArgs) -> Result<ExitCode> {
     let session = Session::open(&args.config, args.output)?;
-    let request = match (&args.commit, &args.from) {
-        (Some(rev), _) => format!("Review commit {rev}: its changes are git_diff with to={rev}."),
-        (None, Some(from)) => {
-            let to = args.to.as_deref().unwrap_or("HEAD");
-            format!("Review the changes in {from}..{to} (git_diff and git_log with from={from}, to={to}).")
-        }
-        (None, None) if args.include_unstaged => {
-            "Review all uncommitted changes, staged and unstaged (git_diff with include_unstaged=true)."
-                .to_string()
-        }
+    let scope = match (&args.commit, &args.from) {
+        (Some(rev), _) => Scope::Commit(rev.clone()),
+        (None, Some(from)) => Scope::range(from, args.to.as_deref().unwrap_or("HEAD")),
+        (None, None) if args.include_unstaged => Scope::Uncommitted,
         (None, None) => {
-            if session.repo.status()?.staged().count() == 0 {
-                return Err(UsageError(
-                    "nothing is staged to review: stage changes, or use --include-unstaged, --commit or --from"
-                        .to_string(),
-                )
-                .into());
-            }
-            requests::REVIEW_STAGED.to_string()
+            session.require_staged(
+                "nothing is staged to review: stage changes, or use --include-unstaged, --commit or --from",
+            )?;
+            Scope::Staged
         }
     };
-    let critic = session.config.critic_enabled;
-    let generated = session
-        .generate::<Review>("review", &request, critic)
-        .await?;
-    print_artifact(&generated.artifact, args.output)?;
+    let written = session.write(ArtifactKind::Review, &scope, false).await?;
+    print_artifact(&written, args.output)?;
     Ok(ExitCode::SUCCESS)
 }
 
@@ -274,47 +250,26 @@ pub async fn pr_command(args: PrArgs) -> Result<ExitCode> {
             )
         })?,
     };
-    let range = RangeArgs {
-        from,
-        to: args.to,
-        version_name: None,
-    };
-    let pr = session
-        .range_artifact::<PullRequest>("pr", "pull request description", &range, |_, _| {})
-        .await?;
-    print_artifact(&pr, args.output)?;
+    let scope = Scope::range(&from, args.to.as_deref().unwrap_or("HEAD"));
+    let written = session.write(ArtifactKind::Pr, &scope, false).await?;
+    print_artifact(&written, args.output)?;
     Ok(ExitCode::SUCCESS)
 }
 
-impl Session {
-    /// A range capability's artifact for FROM..TO (TO defaults to HEAD), with the version the
-    /// user named when the model gave none.
-    async fn range_artifact<T: Artifact + Send + 'static>(
-        &self,
-        capability: &str,
-        what: &str,
-        range: &RangeArgs,
-        set_version: impl FnOnce(&mut T, Option<String>),
-    ) -> Result<T> {
-        let (from, to) = (&range.from, range.to.as_deref().unwrap_or("HEAD"));
-        let version = range.version_name.as_deref();
-        let request = requests::range(what, from, to, version);
-        let critic = self.config.critic_enabled;
-        let mut artifact = self
-            .generate::<T>(capability, &request, critic)
-            .await?
-            .artifact;
-        set_version(&mut artifact, version.map(str::to_string));
-        Ok(artifact)
+impl RangeArgs {
+    fn scope(&self) -> Scope {
+        Scope::Range {
+            from: self.from.clone(),
+            to: self.to.clone().unwrap_or_else(|| "HEAD".to_string()),
+            version: self.version_name.clone(),
+        }
     }
 }
 
 pub async fn changelog_command(args: ChangelogArgs) -> Result<ExitCode> {
     let session = Session::open(&args.config, args.output)?;
-    let changelog = session
-        .range_artifact::<Changelog>("changelog", "changelog entry", &args.range, |c, version| {
-            c.version = c.version.take().or(version)
-        })
+    let written = session
+        .write(ArtifactKind::Changelog, &args.range.scope(), false)
         .await?;
     if args.update {
         let path = session.repo.root().join(&args.file);
@@ -323,25 +278,20 @@ pub async fn changelog_command(args: ChangelogArgs) -> Result<ExitCode> {
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => String::new(),
             Err(e) => return Err(e).with_context(|| format!("cannot read {}", path.display())),
         };
-        let updated = insert_into_changelog(&existing, &changelog.to_markdown());
+        let updated = insert_into_changelog(&existing, &written.text);
         std::fs::write(&path, updated)
             .with_context(|| format!("cannot write {}", path.display()))?;
         eprintln!("updated {}", path.display());
     }
-    print_artifact(&changelog, args.output)?;
+    print_artifact(&written, args.output)?;
     Ok(ExitCode::SUCCESS)
 }
 
 pub async fn release_notes_command(args: ReleaseNotesArgs) -> Result<ExitCode> {
     let session = Session::open(&args.config, args.output)?;
-    let notes = session
-        .range_artifact::<ReleaseNotes>(
-            "release_notes",
-            "release notes",
-            &args.range,
-            |n, version| n.version = n.version.take().or(version),
-        )
+    let written = session
+        .write(ArtifactKind::ReleaseNotes, &args.range.scope(), false)
         .await?;
-    print_artifact(&notes, args.output)?;
+    print_artifact(&written, args.output)?;
     Ok(ExitCode::SUCCESS)
 }

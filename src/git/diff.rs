@@ -5,7 +5,7 @@ use serde::Serialize;
 
 use super::patch::FileChange;
 use super::{GitError, GitRepo, Result, check_relative_path, lossy};
-use crate::context::{ChangeKind, FileDiff, parse_unified_diff};
+use crate::change::{ChangeKind, FileDiff, parse_unified_diff};
 
 /// What to compare.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -4,7 +4,7 @@ use git2::{Status, StatusOptions};
 use serde::Serialize;
 
 use super::{GitRepo, HeadState, Result, lossy};
-use crate::context::ChangeKind;
+use crate::change::ChangeKind;
 
 /// One path of `git status`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]

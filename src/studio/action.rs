@@ -13,7 +13,7 @@ pub struct OpenedFile {
     pub history: Vec<CommitRow>,
 }
 use crate::agent::AgentEvent;
-use crate::context::FileDiff;
+use crate::change::FileDiff;
 
 #[derive(Debug, Clone)]
 pub enum Action {
@@ -88,7 +88,7 @@ pub enum Action {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct RankedFile {
     pub path: String,
-    pub kind: crate::context::ChangeKind,
+    pub kind: crate::change::ChangeKind,
     pub relevance: u32,
 }
 

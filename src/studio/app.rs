@@ -68,7 +68,7 @@ impl Studio {
         let theme_name = options.theme.as_deref().unwrap_or(&config.theme);
         let theme = Theme::load(theme_name, user_dir.as_deref())?.adapt(ColorSupport::detect());
         let (keymap, warnings) = Keymap::load(user_dir.as_deref())?;
-        let mut state = State::new(options.mode.unwrap_or(Mode::Commit));
+        let mut state = State::new(options.mode.unwrap_or(Mode::COMMIT));
         state.choose_mode = options.mode.is_none();
         state.range.from = options.from;
         state.range.to = options.to;

@@ -55,7 +55,7 @@ impl PaneRects {
             ])
             .split(body);
         // The right column: [findings] / editor / [chat], top to bottom.
-        let review = state.mode == super::state::Mode::Review;
+        let review = state.mode == super::state::Mode::REVIEW;
         let mut parts = Vec::new();
         if review {
             parts.push(Constraint::Percentage(if state.chat.open {

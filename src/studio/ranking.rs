@@ -5,7 +5,7 @@
 use std::path::Path;
 
 use super::action::RankedFile;
-use crate::context::{ChangeKind, Relevance, most_relevant_first, score_file, score_lines};
+use crate::change::{ChangeKind, Relevance, most_relevant_first, score_file, score_lines};
 use crate::git::{DiffTarget, GitRepo};
 
 /// Hands `send` the first ranking, then the complete one (`complete` true). An error ends it

@@ -16,10 +16,9 @@ use super::state::{ChatMessage, CommitRow, FileEntry, Mode, Speaker};
 use super::ui::highlight;
 use crate::agent::chat::{ChatTarget, Turn};
 use crate::agent::generate::IrisAgent;
-use crate::agent::requests;
+use crate::agent::requests::Scope;
 use crate::agent::{AgentEvent, EventSink};
 use crate::git::{CommitOptions, DiffTarget, GitRepo};
-use crate::types::{Artifact, Changelog, GeneratedMessage, PullRequest, ReleaseNotes, Review};
 
 pub struct Runner {
     tx: UnboundedSender<Action>,
@@ -221,45 +220,22 @@ impl Runner {
     }
 
     fn generate(&mut self, task: u64, mode: Mode, range: Option<(String, String)>) {
-        let Some(iris) = self.iris.clone() else {
+        let (Some(iris), Some(kind)) = (self.iris.clone(), mode.artifact()) else {
             return;
         };
         let tx = self.tx.clone();
         let sink = self.sink(task);
         let handle = tokio::spawn(async move {
-            let critic = iris_critic(mode);
-            let result = match mode {
-                Mode::Commit => {
-                    write::<GeneratedMessage>(
-                        &iris,
-                        "commit",
-                        requests::COMMIT_STAGED,
-                        false,
-                        &sink,
-                    )
-                    .await
-                }
-                Mode::Review => {
-                    write::<Review>(&iris, "review", requests::REVIEW_STAGED, critic, &sink).await
-                }
-                Mode::Pr => {
-                    let request = range_request(&range, "pull request description");
-                    write::<PullRequest>(&iris, "pr", &request, critic, &sink).await
-                }
-                Mode::Changelog => {
-                    let request = range_request(&range, "changelog entry");
-                    write::<Changelog>(&iris, "changelog", &request, critic, &sink).await
-                }
-                Mode::ReleaseNotes => {
-                    let request = range_request(&range, "release notes");
-                    write::<ReleaseNotes>(&iris, "release_notes", &request, critic, &sink).await
-                }
-                Mode::Explore => return,
+            let scope = match range {
+                Some((from, to)) if kind.uses_range() => Scope::range(&from, &to),
+                _ if kind.uses_range() => Scope::range("HEAD~1", "HEAD"),
+                _ => Scope::Staged,
             };
+            let result = iris.write(kind, &scope, false, &sink).await;
             let _ = tx.send(Action::Generated {
                 task,
                 mode,
-                result: result.map_err(|e| format!("{e:#}")),
+                result: result.map(|w| w.text).map_err(|e| format!("{e:#}")),
             });
         });
         self.tasks.insert(task, handle);
@@ -273,18 +249,14 @@ impl Runner {
         message: String,
         artifact: String,
     ) {
-        let (Some(iris), Some((tool, noun))) = (self.iris.clone(), update_tool(mode)) else {
+        let (Some(iris), Some(kind)) = (self.iris.clone(), mode.artifact()) else {
             return;
         };
         let tx = self.tx.clone();
         let sink = self.sink(task);
         let updates = self.tx.clone();
         let handle = tokio::spawn(async move {
-            let target = ChatTarget {
-                tool,
-                noun,
-                artifact,
-            };
+            let target = ChatTarget { kind, artifact };
             let turns: Vec<Turn> = history
                 .into_iter()
                 .map(|m| Turn {
@@ -328,47 +300,6 @@ fn draft_writer() -> (UnboundedSender<(PathBuf, Option<String>)>, JoinHandle<()>
         }
     });
     (tx, writer)
-}
-
-/// The critic runs after every artifact but the commit message (as on the command line).
-fn iris_critic(mode: Mode) -> bool {
-    mode != Mode::Commit
-}
-
-/// Runs a capability and gives the artifact as the editor's text (markdown; for a commit,
-/// the message itself).
-async fn write<T: Artifact + Send + 'static>(
-    iris: &IrisAgent,
-    capability: &str,
-    request: &str,
-    critic: bool,
-    sink: &EventSink,
-) -> anyhow::Result<String> {
-    Ok(iris
-        .generate::<T>(capability, request, critic, sink)
-        .await?
-        .artifact
-        .to_markdown())
-}
-
-/// The request for a range artifact (the range is known before a range mode generates).
-fn range_request(range: &Option<(String, String)>, what: &str) -> String {
-    let (from, to) = range
-        .clone()
-        .unwrap_or_else(|| ("HEAD~1".to_string(), "HEAD".to_string()));
-    requests::range(what, &from, &to, None)
-}
-
-/// The update tool and the artifact's name for a mode.
-pub fn update_tool(mode: Mode) -> Option<(&'static str, &'static str)> {
-    match mode {
-        Mode::Commit => Some(("update_commit", "commit message")),
-        Mode::Review => Some(("update_review", "review")),
-        Mode::Pr => Some(("update_pr", "pull request description")),
-        Mode::Changelog => Some(("update_changelog", "changelog entry")),
-        Mode::ReleaseNotes => Some(("update_release_notes", "release notes")),
-        Mode::Explore => None,
-    }
 }
 
 /// Files bigger than this open as "too large" rather than being read.
@@ -433,7 +364,7 @@ fn commits(
     let from = match from {
         Some(from) => from,
         None => {
-            let tag = if mode == Mode::Pr {
+            let tag = if mode == Mode::PR {
                 None
             } else {
                 repo.latest_tag()
@@ -490,7 +421,7 @@ const WARM_LINES: usize = 100;
 /// background rather than in the UI thread's next frame.
 fn diff_loaded(
     path: String,
-    result: Result<Vec<crate::context::FileDiff>, String>,
+    result: Result<Vec<crate::change::FileDiff>, String>,
     staged: Option<usize>,
 ) -> Action {
     if let Ok(files) = &result {
@@ -503,7 +434,7 @@ fn diff_loaded(
     }
 }
 
-fn warm_highlighting(files: &[crate::context::FileDiff]) {
+fn warm_highlighting(files: &[crate::change::FileDiff]) {
     let mut budget = WARM_LINES;
     for file in files {
         let lines: Vec<&str> = file
@@ -523,7 +454,7 @@ fn warm_highlighting(files: &[crate::context::FileDiff]) {
 
 /// The selected file's staged changes, then its unstaged ones, and how many files the staged
 /// part has; an untracked file shows as added (unstaged).
-fn file_diff(root: PathBuf, path: &str) -> Result<(Vec<crate::context::FileDiff>, usize), String> {
+fn file_diff(root: PathBuf, path: &str) -> Result<(Vec<crate::change::FileDiff>, usize), String> {
     let repo = GitRepo::discover(&root).map_err(|e| e.to_string())?;
     let paths = [path.to_string()];
     let diff = |target| repo.diff_files(&target, &paths).map_err(|e| e.to_string());
@@ -537,5 +468,5 @@ fn file_diff(root: PathBuf, path: &str) -> Result<(Vec<crate::context::FileDiff>
         return Ok((files, staged));
     }
     let patch = repo.untracked_file_patch(path).map_err(|e| e.to_string())?;
-    Ok((crate::context::parse_unified_diff(&patch), 0))
+    Ok((crate::change::parse_unified_diff(&patch), 0))
 }

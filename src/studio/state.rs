@@ -4,49 +4,46 @@ use std::time::Instant;
 
 use tui_textarea::TextArea;
 
-use crate::context::{ChangeKind, FileDiff};
+use crate::change::{ChangeKind, FileDiff};
+use crate::types::{ArtifactKind, Input};
 
-/// What the studio is for at the moment; each mode has its panes and its artifact.
+/// What the studio is for at the moment: exploring the repository, or one artifact with its
+/// panes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Mode {
     Explore,
-    Commit,
-    Review,
-    Pr,
-    Changelog,
-    ReleaseNotes,
+    Artifact(ArtifactKind),
 }
 
 impl Mode {
+    pub const COMMIT: Mode = Mode::Artifact(ArtifactKind::Commit);
+    pub const REVIEW: Mode = Mode::Artifact(ArtifactKind::Review);
+    pub const PR: Mode = Mode::Artifact(ArtifactKind::Pr);
+    pub const CHANGELOG: Mode = Mode::Artifact(ArtifactKind::Changelog);
+    pub const RELEASE_NOTES: Mode = Mode::Artifact(ArtifactKind::ReleaseNotes);
+
+    /// Every mode, in the order of their tabs (and number keys).
     pub const ALL: [Mode; 6] = [
         Mode::Explore,
-        Mode::Commit,
-        Mode::Review,
-        Mode::Pr,
-        Mode::Changelog,
-        Mode::ReleaseNotes,
+        Mode::COMMIT,
+        Mode::REVIEW,
+        Mode::PR,
+        Mode::CHANGELOG,
+        Mode::RELEASE_NOTES,
     ];
 
     pub fn title(self) -> &'static str {
         match self {
             Mode::Explore => "Explore",
-            Mode::Commit => "Commit",
-            Mode::Review => "Review",
-            Mode::Pr => "PR",
-            Mode::Changelog => "Changelog",
-            Mode::ReleaseNotes => "Release notes",
+            Mode::Artifact(kind) => kind.title(),
         }
     }
 
-    /// The name used on the command line (`--mode release-notes`) and for drafts.
+    /// The name used on the command line (`--mode release-notes`).
     pub fn name(self) -> &'static str {
         match self {
             Mode::Explore => "explore",
-            Mode::Commit => "commit",
-            Mode::Review => "review",
-            Mode::Pr => "pr",
-            Mode::Changelog => "changelog",
-            Mode::ReleaseNotes => "release-notes",
+            Mode::Artifact(kind) => kind.name(),
         }
     }
 
@@ -54,21 +51,29 @@ impl Mode {
         Mode::ALL.into_iter().find(|m| m.name() == name)
     }
 
+    /// The artifact the mode writes, if any.
+    pub fn artifact(self) -> Option<ArtifactKind> {
+        match self {
+            Mode::Explore => None,
+            Mode::Artifact(kind) => Some(kind),
+        }
+    }
+
     /// The panes Tab cycles through, left to right.
     pub fn panes(self) -> &'static [Pane] {
-        match self {
-            Mode::Explore => &[Pane::Files, Pane::Diff],
-            Mode::Commit => &[Pane::Files, Pane::Diff, Pane::Editor],
-            Mode::Review => &[Pane::Files, Pane::Diff, Pane::Findings, Pane::Editor],
-            Mode::Pr | Mode::Changelog | Mode::ReleaseNotes => {
-                &[Pane::Files, Pane::Editor, Pane::Diff]
+        match self.artifact().map(|k| (k, k.describe().input)) {
+            None => &[Pane::Files, Pane::Diff],
+            Some((ArtifactKind::Review, _)) => {
+                &[Pane::Files, Pane::Diff, Pane::Findings, Pane::Editor]
             }
+            Some((_, Input::Staged)) => &[Pane::Files, Pane::Diff, Pane::Editor],
+            Some((_, Input::Range)) => &[Pane::Files, Pane::Editor, Pane::Diff],
         }
     }
 
     /// Whether the mode works on a range of commits (FROM..TO) rather than the staged change.
     pub fn uses_range(self) -> bool {
-        matches!(self, Mode::Pr | Mode::Changelog | Mode::ReleaseNotes)
+        self.artifact().is_some_and(ArtifactKind::uses_range)
     }
 
     /// Whether the mode has an artifact Iris writes.
@@ -77,12 +82,13 @@ impl Mode {
     }
 }
 
-/// A pane that can have the focus.
+/// A pane that can have the focus, named for what it shows.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Pane {
     /// The changed files (or, in the range modes, the commits).
     Files,
     Diff,
+    /// The artifact's text.
     Editor,
     ChatInput,
     /// The FROM..TO input line of the range picker.
@@ -254,7 +260,7 @@ impl DiffView {
                     if file.path == path && new_line >= line {
                         return Some(row);
                     }
-                    if diff_line.kind != crate::context::LineKind::Removed {
+                    if diff_line.kind != crate::change::LineKind::Removed {
                         new_line += 1;
                     }
                     row += 1;

@@ -93,7 +93,7 @@ fn reduce(state: &mut State, action: Action) -> Vec<Effect> {
                 let changed = state.files.iter().any(|f| {
                     f.staged.is_some() || f.unstaged.is_some() || f.untracked || f.conflicted
                 });
-                state.mode = if changed { Mode::Commit } else { Mode::Explore };
+                state.mode = if changed { Mode::COMMIT } else { Mode::Explore };
             }
             state.selected = selected_path
                 .and_then(|p| state.files.iter().position(|f| f.path == p))
@@ -268,12 +268,12 @@ fn reduce(state: &mut State, action: Action) -> Vec<Effect> {
                 Ok(text) => {
                     notice(state, Level::Success, text);
                     if committed {
-                        if let Some(buffer) = state.artifacts.get_mut(&Mode::Commit) {
+                        if let Some(buffer) = state.artifacts.get_mut(&Mode::COMMIT) {
                             buffer.replace("");
                             buffer.saved.clear();
                         }
                         state.commit_flags = Default::default();
-                        effects.push(Effect::ClearDraft { mode: Mode::Commit });
+                        effects.push(Effect::ClearDraft { mode: Mode::COMMIT });
                     }
                 }
                 Err(err) if committed => {
@@ -386,8 +386,8 @@ fn load_selected_diff(state: &mut State) -> Vec<Effect> {
 /// Generates on entering a mode whose artifact is empty and whose input is not.
 fn auto_generate(state: &mut State) -> Vec<Effect> {
     let input_ready = match state.mode {
-        Mode::Commit | Mode::Review => state.has_staged,
-        Mode::Pr | Mode::Changelog | Mode::ReleaseNotes => {
+        Mode::COMMIT | Mode::REVIEW => state.has_staged,
+        Mode::PR | Mode::CHANGELOG | Mode::RELEASE_NOTES => {
             state.range.loaded_for == Some(state.mode) && !state.range.commits.is_empty()
         }
         Mode::Explore => false,
@@ -569,7 +569,7 @@ fn command_input(state: &mut State, command: Command) -> Vec<Effect> {
         Command::StageAll => vec![Effect::StageAll],
         Command::UnstageAll => vec![Effect::UnstageAll],
         Command::StageHunk => {
-            if !matches!(state.mode, Mode::Commit | Mode::Review) {
+            if !matches!(state.mode, Mode::COMMIT | Mode::REVIEW) {
                 notice(state, Level::Info, "hunks are staged in commit mode (2)");
                 return Vec::new();
             }
@@ -594,7 +594,7 @@ fn command_input(state: &mut State, command: Command) -> Vec<Effect> {
             }
         }
         Command::Commit => {
-            if state.mode != Mode::Commit {
+            if state.mode != Mode::COMMIT {
                 notice(state, Level::Info, "commits are made in commit mode (2)");
             } else if state.artifact().is_none_or(|a| a.is_empty()) {
                 notice(state, Level::Warning, "the commit message is empty");
@@ -673,11 +673,11 @@ fn command_input(state: &mut State, command: Command) -> Vec<Effect> {
             Vec::new()
         }
         Command::ModeExplore => switch_mode(state, Mode::Explore),
-        Command::ModeCommit => switch_mode(state, Mode::Commit),
-        Command::ModeReview => switch_mode(state, Mode::Review),
-        Command::ModePr => switch_mode(state, Mode::Pr),
-        Command::ModeChangelog => switch_mode(state, Mode::Changelog),
-        Command::ModeReleaseNotes => switch_mode(state, Mode::ReleaseNotes),
+        Command::ModeCommit => switch_mode(state, Mode::COMMIT),
+        Command::ModeReview => switch_mode(state, Mode::REVIEW),
+        Command::ModePr => switch_mode(state, Mode::PR),
+        Command::ModeChangelog => switch_mode(state, Mode::CHANGELOG),
+        Command::ModeReleaseNotes => switch_mode(state, Mode::RELEASE_NOTES),
     }
 }
 

@@ -6,7 +6,9 @@
 
 mod changelog;
 mod commit;
+mod commit_body;
 mod critique;
+mod kind;
 mod markdown;
 mod pull_request;
 mod release_notes;
@@ -24,6 +26,7 @@ use thiserror::Error;
 pub use changelog::{CHANGELOG_HEADER, Changelog, ChangelogEntry, insert_into_changelog};
 pub use commit::{GeneratedMessage, MAX_TITLE_CHARS};
 pub use critique::{Critique, CritiqueIssue};
+pub use kind::{ArtifactKind, Descriptor, Input};
 pub use pull_request::PullRequest;
 pub use release_notes::{Highlight, ReleaseNotes, ReleaseSection};
 pub use review::{Finding, Review, Severity};

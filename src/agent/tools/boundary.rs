@@ -19,7 +19,7 @@ use super::{ToolContext, ToolFailure};
 use crate::git::{check_relative_path, looks_binary};
 
 /// The repository root, resolved once, that every path is checked against.
-pub struct Workspace {
+pub struct Boundary {
     root: PathBuf,
 }
 
@@ -32,7 +32,7 @@ pub struct WorkspacePath {
     pub absolute: PathBuf,
 }
 
-impl Workspace {
+impl Boundary {
     pub fn open(ctx: &ToolContext) -> Result<Self, ToolFailure> {
         let root = ctx.repo_root.canonicalize().map_err(|e| {
             ToolFailure::new(format!(
@@ -247,13 +247,13 @@ pub fn trim_line(line: &str, max_chars: usize) -> String {
 mod tests {
     use super::*;
 
-    fn workspace() -> (tempfile::TempDir, Workspace) {
+    fn workspace() -> (tempfile::TempDir, Boundary) {
         let dir = tempfile::tempdir().expect("temp dir");
         std::fs::create_dir_all(dir.path().join("repo/src")).expect("dirs");
         std::fs::write(dir.path().join("repo/src/a.rs"), "fn a() {}\n").expect("write");
         std::fs::write(dir.path().join("secret.txt"), "secret\n").expect("write");
         let ctx = ToolContext::new(dir.path().join("repo"));
-        let ws = Workspace::open(&ctx).expect("workspace");
+        let ws = Boundary::open(&ctx).expect("workspace");
         (dir, ws)
     }
 

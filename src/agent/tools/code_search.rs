@@ -8,8 +8,8 @@ use grep_regex::RegexMatcher;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
+use super::boundary::{Boundary, line_matcher, line_searcher, matching_lines, trim_line};
 use super::languages::{DefinitionKind, Language, is_statement};
-use super::workspace::{Workspace, line_matcher, line_searcher, matching_lines, trim_line};
 use super::{IrisTool, ToolContext, ToolFailure};
 
 const DEFAULT_RESULTS: usize = 20;
@@ -151,7 +151,7 @@ impl IrisTool for CodeSearch {
             .max_results
             .unwrap_or(DEFAULT_RESULTS)
             .clamp(1, MAX_RESULTS);
-        let workspace = Workspace::open(ctx)?;
+        let workspace = Boundary::open(ctx)?;
         let matchers = Matchers::build(&args.query, args.search_type)?;
         let (results, total_found) = search(
             &workspace,
@@ -173,7 +173,7 @@ impl IrisTool for CodeSearch {
 
 /// The first `max_results` matches in path and line order, and how many there are in all.
 fn search(
-    workspace: &Workspace,
+    workspace: &Boundary,
     matchers: &Matchers,
     file_pattern: Option<&str>,
     max_results: usize,

@@ -7,7 +7,7 @@ use std::io::{BufRead, BufReader};
 use schemars::JsonSchema;
 use serde::Deserialize;
 
-use super::workspace::Workspace;
+use super::boundary::Boundary;
 use super::{IrisTool, ToolContext, ToolFailure};
 use crate::git::looks_binary;
 
@@ -51,7 +51,7 @@ impl IrisTool for FileRead {
         if args.num_lines == Some(0) {
             return Err(ToolFailure::new("num_lines must be at least 1"));
         }
-        let file = Workspace::open(ctx)?.resolve(&args.path)?;
+        let file = Boundary::open(ctx)?.resolve(&args.path)?;
         if file.absolute.is_dir() {
             return Err(ToolFailure::new(format!(
                 "'{}' is a directory; use repo_map, or code_search with a file_pattern, to find \

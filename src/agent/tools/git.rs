@@ -8,7 +8,7 @@ use schemars::JsonSchema;
 use serde::Deserialize;
 
 use super::{IrisTool, ToolContext, ToolFailure, bound_output};
-use crate::context::ChangeKind;
+use crate::change::ChangeKind;
 use crate::git::{ChangedFile, CommitInfo, DiffTarget, GitRepo, StatusEntry, is_bot};
 
 /// Output bounds, in characters, for tools whose size the model does not choose.

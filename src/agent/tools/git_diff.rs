@@ -8,9 +8,9 @@ use serde::Deserialize;
 
 use super::git::change_label;
 use super::{IrisTool, ToolContext, ToolFailure, bound_output};
-use crate::context::relevance::is_lock_or_generated;
-use crate::context::size::guidance;
-use crate::context::{FileDiff, ScoredFile, rank_files, size_bucket};
+use crate::change::relevance::is_lock_or_generated;
+use crate::change::size::guidance;
+use crate::change::{FileDiff, ScoredFile, rank_files, size_bucket};
 use crate::git::DiffTarget;
 
 /// Files listed with their reasons; the rest get one short line each.

@@ -3,13 +3,13 @@
 //!
 //! Each pattern matches one line. `{name}` stands for the defined name: a pattern around the
 //! query for a search, any identifier for a map. Patterns are compiled with line semantics (see
-//! [`super::workspace::line_matcher`]): `^` is a line start and `\s` never crosses a line.
+//! [`super::boundary::line_matcher`]): `^` is a line start and `\s` never crosses a line.
 
 use std::path::Path;
 
 use grep_regex::RegexMatcher;
 
-use super::workspace::line_matcher;
+use super::boundary::line_matcher;
 
 /// The placeholder for the defined name in a pattern.
 const NAME: &str = "{name}";

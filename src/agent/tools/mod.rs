@@ -6,18 +6,18 @@
 //! the async threads, and traces each call (`--debug`). Failures come back as text the model can
 //! read, never as a panic.
 
+pub mod boundary;
 mod code_search;
 mod file_read;
 mod git;
 mod git_diff;
 mod languages;
-pub mod notes;
 mod project_docs;
 pub mod registry;
 mod repo_map;
 mod static_analysis;
 pub mod subagent;
-mod workspace;
+pub mod workspace;
 
 use std::fmt::Debug;
 use std::marker::PhantomData;

@@ -6,7 +6,7 @@ use std::fmt::Write;
 use schemars::JsonSchema;
 use serde::Deserialize;
 
-use super::workspace::{FileText, Workspace, read_text};
+use super::boundary::{Boundary, FileText, read_text};
 use super::{IrisTool, ToolContext, ToolFailure, bound_output};
 
 const DEFAULT_MAX_CHARS: usize = 20_000;
@@ -146,7 +146,7 @@ impl Kind {
     }
 
     /// The documents of this kind present in the repository, as paths relative to its root.
-    fn find(&self, workspace: &Workspace) -> Vec<String> {
+    fn find(&self, workspace: &Boundary) -> Vec<String> {
         let mut found: Vec<String> = Vec::new();
         for (dir, name) in self.places {
             let Ok(entries) = std::fs::read_dir(workspace.root().join(dir)) else {
@@ -188,7 +188,7 @@ enum Doc {
 }
 
 impl Doc {
-    fn read(workspace: &Workspace, path: &str) -> Doc {
+    fn read(workspace: &Boundary, path: &str) -> Doc {
         let unreadable = |why: String| Doc::Unreadable {
             path: path.to_string(),
             why,
@@ -270,7 +270,7 @@ impl IrisTool for ProjectDocs {
             .max_chars
             .unwrap_or(DEFAULT_MAX_CHARS)
             .clamp(MIN_MAX_CHARS, MAX_MAX_CHARS);
-        let workspace = Workspace::open(ctx)?;
+        let workspace = Boundary::open(ctx)?;
         let kinds: &[&Kind] = match args.doc_type {
             DocType::Readme => &[&README],
             DocType::Contributing => &[&CONTRIBUTING],
@@ -309,7 +309,7 @@ impl IrisTool for ProjectDocs {
 
 /// A concise README and the agent instructions, all within `budget` characters: the agent
 /// instructions get what they need, the README at least two fifths.
-fn context(workspace: &Workspace, budget: usize) -> String {
+fn context(workspace: &Boundary, budget: usize) -> String {
     let agents: Vec<Doc> = AGENTS
         .find(workspace)
         .iter()

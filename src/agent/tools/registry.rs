@@ -8,11 +8,11 @@ use super::code_search::CodeSearch;
 use super::file_read::FileRead;
 use super::git::{GitBlame, GitChangedFiles, GitLog, GitRepoInfo, GitShow, GitStatus};
 use super::git_diff::GitDiff;
-use super::notes::Notes;
 use super::project_docs::ProjectDocs;
 use super::repo_map::RepoMap;
 use super::static_analysis::StaticAnalysis;
 use super::subagent::{AnalyzeSubagent, ParallelAnalyze, Subagents};
+use super::workspace::Notes;
 use super::{Adapter, ToolContext};
 
 /// The core tools every agent and subagent gets, in the order they are offered.

@@ -9,10 +9,8 @@ use grep_regex::RegexMatcher;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
+use super::boundary::{Boundary, FileText, line_searcher, matching_lines_in, read_text, trim_line};
 use super::languages::{ANY_NAME, DefinitionKind, LANGUAGES, Language, is_statement};
-use super::workspace::{
-    FileText, Workspace, line_searcher, matching_lines_in, read_text, trim_line,
-};
 use super::{IrisTool, ToolContext, ToolFailure};
 
 const DEFAULT_TOKEN_BUDGET: usize = 2_000;
@@ -178,7 +176,7 @@ impl IrisTool for RepoMap {
             .max_files
             .unwrap_or(DEFAULT_MAX_FILES)
             .clamp(1, MAX_MAX_FILES);
-        let workspace = Workspace::open(ctx)?;
+        let workspace = Boundary::open(ctx)?;
         let mut mentioned = Vec::new();
         for path in &args.mentioned_files {
             let resolved = workspace.resolve(path)?;
@@ -223,7 +221,7 @@ impl IrisTool for RepoMap {
 
 /// Outlines every source file in a known language, and every changed or mentioned file.
 fn outline_files(
-    workspace: &Workspace,
+    workspace: &Boundary,
     changed: &PathSet,
     mentioned: &PathSet,
 ) -> Result<Vec<Outline>, ToolFailure> {

@@ -9,7 +9,7 @@ use ratatui::widgets::{Paragraph, Wrap};
 use super::highlight::Highlighter;
 use super::text::clip;
 use super::{focused, pane_block};
-use crate::context::{FileDiff, LineKind};
+use crate::change::{FileDiff, LineKind};
 use crate::studio::state::{DiffView, Pane, State};
 use crate::studio::theme::{Theme, Token};
 

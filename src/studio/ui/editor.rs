@@ -25,7 +25,7 @@ pub fn draw(frame: &mut Frame, area: Rect, state: &State, theme: &Theme) {
         ));
     }
     let mut block = pane_block(title, focused(state, Pane::Editor), theme);
-    if state.mode == Mode::Commit {
+    if state.mode == Mode::COMMIT {
         let first = buffer
             .editor
             .lines()

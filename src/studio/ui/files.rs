@@ -7,7 +7,7 @@ use ratatui::widgets::ListItem;
 
 use super::text::clip;
 use super::{draw_list, focused, pane_block};
-use crate::context::ChangeKind;
+use crate::change::ChangeKind;
 use crate::studio::state::{FileEntry, Pane, State};
 use crate::studio::theme::{Theme, Token};
 

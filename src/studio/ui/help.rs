@@ -14,7 +14,7 @@ use crate::studio::theme::{Theme, Token};
 /// Commands that mean something in `mode`.
 fn applies(command: Command, mode: Mode) -> bool {
     match command {
-        Command::Commit | Command::ToggleAmend | Command::ToggleNoVerify => mode == Mode::Commit,
+        Command::Commit | Command::ToggleAmend | Command::ToggleNoVerify => mode == Mode::COMMIT,
         Command::Generate | Command::OpenChat | Command::UndoVersion | Command::RedoVersion => {
             mode.has_artifact()
         }
