@@ -14,10 +14,12 @@ use iris_studio::config::{Config, Overrides};
 use iris_studio::git::GitRepo;
 use iris_studio::studio::action::Action;
 use iris_studio::studio::command::Command;
+use iris_studio::studio::drafts::{Draft, DraftStore};
 use iris_studio::studio::effect::Effect;
 use iris_studio::studio::runner::Runner;
 use iris_studio::studio::state::{ChatMessage, Mode, Pane, Speaker, State};
 use iris_studio::studio::update::update;
+use iris_studio::types::ArtifactKind;
 use serde_json::{Value, json};
 use tokio::sync::mpsc::{UnboundedReceiver, unbounded_channel};
 
@@ -133,14 +135,9 @@ impl Headless {
         self.state.artifact().expect("an artifact mode").text()
     }
 
+    /// The text of the mode's draft on disk.
     fn draft(&self, mode: Mode) -> Option<String> {
-        std::fs::read_to_string(
-            self.git_dir
-                .join("iris")
-                .join("drafts")
-                .join(format!("{}.md", mode.name())),
-        )
-        .ok()
+        saved_draft(&self.git_dir, mode.artifact()?).map(|d| d.text)
     }
 }
 
@@ -226,7 +223,7 @@ async fn generate_then_chat_edits_the_message_and_undo_brings_the_first_back() {
         matches!(
             studio.effects.last(),
             Some(Effect::Generate {
-                mode: Mode::COMMIT,
+                kind: ArtifactKind::Commit,
                 ..
             })
         ),
@@ -235,7 +232,7 @@ async fn generate_then_chat_edits_the_message_and_undo_brings_the_first_back() {
     );
     studio
         .pump_until("the generated message", |s| {
-            s.task.is_none() && !s.artifacts[&Mode::COMMIT].is_empty()
+            s.task.is_none() && !s.artifacts[&ArtifactKind::Commit].is_empty()
         })
         .await;
     assert_eq!(studio.text(), FIRST);
@@ -358,15 +355,20 @@ async fn generate_then_chat_edits_the_message_and_undo_brings_the_first_back() {
     // Undo brings back the first message (and saves it as the draft); redo the shorter one.
     // Esc leaves the chat (closed) for the file list: the next key is a command again.
     studio.command(Command::Back);
-    assert_eq!(studio.state.focus, Pane::Files);
+    assert_eq!(studio.state.focus, Pane::Changes);
     assert!(!studio.state.chat.open);
     studio.command(Command::UndoVersion);
     assert_eq!(studio.text(), FIRST);
     assert_eq!(
         studio.effects.last(),
         Some(&Effect::SaveDraft {
-            mode: Mode::COMMIT,
-            text: FIRST.to_string()
+            kind: ArtifactKind::Commit,
+            // The draft keeps the newer text to redo to.
+            draft: Draft {
+                text: FIRST.to_string(),
+                versions: vec![FIRST.to_string(), SHORTER_TIDY.to_string()],
+                position: 0,
+            },
         })
     );
     eventually("the draft after undo", || {
@@ -400,7 +402,7 @@ async fn a_commit_through_the_runner_lands_in_git_and_clears_the_draft() {
     studio.key(KeyCode::Char('y'));
     studio
         .pump_until("the commit and the status after it", |s| {
-            s.artifacts[&Mode::COMMIT].is_empty() && !s.has_staged && !s.files_loading
+            s.artifacts[&ArtifactKind::Commit].is_empty() && !s.has_staged && !s.files_loading
         })
         .await;
     assert_eq!(repo.git(&["log", "-1", "--format=%B"]).trim(), "Add two()");
@@ -428,7 +430,7 @@ async fn a_saved_draft_is_restored_before_the_status_can_start_a_generation() {
     studio.runner.start();
     studio
         .pump_until("the status and the drafts", |s| {
-            !s.files_loading && !s.artifacts[&Mode::COMMIT].is_empty()
+            !s.files_loading && !s.artifacts[&ArtifactKind::Commit].is_empty()
         })
         .await;
     assert_eq!(studio.text(), "My own draft");
@@ -454,22 +456,26 @@ async fn drafts_queued_at_the_end_are_written_before_the_runner_finishes() {
     let mut runner = Runner::new(tx, repo.path(), git_dir.clone(), None);
     for text in ["K", "Ke", "Kept"] {
         runner.run(Effect::SaveDraft {
-            mode: Mode::COMMIT,
-            text: text.to_string(),
+            kind: ArtifactKind::Commit,
+            draft: draft(text.to_string()),
         });
     }
     runner.run(Effect::SaveDraft {
-        mode: Mode::PR,
-        text: "A PR body".to_string(),
+        kind: ArtifactKind::Pr,
+        draft: draft("A PR body".to_string()),
     });
-    runner.run(Effect::ClearDraft { mode: Mode::PR });
+    runner.run(Effect::ClearDraft {
+        kind: ArtifactKind::Pr,
+    });
     runner.finish().await;
-    let drafts = git_dir.join("iris").join("drafts");
     assert_eq!(
-        std::fs::read_to_string(drafts.join("commit.md")).unwrap(),
-        "Kept"
+        saved_draft(&git_dir, ArtifactKind::Commit).map(|d| d.text),
+        Some("Kept".to_string())
     );
-    assert!(!drafts.join("pr.md").exists(), "the cleared draft is gone");
+    assert!(
+        saved_draft(&git_dir, ArtifactKind::Pr).is_none(),
+        "the cleared draft is gone"
+    );
 }
 
 /// Space on a hunk of the staged part takes it out of the index, space on a hunk of the
@@ -555,4 +561,21 @@ async fn the_studio_honours_critic_enabled() {
         );
         assert_eq!(fake.remaining(), 0);
     }
+}
+
+/// A draft of `text` with no earlier versions.
+fn draft(text: impl Into<String>) -> Draft {
+    Draft {
+        text: text.into(),
+        ..Draft::default()
+    }
+}
+
+/// The draft of `kind` as the studio saved it.
+fn saved_draft(git_dir: &std::path::Path, kind: ArtifactKind) -> Option<Draft> {
+    DraftStore::new(git_dir)
+        .load_all()
+        .into_iter()
+        .find(|(k, _)| *k == kind)
+        .map(|(_, d)| d)
 }

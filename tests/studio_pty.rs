@@ -6,6 +6,7 @@
 
 mod common;
 
+use iris_studio::studio::drafts::DraftStore;
 use std::os::fd::{AsRawFd, OwnedFd};
 use std::process::{Command, ExitStatus};
 use std::time::{Duration, Instant};
@@ -289,9 +290,9 @@ fn the_last_keys_before_a_sigterm_are_in_the_draft() {
     unsafe { libc::kill(studio.program.child.id() as i32, libc::SIGTERM) };
     let status = studio.wait_exit();
     assert!(status.success(), "the studio exited with {status}");
-    let draft = std::fs::read_to_string(repo.path().join(".git/iris/drafts/commit.md"))
-        .expect("a draft was written");
-    assert_eq!(draft, typed);
+    let drafts = DraftStore::new(&repo.path().join(".git")).load_all();
+    assert_eq!(drafts.len(), 1, "a draft was written");
+    assert_eq!(drafts[0].1.text, typed);
 
     let studio = Studio::spawn(&repo, &fake);
     studio.wait_for_text("restored drafts: Commit");

@@ -6,6 +6,7 @@ use iris_studio::agent::AgentEvent;
 use iris_studio::change::{ChangeKind, DiffLine, FileDiff, Hunk, LineKind};
 use iris_studio::studio::action::{Action, ChatOutcome, RepoSnapshot};
 use iris_studio::studio::command::Command;
+use iris_studio::studio::drafts::Draft;
 use iris_studio::studio::effect::Effect;
 use iris_studio::studio::layout::PaneRects;
 use iris_studio::studio::state::{
@@ -13,6 +14,7 @@ use iris_studio::studio::state::{
     TaskKind,
 };
 use iris_studio::studio::update::update;
+use iris_studio::types::ArtifactKind;
 
 // ---------------------------------------------------------------------------------------------
 // Building states
@@ -141,7 +143,7 @@ fn command(state: &mut State, command: Command) -> Vec<Effect> {
 }
 
 fn text(state: &State, mode: Mode) -> String {
-    state.artifacts[&mode].text()
+    state.artifacts[&mode.artifact().unwrap()].text()
 }
 
 fn notice(state: &State) -> (Level, &str) {
@@ -152,8 +154,8 @@ fn notice(state: &State) -> (Level, &str) {
 /// Starts a generation in the current mode and returns its task id.
 fn start_generation(state: &mut State) -> u64 {
     match command(state, Command::Generate).as_slice() {
-        [Effect::Generate { task, mode, .. }] => {
-            assert_eq!(*mode, state.mode);
+        [Effect::Generate { task, kind, .. }] => {
+            assert_eq!(Some(*kind), state.mode.artifact());
             *task
         }
         other => panic!("expected one Generate effect, got {other:?}"),
@@ -161,12 +163,12 @@ fn start_generation(state: &mut State) -> u64 {
 }
 
 fn generated(state: &mut State, task: u64, text: &str) -> Vec<Effect> {
-    let mode = state.mode;
+    let kind = state.mode.artifact().expect("a mode with an artifact");
     update(
         state,
         Action::Generated {
             task,
-            mode,
+            kind,
             result: Ok(text.to_string()),
         },
     )
@@ -203,23 +205,23 @@ fn typing_in_the_editor_edits_the_artifact_and_saves_each_change_as_a_draft() {
     assert_eq!(
         update(&mut state, press(KeyCode::Char('H'))),
         vec![Effect::SaveDraft {
-            mode: Mode::COMMIT,
-            text: "H".to_string()
+            kind: ArtifactKind::Commit,
+            draft: draft("H".to_string()),
         }]
     );
     assert_eq!(
         type_text(&mut state, "i there"),
         vec![Effect::SaveDraft {
-            mode: Mode::COMMIT,
-            text: "Hi there".to_string()
+            kind: ArtifactKind::Commit,
+            draft: draft("Hi there".to_string()),
         }]
     );
     // Backspace edits too; a key that changes nothing saves nothing.
     assert_eq!(
         update(&mut state, press(KeyCode::Backspace)),
         vec![Effect::SaveDraft {
-            mode: Mode::COMMIT,
-            text: "Hi ther".to_string()
+            kind: ArtifactKind::Commit,
+            draft: draft("Hi ther".to_string()),
         }]
     );
     assert_eq!(update(&mut state, press(KeyCode::Left)), vec![]);
@@ -231,7 +233,7 @@ fn typing_in_the_editor_edits_the_artifact_and_saves_each_change_as_a_draft() {
 
 #[test]
 fn keys_no_command_claims_do_nothing_in_the_file_list_and_the_diff() {
-    for focus in [Pane::Files, Pane::Diff] {
+    for focus in [Pane::Changes, Pane::Diff] {
         let mut state = with_diff(Mode::COMMIT);
         state.focus = focus;
         assert_eq!(type_text(&mut state, "xyz"), vec![]);
@@ -264,7 +266,7 @@ fn chat_enter_sends_the_message_with_the_history_and_the_artifact() {
         effects,
         vec![Effect::Chat {
             task: task.id,
-            mode: Mode::COMMIT,
+            kind: ArtifactKind::Commit,
             history: vec![],
             message: "make it\nshorter".to_string(),
             artifact: "Add two()\n\nAdds a second function.".to_string(),
@@ -290,7 +292,6 @@ fn chat_enter_sends_the_message_with_the_history_and_the_artifact() {
         &mut state,
         Action::ChatReplied {
             task: task.id,
-            mode: Mode::COMMIT,
             result: Ok(ChatOutcome {
                 reply: "Done.".to_string(),
             }),
@@ -373,7 +374,7 @@ fn confirm_quit_with_an_unsaved_artifact() {
     // Text that reached the editor without a draft being saved.
     state
         .artifacts
-        .get_mut(&Mode::REVIEW)
+        .get_mut(&ArtifactKind::Review)
         .unwrap()
         .editor
         .insert_str("not saved yet");
@@ -399,8 +400,8 @@ fn a_click_focuses_the_pane_under_it_and_selects_a_file_row() {
         vec![staged("a.rs"), staged("b.rs"), unstaged("c.rs")],
     );
     let rects = PaneRects::compute(state.size, &state);
-    let files = rects.files.unwrap();
-    let diff = rects.diff.unwrap();
+    let files = rects.list.unwrap();
+    let diff = rects.view.unwrap();
     let editor = rects.editor.unwrap();
     // The list's first row is under the top border.
     assert_eq!((files.x, files.y), (0, 1));
@@ -411,7 +412,7 @@ fn a_click_focuses_the_pane_under_it_and_selects_a_file_row() {
             path: "b.rs".to_string()
         }]
     );
-    assert_eq!((state.focus, state.selected), (Pane::Files, 1));
+    assert_eq!((state.focus, state.selected), (Pane::Changes, 1));
     assert_eq!(state.diff.path.as_deref(), Some("b.rs"));
     assert!(state.diff.loading);
     // The selected row again, or below the last file: focus only.
@@ -438,10 +439,10 @@ fn a_click_focuses_the_pane_under_it_and_selects_a_file_row() {
 fn a_click_in_the_chat_focuses_its_input() {
     let mut state = with_message("Add two()");
     command(&mut state, Command::OpenChat);
-    state.focus = Pane::Files;
+    state.focus = Pane::Changes;
     let rects = PaneRects::compute(state.size, &state);
     for chat in [rects.chat_log.unwrap(), rects.chat_input.unwrap()] {
-        state.focus = Pane::Files;
+        state.focus = Pane::Changes;
         update(&mut state, click(chat.x + 2, chat.y + 2));
         assert_eq!(state.focus, Pane::ChatInput);
     }
@@ -451,7 +452,7 @@ fn a_click_in_the_chat_focuses_its_input() {
 fn a_long_list_scrolls_only_when_the_selection_would_leave_it() {
     let files: Vec<FileEntry> = (0..60).map(|i| staged(&format!("f{i:02}.rs"))).collect();
     let mut state = loaded(Mode::COMMIT, files);
-    let area = PaneRects::compute(state.size, &state).files.unwrap();
+    let area = PaneRects::compute(state.size, &state).list.unwrap();
     let rows = usize::from(area.height - 2);
     command(&mut state, Command::Bottom);
     assert_eq!((state.selected, state.list_tops.files), (59, 60 - rows));
@@ -478,7 +479,7 @@ fn a_long_list_scrolls_only_when_the_selection_would_leave_it() {
 fn the_wheel_scrolls_the_diff_and_moves_through_the_files() {
     let mut state = with_diff(Mode::COMMIT);
     let rects = PaneRects::compute(state.size, &state);
-    let diff = rects.diff.unwrap();
+    let diff = rects.view.unwrap();
     let (col, row) = (diff.x + 4, diff.y + 4);
     for expected in 1..=3 {
         assert_eq!(
@@ -498,7 +499,7 @@ fn the_wheel_scrolls_the_diff_and_moves_through_the_files() {
 
     // Over the file list, the wheel moves the selection (and loads that file's diff).
     let mut state = loaded(Mode::COMMIT, vec![staged("a.rs"), staged("b.rs")]);
-    let files = PaneRects::compute(state.size, &state).files.unwrap();
+    let files = PaneRects::compute(state.size, &state).list.unwrap();
     assert_eq!(
         update(
             &mut state,
@@ -536,14 +537,14 @@ fn resize_changes_where_the_panes_are() {
     assert_eq!(state.size, (200, 50));
     // Explore: files take 30% of 200 columns, so column 50 is the diff now (it was at 120).
     assert_eq!(
-        PaneRects::compute(state.size, &state).files.unwrap().width,
+        PaneRects::compute(state.size, &state).list.unwrap().width,
         60
     );
     update(&mut state, click(50, 3));
-    assert_eq!((state.focus, state.explorer.selected), (Pane::Files, 1));
+    assert_eq!((state.focus, state.explorer.selected), (Pane::Tree, 1));
     update(&mut state, Action::ResizeTo(120, 40));
     update(&mut state, click(50, 3));
-    assert_eq!((state.focus, state.explorer.selected), (Pane::Diff, 1));
+    assert_eq!((state.focus, state.explorer.selected), (Pane::Code, 1));
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -554,7 +555,10 @@ fn tick_changes_nothing() {
     let mut state = loaded(Mode::COMMIT, vec![staged("a.rs")]);
     let task = start_generation(&mut state);
     let before = format!("{:?}", state.task);
-    assert_eq!(update(&mut state, Action::Tick), vec![]);
+    assert_eq!(
+        update(&mut state, Action::Tick(std::time::Instant::now())),
+        vec![]
+    );
     assert_eq!(format!("{:?}", state.task), before);
     assert_eq!(state.task.as_ref().map(|t| t.id), Some(task));
 }
@@ -585,7 +589,7 @@ fn help_toggles_and_swallows_other_commands_while_open() {
     ] {
         assert_eq!(command(&mut state, swallowed), vec![], "{swallowed:?}");
     }
-    assert_eq!((state.focus, state.selected), (Pane::Files, 0));
+    assert_eq!((state.focus, state.selected), (Pane::Changes, 0));
     assert_eq!(state.mode, Mode::COMMIT);
     assert!(state.task.is_none());
     command(&mut state, Command::Help);
@@ -593,7 +597,7 @@ fn help_toggles_and_swallows_other_commands_while_open() {
     command(&mut state, Command::Help);
     command(&mut state, Command::Back);
     assert!(!state.help);
-    assert_eq!(state.focus, Pane::Files);
+    assert_eq!(state.focus, Pane::Changes);
 }
 
 #[test]
@@ -609,28 +613,28 @@ fn panes_cycle_in_the_order_of_the_mode() {
     let mut state = loaded(Mode::COMMIT, vec![]);
     assert_eq!(
         cycle(&mut state, Command::NextPane, 3),
-        [Pane::Diff, Pane::Editor, Pane::Files]
+        [Pane::Diff, Pane::Editor, Pane::Changes]
     );
     assert_eq!(
         cycle(&mut state, Command::PrevPane, 3),
-        [Pane::Editor, Pane::Diff, Pane::Files]
+        [Pane::Editor, Pane::Diff, Pane::Changes]
     );
     let mut state = loaded(Mode::Explore, vec![]);
     assert_eq!(
         cycle(&mut state, Command::NextPane, 2),
-        [Pane::Diff, Pane::Files]
+        [Pane::Code, Pane::Tree]
     );
     let mut state = loaded(Mode::PR, vec![]);
     assert_eq!(
         cycle(&mut state, Command::NextPane, 3),
-        [Pane::Editor, Pane::Diff, Pane::Files]
+        [Pane::Editor, Pane::Diff, Pane::Commits]
     );
     // With the chat open, its input is the last stop.
     let mut state = loaded(Mode::COMMIT, vec![]);
     command(&mut state, Command::OpenChat);
     assert_eq!(
         cycle(&mut state, Command::NextPane, 4),
-        [Pane::Files, Pane::Diff, Pane::Editor, Pane::ChatInput]
+        [Pane::Changes, Pane::Diff, Pane::Editor, Pane::ChatInput]
     );
     assert_eq!(cycle(&mut state, Command::PrevPane, 1), [Pane::Editor]);
 }
@@ -696,20 +700,20 @@ fn select_opens_the_diff_and_back_returns_to_the_files() {
     command(&mut state, Command::Select);
     assert_eq!(state.focus, Pane::Diff, "select elsewhere does nothing");
     command(&mut state, Command::Back);
-    assert_eq!(state.focus, Pane::Files);
+    assert_eq!(state.focus, Pane::Changes);
     command(&mut state, Command::Back);
-    assert_eq!(state.focus, Pane::Files);
+    assert_eq!(state.focus, Pane::Changes);
 
     state.focus = Pane::Editor;
     command(&mut state, Command::Back);
-    assert_eq!(state.focus, Pane::Files);
+    assert_eq!(state.focus, Pane::Changes);
 
     // Back from the chat input closes the chat and leaves typing for the file list.
     command(&mut state, Command::OpenChat);
     assert_eq!(state.focus, Pane::ChatInput);
     command(&mut state, Command::Back);
     assert!(!state.chat.open);
-    assert_eq!(state.focus, Pane::Files);
+    assert_eq!(state.focus, Pane::Changes);
 }
 
 #[test]
@@ -738,7 +742,7 @@ fn generate_starts_a_task_in_the_current_mode() {
         command(&mut state, Command::Generate),
         vec![Effect::Generate {
             task: 1,
-            mode: Mode::REVIEW,
+            kind: ArtifactKind::Review,
             range: None
         }]
     );
@@ -779,7 +783,7 @@ fn generate_without_a_provider_says_why() {
     // The chat will not open either.
     assert_eq!(command(&mut state, Command::OpenChat), vec![]);
     assert!(!state.chat.open);
-    assert_eq!(state.focus, Pane::Files);
+    assert_eq!(state.focus, Pane::Changes);
     assert_eq!(notice(&state).0, Level::Warning);
 }
 
@@ -947,7 +951,7 @@ fn commit_asks_first_and_refuses_what_cannot_be_committed() {
     let mut state = loaded(Mode::COMMIT, vec![staged("a.rs")]);
     state
         .artifacts
-        .get_mut(&Mode::COMMIT)
+        .get_mut(&ArtifactKind::Commit)
         .unwrap()
         .replace("  \n ");
     assert_eq!(command(&mut state, Command::Commit), vec![]);
@@ -962,7 +966,7 @@ fn commit_asks_first_and_refuses_what_cannot_be_committed() {
     assert!(!state.has_staged);
     state
         .artifacts
-        .get_mut(&Mode::COMMIT)
+        .get_mut(&ArtifactKind::Commit)
         .unwrap()
         .replace("Add two()");
     assert_eq!(command(&mut state, Command::Commit), vec![]);
@@ -1024,22 +1028,34 @@ fn undo_and_redo_step_through_the_versions_and_save_the_draft() {
     let mut state = with_message("First title");
     let task = start_generation(&mut state);
     generated(&mut state, task, "Second title");
-    let draft = |text: &str| {
+    // The draft carries the versions, so undo still works when the studio is reopened.
+    let saved = |text: &str, position| {
         vec![Effect::SaveDraft {
-            mode: Mode::COMMIT,
-            text: text.to_string(),
+            kind: ArtifactKind::Commit,
+            draft: Draft {
+                text: text.to_string(),
+                versions: vec!["First title".to_string(), "Second title".to_string()],
+                position,
+            },
         }]
     };
     assert_eq!(
         command(&mut state, Command::UndoVersion),
-        draft("First title")
+        saved("First title", 0)
     );
     assert_eq!(text(&state, Mode::COMMIT), "First title");
     assert_eq!(command(&mut state, Command::UndoVersion), vec![]);
     assert_eq!(text(&state, Mode::COMMIT), "First title");
     assert_eq!(
         command(&mut state, Command::RedoVersion),
-        draft("Second title")
+        vec![Effect::SaveDraft {
+            kind: ArtifactKind::Commit,
+            draft: Draft {
+                text: "Second title".to_string(),
+                versions: vec!["First title".to_string()],
+                position: 1,
+            },
+        }]
     );
     assert_eq!(text(&state, Mode::COMMIT), "Second title");
     assert_eq!(command(&mut state, Command::RedoVersion), vec![]);
@@ -1087,7 +1103,7 @@ fn mode_commands_switch_the_mode_and_reset_the_focus() {
             Mode::COMMIT | Mode::REVIEW => vec![],
         };
         assert_eq!(command(&mut state, c), expected, "{c:?}");
-        assert_eq!((state.mode, state.focus), (mode, Pane::Files), "{c:?}");
+        assert_eq!((state.mode, state.focus), (mode, mode.list_pane()), "{c:?}");
     }
     // The same mode again changes nothing.
     let mut state = loaded(Mode::REVIEW, vec![]);
@@ -1108,7 +1124,7 @@ fn entering_commit_mode_with_staged_files_and_no_message_generates() {
         command(&mut state, Command::ModeCommit),
         vec![Effect::Generate {
             task: 1,
-            mode: Mode::COMMIT,
+            kind: ArtifactKind::Commit,
             range: None
         }]
     );
@@ -1120,7 +1136,7 @@ fn entering_commit_mode_with_staged_files_and_no_message_generates() {
     with_text.auto_generate = true;
     with_text
         .artifacts
-        .get_mut(&Mode::COMMIT)
+        .get_mut(&ArtifactKind::Commit)
         .unwrap()
         .replace("Mine");
     assert_eq!(command(&mut with_text, Command::ModeCommit), vec![]);
@@ -1148,7 +1164,7 @@ fn entering_commit_mode_with_staged_files_and_no_message_generates() {
         command(&mut review, Command::ModeReview),
         vec![Effect::Generate {
             task: 1,
-            mode: Mode::REVIEW,
+            kind: ArtifactKind::Review,
             range: None
         }]
     );
@@ -1287,7 +1303,7 @@ fn status_loaded_chooses_commit_or_explore_when_no_mode_was_given() {
             },
             Effect::Generate {
                 task: 1,
-                mode: Mode::COMMIT,
+                kind: ArtifactKind::Commit,
                 range: None
             },
         ]
@@ -1439,13 +1455,16 @@ fn generated_lands_in_the_artifact_and_is_saved() {
     assert_eq!(
         generated(&mut state, task, "Add two()\n\nBody."),
         vec![Effect::SaveDraft {
-            mode: Mode::COMMIT,
-            text: "Add two()\n\nBody.".to_string()
+            kind: ArtifactKind::Commit,
+            draft: draft("Add two()\n\nBody.".to_string()),
         }]
     );
     assert!(state.task.is_none());
     assert_eq!(text(&state, Mode::COMMIT), "Add two()\n\nBody.");
-    assert_eq!(state.artifacts[&Mode::COMMIT].saved, "Add two()\n\nBody.");
+    assert_eq!(
+        state.artifacts[&ArtifactKind::Commit].saved,
+        "Add two()\n\nBody."
+    );
     assert_eq!(
         state.notice,
         Some(Notice {
@@ -1463,7 +1482,7 @@ fn a_failed_generation_is_a_notice_and_the_text_stays() {
         &mut state,
         Action::Generated {
             task,
-            mode: Mode::COMMIT,
+            kind: ArtifactKind::Commit,
             result: Err("openai: 500\n  Internal Server Error".to_string()),
         },
     );
@@ -1484,7 +1503,7 @@ fn a_failed_generation_is_a_notice_and_the_text_stays() {
         &mut state,
         Action::Generated {
             task,
-            mode: Mode::COMMIT,
+            kind: ArtifactKind::Commit,
             result: Err(long.clone()),
         },
     );
@@ -1518,11 +1537,7 @@ fn chat_replies_join_the_conversation() {
         panic!("no chat effect");
     };
     // A reply from another task changes nothing.
-    let reply = |task, result| Action::ChatReplied {
-        task,
-        mode: Mode::COMMIT,
-        result,
-    };
+    let reply = |task, result| Action::ChatReplied { task, result };
     assert_eq!(
         update(
             &mut state,
@@ -1580,15 +1595,19 @@ fn artifact_updates_land_in_the_editor_while_the_task_runs() {
         &mut state,
         Action::ArtifactUpdated {
             task,
-            mode: Mode::COMMIT,
+            kind: ArtifactKind::Commit,
             text: "Add two()".to_string(),
         },
     );
     assert_eq!(
         effects,
         vec![Effect::SaveDraft {
-            mode: Mode::COMMIT,
-            text: "Add two()".to_string()
+            kind: ArtifactKind::Commit,
+            draft: Draft {
+                text: "Add two()".to_string(),
+                versions: vec!["Add two() and a very long title nobody wants".to_string()],
+                position: 1,
+            },
         }]
     );
     assert_eq!(text(&state, Mode::COMMIT), "Add two()");
@@ -1613,7 +1632,7 @@ fn a_cancelled_tasks_artifact_update_is_dropped() {
     assert!(state.task.is_none());
     let update_action = Action::ArtifactUpdated {
         task,
-        mode: Mode::COMMIT,
+        kind: ArtifactKind::Commit,
         text: "Theirs".to_string(),
     };
     assert_eq!(update(&mut state, update_action.clone()), vec![]);
@@ -1642,11 +1661,13 @@ fn a_commit_clears_the_message_its_draft_and_the_flags() {
         effects,
         vec![
             Effect::LoadStatus,
-            Effect::ClearDraft { mode: Mode::COMMIT }
+            Effect::ClearDraft {
+                kind: ArtifactKind::Commit
+            }
         ]
     );
     assert_eq!(text(&state, Mode::COMMIT), "");
-    assert_eq!(state.artifacts[&Mode::COMMIT].saved, "");
+    assert_eq!(state.artifacts[&ArtifactKind::Commit].saved, "");
     assert_eq!(state.commit_flags, CommitFlags::default());
     assert_eq!(
         notice(&state),
@@ -1694,16 +1715,15 @@ fn drafts_restore_only_into_empty_buffers() {
     let mut state = loaded(Mode::COMMIT, vec![]);
     state
         .artifacts
-        .get_mut(&Mode::REVIEW)
+        .get_mut(&ArtifactKind::Review)
         .unwrap()
         .replace("Typed before the drafts arrived");
     let effects = update(
         &mut state,
         Action::DraftsLoaded(vec![
-            (Mode::COMMIT, "Draft message".to_string()),
-            (Mode::REVIEW, "Old review".to_string()),
-            (Mode::PR, "Old PR".to_string()),
-            (Mode::Explore, "nothing to restore into".to_string()),
+            (ArtifactKind::Commit, draft("Draft message")),
+            (ArtifactKind::Review, draft("Old review")),
+            (ArtifactKind::Pr, draft("Old PR")),
         ]),
     );
     assert_eq!(effects, vec![]);
@@ -1715,8 +1735,11 @@ fn drafts_restore_only_into_empty_buffers() {
     assert_eq!(text(&state, Mode::PR), "Old PR");
     assert_eq!(notice(&state), (Level::Info, "restored drafts: Commit, PR"));
     // A restored draft is saved already; it is no reason to ask before quitting.
-    assert_eq!(state.artifacts[&Mode::COMMIT].saved, "Draft message");
-    assert!(!state.artifacts[&Mode::PR].text().is_empty());
+    assert_eq!(
+        state.artifacts[&ArtifactKind::Commit].saved,
+        "Draft message"
+    );
+    assert!(!state.artifacts[&ArtifactKind::Pr].text().is_empty());
 
     // Nothing restored, no notice.
     let mut state = loaded(Mode::COMMIT, vec![]);
@@ -1729,7 +1752,7 @@ fn a_restored_draft_prevents_auto_generation() {
     let mut state = State::new(Mode::COMMIT);
     update(
         &mut state,
-        Action::DraftsLoaded(vec![(Mode::COMMIT, "Draft".to_string())]),
+        Action::DraftsLoaded(vec![(ArtifactKind::Commit, draft("Draft"))]),
     );
     let effects = update(&mut state, status(vec![staged("a.rs")]));
     assert_eq!(
@@ -1784,7 +1807,7 @@ fn the_range_modes_load_their_commits_then_generate_for_that_range() {
             },
             Effect::Generate {
                 task: 1,
-                mode: Mode::PR,
+                kind: ArtifactKind::Pr,
                 range: Some(("main".to_string(), "HEAD".to_string())),
             },
         ]
@@ -1807,7 +1830,7 @@ fn pick_range_takes_from_to_and_reloads_the_commits() {
             to: Some("v1.1".to_string()),
         }]
     );
-    assert_eq!(state.focus, Pane::Files);
+    assert_eq!(state.focus, Pane::Commits);
     // Outside the range modes it only says where ranges belong.
     let mut commit = loaded(Mode::COMMIT, vec![]);
     assert!(command(&mut commit, Command::PickRange).is_empty());
@@ -1820,7 +1843,7 @@ fn selecting_a_finding_shows_its_file_at_its_line() {
         Mode::REVIEW,
         vec![staged("README.md"), staged("src/app.rs")],
     );
-    state.artifacts.get_mut(&Mode::REVIEW).unwrap().replace(
+    state.artifacts.get_mut(&ArtifactKind::Review).unwrap().replace(
         "# Code review\n\nOk.\n\n## High (1)\n\n### Unchecked unwrap (`src/app.rs:3`)\n\nIt panics.\n",
     );
     state.focus = Pane::Findings;
@@ -1854,7 +1877,7 @@ fn enter_on_the_explore_tree_opens_directories_and_files() {
         &mut state,
         Action::TreeLoaded(Ok(vec!["README.md".into(), "src/lib.rs".into()])),
     );
-    state.focus = Pane::Files;
+    state.focus = Pane::Tree;
     command(&mut state, Command::Down); // "src"
     assert!(command(&mut state, Command::Select).is_empty());
     assert!(state.explorer.expanded.contains("src"));
@@ -1865,7 +1888,7 @@ fn enter_on_the_explore_tree_opens_directories_and_files() {
             path: "src/lib.rs".to_string()
         }]
     );
-    assert_eq!(state.focus, Pane::Diff);
+    assert_eq!(state.focus, Pane::Code);
 }
 
 #[test]
@@ -1873,7 +1896,7 @@ fn a_failed_commit_shows_the_whole_report_and_keeps_the_message() {
     let mut state = loaded(Mode::COMMIT, vec![staged("a.rs")]);
     state
         .artifacts
-        .get_mut(&Mode::COMMIT)
+        .get_mut(&ArtifactKind::Commit)
         .unwrap()
         .replace("Add a");
     let report =
@@ -1960,7 +1983,7 @@ fn a_click_in_the_range_modes_selects_the_commit_drawn_there() {
             )),
         },
     );
-    let files = PaneRects::compute(state.size, &state).files.unwrap();
+    let files = PaneRects::compute(state.size, &state).list.unwrap();
     let effects = update(&mut state, click(files.x + 2, files.y + 2));
     assert_eq!(state.range.selected, 1);
     assert_eq!(
@@ -1973,4 +1996,12 @@ fn a_click_in_the_range_modes_selects_the_commit_drawn_there() {
         state.selected, 0,
         "the hidden changed-file list is untouched"
     );
+}
+
+/// A draft of `text` with no earlier versions.
+fn draft(text: impl Into<String>) -> Draft {
+    Draft {
+        text: text.into(),
+        ..Draft::default()
+    }
 }

@@ -4,7 +4,9 @@
 use crossterm::event::{KeyEvent, MouseEvent};
 
 use super::command::Command;
+use super::drafts::Draft;
 use super::state::{CommitRow, FileEntry, Mode};
+use crate::types::ArtifactKind;
 
 /// A file opened in the code view: its lines (None when binary or too large) and history.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -21,8 +23,8 @@ pub enum Action {
     Mouse(MouseEvent),
     /// The terminal's new size (columns, rows).
     ResizeTo(u16, u16),
-    /// Time passes (the spinner turns while Iris works).
-    Tick,
+    /// Time passes (the spinner turns while Iris works): the time now.
+    Tick(std::time::Instant),
     Command(Command),
     /// The staged files ranked by relevance (before the full status, which takes longer).
     /// A first ranking from paths and kinds of change arrives at once; `complete` marks the
@@ -60,19 +62,18 @@ pub enum Action {
     /// A generation finished: the artifact's text, or why not.
     Generated {
         task: u64,
-        mode: Mode,
+        kind: ArtifactKind,
         result: Result<String, String>,
     },
     /// A chat reply finished.
     ChatReplied {
         task: u64,
-        mode: Mode,
         result: Result<ChatOutcome, String>,
     },
     /// Iris replaced the artifact through her update tool (lands in the editor at once).
     ArtifactUpdated {
         task: u64,
-        mode: Mode,
+        kind: ArtifactKind,
         text: String,
     },
     /// A git operation (stage, unstage, commit) finished with a message for the status bar.
@@ -81,7 +82,9 @@ pub enum Action {
         committed: bool,
     },
     /// Drafts saved by an earlier session, offered back.
-    DraftsLoaded(Vec<(Mode, String)>),
+    DraftsLoaded(Vec<(ArtifactKind, Draft)>),
+    /// A draft could not be written.
+    DraftFailed(String),
 }
 
 /// A staged file's relevance.

@@ -166,12 +166,14 @@ impl Studio {
                     None => return Ok(()),
                 },
                 Some(action) = rx.recv() => Some(action),
-                _ = tick.tick(), if self.spinning() => Some(Action::Tick),
+                _ = tick.tick(), if self.spinning() => Some(Action::Tick(Instant::now())),
                 _ = tokio::time::sleep(redraw_in), if dirty => None,
                 _ = terminate.recv() => return Ok(()),
             };
             if let Some(action) = action {
                 trace_action(&action);
+                // The reducer and drawing never read the clock: time comes with the actions.
+                self.state.now = Instant::now();
                 for effect in update(&mut self.state, action) {
                     runner.run(effect);
                 }

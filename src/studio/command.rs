@@ -3,6 +3,8 @@
 
 use serde::{Deserialize, Serialize};
 
+use super::state::{Mode, Pane};
+
 /// Everything a user can ask of the studio with one key.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -84,6 +86,43 @@ impl Command {
         Command::ModeChangelog,
         Command::ModeReleaseNotes,
     ];
+
+    /// Whether the command means something in `mode`, and if not, why. The reducer says why
+    /// and does nothing; the help overlay leaves the key out.
+    pub fn applies(self, mode: Mode) -> Result<(), &'static str> {
+        let stages = mode.list_pane() == Pane::Changes;
+        match self {
+            Command::Commit | Command::ToggleAmend | Command::ToggleNoVerify
+                if mode != Mode::COMMIT =>
+            {
+                Err("commits are made in commit mode (2)")
+            }
+            Command::StageFile
+            | Command::UnstageFile
+            | Command::StageAll
+            | Command::UnstageAll
+            | Command::StageHunk
+                if !stages =>
+            {
+                Err("files and hunks are staged in commit mode (2)")
+            }
+            Command::Generate if !mode.has_artifact() => {
+                Err("explore mode has nothing to write: switch to a mode (2-6)")
+            }
+            Command::OpenChat | Command::UndoVersion | Command::RedoVersion
+                if !mode.has_artifact() =>
+            {
+                Err("chat and versions belong to an artifact: switch to a mode (2-6)")
+            }
+            Command::NextHunk | Command::PrevHunk if mode == Mode::Explore => {
+                Err("hunks are in the diffs of the other modes (2-6)")
+            }
+            Command::PickRange if !mode.uses_range() => {
+                Err("ranges belong to the PR, changelog and release notes modes (4-6)")
+            }
+            _ => Ok(()),
+        }
+    }
 
     /// What the help overlay says the command does.
     pub fn describe(self) -> &'static str {

@@ -2,11 +2,8 @@
 //! to the pane's width. Drawing shows a window of these rows and the mouse wheel and page keys
 //! move that window, so both measure the conversation the same way.
 
-use std::cell::RefCell;
-
-use super::memo::Memo;
 use super::state::{Chat, Speaker};
-use super::ui::text::{expand_tabs, wrap_line};
+use super::text::{expand_tabs, wrap_line};
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Row {
@@ -19,6 +16,16 @@ pub enum Row {
 /// The conversation, then the reply Iris is streaming (if any), in rows of at most `width`
 /// cells.
 pub fn rows(chat: &Chat, streaming: Option<&str>, width: usize) -> Vec<Row> {
+    rows_by(chat, streaming, |text| wrap_message(text, width))
+}
+
+/// The same rows, each message wrapped by `wrap` (drawing remembers wrapped messages, so a
+/// frame of a streamed reply wraps only the message that grew).
+pub fn rows_by(
+    chat: &Chat,
+    streaming: Option<&str>,
+    mut wrap: impl FnMut(&str) -> Vec<String>,
+) -> Vec<Row> {
     let mut rows = Vec::new();
     let messages = chat.messages.iter().map(|m| (m.speaker, m.text.as_str()));
     let streamed = streaming.map(|text| (Speaker::Iris, text));
@@ -27,27 +34,16 @@ pub fn rows(chat: &Chat, streaming: Option<&str>, width: usize) -> Vec<Row> {
             rows.push(Row::Blank);
         }
         rows.push(Row::Speaker(speaker));
-        rows.extend(wrapped(text, width).into_iter().map(Row::Text));
+        rows.extend(wrap(text).into_iter().map(Row::Text));
     }
     rows
 }
 
-thread_local! {
-    /// Wrapped messages already seen, by width and text: each frame of a streamed reply
-    /// wraps only the message that grew.
-    static WRAPPED: RefCell<Memo<(usize, String), Vec<String>>> = RefCell::new(Memo::new(500));
-}
-
 /// One message's rows of at most `width` cells.
-fn wrapped(text: &str, width: usize) -> Vec<String> {
-    WRAPPED.with(|memo| {
-        memo.borrow_mut()
-            .get_or_make((width, text.to_string()), |(width, text)| {
-                text.lines()
-                    .flat_map(|line| wrap_line(&expand_tabs(line), *width))
-                    .collect()
-            })
-    })
+pub fn wrap_message(text: &str, width: usize) -> Vec<String> {
+    text.lines()
+        .flat_map(|line| wrap_line(&expand_tabs(line), width))
+        .collect()
 }
 
 /// The first row shown in a window of `height` rows: the one the user scrolled to, or the

@@ -1,6 +1,8 @@
 //! What `update` asks the outside world to do; the runner carries it out off the UI thread.
 
+use super::drafts::Draft;
 use super::state::{ChatMessage, CommitFlags, Mode};
+use crate::types::ArtifactKind;
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Effect {
@@ -27,12 +29,12 @@ pub enum Effect {
     /// `range` is (FROM, TO) for the range modes.
     Generate {
         task: u64,
-        mode: Mode,
+        kind: ArtifactKind,
         range: Option<(String, String)>,
     },
     Chat {
         task: u64,
-        mode: Mode,
+        kind: ArtifactKind,
         history: Vec<ChatMessage>,
         message: String,
         artifact: String,
@@ -62,11 +64,12 @@ pub enum Effect {
         message: String,
         flags: CommitFlags,
     },
+    /// Saves an artifact's text and versions.
     SaveDraft {
-        mode: Mode,
-        text: String,
+        kind: ArtifactKind,
+        draft: Draft,
     },
     ClearDraft {
-        mode: Mode,
+        kind: ArtifactKind,
     },
 }

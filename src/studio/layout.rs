@@ -5,11 +5,15 @@ use ratatui::layout::{Constraint, Direction, Layout, Rect};
 
 use super::state::{Pane, State};
 
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct PaneRects {
     pub tabs: Rect,
-    pub files: Option<Rect>,
-    pub diff: Option<Rect>,
+    /// The list on the left (changed files, tree or commits) and what it shows.
+    pub list: Option<Rect>,
+    pub list_pane: Pane,
+    /// The diff, or explore's code view.
+    pub view: Option<Rect>,
+    pub view_pane: Pane,
     pub editor: Option<Rect>,
     pub findings: Option<Rect>,
     /// The chat: the conversation above, the message being written below.
@@ -37,8 +41,10 @@ impl PaneRects {
                 .split(body);
             return Self {
                 tabs,
-                files: Some(cols[0]),
-                diff: Some(cols[1]),
+                list: Some(cols[0]),
+                list_pane: state.mode.list_pane(),
+                view: Some(cols[1]),
+                view_pane: state.mode.view_pane(),
                 editor: None,
                 findings: None,
                 chat_log: None,
@@ -82,8 +88,10 @@ impl PaneRects {
         });
         Self {
             tabs,
-            files: Some(cols[0]),
-            diff: Some(cols[1]),
+            list: Some(cols[0]),
+            list_pane: state.mode.list_pane(),
+            view: Some(cols[1]),
+            view_pane: state.mode.view_pane(),
             editor: Some(editor),
             findings,
             chat_log: chat.as_ref().map(|parts| parts[0]),
@@ -131,10 +139,10 @@ pub fn contains(rect: Option<Rect>, column: u16, row: u16) -> bool {
 /// The pane under a screen cell (a click on the conversation goes to the chat's input).
 pub fn hit(rects: &PaneRects, column: u16, row: u16) -> Option<Pane> {
     let inside = |rect: Option<Rect>| contains(rect, column, row);
-    if inside(rects.files) {
-        Some(Pane::Files)
-    } else if inside(rects.diff) {
-        Some(Pane::Diff)
+    if inside(rects.list) {
+        Some(rects.list_pane)
+    } else if inside(rects.view) {
+        Some(rects.view_pane)
     } else if inside(rects.findings) {
         Some(Pane::Findings)
     } else if inside(rects.editor) {

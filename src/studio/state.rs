@@ -4,6 +4,7 @@ use std::time::Instant;
 
 use tui_textarea::TextArea;
 
+use super::drafts::Draft;
 use crate::change::{ChangeKind, FileDiff};
 use crate::types::{ArtifactKind, Input};
 
@@ -62,12 +63,26 @@ impl Mode {
     /// The panes Tab cycles through, left to right.
     pub fn panes(self) -> &'static [Pane] {
         match self.artifact().map(|k| (k, k.describe().input)) {
-            None => &[Pane::Files, Pane::Diff],
+            None => &[Pane::Tree, Pane::Code],
             Some((ArtifactKind::Review, _)) => {
-                &[Pane::Files, Pane::Diff, Pane::Findings, Pane::Editor]
+                &[Pane::Changes, Pane::Diff, Pane::Findings, Pane::Editor]
             }
-            Some((_, Input::Staged)) => &[Pane::Files, Pane::Diff, Pane::Editor],
-            Some((_, Input::Range)) => &[Pane::Files, Pane::Editor, Pane::Diff],
+            Some((_, Input::Staged)) => &[Pane::Changes, Pane::Diff, Pane::Editor],
+            Some((_, Input::Range)) => &[Pane::Commits, Pane::Editor, Pane::Diff],
+        }
+    }
+
+    /// The list on the left: the changed files, the explore tree or the commits.
+    pub fn list_pane(self) -> Pane {
+        self.panes()[0]
+    }
+
+    /// What the middle shows: the open file's code in explore mode, else a diff.
+    pub fn view_pane(self) -> Pane {
+        if self == Mode::Explore {
+            Pane::Code
+        } else {
+            Pane::Diff
         }
     }
 
@@ -85,9 +100,16 @@ impl Mode {
 /// A pane that can have the focus, named for what it shows.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Pane {
-    /// The changed files (or, in the range modes, the commits).
-    Files,
+    /// The changed files (commit and review modes).
+    Changes,
+    /// The repository's file tree (explore mode).
+    Tree,
+    /// The commits of the range (PR, changelog and release notes modes).
+    Commits,
+    /// The diff of the selected file or commit.
     Diff,
+    /// The open file (explore mode).
+    Code,
     /// The artifact's text.
     Editor,
     ChatInput,
@@ -333,6 +355,23 @@ pub struct ArtifactBuffer {
 }
 
 impl ArtifactBuffer {
+    /// The text and its versions, as a draft keeps them.
+    pub fn draft(&self) -> Draft {
+        Draft {
+            text: self.text(),
+            versions: self.versions.clone(),
+            position: self.position,
+        }
+    }
+
+    /// Back to a saved draft: its text, and its versions to step through.
+    pub fn restore(&mut self, draft: Draft) {
+        self.set_editor(&draft.text);
+        self.position = draft.position.min(draft.versions.len());
+        self.versions = draft.versions;
+        self.saved = draft.text;
+    }
+
     pub fn text(&self) -> String {
         self.editor.lines().join("\n")
     }
@@ -499,7 +538,7 @@ pub struct State {
     pub relevance: std::collections::HashMap<String, u32>,
     pub branch: String,
     pub diff: DiffView,
-    pub artifacts: std::collections::BTreeMap<Mode, ArtifactBuffer>,
+    pub artifacts: std::collections::BTreeMap<ArtifactKind, ArtifactBuffer>,
     pub chat: Chat,
     pub task: Option<Task>,
     pub next_task_id: u64,
@@ -532,6 +571,8 @@ pub struct State {
     pub list_tops: ListTops,
     /// When the studio opened (the loading spinner turns from it).
     pub opened: Instant,
+    /// The time, as the last action brought it (drawing never reads the clock).
+    pub now: Instant,
     pub quit: bool,
 }
 
@@ -547,13 +588,14 @@ pub struct ListTops {
 
 impl State {
     pub fn new(mode: Mode) -> Self {
-        let mut artifacts = std::collections::BTreeMap::new();
-        for mode in Mode::ALL.into_iter().filter(|m| m.has_artifact()) {
-            artifacts.insert(mode, ArtifactBuffer::default());
-        }
+        let artifacts = ArtifactKind::ALL
+            .into_iter()
+            .map(|kind| (kind, ArtifactBuffer::default()))
+            .collect();
+        let now = Instant::now();
         Self {
             mode,
-            focus: Pane::Files,
+            focus: mode.list_pane(),
             files: Vec::new(),
             selected: 0,
             files_loading: true,
@@ -582,17 +624,36 @@ impl State {
             choose_mode: false,
             size: (120, 40),
             list_tops: ListTops::default(),
-            opened: Instant::now(),
+            opened: now,
+            now,
             quit: false,
         }
     }
 
+    /// The artifact of the current mode.
     pub fn artifact(&self) -> Option<&ArtifactBuffer> {
-        self.artifacts.get(&self.mode)
+        self.artifacts.get(&self.mode.artifact()?)
     }
 
     pub fn artifact_mut(&mut self) -> Option<&mut ArtifactBuffer> {
-        self.artifacts.get_mut(&self.mode)
+        self.artifacts.get_mut(&self.mode.artifact()?)
+    }
+
+    /// The panes Tab cycles through: the mode's, and the chat's input when it is open.
+    pub fn visible_panes(&self) -> Vec<Pane> {
+        let mut panes = self.mode.panes().to_vec();
+        if self.chat.open {
+            panes.push(Pane::ChatInput);
+        }
+        panes
+    }
+
+    /// The reply Iris is streaming into the chat, if she is.
+    pub fn streaming_reply(&self) -> Option<&str> {
+        self.task
+            .as_ref()
+            .filter(|t| t.kind == TaskKind::Chat)
+            .map(|t| t.streamed.as_str())
     }
 
     pub fn selected_file(&self) -> Option<&FileEntry> {
@@ -648,6 +709,22 @@ mod tests {
         buffer.replace("third");
         assert!(buffer.undo());
         assert_eq!(buffer.text(), "first draft (edited)");
+    }
+
+    #[test]
+    fn a_restored_draft_keeps_its_versions_to_step_through() {
+        let mut buffer = ArtifactBuffer::default();
+        buffer.replace("first");
+        buffer.replace("second");
+        buffer.undo();
+        let mut reopened = ArtifactBuffer::default();
+        reopened.restore(buffer.draft());
+        assert_eq!(reopened.text(), "first");
+        assert!(reopened.redo());
+        assert_eq!(reopened.text(), "second");
+        assert!(reopened.undo());
+        assert_eq!(reopened.text(), "first");
+        assert_eq!(reopened.saved, "first");
     }
 
     #[test]

@@ -1,5 +1,7 @@
 //! The chat with Iris, beside the artifact: the conversation and a multi-line input.
 
+use std::cell::RefCell;
+
 use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
@@ -8,14 +10,22 @@ use ratatui::widgets::Paragraph;
 use super::{focused, pane_block};
 use crate::studio::conversation::{self, Row};
 use crate::studio::layout::inner_size;
-use crate::studio::state::{Pane, Speaker, State, TaskKind};
+use crate::studio::memo::Memo;
+use crate::studio::state::{Pane, Speaker, State};
 use crate::studio::theme::{Theme, Token};
 
 /// The conversation in `log` (scrolled as the user left it, else at its end) and the message
 /// being written in `input`.
 pub fn draw(frame: &mut Frame, log: Rect, input: Rect, state: &State, theme: &Theme) {
     let (width, height) = inner_size(Some(log));
-    let rows = conversation::rows(&state.chat, streaming(state), width);
+    let rows = WRAPPED.with(|memo| {
+        let mut memo = memo.borrow_mut();
+        conversation::rows_by(&state.chat, state.streaming_reply(), |text| {
+            memo.get_or_make((width, text.to_string()), |(width, text)| {
+                conversation::wrap_message(text, *width)
+            })
+        })
+    });
     let top = conversation::top(&state.chat, rows.len(), height);
     let lines: Vec<Line> = rows
         .into_iter()
@@ -48,11 +58,8 @@ pub fn draw(frame: &mut Frame, log: Rect, input: Rect, state: &State, theme: &Th
     frame.render_widget(&state.chat.input, inner);
 }
 
-/// The reply Iris is streaming into the chat, if she is.
-pub fn streaming(state: &State) -> Option<&str> {
-    state
-        .task
-        .as_ref()
-        .filter(|t| t.kind == TaskKind::Chat)
-        .map(|t| t.streamed.as_str())
+thread_local! {
+    /// Wrapped messages already drawn, by width and text: each frame of a streamed reply
+    /// wraps only the message that grew.
+    static WRAPPED: RefCell<Memo<(usize, String), Vec<String>>> = RefCell::new(Memo::new(500));
 }

@@ -5,9 +5,9 @@ use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::ListItem;
 
-use super::text::clip;
 use super::{draw_list, focused, pane_block};
 use crate::studio::state::{Pane, State};
+use crate::studio::text::clip;
 use crate::studio::theme::{Theme, Token};
 
 pub fn draw(frame: &mut Frame, area: Rect, state: &State, theme: &Theme) {
@@ -27,7 +27,7 @@ pub fn draw(frame: &mut Frame, area: Rect, state: &State, theme: &Theme) {
         )
     };
     let width = usize::from(area.width.saturating_sub(2));
-    let block = pane_block(clip(&title, width), focused(state, Pane::Files), theme);
+    let block = pane_block(clip(&title, width), focused(state, Pane::Commits), theme);
     let items: Vec<ListItem> = if range.commits.is_empty() && !range.loading {
         vec![ListItem::new(Span::styled(
             "no commits in this range",

@@ -6,11 +6,11 @@ use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Paragraph, Wrap};
 
-use super::highlight::Highlighter;
-use super::text::clip;
 use super::{focused, pane_block};
 use crate::change::{FileDiff, LineKind};
+use crate::studio::highlight::Highlighter;
 use crate::studio::state::{DiffView, Pane, State};
+use crate::studio::text::clip;
 use crate::studio::theme::{Theme, Token};
 
 /// One row of the diff view.

@@ -6,9 +6,9 @@ use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Paragraph, Wrap};
 
-use super::text::width;
 use super::{focused, pane_block};
 use crate::studio::state::{Mode, Pane, State, TaskKind};
+use crate::studio::text::width;
 use crate::studio::theme::{Theme, Token};
 
 pub fn draw(frame: &mut Frame, area: Rect, state: &State, theme: &Theme) {

@@ -6,10 +6,10 @@ use ratatui::layout::{Constraint, Direction, Layout, Rect};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{ListItem, Paragraph};
 
-use super::highlight::Highlighter;
-use super::text::clip;
 use super::{draw_list, focused, pane_block};
+use crate::studio::highlight::Highlighter;
 use crate::studio::state::{Pane, State};
+use crate::studio::text::clip;
 use crate::studio::theme::{Theme, Token};
 
 pub fn draw_tree(frame: &mut Frame, area: Rect, state: &State, theme: &Theme) {
@@ -34,7 +34,7 @@ pub fn draw_tree(frame: &mut Frame, area: Rect, state: &State, theme: &Theme) {
             ListItem::new(Span::styled(clip(&text, width), theme.style(token)))
         })
         .collect();
-    let block = pane_block(title, focused(state, Pane::Files), theme);
+    let block = pane_block(title, focused(state, Pane::Tree), theme);
     draw_list(
         frame,
         area,
@@ -60,7 +60,7 @@ pub fn draw_code(frame: &mut Frame, area: Rect, state: &State, theme: &Theme) {
     }
     let block = pane_block(
         clip(&title, usize::from(area.width.saturating_sub(4))),
-        focused(state, Pane::Diff),
+        focused(state, Pane::Code),
         theme,
     );
     let height = usize::from(parts[0].height.saturating_sub(2));

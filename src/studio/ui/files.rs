@@ -5,10 +5,10 @@ use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::ListItem;
 
-use super::text::clip;
 use super::{draw_list, focused, pane_block};
 use crate::change::ChangeKind;
 use crate::studio::state::{FileEntry, Pane, State};
+use crate::studio::text::clip;
 use crate::studio::theme::{Theme, Token};
 
 pub fn draw(frame: &mut Frame, area: Rect, state: &State, theme: &Theme) {
@@ -27,7 +27,7 @@ pub fn draw(frame: &mut Frame, area: Rect, state: &State, theme: &Theme) {
     } else {
         format!(" Files ({}) ", state.files.len())
     };
-    let block = pane_block(title, focused(state, Pane::Files), theme);
+    let block = pane_block(title, focused(state, Pane::Changes), theme);
     let inner_width = usize::from(area.width.saturating_sub(2));
     let items: Vec<ListItem> = if state.files.is_empty() && !state.files_loading {
         vec![ListItem::new(Span::styled(

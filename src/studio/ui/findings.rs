@@ -5,10 +5,10 @@ use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::ListItem;
 
-use super::text::clip;
 use super::{draw_list, focused, pane_block};
 use crate::studio::findings::findings_in;
 use crate::studio::state::{Pane, State};
+use crate::studio::text::clip;
 use crate::studio::theme::{Theme, Token};
 use crate::types::Severity;
 

@@ -1,26 +1,16 @@
-//! The help overlay (generated from the keymap for the current mode) and yes/no questions.
+//! The help overlay, generated from the keymap for the current mode.
 
 use ratatui::Frame;
 use ratatui::layout::{Constraint, Direction, Layout, Rect};
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Clear, Paragraph, Wrap};
+use ratatui::widgets::{Clear, Paragraph};
 
-use super::{Looks, centered, pane_block, text};
+use super::{Looks, centered, pane_block};
 use crate::studio::command::Command;
 use crate::studio::keymap::KeyContext;
-use crate::studio::state::{Confirm, Mode, State};
-use crate::studio::theme::{Theme, Token};
-
-/// Commands that mean something in `mode`.
-fn applies(command: Command, mode: Mode) -> bool {
-    match command {
-        Command::Commit | Command::ToggleAmend | Command::ToggleNoVerify => mode == Mode::COMMIT,
-        Command::Generate | Command::OpenChat | Command::UndoVersion | Command::RedoVersion => {
-            mode.has_artifact()
-        }
-        _ => true,
-    }
-}
+use crate::studio::state::State;
+use crate::studio::text;
+use crate::studio::theme::Token;
 
 pub fn draw(frame: &mut Frame, area: Rect, state: &State, looks: &Looks) {
     let theme = looks.theme;
@@ -52,7 +42,7 @@ pub fn draw(frame: &mut Frame, area: Rect, state: &State, looks: &Looks) {
         (
             heading,
             keys.into_iter()
-                .filter(|(_, c)| applies(*c, state.mode))
+                .filter(|(_, c)| c.applies(state.mode).is_ok())
                 .collect(),
         )
     })
@@ -103,29 +93,4 @@ pub fn draw(frame: &mut Frame, area: Rect, state: &State, looks: &Looks) {
     }
     frame.render_widget(Paragraph::new(entries), columns[0]);
     frame.render_widget(Paragraph::new(right), columns[1]);
-}
-
-pub fn confirm(frame: &mut Frame, area: Rect, question: Confirm, state: &State, theme: &Theme) {
-    let text = match question {
-        Confirm::Commit => {
-            let mut what = "Commit with this message".to_string();
-            if state.commit_flags.amend {
-                what.push_str(", amending the last commit");
-            }
-            if state.commit_flags.no_verify {
-                what.push_str(", skipping hooks");
-            }
-            format!("{what}? (y/n)")
-        }
-        Confirm::Quit => "An artifact has unsaved changes. Quit anyway? (y/n)".to_string(),
-    };
-    let rect = centered(area, 64, 5);
-    frame.render_widget(Clear, rect);
-    frame.render_widget(
-        Paragraph::new(text)
-            .wrap(Wrap { trim: true })
-            .style(theme.style(Token::Text))
-            .block(pane_block(" Confirm ".to_string(), true, theme)),
-        rect,
-    );
 }

@@ -1,17 +1,18 @@
-//! Drawing: one file per pane; everything here only reads the state.
+//! Drawing: one file per pane and per overlay; everything here only reads the state.
 
 pub(crate) mod chat;
 mod commits;
+mod confirm;
 mod diff;
 mod editor;
 mod explore;
 mod files;
 mod findings;
 mod help;
-pub(crate) mod highlight;
+mod range_picker;
+mod report;
 mod status;
 mod tabs;
-pub mod text;
 
 use ratatui::Frame;
 use ratatui::layout::Rect;
@@ -36,21 +37,17 @@ pub fn draw(frame: &mut Frame, state: &State, looks: &Looks) {
     );
     let rects = PaneRects::compute((area.width, area.height), state);
     tabs::draw(frame, rects.tabs, state, looks.theme);
-    let explore = state.mode == super::state::Mode::Explore;
-    if let Some(rect) = rects.files {
-        if explore {
-            explore::draw_tree(frame, rect, state, looks.theme);
-        } else if state.mode.uses_range() {
-            commits::draw(frame, rect, state, looks.theme);
-        } else {
-            files::draw(frame, rect, state, looks.theme);
+    if let Some(rect) = rects.list {
+        match rects.list_pane {
+            Pane::Tree => explore::draw_tree(frame, rect, state, looks.theme),
+            Pane::Commits => commits::draw(frame, rect, state, looks.theme),
+            _ => files::draw(frame, rect, state, looks.theme),
         }
     }
-    if let Some(rect) = rects.diff {
-        if explore {
-            explore::draw_code(frame, rect, state, looks.theme);
-        } else {
-            diff::draw(frame, rect, state, looks.theme);
+    if let Some(rect) = rects.view {
+        match rects.view_pane {
+            Pane::Code => explore::draw_code(frame, rect, state, looks.theme),
+            _ => diff::draw(frame, rect, state, looks.theme),
         }
     }
     if let Some(rect) = rects.editor {
@@ -64,39 +61,14 @@ pub fn draw(frame: &mut Frame, state: &State, looks: &Looks) {
     }
     status::draw(frame, rects.status, state, looks);
     if let Some(input) = &state.range_input {
-        let rect = centered(area, 64, 3);
-        let block = pane_block(
-            " Range FROM..TO (enter applies, esc cancels) ".to_string(),
-            true,
-            looks.theme,
-        );
-        let inner = block.inner(rect);
-        frame.render_widget(ratatui::widgets::Clear, rect);
-        frame.render_widget(block, rect);
-        frame.render_widget(input, inner);
+        range_picker::draw(frame, area, input, looks.theme);
     }
     if let Some(report) = &state.report {
-        let rect = centered(
-            area,
-            area.width.saturating_sub(10),
-            area.height.saturating_sub(6),
-        );
-        frame.render_widget(ratatui::widgets::Clear, rect);
-        frame.render_widget(
-            ratatui::widgets::Paragraph::new(report.as_str())
-                .wrap(ratatui::widgets::Wrap { trim: false })
-                .style(looks.theme.style(Token::Text))
-                .block(pane_block(
-                    " Report (esc closes) ".to_string(),
-                    true,
-                    looks.theme,
-                )),
-            rect,
-        );
+        report::draw(frame, area, report, looks.theme);
     } else if state.help {
         help::draw(frame, area, state, looks);
     } else if let Some(question) = state.confirm {
-        help::confirm(frame, area, question, state, looks.theme);
+        confirm::draw(frame, area, question, state, looks.theme);
     }
 }
 

@@ -7,10 +7,10 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::Paragraph;
 
 use super::Looks;
-use super::text::clip;
 use crate::studio::command::Command;
 use crate::studio::keymap::KeyContext;
 use crate::studio::state::{Level, State};
+use crate::studio::text::clip;
 use crate::studio::theme::Token;
 
 const FRAMES: [&str; 10] = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"];
@@ -26,9 +26,12 @@ pub fn draw(frame: &mut Frame, area: Rect, state: &State, looks: &Looks) {
     let left = if let Some(task) = &state.task {
         let mut text = format!(
             " {} {} · {:.1}s",
-            spinner(task.started),
+            spinner(state.now, task.started),
             task.activity,
-            task.started.elapsed().as_secs_f64()
+            state
+                .now
+                .saturating_duration_since(task.started)
+                .as_secs_f64()
         );
         if task.input_tokens + task.output_tokens > 0 {
             text.push_str(&format!(
@@ -44,7 +47,7 @@ pub fn draw(frame: &mut Frame, area: Rect, state: &State, looks: &Looks) {
     } else if let Some(what) = state.loading().filter(|_| !alarming(state)) {
         Span::styled(
             clip(
-                &format!(" {} {what}…", spinner(state.opened)),
+                &format!(" {} {what}…", spinner(state.now, state.opened)),
                 width.saturating_sub(help.len()),
             ),
             theme.style(Token::Spinner),
@@ -66,7 +69,7 @@ pub fn draw(frame: &mut Frame, area: Rect, state: &State, looks: &Looks) {
     } else {
         Span::styled(" ready", theme.style(Token::StatusBarText))
     };
-    let used = super::text::width(&left.content);
+    let used = crate::studio::text::width(&left.content);
     let pad = width.saturating_sub(used + help.len());
     let line = Line::from(vec![
         left,
@@ -79,9 +82,10 @@ pub fn draw(frame: &mut Frame, area: Rect, state: &State, looks: &Looks) {
     );
 }
 
-/// The spinner's frame for something going on since `since` (a turn every 100 ms).
-fn spinner(since: std::time::Instant) -> &'static str {
-    FRAMES[(since.elapsed().as_millis() / 100) as usize % FRAMES.len()]
+/// The spinner's frame at `now` for something going on since `since` (a turn every 100 ms).
+fn spinner(now: std::time::Instant, since: std::time::Instant) -> &'static str {
+    let elapsed = now.saturating_duration_since(since);
+    FRAMES[(elapsed.as_millis() / 100) as usize % FRAMES.len()]
 }
 
 /// A warning or an error stays in view over the loading spinner (a load that failed would

@@ -10,8 +10,8 @@ use syntect::easy::HighlightLines;
 use syntect::highlighting::ThemeSet;
 use syntect::parsing::SyntaxSet;
 
-use super::text::{clip, expand_tabs, skip_columns};
 use crate::studio::memo::Memo;
+use crate::studio::text::{clip, expand_tabs, skip_columns};
 use crate::studio::theme::{ColorSupport, Theme};
 
 /// Loads the syntax definitions and colour schemes (tens of milliseconds) ahead of use.

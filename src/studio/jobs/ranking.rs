@@ -4,9 +4,9 @@
 
 use std::path::Path;
 
-use super::action::RankedFile;
 use crate::change::{ChangeKind, Relevance, most_relevant_first, score_file, score_lines};
 use crate::git::{DiffTarget, GitRepo};
+use crate::studio::action::RankedFile;
 
 /// Hands `send` the first ranking, then the complete one (`complete` true). An error ends it
 /// and is sent as the complete ranking, so the list stops waiting.

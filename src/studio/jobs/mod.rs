@@ -1,0 +1,330 @@
+//! Git and file work for the studio, off the UI thread: each job reads the repository and
+//! becomes an [`Action`]. Jobs for the same pane are numbered, so only the newest request's
+//! result arrives: a job whose request was overtaken (the user moved on through the list)
+//! skips its work if it has not started and drops its result if it has, as gitui's async
+//! jobs do. Files are read through the workspace tools' [`Boundary`], the one check every
+//! read passes.
+
+mod ranking;
+
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
+
+use tokio::sync::mpsc::UnboundedSender;
+
+use super::action::{Action, OpenedFile, RepoSnapshot};
+use super::highlight;
+use super::state::{CommitRow, FileEntry, Mode};
+use crate::agent::tools::ToolContext;
+use crate::agent::tools::boundary::{Boundary, FileText, read_text};
+use crate::git::{CommitOptions, DiffTarget, GitRepo};
+pub use ranking::rank_staged;
+
+/// The newest request of one kind; a job holding an older ticket is stale.
+#[derive(Debug, Clone, Default)]
+pub struct Latest(Arc<AtomicU64>);
+
+/// One request's place in its kind's order.
+#[derive(Debug, Clone)]
+pub struct Ticket {
+    latest: Arc<AtomicU64>,
+    number: u64,
+}
+
+impl Latest {
+    /// A ticket for a new request, which makes every earlier one stale.
+    pub fn next(&self) -> Ticket {
+        let number = self.0.fetch_add(1, Ordering::SeqCst) + 1;
+        Ticket {
+            latest: self.0.clone(),
+            number,
+        }
+    }
+}
+
+impl Ticket {
+    /// Whether no newer request of its kind has been made since.
+    pub fn is_current(&self) -> bool {
+        self.latest.load(Ordering::SeqCst) == self.number
+    }
+}
+
+/// What the studio asks of git and the files, with the newest request of each pane winning.
+pub struct Jobs {
+    tx: UnboundedSender<Action>,
+    root: PathBuf,
+    status: Latest,
+    /// The diff pane: a file's diff or a commit's.
+    diff: Latest,
+    file: Latest,
+    commits: Latest,
+}
+
+impl Jobs {
+    pub fn new(tx: UnboundedSender<Action>, root: PathBuf) -> Self {
+        Self {
+            tx,
+            root,
+            status: Latest::default(),
+            diff: Latest::default(),
+            file: Latest::default(),
+            commits: Latest::default(),
+        }
+    }
+
+    /// The ranked staged files, then the full status.
+    pub fn load_status(&self) {
+        let tx = self.tx.clone();
+        self.newest(&self.status, move |root| status(&tx, root));
+    }
+
+    pub fn load_diff(&self, path: String) {
+        self.newest(&self.diff, move |root| {
+            let (result, staged) = match file_diff(root, &path) {
+                Ok((files, staged)) => (Ok(files), Some(staged)),
+                Err(err) => (Err(err), None),
+            };
+            diff_loaded(path, result, staged)
+        });
+    }
+
+    pub fn load_commit_diff(&self, id: String) {
+        self.newest(&self.diff, move |root| {
+            let path = format!("commit {}", &id[..id.len().min(7)]);
+            let result = GitRepo::discover(&root)
+                .and_then(|repo| repo.diff_files(&DiffTarget::Commit(id), &[]))
+                .map_err(|e| e.to_string());
+            diff_loaded(path, result, None)
+        });
+    }
+
+    pub fn load_tree(&self) {
+        self.run(|root| Action::TreeLoaded(tree(root)));
+    }
+
+    pub fn open_file(&self, path: String) {
+        self.newest(&self.file, move |root| Action::FileOpened {
+            result: open_file(root, &path),
+            path,
+        });
+    }
+
+    pub fn load_commits(&self, mode: Mode, from: Option<String>, to: Option<String>) {
+        self.newest(&self.commits, move |root| Action::CommitsLoaded {
+            mode,
+            result: commits(root, mode, from, to),
+        });
+    }
+
+    /// A git operation (staging, a commit); its message goes to the status line.
+    pub fn git(
+        &self,
+        committed: bool,
+        work: impl FnOnce(&GitRepo) -> anyhow::Result<String> + Send + 'static,
+    ) {
+        self.run(move |root| {
+            let result = GitRepo::discover(&root)
+                .map_err(anyhow::Error::from)
+                .and_then(|repo| work(&repo))
+                .map_err(|e| format!("{e:#}"));
+            Action::GitDone { result, committed }
+        });
+    }
+
+    pub fn commit(&self, message: String, amend: bool, no_verify: bool) {
+        self.git(true, move |repo| {
+            Ok(repo.commit(&message, CommitOptions { amend, no_verify })?)
+        });
+    }
+
+    fn run(&self, work: impl FnOnce(PathBuf) -> Action + Send + 'static) {
+        let tx = self.tx.clone();
+        let root = self.root.clone();
+        tokio::task::spawn_blocking(move || {
+            let _ = tx.send(work(root));
+        });
+    }
+
+    /// Runs `work` for the newest request of `latest`'s kind only.
+    fn newest(&self, latest: &Latest, work: impl FnOnce(PathBuf) -> Action + Send + 'static) {
+        let ticket = latest.next();
+        let tx = self.tx.clone();
+        let root = self.root.clone();
+        tokio::task::spawn_blocking(move || {
+            if !ticket.is_current() {
+                return; // overtaken before it started
+            }
+            let action = work(root);
+            if ticket.is_current() {
+                let _ = tx.send(action);
+            }
+        });
+    }
+}
+
+/// Files bigger than this open as "too large" rather than being read.
+const MAX_OPEN_BYTES: u64 = 2 * 1024 * 1024;
+
+/// The repository's files (what .gitignore does not ignore), sorted.
+fn tree(root: PathBuf) -> Result<Vec<String>, String> {
+    let boundary = Boundary::open(&ToolContext::new(root)).map_err(|e| e.to_string())?;
+    let files = std::sync::Mutex::new(Vec::new());
+    boundary
+        .par_files(
+            None,
+            || (),
+            |_, _, relative| {
+                if let Ok(mut files) = files.lock() {
+                    files.push(relative);
+                }
+            },
+        )
+        .map_err(|e| e.to_string())?;
+    let mut files = files.into_inner().map_err(|e| e.to_string())?;
+    files.sort();
+    Ok(files)
+}
+
+/// A file's lines (None when binary or too large) and its last commits.
+fn open_file(root: PathBuf, path: &str) -> Result<OpenedFile, String> {
+    let boundary = Boundary::open(&ToolContext::new(root.clone())).map_err(|e| e.to_string())?;
+    let file = boundary.resolve(path).map_err(|e| e.to_string())?;
+    let lines: Option<Vec<String>> = match read_text(&file.absolute, MAX_OPEN_BYTES) {
+        Ok(FileText::Text(text)) => Some(text.lines().map(str::to_string).collect()),
+        Ok(FileText::Binary { .. } | FileText::TooLarge { .. }) => None,
+        Err(e) => return Err(e.to_string()),
+    };
+    if let Some(lines) = &lines {
+        highlight::warm(path, lines.iter().take(WARM_LINES).map(String::as_str));
+    }
+    let repo = GitRepo::discover(&root).map_err(|e| e.to_string())?;
+    let history = repo
+        .file_history(path, 20)
+        .map_err(|e| e.to_string())?
+        .into_iter()
+        .map(CommitRow::from)
+        .collect();
+    Ok(OpenedFile { lines, history })
+}
+
+/// The commits of FROM..TO; without FROM, the default branch for a PR and the latest tag (else
+/// the default branch) for a changelog or release notes.
+fn commits(
+    root: PathBuf,
+    mode: Mode,
+    from: Option<String>,
+    to: Option<String>,
+) -> Result<(String, Vec<CommitRow>), String> {
+    let repo = GitRepo::discover(&root).map_err(|e| e.to_string())?;
+    let from = match from {
+        Some(from) => from,
+        None => {
+            let tag = if mode == Mode::PR {
+                None
+            } else {
+                repo.latest_tag()
+            };
+            tag.or_else(|| repo.default_branch()).ok_or_else(|| {
+                "no default branch or tag to start from: R picks the range".to_string()
+            })?
+        }
+    };
+    let to = to.unwrap_or_else(|| "HEAD".to_string());
+    let rows = repo
+        .log_range(&from, &to, 1000)
+        .map_err(|e| e.to_string())?
+        .into_iter()
+        .map(CommitRow::from)
+        .collect();
+    Ok((from, rows))
+}
+
+/// Every changed path from `git status` (relevance comes from [`ranking`]).
+fn snapshot(root: PathBuf) -> Result<RepoSnapshot, String> {
+    let status = GitRepo::discover(&root)
+        .and_then(|repo| repo.status())
+        .map_err(|e| e.to_string())?;
+    let files = status
+        .entries
+        .into_iter()
+        .map(|e| FileEntry {
+            relevance: None,
+            path: e.path,
+            staged: e.staged,
+            unstaged: e.unstaged,
+            untracked: e.untracked,
+            conflicted: e.conflicted,
+        })
+        .collect();
+    Ok(RepoSnapshot {
+        branch: status.head.to_string(),
+        files,
+    })
+}
+
+/// The ranked staged files first (a diff of the index, using every core), sent at once; then
+/// the full status (a walk of the working tree), returned.
+pub fn status(tx: &UnboundedSender<Action>, root: PathBuf) -> Action {
+    rank_staged(&root, |result, complete| {
+        let _ = tx.send(Action::RankingLoaded { result, complete });
+    });
+    Action::StatusLoaded(snapshot(root))
+}
+
+/// About a screenful of lines: what the first frame of a diff or file shows.
+const WARM_LINES: usize = 100;
+
+/// A loaded diff, with the highlighting patterns its first screen needs compiled here in the
+/// background rather than in the UI thread's next frame.
+fn diff_loaded(
+    path: String,
+    result: Result<Vec<crate::change::FileDiff>, String>,
+    staged: Option<usize>,
+) -> Action {
+    if let Ok(files) = &result {
+        warm_highlighting(files);
+    }
+    Action::DiffLoaded {
+        path,
+        result,
+        staged,
+    }
+}
+
+fn warm_highlighting(files: &[crate::change::FileDiff]) {
+    let mut budget = WARM_LINES;
+    for file in files {
+        let lines: Vec<&str> = file
+            .hunks
+            .iter()
+            .flat_map(|h| &h.lines)
+            .take(budget)
+            .map(|l| l.content.as_str())
+            .collect();
+        budget -= lines.len();
+        highlight::warm(&file.path, lines.into_iter());
+        if budget == 0 {
+            break;
+        }
+    }
+}
+
+/// The selected file's staged changes, then its unstaged ones, and how many files the staged
+/// part has; an untracked file shows as added (unstaged).
+fn file_diff(root: PathBuf, path: &str) -> Result<(Vec<crate::change::FileDiff>, usize), String> {
+    let repo = GitRepo::discover(&root).map_err(|e| e.to_string())?;
+    let paths = [path.to_string()];
+    let diff = |target| repo.diff_files(&target, &paths).map_err(|e| e.to_string());
+    let mut files = diff(DiffTarget::Staged)?;
+    let staged = files.len();
+    files.extend(diff(DiffTarget::Unstaged)?);
+    if !files.is_empty()
+        || root.join(path).is_dir()
+        || !repo.is_untracked(path).map_err(|e| e.to_string())?
+    {
+        return Ok((files, staged));
+    }
+    let patch = repo.untracked_file_patch(path).map_err(|e| e.to_string())?;
+    Ok((crate::change::parse_unified_diff(&patch), 0))
+}

@@ -1,0 +1,103 @@
+//! The diff pane (and the code view's sideways scrolling): scrolling, hunks, staging a hunk.
+
+use super::super::command::Command;
+use super::super::effect::Effect;
+use super::super::state::{Level, Mode, State};
+use super::{notice, step};
+use crate::change::FileDiff;
+use crate::studio::text::{expand_tabs, width};
+
+/// Columns a sideways step moves the diff or the code.
+pub(super) const SIDEWAYS: isize = 8;
+
+pub(super) fn loaded(
+    state: &mut State,
+    path: String,
+    result: Result<Vec<FileDiff>, String>,
+    staged: Option<usize>,
+) -> Vec<Effect> {
+    if state.diff.path.as_deref() != Some(path.as_str()) {
+        return Vec::new(); // the diff of a file or commit the user has since left
+    }
+    state.diff.loading = false;
+    match result {
+        Ok(files) => {
+            state.diff.files = files;
+            state.diff.staged = staged;
+            if let Some((file, line)) = state.pending_jump.take() {
+                let row = state.diff.row_of_new_line(&file, line);
+                state.diff.scroll = row.unwrap_or(0);
+            }
+        }
+        Err(err) => notice(state, Level::Error, format!("diff of {path} failed: {err}")),
+    }
+    Vec::new()
+}
+
+pub(super) fn scroll(state: &mut State, command: Command) -> Vec<Effect> {
+    let last = state.diff.line_count().saturating_sub(1);
+    state.diff.scroll = step(state.diff.scroll, last, command);
+    Vec::new()
+}
+
+pub(super) fn jump_to_hunk(state: &mut State, command: Command) -> Vec<Effect> {
+    let starts = state.diff.hunk_starts();
+    let scroll = state.diff.scroll;
+    let target = if command == Command::NextHunk {
+        starts.into_iter().find(|s| *s > scroll)
+    } else {
+        starts.into_iter().rev().find(|s| *s < scroll)
+    };
+    if let Some(line) = target {
+        state.diff.scroll = line;
+    }
+    Vec::new()
+}
+
+/// Stages the hunk at the top of the view (the first one above them all), or unstages it
+/// when it is in the staged part.
+pub(super) fn stage_hunk(state: &mut State) -> Vec<Effect> {
+    let Some(path) = state
+        .diff
+        .path
+        .clone()
+        .filter(|_| state.diff.staged.is_some())
+    else {
+        return Vec::new();
+    };
+    let hunks = state.diff.hunks();
+    let top = hunks.iter().rev().find(|h| h.row <= state.diff.scroll);
+    let Some(place) = top.or(hunks.first()) else {
+        return Vec::new();
+    };
+    let hunk = place.in_side;
+    match state.diff.is_staged(place.file) {
+        Some(true) => vec![Effect::UnstageHunk { path, hunk }],
+        _ => vec![Effect::StageHunk { path, hunk }],
+    }
+}
+
+/// Scrolls the diff (or explore's code view) sideways, never past its longest line.
+pub(super) fn scroll_sideways(state: &mut State, delta: isize) -> Vec<Effect> {
+    let widest = |lines: &mut dyn Iterator<Item = &str>| {
+        lines.map(|l| width(&expand_tabs(l))).max().unwrap_or(0)
+    };
+    let (hscroll, longest) = if state.mode == Mode::Explore {
+        let lines = state.explorer.lines.as_deref().unwrap_or_default();
+        let longest = widest(&mut lines.iter().map(String::as_str));
+        (&mut state.explorer.hscroll, longest)
+    } else {
+        let files = &state.diff.files;
+        let mut lines = files
+            .iter()
+            .flat_map(|f| &f.hunks)
+            .flat_map(|h| &h.lines)
+            .map(|l| l.content.as_str());
+        let longest = widest(&mut lines);
+        (&mut state.diff.hscroll, longest)
+    };
+    // Keep some of the longest line in view.
+    let most = longest.saturating_sub(SIDEWAYS as usize);
+    *hscroll = hscroll.saturating_add_signed(delta).min(most);
+    Vec::new()
+}

@@ -1,0 +1,100 @@
+//! Keys that no command claimed (answers to a question, text for the focused input) and the
+//! mouse.
+
+use crossterm::event::{KeyCode, KeyEvent, MouseEvent, MouseEventKind};
+
+use super::super::command::Command;
+use super::super::effect::Effect;
+use super::super::layout::{PaneRects, contains, hit, inner_rows, keep_in_view};
+use super::super::state::{Confirm, Level, Pane, State};
+use super::artifact::WHEEL;
+use super::diff::SIDEWAYS;
+use super::{artifact, changes, commands, diff, notice, range};
+
+pub(super) fn key(state: &mut State, key: KeyEvent) -> Vec<Effect> {
+    if let Some(question) = state.confirm.take() {
+        let yes = matches!(
+            key.code,
+            KeyCode::Char('y') | KeyCode::Char('Y') | KeyCode::Enter
+        );
+        return match (question, yes) {
+            (Confirm::Quit, true) => {
+                state.quit = true;
+                Vec::new()
+            }
+            (Confirm::Commit, true) => changes::commit_confirmed(state),
+            (_, false) => {
+                notice(state, Level::Info, "cancelled");
+                Vec::new()
+            }
+        };
+    }
+    match state.focus {
+        Pane::Editor => artifact::type_in_editor(state, key),
+        Pane::ChatInput => artifact::chat_key(state, key),
+        Pane::RangeInput => range::key(state, key),
+        _ => Vec::new(),
+    }
+}
+
+/// The first row a list shows and its selection, for the list the left pane shows.
+fn list_selection(state: &State) -> (usize, usize) {
+    let tops = &state.list_tops;
+    match state.mode.list_pane() {
+        Pane::Tree => (state.explorer.selected, tops.tree),
+        Pane::Commits => (state.range.selected, tops.commits),
+        _ => (state.selected, tops.files),
+    }
+}
+
+pub(super) fn mouse(state: &mut State, mouse: MouseEvent) -> Vec<Effect> {
+    let rects = PaneRects::compute(state.size, state);
+    let Some(pane) = hit(&rects, mouse.column, mouse.row) else {
+        return Vec::new();
+    };
+    match mouse.kind {
+        MouseEventKind::Down(_) => {
+            state.focus = pane;
+            if pane == rects.list_pane
+                && let Some(area) = rects.list
+                && mouse.row > area.y
+                && mouse.row + 1 < area.y + area.height
+            {
+                // Row 0 of the list is under the top border; the list may be scrolled.
+                let rows = inner_rows(Some(area));
+                let (current, top) = list_selection(state);
+                let row = keep_in_view(top, current, rows) + usize::from(mouse.row - area.y - 1);
+                if row != current {
+                    return commands::select_row(state, row);
+                }
+            }
+            Vec::new()
+        }
+        MouseEventKind::ScrollLeft | MouseEventKind::ScrollRight if pane == rects.view_pane => {
+            let right = mouse.kind == MouseEventKind::ScrollRight;
+            diff::scroll_sideways(state, if right { SIDEWAYS } else { -SIDEWAYS })
+        }
+        MouseEventKind::ScrollDown | MouseEventKind::ScrollUp => {
+            let down = mouse.kind == MouseEventKind::ScrollDown;
+            if contains(rects.chat_log, mouse.column, mouse.row) {
+                artifact::scroll_conversation(state, &rects, if down { WHEEL } else { -WHEEL });
+                return Vec::new();
+            }
+            if pane == Pane::Editor {
+                // The editor's view moves (its cursor kept inside), not the focus.
+                if let Some(buffer) = state.artifact_mut() {
+                    let rows = if down { WHEEL } else { -WHEEL };
+                    buffer.editor.scroll((rows as i16, 0));
+                }
+                return Vec::new();
+            }
+            // The wheel focuses the pane under it (the chat's input keeps the focus it had).
+            if pane != Pane::ChatInput {
+                state.focus = pane;
+            }
+            let command = if down { Command::Down } else { Command::Up };
+            commands::move_cursor(state, pane, command)
+        }
+        _ => Vec::new(),
+    }
+}

@@ -1,0 +1,109 @@
+//! The reducer: `update(&mut State, Action) -> Vec<Effect>`. Pure: no terminal, git, network
+//! or clock (time arrives with `Tick`).
+//!
+//! - [`input`]: keys and the mouse that no command claimed.
+//! - [`commands`]: what each command does, after [`Command::applies`] says it means something.
+//! - [`changes`], [`explore`], [`range`]: the list on the left of each mode and its results.
+//! - [`diff`]: the diff pane.
+//! - [`artifact`]: Iris' tasks, the chat, the artifact's versions and drafts.
+
+mod artifact;
+mod changes;
+mod commands;
+mod diff;
+mod explore;
+mod input;
+mod range;
+
+use super::action::Action;
+use super::effect::Effect;
+use super::layout::{PaneRects, inner_rows, keep_in_view};
+use super::state::{Level, Notice, State};
+
+/// Lines a page moves.
+const PAGE: usize = 20;
+
+pub fn update(state: &mut State, action: Action) -> Vec<Effect> {
+    let effects = reduce(state, action);
+    follow_selections(state);
+    effects
+}
+
+fn reduce(state: &mut State, action: Action) -> Vec<Effect> {
+    match action {
+        Action::Key(key) => input::key(state, key),
+        Action::Mouse(mouse) => input::mouse(state, mouse),
+        Action::ResizeTo(width, height) => {
+            state.size = (width, height);
+            Vec::new()
+        }
+        Action::Tick(now) => {
+            state.now = now;
+            Vec::new()
+        }
+        Action::Command(command) => commands::run(state, command),
+        Action::RankingLoaded { result, complete } => {
+            changes::ranking_loaded(state, result, complete)
+        }
+        Action::StatusLoaded(result) => changes::status_loaded(state, result),
+        Action::GitDone { result, committed } => changes::git_done(state, result, committed),
+        Action::TreeLoaded(result) => explore::tree_loaded(state, result),
+        Action::FileOpened { path, result } => explore::file_opened(state, path, result),
+        Action::CommitsLoaded { mode, result } => range::commits_loaded(state, mode, result),
+        Action::DiffLoaded {
+            path,
+            result,
+            staged,
+        } => diff::loaded(state, path, result, staged),
+        Action::Agent { task, event } => artifact::progress(state, task, &event),
+        Action::Generated { task, kind, result } => artifact::generated(state, task, kind, result),
+        Action::ChatReplied { task, result, .. } => artifact::chat_replied(state, task, result),
+        Action::ArtifactUpdated { task, kind, text } => {
+            artifact::updated_by_iris(state, task, kind, &text)
+        }
+        Action::DraftsLoaded(drafts) => artifact::drafts_loaded(state, drafts),
+        Action::DraftFailed(err) => {
+            notice(
+                state,
+                Level::Error,
+                format!("saving the draft failed: {err}"),
+            );
+            Vec::new()
+        }
+    }
+}
+
+/// Each list's first row, moved only as far as its selection needs.
+fn follow_selections(state: &mut State) {
+    let rects = PaneRects::compute(state.size, state);
+    let (list, findings) = (inner_rows(rects.list), inner_rows(rects.findings));
+    let tops = &mut state.list_tops;
+    tops.files = keep_in_view(tops.files, state.selected, list);
+    tops.tree = keep_in_view(tops.tree, state.explorer.selected, list);
+    tops.commits = keep_in_view(tops.commits, state.range.selected, list);
+    tops.findings = keep_in_view(tops.findings, state.finding, findings);
+}
+
+fn notice(state: &mut State, level: Level, text: impl Into<String>) {
+    let text = text.into().split_whitespace().collect::<Vec<_>>().join(" ");
+    // An error longer than the status line is shown whole over the panes (esc closes it).
+    let room = usize::from(state.size.0).saturating_sub(10);
+    if level == Level::Error && crate::studio::text::width(&text) > room {
+        state.report = Some(text.clone());
+    }
+    state.notice = Some(Notice { level, text });
+}
+
+/// A cursor moved by a navigation command within `0..=last`.
+fn step(at: usize, last: usize, command: super::command::Command) -> usize {
+    use super::command::Command;
+    match command {
+        Command::Up => at.saturating_sub(1),
+        Command::Down => (at + 1).min(last),
+        Command::PageUp => at.saturating_sub(PAGE),
+        Command::PageDown => (at + PAGE).min(last),
+        Command::Top => 0,
+        Command::Bottom => last,
+        _ => at,
+    }
+}

@@ -1,0 +1,120 @@
+//! The range modes' list: the commits of FROM..TO and the range picker.
+
+use crossterm::event::{KeyCode, KeyEvent};
+
+use super::super::command::Command;
+use super::super::effect::Effect;
+use super::super::state::{CommitRow, DiffView, Level, Mode, Pane, State};
+use super::{artifact, notice, step};
+
+pub(super) fn commits_loaded(
+    state: &mut State,
+    mode: Mode,
+    result: Result<(String, Vec<CommitRow>), String>,
+) -> Vec<Effect> {
+    state.range.loading = false;
+    let (from, commits) = match result {
+        Ok(loaded) => loaded,
+        Err(err) => {
+            notice(state, Level::Error, err);
+            return Vec::new();
+        }
+    };
+    state.range.resolved_from = Some(from);
+    state.range.commits = commits;
+    state.range.selected = 0;
+    state.range.loaded_for = Some(mode);
+    if state.mode != mode {
+        return Vec::new();
+    }
+    if state.range.commits.is_empty() {
+        notice(
+            state,
+            Level::Info,
+            "the range has no commits: R picks another",
+        );
+    }
+    let mut effects = load_selected_commit_diff(state);
+    effects.extend(artifact::auto_generate(state));
+    effects
+}
+
+pub(super) fn load_commits(state: &mut State) -> Vec<Effect> {
+    state.range.loading = true;
+    vec![Effect::LoadCommits {
+        mode: state.mode,
+        from: state.range.from.clone(),
+        to: state.range.to.clone(),
+    }]
+}
+
+fn load_selected_commit_diff(state: &mut State) -> Vec<Effect> {
+    let Some(commit) = state.range.commits.get(state.range.selected) else {
+        state.diff = Default::default();
+        return Vec::new();
+    };
+    let id = commit.id.clone();
+    state.diff = DiffView {
+        path: Some(format!("commit {}", commit.short_id)),
+        loading: true,
+        ..Default::default()
+    };
+    vec![Effect::LoadCommitDiff { id }]
+}
+
+pub(super) fn move_cursor(state: &mut State, command: Command) -> Vec<Effect> {
+    let last = state.range.commits.len().saturating_sub(1);
+    let before = state.range.selected;
+    state.range.selected = step(before, last, command);
+    if state.range.selected != before {
+        return load_selected_commit_diff(state);
+    }
+    Vec::new()
+}
+
+/// Selects row `row` of the commits.
+pub(super) fn select(state: &mut State, row: usize) -> Vec<Effect> {
+    if row >= state.range.commits.len() {
+        return Vec::new();
+    }
+    state.range.selected = row;
+    load_selected_commit_diff(state)
+}
+
+/// Opens the range picker: an empty line, the current range in its title stays when nothing
+/// is typed.
+pub(super) fn pick(state: &mut State) -> Vec<Effect> {
+    state.range_input = Some(tui_textarea::TextArea::default());
+    state.focus = Pane::RangeInput;
+    Vec::new()
+}
+
+pub(super) fn close_picker(state: &mut State) {
+    state.range_input = None;
+    state.focus = state.mode.list_pane();
+}
+
+/// A key typed into the range picker; enter applies FROM..TO.
+pub(super) fn key(state: &mut State, key: KeyEvent) -> Vec<Effect> {
+    let Some(input) = state.range_input.as_mut() else {
+        state.focus = state.mode.list_pane();
+        return Vec::new();
+    };
+    if key.code != KeyCode::Enter {
+        input.input(key);
+        return Vec::new();
+    }
+    let text = input.lines().join("").trim().to_string();
+    close_picker(state);
+    if text.is_empty() {
+        return Vec::new();
+    }
+    let (from, to) = match text.split_once("..") {
+        Some((from, to)) => (from.trim(), to.trim()),
+        None => (text.as_str(), ""),
+    };
+    state.range.from = (!from.is_empty()).then(|| from.to_string());
+    state.range.to = (!to.is_empty()).then(|| to.to_string());
+    state.range.loaded_for = None;
+    load_commits(state)
+}
