@@ -328,3 +328,44 @@ fn file_diff(root: PathBuf, path: &str) -> Result<(Vec<crate::change::FileDiff>,
     let patch = repo.untracked_file_patch(path).map_err(|e| e.to_string())?;
     Ok((crate::change::parse_unified_diff(&patch), 0))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_the_newest_request_of_a_kind_is_current() {
+        let diff = Latest::default();
+        let first = diff.next();
+        assert!(first.is_current());
+        let second = diff.next();
+        assert!(!first.is_current(), "overtaken by the second request");
+        assert!(second.is_current());
+        // Another kind's requests do not overtake it.
+        let _file = Latest::default().next();
+        assert!(second.is_current());
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn the_newest_diff_arrives_last() {
+        let dir = tempfile::tempdir().unwrap();
+        git2::Repository::init(dir.path()).unwrap();
+        let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel();
+        let jobs = Jobs::new(tx, dir.path().to_path_buf());
+        for path in ["a.rs", "b.rs", "c.rs"] {
+            jobs.load_diff(path.to_string());
+        }
+        let mut arrived = Vec::new();
+        while let Ok(Some(action)) =
+            tokio::time::timeout(std::time::Duration::from_millis(500), rx.recv()).await
+        {
+            if let Action::DiffLoaded { path, .. } = action {
+                arrived.push(path);
+            }
+        }
+        // The newest request's diff arrives, and last: an older job that had not finished
+        // when it was overtaken never sends its result.
+        assert_eq!(arrived.last().map(String::as_str), Some("c.rs"));
+        assert_eq!(arrived.iter().filter(|p| *p == "c.rs").count(), 1);
+    }
+}
