@@ -10,7 +10,6 @@ pub mod agent;
 pub mod change;
 pub mod cli;
 pub mod config;
-pub mod error;
 pub mod git;
 pub mod studio;
 pub mod types;

@@ -7,12 +7,12 @@ use anyhow::{Context, Result};
 use clap::Args;
 
 use super::config::ConfigFlags;
+use super::exit::UsageError;
 use super::progress::Progress;
 use crate::agent::generate::IrisAgent;
 use crate::agent::requests::Scope;
 use crate::agent::write::Written;
 use crate::config::Config;
-use crate::error::UsageError;
 use crate::git::{CommitOptions, GitRepo};
 use crate::types::{ArtifactKind, insert_into_changelog};
 
