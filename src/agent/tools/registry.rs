@@ -59,8 +59,14 @@ pub fn core_tools(ctx: &ToolContext) -> Vec<Box<dyn ToolDyn>> {
 /// The main agent's tools: the core ones and the extras, around one notebook.
 pub fn main_agent_tools(subagents: &Subagents, notes: &Notes) -> Vec<Box<dyn ToolDyn>> {
     let mut tools = runnable_tools(&subagents.ctx, notes);
-    tools.push(Box::new(ParallelAnalyze(subagents.clone())));
-    tools.push(Box::new(AnalyzeSubagent(subagents.clone())));
+    tools.push(Box::new(ParallelAnalyze {
+        subagents: subagents.clone(),
+        tools: core_tools,
+    }));
+    tools.push(Box::new(AnalyzeSubagent {
+        subagents: subagents.clone(),
+        tools: core_tools,
+    }));
     tools
 }
 

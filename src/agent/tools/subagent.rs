@@ -5,11 +5,10 @@ use std::fmt::Write as _;
 use std::time::Instant;
 
 use rig_core::completion::ToolDefinition;
-use rig_core::tool::Tool;
+use rig_core::tool::{Tool, ToolDyn};
 use schemars::JsonSchema;
 use serde::Deserialize;
 
-use super::registry::core_tools;
 use super::{ToolContext, ToolFailure, parameters_schema};
 use crate::agent::{AgentSettings, EventSink, ProviderSpec, Run, run};
 
@@ -22,6 +21,10 @@ why it matters, and file:line references. No preamble, no JSON.";
 /// Most tasks one `parallel_analyze` call may start.
 const MAX_PARALLEL_TASKS: usize = 10;
 
+/// Makes the tools a subagent works with. The registry passes its core tools in, so this module
+/// does not depend on the registry that offers its tools.
+pub type MakeTools = fn(&ToolContext) -> Vec<Box<dyn ToolDyn>>;
+
 /// Runs subagents; clones share nothing but configuration.
 #[derive(Clone)]
 pub struct Subagents {
@@ -33,12 +36,17 @@ pub struct Subagents {
 
 impl Subagents {
     /// One subagent's findings, or why it has none. Bounded by the subagent timeout.
-    async fn analyze(&self, task: &str, max_turns: usize) -> Result<String, String> {
+    async fn analyze(
+        &self,
+        tools: MakeTools,
+        task: &str,
+        max_turns: usize,
+    ) -> Result<String, String> {
         let request = Run {
             preamble: SUBAGENT_PREAMBLE.to_string(),
             history: Vec::new(),
             prompt: task.to_string(),
-            tools: core_tools(&self.ctx),
+            tools: tools(&self.ctx),
             max_turns,
             max_tokens: Some(self.settings.subagent_max_tokens),
             stream: false,
@@ -72,7 +80,11 @@ pub struct AnalyzeArgs {
 
 /// `analyze_subagent`: one focused analysis.
 #[derive(Clone)]
-pub struct AnalyzeSubagent(pub Subagents);
+pub struct AnalyzeSubagent {
+    pub subagents: Subagents,
+    /// The subagent's tools.
+    pub tools: MakeTools,
+}
 
 impl Tool for AnalyzeSubagent {
     const NAME: &'static str = "analyze_subagent";
@@ -94,12 +106,13 @@ impl Tool for AnalyzeSubagent {
         if args.task.trim().is_empty() {
             return Err(ToolFailure::new("`task` is empty"));
         }
-        self.0.sink.send(crate::agent::AgentEvent::Status(
+        let subagents = &self.subagents;
+        subagents.sink.send(crate::agent::AgentEvent::Status(
             "a subagent is analyzing".into(),
         ));
-        let turns = self.0.turns(args.max_turns);
-        self.0
-            .analyze(&args.task, turns)
+        let turns = subagents.turns(args.max_turns);
+        subagents
+            .analyze(self.tools, &args.task, turns)
             .await
             .map_err(ToolFailure::new)
     }
@@ -116,7 +129,11 @@ pub struct ParallelArgs {
 
 /// `parallel_analyze`: several subagents at once; each task's result or error is reported.
 #[derive(Clone)]
-pub struct ParallelAnalyze(pub Subagents);
+pub struct ParallelAnalyze {
+    pub subagents: Subagents,
+    /// Each subagent's tools.
+    pub tools: MakeTools,
+}
 
 impl Tool for ParallelAnalyze {
     const NAME: &'static str = "parallel_analyze";
@@ -142,14 +159,19 @@ impl Tool for ParallelAnalyze {
                 "give 1 to {MAX_PARALLEL_TASKS} tasks (got {count})"
             )));
         }
-        self.0.sink.send(crate::agent::AgentEvent::Status(format!(
-            "{count} subagents are analyzing"
-        )));
+        let subagents = &self.subagents;
+        subagents
+            .sink
+            .send(crate::agent::AgentEvent::Status(format!(
+                "{count} subagents are analyzing"
+            )));
         let started = Instant::now();
-        let turns = self.0.turns(args.max_turns);
-        let results =
-            futures::future::join_all(args.tasks.iter().map(|task| self.0.analyze(task, turns)))
-                .await;
+        let turns = subagents.turns(args.max_turns);
+        let analyses = args
+            .tasks
+            .iter()
+            .map(|task| subagents.analyze(self.tools, task, turns));
+        let results = futures::future::join_all(analyses).await;
         Ok(report(
             &args.tasks,
             &results,
