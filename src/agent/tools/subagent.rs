@@ -4,13 +4,12 @@
 use std::fmt::Write as _;
 use std::time::Instant;
 
-use rig_core::completion::ToolDefinition;
-use rig_core::tool::{Tool, ToolDyn};
+use rig_core::tool::ToolDyn;
 use schemars::JsonSchema;
 use serde::Deserialize;
 
-use super::{ToolContext, ToolFailure, parameters_schema};
-use crate::agent::{AgentSettings, EventSink, ProviderSpec, Run, run};
+use super::{IrisTool, ToolContext, ToolFailure};
+use crate::agent::{AgentEvent, AgentSettings, EventSink, ProviderSpec, Run, run};
 
 const SUBAGENT_PREAMBLE: &str = "You are a focused analysis subagent working for Iris, who \
 writes commit messages, reviews, PR descriptions and release notes. Investigate exactly the task \
@@ -86,30 +85,20 @@ pub struct AnalyzeSubagent {
     pub tools: MakeTools,
 }
 
-impl Tool for AnalyzeSubagent {
+impl IrisTool for AnalyzeSubagent {
     const NAME: &'static str = "analyze_subagent";
-    type Error = ToolFailure;
+    const DESCRIPTION: &'static str = "Delegate one focused investigation to a subagent on the \
+        fast model (it has the git and workspace tools, not delegation). Returns its findings.";
     type Args = AnalyzeArgs;
-    type Output = String;
 
-    async fn definition(&self, _prompt: String) -> ToolDefinition {
-        ToolDefinition {
-            name: Self::NAME.to_string(),
-            description: "Delegate one focused investigation to a subagent on the fast model \
-                (it has the git and workspace tools, not delegation). Returns its findings."
-                .to_string(),
-            parameters: parameters_schema::<AnalyzeArgs>(),
-        }
-    }
-
-    async fn call(&self, args: AnalyzeArgs) -> Result<String, ToolFailure> {
+    async fn run(&self, _ctx: &ToolContext, args: AnalyzeArgs) -> Result<String, ToolFailure> {
         if args.task.trim().is_empty() {
             return Err(ToolFailure::new("`task` is empty"));
         }
         let subagents = &self.subagents;
-        subagents.sink.send(crate::agent::AgentEvent::Status(
-            "a subagent is analyzing".into(),
-        ));
+        subagents
+            .sink
+            .send(AgentEvent::Status("a subagent is analyzing".into()));
         let turns = subagents.turns(args.max_turns);
         subagents
             .analyze(self.tools, &args.task, turns)
@@ -135,24 +124,14 @@ pub struct ParallelAnalyze {
     pub tools: MakeTools,
 }
 
-impl Tool for ParallelAnalyze {
+impl IrisTool for ParallelAnalyze {
     const NAME: &'static str = "parallel_analyze";
-    type Error = ToolFailure;
+    const DESCRIPTION: &'static str = "Run 1-10 focused investigations in parallel, one \
+        subagent each on the fast model; for large changes, split the files into related \
+        groups. Returns each task's findings or error, with totals and elapsed time.";
     type Args = ParallelArgs;
-    type Output = String;
 
-    async fn definition(&self, _prompt: String) -> ToolDefinition {
-        ToolDefinition {
-            name: Self::NAME.to_string(),
-            description: "Run 1-10 focused investigations in parallel, one subagent each on \
-                the fast model; for large changes, split the files into related groups. \
-                Returns each task's findings or error, with totals and elapsed time."
-                .to_string(),
-            parameters: parameters_schema::<ParallelArgs>(),
-        }
-    }
-
-    async fn call(&self, args: ParallelArgs) -> Result<String, ToolFailure> {
+    async fn run(&self, _ctx: &ToolContext, args: ParallelArgs) -> Result<String, ToolFailure> {
         let count = args.tasks.len();
         if !(1..=MAX_PARALLEL_TASKS).contains(&count) {
             return Err(ToolFailure::new(format!(
@@ -160,11 +139,9 @@ impl Tool for ParallelAnalyze {
             )));
         }
         let subagents = &self.subagents;
-        subagents
-            .sink
-            .send(crate::agent::AgentEvent::Status(format!(
-                "{count} subagents are analyzing"
-            )));
+        subagents.sink.send(AgentEvent::Status(format!(
+            "{count} subagents are analyzing"
+        )));
         let started = Instant::now();
         let turns = subagents.turns(args.max_turns);
         let analyses = args
