@@ -9,10 +9,8 @@ use schemars::JsonSchema;
 use serde::Deserialize;
 
 use super::capability::Capability;
-use super::generate::IrisAgent;
-use super::tools::registry::{main_agent_tools, tool};
-use super::tools::subagent::Subagents;
-use super::tools::workspace::Notes;
+use super::iris::IrisAgent;
+use super::tools::registry::tool;
 use super::tools::{IrisTool, ToolContext, ToolFailure};
 use super::{EventSink, Run, run};
 use crate::types::{ArtifactKind, OutputType};
@@ -102,13 +100,7 @@ impl IrisAgent {
             artifact = target.artifact,
             tool = target.kind.describe().update_tool,
         );
-        let subagents = Subagents {
-            spec: self.fast.clone(),
-            ctx: self.ctx.clone(),
-            settings: self.settings.clone(),
-            sink: sink.clone(),
-        };
-        let mut tools = main_agent_tools(&subagents, &Notes::default());
+        let mut tools = self.main_tools(sink);
         let descriptor = target.kind.describe();
         tools.push(tool(
             &self.ctx,

@@ -9,7 +9,7 @@ use clap::Args;
 use super::config::ConfigFlags;
 use super::exit::UsageError;
 use super::progress::Progress;
-use crate::agent::generate::IrisAgent;
+use crate::agent::IrisAgent;
 use crate::agent::requests::Scope;
 use crate::agent::write::Written;
 use crate::config::Config;
