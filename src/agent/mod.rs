@@ -7,6 +7,7 @@ pub mod events;
 pub mod generate;
 pub mod iris;
 pub mod output;
+pub mod progress;
 pub mod provider;
 pub mod requests;
 mod retry;

@@ -8,7 +8,7 @@ use clap::Args;
 
 use super::config::ConfigFlags;
 use super::exit::UsageError;
-use super::progress::Progress;
+use super::progress::ProgressLine;
 use crate::agent::IrisAgent;
 use crate::agent::requests::Scope;
 use crate::agent::write::Written;
@@ -150,7 +150,7 @@ impl Session {
 
     /// Writes an artifact with the progress line on stderr.
     async fn write(&self, kind: ArtifactKind, scope: &Scope, ask_critic: bool) -> Result<Written> {
-        let progress = Progress::start();
+        let progress = ProgressLine::start();
         let result = self
             .iris
             .write(kind, scope, ask_critic, &progress.sink())
