@@ -11,5 +11,6 @@ pub mod change;
 pub mod cli;
 pub mod config;
 pub mod git;
+pub mod language;
 pub mod studio;
 pub mod types;

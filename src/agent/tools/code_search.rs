@@ -9,7 +9,7 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use super::boundary::{Boundary, line_matcher, line_searcher, matching_lines, trim_line};
-use super::languages::{DefinitionKind, Language, is_statement};
+use super::languages::{DefinitionKind, LanguagePatterns, is_statement};
 use super::{IrisTool, ToolContext, ToolFailure, blocking};
 
 const DEFAULT_RESULTS: usize = 20;
@@ -118,7 +118,7 @@ impl Matchers {
         match self {
             Matchers::Every(matcher) => Some(matcher),
             Matchers::PerLanguage(matchers) => {
-                let lang = Language::of(path)?;
+                let lang = LanguagePatterns::of(path)?;
                 matchers
                     .iter()
                     .find(|(name, _)| *name == lang.name)

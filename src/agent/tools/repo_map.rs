@@ -10,7 +10,7 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use super::boundary::{Boundary, FileText, line_searcher, matching_lines_in, read_text, trim_line};
-use super::languages::{ANY_NAME, DefinitionKind, LANGUAGES, Language, is_statement};
+use super::languages::{ANY_NAME, DefinitionKind, LANGUAGES, LanguagePatterns, is_statement};
 use super::{IrisTool, ToolContext, ToolFailure, blocking};
 
 const DEFAULT_TOKEN_BUDGET: usize = 2_000;
@@ -240,8 +240,8 @@ fn outline_files(
             path: relative,
             ..Outline::default()
         };
-        let language =
-            Language::of(path).and_then(|lang| matchers.iter().find(|m| m.name == lang.name));
+        let language = LanguagePatterns::of(path)
+            .and_then(|lang| matchers.iter().find(|m| m.name == lang.name));
         match language {
             Some(language) => outline_source(searcher, language, path, &mut outline),
             None if outline.changed || outline.mentioned => {}
