@@ -26,7 +26,7 @@ pub struct GeneratedMessage {
 impl GeneratedMessage {
     /// Puts the message in shape: a one-line title of at most [`MAX_TITLE_CHARS`] (counting
     /// the emoji) without trailing period, the overflow moved to the body, no emoji twice, the
-    /// body wrapped at [`BODY_COLUMNS`](super::commit_body::BODY_COLUMNS).
+    /// body wrapped at `BODY_COLUMNS` (in commit_body).
     pub fn normalize(&mut self) {
         self.emoji = self
             .emoji
