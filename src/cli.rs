@@ -2,6 +2,7 @@
 
 mod completions;
 pub mod config;
+pub mod exit;
 mod generate;
 mod hook;
 mod presets;
@@ -20,8 +21,8 @@ use crate::agent::tools::ToolContext;
 use crate::agent::tools::registry::{runnable_tools, tool_set};
 use crate::agent::tools::workspace::Notes;
 use crate::config::{Config, Overrides};
-use crate::error::{UsageError, exit_code, one_line};
 use crate::git::GitRepo;
+use exit::{UsageError, exit_code, one_line};
 
 #[derive(Debug, Parser)]
 #[command(
@@ -108,7 +109,7 @@ fn report_clap_error(err: clap::Error) -> ExitCode {
         | ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand => {
             let _ = err.print();
             if err.kind() == ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand {
-                ExitCode::from(crate::error::exit::CONFIG)
+                ExitCode::from(exit::CONFIG)
             } else {
                 ExitCode::SUCCESS
             }
@@ -125,7 +126,7 @@ fn report_clap_error(err: clap::Error) -> ExitCode {
                 .map(|l| format!(" ({})", l.trim()))
                 .unwrap_or_default();
             eprintln!("{first}{tip}; see 'iris --help'");
-            ExitCode::from(crate::error::exit::CONFIG)
+            ExitCode::from(exit::CONFIG)
         }
     }
 }
@@ -176,7 +177,7 @@ fn execute(cli: Cli) -> Result<ExitCode> {
         None => {
             use clap::CommandFactory;
             Cli::command().print_help()?;
-            return Ok(ExitCode::from(crate::error::exit::CONFIG));
+            return Ok(ExitCode::from(exit::CONFIG));
         }
     };
     match command {
@@ -257,7 +258,7 @@ async fn tool(args: ToolArgs) -> Result<ExitCode> {
             // A failed call is still what the model would read; print it, then fail.
             print_exact(&err.to_string())?;
             eprintln!("error: the tool '{name}' failed (above is what the model would read)");
-            Ok(ExitCode::from(crate::error::exit::GENERAL))
+            Ok(ExitCode::from(exit::GENERAL))
         }
     }
 }

@@ -10,7 +10,7 @@ pub mod agent;
 pub mod change;
 pub mod cli;
 pub mod config;
-pub mod error;
 pub mod git;
+pub mod language;
 pub mod studio;
 pub mod types;

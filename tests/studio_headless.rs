@@ -9,7 +9,7 @@ use std::time::Duration;
 use common::TestRepo;
 use common::fake_provider::{Api, FAKE_API_KEY, FakeProvider, Recorded, Step};
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
-use iris_studio::agent::generate::IrisAgent;
+use iris_studio::agent::IrisAgent;
 use iris_studio::config::{Config, Overrides};
 use iris_studio::git::GitRepo;
 use iris_studio::studio::action::Action;

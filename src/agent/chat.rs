@@ -2,22 +2,16 @@
 //! update tool (`update_commit`, `update_pr`, `update_review`, ...), whose edits reach the
 //! editor at once.
 
-use std::future::Future;
-use std::pin::Pin;
 use std::sync::Arc;
 
-use rig_core::completion::ToolDefinition;
 use rig_core::message::Message;
-use rig_core::tool::{ToolDyn, ToolError};
 use schemars::JsonSchema;
 use serde::Deserialize;
 
 use super::capability::Capability;
-use super::generate::IrisAgent;
-use super::tools::registry::main_agent_tools;
-use super::tools::subagent::Subagents;
-use super::tools::workspace::Notes;
-use super::tools::{ToolFailure, parameters_schema};
+use super::iris::IrisAgent;
+use super::tools::registry::tool;
+use super::tools::{IrisTool, ToolContext, ToolFailure};
 use super::{EventSink, Run, run};
 use crate::types::{ArtifactKind, OutputType};
 
@@ -53,43 +47,33 @@ struct UpdateArtifact {
     on_update: OnUpdate,
 }
 
-impl ToolDyn for UpdateArtifact {
+impl IrisTool for UpdateArtifact {
+    /// The family's name; each artifact's tool is named by its descriptor (`update_commit`, ...).
+    const NAME: &'static str = "update_artifact";
+    const DESCRIPTION: &'static str = "Replace the artifact in the user's editor.";
+    type Args = UpdateArgs;
+
     fn name(&self) -> String {
         self.name.to_string()
     }
 
-    fn definition<'a>(
-        &'a self,
-        _prompt: String,
-    ) -> Pin<Box<dyn Future<Output = ToolDefinition> + Send + 'a>> {
-        Box::pin(async move {
-            ToolDefinition {
-                name: self.name.to_string(),
-                description: format!(
-                    "Replace the {} in the user's editor with new complete text. The user sees \
-                     it at once and can step back to the previous version.",
-                    self.noun
-                ),
-                parameters: parameters_schema::<UpdateArgs>(),
-            }
-        })
+    fn description(&self) -> String {
+        format!(
+            "Replace the {} in the user's editor with new complete text. The user sees it at \
+             once and can step back to the previous version.",
+            self.noun
+        )
     }
 
-    fn call<'a>(
-        &'a self,
-        args: String,
-    ) -> Pin<Box<dyn Future<Output = Result<String, ToolError>> + Send + 'a>> {
-        Box::pin(async move {
-            let args: UpdateArgs = serde_json::from_str(&args)?;
-            let content = super::output::clean_text(&args.content);
-            if content.trim().is_empty() {
-                return Err(ToolError::ToolCallError(Box::new(ToolFailure::new(
-                    "`content` is empty: give the complete new text",
-                ))));
-            }
-            (self.on_update)((self.tidy)(content.trim_end()));
-            Ok(format!("The {} in the editor is updated.", self.noun))
-        })
+    async fn run(&self, _ctx: &ToolContext, args: UpdateArgs) -> Result<String, ToolFailure> {
+        let content = super::output::clean_text(&args.content);
+        if content.trim().is_empty() {
+            return Err(ToolFailure::new(
+                "`content` is empty: give the complete new text",
+            ));
+        }
+        (self.on_update)((self.tidy)(content.trim_end()));
+        Ok(format!("The {} in the editor is updated.", self.noun))
     }
 }
 
@@ -116,20 +100,17 @@ impl IrisAgent {
             artifact = target.artifact,
             tool = target.kind.describe().update_tool,
         );
-        let subagents = Subagents {
-            spec: self.fast.clone(),
-            ctx: self.ctx.clone(),
-            settings: self.settings.clone(),
-            sink: sink.clone(),
-        };
-        let mut tools = main_agent_tools(&subagents, &Notes::default());
+        let mut tools = self.main_tools(sink);
         let descriptor = target.kind.describe();
-        tools.push(Box::new(UpdateArtifact {
-            name: descriptor.update_tool,
-            noun: descriptor.noun,
-            tidy: descriptor.tidy,
-            on_update,
-        }));
+        tools.push(tool(
+            &self.ctx,
+            UpdateArtifact {
+                name: descriptor.update_tool,
+                noun: descriptor.noun,
+                tidy: descriptor.tidy,
+                on_update,
+            },
+        ));
         let history = history
             .iter()
             .map(|turn| {

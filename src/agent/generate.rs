@@ -1,55 +1,16 @@
 //! Capabilities end to end: compose the instructions, let Iris gather evidence and write,
 //! read the artifact out of her reply, and have the critic check it.
 
-use std::path::PathBuf;
-
 use super::capability::Capability;
+use super::iris::IrisAgent;
 use super::output::{OutputError, parse_structured};
-use super::style::style_instructions;
-use super::tools::ToolContext;
-use super::tools::registry::main_agent_tools;
-use super::tools::subagent::Subagents;
-use super::tools::workspace::Notes;
-use super::{AgentEvent, AgentSettings, EventSink, ProviderError, ProviderSpec, Run, run};
+use super::{AgentEvent, EventSink, ProviderError, Run, run};
 use crate::types::{Artifact, Critique, OutputType};
-
-/// Who Iris is, before any capability's task.
-const PERSONA: &str = "You are Iris, an expert software engineer who writes the prose around \
-code changes: commit messages, pull request descriptions, code reviews, changelogs and release \
-notes. You work from evidence: use your tools to read the change (start with git_diff's \
-summary, then the full diff of the files that matter), its history and the code around it. \
-Never invent changes, files, issues or numbers that the evidence does not show.";
 
 /// Added to the instructions when a first attempt overflowed the model's context.
 const SUMMARY_ONLY: &str = "## Context budget\nA first attempt exceeded the model's context \
 window. Use git_diff with detail=summary, request full diffs for at most three files, and \
 delegate the rest to parallel_analyze.";
-
-/// How Iris writes: a preset, gitmoji or not, and the user's own instructions.
-#[derive(Debug, Clone, Default)]
-pub struct Style {
-    pub preset: String,
-    pub gitmoji: bool,
-    pub instructions: String,
-}
-
-/// Iris, configured: the models, the repository, the limits and the style.
-#[derive(Clone)]
-pub struct IrisAgent {
-    pub main: ProviderSpec,
-    pub fast: ProviderSpec,
-    pub ctx: ToolContext,
-    pub settings: AgentSettings,
-    pub style: Style,
-    /// Stream replies (text arrives as events) or take them whole.
-    pub stream: bool,
-    /// The critic may check artifacts (`critic_enabled`).
-    pub critic_enabled: bool,
-    /// The user's config directory, where capability overrides live.
-    pub user_dir: Option<PathBuf>,
-    /// Where a reply that could not be read is saved for the user.
-    pub raw_reply_dir: PathBuf,
-}
 
 /// An artifact and what it cost.
 #[derive(Debug, Clone)]
@@ -64,47 +25,6 @@ pub struct Generated<T> {
 }
 
 impl IrisAgent {
-    /// Iris as the configuration says, working on the repository at `root`.
-    pub fn from_config(
-        config: &crate::config::Config,
-        root: &std::path::Path,
-        git_dir: &std::path::Path,
-        stream: bool,
-    ) -> anyhow::Result<Self> {
-        let settings = config.provider_settings();
-        let main = ProviderSpec {
-            kind: config.provider,
-            model: config.require_model()?.to_string(),
-            base_url: config.base_url()?.map(str::to_string),
-            api_key: config.api_key()?.map(|key| key.expose().to_string()),
-            stall_timeout: std::time::Duration::from_secs(config.request_timeout_secs),
-        };
-        let fast = ProviderSpec {
-            model: settings.fast_model.clone(),
-            ..main.clone()
-        };
-        Ok(Self {
-            main,
-            fast,
-            ctx: ToolContext::new(root.to_path_buf()).with_trust(config.trust_repo),
-            settings: AgentSettings {
-                max_turns: config.max_turns,
-                subagent_max_turns: config.subagent_max_turns,
-                subagent_timeout: std::time::Duration::from_secs(config.subagent_timeout_secs),
-                ..AgentSettings::default()
-            },
-            style: Style {
-                preset: config.preset.clone(),
-                gitmoji: config.gitmoji,
-                instructions: config.instructions.clone(),
-            },
-            stream,
-            critic_enabled: config.critic_enabled,
-            user_dir: crate::config::user_config_dir(),
-            raw_reply_dir: git_dir.join("iris"),
-        })
-    }
-
     /// Runs `capability` on `request` and returns its artifact. With `critic`, the verify
     /// capability checks it and a revision is made once if it asks for one.
     /// Ends with a [`AgentEvent::Done`] or [`AgentEvent::Error`] event as well.
@@ -166,28 +86,6 @@ impl IrisAgent {
         })
     }
 
-    /// The instructions: persona, the capability's task, the style and the output format.
-    pub(crate) fn preamble(&self, cap: &Capability, output: OutputType) -> anyhow::Result<String> {
-        let style = style_instructions(
-            &self.style.preset,
-            self.style.gitmoji,
-            &self.style.instructions,
-        )?;
-        let format = if output.is_structured() {
-            format!(
-                "## Output\nWhen you have the evidence you need, reply with only one JSON object \
-                 matching this JSON schema: no prose before or after it, no code fence.\n{}",
-                serde_json::to_string_pretty(&output.schema())?
-            )
-        } else {
-            "## Output\nReply in concise markdown.".to_string()
-        };
-        Ok(format!(
-            "{PERSONA}\n\n## Task\n{}\n\n## Style\n{style}\n\n{format}",
-            cap.task_prompt.trim()
-        ))
-    }
-
     /// One attempt: the main agent with every tool, then the artifact read from its reply.
     /// A context overflow is retried once with the summary-only strategy.
     async fn draft<T: Artifact + Send + 'static>(
@@ -232,17 +130,11 @@ impl IrisAgent {
         request: &str,
         sink: &EventSink,
     ) -> anyhow::Result<super::RunOutput> {
-        let subagents = Subagents {
-            spec: self.fast.clone(),
-            ctx: self.ctx.clone(),
-            settings: self.settings.clone(),
-            sink: sink.clone(),
-        };
         let request = Run {
             preamble: preamble.to_string(),
             history: Vec::new(),
             prompt: request.to_string(),
-            tools: main_agent_tools(&subagents, &Notes::default()),
+            tools: self.main_tools(sink),
             max_turns: self.settings.max_turns,
             max_tokens: self.settings.max_tokens,
             stream: self.stream,

@@ -5,7 +5,9 @@ pub mod capability;
 pub mod chat;
 pub mod events;
 pub mod generate;
+pub mod iris;
 pub mod output;
+pub mod progress;
 pub mod provider;
 pub mod requests;
 mod retry;
@@ -25,6 +27,7 @@ use rig_core::tool::ToolDyn;
 use thiserror::Error;
 
 pub use events::{AgentEvent, EventHook, EventSink};
+pub use iris::IrisAgent;
 pub use provider::{ProviderKind, ProviderSpec};
 
 use provider::with_completion_model;

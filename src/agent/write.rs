@@ -3,7 +3,8 @@
 //! emoji from the configuration.
 
 use super::EventSink;
-use super::generate::{Generated, IrisAgent};
+use super::generate::Generated;
+use super::iris::IrisAgent;
 use super::requests::{Scope, request};
 use crate::types::{
     Artifact, ArtifactKind, Changelog, GeneratedMessage, PullRequest, ReleaseNotes, Review,

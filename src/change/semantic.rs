@@ -4,6 +4,8 @@
 //! start of one trimmed line. It misses declarations split across lines, which is fine for a
 //! summary hint.
 
+use crate::language::Language;
+
 /// One notable thing a file's change does.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
 pub enum SemanticChange {
@@ -77,14 +79,13 @@ enum Lang {
 }
 
 impl Lang {
+    /// The classifier for a file's language, for the languages it knows.
     fn of(path: &str) -> Option<Self> {
-        let name = path.rsplit('/').next().unwrap_or(path);
-        let (_, ext) = name.rsplit_once('.')?;
-        let lang = match ext.to_ascii_lowercase().as_str() {
-            "rs" => Self::Rust,
-            "ts" | "tsx" | "mts" | "cts" | "js" | "jsx" | "mjs" | "cjs" => Self::Script,
-            "py" | "pyi" => Self::Python,
-            "go" => Self::Go,
+        let lang = match Language::of_path(path)? {
+            Language::Rust => Self::Rust,
+            Language::TypeScript | Language::JavaScript => Self::Script,
+            Language::Python => Self::Python,
+            Language::Go => Self::Go,
             _ => return None,
         };
         Some(lang)

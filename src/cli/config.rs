@@ -7,10 +7,10 @@ use std::process::ExitCode;
 use anyhow::{Context, Result};
 use clap::Subcommand;
 
+use crate::config::ConfigError;
 use crate::config::{
     Config, FileKind, Overrides, PROJECT_FILE, Source, display_path, set_value, user_config_path,
 };
-use crate::error::ConfigError;
 use crate::git::{GitError, GitRepo};
 
 #[derive(Debug, clap::Args)]

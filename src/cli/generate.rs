@@ -7,12 +7,12 @@ use anyhow::{Context, Result};
 use clap::Args;
 
 use super::config::ConfigFlags;
-use super::progress::Progress;
-use crate::agent::generate::IrisAgent;
+use super::exit::UsageError;
+use super::progress::ProgressLine;
+use crate::agent::IrisAgent;
 use crate::agent::requests::Scope;
 use crate::agent::write::Written;
 use crate::config::Config;
-use crate::error::UsageError;
 use crate::git::{CommitOptions, GitRepo};
 use crate::types::{ArtifactKind, insert_into_changelog};
 
@@ -150,7 +150,7 @@ impl Session {
 
     /// Writes an artifact with the progress line on stderr.
     async fn write(&self, kind: ArtifactKind, scope: &Scope, ask_critic: bool) -> Result<Written> {
-        let progress = Progress::start();
+        let progress = ProgressLine::start();
         let result = self
             .iris
             .write(kind, scope, ask_critic, &progress.sink())

@@ -7,7 +7,7 @@ use std::process::ExitCode;
 use anyhow::{Context, Result, bail};
 use clap::Subcommand;
 
-use crate::error::exit;
+use super::exit;
 use crate::git::{BACKUP_SUFFIX, HookInstall, HookRemoval, ManagedHook};
 
 use super::current_repo;

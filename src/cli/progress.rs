@@ -7,67 +7,39 @@ use std::time::{Duration, Instant};
 use tokio::sync::mpsc::{UnboundedReceiver, UnboundedSender, unbounded_channel};
 use tokio::task::JoinHandle;
 
+use crate::agent::progress::{Progress, SPINNER, SPINNER_STEP};
 use crate::agent::{AgentEvent, EventSink};
 
-const FRAMES: [&str; 10] = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"];
-
-/// What the progress line shows; updated from events, pure.
-#[derive(Debug, Default, Clone, PartialEq)]
-pub struct ProgressState {
-    pub activity: String,
-    pub input_tokens: u64,
-    pub output_tokens: u64,
-    pub tool_calls: usize,
+/// One line: "⠋ reading src/app.rs · 3.2s · 1,204 tokens sent · 340 received".
+fn line(progress: &Progress, frame: usize, elapsed: Duration) -> String {
+    let mut line = format!(
+        "{} {} · {:.1}s",
+        SPINNER[frame % SPINNER.len()],
+        if progress.activity.is_empty() {
+            "starting"
+        } else {
+            &progress.activity
+        },
+        elapsed.as_secs_f64()
+    );
+    if progress.input_tokens + progress.output_tokens > 0 {
+        line.push_str(&format!(
+            " · {} tokens sent · {} received",
+            progress.input_tokens, progress.output_tokens
+        ));
+    }
+    line
 }
 
-impl ProgressState {
-    pub fn apply(&mut self, event: &AgentEvent) {
-        match event {
-            AgentEvent::Status(text) => self.activity = text.clone(),
-            AgentEvent::ToolStarted { summary, .. } => {
-                self.activity = summary.clone();
-                self.tool_calls += 1;
-            }
-            AgentEvent::Usage { input, output } => {
-                self.input_tokens += input;
-                self.output_tokens += output;
-            }
-            AgentEvent::TextDelta(_) => self.activity = "writing".to_string(),
-            AgentEvent::ToolFinished { .. } | AgentEvent::Done(_) | AgentEvent::Error(_) => {}
-        }
-    }
-
-    /// One line: "⠋ reading src/app.rs · 3.2s · 1,204 tokens sent · 340 received".
-    pub fn line(&self, frame: usize, elapsed: Duration) -> String {
-        let mut line = format!(
-            "{} {} · {:.1}s",
-            FRAMES[frame % FRAMES.len()],
-            if self.activity.is_empty() {
-                "starting"
-            } else {
-                &self.activity
-            },
-            elapsed.as_secs_f64()
-        );
-        if self.input_tokens + self.output_tokens > 0 {
-            line.push_str(&format!(
-                " · {} tokens sent · {} received",
-                self.input_tokens, self.output_tokens
-            ));
-        }
-        line
-    }
-}
-
-/// A running progress display; [`Progress::finish`] clears the line and prints the totals.
-pub struct Progress {
+/// A running progress display; [`ProgressLine::finish`] clears the line and prints the totals.
+pub struct ProgressLine {
     sender: UnboundedSender<AgentEvent>,
-    task: JoinHandle<ProgressState>,
+    task: JoinHandle<Progress>,
     started: Instant,
     drawing: bool,
 }
 
-impl Progress {
+impl ProgressLine {
     pub fn start() -> Self {
         let (sender, receiver) = unbounded_channel();
         let drawing = std::io::stderr().is_terminal();
@@ -113,9 +85,9 @@ async fn draw(
     mut events: UnboundedReceiver<AgentEvent>,
     drawing: bool,
     started: Instant,
-) -> ProgressState {
-    let mut state = ProgressState::default();
-    let mut tick = tokio::time::interval(Duration::from_millis(100));
+) -> Progress {
+    let mut state = Progress::default();
+    let mut tick = tokio::time::interval(SPINNER_STEP);
     let mut frame = 0;
     loop {
         tokio::select! {
@@ -127,7 +99,7 @@ async fn draw(
                 frame += 1;
                 if drawing {
                     let mut err = std::io::stderr();
-                    let _ = write!(err, "\r\x1b[2K{}", state.line(frame, started.elapsed()));
+                    let _ = write!(err, "\r\x1b[2K{}", line(&state, frame, started.elapsed()));
                     let _ = err.flush();
                 }
             }
@@ -145,7 +117,7 @@ mod tests {
 
     #[test]
     fn events_become_one_progress_line() {
-        let mut state = ProgressState::default();
+        let mut state = Progress::default();
         state.apply(&AgentEvent::ToolStarted {
             name: "file_read".into(),
             summary: "reading src/app.rs".into(),
@@ -159,7 +131,7 @@ mod tests {
             output: 300,
         });
         assert_eq!(
-            state.line(0, Duration::from_millis(3200)),
+            line(&state, 0, Duration::from_millis(3200)),
             "⠋ reading src/app.rs · 3.2s · 1204 tokens sent · 340 received"
         );
         assert_eq!(state.tool_calls, 1);

@@ -6,7 +6,7 @@ use anyhow::{Context, Result};
 use clap::Args;
 
 use super::config::ConfigFlags;
-use crate::error::UsageError;
+use super::exit::UsageError;
 use crate::studio::app::{Studio, StudioOptions};
 use crate::studio::state::Mode;
 

@@ -8,8 +8,7 @@ use toml_edit::{DocumentMut, InlineTable, Item, Table, TableLike};
 
 use super::file::{self, FileKind};
 use super::keys::{ConfigKey, Kind};
-use super::{PROJECT_FILE, ProviderKind, display_path};
-use crate::error::ConfigError;
+use super::{ConfigError, PROJECT_FILE, ProviderKind, display_path};
 
 /// What `set_value` wrote: the key's canonical name and its value as shown (keys masked).
 #[derive(Debug, Clone, PartialEq, Eq)]

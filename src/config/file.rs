@@ -10,8 +10,7 @@ use std::path::Path;
 use toml_edit::{Document, Item, TableLike};
 
 use super::keys::{ConfigKey, PROVIDER_FIELDS, Value};
-use super::{ProviderKind, display_path};
-use crate::error::ConfigError;
+use super::{ConfigError, ProviderKind, display_path};
 
 /// Which file is read: a project file may set fewer keys.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

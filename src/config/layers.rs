@@ -6,8 +6,7 @@ use std::path::Path;
 
 use super::file::{self, FileKind};
 use super::keys::{ConfigKey, Value};
-use super::{EnvLookup, Overrides, ProviderKind, Source, ollama_host_url};
-use crate::error::ConfigError;
+use super::{ConfigError, EnvLookup, Overrides, ProviderKind, Source, ollama_host_url};
 
 pub(super) struct Layers<'a> {
     env: EnvLookup<'a>,

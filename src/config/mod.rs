@@ -21,9 +21,13 @@ pub use file::FileKind;
 pub use provider::{ProviderKind, ProviderSettings, Providers, ollama_host_url};
 pub use secret::Secret;
 
-use crate::error::ConfigError;
 use keys::{ConfigKey, Value};
 use layers::Layers;
+
+/// A configuration problem: a wrong flag value, a broken config file, a missing key (exit code 2).
+#[derive(Debug, thiserror::Error)]
+#[error("{0}")]
+pub struct ConfigError(pub String);
 
 /// The project file's name, at the repository root.
 pub const PROJECT_FILE: &str = ".irisconfig";

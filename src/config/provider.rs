@@ -3,8 +3,7 @@
 use std::fmt;
 use std::str::FromStr;
 
-use super::Secret;
-use crate::error::ConfigError;
+use super::{ConfigError, Secret};
 
 /// Which provider the agent talks to.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]

@@ -23,7 +23,7 @@ use super::state::{Mode, State};
 use super::theme::{ColorSupport, Theme};
 use super::ui::{self, Looks};
 use super::update::update;
-use crate::agent::generate::IrisAgent;
+use crate::agent::IrisAgent;
 use crate::config::{Config, Overrides};
 use crate::git::GitRepo;
 

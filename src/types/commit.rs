@@ -8,9 +8,6 @@ use super::commit_body::wrap_body;
 /// Longest first line of a commit message git tools display without cutting.
 pub const MAX_TITLE_CHARS: usize = 72;
 
-/// Columns a body line fills at most, by git's convention (`git log` indents it by four).
-pub const BODY_COLUMNS: usize = 72;
-
 /// A commit message.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(default)]
@@ -29,7 +26,7 @@ pub struct GeneratedMessage {
 impl GeneratedMessage {
     /// Puts the message in shape: a one-line title of at most [`MAX_TITLE_CHARS`] (counting
     /// the emoji) without trailing period, the overflow moved to the body, no emoji twice, the
-    /// body wrapped at [`BODY_COLUMNS`].
+    /// body wrapped at `BODY_COLUMNS` (in commit_body).
     pub fn normalize(&mut self) {
         self.emoji = self
             .emoji
@@ -160,6 +157,7 @@ fn split_title(title: &str, limit: usize) -> (String, String) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::types::commit_body::BODY_COLUMNS;
 
     fn normalized(emoji: Option<&str>, title: &str, message: &str) -> GeneratedMessage {
         let mut m = GeneratedMessage {

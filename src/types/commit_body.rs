@@ -9,7 +9,8 @@
 
 use textwrap::core::{Word, display_width};
 
-use super::commit::BODY_COLUMNS;
+/// Columns a body line fills at most, by git's convention (`git log` indents it by four).
+pub const BODY_COLUMNS: usize = 72;
 
 /// The body with each overflowing paragraph or list item reflowed at [`BODY_COLUMNS`].
 pub fn wrap_body(body: &str) -> String {

@@ -9,8 +9,8 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use super::boundary::{Boundary, line_matcher, line_searcher, matching_lines, trim_line};
-use super::languages::{DefinitionKind, Language, is_statement};
-use super::{IrisTool, ToolContext, ToolFailure};
+use super::languages::{DefinitionKind, LanguagePatterns, is_statement};
+use super::{IrisTool, ToolContext, ToolFailure, blocking};
 
 const DEFAULT_RESULTS: usize = 20;
 const MAX_RESULTS: usize = 100;
@@ -118,7 +118,7 @@ impl Matchers {
         match self {
             Matchers::Every(matcher) => Some(matcher),
             Matchers::PerLanguage(matchers) => {
-                let lang = Language::of(path)?;
+                let lang = LanguagePatterns::of(path)?;
                 matchers
                     .iter()
                     .find(|(name, _)| *name == lang.name)
@@ -143,7 +143,13 @@ impl IrisTool for CodeSearch {
         {query, search_type, results: [{file, line, content}], total_found, max_results}.";
     type Args = CodeSearchArgs;
 
-    fn run(ctx: &ToolContext, args: CodeSearchArgs) -> Result<String, ToolFailure> {
+    async fn run(&self, ctx: &ToolContext, args: CodeSearchArgs) -> Result<String, ToolFailure> {
+        blocking(ctx, move |ctx| Self::run_blocking(ctx, args)).await
+    }
+}
+
+impl CodeSearch {
+    fn run_blocking(ctx: &ToolContext, args: CodeSearchArgs) -> Result<String, ToolFailure> {
         if args.query.trim().is_empty() {
             return Err(ToolFailure::new("query is empty: say what to search for"));
         }

@@ -8,7 +8,7 @@ use schemars::JsonSchema;
 use serde::Deserialize;
 
 use super::boundary::Boundary;
-use super::{IrisTool, ToolContext, ToolFailure};
+use super::{IrisTool, ToolContext, ToolFailure, blocking};
 use crate::git::looks_binary;
 
 /// Lines shown in one call at most.
@@ -41,7 +41,13 @@ impl IrisTool for FileRead {
         not shown.";
     type Args = FileReadArgs;
 
-    fn run(ctx: &ToolContext, args: FileReadArgs) -> Result<String, ToolFailure> {
+    async fn run(&self, ctx: &ToolContext, args: FileReadArgs) -> Result<String, ToolFailure> {
+        blocking(ctx, move |ctx| Self::run_blocking(ctx, args)).await
+    }
+}
+
+impl FileRead {
+    fn run_blocking(ctx: &ToolContext, args: FileReadArgs) -> Result<String, ToolFailure> {
         let start = args.start_line.unwrap_or(1);
         if start == 0 {
             return Err(ToolFailure::new(

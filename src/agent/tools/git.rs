@@ -7,7 +7,7 @@ use std::fmt::Write;
 use schemars::JsonSchema;
 use serde::Deserialize;
 
-use super::{IrisTool, ToolContext, ToolFailure, bound_output};
+use super::{IrisTool, ToolContext, ToolFailure, blocking, bound_output};
 use crate::change::ChangeKind;
 use crate::git::{ChangedFile, CommitInfo, DiffTarget, GitRepo, StatusEntry, is_bot};
 
@@ -36,7 +36,13 @@ impl IrisTool for GitStatus {
         rebase in progress.";
     type Args = GitStatusArgs;
 
-    fn run(ctx: &ToolContext, args: GitStatusArgs) -> Result<String, ToolFailure> {
+    async fn run(&self, ctx: &ToolContext, args: GitStatusArgs) -> Result<String, ToolFailure> {
+        blocking(ctx, move |ctx| Self::run_blocking(ctx, args)).await
+    }
+}
+
+impl GitStatus {
+    fn run_blocking(ctx: &ToolContext, args: GitStatusArgs) -> Result<String, ToolFailure> {
         let repo = ctx.repo()?;
         let status = repo.status()?;
         let mut out = format!("Branch: {}\n", status.head);
@@ -137,7 +143,13 @@ impl IrisTool for GitLog {
         repository's commit message style and for changelogs.";
     type Args = GitLogArgs;
 
-    fn run(ctx: &ToolContext, args: GitLogArgs) -> Result<String, ToolFailure> {
+    async fn run(&self, ctx: &ToolContext, args: GitLogArgs) -> Result<String, ToolFailure> {
+        blocking(ctx, move |ctx| Self::run_blocking(ctx, args)).await
+    }
+}
+
+impl GitLog {
+    fn run_blocking(ctx: &ToolContext, args: GitLogArgs) -> Result<String, ToolFailure> {
         let repo = ctx.repo()?;
         let mut out = String::new();
         match (&args.from, &args.to) {
@@ -236,7 +248,13 @@ impl IrisTool for GitShow {
         files it changed and its patch (against the first parent), optionally limited to files.";
     type Args = GitShowArgs;
 
-    fn run(ctx: &ToolContext, args: GitShowArgs) -> Result<String, ToolFailure> {
+    async fn run(&self, ctx: &ToolContext, args: GitShowArgs) -> Result<String, ToolFailure> {
+        blocking(ctx, move |ctx| Self::run_blocking(ctx, args)).await
+    }
+}
+
+impl GitShow {
+    fn run_blocking(ctx: &ToolContext, args: GitShowArgs) -> Result<String, ToolFailure> {
         let max = args.max_output_chars.unwrap_or(20_000).clamp(1_000, 50_000);
         let repo = ctx.repo()?;
         let files = args.files.unwrap_or_default();
@@ -293,7 +311,17 @@ impl IrisTool for GitChangedFiles {
         from..to with both.";
     type Args = GitChangedFilesArgs;
 
-    fn run(ctx: &ToolContext, args: GitChangedFilesArgs) -> Result<String, ToolFailure> {
+    async fn run(
+        &self,
+        ctx: &ToolContext,
+        args: GitChangedFilesArgs,
+    ) -> Result<String, ToolFailure> {
+        blocking(ctx, move |ctx| Self::run_blocking(ctx, args)).await
+    }
+}
+
+impl GitChangedFiles {
+    fn run_blocking(ctx: &ToolContext, args: GitChangedFilesArgs) -> Result<String, ToolFailure> {
         let target = match (args.from, args.to) {
             (None, None) => DiffTarget::Staged,
             (None, Some(to)) => DiffTarget::Commit(to),
@@ -364,7 +392,13 @@ impl IrisTool for GitBlame {
         range of it), and the messages of the most recent commits behind those lines.";
     type Args = GitBlameArgs;
 
-    fn run(ctx: &ToolContext, args: GitBlameArgs) -> Result<String, ToolFailure> {
+    async fn run(&self, ctx: &ToolContext, args: GitBlameArgs) -> Result<String, ToolFailure> {
+        blocking(ctx, move |ctx| Self::run_blocking(ctx, args)).await
+    }
+}
+
+impl GitBlame {
+    fn run_blocking(ctx: &ToolContext, args: GitBlameArgs) -> Result<String, ToolFailure> {
         let start = args.start_line.unwrap_or(1).max(1);
         if let Some(end) = args.end_line
             && end < start
@@ -429,7 +463,13 @@ impl IrisTool for GitRepoInfo {
         number of commits and default branch.";
     type Args = GitRepoInfoArgs;
 
-    fn run(ctx: &ToolContext, _args: GitRepoInfoArgs) -> Result<String, ToolFailure> {
+    async fn run(&self, ctx: &ToolContext, _args: GitRepoInfoArgs) -> Result<String, ToolFailure> {
+        blocking(ctx, move |ctx| Self::run_blocking(ctx, _args)).await
+    }
+}
+
+impl GitRepoInfo {
+    fn run_blocking(ctx: &ToolContext, _args: GitRepoInfoArgs) -> Result<String, ToolFailure> {
         let info = ctx.repo()?.info()?;
         Ok(format!(
             "Path: {}\nBranch: {}\nRemote: {}\nCommits: {}\nDefault branch: {}\n",

@@ -7,7 +7,7 @@ use schemars::JsonSchema;
 use serde::Deserialize;
 
 use super::git::change_label;
-use super::{IrisTool, ToolContext, ToolFailure, bound_output};
+use super::{IrisTool, ToolContext, ToolFailure, blocking, bound_output};
 use crate::change::relevance::is_lock_or_generated;
 use crate::change::size::guidance;
 use crate::change::{FileDiff, ScoredFile, rank_files, size_bucket};
@@ -64,7 +64,13 @@ impl IrisTool for GitDiff {
         full diffs, only of `files` when given; start with the summary on large changes.";
     type Args = GitDiffArgs;
 
-    fn run(ctx: &ToolContext, args: GitDiffArgs) -> Result<String, ToolFailure> {
+    async fn run(&self, ctx: &ToolContext, args: GitDiffArgs) -> Result<String, ToolFailure> {
+        blocking(ctx, move |ctx| Self::run_blocking(ctx, args)).await
+    }
+}
+
+impl GitDiff {
+    fn run_blocking(ctx: &ToolContext, args: GitDiffArgs) -> Result<String, ToolFailure> {
         let target = match (args.from, args.to) {
             (None, None) if args.include_unstaged => DiffTarget::WorkingTree,
             (None, None) => DiffTarget::Staged,

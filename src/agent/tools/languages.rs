@@ -10,6 +10,7 @@ use std::path::Path;
 use grep_regex::RegexMatcher;
 
 use super::boundary::line_matcher;
+use crate::language::Language;
 
 /// The placeholder for the defined name in a pattern.
 const NAME: &str = "{name}";
@@ -26,9 +27,10 @@ pub enum DefinitionKind {
     Variable,
 }
 
-pub struct Language {
+/// The definition and import patterns of one language, or of a few that share them.
+pub struct LanguagePatterns {
     pub name: &'static str,
-    pub extensions: &'static [&'static str],
+    pub languages: &'static [Language],
     functions: &'static [&'static str],
     types: &'static [&'static str],
     /// Module-level bindings: part of a file's outline.
@@ -40,10 +42,10 @@ pub struct Language {
 
 const RUST_VIS: &str = r"(?:pub(?:\([^)]*\))?\s+)?";
 
-pub static LANGUAGES: &[Language] = &[
-    Language {
+pub static LANGUAGES: &[LanguagePatterns] = &[
+    LanguagePatterns {
         name: "Rust",
-        extensions: &["rs"],
+        languages: &[Language::Rust],
         functions: &[
             r#"^\s*{vis}(?:(?:const|async|unsafe|extern(?:\s+"[^"]*")?)\s+)*fn\s+{name}\b"#,
         ],
@@ -55,9 +57,9 @@ pub static LANGUAGES: &[Language] = &[
         locals: &[r"\blet\s+(?:mut\s+)?{name}\b"],
         imports: &[r"^\s*{vis}use\s+\S.*", r"^\s*{vis}mod\s+\w+\s*;"],
     },
-    Language {
+    LanguagePatterns {
         name: "TypeScript/JavaScript",
-        extensions: &["ts", "tsx", "mts", "cts", "js", "jsx", "mjs", "cjs"],
+        languages: &[Language::TypeScript, Language::JavaScript],
         functions: &[
             r"^\s*(?:export\s+)?(?:default\s+)?(?:async\s+)?function\s*\*?\s*{name}\b",
             r"^\s*(?:export\s+)?(?:const|let|var)\s+{name}\s*(?::[^=]+)?=\s*(?:async\s+)?(?:function\b|\([^)]*\)\s*(?::[^=]+)?=>|[\w$]+\s*=>)",
@@ -74,18 +76,18 @@ pub static LANGUAGES: &[Language] = &[
             r"^\s*export\s.+\sfrom\s.+",
         ],
     },
-    Language {
+    LanguagePatterns {
         name: "Python",
-        extensions: &["py", "pyi"],
+        languages: &[Language::Python],
         functions: &[r"^\s*(?:async\s+)?def\s+{name}\b"],
         types: &[r"^\s*class\s+{name}\b"],
         constants: &[r"^{name}\s*(?::[^=]+)?=[^=]"],
         locals: &[r"^\s+(?:self\.)?{name}\s*(?::[^=]+)?=[^=]"],
         imports: &[r"^\s*(?:from\s+\S+\s+)?import\s.+"],
     },
-    Language {
+    LanguagePatterns {
         name: "Go",
-        extensions: &["go"],
+        languages: &[Language::Go],
         functions: &[r"^func\s+(?:\([^)]*\)\s*)?{name}\b"],
         types: &[
             r"^\s*type\s+{name}\b",
@@ -98,9 +100,9 @@ pub static LANGUAGES: &[Language] = &[
             r#"^\s+(?:[\w.]+\s+)?"[^"\s]+"\s*$"#,
         ],
     },
-    Language {
+    LanguagePatterns {
         name: "Kotlin/Swift",
-        extensions: &["kt", "kts", "swift"],
+        languages: &[Language::Kotlin, Language::Swift],
         functions: &[
             r"^\s*(?:(?:public|private|internal|protected|open|override|static|final|inline|suspend|class|mutating|@\w+)\s+)*(?:fun|func)\s+(?:<[^>]*>\s*)?(?:[\w.<>]+\.)?{name}\b",
         ],
@@ -113,18 +115,18 @@ pub static LANGUAGES: &[Language] = &[
         locals: &[r"^\s+(?:val|var|let)\s+{name}\b"],
         imports: &[r"^\s*import\s+\S+.*"],
     },
-    Language {
+    LanguagePatterns {
         name: "Ruby",
-        extensions: &["rb", "rake"],
+        languages: &[Language::Ruby],
         functions: &[r"^\s*def\s+(?:self\.)?{name}"],
         types: &[r"^\s*(?:class|module)\s+(?:[\w:]+::)?{name}\b"],
         constants: &[],
         locals: &[r"^\s+@?{name}\s*=[^=~]"],
         imports: &[r#"^\s*(?:require|require_relative|load)\s*\(?\s*['"][^'"]+['"]"#],
     },
-    Language {
+    LanguagePatterns {
         name: "Lua",
-        extensions: &["lua"],
+        languages: &[Language::Lua],
         functions: &[
             r"^\s*(?:local\s+)?function\s+(?:[\w.]+[.:])?{name}\b",
             r"^\s*(?:local\s+)?(?:[\w.]+\.)?{name}\s*=\s*function\b",
@@ -134,9 +136,9 @@ pub static LANGUAGES: &[Language] = &[
         locals: &[r"^\s*local\s+{name}\b"],
         imports: &[r#"\brequire\s*\(?\s*['"][^'"]+['"]"#],
     },
-    Language {
+    LanguagePatterns {
         name: "Shell",
-        extensions: &["sh", "bash", "zsh"],
+        languages: &[Language::Shell],
         functions: &[r"^\s*function\s+{name}\b", r"^\s*{name}\s*\(\)"],
         types: &[],
         constants: &[r"^(?:export\s+|readonly\s+|declare\s+(?:-\w+\s+)?)?{name}="],
@@ -151,13 +153,13 @@ const STATEMENT_KEYWORDS: &[&str] = &[
     "match", "unless", "until", "when", "guard",
 ];
 
-impl Language {
-    /// The language of a file, by its extension.
-    pub fn of(path: &Path) -> Option<&'static Language> {
-        let ext = path.extension()?.to_str()?;
+impl LanguagePatterns {
+    /// The patterns for a file, by its language.
+    pub fn of(path: &Path) -> Option<&'static LanguagePatterns> {
+        let language = Language::of_path(path)?;
         LANGUAGES
             .iter()
-            .find(|lang| lang.extensions.iter().any(|e| e.eq_ignore_ascii_case(ext)))
+            .find(|patterns| patterns.languages.contains(&language))
     }
 
     /// A matcher for definitions of these kinds whose name matches `name` (a regex), or `None`
@@ -310,13 +312,13 @@ mod tests {
     #[test]
     fn languages_are_found_by_extension() {
         assert_eq!(
-            Language::of(Path::new("a/b.tsx")).map(|l| l.name),
+            LanguagePatterns::of(Path::new("a/b.tsx")).map(|l| l.name),
             Some("TypeScript/JavaScript")
         );
         assert_eq!(
-            Language::of(Path::new("x.RS")).map(|l| l.name),
+            LanguagePatterns::of(Path::new("x.RS")).map(|l| l.name),
             Some("Rust")
         );
-        assert!(Language::of(Path::new("README.md")).is_none());
+        assert!(LanguagePatterns::of(Path::new("README.md")).is_none());
     }
 }

@@ -1,10 +1,10 @@
 //! The tools Iris gathers evidence with, as rig-core tools.
 //!
 //! Each tool is a small type implementing [`IrisTool`]: typed arguments whose JSON schema comes
-//! from schemars, and a blocking `run` that checks its arguments and returns bounded text.
-//! [`Adapter`] turns any of them into a rig [`Tool`]: it builds the definition, runs the work off
-//! the async threads, and traces each call (`--debug`). Failures come back as text the model can
-//! read, never as a panic.
+//! from schemars, and a `run` that checks its arguments and returns bounded text (blocking work
+//! off the async threads, through [`blocking`]). [`Adapter`] turns any of them into a rig
+//! [`Tool`]: it builds the definition and traces each call (`--debug`). Failures come back as
+//! text the model can read, never as a panic.
 
 pub mod boundary;
 mod code_search;
@@ -20,7 +20,6 @@ pub mod subagent;
 pub mod workspace;
 
 use std::fmt::Debug;
-use std::marker::PhantomData;
 use std::path::PathBuf;
 use std::time::Instant;
 
@@ -78,27 +77,56 @@ impl From<crate::git::GitError> for ToolFailure {
     }
 }
 
-/// One tool: its name, what it is for, its arguments and the blocking work it does.
+/// One tool: its name, what it is for, its arguments and the work it does.
 pub trait IrisTool: Send + Sync + 'static {
     const NAME: &'static str;
     const DESCRIPTION: &'static str;
     type Args: DeserializeOwned + JsonSchema + Debug + Send + Sync + 'static;
 
-    fn run(ctx: &ToolContext, args: Self::Args) -> Result<String, ToolFailure>;
+    /// The name the model calls the tool by: [`Self::NAME`] unless the tool is one of a family
+    /// named at run time (`update_commit`, `update_pr`, ...).
+    fn name(&self) -> String {
+        Self::NAME.to_string()
+    }
+
+    /// What the tool is for: [`Self::DESCRIPTION`] unless it depends on the tool's settings.
+    fn description(&self) -> String {
+        Self::DESCRIPTION.to_string()
+    }
+
+    /// The work. Work that blocks (reading the repository) goes through [`blocking`] so the
+    /// async threads stay free; work that waits on other work (subagents) is awaited as is.
+    fn run(
+        &self,
+        ctx: &ToolContext,
+        args: Self::Args,
+    ) -> impl Future<Output = Result<String, ToolFailure>> + Send;
+}
+
+/// Runs blocking work on a thread of its own, with its own copy of the context.
+pub async fn blocking(
+    ctx: &ToolContext,
+    work: impl FnOnce(&ToolContext) -> Result<String, ToolFailure> + Send + 'static,
+) -> Result<String, ToolFailure> {
+    let ctx = ctx.clone();
+    tokio::task::spawn_blocking(move || work(&ctx))
+        .await
+        .unwrap_or_else(|e| {
+            Err(ToolFailure::new(format!(
+                "the tool stopped unexpectedly: {e}"
+            )))
+        })
 }
 
 /// Makes an [`IrisTool`] a rig [`Tool`].
 pub struct Adapter<T> {
     ctx: ToolContext,
-    tool: PhantomData<fn() -> T>,
+    tool: T,
 }
 
 impl<T: IrisTool> Adapter<T> {
-    pub fn new(ctx: ToolContext) -> Self {
-        Self {
-            ctx,
-            tool: PhantomData,
-        }
+    pub fn new(ctx: ToolContext, tool: T) -> Self {
+        Self { ctx, tool }
     }
 }
 
@@ -108,10 +136,14 @@ impl<T: IrisTool> Tool for Adapter<T> {
     type Args = T::Args;
     type Output = String;
 
+    fn name(&self) -> String {
+        self.tool.name()
+    }
+
     async fn definition(&self, _prompt: String) -> ToolDefinition {
         ToolDefinition {
-            name: T::NAME.to_string(),
-            description: T::DESCRIPTION.to_string(),
+            name: self.tool.name(),
+            description: self.tool.description(),
             parameters: parameters_schema::<T::Args>(),
         }
     }
@@ -119,25 +151,19 @@ impl<T: IrisTool> Tool for Adapter<T> {
     async fn call(&self, args: Self::Args) -> Result<String, ToolFailure> {
         let started = Instant::now();
         let described = format!("{args:?}");
-        let ctx = self.ctx.clone();
-        let result = tokio::task::spawn_blocking(move || T::run(&ctx, args))
-            .await
-            .unwrap_or_else(|e| {
-                Err(ToolFailure::new(format!(
-                    "the tool stopped unexpectedly: {e}"
-                )))
-            });
+        let result = self.tool.run(&self.ctx, args).await;
         let elapsed_ms = started.elapsed().as_secs_f64() * 1000.0;
+        let tool = self.tool.name();
         match &result {
             Ok(text) => tracing::debug!(
-                tool = T::NAME,
+                tool = tool.as_str(),
                 args = %described,
                 elapsed_ms = format!("{elapsed_ms:.1}"),
                 output_chars = text.len(),
                 "tool call"
             ),
             Err(err) => tracing::debug!(
-                tool = T::NAME,
+                tool = tool.as_str(),
                 args = %described,
                 elapsed_ms = format!("{elapsed_ms:.1}"),
                 error = %err,

@@ -7,7 +7,7 @@ use schemars::JsonSchema;
 use serde::Deserialize;
 
 use super::boundary::{Boundary, FileText, read_text};
-use super::{IrisTool, ToolContext, ToolFailure, bound_output};
+use super::{IrisTool, ToolContext, ToolFailure, blocking, bound_output};
 
 const DEFAULT_MAX_CHARS: usize = 20_000;
 const MIN_MAX_CHARS: usize = 200;
@@ -265,7 +265,13 @@ impl IrisTool for ProjectDocs {
         max_chars (default 20000).";
     type Args = ProjectDocsArgs;
 
-    fn run(ctx: &ToolContext, args: ProjectDocsArgs) -> Result<String, ToolFailure> {
+    async fn run(&self, ctx: &ToolContext, args: ProjectDocsArgs) -> Result<String, ToolFailure> {
+        blocking(ctx, move |ctx| Self::run_blocking(ctx, args)).await
+    }
+}
+
+impl ProjectDocs {
+    fn run_blocking(ctx: &ToolContext, args: ProjectDocsArgs) -> Result<String, ToolFailure> {
         let max_chars = args
             .max_chars
             .unwrap_or(DEFAULT_MAX_CHARS)

@@ -13,7 +13,7 @@ use super::repo_map::RepoMap;
 use super::static_analysis::StaticAnalysis;
 use super::subagent::{AnalyzeSubagent, ParallelAnalyze, Subagents};
 use super::workspace::Notes;
-use super::{Adapter, ToolContext};
+use super::{Adapter, IrisTool, ToolContext};
 
 /// The core tools every agent and subagent gets, in the order they are offered.
 pub const CORE_TOOL_NAMES: &[&str] = &[
@@ -42,34 +42,52 @@ pub const MAIN_AGENT_EXTRA_TOOL_NAMES: &[&str] = &[
 /// The core tools, ready for a rig agent or tool set.
 pub fn core_tools(ctx: &ToolContext) -> Vec<Box<dyn ToolDyn>> {
     vec![
-        Box::new(Adapter::<GitStatus>::new(ctx.clone())),
-        Box::new(Adapter::<GitDiff>::new(ctx.clone())),
-        Box::new(Adapter::<GitLog>::new(ctx.clone())),
-        Box::new(Adapter::<GitShow>::new(ctx.clone())),
-        Box::new(Adapter::<GitChangedFiles>::new(ctx.clone())),
-        Box::new(Adapter::<GitBlame>::new(ctx.clone())),
-        Box::new(Adapter::<FileRead>::new(ctx.clone())),
-        Box::new(Adapter::<CodeSearch>::new(ctx.clone())),
-        Box::new(Adapter::<RepoMap>::new(ctx.clone())),
-        Box::new(Adapter::<StaticAnalysis>::new(ctx.clone())),
-        Box::new(Adapter::<ProjectDocs>::new(ctx.clone())),
+        tool(ctx, GitStatus),
+        tool(ctx, GitDiff),
+        tool(ctx, GitLog),
+        tool(ctx, GitShow),
+        tool(ctx, GitChangedFiles),
+        tool(ctx, GitBlame),
+        tool(ctx, FileRead),
+        tool(ctx, CodeSearch),
+        tool(ctx, RepoMap),
+        tool(ctx, StaticAnalysis),
+        tool(ctx, ProjectDocs),
     ]
 }
 
 /// The main agent's tools: the core ones and the extras, around one notebook.
 pub fn main_agent_tools(subagents: &Subagents, notes: &Notes) -> Vec<Box<dyn ToolDyn>> {
-    let mut tools = runnable_tools(&subagents.ctx, notes);
-    tools.push(Box::new(ParallelAnalyze(subagents.clone())));
-    tools.push(Box::new(AnalyzeSubagent(subagents.clone())));
+    let ctx = &subagents.ctx;
+    let mut tools = runnable_tools(ctx, notes);
+    tools.push(tool(
+        ctx,
+        ParallelAnalyze {
+            subagents: subagents.clone(),
+            tools: core_tools,
+        },
+    ));
+    tools.push(tool(
+        ctx,
+        AnalyzeSubagent {
+            subagents: subagents.clone(),
+            tools: core_tools,
+        },
+    ));
     tools
 }
 
 /// The tools that need no model: what `iris tool` runs.
 pub fn runnable_tools(ctx: &ToolContext, notes: &Notes) -> Vec<Box<dyn ToolDyn>> {
     let mut tools = core_tools(ctx);
-    tools.push(Box::new(Adapter::<GitRepoInfo>::new(ctx.clone())));
-    tools.push(Box::new(notes.clone()));
+    tools.push(tool(ctx, GitRepoInfo));
+    tools.push(tool(ctx, notes.clone()));
     tools
+}
+
+/// One tool, ready for a rig agent or tool set.
+pub fn tool(ctx: &ToolContext, tool: impl IrisTool) -> Box<dyn ToolDyn> {
+    Box::new(Adapter::new(ctx.clone(), tool))
 }
 
 /// Attaches the core tools to any rig agent builder.

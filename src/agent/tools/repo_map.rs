@@ -10,8 +10,8 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use super::boundary::{Boundary, FileText, line_searcher, matching_lines_in, read_text, trim_line};
-use super::languages::{ANY_NAME, DefinitionKind, LANGUAGES, Language, is_statement};
-use super::{IrisTool, ToolContext, ToolFailure};
+use super::languages::{ANY_NAME, DefinitionKind, LANGUAGES, LanguagePatterns, is_statement};
+use super::{IrisTool, ToolContext, ToolFailure, blocking};
 
 const DEFAULT_TOKEN_BUDGET: usize = 2_000;
 const MIN_TOKEN_BUDGET: usize = 200;
@@ -167,7 +167,13 @@ impl IrisTool for RepoMap {
         mentioned_files, content}.";
     type Args = RepoMapArgs;
 
-    fn run(ctx: &ToolContext, args: RepoMapArgs) -> Result<String, ToolFailure> {
+    async fn run(&self, ctx: &ToolContext, args: RepoMapArgs) -> Result<String, ToolFailure> {
+        blocking(ctx, move |ctx| Self::run_blocking(ctx, args)).await
+    }
+}
+
+impl RepoMap {
+    fn run_blocking(ctx: &ToolContext, args: RepoMapArgs) -> Result<String, ToolFailure> {
         let budget = args
             .token_budget
             .unwrap_or(DEFAULT_TOKEN_BUDGET)
@@ -234,8 +240,8 @@ fn outline_files(
             path: relative,
             ..Outline::default()
         };
-        let language =
-            Language::of(path).and_then(|lang| matchers.iter().find(|m| m.name == lang.name));
+        let language = LanguagePatterns::of(path)
+            .and_then(|lang| matchers.iter().find(|m| m.name == lang.name));
         match language {
             Some(language) => outline_source(searcher, language, path, &mut outline),
             None if outline.changed || outline.mentioned => {}

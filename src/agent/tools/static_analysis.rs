@@ -12,7 +12,7 @@ use std::time::{Duration, Instant};
 use schemars::JsonSchema;
 use serde::Deserialize;
 
-use super::{IrisTool, ToolContext, ToolFailure, bound_output};
+use super::{IrisTool, ToolContext, ToolFailure, blocking, bound_output};
 
 const DEFAULT_TIMEOUT_SECS: u64 = 300;
 const MAX_TIMEOUT_SECS: u64 = 600;
@@ -229,7 +229,17 @@ impl IrisTool for StaticAnalysis {
         is stopped and its partial output returned.";
     type Args = StaticAnalysisArgs;
 
-    fn run(ctx: &ToolContext, args: StaticAnalysisArgs) -> Result<String, ToolFailure> {
+    async fn run(
+        &self,
+        ctx: &ToolContext,
+        args: StaticAnalysisArgs,
+    ) -> Result<String, ToolFailure> {
+        blocking(ctx, move |ctx| Self::run_blocking(ctx, args)).await
+    }
+}
+
+impl StaticAnalysis {
+    fn run_blocking(ctx: &ToolContext, args: StaticAnalysisArgs) -> Result<String, ToolFailure> {
         let timeout = Duration::from_secs(
             args.timeout_secs
                 .unwrap_or(DEFAULT_TIMEOUT_SECS)

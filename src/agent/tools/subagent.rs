@@ -4,14 +4,12 @@
 use std::fmt::Write as _;
 use std::time::Instant;
 
-use rig_core::completion::ToolDefinition;
-use rig_core::tool::Tool;
+use rig_core::tool::ToolDyn;
 use schemars::JsonSchema;
 use serde::Deserialize;
 
-use super::registry::core_tools;
-use super::{ToolContext, ToolFailure, parameters_schema};
-use crate::agent::{AgentSettings, EventSink, ProviderSpec, Run, run};
+use super::{IrisTool, ToolContext, ToolFailure};
+use crate::agent::{AgentEvent, AgentSettings, EventSink, ProviderSpec, Run, run};
 
 const SUBAGENT_PREAMBLE: &str = "You are a focused analysis subagent working for Iris, who \
 writes commit messages, reviews, PR descriptions and release notes. Investigate exactly the task \
@@ -21,6 +19,10 @@ why it matters, and file:line references. No preamble, no JSON.";
 
 /// Most tasks one `parallel_analyze` call may start.
 const MAX_PARALLEL_TASKS: usize = 10;
+
+/// Makes the tools a subagent works with. The registry passes its core tools in, so this module
+/// does not depend on the registry that offers its tools.
+pub type MakeTools = fn(&ToolContext) -> Vec<Box<dyn ToolDyn>>;
 
 /// Runs subagents; clones share nothing but configuration.
 #[derive(Clone)]
@@ -33,12 +35,17 @@ pub struct Subagents {
 
 impl Subagents {
     /// One subagent's findings, or why it has none. Bounded by the subagent timeout.
-    async fn analyze(&self, task: &str, max_turns: usize) -> Result<String, String> {
+    async fn analyze(
+        &self,
+        tools: MakeTools,
+        task: &str,
+        max_turns: usize,
+    ) -> Result<String, String> {
         let request = Run {
             preamble: SUBAGENT_PREAMBLE.to_string(),
             history: Vec::new(),
             prompt: task.to_string(),
-            tools: core_tools(&self.ctx),
+            tools: tools(&self.ctx),
             max_turns,
             max_tokens: Some(self.settings.subagent_max_tokens),
             stream: false,
@@ -72,34 +79,29 @@ pub struct AnalyzeArgs {
 
 /// `analyze_subagent`: one focused analysis.
 #[derive(Clone)]
-pub struct AnalyzeSubagent(pub Subagents);
+pub struct AnalyzeSubagent {
+    pub subagents: Subagents,
+    /// The subagent's tools.
+    pub tools: MakeTools,
+}
 
-impl Tool for AnalyzeSubagent {
+impl IrisTool for AnalyzeSubagent {
     const NAME: &'static str = "analyze_subagent";
-    type Error = ToolFailure;
+    const DESCRIPTION: &'static str = "Delegate one focused investigation to a subagent on the \
+        fast model (it has the git and workspace tools, not delegation). Returns its findings.";
     type Args = AnalyzeArgs;
-    type Output = String;
 
-    async fn definition(&self, _prompt: String) -> ToolDefinition {
-        ToolDefinition {
-            name: Self::NAME.to_string(),
-            description: "Delegate one focused investigation to a subagent on the fast model \
-                (it has the git and workspace tools, not delegation). Returns its findings."
-                .to_string(),
-            parameters: parameters_schema::<AnalyzeArgs>(),
-        }
-    }
-
-    async fn call(&self, args: AnalyzeArgs) -> Result<String, ToolFailure> {
+    async fn run(&self, _ctx: &ToolContext, args: AnalyzeArgs) -> Result<String, ToolFailure> {
         if args.task.trim().is_empty() {
             return Err(ToolFailure::new("`task` is empty"));
         }
-        self.0.sink.send(crate::agent::AgentEvent::Status(
-            "a subagent is analyzing".into(),
-        ));
-        let turns = self.0.turns(args.max_turns);
-        self.0
-            .analyze(&args.task, turns)
+        let subagents = &self.subagents;
+        subagents
+            .sink
+            .send(AgentEvent::Status("a subagent is analyzing".into()));
+        let turns = subagents.turns(args.max_turns);
+        subagents
+            .analyze(self.tools, &args.task, turns)
             .await
             .map_err(ToolFailure::new)
     }
@@ -116,40 +118,37 @@ pub struct ParallelArgs {
 
 /// `parallel_analyze`: several subagents at once; each task's result or error is reported.
 #[derive(Clone)]
-pub struct ParallelAnalyze(pub Subagents);
+pub struct ParallelAnalyze {
+    pub subagents: Subagents,
+    /// Each subagent's tools.
+    pub tools: MakeTools,
+}
 
-impl Tool for ParallelAnalyze {
+impl IrisTool for ParallelAnalyze {
     const NAME: &'static str = "parallel_analyze";
-    type Error = ToolFailure;
+    const DESCRIPTION: &'static str = "Run 1-10 focused investigations in parallel, one \
+        subagent each on the fast model; for large changes, split the files into related \
+        groups. Returns each task's findings or error, with totals and elapsed time.";
     type Args = ParallelArgs;
-    type Output = String;
 
-    async fn definition(&self, _prompt: String) -> ToolDefinition {
-        ToolDefinition {
-            name: Self::NAME.to_string(),
-            description: "Run 1-10 focused investigations in parallel, one subagent each on \
-                the fast model; for large changes, split the files into related groups. \
-                Returns each task's findings or error, with totals and elapsed time."
-                .to_string(),
-            parameters: parameters_schema::<ParallelArgs>(),
-        }
-    }
-
-    async fn call(&self, args: ParallelArgs) -> Result<String, ToolFailure> {
+    async fn run(&self, _ctx: &ToolContext, args: ParallelArgs) -> Result<String, ToolFailure> {
         let count = args.tasks.len();
         if !(1..=MAX_PARALLEL_TASKS).contains(&count) {
             return Err(ToolFailure::new(format!(
                 "give 1 to {MAX_PARALLEL_TASKS} tasks (got {count})"
             )));
         }
-        self.0.sink.send(crate::agent::AgentEvent::Status(format!(
+        let subagents = &self.subagents;
+        subagents.sink.send(AgentEvent::Status(format!(
             "{count} subagents are analyzing"
         )));
         let started = Instant::now();
-        let turns = self.0.turns(args.max_turns);
-        let results =
-            futures::future::join_all(args.tasks.iter().map(|task| self.0.analyze(task, turns)))
-                .await;
+        let turns = subagents.turns(args.max_turns);
+        let analyses = args
+            .tasks
+            .iter()
+            .map(|task| subagents.analyze(self.tools, task, turns));
+        let results = futures::future::join_all(analyses).await;
         Ok(report(
             &args.tasks,
             &results,

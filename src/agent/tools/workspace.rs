@@ -3,12 +3,10 @@
 use std::fmt::Write as _;
 use std::sync::{Arc, Mutex};
 
-use rig_core::completion::ToolDefinition;
-use rig_core::tool::Tool;
 use schemars::JsonSchema;
 use serde::Deserialize;
 
-use super::{ToolFailure, parameters_schema};
+use super::{IrisTool, ToolContext, ToolFailure};
 
 /// `add_note` / `add_task` need `content`; `update_task` needs `task_id` and `status`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, JsonSchema)]
@@ -152,24 +150,14 @@ fn summary(book: &Notebook) -> String {
     out
 }
 
-impl Tool for Notes {
+impl IrisTool for Notes {
     const NAME: &'static str = "workspace";
-    type Error = ToolFailure;
+    const DESCRIPTION: &'static str = "Your notebook for this task: add_note (a finding to \
+        remember), add_task (a step to do), update_task (task_id, status), get_summary (all \
+        notes and tasks). Use it to plan large changes and keep track of findings.";
     type Args = NotesArgs;
-    type Output = String;
 
-    async fn definition(&self, _prompt: String) -> ToolDefinition {
-        ToolDefinition {
-            name: Self::NAME.to_string(),
-            description: "Your notebook for this task: add_note (a finding to remember), \
-                add_task (a step to do), update_task (task_id, status), get_summary (all notes \
-                and tasks). Use it to plan large changes and keep track of findings."
-                .to_string(),
-            parameters: parameters_schema::<NotesArgs>(),
-        }
-    }
-
-    async fn call(&self, args: NotesArgs) -> Result<String, ToolFailure> {
+    async fn run(&self, _ctx: &ToolContext, args: NotesArgs) -> Result<String, ToolFailure> {
         self.apply(args)
     }
 }

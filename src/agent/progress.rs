@@ -1,0 +1,113 @@
+//! What Iris is doing, folded from her events: one pure account that the command line's
+//! progress line and the studio's status line both draw, with the spinner they both turn.
+
+use std::time::Duration;
+
+use super::AgentEvent;
+
+/// The spinner's frames, one every [`SPINNER_STEP`].
+pub const SPINNER: [&str; 10] = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"];
+
+/// How long each spinner frame shows.
+pub const SPINNER_STEP: Duration = Duration::from_millis(100);
+
+/// The spinner's frame for something going on for `elapsed`.
+pub fn spinner_frame(elapsed: Duration) -> &'static str {
+    let step = elapsed.as_millis() / SPINNER_STEP.as_millis();
+    SPINNER[(step % SPINNER.len() as u128) as usize]
+}
+
+/// A run's progress so far, updated event by event.
+#[derive(Debug, Default, Clone, PartialEq)]
+pub struct Progress {
+    /// What Iris is doing now ("reading src/app.rs", "writing"); empty before the first event.
+    pub activity: String,
+    /// The text streamed since the last tool call: text before a tool call was thinking aloud.
+    pub streamed: String,
+    pub input_tokens: u64,
+    pub output_tokens: u64,
+    pub tool_calls: usize,
+}
+
+impl Progress {
+    pub fn apply(&mut self, event: &AgentEvent) {
+        match event {
+            AgentEvent::Status(text) => self.activity = text.clone(),
+            AgentEvent::ToolStarted { summary, .. } => {
+                self.activity = summary.clone();
+                self.streamed.clear();
+                self.tool_calls += 1;
+            }
+            AgentEvent::TextDelta(text) => {
+                self.activity = "writing".to_string();
+                self.streamed.push_str(text);
+            }
+            AgentEvent::Usage { input, output } => {
+                self.input_tokens += input;
+                self.output_tokens += output;
+            }
+            AgentEvent::ToolFinished { .. } | AgentEvent::Done(_) | AgentEvent::Error(_) => {}
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn events_fold_into_activity_text_and_tokens() {
+        let mut progress = Progress::default();
+        progress.apply(&AgentEvent::Status("running commit".into()));
+        assert_eq!(progress.activity, "running commit");
+        progress.apply(&AgentEvent::TextDelta("Let me ".into()));
+        progress.apply(&AgentEvent::TextDelta("look.".into()));
+        assert_eq!(progress.activity, "writing");
+        assert_eq!(progress.streamed, "Let me look.");
+        progress.apply(&AgentEvent::ToolStarted {
+            name: "file_read".into(),
+            summary: "reading src/app.rs".into(),
+        });
+        assert_eq!(progress.activity, "reading src/app.rs");
+        assert_eq!(
+            progress.streamed, "",
+            "text before a tool call was thinking aloud"
+        );
+        progress.apply(&AgentEvent::TextDelta("feat: ".into()));
+        progress.apply(&AgentEvent::Usage {
+            input: 1200,
+            output: 40,
+        });
+        progress.apply(&AgentEvent::Usage {
+            input: 4,
+            output: 300,
+        });
+        let before = progress.clone();
+        progress.apply(&AgentEvent::ToolFinished {
+            name: "file_read".into(),
+            ok: true,
+        });
+        progress.apply(&AgentEvent::Done("feat: x".into()));
+        progress.apply(&AgentEvent::Error("boom".into()));
+        assert_eq!(progress, before, "endings change nothing");
+        assert_eq!(
+            progress,
+            Progress {
+                activity: "writing".into(),
+                streamed: "feat: ".into(),
+                input_tokens: 1204,
+                output_tokens: 340,
+                tool_calls: 1,
+            }
+        );
+    }
+
+    #[test]
+    fn the_spinner_turns_a_frame_every_step() {
+        assert_eq!(spinner_frame(Duration::ZERO), "⠋");
+        assert_eq!(spinner_frame(Duration::from_millis(99)), "⠋");
+        assert_eq!(spinner_frame(Duration::from_millis(100)), "⠙");
+        assert_eq!(spinner_frame(Duration::from_millis(950)), "⠏");
+        assert_eq!(spinner_frame(Duration::from_millis(1000)), "⠋");
+    }
+}
