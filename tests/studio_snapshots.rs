@@ -10,6 +10,7 @@
 use std::time::{Duration, Instant};
 
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers, MouseEvent, MouseEventKind};
+use iris_studio::agent::progress::Progress;
 use iris_studio::change::{ChangeKind, DiffLine, FileDiff, Hunk, LineKind};
 use iris_studio::studio::action::Action;
 use iris_studio::studio::keymap::Keymap;
@@ -250,10 +251,12 @@ fn task(kind: TaskKind, mode: Mode, now: Instant) -> Task {
         mode,
         kind,
         started: now - Duration::from_millis(12_300),
-        activity: "reading the diff".to_string(),
-        input_tokens: 1234,
-        output_tokens: 56,
-        streamed: String::new(),
+        progress: Progress {
+            activity: "reading the diff".to_string(),
+            input_tokens: 1234,
+            output_tokens: 56,
+            ..Progress::default()
+        },
     }
 }
 
@@ -326,8 +329,8 @@ fn commit_mode_with_an_earlier_version_shown() {
 fn commit_mode_while_iris_writes() {
     let mut state = studio(Mode::COMMIT);
     let mut running = task(TaskKind::Generate, Mode::COMMIT, state.now);
-    running.activity = "writing".to_string();
-    running.streamed =
+    running.progress.activity = "writing".to_string();
+    running.progress.streamed =
         "{\"emoji\": null, \"title\": \"Render the panes\", \"message\": \"Each pane reads"
             .to_string();
     state.task = Some(running);
@@ -388,7 +391,7 @@ fn chat_open_with_a_conversation_and_a_reply_streaming() {
     ];
     state.chat.input.insert_str("and the 日本語 tab too");
     let mut running = task(TaskKind::Chat, Mode::COMMIT, state.now);
-    running.streamed = "Adding the tests to the".to_string();
+    running.progress.streamed = "Adding the tests to the".to_string();
     state.task = Some(running);
     let screen = render(&state);
     // The reply streams into the chat; the editor keeps showing the message discussed.

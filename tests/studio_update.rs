@@ -751,7 +751,7 @@ fn generate_starts_a_task_in_the_current_mode() {
         (task.id, task.mode, task.kind),
         (1, Mode::REVIEW, TaskKind::Generate)
     );
-    assert_eq!(task.activity, "starting");
+    assert_eq!(task.progress.activity, "starting");
     assert_eq!(state.next_task_id, 2);
 }
 
@@ -1388,7 +1388,10 @@ fn agent_events_show_the_running_tasks_progress() {
         task,
         AgentEvent::Status("running commit".into()),
     );
-    assert_eq!(state.task.as_ref().unwrap().activity, "running commit");
+    assert_eq!(
+        state.task.as_ref().unwrap().progress.activity,
+        "running commit"
+    );
     event(
         &mut state,
         task,
@@ -1396,8 +1399,8 @@ fn agent_events_show_the_running_tasks_progress() {
     );
     event(&mut state, task, AgentEvent::TextDelta(" \"Add\"".into()));
     let running = state.task.as_ref().unwrap();
-    assert_eq!(running.activity, "writing");
-    assert_eq!(running.streamed, "{\"title\": \"Add\"");
+    assert_eq!(running.progress.activity, "writing");
+    assert_eq!(running.progress.streamed, "{\"title\": \"Add\"");
     event(
         &mut state,
         task,
@@ -1424,9 +1427,15 @@ fn agent_events_show_the_running_tasks_progress() {
         },
     );
     let running = state.task.as_ref().unwrap();
-    assert_eq!(running.activity, "reading the diff");
-    assert_eq!(running.streamed, "");
-    assert_eq!((running.input_tokens, running.output_tokens), (42, 14));
+    assert_eq!(running.progress.activity, "reading the diff");
+    assert_eq!(running.progress.streamed, "");
+    assert_eq!(
+        (
+            running.progress.input_tokens,
+            running.progress.output_tokens
+        ),
+        (42, 14)
+    );
     for quiet in [
         AgentEvent::ToolFinished {
             name: "git_diff".into(),
@@ -1437,13 +1446,19 @@ fn agent_events_show_the_running_tasks_progress() {
     ] {
         event(&mut state, task, quiet);
     }
-    assert_eq!(state.task.as_ref().unwrap().activity, "reading the diff");
+    assert_eq!(
+        state.task.as_ref().unwrap().progress.activity,
+        "reading the diff"
+    );
     // Another task's events are not this one's.
     event(&mut state, task + 1, AgentEvent::Status("other".into()));
     event(&mut state, task + 1, AgentEvent::TextDelta("other".into()));
     let running = state.task.as_ref().unwrap();
     assert_eq!(
-        (running.activity.as_str(), running.streamed.as_str()),
+        (
+            running.progress.activity.as_str(),
+            running.progress.streamed.as_str()
+        ),
         ("reading the diff", "")
     );
 }

@@ -5,6 +5,7 @@ use std::time::Instant;
 use tui_textarea::TextArea;
 
 use super::drafts::Draft;
+use crate::agent::progress::Progress;
 use crate::change::{ChangeKind, FileDiff};
 use crate::types::{ArtifactKind, Input};
 
@@ -483,11 +484,9 @@ pub struct Task {
     pub mode: Mode,
     pub kind: TaskKind,
     pub started: Instant,
-    pub activity: String,
-    pub input_tokens: u64,
-    pub output_tokens: u64,
-    /// Text streamed so far (shown while the task runs).
-    pub streamed: String,
+    /// What she is doing, the text streamed so far and the tokens spent (one fold of her
+    /// events, shared with the command line's progress line).
+    pub progress: Progress,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -653,7 +652,7 @@ impl State {
         self.task
             .as_ref()
             .filter(|t| t.kind == TaskKind::Chat)
-            .map(|t| t.streamed.as_str())
+            .map(|t| t.progress.streamed.as_str())
     }
 
     pub fn selected_file(&self) -> Option<&FileEntry> {

@@ -52,20 +52,18 @@ pub fn draw(frame: &mut Frame, area: Rect, state: &State, theme: &Theme) {
     }
     // While Iris writes the artifact, show her text as it streams in (a chat reply streams
     // into the chat, not over the artifact being discussed).
-    if let Some(task) = state
-        .task
-        .as_ref()
-        .filter(|t| t.kind == TaskKind::Generate && t.mode == state.mode && !t.streamed.is_empty())
-    {
+    if let Some(task) = state.task.as_ref().filter(|t| {
+        t.kind == TaskKind::Generate && t.mode == state.mode && !t.progress.streamed.is_empty()
+    }) {
         // Structured artifacts arrive as JSON: show how far along it is rather than raw JSON.
-        let text = if task.streamed.trim_start().starts_with('{') {
+        let text = if task.progress.streamed.trim_start().starts_with('{') {
             format!(
                 "Iris is writing the {} ({} characters so far)…",
                 state.mode.title().to_lowercase(),
-                task.streamed.chars().count()
+                task.progress.streamed.chars().count()
             )
         } else {
-            task.streamed.clone()
+            task.progress.streamed.clone()
         };
         let preview = Paragraph::new(text)
             .style(theme.style(Token::TextDim))

@@ -7,13 +7,12 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::Paragraph;
 
 use super::Looks;
+use crate::agent::progress::spinner_frame;
 use crate::studio::command::Command;
 use crate::studio::keymap::KeyContext;
 use crate::studio::state::{Level, State};
 use crate::studio::text::clip;
 use crate::studio::theme::Token;
-
-const FRAMES: [&str; 10] = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"];
 
 pub fn draw(frame: &mut Frame, area: Rect, state: &State, looks: &Looks) {
     let theme = looks.theme;
@@ -27,16 +26,16 @@ pub fn draw(frame: &mut Frame, area: Rect, state: &State, looks: &Looks) {
         let mut text = format!(
             " {} {} · {:.1}s",
             spinner(state.now, task.started),
-            task.activity,
+            task.progress.activity,
             state
                 .now
                 .saturating_duration_since(task.started)
                 .as_secs_f64()
         );
-        if task.input_tokens + task.output_tokens > 0 {
+        if task.progress.input_tokens + task.progress.output_tokens > 0 {
             text.push_str(&format!(
                 " · {}↑ {}↓ tokens",
-                task.input_tokens, task.output_tokens
+                task.progress.input_tokens, task.progress.output_tokens
             ));
         }
         text.push_str(" · esc cancels");
@@ -84,8 +83,7 @@ pub fn draw(frame: &mut Frame, area: Rect, state: &State, looks: &Looks) {
 
 /// The spinner's frame at `now` for something going on since `since` (a turn every 100 ms).
 fn spinner(now: std::time::Instant, since: std::time::Instant) -> &'static str {
-    let elapsed = now.saturating_duration_since(since);
-    FRAMES[(elapsed.as_millis() / 100) as usize % FRAMES.len()]
+    spinner_frame(now.saturating_duration_since(since))
 }
 
 /// A warning or an error stays in view over the loading spinner (a load that failed would

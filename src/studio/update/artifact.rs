@@ -13,6 +13,7 @@ use super::super::layout::{PaneRects, inner_size};
 use super::super::state::{ChatMessage, Level, Pane, Speaker, State, Task, TaskKind, text_input};
 use super::{changes, notice, step};
 use crate::agent::AgentEvent;
+use crate::agent::progress::Progress;
 use crate::types::ArtifactKind;
 
 /// Rows the mouse wheel moves a text.
@@ -62,10 +63,10 @@ fn start_task(state: &mut State, kind: TaskKind) -> Option<u64> {
         mode: state.mode,
         kind,
         started: state.now,
-        activity: "starting".to_string(),
-        input_tokens: 0,
-        output_tokens: 0,
-        streamed: String::new(),
+        progress: Progress {
+            activity: "starting".to_string(),
+            ..Progress::default()
+        },
     });
     Some(id)
 }
@@ -112,22 +113,7 @@ pub(super) fn cancel(state: &mut State) -> Option<Vec<Effect>> {
 /// A running task's progress.
 pub(super) fn progress(state: &mut State, task: u64, event: &AgentEvent) -> Vec<Effect> {
     if let Some(running) = state.task.as_mut().filter(|t| t.id == task) {
-        match event {
-            AgentEvent::Status(text) => running.activity = text.clone(),
-            AgentEvent::ToolStarted { summary, .. } => {
-                running.activity = summary.clone();
-                running.streamed.clear();
-            }
-            AgentEvent::TextDelta(text) => {
-                running.activity = "writing".to_string();
-                running.streamed.push_str(text);
-            }
-            AgentEvent::Usage { input, output } => {
-                running.input_tokens += input;
-                running.output_tokens += output;
-            }
-            AgentEvent::ToolFinished { .. } | AgentEvent::Done(_) | AgentEvent::Error(_) => {}
-        }
+        running.progress.apply(event);
     }
     Vec::new()
 }
