@@ -3,7 +3,6 @@
 //! emoji from the configuration.
 
 use super::EventSink;
-use super::generate::Generated;
 use super::iris::IrisAgent;
 use super::requests::{Scope, request};
 use crate::types::{
@@ -36,62 +35,68 @@ impl IrisAgent {
     ) -> anyhow::Result<Written> {
         let request = request(kind, scope);
         let critic = self.critic_enabled && (kind.describe().critic || ask_critic);
-        let name = kind.name();
         let version = scope.version().map(str::to_string);
+        // Without gitmoji (and always with conventional commits) no emoji is kept.
+        let drop_emoji = !self.style.gitmoji || self.style.preset == "conventional";
+        let run = Run {
+            kind,
+            request: &request,
+            critic,
+            sink,
+        };
         match kind {
             ArtifactKind::Commit => {
-                let mut generated = self
-                    .generate::<GeneratedMessage>(name, &request, critic, sink)
-                    .await?;
-                // Without gitmoji (and always with conventional commits) no emoji is kept.
-                if !self.style.gitmoji || self.style.preset == "conventional" {
-                    generated.artifact.emoji = None;
-                }
-                written(kind, generated, GeneratedMessage::to_commit_text)
+                self.write_as(run, |m: &mut GeneratedMessage| {
+                    if drop_emoji {
+                        m.emoji = None;
+                    }
+                })
+                .await
             }
-            ArtifactKind::Review => {
-                let generated = self
-                    .generate::<Review>(name, &request, critic, sink)
-                    .await?;
-                written(kind, generated, Review::to_markdown)
-            }
-            ArtifactKind::Pr => {
-                let generated = self
-                    .generate::<PullRequest>(name, &request, critic, sink)
-                    .await?;
-                written(kind, generated, PullRequest::to_markdown)
-            }
+            ArtifactKind::Review => self.write_as(run, |_: &mut Review| {}).await,
+            ArtifactKind::Pr => self.write_as(run, |_: &mut PullRequest| {}).await,
             ArtifactKind::Changelog => {
-                let mut generated = self
-                    .generate::<Changelog>(name, &request, critic, sink)
-                    .await?;
-                let artifact = &mut generated.artifact;
-                artifact.version = artifact.version.take().or(version);
-                written(kind, generated, Changelog::to_markdown)
+                self.write_as(run, |c: &mut Changelog| {
+                    c.version = c.version.take().or(version)
+                })
+                .await
             }
             ArtifactKind::ReleaseNotes => {
-                let mut generated = self
-                    .generate::<ReleaseNotes>(name, &request, critic, sink)
-                    .await?;
-                let artifact = &mut generated.artifact;
-                artifact.version = artifact.version.take().or(version);
-                written(kind, generated, ReleaseNotes::to_markdown)
+                self.write_as(run, |n: &mut ReleaseNotes| {
+                    n.version = n.version.take().or(version)
+                })
+                .await
             }
         }
     }
+
+    /// Generates the artifact as `T`, lets `finish` complete it, and renders it (a commit
+    /// message's markdown is the text git records).
+    async fn write_as<T: Artifact + Send + 'static>(
+        &self,
+        run: Run<'_>,
+        finish: impl FnOnce(&mut T),
+    ) -> anyhow::Result<Written> {
+        let name = run.kind.name();
+        let mut generated = self
+            .generate::<T>(name, run.request, run.critic, run.sink)
+            .await?;
+        finish(&mut generated.artifact);
+        Ok(Written {
+            kind: run.kind,
+            text: generated.artifact.to_markdown(),
+            json: serde_json::to_value(&generated.artifact)?,
+            input_tokens: generated.input_tokens,
+            output_tokens: generated.output_tokens,
+            critic_warning: generated.critic_warning,
+        })
+    }
 }
 
-fn written<T: Artifact>(
+/// What one write asks of the generation.
+struct Run<'a> {
     kind: ArtifactKind,
-    generated: Generated<T>,
-    text: fn(&T) -> String,
-) -> anyhow::Result<Written> {
-    Ok(Written {
-        kind,
-        text: text(&generated.artifact),
-        json: serde_json::to_value(&generated.artifact)?,
-        input_tokens: generated.input_tokens,
-        output_tokens: generated.output_tokens,
-        critic_warning: generated.critic_warning,
-    })
+    request: &'a str,
+    critic: bool,
+    sink: &'a EventSink,
 }

@@ -133,16 +133,12 @@ fn words(line: &str) -> Box<dyn Iterator<Item = Word<'_>> + '_> {
                 start = at;
             }
         }
-        let end = text.len() + word.whitespace.len();
-        let whole = &line[line_offset(line, text)..][..end];
-        pieces.push(Word::from(&whole[start..]));
+        // The last piece keeps the word's trailing space.
+        let mut last = Word::from(&text[start..]);
+        last.whitespace = word.whitespace;
+        pieces.push(last);
         pieces.into_iter()
     }))
-}
-
-/// Where `part` (a slice of `line`) starts in it.
-fn line_offset(line: &str, part: &str) -> usize {
-    part.as_ptr() as usize - line.as_ptr() as usize
 }
 
 fn is_wide(c: char) -> bool {

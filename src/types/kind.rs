@@ -142,13 +142,6 @@ impl ArtifactKind {
     pub fn from_name(name: &str) -> Option<ArtifactKind> {
         Self::ALL.into_iter().find(|k| k.name() == name)
     }
-
-    /// The artifact a capability's output type is, if any.
-    pub fn of_output(output: OutputType) -> Option<ArtifactKind> {
-        Self::ALL
-            .into_iter()
-            .find(|k| k.describe().output == output)
-    }
 }
 
 impl fmt::Display for ArtifactKind {
@@ -173,7 +166,6 @@ mod tests {
         assert!(distinct(|d| d.output.name().to_string()));
         for kind in ArtifactKind::ALL {
             assert_eq!(ArtifactKind::from_name(kind.name()), Some(kind));
-            assert_eq!(ArtifactKind::of_output(kind.describe().output), Some(kind));
         }
     }
 
