@@ -16,7 +16,7 @@ use futures::StreamExt;
 use rig_core::agent::{Agent, MultiTurnStreamItem, PromptResponse};
 use rig_core::client::CompletionClient;
 use rig_core::completion::{CompletionModel, Prompt, PromptError, ToolDefinition, Usage};
-use rig_core::providers::{anthropic, openai};
+use rig_core::providers::{anthropic, gemini, ollama, openai};
 use rig_core::streaming::{StreamedAssistantContent, StreamedUserContent, StreamingPrompt};
 use rig_core::tool::Tool;
 use serde::Deserialize;
@@ -28,7 +28,7 @@ const PROMPT: &str = "What is 1 + 2? Use the add tool.";
 const LIMIT: Duration = Duration::from_secs(20);
 
 // ---------------------------------------------------------------------------------------------
-// A tool and three agents
+// A tool and five agents
 
 #[derive(Clone, Default)]
 struct Add {
@@ -122,6 +122,30 @@ fn anthropic_agent(base_url: &str, add: &Add) -> Agent<anthropic::completion::Co
         // rig only knows a default max_tokens for claude-{opus,sonnet}-4* and haiku-4-5 names;
         // any other model name fails with "`max_tokens` must be set for Anthropic".
         .max_tokens(1024)
+        .preamble(PREAMBLE)
+        .tool(add.clone())
+        .build()
+}
+
+fn gemini_agent(base_url: &str, add: &Add) -> Agent<gemini::CompletionModel> {
+    gemini::Client::builder()
+        .api_key(FAKE_API_KEY)
+        .base_url(base_url)
+        .build()
+        .expect("gemini client")
+        .agent("gemini-fake")
+        .preamble(PREAMBLE)
+        .tool(add.clone())
+        .build()
+}
+
+fn ollama_agent(base_url: &str, add: &Add) -> Agent<ollama::CompletionModel> {
+    ollama::Client::builder()
+        .api_key(FAKE_API_KEY)
+        .base_url(base_url)
+        .build()
+        .expect("ollama client")
+        .agent("llama-fake")
         .preamble(PREAMBLE)
         .tool(add.clone())
         .build()
@@ -221,12 +245,15 @@ fn assert_round_trip_requests(fake: &FakeProvider, api: Api, stream: bool) {
     let results = second.tool_results();
     assert_eq!(results.len(), 1, "{}", second.raw_body);
     let (call_id, output) = &results[0];
-    let prefix = if api == Api::AnthropicMessages {
-        "toolu_fake_"
-    } else {
-        "call_fake_"
-    };
-    assert!(call_id.starts_with(prefix), "{call_id}");
+    match api {
+        Api::AnthropicMessages => assert!(call_id.starts_with("toolu_fake_"), "{call_id}"),
+        // No call ids on these wires: rig answers under the function's name (Gemini's
+        // `functionResponse.name`, Ollama's `tool_name`), except for a streamed Ollama call,
+        // whose result goes back with an empty `tool_name`.
+        Api::Ollama if stream => assert_eq!(call_id, "", "{}", second.raw_body),
+        Api::Gemini | Api::Ollama => assert_eq!(call_id, "add", "{}", second.raw_body),
+        _ => assert!(call_id.starts_with("call_fake_"), "{call_id}"),
+    }
     assert_eq!(output, "3");
     // The model's own tool call goes back with it, under the same id.
     assert!(second.raw_body.contains(call_id.as_str()));
@@ -240,6 +267,12 @@ fn assert_auth(r: &Recorded) {
         Api::AnthropicMessages => {
             assert_eq!(r.header("x-api-key"), Some(FAKE_API_KEY));
             assert_eq!(r.header("anthropic-version"), Some("2023-06-01"));
+            assert_eq!(r.header("authorization"), None);
+        }
+        Api::Gemini => {
+            // rig 0.37 puts the Gemini key in the URL (`?key=`), not in `x-goog-api-key`.
+            assert_eq!(r.query("key"), Some(FAKE_API_KEY), "{}", r.path);
+            assert_eq!(r.header("x-goog-api-key"), None);
             assert_eq!(r.header("authorization"), None);
         }
         _ => {
@@ -706,6 +739,8 @@ async fn fail(fake: &FakeProvider, api: Api, streaming: bool) -> String {
     match api {
         Api::Responses => go(responses_agent(&base, &add), streaming).await,
         Api::ChatCompletions => go(chat_agent(&base, &add), streaming).await,
+        Api::Gemini => go(gemini_agent(&base, &add), streaming).await,
+        Api::Ollama => go(ollama_agent(&base, &add), streaming).await,
         _ => go(anthropic_agent(&base, &add), streaming).await,
     }
 }
@@ -862,6 +897,38 @@ async fn traces_hold_the_requests_but_never_the_key() {
         !log.contains("x-api-key: sk-"),
         "an auth header is in the traces"
     );
+}
+
+/// The same capture for Gemini and Ollama round trips, both ways.
+#[tokio::test(flavor = "current_thread")]
+async fn gemini_and_ollama_traces() {
+    let log = SharedLog::default();
+    let writer = log.clone();
+    let subscriber = tracing_subscriber::fmt()
+        .with_max_level(tracing::Level::TRACE)
+        .with_ansi(false)
+        .with_writer(move || writer.clone())
+        .finish();
+    let _guard = tracing::subscriber::set_default(subscriber);
+
+    let mut script = Vec::new();
+    for _ in 0..4 {
+        script.extend(round_trip_script());
+    }
+    let fake = FakeProvider::start(script);
+    let add = Add::default();
+    let base = fake.base_url();
+    for streaming in [false, true] {
+        assert_eq!(run(gemini_agent(&base, &add), streaming).await, "3");
+        assert_eq!(run(ollama_agent(&base, &add), streaming).await, "3");
+    }
+    assert_eq!(fake.remaining(), 0);
+
+    let log =
+        String::from_utf8_lossy(&log.0.lock().unwrap_or_else(|e| e.into_inner())).into_owned();
+    assert!(log.contains("Style: terse"), "the capture saw no bodies");
+    // Gemini's key rides in the URL (`?key=`), but only the host is traced, never the path.
+    assert!(!log.contains(FAKE_API_KEY), "the key is in the traces");
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -1147,6 +1214,377 @@ fn chunked_request_bodies_are_read() {
     conn.read_to_string(&mut reply).expect("read");
     assert!(reply.starts_with("HTTP/1.1 200"), "{reply}");
     assert_eq!(fake.requests()[0].user_texts(), ["hello"]);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Gemini and Ollama
+
+#[tokio::test]
+async fn gemini_json_round_trip() {
+    let fake = FakeProvider::start(round_trip_script());
+    let add = Add::default();
+    let agent = gemini_agent(&fake.base_url(), &add);
+    json_round_trip(&fake, agent, &add, Api::Gemini).await;
+    let first = &fake.requests()[0];
+    let key = format!("?key={FAKE_API_KEY}");
+    assert_eq!(
+        first.path,
+        format!("/v1beta/models/gemini-fake:generateContent{key}")
+    );
+    assert_eq!(first.model().as_deref(), Some("gemini-fake"));
+}
+
+#[tokio::test]
+async fn gemini_sse_round_trip() {
+    let fake = FakeProvider::start(round_trip_script());
+    let add = Add::default();
+    let agent = gemini_agent(&fake.base_url(), &add);
+    sse_round_trip(&fake, agent, &add, Api::Gemini).await;
+    let first = &fake.requests()[0];
+    let query = format!("?alt=sse&key={FAKE_API_KEY}");
+    assert_eq!(
+        first.path,
+        format!("/v1beta/models/gemini-fake:streamGenerateContent{query}")
+    );
+    // Nothing in the body says "stream": the method and `alt=sse` do.
+    assert_eq!(first.body.get("stream"), None);
+}
+
+#[tokio::test]
+async fn ollama_json_round_trip() {
+    let fake = FakeProvider::start(round_trip_script());
+    let add = Add::default();
+    let agent = ollama_agent(&fake.base_url(), &add);
+    json_round_trip(&fake, agent, &add, Api::Ollama).await;
+    let first = &fake.requests()[0];
+    assert_eq!(first.path, "/api/chat");
+    assert_eq!(first.model().as_deref(), Some("llama-fake"));
+    // rig always says which it wants: the server's default would be to stream.
+    assert_eq!(first.body["stream"], false);
+}
+
+#[tokio::test]
+async fn ollama_ndjson_round_trip() {
+    let fake = FakeProvider::start(round_trip_script());
+    let add = Add::default();
+    let agent = ollama_agent(&fake.base_url(), &add);
+    sse_round_trip(&fake, agent, &add, Api::Ollama).await;
+    assert_eq!(fake.requests()[0].body["stream"], true);
+}
+
+#[tokio::test]
+async fn gemini_and_ollama_text_replies_json_and_streamed() {
+    for api in [Api::Gemini, Api::Ollama] {
+        for streaming in [false, true] {
+            let fake = FakeProvider::start(vec![Step::text("the quick brown fox")]);
+            let add = Add::default();
+            let base = fake.base_url();
+            let (text, usage, deltas) = match (api, streaming) {
+                (Api::Gemini, false) => text_reply(&gemini_agent(&base, &add)).await,
+                (Api::Gemini, true) => streamed_text(&gemini_agent(&base, &add)).await,
+                (_, false) => text_reply(&ollama_agent(&base, &add)).await,
+                (_, true) => streamed_text(&ollama_agent(&base, &add)).await,
+            };
+            let what = format!("{api:?} streaming={streaming}");
+            assert_eq!(text, "the quick brown fox", "{what}");
+            assert_eq!(usage.input_tokens, INPUT_TOKENS, "{what}");
+            assert_eq!(usage.output_tokens, OUTPUT_TOKENS, "{what}");
+            if streaming {
+                assert_eq!(deltas, ["the", " quick", " brown", " fox"], "{what}");
+            }
+            let requests = fake.requests();
+            assert_eq!(requests.len(), 1, "{what}");
+            assert_eq!(requests[0].api, api, "{what}");
+            assert_eq!(requests[0].stream, streaming, "{what}");
+            assert_eq!(requests[0].user_texts(), [PROMPT], "{what}");
+            assert_auth(&requests[0]);
+        }
+    }
+}
+
+async fn text_reply<M: CompletionModel + 'static>(
+    agent: &Agent<M>,
+) -> (String, Usage, Vec<String>) {
+    let answer = prompt(agent, 1).await.expect("a text reply");
+    (answer.output, answer.usage, Vec::new())
+}
+
+async fn streamed_text<M: CompletionModel + 'static>(
+    agent: &Agent<M>,
+) -> (String, Usage, Vec<String>) {
+    let out = stream(agent, 1).await;
+    assert!(out.errors.is_empty(), "{out:#?}");
+    let usage = out.usage.expect("usage");
+    (
+        out.final_text.expect("a final text"),
+        usage,
+        out.text_deltas,
+    )
+}
+
+#[tokio::test]
+async fn gemini_and_ollama_400_is_an_error_json_and_streamed() {
+    for api in [Api::Gemini, Api::Ollama] {
+        for streaming in [false, true] {
+            let fake = FakeProvider::start(vec![Step::error(400)]);
+            let err = fail(&fake, api, streaming).await;
+            let what = format!("{api:?} streaming={streaming}");
+            assert!(err.contains("400"), "{what}: {err}");
+            // The body comes through every way (streamed Ollama as an `HttpError`, rig's
+            // transport refusing the status before its own "Got error status code" check).
+            assert!(err.contains("scripted 400"), "{what}: {err}");
+            if api == Api::Gemini {
+                assert!(err.contains("INVALID_ARGUMENT"), "{what}: {err}");
+            }
+            assert_eq!(fake.requests().len(), 1, "{what}: no retry");
+        }
+    }
+}
+
+/// Where rig 0.37 puts an agent's max_tokens, temperature and output schema in each body.
+#[tokio::test]
+async fn gemini_and_ollama_request_settings_land_where_rig_puts_them() {
+    let schema = schemars::json_schema!({
+        "type": "object",
+        "properties": {"sum": {"type": "integer"}},
+        "required": ["sum"],
+    });
+    let fake = FakeProvider::start(vec![Step::text(r#"{"sum": 3}"#); 4]);
+    let base = fake.base_url();
+    let gemini = gemini::Client::builder()
+        .api_key(FAKE_API_KEY)
+        .base_url(&base)
+        .build()
+        .expect("gemini client");
+    let ollama = ollama::Client::builder()
+        .api_key(FAKE_API_KEY)
+        .base_url(&base)
+        .build()
+        .expect("ollama client");
+    for agent in [
+        gemini
+            .agent("gemini-fake")
+            .max_tokens(256)
+            .temperature(0.5)
+            .build(),
+        gemini
+            .agent("gemini-fake")
+            .max_tokens(256)
+            .temperature(0.5)
+            .output_schema_raw(schema.clone())
+            .build(),
+    ] {
+        prompt(&agent, 1).await.expect("gemini answer");
+    }
+    for agent in [
+        ollama
+            .agent("llama-fake")
+            .max_tokens(256)
+            .temperature(0.5)
+            .build(),
+        ollama
+            .agent("llama-fake")
+            .max_tokens(256)
+            .temperature(0.5)
+            .output_schema_raw(schema.clone())
+            .build(),
+    ] {
+        prompt(&agent, 1).await.expect("ollama answer");
+    }
+    let requests = fake.requests();
+    let bodies: Vec<&Value> = requests.iter().map(|r| &r.body).collect();
+
+    // Gemini: rig 0.37 quirk: max_tokens and temperature only land in an existing
+    // `generationConfig`; without one (no output schema, no `generationConfig` in the
+    // additional params) they are silently dropped and `generationConfig` is sent as null.
+    assert_eq!(bodies[0]["generationConfig"], Value::Null, "{}", bodies[0]);
+    assert!(!requests[0].raw_body.contains("256"), "{}", bodies[0]);
+    let config = &bodies[1]["generationConfig"];
+    assert_eq!(config["maxOutputTokens"], 256, "{config}");
+    assert_eq!(config["temperature"], 0.5, "{config}");
+    assert_eq!(config["responseMimeType"], "application/json", "{config}");
+    assert_eq!(
+        config["responseJsonSchema"]["properties"]["sum"]["type"], "integer",
+        "{config}"
+    );
+    assert_eq!(config.get("responseSchema"), None, "{config}");
+    // The preamble-less agents send no system instruction; null fields are sent, not left out.
+    assert_eq!(bodies[0]["systemInstruction"], Value::Null);
+    assert_eq!(bodies[0]["toolConfig"], Value::Null);
+
+    // Ollama: max_tokens goes to a top-level `max_tokens` (not `options.num_predict`, which is
+    // what the Ollama server reads); temperature both at the top level and in `options`; the
+    // schema in `format`; `think` is always sent (false).
+    for body in &bodies[2..] {
+        assert_eq!(body["max_tokens"], 256, "{body}");
+        assert_eq!(body["options"].get("num_predict"), None, "{body}");
+        assert_eq!(body["temperature"], 0.5, "{body}");
+        assert_eq!(body["options"]["temperature"], 0.5, "{body}");
+        assert_eq!(body["think"], false, "{body}");
+    }
+    assert_eq!(bodies[2].get("format"), None, "{}", bodies[2]);
+    assert_eq!(
+        bodies[3]["format"]["properties"]["sum"]["type"], "integer",
+        "{}",
+        bodies[3]
+    );
+}
+
+#[tokio::test]
+async fn gemini_and_ollama_paced_slow_raw_and_repeat() {
+    for api in [Api::Gemini, Api::Ollama] {
+        let fake = FakeProvider::start(vec![
+            Step::paced(5, Step::text("one two three")),
+            Step::slow(5, Step::text("slow")),
+            Step::malformed_json(),
+            Step::repeat(Step::tool_call("add", json!({"a": 1, "b": 1}))),
+        ]);
+        let add = Add::default();
+        let base = fake.base_url();
+        async fn go<M: CompletionModel + 'static>(agent: Agent<M>) -> (Streamed, String, String) {
+            let paced = stream(&agent, 1).await;
+            let slow = prompt(&agent, 1).await.expect("slow answer").output;
+            let malformed = prompt(&agent, 1).await.expect_err("malformed").to_string();
+            let err = prompt(&agent, 1).await.expect_err("never ends");
+            assert!(
+                matches!(err, PromptError::MaxTurnsError { max_turns: 1, .. }),
+                "{err}"
+            );
+            (paced, slow, malformed)
+        }
+        let (paced, slow, malformed) = match api {
+            Api::Gemini => go(gemini_agent(&base, &add)).await,
+            _ => go(ollama_agent(&base, &add)).await,
+        };
+        assert_eq!(paced.text_deltas, ["one", " two", " three"], "{api:?}");
+        assert_eq!(slow, "slow", "{api:?}");
+        assert!(malformed.contains("JsonError"), "{api:?}: {malformed}");
+        // max_turns 1 allows 3 completion calls; the Repeat is never used up.
+        assert_eq!(add.calls().len(), 3, "{api:?}");
+        assert_eq!(fake.requests().len(), 6, "{api:?}");
+        assert_eq!(fake.remaining(), 1, "{api:?}");
+    }
+}
+
+#[tokio::test]
+async fn gemini_wire_format() {
+    use gemini::completion::gemini_api_types::GenerateContentResponse;
+    use gemini::streaming::StreamGenerateContentResponse;
+    let fake = FakeProvider::start(vec![
+        Step::text("hi there"),
+        Step::tool_call("add", json!({"a": 1, "b": 2})),
+        Step::text("as an array"),
+        Step::error(429),
+    ]);
+    let stream_path = "/v1beta/models/g:streamGenerateContent?alt=sse&key=k";
+    let reply = raw_post(&fake, stream_path, &json!({"contents": []}));
+    assert_eq!(reply.status, 200);
+    assert_eq!(
+        reply.header("content-type"),
+        Some("text/event-stream; charset=utf-8")
+    );
+    let events = sse_events(&reply.body);
+    assert!(events.iter().all(|(name, _)| name.is_none()), "data only");
+    assert_eq!(events.len(), 2);
+    for (i, (_, data)) in events.iter().enumerate() {
+        let chunk: StreamGenerateContentResponse =
+            serde_json::from_str(data).unwrap_or_else(|e| panic!("rig rejects {data}: {e}"));
+        let finished = chunk.candidates[0].finish_reason.is_some();
+        assert_eq!(finished, i == 1, "{data}");
+        let usage = chunk.usage_metadata.expect("usage on every chunk");
+        assert_eq!(usage.prompt_token_count as u64, INPUT_TOKENS);
+        let output = usage.candidates_token_count.map(|n| n as u64);
+        assert_eq!(output, finished.then_some(OUTPUT_TOKENS), "{data}");
+        assert_eq!(chunk.model_version.as_deref(), Some("g"));
+    }
+
+    let reply = raw_post(
+        &fake,
+        "/v1beta/models/g:generateContent?key=k",
+        &json!({"contents": []}),
+    );
+    assert_eq!(reply.header("content-type"), Some("application/json"));
+    let body: Value = serde_json::from_str(&reply.body).expect("JSON");
+    let part = &body["candidates"][0]["content"]["parts"][0];
+    assert_eq!(part["functionCall"]["args"], json!({"a": 1, "b": 2}));
+    assert_eq!(part["functionCall"]["name"], "add");
+    assert_eq!(body["candidates"][0]["finishReason"], "STOP");
+    let parsed: GenerateContentResponse =
+        serde_json::from_str(&reply.body).expect("rig parses the JSON reply");
+    let usage = parsed.usage_metadata.expect("usage");
+    assert_eq!(usage.candidates_token_count, Some(OUTPUT_TOKENS as i32));
+
+    // Without alt=sse the real API streams one JSON array of the same chunks.
+    let reply = raw_post(
+        &fake,
+        "/v1beta/models/g:streamGenerateContent",
+        &json!({"contents": []}),
+    );
+    let chunks: Vec<StreamGenerateContentResponse> =
+        serde_json::from_str(&reply.body).expect("a JSON array of chunks");
+    assert_eq!(chunks.len(), 3);
+
+    let reply = raw_post(&fake, "/v1beta/models/g:generateContent", &json!({}));
+    assert_eq!(reply.status, 429);
+    let body: Value = serde_json::from_str(&reply.body).expect("JSON error body");
+    assert_eq!(body["error"]["code"], 429);
+    assert_eq!(body["error"]["status"], "RESOURCE_EXHAUSTED");
+    assert!(body["error"]["message"].is_string());
+
+    // A base URL with the version in it doubles it: no route.
+    let reply = raw_post(&fake, "/v1beta/v1beta/models/g:generateContent", &json!({}));
+    assert_eq!(reply.status, 404);
+    assert_eq!(fake.requests().len(), 5);
+    assert_eq!(fake.requests()[4].api, Api::Unknown);
+}
+
+#[tokio::test]
+async fn ollama_wire_format() {
+    let fake = FakeProvider::start(vec![
+        Step::text("hi there"),
+        Step::tool_call("add", json!({"a": 1, "b": 2})),
+        Step::text("streamed by default"),
+        Step::error(400),
+    ]);
+    let reply = raw_post(&fake, "/api/chat", &json!({"model": "m", "stream": true}));
+    assert_eq!(reply.status, 200);
+    assert_eq!(reply.header("content-type"), Some("application/x-ndjson"));
+    let lines: Vec<ollama::CompletionResponse> = reply
+        .body
+        .lines()
+        .map(|line| {
+            serde_json::from_str(line).unwrap_or_else(|e| panic!("rig rejects {line}: {e}"))
+        })
+        .collect();
+    let done: Vec<bool> = lines.iter().map(|l| l.done).collect();
+    assert_eq!(done, [false, false, true]);
+    let last = &lines[2];
+    assert_eq!(last.prompt_eval_count, Some(INPUT_TOKENS));
+    assert_eq!(last.eval_count, Some(OUTPUT_TOKENS));
+    assert_eq!(last.done_reason.as_deref(), Some("stop"));
+    assert_eq!(lines[0].prompt_eval_count, None);
+    assert!(last.created_at.ends_with('Z') && last.created_at.len() == 30);
+
+    let reply = raw_post(&fake, "/api/chat", &json!({"model": "m", "stream": false}));
+    assert_eq!(reply.header("content-type"), Some("application/json"));
+    let body: Value = serde_json::from_str(&reply.body).expect("JSON");
+    let call = &body["message"]["tool_calls"][0]["function"];
+    assert_eq!(call["name"], "add");
+    assert_eq!(call["arguments"], json!({"a": 1, "b": 2}));
+    let parsed: ollama::CompletionResponse =
+        serde_json::from_str(&reply.body).expect("rig parses the JSON reply");
+    assert!(parsed.done);
+    assert_eq!(parsed.model, "m");
+
+    // No "stream" field: the real server streams, and so does the fake.
+    let reply = raw_post(&fake, "/api/chat", &json!({"model": "m"}));
+    assert_eq!(reply.header("content-type"), Some("application/x-ndjson"));
+    assert!(fake.requests()[2].stream);
+
+    let reply = raw_post(&fake, "/api/chat", &json!({"model": "m", "stream": false}));
+    assert_eq!(reply.status, 400);
+    let body: Value = serde_json::from_str(&reply.body).expect("JSON error body");
+    assert!(body["error"].is_string(), "{body}");
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -39,6 +39,9 @@ pub struct Capability {
     pub description: String,
     pub output_type: OutputType,
     pub task_prompt: String,
+    /// The most output tokens one reply needs (`max_output_tokens`; the configured budget
+    /// applies when it is lower or this is unset).
+    pub max_output_tokens: Option<u64>,
 }
 
 /// A capability file as written: every field optional so an override names only what it
@@ -50,6 +53,7 @@ struct CapabilityFile {
     description: Option<String>,
     output_type: Option<OutputType>,
     task_prompt: Option<String>,
+    max_output_tokens: Option<u64>,
 }
 
 /// Where a capability's text came from, for error messages.
@@ -131,6 +135,7 @@ impl Capability {
                     description: file.description.or(base.description),
                     output_type: file.output_type.or(base.output_type),
                     task_prompt: file.task_prompt.or(base.task_prompt),
+                    max_output_tokens: file.max_output_tokens.or(base.max_output_tokens),
                 };
                 complete(name, merged, source)
             }
@@ -191,12 +196,19 @@ fn complete(
     .into_iter()
     .filter_map(|(field, absent)| absent.then_some(field))
     .collect();
+    if file.max_output_tokens == Some(0) {
+        return Err(invalid(
+            "max_output_tokens is 0; give a whole number of at least 1, or leave it out"
+                .to_string(),
+        ));
+    }
     match file.output_type {
         Some(output_type) if missing.is_empty() => Ok(Capability {
             name: name.to_string(),
             description,
             output_type,
             task_prompt,
+            max_output_tokens: file.max_output_tokens,
         }),
         _ => Err(invalid(format!("missing or empty: {}", missing.join(", ")))),
     }
@@ -251,9 +263,9 @@ mod tests {
                 .map(|c| c.task_prompt)
                 .unwrap_or_default()
         };
-        assert!(prompt("commit").contains("\"detail\": \"summary\""));
-        assert!(prompt("commit").contains("git_log"));
-        assert!(prompt("changelog").contains("{\"from\": FROM, \"to\": TO}"));
+        assert!(prompt("commit").contains("\"detail\": \"standard\""));
+        assert!(prompt("commit").contains("carries it up front"));
+        assert!(prompt("changelog").contains("git_diff with {\"from\": FROM, \"to\": TO"));
         assert!(
             prompt("semantic_blame").contains("git_blame")
                 && prompt("semantic_blame").contains("git_show")

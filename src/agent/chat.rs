@@ -9,6 +9,7 @@ use schemars::JsonSchema;
 use serde::Deserialize;
 
 use super::capability::Capability;
+use super::generate::RunTimedOut;
 use super::iris::IrisAgent;
 use super::tools::registry::tool;
 use super::tools::{IrisTool, ToolContext, ToolFailure};
@@ -127,10 +128,14 @@ impl IrisAgent {
             prompt: message.to_string(),
             tools,
             max_turns: self.settings.max_turns,
-            max_tokens: self.settings.max_tokens,
+            max_tokens: self.max_tokens(&cap),
+            schema: None,
             stream: self.stream,
         };
-        let output = run(&self.main, request, sink.clone()).await?;
+        let limit = self.settings.run_timeout;
+        let output = tokio::time::timeout(limit, run(&self.main, request, sink.clone()))
+            .await
+            .unwrap_or_else(|_| Err(RunTimedOut(limit).into()))?;
         Ok(super::output::clean_text(&output.text).trim().to_string())
     }
 }

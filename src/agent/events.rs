@@ -1,14 +1,22 @@
 //! What a running agent reports: typed events the command line and the studio consume.
 
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::Instant;
+
 use rig_core::agent::{HookAction, PromptHook, ToolCallHookAction};
-use rig_core::completion::CompletionModel;
+use rig_core::completion::{CompletionModel, GetTokenUsage};
 use tokio::sync::mpsc::UnboundedSender;
+
+use super::runaway::{Degenerate, Watch};
 
 /// One thing that happened while Iris worked.
 #[derive(Debug, Clone, PartialEq)]
 pub enum AgentEvent {
     /// A phase began ("generating", "reviewing the draft", ...).
     Status(String),
+    /// A request to the model was sent.
+    Request,
     /// Text the model is writing, as it arrives.
     TextDelta(String),
     /// A tool call began; `summary` says in a few words what it looks at.
@@ -43,22 +51,79 @@ impl EventSink {
     }
 }
 
-/// The rig hook that turns tool calls, text deltas and usage into [`AgentEvent`]s.
+/// The rig hook that turns requests, tool calls, text deltas and usage into [`AgentEvent`]s,
+/// traces each request (`--debug`), and stops a streamed reply that runs away.
 #[derive(Clone)]
 pub struct EventHook {
-    pub sink: EventSink,
+    sink: EventSink,
+    /// Text deltas reach the sink (streaming runs).
+    forward_text: bool,
+    /// When the request being answered was sent.
+    sent: Arc<Mutex<Option<Instant>>>,
+    /// Requests sent so far.
+    requests: Arc<AtomicUsize>,
+    watch: Arc<Mutex<Watch>>,
+}
+
+impl EventHook {
+    pub fn new(sink: EventSink, forward_text: bool) -> Self {
+        Self {
+            sink,
+            forward_text,
+            sent: Arc::default(),
+            requests: Arc::default(),
+            watch: Arc::default(),
+        }
+    }
+
+    /// Requests sent so far, by this hook and its clones.
+    pub fn requests(&self) -> usize {
+        self.requests.load(Ordering::Relaxed)
+    }
+
+    fn answered(&self, input: u64, output: u64) {
+        let sent = self.sent.lock().ok().and_then(|mut s| s.take());
+        let ms = sent.map_or(0, |at| at.elapsed().as_millis() as u64);
+        tracing::debug!(
+            input_tokens = input,
+            output_tokens = output,
+            ms,
+            "provider request answered"
+        );
+        self.sink.send(AgentEvent::Usage { input, output });
+    }
 }
 
 impl<M: CompletionModel> PromptHook<M> for EventHook {
+    async fn on_completion_call(
+        &self,
+        _prompt: &rig_core::message::Message,
+        _history: &[rig_core::message::Message],
+    ) -> HookAction {
+        if let Ok(mut sent) = self.sent.lock() {
+            *sent = Some(Instant::now());
+        }
+        self.requests.fetch_add(1, Ordering::Relaxed);
+        self.sink.send(AgentEvent::Request);
+        HookAction::cont()
+    }
+
     async fn on_completion_response(
         &self,
         _prompt: &rig_core::message::Message,
         response: &rig_core::completion::CompletionResponse<M::Response>,
     ) -> HookAction {
-        self.sink.send(AgentEvent::Usage {
-            input: response.usage.input_tokens,
-            output: response.usage.output_tokens,
-        });
+        self.answered(response.usage.input_tokens, response.usage.output_tokens);
+        HookAction::cont()
+    }
+
+    async fn on_stream_completion_response_finish(
+        &self,
+        _prompt: &rig_core::message::Message,
+        response: &<M as CompletionModel>::StreamingResponse,
+    ) -> HookAction {
+        let usage = response.token_usage().unwrap_or_default();
+        self.answered(usage.input_tokens, usage.output_tokens);
         HookAction::cont()
     }
 
@@ -92,10 +157,20 @@ impl<M: CompletionModel> PromptHook<M> for EventHook {
         HookAction::cont()
     }
 
-    async fn on_text_delta(&self, text_delta: &str, _aggregated_text: &str) -> HookAction {
-        self.sink
-            .send(AgentEvent::TextDelta(text_delta.to_string()));
-        HookAction::cont()
+    async fn on_text_delta(&self, text_delta: &str, aggregated_text: &str) -> HookAction {
+        if self.forward_text {
+            self.sink
+                .send(AgentEvent::TextDelta(text_delta.to_string()));
+        }
+        let runaway = self
+            .watch
+            .lock()
+            .ok()
+            .and_then(|mut watch| watch.observe(aggregated_text));
+        match runaway {
+            Some(Degenerate(why)) => HookAction::terminate(format!("{why}; stopped")),
+            None => HookAction::cont(),
+        }
     }
 }
 

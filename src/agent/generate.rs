@@ -12,10 +12,40 @@ const SUMMARY_ONLY: &str = "## Context budget\nA first attempt exceeded the mode
 window. Use git_diff with detail=summary, request full diffs for at most three files, and \
 delegate the rest to parallel_analyze.";
 
+/// A run that went on past `run_timeout_secs`.
+#[derive(Debug, thiserror::Error)]
+#[error(
+    "stopped after {}s: the run took longer than run_timeout_secs allows (raise it with \
+     `iris config set run_timeout_secs N`, or ask for less)",
+    .0.as_secs()
+)]
+pub struct RunTimedOut(pub std::time::Duration);
+
+/// What requests spent: how many, input and output tokens.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+struct Spent {
+    requests: usize,
+    input: u64,
+    output: u64,
+}
+
+impl std::ops::Add for Spent {
+    type Output = Spent;
+    fn add(self, other: Spent) -> Spent {
+        Spent {
+            requests: self.requests + other.requests,
+            input: self.input + other.input,
+            output: self.output + other.output,
+        }
+    }
+}
+
 /// An artifact and what it cost.
 #[derive(Debug, Clone)]
 pub struct Generated<T> {
     pub artifact: T,
+    /// Requests sent to the model, the critic's included.
+    pub requests: usize,
     pub input_tokens: u64,
     pub output_tokens: u64,
     /// The critic asked for a revision and the artifact was rewritten once.
@@ -35,9 +65,24 @@ impl IrisAgent {
         critic: bool,
         sink: &EventSink,
     ) -> anyhow::Result<Generated<T>> {
-        let result = self
-            .generate_inner::<T>(capability, request, critic, sink)
-            .await;
+        let started = std::time::Instant::now();
+        let limit = self.settings.run_timeout;
+        let result = tokio::time::timeout(
+            limit,
+            self.generate_inner::<T>(capability, request, critic, sink),
+        )
+        .await
+        .unwrap_or_else(|_| Err(RunTimedOut(limit).into()));
+        if let Ok(generated) = &result {
+            tracing::debug!(
+                capability,
+                requests = generated.requests,
+                input_tokens = generated.input_tokens,
+                output_tokens = generated.output_tokens,
+                ms = started.elapsed().as_millis() as u64,
+                "run finished"
+            );
+        }
         match &result {
             Ok(generated) => sink.send(AgentEvent::Done(generated.artifact.to_markdown())),
             Err(err) => sink.send(AgentEvent::Error(format!("{err:#}"))),
@@ -62,14 +107,14 @@ impl IrisAgent {
             sink.send(AgentEvent::Status("checking the draft".into()));
             match self.critique(&artifact, request, sink).await {
                 Ok((verdict, spent)) => {
-                    usage = add(usage, spent);
+                    usage = usage + spent;
                     if verdict.requires_revision {
                         sink.send(AgentEvent::Status("revising the draft".into()));
                         let revision = revision_request(request, &artifact, &verdict)?;
                         let (better, spent) =
                             self.draft::<T>(&cap, &preamble, &revision, sink).await?;
                         artifact = better;
-                        usage = add(usage, spent);
+                        usage = usage + spent;
                         revised = true;
                     }
                 }
@@ -79,8 +124,9 @@ impl IrisAgent {
         }
         Ok(Generated {
             artifact,
-            input_tokens: usage.0,
-            output_tokens: usage.1,
+            requests: usage.requests,
+            input_tokens: usage.input,
+            output_tokens: usage.output,
             revised,
             critic_warning,
         })
@@ -94,8 +140,8 @@ impl IrisAgent {
         preamble: &str,
         request: &str,
         sink: &EventSink,
-    ) -> anyhow::Result<(T, (u64, u64))> {
-        let output = match self.run_main(preamble, request, sink).await {
+    ) -> anyhow::Result<(T, Spent)> {
+        let output = match self.run_main(cap, preamble, request, sink).await {
             Err(err)
                 if err
                     .downcast_ref::<ProviderError>()
@@ -105,7 +151,7 @@ impl IrisAgent {
                     "context full: retrying with summaries only".into(),
                 ));
                 let narrower = format!("{preamble}\n\n{SUMMARY_ONLY}");
-                self.run_main(&narrower, request, sink).await?
+                self.run_main(cap, &narrower, request, sink).await?
             }
             other => other?,
         };
@@ -121,25 +167,47 @@ impl IrisAgent {
             return Err(self.unreadable(&cap.name, &err));
         }
         artifact.normalize();
-        Ok((artifact, (output.input_tokens, output.output_tokens)))
+        let spent = Spent {
+            requests: output.requests,
+            input: output.input_tokens,
+            output: output.output_tokens,
+        };
+        Ok((artifact, spent))
     }
 
+    /// The main agent on `request`, the provider asked to keep the answer to the capability's
+    /// schema. A provider that refuses that option (400) is asked again without it, and not
+    /// asked with it again.
     async fn run_main(
         &self,
+        cap: &Capability,
         preamble: &str,
         request: &str,
         sink: &EventSink,
     ) -> anyhow::Result<super::RunOutput> {
-        let request = Run {
+        let attempt = |schema: Option<serde_json::Value>| Run {
             preamble: preamble.to_string(),
             history: Vec::new(),
             prompt: request.to_string(),
             tools: self.main_tools(sink),
             max_turns: self.settings.max_turns,
-            max_tokens: self.settings.max_tokens,
+            max_tokens: self.max_tokens(cap),
+            schema,
             stream: self.stream,
         };
-        run(&self.main, request, sink.clone()).await
+        let schema = self.schema_for(cap.output_type);
+        let asked = schema.is_some();
+        match run(&self.main, attempt(schema), sink.clone()).await {
+            Err(err) if asked && refused_option(&err) => {
+                tracing::debug!("the provider refused the schema option: {err:#}");
+                self.schema_refused.set();
+                sink.send(AgentEvent::Status(
+                    "the provider refused the JSON schema option; asking without it".into(),
+                ));
+                run(&self.main, attempt(None), sink.clone()).await
+            }
+            other => other,
+        }
     }
 
     /// The verify capability's verdict on an artifact.
@@ -148,7 +216,7 @@ impl IrisAgent {
         artifact: &T,
         request: &str,
         sink: &EventSink,
-    ) -> anyhow::Result<(Critique, (u64, u64))> {
+    ) -> anyhow::Result<(Critique, Spent)> {
         let cap = Capability::load("verify", self.user_dir.as_deref())?;
         let preamble = self.preamble(&cap, OutputType::Critique)?;
         let prompt = format!(
@@ -179,8 +247,25 @@ impl IrisAgent {
     }
 }
 
-fn add(a: (u64, u64), b: (u64, u64)) -> (u64, u64) {
-    (a.0 + b.0, a.1 + b.1)
+/// A 400 (or 422) answer about the output format: what a server says to an option it does
+/// not know ("response_format is not supported", "Invalid schema ...", "Function calling with
+/// a response mime type ..."). Any other failure is not the schema's doing.
+fn refused_option(err: &anyhow::Error) -> bool {
+    let Some(err) = err.downcast_ref::<ProviderError>() else {
+        return false;
+    };
+    let message = err.message.to_ascii_lowercase();
+    matches!(err.status(), Some(400 | 422))
+        && [
+            "schema",
+            "format",
+            "json",
+            "output_config",
+            "structured",
+            "mime",
+        ]
+        .iter()
+        .any(|word| message.contains(word))
 }
 
 /// The request again, with the draft and the critic's findings, for one revision.

@@ -3,6 +3,8 @@
 //! doing: `generate.rs` (a capability and its critic), `write.rs` (an artifact) and `chat.rs`.
 
 use std::path::PathBuf;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use rig_core::tool::ToolDyn;
 
@@ -18,8 +20,9 @@ use crate::types::OutputType;
 /// Who Iris is, before any capability's task.
 const PERSONA: &str = "You are Iris, an expert software engineer who writes the prose around \
 code changes: commit messages, pull request descriptions, code reviews, changelogs and release \
-notes. You work from evidence: use your tools to read the change (start with git_diff's \
-summary, then the full diff of the files that matter), its history and the code around it. \
+notes. You work from evidence. The request comes with the evidence gathered up front (the \
+change ranked by relevance, and its full diffs or commits where they fit); use your tools \
+only for what it lacks: the diffs of other files, the code around a change, its history. \
 Never invent changes, files, issues or numbers that the evidence does not show.";
 
 /// How Iris writes: a preset, gitmoji or not, and the user's own instructions.
@@ -46,6 +49,23 @@ pub struct IrisAgent {
     pub user_dir: Option<PathBuf>,
     /// Where a reply that could not be read is saved for the user.
     pub raw_reply_dir: PathBuf,
+    /// The provider refused the schema option once; later requests go without it.
+    pub schema_refused: SchemaRefused,
+}
+
+/// Whether the provider refused the JSON-schema option, shared by every clone of an agent so
+/// a run (and the studio session) asks only once.
+#[derive(Debug, Clone, Default)]
+pub struct SchemaRefused(Arc<AtomicBool>);
+
+impl SchemaRefused {
+    pub fn get(&self) -> bool {
+        self.0.load(Ordering::Relaxed)
+    }
+
+    pub fn set(&self) {
+        self.0.store(true, Ordering::Relaxed);
+    }
 }
 
 impl IrisAgent {
@@ -74,9 +94,12 @@ impl IrisAgent {
             ctx: ToolContext::new(root.to_path_buf()).with_trust(config.trust_repo),
             settings: AgentSettings {
                 max_turns: config.max_turns,
+                max_tokens: config.max_output_tokens,
                 subagent_max_turns: config.subagent_max_turns,
                 subagent_timeout: std::time::Duration::from_secs(config.subagent_timeout_secs),
-                ..AgentSettings::default()
+                subagent_max_tokens: config.subagent_max_output_tokens,
+                run_timeout: std::time::Duration::from_secs(config.run_timeout_secs),
+                structured_output: config.structured_output,
             },
             style: Style {
                 preset: config.preset.clone(),
@@ -87,6 +110,7 @@ impl IrisAgent {
             critic_enabled: config.critic_enabled,
             user_dir: crate::config::user_config_dir(),
             raw_reply_dir: git_dir.join("iris"),
+            schema_refused: SchemaRefused::default(),
         })
     }
 
@@ -110,6 +134,20 @@ impl IrisAgent {
             "{PERSONA}\n\n## Task\n{}\n\n## Style\n{style}\n\n{format}",
             cap.task_prompt.trim()
         ))
+    }
+
+    /// The output budget of one reply of `cap`: the configured one, or less if it asks less.
+    pub(crate) fn max_tokens(&self, cap: &Capability) -> u64 {
+        cap.max_output_tokens
+            .map_or(self.settings.max_tokens, |asked| {
+                asked.min(self.settings.max_tokens)
+            })
+    }
+
+    /// The schema the provider is asked to keep `output` to, while it has not refused.
+    pub(crate) fn schema_for(&self, output: OutputType) -> Option<serde_json::Value> {
+        (output.is_structured() && self.settings.structured_output && !self.schema_refused.get())
+            .then(|| output.schema())
     }
 
     /// Every tool the main agent gets, with subagents on the fast model reporting to `sink`

@@ -4,6 +4,7 @@
 pub mod capability;
 pub mod chat;
 pub mod events;
+mod evidence;
 pub mod generate;
 pub mod iris;
 pub mod output;
@@ -11,6 +12,8 @@ pub mod progress;
 pub mod provider;
 pub mod requests;
 mod retry;
+pub mod run;
+pub mod runaway;
 mod stream_end;
 pub mod style;
 pub mod tools;
@@ -18,19 +21,12 @@ pub mod write;
 
 use std::time::Duration;
 
-use futures::StreamExt;
-use rig_core::agent::{AgentBuilder, MultiTurnStreamItem, StreamingError};
-use rig_core::completion::{CompletionModel, Prompt, PromptError};
-use rig_core::message::Message;
-use rig_core::streaming::StreamingPrompt;
-use rig_core::tool::ToolDyn;
 use thiserror::Error;
 
 pub use events::{AgentEvent, EventHook, EventSink};
 pub use iris::IrisAgent;
 pub use provider::{ProviderKind, ProviderSpec};
-
-use provider::with_completion_model;
+pub use run::{Run, RunOutput, run};
 
 /// A provider failure, naming the provider, the model and what the server said (exit code 4).
 #[derive(Debug, Error)]
@@ -52,6 +48,13 @@ impl ProviderError {
             provider: spec.label(),
             message: readable(without_wrappers(&message)),
         }
+    }
+
+    /// The HTTP status the provider answered with, when the failure was one.
+    pub fn status(&self) -> Option<u16> {
+        let code = self.message.get(..3)?.parse().ok()?;
+        let rest = &self.message[3..];
+        (rest.is_empty() || rest.starts_with(' ') || rest.starts_with(':')).then_some(code)
     }
 
     /// Whether the provider refused the request for being longer than the model's context.
@@ -109,156 +112,34 @@ fn readable(message: &str) -> String {
     }
 }
 
-/// The reply budget given to Anthropic models when none is configured.
-const ANTHROPIC_MAX_TOKENS: u64 = 8192;
-
 /// Limits every run shares.
 #[derive(Debug, Clone)]
 pub struct AgentSettings {
     /// Turns (model replies) the main agent may take.
     pub max_turns: usize,
-    /// Output token budget of one reply (None: the provider's default).
-    pub max_tokens: Option<u64>,
+    /// Output token budget of one reply of the main agent (a capability may ask for less).
+    pub max_tokens: u64,
     pub subagent_max_turns: usize,
     pub subagent_timeout: Duration,
     /// Output token budget of a subagent's reply.
     pub subagent_max_tokens: u64,
+    /// Longest a whole run may take: every request, tool call and the critic.
+    pub run_timeout: Duration,
+    /// Ask the provider to keep answers to their JSON schema.
+    pub structured_output: bool,
 }
 
 impl Default for AgentSettings {
     fn default() -> Self {
         Self {
             max_turns: 50,
-            max_tokens: None,
+            max_tokens: 16_384,
             subagent_max_turns: 20,
             subagent_timeout: Duration::from_secs(120),
-            subagent_max_tokens: 4096,
+            subagent_max_tokens: 4_096,
+            run_timeout: Duration::from_secs(300),
+            structured_output: true,
         }
-    }
-}
-
-/// One request to a model: instructions, history, the new message and the tools it may use.
-pub struct Run {
-    pub preamble: String,
-    pub history: Vec<Message>,
-    pub prompt: String,
-    pub tools: Vec<Box<dyn ToolDyn>>,
-    pub max_turns: usize,
-    pub max_tokens: Option<u64>,
-    /// Stream the reply (events carry text as it is written) or take it whole.
-    pub stream: bool,
-}
-
-/// What a run produced: the final turn's text and the tokens spent.
-#[derive(Debug, Clone, Default, PartialEq)]
-pub struct RunOutput {
-    pub text: String,
-    pub input_tokens: u64,
-    pub output_tokens: u64,
-}
-
-/// Runs one conversation on `spec`'s model, reporting through `sink`.
-pub async fn run(
-    spec: &ProviderSpec,
-    mut request: Run,
-    sink: EventSink,
-) -> anyhow::Result<RunOutput> {
-    // Anthropic refuses a request without max_tokens, and rig knows a default only for the
-    // model names it was built with.
-    if spec.kind == ProviderKind::Anthropic && request.max_tokens.is_none() {
-        request.max_tokens = Some(ANTHROPIC_MAX_TOKENS);
-    }
-    let outcome: Result<RunOutput, String> =
-        with_completion_model!(spec, |model| run_with_model(model, request, sink).await);
-    outcome.map_err(|message| ProviderError::new(spec, explain_cut(message)).into())
-}
-
-/// rig words a reply body that could not be read to its end (the connection dropped, or
-/// `stream_end` refused a stream without its final event) as "error decoding response body"
-/// and drops the cause: say what happened first.
-fn explain_cut(message: String) -> String {
-    if message.contains("error decoding response body") {
-        format!("the reply was cut off before it was complete ({message})")
-    } else {
-        message
-    }
-}
-
-async fn run_with_model<M: CompletionModel + 'static>(
-    model: M,
-    request: Run,
-    sink: EventSink,
-) -> Result<RunOutput, String> {
-    let mut builder = AgentBuilder::new(model).preamble(&request.preamble);
-    if let Some(max_tokens) = request.max_tokens {
-        builder = builder.max_tokens(max_tokens);
-    }
-    let agent = builder.tools(request.tools).build();
-    let hook = EventHook { sink: sink.clone() };
-    let turns = request.max_turns;
-    if !request.stream {
-        let response = agent
-            .prompt(request.prompt)
-            .with_history(request.history)
-            .max_turns(rig_turns(turns))
-            .with_hook(hook)
-            .extended_details()
-            .await
-            .map_err(|e| describe_prompt_error(&e, turns))?;
-        return Ok(RunOutput {
-            text: response.output,
-            input_tokens: response.usage.input_tokens,
-            output_tokens: response.usage.output_tokens,
-        });
-    }
-    let mut stream = agent
-        .stream_prompt(request.prompt)
-        .with_history(request.history)
-        .multi_turn(rig_turns(turns))
-        .with_hook(hook)
-        .await;
-    while let Some(item) = stream.next().await {
-        match item {
-            Ok(MultiTurnStreamItem::FinalResponse(last)) => {
-                let usage = last.usage();
-                sink.send(AgentEvent::Usage {
-                    input: usage.input_tokens,
-                    output: usage.output_tokens,
-                });
-                return Ok(RunOutput {
-                    text: last.response().to_string(),
-                    input_tokens: usage.input_tokens,
-                    output_tokens: usage.output_tokens,
-                });
-            }
-            Ok(_) => {}
-            Err(e) => return Err(describe_streaming_error(&e, turns)),
-        }
-    }
-    Err("the reply stream ended before the model finished".to_string())
-}
-
-/// Our turns (model replies) as rig 0.37 counts them: given `n`, both its prompt loops send
-/// up to `n + 2` requests before giving up. So `max_turns = 3` is three replies; the least rig
-/// allows is two (one tool round and the answer).
-fn rig_turns(model_replies: usize) -> usize {
-    model_replies.saturating_sub(2)
-}
-
-/// A streamed run's failure, worded like the same failure of a whole reply.
-fn describe_streaming_error(err: &StreamingError, turns: usize) -> String {
-    match err {
-        StreamingError::Prompt(prompt) => describe_prompt_error(prompt, turns),
-        other => other.to_string(),
-    }
-}
-
-fn describe_prompt_error(err: &PromptError, turns: usize) -> String {
-    match err {
-        PromptError::MaxTurnsError { .. } => format!(
-            "the model was still calling tools after {turns} turns; stopped (raise max_turns, or ask for less)"
-        ),
-        other => other.to_string(),
     }
 }
 

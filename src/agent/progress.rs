@@ -24,6 +24,8 @@ pub struct Progress {
     pub activity: String,
     /// The text streamed since the last tool call: text before a tool call was thinking aloud.
     pub streamed: String,
+    /// Requests sent to the model.
+    pub requests: usize,
     pub input_tokens: u64,
     pub output_tokens: u64,
     pub tool_calls: usize,
@@ -33,6 +35,7 @@ impl Progress {
     pub fn apply(&mut self, event: &AgentEvent) {
         match event {
             AgentEvent::Status(text) => self.activity = text.clone(),
+            AgentEvent::Request => self.requests += 1,
             AgentEvent::ToolStarted { summary, .. } => {
                 self.activity = summary.clone();
                 self.streamed.clear();
@@ -74,6 +77,8 @@ mod tests {
             "text before a tool call was thinking aloud"
         );
         progress.apply(&AgentEvent::TextDelta("feat: ".into()));
+        progress.apply(&AgentEvent::Request);
+        progress.apply(&AgentEvent::Request);
         progress.apply(&AgentEvent::Usage {
             input: 1200,
             output: 40,
@@ -95,6 +100,7 @@ mod tests {
             Progress {
                 activity: "writing".into(),
                 streamed: "feat: ".into(),
+                requests: 2,
                 input_tokens: 1204,
                 output_tokens: 340,
                 tool_calls: 1,

@@ -33,7 +33,9 @@ impl IrisAgent {
         ask_critic: bool,
         sink: &EventSink,
     ) -> anyhow::Result<Written> {
-        let request = request(kind, scope);
+        sink.send(super::AgentEvent::Status("gathering the evidence".into()));
+        let evidence = super::evidence::gather(&self.ctx, self.main.kind, kind, scope).await;
+        let request = format!("{}\n\n{evidence}", request(kind, scope));
         let critic = self.critic_enabled && (kind.describe().critic || ask_critic);
         let version = scope.version().map(str::to_string);
         // Without gitmoji (and always with conventional commits) no emoji is kept.

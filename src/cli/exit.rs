@@ -20,7 +20,9 @@ pub fn exit_code(err: &anyhow::Error) -> u8 {
         if cause.is::<crate::git::GitError>() {
             return GIT;
         }
-        if cause.is::<crate::agent::ProviderError>() {
+        if cause.is::<crate::agent::ProviderError>()
+            || cause.is::<crate::agent::generate::RunTimedOut>()
+        {
             return PROVIDER;
         }
         if cause.is::<crate::config::ConfigError>()

@@ -71,8 +71,9 @@ impl ProgressLine {
             let mut err = std::io::stderr();
             let _ = writeln!(
                 err,
-                "\r\x1b[2K✓ done in {:.1}s · {} tool call(s) · {} tokens sent · {} received",
+                "\r\x1b[2K✓ done in {:.1}s · {} request(s) · {} tool call(s) · {} tokens sent · {} received",
                 started.elapsed().as_secs_f64(),
+                state.requests,
                 state.tool_calls,
                 state.input_tokens,
                 state.output_tokens

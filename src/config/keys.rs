@@ -17,6 +17,10 @@ pub enum ConfigKey {
     SubagentTimeoutSecs,
     SubagentMaxTurns,
     RequestTimeoutSecs,
+    RunTimeoutSecs,
+    MaxOutputTokens,
+    SubagentMaxOutputTokens,
+    StructuredOutput,
     TrustRepo,
     StudioAutoGenerate,
     Theme,
@@ -27,7 +31,7 @@ pub enum ConfigKey {
 }
 
 /// The keys at the top of a file, in the order `iris config` shows them.
-const TOP: [ConfigKey; 12] = [
+const TOP: [ConfigKey; 16] = [
     ConfigKey::Provider,
     ConfigKey::Preset,
     ConfigKey::Gitmoji,
@@ -37,6 +41,10 @@ const TOP: [ConfigKey; 12] = [
     ConfigKey::SubagentTimeoutSecs,
     ConfigKey::SubagentMaxTurns,
     ConfigKey::RequestTimeoutSecs,
+    ConfigKey::RunTimeoutSecs,
+    ConfigKey::MaxOutputTokens,
+    ConfigKey::SubagentMaxOutputTokens,
+    ConfigKey::StructuredOutput,
     ConfigKey::TrustRepo,
     ConfigKey::StudioAutoGenerate,
     ConfigKey::Theme,
@@ -104,6 +112,10 @@ impl ConfigKey {
             ConfigKey::SubagentTimeoutSecs => "subagent_timeout_secs",
             ConfigKey::SubagentMaxTurns => "subagent_max_turns",
             ConfigKey::RequestTimeoutSecs => "request_timeout_secs",
+            ConfigKey::RunTimeoutSecs => "run_timeout_secs",
+            ConfigKey::MaxOutputTokens => "max_output_tokens",
+            ConfigKey::SubagentMaxOutputTokens => "subagent_max_output_tokens",
+            ConfigKey::StructuredOutput => "structured_output",
             ConfigKey::TrustRepo => "trust_repo",
             ConfigKey::StudioAutoGenerate => "studio_auto_generate",
             ConfigKey::Theme => "theme",
@@ -164,11 +176,15 @@ impl ConfigKey {
             ConfigKey::Gitmoji
             | ConfigKey::CriticEnabled
             | ConfigKey::TrustRepo
+            | ConfigKey::StructuredOutput
             | ConfigKey::StudioAutoGenerate => Kind::Bool,
             ConfigKey::MaxTurns
             | ConfigKey::SubagentTimeoutSecs
             | ConfigKey::SubagentMaxTurns
-            | ConfigKey::RequestTimeoutSecs => Kind::Count,
+            | ConfigKey::RequestTimeoutSecs
+            | ConfigKey::RunTimeoutSecs
+            | ConfigKey::MaxOutputTokens
+            | ConfigKey::SubagentMaxOutputTokens => Kind::Count,
             ConfigKey::BaseUrl(_) => Kind::Url,
             ConfigKey::ApiKey(_) => Kind::Secret,
         }

@@ -46,8 +46,16 @@ pub struct Config {
     pub max_turns: usize,
     pub subagent_timeout_secs: u64,
     pub subagent_max_turns: usize,
-    /// Per provider request.
+    /// Longest silence of one provider request.
     pub request_timeout_secs: u64,
+    /// Longest a whole run (every request, tool and the critic) may take.
+    pub run_timeout_secs: u64,
+    /// Output token budget of one reply of the main agent (a capability may ask for less).
+    pub max_output_tokens: u64,
+    /// Output token budget of one reply of a subagent.
+    pub subagent_max_output_tokens: u64,
+    /// Ask the provider to keep the artifact to its JSON schema (off: the model is only told).
+    pub structured_output: bool,
     /// Whether tools may run the repository's build scripts (`ToolContext::with_trust`).
     pub trust_repo: bool,
     pub studio_auto_generate: bool,
@@ -70,6 +78,10 @@ impl Default for Config {
             subagent_timeout_secs: 120,
             subagent_max_turns: 20,
             request_timeout_secs: 120,
+            run_timeout_secs: 300,
+            max_output_tokens: 16_384,
+            subagent_max_output_tokens: 4_096,
+            structured_output: true,
             trust_repo: false,
             studio_auto_generate: true,
             theme: "dark".to_string(),
@@ -199,6 +211,12 @@ impl Config {
             (ConfigKey::SubagentMaxTurns, Value::Count(n)) => self.subagent_max_turns = count(n),
             (ConfigKey::SubagentTimeoutSecs, Value::Count(n)) => self.subagent_timeout_secs = n,
             (ConfigKey::RequestTimeoutSecs, Value::Count(n)) => self.request_timeout_secs = n,
+            (ConfigKey::RunTimeoutSecs, Value::Count(n)) => self.run_timeout_secs = n,
+            (ConfigKey::MaxOutputTokens, Value::Count(n)) => self.max_output_tokens = n,
+            (ConfigKey::SubagentMaxOutputTokens, Value::Count(n)) => {
+                self.subagent_max_output_tokens = n
+            }
+            (ConfigKey::StructuredOutput, Value::Bool(b)) => self.structured_output = b,
             (ConfigKey::Model(kind), Value::Text(text)) => {
                 self.providers.get_mut(kind).model = text
             }
@@ -316,6 +334,10 @@ impl Config {
             ConfigKey::SubagentMaxTurns => count(self.subagent_max_turns),
             ConfigKey::SubagentTimeoutSecs => Value::Count(self.subagent_timeout_secs),
             ConfigKey::RequestTimeoutSecs => Value::Count(self.request_timeout_secs),
+            ConfigKey::RunTimeoutSecs => Value::Count(self.run_timeout_secs),
+            ConfigKey::MaxOutputTokens => Value::Count(self.max_output_tokens),
+            ConfigKey::SubagentMaxOutputTokens => Value::Count(self.subagent_max_output_tokens),
+            ConfigKey::StructuredOutput => Value::Bool(self.structured_output),
             ConfigKey::Model(kind) => return text(&self.providers.get(kind).model),
             ConfigKey::FastModel(kind) => return text(&self.providers.get(kind).fast_model),
             ConfigKey::BaseUrl(kind) => {

@@ -55,6 +55,12 @@ fn defaults_with_nothing_configured() {
         (config.subagent_timeout_secs, config.request_timeout_secs),
         (120, 120)
     );
+    assert_eq!(config.run_timeout_secs, 300);
+    assert_eq!(
+        (config.max_output_tokens, config.subagent_max_output_tokens),
+        (16_384, 4_096)
+    );
+    assert!(config.structured_output);
     assert!(config.studio_auto_generate);
     assert!(config.sources().iter().all(|s| s.source == Source::Default));
 }

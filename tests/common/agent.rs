@@ -75,10 +75,23 @@ pub enum Wire {
     Chat,
     /// `IRIS_PROVIDER=anthropic`: Messages.
     Anthropic,
+    /// `IRIS_PROVIDER=gemini`: generateContent.
+    Gemini,
+    /// `IRIS_PROVIDER=ollama`: `/api/chat`.
+    Ollama,
 }
 
 impl Wire {
+    /// The wires most tests run on.
     pub const ALL: [Wire; 3] = [Wire::Responses, Wire::Chat, Wire::Anthropic];
+    /// Every wire the fake speaks.
+    pub const EVERY: [Wire; 5] = [
+        Wire::Responses,
+        Wire::Chat,
+        Wire::Anthropic,
+        Wire::Gemini,
+        Wire::Ollama,
+    ];
 
     /// The environment that selects this provider and points it at `fake`.
     pub fn env(self, fake: &FakeProvider) -> Vec<(&'static str, String)> {
@@ -99,6 +112,15 @@ impl Wire {
                 ("ANTHROPIC_API_KEY", FAKE_API_KEY.to_string()),
                 ("ANTHROPIC_BASE_URL", fake.base_url()),
             ],
+            Wire::Gemini => vec![
+                ("IRIS_PROVIDER", "gemini".to_string()),
+                ("GEMINI_API_KEY", FAKE_API_KEY.to_string()),
+                ("GEMINI_BASE_URL", fake.base_url()),
+            ],
+            Wire::Ollama => vec![
+                ("IRIS_PROVIDER", "ollama".to_string()),
+                ("OLLAMA_HOST", fake.base_url()),
+            ],
         }
     }
 
@@ -108,6 +130,8 @@ impl Wire {
             Wire::Responses => "openai gpt-5",
             Wire::Chat => "openai-compatible local-model",
             Wire::Anthropic => "anthropic claude-sonnet-4-5",
+            Wire::Gemini => "gemini gemini-2.5-pro",
+            Wire::Ollama => "ollama llama3.1",
         }
     }
 }

@@ -1,13 +1,18 @@
 //! A fake LLM provider on 127.0.0.1 for the agent tests (issue 4).
 //!
-//! It speaks three wire formats, as JSON and as server-sent events, and answers every request with
-//! the next [`Step`] of a script, whatever the endpoint:
+//! It speaks five wire formats, as JSON and streamed, and answers every request with the next
+//! [`Step`] of a script, whatever the endpoint:
 //!
-//! | API                    | path served (with or without a `/v1` prefix) | rig 0.37 client                                  |
-//! |------------------------|----------------------------------------------|--------------------------------------------------|
-//! | OpenAI Responses       | `POST /responses`                            | `rig_core::providers::openai::Client`            |
-//! | OpenAI Chat Completions| `POST /chat/completions`                     | `rig_core::providers::openai::CompletionsClient` |
-//! | Anthropic Messages     | `POST /messages`                             | `rig_core::providers::anthropic::Client`         |
+//! | API                    | path served                                             | rig 0.37 client                                  |
+//! |------------------------|---------------------------------------------------------|--------------------------------------------------|
+//! | OpenAI Responses       | `POST [/v1]/responses`                                  | `rig_core::providers::openai::Client`            |
+//! | OpenAI Chat Completions| `POST [/v1]/chat/completions`                           | `rig_core::providers::openai::CompletionsClient` |
+//! | Anthropic Messages     | `POST [/v1]/messages`                                   | `rig_core::providers::anthropic::Client`         |
+//! | Google Gemini          | `POST /v1beta/models/{model}:generateContent`           | `rig_core::providers::gemini::Client`            |
+//! |                        | `POST /v1beta/models/{model}:streamGenerateContent`     |                                                  |
+//! | Ollama                 | `POST /api/chat`                                        | `rig_core::providers::ollama::Client`            |
+//!
+//! (`/v1/models/...` is served as Gemini too: Google's stable API version.)
 //!
 //! Base URLs, as rig 0.37 builds them (`client/mod.rs`: `base_url + "/" + path`):
 //! - OpenAI clients (both APIs) append `/responses` or `/chat/completions` to the base URL as given
@@ -20,20 +25,40 @@
 //!   [`FakeProvider::base_url`], `.../v1` and `.../v1/messages` all reach `POST /v1/messages`.
 //!   Its `from_env` reads only `ANTHROPIC_API_KEY`, never a base URL: the app has to pass
 //!   `ANTHROPIC_BASE_URL` to `.base_url()` itself.
+//! - The Gemini client (`gemini/client.rs`) builds
+//!   `{base_url}/v1beta/models/{model}:generateContent?key=KEY`, and for streaming
+//!   `{base_url}/v1beta/models/{model}:streamGenerateContent?alt=sse&key=KEY` (default
+//!   `https://generativelanguage.googleapis.com`, no version: rig adds `v1beta`). Pass
+//!   [`FakeProvider::base_url`]; a base URL ending in `/v1beta` doubles it and gets a 404 here. Its
+//!   `from_env` reads only `GEMINI_API_KEY`.
+//! - The Ollama client appends `/api/chat` to the base URL (default `http://localhost:11434`). Pass
+//!   [`FakeProvider::base_url`] (a trailing slash gives `//api/chat`, which the fake accepts). Its
+//!   `from_env` reads `OLLAMA_API_BASE_URL` and `OLLAMA_API_KEY`.
 //!
-//! Auth headers sent by rig: OpenAI `authorization: Bearer KEY`; Anthropic `x-api-key: KEY` plus
-//! `anthropic-version: 2023-06-01`. Use [`FAKE_API_KEY`] as the key so a test can search logs for it.
+//! Auth sent by rig: OpenAI `authorization: Bearer KEY`; Anthropic `x-api-key: KEY` plus
+//! `anthropic-version: 2023-06-01`; Gemini no header at all but a `key=KEY` query parameter (the
+//! key is in the URL, see [`Recorded::query`]; rig's traces show the host, not the path); Ollama
+//! `authorization: Bearer KEY` when a non-empty key is given, nothing otherwise. Use
+//! [`FAKE_API_KEY`] as the key so a test can search logs for it.
 //!
-//! A request body with `"stream": true` gets server-sent events (chunked transfer encoding),
-//! anything else gets a JSON body with `Content-Length`. Every response carries
-//! `Connection: close` and the socket is closed after it. Each connection has its own thread, so
-//! parallel requests (subagents) are served at once; the script is shared behind a mutex.
-//! Every reply reports [`INPUT_TOKENS`] input and [`OUTPUT_TOKENS`] output tokens.
+//! Streaming: OpenAI and Anthropic request bodies with `"stream": true` get server-sent events;
+//! Gemini streams on `:streamGenerateContent?alt=sse` (`data:` events only, each a whole
+//! `GenerateContentResponse`; without `alt=sse` the reply is those chunks as one JSON array, as the
+//! real API does); Ollama streams newline-delimited JSON (`application/x-ndjson`) unless the body
+//! says `"stream": false` (the real server's default is to stream; rig always sends the field).
+//! Streams use chunked transfer encoding, one event or line a chunk; anything else gets a JSON body
+//! with `Content-Length`. Every response carries `Connection: close` and the socket is closed after
+//! it. Each connection has its own thread, so parallel requests (subagents) are served at once; the
+//! script is shared behind a mutex. Every reply reports [`INPUT_TOKENS`] input and
+//! [`OUTPUT_TOKENS`] output tokens (Gemini `usageMetadata.promptTokenCount`/`candidatesTokenCount`,
+//! Ollama `prompt_eval_count`/`eval_count`).
 //!
 //! The events and bodies follow the real APIs field for field. (rig 0.37 cannot parse the Responses
 //! `response.function_call_arguments.delta`/`.done` events, real or fake: its `ItemChunk` takes
 //! `item_id` for itself before the flattened delta sees it, and it wants a `content_index` the API
-//! does not send. It builds the call from `response.output_item.done` instead.)
+//! does not send. It builds the call from `response.output_item.done` instead.) Gemini and Ollama
+//! send no tool call ids: rig uses the function name as the call id (and, for streamed Ollama
+//! calls, an empty string).
 #![allow(dead_code)] // each test binary uses a different part of this module
 
 use std::collections::VecDeque;
@@ -62,6 +87,10 @@ pub enum Api {
     ChatCompletions,
     /// Anthropic Messages: `POST [/v1]/messages`.
     AnthropicMessages,
+    /// Google Gemini: `POST /v1beta/models/{model}:generateContent` or `:streamGenerateContent`.
+    Gemini,
+    /// Ollama: `POST /api/chat`.
+    Ollama,
     /// Any other method or path: answered 404, consumes no step.
     Unknown,
 }
@@ -73,19 +102,21 @@ pub enum Step {
     Text(String),
     /// One reply with one or more tool calls (name, arguments); each call gets a unique id.
     ToolCalls(Vec<(String, Value)>),
-    /// One tool call whose arguments string is sent verbatim (for malformed-argument tests). In the
-    /// non-streaming Anthropic format, where arguments are a JSON value rather than a string, text
-    /// that does not parse is sent as a JSON string.
+    /// One tool call whose arguments string is sent verbatim (for malformed-argument tests). Where
+    /// arguments are a JSON value rather than a string (Anthropic's non-streaming format, Gemini's
+    /// `args`, Ollama's `arguments`), text that does not parse is sent as a JSON string.
     RawToolCall { name: String, arguments: String },
     /// An HTTP error. An empty `body` gets the API's own error shape (`{"error":{...}}` for OpenAI,
-    /// `{"type":"error","error":{...}}` for Anthropic); `retry_after` sets the `Retry-After` header.
+    /// `{"type":"error","error":{...}}` for Anthropic, `{"error":{"code","message","status"}}` for
+    /// Gemini, `{"error":"..."}` for Ollama); `retry_after` sets the `Retry-After` header.
     Error {
         status: u16,
         body: String,
         retry_after: Option<u64>,
     },
     /// Streaming: the opening events and the first half of this text's deltas, then the connection
-    /// closes in the middle of the chunked body (no final event, no terminating chunk).
+    /// closes in the middle of the chunked body (no final event, no terminating chunk). Gemini's
+    /// cut stream never holds the chunk with `finishReason`, Ollama's never the `"done"` line.
     /// Non-streaming: announces the full JSON body's length, sends half of it and closes.
     CutStream(String),
     /// Like `CutStream`, but the body ends cleanly (terminating chunk sent) before the API's final
@@ -101,7 +132,7 @@ pub enum Step {
     },
     /// Waits before answering with `then` (the request is recorded at once).
     Slow { delay_ms: u64, then: Box<Step> },
-    /// Streaming only: waits between server-sent events (no effect on JSON replies).
+    /// Streaming only: waits between server-sent events or NDJSON lines (not in JSON replies).
     Paced { every_ms: u64, then: Box<Step> },
     /// Serves its step for this and every later request, and is never used up: a model that
     /// never stops calling tools is `Repeat(Box::new(Step::tool_call(...)))`.
@@ -175,7 +206,8 @@ pub struct Recorded {
     pub body: Value,
     pub raw_body: String,
     pub api: Api,
-    /// The body asked for server-sent events (`"stream": true`).
+    /// The reply was streamed: `"stream": true` (OpenAI, Anthropic), `:streamGenerateContent` with
+    /// `alt=sse` (Gemini), anything but `"stream": false` (Ollama).
     pub stream: bool,
     /// The step that answered it (a `Repeat` shows its inner step); `None` for a 404 or when the
     /// script had run out (answered 500).
@@ -190,6 +222,23 @@ impl Recorded {
             .iter()
             .find(|(k, _)| *k == name)
             .map(|(_, v)| v.as_str())
+    }
+
+    /// A query parameter of the path, as sent (not percent-decoded): Gemini's `key` and `alt`.
+    pub fn query(&self, name: &str) -> Option<&str> {
+        query_param(&self.path, name)
+    }
+
+    /// The model asked for: the body's `model`, or for Gemini the `{model}` of the path.
+    pub fn model(&self) -> Option<String> {
+        match self.api {
+            Api::Gemini => gemini_target(&self.path).map(|(model, _)| model.to_owned()),
+            _ => self
+                .body
+                .get("model")
+                .and_then(Value::as_str)
+                .map(str::to_owned),
+        }
     }
 
     /// Names of the function tools offered to the model.
@@ -209,11 +258,16 @@ impl Recorded {
     pub fn tool_schema(&self, name: &str) -> Option<Value> {
         self.tools().into_iter().find_map(|tool| {
             let (tool_name, schema) = match self.api {
-                Api::ChatCompletions => (
+                Api::ChatCompletions | Api::Ollama => (
                     tool.pointer("/function/name"),
                     tool.pointer("/function/parameters"),
                 ),
                 Api::AnthropicMessages => (tool.get("name"), tool.get("input_schema")),
+                Api::Gemini => (
+                    tool.get("name"),
+                    tool.get("parameters")
+                        .or_else(|| tool.get("parametersJsonSchema")),
+                ),
                 _ => (tool.get("name"), tool.get("parameters")),
             };
             (tool_name.and_then(Value::as_str) == Some(name))
@@ -222,12 +276,24 @@ impl Recorded {
         })
     }
 
+    /// The tools offered, one entry a function (Gemini's `tools[].functionDeclarations[]` are
+    /// flattened).
     fn tools(&self) -> Vec<Value> {
-        self.body
+        let tools = self
+            .body
             .get("tools")
             .and_then(Value::as_array)
             .cloned()
-            .unwrap_or_default()
+            .unwrap_or_default();
+        if self.api != Api::Gemini {
+            return tools;
+        }
+        tools
+            .iter()
+            .filter_map(|tool| tool.get("functionDeclarations").and_then(Value::as_array))
+            .flatten()
+            .cloned()
+            .collect()
     }
 
     /// The system prompt / instructions, all parts joined with newlines.
@@ -249,6 +315,17 @@ impl Recorded {
                     }
                 }
             }
+            Api::Gemini => {
+                let instruction = self
+                    .body
+                    .get("systemInstruction")
+                    .or_else(|| self.body.get("system_instruction"));
+                if let Some(instruction) = instruction {
+                    parts.push(content_text(
+                        instruction.get("parts").unwrap_or(&Value::Null),
+                    ));
+                }
+            }
             _ => {
                 for item in self.items("messages") {
                     if matches!(role(&item), Some("system" | "developer")) {
@@ -261,7 +338,10 @@ impl Recorded {
         parts.join("\n")
     }
 
-    /// Tool results sent back to the model: (call id, result text), in request order.
+    /// Tool results sent back to the model: (call id, result text), in request order. Gemini and
+    /// Ollama have no call ids on the wire: there the id is the `functionResponse`'s `id` or else
+    /// its `name`, and the tool message's `tool_call_id` or else its `tool_name`. A Gemini result
+    /// is the `result` of its `response` object (what rig sends), or else the whole object as JSON.
     pub fn tool_results(&self) -> Vec<(String, String)> {
         let text_of = |v: Option<&Value>| content_text(v.unwrap_or(&Value::Null));
         let id_of = |v: Option<&Value>| v.and_then(Value::as_str).unwrap_or_default().to_owned();
@@ -274,13 +354,11 @@ impl Recorded {
                     }
                 }
             }
-            Api::ChatCompletions => {
+            Api::ChatCompletions | Api::Ollama => {
                 for item in self.items("messages") {
                     if role(&item) == Some("tool") {
-                        results.push((
-                            id_of(item.get("tool_call_id")),
-                            text_of(item.get("content")),
-                        ));
+                        let id = item.get("tool_call_id").or_else(|| item.get("tool_name"));
+                        results.push((id_of(id), text_of(item.get("content"))));
                     }
                 }
             }
@@ -297,6 +375,24 @@ impl Recorded {
                     }
                 }
             }
+            Api::Gemini => {
+                for content in self.items("contents") {
+                    let parts = content.get("parts").and_then(Value::as_array);
+                    for part in parts.into_iter().flatten() {
+                        let Some(response) = part.get("functionResponse") else {
+                            continue;
+                        };
+                        let id = response.get("id").or_else(|| response.get("name"));
+                        let output = response.get("response").unwrap_or(&Value::Null);
+                        let text = match output.get("result") {
+                            Some(Value::String(s)) => s.clone(),
+                            Some(result) => result.to_string(),
+                            None => output.to_string(),
+                        };
+                        results.push((id_of(id), text));
+                    }
+                }
+            }
             Api::Unknown => {}
         }
         results
@@ -304,15 +400,15 @@ impl Recorded {
 
     /// The text of the user messages (tool results excluded), in order.
     pub fn user_texts(&self) -> Vec<String> {
-        let key = if self.api == Api::Responses {
-            "input"
-        } else {
-            "messages"
+        let (key, content) = match self.api {
+            Api::Responses => ("input", "content"),
+            Api::Gemini => ("contents", "parts"),
+            _ => ("messages", "content"),
         };
         self.items(key)
             .iter()
             .filter(|item| role(item) == Some("user"))
-            .map(|item| content_text(item.get("content").unwrap_or(&Value::Null)))
+            .map(|item| content_text(item.get(content).unwrap_or(&Value::Null)))
             .filter(|text| !text.is_empty())
             .collect()
     }
@@ -325,6 +421,31 @@ impl Recorded {
             _ => Vec::new(),
         }
     }
+}
+
+/// A query parameter of a request path, as sent.
+fn query_param<'a>(path: &'a str, name: &str) -> Option<&'a str> {
+    let (_, query) = path.split_once('?')?;
+    query
+        .split('&')
+        .find_map(|pair| match pair.split_once('=') {
+            Some((key, value)) if key == name => Some(value),
+            None if pair == name => Some(""),
+            _ => None,
+        })
+}
+
+/// The `(model, method)` of a Gemini path, `/v1beta/models/{model}:{method}` (query ignored),
+/// for the two methods served.
+fn gemini_target(path: &str) -> Option<(&str, &str)> {
+    let path = path.split('?').next().unwrap_or_default();
+    let segments: Vec<&str> = path.split('/').filter(|s| !s.is_empty()).collect();
+    let ["v1beta" | "v1", "models", call] = segments[..] else {
+        return None;
+    };
+    let (model, method) = call.rsplit_once(':')?;
+    let known = matches!(method, "generateContent" | "streamGenerateContent");
+    (known && !model.is_empty()).then_some((model, method))
 }
 
 fn role(item: &Value) -> Option<&str> {
@@ -407,7 +528,8 @@ impl FakeProvider {
         }
     }
 
-    /// `http://127.0.0.1:PORT`: what the Anthropic client wants (it adds `/v1/messages`).
+    /// `http://127.0.0.1:PORT`: what the Anthropic (it adds `/v1/messages`), Gemini (it adds
+    /// `/v1beta/models/...`) and Ollama (it adds `/api/chat`) clients want.
     pub fn base_url(&self) -> String {
         format!("http://127.0.0.1:{}", self.port)
     }
@@ -543,13 +665,20 @@ fn read_request(conn: &TcpStream) -> std::io::Result<Option<Request>> {
     }))
 }
 
-/// The API a path belongs to: query dropped, repeated slashes collapsed, optional `/v1` prefix.
+/// The API a path belongs to: query dropped, repeated slashes collapsed, optional `/v1` prefix
+/// for the OpenAI and Anthropic paths.
 fn route(method: &str, path: &str) -> Api {
     if method != "POST" {
         return Api::Unknown;
     }
+    if gemini_target(path).is_some() {
+        return Api::Gemini;
+    }
     let path = path.split('?').next().unwrap_or_default();
     let segments: Vec<&str> = path.split('/').filter(|s| !s.is_empty()).collect();
+    if segments == ["api", "chat"] {
+        return Api::Ollama;
+    }
     let segments = match segments.split_first() {
         Some((&"v1", rest)) => rest,
         _ => &segments[..],
@@ -580,8 +709,16 @@ fn handle_connection(conn: TcpStream, shared: &Shared) -> std::io::Result<()> {
 fn answer_request(conn: TcpStream, request: Request, shared: &Shared) -> std::io::Result<()> {
     let raw_body = String::from_utf8_lossy(&request.body).into_owned();
     let body: Value = serde_json::from_slice(&request.body).unwrap_or(Value::Null);
-    let stream = body.get("stream").and_then(Value::as_bool) == Some(true);
     let api = route(&request.method, &request.path);
+    let gemini = gemini_target(&request.path);
+    let gemini_streams = gemini.is_some_and(|(_, method)| method == "streamGenerateContent");
+    let sse = query_param(&request.path, "alt") == Some("sse");
+    let stream = match api {
+        Api::Gemini => gemini_streams && sse,
+        // Ollama streams unless told not to.
+        Api::Ollama => body.get("stream").and_then(Value::as_bool) != Some(false),
+        _ => body.get("stream").and_then(Value::as_bool) == Some(true),
+    };
 
     // Hand out the step and record the request under one lock, so the record order is the
     // script order even with parallel requests.
@@ -614,14 +751,15 @@ fn answer_request(conn: TcpStream, request: Request, shared: &Shared) -> std::io
     };
 
     let mut out = Out { conn, pace: None };
-    let model = body
-        .get("model")
-        .and_then(Value::as_str)
+    let model = gemini
+        .map(|(model, _)| model)
+        .or_else(|| body.get("model").and_then(Value::as_str))
         .unwrap_or("fake-model")
         .to_owned();
     let ctx = Ctx {
         api,
         stream,
+        gemini_array: gemini_streams && !sse,
         model,
         include_usage: body.pointer("/stream_options/include_usage") == Some(&Value::Bool(true)),
         shared,
@@ -652,6 +790,8 @@ fn answer_request(conn: TcpStream, request: Request, shared: &Shared) -> std::io
 struct Ctx<'a> {
     api: Api,
     stream: bool,
+    /// Gemini `:streamGenerateContent` without `alt=sse`: the chunks as one JSON array.
+    gemini_array: bool,
     model: String,
     include_usage: bool,
     shared: &'a Shared,
@@ -670,7 +810,7 @@ struct Reply {
 }
 
 struct Call {
-    /// The provider's id for the call (`call_…` / `toolu_…`).
+    /// The provider's id for the call (`call_…` / `toolu_…`; Gemini and Ollama send none).
     call_id: String,
     /// The Responses API's separate item id (`fc_…`).
     item_id: String,
@@ -765,10 +905,21 @@ enum Ending {
 }
 
 fn answer(ctx: &Ctx, out: &mut Out, reply: Reply, ending: Ending) -> std::io::Result<()> {
-    if ctx.stream {
+    if ctx.stream && ctx.api == Api::Ollama {
+        let (lines, cut_at) = ollama_lines(ctx, &reply);
+        let lines = match ending {
+            Ending::Complete => &lines[..],
+            _ => &lines[..cut_at],
+        };
+        out.ndjson(lines, ending == Ending::Cut)
+    } else if ctx.stream {
         let (events, cut_at) = match ctx.api {
             Api::Responses => responses_events(ctx, &reply),
             Api::ChatCompletions => chat_events(ctx, &reply),
+            Api::Gemini => {
+                let (chunks, cut_at) = gemini_chunks(ctx, &reply);
+                (chunks.into_iter().map(Event::data).collect(), cut_at)
+            }
             _ => anthropic_events(ctx, &reply),
         };
         let events = match ending {
@@ -780,6 +931,9 @@ fn answer(ctx: &Ctx, out: &mut Out, reply: Reply, ending: Ending) -> std::io::Re
         let body = match ctx.api {
             Api::Responses => responses_body(ctx, &reply),
             Api::ChatCompletions => chat_body(ctx, &reply),
+            Api::Gemini if ctx.gemini_array => Value::Array(gemini_chunks(ctx, &reply).0),
+            Api::Gemini => gemini_body(ctx, &reply),
+            Api::Ollama => ollama_body(ctx, &reply),
             _ => anthropic_body(ctx, &reply),
         };
         let text = body.to_string();
@@ -795,7 +949,23 @@ fn answer(ctx: &Ctx, out: &mut Out, reply: Reply, ending: Ending) -> std::io::Re
 
 /// The error body each API sends.
 fn error_body(api: Api, status: u16, message: &str) -> Value {
-    if api == Api::AnthropicMessages {
+    if api == Api::Gemini {
+        // google.rpc.Status, as the Gemini API sends it.
+        let code = match status {
+            400 => "INVALID_ARGUMENT",
+            401 => "UNAUTHENTICATED",
+            403 => "PERMISSION_DENIED",
+            404 => "NOT_FOUND",
+            429 => "RESOURCE_EXHAUSTED",
+            499 => "CANCELLED",
+            503 => "UNAVAILABLE",
+            504 => "DEADLINE_EXCEEDED",
+            _ => "INTERNAL",
+        };
+        json!({"error": {"code": status, "message": message, "status": code}})
+    } else if api == Api::Ollama {
+        json!({"error": message})
+    } else if api == Api::AnthropicMessages {
         let kind = match status {
             400 => "invalid_request_error",
             401 => "authentication_error",
@@ -1157,10 +1327,6 @@ fn anthropic_usage(output_tokens: u64) -> Value {
     })
 }
 
-fn anthropic_input(arguments: &str) -> Value {
-    serde_json::from_str(arguments).unwrap_or_else(|_| Value::String(arguments.to_owned()))
-}
-
 fn anthropic_body(ctx: &Ctx, reply: &Reply) -> Value {
     let mut content = Vec::new();
     if let Some(text) = &reply.text {
@@ -1169,7 +1335,7 @@ fn anthropic_body(ctx: &Ctx, reply: &Reply) -> Value {
     for call in &reply.calls {
         content.push(
             json!({"type": "tool_use", "id": call.call_id, "name": call.name,
-                            "input": anthropic_input(&call.arguments)}),
+                            "input": arguments_value(&call.arguments)}),
         );
     }
     let stop = if reply.calls.is_empty() {
@@ -1239,6 +1405,197 @@ fn anthropic_events(ctx: &Ctx, reply: &Reply) -> (Vec<Event>, usize) {
                           "usage": {"output_tokens": OUTPUT_TOKENS}})));
     events.push(ev(json!({"type": "message_stop"})));
     (events, cut_at)
+}
+
+// ---------------------------------------------------------------------------------------------
+// Google Gemini
+
+/// A tool call's `args` (Gemini) or `arguments` (Ollama): a JSON value, or the text as a string
+/// when it does not parse.
+fn arguments_value(arguments: &str) -> Value {
+    serde_json::from_str(arguments).unwrap_or_else(|_| Value::String(arguments.to_owned()))
+}
+
+/// `usageMetadata`: every chunk counts the prompt, the last one the candidates too.
+fn gemini_usage(finished: bool) -> Value {
+    let mut usage = json!({
+        "promptTokenCount": INPUT_TOKENS,
+        "totalTokenCount": INPUT_TOKENS,
+        "promptTokensDetails": [{"modality": "TEXT", "tokenCount": INPUT_TOKENS}],
+    });
+    if finished {
+        usage["candidatesTokenCount"] = json!(OUTPUT_TOKENS);
+        usage["totalTokenCount"] = json!(INPUT_TOKENS + OUTPUT_TOKENS);
+    }
+    usage
+}
+
+/// One `GenerateContentResponse`: a whole reply, or one chunk of a stream.
+fn gemini_response(ctx: &Ctx, response_id: &str, parts: Vec<Value>, finished: bool) -> Value {
+    let mut candidate = json!({"content": {"parts": parts, "role": "model"}, "index": 0});
+    if finished {
+        // Gemini ends a function call turn with STOP too.
+        candidate["finishReason"] = json!("STOP");
+    }
+    json!({
+        "candidates": [candidate],
+        "usageMetadata": gemini_usage(finished),
+        "modelVersion": ctx.model,
+        "responseId": response_id,
+    })
+}
+
+fn gemini_call_parts(reply: &Reply) -> Vec<Value> {
+    reply
+        .calls
+        .iter()
+        .map(|call| {
+            json!({"functionCall": {"name": call.name, "args": arguments_value(&call.arguments)}})
+        })
+        .collect()
+}
+
+fn gemini_body(ctx: &Ctx, reply: &Reply) -> Value {
+    let mut parts = Vec::new();
+    if let Some(text) = &reply.text {
+        parts.push(json!({"text": text}));
+    }
+    parts.extend(gemini_call_parts(reply));
+    gemini_response(ctx, &ctx.id("resp_fake_"), parts, true)
+}
+
+/// The chunks of a streamed reply (one per text piece, the calls in one), the last with
+/// `finishReason` and the full usage; and how many a cut stream sends (never the last).
+fn gemini_chunks(ctx: &Ctx, reply: &Reply) -> (Vec<Value>, usize) {
+    let response_id = ctx.id("resp_fake_");
+    let mut groups: Vec<Vec<Value>> = Vec::new();
+    let mut keep = 0;
+    if let Some(text) = &reply.text {
+        let pieces = text_pieces(text);
+        keep = cut_count(pieces.len());
+        groups.extend(pieces.into_iter().map(|piece| vec![json!({"text": piece})]));
+    }
+    if !reply.calls.is_empty() {
+        groups.push(gemini_call_parts(reply));
+    }
+    if groups.is_empty() {
+        groups.push(vec![json!({"text": ""})]);
+    }
+    let last = groups.len() - 1;
+    let chunks = groups
+        .into_iter()
+        .enumerate()
+        .map(|(i, parts)| gemini_response(ctx, &response_id, parts, i == last))
+        .collect();
+    (chunks, keep.min(last))
+}
+
+// ---------------------------------------------------------------------------------------------
+// Ollama
+
+/// One `/api/chat` object; the `done` one carries the statistics, token counts included.
+fn ollama_object(ctx: &Ctx, message: Value, done: bool) -> Value {
+    let mut object = json!({
+        "model": ctx.model,
+        "created_at": rfc3339_now(),
+        "message": message,
+        "done": done,
+    });
+    if done {
+        object["done_reason"] = json!("stop");
+        object["total_duration"] = json!(412_000_000u64);
+        object["load_duration"] = json!(11_000_000u64);
+        object["prompt_eval_count"] = json!(INPUT_TOKENS);
+        object["prompt_eval_duration"] = json!(95_000_000u64);
+        object["eval_count"] = json!(OUTPUT_TOKENS);
+        object["eval_duration"] = json!(301_000_000u64);
+    }
+    object
+}
+
+fn ollama_message(content: &str, reply: Option<&Reply>) -> Value {
+    let mut message = json!({"role": "assistant", "content": content});
+    if let Some(reply) = reply.filter(|r| !r.calls.is_empty()) {
+        message["tool_calls"] = reply
+            .calls
+            .iter()
+            .map(|call| {
+                json!({"function": {"name": call.name,
+                                    "arguments": arguments_value(&call.arguments)}})
+            })
+            .collect();
+    }
+    message
+}
+
+fn ollama_body(ctx: &Ctx, reply: &Reply) -> Value {
+    let text = reply.text.as_deref().unwrap_or_default();
+    ollama_object(ctx, ollama_message(text, Some(reply)), true)
+}
+
+/// The lines of a streamed reply (one per text piece, the calls in one, then the `done` line),
+/// and how many a cut stream sends.
+fn ollama_lines(ctx: &Ctx, reply: &Reply) -> (Vec<Value>, usize) {
+    let mut lines = Vec::new();
+    let mut cut_at = 0;
+    if let Some(text) = &reply.text {
+        let pieces = text_pieces(text);
+        let keep = cut_count(pieces.len());
+        for (i, piece) in pieces.iter().enumerate() {
+            lines.push(ollama_object(ctx, ollama_message(piece, None), false));
+            if i + 1 == keep {
+                cut_at = lines.len();
+            }
+        }
+    }
+    if !reply.calls.is_empty() {
+        lines.push(ollama_object(ctx, ollama_message("", Some(reply)), false));
+    }
+    lines.push(ollama_object(ctx, ollama_message("", None), true));
+    (lines, cut_at)
+}
+
+/// Now in RFC 3339 (UTC), the form of Ollama's `created_at`.
+fn rfc3339_now() -> String {
+    let since = SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .unwrap_or_default();
+    let secs = since.as_secs();
+    let (year, month, day) = civil_date(secs / 86_400);
+    let time = secs % 86_400;
+    format!(
+        "{year:04}-{month:02}-{day:02}T{:02}:{:02}:{:02}.{:09}Z",
+        time / 3600,
+        time / 60 % 60,
+        time % 60,
+        since.subsec_nanos()
+    )
+}
+
+/// (year, month, day) of a count of days since 1970-01-01, walked year by year.
+fn civil_date(mut days: u64) -> (u64, u64, u64) {
+    let leap = |year: u64| {
+        (year.is_multiple_of(4) && !year.is_multiple_of(100)) || year.is_multiple_of(400)
+    };
+    let mut year = 1970;
+    loop {
+        let length = if leap(year) { 366 } else { 365 };
+        if days < length {
+            break;
+        }
+        days -= length;
+        year += 1;
+    }
+    let february = if leap(year) { 29 } else { 28 };
+    let mut month = 1;
+    for length in [31, february, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31] {
+        if days < length {
+            break;
+        }
+        days -= length;
+        month += 1;
+    }
+    (year, month, days + 1)
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -1349,17 +1706,28 @@ impl Out {
     /// Server-sent events, one per chunk; `cut` hangs up after the last one without the
     /// terminating chunk.
     fn sse(&mut self, events: &[Event], cut: bool) -> std::io::Result<()> {
-        self.head(200, "text/event-stream; charset=utf-8", &[], None)?;
+        let pieces: Vec<String> = events.iter().map(Event::wire).collect();
+        self.chunked("text/event-stream; charset=utf-8", &pieces, cut)
+    }
+
+    /// Newline-delimited JSON (Ollama), one line per chunk; `cut` as for [`Out::sse`].
+    fn ndjson(&mut self, lines: &[Value], cut: bool) -> std::io::Result<()> {
+        let pieces: Vec<String> = lines.iter().map(|line| format!("{line}\n")).collect();
+        self.chunked("application/x-ndjson", &pieces, cut)
+    }
+
+    /// A chunked 200 body, one piece per chunk, paced if asked.
+    fn chunked(&mut self, content_type: &str, pieces: &[String], cut: bool) -> std::io::Result<()> {
+        self.head(200, content_type, &[], None)?;
         self.conn.flush()?;
-        for (i, event) in events.iter().enumerate() {
+        for (i, piece) in pieces.iter().enumerate() {
             if i > 0
                 && let Some(pace) = self.pace
             {
                 thread::sleep(pace);
             }
-            let wire = event.wire();
             self.conn
-                .write_all(format!("{:x}\r\n{wire}\r\n", wire.len()).as_bytes())?;
+                .write_all(format!("{:x}\r\n{piece}\r\n", piece.len()).as_bytes())?;
             self.conn.flush()?;
         }
         if !cut {

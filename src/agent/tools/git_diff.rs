@@ -9,6 +9,7 @@ use serde::Deserialize;
 use super::git::change_label;
 use super::{IrisTool, ToolContext, ToolFailure, blocking, bound_output};
 use crate::change::relevance::is_lock_or_generated;
+use crate::change::size::SizeBucket;
 use crate::change::size::guidance;
 use crate::change::{FileDiff, ScoredFile, rank_files, size_bucket};
 use crate::git::DiffTarget;
@@ -87,6 +88,89 @@ impl GitDiff {
     }
 }
 
+/// The change as the first request carries it, in at most about `budget` characters: the
+/// summary, then the full diffs of the most relevant files that fit (every file of a Small
+/// change, at most [`EVIDENCE_FILES`] of a bigger one), and what is left for the tool.
+pub fn evidence(
+    ctx: &ToolContext,
+    target: &DiffTarget,
+    budget: usize,
+) -> Result<String, ToolFailure> {
+    let diff = ctx.repo()?.diff_files(target, &[])?;
+    if diff.is_empty() {
+        return Ok(render(&diff, target, Detail::Summary, &[]));
+    }
+    let ranked = rank_files(&diff);
+    let mut out = header(&diff, target, false);
+    write_ranking(&mut out, &ranked, budget / 3);
+    let small = size_bucket(diff.len(), lines(&diff), false) == SizeBucket::Small;
+    let limit = if small { diff.len() } else { EVIDENCE_FILES };
+    let mut shown = Vec::new();
+    let mut left = Vec::new();
+    for scored in &ranked {
+        let f = scored.file;
+        if is_lock_or_generated(&f.path) && scored.relevance.score < LOW_RELEVANCE {
+            continue;
+        }
+        let mut text = String::new();
+        f.render(&mut text);
+        if shown.len() < limit && out.len() + text.len() < budget {
+            out.push('\n');
+            out.push_str(&text);
+            shown.push(f.path.as_str());
+        } else {
+            left.push(f.path.as_str());
+        }
+    }
+    if !shown.is_empty() {
+        let at = out.find("\nFiles by relevance").map_or(out.len(), |i| i);
+        let what = if left.is_empty() {
+            "\nThe full diffs of every file follow the ranking: this is the whole change, \
+             git_diff would show nothing more.\n"
+                .to_string()
+        } else {
+            format!(
+                "\nThe full diffs of the {} most relevant file(s) follow the ranking.\n",
+                shown.len()
+            )
+        };
+        out.insert_str(at, &what);
+    }
+    if !left.is_empty() {
+        let listed: Vec<&str> = left.iter().take(20).copied().collect();
+        let _ = writeln!(
+            out,
+            "\n[not shown: the diffs of {} other file(s) ({}{}); git_diff with detail=standard and files=[...] reads them]",
+            left.len(),
+            listed.join(", "),
+            if left.len() > 20 { ", ..." } else { "" }
+        );
+    }
+    Ok(out)
+}
+
+/// Files of a bigger change whose diffs the first request carries.
+const EVIDENCE_FILES: usize = 5;
+
+fn lines(diff: &[FileDiff]) -> usize {
+    diff.iter().map(|f| f.additions + f.deletions).sum()
+}
+
+/// "Staged changes: 3 file(s), +10 -2 (12 lines)", the size and its advice.
+fn header(diff: &[FileDiff], target: &DiffTarget, filtered: bool) -> String {
+    let added: usize = diff.iter().map(|f| f.additions).sum();
+    let removed: usize = diff.iter().map(|f| f.deletions).sum();
+    let bucket = size_bucket(diff.len(), added + removed, filtered);
+    format!(
+        "{}: {} file(s), +{added} -{removed} ({} lines)\nSize: {}. {}\n\nFiles by relevance:\n",
+        describe(target),
+        diff.len(),
+        added + removed,
+        bucket.name(),
+        guidance(bucket, diff.len(), added + removed),
+    )
+}
+
 fn describe(target: &DiffTarget) -> String {
     match target {
         DiffTarget::Staged => "Staged changes".to_string(),
@@ -107,18 +191,8 @@ fn render(diff: &[FileDiff], target: &DiffTarget, detail: Detail, named: &[Strin
         return format!("{}: no changes{hint}.\n", describe(target));
     }
     let ranked = rank_files(diff);
-    let added: usize = diff.iter().map(|f| f.additions).sum();
-    let removed: usize = diff.iter().map(|f| f.deletions).sum();
-    let bucket = size_bucket(diff.len(), added + removed, !named.is_empty());
-    let mut out = format!(
-        "{}: {} file(s), +{added} -{removed} ({} lines)\nSize: {}. {}\n\nFiles by relevance:\n",
-        describe(target),
-        diff.len(),
-        added + removed,
-        bucket.name(),
-        guidance(bucket, diff.len(), added + removed),
-    );
-    write_ranking(&mut out, &ranked);
+    let mut out = header(diff, target, !named.is_empty());
+    write_ranking(&mut out, &ranked, MAX_SUMMARY_CHARS);
     if detail == Detail::Standard {
         write_diffs(&mut out, &ranked, !named.is_empty());
         return bound_output(
@@ -130,9 +204,9 @@ fn render(diff: &[FileDiff], target: &DiffTarget, detail: Detail, named: &[Strin
     out
 }
 
-fn write_ranking(out: &mut String, ranked: &[ScoredFile<'_>]) {
+fn write_ranking(out: &mut String, ranked: &[ScoredFile<'_>], max_chars: usize) {
     for (i, scored) in ranked.iter().enumerate() {
-        if out.len() > MAX_SUMMARY_CHARS {
+        if out.len() > max_chars {
             write_remaining(out, &ranked[i..]);
             return;
         }

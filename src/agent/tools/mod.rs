@@ -9,8 +9,8 @@
 pub mod boundary;
 mod code_search;
 mod file_read;
-mod git;
-mod git_diff;
+pub(crate) mod git;
+pub(crate) mod git_diff;
 mod languages;
 mod project_docs;
 pub mod registry;

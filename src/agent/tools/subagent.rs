@@ -47,7 +47,8 @@ impl Subagents {
             prompt: task.to_string(),
             tools: tools(&self.ctx),
             max_turns,
-            max_tokens: Some(self.settings.subagent_max_tokens),
+            max_tokens: self.settings.subagent_max_tokens,
+            schema: None,
             stream: false,
         };
         let limit = self.settings.subagent_timeout;

@@ -1,0 +1,241 @@
+//! Iris with real models (issue 10), end to end on every wire the fake speaks: the first
+//! request carries the evidence, the provider is asked to keep the answer to its schema (and
+//! a server that refuses that is asked again without it), every request has an output budget,
+//! a runaway stream is cut, and a run has a deadline.
+
+mod common;
+
+use std::time::{Duration, Instant};
+
+use common::TestRepo;
+use common::agent::{
+    Wire, approval, commit_json, failure, released_repo, run, staged_repo, success,
+};
+use common::fake_provider::{Api, FakeProvider, Recorded, Step};
+use serde_json::{Value, json};
+
+const MESSAGE: &str = "Add two()\n\nAdds a second constant function.";
+
+fn answer() -> Step {
+    Step::text(commit_json("Add two()", "Adds a second constant function."))
+}
+
+fn review_json() -> String {
+    json!({"summary": "Adds two().", "findings": [], "strengths": []}).to_string()
+}
+
+fn write_user_config(repo: &TestRepo, text: &str) {
+    let path = repo.user_config_path();
+    std::fs::create_dir_all(path.parent().expect("config dir")).expect("config dir");
+    std::fs::write(path, text).expect("write config");
+}
+
+/// The schema option as the request carries it on its wire, if it does.
+fn schema_option(request: &Recorded) -> Option<&Value> {
+    let body = &request.body;
+    let found = match request.api {
+        Api::Responses => body.pointer("/text/format/schema"),
+        Api::ChatCompletions => body.pointer("/response_format/json_schema/schema"),
+        Api::AnthropicMessages => body.pointer("/output_config/format/schema"),
+        Api::Gemini => body.pointer("/generationConfig/responseJsonSchema"),
+        Api::Ollama => body.get("format"),
+        Api::Unknown => None,
+    };
+    found.filter(|v| !v.is_null())
+}
+
+/// The output budget as the request carries it on its wire.
+fn budget(request: &Recorded) -> Option<u64> {
+    let body = &request.body;
+    match request.api {
+        Api::Responses => body.get("max_output_tokens"),
+        Api::ChatCompletions | Api::AnthropicMessages => body.get("max_tokens"),
+        Api::Gemini => body.pointer("/generationConfig/maxOutputTokens"),
+        Api::Ollama => body.pointer("/options/num_predict"),
+        Api::Unknown => None,
+    }
+    .and_then(Value::as_u64)
+}
+
+#[test]
+fn a_small_commit_is_written_in_one_request_carrying_the_whole_change() {
+    let repo = staged_repo();
+    let fake = FakeProvider::start(vec![answer()]);
+    let out = run(&repo, &["gen", "--print"], &Wire::Responses.env(&fake));
+    assert_eq!(success(&out).trim(), MESSAGE);
+    let requests = fake.requests();
+    assert_eq!(
+        requests.len(),
+        1,
+        "a model that answers at once: one request"
+    );
+    let asked = requests[0].user_texts().join("\n");
+    assert!(asked.starts_with("Write the commit message for the staged changes."));
+    for evidence in [
+        "## Evidence gathered up front",
+        "Size: small",
+        "src/lib.rs",
+        "+pub fn two() -> u32 {",
+        "this is the whole change",
+        "Initial commit",
+    ] {
+        assert!(asked.contains(evidence), "no `{evidence}` in:\n{asked}");
+    }
+    // The tools stay for what the evidence lacks.
+    assert!(requests[0].tool_names().iter().any(|t| t == "git_diff"));
+}
+
+#[test]
+fn ranges_carry_their_commits_and_a_pr_its_diff_too() {
+    let repo = released_repo();
+    let fake = FakeProvider::start(vec![
+        Step::text(
+            json!({"title": "Add two()", "summary": "Adds two().", "changes": [],
+                   "testing": null, "breaking_changes": [], "notes": null})
+            .to_string(),
+        ),
+        Step::text(approval()),
+    ]);
+    let out = run(
+        &repo,
+        &["pr", "--from", "v0.1.0"],
+        &Wire::Responses.env(&fake),
+    );
+    let _ = out; // the artifact's shape is the PR tests' business; the request is this one's
+    let asked = fake.requests()[0].user_texts().join("\n");
+    for evidence in [
+        "Changes in v0.1.0..HEAD",
+        "+pub fn two() -> u32 {",
+        "commit(s) in v0.1.0..HEAD",
+        "Fix one() doc",
+    ] {
+        assert!(asked.contains(evidence), "no `{evidence}` in:\n{asked}");
+    }
+}
+
+#[test]
+fn every_wire_asks_for_the_schema_and_sets_an_output_budget() {
+    for wire in Wire::EVERY {
+        let repo = staged_repo();
+        let fake = FakeProvider::start(vec![answer()]);
+        let out = run(&repo, &["gen", "--print"], &wire.env(&fake));
+        assert_eq!(success(&out).trim(), MESSAGE, "{wire:?}");
+        let request = &fake.requests()[0];
+        let schema = schema_option(request)
+            .unwrap_or_else(|| panic!("{wire:?}: no schema option in {}", request.body));
+        assert!(
+            schema.to_string().contains("\"title\""),
+            "{wire:?}: the commit schema: {schema}"
+        );
+        // The commit capability asks for less than the 16,384 default.
+        assert_eq!(budget(request), Some(4096), "{wire:?}: {}", request.body);
+    }
+}
+
+#[test]
+fn the_budget_and_the_schema_follow_the_configuration() {
+    let repo = staged_repo();
+    write_user_config(
+        &repo,
+        "max_output_tokens = 1000\nstructured_output = false\n",
+    );
+    let fake = FakeProvider::start(vec![answer()]);
+    success(&run(&repo, &["gen", "--print"], &Wire::Chat.env(&fake)));
+    let request = &fake.requests()[0];
+    assert_eq!(
+        budget(request),
+        Some(1000),
+        "the configured budget is lower"
+    );
+    assert_eq!(schema_option(request), None);
+}
+
+#[test]
+fn a_server_that_refuses_the_schema_is_asked_again_without_it_for_the_rest_of_the_run() {
+    for wire in Wire::EVERY {
+        let repo = staged_repo();
+        let refusal = match wire {
+            Wire::Gemini => {
+                "Function calling with a response mime type: 'application/json' is unsupported"
+            }
+            _ => "response_format type json_schema is not supported",
+        };
+        let fake = FakeProvider::start(vec![
+            Step::Error {
+                status: 400,
+                body: json!({"error": {"message": refusal, "code": 400}}).to_string(),
+                retry_after: None,
+            },
+            Step::text(review_json()),
+            Step::text(approval()),
+        ]);
+        let out = run(&repo, &["review"], &wire.env(&fake));
+        assert!(success(&out).contains("Adds two()."), "{wire:?}");
+        let requests = fake.requests();
+        assert_eq!(requests.len(), 3, "{wire:?}: refused, answered, checked");
+        assert!(schema_option(&requests[0]).is_some(), "{wire:?}");
+        assert_eq!(
+            schema_option(&requests[1]),
+            None,
+            "{wire:?}: asked again without"
+        );
+        assert_eq!(
+            schema_option(&requests[2]),
+            None,
+            "{wire:?}: the critic is not asked with it either"
+        );
+    }
+}
+
+#[test]
+fn a_bad_request_about_something_else_is_not_mistaken_for_a_refused_schema() {
+    let repo = staged_repo();
+    let fake = FakeProvider::start(vec![Step::Error {
+        status: 400,
+        body: json!({"error": {"message": "model `x` does not exist"}}).to_string(),
+        retry_after: None,
+    }]);
+    let line = failure(&run(&repo, &["gen", "--print"], &Wire::Chat.env(&fake)), 4);
+    assert!(line.contains("model `x` does not exist"), "{line}");
+    assert_eq!(fake.requests().len(), 1);
+}
+
+#[test]
+fn a_reply_that_repeats_itself_is_cut_early_with_a_clear_message() {
+    for wire in Wire::EVERY {
+        let repo = staged_repo();
+        // 3,000 words at one every 5 ms: 15 s if read to the end.
+        let looping = format!(
+            "{{\"title\": \"Add two()\", \"message\": \"{}",
+            "This is the first version of the version. ".repeat(375)
+        );
+        let fake = FakeProvider::start(vec![Step::paced(5, Step::text(looping))]);
+        let started = Instant::now();
+        let line = failure(&run(&repo, &["gen", "--print"], &wire.env(&fake)), 4);
+        assert!(line.contains("repeats itself"), "{wire:?}: {line}");
+        assert!(line.contains("stopped"), "{wire:?}: {line}");
+        assert!(
+            started.elapsed() < Duration::from_secs(12),
+            "{wire:?}: cut early, not read to the end ({:?})",
+            started.elapsed()
+        );
+    }
+}
+
+#[test]
+fn a_run_past_its_deadline_stops_with_a_clear_error() {
+    let repo = staged_repo();
+    write_user_config(&repo, "run_timeout_secs = 1\n");
+    let fake = FakeProvider::start(vec![Step::slow(20_000, answer())]);
+    let started = Instant::now();
+    let line = failure(
+        &run(&repo, &["gen", "--print"], &Wire::Responses.env(&fake)),
+        4,
+    );
+    assert!(line.contains("stopped after 1s"), "{line}");
+    assert!(line.contains("run_timeout_secs"), "{line}");
+    assert!(
+        started.elapsed() < Duration::from_secs(15),
+        "the deadline fired"
+    );
+}
