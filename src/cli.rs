@@ -161,7 +161,14 @@ fn init_tracing(debug: bool, full_screen: bool) {
             .with_ansi(false)
             .with_writer(std::sync::Mutex::new(file))
             .init(),
-        None => builder.with_writer(std::io::stderr).init(),
+        // Colours only for a person at a terminal: a log piped to a file stays plain text.
+        None => builder
+            .with_ansi(
+                std::io::IsTerminal::is_terminal(&std::io::stderr())
+                    && std::env::var_os("NO_COLOR").is_none(),
+            )
+            .with_writer(std::io::stderr)
+            .init(),
     }
 }
 

@@ -66,6 +66,17 @@ impl Headless {
 
     /// The same, with the overrides a command line's flags would give.
     fn configured(repo: &TestRepo, fake: &FakeProvider, mode: Mode, overrides: &Overrides) -> Self {
+        Self::tuned(repo, fake, mode, overrides, |_| {})
+    }
+
+    /// The same, with Iris adjusted by `tune` before the studio gets her.
+    fn tuned(
+        repo: &TestRepo,
+        fake: &FakeProvider,
+        mode: Mode,
+        overrides: &Overrides,
+        tune: impl FnOnce(&mut IrisAgent),
+    ) -> Self {
         let base_url = fake.openai_base_url();
         let env = move |name: &str| -> Option<String> {
             match name {
@@ -82,6 +93,7 @@ impl Headless {
             IrisAgent::from_config(&config, &root, git.git_dir(), true).expect("Iris configured");
         // The developer's own capability overrides never reach a test.
         iris.user_dir = None;
+        tune(&mut iris);
         let (tx, rx) = unbounded_channel();
         let git_dir = git.git_dir().to_path_buf();
         let runner = Runner::new(tx, root, git_dir.clone(), Some(iris));
@@ -561,6 +573,34 @@ async fn the_studio_honours_critic_enabled() {
         );
         assert_eq!(fake.remaining(), 0);
     }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_run_past_its_deadline_ends_in_a_clear_error_and_the_text_before_stays() {
+    let repo = staged_repo();
+    let first = json!({"emoji": null, "title": "Add two()",
+                       "message": "Adds a second constant function next to one()."});
+    let fake = FakeProvider::start(vec![
+        Step::text(first.to_string()),
+        Step::slow(30_000, Step::text(first.to_string())),
+    ]);
+    let mut studio = Headless::tuned(&repo, &fake, Mode::COMMIT, &Overrides::default(), |iris| {
+        iris.settings.run_timeout = Duration::from_millis(700);
+    });
+    studio.state.auto_generate = false;
+    studio.runner.run(Effect::LoadStatus);
+    studio.pump_until("the status", |s| !s.files_loading).await;
+    studio.command(Command::Generate);
+    studio.pump_until("the message", |s| s.task.is_none()).await;
+    assert_eq!(studio.text(), FIRST);
+    studio.command(Command::Generate);
+    studio
+        .pump_until("the deadline", |s| s.task.is_none())
+        .await;
+    let notice = studio.state.notice.clone().expect("a notice");
+    assert!(notice.text.contains("stopped after"), "{notice:?}");
+    assert!(notice.text.contains("run_timeout_secs"), "{notice:?}");
+    assert_eq!(studio.text(), FIRST, "the text from before stays");
 }
 
 /// A draft of `text` with no earlier versions.

@@ -20,10 +20,11 @@ use crate::types::OutputType;
 /// Who Iris is, before any capability's task.
 const PERSONA: &str = "You are Iris, an expert software engineer who writes the prose around \
 code changes: commit messages, pull request descriptions, code reviews, changelogs and release \
-notes. You work from evidence. The request comes with the evidence gathered up front (the \
-change ranked by relevance, and its full diffs or commits where they fit); use your tools \
-only for what it lacks: the diffs of other files, the code around a change, its history. \
-Never invent changes, files, issues or numbers that the evidence does not show.";
+notes. You work from evidence. When a request comes with evidence gathered up front (the change \
+ranked by relevance, its full diffs or commits where they fit), use your tools only for what it \
+lacks: the diffs of other files, the code around a change, its history. Otherwise read the \
+change with your tools, starting with git_diff's summary. Never invent changes, files, issues \
+or numbers that the evidence does not show.";
 
 /// How Iris writes: a preset, gitmoji or not, and the user's own instructions.
 #[derive(Debug, Clone, Default)]

@@ -1,20 +1,19 @@
-//! A reply that has stopped saying anything: the same chunk or line over and over, or nothing
-//! but blank space. Weak local models fall into such loops and would fill their whole output
+//! A reply that has stopped saying anything: the same chunk (a word, a line, a few lines) over
+//! and over at its end, or nothing but blank space. Lines that recur apart from each other
+//! are no sign: a review's JSON repeats `"severity": "low",` once per finding. Weak local models fall into such loops and would fill their whole output
 //! budget (minutes on a CPU); the stream is cut as soon as the loop is plain.
 
 /// Why a reply was judged degenerate, in words for the user.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Degenerate(pub String);
 
-/// The shortest span of repetition that counts (characters), so a short legitimate repeat
+/// The shortest span of repetition that counts (bytes), so a short legitimate repeat
 /// ("----", a few identical table rows) never does.
-const MIN_REPEATED_CHARS: usize = 600;
+const MIN_REPEATED_BYTES: usize = 600;
 /// The fewest repetitions of one chunk that count.
 const MIN_REPEATS: usize = 8;
-/// Longest repeating chunk looked for (characters).
+/// Longest repeating chunk looked for (bytes).
 const MAX_PERIOD: usize = 400;
-/// The same non-blank line this many times in the reply is a loop, wherever the copies are.
-const MAX_SAME_LINE: usize = 30;
 /// This much blank space at the end of a reply is no progress.
 const MAX_BLANK_TAIL: usize = 2_000;
 
@@ -22,7 +21,67 @@ const MAX_BLANK_TAIL: usize = 2_000;
 pub fn check(text: &str) -> Option<Degenerate> {
     blank_tail(text)
         .or_else(|| repeating_tail(text))
-        .or_else(|| same_line(text))
+        .or_else(|| monotone_tail(text))
+        .or_else(|| circling_tail(text))
+}
+
+/// Bytes at the end of a reply looked at for circling.
+const CIRCLE_WINDOW: usize = 2_000;
+/// Length of the pieces compared.
+const SHINGLE: usize = 16;
+/// Below this share of different pieces, the reply goes round in circles.
+const MIN_VARIETY: f64 = 0.25;
+
+/// The same few phrases again and again with small changes between them, which no single
+/// period describes: few of the 16-byte pieces of the tail differ from each other (in this
+/// project's own source, at least half of any window's pieces differ; in a loop, a handful).
+fn circling_tail(text: &str) -> Option<Degenerate> {
+    let bytes = text.as_bytes();
+    if bytes.len() < CIRCLE_WINDOW {
+        return None;
+    }
+    let tail = &bytes[bytes.len() - CIRCLE_WINDOW..];
+    let pieces = tail.windows(SHINGLE);
+    let total = pieces.len();
+    let distinct: std::collections::HashSet<&[u8]> = pieces.collect();
+    let variety = distinct.len() as f64 / total as f64;
+    (variety < MIN_VARIETY).then(|| {
+        Degenerate(format!(
+            "the reply goes round in circles (only {:.0}% of its last {CIRCLE_WINDOW} bytes differ)",
+            variety * 100.0
+        ))
+    })
+}
+
+/// Bytes at the end of a reply that must show some variety.
+const MONOTONE_WINDOW: usize = 800;
+/// At most this many different characters in that window is no longer writing.
+const MONOTONE_CHARS: usize = 4;
+
+/// The same few characters in an irregular pattern ("🍵 🍵🍵 🍵", "#\n##\n#"), which no
+/// single period describes.
+fn monotone_tail(text: &str) -> Option<Degenerate> {
+    if text.len() < MONOTONE_WINDOW {
+        return None;
+    }
+    let mut start = text.len() - MONOTONE_WINDOW;
+    while !text.is_char_boundary(start) {
+        start += 1;
+    }
+    let tail = &text[start..];
+    let mut seen: Vec<char> = Vec::new();
+    for c in tail.chars().filter(|c| !c.is_whitespace()) {
+        if !seen.contains(&c) {
+            seen.push(c);
+            if seen.len() > MONOTONE_CHARS {
+                return None;
+            }
+        }
+    }
+    let shown: String = seen.iter().collect();
+    Some(Degenerate(format!(
+        "the reply keeps writing the same few characters (\"{shown}\")"
+    )))
 }
 
 fn blank_tail(text: &str) -> Option<Degenerate> {
@@ -34,47 +93,38 @@ fn blank_tail(text: &str) -> Option<Degenerate> {
     })
 }
 
-/// The end of the text is one chunk repeated: for some period p, every character of the last
-/// `max(MIN_REPEATED_CHARS, MIN_REPEATS * p)` equals the one p before it.
+/// The end of the text is one chunk repeated: for some period p, every byte of the last
+/// `max(MIN_REPEATED_BYTES, MIN_REPEATS * p)` equals the one p before it. Measured in bytes,
+/// which follow tokens more closely than characters do (an emoji is one character and
+/// several tokens).
 fn repeating_tail(text: &str) -> Option<Degenerate> {
-    let chars: Vec<char> = {
-        // Only the tail can repeat; look at no more than it takes.
-        let window = MAX_PERIOD * MIN_REPEATS + MAX_PERIOD;
-        let start = text.char_indices().rev().nth(window).map_or(0, |(i, _)| i);
-        text[start..].chars().collect()
-    };
-    let n = chars.len();
+    let bytes = text.as_bytes();
+    // Only the tail can repeat; look at no more than it takes.
+    let tail = &bytes[bytes
+        .len()
+        .saturating_sub(MAX_PERIOD * MIN_REPEATS + MAX_PERIOD)..];
+    let n = tail.len();
     for period in 1..=MAX_PERIOD.min(n / 2) {
-        let span = (MIN_REPEATS * period).max(MIN_REPEATED_CHARS);
+        let span = (MIN_REPEATS * period).max(MIN_REPEATED_BYTES);
         if span + period > n {
             break;
         }
-        let repeats = (n - span..n).all(|i| chars[i] == chars[i - period]);
-        if repeats {
-            let chunk: String = chars[n - period..].iter().collect();
-            if chunk.trim().is_empty() {
-                continue; // blank space is blank_tail's to judge
-            }
-            return Some(Degenerate(format!(
-                "the reply repeats itself (\"{}\" over and over)",
-                shorten(chunk.trim())
-            )));
+        if !(n - span..n).all(|i| tail[i] == tail[i - period]) {
+            continue;
         }
-    }
-    None
-}
-
-fn same_line(text: &str) -> Option<Degenerate> {
-    let mut counts: std::collections::HashMap<&str, usize> = std::collections::HashMap::new();
-    for line in text.lines().map(str::trim).filter(|l| l.len() >= 2) {
-        let count = counts.entry(line).or_default();
-        *count += 1;
-        if *count >= MAX_SAME_LINE {
-            return Some(Degenerate(format!(
-                "the reply repeats the line \"{}\" {MAX_SAME_LINE} times",
-                shorten(line)
-            )));
+        // The repeated chunk, from the first character boundary of its last copy.
+        let mut start = text.len() - period;
+        while !text.is_char_boundary(start) {
+            start += 1;
         }
+        let chunk = text[start..].trim();
+        if chunk.is_empty() {
+            continue; // blank space is blank_tail's to judge
+        }
+        return Some(Degenerate(format!(
+            "the reply repeats itself (\"{}\" over and over)",
+            shorten(chunk)
+        )));
     }
     None
 }
@@ -124,11 +174,61 @@ mod tests {
     }
 
     #[test]
-    fn the_same_heading_line_over_and_over_is_caught() {
+    fn the_same_heading_lines_over_and_over_are_caught() {
         let text = "Some prose first.\n".to_string() + &"#\n##\n".repeat(400);
         assert!(check(&text).is_some());
-        let lines: String = (0..40).map(|i| format!("# Heading\nline {i}\n")).collect();
-        assert!(check(&lines).unwrap().0.contains("# Heading"));
+        let hashes = "Intro.\n".to_string() + &"#\n".repeat(400);
+        assert!(check(&hashes).is_some());
+    }
+
+    #[test]
+    fn the_same_few_characters_in_no_fixed_pattern_are_caught() {
+        // Spaces at pseudo-random places: no period describes it.
+        let mut seed: u32 = 7;
+        let noise: String = (0..900)
+            .map(|_| {
+                seed = seed.wrapping_mul(1_103_515_245).wrapping_add(12_345);
+                if (seed >> 16).is_multiple_of(4) {
+                    " "
+                } else {
+                    "🍵"
+                }
+            })
+            .collect();
+        assert_eq!(
+            repeating_tail(&noise),
+            None,
+            "the test needs an irregular pattern"
+        );
+        let found = check(&format!("{{\"title\": \"Tea\", \"message\": \"{noise}")).unwrap();
+        assert!(found.0.contains("same few characters"), "{}", found.0);
+    }
+
+    #[test]
+    fn an_emoji_loop_is_caught_within_a_few_hundred_tokens() {
+        // An emoji is one character but four bytes and several tokens.
+        let text = "{\"title\": \"x\", \"message\": \"".to_string() + &"💻".repeat(160);
+        assert!(check(&text).unwrap().0.contains("💻"));
+    }
+
+    #[test]
+    fn phrases_repeated_with_small_changes_are_caught() {
+        let mut seed: u32 = 3;
+        let mut text = String::from("{\"title\": \"x\", \"findings\": [");
+        while text.len() < 3_000 {
+            seed = seed.wrapping_mul(1_103_515_245).wrapping_add(12_345);
+            text.push_str(match (seed >> 16) % 3 {
+                0 => "\"highlight.js.minimal\", ",
+                1 => "\"\", \"highlight.js.minimal\",",
+                _ => " \"highlight.js\", ",
+            });
+        }
+        assert_eq!(
+            repeating_tail(&text),
+            None,
+            "the test needs an irregular pattern"
+        );
+        assert!(check(&text).unwrap().0.contains("round in circles"));
     }
 
     #[test]
@@ -143,6 +243,13 @@ mod tests {
             .map(|i| format!("- Finding {i}: the function `parse_{i}` ignores an error.\n"))
             .collect();
         assert_eq!(check(&review), None);
+        let findings: Vec<serde_json::Value> = (0..60)
+            .map(|i| serde_json::json!({"title": format!("Finding {i}"), "severity": "low",
+                                        "suggestion": null, "end_line": null,
+                                        "body": format!("`parse_{i}` drops the error of step {}.", i * 7)}))
+            .collect();
+        let pretty = serde_json::to_string_pretty(&findings).unwrap_or_default();
+        assert_eq!(check(&pretty), None, "recurring lines apart are not a loop");
         let table = "| a | b |\n|---|---|\n".to_string() + &"| x | y |\n".repeat(6);
         assert_eq!(check(&table), None);
         let json = serde_json::json!({

@@ -137,6 +137,32 @@ pub enum Step {
     /// Serves its step for this and every later request, and is never used up: a model that
     /// never stops calling tools is `Repeat(Box::new(Step::tool_call(...)))`.
     Repeat(Box<Step>),
+    /// A careful model: it reads the request and calls the first tool of `needs` whose
+    /// evidence (the marker text) the conversation does not hold yet; when it holds all of
+    /// it, it answers `answer`. Used up only by the answer.
+    Careful { needs: Vec<Need>, answer: String },
+}
+
+/// What a [`Step::Careful`] model wants to have read before it answers.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Need {
+    /// Text that shows the evidence is in the conversation (searched in the raw request body,
+    /// so without quotes or line breaks).
+    pub marker: String,
+    /// The tool call that fetches it.
+    pub tool: String,
+    pub args: Value,
+}
+
+impl Step {
+    /// What a [`Step::Careful`] model does with this request body: the call for the first
+    /// missing evidence, or its answer (`true`: the step is used up).
+    fn decide(needs: &[Need], answer: &str, raw_body: &str) -> (Step, bool) {
+        match needs.iter().find(|n| !raw_body.contains(&n.marker)) {
+            Some(need) => (Step::tool_call(need.tool.clone(), need.args.clone()), false),
+            None => (Step::text(answer), true),
+        }
+    }
 }
 
 impl Step {
@@ -729,6 +755,13 @@ fn answer_request(conn: TcpStream, request: Request, shared: &Shared) -> std::io
         } else {
             match state.script.front() {
                 Some(Step::Repeat(inner)) => Some((**inner).clone()),
+                Some(Step::Careful { needs, answer }) => {
+                    let (step, used_up) = Step::decide(needs, answer, &raw_body);
+                    if used_up {
+                        state.script.pop_front();
+                    }
+                    Some(step)
+                }
                 Some(_) => state.script.pop_front(),
                 None => None,
             }
@@ -829,6 +862,8 @@ fn serve(ctx: &Ctx, out: &mut Out, step: Step) -> std::io::Result<()> {
             serve(ctx, out, *then)
         }
         Step::Repeat(inner) => serve(ctx, out, *inner),
+        // Decided when it was handed out; served whole here only if reached some other way.
+        Step::Careful { answer, .. } => serve(ctx, out, Step::text(answer)),
         Step::Error {
             status,
             body,

@@ -205,8 +205,25 @@ impl TestRepo {
     }
 
     fn spawn_iris(&self, args: &[&str], env: &[(&str, &str)], stdin: &str) -> std::process::Child {
+        self.spawn_bin(Path::new(env!("CARGO_BIN_EXE_iris")), args, env, stdin)
+    }
+
+    /// Runs another build of `iris` (a benchmark's baseline) like [`TestRepo::iris_env`].
+    pub fn iris_bin_env(&self, bin: &Path, args: &[&str], env: &[(&str, &str)]) -> Output {
+        self.spawn_bin(bin, args, env, "")
+            .wait_with_output()
+            .expect("wait for iris")
+    }
+
+    fn spawn_bin(
+        &self,
+        bin: &Path,
+        args: &[&str],
+        env: &[(&str, &str)],
+        stdin: &str,
+    ) -> std::process::Child {
         use std::io::Write;
-        let mut command = Command::new(env!("CARGO_BIN_EXE_iris"));
+        let mut command = Command::new(bin);
         command
             .args(args)
             .current_dir(self.path())

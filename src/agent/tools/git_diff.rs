@@ -137,13 +137,11 @@ pub fn evidence(
         out.insert_str(at, &what);
     }
     if !left.is_empty() {
-        let listed: Vec<&str> = left.iter().take(20).copied().collect();
         let _ = writeln!(
             out,
-            "\n[not shown: the diffs of {} other file(s) ({}{}); git_diff with detail=standard and files=[...] reads them]",
+            "\n[not shown: the diffs of {} other file(s) ({}); git_diff with detail=standard and files=[...] reads them]",
             left.len(),
-            listed.join(", "),
-            if left.len() > 20 { ", ..." } else { "" }
+            first_of(&left, 20),
         );
     }
     Ok(out)
@@ -247,16 +245,21 @@ fn write_remaining(out: &mut String, rest: &[ScoredFile<'_>]) {
     dirs.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(b.0)));
     let listed: Vec<String> = dirs
         .iter()
-        .take(20)
         .map(|(dir, n)| format!("{dir}/ ({n})"))
         .collect();
     let _ = writeln!(
         out,
-        "... and {} lower-relevance file(s), by directory: {}{}",
+        "... and {} lower-relevance file(s), by directory: {}",
         rest.len(),
-        listed.join(", "),
-        if dirs.len() > 20 { ", ..." } else { "" }
+        first_of(&listed, 20),
     );
+}
+
+/// The first `n` items, comma-separated, with ", ..." when there are more.
+fn first_of<S: AsRef<str>>(items: &[S], n: usize) -> String {
+    let shown: Vec<&str> = items.iter().take(n).map(AsRef::as_ref).collect();
+    let more = if items.len() > n { ", ..." } else { "" };
+    format!("{}{more}", shown.join(", "))
 }
 
 fn write_diffs(out: &mut String, ranked: &[ScoredFile<'_>], named: bool) {
