@@ -25,20 +25,36 @@ pub fn check(text: &str) -> Option<Degenerate> {
         .or_else(|| circling_tail(text))
 }
 
-/// Bytes at the end of a reply looked at for circling.
-const CIRCLE_WINDOW: usize = 2_000;
+/// Bytes at the end of a reply looked at for circling (blank space collapsed).
+const CIRCLE_WINDOW: usize = 1_200;
 /// Length of the pieces compared.
 const SHINGLE: usize = 16;
 /// Below this share of different pieces, the reply goes round in circles.
-const MIN_VARIETY: f64 = 0.25;
+const MIN_VARIETY: f64 = 0.2;
 
 /// The same few phrases again and again with small changes between them, which no single
-/// period describes: few of the 16-byte pieces of the tail differ from each other (in this
-/// project's own source, at least half of any window's pieces differ; in a loop, a handful).
+/// period describes: few of the 16-byte pieces of the tail differ from each other. Blank
+/// space is collapsed first, so padded tables count for their words; in this project's own
+/// source and docs at least a third of any window's pieces differ, in a loop a handful.
 fn circling_tail(text: &str) -> Option<Degenerate> {
-    let bytes = text.as_bytes();
+    let mut start = text.len().saturating_sub(4 * CIRCLE_WINDOW);
+    while !text.is_char_boundary(start) {
+        start += 1;
+    }
+    let raw = &text[start..];
+    let collapsed = raw.split_whitespace().collect::<Vec<_>>().join(" ");
+    let bytes = collapsed.as_bytes();
     if bytes.len() < CIRCLE_WINDOW {
-        return None;
+        // Thousands of bytes that collapse to a few hundred: blank space with a word here
+        // and there, which is no more progress than blank space alone.
+        let mostly_blank = raw.len() >= 4 * CIRCLE_WINDOW;
+        return mostly_blank.then(|| {
+            Degenerate(format!(
+                "the reply made no progress (its last {} bytes hold only {} of text)",
+                raw.len(),
+                bytes.len()
+            ))
+        });
     }
     let tail = &bytes[bytes.len() - CIRCLE_WINDOW..];
     let pieces = tail.windows(SHINGLE);
@@ -235,6 +251,18 @@ mod tests {
     fn blank_space_is_no_progress() {
         let text = "{\"title\": \"x\"".to_string() + &"\n".repeat(2_500);
         assert!(check(&text).unwrap().0.contains("no progress"));
+        let mut seed: u32 = 5;
+        let sparse: String = (0..600)
+            .map(|i| {
+                seed = seed.wrapping_mul(1_103_515_245).wrapping_add(12_345);
+                let gap = " ".repeat(16 + (seed >> 16) as usize % 24);
+                format!("{gap}w{i}\n")
+            })
+            .collect();
+        assert!(
+            check(&sparse).unwrap().0.contains("no progress"),
+            "words lost in blank space"
+        );
     }
 
     #[test]
@@ -252,6 +280,10 @@ mod tests {
         assert_eq!(check(&pretty), None, "recurring lines apart are not a loop");
         let table = "| a | b |\n|---|---|\n".to_string() + &"| x | y |\n".repeat(6);
         assert_eq!(check(&table), None);
+        let padded: String = (0..60)
+            .map(|i| format!("| option_{i:<20} | {:<30} | default {i:>5} |\n", i * 37))
+            .collect();
+        assert_eq!(check(&padded), None, "padding is not a loop");
         let json = serde_json::json!({
             "title": "Add the parser",
             "body": "word ".repeat(20),
