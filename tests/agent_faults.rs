@@ -6,7 +6,9 @@ mod common;
 
 use std::time::{Duration, Instant};
 
-use common::agent::{Wire, commit_json, failure, model_of, openai_env, run, staged_repo, success};
+use common::agent::{
+    Wire, commit_json, failure, model_of, openai_env, run, staged_repo, success, write_user_config,
+};
 use common::fake_provider::{FAKE_API_KEY, FakeProvider, Step};
 use common::{TestRepo, stderr};
 use serde_json::json;
@@ -21,12 +23,6 @@ fn gen_print(repo: &TestRepo, fake: &FakeProvider, extra: &[&str]) -> std::proce
     let mut args = vec!["gen", "--print"];
     args.extend_from_slice(extra);
     run(repo, &args, &openai_env(fake))
-}
-
-fn write_user_config(repo: &TestRepo, text: &str) {
-    let path = repo.user_config_path();
-    std::fs::create_dir_all(path.parent().unwrap_or(&path)).expect("config dir");
-    std::fs::write(&path, text).expect("write user config");
 }
 
 #[test]

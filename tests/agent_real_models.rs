@@ -7,9 +7,9 @@ mod common;
 
 use std::time::{Duration, Instant};
 
-use common::TestRepo;
 use common::agent::{
     Wire, approval, commit_json, failure, released_repo, run, staged_repo, success,
+    write_user_config,
 };
 use common::fake_provider::{Api, FakeProvider, Recorded, Step};
 use serde_json::{Value, json};
@@ -22,12 +22,6 @@ fn answer() -> Step {
 
 fn review_json() -> String {
     json!({"summary": "Adds two().", "findings": [], "strengths": []}).to_string()
-}
-
-fn write_user_config(repo: &TestRepo, text: &str) {
-    let path = repo.user_config_path();
-    std::fs::create_dir_all(path.parent().expect("config dir")).expect("config dir");
-    std::fs::write(path, text).expect("write config");
 }
 
 /// The schema option as the request carries it on its wire, if it does.

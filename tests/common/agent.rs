@@ -190,6 +190,13 @@ pub fn commit_json(title: &str, message: &str) -> String {
     json!({"emoji": null, "title": title, "message": message}).to_string()
 }
 
+/// Writes the user config file the `iris` of `repo`'s tests reads.
+pub fn write_user_config(repo: &TestRepo, text: &str) {
+    let path = repo.user_config_path();
+    std::fs::create_dir_all(path.parent().unwrap_or(&path)).expect("config dir");
+    std::fs::write(&path, text).expect("write user config");
+}
+
 /// The critic's verdict that nothing needs revising.
 pub fn approval() -> String {
     json!({"requires_revision": false, "issues": [], "revision_prompt": "", "confidence": 0.9})
