@@ -233,3 +233,18 @@ fn a_run_past_its_deadline_stops_with_a_clear_error() {
         "the deadline fired"
     );
 }
+
+#[test]
+fn a_tool_call_whose_arguments_loop_is_cut_too() {
+    let repo = staged_repo();
+    let arguments = format!("{{\"files\": [{}", "\"src/a.rs\", ".repeat(2_000));
+    let fake = FakeProvider::start(vec![Step::paced(
+        1,
+        Step::RawToolCall {
+            name: "git_diff".into(),
+            arguments,
+        },
+    )]);
+    let line = failure(&run(&repo, &["gen", "--print"], &Wire::Chat.env(&fake)), 4);
+    assert!(line.contains("repeats itself"), "{line}");
+}

@@ -63,6 +63,9 @@ pub struct EventHook {
     /// Requests sent so far.
     requests: Arc<AtomicUsize>,
     watch: Arc<Mutex<Watch>>,
+    /// The arguments of the tool call being streamed, watched like text: a model can loop
+    /// inside a call as well as in prose.
+    call: Arc<Mutex<(String, Watch)>>,
 }
 
 impl EventHook {
@@ -73,6 +76,14 @@ impl EventHook {
             sent: Arc::default(),
             requests: Arc::default(),
             watch: Arc::default(),
+            call: Arc::default(),
+        }
+    }
+
+    fn stop_if(runaway: Option<Degenerate>) -> HookAction {
+        match runaway {
+            Some(Degenerate(why)) => HookAction::terminate(format!("{why}; stopped")),
+            None => HookAction::cont(),
         }
     }
 
@@ -167,10 +178,25 @@ impl<M: CompletionModel> PromptHook<M> for EventHook {
             .lock()
             .ok()
             .and_then(|mut watch| watch.observe(aggregated_text));
-        match runaway {
-            Some(Degenerate(why)) => HookAction::terminate(format!("{why}; stopped")),
-            None => HookAction::cont(),
-        }
+        Self::stop_if(runaway)
+    }
+
+    async fn on_tool_call_delta(
+        &self,
+        _tool_call_id: &str,
+        _internal_call_id: &str,
+        tool_name: Option<&str>,
+        tool_call_delta: &str,
+    ) -> HookAction {
+        let runaway = self.call.lock().ok().and_then(|mut call| {
+            let (args, watch) = &mut *call;
+            if tool_name.is_some() {
+                args.clear(); // a new call
+            }
+            args.push_str(tool_call_delta);
+            watch.observe(args)
+        });
+        Self::stop_if(runaway)
     }
 }
 
