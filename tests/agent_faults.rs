@@ -379,6 +379,11 @@ fn a_context_overflow_is_retried_once_with_summaries_only() {
     assert_eq!(requests.len(), 2);
     assert!(!requests[0].system_text().contains("## Context budget"));
     assert!(requests[1].system_text().contains("## Context budget"));
+    // The evidence up front is what most likely did not fit: the retry goes without it.
+    assert!(requests[0].user_texts()[0].contains("## Evidence gathered up front"));
+    let retry = &requests[1].user_texts()[0];
+    assert!(!retry.contains("## Evidence gathered up front"), "{retry}");
+    assert!(retry.starts_with("Write the commit message for the staged changes."));
 }
 
 #[test]

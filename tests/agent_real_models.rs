@@ -122,7 +122,7 @@ fn every_wire_asks_for_the_schema_and_sets_an_output_budget() {
             "{wire:?}: the commit schema: {schema}"
         );
         // The commit capability asks for less than the 16,384 default.
-        assert_eq!(budget(request), Some(4096), "{wire:?}: {}", request.body);
+        assert_eq!(budget(request), Some(8192), "{wire:?}: {}", request.body);
     }
 }
 
@@ -179,6 +179,34 @@ fn a_server_that_refuses_the_schema_is_asked_again_without_it_for_the_rest_of_th
             "{wire:?}: the critic is not asked with it either"
         );
     }
+}
+
+#[test]
+fn a_model_that_takes_a_smaller_budget_is_asked_again_within_it() {
+    let repo = staged_repo();
+    let refusal = "max_tokens is too large: 16384. This model supports at most 4096 completion \
+                   tokens, whereas you provided 16384.";
+    let fake = FakeProvider::start(vec![
+        Step::Error {
+            status: 400,
+            body: json!({"error": {"message": refusal}}).to_string(),
+            retry_after: None,
+        },
+        Step::text(review_json()),
+        Step::text(approval()),
+    ]);
+    let out = run(&repo, &["review"], &Wire::Chat.env(&fake));
+    assert!(success(&out).contains("Adds two()."));
+    let budgets: Vec<Option<u64>> = fake.requests().iter().map(budget).collect();
+    assert_eq!(
+        budgets,
+        [Some(16_384), Some(4096), Some(4096)],
+        "the critic keeps to it too"
+    );
+    assert!(
+        schema_option(&fake.requests()[1]).is_some(),
+        "the schema was not the problem"
+    );
 }
 
 #[test]
@@ -247,4 +275,57 @@ fn a_tool_call_whose_arguments_loop_is_cut_too() {
     )]);
     let line = failure(&run(&repo, &["gen", "--print"], &Wire::Chat.env(&fake)), 4);
     assert!(line.contains("repeats itself"), "{line}");
+}
+
+/// Every request's tokens reach the events, a streamed turn that only calls tools included
+/// (rig reports those to no hook).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn every_request_and_its_tokens_reach_the_events() {
+    use common::fake_provider::{INPUT_TOKENS, OUTPUT_TOKENS};
+    use iris_studio::agent::tools::ToolContext;
+    use iris_studio::agent::tools::registry::core_tools;
+    use iris_studio::agent::{AgentEvent, EventSink, ProviderKind, ProviderSpec, Run, run};
+
+    let repo = staged_repo();
+    let fake = FakeProvider::start(vec![
+        Step::tool_call("git_status", json!({})),
+        Step::text("done"),
+    ]);
+    let spec = ProviderSpec {
+        kind: ProviderKind::OpenAiCompatible,
+        model: "local-model".into(),
+        base_url: Some(fake.openai_base_url()),
+        api_key: None,
+        stall_timeout: Duration::from_secs(30),
+    };
+    let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel();
+    let request = Run {
+        preamble: "Be brief.".into(),
+        history: Vec::new(),
+        prompt: "Look.".into(),
+        tools: core_tools(&ToolContext::new(repo.path())),
+        max_turns: 5,
+        max_tokens: 100,
+        schema: None,
+        stream: true,
+    };
+    let output = run(&spec, request, EventSink::new(tx)).await.expect("run");
+    assert_eq!(output.text, "done");
+    assert_eq!(output.requests, 2);
+    let (mut requests, mut input, mut out) = (0, 0, 0);
+    while let Ok(event) = rx.try_recv() {
+        match event {
+            AgentEvent::Request => requests += 1,
+            AgentEvent::Usage {
+                input: i,
+                output: o,
+            } => {
+                input += i;
+                out += o;
+            }
+            _ => {}
+        }
+    }
+    assert_eq!(requests, 2);
+    assert_eq!((input, out), (2 * INPUT_TOKENS, 2 * OUTPUT_TOKENS));
 }

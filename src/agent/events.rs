@@ -62,6 +62,9 @@ pub struct EventHook {
     sent: Arc<Mutex<Option<Instant>>>,
     /// Requests sent so far.
     requests: Arc<AtomicUsize>,
+    /// Tokens reported so far (input, output): rig reports a streamed turn that only calls
+    /// tools to no hook, so the run's end sends what is missing.
+    reported: Arc<Mutex<(u64, u64)>>,
     watch: Arc<Mutex<Watch>>,
     /// The arguments of the tool call being streamed, watched like text: a model can loop
     /// inside a call as well as in prose.
@@ -75,6 +78,7 @@ impl EventHook {
             forward_text,
             sent: Arc::default(),
             requests: Arc::default(),
+            reported: Arc::default(),
             watch: Arc::default(),
             call: Arc::default(),
         }
@@ -101,7 +105,24 @@ impl EventHook {
             ms,
             "provider request answered"
         );
+        if let Ok(mut reported) = self.reported.lock() {
+            reported.0 += input;
+            reported.1 += output;
+        }
         self.sink.send(AgentEvent::Usage { input, output });
+    }
+
+    /// At the end of a run: the tokens of the run (`input`, `output`, rig's totals) that no
+    /// hook call reported.
+    pub fn settle(&self, input: u64, output: u64) {
+        let (seen_in, seen_out) = self.reported.lock().map(|r| *r).unwrap_or_default();
+        let (input, output) = (
+            input.saturating_sub(seen_in),
+            output.saturating_sub(seen_out),
+        );
+        if input + output > 0 {
+            self.sink.send(AgentEvent::Usage { input, output });
+        }
     }
 }
 

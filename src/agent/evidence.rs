@@ -16,6 +16,16 @@ const DIFF_BUDGET: usize = 16_000;
 /// For a local server: its CPU reads a prompt at tens of tokens a second, and Ollama's
 /// default context is a few thousand tokens, so the first request stays short.
 const LOCAL_DIFF_BUDGET: usize = 6_000;
+/// How the evidence section of a request begins.
+pub const HEADING: &str = "## Evidence gathered up front";
+
+/// The request without its evidence section (for a retry that must fit a smaller context).
+pub fn without_evidence(request: &str) -> &str {
+    request
+        .split_once(&format!("\n\n{HEADING}"))
+        .map_or(request, |(before, _)| before)
+}
+
 /// Recent commits shown for a commit message's style.
 const STYLE_COMMITS: usize = 10;
 
@@ -73,7 +83,7 @@ pub async fn gather(
         }
     }
     format!(
-        "## Evidence gathered up front\n\n{}",
+        "{HEADING}\n\n{}",
         parts
             .iter()
             .map(|p| p.trim_end())

@@ -151,6 +151,8 @@ impl IrisAgent {
                     "context full: retrying with summaries only".into(),
                 ));
                 let narrower = format!("{preamble}\n\n{SUMMARY_ONLY}");
+                // The evidence up front is the likeliest thing that did not fit.
+                let request = super::evidence::without_evidence(request);
                 self.run_main(cap, &narrower, request, sink).await?
             }
             other => other?,
@@ -176,8 +178,9 @@ impl IrisAgent {
     }
 
     /// The main agent on `request`, the provider asked to keep the answer to the capability's
-    /// schema. A provider that refuses that option (400) is asked again without it, and not
-    /// asked with it again.
+    /// schema within the capability's budget. A provider that refuses the schema option, or a
+    /// budget above its model's maximum (a 400 saying so), is asked again without it or within
+    /// the maximum it names, and is not asked so again.
     async fn run_main(
         &self,
         cap: &Capability,
@@ -185,28 +188,42 @@ impl IrisAgent {
         request: &str,
         sink: &EventSink,
     ) -> anyhow::Result<super::RunOutput> {
-        let attempt = |schema: Option<serde_json::Value>| Run {
-            preamble: preamble.to_string(),
-            history: Vec::new(),
-            prompt: request.to_string(),
-            tools: self.main_tools(sink),
-            max_turns: self.settings.max_turns,
-            max_tokens: self.max_tokens(cap),
-            schema,
-            stream: self.stream,
-        };
-        let schema = self.schema_for(cap.output_type);
-        let asked = schema.is_some();
-        match run(&self.main, attempt(schema), sink.clone()).await {
-            Err(err) if asked && refused_option(&err) => {
+        let mut schema = self.schema_for(cap.output_type);
+        let mut max_tokens = self.max_tokens(cap);
+        let mut tries = 0;
+        loop {
+            let attempt = Run {
+                preamble: preamble.to_string(),
+                history: Vec::new(),
+                prompt: request.to_string(),
+                tools: self.main_tools(sink),
+                max_turns: self.settings.max_turns,
+                max_tokens,
+                schema: schema.clone(),
+                stream: self.stream,
+            };
+            let err = match run(&self.main, attempt, sink.clone()).await {
+                Err(err) if tries < 2 => err,
+                done => return done,
+            };
+            tries += 1;
+            if let Some(lower) = budget_refused(&err, max_tokens) {
+                tracing::debug!("the model refused the output budget: {err:#}");
+                self.learned.cap_budget(lower);
+                max_tokens = lower;
+                sink.send(AgentEvent::Status(format!(
+                    "the model takes at most {lower} output tokens; asking within that"
+                )));
+            } else if schema.is_some() && refused_option(&err) {
                 tracing::debug!("the provider refused the schema option: {err:#}");
-                self.schema_refused.set();
+                self.learned.refuse_schema();
+                schema = None;
                 sink.send(AgentEvent::Status(
                     "the provider refused the JSON schema option; asking without it".into(),
                 ));
-                run(&self.main, attempt(None), sink.clone()).await
+            } else {
+                return Err(err);
             }
-            other => other,
         }
     }
 
@@ -248,24 +265,57 @@ impl IrisAgent {
 }
 
 /// A 400 (or 422) answer about the output format: what a server says to an option it does
-/// not know ("response_format is not supported", "Invalid schema ...", "Function calling with
-/// a response mime type ..."). Any other failure is not the schema's doing.
+/// not know ("response_format is not supported", "Invalid schema for response_format ...",
+/// "Function calling with a response mime type ..."). Any other failure, a tool's own
+/// `input_schema` included, is not the format option's doing.
 fn refused_option(err: &anyhow::Error) -> bool {
-    let Some(err) = err.downcast_ref::<ProviderError>() else {
+    let Some(err) = bad_request(err) else {
         return false;
     };
     let message = err.message.to_ascii_lowercase();
-    matches!(err.status(), Some(400 | 422))
-        && [
-            "schema",
-            "format",
-            "json",
-            "output_config",
-            "structured",
-            "mime",
-        ]
-        .iter()
-        .any(|word| message.contains(word))
+    const ABOUT_THE_OPTION: [&str; 10] = [
+        "response_format",
+        "json_schema",
+        "output_config",
+        "output_format",
+        "text.format",
+        "mime",
+        "responsejsonschema",
+        "response_json_schema",
+        "structured output",
+        "invalid format",
+    ];
+    !message.contains("input_schema") && ABOUT_THE_OPTION.iter().any(|w| message.contains(w))
+}
+
+/// The budget to ask for when a 400 says the model takes fewer output tokens than `asked`
+/// ("max_tokens: 16384 > 8192, which is the maximum allowed ..."): the largest number the
+/// message names below `asked`.
+fn budget_refused(err: &anyhow::Error, asked: u64) -> Option<u64> {
+    let message = bad_request(err)?.message.to_ascii_lowercase();
+    let about_budget = [
+        "max_tokens",
+        "max_output_tokens",
+        "maxoutputtokens",
+        "num_predict",
+        "output tokens",
+        "completion tokens",
+    ]
+    .iter()
+    .any(|w| message.contains(w));
+    if !about_budget {
+        return None;
+    }
+    message
+        .split(|c: char| !c.is_ascii_digit())
+        .filter_map(|digits| digits.parse::<u64>().ok())
+        .filter(|n| (256..asked).contains(n))
+        .max()
+}
+
+fn bad_request(err: &anyhow::Error) -> Option<&ProviderError> {
+    err.downcast_ref::<ProviderError>()
+        .filter(|e| matches!(e.status(), Some(400 | 422)))
 }
 
 /// The request again, with the draft and the critic's findings, for one revision.

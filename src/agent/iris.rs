@@ -4,7 +4,7 @@
 
 use std::path::PathBuf;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
 use rig_core::tool::ToolDyn;
 
@@ -50,22 +50,39 @@ pub struct IrisAgent {
     pub user_dir: Option<PathBuf>,
     /// Where a reply that could not be read is saved for the user.
     pub raw_reply_dir: PathBuf,
-    /// The provider refused the schema option once; later requests go without it.
-    pub schema_refused: SchemaRefused,
+    /// What the provider refused so far; later requests keep to it.
+    pub learned: Learned,
 }
 
-/// Whether the provider refused the JSON-schema option, shared by every clone of an agent so
-/// a run (and the studio session) asks only once.
+/// What a provider has refused (the JSON-schema option, an output budget above its model's
+/// maximum), shared by every clone of an agent so a run (and the studio session) is refused
+/// only once.
 #[derive(Debug, Clone, Default)]
-pub struct SchemaRefused(Arc<AtomicBool>);
+pub struct Learned {
+    schema_refused: Arc<AtomicBool>,
+    /// The highest output budget the model takes; 0 while none was refused.
+    budget_cap: Arc<AtomicU64>,
+}
 
-impl SchemaRefused {
-    pub fn get(&self) -> bool {
-        self.0.load(Ordering::Relaxed)
+impl Learned {
+    pub fn schema_refused(&self) -> bool {
+        self.schema_refused.load(Ordering::Relaxed)
     }
 
-    pub fn set(&self) {
-        self.0.store(true, Ordering::Relaxed);
+    pub fn refuse_schema(&self) {
+        self.schema_refused.store(true, Ordering::Relaxed);
+    }
+
+    /// `budget`, or less if the model refused more.
+    pub fn cap(&self, budget: u64) -> u64 {
+        match self.budget_cap.load(Ordering::Relaxed) {
+            0 => budget,
+            cap => budget.min(cap),
+        }
+    }
+
+    pub fn cap_budget(&self, cap: u64) {
+        self.budget_cap.store(cap, Ordering::Relaxed);
     }
 }
 
@@ -111,7 +128,7 @@ impl IrisAgent {
             critic_enabled: config.critic_enabled,
             user_dir: crate::config::user_config_dir(),
             raw_reply_dir: git_dir.join("iris"),
-            schema_refused: SchemaRefused::default(),
+            learned: Learned::default(),
         })
     }
 
@@ -137,18 +154,23 @@ impl IrisAgent {
         ))
     }
 
-    /// The output budget of one reply of `cap`: the configured one, or less if it asks less.
+    /// The output budget of one reply of `cap`: the configured one, or less if it asks less or
+    /// the model refused more.
     pub(crate) fn max_tokens(&self, cap: &Capability) -> u64 {
-        cap.max_output_tokens
+        let budget = cap
+            .max_output_tokens
             .map_or(self.settings.max_tokens, |asked| {
                 asked.min(self.settings.max_tokens)
-            })
+            });
+        self.learned.cap(budget)
     }
 
     /// The schema the provider is asked to keep `output` to, while it has not refused.
     pub(crate) fn schema_for(&self, output: OutputType) -> Option<serde_json::Value> {
-        (output.is_structured() && self.settings.structured_output && !self.schema_refused.get())
-            .then(|| output.schema())
+        (output.is_structured()
+            && self.settings.structured_output
+            && !self.learned.schema_refused())
+        .then(|| output.schema())
     }
 
     /// Every tool the main agent gets, with subagents on the fast model reporting to `sink`

@@ -75,6 +75,7 @@ impl WireOptions {
             ProviderKind::Anthropic => Self {
                 output_schema: None,
                 params: schema.map(|schema| {
+                    let schema = without_limits(schema.clone());
                     json!({"output_config": {"format": {"type": "json_schema", "schema": schema}}})
                 }),
             },
@@ -102,6 +103,34 @@ impl WireOptions {
             },
         })
     }
+}
+
+/// The schema without the numeric and length limits Anthropic's structured output refuses
+/// (a confidence's `maximum`, a line number's `minimum`); the reader still checks the values.
+fn without_limits(mut schema: Value) -> Value {
+    const LIMITS: [&str; 7] = [
+        "minimum",
+        "maximum",
+        "exclusiveMinimum",
+        "exclusiveMaximum",
+        "multipleOf",
+        "minLength",
+        "maxLength",
+    ];
+    fn strip(node: &mut Value) {
+        match node {
+            Value::Object(object) => {
+                for key in LIMITS {
+                    object.remove(key);
+                }
+                object.values_mut().for_each(strip);
+            }
+            Value::Array(items) => items.iter_mut().for_each(strip),
+            _ => {}
+        }
+    }
+    strip(&mut schema);
+    schema
 }
 
 /// rig words a reply body that could not be read to its end (the connection dropped, or
@@ -164,6 +193,7 @@ async fn run_with_model<M: CompletionModel + 'static>(
         match item {
             Ok(MultiTurnStreamItem::FinalResponse(last)) => {
                 let usage = last.usage();
+                counted.settle(usage.input_tokens, usage.output_tokens);
                 return Ok(RunOutput {
                     text: last.response().to_string(),
                     requests: counted.requests(),
@@ -232,5 +262,14 @@ mod tests {
             anthropic.params.unwrap()["output_config"]["format"]["schema"],
             schema
         );
+        let critique = crate::types::OutputType::Critique.schema();
+        assert!(critique.to_string().contains("\"maximum\""));
+        let sent = WireOptions::new(ProviderKind::Anthropic, 900, Some(&critique)).unwrap();
+        let sent = sent.params.unwrap()["output_config"]["format"]["schema"].to_string();
+        assert!(
+            !sent.contains("\"maximum\"") && !sent.contains("\"minimum\""),
+            "{sent}"
+        );
+        assert!(sent.contains("\"confidence\""));
     }
 }

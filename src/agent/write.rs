@@ -34,7 +34,16 @@ impl IrisAgent {
         sink: &EventSink,
     ) -> anyhow::Result<Written> {
         sink.send(super::AgentEvent::Status("gathering the evidence".into()));
-        let evidence = super::evidence::gather(&self.ctx, self.main.kind, kind, scope).await;
+        let limit = self.settings.run_timeout;
+        let gathering = super::evidence::gather(&self.ctx, self.main.kind, kind, scope);
+        let evidence = match tokio::time::timeout(limit, gathering).await {
+            Ok(evidence) => evidence,
+            Err(_) => {
+                let err = super::generate::RunTimedOut(limit);
+                sink.send(super::AgentEvent::Error(err.to_string()));
+                return Err(err.into());
+            }
+        };
         let request = format!("{}\n\n{evidence}", request(kind, scope));
         let critic = self.critic_enabled && (kind.describe().critic || ask_critic);
         let version = scope.version().map(str::to_string);

@@ -110,6 +110,7 @@ pub fn evidence(
     for scored in &ranked {
         let f = scored.file;
         if is_lock_or_generated(&f.path) && scored.relevance.score < LOW_RELEVANCE {
+            left.push(f.path.as_str());
             continue;
         }
         let mut text = String::new();
