@@ -329,3 +329,30 @@ async fn every_request_and_its_tokens_reach_the_events() {
     assert_eq!(requests, 2);
     assert_eq!((input, out), (2 * INPUT_TOKENS, 2 * OUTPUT_TOKENS));
 }
+
+#[test]
+fn a_model_that_loops_while_reasoning_is_cut_too() {
+    let repo = staged_repo();
+    let chunk = |delta: Value, finish: Value| {
+        let chunk = json!({"id": "c1", "object": "chat.completion.chunk", "created": 0,
+                           "model": "local-model",
+                           "choices": [{"index": 0, "delta": delta, "finish_reason": finish}]});
+        format!("data: {chunk}\n\n")
+    };
+    let mut body = chunk(json!({"role": "assistant"}), Value::Null);
+    for _ in 0..300 {
+        body.push_str(&chunk(
+            json!({"reasoning_content": "Let me think about it again. "}),
+            Value::Null,
+        ));
+    }
+    body.push_str(&chunk(json!({"content": "{}"}), json!("stop")));
+    body.push_str("data: [DONE]\n\n");
+    let fake = FakeProvider::start(vec![Step::Raw {
+        status: 200,
+        content_type: "text/event-stream".into(),
+        body,
+    }]);
+    let line = failure(&run(&repo, &["gen", "--print"], &Wire::Chat.env(&fake)), 4);
+    assert!(line.contains("in its reasoning"), "{line}");
+}

@@ -6,7 +6,7 @@ use futures::StreamExt;
 use rig_core::agent::{AgentBuilder, MultiTurnStreamItem, StreamingError};
 use rig_core::completion::{CompletionModel, Prompt, PromptError};
 use rig_core::message::Message;
-use rig_core::streaming::StreamingPrompt;
+use rig_core::streaming::{StreamedAssistantContent, StreamingPrompt};
 use rig_core::tool::ToolDyn;
 use serde_json::{Value, json};
 
@@ -189,8 +189,25 @@ async fn run_with_model<M: CompletionModel + 'static>(
         .multi_turn(rig_turns(turns))
         .with_hook(hook)
         .await;
+    // Reasoning reaches no hook in rig 0.37: it is watched here (a model can loop while
+    // "thinking" as well as while writing).
+    let mut reasoning = String::new();
+    let mut watch = runaway::Watch::default();
     while let Some(item) = stream.next().await {
         match item {
+            Ok(MultiTurnStreamItem::StreamAssistantItem(
+                StreamedAssistantContent::ReasoningDelta {
+                    reasoning: delta, ..
+                },
+            )) => {
+                reasoning.push_str(&delta);
+                if let Some(runaway::Degenerate(why)) = watch.observe(&reasoning) {
+                    return Err(format!("{why} (in its reasoning); stopped"));
+                }
+            }
+            Ok(MultiTurnStreamItem::StreamAssistantItem(StreamedAssistantContent::ToolCall {
+                ..
+            })) => reasoning.clear(),
             Ok(MultiTurnStreamItem::FinalResponse(last)) => {
                 let usage = last.usage();
                 counted.settle(usage.input_tokens, usage.output_tokens);

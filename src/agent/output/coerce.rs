@@ -21,9 +21,13 @@ pub(super) fn to_text(value: Value) -> String {
 
 /// A number from a number or from the first number in a string ("42", "L42", "12-15", "80%":
 /// a percentage becomes a fraction when the schema's maximum is at most 1), kept within the
-/// schema's minimum and maximum, rounded for integers.
+/// schema's minimum and maximum (or the range of its integer `format`: a grammar lets a
+/// model write a line number past `u32`), rounded for integers.
 pub(super) fn to_number(value: &Value, node: &Map<String, Value>, integer: bool) -> Option<Value> {
-    let maximum = node.get("maximum").and_then(Value::as_f64);
+    let maximum = node
+        .get("maximum")
+        .and_then(Value::as_f64)
+        .or_else(|| format_maximum(node));
     let minimum = node.get("minimum").and_then(Value::as_f64);
     let mut number = match value {
         Value::Number(n) => n.as_f64()?,
@@ -55,6 +59,19 @@ pub(super) fn to_number(value: &Value, node: &Map<String, Value>, integer: bool)
             .then(|| Value::from(rounded as i64));
     }
     Number::from_f64(number).map(Value::Number)
+}
+
+/// The largest value of an integer `format` schemars writes ("uint32", "int64", ...).
+fn format_maximum(node: &Map<String, Value>) -> Option<f64> {
+    Some(match node.get("format")?.as_str()? {
+        "uint8" => u8::MAX as f64,
+        "int8" => i8::MAX as f64,
+        "uint16" => u16::MAX as f64,
+        "int16" => i16::MAX as f64,
+        "uint32" | "uint" => u32::MAX as f64,
+        "int32" | "int" => i32::MAX as f64,
+        _ => return None,
+    })
 }
 
 /// The first decimal number in the text, and whether a `%` follows it.
@@ -162,6 +179,13 @@ mod tests {
         assert_eq!(to_number(&json!(2.5), &node, true), Some(json!(3)));
         assert_eq!(to_number(&json!(" 0.25 "), &node, false), Some(json!(0.25)));
         assert_eq!(to_number(&json!(true), &node, false), None);
+        let line = json!({"type": ["integer", "null"], "format": "uint32", "minimum": 0});
+        let line = line.as_object().cloned().unwrap_or_default();
+        assert_eq!(
+            to_number(&json!(17_671_635_322_487_u64), &line, true),
+            Some(json!(u32::MAX)),
+            "a number past the type's range is kept within it"
+        );
     }
 
     #[test]
