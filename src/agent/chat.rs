@@ -9,7 +9,7 @@ use schemars::JsonSchema;
 use serde::Deserialize;
 
 use super::capability::Capability;
-use super::generate::RunTimedOut;
+use super::generate::within;
 use super::iris::IrisAgent;
 use super::tools::registry::tool;
 use super::tools::{IrisTool, ToolContext, ToolFailure};
@@ -132,10 +132,11 @@ impl IrisAgent {
             schema: None,
             stream: self.stream,
         };
-        let limit = self.settings.run_timeout;
-        let output = tokio::time::timeout(limit, run(&self.main, request, sink.clone()))
-            .await
-            .unwrap_or_else(|_| Err(RunTimedOut(limit).into()))?;
+        let output = within(
+            self.settings.run_timeout,
+            run(&self.main, request, sink.clone()),
+        )
+        .await?;
         Ok(super::output::clean_text(&output.text).trim().to_string())
     }
 }

@@ -8,7 +8,7 @@ use rig_core::agent::{HookAction, PromptHook, ToolCallHookAction};
 use rig_core::completion::{CompletionModel, GetTokenUsage};
 use tokio::sync::mpsc::UnboundedSender;
 
-use super::runaway::{Degenerate, Watch};
+use super::runaway::{Degenerate, Gathered, Watch};
 
 /// One thing that happened while Iris worked.
 #[derive(Debug, Clone, PartialEq)]
@@ -68,7 +68,7 @@ pub struct EventHook {
     watch: Arc<Mutex<Watch>>,
     /// The arguments of the tool call being streamed, watched like text: a model can loop
     /// inside a call as well as in prose.
-    call: Arc<Mutex<(String, Watch)>>,
+    call: Arc<Mutex<Gathered>>,
 }
 
 impl EventHook {
@@ -210,12 +210,10 @@ impl<M: CompletionModel> PromptHook<M> for EventHook {
         tool_call_delta: &str,
     ) -> HookAction {
         let runaway = self.call.lock().ok().and_then(|mut call| {
-            let (args, watch) = &mut *call;
             if tool_name.is_some() {
-                args.clear(); // a new call
+                call.restart(); // a new call
             }
-            args.push_str(tool_call_delta);
-            watch.observe(args)
+            call.push(tool_call_delta)
         });
         Self::stop_if(runaway)
     }

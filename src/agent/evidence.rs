@@ -41,46 +41,39 @@ pub async fn gather(
         ProviderKind::OpenAiCompatible | ProviderKind::Ollama => LOCAL_DIFF_BUDGET,
         ProviderKind::OpenAi | ProviderKind::Anthropic | ProviderKind::Gemini => DIFF_BUDGET,
     };
+    // Changelog and release notes are written from a range's commits, a PR from its diff
+    // and its commits, everything else from its diff.
+    let commits = match scope {
+        Scope::Range { from, to, .. } if kind != ArtifactKind::Review => Some(GitLogArgs {
+            count: None,
+            from: Some(from.clone()),
+            to: Some(to.clone()),
+        }),
+        _ => None,
+    };
+    let from_commits_only = commits.is_some() && kind != ArtifactKind::Pr;
     let mut parts = Vec::new();
-    let range_kind = matches!(kind, ArtifactKind::Changelog | ArtifactKind::ReleaseNotes);
-    if let (true, Scope::Range { from, to, .. }) = (range_kind, scope) {
-        parts.push(
-            log(
-                ctx,
-                GitLogArgs {
-                    count: None,
-                    from: Some(from.clone()),
-                    to: Some(to.clone()),
-                },
-            )
-            .await,
-        );
-    } else {
+    if !from_commits_only {
         let targets = targets(scope);
         let budget = diff_budget / targets.len();
         for target in targets {
             let text = blocking(ctx, move |ctx| diff_evidence(ctx, &target, budget)).await;
             parts.push(text.unwrap_or_else(|e| format!("(git_diff failed: {e})")));
         }
-        if let (ArtifactKind::Pr, Scope::Range { from, to, .. }) = (kind, scope) {
-            let commits = GitLogArgs {
-                count: None,
-                from: Some(from.clone()),
-                to: Some(to.clone()),
-            };
-            parts.push(log(ctx, commits).await);
-        }
-        if kind == ArtifactKind::Commit {
-            let recent = GitLogArgs {
-                count: Some(STYLE_COMMITS),
-                from: None,
-                to: None,
-            };
-            parts.push(format!(
-                "How this repository writes its commit messages:\n{}",
-                log(ctx, recent).await
-            ));
-        }
+    }
+    if let Some(commits) = commits {
+        parts.push(log(ctx, commits).await);
+    }
+    if kind == ArtifactKind::Commit {
+        let recent = GitLogArgs {
+            count: Some(STYLE_COMMITS),
+            from: None,
+            to: None,
+        };
+        parts.push(format!(
+            "How this repository writes its commit messages:\n{}",
+            log(ctx, recent).await
+        ));
     }
     format!(
         "{HEADING}\n\n{}",

@@ -21,6 +21,17 @@ delegate the rest to parallel_analyze.";
 )]
 pub struct RunTimedOut(pub std::time::Duration);
 
+/// `work`, stopped with [`RunTimedOut`] once `limit` has passed: the one deadline of a write
+/// (evidence, draft, critic, revision) and of a chat turn.
+pub(crate) async fn within<T>(
+    limit: std::time::Duration,
+    work: impl std::future::Future<Output = anyhow::Result<T>>,
+) -> anyhow::Result<T> {
+    tokio::time::timeout(limit, work)
+        .await
+        .unwrap_or_else(|_| Err(RunTimedOut(limit).into()))
+}
+
 /// What requests spent: how many, input and output tokens.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 struct Spent {
@@ -57,40 +68,7 @@ pub struct Generated<T> {
 impl IrisAgent {
     /// Runs `capability` on `request` and returns its artifact. With `critic`, the verify
     /// capability checks it and a revision is made once if it asks for one.
-    /// Ends with a [`AgentEvent::Done`] or [`AgentEvent::Error`] event as well.
     pub async fn generate<T: Artifact + Send + 'static>(
-        &self,
-        capability: &str,
-        request: &str,
-        critic: bool,
-        sink: &EventSink,
-    ) -> anyhow::Result<Generated<T>> {
-        let started = std::time::Instant::now();
-        let limit = self.settings.run_timeout;
-        let result = tokio::time::timeout(
-            limit,
-            self.generate_inner::<T>(capability, request, critic, sink),
-        )
-        .await
-        .unwrap_or_else(|_| Err(RunTimedOut(limit).into()));
-        if let Ok(generated) = &result {
-            tracing::debug!(
-                capability,
-                requests = generated.requests,
-                input_tokens = generated.input_tokens,
-                output_tokens = generated.output_tokens,
-                ms = started.elapsed().as_millis() as u64,
-                "run finished"
-            );
-        }
-        match &result {
-            Ok(generated) => sink.send(AgentEvent::Done(generated.artifact.to_markdown())),
-            Err(err) => sink.send(AgentEvent::Error(format!("{err:#}"))),
-        }
-        result
-    }
-
-    async fn generate_inner<T: Artifact + Send + 'static>(
         &self,
         capability: &str,
         request: &str,

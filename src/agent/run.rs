@@ -191,8 +191,7 @@ async fn run_with_model<M: CompletionModel + 'static>(
         .await;
     // Reasoning reaches no hook in rig 0.37: it is watched here (a model can loop while
     // "thinking" as well as while writing).
-    let mut reasoning = String::new();
-    let mut watch = runaway::Watch::default();
+    let mut reasoning = runaway::Gathered::default();
     while let Some(item) = stream.next().await {
         match item {
             Ok(MultiTurnStreamItem::StreamAssistantItem(
@@ -200,14 +199,13 @@ async fn run_with_model<M: CompletionModel + 'static>(
                     reasoning: delta, ..
                 },
             )) => {
-                reasoning.push_str(&delta);
-                if let Some(runaway::Degenerate(why)) = watch.observe(&reasoning) {
+                if let Some(runaway::Degenerate(why)) = reasoning.push(&delta) {
                     return Err(format!("{why} (in its reasoning); stopped"));
                 }
             }
             Ok(MultiTurnStreamItem::StreamAssistantItem(StreamedAssistantContent::ToolCall {
                 ..
-            })) => reasoning.clear(),
+            })) => reasoning.restart(),
             Ok(MultiTurnStreamItem::FinalResponse(last)) => {
                 let usage = last.usage();
                 counted.settle(usage.input_tokens, usage.output_tokens);

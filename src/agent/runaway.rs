@@ -175,6 +175,27 @@ impl Watch {
     }
 }
 
+/// A streamed part of a reply that no hook hands over whole (a tool call's arguments, the
+/// reasoning), gathered and watched.
+#[derive(Debug, Default)]
+pub struct Gathered {
+    text: String,
+    watch: Watch,
+}
+
+impl Gathered {
+    /// Adds `delta` and checks the whole so far.
+    pub fn push(&mut self, delta: &str) -> Option<Degenerate> {
+        self.text.push_str(delta);
+        self.watch.observe(&self.text)
+    }
+
+    /// A new part begins (the next tool call, the next turn's reasoning).
+    pub fn restart(&mut self) {
+        self.text.clear();
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -2,9 +2,10 @@
 //! capability and request come from the artifact's kind and scope, the critic and the
 //! emoji from the configuration.
 
-use super::EventSink;
+use super::generate::within;
 use super::iris::IrisAgent;
 use super::requests::{Scope, request};
+use super::{AgentEvent, EventSink};
 use crate::types::{
     Artifact, ArtifactKind, Changelog, GeneratedMessage, PullRequest, ReleaseNotes, Review,
 };
@@ -17,6 +18,8 @@ pub struct Written {
     pub text: String,
     /// The structured artifact, as the model filled it in.
     pub json: serde_json::Value,
+    /// Requests sent to the model, the critic's included.
+    pub requests: usize,
     pub input_tokens: u64,
     pub output_tokens: u64,
     /// The critic could not run; the first artifact stands.
@@ -25,7 +28,9 @@ pub struct Written {
 
 impl IrisAgent {
     /// Writes `kind` over `scope`. The critic checks it when the kind asks for it by default
-    /// or `ask_critic` does, and never when the configuration turns it off.
+    /// or `ask_critic` does, and never when the configuration turns it off. The whole run has
+    /// one deadline (`run_timeout_secs`), and ends with an [`AgentEvent::Done`] or
+    /// [`AgentEvent::Error`] event as well.
     pub async fn write(
         &self,
         kind: ArtifactKind,
@@ -33,17 +38,35 @@ impl IrisAgent {
         ask_critic: bool,
         sink: &EventSink,
     ) -> anyhow::Result<Written> {
-        sink.send(super::AgentEvent::Status("gathering the evidence".into()));
-        let limit = self.settings.run_timeout;
-        let gathering = super::evidence::gather(&self.ctx, self.main.kind, kind, scope);
-        let evidence = match tokio::time::timeout(limit, gathering).await {
-            Ok(evidence) => evidence,
-            Err(_) => {
-                let err = super::generate::RunTimedOut(limit);
-                sink.send(super::AgentEvent::Error(err.to_string()));
-                return Err(err.into());
+        let started = std::time::Instant::now();
+        let work = self.write_unbounded(kind, scope, ask_critic, sink);
+        let result = within(self.settings.run_timeout, work).await;
+        match &result {
+            Ok(written) => {
+                tracing::debug!(
+                    capability = kind.name(),
+                    requests = written.requests,
+                    input_tokens = written.input_tokens,
+                    output_tokens = written.output_tokens,
+                    ms = started.elapsed().as_millis() as u64,
+                    "run finished"
+                );
+                sink.send(AgentEvent::Done(written.text.clone()));
             }
-        };
+            Err(err) => sink.send(AgentEvent::Error(format!("{err:#}"))),
+        }
+        result
+    }
+
+    async fn write_unbounded(
+        &self,
+        kind: ArtifactKind,
+        scope: &Scope,
+        ask_critic: bool,
+        sink: &EventSink,
+    ) -> anyhow::Result<Written> {
+        sink.send(AgentEvent::Status("gathering the evidence".into()));
+        let evidence = super::evidence::gather(&self.ctx, self.main.kind, kind, scope).await;
         let request = format!("{}\n\n{evidence}", request(kind, scope));
         let critic = self.critic_enabled && (kind.describe().critic || ask_critic);
         let version = scope.version().map(str::to_string);
@@ -97,6 +120,7 @@ impl IrisAgent {
             kind: run.kind,
             text: generated.artifact.to_markdown(),
             json: serde_json::to_value(&generated.artifact)?,
+            requests: generated.requests,
             input_tokens: generated.input_tokens,
             output_tokens: generated.output_tokens,
             critic_warning: generated.critic_warning,
