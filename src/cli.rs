@@ -1,5 +1,6 @@
 //! The command line: commands, flags, exit codes.
 
+mod approve;
 mod completions;
 pub mod config;
 pub mod exit;
@@ -18,7 +19,8 @@ use clap::{Parser, Subcommand};
 use rig_core::tool::server::ToolServer;
 
 use crate::agent::tools::ToolContext;
-use crate::agent::tools::registry::{runnable_tools, tool_set};
+use crate::agent::safety::{Safety, SafetyMode};
+use crate::agent::tools::registry::{runnable_listed, runnable_tools, tool_set};
 use crate::agent::tools::workspace::Notes;
 use crate::config::{Config, Overrides};
 use crate::git::GitRepo;
@@ -223,15 +225,17 @@ async fn tool(args: ToolArgs) -> Result<ExitCode> {
         ..Overrides::default()
     };
     let trusted = Config::load(Some(&root), &overrides)?.trust_repo;
-    let ctx = ToolContext::new(root).with_trust(trusted);
-    let tools = runnable_tools(&ctx, &Notes::default());
+    // The user named this call: it needs no approval (trust still decides what may execute).
+    let ctx = ToolContext::new(root)
+        .with_trust(trusted)
+        .with_safety(Safety::new(SafetyMode::Yolo));
     if args.list {
         let mut out = String::new();
-        for tool in &tools {
+        for (tool, risk) in runnable_listed(&ctx, &Notes::default()) {
             let def = tool.definition(String::new()).await;
             let schema = serde_json::to_string_pretty(&def.parameters)?;
             out.push_str(&format!(
-                "{}\n  {}\n  arguments: {}\n\n",
+                "{} ({risk})\n  {}\n  arguments: {}\n\n",
                 def.name,
                 def.description,
                 schema.replace('\n', "\n  ")
@@ -240,6 +244,7 @@ async fn tool(args: ToolArgs) -> Result<ExitCode> {
         print_exact(&out)?;
         return Ok(ExitCode::SUCCESS);
     }
+    let tools = runnable_tools(&ctx, &Notes::default());
     let name = args.name.unwrap_or_default();
     if !tools.iter().any(|t| t.name() == name) {
         let names: Vec<String> = tools.iter().map(|t| t.name()).collect();

@@ -2,6 +2,7 @@
 //! update tool (`update_commit`, `update_pr`, `update_review`, ...), whose edits reach the
 //! editor at once.
 
+use crate::agent::safety::Risk;
 use std::sync::Arc;
 
 use rig_core::message::Message;
@@ -51,6 +52,7 @@ struct UpdateArtifact {
 impl IrisTool for UpdateArtifact {
     /// The family's name; each artifact's tool is named by its descriptor (`update_commit`, ...).
     const NAME: &'static str = "update_artifact";
+    const RISK: Risk = Risk::Write;
     const DESCRIPTION: &'static str = "Replace the artifact in the user's editor.";
     type Args = UpdateArgs;
 
@@ -104,7 +106,7 @@ impl IrisAgent {
         let mut tools = self.main_tools(sink);
         let descriptor = target.kind.describe();
         tools.push(tool(
-            &self.ctx,
+            &self.ctx.reporting_to(sink),
             UpdateArtifact {
                 name: descriptor.update_tool,
                 noun: descriptor.noun,

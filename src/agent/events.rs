@@ -9,6 +9,7 @@ use rig_core::completion::{CompletionModel, GetTokenUsage};
 use tokio::sync::mpsc::UnboundedSender;
 
 use super::runaway::{Degenerate, Gathered, Watch};
+use super::safety::ApprovalRequest;
 
 /// One thing that happened while Iris worked.
 #[derive(Debug, Clone, PartialEq)]
@@ -29,11 +30,19 @@ pub enum AgentEvent {
     Done(String),
     /// The work failed; the text says why.
     Error(String),
+    /// A tool call waits for the user's approval (the safety mode asks for its risk).
+    Approval(ApprovalRequest),
 }
 
 /// Sends events to whoever listens; a closed receiver is not an error.
 #[derive(Clone, Default)]
 pub struct EventSink(Option<UnboundedSender<AgentEvent>>);
+
+impl std::fmt::Debug for EventSink {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(if self.0.is_some() { "EventSink" } else { "EventSink(none)" })
+    }
+}
 
 impl EventSink {
     pub fn new(tx: UnboundedSender<AgentEvent>) -> Self {

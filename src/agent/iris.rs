@@ -9,6 +9,7 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use rig_core::tool::ToolDyn;
 
 use super::capability::Capability;
+use super::safety::Safety;
 use super::style::style_instructions;
 use super::tools::ToolContext;
 use super::tools::registry::main_agent_tools;
@@ -109,7 +110,9 @@ impl IrisAgent {
         Ok(Self {
             main,
             fast,
-            ctx: ToolContext::new(root.to_path_buf()).with_trust(config.trust_repo),
+            ctx: ToolContext::new(root.to_path_buf())
+                .with_trust(config.trust_repo)
+                .with_safety(Safety::new(config.safety_mode)),
             settings: AgentSettings {
                 max_turns: config.max_turns,
                 max_tokens: config.max_output_tokens,
@@ -178,7 +181,7 @@ impl IrisAgent {
     pub(crate) fn main_tools(&self, sink: &EventSink) -> Vec<Box<dyn ToolDyn>> {
         let subagents = Subagents {
             spec: self.fast.clone(),
-            ctx: self.ctx.clone(),
+            ctx: self.ctx.reporting_to(sink),
             settings: self.settings.clone(),
             sink: sink.clone(),
         };

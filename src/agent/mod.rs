@@ -14,6 +14,7 @@ pub mod requests;
 mod retry;
 pub mod run;
 pub mod runaway;
+pub mod safety;
 mod stream_end;
 pub mod style;
 pub mod tools;

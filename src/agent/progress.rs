@@ -49,6 +49,9 @@ impl Progress {
                 self.input_tokens += input;
                 self.output_tokens += output;
             }
+            AgentEvent::Approval(request) => {
+                self.activity = format!("waiting for your approval of {}", request.tool);
+            }
             AgentEvent::ToolFinished { .. } | AgentEvent::Done(_) | AgentEvent::Error(_) => {}
         }
     }

@@ -65,6 +65,10 @@ pub struct ConfigFlags {
     /// Extra instructions for Iris.
     #[arg(short = 'i', long, value_name = "TEXT")]
     pub instructions: Option<String>,
+    /// Which tool calls ask you first: safe (running programs, every time), cautious (running
+    /// programs, once per tool), paranoid (everything but reading), yolo (nothing).
+    #[arg(long, value_name = "MODE")]
+    pub safety: Option<String>,
 }
 
 impl ConfigFlags {
@@ -81,6 +85,7 @@ impl ConfigFlags {
             preset: self.preset.clone(),
             gitmoji,
             instructions: self.instructions.clone(),
+            safety: self.safety.clone(),
             ..Overrides::default()
         }
     }

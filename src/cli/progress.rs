@@ -93,6 +93,11 @@ async fn draw(
     loop {
         tokio::select! {
             event = events.recv() => match event {
+                // The spinner waits while the question is on the line.
+                Some(AgentEvent::Approval(request)) => {
+                    state.apply(&AgentEvent::Approval(request.clone()));
+                    request.reply.send(super::approve::ask(&request).await);
+                }
                 Some(event) => state.apply(&event),
                 None => break,
             },

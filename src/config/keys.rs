@@ -22,6 +22,8 @@ pub enum ConfigKey {
     SubagentMaxOutputTokens,
     StructuredOutput,
     TrustRepo,
+    SafetyMode,
+    SecretScan,
     StudioAutoGenerate,
     Theme,
     Model(ProviderKind),
@@ -31,7 +33,7 @@ pub enum ConfigKey {
 }
 
 /// The keys at the top of a file, in the order `iris config` shows them.
-const TOP: [ConfigKey; 16] = [
+const TOP: [ConfigKey; 18] = [
     ConfigKey::Provider,
     ConfigKey::Preset,
     ConfigKey::Gitmoji,
@@ -46,6 +48,8 @@ const TOP: [ConfigKey; 16] = [
     ConfigKey::SubagentMaxOutputTokens,
     ConfigKey::StructuredOutput,
     ConfigKey::TrustRepo,
+    ConfigKey::SafetyMode,
+    ConfigKey::SecretScan,
     ConfigKey::StudioAutoGenerate,
     ConfigKey::Theme,
 ];
@@ -57,6 +61,8 @@ pub(crate) const PROVIDER_FIELDS: [&str; 4] = ["model", "fast_model", "base_url"
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Kind {
     Provider,
+    /// safe, cautious, paranoid or yolo.
+    SafetyMode,
     /// Any string, empty included.
     Text,
     /// A non-empty string on one line (a model, a preset).
@@ -117,6 +123,8 @@ impl ConfigKey {
             ConfigKey::SubagentMaxOutputTokens => "subagent_max_output_tokens",
             ConfigKey::StructuredOutput => "structured_output",
             ConfigKey::TrustRepo => "trust_repo",
+            ConfigKey::SafetyMode => "safety_mode",
+            ConfigKey::SecretScan => "secret_scan",
             ConfigKey::StudioAutoGenerate => "studio_auto_generate",
             ConfigKey::Theme => "theme",
             ConfigKey::Model(_) => "model",
@@ -168,6 +176,7 @@ impl ConfigKey {
     pub fn kind(self) -> Kind {
         match self {
             ConfigKey::Provider => Kind::Provider,
+            ConfigKey::SafetyMode => Kind::SafetyMode,
             ConfigKey::Instructions => Kind::Text,
             ConfigKey::Preset
             | ConfigKey::Theme
@@ -176,6 +185,7 @@ impl ConfigKey {
             ConfigKey::Gitmoji
             | ConfigKey::CriticEnabled
             | ConfigKey::TrustRepo
+            | ConfigKey::SecretScan
             | ConfigKey::StructuredOutput
             | ConfigKey::StudioAutoGenerate => Kind::Bool,
             ConfigKey::MaxTurns
@@ -210,6 +220,16 @@ impl ConfigKey {
             ConfigKey::TrustRepo => Some(
                 "a repository cannot trust itself; use --trust-repo, IRIS_TRUST_REPO=1 or \
                  your user config"
+                    .to_string(),
+            ),
+            ConfigKey::SafetyMode => Some(
+                "a repository cannot choose what its tools may do without asking; use \
+                 --safety, IRIS_SAFETY or your user config"
+                    .to_string(),
+            ),
+            ConfigKey::SecretScan => Some(
+                "a repository cannot turn off the secret scan; list its test fixtures in \
+                 .irissecretsignore instead"
                     .to_string(),
             ),
             _ => None,
@@ -252,6 +272,7 @@ impl Kind {
     pub fn expected(self) -> String {
         match self {
             Kind::Provider => format!("expected one of {}", ProviderKind::NAMES),
+            Kind::SafetyMode => format!("expected {}", crate::agent::safety::SafetyMode::NAMES),
             Kind::Text => "expected a string".to_string(),
             Kind::Name | Kind::Secret => "expected a non-empty string".to_string(),
             Kind::Bool => "expected a boolean (true or false)".to_string(),
@@ -269,6 +290,8 @@ impl Kind {
             Kind::Provider => {
                 ProviderKind::parse(text).map_or_else(fail, |k| Ok(Value::Provider(k)))
             }
+            Kind::SafetyMode => crate::agent::safety::SafetyMode::parse(text)
+                .map_or_else(fail, |mode| Ok(Value::Text(mode.name().to_string()))),
             Kind::Bool => match text.trim().to_ascii_lowercase().as_str() {
                 "true" | "1" | "yes" | "on" => Ok(Value::Bool(true)),
                 "false" | "0" | "no" | "off" => Ok(Value::Bool(false)),

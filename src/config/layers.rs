@@ -97,6 +97,7 @@ impl<'a> Layers<'a> {
         self.set_env("IRIS_PRESET", ConfigKey::Preset)?;
         self.set_env("IRIS_GITMOJI", ConfigKey::Gitmoji)?;
         self.set_env("IRIS_TRUST_REPO", ConfigKey::TrustRepo)?;
+        self.set_env("IRIS_SAFETY", ConfigKey::SafetyMode)?;
         for kind in ProviderKind::ALL {
             if kind == ProviderKind::OpenAiCompatible {
                 continue;
@@ -117,6 +118,11 @@ impl<'a> Layers<'a> {
             overrides.provider.as_deref(),
         )?;
         self.set_flag("--preset", ConfigKey::Preset, overrides.preset.as_deref())?;
+        self.set_flag(
+            "--safety",
+            ConfigKey::SafetyMode,
+            overrides.safety.as_deref(),
+        )?;
         self.set_flag(
             "--instructions",
             ConfigKey::Instructions,

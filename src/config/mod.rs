@@ -21,6 +21,7 @@ pub use file::FileKind;
 pub use provider::{ProviderKind, ProviderSettings, Providers, ollama_host_url};
 pub use secret::Secret;
 
+use crate::agent::safety::SafetyMode;
 use keys::{ConfigKey, Value};
 use layers::Layers;
 
@@ -58,6 +59,10 @@ pub struct Config {
     pub structured_output: bool,
     /// Whether tools may run the repository's build scripts (`ToolContext::with_trust`).
     pub trust_repo: bool,
+    /// Which tool calls need the user's approval.
+    pub safety_mode: SafetyMode,
+    /// Whether secrets are found and withheld from what is sent to the provider.
+    pub secret_scan: bool,
     pub studio_auto_generate: bool,
     /// The studio's theme: a built-in (dark, light, high-contrast) or one in the config dir.
     pub theme: String,
@@ -83,6 +88,8 @@ impl Default for Config {
             subagent_max_output_tokens: 4_096,
             structured_output: true,
             trust_repo: false,
+            safety_mode: SafetyMode::default(),
+            secret_scan: true,
             studio_auto_generate: true,
             theme: "dark".to_string(),
             origins: BTreeMap::new(),
@@ -104,6 +111,7 @@ pub struct Overrides {
     pub instructions: Option<String>,
     pub critic_enabled: Option<bool>,
     pub trust_repo: Option<bool>,
+    pub safety: Option<String>,
 }
 
 /// Where a setting's value came from.
@@ -205,6 +213,10 @@ impl Config {
             (ConfigKey::Gitmoji, Value::Bool(b)) => self.gitmoji = b,
             (ConfigKey::CriticEnabled, Value::Bool(b)) => self.critic_enabled = b,
             (ConfigKey::TrustRepo, Value::Bool(b)) => self.trust_repo = b,
+            (ConfigKey::SafetyMode, Value::Text(text)) => {
+                self.safety_mode = SafetyMode::parse(&text).unwrap_or_default();
+            }
+            (ConfigKey::SecretScan, Value::Bool(b)) => self.secret_scan = b,
             (ConfigKey::StudioAutoGenerate, Value::Bool(b)) => self.studio_auto_generate = b,
             (ConfigKey::Theme, Value::Text(text)) => self.theme = text,
             (ConfigKey::MaxTurns, Value::Count(n)) => self.max_turns = count(n),
@@ -328,6 +340,8 @@ impl Config {
             ConfigKey::Gitmoji => Value::Bool(self.gitmoji),
             ConfigKey::CriticEnabled => Value::Bool(self.critic_enabled),
             ConfigKey::TrustRepo => Value::Bool(self.trust_repo),
+            ConfigKey::SafetyMode => Value::Text(self.safety_mode.name().to_string()),
+            ConfigKey::SecretScan => Value::Bool(self.secret_scan),
             ConfigKey::StudioAutoGenerate => Value::Bool(self.studio_auto_generate),
             ConfigKey::Theme => Value::Text(self.theme.clone()),
             ConfigKey::MaxTurns => count(self.max_turns),

@@ -99,7 +99,8 @@ impl Studio {
     pub fn action_for(&self, event: Event) -> Option<Action> {
         match event {
             Event::Key(key) if key.kind != KeyEventKind::Release => {
-                if self.state.confirm.is_some() {
+                // A question on screen takes every key.
+                if self.state.confirm.is_some() || !self.state.approvals.is_empty() {
                     return Some(Action::Key(key));
                 }
                 let context = if self.state.focus.takes_text() {

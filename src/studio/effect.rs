@@ -2,6 +2,7 @@
 
 use super::drafts::Draft;
 use super::state::{ChatMessage, CommitFlags, Mode};
+use crate::agent::safety::{Decision, Reply};
 use crate::types::ArtifactKind;
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -71,5 +72,10 @@ pub enum Effect {
     },
     ClearDraft {
         kind: ArtifactKind,
+    },
+    /// The user's answer to a tool call waiting for approval.
+    Answer {
+        reply: Reply,
+        decision: Decision,
     },
 }

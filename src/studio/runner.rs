@@ -112,6 +112,7 @@ impl Runner {
             Effect::ClearDraft { kind } => {
                 let _ = self.draft_writes.send((kind, None));
             }
+            Effect::Answer { reply, decision } => reply.send(decision),
         }
     }
 

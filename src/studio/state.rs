@@ -1,5 +1,6 @@
 //! The studio's state: plain data that `update` changes and the panes draw.
 
+use crate::agent::safety::ApprovalRequest;
 use std::time::Instant;
 
 use tui_textarea::TextArea;
@@ -545,6 +546,8 @@ pub struct State {
     /// A long message shown over the panes until esc (a failed commit's hook output).
     pub report: Option<String>,
     pub confirm: Option<Confirm>,
+    /// Tool calls of the running task waiting for the user's approval, first asked first.
+    pub approvals: std::collections::VecDeque<ApprovalRequest>,
     pub notice: Option<Notice>,
     pub commit_flags: CommitFlags,
     /// Why AI actions cannot run (no provider configured), if so.
@@ -609,6 +612,7 @@ impl State {
             help: false,
             report: None,
             confirm: None,
+            approvals: std::collections::VecDeque::new(),
             notice: None,
             commit_flags: CommitFlags::default(),
             ai_unavailable: None,

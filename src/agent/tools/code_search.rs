@@ -1,6 +1,7 @@
 //! `code_search`: definitions, text or a regex across the repository, with ripgrep's own
 //! library crates (no `rg` binary, no shell: the query is only ever a pattern).
 
+use crate::agent::safety::Risk;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
@@ -136,6 +137,7 @@ pub struct CodeSearch;
 
 impl IrisTool for CodeSearch {
     const NAME: &'static str = "code_search";
+    const RISK: Risk = Risk::ReadOnly;
     const DESCRIPTION: &'static str = "Searches the repository's files (.gitignore honoured, \
         binary files skipped). search_type: text (default, case-insensitive literal), pattern \
         (regular expression), or function/class/variable to find where a name is defined (Rust, \

@@ -1,5 +1,6 @@
 //! `file_read`: a file of the repository, or a range of its lines, with line numbers.
 
+use crate::agent::safety::Risk;
 use std::fmt::Write;
 use std::fs::File;
 use std::io::{BufRead, BufReader};
@@ -35,6 +36,7 @@ pub struct FileRead;
 
 impl IrisTool for FileRead {
     const NAME: &'static str = "file_read";
+    const RISK: Risk = Risk::ReadOnly;
     const DESCRIPTION: &'static str = "Reads a file of the repository (path relative to its \
         root), whole or from start_line for num_lines lines, with line numbers. A large file is \
         cut at a bound with a note saying which start_line reads on; binary files are reported, \

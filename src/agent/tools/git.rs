@@ -1,6 +1,7 @@
 //! The git tools: status, log, show, changed files, blame and repository facts.
 //! (`git_diff`, with its relevance ranking, has a file of its own.)
 
+use crate::agent::safety::Risk;
 use std::collections::HashSet;
 use std::fmt::Write;
 
@@ -31,6 +32,7 @@ pub struct GitStatus;
 
 impl IrisTool for GitStatus {
     const NAME: &'static str = "git_status";
+    const RISK: Risk = Risk::ReadOnly;
     const DESCRIPTION: &'static str = "The current branch and the changed files: staged always, \
         unstaged and untracked with include_unstaged. Shows renames, conflicts and any merge or \
         rebase in progress.";
@@ -138,6 +140,7 @@ pub struct GitLog;
 
 impl IrisTool for GitLog {
     const NAME: &'static str = "git_log";
+    const RISK: Risk = Risk::ReadOnly;
     const DESCRIPTION: &'static str = "Recent commits (count, default 10), or with from/to the \
         commits in from..to followed by the list of contributors (bots left out). Useful for the \
         repository's commit message style and for changelogs.";
@@ -244,6 +247,7 @@ pub struct GitShow;
 
 impl IrisTool for GitShow {
     const NAME: &'static str = "git_show";
+    const RISK: Risk = Risk::ReadOnly;
     const DESCRIPTION: &'static str = "One commit: its message, author, date, a stat of the \
         files it changed and its patch (against the first parent), optionally limited to files.";
     type Args = GitShowArgs;
@@ -306,6 +310,7 @@ pub struct GitChangedFiles;
 
 impl IrisTool for GitChangedFiles {
     const NAME: &'static str = "git_changed_files";
+    const RISK: Risk = Risk::ReadOnly;
     const DESCRIPTION: &'static str = "The files a change touches, with their status: the staged \
         files when neither from nor to is given, one commit's files with only `to`, the files of \
         from..to with both.";
@@ -388,6 +393,7 @@ pub struct GitBlame;
 
 impl IrisTool for GitBlame {
     const NAME: &'static str = "git_blame";
+    const RISK: Risk = Risk::ReadOnly;
     const DESCRIPTION: &'static str = "Who last changed each line of a committed file (a line \
         range of it), and the messages of the most recent commits behind those lines.";
     type Args = GitBlameArgs;
@@ -459,6 +465,7 @@ pub struct GitRepoInfo;
 
 impl IrisTool for GitRepoInfo {
     const NAME: &'static str = "git_repo_info";
+    const RISK: Risk = Risk::ReadOnly;
     const DESCRIPTION: &'static str = "The repository's path, current branch, remote URL, \
         number of commits and default branch.";
     type Args = GitRepoInfoArgs;

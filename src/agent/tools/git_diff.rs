@@ -1,5 +1,6 @@
 //! `git_diff`: the change, ranked by relevance, as a summary or with full diffs.
 
+use crate::agent::safety::Risk;
 use std::collections::BTreeMap;
 use std::fmt::Write;
 
@@ -59,6 +60,7 @@ pub struct GitDiff;
 
 impl IrisTool for GitDiff {
     const NAME: &'static str = "git_diff";
+    const RISK: Risk = Risk::ReadOnly;
     const DESCRIPTION: &'static str = "The staged changes (all uncommitted ones with \
         include_unstaged; or from..to, or one commit with only `to`): a header with the size of the change and how to approach it, then the files \
         sorted by relevance with a percentage, stars and the reasons. detail=standard adds the \

@@ -29,6 +29,8 @@ use schemars::JsonSchema;
 use serde::de::DeserializeOwned;
 use thiserror::Error;
 
+use crate::agent::EventSink;
+use crate::agent::safety::{Risk, Safety};
 use crate::git::GitRepo;
 
 /// What every tool needs to know about where it runs.
@@ -38,14 +40,20 @@ pub struct ToolContext {
     pub repo_root: PathBuf,
     /// Whether the user trusts this repository enough to run its build scripts (linters do).
     pub trusted: bool,
+    /// Which calls need the user's approval, and the tools allowed for the session.
+    pub safety: Safety,
+    /// The run's events, where an approval is asked for.
+    pub sink: EventSink,
 }
 
 impl ToolContext {
-    /// A context for an untrusted repository.
+    /// A context for an untrusted repository, in the default safety mode, with nobody to ask.
     pub fn new(repo_root: PathBuf) -> Self {
         Self {
             repo_root,
             trusted: false,
+            safety: Safety::default(),
+            sink: EventSink::none(),
         }
     }
 
@@ -53,6 +61,29 @@ impl ToolContext {
     pub fn with_trust(mut self, trusted: bool) -> Self {
         self.trusted = trusted;
         self
+    }
+
+    pub fn with_safety(mut self, safety: Safety) -> Self {
+        self.safety = safety;
+        self
+    }
+
+    /// The same context for one run, asking its approvals through `sink`.
+    pub fn reporting_to(&self, sink: &EventSink) -> Self {
+        Self {
+            sink: sink.clone(),
+            ..self.clone()
+        }
+    }
+
+    /// Whether a call of `tool` may go ahead; the error is what the model reads. An execute
+    /// tool in an untrusted repository runs nothing (it says what it would have run), so it
+    /// needs no approval: without trust, execution is refused whatever the mode.
+    async fn permit(&self, tool: &str, risk: Risk, args: &str) -> Result<(), ToolFailure> {
+        if risk == Risk::Execute && !self.trusted {
+            return Ok(());
+        }
+        self.safety.permit(tool, risk, args, &self.sink).await
     }
 
     pub fn repo(&self) -> Result<GitRepo, ToolFailure> {
@@ -81,6 +112,8 @@ impl From<crate::git::GitError> for ToolFailure {
 pub trait IrisTool: Send + Sync + 'static {
     const NAME: &'static str;
     const DESCRIPTION: &'static str;
+    /// What a call can do; the safety mode decides whether it needs the user's approval.
+    const RISK: Risk;
     type Args: DeserializeOwned + JsonSchema + Debug + Send + Sync + 'static;
 
     /// The name the model calls the tool by: [`Self::NAME`] unless the tool is one of a family
@@ -151,9 +184,12 @@ impl<T: IrisTool> Tool for Adapter<T> {
     async fn call(&self, args: Self::Args) -> Result<String, ToolFailure> {
         let started = Instant::now();
         let described = format!("{args:?}");
-        let result = self.tool.run(&self.ctx, args).await;
-        let elapsed_ms = started.elapsed().as_secs_f64() * 1000.0;
         let tool = self.tool.name();
+        let result = match self.ctx.permit(&tool, T::RISK, &described).await {
+            Ok(()) => self.tool.run(&self.ctx, args).await,
+            Err(refused) => Err(refused),
+        };
+        let elapsed_ms = started.elapsed().as_secs_f64() * 1000.0;
         match &result {
             Ok(text) => tracing::debug!(
                 tool = tool.as_str(),

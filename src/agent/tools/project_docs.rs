@@ -1,6 +1,7 @@
 //! `project_docs`: the project's own documents (README, contributing guide, changelog, license,
 //! code of conduct) and the instructions it leaves for coding agents.
 
+use crate::agent::safety::Risk;
 use std::fmt::Write;
 
 use schemars::JsonSchema;
@@ -258,6 +259,7 @@ pub struct ProjectDocs;
 
 impl IrisTool for ProjectDocs {
     const NAME: &'static str = "project_docs";
+    const RISK: Risk = Risk::ReadOnly;
     const DESCRIPTION: &'static str = "The project's documents: readme (default), contributing, \
         changelog, license, code_of_conduct, agents (AGENTS.md, CLAUDE.md, \
         .github/copilot-instructions.md, .cursorrules and the like), context (a concise README \

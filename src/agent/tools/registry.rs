@@ -14,6 +14,7 @@ use super::static_analysis::StaticAnalysis;
 use super::subagent::{AnalyzeSubagent, ParallelAnalyze, Subagents};
 use super::workspace::Notes;
 use super::{Adapter, IrisTool, ToolContext};
+use crate::agent::safety::Risk;
 
 /// The core tools every agent and subagent gets, in the order they are offered.
 pub const CORE_TOOL_NAMES: &[&str] = &[
@@ -39,20 +40,27 @@ pub const MAIN_AGENT_EXTRA_TOOL_NAMES: &[&str] = &[
     "analyze_subagent",
 ];
 
+/// A tool ready for a rig agent, with the risk it declares.
+pub type Listed = (Box<dyn ToolDyn>, Risk);
+
 /// The core tools, ready for a rig agent or tool set.
 pub fn core_tools(ctx: &ToolContext) -> Vec<Box<dyn ToolDyn>> {
+    core_listed(ctx).into_iter().map(|(tool, _)| tool).collect()
+}
+
+fn core_listed(ctx: &ToolContext) -> Vec<Listed> {
     vec![
-        tool(ctx, GitStatus),
-        tool(ctx, GitDiff),
-        tool(ctx, GitLog),
-        tool(ctx, GitShow),
-        tool(ctx, GitChangedFiles),
-        tool(ctx, GitBlame),
-        tool(ctx, FileRead),
-        tool(ctx, CodeSearch),
-        tool(ctx, RepoMap),
-        tool(ctx, StaticAnalysis),
-        tool(ctx, ProjectDocs),
+        listed(ctx, GitStatus),
+        listed(ctx, GitDiff),
+        listed(ctx, GitLog),
+        listed(ctx, GitShow),
+        listed(ctx, GitChangedFiles),
+        listed(ctx, GitBlame),
+        listed(ctx, FileRead),
+        listed(ctx, CodeSearch),
+        listed(ctx, RepoMap),
+        listed(ctx, StaticAnalysis),
+        listed(ctx, ProjectDocs),
     ]
 }
 
@@ -79,15 +87,27 @@ pub fn main_agent_tools(subagents: &Subagents, notes: &Notes) -> Vec<Box<dyn Too
 
 /// The tools that need no model: what `iris tool` runs.
 pub fn runnable_tools(ctx: &ToolContext, notes: &Notes) -> Vec<Box<dyn ToolDyn>> {
-    let mut tools = core_tools(ctx);
-    tools.push(tool(ctx, GitRepoInfo));
-    tools.push(tool(ctx, notes.clone()));
+    runnable_listed(ctx, notes)
+        .into_iter()
+        .map(|(tool, _)| tool)
+        .collect()
+}
+
+/// [`runnable_tools`] with their risks, for `iris tool --list`.
+pub fn runnable_listed(ctx: &ToolContext, notes: &Notes) -> Vec<Listed> {
+    let mut tools = core_listed(ctx);
+    tools.push(listed(ctx, GitRepoInfo));
+    tools.push(listed(ctx, notes.clone()));
     tools
 }
 
 /// One tool, ready for a rig agent or tool set.
 pub fn tool(ctx: &ToolContext, tool: impl IrisTool) -> Box<dyn ToolDyn> {
     Box::new(Adapter::new(ctx.clone(), tool))
+}
+
+fn listed<T: IrisTool>(ctx: &ToolContext, t: T) -> Listed {
+    (tool(ctx, t), T::RISK)
 }
 
 /// Attaches the core tools to any rig agent builder.

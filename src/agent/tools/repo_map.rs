@@ -1,6 +1,7 @@
 //! `repo_map`: an outline of the repository's most telling files (their definitions and
 //! imports), ranked, with changed and mentioned files first, within a token budget.
 
+use crate::agent::safety::Risk;
 use std::fmt::Write;
 use std::path::Path;
 use std::sync::{Mutex, OnceLock};
@@ -160,6 +161,7 @@ pub struct RepoMap;
 
 impl IrisTool for RepoMap {
     const NAME: &'static str = "repo_map";
+    const RISK: Risk = Risk::ReadOnly;
     const DESCRIPTION: &'static str = "A map of the repository: its most telling source files \
         (ranked by definitions and imports, changed and mentioned files first) with their \
         imports and definitions, within token_budget. Use it to find where things live before \

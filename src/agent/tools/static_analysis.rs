@@ -1,6 +1,7 @@
 //! `static_analysis`: runs the linters a project is set up for, when they are installed and the
 //! user trusts the repository (linters run a project's build scripts and plugins).
 
+use crate::agent::safety::Risk;
 use std::fmt::Write;
 use std::io::Read;
 use std::path::{Path, PathBuf};
@@ -222,6 +223,7 @@ pub struct StaticAnalysis;
 
 impl IrisTool for StaticAnalysis {
     const NAME: &'static str = "static_analysis";
+    const RISK: Risk = Risk::Execute;
     const DESCRIPTION: &'static str = "Runs the project's linters, chosen from its files \
         (Cargo.toml: cargo clippy; pyproject.toml/ruff.toml/setup.cfg: ruff; package.json: biome \
         or oxlint; go.mod: golangci-lint or go vet), only those installed, and only in a \

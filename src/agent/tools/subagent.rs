@@ -1,6 +1,7 @@
 //! Subagents: focused analyses on the fast model, alone (`analyze_subagent`) or several at
 //! once (`parallel_analyze`). They get only the core tools, so they cannot delegate in turn.
 
+use crate::agent::safety::Risk;
 use std::fmt::Write as _;
 use std::time::Instant;
 
@@ -88,6 +89,7 @@ pub struct AnalyzeSubagent {
 
 impl IrisTool for AnalyzeSubagent {
     const NAME: &'static str = "analyze_subagent";
+    const RISK: Risk = Risk::ReadOnly;
     const DESCRIPTION: &'static str = "Delegate one focused investigation to a subagent on the \
         fast model (it has the git and workspace tools, not delegation). Returns its findings.";
     type Args = AnalyzeArgs;
@@ -127,6 +129,7 @@ pub struct ParallelAnalyze {
 
 impl IrisTool for ParallelAnalyze {
     const NAME: &'static str = "parallel_analyze";
+    const RISK: Risk = Risk::ReadOnly;
     const DESCRIPTION: &'static str = "Run 1-10 focused investigations in parallel, one \
         subagent each on the fast model; for large changes, split the files into related \
         groups. Returns each task's findings or error, with totals and elapsed time.";

@@ -1,5 +1,6 @@
 //! `workspace`: Iris' notebook for one run: notes and a task list she keeps while she works.
 
+use crate::agent::safety::Risk;
 use std::fmt::Write as _;
 use std::sync::{Arc, Mutex};
 
@@ -152,6 +153,7 @@ fn summary(book: &Notebook) -> String {
 
 impl IrisTool for Notes {
     const NAME: &'static str = "workspace";
+    const RISK: Risk = Risk::ReadOnly;
     const DESCRIPTION: &'static str = "Your notebook for this task: add_note (a finding to \
         remember), add_task (a step to do), update_task (task_id, status), get_summary (all \
         notes and tasks). Use it to plan large changes and keep track of findings.";

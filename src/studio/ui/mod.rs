@@ -63,7 +63,11 @@ pub fn draw(frame: &mut Frame, state: &State, looks: &Looks) {
     if let Some(input) = &state.range_input {
         range_picker::draw(frame, area, input, looks.theme);
     }
-    if let Some(report) = &state.report {
+    // A tool call waiting for approval takes every key, so it is drawn over everything.
+    if let Some(request) = state.approvals.front() {
+        let waiting = state.approvals.len() - 1;
+        confirm::draw_approval(frame, area, request, waiting, looks.theme);
+    } else if let Some(report) = &state.report {
         report::draw(frame, area, report, looks.theme);
     } else if state.help {
         help::draw(frame, area, state, looks);
@@ -92,7 +96,7 @@ pub(crate) fn pane_block<'a>(title: String, focused: bool, theme: &Theme) -> Blo
 }
 
 pub(crate) fn focused(state: &State, pane: Pane) -> bool {
-    state.focus == pane && !state.help && state.confirm.is_none()
+    state.focus == pane && !state.help && state.confirm.is_none() && state.approvals.is_empty()
 }
 
 /// A list filling a pane from row `top` (as the state keeps it, so clicks agree), the

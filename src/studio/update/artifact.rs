@@ -14,6 +14,7 @@ use super::super::state::{ChatMessage, Level, Pane, Speaker, State, Task, TaskKi
 use super::{changes, notice, step};
 use crate::agent::AgentEvent;
 use crate::agent::progress::Progress;
+use crate::agent::safety::{ApprovalRequest, Decision};
 use crate::types::ArtifactKind;
 
 /// Rows the mouse wheel moves a text.
@@ -99,6 +100,7 @@ pub(super) fn generate(state: &mut State) -> Vec<Effect> {
 /// Cancels what Iris is doing, if anything; the text from before stays.
 pub(super) fn cancel(state: &mut State) -> Option<Vec<Effect>> {
     let task = state.task.take()?;
+    state.approvals.clear();
     notice(state, Level::Info, "cancelled: the text from before stays");
     if task.kind == TaskKind::Chat {
         // Keep the conversation alternating: the question gets an answer.
@@ -112,15 +114,52 @@ pub(super) fn cancel(state: &mut State) -> Option<Vec<Effect>> {
 
 /// A running task's progress.
 pub(super) fn progress(state: &mut State, task: u64, event: &AgentEvent) -> Vec<Effect> {
-    if let Some(running) = state.task.as_mut().filter(|t| t.id == task) {
-        running.progress.apply(event);
+    let Some(running) = state.task.as_mut().filter(|t| t.id == task) else {
+        // A cancelled task's late question is refused.
+        if let AgentEvent::Approval(request) = event {
+            return vec![answer(request, Decision::Deny)];
+        }
+        return Vec::new();
+    };
+    running.progress.apply(event);
+    if let AgentEvent::Approval(request) = event {
+        state.approvals.push_back(request.clone());
     }
     Vec::new()
+}
+
+fn answer(request: &ApprovalRequest, decision: Decision) -> Effect {
+    Effect::Answer {
+        reply: request.reply.clone(),
+        decision,
+    }
+}
+
+/// The answer to the first question waiting: `y` once, `s` for the session, `n` or esc no.
+/// Other keys leave the question up.
+pub(super) fn approval_key(state: &mut State, key: KeyEvent) -> Vec<Effect> {
+    let decision = match key.code {
+        KeyCode::Char('y' | 'Y') => Decision::AllowOnce,
+        KeyCode::Char('s' | 'S') => Decision::AllowForSession,
+        KeyCode::Char('n' | 'N') | KeyCode::Esc => Decision::Deny,
+        _ => return Vec::new(),
+    };
+    let Some(request) = state.approvals.pop_front() else {
+        return Vec::new();
+    };
+    let said = match decision {
+        Decision::AllowOnce => format!("allowed {} once", request.tool),
+        Decision::AllowForSession => format!("allowed {} for this session", request.tool),
+        Decision::Deny => format!("refused {}; Iris goes on without it", request.tool),
+    };
+    notice(state, Level::Info, said);
+    vec![answer(&request, decision)]
 }
 
 fn finish_task(state: &mut State, task: u64) -> bool {
     if state.task.as_ref().is_some_and(|t| t.id == task) {
         state.task = None;
+        state.approvals.clear();
         true
     } else {
         false // a cancelled task's late result

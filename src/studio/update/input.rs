@@ -12,6 +12,9 @@ use super::diff::SIDEWAYS;
 use super::{artifact, changes, commands, diff, notice, range};
 
 pub(super) fn key(state: &mut State, key: KeyEvent) -> Vec<Effect> {
+    if !state.approvals.is_empty() {
+        return artifact::approval_key(state, key);
+    }
     if let Some(question) = state.confirm.take() {
         let yes = matches!(
             key.code,
