@@ -18,8 +18,8 @@ use anyhow::{Context, Result};
 use clap::{Parser, Subcommand};
 use rig_core::tool::server::ToolServer;
 
-use crate::agent::tools::ToolContext;
 use crate::agent::safety::{Safety, SafetyMode};
+use crate::agent::tools::ToolContext;
 use crate::agent::tools::registry::{runnable_listed, runnable_tools, tool_set};
 use crate::agent::tools::workspace::Notes;
 use crate::config::{Config, Overrides};

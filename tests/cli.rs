@@ -100,8 +100,10 @@ fn list_shows_every_tool_with_its_schema() {
     assert!(out.status.success());
     let text = stdout(&out);
     // Every tool is named on a line of its own (the registry's list is checked in
-    // workspace_tools.rs); here, the schemas come with their argument names.
-    assert!(text.lines().any(|l| l == "git_show"));
+    // workspace_tools.rs); here, the schemas come with their argument names and each tool
+    // with its risk.
+    assert!(text.lines().any(|l| l == "git_show (read-only)"));
+    assert!(text.lines().any(|l| l == "static_analysis (execute)"));
     assert!(text.contains("\"max_output_chars\""));
     assert!(text.contains("\"include_unstaged\""));
 }

@@ -619,3 +619,163 @@ fn saved_draft(git_dir: &std::path::Path, kind: ArtifactKind) -> Option<Draft> {
         .find(|(k, _)| *k == kind)
         .map(|(_, d)| d)
 }
+
+/// A studio in commit mode on a trusted repository in safety mode `safety`, the status loaded.
+async fn guarded_studio(repo: &TestRepo, fake: &FakeProvider, safety: &str) -> Headless {
+    let overrides = Overrides {
+        safety: Some(safety.to_string()),
+        trust_repo: Some(true),
+        ..Overrides::default()
+    };
+    let mut studio = Headless::configured(repo, fake, Mode::COMMIT, &overrides);
+    studio.state.auto_generate = false;
+    studio.runner.run(Effect::LoadStatus);
+    studio.pump_until("the status", |s| !s.files_loading).await;
+    studio
+}
+
+/// Pumps until the first approval question is up, checks it names `tool`, answers with `key`.
+async fn answer(studio: &mut Headless, tool: &str, key: char) {
+    studio
+        .pump_until("an approval question", |s| {
+            !s.approvals.is_empty() || s.task.is_none()
+        })
+        .await;
+    let asked = studio.state.approvals.front().map(|r| r.tool.clone());
+    assert_eq!(asked.as_deref(), Some(tool), "{:?}", studio.state.notice);
+    studio.key(KeyCode::Char(key));
+}
+
+/// The tool results of the fake's requests, in order, for `tool`'s calls.
+fn results_of(fake: &FakeProvider) -> Vec<String> {
+    let requests = fake.requests();
+    requests
+        .last()
+        .map(|r| r.tool_results().into_iter().map(|(_, text)| text).collect())
+        .unwrap_or_default()
+}
+
+const REFUSED: &str = "the user did not allow";
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn cautious_asks_once_for_a_program_run_and_the_session_remembers() {
+    let repo = staged_repo();
+    let fake = FakeProvider::start(vec![
+        Step::tool_call("static_analysis", json!({})),
+        Step::tool_call("static_analysis", json!({})),
+        Step::text(commit_json_text()),
+        Step::tool_call("static_analysis", json!({})),
+        Step::text(commit_json_text()),
+    ]);
+    let mut studio = guarded_studio(&repo, &fake, "cautious").await;
+    studio.command(Command::Generate);
+    answer(&mut studio, "static_analysis", 'y').await;
+    studio.pump_until("the message", |s| s.task.is_none()).await;
+    assert!(studio.state.approvals.is_empty());
+    let results = results_of(&fake);
+    assert_eq!(results.len(), 2, "{results:?}");
+    assert!(results.iter().all(|r| !r.contains(REFUSED)), "{results:?}");
+    // A second run of the same session: no question.
+    studio.command(Command::Generate);
+    studio
+        .pump_until("the second message", |s| {
+            s.task.is_none() || !s.approvals.is_empty()
+        })
+        .await;
+    studio
+        .pump_until("the second message", |s| s.task.is_none())
+        .await;
+    assert_eq!(fake.remaining(), 0);
+    let asked = studio.seen.iter().filter(|k| k.starts_with("Key")).count();
+    assert_eq!(asked, 1, "one question in the session: {:?}", studio.seen);
+    assert_eq!(studio.text(), FIRST);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn safe_asks_every_time_and_a_refusal_reaches_the_model_as_a_tool_error() {
+    let repo = staged_repo();
+    let fake = FakeProvider::start(vec![
+        Step::tool_call("static_analysis", json!({})),
+        Step::tool_call("static_analysis", json!({})),
+        Step::text(commit_json_text()),
+    ]);
+    let mut studio = guarded_studio(&repo, &fake, "safe").await;
+    studio.command(Command::Generate);
+    answer(&mut studio, "static_analysis", 'y').await;
+    // The question is drawn over the panes while it waits.
+    answer(&mut studio, "static_analysis", 'n').await;
+    studio.pump_until("the message", |s| s.task.is_none()).await;
+    let results = results_of(&fake);
+    assert!(!results[0].contains(REFUSED), "{results:?}");
+    assert!(results[1].contains(REFUSED), "{results:?}");
+    assert!(results[1].contains("safety_mode safe"), "{results:?}");
+    assert_eq!(studio.text(), FIRST, "the run went on after the refusal");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn paranoid_asks_before_iris_edits_the_message_and_yolo_asks_nothing() {
+    for (safety, asks) in [("paranoid", true), ("yolo", false)] {
+        let repo = staged_repo();
+        let fake = FakeProvider::start(vec![
+            Step::text(commit_json_text()),
+            Step::tool_call("update_commit", json!({ "content": SHORTER })),
+            Step::tool_call("static_analysis", json!({})),
+            Step::text("Done."),
+        ]);
+        let mut studio = guarded_studio(&repo, &fake, safety).await;
+        studio.command(Command::Generate);
+        studio.pump_until("the message", |s| s.task.is_none()).await;
+        studio.command(Command::OpenChat);
+        for c in "make it shorter".chars() {
+            studio.key(KeyCode::Char(c));
+        }
+        studio.key(KeyCode::Enter);
+        if asks {
+            answer(&mut studio, "update_commit", 'n').await;
+            answer(&mut studio, "static_analysis", 'y').await;
+        }
+        studio.pump_until("the reply", |s| s.task.is_none()).await;
+        let results = results_of(&fake);
+        assert_eq!(results.len(), 2, "{safety}: {results:?}");
+        assert_eq!(results[0].contains(REFUSED), asks, "{safety}: {results:?}");
+        assert!(!results[1].contains(REFUSED), "{safety}: {results:?}");
+        let expected = if asks { FIRST } else { SHORTER_TIDY };
+        assert_eq!(studio.text(), expected, "{safety}");
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn esc_on_a_question_refuses_and_cancelling_the_run_clears_it() {
+    let repo = staged_repo();
+    let fake = FakeProvider::start(vec![
+        Step::tool_call("static_analysis", json!({})),
+        Step::text(commit_json_text()),
+        Step::tool_call("static_analysis", json!({})),
+        Step::text(commit_json_text()),
+    ]);
+    let mut studio = guarded_studio(&repo, &fake, "safe").await;
+    studio.command(Command::Generate);
+    studio
+        .pump_until("the question", |s| !s.approvals.is_empty())
+        .await;
+    // Keys other than the answers leave the question up.
+    studio.key(KeyCode::Char('x'));
+    assert_eq!(studio.state.approvals.len(), 1);
+    studio.key(KeyCode::Esc);
+    assert!(studio.state.approvals.is_empty());
+    studio.pump_until("the message", |s| s.task.is_none()).await;
+    assert!(results_of(&fake)[0].contains(REFUSED));
+    // A run cancelled while it asks takes its question with it.
+    studio.command(Command::Generate);
+    studio
+        .pump_until("the question", |s| !s.approvals.is_empty())
+        .await;
+    studio.command(Command::Back);
+    assert!(studio.state.approvals.is_empty() && studio.state.task.is_none());
+}
+
+fn commit_json_text() -> String {
+    json!({"emoji": null, "title": "Add two()",
+           "message": "Adds a second constant function next to one()."})
+    .to_string()
+}

@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 use std::time::{Duration, Instant};
 
-use common::{TestRepo, stdout};
+use common::{TestRepo, fake_bin, path_with, stdout};
 use serde_json::Value;
 
 /// `iris ARGS` in the repository with extra environment variables, and IRIS_TRUST_REPO unset
@@ -743,25 +743,6 @@ fn repo_map_refuses_mentioned_files_outside_the_repository() {
 
 // ---------------------------------------------------------------- static_analysis
 
-/// A directory holding fake analyzers: executable shell scripts.
-fn fake_bin(scripts: &[(&str, &str)]) -> tempfile::TempDir {
-    use std::os::unix::fs::PermissionsExt;
-    let dir = tempfile::tempdir().expect("temp dir");
-    for (name, body) in scripts {
-        let path = dir.path().join(name);
-        std::fs::write(&path, format!("#!/bin/sh\n{body}\n")).expect("write script");
-        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).expect("chmod");
-    }
-    dir
-}
-
-/// PATH with `dir` first, then the system's own directories (for `sleep`, `echo`, ...).
-fn path_with(dir: &Path) -> OsString {
-    let mut path = OsString::from(dir);
-    path.push(":/usr/bin:/bin");
-    path
-}
-
 fn python_repo() -> TestRepo {
     let repo = TestRepo::new();
     repo.write("pyproject.toml", "[project]\nname = \"demo\"\n");
@@ -1143,7 +1124,10 @@ fn every_core_tool_is_listed_and_runs_through_iris_tool() {
         .iter()
         .filter(|name| !name.contains("analyze"));
     for name in CORE_TOOL_NAMES.iter().chain(runnable) {
-        assert!(listed.lines().any(|l| l == *name), "{name} is not listed");
+        assert!(
+            listed.lines().any(|l| l.split(' ').next() == Some(*name)),
+            "{name} is not listed"
+        );
     }
     assert!(!listed.contains("$defs"), "argument schemas are inline");
     for (name, args) in [

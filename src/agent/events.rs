@@ -40,7 +40,11 @@ pub struct EventSink(Option<UnboundedSender<AgentEvent>>);
 
 impl std::fmt::Debug for EventSink {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(if self.0.is_some() { "EventSink" } else { "EventSink(none)" })
+        f.write_str(if self.0.is_some() {
+            "EventSink"
+        } else {
+            "EventSink(none)"
+        })
     }
 }
 

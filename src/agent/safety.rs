@@ -256,7 +256,9 @@ mod tests {
             while let Some(event) = rx.recv().await {
                 if let AgentEvent::Approval(request) = event {
                     seen.lock().unwrap().push(request.tool.clone());
-                    request.reply.send(decisions.next().unwrap_or(Decision::Deny));
+                    request
+                        .reply
+                        .send(decisions.next().unwrap_or(Decision::Deny));
                 }
             }
         });
@@ -297,7 +299,10 @@ mod tests {
         let call = || safety.permit("static_analysis", Risk::Execute, "{}", &sink);
         assert!(call().await.is_ok());
         let refused = call().await.unwrap_err().to_string();
-        assert!(refused.contains("did not allow static_analysis"), "{refused}");
+        assert!(
+            refused.contains("did not allow static_analysis"),
+            "{refused}"
+        );
         assert!(call().await.is_ok());
         assert!(call().await.is_ok());
         assert_eq!(asked.lock().unwrap().len(), 3);

@@ -6,6 +6,7 @@ pub mod fake_provider;
 pub mod pty;
 
 use std::cell::Cell;
+use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
@@ -279,4 +280,23 @@ pub fn stdout(out: &Output) -> String {
 
 pub fn stderr(out: &Output) -> String {
     String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
+/// A directory of executable shell scripts (fake analyzers, editors, CLIs) to put on PATH.
+pub fn fake_bin(scripts: &[(&str, &str)]) -> tempfile::TempDir {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = tempfile::tempdir().expect("temp dir");
+    for (name, body) in scripts {
+        let path = dir.path().join(name);
+        std::fs::write(&path, format!("#!/bin/sh\n{body}\n")).expect("write script");
+        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).expect("chmod");
+    }
+    dir
+}
+
+/// PATH with `dir` first, then the system's own directories (for `sleep`, `echo`, ...).
+pub fn path_with(dir: &Path) -> OsString {
+    let mut path = OsString::from(dir);
+    path.push(":/usr/bin:/bin");
+    path
 }
