@@ -5,7 +5,9 @@ use rig_core::completion::CompletionModel;
 use rig_core::tool::{ToolDyn, ToolSet};
 
 use super::code_search::CodeSearch;
+use super::file_list::FileList;
 use super::file_read::FileRead;
+use super::file_search::FileSearch;
 use super::git::{GitBlame, GitChangedFiles, GitLog, GitRepoInfo, GitShow, GitStatus};
 use super::git_diff::GitDiff;
 use super::project_docs::ProjectDocs;
@@ -24,6 +26,8 @@ pub const CORE_TOOL_NAMES: &[&str] = &[
     "git_changed_files",
     "git_blame",
     "file_read",
+    "file_list",
+    "file_search",
     "code_search",
     "repo_map",
     "static_analysis",
@@ -49,6 +53,8 @@ pub fn core_tools(ctx: &ToolContext) -> Vec<Box<dyn ToolDyn>> {
         tool(ctx, GitChangedFiles),
         tool(ctx, GitBlame),
         tool(ctx, FileRead),
+        tool(ctx, FileList),
+        tool(ctx, FileSearch),
         tool(ctx, CodeSearch),
         tool(ctx, RepoMap),
         tool(ctx, StaticAnalysis),
@@ -129,7 +135,7 @@ mod tests {
         attached.sort();
         listed.sort();
         assert_eq!(attached, listed);
-        assert_eq!(CORE_TOOL_NAMES.len(), 11);
+        assert_eq!(CORE_TOOL_NAMES.len(), 13);
         // The order they are offered in is the order of the list.
         let offered: Vec<String> = core_tools(&ctx).iter().map(|t| t.name()).collect();
         assert_eq!(offered, CORE_TOOL_NAMES);
