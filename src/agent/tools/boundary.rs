@@ -178,7 +178,9 @@ impl Boundary {
     /// Where a symbolic link of the repository leads, as the model should name it, or why it
     /// leads nowhere a tool follows (a missing target, outside the repository, inside `.git`).
     pub fn link_target(&self, link: &Path) -> Result<String, &'static str> {
-        let target = link.canonicalize().map_err(|_| "its target does not exist")?;
+        let target = link
+            .canonicalize()
+            .map_err(|_| "its target does not exist")?;
         let inner = target
             .strip_prefix(&self.root)
             .map_err(|_| "it leads outside the repository; not followed")?;
@@ -414,14 +416,24 @@ mod tests {
         std::fs::write(repo.join(".gitignore"), "*.log\nsrc/gen/\n").expect("write");
         std::fs::create_dir_all(repo.join("src/deep/gen")).expect("dirs");
         std::fs::create_dir_all(repo.join("src/gen")).expect("dirs");
-        for file in ["src/x.log", "src/deep/b.rs", "src/deep/gen/c.rs", "src/gen/d.rs"] {
+        for file in [
+            "src/x.log",
+            "src/deep/b.rs",
+            "src/deep/gen/c.rs",
+            "src/gen/d.rs",
+        ] {
             std::fs::write(repo.join(file), "x\n").expect("write");
         }
         let seen = |dir: &Path, depth| {
             let found = std::sync::Mutex::new(Vec::new());
-            let reached = ws.par_entries_under(dir, depth, || (), |(), _entry, relative| {
-                found.lock().expect("lock").push(relative);
-            });
+            let reached = ws.par_entries_under(
+                dir,
+                depth,
+                || (),
+                |(), _entry, relative| {
+                    found.lock().expect("lock").push(relative);
+                },
+            );
             let mut found = found.into_inner().expect("lock");
             found.sort();
             (reached, found)
@@ -457,11 +469,18 @@ mod tests {
         let (dir, ws) = workspace();
         let repo = dir.path().join("repo");
         std::os::unix::fs::symlink("src/a.rs", repo.join("alias")).expect("symlink");
-        std::os::unix::fs::symlink(dir.path().join("secret.txt"), repo.join("out")).expect("symlink");
+        std::os::unix::fs::symlink(dir.path().join("secret.txt"), repo.join("out"))
+            .expect("symlink");
         std::os::unix::fs::symlink("none", repo.join("broken")).expect("symlink");
         assert_eq!(ws.link_target(&repo.join("alias")), Ok("src/a.rs".into()));
-        assert!(ws.link_target(&repo.join("out")).is_err_and(|e| e.contains("outside")));
-        assert!(ws.link_target(&repo.join("broken")).is_err_and(|e| e.contains("does not exist")));
+        assert!(
+            ws.link_target(&repo.join("out"))
+                .is_err_and(|e| e.contains("outside"))
+        );
+        assert!(
+            ws.link_target(&repo.join("broken"))
+                .is_err_and(|e| e.contains("does not exist"))
+        );
     }
 
     #[test]

@@ -43,7 +43,9 @@ impl IrisTool for FileList {
 #[derive(Debug, Clone, PartialEq, Eq)]
 enum Kind {
     Dir,
-    File { bytes: u64 },
+    File {
+        bytes: u64,
+    },
     /// Where the link leads, as the model should name it, or why a tool will not follow it.
     Symlink(Result<String, &'static str>),
     /// A FIFO, socket or device.
@@ -88,7 +90,8 @@ impl FileList {
 
 /// The directory's entries the walk keeps, sorted, and how many it left out as ignored.
 fn list(boundary: &Boundary, dir: &WorkspacePath) -> Result<(Vec<Entry>, usize), ToolFailure> {
-    let cannot = |e: std::io::Error| ToolFailure::new(format!("cannot list '{}': {e}", dir.relative));
+    let cannot =
+        |e: std::io::Error| ToolFailure::new(format!("cannot list '{}': {e}", dir.relative));
     let mut all = 0usize;
     for entry in std::fs::read_dir(&dir.absolute).map_err(cannot)? {
         if entry.map_err(cannot)?.file_name() != ".git" {
@@ -152,7 +155,11 @@ fn render(relative: &str, entries: Vec<Entry>, ignored: usize) -> String {
     let counts = [
         (count(|k| *k == Kind::Dir), "directory", "directories"),
         (count(|k| matches!(k, Kind::File { .. })), "file", "files"),
-        (count(|k| matches!(k, Kind::Symlink(_))), "symlink", "symlinks"),
+        (
+            count(|k| matches!(k, Kind::Symlink(_))),
+            "symlink",
+            "symlinks",
+        ),
         (count(|k| *k == Kind::Other), "other entry", "other entries"),
     ];
     let counts: Vec<String> = counts
@@ -205,7 +212,7 @@ mod tests {
 
     #[test]
     fn directories_come_first_then_the_rest_by_name() {
-        let mut entries = vec![
+        let mut entries = [
             entry("b.rs", Kind::File { bytes: 2 }),
             entry("zeta", Kind::Dir),
             entry("a.rs", Kind::File { bytes: 1 }),

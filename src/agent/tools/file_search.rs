@@ -7,7 +7,7 @@ use globset::{GlobBuilder, GlobMatcher};
 use schemars::JsonSchema;
 use serde::Deserialize;
 
-use super::boundary::{Boundary, check_glob_named};
+use super::boundary::{Boundary, WorkspacePath, check_glob_named};
 use super::{IrisTool, ToolContext, ToolFailure, blocking, bound_output};
 
 /// Paths shown in one call at most.
@@ -108,9 +108,7 @@ impl PathMatcher {
                 "try a broader glob (one without '/' matches file names at any depth, '**/' \
                  crosses directories) or a plain substring of the path"
             }
-            Self::Substring(_) => {
-                "try a shorter substring, or a glob such as '*.rs' or '*name*'"
-            }
+            Self::Substring(_) => "try a shorter substring, or a glob such as '*.rs' or '*name*'",
         }
     }
 }
@@ -148,51 +146,13 @@ impl FileSearch {
                 dir.relative
             )));
         }
-        let prefix = if dir.relative.is_empty() {
-            String::new()
-        } else {
-            format!("{}/", boundary.relative(&dir.absolute))
-        };
-        let found = Mutex::new(Vec::new());
-        let reached = boundary.par_entries_under(&dir.absolute, None, || (), |(), entry, relative| {
-            let Some(file_type) = entry.file_type() else {
-                return;
-            };
-            let in_dir = relative.strip_prefix(&prefix).unwrap_or(&relative);
-            if (file_type.is_dir() && !args.include_dirs) || !matcher.matches(&relative, in_dir) {
-                return;
-            }
-            let suffix = if file_type.is_dir() {
-                "/".to_string()
-            } else if file_type.is_file() {
-                String::new()
-            } else if file_type.is_symlink() {
-                // Only links that lead to something a tool reads.
-                match boundary.link_target(entry.path()) {
-                    Ok(target) => format!(" -> {target}"),
-                    Err(_) => return,
-                }
-            } else {
-                return;
-            };
-            if let Ok(mut found) = found.lock() {
-                found.push(Found {
-                    path: relative,
-                    suffix,
-                });
-            }
-        });
-        if !reached {
+        if !dir.absolute.is_dir() {
             return Err(ToolFailure::new(format!(
-                "'{}' is ignored by .gitignore (or lies in an ignored directory), so it is not \
-                 searched; it is likely build output or dependencies",
+                "'{}' is not a directory",
                 dir.relative
             )));
         }
-        let mut found = found
-            .into_inner()
-            .map_err(|_| ToolFailure::new("the search stopped unexpectedly"))?;
-        found.sort();
+        let found = find(&boundary, &dir, &matcher, args.include_dirs)?;
         let what = if args.include_dirs {
             ("file or directory", "files and directories")
         } else {
@@ -223,6 +183,66 @@ impl FileSearch {
             "narrow the pattern, or give a path to search one directory",
         ))
     }
+}
+
+/// The paths under `dir` that match, sorted.
+fn find(
+    boundary: &Boundary,
+    dir: &WorkspacePath,
+    matcher: &PathMatcher,
+    include_dirs: bool,
+) -> Result<Vec<Found>, ToolFailure> {
+    // What a path under `dir` starts with (where it really is, when `dir` is a link).
+    let prefix = match boundary.relative(&dir.absolute) {
+        root if root.is_empty() => root,
+        inner => format!("{inner}/"),
+    };
+    let found = Mutex::new(Vec::new());
+    let reached = boundary.par_entries_under(
+        &dir.absolute,
+        None,
+        || (),
+        |(), entry, relative| {
+            let Some(file_type) = entry.file_type() else {
+                return;
+            };
+            let in_dir = relative.strip_prefix(&prefix).unwrap_or(&relative);
+            if (file_type.is_dir() && !include_dirs) || !matcher.matches(&relative, in_dir) {
+                return;
+            }
+            let suffix = if file_type.is_dir() {
+                "/".to_string()
+            } else if file_type.is_file() {
+                String::new()
+            } else if file_type.is_symlink() {
+                // Only links that lead to something a tool reads.
+                match boundary.link_target(entry.path()) {
+                    Ok(target) => format!(" -> {target}"),
+                    Err(_) => return,
+                }
+            } else {
+                return;
+            };
+            if let Ok(mut found) = found.lock() {
+                found.push(Found {
+                    path: relative,
+                    suffix,
+                });
+            }
+        },
+    );
+    if !reached {
+        return Err(ToolFailure::new(format!(
+            "'{}' is ignored by .gitignore (or lies in an ignored directory), so it is not \
+             searched; it is likely build output or dependencies",
+            dir.relative
+        )));
+    }
+    let mut found = found
+        .into_inner()
+        .map_err(|_| ToolFailure::new("the search stopped unexpectedly"))?;
+    found.sort();
+    Ok(found)
 }
 
 /// The pattern without surrounding blanks and leading `./`.
@@ -322,7 +342,9 @@ mod tests {
     fn an_invalid_glob_or_one_that_leaves_the_repository_is_explained() {
         let unclosed = PathMatcher::new("src/[ab.rs").expect_err("unclosed class");
         assert!(
-            unclosed.0.starts_with("invalid glob 'src/[ab.rs': unclosed character class"),
+            unclosed
+                .0
+                .starts_with("invalid glob 'src/[ab.rs': unclosed character class"),
             "{unclosed}"
         );
         assert!(unclosed.0.contains("give a plain substring"), "{unclosed}");
@@ -347,12 +369,24 @@ mod tests {
 
     #[test]
     fn the_answer_lists_the_paths_and_what_was_left_out() {
-        let one = render(vec![found("a.rs")], "the glob '*.rs' in the repository", FILES, "");
-        assert_eq!(one, "1 file matches the glob '*.rs' in the repository:\na.rs\n");
-        let many: Vec<Found> = (0..MAX_PATHS + 5).map(|i| found(&format!("f{i:03}"))).collect();
+        let one = render(
+            vec![found("a.rs")],
+            "the glob '*.rs' in the repository",
+            FILES,
+            "",
+        );
+        assert_eq!(
+            one,
+            "1 file matches the glob '*.rs' in the repository:\na.rs\n"
+        );
+        let many: Vec<Found> = (0..MAX_PATHS + 5)
+            .map(|i| found(&format!("f{i:03}")))
+            .collect();
         let out = render(many, "the substring 'f' in the repository", FILES, "");
         assert!(
-            out.starts_with("205 files match the substring 'f' in the repository; the first 200:\nf000\n"),
+            out.starts_with(
+                "205 files match the substring 'f' in the repository; the first 200:\nf000\n"
+            ),
             "{}",
             &out[..80]
         );
