@@ -1,6 +1,6 @@
-//! The workspace tools end to end (file_read, code_search, repo_map, static_analysis,
-//! project_docs): the real `iris` binary on temporary repositories, every way out of the
-//! repository tried and refused.
+//! The workspace tools end to end (file_read, file_list, file_search, code_search, repo_map,
+//! static_analysis, project_docs): the real `iris` binary on temporary repositories, every way
+//! out of the repository tried and refused.
 
 mod common;
 
@@ -232,6 +232,402 @@ fn file_read_refuses_symbolic_links_that_resolve_outside() {
     symlink(Path::new("docs/real.md"), &repo, "alias.md");
     let out = repo.tool("file_read", r#"{"path":"alias.md"}"#);
     assert!(out.contains("1| inside the repo"), "{out}");
+}
+
+// ---------------------------------------------------------------- file_list
+
+/// A repository with ignored build output and logs, a tracked dotfile folder and nested sources.
+fn listed_repo() -> TestRepo {
+    let repo = TestRepo::new();
+    repo.write(".gitignore", "target/\n*.log\n");
+    repo.write("README.md", "# Listed\n");
+    repo.write("src/lib.rs", "pub fn a() {}\n");
+    repo.write("src/main.rs", "fn main() {}\n");
+    repo.write("src/ui/pane.rs", "pub struct Pane;\n");
+    repo.write("src/debug.log", "ignored\n");
+    repo.write(".github/workflows/ci.yml", "on: push\n");
+    repo.write("target/debug/build.rs", "// build output\n");
+    repo.write("run.log", "ignored\n");
+    repo.commit_all("initial");
+    repo
+}
+
+#[test]
+fn file_list_shows_the_root_and_a_subdirectory_without_ignored_entries() {
+    let repo = listed_repo();
+    let root = repo.tool("file_list", r#"{"path":""}"#);
+    assert_eq!(
+        root,
+        "./ (the repository root): 2 directories, 2 files; 2 entries ignored by .gitignore not \
+         shown\n\
+         dir      .github/\n\
+         dir      src/\n\
+         file     .gitignore  14 bytes\n\
+         file     README.md  9 bytes\n"
+    );
+    assert!(!root.contains(".git/") && !root.contains("target") && !root.contains("run.log"));
+    // "." and no path at all are the root too.
+    assert_eq!(repo.tool("file_list", r#"{"path":"."}"#), root);
+    assert_eq!(repo.tool("file_list", "{}"), root);
+
+    let src = repo.tool("file_list", r#"{"path":"src"}"#);
+    assert_eq!(
+        src,
+        "src/: 1 directory, 2 files; 1 entry ignored by .gitignore not shown\n\
+         dir      ui/\n\
+         file     lib.rs  14 bytes\n\
+         file     main.rs  13 bytes\n"
+    );
+    assert_eq!(repo.tool("file_list", r#"{"path":"./src/"}"#), src);
+    let deep = repo.tool("file_list", r#"{"path":".github/workflows"}"#);
+    assert_eq!(
+        deep,
+        ".github/workflows/: 1 file\nfile     ci.yml  9 bytes\n"
+    );
+}
+
+#[test]
+fn file_list_shows_where_links_lead_without_following_them_out() {
+    let repo = listed_repo();
+    let outside_dir = tempfile::tempdir().expect("temp dir");
+    std::fs::write(outside_dir.path().join("secret.txt"), "SECRET-OUTSIDE\n").expect("write");
+    symlink(outside_dir.path(), &repo, "src/vendor");
+    symlink(Path::new("lib.rs"), &repo, "src/alias.rs");
+    symlink(Path::new("nowhere.rs"), &repo, "src/broken.rs");
+    let src = repo.tool("file_list", r#"{"path":"src"}"#);
+    assert_eq!(
+        src,
+        "src/: 1 directory, 2 files, 3 symlinks; 1 entry ignored by .gitignore not shown\n\
+         dir      ui/\n\
+         symlink  alias.rs -> src/lib.rs\n\
+         symlink  broken.rs (its target does not exist)\n\
+         file     lib.rs  14 bytes\n\
+         file     main.rs  13 bytes\n\
+         symlink  vendor (it leads outside the repository; not followed)\n"
+    );
+    let outside_name = outside_dir.path().to_string_lossy().into_owned();
+    assert!(!src.contains(&outside_name) && !src.contains("secret.txt"));
+}
+
+#[test]
+fn file_list_refuses_files_missing_paths_and_every_way_out() {
+    let repo = listed_repo();
+    let file = tool_failure(&repo, "file_list", r#"{"path":"src/lib.rs"}"#);
+    assert!(
+        file.contains("'src/lib.rs' is a file, not a directory; read it with file_read"),
+        "{file}"
+    );
+    let missing = tool_failure(&repo, "file_list", r#"{"path":"docs"}"#);
+    assert!(missing.contains("'docs' does not exist"), "{missing}");
+    assert!(missing.contains("\"\" is the root"), "{missing}");
+
+    outside_file(&repo, "outside.txt", "SECRET-OUTSIDE\n");
+    for path in ["..", "../repo", "src/../../", "./../outside.txt"] {
+        let out = tool_failure(&repo, "file_list", &format!(r#"{{"path":"{path}"}}"#));
+        assert!(out.contains("it leaves the repository"), "{path}: {out}");
+        assert!(!out.contains("outside.txt\n") && !out.contains(".test-gitconfig"));
+    }
+    let parent = repo
+        .path()
+        .parent()
+        .expect("temp dir")
+        .to_string_lossy()
+        .into_owned();
+    for path in [parent.as_str(), "/", "/etc"] {
+        let out = tool_failure(&repo, "file_list", &format!(r#"{{"path":"{path}"}}"#));
+        assert!(
+            out.contains("paths are relative to the repository root"),
+            "{path}: {out}"
+        );
+        assert!(!out.contains("outside.txt\n") && !out.contains("passwd"));
+    }
+
+    let outside_dir = tempfile::tempdir().expect("temp dir");
+    std::fs::write(outside_dir.path().join("secret.txt"), "SECRET-OUTSIDE\n").expect("write");
+    symlink(outside_dir.path(), &repo, "vendor");
+    for path in ["vendor", "vendor/", "./vendor/."] {
+        let out = tool_failure(&repo, "file_list", &format!(r#"{{"path":"{path}"}}"#));
+        assert!(
+            out.contains("resolves outside the repository"),
+            "{path}: {out}"
+        );
+        assert!(!out.contains("secret.txt"), "{out}");
+    }
+
+    for path in [".git", ".git/refs"] {
+        let out = tool_failure(&repo, "file_list", &format!(r#"{{"path":"{path}"}}"#));
+        assert!(out.contains("inside .git"), "{path}: {out}");
+    }
+    let ignored = tool_failure(&repo, "file_list", r#"{"path":"target/debug"}"#);
+    assert!(
+        ignored.contains("'target/debug' is ignored by .gitignore"),
+        "{ignored}"
+    );
+    assert!(!ignored.contains("build.rs"));
+}
+
+#[test]
+fn file_list_bounds_a_large_directory_and_says_how_many_more() {
+    let repo = TestRepo::new();
+    for i in 0..520 {
+        repo.write(&format!("many/f{i:03}.txt"), "x");
+    }
+    repo.write("many/sub/a.txt", "x");
+    let out = repo.tool("file_list", r#"{"path":"many"}"#);
+    assert!(
+        out.starts_with(
+            "many/: 1 directory, 520 files\ndir      sub/\nfile     f000.txt  1 byte\n"
+        ),
+        "{}",
+        &out[..120]
+    );
+    let entries = out
+        .lines()
+        .filter(|l| l.starts_with("file ") || l.starts_with("dir "))
+        .count();
+    assert_eq!(entries, 500);
+    assert!(out.contains("file     f498.txt  1 byte\n"));
+    assert!(!out.contains("f499.txt"), "the 501st entry is left out");
+    assert!(
+        out.ends_with(
+            "[21 more entries not shown (at most 500 per call); list a subdirectory, or use \
+             file_search with a pattern, to narrow]\n"
+        ),
+        "{}",
+        &out[out.len() - 200..]
+    );
+}
+
+// ---------------------------------------------------------------- file_search
+
+/// A repository of Rust, TOML and Python files at several depths.
+fn searched_repo() -> TestRepo {
+    let repo = TestRepo::new();
+    repo.write(".gitignore", "target/\n*.log\n");
+    repo.write("Cargo.toml", "[package]\n");
+    repo.write("src/lib.rs", "\n");
+    repo.write("src/Config.rs", "\n");
+    repo.write("src/agent/mod.rs", "\n");
+    repo.write("src/agent/tools/config_tool.rs", "\n");
+    repo.write("tests/test_config.py", "\n");
+    repo.write("capabilities/commit.toml", "\n");
+    repo.write("target/debug/config.rs", "// build output\n");
+    repo.write("config.log", "ignored\n");
+    repo.commit_all("initial");
+    repo
+}
+
+#[test]
+fn file_search_matches_a_glob_by_name_or_by_path() {
+    let repo = searched_repo();
+    let rust = repo.tool("file_search", r#"{"pattern":"*.rs"}"#);
+    assert_eq!(
+        rust,
+        "4 files match the glob '*.rs' in the repository:\n\
+         src/Config.rs\n\
+         src/agent/mod.rs\n\
+         src/agent/tools/config_tool.rs\n\
+         src/lib.rs\n"
+    );
+    let direct = repo.tool("file_search", r#"{"pattern":"src/*.rs"}"#);
+    assert_eq!(
+        direct,
+        "2 files match the glob 'src/*.rs' in the repository:\nsrc/Config.rs\nsrc/lib.rs\n"
+    );
+    let deep = repo.tool("file_search", r#"{"pattern":"src/**/mod.rs"}"#);
+    assert_eq!(
+        deep,
+        "1 file matches the glob 'src/**/mod.rs' in the repository:\nsrc/agent/mod.rs\n"
+    );
+    let toml = repo.tool("file_search", r#"{"pattern":"*.TOML"}"#);
+    assert_eq!(
+        toml,
+        "2 files match the glob '*.TOML' in the repository:\nCargo.toml\ncapabilities/commit.toml\n"
+    );
+    let chars = repo.tool("file_search", r#"{"pattern":"[lm]?*.rs"}"#);
+    assert_eq!(
+        chars,
+        "2 files match the glob '[lm]?*.rs' in the repository:\nsrc/agent/mod.rs\nsrc/lib.rs\n"
+    );
+}
+
+#[test]
+fn file_search_matches_a_substring_of_the_path_ignoring_case() {
+    let repo = searched_repo();
+    let config = repo.tool("file_search", r#"{"pattern":"CONFIG"}"#);
+    assert_eq!(
+        config,
+        "3 files match the substring 'CONFIG' in the repository:\n\
+         src/Config.rs\n\
+         src/agent/tools/config_tool.rs\n\
+         tests/test_config.py\n"
+    );
+    // A substring may span directories, and directories are listed on request.
+    let tools = repo.tool("file_search", r#"{"pattern":"agent/tools"}"#);
+    assert_eq!(
+        tools,
+        "1 file matches the substring 'agent/tools' in the repository:\n\
+         src/agent/tools/config_tool.rs\n"
+    );
+    let dirs = repo.tool("file_search", r#"{"pattern":"agent","include_dirs":true}"#);
+    assert_eq!(
+        dirs,
+        "4 files and directories match the substring 'agent' in the repository:\n\
+         src/agent/\n\
+         src/agent/mod.rs\n\
+         src/agent/tools/\n\
+         src/agent/tools/config_tool.rs\n"
+    );
+}
+
+#[test]
+fn file_search_inside_a_path_finds_only_what_lies_under_it() {
+    let repo = searched_repo();
+    let agent = repo.tool("file_search", r#"{"pattern":"*.rs","path":"src/agent"}"#);
+    assert_eq!(
+        agent,
+        "2 files match the glob '*.rs' in src/agent/:\n\
+         src/agent/mod.rs\n\
+         src/agent/tools/config_tool.rs\n"
+    );
+    // A glob with '/' may be written from the directory searched as well as from the root.
+    let relative = repo.tool(
+        "file_search",
+        r#"{"pattern":"tools/*.rs","path":"src/agent"}"#,
+    );
+    assert_eq!(
+        relative,
+        "1 file matches the glob 'tools/*.rs' in src/agent/:\nsrc/agent/tools/config_tool.rs\n"
+    );
+    let tests = repo.tool("file_search", r#"{"pattern":"config","path":"./tests"}"#);
+    assert_eq!(
+        tests,
+        "1 file matches the substring 'config' in tests/:\ntests/test_config.py\n"
+    );
+    let file = tool_failure(
+        &repo,
+        "file_search",
+        r#"{"pattern":"*","path":"src/lib.rs"}"#,
+    );
+    assert!(file.contains("'src/lib.rs' is a file"), "{file}");
+    let missing = tool_failure(&repo, "file_search", r#"{"pattern":"*","path":"docs"}"#);
+    assert!(missing.contains("'docs' does not exist"), "{missing}");
+    let out = tool_failure(&repo, "file_search", r#"{"pattern":"*","path":".."}"#);
+    assert!(out.contains("it leaves the repository"), "{out}");
+    let ignored = tool_failure(&repo, "file_search", r#"{"pattern":"*","path":"target"}"#);
+    assert!(
+        ignored.contains("'target' is ignored by .gitignore"),
+        "{ignored}"
+    );
+}
+
+#[test]
+fn file_search_skips_ignored_files_git_and_links_out() {
+    let repo = searched_repo();
+    let outside_dir = tempfile::tempdir().expect("temp dir");
+    std::fs::write(outside_dir.path().join("config.rs"), "SECRET-OUTSIDE\n").expect("write");
+    symlink(outside_dir.path(), &repo, "vendor");
+    symlink(
+        &outside_dir.path().join("config.rs"),
+        &repo,
+        "linked_config.rs",
+    );
+    symlink(Path::new("src/Config.rs"), &repo, "alias_config.rs");
+    std::fs::write(repo.path().join(".git/config_notes"), "x\n").expect("write");
+    let config = repo.tool("file_search", r#"{"pattern":"config"}"#);
+    assert_eq!(
+        config,
+        "4 files match the substring 'config' in the repository:\n\
+         alias_config.rs -> src/Config.rs\n\
+         src/Config.rs\n\
+         src/agent/tools/config_tool.rs\n\
+         tests/test_config.py\n"
+    );
+    let globbed = repo.tool("file_search", r#"{"pattern":"**/config*"}"#);
+    assert!(
+        !globbed.contains("target/") && !globbed.contains("vendor"),
+        "{globbed}"
+    );
+    assert!(
+        !globbed.contains(".git/") && !globbed.contains("config.log"),
+        "{globbed}"
+    );
+    let through = tool_failure(&repo, "file_search", r#"{"pattern":"*","path":"vendor"}"#);
+    assert!(
+        through.contains("resolves outside the repository"),
+        "{through}"
+    );
+    let git = tool_failure(&repo, "file_search", r#"{"pattern":"*","path":".git"}"#);
+    assert!(git.contains("inside .git"), "{git}");
+}
+
+#[test]
+fn file_search_bounds_its_answer_on_a_repository_with_many_files() {
+    let repo = TestRepo::new();
+    for i in 0..260 {
+        repo.write(&format!("gen/d{}/file{i:03}.rs", i % 4), "\n");
+    }
+    let out = repo.tool("file_search", r#"{"pattern":"*.rs"}"#);
+    assert!(
+        out.starts_with("260 files match the glob '*.rs' in the repository; the first 200:\n"),
+        "{}",
+        &out[..100]
+    );
+    let paths: Vec<&str> = out.lines().filter(|l| l.starts_with("gen/")).collect();
+    assert_eq!(paths.len(), 200);
+    let mut sorted = paths.clone();
+    sorted.sort();
+    assert_eq!(paths, sorted, "paths come sorted");
+    assert_eq!(paths[0], "gen/d0/file000.rs");
+    assert!(
+        out.ends_with(
+            "[60 more not shown (at most 200 per call); narrow the pattern, or give a path to \
+             search one directory]\n"
+        ),
+        "{}",
+        &out[out.len() - 150..]
+    );
+    // A path narrows it within the bound.
+    let narrow = repo.tool("file_search", r#"{"pattern":"*.rs","path":"gen/d1"}"#);
+    assert!(
+        narrow.starts_with("65 files match the glob '*.rs' in gen/d1/:\n"),
+        "{narrow}"
+    );
+    assert!(!narrow.contains("more not shown"));
+}
+
+#[test]
+fn file_search_answers_no_match_and_explains_an_invalid_pattern() {
+    let repo = searched_repo();
+    let none = repo.tool("file_search", r#"{"pattern":"*.go"}"#);
+    assert!(
+        none.starts_with(
+            "no file matches the glob '*.go' in the repository (files ignored by .gitignore are \
+             not searched); try "
+        ),
+        "{none}"
+    );
+    let none_in = repo.tool("file_search", r#"{"pattern":"widget","path":"src"}"#);
+    assert!(
+        none_in.starts_with("no file matches the substring 'widget' in src/"),
+        "{none_in}"
+    );
+    assert!(none_in.contains("search the whole repository"), "{none_in}");
+    let invalid = tool_failure(&repo, "file_search", r#"{"pattern":"src/[ab.rs"}"#);
+    assert!(
+        invalid.contains("invalid glob 'src/[ab.rs': unclosed character class"),
+        "{invalid}"
+    );
+    for pattern in ["../*.rs", "/etc/*", "src/../../*"] {
+        let args = serde_json::json!({ "pattern": pattern }).to_string();
+        let out = tool_failure(&repo, "file_search", &args);
+        assert!(
+            out.contains(&format!("invalid pattern '{pattern}'")),
+            "{out}"
+        );
+    }
+    let empty = tool_failure(&repo, "file_search", r#"{"pattern":"  "}"#);
+    assert!(empty.contains("pattern is empty"), "{empty}");
 }
 
 // ---------------------------------------------------------------- code_search
@@ -1118,7 +1514,7 @@ fn every_core_tool_is_listed_and_runs_through_iris_tool() {
     let out = repo.iris(&["tool", "--list"]);
     let listed = stdout(&out);
     use iris_studio::agent::tools::registry::{CORE_TOOL_NAMES, MAIN_AGENT_EXTRA_TOOL_NAMES};
-    assert_eq!(CORE_TOOL_NAMES.len(), 11);
+    assert_eq!(CORE_TOOL_NAMES.len(), 13);
     // Every tool but the two that delegate to a model can run from the command line.
     let runnable = MAIN_AGENT_EXTRA_TOOL_NAMES
         .iter()
@@ -1132,6 +1528,8 @@ fn every_core_tool_is_listed_and_runs_through_iris_tool() {
     assert!(!listed.contains("$defs"), "argument schemas are inline");
     for (name, args) in [
         ("file_read", r#"{"path":"src/config.rs"}"#),
+        ("file_list", r#"{"path":"src"}"#),
+        ("file_search", r#"{"pattern":"*.rs"}"#),
         ("code_search", r#"{"query":"Config"}"#),
         ("repo_map", "{}"),
         ("static_analysis", "{}"),

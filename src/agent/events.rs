@@ -238,6 +238,11 @@ pub fn summarize_call(tool: &str, args: &str) -> String {
     let field = |name: &str| args.get(name).and_then(|v| v.as_str()).map(str::to_string);
     let summary = match tool {
         "file_read" => field("path").map(|p| format!("reading {p}")),
+        "file_list" => Some(match field("path").filter(|p| !p.is_empty() && p != ".") {
+            Some(path) => format!("listing {path}"),
+            None => "listing the repository root".to_string(),
+        }),
+        "file_search" => field("pattern").map(|p| format!("finding files matching `{p}`")),
         "code_search" => field("query").map(|q| format!("searching for `{q}`")),
         "git_diff" => Some(match (field("from"), field("to")) {
             (Some(from), to) => format!("diffing {from}..{}", to.unwrap_or_else(|| "HEAD".into())),
@@ -275,6 +280,22 @@ mod tests {
         assert_eq!(
             summarize_call("git_diff", r#"{"from":"v1"}"#),
             "diffing v1..HEAD"
+        );
+        assert_eq!(
+            summarize_call("file_list", r#"{"path":"src/ui"}"#),
+            "listing src/ui"
+        );
+        assert_eq!(
+            summarize_call("file_list", r#"{"path":"."}"#),
+            "listing the repository root"
+        );
+        assert_eq!(
+            summarize_call("file_list", "{}"),
+            "listing the repository root"
+        );
+        assert_eq!(
+            summarize_call("file_search", r#"{"pattern":"*.toml"}"#),
+            "finding files matching `*.toml`"
         );
         assert_eq!(summarize_call("unknown_tool", "not json"), "unknown tool");
     }

@@ -22,6 +22,8 @@ pub const MAIN_AGENT_TOOLS: &[&str] = &[
     "git_changed_files",
     "git_blame",
     "file_read",
+    "file_list",
+    "file_search",
     "code_search",
     "repo_map",
     "static_analysis",

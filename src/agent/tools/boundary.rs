@@ -6,14 +6,15 @@
 //! `.git` and never follow links, so they cannot leave the repository either.
 
 use std::io::ErrorKind;
-use std::path::{Path, PathBuf};
+use std::path::{Component, Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use grep_matcher::Matcher;
 use grep_regex::RegexMatcher;
 use grep_searcher::sinks::Lossy;
 use grep_searcher::{BinaryDetection, Searcher, SearcherBuilder};
 use ignore::overrides::OverrideBuilder;
-use ignore::{WalkBuilder, WalkState};
+use ignore::{DirEntry, WalkBuilder, WalkState};
 
 use super::{ToolContext, ToolFailure};
 use crate::git::{check_relative_path, looks_binary};
@@ -100,12 +101,7 @@ impl Boundary {
         I: Fn() -> S + Sync,
         V: Fn(&mut S, &Path, String) + Sync,
     {
-        let mut builder = WalkBuilder::new(&self.root);
-        builder
-            .hidden(false)
-            .parents(false)
-            .follow_links(false)
-            .filter_entry(|entry| entry.file_name() != ".git");
+        let mut builder = self.walker(None);
         if let Some(pattern) = file_pattern {
             builder.overrides(self.file_filter(pattern)?);
         }
@@ -125,6 +121,93 @@ impl Boundary {
         Ok(())
     }
 
+    /// Visits the entries under `dir` (absolute and resolved, as [`Boundary::resolve_dir`] gives
+    /// it) in parallel, down to `max_depth` levels below it (1: its own entries; `None`: all),
+    /// skipping what [`Boundary::par_files`] skips (`.gitignore`d entries, `.git`) and following
+    /// no link: a symbolic link is visited as the link itself. The walk starts at the root, so
+    /// every `.gitignore` from the root down applies, and none from above it. Returns whether
+    /// `dir` itself was reached: not when it is ignored or lies in an ignored directory.
+    pub fn par_entries_under<S, I, V>(
+        &self,
+        dir: &Path,
+        max_depth: Option<usize>,
+        init: I,
+        visit: V,
+    ) -> bool
+    where
+        S: Send,
+        I: Fn() -> S + Sync,
+        V: Fn(&mut S, &DirEntry, String) + Sync,
+    {
+        let dir_depth = dir
+            .strip_prefix(&self.root)
+            .map_or(0, |inner| inner.components().count());
+        let reached = AtomicBool::new(dir == self.root);
+        let mut builder = self.walker(Some(dir.to_path_buf()));
+        builder.max_depth(max_depth.map(|depth| dir_depth + depth));
+        builder.build_parallel().run(|| {
+            let mut state = init();
+            let (visit, reached) = (&visit, &reached);
+            Box::new(move |entry| {
+                if let Ok(entry) = entry {
+                    if entry.depth() > dir_depth {
+                        let relative = self.relative(entry.path());
+                        visit(&mut state, &entry, relative);
+                    } else if entry.path() == dir {
+                        reached.store(true, Ordering::Relaxed);
+                    }
+                }
+                WalkState::Continue
+            })
+        });
+        reached.into_inner()
+    }
+
+    /// Resolves a directory the model gave, like [`Boundary::resolve`], where `""`, `.` (and
+    /// `src/..`) name the root itself.
+    pub fn resolve_dir(&self, path: &str) -> Result<WorkspacePath, ToolFailure> {
+        if names_root(path) {
+            return Ok(WorkspacePath {
+                relative: String::new(),
+                absolute: self.root.clone(),
+            });
+        }
+        self.resolve(path)
+    }
+
+    /// Where a symbolic link of the repository leads, as the model should name it, or why it
+    /// leads nowhere a tool follows (a missing target, outside the repository, inside `.git`).
+    pub fn link_target(&self, link: &Path) -> Result<String, &'static str> {
+        let target = link
+            .canonicalize()
+            .map_err(|_| "its target does not exist")?;
+        let inner = target
+            .strip_prefix(&self.root)
+            .map_err(|_| "it leads outside the repository; not followed")?;
+        if inner.components().any(|c| c.as_os_str() == ".git") {
+            return Err("it leads into .git; not followed");
+        }
+        Ok(slash_path(inner))
+    }
+
+    /// The walk every tool's walk starts from: at the root, `.gitignore` honoured, hidden files
+    /// kept, links never followed, `.git` skipped; with `under`, only the way down to that
+    /// directory and what lies below it.
+    fn walker(&self, under: Option<PathBuf>) -> WalkBuilder {
+        let mut builder = WalkBuilder::new(&self.root);
+        builder
+            .hidden(false)
+            .parents(false)
+            .follow_links(false)
+            .filter_entry(move |entry| {
+                entry.file_name() != ".git"
+                    && under.as_ref().is_none_or(|dir| {
+                        entry.path().starts_with(dir) || dir.starts_with(entry.path())
+                    })
+            });
+        builder
+    }
+
     /// A gitignore-style glob selecting files (`*.rs`, `src/**/*.ts`, `!tests/**`), refused when it
     /// tries to reach outside the repository.
     fn file_filter(&self, pattern: &str) -> Result<ignore::overrides::Override, ToolFailure> {
@@ -141,6 +224,11 @@ impl Boundary {
 
 /// A file glob stays inside the repository: relative, with no `..` segment.
 pub fn check_glob(pattern: &str) -> Result<(), ToolFailure> {
+    check_glob_named(pattern, "file_pattern")
+}
+
+/// [`check_glob`] for an argument of another name.
+pub fn check_glob_named(pattern: &str, argument: &str) -> Result<(), ToolFailure> {
     let body = pattern.strip_prefix('!').unwrap_or(pattern);
     let why = if body.trim().is_empty() {
         Some("it is empty")
@@ -153,10 +241,27 @@ pub fn check_glob(pattern: &str) -> Result<(), ToolFailure> {
     };
     match why {
         Some(why) => Err(ToolFailure::new(format!(
-            "invalid file_pattern '{pattern}': {why}"
+            "invalid {argument} '{pattern}': {why}"
         ))),
         None => Ok(()),
     }
+}
+
+/// Whether a relative path names the root itself: `""`, `.`, `./`, `src/..`.
+fn names_root(path: &str) -> bool {
+    let mut depth = 0usize;
+    for component in Path::new(path).components() {
+        match component {
+            Component::CurDir => {}
+            Component::Normal(_) => depth += 1,
+            Component::ParentDir => match depth.checked_sub(1) {
+                Some(up) => depth = up,
+                None => return false,
+            },
+            Component::RootDir | Component::Prefix(_) => return false,
+        }
+    }
+    depth == 0
 }
 
 fn slash_path(path: &Path) -> String {
@@ -287,6 +392,95 @@ mod tests {
 
         let missing = ws.resolve("src/none.rs").expect_err("missing");
         assert!(missing.0.contains("does not exist"), "{missing}");
+    }
+
+    #[test]
+    fn a_directory_may_be_the_root_itself() {
+        let (_dir, ws) = workspace();
+        for root in ["", ".", "./", "src/..", "./src/../."] {
+            let resolved = ws.resolve_dir(root).expect(root);
+            assert_eq!(resolved.relative, "", "{root}");
+            assert_eq!(resolved.absolute, ws.root(), "{root}");
+        }
+        assert_eq!(ws.resolve_dir("./src/").expect("src").relative, "src");
+        for out in ["..", "src/../..", "/"] {
+            assert!(ws.resolve_dir(out).is_err(), "{out}");
+        }
+    }
+
+    #[test]
+    fn entries_under_a_directory_honour_the_root_gitignore_and_the_depth() {
+        let (dir, ws) = workspace();
+        let repo = dir.path().join("repo");
+        std::fs::create_dir_all(repo.join(".git")).expect("git dir");
+        std::fs::write(repo.join(".gitignore"), "*.log\nsrc/gen/\n").expect("write");
+        std::fs::create_dir_all(repo.join("src/deep/gen")).expect("dirs");
+        std::fs::create_dir_all(repo.join("src/gen")).expect("dirs");
+        for file in [
+            "src/x.log",
+            "src/deep/b.rs",
+            "src/deep/gen/c.rs",
+            "src/gen/d.rs",
+        ] {
+            std::fs::write(repo.join(file), "x\n").expect("write");
+        }
+        let seen = |dir: &Path, depth| {
+            let found = std::sync::Mutex::new(Vec::new());
+            let reached = ws.par_entries_under(
+                dir,
+                depth,
+                || (),
+                |(), _entry, relative| {
+                    found.lock().expect("lock").push(relative);
+                },
+            );
+            let mut found = found.into_inner().expect("lock");
+            found.sort();
+            (reached, found)
+        };
+        let src = ws.resolve_dir("src").expect("src").absolute;
+        // Only what lies under src/, the root's .gitignore applied (src/gen/ is anchored).
+        assert_eq!(
+            seen(&src, Some(1)),
+            (true, vec!["src/a.rs".into(), "src/deep".into()])
+        );
+        assert_eq!(
+            seen(&src, None),
+            (
+                true,
+                vec![
+                    "src/a.rs".into(),
+                    "src/deep".into(),
+                    "src/deep/b.rs".into(),
+                    "src/deep/gen".into(),
+                    "src/deep/gen/c.rs".into()
+                ]
+            )
+        );
+        let gen_dir = ws.resolve_dir("src/gen").expect("src/gen").absolute;
+        assert_eq!(seen(&gen_dir, None), (false, vec![]));
+        let (reached, root) = seen(ws.root(), Some(1));
+        assert!(reached);
+        assert_eq!(root, [".gitignore", "src"]);
+    }
+
+    #[test]
+    fn link_targets_are_named_inside_and_refused_outside() {
+        let (dir, ws) = workspace();
+        let repo = dir.path().join("repo");
+        std::os::unix::fs::symlink("src/a.rs", repo.join("alias")).expect("symlink");
+        std::os::unix::fs::symlink(dir.path().join("secret.txt"), repo.join("out"))
+            .expect("symlink");
+        std::os::unix::fs::symlink("none", repo.join("broken")).expect("symlink");
+        assert_eq!(ws.link_target(&repo.join("alias")), Ok("src/a.rs".into()));
+        assert!(
+            ws.link_target(&repo.join("out"))
+                .is_err_and(|e| e.contains("outside"))
+        );
+        assert!(
+            ws.link_target(&repo.join("broken"))
+                .is_err_and(|e| e.contains("does not exist"))
+        );
     }
 
     #[test]

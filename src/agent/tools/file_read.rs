@@ -62,7 +62,7 @@ impl FileRead {
         let file = Boundary::open(ctx)?.resolve(&args.path)?;
         if file.absolute.is_dir() {
             return Err(ToolFailure::new(format!(
-                "'{}' is a directory; use repo_map, or code_search with a file_pattern, to find \
+                "'{}' is a directory; use file_list to see its entries, or file_search to find \
                  files in it",
                 file.relative
             )));

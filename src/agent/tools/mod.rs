@@ -8,7 +8,9 @@
 
 pub mod boundary;
 mod code_search;
+mod file_list;
 mod file_read;
+mod file_search;
 pub(crate) mod git;
 pub(crate) mod git_diff;
 mod languages;

@@ -5,7 +5,9 @@ use rig_core::completion::CompletionModel;
 use rig_core::tool::{ToolDyn, ToolSet};
 
 use super::code_search::CodeSearch;
+use super::file_list::FileList;
 use super::file_read::FileRead;
+use super::file_search::FileSearch;
 use super::git::{GitBlame, GitChangedFiles, GitLog, GitRepoInfo, GitShow, GitStatus};
 use super::git_diff::GitDiff;
 use super::project_docs::ProjectDocs;
@@ -25,6 +27,8 @@ pub const CORE_TOOL_NAMES: &[&str] = &[
     "git_changed_files",
     "git_blame",
     "file_read",
+    "file_list",
+    "file_search",
     "code_search",
     "repo_map",
     "static_analysis",
@@ -57,6 +61,8 @@ fn core_listed(ctx: &ToolContext) -> Vec<Listed> {
         listed(ctx, GitChangedFiles),
         listed(ctx, GitBlame),
         listed(ctx, FileRead),
+        listed(ctx, FileList),
+        listed(ctx, FileSearch),
         listed(ctx, CodeSearch),
         listed(ctx, RepoMap),
         listed(ctx, StaticAnalysis),
@@ -149,7 +155,7 @@ mod tests {
         attached.sort();
         listed.sort();
         assert_eq!(attached, listed);
-        assert_eq!(CORE_TOOL_NAMES.len(), 11);
+        assert_eq!(CORE_TOOL_NAMES.len(), 13);
         // The order they are offered in is the order of the list.
         let offered: Vec<String> = core_tools(&ctx).iter().map(|t| t.name()).collect();
         assert_eq!(offered, CORE_TOOL_NAMES);
