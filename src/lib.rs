@@ -12,5 +12,6 @@ pub mod cli;
 pub mod config;
 pub mod git;
 pub mod language;
+pub mod secrets;
 pub mod studio;
 pub mod types;
