@@ -297,6 +297,7 @@ async fn every_request_and_its_tokens_reach_the_events() {
         base_url: Some(fake.openai_base_url()),
         api_key: None,
         stall_timeout: Duration::from_secs(30),
+        secrets: None,
     };
     let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel();
     let request = Run {

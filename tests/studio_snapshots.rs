@@ -108,6 +108,7 @@ fn entry(path: &str, staged: Option<ChangeKind>, unstaged: Option<ChangeKind>) -
         untracked: false,
         conflicted: false,
         relevance: None,
+        secret: None,
     }
 }
 
@@ -563,6 +564,43 @@ fn confirm_dialogs() {
     let mut state = studio(Mode::REVIEW);
     state.confirm = Some(Confirm::Quit);
     insta::assert_snapshot!("confirm_quit", render(&state));
+}
+
+#[test]
+fn an_approval_question_over_the_panes() {
+    use iris_studio::agent::safety::{ApprovalRequest, Reply, Risk};
+    let mut state = with_commit_message(studio(Mode::COMMIT));
+    let ask = |tool: &str| ApprovalRequest {
+        tool: tool.to_string(),
+        args: "StaticAnalysisArgs { analyzer: None, paths: [\"src/lib.rs\"] }".to_string(),
+        risk: Risk::Execute,
+        reply: Reply::default(),
+    };
+    state.approvals.push_back(ask("static_analysis"));
+    state.approvals.push_back(ask("static_analysis"));
+    insta::assert_snapshot!("approval_execute", render(&state));
+}
+
+#[test]
+fn a_staged_file_with_a_secret_is_marked_in_the_list() {
+    let mut state = studio(Mode::COMMIT);
+    state.files = vec![
+        FileEntry {
+            relevance: Some(75),
+            secret: Some("aws-access-key"),
+            ..entry(".env", Some(ChangeKind::Added), None)
+        },
+        FileEntry {
+            relevance: Some(60),
+            ..entry("src/lib.rs", Some(ChangeKind::Modified), None)
+        },
+    ];
+    state.notice = Some(Notice {
+        level: Level::Warning,
+        text: "a secret was withheld from Iris: aws-access-key at .env:1 (sent as a marker)"
+            .to_string(),
+    });
+    insta::assert_snapshot!("files_secret_marked", render(&state));
 }
 
 #[test]

@@ -27,6 +27,7 @@ fn file(path: &str, staged: Option<ChangeKind>, unstaged: Option<ChangeKind>) ->
         untracked: false,
         conflicted: false,
         relevance: None,
+        secret: None,
     }
 }
 
@@ -1943,6 +1944,7 @@ fn the_first_ranking_lists_the_staged_files_and_the_complete_one_re_sorts_them()
                 path: path.to_string(),
                 kind: ChangeKind::Modified,
                 relevance: *relevance,
+                secret: None,
             })
             .collect())
     };

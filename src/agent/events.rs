@@ -10,6 +10,7 @@ use tokio::sync::mpsc::UnboundedSender;
 
 use super::runaway::{Degenerate, Gathered, Watch};
 use super::safety::ApprovalRequest;
+use crate::secrets::Finding;
 
 /// One thing that happened while Iris worked.
 #[derive(Debug, Clone, PartialEq)]
@@ -32,6 +33,8 @@ pub enum AgentEvent {
     Error(String),
     /// A tool call waits for the user's approval (the safety mode asks for its risk).
     Approval(ApprovalRequest),
+    /// A secret was found in a request and replaced by a marker before it was sent.
+    SecretWithheld(Finding),
 }
 
 /// Sends events to whoever listens; a closed receiver is not an error.

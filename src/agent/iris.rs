@@ -16,6 +16,7 @@ use super::tools::registry::main_agent_tools;
 use super::tools::subagent::Subagents;
 use super::tools::workspace::Notes;
 use super::{AgentSettings, EventSink, ProviderSpec};
+use crate::secrets::{Scanner, SecretsIgnore};
 use crate::types::OutputType;
 
 /// Who Iris is, before any capability's task.
@@ -53,6 +54,21 @@ pub struct IrisAgent {
     pub raw_reply_dir: PathBuf,
     /// What the provider refused so far; later requests keep to it.
     pub learned: Learned,
+}
+
+/// The scanner every request passes, with the repository's `.irissecretsignore`; `None` when
+/// the user turned the scan off.
+fn secret_scanner(
+    config: &crate::config::Config,
+    root: &std::path::Path,
+) -> anyhow::Result<Option<Arc<Scanner>>> {
+    if !config.secret_scan {
+        return Ok(None);
+    }
+    // A broken ignore file is the user's configuration to fix, like a broken config file.
+    let ignore =
+        SecretsIgnore::load(root).map_err(|e| crate::config::ConfigError(format!("{e:#}")))?;
+    Ok(Some(Arc::new(Scanner::new(ignore))))
 }
 
 /// What a provider has refused (the JSON-schema option, an output budget above its model's
@@ -102,6 +118,7 @@ impl IrisAgent {
             base_url: config.base_url()?.map(str::to_string),
             api_key: config.api_key()?.map(|key| key.expose().to_string()),
             stall_timeout: std::time::Duration::from_secs(config.request_timeout_secs),
+            secrets: secret_scanner(config, root)?,
         };
         let fast = ProviderSpec {
             model: settings.fast_model.clone(),

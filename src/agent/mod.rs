@@ -18,6 +18,7 @@ pub mod safety;
 mod stream_end;
 pub mod style;
 pub mod tools;
+pub mod withhold;
 pub mod write;
 
 use std::time::Duration;

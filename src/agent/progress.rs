@@ -52,7 +52,10 @@ impl Progress {
             AgentEvent::Approval(request) => {
                 self.activity = format!("waiting for your approval of {}", request.tool);
             }
-            AgentEvent::ToolFinished { .. } | AgentEvent::Done(_) | AgentEvent::Error(_) => {}
+            AgentEvent::ToolFinished { .. }
+            | AgentEvent::SecretWithheld(_)
+            | AgentEvent::Done(_)
+            | AgentEvent::Error(_) => {}
         }
     }
 }

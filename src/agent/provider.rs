@@ -2,13 +2,17 @@
 //! share (timeouts, stall detection and retries).
 
 use std::fmt;
+use std::sync::Arc;
 use std::time::Duration;
 
 use reqwest::{Request, Response};
 use reqwest_middleware::{ClientWithMiddleware, Middleware, Next};
 
+use super::EventSink;
 use super::retry::RetryTransient;
 use super::stream_end::RequireStreamEnd;
+use super::withhold::WithholdSecrets;
+use crate::secrets::Scanner;
 
 pub use crate::config::ProviderKind;
 
@@ -21,6 +25,8 @@ pub struct ProviderSpec {
     pub api_key: Option<String>,
     /// Longest silence while waiting for or reading a reply before the request is abandoned.
     pub stall_timeout: Duration,
+    /// What finds secrets in each request before it leaves (`None`: `secret_scan = false`).
+    pub secrets: Option<Arc<Scanner>>,
 }
 
 impl fmt::Debug for ProviderSpec {
@@ -31,6 +37,7 @@ impl fmt::Debug for ProviderSpec {
             .field("model", &self.model)
             .field("base_url", &self.base_url)
             .field("api_key", &self.api_key.as_ref().map(|_| "****"))
+            .field("secret_scan", &self.secrets.is_some())
             .finish()
     }
 }
@@ -41,15 +48,21 @@ impl ProviderSpec {
         format!("{} {}", self.kind, self.model)
     }
 
-    /// The shared HTTP client: connect and read timeouts (a stream that stalls longer than
-    /// `stall_timeout` is abandoned), retries for 429 and 5xx answers, and a stream that
-    /// ends before its API's final event is an error.
-    pub fn http_client(&self) -> anyhow::Result<ClientWithMiddleware> {
+    /// The shared HTTP client: secrets withheld from every request (reported to `sink`),
+    /// connect and read timeouts (a stream that stalls longer than `stall_timeout` is
+    /// abandoned), retries for 429 and 5xx answers, and a stream that ends before its API's
+    /// final event is an error.
+    pub fn http_client(&self, sink: &EventSink) -> anyhow::Result<ClientWithMiddleware> {
         let client = reqwest::Client::builder()
             .connect_timeout(Duration::from_secs(15))
             .read_timeout(self.stall_timeout)
             .build()?;
-        Ok(reqwest_middleware::ClientBuilder::new(client)
+        let mut builder = reqwest_middleware::ClientBuilder::new(client);
+        // First, so that a retried request is the redacted one.
+        if let Some(scanner) = &self.secrets {
+            builder = builder.with(WithholdSecrets::new(scanner.clone(), sink.clone()));
+        }
+        Ok(builder
             .with(ExplainNoAnswer {
                 stall_timeout: self.stall_timeout,
             })
@@ -89,15 +102,16 @@ impl Middleware for ExplainNoAnswer {
     }
 }
 
-/// Builds the rig completion model for `$spec` and evaluates `$body` with it bound to
-/// `$model`. A macro, because every provider's model is a different type.
+/// Builds the rig completion model for `$spec` (its requests' secrets reported to `$sink`)
+/// and evaluates `$body` with it bound to `$model`. A macro, because every provider's model
+/// is a different type.
 macro_rules! with_completion_model {
-    ($spec:expr, |$model:ident| $body:expr) => {{
+    ($spec:expr, $sink:expr, |$model:ident| $body:expr) => {{
         use rig_core::client::CompletionClient as _;
         use rig_core::providers::{anthropic, gemini, ollama, openai};
         use $crate::agent::provider::ProviderKind;
         let spec: &$crate::agent::provider::ProviderSpec = $spec;
-        let http = spec.http_client()?;
+        let http = spec.http_client($sink)?;
         let key = spec.api_key.clone().unwrap_or_default();
         let build_error = |e: rig_core::http_client::Error| {
             anyhow::Error::new($crate::agent::ProviderError::new(spec, e.to_string()))
@@ -153,6 +167,7 @@ mod tests {
             base_url: None,
             api_key: Some("sk-secret-123".into()),
             stall_timeout: Duration::from_secs(1),
+            secrets: None,
         };
         let shown = format!("{spec:?}");
         assert!(!shown.contains("sk-secret-123"));

@@ -43,7 +43,7 @@ pub struct RunOutput {
 pub async fn run(spec: &ProviderSpec, request: Run, sink: EventSink) -> anyhow::Result<RunOutput> {
     let options = WireOptions::new(spec.kind, request.max_tokens, request.schema.as_ref())
         .map_err(|e| ProviderError::new(spec, e))?;
-    let outcome: Result<RunOutput, String> = with_completion_model!(spec, |model| {
+    let outcome: Result<RunOutput, String> = with_completion_model!(spec, &sink, |model| {
         run_with_model(model, request, options, sink).await
     });
     outcome.map_err(|message| ProviderError::new(spec, explain_cut(message)).into())

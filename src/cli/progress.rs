@@ -9,6 +9,7 @@ use tokio::task::JoinHandle;
 
 use crate::agent::progress::{Progress, SPINNER, SPINNER_STEP};
 use crate::agent::{AgentEvent, EventSink};
+use crate::secrets::Finding;
 
 /// One line: "⠋ reading src/app.rs · 3.2s · 1,204 tokens sent · 340 received".
 fn line(progress: &Progress, frame: usize, elapsed: Duration) -> String {
@@ -82,6 +83,15 @@ impl ProgressLine {
     }
 }
 
+/// The line that tells the user a secret was kept out of a request.
+fn withheld_line(finding: &Finding) -> String {
+    format!(
+        "iris: a secret was withheld from the provider: {finding} (sent as a marker; your \
+         files and the commit are untouched; fingerprint {} for .irissecretsignore)",
+        finding.fingerprint
+    )
+}
+
 async fn draw(
     mut events: UnboundedReceiver<AgentEvent>,
     drawing: bool,
@@ -97,6 +107,11 @@ async fn draw(
                 Some(AgentEvent::Approval(request)) => {
                     state.apply(&AgentEvent::Approval(request.clone()));
                     request.reply.send(super::approve::ask(&request).await);
+                }
+                // Said whether or not the spinner is drawn: scripts and hooks must see it too.
+                Some(AgentEvent::SecretWithheld(finding)) => {
+                    let clear = if drawing { "\r\x1b[2K" } else { "" };
+                    eprintln!("{clear}{}", withheld_line(&finding));
                 }
                 Some(event) => state.apply(&event),
                 None => break,

@@ -93,6 +93,8 @@ pub struct RankedFile {
     pub path: String,
     pub kind: crate::change::ChangeKind,
     pub relevance: u32,
+    /// The kind of secret its added lines hold, if any.
+    pub secret: Option<&'static str>,
 }
 
 /// What the file list needs from `git status`.

@@ -18,6 +18,7 @@ use crate::agent::IrisAgent;
 use crate::agent::chat::{ChatTarget, Turn};
 use crate::agent::requests::Scope;
 use crate::agent::{AgentEvent, EventSink};
+use crate::secrets::Scanner;
 use crate::types::ArtifactKind;
 
 /// A draft to write, or `None` to remove it.
@@ -34,6 +35,8 @@ pub struct Runner {
     /// The task writing them, awaited on the way out.
     draft_writer: JoinHandle<()>,
     iris: Option<Arc<IrisAgent>>,
+    /// The secret scanner Iris' requests pass, which also marks staged files in the list.
+    scanner: Option<Arc<Scanner>>,
     tasks: HashMap<u64, JoinHandle<()>>,
 }
 
@@ -46,8 +49,10 @@ impl Runner {
     ) -> Self {
         let drafts = DraftStore::new(&git_dir);
         let (draft_writes, draft_writer) = draft_writer(drafts.clone(), tx.clone());
+        let scanner = iris.as_ref().and_then(|iris| iris.main.secrets.clone());
         Self {
-            jobs: Jobs::new(tx.clone(), root.clone()),
+            jobs: Jobs::new(tx.clone(), root.clone(), scanner.clone()),
+            scanner,
             tx,
             root,
             drafts,
@@ -123,6 +128,7 @@ impl Runner {
         let drafts = self.drafts.clone();
         let root = self.root.clone();
         let tx = self.tx.clone();
+        let scanner = self.scanner.clone();
         tokio::task::spawn_blocking(move || {
             let found = drafts.load_all();
             // Nothing found changes nothing on screen: no action, no frame to wait for.
@@ -132,7 +138,7 @@ impl Runner {
             // The syntax definitions load while the status is read, so the first highlighted
             // diff does not hold up the UI thread.
             tokio::task::spawn_blocking(highlight::preload);
-            let _ = tx.send(jobs::status(&tx, root));
+            let _ = tx.send(jobs::status(&tx, root, scanner.as_deref()));
         });
     }
 

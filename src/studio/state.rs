@@ -247,6 +247,8 @@ pub struct FileEntry {
     pub conflicted: bool,
     /// Relevance in percent, once the staged diff has been scored.
     pub relevance: Option<u32>,
+    /// The kind of secret its staged lines add (withheld from Iris), once scanned.
+    pub secret: Option<&'static str>,
 }
 
 /// The diff shown for the selected file.
@@ -536,6 +538,8 @@ pub struct State {
     pub ranking_complete: bool,
     /// Relevance of the staged files, in percent, by path.
     pub relevance: std::collections::HashMap<String, u32>,
+    /// The kind of secret each staged file adds, by path (only those that add one).
+    pub secrets: std::collections::HashMap<String, &'static str>,
     pub branch: String,
     pub diff: DiffView,
     pub artifacts: std::collections::BTreeMap<ArtifactKind, ArtifactBuffer>,
@@ -603,6 +607,7 @@ impl State {
             files_loading: true,
             ranking_complete: false,
             relevance: std::collections::HashMap::new(),
+            secrets: std::collections::HashMap::new(),
             branch: String::new(),
             diff: DiffView::default(),
             artifacts,

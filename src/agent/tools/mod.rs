@@ -33,6 +33,7 @@ use thiserror::Error;
 
 use crate::agent::EventSink;
 use crate::agent::safety::{Risk, Safety};
+use crate::agent::withhold::for_log;
 use crate::git::GitRepo;
 
 /// What every tool needs to know about where it runs.
@@ -195,16 +196,16 @@ impl<T: IrisTool> Tool for Adapter<T> {
         match &result {
             Ok(text) => tracing::debug!(
                 tool = tool.as_str(),
-                args = %described,
+                args = %for_log(&described),
                 elapsed_ms = format!("{elapsed_ms:.1}"),
                 output_chars = text.len(),
                 "tool call"
             ),
             Err(err) => tracing::debug!(
                 tool = tool.as_str(),
-                args = %described,
+                args = %for_log(&described),
                 elapsed_ms = format!("{elapsed_ms:.1}"),
-                error = %err,
+                error = %for_log(&err.to_string()),
                 "tool call failed"
             ),
         }

@@ -171,6 +171,7 @@ mod tests {
                 base_url: Some("http://127.0.0.1:9".into()),
                 api_key: None,
                 stall_timeout: std::time::Duration::from_secs(1),
+                secrets: None,
             },
             ctx: ctx.clone(),
             settings: crate::agent::AgentSettings::default(),

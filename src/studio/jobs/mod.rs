@@ -19,6 +19,7 @@ use super::state::{CommitRow, FileEntry, Mode};
 use crate::agent::tools::ToolContext;
 use crate::agent::tools::boundary::{Boundary, FileText, read_text};
 use crate::git::{CommitOptions, DiffTarget, GitRepo};
+use crate::secrets::Scanner;
 pub use ranking::rank_staged;
 
 /// The newest request of one kind; a job holding an older ticket is stale.
@@ -54,6 +55,8 @@ impl Ticket {
 pub struct Jobs {
     tx: UnboundedSender<Action>,
     root: PathBuf,
+    /// Finds the secrets staged files add (`None`: the scan is off or there is no provider).
+    scanner: Option<Arc<Scanner>>,
     status: Latest,
     /// The diff pane: a file's diff or a commit's.
     diff: Latest,
@@ -62,10 +65,11 @@ pub struct Jobs {
 }
 
 impl Jobs {
-    pub fn new(tx: UnboundedSender<Action>, root: PathBuf) -> Self {
+    pub fn new(tx: UnboundedSender<Action>, root: PathBuf, scanner: Option<Arc<Scanner>>) -> Self {
         Self {
             tx,
             root,
+            scanner,
             status: Latest::default(),
             diff: Latest::default(),
             file: Latest::default(),
@@ -76,7 +80,10 @@ impl Jobs {
     /// The ranked staged files, then the full status.
     pub fn load_status(&self) {
         let tx = self.tx.clone();
-        self.newest(&self.status, move |root| status(&tx, root));
+        let scanner = self.scanner.clone();
+        self.newest(&self.status, move |root| {
+            status(&tx, root, scanner.as_deref())
+        });
     }
 
     pub fn load_diff(&self, path: String) {
@@ -250,6 +257,7 @@ fn snapshot(root: PathBuf) -> Result<RepoSnapshot, String> {
         .into_iter()
         .map(|e| FileEntry {
             relevance: None,
+            secret: None,
             path: e.path,
             staged: e.staged,
             unstaged: e.unstaged,
@@ -265,8 +273,8 @@ fn snapshot(root: PathBuf) -> Result<RepoSnapshot, String> {
 
 /// The ranked staged files first (a diff of the index, using every core), sent at once; then
 /// the full status (a walk of the working tree), returned.
-pub fn status(tx: &UnboundedSender<Action>, root: PathBuf) -> Action {
-    rank_staged(&root, |result, complete| {
+pub fn status(tx: &UnboundedSender<Action>, root: PathBuf, scanner: Option<&Scanner>) -> Action {
+    rank_staged(&root, scanner, |result, complete| {
         let _ = tx.send(Action::RankingLoaded { result, complete });
     });
     Action::StatusLoaded(snapshot(root))
@@ -351,7 +359,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         git2::Repository::init(dir.path()).unwrap();
         let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel();
-        let jobs = Jobs::new(tx, dir.path().to_path_buf());
+        let jobs = Jobs::new(tx, dir.path().to_path_buf(), None);
         for path in ["a.rs", "b.rs", "c.rs"] {
             jobs.load_diff(path.to_string());
         }

@@ -1,16 +1,22 @@
 //! The staged files ranked for the file list: first from their paths and kinds of change
 //! alone (a diff of the index, no file contents: a few milliseconds), then with their changed
-//! lines and new functions and types, read from the same diff.
+//! lines and new functions and types, read from the same diff, whose added lines are also
+//! scanned for secrets (the list marks a file that stages one).
 
 use std::path::Path;
 
 use crate::change::{ChangeKind, Relevance, most_relevant_first, score_file, score_lines};
 use crate::git::{DiffTarget, GitRepo};
+use crate::secrets::Scanner;
 use crate::studio::action::RankedFile;
 
 /// Hands `send` the first ranking, then the complete one (`complete` true). An error ends it
 /// and is sent as the complete ranking, so the list stops waiting.
-pub fn rank_staged(root: &Path, mut send: impl FnMut(Result<Vec<RankedFile>, String>, bool)) {
+pub fn rank_staged(
+    root: &Path,
+    scanner: Option<&Scanner>,
+    mut send: impl FnMut(Result<Vec<RankedFile>, String>, bool),
+) {
     let listed = GitRepo::discover(root).and_then(|repo| {
         let list = repo.change_list(&DiffTarget::Staged)?;
         Ok((repo, list))
@@ -22,24 +28,54 @@ pub fn rank_staged(root: &Path, mut send: impl FnMut(Result<Vec<RankedFile>, Str
     let first = list
         .files
         .iter()
-        .map(|f| (f.path.clone(), f.kind, score_file(&f.path, f.kind, 0, &[])))
+        .map(|f| Scored {
+            path: f.path.clone(),
+            kind: f.kind,
+            relevance: score_file(&f.path, f.kind, 0, &[]),
+            secret: None,
+        })
         .collect();
     send(Ok(sorted(first)), false);
     let complete = repo.map_changed_lines(&list, |file, added, removed| {
         let (relevance, _) = score_lines(&file.path, file.kind, added, removed);
-        (file.path.clone(), file.kind, relevance)
+        Scored {
+            path: file.path.clone(),
+            kind: file.kind,
+            relevance,
+            secret: scanner.and_then(|scanner| secret_in(scanner, &file.path, added)),
+        }
     });
     send(complete.map(sorted).map_err(|e| e.to_string()), true);
 }
 
-fn sorted(mut scored: Vec<(String, ChangeKind, Relevance)>) -> Vec<RankedFile> {
-    scored.sort_by(|a, b| most_relevant_first((&a.2, &a.0), (&b.2, &b.0)));
+struct Scored {
+    path: String,
+    kind: ChangeKind,
+    relevance: Relevance,
+    secret: Option<&'static str>,
+}
+
+/// The kind of the first secret among a file's added lines, as the scanner sees them in a
+/// diff of that file (so `.irissecretsignore` paths apply).
+fn secret_in(scanner: &Scanner, path: &str, added: &[&str]) -> Option<&'static str> {
+    let mut diff = format!("+++ b/{path}\n@@ -0,0 +1,{} @@\n", added.len());
+    for line in added {
+        diff.push('+');
+        diff.push_str(line);
+        diff.push('\n');
+    }
+    scanner.redact(&diff).findings.first().map(|f| f.rule)
+}
+
+fn sorted(mut scored: Vec<Scored>) -> Vec<RankedFile> {
+    scored.sort_by(|a, b| most_relevant_first((&a.relevance, &a.path), (&b.relevance, &b.path)));
     scored
         .into_iter()
-        .map(|(path, kind, relevance)| RankedFile {
-            path,
-            kind,
-            relevance: relevance.percent(),
+        .map(|s| RankedFile {
+            path: s.path,
+            kind: s.kind,
+            relevance: s.relevance.percent(),
+            secret: s.secret,
         })
         .collect()
 }

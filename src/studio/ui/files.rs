@@ -75,7 +75,13 @@ fn item<'a>(file: &FileEntry, width: usize, theme: &Theme) -> ListItem<'a> {
         .relevance
         .map(|r| format!("{r:>3}% "))
         .unwrap_or_else(|| "     ".into());
-    let name_width = width.saturating_sub(3 + relevance.len());
+    // A file that stages a secret says so after its name: the secret is withheld from Iris.
+    let secret = file
+        .secret
+        .map(|kind| format!(" ⚠ {kind}"))
+        .unwrap_or_default();
+    let secret_width = crate::studio::text::width(&secret);
+    let name_width = width.saturating_sub(3 + relevance.len() + secret_width);
     let token = if file.conflicted {
         Token::Conflict
     } else if file.untracked {
@@ -91,5 +97,6 @@ fn item<'a>(file: &FileEntry, width: usize, theme: &Theme) -> ListItem<'a> {
         Span::raw(" "),
         Span::styled(relevance, theme.style(Token::TextDim)),
         Span::styled(clip(&file.path, name_width), theme.style(token)),
+        Span::styled(secret, theme.style(Token::Warning)),
     ]))
 }

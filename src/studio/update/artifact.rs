@@ -122,8 +122,14 @@ pub(super) fn progress(state: &mut State, task: u64, event: &AgentEvent) -> Vec<
         return Vec::new();
     };
     running.progress.apply(event);
-    if let AgentEvent::Approval(request) = event {
-        state.approvals.push_back(request.clone());
+    match event {
+        AgentEvent::Approval(request) => state.approvals.push_back(request.clone()),
+        AgentEvent::SecretWithheld(finding) => notice(
+            state,
+            Level::Warning,
+            format!("a secret was withheld from Iris: {finding} (sent as a marker)"),
+        ),
+        _ => {}
     }
     Vec::new()
 }

@@ -25,6 +25,10 @@ pub(super) fn ranking_loaded(
         .iter()
         .map(|r| (r.path.clone(), r.relevance))
         .collect();
+    state.secrets = ranked
+        .iter()
+        .filter_map(|r| Some((r.path.clone(), r.secret?)))
+        .collect();
     if state.files_loading {
         // Until the status arrives, the list is the ranked staged files.
         state.files = ranked
@@ -32,6 +36,7 @@ pub(super) fn ranking_loaded(
             .map(|r| FileEntry {
                 staged: Some(r.kind),
                 relevance: Some(r.relevance),
+                secret: r.secret,
                 path: r.path,
                 unstaged: None,
                 untracked: false,
@@ -121,11 +126,12 @@ pub(super) fn git_done(
     effects
 }
 
-/// Puts the known relevance on the files and sorts them: most relevant first, then by path.
+/// Puts the known relevance (and secrets) on the files and sorts them: most relevant first, then by path.
 fn apply_relevance(state: &mut State) {
     let selected = state.selected_file().map(|f| f.path.clone());
     for file in &mut state.files {
         file.relevance = state.relevance.get(&file.path).copied().or(file.relevance);
+        file.secret = state.secrets.get(&file.path).copied();
     }
     state.files.sort_by(|a, b| {
         b.relevance
