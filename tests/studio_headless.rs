@@ -779,3 +779,52 @@ fn commit_json_text() -> String {
            "message": "Adds a second constant function next to one()."})
     .to_string()
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_studio_marks_a_staged_secret_and_never_sends_one() {
+    let repo = staged_repo();
+    // Built at run time: no token-shaped literal in the source.
+    let token = format!("{}{}", "ghp_", "Zq7Lm2Xc9Vb4Nn8Kd3Hs6Jt1Pw5Rf0Ya2Ue4");
+    repo.write(".env", format!("GITHUB_TOKEN={token}\n"));
+    repo.git(&["add", "-A"]);
+    let fake = FakeProvider::start(vec![Step::text("It is a GitHub token.")]);
+    let mut studio = Headless::new(&repo, &fake, Mode::COMMIT);
+    studio.state.auto_generate = false;
+    studio.runner.run(Effect::LoadStatus);
+    studio
+        .pump_until("the ranking with its secrets", |s| {
+            !s.files_loading && s.ranking_complete
+        })
+        .await;
+    let env = studio.state.files.iter().find(|f| f.path == ".env");
+    assert_eq!(env.and_then(|f| f.secret), Some("github-token"));
+    let lib = studio.state.files.iter().find(|f| f.path == "src/lib.rs");
+    assert_eq!(lib.and_then(|f| f.secret), None);
+
+    // The token typed into the message and pasted into the chat.
+    studio
+        .state
+        .artifact_mut()
+        .expect("commit mode")
+        .editor
+        .insert_str(format!("Add a token\n\nUses {token} for the API."));
+    studio.command(Command::OpenChat);
+    for c in format!("what is {token}?").chars() {
+        studio.key(KeyCode::Char(c));
+    }
+    studio.key(KeyCode::Enter);
+    studio.pump_until("the reply", |s| s.task.is_none()).await;
+    let requests = fake.requests();
+    assert_eq!(requests.len(), 1);
+    let body = requests[0].body.to_string();
+    assert!(!body.contains(&token), "{body}");
+    assert!(body.contains("[secret: github-token]"), "{body}");
+    // The status line says so, naming the kind (a chat message has no file and line).
+    let notice = studio.state.notice.clone().expect("a notice");
+    assert!(
+        notice
+            .text
+            .contains("a secret was withheld from Iris: github-token"),
+        "{notice:?}"
+    );
+}
