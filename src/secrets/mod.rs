@@ -7,10 +7,13 @@
 //! for the process; a scan reads the text once with a keyword automaton and runs a rule's
 //! pattern only on the lines holding one of its keywords.
 
+mod generic;
 mod ignore;
 mod locate;
+mod private_key;
 mod rules;
 mod scan;
+mod value;
 
 use std::fmt::{self, Write};
 use std::sync::Arc;

@@ -20,6 +20,8 @@ pub(crate) enum Check {
         min_entropy: f64,
         joined: &'static [u8],
         needs_digit: bool,
+        /// Lines holding one of these are documented public values.
+        unless: &'static [&'static str],
     },
     /// Like `Token`, without the placeholder words: a long base64 body holds them by chance.
     Opaque { joined: &'static [u8] },
@@ -45,6 +47,7 @@ const fn token(min_entropy: f64, joined: &'static [u8]) -> Check {
         min_entropy,
         joined,
         needs_digit: false,
+        unless: &[],
     }
 }
 
@@ -117,7 +120,13 @@ pub(crate) static RULES: &[Rule] = &[
         id: "azure-storage-key",
         keywords: &["accountkey"],
         pattern: r"(?i:AccountKey)=(?P<s>[A-Za-z0-9+/]{86}==)",
-        check: token(3.5, b"+/="),
+        check: Check::Token {
+            min_entropy: 3.5,
+            joined: b"+/=",
+            needs_digit: false,
+            // The storage emulator's account and key are published by Microsoft.
+            unless: &["devstoreaccount1"],
+        },
     },
     Rule {
         // Entra ID client secrets: three characters, a digit, `Q~`, then 31 to 34 more.
@@ -175,6 +184,7 @@ pub(crate) static RULES: &[Rule] = &[
             min_entropy: 3.0,
             joined: b"-",
             needs_digit: true,
+            unless: &[],
         },
     },
     Rule {
@@ -241,6 +251,7 @@ pub(crate) static RULES: &[Rule] = &[
             min_entropy: 3.5,
             joined: b"_",
             needs_digit: false,
+            unless: &[],
         },
     },
     Rule {
@@ -278,7 +289,7 @@ pub(crate) static RULES: &[Rule] = &[
     Rule {
         id: "password-in-url",
         keywords: &["://"],
-        pattern: r#"[A-Za-z][0-9A-Za-z+.-]{1,30}://(?P<user>[^\s:/?#@\[\]"'<>]*):(?P<s>[^\s/?#@"'<>]+)@[0-9A-Za-z\[_-]"#,
+        pattern: r#"[A-Za-z][0-9A-Za-z+.-]{1,30}://(?P<user>[^\s:/?#@\[\]"'<>]*):(?P<s>[^\s/?#@"'<>]+)@(?P<host>[0-9A-Za-z\[_-][0-9A-Za-z._-]*)"#,
         check: Check::UrlPassword,
     },
     Rule {
@@ -297,9 +308,8 @@ pub(crate) static RULES: &[Rule] = &[
         pattern: r#"(?x)
             (?P<name>[0-9A-Za-z_.-]*(?i:key|token|secret|pass|pwd|credential|auth)[0-9A-Za-z_.-]*)
             ["'\]]{0,2} [\ \t]*
-            (?:
+            (?P<op>
                 :[\ \t]*&?(?:'static[\ \t]+)?[A-Za-z_][0-9A-Za-z_:<>\[\]&'\ ]{0,40}?[\ \t]*=
-              | [\ \t][A-Za-z_][0-9A-Za-z_.\[\]*]{0,30}[\ \t]*=
               | :=
               | =>
               | =
@@ -311,7 +321,7 @@ pub(crate) static RULES: &[Rule] = &[
                 "(?P<dq>(?:[^"\\\r\n]|\\.)*)"
               | '(?P<sq>[^'\r\n]*)'
               | `(?P<bq>[^`\r\n]*)`
-              | (?P<uq>[^\ \t\r\n"'`,;=][^\ \t\r\n"'`,;]*)
+              | (?P<uq>[^\ \t\r\n"'`,;=:&][^\ \t\r\n"'`,;&]*)
             )"#,
         check: Check::Generic,
     },

@@ -4,6 +4,7 @@
 pub mod agent;
 pub mod fake_provider;
 pub mod pty;
+pub mod secrets;
 
 use std::cell::Cell;
 use std::ffi::OsString;

@@ -1,0 +1,381 @@
+//! `generic-secret`: a value assigned to a secret-sounding name, kept only when the name is
+//! about a credential (not its path, id or length) and the value looks typed at random, not
+//! like code, a template or words.
+
+use std::ops::Range;
+
+use regex::Captures;
+
+use super::value::{entropy, has_filler, is_empty_word, is_placeholder, is_reference};
+
+/// What the name a value is assigned to says about it.
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum Kind {
+    Password,
+    Key,
+}
+
+impl Kind {
+    fn min_len(self) -> usize {
+        match self {
+            Kind::Password => 8,
+            Kind::Key => 16,
+        }
+    }
+
+    /// Bits per character below which a value is words, not random. Tuned on the corpus
+    /// (`tests/secrets_corpus.rs`): random base62 of 16 characters scores about 3.8, hex
+    /// about 3.3, English identifiers and sentences of that length 2.8 to 3.4 (those are
+    /// refused for their single case anyway).
+    fn min_entropy(self, value: &str) -> f64 {
+        match self {
+            Kind::Password => 2.5,
+            Kind::Key if value.bytes().all(|b| b.is_ascii_hexdigit()) => 2.7,
+            Kind::Key => 3.0,
+        }
+    }
+}
+
+/// The last word of a name that says the value is about a secret, not the secret.
+const METADATA_WORDS: &str = "\
+    name names id ids path paths file files filename dir directory url urls uri endpoint arn \
+    ref reference type types kind version length len size count ttl expiry expires \
+    expiration exp timeout header headers field fields env var variable prefix suffix hint \
+    label description format algorithm alg location region provider source mode enabled \
+    disabled required pattern regex hash hashed digest fingerprint policy rotation question \
+    link method scheme user username login email owner issuer audience scope scopes realm \
+    domain host port server store manager service handler callback option options param \
+    config setting settings schema template title text message error status state validation \
+    rule rules strength min max limit interval duration age at date time timestamp reset \
+    budget encryption encoding hashing hasher complexity requirement requirements iterations \
+    rounds change authentication protection";
+
+/// Words anywhere in a name that make it something other than a credential.
+const NOT_SECRET_WORDS: &str = "\
+    public pub publishable primary foreign sort partition cache idempotency lookup next page \
+    pagination continuation cursor max num total input output prompt completion reasoning \
+    i18n translation locale csrf allow socket nonce pubkey publickey";
+
+const PASSWORD_WORDS: &str = "password passwd pwd passphrase";
+const KEY_WORDS: &str = "secret secrets token tokens credential credentials auth authorization";
+/// Words ending in `key` that are no key.
+const NOT_KEYS: &str = "monkey turkey hockey jockey donkey whiskey hotkey";
+
+/// Whether `word` is one of the space-separated words of `list`.
+fn listed(list: &str, word: &str) -> bool {
+    list.split_whitespace().any(|w| w == word)
+}
+
+/// The words of an identifier, lower case: `apiKey2` -> api, key; `AWS_SECRET` -> aws, secret.
+fn words(name: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    for part in name.split(|c: char| !c.is_ascii_alphanumeric()) {
+        let chars: Vec<char> = part.chars().collect();
+        let mut word = String::new();
+        for (i, &c) in chars.iter().enumerate() {
+            let prev = i.checked_sub(1).map(|j| chars[j]);
+            let next = chars.get(i + 1);
+            let boundary = c.is_ascii_uppercase()
+                && prev.is_some_and(|p| {
+                    p.is_ascii_lowercase()
+                        || p.is_ascii_digit()
+                        || (p.is_ascii_uppercase() && next.is_some_and(|n| n.is_ascii_lowercase()))
+                });
+            if boundary && !word.is_empty() {
+                out.push(std::mem::take(&mut word));
+            }
+            word.push(c.to_ascii_lowercase());
+        }
+        out.push(word);
+    }
+    out.into_iter()
+        .map(|w| w.trim_end_matches(|c: char| c.is_ascii_digit()).to_owned())
+        .filter(|w| !w.is_empty() && w != "v")
+        .collect()
+}
+
+fn classify_name(name: &str) -> Option<Kind> {
+    let words = words(name);
+    let last = words.last()?;
+    if listed(METADATA_WORDS, last) || words.iter().any(|w| listed(NOT_SECRET_WORDS, w)) {
+        return None;
+    }
+    if words.iter().any(|w| listed(PASSWORD_WORDS, w)) || last == "pass" {
+        return Some(Kind::Password);
+    }
+    let keyish = |w: &String| {
+        listed(KEY_WORDS, w)
+            || (w.len() > 3
+                && ["key", "token", "secret"].iter().any(|k| w.ends_with(k))
+                && !listed(NOT_KEYS, w))
+    };
+    let last_is_key = (last == "key" || last == "keys") && words.len() >= 2;
+    (last_is_key || words.iter().any(keyish)).then_some(Kind::Key)
+}
+
+/// `generic-secret`: the value's span when the name sounds secret and the value looks random.
+pub(crate) fn generic(line: &str, caps: &Captures) -> Option<Range<usize>> {
+    let name = caps.name("name")?.as_str();
+    let kind = classify_name(name)?;
+    let (value, quoted) = match (caps.name("dq"), caps.name("sq"), caps.name("bq")) {
+        (Some(v), _, _) | (_, Some(v), _) | (_, _, Some(v)) => (v, true),
+        _ => (caps.name("uq")?, false),
+    };
+    let mut span = value.range();
+    let mut text = value.as_str();
+    if quoted {
+        // `"%s:%s" % (a, b)`, `"{}".format(x)`, `"a" + b`: the string is a template.
+        let after = line.get(value.end() + 1..).unwrap_or("").trim_start();
+        if after.starts_with(['%', '+']) || after.starts_with(".format(") {
+            return None;
+        }
+        // `"Authorization": "Bearer <token>"`: the token is the secret.
+        for scheme in ["bearer ", "basic ", "token "] {
+            if text.len() > scheme.len()
+                && text.is_char_boundary(scheme.len())
+                && text[..scheme.len()].eq_ignore_ascii_case(scheme)
+            {
+                span.start += scheme.len();
+                text = &text[scheme.len()..];
+                break;
+            }
+        }
+    } else if !env_style(caps) && looks_like_code(text) {
+        return None;
+    }
+    looks_random(text, kind).then_some(span)
+}
+
+/// `API_KEY=value` as in an env file or a shell: an upper-case name, `=` and the value
+/// with nothing between them. What follows is data, never code.
+fn env_style(caps: &Captures) -> bool {
+    let (Some(name), Some(op), Some(value)) = (caps.name("name"), caps.name("op"), caps.name("uq"))
+    else {
+        return false;
+    };
+    op.as_str() == "="
+        && name.end() == op.start()
+        && op.end() == value.start()
+        && !name.as_str().bytes().any(|b| b.is_ascii_lowercase())
+}
+
+/// An unquoted value that is an expression: a call, an index, a path, a variable.
+fn looks_like_code(value: &str) -> bool {
+    // YAML tags, anchors and aliases (`!vault`, `&x`, `*x`), decorators, pointers too.
+    let sigil = matches!(value.as_bytes().first(), Some(b'!' | b'&' | b'*' | b'@'));
+    if sigil || is_reference(value) || value.contains(['(', ')', '[', ']', '{', '}', '<', '>']) {
+        return true;
+    }
+    let no_digit = !value.bytes().any(|b| b.is_ascii_digit());
+    // `Config::TOKEN`, `self->key`: random tokens hold neither.
+    let dotted = value.replace("->", ".").replace("::", ".");
+    if dotted.contains('.') && dotted.split('.').all(is_ident) {
+        // `settings.SECRET_KEY`, `ec.EllipticCurvePrivateKey`, `win32api.RegEnumKey`: a
+        // module or variable in lower case first. A random token with a dot mixes cases
+        // from its first character.
+        let first = dotted.split('.').next().unwrap_or_default();
+        let lower_first = first.bytes().all(|b| !b.is_ascii_uppercase());
+        return dotted.len() < value.len() || lower_first || no_digit;
+    }
+    // A variable or a constant: words with no digit (`SecretKey`, `None`; random letters
+    // change case every other character), or words joined by underscores in one case
+    // (`API_KEY_V2`, `_bindgen_ty_27`).
+    let one_case = value.bytes().all(|b| !b.is_ascii_lowercase())
+        || value.bytes().all(|b| !b.is_ascii_uppercase());
+    is_ident(value)
+        && ((no_digit && (value.contains('_') || word_runs(value) >= 2.5))
+            || (value.contains('_') && one_case))
+}
+
+fn is_ident(s: &str) -> bool {
+    let mut chars = s.chars();
+    chars
+        .next()
+        .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+        && chars.all(|c| c.is_ascii_alphanumeric() || c == '_')
+}
+
+/// The mean length of the words of `s`: runs of `Xxxx`, `XXXX` or digits, any other
+/// character separating them.
+fn word_runs(s: &str) -> f64 {
+    let bytes = s.as_bytes();
+    let (mut runs, mut chars, mut i) = (0usize, 0usize, 0);
+    while i < bytes.len() {
+        let b = bytes[i];
+        let start = i;
+        if b.is_ascii_digit() {
+            while bytes.get(i).is_some_and(u8::is_ascii_digit) {
+                i += 1;
+            }
+        } else if b.is_ascii_uppercase() {
+            i += 1;
+            if bytes.get(i).is_some_and(u8::is_ascii_lowercase) {
+                while bytes.get(i).is_some_and(u8::is_ascii_lowercase) {
+                    i += 1;
+                }
+            } else {
+                // `HTTPServer`: the capitals up to the last one, which starts `Server`.
+                while bytes.get(i).is_some_and(u8::is_ascii_uppercase)
+                    && !bytes.get(i + 1).is_some_and(u8::is_ascii_lowercase)
+                {
+                    i += 1;
+                }
+            }
+        } else if b.is_ascii_lowercase() {
+            while bytes.get(i).is_some_and(u8::is_ascii_lowercase) {
+                i += 1;
+            }
+        } else {
+            i += 1;
+            continue;
+        }
+        runs += 1;
+        chars += i - start;
+    }
+    if runs == 0 {
+        return 0.0;
+    }
+    chars as f64 / runs as f64
+}
+
+/// `/etc/app/key.pem`, `./secrets/dev`, `~/.ssh/id_ed25519`: a file, not its content.
+/// Base64 may start with `/` too, but its segments mix cases at random.
+fn looks_like_path(value: &str) -> bool {
+    let Some(rest) = ["/", "./", "../", "~/"]
+        .iter()
+        .find_map(|p| value.strip_prefix(p))
+    else {
+        return false;
+    };
+    let wordy = |segment: &str| {
+        let body = segment
+            .strip_prefix(|c: char| c.is_ascii_uppercase())
+            .unwrap_or(segment);
+        body.bytes()
+            .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b"._-".contains(&b))
+    };
+    !value.contains(['+', '=']) && rest.split('/').all(wordy)
+}
+
+/// `scram-sha-256`, `acme-prod-tls-2024`, `AES_256_GCM`, `_EllipticCurvePrivateKey`: words
+/// joined up, a name rather than a generated key.
+fn reads_as_words(value: &str) -> bool {
+    let one_case = value.bytes().all(|b| !b.is_ascii_lowercase())
+        || value.bytes().all(|b| !b.is_ascii_uppercase());
+    let no_digit = !value.bytes().any(|b| b.is_ascii_digit());
+    (one_case && value.contains(['-', '_', '.']) && word_runs(value) >= 3.0)
+        || (is_ident(value) && no_digit && word_runs(value) >= 3.0)
+}
+
+fn looks_random(value: &str, kind: Kind) -> bool {
+    let lower = value.to_ascii_lowercase();
+    let classes = [
+        value.bytes().any(|b| b.is_ascii_lowercase()),
+        value.bytes().any(|b| b.is_ascii_uppercase()),
+        value.bytes().any(|b| b.is_ascii_digit()),
+    ]
+    .iter()
+    .filter(|&&c| c)
+    .count();
+    let path = looks_like_path(value);
+    value.len() >= kind.min_len()
+        && classes >= 2
+        && entropy(value) >= kind.min_entropy(value)
+        && !path
+        && !value.contains("://")
+        && !value.contains(char::is_whitespace)
+        // Text in a string literal (`"...\r\nHeader: x"`), not a typed value.
+        && !["\\n", "\\r", "\\t", "\\0", "\\x"].iter().any(|e| value.contains(e))
+        && !is_reference(value)
+        && !is_empty_word(value)
+        && !is_placeholder(value)
+        && !has_filler(value)
+        && !(kind == Kind::Key && reads_as_words(value))
+        && !["password", "passwd", "secret", "token"]
+            .iter()
+            .any(|w| lower.contains(w))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_are_split_into_words() {
+        assert_eq!(words("apiKey2"), ["api", "key"]);
+        assert_eq!(
+            words("AWS_SECRET_ACCESS_KEY"),
+            ["aws", "secret", "access", "key"]
+        );
+        assert_eq!(words("APIKey"), ["api", "key"]);
+        assert_eq!(words("_authToken"), ["auth", "token"]);
+        assert_eq!(words("api_key_v2"), ["api", "key"]);
+    }
+
+    #[test]
+    fn names_are_classified() {
+        for name in [
+            "API_KEY",
+            "apiKey",
+            "secret",
+            "client_secret",
+            "auth_token",
+            "_authToken",
+            "credentials",
+            "private_key",
+            "apikey",
+            "SIGNING_KEY",
+            "Authorization",
+            "token",
+        ] {
+            assert_eq!(classify_name(name), Some(Kind::Key), "{name}");
+        }
+        for name in [
+            "password",
+            "DB_PASSWORD",
+            "passwd",
+            "pwd",
+            "SMTP_PASS",
+            "userPassword",
+        ] {
+            assert_eq!(classify_name(name), Some(Kind::Password), "{name}");
+        }
+        for name in [
+            "key",
+            "public_key",
+            "secret_name",
+            "token_type",
+            "max_tokens",
+            "monkey",
+            "cache_key",
+            "password_hash",
+            "next_token",
+            "SECRET_KEY_PATH",
+            "passenger_count",
+        ] {
+            assert_eq!(classify_name(name), None, "{name}");
+        }
+    }
+
+    #[test]
+    fn code_values_are_not_secrets() {
+        for value in [
+            "os.environ[",
+            "getenv(\"X\")",
+            "settings.SECRET_KEY",
+            "$TOKEN",
+            "${API_KEY}",
+            "process.env.TOKEN",
+            "SecretKey",
+            "None",
+            "API_KEY_V2_DEFAULT",
+            "self.key",
+            "Option<String>",
+        ] {
+            assert!(looks_like_code(value), "{value}");
+        }
+        for value in ["Xk9fJ2mQ8vL3pR7t", "a1b2c3d4e5f6a7b8c9d0"] {
+            assert!(!looks_like_code(value), "{value}");
+        }
+    }
+}

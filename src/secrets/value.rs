@@ -1,0 +1,133 @@
+//! Checks on a candidate value: how random it is, and whether it is a stand-in (a
+//! placeholder, a reference to somewhere else, a filler) rather than a secret.
+
+/// Shannon entropy in bits per byte.
+pub(crate) fn entropy(value: &str) -> f64 {
+    let bytes = value.as_bytes();
+    if bytes.is_empty() {
+        return 0.0;
+    }
+    let mut counts = [0u32; 256];
+    for &b in bytes {
+        counts[usize::from(b)] += 1;
+    }
+    let len = bytes.len() as f64;
+    counts
+        .iter()
+        .filter(|&&c| c > 0)
+        .map(|&c| {
+            let p = f64::from(c) / len;
+            -p * p.log2()
+        })
+        .sum()
+}
+
+/// Words that mark a value as a stand-in, wherever they occur in it, in lower case, upper
+/// case or capitalised (`example` covers AWS's documented `AKIAIOSFODNN7EXAMPLE`). Mixed
+/// case (`fAKE`) is what random tokens hold by chance.
+const PLACEHOLDER_WORDS: &str = "\
+    example dummy fake sample placeholder your changeme change_me change-me replace redacted \
+    insert notreal not_real not-real _here -here xxxx";
+/// Marks of a stand-in in any case.
+const PLACEHOLDER_MARKS: &[&str] = &["****", "...", "…", "${", "{{", "<", ">"];
+
+pub(crate) fn is_placeholder(value: &str) -> bool {
+    let capitalised = |w: &str| {
+        let mut out = w.to_owned();
+        if let Some(first) = out.get_mut(..1) {
+            first.make_ascii_uppercase();
+        }
+        out
+    };
+    PLACEHOLDER_WORDS.split_whitespace().any(|w| {
+        value.contains(w)
+            || value.contains(&w.to_ascii_uppercase())
+            || value.contains(&capitalised(w))
+    }) || PLACEHOLDER_MARKS.iter().any(|m| value.contains(m))
+}
+
+/// A run of one character or a counting sequence (`aaaaaa`, `1234567`, `hijkl`): typed by
+/// hand, not drawn at random. Digits need a longer run: tokens with numeric parts (Slack's)
+/// hold short ones by chance.
+pub(crate) fn has_filler(value: &str) -> bool {
+    let bytes = value.as_bytes();
+    let (mut same, mut counting) = (1, 1);
+    for pair in bytes.windows(2) {
+        same = if pair[0] == pair[1] { same + 1 } else { 1 };
+        let next = pair[0].is_ascii_alphanumeric() && pair[1] == pair[0].wrapping_add(1);
+        counting = if next { counting + 1 } else { 1 };
+        let counted = if pair[1].is_ascii_digit() { 7 } else { 5 };
+        if same >= 6 || counting >= counted {
+            return true;
+        }
+    }
+    false
+}
+
+/// Whole values that stand for no password at all.
+const EMPTY_WORDS: &str = "\
+    password passwd pass pwd secret token null none nil true false undefined empty string \
+    admin root guest default user username required optional hidden masked xxx foo bar baz \
+    qux foobar opensesame";
+
+/// One of [`EMPTY_WORDS`], maybe with a number after it (`secret123`, `password1`).
+pub(crate) fn is_empty_word(value: &str) -> bool {
+    let word = value.trim_end_matches(|c: char| c.is_ascii_digit());
+    EMPTY_WORDS
+        .split_whitespace()
+        .any(|w| word.eq_ignore_ascii_case(w))
+}
+
+/// A value written by a template or a shell rather than typed in: `$VAR`, `${VAR}`,
+/// `{{ var }}`, `%VAR%`, `%(name)s`, `{name}`, `<name>`, `#{var}`.
+pub(crate) fn is_reference(value: &str) -> bool {
+    matches!(value.as_bytes().first(), Some(b'$' | b'%' | b'{' | b'<'))
+        || ["${", "{{", "}}", "{}", "#{", "%("]
+            .iter()
+            .any(|t| value.contains(t))
+}
+
+/// The password of `scheme://user:password@host`, unless it is a stand-in, a default, or
+/// the URL is a documentation example (`@example.com`).
+pub(crate) fn url_password(password: &str, user: &str, host: &str) -> bool {
+    let host = host.to_ascii_lowercase();
+    password.len() >= 4
+        && !host.contains("example")
+        && ![".test", ".invalid"].iter().any(|t| host.ends_with(t))
+        && !is_reference(password)
+        && !is_empty_word(password)
+        && !is_placeholder(password)
+        && !password.bytes().all(|b| b == b'*' || b == b'x' || b == b'X')
+        // Default credentials of local services (`postgres:postgres`, `guest:guest`).
+        && password != user
+        // `cvs://:pserver:anoncvs@host`: no user, so no password either.
+        && !(user.is_empty() && password.contains(':'))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn placeholders_in_one_case_only() {
+        for value in [
+            "AKIAIOSFODNN7EXAMPLE",
+            "my-fake-key",
+            "Dummy123",
+            "abcXXXXdef",
+            "<token>",
+        ] {
+            assert!(is_placeholder(value), "{value}");
+        }
+        for value in ["Vx8fAKE2kLm", "q9XXxx7Rt", "Q1yOuRt5"] {
+            assert!(!is_placeholder(value), "{value}");
+        }
+    }
+
+    #[test]
+    fn entropy_of_simple_strings() {
+        assert_eq!(entropy(""), 0.0);
+        assert_eq!(entropy("aaaa"), 0.0);
+        assert!((entropy("abcd") - 2.0).abs() < 1e-9);
+    }
+}
