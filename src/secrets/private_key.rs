@@ -165,12 +165,12 @@ fn prefix_len(line: &str, diff: bool) -> usize {
         .take_while(|c| c.is_ascii_digit())
         .count();
     if digits > 0 && b.get(spaces + digits) == Some(&b'|') {
-        let end = spaces + digits + 1;
-        return if b.get(end) == Some(&b' ') {
-            end + 1
-        } else {
-            end
-        };
+        // The number, then the line's own indentation (a key in a YAML block scalar).
+        let mut end = spaces + digits + 1;
+        while matches!(b.get(end), Some(b' ' | b'\t')) {
+            end += 1;
+        }
+        return end;
     }
     let mut i = usize::from(diff && matches!(b.first(), Some(b'+' | b'-' | b' ')));
     while matches!(b.get(i), Some(b' ' | b'\t')) {

@@ -220,6 +220,28 @@ fn a_private_key_in_a_diff_keeps_its_lines_and_prefixes() {
 }
 
 #[test]
+fn an_indented_key_read_with_file_read_is_redacted() {
+    // A key in a YAML block scalar, as file_read shows it: line numbers, then indentation.
+    let body = pem_body(12, 4);
+    let mut text = String::from("deploy/values.yaml: lines 1-8 of 8\n     1| tls_key: |\n");
+    text.push_str(&format!("     2|     {}\n", begin("")));
+    for (i, line) in body.iter().enumerate() {
+        text.push_str(&format!("{:>6}|     {line}\n", i + 3));
+    }
+    text.push_str(&format!("     8|     {}\n", end("")));
+    let got = scanner().redact(&text);
+    assert_eq!(got.findings.len(), 1, "{:?}", got.findings);
+    assert_eq!(
+        got.findings[0].to_string(),
+        "private-key at deploy/values.yaml:3"
+    );
+    for line in &body {
+        assert!(!got.text.contains(line.as_str()), "{}", got.text);
+    }
+    assert_eq!(got.text.lines().count(), text.lines().count());
+}
+
+#[test]
 fn private_key_kinds_and_layouts() {
     for (i, kind) in ["", "RSA ", "EC ", "DSA ", "OPENSSH ", "ENCRYPTED "]
         .iter()

@@ -1,0 +1,245 @@
+//! Secrets never reach the provider: the real `iris gen` on a repository that stages the
+//! corpus of real-looking secrets (tests/common/secrets.rs), Iris reading every file through
+//! her tools from the fake provider. What the provider received is searched for each secret;
+//! the look-alikes must arrive untouched.
+
+mod common;
+
+use common::agent::{commit_json, openai_env, run, success, write_user_config};
+use common::fake_provider::{FakeProvider, Recorded, Step};
+use common::secrets::{leaks, lookalikes};
+use common::{TestRepo, stderr};
+use serde_json::{Value, json};
+
+/// Every string of a request body, decoded (a key block's newlines are real newlines here).
+fn strings(value: &Value, out: &mut String) {
+    match value {
+        Value::String(text) => {
+            out.push_str(text);
+            out.push('\n');
+        }
+        Value::Array(items) => items.iter().for_each(|v| strings(v, out)),
+        Value::Object(fields) => fields.values().for_each(|v| strings(v, out)),
+        _ => {}
+    }
+}
+
+fn sent(requests: &[Recorded]) -> String {
+    let mut out = String::new();
+    for request in requests {
+        strings(&request.body, &mut out);
+    }
+    out
+}
+
+/// A repository whose one staged commit adds `files`.
+fn staging(files: &[(String, String)]) -> TestRepo {
+    let repo = TestRepo::new();
+    repo.write("README.md", "# demo\n");
+    repo.commit_all("Initial commit");
+    for (path, text) in files {
+        repo.write(path, text);
+    }
+    repo.git(&["add", "-A"]);
+    repo
+}
+
+/// A repository staging each text in a file of its own (`{prefix}00.txt`, ...), and the paths.
+fn one_file_each<'a>(
+    prefix: &str,
+    texts: impl Iterator<Item = &'a String>,
+) -> (TestRepo, Vec<String>) {
+    let files: Vec<(String, String)> = texts
+        .enumerate()
+        .map(|(i, text)| (format!("{prefix}{i:02}.txt"), format!("{text}\n")))
+        .collect();
+    let paths = files.iter().map(|(path, _)| path.clone()).collect();
+    (staging(&files), paths)
+}
+
+/// Iris reads every file, asks for the diff, then writes.
+fn reading(paths: &[String]) -> FakeProvider {
+    let reads = paths
+        .iter()
+        .map(|path| ("file_read".to_string(), json!({ "path": path })))
+        .collect();
+    FakeProvider::start(vec![
+        Step::ToolCalls(reads),
+        Step::tool_call("git_diff", json!({"detail": "standard"})),
+        Step::text(commit_json("Add configuration", "Adds the settings files.")),
+    ])
+}
+
+#[test]
+fn no_secret_of_the_corpus_reaches_the_provider() {
+    let leaks = leaks();
+    let (repo, paths) = one_file_each("config/leak", leaks.iter().map(|(_, line, _)| line));
+    let fake = reading(&paths);
+    // The user's own words carry one too.
+    let token = leaks
+        .iter()
+        .find(|(rule, _, _)| *rule == "github-token")
+        .map(|(_, _, secret)| secret)
+        .expect("the corpus has GitHub tokens");
+    let instructions = format!("push with {token}");
+    let out = run(
+        &repo,
+        &["gen", "--print", "-i", &instructions],
+        &openai_env(&fake),
+    );
+    success(&out);
+    let requests = fake.requests();
+    assert_eq!(requests.len(), 3);
+    let text = sent(&requests);
+    // A key block's secret is its body: none of its lines may arrive, whatever surrounds them.
+    let mut reached = Vec::new();
+    for (rule, _, secret) in &leaks {
+        let parts = secret
+            .lines()
+            .filter(|part| part.len() >= 16 || secret.len() < 16);
+        if parts.clone().any(|part| text.contains(part)) {
+            reached.push(*rule);
+        }
+    }
+    println!(
+        "secrets sent to the provider: {} of {} (rules: {:?})",
+        reached.len(),
+        leaks.len(),
+        reached
+    );
+    assert!(
+        reached.is_empty(),
+        "these reached the provider: {reached:?}"
+    );
+    // Each file's read result kept its line with a marker naming the kind and the place.
+    let results = requests[1].tool_results();
+    for (i, (rule, _, _)) in leaks.iter().enumerate() {
+        let path = format!("config/leak{i:02}.txt");
+        let read = results
+            .iter()
+            .find(|(_, text)| text.starts_with(&format!("{path}:")))
+            .map(|(_, text)| text.as_str())
+            .unwrap_or_default();
+        assert!(
+            read.contains(&format!("[secret: {rule}, {path}:")),
+            "{path} ({rule}):\n{read}"
+        );
+    }
+    // The user is told, naming file and line; stderr shows no secret either.
+    let err = stderr(&out);
+    for i in 0..leaks.len() {
+        let path = format!("config/leak{i:02}.txt:");
+        assert!(
+            err.lines()
+                .any(|l| l.contains("withheld from the provider") && l.contains(&path)),
+            "{path} not reported:\n{err}"
+        );
+    }
+    assert!(!leaks.iter().any(|(_, _, s)| err.contains(s.as_str())));
+}
+
+#[test]
+fn look_alikes_reach_the_provider_untouched() {
+    let lookalikes = lookalikes();
+    let (repo, paths) = one_file_each("data/same", lookalikes.iter().map(|(_, line)| line));
+    let fake = reading(&paths);
+    let out = run(&repo, &["gen", "--print"], &openai_env(&fake));
+    success(&out);
+    let text = sent(&fake.requests());
+    let changed: Vec<&str> = lookalikes
+        .iter()
+        .filter(|(_, line)| line.lines().any(|l| !text.contains(l)))
+        .map(|(what, _)| *what)
+        .collect();
+    println!(
+        "look-alikes changed on the way: {} of {}",
+        changed.len(),
+        lookalikes.len()
+    );
+    assert!(changed.is_empty(), "{changed:?}");
+    assert!(!stderr(&out).contains("withheld"), "{}", stderr(&out));
+}
+
+/// A GitHub token in a `.env` and another in `fixtures/`.
+fn two_tokens() -> (TestRepo, Vec<String>, String, String) {
+    let leaks = leaks();
+    let tokens: Vec<&String> = leaks
+        .iter()
+        .filter(|(rule, _, _)| *rule == "github-token")
+        .map(|(_, _, secret)| secret)
+        .collect();
+    let (env, fixture) = (tokens[0].clone(), tokens[1].clone());
+    let files = vec![
+        (".env".to_string(), format!("GITHUB_TOKEN={env}\n")),
+        (
+            "fixtures/token.txt".to_string(),
+            format!("token: {fixture}\n"),
+        ),
+    ];
+    let repo = staging(&files);
+    let paths = files.into_iter().map(|(p, _)| p).collect();
+    (repo, paths, env, fixture)
+}
+
+#[test]
+fn the_ignore_file_lets_known_fixtures_through_and_the_scan_can_be_turned_off() {
+    let (repo, paths, env, fixture) = two_tokens();
+    repo.write(".irissecretsignore", "# test data\nfixtures/\n");
+    let fake = reading(&paths);
+    let out = run(&repo, &["gen", "--print"], &openai_env(&fake));
+    success(&out);
+    let text = sent(&fake.requests());
+    assert!(!text.contains(&env), "the .env token was sent");
+    assert!(text.contains(&fixture), "the ignored fixture was withheld");
+    let err = stderr(&out);
+    assert!(err.contains("github-token at .env:1"), "{err}");
+    assert!(!err.contains("fixtures/token.txt"), "{err}");
+
+    // A fingerprint from the report ignores that one secret wherever it is.
+    let fingerprint = err
+        .split("fingerprint ")
+        .nth(1)
+        .and_then(|rest| rest.split_whitespace().next())
+        .expect("the report gives a fingerprint")
+        .to_string();
+    repo.write(".irissecretsignore", format!("fixtures/\n{fingerprint}\n"));
+    let fake = reading(&paths);
+    let out = run(&repo, &["gen", "--print"], &openai_env(&fake));
+    success(&out);
+    assert!(sent(&fake.requests()).contains(&env));
+    assert!(!stderr(&out).contains("withheld"), "{}", stderr(&out));
+
+    // A broken ignore line is a configuration error naming the file and line.
+    repo.write(".irissecretsignore", "fixtures/\ngithub-token:not-hex\n");
+    let out = run(&repo, &["gen", "--print"], &openai_env(&reading(&paths)));
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains(".irissecretsignore"),
+        "{}",
+        stderr(&out)
+    );
+
+    // secret_scan = false in the user config: everything goes as it is.
+    std::fs::remove_file(repo.path().join(".irissecretsignore")).expect("remove");
+    write_user_config(&repo, "secret_scan = false\n");
+    let fake = reading(&paths);
+    let out = run(&repo, &["gen", "--print"], &openai_env(&fake));
+    success(&out);
+    let text = sent(&fake.requests());
+    assert!(text.contains(&env) && text.contains(&fixture));
+}
+
+#[test]
+fn debug_traces_never_show_a_secret() {
+    let (repo, _, env, _) = two_tokens();
+    let fake = FakeProvider::start(vec![
+        Step::tool_call("code_search", json!({ "query": env })),
+        Step::text(commit_json("Add configuration", "Adds the settings files.")),
+    ]);
+    let out = run(&repo, &["--debug", "gen", "--print"], &openai_env(&fake));
+    success(&out);
+    let err = stderr(&out);
+    assert!(err.contains("tool call"), "{err}");
+    assert!(!err.contains(&env), "{err}");
+    assert!(err.contains("[secret: github-token"), "{err}");
+}
