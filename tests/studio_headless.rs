@@ -819,7 +819,15 @@ async fn the_studio_marks_a_staged_secret_and_never_sends_one() {
     let body = requests[0].body.to_string();
     assert!(!body.contains(&token), "{body}");
     assert!(body.contains("[secret: github-token]"), "{body}");
-    // The status line says so, naming the kind (a chat message has no file and line).
+    // The status line says so, naming the kind (a chat message has no file and line); the
+    // event may come after the reply, since it travels through the task's event forwarder.
+    studio
+        .pump_until("the notice", |s| {
+            s.notice
+                .as_ref()
+                .is_some_and(|n| n.text.contains("withheld"))
+        })
+        .await;
     let notice = studio.state.notice.clone().expect("a notice");
     assert!(
         notice

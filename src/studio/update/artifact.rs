@@ -114,6 +114,12 @@ pub(super) fn cancel(state: &mut State) -> Option<Vec<Effect>> {
 
 /// A running task's progress.
 pub(super) fn progress(state: &mut State, task: u64, event: &AgentEvent) -> Vec<Effect> {
+    // Said even when it arrives after its task ended: the request went out with the marker.
+    if let AgentEvent::SecretWithheld(finding) = event {
+        let text = format!("a secret was withheld from Iris: {finding} (sent as a marker)");
+        notice(state, Level::Warning, text);
+        return Vec::new();
+    }
     let Some(running) = state.task.as_mut().filter(|t| t.id == task) else {
         // A cancelled task's late question is refused.
         if let AgentEvent::Approval(request) = event {
@@ -122,14 +128,8 @@ pub(super) fn progress(state: &mut State, task: u64, event: &AgentEvent) -> Vec<
         return Vec::new();
     };
     running.progress.apply(event);
-    match event {
-        AgentEvent::Approval(request) => state.approvals.push_back(request.clone()),
-        AgentEvent::SecretWithheld(finding) => notice(
-            state,
-            Level::Warning,
-            format!("a secret was withheld from Iris: {finding} (sent as a marker)"),
-        ),
-        _ => {}
+    if let AgentEvent::Approval(request) = event {
+        state.approvals.push_back(request.clone());
     }
     Vec::new()
 }
