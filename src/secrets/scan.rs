@@ -8,7 +8,7 @@ use regex::Captures;
 
 use super::generic::generic;
 use super::private_key::private_keys;
-use super::rules::{COMPILED, Check, Compiled, MARKER_BIT};
+use super::rules::{COMPILED, Check, Compiled, Keywords, MARKER_BIT};
 use super::value::{entropy, has_filler, is_placeholder, url_password};
 
 /// A secret found in the text, before locations and the ignore file are applied.
@@ -53,6 +53,20 @@ pub(crate) fn candidates(text: &str) -> Vec<Candidate> {
                 continue;
             }
             let slice = &text[line.clone()];
+            if rule.check == Check::Generic {
+                for m in regex.find_iter(slice) {
+                    if let Some(span) = generic(slice, m.range()) {
+                        found.push(Candidate {
+                            rule: rule.id,
+                            span: line.start + span.start..line.start + span.end,
+                            tail: String::new(),
+                            fingerprint_of: None,
+                            priority,
+                        });
+                    }
+                }
+                continue;
+            }
             for caps in regex.captures_iter(slice) {
                 let at = |span: Range<usize>| line.start + span.start..line.start + span.end;
                 match judge(rule.check, slice, &caps) {
@@ -72,11 +86,36 @@ pub(crate) fn candidates(text: &str) -> Vec<Candidate> {
     resolve(found, blocked)
 }
 
-/// The lines holding a keyword, each with the rules it wakes (one pass over the text).
+/// The lines holding a keyword, each with the rules it wakes: one pass over the text per
+/// keyword set, the two lists merged.
 fn flagged_lines(compiled: &Compiled, text: &str) -> Vec<(Range<usize>, u64)> {
+    let exact = lines_with(&compiled.exact, text);
+    let words = lines_with(&compiled.words, text);
+    let mut merged = Vec::with_capacity(exact.len() + words.len());
+    let (mut a, mut b) = (exact.into_iter().peekable(), words.into_iter().peekable());
+    loop {
+        let next = match (a.peek(), b.peek()) {
+            (Some(x), Some(y)) if x.0.start == y.0.start => {
+                let mask = y.1;
+                b.next();
+                a.next().map(|(line, m)| (line, m | mask))
+            }
+            (Some(x), Some(y)) if x.0.start < y.0.start => a.next(),
+            (Some(_), Some(_)) => b.next(),
+            (Some(_), None) => a.next(),
+            (None, _) => b.next(),
+        };
+        match next {
+            Some(line) => merged.push(line),
+            None => return merged,
+        }
+    }
+}
+
+fn lines_with(keywords: &Keywords, text: &str) -> Vec<(Range<usize>, u64)> {
     let mut lines: Vec<(Range<usize>, u64)> = Vec::new();
-    for m in compiled.keywords.find_overlapping_iter(text) {
-        let wakes = compiled.wakes[m.pattern().as_usize()];
+    for m in keywords.automaton.find_iter(text) {
+        let wakes = keywords.wakes[m.pattern().as_usize()];
         let at = m.start();
         if let Some((line, mask)) = lines.last_mut()
             && line.contains(&at)
@@ -149,10 +188,7 @@ enum Verdict {
 
 fn judge(check: Check, line: &str, caps: &Captures) -> Verdict {
     let Some(s) = caps.name("s") else {
-        return match check {
-            Check::Generic => generic(line, caps).map_or(Verdict::No, Verdict::Secret),
-            _ => Verdict::No,
-        };
+        return Verdict::No;
     };
     let value = s.as_str();
     match check {
