@@ -1,8 +1,9 @@
 //! The rule table: what each kind of secret looks like, written from the vendors' published
-//! token formats. A rule is a keyword list (the prefilter: its regex only runs on lines that
-//! hold one of them), a pattern whose group `s` is the secret, and the check that tells a
-//! secret from a look-alike. Earlier rules win where matches overlap, so the specific ones
-//! come first and `generic-secret` last.
+//! token formats. A rule is a keyword list (the prefilter: its pattern only runs on lines
+//! that hold one of them), a pattern whose group `s` is the secret (`generic-secret`'s finds
+//! the assignment, the value after it is read by hand), and the check that tells a secret
+//! from a look-alike. Earlier rules win where matches overlap, so the specific ones come
+//! first and `generic-secret` last.
 
 use std::sync::LazyLock;
 
@@ -52,7 +53,8 @@ const fn token(min_entropy: f64, joined: &'static [u8]) -> Check {
     }
 }
 
-/// The ids in the order of the table, without repeats (a few kinds have two patterns).
+/// Every rule id a finding can carry, in the order of the table (a few kinds have two rows;
+/// `gcp-service-account` has none, see [`RULES`]).
 pub const RULE_IDS: &[&str] = &[
     "private-key",
     "gcp-service-account",
@@ -473,6 +475,10 @@ mod tests {
             );
             assert!(RULE_IDS.contains(&rule.id), "{} not in RULE_IDS", rule.id);
             assert!(!rule.keywords.is_empty(), "{}", rule.id);
+        }
+        for id in RULE_IDS {
+            let has_row = RULES.iter().any(|rule| rule.id == *id);
+            assert!(has_row || *id == "gcp-service-account", "{id} has no row");
         }
     }
 }

@@ -54,8 +54,16 @@ pub(crate) fn candidates(text: &str) -> Vec<Candidate> {
             }
             let slice = &text[line.clone()];
             if rule.check == Check::Generic {
+                // A match inside the value read before is part of that value
+                // (`key=key=key=...`); reading it again would make a long line quadratic.
+                let mut read_to = 0;
                 for m in regex.find_iter(slice) {
-                    if let Some(span) = generic(slice, m.range()) {
+                    if m.start() < read_to {
+                        continue;
+                    }
+                    let assignment = generic(slice, m.range());
+                    read_to = assignment.end;
+                    if let Some(span) = assignment.secret {
                         found.push(Candidate {
                             rule: rule.id,
                             span: line.start + span.start..line.start + span.end,
@@ -204,7 +212,7 @@ fn judge(check: Check, line: &str, caps: &Captures) -> Verdict {
                 && (!needs_digit || value.bytes().any(|b| b.is_ascii_digit()))
                 && !is_placeholder(value)
                 && !has_filler(value)
-                && !unless.iter().any(|u| line.contains(u))
+                && !unless.iter().any(|u| around(line, s.range()).contains(u))
             {
                 Verdict::Secret(s.range())
             } else {
@@ -225,6 +233,20 @@ fn judge(check: Check, line: &str, caps: &Captures) -> Verdict {
         }
         _ => Verdict::No,
     }
+}
+
+/// The part of `line` within 256 bytes of `span`: where a token's context is looked for,
+/// so a long line costs no more per match than a short one.
+fn around(line: &str, span: Range<usize>) -> &str {
+    let mut start = span.start.saturating_sub(256);
+    while !line.is_char_boundary(start) {
+        start += 1;
+    }
+    let mut end = (span.end + 256).min(line.len());
+    while !line.is_char_boundary(end) {
+        end -= 1;
+    }
+    &line[start..end]
 }
 
 /// Not a piece of something longer: the bytes on either side cannot continue the token

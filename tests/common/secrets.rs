@@ -133,6 +133,16 @@ pub fn leaks_seeded(first_seed: u64) -> Vec<(&'static str, String, String)> {
             cat("PRIVATE KEY ", "BLOCK")
         );
         add("private-key", block, body.join("\n"));
+        // A key written as joined strings in code.
+        let body = pem_body(&mut r, 6, "MIIE");
+        let lines: Vec<String> = body.iter().map(|l| format!("  \"{l}\\n\" +")).collect();
+        let block = format!(
+            "const key = \"{}\\n\" +\n{}\n  \"{}\\n\";",
+            armour("BEGIN", "RSA "),
+            lines.join("\n"),
+            armour("END", "RSA ")
+        );
+        add("private-key", block, body.join("\n"));
         // A key in a YAML block scalar.
         let body = pem_body(&mut r, 8, "MIIE");
         let indented: Vec<String> = body.iter().map(|l| format!("    {l}")).collect();
