@@ -49,7 +49,8 @@ fn cat(a: &str, b: &str) -> String {
     format!("{a}{b}")
 }
 
-/// A PEM armour line (`-----BEGIN RSA PRIVATE KEY-----`), built so the source holds none.
+/// A PEM armour line (BEGIN or END, then the kind and `PRIVATE KEY`), built at run time so
+/// the source holds none.
 pub fn armour(edge: &str, kind: &str) -> String {
     format!("-----{edge} {kind}{}-----", cat("PRIVATE ", "KEY"))
 }
