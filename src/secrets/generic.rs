@@ -2,9 +2,9 @@
 //! about a credential (not its path, id or length) and the value looks typed at random, not
 //! like code, a template or words.
 
+use std::collections::HashSet;
 use std::ops::Range;
-
-use regex::Captures;
+use std::sync::LazyLock;
 
 use super::value::{entropy, has_filler, is_empty_word, is_placeholder, is_reference};
 
@@ -23,10 +23,11 @@ impl Kind {
         }
     }
 
-    /// Bits per character below which a value is words, not random. Tuned on the corpus
-    /// (`tests/secrets_corpus.rs`): random base62 of 16 characters scores about 3.8, hex
-    /// about 3.3, English identifiers and sentences of that length 2.8 to 3.4 (those are
-    /// refused for their single case anyway).
+    /// Bits per character below which a value is not random. Random base62 of 16
+    /// characters scores 3.8 on average (3.4 for the lowest 1%), hex 3.2 (2.7 for the
+    /// lowest 2%), 8 random characters 2.9 (2.4). Words score as much (`SomeLongVariable`
+    /// 3.7): the classes of characters and [`reads_as_words`] tell those apart, this only
+    /// drops what is plainly typed by hand (`aaaa1111bbbb2222`).
     fn min_entropy(self, value: &str) -> f64 {
         match self {
             Kind::Password => 2.5,
@@ -61,10 +62,25 @@ const KEY_WORDS: &str = "secret secrets token tokens credential credentials auth
 /// Words ending in `key` that are no key.
 const NOT_KEYS: &str = "monkey turkey hockey jockey donkey whiskey hotkey";
 
-/// Whether `word` is one of the space-separated words of `list`.
-fn listed(list: &str, word: &str) -> bool {
-    list.split_whitespace().any(|w| w == word)
+/// The word lists as sets, split once.
+struct Lists {
+    metadata: HashSet<&'static str>,
+    not_secret: HashSet<&'static str>,
+    password: HashSet<&'static str>,
+    key: HashSet<&'static str>,
+    not_keys: HashSet<&'static str>,
 }
+
+static LISTS: LazyLock<Lists> = LazyLock::new(|| {
+    let set = |list: &'static str| list.split_whitespace().collect();
+    Lists {
+        metadata: set(METADATA_WORDS),
+        not_secret: set(NOT_SECRET_WORDS),
+        password: set(PASSWORD_WORDS),
+        key: set(KEY_WORDS),
+        not_keys: set(NOT_KEYS),
+    }
+});
 
 /// The words of an identifier, lower case: `apiKey2` -> api, key; `AWS_SECRET` -> aws, secret.
 fn words(name: &str) -> Vec<String> {
@@ -95,68 +111,148 @@ fn words(name: &str) -> Vec<String> {
 }
 
 fn classify_name(name: &str) -> Option<Kind> {
+    let lists = &*LISTS;
     let words = words(name);
-    let last = words.last()?;
-    if listed(METADATA_WORDS, last) || words.iter().any(|w| listed(NOT_SECRET_WORDS, w)) {
+    let last = words.last()?.as_str();
+    if lists.metadata.contains(last) || words.iter().any(|w| lists.not_secret.contains(w.as_str()))
+    {
         return None;
     }
-    if words.iter().any(|w| listed(PASSWORD_WORDS, w)) || last == "pass" {
+    if words.iter().any(|w| lists.password.contains(w.as_str())) || last == "pass" {
         return Some(Kind::Password);
     }
     let keyish = |w: &String| {
-        listed(KEY_WORDS, w)
+        lists.key.contains(w.as_str())
             || (w.len() > 3
                 && ["key", "token", "secret"].iter().any(|k| w.ends_with(k))
-                && !listed(NOT_KEYS, w))
+                && !lists.not_keys.contains(w.as_str()))
     };
     let last_is_key = (last == "key" || last == "keys") && words.len() >= 2;
     (last_is_key || words.iter().any(keyish)).then_some(Kind::Key)
 }
 
-/// `generic-secret`: the value's span when the name sounds secret and the value looks random.
-pub(crate) fn generic(line: &str, caps: &Captures) -> Option<Range<usize>> {
-    let name = caps.name("name")?.as_str();
-    let kind = classify_name(name)?;
-    let (value, quoted) = match (caps.name("dq"), caps.name("sq"), caps.name("bq")) {
-        (Some(v), _, _) | (_, Some(v), _) | (_, _, Some(v)) => (v, true),
-        _ => (caps.name("uq")?, false),
-    };
-    let mut span = value.range();
-    let mut text = value.as_str();
-    if quoted {
+/// What [`generic`] made of an assignment.
+pub(crate) struct Assignment {
+    /// The span of the secret, if the value is one.
+    pub secret: Option<Range<usize>>,
+    /// Where the value ends: a later match that starts before this is inside the value.
+    pub end: usize,
+}
+
+/// `generic-secret`: the value after `assignment` (a match of the rule's pattern: a name
+/// and its assignment operator), a secret if the name sounds secret and the value looks
+/// random.
+pub(crate) fn generic(line: &str, assignment: Range<usize>) -> Assignment {
+    match read_value(line, assignment.end) {
+        Some(value) => Assignment {
+            end: value.span.end,
+            secret: secret_in(line, assignment, value),
+        },
+        None => Assignment {
+            secret: None,
+            end: assignment.end,
+        },
+    }
+}
+
+fn secret_in(line: &str, assignment: Range<usize>, value: Value) -> Option<Range<usize>> {
+    // Most matches in code are short expressions: the cheapest test first.
+    if value.span.len() < Kind::Password.min_len() {
+        return None;
+    }
+    let head = &line[assignment.clone()];
+    let name_len = head
+        .bytes()
+        .take_while(|b| b.is_ascii_alphanumeric() || b"_.-".contains(b))
+        .count();
+    let kind = classify_name(&head[..name_len])?;
+    let mut span = value.span;
+    let mut text = &line[span.clone()];
+    if value.quoted {
         // `"%s:%s" % (a, b)`, `"{}".format(x)`, `"a" + b`: the string is a template.
-        let after = line.get(value.end() + 1..).unwrap_or("").trim_start();
+        let after = line.get(span.end + 1..).unwrap_or("").trim_start();
         if after.starts_with(['%', '+']) || after.starts_with(".format(") {
             return None;
         }
         // `"Authorization": "Bearer <token>"`: the token is the secret.
-        for scheme in ["bearer ", "basic ", "token "] {
-            if text.len() > scheme.len()
-                && text.is_char_boundary(scheme.len())
-                && text[..scheme.len()].eq_ignore_ascii_case(scheme)
-            {
-                span.start += scheme.len();
-                text = &text[scheme.len()..];
-                break;
-            }
+        if let Some(scheme) = auth_scheme(text) {
+            span.start += scheme;
+            text = &text[scheme..];
         }
-    } else if !env_style(caps) && looks_like_code(text) {
-        return None;
+    } else {
+        // `API_KEY=value` as in an env file or a shell: an upper-case name, `=` and the
+        // value with nothing between them. What follows is data, never code.
+        let env_style = &head[name_len..] == "="
+            && span.start == assignment.end
+            && !head[..name_len].bytes().any(|b| b.is_ascii_lowercase());
+        if !env_style && looks_like_code(text) {
+            return None;
+        }
     }
     looks_random(text, kind).then_some(span)
 }
 
-/// `API_KEY=value` as in an env file or a shell: an upper-case name, `=` and the value
-/// with nothing between them. What follows is data, never code.
-fn env_style(caps: &Captures) -> bool {
-    let (Some(name), Some(op), Some(value)) = (caps.name("name"), caps.name("op"), caps.name("uq"))
-    else {
-        return false;
-    };
-    op.as_str() == "="
-        && name.end() == op.start()
-        && op.end() == value.start()
-        && !name.as_str().bytes().any(|b| b.is_ascii_lowercase())
+/// A value and whether it was quoted.
+struct Value {
+    span: Range<usize>,
+    quoted: bool,
+}
+
+/// The value that starts at `from` (after blanks): a string in `"`, `'` or `` ` `` (its
+/// inside), or a run of characters up to a blank or one of ``"'`,;&``.
+fn read_value(line: &str, from: usize) -> Option<Value> {
+    let bytes = line.as_bytes();
+    let mut i = from;
+    while matches!(bytes.get(i), Some(b' ' | b'\t')) {
+        i += 1;
+    }
+    if let Some(scheme) = line.get(i..).and_then(auth_scheme) {
+        i += scheme;
+    }
+    let first = *bytes.get(i)?;
+    if matches!(first, b'"' | b'\'' | b'`') {
+        let open = i + 1;
+        let mut j = open;
+        while let Some(&c) = bytes.get(j) {
+            match c {
+                b'\\' if first == b'"' => j += 2,
+                b'\r' | b'\n' => return None,
+                c if c == first => {
+                    return Some(Value {
+                        span: open..j,
+                        quoted: true,
+                    });
+                }
+                _ => j += 1,
+            }
+        }
+        return None;
+    }
+    if b" \t\r\n\"'`,;=:&".contains(&first) {
+        return None;
+    }
+    let end = bytes[i..]
+        .iter()
+        .position(|b| b" \t\r\n\"'`,;&".contains(b))
+        .map_or(bytes.len(), |n| i + n);
+    Some(Value {
+        span: i..end,
+        quoted: false,
+    })
+}
+
+/// The length of a leading `Bearer `, `Basic ` or `Token ` (any case, with the blanks after
+/// it) when something follows.
+fn auth_scheme(text: &str) -> Option<usize> {
+    ["bearer", "basic", "token"].iter().find_map(|scheme| {
+        let head = text.get(..scheme.len())?;
+        let blanks = text[scheme.len()..]
+            .bytes()
+            .take_while(|b| *b == b' ' || *b == b'\t')
+            .count();
+        let rest = scheme.len() + blanks;
+        (head.eq_ignore_ascii_case(scheme) && blanks > 0 && rest < text.len()).then_some(rest)
+    })
 }
 
 /// An unquoted value that is an expression: a call, an index, a path, a variable.

@@ -13,8 +13,8 @@ pub(crate) struct Locator<'a> {
     text: &'a str,
     /// Start of the next line to read; past the end when all are read.
     next: usize,
-    /// The line read last (without its `\n`) and its location.
-    current: Option<(Range<usize>, Option<Location>)>,
+    /// The line read last (without its `\n`) and its number in the file [`Self::path`].
+    current: Option<(Range<usize>, Option<u32>)>,
     /// The file the lines belong to.
     path: Option<String>,
     /// A diff's `--- a/X` side, for files whose new side is `/dev/null`.
@@ -56,11 +56,15 @@ impl<'a> Locator<'a> {
     /// the next (an earlier one gets `None`).
     pub(crate) fn locate(&mut self, offset: usize) -> Option<Location> {
         loop {
-            if let Some((line, location)) = &self.current
+            if let Some((line, number)) = &self.current
                 && line.start <= offset
                 && offset <= line.end
             {
-                return location.clone();
+                let path = self.path.as_ref()?;
+                return number.map(|line| Location {
+                    path: path.clone(),
+                    line,
+                });
             }
             let text = self.text;
             if self.next > text.len() {
@@ -68,14 +72,14 @@ impl<'a> Locator<'a> {
             }
             let start = self.next;
             let end = text[start..].find('\n').map_or(text.len(), |i| start + i);
-            let location = self.read(&text[start..end]);
-            self.current = Some((start..end, location));
+            let number = self.read(&text[start..end]);
+            self.current = Some((start..end, number));
             self.next = end + 1;
         }
     }
 
-    /// Moves the state over one line and says where that line is.
-    fn read(&mut self, line: &str) -> Option<Location> {
+    /// Moves the state over one line and says which line of [`Self::path`] it is.
+    fn read(&mut self, line: &str) -> Option<u32> {
         let line = line.strip_suffix('\r').unwrap_or(line);
         if let Some(found) = self.hunk_line(line) {
             return found;
@@ -109,7 +113,7 @@ impl<'a> Locator<'a> {
             self.mode = Mode::FileRead;
         } else if self.mode == Mode::FileRead {
             match numbered_line(line) {
-                Some(number) => return self.at(number),
+                Some(number) => return Some(number),
                 // The note after the lines (`[12 more lines; ...]`) ends the answer.
                 None => self.mode = Mode::Outside,
             }
@@ -117,8 +121,8 @@ impl<'a> Locator<'a> {
         None
     }
 
-    /// A line of a hunk: `Some(its location)`; `None` when the hunk is over.
-    fn hunk_line(&mut self, line: &str) -> Option<Option<Location>> {
+    /// A line of a hunk: `Some(its number)`; `None` when the hunk is over.
+    fn hunk_line(&mut self, line: &str) -> Option<Option<u32>> {
         let Mode::Hunk {
             old,
             new,
@@ -161,14 +165,7 @@ impl<'a> Locator<'a> {
             old_left,
             new_left,
         };
-        Some(self.at(number))
-    }
-
-    fn at(&self, line: u32) -> Option<Location> {
-        self.path.as_ref().map(|path| Location {
-            path: path.clone(),
-            line,
-        })
+        Some(Some(number))
     }
 }
 

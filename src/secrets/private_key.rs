@@ -33,14 +33,16 @@ pub(crate) fn private_keys(
 ) {
     let (_, begin) = &compiled.rules[priority];
     let slice = &text[line.clone()];
-    for m in begin.find_iter(slice) {
-        let lead = &slice[..m.start()];
-        let after = line.start + m.end();
-        let rest = text[after..line.end].trim();
-        let block = if rest.is_empty() {
+    let begins: Vec<Range<usize>> = begin.find_iter(slice).map(|m| m.range()).collect();
+    for (i, m) in begins.iter().enumerate() {
+        // What follows this BEGIN up to the next one: each part of the line is read once.
+        let until = begins.get(i + 1).map_or(slice.len(), |next| next.start);
+        let lead = &slice[..m.start];
+        let rest = line.start + m.end..line.start + until;
+        let block = if only_wrapping(&text[rest.clone()]) && until == slice.len() {
             following_lines(compiled, text, line.end, lead)
         } else {
-            same_line(compiled, text, after..line.end, lead)
+            same_line(compiled, text, rest, lead)
         };
         found.extend(block.map(|mut c| {
             c.priority = priority;
@@ -76,7 +78,12 @@ fn same_line(compiled: &Compiled, text: &str, rest: Range<usize>, lead: &str) ->
     if count_base64(inner) < MIN_KEY_CHARS || inner.contains("[secret:") {
         return None;
     }
-    let rule = if lead.contains("private_key") {
+    // `"private_key": "` just before the BEGIN.
+    let mut near = lead.len().saturating_sub(32);
+    while !lead.is_char_boundary(near) {
+        near += 1;
+    }
+    let rule = if lead[near..].contains("private_key") {
         "gcp-service-account"
     } else {
         "private-key"
@@ -179,6 +186,44 @@ fn prefix_len(line: &str, diff: bool) -> usize {
     i
 }
 
+/// After a BEGIN line's header, nothing but what closes a string and joins it to the next
+/// (`\n" +`, `",`, `\`): the key's body is on the lines below.
+fn only_wrapping(rest: &str) -> bool {
+    let b = rest.as_bytes();
+    let mut i = 0;
+    while let Some(&c) = b.get(i) {
+        match c {
+            b' ' | b'\t' | b'\r' | b'"' | b'\'' | b'`' | b'+' | b',' | b';' | b')' => i += 1,
+            b'\\' => {
+                i += 1;
+                if matches!(b.get(i), Some(b'n' | b'r')) {
+                    i += 1;
+                }
+            }
+            _ => return false,
+        }
+    }
+    true
+}
+
+/// A body line written as a string in code (`"MIIE...\n" +`, `'MIIE...',`): the part
+/// inside the quotes, without the escaped line break. Other lines whole.
+fn unwrap_string(content: &str) -> (usize, usize) {
+    let b = content.as_bytes();
+    if !matches!(b.first(), Some(b'"' | b'\'' | b'`')) {
+        return (0, b.len());
+    }
+    let mut to = b.len();
+    while to > 1 {
+        match b[to - 1] {
+            b' ' | b'\t' | b'+' | b',' | b';' | b')' | b'"' | b'\'' | b'`' | b'\\' => to -= 1,
+            b'n' | b'r' if to >= 3 && b[to - 2] == b'\\' => to -= 2,
+            _ => break,
+        }
+    }
+    (1, to)
+}
+
 fn looks_like_body(content: &str) -> bool {
     content
         .bytes()
@@ -206,10 +251,11 @@ impl Body {
         let line = &text[start..end];
         let line = line.strip_suffix('\r').unwrap_or(line);
         let p = prefix_len(line, self.diff);
-        if !looks_like_body(&line[p..]) {
+        let (from, to) = unwrap_string(&line[p..]);
+        if !looks_like_body(&line[p + from..p + to]) {
             return false;
         }
-        self.lines.push(start + p..start + line.len());
+        self.lines.push(start + p + from..start + p + to);
         true
     }
 

@@ -8,7 +8,7 @@ use regex::Captures;
 
 use super::generic::generic;
 use super::private_key::private_keys;
-use super::rules::{COMPILED, Check, Compiled, MARKER_BIT};
+use super::rules::{COMPILED, Check, Compiled, Keywords, MARKER_BIT};
 use super::value::{entropy, has_filler, is_placeholder, url_password};
 
 /// A secret found in the text, before locations and the ignore file are applied.
@@ -53,6 +53,28 @@ pub(crate) fn candidates(text: &str) -> Vec<Candidate> {
                 continue;
             }
             let slice = &text[line.clone()];
+            if rule.check == Check::Generic {
+                // A match inside the value read before is part of that value
+                // (`key=key=key=...`); reading it again would make a long line quadratic.
+                let mut read_to = 0;
+                for m in regex.find_iter(slice) {
+                    if m.start() < read_to {
+                        continue;
+                    }
+                    let assignment = generic(slice, m.range());
+                    read_to = assignment.end;
+                    if let Some(span) = assignment.secret {
+                        found.push(Candidate {
+                            rule: rule.id,
+                            span: line.start + span.start..line.start + span.end,
+                            tail: String::new(),
+                            fingerprint_of: None,
+                            priority,
+                        });
+                    }
+                }
+                continue;
+            }
             for caps in regex.captures_iter(slice) {
                 let at = |span: Range<usize>| line.start + span.start..line.start + span.end;
                 match judge(rule.check, slice, &caps) {
@@ -72,11 +94,36 @@ pub(crate) fn candidates(text: &str) -> Vec<Candidate> {
     resolve(found, blocked)
 }
 
-/// The lines holding a keyword, each with the rules it wakes (one pass over the text).
+/// The lines holding a keyword, each with the rules it wakes: one pass over the text per
+/// keyword set, the two lists merged.
 fn flagged_lines(compiled: &Compiled, text: &str) -> Vec<(Range<usize>, u64)> {
+    let exact = lines_with(&compiled.exact, text);
+    let words = lines_with(&compiled.words, text);
+    let mut merged = Vec::with_capacity(exact.len() + words.len());
+    let (mut a, mut b) = (exact.into_iter().peekable(), words.into_iter().peekable());
+    loop {
+        let next = match (a.peek(), b.peek()) {
+            (Some(x), Some(y)) if x.0.start == y.0.start => {
+                let mask = y.1;
+                b.next();
+                a.next().map(|(line, m)| (line, m | mask))
+            }
+            (Some(x), Some(y)) if x.0.start < y.0.start => a.next(),
+            (Some(_), Some(_)) => b.next(),
+            (Some(_), None) => a.next(),
+            (None, _) => b.next(),
+        };
+        match next {
+            Some(line) => merged.push(line),
+            None => return merged,
+        }
+    }
+}
+
+fn lines_with(keywords: &Keywords, text: &str) -> Vec<(Range<usize>, u64)> {
     let mut lines: Vec<(Range<usize>, u64)> = Vec::new();
-    for m in compiled.keywords.find_overlapping_iter(text) {
-        let wakes = compiled.wakes[m.pattern().as_usize()];
+    for m in keywords.automaton.find_iter(text) {
+        let wakes = keywords.wakes[m.pattern().as_usize()];
         let at = m.start();
         if let Some((line, mask)) = lines.last_mut()
             && line.contains(&at)
@@ -149,10 +196,7 @@ enum Verdict {
 
 fn judge(check: Check, line: &str, caps: &Captures) -> Verdict {
     let Some(s) = caps.name("s") else {
-        return match check {
-            Check::Generic => generic(line, caps).map_or(Verdict::No, Verdict::Secret),
-            _ => Verdict::No,
-        };
+        return Verdict::No;
     };
     let value = s.as_str();
     match check {
@@ -168,7 +212,7 @@ fn judge(check: Check, line: &str, caps: &Captures) -> Verdict {
                 && (!needs_digit || value.bytes().any(|b| b.is_ascii_digit()))
                 && !is_placeholder(value)
                 && !has_filler(value)
-                && !unless.iter().any(|u| line.contains(u))
+                && !unless.iter().any(|u| around(line, s.range()).contains(u))
             {
                 Verdict::Secret(s.range())
             } else {
@@ -189,6 +233,20 @@ fn judge(check: Check, line: &str, caps: &Captures) -> Verdict {
         }
         _ => Verdict::No,
     }
+}
+
+/// The part of `line` within 256 bytes of `span`: where a token's context is looked for,
+/// so a long line costs no more per match than a short one.
+fn around(line: &str, span: Range<usize>) -> &str {
+    let mut start = span.start.saturating_sub(256);
+    while !line.is_char_boundary(start) {
+        start += 1;
+    }
+    let mut end = (span.end + 256).min(line.len());
+    while !line.is_char_boundary(end) {
+        end -= 1;
+    }
+    &line[start..end]
 }
 
 /// Not a piece of something longer: the bytes on either side cannot continue the token

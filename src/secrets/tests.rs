@@ -272,6 +272,23 @@ fn private_key_kinds_and_layouts() {
     assert_eq!(got.findings.len(), 1);
     assert_eq!(got.text.lines().count(), text.lines().count());
     assert!(body.iter().all(|l| !got.text.contains(l.as_str())));
+    // Strings joined in code: the quotes, escapes and `+` stay.
+    let js = format!(
+        "const key = \"{}\\n\" +\n  \"{}\\n\" +\n  \"{}\\n\" +\n  \"{}\\n\";\n",
+        begin("RSA "),
+        body[0],
+        body[1],
+        end("RSA ")
+    );
+    let got = scanner().redact(&js);
+    assert_eq!(
+        got.text,
+        format!(
+            "const key = \"{}\\n\" +\n  \"[secret: private-key]\\n\" +\n  \"\\n\" +\n  \"{}\\n\";\n",
+            begin("RSA "),
+            end("RSA ")
+        )
+    );
     // CRLF line ends stay.
     let text = format!("{}\r\n{}\r\n{}\r\n", begin(""), body.join("\r\n"), end(""));
     let got = scanner().redact(&text);
@@ -604,6 +621,35 @@ fn odd_input_does_not_panic() {
     assert!(!got.findings.is_empty());
     let single = "x".repeat(1 << 20);
     assert_eq!(scanner().redact(&single).text, single);
+}
+
+#[test]
+fn long_lines_of_repeated_keywords_take_linear_time() {
+    // Each of these once read the rest of the line for every match.
+    let mut r = Rng::new(5);
+    let account_key = format!("AccountKey={}==;", r.pick(BASE64, 86));
+    let json_key = format!("\"private_key\": \"{}\\n{}", begin(""), r.pick(BASE64, 40));
+    for unit in [
+        "key=".to_owned(),
+        "token='".to_owned(),
+        begin("RSA "),
+        json_key,
+        account_key,
+        "ghp_".to_owned(),
+        "https://u:p@".to_owned(),
+    ] {
+        let line = unit.repeat((1 << 20) / unit.len());
+        let started = std::time::Instant::now();
+        let got = scanner().redact(&line);
+        let _ = scanner().redact(&got.text);
+        // Seconds in a debug build if it were quadratic (minutes, in fact); well under one
+        // second otherwise.
+        assert!(
+            started.elapsed() < std::time::Duration::from_secs(20),
+            "{unit}: {:?}",
+            started.elapsed()
+        );
+    }
 }
 
 #[test]

