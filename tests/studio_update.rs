@@ -2022,3 +2022,51 @@ fn draft(text: impl Into<String>) -> Draft {
         ..Draft::default()
     }
 }
+
+#[test]
+fn withheld_secrets_are_counted_while_iris_works_and_told_when_she_is_done() {
+    use iris_studio::agent::AgentEvent;
+    use iris_studio::secrets::{Finding, Location};
+    let mut state = loaded(Mode::COMMIT, vec![staged("src/lib.rs")]);
+    let task = start_generation(&mut state);
+    let finding = |line| Finding {
+        rule: "aws-access-key",
+        location: Some(Location {
+            path: ".env".to_string(),
+            line,
+        }),
+        fingerprint: "aws-access-key:0123456789ab".to_string(),
+    };
+    for line in [1, 2] {
+        update(
+            &mut state,
+            Action::Agent {
+                task,
+                event: AgentEvent::SecretWithheld(finding(line)),
+            },
+        );
+    }
+    assert_eq!(
+        state.task.as_ref().map(|t| t.progress.secrets_withheld),
+        Some(2)
+    );
+    assert_eq!(
+        notice(&state),
+        (
+            Level::Warning,
+            "a secret was withheld from Iris: aws-access-key at .env:2 (sent as a marker)"
+        )
+    );
+    generated(&mut state, task, "Add keys\n\nAdds the deployment keys.");
+    assert_eq!(
+        notice(&state),
+        (
+            Level::Warning,
+            "Iris wrote the commit; 2 secrets withheld from her (sent as markers)"
+        )
+    );
+    // Without secrets, success as before.
+    let task = start_generation(&mut state);
+    generated(&mut state, task, "Add keys\n\nAdds the deployment keys.");
+    assert_eq!(notice(&state).0, Level::Success);
+}

@@ -29,6 +29,8 @@ pub struct Progress {
     pub input_tokens: u64,
     pub output_tokens: u64,
     pub tool_calls: usize,
+    /// Secrets kept out of the requests so far (each once).
+    pub secrets_withheld: usize,
 }
 
 impl Progress {
@@ -52,10 +54,8 @@ impl Progress {
             AgentEvent::Approval(request) => {
                 self.activity = format!("waiting for your approval of {}", request.tool);
             }
-            AgentEvent::ToolFinished { .. }
-            | AgentEvent::SecretWithheld(_)
-            | AgentEvent::Done(_)
-            | AgentEvent::Error(_) => {}
+            AgentEvent::SecretWithheld(_) => self.secrets_withheld += 1,
+            AgentEvent::ToolFinished { .. } | AgentEvent::Done(_) | AgentEvent::Error(_) => {}
         }
     }
 }

@@ -38,6 +38,11 @@ pub fn draw(frame: &mut Frame, area: Rect, state: &State, looks: &Looks) {
                 task.progress.input_tokens, task.progress.output_tokens
             ));
         }
+        match task.progress.secrets_withheld {
+            0 => {}
+            1 => text.push_str(" · 1 secret withheld"),
+            n => text.push_str(&format!(" · {n} secrets withheld")),
+        }
         text.push_str(" · esc cancels");
         Span::styled(
             clip(&text, width.saturating_sub(help.len())),

@@ -115,10 +115,10 @@ pub(super) fn cancel(state: &mut State) -> Option<Vec<Effect>> {
 /// A running task's progress.
 pub(super) fn progress(state: &mut State, task: u64, event: &AgentEvent) -> Vec<Effect> {
     // Said even when it arrives after its task ended: the request went out with the marker.
+    // While the task runs its line counts them; the notice shows once it ends.
     if let AgentEvent::SecretWithheld(finding) = event {
         let text = format!("a secret was withheld from Iris: {finding} (sent as a marker)");
         notice(state, Level::Warning, text);
-        return Vec::new();
     }
     let Some(running) = state.task.as_mut().filter(|t| t.id == task) else {
         // A cancelled task's late question is refused.
@@ -162,13 +162,27 @@ pub(super) fn approval_key(state: &mut State, key: KeyEvent) -> Vec<Effect> {
     vec![answer(&request, decision)]
 }
 
-fn finish_task(state: &mut State, task: u64) -> bool {
-    if state.task.as_ref().is_some_and(|t| t.id == task) {
-        state.task = None;
-        state.approvals.clear();
-        true
-    } else {
-        false // a cancelled task's late result
+/// Ends the running task `task`; `None` for a cancelled task's late result.
+fn finish_task(state: &mut State, task: u64) -> Option<Task> {
+    let finished = state.task.take_if(|t| t.id == task)?;
+    state.approvals.clear();
+    Some(finished)
+}
+
+/// What ended well, and how many secrets its requests went without (the last notice of
+/// a withheld secret would otherwise be lost under it).
+fn done_notice(state: &mut State, finished: &Task, what: String) {
+    match finished.progress.secrets_withheld {
+        0 => notice(state, Level::Success, what),
+        n => {
+            let secrets = if n == 1 {
+                "1 secret".to_string()
+            } else {
+                format!("{n} secrets")
+            };
+            let text = format!("{what}; {secrets} withheld from her (sent as markers)");
+            notice(state, Level::Warning, text);
+        }
     }
 }
 
@@ -178,14 +192,14 @@ pub(super) fn generated(
     kind: ArtifactKind,
     result: Result<String, String>,
 ) -> Vec<Effect> {
-    if !finish_task(state, task) {
+    let Some(finished) = finish_task(state, task) else {
         return Vec::new();
-    }
+    };
     match result {
         Ok(text) => {
             replace(state, kind, &text);
             let what = format!("Iris wrote the {}", kind.title().to_lowercase());
-            notice(state, Level::Success, what);
+            done_notice(state, &finished, what);
             save_draft(state, kind)
         }
         Err(err) => {
@@ -200,7 +214,7 @@ pub(super) fn chat_replied(
     task: u64,
     result: Result<ChatOutcome, String>,
 ) -> Vec<Effect> {
-    if !finish_task(state, task) {
+    if finish_task(state, task).is_none() {
         return Vec::new();
     }
     match result {
