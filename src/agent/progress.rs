@@ -110,6 +110,7 @@ mod tests {
                 input_tokens: 1204,
                 output_tokens: 340,
                 tool_calls: 1,
+                secrets_withheld: 0,
             }
         );
     }
