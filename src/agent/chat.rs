@@ -136,6 +136,7 @@ impl IrisAgent {
         };
         let output = within(
             self.settings.run_timeout,
+            &self.ctx.safety,
             run(&self.main, request, sink.clone()),
         )
         .await?;

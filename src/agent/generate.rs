@@ -4,6 +4,7 @@
 use super::capability::Capability;
 use super::iris::IrisAgent;
 use super::output::{OutputError, parse_structured};
+use super::safety::Safety;
 use super::{AgentEvent, EventSink, ProviderError, Run, run};
 use crate::types::{Artifact, Critique, OutputType};
 
@@ -22,14 +23,28 @@ delegate the rest to parallel_analyze.";
 pub struct RunTimedOut(pub std::time::Duration);
 
 /// `work`, stopped with [`RunTimedOut`] once `limit` has passed: the one deadline of a write
-/// (evidence, draft, critic, revision) and of a chat turn.
+/// (evidence, draft, critic, revision) and of a chat turn. Time a question waits for the user
+/// (`safety`) does not count: an approval given after a coffee still lets the run finish.
 pub(crate) async fn within<T>(
     limit: std::time::Duration,
+    safety: &Safety,
     work: impl std::future::Future<Output = anyhow::Result<T>>,
 ) -> anyhow::Result<T> {
-    tokio::time::timeout(limit, work)
-        .await
-        .unwrap_or_else(|_| Err(RunTimedOut(limit).into()))
+    let start = tokio::time::Instant::now();
+    let waited_before = safety.waited();
+    let mut work = std::pin::pin!(work);
+    loop {
+        let waited = safety.waited().saturating_sub(waited_before);
+        tokio::select! {
+            out = &mut work => return out,
+            _ = tokio::time::sleep_until(start + limit + waited) => {
+                // A question answered (or still open) meanwhile moves the deadline on.
+                if safety.waited().saturating_sub(waited_before) == waited {
+                    return Err(RunTimedOut(limit).into());
+                }
+            }
+        }
+    }
 }
 
 /// What requests spent: how many, input and output tokens.
@@ -314,4 +329,53 @@ fn revision_request<T: Artifact>(
         issues.join("\n"),
         verdict.revision_prompt
     ))
+}
+
+#[cfg(test)]
+mod tests {
+    use std::time::Duration;
+
+    use tokio::sync::mpsc::unbounded_channel;
+
+    use super::*;
+    use crate::agent::safety::{Decision, Risk, SafetyMode};
+
+    const LIMIT: Duration = Duration::from_millis(300);
+
+    #[tokio::test]
+    async fn the_deadline_stops_work_that_takes_too_long() {
+        let safety = Safety::new(SafetyMode::Safe);
+        let slow = async {
+            tokio::time::sleep(LIMIT * 3).await;
+            Ok(())
+        };
+        let err = within(LIMIT, &safety, slow).await.unwrap_err();
+        assert!(err.downcast_ref::<RunTimedOut>().is_some(), "{err}");
+    }
+
+    #[tokio::test]
+    async fn time_spent_waiting_for_the_user_does_not_count() {
+        let safety = Safety::new(SafetyMode::Safe);
+        // The user answers after twice the run's whole limit.
+        let (tx, mut rx) = unbounded_channel();
+        tokio::spawn(async move {
+            while let Some(event) = rx.recv().await {
+                if let AgentEvent::Approval(request) = event {
+                    tokio::time::sleep(LIMIT * 2).await;
+                    request.reply.send(Decision::AllowOnce);
+                }
+            }
+        });
+        let sink = EventSink::new(tx);
+        let work = async {
+            tokio::time::sleep(LIMIT / 3).await;
+            safety
+                .permit("static_analysis", Risk::Execute, "{}", &sink)
+                .await?;
+            tokio::time::sleep(LIMIT / 3).await;
+            Ok("done")
+        };
+        assert_eq!(within(LIMIT, &safety, work).await.unwrap(), "done");
+        assert!(safety.waited() >= LIMIT * 2);
+    }
 }

@@ -7,8 +7,10 @@
 use std::collections::HashSet;
 use std::fmt;
 use std::sync::{Arc, Mutex};
+use std::time::Duration;
 
 use tokio::sync::oneshot;
+use tokio::time::Instant;
 
 use super::events::{AgentEvent, EventSink};
 use super::tools::ToolFailure;
@@ -158,19 +160,57 @@ impl PartialEq for Reply {
 
 impl Eq for Reply {}
 
-/// The session's safety: the mode and the tools the user allowed for the session, shared by
-/// every clone (every run of a studio session).
+/// The session's safety: the mode, the tools the user allowed for the session and the time
+/// spent waiting for answers, shared by every clone (every run of a studio session).
 #[derive(Debug, Clone, Default)]
 pub struct Safety {
     pub mode: SafetyMode,
     allowed: Arc<Mutex<HashSet<String>>>,
+    waiting: Arc<Mutex<Waiting>>,
+}
+
+/// Time with a question on screen: a run's deadline does not count it.
+#[derive(Debug, Default)]
+struct Waiting {
+    /// Waits that ended.
+    total: Duration,
+    /// Questions open now, and since when one has been.
+    open: usize,
+    since: Option<Instant>,
 }
 
 impl Safety {
     pub fn new(mode: SafetyMode) -> Self {
         Self {
             mode,
-            allowed: Arc::default(),
+            ..Self::default()
+        }
+    }
+
+    /// How long questions have waited for the user so far, the open one included.
+    pub fn waited(&self) -> Duration {
+        self.waiting.lock().map_or(Duration::ZERO, |w| {
+            w.total + w.since.map_or(Duration::ZERO, |since| since.elapsed())
+        })
+    }
+
+    fn question_opened(&self) {
+        if let Ok(mut w) = self.waiting.lock() {
+            if w.open == 0 {
+                w.since = Some(Instant::now());
+            }
+            w.open += 1;
+        }
+    }
+
+    fn question_closed(&self) {
+        if let Ok(mut w) = self.waiting.lock() {
+            w.open = w.open.saturating_sub(1);
+            if w.open == 0
+                && let Some(since) = w.since.take()
+            {
+                w.total += since.elapsed();
+            }
         }
     }
 
@@ -198,6 +238,7 @@ impl Safety {
             return Ok(());
         }
         let (reply, answer) = Reply::new();
+        self.question_opened();
         sink.send(AgentEvent::Approval(ApprovalRequest {
             tool: tool.to_string(),
             args: args.to_string(),
@@ -206,6 +247,7 @@ impl Safety {
         }));
         // A sink nobody reads drops the request, and with it the sender: a refusal.
         let decision = answer.await.unwrap_or(Decision::Deny);
+        self.question_closed();
         match decision {
             Decision::AllowForSession => self.allow_for_session(tool),
             Decision::AllowOnce if ask == Ask::OncePerSession => self.allow_for_session(tool),

@@ -40,7 +40,7 @@ impl IrisAgent {
     ) -> anyhow::Result<Written> {
         let started = std::time::Instant::now();
         let work = self.write_unbounded(kind, scope, ask_critic, sink);
-        let result = within(self.settings.run_timeout, work).await;
+        let result = within(self.settings.run_timeout, &self.ctx.safety, work).await;
         match &result {
             Ok(written) => {
                 tracing::debug!(
