@@ -200,27 +200,30 @@ fn wait_for_exit(program: &mut PtyProgram) {
 }
 
 #[test]
-fn on_a_terminal_safe_asks_each_time_and_the_answers_count() {
-    let project = Project::new();
-    let fake = two_calls();
-    let mut program = on_terminal(&project, &fake, &["gen", "--print", "--safety", "safe"]);
-    wait_for_question(&program, 1);
-    assert!(
-        program.text().contains(
-            "Iris wants to run static_analysis (execute: runs programs of this repository)"
-        ),
-        "{}",
-        program.text()
-    );
-    program.send(b"y\n");
-    wait_for_question(&program, 2);
-    program.send(b"n\n");
-    wait_for_exit(&mut program);
-    assert_eq!(project.runs(), 1);
-    let read = results(&fake);
-    assert!(read[0].contains("F401"), "{read:?}");
-    assert!(read[1].contains(REFUSED), "{read:?}");
-    assert!(program.text().contains("Import sys"), "{}", program.text());
+fn on_a_terminal_safe_and_paranoid_ask_each_time_and_the_answers_count() {
+    for mode in ["safe", "paranoid"] {
+        let project = Project::new();
+        let fake = two_calls();
+        let mut program = on_terminal(&project, &fake, &["gen", "--print", "--safety", mode]);
+        wait_for_question(&program, 1);
+        assert!(
+            program.text().contains(
+                "Iris wants to run static_analysis (execute: runs programs of this repository)"
+            ),
+            "{mode}: {}",
+            program.text()
+        );
+        program.send(b"y\n");
+        wait_for_question(&program, 2);
+        program.send(b"n\n");
+        wait_for_exit(&mut program);
+        assert_eq!(project.runs(), 1, "{mode}");
+        let read = results(&fake);
+        assert!(read[0].contains("F401"), "{mode}: {read:?}");
+        assert!(read[1].contains(REFUSED), "{mode}: {read:?}");
+        assert!(read[1].contains(&format!("safety_mode {mode}")), "{read:?}");
+        assert!(program.text().contains("Import sys"), "{}", program.text());
+    }
 }
 
 #[test]
