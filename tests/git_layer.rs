@@ -215,3 +215,50 @@ fn changed_lines_are_the_lines_of_the_parsed_diff() {
         assert_eq!(crlf.2, vec!["TWO\r"]);
     }
 }
+
+#[test]
+fn line_times_match_git_blame_of_the_working_copy() {
+    let repo = TestRepo::new();
+    repo.write("a.txt", "one\ntwo\nthree\n");
+    repo.commit_all("first");
+    repo.write("a.txt", "one\n2\nthree\nfour\n");
+    repo.commit_all("second");
+    // A line not committed yet, before the others.
+    repo.write("a.txt", "zero\none\n2\nthree\nfour\n");
+    let git = GitRepo::discover(&repo.path()).expect("repo");
+    let content = std::fs::read(repo.path().join("a.txt")).expect("read");
+    let ours = git.line_times("a.txt", &content).expect("line times");
+
+    // What `git blame --porcelain` says of the working copy: each line's commit, and each
+    // commit's author time the first time it appears.
+    let porcelain = repo.git(&["blame", "--porcelain", "a.txt"]);
+    let mut times = std::collections::HashMap::new();
+    let mut order = Vec::new();
+    let mut current = String::new();
+    for line in porcelain.lines() {
+        let first = line.split(' ').next().unwrap_or_default();
+        if first.len() == 40 && first.chars().all(|c| c.is_ascii_hexdigit()) {
+            current = first.to_string();
+            order.push(current.clone());
+        } else if let Some(time) = line.strip_prefix("author-time ") {
+            times.insert(current.clone(), time.parse::<i64>().expect("a time"));
+        }
+    }
+    let theirs: Vec<Option<i64>> = order
+        .iter()
+        .map(|sha| (!sha.chars().all(|c| c == '0')).then(|| times[sha]))
+        .collect();
+    assert_eq!(ours, theirs);
+    assert_eq!(ours[0], None);
+    assert!(
+        ours[2] > ours[1],
+        "line 2 changed in the second commit: {ours:?}"
+    );
+
+    // A file with no history: nothing committed.
+    repo.write("new.txt", "a\nb\n");
+    assert_eq!(
+        git.line_times("new.txt", b"a\nb\n").expect("new"),
+        vec![None, None]
+    );
+}

@@ -69,6 +69,36 @@ impl GitRepo {
     }
 }
 
+impl GitRepo {
+    /// When each line of `content` (the working copy of `path`) was last committed, as the
+    /// author's time in seconds: one blame of the file at HEAD, carried over to the working
+    /// copy. `None` for lines not committed yet; every line is `None` when the file has no
+    /// history at HEAD.
+    pub fn line_times(&self, path: &str, content: &[u8]) -> Result<Vec<Option<i64>>> {
+        let clean = check_relative_path(path)?;
+        let lines = split_lines(content).len();
+        let Some(head) = self.head_commit()? else {
+            return Ok(vec![None; lines]);
+        };
+        if head.tree()?.get_path(&clean).is_err() {
+            return Ok(vec![None; lines]);
+        }
+        let mut opts = BlameOptions::new();
+        opts.newest_commit(head.id());
+        let blame = self.repo.blame_file(&clean, Some(&mut opts))?;
+        let blame = blame.blame_buffer(content)?;
+        Ok((1..=lines)
+            .map(|line| {
+                let hunk = blame.get_line(line)?;
+                if hunk.final_commit_id().is_zero() {
+                    return None;
+                }
+                hunk.final_signature().map(|sig| sig.when().seconds())
+            })
+            .collect())
+    }
+}
+
 /// Lines without their terminators (a final newline does not start another line).
 fn split_lines(content: &[u8]) -> Vec<&[u8]> {
     let content = content.strip_suffix(b"\n").unwrap_or(content);
