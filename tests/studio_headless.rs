@@ -836,3 +836,28 @@ async fn the_studio_marks_a_staged_secret_and_never_sends_one() {
         "{notice:?}"
     );
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn opening_a_file_brings_its_heat_margin_from_one_blame() {
+    use iris_studio::studio::state::Heat;
+    let repo = staged_repo();
+    repo.commit_all("Add two()");
+    repo.write(
+        "src/lib.rs",
+        "// new first line\npub fn one() -> u32 {\n    1\n}\n\npub fn two() -> u32 {\n    2\n}\n",
+    );
+    let fake = FakeProvider::start(vec![]);
+    let mut studio = Headless::new(&repo, &fake, Mode::Explore);
+    studio.state.explorer.open = Some("src/lib.rs".to_string());
+    studio.runner.run(Effect::OpenFile {
+        path: "src/lib.rs".to_string(),
+    });
+    studio
+        .pump_until("the heat margin", |s| s.explorer.heat.is_some())
+        .await;
+    let heat = studio.state.explorer.heat.clone().expect("heat");
+    assert_eq!(heat.len(), 8);
+    assert_eq!(heat[0], Heat::Uncommitted);
+    assert_eq!(heat[1], Heat::Cold, "from the first commit");
+    assert_eq!(heat[6], Heat::Hot, "from the second commit");
+}

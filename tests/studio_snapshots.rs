@@ -291,6 +291,26 @@ fn explore_mode_shows_the_tree_and_the_open_file_with_its_history() {
     }];
     state.focus = Pane::Code;
     insta::assert_snapshot!("explore", render(&state));
+
+    // The heat margin: the oldest line dim, an uncommitted one, the newest bright.
+    use iris_studio::studio::state::Heat;
+    state.explorer.heat = Some(vec![Heat::Cold, Heat::Uncommitted, Heat::Hot]);
+    insta::assert_snapshot!("explore_heat", render(&state));
+    let buffer = render_with(&state, ColorSupport::TrueColor);
+    let theme = Theme::builtin("dark")
+        .expect("dark")
+        .adapt(ColorSupport::TrueColor);
+    let margin: Vec<(u16, u16)> = (0..HEIGHT)
+        .flat_map(|y| (0..WIDTH).map(move |x| (x, y)))
+        .filter(|&(x, y)| buffer[(x, y)].symbol() == "▎")
+        .collect();
+    assert_eq!(margin.len(), 3, "one mark per line");
+    let fg = |i: usize| buffer[margin[i]].fg;
+    use iris_studio::studio::theme::Token;
+    assert_eq!(fg(0), theme.style(Token::Border).fg.unwrap_or_default());
+    assert_eq!(fg(1), theme.style(Token::Unstaged).fg.unwrap_or_default());
+    assert_eq!(fg(2), theme.style(Token::Warning).fg.unwrap_or_default());
+    assert_ne!(fg(0), fg(2), "old and new lines look different");
 }
 
 #[test]

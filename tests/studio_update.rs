@@ -2070,3 +2070,45 @@ fn withheld_secrets_are_counted_while_iris_works_and_told_when_she_is_done() {
     generated(&mut state, task, "Add keys\n\nAdds the deployment keys.");
     assert_eq!(notice(&state).0, Level::Success);
 }
+
+#[test]
+fn the_heat_margin_places_each_line_in_the_files_own_history() {
+    use iris_studio::studio::state::Heat;
+    let times = [Some(100), None, Some(200), Some(160), Some(130), Some(101)];
+    assert_eq!(
+        Heat::of_times(&times),
+        vec![
+            Heat::Cold,
+            Heat::Uncommitted,
+            Heat::Hot,
+            Heat::Warm,
+            Heat::Cool,
+            Heat::Cold
+        ]
+    );
+    assert_eq!(Heat::of_times(&[None, None]), vec![Heat::Uncommitted; 2]);
+
+    // The blame of a file the user has left changes nothing; the open file's lands, and
+    // opening another file clears it.
+    let mut state = State::new(Mode::Explore);
+    state.explorer.open = Some("b.rs".into());
+    let aged = |path: &str| Action::LinesAged {
+        path: path.into(),
+        result: Ok(vec![Some(1), Some(2)]),
+    };
+    update(&mut state, aged("a.rs"));
+    assert_eq!(state.explorer.heat, None);
+    update(&mut state, aged("b.rs"));
+    assert_eq!(state.explorer.heat, Some(vec![Heat::Cold, Heat::Hot]));
+    update(
+        &mut state,
+        Action::LinesAged {
+            path: "b.rs".into(),
+            result: Err("binary".into()),
+        },
+    );
+    assert_eq!(
+        state.explorer.heat, None,
+        "a file git cannot blame has no margin"
+    );
+}

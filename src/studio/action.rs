@@ -49,6 +49,12 @@ pub enum Action {
         path: String,
         result: Result<OpenedFile, String>,
     },
+    /// When each line of the open file was last committed (`None`: not yet), for the heat
+    /// margin.
+    LinesAged {
+        path: String,
+        result: Result<Vec<Option<i64>>, String>,
+    },
     /// The commits of a range, with what its start resolved to.
     CommitsLoaded {
         mode: Mode,

@@ -149,9 +149,49 @@ pub struct Explorer {
     pub open: Option<String>,
     pub lines: Option<Vec<String>>,
     pub history: Vec<CommitRow>,
+    /// Each line's age as a heat level (see [`Heat`]), once the blame has been read.
+    pub heat: Option<Vec<Heat>>,
     pub scroll: usize,
     /// Columns scrolled past on the left, for long lines.
     pub hscroll: usize,
+}
+
+/// How recently a line of the open file changed, within the file's own history: the heat
+/// margin of the code view shows recent changes bright and old ones dim.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Heat {
+    /// Not committed yet.
+    Uncommitted,
+    /// In the newest quarter of the file's history.
+    Hot,
+    Warm,
+    Cool,
+    /// In the oldest quarter.
+    Cold,
+}
+
+impl Heat {
+    /// Levels from commit times: each line placed between the file's oldest and newest
+    /// commit.
+    pub fn of_times(times: &[Option<i64>]) -> Vec<Heat> {
+        let known = times.iter().flatten();
+        let (Some(oldest), Some(newest)) = (known.clone().min(), known.max()) else {
+            return vec![Heat::Uncommitted; times.len()];
+        };
+        let span = (newest - oldest).max(1) as f64;
+        times
+            .iter()
+            .map(|time| match time {
+                None => Heat::Uncommitted,
+                Some(t) => match (*t - oldest) as f64 / span {
+                    x if x >= 0.75 => Heat::Hot,
+                    x if x >= 0.5 => Heat::Warm,
+                    x if x >= 0.25 => Heat::Cool,
+                    _ => Heat::Cold,
+                },
+            })
+            .collect()
+    }
 }
 
 impl Explorer {

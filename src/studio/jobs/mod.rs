@@ -61,6 +61,8 @@ pub struct Jobs {
     /// The diff pane: a file's diff or a commit's.
     diff: Latest,
     file: Latest,
+    /// The open file's blame (heat margin), after the file itself.
+    ages: Latest,
     commits: Latest,
 }
 
@@ -73,6 +75,7 @@ impl Jobs {
             status: Latest::default(),
             diff: Latest::default(),
             file: Latest::default(),
+            ages: Latest::default(),
             commits: Latest::default(),
         }
     }
@@ -110,10 +113,17 @@ impl Jobs {
         self.run(|root| Action::TreeLoaded(tree(root)));
     }
 
+    /// The file and its history; then, in a job of its own (a blame can take a while on a
+    /// long history), when each of its lines was last committed.
     pub fn open_file(&self, path: String) {
+        let aged = path.clone();
         self.newest(&self.file, move |root| Action::FileOpened {
             result: open_file(root, &path),
             path,
+        });
+        self.newest(&self.ages, move |root| Action::LinesAged {
+            result: line_times(root, &aged),
+            path: aged,
         });
     }
 
@@ -213,6 +223,20 @@ fn open_file(root: PathBuf, path: &str) -> Result<OpenedFile, String> {
         .map(CommitRow::from)
         .collect();
     Ok(OpenedFile { lines, history })
+}
+
+/// When each line of a file's working copy was last committed.
+fn line_times(root: PathBuf, path: &str) -> Result<Vec<Option<i64>>, String> {
+    let boundary = Boundary::open(&ToolContext::new(root.clone())).map_err(|e| e.to_string())?;
+    let file = boundary.resolve(path).map_err(|e| e.to_string())?;
+    let content = match read_text(&file.absolute, MAX_OPEN_BYTES) {
+        Ok(FileText::Text(text)) => text,
+        Ok(_) => return Err(format!("{path} is binary or too large")),
+        Err(e) => return Err(e.to_string()),
+    };
+    GitRepo::discover(&root)
+        .and_then(|repo| repo.line_times(path, content.as_bytes()))
+        .map_err(|e| e.to_string())
 }
 
 /// The commits of FROM..TO; without FROM, the default branch for a PR and the latest tag (else

@@ -8,7 +8,7 @@ use ratatui::widgets::{ListItem, Paragraph};
 
 use super::{draw_list, focused, pane_block};
 use crate::studio::highlight::Highlighter;
-use crate::studio::state::{Pane, State};
+use crate::studio::state::{Heat, Pane, State};
 use crate::studio::text::clip;
 use crate::studio::theme::{Theme, Token};
 
@@ -43,6 +43,20 @@ pub fn draw_tree(frame: &mut Frame, area: Rect, state: &State, theme: &Theme) {
         (explorer.selected, state.list_tops.tree),
         theme,
     );
+}
+
+/// The heat margin's cell for a line: bright for recent changes, dim for old ones, the
+/// unstaged colour for lines not committed yet, blank until the blame has been read.
+fn heat_mark(heat: Option<Heat>, theme: &Theme) -> Span<'static> {
+    let token = match heat {
+        None => return Span::raw(" "),
+        Some(Heat::Uncommitted) => Token::Unstaged,
+        Some(Heat::Hot) => Token::Warning,
+        Some(Heat::Warm) => Token::Accent,
+        Some(Heat::Cool) => Token::DiffLineNumber,
+        Some(Heat::Cold) => Token::Border,
+    };
+    Span::styled("▎", theme.style(token))
 }
 
 pub fn draw_code(frame: &mut Frame, area: Rect, state: &State, theme: &Theme) {
@@ -83,11 +97,15 @@ pub fn draw_code(frame: &mut Frame, area: Rect, state: &State, theme: &Theme) {
                 .skip(explorer.scroll)
                 .take(height)
                 .map(|(i, line)| {
-                    let mut spans = vec![Span::styled(
-                        format!("{:>number_width$} ", i + 1),
-                        theme.style(Token::DiffLineNumber),
-                    )];
-                    let shown = (explorer.hscroll, width.saturating_sub(number_width + 1));
+                    let heat = explorer.heat.as_ref().and_then(|heat| heat.get(i));
+                    let mut spans = vec![
+                        heat_mark(heat.copied(), theme),
+                        Span::styled(
+                            format!("{:>number_width$} ", i + 1),
+                            theme.style(Token::DiffLineNumber),
+                        ),
+                    ];
+                    let shown = (explorer.hscroll, width.saturating_sub(number_width + 2));
                     spans.extend(highlighter.window(path, line, theme.style(Token::Text), shown));
                     Line::from(spans)
                 })

@@ -3,7 +3,7 @@
 use super::super::action::OpenedFile;
 use super::super::command::Command;
 use super::super::effect::Effect;
-use super::super::state::{Level, Pane, State};
+use super::super::state::{Heat, Level, Pane, State};
 use super::{notice, step};
 
 pub(super) fn tree_loaded(state: &mut State, result: Result<Vec<String>, String>) -> Vec<Effect> {
@@ -36,6 +36,20 @@ pub(super) fn file_opened(
         }
         Err(err) => notice(state, Level::Error, format!("opening {path} failed: {err}")),
     }
+    Vec::new()
+}
+
+/// The blame of the open file arrived: its lines' heat, or nothing (the margin stays blank;
+/// a file git cannot blame is no error worth a notice).
+pub(super) fn lines_aged(
+    state: &mut State,
+    path: String,
+    result: Result<Vec<Option<i64>>, String>,
+) -> Vec<Effect> {
+    if state.explorer.open.as_deref() != Some(path.as_str()) {
+        return Vec::new();
+    }
+    state.explorer.heat = result.ok().map(|times| Heat::of_times(&times));
     Vec::new()
 }
 
@@ -78,6 +92,7 @@ pub(super) fn open_tree_row(state: &mut State) -> Vec<Effect> {
     state.explorer.open = Some(row.path.clone());
     state.explorer.lines = None;
     state.explorer.history.clear();
+    state.explorer.heat = None;
     state.explorer.scroll = 0;
     state.explorer.hscroll = 0;
     state.focus = Pane::Code;

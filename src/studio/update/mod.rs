@@ -49,6 +49,7 @@ fn reduce(state: &mut State, action: Action) -> Vec<Effect> {
         Action::GitDone { result, committed } => changes::git_done(state, result, committed),
         Action::TreeLoaded(result) => explore::tree_loaded(state, result),
         Action::FileOpened { path, result } => explore::file_opened(state, path, result),
+        Action::LinesAged { path, result } => explore::lines_aged(state, path, result),
         Action::CommitsLoaded { mode, result } => range::commits_loaded(state, mode, result),
         Action::DiffLoaded {
             path,
