@@ -1,6 +1,7 @@
 //! The command line: commands, flags, exit codes.
 
 mod approve;
+mod blame;
 mod completions;
 pub mod config;
 pub mod exit;
@@ -57,6 +58,8 @@ pub enum Command {
     Changelog(generate::ChangelogArgs),
     /// Write the release notes for a range.
     ReleaseNotes(generate::ReleaseNotesArgs),
+    /// Explain why lines of a file are as they are, from their history (FILE:START-END).
+    Blame(blame::BlameArgs),
     /// Show the effective configuration and where each value comes from; `set` changes it.
     Config(config::ConfigArgs),
     /// Install or remove the git hook that writes the message when you run `git commit`.
@@ -197,6 +200,7 @@ fn execute(cli: Cli) -> Result<ExitCode> {
         Command::Pr(args) => runtime.block_on(generate::pr_command(args)),
         Command::Changelog(args) => runtime.block_on(generate::changelog_command(args)),
         Command::ReleaseNotes(args) => runtime.block_on(generate::release_notes_command(args)),
+        Command::Blame(args) => runtime.block_on(blame::run(args)),
         Command::Config(args) => config::run(args),
         Command::Hook(args) => hook::run(args),
         Command::Presets => presets::run(),

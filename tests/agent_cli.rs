@@ -700,3 +700,71 @@ fn release_notes_are_printed_for_a_range() {
     let value: Value = serde_json::from_str(&json_out).expect("JSON");
     assert_eq!(value["summary"], "Two is here.");
 }
+
+#[test]
+fn blame_explains_lines_from_their_history_citing_commits() {
+    let repo = staged_repo();
+    repo.commit_all("Add two()");
+    let head = repo.git(&["rev-parse", "HEAD"]).trim().to_string();
+    let fake = FakeProvider::start(vec![Step::text(format!(
+        "`two()` returns 2. It came in {} (Add two()), next to `one()`.",
+        &head[..10]
+    ))]);
+    let out = run(
+        &repo,
+        &["blame", "src/lib.rs:5-7", "--json"],
+        &openai_env(&fake),
+    );
+    let json: Value = serde_json::from_str(&success(&out)).expect("JSON");
+    assert_eq!(json["path"], "src/lib.rs");
+    assert_eq!(
+        (json["start_line"].as_u64(), json["end_line"].as_u64()),
+        (Some(5), Some(7))
+    );
+    assert!(
+        json["explanation"]
+            .as_str()
+            .unwrap_or_default()
+            .contains("two()")
+    );
+    let commits = json["commits"].as_array().expect("commits");
+    assert_eq!(commits.len(), 1, "{commits:?}");
+    assert_eq!(commits[0]["id"], head.as_str());
+    assert_eq!(commits[0]["summary"], "Add two()");
+    assert_eq!(json["cited"], json!([commits[0]["short_id"]]));
+    // The first request already carries each line with its commit, and the commit's message.
+    let requests = fake.requests();
+    assert_eq!(requests.len(), 1);
+    let asked = requests[0].user_texts().join("\n");
+    assert!(
+        asked.starts_with("Explain why lines 5-7 of src/lib.rs"),
+        "{asked}"
+    );
+    assert!(asked.contains("pub fn two() -> u32 {"), "{asked}");
+    assert!(asked.contains("Add two()"), "{asked}");
+    assert!(requests[0].tool_names().iter().any(|t| t == "git_show"));
+
+    // Plain: the explanation as markdown.
+    let fake = FakeProvider::start(vec![Step::text("It returns 1.")]);
+    let out = run(&repo, &["blame", "src/lib.rs:2"], &openai_env(&fake));
+    assert_eq!(success(&out).trim(), "It returns 1.");
+}
+
+#[test]
+fn blame_says_clearly_what_it_cannot_explain() {
+    let repo = staged_repo();
+    let fake = FakeProvider::start(vec![]);
+    let err = failure(&run(&repo, &["blame", "src/lib.rs"], &openai_env(&fake)), 2);
+    assert!(
+        err.contains("expected FILE:START-END or FILE:LINE"),
+        "{err}"
+    );
+    let out = run(&repo, &["blame", "src/new.rs:1"], &openai_env(&fake));
+    let err = stderr(&out);
+    assert_ne!(out.status.code(), Some(0));
+    assert!(
+        err.contains("src/new.rs") && err.contains("not a file committed"),
+        "{err}"
+    );
+    assert_eq!(fake.requests().len(), 0, "nothing to explain, nothing sent");
+}

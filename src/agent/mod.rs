@@ -1,6 +1,7 @@
 //! Iris, the agent: one [`IrisAgent`] runs every capability on any provider, with the tools it
 //! gathers evidence with, and reports what it does as [`AgentEvent`]s.
 
+pub mod blame;
 pub mod capability;
 pub mod chat;
 pub mod events;

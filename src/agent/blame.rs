@@ -1,0 +1,200 @@
+//! Semantic blame: "why is this code like this?" Iris explains a line range of a committed
+//! file from its history. The first request carries the evidence a careful model reads first
+//! (each line's commit, and those commits' messages); her tools serve the rest.
+
+use std::collections::BTreeMap;
+use std::fmt::Write;
+
+use serde::Serialize;
+
+use super::capability::Capability;
+use super::generate::within;
+use super::iris::IrisAgent;
+use super::{AgentEvent, EventSink, Run, run};
+use crate::git::{BlameLine, GitRepo};
+use crate::types::OutputType;
+
+/// Lines asked about: a file of the repository and a 1-based, inclusive range.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LinesAsked {
+    pub path: String,
+    pub start: usize,
+    pub end: usize,
+}
+
+/// A commit behind the lines, as the explanation can cite it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct BlamedCommit {
+    pub id: String,
+    pub short_id: String,
+    pub author: String,
+    pub time: i64,
+    /// The author date, `YYYY-MM-DD`.
+    pub date: String,
+    pub summary: String,
+    /// Lines of the range it last changed.
+    pub lines: usize,
+}
+
+/// Iris' explanation and the commits behind the lines, those she cited first.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Explained {
+    pub path: String,
+    pub start_line: usize,
+    pub end_line: usize,
+    pub explanation: String,
+    pub commits: Vec<BlamedCommit>,
+    /// Short ids of the commits the explanation names.
+    pub cited: Vec<String>,
+}
+
+/// The commits of a blame, oldest first, with their summaries.
+fn commits_of(repo: &GitRepo, blame: &[BlameLine]) -> Vec<BlamedCommit> {
+    let mut by_id: BTreeMap<&str, BlamedCommit> = BTreeMap::new();
+    for line in blame {
+        let entry = by_id.entry(&line.commit).or_insert_with(|| {
+            let info = repo.commit_info(&line.commit).ok();
+            BlamedCommit {
+                id: line.commit.clone(),
+                short_id: line.short_id.clone(),
+                author: line.author.clone(),
+                time: line.time,
+                date: info.as_ref().map(|c| c.date()).unwrap_or_default(),
+                summary: info.map(|c| c.summary).unwrap_or_default(),
+                lines: 0,
+            }
+        });
+        entry.lines += 1;
+    }
+    let mut commits: Vec<BlamedCommit> = by_id.into_values().collect();
+    commits.sort_by_key(|c| c.time);
+    commits
+}
+
+/// The request: the range, each line with its commit, and the commits.
+fn request(asked: &LinesAsked, blame: &[BlameLine], commits: &[BlamedCommit]) -> String {
+    let mut out = format!(
+        "Explain why lines {}-{} of {} are as they are.\n\n## The lines, each with the commit \
+         that last changed it\n",
+        asked.start, asked.end, asked.path
+    );
+    for line in blame {
+        let _ = writeln!(out, "{:>6} {} | {}", line.line, line.short_id, line.content);
+    }
+    out.push_str("\n## Those commits, oldest first\n");
+    for c in commits {
+        let _ = writeln!(
+            out,
+            "- {} {} by {} ({} line(s)): {}",
+            c.short_id, c.date, c.author, c.lines, c.summary
+        );
+    }
+    out.push_str(
+        "\nRead a commit whole with git_show, older history with git_log and git_blame, and the \
+         code around the lines with file_read, where this is not enough.",
+    );
+    out
+}
+
+/// The short ids of `commits` that `text` names (by any prefix of 7 or more characters).
+fn cited(text: &str, commits: &[BlamedCommit]) -> Vec<String> {
+    let words: Vec<&str> = text
+        .split(|c: char| !c.is_ascii_hexdigit())
+        .filter(|w| w.len() >= 7)
+        .collect();
+    commits
+        .iter()
+        .filter(|c| {
+            words
+                .iter()
+                .any(|w| c.id.starts_with(&w.to_ascii_lowercase()))
+        })
+        .map(|c| c.short_id.clone())
+        .collect()
+}
+
+impl IrisAgent {
+    /// Explains `asked` from its history (the `semantic_blame` capability), within the run's
+    /// deadline; ends with a Done or Error event like every write.
+    pub async fn explain_lines(
+        &self,
+        asked: &LinesAsked,
+        sink: &EventSink,
+    ) -> anyhow::Result<Explained> {
+        let work = async {
+            let repo = self.ctx.repo()?;
+            let blame = repo.blame(&asked.path, asked.start, Some(asked.end))?;
+            let commits = commits_of(&repo, &blame);
+            let cap = Capability::load("semantic_blame", self.user_dir.as_deref())?;
+            sink.send(AgentEvent::Status("reading the history".to_string()));
+            let output = run(
+                &self.main,
+                Run {
+                    preamble: self.preamble(&cap, OutputType::Text)?,
+                    history: Vec::new(),
+                    prompt: request(asked, &blame, &commits),
+                    tools: self.main_tools(sink),
+                    max_turns: self.settings.max_turns,
+                    max_tokens: self.max_tokens(&cap),
+                    schema: None,
+                    stream: self.stream,
+                },
+                sink.clone(),
+            )
+            .await?;
+            let explanation = super::output::clean_text(&output.text).trim().to_string();
+            anyhow::ensure!(
+                !explanation.is_empty(),
+                "the model answered with nothing to say about these lines"
+            );
+            Ok(Explained {
+                path: asked.path.clone(),
+                start_line: asked.start,
+                end_line: blame.last().map_or(asked.end, |l| l.line),
+                cited: cited(&explanation, &commits),
+                explanation,
+                commits,
+            })
+        };
+        let result = within(self.settings.run_timeout, &self.ctx.safety, work).await;
+        match &result {
+            Ok(explained) => sink.send(AgentEvent::Done(explained.explanation.clone())),
+            Err(err) => sink.send(AgentEvent::Error(format!("{err:#}"))),
+        }
+        result
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn commit(id: &str) -> BlamedCommit {
+        BlamedCommit {
+            id: id.to_string(),
+            short_id: id[..7].to_string(),
+            author: "Ada".into(),
+            time: 0,
+            date: "2026-11-23".into(),
+            summary: "s".into(),
+            lines: 1,
+        }
+    }
+
+    #[test]
+    fn citations_are_found_by_any_long_enough_prefix() {
+        let commits = [
+            commit("0123456789abcdef0123456789abcdef01234567"),
+            commit("fedcba9876543210fedcba9876543210fedcba98"),
+        ];
+        assert_eq!(
+            cited("Added in 0123456 (Ada), then moved.", &commits),
+            vec!["0123456"]
+        );
+        assert_eq!(
+            cited("See FEDCBA98765 and 0123456789ab.", &commits),
+            vec!["0123456", "fedcba9"]
+        );
+        assert!(cited("a 012345 short id, a deadbeefcafe", &commits).is_empty());
+    }
+}
