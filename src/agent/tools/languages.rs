@@ -6,9 +6,11 @@
 //! [`super::boundary::line_matcher`]): `^` is a line start and `\s` never crosses a line.
 
 use std::path::Path;
+use std::sync::OnceLock;
 
 use grep_regex::RegexMatcher;
 
+use super::ToolFailure;
 use super::boundary::line_matcher;
 use crate::language::Language;
 
@@ -146,6 +148,39 @@ pub static LANGUAGES: &[LanguagePatterns] = &[
         imports: &[r"^\s*(?:source|\.)\s+\S+"],
     },
 ];
+
+/// The compiled patterns of one language.
+pub struct LanguageMatchers {
+    pub name: &'static str,
+    /// Functions and types: what an outline shows first.
+    pub definitions: Option<RegexMatcher>,
+    /// Module-level constants and variables: shown when there is room left.
+    pub constants: Option<RegexMatcher>,
+    pub imports: Option<RegexMatcher>,
+}
+
+/// Every language's matchers, compiled once per process (tens of milliseconds): a session
+/// that maps the repository (or outlines a file) again pays only for the work.
+pub fn language_matchers() -> Result<&'static [LanguageMatchers], ToolFailure> {
+    use DefinitionKind::*;
+    static MATCHERS: OnceLock<Result<Vec<LanguageMatchers>, String>> = OnceLock::new();
+    let compiled = MATCHERS.get_or_init(|| {
+        LANGUAGES
+            .iter()
+            .map(|lang| {
+                Ok(LanguageMatchers {
+                    name: lang.name,
+                    definitions: lang.definitions(&[Function, Type], ANY_NAME, false)?,
+                    constants: lang.definitions(&[Variable], ANY_NAME, false)?,
+                    imports: lang.imports()?,
+                })
+            })
+            .collect()
+    });
+    compiled
+        .as_deref()
+        .map_err(|err| ToolFailure::new(err.clone()))
+}
 
 /// Words that open a statement, never a definition (a method pattern would take `if (x) {`).
 const STATEMENT_KEYWORDS: &[&str] = &[

@@ -4,14 +4,13 @@
 use crate::agent::safety::Risk;
 use std::fmt::Write;
 use std::path::Path;
-use std::sync::{Mutex, OnceLock};
+use std::sync::Mutex;
 
-use grep_regex::RegexMatcher;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use super::boundary::{Boundary, FileText, line_searcher, matching_lines_in, read_text, trim_line};
-use super::languages::{ANY_NAME, DefinitionKind, LANGUAGES, LanguagePatterns, is_statement};
+use super::languages::{LanguageMatchers, LanguagePatterns, is_statement, language_matchers};
 use super::{IrisTool, ToolContext, ToolFailure, blocking};
 
 const DEFAULT_TOKEN_BUDGET: usize = 2_000;
@@ -122,39 +121,6 @@ impl PathSet {
                     && (p.ends_with('/') || path[p.len()..].starts_with('/')))
         })
     }
-}
-
-/// The compiled patterns of one language.
-struct LanguageMatchers {
-    name: &'static str,
-    /// Functions and types: what an outline shows first.
-    definitions: Option<RegexMatcher>,
-    /// Module-level constants and variables: shown when there is room left.
-    constants: Option<RegexMatcher>,
-    imports: Option<RegexMatcher>,
-}
-
-/// Every language's matchers, compiled once per process (tens of milliseconds): a session
-/// that maps the repository again pays only for the walk.
-fn language_matchers() -> Result<&'static [LanguageMatchers], ToolFailure> {
-    use DefinitionKind::*;
-    static MATCHERS: OnceLock<Result<Vec<LanguageMatchers>, String>> = OnceLock::new();
-    let compiled = MATCHERS.get_or_init(|| {
-        LANGUAGES
-            .iter()
-            .map(|lang| {
-                Ok(LanguageMatchers {
-                    name: lang.name,
-                    definitions: lang.definitions(&[Function, Type], ANY_NAME, false)?,
-                    constants: lang.definitions(&[Variable], ANY_NAME, false)?,
-                    imports: lang.imports()?,
-                })
-            })
-            .collect()
-    });
-    compiled
-        .as_deref()
-        .map_err(|err| ToolFailure::new(err.clone()))
 }
 
 pub struct RepoMap;
