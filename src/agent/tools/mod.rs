@@ -14,6 +14,7 @@ mod file_search;
 pub(crate) mod git;
 pub(crate) mod git_diff;
 mod languages;
+pub mod outline;
 mod project_docs;
 pub mod registry;
 mod repo_map;
