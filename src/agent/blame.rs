@@ -8,7 +8,6 @@ use std::fmt::Write;
 use serde::Serialize;
 
 use super::capability::Capability;
-use super::generate::within;
 use super::iris::IrisAgent;
 use super::{AgentEvent, EventSink, Run, run};
 use crate::git::{BlameLine, GitRepo};
@@ -156,12 +155,8 @@ impl IrisAgent {
                 commits,
             })
         };
-        let result = within(self.settings.run_timeout, &self.ctx.safety, work).await;
-        match &result {
-            Ok(explained) => sink.send(AgentEvent::Done(explained.explanation.clone())),
-            Err(err) => sink.send(AgentEvent::Error(format!("{err:#}"))),
-        }
-        result
+        self.bounded(sink, work, |explained| explained.explanation.clone())
+            .await
     }
 }
 

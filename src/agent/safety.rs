@@ -128,6 +128,30 @@ pub struct ApprovalRequest {
     pub reply: Reply,
 }
 
+impl ApprovalRequest {
+    /// Arguments longer than this are cut where the question shows them.
+    const MAX_ARGS_CHARS: usize = 400;
+
+    /// What is asked, for the terminal and the studio alike.
+    pub fn question(&self) -> String {
+        format!(
+            "Iris wants to run {} ({}: {})",
+            self.tool,
+            self.risk,
+            self.risk.what_it_does()
+        )
+    }
+
+    /// The arguments as the question shows them: cut, with `…`, when long.
+    pub fn args_shown(&self) -> String {
+        let mut args: String = self.args.chars().take(Self::MAX_ARGS_CHARS).collect();
+        if args.len() < self.args.len() {
+            args.push_str(" …");
+        }
+        args
+    }
+}
+
 /// The one-time channel an answer goes back on, shared by the clones of a request (events
 /// are cloned on their way to the screen); the first answer counts.
 #[derive(Clone, Default)]

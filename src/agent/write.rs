@@ -40,19 +40,31 @@ impl IrisAgent {
     ) -> anyhow::Result<Written> {
         let started = std::time::Instant::now();
         let work = self.write_unbounded(kind, scope, ask_critic, sink);
+        self.bounded(sink, work, |written| {
+            tracing::debug!(
+                capability = kind.name(),
+                requests = written.requests,
+                input_tokens = written.input_tokens,
+                output_tokens = written.output_tokens,
+                ms = started.elapsed().as_millis() as u64,
+                "run finished"
+            );
+            written.text.clone()
+        })
+        .await
+    }
+
+    /// `work` within the run's one deadline, ending with an [`AgentEvent::Done`] carrying
+    /// `done`'s text, or an [`AgentEvent::Error`].
+    pub(crate) async fn bounded<T>(
+        &self,
+        sink: &EventSink,
+        work: impl Future<Output = anyhow::Result<T>>,
+        done: impl FnOnce(&T) -> String,
+    ) -> anyhow::Result<T> {
         let result = within(self.settings.run_timeout, &self.ctx.safety, work).await;
         match &result {
-            Ok(written) => {
-                tracing::debug!(
-                    capability = kind.name(),
-                    requests = written.requests,
-                    input_tokens = written.input_tokens,
-                    output_tokens = written.output_tokens,
-                    ms = started.elapsed().as_millis() as u64,
-                    "run finished"
-                );
-                sink.send(AgentEvent::Done(written.text.clone()));
-            }
+            Ok(value) => sink.send(AgentEvent::Done(done(value))),
             Err(err) => sink.send(AgentEvent::Error(format!("{err:#}"))),
         }
         result

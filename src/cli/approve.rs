@@ -6,9 +6,6 @@ use std::io::{BufRead, IsTerminal, Write};
 
 use crate::agent::safety::{ApprovalRequest, Decision};
 
-/// Arguments longer than this are cut in the question.
-const MAX_ARGS_CHARS: usize = 400;
-
 /// Asks the user on stderr and reads the answer from stdin; refuses without a terminal.
 pub async fn ask(request: &ApprovalRequest) -> Decision {
     let on_terminal = std::io::stdin().is_terminal() && std::io::stderr().is_terminal();
@@ -36,18 +33,10 @@ pub async fn ask(request: &ApprovalRequest) -> Decision {
 
 /// The question, ending where the answer is typed.
 fn question(request: &ApprovalRequest) -> String {
-    let args: String = request.args.chars().take(MAX_ARGS_CHARS).collect();
-    let cut = if args.len() < request.args.len() {
-        " …"
-    } else {
-        ""
-    };
     format!(
-        "Iris wants to run {} ({}: {})\n  arguments: {args}{cut}\nAllow it? [y] once, [s] for \
-         this session, [N] no: ",
-        request.tool,
-        request.risk,
-        request.risk.what_it_does()
+        "{}\n  arguments: {}\nAllow it? [y] once, [s] for this session, [N] no: ",
+        request.question(),
+        request.args_shown()
     )
 }
 

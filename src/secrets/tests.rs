@@ -3,46 +3,19 @@
 
 use super::*;
 
-/// xorshift64: the same bodies on every run.
-struct Rng(u64);
+/// The integration tests' corpus builder: its random bodies, PEM armour and alphabets.
+#[allow(dead_code)]
+#[path = "../../tests/common/secrets.rs"]
+mod corpus;
 
-impl Rng {
-    fn new(seed: u64) -> Self {
-        Self(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1)
-    }
-
-    fn next(&mut self) -> u64 {
-        let mut x = self.0;
-        x ^= x << 13;
-        x ^= x >> 7;
-        x ^= x << 17;
-        self.0 = x;
-        x
-    }
-
-    fn pick(&mut self, alphabet: &[u8], len: usize) -> String {
-        (0..len)
-            .map(|_| char::from(alphabet[(self.next() % alphabet.len() as u64) as usize]))
-            .collect()
-    }
-}
-
-const ALNUM: &[u8] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
-const UPPER_DIGITS: &[u8] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
-const BASE64: &[u8] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-const URLSAFE: &[u8] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-";
-const HEX: &[u8] = b"0123456789abcdef";
-
-fn cat(a: &str, b: &str) -> String {
-    format!("{a}{b}")
-}
+use corpus::{ALNUM, BASE64, HEX, Rng, UPPER_DIGITS, URLSAFE, armour, cat};
 
 fn begin(kind: &str) -> String {
-    format!("-----{} {kind}PRIVATE KEY-----", "BEGIN")
+    armour("BEGIN", kind)
 }
 
 fn end(kind: &str) -> String {
-    format!("-----{} {kind}PRIVATE KEY-----", "END")
+    armour("END", kind)
 }
 
 /// One sample per rule: (rule, a line holding the secret, the secret).
@@ -185,11 +158,7 @@ fn the_rest_of_the_line_stays() {
 }
 
 fn pem_body(seed: u64, lines: usize) -> Vec<String> {
-    let mut r = Rng::new(seed);
-    let mut body: Vec<String> = (0..lines).map(|_| r.pick(BASE64, 64)).collect();
-    body[0] = cat("MIIE", &body[0][4..]);
-    body.push(r.pick(BASE64, 20) + "==");
-    body
+    corpus::pem_body(&mut Rng::new(seed), lines, "MIIE")
 }
 
 #[test]

@@ -18,7 +18,6 @@ use crate::agent::IrisAgent;
 use crate::agent::chat::{ChatTarget, Turn};
 use crate::agent::requests::Scope;
 use crate::agent::{AgentEvent, EventSink};
-use crate::secrets::Scanner;
 use crate::types::ArtifactKind;
 
 /// A draft to write, or `None` to remove it.
@@ -35,8 +34,6 @@ pub struct Runner {
     /// The task writing them, awaited on the way out.
     draft_writer: JoinHandle<()>,
     iris: Option<Arc<IrisAgent>>,
-    /// The secret scanner Iris' requests pass, which also marks staged files in the list.
-    scanner: Option<Arc<Scanner>>,
     tasks: HashMap<u64, JoinHandle<()>>,
 }
 
@@ -51,8 +48,7 @@ impl Runner {
         let (draft_writes, draft_writer) = draft_writer(drafts.clone(), tx.clone());
         let scanner = iris.as_ref().and_then(|iris| iris.main.secrets.clone());
         Self {
-            jobs: Jobs::new(tx.clone(), root.clone(), scanner.clone()),
-            scanner,
+            jobs: Jobs::new(tx.clone(), root.clone(), scanner),
             tx,
             root,
             drafts,
@@ -128,7 +124,7 @@ impl Runner {
         let drafts = self.drafts.clone();
         let root = self.root.clone();
         let tx = self.tx.clone();
-        let scanner = self.scanner.clone();
+        let scanner = self.jobs.scanner();
         tokio::task::spawn_blocking(move || {
             let found = drafts.load_all();
             // Nothing found changes nothing on screen: no action, no frame to wait for.

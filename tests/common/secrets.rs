@@ -45,7 +45,7 @@ pub const URL_PASSWORD_CHARS: &[u8] =
     b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789!_-.~";
 
 /// Two halves, so the whole never stands in the source.
-fn cat(a: &str, b: &str) -> String {
+pub fn cat(a: &str, b: &str) -> String {
     format!("{a}{b}")
 }
 

@@ -175,6 +175,28 @@ impl Boundary {
         self.resolve(path)
     }
 
+    /// [`Boundary::resolve_dir`] for a directory that must exist: a path that does not
+    /// resolve gets `usage` (how the tool takes its directory) after the reason, a file is
+    /// pointed to file_read.
+    pub fn existing_dir(&self, path: &str, usage: &str) -> Result<WorkspacePath, ToolFailure> {
+        let dir = self
+            .resolve_dir(path)
+            .map_err(|e| ToolFailure::new(format!("{e}\n({usage})")))?;
+        if dir.absolute.is_file() {
+            return Err(ToolFailure::new(format!(
+                "'{}' is a file, not a directory; read it with file_read",
+                dir.relative
+            )));
+        }
+        if !dir.absolute.is_dir() {
+            return Err(ToolFailure::new(format!(
+                "'{}' is not a directory",
+                dir.relative
+            )));
+        }
+        Ok(dir)
+    }
+
     /// Where a symbolic link of the repository leads, as the model should name it, or why it
     /// leads nowhere a tool follows (a missing target, outside the repository, inside `.git`).
     pub fn link_target(&self, link: &Path) -> Result<String, &'static str> {

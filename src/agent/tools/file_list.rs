@@ -63,24 +63,11 @@ struct Entry {
 impl FileList {
     fn run_blocking(ctx: &ToolContext, args: FileListArgs) -> Result<String, ToolFailure> {
         let boundary = Boundary::open(ctx)?;
-        let dir = boundary.resolve_dir(&args.path).map_err(|e| {
-            ToolFailure::new(format!(
-                "{e}\n(file_list takes a directory relative to the repository root; \"\" is the \
-                 root; file_search finds files by name)"
-            ))
-        })?;
-        if dir.absolute.is_file() {
-            return Err(ToolFailure::new(format!(
-                "'{}' is a file, not a directory; read it with file_read",
-                dir.relative
-            )));
-        }
-        if !dir.absolute.is_dir() {
-            return Err(ToolFailure::new(format!(
-                "'{}' is not a directory",
-                dir.relative
-            )));
-        }
+        let dir = boundary.existing_dir(
+            &args.path,
+            "file_list takes a directory relative to the repository root; \"\" is the root; \
+             file_search finds files by name",
+        )?;
         let (entries, ignored) = list(&boundary, &dir)?;
         Ok(bound_output(
             render(&dir.relative, entries, ignored),

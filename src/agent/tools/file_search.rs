@@ -134,26 +134,11 @@ impl FileSearch {
         }
         let matcher = PathMatcher::new(pattern)?;
         let boundary = Boundary::open(ctx)?;
-        let dir = boundary
-            .resolve_dir(args.path.as_deref().unwrap_or(""))
-            .map_err(|e| {
-                ToolFailure::new(format!(
-                    "{e}\n(path is the directory to search in, relative to the repository root; \
-                     leave it out to search the whole repository)"
-                ))
-            })?;
-        if dir.absolute.is_file() {
-            return Err(ToolFailure::new(format!(
-                "'{}' is a file, not a directory to search in; read it with file_read",
-                dir.relative
-            )));
-        }
-        if !dir.absolute.is_dir() {
-            return Err(ToolFailure::new(format!(
-                "'{}' is not a directory",
-                dir.relative
-            )));
-        }
+        let dir = boundary.existing_dir(
+            args.path.as_deref().unwrap_or(""),
+            "path is the directory to search in, relative to the repository root; leave it out \
+             to search the whole repository",
+        )?;
         let found = find(&boundary, &dir, &matcher, args.include_dirs)?;
         let what = if args.include_dirs {
             ("file or directory", "files and directories")

@@ -7,7 +7,7 @@
 
 mod ranking;
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 
@@ -61,8 +61,6 @@ pub struct Jobs {
     /// The diff pane: a file's diff or a commit's.
     diff: Latest,
     file: Latest,
-    /// The open file's blame (heat margin), after the file itself.
-    ages: Latest,
     commits: Latest,
 }
 
@@ -75,9 +73,13 @@ impl Jobs {
             status: Latest::default(),
             diff: Latest::default(),
             file: Latest::default(),
-            ages: Latest::default(),
             commits: Latest::default(),
         }
+    }
+
+    /// The scanner Iris' requests pass, which also marks the staged files that add a secret.
+    pub fn scanner(&self) -> Option<Arc<Scanner>> {
+        self.scanner.clone()
     }
 
     /// The ranked staged files, then the full status.
@@ -113,17 +115,24 @@ impl Jobs {
         self.run(|root| Action::TreeLoaded(tree(root)));
     }
 
-    /// The file and its history; then, in a job of its own (a blame can take a while on a
-    /// long history), when each of its lines was last committed.
+    /// The file and its history; then, from the same read, when each of its lines was last
+    /// committed (a blame can take a while on a long history, so it comes second).
     pub fn open_file(&self, path: String) {
-        let aged = path.clone();
-        self.newest(&self.file, move |root| Action::FileOpened {
-            result: open_file(root, &path),
-            path,
-        });
-        self.newest(&self.ages, move |root| Action::LinesAged {
-            result: line_times(root, &aged),
-            path: aged,
+        self.newest_sending(&self.file, move |root, send| {
+            let (result, text) = match open_file(&root, &path) {
+                Ok((opened, text)) => (Ok(opened), text),
+                Err(err) => (Err(err), None),
+            };
+            send(Action::FileOpened {
+                path: path.clone(),
+                result,
+            });
+            if let Some(text) = text {
+                let result = GitRepo::discover(&root)
+                    .and_then(|repo| repo.line_times(&path, text.as_bytes()))
+                    .map_err(|e| e.to_string());
+                send(Action::LinesAged { path, result });
+            }
         });
     }
 
@@ -165,6 +174,16 @@ impl Jobs {
 
     /// Runs `work` for the newest request of `latest`'s kind only.
     fn newest(&self, latest: &Latest, work: impl FnOnce(PathBuf) -> Action + Send + 'static) {
+        self.newest_sending(latest, move |root, send| send(work(root)));
+    }
+
+    /// [`Jobs::newest`] for work that sends more than one result as it goes: each is sent
+    /// only while no newer request has been made.
+    fn newest_sending(
+        &self,
+        latest: &Latest,
+        work: impl FnOnce(PathBuf, &dyn Fn(Action)) + Send + 'static,
+    ) {
         let ticket = latest.next();
         let tx = self.tx.clone();
         let root = self.root.clone();
@@ -172,10 +191,11 @@ impl Jobs {
             if !ticket.is_current() {
                 return; // overtaken before it started
             }
-            let action = work(root);
-            if ticket.is_current() {
-                let _ = tx.send(action);
-            }
+            work(root, &|action| {
+                if ticket.is_current() {
+                    let _ = tx.send(action);
+                }
+            });
         });
     }
 }
@@ -203,40 +223,30 @@ fn tree(root: PathBuf) -> Result<Vec<String>, String> {
     Ok(files)
 }
 
-/// A file's lines (None when binary or too large) and its last commits.
-fn open_file(root: PathBuf, path: &str) -> Result<OpenedFile, String> {
-    let boundary = Boundary::open(&ToolContext::new(root.clone())).map_err(|e| e.to_string())?;
+/// A file's lines (None when binary or too large) and its last commits, with its text.
+fn open_file(root: &Path, path: &str) -> Result<(OpenedFile, Option<String>), String> {
+    let boundary =
+        Boundary::open(&ToolContext::new(root.to_path_buf())).map_err(|e| e.to_string())?;
     let file = boundary.resolve(path).map_err(|e| e.to_string())?;
-    let lines: Option<Vec<String>> = match read_text(&file.absolute, MAX_OPEN_BYTES) {
-        Ok(FileText::Text(text)) => Some(text.lines().map(str::to_string).collect()),
+    let text = match read_text(&file.absolute, MAX_OPEN_BYTES) {
+        Ok(FileText::Text(text)) => Some(text),
         Ok(FileText::Binary { .. } | FileText::TooLarge { .. }) => None,
         Err(e) => return Err(e.to_string()),
     };
+    let lines: Option<Vec<String>> = text
+        .as_ref()
+        .map(|text| text.lines().map(str::to_string).collect());
     if let Some(lines) = &lines {
         highlight::warm(path, lines.iter().take(WARM_LINES).map(String::as_str));
     }
-    let repo = GitRepo::discover(&root).map_err(|e| e.to_string())?;
+    let repo = GitRepo::discover(root).map_err(|e| e.to_string())?;
     let history = repo
         .file_history(path, 20)
         .map_err(|e| e.to_string())?
         .into_iter()
         .map(CommitRow::from)
         .collect();
-    Ok(OpenedFile { lines, history })
-}
-
-/// When each line of a file's working copy was last committed.
-fn line_times(root: PathBuf, path: &str) -> Result<Vec<Option<i64>>, String> {
-    let boundary = Boundary::open(&ToolContext::new(root.clone())).map_err(|e| e.to_string())?;
-    let file = boundary.resolve(path).map_err(|e| e.to_string())?;
-    let content = match read_text(&file.absolute, MAX_OPEN_BYTES) {
-        Ok(FileText::Text(text)) => text,
-        Ok(_) => return Err(format!("{path} is binary or too large")),
-        Err(e) => return Err(e.to_string()),
-    };
-    GitRepo::discover(&root)
-        .and_then(|repo| repo.line_times(path, content.as_bytes()))
-        .map_err(|e| e.to_string())
+    Ok((OpenedFile { lines, history }, text))
 }
 
 /// The commits of FROM..TO; without FROM, the default branch for a PR and the latest tag (else

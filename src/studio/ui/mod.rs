@@ -16,7 +16,7 @@ mod tabs;
 
 use ratatui::Frame;
 use ratatui::layout::Rect;
-use ratatui::widgets::{Block, BorderType, Borders};
+use ratatui::widgets::{Block, BorderType, Borders, Clear, Paragraph, Wrap};
 
 use super::keymap::Keymap;
 use super::layout::PaneRects;
@@ -120,6 +120,25 @@ pub(crate) fn draw_list(
 }
 
 /// A rectangle of `width` x `height` centred in `area` (clamped to it).
+/// A framed text over the panes (what is under it cleared): questions and reports.
+pub(crate) fn text_box(
+    frame: &mut Frame,
+    rect: Rect,
+    text: &str,
+    title: &str,
+    trim: bool,
+    theme: &Theme,
+) {
+    frame.render_widget(Clear, rect);
+    frame.render_widget(
+        Paragraph::new(text)
+            .wrap(Wrap { trim })
+            .style(theme.style(Token::Text))
+            .block(pane_block(title.to_string(), true, theme)),
+        rect,
+    );
+}
+
 pub(crate) fn centered(area: Rect, width: u16, height: u16) -> Rect {
     let width = width.min(area.width);
     let height = height.min(area.height);

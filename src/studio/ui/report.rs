@@ -3,10 +3,9 @@
 
 use ratatui::Frame;
 use ratatui::layout::Rect;
-use ratatui::widgets::{Clear, Paragraph, Wrap};
 
-use super::{centered, pane_block};
-use crate::studio::theme::{Theme, Token};
+use super::{centered, text_box};
+use crate::studio::theme::Theme;
 
 pub fn draw(frame: &mut Frame, area: Rect, report: &str, theme: &Theme) {
     let rect = centered(
@@ -14,12 +13,5 @@ pub fn draw(frame: &mut Frame, area: Rect, report: &str, theme: &Theme) {
         area.width.saturating_sub(10),
         area.height.saturating_sub(6),
     );
-    frame.render_widget(Clear, rect);
-    frame.render_widget(
-        Paragraph::new(report)
-            .wrap(Wrap { trim: false })
-            .style(theme.style(Token::Text))
-            .block(pane_block(" Report (esc closes) ".to_string(), true, theme)),
-        rect,
-    );
+    text_box(frame, rect, report, " Report (esc closes) ", false, theme);
 }
