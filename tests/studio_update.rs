@@ -42,6 +42,7 @@ fn unstaged(path: &str) -> FileEntry {
 fn status(files: Vec<FileEntry>) -> Action {
     Action::StatusLoaded(Ok(RepoSnapshot {
         branch: "main".to_string(),
+        head: Some("0123456789abcdef0123456789abcdef01234567".to_string()),
         files,
     }))
 }

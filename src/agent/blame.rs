@@ -5,20 +5,24 @@
 use std::collections::BTreeMap;
 use std::fmt::Write;
 
+use anyhow::Context;
 use serde::Serialize;
 
 use super::capability::Capability;
 use super::iris::IrisAgent;
+use super::tools::boundary::Boundary;
 use super::{AgentEvent, EventSink, Run, run};
 use crate::git::{BlameLine, GitRepo};
 use crate::types::OutputType;
 
 /// Lines asked about: a file of the repository and a 1-based, inclusive range.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct LinesAsked {
     pub path: String,
     pub start: usize,
     pub end: usize,
+    /// Numbered as in the working copy (what the studio shows), not as committed at HEAD.
+    pub working_copy: bool,
 }
 
 /// A commit behind the lines, as the explanation can cite it.
@@ -50,7 +54,7 @@ pub struct Explained {
 /// The commits of a blame, oldest first, with their summaries.
 fn commits_of(repo: &GitRepo, blame: &[BlameLine]) -> Vec<BlamedCommit> {
     let mut by_id: BTreeMap<&str, BlamedCommit> = BTreeMap::new();
-    for line in blame {
+    for line in blame.iter().filter(|l| !l.is_uncommitted()) {
         let entry = by_id.entry(&line.commit).or_insert_with(|| {
             let info = repo.commit_info(&line.commit).ok();
             BlamedCommit {
@@ -78,7 +82,12 @@ fn request(asked: &LinesAsked, blame: &[BlameLine], commits: &[BlamedCommit]) ->
         asked.start, asked.end, asked.path
     );
     for line in blame {
-        let _ = writeln!(out, "{:>6} {} | {}", line.line, line.short_id, line.content);
+        let commit = if line.is_uncommitted() {
+            "(not committed yet)"
+        } else {
+            &line.short_id
+        };
+        let _ = writeln!(out, "{:>6} {commit} | {}", line.line, line.content);
     }
     out.push_str("\n## Those commits, oldest first\n");
     for c in commits {
@@ -122,7 +131,21 @@ impl IrisAgent {
     ) -> anyhow::Result<Explained> {
         let work = async {
             let repo = self.ctx.repo()?;
-            let blame = repo.blame(&asked.path, asked.start, Some(asked.end))?;
+            let blame = if asked.working_copy {
+                // The file the user sees, inside the repository like any file a tool reads.
+                let file = Boundary::open(&self.ctx)?.resolve(&asked.path)?;
+                let content = std::fs::read(&file.absolute)
+                    .with_context(|| format!("cannot read {}", asked.path))?;
+                repo.blame_working_copy(&asked.path, &content, asked.start, Some(asked.end))?
+            } else {
+                repo.blame(&asked.path, asked.start, Some(asked.end))?
+            };
+            anyhow::ensure!(
+                !blame.is_empty(),
+                "line {} is past the end of {}",
+                asked.start,
+                asked.path
+            );
             let commits = commits_of(&repo, &blame);
             let cap = Capability::load("semantic_blame", self.user_dir.as_deref())?;
             sink.send(AgentEvent::Status("reading the history".to_string()));

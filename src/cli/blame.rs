@@ -55,6 +55,7 @@ pub fn parse_lines(spec: &str) -> Result<LinesAsked, UsageError> {
         path: path.to_string(),
         start,
         end,
+        working_copy: false,
     })
 }
 

@@ -1,4 +1,4 @@
-//! `git blame` of a line range of a committed file.
+//! `git blame` of a line range: of a committed file, or of its working copy.
 
 use git2::BlameOptions;
 use serde::Serialize;
@@ -8,7 +8,7 @@ use super::{GitError, GitRepo, Result, check_relative_path, lossy};
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct BlameLine {
-    /// 1-based line number in the file at HEAD.
+    /// 1-based line number in the file blamed (at HEAD, or the working copy).
     pub line: usize,
     pub commit: String,
     pub short_id: String,
@@ -70,32 +70,76 @@ impl GitRepo {
 }
 
 impl GitRepo {
-    /// When each line of `content` (the working copy of `path`) was last committed, as the
-    /// author's time in seconds: one blame of the file at HEAD, carried over to the working
-    /// copy. `None` for lines not committed yet; every line is `None` when the file has no
-    /// history at HEAD.
-    pub fn line_times(&self, path: &str, content: &[u8]) -> Result<Vec<Option<i64>>> {
+    /// Blames lines `start..=end` (1-based, `end` clamped) of `content`, the working copy of
+    /// `path`: one blame of the file at HEAD, carried over to the working copy, so the line
+    /// numbers are the ones the user sees. Lines not committed yet have an empty `commit`
+    /// (see [`BlameLine::is_uncommitted`]); every line has one when the file has no history.
+    pub fn blame_working_copy(
+        &self,
+        path: &str,
+        content: &[u8],
+        start: usize,
+        end: Option<usize>,
+    ) -> Result<Vec<BlameLine>> {
         let clean = check_relative_path(path)?;
-        let lines = split_lines(content).len();
-        let Some(head) = self.head_commit()? else {
-            return Ok(vec![None; lines]);
+        let lines = split_lines(content);
+        let start = start.max(1);
+        let end = end.unwrap_or(lines.len()).min(lines.len());
+        let uncommitted = |line: usize| BlameLine {
+            line,
+            commit: String::new(),
+            short_id: String::new(),
+            author: String::new(),
+            time: 0,
+            content: lossy(lines[line - 1]),
         };
-        if head.tree()?.get_path(&clean).is_err() {
-            return Ok(vec![None; lines]);
-        }
+        let head = self.head_commit()?;
+        let Some(head) = head.filter(|h| h.tree().is_ok_and(|t| t.get_path(&clean).is_ok())) else {
+            return Ok((start..=end).map(uncommitted).collect());
+        };
         let mut opts = BlameOptions::new();
         opts.newest_commit(head.id());
         let blame = self.repo.blame_file(&clean, Some(&mut opts))?;
         let blame = blame.blame_buffer(content)?;
-        Ok((1..=lines)
+        Ok((start..=end)
             .map(|line| {
-                let hunk = blame.get_line(line)?;
-                if hunk.final_commit_id().is_zero() {
-                    return None;
+                let Some(hunk) = blame
+                    .get_line(line)
+                    .filter(|h| !h.final_commit_id().is_zero())
+                else {
+                    return uncommitted(line);
+                };
+                let sig = hunk.final_signature();
+                BlameLine {
+                    line,
+                    commit: hunk.final_commit_id().to_string(),
+                    short_id: short_id(&hunk.final_commit_id()),
+                    author: sig
+                        .as_ref()
+                        .map(|s| lossy(s.name_bytes()))
+                        .unwrap_or_default(),
+                    time: sig.as_ref().map(|s| s.when().seconds()).unwrap_or_default(),
+                    content: lossy(lines[line - 1]),
                 }
-                hunk.final_signature().map(|sig| sig.when().seconds())
             })
             .collect())
+    }
+
+    /// When each line of `content` (the working copy of `path`) was last committed, as the
+    /// author's time in seconds; `None` for lines not committed yet.
+    pub fn line_times(&self, path: &str, content: &[u8]) -> Result<Vec<Option<i64>>> {
+        let blame = self.blame_working_copy(path, content, 1, None)?;
+        Ok(blame
+            .iter()
+            .map(|line| (!line.is_uncommitted()).then_some(line.time))
+            .collect())
+    }
+}
+
+impl BlameLine {
+    /// A line of the working copy that no commit has yet.
+    pub fn is_uncommitted(&self) -> bool {
+        self.commit.is_empty()
     }
 }
 

@@ -119,6 +119,11 @@ impl GitRepo {
             Err(e) => Err(e.into()),
         }
     }
+
+    /// The id of the commit HEAD points at, or `None` before the first commit.
+    pub fn head_id(&self) -> Result<Option<String>> {
+        Ok(self.head_commit()?.map(|c| c.id().to_string()))
+    }
 }
 
 /// A revision must be a single token that cannot be mistaken for an option.

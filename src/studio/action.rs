@@ -8,14 +8,18 @@ use super::drafts::Draft;
 use super::state::{CommitRow, FileEntry, Mode};
 use crate::types::ArtifactKind;
 
-/// A file opened in the code view: its lines (None when binary or too large) and history.
+use crate::agent::AgentEvent;
+use crate::agent::blame::Explained;
+use crate::change::FileDiff;
+
+/// A file opened in the code view: its lines (None when binary or too large), its history and
+/// a digest of its text.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct OpenedFile {
     pub lines: Option<Vec<String>>,
     pub history: Vec<CommitRow>,
+    pub digest: u64,
 }
-use crate::agent::AgentEvent;
-use crate::change::FileDiff;
 
 #[derive(Debug, Clone)]
 pub enum Action {
@@ -54,6 +58,16 @@ pub enum Action {
     LinesAged {
         path: String,
         result: Result<Vec<Option<i64>>, String>,
+    },
+    /// Iris' answer about the selected lines of the open file (explore), or why none came.
+    LinesExplained {
+        task: u64,
+        result: Result<Explained, String>,
+    },
+    /// A commit's diff, shown in place of the code (explore).
+    CommitShown {
+        id: String,
+        result: Result<Vec<FileDiff>, String>,
     },
     /// The commits of a range, with what its start resolved to.
     CommitsLoaded {
@@ -107,6 +121,8 @@ pub struct RankedFile {
 #[derive(Debug, Clone, Default)]
 pub struct RepoSnapshot {
     pub branch: String,
+    /// The commit HEAD points at (`None` before the first commit).
+    pub head: Option<String>,
     pub files: Vec<FileEntry>,
 }
 

@@ -39,6 +39,8 @@ pub enum Command {
     ScrollRight,
     Refresh,
     PickRange,
+    SelectLines,
+    AskWhy,
     ModeExplore,
     ModeCommit,
     ModeReview,
@@ -48,7 +50,7 @@ pub enum Command {
 }
 
 impl Command {
-    pub const ALL: [Command; 36] = [
+    pub const ALL: [Command; 38] = [
         Command::Quit,
         Command::Help,
         Command::NextPane,
@@ -79,6 +81,8 @@ impl Command {
         Command::ScrollRight,
         Command::Refresh,
         Command::PickRange,
+        Command::SelectLines,
+        Command::AskWhy,
         Command::ModeExplore,
         Command::ModeCommit,
         Command::ModeReview,
@@ -114,8 +118,8 @@ impl Command {
             {
                 Err("chat and versions belong to an artifact: switch to a mode (2-6)")
             }
-            Command::NextHunk | Command::PrevHunk if mode == Mode::Explore => {
-                Err("hunks are in the diffs of the other modes (2-6)")
+            Command::SelectLines | Command::AskWhy if mode != Mode::Explore => {
+                Err("lines are selected and explained in explore mode (1)")
             }
             Command::PickRange if !mode.uses_range() => {
                 Err("ranges belong to the PR, changelog and release notes modes (4-6)")
@@ -151,14 +155,16 @@ impl Command {
             Command::ToggleNoVerify => "toggle skipping commit hooks",
             Command::UndoVersion => "go back to the previous version of the artifact",
             Command::RedoVersion => "go forward to the next version of the artifact",
-            Command::NextHunk => "jump to the next hunk",
-            Command::PrevHunk => "jump to the previous hunk",
+            Command::NextHunk => "next hunk / commit of an answer",
+            Command::PrevHunk => "previous hunk / commit of an answer",
             Command::ScrollLeft => "scroll the diff or code left",
             Command::ScrollRight => "scroll the diff or code right",
             Command::Refresh => "refresh from git",
             Command::PickRange => {
                 "choose the range (FROM..TO) of the PR, changelog or release notes"
             }
+            Command::SelectLines => "select lines of the code (v again clears)",
+            Command::AskWhy => "ask Iris why the selected lines are so",
             Command::ModeExplore => "explore mode",
             Command::ModeCommit => "commit mode",
             Command::ModeReview => "review mode",

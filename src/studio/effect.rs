@@ -2,6 +2,7 @@
 
 use super::drafts::Draft;
 use super::state::{ChatMessage, CommitFlags, Mode};
+use crate::agent::blame::LinesAsked;
 use crate::agent::safety::{Decision, Reply};
 use crate::types::ArtifactKind;
 
@@ -25,6 +26,15 @@ pub enum Effect {
     },
     /// One commit's changes, shown in the diff pane.
     LoadCommitDiff {
+        id: String,
+    },
+    /// Iris explains lines of a file from their history.
+    ExplainLines {
+        task: u64,
+        asked: LinesAsked,
+    },
+    /// One commit's changes, shown in explore's code view.
+    ShowCommit {
         id: String,
     },
     /// `range` is (FROM, TO) for the range modes.

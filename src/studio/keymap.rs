@@ -58,6 +58,8 @@ const DEFAULT_GLOBAL: &[(&str, Command)] = &[
     ("r", Command::Refresh),
     ("f5", Command::Refresh),
     ("R", Command::PickRange),
+    ("v", Command::SelectLines),
+    ("w", Command::AskWhy),
     ("1", Command::ModeExplore),
     ("2", Command::ModeCommit),
     ("3", Command::ModeReview),

@@ -19,7 +19,21 @@ pub struct PaneRects {
     /// The chat: the conversation above, the message being written below.
     pub chat_log: Option<Rect>,
     pub chat_input: Option<Rect>,
+    /// Iris' answer about the selected lines, beside the code (explore).
+    pub answer: Option<Rect>,
     pub status: Rect,
+}
+
+/// Rows of the file's history under explore's code.
+const HISTORY_ROWS: u16 = 8;
+
+/// Explore's view: the code above, the file's history below.
+pub fn code_and_history(view: Rect) -> (Rect, Rect) {
+    let parts = Layout::default()
+        .direction(Direction::Vertical)
+        .constraints([Constraint::Min(5), Constraint::Length(HISTORY_ROWS)])
+        .split(view);
+    (parts[0], parts[1])
 }
 
 impl PaneRects {
@@ -35,9 +49,20 @@ impl PaneRects {
             .split(area);
         let (tabs, body, status) = (rows[0], rows[1], rows[2]);
         if !state.mode.has_artifact() {
+            // The answer, when there is one, takes a third column beside the code.
+            let aside = state.explorer.why.is_some();
+            let widths: &[Constraint] = if aside {
+                &[
+                    Constraint::Percentage(22),
+                    Constraint::Percentage(45),
+                    Constraint::Percentage(33),
+                ]
+            } else {
+                &[Constraint::Percentage(30), Constraint::Percentage(70)]
+            };
             let cols = Layout::default()
                 .direction(Direction::Horizontal)
-                .constraints([Constraint::Percentage(30), Constraint::Percentage(70)])
+                .constraints(widths)
                 .split(body);
             return Self {
                 tabs,
@@ -49,6 +74,7 @@ impl PaneRects {
                 findings: None,
                 chat_log: None,
                 chat_input: None,
+                answer: aside.then(|| cols[2]),
                 status,
             };
         }
@@ -96,6 +122,7 @@ impl PaneRects {
             findings,
             chat_log: chat.as_ref().map(|parts| parts[0]),
             chat_input: chat.as_ref().map(|parts| parts[1]),
+            answer: None,
             status,
         }
     }
@@ -143,6 +170,8 @@ pub fn hit(rects: &PaneRects, column: u16, row: u16) -> Option<Pane> {
         Some(rects.list_pane)
     } else if inside(rects.view) {
         Some(rects.view_pane)
+    } else if inside(rects.answer) {
+        Some(Pane::Answer)
     } else if inside(rects.findings) {
         Some(Pane::Findings)
     } else if inside(rects.editor) {

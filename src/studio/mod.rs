@@ -5,6 +5,7 @@
 //! runner carries out off the UI thread; the panes in `ui` only read the state.
 
 pub mod action;
+pub mod answer;
 pub mod app;
 pub mod command;
 pub mod conversation;

@@ -15,6 +15,7 @@ use super::highlight;
 use super::jobs::{self, Jobs};
 use super::state::{ChatMessage, Speaker};
 use crate::agent::IrisAgent;
+use crate::agent::blame::LinesAsked;
 use crate::agent::chat::{ChatTarget, Turn};
 use crate::agent::requests::Scope;
 use crate::agent::{AgentEvent, EventSink};
@@ -69,6 +70,8 @@ impl Runner {
             Effect::OpenFile { path } => jobs.open_file(path),
             Effect::LoadCommits { mode, from, to } => jobs.load_commits(mode, from, to),
             Effect::LoadCommitDiff { id } => jobs.load_commit_diff(id),
+            Effect::ShowCommit { id } => jobs.show_commit(id),
+            Effect::ExplainLines { task, asked } => self.explain_lines(task, asked),
             Effect::Stage { path } => jobs.git(false, move |repo| {
                 repo.stage(&path)?;
                 Ok(format!("staged {path}"))
@@ -179,6 +182,22 @@ impl Runner {
                 task,
                 kind,
                 result: result.map(|w| w.text).map_err(|e| format!("{e:#}")),
+            });
+        });
+        self.tasks.insert(task, handle);
+    }
+
+    fn explain_lines(&mut self, task: u64, asked: LinesAsked) {
+        let Some(iris) = self.iris.clone() else {
+            return;
+        };
+        let tx = self.tx.clone();
+        let sink = self.sink(task);
+        let handle = tokio::spawn(async move {
+            let result = iris.explain_lines(&asked, &sink).await;
+            let _ = tx.send(Action::LinesExplained {
+                task,
+                result: result.map_err(|e| format!("{e:#}")),
             });
         });
         self.tasks.insert(task, handle);

@@ -62,6 +62,8 @@ pub struct Jobs {
     diff: Latest,
     file: Latest,
     commits: Latest,
+    /// A commit shown in explore's code view.
+    shown_commit: Latest,
 }
 
 impl Jobs {
@@ -74,6 +76,7 @@ impl Jobs {
             diff: Latest::default(),
             file: Latest::default(),
             commits: Latest::default(),
+            shown_commit: Latest::default(),
         }
     }
 
@@ -104,10 +107,18 @@ impl Jobs {
     pub fn load_commit_diff(&self, id: String) {
         self.newest(&self.diff, move |root| {
             let path = format!("commit {}", &id[..id.len().min(7)]);
-            let result = GitRepo::discover(&root)
-                .and_then(|repo| repo.diff_files(&DiffTarget::Commit(id), &[]))
-                .map_err(|e| e.to_string());
-            diff_loaded(path, result, None)
+            diff_loaded(path, commit_diff(&root, id), None)
+        });
+    }
+
+    /// A commit's diff for explore's code view (its own order: the diff pane's is another).
+    pub fn show_commit(&self, id: String) {
+        self.newest(&self.shown_commit, move |root| {
+            let result = commit_diff(&root, id.clone());
+            if let Ok(files) = &result {
+                warm_highlighting(files);
+            }
+            Action::CommitShown { id, result }
         });
     }
 
@@ -200,6 +211,12 @@ impl Jobs {
     }
 }
 
+fn commit_diff(root: &Path, id: String) -> Result<Vec<crate::change::FileDiff>, String> {
+    GitRepo::discover(root)
+        .and_then(|repo| repo.diff_files(&DiffTarget::Commit(id), &[]))
+        .map_err(|e| e.to_string())
+}
+
 /// Files bigger than this open as "too large" rather than being read.
 const MAX_OPEN_BYTES: u64 = 2 * 1024 * 1024;
 
@@ -246,7 +263,23 @@ fn open_file(root: &Path, path: &str) -> Result<(OpenedFile, Option<String>), St
         .into_iter()
         .map(CommitRow::from)
         .collect();
-    Ok((OpenedFile { lines, history }, text))
+    let digest = text.as_deref().map_or(0, digest);
+    Ok((
+        OpenedFile {
+            lines,
+            history,
+            digest,
+        },
+        text,
+    ))
+}
+
+/// A digest of a file's text (what Iris said about it holds while it is the same).
+fn digest(text: &str) -> u64 {
+    use std::hash::{Hash, Hasher};
+    let mut hasher = std::collections::hash_map::DefaultHasher::new();
+    text.hash(&mut hasher);
+    hasher.finish()
 }
 
 /// The commits of FROM..TO; without FROM, the default branch for a PR and the latest tag (else
@@ -283,9 +316,9 @@ fn commits(
 
 /// Every changed path from `git status` (relevance comes from [`ranking`]).
 fn snapshot(root: PathBuf) -> Result<RepoSnapshot, String> {
-    let status = GitRepo::discover(&root)
-        .and_then(|repo| repo.status())
-        .map_err(|e| e.to_string())?;
+    let repo = GitRepo::discover(&root).map_err(|e| e.to_string())?;
+    let status = repo.status().map_err(|e| e.to_string())?;
+    let head = repo.head_id().map_err(|e| e.to_string())?;
     let files = status
         .entries
         .into_iter()
@@ -301,6 +334,7 @@ fn snapshot(root: PathBuf) -> Result<RepoSnapshot, String> {
         .collect();
     Ok(RepoSnapshot {
         branch: status.head.to_string(),
+        head,
         files,
     })
 }

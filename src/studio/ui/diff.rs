@@ -35,7 +35,21 @@ fn rows(view: &DiffView) -> impl Iterator<Item = Row<'_>> {
 }
 
 pub fn draw(frame: &mut Frame, area: Rect, state: &State, theme: &Theme) {
-    let view = &state.diff;
+    // git shows an unmerged path as a bare header: the view says what to do instead.
+    let conflicted =
+        state.diff.path.is_some() && state.selected_file().is_some_and(|f| f.conflicted);
+    let focused = focused(state, Pane::Diff);
+    draw_view(frame, area, &state.diff, (focused, conflicted), theme);
+}
+
+/// A diff in `area`: the diff pane's, or a commit explore shows in place of the code.
+pub fn draw_view(
+    frame: &mut Frame,
+    area: Rect,
+    view: &DiffView,
+    (focused, conflicted): (bool, bool),
+    theme: &Theme,
+) {
     let mut title = match (&view.path, view.loading) {
         (Some(path), true) => format!(" {path} (loading…) "),
         (Some(path), false) => format!(" {path} "),
@@ -46,7 +60,7 @@ pub fn draw(frame: &mut Frame, area: Rect, state: &State, theme: &Theme) {
     }
     let block = pane_block(
         clip(&title, usize::from(area.width.saturating_sub(4))),
-        focused(state, Pane::Diff),
+        focused,
         theme,
     );
     let height = usize::from(area.height.saturating_sub(2));
@@ -89,8 +103,6 @@ pub fn draw(frame: &mut Frame, area: Rect, state: &State, theme: &Theme) {
             }
         })
         .collect();
-    // git shows an unmerged path as a bare header: say what to do instead.
-    let conflicted = view.path.is_some() && state.selected_file().is_some_and(|f| f.conflicted);
     let hint = match () {
         _ if view.loading => None,
         _ if conflicted => Some((

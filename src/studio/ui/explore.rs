@@ -1,13 +1,14 @@
-//! Explore mode: the repository's file tree and a code view with the file's history.
-//! (The semantic blame of a selection will sit beside the history.)
+//! Explore mode: the repository's file tree, and a code view (or a commit of an answer) over
+//! the file's history.
 
 use ratatui::Frame;
-use ratatui::layout::{Constraint, Direction, Layout, Rect};
+use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{ListItem, Paragraph};
 
-use super::{draw_list, focused, pane_block};
+use super::{diff, draw_list, focused, pane_block};
 use crate::studio::highlight::Highlighter;
+use crate::studio::layout::code_and_history;
 use crate::studio::state::{Heat, Pane, State};
 use crate::studio::text::clip;
 use crate::studio::theme::{Theme, Token};
@@ -61,24 +62,73 @@ fn heat_mark(heat: Option<Heat>, theme: &Theme) -> Span<'static> {
 
 pub fn draw_code(frame: &mut Frame, area: Rect, state: &State, theme: &Theme) {
     let explorer = &state.explorer;
-    let parts = Layout::default()
-        .direction(Direction::Vertical)
-        .constraints([Constraint::Min(5), Constraint::Length(8)])
-        .split(area);
+    let (code, history) = code_and_history(area);
+    if let Some(view) = &explorer.commit {
+        // A commit of the answer, in place of the code until esc.
+        diff::draw_view(
+            frame,
+            code,
+            view,
+            (focused(state, Pane::Code), false),
+            theme,
+        );
+    } else {
+        draw_lines(frame, code, state, theme);
+    }
+    let width = usize::from(history.width.saturating_sub(2));
+    let history_lines: Vec<Line> = explorer
+        .history
+        .iter()
+        .map(|c| {
+            Line::from(vec![
+                Span::styled(format!("{} ", c.short_id), theme.style(Token::Accent)),
+                Span::styled(format!("{} ", c.date), theme.style(Token::TextDim)),
+                Span::styled(
+                    clip(&c.summary, width.saturating_sub(20)),
+                    theme.style(Token::Text),
+                ),
+            ])
+        })
+        .collect();
+    frame.render_widget(
+        Paragraph::new(history_lines).block(pane_block(" History ".to_string(), false, theme)),
+        history,
+    );
+}
+
+/// The open file's lines: heat margin, numbers (the cursor's marked, the lines Iris was
+/// asked about in the accent colour), the selection highlighted.
+fn draw_lines(frame: &mut Frame, area: Rect, state: &State, theme: &Theme) {
+    let explorer = &state.explorer;
     let mut title = explorer
         .open
         .as_deref()
         .map_or(" Code ".to_string(), |p| format!(" {p} "));
+    let selection = explorer.selection().filter(|_| explorer.anchor.is_some());
+    if let Some((first, last)) = selection {
+        title.push_str(&format!("· lines {}-{} (w asks why) ", first + 1, last + 1));
+    }
     if explorer.hscroll > 0 {
         title.push_str(&format!("→{} ", explorer.hscroll));
     }
+    let is_focused = focused(state, Pane::Code);
     let block = pane_block(
         clip(&title, usize::from(area.width.saturating_sub(4))),
-        focused(state, Pane::Code),
+        is_focused,
         theme,
     );
-    let height = usize::from(parts[0].height.saturating_sub(2));
-    let width = usize::from(parts[0].width.saturating_sub(2));
+    // The lines of the answer beside the code, while it is about this text.
+    let asked = explorer
+        .why
+        .as_ref()
+        .map(|w| &w.key)
+        .filter(|k| explorer.open.as_ref() == Some(&k.path) && k.digest == explorer.digest)
+        .map(|k| (k.start - 1, k.end - 1));
+    let within = |range: Option<(usize, usize)>, i: usize| {
+        range.is_some_and(|(first, last)| (first..=last).contains(&i))
+    };
+    let height = usize::from(area.height.saturating_sub(2));
+    let width = usize::from(area.width.saturating_sub(2));
     let body: Vec<Line> = match (&explorer.open, &explorer.lines) {
         (None, _) => vec![Line::from(Span::styled(
             "enter opens the selected file",
@@ -98,37 +148,28 @@ pub fn draw_code(frame: &mut Frame, area: Rect, state: &State, theme: &Theme) {
                 .take(height)
                 .map(|(i, line)| {
                     let heat = explorer.heat.as_ref().and_then(|heat| heat.get(i));
+                    let number = if i == explorer.cursor && is_focused {
+                        Token::Selection
+                    } else if within(asked, i) {
+                        Token::Accent
+                    } else {
+                        Token::DiffLineNumber
+                    };
                     let mut spans = vec![
                         heat_mark(heat.copied(), theme),
-                        Span::styled(
-                            format!("{:>number_width$} ", i + 1),
-                            theme.style(Token::DiffLineNumber),
-                        ),
+                        Span::styled(format!("{:>number_width$} ", i + 1), theme.style(number)),
                     ];
                     let shown = (explorer.hscroll, width.saturating_sub(number_width + 2));
                     spans.extend(highlighter.window(path, line, theme.style(Token::Text), shown));
-                    Line::from(spans)
+                    let line = Line::from(spans);
+                    if within(selection, i) {
+                        line.style(theme.style(Token::Selection))
+                    } else {
+                        line
+                    }
                 })
                 .collect()
         }
     };
-    frame.render_widget(Paragraph::new(body).block(block), parts[0]);
-    let history: Vec<Line> = explorer
-        .history
-        .iter()
-        .map(|c| {
-            Line::from(vec![
-                Span::styled(format!("{} ", c.short_id), theme.style(Token::Accent)),
-                Span::styled(format!("{} ", c.date), theme.style(Token::TextDim)),
-                Span::styled(
-                    clip(&c.summary, width.saturating_sub(20)),
-                    theme.style(Token::Text),
-                ),
-            ])
-        })
-        .collect();
-    frame.render_widget(
-        Paragraph::new(history).block(pane_block(" History ".to_string(), false, theme)),
-        parts[1],
-    );
+    frame.render_widget(Paragraph::new(body).block(block), area);
 }

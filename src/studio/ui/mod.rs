@@ -1,5 +1,6 @@
 //! Drawing: one file per pane and per overlay; everything here only reads the state.
 
+mod answer;
 pub(crate) mod chat;
 mod commits;
 mod confirm;
@@ -52,6 +53,9 @@ pub fn draw(frame: &mut Frame, state: &State, looks: &Looks) {
     }
     if let Some(rect) = rects.editor {
         editor::draw(frame, rect, state, looks.theme);
+    }
+    if let Some(rect) = rects.answer {
+        answer::draw(frame, rect, state, looks.theme);
     }
     if let Some(rect) = rects.findings {
         findings::draw(frame, rect, state, looks.theme);

@@ -65,6 +65,7 @@ pub(super) fn status_loaded(
     let first = !std::mem::replace(&mut state.status_seen, true);
     let selected_path = state.selected_file().map(|f| f.path.clone());
     state.branch = snapshot.branch;
+    state.head = snapshot.head;
     state.files = snapshot.files;
     state.files_loading = false;
     apply_relevance(state);

@@ -5,7 +5,7 @@ use super::super::command::Command;
 use super::super::effect::Effect;
 use super::super::state::{Confirm, Level, Mode, Pane, State};
 use super::diff::SIDEWAYS;
-use super::{artifact, changes, diff, explore, notice, range};
+use super::{artifact, changes, diff, explore, notice, range, task, why};
 
 pub(super) fn run(state: &mut State, command: Command) -> Vec<Effect> {
     if state.help && !matches!(command, Command::Help | Command::Back | Command::Quit) {
@@ -47,6 +47,7 @@ pub(super) fn run(state: &mut State, command: Command) -> Vec<Effect> {
         | Command::Bottom => move_cursor(state, state.focus, command),
         Command::Select => match state.focus {
             Pane::Findings => artifact::jump_to_finding(state),
+            Pane::Answer => why::open_commit(state),
             _ => changes::select_in_list(state),
         },
         Command::Back => back(state),
@@ -61,6 +62,9 @@ pub(super) fn run(state: &mut State, command: Command) -> Vec<Effect> {
         | Command::ToggleAmend
         | Command::ToggleNoVerify => changes::command(state, command),
         Command::UndoVersion | Command::RedoVersion => artifact::step_versions(state, command),
+        Command::NextHunk | Command::PrevHunk if state.mode == Mode::Explore => {
+            why::step_commit(state, command)
+        }
         Command::NextHunk | Command::PrevHunk => diff::jump_to_hunk(state, command),
         Command::ScrollLeft => diff::scroll_sideways(state, -SIDEWAYS),
         Command::ScrollRight => diff::scroll_sideways(state, SIDEWAYS),
@@ -72,6 +76,8 @@ pub(super) fn run(state: &mut State, command: Command) -> Vec<Effect> {
             effects
         }
         Command::PickRange => range::pick(state),
+        Command::SelectLines => explore::select_lines(state),
+        Command::AskWhy => why::ask(state),
         Command::ModeExplore => switch_mode(state, Mode::Explore),
         Command::ModeCommit => switch_mode(state, Mode::COMMIT),
         Command::ModeReview => switch_mode(state, Mode::REVIEW),
@@ -87,7 +93,8 @@ pub(super) fn move_cursor(state: &mut State, pane: Pane, command: Command) -> Ve
         Pane::Changes => changes::move_cursor(state, command),
         Pane::Tree => explore::move_in_tree(state, command),
         Pane::Commits => range::move_cursor(state, command),
-        Pane::Code => explore::scroll_code(state, command),
+        Pane::Code => explore::move_in_code(state, command),
+        Pane::Answer => why::scroll(state, command),
         Pane::Diff => diff::scroll(state, command),
         Pane::Findings => artifact::move_in_findings(state, command),
         Pane::Editor | Pane::ChatInput | Pane::RangeInput => Vec::new(),
@@ -105,13 +112,20 @@ pub(super) fn select_row(state: &mut State, row: usize) -> Vec<Effect> {
 
 /// Esc: cancels Iris' work, else closes what is open, else goes back to the list.
 fn back(state: &mut State) -> Vec<Effect> {
-    if let Some(effects) = artifact::cancel(state) {
+    if let Some(effects) = task::cancel(state) {
         return effects;
     }
     if state.report.is_some() {
         state.report = None;
     } else if state.help {
         state.help = false;
+    } else if state.explorer.commit.is_some() && state.mode == Mode::Explore {
+        why::close_commit(state);
+    } else if state.focus == Pane::Answer {
+        state.explorer.why = None;
+        state.focus = Pane::Code;
+    } else if state.focus == Pane::Code && state.explorer.anchor.is_some() {
+        state.explorer.anchor = None;
     } else if state.focus == Pane::RangeInput {
         range::close_picker(state);
     } else if state.focus == Pane::ChatInput {

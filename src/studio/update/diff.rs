@@ -82,19 +82,25 @@ pub(super) fn scroll_sideways(state: &mut State, delta: isize) -> Vec<Effect> {
     let widest = |lines: &mut dyn Iterator<Item = &str>| {
         lines.map(|l| width(&expand_tabs(l))).max().unwrap_or(0)
     };
-    let (hscroll, longest) = if state.mode == Mode::Explore {
+    let explore = state.mode == Mode::Explore;
+    let (hscroll, longest) = if explore && state.explorer.commit.is_none() {
         let lines = state.explorer.lines.as_deref().unwrap_or_default();
         let longest = widest(&mut lines.iter().map(String::as_str));
         (&mut state.explorer.hscroll, longest)
     } else {
-        let files = &state.diff.files;
+        // The diff pane, or the commit explore shows in place of the code.
+        let view = match state.explorer.commit.as_mut().filter(|_| explore) {
+            Some(view) => view,
+            None => &mut state.diff,
+        };
+        let files = &view.files;
         let mut lines = files
             .iter()
             .flat_map(|f| &f.hunks)
             .flat_map(|h| &h.lines)
             .map(|l| l.content.as_str());
         let longest = widest(&mut lines);
-        (&mut state.diff.hscroll, longest)
+        (&mut view.hscroll, longest)
     };
     // Keep some of the longest line in view.
     let most = longest.saturating_sub(SIDEWAYS as usize);

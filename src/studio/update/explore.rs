@@ -1,8 +1,9 @@
-//! Explore mode: the repository's file tree and the code view.
+//! Explore mode: the repository's file tree, and the code view with its cursor and selection.
 
 use super::super::action::OpenedFile;
 use super::super::command::Command;
 use super::super::effect::Effect;
+use super::super::layout::{PaneRects, code_and_history, inner_rows, keep_in_view};
 use super::super::state::{Heat, Level, Pane, State};
 use super::{notice, step};
 
@@ -33,6 +34,7 @@ pub(super) fn file_opened(
         Ok(opened) => {
             state.explorer.lines = opened.lines;
             state.explorer.history = opened.history;
+            state.explorer.digest = opened.digest;
         }
         Err(err) => notice(state, Level::Error, format!("opening {path} failed: {err}")),
     }
@@ -59,9 +61,108 @@ pub(super) fn move_in_tree(state: &mut State, command: Command) -> Vec<Effect> {
     Vec::new()
 }
 
-pub(super) fn scroll_code(state: &mut State, command: Command) -> Vec<Effect> {
+/// Rows of code the view shows (inside its borders, above the history).
+fn code_rows(state: &State) -> usize {
+    let rects = PaneRects::compute(state.size, state);
+    inner_rows(rects.view.map(|view| code_and_history(view).0))
+}
+
+/// Up, down and the page keys move the cursor through the code (a selection follows it), or
+/// scroll the commit shown in its place.
+pub(super) fn move_in_code(state: &mut State, command: Command) -> Vec<Effect> {
+    if let Some(view) = state.explorer.commit.as_mut() {
+        let last = view.line_count().saturating_sub(1);
+        view.scroll = step(view.scroll, last, command);
+        return Vec::new();
+    }
     let lines = state.explorer.lines.as_ref().map_or(0, Vec::len);
-    state.explorer.scroll = step(state.explorer.scroll, lines.saturating_sub(1), command);
+    let cursor = step(state.explorer.cursor, lines.saturating_sub(1), command);
+    put_cursor(state, cursor);
+    Vec::new()
+}
+
+/// The cursor on line `line` (0-based), the view scrolled just enough to show it.
+fn put_cursor(state: &mut State, line: usize) {
+    let last = state
+        .explorer
+        .lines
+        .as_ref()
+        .map_or(0, Vec::len)
+        .saturating_sub(1);
+    let rows = code_rows(state);
+    let explorer = &mut state.explorer;
+    explorer.cursor = line.min(last);
+    explorer.scroll = keep_in_view(explorer.scroll, explorer.cursor, rows);
+}
+
+/// `v`: starts a selection at the cursor (j / k or a drag extend it), or clears it.
+pub(super) fn select_lines(state: &mut State) -> Vec<Effect> {
+    if state.explorer.lines.is_none() || state.explorer.commit.is_some() {
+        notice(
+            state,
+            Level::Info,
+            "open a file (enter on the tree) to select its lines",
+        );
+        return Vec::new();
+    }
+    state.focus = Pane::Code;
+    let explorer = &mut state.explorer;
+    explorer.anchor = match explorer.anchor {
+        Some(_) => None,
+        None => Some(explorer.cursor),
+    };
+    if explorer.anchor.is_some() {
+        notice(
+            state,
+            Level::Info,
+            "selecting: j / k extend, w asks Iris why, esc clears",
+        );
+    }
+    Vec::new()
+}
+
+/// The code line under screen row `row`, if the row shows one.
+fn line_at(state: &State, row: u16) -> Option<usize> {
+    let rects = PaneRects::compute(state.size, state);
+    let code = code_and_history(rects.view?).0;
+    let lines = state.explorer.lines.as_ref()?.len();
+    if row <= code.y || row + 1 >= code.y + code.height {
+        return None; // a border
+    }
+    let line = state.explorer.scroll + usize::from(row - code.y - 1);
+    (line < lines).then_some(line)
+}
+
+/// A click on the code puts the cursor on the line and clears the selection.
+pub(super) fn click_code(state: &mut State, row: u16) -> Vec<Effect> {
+    if state.explorer.commit.is_none()
+        && let Some(line) = line_at(state, row)
+    {
+        state.explorer.anchor = None;
+        put_cursor(state, line);
+    }
+    Vec::new()
+}
+
+/// A drag over the code selects from where it started to the line under the pointer; past
+/// the top or bottom edge the view scrolls a line.
+pub(super) fn drag_code(state: &mut State, row: u16) -> Vec<Effect> {
+    if state.explorer.commit.is_some() || state.explorer.lines.is_none() {
+        return Vec::new();
+    }
+    let line = line_at(state, row).unwrap_or_else(|| {
+        let rects = PaneRects::compute(state.size, state);
+        let above = rects.view.is_some_and(|view| row <= view.y);
+        let explorer = &state.explorer;
+        if above {
+            explorer.scroll.saturating_sub(1)
+        } else {
+            explorer.scroll + code_rows(state)
+        }
+    });
+    let explorer = &mut state.explorer;
+    explorer.anchor.get_or_insert(explorer.cursor);
+    put_cursor(state, line);
     Vec::new()
 }
 
@@ -95,6 +196,9 @@ pub(super) fn open_tree_row(state: &mut State) -> Vec<Effect> {
     state.explorer.heat = None;
     state.explorer.scroll = 0;
     state.explorer.hscroll = 0;
+    state.explorer.cursor = 0;
+    state.explorer.anchor = None;
+    super::why::close_commit(state);
     state.focus = Pane::Code;
     vec![Effect::OpenFile { path: row.path }]
 }

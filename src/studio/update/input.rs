@@ -9,11 +9,11 @@ use super::super::layout::{PaneRects, contains, hit, inner_rows, keep_in_view};
 use super::super::state::{Confirm, Level, Pane, State};
 use super::artifact::WHEEL;
 use super::diff::SIDEWAYS;
-use super::{artifact, changes, commands, diff, notice, range};
+use super::{artifact, changes, commands, diff, explore, notice, range, task};
 
 pub(super) fn key(state: &mut State, key: KeyEvent) -> Vec<Effect> {
     if !state.approvals.is_empty() {
-        return artifact::approval_key(state, key);
+        return task::approval_key(state, key);
     }
     if let Some(question) = state.confirm.take() {
         let yes = matches!(
@@ -58,6 +58,9 @@ pub(super) fn mouse(state: &mut State, mouse: MouseEvent) -> Vec<Effect> {
     match mouse.kind {
         MouseEventKind::Down(_) => {
             state.focus = pane;
+            if pane == Pane::Code {
+                return explore::click_code(state, mouse.row);
+            }
             if pane == rects.list_pane
                 && let Some(area) = rects.list
                 && mouse.row > area.y
@@ -73,6 +76,7 @@ pub(super) fn mouse(state: &mut State, mouse: MouseEvent) -> Vec<Effect> {
             }
             Vec::new()
         }
+        MouseEventKind::Drag(_) if pane == Pane::Code => explore::drag_code(state, mouse.row),
         MouseEventKind::ScrollLeft | MouseEventKind::ScrollRight if pane == rects.view_pane => {
             let right = mouse.kind == MouseEventKind::ScrollRight;
             diff::scroll_sideways(state, if right { SIDEWAYS } else { -SIDEWAYS })

@@ -5,7 +5,9 @@
 //! - [`commands`]: what each command does, after [`Command::applies`] says it means something.
 //! - [`changes`], [`explore`], [`range`]: the list on the left of each mode and its results.
 //! - [`diff`]: the diff pane.
-//! - [`artifact`]: Iris' tasks, the chat, the artifact's versions and drafts.
+//! - [`task`]: Iris' tasks: starting one, its progress and approvals, cancelling, ending.
+//! - [`artifact`]: generating, the chat, the artifact's versions and drafts.
+//! - [`why`]: explore's selected lines explained, and the commits behind them.
 
 mod artifact;
 mod changes;
@@ -14,6 +16,8 @@ mod diff;
 mod explore;
 mod input;
 mod range;
+mod task;
+mod why;
 
 use super::action::Action;
 use super::effect::Effect;
@@ -50,13 +54,15 @@ fn reduce(state: &mut State, action: Action) -> Vec<Effect> {
         Action::TreeLoaded(result) => explore::tree_loaded(state, result),
         Action::FileOpened { path, result } => explore::file_opened(state, path, result),
         Action::LinesAged { path, result } => explore::lines_aged(state, path, result),
+        Action::LinesExplained { task, result } => why::explained(state, task, result),
+        Action::CommitShown { id, result } => why::commit_shown(state, id, result),
         Action::CommitsLoaded { mode, result } => range::commits_loaded(state, mode, result),
         Action::DiffLoaded {
             path,
             result,
             staged,
         } => diff::loaded(state, path, result, staged),
-        Action::Agent { task, event } => artifact::progress(state, task, &event),
+        Action::Agent { task, event } => task::progress(state, task, &event),
         Action::Generated { task, kind, result } => artifact::generated(state, task, kind, result),
         Action::ChatReplied { task, result, .. } => artifact::chat_replied(state, task, result),
         Action::ArtifactUpdated { task, kind, text } => {

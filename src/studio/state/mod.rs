@@ -1,12 +1,16 @@
 //! The studio's state: plain data that `update` changes and the panes draw.
 
-use crate::agent::safety::ApprovalRequest;
 use std::time::Instant;
 
 use tui_textarea::TextArea;
 
+mod explorer;
+
+pub use explorer::{Explorer, Heat, TreeRow, WhyKey, WhyView};
+
 use super::drafts::Draft;
 use crate::agent::progress::Progress;
+use crate::agent::safety::ApprovalRequest;
 use crate::change::{ChangeKind, FileDiff};
 use crate::types::{ArtifactKind, Input};
 
@@ -119,116 +123,14 @@ pub enum Pane {
     RangeInput,
     /// The review's findings (review mode).
     Findings,
+    /// Iris' answer about the selected lines, beside the code (explore mode).
+    Answer,
 }
 
 impl Pane {
     /// Panes where keys type text.
     pub fn takes_text(self) -> bool {
         matches!(self, Pane::Editor | Pane::ChatInput | Pane::RangeInput)
-    }
-}
-
-/// One row of the explore tree: a directory or a file, indented by depth.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct TreeRow {
-    pub path: String,
-    pub depth: usize,
-    pub is_dir: bool,
-}
-
-/// The repository's files for explore mode, and the file open in the code view.
-#[derive(Debug, Clone, Default)]
-pub struct Explorer {
-    /// Every file the repository tracks or would (ignored files left out), sorted.
-    pub files: Vec<String>,
-    /// Directories whose contents are shown.
-    pub expanded: std::collections::BTreeSet<String>,
-    pub selected: usize,
-    pub loaded: bool,
-    /// The open file: its path, its lines (None when binary or too large) and its history.
-    pub open: Option<String>,
-    pub lines: Option<Vec<String>>,
-    pub history: Vec<CommitRow>,
-    /// Each line's age as a heat level (see [`Heat`]), once the blame has been read.
-    pub heat: Option<Vec<Heat>>,
-    pub scroll: usize,
-    /// Columns scrolled past on the left, for long lines.
-    pub hscroll: usize,
-}
-
-/// How recently a line of the open file changed, within the file's own history: the heat
-/// margin of the code view shows recent changes bright and old ones dim.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Heat {
-    /// Not committed yet.
-    Uncommitted,
-    /// In the newest quarter of the file's history.
-    Hot,
-    Warm,
-    Cool,
-    /// In the oldest quarter.
-    Cold,
-}
-
-impl Heat {
-    /// Levels from commit times: each line placed between the file's oldest and newest
-    /// commit.
-    pub fn of_times(times: &[Option<i64>]) -> Vec<Heat> {
-        let known = times.iter().flatten();
-        let (Some(oldest), Some(newest)) = (known.clone().min(), known.max()) else {
-            return vec![Heat::Uncommitted; times.len()];
-        };
-        let span = (newest - oldest).max(1) as f64;
-        times
-            .iter()
-            .map(|time| match time {
-                None => Heat::Uncommitted,
-                Some(t) => match (*t - oldest) as f64 / span {
-                    x if x >= 0.75 => Heat::Hot,
-                    x if x >= 0.5 => Heat::Warm,
-                    x if x >= 0.25 => Heat::Cool,
-                    _ => Heat::Cold,
-                },
-            })
-            .collect()
-    }
-}
-
-impl Explorer {
-    /// The visible rows: top-level entries and the contents of expanded directories.
-    pub fn rows(&self) -> Vec<TreeRow> {
-        let mut rows = Vec::new();
-        let mut seen_dirs = std::collections::BTreeSet::new();
-        for file in &self.files {
-            let parts: Vec<&str> = file.split('/').collect();
-            let mut prefix = String::new();
-            for (depth, part) in parts.iter().enumerate() {
-                if !prefix.is_empty() {
-                    prefix.push('/');
-                }
-                prefix.push_str(part);
-                let is_dir = depth + 1 < parts.len();
-                if is_dir {
-                    if seen_dirs.insert(prefix.clone()) {
-                        rows.push(TreeRow {
-                            path: prefix.clone(),
-                            depth,
-                            is_dir: true,
-                        });
-                    }
-                    if !self.expanded.contains(&prefix) {
-                        break; // a closed directory hides the rest of the path
-                    }
-                } else {
-                    rows.push(TreeRow {
-                        path: prefix.clone(),
-                        depth,
-                        is_dir: false,
-                    });
-                }
-            }
-        }
-        rows
     }
 }
 
@@ -536,6 +438,8 @@ pub struct Task {
 pub enum TaskKind {
     Generate,
     Chat,
+    /// Explaining the selected lines of the open file (explore).
+    Why,
 }
 
 /// A one-line message in the status bar.
@@ -581,6 +485,8 @@ pub struct State {
     /// The kind of secret each staged file adds, by path (only those that add one).
     pub secrets: std::collections::HashMap<String, &'static str>,
     pub branch: String,
+    /// The commit HEAD points at, from the last status (`None` before the first commit).
+    pub head: Option<String>,
     pub diff: DiffView,
     pub artifacts: std::collections::BTreeMap<ArtifactKind, ArtifactBuffer>,
     pub chat: Chat,
@@ -649,6 +555,7 @@ impl State {
             relevance: std::collections::HashMap::new(),
             secrets: std::collections::HashMap::new(),
             branch: String::new(),
+            head: None,
             diff: DiffView::default(),
             artifacts,
             chat: Chat::default(),
@@ -690,6 +597,9 @@ impl State {
     /// The panes Tab cycles through: the mode's, and the chat's input when it is open.
     pub fn visible_panes(&self) -> Vec<Pane> {
         let mut panes = self.mode.panes().to_vec();
+        if self.mode == Mode::Explore && self.explorer.why.is_some() {
+            panes.push(Pane::Answer);
+        }
         if self.chat.open {
             panes.push(Pane::ChatInput);
         }
@@ -773,38 +683,6 @@ mod tests {
         assert!(reopened.undo());
         assert_eq!(reopened.text(), "first");
         assert_eq!(reopened.saved, "first");
-    }
-
-    #[test]
-    fn the_tree_shows_top_level_entries_and_expanded_directories() {
-        let mut explorer = Explorer {
-            files: vec![
-                "Cargo.toml".into(),
-                "src/lib.rs".into(),
-                "src/ui/pane.rs".into(),
-            ],
-            ..Explorer::default()
-        };
-        let paths = |e: &Explorer| {
-            e.rows()
-                .into_iter()
-                .map(|r| (r.path, r.depth, r.is_dir))
-                .collect::<Vec<_>>()
-        };
-        assert_eq!(
-            paths(&explorer),
-            vec![("Cargo.toml".into(), 0, false), ("src".into(), 0, true)]
-        );
-        explorer.expanded.insert("src".into());
-        assert_eq!(
-            paths(&explorer),
-            vec![
-                ("Cargo.toml".into(), 0, false),
-                ("src".into(), 0, true),
-                ("src/lib.rs".into(), 1, false),
-                ("src/ui".into(), 1, true),
-            ]
-        );
     }
 
     #[test]
