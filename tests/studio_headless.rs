@@ -861,3 +861,73 @@ async fn opening_a_file_brings_its_heat_margin_from_one_blame() {
     assert_eq!(heat[1], Heat::Cold, "from the first commit");
     assert_eq!(heat[6], Heat::Hot, "from the second commit");
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn w_explains_the_selected_lines_from_their_history_and_asking_again_is_instant() {
+    let repo = staged_repo();
+    let added = repo.commit_all("Add two() for the second reading");
+    let short = &added[..7];
+    // An uncommitted first line shifts the file: the lines asked are the ones on screen.
+    repo.write(
+        "src/lib.rs",
+        "// new first line\npub fn one() -> u32 {\n    1\n}\n\npub fn two() -> u32 {\n    2\n}\n",
+    );
+    let answer = format!("two() came with {short}, which added a second reading.");
+    let fake = FakeProvider::start(vec![Step::Text(answer.clone())]);
+    let mut studio = Headless::new(&repo, &fake, Mode::Explore);
+    studio.runner.run(Effect::LoadStatus);
+    studio.pump_until("the status", |s| s.head.is_some()).await;
+    studio.state.explorer.open = Some("src/lib.rs".to_string());
+    studio.runner.run(Effect::OpenFile {
+        path: "src/lib.rs".to_string(),
+    });
+    studio
+        .pump_until("the file", |s| s.explorer.lines.is_some())
+        .await;
+    studio.state.focus = Pane::Code;
+    for _ in 0..5 {
+        studio.command(Command::Down);
+    }
+    studio.command(Command::SelectLines);
+    studio.command(Command::Down);
+    studio.command(Command::Down);
+    studio.command(Command::AskWhy);
+    studio
+        .pump_until("the answer", |s| {
+            s.explorer.why.as_ref().is_some_and(|w| w.answer.is_some())
+        })
+        .await;
+    let why = studio.state.explorer.why.clone().unwrap();
+    let explained = why.answer.unwrap();
+    assert_eq!((explained.start_line, explained.end_line), (6, 8));
+    assert_eq!(explained.explanation, answer);
+    assert_eq!(explained.cited, vec![short.to_string()]);
+    assert_eq!(explained.commits.len(), 1, "{:?}", explained.commits);
+    let requests = fake.requests();
+    assert_eq!(requests.len(), 1);
+    let sent = requests[0].body.to_string();
+    assert!(
+        sent.contains(&format!("6 {short} | pub fn two() -> u32 {{")),
+        "the working copy's line 6 with its commit: {sent}"
+    );
+    assert!(sent.contains("Add two() for the second reading"), "{sent}");
+
+    // The same lines again: the answer is there at once, and nothing is sent.
+    studio.command(Command::Back);
+    studio.state.focus = Pane::Code;
+    studio.command(Command::Up);
+    studio.command(Command::Up);
+    studio.command(Command::SelectLines);
+    studio.command(Command::Down);
+    studio.command(Command::Down);
+    studio.command(Command::AskWhy);
+    assert!(studio.state.task.is_none());
+    let again = studio
+        .state
+        .explorer
+        .why
+        .as_ref()
+        .and_then(|w| w.answer.clone());
+    assert_eq!(again.map(|a| a.explanation), Some(answer));
+    assert_eq!(fake.requests().len(), 1);
+}

@@ -313,6 +313,108 @@ fn explore_mode_shows_the_tree_and_the_open_file_with_its_history() {
     assert_ne!(fg(0), fg(2), "old and new lines look different");
 }
 
+/// Explore with a five-line file open, lines 2-3 asked about.
+fn explore_asking() -> State {
+    use iris_studio::studio::state::{WhyKey, WhyView};
+    let mut state = studio(Mode::Explore);
+    state.explorer.files = vec!["src/parse.rs".into()];
+    state.explorer.loaded = true;
+    state.explorer.open = Some("src/parse.rs".into());
+    state.explorer.lines = Some(vec![
+        "use std::str::FromStr;".into(),
+        "pub fn parse(input: &str) -> Option<u32> {".into(),
+        "    input.trim().parse().ok()".into(),
+        "}".into(),
+        "".into(),
+    ]);
+    state.explorer.digest = 9;
+    state.explorer.why = Some(WhyView {
+        key: WhyKey {
+            path: "src/parse.rs".into(),
+            digest: 9,
+            head: "h".into(),
+            start: 2,
+            end: 3,
+        },
+        answer: None,
+        scroll: 0,
+        commit: 0,
+    });
+    state.focus = Pane::Code;
+    state
+}
+
+#[test]
+fn the_answer_beside_the_code_streams_then_lists_the_commits_behind_the_lines() {
+    use iris_studio::agent::blame::{BlamedCommit, Explained};
+    let mut state = explore_asking();
+    // Lines 4-5 selected with v while the answer about 2-3 streams in.
+    state.explorer.cursor = 4;
+    state.explorer.anchor = Some(3);
+    let mut writing = task(TaskKind::Why, Mode::Explore, state.now);
+    writing.progress.activity = "reading the history".into();
+    writing.progress.streamed = "parse() trims its input since".into();
+    state.task = Some(writing);
+    insta::assert_snapshot!("explore_why_streaming", render(&state));
+    let buffer = render_buffer(&state);
+    let (x, y) = row_of(&buffer, "    input.trim()");
+    assert!(
+        !buffer[(x, y)].modifier.contains(Modifier::REVERSED),
+        "line 3 was asked about, not selected"
+    );
+    let (x, y) = row_of(&buffer, "}");
+    assert!(
+        buffer[(x, y)].modifier.contains(Modifier::REVERSED),
+        "line 4 is selected"
+    );
+
+    state.task = None;
+    state.explorer.anchor = None;
+    let commit = |short: &str, summary: &str| BlamedCommit {
+        id: format!("{short}{}", "0".repeat(33)),
+        short_id: short.into(),
+        author: "Ada".into(),
+        time: 0,
+        date: "2026-10-02".into(),
+        summary: summary.into(),
+        lines: 1,
+    };
+    let why = state.explorer.why.as_mut().unwrap();
+    why.answer = Some(Explained {
+        path: "src/parse.rs".into(),
+        start_line: 2,
+        end_line: 3,
+        explanation: "parse() trims its input since 1a2b3c4: pasted numbers came with a \
+                      newline.\n\n- 0f0f0f0 added parse()\n- 1a2b3c4 trimmed the input"
+            .into(),
+        commits: vec![
+            commit("0f0f0f0", "Add the parser"),
+            commit("1a2b3c4", "Trim pasted input"),
+        ],
+        cited: vec!["0f0f0f0".into(), "1a2b3c4".into()],
+    });
+    why.commit = 1;
+    state.focus = Pane::Answer;
+    insta::assert_snapshot!("explore_why_answered", render(&state));
+    let buffer = render_buffer(&state);
+    let (x, y) = row_of(&buffer, "★ 1a2b3c4");
+    assert!(
+        buffer[(x + 2, y)].modifier.contains(Modifier::REVERSED),
+        "the commit enter opens is highlighted"
+    );
+
+    // Enter on it: its diff in place of the code, the history below.
+    let mut view = iris_studio::studio::state::DiffView {
+        path: Some("commit 1a2b3c4 Trim pasted input".into()),
+        files: diff(),
+        ..Default::default()
+    };
+    view.loading = false;
+    state.explorer.commit = Some(view);
+    state.focus = Pane::Code;
+    insta::assert_snapshot!("explore_why_commit", render(&state));
+}
+
 #[test]
 fn the_diff_focused_and_scrolled() {
     let mut state = studio(Mode::COMMIT);

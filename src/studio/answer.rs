@@ -36,7 +36,7 @@ pub fn rows(why: &WhyView, streamed: &str, width: usize) -> Vec<Row> {
         return rows;
     }
     rows.push(Row::Blank);
-    rows.push(Row::Heading("Commits behind these lines (enter shows one)"));
+    rows.push(Row::Heading("Commits behind the lines (enter: diff)"));
     for (index, commit) in answer.commits.iter().enumerate() {
         let text = format!(
             "{} {} {}: {}",

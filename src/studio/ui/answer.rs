@@ -22,9 +22,9 @@ pub fn draw(frame: &mut Frame, area: Rect, state: &State, theme: &Theme) {
     let writing = state.task.as_ref().filter(|t| t.kind == TaskKind::Why);
     let streamed = writing.map_or("", |t| t.progress.streamed.as_str());
     let rows = answer::rows(why, streamed, width);
-    let range = format!("lines {}-{}", why.key.start, why.key.end);
+    let range = format!("{}-{}", why.key.start, why.key.end);
     let title = match (&why.answer, writing) {
-        (Some(_), _) => format!(" Why {range} · n/p commit · enter shows it "),
+        (Some(_), _) => format!(" Why {range} · n/p pick a commit "),
         (None, Some(task)) => format!(" Why {range} · {}… ", task.progress.activity),
         (None, None) => format!(" Why {range} "),
     };
@@ -45,7 +45,9 @@ pub fn draw(frame: &mut Frame, area: Rect, state: &State, theme: &Theme) {
             .map(|row| match row {
                 Row::Text(text) => Line::from(text),
                 Row::Blank => Line::default(),
-                Row::Heading(text) => Line::from(Span::styled(text, theme.style(Token::Title))),
+                Row::Heading(text) => {
+                    Line::from(Span::styled(clip(text, width), theme.style(Token::Title)))
+                }
                 Row::Commit { index, text, cited } => {
                     let mark = if cited { "★ " } else { "  " };
                     let token = if index == why.commit {

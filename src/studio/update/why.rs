@@ -191,7 +191,10 @@ pub(super) fn open_commit(state: &mut State) -> Vec<Effect> {
         return Vec::new();
     };
     state.explorer.commit = Some(DiffView {
-        path: Some(format!("commit {} {}", commit.short_id, commit.summary)),
+        path: Some(format!(
+            "commit {} · esc back · {}",
+            commit.short_id, commit.summary
+        )),
         loading: true,
         ..DiffView::default()
     });
