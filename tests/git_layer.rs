@@ -254,6 +254,18 @@ fn line_times_match_git_blame_of_the_working_copy() {
         ours[2] > ours[1],
         "line 2 changed in the second commit: {ours:?}"
     );
+    // The same blame, line by line, numbered as in the working copy.
+    let lines = git
+        .blame_working_copy("a.txt", &content, 1, Some(4))
+        .expect("blame");
+    assert!(lines[0].is_uncommitted());
+    let commits: Vec<&str> = lines[1..].iter().map(|l| l.commit.as_str()).collect();
+    assert_eq!(commits, order[1..4].to_vec());
+    assert_eq!(
+        (lines[2].line, lines[2].content.as_str()),
+        (3, "2"),
+        "the working copy's line 3"
+    );
 
     // A file with no history: nothing committed.
     repo.write("new.txt", "a\nb\n");
