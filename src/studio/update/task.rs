@@ -43,7 +43,11 @@ pub(super) fn start(state: &mut State, kind: TaskKind) -> Option<u64> {
 pub(super) fn cancel(state: &mut State) -> Option<Vec<Effect>> {
     let task = state.task.take()?;
     state.approvals.clear();
-    notice(state, Level::Info, "cancelled: the text from before stays");
+    let said = match task.kind {
+        TaskKind::Why => "cancelled: Iris stopped reading the lines' history",
+        _ => "cancelled: the text from before stays",
+    };
+    notice(state, Level::Info, said);
     match task.kind {
         // Keep the conversation alternating: the question gets an answer.
         TaskKind::Chat => state.chat.messages.push(ChatMessage {
