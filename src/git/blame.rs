@@ -52,18 +52,7 @@ impl GitRepo {
                 let hunk = blame.get_line(line).ok_or_else(|| {
                     GitError::Unsupported(format!("git could not blame line {line} of '{path}'"))
                 })?;
-                let sig = hunk.final_signature();
-                Ok(BlameLine {
-                    line,
-                    commit: hunk.final_commit_id().to_string(),
-                    short_id: short_id(&hunk.final_commit_id()),
-                    author: sig
-                        .as_ref()
-                        .map(|s| lossy(s.name_bytes()))
-                        .unwrap_or_default(),
-                    time: sig.as_ref().map(|s| s.when().seconds()).unwrap_or_default(),
-                    content: lossy(lines[line - 1]),
-                })
+                Ok(BlameLine::of(&hunk, line, lines[line - 1]))
             })
             .collect()
     }
@@ -109,18 +98,7 @@ impl GitRepo {
                 else {
                     return uncommitted(line);
                 };
-                let sig = hunk.final_signature();
-                BlameLine {
-                    line,
-                    commit: hunk.final_commit_id().to_string(),
-                    short_id: short_id(&hunk.final_commit_id()),
-                    author: sig
-                        .as_ref()
-                        .map(|s| lossy(s.name_bytes()))
-                        .unwrap_or_default(),
-                    time: sig.as_ref().map(|s| s.when().seconds()).unwrap_or_default(),
-                    content: lossy(lines[line - 1]),
-                }
+                BlameLine::of(&hunk, line, lines[line - 1])
             })
             .collect())
     }
@@ -137,6 +115,22 @@ impl GitRepo {
 }
 
 impl BlameLine {
+    /// Line `line` (`content`) as the blame hunk holding it tells.
+    fn of(hunk: &git2::BlameHunk<'_>, line: usize, content: &[u8]) -> BlameLine {
+        let sig = hunk.final_signature();
+        BlameLine {
+            line,
+            commit: hunk.final_commit_id().to_string(),
+            short_id: short_id(&hunk.final_commit_id()),
+            author: sig
+                .as_ref()
+                .map(|s| lossy(s.name_bytes()))
+                .unwrap_or_default(),
+            time: sig.as_ref().map(|s| s.when().seconds()).unwrap_or_default(),
+            content: lossy(content),
+        }
+    }
+
     /// A line of the working copy that no commit has yet.
     pub fn is_uncommitted(&self) -> bool {
         self.commit.is_empty()
