@@ -25,9 +25,10 @@ pub fn whole_file(file: &SourceFile) -> String {
 
 /// The single stage's first request: the overview, and how to read more.
 pub fn with_tool(file: &SourceFile, overview: &str, max_reads: usize) -> String {
+    let reads = if max_reads == 1 { "read" } else { "reads" };
     format!(
         "{}\n\n{overview}\n\nRead what this leaves unclear with refer_to_source_code (at most \
-         {max_reads} reads, {MAX_READ_LINES} lines each), then answer.",
+         {max_reads} {reads}, {MAX_READ_LINES} lines each), then answer.",
         opening(file)
     )
 }
