@@ -5,6 +5,7 @@ mod blame;
 mod completions;
 pub mod config;
 pub mod exit;
+mod explain;
 mod generate;
 mod hook;
 mod presets;
@@ -60,6 +61,8 @@ pub enum Command {
     ReleaseNotes(generate::ReleaseNotesArgs),
     /// Explain why lines of a file are as they are, from their history (FILE:START-END).
     Blame(blame::BlameArgs),
+    /// Explain a file: why it exists and the responsibility blocks its code divides into.
+    Explain(explain::ExplainArgs),
     /// Show the effective configuration and where each value comes from; `set` changes it.
     Config(config::ConfigArgs),
     /// Install or remove the git hook that writes the message when you run `git commit`.
@@ -201,6 +204,7 @@ fn execute(cli: Cli) -> Result<ExitCode> {
         Command::Changelog(args) => runtime.block_on(generate::changelog_command(args)),
         Command::ReleaseNotes(args) => runtime.block_on(generate::release_notes_command(args)),
         Command::Blame(args) => runtime.block_on(blame::run(args)),
+        Command::Explain(args) => runtime.block_on(explain::run(args)),
         Command::Config(args) => config::run(args),
         Command::Hook(args) => hook::run(args),
         Command::Presets => presets::run(),

@@ -29,6 +29,10 @@ const EMBEDDED: &[(&str, &str)] = &[
         include_str!("../../capabilities/semantic_blame.toml"),
     ),
     ("verify", include_str!("../../capabilities/verify.toml")),
+    (
+        "file_intent",
+        include_str!("../../capabilities/file_intent.toml"),
+    ),
 ];
 
 /// One capability: the task prompt Iris gets and the artifact type she answers with.
@@ -238,6 +242,7 @@ mod tests {
             ("chat", OutputType::Text),
             ("semantic_blame", OutputType::Text),
             ("verify", OutputType::Critique),
+            ("file_intent", OutputType::FileIntent),
         ];
         assert_eq!(Capability::names(), expected.map(|(n, _)| n));
         for (name, output_type) in expected {
@@ -272,6 +277,7 @@ mod tests {
         );
         assert!(prompt("chat").contains("update_commit"));
         assert!(prompt("review").contains("severity"));
+        assert!(prompt("file_intent").contains("refer_to_source_code"));
     }
 
     #[test]

@@ -170,10 +170,8 @@ impl IrisAgent {
         Ok((artifact, spent))
     }
 
-    /// The main agent on `request`, the provider asked to keep the answer to the capability's
-    /// schema within the capability's budget. A provider that refuses the schema option, or a
-    /// budget above its model's maximum (a 400 saying so), is asked again without it or within
-    /// the maximum it names, and is not asked so again.
+    /// The main agent on `request`, with every tool, the provider asked to keep the answer to
+    /// the capability's schema.
     async fn run_main(
         &self,
         cap: &Capability,
@@ -181,16 +179,36 @@ impl IrisAgent {
         request: &str,
         sink: &EventSink,
     ) -> anyhow::Result<super::RunOutput> {
-        let mut schema = self.schema_for(cap.output_type);
-        let mut max_tokens = self.max_tokens(cap);
+        let ask = Ask {
+            cap,
+            preamble,
+            request,
+            schema: self.schema_for(cap.output_type),
+            tools: &|| self.main_tools(sink),
+            max_turns: self.settings.max_turns,
+        };
+        self.converse(ask, sink).await
+    }
+
+    /// One conversation as `ask` describes it, within the capability's budget. A provider
+    /// that refuses the schema option, or a budget above its model's maximum (a 400 saying
+    /// so), is asked again without it or within the maximum it names, and is not asked so
+    /// again.
+    pub(crate) async fn converse(
+        &self,
+        ask: Ask<'_>,
+        sink: &EventSink,
+    ) -> anyhow::Result<super::RunOutput> {
+        let mut schema = ask.schema.filter(|_| !self.learned.schema_refused());
+        let mut max_tokens = self.max_tokens(ask.cap);
         let mut tries = 0;
         loop {
             let attempt = Run {
-                preamble: preamble.to_string(),
+                preamble: ask.preamble.to_string(),
                 history: Vec::new(),
-                prompt: request.to_string(),
-                tools: self.main_tools(sink),
-                max_turns: self.settings.max_turns,
+                prompt: ask.request.to_string(),
+                tools: (ask.tools)(),
+                max_turns: ask.max_turns,
                 max_tokens,
                 schema: schema.clone(),
                 stream: self.stream,
@@ -238,7 +256,7 @@ impl IrisAgent {
     }
 
     /// Saves a reply that could not be read and says where it is.
-    fn unreadable(&self, capability: &str, err: &OutputError) -> anyhow::Error {
+    pub(crate) fn unreadable(&self, capability: &str, err: &OutputError) -> anyhow::Error {
         let path = self
             .raw_reply_dir
             .join(format!("iris-{capability}-reply.txt"));
@@ -255,6 +273,18 @@ impl IrisAgent {
         };
         ProviderError::new(&self.main, message).into()
     }
+}
+
+/// One conversation of a capability: its instructions, the request, the schema the answer
+/// is asked to keep to (`None`: free text, or only told), the tools (made anew for each
+/// attempt) and how many replies the model may take.
+pub(crate) struct Ask<'a> {
+    pub cap: &'a Capability,
+    pub preamble: &'a str,
+    pub request: &'a str,
+    pub schema: Option<serde_json::Value>,
+    pub tools: &'a (dyn Fn() -> Vec<Box<dyn rig_core::tool::ToolDyn>> + Sync),
+    pub max_turns: usize,
 }
 
 /// A 400 (or 422) answer about the output format: what a server says to an option it does

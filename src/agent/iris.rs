@@ -138,6 +138,7 @@ impl IrisAgent {
                 subagent_max_tokens: config.subagent_max_output_tokens,
                 run_timeout: std::time::Duration::from_secs(config.run_timeout_secs),
                 structured_output: config.structured_output,
+                explain_max_reads: config.explain_max_reads,
             },
             style: Style {
                 preset: config.preset.clone(),
@@ -160,11 +161,7 @@ impl IrisAgent {
             &self.style.instructions,
         )?;
         let format = if output.is_structured() {
-            format!(
-                "## Output\nWhen you have the evidence you need, reply with only one JSON object \
-                 matching this JSON schema: no prose before or after it, no code fence.\n{}",
-                serde_json::to_string_pretty(&output.schema())?
-            )
+            json_output(&output.schema())?
         } else {
             "## Output\nReply in concise markdown.".to_string()
         };
@@ -172,6 +169,12 @@ impl IrisAgent {
             "{PERSONA}\n\n## Task\n{}\n\n## Style\n{style}\n\n{format}",
             cap.task_prompt.trim()
         ))
+    }
+
+    /// The schema the provider is asked to keep an answer to, unless the configuration says
+    /// not to ask (whether the provider refused it is [`Learned`]'s to say).
+    pub(crate) fn schema_if_asked(&self, schema: serde_json::Value) -> Option<serde_json::Value> {
+        self.settings.structured_output.then_some(schema)
     }
 
     /// The output budget of one reply of `cap`: the configured one, or less if it asks less or
@@ -204,4 +207,13 @@ impl IrisAgent {
         };
         main_agent_tools(&subagents, &Notes::default())
     }
+}
+
+/// The output section of the instructions: one JSON object matching `schema`, nothing else.
+pub(crate) fn json_output(schema: &serde_json::Value) -> anyhow::Result<String> {
+    Ok(format!(
+        "## Output\nWhen you have the evidence you need, reply with only one JSON object \
+         matching this JSON schema: no prose before or after it, no code fence.\n{}",
+        serde_json::to_string_pretty(schema)?
+    ))
 }

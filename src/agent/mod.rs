@@ -7,6 +7,7 @@ pub mod chat;
 pub mod events;
 mod evidence;
 pub mod generate;
+pub mod intent;
 pub mod iris;
 pub mod output;
 pub mod progress;
@@ -130,6 +131,8 @@ pub struct AgentSettings {
     pub run_timeout: Duration,
     /// Ask the provider to keep answers to their JSON schema.
     pub structured_output: bool,
+    /// Source reads one file explanation may make.
+    pub explain_max_reads: usize,
 }
 
 impl Default for AgentSettings {
@@ -142,6 +145,7 @@ impl Default for AgentSettings {
             subagent_max_tokens: 4_096,
             run_timeout: Duration::from_secs(300),
             structured_output: true,
+            explain_max_reads: 30,
         }
     }
 }

@@ -21,6 +21,7 @@ pub enum ConfigKey {
     MaxOutputTokens,
     SubagentMaxOutputTokens,
     StructuredOutput,
+    ExplainMaxReads,
     TrustRepo,
     SafetyMode,
     SecretScan,
@@ -33,7 +34,7 @@ pub enum ConfigKey {
 }
 
 /// The keys at the top of a file, in the order `iris config` shows them.
-const TOP: [ConfigKey; 18] = [
+const TOP: [ConfigKey; 19] = [
     ConfigKey::Provider,
     ConfigKey::Preset,
     ConfigKey::Gitmoji,
@@ -47,6 +48,7 @@ const TOP: [ConfigKey; 18] = [
     ConfigKey::MaxOutputTokens,
     ConfigKey::SubagentMaxOutputTokens,
     ConfigKey::StructuredOutput,
+    ConfigKey::ExplainMaxReads,
     ConfigKey::TrustRepo,
     ConfigKey::SafetyMode,
     ConfigKey::SecretScan,
@@ -122,6 +124,7 @@ impl ConfigKey {
             ConfigKey::MaxOutputTokens => "max_output_tokens",
             ConfigKey::SubagentMaxOutputTokens => "subagent_max_output_tokens",
             ConfigKey::StructuredOutput => "structured_output",
+            ConfigKey::ExplainMaxReads => "explain_max_reads",
             ConfigKey::TrustRepo => "trust_repo",
             ConfigKey::SafetyMode => "safety_mode",
             ConfigKey::SecretScan => "secret_scan",
@@ -194,7 +197,8 @@ impl ConfigKey {
             | ConfigKey::RequestTimeoutSecs
             | ConfigKey::RunTimeoutSecs
             | ConfigKey::MaxOutputTokens
-            | ConfigKey::SubagentMaxOutputTokens => Kind::Count,
+            | ConfigKey::SubagentMaxOutputTokens
+            | ConfigKey::ExplainMaxReads => Kind::Count,
             ConfigKey::BaseUrl(_) => Kind::Url,
             ConfigKey::ApiKey(_) => Kind::Secret,
         }

@@ -57,6 +57,8 @@ pub struct Config {
     pub subagent_max_output_tokens: u64,
     /// Ask the provider to keep the artifact to its JSON schema (off: the model is only told).
     pub structured_output: bool,
+    /// Source reads (refer_to_source_code calls) one `iris explain` may make.
+    pub explain_max_reads: usize,
     /// Whether tools may run the repository's build scripts (`ToolContext::with_trust`).
     pub trust_repo: bool,
     /// Which tool calls need the user's approval.
@@ -87,6 +89,7 @@ impl Default for Config {
             max_output_tokens: 16_384,
             subagent_max_output_tokens: 4_096,
             structured_output: true,
+            explain_max_reads: 30,
             trust_repo: false,
             safety_mode: SafetyMode::default(),
             secret_scan: true,
@@ -229,6 +232,7 @@ impl Config {
                 self.subagent_max_output_tokens = n
             }
             (ConfigKey::StructuredOutput, Value::Bool(b)) => self.structured_output = b,
+            (ConfigKey::ExplainMaxReads, Value::Count(n)) => self.explain_max_reads = count(n),
             (ConfigKey::Model(kind), Value::Text(text)) => {
                 self.providers.get_mut(kind).model = text
             }
@@ -352,6 +356,7 @@ impl Config {
             ConfigKey::MaxOutputTokens => Value::Count(self.max_output_tokens),
             ConfigKey::SubagentMaxOutputTokens => Value::Count(self.subagent_max_output_tokens),
             ConfigKey::StructuredOutput => Value::Bool(self.structured_output),
+            ConfigKey::ExplainMaxReads => count(self.explain_max_reads),
             ConfigKey::Model(kind) => return text(&self.providers.get(kind).model),
             ConfigKey::FastModel(kind) => return text(&self.providers.get(kind).fast_model),
             ConfigKey::BaseUrl(kind) => {

@@ -8,6 +8,7 @@ mod changelog;
 mod commit;
 mod commit_body;
 mod critique;
+pub mod intent;
 mod kind;
 mod markdown;
 mod pull_request;
@@ -41,18 +42,21 @@ pub enum OutputType {
     Changelog,
     ReleaseNotes,
     Critique,
+    /// A file's intent and responsibility blocks (`iris explain`).
+    FileIntent,
     /// Free text (chat replies, explanations): no JSON is asked for.
     Text,
 }
 
 impl OutputType {
-    pub const ALL: [OutputType; 7] = [
+    pub const ALL: [OutputType; 8] = [
         OutputType::Commit,
         OutputType::Review,
         OutputType::PullRequest,
         OutputType::Changelog,
         OutputType::ReleaseNotes,
         OutputType::Critique,
+        OutputType::FileIntent,
         OutputType::Text,
     ];
 
@@ -65,6 +69,7 @@ impl OutputType {
             OutputType::Changelog => "changelog",
             OutputType::ReleaseNotes => "release_notes",
             OutputType::Critique => "critique",
+            OutputType::FileIntent => "file_intent",
             OutputType::Text => "text",
         }
     }
@@ -84,6 +89,7 @@ impl OutputType {
             OutputType::Changelog => schema::provider_schema::<Changelog>(),
             OutputType::ReleaseNotes => schema::provider_schema::<ReleaseNotes>(),
             OutputType::Critique => schema::provider_schema::<Critique>(),
+            OutputType::FileIntent => schema::provider_schema::<intent::IntentAnswer>(),
             OutputType::Text => serde_json::json!({ "type": "string" }),
         }
     }
@@ -98,7 +104,7 @@ impl fmt::Display for OutputType {
 /// An output type name that is not one of [`OutputType::ALL`].
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
 #[error(
-    "unknown output type `{0}`; known: commit, review, pull_request, changelog, release_notes, critique, text"
+    "unknown output type `{0}`; known: commit, review, pull_request, changelog, release_notes, critique, file_intent, text"
 )]
 pub struct UnknownOutputType(pub String);
 

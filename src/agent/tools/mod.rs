@@ -16,6 +16,7 @@ pub(crate) mod git_diff;
 mod languages;
 pub mod outline;
 mod project_docs;
+pub mod refer_to_source;
 pub mod registry;
 mod repo_map;
 mod static_analysis;
