@@ -931,3 +931,71 @@ async fn w_explains_the_selected_lines_from_their_history_and_asking_again_is_in
     assert_eq!(again.map(|a| a.explanation), Some(answer));
     assert_eq!(fake.requests().len(), 1);
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn i_reads_the_open_file_and_lists_its_blocks_and_asking_again_is_instant() {
+    let repo = staged_repo();
+    let answer = json!({
+        "intent": "Constant functions the examples call.",
+        "blocks": [
+            {"id": "one", "label": "The first constant", "description": "Returns 1.",
+             "elements": {"functions": ["one"]}, "ranges": [[1, 3]]},
+            {"id": "two", "label": "The second constant", "description": "Returns 2.",
+             "elements": {"functions": ["two"]}, "ranges": [[5, 7]]},
+            {"id": "layout", "label": "Blank separator line", "description": "Spacing.",
+             "elements": {}, "ranges": [[4, 4]]}
+        ]
+    });
+    let fake = FakeProvider::start(vec![Step::Text(answer.to_string())]);
+    let mut studio = Headless::new(&repo, &fake, Mode::Explore);
+    studio.state.explorer.open = Some("src/lib.rs".to_string());
+    studio.runner.run(Effect::OpenFile {
+        path: "src/lib.rs".to_string(),
+    });
+    studio
+        .pump_until("the file", |s| s.explorer.lines.is_some())
+        .await;
+    studio.state.focus = Pane::Code;
+    studio.command(Command::FileIntent);
+    studio
+        .pump_until("the blocks", |s| {
+            s.explorer
+                .intent
+                .as_ref()
+                .is_some_and(|v| v.intent.is_some())
+        })
+        .await;
+    let intent = studio
+        .state
+        .explorer
+        .intent
+        .clone()
+        .unwrap()
+        .intent
+        .unwrap();
+    assert_eq!(intent.blocks.len(), 3);
+    assert_eq!(intent.intent, "Constant functions the examples call.");
+    let requests = fake.requests();
+    assert_eq!(requests.len(), 1, "a short file goes whole, in one request");
+    let sent = requests[0].body.to_string();
+    assert!(sent.contains("pub fn two() -> u32"), "{sent}");
+    // The second block lights lines 5-7 and puts the cursor on line 5.
+    studio.command(Command::Down);
+    assert_eq!(studio.state.explorer.block_ranges(), vec![(4, 6)]);
+    assert_eq!(studio.state.explorer.cursor, 4);
+    // Asked again after closing: at once, nothing sent.
+    studio.command(Command::Back);
+    studio.command(Command::FileIntent);
+    assert!(studio.state.task.is_none());
+    assert!(
+        studio
+            .state
+            .explorer
+            .intent
+            .as_ref()
+            .unwrap()
+            .intent
+            .is_some()
+    );
+    assert_eq!(fake.requests().len(), 1);
+}

@@ -416,6 +416,61 @@ fn the_answer_beside_the_code_streams_then_lists_the_commits_behind_the_lines() 
 }
 
 #[test]
+fn the_blocks_beside_the_code_light_the_chosen_blocks_lines() {
+    use iris_studio::studio::state::{IntentKey, IntentView};
+    use iris_studio::types::intent::{
+        BlockElements, ExecutionPath, FileIntent, IntentMetadata, LineRange, ResponsibilityBlock,
+    };
+    let mut state = explore_asking();
+    state.explorer.why = None;
+    let block = |id: &str, label: &str, ranges: Vec<[usize; 2]>| ResponsibilityBlock {
+        id: id.into(),
+        label: label.into(),
+        description: format!("{label}: what it is for, in a sentence or two."),
+        elements: BlockElements {
+            functions: vec!["parse".into()],
+            imports: vec!["std::str::FromStr".into()],
+            ..BlockElements::default()
+        },
+        ranges,
+    };
+    state.explorer.intent = Some(IntentView {
+        key: IntentKey {
+            path: "src/parse.rs".into(),
+            digest: 9,
+        },
+        intent: Some(FileIntent {
+            path: "src/parse.rs".into(),
+            intent: "Turns what the user typed into a number.".into(),
+            blocks: vec![
+                block("imports", "Imports", vec![[1, 1]]),
+                block("parsing", "Parsing input", vec![[2, 4]]),
+            ],
+            metadata: IntentMetadata {
+                tool_reads: vec![LineRange {
+                    start_line: 2,
+                    end_line: 4,
+                }],
+                tool_call_count: 1,
+                execution_path: ExecutionPath::ToolCalling,
+            },
+        }),
+        block: 1,
+        scroll: 0,
+    });
+    state.focus = Pane::Blocks;
+    insta::assert_snapshot!("explore_blocks", render(&state));
+    let buffer = render_buffer(&state);
+    let bars = (0..HEIGHT)
+        .filter(|&y| (0..WIDTH).any(|x| buffer[(x, y)].symbol() == "▌" && x < 80))
+        .count();
+    assert_eq!(
+        bars, 3,
+        "lines 2-4 of the chosen block are marked in the code"
+    );
+}
+
+#[test]
 fn the_diff_focused_and_scrolled() {
     let mut state = studio(Mode::COMMIT);
     state.focus = Pane::Diff;

@@ -11,6 +11,7 @@ use crate::types::ArtifactKind;
 use crate::agent::AgentEvent;
 use crate::agent::blame::Explained;
 use crate::change::FileDiff;
+use crate::types::intent::FileIntent;
 
 /// A file opened in the code view: its lines (None when binary or too large), its history and
 /// a digest of its text.
@@ -63,6 +64,11 @@ pub enum Action {
     LinesExplained {
         task: u64,
         result: Result<Explained, String>,
+    },
+    /// The open file's intent and responsibility blocks (explore), or why none came.
+    FileExplained {
+        task: u64,
+        result: Result<FileIntent, String>,
     },
     /// A commit's diff, shown in place of the code (explore).
     CommitShown {

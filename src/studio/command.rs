@@ -41,6 +41,7 @@ pub enum Command {
     PickRange,
     SelectLines,
     AskWhy,
+    FileIntent,
     ModeExplore,
     ModeCommit,
     ModeReview,
@@ -50,7 +51,7 @@ pub enum Command {
 }
 
 impl Command {
-    pub const ALL: [Command; 38] = [
+    pub const ALL: [Command; 39] = [
         Command::Quit,
         Command::Help,
         Command::NextPane,
@@ -83,6 +84,7 @@ impl Command {
         Command::PickRange,
         Command::SelectLines,
         Command::AskWhy,
+        Command::FileIntent,
         Command::ModeExplore,
         Command::ModeCommit,
         Command::ModeReview,
@@ -118,7 +120,9 @@ impl Command {
             {
                 Err("chat and versions belong to an artifact: switch to a mode (2-6)")
             }
-            Command::SelectLines | Command::AskWhy if mode != Mode::Explore => {
+            Command::SelectLines | Command::AskWhy | Command::FileIntent
+                if mode != Mode::Explore =>
+            {
                 Err("lines are selected and explained in explore mode (1)")
             }
             Command::PickRange if !mode.uses_range() => {
@@ -165,6 +169,7 @@ impl Command {
             }
             Command::SelectLines => "select lines of the code (v again clears)",
             Command::AskWhy => "ask Iris why the selected lines are so",
+            Command::FileIntent => "ask Iris what the open file is for, block by block",
             Command::ModeExplore => "explore mode",
             Command::ModeCommit => "commit mode",
             Command::ModeReview => "review mode",

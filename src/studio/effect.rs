@@ -33,6 +33,11 @@ pub enum Effect {
         task: u64,
         asked: LinesAsked,
     },
+    /// Iris reads a file for its intent and responsibility blocks.
+    ExplainFile {
+        task: u64,
+        path: String,
+    },
     /// One commit's changes, shown in explore's code view.
     ShowCommit {
         id: String,

@@ -60,6 +60,7 @@ const DEFAULT_GLOBAL: &[(&str, Command)] = &[
     ("R", Command::PickRange),
     ("v", Command::SelectLines),
     ("w", Command::AskWhy),
+    ("i", Command::FileIntent),
     ("1", Command::ModeExplore),
     ("2", Command::ModeCommit),
     ("3", Command::ModeReview),

@@ -21,6 +21,8 @@ pub struct PaneRects {
     pub chat_input: Option<Rect>,
     /// Iris' answer about the selected lines, beside the code (explore).
     pub answer: Option<Rect>,
+    /// The open file's intent and responsibility blocks, beside the code (explore).
+    pub blocks: Option<Rect>,
     pub status: Rect,
 }
 
@@ -49,8 +51,13 @@ impl PaneRects {
             .split(area);
         let (tabs, body, status) = (rows[0], rows[1], rows[2]);
         if !state.mode.has_artifact() {
-            // The answer, when there is one, takes a third column beside the code.
-            let aside = state.explorer.why.is_some();
+            // The blocks and the answer, when there are any, take a third column beside the
+            // code: the blocks above, the answer below.
+            let (blocks, answer) = (
+                state.explorer.intent.is_some(),
+                state.explorer.why.is_some(),
+            );
+            let aside = blocks || answer;
             let widths: &[Constraint] = if aside {
                 &[
                     Constraint::Percentage(22),
@@ -64,6 +71,16 @@ impl PaneRects {
                 .direction(Direction::Horizontal)
                 .constraints(widths)
                 .split(body);
+            let stacked = Layout::default()
+                .direction(Direction::Vertical)
+                .constraints([Constraint::Percentage(45), Constraint::Percentage(55)])
+                .split(cols[cols.len() - 1]);
+            let (blocks, answer) = match (blocks, answer) {
+                (true, true) => (Some(stacked[0]), Some(stacked[1])),
+                (true, false) => (Some(cols[2]), None),
+                (false, true) => (None, Some(cols[2])),
+                (false, false) => (None, None),
+            };
             return Self {
                 tabs,
                 list: Some(cols[0]),
@@ -74,7 +91,8 @@ impl PaneRects {
                 findings: None,
                 chat_log: None,
                 chat_input: None,
-                answer: aside.then(|| cols[2]),
+                answer,
+                blocks,
                 status,
             };
         }
@@ -123,6 +141,7 @@ impl PaneRects {
             chat_log: chat.as_ref().map(|parts| parts[0]),
             chat_input: chat.as_ref().map(|parts| parts[1]),
             answer: None,
+            blocks: None,
             status,
         }
     }
@@ -172,6 +191,8 @@ pub fn hit(rects: &PaneRects, column: u16, row: u16) -> Option<Pane> {
         Some(rects.view_pane)
     } else if inside(rects.answer) {
         Some(Pane::Answer)
+    } else if inside(rects.blocks) {
+        Some(Pane::Blocks)
     } else if inside(rects.findings) {
         Some(Pane::Findings)
     } else if inside(rects.editor) {

@@ -7,6 +7,7 @@
 pub mod action;
 pub mod answer;
 pub mod app;
+pub mod blocks;
 pub mod command;
 pub mod conversation;
 pub mod drafts;

@@ -15,7 +15,6 @@ use super::highlight;
 use super::jobs::{self, Jobs};
 use super::state::{ChatMessage, Speaker};
 use crate::agent::IrisAgent;
-use crate::agent::blame::LinesAsked;
 use crate::agent::chat::{ChatTarget, Turn};
 use crate::agent::requests::Scope;
 use crate::agent::{AgentEvent, EventSink};
@@ -71,7 +70,16 @@ impl Runner {
             Effect::LoadCommits { mode, from, to } => jobs.load_commits(mode, from, to),
             Effect::LoadCommitDiff { id } => jobs.load_commit_diff(id),
             Effect::ShowCommit { id } => jobs.show_commit(id),
-            Effect::ExplainLines { task, asked } => self.explain_lines(task, asked),
+            Effect::ExplainLines { task, asked } => self.spawn_iris(
+                task,
+                |iris, sink| async move { iris.explain_lines(&asked, &sink).await },
+                move |result| Action::LinesExplained { task, result },
+            ),
+            Effect::ExplainFile { task, path } => self.spawn_iris(
+                task,
+                |iris, sink| async move { iris.explain_file(&path, &sink).await },
+                move |result| Action::FileExplained { task, result },
+            ),
             Effect::Stage { path } => jobs.git(false, move |repo| {
                 repo.stage(&path)?;
                 Ok(format!("staged {path}"))
@@ -166,39 +174,36 @@ impl Runner {
     }
 
     fn generate(&mut self, task: u64, kind: ArtifactKind, range: Option<(String, String)>) {
-        let Some(iris) = self.iris.clone() else {
-            return;
+        let scope = match range {
+            Some((from, to)) => Scope::range(&from, &to),
+            None if kind.uses_range() => Scope::range("HEAD~1", "HEAD"),
+            None => Scope::Staged,
         };
-        let tx = self.tx.clone();
-        let sink = self.sink(task);
-        let handle = tokio::spawn(async move {
-            let scope = match range {
-                Some((from, to)) => Scope::range(&from, &to),
-                None if kind.uses_range() => Scope::range("HEAD~1", "HEAD"),
-                None => Scope::Staged,
-            };
-            let result = iris.write(kind, &scope, false, &sink).await;
-            let _ = tx.send(Action::Generated {
-                task,
-                kind,
-                result: result.map(|w| w.text).map_err(|e| format!("{e:#}")),
-            });
-        });
-        self.tasks.insert(task, handle);
+        self.spawn_iris(
+            task,
+            |iris, sink| async move { Ok(iris.write(kind, &scope, false, &sink).await?.text) },
+            move |result| Action::Generated { task, kind, result },
+        );
     }
 
-    fn explain_lines(&mut self, task: u64, asked: LinesAsked) {
+    /// Iris' task `task` in the background, kept so Esc can abort it: `work` with her and
+    /// the task's events, its result sent back as the action `done` makes of it.
+    fn spawn_iris<T, F>(
+        &mut self,
+        task: u64,
+        work: impl FnOnce(Arc<IrisAgent>, EventSink) -> F,
+        done: impl FnOnce(Result<T, String>) -> Action + Send + 'static,
+    ) where
+        F: std::future::Future<Output = anyhow::Result<T>> + Send + 'static,
+    {
         let Some(iris) = self.iris.clone() else {
             return;
         };
         let tx = self.tx.clone();
-        let sink = self.sink(task);
+        let running = work(iris, self.sink(task));
         let handle = tokio::spawn(async move {
-            let result = iris.explain_lines(&asked, &sink).await;
-            let _ = tx.send(Action::LinesExplained {
-                task,
-                result: result.map_err(|e| format!("{e:#}")),
-            });
+            let result = running.await.map_err(|e| format!("{e:#}"));
+            let _ = tx.send(done(result));
         });
         self.tasks.insert(task, handle);
     }
@@ -211,33 +216,28 @@ impl Runner {
         message: String,
         artifact: String,
     ) {
-        let Some(iris) = self.iris.clone() else {
-            return;
-        };
-        let tx = self.tx.clone();
-        let sink = self.sink(task);
         let updates = self.tx.clone();
-        let handle = tokio::spawn(async move {
-            let target = ChatTarget { kind, artifact };
-            let turns: Vec<Turn> = history
-                .into_iter()
-                .map(|m| Turn {
-                    from_user: m.speaker == Speaker::User,
-                    text: m.text,
-                })
-                .collect();
-            let on_update = Arc::new(move |text: String| {
-                let _ = updates.send(Action::ArtifactUpdated { task, kind, text });
-            });
-            let result = iris.chat(&target, &turns, &message, on_update, &sink).await;
-            let _ = tx.send(Action::ChatReplied {
-                task,
-                result: result
-                    .map(|reply| ChatOutcome { reply })
-                    .map_err(|e| format!("{e:#}")),
-            });
+        let on_update = Arc::new(move |text: String| {
+            let _ = updates.send(Action::ArtifactUpdated { task, kind, text });
         });
-        self.tasks.insert(task, handle);
+        let target = ChatTarget { kind, artifact };
+        let turns: Vec<Turn> = history
+            .into_iter()
+            .map(|m| Turn {
+                from_user: m.speaker == Speaker::User,
+                text: m.text,
+            })
+            .collect();
+        self.spawn_iris(
+            task,
+            |iris, sink| async move {
+                let reply = iris
+                    .chat(&target, &turns, &message, on_update, &sink)
+                    .await?;
+                Ok(ChatOutcome { reply })
+            },
+            move |result| Action::ChatReplied { task, result },
+        );
     }
 }
 

@@ -5,6 +5,7 @@ use std::collections::HashMap;
 
 use super::{CommitRow, DiffView};
 use crate::agent::blame::Explained;
+use crate::types::intent::FileIntent;
 
 /// One row of the explore tree: a directory or a file, indented by depth.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -46,6 +47,55 @@ pub struct Explorer {
     /// the commit's id.
     pub commit: Option<DiffView>,
     pub commit_id: Option<String>,
+    /// The open file's intent and responsibility blocks, beside the code.
+    pub intent: Option<IntentView>,
+    /// Every file intent of the session, by file text.
+    pub intents: HashMap<IntentKey, FileIntent>,
+}
+
+/// What a file intent is about: a file's text (its history does not change it).
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct IntentKey {
+    pub path: String,
+    pub digest: u64,
+}
+
+/// The blocks pane.
+#[derive(Debug, Clone)]
+pub struct IntentView {
+    pub key: IntentKey,
+    /// `None` while Iris reads the file.
+    pub intent: Option<FileIntent>,
+    /// The block whose ranges the code view highlights.
+    pub block: usize,
+    /// The first row shown.
+    pub scroll: usize,
+}
+
+impl Explorer {
+    /// The line ranges (0-based, inclusive) of the chosen block, while the open file is the
+    /// text it was read from.
+    pub fn block_ranges(&self) -> Vec<(usize, usize)> {
+        let Some(view) = &self.intent else {
+            return Vec::new();
+        };
+        let (Some(intent), true) = (&view.intent, self.shows(&view.key.path, view.key.digest))
+        else {
+            return Vec::new();
+        };
+        intent.blocks.get(view.block).map_or(Vec::new(), |block| {
+            block
+                .ranges
+                .iter()
+                .map(|[start, end]| (start.saturating_sub(1), end.saturating_sub(1)))
+                .collect()
+        })
+    }
+
+    /// Whether the code view shows `path` with this text.
+    pub fn shows(&self, path: &str, digest: u64) -> bool {
+        self.open.as_deref() == Some(path) && self.digest == digest && self.commit.is_none()
+    }
 }
 
 /// What an answer is about: lines of a file's text, at a HEAD. The same question about the

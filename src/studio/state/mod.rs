@@ -6,7 +6,7 @@ use tui_textarea::TextArea;
 
 mod explorer;
 
-pub use explorer::{Explorer, Heat, TreeRow, WhyKey, WhyView};
+pub use explorer::{Explorer, Heat, IntentKey, IntentView, TreeRow, WhyKey, WhyView};
 
 use super::drafts::Draft;
 use crate::agent::progress::Progress;
@@ -125,6 +125,8 @@ pub enum Pane {
     Findings,
     /// Iris' answer about the selected lines, beside the code (explore mode).
     Answer,
+    /// The open file's intent and responsibility blocks, beside the code (explore mode).
+    Blocks,
 }
 
 impl Pane {
@@ -440,6 +442,8 @@ pub enum TaskKind {
     Chat,
     /// Explaining the selected lines of the open file (explore).
     Why,
+    /// Reading the open file for its intent and responsibility blocks (explore).
+    Intent,
 }
 
 /// A one-line message in the status bar.
@@ -597,8 +601,13 @@ impl State {
     /// The panes Tab cycles through: the mode's, and the chat's input when it is open.
     pub fn visible_panes(&self) -> Vec<Pane> {
         let mut panes = self.mode.panes().to_vec();
-        if self.mode == Mode::Explore && self.explorer.why.is_some() {
-            panes.push(Pane::Answer);
+        if self.mode == Mode::Explore {
+            if self.explorer.intent.is_some() {
+                panes.push(Pane::Blocks);
+            }
+            if self.explorer.why.is_some() {
+                panes.push(Pane::Answer);
+            }
         }
         if self.chat.open {
             panes.push(Pane::ChatInput);

@@ -127,6 +127,9 @@ fn draw_lines(frame: &mut Frame, area: Rect, state: &State, theme: &Theme) {
     let within = |range: Option<(usize, usize)>, i: usize| {
         range.is_some_and(|(first, last)| (first..=last).contains(&i))
     };
+    // The chosen responsibility block's lines: a bar after the line number.
+    let chosen = explorer.block_ranges();
+    let in_block = |i: usize| chosen.iter().any(|&range| within(Some(range), i));
     let height = usize::from(area.height.saturating_sub(2));
     let width = usize::from(area.width.saturating_sub(2));
     let body: Vec<Line> = match (&explorer.open, &explorer.lines) {
@@ -155,9 +158,15 @@ fn draw_lines(frame: &mut Frame, area: Rect, state: &State, theme: &Theme) {
                     } else {
                         Token::DiffLineNumber
                     };
+                    let bar = if in_block(i) {
+                        Span::styled("▌", theme.style(Token::Accent))
+                    } else {
+                        Span::raw(" ")
+                    };
                     let mut spans = vec![
                         heat_mark(heat.copied(), theme),
-                        Span::styled(format!("{:>number_width$} ", i + 1), theme.style(number)),
+                        Span::styled(format!("{:>number_width$}", i + 1), theme.style(number)),
+                        bar,
                     ];
                     let shown = (explorer.hscroll, width.saturating_sub(number_width + 2));
                     spans.extend(highlighter.window(path, line, theme.style(Token::Text), shown));

@@ -1,6 +1,7 @@
 //! Drawing: one file per pane and per overlay; everything here only reads the state.
 
 mod answer;
+mod blocks;
 pub(crate) mod chat;
 mod commits;
 mod confirm;
@@ -53,6 +54,9 @@ pub fn draw(frame: &mut Frame, state: &State, looks: &Looks) {
     }
     if let Some(rect) = rects.editor {
         editor::draw(frame, rect, state, looks.theme);
+    }
+    if let Some(rect) = rects.blocks {
+        blocks::draw(frame, rect, state, looks.theme);
     }
     if let Some(rect) = rects.answer {
         answer::draw(frame, rect, state, looks.theme);

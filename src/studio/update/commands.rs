@@ -5,7 +5,7 @@ use super::super::command::Command;
 use super::super::effect::Effect;
 use super::super::state::{Confirm, Level, Mode, Pane, State};
 use super::diff::SIDEWAYS;
-use super::{artifact, changes, diff, explore, notice, range, task, why};
+use super::{artifact, changes, diff, explore, intent, notice, range, task, why};
 
 pub(super) fn run(state: &mut State, command: Command) -> Vec<Effect> {
     if state.help && !matches!(command, Command::Help | Command::Back | Command::Quit) {
@@ -48,6 +48,10 @@ pub(super) fn run(state: &mut State, command: Command) -> Vec<Effect> {
         Command::Select => match state.focus {
             Pane::Findings => artifact::jump_to_finding(state),
             Pane::Answer => why::open_commit(state),
+            Pane::Blocks => {
+                state.focus = Pane::Code;
+                Vec::new()
+            }
             _ => changes::select_in_list(state),
         },
         Command::Back => back(state),
@@ -78,6 +82,7 @@ pub(super) fn run(state: &mut State, command: Command) -> Vec<Effect> {
         Command::PickRange => range::pick(state),
         Command::SelectLines => explore::select_lines(state),
         Command::AskWhy => why::ask(state),
+        Command::FileIntent => intent::ask(state),
         Command::ModeExplore => switch_mode(state, Mode::Explore),
         Command::ModeCommit => switch_mode(state, Mode::COMMIT),
         Command::ModeReview => switch_mode(state, Mode::REVIEW),
@@ -95,6 +100,7 @@ pub(super) fn move_cursor(state: &mut State, pane: Pane, command: Command) -> Ve
         Pane::Commits => range::move_cursor(state, command),
         Pane::Code => explore::move_in_code(state, command),
         Pane::Answer => why::scroll(state, command),
+        Pane::Blocks => intent::move_block(state, command),
         Pane::Diff => diff::scroll(state, command),
         Pane::Findings => artifact::move_in_findings(state, command),
         Pane::Editor | Pane::ChatInput | Pane::RangeInput => Vec::new(),
@@ -121,6 +127,8 @@ fn back(state: &mut State) -> Vec<Effect> {
         state.help = false;
     } else if state.explorer.commit.is_some() && state.mode == Mode::Explore {
         why::close_commit(state);
+    } else if state.focus == Pane::Blocks {
+        intent::close(state);
     } else if state.focus == Pane::Answer {
         state.explorer.why = None;
         state.focus = Pane::Code;

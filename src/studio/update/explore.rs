@@ -82,7 +82,7 @@ pub(super) fn move_in_code(state: &mut State, command: Command) -> Vec<Effect> {
 }
 
 /// The cursor on line `line` (0-based), the view scrolled just enough to show it.
-fn put_cursor(state: &mut State, line: usize) {
+pub(super) fn put_cursor(state: &mut State, line: usize) {
     let last = state
         .explorer
         .lines
@@ -199,6 +199,15 @@ pub(super) fn open_tree_row(state: &mut State) -> Vec<Effect> {
     state.explorer.cursor = 0;
     state.explorer.anchor = None;
     super::why::close_commit(state);
+    // Blocks are about the file they were read from (one being read stays until it lands).
+    if state
+        .explorer
+        .intent
+        .as_ref()
+        .is_some_and(|v| v.intent.is_some())
+    {
+        super::intent::close(state);
+    }
     state.focus = Pane::Code;
     vec![Effect::OpenFile { path: row.path }]
 }

@@ -9,7 +9,7 @@ use super::super::layout::{PaneRects, contains, hit, inner_rows, keep_in_view};
 use super::super::state::{Confirm, Level, Pane, State};
 use super::artifact::WHEEL;
 use super::diff::SIDEWAYS;
-use super::{artifact, changes, commands, diff, explore, notice, range, task};
+use super::{artifact, changes, commands, diff, explore, intent, notice, range, task, why};
 
 pub(super) fn key(state: &mut State, key: KeyEvent) -> Vec<Effect> {
     if !state.approvals.is_empty() {
@@ -58,8 +58,11 @@ pub(super) fn mouse(state: &mut State, mouse: MouseEvent) -> Vec<Effect> {
     match mouse.kind {
         MouseEventKind::Down(_) => {
             state.focus = pane;
-            if pane == Pane::Code {
-                return explore::click_code(state, mouse.row);
+            match pane {
+                Pane::Code => return explore::click_code(state, mouse.row),
+                Pane::Blocks => return intent::click(state, mouse.row),
+                Pane::Answer => return why::click(state, mouse.row),
+                _ => {}
             }
             if pane == rects.list_pane
                 && let Some(area) = rects.list

@@ -8,6 +8,7 @@
 //! - [`task`]: Iris' tasks: starting one, its progress and approvals, cancelling, ending.
 //! - [`artifact`]: generating, the chat, the artifact's versions and drafts.
 //! - [`why`]: explore's selected lines explained, and the commits behind them.
+//! - [`intent`]: explore's open file, its intent and responsibility blocks.
 
 mod artifact;
 mod changes;
@@ -15,6 +16,7 @@ mod commands;
 mod diff;
 mod explore;
 mod input;
+mod intent;
 mod range;
 mod task;
 mod why;
@@ -56,6 +58,7 @@ fn reduce(state: &mut State, action: Action) -> Vec<Effect> {
         Action::LinesAged { path, result } => explore::lines_aged(state, path, result),
         Action::LinesExplained { task, result } => why::explained(state, task, result),
         Action::CommitShown { id, result } => why::commit_shown(state, id, result),
+        Action::FileExplained { task, result } => intent::explained(state, task, result),
         Action::CommitsLoaded { mode, result } => range::commits_loaded(state, mode, result),
         Action::DiffLoaded {
             path,

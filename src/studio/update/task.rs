@@ -45,6 +45,7 @@ pub(super) fn cancel(state: &mut State) -> Option<Vec<Effect>> {
     state.approvals.clear();
     let said = match task.kind {
         TaskKind::Why => "cancelled: Iris stopped reading the lines' history",
+        TaskKind::Intent => "cancelled: Iris stopped reading the file",
         _ => "cancelled: the text from before stays",
     };
     notice(state, Level::Info, said);
@@ -55,6 +56,7 @@ pub(super) fn cancel(state: &mut State) -> Option<Vec<Effect>> {
             text: "(cancelled)".to_string(),
         }),
         TaskKind::Why => super::why::cancelled(state),
+        TaskKind::Intent => super::intent::cancelled(state),
         TaskKind::Generate => {}
     }
     Some(vec![Effect::Cancel { task: task.id }])

@@ -181,6 +181,22 @@ pub(super) fn step_commit(state: &mut State, command: Command) -> Vec<Effect> {
     Vec::new()
 }
 
+/// A click on a commit's row chooses it (enter then shows it).
+pub(super) fn click(state: &mut State, row: u16) -> Vec<Effect> {
+    let rects = PaneRects::compute(state.size, state);
+    let Some((rows, _)) = measured(state) else {
+        return Vec::new();
+    };
+    let (Some(area), Some(why)) = (rects.answer, state.explorer.why.as_mut()) else {
+        return Vec::new();
+    };
+    let at = (row > area.y).then(|| why.scroll + usize::from(row - area.y - 1));
+    if let Some(answer::Row::Commit { index, .. }) = at.and_then(|at| rows.get(at)) {
+        why.commit = *index;
+    }
+    Vec::new()
+}
+
 /// Enter on the answer: the chosen commit's diff, in place of the code.
 pub(super) fn open_commit(state: &mut State) -> Vec<Effect> {
     let chosen = state.explorer.why.as_ref().and_then(|why| {
