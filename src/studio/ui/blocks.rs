@@ -33,7 +33,7 @@ pub fn draw(frame: &mut Frame, area: Rect, state: &State, theme: &Theme) {
     let rows = blocks::rows(view, width);
     let lines: Vec<Line> = if rows.is_empty() {
         vec![Line::from(Span::styled(
-            "Iris is reading the file's outline…",
+            "Iris is reading the file…",
             theme.style(Token::TextDim),
         ))]
     } else {
