@@ -103,13 +103,9 @@ fn measure(scenario: &Scenario, bin: &Path) -> Measured {
         bin.display(),
         String::from_utf8_lossy(&out.stderr)
     );
-    let requests = fake.requests();
     Measured {
-        requests: requests.len(),
-        tokens: requests
-            .iter()
-            .map(|r| r.raw_body.chars().count() / 4)
-            .sum(),
+        requests: fake.requests().len(),
+        tokens: fake.estimated_input_tokens(),
     }
 }
 

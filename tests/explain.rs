@@ -70,7 +70,8 @@ fn explain(repo: &TestRepo, fake: &FakeProvider, args: &[&str]) -> std::process:
 fn a_small_file_goes_whole_in_one_request_without_tools() {
     let repo = repo_with(5); // 30 lines
     let fake = FakeProvider::start(vec![Step::text(answer(json!([[2, 5], [20, 99]])))]);
-    let json = json_of(&explain(&repo, &fake, &["src/lib.rs", "--json"]));
+    let args = ["src/lib.rs", "--json", "-i", "Answer in French."];
+    let json = json_of(&explain(&repo, &fake, &args));
     assert_eq!(json["path"], "src/lib.rs");
     assert_eq!(
         json["intent"],
@@ -107,6 +108,9 @@ fn a_small_file_goes_whole_in_one_request_without_tools() {
         !system.contains("\"metadata\""),
         "the model does not write the metadata"
     );
+    // The user's own instructions, but no commit-message writing style.
+    assert!(system.contains("## The user's instructions\nAnswer in French."));
+    assert!(!system.contains("## Style"), "{system}");
 
     // Plain: the intent, each block with its lines and elements, then how it was made.
     let fake = FakeProvider::start(vec![Step::text(answer(json!([[2, 5], [8, 11]])))]);

@@ -10,7 +10,7 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use common::fake_provider::{
-    Api, FAKE_API_KEY, FakeProvider, INPUT_TOKENS, OUTPUT_TOKENS, Recorded, Step,
+    Api, FAKE_API_KEY, FakeProvider, INPUT_TOKENS, Need, OUTPUT_TOKENS, Recorded, Step,
 };
 use futures::StreamExt;
 use rig_core::agent::{Agent, MultiTurnStreamItem, PromptResponse};
@@ -408,6 +408,28 @@ async fn two_tool_calls_in_one_reply_each_get_an_id_and_a_result() {
             assert_eq!(outputs, ["3", "30"]);
         }
     }
+}
+
+#[tokio::test]
+async fn a_careful_model_at_once_calls_for_all_it_lacks_in_one_reply() {
+    let need = |a: i64, b: i64| Need {
+        marker: format!("\"{}\"", a + b),
+        tool: "add".into(),
+        args: json!({"a": a, "b": b}),
+    };
+    let fake = FakeProvider::start(vec![Step::CarefulAtOnce {
+        needs: vec![need(1, 2), need(10, 20), need(1, 2)],
+        answer: "3 and 30".into(),
+    }]);
+    let add = Add::default();
+    let text = run(chat_agent(&fake.openai_base_url(), &add), false).await;
+    assert_eq!(text, "3 and 30");
+    let mut calls = add.calls();
+    calls.sort();
+    assert_eq!(calls, [(1, 2), (10, 20)], "the same call once");
+    let requests = fake.requests();
+    assert_eq!(requests.len(), 2, "one reply of calls, then the answer");
+    assert_eq!(fake.remaining(), 0);
 }
 
 /// Runs the usual prompt, as JSON or streamed, and returns the final text.

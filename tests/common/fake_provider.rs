@@ -141,6 +141,10 @@ pub enum Step {
     /// evidence (the marker text) the conversation does not hold yet; when it holds all of
     /// it, it answers `answer`. Used up only by the answer.
     Careful { needs: Vec<Need>, answer: String },
+    /// A careful model that asks for everything it lacks at once: one reply calling the tool of
+    /// every missing piece of evidence (the same call once), then, when the conversation holds
+    /// it all, `answer`. Used up only by the answer.
+    CarefulAtOnce { needs: Vec<Need>, answer: String },
 }
 
 /// What a [`Step::Careful`] model wants to have read before it answers.
@@ -161,6 +165,22 @@ impl Step {
         match needs.iter().find(|n| !raw_body.contains(&n.marker)) {
             Some(need) => (Step::tool_call(need.tool.clone(), need.args.clone()), false),
             None => (Step::text(answer), true),
+        }
+    }
+
+    /// What a [`Step::CarefulAtOnce`] model does with this request body.
+    fn decide_at_once(needs: &[Need], answer: &str, raw_body: &str) -> (Step, bool) {
+        let mut calls: Vec<(String, Value)> = Vec::new();
+        for need in needs.iter().filter(|n| !raw_body.contains(&n.marker)) {
+            let call = (need.tool.clone(), need.args.clone());
+            if !calls.contains(&call) {
+                calls.push(call);
+            }
+        }
+        if calls.is_empty() {
+            (Step::text(answer), true)
+        } else {
+            (Step::ToolCalls(calls), false)
         }
     }
 }
@@ -583,6 +603,15 @@ impl FakeProvider {
     }
 
     /// Steps not yet served (a `Repeat` counts as one and never runs out).
+    /// Input tokens of every request so far, estimated as its body's characters / 4 (what
+    /// the benchmarks compare).
+    pub fn estimated_input_tokens(&self) -> usize {
+        self.requests()
+            .iter()
+            .map(|r| r.raw_body.chars().count() / 4)
+            .sum()
+    }
+
     pub fn remaining(&self) -> usize {
         self.shared.lock().script.len()
     }
@@ -762,6 +791,13 @@ fn answer_request(conn: TcpStream, request: Request, shared: &Shared) -> std::io
                     }
                     Some(step)
                 }
+                Some(Step::CarefulAtOnce { needs, answer }) => {
+                    let (step, used_up) = Step::decide_at_once(needs, answer, &raw_body);
+                    if used_up {
+                        state.script.pop_front();
+                    }
+                    Some(step)
+                }
                 Some(_) => state.script.pop_front(),
                 None => None,
             }
@@ -863,7 +899,9 @@ fn serve(ctx: &Ctx, out: &mut Out, step: Step) -> std::io::Result<()> {
         }
         Step::Repeat(inner) => serve(ctx, out, *inner),
         // Decided when it was handed out; served whole here only if reached some other way.
-        Step::Careful { answer, .. } => serve(ctx, out, Step::text(answer)),
+        Step::Careful { answer, .. } | Step::CarefulAtOnce { answer, .. } => {
+            serve(ctx, out, Step::text(answer))
+        }
         Step::Error {
             status,
             body,

@@ -121,9 +121,7 @@ impl Explaining<'_> {
     async fn whole(&self) -> anyhow::Result<FileIntent> {
         self.sink
             .send(AgentEvent::Status("reading the whole file".into()));
-        let text = self
-            .ask(&prompt::whole_file(&self.file), self.answer_schema())
-            .await?;
+        let text = self.ask(&prompt::whole_file(&self.file)).await?;
         let (intent, blocks) = self.read_answer(&text).map_err(|e| self.unreadable(&e))?;
         Ok(self.finish(intent, blocks, ExecutionPath::FastPath, Reads::default()))
     }
@@ -143,9 +141,9 @@ impl Explaining<'_> {
         };
         let ask = Ask {
             cap: &self.cap,
-            preamble: &self.preamble(&self.answer_schema_text())?,
+            preamble: &self.preamble(&answer_schema())?,
             request: &prompt::with_tool(&self.file, overview, max_reads),
-            schema: self.iris.schema_if_asked(self.answer_schema_text()),
+            schema: self.iris.schema_if_asked(answer_schema()),
             tools: &tools,
             // Every read in a turn of its own, one turn told the limit is reached, the answer.
             max_turns: max_reads + 2,
@@ -189,7 +187,7 @@ impl Explaining<'_> {
             .map(|&(start, end)| self.file.excerpt(start, end))
             .collect();
         let request = prompt::with_excerpts(&self.file, overview, &excerpts.join("\n"));
-        let text = self.ask(&request, self.answer_schema()).await?;
+        let text = self.ask(&request).await?;
         let (intent, blocks) = self.read_answer(&text).map_err(|e| self.unreadable(&e))?;
         let reads = Reads {
             calls: 0,
@@ -205,15 +203,14 @@ impl Explaining<'_> {
     }
 
     /// One request without tools, answered in the file intent's shape; the reply's text.
-    async fn ask(
-        &self,
-        request: &str,
-        schema: Option<serde_json::Value>,
-    ) -> anyhow::Result<String> {
-        self.ask_with(&self.preamble(&self.answer_schema_text())?, request, schema)
+    async fn ask(&self, request: &str) -> anyhow::Result<String> {
+        let schema = answer_schema();
+        let asked = self.iris.schema_if_asked(schema.clone());
+        self.ask_with(&self.preamble(&schema)?, request, asked)
             .await
     }
 
+    /// One request without tools; the reply's text.
     async fn ask_with(
         &self,
         preamble: &str,
@@ -240,14 +237,6 @@ impl Explaining<'_> {
             preamble.push_str(&format!("\n\n## The user's instructions\n{own}"));
         }
         Ok(format!("{preamble}\n\n{}", json_output(schema)?))
-    }
-
-    fn answer_schema_text(&self) -> serde_json::Value {
-        OutputType::FileIntent.schema()
-    }
-
-    fn answer_schema(&self) -> Option<serde_json::Value> {
-        self.iris.schema_if_asked(self.answer_schema_text())
     }
 
     /// The intent and blocks of a reply, or why there are none.
@@ -283,17 +272,23 @@ impl Explaining<'_> {
     }
 }
 
+/// The schema of the model's answer: the intent and the blocks.
+fn answer_schema() -> serde_json::Value {
+    OutputType::FileIntent.schema()
+}
+
 /// Why a failed single stage gave no answer, when it is one the two stages may still get:
-/// the provider refused the tool (a 400 or 422 about tools or functions), or the model kept
-/// calling it until its turns ran out. Anything else (the network, the key, a server error)
-/// would fail the same way again.
+/// the provider refused the tool (a 400 or 422 about tools or functions), the model kept
+/// calling it until its turns ran out, or its reply was cut for looping. Anything else (the
+/// network, the key, a server error) would fail the same way again.
 fn no_answer(err: &anyhow::Error) -> Option<String> {
     let provider = err.downcast_ref::<ProviderError>()?;
     let message = provider.message.to_ascii_lowercase();
     let refused_tools = matches!(provider.status(), Some(400 | 422))
         && ["tool", "function"].iter().any(|w| message.contains(w));
-    // run.rs words running out of turns so.
-    let never_answered = message.contains("still calling tools");
+    // run.rs words running out of turns, and a reply cut for looping (runaway.rs), so.
+    let never_answered = message.contains("still calling tools")
+        || (message.starts_with("the reply ") && message.ends_with("stopped"));
     (refused_tools || never_answered).then(|| provider.message.clone())
 }
 
@@ -320,6 +315,8 @@ mod tests {
             "400 Bad Request: tools are not supported by this model",
             "422: function calling is unavailable",
             "the model was still calling tools after 32 turns; stopped (raise max_turns, or ask for less)",
+            "the reply repeats itself (\"list\" over and over); stopped",
+            "the reply made no progress (400 characters of blank space) (in its reasoning); stopped",
         ] {
             assert!(no_answer(&failure(message)).is_some(), "{message}");
         }
@@ -328,6 +325,7 @@ mod tests {
             "500 Internal Server Error: tool runner crashed",
             "could not connect to http://127.0.0.1:9",
             "400 Bad Request: max_tokens is too large",
+            "the reply was cut off before it was complete (error decoding response body)",
         ] {
             assert!(no_answer(&failure(message)).is_none(), "{message}");
         }

@@ -14,6 +14,7 @@ use grep_matcher::Matcher;
 
 use super::boundary::trim_line;
 use super::languages::{LanguagePatterns, is_statement, language_matchers};
+use crate::types::intent::ranges_text;
 
 /// Characters of a signature or doc line shown at most.
 const MAX_LINE_CHARS: usize = 160;
@@ -266,17 +267,7 @@ fn runs(lines: impl Iterator<Item = usize>) -> String {
             _ => spans.push((line, line)),
         }
     }
-    spans
-        .iter()
-        .map(|&(a, b)| {
-            if a == b {
-                a.to_string()
-            } else {
-                format!("{a}-{b}")
-            }
-        })
-        .collect::<Vec<_>>()
-        .join(", ")
+    ranges_text(spans)
 }
 
 impl Outline {
