@@ -143,6 +143,16 @@ impl Headless {
         );
     }
 
+    /// Opens `path` in explore's code view, as enter on the tree does, and waits for it.
+    async fn open_file(&mut self, path: &str) {
+        self.state.explorer.open = Some(path.to_string());
+        self.runner.run(Effect::OpenFile {
+            path: path.to_string(),
+        });
+        self.pump_until("the file", |s| s.explorer.lines.is_some())
+            .await;
+    }
+
     fn text(&self) -> String {
         self.state.artifact().expect("an artifact mode").text()
     }
@@ -848,10 +858,7 @@ async fn opening_a_file_brings_its_heat_margin_from_one_blame() {
     );
     let fake = FakeProvider::start(vec![]);
     let mut studio = Headless::new(&repo, &fake, Mode::Explore);
-    studio.state.explorer.open = Some("src/lib.rs".to_string());
-    studio.runner.run(Effect::OpenFile {
-        path: "src/lib.rs".to_string(),
-    });
+    studio.open_file("src/lib.rs").await;
     studio
         .pump_until("the heat margin", |s| s.explorer.heat.is_some())
         .await;
@@ -877,13 +884,7 @@ async fn w_explains_the_selected_lines_from_their_history_and_asking_again_is_in
     let mut studio = Headless::new(&repo, &fake, Mode::Explore);
     studio.runner.run(Effect::LoadStatus);
     studio.pump_until("the status", |s| s.head.is_some()).await;
-    studio.state.explorer.open = Some("src/lib.rs".to_string());
-    studio.runner.run(Effect::OpenFile {
-        path: "src/lib.rs".to_string(),
-    });
-    studio
-        .pump_until("the file", |s| s.explorer.lines.is_some())
-        .await;
+    studio.open_file("src/lib.rs").await;
     studio.state.focus = Pane::Code;
     for _ in 0..5 {
         studio.command(Command::Down);
@@ -948,13 +949,7 @@ async fn i_reads_the_open_file_and_lists_its_blocks_and_asking_again_is_instant(
     });
     let fake = FakeProvider::start(vec![Step::Text(answer.to_string())]);
     let mut studio = Headless::new(&repo, &fake, Mode::Explore);
-    studio.state.explorer.open = Some("src/lib.rs".to_string());
-    studio.runner.run(Effect::OpenFile {
-        path: "src/lib.rs".to_string(),
-    });
-    studio
-        .pump_until("the file", |s| s.explorer.lines.is_some())
-        .await;
+    studio.open_file("src/lib.rs").await;
     studio.state.focus = Pane::Code;
     studio.command(Command::FileIntent);
     studio

@@ -6,7 +6,7 @@
 use super::conversation::wrap_message;
 use super::state::IntentView;
 use super::text::clip;
-use crate::types::intent::{ExecutionPath, FileIntent, ResponsibilityBlock};
+use crate::types::intent::{ExecutionPath, FileIntent, ResponsibilityBlock, ranges_text};
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Row {
@@ -62,18 +62,7 @@ pub fn block_row(rows: &[Row], index: usize) -> Option<usize> {
 
 /// `12-40, 88` for a block's ranges.
 fn lines_of(block: &ResponsibilityBlock) -> String {
-    block
-        .ranges
-        .iter()
-        .map(|[start, end]| {
-            if start == end {
-                start.to_string()
-            } else {
-                format!("{start}-{end}")
-            }
-        })
-        .collect::<Vec<_>>()
-        .join(", ")
+    ranges_text(block.ranges.iter().map(|&[start, end]| (start, end)))
 }
 
 /// `functions: parse, render` and the like, for the kinds of elements a block has.
