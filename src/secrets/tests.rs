@@ -8,7 +8,7 @@ use super::*;
 #[path = "../../tests/common/secrets.rs"]
 mod corpus;
 
-use corpus::{ALNUM, BASE64, HEX, Rng, UPPER_DIGITS, URLSAFE, armour, cat};
+use corpus::{ALNUM, BASE64, Rng, UPPER_DIGITS, URLSAFE, armour, cat};
 
 fn begin(kind: &str) -> String {
     armour("BEGIN", kind)
@@ -18,103 +18,21 @@ fn end(kind: &str) -> String {
     armour("END", kind)
 }
 
-/// One sample per rule: (rule, a line holding the secret, the secret).
+/// The corpus' leaks whose secret sits on one line: (rule, a line holding it, the secret).
 fn samples() -> Vec<(&'static str, String, String)> {
-    let mut r = Rng::new(7);
-    let mut out = Vec::new();
-    let mut add = |rule, line: String, secret: String| out.push((rule, line, secret));
-    let s = cat("AK", "IA") + &r.pick(UPPER_DIGITS, 16);
-    add("aws-access-key", format!("aws_access_key_id = {s}"), s);
-    let s = r.pick(BASE64, 40);
-    add("aws-secret-key", format!("AWS_SECRET_ACCESS_KEY={s}"), s);
-    let s = cat("AI", "za") + &r.pick(URLSAFE, 35);
-    add("gcp-api-key", format!("  \"apiKey\": \"{s}\","), s);
-    let s = cat("GOCS", "PX-") + &r.pick(URLSAFE, 28);
-    add("google-oauth-secret", format!("client_secret: {s}"), s);
-    let s = r.pick(BASE64, 86) + "==";
-    add(
-        "azure-storage-key",
-        format!(
-            "AZURE_STORAGE=DefaultEndpointsProtocol=https;AccountName=acme;AccountKey={s};EndpointSuffix=core.windows.net"
-        ),
-        s,
-    );
-    let s = r.pick(ALNUM, 3) + "8Q~" + &r.pick(URLSAFE, 34);
-    add("azure-client-secret", format!("AZURE_CLIENT_SECRET={s}"), s);
-    let s = r.pick(BASE64, 43) + "=";
-    add(
-        "azure-sas",
-        format!(
-            "Endpoint=sb://acme.servicebus.windows.net/;SharedAccessKeyName=RootManageSharedAccessKey;SharedAccessKey={s}"
-        ),
-        s,
-    );
-    let s = cat("gh", "p_") + &r.pick(ALNUM, 36);
-    add("github-token", format!("GITHUB_TOKEN={s}"), s);
-    let s = cat("glp", "at-") + &r.pick(URLSAFE, 20);
-    add("gitlab-token", format!("export GITLAB_TOKEN=\"{s}\""), s);
-    let s = cat("xo", "xb-")
-        + &r.pick(b"0123456789", 12)
-        + "-"
-        + &r.pick(b"0123456789", 13)
-        + "-"
-        + &r.pick(ALNUM, 24);
-    add("slack-token", format!("slack_bot_token: {s}"), s);
-    let s = format!(
-        "https://{}/services/T{}/B{}/{}",
-        cat("hooks.sl", "ack.com"),
-        r.pick(UPPER_DIGITS, 8),
-        r.pick(UPPER_DIGITS, 10),
-        r.pick(ALNUM, 24)
-    );
-    add("slack-webhook", format!("webhook = \"{s}\""), s);
-    let s = cat("sk_l", "ive_") + &r.pick(ALNUM, 24);
-    add("stripe-key", format!("Stripe.api_key = '{s}'"), s);
-    let s =
-        cat("sk-pr", "oj-") + &r.pick(URLSAFE, 48) + &cat("T3Blbk", "FJ") + &r.pick(URLSAFE, 48);
-    add("openai-key", format!("OPENAI_API_KEY={s}"), s);
-    let s = cat("sk-an", "t-api03-") + &r.pick(URLSAFE, 93) + "AA";
-    add("anthropic-key", format!("ANTHROPIC_API_KEY=\"{s}\""), s);
-    let s = cat("sk-or", "-v1-") + &r.pick(HEX, 64);
-    add("openrouter-key", format!("key: {s}"), s);
-    let s = cat("gs", "k_") + &r.pick(ALNUM, 52);
-    add("groq-key", format!("GROQ_API_KEY={s}"), s);
-    let s = cat("h", "f_") + &r.pick(ALNUM, 34);
-    add("huggingface-token", format!("HF_TOKEN={s}"), s);
-    let s = cat("np", "m_") + &r.pick(ALNUM, 36);
-    add(
-        "npm-token",
-        format!("//registry.npmjs.org/:_authToken={s}"),
-        s,
-    );
-    let s = cat("pypi-AgEIcHlwaS5", "vcmc") + &r.pick(URLSAFE, 120);
-    add("pypi-token", format!("password = {s}"), s);
-    let s = format!("{}.{}.{}", "SG", r.pick(URLSAFE, 22), r.pick(URLSAFE, 43));
-    add("sendgrid-key", format!("SENDGRID_API_KEY='{s}'"), s);
-    let s = cat("do", "p_v1_") + &r.pick(HEX, 64);
-    add("digitalocean-token", format!("token = \"{s}\""), s);
-    let s = format!(
-        "{}{}.{}{}.{}",
-        "ey",
-        cat("J", &r.pick(URLSAFE, 30)),
-        "ey",
-        cat("J", &r.pick(URLSAFE, 60)),
-        r.pick(URLSAFE, 43)
-    );
-    add("jwt", format!("Authorization: Bearer {s}"), s);
-    let s = r.pick(ALNUM, 14);
-    add(
-        "password-in-url",
-        format!("DATABASE_URL=postgres://app:{s}@db.internal:5432/app"),
-        s,
-    );
-    let s = r.pick(ALNUM, 32);
-    add(
-        "generic-secret",
-        format!("const API_KEY: &str = \"{s}\";"),
-        s,
-    );
-    out
+    corpus::leaks()
+        .into_iter()
+        .filter(|(_, _, secret)| !secret.contains('\n'))
+        .collect()
+}
+
+/// The first one-line sample of `rule`.
+fn sample(rule: &str) -> (String, String) {
+    let (_, line, secret) = samples()
+        .into_iter()
+        .find(|(r, ..)| *r == rule)
+        .expect("a sample of the rule");
+    (line, secret)
 }
 
 fn scanner() -> Scanner {
@@ -430,7 +348,7 @@ fn redacting_twice_changes_nothing_more() {
 
 #[test]
 fn the_fingerprint_names_the_rule_and_hides_the_secret() {
-    let (_, line, secret) = samples().remove(7); // github-token
+    let (line, secret) = sample("github-token");
     let got = scanner().redact(&line);
     let fp = &got.findings[0].fingerprint;
     let (rule, hash) = fp.split_once(':').unwrap();
@@ -449,7 +367,7 @@ fn the_fingerprint_names_the_rule_and_hides_the_secret() {
 
 #[test]
 fn the_ignore_file_lets_listed_findings_through() {
-    let (_, line, _) = samples().remove(7);
+    let (line, _) = sample("github-token");
     let found = scanner().redact(&line);
     let fingerprint = found.findings[0].fingerprint.clone();
     let ignore = SecretsIgnore::parse(&format!("# a test token\n{fingerprint}\n")).unwrap();
@@ -579,7 +497,7 @@ fn odd_input_does_not_panic() {
         let _ = scanner().redact(&got.text);
     }
     // A 1 MB line: secrets, keywords and nothing in particular.
-    let (_, line, _) = samples().remove(7);
+    let (line, _) = sample("github-token");
     let mut big = String::with_capacity(1 << 20);
     while big.len() < 1 << 20 {
         big.push_str("token=abc key: ");

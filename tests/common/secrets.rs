@@ -478,7 +478,7 @@ pub fn leaks_seeded(first_seed: u64) -> Vec<(&'static str, String, String)> {
         ("encryption_key: {}", HEX, 64),
         ("  api_key: {}", ALNUM, 32),
         ("export AUTH_TOKEN={}", URLSAFE, 24),
-        ("app.secret=sk{}", ALNUM, 30),
+        ("app.secret={}", ALNUM, 32),
         ("headers = {{\"Authorization\": \"Bearer {}\"}}", ALNUM, 40),
     ];
     for (template, alphabet, len) in generic {
