@@ -410,7 +410,10 @@ fn the_answer_beside_the_code_streams_then_lists_the_commits_behind_the_lines() 
         ..Default::default()
     };
     view.loading = false;
-    state.explorer.commit = Some(view);
+    state.explorer.commit = Some(iris_studio::studio::state::ShownCommit {
+        id: "1a2b3c4".repeat(5) + "12345",
+        view,
+    });
     state.focus = Pane::Code;
     insta::assert_snapshot!("explore_why_commit", render(&state));
 }

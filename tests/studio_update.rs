@@ -2367,7 +2367,7 @@ fn n_and_p_pick_a_commit_of_the_answer_and_enter_shows_its_diff_in_place_of_the_
         vec![Effect::ShowCommit { id: id.clone() }]
     );
     assert_eq!(state.focus, Pane::Code);
-    assert!(state.explorer.commit.as_ref().unwrap().loading);
+    assert!(state.explorer.commit.as_ref().unwrap().view.loading);
     // Another commit's late diff is not this one.
     update(
         &mut state,
@@ -2376,7 +2376,16 @@ fn n_and_p_pick_a_commit_of_the_answer_and_enter_shows_its_diff_in_place_of_the_
             result: Ok(two_hunk_diff()),
         },
     );
-    assert!(state.explorer.commit.as_ref().unwrap().files.is_empty());
+    assert!(
+        state
+            .explorer
+            .commit
+            .as_ref()
+            .unwrap()
+            .view
+            .files
+            .is_empty()
+    );
     update(
         &mut state,
         Action::CommitShown {
@@ -2384,10 +2393,10 @@ fn n_and_p_pick_a_commit_of_the_answer_and_enter_shows_its_diff_in_place_of_the_
             result: Ok(two_hunk_diff()),
         },
     );
-    let view = state.explorer.commit.as_ref().unwrap();
+    let view = &state.explorer.commit.as_ref().unwrap().view;
     assert_eq!((view.loading, view.files.len()), (false, 1));
     command(&mut state, Command::Down);
-    assert_eq!(state.explorer.commit.as_ref().unwrap().scroll, 1);
+    assert_eq!(state.explorer.commit.as_ref().unwrap().view.scroll, 1);
     assert_eq!(
         state.explorer.cursor, 0,
         "the code's cursor stays where it was"

@@ -43,14 +43,19 @@ pub struct Explorer {
     pub why: Option<WhyView>,
     /// Every answer of the session, so asking again is instant.
     pub answers: HashMap<WhyKey, Explained>,
-    /// A commit's diff shown in place of the code (enter on a commit of the answer), and
-    /// the commit's id.
-    pub commit: Option<DiffView>,
-    pub commit_id: Option<String>,
+    /// A commit's diff shown in place of the code (enter on a commit of the answer).
+    pub commit: Option<ShownCommit>,
     /// The open file's intent and responsibility blocks, beside the code.
     pub intent: Option<IntentView>,
     /// Every file intent of the session, by file text.
     pub intents: HashMap<IntentKey, FileIntent>,
+}
+
+/// A commit shown in place of the code: its id and its diff.
+#[derive(Debug, Clone, Default)]
+pub struct ShownCommit {
+    pub id: String,
+    pub view: DiffView,
 }
 
 /// What a file intent is about: a file's text (its history does not change it).
@@ -90,6 +95,51 @@ impl Explorer {
                 .map(|[start, end]| (start.saturating_sub(1), end.saturating_sub(1)))
                 .collect()
         })
+    }
+
+    /// The selected lines (0-based, inclusive): from the anchor to the cursor, or the cursor's
+    /// line alone; `None` without a file's text.
+    pub fn selection(&self) -> Option<(usize, usize)> {
+        let last = self.lines.as_ref().filter(|l| !l.is_empty())?.len() - 1;
+        let cursor = self.cursor.min(last);
+        let anchor = self.anchor.unwrap_or(cursor).min(last);
+        Some((anchor.min(cursor), anchor.max(cursor)))
+    }
+
+    /// The visible rows: top-level entries and the contents of expanded directories.
+    pub fn rows(&self) -> Vec<TreeRow> {
+        let mut rows = Vec::new();
+        let mut seen_dirs = std::collections::BTreeSet::new();
+        for file in &self.files {
+            let parts: Vec<&str> = file.split('/').collect();
+            let mut prefix = String::new();
+            for (depth, part) in parts.iter().enumerate() {
+                if !prefix.is_empty() {
+                    prefix.push('/');
+                }
+                prefix.push_str(part);
+                let is_dir = depth + 1 < parts.len();
+                if is_dir {
+                    if seen_dirs.insert(prefix.clone()) {
+                        rows.push(TreeRow {
+                            path: prefix.clone(),
+                            depth,
+                            is_dir: true,
+                        });
+                    }
+                    if !self.expanded.contains(&prefix) {
+                        break; // a closed directory hides the rest of the path
+                    }
+                } else {
+                    rows.push(TreeRow {
+                        path: prefix.clone(),
+                        depth,
+                        is_dir: false,
+                    });
+                }
+            }
+        }
+        rows
     }
 
     /// Whether the code view shows `path` with this text.
@@ -157,53 +207,6 @@ impl Heat {
                 },
             })
             .collect()
-    }
-}
-
-impl Explorer {
-    /// The selected lines (0-based, inclusive): from the anchor to the cursor, or the cursor's
-    /// line alone; `None` without a file's text.
-    pub fn selection(&self) -> Option<(usize, usize)> {
-        let last = self.lines.as_ref().filter(|l| !l.is_empty())?.len() - 1;
-        let cursor = self.cursor.min(last);
-        let anchor = self.anchor.unwrap_or(cursor).min(last);
-        Some((anchor.min(cursor), anchor.max(cursor)))
-    }
-
-    /// The visible rows: top-level entries and the contents of expanded directories.
-    pub fn rows(&self) -> Vec<TreeRow> {
-        let mut rows = Vec::new();
-        let mut seen_dirs = std::collections::BTreeSet::new();
-        for file in &self.files {
-            let parts: Vec<&str> = file.split('/').collect();
-            let mut prefix = String::new();
-            for (depth, part) in parts.iter().enumerate() {
-                if !prefix.is_empty() {
-                    prefix.push('/');
-                }
-                prefix.push_str(part);
-                let is_dir = depth + 1 < parts.len();
-                if is_dir {
-                    if seen_dirs.insert(prefix.clone()) {
-                        rows.push(TreeRow {
-                            path: prefix.clone(),
-                            depth,
-                            is_dir: true,
-                        });
-                    }
-                    if !self.expanded.contains(&prefix) {
-                        break; // a closed directory hides the rest of the path
-                    }
-                } else {
-                    rows.push(TreeRow {
-                        path: prefix.clone(),
-                        depth,
-                        is_dir: false,
-                    });
-                }
-            }
-        }
-        rows
     }
 }
 

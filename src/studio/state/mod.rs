@@ -6,7 +6,7 @@ use tui_textarea::TextArea;
 
 mod explorer;
 
-pub use explorer::{Explorer, Heat, IntentKey, IntentView, TreeRow, WhyKey, WhyView};
+pub use explorer::{Explorer, Heat, IntentKey, IntentView, ShownCommit, TreeRow, WhyKey, WhyView};
 
 use super::drafts::Draft;
 use crate::agent::progress::Progress;

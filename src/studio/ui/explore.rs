@@ -63,7 +63,7 @@ fn heat_mark(heat: Option<Heat>, theme: &Theme) -> Span<'static> {
 pub fn draw_code(frame: &mut Frame, area: Rect, state: &State, theme: &Theme) {
     let explorer = &state.explorer;
     let (code, history) = code_and_history(area);
-    if let Some(view) = &explorer.commit {
+    if let Some(view) = explorer.commit.as_ref().map(|c| &c.view) {
         // A commit of the answer, in place of the code until esc.
         diff::draw_view(
             frame,
@@ -122,7 +122,7 @@ fn draw_lines(frame: &mut Frame, area: Rect, state: &State, theme: &Theme) {
         .why
         .as_ref()
         .map(|w| &w.key)
-        .filter(|k| explorer.open.as_ref() == Some(&k.path) && k.digest == explorer.digest)
+        .filter(|k| explorer.shows(&k.path, k.digest))
         .map(|k| (k.start - 1, k.end - 1));
     let within = |range: Option<(usize, usize)>, i: usize| {
         range.is_some_and(|(first, last)| (first..=last).contains(&i))

@@ -90,7 +90,7 @@ pub(super) fn scroll_sideways(state: &mut State, delta: isize) -> Vec<Effect> {
     } else {
         // The diff pane, or the commit explore shows in place of the code.
         let view = match state.explorer.commit.as_mut().filter(|_| explore) {
-            Some(view) => view,
+            Some(shown) => &mut shown.view,
             None => &mut state.diff,
         };
         let files = &view.files;

@@ -70,7 +70,7 @@ fn code_rows(state: &State) -> usize {
 /// Up, down and the page keys move the cursor through the code (a selection follows it), or
 /// scroll the commit shown in its place.
 pub(super) fn move_in_code(state: &mut State, command: Command) -> Vec<Effect> {
-    if let Some(view) = state.explorer.commit.as_mut() {
+    if let Some(view) = state.explorer.commit.as_mut().map(|c| &mut c.view) {
         let last = view.line_count().saturating_sub(1);
         view.scroll = step(view.scroll, last, command);
         return Vec::new();

@@ -6,7 +6,7 @@ use super::super::answer;
 use super::super::command::Command;
 use super::super::effect::Effect;
 use super::super::layout::{PaneRects, inner_size, keep_in_view};
-use super::super::state::{DiffView, Level, Pane, State, TaskKind, WhyKey, WhyView};
+use super::super::state::{DiffView, Level, Pane, ShownCommit, State, TaskKind, WhyKey, WhyView};
 use super::{notice, step, task};
 use crate::agent::blame::{Explained, LinesAsked};
 
@@ -206,15 +206,17 @@ pub(super) fn open_commit(state: &mut State) -> Vec<Effect> {
     let Some(commit) = chosen.cloned() else {
         return Vec::new();
     };
-    state.explorer.commit = Some(DiffView {
-        path: Some(format!(
-            "commit {} · esc back · {}",
-            commit.short_id, commit.summary
-        )),
-        loading: true,
-        ..DiffView::default()
+    state.explorer.commit = Some(ShownCommit {
+        id: commit.id.clone(),
+        view: DiffView {
+            path: Some(format!(
+                "commit {} · esc back · {}",
+                commit.short_id, commit.summary
+            )),
+            loading: true,
+            ..DiffView::default()
+        },
     });
-    state.explorer.commit_id = Some(commit.id.clone());
     state.focus = Pane::Code;
     vec![Effect::ShowCommit { id: commit.id }]
 }
@@ -224,11 +226,9 @@ pub(super) fn commit_shown(
     id: String,
     result: Result<Vec<crate::change::FileDiff>, String>,
 ) -> Vec<Effect> {
-    if state.explorer.commit_id.as_deref() != Some(id.as_str()) {
+    let shown = state.explorer.commit.as_mut().filter(|c| c.id == id);
+    let Some(ShownCommit { view, .. }) = shown else {
         return Vec::new(); // a commit the user has since closed or replaced
-    }
-    let Some(view) = state.explorer.commit.as_mut() else {
-        return Vec::new();
     };
     view.loading = false;
     match result {
@@ -248,5 +248,4 @@ pub(super) fn commit_shown(
 /// Back from a commit's diff to the code.
 pub(super) fn close_commit(state: &mut State) {
     state.explorer.commit = None;
-    state.explorer.commit_id = None;
 }
