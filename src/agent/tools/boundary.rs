@@ -361,6 +361,22 @@ pub fn matching_lines_in(
     );
 }
 
+/// Writes line `number` of a file as every read shows it (`    12| text`), cut at
+/// `max_chars` characters with a note saying so; returns the bytes of text written. The
+/// secret locator reads the numbers back from this shape.
+pub fn write_numbered_line(out: &mut String, number: usize, line: &str, max_chars: usize) -> usize {
+    use std::fmt::Write;
+    let (text, note) = match line.char_indices().nth(max_chars) {
+        Some((cut, _)) => (
+            &line[..cut],
+            format!(" [line cut at {max_chars} characters]"),
+        ),
+        None => (line, String::new()),
+    };
+    let _ = writeln!(out, "{number:>6}| {text}{note}");
+    text.len() + note.len()
+}
+
 /// `line` without its line ending and surrounding blanks, cut to `max_chars` with an ellipsis.
 pub fn trim_line(line: &str, max_chars: usize) -> String {
     let line = line.trim();

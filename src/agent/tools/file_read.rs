@@ -8,7 +8,7 @@ use std::io::{BufRead, BufReader};
 use schemars::JsonSchema;
 use serde::Deserialize;
 
-use super::boundary::Boundary;
+use super::boundary::{Boundary, write_numbered_line};
 use super::{IrisTool, ToolContext, ToolFailure, blocking};
 use crate::git::looks_binary;
 
@@ -120,12 +120,7 @@ fn read_lines(
         }
         let text = String::from_utf8_lossy(&buf);
         let text = text.trim_end_matches(['\n', '\r']);
-        let text = match text.char_indices().nth(MAX_LINE_CHARS) {
-            Some((cut, _)) => format!("{} [line cut at {MAX_LINE_CHARS} characters]", &text[..cut]),
-            None => text.to_string(),
-        };
-        chars += text.len();
-        let _ = writeln!(body, "{line_no:>6}| {text}");
+        chars += write_numbered_line(&mut body, line_no, text, MAX_LINE_CHARS);
         shown += 1;
         last_shown = line_no;
     }

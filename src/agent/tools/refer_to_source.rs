@@ -9,6 +9,7 @@ use std::sync::{Arc, Mutex};
 use schemars::JsonSchema;
 use serde::Deserialize;
 
+use super::boundary::write_numbered_line;
 use super::{IrisTool, ToolContext, ToolFailure};
 use crate::agent::safety::Risk;
 use crate::types::intent::LineRange;
@@ -44,16 +45,7 @@ impl SourceFile {
     pub fn numbered(&self, start: usize, end: usize) -> String {
         let mut out = String::new();
         for (i, line) in self.lines[start - 1..end].iter().enumerate() {
-            let line = line.trim_end();
-            let _ = match line.char_indices().nth(MAX_LINE_CHARS) {
-                Some((cut, _)) => writeln!(
-                    out,
-                    "{:>6}| {} [line cut at {MAX_LINE_CHARS} characters]",
-                    start + i,
-                    &line[..cut]
-                ),
-                None => writeln!(out, "{:>6}| {line}", start + i),
-            };
+            write_numbered_line(&mut out, start + i, line.trim_end(), MAX_LINE_CHARS);
         }
         out
     }
