@@ -8,7 +8,7 @@ use iris_studio::change::{ChangeKind, DiffLine, FileDiff, Hunk, LineKind};
 use iris_studio::studio::action::{Action, ChatOutcome, OpenedFile, RepoSnapshot};
 use iris_studio::studio::command::Command;
 use iris_studio::studio::drafts::Draft;
-use iris_studio::studio::effect::Effect;
+use iris_studio::studio::effect::{EditTarget, Effect};
 use iris_studio::studio::layout::PaneRects;
 use iris_studio::studio::state::{
     ChatMessage, CommitFlags, Confirm, FileEntry, Level, Mode, Notice, Pane, Speaker, State,
@@ -2595,4 +2595,217 @@ fn blocks_are_about_their_file_and_esc_cancels_a_reading() {
     assert!(!state.explorer.block_ranges().is_empty());
     state.explorer.digest = 8;
     assert!(state.explorer.block_ranges().is_empty());
+}
+
+// ---------------------------------------------------------------------------------------------
+// A developer's habits: zoom, side by side, the user's own editor
+
+#[test]
+fn zoom_gives_the_focused_pane_the_body_and_follows_the_focus() {
+    let mut state = with_diff(Mode::COMMIT);
+    state.size = (160, 45);
+    state.focus = Pane::Diff;
+    let tiled = PaneRects::compute(state.size, &state);
+    assert_eq!(tiled.view.unwrap().width, 60, "38% of 160 columns");
+    command(&mut state, Command::Zoom);
+    let zoomed = PaneRects::compute(state.size, &state);
+    assert_eq!(zoomed.view, Some(ratatui::layout::Rect::new(0, 1, 160, 43)));
+    assert_eq!((zoomed.list, zoomed.editor), (None, None));
+    // Tab moves the focus, and the zoom with it.
+    command(&mut state, Command::NextPane);
+    let zoomed = PaneRects::compute(state.size, &state);
+    assert_eq!(state.focus, Pane::Editor);
+    assert_eq!(
+        zoomed.editor,
+        Some(ratatui::layout::Rect::new(0, 1, 160, 43))
+    );
+    assert_eq!(zoomed.view, None);
+    // A click lands on the zoomed pane.
+    update(&mut state, click(100, 20));
+    assert_eq!(state.focus, Pane::Editor);
+    command(&mut state, Command::Zoom);
+    assert_eq!(PaneRects::compute(state.size, &state), tiled);
+}
+
+#[test]
+fn zoomed_chat_keeps_the_conversation_above_its_input() {
+    let mut state = with_message("Add one");
+    command(&mut state, Command::OpenChat);
+    assert_eq!(state.focus, Pane::ChatInput);
+    command(&mut state, Command::Zoom);
+    let rects = PaneRects::compute(state.size, &state);
+    let (log, input) = (rects.chat_log.unwrap(), rects.chat_input.unwrap());
+    assert_eq!((log.y, log.width), (1, state.size.0));
+    assert_eq!(input.y + input.height, state.size.1 - 1);
+    assert_eq!(rects.editor, None);
+}
+
+#[test]
+fn side_by_side_lays_the_diff_out_in_pairs_where_the_pane_is_wide_enough() {
+    let mut state = with_diff(Mode::COMMIT);
+    state.size = (160, 45);
+    state.focus = Pane::Diff;
+    command(&mut state, Command::SideBySide);
+    // 59 columns inside the diff pane: too narrow, so it stays unified and says so.
+    assert!(state.side_by_side && !state.diff.split);
+    assert!(
+        notice(&state).1.contains("zoom it (z)"),
+        "{:?}",
+        state.notice
+    );
+    assert_eq!(state.diff.line_count(), 10);
+    // Zoomed, it has the width: the changed line of hunk two pairs with its new text.
+    state.diff.scroll = 9; // "fn twelve() {}", the last line of hunk two
+    command(&mut state, Command::Zoom);
+    assert!(state.diff.split);
+    assert_eq!(state.diff.line_count(), 9);
+    assert_eq!(state.diff.hunk_starts(), vec![1, 5]);
+    assert_eq!(state.diff.scroll, 8, "the top line stays in view");
+    // The removed line and its new text share row 7.
+    assert_eq!(state.diff.new_line_at(7), Some(("src/lib.rs", 2)));
+    // Hunks are still found and staged by their place in the split rows.
+    state.diff.scroll = 0;
+    command(&mut state, Command::NextHunk);
+    command(&mut state, Command::NextHunk);
+    assert_eq!(state.diff.scroll, 5);
+    assert_eq!(
+        command(&mut state, Command::StageHunk),
+        vec![Effect::StageHunk {
+            path: "src/lib.rs".into(),
+            hunk: 1
+        }]
+    );
+    command(&mut state, Command::Zoom);
+    assert!(!state.diff.split);
+    assert_eq!(
+        state.diff.scroll, 5,
+        "hunk two's header is row 5 either way"
+    );
+    command(&mut state, Command::SideBySide);
+    assert_eq!(notice(&state).1, "diffs unified");
+}
+
+#[test]
+fn e_opens_the_artifact_in_the_users_editor_and_its_text_comes_back_as_a_version() {
+    let mut state = with_message("Add one");
+    state.focus = Pane::Editor;
+    assert_eq!(
+        command(&mut state, Command::EditExternal),
+        vec![Effect::EditExternally(EditTarget::Artifact {
+            kind: ArtifactKind::Commit,
+            text: "Add one".into()
+        })]
+    );
+    let effects = update(
+        &mut state,
+        Action::ArtifactEdited {
+            kind: ArtifactKind::Commit,
+            result: Ok("Add one and two\n\nBody.\n".into()),
+        },
+    );
+    assert_eq!(text(&state, Mode::COMMIT), "Add one and two\n\nBody.");
+    assert!(
+        matches!(effects.as_slice(), [Effect::SaveDraft { draft, .. }] if draft.text == "Add one and two\n\nBody.")
+    );
+    assert_eq!(notice(&state).0, Level::Success);
+    // Undo steps back over the editor's text.
+    command(&mut state, Command::UndoVersion);
+    assert_eq!(text(&state, Mode::COMMIT), "Add one");
+    // An editor that failed, or changed nothing, leaves the text alone.
+    let failed = update(
+        &mut state,
+        Action::ArtifactEdited {
+            kind: ArtifactKind::Commit,
+            result: Err("`vim` exited with exit status: 1".into()),
+        },
+    );
+    assert!(failed.is_empty());
+    assert_eq!(text(&state, Mode::COMMIT), "Add one");
+    assert_eq!(notice(&state).0, Level::Error);
+    update(
+        &mut state,
+        Action::ArtifactEdited {
+            kind: ArtifactKind::Commit,
+            result: Ok("Add one\n".into()),
+        },
+    );
+    assert_eq!(notice(&state).1, "no change from the editor");
+}
+
+#[test]
+fn e_is_refused_while_iris_writes_the_artifact() {
+    let mut state = loaded(Mode::COMMIT, vec![staged("src/lib.rs")]);
+    state.focus = Pane::Editor;
+    start_generation(&mut state);
+    assert!(command(&mut state, Command::EditExternal).is_empty());
+    assert!(
+        notice(&state).1.starts_with("Iris is writing the commit"),
+        "{:?}",
+        state.notice
+    );
+}
+
+#[test]
+fn e_on_the_diff_opens_its_file_at_the_line_in_view() {
+    let mut state = with_diff(Mode::COMMIT);
+    state.focus = Pane::Diff;
+    state.diff.scroll = 7; // the added line of hunk two: new line 2 of a hunk starting at 1
+    let file = |line| {
+        vec![Effect::EditExternally(EditTarget::File {
+            path: "src/lib.rs".into(),
+            line,
+        })]
+    };
+    assert_eq!(command(&mut state, Command::EditExternal), file(2));
+    state.diff.scroll = 0;
+    assert_eq!(command(&mut state, Command::EditExternal), file(1));
+    // The file is read again once the editor closes.
+    let effects = update(
+        &mut state,
+        Action::FileEdited {
+            path: "src/lib.rs".into(),
+            result: Ok(()),
+        },
+    );
+    assert_eq!(effects, vec![Effect::LoadStatus]);
+}
+
+#[test]
+fn e_in_explore_opens_the_file_at_the_cursor_and_reopens_it_after() {
+    let mut state = explore_with_file();
+    command(&mut state, Command::Down);
+    command(&mut state, Command::Down);
+    assert_eq!(
+        command(&mut state, Command::EditExternal),
+        vec![Effect::EditExternally(EditTarget::File {
+            path: "src/lib.rs".into(),
+            line: 3
+        })]
+    );
+    let effects = update(
+        &mut state,
+        Action::FileEdited {
+            path: "src/lib.rs".into(),
+            result: Ok(()),
+        },
+    );
+    assert_eq!(
+        effects,
+        vec![
+            Effect::LoadStatus,
+            Effect::OpenFile {
+                path: "src/lib.rs".into()
+            }
+        ]
+    );
+    // On the tree, a directory does not open.
+    state.explorer.files = vec!["src/lib.rs".into()];
+    state.focus = Pane::Tree;
+    state.explorer.selected = 0;
+    assert!(command(&mut state, Command::EditExternal).is_empty());
+    assert!(
+        notice(&state).1.contains("a directory"),
+        "{:?}",
+        state.notice
+    );
 }

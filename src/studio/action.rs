@@ -107,6 +107,16 @@ pub enum Action {
         result: Result<String, String>,
         committed: bool,
     },
+    /// The user's editor closed on an artifact: its text as saved, or why it could not run.
+    ArtifactEdited {
+        kind: ArtifactKind,
+        result: Result<String, String>,
+    },
+    /// The user's editor closed on a file of the repository (or could not run).
+    FileEdited {
+        path: String,
+        result: Result<(), String>,
+    },
     /// Drafts saved by an earlier session, offered back.
     DraftsLoaded(Vec<(ArtifactKind, Draft)>),
     /// A draft could not be written.

@@ -17,6 +17,8 @@ use ratatui::backend::CrosstermBackend;
 use tokio::sync::mpsc::{UnboundedReceiver, unbounded_channel};
 
 use super::action::Action;
+use super::effect::{EditTarget, Effect};
+use super::external;
 use super::keymap::{KeyContext, Keymap};
 use super::runner::Runner;
 use super::state::{Mode, State};
@@ -171,12 +173,21 @@ impl Studio {
                 _ = tokio::time::sleep(redraw_in), if dirty => None,
                 _ = terminate.recv() => return Ok(()),
             };
-            if let Some(action) = action {
+            // An action, and those the loop's own effects lead to.
+            let mut actions: Vec<Action> = action.into_iter().collect();
+            while let Some(action) = actions.pop() {
                 trace_action(&action);
                 // The reducer and drawing never read the clock: time comes with the actions.
                 self.state.now = Instant::now();
                 for effect in update(&mut self.state, action) {
-                    runner.run(effect);
+                    match effect {
+                        Effect::EditExternally(target) => {
+                            drop(events);
+                            actions.push(self.hand_over(terminal, target).await?);
+                            events = EventStream::new();
+                        }
+                        effect => runner.run(effect),
+                    }
                 }
                 dirty = true;
             }
@@ -184,6 +195,33 @@ impl Studio {
                 return Ok(());
             }
         }
+    }
+}
+
+impl Studio {
+    /// Steps aside for the user's editor: the terminal back to normal, the editor run to
+    /// its end, the studio back on the screen. The terminal's events are not read meanwhile
+    /// (the caller drops its event stream), so every key goes to the editor.
+    async fn hand_over(&self, terminal: &mut TerminalGuard, target: EditTarget) -> Result<Action> {
+        terminal.suspend()?;
+        let editor = external::editor_command(&self.root);
+        let (root, git_dir) = (self.root.clone(), self.git_dir.clone());
+        let edited = tokio::task::spawn_blocking(move || match target {
+            EditTarget::Artifact { kind, text } => {
+                let file = external::artifact_file(&git_dir, kind);
+                let result = external::edit_text(&editor, &file, &text, &root);
+                Action::ArtifactEdited { kind, result }
+            }
+            EditTarget::File { path, line } => {
+                let args = external::open_args(&editor, &path, line);
+                let result = external::run(&editor, &args, &root);
+                Action::FileEdited { path, result }
+            }
+        })
+        .await
+        .context("the editor's task failed");
+        terminal.resume()?;
+        edited
     }
 }
 
@@ -214,6 +252,21 @@ impl TerminalGuard {
         crossterm::execute!(stdout, EnterAlternateScreen, EnableMouseCapture)?;
         let terminal = Terminal::new(CrosstermBackend::new(stdout))?;
         Ok(Self { terminal })
+    }
+
+    /// The terminal as it was before the studio, for another program to use.
+    fn suspend(&mut self) -> Result<()> {
+        restore();
+        self.terminal.show_cursor()?;
+        Ok(())
+    }
+
+    /// The studio's screen again, drawn whole on the next frame.
+    fn resume(&mut self) -> Result<()> {
+        enable_raw_mode().context("cannot switch the terminal to raw mode")?;
+        crossterm::execute!(std::io::stdout(), EnterAlternateScreen, EnableMouseCapture)?;
+        self.terminal.clear()?;
+        Ok(())
     }
 
     fn draw(&mut self, studio: &Studio) -> Result<()> {

@@ -42,6 +42,9 @@ pub enum Command {
     SelectLines,
     AskWhy,
     FileIntent,
+    Zoom,
+    SideBySide,
+    EditExternal,
     ModeExplore,
     ModeCommit,
     ModeReview,
@@ -51,7 +54,7 @@ pub enum Command {
 }
 
 impl Command {
-    pub const ALL: [Command; 39] = [
+    pub const ALL: [Command; 42] = [
         Command::Quit,
         Command::Help,
         Command::NextPane,
@@ -85,6 +88,9 @@ impl Command {
         Command::SelectLines,
         Command::AskWhy,
         Command::FileIntent,
+        Command::Zoom,
+        Command::SideBySide,
+        Command::EditExternal,
         Command::ModeExplore,
         Command::ModeCommit,
         Command::ModeReview,
@@ -170,6 +176,11 @@ impl Command {
             Command::SelectLines => "select lines of the code (v again clears)",
             Command::AskWhy => "ask Iris why the selected lines are so",
             Command::FileIntent => "ask Iris what the open file is for, block by block",
+            Command::Zoom => "give the focused pane the whole screen, or back",
+            Command::SideBySide => "show diffs side by side (old | new) or unified",
+            Command::EditExternal => {
+                "open the artifact in your $EDITOR, or the file at the line under the cursor"
+            }
             Command::ModeExplore => "explore mode",
             Command::ModeCommit => "commit mode",
             Command::ModeReview => "review mode",

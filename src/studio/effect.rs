@@ -6,8 +6,20 @@ use crate::agent::blame::LinesAsked;
 use crate::agent::safety::{Decision, Reply};
 use crate::types::ArtifactKind;
 
+/// What the user's own editor opens.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum EditTarget {
+    /// An artifact's text, which comes back as its new version.
+    Artifact { kind: ArtifactKind, text: String },
+    /// A file of the repository (relative to its root), at a line (1-based).
+    File { path: String, line: u32 },
+}
+
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Effect {
+    /// The studio steps aside for the user's editor (the loop carries this out: it owns the
+    /// terminal).
+    EditExternally(EditTarget),
     LoadStatus,
     LoadDiff {
         path: String,

@@ -61,6 +61,10 @@ const DEFAULT_GLOBAL: &[(&str, Command)] = &[
     ("v", Command::SelectLines),
     ("w", Command::AskWhy),
     ("i", Command::FileIntent),
+    ("z", Command::Zoom),
+    ("+", Command::Zoom),
+    ("|", Command::SideBySide),
+    ("e", Command::EditExternal),
     ("1", Command::ModeExplore),
     ("2", Command::ModeCommit),
     ("3", Command::ModeReview),
@@ -80,6 +84,8 @@ const DEFAULT_EDITING: &[(&str, Command)] = &[
     ("ctrl-s", Command::Commit),
     ("alt-z", Command::UndoVersion),
     ("alt-y", Command::RedoVersion),
+    ("alt-e", Command::EditExternal),
+    ("alt-f", Command::Zoom),
 ];
 
 /// A keymap file that cannot be used; the message names the file, the line and the key.

@@ -38,8 +38,63 @@ pub fn code_and_history(view: Rect) -> (Rect, Rect) {
     (parts[0], parts[1])
 }
 
+/// The chat's area: the conversation above, the message being written below.
+fn chat_parts(area: Rect) -> (Rect, Rect) {
+    let parts = Layout::default()
+        .direction(Direction::Vertical)
+        .constraints([Constraint::Min(3), Constraint::Length(4)])
+        .split(area);
+    (parts[0], parts[1])
+}
+
 impl PaneRects {
     pub fn compute(size: (u16, u16), state: &State) -> Self {
+        let rects = Self::tiled(size, state);
+        if state.zoom {
+            rects.zoomed(state)
+        } else {
+            rects
+        }
+    }
+
+    /// Only the focused pane, over the whole body (the chat's input keeps the conversation
+    /// above it; explore's code keeps its history below).
+    fn zoomed(self, state: &State) -> Self {
+        let body = Rect::new(
+            self.status.x,
+            self.tabs.y + self.tabs.height,
+            self.status.width,
+            self.status.y.saturating_sub(self.tabs.y + self.tabs.height),
+        );
+        let mut only = Self {
+            list: None,
+            view: None,
+            editor: None,
+            findings: None,
+            chat_log: None,
+            chat_input: None,
+            answer: None,
+            blocks: None,
+            ..self
+        };
+        match state.focus {
+            Pane::Editor => only.editor = Some(body),
+            Pane::Findings => only.findings = Some(body),
+            Pane::Answer => only.answer = Some(body),
+            Pane::Blocks => only.blocks = Some(body),
+            Pane::ChatInput => {
+                let (log, input) = chat_parts(body);
+                (only.chat_log, only.chat_input) = (Some(log), Some(input));
+            }
+            pane if pane == self.view_pane => only.view = Some(body),
+            // The list, and the range picker drawn over it.
+            _ => only.list = Some(body),
+        }
+        only
+    }
+
+    /// Every pane of the mode beside the others.
+    fn tiled(size: (u16, u16), state: &State) -> Self {
         let area = Rect::new(0, 0, size.0, size.1);
         let rows = Layout::default()
             .direction(Direction::Vertical)
@@ -124,12 +179,7 @@ impl PaneRects {
             .split(cols[2]);
         let findings = review.then(|| right[0]);
         let editor = right[usize::from(review)];
-        let chat = state.chat.open.then(|| {
-            Layout::default()
-                .direction(Direction::Vertical)
-                .constraints([Constraint::Min(3), Constraint::Length(4)])
-                .split(right[right.len() - 1])
-        });
+        let chat = state.chat.open.then(|| chat_parts(right[right.len() - 1]));
         Self {
             tabs,
             list: Some(cols[0]),
@@ -138,8 +188,8 @@ impl PaneRects {
             view_pane: state.mode.view_pane(),
             editor: Some(editor),
             findings,
-            chat_log: chat.as_ref().map(|parts| parts[0]),
-            chat_input: chat.as_ref().map(|parts| parts[1]),
+            chat_log: chat.map(|parts| parts.0),
+            chat_input: chat.map(|parts| parts.1),
             answer: None,
             blocks: None,
             status,

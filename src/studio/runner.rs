@@ -125,6 +125,10 @@ impl Runner {
                 let _ = self.draft_writes.send((kind, None));
             }
             Effect::Answer { reply, decision } => reply.send(decision),
+            // The loop carries it out: the editor needs the terminal.
+            Effect::EditExternally(_) => {
+                tracing::debug!("an editor was asked of the runner; the studio's loop runs it")
+            }
         }
     }
 

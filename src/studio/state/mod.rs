@@ -4,14 +4,16 @@ use std::time::Instant;
 
 use tui_textarea::TextArea;
 
+mod diff_view;
 mod explorer;
 
+pub use diff_view::{DiffView, HunkPlace};
 pub use explorer::{Explorer, Heat, IntentKey, IntentView, ShownCommit, TreeRow, WhyKey, WhyView};
 
 use super::drafts::Draft;
 use crate::agent::progress::Progress;
 use crate::agent::safety::ApprovalRequest;
-use crate::change::{ChangeKind, FileDiff};
+use crate::change::ChangeKind;
 use crate::types::{ArtifactKind, Input};
 
 /// What the studio is for at the moment: exploring the repository, or one artifact with its
@@ -193,94 +195,6 @@ pub struct FileEntry {
     pub relevance: Option<u32>,
     /// The kind of secret its staged lines add (withheld from Iris), once scanned.
     pub secret: Option<&'static str>,
-}
-
-/// The diff shown for the selected file.
-#[derive(Debug, Clone, Default)]
-pub struct DiffView {
-    pub path: Option<String>,
-    pub files: Vec<FileDiff>,
-    /// First visible line.
-    pub scroll: usize,
-    /// Columns scrolled past on the left, for long lines.
-    pub hscroll: usize,
-    pub loading: bool,
-    /// How many of `files` are the staged part (the rest are unstaged); `None` for a commit.
-    pub staged: Option<usize>,
-}
-
-impl DiffView {
-    /// The rendered lines count (headers, hunk headers and lines), for scrolling bounds.
-    pub fn line_count(&self) -> usize {
-        self.files
-            .iter()
-            .map(|f| 1 + f.hunks.iter().map(|h| 1 + h.lines.len()).sum::<usize>())
-            .sum()
-    }
-
-    /// The view row showing line `line` of the new file `path` (or the nearest after it).
-    pub fn row_of_new_line(&self, path: &str, line: u32) -> Option<usize> {
-        let mut row = 0;
-        for file in &self.files {
-            row += 1;
-            for hunk in &file.hunks {
-                row += 1;
-                let mut new_line = hunk.new_start;
-                for diff_line in &hunk.lines {
-                    if file.path == path && new_line >= line {
-                        return Some(row);
-                    }
-                    if diff_line.kind != crate::change::LineKind::Removed {
-                        new_line += 1;
-                    }
-                    row += 1;
-                }
-            }
-        }
-        None
-    }
-
-    /// Line numbers (in the rendered view) where hunks start.
-    pub fn hunk_starts(&self) -> Vec<usize> {
-        self.hunks().into_iter().map(|h| h.row).collect()
-    }
-
-    /// Every hunk: the view row it starts on, its file (index in `files`) and its number
-    /// counted in its side of the index (the staged or the unstaged diff), as git numbers them.
-    pub fn hunks(&self) -> Vec<HunkPlace> {
-        let mut places = Vec::new();
-        let mut row = 0;
-        let mut in_side = 0;
-        for (file_index, file) in self.files.iter().enumerate() {
-            if Some(file_index) == self.staged {
-                in_side = 0; // the unstaged part starts counting again
-            }
-            row += 1;
-            for hunk in &file.hunks {
-                places.push(HunkPlace {
-                    row,
-                    file: file_index,
-                    in_side,
-                });
-                in_side += 1;
-                row += 1 + hunk.lines.len();
-            }
-        }
-        places
-    }
-
-    /// Whether file `index` of the view is a staged change (`None` for a commit's diff).
-    pub fn is_staged(&self, index: usize) -> Option<bool> {
-        self.staged.map(|staged| index < staged)
-    }
-}
-
-/// Where a hunk of the diff view is.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct HunkPlace {
-    pub row: usize,
-    pub file: usize,
-    pub in_side: usize,
 }
 
 /// A text input whose long lines wrap at words (a markdown paragraph, a message typed to
@@ -497,6 +411,10 @@ pub struct State {
     pub task: Option<Task>,
     pub next_task_id: u64,
     pub help: bool,
+    /// The focused pane has the whole body of the screen.
+    pub zoom: bool,
+    /// Diffs show side by side (old | new) where the pane is wide enough.
+    pub side_by_side: bool,
     /// A long message shown over the panes until esc (a failed commit's hook output).
     pub report: Option<String>,
     pub confirm: Option<Confirm>,
@@ -566,6 +484,8 @@ impl State {
             task: None,
             next_task_id: 1,
             help: false,
+            zoom: false,
+            side_by_side: false,
             report: None,
             confirm: None,
             approvals: std::collections::VecDeque::new(),

@@ -9,6 +9,7 @@ use ratatui::widgets::{Paragraph, Wrap};
 use super::{focused, pane_block};
 use crate::change::{FileDiff, LineKind};
 use crate::studio::highlight::Highlighter;
+use crate::studio::split::{self, Pair, Side};
 use crate::studio::state::{DiffView, Pane, State};
 use crate::studio::text::clip;
 use crate::studio::theme::{Theme, Token};
@@ -19,19 +20,71 @@ enum Row<'a> {
     File(&'a FileDiff, Option<bool>),
     Hunk(&'a str),
     Line(LineKind, &'a str, &'a str),
+    /// Side by side: the old line and the new one, of the file at `path`.
+    Pair(Pair<'a>, &'a str),
 }
 
+/// The view's rows as [`DiffView`] counts them (unified, or side by side).
 fn rows(view: &DiffView) -> impl Iterator<Item = Row<'_>> {
-    view.files.iter().enumerate().flat_map(|(index, file)| {
-        let header = Row::File(file, view.is_staged(index));
-        std::iter::once(header).chain(file.hunks.iter().flat_map(move |hunk| {
-            std::iter::once(Row::Hunk(hunk.header.as_str())).chain(
-                hunk.lines
-                    .iter()
-                    .map(move |l| Row::Line(l.kind, l.content.as_str(), file.path.as_str())),
-            )
-        }))
-    })
+    view.files
+        .iter()
+        .enumerate()
+        .flat_map(move |(index, file)| {
+            let header = Row::File(file, view.is_staged(index));
+            let path = file.path.as_str();
+            std::iter::once(header).chain(file.hunks.iter().flat_map(move |hunk| {
+                let lines: Vec<Row> = if view.split {
+                    split::pairs(hunk)
+                        .into_iter()
+                        .map(|pair| Row::Pair(pair, path))
+                        .collect()
+                } else {
+                    hunk.lines
+                        .iter()
+                        .map(|l| Row::Line(l.kind, l.content.as_str(), path))
+                        .collect()
+                };
+                std::iter::once(Row::Hunk(hunk.header.as_str())).chain(lines)
+            }))
+        })
+}
+
+/// How a line of `kind` looks: its sign and its colour.
+fn look(kind: LineKind) -> (&'static str, Token) {
+    match kind {
+        LineKind::Added => ("+", Token::DiffAdded),
+        LineKind::Removed => ("-", Token::DiffRemoved),
+        LineKind::Context => (" ", Token::DiffContext),
+    }
+}
+
+/// One side of a side-by-side row, exactly `width` columns: the line's number, its sign
+/// and its highlighted text (blank where the side has no line).
+fn half<'a>(
+    side: Option<Side<'a>>,
+    path: &str,
+    (hscroll, width): (usize, usize),
+    highlighter: &mut Highlighter,
+    theme: &Theme,
+) -> Vec<Span<'a>> {
+    let Some(side) = side else {
+        return vec![Span::raw(" ".repeat(width))];
+    };
+    let (sign, token) = look(side.kind);
+    let number = format!("{:>4} ", side.number);
+    let room = width.saturating_sub(number.len() + 1);
+    let mut spans = vec![
+        Span::styled(number, theme.style(Token::TextDim)),
+        Span::styled(sign, theme.style(token)),
+    ];
+    let text = highlighter.window(path, side.text, theme.style(token), (hscroll, room));
+    let used: usize = text
+        .iter()
+        .map(|s| crate::studio::text::width(&s.content))
+        .sum();
+    spans.extend(text);
+    spans.push(Span::raw(" ".repeat(room.saturating_sub(used))));
+    spans
 }
 
 pub fn draw(frame: &mut Frame, area: Rect, state: &State, theme: &Theme) {
@@ -57,6 +110,9 @@ pub fn draw_view(
     };
     if view.hscroll > 0 {
         title.push_str(&format!("→{} ", view.hscroll));
+    }
+    if view.split {
+        title.push_str("old │ new ");
     }
     let block = pane_block(
         clip(&title, usize::from(area.width.saturating_sub(4))),
@@ -90,12 +146,29 @@ pub fn draw_view(
                 clip(header.trim_end(), width),
                 theme.style(Token::DiffHunk),
             )),
+            Row::Pair(pair, path) => {
+                // Old on the left, new on the right, a rule between.
+                let left = width.saturating_sub(1) / 2;
+                let right = width.saturating_sub(left + 1);
+                let mut spans = half(
+                    pair.old,
+                    path,
+                    (view.hscroll, left),
+                    &mut highlighter,
+                    theme,
+                );
+                spans.push(Span::styled("│", theme.style(Token::Border)));
+                spans.extend(half(
+                    pair.new,
+                    path,
+                    (view.hscroll, right),
+                    &mut highlighter,
+                    theme,
+                ));
+                Line::from(spans)
+            }
             Row::Line(kind, content, path) => {
-                let (sign, token) = match kind {
-                    LineKind::Added => ("+", Token::DiffAdded),
-                    LineKind::Removed => ("-", Token::DiffRemoved),
-                    LineKind::Context => (" ", Token::DiffContext),
-                };
+                let (sign, token) = look(kind);
                 let mut spans = vec![Span::styled(sign, theme.style(token))];
                 let shown = (view.hscroll, width.saturating_sub(1));
                 spans.extend(highlighter.window(path, content, theme.style(token), shown));

@@ -5,7 +5,7 @@ use super::super::command::Command;
 use super::super::effect::Effect;
 use super::super::state::{Confirm, Level, Mode, Pane, State};
 use super::diff::SIDEWAYS;
-use super::{artifact, changes, diff, explore, intent, notice, range, task, why};
+use super::{artifact, changes, diff, explore, external, intent, notice, range, task, why};
 
 pub(super) fn run(state: &mut State, command: Command) -> Vec<Effect> {
     if state.help && !matches!(command, Command::Help | Command::Back | Command::Quit) {
@@ -83,6 +83,12 @@ pub(super) fn run(state: &mut State, command: Command) -> Vec<Effect> {
         Command::SelectLines => explore::select_lines(state),
         Command::AskWhy => why::ask(state),
         Command::FileIntent => intent::ask(state),
+        Command::Zoom => {
+            state.zoom = !state.zoom;
+            Vec::new()
+        }
+        Command::SideBySide => diff::toggle_side_by_side(state),
+        Command::EditExternal => external::edit(state),
         Command::ModeExplore => switch_mode(state, Mode::Explore),
         Command::ModeCommit => switch_mode(state, Mode::COMMIT),
         Command::ModeReview => switch_mode(state, Mode::REVIEW),

@@ -2,7 +2,9 @@
 
 use super::super::command::Command;
 use super::super::effect::Effect;
-use super::super::state::{Level, Mode, State};
+use super::super::layout::{PaneRects, inner_size};
+use super::super::split;
+use super::super::state::{Level, Mode, Pane, State};
 use super::{notice, step};
 use crate::change::FileDiff;
 use crate::studio::text::{expand_tabs, width};
@@ -106,4 +108,36 @@ pub(super) fn scroll_sideways(state: &mut State, delta: isize) -> Vec<Effect> {
     let most = longest.saturating_sub(SIDEWAYS as usize);
     *hscroll = hscroll.saturating_add_signed(delta).min(most);
     Vec::new()
+}
+
+/// Turns side-by-side diffs on or off; a pane too narrow for them stays unified until it is
+/// wide enough (zoomed, or the terminal widened).
+pub(super) fn toggle_side_by_side(state: &mut State) -> Vec<Effect> {
+    state.side_by_side = !state.side_by_side;
+    let rects = PaneRects::compute(state.size, state);
+    let (columns, _) = inner_size(rects.view);
+    let text = match (state.side_by_side, columns >= split::MIN_WIDTH) {
+        (false, _) => "diffs unified".to_string(),
+        (true, true) => "diffs side by side".to_string(),
+        (true, false) => format!(
+            "diffs side by side where a pane is {} columns wide: zoom it (z) or widen the terminal",
+            split::MIN_WIDTH
+        ),
+    };
+    notice(state, Level::Info, text);
+    Vec::new()
+}
+
+/// Lays each diff out as the user asked and its pane's width allows.
+pub(super) fn follow_width(state: &mut State, rects: &PaneRects) {
+    let (columns, _) = inner_size(rects.view);
+    let split = state.side_by_side && columns >= split::MIN_WIDTH;
+    match rects.view_pane {
+        Pane::Diff => state.diff.set_split(split),
+        _ => {
+            if let Some(shown) = state.explorer.commit.as_mut() {
+                shown.view.set_split(split);
+            }
+        }
+    }
 }

@@ -9,12 +9,14 @@
 //! - [`artifact`]: generating, the chat, the artifact's versions and drafts.
 //! - [`why`]: explore's selected lines explained, and the commits behind them.
 //! - [`intent`]: explore's open file, its intent and responsibility blocks.
+//! - [`external`]: the artifact or a file in the user's own editor.
 
 mod artifact;
 mod changes;
 mod commands;
 mod diff;
 mod explore;
+mod external;
 mod input;
 mod intent;
 mod range;
@@ -31,7 +33,9 @@ const PAGE: usize = 20;
 
 pub fn update(state: &mut State, action: Action) -> Vec<Effect> {
     let effects = reduce(state, action);
-    follow_selections(state);
+    let rects = PaneRects::compute(state.size, state);
+    follow_selections(state, &rects);
+    diff::follow_width(state, &rects);
     effects
 }
 
@@ -71,6 +75,8 @@ fn reduce(state: &mut State, action: Action) -> Vec<Effect> {
         Action::ArtifactUpdated { task, kind, text } => {
             artifact::updated_by_iris(state, task, kind, &text)
         }
+        Action::ArtifactEdited { kind, result } => external::artifact_edited(state, kind, result),
+        Action::FileEdited { path, result } => external::file_edited(state, path, result),
         Action::DraftsLoaded(drafts) => artifact::drafts_loaded(state, drafts),
         Action::DraftFailed(err) => {
             notice(
@@ -84,8 +90,7 @@ fn reduce(state: &mut State, action: Action) -> Vec<Effect> {
 }
 
 /// Each list's first row, moved only as far as its selection needs.
-fn follow_selections(state: &mut State) {
-    let rects = PaneRects::compute(state.size, state);
+fn follow_selections(state: &mut State, rects: &PaneRects) {
     let (list, findings) = (inner_rows(rects.list), inner_rows(rects.findings));
     let tops = &mut state.list_tops;
     tops.files = keep_in_view(tops.files, state.selected, list);

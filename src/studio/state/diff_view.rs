@@ -1,0 +1,149 @@
+//! The diff shown in a pane: its files, where it is scrolled, and how its rows are laid out
+//! (unified, or side by side).
+
+use crate::change::{FileDiff, LineKind};
+use crate::studio::split;
+
+/// The diff shown for the selected file.
+#[derive(Debug, Clone, Default)]
+pub struct DiffView {
+    pub path: Option<String>,
+    pub files: Vec<FileDiff>,
+    /// First visible line.
+    pub scroll: usize,
+    /// Columns scrolled past on the left, for long lines.
+    pub hscroll: usize,
+    pub loading: bool,
+    /// How many of `files` are the staged part (the rest are unstaged); `None` for a commit.
+    pub staged: Option<usize>,
+    /// Rows show old | new side by side (see [`DiffView::set_split`]).
+    pub split: bool,
+}
+
+impl DiffView {
+    /// The rendered lines count (headers, hunk headers and lines), for scrolling bounds.
+    pub fn line_count(&self) -> usize {
+        self.places().len()
+    }
+
+    /// The view row showing line `line` of the new file `path` (or the nearest after it).
+    pub fn row_of_new_line(&self, path: &str, line: u32) -> Option<usize> {
+        self.places()
+            .iter()
+            .position(|p| self.files[p.file].path == path && p.line.is_some_and(|l| l >= line))
+    }
+
+    /// The file and the line (of its new version) that row `row` shows: a file's header is its
+    /// first line, a hunk's header the hunk's first.
+    pub fn new_line_at(&self, row: usize) -> Option<(&str, u32)> {
+        let place = *self.places().get(row)?;
+        let file = &self.files[place.file];
+        let hunk_start = place.hunk.map(|h| file.hunks[h].new_start);
+        let line = place.line.or(hunk_start).unwrap_or(1).max(1);
+        Some((file.path.as_str(), line))
+    }
+
+    /// Line numbers (in the rendered view) where hunks start.
+    pub fn hunk_starts(&self) -> Vec<usize> {
+        self.hunks().into_iter().map(|h| h.row).collect()
+    }
+
+    /// Every hunk: the view row it starts on, its file (index in `files`) and its number
+    /// counted in its side of the index (the staged or the unstaged diff), as git numbers them.
+    pub fn hunks(&self) -> Vec<HunkPlace> {
+        let mut in_side = 0;
+        let mut last_file = None;
+        let mut places = Vec::new();
+        for (row, place) in self.places().into_iter().enumerate() {
+            if place.hunk.is_none() || place.line.is_some() {
+                continue;
+            }
+            if last_file != Some(place.file) && Some(place.file) == self.staged {
+                in_side = 0; // the unstaged part starts counting again
+            }
+            last_file = Some(place.file);
+            places.push(HunkPlace {
+                row,
+                file: place.file,
+                in_side,
+            });
+            in_side += 1;
+        }
+        places
+    }
+
+    /// Whether file `index` of the view is a staged change (`None` for a commit's diff).
+    pub fn is_staged(&self, index: usize) -> Option<bool> {
+        self.staged.map(|staged| index < staged)
+    }
+
+    /// Lays the rows out side by side or unified, keeping the top row's line in view.
+    pub fn set_split(&mut self, split: bool) {
+        if self.split == split {
+            return;
+        }
+        let top = self.places().get(self.scroll).copied();
+        self.split = split;
+        if let Some(top) = top {
+            let places = self.places();
+            self.scroll = places
+                .iter()
+                .position(|p| p.file == top.file && p.hunk == top.hunk && p.line >= top.line)
+                .unwrap_or_else(|| self.scroll.min(places.len().saturating_sub(1)));
+        }
+    }
+
+    /// Where each row of the view is: its file, its hunk (none for the file's header) and,
+    /// for a row of lines, the new file's line shown there (or the next one, on a row
+    /// without one).
+    fn places(&self) -> Vec<RowPlace> {
+        let mut places = Vec::new();
+        for (file_index, file) in self.files.iter().enumerate() {
+            places.push(RowPlace {
+                file: file_index,
+                hunk: None,
+                line: None,
+            });
+            for (hunk_index, hunk) in file.hunks.iter().enumerate() {
+                let place = |line| RowPlace {
+                    file: file_index,
+                    hunk: Some(hunk_index),
+                    line,
+                };
+                places.push(place(None));
+                let mut next = hunk.new_start;
+                if self.split {
+                    for pair in split::pairs(hunk) {
+                        let line = pair.new.map_or(next, |side| side.number);
+                        next = pair.new.map_or(next, |side| side.number + 1);
+                        places.push(place(Some(line)));
+                    }
+                } else {
+                    for diff_line in &hunk.lines {
+                        places.push(place(Some(next)));
+                        if diff_line.kind != LineKind::Removed {
+                            next += 1;
+                        }
+                    }
+                }
+            }
+        }
+        places
+    }
+}
+
+/// A row of the view, by what it shows.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct RowPlace {
+    file: usize,
+    hunk: Option<usize>,
+    line: Option<u32>,
+}
+
+/// Where a hunk of the diff view is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct HunkPlace {
+    pub row: usize,
+    pub file: usize,
+    pub in_side: usize,
+}

@@ -1,0 +1,124 @@
+//! The user's own editor: the artifact opens in it and comes back as a new version; a file
+//! opens at the line under the cursor and is read again afterwards.
+
+use super::super::effect::{EditTarget, Effect};
+use super::super::state::{Level, Mode, Pane, State};
+use super::{artifact, notice};
+use crate::types::ArtifactKind;
+
+/// `e`: the diff's file at its top line, explore's file at the cursor (or the tree's file),
+/// else the artifact.
+pub(super) fn edit(state: &mut State) -> Vec<Effect> {
+    let target = match (state.mode, state.focus) {
+        (Mode::Explore, Pane::Tree) => tree_file(state),
+        (Mode::Explore, _) => open_file(state),
+        (_, Pane::Diff) => diff_file(state),
+        (Mode::Artifact(kind), _) => artifact(state, kind),
+    };
+    match target {
+        Ok(target) => vec![Effect::EditExternally(target)],
+        Err(why) => {
+            notice(state, Level::Info, why);
+            Vec::new()
+        }
+    }
+}
+
+fn artifact(state: &State, kind: ArtifactKind) -> Result<EditTarget, String> {
+    if state.task.as_ref().is_some_and(|t| t.mode == state.mode) {
+        return Err(format!(
+            "Iris is writing the {}: wait for her, or esc first",
+            kind.title().to_lowercase()
+        ));
+    }
+    let text = state.artifact().map(|a| a.text()).unwrap_or_default();
+    Ok(EditTarget::Artifact { kind, text })
+}
+
+fn diff_file(state: &State) -> Result<EditTarget, String> {
+    let (path, line) = state
+        .diff
+        .new_line_at(state.diff.scroll)
+        .ok_or("select a changed file first")?;
+    Ok(EditTarget::File {
+        path: path.to_string(),
+        line,
+    })
+}
+
+fn open_file(state: &State) -> Result<EditTarget, String> {
+    let explorer = &state.explorer;
+    let path = explorer
+        .open
+        .clone()
+        .ok_or("open a file first (enter on the tree)")?;
+    Ok(EditTarget::File {
+        path,
+        line: u32::try_from(explorer.cursor + 1).unwrap_or(u32::MAX),
+    })
+}
+
+fn tree_file(state: &State) -> Result<EditTarget, String> {
+    match state
+        .explorer
+        .rows()
+        .into_iter()
+        .nth(state.explorer.selected)
+    {
+        Some(row) if !row.is_dir => Ok(EditTarget::File {
+            path: row.path,
+            line: 1,
+        }),
+        _ => Err("choose a file to edit (a directory does not open)".to_string()),
+    }
+}
+
+/// The editor closed on an artifact: a changed text becomes its newest version (undo steps
+/// back over it), the text as it was is kept either way.
+pub(super) fn artifact_edited(
+    state: &mut State,
+    kind: ArtifactKind,
+    result: Result<String, String>,
+) -> Vec<Effect> {
+    let text = match result {
+        Ok(text) => text,
+        Err(err) => {
+            notice(state, Level::Error, format!("the editor failed: {err}"));
+            return Vec::new();
+        }
+    };
+    // Editors end a file with a newline; the artifact never had it.
+    let text = text.trim_end();
+    let Some(buffer) = state.artifacts.get_mut(&kind) else {
+        return Vec::new();
+    };
+    if buffer.text() == text {
+        notice(state, Level::Info, "no change from the editor");
+        return Vec::new();
+    }
+    buffer.replace(text);
+    let what = kind.title().to_lowercase();
+    notice(
+        state,
+        Level::Success,
+        format!("the {what} came back from your editor (undo steps back)"),
+    );
+    artifact::save_draft(state, kind)
+}
+
+/// The editor closed on a file: what shows it is read again.
+pub(super) fn file_edited(
+    state: &mut State,
+    path: String,
+    result: Result<(), String>,
+) -> Vec<Effect> {
+    if let Err(err) = result {
+        notice(state, Level::Error, format!("the editor failed: {err}"));
+        return Vec::new();
+    }
+    let mut effects = vec![Effect::LoadStatus];
+    if state.explorer.open.as_deref() == Some(path.as_str()) {
+        effects.push(Effect::OpenFile { path });
+    }
+    effects
+}
