@@ -43,6 +43,15 @@ struct Studio {
 
 impl Studio {
     fn spawn(repo: &TestRepo, fake: &FakeProvider) -> Studio {
+        Studio::spawn_with(repo, fake, &[])
+    }
+
+    /// The studio with `env` set besides the test's own environment.
+    fn spawn_with(
+        repo: &TestRepo,
+        fake: &FakeProvider,
+        env: &[(&str, &std::path::Path)],
+    ) -> Studio {
         let mut command = Command::new(env!("CARGO_BIN_EXE_iris"));
         command
             .args(["studio", "--mode", "commit"])
@@ -59,6 +68,7 @@ impl Studio {
             .env("IRIS_PROVIDER", "openai")
             .env("OPENAI_API_KEY", FAKE_API_KEY)
             .env("OPENAI_BASE_URL", fake.openai_base_url());
+        command.envs(env.iter().copied());
         Studio {
             program: PtyProgram::spawn(command, COLS, ROWS),
         }
@@ -298,4 +308,97 @@ fn the_last_keys_before_a_sigterm_are_in_the_draft() {
     studio.wait_for_text("restored drafts: Commit");
     studio.wait_for_text(typed);
     assert!(fake.requests().is_empty(), "nothing asked of Iris");
+}
+
+/// `e` hands the terminal to the user's editor (a script named `vim`, so it is told the line)
+/// and takes it back: the editor reads the keys typed, its text becomes the message's new
+/// version, and the diff's file opens at its line.
+#[test]
+fn e_hands_the_terminal_to_the_editor_and_takes_the_text_back() {
+    let repo = TestRepo::new();
+    repo.write("src/lib.rs", "pub fn one() -> u32 {\n    1\n}\n");
+    repo.commit_all("Initial commit");
+    repo.write(
+        "src/lib.rs",
+        "pub fn one() -> u32 {\n    1\n}\n\npub fn two() {}\n",
+    );
+    repo.git(&["add", "-A"]);
+    let fake = FakeProvider::start(vec![Step::text(
+        json!({"emoji": null, "title": "Add two()", "message": "Adds a function."}).to_string(),
+    )]);
+    // The editor says it is ready, reads one line from the terminal and writes it as the file.
+    let bin = common::fake_bin(&[(
+        "vim",
+        r#"for last; do :; done
+printf 'EDITOR READY %s\n' "$*"
+IFS= read -r line
+printf '%s\n' "$line" > "$last""#,
+    )]);
+    let editor = bin.path().join("vim");
+    let mut studio = Studio::spawn_with(&repo, &fake, &[("VISUAL", &editor)]);
+    studio.wait_for_text("Iris wrote the commit");
+
+    studio.send(b"e");
+    studio.wait_for_text("EDITOR READY");
+    studio.program.screen(|screen| {
+        assert!(
+            !screen.alternate_screen(),
+            "the editor has the normal screen"
+        );
+        assert!(screen.contents().contains("COMMIT_EDITMSG"));
+    });
+    assert_ne!(
+        local_flags(&studio.program.master) & libc::ICANON,
+        0,
+        "the terminal is back in canonical mode for the editor"
+    );
+    // Keys go to the editor, not to the studio (R, e, d would be commands there).
+    studio.send(b"Rewritten in my editor\r");
+    studio.wait_for_text("came back from your editor");
+    studio.wait_for_text("Rewritten in my editor");
+    studio
+        .program
+        .screen(|screen| assert!(screen.alternate_screen()));
+    assert_eq!(
+        local_flags(&studio.program.master) & libc::ICANON,
+        0,
+        "raw mode again"
+    );
+    let drafts = DraftStore::new(&repo.path().join(".git"));
+    let wait_draft = |text: &str| {
+        let start = Instant::now();
+        while drafts.load_all().first().map(|d| d.1.text.as_str()) != Some(text) {
+            assert!(start.elapsed() < TIMEOUT, "the draft never held {text:?}");
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    };
+    wait_draft("Rewritten in my editor");
+    // Undo steps back over the editor's text.
+    studio.send(b"\x1a");
+    studio.wait_for_text("Adds a function.");
+    wait_draft("Add two()\n\nAdds a function.");
+
+    // From the diff pane, the file opens at the line shown at its top.
+    studio.send(b"\t");
+    studio.wait_for("the diff to have the focus", |screen| {
+        screen
+            .contents()
+            .lines()
+            .nth(1)
+            .is_some_and(|l| l.contains("┏ src/lib.rs"))
+    });
+    studio.send(b"e");
+    studio.wait_for_text("EDITOR READY +1 src/lib.rs");
+    studio.send(b"// edited\r");
+    // Back in the studio, the file read again: its change is now unstaged too.
+    studio.wait_for("the studio back with the file's new state", |screen| {
+        screen.alternate_screen() && screen.contents().contains("MM")
+    });
+    assert_eq!(
+        std::fs::read_to_string(repo.path().join("src/lib.rs")).unwrap(),
+        "// edited\n"
+    );
+    studio.send(b"q");
+    let status = studio.wait_exit();
+    assert!(status.success(), "the studio exited with {status}");
 }

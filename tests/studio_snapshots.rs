@@ -914,3 +914,31 @@ fn a_click_selects_the_file_drawn_under_it_in_a_scrolled_list() {
         assert_eq!(state.selected, before, "row {row}");
     }
 }
+
+#[test]
+fn a_zoomed_diff_side_by_side_keeps_its_syntax_colours() {
+    use iris_studio::studio::command::Command;
+    let mut state = studio(Mode::COMMIT);
+    state.size = (WIDTH, HEIGHT);
+    state.focus = Pane::Diff;
+    update(&mut state, Action::Command(Command::SideBySide));
+    assert!(!state.diff.split, "46 columns are too few");
+    update(&mut state, Action::Command(Command::Zoom));
+    assert!(state.diff.split);
+    insta::assert_snapshot!("diff_zoomed_side_by_side", render(&state));
+    // The old line on the left in the removed colour, its new text beside it in the added one.
+    let buffer = render_with(&state, ColorSupport::TrueColor);
+    let (x_old, y) = row_of(&buffer, "const PAGE: usize = 10;");
+    let x_new = find(&buffer, y, "const PAGE: usize = 20;").expect("the new line beside it");
+    assert!(x_old < 60 && x_new > 60, "{x_old} {x_new}");
+    let sign = |x: u16| buffer[(x - 1, y)].fg;
+    assert_ne!(
+        sign(x_old),
+        sign(x_new),
+        "the signs keep their diff colours"
+    );
+    // Syntax colours: the keyword and the number differ in colour on both sides.
+    let (keyword, number) = (buffer[(x_new, y)].fg, buffer[(x_new + 19, y)].fg);
+    assert_ne!(keyword, number);
+    assert_eq!(buffer[(x_old, y)].fg, keyword);
+}

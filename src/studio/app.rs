@@ -261,11 +261,15 @@ impl TerminalGuard {
         Ok(())
     }
 
-    /// The studio's screen again, drawn whole on the next frame.
+    /// The studio's screen again, cleared and drawn whole on the next frame, at the size
+    /// the terminal has now (it may have changed meanwhile). Not `Terminal::clear`: it asks
+    /// the terminal where the cursor is, which not every terminal answers.
     fn resume(&mut self) -> Result<()> {
         enable_raw_mode().context("cannot switch the terminal to raw mode")?;
         crossterm::execute!(std::io::stdout(), EnterAlternateScreen, EnableMouseCapture)?;
-        self.terminal.clear()?;
+        let size = self.terminal.size()?;
+        self.terminal
+            .resize(ratatui::layout::Rect::new(0, 0, size.width, size.height))?;
         Ok(())
     }
 

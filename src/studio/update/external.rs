@@ -116,6 +116,7 @@ pub(super) fn file_edited(
         notice(state, Level::Error, format!("the editor failed: {err}"));
         return Vec::new();
     }
+    notice(state, Level::Info, format!("back from your editor: {path}"));
     let mut effects = vec![Effect::LoadStatus];
     if state.explorer.open.as_deref() == Some(path.as_str()) {
         effects.push(Effect::OpenFile { path });
