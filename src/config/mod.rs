@@ -16,7 +16,7 @@ use std::collections::BTreeMap;
 use std::fmt;
 use std::path::{Path, PathBuf};
 
-pub use edit::{Assignment, set_value};
+pub use edit::{Assignment, set_value, set_values};
 pub use file::FileKind;
 pub use provider::{ProviderKind, ProviderSettings, Providers, ollama_host_url};
 pub use secret::Secret;
