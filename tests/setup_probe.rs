@@ -225,7 +225,11 @@ async fn a_server_that_is_not_a_model_server_or_talks_too_much_is_left_out() {
     let (found, elapsed) = timed_probe(&candidates, timeout).await;
     assert_eq!(found, []);
     assert_eq!(
-        (html.connections(), wrong_path.connections(), endless.connections()),
+        (
+            html.connections(),
+            wrong_path.connections(),
+            endless.connections()
+        ),
         (1, 1, 1)
     );
     // The endless reply was dropped once it passed the size bound, not at the deadline.
@@ -253,7 +257,11 @@ async fn an_address_that_is_not_loopback_is_never_contacted() {
     assert_eq!(found, []);
     assert!(elapsed < Duration::from_secs(1), "took {elapsed:?}");
     std::thread::sleep(Duration::from_millis(100));
-    assert_eq!(server.connections(), 0, "a non-loopback candidate was contacted");
+    assert_eq!(
+        server.connections(),
+        0,
+        "a non-loopback candidate was contacted"
+    );
 
     // The same server through loopback is found and counted: the count above could fail.
     let local = [candidate(

@@ -252,7 +252,10 @@ fn a_missing_key_names_the_variable_to_set() {
                  or run `iris config init`"
             )
         );
-        assert_eq!((err.provider.name(), err.missing), (provider, Missing::ApiKey));
+        assert_eq!(
+            (err.provider.name(), err.missing),
+            (provider, Missing::ApiKey)
+        );
     }
     for provider in ["ollama", "openai-compatible"] {
         let flags = Overrides {

@@ -101,10 +101,7 @@ impl<'a> Setting<'a> {
 /// is replaced once, so a refused value writes nothing. Returns what was written, keys masked.
 pub fn write_choice(path: &Path, choice: &Choice) -> Result<Vec<Assignment>, ConfigError> {
     let settings = choice.settings();
-    let pairs: Vec<(&str, &str)> = settings
-        .iter()
-        .map(|s| (s.key.as_str(), s.value))
-        .collect();
+    let pairs: Vec<(&str, &str)> = settings.iter().map(|s| (s.key.as_str(), s.value)).collect();
     set_values(path, FileKind::User, &pairs)
 }
 

@@ -375,7 +375,10 @@ mod tests {
         ]}"#;
         assert_eq!(
             parse_models(ProbeApi::OllamaTags, reply.as_bytes()),
-            Some(vec!["qwen3:0.6b".to_string(), "llama3.2:latest".to_string()])
+            Some(vec![
+                "qwen3:0.6b".to_string(),
+                "llama3.2:latest".to_string()
+            ])
         );
         assert_eq!(
             parse_models(ProbeApi::OllamaTags, br#"{"models":[]}"#),
@@ -445,7 +448,10 @@ mod tests {
 
         let padding = " ".repeat(MAX_REPLY_BYTES);
         let oversized = format!("{{\"models\":[{{\"name\":\"m\"}}]{padding}}}");
-        assert_eq!(parse_models(ProbeApi::OllamaTags, oversized.as_bytes()), None);
+        assert_eq!(
+            parse_models(ProbeApi::OllamaTags, oversized.as_bytes()),
+            None
+        );
 
         let long_name = "x".repeat(MAX_NAME_CHARS + 1);
         let reply = format!("{{\"data\":[{{\"id\":\"{long_name}\"}},{{\"id\":\"ok\"}}]}}");
