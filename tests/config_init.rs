@@ -113,6 +113,8 @@ fn choosing_a_model_of_the_local_ollama_writes_it() {
         "{text}"
     );
     assert!(text.contains("iris studio"), "{text}");
+    // OLLAMA_HOST holds the same address: nothing to warn about.
+    assert!(!err.contains("note:"), "{err}");
 
     // The configuration now names that provider and model, from the user file.
     let shown = stdout(&repo.iris_env(&["config"], &[], ""));
@@ -204,6 +206,19 @@ fn a_key_in_the_environment_may_stay_there() {
         Some("provider = \"gemini\"\n\n[providers.gemini]\nmodel = \"gemini-2.5-pro\"\n")
     );
     assert!(!stdout(&out).contains("ENV-SECRET") && !err.contains("ENV-SECRET"));
+}
+
+#[test]
+fn a_choice_hidden_by_the_environment_says_so() {
+    let repo = TestRepo::new();
+    let fake = FakeOllama::start();
+    let out = init(&repo, &fake, "1\ny\n", &[("IRIS_PROVIDER", "openai")]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(user_file(&repo).is_some_and(|t| t.starts_with("provider = \"ollama\"\n")));
+    assert_eq!(
+        stderr(&out).lines().last(),
+        Some("note: env IRIS_PROVIDER takes precedence here, so `provider` stays \"openai\"")
+    );
 }
 
 #[test]

@@ -40,9 +40,12 @@ impl Prompter {
             .input
             .read_line(&mut line)
             .context("cannot read the answer from standard input")?;
-        if read == 0 {
-            // The question is left without its line ending.
+        // A terminal echoes the answer and its line ending; piped input echoes nothing, so
+        // the question gets its line ending here.
+        if !self.terminal || read == 0 {
             eprintln!();
+        }
+        if read == 0 {
             return Err(Stopped::EndOfInput.into());
         }
         Ok(line.trim().to_string())
