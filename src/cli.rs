@@ -8,8 +8,10 @@ pub mod exit;
 mod explain;
 mod generate;
 mod hook;
+mod init;
 mod presets;
 mod progress;
+mod prompt;
 mod studio;
 
 use std::io::Write;
@@ -63,7 +65,8 @@ pub enum Command {
     Blame(blame::BlameArgs),
     /// Explain a file: why it exists and the responsibility blocks its code divides into.
     Explain(explain::ExplainArgs),
-    /// Show the effective configuration and where each value comes from; `set` changes it.
+    /// Show the effective configuration and where each value comes from; `set` changes it,
+    /// `init` sets up a provider.
     Config(config::ConfigArgs),
     /// Install or remove the git hook that writes the message when you run `git commit`.
     Hook(hook::HookArgs),
@@ -205,7 +208,7 @@ fn execute(cli: Cli) -> Result<ExitCode> {
         Command::ReleaseNotes(args) => runtime.block_on(generate::release_notes_command(args)),
         Command::Blame(args) => runtime.block_on(blame::run(args)),
         Command::Explain(args) => runtime.block_on(explain::run(args)),
-        Command::Config(args) => config::run(args),
+        Command::Config(args) => config::run(args, &runtime),
         Command::Hook(args) => hook::run(args),
         Command::Presets => presets::run(),
         Command::Completions(args) => completions::run(args),

@@ -13,5 +13,6 @@ pub mod config;
 pub mod git;
 pub mod language;
 pub mod secrets;
+pub mod setup;
 pub mod studio;
 pub mod types;

@@ -1,4 +1,5 @@
-//! `iris config`: the effective configuration with its sources, and `iris config set`.
+//! `iris config`: the effective configuration with its sources, `iris config set` and
+//! `iris config init` (in `init.rs`).
 
 use std::io::Read;
 use std::path::PathBuf;
@@ -9,7 +10,8 @@ use clap::Subcommand;
 
 use crate::config::ConfigError;
 use crate::config::{
-    Config, FileKind, Overrides, PROJECT_FILE, Source, display_path, set_value, user_config_path,
+    Assignment, Config, FileKind, Overrides, PROJECT_FILE, Source, display_path, set_value,
+    user_config_path,
 };
 use crate::git::{GitError, GitRepo};
 
@@ -25,6 +27,10 @@ pub struct ConfigArgs {
 
 #[derive(Debug, Subcommand)]
 pub enum ConfigAction {
+    /// Set up a provider: pick a model server running on this machine (Ollama, LM Studio,
+    /// llama.cpp) or a hosted provider and its API key; written to your user config after
+    /// you confirm
+    Init,
     /// Write KEY = VALUE into your user config, or the project's .irisconfig with --project
     ///
     /// The file keeps its comments and other keys. KEY is one `iris config` shows, such as
@@ -91,9 +97,10 @@ impl ConfigFlags {
     }
 }
 
-pub fn run(args: ConfigArgs) -> Result<ExitCode> {
+pub fn run(args: ConfigArgs, runtime: &tokio::runtime::Runtime) -> Result<ExitCode> {
     match args.action {
         None => show(&args.flags.overrides()),
+        Some(ConfigAction::Init) => super::init::run(runtime),
         Some(ConfigAction::Set {
             key,
             value,
@@ -165,32 +172,48 @@ fn set(key: &str, value: &str, project: bool) -> Result<ExitCode> {
         let root = super::current_repo_root()?;
         (root.join(PROJECT_FILE), FileKind::Project)
     } else {
-        let path = user_config_path().ok_or_else(|| {
-            ConfigError("cannot find your home directory: set XDG_CONFIG_HOME or HOME".into())
-        })?;
-        (path, FileKind::User)
+        (user_file()?, FileKind::User)
     };
     let written = set_value(&path, target, key, &value)?;
     super::print_exact(&format!(
         "{} = {} in {}",
         written.key, written.value, written.file
     ))?;
-    // Say so when a source of higher precedence hides the value just written.
     let ours = match target {
         FileKind::User => Source::UserFile(path),
         FileKind::Project => Source::ProjectFile(path),
     };
-    if let Ok(root) = repo_root()
-        && let Ok(config) = Config::load(root.as_deref(), &Overrides::default())
-        && let Some(setting) = config.sources().into_iter().find(|s| s.key == written.key)
-        && setting.source != ours
-    {
-        eprintln!(
-            "note: {} takes precedence here, so `{}` stays {}",
-            setting.source,
-            written.key,
-            setting.value.as_deref().unwrap_or("unset")
-        );
-    }
+    note_overridden(std::slice::from_ref(&written), &ours);
     Ok(ExitCode::SUCCESS)
+}
+
+/// The user's config file, which may not exist yet.
+pub(super) fn user_file() -> Result<PathBuf, ConfigError> {
+    user_config_path().ok_or_else(|| {
+        ConfigError("cannot find your home directory: set XDG_CONFIG_HOME or HOME".into())
+    })
+}
+
+/// Says on stderr which values just written (to the file `ours`) a source of higher
+/// precedence hides here, unless it holds the same value.
+pub(super) fn note_overridden(written: &[Assignment], ours: &Source) {
+    let Ok(root) = repo_root() else { return };
+    let Ok(config) = Config::load(root.as_deref(), &Overrides::default()) else {
+        return;
+    };
+    let settings = config.sources();
+    for assignment in written {
+        let Some(setting) = settings.iter().find(|s| s.key == assignment.key) else {
+            continue;
+        };
+        let shown = setting.value.as_deref().unwrap_or("unset");
+        // Two keys both show as "****": a hidden one is always worth a word.
+        let same = shown == assignment.value && shown != "\"****\"";
+        if setting.source != *ours && !same {
+            eprintln!(
+                "note: {} takes precedence here, so `{}` stays {shown}",
+                setting.source, assignment.key
+            );
+        }
+    }
 }

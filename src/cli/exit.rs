@@ -26,6 +26,7 @@ pub fn exit_code(err: &anyhow::Error) -> u8 {
             return PROVIDER;
         }
         if cause.is::<crate::config::ConfigError>()
+            || cause.is::<crate::config::NotConfigured>()
             || cause.is::<UsageError>()
             || cause.is::<clap::Error>()
             || cause.is::<crate::agent::capability::CapabilityError>()

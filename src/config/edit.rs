@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use toml_edit::{DocumentMut, InlineTable, Item, Table, TableLike};
 
 use super::file::{self, FileKind};
-use super::keys::{ConfigKey, Kind};
+use super::keys::{ConfigKey, Kind, Value};
 use super::{ConfigError, PROJECT_FILE, ProviderKind, display_path};
 
 /// What `set_value` wrote: the key's canonical name and its value as shown (keys masked).
@@ -27,6 +27,53 @@ pub fn set_value(
     key_name: &str,
     text: &str,
 ) -> Result<Assignment, ConfigError> {
+    set_values(path, target, &[(key_name, text)])?
+        .into_iter()
+        .next()
+        .ok_or_else(|| ConfigError("nothing was set".to_string()))
+}
+
+/// [`set_value`] for several keys at once: every key and value is checked before the file is
+/// touched, and the file is replaced once, so either all of them are written or none.
+pub fn set_values(
+    path: &Path,
+    target: FileKind,
+    pairs: &[(&str, &str)],
+) -> Result<Vec<Assignment>, ConfigError> {
+    let mut checked = Vec::with_capacity(pairs.len());
+    for &(key_name, text) in pairs {
+        checked.push(check(target, key_name, text)?);
+    }
+
+    // Write through a symbolic link (a dotfiles repository) rather than replace it.
+    let real = std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf());
+    let original = file::read(&real)?.unwrap_or_default();
+    file::parse(&original, path, target)?;
+    let mut doc: DocumentMut = original
+        .parse()
+        .map_err(|_| ConfigError(format!("cannot edit {}", display_path(path))))?;
+    for (key, value) in &checked {
+        put(&mut doc, *key, value.to_toml());
+    }
+    let updated = doc.to_string();
+    // What is written must load; this guards the edit itself.
+    file::parse(&updated, path, target)?;
+    let secret = checked.iter().any(|(key, _)| key.kind() == Kind::Secret);
+    write_atomically(&real, &updated, target, secret)?;
+    let file = display_path(path);
+    Ok(checked
+        .into_iter()
+        .map(|(key, value)| Assignment {
+            key: key.name(),
+            value: value.display(),
+            file: file.clone(),
+        })
+        .collect())
+}
+
+/// The key `key_name` names and `text` as its value, if the key exists, may go into `target`
+/// and takes such a value. The error never repeats a secret.
+fn check(target: FileKind, key_name: &str, text: &str) -> Result<(ConfigKey, Value), ConfigError> {
     let key = ConfigKey::parse(key_name).ok_or_else(|| unknown_key(key_name))?;
     let name = key.name();
     if target == FileKind::Project
@@ -44,24 +91,7 @@ pub fn set_value(
         };
         ConfigError(format!("bad value{shown} for `{name}`: {expected}"))
     })?;
-
-    // Write through a symbolic link (a dotfiles repository) rather than replace it.
-    let real = std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf());
-    let original = file::read(&real)?.unwrap_or_default();
-    file::parse(&original, path, target)?;
-    let mut doc: DocumentMut = original
-        .parse()
-        .map_err(|_| ConfigError(format!("cannot edit {}", display_path(path))))?;
-    put(&mut doc, key, value.to_toml());
-    let updated = doc.to_string();
-    // What is written must load; this guards the edit itself.
-    file::parse(&updated, path, target)?;
-    write_atomically(&real, &updated, target, kind == Kind::Secret)?;
-    Ok(Assignment {
-        key: name,
-        value: value.display(),
-        file: display_path(path),
-    })
+    Ok((key, value))
 }
 
 fn unknown_key(name: &str) -> ConfigError {
@@ -264,6 +294,52 @@ mod tests {
         );
         let err = set_in("gitmoji = \"x\"\n", "preset", "p").unwrap_err();
         assert!(err.0.contains("config.toml line 1: key `gitmoji`"), "{err}");
+    }
+
+    #[test]
+    fn several_keys_are_written_together_or_not_at_all() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("config.toml");
+        std::fs::write(&path, "# mine\ngitmoji = true\n").unwrap();
+        let err = set_values(
+            &path,
+            FileKind::User,
+            &[("provider", "ollama"), ("ollama.model", " ")],
+        )
+        .unwrap_err();
+        assert!(err.0.contains("providers.ollama.model"), "{err}");
+        assert_eq!(
+            std::fs::read_to_string(&path).unwrap(),
+            "# mine\ngitmoji = true\n"
+        );
+
+        let written = set_values(
+            &path,
+            FileKind::User,
+            &[
+                ("provider", "anthropic"),
+                ("anthropic.model", "m"),
+                ("anthropic.api_key", "sk-x"),
+            ],
+        )
+        .unwrap();
+        let shown: Vec<(&str, &str)> = written
+            .iter()
+            .map(|a| (a.key.as_str(), a.value.as_str()))
+            .collect();
+        assert_eq!(
+            shown,
+            [
+                ("provider", "\"anthropic\""),
+                ("providers.anthropic.model", "\"m\""),
+                ("providers.anthropic.api_key", "\"****\""),
+            ]
+        );
+        assert_eq!(
+            std::fs::read_to_string(&path).unwrap(),
+            "# mine\ngitmoji = true\nprovider = \"anthropic\"\n\n\
+             [providers.anthropic]\nmodel = \"m\"\napi_key = \"sk-x\"\n"
+        );
     }
 
     #[test]

@@ -16,7 +16,7 @@ use std::collections::BTreeMap;
 use std::fmt;
 use std::path::{Path, PathBuf};
 
-pub use edit::{Assignment, set_value};
+pub use edit::{Assignment, set_value, set_values};
 pub use file::FileKind;
 pub use provider::{ProviderKind, ProviderSettings, Providers, ollama_host_url};
 pub use secret::Secret;
@@ -29,6 +29,41 @@ use layers::Layers;
 #[derive(Debug, thiserror::Error)]
 #[error("{0}")]
 pub struct ConfigError(pub String);
+
+/// What the selected provider still lacks before Iris can talk to it: no API key, no model or
+/// no base URL. Not a broken configuration but a missing one, which `iris config init` (and
+/// the studio's setup) fill in. Exit code 2 like any configuration problem.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{message}")]
+pub struct NotConfigured {
+    pub provider: ProviderKind,
+    pub missing: Missing,
+    /// What to set, in words: the variable, the `iris config set` line, `iris config init`.
+    message: String,
+}
+
+/// The setting a [`NotConfigured`] provider lacks.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Missing {
+    ApiKey,
+    Model,
+    BaseUrl,
+}
+
+impl NotConfigured {
+    fn new(provider: ProviderKind, missing: Missing, how: String) -> Self {
+        let what = match missing {
+            Missing::ApiKey => "API key",
+            Missing::Model => "model",
+            Missing::BaseUrl => "base URL",
+        };
+        Self {
+            provider,
+            missing,
+            message: format!("no {what} for {provider}: {how}, or run `iris config init`"),
+        }
+    }
+}
 
 /// The project file's name, at the repository root.
 pub const PROJECT_FILE: &str = ".irisconfig";
@@ -257,7 +292,7 @@ impl Config {
 
     /// The selected provider's API key; an error naming the variable to set when the provider
     /// needs one and none is configured.
-    pub fn api_key(&self) -> Result<Option<&Secret>, ConfigError> {
+    pub fn api_key(&self) -> Result<Option<&Secret>, NotConfigured> {
         let kind = self.provider;
         match &self.provider_settings().api_key {
             Some(key) => Ok(Some(key)),
@@ -268,9 +303,11 @@ impl Config {
                     }
                     vars => vars.join(""),
                 };
-                Err(ConfigError(format!(
-                    "no API key for {kind}: set {vars} or `iris config set {kind}.api_key ...`"
-                )))
+                Err(NotConfigured::new(
+                    kind,
+                    Missing::ApiKey,
+                    format!("set {vars} or `iris config set {kind}.api_key ...`"),
+                ))
             }
             None => Ok(None),
         }
@@ -278,26 +315,32 @@ impl Config {
 
     /// The selected provider's main model; an error when none is configured (only
     /// `openai-compatible` has no default).
-    pub fn require_model(&self) -> Result<&str, ConfigError> {
+    pub fn require_model(&self) -> Result<&str, NotConfigured> {
         let model = self.provider_settings().model.as_str();
         if model.is_empty() {
             let kind = self.provider;
-            return Err(ConfigError(format!(
-                "no model for {kind}: set IRIS_MODEL, pass --model or `iris config set {kind}.model NAME`"
-            )));
+            return Err(NotConfigured::new(
+                kind,
+                Missing::Model,
+                format!("set IRIS_MODEL, pass --model or `iris config set {kind}.model NAME`"),
+            ));
         }
         Ok(model)
     }
 
     /// The selected provider's base URL: `None` means its usual endpoint. An error for
     /// `openai-compatible` without one, since it has no usual endpoint.
-    pub fn base_url(&self) -> Result<Option<&str>, ConfigError> {
+    pub fn base_url(&self) -> Result<Option<&str>, NotConfigured> {
         let kind = self.provider;
         match self.provider_settings().base_url.as_deref() {
-            None if kind == ProviderKind::OpenAiCompatible => Err(ConfigError(format!(
-                "no base URL for {kind}: set {} or `iris config set {kind}.base_url URL`",
-                kind.base_url_var()
-            ))),
+            None if kind == ProviderKind::OpenAiCompatible => Err(NotConfigured::new(
+                kind,
+                Missing::BaseUrl,
+                format!(
+                    "set {} or `iris config set {kind}.base_url URL`",
+                    kind.base_url_var()
+                ),
+            )),
             url => Ok(url),
         }
     }

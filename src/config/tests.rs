@@ -246,8 +246,15 @@ fn a_missing_key_names_the_variable_to_set() {
         let config = setup.load(&[], &flags).unwrap();
         let err = config.api_key().unwrap_err();
         assert_eq!(
-            err.0,
-            format!("no API key for {provider}: {var} `iris config set {provider}.api_key ...`")
+            err.to_string(),
+            format!(
+                "no API key for {provider}: {var} `iris config set {provider}.api_key ...`, \
+                 or run `iris config init`"
+            )
+        );
+        assert_eq!(
+            (err.provider.name(), err.missing),
+            (provider, Missing::ApiKey)
         );
     }
     for provider in ["ollama", "openai-compatible"] {
@@ -275,12 +282,14 @@ fn openai_compatible_loads_without_a_model_or_url_but_says_so_when_used() {
     let config = Setup::new("", "").load(&[], &flags).unwrap();
     let err = config.require_model().unwrap_err();
     assert!(
-        err.0
+        err.to_string()
             .starts_with("no model for openai-compatible: set IRIS_MODEL"),
         "{err}"
     );
+    assert_eq!(err.missing, Missing::Model);
     let err = config.base_url().unwrap_err();
-    assert!(err.0.contains("set OPENAI_BASE_URL or"), "{err}");
+    assert!(err.to_string().contains("set OPENAI_BASE_URL or"), "{err}");
+    assert_eq!(err.missing, Missing::BaseUrl);
     assert_eq!(
         setting(&config, "providers.openai-compatible.model").value,
         None

@@ -1,0 +1,306 @@
+//! `iris config init`: choose a model server on this machine or a hosted provider, and write
+//! that choice into the user file after showing it and asking.
+//!
+//! Questions and lists go to stderr, answers come from stdin (an API key masked on a
+//! terminal); only what was written goes to stdout. Nothing is written without a yes.
+
+use std::collections::BTreeMap;
+use std::path::Path;
+use std::process::ExitCode;
+
+use anyhow::Result;
+
+use super::prompt::{Prompter, Stopped};
+use crate::config::{Config, Overrides, ProviderKind, Source, display_path};
+use crate::setup::{
+    Choice, HOSTED, LocalServer, api_key_in_env, probe_local_servers, write_choice,
+};
+
+pub fn run(runtime: &tokio::runtime::Runtime) -> Result<ExitCode> {
+    let path = super::config::user_file()?;
+    let mut prompter = Prompter::stdio();
+    match init(&path, runtime, &mut prompter) {
+        Ok(code) => Ok(code),
+        Err(err) if matches!(err.downcast_ref(), Some(Stopped::Interrupted)) => {
+            eprintln!("{err}");
+            Ok(ExitCode::from(130))
+        }
+        Err(err) => Err(err),
+    }
+}
+
+fn init(
+    path: &Path,
+    runtime: &tokio::runtime::Runtime,
+    prompter: &mut Prompter,
+) -> Result<ExitCode> {
+    let shown_path = display_path(path);
+    // What the user file sets now: a file that does not load stops here, untouched.
+    let current = user_file_settings(path)?;
+    if let Some(provider) = current.get("provider") {
+        eprintln!("{shown_path} already sets provider = {provider}; a new choice replaces it.");
+    }
+
+    eprintln!("Looking for model servers on this machine...");
+    let servers = runtime.block_on(probe_local_servers());
+    let (listing, entries) = menu(&servers);
+    eprint!("{listing}");
+
+    let question = format!("Choose 1-{} (or a provider's name): ", entries.len());
+    let entry = loop {
+        let answer = prompter.ask(&question)?;
+        match pick(&answer, &entries) {
+            Some(entry) => break entry,
+            None => eprintln!("`{answer}` is not one of the choices."),
+        }
+    };
+    let choice = match *entry {
+        Entry::Local { server, model } => server.choice(model),
+        Entry::Hosted(kind) => hosted_choice(kind, prompter)?,
+    };
+
+    eprintln!("\nThis goes into {shown_path}:");
+    for line in choice.lines() {
+        eprintln!("  {}", with_change(&line, &current));
+    }
+    if !prompter.confirm("Write it? [y/N] ", false)? {
+        eprintln!("Nothing was written.");
+        return Ok(ExitCode::SUCCESS);
+    }
+    let written = write_choice(path, &choice)?;
+    let mut out = format!("Wrote {shown_path}:\n");
+    for assignment in &written {
+        out.push_str(&format!("  {} = {}\n", assignment.key, assignment.value));
+    }
+    out.push_str("Next: run `iris studio` in a git repository.\n");
+    super::print_exact(&out)?;
+    super::config::note_overridden(&written, &Source::UserFile(path.to_path_buf()));
+    Ok(ExitCode::SUCCESS)
+}
+
+/// The values the user file sets now (as `iris config` shows them, keys masked), by key; a
+/// file that does not load is an error.
+fn user_file_settings(path: &Path) -> Result<BTreeMap<String, String>> {
+    let config = Config::load_from(Some(path), None, &|_| None, &Overrides::default())?;
+    let ours = Source::UserFile(path.to_path_buf());
+    Ok(config
+        .sources()
+        .into_iter()
+        .filter(|setting| setting.source == ours)
+        .filter_map(|setting| Some((setting.key, setting.value?)))
+        .collect())
+}
+
+/// How an API key shows.
+const MASKED: &str = "\"****\"";
+
+/// A line to be written, with what the file has there now when that differs.
+fn with_change(line: &str, current: &BTreeMap<String, String>) -> String {
+    let Some((key, value)) = line.split_once(" = ") else {
+        return line.to_string();
+    };
+    match current.get(key) {
+        // Two keys both show as "****": say only that one is replaced.
+        Some(_) if value == MASKED => format!("{line}   (replaces the key there)"),
+        Some(old) if old == value => format!("{line}   (unchanged)"),
+        Some(old) => format!("{line}   (now {old})"),
+        None => line.to_string(),
+    }
+}
+
+/// One thing the user can choose.
+#[derive(Debug, PartialEq, Eq)]
+enum Entry<'a> {
+    Local {
+        server: &'a LocalServer,
+        model: &'a str,
+    },
+    Hosted(ProviderKind),
+}
+
+/// The numbered list (local servers' models first, then the hosted providers) and what each
+/// number stands for.
+fn menu(servers: &[LocalServer]) -> (String, Vec<Entry<'_>>) {
+    let mut text = String::from("\nModel servers on this machine:\n");
+    let mut entries = Vec::new();
+    if servers.is_empty() {
+        text.push_str(
+            "  none found (Ollama, LM Studio and llama.cpp's server are looked for at their \
+             usual ports)\n",
+        );
+    }
+    for server in servers {
+        text.push_str(&format!("  {} at {}", server.label, server.base_url));
+        if server.models.is_empty() {
+            let hint = match server.provider {
+                ProviderKind::Ollama => "no models yet: `ollama pull llama3.2` fetches one",
+                _ => "no models loaded",
+            };
+            text.push_str(&format!(": {hint}\n"));
+            continue;
+        }
+        text.push('\n');
+        for model in &server.models {
+            entries.push(Entry::Local { server, model });
+            text.push_str(&format!("  {:>3}  {model}\n", entries.len()));
+        }
+    }
+    text.push_str("Hosted providers (an API key is needed):\n");
+    for kind in HOSTED {
+        entries.push(Entry::Hosted(kind));
+        text.push_str(&format!(
+            "  {:>3}  {:<10} {}\n",
+            entries.len(),
+            kind.name(),
+            kind.default_model()
+        ));
+    }
+    (text, entries)
+}
+
+/// The entry an answer names: its number, or a hosted provider's name.
+fn pick<'e, 'a>(answer: &str, entries: &'e [Entry<'a>]) -> Option<&'e Entry<'a>> {
+    if let Ok(n) = answer.trim().parse::<usize>() {
+        return entries.get(n.checked_sub(1)?);
+    }
+    let kind = ProviderKind::parse(answer)?;
+    entries.iter().find(|e| **e == Entry::Hosted(kind))
+}
+
+/// A hosted provider: its model (the default unless another is typed) and its key, or the key
+/// already in the environment.
+fn hosted_choice(kind: ProviderKind, prompter: &mut Prompter) -> Result<Choice> {
+    let default = kind.default_model();
+    let model = prompter.ask(&format!("Model [{default}]: "))?;
+    let model = if model.is_empty() {
+        default.to_string()
+    } else {
+        model
+    };
+    let from_env = match api_key_in_env(kind) {
+        Some(var) => prompter.confirm(
+            &format!(
+                "{var} is set: use the key from the environment instead of storing one? [Y/n] "
+            ),
+            true,
+        )?,
+        None => false,
+    };
+    let api_key = if from_env {
+        None
+    } else {
+        let question = format!("API key for {kind} (not shown as you type): ");
+        loop {
+            let key = prompter.secret(&question)?;
+            if !key.is_empty() && !key.contains(char::is_control) {
+                break Some(key);
+            }
+            eprintln!("An API key cannot be empty.");
+        }
+    };
+    Ok(Choice {
+        provider: kind,
+        model,
+        base_url: None,
+        api_key,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn server(label: &'static str, models: &[&str]) -> LocalServer {
+        LocalServer {
+            label,
+            provider: ProviderKind::Ollama,
+            base_url: "http://127.0.0.1:11434".into(),
+            models: models.iter().map(|m| m.to_string()).collect(),
+        }
+    }
+
+    #[test]
+    fn local_models_are_numbered_before_the_hosted_providers() {
+        let servers = [
+            server("Ollama", &["qwen3:0.6b", "llama3.2:latest"]),
+            LocalServer {
+                label: "LM Studio",
+                provider: ProviderKind::OpenAiCompatible,
+                base_url: "http://127.0.0.1:1234/v1".into(),
+                models: vec![],
+            },
+        ];
+        let (text, entries) = menu(&servers);
+        assert_eq!(
+            text,
+            "\nModel servers on this machine:\n\
+             \x20 Ollama at http://127.0.0.1:11434\n\
+             \x20   1  qwen3:0.6b\n\
+             \x20   2  llama3.2:latest\n\
+             \x20 LM Studio at http://127.0.0.1:1234/v1: no models loaded\n\
+             Hosted providers (an API key is needed):\n\
+             \x20   3  openai     gpt-5\n\
+             \x20   4  anthropic  claude-sonnet-4-5\n\
+             \x20   5  gemini     gemini-2.5-pro\n"
+        );
+        assert_eq!(
+            pick("2", &entries),
+            Some(&Entry::Local {
+                server: &servers[0],
+                model: "llama3.2:latest"
+            })
+        );
+        assert_eq!(
+            pick("4", &entries),
+            Some(&Entry::Hosted(ProviderKind::Anthropic))
+        );
+        assert_eq!(
+            pick("Google", &entries),
+            Some(&Entry::Hosted(ProviderKind::Gemini))
+        );
+        for wrong in ["0", "6", "", "ollama", "two", "-1"] {
+            assert_eq!(pick(wrong, &entries), None, "{wrong}");
+        }
+    }
+
+    #[test]
+    fn with_nothing_running_the_list_says_so() {
+        let (text, entries) = menu(&[]);
+        assert!(text.contains("  none found (Ollama, LM Studio"), "{text}");
+        assert_eq!(
+            pick("1", &entries),
+            Some(&Entry::Hosted(ProviderKind::OpenAi))
+        );
+    }
+
+    #[test]
+    fn a_line_says_what_it_changes() {
+        let current = BTreeMap::from([
+            ("provider".to_string(), "\"openai\"".to_string()),
+            (
+                "providers.ollama.model".to_string(),
+                "\"qwen3\"".to_string(),
+            ),
+            (
+                "providers.openai.api_key".to_string(),
+                "\"****\"".to_string(),
+            ),
+        ]);
+        assert_eq!(
+            with_change("provider = \"ollama\"", &current),
+            "provider = \"ollama\"   (now \"openai\")"
+        );
+        assert_eq!(
+            with_change("providers.ollama.model = \"qwen3\"", &current),
+            "providers.ollama.model = \"qwen3\"   (unchanged)"
+        );
+        assert_eq!(
+            with_change("providers.openai.api_key = \"****\"", &current),
+            "providers.openai.api_key = \"****\"   (replaces the key there)"
+        );
+        assert_eq!(
+            with_change("providers.ollama.base_url = \"x\"", &current),
+            "providers.ollama.base_url = \"x\""
+        );
+    }
+}
