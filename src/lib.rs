@@ -12,6 +12,7 @@ pub mod cli;
 pub mod config;
 pub mod git;
 pub mod language;
+pub mod publish;
 pub mod secrets;
 pub mod studio;
 pub mod types;
