@@ -9,6 +9,7 @@
 pub mod agent;
 pub mod change;
 pub mod cli;
+pub mod clipboard;
 pub mod config;
 pub mod git;
 pub mod language;
