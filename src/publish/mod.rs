@@ -74,6 +74,12 @@ pub fn post_review(repo_root: &Path, body: &str) -> Result<Published, PublishErr
     post_review_with(&Runner::in_repo(&repo.root()), forge, body)
 }
 
+/// The forge the repository publishes to, checked before an artifact is written so that a
+/// repository on another host fails at once; `what` is the artifact the error suggests copying.
+pub(crate) fn forge_of_repo(repo_root: &Path, what: &str) -> Result<Forge, PublishError> {
+    forge_for(&open(repo_root)?, what)
+}
+
 fn open(repo_root: &Path) -> Result<GitRepo, PublishError> {
     GitRepo::discover(repo_root).map_err(|e| PublishError(e.to_string()))
 }
