@@ -177,10 +177,12 @@ fn tail(text: &str) -> Option<String> {
     })
 }
 
-/// The executable `name` in the first directory of `path` that has it.
+/// The executable `name` in the first directory of `path` that has it. Relative entries (`.`,
+/// an empty one) are skipped: the tool runs inside the repository, which must not be able to
+/// supply its own `gh`.
 pub(crate) fn find_on_path(name: &str, path: &OsStr) -> Option<PathBuf> {
     std::env::split_paths(path)
-        .filter(|dir| !dir.as_os_str().is_empty())
+        .filter(|dir| dir.is_absolute())
         .map(|dir| dir.join(name))
         .find(|candidate| is_executable(candidate))
 }
@@ -212,6 +214,28 @@ fn kill_group(child: &mut Child) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[cfg(unix)]
+    #[test]
+    fn a_tool_is_found_only_in_absolute_path_entries() {
+        use std::os::unix::fs::PermissionsExt;
+        let dir = tempfile::tempdir().expect("temp dir");
+        let tool = dir.path().join("gh");
+        std::fs::write(&tool, "#!/bin/sh\n").expect("write");
+        let path = std::env::join_paths([dir.path()]).expect("path");
+        // Not executable yet.
+        assert_eq!(find_on_path("gh", &path), None);
+        std::fs::set_permissions(&tool, std::fs::Permissions::from_mode(0o755)).expect("chmod");
+        assert_eq!(find_on_path("gh", &path), Some(tool));
+        assert_eq!(find_on_path("glab", &path), None);
+        // The same directory named relative to the current one is not searched.
+        let cwd = std::env::current_dir().expect("cwd");
+        let up = "../".repeat(cwd.components().count().saturating_sub(1));
+        let relative = PathBuf::from(up).join(dir.path().strip_prefix("/").expect("absolute"));
+        assert!(relative.join("gh").exists(), "{}", relative.display());
+        let path = std::env::join_paths([relative.as_path(), Path::new("")]).expect("path");
+        assert_eq!(find_on_path("gh", &path), None);
+    }
 
     #[test]
     fn the_tail_keeps_the_last_lines_within_bounds() {
