@@ -9,9 +9,11 @@
 pub mod agent;
 pub mod change;
 pub mod cli;
+pub mod clipboard;
 pub mod config;
 pub mod git;
 pub mod language;
+pub mod publish;
 pub mod secrets;
 pub mod setup;
 pub mod studio;

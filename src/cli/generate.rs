@@ -14,6 +14,9 @@ use crate::agent::requests::Scope;
 use crate::agent::write::Written;
 use crate::config::Config;
 use crate::git::{CommitOptions, GitRepo};
+use crate::publish::{
+    PrAction, PublishError, Published, forge_of_repo, post_review, publish_pr, split_pr,
+};
 use crate::types::{ArtifactKind, insert_into_changelog};
 
 /// How the artifact is printed.
@@ -28,6 +31,10 @@ pub struct OutputFlags {
     /// Take each reply whole instead of streaming it.
     #[arg(long, global = true)]
     pub no_stream: bool,
+    /// Also copy the artifact, as printed, to the clipboard: through the terminal (OSC 52), so
+    /// it works over ssh; stdout is unchanged. Without a terminal it only warns.
+    #[arg(long, global = true)]
+    pub copy: bool,
 }
 
 #[derive(Debug, Args)]
@@ -67,6 +74,11 @@ pub struct ReviewArgs {
     /// Review unstaged changes too (all uncommitted changes).
     #[arg(long, conflicts_with_all = ["from", "commit"])]
     pub include_unstaged: bool,
+    /// Then post the review's markdown (whatever the output format) as a comment on the
+    /// current branch's pull request (GitHub, with your `gh`) or merge request (GitLab, with
+    /// your `glab`).
+    #[arg(long)]
+    pub post: bool,
     #[command(flatten)]
     pub config: ConfigFlags,
     #[command(flatten)]
@@ -81,6 +93,15 @@ pub struct PrArgs {
     /// The head (default HEAD).
     #[arg(long, value_name = "REF")]
     pub to: Option<String>,
+    /// Then open the description as the current branch's pull request (GitHub, with your
+    /// `gh`) or merge request (GitLab, with your `glab`) into the base: --from, else the
+    /// default branch. Push the branch first.
+    #[arg(long, conflicts_with = "update")]
+    pub create: bool,
+    /// Then replace the title and body of the current branch's pull/merge request with the
+    /// description (its base changes only when --from is given).
+    #[arg(long)]
+    pub update: bool,
     #[command(flatten)]
     pub config: ConfigFlags,
     #[command(flatten)]
@@ -174,13 +195,46 @@ impl Session {
     }
 }
 
-fn print_artifact(written: &Written, output: OutputFlags) -> Result<()> {
+/// The artifact as the flags ask for it: markdown, or its JSON with --json.
+fn rendered(written: &Written, output: OutputFlags) -> Result<String> {
     let text = if output.json {
         serde_json::to_string_pretty(&written.json)?
     } else {
         written.text.clone()
     };
-    println!("{}", text.trim_end());
+    Ok(text.trim_end().to_string())
+}
+
+/// Prints the artifact on stdout, and copies it too with --copy.
+fn print_artifact(written: &Written, output: OutputFlags) -> Result<()> {
+    let text = rendered(written, output)?;
+    println!("{text}");
+    if output.copy {
+        copy(&text);
+    }
+    Ok(())
+}
+
+/// Copies `text` to the clipboard through the terminal; a failure only warns (the text is on
+/// stdout).
+fn copy(text: &str) {
+    match crate::clipboard::copy_to_terminal(text) {
+        Ok(()) => eprintln!("copied to the clipboard ({} chars)", text.chars().count()),
+        Err(err) => eprintln!("warning: not copied to the clipboard: {err}"),
+    }
+}
+
+/// Runs a blocking publish off the async runtime; says what was published on stderr. A
+/// failure is an error saying the artifact is on stdout anyway.
+async fn publish<F>(what: &str, job: F) -> Result<()>
+where
+    F: FnOnce() -> std::result::Result<Published, PublishError> + Send + 'static,
+{
+    let published = tokio::task::spawn_blocking(job)
+        .await
+        .context("the publishing task failed")?
+        .with_context(|| format!("not published (the {what} is on stdout above)"))?;
+    eprintln!("{}", published.summary);
     Ok(())
 }
 
@@ -207,6 +261,8 @@ pub async fn gen_command(args: GenArgs) -> Result<ExitCode> {
                 eprintln!("{summary}");
                 if args.print {
                     print_artifact(&written, args.output)?;
+                } else if args.output.copy {
+                    copy(&rendered(&written, args.output)?);
                 }
             }
             Err(err) => {
@@ -234,14 +290,22 @@ pub async fn review_command(args: ReviewArgs) -> Result<ExitCode> {
             Scope::Staged
         }
     };
+    if args.post {
+        forge_of_repo(&session.repo.root(), "review")?;
+    }
     let written = session.write(ArtifactKind::Review, &scope, false).await?;
     print_artifact(&written, args.output)?;
+    if args.post {
+        let root = session.repo.root();
+        let body = written.text.clone();
+        publish("review", move || post_review(&root, &body)).await?;
+    }
     Ok(ExitCode::SUCCESS)
 }
 
 pub async fn pr_command(args: PrArgs) -> Result<ExitCode> {
     let session = Session::open(&args.config, args.output)?;
-    let from = match args.from {
+    let from = match args.from.clone() {
         Some(from) => from,
         None => session.repo.default_branch().ok_or_else(|| {
             UsageError(
@@ -250,9 +314,25 @@ pub async fn pr_command(args: PrArgs) -> Result<ExitCode> {
             )
         })?,
     };
+    if args.create || args.update {
+        forge_of_repo(&session.repo.root(), "description")?;
+    }
     let scope = Scope::range(&from, args.to.as_deref().unwrap_or("HEAD"));
     let written = session.write(ArtifactKind::Pr, &scope, false).await?;
     print_artifact(&written, args.output)?;
+    let (action, base) = match (args.create, args.update) {
+        (true, _) => (PrAction::Create, Some(from)),
+        // An update keeps the PR's base unless one was named.
+        (false, true) => (PrAction::Update, args.from),
+        (false, false) => return Ok(ExitCode::SUCCESS),
+    };
+    let root = session.repo.root();
+    let text =
+        split_pr(&written.text).context("not published (the description is on stdout above)")?;
+    publish("description", move || {
+        publish_pr(&root, &text, action, base.as_deref())
+    })
+    .await?;
     Ok(ExitCode::SUCCESS)
 }
 

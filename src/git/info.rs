@@ -81,6 +81,21 @@ impl GitRepo {
         remote.url().ok().map(without_credentials)
     }
 
+    /// The names of the repository's remotes (`origin`, `upstream`, ...).
+    pub fn remote_names(&self) -> Vec<String> {
+        self.repo
+            .remotes()
+            .map(|names| {
+                names
+                    .iter()
+                    .flatten()
+                    .flatten()
+                    .map(str::to_string)
+                    .collect()
+            })
+            .unwrap_or_default()
+    }
+
     /// Commits reachable from HEAD (0 in a new repository).
     pub fn commit_count(&self) -> Result<usize> {
         if self.head_commit()?.is_none() {

@@ -1,0 +1,269 @@
+//! The forge tools' command lines and what their answers mean (pure). The flags are those of
+//! `gh` (GitHub CLI) and `glab` (GitLab CLI); every value goes as `--flag=value`, so a title
+//! starting with `-` is never read as a flag, and everything a prompt would ask is given.
+
+use serde_json::Value;
+
+use super::Forge;
+use super::text::PrText;
+
+/// One run of a forge tool: its arguments and what it reads on stdin.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Invocation {
+    pub args: Vec<String>,
+    pub stdin: Option<String>,
+    /// What the run does, for an error ("gh pr create").
+    pub what: String,
+}
+
+impl Invocation {
+    fn new(forge: Forge, args: &[&str]) -> Self {
+        let what = std::iter::once(forge.cli())
+            .chain(args.iter().copied().take_while(|a| !a.starts_with('-')))
+            .collect::<Vec<_>>()
+            .join(" ");
+        Self {
+            args: args.iter().map(|a| a.to_string()).collect(),
+            stdin: None,
+            what,
+        }
+    }
+
+    fn arg(mut self, flag: &str, value: &str) -> Self {
+        self.args.push(format!("{flag}={value}"));
+        self
+    }
+
+    fn flag(mut self, flag: &str) -> Self {
+        self.args.push(flag.to_string());
+        self
+    }
+
+    fn stdin(mut self, text: &str) -> Self {
+        self.stdin = Some(text.to_string());
+        self
+    }
+}
+
+/// Opens a PR/MR for the current branch into `base` (the default branch when None).
+pub(crate) fn create(forge: Forge, text: &PrText, base: Option<&str>) -> Invocation {
+    match forge {
+        Forge::GitHub => {
+            let run = Invocation::new(forge, &["pr", "create"])
+                .arg("--title", &text.title)
+                .arg("--body-file", "-")
+                .stdin(&text.body);
+            match base {
+                Some(base) => run.arg("--base", base),
+                None => run,
+            }
+        }
+        // `glab mr create --description -` opens an editor: the body goes as the argument.
+        Forge::GitLab => {
+            let run = Invocation::new(forge, &["mr", "create"])
+                .arg("--title", &text.title)
+                .arg("--description", &text.body)
+                .flag("--yes");
+            match base {
+                Some(base) => run.arg("--target-branch", base),
+                None => run,
+            }
+        }
+    }
+}
+
+/// Replaces the title and body of the current branch's PR/MR (and its base when given).
+pub(crate) fn update(forge: Forge, text: &PrText, base: Option<&str>) -> Invocation {
+    match forge {
+        Forge::GitHub => {
+            let run = Invocation::new(forge, &["pr", "edit"])
+                .arg("--title", &text.title)
+                .arg("--body-file", "-")
+                .stdin(&text.body);
+            match base {
+                Some(base) => run.arg("--base", base),
+                None => run,
+            }
+        }
+        Forge::GitLab => {
+            let run = Invocation::new(forge, &["mr", "update"])
+                .arg("--title", &text.title)
+                .arg("--description", &text.body);
+            match base {
+                Some(base) => run.arg("--target-branch", base),
+                None => run,
+            }
+        }
+    }
+}
+
+/// Asks for the current branch's PR/MR as JSON (it fails when there is none).
+pub(crate) fn view(forge: Forge) -> Invocation {
+    match forge {
+        Forge::GitHub => Invocation::new(forge, &["pr", "view"]).arg("--json", "url,state"),
+        Forge::GitLab => Invocation::new(forge, &["mr", "view"]).arg("--output", "json"),
+    }
+}
+
+/// Comments `body` on the current branch's PR/MR.
+pub(crate) fn comment(forge: Forge, body: &str) -> Invocation {
+    match forge {
+        Forge::GitHub => Invocation::new(forge, &["pr", "comment"])
+            .arg("--body-file", "-")
+            .stdin(body),
+        Forge::GitLab => Invocation::new(forge, &["mr", "note"]).arg("--message", body),
+    }
+}
+
+/// The PR/MR a `view` answered with: its URL, and whether it is still open.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Viewed {
+    pub url: Option<String>,
+    pub open: bool,
+}
+
+/// Reads `view`'s JSON: gh's `{"url", "state": "OPEN"}`, glab's `{"web_url", "state":
+/// "opened"}`. An answer that is not JSON counts as an open request (the tool succeeded, so
+/// there is one), with the URL it printed if any.
+pub(crate) fn viewed(stdout: &str) -> Viewed {
+    match serde_json::from_str::<Value>(stdout.trim()) {
+        Ok(json) => {
+            let url = ["url", "web_url"]
+                .iter()
+                .find_map(|k| json.get(k).and_then(Value::as_str))
+                .map(str::to_string);
+            let open = json
+                .get("state")
+                .and_then(Value::as_str)
+                .is_none_or(|s| s.eq_ignore_ascii_case("open") || s == "opened");
+            Viewed { url, open }
+        }
+        Err(_) => Viewed {
+            url: url_in(stdout),
+            open: true,
+        },
+    }
+}
+
+/// The last line of a tool's output that is a URL.
+pub(crate) fn url_in(stdout: &str) -> Option<String> {
+    stdout
+        .lines()
+        .map(str::trim)
+        .rfind(|l| l.starts_with("https://") || l.starts_with("http://"))
+        .map(|l| l.split_whitespace().next().unwrap_or(l).to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn text() -> PrText {
+        PrText {
+            title: "-Add two()".into(),
+            body: "## Summary\n\nAdds two().".into(),
+        }
+    }
+
+    #[test]
+    fn github_takes_the_body_on_stdin() {
+        let run = create(Forge::GitHub, &text(), Some("main"));
+        assert_eq!(
+            run.args,
+            [
+                "pr",
+                "create",
+                "--title=-Add two()",
+                "--body-file=-",
+                "--base=main"
+            ]
+        );
+        assert_eq!(run.stdin.as_deref(), Some("## Summary\n\nAdds two()."));
+        assert_eq!(run.what, "gh pr create");
+        let run = update(Forge::GitHub, &text(), None);
+        assert_eq!(
+            run.args,
+            ["pr", "edit", "--title=-Add two()", "--body-file=-"]
+        );
+        assert_eq!(run.stdin.as_deref(), Some("## Summary\n\nAdds two()."));
+        let run = comment(Forge::GitHub, "# Code review");
+        assert_eq!(run.args, ["pr", "comment", "--body-file=-"]);
+        assert_eq!(run.stdin.as_deref(), Some("# Code review"));
+        assert_eq!(view(Forge::GitHub).args, ["pr", "view", "--json=url,state"]);
+    }
+
+    #[test]
+    fn gitlab_takes_the_body_as_an_argument_and_never_asks() {
+        let run = create(Forge::GitLab, &text(), Some("develop"));
+        assert_eq!(
+            run.args,
+            [
+                "mr",
+                "create",
+                "--title=-Add two()",
+                "--description=## Summary\n\nAdds two().",
+                "--yes",
+                "--target-branch=develop"
+            ]
+        );
+        assert_eq!(run.stdin, None);
+        let run = update(Forge::GitLab, &text(), Some("main"));
+        assert_eq!(
+            run.args,
+            [
+                "mr",
+                "update",
+                "--title=-Add two()",
+                "--description=## Summary\n\nAdds two().",
+                "--target-branch=main"
+            ]
+        );
+        let run = comment(Forge::GitLab, "# Code review");
+        assert_eq!(run.args, ["mr", "note", "--message=# Code review"]);
+        assert_eq!(run.what, "glab mr note");
+        assert_eq!(view(Forge::GitLab).args, ["mr", "view", "--output=json"]);
+    }
+
+    #[test]
+    fn the_url_is_the_last_line_that_is_one() {
+        let out = "Creating pull request for feature into main\n\nhttps://github.com/o/r/pull/6\nhttps://github.com/o/r/pull/7\n";
+        assert_eq!(
+            url_in(out).as_deref(),
+            Some("https://github.com/o/r/pull/7")
+        );
+        assert_eq!(
+            url_in("!3 Add two (feature)\n http://gitlab.local/g/r/-/merge_requests/3 \n")
+                .as_deref(),
+            Some("http://gitlab.local/g/r/-/merge_requests/3")
+        );
+        assert_eq!(url_in("done\nsee ftp://x\n"), None);
+    }
+
+    #[test]
+    fn a_view_says_whether_the_request_is_open() {
+        let gh = viewed(r#"{"state":"OPEN","url":"https://github.com/o/r/pull/7"}"#);
+        assert_eq!(
+            gh,
+            Viewed {
+                url: Some("https://github.com/o/r/pull/7".into()),
+                open: true
+            }
+        );
+        assert!(!viewed(r#"{"state":"MERGED","url":"u"}"#).open);
+        let glab = viewed(
+            r#"{"iid":3,"state":"opened","web_url":"https://gitlab.com/g/r/-/merge_requests/3"}"#,
+        );
+        assert!(glab.open);
+        assert_eq!(
+            glab.url.as_deref(),
+            Some("https://gitlab.com/g/r/-/merge_requests/3")
+        );
+        assert!(!viewed(r#"{"state":"closed","web_url":"u"}"#).open);
+        let plain = viewed("title: x\nhttps://gitlab.com/g/r/-/merge_requests/4\n");
+        assert!(plain.open);
+        assert_eq!(
+            plain.url.as_deref(),
+            Some("https://gitlab.com/g/r/-/merge_requests/4")
+        );
+    }
+}

@@ -1,0 +1,177 @@
+//! Publishing an artifact where reviewers read it: a PR description as the current branch's
+//! pull request (GitHub) or merge request (GitLab), a review as a comment on it.
+//!
+//! We hold no tokens: the user's own `gh` or `glab`, found on PATH, does the talking with the
+//! user's login. The forge comes from the repository's remote. The pure parts (which forge, the
+//! title and body, the tools' command lines and answers) are in `forge`, `text` and
+//! `commands`; `run` runs a tool. Every function here blocks (the studio calls them from a
+//! blocking task).
+
+mod commands;
+mod forge;
+mod run;
+mod text;
+
+use std::path::Path;
+
+use crate::git::GitRepo;
+use commands::{Invocation, url_in, viewed};
+use run::Runner;
+
+pub use forge::{Forge, forge_of};
+pub use text::{PrText, base_branch, split_pr};
+
+/// Why publishing failed, in words for the user (the tool's own message included).
+#[derive(Debug, thiserror::Error)]
+#[error("{0}")]
+pub struct PublishError(pub String);
+
+/// What to do with a PR description.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PrAction {
+    /// Open a new PR/MR for the current branch.
+    Create,
+    /// Replace the title and body of the current branch's PR/MR.
+    Update,
+    /// Update the current branch's open PR/MR if it has one, else create one.
+    CreateOrUpdate,
+}
+
+/// What was published, for a status line: "created pull request https://...".
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Published {
+    pub summary: String,
+    pub url: Option<String>,
+}
+
+/// Publishes `text` as the current branch's pull request (GitHub, with `gh`) or merge request
+/// (GitLab, with `glab`). `base` is the branch it goes into, as git names it (`origin/main`
+/// is `main`); None leaves it to the tool (the repository's default branch on create, the
+/// PR's own on update). Blocks while the tool runs (at most two minutes).
+pub fn publish_pr(
+    repo_root: &Path,
+    text: &PrText,
+    action: PrAction,
+    base: Option<&str>,
+) -> Result<Published, PublishError> {
+    let repo = open(repo_root)?;
+    let forge = forge_for(&repo, "description")?;
+    let base = base.map(|b| base_branch(b, &repo.remote_names()));
+    publish_pr_with(
+        &Runner::in_repo(&repo.root()),
+        forge,
+        text,
+        action,
+        base.as_deref(),
+    )
+}
+
+/// Posts `body` (a review's markdown) as a comment on the current branch's PR/MR. Blocks
+/// while the tool runs.
+pub fn post_review(repo_root: &Path, body: &str) -> Result<Published, PublishError> {
+    let repo = open(repo_root)?;
+    let forge = forge_for(&repo, "review")?;
+    post_review_with(&Runner::in_repo(&repo.root()), forge, body)
+}
+
+/// The forge the repository publishes to, checked before an artifact is written so that a
+/// repository on another host fails at once; `what` is the artifact the error suggests copying.
+pub(crate) fn forge_of_repo(repo_root: &Path, what: &str) -> Result<Forge, PublishError> {
+    forge_for(&open(repo_root)?, what)
+}
+
+fn open(repo_root: &Path) -> Result<GitRepo, PublishError> {
+    GitRepo::discover(repo_root).map_err(|e| PublishError(e.to_string()))
+}
+
+/// The forge of the repository's remote, or why there is none to publish to.
+fn forge_for(repo: &GitRepo, what: &str) -> Result<Forge, PublishError> {
+    let instead = format!("copy the {what} instead (y in the studio, --copy)");
+    let url = repo.remote_url().ok_or_else(|| {
+        PublishError(format!(
+            "this repository has no remote to publish to: {instead}"
+        ))
+    })?;
+    forge_of(&url).ok_or_else(|| {
+        let host = forge::host_of(&url).unwrap_or(url);
+        PublishError(format!(
+            "the remote {host} is neither GitHub nor GitLab: {instead}"
+        ))
+    })
+}
+
+pub(crate) fn publish_pr_with(
+    runner: &Runner,
+    forge: Forge,
+    text: &PrText,
+    action: PrAction,
+    base: Option<&str>,
+) -> Result<Published, PublishError> {
+    if text.title.trim().is_empty() {
+        return Err(PublishError("the pull request has no title".into()));
+    }
+    runner.require(forge)?;
+    let noun = forge.request_noun();
+    let (verb, url) = match action {
+        PrAction::Create => ("created", create(runner, forge, text, base)?),
+        PrAction::Update => {
+            let out = runner.run(forge, &commands::update(forge, text, base))?;
+            // gh and glab print the URL after an update; if one did not, ask for it.
+            let url = url_in(&out).or_else(|| {
+                runner
+                    .run(forge, &commands::view(forge))
+                    .ok()
+                    .and_then(|v| viewed(&v).url)
+            });
+            ("updated", url)
+        }
+        PrAction::CreateOrUpdate => match runner.run(forge, &commands::view(forge)) {
+            Ok(out) if viewed(&out).open => {
+                let known = viewed(&out).url;
+                let out = runner.run(forge, &commands::update(forge, text, base))?;
+                ("updated", url_in(&out).or(known))
+            }
+            // None for this branch (the tool fails), or only a closed or merged one.
+            _ => ("created", create(runner, forge, text, base)?),
+        },
+    };
+    Ok(published(format!("{verb} {noun}"), url))
+}
+
+fn create(
+    runner: &Runner,
+    forge: Forge,
+    text: &PrText,
+    base: Option<&str>,
+) -> Result<Option<String>, PublishError> {
+    let out = runner.run(forge, &commands::create(forge, text, base))?;
+    Ok(url_in(&out))
+}
+
+pub(crate) fn post_review_with(
+    runner: &Runner,
+    forge: Forge,
+    body: &str,
+) -> Result<Published, PublishError> {
+    if body.trim().is_empty() {
+        return Err(PublishError("the review is empty: nothing to post".into()));
+    }
+    runner.require(forge)?;
+    let invocation: Invocation = commands::comment(forge, body.trim());
+    let out = runner.run(forge, &invocation)?;
+    Ok(published(
+        format!("posted the review on the {}", forge.request_noun()),
+        url_in(&out),
+    ))
+}
+
+fn published(what: String, url: Option<String>) -> Published {
+    let summary = match &url {
+        Some(url) => format!("{what} {url}"),
+        None => what,
+    };
+    Published { summary, url }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,406 @@
+//! Publishing and copying end to end: the real binary writes a PR description or a review
+//! from the fake provider, then hands it to a fake `gh` or `glab` on PATH (shell scripts that
+//! keep their arguments, stdin and working directory and print a URL); `--copy` is checked in
+//! a pseudo-terminal (the OSC 52 sequence reaches the terminal) and without any terminal.
+
+mod common;
+
+use std::path::Path;
+use std::process::{Command, Output};
+
+use base64::Engine;
+use common::agent::{approval, failure, openai_env, run, staged_repo, success};
+use common::fake_provider::{FakeProvider, Step};
+use common::{TestRepo, fake_bin, path_with, stderr, stdout};
+use serde_json::json;
+
+/// The PR the fake model writes, and its markdown as `iris pr` prints it.
+const PR_TITLE: &str = "Add two()";
+const PR_BODY: &str = "## Summary\n\nAdds two().\n\n## Changes\n\n- src/lib.rs: add two()";
+
+fn pr_json() -> String {
+    json!({
+        "title": PR_TITLE, "summary": "Adds two().", "description": "",
+        "changes": ["src/lib.rs: add two()"], "testing": [], "breaking_changes": [],
+        "reviewer_notes": [], "related_issues": [],
+    })
+    .to_string()
+}
+
+/// The writer's reply, then the critic's approval.
+fn pr_script() -> Vec<Step> {
+    vec![Step::text(pr_json()), Step::text(approval())]
+}
+
+/// `main` with one commit, then `feature/two` adding two(), with `origin` at `remote`.
+fn feature_repo(remote: &str) -> TestRepo {
+    let repo = TestRepo::new();
+    repo.write("src/lib.rs", "pub fn one() -> u32 {\n    1\n}\n");
+    repo.commit_all("Initial commit");
+    repo.git(&["checkout", "-q", "-b", "feature/two"]);
+    repo.write(
+        "src/lib.rs",
+        "pub fn one() -> u32 {\n    1\n}\n\npub fn two() -> u32 {\n    2\n}\n",
+    );
+    repo.commit_all("Add two()");
+    repo.git(&["remote", "add", "origin", remote]);
+    repo
+}
+
+/// A fake forge tool: each run keeps its arguments (one a line), stdin and directory beside
+/// the script, named after its first two arguments (`args-pr-create`), then runs `then`.
+fn fake_tool(name: &str, then: &str) -> tempfile::TempDir {
+    let body = format!(
+        "LOG=$(dirname \"$0\")\n\
+         echo \"$1 $2\" >> \"$LOG/calls\"\n\
+         printf '%s\\n' \"$@\" > \"$LOG/args-$1-$2\"\n\
+         cat > \"$LOG/stdin-$1-$2\"\n\
+         pwd > \"$LOG/pwd-$1-$2\"\n\
+         {then}"
+    );
+    fake_bin(&[(name, &body)])
+}
+
+fn read(dir: &Path, name: &str) -> String {
+    std::fs::read_to_string(dir.join(name)).unwrap_or_else(|e| panic!("{name}: {e}"))
+}
+
+/// The provider's environment plus PATH.
+fn env_with_path(fake: &FakeProvider, path: &Path) -> Vec<(&'static str, String)> {
+    let mut env = openai_env(fake);
+    env.push(("PATH", path.to_string_lossy().into_owned()));
+    env
+}
+
+fn with_tool(fake: &FakeProvider, tool: &tempfile::TempDir) -> Vec<(&'static str, String)> {
+    env_with_path(fake, Path::new(&path_with(tool.path())))
+}
+
+fn same_dir(a: &str, b: &Path) -> bool {
+    Path::new(a.trim()).canonicalize().ok() == b.canonicalize().ok()
+}
+
+#[test]
+fn pr_create_opens_the_pull_request_with_the_title_and_the_body_on_stdin() {
+    let repo = feature_repo("https://github.com/acme/app.git");
+    let gh = fake_tool(
+        "gh",
+        "echo 'Creating pull request for feature/two into main in acme/app'\n\
+         echo https://github.com/acme/app/pull/7",
+    );
+    let fake = FakeProvider::start(pr_script());
+    let out = run(&repo, &["pr", "--create"], &with_tool(&fake, &gh));
+    let printed = success(&out);
+    assert_eq!(printed, format!("# {PR_TITLE}\n\n{PR_BODY}\n"));
+    assert_eq!(read(gh.path(), "calls"), "pr create\n");
+    assert_eq!(
+        read(gh.path(), "args-pr-create"),
+        "pr\ncreate\n--title=Add two()\n--body-file=-\n--base=main\n"
+    );
+    assert_eq!(read(gh.path(), "stdin-pr-create"), PR_BODY);
+    assert!(same_dir(&read(gh.path(), "pwd-pr-create"), &repo.path()));
+    let err = stderr(&out);
+    assert!(
+        err.lines()
+            .any(|l| l == "created pull request https://github.com/acme/app/pull/7"),
+        "{err}"
+    );
+}
+
+#[test]
+fn pr_update_edits_the_pull_request_and_names_the_base_as_the_forge_does() {
+    let repo = feature_repo("git@github.com:acme/app.git");
+    // The base as git names it: the remote-tracking branch.
+    repo.git(&["update-ref", "refs/remotes/origin/main", "main"]);
+    let gh = fake_tool("gh", "echo https://github.com/acme/app/pull/7");
+    let fake = FakeProvider::start(pr_script());
+    let out = run(
+        &repo,
+        &["pr", "--update", "--from", "origin/main", "--json"],
+        &with_tool(&fake, &gh),
+    );
+    let printed = success(&out);
+    // --json prints the structure; the forge still gets the markdown.
+    let json: serde_json::Value = serde_json::from_str(&printed).expect("json");
+    assert_eq!(json["title"], PR_TITLE);
+    assert_eq!(read(gh.path(), "calls"), "pr edit\n");
+    assert_eq!(
+        read(gh.path(), "args-pr-edit"),
+        "pr\nedit\n--title=Add two()\n--body-file=-\n--base=main\n"
+    );
+    assert_eq!(read(gh.path(), "stdin-pr-edit"), PR_BODY);
+    assert!(
+        stderr(&out).contains("updated pull request https://github.com/acme/app/pull/7"),
+        "{}",
+        stderr(&out)
+    );
+}
+
+#[test]
+fn pr_update_without_from_keeps_the_base_of_the_pull_request() {
+    let repo = feature_repo("https://github.com/acme/app.git");
+    let gh = fake_tool("gh", "echo https://github.com/acme/app/pull/7");
+    let fake = FakeProvider::start(pr_script());
+    success(&run(&repo, &["pr", "--update"], &with_tool(&fake, &gh)));
+    assert_eq!(
+        read(gh.path(), "args-pr-edit"),
+        "pr\nedit\n--title=Add two()\n--body-file=-\n"
+    );
+}
+
+#[test]
+fn on_gitlab_pr_create_opens_a_merge_request_with_glab() {
+    let repo = feature_repo("git@gitlab.com:acme/app.git");
+    let glab = fake_tool(
+        "glab",
+        "echo '!4 Add two() (feature/two)'\n\
+         echo ' https://gitlab.com/acme/app/-/merge_requests/4'",
+    );
+    let fake = FakeProvider::start(pr_script());
+    let out = run(&repo, &["pr", "--create"], &with_tool(&fake, &glab));
+    success(&out);
+    assert_eq!(
+        read(glab.path(), "args-mr-create"),
+        format!(
+            "mr\ncreate\n--title=Add two()\n--description={PR_BODY}\n--yes\n--target-branch=main\n"
+        )
+    );
+    assert!(
+        stderr(&out)
+            .contains("created merge request https://gitlab.com/acme/app/-/merge_requests/4"),
+        "{}",
+        stderr(&out)
+    );
+}
+
+fn review_script() -> Vec<Step> {
+    let review = json!({
+        "summary": "Adds two().",
+        "findings": [{"severity": "low", "file": "src/lib.rs", "line": 5, "end_line": null,
+                      "title": "two() is untested", "body": "No test calls two().",
+                      "suggestion": null}],
+        "strengths": [],
+    });
+    vec![Step::text(review.to_string()), Step::text(approval())]
+}
+
+#[test]
+fn review_post_comments_the_markdown_on_the_pull_request() {
+    let repo = staged_repo();
+    repo.git(&["remote", "add", "origin", "https://github.com/acme/app.git"]);
+    let gh = fake_tool(
+        "gh",
+        "echo https://github.com/acme/app/pull/7#issuecomment-42",
+    );
+    let fake = FakeProvider::start(review_script());
+    let out = run(
+        &repo,
+        &["review", "--post", "--json"],
+        &with_tool(&fake, &gh),
+    );
+    let printed = success(&out);
+    assert!(
+        printed.starts_with('{'),
+        "--json still prints JSON: {printed}"
+    );
+    assert_eq!(
+        read(gh.path(), "args-pr-comment"),
+        "pr\ncomment\n--body-file=-\n"
+    );
+    let posted = read(gh.path(), "stdin-pr-comment");
+    assert!(posted.starts_with("# Code review"), "{posted}");
+    assert!(
+        posted.contains("### two() is untested (`src/lib.rs:5`)"),
+        "{posted}"
+    );
+    assert!(
+        stderr(&out).contains(
+            "posted the review on the pull request https://github.com/acme/app/pull/7#issuecomment-42"
+        ),
+        "{}",
+        stderr(&out)
+    );
+}
+
+#[test]
+fn review_post_on_gitlab_sends_the_review_as_the_note_message() {
+    let repo = staged_repo();
+    repo.git(&[
+        "remote",
+        "add",
+        "origin",
+        "https://gitlab.example.com/acme/app.git",
+    ]);
+    let glab = fake_tool(
+        "glab",
+        "echo https://gitlab.example.com/acme/app/-/merge_requests/2#note_9",
+    );
+    let fake = FakeProvider::start(review_script());
+    let out = run(&repo, &["review", "--post"], &with_tool(&fake, &glab));
+    let printed = success(&out);
+    let args = read(glab.path(), "args-mr-note");
+    assert_eq!(
+        args,
+        format!("mr\nnote\n--message={}\n", printed.trim_end())
+    );
+}
+
+#[test]
+fn without_gh_the_error_says_how_to_get_it_and_the_description_is_still_printed() {
+    let repo = feature_repo("https://github.com/acme/app.git");
+    let empty = tempfile::tempdir().expect("temp dir");
+    let fake = FakeProvider::start(pr_script());
+    let out = run(
+        &repo,
+        &["pr", "--create"],
+        &env_with_path(&fake, empty.path()),
+    );
+    let line = failure(&out, 1);
+    assert!(
+        line.contains("`gh` (the GitHub CLI) is not installed or not on PATH")
+            && line.contains("https://cli.github.com"),
+        "{line}"
+    );
+    assert!(line.contains("the description is on stdout"), "{line}");
+    assert_eq!(stdout(&out), format!("# {PR_TITLE}\n\n{PR_BODY}\n"));
+}
+
+#[test]
+fn a_remote_on_another_host_fails_before_anything_is_written() {
+    let repo = feature_repo("https://bitbucket.org/acme/app.git");
+    let gh = fake_tool("gh", "echo https://github.com/acme/app/pull/7");
+    let fake = FakeProvider::start(pr_script());
+    let out = run(&repo, &["pr", "--create"], &with_tool(&fake, &gh));
+    let line = failure(&out, 1);
+    assert_eq!(
+        line,
+        "error: the remote bitbucket.org is neither GitHub nor GitLab: copy the description \
+         instead (y in the studio, --copy)"
+    );
+    assert!(fake.requests().is_empty(), "no model run for nothing");
+    assert!(!gh.path().join("calls").exists());
+
+    let repo = staged_repo();
+    let out = run(&repo, &["review", "--post"], &with_tool(&fake, &gh));
+    let line = failure(&out, 1);
+    assert!(
+        line.contains("no remote to publish to: copy the review instead"),
+        "{line}"
+    );
+}
+
+#[test]
+fn the_tools_own_error_is_in_ours() {
+    let repo = feature_repo("https://github.com/acme/app.git");
+    let gh = fake_tool(
+        "gh",
+        "echo 'pull request create failed: GraphQL: No commits between main and feature/two (createPullRequest)' >&2\n\
+         exit 1",
+    );
+    let fake = FakeProvider::start(pr_script());
+    let out = run(&repo, &["pr", "--create"], &with_tool(&fake, &gh));
+    let line = failure(&out, 1);
+    assert!(
+        line.contains(
+            "gh pr create failed (exit 1): pull request create failed: GraphQL: No commits between main and feature/two"
+        ),
+        "{line}"
+    );
+    assert!(stdout(&out).starts_with("# Add two()"), "{}", stdout(&out));
+}
+
+// --copy
+
+const GEN_MESSAGE: &str = "Add two()\n\nAdds a second constant function.";
+
+fn gen_script() -> Vec<Step> {
+    let reply = json!({"emoji": null, "title": "Add two()",
+                       "message": "Adds a second constant function."});
+    vec![Step::text(reply.to_string())]
+}
+
+/// `iris ARGS` in `repo` with only the environment a test gives it.
+fn iris_command(repo: &TestRepo, fake: &FakeProvider, args: &[&str]) -> Command {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_iris"));
+    command
+        .args(args)
+        .current_dir(repo.path())
+        .env_clear()
+        .env("PATH", "/usr/bin:/bin")
+        .env("HOME", repo.home())
+        .env("XDG_CONFIG_HOME", repo.home().join("xdg"))
+        .env("GIT_CONFIG_GLOBAL", repo.git_config())
+        .env("GIT_CONFIG_NOSYSTEM", "1")
+        .env("TERM", "xterm-256color")
+        .env("NO_COLOR", "1");
+    for (name, value) in openai_env(fake) {
+        command.env(name, value);
+    }
+    command
+}
+
+#[cfg(target_os = "linux")]
+#[test]
+fn copy_sends_the_artifact_to_the_terminal_as_osc_52() {
+    use common::pty::PtyProgram;
+    use std::time::{Duration, Instant};
+
+    let repo = staged_repo();
+    let fake = FakeProvider::start(gen_script());
+    let mut program = PtyProgram::spawn(iris_command(&repo, &fake, &["gen", "--copy"]), 100, 30);
+    let deadline = Instant::now() + Duration::from_secs(60);
+    while !program.closed() && Instant::now() < deadline {
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    assert!(program.closed(), "still running:\n{}", program.text());
+    let status = program.child.wait().expect("wait");
+    let bytes = String::from_utf8_lossy(&program.bytes()).into_owned();
+    assert!(status.success(), "{status:?}\n{bytes}");
+    let encoded = base64::engine::general_purpose::STANDARD.encode(GEN_MESSAGE);
+    let sequence = format!("\x1b]52;c;{encoded}\x07");
+    assert!(bytes.contains(&sequence), "{sequence:?} in {bytes:?}");
+    assert!(
+        bytes.contains(&format!(
+            "copied to the clipboard ({} chars)",
+            GEN_MESSAGE.chars().count()
+        )),
+        "{bytes:?}"
+    );
+    // The message itself is printed as before (the terminal turns \n into \r\n).
+    assert!(
+        bytes.contains(&GEN_MESSAGE.replace('\n', "\r\n")),
+        "{bytes:?}"
+    );
+}
+
+#[test]
+fn copy_without_a_terminal_warns_and_still_succeeds() {
+    use std::os::unix::process::CommandExt;
+
+    let repo = staged_repo();
+    let fake = FakeProvider::start(gen_script());
+    let mut command = iris_command(&repo, &fake, &["gen", "--copy"]);
+    // SAFETY: setsid is async-signal-safe; the child starts a session with no terminal.
+    unsafe {
+        command.pre_exec(|| {
+            if libc::setsid() < 0 {
+                return Err(std::io::Error::last_os_error());
+            }
+            Ok(())
+        });
+    }
+    let out: Output = command
+        .stdin(std::process::Stdio::null())
+        .output()
+        .expect("run iris");
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert_eq!(stdout(&out), format!("{GEN_MESSAGE}\n"));
+    let err = stderr(&out);
+    assert!(
+        err.lines().any(|l| l.starts_with(
+            "warning: not copied to the clipboard: there is no terminal to copy through"
+        )),
+        "{err}"
+    );
+    assert!(!stdout(&out).contains("\x1b]52"));
+}
