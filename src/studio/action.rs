@@ -117,6 +117,14 @@ pub enum Action {
         path: String,
         result: Result<(), String>,
     },
+    /// Text went to the clipboard (what the notice says), or why not.
+    Copied(Result<String, String>),
+    /// The artifact was published (the tool's summary and the link), or why not.
+    Published(Result<String, String>),
+    /// The model servers that answered on this machine (setup).
+    ServersFound(Vec<crate::setup::LocalServer>),
+    /// Setup's choice was written and Iris started with it (what to tell the user), or why not.
+    SetupWritten(Result<String, String>),
     /// Drafts saved by an earlier session, offered back.
     DraftsLoaded(Vec<(ArtifactKind, Draft)>),
     /// A draft could not be written.

@@ -20,8 +20,8 @@ use super::action::Action;
 use super::effect::{EditTarget, Effect};
 use super::external;
 use super::keymap::{KeyContext, Keymap};
-use super::runner::Runner;
-use super::state::{Mode, State};
+use super::runner::{IrisLoader, Runner};
+use super::state::{Mode, Setup, SetupFacts, State};
 use super::theme::{ColorSupport, Theme};
 use super::ui::{self, Looks};
 use super::update::update;
@@ -53,6 +53,8 @@ pub struct Studio {
     root: PathBuf,
     git_dir: PathBuf,
     iris: Option<IrisAgent>,
+    /// The flags the studio was started with, for Iris built again after setup.
+    overrides: Overrides,
 }
 
 impl Studio {
@@ -60,10 +62,14 @@ impl Studio {
         let repo = GitRepo::discover(cwd)?;
         let root = repo.root();
         let config = Config::load(Some(&root), &options.overrides)?;
-        let (iris, ai_unavailable) =
+        let (iris, ai_unavailable, first_run) =
             match IrisAgent::from_config(&config, &root, repo.git_dir(), true) {
-                Ok(iris) => (Some(iris), None),
-                Err(err) => (None, Some(format!("Iris is not configured: {err:#}"))),
+                Ok(iris) => (Some(iris), None, false),
+                Err(err) => (
+                    None,
+                    Some(format!("Iris is not configured: {err:#}")),
+                    crate::setup::needs_setup(&err),
+                ),
             };
         let user_dir = crate::config::user_config_dir();
         // The --theme flag wins over the configuration's `theme`.
@@ -76,6 +82,17 @@ impl Studio {
         state.range.to = options.to;
         state.ai_unavailable = ai_unavailable;
         state.auto_generate = config.studio_auto_generate;
+        state.setup_facts = SetupFacts {
+            file: crate::config::user_config_path().map(|p| crate::config::display_path(&p)),
+            env_keys: crate::setup::HOSTED
+                .into_iter()
+                .filter_map(|kind| Some((kind, crate::setup::api_key_in_env(kind)?)))
+                .collect(),
+        };
+        // A first run, with nothing configured: setup opens (and probes once the loop runs).
+        if first_run {
+            state.setup = Some(Setup::default());
+        }
         if let Some(warning) = warnings.into_iter().next() {
             state.notice = Some(super::state::Notice {
                 level: super::state::Level::Warning,
@@ -89,6 +106,17 @@ impl Studio {
             root,
             git_dir: repo.git_dir().to_path_buf(),
             iris,
+            overrides: options.overrides,
+        })
+    }
+
+    /// How Iris is built from the configuration as it is then (after setup wrote it).
+    fn loader(&self) -> IrisLoader {
+        let (root, git_dir) = (self.root.clone(), self.git_dir.clone());
+        let overrides = self.overrides.clone();
+        std::sync::Arc::new(move || {
+            let config = Config::load(Some(&root), &overrides)?;
+            IrisAgent::from_config(&config, &root, &git_dir, true)
         })
     }
 
@@ -102,7 +130,10 @@ impl Studio {
         match event {
             Event::Key(key) if key.kind != KeyEventKind::Release => {
                 // A question on screen takes every key.
-                if self.state.confirm.is_some() || !self.state.approvals.is_empty() {
+                if self.state.confirm.is_some()
+                    || !self.state.approvals.is_empty()
+                    || self.state.setup.is_some()
+                {
                     return Some(Action::Key(key));
                 }
                 let context = if self.state.focus.takes_text() {
@@ -132,8 +163,12 @@ impl Studio {
             self.root.clone(),
             self.git_dir.clone(),
             self.iris.take(),
-        );
+        )
+        .with_loader(self.loader());
         runner.start();
+        if self.state.setup.is_some() {
+            runner.run(Effect::ProbeServers);
+        }
         let result = self.event_loop(&mut terminal, &mut runner, rx).await;
         drop(terminal);
         // Whichever way the loop ended, the queued drafts are written.
@@ -185,6 +220,9 @@ impl Studio {
                             drop(events);
                             actions.push(self.hand_over(terminal, target).await?);
                             events = EventStream::new();
+                        }
+                        Effect::CopyToClipboard { text, what } => {
+                            actions.push(Action::Copied(terminal.copy(&text, &what)));
                         }
                         effect => runner.run(effect),
                     }
@@ -252,6 +290,21 @@ impl TerminalGuard {
         crossterm::execute!(stdout, EnterAlternateScreen, EnableMouseCapture)?;
         let terminal = Terminal::new(CrosstermBackend::new(stdout))?;
         Ok(Self { terminal })
+    }
+
+    /// Puts `text` on the clipboard by asking the terminal (OSC 52), which works over SSH
+    /// and in tmux (with `set-clipboard on`); what the notice says, or why it cannot.
+    fn copy(&mut self, text: &str, what: &str) -> Result<String, String> {
+        let sequence = crate::clipboard::osc52(text).map_err(|e| e.to_string())?;
+        let backend = self.terminal.backend_mut();
+        backend
+            .write_all(sequence.as_bytes())
+            .and_then(|()| backend.flush())
+            .map_err(|e| format!("the terminal did not take the text: {e}"))?;
+        Ok(format!(
+            "copied the {what} ({} characters) through the terminal",
+            text.chars().count()
+        ))
     }
 
     /// The terminal as it was before the studio, for another program to use.

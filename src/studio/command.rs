@@ -45,6 +45,9 @@ pub enum Command {
     Zoom,
     SideBySide,
     EditExternal,
+    Setup,
+    Copy,
+    Publish,
     ModeExplore,
     ModeCommit,
     ModeReview,
@@ -54,7 +57,7 @@ pub enum Command {
 }
 
 impl Command {
-    pub const ALL: [Command; 42] = [
+    pub const ALL: [Command; 45] = [
         Command::Quit,
         Command::Help,
         Command::NextPane,
@@ -91,6 +94,9 @@ impl Command {
         Command::Zoom,
         Command::SideBySide,
         Command::EditExternal,
+        Command::Setup,
+        Command::Copy,
+        Command::Publish,
         Command::ModeExplore,
         Command::ModeCommit,
         Command::ModeReview,
@@ -130,6 +136,9 @@ impl Command {
                 if mode != Mode::Explore =>
             {
                 Err("lines are selected and explained in explore mode (1)")
+            }
+            Command::Publish if !matches!(mode, Mode::PR | Mode::REVIEW) => {
+                Err("the PR (4) is published, and the review (3) posted, from their modes")
             }
             Command::PickRange if !mode.uses_range() => {
                 Err("ranges belong to the PR, changelog and release notes modes (4-6)")
@@ -180,6 +189,11 @@ impl Command {
             Command::SideBySide => "show diffs side by side (old | new) or unified",
             Command::EditExternal => {
                 "open the artifact in your $EDITOR, or the file at the line under the cursor"
+            }
+            Command::Setup => "set Iris up: a model on this machine, or a hosted provider",
+            Command::Copy => "copy the artifact (explore: the selected lines) to the clipboard",
+            Command::Publish => {
+                "open or update the pull request with the description, or post the review (gh/glab)"
             }
             Command::ModeExplore => "explore mode",
             Command::ModeCommit => "commit mode",

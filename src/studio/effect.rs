@@ -4,6 +4,7 @@ use super::drafts::Draft;
 use super::state::{ChatMessage, CommitFlags, Mode};
 use crate::agent::blame::LinesAsked;
 use crate::agent::safety::{Decision, Reply};
+use crate::setup::Choice;
 use crate::types::ArtifactKind;
 
 /// What the user's own editor opens.
@@ -20,6 +21,25 @@ pub enum Effect {
     /// The studio steps aside for the user's editor (the loop carries this out: it owns the
     /// terminal).
     EditExternally(EditTarget),
+    /// Puts `text` on the clipboard through the terminal (OSC 52); the loop writes it, as it
+    /// owns the terminal. `what` names it for the notice.
+    CopyToClipboard {
+        text: String,
+        what: String,
+    },
+    /// The PR description published as the branch's pull/merge request (`base` its target,
+    /// None: the tool's choice), or the review posted as a comment on it.
+    Publish {
+        kind: ArtifactKind,
+        text: String,
+        base: Option<String>,
+    },
+    /// Looks for model servers on this machine (setup).
+    ProbeServers,
+    /// Writes setup's choice into the user's config file and starts Iris with it.
+    WriteSetup {
+        choice: Choice,
+    },
     LoadStatus,
     LoadDiff {
         path: String,

@@ -65,6 +65,9 @@ const DEFAULT_GLOBAL: &[(&str, Command)] = &[
     ("+", Command::Zoom),
     ("|", Command::SideBySide),
     ("e", Command::EditExternal),
+    ("I", Command::Setup),
+    ("y", Command::Copy),
+    ("P", Command::Publish),
     ("1", Command::ModeExplore),
     ("2", Command::ModeCommit),
     ("3", Command::ModeReview),
@@ -86,6 +89,7 @@ const DEFAULT_EDITING: &[(&str, Command)] = &[
     ("alt-y", Command::RedoVersion),
     ("alt-e", Command::EditExternal),
     ("alt-f", Command::Zoom),
+    ("alt-c", Command::Copy),
 ];
 
 /// A keymap file that cannot be used; the message names the file, the line and the key.

@@ -23,6 +23,9 @@ use crate::types::ArtifactKind;
 /// A draft to write, or `None` to remove it.
 type DraftWrite = (ArtifactKind, Option<Draft>);
 
+/// Builds Iris from the configuration as it is now (after setup wrote it).
+pub type IrisLoader = Arc<dyn Fn() -> anyhow::Result<IrisAgent> + Send + Sync>;
+
 pub struct Runner {
     tx: UnboundedSender<Action>,
     jobs: Jobs,
@@ -34,6 +37,10 @@ pub struct Runner {
     /// The task writing them, awaited on the way out.
     draft_writer: JoinHandle<()>,
     iris: Option<Arc<IrisAgent>>,
+    /// How Iris is built again once setup has written the configuration.
+    loader: Option<IrisLoader>,
+    /// Iris as setup started her, taken up before the next effect runs.
+    set_up: Arc<std::sync::Mutex<Option<IrisAgent>>>,
     tasks: HashMap<u64, JoinHandle<()>>,
 }
 
@@ -55,12 +62,26 @@ impl Runner {
             draft_writes,
             draft_writer,
             iris: iris.map(Arc::new),
+            loader: None,
+            set_up: Arc::default(),
             tasks: HashMap::new(),
         }
     }
 
+    /// How setup starts Iris once it has written the configuration.
+    pub fn with_loader(mut self, loader: IrisLoader) -> Self {
+        self.loader = Some(loader);
+        self
+    }
+
     pub fn run(&mut self, effect: Effect) {
         self.tasks.retain(|_, handle| !handle.is_finished());
+        // Setup's Iris is in place before the effects its result leads to.
+        let started = self.set_up.lock().ok().and_then(|mut slot| slot.take());
+        if let Some(iris) = started {
+            self.jobs.set_scanner(iris.main.secrets.clone());
+            self.iris = Some(Arc::new(iris));
+        }
         let jobs = &self.jobs;
         match effect {
             Effect::LoadStatus => jobs.load_status(),
@@ -125,9 +146,31 @@ impl Runner {
                 let _ = self.draft_writes.send((kind, None));
             }
             Effect::Answer { reply, decision } => reply.send(decision),
-            // The loop carries it out: the editor needs the terminal.
-            Effect::EditExternally(_) => {
-                tracing::debug!("an editor was asked of the runner; the studio's loop runs it")
+            Effect::ProbeServers => {
+                let tx = self.tx.clone();
+                tokio::spawn(async move {
+                    let found = crate::setup::probe_local_servers().await;
+                    let _ = tx.send(Action::ServersFound(found));
+                });
+            }
+            Effect::WriteSetup { choice } => self.write_setup(choice),
+            Effect::Publish { kind, text, base } => {
+                let (tx, root) = (self.tx.clone(), self.root.clone());
+                tokio::task::spawn_blocking(move || {
+                    let published = match kind {
+                        ArtifactKind::Review => crate::publish::post_review(&root, &text),
+                        _ => crate::publish::split_pr(&text).and_then(|pr| {
+                            let action = crate::publish::PrAction::CreateOrUpdate;
+                            crate::publish::publish_pr(&root, &pr, action, base.as_deref())
+                        }),
+                    };
+                    let result = published.map(|p| p.summary).map_err(|e| e.to_string());
+                    let _ = tx.send(Action::Published(result));
+                });
+            }
+            // The loop carries these out: they need the terminal.
+            Effect::EditExternally(_) | Effect::CopyToClipboard { .. } => {
+                tracing::debug!("a terminal effect was asked of the runner; the loop runs it")
             }
         }
     }
@@ -161,6 +204,32 @@ impl Runner {
         }
         drop(self.draft_writes);
         let _ = tokio::time::timeout(std::time::Duration::from_secs(3), self.draft_writer).await;
+    }
+
+    /// Writes setup's choice into the user file, then builds Iris from the configuration
+    /// (flags and environment still apply) and leaves her for the next effect to take up.
+    fn write_setup(&self, choice: crate::setup::Choice) {
+        let (tx, loader, slot) = (self.tx.clone(), self.loader.clone(), self.set_up.clone());
+        tokio::task::spawn_blocking(move || {
+            let result = (|| -> anyhow::Result<String> {
+                let path = crate::config::user_config_path()
+                    .ok_or_else(|| anyhow::anyhow!("no home directory for a config file"))?;
+                crate::setup::write_choice(&path, &choice)?;
+                let file = crate::config::display_path(&path);
+                let loader = loader.ok_or_else(|| anyhow::anyhow!("Iris cannot be restarted"))?;
+                let iris = loader().map_err(|e| {
+                    anyhow::anyhow!("{file} was written, but Iris cannot start with it: {e:#}")
+                })?;
+                if let Ok(mut slot) = slot.lock() {
+                    *slot = Some(iris);
+                }
+                Ok(format!(
+                    "Iris is set up: {} · {} (written to {file})",
+                    choice.provider, choice.model
+                ))
+            })();
+            let _ = tx.send(Action::SetupWritten(result.map_err(|e| format!("{e:#}"))));
+        });
     }
 
     /// Forwards a task's events to the studio as actions.

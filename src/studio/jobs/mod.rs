@@ -85,6 +85,11 @@ impl Jobs {
         self.scanner.clone()
     }
 
+    /// Iris' scanner, once setup has started her.
+    pub fn set_scanner(&mut self, scanner: Option<Arc<Scanner>>) {
+        self.scanner = scanner;
+    }
+
     /// The ranked staged files, then the full status.
     pub fn load_status(&self) {
         let tx = self.tx.clone();

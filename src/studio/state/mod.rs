@@ -6,9 +6,11 @@ use tui_textarea::TextArea;
 
 mod diff_view;
 mod explorer;
+mod setup;
 
 pub use diff_view::{DiffView, HunkPlace};
 pub use explorer::{Explorer, Heat, IntentKey, IntentView, ShownCommit, TreeRow, WhyKey, WhyView};
+pub use setup::{Setup, SetupFacts, SetupOption, SetupStep};
 
 use super::drafts::Draft;
 use crate::agent::progress::Progress;
@@ -380,6 +382,8 @@ pub enum Level {
 pub enum Confirm {
     Commit,
     Quit,
+    /// Open or update the pull request, or post the review.
+    Publish,
 }
 
 /// Options for the next commit.
@@ -424,6 +428,10 @@ pub struct State {
     pub commit_flags: CommitFlags,
     /// Why AI actions cannot run (no provider configured), if so.
     pub ai_unavailable: Option<String>,
+    /// The setup overlay, while it is open.
+    pub setup: Option<Setup>,
+    /// What setup needs to know of this machine (read at start).
+    pub setup_facts: SetupFacts,
     /// Generate automatically on entering a mode whose artifact is empty.
     pub auto_generate: bool,
     /// Whether the staged change is known to have content (so generating makes sense).
@@ -492,6 +500,8 @@ impl State {
             notice: None,
             commit_flags: CommitFlags::default(),
             ai_unavailable: None,
+            setup: None,
+            setup_facts: SetupFacts::default(),
             auto_generate: true,
             has_staged: false,
             range: CommitRange::default(),

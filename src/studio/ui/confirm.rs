@@ -21,6 +21,14 @@ pub fn draw(frame: &mut Frame, area: Rect, question: Confirm, state: &State, the
             format!("{what}? (y/n)")
         }
         Confirm::Quit => "An artifact has unsaved changes. Quit anyway? (y/n)".to_string(),
+        Confirm::Publish if state.mode == crate::studio::state::Mode::REVIEW => {
+            "Post this review as a comment on the branch's pull request (gh/glab)? (y/n)"
+                .to_string()
+        }
+        Confirm::Publish => {
+            "Open or update the branch's pull request with this title and description (gh/glab)? (y/n)"
+                .to_string()
+        }
     };
     text_box(
         frame,

@@ -74,7 +74,7 @@ fn half<'a>(
     let number = format!("{:>4} ", side.number);
     let room = width.saturating_sub(number.len() + 1);
     let mut spans = vec![
-        Span::styled(number, theme.style(Token::TextDim)),
+        Span::styled(number, theme.style(Token::DiffLineNumber)),
         Span::styled(sign, theme.style(token)),
     ];
     let text = highlighter.window(path, side.text, theme.style(token), (hscroll, room));

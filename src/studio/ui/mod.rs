@@ -13,6 +13,7 @@ mod findings;
 mod help;
 mod range_picker;
 mod report;
+mod setup;
 mod status;
 mod tabs;
 
@@ -75,6 +76,8 @@ pub fn draw(frame: &mut Frame, state: &State, looks: &Looks) {
     if let Some(request) = state.approvals.front() {
         let waiting = state.approvals.len() - 1;
         confirm::draw_approval(frame, area, request, waiting, looks.theme);
+    } else if let Some(setup) = &state.setup {
+        setup::draw(frame, area, setup, &state.setup_facts, looks.theme);
     } else if let Some(report) = &state.report {
         report::draw(frame, area, report, looks.theme);
     } else if state.help {
@@ -104,7 +107,11 @@ pub(crate) fn pane_block<'a>(title: String, focused: bool, theme: &Theme) -> Blo
 }
 
 pub(crate) fn focused(state: &State, pane: Pane) -> bool {
-    state.focus == pane && !state.help && state.confirm.is_none() && state.approvals.is_empty()
+    state.focus == pane
+        && !state.help
+        && state.confirm.is_none()
+        && state.approvals.is_empty()
+        && state.setup.is_none()
 }
 
 /// A list filling a pane from row `top` (as the state keeps it, so clicks agree), the

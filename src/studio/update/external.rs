@@ -123,3 +123,61 @@ pub(super) fn file_edited(
     }
     effects
 }
+
+/// `y`: the artifact (explore: the selected lines) to the clipboard.
+pub(super) fn copy(state: &mut State) -> Vec<Effect> {
+    let (text, what) = match state.mode {
+        Mode::Artifact(kind) => (
+            state.artifact().map(|a| a.text()).unwrap_or_default(),
+            kind.title().to_lowercase(),
+        ),
+        Mode::Explore => {
+            let explorer = &state.explorer;
+            match (explorer.selection(), &explorer.lines, &explorer.open) {
+                (Some((start, end)), Some(lines), Some(path)) => (
+                    lines[start..=end].join("\n"),
+                    format!("{path}:{}-{}", start + 1, end + 1),
+                ),
+                _ => (String::new(), String::new()),
+            }
+        }
+    };
+    if text.trim().is_empty() {
+        notice(state, Level::Info, "nothing to copy yet");
+        return Vec::new();
+    }
+    vec![Effect::CopyToClipboard { text, what }]
+}
+
+/// `P`: asks before the PR is opened or updated, or the review posted.
+pub(super) fn ask_publish(state: &mut State) -> Vec<Effect> {
+    if state.task.as_ref().is_some_and(|t| t.mode == state.mode) {
+        notice(
+            state,
+            Level::Info,
+            "Iris is still writing: wait for her, or esc first",
+        );
+    } else if state.artifact().is_none_or(|a| a.is_empty()) {
+        notice(
+            state,
+            Level::Info,
+            "nothing to publish yet: ctrl-g asks Iris to write it",
+        );
+    } else {
+        state.confirm = Some(super::super::state::Confirm::Publish);
+    }
+    Vec::new()
+}
+
+/// Publishing confirmed: the artifact as it is now, the PR into the range's start.
+pub(super) fn publish(state: &mut State) -> Vec<Effect> {
+    let Some(kind) = state.mode.artifact() else {
+        return Vec::new();
+    };
+    let text = state.artifact().map(|a| a.text()).unwrap_or_default();
+    let base = (kind == ArtifactKind::Pr)
+        .then(|| state.range.from.clone())
+        .flatten();
+    notice(state, Level::Info, "publishing…");
+    vec![Effect::Publish { kind, text, base }]
+}

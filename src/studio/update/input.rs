@@ -9,11 +9,16 @@ use super::super::layout::{PaneRects, contains, hit, inner_rows, keep_in_view};
 use super::super::state::{Confirm, Level, Pane, State};
 use super::artifact::WHEEL;
 use super::diff::SIDEWAYS;
-use super::{artifact, changes, commands, diff, explore, intent, notice, range, task, why};
+use super::{
+    artifact, changes, commands, diff, explore, external, intent, notice, range, setup, task, why,
+};
 
 pub(super) fn key(state: &mut State, key: KeyEvent) -> Vec<Effect> {
     if !state.approvals.is_empty() {
         return task::approval_key(state, key);
+    }
+    if state.setup.is_some() {
+        return setup::key(state, key);
     }
     if let Some(question) = state.confirm.take() {
         let yes = matches!(
@@ -26,6 +31,7 @@ pub(super) fn key(state: &mut State, key: KeyEvent) -> Vec<Effect> {
                 Vec::new()
             }
             (Confirm::Commit, true) => changes::commit_confirmed(state),
+            (Confirm::Publish, true) => external::publish(state),
             (_, false) => {
                 notice(state, Level::Info, "cancelled");
                 Vec::new()
@@ -51,6 +57,9 @@ fn list_selection(state: &State) -> (usize, usize) {
 }
 
 pub(super) fn mouse(state: &mut State, mouse: MouseEvent) -> Vec<Effect> {
+    if state.setup.is_some() {
+        return Vec::new();
+    }
     let rects = PaneRects::compute(state.size, state);
     let Some(pane) = hit(&rects, mouse.column, mouse.row) else {
         return Vec::new();

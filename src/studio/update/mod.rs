@@ -9,7 +9,9 @@
 //! - [`artifact`]: generating, the chat, the artifact's versions and drafts.
 //! - [`why`]: explore's selected lines explained, and the commits behind them.
 //! - [`intent`]: explore's open file, its intent and responsibility blocks.
-//! - [`external`]: the artifact or a file in the user's own editor.
+//! - [`setup`]: the setup overlay, from the servers found to the written choice.
+//! - [`external`]: the artifact or a file in the user's own editor, the clipboard, and
+//!   publishing through gh or glab.
 
 mod artifact;
 mod changes;
@@ -20,6 +22,7 @@ mod external;
 mod input;
 mod intent;
 mod range;
+mod setup;
 mod task;
 mod why;
 
@@ -77,6 +80,15 @@ fn reduce(state: &mut State, action: Action) -> Vec<Effect> {
         }
         Action::ArtifactEdited { kind, result } => external::artifact_edited(state, kind, result),
         Action::FileEdited { path, result } => external::file_edited(state, path, result),
+        Action::Copied(result) | Action::Published(result) => {
+            match result {
+                Ok(done) => notice(state, Level::Success, done),
+                Err(err) => notice(state, Level::Error, err),
+            }
+            Vec::new()
+        }
+        Action::ServersFound(servers) => setup::servers_found(state, servers),
+        Action::SetupWritten(result) => setup::written(state, result),
         Action::DraftsLoaded(drafts) => artifact::drafts_loaded(state, drafts),
         Action::DraftFailed(err) => {
             notice(
