@@ -942,3 +942,55 @@ fn a_zoomed_diff_side_by_side_keeps_its_syntax_colours() {
     assert_ne!(keyword, number);
     assert_eq!(buffer[(x_old, y)].fg, keyword);
 }
+
+#[test]
+fn the_setup_overlay_lists_local_models_takes_a_masked_key_and_shows_what_it_writes() {
+    use iris_studio::config::ProviderKind;
+    use iris_studio::setup::LocalServer;
+    use iris_studio::studio::command::Command;
+    let mut state = studio(Mode::COMMIT);
+    state.ai_unavailable = Some("Iris is not configured".into());
+    state.setup_facts.file = Some("~/.config/iris/config.toml".into());
+    state.setup_facts.env_keys = vec![(ProviderKind::Gemini, "GEMINI_API_KEY")];
+    update(&mut state, Action::Command(Command::Setup));
+    insta::assert_snapshot!("setup_probing", render(&state));
+    update(
+        &mut state,
+        Action::ServersFound(vec![
+            LocalServer {
+                label: "Ollama",
+                provider: ProviderKind::Ollama,
+                base_url: "http://127.0.0.1:11434".into(),
+                models: vec!["llama3.1:8b".into(), "qwen2.5-coder:7b".into()],
+            },
+            LocalServer {
+                label: "LM Studio",
+                provider: ProviderKind::OpenAiCompatible,
+                base_url: "http://127.0.0.1:1234/v1".into(),
+                models: vec![],
+            },
+        ]),
+    );
+    let key = |code| Action::Key(KeyEvent::new(code, KeyModifiers::NONE));
+    update(&mut state, key(KeyCode::Down));
+    insta::assert_snapshot!("setup_choose", render(&state));
+    // The chosen model is highlighted.
+    let buffer = render_buffer(&state);
+    let (x, y) = row_of(&buffer, "qwen2.5-coder:7b");
+    assert!(buffer[(x, y)].modifier.contains(Modifier::REVERSED));
+    // A hosted provider's key shows as dots.
+    for _ in 0..2 {
+        update(&mut state, key(KeyCode::Down));
+    }
+    update(&mut state, key(KeyCode::Enter));
+    for c in "sk-secret".chars() {
+        update(&mut state, key(KeyCode::Char(c)));
+    }
+    let screen = render(&state);
+    assert!(!screen.contains("sk-secret"), "{screen}");
+    insta::assert_snapshot!("setup_key", screen);
+    update(&mut state, key(KeyCode::Enter));
+    let screen = render(&state);
+    assert!(!screen.contains("sk-secret"), "{screen}");
+    insta::assert_snapshot!("setup_confirm", screen);
+}

@@ -12,11 +12,6 @@ use crate::studio::state::{Setup, SetupFacts, SetupOption, SetupStep};
 use crate::studio::theme::{Theme, Token};
 
 pub fn draw(frame: &mut Frame, area: Rect, setup: &Setup, facts: &SetupFacts, theme: &Theme) {
-    let rect = centered(area, 78, area.height.saturating_sub(4).min(26));
-    frame.render_widget(Clear, rect);
-    let block = pane_block(" Set up Iris ".to_string(), true, theme);
-    let inner = block.inner(rect);
-    frame.render_widget(block, rect);
     let text = |s: String| Line::from(Span::styled(s, theme.style(Token::Text)));
     let dim = |s: String| Line::from(Span::styled(s, theme.style(Token::TextDim)));
     let title = |s: &str| Line::from(Span::styled(s.to_string(), theme.style(Token::Title)));
@@ -68,6 +63,13 @@ pub fn draw(frame: &mut Frame, area: Rect, setup: &Setup, facts: &SetupFacts, th
             (lines, None)
         }
     };
+    // As tall as its lines (one spare for a wrapped one), at most the screen.
+    let height = u16::try_from(lines.len() + 3).unwrap_or(u16::MAX);
+    let rect = centered(area, 78, height.min(area.height.saturating_sub(2)));
+    frame.render_widget(Clear, rect);
+    let block = pane_block(" Set up Iris ".to_string(), true, theme);
+    let inner = block.inner(rect);
+    frame.render_widget(block, rect);
     // The highlighted option stays in view.
     let rows = usize::from(inner.height);
     let scroll = selected.map_or(0, |at| (at + 2).saturating_sub(rows));
@@ -145,7 +147,7 @@ fn choose<'a>(setup: &Setup, facts: &SetupFacts, theme: &Theme) -> (Vec<Line<'a>
                 Some(var) => format!("  {}, {var} is set", kind.default_model()),
                 None => format!("  {}", kind.default_model()),
             };
-            row(&mut lines, index, format!("{kind:<10}"), note);
+            row(&mut lines, index, format!("{:<10}", kind.name()), note);
         }
     }
     lines.push(Line::default());
