@@ -46,17 +46,28 @@ impl Studio {
         Studio::spawn_with(repo, fake, &[])
     }
 
-    /// The studio with `env` set besides the test's own environment.
+    /// The studio with Iris on the fake provider and `env` set besides.
     fn spawn_with(
         repo: &TestRepo,
         fake: &FakeProvider,
-        env: &[(&str, &std::path::Path)],
+        env: &[(&str, &std::ffi::OsStr)],
     ) -> Studio {
+        let mut command = Studio::command(repo, "commit");
+        command
+            .env("IRIS_PROVIDER", "openai")
+            .env("OPENAI_API_KEY", FAKE_API_KEY)
+            .env("OPENAI_BASE_URL", fake.openai_base_url())
+            .envs(env.iter().copied());
+        Studio::run(command)
+    }
+
+    /// `iris studio --mode MODE` in the repository, nothing that configures iris or git taken
+    /// from the developer's environment (no provider either).
+    fn command(repo: &TestRepo, mode: &str) -> Command {
         let mut command = Command::new(env!("CARGO_BIN_EXE_iris"));
         command
-            .args(["studio", "--mode", "commit"])
+            .args(["studio", "--mode", mode])
             .current_dir(repo.path())
-            // Nothing that configures iris or git comes from the developer's environment.
             .env_clear()
             .env("PATH", std::env::var_os("PATH").unwrap_or_default())
             .env("HOME", repo.home())
@@ -64,11 +75,11 @@ impl Studio {
             .env("GIT_CONFIG_GLOBAL", repo.git_config())
             .env("GIT_CONFIG_NOSYSTEM", "1")
             .env("TERM", "xterm-256color")
-            .env("NO_COLOR", "1")
-            .env("IRIS_PROVIDER", "openai")
-            .env("OPENAI_API_KEY", FAKE_API_KEY)
-            .env("OPENAI_BASE_URL", fake.openai_base_url());
-        command.envs(env.iter().copied());
+            .env("NO_COLOR", "1");
+        command
+    }
+
+    fn run(command: Command) -> Studio {
         Studio {
             program: PtyProgram::spawn(command, COLS, ROWS),
         }
@@ -335,7 +346,7 @@ IFS= read -r line
 printf '%s\n' "$line" > "$last""#,
     )]);
     let editor = bin.path().join("vim");
-    let mut studio = Studio::spawn_with(&repo, &fake, &[("VISUAL", &editor)]);
+    let mut studio = Studio::spawn_with(&repo, &fake, &[("VISUAL", editor.as_os_str())]);
     studio.wait_for_text("Iris wrote the commit");
 
     studio.send(b"e");
@@ -401,4 +412,118 @@ printf '%s\n' "$line" > "$last""#,
     studio.send(b"q");
     let status = studio.wait_exit();
     assert!(status.success(), "the studio exited with {status}");
+}
+
+/// A first start with no provider: setup finds the Ollama on this machine (the fake, where
+/// `OLLAMA_HOST` points), writes the chosen model after a yes, and Iris writes the message
+/// with it at once, without a restart.
+#[test]
+fn a_first_run_sets_iris_up_with_the_local_ollama_and_she_writes_at_once() {
+    let repo = TestRepo::new();
+    repo.write("src/lib.rs", "pub fn one() {}\n");
+    repo.commit_all("Initial commit");
+    repo.write("src/lib.rs", "pub fn one() {}\npub fn two() {}\n");
+    repo.git(&["add", "-A"]);
+    let fake = FakeProvider::start(vec![Step::text(
+        json!({"emoji": null, "title": "Add two()", "message": "Adds a second function."})
+            .to_string(),
+    )]);
+    let host = fake.base_url().trim_start_matches("http://").to_string();
+    let mut command = Studio::command(&repo, "commit");
+    command.env("OLLAMA_HOST", &host);
+    let mut studio = Studio::run(command);
+
+    studio.wait_for_text("Set up Iris");
+    studio.wait_for_text(&format!("Ollama at http://{host}"));
+    studio.wait_for_text("▸   fake-model");
+    studio.send(b"\r");
+    studio.wait_for_text("providers.ollama.model = \"fake-model\"");
+    let file = repo.home().join("xdg/iris/config.toml");
+    assert!(!file.exists(), "nothing is written before the yes");
+    studio.send(b"y");
+    // Set up, she writes at once (her notice follows setup's).
+    studio.wait_for_text("Adds a second function.");
+    let written = std::fs::read_to_string(&file).expect("the user file");
+    assert!(written.contains("provider = \"ollama\""), "{written}");
+    assert!(written.contains("model = \"fake-model\""), "{written}");
+    use std::os::unix::fs::PermissionsExt;
+    let mode = std::fs::metadata(&file).unwrap().permissions().mode() & 0o777;
+    assert_eq!(mode, 0o600);
+    let requests = fake.requests();
+    assert_eq!(requests.len(), 1, "one request, to Ollama's chat");
+    assert_eq!(requests[0].path, "/api/chat");
+    studio.send(b"q");
+    assert!(studio.wait_exit().success());
+}
+
+/// P in PR mode asks, then opens the pull request through the user's gh (a script on PATH
+/// that records what it was given) with the description Iris wrote.
+#[test]
+fn p_opens_the_pull_request_through_gh_with_the_description() {
+    let repo = TestRepo::new();
+    repo.write("src/lib.rs", "pub fn one() {}\n");
+    repo.commit_all("Initial commit");
+    repo.git(&["branch", "-M", "main"]);
+    repo.git(&["checkout", "-q", "-b", "feature"]);
+    repo.write("src/lib.rs", "pub fn one() {}\npub fn two() {}\n");
+    repo.commit_all("Add two");
+    repo.git(&["remote", "add", "origin", "https://github.com/acme/app.git"]);
+    let fake = FakeProvider::start(vec![Step::text(
+        json!({
+            "title": "Add two()",
+            "summary": "Adds a second function.",
+            "description": "",
+            "changes": ["lib: two()"],
+            "testing": [],
+            "breaking_changes": [],
+            "reviewer_notes": [],
+            "related_issues": []
+        })
+        .to_string(),
+    )]);
+    let log = tempfile::tempdir().unwrap();
+    let bin = common::fake_bin(&[(
+        "gh",
+        &format!(
+            r#"printf '%s\n' "$@" > "{log}/args-$1-$2"
+case "$2" in
+  view) echo "no pull requests found for branch feature" >&2; exit 1;;
+  create) cat > "{log}/body"; echo https://github.com/acme/app/pull/7;;
+esac"#,
+            log = log.path().display()
+        ),
+    )]);
+    let mut path = std::ffi::OsString::from(bin.path());
+    path.push(":");
+    path.push(std::env::var_os("PATH").unwrap_or_default());
+    let mut command = Studio::command(&repo, "pr");
+    command
+        .env("PATH", path)
+        .env("IRIS_PROVIDER", "openai")
+        .env("OPENAI_API_KEY", FAKE_API_KEY)
+        .env("OPENAI_BASE_URL", fake.openai_base_url());
+    let mut studio = Studio::run(command);
+    studio.wait_for_text("Iris wrote the");
+    studio.wait_for_text("Adds a second function.");
+    studio.send(b"P");
+    studio.wait_for_text("(gh/glab)? (y/n)");
+    assert!(
+        !log.path().join("body").exists(),
+        "nothing published before the yes"
+    );
+    studio.send(b"y");
+    studio.wait_for_text("pull request https://github.com/acme/app/pull/7");
+    let args = std::fs::read_to_string(log.path().join("args-pr-create")).unwrap();
+    assert_eq!(args, "pr\ncreate\n--title=Add two()\n--body-file=-\n");
+    let body = std::fs::read_to_string(log.path().join("body")).unwrap();
+    assert!(
+        body.starts_with("## Summary\n\nAdds a second function."),
+        "{body}"
+    );
+    assert!(
+        !body.contains("# Add two()"),
+        "the title is not repeated in the body"
+    );
+    studio.send(b"q");
+    assert!(studio.wait_exit().success());
 }

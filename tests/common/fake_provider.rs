@@ -10,7 +10,7 @@
 //! | Anthropic Messages     | `POST [/v1]/messages`                                   | `rig_core::providers::anthropic::Client`         |
 //! | Google Gemini          | `POST /v1beta/models/{model}:generateContent`           | `rig_core::providers::gemini::Client`            |
 //! |                        | `POST /v1beta/models/{model}:streamGenerateContent`     |                                                  |
-//! | Ollama                 | `POST /api/chat`                                        | `rig_core::providers::ollama::Client`            |
+//! | Ollama                 | `POST /api/chat` (and `GET /api/tags`, its model list)  | `rig_core::providers::ollama::Client`            |
 //!
 //! (`/v1/models/...` is served as Gemini too: Google's stable API version.)
 //!
@@ -762,6 +762,11 @@ fn handle_connection(conn: TcpStream, shared: &Shared) -> std::io::Result<()> {
 }
 
 fn answer_request(conn: TcpStream, request: Request, shared: &Shared) -> std::io::Result<()> {
+    // Ollama lists its models here (what setup probes): answered, not recorded, no step used.
+    if request.method == "GET" && request.path.split('?').next() == Some("/api/tags") {
+        let mut out = Out { conn, pace: None };
+        return out.json(200, &[], &json!({"models": [{"name": "fake-model"}]}));
+    }
     let raw_body = String::from_utf8_lossy(&request.body).into_owned();
     let body: Value = serde_json::from_slice(&request.body).unwrap_or(Value::Null);
     let api = route(&request.method, &request.path);
