@@ -101,14 +101,19 @@ fn reduce(state: &mut State, action: Action) -> Vec<Effect> {
     }
 }
 
-/// Each list's first row, moved only as far as its selection needs.
+/// Each list's first row, moved only as far as its selection needs (a list not on screen,
+/// zoomed away, keeps its place).
 fn follow_selections(state: &mut State, rects: &PaneRects) {
-    let (list, findings) = (inner_rows(rects.list), inner_rows(rects.findings));
     let tops = &mut state.list_tops;
-    tops.files = keep_in_view(tops.files, state.selected, list);
-    tops.tree = keep_in_view(tops.tree, state.explorer.selected, list);
-    tops.commits = keep_in_view(tops.commits, state.range.selected, list);
-    tops.findings = keep_in_view(tops.findings, state.finding, findings);
+    if rects.list.is_some() {
+        let list = inner_rows(rects.list);
+        tops.files = keep_in_view(tops.files, state.selected, list);
+        tops.tree = keep_in_view(tops.tree, state.explorer.selected, list);
+        tops.commits = keep_in_view(tops.commits, state.range.selected, list);
+    }
+    if rects.findings.is_some() {
+        tops.findings = keep_in_view(tops.findings, state.finding, inner_rows(rects.findings));
+    }
 }
 
 fn notice(state: &mut State, level: Level, text: impl Into<String>) {
