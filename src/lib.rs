@@ -13,6 +13,7 @@ pub mod clipboard;
 pub mod config;
 pub mod git;
 pub mod language;
+pub mod process;
 pub mod publish;
 pub mod secrets;
 pub mod setup;

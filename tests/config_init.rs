@@ -281,7 +281,6 @@ fn without_a_provider_the_commands_point_at_init() {
 #[cfg(target_os = "linux")]
 mod terminal {
     use std::os::fd::{AsRawFd, OwnedFd};
-    use std::process::Command;
     use std::time::Duration;
 
     use super::common::TestRepo;
@@ -291,18 +290,8 @@ mod terminal {
     const TIMEOUT: Duration = Duration::from_secs(30);
 
     fn spawn(repo: &TestRepo, fake: &FakeOllama) -> PtyProgram {
-        let mut command = Command::new(env!("CARGO_BIN_EXE_iris"));
-        command
-            .args(["config", "init"])
-            .current_dir(repo.path())
-            .env_clear()
-            .env("PATH", std::env::var_os("PATH").unwrap_or_default())
-            .env("HOME", repo.home())
-            .env("XDG_CONFIG_HOME", repo.home().join("xdg"))
-            .env("GIT_CONFIG_GLOBAL", repo.git_config())
-            .env("GIT_CONFIG_NOSYSTEM", "1")
-            .env("TERM", "xterm-256color")
-            .env("OLLAMA_HOST", &fake.host);
+        let mut command = repo.isolated_iris(&["config", "init"]);
+        command.env("OLLAMA_HOST", &fake.host);
         PtyProgram::spawn(command, 100, 30)
     }
 

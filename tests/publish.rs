@@ -321,18 +321,9 @@ fn gen_script() -> Vec<Step> {
 
 /// `iris ARGS` in `repo` with only the environment a test gives it.
 fn iris_command(repo: &TestRepo, fake: &FakeProvider, args: &[&str]) -> Command {
-    let mut command = Command::new(env!("CARGO_BIN_EXE_iris"));
-    command
-        .args(args)
-        .current_dir(repo.path())
-        .env_clear()
-        .env("PATH", "/usr/bin:/bin")
-        .env("HOME", repo.home())
-        .env("XDG_CONFIG_HOME", repo.home().join("xdg"))
-        .env("GIT_CONFIG_GLOBAL", repo.git_config())
-        .env("GIT_CONFIG_NOSYSTEM", "1")
-        .env("TERM", "xterm-256color")
-        .env("NO_COLOR", "1");
+    let mut command = repo.isolated_iris(args);
+    // No gh or glab of the machine's: a test puts its fake first.
+    command.env("PATH", "/usr/bin:/bin");
     for (name, value) in openai_env(fake) {
         command.env(name, value);
     }

@@ -64,19 +64,7 @@ impl Studio {
     /// `iris studio --mode MODE` in the repository, nothing that configures iris or git taken
     /// from the developer's environment (no provider either).
     fn command(repo: &TestRepo, mode: &str) -> Command {
-        let mut command = Command::new(env!("CARGO_BIN_EXE_iris"));
-        command
-            .args(["studio", "--mode", mode])
-            .current_dir(repo.path())
-            .env_clear()
-            .env("PATH", std::env::var_os("PATH").unwrap_or_default())
-            .env("HOME", repo.home())
-            .env("XDG_CONFIG_HOME", repo.home().join("xdg"))
-            .env("GIT_CONFIG_GLOBAL", repo.git_config())
-            .env("GIT_CONFIG_NOSYSTEM", "1")
-            .env("TERM", "xterm-256color")
-            .env("NO_COLOR", "1");
-        command
+        repo.isolated_iris(&["studio", "--mode", mode])
     }
 
     fn run(command: Command) -> Studio {

@@ -47,53 +47,33 @@ impl Invocation {
 
 /// Opens a PR/MR for the current branch into `base` (the default branch when None).
 pub(crate) fn create(forge: Forge, text: &PrText, base: Option<&str>) -> Invocation {
-    match forge {
-        Forge::GitHub => {
-            let run = Invocation::new(forge, &["pr", "create"])
-                .arg("--title", &text.title)
-                .arg("--body-file", "-")
-                .stdin(&text.body);
-            match base {
-                Some(base) => run.arg("--base", base),
-                None => run,
-            }
-        }
-        // `glab mr create --description -` opens an editor: the body goes as the argument.
-        Forge::GitLab => {
-            let run = Invocation::new(forge, &["mr", "create"])
-                .arg("--title", &text.title)
-                .arg("--description", &text.body)
-                .flag("--yes");
-            match base {
-                Some(base) => run.arg("--target-branch", base),
-                None => run,
-            }
-        }
-    }
+    describe(forge, true, text, base)
 }
 
 /// Replaces the title and body of the current branch's PR/MR (and its base when given).
 pub(crate) fn update(forge: Forge, text: &PrText, base: Option<&str>) -> Invocation {
-    match forge {
-        Forge::GitHub => {
-            let run = Invocation::new(forge, &["pr", "edit"])
-                .arg("--title", &text.title)
-                .arg("--body-file", "-")
-                .stdin(&text.body);
-            match base {
-                Some(base) => run.arg("--base", base),
-                None => run,
-            }
-        }
+    describe(forge, false, text, base)
+}
+
+/// A PR/MR created (`create`) or edited with the title and body, into `base` when given.
+fn describe(forge: Forge, create: bool, text: &PrText, base: Option<&str>) -> Invocation {
+    let run = match forge {
+        Forge::GitHub => Invocation::new(forge, &["pr", if create { "create" } else { "edit" }])
+            .arg("--title", &text.title)
+            .arg("--body-file", "-")
+            .stdin(&text.body),
+        // `glab mr create --description -` opens an editor: the body goes as the argument.
         Forge::GitLab => {
-            let run = Invocation::new(forge, &["mr", "update"])
+            let run = Invocation::new(forge, &["mr", if create { "create" } else { "update" }])
                 .arg("--title", &text.title)
                 .arg("--description", &text.body);
-            match base {
-                Some(base) => run.arg("--target-branch", base),
-                None => run,
-            }
+            if create { run.flag("--yes") } else { run }
         }
+    };
+    match (base, forge) {
+        (Some(base), Forge::GitHub) => run.arg("--base", base),
+        (Some(base), Forge::GitLab) => run.arg("--target-branch", base),
+        (None, _) => run,
     }
 }
 

@@ -4,7 +4,7 @@
 use std::ffi::{OsStr, OsString};
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
+use std::process::{Command, Stdio};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
@@ -100,7 +100,7 @@ impl Runner {
                 Ok(None) if Instant::now() >= deadline => break None,
                 Ok(None) => std::thread::sleep(POLL),
                 Err(e) => {
-                    kill_group(&mut child);
+                    crate::process::kill_group(&mut child);
                     return Err(PublishError(format!(
                         "could not wait for {}: {e}",
                         invocation.what
@@ -109,7 +109,7 @@ impl Runner {
             }
         };
         // After a timeout this stops the tool; after an exit, anything it left running.
-        kill_group(&mut child);
+        crate::process::kill_group(&mut child);
         let _ = child.wait();
         let out = stdout.recv_timeout(DRAIN_GRACE).unwrap_or_default();
         let err = stderr.recv_timeout(DRAIN_GRACE).unwrap_or_default();
@@ -196,19 +196,6 @@ fn is_executable(path: &Path) -> bool {
 #[cfg(not(unix))]
 fn is_executable(path: &Path) -> bool {
     path.is_file()
-}
-
-#[cfg(unix)]
-fn kill_group(child: &mut Child) {
-    use rustix::process::{Pid, Signal, kill_process_group};
-    // The group's id is the child's pid (process_group(0)); an empty group is no error here.
-    let _ = kill_process_group(Pid::from_child(child), Signal::KILL);
-    let _ = child.kill();
-}
-
-#[cfg(not(unix))]
-fn kill_group(child: &mut Child) {
-    let _ = child.kill();
 }
 
 #[cfg(test)]

@@ -143,6 +143,25 @@ impl TestRepo {
             .expect("run iris")
     }
 
+    /// `iris ARGS` in the repository with only this environment: the test's PATH, the
+    /// repository's HOME, `XDG_CONFIG_HOME` and git config, an xterm's TERM and `NO_COLOR`
+    /// (nothing of the developer's configures iris, git or a provider).
+    pub fn isolated_iris(&self, args: &[&str]) -> Command {
+        let mut command = Command::new(env!("CARGO_BIN_EXE_iris"));
+        command
+            .args(args)
+            .current_dir(self.path())
+            .env_clear()
+            .env("PATH", std::env::var_os("PATH").unwrap_or_default())
+            .env("HOME", self.home())
+            .env("XDG_CONFIG_HOME", self.home().join("xdg"))
+            .env("GIT_CONFIG_GLOBAL", self.git_config())
+            .env("GIT_CONFIG_NOSYSTEM", "1")
+            .env("TERM", "xterm-256color")
+            .env("NO_COLOR", "1");
+        command
+    }
+
     pub fn iris(&self, args: &[&str]) -> Output {
         self.iris_in(&self.path(), args)
     }

@@ -5,7 +5,7 @@ use crate::agent::safety::Risk;
 use std::fmt::Write;
 use std::io::Read;
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, ExitStatus, Stdio};
+use std::process::{Command, ExitStatus, Stdio};
 use std::sync::mpsc;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
@@ -441,7 +441,7 @@ fn run_until(
     };
     // On a timeout this stops the analyzer; after a normal exit, anything it left running
     // (which would also keep the pipe open).
-    kill_group(&mut child);
+    crate::process::kill_group(&mut child);
     let _ = child.wait();
     let _ = drained.recv_timeout(DRAIN_GRACE);
     let (output, dropped_bytes) = match captured.lock() {
@@ -453,19 +453,6 @@ fn run_until(
         status,
         dropped_bytes,
     })
-}
-
-#[cfg(unix)]
-fn kill_group(child: &mut Child) {
-    use rustix::process::{Pid, Signal, kill_process_group};
-    // The group's id is the child's pid (process_group(0)); an empty group is no error here.
-    let _ = kill_process_group(Pid::from_child(child), Signal::KILL);
-    let _ = child.kill();
-}
-
-#[cfg(not(unix))]
-fn kill_group(child: &mut Child) {
-    let _ = child.kill();
 }
 
 #[cfg(test)]
