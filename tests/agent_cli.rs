@@ -538,22 +538,9 @@ fn review_of_a_commit_names_it_in_the_request() {
     );
 }
 
-fn feature_branch_repo() -> TestRepo {
-    let repo = TestRepo::new();
-    repo.write("src/lib.rs", "pub fn one() -> u32 {\n    1\n}\n");
-    repo.commit_all("Initial commit");
-    repo.git(&["checkout", "-q", "-b", "feature/two"]);
-    repo.write(
-        "src/lib.rs",
-        "pub fn one() -> u32 {\n    1\n}\n\npub fn two() -> u32 {\n    2\n}\n",
-    );
-    repo.commit_all("Add two()");
-    repo
-}
-
 #[test]
 fn pr_defaults_from_to_the_default_branch() {
-    let repo = feature_branch_repo();
+    let repo = TestRepo::feature_branch();
     let pr = json!({
         "title": "Add two()", "summary": "Adds two().", "description": "",
         "changes": ["src/lib.rs: add two()"], "testing": [], "breaking_changes": [],

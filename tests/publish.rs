@@ -34,15 +34,7 @@ fn pr_script() -> Vec<Step> {
 
 /// `main` with one commit, then `feature/two` adding two(), with `origin` at `remote`.
 fn feature_repo(remote: &str) -> TestRepo {
-    let repo = TestRepo::new();
-    repo.write("src/lib.rs", "pub fn one() -> u32 {\n    1\n}\n");
-    repo.commit_all("Initial commit");
-    repo.git(&["checkout", "-q", "-b", "feature/two"]);
-    repo.write(
-        "src/lib.rs",
-        "pub fn one() -> u32 {\n    1\n}\n\npub fn two() -> u32 {\n    2\n}\n",
-    );
-    repo.commit_all("Add two()");
+    let repo = TestRepo::feature_branch();
     repo.git(&["remote", "add", "origin", remote]);
     repo
 }

@@ -129,6 +129,21 @@ impl TestRepo {
         self.git(&["rev-parse", "HEAD"]).trim().to_string()
     }
 
+    /// A repository with one commit on its first branch, then `feature/two` adding `two()` to
+    /// `src/lib.rs` in a second commit (checked out).
+    pub fn feature_branch() -> TestRepo {
+        let repo = TestRepo::new();
+        repo.write("src/lib.rs", "pub fn one() -> u32 {\n    1\n}\n");
+        repo.commit_all("Initial commit");
+        repo.git(&["checkout", "-q", "-b", "feature/two"]);
+        repo.write(
+            "src/lib.rs",
+            "pub fn one() -> u32 {\n    1\n}\n\npub fn two() -> u32 {\n    2\n}\n",
+        );
+        repo.commit_all("Add two()");
+        repo
+    }
+
     /// Runs the real `iris` binary in `dir` (the repository root unless a subdirectory is given).
     pub fn iris_in(&self, dir: &Path, args: &[&str]) -> Output {
         Command::new(env!("CARGO_BIN_EXE_iris"))
