@@ -744,6 +744,13 @@ fn confirm_dialogs() {
     let mut state = studio(Mode::REVIEW);
     state.confirm = Some(Confirm::Quit);
     insta::assert_snapshot!("confirm_quit", render(&state));
+    // Publishing says what it does in each mode.
+    state.confirm = Some(Confirm::Publish);
+    let screen = render(&state);
+    assert!(screen.contains("Post this review as a comment"), "{screen}");
+    let mut state = studio(Mode::PR);
+    state.confirm = Some(Confirm::Publish);
+    insta::assert_snapshot!("confirm_publish_pr", render(&state));
 }
 
 #[test]
