@@ -10,6 +10,7 @@ pub mod agent;
 pub mod change;
 pub mod cli;
 pub mod clipboard;
+pub mod commit_rules;
 pub mod config;
 pub mod git;
 pub mod language;
