@@ -2,6 +2,7 @@
 
 mod approve;
 mod blame;
+mod check;
 mod completions;
 pub mod config;
 pub mod exit;

@@ -28,6 +28,7 @@ pub fn exit_code(err: &anyhow::Error) -> u8 {
         if cause.is::<crate::config::ConfigError>()
             || cause.is::<crate::config::NotConfigured>()
             || cause.is::<UsageError>()
+            || cause.is::<crate::commit_rules::RulesError>()
             || cause.is::<clap::Error>()
             || cause.is::<crate::agent::capability::CapabilityError>()
             || cause.is::<crate::agent::style::UnknownPreset>()

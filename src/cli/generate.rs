@@ -54,6 +54,14 @@ pub struct GenArgs {
     /// Have the critic check the message and revise it once if needed.
     #[arg(long)]
     pub critic: bool,
+    /// Write nothing: check a message against the repository's commitlint or commitizen
+    /// rules (stdin's when piped, else the last commit's) and exit 1 on an error-level
+    /// violation. Needs no provider.
+    #[arg(long, conflicts_with_all = ["print", "auto_commit", "amend", "no_verify", "critic"])]
+    pub check: bool,
+    /// With --check: check this commit's message (stdin is not read).
+    #[arg(long, value_name = "REV", requires = "check")]
+    pub rev: Option<String>,
     #[command(flatten)]
     pub config: ConfigFlags,
     #[command(flatten)]
@@ -239,6 +247,9 @@ where
 }
 
 pub async fn gen_command(args: GenArgs) -> Result<ExitCode> {
+    if args.check {
+        return super::check::run(args.rev.as_deref());
+    }
     let session = Session::open(&args.config, args.output)?;
     if !args.amend {
         session.require_staged("nothing is staged: stage your changes with `git add` first")?;

@@ -702,9 +702,8 @@ impl Reader<'_> {
                     self.skip_expression(pos, false);
                     None
                 }
-                _ => {
-                    return Err(format!("line {line}: expected a key in an object"));
-                }
+                None => return Err(format!("line {line}: the file ends inside an object")),
+                _ => return Err(format!("line {line}: expected a key in an object")),
             };
             if let Some(key) = key {
                 if self.is_punct(*pos, ':') {
