@@ -523,6 +523,29 @@ fn a_broken_configuration_is_an_error_naming_the_file_and_the_reason() {
 }
 
 #[test]
+fn a_byte_order_mark_and_either_syntax_in_an_extensionless_rc() {
+    let dir = dir_with(&[(
+        "package.json",
+        "\u{feff}{\"commitlint\": {\"rules\": {\"type-empty\": [2, \"never\"]}}}",
+    )]);
+    let rules = commit_rules::find(dir.path()).unwrap().unwrap();
+    assert_eq!(rules.type_empty, Some(Rule::never(())));
+
+    let json = commit_rules::parse(".commitlintrc", JSON_RULES).unwrap();
+    assert_eq!(json.header_max_length, Some(Rule::always(50)));
+    let yaml = commit_rules::parse(
+        ".commitlintrc",
+        "rules:\n  header-max-length: [2, always, 50]\n",
+    )
+    .unwrap();
+    assert_eq!(yaml, json);
+    let err = commit_rules::parse(".commitlintrc", "rules: [1, 2\n").unwrap_err();
+    assert!(err.reason.starts_with("not valid YAML"), "{}", err.reason);
+    let err = commit_rules::parse(".commitlintrc", "{\"rules\": [1, 2\n").unwrap_err();
+    assert!(err.reason.starts_with("not valid JSON"), "{}", err.reason);
+}
+
+#[test]
 fn input_is_bounded() {
     let big = format!(
         "{{\"rules\": {{}}, \"x\": \"{}\"}}",

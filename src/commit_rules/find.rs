@@ -93,7 +93,7 @@ pub fn find(repo_root: &Path) -> Result<Option<CommitRules>, RulesError> {
         if !holds_rules(format, &text) {
             continue;
         }
-        return parse_as(format, name, &text).map(Some);
+        return super::parse(name, &text).map(Some);
     }
     Ok(None)
 }
@@ -182,10 +182,16 @@ pub fn parse_as(format: Format, file: &str, text: &str) -> Result<CommitRules, R
         Format::Yaml => config::commitlint(file, &yaml(text).map_err(fail)?),
         Format::JsonOrYaml => {
             // cosmiconfig reads an extensionless rc file as YAML, which JSON is a subset of;
-            // JSON first gives the better message for a JSON file.
+            // JSON first gives the better message for a file that looks like JSON.
             let node = match json(text) {
                 Ok(node) => node,
-                Err(json_err) => yaml(text).map_err(|_| fail(json_err))?,
+                Err(json_err) => yaml(text).map_err(|yaml_err| {
+                    fail(if text.trim_start().starts_with('{') {
+                        json_err
+                    } else {
+                        yaml_err
+                    })
+                })?,
             };
             config::commitlint(file, &node)
         }

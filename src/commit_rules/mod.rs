@@ -194,6 +194,8 @@ pub fn parse(file_name: &str, text: &str) -> Result<CommitRules, RulesError> {
             ),
         ));
     }
+    // Editors on Windows may start a UTF-8 file with a byte order mark; JSON may not.
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     let base = file_name.rsplit('/').next().unwrap_or(file_name);
     match find::format_of(base) {
         Some(format) => find::parse_as(format, file_name, text),
