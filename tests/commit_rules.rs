@@ -280,6 +280,15 @@ fn a_typescript_config_exporting_a_user_config_constant() {
         violated(&rules, "feat(dataGrid): add sorting"),
         strings(&["scope-case!"])
     );
+    // Several scopes are each in kebab case.
+    assert_eq!(
+        violated(&rules, "fix(data-grid, date-picker): keep the focus"),
+        Vec::<String>::new()
+    );
+    assert_eq!(
+        violated(&rules, "fix(data-grid/datePicker): keep the focus"),
+        strings(&["scope-case!"])
+    );
     let body = format!("fix: clamp the scroll offset\n\n{}", "word ".repeat(19));
     assert_eq!(violated(&rules, &body), strings(&["body-max-line-length"]));
 }

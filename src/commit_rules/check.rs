@@ -113,7 +113,10 @@ pub fn check(rules: &CommitRules, message: &str) -> Vec<Violation> {
     }
     if let Some(rule) = &rules.scope_case
         && !scope.is_empty()
-        && let Some(text) = case_violation("scope", scope, rule)
+        // Each of several scopes (`a/b`, `a, b`) is checked on its own.
+        && let Some(text) = scope_parts(scope)
+            .iter()
+            .find_map(|part| case_violation("scope", part, rule))
     {
         report("scope-case", rule.level, text);
     }
@@ -126,8 +129,7 @@ pub fn check(rules: &CommitRules, message: &str) -> Vec<Violation> {
         && !scope.is_empty()
         && !rule.value.is_empty()
     {
-        // A scope may name several, split by `/`, `\` or `,`.
-        let parts: Vec<&str> = scope.split(['/', '\\', ',']).map(str::trim_start).collect();
+        let parts = scope_parts(scope);
         let known = |s: &str| rule.value.iter().any(|v| v == s);
         let ok = match rule.when {
             When::Always => known(scope) || parts.iter().all(|p| known(p)),
@@ -210,6 +212,11 @@ pub fn check(rules: &CommitRules, message: &str) -> Vec<Violation> {
         ));
     }
     out
+}
+
+/// The scopes a scope names: it may list several, split by `/`, `\\` or `,`.
+fn scope_parts(scope: &str) -> Vec<&str> {
+    scope.split(['/', '\\', ',']).map(str::trim_start).collect()
 }
 
 /// Whether a rule with condition `when` fails for a property that holds (`holds`) or not.
