@@ -404,6 +404,13 @@ fn violations_name_the_limit_and_the_allowed_values() {
             "The type is in lower-case (lower case)",
         ])
     );
+    assert!(
+        rules
+            .describe()
+            .contains(&"The header (first line) is at most 80 characters (a warning)".to_string()),
+        "{:?}",
+        rules.describe()
+    );
 }
 
 // --- Where the rules come from -----------------------------------------------------------
