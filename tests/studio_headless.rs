@@ -994,3 +994,30 @@ async fn i_reads_the_open_file_and_lists_its_blocks_and_asking_again_is_instant(
     );
     assert_eq!(fake.requests().len(), 1);
 }
+
+/// The studio reads the repository's commit rules as it starts, off the UI thread.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_repositorys_commit_rules_are_read_at_start() {
+    let repo = staged_repo();
+    repo.write(
+        ".commitlintrc.json",
+        r#"{"extends": ["@commitlint/config-conventional"], "rules": {"header-max-length": [2, "always", 60]}}"#,
+    );
+    let fake = FakeProvider::start(vec![]);
+    let mut studio = Headless::new(&repo, &fake, Mode::COMMIT);
+    studio.state.auto_generate = false;
+    studio.runner.start();
+    studio
+        .pump_until("the rules and the status", |s| {
+            s.commit_rules.is_some() && !s.files_loading
+        })
+        .await;
+    let rules = studio.state.commit_rules.as_ref().unwrap();
+    assert_eq!(rules.source, ".commitlintrc.json");
+    let broken: Vec<String> = rules
+        .check("Add two()")
+        .into_iter()
+        .map(|v| v.rule)
+        .collect();
+    assert!(broken.contains(&"type-empty".to_string()), "{broken:?}");
+}

@@ -1001,3 +1001,38 @@ fn the_setup_overlay_lists_local_models_takes_a_masked_key_and_shows_what_it_wri
     assert!(!screen.contains("sk-secret"), "{screen}");
     insta::assert_snapshot!("setup_confirm", screen);
 }
+
+#[test]
+fn a_commit_message_that_breaks_the_projects_rules_names_the_rule_beside_the_title_meter() {
+    let config = "module.exports = {\n  extends: ['@commitlint/config-conventional'],\n  \
+                  rules: { 'scope-enum': [2, 'always', ['cli', 'studio']] },\n};\n";
+    let rules = iris_studio::commit_rules::parse("commitlint.config.js", config).unwrap();
+    let mut state = studio(Mode::COMMIT);
+    let set = |state: &mut State, text: &str| {
+        state
+            .artifacts
+            .get_mut(&ArtifactKind::Commit)
+            .unwrap()
+            .replace(text);
+    };
+    set(&mut state, "Added the rules marker.");
+    // Without rules, only the length is measured.
+    let screen = render(&state);
+    assert!(
+        screen.contains("title 23/72 ─") && !screen.contains('✖'),
+        "{screen}"
+    );
+    update(&mut state, Action::RulesLoaded(Ok(Some(Box::new(rules)))));
+    let screen = render(&state);
+    assert!(
+        screen.contains("title 23/72  ✖ subject-empty +2 "),
+        "{screen}"
+    );
+    set(&mut state, "feat(git): add the rules marker");
+    assert!(render(&state).contains("✖ scope-enum "));
+    set(&mut state, "feat(studio): add the rules marker");
+    let buffer = render_buffer(&state);
+    let (x, y) = row_of(&buffer, "✔ rules");
+    assert_eq!(y, HEIGHT - 2, "on the editor's bottom border");
+    assert!(x > 80);
+}

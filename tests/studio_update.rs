@@ -3046,3 +3046,26 @@ fn p_publishes_the_pr_or_posts_the_review_after_asking() {
         }]
     ));
 }
+
+#[test]
+fn unreadable_commit_rules_are_a_warning_and_readable_ones_are_kept() {
+    let mut state = loaded(Mode::COMMIT, vec![]);
+    update(
+        &mut state,
+        Action::RulesLoaded(Err(
+            "cannot read the commit rules in .commitlintrc.json: expected value at line 1".into(),
+        )),
+    );
+    assert_eq!(notice(&state).0, Level::Warning);
+    assert!(state.commit_rules.is_none());
+    let rules = iris_studio::commit_rules::parse(
+        ".commitlintrc.json",
+        r#"{"rules": {"header-max-length": [2, "always", 50]}}"#,
+    )
+    .unwrap();
+    update(
+        &mut state,
+        Action::RulesLoaded(Ok(Some(Box::new(rules.clone())))),
+    );
+    assert_eq!(state.commit_rules, Some(rules));
+}

@@ -121,6 +121,8 @@ pub enum Action {
     Copied(Result<String, String>),
     /// The artifact was published (the tool's summary and the link), or why not.
     Published(Result<String, String>),
+    /// The repository's commit rules (commitlint, commitizen), none, or why they cannot be read.
+    RulesLoaded(Result<Option<Box<crate::commit_rules::CommitRules>>, String>),
     /// The model servers that answered on this machine (setup).
     ServersFound(Vec<crate::setup::LocalServer>),
     /// Setup's choice was written and Iris started with it (what to tell the user), or why not.

@@ -428,6 +428,9 @@ pub struct State {
     pub commit_flags: CommitFlags,
     /// Why AI actions cannot run (no provider configured), if so.
     pub ai_unavailable: Option<String>,
+    /// The repository's commit rules, which the commit message is checked against as it is
+    /// written.
+    pub commit_rules: Option<crate::commit_rules::CommitRules>,
     /// The setup overlay, while it is open.
     pub setup: Option<Setup>,
     /// What setup needs to know of this machine (read at start).
@@ -500,6 +503,7 @@ impl State {
             notice: None,
             commit_flags: CommitFlags::default(),
             ai_unavailable: None,
+            commit_rules: None,
             setup: None,
             setup_facts: SetupFacts::default(),
             auto_generate: true,

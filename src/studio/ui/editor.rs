@@ -45,10 +45,13 @@ pub fn draw(frame: &mut Frame, area: Rect, state: &State, theme: &Theme) {
         if state.commit_flags.no_verify {
             flags.push_str("no-verify ");
         }
-        block = block.title_bottom(Line::from(vec![
-            Span::styled(format!(" title {length}/72 "), theme.style(token)),
-            Span::styled(flags, theme.style(Token::Warning)),
-        ]));
+        let mut marks = vec![Span::styled(
+            format!(" title {length}/72 "),
+            theme.style(token),
+        )];
+        marks.extend(rules_mark(state, &buffer.text(), theme));
+        marks.push(Span::styled(flags, theme.style(Token::Warning)));
+        block = block.title_bottom(Line::from(marks));
     }
     // While Iris writes the artifact, show her text as it streams in (a chat reply streams
     // into the chat, not over the artifact being discussed).
@@ -90,4 +93,31 @@ pub fn draw(frame: &mut Frame, area: Rect, state: &State, theme: &Theme) {
     let inner = block.inner(area);
     frame.render_widget(block, area);
     frame.render_widget(&buffer.editor, inner);
+}
+
+/// The project's commit rules against the message: the first rule it breaks, named (errors
+/// before warnings), or a tick; nothing without rules or a message.
+fn rules_mark<'a>(state: &State, message: &str, theme: &Theme) -> Option<Span<'a>> {
+    let rules = state.commit_rules.as_ref()?;
+    if message.trim().is_empty() {
+        return None;
+    }
+    let mut violations = rules.check(message);
+    violations.sort_by_key(|v| !v.error);
+    let Some(first) = violations.first() else {
+        return Some(Span::styled(" ✔ rules ", theme.style(Token::TitleOk)));
+    };
+    let (mark, token) = if first.error {
+        ("✖", Token::TitleOver)
+    } else {
+        ("⚠", Token::TitleWarn)
+    };
+    let more = match violations.len() {
+        1 => String::new(),
+        n => format!(" +{}", n - 1),
+    };
+    Some(Span::styled(
+        format!(" {mark} {}{more} ", first.rule),
+        theme.style(token),
+    ))
 }

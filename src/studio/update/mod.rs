@@ -87,6 +87,14 @@ fn reduce(state: &mut State, action: Action) -> Vec<Effect> {
             }
             Vec::new()
         }
+        Action::RulesLoaded(Ok(rules)) => {
+            state.commit_rules = rules.map(|rules| *rules);
+            Vec::new()
+        }
+        Action::RulesLoaded(Err(err)) => {
+            notice(state, Level::Warning, err);
+            Vec::new()
+        }
         Action::ServersFound(servers) => setup::servers_found(state, servers),
         Action::SetupWritten(result) => setup::written(state, result),
         Action::DraftsLoaded(drafts) => artifact::drafts_loaded(state, drafts),
