@@ -195,7 +195,7 @@ impl IrisAgent {
             preamble: &preamble,
             request,
             schema: self.schema_for(cap.output_type),
-            tools: &Vec::new,
+            tools: &no_tools,
             // The least rig allows; with no tool to call, the model answers at once.
             max_turns: 2,
         };
@@ -326,6 +326,11 @@ pub(crate) struct Ask<'a> {
     pub schema: Option<serde_json::Value>,
     pub tools: &'a (dyn Fn() -> Vec<Box<dyn rig_core::tool::ToolDyn>> + Sync),
     pub max_turns: usize,
+}
+
+/// The tools of a follow-up: none.
+fn no_tools() -> Vec<Box<dyn rig_core::tool::ToolDyn>> {
+    Vec::new()
 }
 
 /// A 400 (or 422) answer about the output format: what a server says to an option it does
