@@ -55,7 +55,11 @@ fn the_first_request_carries_the_rules_and_a_repository_without_rules_none() {
     assert_eq!(success(&out).trim(), "feat: add two()");
     assert!(warnings(&stderr(&out)).is_empty(), "{}", stderr(&out));
     let requests = fake.requests();
-    assert_eq!(requests.len(), 1, "a message that follows the rules: one request");
+    assert_eq!(
+        requests.len(),
+        1,
+        "a message that follows the rules: one request"
+    );
     let first = asked(&requests[0]);
     assert!(
         first.starts_with("Write the commit message for the staged changes."),
@@ -120,7 +124,8 @@ fn a_message_that_breaks_a_rule_is_asked_for_once_more_and_the_revision_printed(
     // The same capability: the writer's own instructions and schema.
     assert_eq!(requests[1].system_text(), requests[0].system_text());
     assert!(
-        requests[0].body.get("text").is_some() && requests[1].body.get("text") == requests[0].body.get("text"),
+        requests[0].body.get("text").is_some()
+            && requests[1].body.get("text") == requests[0].body.get("text"),
         "the same output format"
     );
     let again = asked(&requests[1]);
@@ -136,7 +141,11 @@ fn a_message_that_breaks_a_rule_is_asked_for_once_more_and_the_revision_printed(
     // A short follow-up: what to fix, not the evidence again, and nothing to call.
     assert!(!again.contains("## Evidence gathered up front"), "{again}");
     assert!(!again.contains("header-max-length"), "{again}");
-    assert!(requests[1].tool_names().is_empty(), "{:?}", requests[1].tool_names());
+    assert!(
+        requests[1].tool_names().is_empty(),
+        "{:?}",
+        requests[1].tool_names()
+    );
     assert!(!requests[0].tool_names().is_empty());
 }
 
@@ -149,7 +158,11 @@ fn a_revision_that_breaks_as_many_rules_leaves_the_first_and_a_warning() {
         Step::text(commit_json("feat: never asked for", "")),
     ]);
     let out = run(&repo, &["gen", "--print"], &openai_env(&fake));
-    assert_eq!(success(&out).trim(), "feature: add two()", "the first stands");
+    assert_eq!(
+        success(&out).trim(),
+        "feature: add two()",
+        "the first stands"
+    );
     assert_eq!(fake.requests().len(), 2, "never a third request");
     let err = stderr(&out);
     let warned = warnings(&err);
@@ -284,7 +297,10 @@ fn iris_for(repo: &TestRepo, fake: &FakeProvider) -> IrisAgent {
 }
 
 /// A commit message written by the agent itself, with the events it reported.
-fn write_commit(repo: &TestRepo, fake: &FakeProvider) -> (iris_studio::agent::write::Written, Vec<AgentEvent>) {
+fn write_commit(
+    repo: &TestRepo,
+    fake: &FakeProvider,
+) -> (iris_studio::agent::write::Written, Vec<AgentEvent>) {
     let iris = iris_for(repo, fake);
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
@@ -293,7 +309,12 @@ fn write_commit(repo: &TestRepo, fake: &FakeProvider) -> (iris_studio::agent::wr
         .expect("runtime");
     let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel();
     let written = runtime
-        .block_on(iris.write(ArtifactKind::Commit, &Scope::Staged, false, &EventSink::new(tx)))
+        .block_on(iris.write(
+            ArtifactKind::Commit,
+            &Scope::Staged,
+            false,
+            &EventSink::new(tx),
+        ))
         .expect("written");
     let mut events = Vec::new();
     while let Ok(event) = rx.try_recv() {
@@ -323,8 +344,15 @@ fn the_agent_says_what_it_asks_again_for_and_what_is_left() {
     assert_eq!(written.text, "feat: add two()");
     assert_eq!(written.json["title"], "feat: add two()");
     assert_eq!(written.requests, 2);
-    assert!(written.rule_violations.is_empty(), "{:?}", written.rule_violations);
-    assert_eq!(written.rules_source.as_deref(), Some("commitlint.config.js"));
+    assert!(
+        written.rule_violations.is_empty(),
+        "{:?}",
+        written.rule_violations
+    );
+    assert_eq!(
+        written.rules_source.as_deref(),
+        Some("commitlint.config.js")
+    );
     let said = statuses(&events);
     assert!(
         said.iter()
@@ -332,7 +360,8 @@ fn the_agent_says_what_it_asks_again_for_and_what_is_left() {
         "{said:?}"
     );
     assert!(
-        said.iter().any(|s| s == "the revised message follows the rules"),
+        said.iter()
+            .any(|s| s == "the revised message follows the rules"),
         "{said:?}"
     );
     assert_eq!(
@@ -348,7 +377,11 @@ fn the_agent_says_what_it_asks_again_for_and_what_is_left() {
     ]);
     let (written, events) = write_commit(&repo, &fake);
     assert_eq!(written.text, "feature: add two()");
-    let rules: Vec<&str> = written.rule_violations.iter().map(|v| v.rule.as_str()).collect();
+    let rules: Vec<&str> = written
+        .rule_violations
+        .iter()
+        .map(|v| v.rule.as_str())
+        .collect();
     assert_eq!(rules, ["type-enum"]);
     assert!(written.rule_violations[0].error);
     assert!(

@@ -310,3 +310,83 @@ struct Run<'a> {
     critic: bool,
     sink: &'a EventSink,
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn violation(rule: &str, error: bool) -> Violation {
+        Violation {
+            rule: rule.into(),
+            message: format!("{rule} is broken"),
+            error,
+        }
+    }
+
+    #[test]
+    fn rules_that_set_nothing_add_no_section() {
+        assert_eq!(
+            rules_section(&CommitRules::empty(".commitlintrc.json")),
+            None
+        );
+        let rules = crate::commit_rules::parse(
+            ".commitlintrc.json",
+            r#"{"rules": {"header-max-length": [2, "always", 60]}}"#,
+        )
+        .expect("rules");
+        assert_eq!(
+            rules_section(&rules).as_deref(),
+            Some(
+                "## This project's commit rules (.commitlintrc.json)\nThe message must follow \
+                 them; they come before the style of the recent history.\n- The header (first \
+                 line) is at most 60 characters"
+            )
+        );
+    }
+
+    #[test]
+    fn only_errors_count_and_each_rule_is_named_once() {
+        let found = [
+            violation("type-enum", true),
+            violation("body-leading-blank", false),
+            violation("scope-case", true),
+            violation("scope-case", true),
+        ];
+        assert_eq!(error_count(&found), 3);
+        assert_eq!(broken_rules(&found), "type-enum, scope-case");
+        assert_eq!(error_count(&found[1..2]), 0);
+    }
+
+    #[test]
+    fn the_follow_up_leaves_the_evidence_out_and_lists_every_violation() {
+        let rules = CommitRules::empty("commitlint.config.js");
+        let request = format!(
+            "Write the commit message.\n\n## Rules\n- one\n\n{}\n\ndiff --git a/x b/x",
+            super::super::evidence::HEADING
+        );
+        let asked = follow_up_request(
+            &request,
+            &rules,
+            "feature: x\n",
+            &[
+                violation("type-enum", true),
+                violation("body-leading-blank", false),
+            ],
+        );
+        assert!(
+            asked.starts_with(
+                "Write the commit message.\n\n## Rules\n- one\n\n## Your message\nfeature: x\n\n"
+            ),
+            "{asked}"
+        );
+        assert!(!asked.contains("diff --git"), "{asked}");
+        assert!(
+            asked.contains("- type-enum: type-enum is broken\n"),
+            "{asked}"
+        );
+        assert!(
+            asked.contains("- body-leading-blank: body-leading-blank is broken (a warning)"),
+            "{asked}"
+        );
+    }
+}
