@@ -17,6 +17,9 @@ use crate::secrets::Finding;
 pub enum AgentEvent {
     /// A phase began ("generating", "reviewing the draft", ...).
     Status(String),
+    /// Something the user should know that does not stop the work (the repository's commit
+    /// rules cannot be read, a follow-up failed and the first artifact stands).
+    Warning(String),
     /// A request to the model was sent.
     Request,
     /// Text the model is writing, as it arrives.

@@ -150,6 +150,15 @@ impl IrisAgent {
             }
             other => other?,
         };
+        self.read_artifact(cap, output)
+    }
+
+    /// The artifact in a conversation's final reply, and what the conversation cost.
+    fn read_artifact<T: Artifact>(
+        &self,
+        cap: &Capability,
+        output: super::RunOutput,
+    ) -> anyhow::Result<(T, Spent)> {
         let mut artifact: T = match parse_structured(&output.text) {
             Ok(artifact) => artifact,
             Err(err) => return Err(self.unreadable(&cap.name, &err)),
@@ -168,6 +177,38 @@ impl IrisAgent {
             output: output.output_tokens,
         };
         Ok((artifact, spent))
+    }
+
+    /// One follow-up on an artifact already written: `capability`'s instructions and output
+    /// type, `request` (which holds all it needs: the artifact and what to fix), no tools and
+    /// no critic, so it is one request, within the capability's output budget.
+    pub(crate) async fn follow_up<T: Artifact + Send + 'static>(
+        &self,
+        capability: &str,
+        request: &str,
+        sink: &EventSink,
+    ) -> anyhow::Result<Generated<T>> {
+        let cap = Capability::load(capability, self.user_dir.as_deref())?;
+        let preamble = self.preamble(&cap, T::OUTPUT_TYPE)?;
+        let ask = Ask {
+            cap: &cap,
+            preamble: &preamble,
+            request,
+            schema: self.schema_for(cap.output_type),
+            tools: &no_tools,
+            // The least rig allows; with no tool to call, the model answers at once.
+            max_turns: 2,
+        };
+        let output = self.converse(ask, sink).await?;
+        let (artifact, spent) = self.read_artifact::<T>(&cap, output)?;
+        Ok(Generated {
+            artifact,
+            requests: spent.requests,
+            input_tokens: spent.input,
+            output_tokens: spent.output,
+            revised: false,
+            critic_warning: None,
+        })
     }
 
     /// The main agent on `request`, with every tool, the provider asked to keep the answer to
@@ -285,6 +326,11 @@ pub(crate) struct Ask<'a> {
     pub schema: Option<serde_json::Value>,
     pub tools: &'a (dyn Fn() -> Vec<Box<dyn rig_core::tool::ToolDyn>> + Sync),
     pub max_turns: usize,
+}
+
+/// The tools of a follow-up: none.
+fn no_tools() -> Vec<Box<dyn rig_core::tool::ToolDyn>> {
+    Vec::new()
 }
 
 /// A 400 (or 422) answer about the output format: what a server says to an option it does

@@ -37,6 +37,7 @@ impl Progress {
     pub fn apply(&mut self, event: &AgentEvent) {
         match event {
             AgentEvent::Status(text) => self.activity = text.clone(),
+            AgentEvent::Warning(text) => self.activity = format!("warning: {text}"),
             AgentEvent::Request => self.requests += 1,
             AgentEvent::ToolStarted { summary, .. } => {
                 self.activity = summary.clone();

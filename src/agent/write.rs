@@ -2,10 +2,12 @@
 //! capability and request come from the artifact's kind and scope, the critic and the
 //! emoji from the configuration.
 
+use super::evidence::without_evidence;
 use super::generate::within;
 use super::iris::IrisAgent;
 use super::requests::{Scope, request};
 use super::{AgentEvent, EventSink};
+use crate::commit_rules::{self, CommitRules, Violation};
 use crate::types::{
     Artifact, ArtifactKind, Changelog, GeneratedMessage, PullRequest, ReleaseNotes, Review,
 };
@@ -24,6 +26,12 @@ pub struct Written {
     pub output_tokens: u64,
     /// The critic could not run; the first artifact stands.
     pub critic_warning: Option<String>,
+    /// For a commit message in a repository with commit rules: the rules it still breaks,
+    /// errors and warnings, after the one retry its errors asked for. Empty otherwise.
+    pub rule_violations: Vec<Violation>,
+    /// The file the repository's commit rules came from (`commitlint.config.js`, ...), when
+    /// a commit message was checked against them.
+    pub rules_source: Option<String>,
 }
 
 impl IrisAgent {
@@ -79,7 +87,16 @@ impl IrisAgent {
     ) -> anyhow::Result<Written> {
         sink.send(AgentEvent::Status("gathering the evidence".into()));
         let evidence = super::evidence::gather(&self.ctx, self.main.kind, kind, scope).await;
-        let request = format!("{}\n\n{evidence}", request(kind, scope));
+        let rules = match kind {
+            ArtifactKind::Commit => self.commit_rules(sink).await,
+            _ => None,
+        };
+        // The rules go before the evidence, so a retry without the evidence keeps them.
+        let asked = match rules.as_ref().and_then(rules_section) {
+            Some(section) => format!("{}\n\n{section}", request(kind, scope)),
+            None => request(kind, scope),
+        };
+        let request = format!("{asked}\n\n{evidence}");
         let critic = self.critic_enabled && (kind.describe().critic || ask_critic);
         let version = scope.version().map(str::to_string);
         // Without gitmoji (and always with conventional commits) no emoji is kept.
@@ -92,12 +109,19 @@ impl IrisAgent {
         };
         match kind {
             ArtifactKind::Commit => {
-                self.write_as(run, |m: &mut GeneratedMessage| {
+                let finish = move |m: &mut GeneratedMessage| {
                     if drop_emoji {
                         m.emoji = None;
                     }
-                })
-                .await
+                };
+                let written = self.write_as(run, finish).await?;
+                match &rules {
+                    Some(rules) => {
+                        self.keep_to_rules(written, rules, &request, finish, sink)
+                            .await
+                    }
+                    None => Ok(written),
+                }
             }
             ArtifactKind::Review => self.write_as(run, |_: &mut Review| {}).await,
             ArtifactKind::Pr => self.write_as(run, |_: &mut PullRequest| {}).await,
@@ -136,8 +160,147 @@ impl IrisAgent {
             input_tokens: generated.input_tokens,
             output_tokens: generated.output_tokens,
             critic_warning: generated.critic_warning,
+            rule_violations: Vec::new(),
+            rules_source: None,
         })
     }
+
+    /// The repository's commit rules, if it has any. A configuration that cannot be read is
+    /// a warning, and the message is written as if there were none.
+    async fn commit_rules(&self, sink: &EventSink) -> Option<CommitRules> {
+        let root = self.ctx.repo_root.clone();
+        let found = tokio::task::spawn_blocking(move || commit_rules::find(&root)).await;
+        let err = match found {
+            Ok(Ok(rules)) => return rules,
+            Ok(Err(err)) => err.to_string(),
+            Err(join) => format!("cannot read the commit rules: {join}"),
+        };
+        sink.send(AgentEvent::Warning(format!(
+            "{err}; the message is written without them"
+        )));
+        None
+    }
+
+    /// `written` (a commit message) checked against `rules`: on an error-level violation the
+    /// model is asked once more, with the message and what it breaks, and the revision is kept
+    /// when it breaks fewer error-level rules. Never more than one retry; a retry that fails
+    /// leaves the first message, with a warning.
+    async fn keep_to_rules(
+        &self,
+        mut written: Written,
+        rules: &CommitRules,
+        request: &str,
+        finish: impl Fn(&mut GeneratedMessage),
+        sink: &EventSink,
+    ) -> anyhow::Result<Written> {
+        written.rules_source = Some(rules.source.clone());
+        let first = rules.check(&written.text);
+        let errors = error_count(&first);
+        if errors == 0 {
+            written.rule_violations = first;
+            return Ok(written);
+        }
+        sink.send(AgentEvent::Status(format!(
+            "the message breaks {}: asking once more",
+            broken_rules(&first)
+        )));
+        let asked = follow_up_request(request, rules, &written.text, &first);
+        let revised = match self
+            .follow_up::<GeneratedMessage>(written.kind.name(), &asked, sink)
+            .await
+        {
+            Ok(revised) => revised,
+            Err(err) => {
+                sink.send(AgentEvent::Warning(format!(
+                    "asking for a message that follows {} failed ({err:#}); keeping the first",
+                    rules.source
+                )));
+                written.rule_violations = first;
+                return Ok(written);
+            }
+        };
+        written.requests += revised.requests;
+        written.input_tokens += revised.input_tokens;
+        written.output_tokens += revised.output_tokens;
+        let mut message = revised.artifact;
+        finish(&mut message);
+        let text = message.to_markdown();
+        let second = rules.check(&text);
+        let left = error_count(&second);
+        if left < errors {
+            sink.send(AgentEvent::Status(if left == 0 {
+                "the revised message follows the rules".to_string()
+            } else {
+                format!("the revised message still breaks {}", broken_rules(&second))
+            }));
+            written.text = text;
+            written.json = serde_json::to_value(&message)?;
+            written.rule_violations = second;
+        } else {
+            sink.send(AgentEvent::Status(
+                "the revised message is no better: keeping the first".into(),
+            ));
+            written.rule_violations = first;
+        }
+        Ok(written)
+    }
+}
+
+/// Error-level violations in `violations`.
+fn error_count(violations: &[Violation]) -> usize {
+    violations.iter().filter(|v| v.error).count()
+}
+
+/// The error-level rules broken, each once: "type-enum, header-max-length".
+fn broken_rules(violations: &[Violation]) -> String {
+    let mut names: Vec<&str> = Vec::new();
+    for v in violations.iter().filter(|v| v.error) {
+        if !names.contains(&v.rule.as_str()) {
+            names.push(&v.rule);
+        }
+    }
+    names.join(", ")
+}
+
+/// The request's section on the repository's commit rules; `None` when they set no rule.
+fn rules_section(rules: &CommitRules) -> Option<String> {
+    let sentences = rules.describe();
+    if sentences.is_empty() {
+        return None;
+    }
+    let lines: Vec<String> = sentences.iter().map(|s| format!("- {s}")).collect();
+    Some(format!(
+        "## This project's commit rules ({})\nThe message must follow them; they come before \
+         the style of the recent history.\n{}",
+        rules.source,
+        lines.join("\n")
+    ))
+}
+
+/// The one follow-up on a message that breaks `rules`: the request without its evidence
+/// (the rules are in it), the message and every rule it breaks.
+fn follow_up_request(
+    request: &str,
+    rules: &CommitRules,
+    message: &str,
+    violations: &[Violation],
+) -> String {
+    let broken: Vec<String> = violations
+        .iter()
+        .map(|v| {
+            let warning = if v.error { "" } else { " (a warning)" };
+            format!("- {}: {}{warning}", v.rule, v.message)
+        })
+        .collect();
+    format!(
+        "{}\n\n## Your message\n{}\n\n## Rules it breaks ({})\n{}\n\nWrite the commit \
+         message again so that it follows every rule of this project, saying the same about \
+         the change. Everything you need is above: answer at once.",
+        without_evidence(request),
+        message.trim_end(),
+        rules.source,
+        broken.join("\n")
+    )
 }
 
 /// What one write asks of the generation.
@@ -146,4 +309,84 @@ struct Run<'a> {
     request: &'a str,
     critic: bool,
     sink: &'a EventSink,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn violation(rule: &str, error: bool) -> Violation {
+        Violation {
+            rule: rule.into(),
+            message: format!("{rule} is broken"),
+            error,
+        }
+    }
+
+    #[test]
+    fn rules_that_set_nothing_add_no_section() {
+        assert_eq!(
+            rules_section(&CommitRules::empty(".commitlintrc.json")),
+            None
+        );
+        let rules = crate::commit_rules::parse(
+            ".commitlintrc.json",
+            r#"{"rules": {"header-max-length": [2, "always", 60]}}"#,
+        )
+        .expect("rules");
+        assert_eq!(
+            rules_section(&rules).as_deref(),
+            Some(
+                "## This project's commit rules (.commitlintrc.json)\nThe message must follow \
+                 them; they come before the style of the recent history.\n- The header (first \
+                 line) is at most 60 characters"
+            )
+        );
+    }
+
+    #[test]
+    fn only_errors_count_and_each_rule_is_named_once() {
+        let found = [
+            violation("type-enum", true),
+            violation("body-leading-blank", false),
+            violation("scope-case", true),
+            violation("scope-case", true),
+        ];
+        assert_eq!(error_count(&found), 3);
+        assert_eq!(broken_rules(&found), "type-enum, scope-case");
+        assert_eq!(error_count(&found[1..2]), 0);
+    }
+
+    #[test]
+    fn the_follow_up_leaves_the_evidence_out_and_lists_every_violation() {
+        let rules = CommitRules::empty("commitlint.config.js");
+        let request = format!(
+            "Write the commit message.\n\n## Rules\n- one\n\n{}\n\ndiff --git a/x b/x",
+            super::super::evidence::HEADING
+        );
+        let asked = follow_up_request(
+            &request,
+            &rules,
+            "feature: x\n",
+            &[
+                violation("type-enum", true),
+                violation("body-leading-blank", false),
+            ],
+        );
+        assert!(
+            asked.starts_with(
+                "Write the commit message.\n\n## Rules\n- one\n\n## Your message\nfeature: x\n\n"
+            ),
+            "{asked}"
+        );
+        assert!(!asked.contains("diff --git"), "{asked}");
+        assert!(
+            asked.contains("- type-enum: type-enum is broken\n"),
+            "{asked}"
+        );
+        assert!(
+            asked.contains("- body-leading-blank: body-leading-blank is broken (a warning)"),
+            "{asked}"
+        );
+    }
 }

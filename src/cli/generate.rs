@@ -191,6 +191,15 @@ impl Session {
                 "warning: the critic could not check the draft ({warning}); keeping it as written"
             );
         }
+        if let Some(source) = &written.rules_source {
+            for violation in &written.rule_violations {
+                let level = if violation.error { "" } else { ", a warning" };
+                eprintln!(
+                    "warning: the message breaks {} ({source}{level}): {}",
+                    violation.rule, violation.message
+                );
+            }
+        }
         Ok(written)
     }
 

@@ -113,6 +113,11 @@ async fn draw(
                     let clear = if drawing { "\r\x1b[2K" } else { "" };
                     eprintln!("{clear}{}", withheld_line(&finding));
                 }
+                // Likewise: a warning is printed whether or not the spinner is drawn.
+                Some(AgentEvent::Warning(text)) => {
+                    let clear = if drawing { "\r\x1b[2K" } else { "" };
+                    eprintln!("{clear}warning: {text}");
+                }
                 Some(event) => state.apply(&event),
                 None => break,
             },
