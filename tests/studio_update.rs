@@ -3069,3 +3069,23 @@ fn unreadable_commit_rules_are_a_warning_and_readable_ones_are_kept() {
     );
     assert_eq!(state.commit_rules, Some(rules));
 }
+
+#[test]
+fn a_warning_from_iris_is_a_warning_notice() {
+    let mut state = loaded(Mode::COMMIT, vec![staged("src/lib.rs")]);
+    let task = start_generation(&mut state);
+    update(
+        &mut state,
+        Action::Agent {
+            task,
+            event: AgentEvent::Warning("cannot read the commit rules in .commitlintrc.json".into()),
+        },
+    );
+    assert_eq!(
+        notice(&state),
+        (
+            Level::Warning,
+            "cannot read the commit rules in .commitlintrc.json"
+        )
+    );
+}

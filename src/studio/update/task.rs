@@ -70,6 +70,10 @@ pub(super) fn progress(state: &mut State, task: u64, event: &AgentEvent) -> Vec<
         let text = format!("a secret was withheld from Iris: {finding} (sent as a marker)");
         notice(state, Level::Warning, text);
     }
+    // A problem that did not stop her (commit rules that cannot be read, a retry that failed).
+    if let AgentEvent::Warning(text) = event {
+        notice(state, Level::Warning, text.clone());
+    }
     let Some(running) = state.task.as_mut().filter(|t| t.id == task) else {
         // A cancelled task's late question is refused.
         if let AgentEvent::Approval(request) = event {
