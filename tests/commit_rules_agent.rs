@@ -7,8 +7,8 @@
 mod common;
 
 use common::TestRepo;
-use common::agent::{approval, commit_json, openai_env, run, staged_repo, success};
-use common::fake_provider::{FAKE_API_KEY, FakeProvider, Recorded, Step};
+use common::agent::{approval, commit_json, openai_env, openai_lookup, run, staged_repo, success};
+use common::fake_provider::{FakeProvider, Recorded, Step};
 use common::stderr;
 use iris_studio::agent::requests::Scope;
 use iris_studio::agent::{AgentEvent, EventSink, IrisAgent};
@@ -277,15 +277,7 @@ fn other_artifacts_carry_no_commit_rules() {
 
 /// Iris as `iris` configures her from the environment, pointed at `fake`.
 fn iris_for(repo: &TestRepo, fake: &FakeProvider) -> IrisAgent {
-    let base_url = fake.openai_base_url();
-    let env = move |name: &str| -> Option<String> {
-        match name {
-            "IRIS_PROVIDER" => Some("openai".to_string()),
-            "OPENAI_API_KEY" => Some(FAKE_API_KEY.to_string()),
-            "OPENAI_BASE_URL" => Some(base_url.clone()),
-            _ => None,
-        }
-    };
+    let env = openai_lookup(fake);
     let git = GitRepo::discover(&repo.path()).expect("the test repository");
     let root = git.root();
     let config =

@@ -7,7 +7,7 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use common::TestRepo;
-use common::fake_provider::{Api, FAKE_API_KEY, FakeProvider, Recorded, Step};
+use common::fake_provider::{Api, FakeProvider, Recorded, Step};
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use iris_studio::agent::IrisAgent;
 use iris_studio::config::{Config, Overrides};
@@ -77,15 +77,7 @@ impl Headless {
         overrides: &Overrides,
         tune: impl FnOnce(&mut IrisAgent),
     ) -> Self {
-        let base_url = fake.openai_base_url();
-        let env = move |name: &str| -> Option<String> {
-            match name {
-                "IRIS_PROVIDER" => Some("openai".to_string()),
-                "OPENAI_API_KEY" => Some(FAKE_API_KEY.to_string()),
-                "OPENAI_BASE_URL" => Some(base_url.clone()),
-                _ => None,
-            }
-        };
+        let env = common::agent::openai_lookup(fake);
         let git = GitRepo::discover(&repo.path()).expect("the test repository");
         let root = git.root();
         let config = Config::load_from(None, Some(&root), &env, overrides).expect("configuration");

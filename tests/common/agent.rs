@@ -143,6 +143,16 @@ pub fn openai_env(fake: &FakeProvider) -> Vec<(&'static str, String)> {
     Wire::Responses.env(fake)
 }
 
+/// [`openai_env`] as a lookup, for `Config::load_from` in tests that build Iris in process.
+pub fn openai_lookup(fake: &FakeProvider) -> impl Fn(&str) -> Option<String> + use<> {
+    let env = openai_env(fake);
+    move |name: &str| {
+        env.iter()
+            .find(|(var, _)| *var == name)
+            .map(|(_, value)| value.clone())
+    }
+}
+
 /// Runs `iris ARGS` with `env` and checks what every run must satisfy: it ends within
 /// [`RUN_LIMIT`], it does not panic, and the API key appears in neither stdout nor stderr.
 pub fn run(repo: &TestRepo, args: &[&str], env: &[(&'static str, String)]) -> Output {
