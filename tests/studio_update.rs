@@ -3089,3 +3089,21 @@ fn a_warning_from_iris_is_a_warning_notice() {
         )
     );
 }
+
+#[test]
+fn e_on_a_diff_still_loading_opens_its_file_from_the_top() {
+    let mut state = loaded(Mode::COMMIT, vec![staged("src/lib.rs")]);
+    state.focus = Pane::Diff;
+    assert!(state.diff.loading && state.diff.files.is_empty());
+    assert_eq!(
+        command(&mut state, Command::EditExternal),
+        vec![Effect::EditExternally(EditTarget::File {
+            path: "src/lib.rs".into(),
+            line: 1
+        })]
+    );
+    let mut empty = loaded(Mode::COMMIT, vec![]);
+    empty.focus = Pane::Diff;
+    assert!(command(&mut empty, Command::EditExternal).is_empty());
+    assert_eq!(notice(&empty).1, "select a changed file first");
+}

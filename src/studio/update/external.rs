@@ -36,14 +36,20 @@ fn artifact(state: &State, kind: ArtifactKind) -> Result<EditTarget, String> {
 }
 
 fn diff_file(state: &State) -> Result<EditTarget, String> {
-    let (path, line) = state
+    if let Some((path, line)) = state.diff.new_line_at(state.diff.scroll) {
+        return Ok(EditTarget::File {
+            path: path.to_string(),
+            line,
+        });
+    }
+    // The diff is still (re)loading: the file it is of, from its top.
+    let path = state
         .diff
-        .new_line_at(state.diff.scroll)
+        .path
+        .clone()
+        .or_else(|| state.selected_file().map(|f| f.path.clone()))
         .ok_or("select a changed file first")?;
-    Ok(EditTarget::File {
-        path: path.to_string(),
-        line,
-    })
+    Ok(EditTarget::File { path, line: 1 })
 }
 
 fn open_file(state: &State) -> Result<EditTarget, String> {
