@@ -1,7 +1,7 @@
 //! The diff shown in a pane: its files, where it is scrolled, and how its rows are laid out
 //! (unified, or side by side).
 
-use crate::change::{FileDiff, LineKind};
+use crate::change::{DiffLine, FileDiff, Hunk, LineKind};
 use crate::studio::split;
 
 /// The diff shown for the selected file.
@@ -93,43 +93,81 @@ impl DiffView {
         }
     }
 
-    /// Where each row of the view is: its file, its hunk (none for the file's header) and,
-    /// for a row of lines, the new file's line shown there (or the next one, on a row
-    /// without one).
+    /// The view's rows, top to bottom: each file's header, then each hunk's header and its
+    /// lines (one a row, or paired old | new when [`DiffView::split`]). Drawing and every
+    /// count of rows go through this one layout.
+    pub fn rows(&self) -> impl Iterator<Item = DiffRow<'_>> {
+        self.files
+            .iter()
+            .enumerate()
+            .flat_map(move |(index, file)| {
+                let header = DiffRow::File(file, self.is_staged(index));
+                let path = file.path.as_str();
+                std::iter::once(header).chain(file.hunks.iter().flat_map(move |hunk| {
+                    let lines: Vec<DiffRow> = if self.split {
+                        split::pairs(hunk)
+                            .into_iter()
+                            .map(|pair| DiffRow::Pair(pair, path))
+                            .collect()
+                    } else {
+                        hunk.lines.iter().map(|l| DiffRow::Line(l, path)).collect()
+                    };
+                    std::iter::once(DiffRow::Hunk(hunk)).chain(lines)
+                }))
+            })
+    }
+
+    /// Where each row of [`DiffView::rows`] is: its file, its hunk (none for the file's
+    /// header) and, for a row of lines, the new file's line shown there (or the next one, on
+    /// a row without one).
     fn places(&self) -> Vec<RowPlace> {
         let mut places = Vec::new();
-        for (file_index, file) in self.files.iter().enumerate() {
-            places.push(RowPlace {
-                file: file_index,
-                hunk: None,
-                line: None,
-            });
-            for (hunk_index, hunk) in file.hunks.iter().enumerate() {
-                let place = |line| RowPlace {
-                    file: file_index,
-                    hunk: Some(hunk_index),
-                    line,
-                };
-                places.push(place(None));
-                let mut next = hunk.new_start;
-                if self.split {
-                    for pair in split::pairs(hunk) {
-                        let line = pair.new.map_or(next, |side| side.number);
-                        next = pair.new.map_or(next, |side| side.number + 1);
-                        places.push(place(Some(line)));
-                    }
-                } else {
-                    for diff_line in &hunk.lines {
-                        places.push(place(Some(next)));
-                        if diff_line.kind != LineKind::Removed {
-                            next += 1;
-                        }
-                    }
+        let (mut file, mut hunk, mut next) = (None::<usize>, None::<usize>, 1);
+        for row in self.rows() {
+            let line = match row {
+                DiffRow::File(..) => {
+                    file = Some(file.map_or(0, |f| f + 1));
+                    hunk = None;
+                    None
                 }
-            }
+                DiffRow::Hunk(h) => {
+                    hunk = Some(hunk.map_or(0, |h| h + 1));
+                    next = h.new_start;
+                    None
+                }
+                DiffRow::Line(diff_line, _) => {
+                    let line = next;
+                    if diff_line.kind != LineKind::Removed {
+                        next += 1;
+                    }
+                    Some(line)
+                }
+                DiffRow::Pair(pair, _) => {
+                    let line = pair.new.map_or(next, |side| side.number);
+                    next = pair.new.map_or(next, |side| side.number + 1);
+                    Some(line)
+                }
+            };
+            places.push(RowPlace {
+                file: file.unwrap_or(0),
+                hunk,
+                line,
+            });
         }
         places
     }
+}
+
+/// One row of the view.
+#[derive(Debug, Clone, Copy)]
+pub enum DiffRow<'a> {
+    /// A file's header: the file, and whether it is the staged part (`None` in a commit).
+    File(&'a FileDiff, Option<bool>),
+    Hunk(&'a Hunk),
+    /// A line, of the file at the path.
+    Line(&'a DiffLine, &'a str),
+    /// Side by side: the old line and the new one, of the file at the path.
+    Pair(split::Pair<'a>, &'a str),
 }
 
 /// A row of the view, by what it shows.

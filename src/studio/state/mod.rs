@@ -8,7 +8,7 @@ mod diff_view;
 mod explorer;
 mod setup;
 
-pub use diff_view::{DiffView, HunkPlace};
+pub use diff_view::{DiffRow, DiffView, HunkPlace};
 pub use explorer::{Explorer, Heat, IntentKey, IntentView, ShownCommit, TreeRow, WhyKey, WhyView};
 pub use setup::{Setup, SetupFacts, SetupOption, SetupStep};
 

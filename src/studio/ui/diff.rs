@@ -7,47 +7,12 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Paragraph, Wrap};
 
 use super::{focused, pane_block};
-use crate::change::{FileDiff, LineKind};
+use crate::change::LineKind;
 use crate::studio::highlight::Highlighter;
-use crate::studio::split::{self, Pair, Side};
-use crate::studio::state::{DiffView, Pane, State};
+use crate::studio::split::Side;
+use crate::studio::state::{DiffRow, DiffView, Pane, State};
 use crate::studio::text::clip;
 use crate::studio::theme::{Theme, Token};
-
-/// One row of the diff view.
-enum Row<'a> {
-    /// A file's header: the file, and whether it is the staged part (`None` in a commit).
-    File(&'a FileDiff, Option<bool>),
-    Hunk(&'a str),
-    Line(LineKind, &'a str, &'a str),
-    /// Side by side: the old line and the new one, of the file at `path`.
-    Pair(Pair<'a>, &'a str),
-}
-
-/// The view's rows as [`DiffView`] counts them (unified, or side by side).
-fn rows(view: &DiffView) -> impl Iterator<Item = Row<'_>> {
-    view.files
-        .iter()
-        .enumerate()
-        .flat_map(move |(index, file)| {
-            let header = Row::File(file, view.is_staged(index));
-            let path = file.path.as_str();
-            std::iter::once(header).chain(file.hunks.iter().flat_map(move |hunk| {
-                let lines: Vec<Row> = if view.split {
-                    split::pairs(hunk)
-                        .into_iter()
-                        .map(|pair| Row::Pair(pair, path))
-                        .collect()
-                } else {
-                    hunk.lines
-                        .iter()
-                        .map(|l| Row::Line(l.kind, l.content.as_str(), path))
-                        .collect()
-                };
-                std::iter::once(Row::Hunk(hunk.header.as_str())).chain(lines)
-            }))
-        })
-}
 
 /// How a line of `kind` looks: its sign and its colour.
 fn look(kind: LineKind) -> (&'static str, Token) {
@@ -122,11 +87,12 @@ pub fn draw_view(
     let height = usize::from(area.height.saturating_sub(2));
     let width = usize::from(area.width.saturating_sub(2));
     let mut highlighter = Highlighter::new(theme);
-    let lines: Vec<Line> = rows(view)
+    let lines: Vec<Line> = view
+        .rows()
         .skip(view.scroll)
         .take(height)
         .map(|row| match row {
-            Row::File(file, staged) => {
+            DiffRow::File(file, staged) => {
                 let side = match staged {
                     Some(true) => " · staged",
                     Some(false) => " · unstaged",
@@ -142,11 +108,11 @@ pub fn draw_view(
                 };
                 Line::from(Span::styled(clip(&what, width), theme.style(Token::Title)))
             }
-            Row::Hunk(header) => Line::from(Span::styled(
-                clip(header.trim_end(), width),
+            DiffRow::Hunk(hunk) => Line::from(Span::styled(
+                clip(hunk.header.trim_end(), width),
                 theme.style(Token::DiffHunk),
             )),
-            Row::Pair(pair, path) => {
+            DiffRow::Pair(pair, path) => {
                 // Old on the left, new on the right, a rule between.
                 let left = width.saturating_sub(1) / 2;
                 let right = width.saturating_sub(left + 1);
@@ -167,11 +133,11 @@ pub fn draw_view(
                 ));
                 Line::from(spans)
             }
-            Row::Line(kind, content, path) => {
-                let (sign, token) = look(kind);
+            DiffRow::Line(line, path) => {
+                let (sign, token) = look(line.kind);
                 let mut spans = vec![Span::styled(sign, theme.style(token))];
                 let shown = (view.hscroll, width.saturating_sub(1));
-                spans.extend(highlighter.window(path, content, theme.style(token), shown));
+                spans.extend(highlighter.window(path, &line.content, theme.style(token), shown));
                 Line::from(spans)
             }
         })
