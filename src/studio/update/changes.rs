@@ -150,8 +150,9 @@ pub(super) fn load_selected_diff(state: &mut State) -> Vec<Effect> {
         state.diff = Default::default();
         return Vec::new();
     };
-    if state.diff.path.as_deref() == Some(path.as_str()) && !state.diff.loading {
-        // Same file: reload in place (after staging) without jumping to the top.
+    if state.diff.path.as_deref() == Some(path.as_str()) {
+        // Same file: reload in place (after staging, or a status that arrives while it
+        // loads) without jumping to the top or emptying the view meanwhile.
         state.diff.loading = true;
     } else {
         state.diff = DiffView {
