@@ -755,3 +755,23 @@ fn blame_says_clearly_what_it_cannot_explain() {
     );
     assert_eq!(fake.requests().len(), 0, "nothing to explain, nothing sent");
 }
+
+/// A proxy in the environment (as many offices set one) is not asked for a model server on
+/// this machine: it would not reach it. Here the proxy is a closed port, so going through it
+/// would fail the run.
+#[test]
+fn a_local_model_server_is_asked_directly_not_through_the_proxy() {
+    let repo = staged_repo();
+    let reply = Step::text(commit_json("Add two()", ""));
+    let fake = FakeProvider::start(vec![reply.clone(), reply]);
+    let closed = std::net::TcpListener::bind("127.0.0.1:0").expect("bind");
+    let proxy = format!("http://{}", closed.local_addr().expect("addr"));
+    drop(closed);
+    for wire in [Wire::Chat, Wire::Ollama] {
+        let mut env = wire.env(&fake);
+        env.push(("HTTP_PROXY", proxy.clone()));
+        env.push(("ALL_PROXY", proxy.clone()));
+        let out = run(&repo, &["gen", "--print", "--no-stream"], &env);
+        assert_eq!(success(&out).trim(), "Add two()", "{wire:?}");
+    }
+}

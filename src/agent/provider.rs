@@ -53,10 +53,19 @@ impl ProviderSpec {
     /// abandoned), retries for 429 and 5xx answers, and a stream that ends before its API's
     /// final event is an error.
     pub fn http_client(&self, sink: &EventSink) -> anyhow::Result<ClientWithMiddleware> {
-        let client = reqwest::Client::builder()
+        let mut client = reqwest::Client::builder()
             .connect_timeout(Duration::from_secs(15))
-            .read_timeout(self.stall_timeout)
-            .build()?;
+            .read_timeout(self.stall_timeout);
+        // A server on this machine (Ollama, LM Studio, llama.cpp) is asked directly: a proxy
+        // from the environment would not reach it.
+        let local = self
+            .base_url
+            .as_deref()
+            .and_then(|url| reqwest::Url::parse(url).ok());
+        if local.is_some_and(|url| crate::setup::is_loopback(&url)) {
+            client = client.no_proxy();
+        }
+        let client = client.build()?;
         let mut builder = reqwest_middleware::ClientBuilder::new(client);
         // First, so that a retried request is the redacted one.
         if let Some(scanner) = &self.secrets {

@@ -13,6 +13,7 @@ use crate::config::{EnvLookup, NotConfigured, ProviderKind};
 
 pub use crate::config::{Assignment, ConfigError};
 pub use choice::{Choice, write_choice};
+pub(crate) use probe::is_loopback;
 pub use probe::{
     Candidate, LLAMA_CPP_DEFAULT, LM_STUDIO_DEFAULT, OLLAMA_DEFAULT, ProbeApi, default_candidates,
     probe, probe_local_servers,
