@@ -202,6 +202,8 @@ fn execute(cli: Cli) -> Result<ExitCode> {
     match command {
         Command::Studio(args) => runtime.block_on(studio::run(args)),
         Command::Tool(args) => runtime.block_on(tool(args)),
+        // Checking writes nothing and needs no runtime, provider or agent.
+        Command::Gen(args) if args.check => check::run(args.rev.as_deref()),
         Command::Gen(args) => runtime.block_on(generate::gen_command(args)),
         Command::Review(args) => runtime.block_on(generate::review_command(args)),
         Command::Pr(args) => runtime.block_on(generate::pr_command(args)),

@@ -406,3 +406,37 @@ fn the_agent_warns_of_a_configuration_it_cannot_read() {
         "{warned:?}"
     );
 }
+
+/// With gitmoji on, an emoji before `type:` would break the type rules on every message: in a
+/// repository whose rules read the type at the start of the header, no emoji is kept, and the
+/// message follows the rules at once.
+#[test]
+fn gitmoji_gives_way_to_rules_that_read_the_type_first() {
+    let repo = repo_with_rules("commitlint.config.js", COMMITLINT_JS);
+    let reply = serde_json::json!({"emoji": "✨", "title": "feat: add two()", "message": ""});
+    let fake = FakeProvider::start(vec![Step::text(reply.to_string())]);
+    let mut env = openai_env(&fake);
+    env.push(("IRIS_GITMOJI", "true".to_string()));
+    let out = run(&repo, &["gen", "--print"], &env);
+    assert_eq!(success(&out).trim(), "feat: add two()");
+    assert!(warnings(&stderr(&out)).is_empty(), "{}", stderr(&out));
+    assert_eq!(fake.requests().len(), 1, "no retry");
+}
+
+/// What the rules reader passed over (a shared config it cannot resolve) is said, not
+/// silently dropped, and the rules it could read still apply.
+#[test]
+fn what_the_rules_reader_passed_over_is_a_warning() {
+    let config = "module.exports = {\n  extends: ['@company/commitlint-config'],\n  \
+                  rules: { 'header-max-length': [2, 'always', 50] },\n};\n";
+    let repo = repo_with_rules("commitlint.config.js", config);
+    let fake = FakeProvider::start(vec![Step::text(commit_json("Add two()", ""))]);
+    let out = run(&repo, &["gen", "--print"], &openai_env(&fake));
+    assert_eq!(success(&out).trim(), "Add two()");
+    let err = stderr(&out);
+    let said = warnings(&err);
+    assert_eq!(said.len(), 1, "{err}");
+    assert!(said[0].contains("commitlint.config.js: "), "{err}");
+    assert!(said[0].contains("@company/commitlint-config"), "{err}");
+    assert!(asked(&fake.requests()[0]).contains("at most 50 characters"));
+}

@@ -99,8 +99,12 @@ impl IrisAgent {
         let request = format!("{asked}\n\n{evidence}");
         let critic = self.critic_enabled && (kind.describe().critic || ask_critic);
         let version = scope.version().map(str::to_string);
-        // Without gitmoji (and always with conventional commits) no emoji is kept.
-        let drop_emoji = !self.style.gitmoji || self.style.preset == "conventional";
+        // Without gitmoji (and always with conventional commits, or rules that read a type at
+        // the start of the header) no emoji is kept.
+        let typed_header = rules
+            .as_ref()
+            .is_some_and(|r| r.type_empty.is_some() || r.type_enum.is_some());
+        let drop_emoji = !self.style.gitmoji || self.style.preset == "conventional" || typed_header;
         let run = Run {
             kind,
             request: &request,
@@ -171,6 +175,12 @@ impl IrisAgent {
         let root = self.ctx.repo_root.clone();
         let found = tokio::task::spawn_blocking(move || commit_rules::find(&root)).await;
         let err = match found {
+            Ok(Ok(Some(rules))) if !rules.notes.is_empty() => {
+                // What the reader passed over (an `extends` it cannot resolve, a function).
+                let notes = rules.notes.join("; ");
+                sink.send(AgentEvent::Warning(format!("{}: {notes}", rules.source)));
+                return Some(rules);
+            }
             Ok(Ok(rules)) => return rules,
             Ok(Err(err)) => err.to_string(),
             Err(join) => format!("cannot read the commit rules: {join}"),

@@ -13,15 +13,13 @@ use anyhow::{Context, Result};
 
 use super::exit::UsageError;
 use crate::commit_rules::{self, CommitRules, MAX_INPUT_BYTES, Violation};
-use crate::git::GitRepo;
 
 /// Said when the repository has no configuration: exit 0, since there is nothing to break.
 pub const NO_RULES: &str =
     "no commitlint or commitizen configuration in this repository: nothing to check";
 
 pub fn run(rev: Option<&str>) -> Result<ExitCode> {
-    let cwd = std::env::current_dir().context("cannot read the current directory")?;
-    let repo = GitRepo::discover(&cwd)?;
+    let repo = super::current_repo()?;
     let Some(rules) = commit_rules::find(&repo.root())? else {
         eprintln!("{NO_RULES}");
         return Ok(ExitCode::SUCCESS);
@@ -75,9 +73,7 @@ fn read_stdin() -> Result<Option<String>> {
         .read_to_end(&mut bytes)
         .context("cannot read the message from stdin")?;
     let text = String::from_utf8_lossy(&bytes).into_owned();
-    let empty = text
-        .lines()
-        .all(|l| l.trim().is_empty() || l.starts_with('#'));
+    let empty = commit_rules::ParsedMessage::parse(&text).lines.is_empty();
     Ok((!empty).then_some(text))
 }
 

@@ -256,9 +256,6 @@ where
 }
 
 pub async fn gen_command(args: GenArgs) -> Result<ExitCode> {
-    if args.check {
-        return super::check::run(args.rev.as_deref());
-    }
     let session = Session::open(&args.config, args.output)?;
     if !args.amend {
         session.require_staged("nothing is staged: stage your changes with `git add` first")?;

@@ -32,7 +32,7 @@ pub fn describe(rules: &CommitRules) -> Vec<String> {
             },
         );
     }
-    if let Some(r) = &rules.type_case {
+    if let Some(r) = rules.type_case.as_ref().filter(|r| !r.value.is_empty()) {
         say(r.level, case_sentence("type", r));
     }
     if let Some(r) = &rules.scope_empty {
@@ -56,7 +56,7 @@ pub fn describe(rules: &CommitRules) -> Vec<String> {
             },
         );
     }
-    if let Some(r) = &rules.scope_case {
+    if let Some(r) = rules.scope_case.as_ref().filter(|r| !r.value.is_empty()) {
         say(r.level, case_sentence("scope", r));
     }
     if let Some(r) = &rules.subject_empty {
@@ -69,7 +69,7 @@ pub fn describe(rules: &CommitRules) -> Vec<String> {
             ),
         );
     }
-    if let Some(r) = &rules.subject_case {
+    if let Some(r) = rules.subject_case.as_ref().filter(|r| !r.value.is_empty()) {
         say(r.level, case_sentence("subject", r));
     }
     if let Some(r) = &rules.subject_full_stop {
