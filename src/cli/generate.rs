@@ -308,7 +308,7 @@ pub async fn review_command(args: ReviewArgs) -> Result<ExitCode> {
         }
     };
     if args.post {
-        forge_of_repo(&session.repo.root(), "review")?;
+        forge_of_repo(&session.repo, "review")?;
     }
     let written = session.write(ArtifactKind::Review, &scope, false).await?;
     print_artifact(&written, args.output)?;
@@ -332,7 +332,7 @@ pub async fn pr_command(args: PrArgs) -> Result<ExitCode> {
         })?,
     };
     if args.create || args.update {
-        forge_of_repo(&session.repo.root(), "description")?;
+        forge_of_repo(&session.repo, "description")?;
     }
     let scope = Scope::range(&from, args.to.as_deref().unwrap_or("HEAD"));
     let written = session.write(ArtifactKind::Pr, &scope, false).await?;

@@ -73,8 +73,7 @@ impl GitRepo {
         let remote = match self.repo.find_remote("origin") {
             Ok(remote) => remote,
             Err(_) => {
-                let names = self.repo.remotes().ok()?;
-                let first = names.iter().flatten().flatten().next()?.to_string();
+                let first = self.remote_names().into_iter().next()?;
                 self.repo.find_remote(&first).ok()?
             }
         };

@@ -76,8 +76,8 @@ pub fn post_review(repo_root: &Path, body: &str) -> Result<Published, PublishErr
 
 /// The forge the repository publishes to, checked before an artifact is written so that a
 /// repository on another host fails at once; `what` is the artifact the error suggests copying.
-pub(crate) fn forge_of_repo(repo_root: &Path, what: &str) -> Result<Forge, PublishError> {
-    forge_for(&open(repo_root)?, what)
+pub(crate) fn forge_of_repo(repo: &GitRepo, what: &str) -> Result<Forge, PublishError> {
+    forge_for(repo, what)
 }
 
 fn open(repo_root: &Path) -> Result<GitRepo, PublishError> {
@@ -110,7 +110,6 @@ pub(crate) fn publish_pr_with(
     if text.title.trim().is_empty() {
         return Err(PublishError("the pull request has no title".into()));
     }
-    runner.require(forge)?;
     let noun = forge.request_noun();
     let (verb, url) = match action {
         PrAction::Create => ("created", create(runner, forge, text, base)?),
@@ -125,15 +124,17 @@ pub(crate) fn publish_pr_with(
             });
             ("updated", url)
         }
-        PrAction::CreateOrUpdate => match runner.run(forge, &commands::view(forge)) {
-            Ok(out) if viewed(&out).open => {
-                let known = viewed(&out).url;
-                let out = runner.run(forge, &commands::update(forge, text, base))?;
-                ("updated", url_in(&out).or(known))
+        PrAction::CreateOrUpdate => {
+            let found = runner.run(forge, &commands::view(forge)).ok();
+            match found.map(|out| viewed(&out)) {
+                Some(open) if open.open => {
+                    let out = runner.run(forge, &commands::update(forge, text, base))?;
+                    ("updated", url_in(&out).or(open.url))
+                }
+                // None for this branch (the tool fails), or only a closed or merged one.
+                _ => ("created", create(runner, forge, text, base)?),
             }
-            // None for this branch (the tool fails), or only a closed or merged one.
-            _ => ("created", create(runner, forge, text, base)?),
-        },
+        }
     };
     Ok(published(format!("{verb} {noun}"), url))
 }
@@ -156,7 +157,6 @@ pub(crate) fn post_review_with(
     if body.trim().is_empty() {
         return Err(PublishError("the review is empty: nothing to post".into()));
     }
-    runner.require(forge)?;
     let invocation: Invocation = commands::comment(forge, body.trim());
     let out = runner.run(forge, &invocation)?;
     Ok(published(
