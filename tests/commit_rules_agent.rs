@@ -440,3 +440,27 @@ fn what_the_rules_reader_passed_over_is_a_warning() {
     assert!(said[0].contains("@company/commitlint-config"), "{err}");
     assert!(asked(&fake.requests()[0]).contains("at most 50 characters"));
 }
+
+/// The retry ends before the run's deadline: when the model is too slow to answer it, the
+/// first message is kept (with a warning), not lost to the run's timeout.
+#[test]
+fn a_retry_the_deadline_cuts_short_keeps_the_first_message() {
+    let repo = repo_with_rules("commitlint.config.js", COMMITLINT_JS);
+    common::agent::write_user_config(&repo, "run_timeout_secs = 3\n");
+    let fake = FakeProvider::start(vec![
+        Step::text(commit_json("chore: add two()", "")),
+        Step::slow(8_000, Step::text(commit_json("feat: add two()", ""))),
+    ]);
+    let out = run(
+        &repo,
+        &["gen", "--print", "--no-stream"],
+        &openai_env(&fake),
+    );
+    assert_eq!(success(&out).trim(), "chore: add two()");
+    let err = stderr(&out);
+    assert!(
+        err.contains("the run's time ran out); keeping the first"),
+        "{err}"
+    );
+    assert_eq!(fake.requests().len(), 2);
+}

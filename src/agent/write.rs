@@ -2,6 +2,8 @@
 //! capability and request come from the artifact's kind and scope, the critic and the
 //! emoji from the configuration.
 
+use std::time::Duration;
+
 use super::evidence::without_evidence;
 use super::generate::within;
 use super::iris::IrisAgent;
@@ -85,6 +87,9 @@ impl IrisAgent {
         ask_critic: bool,
         sink: &EventSink,
     ) -> anyhow::Result<Written> {
+        // When the run started, and how long approvals had waited then: the retry on the
+        // commit rules must end before the run's deadline, or the first message is lost.
+        let clock = (tokio::time::Instant::now(), self.ctx.safety.waited());
         sink.send(AgentEvent::Status("gathering the evidence".into()));
         let evidence = super::evidence::gather(&self.ctx, self.main.kind, kind, scope).await;
         let rules = match kind {
@@ -121,7 +126,7 @@ impl IrisAgent {
                 let written = self.write_as(run, finish).await?;
                 match &rules {
                     Some(rules) => {
-                        self.keep_to_rules(written, rules, &request, finish, sink)
+                        self.keep_to_rules(written, rules, (&request, clock), finish, sink)
                             .await
                     }
                     None => Ok(written),
@@ -199,7 +204,7 @@ impl IrisAgent {
         &self,
         mut written: Written,
         rules: &CommitRules,
-        request: &str,
+        (request, (started, waited_before)): (&str, (tokio::time::Instant, Duration)),
         finish: impl Fn(&mut GeneratedMessage),
         sink: &EventSink,
     ) -> anyhow::Result<Written> {
@@ -215,14 +220,24 @@ impl IrisAgent {
             broken_rules(&first)
         )));
         let asked = follow_up_request(request, rules, &written.text, &first);
-        let revised = match self
-            .follow_up::<GeneratedMessage>(written.kind.name(), &asked, sink)
-            .await
-        {
+        // The run's deadline as `within` keeps it (answered questions move it on), less a
+        // second, so the run's own timeout never cuts the first message off.
+        let waited = self.ctx.safety.waited().saturating_sub(waited_before);
+        let deadline = started + self.settings.run_timeout + waited;
+        let until = deadline
+            .checked_sub(Duration::from_secs(1))
+            .unwrap_or(started);
+        let follow_up = self.follow_up::<GeneratedMessage>(written.kind.name(), &asked, sink);
+        let asked_again = match tokio::time::timeout_at(until, follow_up).await {
+            Ok(Ok(revised)) => Ok(revised),
+            Ok(Err(err)) => Err(format!("{err:#}")),
+            Err(_) => Err("the run's time ran out".to_string()),
+        };
+        let revised = match asked_again {
             Ok(revised) => revised,
-            Err(err) => {
+            Err(why) => {
                 sink.send(AgentEvent::Warning(format!(
-                    "asking for a message that follows {} failed ({err:#}); keeping the first",
+                    "asking for a message that follows {} failed ({why}); keeping the first",
                     rules.source
                 )));
                 written.rule_violations = first;
