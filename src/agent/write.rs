@@ -9,7 +9,7 @@ use super::generate::within;
 use super::iris::IrisAgent;
 use super::requests::{Scope, request};
 use super::{AgentEvent, EventSink};
-use crate::commit_rules::{self, CommitRules, Violation};
+use crate::commit_rules::{self, CommitRules, Violation, error_count};
 use crate::types::{
     Artifact, ArtifactKind, Changelog, GeneratedMessage, PullRequest, ReleaseNotes, Review,
 };
@@ -269,11 +269,6 @@ impl IrisAgent {
         }
         Ok(written)
     }
-}
-
-/// Error-level violations in `violations`.
-fn error_count(violations: &[Violation]) -> usize {
-    violations.iter().filter(|v| v.error).count()
 }
 
 /// The error-level rules broken, each once: "type-enum, header-max-length".

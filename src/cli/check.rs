@@ -83,7 +83,7 @@ pub fn report(rules: &CommitRules, violations: &[Violation]) -> (String, bool) {
     for v in violations {
         out.push_str(&format!("{v}\n"));
     }
-    let errors = violations.iter().filter(|v| v.error).count();
+    let errors = commit_rules::error_count(violations);
     let warnings = violations.len() - errors;
     let plural = |n: usize, word: &str| {
         if n == 1 {

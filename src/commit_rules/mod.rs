@@ -163,6 +163,11 @@ impl fmt::Display for Violation {
     }
 }
 
+/// The error-level violations among `violations` (a message fails on these; warnings pass).
+pub fn error_count(violations: &[Violation]) -> usize {
+    violations.iter().filter(|v| v.error).count()
+}
+
 /// A configuration that cannot be read: the file and why.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
 #[error("cannot read the commit rules in {file}: {reason}")]

@@ -234,26 +234,27 @@ impl Studio {
             }
         }
     }
-}
 
-impl Studio {
     /// Steps aside for the user's editor: the terminal back to normal, the editor run to
     /// its end, the studio back on the screen. The terminal's events are not read meanwhile
     /// (the caller drops its event stream), so every key goes to the editor.
     async fn hand_over(&self, terminal: &mut TerminalGuard, target: EditTarget) -> Result<Action> {
         terminal.suspend()?;
-        let editor = external::editor_command(&self.root);
         let (root, git_dir) = (self.root.clone(), self.git_dir.clone());
-        let edited = tokio::task::spawn_blocking(move || match target {
-            EditTarget::Artifact { kind, text } => {
-                let file = external::artifact_file(&git_dir, kind);
-                let result = external::edit_text(&editor, &file, &text, &root);
-                Action::ArtifactEdited { kind, result }
-            }
-            EditTarget::File { path, line } => {
-                let args = external::open_args(&editor, &path, line);
-                let result = external::run(&editor, &args, &root);
-                Action::FileEdited { path, result }
+        let edited = tokio::task::spawn_blocking(move || {
+            // Which editor may ask git (`git var`): off the loop's thread too.
+            let editor = external::editor_command(&root);
+            match target {
+                EditTarget::Artifact { kind, text } => {
+                    let file = external::artifact_file(&git_dir, kind);
+                    let result = external::edit_text(&editor, &file, &text, &root);
+                    Action::ArtifactEdited { kind, result }
+                }
+                EditTarget::File { path, line } => {
+                    let args = external::open_args(&editor, &path, line);
+                    let result = external::run(&editor, &args, &root);
+                    Action::FileEdited { path, result }
+                }
             }
         })
         .await

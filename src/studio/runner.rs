@@ -192,15 +192,15 @@ impl Runner {
             // The syntax definitions load while the status is read, so the first highlighted
             // diff does not hold up the UI thread.
             tokio::task::spawn_blocking(highlight::preload);
-            // The commit rules, for the message's marker (none in most repositories: no
-            // action then).
+            let _ = tx.send(jobs::status(&tx, root.clone(), scanner.as_deref()));
+            // The commit rules, for the message's marker, after the status the studio waits
+            // for (none in most repositories: no action then).
             let rules = crate::commit_rules::find(&root)
                 .map(|found| found.map(Box::new))
                 .map_err(|e| e.to_string());
             if !matches!(rules, Ok(None)) {
                 let _ = tx.send(Action::RulesLoaded(rules));
             }
-            let _ = tx.send(jobs::status(&tx, root, scanner.as_deref()));
         });
     }
 
