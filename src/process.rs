@@ -1,9 +1,73 @@
-//! Child processes that may start their own (linters, gh, glab): started in a group of their
-//! own, so that a deadline stops everything they started, not only them.
+//! Child processes that may start their own (linters, gh, glab): found only where PATH
+//! names a real directory, started in a group of their own, and waited for until a deadline
+//! that stops everything they started, not only them.
 
-use std::process::Child;
+use std::ffi::OsStr;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, ExitStatus};
+use std::time::{Duration, Instant};
 
-/// Kills `child` and the process group it leads (it was spawned with `process_group(0)`).
+/// How often a running child is asked whether it has ended.
+const POLL: Duration = Duration::from_millis(10);
+
+/// How long the readers of a stopped child's output may take to hand over what they have.
+pub const DRAIN_GRACE: Duration = Duration::from_secs(2);
+
+/// The executable `name` in the first directory of `path` that has it. Relative entries (`.`,
+/// an empty one) are skipped: the child runs inside the repository, which must not be able
+/// to supply its own program.
+pub fn find_on_path(name: &str, path: &OsStr) -> Option<PathBuf> {
+    std::env::split_paths(path)
+        .filter(|dir| dir.is_absolute())
+        .map(|dir| dir.join(name))
+        .find(|candidate| is_executable(candidate))
+}
+
+#[cfg(unix)]
+fn is_executable(path: &Path) -> bool {
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::metadata(path).is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
+}
+
+#[cfg(not(unix))]
+fn is_executable(path: &Path) -> bool {
+    path.is_file()
+}
+
+/// Starts the child `command` makes in a process group of its own, so [`wait_or_kill`] can
+/// stop whatever it starts too.
+pub fn in_own_group(command: &mut Command) -> &mut Command {
+    #[cfg(unix)]
+    {
+        use std::os::unix::process::CommandExt;
+        command.process_group(0);
+    }
+    command
+}
+
+/// Waits for `child` until `timeout`: its exit status, or `None` when the deadline came
+/// first. Either way its process group is killed afterwards (after a timeout that stops it;
+/// after an exit, anything it left running, which could hold its pipes open), and it is
+/// reaped. A failure to wait kills the group too.
+pub fn wait_or_kill(child: &mut Child, timeout: Duration) -> std::io::Result<Option<ExitStatus>> {
+    let deadline = Instant::now() + timeout;
+    let status = loop {
+        match child.try_wait() {
+            Ok(Some(status)) => break Some(status),
+            Ok(None) if Instant::now() >= deadline => break None,
+            Ok(None) => std::thread::sleep(POLL),
+            Err(e) => {
+                kill_group(child);
+                return Err(e);
+            }
+        }
+    };
+    kill_group(child);
+    let _ = child.wait();
+    Ok(status)
+}
+
+/// Kills `child` and the process group it leads (it was started by [`in_own_group`]).
 #[cfg(unix)]
 pub fn kill_group(child: &mut Child) {
     use rustix::process::{Pid, Signal, kill_process_group};
@@ -15,4 +79,31 @@ pub fn kill_group(child: &mut Child) {
 #[cfg(not(unix))]
 pub fn kill_group(child: &mut Child) {
     let _ = child.kill();
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[cfg(unix)]
+    #[test]
+    fn a_program_is_found_only_in_absolute_path_entries() {
+        use std::os::unix::fs::PermissionsExt;
+        let dir = tempfile::tempdir().expect("temp dir");
+        let tool = dir.path().join("gh");
+        std::fs::write(&tool, "#!/bin/sh\n").expect("write");
+        let path = std::env::join_paths([dir.path()]).expect("path");
+        // Not executable yet.
+        assert_eq!(find_on_path("gh", &path), None);
+        std::fs::set_permissions(&tool, std::fs::Permissions::from_mode(0o755)).expect("chmod");
+        assert_eq!(find_on_path("gh", &path), Some(tool));
+        assert_eq!(find_on_path("glab", &path), None);
+        // The same directory named relative to the current one is not searched.
+        let cwd = std::env::current_dir().expect("cwd");
+        let up = "../".repeat(cwd.components().count().saturating_sub(1));
+        let relative = PathBuf::from(up).join(dir.path().strip_prefix("/").expect("absolute"));
+        assert!(relative.join("gh").exists(), "{}", relative.display());
+        let path = std::env::join_paths([relative.as_path(), Path::new("")]).expect("path");
+        assert_eq!(find_on_path("gh", &path), None);
+    }
 }

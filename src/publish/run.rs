@@ -1,15 +1,16 @@
 //! Runs a forge tool (the effect at the edge): found on PATH, in the repository, stdin piped,
 //! prompts off, within a deadline after which its whole process group is killed.
 
-use std::ffi::{OsStr, OsString};
+use std::ffi::OsString;
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::sync::mpsc;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use super::commands::Invocation;
 use super::{Forge, PublishError};
+use crate::process::{self, DRAIN_GRACE};
 
 /// Longest a forge tool may run (it talks to the network).
 pub(crate) const TOOL_TIMEOUT: Duration = Duration::from_secs(120);
@@ -17,9 +18,6 @@ pub(crate) const TOOL_TIMEOUT: Duration = Duration::from_secs(120);
 const STDOUT_BYTES: usize = 1 << 20;
 const STDERR_LINES: usize = 8;
 const STDERR_CHARS: usize = 800;
-const POLL: Duration = Duration::from_millis(10);
-/// How long the pipes may stay open after the tool ended (a grandchild holding them).
-pub(crate) const DRAIN_GRACE: Duration = Duration::from_secs(2);
 
 /// Where and how the forge tools run: the repository, the PATH they are looked up on, the
 /// deadline. The public functions use the process' own PATH; tests give their own.
@@ -42,7 +40,7 @@ impl Runner {
 
     /// The forge's tool on PATH, or an error naming it and where to get it.
     pub fn require(&self, forge: Forge) -> Result<PathBuf, PublishError> {
-        find_on_path(forge.cli(), &self.path).ok_or_else(|| {
+        process::find_on_path(forge.cli(), &self.path).ok_or_else(|| {
             PublishError(format!(
                 "`{}` (the {} CLI) is not installed or not on PATH: {}",
                 forge.cli(),
@@ -69,13 +67,7 @@ impl Runner {
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped());
-        #[cfg(unix)]
-        {
-            use std::os::unix::process::CommandExt;
-            // Its own process group, so the deadline stops whatever it started too.
-            command.process_group(0);
-        }
-        let mut child = command.spawn().map_err(|e| {
+        let mut child = process::in_own_group(&mut command).spawn().map_err(|e| {
             PublishError(format!(
                 "could not run {} ({}): {e}",
                 invocation.what,
@@ -93,24 +85,8 @@ impl Runner {
         let stdout = drain(child.stdout.take());
         let stderr = drain(child.stderr.take());
 
-        let deadline = Instant::now() + self.timeout;
-        let status = loop {
-            match child.try_wait() {
-                Ok(Some(status)) => break Some(status),
-                Ok(None) if Instant::now() >= deadline => break None,
-                Ok(None) => std::thread::sleep(POLL),
-                Err(e) => {
-                    crate::process::kill_group(&mut child);
-                    return Err(PublishError(format!(
-                        "could not wait for {}: {e}",
-                        invocation.what
-                    )));
-                }
-            }
-        };
-        // After a timeout this stops the tool; after an exit, anything it left running.
-        crate::process::kill_group(&mut child);
-        let _ = child.wait();
+        let status = process::wait_or_kill(&mut child, self.timeout)
+            .map_err(|e| PublishError(format!("could not wait for {}: {e}", invocation.what)))?;
         let out = stdout.recv_timeout(DRAIN_GRACE).unwrap_or_default();
         let err = stderr.recv_timeout(DRAIN_GRACE).unwrap_or_default();
         let out = String::from_utf8_lossy(&out).into_owned();
@@ -177,52 +153,9 @@ fn tail(text: &str) -> Option<String> {
     })
 }
 
-/// The executable `name` in the first directory of `path` that has it. Relative entries (`.`,
-/// an empty one) are skipped: the tool runs inside the repository, which must not be able to
-/// supply its own `gh`.
-pub(crate) fn find_on_path(name: &str, path: &OsStr) -> Option<PathBuf> {
-    std::env::split_paths(path)
-        .filter(|dir| dir.is_absolute())
-        .map(|dir| dir.join(name))
-        .find(|candidate| is_executable(candidate))
-}
-
-#[cfg(unix)]
-fn is_executable(path: &Path) -> bool {
-    use std::os::unix::fs::PermissionsExt;
-    std::fs::metadata(path).is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
-}
-
-#[cfg(not(unix))]
-fn is_executable(path: &Path) -> bool {
-    path.is_file()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[cfg(unix)]
-    #[test]
-    fn a_tool_is_found_only_in_absolute_path_entries() {
-        use std::os::unix::fs::PermissionsExt;
-        let dir = tempfile::tempdir().expect("temp dir");
-        let tool = dir.path().join("gh");
-        std::fs::write(&tool, "#!/bin/sh\n").expect("write");
-        let path = std::env::join_paths([dir.path()]).expect("path");
-        // Not executable yet.
-        assert_eq!(find_on_path("gh", &path), None);
-        std::fs::set_permissions(&tool, std::fs::Permissions::from_mode(0o755)).expect("chmod");
-        assert_eq!(find_on_path("gh", &path), Some(tool));
-        assert_eq!(find_on_path("glab", &path), None);
-        // The same directory named relative to the current one is not searched.
-        let cwd = std::env::current_dir().expect("cwd");
-        let up = "../".repeat(cwd.components().count().saturating_sub(1));
-        let relative = PathBuf::from(up).join(dir.path().strip_prefix("/").expect("absolute"));
-        assert!(relative.join("gh").exists(), "{}", relative.display());
-        let path = std::env::join_paths([relative.as_path(), Path::new("")]).expect("path");
-        assert_eq!(find_on_path("gh", &path), None);
-    }
 
     #[test]
     fn the_tail_keeps_the_last_lines_within_bounds() {

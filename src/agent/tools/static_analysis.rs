@@ -22,10 +22,6 @@ const MIN_OUTPUT_CHARS: usize = 512;
 const MAX_OUTPUT_CHARS: usize = 40_000;
 /// Output kept from one analyzer before it is cut to the limit; the rest is drained and dropped.
 const CAPTURE_BYTES: usize = 1 << 20;
-/// How often a running analyzer is checked on.
-const POLL: Duration = Duration::from_millis(20);
-/// How long to wait for the last output once the analyzer's processes are gone.
-const DRAIN_GRACE: Duration = Duration::from_secs(2);
 
 /// `auto` (default) runs what the project files call for; the others pick one language.
 #[derive(Debug, Default, Clone, Copy, PartialEq, Eq, Deserialize, JsonSchema)]
@@ -200,23 +196,9 @@ fn plan(root: &Path, choice: AnalyzerChoice) -> Vec<Step> {
 }
 
 /// The executable `name` in a directory of PATH.
+/// `name` on the user's PATH (its absolute entries: the repository must not supply its own).
 fn find_on_path(name: &str) -> Option<PathBuf> {
-    let path = std::env::var_os("PATH")?;
-    std::env::split_paths(&path)
-        .map(|dir| dir.join(name))
-        .find(|candidate| is_executable(candidate))
-}
-
-#[cfg(unix)]
-fn is_executable(path: &Path) -> bool {
-    use std::os::unix::fs::PermissionsExt;
-    path.metadata()
-        .is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
-}
-
-#[cfg(not(unix))]
-fn is_executable(path: &Path) -> bool {
-    path.is_file()
+    crate::process::find_on_path(name, &std::env::var_os("PATH")?)
 }
 
 pub struct StaticAnalysis;
@@ -402,13 +384,7 @@ fn run_until(
         .stderr(writer)
         .env("NO_COLOR", "1")
         .env("CARGO_TERM_COLOR", "never");
-    #[cfg(unix)]
-    {
-        use std::os::unix::process::CommandExt;
-        // Its own process group, so a timeout can stop everything it started.
-        command.process_group(0);
-    }
-    let mut child = command.spawn()?;
+    let mut child = crate::process::in_own_group(&mut command).spawn()?;
     // The command holds our copies of the pipe's write end; the reader sees the end only once
     // they are closed.
     drop(command);
@@ -429,21 +405,8 @@ fn run_until(
         let _ = done.send(());
     });
 
-    let deadline = Instant::now() + timeout;
-    let status = loop {
-        if let Some(status) = child.try_wait()? {
-            break Some(status);
-        }
-        if Instant::now() >= deadline {
-            break None;
-        }
-        std::thread::sleep(POLL);
-    };
-    // On a timeout this stops the analyzer; after a normal exit, anything it left running
-    // (which would also keep the pipe open).
-    crate::process::kill_group(&mut child);
-    let _ = child.wait();
-    let _ = drained.recv_timeout(DRAIN_GRACE);
+    let status = crate::process::wait_or_kill(&mut child, timeout)?;
+    let _ = drained.recv_timeout(crate::process::DRAIN_GRACE);
     let (output, dropped_bytes) = match captured.lock() {
         Ok(mut guard) => std::mem::take(&mut *guard),
         Err(_) => (Vec::new(), 0),
