@@ -70,8 +70,10 @@ impl Prompter {
         if !self.terminal {
             return self.ask(question);
         }
-        show(question)?;
+        // Raw mode first: a key typed (or pasted) the moment the question shows would
+        // otherwise be echoed by the terminal, in clear.
         let raw = RawMode::enable()?;
+        show(question)?;
         let typed = read_masked();
         drop(raw);
         eprintln!();
