@@ -208,7 +208,7 @@ pub(super) fn note_overridden(written: &[Assignment], ours: &Source) {
         };
         let shown = setting.value.as_deref().unwrap_or("unset");
         // Two keys both show as "****": a hidden one is always worth a word.
-        let same = shown == assignment.value && shown != "\"****\"";
+        let same = shown == assignment.value && shown != crate::config::MASKED;
         if setting.source != *ours && !same {
             eprintln!(
                 "note: {} takes precedence here, so `{}` stays {shown}",

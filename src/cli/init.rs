@@ -11,7 +11,7 @@ use std::process::ExitCode;
 use anyhow::Result;
 
 use super::prompt::{Prompter, Stopped};
-use crate::config::{Config, Overrides, ProviderKind, Source, display_path};
+use crate::config::{Config, MASKED, Overrides, ProviderKind, Source, display_path};
 use crate::setup::{
     Choice, HOSTED, LocalServer, api_key_in_env, probe_local_servers, write_choice,
 };
@@ -90,9 +90,6 @@ fn user_file_settings(path: &Path) -> Result<BTreeMap<String, String>> {
         .filter_map(|setting| Some((setting.key, setting.value?)))
         .collect())
 }
-
-/// How an API key shows.
-const MASKED: &str = "\"****\"";
 
 /// A line to be written, with what the file has there now when that differs.
 fn with_change(line: &str, current: &BTreeMap<String, String>) -> String {

@@ -5,6 +5,9 @@
 
 use super::{ProviderKind, Secret};
 
+/// How a secret value (an API key) is shown, as TOML: never its text.
+pub const MASKED: &str = "\"****\"";
+
 /// A configuration key.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum ConfigKey {
@@ -364,10 +367,10 @@ impl Value {
         }
     }
 
-    /// The value shown to the user, as TOML; a secret shows as `"****"`.
+    /// The value shown to the user, as TOML; a secret shows as [`MASKED`].
     pub fn display(&self) -> String {
         match self {
-            Value::Secret(_) => "\"****\"".to_string(),
+            Value::Secret(_) => MASKED.to_string(),
             other => other.to_toml().to_string().trim().to_string(),
         }
     }

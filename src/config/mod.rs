@@ -18,6 +18,7 @@ use std::path::{Path, PathBuf};
 
 pub use edit::{Assignment, set_value, set_values};
 pub use file::FileKind;
+pub use keys::MASKED;
 pub use provider::{ProviderKind, ProviderSettings, Providers, ollama_host_url};
 pub use secret::Secret;
 

@@ -3,7 +3,7 @@
 use std::fmt;
 use std::path::Path;
 
-use crate::config::{Assignment, ConfigError, FileKind, ProviderKind, set_values};
+use crate::config::{Assignment, ConfigError, FileKind, MASKED, ProviderKind, set_values};
 
 /// A provider and model to write into the user's config file.
 #[derive(Clone, PartialEq, Eq)]
@@ -29,9 +29,6 @@ impl fmt::Debug for Choice {
     }
 }
 
-/// The value shown in place of an API key.
-const MASK: &str = "\"****\"";
-
 impl Choice {
     /// The settings [`write_choice`] writes, as `key = value` TOML lines in the order written,
     /// the API key shown as `"****"`: what the user confirms.
@@ -40,7 +37,7 @@ impl Choice {
             .into_iter()
             .map(|setting| {
                 let value = if setting.secret {
-                    MASK.to_string()
+                    MASKED.to_string()
                 } else {
                     toml_edit::Value::from(setting.value.trim())
                         .to_string()
