@@ -75,6 +75,10 @@ pub struct ConfigFlags {
     /// programs, once per tool), paranoid (everything but reading), yolo (nothing).
     #[arg(long, value_name = "MODE")]
     pub safety: Option<String>,
+    /// The language Iris writes in (`de`, `French`); commit types and trailers stay as the
+    /// project's rules demand.
+    #[arg(long, value_name = "LANG")]
+    pub language: Option<String>,
 }
 
 impl ConfigFlags {
@@ -92,6 +96,7 @@ impl ConfigFlags {
             gitmoji,
             instructions: self.instructions.clone(),
             safety: self.safety.clone(),
+            language: self.language.clone(),
             ..Overrides::default()
         }
     }

@@ -30,6 +30,8 @@ pub enum ConfigKey {
     SecretScan,
     StudioAutoGenerate,
     Theme,
+    Language,
+    ReviewMinConfidence,
     Model(ProviderKind),
     FastModel(ProviderKind),
     BaseUrl(ProviderKind),
@@ -37,7 +39,7 @@ pub enum ConfigKey {
 }
 
 /// The keys at the top of a file, in the order `iris config` shows them.
-const TOP: [ConfigKey; 19] = [
+const TOP: [ConfigKey; 21] = [
     ConfigKey::Provider,
     ConfigKey::Preset,
     ConfigKey::Gitmoji,
@@ -57,6 +59,8 @@ const TOP: [ConfigKey; 19] = [
     ConfigKey::SecretScan,
     ConfigKey::StudioAutoGenerate,
     ConfigKey::Theme,
+    ConfigKey::Language,
+    ConfigKey::ReviewMinConfidence,
 ];
 
 /// The keys of a `[providers.NAME]` table.
@@ -75,6 +79,8 @@ pub enum Kind {
     Bool,
     /// A whole number, at least 1.
     Count,
+    /// A whole number from 0 to 100.
+    Percent,
     Url,
     Secret,
 }
@@ -133,6 +139,8 @@ impl ConfigKey {
             ConfigKey::SecretScan => "secret_scan",
             ConfigKey::StudioAutoGenerate => "studio_auto_generate",
             ConfigKey::Theme => "theme",
+            ConfigKey::Language => "language",
+            ConfigKey::ReviewMinConfidence => "review_min_confidence",
             ConfigKey::Model(_) => "model",
             ConfigKey::FastModel(_) => "fast_model",
             ConfigKey::BaseUrl(_) => "base_url",
@@ -183,7 +191,8 @@ impl ConfigKey {
         match self {
             ConfigKey::Provider => Kind::Provider,
             ConfigKey::SafetyMode => Kind::SafetyMode,
-            ConfigKey::Instructions => Kind::Text,
+            ConfigKey::Instructions | ConfigKey::Language => Kind::Text,
+            ConfigKey::ReviewMinConfidence => Kind::Percent,
             ConfigKey::Preset
             | ConfigKey::Theme
             | ConfigKey::Model(_)
@@ -284,6 +293,7 @@ impl Kind {
             Kind::Name | Kind::Secret => "expected a non-empty string".to_string(),
             Kind::Bool => "expected a boolean (true or false)".to_string(),
             Kind::Count => "expected a whole number of at least 1".to_string(),
+            Kind::Percent => "expected a whole number from 0 to 100".to_string(),
             Kind::Url => "expected a URL starting with http:// or https://".to_string(),
         }
     }
@@ -306,6 +316,10 @@ impl Kind {
             },
             Kind::Count => match text.trim().parse::<u64>() {
                 Ok(n) if n >= 1 => Ok(Value::Count(n)),
+                _ => fail(),
+            },
+            Kind::Percent => match text.trim().parse::<u64>() {
+                Ok(n) if n <= 100 => Ok(Value::Count(n)),
                 _ => fail(),
             },
             Kind::Name => {
@@ -345,6 +359,10 @@ impl Kind {
                 .ok_or_else(|| self.expected()),
             Kind::Count => match value.as_integer() {
                 Some(n) if n >= 1 => Ok(Value::Count(n.unsigned_abs())),
+                _ => Err(self.expected()),
+            },
+            Kind::Percent => match value.as_integer() {
+                Some(n @ 0..=100) => Ok(Value::Count(n.unsigned_abs())),
                 _ => Err(self.expected()),
             },
             _ => match value.as_str() {

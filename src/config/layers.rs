@@ -98,6 +98,7 @@ impl<'a> Layers<'a> {
         self.set_env("IRIS_GITMOJI", ConfigKey::Gitmoji)?;
         self.set_env("IRIS_TRUST_REPO", ConfigKey::TrustRepo)?;
         self.set_env("IRIS_SAFETY", ConfigKey::SafetyMode)?;
+        self.set_env("IRIS_LANGUAGE", ConfigKey::Language)?;
         for kind in ProviderKind::ALL {
             if kind == ProviderKind::OpenAiCompatible {
                 continue;
@@ -127,6 +128,11 @@ impl<'a> Layers<'a> {
             "--instructions",
             ConfigKey::Instructions,
             overrides.instructions.as_deref(),
+        )?;
+        self.set_flag(
+            "--language",
+            ConfigKey::Language,
+            overrides.language.as_deref(),
         )?;
         self.set_switch(
             ["--gitmoji", "--no-gitmoji"],

@@ -104,6 +104,12 @@ pub struct Config {
     pub studio_auto_generate: bool,
     /// The studio's theme: a built-in (dark, light, high-contrast) or one in the config dir.
     pub theme: String,
+    /// The human language Iris writes artifacts and chat replies in (`de`, `French`); empty
+    /// for English, the models' own default.
+    pub language: String,
+    /// Review findings the model is less sure of than this (0-100) are left out of the printed
+    /// review and folded in the studio.
+    pub review_min_confidence: u8,
     /// Where each value that is not a default came from.
     origins: BTreeMap<ConfigKey, Source>,
 }
@@ -131,6 +137,8 @@ impl Default for Config {
             secret_scan: true,
             studio_auto_generate: true,
             theme: "dark".to_string(),
+            language: String::new(),
+            review_min_confidence: 70,
             origins: BTreeMap::new(),
         }
     }
@@ -151,6 +159,7 @@ pub struct Overrides {
     pub critic_enabled: Option<bool>,
     pub trust_repo: Option<bool>,
     pub safety: Option<String>,
+    pub language: Option<String>,
 }
 
 /// Where a setting's value came from.
@@ -258,6 +267,10 @@ impl Config {
             (ConfigKey::SecretScan, Value::Bool(b)) => self.secret_scan = b,
             (ConfigKey::StudioAutoGenerate, Value::Bool(b)) => self.studio_auto_generate = b,
             (ConfigKey::Theme, Value::Text(text)) => self.theme = text,
+            (ConfigKey::Language, Value::Text(text)) => self.language = text.trim().to_string(),
+            (ConfigKey::ReviewMinConfidence, Value::Count(n)) => {
+                self.review_min_confidence = u8::try_from(n.min(100)).unwrap_or(100);
+            }
             (ConfigKey::MaxTurns, Value::Count(n)) => self.max_turns = count(n),
             (ConfigKey::SubagentMaxTurns, Value::Count(n)) => self.subagent_max_turns = count(n),
             (ConfigKey::SubagentTimeoutSecs, Value::Count(n)) => self.subagent_timeout_secs = n,
@@ -392,6 +405,8 @@ impl Config {
             ConfigKey::SecretScan => Value::Bool(self.secret_scan),
             ConfigKey::StudioAutoGenerate => Value::Bool(self.studio_auto_generate),
             ConfigKey::Theme => Value::Text(self.theme.clone()),
+            ConfigKey::Language => return text(&self.language),
+            ConfigKey::ReviewMinConfidence => Value::Count(u64::from(self.review_min_confidence)),
             ConfigKey::MaxTurns => count(self.max_turns),
             ConfigKey::SubagentMaxTurns => count(self.subagent_max_turns),
             ConfigKey::SubagentTimeoutSecs => Value::Count(self.subagent_timeout_secs),

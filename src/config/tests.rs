@@ -385,3 +385,44 @@ fn a_project_file_that_is_not_a_file_is_refused() {
         "{err}"
     );
 }
+
+#[test]
+fn the_language_comes_from_the_project_the_environment_or_the_flag() {
+    let setup = Setup::new("language = \"fr\"\n", "language = \"de\"\n");
+    let config = setup.load(&[], &Overrides::default()).unwrap();
+    assert_eq!(config.language, "de");
+    let config = setup
+        .load(&[("IRIS_LANGUAGE", "es")], &Overrides::default())
+        .unwrap();
+    assert_eq!(config.language, "es");
+    let flag = Overrides {
+        language: Some("pt-BR".into()),
+        ..Overrides::default()
+    };
+    let config = setup.load(&[("IRIS_LANGUAGE", "es")], &flag).unwrap();
+    assert_eq!(config.language, "pt-BR");
+    assert_eq!(
+        setting(&config, "language").source,
+        Source::Flag("--language")
+    );
+    let unset = Setup::new("", "").load(&[], &Overrides::default()).unwrap();
+    assert_eq!(unset.language, "");
+    assert_eq!(setting(&unset, "language").value, None);
+}
+
+#[test]
+fn the_review_threshold_takes_0_to_100() {
+    let config = Setup::new("", "").load(&[], &Overrides::default()).unwrap();
+    assert_eq!(config.review_min_confidence, 70);
+    let config = Setup::new("review_min_confidence = 0\n", "")
+        .load(&[], &Overrides::default())
+        .unwrap();
+    assert_eq!(config.review_min_confidence, 0);
+    let err = Setup::new("review_min_confidence = 101\n", "")
+        .load(&[], &Overrides::default())
+        .unwrap_err();
+    assert!(
+        err.0.contains("expected a whole number from 0 to 100"),
+        "{err}"
+    );
+}
