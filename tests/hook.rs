@@ -520,3 +520,26 @@ fn completions_for_each_shell_and_a_bad_shell_name() {
     assert!(stderr(&out).contains("tcsh"), "{}", stderr(&out));
     assert!(stdout(&out).is_empty());
 }
+
+#[test]
+fn the_hook_writes_in_the_projects_language() {
+    let repo = staged_repo();
+    repo.write(".irisconfig", "language = \"de\"\n");
+    assert!(install(&repo, &[]).status.success());
+    let reply = json!({
+        "emoji": null,
+        "title": "two() hinzufügen",
+        "message": "Fügt eine zweite konstante Funktion hinzu."
+    });
+    let fake = FakeProvider::start(vec![Step::text(reply.to_string())]);
+    git_commit(&repo, &[], &openai_env(&fake));
+    assert_eq!(
+        last_message(&repo),
+        "two() hinzufügen\n\nFügt eine zweite konstante Funktion hinzu."
+    );
+    let system = fake.requests()[0].system_text();
+    assert!(
+        system.contains("## Language\nWrite every text you produce in German (de)"),
+        "{system}"
+    );
+}

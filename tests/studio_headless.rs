@@ -1013,3 +1013,49 @@ async fn the_repositorys_commit_rules_are_read_at_start() {
         .collect();
     assert!(broken.contains(&"type-empty".to_string()), "{broken:?}");
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn with_a_language_the_message_and_the_chat_are_asked_for_in_it() {
+    let repo = staged_repo();
+    let fake = FakeProvider::start(vec![
+        Step::text(json!({"emoji": null, "title": "two() hinzufügen", "message": ""}).to_string()),
+        Step::text("Der Titel hat 16 Zeichen."),
+    ]);
+    let overrides = Overrides {
+        language: Some("de".into()),
+        ..Overrides::default()
+    };
+    let mut studio = Headless::configured(&repo, &fake, Mode::Explore, &overrides);
+    studio.runner.run(Effect::LoadStatus);
+    studio
+        .pump_until("the status", |s| !s.files_loading && !s.diff.loading)
+        .await;
+    studio.command(Command::ModeCommit);
+    studio
+        .pump_until("the generated message", |s| {
+            s.task.is_none() && !s.artifacts[&ArtifactKind::Commit].is_empty()
+        })
+        .await;
+    assert_eq!(studio.text(), "two() hinzufügen");
+    studio.command(Command::OpenChat);
+    for c in "wie lang ist der Titel?".chars() {
+        studio.key(KeyCode::Char(c));
+    }
+    studio.key(KeyCode::Enter);
+    studio
+        .pump_until("the chat reply", |s| {
+            s.task.is_none() && s.chat.messages.len() == 2
+        })
+        .await;
+    let requests = fake.requests();
+    assert_eq!(requests.len(), 2);
+    for request in &requests {
+        assert!(
+            request
+                .system_text()
+                .contains("## Language\nWrite every text you produce in German (de)"),
+            "{}",
+            request.system_text()
+        );
+    }
+}

@@ -10,7 +10,7 @@ use rig_core::tool::ToolDyn;
 
 use super::capability::Capability;
 use super::safety::Safety;
-use super::style::style_instructions;
+use super::style::{language_section, style_instructions};
 use super::tools::ToolContext;
 use super::tools::registry::main_agent_tools;
 use super::tools::subagent::Subagents;
@@ -28,12 +28,14 @@ lacks: the diffs of other files, the code around a change, its history. Otherwis
 change with your tools, starting with git_diff's summary. Never invent changes, files, issues \
 or numbers that the evidence does not show.";
 
-/// How Iris writes: a preset, gitmoji or not, and the user's own instructions.
+/// How Iris writes: a preset, gitmoji or not, the user's own instructions and the language.
 #[derive(Debug, Clone, Default)]
 pub struct Style {
     pub preset: String,
     pub gitmoji: bool,
     pub instructions: String,
+    /// A language code or name (`de`, `French`); empty for English.
+    pub language: String,
 }
 
 /// Iris, configured: the models, the repository, the limits and the style.
@@ -144,6 +146,7 @@ impl IrisAgent {
                 preset: config.preset.clone(),
                 gitmoji: config.gitmoji,
                 instructions: config.instructions.clone(),
+                language: config.language.clone(),
             },
             stream,
             critic_enabled: config.critic_enabled,
@@ -165,8 +168,11 @@ impl IrisAgent {
         } else {
             "## Output\nReply in concise markdown.".to_string()
         };
+        let language = language_section(&self.style.language)
+            .map(|section| format!("{section}\n\n"))
+            .unwrap_or_default();
         Ok(format!(
-            "{PERSONA}\n\n## Task\n{}\n\n## Style\n{style}\n\n{format}",
+            "{PERSONA}\n\n## Task\n{}\n\n## Style\n{style}\n\n{language}{format}",
             cap.task_prompt.trim()
         ))
     }

@@ -236,6 +236,9 @@ impl Explaining<'_> {
         if !own.is_empty() {
             preamble.push_str(&format!("\n\n## The user's instructions\n{own}"));
         }
+        if let Some(section) = super::style::language_section(&self.iris.style.language) {
+            preamble.push_str(&format!("\n\n{section}"));
+        }
         Ok(format!("{preamble}\n\n{}", json_output(schema)?))
     }
 

@@ -2,10 +2,12 @@
 //! put into the prompt.
 
 mod gitmoji;
+mod language;
 
 use thiserror::Error;
 
 pub use gitmoji::{GITMOJIS, Gitmoji, find as find_gitmoji};
+pub use language::{language_name, language_section};
 
 /// A named writing style.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
