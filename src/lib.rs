@@ -19,4 +19,5 @@ pub mod publish;
 pub mod secrets;
 pub mod setup;
 pub mod studio;
+pub mod ticket;
 pub mod types;

@@ -10,6 +10,8 @@ use super::iris::IrisAgent;
 use super::requests::{Scope, request};
 use super::{AgentEvent, EventSink};
 use crate::commit_rules::{self, CommitRules, Violation, error_count};
+use crate::git::HeadState;
+use crate::ticket::{self, Ticket};
 use crate::types::{
     Artifact, ArtifactKind, Changelog, GeneratedMessage, PullRequest, ReleaseNotes, Review,
 };
@@ -96,12 +98,24 @@ impl IrisAgent {
             ArtifactKind::Commit => self.commit_rules(sink).await,
             _ => None,
         };
-        // The rules go before the evidence, so a retry without the evidence keeps them.
-        let asked = match rules.as_ref().and_then(rules_section) {
-            Some(section) => format!("{}\n\n{section}", request(kind, scope)),
-            None => request(kind, scope),
+        let ticket = match kind {
+            ArtifactKind::Commit | ArtifactKind::Pr => self.ticket().await,
+            _ => None,
         };
-        let request = format!("{asked}\n\n{evidence}");
+        // The rules and the ticket go before the evidence, so a retry without it keeps them.
+        let sections = [
+            Some(request(kind, scope)),
+            rules.as_ref().and_then(rules_section),
+            ticket
+                .as_ref()
+                .map(|t| t.section(kind == ArtifactKind::Commit)),
+            Some(evidence),
+        ];
+        let request = sections
+            .into_iter()
+            .flatten()
+            .collect::<Vec<_>>()
+            .join("\n\n");
         let critic = self.critic_enabled && (kind.describe().critic || ask_critic);
         let version = scope.version().map(str::to_string);
         // Without gitmoji (and always with conventional commits, or rules that read a type at
@@ -122,8 +136,11 @@ impl IrisAgent {
                     if drop_emoji {
                         m.emoji = None;
                     }
+                    if let Some(ticket) = &ticket {
+                        ticket.place(m, !typed_header);
+                    }
                 };
-                let written = self.write_as(run, finish).await?;
+                let written = self.write_as(run, &finish).await?;
                 match &rules {
                     Some(rules) => {
                         self.keep_to_rules(written, rules, (&request, clock), finish, sink)
@@ -172,6 +189,28 @@ impl IrisAgent {
             rule_violations: Vec::new(),
             rules_source: None,
         })
+    }
+
+    /// The ticket the branch's name carries, with where the project's history puts ticket ids;
+    /// `None` on a detached HEAD, a branch without one or a repository that cannot be read.
+    async fn ticket(&self) -> Option<Ticket> {
+        let root = self.ctx.repo_root.clone();
+        let found = tokio::task::spawn_blocking(move || {
+            let repo = crate::git::GitRepo::discover(&root).ok()?;
+            let branch = match repo.head_state().ok()? {
+                HeadState::Branch(name) | HeadState::Unborn(name) => name,
+                HeadState::Detached(_) => return None,
+            };
+            let history: Vec<String> = repo
+                .log(ticket::HISTORY)
+                .unwrap_or_default()
+                .into_iter()
+                .filter(|c| c.parent_count < 2)
+                .map(|c| c.message)
+                .collect();
+            Ticket::find(&branch, &history)
+        });
+        found.await.ok().flatten()
     }
 
     /// The repository's commit rules, if it has any. A configuration that cannot be read is
