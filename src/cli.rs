@@ -10,6 +10,7 @@ mod explain;
 mod generate;
 mod hook;
 mod init;
+mod pick;
 mod presets;
 mod progress;
 mod prompt;

@@ -2,6 +2,7 @@
 //! gathers evidence with, and reports what it does as [`AgentEvent`]s.
 
 pub mod blame;
+pub mod candidates;
 pub mod capability;
 pub mod chat;
 pub mod events;

@@ -50,8 +50,21 @@ impl IrisAgent {
         ask_critic: bool,
         sink: &EventSink,
     ) -> anyhow::Result<Written> {
+        self.write_with(kind, scope, ask_critic, None, sink).await
+    }
+
+    /// [`IrisAgent::write`], with `angle` (a section of the request: how this one differs
+    /// from other candidates) when several are written for the user to choose from.
+    pub(crate) async fn write_with(
+        &self,
+        kind: ArtifactKind,
+        scope: &Scope,
+        ask_critic: bool,
+        angle: Option<&str>,
+        sink: &EventSink,
+    ) -> anyhow::Result<Written> {
         let started = std::time::Instant::now();
-        let work = self.write_unbounded(kind, scope, ask_critic, sink);
+        let work = self.write_unbounded(kind, scope, ask_critic, angle, sink);
         self.bounded(sink, work, |written| {
             tracing::debug!(
                 capability = kind.name(),
@@ -87,6 +100,7 @@ impl IrisAgent {
         kind: ArtifactKind,
         scope: &Scope,
         ask_critic: bool,
+        angle: Option<&str>,
         sink: &EventSink,
     ) -> anyhow::Result<Written> {
         // When the run started, and how long approvals had waited then: the retry on the
@@ -109,6 +123,7 @@ impl IrisAgent {
             ticket
                 .as_ref()
                 .map(|t| t.section(kind == ArtifactKind::Commit)),
+            angle.map(str::to_string),
             Some(evidence),
         ];
         let request = sections

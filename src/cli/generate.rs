@@ -9,7 +9,9 @@ use clap::Args;
 use super::config::ConfigFlags;
 use super::exit::UsageError;
 use super::progress::ProgressLine;
+use super::prompt::Prompter;
 use crate::agent::IrisAgent;
+use crate::agent::candidates::Candidate;
 use crate::agent::requests::Scope;
 use crate::agent::write::Written;
 use crate::config::Config;
@@ -59,6 +61,26 @@ pub struct GenArgs {
     /// violation. Needs no provider.
     #[arg(long, conflicts_with_all = ["print", "auto_commit", "amend", "no_verify", "critic"])]
     pub check: bool,
+    /// Write N messages to choose from (at most 6): on a terminal you pick one; with --print,
+    /// --json or without a terminal all are printed, numbered.
+    #[arg(
+        short = 'n',
+        long = "candidates",
+        value_name = "N",
+        default_value_t = 1,
+        value_parser = clap::value_parser!(u8).range(1..=6),
+        conflicts_with = "check"
+    )]
+    pub candidates: u8,
+    /// Have each of these models of the selected provider write the message (N each with
+    /// -n), labelled with its name: `--models gpt-5,gpt-5-mini`.
+    #[arg(
+        long,
+        value_name = "MODEL,...",
+        value_delimiter = ',',
+        conflicts_with = "check"
+    )]
+    pub models: Vec<String>,
     /// With --check: check this commit's message (stdin is not read).
     #[arg(long, value_name = "REV", requires = "check")]
     pub rev: Option<String>,
@@ -186,6 +208,45 @@ impl Session {
             .await;
         progress.finish().await;
         let written = result?;
+        warn_about(&written);
+        Ok(written)
+    }
+
+    /// Several versions of the commit message to choose from, with the progress line.
+    async fn candidates(&self, scope: &Scope, args: &GenArgs) -> Result<Vec<Candidate>> {
+        let progress = ProgressLine::start();
+        let result = self
+            .iris
+            .write_candidates(
+                ArtifactKind::Commit,
+                scope,
+                usize::from(args.candidates),
+                &args.models,
+                args.critic,
+                &progress.sink(),
+            )
+            .await;
+        progress.finish().await;
+        let candidates = result?;
+        for candidate in &candidates {
+            warn_about(&candidate.written);
+        }
+        Ok(candidates)
+    }
+
+    /// Fails with a usage error when nothing is staged.
+    fn require_staged(&self, what: &str) -> Result<()> {
+        if self.repo.status()?.staged().count() == 0 {
+            return Err(UsageError(what.to_string()).into());
+        }
+        Ok(())
+    }
+}
+
+/// What a written artifact warns about on stderr: a critic that could not run, the commit
+/// rules it still breaks.
+fn warn_about(written: &Written) {
+    {
         if let Some(warning) = &written.critic_warning {
             eprintln!(
                 "warning: the critic could not check the draft ({warning}); keeping it as written"
@@ -200,15 +261,6 @@ impl Session {
                 );
             }
         }
-        Ok(written)
-    }
-
-    /// Fails with a usage error when nothing is staged.
-    fn require_staged(&self, what: &str) -> Result<()> {
-        if self.repo.status()?.staged().count() == 0 {
-            return Err(UsageError(what.to_string()).into());
-        }
-        Ok(())
     }
 }
 
@@ -265,9 +317,34 @@ pub async fn gen_command(args: GenArgs) -> Result<ExitCode> {
     } else {
         Scope::Staged
     };
-    let written = session
-        .write(ArtifactKind::Commit, &scope, args.critic)
-        .await?;
+    let several = args.candidates > 1 || !args.models.is_empty();
+    let written = if several {
+        let pick = can_pick(&args);
+        if args.auto_commit && !pick {
+            return Err(UsageError(
+                "--auto-commit with several candidates needs a terminal to pick one on, and no \
+                 --print or --json"
+                    .to_string(),
+            )
+            .into());
+        }
+        let candidates = session.candidates(&scope, &args).await?;
+        if !pick {
+            print_candidates(&candidates, args.output)?;
+            return Ok(ExitCode::SUCCESS);
+        }
+        match super::pick::pick(&candidates, &mut Prompter::stdio())? {
+            Some(written) => written,
+            None => {
+                eprintln!("no message picked; nothing was committed");
+                return Ok(ExitCode::from(super::exit::GENERAL));
+            }
+        }
+    } else {
+        session
+            .write(ArtifactKind::Commit, &scope, args.critic)
+            .await?
+    };
     if args.auto_commit {
         let options = CommitOptions {
             amend: args.amend,
@@ -292,6 +369,42 @@ pub async fn gen_command(args: GenArgs) -> Result<ExitCode> {
         print_artifact(&written, args.output)?;
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// Whether the user can pick one of several candidates: stdin and stderr are a terminal, and
+/// the output is not asked for whole (--print, --json).
+fn can_pick(args: &GenArgs) -> bool {
+    use std::io::IsTerminal;
+    std::io::stdin().is_terminal()
+        && std::io::stderr().is_terminal()
+        && !args.print
+        && !args.output.json
+}
+
+/// Every candidate on stdout, numbered (with --json, an array of labelled artifacts); copied
+/// too with --copy.
+fn print_candidates(candidates: &[Candidate], output: OutputFlags) -> Result<()> {
+    let text = if output.json {
+        let all: Vec<serde_json::Value> = candidates
+            .iter()
+            .enumerate()
+            .map(|(i, c)| {
+                serde_json::json!({
+                    "number": i + 1,
+                    "model": (!c.label.is_empty()).then_some(&c.label),
+                    "message": c.written.json,
+                })
+            })
+            .collect();
+        serde_json::to_string_pretty(&all)?
+    } else {
+        super::pick::numbered(candidates)
+    };
+    println!("{}", text.trim_end());
+    if output.copy {
+        copy(&text);
+    }
+    Ok(())
 }
 
 pub async fn review_command(args: ReviewArgs) -> Result<ExitCode> {
