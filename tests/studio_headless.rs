@@ -1059,3 +1059,54 @@ async fn with_a_language_the_message_and_the_chat_are_asked_for_in_it() {
         );
     }
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_asks_for_three_alternatives_at_once_and_the_picked_one_is_the_message() {
+    let repo = staged_repo();
+    let reply =
+        |title: &str| Step::text(json!({"emoji": null, "title": title, "message": ""}).to_string());
+    let fake = FakeProvider::start(vec![
+        reply("Add two()"),
+        reply("Add a second constant function"),
+        reply("Offer two() beside one()"),
+        reply("Add two()"),
+    ]);
+    let mut studio = Headless::new(&repo, &fake, Mode::Explore);
+    studio.runner.run(Effect::LoadStatus);
+    studio
+        .pump_until("the status", |s| !s.files_loading && !s.diff.loading)
+        .await;
+    studio.command(Command::ModeCommit);
+    studio
+        .pump_until("the generated message", |s| {
+            s.task.is_none() && !s.artifacts[&ArtifactKind::Commit].is_empty()
+        })
+        .await;
+    let first = studio.text();
+    studio.command(Command::Alternatives);
+    studio
+        .pump_until("the alternatives", |s| s.alternatives.is_some())
+        .await;
+    let requests = fake.requests();
+    assert_eq!(requests.len(), 4, "one generation, then three alternatives");
+    let angles = requests[1..]
+        .iter()
+        .filter(|r| r.user_texts().join("\n").contains("## Alternative "))
+        .count();
+    assert_eq!(
+        angles, 2,
+        "every alternative but one asks for another angle"
+    );
+    // The message in the editor first, then the three minus the one equal to it.
+    let shown = studio.state.alternatives.clone().expect("shown");
+    assert_eq!(shown.versions.len(), 3, "{shown:?}");
+    assert!(shown.versions[0].current && shown.versions[0].text == first);
+    let third = shown.versions[2].text.clone();
+    assert_ne!(third, first);
+    studio.key(KeyCode::Char('3'));
+    assert_eq!(studio.text(), third);
+    eventually("the draft of the picked message", || {
+        studio.draft(Mode::COMMIT).as_deref() == Some(third.as_str())
+    })
+    .await;
+}

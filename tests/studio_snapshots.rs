@@ -16,7 +16,8 @@ use iris_studio::studio::action::Action;
 use iris_studio::studio::keymap::Keymap;
 use iris_studio::studio::layout::PaneRects;
 use iris_studio::studio::state::{
-    ChatMessage, Confirm, FileEntry, Level, Mode, Notice, Pane, Speaker, State, Task, TaskKind,
+    Alternatives, ChatMessage, Confirm, FileEntry, Level, Mode, Notice, Pane, Speaker, State, Task,
+    TaskKind,
 };
 use iris_studio::studio::theme::{ColorSupport, Theme};
 use iris_studio::studio::ui::{self, Looks};
@@ -1035,4 +1036,31 @@ fn a_commit_message_that_breaks_the_projects_rules_names_the_rule_beside_the_tit
     let (x, y) = row_of(&buffer, "✔ rules");
     assert_eq!(y, HEIGHT - 2, "on the editor's bottom border");
     assert!(x > 80);
+}
+
+#[test]
+fn alternatives_side_by_side_with_the_current_message_first() {
+    let mut state = with_commit_message(studio(Mode::COMMIT));
+    let current = state.artifacts[&ArtifactKind::Commit].text();
+    state.alternatives = Some(Alternatives::new(
+        ArtifactKind::Commit,
+        &current,
+        vec![
+            "Draw each pane from the state alone\n\nThe panes no longer keep their own copies."
+                .to_string(),
+            "Test the panes through a TestBackend".to_string(),
+        ],
+    ));
+    state.alternatives.as_mut().unwrap().selected = 1;
+    let buffer = render_buffer(&state);
+    // Three columns, numbered as the keys that pick them, left to right.
+    let (first, row) = row_of(&buffer, " 1 · current ");
+    let second = find(&buffer, row, " 2 ").expect("the second column");
+    let third = find(&buffer, row, " 3 ").expect("the third column");
+    assert!(first < second && second < third, "{first} {second} {third}");
+    // The highlighted one is framed as the focused pane is (thick), the others rounded.
+    assert_eq!(buffer[(second - 1, row)].symbol(), "┏");
+    assert_eq!(buffer[(first - 1, row)].symbol(), "╭");
+    assert_eq!(buffer[(third - 1, row)].symbol(), "╭");
+    insta::assert_snapshot!("alternatives", render(&state));
 }

@@ -14,7 +14,7 @@ use iris_studio::studio::effect::{EditTarget, Effect};
 use iris_studio::studio::layout::PaneRects;
 use iris_studio::studio::state::{
     ChatMessage, CommitFlags, Confirm, FileEntry, Level, Mode, Notice, Pane, SetupStep, Speaker,
-    State, TaskKind,
+    State, Task, TaskKind,
 };
 use iris_studio::studio::update::update;
 use iris_studio::studio::{answer, blocks};
@@ -3106,4 +3106,162 @@ fn e_on_a_diff_still_loading_opens_its_file_from_the_top() {
     empty.focus = Pane::Diff;
     assert!(command(&mut empty, Command::EditExternal).is_empty());
     assert_eq!(notice(&empty).1, "select a changed file first");
+}
+
+/// `a` on a message: the Alternatives effect's task id.
+fn ask_alternatives(state: &mut State) -> u64 {
+    match command(state, Command::Alternatives).as_slice() {
+        [Effect::Alternatives { task, kind, count }] => {
+            assert_eq!((*kind, *count), (ArtifactKind::Commit, 3));
+            *task
+        }
+        other => panic!("expected one Alternatives effect, got {other:?}"),
+    }
+}
+
+fn alternatives_written(
+    state: &mut State,
+    task: u64,
+    result: Result<Vec<&str>, &str>,
+) -> Vec<Effect> {
+    let result = result
+        .map(|texts| texts.into_iter().map(str::to_string).collect())
+        .map_err(str::to_string);
+    update(
+        state,
+        Action::AlternativesWritten {
+            task,
+            kind: ArtifactKind::Commit,
+            result,
+        },
+    )
+}
+
+#[test]
+fn alternatives_are_shown_beside_the_message_and_the_one_picked_becomes_a_version() {
+    let mut state = with_message("Add two()");
+    let task = ask_alternatives(&mut state);
+    assert!(matches!(
+        state.task,
+        Some(Task {
+            kind: TaskKind::Alternatives,
+            ..
+        })
+    ));
+    // Iris wrote three; one is the message already in the editor.
+    alternatives_written(
+        &mut state,
+        task,
+        Ok(vec![
+            "Add a second function",
+            "Add two()",
+            "Offer two() next to one()",
+        ]),
+    );
+    assert!(state.task.is_none());
+    let shown = state.alternatives.as_ref().expect("the versions are shown");
+    let texts: Vec<(&str, bool)> = shown
+        .versions
+        .iter()
+        .map(|v| (v.text.as_str(), v.current))
+        .collect();
+    assert_eq!(
+        texts,
+        vec![
+            ("Add two()", true),
+            ("Add a second function", false),
+            ("Offer two() next to one()", false)
+        ]
+    );
+    assert!(
+        notice(&state).1.starts_with("3 versions side by side"),
+        "{:?}",
+        notice(&state)
+    );
+    // Every key goes to the versions: `c` does not commit, the arrows move the highlight.
+    update(&mut state, press(KeyCode::Char('c')));
+    assert!(state.confirm.is_none());
+    assert!(command(&mut state, Command::Commit).is_empty());
+    update(&mut state, press(KeyCode::Right));
+    update(&mut state, press(KeyCode::Right));
+    update(&mut state, press(KeyCode::Right));
+    assert_eq!(
+        state.alternatives.as_ref().map(|a| a.selected),
+        Some(0),
+        "round"
+    );
+    update(&mut state, press(KeyCode::Left));
+    assert_eq!(state.alternatives.as_ref().map(|a| a.selected), Some(2));
+    // `2` picks the first alternative: the newest version, saved, and undo steps back.
+    let effects = update(&mut state, press(KeyCode::Char('2')));
+    assert!(state.alternatives.is_none());
+    assert_eq!(text(&state, Mode::COMMIT), "Add a second function");
+    assert!(
+        effects
+            .iter()
+            .any(|e| matches!(e, Effect::SaveDraft { .. })),
+        "{effects:?}"
+    );
+    assert_eq!(
+        notice(&state),
+        (Level::Success, "picked version 2 (undo steps back)")
+    );
+    command(&mut state, Command::UndoVersion);
+    assert_eq!(text(&state, Mode::COMMIT), "Add two()");
+}
+
+#[test]
+fn esc_or_the_current_version_keeps_the_message() {
+    let mut state = with_message("Add two()");
+    let task = ask_alternatives(&mut state);
+    alternatives_written(&mut state, task, Ok(vec!["Add a second function"]));
+    update(&mut state, press(KeyCode::Esc));
+    assert!(state.alternatives.is_none());
+    assert_eq!(text(&state, Mode::COMMIT), "Add two()");
+    assert_eq!(notice(&state), (Level::Info, "kept the current message"));
+
+    let task = ask_alternatives(&mut state);
+    alternatives_written(&mut state, task, Ok(vec!["Add a second function"]));
+    update(&mut state, press(KeyCode::Enter));
+    assert_eq!(
+        text(&state, Mode::COMMIT),
+        "Add two()",
+        "enter on the current one"
+    );
+}
+
+#[test]
+fn alternatives_need_a_staged_change_the_commit_mode_and_something_new() {
+    let mut explore = loaded(Mode::Explore, vec![staged("src/lib.rs")]);
+    assert!(command(&mut explore, Command::Alternatives).is_empty());
+    assert_eq!(
+        notice(&explore),
+        (
+            Level::Info,
+            "alternatives are written for the commit message (2)"
+        )
+    );
+    let mut nothing = loaded(Mode::COMMIT, vec![unstaged("src/lib.rs")]);
+    assert!(command(&mut nothing, Command::Alternatives).is_empty());
+    assert_eq!(notice(&nothing).0, Level::Warning);
+
+    let mut state = with_message("Add two()");
+    let task = ask_alternatives(&mut state);
+    alternatives_written(&mut state, task, Ok(vec!["Add two()"]));
+    assert!(state.alternatives.is_none());
+    assert_eq!(
+        notice(&state),
+        (
+            Level::Info,
+            "Iris wrote nothing different from the current message"
+        )
+    );
+    let task = ask_alternatives(&mut state);
+    alternatives_written(&mut state, task, Err("openai: 500 the server failed"));
+    assert!(state.alternatives.is_none() && state.task.is_none());
+    assert_eq!(
+        notice(&state),
+        (Level::Error, "openai: 500 the server failed")
+    );
+    assert_eq!(text(&state, Mode::COMMIT), "Add two()");
 }

@@ -91,6 +91,12 @@ pub enum Action {
         kind: ArtifactKind,
         result: Result<String, String>,
     },
+    /// Alternatives to the artifact were written: their texts, or why not.
+    AlternativesWritten {
+        task: u64,
+        kind: ArtifactKind,
+        result: Result<Vec<String>, String>,
+    },
     /// A chat reply finished.
     ChatReplied {
         task: u64,

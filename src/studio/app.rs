@@ -133,6 +133,7 @@ impl Studio {
                 if self.state.confirm.is_some()
                     || !self.state.approvals.is_empty()
                     || self.state.setup.is_some()
+                    || self.state.alternatives.is_some()
                 {
                     return Some(Action::Key(key));
                 }

@@ -48,6 +48,7 @@ pub enum Command {
     Setup,
     Copy,
     Publish,
+    Alternatives,
     ModeExplore,
     ModeCommit,
     ModeReview,
@@ -57,7 +58,7 @@ pub enum Command {
 }
 
 impl Command {
-    pub const ALL: [Command; 45] = [
+    pub const ALL: [Command; 46] = [
         Command::Quit,
         Command::Help,
         Command::NextPane,
@@ -97,6 +98,7 @@ impl Command {
         Command::Setup,
         Command::Copy,
         Command::Publish,
+        Command::Alternatives,
         Command::ModeExplore,
         Command::ModeCommit,
         Command::ModeReview,
@@ -139,6 +141,9 @@ impl Command {
             }
             Command::Publish if !matches!(mode, Mode::PR | Mode::REVIEW) => {
                 Err("the PR (4) is published, and the review (3) posted, from their modes")
+            }
+            Command::Alternatives if mode != Mode::COMMIT => {
+                Err("alternatives are written for the commit message (2)")
             }
             Command::PickRange if !mode.uses_range() => {
                 Err("ranges belong to the PR, changelog and release notes modes (4-6)")
@@ -194,6 +199,9 @@ impl Command {
             Command::Copy => "copy the artifact (explore: the selected lines) to the clipboard",
             Command::Publish => {
                 "open or update the pull request with the description, or post the review (gh/glab)"
+            }
+            Command::Alternatives => {
+                "ask Iris for alternatives to the message and pick one, side by side"
             }
             Command::ModeExplore => "explore mode",
             Command::ModeCommit => "commit mode",

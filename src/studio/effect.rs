@@ -80,6 +80,12 @@ pub enum Effect {
         kind: ArtifactKind,
         range: Option<(String, String)>,
     },
+    /// `count` alternatives to the artifact, written in parallel.
+    Alternatives {
+        task: u64,
+        kind: ArtifactKind,
+        count: usize,
+    },
     Chat {
         task: u64,
         kind: ArtifactKind,

@@ -68,6 +68,7 @@ const DEFAULT_GLOBAL: &[(&str, Command)] = &[
     ("I", Command::Setup),
     ("y", Command::Copy),
     ("P", Command::Publish),
+    ("a", Command::Alternatives),
     ("1", Command::ModeExplore),
     ("2", Command::ModeCommit),
     ("3", Command::ModeReview),
@@ -90,6 +91,7 @@ const DEFAULT_EDITING: &[(&str, Command)] = &[
     ("alt-e", Command::EditExternal),
     ("alt-f", Command::Zoom),
     ("alt-c", Command::Copy),
+    ("alt-a", Command::Alternatives),
 ];
 
 /// A keymap file that cannot be used; the message names the file, the line and the key.

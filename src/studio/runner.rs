@@ -127,6 +127,7 @@ impl Runner {
             }),
             Effect::Commit { message, flags } => jobs.commit(message, flags.amend, flags.no_verify),
             Effect::Generate { task, kind, range } => self.generate(task, kind, range),
+            Effect::Alternatives { task, kind, count } => self.alternatives(task, kind, count),
             Effect::Chat {
                 task,
                 kind,
@@ -264,6 +265,20 @@ impl Runner {
             task,
             |iris, sink| async move { Ok(iris.write(kind, &scope, false, &sink).await?.text) },
             move |result| Action::Generated { task, kind, result },
+        );
+    }
+
+    /// `count` alternatives to the artifact, from the same staged change as a generation.
+    fn alternatives(&mut self, task: u64, kind: ArtifactKind, count: usize) {
+        self.spawn_iris(
+            task,
+            |iris, sink| async move {
+                let written = iris
+                    .write_candidates(kind, &Scope::Staged, count, &[], false, &sink)
+                    .await?;
+                Ok(written.into_iter().map(|c| c.written.text).collect())
+            },
+            move |result| Action::AlternativesWritten { task, kind, result },
         );
     }
 

@@ -4,10 +4,12 @@ use std::time::Instant;
 
 use tui_textarea::TextArea;
 
+mod alternatives;
 mod diff_view;
 mod explorer;
 mod setup;
 
+pub use alternatives::{ALTERNATIVES, Alternatives, Version};
 pub use diff_view::{DiffRow, DiffView, HunkPlace};
 pub use explorer::{Explorer, Heat, IntentKey, IntentView, ShownCommit, TreeRow, WhyKey, WhyView};
 pub use setup::{Setup, SetupFacts, SetupOption, SetupStep};
@@ -360,6 +362,8 @@ pub enum TaskKind {
     Why,
     /// Reading the open file for its intent and responsibility blocks (explore).
     Intent,
+    /// Writing alternatives to the artifact to choose from.
+    Alternatives,
 }
 
 /// A one-line message in the status bar.
@@ -433,6 +437,8 @@ pub struct State {
     pub commit_rules: Option<crate::commit_rules::CommitRules>,
     /// The setup overlay, while it is open.
     pub setup: Option<Setup>,
+    /// Versions of the message to pick from, side by side, while they are shown.
+    pub alternatives: Option<Alternatives>,
     /// What setup needs to know of this machine (read at start).
     pub setup_facts: SetupFacts,
     /// Generate automatically on entering a mode whose artifact is empty.
@@ -505,6 +511,7 @@ impl State {
             ai_unavailable: None,
             commit_rules: None,
             setup: None,
+            alternatives: None,
             setup_facts: SetupFacts::default(),
             auto_generate: true,
             has_staged: false,

@@ -1,5 +1,6 @@
 //! Drawing: one file per pane and per overlay; everything here only reads the state.
 
+mod alternatives;
 mod answer;
 mod blocks;
 pub(crate) mod chat;
@@ -78,6 +79,8 @@ pub fn draw(frame: &mut Frame, state: &State, looks: &Looks) {
         confirm::draw_approval(frame, area, request, waiting, looks.theme);
     } else if let Some(setup) = &state.setup {
         setup::draw(frame, area, setup, &state.setup_facts, looks.theme);
+    } else if let Some(shown) = &state.alternatives {
+        alternatives::draw(frame, area, shown, looks.theme);
     } else if let Some(report) = &state.report {
         report::draw(frame, area, report, looks.theme);
     } else if state.help {
@@ -112,6 +115,7 @@ pub(crate) fn focused(state: &State, pane: Pane) -> bool {
         && state.confirm.is_none()
         && state.approvals.is_empty()
         && state.setup.is_none()
+        && state.alternatives.is_none()
 }
 
 /// A list filling a pane from row `top` (as the state keeps it, so clicks agree), the
@@ -134,7 +138,6 @@ pub(crate) fn draw_list(
     frame.render_stateful_widget(list, area, &mut list_state);
 }
 
-/// A rectangle of `width` x `height` centred in `area` (clamped to it).
 /// A framed text over the panes (what is under it cleared): questions and reports.
 pub(crate) fn text_box(
     frame: &mut Frame,
@@ -154,6 +157,7 @@ pub(crate) fn text_box(
     );
 }
 
+/// A rectangle of `width` x `height` centred in `area` (clamped to it).
 pub(crate) fn centered(area: Rect, width: u16, height: u16) -> Rect {
     let width = width.min(area.width);
     let height = height.min(area.height);

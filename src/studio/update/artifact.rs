@@ -120,7 +120,7 @@ pub(super) fn updated_by_iris(
     save_draft(state, kind)
 }
 
-fn replace(state: &mut State, kind: ArtifactKind, text: &str) {
+pub(super) fn replace(state: &mut State, kind: ArtifactKind, text: &str) {
     if let Some(buffer) = state.artifacts.get_mut(&kind) {
         buffer.replace(text);
     }

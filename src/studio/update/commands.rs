@@ -5,14 +5,17 @@ use super::super::command::Command;
 use super::super::effect::Effect;
 use super::super::state::{Confirm, Level, Mode, Pane, State};
 use super::diff::SIDEWAYS;
-use super::{artifact, changes, diff, explore, external, intent, notice, range, setup, task, why};
+use super::{
+    alternatives, artifact, changes, diff, explore, external, intent, notice, range, setup, task,
+    why,
+};
 
 pub(super) fn run(state: &mut State, command: Command) -> Vec<Effect> {
     if state.help && !matches!(command, Command::Help | Command::Back | Command::Quit) {
         return Vec::new();
     }
     // The setup overlay takes its keys itself (see `input::key`).
-    if state.setup.is_some() && command != Command::Quit {
+    if (state.setup.is_some() || state.alternatives.is_some()) && command != Command::Quit {
         return Vec::new();
     }
     if let Err(why) = command.applies(state.mode) {
@@ -96,6 +99,7 @@ pub(super) fn run(state: &mut State, command: Command) -> Vec<Effect> {
         Command::Setup => setup::open(state),
         Command::Copy => external::copy(state),
         Command::Publish => external::ask_publish(state),
+        Command::Alternatives => alternatives::ask(state),
         Command::ModeExplore => switch_mode(state, Mode::Explore),
         Command::ModeCommit => switch_mode(state, Mode::COMMIT),
         Command::ModeReview => switch_mode(state, Mode::REVIEW),

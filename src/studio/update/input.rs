@@ -10,7 +10,8 @@ use super::super::state::{Confirm, Level, Pane, State};
 use super::artifact::WHEEL;
 use super::diff::SIDEWAYS;
 use super::{
-    artifact, changes, commands, diff, explore, external, intent, notice, range, setup, task, why,
+    alternatives, artifact, changes, commands, diff, explore, external, intent, notice, range,
+    setup, task, why,
 };
 
 pub(super) fn key(state: &mut State, key: KeyEvent) -> Vec<Effect> {
@@ -19,6 +20,9 @@ pub(super) fn key(state: &mut State, key: KeyEvent) -> Vec<Effect> {
     }
     if state.setup.is_some() {
         return setup::key(state, key);
+    }
+    if state.alternatives.is_some() {
+        return alternatives::key(state, key);
     }
     if let Some(question) = state.confirm.take() {
         let yes = matches!(
@@ -57,7 +61,7 @@ fn list_selection(state: &State) -> (usize, usize) {
 }
 
 pub(super) fn mouse(state: &mut State, mouse: MouseEvent) -> Vec<Effect> {
-    if state.setup.is_some() {
+    if state.setup.is_some() || state.alternatives.is_some() {
         return Vec::new();
     }
     let rects = PaneRects::compute(state.size, state);

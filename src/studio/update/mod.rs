@@ -13,6 +13,7 @@
 //! - [`external`]: the artifact or a file in the user's own editor, the clipboard, and
 //!   publishing through gh or glab.
 
+mod alternatives;
 mod artifact;
 mod changes;
 mod commands;
@@ -74,6 +75,9 @@ fn reduce(state: &mut State, action: Action) -> Vec<Effect> {
         } => diff::loaded(state, path, result, staged),
         Action::Agent { task, event } => task::progress(state, task, &event),
         Action::Generated { task, kind, result } => artifact::generated(state, task, kind, result),
+        Action::AlternativesWritten { task, kind, result } => {
+            alternatives::written(state, task, kind, result)
+        }
         Action::ChatReplied { task, result, .. } => artifact::chat_replied(state, task, result),
         Action::ArtifactUpdated { task, kind, text } => {
             artifact::updated_by_iris(state, task, kind, &text)

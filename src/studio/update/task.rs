@@ -57,7 +57,7 @@ pub(super) fn cancel(state: &mut State) -> Option<Vec<Effect>> {
         }),
         TaskKind::Why => super::why::cancelled(state),
         TaskKind::Intent => super::intent::cancelled(state),
-        TaskKind::Generate => {}
+        TaskKind::Generate | TaskKind::Alternatives => {}
     }
     Some(vec![Effect::Cancel { task: task.id }])
 }
