@@ -1064,3 +1064,28 @@ fn alternatives_side_by_side_with_the_current_message_first() {
     assert_eq!(buffer[(third - 1, row)].symbol(), "╭");
     insta::assert_snapshot!("alternatives", render(&state));
 }
+
+#[test]
+fn less_certain_findings_are_folded_in_the_list_until_shown() {
+    let mut state = studio(Mode::REVIEW);
+    state.artifacts.get_mut(&ArtifactKind::Review).unwrap().replace(
+        "# Code review\n\n## High (2)\n\n### Unchecked unwrap (`src/app.rs:12`) · 95%\n\nIt panics.\n\n\
+         ### Maybe racy (`src/app.rs:40`) · 40%\n\nPerhaps.\n\n## Low (1)\n\n### Typo (`README.md`)\n\nteh\n",
+    );
+    let folded = render(&state);
+    assert!(folded.contains(" Findings (2, 1 folded) "), "{folded}");
+    assert!(
+        folded.contains("▸ 1 under 70% sure folded: f shows"),
+        "{folded}"
+    );
+    assert!(!folded.contains("Maybe racy ·"), "{folded}");
+    insta::assert_snapshot!("findings_folded", folded);
+    state.show_unsure = true;
+    let shown = render(&state);
+    assert!(shown.contains(" Findings (3) "), "{shown}");
+    assert!(
+        shown.contains("Maybe racy · src/app.rs:40 · 40%"),
+        "{shown}"
+    );
+    assert!(!shown.contains("folded"), "{shown}");
+}

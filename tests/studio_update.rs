@@ -3265,3 +3265,65 @@ fn alternatives_need_a_staged_change_the_commit_mode_and_something_new() {
     );
     assert_eq!(text(&state, Mode::COMMIT), "Add two()");
 }
+
+/// A review whose second finding is a hunch (40%), in review mode with src/a.rs changed.
+fn review_with_a_hunch() -> State {
+    let mut state = loaded(Mode::REVIEW, vec![staged("src/a.rs")]);
+    let task = start_generation(&mut state);
+    generated(
+        &mut state,
+        task,
+        "# Code review\n\n## High (2)\n\n### Sure (`src/a.rs:3`) · 95%\n\nBody.\n\n\
+         ### Hunch (`src/a.rs:9`) · 40%\n\nBody.\n\n## Low (1)\n\n### Naming (`src/a.rs:12`)\n\nBody.\n",
+    );
+    state
+}
+
+#[test]
+fn findings_under_the_threshold_are_folded_and_f_shows_them() {
+    use iris_studio::studio::findings::shown_findings;
+    let mut state = review_with_a_hunch();
+    let titles = |state: &State| -> Vec<String> {
+        shown_findings(state)
+            .0
+            .into_iter()
+            .map(|r| r.title)
+            .collect()
+    };
+    assert_eq!(titles(&state), ["Sure", "Naming"]);
+    assert_eq!(shown_findings(&state).1, 1);
+    // The list moves over what it shows: the second row is Naming, not the hunch.
+    state.focus = Pane::Findings;
+    command(&mut state, Command::Down);
+    command(&mut state, Command::Down);
+    assert_eq!(state.finding, 1);
+    command(&mut state, Command::Select);
+    assert_eq!(state.pending_jump, Some(("src/a.rs".to_string(), 12)));
+
+    command(&mut state, Command::ShowUnsure);
+    assert_eq!(titles(&state), ["Sure", "Hunch", "Naming"]);
+    assert_eq!(
+        notice(&state),
+        (
+            Level::Info,
+            "showing the findings under 70% confidence too (f folds them)"
+        )
+    );
+    command(&mut state, Command::ShowUnsure);
+    assert_eq!(titles(&state), ["Sure", "Naming"]);
+    // The text itself keeps every finding.
+    assert!(text(&state, Mode::REVIEW).contains("### Hunch"));
+
+    // A lower threshold folds nothing; f means nothing outside review mode.
+    state.review_min_confidence = 30;
+    assert_eq!(titles(&state), ["Sure", "Hunch", "Naming"]);
+    let mut commit = loaded(Mode::COMMIT, vec![staged("src/a.rs")]);
+    command(&mut commit, Command::ShowUnsure);
+    assert_eq!(
+        notice(&commit),
+        (
+            Level::Info,
+            "less certain findings are folded in review mode (3)"
+        )
+    );
+}

@@ -19,7 +19,7 @@ use crate::git::{CommitOptions, GitRepo};
 use crate::publish::{
     PrAction, PublishError, Published, forge_of_repo, post_review, publish_pr, split_pr,
 };
-use crate::types::{ArtifactKind, insert_into_changelog};
+use crate::types::{ArtifactKind, Review, insert_into_changelog};
 
 /// How the artifact is printed.
 #[derive(Debug, Args, Clone, Copy)]
@@ -104,6 +104,10 @@ pub struct ReviewArgs {
     /// Review unstaged changes too (all uncommitted changes).
     #[arg(long, conflicts_with_all = ["from", "commit"])]
     pub include_unstaged: bool,
+    /// Leave out findings the reviewer is less sure of than this (0-100; default
+    /// review_min_confidence, 70); 0 shows every finding.
+    #[arg(long, value_name = "PERCENT", value_parser = clap::value_parser!(u8).range(0..=100))]
+    pub min_confidence: Option<u8>,
     /// Then post the review's markdown (whatever the output format) as a comment on the
     /// current branch's pull request (GitHub, with your `gh`) or merge request (GitLab, with
     /// your `glab`).
@@ -186,6 +190,7 @@ pub struct ReleaseNotesArgs {
 /// The repository, the configuration and Iris, ready to work.
 struct Session {
     repo: GitRepo,
+    config: Config,
     iris: IrisAgent,
 }
 
@@ -196,7 +201,7 @@ impl Session {
         let root = repo.root();
         let config = Config::load(Some(&root), &flags.overrides())?;
         let iris = IrisAgent::from_config(&config, &root, repo.git_dir(), !output.no_stream)?;
-        Ok(Self { repo, iris })
+        Ok(Self { repo, config, iris })
     }
 
     /// Writes an artifact with the progress line on stderr.
@@ -424,6 +429,10 @@ pub async fn review_command(args: ReviewArgs) -> Result<ExitCode> {
         forge_of_repo(&session.repo, "review")?;
     }
     let written = session.write(ArtifactKind::Review, &scope, false).await?;
+    let min = args
+        .min_confidence
+        .unwrap_or(session.config.review_min_confidence);
+    let written = confident(written, min)?;
     print_artifact(&written, args.output)?;
     if args.post {
         let root = session.repo.root();
@@ -431,6 +440,28 @@ pub async fn review_command(args: ReviewArgs) -> Result<ExitCode> {
         publish("review", move || post_review(&root, &body)).await?;
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// The review as printed: without the findings the reviewer is less sure of than `min`
+/// percent, and a closing line saying how many were left out and how to see them.
+fn confident(mut written: Written, min: u8) -> Result<Written> {
+    let review: Review = serde_json::from_value(written.json.clone())?;
+    let (kept, left_out) = review.confident(min);
+    if left_out == 0 {
+        return Ok(written);
+    }
+    let findings = if left_out == 1 {
+        "1 less certain finding".to_string()
+    } else {
+        format!("{left_out} less certain findings")
+    };
+    written.text = format!(
+        "{}\n_{findings} (under {min}% confidence) left out: `iris review --min-confidence 0` \
+         shows them._\n",
+        kept.to_markdown()
+    );
+    written.json = serde_json::to_value(&kept)?;
+    Ok(written)
 }
 
 pub async fn pr_command(args: PrArgs) -> Result<ExitCode> {

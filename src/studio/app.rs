@@ -82,6 +82,7 @@ impl Studio {
         state.range.to = options.to;
         state.ai_unavailable = ai_unavailable;
         state.auto_generate = config.studio_auto_generate;
+        state.review_min_confidence = config.review_min_confidence;
         state.setup_facts = SetupFacts {
             file: crate::config::user_config_path().map(|p| crate::config::display_path(&p)),
             env_keys: crate::setup::HOSTED

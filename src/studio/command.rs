@@ -49,6 +49,7 @@ pub enum Command {
     Copy,
     Publish,
     Alternatives,
+    ShowUnsure,
     ModeExplore,
     ModeCommit,
     ModeReview,
@@ -58,7 +59,7 @@ pub enum Command {
 }
 
 impl Command {
-    pub const ALL: [Command; 46] = [
+    pub const ALL: [Command; 47] = [
         Command::Quit,
         Command::Help,
         Command::NextPane,
@@ -99,6 +100,7 @@ impl Command {
         Command::Copy,
         Command::Publish,
         Command::Alternatives,
+        Command::ShowUnsure,
         Command::ModeExplore,
         Command::ModeCommit,
         Command::ModeReview,
@@ -144,6 +146,9 @@ impl Command {
             }
             Command::Alternatives if mode != Mode::COMMIT => {
                 Err("alternatives are written for the commit message (2)")
+            }
+            Command::ShowUnsure if mode != Mode::REVIEW => {
+                Err("less certain findings are folded in review mode (3)")
             }
             Command::PickRange if !mode.uses_range() => {
                 Err("ranges belong to the PR, changelog and release notes modes (4-6)")
@@ -203,6 +208,7 @@ impl Command {
             Command::Alternatives => {
                 "ask Iris for alternatives to the message and pick one, side by side"
             }
+            Command::ShowUnsure => "show or fold the review's less certain findings",
             Command::ModeExplore => "explore mode",
             Command::ModeCommit => "commit mode",
             Command::ModeReview => "review mode",

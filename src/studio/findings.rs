@@ -1,6 +1,7 @@
 //! The review's findings, read from its markdown (as Iris writes it, or as the user or a chat
 //! edit left it), so the list always matches the editor.
 
+use crate::types::CONFIDENCE_MARK;
 use crate::types::Severity;
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -9,6 +10,45 @@ pub struct FindingRow {
     pub title: String,
     pub file: String,
     pub line: Option<u32>,
+    /// How sure the reviewer is (0-100), when the heading says.
+    pub confidence: Option<u8>,
+}
+
+impl FindingRow {
+    /// Whether the reviewer is less sure of it than `min` percent.
+    pub fn unsure(&self, min: u8) -> bool {
+        self.confidence.is_some_and(|c| c < min)
+    }
+}
+
+/// The findings the list shows: all of them with `show_unsure`, else those the reviewer is at
+/// least `min` percent sure of; and how many are folded away.
+pub fn visible_findings(markdown: &str, min: u8, show_unsure: bool) -> (Vec<FindingRow>, usize) {
+    let rows = findings_in(markdown);
+    if show_unsure {
+        return (rows, 0);
+    }
+    let total = rows.len();
+    let shown: Vec<FindingRow> = rows.into_iter().filter(|r| !r.unsure(min)).collect();
+    let folded = total - shown.len();
+    (shown, folded)
+}
+
+/// The findings of the review in the editor as the list shows them, and how many it folds.
+pub fn shown_findings(state: &super::state::State) -> (Vec<FindingRow>, usize) {
+    let text = state.artifact().map(|a| a.text()).unwrap_or_default();
+    visible_findings(&text, state.review_min_confidence, state.show_unsure)
+}
+
+/// A heading's confidence suffix (` · 55%`) taken off: the rest, and the confidence.
+fn confidence_of(heading: &str) -> (&str, Option<u8>) {
+    heading
+        .rsplit_once(CONFIDENCE_MARK)
+        .and_then(|(rest, tail)| {
+            let percent = tail.trim().strip_suffix('%')?.parse().ok()?;
+            Some((rest, Some(percent)))
+        })
+        .unwrap_or((heading, None))
 }
 
 /// Findings under `## <Severity> (n)` headings, each `### title (`file:line`)`.
@@ -21,7 +61,8 @@ pub fn findings_in(markdown: &str) -> Vec<FindingRow> {
             severity = Severity::ALL
                 .into_iter()
                 .find(|s| s.label().eq_ignore_ascii_case(word));
-        } else if let (Some(severity), Some(rest)) = (severity, line.strip_prefix("### ")) {
+        } else if let (Some(severity), Some(heading)) = (severity, line.strip_prefix("### ")) {
+            let (rest, confidence) = confidence_of(heading);
             let (title, location) = match rest.rsplit_once(" (`") {
                 Some((title, loc)) => (title, loc.trim_end_matches(")").trim_end_matches('`')),
                 None => (rest, ""),
@@ -38,6 +79,7 @@ pub fn findings_in(markdown: &str) -> Vec<FindingRow> {
                 title: title.trim().to_string(),
                 file,
                 line,
+                confidence,
             });
         }
     }
@@ -62,6 +104,7 @@ mod tests {
                     title: "Unchecked unwrap".into(),
                     body: "It panics.".into(),
                     suggestion: None,
+                    confidence: Some(55),
                 },
                 Finding {
                     severity: Severity::Low,
@@ -71,6 +114,7 @@ mod tests {
                     title: "Typo".into(),
                     body: "teh".into(),
                     suggestion: None,
+                    confidence: None,
                 },
             ],
             strengths: vec!["Small".into()],
@@ -84,14 +128,24 @@ mod tests {
                     title: "Unchecked unwrap".into(),
                     file: "src/app.rs".into(),
                     line: Some(12),
+                    confidence: Some(55),
                 },
                 FindingRow {
                     severity: Severity::Low,
                     title: "Typo".into(),
                     file: "README.md".into(),
                     line: None,
+                    confidence: None,
                 },
             ]
         );
+        let markdown = review.to_markdown();
+        let (shown, folded) = visible_findings(&markdown, 70, false);
+        assert_eq!(
+            (shown.len(), shown[0].title.as_str(), folded),
+            (1, "Typo", 1)
+        );
+        assert_eq!(visible_findings(&markdown, 70, true), (rows, 0));
+        assert_eq!(visible_findings(&markdown, 50, false).1, 0);
     }
 }

@@ -69,6 +69,7 @@ const DEFAULT_GLOBAL: &[(&str, Command)] = &[
     ("y", Command::Copy),
     ("P", Command::Publish),
     ("a", Command::Alternatives),
+    ("f", Command::ShowUnsure),
     ("1", Command::ModeExplore),
     ("2", Command::ModeCommit),
     ("3", Command::ModeReview),

@@ -87,9 +87,37 @@ pub struct Finding {
     pub body: String,
     /// How to fix it (markdown, code allowed), or null.
     pub suggestion: Option<String>,
+    /// How sure you are that this is a real problem, from 0 to 100: 90 and above when the
+    /// code you read shows it, around 50 when it depends on code or callers you could not see,
+    /// below 30 for a hunch.
+    #[serde(deserialize_with = "confidence")]
+    #[schemars(with = "Option<f64>", range(min = 0, max = 100))]
+    pub confidence: Option<u8>,
+}
+
+/// A confidence as models write it: 85, 85.0, "85", "85%" or the fraction 0.85, clamped to
+/// 0..=100; anything else is no confidence (the finding is then never hidden).
+fn confidence<'de, D: serde::Deserializer<'de>>(deserializer: D) -> Result<Option<u8>, D::Error> {
+    let value = serde_json::Value::deserialize(deserializer)?;
+    let number = match &value {
+        serde_json::Value::Number(n) => n.as_f64(),
+        serde_json::Value::String(s) => s.trim().trim_end_matches('%').trim().parse().ok(),
+        _ => None,
+    };
+    Ok(number.filter(|n| n.is_finite()).map(|n| {
+        // A fraction (0.85) is a share of one; 1 itself is read as 1%, not 100%.
+        let percent = if n > 0.0 && n < 1.0 { n * 100.0 } else { n };
+        percent.round().clamp(0.0, 100.0) as u8
+    }))
 }
 
 impl Finding {
+    /// Whether the reviewer is less sure of it than `min` percent (an unknown confidence is
+    /// never less sure).
+    pub fn unsure(&self, min: u8) -> bool {
+        self.confidence.is_some_and(|c| c < min)
+    }
+
     /// `file:line` or `file:line-end_line`, or the file alone.
     pub fn location(&self) -> String {
         match (self.line, self.end_line) {
@@ -99,6 +127,9 @@ impl Finding {
         }
     }
 }
+
+/// What comes between a finding's heading and its confidence: `### Title (`a.rs:3`) · 55%`.
+pub const CONFIDENCE_MARK: &str = " · ";
 
 /// A code review of a change.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
@@ -117,6 +148,15 @@ impl Review {
     /// The most severe finding's severity, if any (CI gates on it).
     pub fn highest_severity(&self) -> Option<Severity> {
         self.findings.iter().map(|f| f.severity).min()
+    }
+
+    /// The review without the findings the reviewer is less sure of than `min` percent, and
+    /// how many were left out.
+    pub fn confident(&self, min: u8) -> (Review, usize) {
+        let mut kept = self.clone();
+        kept.findings.retain(|f| !f.unsure(min));
+        let left_out = self.findings.len() - kept.findings.len();
+        (kept, left_out)
     }
 
     /// The review in markdown: the summary, then the findings grouped by severity, most
@@ -158,8 +198,12 @@ impl Review {
 }
 
 fn push_finding(out: &mut String, finding: &Finding) {
+    let sure = finding
+        .confidence
+        .map(|c| format!("{CONFIDENCE_MARK}{c}%"))
+        .unwrap_or_default();
     out.push_str(&format!(
-        "### {} (`{}`)\n\n",
+        "### {} (`{}`){sure}\n\n",
         finding.title.trim(),
         finding.location()
     ));
@@ -217,6 +261,52 @@ mod tests {
         assert!(!md.contains("## High"));
         assert!(md.ends_with("Good tests\n"));
         assert_eq!(review.highest_severity(), Some(Severity::Critical));
+    }
+
+    fn sure(confidence: Option<u8>, title: &str) -> Finding {
+        Finding {
+            confidence,
+            ..finding(Severity::High, "src/a.rs", Some(3), title)
+        }
+    }
+
+    #[test]
+    fn confidences_are_read_as_models_write_them() {
+        let read = |value: serde_json::Value| {
+            serde_json::from_value::<Finding>(serde_json::json!({ "confidence": value }))
+                .map(|f| f.confidence)
+                .ok()
+                .flatten()
+        };
+        assert_eq!(read(serde_json::json!(85)), Some(85));
+        assert_eq!(read(serde_json::json!(85.4)), Some(85));
+        assert_eq!(read(serde_json::json!(0.85)), Some(85));
+        assert_eq!(read(serde_json::json!("60%")), Some(60));
+        assert_eq!(read(serde_json::json!(140)), Some(100));
+        assert_eq!(read(serde_json::json!(-3)), Some(0));
+        assert_eq!(read(serde_json::json!("high")), None);
+        assert_eq!(read(serde_json::Value::Null), None);
+        let missing: Finding = serde_json::from_str("{}").expect("a finding");
+        assert_eq!(missing.confidence, None);
+    }
+
+    #[test]
+    fn findings_under_the_threshold_are_left_out_and_counted() {
+        let review = Review {
+            findings: vec![
+                sure(Some(95), "Sure"),
+                sure(Some(40), "Hunch"),
+                sure(None, "Unknown"),
+            ],
+            ..Review::default()
+        };
+        let (kept, left_out) = review.confident(70);
+        let titles: Vec<&str> = kept.findings.iter().map(|f| f.title.as_str()).collect();
+        assert_eq!((titles, left_out), (vec!["Sure", "Unknown"], 1));
+        assert_eq!(review.confident(0).1, 0);
+        let md = review.to_markdown();
+        assert!(md.contains("### Sure (`src/a.rs:3`) · 95%\n"), "{md}");
+        assert!(md.contains("### Unknown (`src/a.rs:3`)\n"), "{md}");
     }
 
     #[test]

@@ -449,6 +449,10 @@ pub struct State {
     pub explorer: Explorer,
     /// The selected finding in review mode.
     pub finding: usize,
+    /// Findings the reviewer is less sure of than this (0-100) are folded in the list.
+    pub review_min_confidence: u8,
+    /// The folded findings are shown (`f`).
+    pub show_unsure: bool,
     /// A finding's file and line to show once that file's diff has loaded.
     pub pending_jump: Option<(String, u32)>,
     /// The range picker's input line, while it is open.
@@ -518,6 +522,8 @@ impl State {
             range: CommitRange::default(),
             explorer: Explorer::default(),
             finding: 0,
+            review_min_confidence: 70,
+            show_unsure: false,
             pending_jump: None,
             range_input: None,
             status_seen: false,

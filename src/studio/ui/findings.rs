@@ -6,21 +6,22 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::ListItem;
 
 use super::{draw_list, focused, pane_block};
-use crate::studio::findings::findings_in;
+use crate::studio::findings::shown_findings;
 use crate::studio::state::{Pane, State};
 use crate::studio::text::clip;
 use crate::studio::theme::{Theme, Token};
 use crate::types::Severity;
 
 pub fn draw(frame: &mut Frame, area: Rect, state: &State, theme: &Theme) {
-    let rows = findings_in(&state.artifact().map(|a| a.text()).unwrap_or_default());
-    let block = pane_block(
-        format!(" Findings ({}) ", rows.len()),
-        focused(state, Pane::Findings),
-        theme,
-    );
+    let (rows, folded) = shown_findings(state);
+    let min = state.review_min_confidence;
+    let title = match folded {
+        0 => format!(" Findings ({}) ", rows.len()),
+        n => format!(" Findings ({}, {n} folded) ", rows.len()),
+    };
+    let block = pane_block(title, focused(state, Pane::Findings), theme);
     let width = usize::from(area.width.saturating_sub(2));
-    let items: Vec<ListItem> = if rows.is_empty() {
+    let mut items: Vec<ListItem> = if rows.is_empty() && folded == 0 {
         vec![ListItem::new(Span::styled(
             "no findings yet",
             theme.style(Token::TextDim),
@@ -40,17 +41,27 @@ pub fn draw(frame: &mut Frame, area: Rect, state: &State, theme: &Theme) {
                     None => row.file.clone(),
                 };
                 let label = format!("{:<8} ", row.severity.label());
-                let rest = clip(
-                    &format!("{} · {place}", row.title),
-                    width.saturating_sub(label.len()),
-                );
+                // A finding shown although folded by default says how sure it is, dimmed.
+                let (unsure, text) = match row.confidence.filter(|_| row.unsure(min)) {
+                    Some(c) => (true, format!("{} · {place} · {c}%", row.title)),
+                    None => (false, format!("{} · {place}", row.title)),
+                };
+                let rest = clip(&text, width.saturating_sub(label.len()));
+                let style = if unsure { Token::TextDim } else { Token::Text };
                 ListItem::new(Line::from(vec![
                     Span::styled(label, theme.style(token)),
-                    Span::styled(rest, theme.style(Token::Text)),
+                    Span::styled(rest, theme.style(style)),
                 ]))
             })
             .collect()
     };
+    if folded > 0 {
+        let text = format!("▸ {folded} under {min}% sure folded: f shows");
+        items.push(ListItem::new(Span::styled(
+            clip(&text, width),
+            theme.style(Token::TextDim),
+        )));
+    }
     let selected = state.finding.min(rows.len().saturating_sub(1));
     draw_list(
         frame,

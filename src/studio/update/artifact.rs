@@ -7,7 +7,7 @@ use super::super::command::Command;
 use super::super::conversation;
 use super::super::drafts::Draft;
 use super::super::effect::Effect;
-use super::super::findings::findings_in;
+use super::super::findings::shown_findings;
 use super::super::layout::{PaneRects, inner_size};
 use super::super::state::{ChatMessage, Level, Pane, Speaker, State, TaskKind, text_input};
 use super::{changes, notice, step, task};
@@ -258,15 +258,31 @@ pub(super) fn chat_key(state: &mut State, key: KeyEvent) -> Vec<Effect> {
     }]
 }
 
+/// `f`: the findings the reviewer is less sure of are shown in the list, or folded again.
+pub(super) fn toggle_unsure(state: &mut State) -> Vec<Effect> {
+    state.show_unsure = !state.show_unsure;
+    let min = state.review_min_confidence;
+    let said = if state.show_unsure {
+        format!("showing the findings under {min}% confidence too (f folds them)")
+    } else {
+        format!("folded the findings under {min}% confidence (f shows them)")
+    };
+    state.finding = state
+        .finding
+        .min(shown_findings(state).0.len().saturating_sub(1));
+    notice(state, Level::Info, said);
+    Vec::new()
+}
+
 pub(super) fn move_in_findings(state: &mut State, command: Command) -> Vec<Effect> {
-    let count = findings_in(&state.artifact().map(|a| a.text()).unwrap_or_default()).len();
+    let count = shown_findings(state).0.len();
     state.finding = step(state.finding, count.saturating_sub(1), command);
     Vec::new()
 }
 
 /// Shows the selected finding: its file in the list and the diff at its line.
 pub(super) fn jump_to_finding(state: &mut State) -> Vec<Effect> {
-    let rows = findings_in(&state.artifact().map(|a| a.text()).unwrap_or_default());
+    let (rows, _) = shown_findings(state);
     let Some(finding) = rows.get(state.finding) else {
         return Vec::new();
     };

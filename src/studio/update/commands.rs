@@ -100,6 +100,7 @@ pub(super) fn run(state: &mut State, command: Command) -> Vec<Effect> {
         Command::Copy => external::copy(state),
         Command::Publish => external::ask_publish(state),
         Command::Alternatives => alternatives::ask(state),
+        Command::ShowUnsure => artifact::toggle_unsure(state),
         Command::ModeExplore => switch_mode(state, Mode::Explore),
         Command::ModeCommit => switch_mode(state, Mode::COMMIT),
         Command::ModeReview => switch_mode(state, Mode::REVIEW),
