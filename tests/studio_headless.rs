@@ -118,6 +118,35 @@ impl Headless {
         self.apply(Action::Key(KeyEvent::new(code, KeyModifiers::NONE)));
     }
 
+    /// The status loaded, then commit mode, where Iris writes the message: its text.
+    async fn write_the_message(&mut self) -> String {
+        self.runner.run(Effect::LoadStatus);
+        self.pump_until("the status", |s| !s.files_loading && !s.diff.loading)
+            .await;
+        self.command(Command::ModeCommit);
+        self.pump_until("the generated message", |s| {
+            s.task.is_none() && !s.artifacts[&ArtifactKind::Commit].is_empty()
+        })
+        .await;
+        self.text()
+    }
+
+    /// `message` sent in the chat, and Iris' reply waited for.
+    async fn say(&mut self, message: &str) {
+        if self.state.focus != Pane::ChatInput {
+            self.command(Command::OpenChat);
+        }
+        for c in message.chars() {
+            self.key(KeyCode::Char(c));
+        }
+        let replies = self.state.chat.messages.len() + 2;
+        self.key(KeyCode::Enter);
+        self.pump_until("the chat reply", |s| {
+            s.task.is_none() && s.chat.messages.len() == replies
+        })
+        .await;
+    }
+
     /// Applies what the runner sends back until `done` holds (or fails after a timeout).
     async fn pump_until(&mut self, what: &str, done: impl Fn(&State) -> bool) {
         let waited = tokio::time::timeout(STEP_TIMEOUT, async {
@@ -1026,27 +1055,8 @@ async fn with_a_language_the_message_and_the_chat_are_asked_for_in_it() {
         ..Overrides::default()
     };
     let mut studio = Headless::configured(&repo, &fake, Mode::Explore, &overrides);
-    studio.runner.run(Effect::LoadStatus);
-    studio
-        .pump_until("the status", |s| !s.files_loading && !s.diff.loading)
-        .await;
-    studio.command(Command::ModeCommit);
-    studio
-        .pump_until("the generated message", |s| {
-            s.task.is_none() && !s.artifacts[&ArtifactKind::Commit].is_empty()
-        })
-        .await;
-    assert_eq!(studio.text(), "two() hinzufügen");
-    studio.command(Command::OpenChat);
-    for c in "wie lang ist der Titel?".chars() {
-        studio.key(KeyCode::Char(c));
-    }
-    studio.key(KeyCode::Enter);
-    studio
-        .pump_until("the chat reply", |s| {
-            s.task.is_none() && s.chat.messages.len() == 2
-        })
-        .await;
+    assert_eq!(studio.write_the_message().await, "two() hinzufügen");
+    studio.say("wie lang ist der Titel?").await;
     let requests = fake.requests();
     assert_eq!(requests.len(), 2);
     for request in &requests {
@@ -1072,17 +1082,7 @@ async fn a_asks_for_three_alternatives_at_once_and_the_picked_one_is_the_message
         reply("Add two()"),
     ]);
     let mut studio = Headless::new(&repo, &fake, Mode::Explore);
-    studio.runner.run(Effect::LoadStatus);
-    studio
-        .pump_until("the status", |s| !s.files_loading && !s.diff.loading)
-        .await;
-    studio.command(Command::ModeCommit);
-    studio
-        .pump_until("the generated message", |s| {
-            s.task.is_none() && !s.artifacts[&ArtifactKind::Commit].is_empty()
-        })
-        .await;
-    let first = studio.text();
+    let first = studio.write_the_message().await;
     studio.command(Command::Alternatives);
     studio
         .pump_until("the alternatives", |s| s.alternatives.is_some())
