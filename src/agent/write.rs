@@ -7,6 +7,7 @@ use std::time::Duration;
 use super::evidence::without_evidence;
 use super::generate::within;
 use super::iris::IrisAgent;
+use super::pr_template::{keep_template, template_section};
 use super::requests::{Scope, request};
 use super::{AgentEvent, EventSink};
 use crate::commit_rules::{self, CommitRules, Violation, error_count};
@@ -90,17 +91,26 @@ impl IrisAgent {
         // When the run started, and how long approvals had waited then: the retry on the
         // commit rules must end before the run's deadline, or the first message is lost.
         let clock = (tokio::time::Instant::now(), self.ctx.safety.waited());
+        // First, so a template named but missing fails before any work.
+        let template = match kind {
+            ArtifactKind::Pr => self.find_pr_template(sink).await?,
+            _ => None,
+        };
         sink.send(AgentEvent::Status("gathering the evidence".into()));
         let evidence = super::evidence::gather(&self.ctx, self.main.kind, kind, scope).await;
         let rules = match kind {
             ArtifactKind::Commit => self.commit_rules(sink).await,
             _ => None,
         };
-        // The rules go before the evidence, so a retry without the evidence keeps them.
-        let asked = match rules.as_ref().and_then(rules_section) {
-            Some(section) => format!("{}\n\n{section}", request(kind, scope)),
-            None => request(kind, scope),
-        };
+        // The rules and the template go before the evidence, so a retry without the
+        // evidence keeps them.
+        let mut asked = request(kind, scope);
+        let sections = (rules.as_ref().and_then(rules_section))
+            .into_iter()
+            .chain(template.as_ref().map(template_section));
+        for section in sections {
+            asked = format!("{asked}\n\n{section}");
+        }
         let request = format!("{asked}\n\n{evidence}");
         let critic = self.critic_enabled && (kind.describe().critic || ask_critic);
         let version = scope.version().map(str::to_string);
@@ -133,7 +143,10 @@ impl IrisAgent {
                 }
             }
             ArtifactKind::Review => self.write_as(run, |_: &mut Review| {}).await,
-            ArtifactKind::Pr => self.write_as(run, |_: &mut PullRequest| {}).await,
+            ArtifactKind::Pr => {
+                let finish = |pr: &mut PullRequest| keep_template(pr, template.as_ref(), sink);
+                self.write_as(run, finish).await
+            }
             ArtifactKind::Changelog => {
                 self.write_as(run, |c: &mut Changelog| {
                     c.version = c.version.take().or(version)

@@ -110,6 +110,11 @@ pub struct PrArgs {
     /// description (its base changes only when --from is given).
     #[arg(long)]
     pub update: bool,
+    /// Fill in this pull request template (a file of `.github/PULL_REQUEST_TEMPLATE/` or
+    /// `.gitlab/merge_request_templates/`, by name: `feature` or `feature.md`) instead of the
+    /// repository's default one.
+    #[arg(long, value_name = "NAME")]
+    pub template: Option<String>,
     #[command(flatten)]
     pub config: ConfigFlags,
     #[command(flatten)]
@@ -321,7 +326,8 @@ pub async fn review_command(args: ReviewArgs) -> Result<ExitCode> {
 }
 
 pub async fn pr_command(args: PrArgs) -> Result<ExitCode> {
-    let session = Session::open(&args.config, args.output)?;
+    let mut session = Session::open(&args.config, args.output)?;
+    session.iris.pr_template = args.template.clone();
     let from = match args.from.clone() {
         Some(from) => from,
         None => session.repo.default_branch().ok_or_else(|| {
