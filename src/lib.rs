@@ -14,6 +14,7 @@ pub mod commit_rules;
 pub mod config;
 pub mod git;
 pub mod language;
+pub mod pr_template;
 pub mod process;
 pub mod publish;
 pub mod secrets;

@@ -1110,3 +1110,49 @@ async fn a_asks_for_three_alternatives_at_once_and_the_picked_one_is_the_message
     })
     .await;
 }
+
+/// PR mode writes through the same path as `iris pr`: the repository's pull request template
+/// goes to the model and lands in the editor filled in (here from the fields, the model
+/// having left it out).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn pr_mode_shows_the_repositorys_template_filled_in() {
+    let repo = TestRepo::new();
+    repo.write("src/lib.rs", "pub fn one() -> u32 {\n    1\n}\n");
+    repo.write(
+        ".github/pull_request_template.md",
+        "## What?\n<!-- What changes. -->\n\n## Checklist\n- [ ] Tests added\n",
+    );
+    repo.commit_all("Initial commit");
+    repo.git(&["checkout", "-q", "-b", "feature/two"]);
+    repo.write(
+        "src/lib.rs",
+        "pub fn one() -> u32 {\n    1\n}\n\npub fn two() -> u32 {\n    2\n}\n",
+    );
+    repo.commit_all("Add two()");
+    let pr = json!({
+        "title": "Add two()", "summary": "Adds two().", "description": "",
+        "changes": [], "testing": [], "breaking_changes": [], "reviewer_notes": [],
+        "related_issues": [], "filled_template": null,
+    });
+    let fake = FakeProvider::start(vec![
+        Step::text(pr.to_string()),
+        Step::text(common::agent::approval()),
+    ]);
+    let mut studio = Headless::new(&repo, &fake, Mode::PR);
+    studio.state.auto_generate = false;
+    studio.state.range.resolved_from = Some("main".into());
+    studio.command(Command::Generate);
+    studio
+        .pump_until("the description", |s| s.task.is_none())
+        .await;
+    assert_eq!(
+        studio.text(),
+        "# Add two()\n\n## What?\n\nAdds two().\n\n## Checklist\n\n- [ ] Tests added"
+    );
+    assert!(
+        fake.requests()[0]
+            .user_texts()
+            .join("\n")
+            .contains("<!-- What changes. -->")
+    );
+}

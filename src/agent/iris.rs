@@ -56,6 +56,9 @@ pub struct IrisAgent {
     pub raw_reply_dir: PathBuf,
     /// What the provider refused so far; later requests keep to it.
     pub learned: Learned,
+    /// The pull request template to fill in, by name (`iris pr --template`); `None` takes
+    /// the repository's default.
+    pub pr_template: Option<String>,
 }
 
 /// The scanner every request passes, with the repository's `.irissecretsignore`; `None` when
@@ -153,6 +156,7 @@ impl IrisAgent {
             user_dir: crate::config::user_config_dir(),
             raw_reply_dir: git_dir.join("iris"),
             learned: Learned::default(),
+            pr_template: None,
         })
     }
 

@@ -11,6 +11,7 @@ pub mod generate;
 pub mod intent;
 pub mod iris;
 pub mod output;
+mod pr_template;
 pub mod progress;
 pub mod provider;
 pub mod requests;

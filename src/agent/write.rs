@@ -7,6 +7,7 @@ use std::time::Duration;
 use super::evidence::without_evidence;
 use super::generate::within;
 use super::iris::IrisAgent;
+use super::pr_template::{keep_template, template_section};
 use super::requests::{Scope, request};
 use super::{AgentEvent, EventSink};
 use crate::commit_rules::{self, CommitRules, Violation, error_count};
@@ -106,6 +107,11 @@ impl IrisAgent {
         // When the run started, and how long approvals had waited then: the retry on the
         // commit rules must end before the run's deadline, or the first message is lost.
         let clock = (tokio::time::Instant::now(), self.ctx.safety.waited());
+        // First, so a template named but missing fails before any work.
+        let template = match kind {
+            ArtifactKind::Pr => self.find_pr_template(sink).await?,
+            _ => None,
+        };
         sink.send(AgentEvent::Status("gathering the evidence".into()));
         let evidence = super::evidence::gather(&self.ctx, self.main.kind, kind, scope).await;
         let rules = match kind {
@@ -116,10 +122,12 @@ impl IrisAgent {
             ArtifactKind::Commit | ArtifactKind::Pr => self.ticket().await,
             _ => None,
         };
-        // The rules and the ticket go before the evidence, so a retry without it keeps them.
+        // The rules, the template and the ticket go before the evidence, so a retry without
+        // the evidence keeps them.
         let sections = [
             Some(request(kind, scope)),
             rules.as_ref().and_then(rules_section),
+            template.as_ref().map(template_section),
             ticket
                 .as_ref()
                 .map(|t| t.section(kind == ArtifactKind::Commit)),
@@ -165,7 +173,10 @@ impl IrisAgent {
                 }
             }
             ArtifactKind::Review => self.write_as(run, |_: &mut Review| {}).await,
-            ArtifactKind::Pr => self.write_as(run, |_: &mut PullRequest| {}).await,
+            ArtifactKind::Pr => {
+                let finish = |pr: &mut PullRequest| keep_template(pr, template.as_ref(), sink);
+                self.write_as(run, finish).await
+            }
             ArtifactKind::Changelog => {
                 self.write_as(run, |c: &mut Changelog| {
                     c.version = c.version.take().or(version)

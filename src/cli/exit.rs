@@ -29,6 +29,7 @@ pub fn exit_code(err: &anyhow::Error) -> u8 {
             || cause.is::<crate::config::NotConfigured>()
             || cause.is::<UsageError>()
             || cause.is::<crate::commit_rules::RulesError>()
+            || cause.is::<crate::pr_template::TemplateError>()
             || cause.is::<clap::Error>()
             || cause.is::<crate::agent::capability::CapabilityError>()
             || cause.is::<crate::agent::style::UnknownPreset>()

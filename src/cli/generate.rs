@@ -136,6 +136,11 @@ pub struct PrArgs {
     /// description (its base changes only when --from is given).
     #[arg(long)]
     pub update: bool,
+    /// Fill in this pull request template (a file of `.github/PULL_REQUEST_TEMPLATE/` or
+    /// `.gitlab/merge_request_templates/`, by name: `feature` or `feature.md`) instead of the
+    /// repository's default one.
+    #[arg(long, value_name = "NAME")]
+    pub template: Option<String>,
     #[command(flatten)]
     pub config: ConfigFlags,
     #[command(flatten)]
@@ -465,7 +470,8 @@ fn confident(mut written: Written, min: u8) -> Result<Written> {
 }
 
 pub async fn pr_command(args: PrArgs) -> Result<ExitCode> {
-    let session = Session::open(&args.config, args.output)?;
+    let mut session = Session::open(&args.config, args.output)?;
+    session.iris.pr_template = args.template.clone();
     let from = match args.from.clone() {
         Some(from) => from,
         None => session.repo.default_branch().ok_or_else(|| {

@@ -10,7 +10,7 @@ mod commit_body;
 mod critique;
 pub mod intent;
 mod kind;
-mod markdown;
+pub(crate) mod markdown;
 mod pull_request;
 mod release_notes;
 mod review;

@@ -27,12 +27,26 @@ pub struct PullRequest {
     pub reviewer_notes: Vec<String>,
     /// Issues this PR closes or relates to, as written in the commits or branch ("Closes #12").
     pub related_issues: Vec<String>,
+    /// Only when the request carries the repository's pull request template: that template
+    /// filled in from the evidence, in markdown, without the title. Every heading and every
+    /// checkbox line kept as written (tick a box, `- [x]`, only when the evidence shows it
+    /// holds), each section written as its HTML comments ask, the comments themselves left
+    /// out. Otherwise null.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub filled_template: Option<String>,
 }
 
 impl PullRequest {
-    /// The description body (for the PR's body field): every non-empty section under a
-    /// `##` heading.
+    /// The description body (for the PR's body field): the filled template when there is
+    /// one, else every non-empty section under a `##` heading.
     pub fn body_markdown(&self) -> String {
+        if let Some(filled) = self
+            .filled_template
+            .as_deref()
+            .filter(|t| !t.trim().is_empty())
+        {
+            return finish(filled.trim().to_string());
+        }
         let mut out = String::new();
         push_section(&mut out, "Summary", &self.summary);
         push_section(&mut out, "Details", &self.description);
@@ -69,6 +83,7 @@ mod tests {
             breaking_changes: vec![],
             reviewer_notes: vec!["Check the weights".into()],
             related_issues: vec!["Closes #4".into()],
+            filled_template: None,
         };
         let md = pr.to_markdown();
         assert!(
@@ -90,6 +105,22 @@ mod tests {
         assert!(!md.contains("Breaking"));
         assert!(md.ends_with("- Closes #4\n"));
         assert!(!pr.body_markdown().contains("# Rank"));
+    }
+
+    #[test]
+    fn a_filled_template_is_the_body_under_the_title() {
+        let mut pr = PullRequest {
+            title: "Add two()".into(),
+            summary: "Not shown.".into(),
+            filled_template: Some("\n## What?\nAdds two().\n\n- [x] Tests\n\n".into()),
+            ..PullRequest::default()
+        };
+        assert_eq!(
+            pr.to_markdown(),
+            "# Add two()\n\n## What?\nAdds two().\n\n- [x] Tests\n"
+        );
+        pr.filled_template = Some(" \n".into());
+        assert!(pr.to_markdown().contains("## Summary\n\nNot shown."));
     }
 
     #[test]
