@@ -3327,3 +3327,21 @@ fn findings_under_the_threshold_are_folded_and_f_shows_them() {
         )
     );
 }
+
+#[test]
+fn a_warning_during_a_generation_stays_in_the_notice_it_ends_with() {
+    let mut state = loaded(Mode::COMMIT, vec![staged("src/lib.rs")]);
+    let task = start_generation(&mut state);
+    for text in ["first problem", "the template was filled from the fields"] {
+        let event = AgentEvent::Warning(text.to_string());
+        update(&mut state, Action::Agent { task, event });
+    }
+    generated(&mut state, task, "Add two()");
+    let (level, text) = notice(&state);
+    assert_eq!(level, Level::Warning);
+    assert!(text.starts_with("Iris wrote the"), "{text}");
+    assert!(
+        text.ends_with("; warning: the template was filled from the fields (and 1 more)"),
+        "{text}"
+    );
+}

@@ -31,13 +31,18 @@ pub struct Progress {
     pub tool_calls: usize,
     /// Secrets kept out of the requests so far (each once).
     pub secrets_withheld: usize,
+    /// Problems that did not stop the run (a template filled from the fields, a rule broken).
+    pub warnings: Vec<String>,
 }
 
 impl Progress {
     pub fn apply(&mut self, event: &AgentEvent) {
         match event {
             AgentEvent::Status(text) => self.activity = text.clone(),
-            AgentEvent::Warning(text) => self.activity = format!("warning: {text}"),
+            AgentEvent::Warning(text) => {
+                self.activity = format!("warning: {text}");
+                self.warnings.push(text.clone());
+            }
             AgentEvent::Request => self.requests += 1,
             AgentEvent::ToolStarted { summary, .. } => {
                 self.activity = summary.clone();

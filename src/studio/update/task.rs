@@ -123,19 +123,31 @@ pub(super) fn finish(state: &mut State, task: u64) -> Option<Task> {
     Some(finished)
 }
 
-/// What ended well, and how many secrets its requests went without (the last notice of
-/// a withheld secret would otherwise be lost under it).
+/// What ended well, how many secrets its requests went without, and what it warned about
+/// on the way (the notices said during the run would otherwise be lost under this one).
 pub(super) fn done_notice(state: &mut State, finished: &Task, what: String) {
-    match finished.progress.secrets_withheld {
-        0 => notice(state, Level::Success, what),
-        n => {
-            let secrets = if n == 1 {
-                "1 secret".to_string()
-            } else {
-                format!("{n} secrets")
-            };
-            let text = format!("{what}; {secrets} withheld from her (sent as markers)");
-            notice(state, Level::Warning, text);
-        }
+    let mut text = what;
+    let secrets = finished.progress.secrets_withheld;
+    if secrets > 0 {
+        let secrets = if secrets == 1 {
+            "1 secret".to_string()
+        } else {
+            format!("{secrets} secrets")
+        };
+        text = format!("{text}; {secrets} withheld from her (sent as markers)");
     }
+    let warnings = &finished.progress.warnings;
+    if let Some(last) = warnings.last() {
+        let more = match warnings.len() {
+            1 => String::new(),
+            n => format!(" (and {} more)", n - 1),
+        };
+        text = format!("{text}; warning: {last}{more}");
+    }
+    let level = if secrets > 0 || !warnings.is_empty() {
+        Level::Warning
+    } else {
+        Level::Success
+    };
+    notice(state, level, text);
 }
