@@ -117,8 +117,12 @@ mod tests {
                 output_tokens: 340,
                 tool_calls: 1,
                 secrets_withheld: 0,
+                warnings: Vec::new(),
             }
         );
+        progress.apply(&AgentEvent::Warning("a rule is broken".into()));
+        assert_eq!(progress.activity, "warning: a rule is broken");
+        assert_eq!(progress.warnings, ["a rule is broken"]);
     }
 
     #[test]
