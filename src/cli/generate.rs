@@ -256,20 +256,18 @@ impl Session {
 /// What a written artifact warns about on stderr: a critic that could not run, the commit
 /// rules it still breaks.
 fn warn_about(written: &Written) {
-    {
-        if let Some(warning) = &written.critic_warning {
+    if let Some(warning) = &written.critic_warning {
+        eprintln!(
+            "warning: the critic could not check the draft ({warning}); keeping it as written"
+        );
+    }
+    if let Some(source) = &written.rules_source {
+        for violation in &written.rule_violations {
+            let level = if violation.error { "" } else { ", a warning" };
             eprintln!(
-                "warning: the critic could not check the draft ({warning}); keeping it as written"
+                "warning: the message breaks {} ({source}{level}): {}",
+                violation.rule, violation.message
             );
-        }
-        if let Some(source) = &written.rules_source {
-            for violation in &written.rule_violations {
-                let level = if violation.error { "" } else { ", a warning" };
-                eprintln!(
-                    "warning: the message breaks {} ({source}{level}): {}",
-                    violation.rule, violation.message
-                );
-            }
         }
     }
 }

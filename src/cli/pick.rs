@@ -47,7 +47,7 @@ fn read_answer(answer: &str, count: usize) -> Answer {
 /// Shows `candidates` on stderr and asks which one; `None` when the user picks none.
 pub fn pick(candidates: &[Candidate], prompter: &mut Prompter) -> Result<Option<Written>> {
     if let [only] = candidates {
-        eprintln!("(every candidate came out the same)");
+        eprintln!("(only one distinct message came out)");
         return Ok(Some(only.written.clone()));
     }
     eprintln!("{}", numbered(candidates));
