@@ -450,20 +450,10 @@ pub async fn review_command(args: ReviewArgs) -> Result<ExitCode> {
 fn confident(mut written: Written, min: u8) -> Result<Written> {
     let review: Review = serde_json::from_value(written.json.clone())?;
     let (kept, left_out) = review.confident(min);
-    if left_out == 0 {
-        return Ok(written);
+    if left_out > 0 {
+        written.text = review.to_markdown_confident(min, "`iris review --min-confidence 0`");
+        written.json = serde_json::to_value(&kept)?;
     }
-    let findings = if left_out == 1 {
-        "1 less certain finding".to_string()
-    } else {
-        format!("{left_out} less certain findings")
-    };
-    written.text = format!(
-        "{}\n_{findings} (under {min}% confidence) left out: `iris review --min-confidence 0` \
-         shows them._\n",
-        kept.to_markdown()
-    );
-    written.json = serde_json::to_value(&kept)?;
     Ok(written)
 }
 

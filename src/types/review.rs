@@ -131,6 +131,9 @@ impl Finding {
 /// What comes between a finding's heading and its confidence: `### Title (`a.rs:3`) · 55%`.
 pub const CONFIDENCE_MARK: &str = " · ";
 
+/// What a review without findings says.
+const NO_ISSUES: &str = "No issues found.";
+
 /// A code review of a change.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(default)]
@@ -159,6 +162,25 @@ impl Review {
         (kept, left_out)
     }
 
+    /// The review as printed with a threshold: the findings the reviewer is at least `min`
+    /// percent sure of, and a closing line saying how many others were left out and how to
+    /// see them (`show_all`, the user's way to ask for every finding).
+    pub fn to_markdown_confident(&self, min: u8, show_all: &str) -> String {
+        let (kept, left_out) = self.confident(min);
+        if left_out == 0 {
+            return kept.to_markdown();
+        }
+        let findings = match left_out {
+            1 => "1 less certain finding".to_string(),
+            n => format!("{n} less certain findings"),
+        };
+        // Not "No issues found." when some were only left out.
+        let shown = kept.to_markdown().replace(NO_ISSUES, "");
+        format!(
+            "{shown}\n_{findings} (under {min}% confidence) left out: {show_all} shows them._\n"
+        )
+    }
+
     /// The review in markdown: the summary, then the findings grouped by severity, most
     /// severe first, each with its `file:line`.
     pub fn to_markdown(&self) -> String {
@@ -168,7 +190,8 @@ impl Review {
             out.push_str("\n\n");
         }
         if self.findings.is_empty() {
-            out.push_str("No issues found.\n\n");
+            out.push_str(NO_ISSUES);
+            out.push_str("\n\n");
         }
         for severity in Severity::ALL {
             let group: Vec<&Finding> = self
@@ -304,6 +327,21 @@ mod tests {
         let titles: Vec<&str> = kept.findings.iter().map(|f| f.title.as_str()).collect();
         assert_eq!((titles, left_out), (vec!["Sure", "Unknown"], 1));
         assert_eq!(review.confident(0).1, 0);
+        let printed = review.to_markdown_confident(70, "`--all`");
+        assert!(printed.contains("## High (2)"), "{printed}");
+        assert!(
+            printed.ends_with(
+                "\n_1 less certain finding (under 70% confidence) left out: `--all` shows them._\n"
+            ),
+            "{printed}"
+        );
+        let only_unsure = Review {
+            findings: vec![sure(Some(10), "Hunch")],
+            ..Review::default()
+        };
+        let printed = only_unsure.to_markdown_confident(70, "`--all`");
+        assert!(!printed.contains("No issues found"), "{printed}");
+        assert_eq!(review.to_markdown_confident(0, "x"), review.to_markdown());
         let md = review.to_markdown();
         assert!(md.contains("### Sure (`src/a.rs:3`) · 95%\n"), "{md}");
         assert!(md.contains("### Unknown (`src/a.rs:3`)\n"), "{md}");
