@@ -143,6 +143,29 @@ pub fn check_revision(rev: &str) -> Result<()> {
     }
 }
 
+/// Where a resolved path (symbolic links followed) lies that a reader of the work tree must
+/// not follow it to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Escape {
+    /// Out of the repository.
+    Outside,
+    /// Into `.git`: git's own data, whose config may hold credentials (a remote URL with a
+    /// token).
+    GitData,
+}
+
+/// Whether `real` (canonical) lies in the work tree at `real_root` (canonical) and outside
+/// `.git`.
+pub fn escape_of(real_root: &Path, real: &Path) -> Option<Escape> {
+    let Ok(inner) = real.strip_prefix(real_root) else {
+        return Some(Escape::Outside);
+    };
+    inner
+        .components()
+        .any(|c| c.as_os_str() == ".git")
+        .then_some(Escape::GitData)
+}
+
 /// Checks a repository-relative path: no absolute paths, no `..` that climbs out of the root.
 pub fn check_relative_path(path: &str) -> Result<PathBuf> {
     let invalid = |why| GitError::InvalidPath(path.to_string(), why);

@@ -96,11 +96,9 @@ fn topic(title: &str) -> Topic {
         Topic::Notes
     } else if has(&["why", "motivation", "context", "background", "rationale"]) {
         Topic::Description
-    } else if has(&["change", "changes", "changed", "changelog", "modifications"]) {
-        Topic::Changes
-    } else if has(&[
-        "summary", "what", "overview", "tldr", "tl", "purpose", "about",
-    ]) {
+    // "Summary of changes" is a summary and "Description of changes" a description, but
+    // "What changed" lists the changes.
+    } else if has(&["summary", "overview", "tldr", "tl", "purpose", "about"]) {
         Topic::Summary
     } else if has(&[
         "description",
@@ -112,6 +110,10 @@ fn topic(title: &str) -> Topic {
         "design",
     ]) {
         Topic::Description
+    } else if has(&["change", "changes", "changed", "changelog", "modifications"]) {
+        Topic::Changes
+    } else if has(&["what"]) {
+        Topic::Summary
     } else {
         Topic::Other
     }
@@ -294,6 +296,8 @@ mod tests {
             ("Motivation and Context", Topic::Description),
             ("What changed", Topic::Changes),
             ("Changes made", Topic::Changes),
+            ("Summary of changes", Topic::Summary),
+            ("Description of changes", Topic::Description),
             ("Type of change", Topic::Other),
             ("Checklist:", Topic::Other),
             ("How Has This Been Tested?", Topic::Testing),

@@ -10,7 +10,8 @@
 //!
 //! Without a name the default is the first single template (what GitHub fills a new pull
 //! request with), else a directory's `default` (GitLab's `Default.md`) or
-//! `pull_request_template`, else the first template found.
+//! `pull_request_template`; among other templates of a directory none is picked (GitHub uses
+//! them only when named), and the caller says which `--template` names.
 
 use std::io::Read;
 use std::path::{Path, PathBuf};
@@ -20,8 +21,12 @@ use super::{Template, TemplateError};
 /// The largest template read; a bigger one is refused (with a warning, by the caller).
 pub const MAX_TEMPLATE_BYTES: u64 = 20 * 1024;
 
-/// The most entries of one directory looked at.
-const MAX_ENTRIES: usize = 200;
+/// The most entries of one directory read (a bound against a pathological directory; the
+/// root of a large repository has far fewer).
+const MAX_ENTRIES: usize = 100_000;
+
+/// The most templates of one directory offered.
+const MAX_TEMPLATES: usize = 200;
 
 /// Where single templates are looked for, in order ("" is the root).
 const SINGLE_DIRS: [&str; 3] = [".github", "", "docs"];
@@ -78,6 +83,12 @@ pub fn choose<'a>(
     found: &'a [Candidate],
     name: Option<&str>,
 ) -> Result<Option<&'a Candidate>, TemplateError> {
+    let known = || {
+        found
+            .iter()
+            .map(|c| format!("{} ({})", c.name(), c.path))
+            .collect()
+    };
     if let Some(name) = name {
         return found
             .iter()
@@ -85,19 +96,21 @@ pub fn choose<'a>(
             .map(Some)
             .ok_or_else(|| TemplateError::Unknown {
                 name: name.to_string(),
-                known: found
-                    .iter()
-                    .map(|c| format!("{} ({})", c.name(), c.path))
-                    .collect(),
+                known: known(),
             });
     }
+    // GitHub fills a new pull request only with a single template; one of a directory only
+    // when it is named. A directory's `default` (GitLab's Default.md) is the exception.
     let default = found.iter().find(|c| !c.in_directory).or_else(|| {
         found.iter().find(|c| {
             let name = c.name().to_ascii_lowercase();
             name == "default" || name == "pull_request_template"
         })
     });
-    Ok(default.or(found.first()))
+    match default {
+        None if !found.is_empty() => Err(TemplateError::NoDefault { known: known() }),
+        default => Ok(default),
+    }
 }
 
 /// The templates of the repository at `root`, in lookup order.
@@ -144,15 +157,19 @@ fn relative(dir: &str, name: &str) -> String {
 
 /// The names of the files in `dir` with one of `extensions` (in any case).
 fn templates_in<'a>(dir: &Path, extensions: &'a [&str]) -> impl Iterator<Item = String> + 'a {
-    entries(dir).into_iter().filter_map(move |(name, path)| {
-        let (_, ext) = name.rsplit_once('.')?;
-        let wanted = extensions.iter().any(|e| e.eq_ignore_ascii_case(ext));
-        (wanted && path.is_file()).then_some(name)
-    })
+    entries(dir)
+        .into_iter()
+        .filter_map(move |(name, path)| {
+            let (_, ext) = name.rsplit_once('.')?;
+            let wanted = extensions.iter().any(|e| e.eq_ignore_ascii_case(ext));
+            (wanted && path.is_file()).then_some(name)
+        })
+        .take(MAX_TEMPLATES)
 }
 
-/// The entries of `dir` with UTF-8 names, in name order (case aside), at most
-/// [`MAX_ENTRIES`] of them; none when it cannot be read.
+/// The entries of `dir` with UTF-8 names, in name order (case aside; all of them are read
+/// before sorting, so which are found does not depend on the file system's order, up to
+/// [`MAX_ENTRIES`]); none when it cannot be read.
 fn entries(dir: &Path) -> Vec<(String, PathBuf)> {
     let Ok(read) = std::fs::read_dir(dir) else {
         return Vec::new();
@@ -206,10 +223,16 @@ fn read_bounded(root: &Path, path: &str) -> Result<String, TemplateError> {
     let full = root.join(path);
     let real = full.canonicalize().map_err(|e| refuse(e.to_string()))?;
     let real_root = root.canonicalize().map_err(|e| refuse(e.to_string()))?;
-    if !real.starts_with(&real_root) {
-        return Err(refuse(
-            "it is a link to a file outside the repository".into(),
-        ));
+    match crate::git::escape_of(&real_root, &real) {
+        Some(crate::git::Escape::Outside) => {
+            return Err(refuse(
+                "it is a link to a file outside the repository".into(),
+            ));
+        }
+        Some(crate::git::Escape::GitData) => {
+            return Err(refuse("it is a link into .git, git's own data".into()));
+        }
+        None => {}
     }
     let too_big = || {
         refuse(format!(
@@ -253,6 +276,37 @@ mod tests {
 
     fn default_of(root: &Path) -> Option<String> {
         find(root, None).expect("found").map(|f| f.template.source)
+    }
+
+    #[test]
+    fn a_crowded_directory_is_read_whole_before_it_is_sorted() {
+        let mut files: Vec<(String, &[u8])> = (0..300)
+            .map(|i| (format!("docs/page-{i:03}.md"), &b"x"[..]))
+            .collect();
+        files.push(("docs/pull_request_template.md".to_string(), b"docs"));
+        let borrowed: Vec<(&str, &[u8])> = files.iter().map(|(p, t)| (p.as_str(), *t)).collect();
+        let dir = repo(&borrowed);
+        assert_eq!(
+            default_of(dir.path()).as_deref(),
+            Some("docs/pull_request_template.md")
+        );
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_link_into_git_data_is_refused() {
+        let dir = repo(&[(
+            ".git/config",
+            b"[remote \"origin\"]\nurl = https://token@x\n",
+        )]);
+        std::fs::create_dir_all(dir.path().join(".github")).expect("dir");
+        std::os::unix::fs::symlink(
+            "../.git/config",
+            dir.path().join(".github/pull_request_template.md"),
+        )
+        .expect("link");
+        let err = find(dir.path(), None).expect_err("refused");
+        assert!(err.to_string().contains("a link into .git"), "{err}");
     }
 
     #[test]
@@ -313,14 +367,17 @@ mod tests {
     }
 
     #[test]
-    fn among_several_the_default_is_named_default_else_the_first() {
+    fn among_several_the_default_is_named_default_else_none_is_picked() {
         let dir = repo(&[
             (".github/PULL_REQUEST_TEMPLATE/bug.md", b"bug"),
             (".github/PULL_REQUEST_TEMPLATE/feature.md", b"feature"),
         ]);
+        let err = find(dir.path(), None).expect_err("no default");
         assert_eq!(
-            default_of(dir.path()).as_deref(),
-            Some(".github/PULL_REQUEST_TEMPLATE/bug.md")
+            err.to_string(),
+            "the repository has several pull request templates and no default (bug \
+             (.github/PULL_REQUEST_TEMPLATE/bug.md), feature \
+             (.github/PULL_REQUEST_TEMPLATE/feature.md)): `iris pr --template NAME` picks one"
         );
         let gitlab = repo(&[
             (".gitlab/merge_request_templates/Bug.md", b"bug"),

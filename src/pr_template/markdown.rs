@@ -89,7 +89,7 @@ pub fn split_comments(text: &str) -> (String, Vec<String>) {
                     }
                 }
             } else {
-                match rest.find(OPEN) {
+                match comment_start(rest) {
                     Some(start) => {
                         kept.push_str(&rest[..start]);
                         had_comment = true;
@@ -120,6 +120,42 @@ pub fn split_comments(text: &str) -> (String, Vec<String>) {
     }
     comments.retain(|c| !c.is_empty());
     (out.join("\n"), comments)
+}
+
+/// Where the first `<!--` of `line` outside inline code spans starts: `` `<!--` `` is code
+/// that shows the marker, not a comment.
+fn comment_start(line: &str) -> Option<usize> {
+    let bytes = line.as_bytes();
+    let run_at = |at: usize| bytes[at..].iter().take_while(|&&b| b == b'`').count();
+    let mut at = 0;
+    while at < bytes.len() {
+        if bytes[at] == b'`' {
+            let run = run_at(at);
+            // A span closes at the next run of as many backticks; without one the
+            // backticks are plain text.
+            let mut end = at + run;
+            let mut closed = None;
+            while end < bytes.len() {
+                if bytes[end] == b'`' {
+                    let other = run_at(end);
+                    if other == run {
+                        closed = Some(end + other);
+                        break;
+                    }
+                    end += other;
+                } else {
+                    end += 1;
+                }
+            }
+            at = closed.unwrap_or(at + run);
+            continue;
+        }
+        if bytes[at..].starts_with(OPEN.as_bytes()) {
+            return Some(at);
+        }
+        at += 1;
+    }
+    None
 }
 
 /// `text` without its HTML comments (see [`split_comments`]).
@@ -202,6 +238,17 @@ pub fn key(text: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_comment_marker_in_inline_code_is_code() {
+        let text = "Handles `<!--` here\n## Next\n- [ ] a <!-- gone -->\n``a `<!--` b``";
+        assert_eq!(
+            strip_comments(text),
+            "Handles `<!--` here\n## Next\n- [ ] a\n``a `<!--` b``"
+        );
+        assert_eq!(comment_start("日本 `x` <!-- y"), Some(11));
+        assert_eq!(comment_start("an ` unclosed <!-- y"), Some(14));
+    }
 
     #[test]
     fn a_comment_alone_on_its_lines_goes_with_them() {

@@ -37,6 +37,14 @@ pub enum TemplateError {
     /// `--template NAME` names no template of the repository.
     #[error("no pull request template named `{name}`{}", known_list(.known))]
     Unknown { name: String, known: Vec<String> },
+    /// Several templates of a directory and none of them the default: GitHub uses them only
+    /// when one is named.
+    #[error(
+        "the repository has several pull request templates and no default ({}): `iris pr \
+         --template NAME` picks one",
+        .known.join(", ")
+    )]
+    NoDefault { known: Vec<String> },
     /// The template cannot be read or is refused.
     #[error("{path}: {why}")]
     Unreadable { path: String, why: String },
@@ -80,6 +88,7 @@ pub fn complete(template: &str, pr: &PullRequest) -> (String, Option<Refill>) {
     let given = pr
         .filled_template
         .as_deref()
+        .map(unfenced)
         .map(strip_comments)
         .map(|body| without_title(&body, &pr.title).to_string())
         .filter(|body| !body.trim().is_empty());
@@ -95,6 +104,26 @@ pub fn complete(template: &str, pr: &PullRequest) -> (String, Option<Refill>) {
         }
     };
     (fill(template, pr), Some(why))
+}
+
+/// `body` without a fence around the whole of it (```` ```markdown ```` ... ```` ``` ````,
+/// of any length): a model shown the template in a fence may answer in one.
+fn unfenced(body: &str) -> &str {
+    let trimmed = body.trim();
+    let Some((first, rest)) = trimmed.split_once('\n') else {
+        return body;
+    };
+    let Some((inner, last)) = rest.rsplit_once('\n') else {
+        return body;
+    };
+    let run = first.chars().take_while(|&c| c == '`').count();
+    let info = first[run..].trim().to_ascii_lowercase();
+    let closes = last.trim().chars().all(|c| c == '`') && last.trim().len() == run;
+    if run >= 3 && closes && matches!(info.as_str(), "" | "markdown" | "md") {
+        inner
+    } else {
+        body
+    }
 }
 
 /// `body` without a first line that is the title again as a level-1 heading.
@@ -120,6 +149,20 @@ mod tests {
             filled_template: filled.map(str::to_string),
             ..PullRequest::default()
         }
+    }
+
+    #[test]
+    fn a_filling_in_a_fence_is_taken_out_of_it() {
+        let given = "````markdown\n## Summary\nAdds two().\n\n```sh\ncargo test\n```\n\n\
+                     ## Checklist\n- [x] Tests\n````\n";
+        let (body, why) = complete(TEMPLATE, &pr(Some(given)));
+        assert_eq!(why, None, "{body}");
+        assert!(body.starts_with("## Summary\nAdds two()."), "{body}");
+        assert!(body.contains("```sh\ncargo test\n```"), "{body}");
+        assert_eq!(
+            unfenced("```rust\nfn x() {}\n```"),
+            "```rust\nfn x() {}\n```"
+        );
     }
 
     #[test]

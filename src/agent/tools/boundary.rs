@@ -17,7 +17,7 @@ use ignore::overrides::OverrideBuilder;
 use ignore::{DirEntry, WalkBuilder, WalkState};
 
 use super::{ToolContext, ToolFailure};
-use crate::git::{check_relative_path, looks_binary};
+use crate::git::{Escape, check_relative_path, looks_binary};
 
 /// The repository root, resolved once, that every path is checked against.
 pub struct Boundary {
@@ -61,20 +61,20 @@ impl Boundary {
             )),
             _ => ToolFailure::new(format!("cannot open '{path}': {e}")),
         })?;
-        if !absolute.starts_with(&self.root) {
-            return Err(ToolFailure::new(format!(
-                "invalid path '{path}': it resolves outside the repository (through a symbolic \
-                 link); only files inside the repository can be read"
-            )));
-        }
-        // git's own data is no source to read, and its config may hold credentials (a remote
-        // URL with a token); a link into it is refused the same way.
-        let inner = absolute.strip_prefix(&self.root).unwrap_or(&absolute);
-        if inner.components().any(|c| c.as_os_str() == ".git") {
-            return Err(ToolFailure::new(format!(
-                "'{path}' is inside .git, git's own data, which the workspace tools do not read; \
-                 the git tools give the history, diffs and blame"
-            )));
+        match crate::git::escape_of(&self.root, &absolute) {
+            Some(Escape::Outside) => {
+                return Err(ToolFailure::new(format!(
+                    "invalid path '{path}': it resolves outside the repository (through a \
+                     symbolic link); only files inside the repository can be read"
+                )));
+            }
+            Some(Escape::GitData) => {
+                return Err(ToolFailure::new(format!(
+                    "'{path}' is inside .git, git's own data, which the workspace tools do not \
+                     read; the git tools give the history, diffs and blame"
+                )));
+            }
+            None => {}
         }
         Ok(WorkspacePath {
             relative: slash_path(&clean),
