@@ -1116,19 +1116,11 @@ async fn a_asks_for_three_alternatives_at_once_and_the_picked_one_is_the_message
 /// having left it out).
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn pr_mode_shows_the_repositorys_template_filled_in() {
-    let repo = TestRepo::new();
-    repo.write("src/lib.rs", "pub fn one() -> u32 {\n    1\n}\n");
+    let repo = TestRepo::feature_branch();
     repo.write(
         ".github/pull_request_template.md",
         "## What?\n<!-- What changes. -->\n\n## Checklist\n- [ ] Tests added\n",
     );
-    repo.commit_all("Initial commit");
-    repo.git(&["checkout", "-q", "-b", "feature/two"]);
-    repo.write(
-        "src/lib.rs",
-        "pub fn one() -> u32 {\n    1\n}\n\npub fn two() -> u32 {\n    2\n}\n",
-    );
-    repo.commit_all("Add two()");
     let pr = json!({
         "title": "Add two()", "summary": "Adds two().", "description": "",
         "changes": [], "testing": [], "breaking_changes": [], "reviewer_notes": [],

@@ -405,18 +405,23 @@ Please delete options that are not relevant.
         assert!(check(template, &filled).is_empty());
     }
 
-    #[test]
-    fn without_a_summary_section_the_text_goes_before_the_first_heading() {
-        let template =
-            "Describe the change here.\n/label ~feature\n\n### Checklist\n- [x] Signed off\n";
-        let pr = PullRequest {
+    /// [`pr`] with its summary alone.
+    fn summary_only() -> PullRequest {
+        PullRequest {
             description: String::new(),
             changes: vec![],
             testing: vec![],
             reviewer_notes: vec![],
             related_issues: vec![],
             ..pr()
-        };
+        }
+    }
+
+    #[test]
+    fn without_a_summary_section_the_text_goes_before_the_first_heading() {
+        let template =
+            "Describe the change here.\n/label ~feature\n\n### Checklist\n- [x] Signed off\n";
+        let pr = summary_only();
         assert_eq!(
             fill(template, &pr),
             "Adds two() beside one().\n\n/label ~feature\n\n### Checklist\n\n- [x] Signed off\n"
@@ -428,12 +433,7 @@ Please delete options that are not relevant.
         let template = "## Summary\n\n## Breaking changes\nList them, or say none.\n";
         let pr = PullRequest {
             summary: "Adds two(). <!-- internal -->".into(),
-            description: String::new(),
-            changes: vec![],
-            testing: vec![],
-            reviewer_notes: vec![],
-            related_issues: vec![],
-            ..pr()
+            ..summary_only()
         };
         assert_eq!(
             fill(template, &pr),
