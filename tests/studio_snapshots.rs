@@ -1080,6 +1080,10 @@ fn less_certain_findings_are_folded_in_the_list_until_shown() {
     );
     assert!(!folded.contains("Maybe racy ·"), "{folded}");
     insta::assert_snapshot!("findings_folded", folded);
+    state.confirm = Some(Confirm::Publish);
+    let asked = render(&state);
+    assert!(asked.contains("without the 1 folded finding"), "{asked}");
+    state.confirm = None;
     state.show_unsure = true;
     let shown = render(&state);
     assert!(shown.contains(" Findings (3) "), "{shown}");

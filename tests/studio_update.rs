@@ -3345,3 +3345,22 @@ fn a_warning_during_a_generation_stays_in_the_notice_it_ends_with() {
         "{text}"
     );
 }
+
+#[test]
+fn a_review_is_posted_as_the_list_shows_it() {
+    let mut state = review_with_a_hunch();
+    command(&mut state, Command::Publish);
+    let effects = update(&mut state, press(KeyCode::Char('y')));
+    let posted = match effects.as_slice() {
+        [Effect::Publish { text, .. }] => text.clone(),
+        other => panic!("expected Publish, got {other:?}"),
+    };
+    assert!(!posted.contains("Hunch"), "{posted}");
+    assert!(posted.contains("## High (1)\n\n### Sure"), "{posted}");
+    assert!(posted.ends_with("_1 less certain finding (under 70% confidence) left out._\n"));
+    // Shown, every finding goes out as written.
+    command(&mut state, Command::ShowUnsure);
+    command(&mut state, Command::Publish);
+    let effects = update(&mut state, press(KeyCode::Char('y')));
+    assert!(matches!(effects.as_slice(), [Effect::Publish { text, .. }] if text.contains("Hunch")));
+}

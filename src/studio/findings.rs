@@ -40,6 +40,77 @@ pub fn shown_findings(state: &super::state::State) -> (Vec<FindingRow>, usize) {
     visible_findings(&text, state.review_min_confidence, state.show_unsure)
 }
 
+/// The review's markdown as it is posted while the less certain findings are folded: the
+/// finding blocks under `min` percent taken out, each severity's count (`## High (2)`) made
+/// right again, a severity left without findings dropped, and a closing line saying how many
+/// were left out. Everything else stays as the user wrote it. The text, unchanged, when none
+/// is under `min`.
+pub fn without_unsure(markdown: &str, min: u8) -> String {
+    // Each line, with the severity section it is in and whether it is dropped.
+    let mut kept: Vec<&str> = Vec::new();
+    let mut counts: Vec<(usize, usize)> = Vec::new(); // (index of the `## ` line, findings)
+    let mut dropping = false;
+    let mut left_out = 0;
+    for line in markdown.lines() {
+        if let Some(heading) = line.strip_prefix("## ") {
+            dropping = false;
+            let word = heading.split_whitespace().next().unwrap_or_default();
+            if Severity::ALL
+                .iter()
+                .any(|s| s.label().eq_ignore_ascii_case(word))
+            {
+                counts.push((kept.len(), 0));
+            } else {
+                counts.push((usize::MAX, 0));
+            }
+        } else if let Some(heading) = line.strip_prefix("### ") {
+            let in_severity = counts.last().is_some_and(|(at, _)| *at != usize::MAX);
+            dropping = in_severity && confidence_of(heading).1.is_some_and(|c| c < min);
+            if dropping {
+                left_out += 1;
+                continue;
+            }
+            if let Some((_, n)) = counts.last_mut() {
+                *n += 1;
+            }
+        } else if line.starts_with("# ") {
+            dropping = false;
+        }
+        if !dropping {
+            kept.push(line);
+        }
+    }
+    if left_out == 0 {
+        return markdown.to_string();
+    }
+    let mut out: Vec<String> = kept.iter().map(|l| l.to_string()).collect();
+    // Recount from the last section back, so removing a line leaves earlier indexes valid.
+    for (at, n) in counts.into_iter().rev().filter(|(at, _)| *at != usize::MAX) {
+        let label = out[at]
+            .trim_start_matches("## ")
+            .split(" (")
+            .next()
+            .unwrap_or_default()
+            .to_string();
+        if n == 0 {
+            out.remove(at);
+            if out.get(at).is_some_and(|l| l.trim().is_empty()) {
+                out.remove(at);
+            }
+        } else {
+            out[at] = format!("## {label} ({n})");
+        }
+    }
+    let findings = match left_out {
+        1 => "1 less certain finding".to_string(),
+        n => format!("{n} less certain findings"),
+    };
+    format!(
+        "{}\n\n_{findings} (under {min}% confidence) left out._\n",
+        out.join("\n").trim_end()
+    )
+}
+
 /// A heading's confidence suffix (` · 55%`) taken off: the rest, and the confidence.
 fn confidence_of(heading: &str) -> (&str, Option<u8>) {
     heading
@@ -147,5 +218,20 @@ mod tests {
         );
         assert_eq!(visible_findings(&markdown, 70, true), (rows, 0));
         assert_eq!(visible_findings(&markdown, 50, false).1, 0);
+
+        // Posting while folded leaves the hunch out and counts again.
+        let posted = without_unsure(&markdown, 70);
+        assert!(!posted.contains("Unchecked unwrap"), "{posted}");
+        assert!(!posted.contains("## High"), "{posted}");
+        assert!(
+            posted.contains("## Low (1)\n\n### Typo (`README.md`)"),
+            "{posted}"
+        );
+        assert!(posted.contains("## Strengths\n\n- Small"), "{posted}");
+        assert!(
+            posted.ends_with("\n\n_1 less certain finding (under 70% confidence) left out._\n"),
+            "{posted}"
+        );
+        assert_eq!(without_unsure(&markdown, 50), markdown);
     }
 }

@@ -22,8 +22,15 @@ pub fn draw(frame: &mut Frame, area: Rect, question: Confirm, state: &State, the
         }
         Confirm::Quit => "An artifact has unsaved changes. Quit anyway? (y/n)".to_string(),
         Confirm::Publish if state.mode == crate::studio::state::Mode::REVIEW => {
-            "Post this review as a comment on the branch's pull request (gh/glab)? (y/n)"
-                .to_string()
+            let folded = match crate::studio::findings::shown_findings(state).1 {
+                0 => String::new(),
+                1 => ", without the 1 folded finding".to_string(),
+                n => format!(", without the {n} folded findings"),
+            };
+            format!(
+                "Post this review as a comment on the branch's pull request{folded} (gh/glab)? \
+                 (y/n)"
+            )
         }
         Confirm::Publish => {
             "Open or update the branch's pull request with this title and description (gh/glab)? (y/n)"

@@ -180,7 +180,11 @@ pub(super) fn publish(state: &mut State) -> Vec<Effect> {
     let Some(kind) = state.mode.artifact() else {
         return Vec::new();
     };
-    let text = state.artifact().map(|a| a.text()).unwrap_or_default();
+    let mut text = state.artifact().map(|a| a.text()).unwrap_or_default();
+    // A review goes out as the findings list shows it: the folded findings stay folded.
+    if kind == ArtifactKind::Review && !state.show_unsure {
+        text = crate::studio::findings::without_unsure(&text, state.review_min_confidence);
+    }
     let base = (kind == ArtifactKind::Pr)
         .then(|| state.range.from.clone())
         .flatten();
