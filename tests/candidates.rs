@@ -198,3 +198,23 @@ mod on_a_terminal {
         assert_eq!(repo.git(&["rev-list", "--count", "HEAD"]).trim(), "1");
     }
 }
+
+#[test]
+fn the_repository_is_read_once_for_every_candidate() {
+    let repo = staged_repo();
+    // Rules the reader cannot resolve: reading them warns, once per reading.
+    repo.write(
+        ".commitlintrc.json",
+        r#"{"extends": ["@acme/commitlint-config"]}"#,
+    );
+    let fake = three_replies();
+    let out = run(&repo, &["gen", "-n", "3", "--print"], &openai_env(&fake));
+    success(&out);
+    let err = stderr(&out);
+    let readings = err
+        .lines()
+        .filter(|l| l.contains(".commitlintrc.json:"))
+        .count();
+    assert_eq!(readings, 1, "{err}");
+    assert_eq!(fake.requests().len(), 3);
+}

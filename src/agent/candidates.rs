@@ -56,7 +56,8 @@ pub fn distinct(candidates: Vec<Candidate>) -> Vec<Candidate> {
 
 impl IrisAgent {
     /// `count` versions of `kind` over `scope` from each of `models` (the configured model
-    /// alone when empty), written in parallel, in order, repeats dropped. Candidates that fail
+    /// alone when empty), written in parallel from one reading of the repository, in order,
+    /// repeats dropped. Candidates that fail
     /// are warned about while any succeeds; when all fail, the first error is the result.
     pub async fn write_candidates(
         &self,
@@ -79,6 +80,10 @@ impl IrisAgent {
                 })
                 .collect()
         };
+        // The evidence, rules, template and ticket are read once for every candidate (the
+        // models share a provider, so the evidence's budget is the same).
+        let prepared = self.prepare(kind, scope, sink).await?;
+        let prepared = &prepared;
         let count = count.clamp(1, MAX_CANDIDATES);
         let jobs: Vec<(String, IrisAgent, Option<String>)> = writers
             .into_iter()
@@ -89,7 +94,7 @@ impl IrisAgent {
             .collect();
         let runs = jobs.iter().map(|(label, iris, angle)| async move {
             let written = iris
-                .write_with(kind, scope, ask_critic, angle.as_deref(), sink)
+                .write_prepared(prepared, angle.as_deref(), ask_critic, sink)
                 .await;
             (label.clone(), written)
         });

@@ -12,6 +12,7 @@ use super::requests::{Scope, request};
 use super::{AgentEvent, EventSink};
 use crate::commit_rules::{self, CommitRules, Violation, error_count};
 use crate::git::HeadState;
+use crate::pr_template::Template;
 use crate::ticket::{self, Ticket};
 use crate::types::{
     Artifact, ArtifactKind, Changelog, GeneratedMessage, PullRequest, ReleaseNotes, Review,
@@ -51,33 +52,39 @@ impl IrisAgent {
         ask_critic: bool,
         sink: &EventSink,
     ) -> anyhow::Result<Written> {
-        self.write_with(kind, scope, ask_critic, None, sink).await
+        let started = std::time::Instant::now();
+        let work = async {
+            let clock = self.clock();
+            let prepared = self.prepare(kind, scope, sink).await?;
+            self.write_unbounded(&prepared, None, ask_critic, clock, sink)
+                .await
+        };
+        self.bounded(sink, work, |written| finished(kind, started, written))
+            .await
     }
 
-    /// [`IrisAgent::write`], with `angle` (a section of the request: how this one differs
-    /// from other candidates) when several are written for the user to choose from.
-    pub(crate) async fn write_with(
+    /// One version of an artifact from what [`IrisAgent::prepare`] gathered, with `angle`
+    /// (a section of the request: how this one differs from the others) when several are
+    /// written for the user to choose from; within the run's deadline, as [`IrisAgent::write`].
+    pub(crate) async fn write_prepared(
         &self,
-        kind: ArtifactKind,
-        scope: &Scope,
-        ask_critic: bool,
+        prepared: &Prepared,
         angle: Option<&str>,
+        ask_critic: bool,
         sink: &EventSink,
     ) -> anyhow::Result<Written> {
         let started = std::time::Instant::now();
-        let work = self.write_unbounded(kind, scope, ask_critic, angle, sink);
+        let work = self.write_unbounded(prepared, angle, ask_critic, self.clock(), sink);
         self.bounded(sink, work, |written| {
-            tracing::debug!(
-                capability = kind.name(),
-                requests = written.requests,
-                input_tokens = written.input_tokens,
-                output_tokens = written.output_tokens,
-                ms = started.elapsed().as_millis() as u64,
-                "run finished"
-            );
-            written.text.clone()
+            finished(prepared.kind, started, written)
         })
         .await
+    }
+
+    /// When a run starts, and how long approvals had waited then: the retry on the commit
+    /// rules must end before the run's deadline, or the first message is lost.
+    fn clock(&self) -> Clock {
+        (tokio::time::Instant::now(), self.ctx.safety.waited())
     }
 
     /// `work` within the run's one deadline, ending with an [`AgentEvent::Done`] carrying
@@ -96,18 +103,15 @@ impl IrisAgent {
         result
     }
 
-    async fn write_unbounded(
+    /// What every version of `kind` over `scope` is written from, read once: the template
+    /// (first, so a template named but missing fails before any work), the evidence, the
+    /// commit rules and the ticket.
+    pub(crate) async fn prepare(
         &self,
         kind: ArtifactKind,
         scope: &Scope,
-        ask_critic: bool,
-        angle: Option<&str>,
         sink: &EventSink,
-    ) -> anyhow::Result<Written> {
-        // When the run started, and how long approvals had waited then: the retry on the
-        // commit rules must end before the run's deadline, or the first message is lost.
-        let clock = (tokio::time::Instant::now(), self.ctx.safety.waited());
-        // First, so a template named but missing fails before any work.
+    ) -> anyhow::Result<Prepared> {
         let template = match kind {
             ArtifactKind::Pr => self.find_pr_template(sink).await?,
             _ => None,
@@ -122,17 +126,46 @@ impl IrisAgent {
             ArtifactKind::Commit | ArtifactKind::Pr => self.ticket().await,
             _ => None,
         };
+        Ok(Prepared {
+            kind,
+            asked: request(kind, scope),
+            version: scope.version().map(str::to_string),
+            evidence,
+            rules,
+            template,
+            ticket,
+        })
+    }
+
+    async fn write_unbounded(
+        &self,
+        prepared: &Prepared,
+        angle: Option<&str>,
+        ask_critic: bool,
+        clock: Clock,
+        sink: &EventSink,
+    ) -> anyhow::Result<Written> {
+        let Prepared {
+            kind,
+            asked,
+            version,
+            evidence,
+            rules,
+            template,
+            ticket,
+        } = prepared;
+        let kind = *kind;
         // The rules, the template and the ticket go before the evidence, so a retry without
         // the evidence keeps them.
         let sections = [
-            Some(request(kind, scope)),
+            Some(asked.clone()),
             rules.as_ref().and_then(rules_section),
             template.as_ref().map(template_section),
             ticket
                 .as_ref()
                 .map(|t| t.section(kind == ArtifactKind::Commit)),
             angle.map(str::to_string),
-            Some(evidence),
+            Some(evidence.clone()),
         ];
         let request = sections
             .into_iter()
@@ -140,7 +173,7 @@ impl IrisAgent {
             .collect::<Vec<_>>()
             .join("\n\n");
         let critic = self.critic_enabled && (kind.describe().critic || ask_critic);
-        let version = scope.version().map(str::to_string);
+        let version = version.clone();
         // Without gitmoji (and always with conventional commits, or rules that read a type at
         // the start of the header) no emoji is kept.
         let typed_header = rules
@@ -159,12 +192,12 @@ impl IrisAgent {
                     if drop_emoji {
                         m.emoji = None;
                     }
-                    if let Some(ticket) = &ticket {
+                    if let Some(ticket) = ticket {
                         ticket.place(m, !typed_header);
                     }
                 };
                 let written = self.write_as(run, &finish).await?;
-                match &rules {
+                match rules {
                     Some(rules) => {
                         self.keep_to_rules(written, rules, (&request, clock), finish, sink)
                             .await
@@ -386,6 +419,35 @@ fn follow_up_request(
         rules.source,
         broken.join("\n")
     )
+}
+
+/// When a run started, and how long approvals had waited then.
+type Clock = (tokio::time::Instant, Duration);
+
+/// What every version of one artifact is written from (see [`IrisAgent::prepare`]).
+pub(crate) struct Prepared {
+    kind: ArtifactKind,
+    /// The request's first section: what to write, over what.
+    asked: String,
+    /// The version a range ships in, for a changelog or release notes.
+    version: Option<String>,
+    evidence: String,
+    rules: Option<CommitRules>,
+    template: Option<Template>,
+    ticket: Option<Ticket>,
+}
+
+/// A run's debug line; the text its Done event carries.
+fn finished(kind: ArtifactKind, started: std::time::Instant, written: &Written) -> String {
+    tracing::debug!(
+        capability = kind.name(),
+        requests = written.requests,
+        input_tokens = written.input_tokens,
+        output_tokens = written.output_tokens,
+        ms = started.elapsed().as_millis() as u64,
+        "run finished"
+    );
+    written.text.clone()
 }
 
 /// What one write asks of the generation.
