@@ -9,6 +9,7 @@ use std::sync::LazyLock;
 use regex::Regex;
 
 use crate::types::GeneratedMessage;
+use crate::types::commit_body::ends_with_trailers;
 
 /// Commit messages read for the project's habit.
 pub const HISTORY: usize = 50;
@@ -201,24 +202,17 @@ fn names(text: &str, id: &str) -> bool {
     })
 }
 
-/// `line` as the message's last line: in its trailer block when it ends with one (lines of
-/// `Key: value`), else as a paragraph of its own.
+/// `line` as the message's last line: in its trailer block when it ends with one, else as a
+/// paragraph of its own.
 fn add_trailer(message: &mut GeneratedMessage, line: &str) {
     let body = message.message.trim_end();
-    let last = body.rsplit("\n\n").next().unwrap_or_default();
-    let in_block = !last.is_empty()
-        && last
-            .lines()
-            .all(|l| l.split_once(": ").is_some_and(|(k, _)| is_trailer_key(k)));
-    message.message = match (body.is_empty(), in_block) {
-        (true, _) => line.to_string(),
-        (false, true) => format!("{body}\n{line}"),
-        (false, false) => format!("{body}\n\n{line}"),
+    message.message = if body.is_empty() {
+        line.to_string()
+    } else if ends_with_trailers(body) {
+        format!("{body}\n{line}")
+    } else {
+        format!("{body}\n\n{line}")
     };
-}
-
-fn is_trailer_key(key: &str) -> bool {
-    !key.is_empty() && key.len() <= 40 && key.chars().all(|c| c.is_ascii_alphanumeric() || c == '-')
 }
 
 #[cfg(test)]

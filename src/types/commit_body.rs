@@ -219,6 +219,13 @@ fn trailer_token(text: &str) -> Option<&str> {
     ((word || token == "BREAKING CHANGE") && value.starts_with(' ')).then_some(token)
 }
 
+/// Whether `body` ends with a block of trailers (see [`trailer_block_start`]), which another
+/// trailer joins.
+pub(crate) fn ends_with_trailers(body: &str) -> bool {
+    let lines: Vec<&str> = body.lines().collect();
+    trailer_block_start(&lines) < lines.len()
+}
+
 /// Where the closing block of trailers starts: the last paragraph, when each of its lines is
 /// `Token: value` or indented under one (git's folded trailers); `lines.len()` when there is
 /// none.

@@ -6,7 +6,7 @@
 
 mod changelog;
 mod commit;
-mod commit_body;
+pub(crate) mod commit_body;
 mod critique;
 pub mod intent;
 mod kind;
