@@ -1,8 +1,8 @@
 //! The review's findings, read from its markdown (as Iris writes it, or as the user or a chat
 //! edit left it), so the list always matches the editor.
 
-use crate::types::CONFIDENCE_MARK;
 use crate::types::Severity;
+use crate::types::{CONFIDENCE_MARK, left_out_line};
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct FindingRow {
@@ -101,13 +101,10 @@ pub fn without_unsure(markdown: &str, min: u8) -> String {
             out[at] = format!("## {label} ({n})");
         }
     }
-    let findings = match left_out {
-        1 => "1 less certain finding".to_string(),
-        n => format!("{n} less certain findings"),
-    };
     format!(
-        "{}\n\n_{findings} (under {min}% confidence) left out._\n",
-        out.join("\n").trim_end()
+        "{}\n\n{}\n",
+        out.join("\n").trim_end(),
+        left_out_line(left_out, min, None)
     )
 }
 

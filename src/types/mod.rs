@@ -30,7 +30,7 @@ pub use critique::{Critique, CritiqueIssue};
 pub use kind::{ArtifactKind, Descriptor, Input};
 pub use pull_request::PullRequest;
 pub use release_notes::{Highlight, ReleaseNotes, ReleaseSection};
-pub use review::{CONFIDENCE_MARK, Finding, Review, Severity};
+pub use review::{CONFIDENCE_MARK, Finding, Review, Severity, left_out_line};
 
 /// What a capability produces; capability files name it (`output_type = "review"`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]

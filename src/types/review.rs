@@ -131,6 +131,19 @@ impl Finding {
 /// What comes between a finding's heading and its confidence: `### Title (`a.rs:3`) · 55%`.
 pub const CONFIDENCE_MARK: &str = " · ";
 
+/// The closing line of a review some findings were left out of:
+/// `_2 less certain findings (under 70% confidence) left out: HOW shows them._`.
+pub fn left_out_line(left_out: usize, min: u8, how_to_see: Option<&str>) -> String {
+    let findings = match left_out {
+        1 => "1 less certain finding".to_string(),
+        n => format!("{n} less certain findings"),
+    };
+    let how = how_to_see
+        .map(|how| format!(": {how} shows them"))
+        .unwrap_or_default();
+    format!("_{findings} (under {min}% confidence) left out{how}._")
+}
+
 /// What a review without findings says.
 const NO_ISSUES: &str = "No issues found.";
 
@@ -170,14 +183,16 @@ impl Review {
         if left_out == 0 {
             return kept.to_markdown();
         }
-        let findings = match left_out {
-            1 => "1 less certain finding".to_string(),
-            n => format!("{n} less certain findings"),
-        };
+        let mut shown = kept.to_markdown();
         // Not "No issues found." when some were only left out.
-        let shown = kept.to_markdown().replace(NO_ISSUES, "");
+        if kept.findings.is_empty() {
+            shown = shown.replacen(&format!("{NO_ISSUES}\n\n"), "", 1);
+            shown = shown.replacen(&format!("{NO_ISSUES}\n"), "", 1);
+        }
         format!(
-            "{shown}\n_{findings} (under {min}% confidence) left out: {show_all} shows them._\n"
+            "{}\n\n{}\n",
+            shown.trim_end(),
+            left_out_line(left_out, min, Some(show_all))
         )
     }
 
@@ -341,6 +356,11 @@ mod tests {
         };
         let printed = only_unsure.to_markdown_confident(70, "`--all`");
         assert!(!printed.contains("No issues found"), "{printed}");
+        assert_eq!(
+            printed,
+            "# Code review\n\n_1 less certain finding (under 70% confidence) left out: `--all` \
+             shows them._\n"
+        );
         assert_eq!(review.to_markdown_confident(0, "x"), review.to_markdown());
         let md = review.to_markdown();
         assert!(md.contains("### Sure (`src/a.rs:3`) · 95%\n"), "{md}");
