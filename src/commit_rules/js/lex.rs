@@ -64,11 +64,12 @@ pub fn tokenize(text: &str) -> Result<Vec<Token>, String> {
                 i += 1;
             }
         } else if c == '\'' || c == '"' {
-            let (s, end) = quoted(&chars, i, c, line)?;
+            let (s, end, lines) = quoted(&chars, i, c, line)?;
             toks.push(Token {
                 tok: Tok::Str(s),
                 line,
             });
+            line += lines;
             i = end;
         } else if c == '`' {
             let start_line = line;
@@ -158,20 +159,25 @@ fn number(raw: &str) -> Option<f64> {
         .or_else(|| lower.trim_end_matches('n').parse::<f64>().ok())
 }
 
-/// A `'...'` or `"..."` string from `start`: its value and the index after it.
+/// A `'...'` or `"..."` string from `start`: its value, the index after it and the lines
+/// it continues onto (an escaped line break).
 fn quoted(
     chars: &[char],
     start: usize,
     quote: char,
     line: usize,
-) -> Result<(String, usize), String> {
+) -> Result<(String, usize, usize), String> {
     let mut out = String::new();
+    let mut lines = 0;
     let mut i = start + 1;
     loop {
         match chars.get(i) {
-            None | Some('\n') => return Err(format!("line {line}: a string never closes")),
-            Some(&c) if c == quote => return Ok((out, i + 1)),
+            None | Some('\n') => {
+                return Err(format!("line {}: a string never closes", line + lines));
+            }
+            Some(&c) if c == quote => return Ok((out, i + 1, lines)),
             Some('\\') => {
+                lines += usize::from(chars.get(i + 1) == Some(&'\n'));
                 let (c, used) = escape(chars, i + 1);
                 out.extend(c);
                 i += 1 + used;
@@ -234,6 +240,7 @@ fn template(chars: &[char], start: usize, line: usize) -> Result<(Tok, usize, us
             None => return Err(format!("line {line}: a template string never closes")),
             Some('`') => break,
             Some('\\') => {
+                lines += usize::from(chars.get(i + 1) == Some(&'\n'));
                 let (c, used) = escape(chars, i + 1);
                 out.extend(c);
                 i += 1 + used;
@@ -309,5 +316,19 @@ fn regex_end(chars: &[char], start: usize, line: usize) -> Result<usize, String>
             }
             Some(_) => i += 1,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_escaped_line_break_in_a_string_counts_as_a_line() {
+        let toks = tokenize("'a\\\nb' `c\\\nd`\nx").expect("tokens");
+        let lines: Vec<usize> = toks.iter().map(|t| t.line).collect();
+        // 'a…b' opens on line 1 and ends on 2, where the template starts; x is on line 4.
+        assert_eq!(lines, [1, 2, 4]);
+        assert_eq!(toks[0].tok, Tok::Str("ab".into()));
     }
 }
