@@ -8,7 +8,7 @@ use anyhow::{Context, Result};
 use crossterm::event::{Event, KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
 
 /// Why no answer came.
-#[derive(Debug, thiserror::Error)]
+#[derive(Debug, PartialEq, Eq, thiserror::Error)]
 pub enum Stopped {
     #[error("no answer before the end of input; nothing was written")]
     EndOfInput,
@@ -111,14 +111,8 @@ enum Edit {
     Pop,
     Clear,
     Done,
-    Stop(StopKind),
+    Stop(Stopped),
     Ignore,
-}
-
-#[derive(Debug, PartialEq, Eq)]
-enum StopKind {
-    Interrupt,
-    EndOfInput,
 }
 
 fn edit_for(key: KeyEvent, empty: bool) -> Edit {
@@ -128,10 +122,10 @@ fn edit_for(key: KeyEvent, empty: bool) -> Edit {
     let control = key.modifiers.contains(KeyModifiers::CONTROL);
     match key.code {
         KeyCode::Enter => Edit::Done,
-        KeyCode::Char('c') if control => Edit::Stop(StopKind::Interrupt),
-        KeyCode::Char('d') if control && empty => Edit::Stop(StopKind::EndOfInput),
+        KeyCode::Char('c') if control => Edit::Stop(Stopped::Interrupted),
+        KeyCode::Char('d') if control && empty => Edit::Stop(Stopped::EndOfInput),
         KeyCode::Char('u') if control => Edit::Clear,
-        KeyCode::Esc => Edit::Stop(StopKind::Interrupt),
+        KeyCode::Esc => Edit::Stop(Stopped::Interrupted),
         KeyCode::Backspace => Edit::Pop,
         KeyCode::Char(c) if !control && !key.modifiers.contains(KeyModifiers::ALT) => Edit::Push(c),
         _ => Edit::Ignore,
@@ -144,35 +138,27 @@ fn read_masked() -> Result<String> {
     let mut err = std::io::stderr();
     loop {
         let event = crossterm::event::read().context("cannot read the terminal's keys")?;
-        let edits = match event {
-            Event::Key(key) => vec![edit_for(key, secret.is_empty())],
-            Event::Paste(text) => text
-                .chars()
-                .filter(|c| !c.is_control())
-                .map(Edit::Push)
-                .collect(),
-            _ => Vec::new(),
+        // Without bracketed paste (never turned on), a paste arrives as keys.
+        let Event::Key(key) = event else {
+            continue;
         };
-        for edit in edits {
-            match edit {
-                Edit::Push(c) => {
-                    secret.push(c);
-                    let _ = err.write_all(b"*");
-                }
-                Edit::Pop => {
-                    if secret.pop().is_some() {
-                        let _ = err.write_all(b"\x08 \x08");
-                    }
-                }
-                Edit::Clear => {
-                    let _ = err.write_all("\x08 \x08".repeat(secret.chars().count()).as_bytes());
-                    secret.clear();
-                }
-                Edit::Done => return Ok(secret.trim().to_string()),
-                Edit::Stop(StopKind::Interrupt) => return Err(Stopped::Interrupted.into()),
-                Edit::Stop(StopKind::EndOfInput) => return Err(Stopped::EndOfInput.into()),
-                Edit::Ignore => {}
+        match edit_for(key, secret.is_empty()) {
+            Edit::Push(c) => {
+                secret.push(c);
+                let _ = err.write_all(b"*");
             }
+            Edit::Pop => {
+                if secret.pop().is_some() {
+                    let _ = err.write_all(b"\x08 \x08");
+                }
+            }
+            Edit::Clear => {
+                let _ = err.write_all("\x08 \x08".repeat(secret.chars().count()).as_bytes());
+                secret.clear();
+            }
+            Edit::Done => return Ok(secret.trim().to_string()),
+            Edit::Stop(stopped) => return Err(stopped.into()),
+            Edit::Ignore => {}
         }
         let _ = err.flush();
     }
@@ -227,11 +213,11 @@ mod tests {
         assert_eq!(edit_for(key(KeyCode::Enter, none), false), Edit::Done);
         assert_eq!(
             edit_for(key(KeyCode::Char('c'), ctrl), false),
-            Edit::Stop(StopKind::Interrupt)
+            Edit::Stop(Stopped::Interrupted)
         );
         assert_eq!(
             edit_for(key(KeyCode::Char('d'), ctrl), true),
-            Edit::Stop(StopKind::EndOfInput)
+            Edit::Stop(Stopped::EndOfInput)
         );
         assert_eq!(edit_for(key(KeyCode::Char('d'), ctrl), false), Edit::Ignore);
         assert_eq!(edit_for(key(KeyCode::Char('u'), ctrl), false), Edit::Clear);

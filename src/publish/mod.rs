@@ -55,7 +55,7 @@ pub fn publish_pr(
     base: Option<&str>,
 ) -> Result<Published, PublishError> {
     let repo = open(repo_root)?;
-    let forge = forge_for(&repo, "description")?;
+    let forge = forge_of_repo(&repo, "description")?;
     let base = base.map(|b| base_branch(b, &repo.remote_names()));
     publish_pr_with(
         &Runner::in_repo(&repo.root()),
@@ -70,22 +70,18 @@ pub fn publish_pr(
 /// while the tool runs.
 pub fn post_review(repo_root: &Path, body: &str) -> Result<Published, PublishError> {
     let repo = open(repo_root)?;
-    let forge = forge_for(&repo, "review")?;
+    let forge = forge_of_repo(&repo, "review")?;
     post_review_with(&Runner::in_repo(&repo.root()), forge, body)
-}
-
-/// The forge the repository publishes to, checked before an artifact is written so that a
-/// repository on another host fails at once; `what` is the artifact the error suggests copying.
-pub(crate) fn forge_of_repo(repo: &GitRepo, what: &str) -> Result<Forge, PublishError> {
-    forge_for(repo, what)
 }
 
 fn open(repo_root: &Path) -> Result<GitRepo, PublishError> {
     GitRepo::discover(repo_root).map_err(|e| PublishError(e.to_string()))
 }
 
-/// The forge of the repository's remote, or why there is none to publish to.
-fn forge_for(repo: &GitRepo, what: &str) -> Result<Forge, PublishError> {
+/// The forge of the repository's remote, or why there is none to publish to (the command
+/// line checks it before writing, so a repository on another host fails at once); `what` is
+/// the artifact the error suggests copying.
+pub(crate) fn forge_of_repo(repo: &GitRepo, what: &str) -> Result<Forge, PublishError> {
     let instead = format!("copy the {what} instead (y in the studio, --copy)");
     let url = repo.remote_url().ok_or_else(|| {
         PublishError(format!(
