@@ -63,6 +63,11 @@ fn conventional(source: &str) -> CommitRules {
     }
 }
 
+/// Asserts that `message` breaks exactly the rules `want` (`!` marks an error).
+fn expect(rules: &CommitRules, message: &str, want: &[&str]) {
+    assert_eq!(violated(rules, message), strings(want), "{message:?}");
+}
+
 /// The rule names `message` violates, each with `!` after it when an error.
 fn violated(rules: &CommitRules, message: &str) -> Vec<String> {
     rules
@@ -105,36 +110,31 @@ fn a_monorepos_commonjs_config_with_package_scopes() {
     };
     assert_eq!(rules, expected);
 
-    assert_eq!(
-        violated(
-            &rules,
-            "feat(parser): support optional chaining in member access\n\nThe parser now reads `a?.b` as one member expression."
-        ),
-        Vec::<String>::new()
+    expect(
+        &rules,
+        "feat(parser): support optional chaining in member access\n\nThe parser now reads `a?.b` as one member expression.",
+        &[],
     );
     // Several scopes at once, a sentence-case subject (the file allows it) and a body line
     // longer than the preset's 100 (the file turned that rule off).
     let long_line = "x".repeat(130);
-    assert_eq!(
-        violated(
-            &rules,
-            &format!("fix(docs-site, cli): Fix the broken links\n\n{long_line}")
-        ),
-        Vec::<String>::new()
+    expect(
+        &rules,
+        &format!("fix(docs-site, cli): Fix the broken links\n\n{long_line}"),
+        &[],
     );
-    assert_eq!(
-        violated(&rules, "Feat(ui): Add The Button"),
-        strings(&["scope-enum!", "subject-case!", "type-case!", "type-enum!"])
+    expect(
+        &rules,
+        "Feat(ui): Add The Button",
+        &["scope-enum!", "subject-case!", "type-case!", "type-enum!"],
     );
     let long_header = format!("feat(core): {}", "a".repeat(110));
-    assert_eq!(
-        violated(&rules, &format!("{long_header}\nNo blank line above.")),
-        strings(&["body-leading-blank", "header-max-length!"])
+    expect(
+        &rules,
+        &format!("{long_header}\nNo blank line above."),
+        &["body-leading-blank", "header-max-length!"],
     );
-    assert_eq!(
-        violated(&rules, "Merge branch 'main' into feature/x"),
-        Vec::<String>::new()
-    );
+    expect(&rules, "Merge branch 'main' into feature/x", &[]);
 }
 
 #[test]
@@ -152,24 +152,21 @@ fn a_commitlintrc_json_with_its_own_types() {
     };
     assert_eq!(rules, expected);
 
-    assert_eq!(
-        violated(
-            &rules,
-            "deps(parser): bump serde to 1.0.200\n\nNeeded for the new derive."
-        ),
-        Vec::<String>::new()
+    expect(
+        &rules,
+        "deps(parser): bump serde to 1.0.200\n\nNeeded for the new derive.",
+        &[],
     );
-    assert_eq!(
-        violated(&rules, "feat: Add a thing"),
-        strings(&["scope-empty", "subject-case!"])
+    expect(
+        &rules,
+        "feat: Add a thing",
+        &["scope-empty", "subject-case!"],
     );
-    assert_eq!(
-        violated(&rules, "docs: fix typo"),
-        strings(&["scope-empty"])
-    );
-    assert_eq!(
-        violated(&rules, "style(ui): reformat\nbody right below"),
-        strings(&["body-leading-blank!", "type-enum!"])
+    expect(&rules, "docs: fix typo", &["scope-empty"]);
+    expect(
+        &rules,
+        "style(ui): reformat\nbody right below",
+        &["body-leading-blank!", "type-enum!"],
     );
 }
 
@@ -205,21 +202,20 @@ fn a_commitlintrc_yml_extending_the_angular_preset() {
     };
     assert_eq!(rules, expected);
 
-    assert_eq!(
-        violated(&rules, "fix(router): keep the query string on redirects"),
-        Vec::<String>::new()
+    expect(
+        &rules,
+        "fix(router): keep the query string on redirects",
+        &[],
     );
-    assert_eq!(
-        violated(&rules, "chore(router): update deps"),
-        strings(&["type-enum!"])
-    );
-    assert_eq!(
-        violated(&rules, "feat(Forms): add a validator."),
-        strings(&["scope-case!", "scope-enum!", "subject-full-stop!"])
+    expect(&rules, "chore(router): update deps", &["type-enum!"]);
+    expect(
+        &rules,
+        "feat(Forms): add a validator.",
+        &["scope-case!", "scope-enum!", "subject-full-stop!"],
     );
     let header = format!("feat(http): {}", "retry ".repeat(12).trim_end());
     assert_eq!(header.chars().count(), 83);
-    assert_eq!(violated(&rules, &header), strings(&["header-max-length"]));
+    expect(&rules, &header, &["header-max-length"]);
 }
 
 #[test]
@@ -235,25 +231,14 @@ fn the_commitlint_key_of_package_json() {
     };
     assert_eq!(rules, expected);
 
-    assert_eq!(
-        violated(&rules, "perf: cache the layout pass\n\nCloses #41"),
-        Vec::<String>::new()
+    expect(&rules, "perf: cache the layout pass\n\nCloses #41", &[]);
+    expect(&rules, "fix: typo", &["header-min-length!"]);
+    expect(
+        &rules,
+        "feat: add the export\n\nWhy it matters.\nCloses #12",
+        &["footer-leading-blank"],
     );
-    assert_eq!(
-        violated(&rules, "fix: typo"),
-        strings(&["header-min-length!"])
-    );
-    assert_eq!(
-        violated(
-            &rules,
-            "feat: add the export\n\nWhy it matters.\nCloses #12"
-        ),
-        strings(&["footer-leading-blank"])
-    );
-    assert_eq!(
-        violated(&rules, "refactor: split the widget tree"),
-        strings(&["type-enum!"])
-    );
+    expect(&rules, "refactor: split the widget tree", &["type-enum!"]);
 }
 
 #[test]
@@ -272,25 +257,17 @@ fn a_typescript_config_exporting_a_user_config_constant() {
     };
     assert_eq!(rules, expected);
 
-    assert_eq!(
-        violated(&rules, "wip(data-grid): Sketch the virtual scroller"),
-        Vec::<String>::new()
-    );
-    assert_eq!(
-        violated(&rules, "feat(dataGrid): add sorting"),
-        strings(&["scope-case!"])
-    );
+    expect(&rules, "wip(data-grid): Sketch the virtual scroller", &[]);
+    expect(&rules, "feat(dataGrid): add sorting", &["scope-case!"]);
     // Several scopes are each in kebab case.
-    assert_eq!(
-        violated(&rules, "fix(data-grid, date-picker): keep the focus"),
-        Vec::<String>::new()
-    );
-    assert_eq!(
-        violated(&rules, "fix(data-grid/datePicker): keep the focus"),
-        strings(&["scope-case!"])
+    expect(&rules, "fix(data-grid, date-picker): keep the focus", &[]);
+    expect(
+        &rules,
+        "fix(data-grid/datePicker): keep the focus",
+        &["scope-case!"],
     );
     let body = format!("fix: clamp the scroll offset\n\n{}", "word ".repeat(19));
-    assert_eq!(violated(&rules, &body), strings(&["body-max-line-length"]));
+    expect(&rules, &body, &["body-max-line-length"]);
 }
 
 #[test]
@@ -303,18 +280,13 @@ fn an_extensionless_commitlintrc_in_yaml_without_default_ignores() {
     };
     assert_eq!(rules, expected);
 
-    assert_eq!(
-        violated(&rules, "docs: explain the cache."),
-        Vec::<String>::new()
-    );
-    assert_eq!(
-        violated(&rules, "docs: explain the cache"),
-        strings(&["subject-full-stop!"])
-    );
+    expect(&rules, "docs: explain the cache.", &[]);
+    expect(&rules, "docs: explain the cache", &["subject-full-stop!"]);
     // With the default ignores off, a merge commit is checked like any other.
-    assert_eq!(
-        violated(&rules, "Merge branch 'main' into x"),
-        strings(&["subject-empty!", "subject-full-stop!", "type-empty!"])
+    expect(
+        &rules,
+        "Merge branch 'main' into x",
+        &["subject-empty!", "subject-full-stop!", "type-empty!"],
     );
 }
 
@@ -334,17 +306,12 @@ fn commitizen_in_pyproject_toml() {
     };
     assert_eq!(rules, expected);
 
-    assert_eq!(
-        violated(&rules, "bump: version 0.9.1 → 0.9.2"),
-        Vec::<String>::new()
-    );
-    assert_eq!(
-        violated(&rules, "feature: add radar maps"),
-        strings(&["type-enum!"])
-    );
-    assert_eq!(
-        violated(&rules, "fix: handle a missing station\nThe body."),
-        strings(&["body-leading-blank!"])
+    expect(&rules, "bump: version 0.9.1 → 0.9.2", &[]);
+    expect(&rules, "feature: add radar maps", &["type-enum!"]);
+    expect(
+        &rules,
+        "fix: handle a missing station\nThe body.",
+        &["body-leading-blank!"],
     );
     assert_eq!(
         rules.describe(),
@@ -373,11 +340,8 @@ fn commitizen_customize_in_cz_json() {
         ..CommitRules::empty("cz.json")
     };
     assert_eq!(rules, expected);
-    assert_eq!(
-        violated(&rules, "hotfix: restore the login button"),
-        Vec::<String>::new()
-    );
-    assert_eq!(violated(&rules, "feat: x"), strings(&["type-enum!"]));
+    expect(&rules, "hotfix: restore the login button", &[]);
+    expect(&rules, "feat: x", &["type-enum!"]);
 }
 
 #[test]
@@ -574,7 +538,7 @@ fn input_is_bounded() {
 
     let rules = commit_rules::parse(".commitlintrc.json", JSON_RULES).unwrap();
     let message = format!("feat: x\n\n{}", "b".repeat(MAX_INPUT_BYTES));
-    assert_eq!(violated(&rules, &message), strings(&["message-size!"]));
+    expect(&rules, &message, &["message-size!"]);
 }
 
 #[test]
@@ -584,7 +548,7 @@ fn git_comments_are_not_part_of_the_message() {
         "# Please enter the commit message for your changes.\nfeat: short header\n# {}\n",
         "long comment ".repeat(10)
     );
-    assert_eq!(violated(&rules, &message), Vec::<String>::new());
+    expect(&rules, &message, &[]);
 }
 
 // --- iris gen --check end to end -------------------------------------------------------
