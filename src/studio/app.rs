@@ -131,11 +131,7 @@ impl Studio {
         match event {
             Event::Key(key) if key.kind != KeyEventKind::Release => {
                 // A question on screen takes every key.
-                if self.state.confirm.is_some()
-                    || !self.state.approvals.is_empty()
-                    || self.state.setup.is_some()
-                    || self.state.alternatives.is_some()
-                {
+                if self.state.takes_every_key() {
                     return Some(Action::Key(key));
                 }
                 let context = if self.state.focus.takes_text() {

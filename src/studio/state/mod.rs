@@ -592,6 +592,18 @@ impl State {
         }
     }
 
+    /// An overlay that takes every key and the mouse while it is open: setup, or the
+    /// versions to pick from.
+    pub fn modal(&self) -> bool {
+        self.setup.is_some() || self.alternatives.is_some()
+    }
+
+    /// Something on screen waits for an answer, so every key goes to it rather than to the
+    /// keymap: a modal overlay, a question, a tool call waiting for approval.
+    pub fn takes_every_key(&self) -> bool {
+        self.modal() || self.confirm.is_some() || !self.approvals.is_empty()
+    }
+
     /// Artifacts whose text differs from their saved draft.
     pub fn unsaved(&self) -> bool {
         self.artifacts

@@ -110,12 +110,7 @@ pub(crate) fn pane_block<'a>(title: String, focused: bool, theme: &Theme) -> Blo
 }
 
 pub(crate) fn focused(state: &State, pane: Pane) -> bool {
-    state.focus == pane
-        && !state.help
-        && state.confirm.is_none()
-        && state.approvals.is_empty()
-        && state.setup.is_none()
-        && state.alternatives.is_none()
+    state.focus == pane && !state.help && !state.takes_every_key()
 }
 
 /// A list filling a pane from row `top` (as the state keeps it, so clicks agree), the

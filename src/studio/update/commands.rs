@@ -14,8 +14,8 @@ pub(super) fn run(state: &mut State, command: Command) -> Vec<Effect> {
     if state.help && !matches!(command, Command::Help | Command::Back | Command::Quit) {
         return Vec::new();
     }
-    // The setup overlay takes its keys itself (see `input::key`).
-    if (state.setup.is_some() || state.alternatives.is_some()) && command != Command::Quit {
+    // A modal overlay (setup, the versions) takes its keys itself (see `input::key`).
+    if state.modal() && command != Command::Quit {
         return Vec::new();
     }
     if let Err(why) = command.applies(state.mode) {

@@ -61,7 +61,7 @@ fn list_selection(state: &State) -> (usize, usize) {
 }
 
 pub(super) fn mouse(state: &mut State, mouse: MouseEvent) -> Vec<Effect> {
-    if state.setup.is_some() || state.alternatives.is_some() {
+    if state.modal() {
         return Vec::new();
     }
     let rects = PaneRects::compute(state.size, state);
