@@ -2955,7 +2955,11 @@ fn setup_takes_a_hosted_key_masked_or_keeps_one_in_the_environment() {
 fn ctrl_c_quits_from_setup_and_the_mouse_does_nothing_under_it() {
     let mut state = first_run(vec![ollama(&["llama3.1"])]);
     let before = state.focus;
-    update(&mut state, click(5, 5));
+    // A click on the editor, which has no focus, changes nothing under setup.
+    let rects = PaneRects::compute(state.size, &state);
+    let editor = rects.editor.expect("the editor is on screen");
+    assert_ne!(before, Pane::Editor);
+    update(&mut state, click(editor.x + 2, editor.y + 2));
     assert_eq!(state.focus, before);
     update(
         &mut state,
@@ -3178,9 +3182,12 @@ fn alternatives_are_shown_beside_the_message_and_the_one_picked_becomes_a_versio
         "{:?}",
         notice(&state)
     );
-    // Every key goes to the versions: `c` does not commit, the arrows move the highlight.
+    // Every key goes to the versions: `c` types nothing into the focused editor, the arrows
+    // move the highlight.
+    state.focus = Pane::Editor;
     update(&mut state, press(KeyCode::Char('c')));
     assert!(state.confirm.is_none());
+    assert_eq!(text(&state, Mode::COMMIT), "Add two()");
     assert!(command(&mut state, Command::Commit).is_empty());
     update(&mut state, press(KeyCode::Right));
     update(&mut state, press(KeyCode::Right));
@@ -3302,6 +3309,8 @@ fn findings_under_the_threshold_are_folded_and_f_shows_them() {
 
     command(&mut state, Command::ShowUnsure);
     assert_eq!(titles(&state), ["Sure", "Hunch", "Naming"]);
+    // The selection stays on Naming, now the third row.
+    assert_eq!(state.finding, 2);
     assert_eq!(
         notice(&state),
         (
@@ -3363,4 +3372,31 @@ fn a_review_is_posted_as_the_list_shows_it() {
     command(&mut state, Command::Publish);
     let effects = update(&mut state, press(KeyCode::Char('y')));
     assert!(matches!(effects.as_slice(), [Effect::Publish { text, .. }] if text.contains("Hunch")));
+}
+
+#[test]
+fn ctrl_c_quits_from_the_versions_and_a_run_s_warning_is_kept_when_nothing_is_new() {
+    let mut state = with_message("Add two()");
+    let task = ask_alternatives(&mut state);
+    let event = AgentEvent::Warning("a candidate failed: 500".to_string());
+    update(&mut state, Action::Agent { task, event });
+    alternatives_written(&mut state, task, Ok(vec!["Add two()"]));
+    assert_eq!(
+        notice(&state),
+        (
+            Level::Warning,
+            "Iris wrote nothing different from the current message; warning: a candidate \
+             failed: 500"
+        )
+    );
+
+    let task = ask_alternatives(&mut state);
+    alternatives_written(&mut state, task, Ok(vec!["Add a second function"]));
+    assert!(state.alternatives.is_some());
+    update(
+        &mut state,
+        press_with(KeyCode::Char('c'), KeyModifiers::CONTROL),
+    );
+    assert!(state.alternatives.is_none());
+    assert!(state.quit || state.confirm == Some(Confirm::Quit));
 }

@@ -66,6 +66,7 @@ const DEFAULT_GLOBAL: &[(&str, Command)] = &[
     ("|", Command::SideBySide),
     ("e", Command::EditExternal),
     ("I", Command::Setup),
+    ("alt-i", Command::Setup),
     ("y", Command::Copy),
     ("P", Command::Publish),
     ("a", Command::Alternatives),
@@ -90,7 +91,9 @@ const DEFAULT_EDITING: &[(&str, Command)] = &[
     ("alt-z", Command::UndoVersion),
     ("alt-y", Command::RedoVersion),
     ("alt-e", Command::EditExternal),
-    ("alt-f", Command::Zoom),
+    // alt-f is the text editor's word forward.
+    ("alt-o", Command::Zoom),
+    ("alt-i", Command::Setup),
     ("alt-c", Command::Copy),
     ("alt-a", Command::Alternatives),
 ];

@@ -77,7 +77,7 @@ pub fn draw(frame: &mut Frame, area: Rect, state: &State, theme: &Theme) {
     }
     if buffer.is_empty() && state.task.is_none() {
         let hint = if state.ai_unavailable.is_some() {
-            "type here (Iris needs a provider: I sets her up)"
+            "type here (Iris needs a provider: alt-i sets her up)"
         } else {
             "empty: ctrl-g asks Iris to write it, or type here"
         };

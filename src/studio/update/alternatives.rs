@@ -49,7 +49,8 @@ pub(super) fn written(
     let texts = match result {
         Ok(texts) => texts,
         Err(err) => {
-            notice(state, Level::Error, err);
+            let (said, level) = task::with_run_notes(&finished, err, Level::Error);
+            notice(state, level, said);
             return Vec::new();
         }
     };
@@ -60,11 +61,9 @@ pub(super) fn written(
         .unwrap_or_default();
     let shown = Alternatives::new(kind, &current, texts);
     if shown.new_count() == 0 {
-        notice(
-            state,
-            Level::Info,
-            "Iris wrote nothing different from the current message",
-        );
+        let nothing = "Iris wrote nothing different from the current message".to_string();
+        let (said, level) = task::with_run_notes(&finished, nothing, Level::Info);
+        notice(state, level, said);
         return Vec::new();
     }
     let what = format!(

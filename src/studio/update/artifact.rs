@@ -260,6 +260,8 @@ pub(super) fn chat_key(state: &mut State, key: KeyEvent) -> Vec<Effect> {
 
 /// `f`: the findings the reviewer is less sure of are shown in the list, or folded again.
 pub(super) fn toggle_unsure(state: &mut State) -> Vec<Effect> {
+    let (rows, _) = shown_findings(state);
+    let selected = rows.get(state.finding).cloned();
     state.show_unsure = !state.show_unsure;
     let min = state.review_min_confidence;
     let said = if state.show_unsure {
@@ -267,9 +269,12 @@ pub(super) fn toggle_unsure(state: &mut State) -> Vec<Effect> {
     } else {
         format!("folded the findings under {min}% confidence (f shows them)")
     };
-    state.finding = state
-        .finding
-        .min(shown_findings(state).0.len().saturating_sub(1));
+    // The same finding stays selected when it is still listed.
+    let (rows, _) = shown_findings(state);
+    state.finding = selected
+        .and_then(|kept| rows.iter().position(|r| *r == kept))
+        .unwrap_or(state.finding)
+        .min(rows.len().saturating_sub(1));
     notice(state, Level::Info, said);
     Vec::new()
 }

@@ -15,7 +15,7 @@ pub(super) fn run(state: &mut State, command: Command) -> Vec<Effect> {
         return Vec::new();
     }
     // A modal overlay (setup, the versions) takes its keys itself (see `input::key`).
-    if state.modal() && command != Command::Quit {
+    if state.modal() {
         return Vec::new();
     }
     if let Err(why) = command.applies(state.mode) {

@@ -130,6 +130,10 @@ pub(super) fn toggle_side_by_side(state: &mut State) -> Vec<Effect> {
 
 /// Lays each diff out as the user asked and its pane's width allows.
 pub(super) fn follow_width(state: &mut State, rects: &PaneRects) {
+    // A view zoomed off the screen keeps its layout (and so its place).
+    if rects.view.is_none() {
+        return;
+    }
     let (columns, _) = inner_size(rects.view);
     let split = state.side_by_side && columns >= split::MIN_WIDTH;
     match rects.view_pane {

@@ -1,7 +1,7 @@
 //! Keys that no command claimed (answers to a question, text for the focused input) and the
 //! mouse.
 
-use crossterm::event::{KeyCode, KeyEvent, MouseEvent, MouseEventKind};
+use crossterm::event::{KeyCode, KeyEvent, KeyModifiers, MouseEvent, MouseEventKind};
 
 use super::super::command::Command;
 use super::super::effect::Effect;
@@ -15,6 +15,15 @@ use super::{
 };
 
 pub(super) fn key(state: &mut State, key: KeyEvent) -> Vec<Effect> {
+    // ctrl-c quits from an overlay too: it closes, so a question about unsaved work shows.
+    if state.modal()
+        && key.code == KeyCode::Char('c')
+        && key.modifiers.contains(KeyModifiers::CONTROL)
+    {
+        state.setup = None;
+        state.alternatives = None;
+        return commands::run(state, Command::Quit);
+    }
     if !state.approvals.is_empty() {
         return task::approval_key(state, key);
     }

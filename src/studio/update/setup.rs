@@ -24,9 +24,6 @@ pub(super) fn servers_found(state: &mut State, servers: Vec<LocalServer>) -> Vec
 
 /// Every key goes to the overlay while it is open.
 pub(super) fn key(state: &mut State, key: KeyEvent) -> Vec<Effect> {
-    if key.code == KeyCode::Char('c') && key.modifiers.contains(KeyModifiers::CONTROL) {
-        return super::commands::run(state, super::super::command::Command::Quit);
-    }
     let Some(setup) = state.setup.as_mut() else {
         return Vec::new();
     };

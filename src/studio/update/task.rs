@@ -126,6 +126,13 @@ pub(super) fn finish(state: &mut State, task: u64) -> Option<Task> {
 /// What ended well, how many secrets its requests went without, and what it warned about
 /// on the way (the notices said during the run would otherwise be lost under this one).
 pub(super) fn done_notice(state: &mut State, finished: &Task, what: String) {
+    let (said, level) = with_run_notes(finished, what, Level::Success);
+    notice(state, level, said);
+}
+
+/// `what`, followed by how many secrets the run's requests went without and the last
+/// warning it raised; at the warning level then (an error stays an error), else `level`.
+pub(super) fn with_run_notes(finished: &Task, what: String, level: Level) -> (String, Level) {
     let mut text = what;
     let secrets = finished.progress.secrets_withheld;
     if secrets > 0 {
@@ -144,10 +151,11 @@ pub(super) fn done_notice(state: &mut State, finished: &Task, what: String) {
         };
         text = format!("{text}; warning: {last}{more}");
     }
-    let level = if secrets > 0 || !warnings.is_empty() {
-        Level::Warning
-    } else {
-        Level::Success
+    let noted = secrets > 0 || !warnings.is_empty();
+    let level = match level {
+        Level::Error => Level::Error,
+        _ if noted => Level::Warning,
+        other => other,
     };
-    notice(state, level, text);
+    (text, level)
 }
