@@ -10,6 +10,7 @@
 
 #[path = "../tests/common/mod.rs"]
 mod common;
+use common::Iris;
 
 use std::time::{Duration, Instant};
 

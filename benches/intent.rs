@@ -21,14 +21,14 @@ use std::path::Path;
 
 use common::TestRepo;
 use common::fake_provider::{FakeProvider, Need, Step};
-use iris_studio::agent::intent::{
+use iris_agent::intent::{
     ExecutionPath, FileIntent, HEAD_LINES, MAX_PLAN_LINES, MAX_PLAN_RANGES, MAX_READ_LINES,
     Strategy,
 };
-use iris_studio::agent::tools::outline::{DefinitionKind, outline};
-use iris_studio::agent::{EventSink, IrisAgent};
-use iris_studio::config::{Config, Overrides};
-use iris_studio::git::GitRepo;
+use iris_agent::tools::outline::{DefinitionKind, outline};
+use iris_agent::{EventSink, IrisAgent};
+use iris_config::{Config, Overrides};
+use iris_git::GitRepo;
 use serde_json::{Value, json};
 
 /// Files of this repository, 200 to 1,500 lines (README.md has no outline).

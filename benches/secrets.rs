@@ -6,15 +6,11 @@
 //!
 //! Run: `cargo bench --bench secrets`.
 
-#[allow(dead_code)] // the benchmark uses part of the corpus
-#[path = "../tests/common/secrets.rs"]
-mod corpus;
-
 use std::hint::black_box;
 use std::time::{Duration, Instant};
 
-use corpus::{ALNUM, BASE64, HEX, Rng};
-use iris_studio::secrets::{Scanner, SecretsIgnore};
+use iris_core::secrets::{Scanner, SecretsIgnore};
+use iris_testkit::secrets::{self as corpus, ALNUM, BASE64, HEX, Rng};
 
 const LINES: usize = 100_000;
 const FILES: usize = 600;
@@ -154,7 +150,7 @@ enum Kind {
 /// A line of code or config; one in ten mentions a key, a token, a secret or a password
 /// without holding one.
 fn line(r: &mut Rng, kind: Kind, i: usize) -> String {
-    let n = r.next() % 1000;
+    let n = r.next_u64() % 1000;
     let word = ["key", "token", "secret", "password"][(n % 4) as usize];
     if i.is_multiple_of(10) {
         return match kind {

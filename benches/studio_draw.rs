@@ -3,11 +3,11 @@
 
 use std::time::{Duration, Instant};
 
-use iris_studio::change::parse_unified_diff;
-use iris_studio::studio::keymap::Keymap;
-use iris_studio::studio::state::{Mode, Pane, State};
-use iris_studio::studio::theme::{ColorSupport, Theme};
-use iris_studio::studio::ui::{Looks, draw};
+use iris_core::change::parse_unified_diff;
+use iris_studio::keymap::Keymap;
+use iris_studio::state::{Mode, Pane, State};
+use iris_studio::theme::{ColorSupport, Theme};
+use iris_studio::ui::{Looks, draw};
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 

@@ -13,6 +13,7 @@
 
 #[path = "../tests/common/mod.rs"]
 mod common;
+use common::Iris;
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -20,9 +21,9 @@ use std::process::Command;
 use common::TestRepo;
 use common::agent::commit_json;
 use common::fake_provider::{FakeProvider, Need, Step};
-use iris_studio::change::relevance::is_lock_or_generated;
-use iris_studio::change::{SizeBucket, rank_files, size_bucket};
-use iris_studio::git::{DiffTarget, GitRepo};
+use iris_core::change::relevance::is_lock_or_generated;
+use iris_core::change::{SizeBucket, rank_files, size_bucket};
+use iris_git::{DiffTarget, GitRepo};
 use serde_json::json;
 
 /// The release before issue 10.

@@ -24,13 +24,14 @@ use anyhow::{Context, Result};
 use clap::{Parser, Subcommand};
 use rig_core::tool::server::ToolServer;
 
-use crate::agent::safety::{Safety, SafetyMode};
-use crate::agent::tools::ToolContext;
-use crate::agent::tools::registry::{runnable_listed, runnable_tools, tool_set};
-use crate::agent::tools::workspace::Notes;
-use crate::config::{Config, Overrides};
-use crate::git::GitRepo;
 use exit::{UsageError, exit_code, one_line};
+use iris_agent::safety::Safety;
+use iris_agent::tools::ToolContext;
+use iris_agent::tools::registry::{runnable_listed, runnable_tools, tool_set};
+use iris_agent::tools::workspace::Notes;
+use iris_config::{Config, Overrides};
+use iris_core::protocol::SafetyMode;
+use iris_git::GitRepo;
 
 #[derive(Debug, Parser)]
 #[command(
@@ -148,7 +149,16 @@ fn report_clap_error(err: clap::Error) -> ExitCode {
 /// a repository to put it in).
 fn init_tracing(debug: bool, full_screen: bool) {
     let filter = if debug {
-        tracing_subscriber::EnvFilter::new("iris_studio=debug")
+        // Every crate of the workspace, none of the libraries below them.
+        let crates = [
+            "iris_app",
+            "iris_core",
+            "iris_git",
+            "iris_config",
+            "iris_agent",
+            "iris_studio",
+        ];
+        tracing_subscriber::EnvFilter::new(crates.map(|c| format!("{c}=debug")).join(","))
     } else {
         tracing_subscriber::EnvFilter::try_from_env("IRIS_LOG")
             .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("off"))

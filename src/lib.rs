@@ -1,24 +1,18 @@
-//! Iris Studio: the prose around your code changes.
+//! The `iris` binary's library: what only the binary needs, on top of the workspace's crates.
 //!
-//! The binary `iris` is a thin shell over this library: [`cli`] parses the command line and hands
-//! over to the capability modules.
+//! [`cli`] parses the command line and hands over to the capabilities of `iris-agent`;
+//! [`publish`] posts to GitHub and GitLab through `gh` and `glab`; [`probe`] finds the model
+//! servers on this machine for setup; [`clipboard`] copies through the terminal; [`studio`] is
+//! the studio's shell around the pure `iris-studio` crate.
+//!
+//! The layers below, each its own crate: `iris-core` (pure), `iris-git`, `iris-config`,
+//! `iris-agent`, `iris-studio`. Anything may be imported from here; nothing imports this.
 
 // A failure is a message the user can act on, never a panic (tests may unwrap).
 #![cfg_attr(not(test), deny(clippy::unwrap_used, clippy::expect_used))]
 
-pub mod agent;
-pub mod change;
 pub mod cli;
 pub mod clipboard;
-pub mod commit_rules;
-pub mod config;
-pub mod git;
-pub mod language;
-pub mod pr_template;
-pub mod process;
+pub mod probe;
 pub mod publish;
-pub mod secrets;
-pub mod setup;
 pub mod studio;
-pub mod ticket;
-pub mod types;

@@ -1,5 +1,5 @@
 //! `iris`: the prose around your code changes.
 
 fn main() -> std::process::ExitCode {
-    iris_studio::cli::run()
+    iris_app::cli::run()
 }

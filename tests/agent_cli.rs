@@ -12,7 +12,7 @@ use common::agent::{
 };
 use common::fake_provider::{Api, FAKE_API_KEY, FakeProvider, Step};
 use common::{TestRepo, stderr};
-use iris_studio::types::OutputType;
+use iris_core::artifact::OutputType;
 use serde_json::{Value, json};
 
 const REQUEST_GEN: &str = "Write the commit message for the staged changes.";

@@ -282,9 +282,10 @@ fn a_tool_call_whose_arguments_loop_is_cut_too() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn every_request_and_its_tokens_reach_the_events() {
     use common::fake_provider::{INPUT_TOKENS, OUTPUT_TOKENS};
-    use iris_studio::agent::tools::ToolContext;
-    use iris_studio::agent::tools::registry::core_tools;
-    use iris_studio::agent::{AgentEvent, EventSink, ProviderKind, ProviderSpec, Run, run};
+    use iris_agent::tools::ToolContext;
+    use iris_agent::tools::registry::core_tools;
+    use iris_agent::{EventSink, ProviderKind, ProviderSpec, Run, run};
+    use iris_core::protocol::AgentEvent;
 
     let repo = staged_repo();
     let fake = FakeProvider::start(vec![

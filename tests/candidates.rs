@@ -133,6 +133,7 @@ fn committing_one_of_several_needs_a_terminal_to_pick_on() {
 mod on_a_terminal {
     use std::time::Duration;
 
+    use super::common::Iris;
     use super::common::agent::openai_env;
     use super::common::fake_provider::FakeProvider;
     use super::common::pty::PtyProgram;

@@ -1,6 +1,7 @@
 //! The command line itself: help, version, exit codes, one-line errors, `--debug` traces.
 
 mod common;
+use common::Iris;
 
 use std::process::Command;
 

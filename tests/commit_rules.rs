@@ -4,12 +4,13 @@
 //! end to end on temporary repositories.
 
 mod common;
+use common::Iris;
 
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use common::{TestRepo, stderr, stdout};
-use iris_studio::commit_rules::{
+use iris_core::commit_rules::{
     self, CONFIG_FILES, Case, CommitRules, Level, MAX_INPUT_BYTES, Rule, RulesError, When,
 };
 
@@ -22,7 +23,7 @@ fn fixture_dir(name: &str) -> PathBuf {
 /// The rules of a fixture, read the way `iris` finds them; the same as parsing the file.
 fn fixture(name: &str) -> CommitRules {
     let dir = fixture_dir(name);
-    let rules = commit_rules::find(&dir)
+    let rules = iris_config::project::commit_rules(&dir)
         .unwrap_or_else(|e| panic!("{name}: {e}"))
         .unwrap_or_else(|| panic!("{name}: no configuration found"));
     let text = std::fs::read_to_string(dir.join(&rules.source)).unwrap();
@@ -450,7 +451,7 @@ fn the_first_configuration_in_commitlints_order_wins() {
     ];
     for (files, source) in cases {
         let dir = dir_with(&files);
-        let found = commit_rules::find(dir.path()).unwrap();
+        let found = iris_config::project::commit_rules(dir.path()).unwrap();
         assert_eq!(
             found.map(|r| r.source).unwrap_or_default(),
             source,
@@ -496,7 +497,7 @@ fn a_broken_configuration_is_an_error_naming_the_file_and_the_reason() {
     ];
     for (name, text, reason) in cases {
         let dir = dir_with(&[(name, text)]);
-        let err: RulesError = commit_rules::find(dir.path()).unwrap_err();
+        let err: RulesError = iris_config::project::commit_rules(dir.path()).unwrap_err();
         assert_eq!(err.file, name);
         assert!(err.reason.contains(reason), "{name}: {}", err.reason);
     }
@@ -508,7 +509,9 @@ fn a_byte_order_mark_and_either_syntax_in_an_extensionless_rc() {
         "package.json",
         "\u{feff}{\"commitlint\": {\"rules\": {\"type-empty\": [2, \"never\"]}}}",
     )]);
-    let rules = commit_rules::find(dir.path()).unwrap().unwrap();
+    let rules = iris_config::project::commit_rules(dir.path())
+        .unwrap()
+        .unwrap();
     assert_eq!(rules.type_empty, Some(Rule::never(())));
 
     let json = commit_rules::parse(".commitlintrc", JSON_RULES).unwrap();
@@ -534,7 +537,7 @@ fn input_is_bounded() {
     let err = commit_rules::parse(".commitlintrc.json", &big).unwrap_err();
     assert!(err.reason.contains("more than"), "{}", err.reason);
     let dir = dir_with(&[(".commitlintrc.json", &big)]);
-    assert!(commit_rules::find(dir.path()).is_err());
+    assert!(iris_config::project::commit_rules(dir.path()).is_err());
 
     let rules = commit_rules::parse(".commitlintrc.json", JSON_RULES).unwrap();
     let message = format!("feat: x\n\n{}", "b".repeat(MAX_INPUT_BYTES));

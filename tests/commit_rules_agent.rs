@@ -10,11 +10,12 @@ use common::TestRepo;
 use common::agent::{approval, commit_json, openai_env, openai_lookup, run, staged_repo, success};
 use common::fake_provider::{FakeProvider, Recorded, Step};
 use common::stderr;
-use iris_studio::agent::requests::Scope;
-use iris_studio::agent::{AgentEvent, EventSink, IrisAgent};
-use iris_studio::config::{Config, Overrides};
-use iris_studio::git::GitRepo;
-use iris_studio::types::ArtifactKind;
+use iris_agent::requests::Scope;
+use iris_agent::{EventSink, IrisAgent};
+use iris_config::{Config, Overrides};
+use iris_core::artifact::ArtifactKind;
+use iris_core::protocol::AgentEvent;
+use iris_git::GitRepo;
 
 /// Conventional commits, three types, headers of at most 50 characters.
 const COMMITLINT_JS: &str = "\
@@ -292,7 +293,7 @@ fn iris_for(repo: &TestRepo, fake: &FakeProvider) -> IrisAgent {
 fn write_commit(
     repo: &TestRepo,
     fake: &FakeProvider,
-) -> (iris_studio::agent::write::Written, Vec<AgentEvent>) {
+) -> (iris_agent::write::Written, Vec<AgentEvent>) {
     let iris = iris_for(repo, fake);
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)

@@ -2,6 +2,7 @@
 //! masked keys, `config set`, and the trust `iris tool` takes from the configuration.
 
 mod common;
+use common::Iris;
 
 use std::process::Output;
 

@@ -3,6 +3,7 @@
 //! Ollama on a random port that `OLLAMA_HOST` points at.
 
 mod common;
+use common::Iris;
 
 use std::io::{Read, Write};
 use std::net::TcpListener;
@@ -283,6 +284,7 @@ mod terminal {
     use std::os::fd::{AsRawFd, OwnedFd};
     use std::time::Duration;
 
+    use super::Iris;
     use super::common::TestRepo;
     use super::common::pty::PtyProgram;
     use super::{FakeOllama, user_file};

@@ -1,6 +1,7 @@
 //! `git_diff` end to end: ranking, size buckets, full diffs, ranges and left-out lock files.
 
 mod common;
+use common::Iris;
 
 use common::TestRepo;
 

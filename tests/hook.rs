@@ -3,6 +3,7 @@
 //! fake provider on 127.0.0.1.
 
 mod common;
+use common::Iris;
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};

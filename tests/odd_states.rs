@@ -3,6 +3,7 @@
 //! very large files.
 
 mod common;
+use common::Iris;
 
 use common::{TestRepo, stdout};
 

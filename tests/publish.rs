@@ -4,6 +4,7 @@
 //! a pseudo-terminal (the OSC 52 sequence reaches the terminal) and without any terminal.
 
 mod common;
+use common::Iris;
 
 use std::path::Path;
 use std::process::{Command, Output};

@@ -5,6 +5,7 @@
 #![cfg(target_os = "linux")]
 
 mod common;
+use common::Iris;
 
 use std::path::PathBuf;
 use std::process::Command;

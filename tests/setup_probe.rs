@@ -8,8 +8,9 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use iris_studio::config::ProviderKind;
-use iris_studio::setup::{Candidate, LocalServer, ProbeApi, probe};
+use iris_app::probe::{Candidate, ProbeApi, probe};
+use iris_config::ProviderKind;
+use iris_config::setup::LocalServer;
 
 const OLLAMA_TAGS: &str = r#"{"models":[{"name":"qwen3:0.6b","model":"qwen3:0.6b","size":522653767,"details":{"family":"qwen3"}},{"name":"nomic-embed-text:latest","model":"nomic-embed-text:latest"},{"name":"llama3.2:latest","model":"llama3.2:latest"}]}"#;
 const OPENAI_MODELS: &str = r#"{"object":"list","data":[{"id":"qwen2.5-7b-instruct","object":"model","owned_by":"organization_owner"},{"id":"SmolLM2-135M-Instruct","object":"model","owned_by":"llamacpp"}]}"#;

@@ -9,17 +9,18 @@ use std::time::Duration;
 use common::TestRepo;
 use common::fake_provider::{Api, FakeProvider, Recorded, Step};
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
-use iris_studio::agent::IrisAgent;
-use iris_studio::config::{Config, Overrides};
-use iris_studio::git::GitRepo;
-use iris_studio::studio::action::Action;
-use iris_studio::studio::command::Command;
-use iris_studio::studio::drafts::{Draft, DraftStore};
-use iris_studio::studio::effect::Effect;
-use iris_studio::studio::runner::Runner;
-use iris_studio::studio::state::{ChatMessage, Mode, Pane, Speaker, State};
-use iris_studio::studio::update::update;
-use iris_studio::types::ArtifactKind;
+use iris_agent::IrisAgent;
+use iris_app::studio::drafts::DraftStore;
+use iris_app::studio::runner::Runner;
+use iris_config::{Config, Overrides};
+use iris_core::artifact::ArtifactKind;
+use iris_git::GitRepo;
+use iris_studio::action::Action;
+use iris_studio::command::Command;
+use iris_studio::effect::Effect;
+use iris_studio::state::Draft;
+use iris_studio::state::{ChatMessage, Mode, Pane, Speaker, State};
+use iris_studio::update::update;
 use serde_json::{Value, json};
 use tokio::sync::mpsc::{UnboundedReceiver, unbounded_channel};
 
@@ -870,7 +871,7 @@ async fn the_studio_marks_a_staged_secret_and_never_sends_one() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn opening_a_file_brings_its_heat_margin_from_one_blame() {
-    use iris_studio::studio::state::Heat;
+    use iris_studio::state::Heat;
     let repo = staged_repo();
     repo.commit_all("Add two()");
     repo.write(

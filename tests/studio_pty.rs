@@ -5,8 +5,9 @@
 #![cfg(target_os = "linux")]
 
 mod common;
+use common::Iris;
 
-use iris_studio::studio::drafts::DraftStore;
+use iris_app::studio::drafts::DraftStore;
 use std::os::fd::{AsRawFd, OwnedFd};
 use std::process::{Command, ExitStatus};
 use std::time::{Duration, Instant};

@@ -3,6 +3,7 @@
 //! out of the repository tried and refused.
 
 mod common;
+use common::Iris;
 
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
@@ -1513,7 +1514,7 @@ fn every_core_tool_is_listed_and_runs_through_iris_tool() {
     let repo = polyglot_repo();
     let out = repo.iris(&["tool", "--list"]);
     let listed = stdout(&out);
-    use iris_studio::agent::tools::registry::{CORE_TOOL_NAMES, MAIN_AGENT_EXTRA_TOOL_NAMES};
+    use iris_agent::tools::registry::{CORE_TOOL_NAMES, MAIN_AGENT_EXTRA_TOOL_NAMES};
     assert_eq!(CORE_TOOL_NAMES.len(), 13);
     // Every tool but the two that delegate to a model can run from the command line.
     let runnable = MAIN_AGENT_EXTRA_TOOL_NAMES

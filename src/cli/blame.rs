@@ -10,10 +10,10 @@ use super::config::ConfigFlags;
 use super::exit::UsageError;
 use super::generate::OutputFlags;
 use super::progress::ProgressLine;
-use crate::agent::IrisAgent;
-use crate::agent::blame::LinesAsked;
-use crate::config::Config;
-use crate::git::GitRepo;
+use iris_agent::IrisAgent;
+use iris_config::Config;
+use iris_core::protocol::LinesAsked;
+use iris_git::GitRepo;
 
 #[derive(Debug, Args)]
 pub struct BlameArgs {

@@ -12,7 +12,7 @@ use std::process::ExitCode;
 use anyhow::{Context, Result};
 
 use super::exit::UsageError;
-use crate::commit_rules::{self, CommitRules, MAX_INPUT_BYTES, Violation};
+use iris_core::commit_rules::{self, CommitRules, MAX_INPUT_BYTES, Violation};
 
 /// Said when the repository has no configuration: exit 0, since there is nothing to break.
 pub const NO_RULES: &str =
@@ -20,7 +20,7 @@ pub const NO_RULES: &str =
 
 pub fn run(rev: Option<&str>) -> Result<ExitCode> {
     let repo = super::current_repo()?;
-    let Some(rules) = commit_rules::find(&repo.root())? else {
+    let Some(rules) = iris_config::project::commit_rules(&repo.root())? else {
         eprintln!("{NO_RULES}");
         return Ok(ExitCode::SUCCESS);
     };

@@ -8,12 +8,12 @@ use std::process::ExitCode;
 use anyhow::{Context, Result};
 use clap::Subcommand;
 
-use crate::config::ConfigError;
-use crate::config::{
+use iris_config::ConfigError;
+use iris_config::{
     Assignment, Config, FileKind, Overrides, PROJECT_FILE, Source, display_path, set_value,
     user_config_path,
 };
-use crate::git::{GitError, GitRepo};
+use iris_git::{GitError, GitRepo};
 
 #[derive(Debug, clap::Args)]
 #[command(args_conflicts_with_subcommands = true)]
@@ -213,7 +213,7 @@ pub(super) fn note_overridden(written: &[Assignment], ours: &Source) {
         };
         let shown = setting.value.as_deref().unwrap_or("unset");
         // Two keys both show as "****": a hidden one is always worth a word.
-        let same = shown == assignment.value && shown != crate::config::MASKED;
+        let same = shown == assignment.value && shown != iris_config::MASKED;
         if setting.source != *ours && !same {
             eprintln!(
                 "note: {} takes precedence here, so `{}` stays {shown}",

@@ -17,24 +17,24 @@ pub const PROVIDER: u8 = 4;
 /// The exit code for an error: the first categorised error found in its chain.
 pub fn exit_code(err: &anyhow::Error) -> u8 {
     for cause in err.chain() {
-        if cause.is::<crate::git::GitError>() {
+        if cause.is::<iris_git::GitError>() {
             return GIT;
         }
-        if cause.is::<crate::agent::ProviderError>()
-            || cause.is::<crate::agent::generate::RunTimedOut>()
+        if cause.is::<iris_agent::ProviderError>()
+            || cause.is::<iris_agent::generate::RunTimedOut>()
         {
             return PROVIDER;
         }
-        if cause.is::<crate::config::ConfigError>()
-            || cause.is::<crate::config::NotConfigured>()
+        if cause.is::<iris_config::ConfigError>()
+            || cause.is::<iris_config::NotConfigured>()
             || cause.is::<UsageError>()
-            || cause.is::<crate::commit_rules::RulesError>()
-            || cause.is::<crate::pr_template::TemplateError>()
+            || cause.is::<iris_core::commit_rules::RulesError>()
+            || cause.is::<iris_core::pr_template::TemplateError>()
             || cause.is::<clap::Error>()
-            || cause.is::<crate::agent::capability::CapabilityError>()
-            || cause.is::<crate::agent::style::UnknownPreset>()
-            || cause.is::<crate::studio::theme::ThemeError>()
-            || cause.is::<crate::studio::keymap::KeymapError>()
+            || cause.is::<iris_agent::capability::CapabilityError>()
+            || cause.is::<iris_agent::style::UnknownPreset>()
+            || cause.is::<iris_studio::theme::ThemeError>()
+            || cause.is::<iris_studio::keymap::KeymapError>()
         {
             return CONFIG;
         }

@@ -11,10 +11,10 @@ use super::config::ConfigFlags;
 use super::exit::UsageError;
 use super::generate::OutputFlags;
 use super::progress::ProgressLine;
-use crate::agent::IrisAgent;
-use crate::agent::intent::FileRefused;
-use crate::config::Config;
-use crate::git::GitRepo;
+use iris_agent::IrisAgent;
+use iris_agent::intent::FileRefused;
+use iris_config::Config;
+use iris_git::GitRepo;
 
 #[derive(Debug, Args)]
 pub struct ExplainArgs {

@@ -10,16 +10,16 @@ use super::config::ConfigFlags;
 use super::exit::UsageError;
 use super::progress::ProgressLine;
 use super::prompt::Prompter;
-use crate::agent::IrisAgent;
-use crate::agent::candidates::Candidate;
-use crate::agent::requests::Scope;
-use crate::agent::write::Written;
-use crate::config::Config;
-use crate::git::{CommitOptions, GitRepo};
 use crate::publish::{
     PrAction, PublishError, Published, forge_of_repo, post_review, publish_pr, split_pr,
 };
-use crate::types::{ArtifactKind, Review, insert_into_changelog};
+use iris_agent::IrisAgent;
+use iris_agent::candidates::Candidate;
+use iris_agent::requests::Scope;
+use iris_agent::write::Written;
+use iris_config::Config;
+use iris_core::artifact::{ArtifactKind, Review, insert_into_changelog};
+use iris_git::{CommitOptions, GitRepo};
 
 /// How the artifact is printed.
 #[derive(Debug, Args, Clone, Copy)]

@@ -8,7 +8,7 @@ use anyhow::{Context, Result, bail};
 use clap::Subcommand;
 
 use super::exit;
-use crate::git::{BACKUP_SUFFIX, HookInstall, HookRemoval, ManagedHook};
+use iris_git::{BACKUP_SUFFIX, HookInstall, HookRemoval, ManagedHook};
 
 use super::current_repo;
 

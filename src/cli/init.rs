@@ -11,10 +11,9 @@ use std::process::ExitCode;
 use anyhow::Result;
 
 use super::prompt::{Prompter, Stopped};
-use crate::config::{Config, MASKED, Overrides, ProviderKind, Source, display_path};
-use crate::setup::{
-    Choice, HOSTED, LocalServer, api_key_in_env, probe_local_servers, write_choice,
-};
+use crate::probe::probe_local_servers;
+use iris_config::setup::{Choice, HOSTED, LocalServer, api_key_in_env, write_choice};
+use iris_config::{Config, MASKED, Overrides, ProviderKind, Source, display_path};
 
 pub fn run(runtime: &tokio::runtime::Runtime) -> Result<ExitCode> {
     let path = super::config::user_file()?;

@@ -3,8 +3,8 @@
 use anyhow::Result;
 
 use super::prompt::Prompter;
-use crate::agent::candidates::Candidate;
-use crate::agent::write::Written;
+use iris_agent::candidates::Candidate;
+use iris_agent::write::Written;
 
 /// The heading of candidate `number`: `--- 2 ---`, or `--- 2 (gpt-5-mini) ---`.
 fn heading(number: usize, candidate: &Candidate) -> String {

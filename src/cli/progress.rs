@@ -7,9 +7,10 @@ use std::time::{Duration, Instant};
 use tokio::sync::mpsc::{UnboundedReceiver, UnboundedSender, unbounded_channel};
 use tokio::task::JoinHandle;
 
-use crate::agent::progress::{Progress, SPINNER, SPINNER_STEP};
-use crate::agent::{AgentEvent, EventSink};
-use crate::secrets::Finding;
+use iris_agent::EventSink;
+use iris_core::protocol::AgentEvent;
+use iris_core::protocol::progress::{Progress, SPINNER, SPINNER_STEP};
+use iris_core::secrets::Finding;
 
 /// One line: "⠋ reading src/app.rs · 3.2s · 1,204 tokens sent · 340 received".
 fn line(progress: &Progress, frame: usize, elapsed: Duration) -> String {

@@ -8,7 +8,7 @@ use clap::Args;
 use super::config::ConfigFlags;
 use super::exit::UsageError;
 use crate::studio::app::{Studio, StudioOptions};
-use crate::studio::state::Mode;
+use iris_studio::state::Mode;
 
 #[derive(Debug, Args, Default)]
 pub struct StudioArgs {

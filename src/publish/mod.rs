@@ -14,8 +14,8 @@ mod text;
 
 use std::path::Path;
 
-use crate::git::GitRepo;
 use commands::{Invocation, url_in, viewed};
+use iris_git::GitRepo;
 use run::Runner;
 
 pub use forge::{Forge, forge_of};

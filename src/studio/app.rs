@@ -16,18 +16,18 @@ use ratatui::Terminal;
 use ratatui::backend::CrosstermBackend;
 use tokio::sync::mpsc::{UnboundedReceiver, unbounded_channel};
 
-use super::action::Action;
-use super::effect::{EditTarget, Effect};
 use super::external;
-use super::keymap::{KeyContext, Keymap};
 use super::runner::{IrisLoader, Runner};
-use super::state::{Mode, Setup, SetupFacts, State};
-use super::theme::{ColorSupport, Theme};
-use super::ui::{self, Looks};
-use super::update::update;
-use crate::agent::IrisAgent;
-use crate::config::{Config, Overrides};
-use crate::git::GitRepo;
+use iris_agent::IrisAgent;
+use iris_config::{Config, Overrides};
+use iris_git::GitRepo;
+use iris_studio::action::Action;
+use iris_studio::effect::{EditTarget, Effect};
+use iris_studio::keymap::{KeyContext, Keymap};
+use iris_studio::state::{Mode, Setup, SetupFacts, State};
+use iris_studio::theme::{ColorSupport, Theme};
+use iris_studio::ui::{self, Looks};
+use iris_studio::update::update;
 
 /// Shortest time between two frames (about 60 a second).
 const FRAME: Duration = Duration::from_millis(16);
@@ -68,10 +68,10 @@ impl Studio {
                 Err(err) => (
                     None,
                     Some(format!("Iris is not configured: {err:#}")),
-                    crate::setup::needs_setup(&err),
+                    iris_config::setup::needs_setup(&err),
                 ),
             };
-        let user_dir = crate::config::user_config_dir();
+        let user_dir = iris_config::user_config_dir();
         // The --theme flag wins over the configuration's `theme`.
         let theme_name = options.theme.as_deref().unwrap_or(&config.theme);
         let theme = Theme::load(theme_name, user_dir.as_deref())?.adapt(ColorSupport::detect());
@@ -84,10 +84,10 @@ impl Studio {
         state.auto_generate = config.studio_auto_generate;
         state.review_min_confidence = config.review_min_confidence;
         state.setup_facts = SetupFacts {
-            file: crate::config::user_config_path().map(|p| crate::config::display_path(&p)),
-            env_keys: crate::setup::HOSTED
+            file: iris_config::user_config_path().map(|p| iris_config::display_path(&p)),
+            env_keys: iris_config::setup::HOSTED
                 .into_iter()
-                .filter_map(|kind| Some((kind, crate::setup::api_key_in_env(kind)?)))
+                .filter_map(|kind| Some((kind, iris_config::setup::api_key_in_env(kind)?)))
                 .collect(),
         };
         // A first run, with nothing configured: setup opens (and probes once the loop runs).
@@ -95,8 +95,8 @@ impl Studio {
             state.setup = Some(Setup::default());
         }
         if let Some(warning) = warnings.into_iter().next() {
-            state.notice = Some(super::state::Notice {
-                level: super::state::Level::Warning,
+            state.notice = Some(iris_studio::state::Notice {
+                level: iris_studio::state::Level::Warning,
                 text: warning,
             });
         }

@@ -6,21 +6,8 @@
 
 use std::path::{Path, PathBuf};
 
-use serde::{Deserialize, Serialize};
-
-use crate::types::ArtifactKind;
-
-/// An artifact's text and every earlier version of it.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Draft {
-    pub text: String,
-    /// Earlier texts, oldest first.
-    #[serde(default)]
-    pub versions: Vec<String>,
-    /// Where in `versions` the user had stepped back to (`versions.len()`: the newest text).
-    #[serde(default)]
-    pub position: usize,
-}
+use iris_core::artifact::ArtifactKind;
+use iris_studio::state::Draft;
 
 /// The drafts folder of a repository.
 #[derive(Debug, Clone)]

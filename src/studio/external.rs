@@ -3,7 +3,7 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::types::ArtifactKind;
+use iris_core::artifact::ArtifactKind;
 
 /// The editor's command line: `$VISUAL`, else `$EDITOR`, else what git would run
 /// (`git var GIT_EDITOR`: `core.editor`, else its own default).

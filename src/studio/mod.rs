@@ -1,28 +1,10 @@
-//! Iris Studio, the full-screen terminal studio.
-//!
-//! Terminal events, agent events and git results become one [`action::Action`]; the pure
-//! [`update::update`] changes the [`state::State`] and returns [`effect::Effect`]s that the
-//! runner carries out off the UI thread; the panes in `ui` only read the state.
+//! The studio's shell: the terminal loop ([`app`]), the [`runner`] that carries out the pure
+//! reducer's effects (agent runs, git jobs, publishing) off the UI thread, the background
+//! [`jobs`], the [`drafts`] store and the user's [`external`] editor. The state, the reducer
+//! and the panes are the `iris-studio` crate's.
 
-pub mod action;
-pub mod answer;
 pub mod app;
-pub mod blocks;
-pub mod command;
-pub mod conversation;
 pub mod drafts;
-pub mod effect;
 pub mod external;
-pub mod findings;
-pub mod highlight;
 pub mod jobs;
-pub mod keymap;
-pub mod layout;
-pub mod memo;
 pub mod runner;
-pub mod split;
-pub mod state;
-pub mod text;
-pub mod theme;
-pub mod ui;
-pub mod update;

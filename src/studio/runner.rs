@@ -8,17 +8,19 @@ use std::sync::Arc;
 use tokio::sync::mpsc::{UnboundedSender, unbounded_channel};
 use tokio::task::JoinHandle;
 
-use super::action::{Action, ChatOutcome};
-use super::drafts::{Draft, DraftStore};
-use super::effect::Effect;
-use super::highlight;
+use super::drafts::DraftStore;
 use super::jobs::{self, Jobs};
-use super::state::{ChatMessage, Speaker};
-use crate::agent::IrisAgent;
-use crate::agent::chat::{ChatTarget, Turn};
-use crate::agent::requests::Scope;
-use crate::agent::{AgentEvent, EventSink};
-use crate::types::ArtifactKind;
+use iris_agent::EventSink;
+use iris_agent::IrisAgent;
+use iris_agent::chat::{ChatTarget, Turn};
+use iris_agent::requests::Scope;
+use iris_core::artifact::ArtifactKind;
+use iris_core::protocol::AgentEvent;
+use iris_studio::action::{Action, ChatOutcome};
+use iris_studio::effect::Effect;
+use iris_studio::highlight;
+use iris_studio::state::Draft;
+use iris_studio::state::{ChatMessage, Speaker};
 
 /// A draft to write, or `None` to remove it.
 type DraftWrite = (ArtifactKind, Option<Draft>);
@@ -150,7 +152,7 @@ impl Runner {
             Effect::ProbeServers => {
                 let tx = self.tx.clone();
                 tokio::spawn(async move {
-                    let found = crate::setup::probe_local_servers().await;
+                    let found = crate::probe::probe_local_servers().await;
                     let _ = tx.send(Action::ServersFound(found));
                 });
             }
@@ -196,7 +198,7 @@ impl Runner {
             let _ = tx.send(jobs::status(&tx, root.clone(), scanner.as_deref()));
             // The commit rules, for the message's marker, after the status the studio waits
             // for (none in most repositories: no action then).
-            let rules = crate::commit_rules::find(&root)
+            let rules = iris_config::project::commit_rules(&root)
                 .map(|found| found.map(Box::new))
                 .map_err(|e| e.to_string());
             if !matches!(rules, Ok(None)) {
@@ -217,14 +219,14 @@ impl Runner {
 
     /// Writes setup's choice into the user file, then builds Iris from the configuration
     /// (flags and environment still apply) and leaves her for the next effect to take up.
-    fn write_setup(&self, choice: crate::setup::Choice) {
+    fn write_setup(&self, choice: iris_config::setup::Choice) {
         let (tx, loader, slot) = (self.tx.clone(), self.loader.clone(), self.set_up.clone());
         tokio::task::spawn_blocking(move || {
             let result = (|| -> anyhow::Result<String> {
-                let path = crate::config::user_config_path()
+                let path = iris_config::user_config_path()
                     .ok_or_else(|| anyhow::anyhow!("no home directory for a config file"))?;
-                crate::setup::write_choice(&path, &choice)?;
-                let file = crate::config::display_path(&path);
+                iris_config::setup::write_choice(&path, &choice)?;
+                let file = iris_config::display_path(&path);
                 let loader = loader.ok_or_else(|| anyhow::anyhow!("Iris cannot be restarted"))?;
                 let iris = loader().map_err(|e| {
                     anyhow::anyhow!("{file} was written, but Iris cannot start with it: {e:#}")

@@ -2,6 +2,7 @@
 //! points each provider at the fake, and runs of the real binary that must end in time,
 //! without a panic and without the API key in what they print.
 
+use super::Iris;
 use std::process::Output;
 use std::time::Duration;
 

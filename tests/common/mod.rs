@@ -1,159 +1,40 @@
-//! Temporary git repositories for the tests, built and inspected with the real `git` command.
+//! What the end-to-end tests of the `iris` binary share: the workspace's [`TestRepo`] with
+//! [`Iris`], the real binary run in it; the fake provider; scripted agent runs; a pseudo-terminal.
 #![allow(dead_code)] // each test binary uses a different part of this module
 
 pub mod agent;
 pub mod fake_provider;
 pub mod pty;
-pub mod secrets;
 
-use std::cell::Cell;
-use std::ffi::OsString;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, Output};
 
-use tempfile::TempDir;
+#[allow(unused_imports)] // each test binary uses a different part
+pub use iris_testkit::{IRIS_ENV_PREFIXES, TestRepo, fake_bin, path_with, secrets, stderr, stdout};
 
-/// A repository in a temporary directory, with its own git configuration so that the
-/// user's global settings never change a test's outcome.
-pub struct TestRepo {
-    dir: TempDir,
-    config: PathBuf,
-    clock: Cell<i64>,
+/// The `iris` binary these tests drive.
+pub const IRIS: &str = env!("CARGO_BIN_EXE_iris");
+
+/// The real `iris` binary, run in a [`TestRepo`].
+pub trait Iris {
+    fn iris_in(&self, dir: &Path, args: &[&str]) -> Output;
+    fn isolated_iris(&self, args: &[&str]) -> Command;
+    fn iris(&self, args: &[&str]) -> Output;
+    fn iris_env(&self, args: &[&str], env: &[(&str, &str)], stdin: &str) -> Output;
+    fn iris_env_within(
+        &self,
+        args: &[&str],
+        env: &[(&str, &str)],
+        limit: std::time::Duration,
+    ) -> Output;
+    fn iris_bin_env(&self, bin: &Path, args: &[&str], env: &[(&str, &str)]) -> Output;
+    fn tool(&self, name: &str, args: &str) -> String;
 }
 
-impl TestRepo {
-    /// `git init` with `main` as the initial branch.
-    pub fn new() -> Self {
-        let dir = tempfile::tempdir().expect("temp dir");
-        let config = dir.path().join(".test-gitconfig");
-        std::fs::write(
-            &config,
-            "[user]\n\tname = Test Author\n\temail = author@example.com\n\
-             [init]\n\tdefaultBranch = main\n[commit]\n\tgpgSign = false\n\
-             [protocol \"file\"]\n\tallow = always\n[core]\n\tquotePath = true\n",
-        )
-        .expect("write git config");
-        let repo = Self {
-            dir,
-            config,
-            clock: Cell::new(1_700_000_000),
-        };
-        std::fs::create_dir(repo.path()).expect("repo dir");
-        repo.git(&["init", "-q"]);
-        repo
-    }
-
-    /// The working tree (a subdirectory of the temp dir, so the config file stays outside it).
-    pub fn path(&self) -> PathBuf {
-        self.dir.path().join("repo")
-    }
-
-    /// The HOME of the `iris` these tests run (XDG_CONFIG_HOME is its `xdg` folder).
-    pub fn home(&self) -> &Path {
-        self.dir.path()
-    }
-
-    /// The git configuration every git and iris command of a test reads (GIT_CONFIG_GLOBAL).
-    pub fn git_config(&self) -> &Path {
-        &self.config
-    }
-
-    pub fn write(&self, rel: &str, content: impl AsRef<[u8]>) {
-        let path = self.path().join(rel);
-        if let Some(parent) = path.parent() {
-            std::fs::create_dir_all(parent).expect("create dirs");
-        }
-        std::fs::write(path, content).expect("write file");
-    }
-
-    /// Runs git in the repository; panics with its stderr if it fails.
-    pub fn git(&self, args: &[&str]) -> String {
-        let out = self.git_output(args);
-        assert!(
-            out.status.success(),
-            "git {args:?} failed: {}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-        String::from_utf8_lossy(&out.stdout).into_owned()
-    }
-
-    /// Runs git and returns whatever happened (for commands expected to fail, like a conflicting merge).
-    pub fn git_output(&self, args: &[&str]) -> Output {
-        self.git_in(&self.path(), args)
-    }
-
-    pub fn git_in(&self, dir: &Path, args: &[&str]) -> Output {
-        // Each commit gets its own, later time, so history order is never a tie.
-        let now = self.clock.get() + 60;
-        self.clock.set(now);
-        let date = format!("{now} +0000");
-        Command::new("git")
-            .args(args)
-            .current_dir(dir)
-            .env("GIT_CONFIG_GLOBAL", &self.config)
-            .env("GIT_CONFIG_NOSYSTEM", "1")
-            .env("GIT_AUTHOR_DATE", &date)
-            .env("GIT_COMMITTER_DATE", &date)
-            .env_remove("GIT_DIR")
-            .env_remove("GIT_WORK_TREE")
-            .output()
-            .expect("run git")
-    }
-
-    /// Stages everything and commits it; returns the new commit's id.
-    pub fn commit_all(&self, message: &str) -> String {
-        self.git(&["add", "-A"]);
-        self.git(&["commit", "-q", "-m", message]);
-        self.git(&["rev-parse", "HEAD"]).trim().to_string()
-    }
-
-    /// `path` committed with 30 lines, then lines 2 and 28 changed in the working tree (not
-    /// staged): a change of two hunks. Returns the changed content.
-    pub fn two_hunk_change(&self, path: &str) -> String {
-        let lines: Vec<String> = (1..=30).map(|i| format!("line {i}")).collect();
-        self.write(path, lines.join("\n") + "\n");
-        self.commit_all("base");
-        let mut changed = lines;
-        changed[1] = "line 2 changed".into();
-        changed[27] = "line 28 changed".into();
-        let changed = changed.join("\n") + "\n";
-        self.write(path, &changed);
-        changed
-    }
-
-    /// Commits as someone else.
-    pub fn commit_as(&self, name: &str, email: &str, message: &str) -> String {
-        self.git(&["add", "-A"]);
-        let author = format!("{name} <{email}>");
-        self.git(&["commit", "-q", "-m", message, "--author", &author]);
-        self.git(&["rev-parse", "HEAD"]).trim().to_string()
-    }
-
-    /// A repository with one commit on its first branch, then `feature/two` adding `two()` to
-    /// `src/lib.rs` in a second commit (checked out).
-    pub fn feature_branch() -> TestRepo {
-        let repo = TestRepo::new();
-        repo.write("src/lib.rs", "pub fn one() -> u32 {\n    1\n}\n");
-        repo.commit_all("Initial commit");
-        repo.git(&["checkout", "-q", "-b", "feature/two"]);
-        repo.write(
-            "src/lib.rs",
-            "pub fn one() -> u32 {\n    1\n}\n\npub fn two() -> u32 {\n    2\n}\n",
-        );
-        repo.commit_all("Add two()");
-        repo
-    }
-
+impl Iris for TestRepo {
     /// Runs the real `iris` binary in `dir` (the repository root unless a subdirectory is given).
-    pub fn iris_in(&self, dir: &Path, args: &[&str]) -> Output {
-        Command::new(env!("CARGO_BIN_EXE_iris"))
-            .args(args)
-            .current_dir(dir)
-            .env("GIT_CONFIG_GLOBAL", &self.config)
-            .env("GIT_CONFIG_NOSYSTEM", "1")
-            .env("HOME", self.dir.path())
-            .env("XDG_CONFIG_HOME", self.dir.path().join("xdg"))
-            .env("NO_COLOR", "1")
+    fn iris_in(&self, dir: &Path, args: &[&str]) -> Output {
+        self.in_env(Command::new(IRIS).args(args), dir)
             .output()
             .expect("run iris")
     }
@@ -161,8 +42,8 @@ impl TestRepo {
     /// `iris ARGS` in the repository with only this environment: the test's PATH, the
     /// repository's HOME, `XDG_CONFIG_HOME` and git config, an xterm's TERM and `NO_COLOR`
     /// (nothing of the developer's configures iris, git or a provider).
-    pub fn isolated_iris(&self, args: &[&str]) -> Command {
-        let mut command = Command::new(env!("CARGO_BIN_EXE_iris"));
+    fn isolated_iris(&self, args: &[&str]) -> Command {
+        let mut command = Command::new(IRIS);
         command
             .args(args)
             .current_dir(self.path())
@@ -177,33 +58,28 @@ impl TestRepo {
         command
     }
 
-    pub fn iris(&self, args: &[&str]) -> Output {
+    fn iris(&self, args: &[&str]) -> Output {
         self.iris_in(&self.path(), args)
-    }
-
-    /// The user config file the `iris` of these tests reads: `$XDG_CONFIG_HOME/iris/config.toml`.
-    pub fn user_config_path(&self) -> PathBuf {
-        self.dir.path().join("xdg").join("iris").join("config.toml")
     }
 
     /// `iris ARGS` in the repository with these environment variables, every other variable
     /// that configures iris unset (so the developer's own keys never reach a test), and
     /// `stdin` as its standard input.
-    pub fn iris_env(&self, args: &[&str], env: &[(&str, &str)], stdin: &str) -> Output {
-        let child = self.spawn_iris(args, env, stdin);
+    fn iris_env(&self, args: &[&str], env: &[(&str, &str)], stdin: &str) -> Output {
+        let child = self.spawn_bin(Path::new(IRIS), args, env, stdin);
         child.wait_with_output().expect("wait for iris")
     }
 
-    /// [`TestRepo::iris_env`] that must finish within `limit`: a run still going then is
+    /// [`Iris::iris_env`] that must finish within `limit`: a run still going then is
     /// killed and the test fails saying it hung (instead of hanging the test suite).
-    pub fn iris_env_within(
+    fn iris_env_within(
         &self,
         args: &[&str],
         env: &[(&str, &str)],
         limit: std::time::Duration,
     ) -> Output {
         use std::io::Read;
-        let mut child = self.spawn_iris(args, env, "");
+        let mut child = self.spawn_bin(Path::new(IRIS), args, env, "");
         // Drain both pipes on their own threads so a chatty child never blocks on a full pipe.
         let mut out_pipe = child.stdout.take().expect("stdout");
         let mut err_pipe = child.stderr.take().expect("stderr");
@@ -240,53 +116,15 @@ impl TestRepo {
         }
     }
 
-    fn spawn_iris(&self, args: &[&str], env: &[(&str, &str)], stdin: &str) -> std::process::Child {
-        self.spawn_bin(Path::new(env!("CARGO_BIN_EXE_iris")), args, env, stdin)
-    }
-
-    /// Runs another build of `iris` (a benchmark's baseline) like [`TestRepo::iris_env`].
-    pub fn iris_bin_env(&self, bin: &Path, args: &[&str], env: &[(&str, &str)]) -> Output {
+    /// Runs another build of `iris` (a benchmark's baseline) like [`Iris::iris_env`].
+    fn iris_bin_env(&self, bin: &Path, args: &[&str], env: &[(&str, &str)]) -> Output {
         self.spawn_bin(bin, args, env, "")
             .wait_with_output()
             .expect("wait for iris")
     }
 
-    fn spawn_bin(
-        &self,
-        bin: &Path,
-        args: &[&str],
-        env: &[(&str, &str)],
-        stdin: &str,
-    ) -> std::process::Child {
-        use std::io::Write;
-        let mut command = Command::new(bin);
-        command
-            .args(args)
-            .current_dir(self.path())
-            .env("GIT_CONFIG_GLOBAL", &self.config)
-            .env("GIT_CONFIG_NOSYSTEM", "1")
-            .env("HOME", self.dir.path())
-            .env("XDG_CONFIG_HOME", self.dir.path().join("xdg"))
-            .env("NO_COLOR", "1")
-            .stdin(std::process::Stdio::piped())
-            .stdout(std::process::Stdio::piped())
-            .stderr(std::process::Stdio::piped());
-        for (name, _) in std::env::vars_os() {
-            let name = name.to_string_lossy();
-            if IRIS_ENV_PREFIXES.iter().any(|p| name.starts_with(p)) {
-                command.env_remove(name.as_ref());
-            }
-        }
-        command.envs(env.iter().copied());
-        let mut child = command.spawn().expect("run iris");
-        let mut input = child.stdin.take().expect("stdin");
-        input.write_all(stdin.as_bytes()).expect("write stdin");
-        drop(input);
-        child
-    }
-
     /// `iris tool NAME ARGS`, which must succeed; returns what the model would read.
-    pub fn tool(&self, name: &str, args: &str) -> String {
+    fn tool(&self, name: &str, args: &str) -> String {
         let out = self.iris(&["tool", name, args]);
         assert!(
             out.status.success(),
@@ -297,41 +135,4 @@ impl TestRepo {
         );
         String::from_utf8_lossy(&out.stdout).into_owned()
     }
-}
-
-/// The prefixes of the environment variables that configure iris or its providers.
-pub const IRIS_ENV_PREFIXES: &[&str] = &[
-    "IRIS_",
-    "OPENAI_",
-    "ANTHROPIC_",
-    "GEMINI_",
-    "GOOGLE_",
-    "OLLAMA_",
-];
-
-pub fn stdout(out: &Output) -> String {
-    String::from_utf8_lossy(&out.stdout).into_owned()
-}
-
-pub fn stderr(out: &Output) -> String {
-    String::from_utf8_lossy(&out.stderr).into_owned()
-}
-
-/// A directory of executable shell scripts (fake analyzers, editors, CLIs) to put on PATH.
-pub fn fake_bin(scripts: &[(&str, &str)]) -> tempfile::TempDir {
-    use std::os::unix::fs::PermissionsExt;
-    let dir = tempfile::tempdir().expect("temp dir");
-    for (name, body) in scripts {
-        let path = dir.path().join(name);
-        std::fs::write(&path, format!("#!/bin/sh\n{body}\n")).expect("write script");
-        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).expect("chmod");
-    }
-    dir
-}
-
-/// PATH with `dir` first, then the system's own directories (for `sleep`, `echo`, ...).
-pub fn path_with(dir: &Path) -> OsString {
-    let mut path = OsString::from(dir);
-    path.push(":/usr/bin:/bin");
-    path
 }

@@ -13,13 +13,13 @@ use std::sync::atomic::{AtomicU64, Ordering};
 
 use tokio::sync::mpsc::UnboundedSender;
 
-use super::action::{Action, OpenedFile, RepoSnapshot};
-use super::highlight;
-use super::state::{CommitRow, FileEntry, Mode};
-use crate::agent::tools::ToolContext;
-use crate::agent::tools::boundary::{Boundary, FileText, read_text};
-use crate::git::{CommitOptions, DiffTarget, GitRepo};
-use crate::secrets::Scanner;
+use iris_agent::tools::ToolContext;
+use iris_agent::tools::boundary::{Boundary, FileText, read_text};
+use iris_core::secrets::Scanner;
+use iris_git::{CommitOptions, DiffTarget, GitRepo};
+use iris_studio::action::{Action, OpenedFile, RepoSnapshot};
+use iris_studio::highlight;
+use iris_studio::state::{CommitRow, FileEntry, Mode};
 pub use ranking::rank_staged;
 
 /// The newest request of one kind; a job holding an older ticket is stale.
@@ -216,7 +216,7 @@ impl Jobs {
     }
 }
 
-fn commit_diff(root: &Path, id: String) -> Result<Vec<crate::change::FileDiff>, String> {
+fn commit_diff(root: &Path, id: String) -> Result<Vec<iris_core::change::FileDiff>, String> {
     GitRepo::discover(root)
         .and_then(|repo| repo.diff_files(&DiffTarget::Commit(id), &[]))
         .map_err(|e| e.to_string())
@@ -266,7 +266,7 @@ fn open_file(root: &Path, path: &str) -> Result<(OpenedFile, Option<String>), St
         .file_history(path, 20)
         .map_err(|e| e.to_string())?
         .into_iter()
-        .map(CommitRow::from)
+        .map(commit_row)
         .collect();
     let digest = text.as_deref().map_or(0, digest);
     Ok((
@@ -314,7 +314,7 @@ fn commits(
         .log_range(&from, &to, 1000)
         .map_err(|e| e.to_string())?
         .into_iter()
-        .map(CommitRow::from)
+        .map(commit_row)
         .collect();
     Ok((from, rows))
 }
@@ -360,7 +360,7 @@ const WARM_LINES: usize = 100;
 /// background rather than in the UI thread's next frame.
 fn diff_loaded(
     path: String,
-    result: Result<Vec<crate::change::FileDiff>, String>,
+    result: Result<Vec<iris_core::change::FileDiff>, String>,
     staged: Option<usize>,
 ) -> Action {
     if let Ok(files) = &result {
@@ -373,7 +373,7 @@ fn diff_loaded(
     }
 }
 
-fn warm_highlighting(files: &[crate::change::FileDiff]) {
+fn warm_highlighting(files: &[iris_core::change::FileDiff]) {
     let mut budget = WARM_LINES;
     for file in files {
         let lines: Vec<&str> = file
@@ -393,7 +393,10 @@ fn warm_highlighting(files: &[crate::change::FileDiff]) {
 
 /// The selected file's staged changes, then its unstaged ones, and how many files the staged
 /// part has; an untracked file shows as added (unstaged).
-fn file_diff(root: PathBuf, path: &str) -> Result<(Vec<crate::change::FileDiff>, usize), String> {
+fn file_diff(
+    root: PathBuf,
+    path: &str,
+) -> Result<(Vec<iris_core::change::FileDiff>, usize), String> {
     let repo = GitRepo::discover(&root).map_err(|e| e.to_string())?;
     let paths = [path.to_string()];
     let diff = |target| repo.diff_files(&target, &paths).map_err(|e| e.to_string());
@@ -407,7 +410,18 @@ fn file_diff(root: PathBuf, path: &str) -> Result<(Vec<crate::change::FileDiff>,
         return Ok((files, staged));
     }
     let patch = repo.untracked_file_patch(path).map_err(|e| e.to_string())?;
-    Ok((crate::change::parse_unified_diff(&patch), 0))
+    Ok((iris_core::change::parse_unified_diff(&patch), 0))
+}
+
+/// A commit of git's log as the studio's range lists it.
+fn commit_row(c: iris_git::CommitInfo) -> CommitRow {
+    CommitRow {
+        date: c.date(),
+        id: c.id,
+        short_id: c.short_id,
+        summary: c.summary,
+        author: c.author_name,
+    }
 }
 
 #[cfg(test)]

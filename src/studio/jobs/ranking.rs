@@ -5,10 +5,10 @@
 
 use std::path::Path;
 
-use crate::change::{ChangeKind, Relevance, most_relevant_first, score_file, score_lines};
-use crate::git::{DiffTarget, GitRepo};
-use crate::secrets::Scanner;
-use crate::studio::action::RankedFile;
+use iris_core::change::{ChangeKind, Relevance, most_relevant_first, score_file, score_lines};
+use iris_core::secrets::Scanner;
+use iris_git::{DiffTarget, GitRepo};
+use iris_studio::action::RankedFile;
 
 /// Hands `send` the first ranking, then the complete one (`complete` true). An error ends it
 /// and is sent as the complete ranking, so the list stops waiting.

@@ -1,0 +1,145 @@
+//! Chat: Iris talks with the user about the current artifact and edits it in place through an
+//! update tool (`update_commit`, `update_pr`, `update_review`, ...), whose edits reach the
+//! editor at once.
+
+use iris_core::protocol::Risk;
+use std::sync::Arc;
+
+use rig_core::message::Message;
+use schemars::JsonSchema;
+use serde::Deserialize;
+
+use super::capability::Capability;
+use super::generate::within;
+use super::iris::IrisAgent;
+use super::tools::registry::tool;
+use super::tools::{IrisTool, ToolContext, ToolFailure};
+use super::{EventSink, Run, run};
+use iris_core::artifact::{ArtifactKind, OutputType};
+
+/// What is being discussed: which artifact (its update tool comes with it) and its text.
+#[derive(Debug, Clone)]
+pub struct ChatTarget {
+    pub kind: ArtifactKind,
+    /// The artifact as it stands in the editor.
+    pub artifact: String,
+}
+
+/// One earlier message of the conversation.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Turn {
+    pub from_user: bool,
+    pub text: String,
+}
+
+/// Called with the new text each time Iris replaces the artifact.
+pub type OnUpdate = Arc<dyn Fn(String) + Send + Sync>;
+
+#[derive(Debug, Deserialize, JsonSchema)]
+struct UpdateArgs {
+    /// The complete new text (for a commit message: the title line, a blank line, the body).
+    content: String,
+}
+
+/// The update tool: one type serves every artifact, so its name is chosen at run time.
+struct UpdateArtifact {
+    name: &'static str,
+    noun: &'static str,
+    tidy: fn(&str) -> String,
+    on_update: OnUpdate,
+}
+
+impl IrisTool for UpdateArtifact {
+    /// The family's name; each artifact's tool is named by its descriptor (`update_commit`, ...).
+    const NAME: &'static str = "update_artifact";
+    const RISK: Risk = Risk::Write;
+    const DESCRIPTION: &'static str = "Replace the artifact in the user's editor.";
+    type Args = UpdateArgs;
+
+    fn name(&self) -> String {
+        self.name.to_string()
+    }
+
+    fn description(&self) -> String {
+        format!(
+            "Replace the {} in the user's editor with new complete text. The user sees it at \
+             once and can step back to the previous version.",
+            self.noun
+        )
+    }
+
+    async fn run(&self, _ctx: &ToolContext, args: UpdateArgs) -> Result<String, ToolFailure> {
+        let content = super::output::clean_text(&args.content);
+        if content.trim().is_empty() {
+            return Err(ToolFailure::new(
+                "`content` is empty: give the complete new text",
+            ));
+        }
+        (self.on_update)((self.tidy)(content.trim_end()));
+        Ok(format!("The {} in the editor is updated.", self.noun))
+    }
+}
+
+impl IrisAgent {
+    /// One chat turn: Iris sees the mode's artifact, the conversation so far (as real chat
+    /// history) and the new message; she may edit the artifact through `target.tool`.
+    /// Returns her reply.
+    pub async fn chat(
+        &self,
+        target: &ChatTarget,
+        history: &[Turn],
+        message: &str,
+        on_update: OnUpdate,
+        sink: &EventSink,
+    ) -> anyhow::Result<String> {
+        let cap = Capability::load("chat", self.user_dir.as_deref())?;
+        let preamble = format!(
+            "{}\n\n## The {noun}\nThe user is working on this {noun}. Its current text:\n\
+             <artifact>\n{artifact}\n</artifact>\nTo change it, call {tool} with the complete new \
+             text; then say in one or two sentences what you changed. Answer questions without \
+             changing it.",
+            self.preamble(&cap, OutputType::Text)?,
+            noun = target.kind.noun(),
+            artifact = target.artifact,
+            tool = target.kind.describe().update_tool,
+        );
+        let mut tools = self.main_tools(sink);
+        let descriptor = target.kind.describe();
+        tools.push(tool(
+            &self.ctx.reporting_to(sink),
+            UpdateArtifact {
+                name: descriptor.update_tool,
+                noun: descriptor.noun,
+                tidy: descriptor.tidy,
+                on_update,
+            },
+        ));
+        let history = history
+            .iter()
+            .map(|turn| {
+                if turn.from_user {
+                    Message::user(turn.text.clone())
+                } else {
+                    Message::assistant(turn.text.clone())
+                }
+            })
+            .collect();
+        let request = Run {
+            preamble,
+            history,
+            prompt: message.to_string(),
+            tools,
+            max_turns: self.settings.max_turns,
+            max_tokens: self.max_tokens(&cap),
+            schema: None,
+            stream: self.stream,
+        };
+        let output = within(
+            self.settings.run_timeout,
+            &self.ctx.safety,
+            run(&self.main, request, sink.clone()),
+        )
+        .await?;
+        Ok(super::output::clean_text(&output.text).trim().to_string())
+    }
+}

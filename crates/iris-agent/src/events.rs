@@ -1,0 +1,281 @@
+//! Where a running agent's [`AgentEvent`]s go ([`EventSink`]) and the rig hook that makes them
+//! from requests, tool calls, text deltas and usage ([`EventHook`]).
+
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::Instant;
+
+use rig_core::agent::{HookAction, PromptHook, ToolCallHookAction};
+use rig_core::completion::{CompletionModel, GetTokenUsage};
+use tokio::sync::mpsc::UnboundedSender;
+
+use iris_core::protocol::AgentEvent;
+
+use crate::runaway::{Degenerate, Gathered, Watch};
+
+/// Sends events to whoever listens; a closed receiver is not an error.
+#[derive(Clone, Default)]
+pub struct EventSink(Option<UnboundedSender<AgentEvent>>);
+
+impl std::fmt::Debug for EventSink {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(if self.0.is_some() {
+            "EventSink"
+        } else {
+            "EventSink(none)"
+        })
+    }
+}
+
+impl EventSink {
+    pub fn new(tx: UnboundedSender<AgentEvent>) -> Self {
+        Self(Some(tx))
+    }
+
+    pub fn none() -> Self {
+        Self(None)
+    }
+
+    pub fn send(&self, event: AgentEvent) {
+        if let Some(tx) = &self.0 {
+            let _ = tx.send(event);
+        }
+    }
+}
+
+/// The rig hook that turns requests, tool calls, text deltas and usage into [`AgentEvent`]s,
+/// traces each request (`--debug`), and stops a streamed reply that runs away.
+#[derive(Clone)]
+pub struct EventHook {
+    sink: EventSink,
+    /// Text deltas reach the sink (streaming runs).
+    forward_text: bool,
+    /// When the request being answered was sent.
+    sent: Arc<Mutex<Option<Instant>>>,
+    /// Requests sent so far.
+    requests: Arc<AtomicUsize>,
+    /// Tokens reported so far (input, output): rig reports a streamed turn that only calls
+    /// tools to no hook, so the run's end sends what is missing.
+    reported: Arc<Mutex<(u64, u64)>>,
+    watch: Arc<Mutex<Watch>>,
+    /// The arguments of the tool call being streamed, watched like text: a model can loop
+    /// inside a call as well as in prose.
+    call: Arc<Mutex<Gathered>>,
+}
+
+impl EventHook {
+    pub fn new(sink: EventSink, forward_text: bool) -> Self {
+        Self {
+            sink,
+            forward_text,
+            sent: Arc::default(),
+            requests: Arc::default(),
+            reported: Arc::default(),
+            watch: Arc::default(),
+            call: Arc::default(),
+        }
+    }
+
+    fn stop_if(runaway: Option<Degenerate>) -> HookAction {
+        match runaway {
+            Some(Degenerate(why)) => HookAction::terminate(format!("{why}; stopped")),
+            None => HookAction::cont(),
+        }
+    }
+
+    /// Requests sent so far, by this hook and its clones.
+    pub fn requests(&self) -> usize {
+        self.requests.load(Ordering::Relaxed)
+    }
+
+    fn answered(&self, input: u64, output: u64) {
+        let sent = self.sent.lock().ok().and_then(|mut s| s.take());
+        let ms = sent.map_or(0, |at| at.elapsed().as_millis() as u64);
+        tracing::debug!(
+            input_tokens = input,
+            output_tokens = output,
+            ms,
+            "provider request answered"
+        );
+        if let Ok(mut reported) = self.reported.lock() {
+            reported.0 += input;
+            reported.1 += output;
+        }
+        self.sink.send(AgentEvent::Usage { input, output });
+    }
+
+    /// At the end of a run: the tokens of the run (`input`, `output`, rig's totals) that no
+    /// hook call reported.
+    pub fn settle(&self, input: u64, output: u64) {
+        let (seen_in, seen_out) = self.reported.lock().map(|r| *r).unwrap_or_default();
+        let (input, output) = (
+            input.saturating_sub(seen_in),
+            output.saturating_sub(seen_out),
+        );
+        if input + output > 0 {
+            self.sink.send(AgentEvent::Usage { input, output });
+        }
+    }
+}
+
+impl<M: CompletionModel> PromptHook<M> for EventHook {
+    async fn on_completion_call(
+        &self,
+        _prompt: &rig_core::message::Message,
+        _history: &[rig_core::message::Message],
+    ) -> HookAction {
+        if let Ok(mut sent) = self.sent.lock() {
+            *sent = Some(Instant::now());
+        }
+        self.requests.fetch_add(1, Ordering::Relaxed);
+        self.sink.send(AgentEvent::Request);
+        HookAction::cont()
+    }
+
+    async fn on_completion_response(
+        &self,
+        _prompt: &rig_core::message::Message,
+        response: &rig_core::completion::CompletionResponse<M::Response>,
+    ) -> HookAction {
+        self.answered(response.usage.input_tokens, response.usage.output_tokens);
+        HookAction::cont()
+    }
+
+    async fn on_stream_completion_response_finish(
+        &self,
+        _prompt: &rig_core::message::Message,
+        response: &<M as CompletionModel>::StreamingResponse,
+    ) -> HookAction {
+        let usage = response.token_usage().unwrap_or_default();
+        self.answered(usage.input_tokens, usage.output_tokens);
+        HookAction::cont()
+    }
+
+    async fn on_tool_call(
+        &self,
+        tool_name: &str,
+        _tool_call_id: Option<String>,
+        _internal_call_id: &str,
+        args: &str,
+    ) -> ToolCallHookAction {
+        self.sink.send(AgentEvent::ToolStarted {
+            name: tool_name.to_string(),
+            summary: summarize_call(tool_name, args),
+        });
+        ToolCallHookAction::cont()
+    }
+
+    async fn on_tool_result(
+        &self,
+        tool_name: &str,
+        _tool_call_id: Option<String>,
+        _internal_call_id: &str,
+        _args: &str,
+        result: &str,
+    ) -> HookAction {
+        let ok = !result.starts_with("Toolset error") && !result.starts_with("ToolCallError");
+        self.sink.send(AgentEvent::ToolFinished {
+            name: tool_name.to_string(),
+            ok,
+        });
+        HookAction::cont()
+    }
+
+    async fn on_text_delta(&self, text_delta: &str, aggregated_text: &str) -> HookAction {
+        if self.forward_text {
+            self.sink
+                .send(AgentEvent::TextDelta(text_delta.to_string()));
+        }
+        let runaway = self
+            .watch
+            .lock()
+            .ok()
+            .and_then(|mut watch| watch.observe(aggregated_text));
+        Self::stop_if(runaway)
+    }
+
+    async fn on_tool_call_delta(
+        &self,
+        _tool_call_id: &str,
+        _internal_call_id: &str,
+        tool_name: Option<&str>,
+        tool_call_delta: &str,
+    ) -> HookAction {
+        let runaway = self.call.lock().ok().and_then(|mut call| {
+            if tool_name.is_some() {
+                call.restart(); // a new call
+            }
+            call.push(tool_call_delta)
+        });
+        Self::stop_if(runaway)
+    }
+}
+
+/// A few words on what a tool call looks at: "reading src/app.rs", "searching for `parse`".
+pub fn summarize_call(tool: &str, args: &str) -> String {
+    let args: serde_json::Value = serde_json::from_str(args).unwrap_or_default();
+    let field = |name: &str| args.get(name).and_then(|v| v.as_str()).map(str::to_string);
+    let summary = match tool {
+        "file_read" => field("path").map(|p| format!("reading {p}")),
+        "file_list" => Some(match field("path").filter(|p| !p.is_empty() && p != ".") {
+            Some(path) => format!("listing {path}"),
+            None => "listing the repository root".to_string(),
+        }),
+        "file_search" => field("pattern").map(|p| format!("finding files matching `{p}`")),
+        "code_search" => field("query").map(|q| format!("searching for `{q}`")),
+        "git_diff" => Some(match (field("from"), field("to")) {
+            (Some(from), to) => format!("diffing {from}..{}", to.unwrap_or_else(|| "HEAD".into())),
+            (None, Some(to)) => format!("diffing commit {to}"),
+            (None, None) => "reading the staged diff".to_string(),
+        }),
+        "git_log" => Some("reading history".to_string()),
+        "git_show" => field("commit").map(|c| format!("showing {c}")),
+        "git_blame" => field("file").map(|f| format!("blaming {f}")),
+        "git_status" => Some("checking status".to_string()),
+        "git_changed_files" => Some("listing changed files".to_string()),
+        "repo_map" => Some("mapping the repository".to_string()),
+        "project_docs" => Some("reading project docs".to_string()),
+        "static_analysis" => Some("running linters".to_string()),
+        "parallel_analyze" => args
+            .get("tasks")
+            .and_then(|t| t.as_array())
+            .map(|t| format!("running {} subagents", t.len())),
+        _ => None,
+    };
+    summary.unwrap_or_else(|| tool.replace('_', " "))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tool_calls_are_summarized_in_a_few_words() {
+        assert_eq!(
+            summarize_call("file_read", r#"{"path":"src/app.rs"}"#),
+            "reading src/app.rs"
+        );
+        assert_eq!(summarize_call("git_diff", "{}"), "reading the staged diff");
+        assert_eq!(
+            summarize_call("git_diff", r#"{"from":"v1"}"#),
+            "diffing v1..HEAD"
+        );
+        assert_eq!(
+            summarize_call("file_list", r#"{"path":"src/ui"}"#),
+            "listing src/ui"
+        );
+        assert_eq!(
+            summarize_call("file_list", r#"{"path":"."}"#),
+            "listing the repository root"
+        );
+        assert_eq!(
+            summarize_call("file_list", "{}"),
+            "listing the repository root"
+        );
+        assert_eq!(
+            summarize_call("file_search", r#"{"pattern":"*.toml"}"#),
+            "finding files matching `*.toml`"
+        );
+        assert_eq!(summarize_call("unknown_tool", "not json"), "unknown tool");
+    }
+}

@@ -1,0 +1,107 @@
+//! The evidence the first request carries: what a careful model would fetch first anyway, so
+//! a model that can answer at once writes in one request (structure up front, source on
+//! demand: the tools stay for everything else).
+
+use super::ProviderKind;
+use super::requests::Scope;
+use super::tools::git::{GitLog, GitLogArgs};
+use super::tools::git_diff::evidence as diff_evidence;
+use super::tools::{IrisTool, ToolContext, blocking};
+use iris_core::artifact::ArtifactKind;
+use iris_git::DiffTarget;
+
+/// Characters of diff evidence for a hosted model (about 4,000 tokens): a Small change whole
+/// and the top files of a bigger one.
+const DIFF_BUDGET: usize = 16_000;
+/// For a local server: its CPU reads a prompt at tens of tokens a second, and Ollama's
+/// default context is a few thousand tokens, so the first request stays short.
+const LOCAL_DIFF_BUDGET: usize = 6_000;
+/// How the evidence section of a request begins.
+pub const HEADING: &str = "## Evidence gathered up front";
+
+/// The request without its evidence section (for a retry that must fit a smaller context).
+pub fn without_evidence(request: &str) -> &str {
+    request
+        .split_once(&format!("\n\n{HEADING}"))
+        .map_or(request, |(before, _)| before)
+}
+
+/// Recent commits shown for a commit message's style.
+const STYLE_COMMITS: usize = 10;
+
+/// The evidence for `kind` over `scope`, as a section to append to the request. Whatever
+/// cannot be gathered is left for the model's tools, with the reason.
+pub async fn gather(
+    ctx: &ToolContext,
+    provider: ProviderKind,
+    kind: ArtifactKind,
+    scope: &Scope,
+) -> String {
+    let diff_budget = match provider {
+        ProviderKind::OpenAiCompatible | ProviderKind::Ollama => LOCAL_DIFF_BUDGET,
+        ProviderKind::OpenAi | ProviderKind::Anthropic | ProviderKind::Gemini => DIFF_BUDGET,
+    };
+    // Changelog and release notes are written from a range's commits, a PR from its diff
+    // and its commits, everything else from its diff.
+    let commits = match scope {
+        Scope::Range { from, to, .. } if kind != ArtifactKind::Review => Some(GitLogArgs {
+            count: None,
+            from: Some(from.clone()),
+            to: Some(to.clone()),
+        }),
+        _ => None,
+    };
+    let from_commits_only = commits.is_some() && kind != ArtifactKind::Pr;
+    let mut parts = Vec::new();
+    if !from_commits_only {
+        let targets = targets(scope);
+        let budget = diff_budget / targets.len();
+        for target in targets {
+            let text = blocking(ctx, move |ctx| diff_evidence(ctx, &target, budget)).await;
+            parts.push(text.unwrap_or_else(|e| format!("(git_diff failed: {e})")));
+        }
+    }
+    if let Some(commits) = commits {
+        parts.push(log(ctx, commits).await);
+    }
+    if kind == ArtifactKind::Commit {
+        let recent = GitLogArgs {
+            count: Some(STYLE_COMMITS),
+            from: None,
+            to: None,
+        };
+        parts.push(format!(
+            "How this repository writes its commit messages:\n{}",
+            log(ctx, recent).await
+        ));
+    }
+    format!(
+        "{HEADING}\n\n{}",
+        parts
+            .iter()
+            .map(|p| p.trim_end())
+            .collect::<Vec<_>>()
+            .join("\n\n")
+    )
+}
+
+async fn log(ctx: &ToolContext, args: GitLogArgs) -> String {
+    GitLog
+        .run(ctx, args)
+        .await
+        .unwrap_or_else(|e| format!("(git_log failed: {e})"))
+}
+
+/// The diffs that make up `scope`.
+fn targets(scope: &Scope) -> Vec<DiffTarget> {
+    match scope {
+        Scope::Staged => vec![DiffTarget::Staged],
+        Scope::Uncommitted => vec![DiffTarget::WorkingTree],
+        Scope::Amend => vec![DiffTarget::Commit("HEAD".into()), DiffTarget::Staged],
+        Scope::Commit(rev) => vec![DiffTarget::Commit(rev.clone())],
+        Scope::Range { from, to, .. } => vec![DiffTarget::Range {
+            from: from.clone(),
+            to: to.clone(),
+        }],
+    }
+}

@@ -1,0 +1,282 @@
+//! Iris, configured: the models, the repository, the limits and the style she writes in, and
+//! the instructions and tools every capability starts from. What she does lives with the
+//! doing: `generate.rs` (a capability and its critic), `write.rs` (an artifact) and `chat.rs`.
+
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+
+use rig_core::tool::ToolDyn;
+
+use super::capability::Capability;
+use super::safety::Safety;
+use super::style::{language_section, style_instructions};
+use super::tools::ToolContext;
+use super::tools::registry::main_agent_tools;
+use super::tools::subagent::Subagents;
+use super::tools::workspace::Notes;
+use super::{AgentSettings, EventSink, ProviderSpec};
+use iris_core::artifact::OutputType;
+use iris_core::secrets::Scanner;
+
+/// Who Iris is, before any capability's task.
+const PERSONA: &str = "You are Iris, an expert software engineer who writes the prose around \
+code changes: commit messages, pull request descriptions, code reviews, changelogs and release \
+notes. You work from evidence. When a request comes with evidence gathered up front (the change \
+ranked by relevance, its full diffs or commits where they fit), use your tools only for what it \
+lacks: the diffs of other files, the code around a change, its history. Otherwise read the \
+change with your tools, starting with git_diff's summary. Never invent changes, files, issues \
+or numbers that the evidence does not show.";
+
+/// How Iris writes: a preset, gitmoji or not, the user's own instructions and the language.
+#[derive(Debug, Clone, Default)]
+pub struct Style {
+    pub preset: String,
+    pub gitmoji: bool,
+    pub instructions: String,
+    /// A language code or name (`de`, `French`); empty for English.
+    pub language: String,
+}
+
+/// Iris, configured: the models, the repository, the limits and the style.
+#[derive(Clone)]
+pub struct IrisAgent {
+    pub main: ProviderSpec,
+    pub fast: ProviderSpec,
+    pub ctx: ToolContext,
+    pub settings: AgentSettings,
+    pub style: Style,
+    /// Stream replies (text arrives as events) or take them whole.
+    pub stream: bool,
+    /// The critic may check artifacts (`critic_enabled`).
+    pub critic_enabled: bool,
+    /// The user's config directory, where capability overrides live.
+    pub user_dir: Option<PathBuf>,
+    /// Where a reply that could not be read is saved for the user.
+    pub raw_reply_dir: PathBuf,
+    /// What the provider refused so far; later requests keep to it.
+    pub learned: Learned,
+    /// The pull request template to fill in, by name (`iris pr --template`); `None` takes
+    /// the repository's default.
+    pub pr_template: Option<String>,
+}
+
+/// The scanner every request passes, with the repository's `.irissecretsignore`; `None` when
+/// the user turned the scan off.
+fn secret_scanner(
+    config: &iris_config::Config,
+    root: &std::path::Path,
+) -> anyhow::Result<Option<Arc<Scanner>>> {
+    if !config.secret_scan {
+        return Ok(None);
+    }
+    // A broken ignore file is the user's configuration to fix, like a broken config file.
+    let ignore = iris_config::project::secrets_ignore(root)
+        .map_err(|e| iris_config::ConfigError(format!("{e:#}")))?;
+    Ok(Some(Arc::new(Scanner::new(ignore))))
+}
+
+/// What a provider has refused (the JSON-schema option, an output budget above its model's
+/// maximum), shared by every clone of an agent so a run (and the studio session) is refused
+/// only once.
+#[derive(Debug, Clone, Default)]
+pub struct Learned {
+    schema_refused: Arc<AtomicBool>,
+    /// The highest output budget the model takes; 0 while none was refused.
+    budget_cap: Arc<AtomicU64>,
+}
+
+impl Learned {
+    pub fn schema_refused(&self) -> bool {
+        self.schema_refused.load(Ordering::Relaxed)
+    }
+
+    pub fn refuse_schema(&self) {
+        self.schema_refused.store(true, Ordering::Relaxed);
+    }
+
+    /// `budget`, or less if the model refused more.
+    pub fn cap(&self, budget: u64) -> u64 {
+        match self.budget_cap.load(Ordering::Relaxed) {
+            0 => budget,
+            cap => budget.min(cap),
+        }
+    }
+
+    pub fn cap_budget(&self, cap: u64) {
+        self.budget_cap.store(cap, Ordering::Relaxed);
+    }
+}
+
+impl IrisAgent {
+    /// Iris as the configuration says, working on the repository at `root`.
+    pub fn from_config(
+        config: &iris_config::Config,
+        root: &std::path::Path,
+        git_dir: &std::path::Path,
+        stream: bool,
+    ) -> anyhow::Result<Self> {
+        let settings = config.provider_settings();
+        let main = ProviderSpec {
+            kind: config.provider,
+            model: config.require_model()?.to_string(),
+            base_url: config.base_url()?.map(str::to_string),
+            api_key: config.api_key()?.map(|key| key.expose().to_string()),
+            stall_timeout: std::time::Duration::from_secs(config.request_timeout_secs),
+            secrets: secret_scanner(config, root)?,
+        };
+        let fast = ProviderSpec {
+            model: settings.fast_model.clone(),
+            ..main.clone()
+        };
+        Ok(Self {
+            main,
+            fast,
+            ctx: ToolContext::new(root.to_path_buf())
+                .with_trust(config.trust_repo)
+                .with_safety(Safety::new(config.safety_mode)),
+            settings: AgentSettings {
+                max_turns: config.max_turns,
+                max_tokens: config.max_output_tokens,
+                subagent_max_turns: config.subagent_max_turns,
+                subagent_timeout: std::time::Duration::from_secs(config.subagent_timeout_secs),
+                subagent_max_tokens: config.subagent_max_output_tokens,
+                run_timeout: std::time::Duration::from_secs(config.run_timeout_secs),
+                structured_output: config.structured_output,
+                explain_max_reads: config.explain_max_reads,
+            },
+            style: Style {
+                preset: config.preset.clone(),
+                gitmoji: config.gitmoji,
+                instructions: config.instructions.clone(),
+                language: config.language.clone(),
+            },
+            stream,
+            critic_enabled: config.critic_enabled,
+            user_dir: iris_config::user_config_dir(),
+            raw_reply_dir: git_dir.join("iris"),
+            learned: Learned::default(),
+            pr_template: None,
+        })
+    }
+
+    /// The instructions: persona, the capability's task, the style and the output format.
+    pub(crate) fn preamble(&self, cap: &Capability, output: OutputType) -> anyhow::Result<String> {
+        let style = style_instructions(
+            &self.style.preset,
+            self.style.gitmoji,
+            &self.style.instructions,
+        )?;
+        let format = if output.is_structured() {
+            json_output(&output.schema())?
+        } else {
+            "## Output\nReply in concise markdown.".to_string()
+        };
+        let language = language_section(&self.style.language)
+            .map(|section| format!("{section}\n\n"))
+            .unwrap_or_default();
+        Ok(format!(
+            "{PERSONA}\n\n## Task\n{}\n\n## Style\n{style}\n\n{language}{format}",
+            cap.task_prompt.trim()
+        ))
+    }
+
+    /// The schema the provider is asked to keep an answer to, unless the configuration says
+    /// not to ask (whether the provider refused it is [`Learned`]'s to say).
+    pub(crate) fn schema_if_asked(&self, schema: serde_json::Value) -> Option<serde_json::Value> {
+        self.settings.structured_output.then_some(schema)
+    }
+
+    /// The output budget of one reply of `cap`: the configured one, or less if it asks less or
+    /// the model refused more.
+    pub(crate) fn max_tokens(&self, cap: &Capability) -> u64 {
+        let budget = cap
+            .max_output_tokens
+            .map_or(self.settings.max_tokens, |asked| {
+                asked.min(self.settings.max_tokens)
+            });
+        self.learned.cap(budget)
+    }
+
+    /// The schema the provider is asked to keep `output` to, while it has not refused.
+    pub(crate) fn schema_for(&self, output: OutputType) -> Option<serde_json::Value> {
+        (output.is_structured()
+            && self.settings.structured_output
+            && !self.learned.schema_refused())
+        .then(|| output.schema())
+    }
+
+    /// Every tool the main agent gets, with subagents on the fast model reporting to `sink`
+    /// and a fresh notebook.
+    pub(crate) fn main_tools(&self, sink: &EventSink) -> Vec<Box<dyn ToolDyn>> {
+        let subagents = Subagents {
+            spec: self.fast.clone(),
+            ctx: self.ctx.reporting_to(sink),
+            settings: self.settings.clone(),
+            sink: sink.clone(),
+        };
+        main_agent_tools(&subagents, &Notes::default())
+    }
+}
+
+/// The output section of the instructions: one JSON object matching `schema`, nothing else.
+pub(crate) fn json_output(schema: &serde_json::Value) -> anyhow::Result<String> {
+    Ok(format!(
+        "## Output\nWhen you have the evidence you need, reply with only one JSON object \
+         matching this JSON schema: no prose before or after it, no code fence.\n{}",
+        serde_json::to_string_pretty(schema)?
+    ))
+}
+
+#[cfg(test)]
+mod tests {
+    use iris_config::setup::needs_setup;
+    use iris_config::{Config, ConfigError, Overrides};
+
+    use super::IrisAgent;
+
+    fn agent_error(env: &[(&str, &str)], overrides: &Overrides) -> anyhow::Error {
+        let dir = tempfile::tempdir().unwrap();
+        let lookup = |name: &str| {
+            env.iter()
+                .find(|(n, _)| *n == name)
+                .map(|(_, v)| v.to_string())
+        };
+        let config = Config::load_from(None, None, &lookup, overrides).unwrap();
+        match IrisAgent::from_config(&config, dir.path(), dir.path(), false) {
+            Ok(_) => panic!("Iris was configured"),
+            Err(e) => e,
+        }
+    }
+
+    #[test]
+    fn nothing_configured_needs_setup_and_a_broken_configuration_does_not() {
+        // The first run: OpenAI by default, and no key anywhere.
+        let err = agent_error(&[], &Overrides::default());
+        assert!(needs_setup(&err), "{err:#}");
+        for provider in ["anthropic", "gemini"] {
+            let flags = Overrides {
+                provider: Some(provider.into()),
+                ..Overrides::default()
+            };
+            assert!(needs_setup(&agent_error(&[], &flags)));
+        }
+        // openai-compatible without a base URL, then without a model.
+        let compat = Overrides {
+            provider: Some("openai-compatible".into()),
+            ..Overrides::default()
+        };
+        assert!(needs_setup(&agent_error(&[], &compat)));
+        let err = agent_error(&[("OPENAI_BASE_URL", "http://127.0.0.1:1/v1")], &compat);
+        assert!(needs_setup(&err), "{err:#}");
+        assert!(err.to_string().starts_with("no model for"), "{err}");
+        // Wrapped with context, it still is.
+        assert!(needs_setup(&err.context("the studio could not start Iris")));
+
+        let broken = anyhow::Error::new(ConfigError(
+            "~/.config/iris/config.toml line 3: key `gitmoji`: expected a boolean".into(),
+        ));
+        assert!(!needs_setup(&broken));
+        assert!(!needs_setup(&anyhow::anyhow!("no API key for openai")));
+    }
+}

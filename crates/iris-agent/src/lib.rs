@@ -1,0 +1,203 @@
+//! `iris-agent`: Iris, the agent. One [`IrisAgent`] runs every capability on any provider,
+//! with the tools it gathers evidence with, and reports what it does as
+//! [`AgentEvent`](iris_core::protocol::AgentEvent)s on an [`EventSink`].
+//!
+//! - The runtime: [`provider`] (the wire each provider speaks), [`run`] (one bounded run),
+//!   retries, [`runaway`] (a degenerate stream is cut), `stream_end`, [`redact`] (the secret
+//!   scanner on every request), [`events`] and [`safety`] (approvals).
+//! - The capabilities: [`capability`] (the TOML files), [`write`] and [`generate`] (artifacts),
+//!   [`candidates`], [`chat`], [`blame`], [`intent`], with [`evidence`], [`requests`],
+//!   [`style`] and [`output`] (reading a model's reply).
+//! - The [`tools`] the model calls.
+//!
+//! It may import `iris-core`, `iris-git` and `iris-config`; never the studio or the binary.
+
+// A failure is a message the user can act on, never a panic (tests may unwrap).
+#![cfg_attr(not(test), deny(clippy::unwrap_used, clippy::expect_used))]
+
+pub mod blame;
+pub mod candidates;
+pub mod capability;
+pub mod chat;
+pub mod events;
+pub mod evidence;
+pub mod generate;
+pub mod intent;
+pub mod iris;
+pub mod output;
+pub mod provider;
+pub mod redact;
+pub mod requests;
+mod retry;
+pub mod run;
+pub mod runaway;
+pub mod safety;
+mod stream_end;
+pub mod style;
+mod template_filling;
+pub mod tools;
+pub mod write;
+
+use std::time::Duration;
+
+use thiserror::Error;
+
+pub use events::{EventHook, EventSink};
+pub use iris::IrisAgent;
+pub use provider::{ProviderKind, ProviderSpec};
+pub use run::{Run, RunOutput, run};
+
+/// A provider failure, naming the provider, the model and what the server said (exit code 4).
+#[derive(Debug, Error)]
+#[error("{provider}: {message}")]
+pub struct ProviderError {
+    pub provider: String,
+    pub message: String,
+}
+
+impl ProviderError {
+    /// Builds the error, making sure the API key never appears in it.
+    pub fn new(spec: &ProviderSpec, message: impl Into<String>) -> Self {
+        let mut message: String = message.into();
+        if let Some(key) = spec.api_key.as_deref().filter(|k| k.len() >= 4) {
+            message = message.replace(key, "****");
+        }
+        let message = message.split_whitespace().collect::<Vec<_>>().join(" ");
+        Self {
+            provider: spec.label(),
+            message: readable(without_wrappers(&message)),
+        }
+    }
+
+    /// The HTTP status the provider answered with, when the failure was one.
+    pub fn status(&self) -> Option<u16> {
+        let code = self.message.get(..3)?.parse().ok()?;
+        let rest = &self.message[3..];
+        (rest.is_empty() || rest.starts_with(' ') || rest.starts_with(':')).then_some(code)
+    }
+
+    /// Whether the provider refused the request for being longer than the model's context.
+    pub fn is_context_length(&self) -> bool {
+        let m = self.message.to_ascii_lowercase();
+        [
+            "context length",
+            "context_length",
+            "maximum context",
+            "too many tokens",
+            "prompt is too long",
+            "context window",
+        ]
+        .iter()
+        .any(|needle| m.contains(needle))
+    }
+}
+
+/// What the server or the network said, without the names of the error types rig wraps it
+/// in ("CompletionError: ProviderError: Http client error: could not connect to ...").
+fn without_wrappers(message: &str) -> &str {
+    const WRAPPERS: [&str; 9] = [
+        "PromptError: ",
+        "CompletionError: ",
+        "ProviderError: ",
+        "HttpError: ",
+        "Http client error: ",
+        "Http error: ",
+        "RequestError: ",
+        "ResponseError: ",
+        "SSE Error: ",
+    ];
+    let mut rest = message;
+    while let Some(inner) = WRAPPERS.iter().find_map(|w| rest.strip_prefix(w)) {
+        rest = inner;
+    }
+    rest
+}
+
+/// An HTTP error as the status and the server's own words: OpenAI, Anthropic and Gemini all
+/// answer `{"error": {"message": ...}}`, which rig passes on whole after "Invalid status code".
+fn readable(message: &str) -> String {
+    let Some((status, body)) = message
+        .strip_prefix("Invalid status code ")
+        .and_then(|rest| rest.split_once(" with message: "))
+    else {
+        return message.to_string();
+    };
+    let said = serde_json::from_str::<serde_json::Value>(body)
+        .ok()
+        .and_then(|v| v["error"]["message"].as_str().map(str::to_string));
+    match said {
+        Some(said) => format!("{status}: {said}"),
+        None => format!("{status}: {body}"),
+    }
+}
+
+/// Limits every run shares.
+#[derive(Debug, Clone)]
+pub struct AgentSettings {
+    /// Turns (model replies) the main agent may take.
+    pub max_turns: usize,
+    /// Output token budget of one reply of the main agent (a capability may ask for less).
+    pub max_tokens: u64,
+    pub subagent_max_turns: usize,
+    pub subagent_timeout: Duration,
+    /// Output token budget of a subagent's reply.
+    pub subagent_max_tokens: u64,
+    /// Longest a whole run may take: every request, tool call and the critic.
+    pub run_timeout: Duration,
+    /// Ask the provider to keep answers to their JSON schema.
+    pub structured_output: bool,
+    /// Source reads one file explanation may make.
+    pub explain_max_reads: usize,
+}
+
+impl Default for AgentSettings {
+    fn default() -> Self {
+        Self {
+            max_turns: 50,
+            max_tokens: 16_384,
+            subagent_max_turns: 20,
+            subagent_timeout: Duration::from_secs(120),
+            subagent_max_tokens: 4_096,
+            run_timeout: Duration::from_secs(300),
+            structured_output: true,
+            explain_max_reads: 30,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rigs_error_type_names_are_left_out() {
+        assert_eq!(
+            without_wrappers(
+                "CompletionError: ProviderError: Http client error: could not connect to http://h/v1"
+            ),
+            "could not connect to http://h/v1"
+        );
+        assert_eq!(
+            without_wrappers("JsonError: expected value"),
+            "JsonError: expected value"
+        );
+        assert_eq!(without_wrappers("rate limited"), "rate limited");
+    }
+
+    #[test]
+    fn an_http_error_reads_as_its_status_and_the_servers_words() {
+        let body =
+            r#"{"error": {"message": "The model `m` does not exist.", "code": "model_not_found"}}"#;
+        assert_eq!(
+            readable(&format!(
+                "Invalid status code 404 Not Found with message: {body}"
+            )),
+            "404 Not Found: The model `m` does not exist."
+        );
+        assert_eq!(
+            readable("Invalid status code 502 Bad Gateway with message: <html>bad</html>"),
+            "502 Bad Gateway: <html>bad</html>"
+        );
+        assert_eq!(readable("could not connect"), "could not connect");
+    }
+}

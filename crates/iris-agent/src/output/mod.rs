@@ -1,0 +1,260 @@
+//! Structured output: from a model's reply to a typed artifact.
+//!
+//! Models asked for JSON wrap it in reasoning, fences and prose, break its syntax and bend
+//! its shape. [`parse_structured`] undoes that in steps, each usable alone: [`extract_json`]
+//! finds the JSON, [`sanitize`] repairs its syntax, [`recover`] fits it to the schema, and
+//! [`clean_text`] strips leaked fences and reasoning from every string.
+
+mod coerce;
+mod extract;
+mod recover;
+mod sanitize;
+
+use schemars::JsonSchema;
+use serde::de::DeserializeOwned;
+use serde_json::Value;
+use thiserror::Error;
+
+pub use extract::extract_json;
+pub use recover::recover;
+pub use sanitize::sanitize;
+
+use iris_core::artifact::schema::full_schema;
+
+/// Why a reply could not be turned into the artifact. Each carries the raw reply so the
+/// caller can save it for the user.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum OutputError {
+    #[error("the reply is empty")]
+    Empty { raw: String },
+    #[error("the reply holds no JSON object ({} characters of text)", raw.chars().count())]
+    NoJson { raw: String },
+    #[error("the reply's JSON does not parse even after repair: {detail}")]
+    InvalidJson { detail: String, raw: String },
+    #[error("the reply's JSON does not fit the expected shape: {detail}")]
+    WrongShape { detail: String, raw: String },
+}
+
+impl OutputError {
+    /// The model's reply, as it came.
+    pub fn raw(&self) -> &str {
+        match self {
+            OutputError::Empty { raw }
+            | OutputError::NoJson { raw }
+            | OutputError::InvalidJson { raw, .. }
+            | OutputError::WrongShape { raw, .. } => raw,
+        }
+    }
+}
+
+/// The artifact a reply describes: extract, sanitize, parse, clean every string, recover
+/// against `T`'s schema, deserialize.
+pub fn parse_structured<T: DeserializeOwned + JsonSchema>(reply: &str) -> Result<T, OutputError> {
+    let raw = || reply.to_string();
+    if reply.trim().is_empty() {
+        return Err(OutputError::Empty { raw: raw() });
+    }
+    let json = extract_json(reply).ok_or_else(|| OutputError::NoJson { raw: raw() })?;
+    let value: Value = serde_json::from_str(&json)
+        .or_else(|_| serde_json::from_str(&sanitize(&json)))
+        .map_err(|e| OutputError::InvalidJson {
+            detail: one_line(&e.to_string()),
+            raw: raw(),
+        })?;
+    let schema = full_schema::<T>();
+    if let Some(found) = not_an_object(&value, &schema) {
+        return Err(OutputError::WrongShape {
+            detail: format!("expected a JSON object, found {found}"),
+            raw: raw(),
+        });
+    }
+    let value = recover(clean_strings(value), &schema);
+    serde_json::from_value(value).map_err(|e| OutputError::WrongShape {
+        detail: one_line(&e.to_string()),
+        raw: raw(),
+    })
+}
+
+/// What the value is instead, when the schema wants an object and the value is not one (nor
+/// an object wrapped in a one-element array), so recovery would only produce defaults.
+fn not_an_object(value: &Value, schema: &Value) -> Option<&'static str> {
+    if schema.get("type").is_none_or(|t| t != "object") {
+        return None;
+    }
+    match value {
+        Value::Object(_) => None,
+        Value::Array(items) if items.len() == 1 && items[0].is_object() => None,
+        Value::Array(_) => Some("an array"),
+        Value::String(_) => Some("a string"),
+        Value::Number(_) => Some("a number"),
+        Value::Bool(_) => Some("a boolean"),
+        Value::Null => Some("null"),
+    }
+}
+
+fn one_line(text: &str) -> String {
+    text.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+/// [`clean_text`] applied to every string in the value.
+fn clean_strings(value: Value) -> Value {
+    match value {
+        Value::String(s) => Value::String(clean_text(&s)),
+        Value::Array(items) => Value::Array(items.into_iter().map(clean_strings).collect()),
+        Value::Object(map) => Value::Object(
+            map.into_iter()
+                .map(|(k, v)| (k, clean_strings(v)))
+                .collect(),
+        ),
+        other => other,
+    }
+}
+
+/// Fence languages that mark a wrapper around prose, not code worth keeping as a block.
+const WRAPPER_LANGS: &[&str] = &[
+    "",
+    "json",
+    "text",
+    "txt",
+    "plaintext",
+    "markdown",
+    "md",
+    "git",
+    "commit",
+];
+
+/// The text without what leaked into it: leading `<think>` blocks, a code fence wrapping the
+/// whole text when it is a prose wrapper (```` ``` ````, ```` ```text ````, ```` ```markdown ````...;
+/// a ```` ```rust ```` block stays), an opening or closing fence line with no partner, and
+/// the blanks around it. Fenced code inside the text is kept.
+pub fn clean_text(text: &str) -> String {
+    let text = extract::strip_leading_think(text);
+    let mut lines: Vec<&str> = text.trim().lines().collect();
+    let is_fence = |line: &str| line.trim_start().starts_with("```");
+    let fence_count = lines.iter().filter(|l| is_fence(l)).count();
+    let wrapper_open = lines.first().is_some_and(|first| {
+        first
+            .trim()
+            .strip_prefix("```")
+            .is_some_and(|lang| WRAPPER_LANGS.contains(&lang.trim().to_ascii_lowercase().as_str()))
+    });
+    let close_last = lines.len() > 1 && lines.last().is_some_and(|l| l.trim() == "```");
+    if wrapper_open && close_last && fence_count == 2 {
+        lines.remove(0);
+        lines.pop();
+    } else if fence_count % 2 == 1 {
+        if wrapper_open {
+            lines.remove(0);
+        } else if close_last {
+            lines.pop();
+        }
+    }
+    lines.join("\n").trim().to_string()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use iris_core::artifact::{Critique, GeneratedMessage, Review, Severity};
+
+    #[test]
+    fn a_fenced_reply_after_reasoning_parses() {
+        let reply = "<think>The diff adds a parser.</think>\nHere it is:\n```json\n\
+            {\"emoji\": null, \"title\": \"Add the parser\", \"message\": \"It parses.\"}\n```";
+        let message: Result<GeneratedMessage, _> = parse_structured(reply);
+        assert_eq!(
+            message,
+            Ok(GeneratedMessage {
+                emoji: None,
+                title: "Add the parser".into(),
+                message: "It parses.".into(),
+            })
+        );
+    }
+
+    #[test]
+    fn a_messy_review_is_recovered() {
+        let reply = "Review:\n{\n  \"summary\": \"Adds a cache\nwith a bug.\",\n  \"findings\": [\n    \
+            {\"severity\": \"High\", \"file\": \"src/cache.rs\", \"line\": \"42\", \"title\": \"Stale\", \
+            \"body\": \"Never invalidated.\", \"extra\": 1},\n    {\"severity\": \"Warning\", \
+            \"file\": \"src/lib.rs\", \"line\": null,},\n  ],\n  \"strengths\": \"Small diff\"\n}\n";
+        let review: Review = parse_structured(reply).unwrap_or_default();
+        assert_eq!(review.summary, "Adds a cache\nwith a bug.");
+        assert_eq!(review.findings.len(), 2);
+        assert_eq!(review.findings[0].severity, Severity::High);
+        assert_eq!(review.findings[0].line, Some(42));
+        assert_eq!(review.findings[1].severity, Severity::Medium);
+        assert_eq!(review.findings[1].title, "");
+        assert_eq!(review.strengths, vec!["Small diff".to_string()]);
+    }
+
+    #[test]
+    fn missing_fields_and_wrong_types_still_give_an_artifact() {
+        let critique: Critique =
+            parse_structured(r#"{"requires_revision": "true", "confidence": "0.7"}"#)
+                .unwrap_or_default();
+        assert!(critique.requires_revision);
+        assert!((critique.confidence - 0.7).abs() < 1e-6);
+        assert!(critique.issues.is_empty());
+    }
+
+    #[test]
+    fn strings_lose_leaked_fences_and_reasoning() {
+        let reply = r#"{"title": "<think>hmm</think> Fix it", "message": "```\nBody text.\n```"}"#;
+        let message: GeneratedMessage = parse_structured(reply).unwrap_or_default();
+        assert_eq!(message.title, "Fix it");
+        assert_eq!(message.message, "Body text.");
+    }
+
+    #[test]
+    fn clean_text_keeps_code_blocks_and_drops_stray_fences() {
+        let code = "```rust\nfn main() {}\n```";
+        assert_eq!(clean_text(code), code);
+        let prose_with_code = "Use this:\n```rust\nx();\n```\nDone.";
+        assert_eq!(clean_text(prose_with_code), prose_with_code);
+        assert_eq!(clean_text("```markdown\n# Title\n```"), "# Title");
+        assert_eq!(clean_text("```json\nno close"), "no close");
+        assert_eq!(clean_text("no open\n```"), "no open");
+        assert_eq!(clean_text("  plain  "), "plain");
+        assert_eq!(
+            clean_text("Mentions <think> tags."),
+            "Mentions <think> tags."
+        );
+    }
+
+    #[test]
+    fn hopeless_replies_are_errors_carrying_the_raw_text() {
+        let err = parse_structured::<Review>("I cannot review this change.").err();
+        assert_eq!(
+            err.as_ref().map(ToString::to_string).as_deref(),
+            Some("the reply holds no JSON object (28 characters of text)")
+        );
+        assert_eq!(
+            err.as_ref().map(OutputError::raw),
+            Some("I cannot review this change.")
+        );
+        assert!(matches!(
+            parse_structured::<Review>("  "),
+            Err(OutputError::Empty { .. })
+        ));
+        let broken = parse_structured::<Review>("{\"summary\": [1, 2 3]}").err();
+        assert!(
+            matches!(broken, Some(OutputError::InvalidJson { .. })),
+            "{broken:?}"
+        );
+        assert!(broken.is_some_and(|e| !e.to_string().contains('\n')));
+    }
+
+    #[test]
+    fn a_reply_that_is_not_an_object_is_an_error() {
+        let err = parse_structured::<Review>("[1, 2, 3]").err();
+        assert_eq!(
+            err.map(|e| e.to_string()).as_deref(),
+            Some(
+                "the reply's JSON does not fit the expected shape: expected a JSON object, found an array"
+            )
+        );
+        let wrapped: Result<Review, _> = parse_structured(r#"[{"summary": "ok"}]"#);
+        assert_eq!(wrapped.map(|r| r.summary).as_deref(), Ok("ok"));
+    }
+}

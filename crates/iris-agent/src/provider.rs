@@ -1,0 +1,185 @@
+//! The LLM providers: which one, which model, where it lives, and the HTTP client all of them
+//! share (timeouts, stall detection and retries).
+
+use std::fmt;
+use std::sync::Arc;
+use std::time::Duration;
+
+use reqwest::{Request, Response};
+use reqwest_middleware::{ClientWithMiddleware, Middleware, Next};
+
+use super::EventSink;
+use super::retry::RetryTransient;
+use super::stream_end::RequireStreamEnd;
+use crate::redact::WithholdSecrets;
+use iris_core::secrets::Scanner;
+
+pub use iris_config::ProviderKind;
+
+/// Everything needed to talk to one model.
+#[derive(Clone)]
+pub struct ProviderSpec {
+    pub kind: ProviderKind,
+    pub model: String,
+    pub base_url: Option<String>,
+    pub api_key: Option<String>,
+    /// Longest silence while waiting for or reading a reply before the request is abandoned.
+    pub stall_timeout: Duration,
+    /// What finds secrets in each request before it leaves (`None`: `secret_scan = false`).
+    pub secrets: Option<Arc<Scanner>>,
+}
+
+impl fmt::Debug for ProviderSpec {
+    // The key never reaches a log or an error message.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("ProviderSpec")
+            .field("kind", &self.kind)
+            .field("model", &self.model)
+            .field("base_url", &self.base_url)
+            .field("api_key", &self.api_key.as_ref().map(|_| "****"))
+            .field("secret_scan", &self.secrets.is_some())
+            .finish()
+    }
+}
+
+impl ProviderSpec {
+    /// "anthropic claude-sonnet-4-5": how errors and progress name the model.
+    pub fn label(&self) -> String {
+        format!("{} {}", self.kind, self.model)
+    }
+
+    /// The shared HTTP client: secrets withheld from every request (reported to `sink`),
+    /// connect and read timeouts (a stream that stalls longer than `stall_timeout` is
+    /// abandoned), retries for 429 and 5xx answers, and a stream that ends before its API's
+    /// final event is an error.
+    pub fn http_client(&self, sink: &EventSink) -> anyhow::Result<ClientWithMiddleware> {
+        let mut client = reqwest::Client::builder()
+            .connect_timeout(Duration::from_secs(15))
+            .read_timeout(self.stall_timeout);
+        // A server on this machine (Ollama, LM Studio, llama.cpp) is asked directly: a proxy
+        // from the environment would not reach it.
+        let local = self
+            .base_url
+            .as_deref()
+            .and_then(|url| reqwest::Url::parse(url).ok());
+        if local.is_some_and(|url| iris_config::setup::is_loopback(&url)) {
+            client = client.no_proxy();
+        }
+        let client = client.build()?;
+        let mut builder = reqwest_middleware::ClientBuilder::new(client);
+        // First, so that a retried request is the redacted one.
+        if let Some(scanner) = &self.secrets {
+            builder = builder.with(WithholdSecrets::new(scanner.clone(), sink.clone()));
+        }
+        Ok(builder
+            .with(ExplainNoAnswer {
+                stall_timeout: self.stall_timeout,
+            })
+            .with(RetryTransient::default())
+            .with(RequireStreamEnd::new(self.kind))
+            .build())
+    }
+}
+
+/// Words a request that got no answer at all. reqwest says "error sending request for url"
+/// whether the server was unreachable or silent, and rig shows only that.
+struct ExplainNoAnswer {
+    stall_timeout: Duration,
+}
+
+#[async_trait::async_trait]
+impl Middleware for ExplainNoAnswer {
+    async fn handle(
+        &self,
+        req: Request,
+        extensions: &mut http::Extensions,
+        next: Next<'_>,
+    ) -> reqwest_middleware::Result<Response> {
+        let url = req.url().clone();
+        let explained =
+            |text: String| Err(reqwest_middleware::Error::Middleware(anyhow::anyhow!(text)));
+        match next.run(req, extensions).await {
+            Err(reqwest_middleware::Error::Reqwest(e)) if e.is_timeout() => explained(format!(
+                "no answer from {url} within {}s (request_timeout_secs)",
+                self.stall_timeout.as_secs_f64()
+            )),
+            Err(reqwest_middleware::Error::Reqwest(e)) if e.is_connect() => {
+                explained(format!("could not connect to {url}"))
+            }
+            other => other,
+        }
+    }
+}
+
+/// Builds the rig completion model for `$spec` (its requests' secrets reported to `$sink`)
+/// and evaluates `$body` with it bound to `$model`. A macro, because every provider's model
+/// is a different type.
+macro_rules! with_completion_model {
+    ($spec:expr, $sink:expr, |$model:ident| $body:expr) => {{
+        use rig_core::client::CompletionClient as _;
+        use rig_core::providers::{anthropic, gemini, ollama, openai};
+        use $crate::provider::ProviderKind;
+        let spec: &$crate::provider::ProviderSpec = $spec;
+        let http = spec.http_client($sink)?;
+        let key = spec.api_key.clone().unwrap_or_default();
+        let build_error = |e: rig_core::http_client::Error| {
+            anyhow::Error::new($crate::ProviderError::new(spec, e.to_string()))
+        };
+        // One client of type `$client` with the key, the base URL and the shared HTTP client.
+        macro_rules! client {
+            ($client:ty) => {{
+                let mut builder = <$client>::builder().api_key(key);
+                if let Some(url) = &spec.base_url {
+                    builder = builder.base_url(url);
+                }
+                builder.http_client(http).build().map_err(build_error)?
+            }};
+        }
+        match spec.kind {
+            ProviderKind::OpenAi => {
+                let $model = client!(openai::Client).completion_model(&spec.model);
+                $body
+            }
+            ProviderKind::OpenAiCompatible => {
+                let $model = client!(openai::CompletionsClient).completion_model(&spec.model);
+                $body
+            }
+            ProviderKind::Anthropic => {
+                let $model = client!(anthropic::Client)
+                    .completion_model(&spec.model)
+                    .with_automatic_caching();
+                $body
+            }
+            ProviderKind::Gemini => {
+                let $model = client!(gemini::Client).completion_model(&spec.model);
+                $body
+            }
+            ProviderKind::Ollama => {
+                let $model = client!(ollama::Client).completion_model(&spec.model);
+                $body
+            }
+        }
+    }};
+}
+
+pub(crate) use with_completion_model;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn debug_output_hides_the_key() {
+        let spec = ProviderSpec {
+            kind: ProviderKind::Anthropic,
+            model: "m".into(),
+            base_url: None,
+            api_key: Some("sk-secret-123".into()),
+            stall_timeout: Duration::from_secs(1),
+            secrets: None,
+        };
+        let shown = format!("{spec:?}");
+        assert!(!shown.contains("sk-secret-123"));
+        assert!(shown.contains("****"));
+    }
+}

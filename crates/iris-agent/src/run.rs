@@ -1,0 +1,290 @@
+//! One conversation with a model: the request as each wire wants it (an output budget always,
+//! the artifact's JSON schema in the strongest form the wire offers), the reply streamed and
+//! watched for runaway loops, and rig's failures worded for people.
+
+use futures::StreamExt;
+use rig_core::agent::{AgentBuilder, MultiTurnStreamItem, StreamingError};
+use rig_core::completion::{CompletionModel, Prompt, PromptError};
+use rig_core::message::Message;
+use rig_core::streaming::{StreamedAssistantContent, StreamingPrompt};
+use rig_core::tool::ToolDyn;
+use serde_json::{Value, json};
+
+use super::provider::with_completion_model;
+use super::{EventHook, EventSink, ProviderError, ProviderKind, ProviderSpec, runaway};
+
+/// One request to a model: instructions, history, the new message and the tools it may use.
+pub struct Run {
+    pub preamble: String,
+    pub history: Vec<Message>,
+    pub prompt: String,
+    pub tools: Vec<Box<dyn ToolDyn>>,
+    pub max_turns: usize,
+    /// Output token budget of each reply.
+    pub max_tokens: u64,
+    /// The JSON schema the answer must match, asked of the provider (`None`: free text, or the
+    /// model is only told the schema in the instructions).
+    pub schema: Option<Value>,
+    /// Stream the reply (events carry text as it is written) or take it whole.
+    pub stream: bool,
+}
+
+/// What a run produced: the final turn's text and the tokens spent.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct RunOutput {
+    pub text: String,
+    /// Requests sent to the model.
+    pub requests: usize,
+    pub input_tokens: u64,
+    pub output_tokens: u64,
+}
+
+/// Runs one conversation on `spec`'s model, reporting through `sink`.
+pub async fn run(spec: &ProviderSpec, request: Run, sink: EventSink) -> anyhow::Result<RunOutput> {
+    let options = WireOptions::new(spec.kind, request.max_tokens, request.schema.as_ref())
+        .map_err(|e| ProviderError::new(spec, e))?;
+    let outcome: Result<RunOutput, String> = with_completion_model!(spec, &sink, |model| {
+        run_with_model(model, request, options, sink).await
+    });
+    outcome.map_err(|message| ProviderError::new(spec, explain_cut(message)).into())
+}
+
+/// What a request carries besides the conversation, per wire.
+struct WireOptions {
+    /// rig's own structured-output option, which it maps to the wire's field.
+    output_schema: Option<schemars::Schema>,
+    /// Fields merged into the request body.
+    params: Option<Value>,
+}
+
+impl WireOptions {
+    fn new(kind: ProviderKind, max_tokens: u64, schema: Option<&Value>) -> Result<Self, String> {
+        let output_schema = schema
+            .map(|s| schemars::Schema::try_from(s.clone()))
+            .transpose()
+            .map_err(|e| format!("the artifact's JSON schema is not an object: {e}"))?;
+        Ok(match kind {
+            // Responses `text.format`: sent with the tools, so the model may still gather
+            // evidence before it answers.
+            ProviderKind::OpenAi => Self {
+                output_schema,
+                params: None,
+            },
+            // `output_config.format`, likewise with the tools. rig 0.37 maps its own option
+            // only when the reply is not streamed, so it is set as a field of the body.
+            ProviderKind::Anthropic => Self {
+                output_schema: None,
+                params: schema.map(|schema| {
+                    let schema = without_limits(schema.clone());
+                    json!({"output_config": {"format": {"type": "json_schema", "schema": schema}}})
+                }),
+            },
+            // rig holds `response_format` back until a tool has answered (llama.cpp cannot
+            // call tools under a grammar), which would leave an answer at once unconstrained:
+            // the evidence is in the first request, so the schema goes there too.
+            ProviderKind::OpenAiCompatible => Self {
+                output_schema: None,
+                params: schema.map(|schema| {
+                    json!({"response_format": {
+                        "type": "json_schema",
+                        "json_schema": {"name": "artifact", "strict": true, "schema": schema},
+                    }})
+                }),
+            },
+            // rig sets `maxOutputTokens` only inside a generation config that exists.
+            ProviderKind::Gemini => Self {
+                output_schema,
+                params: Some(json!({"generationConfig": {"maxOutputTokens": max_tokens}})),
+            },
+            // Ollama reads the budget from `options.num_predict`; rig puts these params there.
+            ProviderKind::Ollama => Self {
+                output_schema,
+                params: Some(json!({ "num_predict": max_tokens })),
+            },
+        })
+    }
+}
+
+/// The schema without the numeric and length limits Anthropic's structured output refuses
+/// (a confidence's `maximum`, a line number's `minimum`); the reader still checks the values.
+fn without_limits(mut schema: Value) -> Value {
+    const LIMITS: [&str; 7] = [
+        "minimum",
+        "maximum",
+        "exclusiveMinimum",
+        "exclusiveMaximum",
+        "multipleOf",
+        "minLength",
+        "maxLength",
+    ];
+    fn strip(node: &mut Value) {
+        match node {
+            Value::Object(object) => {
+                for key in LIMITS {
+                    object.remove(key);
+                }
+                object.values_mut().for_each(strip);
+            }
+            Value::Array(items) => items.iter_mut().for_each(strip),
+            _ => {}
+        }
+    }
+    strip(&mut schema);
+    schema
+}
+
+/// rig words a reply body that could not be read to its end (the connection dropped, or
+/// `stream_end` refused a stream without its final event) as "error decoding response body"
+/// and drops the cause: say what happened first.
+fn explain_cut(message: String) -> String {
+    if message.contains("error decoding response body") {
+        format!("the reply was cut off before it was complete ({message})")
+    } else {
+        message
+    }
+}
+
+async fn run_with_model<M: CompletionModel + 'static>(
+    model: M,
+    request: Run,
+    options: WireOptions,
+    sink: EventSink,
+) -> Result<RunOutput, String> {
+    let mut builder = AgentBuilder::new(model)
+        .preamble(&request.preamble)
+        .max_tokens(request.max_tokens);
+    if let Some(schema) = options.output_schema {
+        builder = builder.output_schema_raw(schema);
+    }
+    if let Some(params) = options.params {
+        builder = builder.additional_params(params);
+    }
+    let agent = builder.tools(request.tools).build();
+    let hook = EventHook::new(sink.clone(), request.stream);
+    let counted = hook.clone();
+    let turns = request.max_turns;
+    if !request.stream {
+        let response = agent
+            .prompt(request.prompt)
+            .with_history(request.history)
+            .max_turns(rig_turns(turns))
+            .with_hook(hook)
+            .extended_details()
+            .await
+            .map_err(|e| describe_prompt_error(&e, turns))?;
+        // A whole reply cannot be cut short, but a loop is still no answer.
+        if let Some(runaway::Degenerate(why)) = runaway::check(&response.output) {
+            return Err(format!("{why}; stopped"));
+        }
+        return Ok(RunOutput {
+            text: response.output,
+            requests: counted.requests(),
+            input_tokens: response.usage.input_tokens,
+            output_tokens: response.usage.output_tokens,
+        });
+    }
+    let mut stream = agent
+        .stream_prompt(request.prompt)
+        .with_history(request.history)
+        .multi_turn(rig_turns(turns))
+        .with_hook(hook)
+        .await;
+    // Reasoning reaches no hook in rig 0.37: it is watched here (a model can loop while
+    // "thinking" as well as while writing).
+    let mut reasoning = runaway::Gathered::default();
+    while let Some(item) = stream.next().await {
+        match item {
+            Ok(MultiTurnStreamItem::StreamAssistantItem(
+                StreamedAssistantContent::ReasoningDelta {
+                    reasoning: delta, ..
+                },
+            )) => {
+                if let Some(runaway::Degenerate(why)) = reasoning.push(&delta) {
+                    return Err(format!("{why} (in its reasoning); stopped"));
+                }
+            }
+            Ok(MultiTurnStreamItem::StreamAssistantItem(StreamedAssistantContent::ToolCall {
+                ..
+            })) => reasoning.restart(),
+            Ok(MultiTurnStreamItem::FinalResponse(last)) => {
+                let usage = last.usage();
+                counted.settle(usage.input_tokens, usage.output_tokens);
+                return Ok(RunOutput {
+                    text: last.response().to_string(),
+                    requests: counted.requests(),
+                    input_tokens: usage.input_tokens,
+                    output_tokens: usage.output_tokens,
+                });
+            }
+            Ok(_) => {}
+            Err(e) => return Err(describe_streaming_error(&e, turns)),
+        }
+    }
+    Err("the reply stream ended before the model finished".to_string())
+}
+
+/// Our turns (model replies) as rig 0.37 counts them: given `n`, both its prompt loops send
+/// up to `n + 2` requests before giving up. So `max_turns = 3` is three replies; the least rig
+/// allows is two (one tool round and the answer).
+fn rig_turns(model_replies: usize) -> usize {
+    model_replies.saturating_sub(2)
+}
+
+/// A streamed run's failure, worded like the same failure of a whole reply.
+fn describe_streaming_error(err: &StreamingError, turns: usize) -> String {
+    match err {
+        StreamingError::Prompt(prompt) => describe_prompt_error(prompt, turns),
+        other => other.to_string(),
+    }
+}
+
+fn describe_prompt_error(err: &PromptError, turns: usize) -> String {
+    match err {
+        PromptError::MaxTurnsError { .. } => format!(
+            "the model was still calling tools after {turns} turns; stopped (raise max_turns, or ask for less)"
+        ),
+        // The hook stopped the run (a runaway reply); its reason says why.
+        PromptError::PromptCancelled { reason, .. } => reason.clone(),
+        other => other.to_string(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn each_wire_gets_the_budget_and_the_schema_where_it_reads_them() {
+        let schema = json!({"type": "object", "properties": {"title": {"type": "string"}}});
+        let chat = WireOptions::new(ProviderKind::OpenAiCompatible, 900, Some(&schema)).unwrap();
+        assert!(chat.output_schema.is_none());
+        let format = &chat.params.unwrap()["response_format"];
+        assert_eq!(format["type"], "json_schema");
+        assert_eq!(format["json_schema"]["schema"], schema);
+        let gemini = WireOptions::new(ProviderKind::Gemini, 900, Some(&schema)).unwrap();
+        assert!(gemini.output_schema.is_some());
+        assert_eq!(
+            gemini.params.unwrap()["generationConfig"]["maxOutputTokens"],
+            900
+        );
+        let ollama = WireOptions::new(ProviderKind::Ollama, 900, None).unwrap();
+        assert!(ollama.output_schema.is_none());
+        assert_eq!(ollama.params.unwrap()["num_predict"], 900);
+        let responses = WireOptions::new(ProviderKind::OpenAi, 900, Some(&schema)).unwrap();
+        assert!(responses.output_schema.is_some() && responses.params.is_none());
+        let anthropic = WireOptions::new(ProviderKind::Anthropic, 900, Some(&schema)).unwrap();
+        assert_eq!(
+            anthropic.params.unwrap()["output_config"]["format"]["schema"],
+            schema
+        );
+        let critique = iris_core::artifact::OutputType::Critique.schema();
+        assert!(critique.to_string().contains("\"maximum\""));
+        let sent = WireOptions::new(ProviderKind::Anthropic, 900, Some(&critique)).unwrap();
+        let sent = sent.params.unwrap()["output_config"]["format"]["schema"].to_string();
+        assert!(
+            !sent.contains("\"maximum\"") && !sent.contains("\"minimum\""),
+            "{sent}"
+        );
+        assert!(sent.contains("\"confidence\""));
+    }
+}

@@ -1,0 +1,176 @@
+//! A streamed reply must end with its API's final event. rig 0.37 takes a server-sent event
+//! stream that simply stops (a proxy giving up, a server restarting) for a finished reply, and
+//! the half of a JSON artifact it holds would then be repaired into a wrong, shorter artifact.
+//! This middleware turns such an ending into a body error, so the run fails instead.
+
+use futures::StreamExt;
+use regex::bytes::Regex;
+use reqwest::{Request, Response, ResponseBuilderExt};
+use reqwest_middleware::{Middleware, Next, Result};
+
+use iris_config::ProviderKind;
+
+/// Why a stream was refused (the text reaches the user through the HTTP client's error).
+#[derive(Debug, thiserror::Error)]
+#[error("the reply stream ended before the model finished")]
+pub struct EndedEarly;
+
+#[derive(Debug, Clone)]
+pub struct RequireStreamEnd {
+    /// What marks the end of a reply; `None` for providers whose streams are not checked.
+    end: Option<Regex>,
+}
+
+impl RequireStreamEnd {
+    pub fn new(kind: ProviderKind) -> Self {
+        let pattern = match kind {
+            ProviderKind::OpenAi => Some(r"response\.(completed|incomplete|failed)"),
+            // `[DONE]`, or a finish reason for servers that leave `[DONE]` out.
+            ProviderKind::OpenAiCompatible => Some(r#"\[DONE\]|"finish_reason"\s*:\s*""#),
+            ProviderKind::Anthropic => Some(r"message_(stop|delta)"),
+            ProviderKind::Gemini | ProviderKind::Ollama => None,
+        };
+        Self {
+            end: pattern.and_then(|p| Regex::new(p).ok()),
+        }
+    }
+}
+
+/// Bytes of one chunk kept to find an end marker split across two chunks.
+const TAIL: usize = 64;
+
+#[async_trait::async_trait]
+impl Middleware for RequireStreamEnd {
+    async fn handle(
+        &self,
+        req: Request,
+        extensions: &mut http::Extensions,
+        next: Next<'_>,
+    ) -> Result<Response> {
+        let response = next.run(req, extensions).await?;
+        let is_stream = response
+            .headers()
+            .get(reqwest::header::CONTENT_TYPE)
+            .and_then(|v| v.to_str().ok())
+            .is_some_and(|v| v.starts_with("text/event-stream"));
+        let Some(end) = self.end.clone().filter(|_| is_stream) else {
+            return Ok(response);
+        };
+        let mut builder = http::Response::builder()
+            .status(response.status())
+            .version(response.version())
+            .url(response.url().clone());
+        if let Some(headers) = builder.headers_mut() {
+            *headers = response.headers().clone();
+        }
+        let body = checked(response.bytes_stream(), end);
+        let rebuilt = builder
+            .body(reqwest::Body::wrap_stream(body))
+            .map_err(|e| reqwest_middleware::Error::Middleware(e.into()))?;
+        Ok(Response::from(rebuilt))
+    }
+}
+
+type BoxError = Box<dyn std::error::Error + Send + Sync>;
+
+/// The body as it comes, with an error in place of its end when no end marker was seen.
+fn checked<S, B>(
+    body: S,
+    end: Regex,
+) -> impl futures::Stream<Item = std::result::Result<B, BoxError>>
+where
+    S: futures::Stream<Item = reqwest::Result<B>>,
+    B: AsRef<[u8]>,
+{
+    let state = (Box::pin(body), end, Vec::<u8>::new(), false, false);
+    futures::stream::unfold(
+        state,
+        |(mut body, end, mut tail, mut seen, done)| async move {
+            if done {
+                return None;
+            }
+            match body.next().await {
+                Some(Ok(chunk)) => {
+                    if !seen {
+                        tail.extend_from_slice(chunk.as_ref());
+                        seen = end.is_match(&tail);
+                        let keep = tail.len().saturating_sub(TAIL);
+                        tail.drain(..keep);
+                    }
+                    Some((Ok(chunk), (body, end, tail, seen, false)))
+                }
+                Some(Err(e)) => Some((Err(e.into()), (body, end, tail, seen, true))),
+                None if seen => None,
+                None => Some((Err(EndedEarly.into()), (body, end, tail, seen, true))),
+            }
+        },
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn run(
+        kind: ProviderKind,
+        chunks: &[&'static str],
+    ) -> Vec<std::result::Result<String, String>> {
+        let end = RequireStreamEnd::new(kind).end.expect("checked");
+        let body = futures::stream::iter(chunks.iter().copied().map(Ok::<_, reqwest::Error>));
+        let rt = tokio::runtime::Builder::new_current_thread()
+            .build()
+            .expect("runtime");
+        rt.block_on(
+            checked(body, end)
+                .map(|r| r.map(str::to_string).map_err(|e| e.to_string()))
+                .collect(),
+        )
+    }
+
+    #[test]
+    fn a_stream_with_its_final_event_passes_unchanged() {
+        let chunks = [
+            "event: response.created\n\n",
+            "event: response.compl",
+            "eted\n\n",
+        ];
+        let out = run(ProviderKind::OpenAi, &chunks);
+        assert_eq!(out.len(), 3);
+        assert!(out.iter().all(|r| r.is_ok()));
+        let chat = run(
+            ProviderKind::OpenAiCompatible,
+            &["data: {}\n\n", "data: [DONE]\n\n"],
+        );
+        assert!(chat.iter().all(|r| r.is_ok()));
+        let late = run(
+            ProviderKind::OpenAiCompatible,
+            &[r#"data: {"choices":[{"finish_reason": "stop"}]}"#],
+        );
+        assert!(late.iter().all(|r| r.is_ok()));
+        let anthropic = run(ProviderKind::Anthropic, &["event: message_stop\n\n"]);
+        assert!(anthropic.iter().all(|r| r.is_ok()));
+    }
+
+    #[test]
+    fn a_stream_that_stops_early_ends_in_an_error() {
+        for (kind, chunk) in [
+            (
+                ProviderKind::OpenAi,
+                "event: response.output_text.delta\n\n",
+            ),
+            (
+                ProviderKind::OpenAiCompatible,
+                r#"data: {"choices":[{"finish_reason":null}]}"#,
+            ),
+            (ProviderKind::Anthropic, "event: content_block_delta\n\n"),
+        ] {
+            let out = run(kind, &[chunk]);
+            assert_eq!(out.len(), 2, "{kind}");
+            assert!(out[0].is_ok());
+            assert_eq!(
+                out[1],
+                Err("the reply stream ended before the model finished".to_string())
+            );
+        }
+    }
+}

@@ -1,0 +1,296 @@
+//! `git_diff`: the change, ranked by relevance, as a summary or with full diffs.
+
+use iris_core::protocol::Risk;
+use std::collections::BTreeMap;
+use std::fmt::Write;
+
+use schemars::JsonSchema;
+use serde::Deserialize;
+
+use super::git::change_label;
+use super::{IrisTool, ToolContext, ToolFailure, blocking, bound_output};
+use iris_core::change::relevance::is_lock_or_generated;
+use iris_core::change::size::SizeBucket;
+use iris_core::change::size::guidance;
+use iris_core::change::{FileDiff, ScoredFile, rank_files, size_bucket};
+use iris_git::DiffTarget;
+
+/// Files listed with their reasons; the rest get one short line each.
+const DETAILED_FILES: usize = 40;
+/// Bound on the summary part; past it, the remaining files are counted by directory.
+const MAX_SUMMARY_CHARS: usize = 24_000;
+/// Bound on the whole answer with full diffs.
+const MAX_STANDARD_CHARS: usize = 60_000;
+/// Lines of one file's diff shown when no `files` were named.
+const MAX_LINES_PER_FILE: usize = 400;
+/// Lock and generated files below this score keep their diff out of `standard`.
+const LOW_RELEVANCE: f32 = 0.5;
+
+/// `summary`: files ranked by relevance with their reasons, no diff text;
+/// `standard`: the summary followed by the full diffs (of `files` when given).
+#[derive(Debug, Default, Clone, Copy, PartialEq, Eq, Deserialize, JsonSchema)]
+#[serde(rename_all = "lowercase")]
+#[schemars(inline)]
+pub enum Detail {
+    #[default]
+    Summary,
+    Standard,
+}
+
+#[derive(Debug, Deserialize, JsonSchema)]
+pub struct GitDiffArgs {
+    /// `summary` (default) ranks the files; `standard` adds the diffs.
+    #[serde(default)]
+    pub detail: Detail,
+    /// Start of a range (exclusive). Without from/to the staged changes are described.
+    #[serde(default)]
+    pub from: Option<String>,
+    /// End of a range (default HEAD). Alone, the changes of that one commit.
+    #[serde(default)]
+    pub to: Option<String>,
+    /// Only these files (paths relative to the repository root).
+    #[serde(default)]
+    pub files: Option<Vec<String>>,
+    /// Without from/to: all uncommitted changes (staged and unstaged) instead of the staged ones.
+    #[serde(default)]
+    pub include_unstaged: bool,
+}
+
+pub struct GitDiff;
+
+impl IrisTool for GitDiff {
+    const NAME: &'static str = "git_diff";
+    const RISK: Risk = Risk::ReadOnly;
+    const DESCRIPTION: &'static str = "The staged changes (all uncommitted ones with \
+        include_unstaged; or from..to, or one commit with only `to`): a header with the size of the change and how to approach it, then the files \
+        sorted by relevance with a percentage, stars and the reasons. detail=standard adds the \
+        full diffs, only of `files` when given; start with the summary on large changes.";
+    type Args = GitDiffArgs;
+
+    async fn run(&self, ctx: &ToolContext, args: GitDiffArgs) -> Result<String, ToolFailure> {
+        blocking(ctx, move |ctx| Self::run_blocking(ctx, args)).await
+    }
+}
+
+impl GitDiff {
+    fn run_blocking(ctx: &ToolContext, args: GitDiffArgs) -> Result<String, ToolFailure> {
+        let target = match (args.from, args.to) {
+            (None, None) if args.include_unstaged => DiffTarget::WorkingTree,
+            (None, None) => DiffTarget::Staged,
+            (Some(from), to) => DiffTarget::Range {
+                from,
+                to: to.unwrap_or_else(|| "HEAD".to_string()),
+            },
+            (None, Some(to)) => DiffTarget::Commit(to),
+        };
+        let files = args.files.unwrap_or_default();
+        let repo = ctx.repo()?;
+        let diff = repo.diff_files(&target, &files)?;
+        Ok(render(&diff, &target, args.detail, &files))
+    }
+}
+
+/// The change as the first request carries it, in at most about `budget` characters: the
+/// summary, then the full diffs of the most relevant files that fit (every file of a Small
+/// change, at most [`EVIDENCE_FILES`] of a bigger one), and what is left for the tool.
+pub fn evidence(
+    ctx: &ToolContext,
+    target: &DiffTarget,
+    budget: usize,
+) -> Result<String, ToolFailure> {
+    let diff = ctx.repo()?.diff_files(target, &[])?;
+    if diff.is_empty() {
+        return Ok(render(&diff, target, Detail::Summary, &[]));
+    }
+    let ranked = rank_files(&diff);
+    let mut out = header(&diff, target, false);
+    write_ranking(&mut out, &ranked, budget / 3);
+    let small = size_bucket(diff.len(), lines(&diff), false) == SizeBucket::Small;
+    let limit = if small { diff.len() } else { EVIDENCE_FILES };
+    let mut shown = Vec::new();
+    let mut left = Vec::new();
+    for scored in &ranked {
+        let f = scored.file;
+        if is_lock_or_generated(&f.path) && scored.relevance.score < LOW_RELEVANCE {
+            left.push(f.path.as_str());
+            continue;
+        }
+        let mut text = String::new();
+        f.render(&mut text);
+        if shown.len() < limit && out.len() + text.len() < budget {
+            out.push('\n');
+            out.push_str(&text);
+            shown.push(f.path.as_str());
+        } else {
+            left.push(f.path.as_str());
+        }
+    }
+    if !shown.is_empty() {
+        let at = out.find("\nFiles by relevance").map_or(out.len(), |i| i);
+        let what = if left.is_empty() {
+            "\nThe full diffs of every file follow the ranking: this is the whole change, \
+             git_diff would show nothing more.\n"
+                .to_string()
+        } else {
+            format!(
+                "\nThe full diffs of the {} most relevant file(s) follow the ranking.\n",
+                shown.len()
+            )
+        };
+        out.insert_str(at, &what);
+    }
+    if !left.is_empty() {
+        let _ = writeln!(
+            out,
+            "\n[not shown: the diffs of {} other file(s) ({}); git_diff with detail=standard and files=[...] reads them]",
+            left.len(),
+            first_of(&left, 20),
+        );
+    }
+    Ok(out)
+}
+
+/// Files of a bigger change whose diffs the first request carries.
+const EVIDENCE_FILES: usize = 5;
+
+fn lines(diff: &[FileDiff]) -> usize {
+    diff.iter().map(|f| f.additions + f.deletions).sum()
+}
+
+/// "Staged changes: 3 file(s), +10 -2 (12 lines)", the size and its advice.
+fn header(diff: &[FileDiff], target: &DiffTarget, filtered: bool) -> String {
+    let added: usize = diff.iter().map(|f| f.additions).sum();
+    let removed: usize = diff.iter().map(|f| f.deletions).sum();
+    let bucket = size_bucket(diff.len(), added + removed, filtered);
+    format!(
+        "{}: {} file(s), +{added} -{removed} ({} lines)\nSize: {}. {}\n\nFiles by relevance:\n",
+        describe(target),
+        diff.len(),
+        added + removed,
+        bucket.name(),
+        guidance(bucket, diff.len(), added + removed),
+    )
+}
+
+fn describe(target: &DiffTarget) -> String {
+    match target {
+        DiffTarget::Staged => "Staged changes".to_string(),
+        DiffTarget::Unstaged => "Unstaged changes".to_string(),
+        DiffTarget::WorkingTree => "Uncommitted changes".to_string(),
+        DiffTarget::Range { from, to } => format!("Changes in {from}..{to}"),
+        DiffTarget::Commit(rev) => format!("Changes of commit {rev}"),
+    }
+}
+
+/// The answer the model reads. Pure: everything it shows comes from `diff`.
+fn render(diff: &[FileDiff], target: &DiffTarget, detail: Detail, named: &[String]) -> String {
+    if diff.is_empty() {
+        let hint = match target {
+            DiffTarget::Staged => " (nothing is staged; see git_status with include_unstaged)",
+            _ => "",
+        };
+        return format!("{}: no changes{hint}.\n", describe(target));
+    }
+    let ranked = rank_files(diff);
+    let mut out = header(diff, target, !named.is_empty());
+    write_ranking(&mut out, &ranked, MAX_SUMMARY_CHARS);
+    if detail == Detail::Standard {
+        write_diffs(&mut out, &ranked, !named.is_empty());
+        return bound_output(
+            out,
+            MAX_STANDARD_CHARS,
+            "request fewer files with `files` to see the rest",
+        );
+    }
+    out
+}
+
+fn write_ranking(out: &mut String, ranked: &[ScoredFile<'_>], max_chars: usize) {
+    for (i, scored) in ranked.iter().enumerate() {
+        if out.len() > max_chars {
+            write_remaining(out, &ranked[i..]);
+            return;
+        }
+        let f = scored.file;
+        let r = &scored.relevance;
+        let name = match &f.old_path {
+            Some(old) => format!("{old} -> {}", f.path),
+            None => f.path.clone(),
+        };
+        let size = if f.binary {
+            "binary".to_string()
+        } else {
+            format!("+{} -{}", f.additions, f.deletions)
+        };
+        if i < DETAILED_FILES {
+            let _ = writeln!(
+                out,
+                "{:>3}% {} {name} ({}, {size})\n      {}",
+                r.percent(),
+                r.stars(),
+                change_label(f.kind),
+                r.reasons.join("; ")
+            );
+        } else {
+            let _ = writeln!(out, "{:>3}% {name} ({size})", r.percent());
+        }
+    }
+}
+
+/// The files past the summary's bound, counted by top-level directory.
+fn write_remaining(out: &mut String, rest: &[ScoredFile<'_>]) {
+    let mut by_dir: BTreeMap<&str, usize> = BTreeMap::new();
+    for scored in rest {
+        let dir = scored.file.path.split_once('/').map_or(".", |(dir, _)| dir);
+        *by_dir.entry(dir).or_default() += 1;
+    }
+    let mut dirs: Vec<(&str, usize)> = by_dir.into_iter().collect();
+    dirs.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(b.0)));
+    let listed: Vec<String> = dirs
+        .iter()
+        .map(|(dir, n)| format!("{dir}/ ({n})"))
+        .collect();
+    let _ = writeln!(
+        out,
+        "... and {} lower-relevance file(s), by directory: {}",
+        rest.len(),
+        first_of(&listed, 20),
+    );
+}
+
+/// The first `n` items, comma-separated, with ", ..." when there are more.
+fn first_of<S: AsRef<str>>(items: &[S], n: usize) -> String {
+    let shown: Vec<&str> = items.iter().take(n).map(AsRef::as_ref).collect();
+    let more = if items.len() > n { ", ..." } else { "" };
+    format!("{}{more}", shown.join(", "))
+}
+
+fn write_diffs(out: &mut String, ranked: &[ScoredFile<'_>], named: bool) {
+    out.push_str("\nDiffs (most relevant first):\n");
+    for scored in ranked {
+        let f = scored.file;
+        if !named && is_lock_or_generated(&f.path) && scored.relevance.score < LOW_RELEVANCE {
+            let _ = writeln!(
+                out,
+                "\n[diff of {} left out: lock or generated file, +{} -{}]",
+                f.path, f.additions, f.deletions
+            );
+            continue;
+        }
+        let mut text = String::new();
+        f.render(&mut text);
+        if !named && text.lines().count() > MAX_LINES_PER_FILE {
+            let kept: Vec<&str> = text.lines().take(MAX_LINES_PER_FILE).collect();
+            let _ = writeln!(
+                out,
+                "\n{}\n[diff of {} cut at {MAX_LINES_PER_FILE} lines; request it with files: [\"{}\"]]",
+                kept.join("\n"),
+                f.path,
+                f.path
+            );
+        } else {
+            out.push('\n');
+            out.push_str(&text);
+        }
+    }
+}

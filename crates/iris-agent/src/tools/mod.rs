@@ -1,0 +1,278 @@
+//! The tools Iris gathers evidence with, as rig-core tools.
+//!
+//! Each tool is a small type implementing [`IrisTool`]: typed arguments whose JSON schema comes
+//! from schemars, and a `run` that checks its arguments and returns bounded text (blocking work
+//! off the async threads, through [`blocking`]). [`Adapter`] turns any of them into a rig
+//! [`Tool`]: it builds the definition and traces each call (`--debug`). Failures come back as
+//! text the model can read, never as a panic.
+
+pub mod boundary;
+mod code_search;
+mod definitions;
+mod file_list;
+mod file_read;
+mod file_search;
+pub(crate) mod git;
+pub(crate) mod git_diff;
+pub mod outline;
+mod project_docs;
+pub mod refer_to_source;
+pub mod registry;
+mod repo_map;
+mod static_analysis;
+pub mod subagent;
+pub mod workspace;
+
+use std::fmt::Debug;
+use std::path::PathBuf;
+use std::time::Instant;
+
+use rig_core::completion::ToolDefinition;
+use rig_core::tool::Tool;
+use schemars::JsonSchema;
+use serde::de::DeserializeOwned;
+use thiserror::Error;
+
+use crate::EventSink;
+use crate::redact::for_log;
+use crate::safety::Safety;
+use iris_core::protocol::Risk;
+use iris_git::GitRepo;
+
+/// What every tool needs to know about where it runs.
+#[derive(Debug, Clone)]
+pub struct ToolContext {
+    /// The repository root; every path a tool takes is relative to it.
+    pub repo_root: PathBuf,
+    /// Whether the user trusts this repository enough to run its build scripts (linters do).
+    pub trusted: bool,
+    /// Which calls need the user's approval, and the tools allowed for the session.
+    pub safety: Safety,
+    /// The run's events, where an approval is asked for.
+    pub sink: EventSink,
+}
+
+impl ToolContext {
+    /// A context for an untrusted repository, in the default safety mode, with nobody to ask.
+    pub fn new(repo_root: PathBuf) -> Self {
+        Self {
+            repo_root,
+            trusted: false,
+            safety: Safety::default(),
+            sink: EventSink::none(),
+        }
+    }
+
+    /// The same context, trusted or not.
+    pub fn with_trust(mut self, trusted: bool) -> Self {
+        self.trusted = trusted;
+        self
+    }
+
+    pub fn with_safety(mut self, safety: Safety) -> Self {
+        self.safety = safety;
+        self
+    }
+
+    /// The same context for one run, asking its approvals through `sink`.
+    pub fn reporting_to(&self, sink: &EventSink) -> Self {
+        Self {
+            sink: sink.clone(),
+            ..self.clone()
+        }
+    }
+
+    /// Whether a call of `tool` may go ahead; the error is what the model reads. An execute
+    /// tool in an untrusted repository runs nothing (it says what it would have run), so it
+    /// needs no approval: without trust, execution is refused whatever the mode.
+    async fn permit(&self, tool: &str, risk: Risk, args: &str) -> Result<(), ToolFailure> {
+        if risk == Risk::Execute && !self.trusted {
+            return Ok(());
+        }
+        self.safety.permit(tool, risk, args, &self.sink).await
+    }
+
+    pub fn repo(&self) -> Result<GitRepo, ToolFailure> {
+        GitRepo::discover(&self.repo_root).map_err(ToolFailure::from)
+    }
+}
+
+/// A tool's failure, worded for the model to read and act on.
+#[derive(Debug, Error)]
+#[error("{0}")]
+pub struct ToolFailure(pub String);
+
+impl ToolFailure {
+    pub fn new(message: impl Into<String>) -> Self {
+        Self(message.into())
+    }
+}
+
+impl From<iris_git::GitError> for ToolFailure {
+    fn from(err: iris_git::GitError) -> Self {
+        Self(err.to_string())
+    }
+}
+
+/// One tool: its name, what it is for, its arguments and the work it does.
+pub trait IrisTool: Send + Sync + 'static {
+    const NAME: &'static str;
+    const DESCRIPTION: &'static str;
+    /// What a call can do; the safety mode decides whether it needs the user's approval.
+    const RISK: Risk;
+    type Args: DeserializeOwned + JsonSchema + Debug + Send + Sync + 'static;
+
+    /// The name the model calls the tool by: [`Self::NAME`] unless the tool is one of a family
+    /// named at run time (`update_commit`, `update_pr`, ...).
+    fn name(&self) -> String {
+        Self::NAME.to_string()
+    }
+
+    /// What the tool is for: [`Self::DESCRIPTION`] unless it depends on the tool's settings.
+    fn description(&self) -> String {
+        Self::DESCRIPTION.to_string()
+    }
+
+    /// The work. Work that blocks (reading the repository) goes through [`blocking`] so the
+    /// async threads stay free; work that waits on other work (subagents) is awaited as is.
+    fn run(
+        &self,
+        ctx: &ToolContext,
+        args: Self::Args,
+    ) -> impl Future<Output = Result<String, ToolFailure>> + Send;
+}
+
+/// Runs blocking work on a thread of its own, with its own copy of the context.
+pub async fn blocking(
+    ctx: &ToolContext,
+    work: impl FnOnce(&ToolContext) -> Result<String, ToolFailure> + Send + 'static,
+) -> Result<String, ToolFailure> {
+    let ctx = ctx.clone();
+    tokio::task::spawn_blocking(move || work(&ctx))
+        .await
+        .unwrap_or_else(|e| {
+            Err(ToolFailure::new(format!(
+                "the tool stopped unexpectedly: {e}"
+            )))
+        })
+}
+
+/// Makes an [`IrisTool`] a rig [`Tool`].
+pub struct Adapter<T> {
+    ctx: ToolContext,
+    tool: T,
+}
+
+impl<T: IrisTool> Adapter<T> {
+    pub fn new(ctx: ToolContext, tool: T) -> Self {
+        Self { ctx, tool }
+    }
+}
+
+impl<T: IrisTool> Tool for Adapter<T> {
+    const NAME: &'static str = T::NAME;
+    type Error = ToolFailure;
+    type Args = T::Args;
+    type Output = String;
+
+    fn name(&self) -> String {
+        self.tool.name()
+    }
+
+    async fn definition(&self, _prompt: String) -> ToolDefinition {
+        ToolDefinition {
+            name: self.tool.name(),
+            description: self.tool.description(),
+            parameters: parameters_schema::<T::Args>(),
+        }
+    }
+
+    async fn call(&self, args: Self::Args) -> Result<String, ToolFailure> {
+        let started = Instant::now();
+        let described = format!("{args:?}");
+        let tool = self.tool.name();
+        let result = match self.ctx.permit(&tool, T::RISK, &described).await {
+            Ok(()) => self.tool.run(&self.ctx, args).await,
+            Err(refused) => Err(refused),
+        };
+        let elapsed_ms = started.elapsed().as_secs_f64() * 1000.0;
+        match &result {
+            Ok(text) => tracing::debug!(
+                tool = tool.as_str(),
+                args = %for_log(&described),
+                elapsed_ms = format!("{elapsed_ms:.1}"),
+                output_chars = text.len(),
+                "tool call"
+            ),
+            Err(err) => tracing::debug!(
+                tool = tool.as_str(),
+                args = %for_log(&described),
+                elapsed_ms = format!("{elapsed_ms:.1}"),
+                error = %for_log(&err.to_string()),
+                "tool call failed"
+            ),
+        }
+        result
+    }
+}
+
+/// The JSON schema of a tool's arguments, as providers expect it: an object schema without
+/// the `$schema` and `title` decorations.
+pub(crate) fn parameters_schema<A: JsonSchema>() -> serde_json::Value {
+    let mut schema = serde_json::to_value(schemars::schema_for!(A)).unwrap_or_default();
+    if let Some(object) = schema.as_object_mut() {
+        object.remove("$schema");
+        object.remove("title");
+        object
+            .entry("properties")
+            .or_insert_with(|| serde_json::json!({}));
+    }
+    schema
+}
+
+/// Cuts `text` to at most `max_chars` characters, on a line boundary when one is near, and
+/// says what was left out and how to get it.
+pub fn bound_output(mut text: String, max_chars: usize, how_to_see_more: &str) -> String {
+    let total = text.chars().count();
+    if total <= max_chars {
+        return text;
+    }
+    let cut = text
+        .char_indices()
+        .nth(max_chars)
+        .map_or(text.len(), |(i, _)| i);
+    let cut = match text[..cut].rfind('\n') {
+        Some(newline) if newline > cut / 2 => newline + 1,
+        _ => cut,
+    };
+    text.truncate(cut);
+    if !text.ends_with('\n') {
+        text.push('\n');
+    }
+    text.push_str(&format!(
+        "[output cut at {max_chars} of {total} characters; {how_to_see_more}]\n"
+    ));
+    text
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bound_output_keeps_short_text_and_cuts_long_text_with_a_note() {
+        assert_eq!(bound_output("short".into(), 10, "x"), "short");
+        let long = "line one\nline two\nline three\n".repeat(10);
+        let cut = bound_output(long, 50, "ask for less");
+        assert!(cut.contains("[output cut at 50 of 290 characters; ask for less]"));
+        assert!(cut.lines().next().is_some_and(|l| l == "line one"));
+        assert!(cut.len() < 120);
+    }
+
+    #[test]
+    fn bound_output_never_splits_a_character() {
+        let text = "é".repeat(100);
+        let cut = bound_output(text, 7, "more");
+        assert!(cut.starts_with("ééééééé\n"));
+    }
+}

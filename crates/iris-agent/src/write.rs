@@ -1,0 +1,541 @@
+//! The one way an artifact is written, for the command line and the studio alike: the
+//! capability and request come from the artifact's kind and scope, the critic and the
+//! emoji from the configuration.
+
+use std::time::Duration;
+
+use super::evidence::without_evidence;
+use super::generate::within;
+use super::iris::IrisAgent;
+use super::requests::{Scope, request};
+use crate::EventSink;
+use crate::template_filling::{keep_template, template_section};
+use iris_core::artifact::{
+    Artifact, ArtifactKind, Changelog, GeneratedMessage, PullRequest, ReleaseNotes, Review,
+};
+use iris_core::commit_rules::{CommitRules, Violation, error_count};
+use iris_core::pr_template::Template;
+use iris_core::protocol::AgentEvent;
+use iris_core::ticket::{self, Ticket};
+use iris_git::HeadState;
+
+/// A written artifact, as text and as data.
+#[derive(Debug, Clone)]
+pub struct Written {
+    pub kind: ArtifactKind,
+    /// The markdown (for a commit message, the text git records).
+    pub text: String,
+    /// The structured artifact, as the model filled it in.
+    pub json: serde_json::Value,
+    /// Requests sent to the model, the critic's included.
+    pub requests: usize,
+    pub input_tokens: u64,
+    pub output_tokens: u64,
+    /// The critic could not run; the first artifact stands.
+    pub critic_warning: Option<String>,
+    /// For a commit message in a repository with commit rules: the rules it still breaks,
+    /// errors and warnings, after the one retry its errors asked for. Empty otherwise.
+    pub rule_violations: Vec<Violation>,
+    /// The file the repository's commit rules came from (`commitlint.config.js`, ...), when
+    /// a commit message was checked against them.
+    pub rules_source: Option<String>,
+}
+
+impl IrisAgent {
+    /// Writes `kind` over `scope`. The critic checks it when the kind asks for it by default
+    /// or `ask_critic` does, and never when the configuration turns it off. The whole run has
+    /// one deadline (`run_timeout_secs`), and ends with an [`AgentEvent::Done`] or
+    /// [`AgentEvent::Error`] event as well.
+    pub async fn write(
+        &self,
+        kind: ArtifactKind,
+        scope: &Scope,
+        ask_critic: bool,
+        sink: &EventSink,
+    ) -> anyhow::Result<Written> {
+        let started = std::time::Instant::now();
+        let work = async {
+            let clock = self.clock();
+            let prepared = self.prepare(kind, scope, sink).await?;
+            self.write_unbounded(&prepared, None, ask_critic, clock, sink)
+                .await
+        };
+        self.bounded(sink, work, |written| finished(kind, started, written))
+            .await
+    }
+
+    /// One version of an artifact from what [`IrisAgent::prepare`] gathered, with `angle`
+    /// (a section of the request: how this one differs from the others) when several are
+    /// written for the user to choose from; within the run's deadline, as [`IrisAgent::write`].
+    pub(crate) async fn write_prepared(
+        &self,
+        prepared: &Prepared,
+        angle: Option<&str>,
+        ask_critic: bool,
+        sink: &EventSink,
+    ) -> anyhow::Result<Written> {
+        let started = std::time::Instant::now();
+        let work = self.write_unbounded(prepared, angle, ask_critic, self.clock(), sink);
+        self.bounded(sink, work, |written| {
+            finished(prepared.kind, started, written)
+        })
+        .await
+    }
+
+    /// When a run starts, and how long approvals had waited then: the retry on the commit
+    /// rules must end before the run's deadline, or the first message is lost.
+    fn clock(&self) -> Clock {
+        (tokio::time::Instant::now(), self.ctx.safety.waited())
+    }
+
+    /// `work` within the run's one deadline, ending with an [`AgentEvent::Done`] carrying
+    /// `done`'s text, or an [`AgentEvent::Error`].
+    pub(crate) async fn bounded<T>(
+        &self,
+        sink: &EventSink,
+        work: impl Future<Output = anyhow::Result<T>>,
+        done: impl FnOnce(&T) -> String,
+    ) -> anyhow::Result<T> {
+        let result = within(self.settings.run_timeout, &self.ctx.safety, work).await;
+        match &result {
+            Ok(value) => sink.send(AgentEvent::Done(done(value))),
+            Err(err) => sink.send(AgentEvent::Error(format!("{err:#}"))),
+        }
+        result
+    }
+
+    /// What every version of `kind` over `scope` is written from, read once: the template
+    /// (first, so a template named but missing fails before any work), the evidence, the
+    /// commit rules and the ticket.
+    pub(crate) async fn prepare(
+        &self,
+        kind: ArtifactKind,
+        scope: &Scope,
+        sink: &EventSink,
+    ) -> anyhow::Result<Prepared> {
+        let template = match kind {
+            ArtifactKind::Pr => self.find_pr_template(sink).await?,
+            _ => None,
+        };
+        sink.send(AgentEvent::Status("gathering the evidence".into()));
+        let evidence = super::evidence::gather(&self.ctx, self.main.kind, kind, scope).await;
+        let rules = match kind {
+            ArtifactKind::Commit => self.commit_rules(sink).await,
+            _ => None,
+        };
+        let ticket = match kind {
+            ArtifactKind::Commit | ArtifactKind::Pr => self.ticket().await,
+            _ => None,
+        };
+        Ok(Prepared {
+            kind,
+            asked: request(kind, scope),
+            version: scope.version().map(str::to_string),
+            evidence,
+            rules,
+            template,
+            ticket,
+        })
+    }
+
+    async fn write_unbounded(
+        &self,
+        prepared: &Prepared,
+        angle: Option<&str>,
+        ask_critic: bool,
+        clock: Clock,
+        sink: &EventSink,
+    ) -> anyhow::Result<Written> {
+        let Prepared {
+            kind,
+            asked,
+            version,
+            evidence,
+            rules,
+            template,
+            ticket,
+        } = prepared;
+        let kind = *kind;
+        // The rules, the template and the ticket go before the evidence, so a retry without
+        // the evidence keeps them.
+        let sections = [
+            Some(asked.clone()),
+            rules.as_ref().and_then(rules_section),
+            template.as_ref().map(template_section),
+            ticket
+                .as_ref()
+                .map(|t| t.section(kind == ArtifactKind::Commit)),
+            angle.map(str::to_string),
+            Some(evidence.clone()),
+        ];
+        let request = sections
+            .into_iter()
+            .flatten()
+            .collect::<Vec<_>>()
+            .join("\n\n");
+        let critic = self.critic_enabled && (kind.describe().critic || ask_critic);
+        let version = version.clone();
+        // Without gitmoji (and always with conventional commits, or rules that read a type at
+        // the start of the header) no emoji is kept.
+        let typed_header = rules
+            .as_ref()
+            .is_some_and(|r| r.type_empty.is_some() || r.type_enum.is_some());
+        let drop_emoji = !self.style.gitmoji || self.style.preset == "conventional" || typed_header;
+        let run = Run {
+            kind,
+            request: &request,
+            critic,
+            sink,
+        };
+        match kind {
+            ArtifactKind::Commit => {
+                let finish = move |m: &mut GeneratedMessage| {
+                    if drop_emoji {
+                        m.emoji = None;
+                    }
+                    if let Some(ticket) = ticket {
+                        ticket.place(m, !typed_header);
+                    }
+                };
+                let written = self.write_as(run, &finish).await?;
+                match rules {
+                    Some(rules) => {
+                        self.keep_to_rules(written, rules, (&request, clock), finish, sink)
+                            .await
+                    }
+                    None => Ok(written),
+                }
+            }
+            ArtifactKind::Review => self.write_as(run, |_: &mut Review| {}).await,
+            ArtifactKind::Pr => {
+                let finish = |pr: &mut PullRequest| keep_template(pr, template.as_ref(), sink);
+                self.write_as(run, finish).await
+            }
+            ArtifactKind::Changelog => {
+                self.write_as(run, |c: &mut Changelog| {
+                    c.version = c.version.take().or(version)
+                })
+                .await
+            }
+            ArtifactKind::ReleaseNotes => {
+                self.write_as(run, |n: &mut ReleaseNotes| {
+                    n.version = n.version.take().or(version)
+                })
+                .await
+            }
+        }
+    }
+
+    /// Generates the artifact as `T`, lets `finish` complete it, and renders it (a commit
+    /// message's markdown is the text git records).
+    async fn write_as<T: Artifact + Send + 'static>(
+        &self,
+        run: Run<'_>,
+        finish: impl FnOnce(&mut T),
+    ) -> anyhow::Result<Written> {
+        let name = run.kind.name();
+        let mut generated = self
+            .generate::<T>(name, run.request, run.critic, run.sink)
+            .await?;
+        finish(&mut generated.artifact);
+        Ok(Written {
+            kind: run.kind,
+            text: generated.artifact.to_markdown(),
+            json: serde_json::to_value(&generated.artifact)?,
+            requests: generated.requests,
+            input_tokens: generated.input_tokens,
+            output_tokens: generated.output_tokens,
+            critic_warning: generated.critic_warning,
+            rule_violations: Vec::new(),
+            rules_source: None,
+        })
+    }
+
+    /// The ticket the branch's name carries, with where the project's history puts ticket ids;
+    /// `None` on a detached HEAD, a branch without one or a repository that cannot be read.
+    async fn ticket(&self) -> Option<Ticket> {
+        let root = self.ctx.repo_root.clone();
+        let found = tokio::task::spawn_blocking(move || {
+            let repo = iris_git::GitRepo::discover(&root).ok()?;
+            let branch = match repo.head_state().ok()? {
+                HeadState::Branch(name) | HeadState::Unborn(name) => name,
+                HeadState::Detached(_) => return None,
+            };
+            let history: Vec<String> = repo
+                .log(ticket::HISTORY)
+                .unwrap_or_default()
+                .into_iter()
+                .filter(|c| c.parent_count < 2)
+                .map(|c| c.message)
+                .collect();
+            Ticket::find(&branch, &history)
+        });
+        found.await.ok().flatten()
+    }
+
+    /// The repository's commit rules, if it has any. A configuration that cannot be read is
+    /// a warning, and the message is written as if there were none.
+    async fn commit_rules(&self, sink: &EventSink) -> Option<CommitRules> {
+        let root = self.ctx.repo_root.clone();
+        let found =
+            tokio::task::spawn_blocking(move || iris_config::project::commit_rules(&root)).await;
+        let err = match found {
+            Ok(Ok(Some(rules))) if !rules.notes.is_empty() => {
+                // What the reader passed over (an `extends` it cannot resolve, a function).
+                let notes = rules.notes.join("; ");
+                sink.send(AgentEvent::Warning(format!("{}: {notes}", rules.source)));
+                return Some(rules);
+            }
+            Ok(Ok(rules)) => return rules,
+            Ok(Err(err)) => err.to_string(),
+            Err(join) => format!("cannot read the commit rules: {join}"),
+        };
+        sink.send(AgentEvent::Warning(format!(
+            "{err}; the message is written without them"
+        )));
+        None
+    }
+
+    /// `written` (a commit message) checked against `rules`: on an error-level violation the
+    /// model is asked once more, with the message and what it breaks, and the revision is kept
+    /// when it breaks fewer error-level rules. Never more than one retry; a retry that fails
+    /// leaves the first message, with a warning.
+    async fn keep_to_rules(
+        &self,
+        mut written: Written,
+        rules: &CommitRules,
+        (request, (started, waited_before)): (&str, (tokio::time::Instant, Duration)),
+        finish: impl Fn(&mut GeneratedMessage),
+        sink: &EventSink,
+    ) -> anyhow::Result<Written> {
+        written.rules_source = Some(rules.source.clone());
+        let first = rules.check(&written.text);
+        let errors = error_count(&first);
+        if errors == 0 {
+            written.rule_violations = first;
+            return Ok(written);
+        }
+        sink.send(AgentEvent::Status(format!(
+            "the message breaks {}: asking once more",
+            broken_rules(&first)
+        )));
+        let asked = follow_up_request(request, rules, &written.text, &first);
+        // The run's deadline as `within` keeps it (answered questions move it on), less a
+        // second, so the run's own timeout never cuts the first message off.
+        let waited = self.ctx.safety.waited().saturating_sub(waited_before);
+        let deadline = started + self.settings.run_timeout + waited;
+        let until = deadline
+            .checked_sub(Duration::from_secs(1))
+            .unwrap_or(started);
+        let follow_up = self.follow_up::<GeneratedMessage>(written.kind.name(), &asked, sink);
+        let asked_again = match tokio::time::timeout_at(until, follow_up).await {
+            Ok(Ok(revised)) => Ok(revised),
+            Ok(Err(err)) => Err(format!("{err:#}")),
+            Err(_) => Err("the run's time ran out".to_string()),
+        };
+        let revised = match asked_again {
+            Ok(revised) => revised,
+            Err(why) => {
+                sink.send(AgentEvent::Warning(format!(
+                    "asking for a message that follows {} failed ({why}); keeping the first",
+                    rules.source
+                )));
+                written.rule_violations = first;
+                return Ok(written);
+            }
+        };
+        written.requests += revised.requests;
+        written.input_tokens += revised.input_tokens;
+        written.output_tokens += revised.output_tokens;
+        let mut message = revised.artifact;
+        finish(&mut message);
+        let text = message.to_markdown();
+        let second = rules.check(&text);
+        let left = error_count(&second);
+        if left < errors {
+            sink.send(AgentEvent::Status(if left == 0 {
+                "the revised message follows the rules".to_string()
+            } else {
+                format!("the revised message still breaks {}", broken_rules(&second))
+            }));
+            written.text = text;
+            written.json = serde_json::to_value(&message)?;
+            written.rule_violations = second;
+        } else {
+            sink.send(AgentEvent::Status(
+                "the revised message is no better: keeping the first".into(),
+            ));
+            written.rule_violations = first;
+        }
+        Ok(written)
+    }
+}
+
+/// The error-level rules broken, each once: "type-enum, header-max-length".
+fn broken_rules(violations: &[Violation]) -> String {
+    let mut names: Vec<&str> = Vec::new();
+    for v in violations.iter().filter(|v| v.error) {
+        if !names.contains(&v.rule.as_str()) {
+            names.push(&v.rule);
+        }
+    }
+    names.join(", ")
+}
+
+/// The request's section on the repository's commit rules; `None` when they set no rule.
+fn rules_section(rules: &CommitRules) -> Option<String> {
+    let sentences = rules.describe();
+    if sentences.is_empty() {
+        return None;
+    }
+    let lines: Vec<String> = sentences.iter().map(|s| format!("- {s}")).collect();
+    Some(format!(
+        "## This project's commit rules ({})\nThe message must follow them; they come before \
+         the style of the recent history.\n{}",
+        rules.source,
+        lines.join("\n")
+    ))
+}
+
+/// The one follow-up on a message that breaks `rules`: the request without its evidence
+/// (the rules are in it), the message and every rule it breaks.
+fn follow_up_request(
+    request: &str,
+    rules: &CommitRules,
+    message: &str,
+    violations: &[Violation],
+) -> String {
+    let broken: Vec<String> = violations
+        .iter()
+        .map(|v| {
+            let warning = if v.error { "" } else { " (a warning)" };
+            format!("- {}: {}{warning}", v.rule, v.message)
+        })
+        .collect();
+    format!(
+        "{}\n\n## Your message\n{}\n\n## Rules it breaks ({})\n{}\n\nWrite the commit \
+         message again so that it follows every rule of this project, saying the same about \
+         the change. Everything you need is above: answer at once.",
+        without_evidence(request),
+        message.trim_end(),
+        rules.source,
+        broken.join("\n")
+    )
+}
+
+/// When a run started, and how long approvals had waited then.
+type Clock = (tokio::time::Instant, Duration);
+
+/// What every version of one artifact is written from (see [`IrisAgent::prepare`]).
+pub(crate) struct Prepared {
+    kind: ArtifactKind,
+    /// The request's first section: what to write, over what.
+    asked: String,
+    /// The version a range ships in, for a changelog or release notes.
+    version: Option<String>,
+    evidence: String,
+    rules: Option<CommitRules>,
+    template: Option<Template>,
+    ticket: Option<Ticket>,
+}
+
+/// A run's debug line; the text its Done event carries.
+fn finished(kind: ArtifactKind, started: std::time::Instant, written: &Written) -> String {
+    tracing::debug!(
+        capability = kind.name(),
+        requests = written.requests,
+        input_tokens = written.input_tokens,
+        output_tokens = written.output_tokens,
+        ms = started.elapsed().as_millis() as u64,
+        "run finished"
+    );
+    written.text.clone()
+}
+
+/// What one write asks of the generation.
+struct Run<'a> {
+    kind: ArtifactKind,
+    request: &'a str,
+    critic: bool,
+    sink: &'a EventSink,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn violation(rule: &str, error: bool) -> Violation {
+        Violation {
+            rule: rule.into(),
+            message: format!("{rule} is broken"),
+            error,
+        }
+    }
+
+    #[test]
+    fn rules_that_set_nothing_add_no_section() {
+        assert_eq!(
+            rules_section(&CommitRules::empty(".commitlintrc.json")),
+            None
+        );
+        let rules = iris_core::commit_rules::parse(
+            ".commitlintrc.json",
+            r#"{"rules": {"header-max-length": [2, "always", 60]}}"#,
+        )
+        .expect("rules");
+        assert_eq!(
+            rules_section(&rules).as_deref(),
+            Some(
+                "## This project's commit rules (.commitlintrc.json)\nThe message must follow \
+                 them; they come before the style of the recent history.\n- The header (first \
+                 line) is at most 60 characters"
+            )
+        );
+    }
+
+    #[test]
+    fn only_errors_count_and_each_rule_is_named_once() {
+        let found = [
+            violation("type-enum", true),
+            violation("body-leading-blank", false),
+            violation("scope-case", true),
+            violation("scope-case", true),
+        ];
+        assert_eq!(error_count(&found), 3);
+        assert_eq!(broken_rules(&found), "type-enum, scope-case");
+        assert_eq!(error_count(&found[1..2]), 0);
+    }
+
+    #[test]
+    fn the_follow_up_leaves_the_evidence_out_and_lists_every_violation() {
+        let rules = CommitRules::empty("commitlint.config.js");
+        let request = format!(
+            "Write the commit message.\n\n## Rules\n- one\n\n{}\n\ndiff --git a/x b/x",
+            super::super::evidence::HEADING
+        );
+        let asked = follow_up_request(
+            &request,
+            &rules,
+            "feature: x\n",
+            &[
+                violation("type-enum", true),
+                violation("body-leading-blank", false),
+            ],
+        );
+        assert!(
+            asked.starts_with(
+                "Write the commit message.\n\n## Rules\n- one\n\n## Your message\nfeature: x\n\n"
+            ),
+            "{asked}"
+        );
+        assert!(!asked.contains("diff --git"), "{asked}");
+        assert!(
+            asked.contains("- type-enum: type-enum is broken\n"),
+            "{asked}"
+        );
+        assert!(
+            asked.contains("- body-leading-blank: body-leading-blank is broken (a warning)"),
+            "{asked}"
+        );
+    }
+}

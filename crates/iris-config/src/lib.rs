@@ -1,0 +1,469 @@
+//! Configuration: defaults < the user's config file < the project's `.irisconfig` <
+//! environment variables < flags.
+//!
+//! The user file (`$XDG_CONFIG_HOME/iris/config.toml`) may hold everything, API keys included.
+//! The project file, which comes with a repository, may choose style and provider but never
+//! keys, base URLs or trust. API keys are [`Secret`]s: they print as `****` everywhere.
+//!
+//! Also here: [`setup`], the provider a user chooses on the first run and how it is written,
+//! and [`project`], the files of the repository that say how it writes (commit rules, PR
+//! templates, `.irissecretsignore`), found and read within bounds.
+//!
+//! `iris-config` may import `iris-core` only: no agent, no git, no terminal.
+
+// A failure is a message the user can act on, never a panic (tests may unwrap).
+#![cfg_attr(not(test), deny(clippy::unwrap_used, clippy::expect_used))]
+
+mod edit;
+pub mod file;
+mod keys;
+mod layers;
+pub mod project;
+mod provider;
+mod secret;
+pub mod setup;
+
+use std::collections::BTreeMap;
+use std::fmt;
+use std::path::{Path, PathBuf};
+
+pub use edit::{Assignment, set_value, set_values};
+pub use file::FileKind;
+pub use keys::MASKED;
+pub use provider::{ProviderKind, ProviderSettings, Providers, ollama_host_url};
+pub use secret::Secret;
+
+use iris_core::protocol::SafetyMode;
+use keys::{ConfigKey, Value};
+use layers::Layers;
+
+/// A configuration problem: a wrong flag value, a broken config file, a missing key (exit code 2).
+#[derive(Debug, thiserror::Error)]
+#[error("{0}")]
+pub struct ConfigError(pub String);
+
+/// What the selected provider still lacks before Iris can talk to it: no API key, no model or
+/// no base URL. Not a broken configuration but a missing one, which `iris config init` (and
+/// the studio's setup) fill in. Exit code 2 like any configuration problem.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{message}")]
+pub struct NotConfigured {
+    pub provider: ProviderKind,
+    pub missing: Missing,
+    /// What to set, in words: the variable, the `iris config set` line, `iris config init`.
+    message: String,
+}
+
+/// The setting a [`NotConfigured`] provider lacks.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Missing {
+    ApiKey,
+    Model,
+    BaseUrl,
+}
+
+impl NotConfigured {
+    fn new(provider: ProviderKind, missing: Missing, how: String) -> Self {
+        let what = match missing {
+            Missing::ApiKey => "API key",
+            Missing::Model => "model",
+            Missing::BaseUrl => "base URL",
+        };
+        Self {
+            provider,
+            missing,
+            message: format!("no {what} for {provider}: {how}, or run `iris config init`"),
+        }
+    }
+}
+
+/// The project file's name, at the repository root.
+pub const PROJECT_FILE: &str = ".irisconfig";
+
+/// The effective configuration.
+#[derive(Debug, Clone)]
+pub struct Config {
+    pub provider: ProviderKind,
+    /// Every provider's settings, defaults filled in.
+    pub providers: Providers,
+    pub preset: String,
+    pub gitmoji: bool,
+    /// Free-form instructions added to every prompt.
+    pub instructions: String,
+    pub critic_enabled: bool,
+    pub max_turns: usize,
+    pub subagent_timeout_secs: u64,
+    pub subagent_max_turns: usize,
+    /// Longest silence of one provider request.
+    pub request_timeout_secs: u64,
+    /// Longest a whole run (every request, tool and the critic) may take.
+    pub run_timeout_secs: u64,
+    /// Output token budget of one reply of the main agent (a capability may ask for less).
+    pub max_output_tokens: u64,
+    /// Output token budget of one reply of a subagent.
+    pub subagent_max_output_tokens: u64,
+    /// Ask the provider to keep the artifact to its JSON schema (off: the model is only told).
+    pub structured_output: bool,
+    /// Source reads (refer_to_source_code calls) one `iris explain` may make.
+    pub explain_max_reads: usize,
+    /// Whether tools may run the repository's build scripts (`ToolContext::with_trust`).
+    pub trust_repo: bool,
+    /// Which tool calls need the user's approval.
+    pub safety_mode: SafetyMode,
+    /// Whether secrets are found and withheld from what is sent to the provider.
+    pub secret_scan: bool,
+    pub studio_auto_generate: bool,
+    /// The studio's theme: a built-in (dark, light, high-contrast) or one in the config dir.
+    pub theme: String,
+    /// The human language Iris writes artifacts and chat replies in (`de`, `French`); empty
+    /// for English, the models' own default.
+    pub language: String,
+    /// Review findings the model is less sure of than this (0-100) are left out of the printed
+    /// review and folded in the studio.
+    pub review_min_confidence: u8,
+    /// Where each value that is not a default came from.
+    origins: BTreeMap<ConfigKey, Source>,
+}
+
+impl Default for Config {
+    fn default() -> Self {
+        Self {
+            provider: ProviderKind::default(),
+            providers: Providers::default(),
+            preset: "default".to_string(),
+            gitmoji: false,
+            instructions: String::new(),
+            critic_enabled: true,
+            max_turns: 50,
+            subagent_timeout_secs: 120,
+            subagent_max_turns: 20,
+            request_timeout_secs: 120,
+            run_timeout_secs: 300,
+            max_output_tokens: 16_384,
+            subagent_max_output_tokens: 4_096,
+            structured_output: true,
+            explain_max_reads: 30,
+            trust_repo: false,
+            safety_mode: SafetyMode::default(),
+            secret_scan: true,
+            studio_auto_generate: true,
+            theme: "dark".to_string(),
+            language: String::new(),
+            review_min_confidence: 70,
+            origins: BTreeMap::new(),
+        }
+    }
+}
+
+/// Values from command-line flags, the highest precedence. `None`: the flag was not given.
+/// Strings are checked by [`Config::load`] like any other source.
+#[derive(Debug, Clone, Default)]
+pub struct Overrides {
+    pub provider: Option<String>,
+    /// The selected provider's main model.
+    pub model: Option<String>,
+    /// The selected provider's fast model.
+    pub fast_model: Option<String>,
+    pub preset: Option<String>,
+    pub gitmoji: Option<bool>,
+    pub instructions: Option<String>,
+    pub critic_enabled: Option<bool>,
+    pub trust_repo: Option<bool>,
+    pub safety: Option<String>,
+    pub language: Option<String>,
+}
+
+/// Where a setting's value came from.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Source {
+    Default,
+    UserFile(PathBuf),
+    ProjectFile(PathBuf),
+    /// The environment variable's name.
+    Env(&'static str),
+    /// The flag, as typed: `--model`.
+    Flag(&'static str),
+}
+
+impl fmt::Display for Source {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Source::Default => f.write_str("default"),
+            Source::UserFile(path) => write!(f, "user file {}", display_path(path)),
+            Source::ProjectFile(path) => write!(f, "project file {}", display_path(path)),
+            Source::Env(var) => write!(f, "env {var}"),
+            Source::Flag(flag) => write!(f, "flag {flag}"),
+        }
+    }
+}
+
+/// One line of `iris config`: a key, its value as TOML (`None` when unset; API keys `"****"`)
+/// and where the value came from.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Setting {
+    pub key: String,
+    pub value: Option<String>,
+    pub source: Source,
+    /// For an unset value: how to set it other than with `iris config set`.
+    pub hint: Option<String>,
+}
+
+/// Reads an environment variable; the real one or a test's.
+pub type EnvLookup<'a> = &'a dyn Fn(&str) -> Option<String>;
+
+impl Config {
+    /// The configuration for a repository (or none), from the user file, the repository's
+    /// `.irisconfig`, the process environment and the flags.
+    pub fn load(repo_root: Option<&Path>, overrides: &Overrides) -> Result<Config, ConfigError> {
+        let user_file = user_config_path();
+        let config = Self::load_from(
+            user_file.as_deref(),
+            repo_root,
+            &|name| std::env::var(name).ok(),
+            overrides,
+        )?;
+        tracing::debug!(?config, "configuration loaded");
+        Ok(config)
+    }
+
+    /// [`Config::load`] with an explicit user file and environment.
+    ///
+    /// Environment variables are read at their precedence (above both files), with one
+    /// exception: for `openai-compatible`, `OPENAI_API_KEY` and `OPENAI_BASE_URL` only fill in
+    /// what no file sets. They are OpenAI's first, and a server configured in a file with its
+    /// own key must not be sent the OpenAI key.
+    pub fn load_from(
+        user_file: Option<&Path>,
+        repo_root: Option<&Path>,
+        env: EnvLookup<'_>,
+        overrides: &Overrides,
+    ) -> Result<Config, ConfigError> {
+        let mut layers = Layers::new(env);
+        layers.openai_for_compatible()?;
+        layers.file(user_file, FileKind::User)?;
+        layers.file(
+            repo_root.map(|root| root.join(PROJECT_FILE)).as_deref(),
+            FileKind::Project,
+        )?;
+        layers.environment()?;
+        layers.flags(overrides)?;
+        layers.models(overrides)?;
+
+        let mut config = Config::default();
+        for (key, (value, source)) in layers.resolved {
+            config.apply(key, value);
+            config.origins.insert(key, source);
+        }
+        // An OpenAI-compatible server's fast model is its main model unless one is named.
+        let compat_settings = config.providers.get_mut(ProviderKind::OpenAiCompatible);
+        if compat_settings.fast_model.is_empty() {
+            compat_settings.fast_model = compat_settings.model.clone();
+        }
+        Ok(config)
+    }
+
+    /// Sets the field a key names. Values always have the kind their key declares.
+    fn apply(&mut self, key: ConfigKey, value: Value) {
+        let count = |n: u64| usize::try_from(n).unwrap_or(usize::MAX);
+        match (key, value) {
+            (ConfigKey::Provider, Value::Provider(kind)) => self.provider = kind,
+            (ConfigKey::Preset, Value::Text(text)) => self.preset = text,
+            (ConfigKey::Instructions, Value::Text(text)) => self.instructions = text,
+            (ConfigKey::Gitmoji, Value::Bool(b)) => self.gitmoji = b,
+            (ConfigKey::CriticEnabled, Value::Bool(b)) => self.critic_enabled = b,
+            (ConfigKey::TrustRepo, Value::Bool(b)) => self.trust_repo = b,
+            (ConfigKey::SafetyMode, Value::Text(text)) => {
+                self.safety_mode = SafetyMode::parse(&text).unwrap_or_default();
+            }
+            (ConfigKey::SecretScan, Value::Bool(b)) => self.secret_scan = b,
+            (ConfigKey::StudioAutoGenerate, Value::Bool(b)) => self.studio_auto_generate = b,
+            (ConfigKey::Theme, Value::Text(text)) => self.theme = text,
+            (ConfigKey::Language, Value::Text(text)) => self.language = text.trim().to_string(),
+            (ConfigKey::ReviewMinConfidence, Value::Count(n)) => {
+                self.review_min_confidence = u8::try_from(n.min(100)).unwrap_or(100);
+            }
+            (ConfigKey::MaxTurns, Value::Count(n)) => self.max_turns = count(n),
+            (ConfigKey::SubagentMaxTurns, Value::Count(n)) => self.subagent_max_turns = count(n),
+            (ConfigKey::SubagentTimeoutSecs, Value::Count(n)) => self.subagent_timeout_secs = n,
+            (ConfigKey::RequestTimeoutSecs, Value::Count(n)) => self.request_timeout_secs = n,
+            (ConfigKey::RunTimeoutSecs, Value::Count(n)) => self.run_timeout_secs = n,
+            (ConfigKey::MaxOutputTokens, Value::Count(n)) => self.max_output_tokens = n,
+            (ConfigKey::SubagentMaxOutputTokens, Value::Count(n)) => {
+                self.subagent_max_output_tokens = n
+            }
+            (ConfigKey::StructuredOutput, Value::Bool(b)) => self.structured_output = b,
+            (ConfigKey::ExplainMaxReads, Value::Count(n)) => self.explain_max_reads = count(n),
+            (ConfigKey::Model(kind), Value::Text(text)) => {
+                self.providers.get_mut(kind).model = text
+            }
+            (ConfigKey::FastModel(kind), Value::Text(text)) => {
+                self.providers.get_mut(kind).fast_model = text;
+            }
+            (ConfigKey::BaseUrl(kind), Value::Text(text)) => {
+                self.providers.get_mut(kind).base_url = Some(text);
+            }
+            (ConfigKey::ApiKey(kind), Value::Secret(secret)) => {
+                self.providers.get_mut(kind).api_key = Some(secret);
+            }
+            // Kind::parse_* only produce the value kind a key declares.
+            _ => {}
+        }
+    }
+
+    /// The selected provider's settings.
+    pub fn provider_settings(&self) -> &ProviderSettings {
+        self.providers.get(self.provider)
+    }
+
+    /// The selected provider's API key; an error naming the variable to set when the provider
+    /// needs one and none is configured.
+    pub fn api_key(&self) -> Result<Option<&Secret>, NotConfigured> {
+        let kind = self.provider;
+        match &self.provider_settings().api_key {
+            Some(key) => Ok(Some(key)),
+            None if kind.requires_api_key() => {
+                let vars = match kind.api_key_vars() {
+                    [first, others @ ..] if !others.is_empty() => {
+                        format!("{first} (or {})", others.join(", "))
+                    }
+                    vars => vars.join(""),
+                };
+                Err(NotConfigured::new(
+                    kind,
+                    Missing::ApiKey,
+                    format!("set {vars} or `iris config set {kind}.api_key ...`"),
+                ))
+            }
+            None => Ok(None),
+        }
+    }
+
+    /// The selected provider's main model; an error when none is configured (only
+    /// `openai-compatible` has no default).
+    pub fn require_model(&self) -> Result<&str, NotConfigured> {
+        let model = self.provider_settings().model.as_str();
+        if model.is_empty() {
+            let kind = self.provider;
+            return Err(NotConfigured::new(
+                kind,
+                Missing::Model,
+                format!("set IRIS_MODEL, pass --model or `iris config set {kind}.model NAME`"),
+            ));
+        }
+        Ok(model)
+    }
+
+    /// The selected provider's base URL: `None` means its usual endpoint. An error for
+    /// `openai-compatible` without one, since it has no usual endpoint.
+    pub fn base_url(&self) -> Result<Option<&str>, NotConfigured> {
+        let kind = self.provider;
+        match self.provider_settings().base_url.as_deref() {
+            None if kind == ProviderKind::OpenAiCompatible => Err(NotConfigured::new(
+                kind,
+                Missing::BaseUrl,
+                format!(
+                    "set {} or `iris config set {kind}.base_url URL`",
+                    kind.base_url_var()
+                ),
+            )),
+            url => Ok(url),
+        }
+    }
+
+    /// Where a key's value came from.
+    fn source(&self, key: ConfigKey) -> Source {
+        self.origins.get(&key).cloned().unwrap_or(Source::Default)
+    }
+
+    /// Every setting with its value (API keys masked) and source, in the order `iris config`
+    /// shows them.
+    pub fn sources(&self) -> Vec<Setting> {
+        ConfigKey::all()
+            .into_iter()
+            .map(|key| {
+                let value = self.value_of(key).map(|v| v.display());
+                let hint = match key {
+                    _ if value.is_some() => None,
+                    ConfigKey::ApiKey(kind) if !kind.api_key_vars().is_empty() => {
+                        Some(kind.api_key_vars().join(" or "))
+                    }
+                    ConfigKey::BaseUrl(kind) => Some(kind.base_url_var().to_string()),
+                    ConfigKey::Model(_) => Some("IRIS_MODEL or --model when selected".to_string()),
+                    _ => None,
+                };
+                Setting {
+                    key: key.name(),
+                    value,
+                    source: self.source(key),
+                    hint,
+                }
+            })
+            .collect()
+    }
+
+    /// A key's current value; `None` for what is unset.
+    fn value_of(&self, key: ConfigKey) -> Option<Value> {
+        let count = |n: usize| Value::Count(u64::try_from(n).unwrap_or(u64::MAX));
+        let text = |s: &str| (!s.is_empty()).then(|| Value::Text(s.to_string()));
+        Some(match key {
+            ConfigKey::Provider => Value::Provider(self.provider),
+            ConfigKey::Preset => Value::Text(self.preset.clone()),
+            ConfigKey::Instructions => Value::Text(self.instructions.clone()),
+            ConfigKey::Gitmoji => Value::Bool(self.gitmoji),
+            ConfigKey::CriticEnabled => Value::Bool(self.critic_enabled),
+            ConfigKey::TrustRepo => Value::Bool(self.trust_repo),
+            ConfigKey::SafetyMode => Value::Text(self.safety_mode.name().to_string()),
+            ConfigKey::SecretScan => Value::Bool(self.secret_scan),
+            ConfigKey::StudioAutoGenerate => Value::Bool(self.studio_auto_generate),
+            ConfigKey::Theme => Value::Text(self.theme.clone()),
+            ConfigKey::Language => return text(&self.language),
+            ConfigKey::ReviewMinConfidence => Value::Count(u64::from(self.review_min_confidence)),
+            ConfigKey::MaxTurns => count(self.max_turns),
+            ConfigKey::SubagentMaxTurns => count(self.subagent_max_turns),
+            ConfigKey::SubagentTimeoutSecs => Value::Count(self.subagent_timeout_secs),
+            ConfigKey::RequestTimeoutSecs => Value::Count(self.request_timeout_secs),
+            ConfigKey::RunTimeoutSecs => Value::Count(self.run_timeout_secs),
+            ConfigKey::MaxOutputTokens => Value::Count(self.max_output_tokens),
+            ConfigKey::SubagentMaxOutputTokens => Value::Count(self.subagent_max_output_tokens),
+            ConfigKey::StructuredOutput => Value::Bool(self.structured_output),
+            ConfigKey::ExplainMaxReads => count(self.explain_max_reads),
+            ConfigKey::Model(kind) => return text(&self.providers.get(kind).model),
+            ConfigKey::FastModel(kind) => return text(&self.providers.get(kind).fast_model),
+            ConfigKey::BaseUrl(kind) => {
+                return self.providers.get(kind).base_url.as_deref().and_then(text);
+            }
+            ConfigKey::ApiKey(kind) => Value::Secret(self.providers.get(kind).api_key.clone()?),
+        })
+    }
+}
+
+/// The user's config file: `$XDG_CONFIG_HOME/iris/config.toml`, else
+/// `~/.config/iris/config.toml`. `None` only when no home directory is known.
+pub fn user_config_path() -> Option<PathBuf> {
+    user_config_dir().map(|dir| dir.join("config.toml"))
+}
+
+/// Iris' directory in the user's config directory, where the config file, capability
+/// overrides and themes live. `$XDG_CONFIG_HOME/iris`, else `~/.config/iris` (on every
+/// platform, as most command-line tools do).
+pub fn user_config_dir() -> Option<PathBuf> {
+    // The XDG spec says a relative XDG_CONFIG_HOME is to be ignored.
+    let xdg = std::env::var_os("XDG_CONFIG_HOME")
+        .map(PathBuf::from)
+        .filter(|p| p.is_absolute());
+    let base = xdg.or_else(|| std::env::home_dir().map(|home| home.join(".config")))?;
+    Some(base.join("iris"))
+}
+
+/// A path for messages, with the home directory shown as `~`.
+pub fn display_path(path: &Path) -> String {
+    if let Some(home) = std::env::home_dir().filter(|h| h.is_absolute() && h.parent().is_some())
+        && let Ok(rest) = path.strip_prefix(&home)
+    {
+        return Path::new("~").join(rest).display().to_string();
+    }
+    path.display().to_string()
+}
+
+#[cfg(test)]
+mod tests;

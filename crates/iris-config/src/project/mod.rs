@@ -1,0 +1,73 @@
+//! The project's own files that say how it writes: its commit rules (commitlint, commitizen),
+//! its pull request templates and its `.irissecretsignore`, found where their tools look and
+//! read within bounds. What they mean is `iris-core`'s; finding and reading them is here.
+
+pub mod pr_template;
+
+use std::path::Path;
+
+use iris_core::commit_rules::{self, CommitRules, MAX_INPUT_BYTES, RulesError};
+use iris_core::secrets::{IGNORE_FILE_NAME, SecretsIgnore};
+
+/// The rules of the first commit-rules configuration at `repo_root`
+/// ([`commit_rules::CONFIG_FILES`] order); `None` when there is none.
+pub fn commit_rules(repo_root: &Path) -> Result<Option<CommitRules>, RulesError> {
+    commit_rules::find(|name| read_bounded(&repo_root.join(name), name))
+}
+
+/// The text of a regular file, `None` when there is no such file; refused past
+/// [`MAX_INPUT_BYTES`] or when it is not UTF-8.
+fn read_bounded(path: &Path, name: &str) -> Result<Option<String>, RulesError> {
+    use std::io::Read;
+    let file = match std::fs::File::open(path) {
+        Ok(file) => file,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+        Err(e) => return Err(RulesError::new(name, e.to_string())),
+    };
+    let meta = file
+        .metadata()
+        .map_err(|e| RulesError::new(name, e.to_string()))?;
+    if !meta.is_file() {
+        return Ok(None);
+    }
+    let mut bytes = Vec::new();
+    file.take(MAX_INPUT_BYTES as u64 + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|e| RulesError::new(name, e.to_string()))?;
+    if bytes.len() > MAX_INPUT_BYTES {
+        return Err(RulesError::new(
+            name,
+            format!("the file is larger than the {MAX_INPUT_BYTES} bytes read"),
+        ));
+    }
+    String::from_utf8(bytes)
+        .map(Some)
+        .map_err(|_| RulesError::new(name, "the file is not UTF-8 text"))
+}
+
+/// Reads `<repo_root>/.irissecretsignore`; no file means nothing is skipped.
+pub fn secrets_ignore(repo_root: &Path) -> anyhow::Result<SecretsIgnore> {
+    use anyhow::Context;
+    let path = repo_root.join(IGNORE_FILE_NAME);
+    match std::fs::read_to_string(&path) {
+        Ok(text) => SecretsIgnore::parse_file(&text, &path.display().to_string()),
+        Err(err) if err.kind() == std::io::ErrorKind::NotFound => Ok(SecretsIgnore::none()),
+        Err(err) => Err(err).with_context(|| format!("reading {}", path.display())),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_missing_secrets_ignore_file_skips_nothing() {
+        let dir = tempfile::tempdir().unwrap();
+        assert!(secrets_ignore(dir.path()).unwrap().is_empty());
+        std::fs::write(dir.path().join(IGNORE_FILE_NAME), "jwt:abcdefabcdef\n").unwrap();
+        assert!(!secrets_ignore(dir.path()).unwrap().is_empty());
+        std::fs::write(dir.path().join(IGNORE_FILE_NAME), "jwt:abc\n").unwrap();
+        let err = secrets_ignore(dir.path()).unwrap_err().to_string();
+        assert!(err.contains(".irissecretsignore:1"), "{err}");
+    }
+}

@@ -1,0 +1,114 @@
+//! First-run setup: find the model servers running on this machine, let the user choose one
+//! (or a hosted provider and its key), and write that choice into the user's config file.
+//!
+//! The pieces are shared by `iris config init` on the command line and the studio's setup
+//! overlay: the binary's probe lists the [`LocalServer`]s that answer on loopback (only where
+//! [`is_loopback`] says so), a [`Choice`] is what the user picked, [`Choice::lines`] shows it (key masked) for confirmation and [`write_choice`]
+//! writes it. [`needs_setup`] tells a missing provider from a broken configuration.
+
+mod choice;
+
+use std::net::IpAddr;
+
+use url::Url;
+
+use crate::{EnvLookup, NotConfigured, ProviderKind};
+
+pub use crate::{Assignment, ConfigError};
+pub use choice::{Choice, write_choice};
+
+/// A model server that answered on this machine.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LocalServer {
+    /// "Ollama", "LM Studio" or "llama.cpp".
+    pub label: &'static str,
+    /// The provider Iris talks to it as: `ollama`, or `openai-compatible`.
+    pub provider: ProviderKind,
+    /// Its base URL as configured (`providers.<provider>.base_url`).
+    pub base_url: String,
+    /// The chat models it serves, in its order (embedding models left out); may be empty.
+    pub models: Vec<String>,
+}
+
+impl LocalServer {
+    /// Choosing `model` on this server: its provider, the model, its base URL, no key.
+    pub fn choice(&self, model: &str) -> Choice {
+        Choice {
+            provider: self.provider,
+            model: model.to_string(),
+            base_url: Some(self.base_url.clone()),
+            api_key: None,
+        }
+    }
+}
+
+/// The hosted providers setup offers, in the order it lists them. Each needs an API key; its
+/// model defaults to [`ProviderKind::default_model`].
+pub const HOSTED: [ProviderKind; 3] = [
+    ProviderKind::OpenAi,
+    ProviderKind::Anthropic,
+    ProviderKind::Gemini,
+];
+
+/// Whether `error` says only that Iris has no usable provider yet, so that setup (not a fix)
+/// is the answer: a [`NotConfigured`] anywhere in its chain, which
+/// [`IrisAgent::from_config`](iris_agent::IrisAgent::from_config) returns when the selected
+/// provider has no API key (OpenAI, Anthropic, Gemini), no model, or no base URL
+/// (`openai-compatible`). Anything else is `false`: a config file that does not load, a bad
+/// flag or environment value, an unreadable `.irissecretsignore`, a git or provider failure.
+pub fn needs_setup(error: &anyhow::Error) -> bool {
+    error.chain().any(|cause| cause.is::<NotConfigured>())
+}
+
+/// The environment variable that holds `kind`'s API key now, if one does (non-empty): a key
+/// setup can leave where it is instead of storing it.
+pub fn api_key_in_env(kind: ProviderKind) -> Option<&'static str> {
+    api_key_var_in(kind, &|name| std::env::var(name).ok())
+}
+
+fn api_key_var_in(kind: ProviderKind, env: EnvLookup<'_>) -> Option<&'static str> {
+    kind.api_key_vars()
+        .iter()
+        .copied()
+        .find(|var| env(var).is_some_and(|value| !value.trim().is_empty()))
+}
+
+/// Whether a URL's host is this machine: `localhost` or a loopback IP (127.0.0.0/8, `::1`).
+pub fn is_loopback(url: &Url) -> bool {
+    match host_ip(url) {
+        Some(ip) => ip.is_loopback(),
+        None => url
+            .host_str()
+            .is_some_and(|host| host.eq_ignore_ascii_case("localhost")),
+    }
+}
+
+pub fn host_ip(url: &Url) -> Option<IpAddr> {
+    let host = url.host_str()?;
+    let bare = host
+        .strip_prefix('[')
+        .and_then(|h| h.strip_suffix(']'))
+        .unwrap_or(host);
+    bare.parse().ok()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_key_in_the_environment_is_found_by_its_variable() {
+        let env = |name: &str| match name {
+            "GOOGLE_API_KEY" => Some("g".to_string()),
+            "ANTHROPIC_API_KEY" => Some("  ".to_string()),
+            _ => None,
+        };
+        assert_eq!(
+            api_key_var_in(ProviderKind::Gemini, &env),
+            Some("GOOGLE_API_KEY")
+        );
+        assert_eq!(api_key_var_in(ProviderKind::Anthropic, &env), None);
+        assert_eq!(api_key_var_in(ProviderKind::OpenAi, &env), None);
+        assert_eq!(api_key_var_in(ProviderKind::Ollama, &env), None);
+    }
+}

@@ -1,0 +1,31 @@
+//! `iris-core`: what Iris Studio knows without touching the world.
+//!
+//! Pure data and functions, the bottom layer of the workspace: no tokio, no rig, no git2, no
+//! ratatui, crossterm or reqwest (`cargo metadata` shows it), and no reads of its own: the
+//! crates above hand it text and get values back.
+//!
+//! - [`artifact`]: the artifacts Iris writes (commit message, review, PR, changelog, release
+//!   notes), their schemas and markdown, and the one table that defines each.
+//! - [`change`]: the change model: parsed diffs, relevance, size, semantic changes.
+//! - [`languages`]: the programming languages table (names, extensions, comment syntax).
+//! - [`secrets`]: the secret scanner every request passes on its way out.
+//! - The project's conventions: [`commit_rules`] (commitlint and commitizen rules),
+//!   [`pr_template`] (pull request templates), [`ticket`] (ticket ids in branch names).
+//!   Finding their files is `iris-config`'s (`iris_config::project`).
+//! - [`paths`]: repository-relative path checks.
+//! - [`protocol`]: the agent's vocabulary (events, progress, risk, safety modes, approvals).
+//!
+//! It may import nothing of the workspace.
+
+// A failure is a message the user can act on, never a panic (tests may unwrap).
+#![cfg_attr(not(test), deny(clippy::unwrap_used, clippy::expect_used))]
+
+pub mod artifact;
+pub mod change;
+pub mod commit_rules;
+pub mod languages;
+pub mod paths;
+pub mod pr_template;
+pub mod protocol;
+pub mod secrets;
+pub mod ticket;

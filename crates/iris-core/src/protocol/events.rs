@@ -1,0 +1,32 @@
+//! What a running agent reports: typed events the command line and the studio consume.
+
+use super::safety::ApprovalRequest;
+use crate::secrets::Finding;
+
+/// One thing that happened while Iris worked.
+#[derive(Debug, Clone, PartialEq)]
+pub enum AgentEvent {
+    /// A phase began ("generating", "reviewing the draft", ...).
+    Status(String),
+    /// Something the user should know that does not stop the work (the repository's commit
+    /// rules cannot be read, a follow-up failed and the first artifact stands).
+    Warning(String),
+    /// A request to the model was sent.
+    Request,
+    /// Text the model is writing, as it arrives.
+    TextDelta(String),
+    /// A tool call began; `summary` says in a few words what it looks at.
+    ToolStarted { name: String, summary: String },
+    /// A tool call ended.
+    ToolFinished { name: String, ok: bool },
+    /// Tokens used by one request (input, output).
+    Usage { input: u64, output: u64 },
+    /// The artifact is ready (as markdown).
+    Done(String),
+    /// The work failed; the text says why.
+    Error(String),
+    /// A tool call waits for the user's approval (the safety mode asks for its risk).
+    Approval(ApprovalRequest),
+    /// A secret was found in a request and replaced by a marker before it was sent.
+    SecretWithheld(Finding),
+}

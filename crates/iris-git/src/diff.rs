@@ -1,0 +1,183 @@
+//! Diffs: staged, unstaged, working tree, ranges and single commits, as unified text or parsed.
+
+use git2::{Delta, Diff, DiffFindOptions, DiffOptions, Tree};
+use serde::Serialize;
+
+use super::patch::FileChange;
+use super::{GitError, GitRepo, Result, check_relative_path, lossy};
+use iris_core::change::{ChangeKind, FileDiff, parse_unified_diff};
+
+/// What to compare.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum DiffTarget {
+    /// The index against HEAD (`git diff --cached`).
+    Staged,
+    /// The working tree against the index (`git diff`).
+    Unstaged,
+    /// The working tree and index against HEAD (`git diff HEAD`).
+    WorkingTree,
+    /// `from..to` (`git diff from to`).
+    Range { from: String, to: String },
+    /// One commit against its first parent (the empty tree for a root commit).
+    Commit(String),
+}
+
+/// One entry of `git diff --name-status`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct ChangedFile {
+    pub path: String,
+    pub old_path: Option<String>,
+    pub kind: ChangeKind,
+    /// A conflicted (unmerged) entry in the middle of a merge.
+    pub conflicted: bool,
+}
+
+impl GitRepo {
+    /// The unified diff text for `target`, limited to `paths` when any are given.
+    pub fn diff_text(&self, target: &DiffTarget, paths: &[String]) -> Result<String> {
+        Ok(self.map_patches(target, paths, str::to_string)?.concat())
+    }
+
+    /// The diff for `target`, parsed into files, hunks and lines. Each file is parsed as soon
+    /// as it is written, so the whole text of a huge change never sits in memory.
+    pub fn diff_files(&self, target: &DiffTarget, paths: &[String]) -> Result<Vec<FileDiff>> {
+        let parsed = self.map_patches(target, paths, parse_unified_diff)?;
+        Ok(parsed.into_iter().flatten().collect())
+    }
+
+    /// Each changed file's patch, turned into a `T` by `map`, in git's order.
+    fn map_patches<T: Send>(
+        &self,
+        target: &DiffTarget,
+        paths: &[String],
+        map: impl Fn(&str) -> T + Sync,
+    ) -> Result<Vec<T>> {
+        let changes: Vec<FileChange> = self
+            .diff(target, paths)?
+            .deltas()
+            .map(|d| FileChange::from_delta(&d))
+            .collect();
+        let workdir = matches!(target, DiffTarget::Unstaged | DiffTarget::WorkingTree);
+        self.patches(&changes, workdir, &map)
+    }
+
+    /// The files `target` changes, without their content (`git diff --name-status`).
+    pub fn changed_files(&self, target: &DiffTarget) -> Result<Vec<ChangedFile>> {
+        Ok(self.change_list(target)?.files)
+    }
+
+    /// The files `target` changes, listed before any of their content is read, kept so that
+    /// their lines can be read after without diffing again.
+    pub fn change_list(&self, target: &DiffTarget) -> Result<ChangeList> {
+        let diff = self.diff(target, &[])?;
+        let (files, changes) = diff
+            .deltas()
+            .filter_map(|delta| Some((changed_file(&delta)?, FileChange::from_delta(&delta))))
+            .unzip();
+        Ok(ChangeList {
+            files,
+            changes,
+            workdir: matches!(target, DiffTarget::Unstaged | DiffTarget::WorkingTree),
+        })
+    }
+
+    /// Each listed file's added and removed lines (without newlines) turned into a `T` by
+    /// `map`, in the list's order; quicker than [`GitRepo::diff_files`] when only the lines
+    /// count. Binary files have none.
+    pub fn map_changed_lines<T: Send>(
+        &self,
+        list: &ChangeList,
+        map: impl Fn(&ChangedFile, &[&str], &[&str]) -> T + Sync,
+    ) -> Result<Vec<T>> {
+        let pairs: Vec<(&ChangedFile, &FileChange)> =
+            list.files.iter().zip(&list.changes).collect();
+        self.each_change(&pairs, &|repo, (file, change)| {
+            repo.file_line_changes(change, list.workdir, |added, removed| {
+                map(file, added, removed)
+            })
+        })
+    }
+
+    pub(super) fn diff(&self, target: &DiffTarget, paths: &[String]) -> Result<Diff<'_>> {
+        let mut opts = DiffOptions::new();
+        opts.max_size(super::patch::MAX_DIFF_BLOB_BYTES as i64)
+            .ignore_submodules(false)
+            .include_typechange(true);
+        for path in paths {
+            let clean = check_relative_path(path)?;
+            opts.pathspec(clean.to_string_lossy().as_ref());
+        }
+        let repo = &self.repo;
+        let mut diff = match target {
+            DiffTarget::Staged => {
+                let head = self.head_tree()?;
+                repo.diff_tree_to_index(head.as_ref(), None, Some(&mut opts))?
+            }
+            DiffTarget::Unstaged => repo.diff_index_to_workdir(None, Some(&mut opts))?,
+            DiffTarget::WorkingTree => {
+                let head = self.head_tree()?;
+                repo.diff_tree_to_workdir_with_index(head.as_ref(), Some(&mut opts))?
+            }
+            DiffTarget::Range { from, to } => {
+                let old = self.resolve_commit(from)?.tree()?;
+                let new = self.resolve_commit(to)?.tree()?;
+                repo.diff_tree_to_tree(Some(&old), Some(&new), Some(&mut opts))?
+            }
+            DiffTarget::Commit(rev) => {
+                let commit = self.resolve_commit(rev)?;
+                let parent = match commit.parent_count() {
+                    0 => None,
+                    _ => Some(commit.parent(0)?.tree()?),
+                };
+                repo.diff_tree_to_tree(parent.as_ref(), Some(&commit.tree()?), Some(&mut opts))?
+            }
+        };
+        // git detects renames by default (diff.renames); libgit2 only when asked.
+        let mut find = DiffFindOptions::new();
+        find.renames(true);
+        diff.find_similar(Some(&mut find))?;
+        Ok(diff)
+    }
+
+    fn head_tree(&self) -> Result<Option<Tree<'_>>> {
+        self.head_commit()?
+            .map(|commit| commit.tree().map_err(GitError::from))
+            .transpose()
+    }
+}
+
+/// The files a diff changes, with what is needed to read their lines later.
+pub struct ChangeList {
+    pub files: Vec<ChangedFile>,
+    changes: Vec<FileChange>,
+    workdir: bool,
+}
+
+/// One delta as a `git diff --name-status` entry; `None` for an unchanged one.
+fn changed_file(delta: &git2::DiffDelta<'_>) -> Option<ChangedFile> {
+    let new = delta.new_file().path_bytes().map(lossy);
+    let old = delta.old_file().path_bytes().map(lossy);
+    let (kind, conflicted) = match delta.status() {
+        Delta::Added | Delta::Untracked => (ChangeKind::Added, false),
+        Delta::Deleted => (ChangeKind::Deleted, false),
+        Delta::Renamed => (ChangeKind::Renamed, false),
+        Delta::Copied => (ChangeKind::Copied, false),
+        Delta::Typechange => (ChangeKind::TypeChanged, false),
+        Delta::Conflicted => (ChangeKind::Modified, true),
+        Delta::Modified => (ChangeKind::Modified, false),
+        Delta::Unmodified | Delta::Ignored | Delta::Unreadable => return None,
+    };
+    let path = match kind {
+        ChangeKind::Deleted => old.clone().or(new)?,
+        _ => new.clone().or(old.clone())?,
+    };
+    let old_path = matches!(kind, ChangeKind::Renamed | ChangeKind::Copied)
+        .then_some(old)
+        .flatten();
+    Some(ChangedFile {
+        path,
+        old_path,
+        kind,
+        conflicted,
+    })
+}

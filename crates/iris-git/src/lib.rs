@@ -1,0 +1,215 @@
+//! `iris-git`: the only crate that talks to git, and the one that runs other programs.
+//!
+//! It works on `git2` (libgit2) and the `git` command line (commits and hooks go through `git`
+//! so that hooks and signing apply), and answers with plain data types that carry no git2
+//! handles, so callers (tools, the command line, the studio's shell) never see libgit2.
+//! [`process`] runs a child program with a deadline (linters, `gh`, `glab`).
+//!
+//! It may import `iris-core` only.
+
+// A failure is a message the user can act on, never a panic (tests may unwrap).
+#![cfg_attr(not(test), deny(clippy::unwrap_used, clippy::expect_used))]
+
+mod blame;
+mod commit;
+mod diff;
+mod hooks;
+mod info;
+mod log;
+mod patch;
+pub mod process;
+mod show;
+mod stage;
+mod status;
+
+use std::path::{Component, Path, PathBuf};
+
+use git2::{Commit, Repository};
+use thiserror::Error;
+
+pub use blame::BlameLine;
+pub use commit::CommitOptions;
+pub use diff::{ChangeList, ChangedFile, DiffTarget};
+pub use hooks::{BACKUP_SUFFIX, HookInstall, HookRemoval, ManagedHook};
+pub use info::{HeadState, RepoInfo};
+pub use log::{CommitInfo, is_bot};
+pub use patch::looks_binary;
+pub use show::ShownCommit;
+pub use status::{RepoStatus, StatusEntry};
+
+/// A git failure the user can act on. Every variant maps to exit code 3.
+#[derive(Debug, Error)]
+pub enum GitError {
+    #[error("not inside a git repository (looked upward from {})", .0.display())]
+    NotARepository(PathBuf),
+    #[error("unknown revision '{0}': it does not name a commit in this repository")]
+    UnknownRevision(String),
+    #[error("invalid revision '{0}': {1}")]
+    InvalidRevision(String, &'static str),
+    #[error("invalid path '{0}': {1}")]
+    InvalidPath(String, &'static str),
+    #[error("{0}")]
+    Unsupported(String),
+    #[error("{context}: {source}")]
+    Io {
+        context: String,
+        source: std::io::Error,
+    },
+    #[error("git: {}", .0.message())]
+    Git(#[from] git2::Error),
+}
+
+pub type Result<T> = std::result::Result<T, GitError>;
+
+/// A repository opened once per unit of work. Cheap to open; not shared across threads.
+pub struct GitRepo {
+    repo: Repository,
+}
+
+impl GitRepo {
+    /// Finds the repository that contains `start` (any subdirectory works).
+    pub fn discover(start: &Path) -> Result<Self> {
+        // git itself does not re-hash objects it reads; libgit2 does by default, and that
+        // (SHA-1 with collision detection) is a third of the time of a large diff.
+        static FAST_READS: std::sync::Once = std::sync::Once::new();
+        FAST_READS.call_once(|| {
+            git2::opts::strict_hash_verification(false);
+            // Each blob of a diff is read once: caching them only costs time and memory.
+            git2::opts::enable_caching(false);
+        });
+        match Repository::discover(start) {
+            Ok(repo) => {
+                hooks::index_from_env(&repo)?;
+                Ok(Self { repo })
+            }
+            Err(e) if e.code() == git2::ErrorCode::NotFound => {
+                Err(GitError::NotARepository(start.to_path_buf()))
+            }
+            Err(e) => Err(e.into()),
+        }
+    }
+
+    /// The top of the working tree (the `.git` directory's parent), or the git dir of a bare repository.
+    pub fn root(&self) -> PathBuf {
+        let dir = self.repo.workdir().unwrap_or_else(|| self.repo.path());
+        // libgit2 ends the path with a separator; collecting the components drops it.
+        dir.components().collect()
+    }
+
+    /// The `.git` directory (of this worktree).
+    pub fn git_dir(&self) -> &Path {
+        self.repo.path()
+    }
+
+    /// Resolves a revision the user or the model gave, refusing anything that looks like an option
+    /// or holds whitespace before asking git.
+    pub fn resolve_commit(&self, rev: &str) -> Result<Commit<'_>> {
+        check_revision(rev)?;
+        let object = self
+            .repo
+            .revparse_single(rev)
+            .map_err(|_| GitError::UnknownRevision(rev.to_string()))?;
+        object
+            .peel_to_commit()
+            .map_err(|_| GitError::UnknownRevision(rev.to_string()))
+    }
+
+    /// The commit HEAD points at, or `None` in a repository with no commit yet.
+    fn head_commit(&self) -> Result<Option<Commit<'_>>> {
+        match self.repo.head() {
+            Ok(head) => Ok(Some(head.peel_to_commit()?)),
+            Err(e)
+                if e.code() == git2::ErrorCode::UnbornBranch
+                    || e.code() == git2::ErrorCode::NotFound =>
+            {
+                Ok(None)
+            }
+            Err(e) => Err(e.into()),
+        }
+    }
+
+    /// The id of the commit HEAD points at, or `None` before the first commit.
+    pub fn head_id(&self) -> Result<Option<String>> {
+        Ok(self.head_commit()?.map(|c| c.id().to_string()))
+    }
+}
+
+/// A revision must be a single token that cannot be mistaken for an option.
+pub fn check_revision(rev: &str) -> Result<()> {
+    let problem = if rev.is_empty() {
+        Some("it is empty")
+    } else if rev.starts_with('-') {
+        Some("it may not start with '-'")
+    } else if rev.chars().any(|c| c.is_whitespace() || c.is_control()) {
+        Some("it may not contain whitespace or control characters")
+    } else {
+        None
+    };
+    match problem {
+        Some(why) => Err(GitError::InvalidRevision(rev.to_string(), why)),
+        None => Ok(()),
+    }
+}
+
+/// Checks a repository-relative path: no absolute paths, no `..` that climbs out of the root.
+pub fn check_relative_path(path: &str) -> Result<PathBuf> {
+    let invalid = |why| GitError::InvalidPath(path.to_string(), why);
+    if path.is_empty() {
+        return Err(invalid("it is empty"));
+    }
+    let mut depth: usize = 0;
+    let mut clean = PathBuf::new();
+    for component in Path::new(path).components() {
+        match component {
+            Component::Normal(part) => {
+                depth += 1;
+                clean.push(part);
+            }
+            Component::CurDir => {}
+            Component::ParentDir => {
+                depth = depth
+                    .checked_sub(1)
+                    .ok_or_else(|| invalid("it leaves the repository"))?;
+                clean.pop();
+            }
+            Component::RootDir | Component::Prefix(_) => {
+                return Err(invalid("paths are relative to the repository root"));
+            }
+        }
+    }
+    if clean.as_os_str().is_empty() {
+        return Err(invalid("it names no file"));
+    }
+    Ok(clean)
+}
+
+/// Bytes from git (paths, messages) as text; invalid UTF-8 is replaced, never an error.
+fn lossy(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn revisions_that_look_like_options_are_refused() {
+        assert!(check_revision("HEAD~1").is_ok());
+        assert!(check_revision("v1.0..main").is_ok());
+        assert!(check_revision("--upload-pack=x").is_err());
+        assert!(check_revision("HEAD main").is_err());
+        assert!(check_revision("").is_err());
+    }
+
+    #[test]
+    fn paths_may_not_leave_the_repository() {
+        assert_eq!(
+            check_relative_path("src/../a.rs").unwrap(),
+            PathBuf::from("a.rs")
+        );
+        assert!(check_relative_path("../secret").is_err());
+        assert!(check_relative_path("src/../../x").is_err());
+        assert!(check_relative_path("/etc/passwd").is_err());
+        assert!(check_relative_path(".").is_err());
+    }
+}

@@ -1,0 +1,134 @@
+//! What `update` asks the outside world to do; the runner carries it out off the UI thread.
+
+use super::state::{ChatMessage, CommitFlags, Mode};
+use crate::state::Draft;
+use iris_config::setup::Choice;
+use iris_core::artifact::ArtifactKind;
+use iris_core::protocol::LinesAsked;
+use iris_core::protocol::{Decision, Reply};
+
+/// What the user's own editor opens.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum EditTarget {
+    /// An artifact's text, which comes back as its new version.
+    Artifact { kind: ArtifactKind, text: String },
+    /// A file of the repository (relative to its root), at a line (1-based).
+    File { path: String, line: u32 },
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Effect {
+    /// The studio steps aside for the user's editor (the loop carries this out: it owns the
+    /// terminal).
+    EditExternally(EditTarget),
+    /// Puts `text` on the clipboard through the terminal (OSC 52); the loop writes it, as it
+    /// owns the terminal. `what` names it for the notice.
+    CopyToClipboard {
+        text: String,
+        what: String,
+    },
+    /// The PR description published as the branch's pull/merge request (`base` its target,
+    /// None: the tool's choice), or the review posted as a comment on it.
+    Publish {
+        kind: ArtifactKind,
+        text: String,
+        base: Option<String>,
+    },
+    /// Looks for model servers on this machine (setup).
+    ProbeServers,
+    /// Writes setup's choice into the user's config file and starts Iris with it.
+    WriteSetup {
+        choice: Choice,
+    },
+    LoadStatus,
+    LoadDiff {
+        path: String,
+    },
+    /// The repository's files, for explore mode.
+    LoadTree,
+    /// A file's content and history, for the code view.
+    OpenFile {
+        path: String,
+    },
+    /// The commits of the range; `from` None means the mode's default.
+    LoadCommits {
+        mode: Mode,
+        from: Option<String>,
+        to: Option<String>,
+    },
+    /// One commit's changes, shown in the diff pane.
+    LoadCommitDiff {
+        id: String,
+    },
+    /// Iris explains lines of a file from their history.
+    ExplainLines {
+        task: u64,
+        asked: LinesAsked,
+    },
+    /// Iris reads a file for its intent and responsibility blocks.
+    ExplainFile {
+        task: u64,
+        path: String,
+    },
+    /// One commit's changes, shown in explore's code view.
+    ShowCommit {
+        id: String,
+    },
+    /// `range` is (FROM, TO) for the range modes.
+    Generate {
+        task: u64,
+        kind: ArtifactKind,
+        range: Option<(String, String)>,
+    },
+    /// `count` alternatives to the artifact, written in parallel.
+    Alternatives {
+        task: u64,
+        kind: ArtifactKind,
+        count: usize,
+    },
+    Chat {
+        task: u64,
+        kind: ArtifactKind,
+        history: Vec<ChatMessage>,
+        message: String,
+        artifact: String,
+    },
+    Cancel {
+        task: u64,
+    },
+    Stage {
+        path: String,
+    },
+    Unstage {
+        path: String,
+    },
+    StageAll,
+    UnstageAll,
+    /// Hunk `hunk` (0-based, counted in the file's unstaged diff) goes into the index.
+    StageHunk {
+        path: String,
+        hunk: usize,
+    },
+    /// Hunk `hunk` (0-based, counted in the file's staged diff) leaves the index.
+    UnstageHunk {
+        path: String,
+        hunk: usize,
+    },
+    Commit {
+        message: String,
+        flags: CommitFlags,
+    },
+    /// Saves an artifact's text and versions.
+    SaveDraft {
+        kind: ArtifactKind,
+        draft: Draft,
+    },
+    ClearDraft {
+        kind: ArtifactKind,
+    },
+    /// The user's answer to a tool call waiting for approval.
+    Answer {
+        reply: Reply,
+        decision: Decision,
+    },
+}

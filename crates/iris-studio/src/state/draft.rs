@@ -1,0 +1,16 @@
+//! A draft: an artifact's text with its versions, as the studio keeps it and the shell saves
+//! it under `.git/iris/drafts/`.
+
+use serde::{Deserialize, Serialize};
+
+/// An artifact's text and every earlier version of it.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Draft {
+    pub text: String,
+    /// Earlier texts, oldest first.
+    #[serde(default)]
+    pub versions: Vec<String>,
+    /// Where in `versions` the user had stepped back to (`versions.len()`: the newest text).
+    #[serde(default)]
+    pub position: usize,
+}

@@ -1,0 +1,651 @@
+//! The studio's state: plain data that `update` changes and the panes draw.
+
+use std::time::Instant;
+
+use tui_textarea::TextArea;
+
+mod alternatives;
+mod diff_view;
+mod draft;
+mod explorer;
+mod setup;
+
+pub use alternatives::{ALTERNATIVES, Alternatives, Version};
+pub use diff_view::{DiffRow, DiffView, HunkPlace};
+pub use explorer::{Explorer, Heat, IntentKey, IntentView, ShownCommit, TreeRow, WhyKey, WhyView};
+pub use setup::{Setup, SetupFacts, SetupOption, SetupStep};
+
+pub use draft::Draft;
+use iris_core::artifact::{ArtifactKind, Input};
+use iris_core::change::ChangeKind;
+use iris_core::protocol::ApprovalRequest;
+use iris_core::protocol::progress::Progress;
+
+/// What the studio is for at the moment: exploring the repository, or one artifact with its
+/// panes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Mode {
+    Explore,
+    Artifact(ArtifactKind),
+}
+
+impl Mode {
+    pub const COMMIT: Mode = Mode::Artifact(ArtifactKind::Commit);
+    pub const REVIEW: Mode = Mode::Artifact(ArtifactKind::Review);
+    pub const PR: Mode = Mode::Artifact(ArtifactKind::Pr);
+    pub const CHANGELOG: Mode = Mode::Artifact(ArtifactKind::Changelog);
+    pub const RELEASE_NOTES: Mode = Mode::Artifact(ArtifactKind::ReleaseNotes);
+
+    /// Every mode, in the order of their tabs (and number keys).
+    pub const ALL: [Mode; 6] = [
+        Mode::Explore,
+        Mode::COMMIT,
+        Mode::REVIEW,
+        Mode::PR,
+        Mode::CHANGELOG,
+        Mode::RELEASE_NOTES,
+    ];
+
+    pub fn title(self) -> &'static str {
+        match self {
+            Mode::Explore => "Explore",
+            Mode::Artifact(kind) => kind.title(),
+        }
+    }
+
+    /// The name used on the command line (`--mode release-notes`).
+    pub fn name(self) -> &'static str {
+        match self {
+            Mode::Explore => "explore",
+            Mode::Artifact(kind) => kind.name(),
+        }
+    }
+
+    pub fn from_name(name: &str) -> Option<Mode> {
+        Mode::ALL.into_iter().find(|m| m.name() == name)
+    }
+
+    /// The artifact the mode writes, if any.
+    pub fn artifact(self) -> Option<ArtifactKind> {
+        match self {
+            Mode::Explore => None,
+            Mode::Artifact(kind) => Some(kind),
+        }
+    }
+
+    /// The panes Tab cycles through, left to right.
+    pub fn panes(self) -> &'static [Pane] {
+        match self.artifact().map(|k| (k, k.describe().input)) {
+            None => &[Pane::Tree, Pane::Code],
+            Some((ArtifactKind::Review, _)) => {
+                &[Pane::Changes, Pane::Diff, Pane::Findings, Pane::Editor]
+            }
+            Some((_, Input::Staged)) => &[Pane::Changes, Pane::Diff, Pane::Editor],
+            Some((_, Input::Range)) => &[Pane::Commits, Pane::Editor, Pane::Diff],
+        }
+    }
+
+    /// The list on the left: the changed files, the explore tree or the commits.
+    pub fn list_pane(self) -> Pane {
+        self.panes()[0]
+    }
+
+    /// What the middle shows: the open file's code in explore mode, else a diff.
+    pub fn view_pane(self) -> Pane {
+        if self == Mode::Explore {
+            Pane::Code
+        } else {
+            Pane::Diff
+        }
+    }
+
+    /// Whether the mode works on a range of commits (FROM..TO) rather than the staged change.
+    pub fn uses_range(self) -> bool {
+        self.artifact().is_some_and(ArtifactKind::uses_range)
+    }
+
+    /// Whether the mode has an artifact Iris writes.
+    pub fn has_artifact(self) -> bool {
+        self != Mode::Explore
+    }
+}
+
+/// A pane that can have the focus, named for what it shows.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Pane {
+    /// The changed files (commit and review modes).
+    Changes,
+    /// The repository's file tree (explore mode).
+    Tree,
+    /// The commits of the range (PR, changelog and release notes modes).
+    Commits,
+    /// The diff of the selected file or commit.
+    Diff,
+    /// The open file (explore mode).
+    Code,
+    /// The artifact's text.
+    Editor,
+    ChatInput,
+    /// The FROM..TO input line of the range picker.
+    RangeInput,
+    /// The review's findings (review mode).
+    Findings,
+    /// Iris' answer about the selected lines, beside the code (explore mode).
+    Answer,
+    /// The open file's intent and responsibility blocks, beside the code (explore mode).
+    Blocks,
+}
+
+impl Pane {
+    /// Panes where keys type text.
+    pub fn takes_text(self) -> bool {
+        matches!(self, Pane::Editor | Pane::ChatInput | Pane::RangeInput)
+    }
+}
+
+/// One commit of the range.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CommitRow {
+    pub id: String,
+    pub short_id: String,
+    pub summary: String,
+    pub author: String,
+    pub date: String,
+}
+
+/// The range the PR, changelog and release notes cover.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct CommitRange {
+    /// `None` until the user picks one: the default branch for a PR, the latest tag for a
+    /// changelog or release notes.
+    pub from: Option<String>,
+    /// `None` means HEAD.
+    pub to: Option<String>,
+    /// What `from` resolved to, once the commits are loaded.
+    pub resolved_from: Option<String>,
+    pub commits: Vec<CommitRow>,
+    pub selected: usize,
+    pub loading: bool,
+    /// The mode the commits were loaded for (the default `from` depends on it).
+    pub loaded_for: Option<Mode>,
+}
+
+impl CommitRange {
+    pub fn to_or_head(&self) -> &str {
+        self.to.as_deref().unwrap_or("HEAD")
+    }
+}
+
+/// One changed file in the list.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FileEntry {
+    pub path: String,
+    pub staged: Option<ChangeKind>,
+    pub unstaged: Option<ChangeKind>,
+    pub untracked: bool,
+    pub conflicted: bool,
+    /// Relevance in percent, once the staged diff has been scored.
+    pub relevance: Option<u32>,
+    /// The kind of secret its staged lines add (withheld from Iris), once scanned.
+    pub secret: Option<&'static str>,
+}
+
+/// A text input whose long lines wrap at words (a markdown paragraph, a message typed to
+/// Iris) instead of scrolling out of sight.
+pub fn text_input(lines: Vec<String>) -> TextArea<'static> {
+    let mut input = TextArea::new(lines);
+    input.set_wrap_mode(tui_textarea::WrapMode::WordOrGlyph);
+    input
+}
+
+/// An artifact's text and every version of it: what Iris wrote, what the user typed.
+pub struct ArtifactBuffer {
+    pub editor: TextArea<'static>,
+    /// Earlier texts, oldest first; the editor holds the current one.
+    pub versions: Vec<String>,
+    /// Where in `versions` the user has stepped back to (`versions.len()` = the editor's text).
+    pub position: usize,
+    /// The text last saved as a draft (to know whether there are unsaved changes).
+    pub saved: String,
+}
+
+impl ArtifactBuffer {
+    /// The text and its versions, as a draft keeps them.
+    pub fn draft(&self) -> Draft {
+        Draft {
+            text: self.text(),
+            versions: self.versions.clone(),
+            position: self.position,
+        }
+    }
+
+    /// Back to a saved draft: its text, and its versions to step through.
+    pub fn restore(&mut self, draft: Draft) {
+        self.set_editor(&draft.text);
+        self.position = draft.position.min(draft.versions.len());
+        self.versions = draft.versions;
+        self.saved = draft.text;
+    }
+
+    pub fn text(&self) -> String {
+        self.editor.lines().join("\n")
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.text().trim().is_empty()
+    }
+
+    /// Replaces the text, keeping the old one as a version (nothing typed is lost).
+    pub fn replace(&mut self, text: &str) {
+        let current = self.text();
+        if current == text {
+            return;
+        }
+        self.versions.truncate(self.position);
+        if !current.trim().is_empty() {
+            self.versions.push(current);
+        }
+        self.position = self.versions.len();
+        self.set_editor(text);
+    }
+
+    /// Steps back to the previous version; the current text is kept to step forward to.
+    pub fn undo(&mut self) -> bool {
+        if self.position == 0 {
+            return false;
+        }
+        let current = self.text();
+        if self.position == self.versions.len() {
+            self.versions.push(current);
+        } else {
+            self.versions[self.position] = current;
+        }
+        self.position -= 1;
+        let text = self.versions[self.position].clone();
+        self.set_editor(&text);
+        true
+    }
+
+    pub fn redo(&mut self) -> bool {
+        if self.position + 1 >= self.versions.len() {
+            return false;
+        }
+        self.versions[self.position] = self.text();
+        self.position += 1;
+        let text = self.versions[self.position].clone();
+        self.set_editor(&text);
+        if self.position + 1 == self.versions.len() {
+            // Back at the newest text: it lives in the editor again.
+            self.versions.pop();
+        }
+        true
+    }
+
+    fn set_editor(&mut self, text: &str) {
+        // No lines at all is one empty line to the text area.
+        self.editor = text_input(text.lines().map(str::to_string).collect());
+    }
+}
+
+impl Default for ArtifactBuffer {
+    fn default() -> Self {
+        Self {
+            editor: text_input(Vec::new()),
+            versions: Vec::new(),
+            position: 0,
+            saved: String::new(),
+        }
+    }
+}
+
+/// Who said something in the chat.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Speaker {
+    User,
+    Iris,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ChatMessage {
+    pub speaker: Speaker,
+    pub text: String,
+}
+
+/// The chat with Iris, beside the artifact.
+pub struct Chat {
+    pub open: bool,
+    pub messages: Vec<ChatMessage>,
+    pub input: TextArea<'static>,
+    /// The first conversation row shown when scrolled back; `None` follows the end.
+    pub top: Option<usize>,
+}
+
+impl Default for Chat {
+    fn default() -> Self {
+        Self {
+            open: false,
+            messages: Vec::new(),
+            input: text_input(Vec::new()),
+            top: None,
+        }
+    }
+}
+
+/// What Iris is doing right now.
+#[derive(Debug, Clone)]
+pub struct Task {
+    pub id: u64,
+    pub mode: Mode,
+    pub kind: TaskKind,
+    pub started: Instant,
+    /// What she is doing, the text streamed so far and the tokens spent (one fold of her
+    /// events, shared with the command line's progress line).
+    pub progress: Progress,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TaskKind {
+    Generate,
+    Chat,
+    /// Explaining the selected lines of the open file (explore).
+    Why,
+    /// Reading the open file for its intent and responsibility blocks (explore).
+    Intent,
+    /// Writing alternatives to the artifact to choose from.
+    Alternatives,
+}
+
+/// A one-line message in the status bar.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Notice {
+    pub level: Level,
+    pub text: String,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Level {
+    Info,
+    Success,
+    Warning,
+    Error,
+}
+
+/// A question waiting for y/n.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Confirm {
+    Commit,
+    Quit,
+    /// Open or update the pull request, or post the review.
+    Publish,
+}
+
+/// Options for the next commit.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct CommitFlags {
+    pub amend: bool,
+    pub no_verify: bool,
+}
+
+/// The whole studio.
+pub struct State {
+    pub mode: Mode,
+    pub focus: Pane,
+    pub files: Vec<FileEntry>,
+    pub selected: usize,
+    pub files_loading: bool,
+    /// Whether the relevance weighs the changed lines too (not only paths and kinds).
+    pub ranking_complete: bool,
+    /// Relevance of the staged files, in percent, by path.
+    pub relevance: std::collections::HashMap<String, u32>,
+    /// The kind of secret each staged file adds, by path (only those that add one).
+    pub secrets: std::collections::HashMap<String, &'static str>,
+    pub branch: String,
+    /// The commit HEAD points at, from the last status (`None` before the first commit).
+    pub head: Option<String>,
+    pub diff: DiffView,
+    pub artifacts: std::collections::BTreeMap<ArtifactKind, ArtifactBuffer>,
+    pub chat: Chat,
+    pub task: Option<Task>,
+    pub next_task_id: u64,
+    pub help: bool,
+    /// The focused pane has the whole body of the screen.
+    pub zoom: bool,
+    /// Diffs show side by side (old | new) where the pane is wide enough.
+    pub side_by_side: bool,
+    /// A long message shown over the panes until esc (a failed commit's hook output).
+    pub report: Option<String>,
+    pub confirm: Option<Confirm>,
+    /// Tool calls of the running task waiting for the user's approval, first asked first.
+    pub approvals: std::collections::VecDeque<ApprovalRequest>,
+    pub notice: Option<Notice>,
+    pub commit_flags: CommitFlags,
+    /// Why AI actions cannot run (no provider configured), if so.
+    pub ai_unavailable: Option<String>,
+    /// The repository's commit rules, which the commit message is checked against as it is
+    /// written.
+    pub commit_rules: Option<iris_core::commit_rules::CommitRules>,
+    /// The setup overlay, while it is open.
+    pub setup: Option<Setup>,
+    /// Versions of the message to pick from, side by side, while they are shown.
+    pub alternatives: Option<Alternatives>,
+    /// What setup needs to know of this machine (read at start).
+    pub setup_facts: SetupFacts,
+    /// Generate automatically on entering a mode whose artifact is empty.
+    pub auto_generate: bool,
+    /// Whether the staged change is known to have content (so generating makes sense).
+    pub has_staged: bool,
+    pub range: CommitRange,
+    pub explorer: Explorer,
+    /// The selected finding in review mode.
+    pub finding: usize,
+    /// Findings the reviewer is less sure of than this (0-100) are folded in the list.
+    pub review_min_confidence: u8,
+    /// The folded findings are shown (`f`).
+    pub show_unsure: bool,
+    /// A finding's file and line to show once that file's diff has loaded.
+    pub pending_jump: Option<(String, u32)>,
+    /// The range picker's input line, while it is open.
+    pub range_input: Option<TextArea<'static>>,
+    /// Whether a status has arrived yet (the first one may start Iris on the initial mode).
+    pub status_seen: bool,
+    /// No `--mode` was given: pick commit or explore once the status is known.
+    pub choose_mode: bool,
+    /// The terminal's size (columns, rows), for layout and mouse hits.
+    pub size: (u16, u16),
+    pub list_tops: ListTops,
+    /// When the studio opened (the loading spinner turns from it).
+    pub opened: Instant,
+    /// The time, as the last action brought it (drawing never reads the clock).
+    pub now: Instant,
+    pub quit: bool,
+}
+
+/// The first row each list shows. A list scrolls only when its selection would leave the
+/// view, so moving up from the bottom moves the highlight, not the rows.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct ListTops {
+    pub files: usize,
+    pub tree: usize,
+    pub commits: usize,
+    pub findings: usize,
+}
+
+impl State {
+    pub fn new(mode: Mode) -> Self {
+        let artifacts = ArtifactKind::ALL
+            .into_iter()
+            .map(|kind| (kind, ArtifactBuffer::default()))
+            .collect();
+        let now = Instant::now();
+        Self {
+            mode,
+            focus: mode.list_pane(),
+            files: Vec::new(),
+            selected: 0,
+            files_loading: true,
+            ranking_complete: false,
+            relevance: std::collections::HashMap::new(),
+            secrets: std::collections::HashMap::new(),
+            branch: String::new(),
+            head: None,
+            diff: DiffView::default(),
+            artifacts,
+            chat: Chat::default(),
+            task: None,
+            next_task_id: 1,
+            help: false,
+            zoom: false,
+            side_by_side: false,
+            report: None,
+            confirm: None,
+            approvals: std::collections::VecDeque::new(),
+            notice: None,
+            commit_flags: CommitFlags::default(),
+            ai_unavailable: None,
+            commit_rules: None,
+            setup: None,
+            alternatives: None,
+            setup_facts: SetupFacts::default(),
+            auto_generate: true,
+            has_staged: false,
+            range: CommitRange::default(),
+            explorer: Explorer::default(),
+            finding: 0,
+            review_min_confidence: 70,
+            show_unsure: false,
+            pending_jump: None,
+            range_input: None,
+            status_seen: false,
+            choose_mode: false,
+            size: (120, 40),
+            list_tops: ListTops::default(),
+            opened: now,
+            now,
+            quit: false,
+        }
+    }
+
+    /// The artifact of the current mode.
+    pub fn artifact(&self) -> Option<&ArtifactBuffer> {
+        self.artifacts.get(&self.mode.artifact()?)
+    }
+
+    pub fn artifact_mut(&mut self) -> Option<&mut ArtifactBuffer> {
+        self.artifacts.get_mut(&self.mode.artifact()?)
+    }
+
+    /// The panes Tab cycles through: the mode's, and the chat's input when it is open.
+    pub fn visible_panes(&self) -> Vec<Pane> {
+        let mut panes = self.mode.panes().to_vec();
+        if self.mode == Mode::Explore {
+            if self.explorer.intent.is_some() {
+                panes.push(Pane::Blocks);
+            }
+            if self.explorer.why.is_some() {
+                panes.push(Pane::Answer);
+            }
+        }
+        if self.chat.open {
+            panes.push(Pane::ChatInput);
+        }
+        panes
+    }
+
+    /// The reply Iris is streaming into the chat, if she is.
+    pub fn streaming_reply(&self) -> Option<&str> {
+        self.task
+            .as_ref()
+            .filter(|t| t.kind == TaskKind::Chat)
+            .map(|t| t.progress.streamed.as_str())
+    }
+
+    pub fn selected_file(&self) -> Option<&FileEntry> {
+        self.files.get(self.selected)
+    }
+
+    /// What the studio is still reading from git for the current mode, if anything (the status
+    /// line shows it with a spinner).
+    pub fn loading(&self) -> Option<&'static str> {
+        if self.files_loading {
+            Some(if self.files.is_empty() {
+                "reading the repository's status"
+            } else {
+                "reading the rest of the status"
+            })
+        } else if self.mode == Mode::Explore && !self.explorer.loaded {
+            Some("listing the repository's files")
+        } else if self.mode.uses_range() && self.range.loading {
+            Some("reading the commits")
+        } else {
+            None
+        }
+    }
+
+    /// An overlay that takes every key and the mouse while it is open: setup, or the
+    /// versions to pick from.
+    pub fn modal(&self) -> bool {
+        self.setup.is_some() || self.alternatives.is_some()
+    }
+
+    /// Something on screen waits for an answer, so every key goes to it rather than to the
+    /// keymap: a modal overlay, a question, a tool call waiting for approval.
+    pub fn takes_every_key(&self) -> bool {
+        self.modal() || self.confirm.is_some() || !self.approvals.is_empty()
+    }
+
+    /// Artifacts whose text differs from their saved draft.
+    pub fn unsaved(&self) -> bool {
+        self.artifacts
+            .values()
+            .any(|a| a.text() != a.saved && !a.is_empty())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn versions_step_back_and_forward_without_losing_text() {
+        let mut buffer = ArtifactBuffer::default();
+        buffer.replace("first draft");
+        buffer.replace("shorter");
+        assert_eq!(buffer.text(), "shorter");
+        assert!(buffer.undo());
+        assert_eq!(buffer.text(), "first draft");
+        assert!(!buffer.undo(), "the empty start is not a version");
+        assert!(buffer.redo());
+        assert_eq!(buffer.text(), "shorter");
+        assert!(!buffer.redo());
+        // A new version after stepping back drops the abandoned future, not the text typed.
+        buffer.undo();
+        buffer.editor.move_cursor(tui_textarea::CursorMove::End);
+        buffer.editor.insert_str(" (edited)");
+        buffer.replace("third");
+        assert!(buffer.undo());
+        assert_eq!(buffer.text(), "first draft (edited)");
+    }
+
+    #[test]
+    fn a_restored_draft_keeps_its_versions_to_step_through() {
+        let mut buffer = ArtifactBuffer::default();
+        buffer.replace("first");
+        buffer.replace("second");
+        buffer.undo();
+        let mut reopened = ArtifactBuffer::default();
+        reopened.restore(buffer.draft());
+        assert_eq!(reopened.text(), "first");
+        assert!(reopened.redo());
+        assert_eq!(reopened.text(), "second");
+        assert!(reopened.undo());
+        assert_eq!(reopened.text(), "first");
+        assert_eq!(reopened.saved, "first");
+    }
+
+    #[test]
+    fn modes_round_trip_their_names() {
+        for mode in Mode::ALL {
+            assert_eq!(Mode::from_name(mode.name()), Some(mode));
+        }
+    }
+}

@@ -1,0 +1,88 @@
+//! The setup overlay: Iris has no provider yet, so the studio offers the model servers found
+//! on this machine and the hosted providers, takes a key for one of those, and writes the
+//! choice into the user's config file once the user says yes.
+
+use iris_config::ProviderKind;
+use iris_config::setup::{Choice, HOSTED, LocalServer};
+
+/// What setup knows of this machine before anything is probed: where the user file is, and
+/// which hosted providers already have a key in the environment. Read once at start.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct SetupFacts {
+    /// The user config file, as shown (`~/.config/iris/config.toml`); `None` without a home.
+    pub file: Option<String>,
+    /// Hosted providers whose key an environment variable holds, with the variable.
+    pub env_keys: Vec<(ProviderKind, &'static str)>,
+}
+
+impl SetupFacts {
+    pub fn env_key(&self, kind: ProviderKind) -> Option<&'static str> {
+        self.env_keys
+            .iter()
+            .find(|(k, _)| *k == kind)
+            .map(|(_, var)| *var)
+    }
+}
+
+/// The overlay, from the list to the written file.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Setup {
+    /// The servers that answered; `None` while they are probed.
+    pub servers: Option<Vec<LocalServer>>,
+    /// The highlighted option.
+    pub selected: usize,
+    pub step: SetupStep,
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub enum SetupStep {
+    /// Choosing a model or a provider.
+    #[default]
+    Choose,
+    /// Typing a hosted provider's key (shown masked).
+    Key {
+        provider: ProviderKind,
+        typed: String,
+    },
+    /// The lines to write, waiting for y.
+    Confirm(Choice),
+    /// Being written.
+    Writing(Choice),
+}
+
+/// One line of the list.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum SetupOption {
+    /// A model a server on this machine serves (`server` indexes [`Setup::servers`]).
+    Local { server: usize, model: String },
+    /// A hosted provider, with its default model.
+    Hosted(ProviderKind),
+}
+
+impl Setup {
+    /// The options, the local models first (once probed), then the hosted providers.
+    pub fn options(&self) -> Vec<SetupOption> {
+        let servers = self.servers.as_deref().unwrap_or_default();
+        let local = servers.iter().enumerate().flat_map(|(server, found)| {
+            found.models.iter().map(move |model| SetupOption::Local {
+                server,
+                model: model.clone(),
+            })
+        });
+        local
+            .chain(HOSTED.into_iter().map(SetupOption::Hosted))
+            .collect()
+    }
+
+    /// What choosing `option` writes (a hosted provider's key is asked for first).
+    pub fn choice(&self, option: &SetupOption) -> Option<Choice> {
+        match option {
+            SetupOption::Local { server, model } => self
+                .servers
+                .as_ref()
+                .and_then(|s| s.get(*server))
+                .map(|found| found.choice(model)),
+            SetupOption::Hosted(_) => None,
+        }
+    }
+}

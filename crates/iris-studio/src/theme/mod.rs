@@ -1,0 +1,289 @@
+//! Colour themes: TOML files of named colours mapped to semantic tokens (`themes/*.toml`,
+//! embedded), plus the user's own in `<config dir>/themes/`, adapted to what the terminal can
+//! show (`NO_COLOR`, 16 or 256 colours).
+
+mod color;
+mod file;
+
+use std::collections::BTreeSet;
+use std::path::Path;
+
+use ratatui::style::{Color, Style};
+use thiserror::Error;
+
+pub use color::{ColorSupport, contrast_ratio, detect_color_support, parse_color};
+use color::{adapt_color, adapt_style};
+use file::{find_source, resolve};
+
+/// The built-in themes, embedded in the binary.
+const BUILTINS: [(&str, &str); 3] = [
+    ("dark", include_str!("../../../../themes/dark.toml")),
+    ("light", include_str!("../../../../themes/light.toml")),
+    (
+        "high-contrast",
+        include_str!("../../../../themes/high-contrast.toml"),
+    ),
+];
+
+/// The syntect theme used when no theme in the chain names one.
+const DEFAULT_SYNTAX: &str = "base16-ocean.dark";
+
+/// How many `extends` a theme may chain before it is taken for a loop.
+const MAX_EXTENDS: usize = 8;
+
+/// A theme that cannot be loaded; the message names the file and the line.
+#[derive(Debug, Error)]
+#[error("{0}")]
+pub struct ThemeError(pub String);
+
+macro_rules! tokens {
+    ($($variant:ident => $name:literal,)*) => {
+        /// A semantic role a colour plays in the studio.
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+        pub enum Token {
+            $($variant,)*
+        }
+
+        impl Token {
+            pub const ALL: &'static [Token] = &[$(Token::$variant,)*];
+
+            /// The token's name in a theme file.
+            pub fn name(self) -> &'static str {
+                match self {
+                    $(Token::$variant => $name,)*
+                }
+            }
+        }
+    };
+}
+
+tokens! {
+    Text => "text",
+    TextDim => "text_dim",
+    Background => "background",
+    Border => "border",
+    BorderFocused => "border_focused",
+    Title => "title",
+    Accent => "accent",
+    Selection => "selection",
+    StatusBar => "status_bar",
+    StatusBarText => "status_bar_text",
+    DiffAdded => "diff_added",
+    DiffRemoved => "diff_removed",
+    DiffHunk => "diff_hunk",
+    DiffContext => "diff_context",
+    DiffLineNumber => "diff_line_number",
+    Staged => "staged",
+    Unstaged => "unstaged",
+    Untracked => "untracked",
+    Conflict => "conflict",
+    SeverityCritical => "severity_critical",
+    SeverityHigh => "severity_high",
+    SeverityMedium => "severity_medium",
+    SeverityLow => "severity_low",
+    SeverityInfo => "severity_info",
+    Spinner => "spinner",
+    Error => "error",
+    Warning => "warning",
+    Success => "success",
+    ChatUser => "chat_user",
+    ChatIris => "chat_iris",
+    TitleOk => "title_ok",
+    TitleWarn => "title_warn",
+    TitleOver => "title_over",
+}
+
+impl Token {
+    pub fn from_name(name: &str) -> Option<Token> {
+        Token::ALL.iter().copied().find(|t| t.name() == name)
+    }
+}
+
+/// A resolved theme: one style per token.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Theme {
+    name: String,
+    syntax: String,
+    styles: Vec<Style>,
+    /// The colours the terminal shows, once adapted (syntax colours are adapted to it too).
+    support: ColorSupport,
+}
+
+impl Theme {
+    /// The theme's display name.
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// The syntect theme for highlighting code in diffs.
+    pub fn syntax(&self) -> &str {
+        &self.syntax
+    }
+
+    /// The colours this theme was adapted to (`TrueColor` until [`Theme::adapt`]).
+    pub fn color_support(&self) -> ColorSupport {
+        self.support
+    }
+
+    /// A syntax highlighting colour as this terminal can show it.
+    pub fn syntax_color(&self, color: Color) -> Color {
+        adapt_color(color, self.support)
+    }
+
+    pub fn style(&self, token: Token) -> Style {
+        self.styles.get(token as usize).copied().unwrap_or_default()
+    }
+
+    pub fn builtin_names() -> Vec<&'static str> {
+        BUILTINS.iter().map(|(name, _)| *name).collect()
+    }
+
+    /// A built-in theme by name.
+    pub fn builtin(name: &str) -> Option<Theme> {
+        Theme::load(name, None).ok()
+    }
+
+    /// The built-in themes and the user's (`<user_dir>/themes/*.toml`), sorted, each once.
+    pub fn names(user_dir: Option<&Path>) -> Vec<String> {
+        let mut names: BTreeSet<String> = BUILTINS.iter().map(|(n, _)| n.to_string()).collect();
+        if let Some(Ok(entries)) = user_dir.map(|dir| std::fs::read_dir(dir.join("themes"))) {
+            for path in entries.flatten().map(|e| e.path()) {
+                if path.extension().is_some_and(|e| e == "toml")
+                    && let Some(stem) = path.file_stem().and_then(|s| s.to_str())
+                {
+                    names.insert(stem.to_owned());
+                }
+            }
+        }
+        names.into_iter().collect()
+    }
+
+    /// Loads a theme: the user's `<user_dir>/themes/<name>.toml` if there is one, else the
+    /// built-in of that name. A theme may `extends = "other"` and set only some tokens.
+    pub fn load(name: &str, user_dir: Option<&Path>) -> Result<Theme, ThemeError> {
+        let mut chain = Vec::new();
+        let mut seen = BTreeSet::new();
+        let mut wanted = name.to_owned();
+        let mut named_by: Option<(String, usize)> = None;
+        loop {
+            if chain.len() >= MAX_EXTENDS {
+                return Err(ThemeError(format!(
+                    "theme `{name}`: more than {MAX_EXTENDS} themes extend one another (a loop?)"
+                )));
+            }
+            let source = find_source(&wanted, user_dir, &mut seen, named_by.as_ref())?;
+            let next = source.extends.clone();
+            let file = source.file.clone();
+            chain.push(source);
+            match next {
+                Some((parent, line)) => {
+                    named_by = Some((file, line));
+                    wanted = parent;
+                }
+                None => break,
+            }
+        }
+        resolve(name, chain)
+    }
+
+    /// The theme as this terminal can show it.
+    pub fn adapt(mut self, support: ColorSupport) -> Theme {
+        for (style, token) in self.styles.iter_mut().zip(Token::ALL) {
+            *style = adapt_style(*style, *token, support);
+        }
+        self.support = support;
+        self
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use file::parse_source;
+    use ratatui::style::Modifier;
+
+    #[test]
+    fn every_builtin_parses_and_defines_every_token() {
+        assert_eq!(Theme::builtin_names(), ["dark", "light", "high-contrast"]);
+        for name in Theme::builtin_names() {
+            let source = parse_source(
+                BUILTINS.iter().find(|b| b.0 == name).unwrap().1,
+                name.into(),
+            )
+            .unwrap();
+            for token in Token::ALL {
+                assert!(
+                    source.tokens.contains_key(token),
+                    "{name} lacks {}",
+                    token.name()
+                );
+            }
+            let theme = Theme::builtin(name).unwrap();
+            assert_eq!(theme.name(), name);
+            assert_eq!(theme.styles.len(), Token::ALL.len());
+            assert!(theme.style(Token::Background).bg.is_some(), "{name}");
+            assert!(theme.style(Token::Selection).bg.is_some(), "{name}");
+            assert!(
+                theme
+                    .style(Token::Title)
+                    .add_modifier
+                    .contains(Modifier::BOLD)
+            );
+        }
+        assert!(Theme::builtin("solarized").is_none());
+    }
+
+    #[test]
+    fn builtin_syntax_themes_exist_in_syntect() {
+        let set = syntect::highlighting::ThemeSet::load_defaults();
+        for name in Theme::builtin_names() {
+            let syntax = Theme::builtin(name).unwrap().syntax;
+            assert!(set.themes.contains_key(&syntax), "{name}: {syntax}");
+        }
+        assert!(set.themes.contains_key(DEFAULT_SYNTAX));
+    }
+
+    #[test]
+    fn token_names_round_trip() {
+        for token in Token::ALL {
+            assert_eq!(Token::from_name(token.name()), Some(*token));
+        }
+        assert_eq!(Token::from_name("diff_add"), None);
+    }
+
+    #[test]
+    fn high_contrast_meets_wcag_aaa() {
+        assert!((contrast_ratio(Color::Black, Color::White).unwrap() - 21.0).abs() < 1e-9);
+        assert!((contrast_ratio(Color::Gray, Color::Gray).unwrap() - 1.0).abs() < 1e-9);
+        assert_eq!(contrast_ratio(Color::Reset, Color::White), None);
+        let theme = Theme::builtin("high-contrast").unwrap();
+        let background = theme.style(Token::Background).bg.unwrap();
+        let status = theme.style(Token::StatusBar).bg.unwrap();
+        for token in Token::ALL {
+            let style = theme.style(*token);
+            let Some(fg) = style.fg else { continue };
+            let under = match token {
+                Token::StatusBarText => status,
+                _ => style.bg.unwrap_or(background),
+            };
+            let ratio = contrast_ratio(fg, under).unwrap();
+            assert!(ratio >= 7.0, "{}: {ratio:.2}", token.name());
+        }
+    }
+
+    #[test]
+    fn every_builtin_text_is_readable() {
+        for name in Theme::builtin_names() {
+            let theme = Theme::builtin(name).unwrap();
+            let background = theme.style(Token::Background).bg.unwrap();
+            let text = theme.style(Token::Text).fg.unwrap();
+            assert!(contrast_ratio(text, background).unwrap() >= 4.5, "{name}");
+            let selection = theme.style(Token::Selection);
+            let selected = selection.fg.unwrap_or(text);
+            assert!(
+                contrast_ratio(selected, selection.bg.unwrap()).unwrap() >= 4.5,
+                "{name}"
+            );
+        }
+    }
+}

@@ -1,0 +1,75 @@
+//! A question over the panes: yes or no, or whether a tool call of Iris' may run.
+
+use ratatui::Frame;
+use ratatui::layout::Rect;
+
+use super::{centered, text_box};
+use crate::state::{Confirm, State};
+use crate::theme::Theme;
+use iris_core::protocol::ApprovalRequest;
+
+pub fn draw(frame: &mut Frame, area: Rect, question: Confirm, state: &State, theme: &Theme) {
+    let text = match question {
+        Confirm::Commit => {
+            let mut what = "Commit with this message".to_string();
+            if state.commit_flags.amend {
+                what.push_str(", amending the last commit");
+            }
+            if state.commit_flags.no_verify {
+                what.push_str(", skipping hooks");
+            }
+            format!("{what}? (y/n)")
+        }
+        Confirm::Quit => "An artifact has unsaved changes. Quit anyway? (y/n)".to_string(),
+        Confirm::Publish if state.mode == crate::state::Mode::REVIEW => {
+            let folded = match crate::findings::shown_findings(state).1 {
+                0 => String::new(),
+                1 => ", without the 1 folded finding".to_string(),
+                n => format!(", without the {n} folded findings"),
+            };
+            format!(
+                "Post this review as a comment on the branch's pull request{folded} (gh/glab)? \
+                 (y/n)"
+            )
+        }
+        Confirm::Publish => {
+            "Open or update the branch's pull request with this title and description (gh/glab)? (y/n)"
+                .to_string()
+        }
+    };
+    text_box(
+        frame,
+        centered(area, 64, 5),
+        &text,
+        " Confirm ",
+        true,
+        theme,
+    );
+}
+
+/// The first tool call waiting for approval, and how many more wait.
+pub fn draw_approval(
+    frame: &mut Frame,
+    area: Rect,
+    request: &ApprovalRequest,
+    waiting: usize,
+    theme: &Theme,
+) {
+    let more = match waiting {
+        0 => String::new(),
+        n => format!(" ({n} more waiting)"),
+    };
+    let text = format!(
+        "{}.\n\n{}\n\ny allow once · s allow for this session · n or esc refuse{more}",
+        request.question(),
+        request.args_shown()
+    );
+    text_box(
+        frame,
+        centered(area, 72, 11),
+        &text,
+        " Allow this? ",
+        true,
+        theme,
+    );
+}

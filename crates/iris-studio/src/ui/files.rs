@@ -1,0 +1,102 @@
+//! The changed files, most relevant first, with staged/unstaged marks and relevance.
+
+use ratatui::Frame;
+use ratatui::layout::Rect;
+use ratatui::text::{Line, Span};
+use ratatui::widgets::ListItem;
+
+use super::{draw_list, focused, pane_block};
+use crate::state::{FileEntry, Pane, State};
+use crate::text::clip;
+use crate::theme::{Theme, Token};
+use iris_core::change::ChangeKind;
+
+pub fn draw(frame: &mut Frame, area: Rect, state: &State, theme: &Theme) {
+    let title = if state.files_loading && !state.files.is_empty() {
+        let ranking = if state.ranking_complete {
+            ""
+        } else {
+            "ranking, "
+        };
+        format!(
+            " Files ({} staged, {ranking}status loading…) ",
+            state.files.len()
+        )
+    } else if state.files_loading {
+        " Files (loading…) ".to_string()
+    } else {
+        format!(" Files ({}) ", state.files.len())
+    };
+    let block = pane_block(title, focused(state, Pane::Changes), theme);
+    let inner_width = usize::from(area.width.saturating_sub(2));
+    let items: Vec<ListItem> = if state.files.is_empty() && !state.files_loading {
+        vec![ListItem::new(Span::styled(
+            "nothing changed",
+            theme.style(Token::TextDim),
+        ))]
+    } else {
+        state
+            .files
+            .iter()
+            .map(|f| item(f, inner_width, theme))
+            .collect()
+    };
+    draw_list(
+        frame,
+        area,
+        block,
+        items,
+        (state.selected, state.list_tops.files),
+        theme,
+    );
+}
+
+fn mark(kind: Option<ChangeKind>) -> char {
+    match kind {
+        Some(ChangeKind::Added) => 'A',
+        Some(ChangeKind::Modified) => 'M',
+        Some(ChangeKind::Deleted) => 'D',
+        Some(ChangeKind::Renamed) => 'R',
+        Some(ChangeKind::Copied) => 'C',
+        Some(ChangeKind::TypeChanged) => 'T',
+        None => ' ',
+    }
+}
+
+fn item<'a>(file: &FileEntry, width: usize, theme: &Theme) -> ListItem<'a> {
+    let (staged, unstaged) = if file.conflicted {
+        ('U', 'U')
+    } else if file.untracked {
+        ('?', '?')
+    } else {
+        (mark(file.staged), mark(file.unstaged))
+    };
+    let relevance = file
+        .relevance
+        .map(|r| format!("{r:>3}% "))
+        .unwrap_or_else(|| "     ".into());
+    // A file that stages a secret says so after its name: the secret is withheld from Iris.
+    let secret = file
+        .secret
+        .map(|kind| format!(" ⚠ {kind}"))
+        .unwrap_or_default();
+    let secret_width = crate::text::width(&secret);
+    let name_width = width.saturating_sub(3 + relevance.len() + secret_width);
+    let token = if file.conflicted {
+        Token::Conflict
+    } else if file.untracked {
+        Token::Untracked
+    } else if file.staged.is_some() {
+        Token::Staged
+    } else {
+        Token::Unstaged
+    };
+    ListItem::new(Line::from(vec![
+        Span::styled(staged.to_string(), theme.style(Token::Staged)),
+        Span::styled(unstaged.to_string(), theme.style(Token::Unstaged)),
+        Span::raw(" "),
+        Span::styled(relevance, theme.style(Token::TextDim)),
+        Span::styled(clip(&file.path, name_width), theme.style(token)),
+        Span::styled(secret, theme.style(Token::Warning)),
+    ]))
+}

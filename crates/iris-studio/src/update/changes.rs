@@ -1,0 +1,239 @@
+//! Commit and review modes' list: the changed files, their ranking, staging and committing.
+
+use super::super::action::{RankedFile, RepoSnapshot};
+use super::super::command::Command;
+use super::super::effect::Effect;
+use super::super::state::{Confirm, FileEntry, Level, Mode, Pane, State};
+use super::{artifact, diff, explore, notice, range, step};
+use iris_core::artifact::ArtifactKind;
+
+pub(super) fn ranking_loaded(
+    state: &mut State,
+    result: Result<Vec<RankedFile>, String>,
+    complete: bool,
+) -> Vec<Effect> {
+    let ranked = match result {
+        Ok(ranked) => ranked,
+        Err(err) => {
+            let text = format!("ranking the staged files failed: {err}");
+            notice(state, Level::Error, text);
+            return Vec::new();
+        }
+    };
+    state.ranking_complete = complete;
+    state.relevance = ranked
+        .iter()
+        .map(|r| (r.path.clone(), r.relevance))
+        .collect();
+    state.secrets = ranked
+        .iter()
+        .filter_map(|r| Some((r.path.clone(), r.secret?)))
+        .collect();
+    if state.files_loading {
+        // Until the status arrives, the list is the ranked staged files.
+        state.files = ranked
+            .into_iter()
+            .map(|r| FileEntry {
+                staged: Some(r.kind),
+                relevance: Some(r.relevance),
+                secret: r.secret,
+                path: r.path,
+                unstaged: None,
+                untracked: false,
+                conflicted: false,
+            })
+            .collect();
+        state.has_staged = !state.files.is_empty();
+    } else {
+        apply_relevance(state);
+    }
+    Vec::new()
+}
+
+pub(super) fn status_loaded(
+    state: &mut State,
+    result: Result<RepoSnapshot, String>,
+) -> Vec<Effect> {
+    let snapshot = match result {
+        Ok(snapshot) => snapshot,
+        Err(err) => {
+            state.files_loading = false;
+            notice(state, Level::Error, format!("git status failed: {err}"));
+            return Vec::new();
+        }
+    };
+    let first = !std::mem::replace(&mut state.status_seen, true);
+    let selected_path = state.selected_file().map(|f| f.path.clone());
+    state.branch = snapshot.branch;
+    state.head = snapshot.head;
+    state.files = snapshot.files;
+    state.files_loading = false;
+    apply_relevance(state);
+    state.has_staged = state.files.iter().any(|f| f.staged.is_some());
+    if std::mem::take(&mut state.choose_mode) {
+        // A new file or a merge conflict is work for commit mode too.
+        let changed = state
+            .files
+            .iter()
+            .any(|f| f.staged.is_some() || f.unstaged.is_some() || f.untracked || f.conflicted);
+        state.mode = if changed { Mode::COMMIT } else { Mode::Explore };
+        state.focus = state.mode.list_pane();
+    }
+    state.selected = selected_path
+        .and_then(|p| state.files.iter().position(|f| f.path == p))
+        .unwrap_or(0)
+        .min(state.files.len().saturating_sub(1));
+    let mut effects = diff::load_selected_diff(state);
+    if state.mode == Mode::Explore && !state.explorer.loaded {
+        effects.push(Effect::LoadTree);
+    } else if state.mode.uses_range()
+        && state.range.loaded_for != Some(state.mode)
+        && !state.range.loading
+    {
+        // Started in a range mode: its commits come with the first status.
+        effects.extend(range::load_commits(state));
+    } else if first {
+        // Only on arriving in the mode: staging or a refresh later never starts Iris.
+        effects.extend(artifact::auto_generate(state));
+    }
+    effects
+}
+
+pub(super) fn git_done(
+    state: &mut State,
+    result: Result<String, String>,
+    committed: bool,
+) -> Vec<Effect> {
+    let mut effects = vec![Effect::LoadStatus];
+    match result {
+        Ok(text) => {
+            notice(state, Level::Success, text);
+            if committed {
+                effects.extend(artifact::clear(state, ArtifactKind::Commit));
+                state.commit_flags = Default::default();
+            }
+        }
+        Err(err) if committed => {
+            // A hook's output can be long: it is shown whole until esc.
+            notice(
+                state,
+                Level::Error,
+                "the commit failed: the message stays in the editor (esc closes the report)",
+            );
+            state.report = Some(err);
+        }
+        Err(err) => notice(state, Level::Error, err),
+    }
+    effects
+}
+
+/// Puts the known relevance (and secrets) on the files and sorts them: most relevant first, then by path.
+fn apply_relevance(state: &mut State) {
+    let selected = state.selected_file().map(|f| f.path.clone());
+    for file in &mut state.files {
+        file.relevance = state.relevance.get(&file.path).copied().or(file.relevance);
+        file.secret = state.secrets.get(&file.path).copied();
+    }
+    state.files.sort_by(|a, b| {
+        b.relevance
+            .unwrap_or(0)
+            .cmp(&a.relevance.unwrap_or(0))
+            .then_with(|| a.path.cmp(&b.path))
+    });
+    if let Some(path) = selected {
+        state.selected = state.files.iter().position(|f| f.path == path).unwrap_or(0);
+    }
+}
+
+/// Moves the selection in the changed files.
+pub(super) fn move_cursor(state: &mut State, command: Command) -> Vec<Effect> {
+    let last = state.files.len().saturating_sub(1);
+    let before = state.selected;
+    state.selected = step(before, last, command);
+    if state.selected != before {
+        return diff::load_selected_diff(state);
+    }
+    Vec::new()
+}
+
+/// Selects row `row` of the changed files.
+pub(super) fn select(state: &mut State, row: usize) -> Vec<Effect> {
+    if row >= state.files.len() {
+        return Vec::new();
+    }
+    state.selected = row;
+    diff::load_selected_diff(state)
+}
+
+/// Staging and committing.
+pub(super) fn command(state: &mut State, command: Command) -> Vec<Effect> {
+    match command {
+        Command::StageFile | Command::UnstageFile => match state.selected_file() {
+            Some(file) => {
+                let path = file.path.clone();
+                vec![if command == Command::StageFile {
+                    Effect::Stage { path }
+                } else {
+                    Effect::Unstage { path }
+                }]
+            }
+            None => Vec::new(),
+        },
+        Command::StageAll => vec![Effect::StageAll],
+        Command::UnstageAll => vec![Effect::UnstageAll],
+        Command::StageHunk => diff::stage_hunk(state),
+        Command::Commit => {
+            if state
+                .artifacts
+                .get(&ArtifactKind::Commit)
+                .is_none_or(|a| a.is_empty())
+            {
+                notice(state, Level::Warning, "the commit message is empty");
+            } else if !state.has_staged && !state.commit_flags.amend {
+                notice(
+                    state,
+                    Level::Warning,
+                    "nothing is staged (s stages the selected file)",
+                );
+            } else {
+                state.confirm = Some(Confirm::Commit);
+            }
+            Vec::new()
+        }
+        Command::ToggleAmend => {
+            state.commit_flags.amend = !state.commit_flags.amend;
+            Vec::new()
+        }
+        Command::ToggleNoVerify => {
+            state.commit_flags.no_verify = !state.commit_flags.no_verify;
+            Vec::new()
+        }
+        _ => Vec::new(),
+    }
+}
+
+/// The answer to the commit question.
+pub(super) fn commit_confirmed(state: &mut State) -> Vec<Effect> {
+    let message = state
+        .artifacts
+        .get(&ArtifactKind::Commit)
+        .map(|a| a.text())
+        .unwrap_or_default();
+    notice(state, Level::Info, "committing...");
+    vec![Effect::Commit {
+        message,
+        flags: state.commit_flags,
+    }]
+}
+
+/// Enter on a list: a changed file or a commit shows its diff, a tree row opens.
+pub(super) fn select_in_list(state: &mut State) -> Vec<Effect> {
+    match state.focus {
+        Pane::Tree => explore::open_tree_row(state),
+        Pane::Changes | Pane::Commits => {
+            state.focus = Pane::Diff;
+            Vec::new()
+        }
+        _ => Vec::new(),
+    }
+}

@@ -1,0 +1,183 @@
+//! What each command does. Whether it means something in the mode is asked of
+//! [`Command::applies`] first, the one place the help overlay asks too.
+
+use super::super::command::Command;
+use super::super::effect::Effect;
+use super::super::state::{Confirm, Level, Mode, Pane, State};
+use super::diff::SIDEWAYS;
+use super::{
+    alternatives, artifact, changes, diff, explore, external, intent, notice, panes, range, setup,
+    task, why,
+};
+
+pub(super) fn run(state: &mut State, command: Command) -> Vec<Effect> {
+    if state.help && !matches!(command, Command::Help | Command::Back | Command::Quit) {
+        return Vec::new();
+    }
+    // A modal overlay (setup, the versions) takes its keys itself (see `input::key`).
+    if state.modal() {
+        return Vec::new();
+    }
+    if let Err(why) = command.applies(state.mode) {
+        notice(state, Level::Info, why);
+        return Vec::new();
+    }
+    match command {
+        Command::Quit => {
+            if state.unsaved() {
+                state.confirm = Some(Confirm::Quit);
+            } else {
+                state.quit = true;
+            }
+            Vec::new()
+        }
+        Command::Help => {
+            state.help = !state.help;
+            Vec::new()
+        }
+        Command::NextPane | Command::PrevPane => {
+            let panes = state.visible_panes();
+            let at = panes.iter().position(|p| *p == state.focus).unwrap_or(0);
+            let next = if command == Command::NextPane {
+                (at + 1) % panes.len()
+            } else {
+                (at + panes.len() - 1) % panes.len()
+            };
+            state.focus = panes[next];
+            Vec::new()
+        }
+        Command::Up
+        | Command::Down
+        | Command::PageUp
+        | Command::PageDown
+        | Command::Top
+        | Command::Bottom => move_cursor(state, state.focus, command),
+        Command::Select => match state.focus {
+            Pane::Findings => artifact::jump_to_finding(state),
+            Pane::Answer => why::open_commit(state),
+            Pane::Blocks => {
+                state.focus = Pane::Code;
+                Vec::new()
+            }
+            _ => changes::select_in_list(state),
+        },
+        Command::Back => back(state),
+        Command::Generate => artifact::generate(state),
+        Command::OpenChat => artifact::open_chat(state),
+        Command::StageFile
+        | Command::UnstageFile
+        | Command::StageHunk
+        | Command::StageAll
+        | Command::UnstageAll
+        | Command::Commit
+        | Command::ToggleAmend
+        | Command::ToggleNoVerify => changes::command(state, command),
+        Command::UndoVersion | Command::RedoVersion => artifact::step_versions(state, command),
+        Command::NextHunk | Command::PrevHunk if state.mode == Mode::Explore => {
+            why::step_commit(state, command)
+        }
+        Command::NextHunk | Command::PrevHunk => diff::jump_to_hunk(state, command),
+        Command::ScrollLeft => diff::scroll_sideways(state, -SIDEWAYS),
+        Command::ScrollRight => diff::scroll_sideways(state, SIDEWAYS),
+        Command::Refresh => {
+            let mut effects = vec![Effect::LoadStatus];
+            if state.mode.uses_range() {
+                effects.extend(range::load_commits(state));
+            }
+            effects
+        }
+        Command::PickRange => range::pick(state),
+        Command::SelectLines => explore::select_lines(state),
+        Command::AskWhy => why::ask(state),
+        Command::FileIntent => intent::ask(state),
+        Command::Zoom => {
+            state.zoom = !state.zoom;
+            Vec::new()
+        }
+        Command::SideBySide => diff::toggle_side_by_side(state),
+        Command::EditExternal => external::edit(state),
+        Command::Setup => setup::open(state),
+        Command::Copy => external::copy(state),
+        Command::Publish => external::ask_publish(state),
+        Command::Alternatives => alternatives::ask(state),
+        Command::ShowUnsure => artifact::toggle_unsure(state),
+        Command::ModeExplore => switch_mode(state, Mode::Explore),
+        Command::ModeCommit => switch_mode(state, Mode::COMMIT),
+        Command::ModeReview => switch_mode(state, Mode::REVIEW),
+        Command::ModePr => switch_mode(state, Mode::PR),
+        Command::ModeChangelog => switch_mode(state, Mode::CHANGELOG),
+        Command::ModeReleaseNotes => switch_mode(state, Mode::RELEASE_NOTES),
+    }
+}
+
+/// Moves the cursor of `pane`: a list's selection or a text's first line.
+pub(super) fn move_cursor(state: &mut State, pane: Pane, command: Command) -> Vec<Effect> {
+    match pane {
+        Pane::Changes => changes::move_cursor(state, command),
+        Pane::Tree => explore::move_in_tree(state, command),
+        Pane::Commits => range::move_cursor(state, command),
+        Pane::Code => explore::move_in_code(state, command),
+        Pane::Answer => why::scroll(state, command),
+        Pane::Blocks => intent::move_block(state, command),
+        Pane::Diff => diff::scroll(state, command),
+        Pane::Findings => artifact::move_in_findings(state, command),
+        Pane::Editor | Pane::ChatInput | Pane::RangeInput => Vec::new(),
+    }
+}
+
+/// Selects row `row` of the list the left pane shows.
+pub(super) fn select_row(state: &mut State, row: usize) -> Vec<Effect> {
+    match state.mode.list_pane() {
+        Pane::Tree => explore::select(state, row),
+        Pane::Commits => range::select(state, row),
+        _ => changes::select(state, row),
+    }
+}
+
+/// Esc: cancels Iris' work, else closes what is open, else goes back to the list.
+fn back(state: &mut State) -> Vec<Effect> {
+    if let Some(effects) = task::cancel(state) {
+        return effects;
+    }
+    if state.report.is_some() {
+        state.report = None;
+    } else if state.help {
+        state.help = false;
+    } else if state.explorer.commit.is_some() && state.mode == Mode::Explore {
+        panes::close_commit(state);
+    } else if state.focus == Pane::Blocks {
+        panes::close_blocks(state);
+    } else if state.focus == Pane::Answer {
+        state.explorer.why = None;
+        state.focus = Pane::Code;
+    } else if state.focus == Pane::Code && state.explorer.anchor.is_some() {
+        state.explorer.anchor = None;
+    } else if state.focus == Pane::RangeInput {
+        range::close_picker(state);
+    } else if state.focus == Pane::ChatInput {
+        // Out of typing altogether, as from the editor: the next key is a command.
+        state.chat.open = false;
+        state.focus = state.mode.list_pane();
+    } else {
+        state.focus = state.mode.list_pane();
+    }
+    Vec::new()
+}
+
+fn switch_mode(state: &mut State, mode: Mode) -> Vec<Effect> {
+    if state.mode == mode {
+        return Vec::new();
+    }
+    state.mode = mode;
+    state.focus = mode.list_pane();
+    if !mode.has_artifact() {
+        state.chat.open = false;
+    }
+    if mode.uses_range() && state.range.loaded_for != Some(mode) {
+        return range::load_commits(state);
+    }
+    if mode == Mode::Explore && !state.explorer.loaded {
+        return vec![Effect::LoadTree];
+    }
+    artifact::auto_generate(state)
+}

@@ -1,0 +1,167 @@
+//! The diff pane (and the code view's sideways scrolling): scrolling, hunks, staging a hunk.
+
+use super::super::command::Command;
+use super::super::effect::Effect;
+use super::super::layout::{PaneRects, inner_size};
+use super::super::split;
+use super::super::state::{DiffView, Level, Mode, Pane, State};
+use super::{notice, step};
+use crate::text::{expand_tabs, width};
+use iris_core::change::FileDiff;
+
+/// Columns a sideways step moves the diff or the code.
+pub(super) const SIDEWAYS: isize = 8;
+
+pub(super) fn loaded(
+    state: &mut State,
+    path: String,
+    result: Result<Vec<FileDiff>, String>,
+    staged: Option<usize>,
+) -> Vec<Effect> {
+    if state.diff.path.as_deref() != Some(path.as_str()) {
+        return Vec::new(); // the diff of a file or commit the user has since left
+    }
+    state.diff.loading = false;
+    match result {
+        Ok(files) => {
+            state.diff.files = files;
+            state.diff.staged = staged;
+            if let Some((file, line)) = state.pending_jump.take() {
+                let row = state.diff.row_of_new_line(&file, line);
+                state.diff.scroll = row.unwrap_or(0);
+            }
+        }
+        Err(err) => notice(state, Level::Error, format!("diff of {path} failed: {err}")),
+    }
+    Vec::new()
+}
+
+pub(super) fn scroll(state: &mut State, command: Command) -> Vec<Effect> {
+    let last = state.diff.line_count().saturating_sub(1);
+    state.diff.scroll = step(state.diff.scroll, last, command);
+    Vec::new()
+}
+
+pub(super) fn jump_to_hunk(state: &mut State, command: Command) -> Vec<Effect> {
+    let starts = state.diff.hunk_starts();
+    let scroll = state.diff.scroll;
+    let target = if command == Command::NextHunk {
+        starts.into_iter().find(|s| *s > scroll)
+    } else {
+        starts.into_iter().rev().find(|s| *s < scroll)
+    };
+    if let Some(line) = target {
+        state.diff.scroll = line;
+    }
+    Vec::new()
+}
+
+/// Stages the hunk at the top of the view (the first one above them all), or unstages it
+/// when it is in the staged part.
+pub(super) fn stage_hunk(state: &mut State) -> Vec<Effect> {
+    let Some(path) = state
+        .diff
+        .path
+        .clone()
+        .filter(|_| state.diff.staged.is_some())
+    else {
+        return Vec::new();
+    };
+    let hunks = state.diff.hunks();
+    let top = hunks.iter().rev().find(|h| h.row <= state.diff.scroll);
+    let Some(place) = top.or(hunks.first()) else {
+        return Vec::new();
+    };
+    let hunk = place.in_side;
+    match state.diff.is_staged(place.file) {
+        Some(true) => vec![Effect::UnstageHunk { path, hunk }],
+        _ => vec![Effect::StageHunk { path, hunk }],
+    }
+}
+
+/// Scrolls the diff (or explore's code view) sideways, never past its longest line.
+pub(super) fn scroll_sideways(state: &mut State, delta: isize) -> Vec<Effect> {
+    let widest = |lines: &mut dyn Iterator<Item = &str>| {
+        lines.map(|l| width(&expand_tabs(l))).max().unwrap_or(0)
+    };
+    let explore = state.mode == Mode::Explore;
+    let (hscroll, longest) = if explore && state.explorer.commit.is_none() {
+        let lines = state.explorer.lines.as_deref().unwrap_or_default();
+        let longest = widest(&mut lines.iter().map(String::as_str));
+        (&mut state.explorer.hscroll, longest)
+    } else {
+        // The diff pane, or the commit explore shows in place of the code.
+        let view = match state.explorer.commit.as_mut().filter(|_| explore) {
+            Some(shown) => &mut shown.view,
+            None => &mut state.diff,
+        };
+        let files = &view.files;
+        let mut lines = files
+            .iter()
+            .flat_map(|f| &f.hunks)
+            .flat_map(|h| &h.lines)
+            .map(|l| l.content.as_str());
+        let longest = widest(&mut lines);
+        (&mut view.hscroll, longest)
+    };
+    // Keep some of the longest line in view.
+    let most = longest.saturating_sub(SIDEWAYS as usize);
+    *hscroll = hscroll.saturating_add_signed(delta).min(most);
+    Vec::new()
+}
+
+/// Turns side-by-side diffs on or off; a pane too narrow for them stays unified until it is
+/// wide enough (zoomed, or the terminal widened).
+pub(super) fn toggle_side_by_side(state: &mut State) -> Vec<Effect> {
+    state.side_by_side = !state.side_by_side;
+    let rects = PaneRects::compute(state.size, state);
+    let (columns, _) = inner_size(rects.view);
+    let text = match (state.side_by_side, columns >= split::MIN_WIDTH) {
+        (false, _) => "diffs unified".to_string(),
+        (true, true) => "diffs side by side".to_string(),
+        (true, false) => format!(
+            "diffs side by side where a pane is {} columns wide: zoom it (z) or widen the terminal",
+            split::MIN_WIDTH
+        ),
+    };
+    notice(state, Level::Info, text);
+    Vec::new()
+}
+
+/// Lays each diff out as the user asked and its pane's width allows.
+pub(super) fn follow_width(state: &mut State, rects: &PaneRects) {
+    // A view zoomed off the screen keeps its layout (and so its place).
+    if rects.view.is_none() {
+        return;
+    }
+    let (columns, _) = inner_size(rects.view);
+    let split = state.side_by_side && columns >= split::MIN_WIDTH;
+    match rects.view_pane {
+        Pane::Diff => state.diff.set_split(split),
+        _ => {
+            if let Some(shown) = state.explorer.commit.as_mut() {
+                shown.view.set_split(split);
+            }
+        }
+    }
+}
+
+/// Loads the selected file's diff: in place when it is the one shown, else from the top.
+pub(super) fn load_selected_diff(state: &mut State) -> Vec<Effect> {
+    let Some(path) = state.selected_file().map(|f| f.path.clone()) else {
+        state.diff = Default::default();
+        return Vec::new();
+    };
+    if state.diff.path.as_deref() == Some(path.as_str()) {
+        // Same file: reload in place (after staging, or a status that arrives while it
+        // loads) without jumping to the top or emptying the view meanwhile.
+        state.diff.loading = true;
+    } else {
+        state.diff = DiffView {
+            path: Some(path.clone()),
+            loading: true,
+            ..Default::default()
+        };
+    }
+    vec![Effect::LoadDiff { path }]
+}

@@ -1,0 +1,193 @@
+//! The user's own editor: the artifact opens in it and comes back as a new version; a file
+//! opens at the line under the cursor and is read again afterwards.
+
+use super::super::effect::{EditTarget, Effect};
+use super::super::state::{Level, Mode, Pane, State};
+use super::{artifact, notice};
+use iris_core::artifact::ArtifactKind;
+
+/// `e`: the diff's file at its top line, explore's file at the cursor (or the tree's file),
+/// else the artifact.
+pub(super) fn edit(state: &mut State) -> Vec<Effect> {
+    let target = match (state.mode, state.focus) {
+        (Mode::Explore, Pane::Tree) => tree_file(state),
+        (Mode::Explore, _) => open_file(state),
+        (_, Pane::Diff) => diff_file(state),
+        (Mode::Artifact(kind), _) => artifact(state, kind),
+    };
+    match target {
+        Ok(target) => vec![Effect::EditExternally(target)],
+        Err(why) => {
+            notice(state, Level::Info, why);
+            Vec::new()
+        }
+    }
+}
+
+fn artifact(state: &State, kind: ArtifactKind) -> Result<EditTarget, String> {
+    if state.task.as_ref().is_some_and(|t| t.mode == state.mode) {
+        return Err(format!(
+            "Iris is writing the {}: wait for her, or esc first",
+            kind.title().to_lowercase()
+        ));
+    }
+    let text = state.artifact().map(|a| a.text()).unwrap_or_default();
+    Ok(EditTarget::Artifact { kind, text })
+}
+
+fn diff_file(state: &State) -> Result<EditTarget, String> {
+    if let Some((path, line)) = state.diff.new_line_at(state.diff.scroll) {
+        return Ok(EditTarget::File {
+            path: path.to_string(),
+            line,
+        });
+    }
+    // The diff is still (re)loading: the file it is of, from its top.
+    let path = state
+        .diff
+        .path
+        .clone()
+        .or_else(|| state.selected_file().map(|f| f.path.clone()))
+        .ok_or("select a changed file first")?;
+    Ok(EditTarget::File { path, line: 1 })
+}
+
+fn open_file(state: &State) -> Result<EditTarget, String> {
+    let explorer = &state.explorer;
+    let path = explorer
+        .open
+        .clone()
+        .ok_or("open a file first (enter on the tree)")?;
+    Ok(EditTarget::File {
+        path,
+        line: u32::try_from(explorer.cursor + 1).unwrap_or(u32::MAX),
+    })
+}
+
+fn tree_file(state: &State) -> Result<EditTarget, String> {
+    match state
+        .explorer
+        .rows()
+        .into_iter()
+        .nth(state.explorer.selected)
+    {
+        Some(row) if !row.is_dir => Ok(EditTarget::File {
+            path: row.path,
+            line: 1,
+        }),
+        _ => Err("choose a file to edit (a directory does not open)".to_string()),
+    }
+}
+
+/// The editor closed on an artifact: a changed text becomes its newest version (undo steps
+/// back over it), the text as it was is kept either way.
+pub(super) fn artifact_edited(
+    state: &mut State,
+    kind: ArtifactKind,
+    result: Result<String, String>,
+) -> Vec<Effect> {
+    let text = match result {
+        Ok(text) => text,
+        Err(err) => {
+            notice(state, Level::Error, format!("the editor failed: {err}"));
+            return Vec::new();
+        }
+    };
+    // Editors end a file with a newline; the artifact never had it.
+    let text = text.trim_end();
+    let Some(buffer) = state.artifacts.get_mut(&kind) else {
+        return Vec::new();
+    };
+    if buffer.text() == text {
+        notice(state, Level::Info, "no change from the editor");
+        return Vec::new();
+    }
+    buffer.replace(text);
+    let what = kind.title().to_lowercase();
+    notice(
+        state,
+        Level::Success,
+        format!("the {what} came back from your editor (undo steps back)"),
+    );
+    artifact::save_draft(state, kind)
+}
+
+/// The editor closed on a file: what shows it is read again.
+pub(super) fn file_edited(
+    state: &mut State,
+    path: String,
+    result: Result<(), String>,
+) -> Vec<Effect> {
+    if let Err(err) = result {
+        notice(state, Level::Error, format!("the editor failed: {err}"));
+        return Vec::new();
+    }
+    notice(state, Level::Info, format!("back from your editor: {path}"));
+    let mut effects = vec![Effect::LoadStatus];
+    if state.explorer.open.as_deref() == Some(path.as_str()) {
+        effects.push(Effect::OpenFile { path });
+    }
+    effects
+}
+
+/// `y`: the artifact (explore: the selected lines) to the clipboard.
+pub(super) fn copy(state: &mut State) -> Vec<Effect> {
+    let (text, what) = match state.mode {
+        Mode::Artifact(kind) => (
+            state.artifact().map(|a| a.text()).unwrap_or_default(),
+            kind.title().to_lowercase(),
+        ),
+        Mode::Explore => {
+            let explorer = &state.explorer;
+            match (explorer.selection(), &explorer.lines, &explorer.open) {
+                (Some((start, end)), Some(lines), Some(path)) => (
+                    lines[start..=end].join("\n"),
+                    format!("{path}:{}-{}", start + 1, end + 1),
+                ),
+                _ => (String::new(), String::new()),
+            }
+        }
+    };
+    if text.trim().is_empty() {
+        notice(state, Level::Info, "nothing to copy yet");
+        return Vec::new();
+    }
+    vec![Effect::CopyToClipboard { text, what }]
+}
+
+/// `P`: asks before the PR is opened or updated, or the review posted.
+pub(super) fn ask_publish(state: &mut State) -> Vec<Effect> {
+    if state.task.as_ref().is_some_and(|t| t.mode == state.mode) {
+        notice(
+            state,
+            Level::Info,
+            "Iris is still writing: wait for her, or esc first",
+        );
+    } else if state.artifact().is_none_or(|a| a.is_empty()) {
+        notice(
+            state,
+            Level::Info,
+            "nothing to publish yet: ctrl-g asks Iris to write it",
+        );
+    } else {
+        state.confirm = Some(super::super::state::Confirm::Publish);
+    }
+    Vec::new()
+}
+
+/// Publishing confirmed: the artifact as it is now, the PR into the range's start.
+pub(super) fn publish(state: &mut State) -> Vec<Effect> {
+    let Some(kind) = state.mode.artifact() else {
+        return Vec::new();
+    };
+    let mut text = state.artifact().map(|a| a.text()).unwrap_or_default();
+    // A review goes out as the findings list shows it: the folded findings stay folded.
+    if kind == ArtifactKind::Review && !state.show_unsure {
+        text = crate::findings::without_unsure(&text, state.review_min_confidence);
+    }
+    let base = (kind == ArtifactKind::Pr)
+        .then(|| state.range.from.clone())
+        .flatten();
+    notice(state, Level::Info, "publishing…");
+    vec![Effect::Publish { kind, text, base }]
+}

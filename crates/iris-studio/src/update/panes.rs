@@ -1,0 +1,45 @@
+//! Closing the explore mode's side panes (the why answer, the commit it shows, the blocks):
+//! what opening another file, a finished or cancelled task and the commands all do, kept
+//! below them so that none of those modules needs another.
+
+use crate::state::{Pane, State};
+
+/// A cancelled question closes its pane (an answer shown before stays shown).
+pub(super) fn close_unanswered_why(state: &mut State) {
+    if state
+        .explorer
+        .why
+        .as_ref()
+        .is_some_and(|w| w.answer.is_none())
+    {
+        state.explorer.why = None;
+        if state.focus == Pane::Answer {
+            state.focus = Pane::Code;
+        }
+    }
+}
+
+/// Back from a commit's diff to the code.
+pub(super) fn close_commit(state: &mut State) {
+    state.explorer.commit = None;
+}
+
+/// A cancelled reading closes its pane (blocks shown before stay shown).
+pub(super) fn close_unread_blocks(state: &mut State) {
+    if state
+        .explorer
+        .intent
+        .as_ref()
+        .is_some_and(|v| v.intent.is_none())
+    {
+        close_blocks(state);
+    }
+}
+
+/// Closes the blocks pane.
+pub(super) fn close_blocks(state: &mut State) {
+    state.explorer.intent = None;
+    if state.focus == Pane::Blocks {
+        state.focus = Pane::Code;
+    }
+}

@@ -1,0 +1,146 @@
+//! The setup overlay: opening it (the servers probed), choosing, the key, the confirmation,
+//! and Iris started once the choice is written.
+
+use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+
+use super::super::effect::Effect;
+use super::super::state::{Level, Setup, SetupOption, SetupStep, State};
+use super::{artifact, notice};
+use iris_config::setup::{Choice, LocalServer};
+
+/// Opens setup and looks for model servers on this machine.
+pub(super) fn open(state: &mut State) -> Vec<Effect> {
+    state.setup = Some(Setup::default());
+    vec![Effect::ProbeServers]
+}
+
+pub(super) fn servers_found(state: &mut State, servers: Vec<LocalServer>) -> Vec<Effect> {
+    if let Some(setup) = state.setup.as_mut().filter(|s| s.servers.is_none()) {
+        setup.servers = Some(servers);
+        setup.selected = 0;
+    }
+    Vec::new()
+}
+
+/// Every key goes to the overlay while it is open.
+pub(super) fn key(state: &mut State, key: KeyEvent) -> Vec<Effect> {
+    let Some(setup) = state.setup.as_mut() else {
+        return Vec::new();
+    };
+    match setup.step.clone() {
+        SetupStep::Choose => choose_key(state, key),
+        SetupStep::Key {
+            provider,
+            mut typed,
+        } => {
+            match key.code {
+                KeyCode::Esc => setup.step = SetupStep::Choose,
+                KeyCode::Backspace => {
+                    typed.pop();
+                    setup.step = SetupStep::Key { provider, typed };
+                }
+                KeyCode::Enter => {
+                    let typed = typed.trim().to_string();
+                    if typed.is_empty() && state.setup_facts.env_key(provider).is_none() {
+                        notice(state, Level::Info, "type the key (it shows as dots)");
+                    } else if let Some(setup) = state.setup.as_mut() {
+                        setup.step = SetupStep::Confirm(Choice {
+                            provider,
+                            model: provider.default_model().to_string(),
+                            base_url: None,
+                            api_key: (!typed.is_empty()).then_some(typed),
+                        });
+                    }
+                }
+                KeyCode::Char(c) if !key.modifiers.contains(KeyModifiers::CONTROL) => {
+                    typed.push(c);
+                    setup.step = SetupStep::Key { provider, typed };
+                }
+                _ => {}
+            }
+            Vec::new()
+        }
+        SetupStep::Confirm(choice) => match key.code {
+            KeyCode::Char('y' | 'Y') | KeyCode::Enter => {
+                if state.setup_facts.file.is_none() {
+                    notice(
+                        state,
+                        Level::Error,
+                        "no home directory for a config file: set HOME or XDG_CONFIG_HOME",
+                    );
+                    return Vec::new();
+                }
+                setup.step = SetupStep::Writing(choice.clone());
+                vec![Effect::WriteSetup { choice }]
+            }
+            KeyCode::Char('n' | 'N') | KeyCode::Esc => {
+                setup.step = SetupStep::Choose;
+                notice(state, Level::Info, "nothing written");
+                Vec::new()
+            }
+            _ => Vec::new(),
+        },
+        SetupStep::Writing(_) => Vec::new(),
+    }
+}
+
+fn choose_key(state: &mut State, key: KeyEvent) -> Vec<Effect> {
+    let Some(setup) = state.setup.as_mut() else {
+        return Vec::new();
+    };
+    let options = setup.options();
+    let last = options.len().saturating_sub(1);
+    match key.code {
+        KeyCode::Up | KeyCode::Char('k') => setup.selected = setup.selected.saturating_sub(1),
+        KeyCode::Down | KeyCode::Char('j') => setup.selected = (setup.selected + 1).min(last),
+        KeyCode::Esc | KeyCode::Char('q') => {
+            state.setup = None;
+            notice(
+                state,
+                Level::Info,
+                "Iris is not set up: I opens setup again, or run `iris config init`",
+            );
+        }
+        KeyCode::Enter => match options.get(setup.selected) {
+            Some(SetupOption::Hosted(provider)) => {
+                setup.step = SetupStep::Key {
+                    provider: *provider,
+                    typed: String::new(),
+                };
+            }
+            Some(option) => {
+                if let Some(choice) = setup.choice(option) {
+                    setup.step = SetupStep::Confirm(choice);
+                }
+            }
+            None => {}
+        },
+        _ => {}
+    }
+    Vec::new()
+}
+
+/// The choice is written and Iris runs with it: the overlay closes and she may start on the
+/// mode's artifact; a failed write leaves the choice on screen to try again.
+pub(super) fn written(state: &mut State, result: Result<String, String>) -> Vec<Effect> {
+    match result {
+        Ok(done) => {
+            state.setup = None;
+            state.ai_unavailable = None;
+            notice(state, Level::Success, done);
+            // The status again: the secret marks come from Iris' scanner, which now exists.
+            let mut effects = vec![Effect::LoadStatus];
+            effects.extend(artifact::auto_generate(state));
+            effects
+        }
+        Err(err) => {
+            if let Some(setup) = state.setup.as_mut()
+                && let SetupStep::Writing(choice) = setup.step.clone()
+            {
+                setup.step = SetupStep::Confirm(choice);
+            }
+            notice(state, Level::Error, format!("setup failed: {err}"));
+            Vec::new()
+        }
+    }
+}

@@ -1,0 +1,161 @@
+//! Iris' tasks: one runs at a time (a generation, a chat reply or an explanation); its
+//! progress, the approvals it asks for, cancelling it, and how it ends.
+
+use crossterm::event::{KeyCode, KeyEvent};
+
+use super::super::effect::Effect;
+use super::super::state::{ChatMessage, Level, Speaker, State, Task, TaskKind};
+use super::{notice, panes};
+use iris_core::protocol::AgentEvent;
+use iris_core::protocol::progress::Progress;
+use iris_core::protocol::{ApprovalRequest, Decision};
+
+pub(super) fn start(state: &mut State, kind: TaskKind) -> Option<u64> {
+    if let Some(why) = &state.ai_unavailable {
+        let why = why.clone();
+        notice(state, Level::Warning, why);
+        return None;
+    }
+    if state.task.is_some() {
+        notice(
+            state,
+            Level::Warning,
+            "Iris is busy: Esc cancels what she is doing",
+        );
+        return None;
+    }
+    let id = state.next_task_id;
+    state.next_task_id += 1;
+    state.task = Some(Task {
+        id,
+        mode: state.mode,
+        kind,
+        started: state.now,
+        progress: Progress {
+            activity: "starting".to_string(),
+            ..Progress::default()
+        },
+    });
+    Some(id)
+}
+
+/// Cancels what Iris is doing, if anything; the text from before stays.
+pub(super) fn cancel(state: &mut State) -> Option<Vec<Effect>> {
+    let task = state.task.take()?;
+    state.approvals.clear();
+    let said = match task.kind {
+        TaskKind::Why => "cancelled: Iris stopped reading the lines' history",
+        TaskKind::Intent => "cancelled: Iris stopped reading the file",
+        _ => "cancelled: the text from before stays",
+    };
+    notice(state, Level::Info, said);
+    match task.kind {
+        // Keep the conversation alternating: the question gets an answer.
+        TaskKind::Chat => state.chat.messages.push(ChatMessage {
+            speaker: Speaker::Iris,
+            text: "(cancelled)".to_string(),
+        }),
+        TaskKind::Why => panes::close_unanswered_why(state),
+        TaskKind::Intent => panes::close_unread_blocks(state),
+        TaskKind::Generate | TaskKind::Alternatives => {}
+    }
+    Some(vec![Effect::Cancel { task: task.id }])
+}
+
+/// A running task's progress.
+pub(super) fn progress(state: &mut State, task: u64, event: &AgentEvent) -> Vec<Effect> {
+    // Said even when it arrives after its task ended: the request went out with the marker.
+    // While the task runs its line counts them; the notice shows once it ends.
+    if let AgentEvent::SecretWithheld(finding) = event {
+        let text = format!("a secret was withheld from Iris: {finding} (sent as a marker)");
+        notice(state, Level::Warning, text);
+    }
+    // A problem that did not stop her (commit rules that cannot be read, a retry that failed).
+    if let AgentEvent::Warning(text) = event {
+        notice(state, Level::Warning, text.clone());
+    }
+    let Some(running) = state.task.as_mut().filter(|t| t.id == task) else {
+        // A cancelled task's late question is refused.
+        if let AgentEvent::Approval(request) = event {
+            return vec![answer(request, Decision::Deny)];
+        }
+        return Vec::new();
+    };
+    running.progress.apply(event);
+    if let AgentEvent::Approval(request) = event {
+        state.approvals.push_back(request.clone());
+    }
+    Vec::new()
+}
+
+fn answer(request: &ApprovalRequest, decision: Decision) -> Effect {
+    Effect::Answer {
+        reply: request.reply.clone(),
+        decision,
+    }
+}
+
+/// The answer to the first question waiting: `y` once, `s` for the session, `n` or esc no.
+/// Other keys leave the question up.
+pub(super) fn approval_key(state: &mut State, key: KeyEvent) -> Vec<Effect> {
+    let decision = match key.code {
+        KeyCode::Char('y' | 'Y') => Decision::AllowOnce,
+        KeyCode::Char('s' | 'S') => Decision::AllowForSession,
+        KeyCode::Char('n' | 'N') | KeyCode::Esc => Decision::Deny,
+        _ => return Vec::new(),
+    };
+    let Some(request) = state.approvals.pop_front() else {
+        return Vec::new();
+    };
+    let said = match decision {
+        Decision::AllowOnce => format!("allowed {} once", request.tool),
+        Decision::AllowForSession => format!("allowed {} for this session", request.tool),
+        Decision::Deny => format!("refused {}; Iris goes on without it", request.tool),
+    };
+    notice(state, Level::Info, said);
+    vec![answer(&request, decision)]
+}
+
+/// Ends the running task `task`; `None` for a cancelled task's late result.
+pub(super) fn finish(state: &mut State, task: u64) -> Option<Task> {
+    let finished = state.task.take_if(|t| t.id == task)?;
+    state.approvals.clear();
+    Some(finished)
+}
+
+/// What ended well, how many secrets its requests went without, and what it warned about
+/// on the way (the notices said during the run would otherwise be lost under this one).
+pub(super) fn done_notice(state: &mut State, finished: &Task, what: String) {
+    let (said, level) = with_run_notes(finished, what, Level::Success);
+    notice(state, level, said);
+}
+
+/// `what`, followed by how many secrets the run's requests went without and the last
+/// warning it raised; at the warning level then (an error stays an error), else `level`.
+pub(super) fn with_run_notes(finished: &Task, what: String, level: Level) -> (String, Level) {
+    let mut text = what;
+    let secrets = finished.progress.secrets_withheld;
+    if secrets > 0 {
+        let secrets = if secrets == 1 {
+            "1 secret".to_string()
+        } else {
+            format!("{secrets} secrets")
+        };
+        text = format!("{text}; {secrets} withheld from her (sent as markers)");
+    }
+    let warnings = &finished.progress.warnings;
+    if let Some(last) = warnings.last() {
+        let more = match warnings.len() {
+            1 => String::new(),
+            n => format!(" (and {} more)", n - 1),
+        };
+        text = format!("{text}; warning: {last}{more}");
+    }
+    let noted = secrets > 0 || !warnings.is_empty();
+    let level = match level {
+        Level::Error => Level::Error,
+        _ if noted => Level::Warning,
+        other => other,
+    };
+    (text, level)
+}

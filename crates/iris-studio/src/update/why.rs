@@ -1,0 +1,231 @@
+//! "Why is this code like this?": the selected lines of the open file explained by Iris from
+//! their history, in a pane beside the code. Answers are kept for the session by file text,
+//! lines and HEAD, so asking again is instant; the commits behind the lines open with enter.
+
+use super::super::answer;
+use super::super::command::Command;
+use super::super::effect::Effect;
+use super::super::layout::{PaneRects, inner_size, keep_in_view};
+use super::super::state::{DiffView, Level, Pane, ShownCommit, State, TaskKind, WhyKey, WhyView};
+use super::{notice, panes, step, task};
+use iris_core::protocol::{Explained, LinesAsked};
+
+/// `w`: asks Iris about the selected lines (or the cursor's line), or shows her earlier
+/// answer about them.
+pub(super) fn ask(state: &mut State) -> Vec<Effect> {
+    let explorer = &state.explorer;
+    let (Some(path), Some((first, last))) = (explorer.open.clone(), explorer.selection()) else {
+        notice(
+            state,
+            Level::Info,
+            "open a file (enter on the tree), select lines with v, then ask with w",
+        );
+        return Vec::new();
+    };
+    let Some(head) = state.head.clone() else {
+        notice(
+            state,
+            Level::Info,
+            "nothing is committed yet: these lines have no history to explain",
+        );
+        return Vec::new();
+    };
+    let key = WhyKey {
+        path,
+        digest: explorer.digest,
+        head,
+        start: first + 1,
+        end: last + 1,
+    };
+    state.explorer.anchor = None;
+    if let Some(known) = state.explorer.answers.get(&key).cloned() {
+        show(state, key, known);
+        notice(
+            state,
+            Level::Info,
+            "Iris answered this earlier in the session",
+        );
+        return Vec::new();
+    }
+    let Some(task) = task::start(state, TaskKind::Why) else {
+        return Vec::new();
+    };
+    let asked = LinesAsked {
+        path: key.path.clone(),
+        start: key.start,
+        end: key.end,
+        working_copy: true,
+    };
+    state.explorer.why = Some(WhyView {
+        key,
+        answer: None,
+        scroll: 0,
+        commit: 0,
+    });
+    vec![Effect::ExplainLines { task, asked }]
+}
+
+/// The answer in the pane, its first cited commit chosen (else its first).
+fn show(state: &mut State, key: WhyKey, answer: Explained) {
+    let commit = answer
+        .commits
+        .iter()
+        .position(|c| answer.cited.contains(&c.short_id))
+        .unwrap_or(0);
+    state.explorer.why = Some(WhyView {
+        key,
+        answer: Some(answer),
+        scroll: 0,
+        commit,
+    });
+}
+
+pub(super) fn explained(
+    state: &mut State,
+    task: u64,
+    result: Result<Explained, String>,
+) -> Vec<Effect> {
+    let Some(finished) = task::finish(state, task) else {
+        return Vec::new(); // cancelled: the pane has closed
+    };
+    let Some(key) = state.explorer.why.as_ref().map(|w| w.key.clone()) else {
+        return Vec::new();
+    };
+    match result {
+        Ok(answer) => {
+            state.explorer.answers.insert(key.clone(), answer.clone());
+            let what = format!(
+                "Iris explained lines {}-{}: n / p pick a commit, enter shows it",
+                key.start, key.end
+            );
+            show(state, key, answer);
+            task::done_notice(state, &finished, what);
+        }
+        Err(err) => {
+            state.explorer.why = None;
+            notice(state, Level::Error, err);
+        }
+    }
+    Vec::new()
+}
+
+/// The answer's rows at the pane's width, and the rows the pane shows.
+fn measured(state: &State) -> Option<(Vec<answer::Row>, usize)> {
+    let why = state.explorer.why.as_ref()?;
+    let rects = PaneRects::compute(state.size, state);
+    let (width, height) = inner_size(rects.answer);
+    let streamed = state
+        .task
+        .as_ref()
+        .filter(|t| t.kind == TaskKind::Why)
+        .map_or("", |t| t.progress.streamed.as_str());
+    Some((answer::rows(why, streamed, width), height))
+}
+
+/// Up, down and the page keys scroll the answer.
+pub(super) fn scroll(state: &mut State, command: Command) -> Vec<Effect> {
+    let Some((rows, height)) = measured(state) else {
+        return Vec::new();
+    };
+    if let Some(why) = state.explorer.why.as_mut() {
+        let last = rows.len().saturating_sub(height.max(1));
+        why.scroll = step(why.scroll, last, command);
+    }
+    Vec::new()
+}
+
+/// `n` / `p`: the next or previous commit behind the lines, scrolled into view.
+pub(super) fn step_commit(state: &mut State, command: Command) -> Vec<Effect> {
+    let count = state
+        .explorer
+        .why
+        .as_ref()
+        .and_then(|w| w.answer.as_ref())
+        .map_or(0, |a| a.commits.len());
+    if count == 0 {
+        notice(
+            state,
+            Level::Info,
+            "n / p step through the commits of an answer: select lines (v) and ask why (w)",
+        );
+        return Vec::new();
+    }
+    let Some((rows, height)) = measured(state) else {
+        return Vec::new();
+    };
+    let Some(why) = state.explorer.why.as_mut() else {
+        return Vec::new();
+    };
+    why.commit = match command {
+        Command::NextHunk => (why.commit + 1).min(count - 1),
+        _ => why.commit.saturating_sub(1),
+    };
+    if let Some(row) = answer::commit_row(&rows, why.commit) {
+        why.scroll = keep_in_view(why.scroll, row, height);
+    }
+    Vec::new()
+}
+
+/// A click on a commit's row chooses it (enter then shows it).
+pub(super) fn click(state: &mut State, row: u16) -> Vec<Effect> {
+    let rects = PaneRects::compute(state.size, state);
+    let Some((rows, _)) = measured(state) else {
+        return Vec::new();
+    };
+    let (Some(area), Some(why)) = (rects.answer, state.explorer.why.as_mut()) else {
+        return Vec::new();
+    };
+    let at = (row > area.y).then(|| why.scroll + usize::from(row - area.y - 1));
+    if let Some(answer::Row::Commit { index, .. }) = at.and_then(|at| rows.get(at)) {
+        why.commit = *index;
+    }
+    Vec::new()
+}
+
+/// Enter on the answer: the chosen commit's diff, in place of the code.
+pub(super) fn open_commit(state: &mut State) -> Vec<Effect> {
+    let chosen = state.explorer.why.as_ref().and_then(|why| {
+        let answer = why.answer.as_ref()?;
+        answer.commits.get(why.commit)
+    });
+    let Some(commit) = chosen.cloned() else {
+        return Vec::new();
+    };
+    state.explorer.commit = Some(ShownCommit {
+        id: commit.id.clone(),
+        view: DiffView {
+            path: Some(format!(
+                "commit {} · esc back · {}",
+                commit.short_id, commit.summary
+            )),
+            loading: true,
+            ..DiffView::default()
+        },
+    });
+    state.focus = Pane::Code;
+    vec![Effect::ShowCommit { id: commit.id }]
+}
+
+pub(super) fn commit_shown(
+    state: &mut State,
+    id: String,
+    result: Result<Vec<iris_core::change::FileDiff>, String>,
+) -> Vec<Effect> {
+    let shown = state.explorer.commit.as_mut().filter(|c| c.id == id);
+    let Some(ShownCommit { view, .. }) = shown else {
+        return Vec::new(); // a commit the user has since closed or replaced
+    };
+    view.loading = false;
+    match result {
+        Ok(files) => view.files = files,
+        Err(err) => {
+            panes::close_commit(state);
+            notice(
+                state,
+                Level::Error,
+                format!("showing the commit failed: {err}"),
+            );
+        }
+    }
+    Vec::new()
+}
