@@ -225,9 +225,9 @@ async fn measure(repo: &TestRepo, file: &str, strategy: Strategy, script: Vec<St
     };
     let config = Config::load_from(None, Some(&root), &env, &Overrides::default()).expect("config");
     let git = GitRepo::discover(&root).expect("repository");
-    let mut iris = IrisAgent::from_config(&config, &root, git.git_dir(), true).expect("agent");
+    let iris = IrisAgent::from_config(&config, &root, git.git_dir(), true).expect("agent");
     // The built-in capability, whatever the user overrides.
-    iris.user_dir = None;
+    let iris = iris.with_user_dir(None);
     let intent = iris
         .explain_file_with(file, strategy, &EventSink::none())
         .await

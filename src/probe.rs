@@ -33,7 +33,7 @@ const MAX_NAME_CHARS: usize = 256;
 
 /// Where a server might be, and how to ask it for its models.
 #[derive(Debug, Clone)]
-pub struct Candidate {
+pub struct ServerAddress {
     /// "Ollama", "LM Studio" or "llama.cpp".
     pub label: &'static str,
     /// The provider Iris talks to it as.
@@ -56,30 +56,30 @@ pub enum ProbeApi {
 
 /// The servers [`probe_local_servers`] looks for: Ollama (at `OLLAMA_HOST` when that is a
 /// loopback address), LM Studio and llama.cpp at their usual ports.
-pub fn default_candidates() -> Vec<Candidate> {
+pub fn default_candidates() -> Vec<ServerAddress> {
     candidates_from(&|name| std::env::var(name).ok())
 }
 
 /// [`default_candidates`] with the environment read through `env`.
-fn candidates_from(env: EnvLookup<'_>) -> Vec<Candidate> {
+fn candidates_from(env: EnvLookup<'_>) -> Vec<ServerAddress> {
     let ollama = env("OLLAMA_HOST")
         .filter(|host| !host.trim().is_empty())
         .and_then(|host| local_ollama_url(&host))
         .unwrap_or_else(|| OLLAMA_DEFAULT.to_string());
     vec![
-        Candidate {
+        ServerAddress {
             label: "Ollama",
             provider: ProviderKind::Ollama,
             base_url: ollama,
             api: ProbeApi::OllamaTags,
         },
-        Candidate {
+        ServerAddress {
             label: "LM Studio",
             provider: ProviderKind::OpenAiCompatible,
             base_url: LM_STUDIO_DEFAULT.to_string(),
             api: ProbeApi::OpenAiModels,
         },
-        Candidate {
+        ServerAddress {
             label: "llama.cpp",
             provider: ProviderKind::OpenAiCompatible,
             base_url: LLAMA_CPP_DEFAULT.to_string(),
@@ -115,7 +115,7 @@ pub async fn probe_local_servers() -> Vec<LocalServer> {
 /// `timeout` (connecting within at most 300 ms of it). Returns the ones that answered with a
 /// list of models (possibly empty), in candidate order; a candidate anywhere but on this
 /// machine is never contacted.
-pub async fn probe(candidates: &[Candidate], timeout: Duration) -> Vec<LocalServer> {
+pub async fn probe(candidates: &[ServerAddress], timeout: Duration) -> Vec<LocalServer> {
     let client = match client(timeout) {
         Ok(client) => client,
         Err(e) => {
@@ -162,7 +162,7 @@ fn client(timeout: Duration) -> reqwest::Result<reqwest::Client> {
 
 /// The URL that lists a candidate's models; `None` when its base URL is not an http(s) URL on
 /// a loopback address.
-fn models_url(candidate: &Candidate) -> Option<Url> {
+fn models_url(candidate: &ServerAddress) -> Option<Url> {
     let base = Url::parse(candidate.base_url.trim()).ok()?;
     if !matches!(base.scheme(), "http" | "https") || !is_loopback(&base) {
         tracing::debug!(url = %candidate.base_url, "not a loopback address: not probed");
@@ -246,7 +246,7 @@ mod tests {
         move |name| (name == "OLLAMA_HOST").then(|| ollama_host.to_string())
     }
 
-    fn ollama_candidate(env: EnvLookup<'_>) -> Candidate {
+    fn ollama_candidate(env: EnvLookup<'_>) -> ServerAddress {
         candidates_from(env).remove(0)
     }
 
@@ -307,7 +307,7 @@ mod tests {
 
     #[test]
     fn only_loopback_urls_are_probed() {
-        let candidate = |base_url: &str, api| Candidate {
+        let candidate = |base_url: &str, api| ServerAddress {
             label: "x",
             provider: ProviderKind::Ollama,
             base_url: base_url.to_string(),

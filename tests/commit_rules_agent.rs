@@ -283,9 +283,9 @@ fn iris_for(repo: &TestRepo, fake: &FakeProvider) -> IrisAgent {
     let root = git.root();
     let config =
         Config::load_from(None, Some(&root), &env, &Overrides::default()).expect("configuration");
-    let mut iris =
+    let iris =
         IrisAgent::from_config(&config, &root, git.git_dir(), false).expect("Iris configured");
-    iris.user_dir = None;
+    let iris = iris.with_user_dir(None);
     iris
 }
 

@@ -8,7 +8,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use iris_app::probe::{Candidate, ProbeApi, probe};
+use iris_app::probe::{ProbeApi, ServerAddress, probe};
 use iris_config::ProviderKind;
 use iris_config::setup::LocalServer;
 
@@ -105,12 +105,12 @@ fn serve(mut stream: TcpStream, behaviour: Behaviour, seen: &Mutex<Vec<String>>)
     }
 }
 
-fn candidate(label: &'static str, base_url: String, api: ProbeApi) -> Candidate {
+fn candidate(label: &'static str, base_url: String, api: ProbeApi) -> ServerAddress {
     let provider = match api {
         ProbeApi::OllamaTags => ProviderKind::Ollama,
         ProbeApi::OpenAiModels => ProviderKind::OpenAiCompatible,
     };
-    Candidate {
+    ServerAddress {
         label,
         provider,
         base_url,
@@ -125,7 +125,10 @@ fn closed_port() -> u16 {
 }
 
 /// Runs a probe, failing the test rather than hanging it if the deadline is not kept.
-async fn timed_probe(candidates: &[Candidate], timeout: Duration) -> (Vec<LocalServer>, Duration) {
+async fn timed_probe(
+    candidates: &[ServerAddress],
+    timeout: Duration,
+) -> (Vec<LocalServer>, Duration) {
     let started = Instant::now();
     let found = tokio::time::timeout(Duration::from_secs(20), probe(candidates, timeout))
         .await
@@ -250,7 +253,7 @@ async fn an_address_that_is_not_loopback_is_never_contacted() {
         format!("http://localhost.example.com:{port}"),
         format!("http://192.0.2.1:{port}"),
     ];
-    let candidates: Vec<Candidate> = elsewhere
+    let candidates: Vec<ServerAddress> = elsewhere
         .iter()
         .map(|url| candidate("elsewhere", url.clone(), ProbeApi::OllamaTags))
         .collect();

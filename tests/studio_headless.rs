@@ -67,7 +67,7 @@ impl Headless {
 
     /// The same, with the overrides a command line's flags would give.
     fn configured(repo: &TestRepo, fake: &FakeProvider, mode: Mode, overrides: &Overrides) -> Self {
-        Self::tuned(repo, fake, mode, overrides, |_| {})
+        Self::tuned(repo, fake, mode, overrides, |iris| iris)
     }
 
     /// The same, with Iris adjusted by `tune` before the studio gets her.
@@ -76,17 +76,16 @@ impl Headless {
         fake: &FakeProvider,
         mode: Mode,
         overrides: &Overrides,
-        tune: impl FnOnce(&mut IrisAgent),
+        tune: impl FnOnce(IrisAgent) -> IrisAgent,
     ) -> Self {
         let env = common::agent::openai_lookup(fake);
         let git = GitRepo::discover(&repo.path()).expect("the test repository");
         let root = git.root();
         let config = Config::load_from(None, Some(&root), &env, overrides).expect("configuration");
-        let mut iris =
+        let iris =
             IrisAgent::from_config(&config, &root, git.git_dir(), true).expect("Iris configured");
         // The developer's own capability overrides never reach a test.
-        iris.user_dir = None;
-        tune(&mut iris);
+        let iris = tune(iris.with_user_dir(None));
         let (tx, rx) = unbounded_channel();
         let git_dir = git.git_dir().to_path_buf();
         let runner = Runner::new(tx, root, git_dir.clone(), Some(iris));
@@ -617,7 +616,7 @@ async fn a_run_past_its_deadline_ends_in_a_clear_error_and_the_text_before_stays
         Step::slow(30_000, Step::text(first.to_string())),
     ]);
     let mut studio = Headless::tuned(&repo, &fake, Mode::COMMIT, &Overrides::default(), |iris| {
-        iris.settings.run_timeout = Duration::from_millis(700);
+        iris.with_run_timeout(Duration::from_millis(700))
     });
     studio.state.auto_generate = false;
     studio.runner.run(Effect::LoadStatus);

@@ -459,7 +459,7 @@ fn confident(mut written: Written, min: u8) -> Result<Written> {
 
 pub async fn pr_command(args: PrArgs) -> Result<ExitCode> {
     let mut session = Session::open(&args.config, args.output)?;
-    session.iris.pr_template = args.template.clone();
+    session.iris = session.iris.with_pr_template(args.template.clone());
     let from = match args.from.clone() {
         Some(from) => from,
         None => session.repo.default_branch().ok_or_else(|| {

@@ -55,7 +55,7 @@ impl Runner {
     ) -> Self {
         let drafts = DraftStore::new(&git_dir);
         let (draft_writes, draft_writer) = draft_writer(drafts.clone(), tx.clone());
-        let scanner = iris.as_ref().and_then(|iris| iris.main.secrets.clone());
+        let scanner = iris.as_ref().and_then(|iris| iris.secret_scanner());
         Self {
             jobs: Jobs::new(tx.clone(), root.clone(), scanner),
             tx,
@@ -81,7 +81,7 @@ impl Runner {
         // Setup's Iris is in place before the effects its result leads to.
         let started = self.set_up.lock().ok().and_then(|mut slot| slot.take());
         if let Some(iris) = started {
-            self.jobs.set_scanner(iris.main.secrets.clone());
+            self.jobs.set_scanner(iris.secret_scanner());
             self.iris = Some(Arc::new(iris));
         }
         let jobs = &self.jobs;

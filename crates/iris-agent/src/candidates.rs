@@ -95,7 +95,7 @@ impl IrisAgent {
             .collect();
         let runs = jobs.iter().map(|(label, iris, angle)| async move {
             let written = iris
-                .write_prepared(prepared, angle.as_deref(), ask_critic, sink)
+                .write_version(prepared, angle.as_deref(), ask_critic, sink)
                 .await;
             (label.clone(), written)
         });

@@ -84,7 +84,7 @@ pub struct Generated<T> {
 impl IrisAgent {
     /// Runs `capability` on `request` and returns its artifact. With `critic`, the verify
     /// capability checks it and a revision is made once if it asks for one.
-    pub async fn generate<T: Artifact + Send + 'static>(
+    pub async fn run_capability<T: Artifact + Send + 'static>(
         &self,
         capability: &str,
         request: &str,

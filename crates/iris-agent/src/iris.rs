@@ -38,27 +38,30 @@ pub struct Style {
     pub language: String,
 }
 
-/// Iris, configured: the models, the repository, the limits and the style.
+/// Iris, configured: the models, the repository, the limits and the style. Made once by
+/// [`IrisAgent::from_config`] (the `with_*` methods adjust one thing); what she does is the
+/// capabilities' methods: [`write`](IrisAgent::write), `write_candidates`, `chat`,
+/// `explain_lines` and `explain_file`.
 #[derive(Clone)]
 pub struct IrisAgent {
-    pub main: ProviderSpec,
-    pub fast: ProviderSpec,
-    pub ctx: ToolContext,
-    pub settings: AgentSettings,
-    pub style: Style,
+    pub(crate) main: ProviderSpec,
+    pub(crate) fast: ProviderSpec,
+    pub(crate) ctx: ToolContext,
+    pub(crate) settings: AgentSettings,
+    pub(crate) style: Style,
     /// Stream replies (text arrives as events) or take them whole.
-    pub stream: bool,
+    pub(crate) stream: bool,
     /// The critic may check artifacts (`critic_enabled`).
-    pub critic_enabled: bool,
+    pub(crate) critic_enabled: bool,
     /// The user's config directory, where capability overrides live.
-    pub user_dir: Option<PathBuf>,
+    pub(crate) user_dir: Option<PathBuf>,
     /// Where a reply that could not be read is saved for the user.
-    pub raw_reply_dir: PathBuf,
+    pub(crate) raw_reply_dir: PathBuf,
     /// What the provider refused so far; later requests keep to it.
-    pub learned: Learned,
+    pub(crate) learned: Learned,
     /// The pull request template to fill in, by name (`iris pr --template`); `None` takes
     /// the repository's default.
-    pub pr_template: Option<String>,
+    pub(crate) pr_template: Option<String>,
 }
 
 /// The scanner every request passes, with the repository's `.irissecretsignore`; `None` when
@@ -158,6 +161,36 @@ impl IrisAgent {
             learned: Learned::default(),
             pr_template: None,
         })
+    }
+
+    /// The pull request template to fill in, by name (`iris pr --template`); `None` takes the
+    /// repository's default.
+    pub fn with_pr_template(mut self, name: Option<String>) -> Self {
+        self.pr_template = name;
+        self
+    }
+
+    /// Where capability overrides are read from; `None` reads only the built-in ones.
+    pub fn with_user_dir(mut self, dir: Option<PathBuf>) -> Self {
+        self.user_dir = dir;
+        self
+    }
+
+    /// The longest a whole run may take.
+    pub fn with_run_timeout(mut self, limit: std::time::Duration) -> Self {
+        self.settings.run_timeout = limit;
+        self
+    }
+
+    /// The scanner every request to the model passes (`None` when the scan is off), for
+    /// whoever shows the user what leaves the machine.
+    pub fn secret_scanner(&self) -> Option<Arc<Scanner>> {
+        self.main.secrets.clone()
+    }
+
+    /// The model that writes the artifacts, and its provider.
+    pub fn main_provider(&self) -> &ProviderSpec {
+        &self.main
     }
 
     /// The instructions: persona, the capability's task, the style and the output format.

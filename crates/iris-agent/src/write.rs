@@ -57,8 +57,7 @@ impl IrisAgent {
         let work = async {
             let clock = self.clock();
             let prepared = self.prepare(kind, scope, sink).await?;
-            self.write_unbounded(&prepared, None, ask_critic, clock, sink)
-                .await
+            self.compose(&prepared, None, ask_critic, clock, sink).await
         };
         self.bounded(sink, work, |written| finished(kind, started, written))
             .await
@@ -67,7 +66,7 @@ impl IrisAgent {
     /// One version of an artifact from what [`IrisAgent::prepare`] gathered, with `angle`
     /// (a section of the request: how this one differs from the others) when several are
     /// written for the user to choose from; within the run's deadline, as [`IrisAgent::write`].
-    pub(crate) async fn write_prepared(
+    pub(crate) async fn write_version(
         &self,
         prepared: &Prepared,
         angle: Option<&str>,
@@ -75,7 +74,7 @@ impl IrisAgent {
         sink: &EventSink,
     ) -> anyhow::Result<Written> {
         let started = std::time::Instant::now();
-        let work = self.write_unbounded(prepared, angle, ask_critic, self.clock(), sink);
+        let work = self.compose(prepared, angle, ask_critic, self.clock(), sink);
         self.bounded(sink, work, |written| {
             finished(prepared.kind, started, written)
         })
@@ -138,7 +137,7 @@ impl IrisAgent {
         })
     }
 
-    async fn write_unbounded(
+    async fn compose(
         &self,
         prepared: &Prepared,
         angle: Option<&str>,
@@ -197,7 +196,7 @@ impl IrisAgent {
                         ticket.place(m, !typed_header);
                     }
                 };
-                let written = self.write_as(run, &finish).await?;
+                let written = self.compose_as(run, &finish).await?;
                 match rules {
                     Some(rules) => {
                         self.keep_to_rules(written, rules, (&request, clock), finish, sink)
@@ -206,19 +205,19 @@ impl IrisAgent {
                     None => Ok(written),
                 }
             }
-            ArtifactKind::Review => self.write_as(run, |_: &mut Review| {}).await,
+            ArtifactKind::Review => self.compose_as(run, |_: &mut Review| {}).await,
             ArtifactKind::Pr => {
                 let finish = |pr: &mut PullRequest| keep_template(pr, template.as_ref(), sink);
-                self.write_as(run, finish).await
+                self.compose_as(run, finish).await
             }
             ArtifactKind::Changelog => {
-                self.write_as(run, |c: &mut Changelog| {
+                self.compose_as(run, |c: &mut Changelog| {
                     c.version = c.version.take().or(version)
                 })
                 .await
             }
             ArtifactKind::ReleaseNotes => {
-                self.write_as(run, |n: &mut ReleaseNotes| {
+                self.compose_as(run, |n: &mut ReleaseNotes| {
                     n.version = n.version.take().or(version)
                 })
                 .await
@@ -228,14 +227,14 @@ impl IrisAgent {
 
     /// Generates the artifact as `T`, lets `finish` complete it, and renders it (a commit
     /// message's markdown is the text git records).
-    async fn write_as<T: Artifact + Send + 'static>(
+    async fn compose_as<T: Artifact + Send + 'static>(
         &self,
         run: Run<'_>,
         finish: impl FnOnce(&mut T),
     ) -> anyhow::Result<Written> {
         let name = run.kind.name();
         let mut generated = self
-            .generate::<T>(name, run.request, run.critic, run.sink)
+            .run_capability::<T>(name, run.request, run.critic, run.sink)
             .await?;
         finish(&mut generated.artifact);
         Ok(Written {

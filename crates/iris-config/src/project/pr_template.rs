@@ -36,13 +36,13 @@ const GITLAB_DIR: &str = ".gitlab/merge_request_templates";
 
 /// A template the repository has: its path from the root (`/`-separated).
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Candidate {
+pub struct TemplateFile {
     pub path: String,
     /// One of several in a directory (not the single default template).
     pub in_directory: bool,
 }
 
-impl Candidate {
+impl TemplateFile {
     pub fn single(path: &str) -> Self {
         Self {
             path: path.to_string(),
@@ -80,9 +80,9 @@ impl Candidate {
 /// The template to use among `found` (in lookup order): the one `name` names, or the
 /// default (see the module's documentation). `None` when there is none and none was named.
 pub fn choose<'a>(
-    found: &'a [Candidate],
+    found: &'a [TemplateFile],
     name: Option<&str>,
-) -> Result<Option<&'a Candidate>, TemplateError> {
+) -> Result<Option<&'a TemplateFile>, TemplateError> {
     let known = || {
         found
             .iter()
@@ -114,7 +114,7 @@ pub fn choose<'a>(
 }
 
 /// The templates of the repository at `root`, in lookup order.
-pub fn candidates(root: &Path) -> Vec<Candidate> {
+pub fn candidates(root: &Path) -> Vec<TemplateFile> {
     let mut found = Vec::new();
     for dir in SINGLE_DIRS {
         for (name, path) in entries(&root.join(dir)) {
@@ -124,7 +124,7 @@ pub fn candidates(root: &Path) -> Vec<Candidate> {
                 "pull_request_template.md" | "pull_request_template.txt"
             ) && path.is_file()
             {
-                found.push(Candidate::single(&relative(dir, &name)));
+                found.push(TemplateFile::single(&relative(dir, &name)));
             }
         }
     }
@@ -134,14 +134,14 @@ pub fn candidates(root: &Path) -> Vec<Candidate> {
                 let sub = relative(dir, &name);
                 found.extend(
                     templates_in(&path, &["md", "txt"])
-                        .map(|file| Candidate::listed(&relative(&sub, &file))),
+                        .map(|file| TemplateFile::listed(&relative(&sub, &file))),
                 );
             }
         }
     }
     found.extend(
         templates_in(&root.join(GITLAB_DIR), &["md"])
-            .map(|file| Candidate::listed(&relative(GITLAB_DIR, &file))),
+            .map(|file| TemplateFile::listed(&relative(GITLAB_DIR, &file))),
     );
     found
 }
@@ -394,9 +394,9 @@ mod tests {
     #[test]
     fn a_name_picks_by_name_file_name_or_path_and_an_unknown_one_lists_them() {
         let found = vec![
-            Candidate::single(".github/pull_request_template.md"),
-            Candidate::listed(".github/PULL_REQUEST_TEMPLATE/bug.md"),
-            Candidate::listed(".github/PULL_REQUEST_TEMPLATE/feature.md"),
+            TemplateFile::single(".github/pull_request_template.md"),
+            TemplateFile::listed(".github/PULL_REQUEST_TEMPLATE/bug.md"),
+            TemplateFile::listed(".github/PULL_REQUEST_TEMPLATE/feature.md"),
         ];
         for name in [
             "feature",

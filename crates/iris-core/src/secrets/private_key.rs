@@ -7,7 +7,7 @@
 use std::ops::Range;
 
 use super::rules::Compiled;
-use super::scan::Candidate;
+use super::scan::Suspect;
 
 /// Header lines a PEM or PGP body may hold before its base64.
 const KEY_HEADERS: &[&str] = &[
@@ -29,7 +29,7 @@ pub(crate) fn private_keys(
     text: &str,
     line: Range<usize>,
     priority: usize,
-    found: &mut Vec<Candidate>,
+    found: &mut Vec<Suspect>,
 ) {
     let (_, begin) = &compiled.rules[priority];
     let slice = &text[line.clone()];
@@ -64,7 +64,7 @@ pub(crate) fn private_keys(
 }
 
 /// A key inside one line, its line breaks written as `\n` (a JSON string), or spaces.
-fn same_line(compiled: &Compiled, text: &str, rest: Range<usize>, lead: &str) -> Option<Candidate> {
+fn same_line(compiled: &Compiled, text: &str, rest: Range<usize>, lead: &str) -> Option<Suspect> {
     let slice = &text[rest.clone()];
     let stop = compiled
         .end_of_key
@@ -88,7 +88,7 @@ fn same_line(compiled: &Compiled, text: &str, rest: Range<usize>, lead: &str) ->
     } else {
         "private-key"
     };
-    Some(Candidate {
+    Some(Suspect {
         rule,
         span: rest.start + from..rest.start + to,
         tail: String::new(),
@@ -260,7 +260,7 @@ impl Body {
     }
 
     /// The candidate: the first line's content becomes the marker, the others empty.
-    fn candidate(mut self, text: &str) -> Option<Candidate> {
+    fn candidate(mut self, text: &str) -> Option<Suspect> {
         self.lines.sort_by_key(|r| r.start);
         let first = self.lines.first()?.clone();
         let last = self.lines.last()?.clone();
@@ -283,7 +283,7 @@ impl Body {
                 content.push(c);
             }
         }
-        Some(Candidate {
+        Some(Suspect {
             rule: "private-key",
             span: first.start..last.end,
             tail,
@@ -300,7 +300,7 @@ fn following_lines(
     text: &str,
     begin_end: usize,
     lead: &str,
-) -> Option<Candidate> {
+) -> Option<Suspect> {
     let mut body = Body::new(lead);
     let mut pos = begin_end + 1;
     while pos < text.len() {
@@ -319,7 +319,7 @@ fn preceding_lines(
     text: &str,
     end_start: usize,
     lead: &str,
-) -> Option<Candidate> {
+) -> Option<Suspect> {
     let mut body = Body::new(lead);
     let mut end = end_start.checked_sub(1)?; // the `\n` before the END line
     loop {

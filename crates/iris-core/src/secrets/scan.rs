@@ -13,7 +13,7 @@ use super::value::{entropy, has_filler, is_placeholder, url_password};
 
 /// A secret found in the text, before locations and the ignore file are applied.
 #[derive(Debug)]
-pub(crate) struct Candidate {
+pub(crate) struct Suspect {
     pub rule: &'static str,
     /// What the marker replaces.
     pub span: Range<usize>,
@@ -28,7 +28,7 @@ pub(crate) struct Candidate {
 }
 
 /// The secrets of `text`: sorted by position, never overlapping each other or a marker.
-pub(crate) fn candidates(text: &str) -> Vec<Candidate> {
+pub(crate) fn candidates(text: &str) -> Vec<Suspect> {
     let compiled = &*COMPILED;
     let lines = flagged_lines(compiled, text);
     let mut found = Vec::new();
@@ -64,7 +64,7 @@ pub(crate) fn candidates(text: &str) -> Vec<Candidate> {
                     let assignment = generic(slice, m.range());
                     read_to = assignment.end;
                     if let Some(span) = assignment.secret {
-                        found.push(Candidate {
+                        found.push(Suspect {
                             rule: rule.id,
                             span: line.start + span.start..line.start + span.end,
                             tail: String::new(),
@@ -78,7 +78,7 @@ pub(crate) fn candidates(text: &str) -> Vec<Candidate> {
             for caps in regex.captures_iter(slice) {
                 let at = |span: Range<usize>| line.start + span.start..line.start + span.end;
                 match judge(rule.check, slice, &caps) {
-                    Verdict::Secret(span) => found.push(Candidate {
+                    Verdict::Secret(span) => found.push(Suspect {
                         rule: rule.id,
                         span: at(span),
                         tail: String::new(),
@@ -145,7 +145,7 @@ fn lines_with(keywords: &Keywords, text: &str) -> Vec<(Range<usize>, u64)> {
 
 /// Keeps the candidates that win: earlier rules first, then earlier positions; anything
 /// overlapping a blocked span or a kept candidate goes.
-fn resolve(mut found: Vec<Candidate>, mut blocked: Vec<Range<usize>>) -> Vec<Candidate> {
+fn resolve(mut found: Vec<Suspect>, mut blocked: Vec<Range<usize>>) -> Vec<Suspect> {
     found.sort_by_key(|c| (c.priority, c.span.start));
     // start -> (end, index into found, or None for a blocked span)
     let mut kept: BTreeMap<usize, (usize, Option<usize>)> = BTreeMap::new();
@@ -178,7 +178,7 @@ fn resolve(mut found: Vec<Candidate>, mut blocked: Vec<Range<usize>>) -> Vec<Can
         }
     }
     let keep: Vec<usize> = kept.values().filter_map(|(_, i)| *i).collect();
-    let mut slots: Vec<Option<Candidate>> = found.into_iter().map(Some).collect();
+    let mut slots: Vec<Option<Suspect>> = found.into_iter().map(Some).collect();
     keep.into_iter()
         .filter_map(|i| slots.get_mut(i).and_then(Option::take))
         .collect()
