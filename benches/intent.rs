@@ -21,7 +21,7 @@ use std::path::Path;
 
 use common::TestRepo;
 use common::fake_provider::{FakeProvider, Need, Step};
-use iris_agent::intent::{
+use iris_agent::capability::intent::{
     ExecutionPath, FileIntent, HEAD_LINES, MAX_PLAN_LINES, MAX_PLAN_RANGES, MAX_READ_LINES,
     Strategy,
 };

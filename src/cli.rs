@@ -25,7 +25,7 @@ use clap::{Parser, Subcommand};
 use rig_core::tool::server::ToolServer;
 
 use exit::{UsageError, exit_code, one_line};
-use iris_agent::safety::Safety;
+use iris_agent::runtime::safety::Safety;
 use iris_agent::tools::ToolContext;
 use iris_agent::tools::registry::{runnable_listed, runnable_tools, tool_set};
 use iris_agent::tools::workspace::Notes;

@@ -10,7 +10,7 @@ use common::TestRepo;
 use common::agent::{approval, commit_json, openai_env, openai_lookup, run, staged_repo, success};
 use common::fake_provider::{FakeProvider, Recorded, Step};
 use common::stderr;
-use iris_agent::requests::Scope;
+use iris_agent::capability::requests::Scope;
 use iris_agent::{EventSink, IrisAgent};
 use iris_config::{Config, Overrides};
 use iris_core::artifact::ArtifactKind;
@@ -283,17 +283,16 @@ fn iris_for(repo: &TestRepo, fake: &FakeProvider) -> IrisAgent {
     let root = git.root();
     let config =
         Config::load_from(None, Some(&root), &env, &Overrides::default()).expect("configuration");
-    let iris =
-        IrisAgent::from_config(&config, &root, git.git_dir(), false).expect("Iris configured");
-    let iris = iris.with_user_dir(None);
-    iris
+    IrisAgent::from_config(&config, &root, git.git_dir(), false)
+        .expect("Iris configured")
+        .with_user_dir(None)
 }
 
 /// A commit message written by the agent itself, with the events it reported.
 fn write_commit(
     repo: &TestRepo,
     fake: &FakeProvider,
-) -> (iris_agent::write::Written, Vec<AgentEvent>) {
+) -> (iris_agent::capability::write::Written, Vec<AgentEvent>) {
     let iris = iris_for(repo, fake);
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)

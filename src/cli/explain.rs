@@ -12,7 +12,7 @@ use super::exit::UsageError;
 use super::generate::OutputFlags;
 use super::progress::ProgressLine;
 use iris_agent::IrisAgent;
-use iris_agent::intent::FileRefused;
+use iris_agent::capability::intent::FileRefused;
 use iris_config::Config;
 use iris_git::GitRepo;
 

@@ -14,9 +14,9 @@ use crate::publish::{
     PrAction, PublishError, Published, forge_of_repo, post_review, publish_pr, split_pr,
 };
 use iris_agent::IrisAgent;
-use iris_agent::candidates::Candidate;
-use iris_agent::requests::Scope;
-use iris_agent::write::Written;
+use iris_agent::capability::candidates::Candidate;
+use iris_agent::capability::requests::Scope;
+use iris_agent::capability::write::Written;
 use iris_config::Config;
 use iris_core::artifact::{ArtifactKind, Review, insert_into_changelog};
 use iris_git::{CommitOptions, GitRepo};

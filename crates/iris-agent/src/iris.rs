@@ -1,6 +1,7 @@
 //! Iris, configured: the models, the repository, the limits and the style she writes in, and
 //! the instructions and tools every capability starts from. What she does lives with the
-//! doing: `generate.rs` (a capability and its critic), `write.rs` (an artifact) and `chat.rs`.
+//! doing, in `capability/`: `generate.rs` (a capability and its critic), `write.rs` (an
+//! artifact), `candidates.rs`, `chat.rs`, `blame.rs` and `intent/`.
 
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -8,14 +9,14 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
 use rig_core::tool::ToolDyn;
 
-use super::capability::Capability;
-use super::safety::Safety;
-use super::style::{language_section, style_instructions};
-use super::tools::ToolContext;
-use super::tools::registry::main_agent_tools;
-use super::tools::subagent::Subagents;
-use super::tools::workspace::Notes;
-use super::{AgentSettings, EventSink, ProviderSpec};
+use crate::capability::Capability;
+use crate::runtime::safety::Safety;
+use crate::style::{language_section, style_instructions};
+use crate::tools::ToolContext;
+use crate::tools::registry::main_agent_tools;
+use crate::tools::subagent::Subagents;
+use crate::tools::workspace::Notes;
+use crate::{AgentSettings, EventSink, ProviderSpec};
 use iris_core::artifact::OutputType;
 use iris_core::secrets::Scanner;
 

@@ -2,50 +2,33 @@
 //! with the tools it gathers evidence with, and reports what it does as
 //! [`AgentEvent`](iris_core::protocol::AgentEvent)s on an [`EventSink`].
 //!
-//! - The runtime: [`provider`] (the wire each provider speaks), [`run`] (one bounded run),
-//!   retries, [`runaway`] (a degenerate stream is cut), `stream_end`, [`redact`] (the secret
-//!   scanner on every request), [`events`] and [`safety`] (approvals).
-//! - The capabilities: [`capability`] (the TOML files), [`write`] and [`generate`] (artifacts),
-//!   [`candidates`], [`chat`], [`blame`], [`intent`], with [`evidence`], [`requests`],
-//!   [`style`] and [`output`] (reading a model's reply).
-//! - The [`tools`] the model calls.
+//! - [`runtime`]: the providers and the wire, one bounded [`run`], retries, the runaway
+//!   guard, redaction of every request, the run's events and the safety of tool calls.
+//! - [`capability`]: what Iris is asked to do, one module each (write, candidates, chat, blame,
+//!   intent), with [`style`] (how she writes) and [`output`] (reading a model's reply).
+//! - [`tools`]: what the model calls to gather evidence and edit the artifact.
+//! - [`iris`]: [`IrisAgent`], configured once: the models, the repository, the limits.
 //!
 //! It may import `iris-core`, `iris-git` and `iris-config`; never the studio or the binary.
 
 // A failure is a message the user can act on, never a panic (tests may unwrap).
 #![cfg_attr(not(test), deny(clippy::unwrap_used, clippy::expect_used))]
 
-pub mod blame;
-pub mod candidates;
 pub mod capability;
-pub mod chat;
-pub mod events;
-pub mod evidence;
-pub mod generate;
-pub mod intent;
 pub mod iris;
 pub mod output;
-pub mod provider;
-pub mod redact;
-pub mod requests;
-mod retry;
-pub mod run;
-pub mod runaway;
-pub mod safety;
-mod stream_end;
+pub mod runtime;
 pub mod style;
-mod template_filling;
 pub mod tools;
-pub mod write;
 
 use std::time::Duration;
 
 use thiserror::Error;
 
-pub use events::{EventHook, EventSink};
 pub use iris::IrisAgent;
-pub use provider::{ProviderKind, ProviderSpec};
-pub use run::{Run, RunOutput, run};
+pub use runtime::events::{EventHook, EventSink};
+pub use runtime::provider::{ProviderKind, ProviderSpec};
+pub use runtime::run::{Run, RunOutput, run};
 
 /// A provider failure, naming the provider, the model and what the server said (exit code 4).
 #[derive(Debug, Error)]

@@ -34,8 +34,8 @@ use serde::de::DeserializeOwned;
 use thiserror::Error;
 
 use crate::EventSink;
-use crate::redact::for_log;
-use crate::safety::Safety;
+use crate::runtime::redact::for_log;
+use crate::runtime::safety::Safety;
 use iris_core::protocol::Risk;
 use iris_git::GitRepo;
 

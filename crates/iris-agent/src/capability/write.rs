@@ -4,12 +4,12 @@
 
 use std::time::Duration;
 
-use super::evidence::without_evidence;
-use super::generate::within;
-use super::iris::IrisAgent;
-use super::requests::{Scope, request};
 use crate::EventSink;
-use crate::template_filling::{keep_template, template_section};
+use crate::capability::evidence::without_evidence;
+use crate::capability::generate::within;
+use crate::capability::requests::{Scope, request};
+use crate::capability::template_filling::{keep_template, template_section};
+use crate::iris::IrisAgent;
 use iris_core::artifact::{
     Artifact, ArtifactKind, Changelog, GeneratedMessage, PullRequest, ReleaseNotes, Review,
 };
@@ -117,7 +117,8 @@ impl IrisAgent {
             _ => None,
         };
         sink.send(AgentEvent::Status("gathering the evidence".into()));
-        let evidence = super::evidence::gather(&self.ctx, self.main.kind, kind, scope).await;
+        let evidence =
+            crate::capability::evidence::gather(&self.ctx, self.main.kind, kind, scope).await;
         let rules = match kind {
             ArtifactKind::Commit => self.commit_rules(sink).await,
             _ => None,
@@ -510,7 +511,7 @@ mod tests {
         let rules = CommitRules::empty("commitlint.config.js");
         let request = format!(
             "Write the commit message.\n\n## Rules\n- one\n\n{}\n\ndiff --git a/x b/x",
-            super::super::evidence::HEADING
+            crate::capability::evidence::HEADING
         );
         let asked = follow_up_request(
             &request,

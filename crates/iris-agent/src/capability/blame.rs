@@ -128,7 +128,7 @@ impl IrisAgent {
                 sink.clone(),
             )
             .await?;
-            let explanation = super::output::clean_text(&output.text).trim().to_string();
+            let explanation = crate::output::clean_text(&output.text).trim().to_string();
             anyhow::ensure!(
                 !explanation.is_empty(),
                 "the model answered with nothing to say about these lines"

@@ -9,12 +9,12 @@ use rig_core::message::Message;
 use schemars::JsonSchema;
 use serde::Deserialize;
 
-use super::capability::Capability;
-use super::generate::within;
-use super::iris::IrisAgent;
-use super::tools::registry::tool;
-use super::tools::{IrisTool, ToolContext, ToolFailure};
-use super::{EventSink, Run, run};
+use crate::capability::Capability;
+use crate::capability::generate::within;
+use crate::iris::IrisAgent;
+use crate::tools::registry::tool;
+use crate::tools::{IrisTool, ToolContext, ToolFailure};
+use crate::{EventSink, Run, run};
 use iris_core::artifact::{ArtifactKind, OutputType};
 
 /// What is being discussed: which artifact (its update tool comes with it) and its text.
@@ -69,7 +69,7 @@ impl IrisTool for UpdateArtifact {
     }
 
     async fn run(&self, _ctx: &ToolContext, args: UpdateArgs) -> Result<String, ToolFailure> {
-        let content = super::output::clean_text(&args.content);
+        let content = crate::output::clean_text(&args.content);
         if content.trim().is_empty() {
             return Err(ToolFailure::new(
                 "`content` is empty: give the complete new text",
@@ -140,6 +140,6 @@ impl IrisAgent {
             run(&self.main, request, sink.clone()),
         )
         .await?;
-        Ok(super::output::clean_text(&output.text).trim().to_string())
+        Ok(crate::output::clean_text(&output.text).trim().to_string())
     }
 }

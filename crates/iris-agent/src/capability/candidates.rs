@@ -4,10 +4,10 @@
 //! is asked for a different angle so that even a model that answers the same way every time
 //! offers a real choice.
 
-use super::iris::IrisAgent;
-use super::requests::Scope;
-use super::write::Written;
 use crate::EventSink;
+use crate::capability::requests::Scope;
+use crate::capability::write::Written;
+use crate::iris::IrisAgent;
 use iris_core::artifact::ArtifactKind;
 use iris_core::protocol::AgentEvent;
 

@@ -11,7 +11,7 @@ use iris_core::protocol::{AgentEvent, ApprovalRequest, Ask, Decision, Reply, Ris
 use tokio::sync::oneshot;
 use tokio::time::Instant;
 
-use crate::events::EventSink;
+use crate::runtime::events::EventSink;
 use crate::tools::ToolFailure;
 
 /// The session's safety: the mode, the tools the user allowed for the session and the time

@@ -1,6 +1,22 @@
 //! Capabilities: what Iris can be asked to do, each a TOML file with its task prompt and the
 //! artifact it produces. The files in `capabilities/` are built in; a user's
 //! `<config dir>/capabilities/<name>.toml` overrides the fields it names, or adds a capability.
+//!
+//! Each capability's module is its entry point on [`IrisAgent`](crate::IrisAgent), with its
+//! request, evidence and output: [`write`] (an artifact, from [`requests`] and [`evidence`],
+//! through [`generate`]'s draft and critic), [`candidates`] (several versions to choose from),
+//! [`chat`] (editing the artifact in place), [`blame`] (why lines are as they are) and
+//! [`intent`] (what a file is for).
+
+pub mod blame;
+pub mod candidates;
+pub mod chat;
+pub mod evidence;
+pub mod generate;
+pub mod intent;
+pub mod requests;
+mod template_filling;
+pub mod write;
 
 use std::fmt;
 use std::path::{Path, PathBuf};
@@ -12,26 +28,35 @@ use iris_core::artifact::OutputType;
 
 /// The built-in capability files, by name.
 const EMBEDDED: &[(&str, &str)] = &[
-    ("commit", include_str!("../../../capabilities/commit.toml")),
-    ("pr", include_str!("../../../capabilities/pr.toml")),
-    ("review", include_str!("../../../capabilities/review.toml")),
+    (
+        "commit",
+        include_str!("../../../../capabilities/commit.toml"),
+    ),
+    ("pr", include_str!("../../../../capabilities/pr.toml")),
+    (
+        "review",
+        include_str!("../../../../capabilities/review.toml"),
+    ),
     (
         "changelog",
-        include_str!("../../../capabilities/changelog.toml"),
+        include_str!("../../../../capabilities/changelog.toml"),
     ),
     (
         "release-notes",
-        include_str!("../../../capabilities/release-notes.toml"),
+        include_str!("../../../../capabilities/release-notes.toml"),
     ),
-    ("chat", include_str!("../../../capabilities/chat.toml")),
+    ("chat", include_str!("../../../../capabilities/chat.toml")),
     (
         "semantic_blame",
-        include_str!("../../../capabilities/semantic_blame.toml"),
+        include_str!("../../../../capabilities/semantic_blame.toml"),
     ),
-    ("verify", include_str!("../../../capabilities/verify.toml")),
+    (
+        "verify",
+        include_str!("../../../../capabilities/verify.toml"),
+    ),
     (
         "file_intent",
-        include_str!("../../../capabilities/file_intent.toml"),
+        include_str!("../../../../capabilities/file_intent.toml"),
     ),
 ];
 

@@ -21,12 +21,12 @@ use std::sync::{Arc, Mutex};
 use anyhow::Context;
 use rig_core::tool::ToolDyn;
 
-use super::capability::Capability;
-use super::generate::Ask;
-use super::iris::{IrisAgent, json_output};
-use super::output::{OutputError, parse_structured};
-use super::tools::Adapter;
-use super::tools::refer_to_source::{Reads, ReferToSource, SourceFile};
+use crate::capability::Capability;
+use crate::capability::generate::Ask;
+use crate::iris::{IrisAgent, json_output};
+use crate::output::{OutputError, parse_structured};
+use crate::tools::Adapter;
+use crate::tools::refer_to_source::{Reads, ReferToSource, SourceFile};
 use crate::{EventSink, ProviderError};
 use iris_core::artifact::OutputType;
 use iris_core::artifact::intent::{IntentAnswer, normalize};
@@ -237,7 +237,7 @@ impl Explaining<'_> {
         if !own.is_empty() {
             preamble.push_str(&format!("\n\n## The user's instructions\n{own}"));
         }
-        if let Some(section) = super::style::language_section(&self.iris.style.language) {
+        if let Some(section) = crate::style::language_section(&self.iris.style.language) {
             preamble.push_str(&format!("\n\n{section}"));
         }
         Ok(format!("{preamble}\n\n{}", json_output(schema)?))

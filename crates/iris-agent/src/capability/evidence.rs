@@ -2,11 +2,11 @@
 //! a model that can answer at once writes in one request (structure up front, source on
 //! demand: the tools stay for everything else).
 
-use super::ProviderKind;
-use super::requests::Scope;
-use super::tools::git::{GitLog, GitLogArgs};
-use super::tools::git_diff::evidence as diff_evidence;
-use super::tools::{IrisTool, ToolContext, blocking};
+use crate::ProviderKind;
+use crate::capability::requests::Scope;
+use crate::tools::git::{GitLog, GitLogArgs};
+use crate::tools::git_diff::evidence as diff_evidence;
+use crate::tools::{IrisTool, ToolContext, blocking};
 use iris_core::artifact::ArtifactKind;
 use iris_git::DiffTarget;
 

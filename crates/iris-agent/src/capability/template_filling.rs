@@ -1,8 +1,8 @@
 //! Iris and the repository's pull request template: looked for before a description is
 //! written, shown to the model in the request, and its filling checked after the reply.
 
-use super::iris::IrisAgent;
 use crate::EventSink;
+use crate::iris::IrisAgent;
 use iris_core::artifact::PullRequest;
 use iris_core::pr_template::{self, Template, TemplateError};
 use iris_core::protocol::AgentEvent;

@@ -11,7 +11,7 @@ use tokio::sync::mpsc::UnboundedSender;
 
 use iris_core::protocol::AgentEvent;
 
-use crate::runaway::{Degenerate, Gathered, Watch};
+use crate::runtime::runaway::{Degenerate, Gathered, Watch};
 
 /// Sends events to whoever listens; a closed receiver is not an error.
 #[derive(Clone, Default)]

@@ -1,10 +1,10 @@
 //! Capabilities end to end: compose the instructions, let Iris gather evidence and write,
 //! read the artifact out of her reply, and have the critic check it.
 
-use super::capability::Capability;
-use super::iris::IrisAgent;
-use super::output::{OutputError, parse_structured};
-use super::safety::Safety;
+use crate::capability::Capability;
+use crate::iris::IrisAgent;
+use crate::output::{OutputError, parse_structured};
+use crate::runtime::safety::Safety;
 use crate::{EventSink, ProviderError, Run, run};
 use iris_core::artifact::{Artifact, Critique, OutputType};
 use iris_core::protocol::AgentEvent;
@@ -146,7 +146,7 @@ impl IrisAgent {
                 ));
                 let narrower = format!("{preamble}\n\n{SUMMARY_ONLY}");
                 // The evidence up front is the likeliest thing that did not fit.
-                let request = super::evidence::without_evidence(request);
+                let request = crate::capability::evidence::without_evidence(request);
                 self.run_main(cap, &narrower, request, sink).await?
             }
             other => other?,
@@ -158,7 +158,7 @@ impl IrisAgent {
     fn read_artifact<T: Artifact>(
         &self,
         cap: &Capability,
-        output: super::RunOutput,
+        output: crate::RunOutput,
     ) -> anyhow::Result<(T, Spent)> {
         let mut artifact: T = match parse_structured(&output.text) {
             Ok(artifact) => artifact,
@@ -220,7 +220,7 @@ impl IrisAgent {
         preamble: &str,
         request: &str,
         sink: &EventSink,
-    ) -> anyhow::Result<super::RunOutput> {
+    ) -> anyhow::Result<crate::RunOutput> {
         let ask = Ask {
             cap,
             preamble,
@@ -240,7 +240,7 @@ impl IrisAgent {
         &self,
         ask: Ask<'_>,
         sink: &EventSink,
-    ) -> anyhow::Result<super::RunOutput> {
+    ) -> anyhow::Result<crate::RunOutput> {
         let mut schema = ask.schema.filter(|_| !self.learned.schema_refused());
         let mut max_tokens = self.max_tokens(ask.cap);
         let mut tries = 0;

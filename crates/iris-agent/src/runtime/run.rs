@@ -10,8 +10,9 @@ use rig_core::streaming::{StreamedAssistantContent, StreamingPrompt};
 use rig_core::tool::ToolDyn;
 use serde_json::{Value, json};
 
-use super::provider::with_completion_model;
-use super::{EventHook, EventSink, ProviderError, ProviderKind, ProviderSpec, runaway};
+use crate::runtime::provider::with_completion_model;
+use crate::runtime::runaway;
+use crate::{EventHook, EventSink, ProviderError, ProviderKind, ProviderSpec};
 
 /// One request to a model: instructions, history, the new message and the tools it may use.
 pub struct Run {

@@ -8,10 +8,10 @@ use std::time::Duration;
 use reqwest::{Request, Response};
 use reqwest_middleware::{ClientWithMiddleware, Middleware, Next};
 
-use super::EventSink;
-use super::retry::RetryTransient;
-use super::stream_end::RequireStreamEnd;
-use crate::redact::WithholdSecrets;
+use crate::EventSink;
+use crate::runtime::redact::WithholdSecrets;
+use crate::runtime::retry::RetryTransient;
+use crate::runtime::stream_end::RequireStreamEnd;
 use iris_core::secrets::Scanner;
 
 pub use iris_config::ProviderKind;
@@ -118,8 +118,8 @@ macro_rules! with_completion_model {
     ($spec:expr, $sink:expr, |$model:ident| $body:expr) => {{
         use rig_core::client::CompletionClient as _;
         use rig_core::providers::{anthropic, gemini, ollama, openai};
-        use $crate::provider::ProviderKind;
-        let spec: &$crate::provider::ProviderSpec = $spec;
+        use $crate::runtime::provider::ProviderKind;
+        let spec: &$crate::runtime::provider::ProviderSpec = $spec;
         let http = spec.http_client($sink)?;
         let key = spec.api_key.clone().unwrap_or_default();
         let build_error = |e: rig_core::http_client::Error| {

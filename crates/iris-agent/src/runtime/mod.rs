@@ -1,0 +1,15 @@
+//! The runtime: how one request reaches a provider and comes back. [`provider`] builds the
+//! client each provider speaks (with [`retry`] of transient failures and `stream_end`'s check
+//! that a stream really ended), [`run`] is one bounded run of a model with its tools,
+//! [`runaway`] cuts a degenerate stream, [`redact`] passes every request through the secret
+//! scanner, [`events`] turns what happens into the run's events and [`safety`] asks the user
+//! before a tool of a risk their mode guards.
+
+pub mod events;
+pub mod provider;
+pub mod redact;
+mod retry;
+pub mod run;
+pub mod runaway;
+pub mod safety;
+mod stream_end;
