@@ -1,0 +1,148 @@
+//! The layers hold: `cargo metadata` shows that no crate of the workspace depends, directly
+//! or through another crate, on what its layer may not use. A wrong-way import between the
+//! workspace's crates does not compile; this catches the other half, a heavy dependency
+//! (tokio, rig, git2, a terminal crate) added where it does not belong.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::process::Command;
+
+use serde_json::Value;
+
+/// Each crate, and what it may not reach through its normal (non-dev, non-build) dependencies.
+const RULES: &[(&str, &[&str])] = &[
+    (
+        "iris-core",
+        &[
+            "tokio",
+            "rig-core",
+            "reqwest",
+            "git2",
+            "ratatui",
+            "crossterm",
+            "iris-git",
+            "iris-config",
+            "iris-agent",
+            "iris-studio",
+        ],
+    ),
+    (
+        "iris-git",
+        &[
+            "tokio",
+            "rig-core",
+            "reqwest",
+            "ratatui",
+            "crossterm",
+            "iris-config",
+            "iris-agent",
+            "iris-studio",
+        ],
+    ),
+    (
+        "iris-config",
+        &[
+            "tokio",
+            "rig-core",
+            "reqwest",
+            "git2",
+            "ratatui",
+            "crossterm",
+            "iris-git",
+            "iris-agent",
+            "iris-studio",
+        ],
+    ),
+    (
+        "iris-agent",
+        &["ratatui", "crossterm", "syntect", "iris-studio"],
+    ),
+    (
+        "iris-studio",
+        &[
+            "tokio",
+            "rig-core",
+            "reqwest",
+            "git2",
+            "iris-git",
+            "iris-agent",
+        ],
+    ),
+];
+
+/// Every package each package reaches through normal dependencies, by name.
+fn reach() -> BTreeMap<String, BTreeSet<String>> {
+    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_string());
+    let out = Command::new(cargo)
+        .args(["metadata", "--format-version", "1", "--locked"])
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .expect("run cargo metadata");
+    assert!(
+        out.status.success(),
+        "cargo metadata failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let meta: Value = serde_json::from_slice(&out.stdout).expect("metadata is JSON");
+    let name_of: BTreeMap<&str, &str> = meta["packages"]
+        .as_array()
+        .expect("packages")
+        .iter()
+        .map(|p| (p["id"].as_str().unwrap(), p["name"].as_str().unwrap()))
+        .collect();
+    let mut direct: BTreeMap<&str, Vec<&str>> = BTreeMap::new();
+    for node in meta["resolve"]["nodes"].as_array().expect("resolve") {
+        let normal = node["deps"].as_array().unwrap().iter().filter(|dep| {
+            dep["dep_kinds"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .any(|kind| kind["kind"].is_null())
+        });
+        direct.insert(
+            node["id"].as_str().unwrap(),
+            normal.map(|dep| dep["pkg"].as_str().unwrap()).collect(),
+        );
+    }
+    let mut reach = BTreeMap::new();
+    for (&id, &name) in &name_of {
+        let mut seen = BTreeSet::new();
+        let mut todo = vec![id];
+        while let Some(next) = todo.pop() {
+            for &dep in direct.get(next).map(Vec::as_slice).unwrap_or_default() {
+                if seen.insert(dep) {
+                    todo.push(dep);
+                }
+            }
+        }
+        let names = seen.iter().map(|id| name_of[id].to_string()).collect();
+        reach.insert(name.to_string(), names);
+    }
+    reach
+}
+
+#[test]
+fn no_crate_reaches_what_its_layer_may_not_use() {
+    let reach = reach();
+    let mut broken = Vec::new();
+    for (krate, forbidden) in RULES {
+        let reached = reach
+            .get(*krate)
+            .unwrap_or_else(|| panic!("{krate} is not in the workspace"));
+        for name in forbidden.iter().filter(|name| reached.contains(**name)) {
+            broken.push(format!("{krate} depends on {name}"));
+        }
+    }
+    assert!(broken.is_empty(), "layers broken: {broken:#?}");
+    // The rules can fail: the binary reaches everything they forbid.
+    let app = &reach["iris"];
+    for name in [
+        "tokio",
+        "rig-core",
+        "git2",
+        "ratatui",
+        "iris-agent",
+        "iris-studio",
+    ] {
+        assert!(app.contains(name), "iris should reach {name}");
+    }
+}
