@@ -9,7 +9,6 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
 use rig_core::tool::ToolDyn;
 
-use crate::capability::Capability;
 use crate::runtime::safety::Safety;
 use crate::style::{language_section, style_instructions};
 use crate::tools::ToolContext;
@@ -194,8 +193,8 @@ impl IrisAgent {
         &self.main
     }
 
-    /// The instructions: persona, the capability's task, the style and the output format.
-    pub(crate) fn preamble(&self, cap: &Capability, output: OutputType) -> anyhow::Result<String> {
+    /// The instructions: persona, a capability's task, the style and the output format.
+    pub(crate) fn preamble(&self, task: &str, output: OutputType) -> anyhow::Result<String> {
         let style = style_instructions(
             &self.style.preset,
             self.style.gitmoji,
@@ -211,7 +210,7 @@ impl IrisAgent {
             .unwrap_or_default();
         Ok(format!(
             "{PERSONA}\n\n## Task\n{}\n\n## Style\n{style}\n\n{language}{format}",
-            cap.task_prompt.trim()
+            task.trim()
         ))
     }
 
@@ -221,14 +220,12 @@ impl IrisAgent {
         self.settings.structured_output.then_some(schema)
     }
 
-    /// The output budget of one reply of `cap`: the configured one, or less if it asks less or
-    /// the model refused more.
-    pub(crate) fn max_tokens(&self, cap: &Capability) -> u64 {
-        let budget = cap
-            .max_output_tokens
-            .map_or(self.settings.max_tokens, |asked| {
-                asked.min(self.settings.max_tokens)
-            });
+    /// The output budget of one reply of a capability that `asked` for one: the configured
+    /// one, or less if it asks less or the model refused more.
+    pub(crate) fn max_tokens(&self, asked: Option<u64>) -> u64 {
+        let budget = asked.map_or(self.settings.max_tokens, |asked| {
+            asked.min(self.settings.max_tokens)
+        });
         self.learned.cap(budget)
     }
 

@@ -116,12 +116,12 @@ impl IrisAgent {
             let output = run(
                 &self.main,
                 Run {
-                    preamble: self.preamble(&cap, OutputType::Text)?,
+                    preamble: self.preamble(&cap.task_prompt, OutputType::Text)?,
                     history: Vec::new(),
                     prompt: request(asked, &blame, &commits),
                     tools: self.main_tools(sink),
                     max_turns: self.settings.max_turns,
-                    max_tokens: self.max_tokens(&cap),
+                    max_tokens: self.max_tokens(cap.max_output_tokens),
                     schema: None,
                     stream: self.stream,
                 },

@@ -98,7 +98,7 @@ impl IrisAgent {
              <artifact>\n{artifact}\n</artifact>\nTo change it, call {tool} with the complete new \
              text; then say in one or two sentences what you changed. Answer questions without \
              changing it.",
-            self.preamble(&cap, OutputType::Text)?,
+            self.preamble(&cap.task_prompt, OutputType::Text)?,
             noun = target.kind.noun(),
             artifact = target.artifact,
             tool = target.kind.describe().update_tool,
@@ -130,7 +130,7 @@ impl IrisAgent {
             prompt: message.to_string(),
             tools,
             max_turns: self.settings.max_turns,
-            max_tokens: self.max_tokens(&cap),
+            max_tokens: self.max_tokens(cap.max_output_tokens),
             schema: None,
             stream: self.stream,
         };

@@ -92,7 +92,7 @@ impl IrisAgent {
         sink: &EventSink,
     ) -> anyhow::Result<Generated<T>> {
         let cap = Capability::load(capability, self.user_dir.as_deref())?;
-        let preamble = self.preamble(&cap, T::OUTPUT_TYPE)?;
+        let preamble = self.preamble(&cap.task_prompt, T::OUTPUT_TYPE)?;
         sink.send(AgentEvent::Status(format!("running {}", cap.name)));
         let (mut artifact, mut usage) = self.draft::<T>(&cap, &preamble, request, sink).await?;
         let mut revised = false;
@@ -190,7 +190,7 @@ impl IrisAgent {
         sink: &EventSink,
     ) -> anyhow::Result<Generated<T>> {
         let cap = Capability::load(capability, self.user_dir.as_deref())?;
-        let preamble = self.preamble(&cap, T::OUTPUT_TYPE)?;
+        let preamble = self.preamble(&cap.task_prompt, T::OUTPUT_TYPE)?;
         let ask = Ask {
             cap: &cap,
             preamble: &preamble,
@@ -242,7 +242,7 @@ impl IrisAgent {
         sink: &EventSink,
     ) -> anyhow::Result<crate::RunOutput> {
         let mut schema = ask.schema.filter(|_| !self.learned.schema_refused());
-        let mut max_tokens = self.max_tokens(ask.cap);
+        let mut max_tokens = self.max_tokens(ask.cap.max_output_tokens);
         let mut tries = 0;
         loop {
             let attempt = Run {
@@ -288,7 +288,7 @@ impl IrisAgent {
         sink: &EventSink,
     ) -> anyhow::Result<(Critique, Spent)> {
         let cap = Capability::load("verify", self.user_dir.as_deref())?;
-        let preamble = self.preamble(&cap, OutputType::Critique)?;
+        let preamble = self.preamble(&cap.task_prompt, OutputType::Critique)?;
         let prompt = format!(
             "The request was: {request}\n\nThe draft ({}) to check against the evidence:\n{}",
             T::OUTPUT_TYPE.name(),

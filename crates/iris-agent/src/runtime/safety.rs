@@ -12,7 +12,11 @@ use tokio::sync::oneshot;
 use tokio::time::Instant;
 
 use crate::runtime::events::EventSink;
-use crate::tools::ToolFailure;
+
+/// A call the user did not allow, worded for the model to read (a tool's failure).
+#[derive(Debug, thiserror::Error)]
+#[error("{0}")]
+pub struct Refused(pub String);
 
 /// The session's safety: the mode, the tools the user allowed for the session and the time
 /// spent waiting for answers, shared by every clone (every run of a studio session).
@@ -86,7 +90,7 @@ impl Safety {
         risk: Risk,
         args: &str,
         sink: &EventSink,
-    ) -> Result<(), ToolFailure> {
+    ) -> Result<(), Refused> {
         let ask = self.mode.asks(risk);
         if ask == Ask::Never || self.allowed_for_session(tool) {
             return Ok(());
@@ -110,7 +114,7 @@ impl Safety {
             Decision::AllowOnce if ask == Ask::OncePerSession => self.allow_for_session(tool),
             Decision::AllowOnce => {}
             Decision::Deny => {
-                return Err(ToolFailure::new(format!(
+                return Err(Refused(format!(
                     "the user did not allow {tool} ({risk}) to run (safety_mode {}); go on \
                      without it, from the evidence you have",
                     self.mode.name()

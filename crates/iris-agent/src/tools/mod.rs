@@ -89,7 +89,10 @@ impl ToolContext {
         if risk == Risk::Execute && !self.trusted {
             return Ok(());
         }
-        self.safety.permit(tool, risk, args, &self.sink).await
+        self.safety
+            .permit(tool, risk, args, &self.sink)
+            .await
+            .map_err(|refused| ToolFailure(refused.0))
     }
 
     pub fn repo(&self) -> Result<GitRepo, ToolFailure> {

@@ -6,8 +6,7 @@
 
 use std::ops::Range;
 
-use super::rules::Compiled;
-use super::scan::Suspect;
+use super::rules::{Compiled, Suspect};
 
 /// Header lines a PEM or PGP body may hold before its base64.
 const KEY_HEADERS: &[&str] = &[

@@ -435,6 +435,22 @@ fn compile() -> Compiled {
 
 pub(crate) static COMPILED: LazyLock<Compiled> = LazyLock::new(compile);
 
+/// A secret found in the text, before locations and the ignore file are applied.
+#[derive(Debug)]
+pub(crate) struct Suspect {
+    pub rule: &'static str,
+    /// What the marker replaces.
+    pub span: std::ops::Range<usize>,
+    /// Appended after the marker: the line breaks and line prefixes of a private key's body,
+    /// so the line count stays.
+    pub tail: String,
+    /// What the fingerprint is taken of, when not the span's text (a private key's body,
+    /// normalised so the same key gives the same fingerprint in any layout).
+    pub fingerprint_of: Option<String>,
+    /// Row of the rule table; the lower wins an overlap.
+    pub priority: usize,
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

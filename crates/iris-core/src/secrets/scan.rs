@@ -8,24 +8,8 @@ use regex::Captures;
 
 use super::generic::generic;
 use super::private_key::private_keys;
-use super::rules::{COMPILED, Check, Compiled, Keywords, MARKER_BIT};
+use super::rules::{COMPILED, Check, Compiled, Keywords, MARKER_BIT, Suspect};
 use super::value::{entropy, has_filler, is_placeholder, url_password};
-
-/// A secret found in the text, before locations and the ignore file are applied.
-#[derive(Debug)]
-pub(crate) struct Suspect {
-    pub rule: &'static str,
-    /// What the marker replaces.
-    pub span: Range<usize>,
-    /// Appended after the marker: the line breaks and line prefixes of a private key's body,
-    /// so the line count stays.
-    pub tail: String,
-    /// What the fingerprint is taken of, when not the span's text (a private key's body,
-    /// normalised so the same key gives the same fingerprint in any layout).
-    pub fingerprint_of: Option<String>,
-    /// Row of the rule table; the lower wins an overlap.
-    pub priority: usize,
-}
 
 /// The secrets of `text`: sorted by position, never overlapping each other or a marker.
 pub(crate) fn candidates(text: &str) -> Vec<Suspect> {
