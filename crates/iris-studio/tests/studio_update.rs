@@ -421,13 +421,13 @@ fn a_click_focuses_the_pane_under_it_and_selects_a_file_row() {
             path: "b.rs".to_string()
         }]
     );
-    assert_eq!((state.focus, state.selected), (Pane::Changes, 1));
+    assert_eq!((state.focus, state.changes.selected), (Pane::Changes, 1));
     assert_eq!(state.diff.path.as_deref(), Some("b.rs"));
     assert!(state.diff.loading);
     // The selected row again, or below the last file: focus only.
     assert_eq!(update(&mut state, click(files.x + 3, files.y + 2)), vec![]);
     assert_eq!(update(&mut state, click(files.x + 3, files.y + 10)), vec![]);
-    assert_eq!(state.selected, 1);
+    assert_eq!(state.changes.selected, 1);
 
     assert_eq!(update(&mut state, click(diff.x + 5, diff.y + 5)), vec![]);
     assert_eq!(state.focus, Pane::Diff);
@@ -441,7 +441,7 @@ fn a_click_focuses_the_pane_under_it_and_selects_a_file_row() {
     let bottom = state.size.1 - 1;
     assert_eq!(update(&mut state, click(5, bottom)), vec![]);
     assert_eq!(state.focus, Pane::Editor);
-    assert_eq!(state.selected, 1);
+    assert_eq!(state.changes.selected, 1);
 }
 
 #[test]
@@ -464,24 +464,30 @@ fn a_long_list_scrolls_only_when_the_selection_would_leave_it() {
     let area = PaneRects::compute(state.size, &state).list.unwrap();
     let rows = usize::from(area.height - 2);
     command(&mut state, Command::Bottom);
-    assert_eq!((state.selected, state.list_tops.files), (59, 60 - rows));
+    assert_eq!(
+        (state.changes.selected, state.list_tops.files),
+        (59, 60 - rows)
+    );
     // Up from the bottom: the highlight climbs, the rows stay.
     for _ in 0..5 {
         command(&mut state, Command::Up);
     }
-    assert_eq!((state.selected, state.list_tops.files), (54, 60 - rows));
+    assert_eq!(
+        (state.changes.selected, state.list_tops.files),
+        (54, 60 - rows)
+    );
     // A click on the first row selects the first file shown, not one scrolled away.
     update(&mut state, click(area.x + 3, area.y + 1));
-    assert_eq!(state.selected, 60 - rows);
+    assert_eq!(state.changes.selected, 60 - rows);
     assert_eq!(state.list_tops.files, 60 - rows);
     // Above the top, the list follows.
     command(&mut state, Command::Up);
     assert_eq!(
-        (state.selected, state.list_tops.files),
+        (state.changes.selected, state.list_tops.files),
         (59 - rows, 59 - rows)
     );
     command(&mut state, Command::Top);
-    assert_eq!((state.selected, state.list_tops.files), (0, 0));
+    assert_eq!((state.changes.selected, state.list_tops.files), (0, 0));
 }
 
 #[test]
@@ -518,7 +524,7 @@ fn the_wheel_scrolls_the_diff_and_moves_through_the_files() {
             path: "b.rs".to_string()
         }]
     );
-    assert_eq!(state.selected, 1);
+    assert_eq!(state.changes.selected, 1);
 
     // Over the editor it takes the focus from no one.
     let editor = PaneRects::compute(state.size, &state).editor.unwrap();
@@ -531,7 +537,7 @@ fn the_wheel_scrolls_the_diff_and_moves_through_the_files() {
         vec![]
     );
     assert_eq!(state.focus, Pane::Diff);
-    assert_eq!(state.selected, 1);
+    assert_eq!(state.changes.selected, 1);
 }
 
 #[test]
@@ -598,7 +604,7 @@ fn help_toggles_and_swallows_other_commands_while_open() {
     ] {
         assert_eq!(command(&mut state, swallowed), vec![], "{swallowed:?}");
     }
-    assert_eq!((state.focus, state.selected), (Pane::Changes, 0));
+    assert_eq!((state.focus, state.changes.selected), (Pane::Changes, 0));
     assert_eq!(state.mode, Mode::COMMIT);
     assert!(state.task.is_none());
     command(&mut state, Command::Help);
@@ -669,7 +675,7 @@ fn moves_in_the_file_list_select_and_load_the_diff() {
     assert_eq!(command(&mut state, Command::PageUp), load(4));
     assert_eq!(command(&mut state, Command::Bottom), load(24));
     assert_eq!(command(&mut state, Command::Top), load(0));
-    assert_eq!(state.selected, 0);
+    assert_eq!(state.changes.selected, 0);
     assert_eq!(command(&mut state, Command::Up), vec![]);
 }
 
@@ -688,7 +694,7 @@ fn moves_in_the_diff_scroll_within_its_lines() {
     assert_eq!(scroll(Command::PageUp), 0);
     assert_eq!(scroll(Command::Bottom), 9);
     assert_eq!(scroll(Command::Top), 0);
-    assert_eq!(state.selected, 0);
+    assert_eq!(state.changes.selected, 0);
 }
 
 #[test]
@@ -698,7 +704,7 @@ fn moves_in_the_editor_leave_the_list_and_the_diff_alone() {
     for c in [Command::Down, Command::PageDown, Command::Bottom] {
         assert_eq!(command(&mut state, c), vec![]);
     }
-    assert_eq!((state.selected, state.diff.scroll), (0, 0));
+    assert_eq!((state.changes.selected, state.diff.scroll), (0, 0));
 }
 
 #[test]
@@ -972,7 +978,7 @@ fn commit_asks_first_and_refuses_what_cannot_be_committed() {
 
     // Nothing staged.
     let mut state = loaded(Mode::COMMIT, vec![unstaged("a.rs")]);
-    assert!(!state.has_staged);
+    assert!(!state.changes.has_staged);
     state
         .artifacts
         .get_mut(&ArtifactKind::Commit)
@@ -1186,7 +1192,7 @@ fn entering_commit_mode_with_staged_files_and_no_message_generates() {
 fn status_loaded_fills_the_list_and_loads_the_first_diff() {
     let mut state = State::new(Mode::COMMIT);
     state.auto_generate = false;
-    assert!(state.files_loading);
+    assert!(state.changes.files_loading);
     let effects = update(&mut state, status(vec![staged("a.rs"), unstaged("b.rs")]));
     assert_eq!(
         effects,
@@ -1194,16 +1200,16 @@ fn status_loaded_fills_the_list_and_loads_the_first_diff() {
             path: "a.rs".to_string()
         }]
     );
-    assert!(!state.files_loading);
-    assert!(state.has_staged);
+    assert!(!state.changes.files_loading);
+    assert!(state.changes.has_staged);
     assert_eq!(state.branch, "main");
-    assert_eq!(state.files.len(), 2);
+    assert_eq!(state.changes.files.len(), 2);
     assert_eq!(state.diff.path.as_deref(), Some("a.rs"));
 
     // No files: no diff.
     let mut state = State::new(Mode::COMMIT);
     assert_eq!(update(&mut state, status(vec![])), vec![]);
-    assert!(!state.has_staged);
+    assert!(!state.changes.has_staged);
     assert_eq!(state.diff.path, None);
 }
 
@@ -1226,8 +1232,8 @@ fn status_loaded_keeps_the_selection_on_the_same_path() {
     // b.rs moved to the front (its relevance changed): the selection follows it, and its
     // diff reloads in place without jumping to the top.
     let effects = update(&mut state, status(vec![staged("b.rs"), staged("c.rs")]));
-    assert_eq!(state.selected, 0);
-    assert_eq!(state.selected_file().unwrap().path, "b.rs");
+    assert_eq!(state.changes.selected, 0);
+    assert_eq!(state.changes.selected_file().unwrap().path, "b.rs");
     assert_eq!(
         effects,
         vec![Effect::LoadDiff {
@@ -1252,7 +1258,7 @@ fn status_loaded_keeps_the_selection_on_the_same_path() {
         },
     );
     let effects = update(&mut state, status(vec![staged("c.rs"), staged("d.rs")]));
-    assert_eq!(state.selected, 0);
+    assert_eq!(state.changes.selected, 0);
     assert_eq!(
         effects,
         vec![Effect::LoadDiff {
@@ -1329,7 +1335,7 @@ fn status_failure_is_a_notice() {
         ),
         vec![]
     );
-    assert!(!state.files_loading);
+    assert!(!state.changes.files_loading);
     assert_eq!(
         notice(&state),
         (Level::Error, "git status failed: not a repo")
@@ -1963,9 +1969,16 @@ fn the_first_ranking_lists_the_staged_files_and_the_complete_one_re_sorts_them()
             complete: false,
         },
     );
-    let paths: Vec<&str> = state.files.iter().map(|f| f.path.as_str()).collect();
+    let paths: Vec<&str> = state
+        .changes
+        .files
+        .iter()
+        .map(|f| f.path.as_str())
+        .collect();
     assert_eq!(paths, ["src/a.rs", "README.md"]);
-    assert!(!state.ranking_complete && state.files_loading && state.has_staged);
+    assert!(
+        !state.changes.ranking_complete && state.changes.files_loading && state.changes.has_staged
+    );
     assert_eq!(state.loading(), Some("reading the rest of the status"));
     update(
         &mut state,
@@ -1975,12 +1988,13 @@ fn the_first_ranking_lists_the_staged_files_and_the_complete_one_re_sorts_them()
         },
     );
     let order: Vec<(&str, Option<u32>)> = state
+        .changes
         .files
         .iter()
         .map(|f| (f.path.as_str(), f.relevance))
         .collect();
     assert_eq!(order, [("README.md", Some(90)), ("src/a.rs", Some(70))]);
-    assert!(state.ranking_complete);
+    assert!(state.changes.ranking_complete);
     update(
         &mut state,
         status(vec![staged("README.md"), staged("src/a.rs")]),
@@ -2018,7 +2032,7 @@ fn a_click_in_the_range_modes_selects_the_commit_drawn_there() {
         }]
     );
     assert_eq!(
-        state.selected, 0,
+        state.changes.selected, 0,
         "the hidden changed-file list is untouched"
     );
 }
