@@ -121,8 +121,10 @@ impl Headless {
     /// The status loaded, then commit mode, where Iris writes the message: its text.
     async fn write_the_message(&mut self) -> String {
         self.runner.run(Effect::LoadStatus);
-        self.pump_until("the status", |s| !s.files_loading && !s.diff.loading)
-            .await;
+        self.pump_until("the status", |s| {
+            !s.changes.files_loading && !s.diff.loading
+        })
+        .await;
         self.command(Command::ModeCommit);
         self.pump_until("the generated message", |s| {
             s.task.is_none() && !s.artifacts[&ArtifactKind::Commit].is_empty()
@@ -250,12 +252,14 @@ async fn generate_then_chat_edits_the_message_and_undo_brings_the_first_back() {
     // The status arrives; in explore mode nothing is written.
     studio.runner.run(Effect::LoadStatus);
     studio
-        .pump_until("the status", |s| !s.files_loading && !s.diff.loading)
+        .pump_until("the status", |s| {
+            !s.changes.files_loading && !s.diff.loading
+        })
         .await;
     assert_eq!(studio.state.branch, "main");
-    assert_eq!(studio.state.files.len(), 1);
-    assert_eq!(studio.state.files[0].path, "src/lib.rs");
-    assert!(studio.state.has_staged);
+    assert_eq!(studio.state.changes.files.len(), 1);
+    assert_eq!(studio.state.changes.files[0].path, "src/lib.rs");
+    assert!(studio.state.changes.has_staged);
     assert_eq!(studio.state.diff.files[0].additions, 4);
     assert!(studio.state.task.is_none());
     assert_eq!(fake.requests().len(), 0);
@@ -430,7 +434,9 @@ async fn a_commit_through_the_runner_lands_in_git_and_clears_the_draft() {
     let mut studio = Headless::new(&repo, &fake, Mode::COMMIT);
     studio.state.auto_generate = false;
     studio.runner.run(Effect::LoadStatus);
-    studio.pump_until("the status", |s| !s.files_loading).await;
+    studio
+        .pump_until("the status", |s| !s.changes.files_loading)
+        .await;
     studio.command(Command::NextPane);
     studio.command(Command::NextPane);
     assert_eq!(studio.state.focus, Pane::Editor);
@@ -445,11 +451,17 @@ async fn a_commit_through_the_runner_lands_in_git_and_clears_the_draft() {
     studio.key(KeyCode::Char('y'));
     studio
         .pump_until("the commit and the status after it", |s| {
-            s.artifacts[&ArtifactKind::Commit].is_empty() && !s.has_staged && !s.files_loading
+            s.artifacts[&ArtifactKind::Commit].is_empty()
+                && !s.changes.has_staged
+                && !s.changes.files_loading
         })
         .await;
     assert_eq!(repo.git(&["log", "-1", "--format=%B"]).trim(), "Add two()");
-    assert!(studio.state.files.is_empty(), "{:?}", studio.state.files);
+    assert!(
+        studio.state.changes.files.is_empty(),
+        "{:?}",
+        studio.state.changes.files
+    );
     eventually("the draft to be cleared", || {
         studio.draft(Mode::COMMIT).is_none()
     })
@@ -473,7 +485,7 @@ async fn a_saved_draft_is_restored_before_the_status_can_start_a_generation() {
     studio.runner.start();
     studio
         .pump_until("the status and the drafts", |s| {
-            !s.files_loading && !s.artifacts[&ArtifactKind::Commit].is_empty()
+            !s.changes.files_loading && !s.artifacts[&ArtifactKind::Commit].is_empty()
         })
         .await;
     assert_eq!(studio.text(), "My own draft");
@@ -534,7 +546,7 @@ async fn space_unstages_a_staged_hunk_and_stages_it_back() {
     studio.runner.run(Effect::LoadStatus);
     studio
         .pump_until("the file's diff", |s| {
-            !s.files_loading && s.diff.staged.is_some() && !s.diff.loading
+            !s.changes.files_loading && s.diff.staged.is_some() && !s.diff.loading
         })
         .await;
     assert_eq!(studio.state.diff.staged, Some(1));
@@ -592,7 +604,9 @@ async fn the_studio_honours_critic_enabled() {
         let mut studio = Headless::configured(&repo, &fake, Mode::REVIEW, &overrides);
         studio.state.auto_generate = false;
         studio.runner.run(Effect::LoadStatus);
-        studio.pump_until("the status", |s| !s.files_loading).await;
+        studio
+            .pump_until("the status", |s| !s.changes.files_loading)
+            .await;
         studio.command(Command::Generate);
         studio.pump_until("the review", |s| s.task.is_none()).await;
         assert!(studio.text().contains("Adds two()."), "{}", studio.text());
@@ -620,7 +634,9 @@ async fn a_run_past_its_deadline_ends_in_a_clear_error_and_the_text_before_stays
     });
     studio.state.auto_generate = false;
     studio.runner.run(Effect::LoadStatus);
-    studio.pump_until("the status", |s| !s.files_loading).await;
+    studio
+        .pump_until("the status", |s| !s.changes.files_loading)
+        .await;
     studio.command(Command::Generate);
     studio.pump_until("the message", |s| s.task.is_none()).await;
     assert_eq!(studio.text(), FIRST);
@@ -661,7 +677,9 @@ async fn guarded_studio(repo: &TestRepo, fake: &FakeProvider, safety: &str) -> H
     let mut studio = Headless::configured(repo, fake, Mode::COMMIT, &overrides);
     studio.state.auto_generate = false;
     studio.runner.run(Effect::LoadStatus);
-    studio.pump_until("the status", |s| !s.files_loading).await;
+    studio
+        .pump_until("the status", |s| !s.changes.files_loading)
+        .await;
     studio
 }
 
@@ -824,12 +842,17 @@ async fn the_studio_marks_a_staged_secret_and_never_sends_one() {
     studio.runner.run(Effect::LoadStatus);
     studio
         .pump_until("the ranking with its secrets", |s| {
-            !s.files_loading && s.ranking_complete
+            !s.changes.files_loading && s.changes.ranking_complete
         })
         .await;
-    let env = studio.state.files.iter().find(|f| f.path == ".env");
+    let env = studio.state.changes.files.iter().find(|f| f.path == ".env");
     assert_eq!(env.and_then(|f| f.secret), Some("github-token"));
-    let lib = studio.state.files.iter().find(|f| f.path == "src/lib.rs");
+    let lib = studio
+        .state
+        .changes
+        .files
+        .iter()
+        .find(|f| f.path == "src/lib.rs");
     assert_eq!(lib.and_then(|f| f.secret), None);
 
     // The token typed into the message and pasted into the chat.
@@ -1030,7 +1053,7 @@ async fn the_repositorys_commit_rules_are_read_at_start() {
     studio.runner.start();
     studio
         .pump_until("the rules and the status", |s| {
-            s.commit_rules.is_some() && !s.files_loading
+            s.commit_rules.is_some() && !s.changes.files_loading
         })
         .await;
     let rules = studio.state.commit_rules.as_ref().unwrap();

@@ -219,9 +219,9 @@ fn diff() -> Vec<FileDiff> {
 fn studio(mode: Mode) -> State {
     let mut state = State::new(mode);
     state.branch = "main".to_string();
-    state.files = files();
-    state.files_loading = false;
-    state.has_staged = true;
+    state.changes.files = files();
+    state.changes.files_loading = false;
+    state.changes.has_staged = true;
     state.diff.path = Some("src/studio/update.rs".to_string());
     state.diff.files = diff();
     // What the working tree shows: the file's staged part (here all of it).
@@ -522,8 +522,8 @@ fn commit_mode_while_iris_writes() {
 #[test]
 fn commit_mode_empty_with_and_without_a_provider() {
     let mut state = studio(Mode::COMMIT);
-    state.files_loading = true;
-    state.files.clear();
+    state.changes.files_loading = true;
+    state.changes.files.clear();
     state.diff = Default::default();
     // The status line turns a spinner while the status loads.
     let screen = render(&state);
@@ -542,7 +542,7 @@ fn commit_mode_empty_with_and_without_a_provider() {
     assert!(screen.contains("listing the files failed"), "{screen}");
 
     let mut state = studio(Mode::COMMIT);
-    state.files.clear();
+    state.changes.files.clear();
     state.diff = Default::default();
     state.ai_unavailable = Some("Iris is not configured: no API key".to_string());
     state.notice = Some(Notice {
@@ -715,7 +715,7 @@ fn long_lines_scroll_sideways_in_the_diff_and_keep_their_colours() {
 #[test]
 fn a_conflicted_file_says_how_to_resolve_it() {
     let mut state = studio(Mode::COMMIT);
-    state.files[0].conflicted = true;
+    state.changes.files[0].conflicted = true;
     let screen = render(&state);
     assert!(
         screen.contains("a merge conflict: resolve it in the file,"),
@@ -772,7 +772,7 @@ fn an_approval_question_over_the_panes() {
 #[test]
 fn a_staged_file_with_a_secret_is_marked_in_the_list() {
     let mut state = studio(Mode::COMMIT);
-    state.files = vec![
+    state.changes.files = vec![
         FileEntry {
             relevance: Some(75),
             secret: Some("aws-access-key"),
@@ -794,7 +794,7 @@ fn a_staged_file_with_a_secret_is_marked_in_the_list() {
 #[test]
 fn review_mode_with_markdown_and_an_error_notice() {
     let mut state = studio(Mode::REVIEW);
-    state.selected = 5;
+    state.changes.selected = 5;
     state.diff.path = Some("Cargo.toml".to_string());
     state.diff.loading = true;
     state.diff.files.clear();
@@ -814,7 +814,7 @@ fn review_mode_with_markdown_and_an_error_notice() {
 #[test]
 fn the_selected_file_is_reversed_and_the_focused_pane_bold() {
     let mut state = studio(Mode::COMMIT);
-    state.selected = 2;
+    state.changes.selected = 2;
     let buffer = render_buffer(&state);
     let (x, y) = row_of(&buffer, "tests/studio_snapsho");
     assert!(
@@ -888,11 +888,11 @@ fn a_click_selects_the_file_drawn_under_it_in_a_scrolled_list() {
     use iris_studio::update::update;
 
     let mut state = studio(Mode::COMMIT);
-    state.files = (0..60)
+    state.changes.files = (0..60)
         .map(|i| entry(&format!("file{i:02}.rs"), Some(ChangeKind::Modified), None))
         .collect();
     // The selection near the end: the list scrolls to keep it in view.
-    state.selected = 55;
+    state.changes.selected = 55;
     for wanted in ["file55.rs", "file20.rs", "file35.rs", "file54.rs"] {
         let buffer = render_buffer(&state);
         let (x, y) = row_of(&buffer, wanted);
@@ -905,10 +905,10 @@ fn a_click_selects_the_file_drawn_under_it_in_a_scrolled_list() {
                 modifiers: KeyModifiers::NONE,
             }),
         );
-        assert_eq!(state.selected_file().unwrap().path, wanted);
+        assert_eq!(state.changes.selected_file().unwrap().path, wanted);
     }
     // The list's borders are not rows.
-    let before = state.selected;
+    let before = state.changes.selected;
     for row in [1, HEIGHT - 2] {
         update(
             &mut state,
@@ -919,7 +919,7 @@ fn a_click_selects_the_file_drawn_under_it_in_a_scrolled_list() {
                 modifiers: KeyModifiers::NONE,
             }),
         );
-        assert_eq!(state.selected, before, "row {row}");
+        assert_eq!(state.changes.selected, before, "row {row}");
     }
 }
 

@@ -5,12 +5,14 @@ use std::time::Instant;
 use tui_textarea::TextArea;
 
 mod alternatives;
+mod changes;
 mod diff_view;
 mod draft;
 mod explorer;
 mod setup;
 
 pub use alternatives::{ALTERNATIVES, Alternatives, Version};
+pub use changes::Changes;
 pub use diff_view::{DiffRow, DiffView, HunkPlace};
 pub use explorer::{Explorer, Heat, IntentKey, IntentView, ShownCommit, TreeRow, WhyKey, WhyView};
 pub use setup::{Setup, SetupFacts, SetupOption, SetupStep};
@@ -390,15 +392,8 @@ pub struct CommitFlags {
 pub struct State {
     pub mode: Mode,
     pub focus: Pane,
-    pub files: Vec<FileEntry>,
-    pub selected: usize,
-    pub files_loading: bool,
-    /// Whether the relevance weighs the changed lines too (not only paths and kinds).
-    pub ranking_complete: bool,
-    /// Relevance of the staged files, in percent, by path.
-    pub relevance: std::collections::HashMap<String, u32>,
-    /// The kind of secret each staged file adds, by path (only those that add one).
-    pub secrets: std::collections::HashMap<String, &'static str>,
+    /// The changed files of commit and review modes.
+    pub changes: Changes,
     pub branch: String,
     /// The commit HEAD points at, from the last status (`None` before the first commit).
     pub head: Option<String>,
@@ -432,8 +427,6 @@ pub struct State {
     pub setup_facts: SetupFacts,
     /// Generate automatically on entering a mode whose artifact is empty.
     pub auto_generate: bool,
-    /// Whether the staged change is known to have content (so generating makes sense).
-    pub has_staged: bool,
     pub range: CommitRange,
     pub explorer: Explorer,
     /// The selected finding in review mode.
@@ -480,12 +473,7 @@ impl State {
         Self {
             mode,
             focus: mode.list_pane(),
-            files: Vec::new(),
-            selected: 0,
-            files_loading: true,
-            ranking_complete: false,
-            relevance: std::collections::HashMap::new(),
-            secrets: std::collections::HashMap::new(),
+            changes: Changes::default(),
             branch: String::new(),
             head: None,
             diff: DiffView::default(),
@@ -507,7 +495,6 @@ impl State {
             alternatives: None,
             setup_facts: SetupFacts::default(),
             auto_generate: true,
-            has_staged: false,
             range: CommitRange::default(),
             explorer: Explorer::default(),
             finding: 0,
@@ -559,15 +546,11 @@ impl State {
             .map(|t| t.progress.streamed.as_str())
     }
 
-    pub fn selected_file(&self) -> Option<&FileEntry> {
-        self.files.get(self.selected)
-    }
-
     /// What the studio is still reading from git for the current mode, if anything (the status
     /// line shows it with a spinner).
     pub fn loading(&self) -> Option<&'static str> {
-        if self.files_loading {
-            Some(if self.files.is_empty() {
+        if self.changes.files_loading {
+            Some(if self.changes.files.is_empty() {
                 "reading the repository's status"
             } else {
                 "reading the rest of the status"

@@ -52,7 +52,7 @@ fn half<'a>(
 pub fn draw(frame: &mut Frame, area: Rect, state: &State, theme: &Theme) {
     // git shows an unmerged path as a bare header: the view says what to do instead.
     let conflicted =
-        state.diff.path.is_some() && state.selected_file().is_some_and(|f| f.conflicted);
+        state.diff.path.is_some() && state.changes.selected_file().is_some_and(|f| f.conflicted);
     let focused = focused(state, Pane::Diff);
     draw_view(frame, area, &state.diff, (focused, conflicted), theme);
 }

@@ -12,30 +12,31 @@ use crate::theme::{Theme, Token};
 use iris_core::change::ChangeKind;
 
 pub fn draw(frame: &mut Frame, area: Rect, state: &State, theme: &Theme) {
-    let title = if state.files_loading && !state.files.is_empty() {
-        let ranking = if state.ranking_complete {
+    let changes = &state.changes;
+    let title = if changes.files_loading && !changes.files.is_empty() {
+        let ranking = if changes.ranking_complete {
             ""
         } else {
             "ranking, "
         };
         format!(
             " Files ({} staged, {ranking}status loading…) ",
-            state.files.len()
+            changes.files.len()
         )
-    } else if state.files_loading {
+    } else if changes.files_loading {
         " Files (loading…) ".to_string()
     } else {
-        format!(" Files ({}) ", state.files.len())
+        format!(" Files ({}) ", changes.files.len())
     };
     let block = pane_block(title, focused(state, Pane::Changes), theme);
     let inner_width = usize::from(area.width.saturating_sub(2));
-    let items: Vec<ListItem> = if state.files.is_empty() && !state.files_loading {
+    let items: Vec<ListItem> = if changes.files.is_empty() && !changes.files_loading {
         vec![ListItem::new(Span::styled(
             "nothing changed",
             theme.style(Token::TextDim),
         ))]
     } else {
-        state
+        changes
             .files
             .iter()
             .map(|f| item(f, inner_width, theme))
@@ -46,7 +47,7 @@ pub fn draw(frame: &mut Frame, area: Rect, state: &State, theme: &Theme) {
         area,
         block,
         items,
-        (state.selected, state.list_tops.files),
+        (changes.selected, state.list_tops.files),
         theme,
     );
 }

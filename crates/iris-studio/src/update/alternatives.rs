@@ -13,7 +13,7 @@ pub(super) fn ask(state: &mut State) -> Vec<Effect> {
     let Some(kind) = state.mode.artifact() else {
         return Vec::new();
     };
-    if !state.has_staged {
+    if !state.changes.has_staged {
         notice(
             state,
             Level::Warning,

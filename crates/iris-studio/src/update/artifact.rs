@@ -24,7 +24,7 @@ pub(super) fn auto_generate(state: &mut State) -> Vec<Effect> {
     let input_ready = if kind.uses_range() {
         state.range.loaded_for == Some(state.mode) && !state.range.commits.is_empty()
     } else {
-        state.has_staged
+        state.changes.has_staged
     };
     let empty = state.artifact().is_some_and(|a| a.is_empty());
     if state.auto_generate
@@ -291,18 +291,23 @@ pub(super) fn jump_to_finding(state: &mut State) -> Vec<Effect> {
     let Some(finding) = rows.get(state.finding) else {
         return Vec::new();
     };
-    let Some(index) = state.files.iter().position(|f| f.path == finding.file) else {
+    let Some(index) = state
+        .changes
+        .files
+        .iter()
+        .position(|f| f.path == finding.file)
+    else {
         let text = format!("{} is not among the changed files", finding.file);
         notice(state, Level::Info, text);
         return Vec::new();
     };
     let (file, line) = (finding.file.clone(), finding.line.unwrap_or(1));
     state.focus = Pane::Diff;
-    if state.selected == index && !state.diff.loading {
+    if state.changes.selected == index && !state.diff.loading {
         state.diff.scroll = state.diff.row_of_new_line(&file, line).unwrap_or(0);
         return Vec::new();
     }
-    state.selected = index;
+    state.changes.selected = index;
     state.pending_jump = Some((file, line));
     diff::load_selected_diff(state)
 }

@@ -3,7 +3,7 @@
 use super::super::action::{RankedFile, RepoSnapshot};
 use super::super::command::Command;
 use super::super::effect::Effect;
-use super::super::state::{Confirm, FileEntry, Level, Mode, Pane, State};
+use super::super::state::{Changes, Confirm, FileEntry, Level, Mode, Pane, State};
 use super::{artifact, diff, explore, notice, range, step};
 use iris_core::artifact::ArtifactKind;
 
@@ -20,18 +20,19 @@ pub(super) fn ranking_loaded(
             return Vec::new();
         }
     };
-    state.ranking_complete = complete;
-    state.relevance = ranked
+    let changes = &mut state.changes;
+    changes.ranking_complete = complete;
+    changes.relevance = ranked
         .iter()
         .map(|r| (r.path.clone(), r.relevance))
         .collect();
-    state.secrets = ranked
+    changes.secrets = ranked
         .iter()
         .filter_map(|r| Some((r.path.clone(), r.secret?)))
         .collect();
-    if state.files_loading {
+    if changes.files_loading {
         // Until the status arrives, the list is the ranked staged files.
-        state.files = ranked
+        changes.files = ranked
             .into_iter()
             .map(|r| FileEntry {
                 staged: Some(r.kind),
@@ -43,9 +44,9 @@ pub(super) fn ranking_loaded(
                 conflicted: false,
             })
             .collect();
-        state.has_staged = !state.files.is_empty();
+        changes.has_staged = !changes.files.is_empty();
     } else {
-        apply_relevance(state);
+        apply_relevance(changes);
     }
     Vec::new()
 }
@@ -57,32 +58,33 @@ pub(super) fn status_loaded(
     let snapshot = match result {
         Ok(snapshot) => snapshot,
         Err(err) => {
-            state.files_loading = false;
+            state.changes.files_loading = false;
             notice(state, Level::Error, format!("git status failed: {err}"));
             return Vec::new();
         }
     };
     let first = !std::mem::replace(&mut state.status_seen, true);
-    let selected_path = state.selected_file().map(|f| f.path.clone());
+    let selected_path = state.changes.selected_file().map(|f| f.path.clone());
     state.branch = snapshot.branch;
     state.head = snapshot.head;
-    state.files = snapshot.files;
-    state.files_loading = false;
-    apply_relevance(state);
-    state.has_staged = state.files.iter().any(|f| f.staged.is_some());
+    state.changes.files = snapshot.files;
+    state.changes.files_loading = false;
+    apply_relevance(&mut state.changes);
+    state.changes.has_staged = state.changes.files.iter().any(|f| f.staged.is_some());
     if std::mem::take(&mut state.choose_mode) {
         // A new file or a merge conflict is work for commit mode too.
         let changed = state
+            .changes
             .files
             .iter()
             .any(|f| f.staged.is_some() || f.unstaged.is_some() || f.untracked || f.conflicted);
         state.mode = if changed { Mode::COMMIT } else { Mode::Explore };
         state.focus = state.mode.list_pane();
     }
-    state.selected = selected_path
-        .and_then(|p| state.files.iter().position(|f| f.path == p))
+    state.changes.selected = selected_path
+        .and_then(|p| state.changes.files.iter().position(|f| f.path == p))
         .unwrap_or(0)
-        .min(state.files.len().saturating_sub(1));
+        .min(state.changes.files.len().saturating_sub(1));
     let mut effects = diff::load_selected_diff(state);
     if state.mode == Mode::Explore && !state.explorer.loaded {
         effects.push(Effect::LoadTree);
@@ -128,29 +130,37 @@ pub(super) fn git_done(
 }
 
 /// Puts the known relevance (and secrets) on the files and sorts them: most relevant first, then by path.
-fn apply_relevance(state: &mut State) {
-    let selected = state.selected_file().map(|f| f.path.clone());
-    for file in &mut state.files {
-        file.relevance = state.relevance.get(&file.path).copied().or(file.relevance);
-        file.secret = state.secrets.get(&file.path).copied();
+fn apply_relevance(changes: &mut Changes) {
+    let selected = changes.selected_file().map(|f| f.path.clone());
+    for file in &mut changes.files {
+        file.relevance = changes
+            .relevance
+            .get(&file.path)
+            .copied()
+            .or(file.relevance);
+        file.secret = changes.secrets.get(&file.path).copied();
     }
-    state.files.sort_by(|a, b| {
+    changes.files.sort_by(|a, b| {
         b.relevance
             .unwrap_or(0)
             .cmp(&a.relevance.unwrap_or(0))
             .then_with(|| a.path.cmp(&b.path))
     });
     if let Some(path) = selected {
-        state.selected = state.files.iter().position(|f| f.path == path).unwrap_or(0);
+        changes.selected = changes
+            .files
+            .iter()
+            .position(|f| f.path == path)
+            .unwrap_or(0);
     }
 }
 
 /// Moves the selection in the changed files.
 pub(super) fn move_cursor(state: &mut State, command: Command) -> Vec<Effect> {
-    let last = state.files.len().saturating_sub(1);
-    let before = state.selected;
-    state.selected = step(before, last, command);
-    if state.selected != before {
+    let last = state.changes.files.len().saturating_sub(1);
+    let before = state.changes.selected;
+    state.changes.selected = step(before, last, command);
+    if state.changes.selected != before {
         return diff::load_selected_diff(state);
     }
     Vec::new()
@@ -158,17 +168,17 @@ pub(super) fn move_cursor(state: &mut State, command: Command) -> Vec<Effect> {
 
 /// Selects row `row` of the changed files.
 pub(super) fn select(state: &mut State, row: usize) -> Vec<Effect> {
-    if row >= state.files.len() {
+    if row >= state.changes.files.len() {
         return Vec::new();
     }
-    state.selected = row;
+    state.changes.selected = row;
     diff::load_selected_diff(state)
 }
 
 /// Staging and committing.
 pub(super) fn command(state: &mut State, command: Command) -> Vec<Effect> {
     match command {
-        Command::StageFile | Command::UnstageFile => match state.selected_file() {
+        Command::StageFile | Command::UnstageFile => match state.changes.selected_file() {
             Some(file) => {
                 let path = file.path.clone();
                 vec![if command == Command::StageFile {
@@ -189,7 +199,7 @@ pub(super) fn command(state: &mut State, command: Command) -> Vec<Effect> {
                 .is_none_or(|a| a.is_empty())
             {
                 notice(state, Level::Warning, "the commit message is empty");
-            } else if !state.has_staged && !state.commit_flags.amend {
+            } else if !state.changes.has_staged && !state.commit_flags.amend {
                 notice(
                     state,
                     Level::Warning,

@@ -148,7 +148,7 @@ pub(super) fn follow_width(state: &mut State, rects: &PaneRects) {
 
 /// Loads the selected file's diff: in place when it is the one shown, else from the top.
 pub(super) fn load_selected_diff(state: &mut State) -> Vec<Effect> {
-    let Some(path) = state.selected_file().map(|f| f.path.clone()) else {
+    let Some(path) = state.changes.selected_file().map(|f| f.path.clone()) else {
         state.diff = Default::default();
         return Vec::new();
     };

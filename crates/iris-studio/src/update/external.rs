@@ -47,7 +47,7 @@ fn diff_file(state: &State) -> Result<EditTarget, String> {
         .diff
         .path
         .clone()
-        .or_else(|| state.selected_file().map(|f| f.path.clone()))
+        .or_else(|| state.changes.selected_file().map(|f| f.path.clone()))
         .ok_or("select a changed file first")?;
     Ok(EditTarget::File { path, line: 1 })
 }

@@ -65,7 +65,7 @@ fn list_selection(state: &State) -> (usize, usize) {
     match state.mode.list_pane() {
         Pane::Tree => (state.explorer.selected, tops.tree),
         Pane::Commits => (state.range.selected, tops.commits),
-        _ => (state.selected, tops.files),
+        _ => (state.changes.selected, tops.files),
     }
 }
 

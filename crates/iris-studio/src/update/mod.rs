@@ -120,7 +120,7 @@ fn follow_selections(state: &mut State, rects: &PaneRects) {
     let tops = &mut state.list_tops;
     if rects.list.is_some() {
         let list = inner_rows(rects.list);
-        tops.files = keep_in_view(tops.files, state.selected, list);
+        tops.files = keep_in_view(tops.files, state.changes.selected, list);
         tops.tree = keep_in_view(tops.tree, state.explorer.selected, list);
         tops.commits = keep_in_view(tops.commits, state.range.selected, list);
     }

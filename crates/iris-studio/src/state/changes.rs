@@ -1,0 +1,43 @@
+//! The changes list of commit and review modes: the changed files, the one selected, and
+//! what ranking and the secret scan found in the staged ones.
+
+use std::collections::HashMap;
+
+use super::FileEntry;
+
+/// The changed files for commit and review modes, and the one whose diff is shown.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Changes {
+    pub files: Vec<FileEntry>,
+    pub selected: usize,
+    pub files_loading: bool,
+    /// Whether the relevance weighs the changed lines too (not only paths and kinds).
+    pub ranking_complete: bool,
+    /// Relevance of the staged files, in percent, by path.
+    pub relevance: HashMap<String, u32>,
+    /// The kind of secret each staged file adds, by path (only those that add one).
+    pub secrets: HashMap<String, &'static str>,
+    /// Whether the staged change is known to have content (so generating makes sense).
+    pub has_staged: bool,
+}
+
+impl Changes {
+    pub fn selected_file(&self) -> Option<&FileEntry> {
+        self.files.get(self.selected)
+    }
+}
+
+impl Default for Changes {
+    /// Nothing read yet: the status is still loading.
+    fn default() -> Self {
+        Self {
+            files: Vec::new(),
+            selected: 0,
+            files_loading: true,
+            ranking_complete: false,
+            relevance: HashMap::new(),
+            secrets: HashMap::new(),
+            has_staged: false,
+        }
+    }
+}

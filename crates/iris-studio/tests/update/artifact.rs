@@ -1,0 +1,654 @@
+//! `update::artifact`: generating the artifact, typing in it, the chat, versions and drafts,
+//! the commit rules it is checked against, and the review's findings.
+
+use crossterm::event::{KeyCode, KeyModifiers};
+use iris_core::artifact::ArtifactKind;
+use iris_studio::action::{Action, ChatOutcome};
+use iris_studio::command::Command;
+use iris_studio::effect::Effect;
+use iris_studio::state::{ChatMessage, Draft, Level, Mode, Notice, Pane, Speaker, State, TaskKind};
+use iris_studio::update::update;
+
+use super::support::{
+    command, generated, loaded, notice, press, press_with, review_with_a_hunch, staged,
+    start_generation, status, text, two_hunk_diff, type_text, unstaged, with_message,
+};
+
+#[test]
+fn typing_in_the_editor_edits_the_artifact_and_saves_each_change_as_a_draft() {
+    let mut state = loaded(Mode::COMMIT, vec![staged("src/lib.rs")]);
+    state.focus = Pane::Editor;
+    assert_eq!(
+        update(&mut state, press(KeyCode::Char('H'))),
+        vec![Effect::SaveDraft {
+            kind: ArtifactKind::Commit,
+            draft: draft("H".to_string()),
+        }]
+    );
+    assert_eq!(
+        type_text(&mut state, "i there"),
+        vec![Effect::SaveDraft {
+            kind: ArtifactKind::Commit,
+            draft: draft("Hi there".to_string()),
+        }]
+    );
+    // Backspace edits too; a key that changes nothing saves nothing.
+    assert_eq!(
+        update(&mut state, press(KeyCode::Backspace)),
+        vec![Effect::SaveDraft {
+            kind: ArtifactKind::Commit,
+            draft: draft("Hi ther".to_string()),
+        }]
+    );
+    assert_eq!(update(&mut state, press(KeyCode::Left)), vec![]);
+    assert_eq!(text(&state, Mode::COMMIT), "Hi ther");
+    assert!(!state.unsaved(), "the draft was saved as it changed");
+    // Only the commit message changed.
+    assert_eq!(text(&state, Mode::REVIEW), "");
+}
+
+#[test]
+fn chat_enter_sends_the_message_with_the_history_and_the_artifact() {
+    let mut state = with_message("Add two()\n\nAdds a second function.");
+    assert_eq!(command(&mut state, Command::OpenChat), vec![]);
+    assert!(state.chat.open);
+    assert_eq!(state.focus, Pane::ChatInput);
+
+    // Alt-enter and shift-enter add a line; plain enter sends.
+    assert_eq!(type_text(&mut state, "make it"), vec![]);
+    assert_eq!(
+        update(&mut state, press_with(KeyCode::Enter, KeyModifiers::ALT)),
+        vec![]
+    );
+    assert_eq!(type_text(&mut state, "shorter"), vec![]);
+    assert_eq!(state.chat.input.lines(), ["make it", "shorter"]);
+    let effects = update(&mut state, press(KeyCode::Enter));
+    let task = state.task.as_ref().expect("a chat task").clone();
+    assert_eq!(task.kind, TaskKind::Chat);
+    assert_eq!(task.mode, Mode::COMMIT);
+    assert_eq!(
+        effects,
+        vec![Effect::Chat {
+            task: task.id,
+            kind: ArtifactKind::Commit,
+            history: vec![],
+            message: "make it\nshorter".to_string(),
+            artifact: "Add two()\n\nAdds a second function.".to_string(),
+        }]
+    );
+    assert!(state.chat.input.is_empty(), "the input is cleared");
+    assert_eq!(
+        state.chat.messages,
+        vec![ChatMessage {
+            speaker: Speaker::User,
+            text: "make it\nshorter".to_string()
+        }]
+    );
+
+    // While Iris answers, another message waits in the input.
+    type_text(&mut state, "and add a body");
+    assert_eq!(update(&mut state, press(KeyCode::Enter)), vec![]);
+    assert_eq!(notice(&state).0, Level::Warning);
+    assert!(notice(&state).1.contains("busy"), "{:?}", state.notice);
+    assert_eq!(state.chat.input.lines(), ["and add a body"]);
+
+    update(
+        &mut state,
+        Action::ChatReplied {
+            task: task.id,
+            result: Ok(ChatOutcome {
+                reply: "Done.".to_string(),
+            }),
+        },
+    );
+    // The next message carries the conversation so far as history.
+    match update(&mut state, press(KeyCode::Enter)).as_slice() {
+        [
+            Effect::Chat {
+                task: second,
+                history,
+                message,
+                ..
+            },
+        ] => {
+            assert!(*second > task.id);
+            assert_eq!(message, "and add a body");
+            assert_eq!(
+                history,
+                &vec![
+                    ChatMessage {
+                        speaker: Speaker::User,
+                        text: "make it\nshorter".to_string()
+                    },
+                    ChatMessage {
+                        speaker: Speaker::Iris,
+                        text: "Done.".to_string()
+                    },
+                ]
+            );
+        }
+        other => panic!("expected a Chat effect, got {other:?}"),
+    }
+}
+
+#[test]
+fn an_empty_chat_message_is_not_sent() {
+    let mut state = with_message("Add two()");
+    command(&mut state, Command::OpenChat);
+    type_text(&mut state, "   ");
+    assert_eq!(update(&mut state, press(KeyCode::Enter)), vec![]);
+    assert!(state.task.is_none());
+    assert!(state.chat.messages.is_empty());
+}
+
+#[test]
+fn generate_starts_a_task_in_the_current_mode() {
+    let mut state = loaded(Mode::REVIEW, vec![staged("a.rs")]);
+    assert_eq!(
+        command(&mut state, Command::Generate),
+        vec![Effect::Generate {
+            task: 1,
+            kind: ArtifactKind::Review,
+            range: None
+        }]
+    );
+    let task = state.task.as_ref().unwrap();
+    assert_eq!(
+        (task.id, task.mode, task.kind),
+        (1, Mode::REVIEW, TaskKind::Generate)
+    );
+    assert_eq!(task.progress.activity, "starting");
+    assert_eq!(state.next_task_id, 2);
+}
+
+#[test]
+fn generate_while_busy_warns_and_starts_nothing() {
+    let mut state = loaded(Mode::COMMIT, vec![staged("a.rs")]);
+    let first = start_generation(&mut state);
+    assert_eq!(command(&mut state, Command::Generate), vec![]);
+    assert_eq!(state.task.as_ref().unwrap().id, first);
+    assert_eq!(
+        notice(&state),
+        (
+            Level::Warning,
+            "Iris is busy: Esc cancels what she is doing"
+        )
+    );
+}
+
+#[test]
+fn generate_without_a_provider_says_why() {
+    let mut state = loaded(Mode::COMMIT, vec![staged("a.rs")]);
+    state.ai_unavailable = Some("Iris is not configured: no API key".to_string());
+    assert_eq!(command(&mut state, Command::Generate), vec![]);
+    assert!(state.task.is_none());
+    assert_eq!(
+        notice(&state),
+        (Level::Warning, "Iris is not configured: no API key")
+    );
+    // The chat will not open either.
+    assert_eq!(command(&mut state, Command::OpenChat), vec![]);
+    assert!(!state.chat.open);
+    assert_eq!(state.focus, Pane::Changes);
+    assert_eq!(notice(&state).0, Level::Warning);
+}
+
+#[test]
+fn undo_and_redo_step_through_the_versions_and_save_the_draft() {
+    let mut state = with_message("First title");
+    let task = start_generation(&mut state);
+    generated(&mut state, task, "Second title");
+    // The draft carries the versions, so undo still works when the studio is reopened.
+    let saved = |text: &str, position| {
+        vec![Effect::SaveDraft {
+            kind: ArtifactKind::Commit,
+            draft: Draft {
+                text: text.to_string(),
+                versions: vec!["First title".to_string(), "Second title".to_string()],
+                position,
+            },
+        }]
+    };
+    assert_eq!(
+        command(&mut state, Command::UndoVersion),
+        saved("First title", 0)
+    );
+    assert_eq!(text(&state, Mode::COMMIT), "First title");
+    assert_eq!(command(&mut state, Command::UndoVersion), vec![]);
+    assert_eq!(text(&state, Mode::COMMIT), "First title");
+    assert_eq!(
+        command(&mut state, Command::RedoVersion),
+        vec![Effect::SaveDraft {
+            kind: ArtifactKind::Commit,
+            draft: Draft {
+                text: "Second title".to_string(),
+                versions: vec!["First title".to_string()],
+                position: 1,
+            },
+        }]
+    );
+    assert_eq!(text(&state, Mode::COMMIT), "Second title");
+    assert_eq!(command(&mut state, Command::RedoVersion), vec![]);
+    // The versions of one mode are not another's.
+    command(&mut state, Command::ModeReview);
+    assert_eq!(command(&mut state, Command::UndoVersion), vec![]);
+    assert_eq!(text(&state, Mode::COMMIT), "Second title");
+}
+
+#[test]
+fn entering_commit_mode_with_staged_files_and_no_message_generates() {
+    let mut state = loaded(Mode::Explore, vec![staged("a.rs")]);
+    state.auto_generate = true;
+    assert_eq!(
+        command(&mut state, Command::ModeCommit),
+        vec![Effect::Generate {
+            task: 1,
+            kind: ArtifactKind::Commit,
+            range: None
+        }]
+    );
+    assert_eq!(state.task.as_ref().unwrap().kind, TaskKind::Generate);
+
+    // Not with a message already there, nothing staged, without a provider, switched off,
+    // or in a mode whose input is not the staged change.
+    let mut with_text = loaded(Mode::Explore, vec![staged("a.rs")]);
+    with_text.auto_generate = true;
+    with_text
+        .artifacts
+        .get_mut(&ArtifactKind::Commit)
+        .unwrap()
+        .replace("Mine");
+    assert_eq!(command(&mut with_text, Command::ModeCommit), vec![]);
+
+    let mut nothing_staged = loaded(Mode::Explore, vec![unstaged("a.rs")]);
+    nothing_staged.auto_generate = true;
+    assert_eq!(command(&mut nothing_staged, Command::ModeCommit), vec![]);
+
+    let mut no_provider = loaded(Mode::Explore, vec![staged("a.rs")]);
+    no_provider.auto_generate = true;
+    no_provider.ai_unavailable = Some("no key".to_string());
+    assert_eq!(command(&mut no_provider, Command::ModeCommit), vec![]);
+    assert_eq!(
+        no_provider.notice, None,
+        "no warning for what was not asked"
+    );
+
+    let mut off = loaded(Mode::Explore, vec![staged("a.rs")]);
+    assert_eq!(command(&mut off, Command::ModeCommit), vec![]);
+
+    // A review's input is the staged change too.
+    let mut review = loaded(Mode::Explore, vec![staged("a.rs")]);
+    review.auto_generate = true;
+    assert_eq!(
+        command(&mut review, Command::ModeReview),
+        vec![Effect::Generate {
+            task: 1,
+            kind: ArtifactKind::Review,
+            range: None
+        }]
+    );
+}
+
+#[test]
+fn generated_lands_in_the_artifact_and_is_saved() {
+    let mut state = loaded(Mode::COMMIT, vec![staged("a.rs")]);
+    let task = start_generation(&mut state);
+    assert_eq!(
+        generated(&mut state, task, "Add two()\n\nBody."),
+        vec![Effect::SaveDraft {
+            kind: ArtifactKind::Commit,
+            draft: draft("Add two()\n\nBody.".to_string()),
+        }]
+    );
+    assert!(state.task.is_none());
+    assert_eq!(text(&state, Mode::COMMIT), "Add two()\n\nBody.");
+    assert_eq!(
+        state.artifacts[&ArtifactKind::Commit].saved,
+        "Add two()\n\nBody."
+    );
+    assert_eq!(
+        state.notice,
+        Some(Notice {
+            level: Level::Success,
+            text: "Iris wrote the commit".to_string()
+        })
+    );
+}
+
+#[test]
+fn a_failed_generation_is_a_notice_and_the_text_stays() {
+    let mut state = with_message("Mine");
+    let task = start_generation(&mut state);
+    let effects = update(
+        &mut state,
+        Action::Generated {
+            task,
+            kind: ArtifactKind::Commit,
+            result: Err("openai: 500\n  Internal Server Error".to_string()),
+        },
+    );
+    assert_eq!(effects, vec![]);
+    assert!(state.task.is_none());
+    assert_eq!(text(&state, Mode::COMMIT), "Mine");
+    // One line in the status bar.
+    assert_eq!(
+        notice(&state),
+        (Level::Error, "openai: 500 Internal Server Error")
+    );
+    assert!(state.report.is_none(), "it fits: no report over the panes");
+
+    // An error too long for the status line is shown whole over the panes until esc.
+    let long = format!("openai gpt-5: 400 Bad Request: {}", "detail ".repeat(30));
+    let task = start_generation(&mut state);
+    update(
+        &mut state,
+        Action::Generated {
+            task,
+            kind: ArtifactKind::Commit,
+            result: Err(long.clone()),
+        },
+    );
+    assert_eq!(state.report.as_deref(), Some(long.trim_end()));
+    assert_eq!(text(&state, Mode::COMMIT), "Mine");
+    command(&mut state, Command::Back);
+    assert!(state.report.is_none());
+}
+
+#[test]
+fn a_stale_generation_is_ignored() {
+    let mut state = loaded(Mode::COMMIT, vec![staged("a.rs")]);
+    let first = start_generation(&mut state);
+    command(&mut state, Command::Back);
+    let second = start_generation(&mut state);
+    assert_ne!(first, second);
+    assert_eq!(generated(&mut state, first, "Old"), vec![]);
+    assert_eq!(text(&state, Mode::COMMIT), "");
+    assert_eq!(state.task.as_ref().unwrap().id, second);
+    generated(&mut state, second, "New");
+    assert_eq!(text(&state, Mode::COMMIT), "New");
+    assert!(state.task.is_none());
+}
+
+#[test]
+fn chat_replies_join_the_conversation() {
+    let mut state = with_message("Add two()");
+    command(&mut state, Command::OpenChat);
+    type_text(&mut state, "why?");
+    let Some(Effect::Chat { task, .. }) = update(&mut state, press(KeyCode::Enter)).pop() else {
+        panic!("no chat effect");
+    };
+    // A reply from another task changes nothing.
+    let reply = |task, result| Action::ChatReplied { task, result };
+    assert_eq!(
+        update(
+            &mut state,
+            reply(
+                task + 7,
+                Ok(ChatOutcome {
+                    reply: "stale".into()
+                })
+            )
+        ),
+        vec![]
+    );
+    assert_eq!(state.chat.messages.len(), 1);
+    assert!(state.task.is_some());
+    assert_eq!(
+        update(
+            &mut state,
+            reply(
+                task,
+                Ok(ChatOutcome {
+                    reply: "Because.".into()
+                })
+            )
+        ),
+        vec![]
+    );
+    assert!(state.task.is_none());
+    assert_eq!(
+        state.chat.messages.last(),
+        Some(&ChatMessage {
+            speaker: Speaker::Iris,
+            text: "Because.".into()
+        })
+    );
+    // A failed reply is a notice, not a message.
+    type_text(&mut state, "again");
+    let Some(Effect::Chat { task, .. }) = update(&mut state, press(KeyCode::Enter)).pop() else {
+        panic!("no chat effect");
+    };
+    update(&mut state, reply(task, Err("timed out".into())));
+    assert!(state.task.is_none());
+    assert_eq!(state.chat.messages.len(), 3);
+    assert_eq!(notice(&state), (Level::Error, "timed out"));
+}
+
+#[test]
+fn artifact_updates_land_in_the_editor_while_the_task_runs() {
+    let mut state = with_message("Add two() and a very long title nobody wants");
+    command(&mut state, Command::OpenChat);
+    type_text(&mut state, "make it shorter");
+    let Some(Effect::Chat { task, .. }) = update(&mut state, press(KeyCode::Enter)).pop() else {
+        panic!("no chat effect");
+    };
+    let effects = update(
+        &mut state,
+        Action::ArtifactUpdated {
+            task,
+            kind: ArtifactKind::Commit,
+            text: "Add two()".to_string(),
+        },
+    );
+    assert_eq!(
+        effects,
+        vec![Effect::SaveDraft {
+            kind: ArtifactKind::Commit,
+            draft: Draft {
+                text: "Add two()".to_string(),
+                versions: vec!["Add two() and a very long title nobody wants".to_string()],
+                position: 1,
+            },
+        }]
+    );
+    assert_eq!(text(&state, Mode::COMMIT), "Add two()");
+    assert!(state.task.is_some(), "the chat goes on after the edit");
+    // The version before the edit is one step back.
+    command(&mut state, Command::UndoVersion);
+    assert_eq!(
+        text(&state, Mode::COMMIT),
+        "Add two() and a very long title nobody wants"
+    );
+}
+
+#[test]
+fn a_cancelled_tasks_artifact_update_is_dropped() {
+    let mut state = with_message("Mine");
+    command(&mut state, Command::OpenChat);
+    type_text(&mut state, "rewrite it");
+    let Some(Effect::Chat { task, .. }) = update(&mut state, press(KeyCode::Enter)).pop() else {
+        panic!("no chat effect");
+    };
+    command(&mut state, Command::Back);
+    assert!(state.task.is_none());
+    let update_action = Action::ArtifactUpdated {
+        task,
+        kind: ArtifactKind::Commit,
+        text: "Theirs".to_string(),
+    };
+    assert_eq!(update(&mut state, update_action.clone()), vec![]);
+    assert_eq!(text(&state, Mode::COMMIT), "Mine");
+    // Nor does it land while a newer task runs.
+    start_generation(&mut state);
+    assert_eq!(update(&mut state, update_action), vec![]);
+    assert_eq!(text(&state, Mode::COMMIT), "Mine");
+}
+
+#[test]
+fn drafts_restore_only_into_empty_buffers() {
+    let mut state = loaded(Mode::COMMIT, vec![]);
+    state
+        .artifacts
+        .get_mut(&ArtifactKind::Review)
+        .unwrap()
+        .replace("Typed before the drafts arrived");
+    let effects = update(
+        &mut state,
+        Action::DraftsLoaded(vec![
+            (ArtifactKind::Commit, draft("Draft message")),
+            (ArtifactKind::Review, draft("Old review")),
+            (ArtifactKind::Pr, draft("Old PR")),
+        ]),
+    );
+    assert_eq!(effects, vec![]);
+    assert_eq!(text(&state, Mode::COMMIT), "Draft message");
+    assert_eq!(
+        text(&state, Mode::REVIEW),
+        "Typed before the drafts arrived"
+    );
+    assert_eq!(text(&state, Mode::PR), "Old PR");
+    assert_eq!(notice(&state), (Level::Info, "restored drafts: Commit, PR"));
+    // A restored draft is saved already; it is no reason to ask before quitting.
+    assert_eq!(
+        state.artifacts[&ArtifactKind::Commit].saved,
+        "Draft message"
+    );
+    assert!(!state.artifacts[&ArtifactKind::Pr].text().is_empty());
+
+    // Nothing restored, no notice.
+    let mut state = loaded(Mode::COMMIT, vec![]);
+    update(&mut state, Action::DraftsLoaded(vec![]));
+    assert_eq!(state.notice, None);
+}
+
+#[test]
+fn a_restored_draft_prevents_auto_generation() {
+    let mut state = State::new(Mode::COMMIT);
+    update(
+        &mut state,
+        Action::DraftsLoaded(vec![(ArtifactKind::Commit, draft("Draft"))]),
+    );
+    let effects = update(&mut state, status(vec![staged("a.rs")]));
+    assert_eq!(
+        effects,
+        vec![Effect::LoadDiff {
+            path: "a.rs".to_string()
+        }]
+    );
+    assert!(state.task.is_none());
+}
+
+#[test]
+fn selecting_a_finding_shows_its_file_at_its_line() {
+    let mut state = loaded(
+        Mode::REVIEW,
+        vec![staged("README.md"), staged("src/app.rs")],
+    );
+    state.artifacts.get_mut(&ArtifactKind::Review).unwrap().replace(
+        "# Code review\n\nOk.\n\n## High (1)\n\n### Unchecked unwrap (`src/app.rs:3`)\n\nIt panics.\n",
+    );
+    state.focus = Pane::Findings;
+    let effects = command(&mut state, Command::Select);
+    assert_eq!(
+        effects,
+        vec![Effect::LoadDiff {
+            path: "src/app.rs".to_string()
+        }]
+    );
+    assert_eq!(state.pending_jump, Some(("src/app.rs".to_string(), 3)));
+    let mut diff = two_hunk_diff();
+    diff[0].path = "src/app.rs".to_string();
+    update(
+        &mut state,
+        Action::DiffLoaded {
+            path: "src/app.rs".to_string(),
+            result: Ok(diff),
+            staged: Some(0),
+        },
+    );
+    assert!(state.pending_jump.is_none());
+    assert_eq!(state.focus, Pane::Diff);
+    assert!(state.diff.scroll > 0, "scrolled to the finding's line");
+}
+
+/// A draft of `text` with no earlier versions.
+fn draft(text: impl Into<String>) -> Draft {
+    Draft {
+        text: text.into(),
+        ..Draft::default()
+    }
+}
+
+#[test]
+fn unreadable_commit_rules_are_a_warning_and_readable_ones_are_kept() {
+    let mut state = loaded(Mode::COMMIT, vec![]);
+    update(
+        &mut state,
+        Action::RulesLoaded(Err(
+            "cannot read the commit rules in .commitlintrc.json: expected value at line 1".into(),
+        )),
+    );
+    assert_eq!(notice(&state).0, Level::Warning);
+    assert!(state.commit_rules.is_none());
+    let rules = iris_core::commit_rules::parse(
+        ".commitlintrc.json",
+        r#"{"rules": {"header-max-length": [2, "always", 50]}}"#,
+    )
+    .unwrap();
+    update(
+        &mut state,
+        Action::RulesLoaded(Ok(Some(Box::new(rules.clone())))),
+    );
+    assert_eq!(state.commit_rules, Some(rules));
+}
+
+#[test]
+fn findings_under_the_threshold_are_folded_and_f_shows_them() {
+    use iris_studio::findings::shown_findings;
+    let mut state = review_with_a_hunch();
+    let titles = |state: &State| -> Vec<String> {
+        shown_findings(state)
+            .0
+            .into_iter()
+            .map(|r| r.title)
+            .collect()
+    };
+    assert_eq!(titles(&state), ["Sure", "Naming"]);
+    assert_eq!(shown_findings(&state).1, 1);
+    // The list moves over what it shows: the second row is Naming, not the hunch.
+    state.focus = Pane::Findings;
+    command(&mut state, Command::Down);
+    command(&mut state, Command::Down);
+    assert_eq!(state.finding, 1);
+    command(&mut state, Command::Select);
+    assert_eq!(state.pending_jump, Some(("src/a.rs".to_string(), 12)));
+
+    command(&mut state, Command::ShowUnsure);
+    assert_eq!(titles(&state), ["Sure", "Hunch", "Naming"]);
+    // The selection stays on Naming, now the third row.
+    assert_eq!(state.finding, 2);
+    assert_eq!(
+        notice(&state),
+        (
+            Level::Info,
+            "showing the findings under 70% confidence too (f folds them)"
+        )
+    );
+    command(&mut state, Command::ShowUnsure);
+    assert_eq!(titles(&state), ["Sure", "Naming"]);
+    // The text itself keeps every finding.
+    assert!(text(&state, Mode::REVIEW).contains("### Hunch"));
+
+    // A lower threshold folds nothing; f means nothing outside review mode.
+    state.review_min_confidence = 30;
+    assert_eq!(titles(&state), ["Sure", "Hunch", "Naming"]);
+    let mut commit = loaded(Mode::COMMIT, vec![staged("src/a.rs")]);
+    command(&mut commit, Command::ShowUnsure);
+    assert_eq!(
+        notice(&commit),
+        (
+            Level::Info,
+            "less certain findings are folded in review mode (3)"
+        )
+    );
+}

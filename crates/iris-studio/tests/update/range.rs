@@ -1,0 +1,114 @@
+//! `update::range`: the range modes' commits and the range picker.
+
+use crossterm::event::KeyCode;
+use iris_core::artifact::ArtifactKind;
+use iris_studio::action::Action;
+use iris_studio::command::Command;
+use iris_studio::effect::Effect;
+use iris_studio::layout::PaneRects;
+use iris_studio::state::{Mode, Pane};
+use iris_studio::update::update;
+
+use super::support::{click, command, loaded, press, staged, type_text};
+
+fn commit_row(short: &str, summary: &str) -> iris_studio::state::CommitRow {
+    iris_studio::state::CommitRow {
+        id: format!("{short}0000000000"),
+        short_id: short.to_string(),
+        summary: summary.to_string(),
+        author: "Ada".to_string(),
+        date: "2026-11-21".to_string(),
+    }
+}
+
+#[test]
+fn the_range_modes_load_their_commits_then_generate_for_that_range() {
+    let mut state = loaded(Mode::COMMIT, vec![]);
+    state.auto_generate = true;
+    let effects = command(&mut state, Command::ModePr);
+    assert_eq!(
+        effects,
+        vec![Effect::LoadCommits {
+            mode: Mode::PR,
+            from: None,
+            to: None
+        }]
+    );
+    let effects = update(
+        &mut state,
+        Action::CommitsLoaded {
+            mode: Mode::PR,
+            result: Ok((
+                "main".to_string(),
+                vec![commit_row("abc1234", "Add parser")],
+            )),
+        },
+    );
+    assert_eq!(
+        effects,
+        vec![
+            Effect::LoadCommitDiff {
+                id: "abc12340000000000".to_string()
+            },
+            Effect::Generate {
+                task: 1,
+                kind: ArtifactKind::Pr,
+                range: Some(("main".to_string(), "HEAD".to_string())),
+            },
+        ]
+    );
+    assert_eq!(state.range.resolved_from.as_deref(), Some("main"));
+}
+
+#[test]
+fn pick_range_takes_from_to_and_reloads_the_commits() {
+    let mut state = loaded(Mode::CHANGELOG, vec![]);
+    assert!(command(&mut state, Command::PickRange).is_empty());
+    assert_eq!(state.focus, Pane::RangeInput);
+    type_text(&mut state, "v1.0..v1.1");
+    let effects = update(&mut state, press(KeyCode::Enter));
+    assert_eq!(
+        effects,
+        vec![Effect::LoadCommits {
+            mode: Mode::CHANGELOG,
+            from: Some("v1.0".to_string()),
+            to: Some("v1.1".to_string()),
+        }]
+    );
+    assert_eq!(state.focus, Pane::Commits);
+    // Outside the range modes it only says where ranges belong.
+    let mut commit = loaded(Mode::COMMIT, vec![]);
+    assert!(command(&mut commit, Command::PickRange).is_empty());
+    assert!(commit.range_input.is_none());
+}
+
+#[test]
+fn a_click_in_the_range_modes_selects_the_commit_drawn_there() {
+    let mut state = loaded(Mode::PR, vec![staged("a.rs")]);
+    update(
+        &mut state,
+        Action::CommitsLoaded {
+            mode: Mode::PR,
+            result: Ok((
+                "main".to_string(),
+                vec![
+                    commit_row("aaaaaaa", "First"),
+                    commit_row("bbbbbbb", "Second"),
+                ],
+            )),
+        },
+    );
+    let files = PaneRects::compute(state.size, &state).list.unwrap();
+    let effects = update(&mut state, click(files.x + 2, files.y + 2));
+    assert_eq!(state.range.selected, 1);
+    assert_eq!(
+        effects,
+        vec![Effect::LoadCommitDiff {
+            id: "bbbbbbb0000000000".to_string()
+        }]
+    );
+    assert_eq!(
+        state.changes.selected, 0,
+        "the hidden changed-file list is untouched"
+    );
+}
