@@ -10,7 +10,7 @@ use schemars::JsonSchema;
 use serde::Deserialize;
 
 use crate::capability::Capability;
-use crate::capability::generate::within;
+use crate::capability::conversation::within;
 use crate::iris::IrisAgent;
 use crate::tools::registry::tool;
 use crate::tools::{IrisTool, ToolContext, ToolFailure};

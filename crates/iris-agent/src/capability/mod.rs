@@ -6,11 +6,13 @@
 //! request, evidence and output: [`write`] (an artifact, from [`requests`] and [`evidence`],
 //! through [`generate`]'s draft and critic), [`candidates`] (several versions to choose from),
 //! [`chat`] (editing the artifact in place), [`blame`] (why lines are as they are) and
-//! [`intent`] (what a file is for).
+//! [`intent`] (what a file is for). What all of them run through, one conversation within its
+//! budget and one deadline per run, is [`conversation`]'s.
 
 pub mod blame;
 pub mod candidates;
 pub mod chat;
+pub mod conversation;
 pub mod evidence;
 pub mod generate;
 pub mod intent;

@@ -6,7 +6,6 @@ use std::time::Duration;
 
 use crate::EventSink;
 use crate::capability::evidence::without_evidence;
-use crate::capability::generate::within;
 use crate::capability::requests::{Scope, request};
 use crate::capability::template_filling::{keep_template, template_section};
 use crate::iris::IrisAgent;
@@ -85,22 +84,6 @@ impl IrisAgent {
     /// rules must end before the run's deadline, or the first message is lost.
     fn clock(&self) -> Clock {
         (tokio::time::Instant::now(), self.ctx.safety.waited())
-    }
-
-    /// `work` within the run's one deadline, ending with an [`AgentEvent::Done`] carrying
-    /// `done`'s text, or an [`AgentEvent::Error`].
-    pub(crate) async fn bounded<T>(
-        &self,
-        sink: &EventSink,
-        work: impl Future<Output = anyhow::Result<T>>,
-        done: impl FnOnce(&T) -> String,
-    ) -> anyhow::Result<T> {
-        let result = within(self.settings.run_timeout, &self.ctx.safety, work).await;
-        match &result {
-            Ok(value) => sink.send(AgentEvent::Done(done(value))),
-            Err(err) => sink.send(AgentEvent::Error(format!("{err:#}"))),
-        }
-        result
     }
 
     /// What every version of `kind` over `scope` is written from, read once: the template

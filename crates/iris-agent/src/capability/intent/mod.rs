@@ -22,7 +22,7 @@ use anyhow::Context;
 use rig_core::tool::ToolDyn;
 
 use crate::capability::Capability;
-use crate::capability::generate::Ask;
+use crate::capability::conversation::Ask;
 use crate::iris::{IrisAgent, json_output};
 use crate::output::{OutputError, parse_structured};
 use crate::tools::Adapter;
