@@ -1,0 +1,179 @@
+//! `iris gen --check` end to end on temporary repositories: a message checked against the
+//! repository's commit rules without any provider. (The rules themselves, their corpus and
+//! lookup order are `iris-config`'s `tests/commit_rules.rs`.)
+
+mod common;
+use common::Iris;
+
+use std::time::Duration;
+
+use common::{TestRepo, stderr, stdout};
+
+/// A repository with `file` holding `text`, and one commit with `message`.
+fn repo_with(file: &str, text: &str, message: &str) -> TestRepo {
+    let repo = TestRepo::new();
+    repo.write(file, text);
+    repo.commit_all(message);
+    repo
+}
+
+fn check(repo: &TestRepo, args: &[&str], stdin: &str) -> std::process::Output {
+    let mut all = vec!["gen", "--check"];
+    all.extend_from_slice(args);
+    repo.iris_env(&all, &[], stdin)
+}
+
+#[test]
+fn gen_check_passes_a_clean_message_on_stdin_without_any_provider() {
+    let repo = repo_with(
+        ".commitlintrc.json",
+        r#"{"extends": ["@commitlint/config-conventional"]}"#,
+        "chore: add the commitlint config",
+    );
+    let out = check(&repo, &[], "feat(cli): add the check flag\n\nFor CI.\n");
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert_eq!(
+        stdout(&out),
+        "✔ the message follows the rules of .commitlintrc.json\n"
+    );
+    assert!(stderr(&out).contains("checking the message on stdin against .commitlintrc.json"));
+}
+
+#[test]
+fn gen_check_fails_a_violation_and_names_the_rule() {
+    let repo = repo_with(
+        "commitlint.config.js",
+        "module.exports = {\n  extends: ['@commitlint/config-conventional'],\n  rules: { 'header-max-length': [2, 'always', 40] },\n};\n",
+        "chore: add commitlint",
+    );
+    let out = check(
+        &repo,
+        &[],
+        "Feature: a header that is certainly longer than forty characters\n",
+    );
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    assert_eq!(
+        stdout(&out),
+        "✖ header-max-length: the header is 64 characters, at most 40\n\
+         ✖ type-case: the type 'Feature' must be lower-case\n\
+         ✖ type-enum: the type 'Feature' is not one of: build, chore, ci, docs, feat, fix, perf, refactor, revert, style, test\n\
+         ✖ 3 errors, 0 warnings (rules of commitlint.config.js)\n"
+    );
+}
+
+#[test]
+fn gen_check_passes_warnings() {
+    let repo = repo_with(
+        ".commitlintrc.yml",
+        "extends: ['@commitlint/config-conventional']\n",
+        "chore: add commitlint",
+    );
+    let out = check(
+        &repo,
+        &[],
+        "fix: trim the input\nno blank line before this body\n",
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert_eq!(
+        stdout(&out),
+        "⚠ body-leading-blank: the body must follow a blank line\n\
+         ⚠ 1 warning (rules of .commitlintrc.yml); the message passes\n"
+    );
+}
+
+#[test]
+fn gen_check_reads_the_last_commit_when_stdin_is_empty_or_a_revision_is_named() {
+    let repo = repo_with(
+        ".commitlintrc.json",
+        r#"{"extends": ["@commitlint/config-conventional"]}"#,
+        "chore: add commitlint",
+    );
+    repo.write("a.txt", "a\n");
+    repo.commit_all("Added a file.");
+    // CI gives an empty stdin: the last commit is checked.
+    let out = check(&repo, &[], "");
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    let head = repo.git(&["rev-parse", "--short", "HEAD"]);
+    assert!(
+        stderr(&out).contains(&format!("checking commit {}", head.trim())),
+        "{}",
+        stderr(&out)
+    );
+    assert!(
+        stdout(&out).contains("✖ subject-full-stop:"),
+        "{}",
+        stdout(&out)
+    );
+    assert!(stdout(&out).contains("✖ type-empty:"), "{}", stdout(&out));
+    // --rev names another commit, and stdin is then not read.
+    let out = check(&repo, &["--rev", "HEAD~1"], "Not read.\n");
+    assert_eq!(out.status.code(), Some(0), "{}", stdout(&out));
+}
+
+#[cfg(target_os = "linux")]
+#[test]
+fn gen_check_in_a_terminal_checks_the_last_commit() {
+    use common::pty::PtyProgram;
+    let repo = repo_with(
+        ".commitlintrc.json",
+        r#"{"extends": ["@commitlint/config-conventional"]}"#,
+        "chore: add commitlint",
+    );
+    repo.write("b.txt", "b\n");
+    repo.commit_all("fix(io): Retry the write");
+    let mut program = PtyProgram::spawn(repo.isolated_iris(&["gen", "--check"]), 120, 20);
+    let finished = program.wait_for(Duration::from_secs(30), |screen| {
+        screen.contains("error,") || screen.contains("errors,")
+    });
+    assert!(finished.is_some(), "screen:\n{}", program.text());
+    let status = program.child.wait().unwrap();
+    assert_eq!(status.code(), Some(1), "screen:\n{}", program.text());
+    let text = program.text();
+    assert!(text.contains("checking commit"), "{text}");
+    assert!(
+        text.contains("✖ subject-case: the subject 'Retry the write'"),
+        "{text}"
+    );
+}
+
+#[test]
+fn gen_check_without_rules_says_so_and_passes() {
+    let repo = repo_with("README.md", "# x\n", "whatever, no rules here");
+    let out = check(&repo, &[], "");
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert_eq!(stdout(&out), "");
+    assert_eq!(
+        stderr(&out).trim(),
+        "no commitlint or commitizen configuration in this repository: nothing to check"
+    );
+}
+
+#[test]
+fn gen_check_with_a_broken_config_exits_2_with_the_file_and_reason() {
+    let repo = repo_with(
+        ".commitlintrc.json",
+        "{ \"extends\": [\"@commitlint/config-conventional\"], }",
+        "chore: broken config",
+    );
+    let out = check(&repo, &[], "feat: x\n");
+    assert_eq!(out.status.code(), Some(2), "{}", stdout(&out));
+    let err = stderr(&out);
+    assert!(
+        err.starts_with(
+            "error: cannot read the commit rules in .commitlintrc.json: not valid JSON"
+        ),
+        "{err}"
+    );
+}
+
+#[test]
+fn gen_check_takes_no_generation_flags() {
+    let repo = repo_with("README.md", "# x\n", "init");
+    let out = check(&repo, &["--auto-commit"], "");
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        stderr(&out).contains("cannot be used with"),
+        "{}",
+        stderr(&out)
+    );
+}
