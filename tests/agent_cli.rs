@@ -2,16 +2,14 @@
 //! the fake provider on 127.0.0.1. What the app sent is checked as well as what it printed.
 //! The faults (errors, cut streams, bad replies, runaway tools) are in agent_faults.rs.
 
-mod common;
-
 use std::collections::BTreeSet;
 
-use common::agent::{
+use crate::common::agent::{
     MAIN_AGENT_TOOLS, Wire, approval, commit_json, failure, model_of, openai_env, released_repo,
     run, staged_repo, success,
 };
-use common::fake_provider::{Api, FAKE_API_KEY, FakeProvider, Step};
-use common::{TestRepo, stderr};
+use crate::common::fake_provider::{Api, FAKE_API_KEY, FakeProvider, Step};
+use crate::common::{TestRepo, stderr};
 use iris_core::artifact::OutputType;
 use serde_json::{Value, json};
 
@@ -353,7 +351,7 @@ fn a_failing_commit_msg_hook_keeps_the_message_and_fails() {
     let out = run(&repo, &["gen", "--auto-commit"], &openai_env(&fake));
     assert!(!out.status.success());
     assert_eq!(
-        common::stdout(&out).trim(),
+        crate::common::stdout(&out).trim(),
         "Add two()\n\nAdds a second constant function.",
         "the message is printed for reuse"
     );

@@ -2,15 +2,13 @@
 //! end in recovery or in one clear error line (exit 4 for the provider), never in a hang or a
 //! panic (`run` fails the test for either, and for the API key in any output).
 
-mod common;
-
 use std::time::{Duration, Instant};
 
-use common::agent::{
+use crate::common::agent::{
     Wire, commit_json, failure, model_of, openai_env, run, staged_repo, success, write_user_config,
 };
-use common::fake_provider::{FAKE_API_KEY, FakeProvider, Step};
-use common::{TestRepo, stderr};
+use crate::common::fake_provider::{FAKE_API_KEY, FakeProvider, Step};
+use crate::common::{TestRepo, stderr};
 use serde_json::json;
 
 const MESSAGE: &str = "Add two()\n\nAdds a second constant function.";
@@ -93,7 +91,7 @@ fn a_provider_error_is_exit_4_naming_provider_model_and_what_the_server_said() {
             "{wire:?}: {line}"
         );
         assert_eq!(fake.requests().len(), 1, "a 400 is not retried");
-        assert!(common::stdout(&out).is_empty());
+        assert!(crate::common::stdout(&out).is_empty());
     }
 }
 
@@ -137,7 +135,10 @@ fn a_stream_cut_in_the_middle_is_a_clear_error() {
                 line.contains("the reply was cut off before it was complete"),
                 "{wire:?} no_stream={no_stream}: {line}"
             );
-            assert!(common::stdout(&out).is_empty(), "{wire:?} {no_stream}");
+            assert!(
+                crate::common::stdout(&out).is_empty(),
+                "{wire:?} {no_stream}"
+            );
             assert_eq!(fake.requests().len(), 2);
         }
     }
@@ -170,7 +171,10 @@ fn a_stream_that_ends_early_is_a_clear_error_not_half_an_artifact() {
                 "the reply was cut off before it was complete"
             };
             assert!(line.contains(cut), "{wire:?} no_stream={no_stream}: {line}");
-            assert!(common::stdout(&out).is_empty(), "{wire:?} {no_stream}");
+            assert!(
+                crate::common::stdout(&out).is_empty(),
+                "{wire:?} {no_stream}"
+            );
         }
     }
 }
@@ -253,7 +257,7 @@ fn tool_arguments_that_are_not_json_end_in_recovery_or_one_clear_line() {
             let out = run(&repo, &args, &wire.env(&fake));
             let case = format!("{wire:?} no_stream={no_stream}");
             if out.status.success() {
-                assert_eq!(common::stdout(&out).trim(), MESSAGE, "{case}");
+                assert_eq!(crate::common::stdout(&out).trim(), MESSAGE, "{case}");
                 let results = fake.requests()[1].tool_results();
                 assert!(
                     results.len() == 1 && results[0].1.contains("JsonError"),

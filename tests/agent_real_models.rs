@@ -3,15 +3,13 @@
 //! a server that refuses that is asked again without it), every request has an output budget,
 //! a runaway stream is cut, and a run has a deadline.
 
-mod common;
-
 use std::time::{Duration, Instant};
 
-use common::agent::{
+use crate::common::agent::{
     Wire, approval, commit_json, failure, released_repo, run, staged_repo, success,
     write_user_config,
 };
-use common::fake_provider::{Api, FakeProvider, Recorded, Step};
+use crate::common::fake_provider::{Api, FakeProvider, Recorded, Step};
 use serde_json::{Value, json};
 
 const MESSAGE: &str = "Add two()\n\nAdds a second constant function.";
@@ -281,7 +279,7 @@ fn a_tool_call_whose_arguments_loop_is_cut_too() {
 /// (rig reports those to no hook).
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn every_request_and_its_tokens_reach_the_events() {
-    use common::fake_provider::{INPUT_TOKENS, OUTPUT_TOKENS};
+    use crate::common::fake_provider::{INPUT_TOKENS, OUTPUT_TOKENS};
     use iris_agent::tools::ToolContext;
     use iris_agent::tools::registry::core_tools;
     use iris_agent::{EventSink, ProviderKind, ProviderSpec, Run, run};

@@ -2,11 +2,9 @@
 //! parallel, printed numbered for scripts and picked from on a terminal. The real binary on
 //! temporary repositories, talking to the fake provider.
 
-mod common;
-
-use common::agent::{commit_json, failure, openai_env, run, staged_repo, success};
-use common::fake_provider::{FakeProvider, Recorded, Step};
-use common::stderr;
+use crate::common::agent::{commit_json, failure, openai_env, run, staged_repo, success};
+use crate::common::fake_provider::{FakeProvider, Recorded, Step};
+use crate::common::stderr;
 
 const TITLES: [&str; 3] = [
     "Add two()",
@@ -133,11 +131,11 @@ fn committing_one_of_several_needs_a_terminal_to_pick_on() {
 mod on_a_terminal {
     use std::time::Duration;
 
-    use super::common::Iris;
-    use super::common::agent::openai_env;
-    use super::common::fake_provider::FakeProvider;
-    use super::common::pty::PtyProgram;
     use super::{TITLES, staged_repo, three_replies};
+    use crate::common::Iris;
+    use crate::common::agent::openai_env;
+    use crate::common::fake_provider::FakeProvider;
+    use crate::common::pty::PtyProgram;
 
     const TIMEOUT: Duration = Duration::from_secs(30);
 
@@ -146,7 +144,7 @@ mod on_a_terminal {
         assert!(found.is_some(), "no {what} on:\n{}", program.text());
     }
 
-    fn spawn(repo: &super::common::TestRepo, fake: &FakeProvider, args: &[&str]) -> PtyProgram {
+    fn spawn(repo: &crate::common::TestRepo, fake: &FakeProvider, args: &[&str]) -> PtyProgram {
         let mut command = repo.isolated_iris(args);
         for (name, value) in openai_env(fake) {
             command.env(name, value);

@@ -1,11 +1,10 @@
 //! The command line itself: help, version, exit codes, one-line errors, `--debug` traces.
 
-mod common;
-use common::Iris;
+use crate::common::Iris;
 
 use std::process::Command;
 
-use common::{TestRepo, stderr, stdout};
+use crate::common::{TestRepo, stderr, stdout};
 
 fn iris_outside_any_repo(args: &[&str]) -> std::process::Output {
     let dir = tempfile::tempdir().expect("temp dir");

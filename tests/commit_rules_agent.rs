@@ -4,12 +4,12 @@
 //! temporary repositories with real configuration files, talking to the fake provider; and
 //! the agent itself, for the events it reports.
 
-mod common;
-
-use common::TestRepo;
-use common::agent::{approval, commit_json, openai_env, openai_lookup, run, staged_repo, success};
-use common::fake_provider::{FakeProvider, Recorded, Step};
-use common::stderr;
+use crate::common::TestRepo;
+use crate::common::agent::{
+    approval, commit_json, openai_env, openai_lookup, run, staged_repo, success,
+};
+use crate::common::fake_provider::{FakeProvider, Recorded, Step};
+use crate::common::stderr;
 use iris_agent::capability::requests::Scope;
 use iris_agent::{EventSink, IrisAgent};
 use iris_config::{Config, Overrides};
@@ -446,7 +446,7 @@ fn what_the_rules_reader_passed_over_is_a_warning() {
 #[test]
 fn a_retry_the_deadline_cuts_short_keeps_the_first_message() {
     let repo = repo_with_rules("commitlint.config.js", COMMITLINT_JS);
-    common::agent::write_user_config(&repo, "run_timeout_secs = 3\n");
+    crate::common::agent::write_user_config(&repo, "run_timeout_secs = 3\n");
     let fake = FakeProvider::start(vec![
         Step::text(commit_json("chore: add two()", "")),
         Step::slow(8_000, Step::text(commit_json("feat: add two()", ""))),

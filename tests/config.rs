@@ -1,12 +1,11 @@
 //! `iris config` and configuration loading, through the real binary: precedence, file errors,
 //! masked keys, `config set`, and the trust `iris tool` takes from the configuration.
 
-mod common;
-use common::Iris;
+use crate::common::Iris;
 
 use std::process::Output;
 
-use common::{TestRepo, stderr, stdout};
+use crate::common::{TestRepo, stderr, stdout};
 
 const USER_FILE: &str = "user file ~/xdg/iris/config.toml";
 

@@ -2,8 +2,7 @@
 //! `XDG_CONFIG_HOME`, answers piped to stdin (or typed in a pseudo-terminal), and a fake
 //! Ollama on a random port that `OLLAMA_HOST` points at.
 
-mod common;
-use common::Iris;
+use crate::common::Iris;
 
 use std::io::{Read, Write};
 use std::net::TcpListener;
@@ -11,7 +10,7 @@ use std::process::Output;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-use common::{TestRepo, stderr, stdout};
+use crate::common::{TestRepo, stderr, stdout};
 
 const TAGS: &str = r#"{"models":[{"name":"qwen3:0.6b","model":"qwen3:0.6b","size":522653767,"details":{"family":"qwen3","parameter_size":"751.63M"}},{"name":"llama3.2:latest","model":"llama3.2:latest","size":2019393189}]}"#;
 
@@ -285,9 +284,9 @@ mod terminal {
     use std::time::Duration;
 
     use super::Iris;
-    use super::common::TestRepo;
-    use super::common::pty::PtyProgram;
     use super::{FakeOllama, user_file};
+    use crate::common::TestRepo;
+    use crate::common::pty::PtyProgram;
 
     const TIMEOUT: Duration = Duration::from_secs(30);
 

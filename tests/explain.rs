@@ -2,11 +2,9 @@
 //! fake provider. Each path (fast, tool calling, two-stage fallback) is checked by what the
 //! app sent as well as by what it printed.
 
-mod common;
-
-use common::TestRepo;
-use common::agent::{Wire, failure, openai_env, run, success, write_user_config};
-use common::fake_provider::{FakeProvider, Recorded, Step};
+use crate::common::TestRepo;
+use crate::common::agent::{Wire, failure, openai_env, run, success, write_user_config};
+use crate::common::fake_provider::{FakeProvider, Recorded, Step};
 use serde_json::{Value, json};
 
 const TOOL: &str = "refer_to_source_code";

@@ -2,14 +2,12 @@
 //! JSON and as server-sent events, with a tool round trip, errors and faults. Where rig's behaviour
 //! is surprising, the test that shows it says so, so that a rig upgrade that changes it fails here.
 
-mod common;
-
 use std::io::{Read, Write};
 use std::net::TcpStream;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use common::fake_provider::{
+use crate::common::fake_provider::{
     Api, FAKE_API_KEY, FakeProvider, INPUT_TOKENS, Need, OUTPUT_TOKENS, Recorded, Step,
 };
 use futures::StreamExt;

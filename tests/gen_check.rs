@@ -2,12 +2,11 @@
 //! repository's commit rules without any provider. (The rules themselves, their corpus and
 //! lookup order are `iris-config`'s `tests/commit_rules.rs`.)
 
-mod common;
-use common::Iris;
+use crate::common::Iris;
 
 use std::time::Duration;
 
-use common::{TestRepo, stderr, stdout};
+use crate::common::{TestRepo, stderr, stdout};
 
 /// A repository with `file` holding `text`, and one commit with `message`.
 fn repo_with(file: &str, text: &str, message: &str) -> TestRepo {
@@ -113,7 +112,7 @@ fn gen_check_reads_the_last_commit_when_stdin_is_empty_or_a_revision_is_named() 
 #[cfg(target_os = "linux")]
 #[test]
 fn gen_check_in_a_terminal_checks_the_last_commit() {
-    use common::pty::PtyProgram;
+    use crate::common::pty::PtyProgram;
     let repo = repo_with(
         ".commitlintrc.json",
         r#"{"extends": ["@commitlint/config-conventional"]}"#,

@@ -1,9 +1,8 @@
 //! `git_diff` end to end: ranking, size buckets, full diffs, ranges and left-out lock files.
 
-mod common;
-use common::Iris;
+use crate::common::Iris;
 
-use common::TestRepo;
+use crate::common::TestRepo;
 
 fn position(text: &str, needle: &str) -> usize {
     text.find(needle)

@@ -1,10 +1,9 @@
 //! The git tools end to end: the real `iris` binary on temporary repositories, its answers
 //! checked against what the `git` command line says about the same repository.
 
-mod common;
-use common::Iris;
+use crate::common::Iris;
 
-use common::{TestRepo, stdout};
+use crate::common::{TestRepo, stdout};
 
 /// `git diff --name-status` style pairs ("M", "src/a.rs") from the tool's listing.
 fn tool_name_status(text: &str) -> Vec<(String, String)> {

@@ -2,15 +2,14 @@
 //! prepare-commit-msg hook in temporary repositories, and real `git commit`s run it against the
 //! fake provider on 127.0.0.1.
 
-mod common;
-use common::Iris;
+use crate::common::Iris;
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
-use common::fake_provider::{FAKE_API_KEY, FakeProvider, Step};
-use common::{IRIS_ENV_PREFIXES, TestRepo, stderr, stdout};
+use crate::common::fake_provider::{FAKE_API_KEY, FakeProvider, Step};
+use crate::common::{IRIS_ENV_PREFIXES, TestRepo, stderr, stdout};
 use serde_json::json;
 
 const REPLY: &str =

@@ -2,10 +2,8 @@
 //! environment or the project's `.irisconfig`, while commit types, trailers and JSON keys stay
 //! as they are. The real binary on temporary repositories, talking to the fake provider.
 
-mod common;
-
-use common::agent::{commit_json, openai_env, run, staged_repo, success};
-use common::fake_provider::{FakeProvider, Recorded, Step};
+use crate::common::agent::{commit_json, openai_env, run, staged_repo, success};
+use crate::common::fake_provider::{FakeProvider, Recorded, Step};
 use serde_json::json;
 
 const GERMAN: &str = "## Language\nWrite every text you produce in German (de)";

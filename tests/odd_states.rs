@@ -2,10 +2,9 @@
 //! a merge in progress, binary files, renames, deletions, submodules, non-UTF-8 paths and
 //! very large files.
 
-mod common;
-use common::Iris;
+use crate::common::Iris;
 
-use common::{TestRepo, stdout};
+use crate::common::{TestRepo, stdout};
 
 #[test]
 fn a_new_repository_with_no_commit_yet() {

@@ -4,11 +4,9 @@
 //! when it keeps the template's headings and checkboxes, else the template is filled in from
 //! the description's fields with a warning.
 
-mod common;
-
-use common::agent::{approval, failure, openai_env, run, success};
-use common::fake_provider::{FakeProvider, Recorded, Step};
-use common::{TestRepo, stderr};
+use crate::common::agent::{approval, failure, openai_env, run, success};
+use crate::common::fake_provider::{FakeProvider, Recorded, Step};
+use crate::common::{TestRepo, stderr};
 use serde_json::{Value, json};
 
 /// A template much like many projects keep in `.github/pull_request_template.md`.

@@ -3,16 +3,15 @@
 //! keep their arguments, stdin and working directory and print a URL); `--copy` is checked in
 //! a pseudo-terminal (the OSC 52 sequence reaches the terminal) and without any terminal.
 
-mod common;
-use common::Iris;
+use crate::common::Iris;
 
 use std::path::Path;
 use std::process::{Command, Output};
 
+use crate::common::agent::{approval, failure, openai_env, run, staged_repo, success};
+use crate::common::fake_provider::{FakeProvider, Step};
+use crate::common::{TestRepo, fake_bin, path_with, stderr, stdout};
 use base64::Engine;
-use common::agent::{approval, failure, openai_env, run, staged_repo, success};
-use common::fake_provider::{FakeProvider, Step};
-use common::{TestRepo, fake_bin, path_with, stderr, stdout};
 use serde_json::json;
 
 /// The PR the fake model writes, and its markdown as `iris pr` prints it.
@@ -326,7 +325,7 @@ fn iris_command(repo: &TestRepo, fake: &FakeProvider, args: &[&str]) -> Command 
 #[cfg(target_os = "linux")]
 #[test]
 fn copy_sends_the_artifact_to_the_terminal_as_osc_52() {
-    use common::pty::PtyProgram;
+    use crate::common::pty::PtyProgram;
     use std::time::{Duration, Instant};
 
     let repo = staged_repo();

@@ -2,10 +2,8 @@
 //! `review_min_confidence` (70 unless configured), says how many, and `--min-confidence 0`
 //! shows them all. The real binary on a temporary repository, talking to the fake provider.
 
-mod common;
-
-use common::agent::{openai_env, run, staged_repo, success};
-use common::fake_provider::{FakeProvider, Step};
+use crate::common::agent::{openai_env, run, staged_repo, success};
+use crate::common::fake_provider::{FakeProvider, Step};
 use serde_json::json;
 
 /// Three findings: one the reviewer is sure of, a hunch, and one without a confidence.

@@ -4,17 +4,16 @@
 //! terminal (a pseudo-terminal here) the user is asked. What the model read is checked too.
 #![cfg(target_os = "linux")]
 
-mod common;
-use common::Iris;
+use crate::common::Iris;
 
 use std::path::PathBuf;
 use std::process::Command;
 use std::time::Duration;
 
-use common::agent::{commit_json, openai_env, run, success};
-use common::fake_provider::{FakeProvider, Step};
-use common::pty::PtyProgram;
-use common::{TestRepo, fake_bin, path_with, stderr};
+use crate::common::agent::{commit_json, openai_env, run, success};
+use crate::common::fake_provider::{FakeProvider, Step};
+use crate::common::pty::PtyProgram;
+use crate::common::{TestRepo, fake_bin, path_with, stderr};
 use serde_json::json;
 
 const REFUSED: &str = "the user did not allow static_analysis";

@@ -3,12 +3,10 @@
 //! her tools from the fake provider. What the provider received is searched for each secret;
 //! the look-alikes must arrive untouched.
 
-mod common;
-
-use common::agent::{commit_json, openai_env, run, success, write_user_config};
-use common::fake_provider::{FakeProvider, Recorded, Step};
-use common::secrets::{leaks, lookalikes};
-use common::{TestRepo, stderr};
+use crate::common::agent::{commit_json, openai_env, run, success, write_user_config};
+use crate::common::fake_provider::{FakeProvider, Recorded, Step};
+use crate::common::secrets::{leaks, lookalikes};
+use crate::common::{TestRepo, stderr};
 use serde_json::{Value, json};
 
 /// Every string of a request body, decoded (a key block's newlines are real newlines here).

@@ -1,13 +1,11 @@
 //! The whole studio driven headless, by actions: the reducer and the real effects runner on a
 //! temporary repository, Iris talking to the fake provider on 127.0.0.1. No terminal.
 
-mod common;
-
 use std::path::PathBuf;
 use std::time::Duration;
 
-use common::TestRepo;
-use common::fake_provider::{Api, FakeProvider, Recorded, Step};
+use crate::common::TestRepo;
+use crate::common::fake_provider::{Api, FakeProvider, Recorded, Step};
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use iris_agent::IrisAgent;
 use iris_app::studio::drafts::DraftStore;
@@ -78,7 +76,7 @@ impl Headless {
         overrides: &Overrides,
         tune: impl FnOnce(IrisAgent) -> IrisAgent,
     ) -> Self {
-        let env = common::agent::openai_lookup(fake);
+        let env = crate::common::agent::openai_lookup(fake);
         let git = GitRepo::discover(&repo.path()).expect("the test repository");
         let root = git.root();
         let config = Config::load_from(None, Some(&root), &env, overrides).expect("configuration");
@@ -594,7 +592,7 @@ async fn the_studio_honours_critic_enabled() {
         let repo = staged_repo();
         let mut script = vec![Step::text(review_json("Adds two()."))];
         if critic_enabled {
-            script.push(Step::text(common::agent::approval()));
+            script.push(Step::text(crate::common::agent::approval()));
         }
         let fake = FakeProvider::start(script);
         let overrides = Overrides {
@@ -1151,7 +1149,7 @@ async fn pr_mode_shows_the_repositorys_template_filled_in() {
     });
     let fake = FakeProvider::start(vec![
         Step::text(pr.to_string()),
-        Step::text(common::agent::approval()),
+        Step::text(crate::common::agent::approval()),
     ]);
     let mut studio = Headless::new(&repo, &fake, Mode::PR);
     studio.state.auto_generate = false;

@@ -4,17 +4,16 @@
 //! fails, so a broken studio fails the test instead of hanging it.
 #![cfg(target_os = "linux")]
 
-mod common;
-use common::Iris;
+use crate::common::Iris;
 
 use iris_app::studio::drafts::DraftStore;
 use std::os::fd::{AsRawFd, OwnedFd};
 use std::process::{Command, ExitStatus};
 use std::time::{Duration, Instant};
 
-use common::TestRepo;
-use common::fake_provider::{FAKE_API_KEY, FakeProvider, Step};
-use common::pty::PtyProgram;
+use crate::common::TestRepo;
+use crate::common::fake_provider::{FAKE_API_KEY, FakeProvider, Step};
+use crate::common::pty::PtyProgram;
 use serde_json::json;
 
 const COLS: u16 = 120;
@@ -327,7 +326,7 @@ fn e_hands_the_terminal_to_the_editor_and_takes_the_text_back() {
         json!({"emoji": null, "title": "Add two()", "message": "Adds a function."}).to_string(),
     )]);
     // The editor says it is ready, reads one line from the terminal and writes it as the file.
-    let bin = common::fake_bin(&[(
+    let bin = crate::common::fake_bin(&[(
         "vim",
         r#"for last; do :; done
 printf 'EDITOR READY %s\n' "$*"
@@ -471,7 +470,7 @@ fn p_opens_the_pull_request_through_gh_with_the_description() {
         .to_string(),
     )]);
     let log = tempfile::tempdir().unwrap();
-    let bin = common::fake_bin(&[(
+    let bin = crate::common::fake_bin(&[(
         "gh",
         &format!(
             r#"printf '%s\n' "$@" > "{log}/args-$1-$2"

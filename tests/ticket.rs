@@ -2,11 +2,9 @@
 //! history places them (a title prefix or a trailer). The real binary on temporary
 //! repositories, talking to the fake provider.
 
-mod common;
-
-use common::TestRepo;
-use common::agent::{commit_json, openai_env, run, success};
-use common::fake_provider::{FakeProvider, Step};
+use crate::common::TestRepo;
+use crate::common::agent::{commit_json, openai_env, run, success};
+use crate::common::fake_provider::{FakeProvider, Step};
 
 /// A repository whose history is `messages` (oldest first), on `branch`, with a change staged.
 fn repo_on(branch: &str, messages: &[&str]) -> TestRepo {

@@ -2,15 +2,14 @@
 //! static_analysis, project_docs): the real `iris` binary on temporary repositories, every way
 //! out of the repository tried and refused.
 
-mod common;
-use common::Iris;
+use crate::common::Iris;
 
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 use std::time::{Duration, Instant};
 
-use common::{TestRepo, fake_bin, path_with, stdout};
+use crate::common::{TestRepo, fake_bin, path_with, stdout};
 use serde_json::Value;
 
 /// `iris ARGS` in the repository with extra environment variables, and IRIS_TRUST_REPO unset

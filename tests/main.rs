@@ -1,0 +1,35 @@
+//! The end-to-end tests of the `iris` binary, one test binary: each file is a module about one
+//! command or concern, and they share `common` (the binary run in temporary repositories, the
+//! fake provider, scripted agent runs, a pseudo-terminal). One binary, because each
+//! integration test binary links the whole application: thirty of them cost thirty links on
+//! every change. Each crate's own tests are beside it, in `crates/*/tests` and its modules.
+
+mod common;
+
+mod agent_cli;
+mod agent_faults;
+mod agent_real_models;
+mod candidates;
+mod cli;
+mod commit_rules_agent;
+mod config;
+mod config_init;
+mod explain;
+mod fake_provider;
+mod gen_check;
+mod git_diff;
+mod git_tools;
+mod hook;
+mod language;
+mod layers;
+mod odd_states;
+mod pr_template;
+mod publish;
+mod review_confidence;
+mod safety;
+mod secret_scan;
+mod setup_probe;
+mod studio_headless;
+mod studio_pty;
+mod ticket;
+mod workspace_tools;
