@@ -9,7 +9,7 @@ use iris_core::artifact::ArtifactKind;
 /// (`git var GIT_EDITOR`: `core.editor`, else its own default).
 pub fn editor_command(repo_root: &Path) -> String {
     let var = |name| std::env::var(name).ok();
-    pick_editor(var("VISUAL"), var("EDITOR"), || git_editor(repo_root))
+    pick_editor(var("VISUAL"), var("EDITOR"), || iris_git::editor(repo_root))
 }
 
 /// The first editor set (blank counts as unset); `vi` when nothing is.
@@ -23,18 +23,6 @@ pub fn pick_editor(
         .or_else(|| set(editor))
         .or_else(|| set(git()))
         .unwrap_or_else(|| "vi".to_string())
-}
-
-fn git_editor(repo_root: &Path) -> Option<String> {
-    let output = std::process::Command::new("git")
-        .args(["var", "GIT_EDITOR"])
-        .current_dir(repo_root)
-        .output()
-        .ok()?;
-    output
-        .status
-        .success()
-        .then(|| String::from_utf8_lossy(&output.stdout).trim().to_string())
 }
 
 /// The arguments that open `path` at `line` in `editor`, for the editors that can be told

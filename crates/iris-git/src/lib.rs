@@ -151,6 +151,20 @@ pub fn check_revision(rev: &str) -> Result<()> {
     }
 }
 
+/// The editor git would run for the repository at `repo_root` (`git var GIT_EDITOR`:
+/// `core.editor`, else git's own default); `None` when git cannot say.
+pub fn editor(repo_root: &Path) -> Option<String> {
+    let output = std::process::Command::new("git")
+        .args(["var", "GIT_EDITOR"])
+        .current_dir(repo_root)
+        .output()
+        .ok()?;
+    output
+        .status
+        .success()
+        .then(|| String::from_utf8_lossy(&output.stdout).trim().to_string())
+}
+
 /// Checks a repository-relative path: no absolute paths, no `..` that climbs out of the root.
 pub fn check_relative_path(path: &str) -> Result<PathBuf> {
     let invalid = |why| GitError::InvalidPath(path.to_string(), why);
