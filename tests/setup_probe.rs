@@ -1,6 +1,6 @@
-//! `setup::probe` against tiny HTTP servers on 127.0.0.1: the servers that answer are listed
-//! with their models, a silent one costs no more than the deadline, a closed port nothing, and
-//! an address that is not loopback is never contacted.
+//! The setup probe (`iris_app::probe`) against tiny HTTP servers on 127.0.0.1: the servers
+//! that answer are listed with their models, a silent one costs no more than the deadline, a
+//! closed port nothing, and an address that is not loopback is never contacted.
 
 use std::io::{Read, Write};
 use std::net::{TcpListener, TcpStream};

@@ -144,7 +144,7 @@ mod tests {
 
     #[test]
     fn progress_becomes_one_line() {
-        // The fold itself is agent::progress's; this is only how a state reads.
+        // The fold itself is iris_core::protocol::progress's; this is only how a state reads.
         let state = Progress {
             activity: "reading src/app.rs".into(),
             input_tokens: 1204,
