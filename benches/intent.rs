@@ -33,10 +33,10 @@ use serde_json::{Value, json};
 
 /// Files of this repository, 200 to 1,500 lines (README.md has no outline).
 const FILES: [&str; 5] = [
-    "src/change/diff.rs",
-    "src/agent/output/recover.rs",
-    "src/config/keys.rs",
-    "src/agent/tools/outline.rs",
+    "crates/iris-core/src/change/diff.rs",
+    "crates/iris-agent/src/output/recover.rs",
+    "crates/iris-config/src/keys.rs",
+    "crates/iris-agent/src/tools/outline.rs",
     "README.md",
 ];
 /// A careful model reads the body of a top-level definition longer than this.

@@ -188,11 +188,6 @@ impl IrisAgent {
         self.main.secrets.clone()
     }
 
-    /// The model that writes the artifacts, and its provider.
-    pub fn main_provider(&self) -> &ProviderSpec {
-        &self.main
-    }
-
     /// The instructions: persona, a capability's task, the style and the output format.
     pub(crate) fn preamble(&self, task: &str, output: OutputType) -> anyhow::Result<String> {
         let style = style_instructions(

@@ -1,9 +1,11 @@
-//! `iris-git`: the only crate that talks to git, and the one that runs other programs.
+//! `iris-git`: the only crate that talks to git, and the helpers every child program is run
+//! with.
 //!
 //! It works on `git2` (libgit2) and the `git` command line (commits and hooks go through `git`
 //! so that hooks and signing apply), and answers with plain data types that carry no git2
 //! handles, so callers (tools, the command line, the studio's shell) never see libgit2.
-//! [`process`] runs a child program with a deadline (linters, `gh`, `glab`).
+//! [`process`] finds a program on PATH and waits for it with a deadline, killing its whole
+//! process group (the linters, `gh`, `glab`).
 //!
 //! It may import `iris-core` only.
 

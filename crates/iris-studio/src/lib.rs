@@ -1,13 +1,16 @@
-//! `iris-studio`: the studio's pure part, the full-screen terminal studio without its I/O.
+//! `iris-studio`: the full-screen terminal studio, without its shell.
 //!
 //! Terminal events, agent events and git results become one [`action::Action`]; the pure
 //! [`update::update`] changes the [`state::State`] and returns [`effect::Effect`]s that the
 //! binary's shell (`iris_app::studio`: the loop, the runner, the jobs, the draft store) carries
-//! out off the UI thread; the panes in [`ui`] only read the state.
+//! out off the UI thread; the panes in [`ui`] only read the state. State, update and ui do no
+//! I/O: no file, process, environment or clock (the time arrives with `Tick`). The only reads
+//! here are the user's key and theme files and the terminal's colour variables ([`keymap`],
+//! [`theme`]), which the shell asks for once, at start.
 //!
-//! It may import `iris-core`, `iris-config` (key and theme files, the setup choice) and the
-//! terminal crates (ratatui, crossterm, syntect, the text area); never git2, rig, tokio or the
-//! agent, which `cargo metadata` shows and the compiler holds.
+//! It may import `iris-core`, `iris-config` and the terminal crates (ratatui, crossterm,
+//! syntect, the text area); never git2, rig, tokio or the agent, which `tests/layers.rs`
+//! checks with `cargo metadata` and the compiler holds.
 
 // A failure is a message the user can act on, never a panic (tests may unwrap).
 #![cfg_attr(not(test), deny(clippy::unwrap_used, clippy::expect_used))]

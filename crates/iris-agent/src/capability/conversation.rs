@@ -93,6 +93,10 @@ impl IrisAgent {
         ProviderError::new(&self.main, message).into()
     }
 
+    /// One conversation as `ask` describes it, within the capability's budget. A provider
+    /// that refuses the schema option, or a budget above its model's maximum (a 400 saying
+    /// so), is asked again without it or within the maximum it names, and is not asked so
+    /// again.
     pub(crate) async fn converse(
         &self,
         ask: Ask<'_>,

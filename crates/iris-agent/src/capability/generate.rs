@@ -200,10 +200,6 @@ impl IrisAgent {
         self.converse(ask, sink).await
     }
 
-    /// One conversation as `ask` describes it, within the capability's budget. A provider
-    /// that refuses the schema option, or a budget above its model's maximum (a 400 saying
-    /// so), is asked again without it or within the maximum it names, and is not asked so
-    /// again.
     /// The verify capability's verdict on an artifact.
     async fn critique<T: Artifact + Send + 'static>(
         &self,

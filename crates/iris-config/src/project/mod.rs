@@ -59,13 +59,19 @@ pub fn secrets_ignore(repo_root: &Path) -> anyhow::Result<SecretsIgnore> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use iris_core::secrets::Finding;
 
     #[test]
     fn a_missing_secrets_ignore_file_skips_nothing() {
         let dir = tempfile::tempdir().unwrap();
         assert!(secrets_ignore(dir.path()).unwrap().is_empty());
         std::fs::write(dir.path().join(IGNORE_FILE_NAME), "jwt:abcdefabcdef\n").unwrap();
-        assert!(!secrets_ignore(dir.path()).unwrap().is_empty());
+        let ignore = secrets_ignore(dir.path()).unwrap();
+        assert!(ignore.skips(&Finding {
+            rule: "jwt",
+            location: None,
+            fingerprint: "jwt:abcdefabcdef".to_owned(),
+        }));
         std::fs::write(dir.path().join(IGNORE_FILE_NAME), "jwt:abc\n").unwrap();
         let err = secrets_ignore(dir.path()).unwrap_err().to_string();
         assert!(err.contains(".irissecretsignore:1"), "{err}");

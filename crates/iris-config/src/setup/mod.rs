@@ -51,8 +51,8 @@ pub const HOSTED: [ProviderKind; 3] = [
 ];
 
 /// Whether `error` says only that Iris has no usable provider yet, so that setup (not a fix)
-/// is the answer: a [`NotConfigured`] anywhere in its chain, which
-/// [`IrisAgent::from_config`](iris_agent::IrisAgent::from_config) returns when the selected
+/// is the answer: a [`NotConfigured`] anywhere in its chain, which the agent's
+/// `IrisAgent::from_config` returns when the selected
 /// provider has no API key (OpenAI, Anthropic, Gemini), no model, or no base URL
 /// (`openai-compatible`). Anything else is `false`: a config file that does not load, a bad
 /// flag or environment value, an unreadable `.irissecretsignore`, a git or provider failure.
@@ -83,6 +83,7 @@ pub fn is_loopback(url: &Url) -> bool {
     }
 }
 
+/// A URL's host as an IP address (brackets of an IPv6 literal dropped), when it is one.
 pub fn host_ip(url: &Url) -> Option<IpAddr> {
     let host = url.host_str()?;
     let bare = host

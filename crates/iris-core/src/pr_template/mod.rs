@@ -1,5 +1,4 @@
-//! The repository's pull request template: found where GitHub and GitLab look for it, read
-//! within bounds, and filled in. Its headings and checkbox lines are the structure a filled
+//! The repository's pull request template, filled in. Its headings and checkbox lines are the structure a filled
 //! body keeps; its HTML comments are instructions to the writer, never part of the result.
 //!
 //! Everything here is pure: `iris_config::project::pr_template` finds and reads the file.

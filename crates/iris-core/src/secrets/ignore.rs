@@ -39,7 +39,7 @@ impl SecretsIgnore {
     }
 
     /// Whether a finding is to be left in the text.
-    pub(crate) fn skips(&self, finding: &Finding) -> bool {
+    pub fn skips(&self, finding: &Finding) -> bool {
         if self.fingerprints.contains(&finding.fingerprint) {
             return true;
         }

@@ -3,7 +3,8 @@
 //! shows it, the file and line (`[secret: aws-access-key, .env:1]`). Only the value goes:
 //! the rest of the line stays, so the model still sees that a key changed.
 //!
-//! Pure and self-contained: no IO but [`SecretsIgnore::load`]. The rules are compiled once
+//! Pure and self-contained: no IO (`iris_config::project::secrets_ignore` reads the ignore
+//! file). The rules are compiled once
 //! for the process; a scan reads the text once with a keyword automaton and runs a rule's
 //! pattern only on the lines holding one of its keywords.
 
