@@ -44,7 +44,7 @@ fn main() {
         .sum();
     let mut state = State::new(Mode::COMMIT);
     state.focus = Pane::Diff;
-    state.changes.files_loading = false;
+    state.changes.loading = false;
     state.diff.path = Some("src/big.rs".into());
     state.diff.files = files;
     let theme = Theme::builtin("dark")

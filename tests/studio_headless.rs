@@ -119,10 +119,8 @@ impl Headless {
     /// The status loaded, then commit mode, where Iris writes the message: its text.
     async fn write_the_message(&mut self) -> String {
         self.runner.run(Effect::LoadStatus);
-        self.pump_until("the status", |s| {
-            !s.changes.files_loading && !s.diff.loading
-        })
-        .await;
+        self.pump_until("the status", |s| !s.changes.loading && !s.diff.loading)
+            .await;
         self.command(Command::ModeCommit);
         self.pump_until("the generated message", |s| {
             s.task.is_none() && !s.artifacts[&ArtifactKind::Commit].is_empty()
@@ -250,9 +248,7 @@ async fn generate_then_chat_edits_the_message_and_undo_brings_the_first_back() {
     // The status arrives; in explore mode nothing is written.
     studio.runner.run(Effect::LoadStatus);
     studio
-        .pump_until("the status", |s| {
-            !s.changes.files_loading && !s.diff.loading
-        })
+        .pump_until("the status", |s| !s.changes.loading && !s.diff.loading)
         .await;
     assert_eq!(studio.state.branch, "main");
     assert_eq!(studio.state.changes.files.len(), 1);
@@ -433,7 +429,7 @@ async fn a_commit_through_the_runner_lands_in_git_and_clears_the_draft() {
     studio.state.auto_generate = false;
     studio.runner.run(Effect::LoadStatus);
     studio
-        .pump_until("the status", |s| !s.changes.files_loading)
+        .pump_until("the status", |s| !s.changes.loading)
         .await;
     studio.command(Command::NextPane);
     studio.command(Command::NextPane);
@@ -451,7 +447,7 @@ async fn a_commit_through_the_runner_lands_in_git_and_clears_the_draft() {
         .pump_until("the commit and the status after it", |s| {
             s.artifacts[&ArtifactKind::Commit].is_empty()
                 && !s.changes.has_staged
-                && !s.changes.files_loading
+                && !s.changes.loading
         })
         .await;
     assert_eq!(repo.git(&["log", "-1", "--format=%B"]).trim(), "Add two()");
@@ -483,7 +479,7 @@ async fn a_saved_draft_is_restored_before_the_status_can_start_a_generation() {
     studio.runner.start();
     studio
         .pump_until("the status and the drafts", |s| {
-            !s.changes.files_loading && !s.artifacts[&ArtifactKind::Commit].is_empty()
+            !s.changes.loading && !s.artifacts[&ArtifactKind::Commit].is_empty()
         })
         .await;
     assert_eq!(studio.text(), "My own draft");
@@ -544,7 +540,7 @@ async fn space_unstages_a_staged_hunk_and_stages_it_back() {
     studio.runner.run(Effect::LoadStatus);
     studio
         .pump_until("the file's diff", |s| {
-            !s.changes.files_loading && s.diff.staged.is_some() && !s.diff.loading
+            !s.changes.loading && s.diff.staged.is_some() && !s.diff.loading
         })
         .await;
     assert_eq!(studio.state.diff.staged, Some(1));
@@ -603,7 +599,7 @@ async fn the_studio_honours_critic_enabled() {
         studio.state.auto_generate = false;
         studio.runner.run(Effect::LoadStatus);
         studio
-            .pump_until("the status", |s| !s.changes.files_loading)
+            .pump_until("the status", |s| !s.changes.loading)
             .await;
         studio.command(Command::Generate);
         studio.pump_until("the review", |s| s.task.is_none()).await;
@@ -633,7 +629,7 @@ async fn a_run_past_its_deadline_ends_in_a_clear_error_and_the_text_before_stays
     studio.state.auto_generate = false;
     studio.runner.run(Effect::LoadStatus);
     studio
-        .pump_until("the status", |s| !s.changes.files_loading)
+        .pump_until("the status", |s| !s.changes.loading)
         .await;
     studio.command(Command::Generate);
     studio.pump_until("the message", |s| s.task.is_none()).await;
@@ -676,7 +672,7 @@ async fn guarded_studio(repo: &TestRepo, fake: &FakeProvider, safety: &str) -> H
     studio.state.auto_generate = false;
     studio.runner.run(Effect::LoadStatus);
     studio
-        .pump_until("the status", |s| !s.changes.files_loading)
+        .pump_until("the status", |s| !s.changes.loading)
         .await;
     studio
 }
@@ -840,7 +836,7 @@ async fn the_studio_marks_a_staged_secret_and_never_sends_one() {
     studio.runner.run(Effect::LoadStatus);
     studio
         .pump_until("the ranking with its secrets", |s| {
-            !s.changes.files_loading && s.changes.ranking_complete
+            !s.changes.loading && s.changes.ranking_complete
         })
         .await;
     let env = studio.state.changes.files.iter().find(|f| f.path == ".env");
@@ -1051,7 +1047,7 @@ async fn the_repositorys_commit_rules_are_read_at_start() {
     studio.runner.start();
     studio
         .pump_until("the rules and the status", |s| {
-            s.commit_rules.is_some() && !s.changes.files_loading
+            s.commit_rules.is_some() && !s.changes.loading
         })
         .await;
     let rules = studio.state.commit_rules.as_ref().unwrap();

@@ -220,7 +220,7 @@ fn studio(mode: Mode) -> State {
     let mut state = State::new(mode);
     state.branch = "main".to_string();
     state.changes.files = files();
-    state.changes.files_loading = false;
+    state.changes.loading = false;
     state.changes.has_staged = true;
     state.diff.path = Some("src/studio/update.rs".to_string());
     state.diff.files = diff();
@@ -522,7 +522,7 @@ fn commit_mode_while_iris_writes() {
 #[test]
 fn commit_mode_empty_with_and_without_a_provider() {
     let mut state = studio(Mode::COMMIT);
-    state.changes.files_loading = true;
+    state.changes.loading = true;
     state.changes.files.clear();
     state.diff = Default::default();
     // The status line turns a spinner while the status loads.

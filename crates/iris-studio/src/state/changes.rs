@@ -3,14 +3,15 @@
 
 use std::collections::HashMap;
 
-use super::FileEntry;
+use iris_core::change::ChangeKind;
 
 /// The changed files for commit and review modes, and the one whose diff is shown.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Changes {
     pub files: Vec<FileEntry>,
     pub selected: usize,
-    pub files_loading: bool,
+    /// The status is being read: nothing to list yet.
+    pub loading: bool,
     /// Whether the relevance weighs the changed lines too (not only paths and kinds).
     pub ranking_complete: bool,
     /// Relevance of the staged files, in percent, by path.
@@ -19,6 +20,20 @@ pub struct Changes {
     pub secrets: HashMap<String, &'static str>,
     /// Whether the staged change is known to have content (so generating makes sense).
     pub has_staged: bool,
+}
+
+/// One changed file in the list.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FileEntry {
+    pub path: String,
+    pub staged: Option<ChangeKind>,
+    pub unstaged: Option<ChangeKind>,
+    pub untracked: bool,
+    pub conflicted: bool,
+    /// Relevance in percent, once the staged diff has been scored.
+    pub relevance: Option<u32>,
+    /// The kind of secret its staged lines add (withheld from Iris), once scanned.
+    pub secret: Option<&'static str>,
 }
 
 impl Changes {
@@ -33,7 +48,7 @@ impl Default for Changes {
         Self {
             files: Vec::new(),
             selected: 0,
-            files_loading: true,
+            loading: true,
             ranking_complete: false,
             relevance: HashMap::new(),
             secrets: HashMap::new(),

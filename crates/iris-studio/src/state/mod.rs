@@ -12,14 +12,13 @@ mod explorer;
 mod setup;
 
 pub use alternatives::{ALTERNATIVES, Alternatives, Version};
-pub use changes::Changes;
+pub use changes::{Changes, FileEntry};
 pub use diff_view::{DiffRow, DiffView, HunkPlace};
 pub use explorer::{Explorer, Heat, IntentKey, IntentView, ShownCommit, TreeRow, WhyKey, WhyView};
 pub use setup::{Setup, SetupFacts, SetupOption, SetupStep};
 
 pub use draft::Draft;
 use iris_core::artifact::{ArtifactKind, Input};
-use iris_core::change::ChangeKind;
 use iris_core::protocol::ApprovalRequest;
 use iris_core::protocol::progress::Progress;
 
@@ -176,20 +175,6 @@ impl CommitRange {
     pub fn to_or_head(&self) -> &str {
         self.to.as_deref().unwrap_or("HEAD")
     }
-}
-
-/// One changed file in the list.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct FileEntry {
-    pub path: String,
-    pub staged: Option<ChangeKind>,
-    pub unstaged: Option<ChangeKind>,
-    pub untracked: bool,
-    pub conflicted: bool,
-    /// Relevance in percent, once the staged diff has been scored.
-    pub relevance: Option<u32>,
-    /// The kind of secret its staged lines add (withheld from Iris), once scanned.
-    pub secret: Option<&'static str>,
 }
 
 /// A text input whose long lines wrap at words (a markdown paragraph, a message typed to
@@ -549,7 +534,7 @@ impl State {
     /// What the studio is still reading from git for the current mode, if anything (the status
     /// line shows it with a spinner).
     pub fn loading(&self) -> Option<&'static str> {
-        if self.changes.files_loading {
+        if self.changes.loading {
             Some(if self.changes.files.is_empty() {
                 "reading the repository's status"
             } else {

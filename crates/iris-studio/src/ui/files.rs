@@ -13,7 +13,7 @@ use iris_core::change::ChangeKind;
 
 pub fn draw(frame: &mut Frame, area: Rect, state: &State, theme: &Theme) {
     let changes = &state.changes;
-    let title = if changes.files_loading && !changes.files.is_empty() {
+    let title = if changes.loading && !changes.files.is_empty() {
         let ranking = if changes.ranking_complete {
             ""
         } else {
@@ -23,14 +23,14 @@ pub fn draw(frame: &mut Frame, area: Rect, state: &State, theme: &Theme) {
             " Files ({} staged, {ranking}status loading…) ",
             changes.files.len()
         )
-    } else if changes.files_loading {
+    } else if changes.loading {
         " Files (loading…) ".to_string()
     } else {
         format!(" Files ({}) ", changes.files.len())
     };
     let block = pane_block(title, focused(state, Pane::Changes), theme);
     let inner_width = usize::from(area.width.saturating_sub(2));
-    let items: Vec<ListItem> = if changes.files.is_empty() && !changes.files_loading {
+    let items: Vec<ListItem> = if changes.files.is_empty() && !changes.loading {
         vec![ListItem::new(Span::styled(
             "nothing changed",
             theme.style(Token::TextDim),

@@ -30,7 +30,7 @@ pub(super) fn ranking_loaded(
         .iter()
         .filter_map(|r| Some((r.path.clone(), r.secret?)))
         .collect();
-    if changes.files_loading {
+    if changes.loading {
         // Until the status arrives, the list is the ranked staged files.
         changes.files = ranked
             .into_iter()
@@ -58,7 +58,7 @@ pub(super) fn status_loaded(
     let snapshot = match result {
         Ok(snapshot) => snapshot,
         Err(err) => {
-            state.changes.files_loading = false;
+            state.changes.loading = false;
             notice(state, Level::Error, format!("git status failed: {err}"));
             return Vec::new();
         }
@@ -68,7 +68,7 @@ pub(super) fn status_loaded(
     state.branch = snapshot.branch;
     state.head = snapshot.head;
     state.changes.files = snapshot.files;
-    state.changes.files_loading = false;
+    state.changes.loading = false;
     apply_relevance(&mut state.changes);
     state.changes.has_staged = state.changes.files.iter().any(|f| f.staged.is_some());
     if std::mem::take(&mut state.choose_mode) {

@@ -162,7 +162,7 @@ fn amend_and_no_verify_toggle_and_reach_the_commit() {
 fn status_loaded_fills_the_list_and_loads_the_first_diff() {
     let mut state = State::new(Mode::COMMIT);
     state.auto_generate = false;
-    assert!(state.changes.files_loading);
+    assert!(state.changes.loading);
     let effects = update(&mut state, status(vec![staged("a.rs"), unstaged("b.rs")]));
     assert_eq!(
         effects,
@@ -170,7 +170,7 @@ fn status_loaded_fills_the_list_and_loads_the_first_diff() {
             path: "a.rs".to_string()
         }]
     );
-    assert!(!state.changes.files_loading);
+    assert!(!state.changes.loading);
     assert!(state.changes.has_staged);
     assert_eq!(state.branch, "main");
     assert_eq!(state.changes.files.len(), 2);
@@ -305,7 +305,7 @@ fn status_failure_is_a_notice() {
         ),
         vec![]
     );
-    assert!(!state.changes.files_loading);
+    assert!(!state.changes.loading);
     assert_eq!(
         notice(&state),
         (Level::Error, "git status failed: not a repo")
@@ -431,9 +431,7 @@ fn the_first_ranking_lists_the_staged_files_and_the_complete_one_re_sorts_them()
         .map(|f| f.path.as_str())
         .collect();
     assert_eq!(paths, ["src/a.rs", "README.md"]);
-    assert!(
-        !state.changes.ranking_complete && state.changes.files_loading && state.changes.has_staged
-    );
+    assert!(!state.changes.ranking_complete && state.changes.loading && state.changes.has_staged);
     assert_eq!(state.loading(), Some("reading the rest of the status"));
     update(
         &mut state,
