@@ -149,16 +149,9 @@ fn report_clap_error(err: clap::Error) -> ExitCode {
 /// a repository to put it in).
 fn init_tracing(debug: bool, full_screen: bool) {
     let filter = if debug {
-        // Every crate of the workspace, none of the libraries below them.
-        let crates = [
-            "iris_app",
-            "iris_core",
-            "iris_git",
-            "iris_config",
-            "iris_agent",
-            "iris_studio",
-        ];
-        tracing_subscriber::EnvFilter::new(crates.map(|c| format!("{c}=debug")).join(","))
+        // A target prefix: every crate of the workspace (iris_app, iris_core, iris_agent,
+        // ...), none of the libraries below them.
+        tracing_subscriber::EnvFilter::new("iris=debug")
     } else {
         tracing_subscriber::EnvFilter::try_from_env("IRIS_LOG")
             .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("off"))

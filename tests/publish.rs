@@ -326,17 +326,14 @@ fn iris_command(repo: &TestRepo, fake: &FakeProvider, args: &[&str]) -> Command 
 #[test]
 fn copy_sends_the_artifact_to_the_terminal_as_osc_52() {
     use crate::common::pty::PtyProgram;
-    use std::time::{Duration, Instant};
+    use std::time::Duration;
 
     let repo = staged_repo();
     let fake = FakeProvider::start(gen_script());
     let mut program = PtyProgram::spawn(iris_command(&repo, &fake, &["gen", "--copy"]), 100, 30);
-    let deadline = Instant::now() + Duration::from_secs(60);
-    while !program.closed() && Instant::now() < deadline {
-        std::thread::sleep(Duration::from_millis(10));
-    }
-    assert!(program.closed(), "still running:\n{}", program.text());
-    let status = program.child.wait().expect("wait");
+    let status = program
+        .wait_exit(Duration::from_secs(60))
+        .unwrap_or_else(|| panic!("still running:\n{}", program.text()));
     let bytes = String::from_utf8_lossy(&program.bytes()).into_owned();
     assert!(status.success(), "{status:?}\n{bytes}");
     let encoded = base64::engine::general_purpose::STANDARD.encode(GEN_MESSAGE);

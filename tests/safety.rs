@@ -193,9 +193,9 @@ fn wait_for_question(program: &PtyProgram, n: usize) {
 }
 
 fn wait_for_exit(program: &mut PtyProgram) {
-    let ended = program.wait_for(WAIT, |_| program.closed());
-    assert!(ended.is_some(), "iris did not finish:\n{}", program.text());
-    let status = program.child.wait().expect("exit status");
+    let status = program
+        .wait_exit(WAIT)
+        .unwrap_or_else(|| panic!("iris did not finish:\n{}", program.text()));
     assert!(status.success(), "{status:?}:\n{}", program.text());
 }
 

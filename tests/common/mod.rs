@@ -46,15 +46,10 @@ impl Iris for TestRepo {
         let mut command = Command::new(IRIS);
         command
             .args(args)
-            .current_dir(self.path())
             .env_clear()
             .env("PATH", std::env::var_os("PATH").unwrap_or_default())
-            .env("HOME", self.home())
-            .env("XDG_CONFIG_HOME", self.home().join("xdg"))
-            .env("GIT_CONFIG_GLOBAL", self.git_config())
-            .env("GIT_CONFIG_NOSYSTEM", "1")
-            .env("TERM", "xterm-256color")
-            .env("NO_COLOR", "1");
+            .env("TERM", "xterm-256color");
+        self.in_env(&mut command, &self.path());
         command
     }
 

@@ -7,7 +7,7 @@ use std::fs::File;
 use std::io::{Read, Write};
 use std::os::fd::{AsRawFd, FromRawFd, OwnedFd};
 use std::os::unix::process::CommandExt;
-use std::process::{Child, Command, Stdio};
+use std::process::{Child, Command, ExitStatus, Stdio};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
@@ -163,6 +163,13 @@ impl PtyProgram {
             std::thread::sleep(Duration::from_millis(1));
         }
         None
+    }
+
+    /// Waits until the program has exited and everything it wrote has been read (its side of
+    /// the terminal closed, so the screen is whole); `None` if that takes over `timeout`.
+    pub fn wait_exit(&mut self, timeout: Duration) -> Option<ExitStatus> {
+        self.wait_for(timeout, |_| self.closed())?;
+        self.child.wait().ok()
     }
 
     pub fn send(&mut self, bytes: &[u8]) {

@@ -1,7 +1,8 @@
 //! Iris, configured: the models, the repository, the limits and the style she writes in, and
 //! the instructions and tools every capability starts from. What she does lives with the
-//! doing, in `capability/`: `generate.rs` (a capability and its critic), `write.rs` (an
-//! artifact), `candidates.rs`, `chat.rs`, `blame.rs` and `intent/`.
+//! doing, in `capability/`: `write.rs` (an artifact), `generate.rs` (its draft and critic),
+//! `candidates.rs`, `chat.rs`, `blame.rs` and `intent/`, all through `conversation.rs` (one
+//! conversation within its budget, one deadline per run).
 
 use std::path::PathBuf;
 use std::sync::Arc;

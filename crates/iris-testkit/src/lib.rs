@@ -162,14 +162,7 @@ impl TestRepo {
     ) -> std::process::Child {
         use std::io::Write;
         let mut command = Command::new(bin);
-        command
-            .args(args)
-            .current_dir(self.path())
-            .env("GIT_CONFIG_GLOBAL", &self.config)
-            .env("GIT_CONFIG_NOSYSTEM", "1")
-            .env("HOME", self.dir.path())
-            .env("XDG_CONFIG_HOME", self.dir.path().join("xdg"))
-            .env("NO_COLOR", "1")
+        self.in_env(command.args(args), &self.path())
             .stdin(std::process::Stdio::piped())
             .stdout(std::process::Stdio::piped())
             .stderr(std::process::Stdio::piped());
