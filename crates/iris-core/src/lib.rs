@@ -12,6 +12,7 @@
 //! - The project's conventions: [`commit_rules`] (commitlint and commitizen rules),
 //!   [`pr_template`] (pull request templates), [`ticket`] (ticket ids in branch names).
 //!   Finding their files is `iris-config`'s (`iris_config::project`).
+//! - [`eval`]: scores of written commit messages against their authors' (`iris eval`).
 //! - [`paths`]: repository-relative path checks.
 //! - [`protocol`]: the agent's vocabulary (events, progress, risk, safety modes, approvals).
 //!
@@ -23,6 +24,7 @@
 pub mod artifact;
 pub mod change;
 pub mod commit_rules;
+pub mod eval;
 pub mod languages;
 pub mod paths;
 pub mod pr_template;

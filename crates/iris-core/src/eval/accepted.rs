@@ -1,0 +1,169 @@
+//! Accepted as written: what Iris wrote for a change, matched with what was committed.
+//!
+//! A message is remembered with the change it was written for: the commit it goes on and the
+//! tree it makes. A commit with that parent and tree is the change committed, whoever typed
+//! `git commit` and whatever the message went through on the way (the editor, the studio).
+
+use std::collections::HashMap;
+
+use serde::{Deserialize, Serialize};
+
+use super::summary::median;
+use super::word_distance;
+use crate::commit_rules::ParsedMessage;
+
+/// What Iris wrote for a change.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Remembered {
+    /// The commit the change goes on; `None` for a repository's first commit.
+    pub parent: Option<String>,
+    /// The tree the change makes (the index's, when it was written).
+    pub tree: String,
+    pub written: String,
+    /// What wrote it: `gen` (the command line and the hook) or `studio`.
+    pub source: String,
+    /// When, in seconds since the epoch.
+    pub at: i64,
+}
+
+/// A commit, as far as matching goes.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Committed {
+    pub id: String,
+    pub parent: Option<String>,
+    pub tree: String,
+    pub message: String,
+}
+
+/// One commit whose message Iris had written.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct AcceptedRow {
+    pub commit: String,
+    pub title: String,
+    pub source: String,
+    /// Committed as written (comments and blank space aside).
+    pub unedited: bool,
+    /// Word edit distance of the user's changes (0 when unedited).
+    pub distance: f64,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct AcceptedReport {
+    pub rows: Vec<AcceptedRow>,
+    pub share_unedited: Option<f64>,
+    pub median_distance: Option<f64>,
+    pub mean_distance: Option<f64>,
+}
+
+/// The last `last` of `commits` (newest first) that commit a change Iris wrote a message
+/// for, with what the user did to it. The newest message remembered for a change counts.
+pub fn accepted_report(
+    commits: &[Committed],
+    remembered: &[Remembered],
+    last: usize,
+) -> AcceptedReport {
+    let mut by_change: HashMap<(Option<&str>, &str), &Remembered> = HashMap::new();
+    for r in remembered {
+        by_change.insert((r.parent.as_deref(), r.tree.as_str()), r);
+    }
+    let rows: Vec<AcceptedRow> = commits
+        .iter()
+        .filter_map(|c| {
+            let r = by_change.get(&(c.parent.as_deref(), c.tree.as_str()))?;
+            let (written, committed) = (cleaned(&r.written), cleaned(&c.message));
+            Some(AcceptedRow {
+                commit: c.id.clone(),
+                title: committed.lines().next().unwrap_or_default().to_string(),
+                source: r.source.clone(),
+                unedited: written == committed,
+                distance: word_distance(&written, &committed),
+            })
+        })
+        .take(last)
+        .collect();
+    let distances: Vec<f64> = rows.iter().map(|r| r.distance).collect();
+    let n = rows.len();
+    AcceptedReport {
+        share_unedited: (n > 0)
+            .then(|| rows.iter().filter(|r| r.unedited).count() as f64 / n as f64),
+        median_distance: median(&distances),
+        mean_distance: (n > 0).then(|| distances.iter().sum::<f64>() / n as f64),
+        rows,
+    }
+}
+
+/// Whether two messages are the same once git's cleanup has run on both (comments, trailing
+/// blank space and surrounding blank lines dropped).
+pub fn same_message(a: &str, b: &str) -> bool {
+    cleaned(a) == cleaned(b)
+}
+
+fn cleaned(message: &str) -> String {
+    ParsedMessage::parse(message).lines.join("\n")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn remembered(parent: &str, tree: &str, written: &str) -> Remembered {
+        Remembered {
+            parent: Some(parent.into()),
+            tree: tree.into(),
+            written: written.into(),
+            source: "gen".into(),
+            at: 0,
+        }
+    }
+
+    fn commit(id: &str, parent: &str, tree: &str, message: &str) -> Committed {
+        Committed {
+            id: id.into(),
+            parent: Some(parent.into()),
+            tree: tree.into(),
+            message: message.into(),
+        }
+    }
+
+    #[test]
+    fn matches_commits_by_parent_and_tree() {
+        let commits = [
+            commit("c3", "c2", "t3", "Fix the lexer\n"),
+            commit("c2", "c1", "t2", "Add a parser\n\n# comment\n"),
+            commit("c1", "c0", "t1", "Unrelated"),
+        ];
+        let memory = [
+            remembered("c1", "t2", "Add a parser"),
+            remembered("c2", "t3", "Fix the parser"),
+            // Same tree on another parent: another change.
+            remembered("c9", "t1", "Unrelated"),
+        ];
+        let report = accepted_report(&commits, &memory, 20);
+        assert_eq!(report.rows.len(), 2);
+        assert_eq!(report.rows[0].commit, "c3");
+        assert!(!report.rows[0].unedited);
+        assert!((report.rows[0].distance - 1.0 / 3.0).abs() < 1e-9);
+        assert!(report.rows[1].unedited);
+        assert_eq!(report.share_unedited, Some(0.5));
+        assert!((report.mean_distance.unwrap() - 1.0 / 6.0).abs() < 1e-9);
+        assert_eq!(accepted_report(&commits, &memory, 1).rows.len(), 1);
+    }
+
+    #[test]
+    fn the_newest_message_for_a_change_counts() {
+        let commits = [commit("c2", "c1", "t2", "Second try")];
+        let memory = [
+            remembered("c1", "t2", "First try"),
+            remembered("c1", "t2", "Second try"),
+        ];
+        assert!(accepted_report(&commits, &memory, 5).rows[0].unedited);
+    }
+
+    #[test]
+    fn nothing_remembered_is_an_empty_report() {
+        let report = accepted_report(&[commit("c2", "c1", "t2", "x")], &[], 5);
+        assert!(report.rows.is_empty());
+        assert_eq!(report.share_unedited, None);
+        assert!(same_message("a\n\nb  \n", "a\n\nb\n# git's comment"));
+    }
+}
