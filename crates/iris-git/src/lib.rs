@@ -20,6 +20,7 @@ mod info;
 mod log;
 mod patch;
 pub mod process;
+mod replay;
 mod show;
 mod stage;
 mod status;
@@ -36,6 +37,7 @@ pub use hooks::{BACKUP_SUFFIX, HookInstall, HookRemoval, ManagedHook};
 pub use info::{HeadState, RepoInfo};
 pub use log::{CommitInfo, is_bot};
 pub use patch::looks_binary;
+pub use replay::{ChangeSize, REPLAY_PREFIX, Replay};
 pub use show::ShownCommit;
 pub use status::{RepoStatus, StatusEntry};
 
