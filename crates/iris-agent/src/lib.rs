@@ -59,6 +59,22 @@ impl ProviderError {
         (rest.is_empty() || rest.starts_with(' ') || rest.starts_with(':')).then_some(code)
     }
 
+    /// Whether the reply was cut for looping or making no progress (`runtime/runaway.rs`
+    /// words it "the reply ...; stopped").
+    pub fn is_runaway(&self) -> bool {
+        self.message.starts_with("the reply ") && self.message.contains("; stopped")
+    }
+
+    /// Whether the model was still calling tools when its turns ran out (`runtime/run.rs`).
+    pub fn is_out_of_turns(&self) -> bool {
+        self.message.contains("still calling tools")
+    }
+
+    /// Whether the reply came but did not hold the artifact (`capability/conversation.rs`).
+    pub fn is_unreadable(&self) -> bool {
+        self.message.starts_with(UNREADABLE)
+    }
+
     /// Whether the provider refused the request for being longer than the model's context.
     pub fn is_context_length(&self) -> bool {
         let m = self.message.to_ascii_lowercase();
@@ -73,6 +89,29 @@ impl ProviderError {
         .iter()
         .any(|needle| m.contains(needle))
     }
+}
+
+/// How an artifact that could not be read from a reply is reported.
+pub(crate) const UNREADABLE: &str = "could not read the artifact from the model's reply";
+
+/// Why a run gave no artifact, in the classes `iris eval` counts.
+pub fn failure_of(err: &anyhow::Error) -> iris_core::eval::Failure {
+    use iris_core::eval::Failure;
+    for cause in err.chain() {
+        if cause.is::<capability::conversation::RunTimedOut>() {
+            return Failure::Deadline;
+        }
+        if let Some(provider) = cause.downcast_ref::<ProviderError>() {
+            return if provider.is_runaway() || provider.is_out_of_turns() {
+                Failure::Runaway
+            } else if provider.is_unreadable() {
+                Failure::Schema
+            } else {
+                Failure::Provider
+            };
+        }
+    }
+    Failure::Other
 }
 
 /// What the server or the network said, without the names of the error types rig wraps it
@@ -151,6 +190,42 @@ impl Default for AgentSettings {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_failed_run_is_classed_by_why() {
+        use iris_core::eval::Failure;
+        let provider = |message: &str| -> anyhow::Error {
+            ProviderError {
+                provider: "openai".into(),
+                message: message.into(),
+            }
+            .into()
+        };
+        let cases = [
+            (
+                "the reply repeats itself (\"x\" over and over); stopped",
+                Failure::Runaway,
+            ),
+            (
+                "the model was still calling tools after 8 turns; stopped",
+                Failure::Runaway,
+            ),
+            (
+                &format!("{UNREADABLE}: the reply is empty"),
+                Failure::Schema,
+            ),
+            ("401: invalid key", Failure::Provider),
+        ];
+        for (message, class) in cases {
+            assert_eq!(failure_of(&provider(message)), class, "{message}");
+        }
+        let late = anyhow::Error::new(capability::conversation::RunTimedOut(
+            std::time::Duration::from_secs(3),
+        ))
+        .context("writing the commit");
+        assert_eq!(failure_of(&late), Failure::Deadline);
+        assert_eq!(failure_of(&anyhow::anyhow!("disk full")), Failure::Other);
+    }
 
     #[test]
     fn rigs_error_type_names_are_left_out() {

@@ -9,7 +9,7 @@ use crate::capability::Capability;
 use crate::iris::IrisAgent;
 use crate::output::OutputError;
 use crate::runtime::safety::Safety;
-use crate::{EventSink, ProviderError, Run, run};
+use crate::{EventSink, ProviderError, Run, UNREADABLE, run};
 
 /// A run that went on past `run_timeout_secs`.
 #[derive(Debug, thiserror::Error)]
@@ -83,12 +83,10 @@ impl IrisAgent {
             .and_then(|()| std::fs::write(&path, err.raw()));
         let message = match saved {
             Ok(()) => format!(
-                "could not read the artifact from the model's reply: {err}; the raw reply is saved in {}",
+                "{UNREADABLE}: {err}; the raw reply is saved in {}",
                 path.display()
             ),
-            Err(io) => format!(
-                "could not read the artifact from the model's reply: {err} (saving the raw reply failed: {io})"
-            ),
+            Err(io) => format!("{UNREADABLE}: {err} (saving the raw reply failed: {io})"),
         };
         ProviderError::new(&self.main, message).into()
     }

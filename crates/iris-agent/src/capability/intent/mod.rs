@@ -290,9 +290,7 @@ fn no_answer(err: &anyhow::Error) -> Option<String> {
     let message = provider.message.to_ascii_lowercase();
     let refused_tools = matches!(provider.status(), Some(400 | 422))
         && ["tool", "function"].iter().any(|w| message.contains(w));
-    // run.rs words running out of turns, and a reply cut for looping (runaway.rs), so.
-    let never_answered = message.contains("still calling tools")
-        || (message.starts_with("the reply ") && message.ends_with("stopped"));
+    let never_answered = provider.is_out_of_turns() || provider.is_runaway();
     (refused_tools || never_answered).then(|| provider.message.clone())
 }
 
