@@ -5,6 +5,7 @@ mod blame;
 mod check;
 mod completions;
 pub mod config;
+mod eval;
 pub mod exit;
 mod explain;
 mod generate;
@@ -32,6 +33,7 @@ use iris_agent::tools::workspace::Notes;
 use iris_config::{Config, Overrides};
 use iris_core::protocol::SafetyMode;
 use iris_git::GitRepo;
+pub(crate) use progress::withheld_line;
 
 #[derive(Debug, Parser)]
 #[command(
@@ -64,6 +66,9 @@ pub enum Command {
     Changelog(generate::ChangelogArgs),
     /// Write the release notes for a range.
     ReleaseNotes(generate::ReleaseNotesArgs),
+    /// Measure Iris' commit messages on this repository's own history: each chosen commit is
+    /// replayed as a staged change and what Iris writes is scored against its author's message.
+    Eval(eval::EvalArgs),
     /// Explain why lines of a file are as they are, from their history (FILE:START-END).
     Blame(blame::BlameArgs),
     /// Explain a file: why it exists and the responsibility blocks its code divides into.
@@ -215,6 +220,7 @@ fn execute(cli: Cli) -> Result<ExitCode> {
         Command::ReleaseNotes(args) => runtime.block_on(generate::release_notes_command(args)),
         Command::Blame(args) => runtime.block_on(blame::run(args)),
         Command::Explain(args) => runtime.block_on(explain::run(args)),
+        Command::Eval(args) => runtime.block_on(eval::run(args)),
         Command::Config(args) => config::run(args, &runtime),
         Command::Hook(args) => hook::run(args),
         Command::Presets => presets::run(),

@@ -353,6 +353,9 @@ pub async fn gen_command(args: GenArgs) -> Result<ExitCode> {
             .write(ArtifactKind::Commit, &scope, args.critic)
             .await?
     };
+    // Remembered with the change it was written for: `iris eval --accepted` later finds
+    // the commit that carries it, however it was committed.
+    crate::eval::accepted::remember(&session.repo, &written.text, "gen", args.amend);
     if args.auto_commit {
         let options = CommitOptions {
             amend: args.amend,

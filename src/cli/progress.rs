@@ -85,7 +85,7 @@ impl ProgressLine {
 }
 
 /// The line that tells the user a secret was kept out of a request.
-fn withheld_line(finding: &Finding) -> String {
+pub(crate) fn withheld_line(finding: &Finding) -> String {
     format!(
         "iris: a secret was withheld from the provider: {finding} (sent as a marker; your \
          files and the commit are untouched; fingerprint {} for .irissecretsignore)",

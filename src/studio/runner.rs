@@ -127,7 +127,11 @@ impl Runner {
                 repo.unstage_hunk(&path, hunk)?;
                 Ok(format!("unstaged hunk {} of {path}", hunk + 1))
             }),
-            Effect::Commit { message, flags } => jobs.commit(message, flags.amend, flags.no_verify),
+            Effect::Commit {
+                message,
+                written,
+                flags,
+            } => jobs.commit(message, written, flags.amend, flags.no_verify),
             Effect::Generate { task, kind, range } => self.generate(task, kind, range),
             Effect::Alternatives { task, kind, count } => self.alternatives(task, kind, count),
             Effect::Chat {

@@ -114,8 +114,11 @@ pub enum Effect {
         path: String,
         hunk: usize,
     },
+    /// Commits the staged changes with `message`; `written` is the text Iris last wrote for
+    /// the commit (the shell remembers it for `iris eval --accepted`).
     Commit {
         message: String,
+        written: Option<String>,
         flags: CommitFlags,
     },
     /// Saves an artifact's text and versions.

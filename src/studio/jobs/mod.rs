@@ -174,8 +174,13 @@ impl Jobs {
         });
     }
 
-    pub fn commit(&self, message: String, amend: bool, no_verify: bool) {
+    /// Commits with `message`; what Iris had `written` for it is remembered first, for
+    /// `iris eval --accepted`.
+    pub fn commit(&self, message: String, written: Option<String>, amend: bool, no_verify: bool) {
         self.git(true, move |repo| {
+            if let Some(written) = written {
+                crate::eval::accepted::remember(repo, &written, "studio", amend);
+            }
             Ok(repo.commit(&message, CommitOptions { amend, no_verify })?)
         });
     }

@@ -194,6 +194,8 @@ pub struct ArtifactBuffer {
     pub position: usize,
     /// The text last saved as a draft (to know whether there are unsaved changes).
     pub saved: String,
+    /// The text Iris last wrote here (by writing it or through her update tool).
+    pub by_iris: Option<String>,
 }
 
 impl ArtifactBuffer {
@@ -281,6 +283,7 @@ impl Default for ArtifactBuffer {
             versions: Vec::new(),
             position: 0,
             saved: String::new(),
+            by_iris: None,
         }
     }
 }

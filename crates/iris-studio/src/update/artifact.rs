@@ -76,6 +76,7 @@ pub(super) fn generated(
     match result {
         Ok(text) => {
             replace(state, kind, &text);
+            wrote(state, kind, &text);
             let what = format!("Iris wrote the {}", kind.title().to_lowercase());
             task::done_notice(state, &finished, what);
             save_draft(state, kind)
@@ -117,7 +118,15 @@ pub(super) fn updated_by_iris(
         return Vec::new();
     }
     replace(state, kind, text);
+    wrote(state, kind, text);
     save_draft(state, kind)
+}
+
+/// Remembers that Iris wrote `text` for `kind`.
+fn wrote(state: &mut State, kind: ArtifactKind, text: &str) {
+    if let Some(buffer) = state.artifacts.get_mut(&kind) {
+        buffer.by_iris = Some(text.to_string());
+    }
 }
 
 pub(super) fn replace(state: &mut State, kind: ArtifactKind, text: &str) {
@@ -131,6 +140,7 @@ pub(super) fn clear(state: &mut State, kind: ArtifactKind) -> Vec<Effect> {
     if let Some(buffer) = state.artifacts.get_mut(&kind) {
         buffer.replace("");
         buffer.saved.clear();
+        buffer.by_iris = None;
     }
     vec![Effect::ClearDraft { kind }]
 }

@@ -224,14 +224,13 @@ pub(super) fn command(state: &mut State, command: Command) -> Vec<Effect> {
 
 /// The answer to the commit question.
 pub(super) fn commit_confirmed(state: &mut State) -> Vec<Effect> {
-    let message = state
-        .artifacts
-        .get(&ArtifactKind::Commit)
-        .map(|a| a.text())
-        .unwrap_or_default();
+    let buffer = state.artifacts.get(&ArtifactKind::Commit);
+    let message = buffer.map(|a| a.text()).unwrap_or_default();
+    let written = buffer.and_then(|a| a.by_iris.clone());
     notice(state, Level::Info, "committing...");
     vec![Effect::Commit {
         message,
+        written,
         flags: state.commit_flags,
     }]
 }

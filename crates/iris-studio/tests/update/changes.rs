@@ -7,12 +7,12 @@ use iris_core::change::ChangeKind;
 use iris_studio::action::Action;
 use iris_studio::command::Command;
 use iris_studio::effect::Effect;
-use iris_studio::state::{CommitFlags, Confirm, FileEntry, Level, Mode, State};
+use iris_studio::state::{CommitFlags, Confirm, FileEntry, Level, Mode, Pane, State};
 use iris_studio::update::update;
 
 use super::support::{
-    command, file, loaded, notice, press, staged, status, text, two_hunk_diff, unstaged,
-    with_message,
+    command, file, key, loaded, notice, press, staged, status, text, two_hunk_diff, type_text,
+    unstaged, with_message,
 };
 
 #[test]
@@ -117,6 +117,7 @@ fn commit_asks_first_and_refuses_what_cannot_be_committed() {
         update(&mut state, press(KeyCode::Char('y'))),
         vec![Effect::Commit {
             message: "Add two()".to_string(),
+            written: None,
             flags: CommitFlags {
                 amend: true,
                 no_verify: false
@@ -150,6 +151,7 @@ fn amend_and_no_verify_toggle_and_reach_the_commit() {
         update(&mut state, press(KeyCode::Enter)),
         vec![Effect::Commit {
             message: "Add two()".to_string(),
+            written: Some("Add two()".to_string()),
             flags: CommitFlags {
                 amend: false,
                 no_verify: true
@@ -457,4 +459,22 @@ fn the_first_ranking_lists_the_staged_files_and_the_complete_one_re_sorts_them()
     assert_eq!(state.loading(), Some("listing the repository's files"));
     update(&mut state, Action::TreeLoaded(Ok(vec!["README.md".into()])));
     assert_eq!(state.loading(), None);
+}
+
+#[test]
+fn the_commit_carries_what_iris_wrote_beside_what_the_user_made_of_it() {
+    let mut state = with_message("Add two()");
+    // The user edits Iris' message in the editor (focus on it, type at its end).
+    state.focus = Pane::Editor;
+    key(&mut state, KeyCode::End);
+    type_text(&mut state, " and three()");
+    command(&mut state, Command::Commit);
+    assert_eq!(
+        update(&mut state, press(KeyCode::Enter)),
+        vec![Effect::Commit {
+            message: "Add two() and three()".to_string(),
+            written: Some("Add two()".to_string()),
+            flags: CommitFlags::default(),
+        }]
+    );
 }

@@ -47,6 +47,7 @@ fn confirm_commit_answered_no_cancels_and_yes_commits() {
             update(&mut state, press(yes)),
             vec![Effect::Commit {
                 message: "Add two()".to_string(),
+                written: Some("Add two()".to_string()),
                 flags: CommitFlags::default(),
             }],
             "{yes:?}"

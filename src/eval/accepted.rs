@@ -1,0 +1,146 @@
+//! Accepted as written, the store: every message Iris writes for a change (`iris gen`, the
+//! hook, the studio) is remembered under `.git/iris/accepted.jsonl` with the change it was
+//! written for, so `iris eval --accepted` can later say how much of it was committed as
+//! written. Nothing of it leaves the machine; `iris eval --accepted --clear` forgets it.
+//!
+//! Remembering never fails a command: a store that cannot be written is only traced.
+
+use std::io::Write;
+use std::path::PathBuf;
+
+use anyhow::{Context, Result};
+
+use iris_core::eval::{AcceptedReport, Committed, Remembered, accepted_report};
+use iris_git::GitRepo;
+
+/// Messages kept: the oldest go first.
+const KEEP: usize = 1_000;
+/// Commits looked at for a match.
+const SCAN: usize = 2_000;
+
+fn path(repo: &GitRepo) -> PathBuf {
+    repo.git_dir().join("iris").join("accepted.jsonl")
+}
+
+/// Remembers that Iris wrote `written` for the change staged now (`amend`: the change
+/// replaces HEAD). `source` says what wrote it: `gen` or `studio`.
+pub fn remember(repo: &GitRepo, written: &str, source: &str, amend: bool) {
+    if let Err(err) = try_remember(repo, written, source, amend) {
+        tracing::debug!("the written message was not remembered: {err:#}");
+    }
+}
+
+fn try_remember(repo: &GitRepo, written: &str, source: &str, amend: bool) -> Result<()> {
+    let (parent, tree) = repo.staged_change(amend)?;
+    let entry = Remembered {
+        parent,
+        tree,
+        written: written.to_string(),
+        source: source.to_string(),
+        at: std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_secs() as i64),
+    };
+    let path = path(repo);
+    std::fs::create_dir_all(path.parent().unwrap_or(&path))?;
+    let mut entries = load_from(&path);
+    if entries.len() >= KEEP {
+        // Rewritten without the oldest, so the file stays bounded.
+        entries.drain(..=entries.len() - KEEP);
+        entries.push(entry);
+        let lines: Vec<String> = entries
+            .iter()
+            .filter_map(|e| serde_json::to_string(e).ok())
+            .collect();
+        let tmp = path.with_extension("jsonl.tmp");
+        std::fs::write(&tmp, lines.join("\n") + "\n")?;
+        std::fs::rename(&tmp, &path)?;
+    } else {
+        let mut file = std::fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(&path)?;
+        writeln!(file, "{}", serde_json::to_string(&entry)?)?;
+    }
+    Ok(())
+}
+
+/// The messages remembered, oldest first; lines that do not read are skipped.
+fn load_from(path: &std::path::Path) -> Vec<Remembered> {
+    std::fs::read_to_string(path)
+        .unwrap_or_default()
+        .lines()
+        .filter_map(|line| serde_json::from_str(line).ok())
+        .collect()
+}
+
+/// The report over the last `last` commits of HEAD that commit a change Iris wrote for.
+pub fn report(repo: &GitRepo, last: usize) -> Result<AcceptedReport> {
+    let remembered = load_from(&path(repo));
+    let commits: Vec<Committed> = repo
+        .log(SCAN)?
+        .into_iter()
+        .filter(|c| c.parent_count <= 1)
+        .map(|c| {
+            let (parent, tree) = repo.change_of(&c.id)?;
+            Ok(Committed {
+                id: c.id,
+                parent,
+                tree,
+                message: c.message,
+            })
+        })
+        .collect::<Result<_>>()?;
+    Ok(accepted_report(&commits, &remembered, last))
+}
+
+/// Forgets every message remembered; says whether there were any.
+pub fn clear(repo: &GitRepo) -> Result<bool> {
+    let path = path(repo);
+    match std::fs::remove_file(&path) {
+        Ok(()) => Ok(true),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(false),
+        Err(e) => Err(e).with_context(|| format!("cannot remove {}", path.display())),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use iris_testkit::TestRepo;
+
+    #[test]
+    fn remembers_what_was_written_and_matches_it_with_the_commit() {
+        let test = TestRepo::new();
+        test.write("a.txt", "one\n");
+        test.commit_all("first");
+        test.write("a.txt", "two\n");
+        test.git(&["add", "a.txt"]);
+        let repo = GitRepo::discover(&test.path()).unwrap();
+        remember(&repo, "Change a to two", "gen", false);
+        test.git(&["commit", "-q", "-m", "Change a to two, by hand"]);
+        let report = report(&repo, 20).unwrap();
+        assert_eq!(report.rows.len(), 1);
+        assert!(!report.rows[0].unedited);
+        assert!(clear(&repo).unwrap());
+        assert!(!clear(&repo).unwrap());
+        assert!(super::report(&repo, 20).unwrap().rows.is_empty());
+    }
+
+    #[test]
+    fn the_store_stays_bounded() {
+        let test = TestRepo::new();
+        test.write("a.txt", "one\n");
+        test.commit_all("first");
+        let repo = GitRepo::discover(&test.path()).unwrap();
+        for i in 0..KEEP + 5 {
+            remember(&repo, &format!("message {i}"), "gen", false);
+        }
+        let kept = load_from(&path(&repo));
+        assert_eq!(kept.len(), KEEP);
+        assert_eq!(
+            kept.last().unwrap().written,
+            format!("message {}", KEEP + 4)
+        );
+    }
+}

@@ -1,0 +1,289 @@
+//! `iris eval`: how good Iris' commit messages are on this repository's own history.
+//!
+//! Each chosen commit is replayed ([`iris_git::Replay`]): Iris sees its change as staged over
+//! its parent, in a throwaway repository whose history ends at the parent, and writes the
+//! message through the same path as `iris gen` (the same prompt, evidence, preset, commit
+//! rules, language and critic). The message is scored against the one its author committed
+//! ([`iris_core::eval`]). The user's repository is never written to.
+
+pub mod accepted;
+mod report;
+mod select;
+
+use std::io::{IsTerminal, Write};
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::time::Instant;
+
+use anyhow::{Context, Result};
+use tokio::sync::mpsc::unbounded_channel;
+
+use iris_agent::capability::requests::Scope;
+use iris_agent::{EventSink, IrisAgent, failure_of};
+use iris_config::{Config, Overrides};
+use iris_core::artifact::ArtifactKind;
+use iris_core::commit_rules::error_count;
+use iris_core::eval::{Outcome, compare, history_uses_types, median, score, summarize};
+use iris_core::protocol::progress::Progress;
+use iris_core::protocol::{AgentEvent, Decision};
+use iris_git::{CommitInfo, GitRepo, Replay};
+
+use crate::cli::exit::{GENERAL, UsageError};
+use report::Row;
+pub use report::read_baseline;
+pub use select::{Filters, Source};
+
+/// One way of writing that is measured: a model, a preset.
+#[derive(Debug, Clone)]
+pub struct Variant {
+    pub label: String,
+    pub overrides: Overrides,
+}
+
+/// What to evaluate and how to report it.
+pub struct Plan {
+    pub source: Source,
+    pub filters: Filters,
+    pub variants: Vec<Variant>,
+    pub critic: bool,
+    pub json: bool,
+    pub baseline: Option<PathBuf>,
+    pub margin: f64,
+}
+
+pub async fn run(plan: Plan) -> Result<ExitCode> {
+    let cwd = std::env::current_dir().context("cannot read the current directory")?;
+    let repo = GitRepo::discover(&cwd)?;
+    let root = repo.root();
+    // Every variant's configuration, provider and model are checked before anything runs,
+    // and so is the baseline.
+    let mut plan = plan;
+    let mut configs = Vec::new();
+    for variant in &mut plan.variants {
+        let config = Config::load(Some(&root), &variant.overrides)?;
+        IrisAgent::from_config(&config, &root, repo.git_dir(), true)?;
+        if variant.label.is_empty() {
+            variant.label = config.require_model()?.to_string();
+        }
+        configs.push(config);
+    }
+    let baseline = plan.baseline.as_deref().map(read_baseline).transpose()?;
+    let choice = select::choose(&repo, &plan.source, &plan.filters)?;
+    eprint!("{}", choice.describe(&plan.source));
+    if choice.commits.is_empty() {
+        return Err(
+            UsageError("no commit to evaluate (see above for the ones skipped)".into()).into(),
+        );
+    }
+    let uses_types = history_uses_types(choice.commits.iter().map(|c| c.summary.as_str()));
+    let branch = repo.default_branch().unwrap_or_else(|| "main".to_string());
+    let replay = Replay::new(&repo, &branch)
+        .or_else(|_| Replay::new(&repo, "main"))
+        .context("cannot set up the replay")?;
+    let replay_git = replay.root().join(".git");
+
+    let several = plan.variants.len() > 1;
+    if !plan.json {
+        println!("{}", report::table_header(several));
+    }
+    let mut bar = Bar::new(choice.commits.len());
+    let mut outcomes: Vec<Vec<Outcome>> = vec![Vec::new(); plan.variants.len()];
+    for (done, commit) in choice.commits.iter().enumerate() {
+        bar.draw(done, &outcomes[0], Some(&commit.short_id));
+        replay
+            .stage(&commit.id)
+            .with_context(|| format!("cannot replay {}", commit.short_id))?;
+        for (i, (variant, config)) in plan.variants.iter().zip(&configs).enumerate() {
+            let row = write_one(
+                config,
+                &replay,
+                &replay_git,
+                commit,
+                variant,
+                uses_types,
+                plan.critic,
+            )
+            .await;
+            bar.clear();
+            let line = if plan.json {
+                report::json_row(&row).to_string()
+            } else {
+                report::table_row(&row, several)
+            };
+            println!("{line}");
+            let _ = std::io::stdout().flush();
+            outcomes[i].push(row.outcome);
+            bar.draw(done, &outcomes[0], Some(&commit.short_id));
+        }
+    }
+    bar.draw(choice.commits.len(), &outcomes[0], None);
+    bar.clear();
+    drop(replay);
+
+    let mut worse = false;
+    for (variant, outcomes) in plan.variants.iter().zip(&outcomes) {
+        let summary = summarize(outcomes);
+        if plan.json {
+            println!("{}", report::json_summary(&variant.label, &summary));
+        } else {
+            println!(
+                "\n{}",
+                report::summary_text(several.then_some(variant.label.as_str()), &summary)
+            );
+        }
+        let Some(baseline) = &baseline else { continue };
+        let earlier = baseline
+            .iter()
+            .find(|(label, _)| *label == variant.label)
+            .or_else(|| (baseline.len() == 1 && plan.variants.len() == 1).then(|| &baseline[0]));
+        match earlier {
+            Some((_, earlier)) => {
+                let verdict = compare(&summary, earlier, plan.margin);
+                for regression in &verdict.regressions {
+                    eprintln!("worse than the baseline ({}): {regression}", variant.label);
+                }
+                if !verdict.is_worse() {
+                    eprintln!("no worse than the baseline ({})", variant.label);
+                }
+                worse |= verdict.is_worse();
+            }
+            None => eprintln!(
+                "warning: the baseline has no summary for {}; not compared",
+                variant.label
+            ),
+        }
+    }
+    Ok(if worse {
+        ExitCode::from(GENERAL)
+    } else {
+        ExitCode::SUCCESS
+    })
+}
+
+/// Iris writes `commit`'s message in the replay, and it is scored.
+async fn write_one<'a>(
+    config: &Config,
+    replay: &Replay,
+    replay_git: &std::path::Path,
+    commit: &'a CommitInfo,
+    variant: &'a Variant,
+    uses_types: bool,
+    critic: bool,
+) -> Row<'a> {
+    let started = Instant::now();
+    let (sink, drained) = unattended();
+    let result = match IrisAgent::from_config(config, replay.root(), replay_git, true) {
+        Ok(iris) => {
+            iris.write(ArtifactKind::Commit, &Scope::Staged, critic, &sink)
+                .await
+        }
+        Err(err) => Err(err),
+    };
+    drop(sink);
+    let progress = drained.await.unwrap_or_default();
+    let seconds = started.elapsed().as_secs_f64();
+    let (message, error, outcome) = match result {
+        Ok(written) => {
+            let scored = score(
+                &commit.message,
+                &written.text,
+                uses_types,
+                error_count(&written.rule_violations),
+            );
+            let outcome = Outcome {
+                result: Ok(scored),
+                requests: written.requests,
+                input_tokens: written.input_tokens,
+                output_tokens: written.output_tokens,
+                seconds,
+            };
+            (Some(written.text), None, outcome)
+        }
+        Err(err) => {
+            let outcome = Outcome {
+                result: Err(failure_of(&err)),
+                requests: progress.requests,
+                input_tokens: progress.input_tokens,
+                output_tokens: progress.output_tokens,
+                seconds,
+            };
+            (None, Some(format!("{err:#}")), outcome)
+        }
+    };
+    Row {
+        commit,
+        variant: &variant.label,
+        message,
+        error,
+        outcome,
+    }
+}
+
+/// A sink for a run nobody watches: a tool call that would ask is refused (as without a
+/// terminal), a secret kept out is said on stderr, and the rest is summed up.
+fn unattended() -> (EventSink, tokio::task::JoinHandle<Progress>) {
+    let (tx, mut rx) = unbounded_channel();
+    let task = tokio::spawn(async move {
+        let mut progress = Progress::default();
+        while let Some(event) = rx.recv().await {
+            match &event {
+                AgentEvent::Approval(request) => request.reply.send(Decision::Deny),
+                AgentEvent::SecretWithheld(finding) => {
+                    eprintln!("\r\x1b[2K{}", crate::cli::withheld_line(finding));
+                }
+                _ => {}
+            }
+            progress.apply(&event);
+        }
+        progress
+    });
+    (EventSink::new(tx), task)
+}
+
+/// The progress bar on stderr, with the running median distance; drawn on a terminal only.
+struct Bar {
+    total: usize,
+    drawing: bool,
+}
+
+impl Bar {
+    fn new(total: usize) -> Self {
+        Self {
+            total,
+            drawing: std::io::stderr().is_terminal(),
+        }
+    }
+
+    fn draw(&mut self, done: usize, outcomes: &[Outcome], now: Option<&str>) {
+        if !self.drawing {
+            return;
+        }
+        const WIDTH: usize = 20;
+        let filled = WIDTH * done / self.total.max(1);
+        let distances: Vec<f64> = outcomes
+            .iter()
+            .filter_map(|o| o.result.as_ref().ok().map(|s| s.distance))
+            .collect();
+        let mut line = format!(
+            "\r\x1b[2K[{}{}] {done}/{}",
+            "#".repeat(filled),
+            "-".repeat(WIDTH - filled),
+            self.total
+        );
+        if let Some(m) = median(&distances) {
+            line.push_str(&format!(" · median distance {m:.2}"));
+        }
+        if let Some(id) = now {
+            line.push_str(&format!(" · writing for {id}"));
+        }
+        let mut err = std::io::stderr();
+        let _ = write!(err, "{line}");
+        let _ = err.flush();
+    }
+
+    fn clear(&mut self) {
+        if self.drawing {
+            let _ = write!(std::io::stderr(), "\r\x1b[2K");
+        }
+    }
+}

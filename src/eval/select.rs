@@ -1,0 +1,130 @@
+//! Which commits `iris eval` replays: deterministic, and said before the run starts.
+
+use anyhow::Result;
+use regex::Regex;
+
+use iris_git::{CommitInfo, GitRepo};
+
+/// Commits looked at for `--last N`.
+const SCAN: usize = 10_000;
+
+/// Where the commits come from.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Source {
+    /// The last N non-merge commits of HEAD that have a parent.
+    Last(usize),
+    /// These commits, in this order.
+    Commits(Vec<String>),
+    /// The non-merge commits of FROM..TO, newest first, at most N when given.
+    Range {
+        from: String,
+        to: String,
+        limit: Option<usize>,
+    },
+}
+
+/// What keeps a commit out.
+#[derive(Debug, Clone)]
+pub struct Filters {
+    /// Changed lines (added and deleted) above which a commit is skipped.
+    pub max_lines: usize,
+    /// Authors (`Name <email>`) to skip.
+    pub skip_authors: Option<Regex>,
+}
+
+/// The commits chosen, and those skipped with why.
+#[derive(Debug, Default)]
+pub struct Choice {
+    pub commits: Vec<CommitInfo>,
+    pub skipped: Vec<(String, String)>,
+}
+
+impl Choice {
+    /// The choice in words, one commit a line, for stderr before the run.
+    pub fn describe(&self, source: &Source) -> String {
+        let what = match source {
+            Source::Last(n) => format!("the last {n} non-merge commits of HEAD"),
+            Source::Commits(_) => "the commits named".to_string(),
+            Source::Range { from, to, .. } => format!("the non-merge commits of {from}..{to}"),
+        };
+        let mut text = format!("evaluating {} commit(s), {what}:\n", self.commits.len());
+        for c in &self.commits {
+            text.push_str(&format!("  {} {}\n", c.short_id, c.summary));
+        }
+        for (id, why) in &self.skipped {
+            text.push_str(&format!("  skipped {id}: {why}\n"));
+        }
+        text
+    }
+}
+
+pub fn choose(repo: &GitRepo, source: &Source, filters: &Filters) -> Result<Choice> {
+    let mut choice = Choice::default();
+    let (candidates, limit, named) = match source {
+        Source::Last(n) => (repo.log(SCAN)?, *n, false),
+        Source::Commits(revs) => {
+            let infos = revs
+                .iter()
+                .map(|rev| repo.commit_info(rev))
+                .collect::<Result<Vec<_>, _>>()?;
+            (infos, usize::MAX, true)
+        }
+        Source::Range { from, to, limit } => (
+            repo.log_range(from, to, SCAN)?,
+            limit.unwrap_or(usize::MAX),
+            false,
+        ),
+    };
+    for commit in candidates {
+        if choice.commits.len() >= limit {
+            break;
+        }
+        match why_skip(repo, &commit, filters)? {
+            None => choice.commits.push(commit),
+            // Merges and root commits are no candidates unless named.
+            Some(Skip::Shape(why)) if named => {
+                choice.skipped.push((commit.short_id.clone(), why));
+            }
+            Some(Skip::Shape(_)) => {}
+            Some(Skip::Filtered(why)) => choice.skipped.push((commit.short_id.clone(), why)),
+        }
+    }
+    Ok(choice)
+}
+
+enum Skip {
+    /// Not a one-parent commit.
+    Shape(String),
+    /// Left out by a filter.
+    Filtered(String),
+}
+
+fn why_skip(repo: &GitRepo, commit: &CommitInfo, filters: &Filters) -> Result<Option<Skip>> {
+    if commit.parent_count == 0 {
+        return Ok(Some(Skip::Shape(
+            "the first commit has no parent to replay it on".into(),
+        )));
+    }
+    if commit.parent_count > 1 {
+        return Ok(Some(Skip::Shape("a merge commit".into())));
+    }
+    let author = format!("{} <{}>", commit.author_name, commit.author_email);
+    if filters
+        .skip_authors
+        .as_ref()
+        .is_some_and(|re| re.is_match(&author))
+    {
+        return Ok(Some(Skip::Filtered(format!("author {author} is skipped"))));
+    }
+    let size = repo.change_size(&commit.id)?;
+    if size.files == 0 {
+        return Ok(Some(Skip::Filtered("its diff is empty".into())));
+    }
+    if size.lines > filters.max_lines {
+        return Ok(Some(Skip::Filtered(format!(
+            "{} changed lines, more than --max-lines {}",
+            size.lines, filters.max_lines
+        ))));
+    }
+    Ok(None)
+}
