@@ -159,6 +159,46 @@ fn git_commit_without_a_message_gets_the_generated_one() {
     assert!(!requests[0].stream, "the hook asks for --no-stream");
 }
 
+/// What `iris eval --accepted --json` says of the repository.
+fn accepted(repo: &TestRepo) -> serde_json::Value {
+    let out = repo.iris(&["eval", "--accepted", "--json"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    serde_json::from_str(&stdout(&out)).expect("JSON")
+}
+
+#[test]
+fn eval_accepted_knows_a_hook_message_committed_as_written_and_one_edited() {
+    let repo = staged_repo();
+    assert!(install(&repo, &[]).status.success());
+    let fake = FakeProvider::start(vec![Step::text(REPLY), Step::text(REPLY)]);
+    git_commit(&repo, &[], &openai_env(&fake));
+    // The next change's message is edited in the editor before it is committed.
+    repo.write("src/lib.rs", "pub fn three() -> u32 {\n    3\n}\n");
+    repo.git(&["add", "-A"]);
+    let mut env = openai_env(&fake);
+    env.push(("GIT_EDITOR", "sed -i -e '1s/^/Edited: /'".to_string()));
+    git_commit(&repo, &[], &env);
+    assert!(last_message(&repo).starts_with("Edited: Add two()"));
+
+    let report = accepted(&repo);
+    let rows = report["rows"].as_array().unwrap();
+    assert_eq!(rows.len(), 2, "{report}");
+    // Newest first: the edited one, one word inserted into seven.
+    assert_eq!(rows[0]["unedited"], false);
+    assert!(
+        (rows[0]["distance"].as_f64().unwrap() - 1.0 / 8.0).abs() < 1e-9,
+        "{report}"
+    );
+    assert_eq!(rows[1]["unedited"], true);
+    assert_eq!(rows[1]["source"], "gen");
+    assert_eq!(report["share_unedited"], 0.5);
+
+    // Forgotten on request.
+    let out = repo.iris(&["eval", "--accepted", "--clear"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert_eq!(accepted(&repo)["rows"].as_array().unwrap().len(), 0);
+}
+
 #[test]
 fn git_commit_all_describes_what_it_commits() {
     // `git commit -a` stages into a temporary index (GIT_INDEX_FILE): that is what Iris must see.

@@ -238,6 +238,12 @@ fn open_generate_edit_commit_quit_in_a_pseudo_terminal() {
         "Edited: Add two()\n\nAdds a second constant function."
     );
     assert_eq!(repo.git(&["status", "--porcelain"]), "");
+    // What Iris wrote was remembered with the commit: one word was added to her seven.
+    let accepted = repo.iris(&["eval", "--accepted", "--json"]);
+    let report: serde_json::Value = serde_json::from_slice(&accepted.stdout).unwrap();
+    assert_eq!(report["rows"][0]["source"], "studio", "{report}");
+    assert_eq!(report["rows"][0]["unedited"], false);
+    assert_eq!(report["rows"][0]["distance"], 0.125);
 
     // The terminal was restored: the last things written leave the alternate screen and stop
     // the mouse reports, after the last time they were entered; raw mode is off.

@@ -1,0 +1,395 @@
+//! `iris eval` end to end: the real binary replays commits of a temporary repository of a
+//! dozen commits against the fake provider, and the user's repository stays as it was.
+
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+use serde_json::Value;
+
+use crate::common::agent::{commit_json, openai_env, run, success};
+use crate::common::fake_provider::{FakeProvider, Step};
+use crate::common::{TestRepo, stderr, stdout};
+
+/// What Iris answers for every commit.
+const ANSWER: &str = "Add the module";
+
+/// Twelve commits, each adding `src/mNN.rs` with the marker `diff-marker-NN` in it. Titles
+/// are "Add zebraNN module" and bodies "Body okapiNN words.", so a request that holds a
+/// commit's message shows it; the last three are shaped for hand-computed scores:
+/// - 12: "Add the module" with a body: title distance 0, whole 3 deleted of 6 = 0.5;
+/// - 11: "Add zebra11 module" with a body: title 1/3, whole 4/6;
+/// - 10: "Add zebra10 module" without one: 1/3 both.
+fn history() -> TestRepo {
+    let repo = TestRepo::new();
+    for n in 1..=12 {
+        repo.write(
+            &format!("src/m{n:02}.rs"),
+            format!("pub const MARK: &str = \"diff-marker-{n:02}\";\n"),
+        );
+        let title = if n == 12 {
+            "Add the module".to_string()
+        } else {
+            format!("Add zebra{n:02} module")
+        };
+        let message = if n == 10 {
+            title
+        } else {
+            format!("{title}\n\nBody okapi{n:02} words.")
+        };
+        repo.commit_all(&message);
+    }
+    repo
+}
+
+/// Everything of the user's repository eval must leave alone.
+fn snapshot(repo: &TestRepo) -> Vec<String> {
+    let read = |path: PathBuf| {
+        std::fs::read(&path)
+            .map(|b| format!("{b:?}"))
+            .unwrap_or_default()
+    };
+    vec![
+        repo.git(&[
+            "status",
+            "--porcelain=v2",
+            "--branch",
+            "--untracked-files=all",
+        ]),
+        repo.git(&["ls-files", "--stage"]),
+        repo.git(&["for-each-ref"]),
+        repo.git(&["stash", "list"]),
+        repo.git(&["worktree", "list", "--porcelain"]),
+        read(repo.path().join(".git/index")),
+        read(repo.path().join(".git/HEAD")),
+        read(repo.path().join("src/m01.rs")),
+        read(repo.path().join("src/m02.rs")),
+        read(repo.path().join("notes.txt")),
+    ]
+}
+
+/// The user is in the middle of things: a stash, a staged and an unstaged change, an
+/// untracked file, a branch, a tag, a note and a remote ref on later commits.
+fn busy(repo: &TestRepo) {
+    repo.write("src/m01.rs", "stashed\n");
+    repo.git(&["stash", "push", "-q"]);
+    repo.write("src/m01.rs", "staged\n");
+    repo.git(&["add", "src/m01.rs"]);
+    repo.write("src/m02.rs", "unstaged\n");
+    repo.write("notes.txt", "untracked\n");
+    repo.git(&["branch", "topic", "HEAD~1"]);
+    repo.git(&["tag", "v1", "HEAD"]);
+    repo.git(&["notes", "add", "-m", "a note about zebra12", "HEAD"]);
+    repo.git(&["update-ref", "refs/remotes/origin/main", "HEAD"]);
+}
+
+fn json_lines(out: &str) -> Vec<Value> {
+    out.lines()
+        .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("{e}: {l}")))
+        .collect()
+}
+
+fn close(value: &Value, expected: f64) -> bool {
+    value.as_f64().is_some_and(|v| (v - expected).abs() < 1e-9)
+}
+
+#[test]
+fn eval_scores_each_message_against_its_authors_and_leaves_the_repository_as_it_was() {
+    let repo = history();
+    busy(&repo);
+    let before = snapshot(&repo);
+    let fake = FakeProvider::start(vec![Step::Repeat(Box::new(Step::text(commit_json(
+        ANSWER, "",
+    ))))]);
+    let out = run(
+        &repo,
+        &["eval", "--last", "3", "--json"],
+        &openai_env(&fake),
+    );
+    let lines = json_lines(&success(&out));
+    assert_eq!(snapshot(&repo), before, "the user's repository changed");
+
+    // The choice is said first, on stderr.
+    let err = stderr(&out);
+    assert!(
+        err.contains("evaluating 3 commit(s), the last 3 non-merge commits of HEAD"),
+        "{err}"
+    );
+    assert_eq!(lines.len(), 4, "three commits and a summary");
+    let titles: Vec<&str> = lines[..3]
+        .iter()
+        .map(|l| l["author_title"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        titles,
+        ["Add the module", "Add zebra11 module", "Add zebra10 module"]
+    );
+    for line in &lines[..3] {
+        assert_eq!(line["iris_title"], ANSWER);
+        assert_eq!(line["failure"], Value::Null);
+        assert_eq!(line["requests"], 1);
+    }
+    assert!(close(&lines[0]["distance"], 0.5) && close(&lines[0]["title_distance"], 0.0));
+    assert!(
+        close(&lines[1]["distance"], 4.0 / 6.0) && close(&lines[1]["title_distance"], 1.0 / 3.0)
+    );
+    assert!(
+        close(&lines[2]["distance"], 1.0 / 3.0) && close(&lines[2]["title_distance"], 1.0 / 3.0)
+    );
+    assert_eq!(lines[0]["body_where_author"], false);
+    assert_eq!(lines[2]["body_where_author"], Value::Null);
+
+    let summary = &lines[3]["summary"];
+    assert_eq!(summary["written"], 3);
+    assert!(close(&summary["median_distance"], 0.5), "{summary}");
+    assert!(close(&summary["mean_distance"], 0.5), "{summary}");
+    assert!(
+        close(&summary["median_title_distance"], 1.0 / 3.0),
+        "{summary}"
+    );
+    assert_eq!(lines[3]["variant"], "gpt-5");
+
+    // No request held an evaluated commit's message or a later one's (its diff marker says
+    // which commit a request was for: later files do not exist yet).
+    let requests = fake.requests();
+    assert_eq!(requests.len(), 3);
+    for request in &requests {
+        let body = &request.raw_body;
+        let commit = (1..=12)
+            .rev()
+            .find(|n| body.contains(&format!("diff-marker-{n:02}")))
+            .expect("the request holds its commit's diff");
+        for later in commit..=12 {
+            for token in [format!("zebra{later:02}"), format!("okapi{later:02}")] {
+                assert!(
+                    !body.contains(&token),
+                    "the request for commit {commit} holds {token}"
+                );
+            }
+        }
+        // The history it was shown ends at the parent.
+        if commit > 1 {
+            assert!(
+                body.contains(&format!("zebra{:02}", commit - 1)),
+                "commit {commit}"
+            );
+        }
+    }
+}
+
+#[test]
+fn the_table_names_the_commits_and_the_summary_and_merges_and_bots_are_skipped() {
+    let repo = history();
+    // A bot's commit and a merge on top.
+    repo.write("src/bot.rs", "bump\n");
+    repo.git(&["add", "-A"]);
+    repo.git(&[
+        "-c",
+        "user.name=dependabot[bot]",
+        "-c",
+        "user.email=bot@example.com",
+        "commit",
+        "-q",
+        "-m",
+        "Bump things",
+    ]);
+    repo.git(&["checkout", "-q", "-b", "side", "HEAD~2"]);
+    repo.write("src/side.rs", "side\n");
+    repo.commit_all("Add a side file");
+    repo.git(&["checkout", "-q", "-"]);
+    repo.git(&["merge", "-q", "--no-ff", "-m", "Merge side", "side"]);
+    let fake = FakeProvider::start(vec![Step::Repeat(Box::new(Step::text(commit_json(
+        ANSWER, "",
+    ))))]);
+    let out = run(
+        &repo,
+        &["eval", "--last", "2", "--skip-authors", r"\[bot\]"],
+        &openai_env(&fake),
+    );
+    let table = success(&out);
+    let err = stderr(&out);
+    assert!(
+        err.contains("author dependabot[bot] <bot@example.com> is skipped"),
+        "{err}"
+    );
+    assert!(
+        !err.contains("Merge side"),
+        "a merge is no candidate: {err}"
+    );
+    let rows: Vec<&str> = table.lines().collect();
+    assert!(rows[0].starts_with("commit"), "{table}");
+    assert!(
+        rows[1].contains("Add a side file") && rows[1].contains(ANSWER),
+        "{table}"
+    );
+    assert!(
+        rows[2].contains("Add the module") && rows[2].contains("0.50"),
+        "{table}"
+    );
+    assert!(table.contains("summary: 2/2 written (100%)"), "{table}");
+}
+
+#[test]
+fn a_baseline_gates_a_worse_run_and_passes_an_equal_one() {
+    let repo = history();
+    let dir = tempfile::tempdir().unwrap();
+    let baseline = dir.path().join("baseline.jsonl");
+    let answer = |title: &str| Step::Repeat(Box::new(Step::text(commit_json(title, ""))));
+    let fake = FakeProvider::start(vec![answer(ANSWER)]);
+    let out = run(
+        &repo,
+        &["eval", "--last", "3", "--json"],
+        &openai_env(&fake),
+    );
+    std::fs::write(&baseline, success(&out)).unwrap();
+    let gate = [
+        "eval",
+        "--last",
+        "3",
+        "--baseline",
+        baseline.to_str().unwrap(),
+    ];
+
+    let same = FakeProvider::start(vec![answer(ANSWER)]);
+    let out = run(&repo, &gate, &openai_env(&same));
+    success(&out);
+    assert!(
+        stderr(&out).contains("no worse than the baseline"),
+        "{}",
+        stderr(&out)
+    );
+
+    let worse = FakeProvider::start(vec![answer("Rewrite everything from scratch today")]);
+    let out = run(&repo, &gate, &openai_env(&worse));
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("worse than the baseline (gpt-5): median distance"),
+        "{}",
+        stderr(&out)
+    );
+
+    // A provider that fails every commit writes fewer messages.
+    let failing = FakeProvider::start(vec![Step::Repeat(Box::new(Step::error(500)))]);
+    let out = run(&repo, &gate, &openai_env(&failing));
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        stderr(&out).contains("fewer messages written: 0/3"),
+        "{}",
+        stderr(&out)
+    );
+    assert!(
+        stdout(&out).contains("(none: provider)"),
+        "{}",
+        stdout(&out)
+    );
+}
+
+#[test]
+fn models_are_compared_side_by_side() {
+    let repo = history();
+    let fake = FakeProvider::start(vec![Step::Repeat(Box::new(Step::text(commit_json(
+        ANSWER, "",
+    ))))]);
+    let out = run(
+        &repo,
+        &["eval", "--last", "2", "--models", "m-one,m-two", "--json"],
+        &openai_env(&fake),
+    );
+    let lines = json_lines(&success(&out));
+    let variants: Vec<&str> = lines
+        .iter()
+        .map(|l| l["variant"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        variants,
+        ["m-one", "m-two", "m-one", "m-two", "m-one", "m-two"]
+    );
+    let models: Vec<String> = fake
+        .requests()
+        .iter()
+        .map(|r| r.body["model"].as_str().unwrap_or_default().to_string())
+        .collect();
+    assert_eq!(models, ["m-one", "m-two", "m-one", "m-two"]);
+}
+
+#[test]
+fn bad_input_is_refused_before_anything_runs() {
+    let repo = history();
+    let fake = FakeProvider::start(vec![]);
+    for (args, says) in [
+        (vec!["eval", "--range", "HEAD"], "--range takes FROM..TO"),
+        (
+            vec!["eval", "--skip-authors", "("],
+            "--skip-authors is not a regular expression",
+        ),
+        (
+            vec!["eval", "--commits", "nosuch"],
+            "unknown revision 'nosuch'",
+        ),
+        (
+            vec!["eval", "--baseline", "/nonexistent/base.jsonl"],
+            "cannot read the baseline",
+        ),
+    ] {
+        let out = run(&repo, &args, &openai_env(&fake));
+        assert_ne!(out.status.code(), Some(0), "{args:?}");
+        assert!(stderr(&out).contains(says), "{args:?}: {}", stderr(&out));
+    }
+    assert!(fake.requests().is_empty());
+}
+
+/// The replay directories left in `tmp`.
+fn replays(tmp: &Path) -> Vec<String> {
+    std::fs::read_dir(tmp)
+        .map(|dir| {
+            dir.filter_map(|e| e.ok())
+                .map(|e| e.file_name().to_string_lossy().into_owned())
+                .filter(|name| name.starts_with("iris-eval-"))
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+#[cfg(unix)]
+#[test]
+fn an_interrupted_run_leaves_no_replay_behind_and_the_repository_as_it_was() {
+    let repo = history();
+    busy(&repo);
+    let before = snapshot(&repo);
+    let tmp = tempfile::tempdir().unwrap();
+    let fake = FakeProvider::start(vec![Step::Slow {
+        delay_ms: 5_000,
+        then: Box::new(Step::text(commit_json(ANSWER, ""))),
+    }]);
+    let mut env: Vec<(&str, String)> = openai_env(&fake);
+    env.push(("TMPDIR", tmp.path().display().to_string()));
+    let env: Vec<(&str, &str)> = env.iter().map(|(k, v)| (*k, v.as_str())).collect();
+    let child = repo.spawn_bin(
+        Path::new(crate::common::IRIS),
+        &["eval", "--last", "2"],
+        &env,
+        "",
+    );
+    let start = Instant::now();
+    while fake.requests().is_empty() {
+        assert!(
+            start.elapsed() < Duration::from_secs(30),
+            "no request was sent"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    assert_eq!(
+        replays(tmp.path()).len(),
+        1,
+        "the replay is in the temporary directory"
+    );
+    unsafe { libc::kill(child.id() as i32, libc::SIGINT) };
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(130), "{}", stderr(&out));
+    assert!(stderr(&out).contains("interrupted"), "{}", stderr(&out));
+    assert!(
+        replays(tmp.path()).is_empty(),
+        "left behind: {:?}",
+        replays(tmp.path())
+    );
+    assert_eq!(snapshot(&repo), before);
+}
