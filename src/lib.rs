@@ -1,7 +1,8 @@
 //! The `iris` binary's library: what only the binary needs, on top of the workspace's crates.
 //!
 //! [`cli`] parses the command line and hands over to the capabilities of `iris-agent`;
-//! [`eval`] measures Iris' commit messages on the repository's own history; [`publish`] posts to GitHub and GitLab through `gh` and `glab`; [`probe`] finds the model
+//! [`eval`] measures Iris' commit messages on the repository's own history; [`publish`]
+//! posts to GitHub and GitLab through `gh` and `glab`; [`probe`] finds the model
 //! servers on this machine for setup; [`clipboard`] copies through the terminal; [`studio`] is
 //! the studio's shell around the pure `iris-studio` crate.
 //!

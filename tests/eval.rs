@@ -393,3 +393,39 @@ fn an_interrupted_run_leaves_no_replay_behind_and_the_repository_as_it_was() {
     );
     assert_eq!(snapshot(&repo), before);
 }
+
+#[test]
+fn a_shallow_clone_is_evaluated_as_far_as_its_history_goes_and_says_why() {
+    let origin = history();
+    let repo = TestRepo::new();
+    let url = format!("file://{}", origin.path().display());
+    repo.git(&["clone", "-q", "--depth", "2", &url, "clone"]);
+    let fake = FakeProvider::start(vec![Step::Repeat(Box::new(Step::text(commit_json(
+        ANSWER, "",
+    ))))]);
+    let env: Vec<(&str, String)> = openai_env(&fake);
+    let env: Vec<(&str, &str)> = env.iter().map(|(k, v)| (*k, v.as_str())).collect();
+    // In the clone, below the test repository's root.
+    let mut command = std::process::Command::new(crate::common::IRIS);
+    command.args(["eval", "--last", "5", "--json"]);
+    repo.in_env(&mut command, &repo.path().join("clone"));
+    for (name, _) in std::env::vars_os() {
+        let name = name.to_string_lossy();
+        if crate::common::IRIS_ENV_PREFIXES
+            .iter()
+            .any(|p| name.starts_with(p))
+        {
+            command.env_remove(name.as_ref());
+        }
+    }
+    command.envs(env.iter().copied());
+    let out = command.output().unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+    let err = stderr(&out);
+    assert!(err.contains("evaluating 1 commit(s)"), "{err}");
+    assert!(
+        err.contains("not in this shallow clone (`git fetch --unshallow`"),
+        "{err}"
+    );
+    assert_eq!(json_lines(&stdout(&out)).len(), 2);
+}

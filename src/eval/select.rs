@@ -100,6 +100,13 @@ enum Skip {
 }
 
 fn why_skip(repo: &GitRepo, commit: &CommitInfo, filters: &Filters) -> Result<Option<Skip>> {
+    if commit.parent_count == 0 && repo.is_shallow() {
+        // The clone's edge: said, so the user learns why the history ran out.
+        return Ok(Some(Skip::Filtered(
+            "its parent is not in this shallow clone (`git fetch --unshallow` brings the history)"
+                .into(),
+        )));
+    }
     if commit.parent_count == 0 {
         return Ok(Some(Skip::Shape(
             "the first commit has no parent to replay it on".into(),

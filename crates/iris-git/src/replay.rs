@@ -38,6 +38,8 @@ impl Replay {
             .tempdir()
             .map_err(io("cannot create a temporary directory for the replay"))?;
         let init = Repository::init(dir.path())?;
+        // No reflog: the branch's earlier positions are later commits of the history.
+        init.config()?.set_bool("core.logAllRefUpdates", false)?;
         let alternates = init.path().join("objects").join("info").join("alternates");
         let objects = source.objects_dir();
         std::fs::write(&alternates, format!("{}\n", objects.display()))
@@ -73,6 +75,13 @@ impl Replay {
         self.repo
             .reference(&branch, parent.id(), true, "iris eval: replay")?;
         self.repo.set_head(&branch)?;
+        // Whatever logged the move anyway: an earlier position (HEAD@{1}) would be the commit
+        // replayed before, which comes after this one in the history.
+        for name in [branch.as_str(), "HEAD"] {
+            if self.repo.reflog(name).is_ok_and(|log| !log.is_empty()) {
+                self.repo.reflog_delete(name)?;
+            }
+        }
         let mut checkout = CheckoutBuilder::new();
         checkout.force().remove_untracked(true);
         self.repo
@@ -109,6 +118,11 @@ impl GitRepo {
             files: stats.files_changed(),
             lines: stats.insertions() + stats.deletions(),
         })
+    }
+
+    /// Whether this is a shallow clone: its oldest commits show no parents.
+    pub fn is_shallow(&self) -> bool {
+        self.repo.is_shallow()
     }
 
     /// The commit `rev`'s first parent (`None` for a root commit) and its tree: the change it
@@ -192,7 +206,8 @@ mod tests {
                 committed.lines().count()
             );
             assert_eq!(git(replay.root(), &["diff", "--name-only"]), "");
-            // The history ends at the parent; no ref leads further.
+            // The history ends at the parent; no ref leads further, nor a reflog entry.
+            assert_eq!(git(replay.root(), &["reflog", "--all"]), "", "{rev}");
             let log = git(replay.root(), &["log", "--all", "--format=%s"]);
             let expected = git(&repo.path(), &["log", "--format=%s", &format!("{id}^")]);
             assert_eq!(log, expected, "{rev}");
@@ -250,6 +265,14 @@ mod tests {
             (Some(head), tree.clone())
         );
         assert_eq!(source.staged_change(true).unwrap(), (parent, tree));
+        // A shallow clone's oldest commit has a parent that is not there.
+        let shallow = TestRepo::new();
+        let url = format!("file://{}", repo.path().display());
+        shallow.git(&["clone", "-q", "--depth", "1", &url, "clone"]);
+        let clone = GitRepo::discover(&shallow.path().join("clone")).unwrap();
+        assert!(clone.is_shallow());
+        assert!(!source.is_shallow());
+        assert_eq!(clone.commit_info("HEAD").unwrap().parent_count, 0);
         let err = Replay::new(&source, "bad..name").err().unwrap();
         assert!(err.to_string().contains("not a valid branch name"));
     }
