@@ -7,6 +7,8 @@
 //!
 //! Run: `cargo bench --bench eval` (in a clone with at least 20 commits of history).
 
+#[path = "support/careful.rs"]
+mod careful;
 #[path = "../tests/common/mod.rs"]
 mod common;
 
@@ -15,13 +17,8 @@ use std::process::Command;
 
 use common::agent::commit_json;
 use common::fake_provider::{FakeProvider, Need, Step};
-use iris_core::change::relevance::is_lock_or_generated;
-use iris_core::change::{SizeBucket, rank_files, size_bucket};
 use iris_git::{DiffTarget, GitRepo};
 use serde_json::{Value, json};
-
-/// Files whose diffs a careful model reads on a change that is not Small.
-const TOP_FILES: usize = 5;
 
 fn main() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
@@ -97,25 +94,12 @@ fn needs(repo: &GitRepo, id: &str) -> Vec<Need> {
         from: format!("{id}^"),
         to: id.to_string(),
     };
-    let diff = repo.diff_files(&target, &[]).expect("diff");
-    let lines = diff.iter().map(|f| f.additions + f.deletions).sum();
-    let small = size_bucket(diff.len(), lines, false) == SizeBucket::Small;
-    let top: Vec<String> = rank_files(&diff)
-        .iter()
-        .map(|s| s.file.path.clone())
-        .filter(|p| !is_lock_or_generated(p))
-        .take(if small { usize::MAX } else { TOP_FILES })
-        .collect();
     let mut needs = vec![Need {
         marker: "Files by relevance".into(),
         tool: "git_diff".into(),
         args: json!({"detail": "summary"}),
     }];
-    needs.extend(top.iter().map(|path| Need {
-        marker: format!("diff --git a/{path}"),
-        tool: "git_diff".into(),
-        args: json!({"detail": "standard", "files": top}),
-    }));
+    needs.extend(careful::diff_needs(repo, &target, json!({})));
     needs.push(Need {
         marker: "newest first".into(),
         tool: "git_log".into(),

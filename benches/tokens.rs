@@ -14,6 +14,9 @@
 #[path = "../tests/common/mod.rs"]
 mod common;
 use common::Iris;
+#[path = "support/careful.rs"]
+mod careful;
+use careful::diff_needs;
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -21,15 +24,11 @@ use std::process::Command;
 use common::TestRepo;
 use common::agent::commit_json;
 use common::fake_provider::{FakeProvider, Need, Step};
-use iris_core::change::relevance::is_lock_or_generated;
-use iris_core::change::{SizeBucket, rank_files, size_bucket};
 use iris_git::{DiffTarget, GitRepo};
 use serde_json::json;
 
 /// The release before issue 10.
 const BASELINE: &str = "cf3ab60";
-/// Files whose diffs a careful model reads on a change that is not Small.
-const TOP_FILES: usize = 5;
 
 fn main() {
     let baseline = baseline_binary();
@@ -177,38 +176,14 @@ fn commit_needs(repo: &TestRepo) -> Vec<Need> {
         tool: "git_diff".into(),
         args: json!({"detail": "summary"}),
     }];
-    needs.extend(diff_needs(repo, &DiffTarget::Staged, json!({})));
+    let git = GitRepo::discover(&repo.path()).expect("repository");
+    needs.extend(diff_needs(&git, &DiffTarget::Staged, json!({})));
     needs.push(Need {
         marker: "newest first".into(),
         tool: "git_log".into(),
         args: json!({"count": 10}),
     });
     needs
-}
-
-/// The full diffs of the files that matter, fetched in one call.
-fn diff_needs(repo: &TestRepo, target: &DiffTarget, range: serde_json::Value) -> Vec<Need> {
-    let git = GitRepo::discover(&repo.path()).expect("repository");
-    let diff = git.diff_files(target, &[]).expect("diff");
-    let lines = diff.iter().map(|f| f.additions + f.deletions).sum();
-    let small = size_bucket(diff.len(), lines, false) == SizeBucket::Small;
-    let top: Vec<String> = rank_files(&diff)
-        .iter()
-        .map(|s| s.file.path.clone())
-        .filter(|p| !is_lock_or_generated(p))
-        .take(if small { usize::MAX } else { TOP_FILES })
-        .collect();
-    let mut args = json!({"detail": "standard", "files": top});
-    if let (Some(args), Some(range)) = (args.as_object_mut(), range.as_object()) {
-        args.extend(range.clone());
-    }
-    top.iter()
-        .map(|path| Need {
-            marker: format!("diff --git a/{path}"),
-            tool: "git_diff".into(),
-            args: args.clone(),
-        })
-        .collect()
 }
 
 /// A branch of three commits over six modules, described as a pull request against `base`.
@@ -241,7 +216,8 @@ fn pr_scenario() -> Scenario {
             args: json!({"detail": "summary", "from": "base", "to": "HEAD"}),
         },
     ];
-    needs.extend(diff_needs(&repo, &target, range));
+    let git = GitRepo::discover(&repo.path()).expect("repository");
+    needs.extend(diff_needs(&git, &target, range));
     let answer = json!({
         "title": "Add the shape areas", "summary": "Area functions for six shapes.",
         "description": "", "changes": ["Area functions"], "testing": [],
