@@ -6,6 +6,8 @@
 //! distances say nothing here: run `iris eval` against your own model for those.
 //!
 //! Run: `cargo bench --bench eval` (in a clone with at least 20 commits of history).
+//! `IRIS_BENCH_REPO=DIR` evaluates another repository (bots' commits skipped),
+//! `IRIS_BENCH_BIN=PATH` another build of iris (an earlier one, to compare).
 
 #[path = "support/careful.rs"]
 mod careful;
@@ -21,7 +23,10 @@ use iris_git::{DiffTarget, GitRepo};
 use serde_json::{Value, json};
 
 fn main() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let root = std::env::var_os("IRIS_BENCH_REPO")
+        .map(std::path::PathBuf::from)
+        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).to_path_buf());
+    let root = root.as_path();
     let home = tempfile::tempdir().expect("home");
     // The first run only learns which commits eval chooses, in its order.
     let probe = FakeProvider::start(vec![Step::Repeat(Box::new(Step::text(answer())))]);
@@ -30,7 +35,7 @@ fn main() {
         .iter()
         .filter_map(|l| l["commit"].as_str().map(str::to_string))
         .collect();
-    let repo = GitRepo::discover(root).expect("this repository");
+    let repo = GitRepo::discover(root).expect("the repository");
     let script: Vec<Step> = commits
         .iter()
         .map(|id| Step::Careful {
@@ -43,7 +48,10 @@ fn main() {
     let summary = &lines.last().expect("a summary")["summary"];
     let written = summary["written"].as_u64().unwrap_or(0).max(1) as f64;
     let requests = fake.requests().len() as f64;
-    println!("iris eval --last 20 on this repository, the fake's careful model");
+    println!(
+        "iris eval --last 20 on {}, the fake's careful model",
+        root.display()
+    );
     println!("  commits evaluated      {}", commits.len());
     println!("  messages written       {}", summary["written"]);
     println!("  requests per message   {:.2}", requests / written);
@@ -65,8 +73,16 @@ fn answer() -> String {
 /// Runs `iris eval --last 20 --json` here against `fake`: its JSON lines and seconds.
 fn eval(root: &Path, home: &Path, fake: &FakeProvider) -> (Vec<Value>, f64) {
     let started = std::time::Instant::now();
-    let out = Command::new(env!("CARGO_BIN_EXE_iris"))
-        .args(["eval", "--last", "20", "--json"])
+    let bin = std::env::var("IRIS_BENCH_BIN").unwrap_or_else(|_| env!("CARGO_BIN_EXE_iris").into());
+    let out = Command::new(bin)
+        .args([
+            "eval",
+            "--last",
+            "20",
+            "--json",
+            "--skip-authors",
+            r"\[bot\]",
+        ])
         .current_dir(root)
         .env("HOME", home)
         .env("XDG_CONFIG_HOME", home.join("xdg"))

@@ -70,6 +70,12 @@ impl ProviderError {
         self.message.contains("still calling tools")
     }
 
+    /// Whether the model repeated its instructions instead of writing, twice
+    /// (`capability/generate.rs`).
+    pub fn is_echo(&self) -> bool {
+        self.message.starts_with(ECHOED)
+    }
+
     /// Whether the reply came but did not hold the artifact (`capability/conversation.rs`).
     pub fn is_unreadable(&self) -> bool {
         self.message.starts_with(UNREADABLE)
@@ -91,6 +97,9 @@ impl ProviderError {
     }
 }
 
+/// How a reply that repeated its instructions instead of writing is reported.
+pub(crate) const ECHOED: &str = "the model repeated the instructions instead of writing";
+
 /// How an artifact that could not be read from a reply is reported.
 pub(crate) const UNREADABLE: &str = "could not read the artifact from the model's reply";
 
@@ -104,6 +113,8 @@ pub fn failure_of(err: &anyhow::Error) -> iris_core::eval::Failure {
         if let Some(provider) = cause.downcast_ref::<ProviderError>() {
             return if provider.is_runaway() || provider.is_out_of_turns() {
                 Failure::Runaway
+            } else if provider.is_echo() {
+                Failure::Echo
             } else if provider.is_unreadable() {
                 Failure::Schema
             } else {
@@ -215,6 +226,7 @@ mod tests {
                 Failure::Schema,
             ),
             ("401: invalid key", Failure::Provider),
+            (&format!("{ECHOED} (twice)"), Failure::Echo),
         ];
         for (message, class) in cases {
             assert_eq!(failure_of(&provider(message)), class, "{message}");

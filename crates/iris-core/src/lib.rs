@@ -12,6 +12,8 @@
 //! - The project's conventions: [`commit_rules`] (commitlint and commitizen rules),
 //!   [`pr_template`] (pull request templates), [`ticket`] (ticket ids in branch names).
 //!   Finding their files is `iris-config`'s (`iris_config::project`).
+//! - [`history`]: which commits show how the repository's people write, and the sample of
+//!   them a commit message is written after.
 //! - [`eval`]: scores of written commit messages against their authors' (`iris eval`).
 //! - [`paths`]: repository-relative path checks.
 //! - [`protocol`]: the agent's vocabulary (events, progress, risk, safety modes, approvals).
@@ -25,6 +27,7 @@ pub mod artifact;
 pub mod change;
 pub mod commit_rules;
 pub mod eval;
+pub mod history;
 pub mod languages;
 pub mod paths;
 pub mod pr_template;

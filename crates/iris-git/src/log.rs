@@ -1,6 +1,7 @@
 //! `git log`: recent commits, or the commits of a range.
 
 use git2::{Commit, Sort};
+use iris_core::history::{Author, PastCommit};
 use serde::Serialize;
 
 use super::info::short_id;
@@ -106,6 +107,50 @@ impl GitRepo {
         Ok(found)
     }
 
+    /// The last `count` commits of HEAD as the history sample reads them: title, body,
+    /// author, parents, and for a non-merge the paths it changed (names only, no contents
+    /// read).
+    pub fn past_commits(&self, count: usize) -> Result<Vec<PastCommit>> {
+        let mut past = Vec::new();
+        for info in self.log(count)? {
+            let commit = self.resolve_commit(&info.id)?;
+            let files = if commit.parent_count() < 2 {
+                let parent = commit.parent(0).ok().map(|p| p.tree()).transpose()?;
+                let diff =
+                    self.repo
+                        .diff_tree_to_tree(parent.as_ref(), Some(&commit.tree()?), None)?;
+                diff.deltas()
+                    .filter_map(|d| d.new_file().path().or_else(|| d.old_file().path()))
+                    .map(|p| p.to_string_lossy().into_owned())
+                    .collect()
+            } else {
+                Vec::new()
+            };
+            let body = info
+                .message
+                .split_once('\n')
+                .map(|(_, rest)| rest.trim().to_string())
+                .unwrap_or_default();
+            past.push(PastCommit {
+                title: info.summary,
+                body,
+                author_name: info.author_name,
+                author_email: info.author_email,
+                parents: info.parent_count,
+                files,
+            });
+        }
+        Ok(past)
+    }
+
+    /// Who commits here: git's `user.name` and `user.email` (`None` when neither is set).
+    pub fn author(&self) -> Option<Author> {
+        let config = self.repo.config().ok()?;
+        let name = config.get_string("user.name").unwrap_or_default();
+        let email = config.get_string("user.email").unwrap_or_default();
+        (!name.is_empty() || !email.is_empty()).then_some(Author { name, email })
+    }
+
     /// One commit's facts.
     pub fn commit_info(&self, rev: &str) -> Result<CommitInfo> {
         Ok(CommitInfo::from_commit(&self.resolve_commit(rev)?))
@@ -119,23 +164,6 @@ impl GitRepo {
             })
             .collect()
     }
-}
-
-/// Automation accounts that are not contributors in a changelog's sense.
-pub fn is_bot(name: &str, email: &str) -> bool {
-    let name = name.to_ascii_lowercase();
-    let email = email.to_ascii_lowercase();
-    name.ends_with("[bot]")
-        || email.contains("[bot]@")
-        || [
-            "dependabot",
-            "renovate",
-            "github-actions",
-            "greenkeeper",
-            "snyk-bot",
-        ]
-        .iter()
-        .any(|bot| name.starts_with(bot) || email.starts_with(bot))
 }
 
 /// Days since 1970-01-01 to a (year, month, day) in the proleptic Gregorian calendar
@@ -165,12 +193,19 @@ mod tests {
     }
 
     #[test]
-    fn bots_are_recognised() {
-        assert!(is_bot(
-            "dependabot[bot]",
-            "49699333+dependabot[bot]@users.noreply.github.com"
-        ));
-        assert!(is_bot("renovate-bot", "bot@renovateapp.com"));
-        assert!(!is_bot("Ada Lovelace", "ada@example.com"));
+    fn past_commits_carry_their_paths_and_bodies() {
+        let test = iris_testkit::TestRepo::new();
+        test.write("a.txt", "one\n");
+        test.commit_all("First");
+        test.write("b/c.txt", "two\n");
+        test.commit_all("Add c\n\nBecause.");
+        let repo = GitRepo::discover(&test.path()).unwrap();
+        let past = repo.past_commits(10).unwrap();
+        assert_eq!(past.len(), 2);
+        assert_eq!(past[0].title, "Add c");
+        assert_eq!(past[0].body, "Because.");
+        assert_eq!(past[0].files, ["b/c.txt"]);
+        assert_eq!(past[1].files, ["a.txt"]);
+        assert!(repo.author().is_some());
     }
 }

@@ -82,6 +82,11 @@ impl Replay {
                 self.repo.reflog_delete(name)?;
             }
         }
+        // The commit's author is the one committing: the sample prefers their messages.
+        let author = commit.author();
+        let mut config = self.repo.config()?.open_level(git2::ConfigLevel::Local)?;
+        config.set_str("user.name", &String::from_utf8_lossy(author.name_bytes()))?;
+        config.set_str("user.email", &String::from_utf8_lossy(author.email_bytes()))?;
         let mut checkout = CheckoutBuilder::new();
         checkout.force().remove_untracked(true);
         self.repo
@@ -198,6 +203,11 @@ mod tests {
                 &["diff", "--name-status", "-M", &format!("{id}^"), &id],
             );
             assert_eq!(staged, committed, "{rev}");
+            // The commit's author is the one committing.
+            assert_eq!(
+                git(replay.root(), &["config", "user.name"]),
+                git(&repo.path(), &["log", "-1", "--format=%an", &id])
+            );
             // Nothing unstaged, nothing untracked.
             assert_eq!(
                 git(replay.root(), &["status", "--porcelain"])

@@ -8,6 +8,7 @@ use crate::tools::git::{GitLog, GitLogArgs};
 use crate::tools::git_diff::evidence as diff_evidence;
 use crate::tools::{IrisTool, ToolContext, blocking};
 use iris_core::artifact::ArtifactKind;
+use iris_core::history;
 use iris_git::DiffTarget;
 
 /// Characters of diff evidence for a hosted model (about 4,000 tokens): a Small change whole
@@ -26,8 +27,8 @@ pub fn without_evidence(request: &str) -> &str {
         .map_or(request, |(before, _)| before)
 }
 
-/// Recent commits shown for a commit message's style.
-const STYLE_COMMITS: usize = 10;
+/// Recent commits the style sample is chosen from.
+const STYLE_HISTORY: usize = 200;
 
 /// The evidence for `kind` over `scope`, as a section to append to the request. Whatever
 /// cannot be gathered is left for the model's tools, with the reason.
@@ -65,15 +66,7 @@ pub async fn gather(
         parts.push(log(ctx, commits).await);
     }
     if kind == ArtifactKind::Commit {
-        let recent = GitLogArgs {
-            count: Some(STYLE_COMMITS),
-            from: None,
-            to: None,
-        };
-        parts.push(format!(
-            "How this repository writes its commit messages:\n{}",
-            log(ctx, recent).await
-        ));
+        parts.push(style_sample(ctx, targets(scope)).await);
     }
     format!(
         "{HEADING}\n\n{}",
@@ -83,6 +76,23 @@ pub async fn gather(
             .collect::<Vec<_>>()
             .join("\n\n")
     )
+}
+
+/// How the repository's people write their messages: the sample of their recent commits
+/// that fits a change to the files of `targets` best (see [`iris_core::history`]).
+async fn style_sample(ctx: &ToolContext, targets: Vec<DiffTarget>) -> String {
+    let sample = blocking(ctx, move |ctx| {
+        let repo = ctx.repo()?;
+        let mut files = Vec::new();
+        for target in &targets {
+            files.extend(repo.changed_files(target)?.into_iter().map(|f| f.path));
+        }
+        let past = repo.past_commits(STYLE_HISTORY)?;
+        let chosen = history::sample(&past, &files, repo.author().as_ref());
+        Ok(history::render(&chosen, past.len()))
+    })
+    .await;
+    sample.unwrap_or_else(|e| format!("(the commit history could not be read: {e})"))
 }
 
 async fn log(ctx: &ToolContext, args: GitLogArgs) -> String {

@@ -7,7 +7,8 @@ use crate::capability::Capability;
 use crate::capability::conversation::Ask;
 use crate::iris::IrisAgent;
 use crate::output::{OutputError, parse_structured};
-use crate::{EventSink, ProviderError};
+use crate::{ECHOED, EventSink, ProviderError};
+use iris_core::artifact::echo::echoed;
 use iris_core::artifact::{Artifact, Critique, OutputType};
 use iris_core::protocol::AgentEvent;
 
@@ -94,9 +95,43 @@ impl IrisAgent {
         })
     }
 
+    /// The artifact from the main agent. A reply that repeats the instructions instead of
+    /// writing is asked again once, the echo named; a second one is a failure.
+    async fn draft<T: Artifact + Send + 'static>(
+        &self,
+        cap: &Capability,
+        preamble: &str,
+        request: &str,
+        sink: &EventSink,
+    ) -> anyhow::Result<(T, Spent)> {
+        let (artifact, spent) = self.attempt::<T>(cap, preamble, request, sink).await?;
+        let Some(echo) = echoed(&serde_json::to_value(&artifact)?, preamble) else {
+            return Ok((artifact, spent));
+        };
+        sink.send(AgentEvent::Status(
+            "the reply repeated the instructions; asking again".into(),
+        ));
+        let again = format!(
+            "{request}\n\n## Your previous reply\nIts {} was \"{}\": a copy of the \
+             instructions, not the {} itself. Write it from the evidence, in your own words.",
+            echo.field,
+            echo.text,
+            T::OUTPUT_TYPE.name()
+        );
+        let (artifact, more) = self.attempt::<T>(cap, preamble, &again, sink).await?;
+        match echoed(&serde_json::to_value(&artifact)?, preamble) {
+            None => Ok((artifact, spent + more)),
+            Some(echo) => Err(ProviderError::new(
+                &self.main,
+                format!("{ECHOED} (twice; its {} was \"{}\")", echo.field, echo.text),
+            )
+            .into()),
+        }
+    }
+
     /// One attempt: the main agent with every tool, then the artifact read from its reply.
     /// A context overflow is retried once with the summary-only strategy.
-    async fn draft<T: Artifact + Send + 'static>(
+    async fn attempt<T: Artifact + Send + 'static>(
         &self,
         cap: &Capability,
         preamble: &str,

@@ -13,6 +13,7 @@ use iris_core::artifact::{
     Artifact, ArtifactKind, Changelog, GeneratedMessage, PullRequest, ReleaseNotes, Review,
 };
 use iris_core::commit_rules::{CommitRules, Violation, error_count};
+use iris_core::history;
 use iris_core::pr_template::Template;
 use iris_core::protocol::AgentEvent;
 use iris_core::ticket::{self, Ticket};
@@ -248,7 +249,8 @@ impl IrisAgent {
                 .log(ticket::HISTORY)
                 .unwrap_or_default()
                 .into_iter()
-                .filter(|c| c.parent_count < 2)
+                // The same commits the style sample is chosen from: people's, no merges.
+                .filter(|c| history::by_people(c.parent_count, &c.author_name, &c.author_email))
                 .map(|c| c.message)
                 .collect();
             Ticket::find(&branch, &history)

@@ -8,6 +8,7 @@ mod changelog;
 mod commit;
 pub(crate) mod commit_body;
 mod critique;
+pub mod echo;
 pub mod intent;
 mod kind;
 pub(crate) mod markdown;

@@ -16,6 +16,8 @@ pub enum Failure {
     Deadline,
     /// The reply did not hold the artifact's JSON.
     Schema,
+    /// The reply repeated its instructions instead of writing, even when asked again.
+    Echo,
     /// The provider refused or could not be reached.
     Provider,
     Other,
@@ -27,6 +29,7 @@ impl Failure {
             Failure::Runaway => "runaway",
             Failure::Deadline => "deadline",
             Failure::Schema => "schema",
+            Failure::Echo => "echo",
             Failure::Provider => "provider",
             Failure::Other => "other",
         }

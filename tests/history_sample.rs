@@ -1,0 +1,159 @@
+//! Writing like the repository's people (issue 29): the history sample a commit message is
+//! written after, and replies that repeat their instructions instead of writing.
+
+use crate::common::agent::{commit_json, failure, openai_env, run, staged_repo, success};
+use crate::common::fake_provider::{FakeProvider, Step};
+use crate::common::{TestRepo, stderr};
+
+/// A history with a bot's commits, a merge, and people's commits, some of them to
+/// `src/lib.rs`, the file the staged change touches.
+fn mixed_history() -> TestRepo {
+    let repo = staged_repo();
+    repo.git(&["stash", "-q"]);
+    let commit_as = |name: &str, email: &str, file: &str, message: &str| {
+        repo.write(file, format!("{message}\n"));
+        repo.git(&["add", "-A"]);
+        repo.git(&[
+            "-c",
+            &format!("user.name={name}"),
+            "-c",
+            &format!("user.email={email}"),
+            "commit",
+            "-q",
+            "-m",
+            message,
+        ]);
+    };
+    commit_as(
+        "Ada",
+        "ada@people.example",
+        "src/lib.rs",
+        "Tune the numbers in lib",
+    );
+    commit_as(
+        "dependabot[bot]",
+        "bot@bots.example",
+        "Cargo.toml",
+        "build(deps): bump serde from 1.0 to 1.1",
+    );
+    commit_as(
+        "Bob",
+        "bob@people.example",
+        "docs/a.md",
+        "Describe the numbers\n\nA page for each.",
+    );
+    repo.git(&["checkout", "-q", "-b", "side"]);
+    commit_as("Cy", "cy@people.example", "docs/b.md", "Add a side page");
+    repo.git(&["checkout", "-q", "-"]);
+    repo.git(&[
+        "merge",
+        "-q",
+        "--no-ff",
+        "-m",
+        "Merge branch 'side'",
+        "side",
+    ]);
+    commit_as(
+        "renovate[bot]",
+        "bot@renovate.example",
+        "renovate.json",
+        "chore(deps): update rust",
+    );
+    repo.git(&["checkout", "-q", "stash@{0}", "--", "src/lib.rs"]);
+    repo.git(&["stash", "drop", "-q"]);
+    repo.git(&["add", "-A"]);
+    repo
+}
+
+#[test]
+fn a_small_commit_is_written_after_its_peoples_messages_not_bots_or_merges() {
+    let repo = mixed_history();
+    let fake = FakeProvider::start(vec![Step::text(commit_json("Add two()", ""))]);
+    success(&run(&repo, &["gen", "--print"], &openai_env(&fake)));
+    let body = fake.requests()[0].raw_body.clone();
+    let sample = body
+        .split("How this repository's people write their commit messages")
+        .nth(1)
+        .expect("the sample is in the request");
+    let sample = sample.split("\\n\\n").next().unwrap_or(sample);
+    // The commit to the same file first; people only; no addresses, no dates.
+    let lines: Vec<&str> = sample
+        .split("\\n")
+        .filter(|l| l.starts_with("- "))
+        .collect();
+    assert_eq!(lines[0], "- Tune the numbers in lib", "{sample}");
+    assert!(
+        sample.contains("- Describe the numbers\\n  A page for each."),
+        "{sample}"
+    );
+    assert!(sample.contains("- Add a side page"), "{sample}");
+    for absent in [
+        "bump serde",
+        "update rust",
+        "Merge branch",
+        "@people.example",
+        "@bots.example",
+    ] {
+        assert!(!sample.contains(absent), "{absent} in {sample}");
+    }
+    let date = repo.git(&["log", "-1", "--format=%as"]);
+    assert!(!body.contains(date.trim()), "a date in the request");
+}
+
+#[test]
+fn a_history_of_only_bots_and_merges_is_said_and_the_default_style_taken() {
+    let repo = TestRepo::new();
+    repo.write("a.txt", "one\n");
+    repo.git(&["add", "-A"]);
+    repo.git(&[
+        "-c",
+        "user.name=dependabot[bot]",
+        "commit",
+        "-q",
+        "-m",
+        "build(deps): bump a",
+    ]);
+    repo.write("a.txt", "two\n");
+    repo.git(&["add", "-A"]);
+    let fake = FakeProvider::start(vec![Step::text(commit_json("Change a", ""))]);
+    success(&run(&repo, &["gen", "--print"], &openai_env(&fake)));
+    let body = &fake.requests()[0].raw_body;
+    assert!(body.contains("only merges and automated commits"), "{body}");
+    assert!(!body.contains("bump a"));
+}
+
+/// A title copied from the schema's description of it.
+const ECHO: &str = "The subject line: imperative mood (\"Add\", \"Fix\"), at most 72 characters";
+
+#[test]
+fn a_reply_that_repeats_the_instructions_is_asked_again_once() {
+    let repo = staged_repo();
+    let fake = FakeProvider::start(vec![
+        Step::text(commit_json(ECHO, "")),
+        Step::text(commit_json("Add two()", "")),
+    ]);
+    let out = run(&repo, &["gen", "--print"], &openai_env(&fake));
+    assert_eq!(success(&out).trim(), "Add two()");
+    let requests = fake.requests();
+    assert_eq!(requests.len(), 2);
+    let again = &requests[1].raw_body;
+    assert!(again.contains("Your previous reply"), "{again}");
+    assert!(again.contains("Its title was"), "{again}");
+}
+
+#[test]
+fn a_second_echo_is_a_clear_failure() {
+    let repo = staged_repo();
+    let fake = FakeProvider::start(vec![
+        Step::text(commit_json(ECHO, "")),
+        Step::text(commit_json(ECHO, "")),
+    ]);
+    let out = run(&repo, &["gen", "--print"], &openai_env(&fake));
+    let line = failure(&out, 4);
+    assert!(
+        line.contains("the model repeated the instructions instead of writing"),
+        "{line}\n{}",
+        stderr(&out)
+    );
+    assert_eq!(fake.requests().len(), 2);
+}
