@@ -14,7 +14,7 @@ use serde_json::Value;
 const RUN: usize = 7;
 /// A shorter field echoes only when it is a run of the instructions whole, and has this many
 /// words at least.
-const MIN_WORDS: usize = 4;
+const MIN_WORDS: usize = 5;
 /// Characters of the echoed text quoted back.
 const QUOTED: usize = 80;
 
@@ -91,7 +91,8 @@ mod tests {
     const INSTRUCTIONS: &str = "## Output\nReply with JSON. \"title\": The subject line: \
         imperative mood (\"Add\", \"Fix\"), at most 72 characters, no trailing period. \
         \"message\": The body: why the change was made and what it does, in plain text \
-        wrapped at about 72 columns. Empty when the title says everything.";
+        wrapped at about 72 columns. Empty when the title says everything. Write a body that \
+        explains what changed and why.";
 
     #[test]
     fn a_copied_description_is_an_echo() {
@@ -117,6 +118,8 @@ mod tests {
             json!({"title": "Add the title check", "message": "The subject line of a commit is now checked at most once."}),
             json!({"title": "Fix the body wrapping at 72 columns", "message": "Wrapped in plain text."}),
             json!({"title": "Add", "message": "Fix"}),
+            // Four words of a sentence of them ("a body that explains what changed and why").
+            json!({"title": "Change the code", "message": "What changed and why."}),
             json!({"findings": [{"title": "Unchecked index", "body": "The change does not check the index before it reads."}]}),
         ] {
             assert_eq!(echoed(&reply, INSTRUCTIONS), None, "{reply}");
