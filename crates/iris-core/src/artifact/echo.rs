@@ -2,19 +2,21 @@
 //! fields with the nearest text it has seen, which is often the field's own description ("The
 //! subject line: imperative mood ...") or a sentence of the prompt.
 //!
-//! A field echoes when it shares a run of [`RUN`] words in a row with the instructions, or,
-//! when shorter, is a run of them whole (at least [`MIN_WORDS`] words). Words are compared
-//! lowercased, without punctuation, so a few common words in common never count.
+//! A field echoes when at least half of its words (five at least) sit in runs of [`RUN`] or
+//! more words in a row that the instructions hold too, or when it carries a run of
+//! [`SENTENCE`] of them (a copied sentence in a longer text). Words are compared lowercased,
+//! without punctuation, so a few words in common never count.
 
 use std::collections::HashSet;
 
 use serde_json::Value;
 
-/// Words in a row that, shared with the instructions, make a field an echo of them.
-const RUN: usize = 7;
-/// A shorter field echoes only when it is a run of the instructions whole, and has this many
-/// words at least.
-const MIN_WORDS: usize = 5;
+/// The shortest run of words in a row that counts as shared with the instructions.
+const RUN: usize = 4;
+/// A field with fewer words shared than this is no echo, however short.
+const MIN_SHARED: usize = 5;
+/// A run this long is a copied sentence, whatever else the field says.
+const SENTENCE: usize = 8;
 /// Characters of the echoed text quoted back.
 const QUOTED: usize = 80;
 
@@ -30,24 +32,29 @@ pub struct Echo {
 /// The first field of `artifact` (its JSON) that repeats `instructions`, if any.
 pub fn echoed(artifact: &Value, instructions: &str) -> Option<Echo> {
     let source = words(instructions);
-    let mut runs: Vec<HashSet<&[String]>> = Vec::new();
-    for n in MIN_WORDS..=RUN {
-        runs.push(source.windows(n).collect());
-    }
+    let runs: HashSet<&[String]> = source.windows(RUN).collect();
     let mut fields = Vec::new();
     strings(artifact, String::new(), &mut fields);
     fields.into_iter().find_map(|(field, text)| {
         let said = words(&text);
-        let echoes = match said.len() {
-            n if n < MIN_WORDS => false,
-            n if n < RUN => runs[n - MIN_WORDS].contains(said.as_slice()),
-            _ => said.windows(RUN).any(|w| runs[RUN - MIN_WORDS].contains(w)),
-        };
-        echoes.then(|| Echo {
+        echoes(&said, &runs).then(|| Echo {
             field,
             text: text.chars().take(QUOTED).collect(),
         })
     })
+}
+
+/// Whether `said` is mostly, or holds a sentence of, runs the instructions hold.
+fn echoes(said: &[String], runs: &HashSet<&[String]>) -> bool {
+    let mut shared = vec![false; said.len()];
+    for (i, window) in said.windows(RUN).enumerate() {
+        if runs.contains(window) {
+            shared[i..i + RUN].fill(true);
+        }
+    }
+    let count = shared.iter().filter(|&&s| s).count();
+    let longest = shared.split(|&s| !s).map(<[bool]>::len).max().unwrap_or(0);
+    (count >= MIN_SHARED && count * 2 >= said.len()) || longest >= SENTENCE
 }
 
 /// Lowercased words: runs of letters and digits.
@@ -110,6 +117,16 @@ mod tests {
         // A short field that is a piece of them whole.
         let reply = json!({"title": "Imperative mood (Add, Fix), at most"});
         assert_eq!(echoed(&reply, INSTRUCTIONS).unwrap().field, "title");
+        // Mostly theirs, with a word or two of its own (what SmolLM2 wrote on fd).
+        for title in [
+            "The subject line: imperative mood (Added),",
+            "The subject line: Imperative mood (Add), Git_diff.git (git_diff.yaml)",
+        ] {
+            assert!(
+                echoed(&json!({ "title": title }), INSTRUCTIONS).is_some(),
+                "{title}"
+            );
+        }
     }
 
     #[test]
