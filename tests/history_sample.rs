@@ -7,7 +7,7 @@ use crate::common::{TestRepo, stderr};
 
 /// A history with a bot's commits, a merge, and people's commits, some of them to
 /// `src/lib.rs`, the file the staged change touches.
-fn mixed_history() -> TestRepo {
+pub(crate) fn mixed_history() -> TestRepo {
     let repo = staged_repo();
     repo.git(&["stash", "-q"]);
     let commit_as = |name: &str, email: &str, file: &str, message: &str| {

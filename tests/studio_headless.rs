@@ -1165,3 +1165,42 @@ async fn pr_mode_shows_the_repositorys_template_filled_in() {
             .contains("<!-- What changes. -->")
     );
 }
+
+/// The studio's commit request carries the history sample too: the people's commits, the one
+/// to the same file first, no bot's, no merge, no address.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_studio_writes_a_small_commit_after_the_peoples_messages() {
+    let repo = crate::history_sample::mixed_history();
+    let fake = FakeProvider::start(vec![Step::text(
+        json!({"emoji": null, "title": "Add two()", "message": ""}).to_string(),
+    )]);
+    let mut studio = Headless::new(&repo, &fake, Mode::Explore);
+    studio.runner.run(Effect::LoadStatus);
+    studio
+        .pump_until("the status", |s| !s.changes.loading && !s.diff.loading)
+        .await;
+    studio.command(Command::ModeCommit);
+    studio
+        .pump_until("the generated message", |s| {
+            s.task.is_none() && !s.artifacts[&ArtifactKind::Commit].is_empty()
+        })
+        .await;
+    let body = fake.requests()[0].raw_body.clone();
+    let sample = body
+        .split("How this repository's people write their commit messages")
+        .nth(1)
+        .expect("the sample is in the studio's request");
+    let sample = sample.split("\\n\\n").next().unwrap_or(sample);
+    assert!(
+        sample.contains("\\n- Tune the numbers in lib\\n"),
+        "{sample}"
+    );
+    for absent in [
+        "bump serde",
+        "update rust",
+        "Merge branch",
+        "@people.example",
+    ] {
+        assert!(!sample.contains(absent), "{absent} in {sample}");
+    }
+}
