@@ -157,3 +157,35 @@ fn a_second_echo_is_a_clear_failure() {
     );
     assert_eq!(fake.requests().len(), 2);
 }
+
+/// For a local server the schema goes bare and its field guidance as prose (a small model
+/// copies a description standing next to its field into it); a hosted model keeps the
+/// descriptions in the schema.
+#[test]
+fn a_local_server_gets_the_field_guidance_as_prose_not_inside_the_schema() {
+    use crate::common::agent::Wire;
+    let repo = staged_repo();
+    for wire in [Wire::Chat, Wire::Responses] {
+        let fake = FakeProvider::start(vec![Step::text(commit_json("Add two()", ""))]);
+        success(&run(&repo, &["gen", "--print"], &wire.env(&fake)));
+        let request = &fake.requests()[0];
+        let body = &request.raw_body;
+        let guidance = "What each field holds:\\n- `emoji`:";
+        if wire == Wire::Chat {
+            let schema = &request.body["response_format"]["json_schema"]["schema"];
+            assert!(schema.is_object(), "{body}");
+            assert!(!schema.to_string().contains("description"), "{schema}");
+            assert!(body.contains(guidance), "{body}");
+            assert!(
+                body.contains("- `title`: The subject line: imperative mood"),
+                "{body}"
+            );
+        } else {
+            assert!(!body.contains(guidance), "{body}");
+            assert!(
+                body.contains("\\\"description\\\""),
+                "hosted: the schema keeps them"
+            );
+        }
+    }
+}

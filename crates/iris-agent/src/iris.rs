@@ -18,6 +18,7 @@ use crate::tools::subagent::Subagents;
 use crate::tools::workspace::Notes;
 use crate::{AgentSettings, EventSink, ProviderSpec};
 use iris_core::artifact::OutputType;
+use iris_core::artifact::schema::split_descriptions;
 use iris_core::secrets::Scanner;
 
 /// Who Iris is, before any capability's task.
@@ -196,7 +197,20 @@ impl IrisAgent {
             self.style.gitmoji,
             &self.style.instructions,
         )?;
-        let format = if output.is_structured() {
+        let format = if output.is_structured() && self.main.kind.is_local() {
+            // A small local model copies a description standing next to its field into the
+            // field: the schema goes bare, the guidance as prose.
+            let (bare, guidance) = split_descriptions(&output.schema());
+            let fields: Vec<String> = guidance
+                .iter()
+                .map(|(field, text)| format!("- `{field}`: {text}"))
+                .collect();
+            format!(
+                "{}\n\nWhat each field holds:\n{}",
+                json_output(&bare)?,
+                fields.join("\n")
+            )
+        } else if output.is_structured() {
             json_output(&output.schema())?
         } else {
             "## Output\nReply in concise markdown.".to_string()
@@ -230,7 +244,10 @@ impl IrisAgent {
         (output.is_structured()
             && self.settings.structured_output
             && !self.learned.schema_refused())
-        .then(|| output.schema())
+        .then(|| match self.main.kind.is_local() {
+            true => split_descriptions(&output.schema()).0,
+            false => output.schema(),
+        })
     }
 
     /// Every tool the main agent gets, with subagents on the fast model reporting to `sink`

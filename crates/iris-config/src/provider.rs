@@ -20,6 +20,12 @@ pub enum ProviderKind {
 }
 
 impl ProviderKind {
+    /// A server the user runs (Ollama, or any Chat Completions server such as llama.cpp):
+    /// usually a small model on a CPU.
+    pub fn is_local(self) -> bool {
+        matches!(self, Self::Ollama | Self::OpenAiCompatible)
+    }
+
     pub const ALL: [ProviderKind; 5] = [
         Self::OpenAi,
         Self::Anthropic,

@@ -38,9 +38,10 @@ pub async fn gather(
     kind: ArtifactKind,
     scope: &Scope,
 ) -> String {
-    let diff_budget = match provider {
-        ProviderKind::OpenAiCompatible | ProviderKind::Ollama => LOCAL_DIFF_BUDGET,
-        ProviderKind::OpenAi | ProviderKind::Anthropic | ProviderKind::Gemini => DIFF_BUDGET,
+    let diff_budget = if provider.is_local() {
+        LOCAL_DIFF_BUDGET
+    } else {
+        DIFF_BUDGET
     };
     // Changelog and release notes are written from a range's commits, a PR from its diff
     // and its commits, everything else from its diff.

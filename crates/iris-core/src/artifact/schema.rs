@@ -53,9 +53,73 @@ fn make_strict(node: &mut Value) {
     }
 }
 
+/// `schema` without its `description`s, and each description with the path of the field it
+/// describes (`title`, `findings[].body`): for a small model, which fills the fields of a
+/// schema with the nearest text it has seen, the guidance goes in the prompt as prose.
+pub fn split_descriptions(schema: &Value) -> (Value, Vec<(String, String)>) {
+    let mut bare = schema.clone();
+    let mut guidance = Vec::new();
+    strip(&mut bare, String::new(), &mut guidance);
+    (bare, guidance)
+}
+
+fn strip(node: &mut Value, path: String, guidance: &mut Vec<(String, String)>) {
+    let Value::Object(object) = node else { return };
+    if let Some(Value::String(text)) = object.remove("description")
+        && !path.is_empty()
+    {
+        guidance.push((path.clone(), text));
+    }
+    if let Some(Value::Object(properties)) = object.get_mut("properties") {
+        for (name, child) in properties.iter_mut() {
+            let child_path = if path.is_empty() {
+                name.clone()
+            } else {
+                format!("{path}.{name}")
+            };
+            strip(child, child_path, guidance);
+        }
+    }
+    if let Some(items) = object.get_mut("items") {
+        strip(items, format!("{path}[]"), guidance);
+    }
+    for key in ["anyOf", "oneOf"] {
+        if let Some(Value::Array(variants)) = object.get_mut(key) {
+            for variant in variants {
+                strip(variant, path.clone(), guidance);
+            }
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn descriptions_come_out_of_the_schema_with_their_fields() {
+        let (bare, guidance) = split_descriptions(&provider_schema::<crate::artifact::Review>());
+        assert!(!bare.to_string().contains("\"description\""), "{bare}");
+        let fields: Vec<&str> = guidance.iter().map(|(f, _)| f.as_str()).collect();
+        assert!(fields.contains(&"summary"), "{fields:?}");
+        assert!(
+            fields.iter().any(|f| f.starts_with("findings[].")),
+            "{fields:?}"
+        );
+        // Only descriptions go: the shape stays.
+        let described = provider_schema::<crate::artifact::Review>();
+        let keys = |v: &Value| -> Vec<String> {
+            v["properties"]
+                .as_object()
+                .unwrap()
+                .keys()
+                .cloned()
+                .collect()
+        };
+        assert_eq!(keys(&bare), keys(&described));
+        assert_eq!(bare["required"], described["required"]);
+        assert_eq!(bare["additionalProperties"], false);
+    }
     use serde::{Deserialize, Serialize};
 
     #[derive(Default, Serialize, Deserialize, JsonSchema)]
