@@ -65,17 +65,22 @@ pub(crate) fn mixed_history() -> TestRepo {
     repo
 }
 
+/// The history sample in a request's raw body, up to its end (JSON-escaped line breaks).
+pub(crate) fn sample_in(body: &str) -> &str {
+    let sample = body
+        .split("How this repository's people write their commit messages")
+        .nth(1)
+        .expect("the sample is in the request");
+    sample.split("\\n\\n").next().unwrap_or(sample)
+}
+
 #[test]
 fn a_small_commit_is_written_after_its_peoples_messages_not_bots_or_merges() {
     let repo = mixed_history();
     let fake = FakeProvider::start(vec![Step::text(commit_json("Add two()", ""))]);
     success(&run(&repo, &["gen", "--print"], &openai_env(&fake)));
     let body = fake.requests()[0].raw_body.clone();
-    let sample = body
-        .split("How this repository's people write their commit messages")
-        .nth(1)
-        .expect("the sample is in the request");
-    let sample = sample.split("\\n\\n").next().unwrap_or(sample);
+    let sample = sample_in(&body);
     // The commit to the same file first; people only; no addresses, no dates.
     let lines: Vec<&str> = sample
         .split("\\n")

@@ -1186,11 +1186,7 @@ async fn the_studio_writes_a_small_commit_after_the_peoples_messages() {
         })
         .await;
     let body = fake.requests()[0].raw_body.clone();
-    let sample = body
-        .split("How this repository's people write their commit messages")
-        .nth(1)
-        .expect("the sample is in the studio's request");
-    let sample = sample.split("\\n\\n").next().unwrap_or(sample);
+    let sample = crate::history_sample::sample_in(&body);
     assert!(
         sample.contains("\\n- Tune the numbers in lib\\n"),
         "{sample}"
