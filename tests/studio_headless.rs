@@ -409,6 +409,8 @@ async fn generate_then_chat_edits_the_message_and_undo_brings_the_first_back() {
                 text: FIRST.to_string(),
                 versions: vec![FIRST.to_string(), SHORTER_TIDY.to_string()],
                 position: 0,
+                // Iris' last text, through her update tool.
+                by_iris: Some(SHORTER_TIDY.to_string()),
             },
         })
     );

@@ -83,6 +83,7 @@ mod tests {
             text: "second".into(),
             versions: vec!["first".into()],
             position: 1,
+            by_iris: Some("first".into()),
         };
         store.save(ArtifactKind::Commit, &draft).unwrap();
         store.save(ArtifactKind::Commit, &draft).unwrap();

@@ -13,4 +13,7 @@ pub struct Draft {
     /// Where in `versions` the user had stepped back to (`versions.len()`: the newest text).
     #[serde(default)]
     pub position: usize,
+    /// The text Iris last wrote (for `iris eval --accepted` when the commit comes later).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub by_iris: Option<String>,
 }

@@ -205,6 +205,7 @@ impl ArtifactBuffer {
             text: self.text(),
             versions: self.versions.clone(),
             position: self.position,
+            by_iris: self.by_iris.clone(),
         }
     }
 
@@ -214,6 +215,7 @@ impl ArtifactBuffer {
         self.position = draft.position.min(draft.versions.len());
         self.versions = draft.versions;
         self.saved = draft.text;
+        self.by_iris = draft.by_iris;
     }
 
     pub fn text(&self) -> String {

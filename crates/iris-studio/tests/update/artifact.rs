@@ -206,6 +206,8 @@ fn undo_and_redo_step_through_the_versions_and_save_the_draft() {
                 text: text.to_string(),
                 versions: vec!["First title".to_string(), "Second title".to_string()],
                 position,
+                // What Iris wrote last stays known, whatever version is shown.
+                by_iris: Some("Second title".to_string()),
             },
         }]
     };
@@ -224,6 +226,7 @@ fn undo_and_redo_step_through_the_versions_and_save_the_draft() {
                 text: "Second title".to_string(),
                 versions: vec!["First title".to_string()],
                 position: 1,
+                by_iris: Some("Second title".to_string()),
             },
         }]
     );
@@ -297,7 +300,10 @@ fn generated_lands_in_the_artifact_and_is_saved() {
         generated(&mut state, task, "Add two()\n\nBody."),
         vec![Effect::SaveDraft {
             kind: ArtifactKind::Commit,
-            draft: draft("Add two()\n\nBody.".to_string()),
+            draft: Draft {
+                by_iris: Some("Add two()\n\nBody.".to_string()),
+                ..draft("Add two()\n\nBody.")
+            },
         }]
     );
     assert!(state.task.is_none());
@@ -448,6 +454,7 @@ fn artifact_updates_land_in_the_editor_while_the_task_runs() {
                 text: "Add two()".to_string(),
                 versions: vec!["Add two() and a very long title nobody wants".to_string()],
                 position: 1,
+                by_iris: Some("Add two()".to_string()),
             },
         }]
     );

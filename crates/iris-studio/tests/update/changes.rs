@@ -7,7 +7,7 @@ use iris_core::change::ChangeKind;
 use iris_studio::action::Action;
 use iris_studio::command::Command;
 use iris_studio::effect::Effect;
-use iris_studio::state::{CommitFlags, Confirm, FileEntry, Level, Mode, Pane, State};
+use iris_studio::state::{CommitFlags, Confirm, Draft, FileEntry, Level, Mode, Pane, State};
 use iris_studio::update::update;
 
 use super::support::{
@@ -473,6 +473,29 @@ fn the_commit_carries_what_iris_wrote_beside_what_the_user_made_of_it() {
         update(&mut state, press(KeyCode::Enter)),
         vec![Effect::Commit {
             message: "Add two() and three()".to_string(),
+            written: Some("Add two()".to_string()),
+            flags: CommitFlags::default(),
+        }]
+    );
+}
+
+#[test]
+fn a_reopened_draft_still_knows_what_iris_wrote_for_the_commit() {
+    let mut state = loaded(Mode::COMMIT, vec![staged("src/lib.rs")]);
+    let draft = Draft {
+        text: "Add two() at last".to_string(),
+        by_iris: Some("Add two()".to_string()),
+        ..Draft::default()
+    };
+    update(
+        &mut state,
+        Action::DraftsLoaded(vec![(ArtifactKind::Commit, draft)]),
+    );
+    command(&mut state, Command::Commit);
+    assert_eq!(
+        update(&mut state, press(KeyCode::Enter)),
+        vec![Effect::Commit {
+            message: "Add two() at last".to_string(),
             written: Some("Add two()".to_string()),
             flags: CommitFlags::default(),
         }]
