@@ -164,8 +164,8 @@ fn a_second_echo_is_a_clear_failure() {
 }
 
 /// For a local server the schema goes bare and its field guidance as prose (a small model
-/// copies a description standing next to its field into it); a hosted model keeps the
-/// descriptions in the schema.
+/// copies a description standing next to its field into it), without the emoji field when
+/// gitmoji is off; a hosted model keeps the descriptions in the schema.
 #[test]
 fn a_local_server_gets_the_field_guidance_as_prose_not_inside_the_schema() {
     use crate::common::agent::Wire;
@@ -175,7 +175,7 @@ fn a_local_server_gets_the_field_guidance_as_prose_not_inside_the_schema() {
         success(&run(&repo, &["gen", "--print"], &wire.env(&fake)));
         let request = &fake.requests()[0];
         let body = &request.raw_body;
-        let guidance = "What each field holds:\\n- `emoji`:";
+        let guidance = "What each field holds:";
         if wire == Wire::Chat {
             let schema = &request.body["response_format"]["json_schema"]["schema"];
             assert!(schema.is_object(), "{body}");
@@ -185,6 +185,10 @@ fn a_local_server_gets_the_field_guidance_as_prose_not_inside_the_schema() {
                 body.contains("- `title`: The subject line: imperative mood"),
                 "{body}"
             );
+            // Without gitmoji there is no emoji field to fill.
+            let required = serde_json::json!(["message", "title"]);
+            assert_eq!(schema["required"], required, "{schema}");
+            assert!(!body.contains("- `emoji`:"), "{body}");
         } else {
             assert!(!body.contains(guidance), "{body}");
             assert!(

@@ -18,7 +18,7 @@ use crate::tools::subagent::Subagents;
 use crate::tools::workspace::Notes;
 use crate::{AgentSettings, EventSink, ProviderSpec};
 use iris_core::artifact::OutputType;
-use iris_core::artifact::schema::split_descriptions;
+use iris_core::artifact::schema::{split_descriptions, without_property};
 use iris_core::secrets::Scanner;
 
 /// Who Iris is, before any capability's task.
@@ -200,7 +200,7 @@ impl IrisAgent {
         let format = if output.is_structured() && self.main.kind.is_local() {
             // A small local model copies a description standing next to its field into the
             // field: the schema goes bare, the guidance as prose.
-            let (bare, guidance) = split_descriptions(&output.schema());
+            let (bare, guidance) = self.local_schema(output);
             let fields: Vec<String> = guidance
                 .iter()
                 .map(|(field, text)| format!("- `{field}`: {text}"))
@@ -239,13 +239,25 @@ impl IrisAgent {
         self.learned.cap(budget)
     }
 
+    /// `output`'s schema for a local server, bare of its descriptions (returned beside it,
+    /// by field); without a commit's `emoji` field when gitmoji is off, which small models
+    /// otherwise fill with emoji until the repetition guard stops them.
+    fn local_schema(&self, output: OutputType) -> (serde_json::Value, Vec<(String, String)>) {
+        let (mut bare, mut guidance) = split_descriptions(&output.schema());
+        if output == OutputType::Commit && !self.style.gitmoji {
+            without_property(&mut bare, "emoji");
+            guidance.retain(|(field, _)| field != "emoji");
+        }
+        (bare, guidance)
+    }
+
     /// The schema the provider is asked to keep `output` to, while it has not refused.
     pub(crate) fn schema_for(&self, output: OutputType) -> Option<serde_json::Value> {
         (output.is_structured()
             && self.settings.structured_output
             && !self.learned.schema_refused())
         .then(|| match self.main.kind.is_local() {
-            true => split_descriptions(&output.schema()).0,
+            true => self.local_schema(output).0,
             false => output.schema(),
         })
     }

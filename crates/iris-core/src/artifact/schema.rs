@@ -53,6 +53,16 @@ fn make_strict(node: &mut Value) {
     }
 }
 
+/// `schema` (an object's) without its property `name`, in `properties` and `required`.
+pub fn without_property(schema: &mut Value, name: &str) {
+    if let Some(Value::Object(properties)) = schema.get_mut("properties") {
+        properties.remove(name);
+    }
+    if let Some(Value::Array(required)) = schema.get_mut("required") {
+        required.retain(|r| r != name);
+    }
+}
+
 /// `schema` without its `description`s, and each description with the path of the field it
 /// describes (`title`, `findings[].body`): for a small model, which fills the fields of a
 /// schema with the nearest text it has seen, the guidance goes in the prompt as prose.
@@ -119,6 +129,14 @@ mod tests {
         assert_eq!(keys(&bare), keys(&described));
         assert_eq!(bare["required"], described["required"]);
         assert_eq!(bare["additionalProperties"], false);
+    }
+
+    #[test]
+    fn a_property_goes_from_the_properties_and_the_required() {
+        let mut schema = provider_schema::<crate::artifact::GeneratedMessage>();
+        without_property(&mut schema, "emoji");
+        assert!(schema["properties"].get("emoji").is_none());
+        assert_eq!(schema["required"], serde_json::json!(["message", "title"]));
     }
     use serde::{Deserialize, Serialize};
 
