@@ -1,7 +1,6 @@
 //! What the fake provider's careful model reads of a change before it writes: the full diffs
 //! of the files that matter (every file of a Small change, else the five most relevant; never
 //! a lock or generated file), fetched in one `git_diff` call.
-#![allow(dead_code)] // each benchmark uses part of it
 
 use iris_core::change::relevance::is_lock_or_generated;
 use iris_core::change::{SizeBucket, rank_files, size_bucket};

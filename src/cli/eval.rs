@@ -152,27 +152,21 @@ fn plan(args: EvalArgs) -> Result<Plan> {
 /// Every model with every preset; a label names what differs (the model alone when
 /// nothing does, filled in from the configuration).
 fn variants(args: &EvalArgs) -> Vec<Variant> {
-    let models: Vec<Option<&String>> = if args.models.is_empty() {
-        vec![None]
-    } else {
-        args.models.iter().map(Some).collect()
+    // No list is the configured value alone.
+    let each = |list: &[String]| -> Vec<Option<String>> {
+        match list {
+            [] => vec![None],
+            _ => list.iter().cloned().map(Some).collect(),
+        }
     };
-    let presets: Vec<Option<&String>> = if args.presets.is_empty() {
-        vec![None]
-    } else {
-        args.presets.iter().map(Some).collect()
-    };
+    let (models, presets) = (each(&args.models), each(&args.presets));
     let mut variants = Vec::new();
     for model in &models {
         for preset in &presets {
             let mut overrides = args.config.overrides();
-            if let Some(model) = model {
-                overrides.model = Some(model.to_string());
-            }
-            if let Some(preset) = preset {
-                overrides.preset = Some(preset.to_string());
-            }
-            let label: Vec<&str> = [*model, *preset]
+            overrides.model = model.clone().or(overrides.model);
+            overrides.preset = preset.clone().or(overrides.preset);
+            let label: Vec<&str> = [model, preset]
                 .into_iter()
                 .flatten()
                 .map(String::as_str)

@@ -179,26 +179,17 @@ fn title(message: &str) -> String {
         .to_string()
 }
 
-/// `text` on one line, control characters shown escaped, at most `width` characters.
+/// `text` on one line, control characters shown escaped, at most `width` cells.
 fn cut(text: &str, width: usize) -> String {
-    let shown: String = text
-        .chars()
-        .flat_map(|c| {
-            let escaped: Vec<char> = if c.is_control() {
-                c.escape_default().collect()
-            } else {
-                vec![c]
-            };
-            escaped
-        })
-        .collect();
-    if shown.chars().count() <= width {
-        shown
-    } else {
-        let mut cut: String = shown.chars().take(width.saturating_sub(1)).collect();
-        cut.push('…');
-        cut
+    let mut shown = String::with_capacity(text.len());
+    for c in text.chars() {
+        if c.is_control() {
+            shown.extend(c.escape_default());
+        } else {
+            shown.push(c);
+        }
     }
+    iris_studio::text::clip(&shown, width)
 }
 
 #[cfg(test)]

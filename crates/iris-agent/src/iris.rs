@@ -197,21 +197,20 @@ impl IrisAgent {
             self.style.gitmoji,
             &self.style.instructions,
         )?;
-        let format = if output.is_structured() && self.main.kind.is_local() {
-            // A small local model copies a description standing next to its field into the
-            // field: the schema goes bare, the guidance as prose.
-            let (bare, guidance) = self.local_schema(output);
-            let fields: Vec<String> = guidance
-                .iter()
-                .map(|(field, text)| format!("- `{field}`: {text}"))
-                .collect();
-            format!(
-                "{}\n\nWhat each field holds:\n{}",
-                json_output(&bare)?,
-                fields.join("\n")
-            )
-        } else if output.is_structured() {
-            json_output(&output.schema())?
+        let format = if output.is_structured() {
+            let (schema, guidance) = self.asked_schema(output);
+            let mut format = json_output(&schema)?;
+            if !guidance.is_empty() {
+                let fields: Vec<String> = guidance
+                    .iter()
+                    .map(|(field, text)| format!("- `{field}`: {text}"))
+                    .collect();
+                format.push_str(&format!(
+                    "\n\nWhat each field holds:\n{}",
+                    fields.join("\n")
+                ));
+            }
+            format
         } else {
             "## Output\nReply in concise markdown.".to_string()
         };
@@ -239,10 +238,15 @@ impl IrisAgent {
         self.learned.cap(budget)
     }
 
-    /// `output`'s schema for a local server, bare of its descriptions (returned beside it,
-    /// by field); without a commit's `emoji` field when gitmoji is off, which small models
-    /// otherwise fill with emoji until the repetition guard stops them.
-    fn local_schema(&self, output: OutputType) -> (serde_json::Value, Vec<(String, String)>) {
+    /// `output`'s schema as this provider is asked for it, and the guidance for its fields
+    /// that goes beside it as prose. A hosted model gets the schema whole (no guidance
+    /// apart). A small local model copies a description standing next to its field into the
+    /// field, and fills a commit's `emoji` field with emoji until the repetition guard stops
+    /// it: it gets the schema bare, without `emoji` when gitmoji is off.
+    fn asked_schema(&self, output: OutputType) -> (serde_json::Value, Vec<(String, String)>) {
+        if !self.main.kind.is_local() {
+            return (output.schema(), Vec::new());
+        }
         let (mut bare, mut guidance) = split_descriptions(&output.schema());
         if output == OutputType::Commit && !self.style.gitmoji {
             without_property(&mut bare, "emoji");
@@ -256,10 +260,7 @@ impl IrisAgent {
         (output.is_structured()
             && self.settings.structured_output
             && !self.learned.schema_refused())
-        .then(|| match self.main.kind.is_local() {
-            true => self.local_schema(output).0,
-            false => output.schema(),
-        })
+        .then(|| self.asked_schema(output).0)
     }
 
     /// Every tool the main agent gets, with subagents on the fast model reporting to `sink`

@@ -1,7 +1,7 @@
 //! `git log`: recent commits, or the commits of a range.
 
 use git2::{Commit, Sort};
-use iris_core::history::{Author, PastCommit};
+use iris_core::history::{Author, PastCommit, by_people};
 use serde::Serialize;
 
 use super::info::short_id;
@@ -55,13 +55,35 @@ impl CommitInfo {
 impl GitRepo {
     /// The last `count` commits reachable from HEAD, newest first (none in a new repository).
     pub fn log(&self, count: usize) -> Result<Vec<CommitInfo>> {
+        Ok(self
+            .head_commits(count)?
+            .iter()
+            .map(CommitInfo::from_commit)
+            .collect())
+    }
+
+    /// The last `count` commits reachable from HEAD, newest first.
+    fn head_commits(&self, count: usize) -> Result<Vec<Commit<'_>>> {
         if self.head_commit()?.is_none() {
             return Ok(Vec::new());
         }
         let mut walk = self.repo.revwalk()?;
         walk.set_sorting(Sort::TIME)?;
         walk.push_head()?;
-        self.collect(walk, count)
+        walk.take(count)
+            .map(|id| Ok(self.repo.find_commit(id?)?))
+            .collect()
+    }
+
+    /// What `commit` changes against its first parent (against nothing for a root).
+    pub(crate) fn first_parent_diff(&self, commit: &Commit<'_>) -> Result<git2::Diff<'_>> {
+        let parent_tree = match commit.parent(0) {
+            Ok(parent) => Some(parent.tree()?),
+            Err(_) => None,
+        };
+        Ok(self
+            .repo
+            .diff_tree_to_tree(parent_tree.as_ref(), Some(&commit.tree()?), None)?)
     }
 
     /// The commits in `from..to` (reachable from `to`, not from `from`), newest first.
@@ -108,18 +130,16 @@ impl GitRepo {
     }
 
     /// The last `count` commits of HEAD as the history sample reads them: title, body,
-    /// author, parents, and for a non-merge the paths it changed (names only, no contents
-    /// read).
+    /// author, parents, and for a commit by people the paths it changed (names only, no
+    /// contents read).
     pub fn past_commits(&self, count: usize) -> Result<Vec<PastCommit>> {
         let mut past = Vec::new();
-        for info in self.log(count)? {
-            let commit = self.resolve_commit(&info.id)?;
-            let files = if commit.parent_count() < 2 {
-                let parent = commit.parent(0).ok().map(|p| p.tree()).transpose()?;
-                let diff =
-                    self.repo
-                        .diff_tree_to_tree(parent.as_ref(), Some(&commit.tree()?), None)?;
-                diff.deltas()
+        for commit in self.head_commits(count)? {
+            let info = CommitInfo::from_commit(&commit);
+            // Only people's commits are ever sampled: a merge's or a bot's paths go unread.
+            let files = if by_people(info.parent_count, &info.author_name, &info.author_email) {
+                self.first_parent_diff(&commit)?
+                    .deltas()
                     .filter_map(|d| d.new_file().path().or_else(|| d.old_file().path()))
                     .map(|p| p.to_string_lossy().into_owned())
                     .collect()

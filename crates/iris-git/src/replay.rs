@@ -110,15 +110,7 @@ impl GitRepo {
 
     /// What commit `id` changes against its first parent (against nothing for a root).
     pub fn change_size(&self, id: &str) -> Result<ChangeSize> {
-        let commit = self.resolve_commit(id)?;
-        let parent_tree = match commit.parent(0) {
-            Ok(parent) => Some(parent.tree()?),
-            Err(_) => None,
-        };
-        let diff =
-            self.repo
-                .diff_tree_to_tree(parent_tree.as_ref(), Some(&commit.tree()?), None)?;
-        let stats = diff.stats()?;
+        let stats = self.first_parent_diff(&self.resolve_commit(id)?)?.stats()?;
         Ok(ChangeSize {
             files: stats.files_changed(),
             lines: stats.insertions() + stats.deletions(),

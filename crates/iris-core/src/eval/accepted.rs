@@ -8,9 +8,9 @@ use std::collections::HashMap;
 
 use serde::{Deserialize, Serialize};
 
-use super::summary::median;
+use super::score::cleaned;
+use super::summary::{mean, median, share};
 use super::word_distance;
-use crate::commit_rules::ParsedMessage;
 
 /// What Iris wrote for a change.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -82,24 +82,12 @@ pub fn accepted_report(
         .take(last)
         .collect();
     let distances: Vec<f64> = rows.iter().map(|r| r.distance).collect();
-    let n = rows.len();
     AcceptedReport {
-        share_unedited: (n > 0)
-            .then(|| rows.iter().filter(|r| r.unedited).count() as f64 / n as f64),
+        share_unedited: share(rows.iter().map(|r| Some(r.unedited))),
         median_distance: median(&distances),
-        mean_distance: (n > 0).then(|| distances.iter().sum::<f64>() / n as f64),
+        mean_distance: mean(&distances),
         rows,
     }
-}
-
-/// Whether two messages are the same once git's cleanup has run on both (comments, trailing
-/// blank space and surrounding blank lines dropped).
-pub fn same_message(a: &str, b: &str) -> bool {
-    cleaned(a) == cleaned(b)
-}
-
-fn cleaned(message: &str) -> String {
-    ParsedMessage::parse(message).lines.join("\n")
 }
 
 #[cfg(test)]
@@ -164,6 +152,9 @@ mod tests {
         let report = accepted_report(&[commit("c2", "c1", "t2", "x")], &[], 5);
         assert!(report.rows.is_empty());
         assert_eq!(report.share_unedited, None);
-        assert!(same_message("a\n\nb  \n", "a\n\nb\n# git's comment"));
+        // Git's cleanup is no edit: trailing blank space, a comment.
+        let commits = [commit("c2", "c1", "t2", "a\n\nb\n# git's comment")];
+        let memory = [remembered("c1", "t2", "a\n\nb  \n")];
+        assert!(accepted_report(&commits, &memory, 5).rows[0].unedited);
     }
 }

@@ -11,9 +11,7 @@ mod distance;
 mod score;
 mod summary;
 
-pub use accepted::{
-    AcceptedReport, AcceptedRow, Committed, Remembered, accepted_report, same_message,
-};
+pub use accepted::{AcceptedReport, AcceptedRow, Committed, Remembered, accepted_report};
 pub use distance::word_distance;
 pub use score::{Score, conventional_type, history_uses_types, score};
 pub use summary::{Failure, Outcome, Summary, Verdict, compare, median, percentile, summarize};

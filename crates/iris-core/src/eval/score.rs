@@ -45,6 +45,12 @@ pub fn score(author: &str, written: &str, uses_types: bool, rules_broken: usize)
     }
 }
 
+/// A message as git keeps it: comments, trailing blank space and surrounding blank lines
+/// dropped.
+pub(super) fn cleaned(message: &str) -> String {
+    ParsedMessage::parse(message).lines.join("\n")
+}
+
 /// A title's conventional type, lowercased (`feat` of `feat(cli)!: add eval`).
 pub fn conventional_type(title: &str) -> Option<String> {
     kind(&ParsedMessage::parse(title))

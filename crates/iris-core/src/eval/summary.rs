@@ -113,7 +113,7 @@ pub fn summarize(outcomes: &[Outcome]) -> Summary {
 }
 
 /// The share of `true` among the values that are judged (`Some`).
-fn share(values: impl Iterator<Item = Option<bool>>) -> Option<f64> {
+pub(super) fn share(values: impl Iterator<Item = Option<bool>>) -> Option<f64> {
     let judged: Vec<bool> = values.flatten().collect();
     ratio(judged.iter().filter(|&&b| b).count(), judged.len())
 }
@@ -122,7 +122,7 @@ fn ratio(part: usize, whole: usize) -> Option<f64> {
     (whole > 0).then(|| part as f64 / whole as f64)
 }
 
-fn mean(values: &[f64]) -> Option<f64> {
+pub(super) fn mean(values: &[f64]) -> Option<f64> {
     (!values.is_empty()).then(|| values.iter().sum::<f64>() / values.len() as f64)
 }
 
