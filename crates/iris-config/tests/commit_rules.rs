@@ -6,7 +6,8 @@
 use std::path::{Path, PathBuf};
 
 use iris_core::commit_rules::{
-    self, CONFIG_FILES, Case, CommitRules, Level, MAX_INPUT_BYTES, Rule, RulesError, When,
+    self, CONFIG_FILES, Case, CaseCheck, CommitRules, JsPattern, Level, MAX_INPUT_BYTES,
+    ParserOptions, Rule, RuleName, RulesError, Value, When,
 };
 
 fn fixture_dir(name: &str) -> PathBuf {
@@ -30,6 +31,37 @@ fn strings(items: &[&str]) -> Vec<String> {
     items.iter().map(|s| s.to_string()).collect()
 }
 
+fn names(items: &[&str]) -> Value {
+    names_of(strings(items))
+}
+
+fn names_of(names: Vec<String>) -> Value {
+    Value::Names {
+        names,
+        delimiters: Vec::new(),
+    }
+}
+
+fn cases(list: &[Case]) -> Value {
+    Value::Cases {
+        checks: list.iter().map(|c| CaseCheck::always(*c)).collect(),
+        delimiters: Vec::new(),
+    }
+}
+
+/// `rules` with some rules set (`Some`) or turned off (`None`).
+fn with(mut rules: CommitRules, changes: Vec<(RuleName, Option<Rule<Value>>)>) -> CommitRules {
+    for (name, rule) in changes {
+        match rule {
+            Some(rule) => rules.set(name, rule),
+            None => {
+                rules.rules.remove(&name);
+            }
+        }
+    }
+    rules
+}
+
 const CONVENTIONAL: [&str; 11] = [
     "build", "chore", "ci", "docs", "feat", "fix", "perf", "refactor", "revert", "style", "test",
 ];
@@ -37,25 +69,55 @@ const CONVENTIONAL: [&str; 11] = [
 /// `@commitlint/config-conventional`'s rules (those Iris checks), from `source`.
 fn conventional(source: &str) -> CommitRules {
     CommitRules {
-        type_enum: Some(Rule::always(strings(&CONVENTIONAL))),
-        type_case: Some(Rule::always(vec![Case::Lower])),
-        type_empty: Some(Rule::never(())),
-        subject_case: Some(Rule::never(vec![
-            Case::Sentence,
-            Case::Start,
-            Case::Pascal,
-            Case::Upper,
-        ])),
-        subject_empty: Some(Rule::never(())),
-        subject_full_stop: Some(Rule::never(".".to_string())),
-        header_max_length: Some(Rule::always(100)),
-        body_leading_blank: Some(Rule::always(()).warning()),
-        body_max_line_length: Some(Rule::always(100)),
-        footer_leading_blank: Some(Rule::always(()).warning()),
-        footer_max_line_length: Some(Rule::always(100)),
         default_ignores: true,
         extends: strings(&["@commitlint/config-conventional"]),
-        ..CommitRules::empty(source)
+        parser: ParserOptions::conventional_commits(),
+        ..with(
+            CommitRules::empty(source),
+            vec![
+                (RuleName::HeaderTrim, Some(Rule::always(Value::None))),
+                (RuleName::TypeEnum, Some(Rule::always(names(&CONVENTIONAL)))),
+                (
+                    RuleName::TypeCase,
+                    Some(Rule::always(cases(&[Case::Lower]))),
+                ),
+                (RuleName::TypeEmpty, Some(Rule::never(Value::None))),
+                (
+                    RuleName::SubjectCase,
+                    Some(Rule::never(cases(&[
+                        Case::Sentence,
+                        Case::Start,
+                        Case::Pascal,
+                        Case::Upper,
+                    ]))),
+                ),
+                (RuleName::SubjectEmpty, Some(Rule::never(Value::None))),
+                (
+                    RuleName::SubjectFullStop,
+                    Some(Rule::never(Value::Text(".".into()))),
+                ),
+                (
+                    RuleName::HeaderMaxLength,
+                    Some(Rule::always(Value::Length(100))),
+                ),
+                (
+                    RuleName::BodyLeadingBlank,
+                    Some(Rule::always(Value::None).warning()),
+                ),
+                (
+                    RuleName::BodyMaxLineLength,
+                    Some(Rule::always(Value::Length(100))),
+                ),
+                (
+                    RuleName::FooterLeadingBlank,
+                    Some(Rule::always(Value::None).warning()),
+                ),
+                (
+                    RuleName::FooterMaxLineLength,
+                    Some(Rule::always(Value::Length(100))),
+                ),
+            ],
+        )
     }
 }
 
@@ -85,24 +147,41 @@ fn violated(rules: &CommitRules, message: &str) -> Vec<String> {
 fn a_monorepos_commonjs_config_with_package_scopes() {
     let rules = fixture("monorepo-js");
     let expected = CommitRules {
-        scope_enum: Some(Rule::always(strings(&[
-            "cli",
-            "core",
-            "docs-site",
-            "eslint-plugin",
-            "parser",
-            "deps",
-            "release",
-        ]))),
-        header_max_length: Some(Rule::always(120)),
-        body_max_line_length: None,
-        footer_max_line_length: None,
-        subject_case: Some(Rule::never(vec![Case::Start, Case::Pascal, Case::Upper])),
         notes: strings(&[
             "ignores: its functions are not run (only the default ignores apply)",
             "scope-empty: its setting is a function (line 35); not checked",
         ]),
-        ..conventional("commitlint.config.js")
+        ..with(
+            conventional("commitlint.config.js"),
+            vec![
+                (
+                    RuleName::ScopeEnum,
+                    Some(Rule::always(names(&[
+                        "cli",
+                        "core",
+                        "docs-site",
+                        "eslint-plugin",
+                        "parser",
+                        "deps",
+                        "release",
+                    ]))),
+                ),
+                (
+                    RuleName::HeaderMaxLength,
+                    Some(Rule::always(Value::Length(120))),
+                ),
+                (RuleName::BodyMaxLineLength, None),
+                (RuleName::FooterMaxLineLength, None),
+                (
+                    RuleName::SubjectCase,
+                    Some(Rule::never(cases(&[
+                        Case::Start,
+                        Case::Pascal,
+                        Case::Upper,
+                    ]))),
+                ),
+            ],
+        )
     };
     assert_eq!(rules, expected);
 
@@ -136,16 +215,31 @@ fn a_monorepos_commonjs_config_with_package_scopes() {
 #[test]
 fn a_commitlintrc_json_with_its_own_types() {
     let rules = fixture("json-rc");
-    let expected = CommitRules {
-        type_enum: Some(Rule::always(strings(&[
-            "feat", "fix", "docs", "refactor", "test", "build", "ci", "chore", "deps", "revert",
-        ]))),
-        scope_empty: Some(Rule::never(()).warning()),
-        subject_case: Some(Rule::always(vec![Case::Lower])),
-        body_leading_blank: Some(Rule::always(())),
-        header_max_length: Some(Rule::always(72)),
-        ..conventional(".commitlintrc.json")
-    };
+    let expected = with(
+        conventional(".commitlintrc.json"),
+        vec![
+            (
+                RuleName::TypeEnum,
+                Some(Rule::always(names(&[
+                    "feat", "fix", "docs", "refactor", "test", "build", "ci", "chore", "deps",
+                    "revert",
+                ]))),
+            ),
+            (
+                RuleName::ScopeEmpty,
+                Some(Rule::never(Value::None).warning()),
+            ),
+            (
+                RuleName::SubjectCase,
+                Some(Rule::always(cases(&[Case::Lower]))),
+            ),
+            (RuleName::BodyLeadingBlank, Some(Rule::always(Value::None))),
+            (
+                RuleName::HeaderMaxLength,
+                Some(Rule::always(Value::Length(72))),
+            ),
+        ],
+    );
     assert_eq!(rules, expected);
 
     expect(
@@ -170,61 +264,125 @@ fn a_commitlintrc_json_with_its_own_types() {
 fn a_commitlintrc_yml_extending_the_angular_preset() {
     let rules = fixture("yaml-rc");
     let expected = CommitRules {
-        type_enum: Some(Rule::always(strings(&[
-            "build", "ci", "docs", "feat", "fix", "perf", "refactor", "revert", "style", "test",
-        ]))),
-        type_case: Some(Rule::always(vec![Case::Lower])),
-        type_empty: Some(Rule::never(())),
-        scope_enum: Some(Rule::always(strings(&[
-            "compiler", "router", "forms", "http", "common",
-        ]))),
-        scope_case: Some(Rule::always(vec![Case::Lower])),
-        subject_case: Some(Rule::never(vec![
-            Case::Sentence,
-            Case::Start,
-            Case::Pascal,
-            Case::Upper,
-        ])),
-        subject_empty: Some(Rule::never(())),
-        subject_full_stop: Some(Rule::never(".".to_string())),
-        header_max_length: Some(Rule::new(Level::Warning, When::Always, 80)),
-        body_leading_blank: Some(Rule::always(()).warning()),
-        body_max_line_length: Some(Rule::always(100)),
-        footer_leading_blank: Some(Rule::always(()).warning()),
         default_ignores: true,
         extends: strings(&["@commitlint/config-angular"]),
-        notes: strings(&["rules Iris does not check: references-empty"]),
-        ..CommitRules::empty(".commitlintrc.yml")
+        parser: ParserOptions {
+            header_pattern: Some(JsPattern::new(r"^(\w*)(?:\((.*)\))?!?: (.*)$")),
+            ..ParserOptions::default()
+        },
+        ..with(
+            CommitRules::empty(".commitlintrc.yml"),
+            vec![
+                (
+                    RuleName::ReferencesEmpty,
+                    Some(Rule::new(Level::Warning, When::Never, Value::None)),
+                ),
+                (
+                    RuleName::SubjectExclamationMark,
+                    Some(Rule::never(Value::None)),
+                ),
+                (
+                    RuleName::TypeEnum,
+                    Some(Rule::always(names(&[
+                        "build", "ci", "docs", "feat", "fix", "perf", "refactor", "revert",
+                        "style", "test",
+                    ]))),
+                ),
+                (
+                    RuleName::TypeCase,
+                    Some(Rule::always(cases(&[Case::Lower]))),
+                ),
+                (RuleName::TypeEmpty, Some(Rule::never(Value::None))),
+                (
+                    RuleName::ScopeEnum,
+                    Some(Rule::always(names(&[
+                        "compiler", "router", "forms", "http", "common",
+                    ]))),
+                ),
+                (
+                    RuleName::ScopeCase,
+                    Some(Rule::always(cases(&[Case::Lower]))),
+                ),
+                (
+                    RuleName::SubjectCase,
+                    Some(Rule::never(cases(&[
+                        Case::Sentence,
+                        Case::Start,
+                        Case::Pascal,
+                        Case::Upper,
+                    ]))),
+                ),
+                (RuleName::SubjectEmpty, Some(Rule::never(Value::None))),
+                (
+                    RuleName::SubjectFullStop,
+                    Some(Rule::never(Value::Text(".".into()))),
+                ),
+                (
+                    RuleName::HeaderMaxLength,
+                    Some(Rule::new(Level::Warning, When::Always, Value::Length(80))),
+                ),
+                (
+                    RuleName::BodyLeadingBlank,
+                    Some(Rule::always(Value::None).warning()),
+                ),
+                (
+                    RuleName::BodyMaxLineLength,
+                    Some(Rule::always(Value::Length(100))),
+                ),
+                (
+                    RuleName::FooterLeadingBlank,
+                    Some(Rule::always(Value::None).warning()),
+                ),
+            ],
+        )
     };
     assert_eq!(rules, expected);
 
     expect(
         &rules,
-        "fix(router): keep the query string on redirects",
+        "fix(router): keep the query string on redirects\n\nCloses #12",
         &[],
     );
-    expect(&rules, "chore(router): update deps", &["type-enum!"]);
+    // The file warns when no issue is referenced (references-empty).
+    expect(
+        &rules,
+        "chore(router): update deps",
+        &["references-empty", "type-enum!"],
+    );
     expect(
         &rules,
         "feat(Forms): add a validator.",
-        &["scope-case!", "scope-enum!", "subject-full-stop!"],
+        &[
+            "references-empty",
+            "scope-case!",
+            "scope-enum!",
+            "subject-full-stop!",
+        ],
     );
     let header = format!("feat(http): {}", "retry ".repeat(12).trim_end());
     assert_eq!(header.chars().count(), 83);
-    expect(&rules, &header, &["header-max-length"]);
+    expect(&rules, &header, &["header-max-length", "references-empty"]);
 }
 
 #[test]
 fn the_commitlint_key_of_package_json() {
     let rules = fixture("package-json");
-    let expected = CommitRules {
-        type_enum: Some(Rule::always(strings(&[
-            "feat", "fix", "perf", "docs", "chore",
-        ]))),
-        footer_max_line_length: None,
-        header_min_length: Some(Rule::always(12)),
-        ..conventional("package.json")
-    };
+    let expected = with(
+        conventional("package.json"),
+        vec![
+            (
+                RuleName::TypeEnum,
+                Some(Rule::always(names(&[
+                    "feat", "fix", "perf", "docs", "chore",
+                ]))),
+            ),
+            (RuleName::FooterMaxLineLength, None),
+            (
+                RuleName::HeaderMinLength,
+                Some(Rule::always(Value::Length(12))),
+            ),
+        ],
+    );
     assert_eq!(rules, expected);
 
     expect(&rules, "perf: cache the layout pass\n\nCloses #41", &[]);
@@ -240,17 +398,31 @@ fn the_commitlint_key_of_package_json() {
 #[test]
 fn a_typescript_config_exporting_a_user_config_constant() {
     let rules = fixture("typescript");
-    let expected = CommitRules {
-        type_enum: Some(Rule::always(strings(&[
-            "feat", "fix", "docs", "style", "refactor", "perf", "test", "chore", "ci", "build",
-            "revert", "wip",
-        ]))),
-        body_max_line_length: Some(Rule::always(88).warning()),
-        header_max_length: Some(Rule::always(88)),
-        subject_case: None,
-        scope_case: Some(Rule::always(vec![Case::Kebab])),
-        ..conventional("commitlint.config.ts")
-    };
+    let expected = with(
+        conventional("commitlint.config.ts"),
+        vec![
+            (
+                RuleName::TypeEnum,
+                Some(Rule::always(names(&[
+                    "feat", "fix", "docs", "style", "refactor", "perf", "test", "chore", "ci",
+                    "build", "revert", "wip",
+                ]))),
+            ),
+            (
+                RuleName::BodyMaxLineLength,
+                Some(Rule::always(Value::Length(88)).warning()),
+            ),
+            (
+                RuleName::HeaderMaxLength,
+                Some(Rule::always(Value::Length(88))),
+            ),
+            (RuleName::SubjectCase, None),
+            (
+                RuleName::ScopeCase,
+                Some(Rule::always(cases(&[Case::Kebab]))),
+            ),
+        ],
+    );
     assert_eq!(rules, expected);
 
     expect(&rules, "wip(data-grid): Sketch the virtual scroller", &[]);
@@ -270,9 +442,14 @@ fn a_typescript_config_exporting_a_user_config_constant() {
 fn an_extensionless_commitlintrc_in_yaml_without_default_ignores() {
     let rules = fixture("rc-plain");
     let expected = CommitRules {
-        subject_full_stop: Some(Rule::always(".".to_string())),
         default_ignores: false,
-        ..conventional(".commitlintrc")
+        ..with(
+            conventional(".commitlintrc"),
+            vec![(
+                RuleName::SubjectFullStop,
+                Some(Rule::always(Value::Text(".".into()))),
+            )],
+        )
     };
     assert_eq!(rules, expected);
 
@@ -292,13 +469,21 @@ fn commitizen_in_pyproject_toml() {
     let mut types = strings(&CONVENTIONAL);
     types.push("bump".into());
     let expected = CommitRules {
-        type_enum: Some(Rule::always(types)),
-        type_empty: Some(Rule::never(())),
-        subject_empty: Some(Rule::never(())),
-        body_leading_blank: Some(Rule::always(())),
-        header_max_length: Some(Rule::always(72)),
         extends: strings(&["cz_conventional_commits"]),
-        ..CommitRules::empty("pyproject.toml")
+        parser: ParserOptions::conventional_commits(),
+        ..with(
+            CommitRules::empty("pyproject.toml"),
+            vec![
+                (RuleName::TypeEnum, Some(Rule::always(names_of(types)))),
+                (RuleName::TypeEmpty, Some(Rule::never(Value::None))),
+                (RuleName::SubjectEmpty, Some(Rule::never(Value::None))),
+                (RuleName::BodyLeadingBlank, Some(Rule::always(Value::None))),
+                (
+                    RuleName::HeaderMaxLength,
+                    Some(Rule::always(Value::Length(72))),
+                ),
+            ],
+        )
     };
     assert_eq!(rules, expected);
 
@@ -325,15 +510,23 @@ fn commitizen_in_pyproject_toml() {
 fn commitizen_customize_in_cz_json() {
     let rules = fixture("cz-json");
     let expected = CommitRules {
-        type_enum: Some(Rule::always(strings(&[
-            "feature", "bugfix", "hotfix", "docs",
-        ]))),
-        type_empty: Some(Rule::never(())),
-        subject_empty: Some(Rule::never(())),
-        body_leading_blank: Some(Rule::always(())),
         extends: strings(&["cz_customize"]),
+        parser: ParserOptions::conventional_commits(),
         notes: strings(&["customize.schema_pattern: only its list of types is checked"]),
-        ..CommitRules::empty("cz.json")
+        ..with(
+            CommitRules::empty("cz.json"),
+            vec![
+                (
+                    RuleName::TypeEnum,
+                    Some(Rule::always(names(&[
+                        "feature", "bugfix", "hotfix", "docs",
+                    ]))),
+                ),
+                (RuleName::TypeEmpty, Some(Rule::never(Value::None))),
+                (RuleName::SubjectEmpty, Some(Rule::never(Value::None))),
+                (RuleName::BodyLeadingBlank, Some(Rule::always(Value::None))),
+            ],
+        )
     };
     assert_eq!(rules, expected);
     expect(&rules, "hotfix: restore the login button", &[]);
@@ -352,16 +545,17 @@ fn violations_name_the_limit_and_the_allowed_values() {
         messages,
         strings(&[
             "⚠ header-max-length: the header is 81 characters, at most 80",
+            "⚠ references-empty: the references may not be empty",
             "✖ scope-enum: the scope 'db' is not one of: compiler, router, forms, http, common",
-            "✖ subject-case: the subject 'Add a validator for every field of the form, whatever its ki…' may not be sentence-case, start-case, pascal-case, upper-case",
+            "✖ subject-case: the subject 'Add a validator for every field of the form, whatever its ki…' may not be sentence-case",
         ])
     );
     assert_eq!(
         rules.describe()[..3],
         strings(&[
+            "The type is in lower-case (lower case)",
             "The header has the form 'type(scope): subject' with a type",
             "The type is one of: build, ci, docs, feat, fix, perf, refactor, revert, style, test",
-            "The type is in lower-case (lower case)",
         ])
     );
     assert!(
@@ -507,10 +701,16 @@ fn a_byte_order_mark_and_either_syntax_in_an_extensionless_rc() {
     let rules = iris_config::project::commit_rules(dir.path())
         .unwrap()
         .unwrap();
-    assert_eq!(rules.type_empty, Some(Rule::never(())));
+    assert_eq!(
+        rules.rule(RuleName::TypeEmpty),
+        Some(&Rule::never(Value::None))
+    );
 
     let json = commit_rules::parse(".commitlintrc", JSON_RULES).unwrap();
-    assert_eq!(json.header_max_length, Some(Rule::always(50)));
+    assert_eq!(
+        json.rule(RuleName::HeaderMaxLength),
+        Some(&Rule::always(Value::Length(50)))
+    );
     let yaml = commit_rules::parse(
         ".commitlintrc",
         "rules:\n  header-max-length: [2, always, 50]\n",

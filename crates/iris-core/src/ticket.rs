@@ -33,12 +33,8 @@ static TRAILER: LazyLock<Regex> =
     LazyLock::new(|| pattern(&format!(r"^([A-Za-z][A-Za-z-]{{0,30}})(:? )({ID})\s*$")));
 static ANY_ID: LazyLock<Regex> = LazyLock::new(|| pattern(ID));
 
-#[allow(
-    clippy::expect_used,
-    reason = "the patterns are compiled in: a bad one fails every test, never a user's input"
-)]
 fn pattern(text: &str) -> Regex {
-    Regex::new(text).expect("a built-in pattern")
+    crate::commit_rules::built_in(text)
 }
 
 /// Where a project writes its ticket ids, as a pattern with `{id}` in it.

@@ -12,7 +12,7 @@ use crate::iris::IrisAgent;
 use iris_core::artifact::{
     Artifact, ArtifactKind, Changelog, GeneratedMessage, PullRequest, ReleaseNotes, Review,
 };
-use iris_core::commit_rules::{CommitRules, Violation, error_count};
+use iris_core::commit_rules::{CommitRules, RuleName, Violation, error_count};
 use iris_core::history;
 use iris_core::pr_template::Template;
 use iris_core::protocol::AgentEvent;
@@ -161,9 +161,9 @@ impl IrisAgent {
         let version = version.clone();
         // Without gitmoji (and always with conventional commits, or rules that read a type at
         // the start of the header) no emoji is kept.
-        let typed_header = rules
-            .as_ref()
-            .is_some_and(|r| r.type_empty.is_some() || r.type_enum.is_some());
+        let typed_header = rules.as_ref().is_some_and(|r| {
+            r.rule(RuleName::TypeEmpty).is_some() || r.rule(RuleName::TypeEnum).is_some()
+        });
         let drop_emoji = !self.style.gitmoji || self.style.preset == "conventional" || typed_header;
         let run = Run {
             kind,

@@ -2,6 +2,12 @@
 //! unchanged (quoted parts aside), as commitlint's `ensure` decides.
 
 use std::fmt;
+use std::sync::LazyLock;
+
+use regex::Regex;
+
+use super::When;
+use super::{built_in, words};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Case {
@@ -45,11 +51,12 @@ impl Case {
         }
     }
 
-    /// Whether `text` is in this case. Quoted parts (`` `x` ``, `"x"`, `'x'`) are left out,
-    /// since they may hold names; an empty text or one starting with a digit is in every case.
+    /// Whether `text` is in this case, as commitlint's `ensure` decides: quoted parts
+    /// (`` `x` ``, `"x"`, `'x'` on one line) are left out, since they may hold names, and a
+    /// text that converts to nothing or to something starting with a digit is in every case.
     pub fn matches(self, text: &str) -> bool {
-        let input = without_quoted(text);
-        let input = input.trim();
+        let input = QUOTED.replace_all(text, "");
+        let input = input.trim_matches(is_js_space);
         let converted = self.convert(input);
         if converted.is_empty() || converted.starts_with(|c: char| c.is_ascii_digit()) {
             return true;
@@ -57,6 +64,7 @@ impl Case {
         converted == input
     }
 
+    /// `input` converted as lodash converts it (`kebabCase`, `startCase`, ...).
     fn convert(self, input: &str) -> String {
         match self {
             Case::Lower => input.to_lowercase(),
@@ -64,14 +72,43 @@ impl Case {
             Case::Sentence => upper_first(input),
             Case::Camel => camel(input),
             Case::Pascal => upper_first(&camel(input)),
-            Case::Kebab => lower_words(input).join("-"),
-            Case::Snake => lower_words(input).join("_"),
-            Case::Start => words(input)
+            Case::Kebab => words::compound(input)
+                .iter()
+                .map(|w| w.to_lowercase())
+                .collect::<Vec<_>>()
+                .join("-"),
+            Case::Snake => words::compound(input)
+                .iter()
+                .map(|w| w.to_lowercase())
+                .collect::<Vec<_>>()
+                .join("_"),
+            Case::Start => words::compound(input)
                 .iter()
                 .map(|w| upper_first(w))
                 .collect::<Vec<_>>()
                 .join(" "),
         }
+    }
+}
+
+/// One check of a case rule: a case the text must be in (`always`) or not (`never`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct CaseCheck {
+    pub case: Case,
+    pub when: When,
+}
+
+impl CaseCheck {
+    pub fn always(case: Case) -> Self {
+        Self {
+            case,
+            when: When::Always,
+        }
+    }
+
+    /// Whether `text` passes this check.
+    pub fn passes(self, text: &str) -> bool {
+        self.case.matches(text) == (self.when == When::Always)
     }
 }
 
@@ -81,26 +118,15 @@ impl fmt::Display for Case {
     }
 }
 
-/// `text` without its quoted parts (shortest match, as commitlint's `/`.*?`|".*?"|'.*?'/g`).
-fn without_quoted(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    let mut rest = text;
-    while let Some(pos) = rest.find(['`', '"', '\'']) {
-        let quote = rest[pos..].chars().next().unwrap_or('"');
-        let after = &rest[pos + quote.len_utf8()..];
-        match after.find(quote) {
-            Some(end) => {
-                out.push_str(&rest[..pos]);
-                rest = &after[end + quote.len_utf8()..];
-            }
-            None => {
-                out.push_str(&rest[..pos + quote.len_utf8()]);
-                rest = after;
-            }
-        }
-    }
-    out.push_str(rest);
-    out
+/// A quoted part on one line, shortest first (JavaScript's `.` stops at line breaks).
+static QUOTED: LazyLock<Regex> = LazyLock::new(|| {
+    let other = r"[^\n\r\x{2028}\x{2029}]";
+    built_in(&format!("`{other}*?`|\"{other}*?\"|'{other}*?'"))
+});
+
+/// JavaScript's `trim` set.
+fn is_js_space(c: char) -> bool {
+    c.is_whitespace() || c == '\u{feff}'
 }
 
 fn upper_first(text: &str) -> String {
@@ -111,43 +137,15 @@ fn upper_first(text: &str) -> String {
     }
 }
 
-/// The words of a text as lodash splits them: runs of letters and digits, cut where a lower
-/// case letter meets an upper case one (`fooBar`) and before the last capital of a capital
-/// run followed by lower case (`HTMLParser` is `HTML`, `Parser`).
-fn words(text: &str) -> Vec<String> {
-    let mut words = Vec::new();
-    for run in text.split(|c: char| !c.is_alphanumeric()) {
-        let chars: Vec<char> = run.chars().collect();
-        let mut start = 0;
-        for i in 1..chars.len() {
-            let (prev, cur) = (chars[i - 1], chars[i]);
-            let next_lower = chars.get(i + 1).is_some_and(|c| c.is_lowercase());
-            let cut = (prev.is_lowercase() && cur.is_uppercase())
-                || (prev.is_uppercase() && cur.is_uppercase() && next_lower)
-                || (prev.is_alphabetic() != cur.is_alphabetic());
-            if cut {
-                words.push(chars[start..i].iter().collect());
-                start = i;
-            }
-        }
-        if start < chars.len() {
-            words.push(chars[start..].iter().collect());
-        }
-    }
-    words
-}
-
-fn lower_words(text: &str) -> Vec<String> {
-    words(text).iter().map(|w| w.to_lowercase()).collect()
-}
-
+/// lodash's `camelCase`: the words, lower case, each after the first capitalised.
 fn camel(text: &str) -> String {
     let mut out = String::new();
-    for (i, word) in lower_words(text).iter().enumerate() {
+    for (i, word) in words::compound(text).iter().enumerate() {
+        let word = word.to_lowercase();
         if i == 0 {
-            out.push_str(word);
+            out.push_str(&word);
         } else {
-            out.push_str(&upper_first(word));
+            out.push_str(&upper_first(&word));
         }
     }
     out

@@ -2,7 +2,7 @@
 //! conventional commits shape its `cz check` enforces, and its `message_length_limit`.
 
 use super::tree::Node;
-use super::{CommitRules, Rule, RulesError, presets};
+use super::{CommitRules, ParserOptions, Rule, RuleName, RulesError, Value, presets};
 
 /// The rules a commitizen settings table sets.
 pub fn rules(source: &str, settings: &Node) -> Result<CommitRules, RulesError> {
@@ -60,7 +60,10 @@ pub fn rules(source: &str, settings: &Node) -> Result<CommitRules, RulesError> {
     match settings.get("message_length_limit") {
         None => {}
         Some(Node::Number(n)) if *n > 0.0 && n.fract() == 0.0 && n.is_finite() => {
-            rules.header_max_length = Some(Rule::always(*n as usize));
+            rules.set(
+                RuleName::HeaderMaxLength,
+                Rule::always(Value::Length(*n as usize)),
+            );
         }
         // 0 (or less) is commitizen's "no limit".
         Some(Node::Number(n)) if *n <= 0.0 => {}
@@ -75,10 +78,18 @@ pub fn rules(source: &str, settings: &Node) -> Result<CommitRules, RulesError> {
 /// The conventional shape `cz check` asks for: a known type, a subject, a blank line
 /// before the body.
 fn shape(rules: &mut CommitRules, types: Vec<String>) {
-    rules.type_enum = Some(Rule::always(types));
-    rules.type_empty = Some(Rule::never(()));
-    rules.subject_empty = Some(Rule::never(()));
-    rules.body_leading_blank = Some(Rule::always(()));
+    rules.set(
+        RuleName::TypeEnum,
+        Rule::always(Value::Names {
+            names: types,
+            delimiters: Vec::new(),
+        }),
+    );
+    rules.set(RuleName::TypeEmpty, Rule::never(Value::None));
+    rules.set(RuleName::SubjectEmpty, Rule::never(Value::None));
+    rules.set(RuleName::BodyLeadingBlank, Rule::always(Value::None));
+    // `cz check` reads `type(scope)!: subject` headers.
+    rules.parser = ParserOptions::conventional_commits();
 }
 
 /// The types of a schema pattern: its first group that is an alternation of plain words,

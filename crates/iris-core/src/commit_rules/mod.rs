@@ -14,18 +14,29 @@ mod commitizen;
 mod config;
 mod describe;
 mod find;
+mod ignores;
 mod js;
 mod message;
+mod names;
+mod parser;
+mod pattern;
 mod presets;
+mod trailers;
 mod tree;
+mod words;
 
+use std::collections::BTreeMap;
 use std::fmt;
 
 use thiserror::Error;
 
-pub use case::Case;
+pub use case::{Case, CaseCheck};
 pub use find::{CONFIG_FILES, find};
 pub use message::ParsedMessage;
+pub use names::{RuleName, ValueKind};
+pub use parser::ParserOptions;
+pub use pattern::JsPattern;
+pub(crate) use pattern::built_in;
 
 /// The largest configuration file or message read; anything bigger is refused.
 pub const MAX_INPUT_BYTES: usize = 1024 * 1024;
@@ -77,46 +88,43 @@ impl<T> Rule<T> {
     }
 }
 
-/// The rules a repository sets for its commit messages; `None` is a rule that is off (or
-/// that neither the file nor the preset it extends sets). Rule names are commitlint's.
-#[derive(Debug, Clone, PartialEq, Eq, Default)]
+/// What a rule is configured with (its third item), by the rule's [`ValueKind`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Value {
+    /// A flag rule's (none).
+    None,
+    /// A length in UTF-16 code units; `usize::MAX` for `Infinity`.
+    Length(usize),
+    /// A full stop, or the text a line must start with.
+    Text(String),
+    /// type-enum's and scope-enum's names; scope-enum may name the delimiters that split
+    /// several scopes (`/`, `\\` and `,` when none are given).
+    Names {
+        names: Vec<String>,
+        delimiters: Vec<String>,
+    },
+    /// A case rule's checks (scope-case's may name delimiters too).
+    Cases {
+        checks: Vec<CaseCheck>,
+        delimiters: Vec<String>,
+    },
+    /// scope-delimiter-style's allowed delimiters.
+    Delimiters(Vec<String>),
+}
+
+/// The rules a repository sets for its commit messages, by commitlint's names, and how its
+/// messages are read. A rule at level 0 (off) is not in `rules`.
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct CommitRules {
-    /// `type-enum`: the allowed (or, with `never`, forbidden) types.
-    pub type_enum: Option<Rule<Vec<String>>>,
-    /// `type-case`
-    pub type_case: Option<Rule<Vec<Case>>>,
-    /// `type-empty`: `never` means a type is required.
-    pub type_empty: Option<Rule<()>>,
-    /// `scope-enum`
-    pub scope_enum: Option<Rule<Vec<String>>>,
-    /// `scope-case`
-    pub scope_case: Option<Rule<Vec<Case>>>,
-    /// `scope-empty`
-    pub scope_empty: Option<Rule<()>>,
-    /// `subject-case`
-    pub subject_case: Option<Rule<Vec<Case>>>,
-    /// `subject-empty`
-    pub subject_empty: Option<Rule<()>>,
-    /// `subject-full-stop`: the stop character (usually `.`).
-    pub subject_full_stop: Option<Rule<String>>,
-    /// `header-max-length`, in characters.
-    pub header_max_length: Option<Rule<usize>>,
-    /// `header-min-length`, in characters.
-    pub header_min_length: Option<Rule<usize>>,
-    /// `body-leading-blank`
-    pub body_leading_blank: Option<Rule<()>>,
-    /// `body-max-line-length`, in characters.
-    pub body_max_line_length: Option<Rule<usize>>,
-    /// `footer-leading-blank`
-    pub footer_leading_blank: Option<Rule<()>>,
-    /// `footer-max-line-length`, in characters.
-    pub footer_max_line_length: Option<Rule<usize>>,
+    pub rules: BTreeMap<RuleName, Rule<Value>>,
+    /// How a message is split into its parts (`parserPreset`).
+    pub parser: ParserOptions,
     /// Whether merge, revert, fixup and release commits pass untouched (commitlint's
     /// `defaultIgnores`, on unless the file turns it off).
     pub default_ignores: bool,
     /// The presets the rules were built on, as the file names them.
     pub extends: Vec<String>,
-    /// What was read but not understood (a function, an unknown preset or rule), in words.
+    /// What was read but not understood (a function, an unknown preset), in words.
     pub notes: Vec<String>,
     /// The file the rules came from, relative to the repository root (`package.json`,
     /// `commitlint.config.js`, `pyproject.toml`, ...).
@@ -127,15 +135,29 @@ impl CommitRules {
     /// No rule at all, from `source`.
     pub fn empty(source: &str) -> Self {
         Self {
+            rules: BTreeMap::new(),
+            parser: ParserOptions::default(),
             default_ignores: true,
+            extends: Vec::new(),
+            notes: Vec::new(),
             source: source.to_string(),
-            ..Self::default()
         }
     }
 
-    /// Every violation of these rules in `message` (a commit message as git would record it;
-    /// `#` comment lines and anything below a scissors line are ignored), errors and warnings
-    /// alike, in commitlint's rule order. A message over [`MAX_INPUT_BYTES`] is one violation.
+    /// The rule `name` as configured, or `None` when it is off or not set.
+    pub fn rule(&self, name: RuleName) -> Option<&Rule<Value>> {
+        self.rules.get(&name)
+    }
+
+    /// Sets (or replaces) one rule.
+    pub fn set(&mut self, name: RuleName, rule: Rule<Value>) {
+        self.rules.insert(name, rule);
+    }
+
+    /// Every violation of these rules in `message`, as `commitlint --edit` finds them (`#`
+    /// comment lines and anything below a scissors line are not the message), errors and
+    /// warnings alike, in rule name order. A message over [`MAX_INPUT_BYTES`] is one
+    /// violation; a message with nothing but blank space has none (commitlint skips it).
     pub fn check(&self, message: &str) -> Vec<Violation> {
         check::check(self, message)
     }

@@ -1,7 +1,9 @@
-//! The shared configurations a file may extend, as their published rule lists set them
-//! (the rules Iris checks; the others they set are left out).
+//! The shared configurations a file may extend, and the parser presets it may name, as
+//! their published packages set them: every rule and the parser options.
 
-use super::{Case, CommitRules, Rule};
+use super::parser::ParserOptions;
+use super::pattern::JsPattern;
+use super::{Case, CaseCheck, CommitRules, Rule, RuleName, Value};
 
 /// `@commitlint/config-conventional`'s types, and commitizen's `cz_conventional_commits`
 /// ones before it adds `bump`.
@@ -14,19 +16,24 @@ const ANGULAR_TYPES: [&str; 10] = [
     "build", "ci", "docs", "feat", "fix", "perf", "refactor", "revert", "style", "test",
 ];
 
-/// The preset an `extends` entry names, applied to `rules`; false for one Iris does not know.
-pub fn apply(name: &str, rules: &mut CommitRules) -> bool {
-    // A path into node_modules names the same package.
+/// The package an `extends` or `parserPreset` entry names (a path into node_modules names
+/// the same package).
+fn package(name: &str) -> &str {
     let package = name
         .rsplit_once("node_modules/")
         .map_or(name, |(_, p)| p)
         .trim_end_matches('/');
-    match package {
-        "@commitlint/config-conventional" | "@commitlint/config-conventional/index.js" => {
+    package.strip_suffix("/index.js").unwrap_or(package)
+}
+
+/// The preset an `extends` entry names, applied to `rules`; false for one Iris does not know.
+pub fn apply(name: &str, rules: &mut CommitRules) -> bool {
+    match package(name) {
+        "@commitlint/config-conventional" => {
             conventional(rules);
             true
         }
-        "@commitlint/config-angular" | "@commitlint/config-angular/index.js" => {
+        "@commitlint/config-angular" => {
             angular(rules);
             true
         }
@@ -34,38 +41,66 @@ pub fn apply(name: &str, rules: &mut CommitRules) -> bool {
     }
 }
 
-fn strings(items: &[&str]) -> Vec<String> {
-    items.iter().map(|s| s.to_string()).collect()
+/// The parser options of a parser preset package, or `None` for one Iris does not know.
+pub fn parser(name: &str) -> Option<ParserOptions> {
+    match package(name) {
+        "conventional-changelog-conventionalcommits" => Some(ParserOptions::conventional_commits()),
+        "conventional-changelog-angular" => Some(ParserOptions::default()),
+        _ => None,
+    }
+}
+
+fn names(items: &[&str]) -> Value {
+    Value::Names {
+        names: items.iter().map(|s| s.to_string()).collect(),
+        delimiters: Vec::new(),
+    }
+}
+
+fn cases(list: &[Case]) -> Value {
+    Value::Cases {
+        checks: list.iter().map(|c| CaseCheck::always(*c)).collect(),
+        delimiters: Vec::new(),
+    }
 }
 
 /// The subject cases both presets forbid.
-fn not_capitalised() -> Vec<Case> {
-    vec![Case::Sentence, Case::Start, Case::Pascal, Case::Upper]
+fn not_capitalised() -> Value {
+    cases(&[Case::Sentence, Case::Start, Case::Pascal, Case::Upper])
 }
 
 fn conventional(r: &mut CommitRules) {
-    r.body_leading_blank = Some(Rule::always(()).warning());
-    r.body_max_line_length = Some(Rule::always(100));
-    r.footer_leading_blank = Some(Rule::always(()).warning());
-    r.footer_max_line_length = Some(Rule::always(100));
-    r.header_max_length = Some(Rule::always(100));
-    r.subject_case = Some(Rule::never(not_capitalised()));
-    r.subject_empty = Some(Rule::never(()));
-    r.subject_full_stop = Some(Rule::never(".".to_string()));
-    r.type_case = Some(Rule::always(vec![Case::Lower]));
-    r.type_empty = Some(Rule::never(()));
-    r.type_enum = Some(Rule::always(strings(&CONVENTIONAL_TYPES)));
+    use RuleName::*;
+    r.parser = ParserOptions::conventional_commits();
+    r.set(BodyLeadingBlank, Rule::always(Value::None).warning());
+    r.set(BodyMaxLineLength, Rule::always(Value::Length(100)));
+    r.set(FooterLeadingBlank, Rule::always(Value::None).warning());
+    r.set(FooterMaxLineLength, Rule::always(Value::Length(100)));
+    r.set(HeaderMaxLength, Rule::always(Value::Length(100)));
+    r.set(HeaderTrim, Rule::always(Value::None));
+    r.set(SubjectCase, Rule::never(not_capitalised()));
+    r.set(SubjectEmpty, Rule::never(Value::None));
+    r.set(SubjectFullStop, Rule::never(Value::Text(".".into())));
+    r.set(TypeCase, Rule::always(cases(&[Case::Lower])));
+    r.set(TypeEmpty, Rule::never(Value::None));
+    r.set(TypeEnum, Rule::always(names(&CONVENTIONAL_TYPES)));
 }
 
 fn angular(r: &mut CommitRules) {
-    r.body_leading_blank = Some(Rule::always(()).warning());
-    r.footer_leading_blank = Some(Rule::always(()).warning());
-    r.header_max_length = Some(Rule::always(72));
-    r.scope_case = Some(Rule::always(vec![Case::Lower]));
-    r.subject_case = Some(Rule::never(not_capitalised()));
-    r.subject_empty = Some(Rule::never(()));
-    r.subject_full_stop = Some(Rule::never(".".to_string()));
-    r.type_case = Some(Rule::always(vec![Case::Lower]));
-    r.type_empty = Some(Rule::never(()));
-    r.type_enum = Some(Rule::always(strings(&ANGULAR_TYPES)));
+    use RuleName::*;
+    r.parser = ParserOptions {
+        header_pattern: Some(JsPattern::new(r"^(\w*)(?:\((.*)\))?!?: (.*)$")),
+        ..ParserOptions::default()
+    };
+    r.set(SubjectExclamationMark, Rule::never(Value::None));
+    r.set(BodyLeadingBlank, Rule::always(Value::None).warning());
+    r.set(FooterLeadingBlank, Rule::always(Value::None).warning());
+    r.set(HeaderMaxLength, Rule::always(Value::Length(72)));
+    r.set(ScopeCase, Rule::always(cases(&[Case::Lower])));
+    r.set(SubjectCase, Rule::never(not_capitalised()));
+    r.set(SubjectEmpty, Rule::never(Value::None));
+    r.set(SubjectFullStop, Rule::never(Value::Text(".".into())));
+    r.set(TypeCase, Rule::always(cases(&[Case::Lower])));
+    r.set(TypeEmpty, Rule::never(Value::None));
+    r.set(TypeEnum, Rule::always(names(&ANGULAR_TYPES)));
 }

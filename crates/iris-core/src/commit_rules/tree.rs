@@ -14,6 +14,8 @@ pub enum Node {
     Array(Vec<Node>),
     /// Keys in file order; a later duplicate wins on lookup, as in JavaScript.
     Object(Vec<(String, Node)>),
+    /// A JavaScript regular expression literal, as written (`/^(\w*): (.*)$/i`).
+    Regex(String),
     /// Something the reader could not evaluate (a function, a computed value), in words.
     Unreadable(String),
 }
@@ -43,6 +45,7 @@ impl Node {
             Node::String(_) => "a string",
             Node::Array(_) => "a list",
             Node::Object(_) => "an object",
+            Node::Regex(_) => "a regular expression",
             Node::Unreadable(_) => "an expression",
         }
     }

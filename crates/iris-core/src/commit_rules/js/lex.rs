@@ -13,7 +13,8 @@ pub enum Tok {
     Spread,
     /// `=>`
     Arrow,
-    Regex,
+    /// A regular expression literal, as written: `/source/flags`.
+    Regex(String),
 }
 
 #[derive(Debug, Clone)]
@@ -125,11 +126,12 @@ pub fn tokenize(text: &str) -> Result<Vec<Token>, String> {
             });
             i += 2;
         } else if c == '/' && regex_allowed(toks.last()) {
-            i = regex_end(&chars, i, line)?;
+            let end = regex_end(&chars, i, line)?;
             toks.push(Token {
-                tok: Tok::Regex,
+                tok: Tok::Regex(chars[i..end].iter().collect()),
                 line,
             });
+            i = end;
         } else {
             toks.push(Token {
                 tok: Tok::Punct(c),

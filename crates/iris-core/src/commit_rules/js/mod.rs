@@ -245,7 +245,7 @@ impl Reader<'_> {
                     Node::Unreadable(format!("an expression (line {line})"))
                 }
             }
-            Tok::Regex => Node::Unreadable(format!("a regular expression (line {line})")),
+            Tok::Regex(literal) => Node::Regex(literal),
             Tok::Ident(word) => self.identifier(&word, pos, depth, line),
             other => Node::Unreadable(format!("an expression ({other:?}, line {line})")),
         })
