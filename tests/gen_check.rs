@@ -166,6 +166,75 @@ fn gen_check_with_a_broken_config_exits_2_with_the_file_and_reason() {
 }
 
 #[test]
+fn gen_check_refuses_a_configuration_commitlint_refuses_before_checking() {
+    // A rule commitlint does not ship, a level outside 0-2, a bare string: commitlint stops
+    // on each, so Iris does too, naming the file, the rule and what is wrong.
+    for (rules, reason) in [
+        (
+            r#"{"subject-tense": [2, "always", "imperative"]}"#,
+            "no such rule: subject-tense",
+        ),
+        (
+            r#"{"header-max-length": [3, "always", 72]}"#,
+            "rule header-max-length: its level is 3, not 0, 1 or 2",
+        ),
+        (
+            r#"{"type-empty": "error"}"#,
+            "rule type-empty: its setting is a string, not [level, when, value]",
+        ),
+    ] {
+        let repo = repo_with(
+            ".commitlintrc.json",
+            &format!(r#"{{"extends": ["@commitlint/config-conventional"], "rules": {rules}}}"#),
+            "chore: add the commitlint config",
+        );
+        let out = check(&repo, &[], "feat: add x\n");
+        assert_eq!(out.status.code(), Some(2), "{rules}: {}", stdout(&out));
+        let err = stderr(&out);
+        assert!(
+            err.starts_with(&format!(
+                "error: cannot read the commit rules in .commitlintrc.json: {reason}"
+            )),
+            "{err}"
+        );
+        assert_eq!(stdout(&out), "");
+    }
+}
+
+#[test]
+fn gen_check_reads_the_parser_options_and_rules_iris_did_not_know() {
+    let repo = repo_with(
+        "commitlint.config.js",
+        r#"export default {
+  extends: ["@commitlint/config-conventional"],
+  parserPreset: { parserOpts: { issuePrefixes: ["PROJ-"] } },
+  rules: {
+    "references-empty": [2, "never"],
+    "signed-off-by": [2, "always", "Signed-off-by:"],
+    "scope-enum": [2, "always", { scopes: ["api", "ui"], delimiters: ["+"] }],
+  },
+};
+"#,
+        "chore: add the commitlint config",
+    );
+    let good = "feat(api+ui): add paging\n\nRefs PROJ-12\n\nSigned-off-by: Ada <ada@example.com>\n";
+    let out = check(&repo, &[], good);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}{}",
+        stdout(&out),
+        stderr(&out)
+    );
+    let out = check(&repo, &[], "feat(api/ui): add paging\n\nFixes #12\n");
+    assert_eq!(out.status.code(), Some(1));
+    let text = stdout(&out);
+    for rule in ["references-empty", "scope-enum", "signed-off-by"] {
+        assert!(text.contains(&format!("✖ {rule}:")), "{rule}: {text}");
+    }
+}
+
+#[test]
 fn gen_check_takes_no_generation_flags() {
     let repo = repo_with("README.md", "# x\n", "init");
     let out = check(&repo, &["--auto-commit"], "");

@@ -542,3 +542,83 @@ fn short(text: &str) -> String {
         format!("{}…", text.chars().take(MAX).collect::<String>())
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::super::parse;
+    use super::*;
+
+    fn conventional() -> CommitRules {
+        parse(
+            ".commitlintrc.json",
+            r#"{"extends": ["@commitlint/config-conventional"]}"#,
+        )
+        .unwrap()
+    }
+
+    fn broken(rules: &CommitRules, message: &str) -> Vec<String> {
+        rules.check(message).into_iter().map(|v| v.rule).collect()
+    }
+
+    #[test]
+    fn a_subject_in_a_script_without_case_passes_subject_case() {
+        let rules = conventional();
+        for subject in ["添加搜索功能", "検索を追加", "إضافة البحث", "הוספת חיפוש"]
+        {
+            assert_eq!(
+                broken(&rules, &format!("feat: {subject}")),
+                Vec::<String>::new()
+            );
+        }
+        assert_eq!(broken(&rules, "feat: Add search"), vec!["subject-case"]);
+    }
+
+    #[test]
+    fn a_body_line_holding_a_url_may_run_past_the_limit() {
+        let rules = conventional();
+        let url = format!("See https://example.com/{}", "a".repeat(120));
+        assert_eq!(
+            broken(&rules, &format!("fix: x\n\n{url}")),
+            Vec::<String>::new()
+        );
+        let prose = "word ".repeat(30);
+        assert_eq!(
+            broken(&rules, &format!("fix: x\n\n{prose}")),
+            vec!["body-max-line-length"]
+        );
+    }
+
+    #[test]
+    fn a_header_with_a_trailing_space_keeps_its_type() {
+        let rules = conventional();
+        assert_eq!(
+            broken(&rules, "a(): "),
+            vec!["header-trim", "subject-empty", "type-enum"]
+        );
+    }
+
+    #[test]
+    fn leading_blank_lines_are_part_of_the_message() {
+        let rules = conventional();
+        // A version after a blank line is not a release commit to commitlint.
+        assert_eq!(broken(&rules, "1.2.3"), Vec::<String>::new());
+        assert_eq!(
+            broken(&rules, "\n1.2.3"),
+            vec!["subject-empty", "type-empty"]
+        );
+        // The blank line before the header is the raw message's second line no more.
+        assert_eq!(
+            broken(&rules, "\nfix: x\nbody right under the header"),
+            vec!["body-leading-blank"]
+        );
+    }
+
+    #[test]
+    fn bitbuckets_merge_message_is_ignored() {
+        let rules = conventional();
+        assert_eq!(
+            broken(&rules, "Merged in feature/paging (pull request #42)"),
+            Vec::<String>::new()
+        );
+    }
+}
