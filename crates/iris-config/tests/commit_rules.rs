@@ -49,6 +49,16 @@ fn cases(list: &[Case]) -> Value {
     }
 }
 
+/// The subject cases both commitlint presets forbid, at error level.
+fn not_capitalised() -> Rule<Value> {
+    Rule::never(cases(&[
+        Case::Sentence,
+        Case::Start,
+        Case::Pascal,
+        Case::Upper,
+    ]))
+}
+
 /// `rules` with some rules set (`Some`) or turned off (`None`).
 fn with(mut rules: CommitRules, changes: Vec<(RuleName, Option<Rule<Value>>)>) -> CommitRules {
     for (name, rule) in changes {
@@ -82,15 +92,7 @@ fn conventional(source: &str) -> CommitRules {
                     Some(Rule::always(cases(&[Case::Lower]))),
                 ),
                 (RuleName::TypeEmpty, Some(Rule::never(Value::None))),
-                (
-                    RuleName::SubjectCase,
-                    Some(Rule::never(cases(&[
-                        Case::Sentence,
-                        Case::Start,
-                        Case::Pascal,
-                        Case::Upper,
-                    ]))),
-                ),
+                (RuleName::SubjectCase, Some(not_capitalised())),
                 (RuleName::SubjectEmpty, Some(Rule::never(Value::None))),
                 (
                     RuleName::SubjectFullStop,
@@ -303,15 +305,7 @@ fn a_commitlintrc_yml_extending_the_angular_preset() {
                     RuleName::ScopeCase,
                     Some(Rule::always(cases(&[Case::Lower]))),
                 ),
-                (
-                    RuleName::SubjectCase,
-                    Some(Rule::never(cases(&[
-                        Case::Sentence,
-                        Case::Start,
-                        Case::Pascal,
-                        Case::Upper,
-                    ]))),
-                ),
+                (RuleName::SubjectCase, Some(not_capitalised())),
                 (RuleName::SubjectEmpty, Some(Rule::never(Value::None))),
                 (
                     RuleName::SubjectFullStop,

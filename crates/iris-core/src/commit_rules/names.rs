@@ -2,48 +2,69 @@
 
 use std::fmt;
 
-/// A commitlint rule. The order is the names' (alphabetical), which is the order violations
-/// are reported in.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub enum RuleName {
-    BodyCase,
-    BodyEmpty,
-    BodyFullStop,
-    BodyLeadingBlank,
-    BodyMaxLength,
-    BodyMaxLineLength,
-    BodyMinLength,
-    BreakingChangeExclamationMark,
-    FooterEmpty,
-    FooterLeadingBlank,
-    FooterMaxLength,
-    FooterMaxLineLength,
-    FooterMinLength,
-    HeaderCase,
-    HeaderFullStop,
-    HeaderMaxLength,
-    HeaderMinLength,
-    HeaderTrim,
-    ReferencesEmpty,
-    ScopeCase,
-    ScopeDelimiterStyle,
-    ScopeEmpty,
-    ScopeEnum,
-    ScopeMaxLength,
-    ScopeMinLength,
-    SignedOffBy,
-    SubjectCase,
-    SubjectEmpty,
-    SubjectExclamationMark,
-    SubjectFullStop,
-    SubjectMaxLength,
-    SubjectMinLength,
-    TrailerExists,
-    TypeCase,
-    TypeEmpty,
-    TypeEnum,
-    TypeMaxLength,
-    TypeMinLength,
+/// The rule enum, the list of all rules and their names, from one table.
+macro_rules! rules {
+    ($($rule:ident => $name:literal,)*) => {
+        /// A commitlint rule. The order is the names' (alphabetical), which is the order
+        /// violations are reported in.
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+        pub enum RuleName {
+            $($rule,)*
+        }
+
+        /// Every rule, in name order.
+        pub const ALL: &[RuleName] = &[$(RuleName::$rule,)*];
+
+        impl RuleName {
+            /// commitlint's name: `type-enum`, `header-max-length`, ...
+            pub fn name(self) -> &'static str {
+                match self {
+                    $(RuleName::$rule => $name,)*
+                }
+            }
+        }
+    };
+}
+
+rules! {
+    BodyCase => "body-case",
+    BodyEmpty => "body-empty",
+    BodyFullStop => "body-full-stop",
+    BodyLeadingBlank => "body-leading-blank",
+    BodyMaxLength => "body-max-length",
+    BodyMaxLineLength => "body-max-line-length",
+    BodyMinLength => "body-min-length",
+    BreakingChangeExclamationMark => "breaking-change-exclamation-mark",
+    FooterEmpty => "footer-empty",
+    FooterLeadingBlank => "footer-leading-blank",
+    FooterMaxLength => "footer-max-length",
+    FooterMaxLineLength => "footer-max-line-length",
+    FooterMinLength => "footer-min-length",
+    HeaderCase => "header-case",
+    HeaderFullStop => "header-full-stop",
+    HeaderMaxLength => "header-max-length",
+    HeaderMinLength => "header-min-length",
+    HeaderTrim => "header-trim",
+    ReferencesEmpty => "references-empty",
+    ScopeCase => "scope-case",
+    ScopeDelimiterStyle => "scope-delimiter-style",
+    ScopeEmpty => "scope-empty",
+    ScopeEnum => "scope-enum",
+    ScopeMaxLength => "scope-max-length",
+    ScopeMinLength => "scope-min-length",
+    SignedOffBy => "signed-off-by",
+    SubjectCase => "subject-case",
+    SubjectEmpty => "subject-empty",
+    SubjectExclamationMark => "subject-exclamation-mark",
+    SubjectFullStop => "subject-full-stop",
+    SubjectMaxLength => "subject-max-length",
+    SubjectMinLength => "subject-min-length",
+    TrailerExists => "trailer-exists",
+    TypeCase => "type-case",
+    TypeEmpty => "type-empty",
+    TypeEnum => "type-enum",
+    TypeMaxLength => "type-max-length",
+    TypeMinLength => "type-min-length",
 }
 
 /// What a rule's third item (its value) holds.
@@ -69,100 +90,10 @@ pub enum ValueKind {
     Delimiters,
 }
 
-/// Every rule, in name order.
-pub const ALL: [RuleName; 38] = {
-    use RuleName::*;
-    [
-        BodyCase,
-        BodyEmpty,
-        BodyFullStop,
-        BodyLeadingBlank,
-        BodyMaxLength,
-        BodyMaxLineLength,
-        BodyMinLength,
-        BreakingChangeExclamationMark,
-        FooterEmpty,
-        FooterLeadingBlank,
-        FooterMaxLength,
-        FooterMaxLineLength,
-        FooterMinLength,
-        HeaderCase,
-        HeaderFullStop,
-        HeaderMaxLength,
-        HeaderMinLength,
-        HeaderTrim,
-        ReferencesEmpty,
-        ScopeCase,
-        ScopeDelimiterStyle,
-        ScopeEmpty,
-        ScopeEnum,
-        ScopeMaxLength,
-        ScopeMinLength,
-        SignedOffBy,
-        SubjectCase,
-        SubjectEmpty,
-        SubjectExclamationMark,
-        SubjectFullStop,
-        SubjectMaxLength,
-        SubjectMinLength,
-        TrailerExists,
-        TypeCase,
-        TypeEmpty,
-        TypeEnum,
-        TypeMaxLength,
-        TypeMinLength,
-    ]
-};
-
 impl RuleName {
-    /// commitlint's name: `type-enum`, `header-max-length`, ...
-    pub fn name(self) -> &'static str {
-        use RuleName::*;
-        match self {
-            BodyCase => "body-case",
-            BodyEmpty => "body-empty",
-            BodyFullStop => "body-full-stop",
-            BodyLeadingBlank => "body-leading-blank",
-            BodyMaxLength => "body-max-length",
-            BodyMaxLineLength => "body-max-line-length",
-            BodyMinLength => "body-min-length",
-            BreakingChangeExclamationMark => "breaking-change-exclamation-mark",
-            FooterEmpty => "footer-empty",
-            FooterLeadingBlank => "footer-leading-blank",
-            FooterMaxLength => "footer-max-length",
-            FooterMaxLineLength => "footer-max-line-length",
-            FooterMinLength => "footer-min-length",
-            HeaderCase => "header-case",
-            HeaderFullStop => "header-full-stop",
-            HeaderMaxLength => "header-max-length",
-            HeaderMinLength => "header-min-length",
-            HeaderTrim => "header-trim",
-            ReferencesEmpty => "references-empty",
-            ScopeCase => "scope-case",
-            ScopeDelimiterStyle => "scope-delimiter-style",
-            ScopeEmpty => "scope-empty",
-            ScopeEnum => "scope-enum",
-            ScopeMaxLength => "scope-max-length",
-            ScopeMinLength => "scope-min-length",
-            SignedOffBy => "signed-off-by",
-            SubjectCase => "subject-case",
-            SubjectEmpty => "subject-empty",
-            SubjectExclamationMark => "subject-exclamation-mark",
-            SubjectFullStop => "subject-full-stop",
-            SubjectMaxLength => "subject-max-length",
-            SubjectMinLength => "subject-min-length",
-            TrailerExists => "trailer-exists",
-            TypeCase => "type-case",
-            TypeEmpty => "type-empty",
-            TypeEnum => "type-enum",
-            TypeMaxLength => "type-max-length",
-            TypeMinLength => "type-min-length",
-        }
-    }
-
     /// The rule `name` names, or `None` for a name commitlint does not ship.
     pub fn from_name(name: &str) -> Option<RuleName> {
-        ALL.into_iter().find(|r| r.name() == name)
+        ALL.iter().copied().find(|r| r.name() == name)
     }
 
     pub fn value_kind(self) -> ValueKind {
@@ -209,7 +140,8 @@ mod tests {
         for pair in ALL.windows(2) {
             assert!(pair[0].name() < pair[1].name(), "{} {}", pair[0], pair[1]);
         }
-        for rule in ALL {
+        assert_eq!(ALL.len(), 38);
+        for &rule in ALL {
             assert_eq!(RuleName::from_name(rule.name()), Some(rule));
         }
         assert_eq!(RuleName::from_name("subject-tense"), None);
