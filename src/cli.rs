@@ -2,15 +2,16 @@
 
 mod approve;
 mod blame;
-mod check;
+pub(crate) mod check;
 mod completions;
 pub mod config;
 mod eval;
 pub mod exit;
 mod explain;
-mod generate;
+pub(crate) mod generate;
 mod hook;
 mod init;
+mod mcp;
 mod pick;
 mod presets;
 mod progress;
@@ -78,6 +79,9 @@ pub enum Command {
     Config(config::ConfigArgs),
     /// Install or remove the git hook that writes the message when you run `git commit`.
     Hook(hook::HookArgs),
+    /// Serve Iris' tools to a coding agent (Claude Code, Codex, Cursor) over the Model Context
+    /// Protocol on stdio.
+    Mcp(mcp::McpArgs),
     /// List the writing style presets (for --preset).
     Presets,
     /// Print the shell completion script for bash, zsh, fish, elvish or powershell.
@@ -223,6 +227,7 @@ fn execute(cli: Cli) -> Result<ExitCode> {
         Command::Eval(args) => runtime.block_on(eval::run(args)),
         Command::Config(args) => config::run(args, &runtime),
         Command::Hook(args) => hook::run(args),
+        Command::Mcp(args) => runtime.block_on(mcp::run(args)),
         Command::Presets => presets::run(),
         Command::Completions(args) => completions::run(args),
     }

@@ -1,7 +1,8 @@
 //! The `iris` binary's library: what only the binary needs, on top of the workspace's crates.
 //!
 //! [`cli`] parses the command line and hands over to the capabilities of `iris-agent`;
-//! [`eval`] measures Iris' commit messages on the repository's own history; [`publish`]
+//! [`eval`] measures Iris' commit messages on the repository's own history; [`mcp`] serves
+//! Iris' tools to coding agents over the Model Context Protocol; [`publish`]
 //! posts to GitHub and GitLab through `gh` and `glab`; [`probe`] finds the model
 //! servers on this machine for setup; [`clipboard`] copies through the terminal; [`studio`] is
 //! the studio's shell around the pure `iris-studio` crate.
@@ -15,6 +16,7 @@
 pub mod cli;
 pub mod clipboard;
 pub mod eval;
+pub mod mcp;
 pub mod probe;
 pub mod publish;
 pub mod studio;

@@ -24,6 +24,7 @@ mod history_sample;
 mod hook;
 mod language;
 mod layers;
+mod mcp;
 mod odd_states;
 mod pr_template;
 mod publish;

@@ -450,7 +450,7 @@ pub async fn review_command(args: ReviewArgs) -> Result<ExitCode> {
 
 /// The review as printed: without the findings the reviewer is less sure of than `min`
 /// percent, and a closing line saying how many were left out and how to see them.
-fn confident(mut written: Written, min: u8) -> Result<Written> {
+pub(crate) fn confident(mut written: Written, min: u8) -> Result<Written> {
     let review: Review = serde_json::from_value(written.json.clone())?;
     let (kept, left_out) = review.confident(min);
     if left_out > 0 {

@@ -1,0 +1,251 @@
+//! Running one checked call on a repository: the same capabilities, rules and safety as the
+//! command line, the result as text and as JSON.
+
+use std::path::{Path, PathBuf};
+
+use anyhow::{Context, Result};
+use serde_json::{Value, json};
+
+use super::tools::{Call, Model, Range, ReviewScope};
+use crate::cli::exit::UsageError;
+use iris_agent::capability::requests::Scope;
+use iris_agent::capability::write::Written;
+use iris_agent::{EventSink, IrisAgent};
+use iris_config::{Config, Overrides};
+use iris_core::artifact::ArtifactKind;
+use iris_core::protocol::LinesAsked;
+use iris_git::{CommitOptions, GitRepo};
+
+/// What a call produced: the text a person reads, the JSON a program reads, and warnings.
+#[derive(Debug, Default)]
+pub struct Done {
+    pub text: String,
+    pub json: Value,
+    pub warnings: Vec<String>,
+}
+
+/// Runs `call` on the repository at `root`; `sink` receives Iris' events as she works.
+/// (The repository handle is not `Sync`: it is opened, used and dropped between awaits.)
+pub async fn run(root: &Path, overrides: &Overrides, call: Call, sink: &EventSink) -> Result<Done> {
+    match call {
+        Call::CheckMessage { message } => check(&GitRepo::discover(root)?, &message),
+        Call::Commit { message, no_verify } => commit(root.to_path_buf(), message, no_verify).await,
+        Call::Write(call) => {
+            let (iris, job, root) = {
+                let repo = GitRepo::discover(root)?;
+                let root = repo.root();
+                let config = Config::load(Some(&root), overrides)?;
+                let iris = IrisAgent::from_config(&config, &root, repo.git_dir(), true)?;
+                (iris, job_of(&repo, &config, call)?, root)
+            };
+            write(&iris, job, sink, &root).await
+        }
+    }
+}
+
+/// A call that asks a model, with what the repository decides about it settled first.
+enum Job {
+    Artifact {
+        kind: ArtifactKind,
+        scope: Scope,
+        critic: bool,
+    },
+    Review {
+        scope: Scope,
+        min_confidence: u8,
+    },
+    ExplainFile(String),
+    ExplainLines(LinesAsked),
+}
+
+fn job_of(repo: &GitRepo, config: &Config, call: Model) -> Result<Job> {
+    let artifact = |kind, scope| Job::Artifact {
+        kind,
+        scope,
+        critic: false,
+    };
+    Ok(match call {
+        Model::CommitMessage { critic } => {
+            require_staged(
+                repo,
+                "nothing is staged: stage your changes with `git add` first",
+            )?;
+            Job::Artifact {
+                kind: ArtifactKind::Commit,
+                scope: Scope::Staged,
+                critic,
+            }
+        }
+        Model::Review {
+            scope,
+            min_confidence,
+        } => Job::Review {
+            scope: match scope {
+                ReviewScope::Staged => {
+                    require_staged(
+                        repo,
+                        "nothing is staged to review: stage changes, or ask for include_unstaged, a commit or a range",
+                    )?;
+                    Scope::Staged
+                }
+                ReviewScope::Uncommitted => Scope::Uncommitted,
+                ReviewScope::Commit(rev) => Scope::Commit(rev),
+                ReviewScope::Range { from, to } => Scope::range(&from, &to),
+            },
+            min_confidence: min_confidence.unwrap_or(config.review_min_confidence),
+        },
+        Model::PrDescription { from, to } => {
+            let from = match from {
+                Some(from) => from,
+                None => repo.default_branch().ok_or_else(|| {
+                    UsageError(
+                        "no default branch (main, master or the remote's HEAD) was found: pass `from`"
+                            .into(),
+                    )
+                })?,
+            };
+            artifact(ArtifactKind::Pr, Scope::range(&from, &to))
+        }
+        Model::Changelog(range) => artifact(ArtifactKind::Changelog, scope_of(range)),
+        Model::ReleaseNotes(range) => artifact(ArtifactKind::ReleaseNotes, scope_of(range)),
+        Model::ExplainFile { file } => Job::ExplainFile(file),
+        Model::ExplainLines { file, start, end } => Job::ExplainLines(LinesAsked {
+            path: file,
+            start,
+            end,
+            working_copy: false,
+        }),
+    })
+}
+
+async fn write(iris: &IrisAgent, job: Job, sink: &EventSink, root: &Path) -> Result<Done> {
+    match job {
+        Job::Artifact {
+            kind,
+            scope,
+            critic,
+        } => {
+            let done = done(iris.write(kind, &scope, critic, sink).await?);
+            // Remembered with its change, as `iris gen` does: `iris eval --accepted` finds it.
+            if kind == ArtifactKind::Commit
+                && let Ok(repo) = GitRepo::discover(root)
+            {
+                crate::eval::accepted::remember(&repo, &done.text, "mcp", false);
+            }
+            Ok(done)
+        }
+        Job::Review {
+            scope,
+            min_confidence,
+        } => {
+            let written = iris
+                .write(ArtifactKind::Review, &scope, false, sink)
+                .await?;
+            Ok(done(crate::cli::generate::confident(
+                written,
+                min_confidence,
+            )?))
+        }
+        Job::ExplainFile(file) => {
+            let explained = iris.explain_file(&file, sink).await?;
+            Ok(Done {
+                text: explained.to_text().trim_end().to_string(),
+                json: serde_json::to_value(&explained)?,
+                warnings: Vec::new(),
+            })
+        }
+        Job::ExplainLines(asked) => {
+            let explained = iris.explain_lines(&asked, sink).await?;
+            Ok(Done {
+                text: explained.explanation.trim_end().to_string(),
+                json: serde_json::to_value(&explained)?,
+                warnings: Vec::new(),
+            })
+        }
+    }
+}
+
+fn scope_of(range: Range) -> Scope {
+    Scope::Range {
+        from: range.from,
+        to: range.to,
+        version: range.version,
+    }
+}
+
+/// A written artifact as the command line prints it, with what it warns about.
+fn done(written: Written) -> Done {
+    let mut warnings = Vec::new();
+    if let Some(warning) = &written.critic_warning {
+        warnings.push(format!(
+            "the critic could not check the draft ({warning}); keeping it as written"
+        ));
+    }
+    if let Some(source) = &written.rules_source {
+        for v in &written.rule_violations {
+            let level = if v.error { "" } else { ", a warning" };
+            warnings.push(format!(
+                "the message breaks {} ({source}{level}): {}",
+                v.rule, v.message
+            ));
+        }
+    }
+    Done {
+        text: written.text.trim_end().to_string(),
+        json: written.json,
+        warnings,
+    }
+}
+
+fn require_staged(repo: &GitRepo, what: &str) -> Result<()> {
+    if repo.status()?.staged().count() == 0 {
+        return Err(UsageError(what.to_string()).into());
+    }
+    Ok(())
+}
+
+/// `check_commit_message`: the repository's rules, no model.
+fn check(repo: &GitRepo, message: &str) -> Result<Done> {
+    let Some(rules) = iris_config::project::commit_rules(&repo.root())? else {
+        return Ok(Done {
+            text: "no commitlint or commitizen configuration in this repository: nothing to check"
+                .into(),
+            json: json!({"rules": null, "valid": true, "violations": []}),
+            warnings: Vec::new(),
+        });
+    };
+    let violations = rules.check(message);
+    let (text, failed) = crate::cli::check::report(&rules, &violations);
+    let listed: Vec<Value> = violations
+        .iter()
+        .map(|v| json!({"rule": v.rule, "message": v.message, "error": v.error}))
+        .collect();
+    Ok(Done {
+        text: text.trim_end().to_string(),
+        json: json!({"rules": rules.source, "valid": !failed, "violations": listed}),
+        warnings: rules.notes.clone(),
+    })
+}
+
+/// `commit`: the staged changes, through `git commit` (hooks and signing apply).
+async fn commit(root: PathBuf, message: String, no_verify: bool) -> Result<Done> {
+    let summary = tokio::task::spawn_blocking(move || -> Result<String> {
+        let repo = GitRepo::discover(&root)?;
+        require_staged(
+            &repo,
+            "nothing is staged to commit: stage your changes with `git add` first",
+        )?;
+        let options = CommitOptions {
+            amend: false,
+            no_verify,
+        };
+        Ok(repo.commit(&message, options)?)
+    })
+    .await
+    .context("the commit task failed")??;
+    Ok(Done {
+        json: json!({"committed": true, "summary": summary}),
+        text: summary,
+        warnings: Vec::new(),
+    })
+}

@@ -1,0 +1,324 @@
+//! `iris mcp` driven by a real MCP client (rmcp's, over the binary's stdio) on temporary
+//! repositories, with the fake provider behind it: the handshake, the tool list, a commit
+//! message written with progress notifications, a cancelled run, bad arguments, the rules
+//! checked without a model, and `commit` only with `--allow-commit`.
+
+use std::process::Command as StdCommand;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use rmcp::model::{
+    CallToolRequestParams, CallToolResult, ClientRequest, ProgressNotificationParam, Request,
+    ServerResult,
+};
+use rmcp::service::{NotificationContext, PeerRequestOptions, RunningService};
+use rmcp::transport::TokioChildProcess;
+use rmcp::{ClientHandler, RoleClient, ServiceExt};
+use serde_json::{Value, json};
+
+use crate::common::agent::{commit_json, openai_env, staged_repo};
+use crate::common::fake_provider::{FakeProvider, Step};
+use crate::common::{IRIS, TestRepo};
+
+/// A client that keeps the progress notifications it receives.
+#[derive(Clone, Default)]
+struct Recorder {
+    progress: Arc<Mutex<Vec<ProgressNotificationParam>>>,
+}
+
+impl ClientHandler for Recorder {
+    async fn on_progress(
+        &self,
+        params: ProgressNotificationParam,
+        _context: NotificationContext<RoleClient>,
+    ) {
+        self.progress.lock().unwrap().push(params);
+    }
+}
+
+type Client = RunningService<RoleClient, Recorder>;
+
+/// `iris mcp ARGS` in `repo`, the fake provider behind it, and a client connected to it.
+async fn connect(repo: &TestRepo, fake: &FakeProvider, args: &[&str]) -> (Client, Recorder) {
+    let mut command = StdCommand::new(IRIS);
+    command.arg("mcp").args(args);
+    repo.in_env(&mut command, &repo.path());
+    for (name, _) in std::env::vars_os() {
+        let name = name.to_string_lossy();
+        if iris_testkit::IRIS_ENV_PREFIXES
+            .iter()
+            .any(|p| name.starts_with(p))
+        {
+            command.env_remove(name.as_ref());
+        }
+    }
+    command.envs(openai_env(fake));
+    let transport =
+        TokioChildProcess::new(tokio::process::Command::from(command)).expect("start iris mcp");
+    let recorder = Recorder::default();
+    let client = tokio::time::timeout(Duration::from_secs(20), recorder.clone().serve(transport))
+        .await
+        .expect("the handshake ends in time")
+        .expect("the handshake succeeds");
+    (client, recorder)
+}
+
+fn call(name: &str, arguments: Value) -> CallToolRequestParams {
+    let Value::Object(arguments) = arguments else {
+        panic!("arguments are an object")
+    };
+    CallToolRequestParams::new(name.to_string()).with_arguments(arguments)
+}
+
+/// A call's text content, joined.
+fn text_of(result: &CallToolResult) -> String {
+    result
+        .content
+        .iter()
+        .filter_map(|c| c.as_text().map(|t| t.text.clone()))
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+async fn tool_names(client: &Client) -> Vec<String> {
+    client
+        .list_all_tools()
+        .await
+        .expect("tools/list")
+        .into_iter()
+        .map(|t| t.name.to_string())
+        .collect()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_client_lists_the_tools_and_gets_a_commit_message_with_progress() {
+    let repo = staged_repo();
+    let fake = FakeProvider::start(vec![Step::slow(
+        300,
+        Step::text(commit_json("Add two()", "Add `two()` beside `one()`.")),
+    )]);
+    let (client, recorder) = connect(&repo, &fake, &[]).await;
+    let info = client.peer_info().expect("server info");
+    assert_eq!(
+        info.server_info.as_ref().map(|s| s.name.as_str()),
+        Some("iris")
+    );
+
+    let names = tool_names(&client).await;
+    for expected in [
+        "write_commit_message",
+        "review",
+        "write_pr_description",
+        "write_changelog",
+        "write_release_notes",
+        "explain_file",
+        "explain_lines",
+        "check_commit_message",
+    ] {
+        assert!(
+            names.contains(&expected.to_string()),
+            "{expected}: {names:?}"
+        );
+    }
+    assert!(!names.contains(&"commit".to_string()), "{names:?}");
+
+    let handle = client
+        .send_cancellable_request(
+            ClientRequest::CallToolRequest(Request::new(call("write_commit_message", json!({})))),
+            PeerRequestOptions::no_options(),
+        )
+        .await
+        .expect("send the call");
+    let token = handle.progress_token.clone();
+    let response = tokio::time::timeout(Duration::from_secs(60), handle.await_response())
+        .await
+        .expect("the call ends in time")
+        .expect("the call succeeds");
+    let ServerResult::CallToolResult(result) = response else {
+        panic!("a tool result: {response:?}")
+    };
+    assert_ne!(result.is_error, Some(true), "{}", text_of(&result));
+    assert!(
+        text_of(&result).starts_with("Add two()"),
+        "{}",
+        text_of(&result)
+    );
+    let structured = result.structured_content.expect("the message as JSON");
+    assert_eq!(structured["title"], "Add two()");
+
+    let progress = recorder.progress.lock().unwrap().clone();
+    assert!(!progress.is_empty(), "no progress notification arrived");
+    assert!(progress.iter().all(|p| p.progress_token == token));
+    assert!(
+        progress.windows(2).all(|w| w[0].progress < w[1].progress),
+        "progress grows: {progress:?}"
+    );
+    assert!(progress.iter().all(|p| p.message.is_some()));
+    client.cancel().await.expect("close the connection");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn cancelling_a_call_ends_its_run_and_the_server_goes_on() {
+    let repo = staged_repo();
+    // The first reply would take a minute; the second comes at once.
+    let fake = FakeProvider::start(vec![
+        Step::slow(60_000, Step::text(commit_json("Never sent", "x"))),
+        Step::text(commit_json("Add two()", "Add `two()`.")),
+    ]);
+    let (client, _) = connect(&repo, &fake, &[]).await;
+    let handle = client
+        .send_cancellable_request(
+            ClientRequest::CallToolRequest(Request::new(call("write_commit_message", json!({})))),
+            PeerRequestOptions::no_options(),
+        )
+        .await
+        .expect("send the call");
+    // Cancel once the provider holds the request.
+    let started = std::time::Instant::now();
+    while fake.requests().is_empty() {
+        assert!(
+            started.elapsed() < Duration::from_secs(30),
+            "no request reached the provider"
+        );
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    handle
+        .cancel(Some("the user pressed esc".into()))
+        .await
+        .expect("send the cancellation");
+    // The server answers the next call at once, with the next reply: the cancelled run no
+    // longer holds it.
+    let result = tokio::time::timeout(
+        Duration::from_secs(30),
+        client.call_tool(call("write_commit_message", json!({}))),
+    )
+    .await
+    .expect("the next call ends in time")
+    .expect("the next call succeeds");
+    assert!(
+        text_of(&result).starts_with("Add two()"),
+        "{}",
+        text_of(&result)
+    );
+    assert!(started.elapsed() < Duration::from_secs(45));
+    client.cancel().await.expect("close the connection");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn bad_arguments_are_mcp_errors_and_failed_runs_say_why() {
+    let repo = staged_repo();
+    let fake = FakeProvider::start(vec![]);
+    let (client, _) = connect(&repo, &fake, &[]).await;
+    for (tool, arguments, says) in [
+        (
+            "explain_lines",
+            json!({"file": "src/lib.rs", "start": 0}),
+            "from 1",
+        ),
+        ("write_changelog", json!({}), "missing field `from`"),
+        (
+            "review",
+            json!({"commit": "HEAD", "from": "HEAD~1"}),
+            "not both",
+        ),
+        ("commit", json!({"message": "feat: x"}), "--allow-commit"),
+        (
+            "write_commit_message",
+            json!({"repository": "/"}),
+            "outside the workspace",
+        ),
+    ] {
+        let err = client
+            .call_tool(call(tool, arguments))
+            .await
+            .expect_err("an MCP error");
+        assert!(err.to_string().contains(says), "{tool}: {err}");
+    }
+    assert!(fake.requests().is_empty(), "nothing reached the provider");
+
+    // A run that cannot start is the tool's answer, in the command line's words.
+    repo.git(&["reset", "-q"]);
+    let result = client
+        .call_tool(call("write_commit_message", json!({})))
+        .await
+        .expect("a tool result");
+    assert_eq!(result.is_error, Some(true));
+    assert!(
+        text_of(&result).contains("nothing is staged"),
+        "{}",
+        text_of(&result)
+    );
+    client.cancel().await.expect("close the connection");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn check_commit_message_needs_no_model() {
+    let repo = staged_repo();
+    repo.write(
+        ".commitlintrc.json",
+        r#"{"extends": ["@commitlint/config-conventional"]}"#,
+    );
+    let fake = FakeProvider::start(vec![]);
+    let (client, _) = connect(&repo, &fake, &[]).await;
+    let result = client
+        .call_tool(call(
+            "check_commit_message",
+            json!({"message": "Added Stuff."}),
+        ))
+        .await
+        .expect("a tool result");
+    let structured = result.structured_content.clone().expect("JSON");
+    assert_eq!(structured["valid"], false);
+    let rules: Vec<&str> = structured["violations"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v["rule"].as_str().unwrap())
+        .collect();
+    assert_eq!(rules, ["subject-empty", "subject-full-stop", "type-empty"]);
+    assert!(
+        text_of(&result).contains("✖ type-empty"),
+        "{}",
+        text_of(&result)
+    );
+    let result = client
+        .call_tool(call(
+            "check_commit_message",
+            json!({"message": "feat: add two"}),
+        ))
+        .await
+        .expect("a tool result");
+    assert_eq!(result.structured_content.unwrap()["valid"], true);
+    assert!(fake.requests().is_empty());
+    client.cancel().await.expect("close the connection");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn commit_is_offered_and_works_only_with_allow_commit() {
+    let repo = staged_repo();
+    let fake = FakeProvider::start(vec![]);
+    let (client, _) = connect(&repo, &fake, &["--allow-commit"]).await;
+    assert!(tool_names(&client).await.contains(&"commit".to_string()));
+    let result = client
+        .call_tool(call(
+            "commit",
+            json!({"message": "Add two()\n\nBeside one()."}),
+        ))
+        .await
+        .expect("a tool result");
+    assert_ne!(result.is_error, Some(true), "{}", text_of(&result));
+    let log = repo.git(&["log", "-1", "--format=%B"]);
+    assert_eq!(log.trim(), "Add two()\n\nBeside one().");
+    // Nothing is staged any more: a second commit is refused, saying why.
+    let result = client
+        .call_tool(call("commit", json!({"message": "Again"})))
+        .await
+        .expect("a tool result");
+    assert_eq!(result.is_error, Some(true));
+    assert!(
+        text_of(&result).contains("nothing is staged"),
+        "{}",
+        text_of(&result)
+    );
+    client.cancel().await.expect("close the connection");
+}
