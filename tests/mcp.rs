@@ -18,7 +18,7 @@ use serde_json::{Value, json};
 
 use crate::common::agent::{commit_json, openai_env, staged_repo};
 use crate::common::fake_provider::{FakeProvider, Step};
-use crate::common::{IRIS, TestRepo};
+use crate::common::{IRIS, TestRepo, secrets};
 
 /// A client that keeps the progress notifications it receives.
 #[derive(Clone, Default)]
@@ -40,6 +40,15 @@ type Client = RunningService<RoleClient, Recorder>;
 
 /// `iris mcp ARGS` in `repo`, the fake provider behind it, and a client connected to it.
 async fn connect(repo: &TestRepo, fake: &FakeProvider, args: &[&str]) -> (Client, Recorder) {
+    connect_with(repo, openai_env(fake), args).await
+}
+
+/// [`connect`] with this environment.
+async fn connect_with(
+    repo: &TestRepo,
+    env: Vec<(&'static str, String)>,
+    args: &[&str],
+) -> (Client, Recorder) {
     let mut command = StdCommand::new(IRIS);
     command.arg("mcp").args(args);
     repo.in_env(&mut command, &repo.path());
@@ -52,7 +61,7 @@ async fn connect(repo: &TestRepo, fake: &FakeProvider, args: &[&str]) -> (Client
             command.env_remove(name.as_ref());
         }
     }
-    command.envs(openai_env(fake));
+    command.envs(env);
     let transport =
         TokioChildProcess::new(tokio::process::Command::from(command)).expect("start iris mcp");
     let recorder = Recorder::default();
@@ -319,6 +328,76 @@ async fn commit_is_offered_and_works_only_with_allow_commit() {
         text_of(&result).contains("nothing is staged"),
         "{}",
         text_of(&result)
+    );
+    client.cancel().await.expect("close the connection");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_safety_mode_refuses_what_it_would_ask_and_secrets_stay_home() {
+    let repo = TestRepo::new();
+    repo.write("pyproject.toml", "[project]\nname = \"demo\"\n");
+    repo.write("demo.py", "import os\n");
+    repo.commit_all("Initial commit");
+    let (rule, line, secret) = secrets::leaks()
+        .into_iter()
+        .find(|(rule, _, _)| rule.starts_with("aws"))
+        .expect("an AWS key in the corpus");
+    repo.write("demo.py", &format!("import os\n{line}\n"));
+    repo.git(&["add", "-A"]);
+    let fake = FakeProvider::start(vec![
+        Step::tool_call("static_analysis", json!({})),
+        Step::text(commit_json("Read the key from the environment", "x")),
+    ]);
+    let mut env = openai_env(&fake);
+    env.push(("IRIS_TRUST_REPO", "1".to_string()));
+    let (client, recorder) = connect_with(&repo, env, &[]).await;
+    let handle = client
+        .send_cancellable_request(
+            ClientRequest::CallToolRequest(Request::new(call("write_commit_message", json!({})))),
+            PeerRequestOptions::no_options(),
+        )
+        .await
+        .expect("send the call");
+    let response = tokio::time::timeout(Duration::from_secs(60), handle.await_response())
+        .await
+        .expect("the call ends in time")
+        .expect("the call succeeds");
+    let ServerResult::CallToolResult(result) = response else {
+        panic!("a tool result: {response:?}")
+    };
+    assert!(
+        text_of(&result).starts_with("Read the key"),
+        "{}",
+        text_of(&result)
+    );
+
+    // The analyzer was not run: there is no one to ask over MCP, and the model was told.
+    let requests = fake.requests();
+    let read = requests.last().expect("requests").tool_results();
+    assert!(
+        read.iter()
+            .any(|(_, t)| t.contains("the user did not allow static_analysis")),
+        "{read:?}"
+    );
+    let said: Vec<String> = recorder
+        .progress
+        .lock()
+        .unwrap()
+        .iter()
+        .filter_map(|p| p.message.clone())
+        .collect();
+    assert!(
+        said.iter()
+            .any(|m| m.contains("static_analysis (execute) was not run")),
+        "{said:?}"
+    );
+    // The secret never reached the provider, and the client heard it was withheld.
+    for request in &requests {
+        assert!(!request.raw_body.contains(&secret), "{rule} leaked");
+    }
+    assert!(
+        said.iter().any(|m| m.contains("a secret was withheld")),
+        "{said:?}"
     );
     client.cancel().await.expect("close the connection");
 }
