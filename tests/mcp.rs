@@ -8,8 +8,8 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use rmcp::model::{
-    CallToolRequestParams, CallToolResult, ClientRequest, ProgressNotificationParam, Request,
-    ServerResult,
+    CallToolRequestParams, CallToolResult, ClientRequest, ProgressNotificationParam, ProgressToken,
+    Request, ServerResult,
 };
 use rmcp::service::{NotificationContext, PeerRequestOptions, RunningService};
 use rmcp::transport::TokioChildProcess;
@@ -79,6 +79,47 @@ fn call(name: &str, arguments: Value) -> CallToolRequestParams {
     CallToolRequestParams::new(name.to_string()).with_arguments(arguments)
 }
 
+/// Calls `name` and returns its result (an error result included), failing on an MCP error.
+async fn answer(client: &Client, name: &str, arguments: Value) -> CallToolResult {
+    tokio::time::timeout(
+        Duration::from_secs(60),
+        client.call_tool(call(name, arguments)),
+    )
+    .await
+    .expect("the call ends in time")
+    .expect("a tool result")
+}
+
+/// Asserts that `result` is an error result whose text says `says`.
+fn assert_refused(result: &CallToolResult, says: &str) {
+    assert_eq!(result.is_error, Some(true), "{}", text_of(result));
+    assert!(text_of(result).contains(says), "{}", text_of(result));
+}
+
+/// Calls `name` with a progress token and returns its result and the token.
+async fn answer_with_progress(
+    client: &Client,
+    name: &str,
+    arguments: Value,
+) -> (CallToolResult, ProgressToken) {
+    let handle = client
+        .send_cancellable_request(
+            ClientRequest::CallToolRequest(Request::new(call(name, arguments))),
+            PeerRequestOptions::no_options(),
+        )
+        .await
+        .expect("send the call");
+    let token = handle.progress_token.clone();
+    let response = tokio::time::timeout(Duration::from_secs(60), handle.await_response())
+        .await
+        .expect("the call ends in time")
+        .expect("the call succeeds");
+    let ServerResult::CallToolResult(result) = response else {
+        panic!("a tool result: {response:?}")
+    };
+    (result, token)
+}
+
 /// A call's text content, joined.
 fn text_of(result: &CallToolResult) -> String {
     result
@@ -131,21 +172,7 @@ async fn a_client_lists_the_tools_and_gets_a_commit_message_with_progress() {
     }
     assert!(!names.contains(&"commit".to_string()), "{names:?}");
 
-    let handle = client
-        .send_cancellable_request(
-            ClientRequest::CallToolRequest(Request::new(call("write_commit_message", json!({})))),
-            PeerRequestOptions::no_options(),
-        )
-        .await
-        .expect("send the call");
-    let token = handle.progress_token.clone();
-    let response = tokio::time::timeout(Duration::from_secs(60), handle.await_response())
-        .await
-        .expect("the call ends in time")
-        .expect("the call succeeds");
-    let ServerResult::CallToolResult(result) = response else {
-        panic!("a tool result: {response:?}")
-    };
+    let (result, token) = answer_with_progress(&client, "write_commit_message", json!({})).await;
     assert_ne!(result.is_error, Some(true), "{}", text_of(&result));
     assert!(
         text_of(&result).starts_with("Add two()"),
@@ -247,16 +274,8 @@ async fn bad_arguments_are_mcp_errors_and_failed_runs_say_why() {
 
     // A run that cannot start is the tool's answer, in the command line's words.
     repo.git(&["reset", "-q"]);
-    let result = client
-        .call_tool(call("write_commit_message", json!({})))
-        .await
-        .expect("a tool result");
-    assert_eq!(result.is_error, Some(true));
-    assert!(
-        text_of(&result).contains("nothing is staged"),
-        "{}",
-        text_of(&result)
-    );
+    let result = answer(&client, "write_commit_message", json!({})).await;
+    assert_refused(&result, "nothing is staged");
     client.cancel().await.expect("close the connection");
 }
 
@@ -269,13 +288,12 @@ async fn check_commit_message_needs_no_model() {
     );
     let fake = FakeProvider::start(vec![]);
     let (client, _) = connect(&repo, &fake, &[]).await;
-    let result = client
-        .call_tool(call(
-            "check_commit_message",
-            json!({"message": "Added Stuff."}),
-        ))
-        .await
-        .expect("a tool result");
+    let result = answer(
+        &client,
+        "check_commit_message",
+        json!({"message": "Added Stuff."}),
+    )
+    .await;
     let structured = result.structured_content.clone().expect("JSON");
     assert_eq!(structured["valid"], false);
     let rules: Vec<&str> = structured["violations"]
@@ -290,13 +308,12 @@ async fn check_commit_message_needs_no_model() {
         "{}",
         text_of(&result)
     );
-    let result = client
-        .call_tool(call(
-            "check_commit_message",
-            json!({"message": "feat: add two"}),
-        ))
-        .await
-        .expect("a tool result");
+    let result = answer(
+        &client,
+        "check_commit_message",
+        json!({"message": "feat: add two"}),
+    )
+    .await;
     assert_eq!(result.structured_content.unwrap()["valid"], true);
     assert!(fake.requests().is_empty());
     client.cancel().await.expect("close the connection");
@@ -308,27 +325,18 @@ async fn commit_is_offered_and_works_only_with_allow_commit() {
     let fake = FakeProvider::start(vec![]);
     let (client, _) = connect(&repo, &fake, &["--allow-commit"]).await;
     assert!(tool_names(&client).await.contains(&"commit".to_string()));
-    let result = client
-        .call_tool(call(
-            "commit",
-            json!({"message": "Add two()\n\nBeside one()."}),
-        ))
-        .await
-        .expect("a tool result");
+    let result = answer(
+        &client,
+        "commit",
+        json!({"message": "Add two()\n\nBeside one()."}),
+    )
+    .await;
     assert_ne!(result.is_error, Some(true), "{}", text_of(&result));
     let log = repo.git(&["log", "-1", "--format=%B"]);
     assert_eq!(log.trim(), "Add two()\n\nBeside one().");
     // Nothing is staged any more: a second commit is refused, saying why.
-    let result = client
-        .call_tool(call("commit", json!({"message": "Again"})))
-        .await
-        .expect("a tool result");
-    assert_eq!(result.is_error, Some(true));
-    assert!(
-        text_of(&result).contains("nothing is staged"),
-        "{}",
-        text_of(&result)
-    );
+    let result = answer(&client, "commit", json!({"message": "Again"})).await;
+    assert_refused(&result, "nothing is staged");
     client.cancel().await.expect("close the connection");
 }
 
@@ -351,20 +359,7 @@ async fn the_safety_mode_refuses_what_it_would_ask_and_secrets_stay_home() {
     let mut env = openai_env(&fake);
     env.push(("IRIS_TRUST_REPO", "1".to_string()));
     let (client, recorder) = connect_with(&repo, env, &[]).await;
-    let handle = client
-        .send_cancellable_request(
-            ClientRequest::CallToolRequest(Request::new(call("write_commit_message", json!({})))),
-            PeerRequestOptions::no_options(),
-        )
-        .await
-        .expect("send the call");
-    let response = tokio::time::timeout(Duration::from_secs(60), handle.await_response())
-        .await
-        .expect("the call ends in time")
-        .expect("the call succeeds");
-    let ServerResult::CallToolResult(result) = response else {
-        panic!("a tool result: {response:?}")
-    };
+    let (result, _) = answer_with_progress(&client, "write_commit_message", json!({})).await;
     assert!(
         text_of(&result).starts_with("Read the key"),
         "{}",
