@@ -350,7 +350,7 @@ async fn the_safety_mode_refuses_what_it_would_ask_and_secrets_stay_home() {
         .into_iter()
         .find(|(rule, _, _)| rule.starts_with("aws"))
         .expect("an AWS key in the corpus");
-    repo.write("demo.py", &format!("import os\n{line}\n"));
+    repo.write("demo.py", format!("import os\n{line}\n"));
     repo.git(&["add", "-A"]);
     let fake = FakeProvider::start(vec![
         Step::tool_call("static_analysis", json!({})),
