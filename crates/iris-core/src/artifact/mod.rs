@@ -12,6 +12,7 @@ pub mod echo;
 pub mod intent;
 mod kind;
 pub(crate) mod markdown;
+pub mod partial;
 mod pull_request;
 mod release_notes;
 mod review;

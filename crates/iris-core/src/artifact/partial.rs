@@ -1,0 +1,371 @@
+//! A JSON object read while it is still being written: the part of a streamed reply that
+//! is already certain. A bounded, one-pass reader of a prefix: finished values come whole,
+//! the string being written comes as far as it is decoded (an escape or a surrogate pair cut
+//! in two waits for its second half), and an object being written shows its finished fields.
+//! A list shows only its finished items, so a review's findings appear one by one. Nothing
+//! is guessed: a number or `true` cut short is left out until it ends.
+
+use serde_json::{Map, Value};
+
+/// Nesting deeper than this is not read (a reply is a few levels deep).
+const MAX_DEPTH: usize = 32;
+
+/// The object a streamed reply is writing, as far as it is certain; `None` before its `{`
+/// or when what came is not JSON. Text before the `{` (a code fence, a sentence) is skipped.
+pub fn partial_object(text: &str) -> Option<Map<String, Value>> {
+    let start = text.find('{')?;
+    let mut reader = Reader {
+        chars: text[start..].chars().collect(),
+        at: 0,
+    };
+    match reader.value(0, false).ok()? {
+        Read::Whole(Value::Object(map)) | Read::Cut(Some(Value::Object(map))) => Some(map),
+        _ => None,
+    }
+}
+
+/// What reading one value gave.
+enum Read {
+    /// The value is complete.
+    Whole(Value),
+    /// The text ended inside the value: what of it is certain, if anything.
+    Cut(Option<Value>),
+}
+
+/// Not JSON.
+struct Invalid;
+
+struct Reader {
+    chars: Vec<char>,
+    at: usize,
+}
+
+impl Reader {
+    fn peek(&self) -> Option<char> {
+        self.chars.get(self.at).copied()
+    }
+
+    fn skip_space(&mut self) {
+        while self
+            .peek()
+            .is_some_and(|c| matches!(c, ' ' | '\t' | '\n' | '\r'))
+        {
+            self.at += 1;
+        }
+    }
+
+    /// One value; `in_list`: an item of a list, which shows only when it is finished.
+    fn value(&mut self, depth: usize, in_list: bool) -> Result<Read, Invalid> {
+        if depth > MAX_DEPTH {
+            return Err(Invalid);
+        }
+        self.skip_space();
+        match self.peek() {
+            None => Ok(Read::Cut(None)),
+            Some('{') => self.object(depth, in_list),
+            Some('[') => self.list(depth, in_list),
+            Some('"') => match self.string()? {
+                (text, true) => Ok(Read::Whole(Value::String(text))),
+                (_, false) if in_list => Ok(Read::Cut(None)),
+                (text, false) => Ok(Read::Cut(Some(Value::String(text)))),
+            },
+            Some('t') => self.literal("true", Value::Bool(true)),
+            Some('f') => self.literal("false", Value::Bool(false)),
+            Some('n') => self.literal("null", Value::Null),
+            Some(c) if c == '-' || c.is_ascii_digit() => self.number(),
+            Some(_) => Err(Invalid),
+        }
+    }
+
+    fn object(&mut self, depth: usize, in_list: bool) -> Result<Read, Invalid> {
+        self.at += 1; // {
+        let mut map = Map::new();
+        let cut = |map: Map<String, Value>| Ok(Read::Cut((!in_list).then_some(Value::Object(map))));
+        loop {
+            self.skip_space();
+            match self.peek() {
+                None => return cut(map),
+                Some('}') => {
+                    self.at += 1;
+                    return Ok(Read::Whole(Value::Object(map)));
+                }
+                Some('"') => {}
+                Some(_) => return Err(Invalid),
+            }
+            let (key, finished) = self.string()?;
+            if !finished {
+                return cut(map);
+            }
+            self.skip_space();
+            match self.peek() {
+                None => return cut(map),
+                Some(':') => self.at += 1,
+                Some(_) => return Err(Invalid),
+            }
+            match self.value(depth + 1, false)? {
+                Read::Whole(value) => {
+                    map.insert(key, value);
+                }
+                Read::Cut(value) => {
+                    if let Some(value) = value {
+                        map.insert(key, value);
+                    }
+                    return cut(map);
+                }
+            }
+            self.skip_space();
+            match self.peek() {
+                None => return cut(map),
+                Some(',') => self.at += 1,
+                Some('}') => {
+                    self.at += 1;
+                    return Ok(Read::Whole(Value::Object(map)));
+                }
+                Some(_) => return Err(Invalid),
+            }
+        }
+    }
+
+    fn list(&mut self, depth: usize, in_list: bool) -> Result<Read, Invalid> {
+        self.at += 1; // [
+        let mut items = Vec::new();
+        let cut = |items: Vec<Value>| Ok(Read::Cut((!in_list).then_some(Value::Array(items))));
+        loop {
+            self.skip_space();
+            match self.peek() {
+                None => return cut(items),
+                Some(']') => {
+                    self.at += 1;
+                    return Ok(Read::Whole(Value::Array(items)));
+                }
+                Some(_) => {}
+            }
+            match self.value(depth + 1, true)? {
+                Read::Whole(value) => items.push(value),
+                Read::Cut(_) => return cut(items),
+            }
+            self.skip_space();
+            match self.peek() {
+                None => return cut(items),
+                Some(',') => self.at += 1,
+                Some(']') => {
+                    self.at += 1;
+                    return Ok(Read::Whole(Value::Array(items)));
+                }
+                Some(_) => return Err(Invalid),
+            }
+        }
+    }
+
+    /// A string from its opening quote: its text decoded so far, and whether it closed.
+    fn string(&mut self) -> Result<(String, bool), Invalid> {
+        self.at += 1; // "
+        let mut out = String::new();
+        loop {
+            let Some(c) = self.peek() else {
+                return Ok((out, false));
+            };
+            match c {
+                '"' => {
+                    self.at += 1;
+                    return Ok((out, true));
+                }
+                '\\' => match self.escape()? {
+                    Some(decoded) => out.push(decoded),
+                    // The escape is cut short: what came before it is all that is certain.
+                    None => return Ok((out, false)),
+                },
+                _ => {
+                    out.push(c);
+                    self.at += 1;
+                }
+            }
+        }
+    }
+
+    /// An escape from its backslash; `None` when the text ends inside it.
+    fn escape(&mut self) -> Result<Option<char>, Invalid> {
+        let Some(kind) = self.chars.get(self.at + 1).copied() else {
+            return Ok(None);
+        };
+        let simple = match kind {
+            '"' => Some('"'),
+            '\\' => Some('\\'),
+            '/' => Some('/'),
+            'b' => Some('\u{8}'),
+            'f' => Some('\u{c}'),
+            'n' => Some('\n'),
+            'r' => Some('\r'),
+            't' => Some('\t'),
+            'u' => None,
+            _ => return Err(Invalid),
+        };
+        if let Some(c) = simple {
+            self.at += 2;
+            return Ok(Some(c));
+        }
+        let Some(high) = self.hex_at(self.at + 2)? else {
+            return Ok(None);
+        };
+        if !(0xD800..0xDC00).contains(&high) {
+            self.at += 6;
+            return char::from_u32(high).map(Some).ok_or(Invalid);
+        }
+        // Half of a surrogate pair: the other half must follow before anything shows.
+        let low_at = self.at + 6;
+        match (self.chars.get(low_at), self.chars.get(low_at + 1)) {
+            (None, _) | (Some('\\'), None) => return Ok(None),
+            (Some('\\'), Some('u')) => {}
+            _ => return Err(Invalid),
+        }
+        let Some(low) = self.hex_at(low_at + 2)? else {
+            return Ok(None);
+        };
+        if !(0xDC00..0xE000).contains(&low) {
+            return Err(Invalid);
+        }
+        self.at += 12;
+        let code = 0x10000 + ((high - 0xD800) << 10) + (low - 0xDC00);
+        char::from_u32(code).map(Some).ok_or(Invalid)
+    }
+
+    /// Four hex digits at `at`; `None` when the text ends before them.
+    fn hex_at(&self, at: usize) -> Result<Option<u32>, Invalid> {
+        let digits: String = self.chars.iter().skip(at).take(4).collect();
+        if digits.chars().any(|c| !c.is_ascii_hexdigit()) {
+            return Err(Invalid);
+        }
+        if digits.chars().count() < 4 {
+            return Ok(None);
+        }
+        u32::from_str_radix(&digits, 16)
+            .map(Some)
+            .map_err(|_| Invalid)
+    }
+
+    fn literal(&mut self, word: &str, value: Value) -> Result<Read, Invalid> {
+        for expected in word.chars() {
+            match self.peek() {
+                None => return Ok(Read::Cut(None)),
+                Some(c) if c == expected => self.at += 1,
+                Some(_) => return Err(Invalid),
+            }
+        }
+        Ok(Read::Whole(value))
+    }
+
+    /// A number, whole only once something follows it (`1` may still become `12`).
+    fn number(&mut self) -> Result<Read, Invalid> {
+        let start = self.at;
+        while self
+            .peek()
+            .is_some_and(|c| c.is_ascii_digit() || matches!(c, '-' | '+' | '.' | 'e' | 'E'))
+        {
+            self.at += 1;
+        }
+        if self.peek().is_none() {
+            return Ok(Read::Cut(None));
+        }
+        let text: String = self.chars[start..self.at].iter().collect();
+        serde_json::from_str::<serde_json::Number>(&text)
+            .map(|n| Read::Whole(Value::Number(n)))
+            .map_err(|_| Invalid)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    /// Whether `partial` could become `whole`: finished values equal, a string a beginning of
+    /// the final one, an object's fields each such a prefix, a list's items equal and fewer.
+    fn is_prefix(partial: &Value, whole: &Value) -> bool {
+        match (partial, whole) {
+            (Value::String(p), Value::String(w)) => w.starts_with(p.as_str()),
+            (Value::Object(p), Value::Object(w)) => p
+                .iter()
+                .all(|(k, v)| w.get(k).is_some_and(|wv| is_prefix(v, wv))),
+            (Value::Array(p), Value::Array(w)) => {
+                p.len() <= w.len() && p.iter().zip(w).all(|(a, b)| a == b)
+            }
+            (p, w) => p == w,
+        }
+    }
+
+    fn answers() -> Vec<String> {
+        vec![
+            json!({"emoji": null, "title": "Add \"two()\" beside one()", "message": "Line one.\nLine two: tab\there, é, 😀, \\ and /."}).to_string(),
+            json!({"summary": "Two findings.", "findings": [
+                {"severity": "high", "file": "src/a.rs", "line": 12, "title": "Unchecked index", "confidence": 0.85, "tags": ["bug", "panic"]},
+                {"severity": "low", "file": "src/b.rs", "line": null, "title": "Name", "confidence": 1e-2, "tags": []}
+            ], "ok": true}).to_string(),
+            // As a model may write it: a fence, spacing, an escaped surrogate pair.
+            "```json\n{\n  \"title\" : \"Fix \\ud83d\\ude00 and \\u00e9\",\n  \"list\": [ 1, -2.5, true, {\"a\": [\"x\"]} ]\n}\n```".to_string(),
+        ]
+    }
+
+    #[test]
+    fn every_prefix_gives_a_prefix_of_the_final_fields() {
+        for answer in answers() {
+            let start = answer.find('{').unwrap();
+            let end = answer.rfind('}').unwrap() + 1;
+            let whole: Value = serde_json::from_str(&answer[start..end]).unwrap();
+            let mut last = Map::new();
+            for (cut, _) in answer.char_indices().chain([(answer.len(), ' ')]) {
+                let partial = partial_object(&answer[..cut]);
+                if cut <= start {
+                    assert_eq!(partial, None, "{cut}");
+                    continue;
+                }
+                let partial = Value::Object(partial.unwrap_or_else(|| panic!("cut at {cut}")));
+                assert!(is_prefix(&partial, &whole), "cut at {cut}: {partial}");
+                // What showed never goes away.
+                assert!(
+                    is_prefix(&Value::Object(last.clone()), &partial),
+                    "cut at {cut}"
+                );
+                last = partial.as_object().unwrap().clone();
+            }
+            assert_eq!(Value::Object(last), whole);
+        }
+    }
+
+    #[test]
+    fn the_string_being_written_shows_and_cut_escapes_wait() {
+        let shown = |text: &str| Value::Object(partial_object(text).unwrap());
+        assert_eq!(shown(r#"{"title": "Add tw"#), json!({"title": "Add tw"}));
+        assert_eq!(shown(r#"{"title": "a\"#), json!({"title": "a"}));
+        assert_eq!(shown(r#"{"title": "a\u00"#), json!({"title": "a"}));
+        assert_eq!(shown(r#"{"title": "a\ud83d"#), json!({"title": "a"}));
+        assert_eq!(shown(r#"{"title": "a\ud83d\ude0"#), json!({"title": "a"}));
+        assert_eq!(
+            shown(r#"{"title": "a\ud83d\ude00"#),
+            json!({"title": "a😀"})
+        );
+        assert_eq!(shown(r#"{"ti"#), json!({}));
+        assert_eq!(shown(r#"{"n": 1"#), json!({}));
+        assert_eq!(shown(r#"{"n": 1,"#), json!({"n": 1}));
+        assert_eq!(shown(r#"{"ok": tr"#), json!({}));
+        assert_eq!(
+            shown(r#"{"findings": [{"t": "a"}, {"t": "b"#),
+            json!({"findings": [{"t": "a"}]})
+        );
+        assert_eq!(shown(r#"{"tags": ["a", "b"#), json!({"tags": ["a"]}));
+        assert_eq!(
+            shown(r#"{"pr": {"title": "x"#),
+            json!({"pr": {"title": "x"}})
+        );
+    }
+
+    #[test]
+    fn what_is_not_json_gives_nothing() {
+        assert_eq!(partial_object("Let me look at the diff first."), None);
+        assert_eq!(partial_object(r#"{"a": x"#), None);
+        assert_eq!(partial_object(r#"{"a": "\q"}"#), None);
+        assert_eq!(
+            partial_object(&"[".repeat(10).replace('[', "{\"a\":").repeat(10)),
+            None
+        );
+    }
+}
