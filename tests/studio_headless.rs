@@ -5,6 +5,7 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use crate::common::TestRepo;
+use crate::common::agent::Wire;
 use crate::common::fake_provider::{Api, FakeProvider, Recorded, Step};
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use iris_agent::IrisAgent;
@@ -55,6 +56,8 @@ struct Headless {
     seen: Vec<String>,
     /// Every effect `update` returned, in order.
     effects: Vec<Effect>,
+    /// Every preview the running task showed (the artifact as it formed), in order.
+    previews: Vec<String>,
 }
 
 impl Headless {
@@ -68,6 +71,17 @@ impl Headless {
         Self::tuned(repo, fake, mode, overrides, |iris| iris)
     }
 
+    /// Iris on `wire`'s provider, pointed at the fake.
+    fn on_wire(repo: &TestRepo, fake: &FakeProvider, mode: Mode, wire: Wire) -> Self {
+        let env = wire.env(fake);
+        let lookup = move |name: &str| {
+            env.iter()
+                .find(|(var, _)| *var == name)
+                .map(|(_, value)| value.clone())
+        };
+        Self::built(repo, mode, &Overrides::default(), lookup, |iris| iris)
+    }
+
     /// The same, with Iris adjusted by `tune` before the studio gets her.
     fn tuned(
         repo: &TestRepo,
@@ -77,6 +91,16 @@ impl Headless {
         tune: impl FnOnce(IrisAgent) -> IrisAgent,
     ) -> Self {
         let env = crate::common::agent::openai_lookup(fake);
+        Self::built(repo, mode, overrides, env, tune)
+    }
+
+    fn built(
+        repo: &TestRepo,
+        mode: Mode,
+        overrides: &Overrides,
+        env: impl Fn(&str) -> Option<String>,
+        tune: impl FnOnce(IrisAgent) -> IrisAgent,
+    ) -> Self {
         let git = GitRepo::discover(&repo.path()).expect("the test repository");
         let root = git.root();
         let config = Config::load_from(None, Some(&root), &env, overrides).expect("configuration");
@@ -96,6 +120,7 @@ impl Headless {
             git_dir,
             seen: Vec::new(),
             effects: Vec::new(),
+            previews: Vec::new(),
         }
     }
 
@@ -105,6 +130,16 @@ impl Headless {
         for effect in update(&mut self.state, action) {
             self.effects.push(effect.clone());
             self.runner.run(effect);
+        }
+        let preview = self
+            .state
+            .task
+            .as_ref()
+            .and_then(|t| t.progress.preview.as_ref());
+        if let Some((_, text)) = preview
+            && self.previews.last() != Some(text)
+        {
+            self.previews.push(text.clone());
         }
     }
 
@@ -1201,4 +1236,175 @@ async fn the_studio_writes_a_small_commit_after_the_peoples_messages() {
     ] {
         assert!(!sample.contains(absent), "{absent} in {sample}");
     }
+}
+
+// The artifact as it forms -----------------------------------------------------------------
+
+const FORMING_TITLE: &str = "Add two() beside one()";
+const FORMING_BODY: &str =
+    "Adds a second constant function, next to one(), for callers that need two.";
+
+/// The reply in the schema's order, as models write it (`json!` would sort the keys).
+fn forming_commit() -> String {
+    format!(r#"{{"emoji": null, "title": "{FORMING_TITLE}", "message": "{FORMING_BODY}"}}"#)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_commit_message_forms_as_it_streams_and_the_finished_one_replaces_it() {
+    let repo = staged_repo();
+    // The reply in 8-character pieces, 20 ms apart.
+    let fake = FakeProvider::start(vec![Step::paced(20, Step::text(forming_commit()))]);
+    let mut studio = Headless::new(&repo, &fake, Mode::COMMIT);
+    let text = studio.write_the_message().await;
+    // The finished message is the normalised one: its body wrapped at 72 columns.
+    assert_eq!(
+        text,
+        format!(
+            "{FORMING_TITLE}\n\n{}",
+            FORMING_BODY.replace("need two.", "need\ntwo.")
+        )
+    );
+    let previews = &studio.previews;
+    let words = |t: &str| t.split_whitespace().collect::<Vec<_>>().join(" ");
+    // The title formed first, then the body, and each step only added to the last.
+    let title_forming = previews
+        .iter()
+        .position(|p| p.len() < FORMING_TITLE.len() && FORMING_TITLE.starts_with(p.as_str()))
+        .unwrap_or_else(|| panic!("no partial title among {previews:#?}"));
+    let body_forming = previews
+        .iter()
+        .position(|p| {
+            p.starts_with(&format!("{FORMING_TITLE}\n\n")) && words(p).len() < words(&text).len()
+        })
+        .unwrap_or_else(|| panic!("no partial body among {previews:#?}"));
+    assert!(title_forming < body_forming);
+    for pair in previews.windows(2) {
+        assert!(pair[1].starts_with(pair[0].trim_end()), "{pair:#?}");
+    }
+    assert!(previews.iter().all(|p| words(&text).starts_with(&words(p))));
+    assert!(
+        !previews
+            .iter()
+            .any(|p| p.contains('{') || p.contains("\"title\""))
+    );
+    // The last preview was the reply as written; the normalised message replaced it in one
+    // step, and no version was made of a preview.
+    assert_ne!(previews.last(), Some(&text));
+    assert!(
+        studio.state.artifacts[&ArtifactKind::Commit]
+            .versions
+            .is_empty()
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn cancelling_while_it_forms_keeps_the_text_there_was() {
+    let repo = staged_repo();
+    let fake = FakeProvider::start(vec![
+        Step::text(commit_json_text()),
+        Step::paced(200, Step::text(forming_commit())),
+    ]);
+    let mut studio = Headless::new(&repo, &fake, Mode::COMMIT);
+    let before = studio.write_the_message().await;
+    let versions = studio.state.artifacts[&ArtifactKind::Commit].versions.len();
+    studio.command(Command::Generate);
+    studio
+        .pump_until("the new title forming", |s| {
+            s.task
+                .as_ref()
+                .and_then(|t| t.progress.preview.as_ref())
+                .is_some_and(|(_, text)| text.starts_with("Add"))
+        })
+        .await;
+    studio.command(Command::Back);
+    assert!(studio.state.task.is_none());
+    assert_eq!(studio.text(), before);
+    assert_eq!(
+        studio.state.artifacts[&ArtifactKind::Commit].versions.len(),
+        versions
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_reviews_findings_appear_one_by_one() {
+    let repo = staged_repo();
+    let finding = |n: u32, title: &str| {
+        json!({"severity": "medium", "category": "correctness", "file": "src/lib.rs",
+               "line": n, "title": title, "description": "Why it matters.",
+               "suggestion": "What to do.", "confidence": 90})
+    };
+    let titles = [
+        "First finding here",
+        "Second finding here",
+        "Third finding here",
+    ];
+    let review = json!({"summary": "Three things to look at.", "findings": [
+        finding(5, titles[0]), finding(6, titles[1]), finding(7, titles[2])
+    ]});
+    let fake = FakeProvider::start(vec![Step::paced(5, Step::text(review.to_string()))]);
+    let mut studio = Headless::new(&repo, &fake, Mode::REVIEW);
+    studio.state.auto_generate = false;
+    studio.runner.run(Effect::LoadStatus);
+    studio
+        .pump_until("the status", |s| !s.changes.loading && !s.diff.loading)
+        .await;
+    studio.command(Command::Generate);
+    studio
+        .pump_until("the review", |s| {
+            s.task.is_none() && !s.artifacts[&ArtifactKind::Review].is_empty()
+        })
+        .await;
+    let shown = |p: &String| titles.iter().filter(|t| p.contains(*t)).count();
+    let counts: Vec<usize> = studio.previews.iter().map(shown).collect();
+    // The summary shows before any finding; then the findings come one at a time, never a
+    // finding cut short (a title shows whole or not at all).
+    assert_eq!(counts.first(), Some(&0), "{:#?}", studio.previews);
+    for n in 1..=3 {
+        assert!(counts.contains(&n), "{counts:?}");
+    }
+    assert!(
+        counts.windows(2).all(|w| w[1] >= w[0] && w[1] - w[0] <= 1),
+        "{counts:?}"
+    );
+    for preview in &studio.previews {
+        for title in titles {
+            let cut = &title[..title.len() - 3];
+            assert!(
+                !preview.contains(cut) || preview.contains(title),
+                "{preview}"
+            );
+        }
+    }
+    assert!(studio.text().contains(titles[2]));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_chat_edit_shows_its_new_text_as_it_forms() {
+    let repo = staged_repo();
+    let edited = "Add two()\n\nAdds two(), the second constant, for callers that count to two.";
+    // Chat Completions streams a call's arguments in pieces (rig reads them there).
+    let fake = FakeProvider::start(vec![
+        Step::text(commit_json_text()),
+        Step::paced(
+            20,
+            Step::tool_call("update_commit", json!({"content": edited})),
+        ),
+        Step::text("I made the body say who needs it."),
+    ]);
+    let mut studio = Headless::on_wire(&repo, &fake, Mode::COMMIT, Wire::Chat);
+    studio.write_the_message().await;
+    studio.previews.clear();
+    studio.say("say who needs it").await;
+    assert_eq!(studio.text(), edited);
+    let partial = studio
+        .previews
+        .iter()
+        .find(|p| p.len() < edited.len() && edited.starts_with(p.as_str()));
+    assert!(partial.is_some(), "{:#?}", studio.previews);
+    assert!(
+        studio
+            .previews
+            .iter()
+            .all(|p| edited.starts_with(p.as_str()))
+    );
 }

@@ -93,6 +93,29 @@ pub(crate) fn withheld_line(finding: &Finding) -> String {
     )
 }
 
+/// The first line of the artifact as it forms (a commit's title), cut to `width` columns.
+fn forming_line(progress: &Progress, width: usize) -> Option<String> {
+    let (_, text) = progress.preview.as_ref()?;
+    let first = text.lines().find(|l| !l.trim().is_empty())?.trim_end();
+    let room = width.saturating_sub(3).max(8);
+    let mut shown: String = first.chars().take(room).collect();
+    if shown.chars().count() < first.chars().count() {
+        shown.pop();
+        shown.push('…');
+    }
+    Some(format!("  {shown}"))
+}
+
+/// What clears the drawn lines (the spinner, and the forming title under it), leaving the
+/// cursor at the start of the first; nothing when nothing is drawn.
+fn clearing(drawing: bool, two_lines: bool) -> &'static str {
+    match (drawing, two_lines) {
+        (false, _) => "",
+        (true, false) => "\r\x1b[2K",
+        (true, true) => "\r\x1b[2K\n\x1b[2K\x1b[1A\r",
+    }
+}
+
 async fn draw(
     mut events: UnboundedReceiver<AgentEvent>,
     drawing: bool,
@@ -101,23 +124,27 @@ async fn draw(
     let mut state = Progress::default();
     let mut tick = tokio::time::interval(SPINNER_STEP);
     let mut frame = 0;
+    // Whether the forming title is drawn under the spinner.
+    let mut two_lines = false;
     loop {
         tokio::select! {
             event = events.recv() => match event {
                 // The spinner waits while the question is on the line.
                 Some(AgentEvent::Approval(request)) => {
+                    eprint!("{}", clearing(drawing, two_lines));
+                    two_lines = false;
                     state.apply(&AgentEvent::Approval(request.clone()));
                     request.reply.send(super::approve::ask(&request).await);
                 }
                 // Said whether or not the spinner is drawn: scripts and hooks must see it too.
                 Some(AgentEvent::SecretWithheld(finding)) => {
-                    let clear = if drawing { "\r\x1b[2K" } else { "" };
-                    eprintln!("{clear}{}", withheld_line(&finding));
+                    eprintln!("{}{}", clearing(drawing, two_lines), withheld_line(&finding));
+                    two_lines = false;
                 }
                 // Likewise: a warning is printed whether or not the spinner is drawn.
                 Some(AgentEvent::Warning(text)) => {
-                    let clear = if drawing { "\r\x1b[2K" } else { "" };
-                    eprintln!("{clear}warning: {text}");
+                    eprintln!("{}warning: {text}", clearing(drawing, two_lines));
+                    two_lines = false;
                 }
                 Some(event) => state.apply(&event),
                 None => break,
@@ -125,15 +152,27 @@ async fn draw(
             _ = tick.tick() => {
                 frame += 1;
                 if drawing {
+                    let width = crossterm::terminal::size().map_or(80, |(w, _)| usize::from(w));
+                    let mut text = format!(
+                        "{}{}",
+                        clearing(true, two_lines),
+                        line(&state, frame, started.elapsed())
+                    );
+                    // The title forms under the spinner (only on a terminal: never in a pipe).
+                    let forming = forming_line(&state, width);
+                    two_lines = forming.is_some();
+                    if let Some(title) = forming {
+                        text.push_str(&format!("\n\x1b[2K{title}\x1b[1A\r"));
+                    }
                     let mut err = std::io::stderr();
-                    let _ = write!(err, "\r\x1b[2K{}", line(&state, frame, started.elapsed()));
+                    let _ = write!(err, "{text}");
                     let _ = err.flush();
                 }
             }
         }
     }
     if drawing {
-        let _ = write!(std::io::stderr(), "\r\x1b[2K");
+        let _ = write!(std::io::stderr(), "{}", clearing(true, two_lines));
     }
     state
 }
@@ -141,6 +180,21 @@ async fn draw(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_forming_title_is_the_previews_first_line_cut_to_the_terminal() {
+        let mut state = Progress::default();
+        assert_eq!(forming_line(&state, 80), None);
+        state.preview = Some((
+            iris_core::artifact::ArtifactKind::Commit,
+            "Add two() beside one()\n\nThe body.".into(),
+        ));
+        assert_eq!(
+            forming_line(&state, 80).as_deref(),
+            Some("  Add two() beside one()")
+        );
+        assert_eq!(forming_line(&state, 15).as_deref(), Some("  Add two() b…"));
+    }
 
     #[test]
     fn progress_becomes_one_line() {

@@ -7,9 +7,10 @@ use crate::capability::Capability;
 use crate::capability::conversation::Ask;
 use crate::iris::IrisAgent;
 use crate::output::{OutputError, parse_structured};
+use crate::runtime::preview::Previewing;
 use crate::{ECHOED, EventSink, ProviderError};
 use iris_core::artifact::echo::echoed;
-use iris_core::artifact::{Artifact, Critique, OutputType};
+use iris_core::artifact::{Artifact, ArtifactKind, Critique, OutputType};
 use iris_core::protocol::AgentEvent;
 
 /// Added to the instructions when a first attempt overflowed the model's context.
@@ -130,7 +131,7 @@ impl IrisAgent {
     }
 
     /// One attempt: the main agent with every tool, then the artifact read from its reply.
-    /// A context overflow is retried once with the summary-only strategy.
+    /// While the reply streams, the artifact shows as it forms (`AgentEvent::Preview`).
     async fn attempt<T: Artifact + Send + 'static>(
         &self,
         cap: &Capability,
@@ -138,7 +139,23 @@ impl IrisAgent {
         request: &str,
         sink: &EventSink,
     ) -> anyhow::Result<(T, Spent)> {
-        let output = match self.run_main(cap, preamble, request, sink).await {
+        let kind = ArtifactKind::of_output(T::OUTPUT_TYPE);
+        let previewing = Previewing::new(sink, kind, crate::output::preview::<T>);
+        let output = self.reply(cap, preamble, request, previewing.sink()).await;
+        previewing.finish().await;
+        self.read_artifact(cap, output?)
+    }
+
+    /// The main agent's reply. A context overflow is retried once with the summary-only
+    /// strategy.
+    async fn reply(
+        &self,
+        cap: &Capability,
+        preamble: &str,
+        request: &str,
+        sink: &EventSink,
+    ) -> anyhow::Result<crate::RunOutput> {
+        Ok(match self.run_main(cap, preamble, request, sink).await {
             Err(err)
                 if err
                     .downcast_ref::<ProviderError>()
@@ -153,8 +170,7 @@ impl IrisAgent {
                 self.run_main(cap, &narrower, request, sink).await?
             }
             other => other?,
-        };
-        self.read_artifact(cap, output)
+        })
     }
 
     /// The artifact in a conversation's final reply, and what the conversation cost.

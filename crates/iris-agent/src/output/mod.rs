@@ -19,6 +19,8 @@ pub use extract::extract_json;
 pub use recover::recover;
 pub use sanitize::sanitize;
 
+use iris_core::artifact::Artifact;
+use iris_core::artifact::partial::partial_object;
 use iris_core::artifact::schema::full_schema;
 
 /// Why a reply could not be turned into the artifact. Each carries the raw reply so the
@@ -73,6 +75,17 @@ pub fn parse_structured<T: DeserializeOwned + JsonSchema>(reply: &str) -> Result
         detail: one_line(&e.to_string()),
         raw: raw(),
     })
+}
+
+/// The artifact `T` as far as `streamed` (its structured reply, still being written) has
+/// written it, as markdown: the certain part of the JSON ([`partial_object`]), shaped as the
+/// finished reply is; `None` while nothing of it is certain.
+pub fn preview<T: Artifact>(streamed: &str) -> Option<String> {
+    let partial = partial_object(streamed).filter(|fields| !fields.is_empty())?;
+    let value = recover(clean_strings(Value::Object(partial)), &full_schema::<T>());
+    let artifact: T = serde_json::from_value(value).ok()?;
+    let text = artifact.to_markdown();
+    (!text.trim().is_empty()).then_some(text)
 }
 
 /// What the value is instead, when the schema wants an object and the value is not one (nor

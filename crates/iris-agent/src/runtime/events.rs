@@ -9,6 +9,8 @@ use rig_core::agent::{HookAction, PromptHook, ToolCallHookAction};
 use rig_core::completion::{CompletionModel, GetTokenUsage};
 use tokio::sync::mpsc::UnboundedSender;
 
+use iris_core::artifact::ArtifactKind;
+use iris_core::artifact::partial::partial_object;
 use iris_core::protocol::AgentEvent;
 
 use crate::runtime::runaway::{Degenerate, Gathered, Watch};
@@ -36,6 +38,11 @@ impl EventSink {
         Self(None)
     }
 
+    /// Whether anyone receives the events.
+    pub fn is_listening(&self) -> bool {
+        self.0.as_ref().is_some_and(|tx| !tx.is_closed())
+    }
+
     pub fn send(&self, event: AgentEvent) {
         if let Some(tx) = &self.0 {
             let _ = tx.send(event);
@@ -61,6 +68,9 @@ pub struct EventHook {
     /// The arguments of the tool call being streamed, watched like text: a model can loop
     /// inside a call as well as in prose.
     call: Arc<Mutex<Gathered>>,
+    /// The artifact the streamed call replaces (a chat's `update_commit`, ...), shown as its
+    /// new text forms, and the text last shown.
+    editing: Arc<Mutex<(Option<ArtifactKind>, String)>>,
 }
 
 impl EventHook {
@@ -73,6 +83,27 @@ impl EventHook {
             reported: Arc::default(),
             watch: Arc::default(),
             call: Arc::default(),
+            editing: Arc::default(),
+        }
+    }
+
+    /// The new text of an update tool's call as far as its arguments are written, sent when
+    /// it grew.
+    fn preview_edit(&self, tool_name: Option<&str>, arguments: &str) {
+        let Ok(mut editing) = self.editing.lock() else {
+            return;
+        };
+        if let Some(name) = tool_name {
+            *editing = (ArtifactKind::edited_by(name), String::new());
+        }
+        let Some(kind) = editing.0 else {
+            return;
+        };
+        let content = partial_object(arguments)
+            .and_then(|fields| fields.get("content")?.as_str().map(str::to_string));
+        if let Some(text) = content.filter(|t| !t.trim().is_empty() && *t != editing.1) {
+            editing.1.clone_from(&text);
+            self.sink.send(AgentEvent::Preview { kind, text });
         }
     }
 
@@ -201,12 +232,18 @@ impl<M: CompletionModel> PromptHook<M> for EventHook {
         tool_name: Option<&str>,
         tool_call_delta: &str,
     ) -> HookAction {
-        let runaway = self.call.lock().ok().and_then(|mut call| {
-            if tool_name.is_some() {
-                call.restart(); // a new call
+        let (runaway, arguments) = match self.call.lock() {
+            Ok(mut call) => {
+                if tool_name.is_some() {
+                    call.restart(); // a new call
+                }
+                (call.push(tool_call_delta), call.text().to_string())
             }
-            call.push(tool_call_delta)
-        });
+            Err(_) => (None, String::new()),
+        };
+        if self.forward_text {
+            self.preview_edit(tool_name, &arguments);
+        }
         Self::stop_if(runaway)
     }
 }

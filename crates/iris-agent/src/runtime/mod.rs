@@ -6,6 +6,7 @@
 //! before a tool of a risk their mode guards.
 
 pub mod events;
+pub mod preview;
 pub mod provider;
 pub mod redact;
 mod retry;

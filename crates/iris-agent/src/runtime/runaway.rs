@@ -190,6 +190,11 @@ impl Gathered {
         self.watch.observe(&self.text)
     }
 
+    /// What was gathered since the part began.
+    pub fn text(&self) -> &str {
+        &self.text
+    }
+
     /// A new part begins (the next tool call, the next turn's reasoning).
     pub fn restart(&mut self) {
         self.text.clear();

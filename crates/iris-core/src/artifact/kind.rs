@@ -127,6 +127,20 @@ impl ArtifactKind {
         self.describe().name
     }
 
+    /// The artifact whose reply has this output type (a critique or a file intent is none).
+    pub fn of_output(output: OutputType) -> Option<ArtifactKind> {
+        Self::ALL
+            .into_iter()
+            .find(|k| k.describe().output == output)
+    }
+
+    /// The artifact a chat's update tool (`update_commit`, ...) replaces.
+    pub fn edited_by(tool: &str) -> Option<ArtifactKind> {
+        Self::ALL
+            .into_iter()
+            .find(|k| k.describe().update_tool == tool)
+    }
+
     pub fn title(self) -> &'static str {
         self.describe().title
     }

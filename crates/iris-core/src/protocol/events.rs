@@ -1,6 +1,7 @@
 //! What a running agent reports: typed events the command line and the studio consume.
 
 use super::safety::ApprovalRequest;
+use crate::artifact::ArtifactKind;
 use crate::secrets::Finding;
 
 /// One thing that happened while Iris worked.
@@ -15,6 +16,9 @@ pub enum AgentEvent {
     Request,
     /// Text the model is writing, as it arrives.
     TextDelta(String),
+    /// The artifact `kind` as far as the reply being streamed has written it (its markdown,
+    /// or a chat edit's new text); the finished artifact replaces it.
+    Preview { kind: ArtifactKind, text: String },
     /// A tool call began; `summary` says in a few words what it looks at.
     ToolStarted { name: String, summary: String },
     /// A tool call ended.

@@ -4,6 +4,7 @@
 use std::time::Duration;
 
 use super::AgentEvent;
+use crate::artifact::ArtifactKind;
 
 /// The spinner's frames, one every [`SPINNER_STEP`].
 pub const SPINNER: [&str; 10] = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"];
@@ -24,6 +25,8 @@ pub struct Progress {
     pub activity: String,
     /// The text streamed since the last tool call: text before a tool call was thinking aloud.
     pub streamed: String,
+    /// The artifact as the reply being streamed has written it so far, and which one.
+    pub preview: Option<(ArtifactKind, String)>,
     /// Requests sent to the model.
     pub requests: usize,
     pub input_tokens: u64,
@@ -43,11 +46,19 @@ impl Progress {
                 self.activity = format!("warning: {text}");
                 self.warnings.push(text.clone());
             }
-            AgentEvent::Request => self.requests += 1,
+            AgentEvent::Request => {
+                self.requests += 1;
+                self.preview = None;
+            }
             AgentEvent::ToolStarted { summary, .. } => {
                 self.activity = summary.clone();
                 self.streamed.clear();
+                self.preview = None;
                 self.tool_calls += 1;
+            }
+            AgentEvent::Preview { kind, text } => {
+                self.activity = "writing".to_string();
+                self.preview = Some((*kind, text.clone()));
             }
             AgentEvent::TextDelta(text) => {
                 self.activity = "writing".to_string();
@@ -69,6 +80,28 @@ impl Progress {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_preview_shows_until_the_next_request_or_tool_call() {
+        let mut progress = Progress::default();
+        let preview = |text: &str| AgentEvent::Preview {
+            kind: ArtifactKind::Commit,
+            text: text.into(),
+        };
+        progress.apply(&preview("Add tw"));
+        assert_eq!(
+            progress.preview,
+            Some((ArtifactKind::Commit, "Add tw".into()))
+        );
+        progress.apply(&AgentEvent::Request);
+        assert_eq!(progress.preview, None);
+        progress.apply(&preview("Add two()"));
+        progress.apply(&AgentEvent::ToolStarted {
+            name: "update_commit".into(),
+            summary: "updating the commit message".into(),
+        });
+        assert_eq!(progress.preview, None);
+    }
 
     #[test]
     fn events_fold_into_activity_text_and_tokens() {
@@ -112,6 +145,7 @@ mod tests {
             Progress {
                 activity: "writing".into(),
                 streamed: "feat: ".into(),
+                preview: None,
                 requests: 2,
                 input_tokens: 1204,
                 output_tokens: 340,

@@ -53,21 +53,8 @@ pub fn draw(frame: &mut Frame, area: Rect, state: &State, theme: &Theme) {
         marks.push(Span::styled(flags, theme.style(Token::Warning)));
         block = block.title_bottom(Line::from(marks));
     }
-    // While Iris writes the artifact, show her text as it streams in (a chat reply streams
-    // into the chat, not over the artifact being discussed).
-    if let Some(task) = state.task.as_ref().filter(|t| {
-        t.kind == TaskKind::Generate && t.mode == state.mode && !t.progress.streamed.is_empty()
-    }) {
-        // Structured artifacts arrive as JSON: show how far along it is rather than raw JSON.
-        let text = if task.progress.streamed.trim_start().starts_with('{') {
-            format!(
-                "Iris is writing the {} ({} characters so far)…",
-                state.mode.title().to_lowercase(),
-                task.progress.streamed.chars().count()
-            )
-        } else {
-            task.progress.streamed.clone()
-        };
+    // While Iris writes this artifact (or replaces it from the chat), show it as it forms.
+    if let Some(text) = forming(state) {
         let preview = Paragraph::new(text)
             .style(theme.style(Token::TextDim))
             .wrap(Wrap { trim: false })
@@ -120,4 +107,33 @@ fn rules_mark<'a>(state: &State, message: &str, theme: &Theme) -> Option<Span<'a
         format!(" {mark} {}{more} ", first.rule),
         theme.style(token),
     ))
+}
+
+/// The text to show over the artifact while a task writes it: its preview (the artifact as
+/// far as the reply has written it, or a chat edit's new text), else the streamed text of a
+/// reply that is no JSON. A structured reply not yet readable shows how far along it is.
+/// (A chat reply's prose streams into the chat, not here.)
+fn forming(state: &State) -> Option<String> {
+    let task = state.task.as_ref()?;
+    let artifact = state.mode.artifact();
+    if let Some((kind, text)) = &task.progress.preview
+        && Some(*kind) == artifact
+    {
+        return Some(text.clone());
+    }
+    if task.kind != TaskKind::Generate
+        || task.mode != state.mode
+        || task.progress.streamed.is_empty()
+    {
+        return None;
+    }
+    Some(if task.progress.streamed.trim_start().starts_with('{') {
+        format!(
+            "Iris is writing the {} ({} characters so far)…",
+            state.mode.title().to_lowercase(),
+            task.progress.streamed.chars().count()
+        )
+    } else {
+        task.progress.streamed.clone()
+    })
 }
