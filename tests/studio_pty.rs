@@ -521,3 +521,91 @@ esac"#,
     studio.send(b"q");
     assert!(studio.wait_exit().success());
 }
+
+/// The commit reply in the schema's order, streamed in 8-character pieces 0.2 s apart.
+fn slow_commit() -> FakeProvider {
+    let reply = r#"{"emoji": null, "title": "Add two() beside one()", "message": "Adds a second constant function for callers that count to two."}"#;
+    FakeProvider::start(vec![Step::paced(200, Step::text(reply))])
+}
+
+#[test]
+fn the_commit_message_forms_on_the_screen_as_iris_writes_it() {
+    let repo = TestRepo::new();
+    repo.write("src/lib.rs", "pub fn one() -> u32 {\n    1\n}\n");
+    repo.commit_all("Initial commit");
+    repo.write(
+        "src/lib.rs",
+        "pub fn one() -> u32 {\n    1\n}\n\npub fn two() -> u32 {\n    2\n}\n",
+    );
+    repo.git(&["add", "-A"]);
+    let fake = slow_commit();
+    let mut studio = Studio::spawn(&repo, &fake);
+    // The title forms first (no JSON on the screen, no count of characters)...
+    studio.wait_for("the title forming", |screen| {
+        let text = screen.contents();
+        text.contains("Add two()") && !text.contains("beside one()")
+    });
+    let screen = studio.screen();
+    assert!(
+        !screen.contains("\"title\"") && !screen.contains("characters so far"),
+        "{screen}"
+    );
+    // ...then the body, while Iris is still writing...
+    studio.wait_for("the body forming", |screen| {
+        let text = screen.contents();
+        text.contains("Add two() beside one()")
+            && text.contains("Adds a")
+            && !text.contains("count to two.")
+    });
+    assert!(!studio.screen().contains("Iris wrote the commit"));
+    // ...and the finished message takes its place.
+    studio.wait_for_text("Iris wrote the commit");
+    studio.wait_for_text("count to two.");
+    studio.send(b"q");
+    studio.wait_exit();
+}
+
+#[test]
+fn iris_gen_on_a_terminal_shows_the_title_forming_under_the_spinner() {
+    let repo = TestRepo::new();
+    repo.write("src/lib.rs", "pub fn one() -> u32 {\n    1\n}\n");
+    repo.commit_all("Initial commit");
+    repo.write(
+        "src/lib.rs",
+        "pub fn one() -> u32 {\n    1\n}\n\npub fn two() -> u32 {\n    2\n}\n",
+    );
+    repo.git(&["add", "-A"]);
+    let fake = slow_commit();
+    let mut command = repo.isolated_iris(&["gen"]);
+    command
+        .env("IRIS_PROVIDER", "openai")
+        .env("OPENAI_API_KEY", FAKE_API_KEY)
+        .env("OPENAI_BASE_URL", fake.openai_base_url());
+    let mut program = PtyProgram::spawn(command, COLS, ROWS);
+    // The spinner on one line, the title forming on the next.
+    program
+        .wait_for(TIMEOUT, |text| {
+            let lines: Vec<&str> = text.lines().collect();
+            lines.windows(2).any(|w| {
+                w[0].contains("writing")
+                    && w[1].starts_with("  Add two()")
+                    && !w[1].contains("one()")
+            })
+        })
+        .unwrap_or_else(|| panic!("no title forming under the spinner:\n{}", program.text()));
+    let status = program
+        .wait_exit(TIMEOUT)
+        .unwrap_or_else(|| panic!("still running:\n{}", program.text()));
+    assert!(status.success(), "{status:?}");
+    // The forming lines are gone: the done line, then the message.
+    let text = program.text();
+    assert!(text.contains("✓ done in"), "{text}");
+    assert!(
+        !text.lines().any(|l| l.starts_with("  Add two()")),
+        "{text}"
+    );
+    assert!(
+        text.contains("Add two() beside one()\n\nAdds a second constant function"),
+        "{text}"
+    );
+}

@@ -171,6 +171,33 @@ mod tests {
     use iris_core::artifact::{Critique, GeneratedMessage, Review, Severity};
 
     #[test]
+    fn a_preview_is_the_artifact_as_far_as_its_reply_is_written() {
+        let reply = r#"{"emoji": null, "title": "Add two()", "message": "Adds it.\nFor callers."}"#;
+        let upto = |needle: &str| &reply[..reply.find(needle).unwrap() + needle.len()];
+        assert_eq!(preview::<GeneratedMessage>(upto("null")), None);
+        assert_eq!(
+            preview::<GeneratedMessage>(upto("Add tw")).as_deref(),
+            Some("Add tw")
+        );
+        assert_eq!(
+            preview::<GeneratedMessage>(upto("Adds it.\\n")).as_deref(),
+            Some("Add two()\n\nAdds it.")
+        );
+        assert_eq!(
+            preview::<GeneratedMessage>(reply).as_deref(),
+            Some("Add two()\n\nAdds it.\nFor callers.")
+        );
+        // A review's findings show once each is whole.
+        let review = r#"{"summary": "Two.", "findings": [{"severity": "high", "file": "a.rs", "line": 3, "title": "Off by one"}, {"severity": "low", "title": "Nam"#;
+        let shown = preview::<Review>(review).unwrap();
+        assert!(
+            shown.contains("Two.") && shown.contains("Off by one"),
+            "{shown}"
+        );
+        assert!(!shown.contains("Nam"), "{shown}");
+    }
+
+    #[test]
     fn a_fenced_reply_after_reasoning_parses() {
         let reply = "<think>The diff adds a parser.</think>\nHere it is:\n```json\n\
             {\"emoji\": null, \"title\": \"Add the parser\", \"message\": \"It parses.\"}\n```";
