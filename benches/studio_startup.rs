@@ -11,6 +11,8 @@
 mod common;
 #[path = "support/generated.rs"]
 mod generated;
+#[path = "support/isolated.rs"]
+mod isolated;
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -19,6 +21,7 @@ use std::time::Duration;
 use common::fake_provider::{FAKE_API_KEY, FakeProvider, Step};
 use common::pty::PtyProgram;
 use generated::{generate, stage_changes};
+use isolated::base_command;
 
 const RUNS: usize = 9;
 const STAGED: usize = 2_000;
@@ -86,19 +89,6 @@ fn find_gitui() -> Option<PathBuf> {
         .unwrap_or_default();
     let cargo_bin = std::env::var_os("HOME").map(|h| Path::new(&h).join(".cargo/bin/gitui"));
     on_path.into_iter().chain(cargo_bin).find(|p| p.is_file())
-}
-
-fn base_command(program: &Path, repo: &Path, home: &Path) -> Command {
-    let mut command = Command::new(program);
-    command
-        .current_dir(repo)
-        .env_clear()
-        .env("PATH", std::env::var_os("PATH").unwrap_or_default())
-        .env("HOME", home)
-        .env("XDG_CONFIG_HOME", home.join("xdg"))
-        .env("TERM", "xterm-256color")
-        .env("GIT_CONFIG_NOSYSTEM", "1");
-    command
 }
 
 /// First frame: the mode tabs are drawn. List: the staged files listed, ranked from their

@@ -9,6 +9,8 @@
 
 #[path = "../tests/common/mod.rs"]
 mod common;
+#[path = "support/isolated.rs"]
+mod isolated;
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -16,6 +18,7 @@ use std::time::{Duration, Instant};
 
 use common::fake_provider::{FAKE_API_KEY, FakeProvider, Step};
 use common::pty::PtyProgram;
+use isolated::base_command;
 
 const RUNS: usize = 5;
 const WAIT: Duration = Duration::from_secs(60);
@@ -121,16 +124,9 @@ fn make_repo(repo: &Path) {
 /// The studio's CPU over [`MEASURED`] of streaming, as a percentage of one core.
 fn streaming_share(bin: &Path, repo: &Path, home: &Path, reply: &str, seen: &str) -> f64 {
     let fake = FakeProvider::start(vec![Step::paced(5, Step::text(reply))]);
-    let mut command = Command::new(bin);
+    let mut command = base_command(bin, repo, home);
     command
         .args(["studio", "--mode", "commit"])
-        .current_dir(repo)
-        .env_clear()
-        .env("PATH", std::env::var_os("PATH").unwrap_or_default())
-        .env("HOME", home)
-        .env("XDG_CONFIG_HOME", home.join("xdg"))
-        .env("TERM", "xterm-256color")
-        .env("GIT_CONFIG_NOSYSTEM", "1")
         .env("IRIS_PROVIDER", "openai")
         .env("OPENAI_API_KEY", FAKE_API_KEY)
         .env("OPENAI_BASE_URL", fake.openai_base_url());

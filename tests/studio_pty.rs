@@ -530,14 +530,7 @@ fn slow_commit() -> FakeProvider {
 
 #[test]
 fn the_commit_message_forms_on_the_screen_as_iris_writes_it() {
-    let repo = TestRepo::new();
-    repo.write("src/lib.rs", "pub fn one() -> u32 {\n    1\n}\n");
-    repo.commit_all("Initial commit");
-    repo.write(
-        "src/lib.rs",
-        "pub fn one() -> u32 {\n    1\n}\n\npub fn two() -> u32 {\n    2\n}\n",
-    );
-    repo.git(&["add", "-A"]);
+    let repo = crate::common::agent::staged_repo();
     let fake = slow_commit();
     let mut studio = Studio::spawn(&repo, &fake);
     // The title forms first (no JSON on the screen, no count of characters)...
@@ -567,14 +560,7 @@ fn the_commit_message_forms_on_the_screen_as_iris_writes_it() {
 
 #[test]
 fn iris_gen_on_a_terminal_shows_the_title_forming_under_the_spinner() {
-    let repo = TestRepo::new();
-    repo.write("src/lib.rs", "pub fn one() -> u32 {\n    1\n}\n");
-    repo.commit_all("Initial commit");
-    repo.write(
-        "src/lib.rs",
-        "pub fn one() -> u32 {\n    1\n}\n\npub fn two() -> u32 {\n    2\n}\n",
-    );
-    repo.git(&["add", "-A"]);
+    let repo = crate::common::agent::staged_repo();
     let fake = slow_commit();
     let mut command = repo.isolated_iris(&["gen"]);
     command
