@@ -15,7 +15,6 @@ mod generated;
 mod isolated;
 
 use std::path::{Path, PathBuf};
-use std::process::Command;
 use std::time::Duration;
 
 use common::fake_provider::{FAKE_API_KEY, FakeProvider, Step};
