@@ -80,7 +80,11 @@ fn prose(len: usize) -> String {
     while out.len() < len {
         seed = seed.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
         out.push_str(WORDS[(seed >> 33) as usize % WORDS.len()]);
-        out.push(if (seed >> 20) % 11 == 0 { '.' } else { ' ' });
+        out.push(if (seed >> 20).is_multiple_of(11) {
+            '.'
+        } else {
+            ' '
+        });
         if out.ends_with('.') {
             out.push(' ');
         }
