@@ -29,6 +29,7 @@ mod odd_states;
 mod pr_template;
 mod publish;
 mod review_confidence;
+mod revisions;
 mod safety;
 mod secret_scan;
 mod setup_probe;

@@ -272,6 +272,11 @@ async fn bad_arguments_are_mcp_errors_and_failed_runs_say_why() {
     }
     assert!(fake.requests().is_empty(), "nothing reached the provider");
 
+    // A revision that names no commit stops before the provider is asked.
+    let result = answer(&client, "review", json!({"commit": "nosuch"})).await;
+    assert_refused(&result, "unknown revision 'nosuch'");
+    assert!(fake.requests().is_empty());
+
     // A run that cannot start is the tool's answer, in the command line's words.
     repo.git(&["reset", "-q"]);
     let result = answer(&client, "write_commit_message", json!({})).await;

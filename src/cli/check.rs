@@ -20,6 +20,9 @@ pub const NO_RULES: &str =
 
 pub fn run(rev: Option<&str>) -> Result<ExitCode> {
     let repo = super::current_repo()?;
+    if let Some(rev) = rev {
+        UsageError::unless_revisions(&repo, &[rev])?;
+    }
     let Some(rules) = iris_config::project::commit_rules(&repo.root())? else {
         eprintln!("{NO_RULES}");
         return Ok(ExitCode::SUCCESS);

@@ -8,6 +8,29 @@ use thiserror::Error;
 #[error("{0}")]
 pub struct UsageError(pub String);
 
+impl UsageError {
+    /// Fails on the first of `revs` that names no commit in `repo`, naming the branch or tag
+    /// it is likeliest a typo of: checked before anything runs, so a typo costs no model time.
+    pub fn unless_revisions(repo: &iris_git::GitRepo, revs: &[&str]) -> Result<(), UsageError> {
+        for rev in revs {
+            match repo.resolve_commit(rev) {
+                Ok(_) => {}
+                Err(iris_git::GitError::UnknownRevision(_)) => {
+                    let hint = repo
+                        .likely_meant(rev)
+                        .map(|name| format!(" (did you mean '{name}'?)"))
+                        .unwrap_or_default();
+                    return Err(UsageError(format!(
+                        "unknown revision '{rev}': it does not name a commit in this repository{hint}"
+                    )));
+                }
+                Err(other) => return Err(UsageError(other.to_string())),
+            }
+        }
+        Ok(())
+    }
+}
+
 /// Exit codes the command line promises.
 pub const GENERAL: u8 = 1;
 pub const CONFIG: u8 = 2;

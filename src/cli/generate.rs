@@ -420,6 +420,13 @@ fn print_candidates(candidates: &[Candidate], output: OutputFlags) -> Result<()>
 
 pub async fn review_command(args: ReviewArgs) -> Result<ExitCode> {
     let session = Session::open(&args.config, args.output)?;
+    let to = args.to.as_deref().unwrap_or("HEAD");
+    let revs: Vec<&str> = match (&args.commit, &args.from) {
+        (Some(rev), _) => vec![rev.as_str()],
+        (None, Some(from)) => vec![from.as_str(), to],
+        (None, None) => Vec::new(),
+    };
+    UsageError::unless_revisions(&session.repo, &revs)?;
     let scope = match (&args.commit, &args.from) {
         (Some(rev), _) => Scope::Commit(rev.clone()),
         (None, Some(from)) => Scope::range(from, args.to.as_deref().unwrap_or("HEAD")),
@@ -472,10 +479,12 @@ pub async fn pr_command(args: PrArgs) -> Result<ExitCode> {
             )
         })?,
     };
+    let to = args.to.as_deref().unwrap_or("HEAD");
+    UsageError::unless_revisions(&session.repo, &[&from, to])?;
     if args.create || args.update {
         forge_of_repo(&session.repo, "description")?;
     }
-    let scope = Scope::range(&from, args.to.as_deref().unwrap_or("HEAD"));
+    let scope = Scope::range(&from, to);
     let written = session.write(ArtifactKind::Pr, &scope, false).await?;
     print_artifact(&written, args.output)?;
     let (action, base) = match (args.create, args.update) {
@@ -495,19 +504,26 @@ pub async fn pr_command(args: PrArgs) -> Result<ExitCode> {
 }
 
 impl RangeArgs {
-    fn scope(&self) -> Scope {
-        Scope::Range {
+    /// The range, its revisions checked first.
+    fn checked_scope(&self, repo: &GitRepo) -> Result<Scope> {
+        let to = self.to.as_deref().unwrap_or("HEAD");
+        UsageError::unless_revisions(repo, &[&self.from, to])?;
+        Ok(Scope::Range {
             from: self.from.clone(),
-            to: self.to.clone().unwrap_or_else(|| "HEAD".to_string()),
+            to: to.to_string(),
             version: self.version_name.clone(),
-        }
+        })
     }
 }
 
 pub async fn changelog_command(args: ChangelogArgs) -> Result<ExitCode> {
     let session = Session::open(&args.config, args.output)?;
     let written = session
-        .write(ArtifactKind::Changelog, &args.range.scope(), false)
+        .write(
+            ArtifactKind::Changelog,
+            &args.range.checked_scope(&session.repo)?,
+            false,
+        )
         .await?;
     if args.update {
         let path = session.repo.root().join(&args.file);
@@ -528,7 +544,11 @@ pub async fn changelog_command(args: ChangelogArgs) -> Result<ExitCode> {
 pub async fn release_notes_command(args: ReleaseNotesArgs) -> Result<ExitCode> {
     let session = Session::open(&args.config, args.output)?;
     let written = session
-        .write(ArtifactKind::ReleaseNotes, &args.range.scope(), false)
+        .write(
+            ArtifactKind::ReleaseNotes,
+            &args.range.checked_scope(&session.repo)?,
+            false,
+        )
         .await?;
     print_artifact(&written, args.output)?;
     Ok(ExitCode::SUCCESS)

@@ -40,6 +40,14 @@ pub async fn run(args: StudioArgs) -> Result<ExitCode> {
         })?),
     };
     let cwd = std::env::current_dir().context("cannot read the current directory")?;
+    // A range typed wrong is said before the screen is taken.
+    let revs: Vec<&str> = [args.from.as_deref(), args.to.as_deref()]
+        .into_iter()
+        .flatten()
+        .collect();
+    if !revs.is_empty() {
+        UsageError::unless_revisions(&iris_git::GitRepo::discover(&cwd)?, &revs)?;
+    }
     let options = StudioOptions {
         mode,
         theme: args.theme,

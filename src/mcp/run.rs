@@ -89,8 +89,14 @@ fn job_of(repo: &GitRepo, config: &Config, call: Model) -> Result<Job> {
                     Scope::Staged
                 }
                 ReviewScope::Uncommitted => Scope::Uncommitted,
-                ReviewScope::Commit(rev) => Scope::Commit(rev),
-                ReviewScope::Range { from, to } => Scope::range(&from, &to),
+                ReviewScope::Commit(rev) => {
+                    UsageError::unless_revisions(repo, &[&rev])?;
+                    Scope::Commit(rev)
+                }
+                ReviewScope::Range { from, to } => {
+                    UsageError::unless_revisions(repo, &[&from, &to])?;
+                    Scope::range(&from, &to)
+                }
             },
             min_confidence: min_confidence.unwrap_or(config.review_min_confidence),
         },
@@ -104,10 +110,11 @@ fn job_of(repo: &GitRepo, config: &Config, call: Model) -> Result<Job> {
                     )
                 })?,
             };
+            UsageError::unless_revisions(repo, &[&from, &to])?;
             artifact(ArtifactKind::Pr, Scope::range(&from, &to))
         }
-        Model::Changelog(range) => artifact(ArtifactKind::Changelog, scope_of(range)),
-        Model::ReleaseNotes(range) => artifact(ArtifactKind::ReleaseNotes, scope_of(range)),
+        Model::Changelog(range) => artifact(ArtifactKind::Changelog, scope_of(repo, range)?),
+        Model::ReleaseNotes(range) => artifact(ArtifactKind::ReleaseNotes, scope_of(repo, range)?),
         Model::ExplainFile { file } => Job::ExplainFile(file),
         Model::ExplainLines { file, start, end } => Job::ExplainLines(LinesAsked {
             path: file,
@@ -165,12 +172,13 @@ async fn write(iris: &IrisAgent, job: Job, sink: &EventSink, root: &Path) -> Res
     }
 }
 
-fn scope_of(range: Range) -> Scope {
-    Scope::Range {
+fn scope_of(repo: &GitRepo, range: Range) -> Result<Scope> {
+    UsageError::unless_revisions(repo, &[&range.from, &range.to])?;
+    Ok(Scope::Range {
         from: range.from,
         to: range.to,
         version: range.version,
-    }
+    })
 }
 
 /// A written artifact as the command line prints it, with what it warns about.

@@ -267,12 +267,7 @@ impl ConfigKey {
         name: &str,
         candidates: impl IntoIterator<Item = &'a str>,
     ) -> Option<&'a str> {
-        candidates
-            .into_iter()
-            .map(|c| (edit_distance(name, c), c))
-            .filter(|(d, c)| *d <= 2.max(c.len() / 4))
-            .min_by_key(|(d, _)| *d)
-            .map(|(_, c)| c)
+        iris_core::suggest::closest(name, candidates)
     }
 
     /// The top-level names, for suggestions.
@@ -404,24 +399,6 @@ fn is_http_url(text: &str) -> bool {
     })
 }
 
-/// Levenshtein distance, for "did you mean" hints on short key names.
-fn edit_distance(a: &str, b: &str) -> usize {
-    let b: Vec<char> = b.chars().collect();
-    let mut row: Vec<usize> = (0..=b.len()).collect();
-    for (i, ca) in a.chars().enumerate() {
-        let mut diagonal = row[0];
-        row[0] = i + 1;
-        for (j, cb) in b.iter().enumerate() {
-            let above = row[j + 1];
-            row[j + 1] = (above + 1)
-                .min(row[j] + 1)
-                .min(diagonal + usize::from(ca != *cb));
-            diagonal = above;
-        }
-    }
-    row[b.len()]
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -473,6 +450,5 @@ mod tests {
             Some("max_turns")
         );
         assert_eq!(ConfigKey::suggest("colour", ConfigKey::top_names()), None);
-        assert_eq!(edit_distance("kitten", "sitting"), 3);
     }
 }

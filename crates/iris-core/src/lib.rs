@@ -15,7 +15,7 @@
 //! - [`history`]: which commits show how the repository's people write, and the sample of
 //!   them a commit message is written after.
 //! - [`eval`]: scores of written commit messages against their authors' (`iris eval`).
-//! - [`paths`]: repository-relative path checks.
+//! - [`paths`]: repository-relative path checks; [`suggest`]: the closest known name to a typo.
 //! - [`protocol`]: the agent's vocabulary (events, progress, risk, safety modes, approvals).
 //!
 //! It may import nothing of the workspace.
@@ -33,4 +33,5 @@ pub mod paths;
 pub mod pr_template;
 pub mod protocol;
 pub mod secrets;
+pub mod suggest;
 pub mod ticket;

@@ -115,6 +115,31 @@ impl GitRepo {
         described.format(Some(&format)).ok()
     }
 
+    /// The names a revision can be spelt with: local and remote branches and tags.
+    pub fn ref_names(&self) -> Vec<String> {
+        let mut names = Vec::new();
+        if let Ok(refs) = self.repo.references() {
+            for reference in refs.flatten() {
+                let Ok(name) = reference.name() else {
+                    continue;
+                };
+                let short = ["refs/heads/", "refs/remotes/", "refs/tags/"]
+                    .iter()
+                    .find_map(|prefix| name.strip_prefix(prefix));
+                if let Some(short) = short.filter(|s| !s.ends_with("/HEAD")) {
+                    names.push(short.to_string());
+                }
+            }
+        }
+        names
+    }
+
+    /// The branch or tag `rev` was likeliest meant to be, when it is a typo of one.
+    pub fn likely_meant(&self, rev: &str) -> Option<String> {
+        let names = self.ref_names();
+        iris_core::suggest::closest(rev, names.iter().map(String::as_str)).map(str::to_string)
+    }
+
     /// The branch work is based on: the remote's HEAD when known, else `main`, else `master`.
     /// A local branch is named as is; one that exists only on `origin` as `origin/NAME`,
     /// so the answer always resolves as a revision.

@@ -1,0 +1,51 @@
+//! "Did you mean ...?": the known name closest to a misspelt one.
+
+/// The candidate closest to `name`, if it is close enough to be a typo of it (at most two
+/// edits, or a quarter of the candidate's length for longer names).
+pub fn closest<'a>(name: &str, candidates: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
+    candidates
+        .into_iter()
+        .filter(|c| *c != name)
+        .map(|c| (edit_distance(name, c), c))
+        .filter(|(d, c)| *d <= 2.max(c.len() / 4))
+        .min_by_key(|(d, _)| *d)
+        .map(|(_, c)| c)
+}
+
+/// Levenshtein distance in characters.
+pub fn edit_distance(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut row: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut diagonal = row[0];
+        row[0] = i + 1;
+        for (j, cb) in b.iter().enumerate() {
+            let above = row[j + 1];
+            row[j + 1] = (above + 1)
+                .min(row[j] + 1)
+                .min(diagonal + usize::from(ca != *cb));
+            diagonal = above;
+        }
+    }
+    row[b.len()]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn typos_find_their_name_and_strangers_find_none() {
+        assert_eq!(edit_distance("kitten", "sitting"), 3);
+        let names = ["main", "develop", "v1.2.0", "release/2.0"];
+        assert_eq!(closest("mian", names), Some("main"));
+        assert_eq!(closest("v1.2", names), Some("v1.2.0"));
+        assert_eq!(closest("relase/2.0", names), Some("release/2.0"));
+        assert_eq!(closest("nosuch", names), None);
+        assert_eq!(
+            closest("main", names),
+            None,
+            "an exact name is no suggestion"
+        );
+    }
+}

@@ -1,0 +1,62 @@
+//! A revision that names no commit is the user's typo: every command that takes one fails at
+//! once with exit 2, naming it (and the branch or tag it is likeliest a typo of), and sends
+//! nothing to the provider.
+
+use crate::common::agent::{openai_env, released_repo, run};
+use crate::common::fake_provider::{FakeProvider, Step};
+use crate::common::stderr;
+
+#[test]
+fn an_unknown_revision_fails_at_once_naming_it_and_sends_nothing() {
+    let repo = released_repo();
+    let fake = FakeProvider::start(vec![Step::text("never asked")]);
+    let env = openai_env(&fake);
+    for args in [
+        &["review", "--commit", "nosuch"][..],
+        &["review", "--from", "v0.1.0", "--to", "nosuch"],
+        &["changelog", "--from", "nosuch"],
+        &["release-notes", "--from", "v0.1.0", "--to", "nosuch"],
+        &["pr", "--from", "nosuch"],
+        &["gen", "--check", "--rev", "nosuch"],
+        &["studio", "--from", "nosuch"],
+    ] {
+        let started = std::time::Instant::now();
+        let out = run(&repo, args, &env);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {}", stderr(&out));
+        assert!(
+            stderr(&out).contains(
+                "error: unknown revision 'nosuch': it does not name a commit in this repository"
+            ),
+            "{args:?}: {}",
+            stderr(&out)
+        );
+        assert!(
+            started.elapsed().as_secs() < 10,
+            "{args:?} took {:?}",
+            started.elapsed()
+        );
+    }
+    assert!(fake.requests().is_empty(), "a typo reached the provider");
+}
+
+#[test]
+fn a_typo_of_a_branch_or_tag_names_the_likely_one() {
+    let repo = released_repo();
+    let fake = FakeProvider::start(vec![]);
+    let env = openai_env(&fake);
+    let out = run(&repo, &["changelog", "--from", "v0.1.O"], &env);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        stderr(&out).contains("unknown revision 'v0.1.O'")
+            && stderr(&out).contains("(did you mean 'v0.1.0'?)"),
+        "{}",
+        stderr(&out)
+    );
+    let out = run(&repo, &["review", "--commit", "mian"], &env);
+    assert!(
+        stderr(&out).contains("(did you mean 'main'?)"),
+        "{}",
+        stderr(&out)
+    );
+    assert!(fake.requests().is_empty());
+}
