@@ -19,6 +19,8 @@ fn an_unknown_revision_fails_at_once_naming_it_and_sends_nothing() {
         &["pr", "--from", "nosuch"],
         &["gen", "--check", "--rev", "nosuch"],
         &["studio", "--from", "nosuch"],
+        &["eval", "--commits", "nosuch"],
+        &["eval", "--range", "nosuch..HEAD"],
     ] {
         let started = std::time::Instant::now();
         let out = run(&repo, args, &env);
@@ -58,5 +60,25 @@ fn a_typo_of_a_branch_or_tag_names_the_likely_one() {
         "{}",
         stderr(&out)
     );
+    assert!(fake.requests().is_empty());
+}
+
+#[test]
+fn lines_that_are_not_there_are_a_usage_error_before_any_request() {
+    let repo = released_repo();
+    let fake = FakeProvider::start(vec![Step::text("never asked")]);
+    let env = openai_env(&fake);
+    for (args, says) in [
+        (
+            &["blame", "nosuch.rs:1-3"][..],
+            "'nosuch.rs' is not a file committed at HEAD",
+        ),
+        (&["blame", "src/lib.rs:50-60"], "line 50 is past the end"),
+        (&["explain", "nosuch.rs"], "'nosuch.rs' does not exist"),
+    ] {
+        let out = run(&repo, args, &env);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {}", stderr(&out));
+        assert!(stderr(&out).contains(says), "{args:?}: {}", stderr(&out));
+    }
     assert!(fake.requests().is_empty());
 }

@@ -69,7 +69,17 @@ pub async fn run(args: BlameArgs) -> Result<ExitCode> {
     let progress = ProgressLine::start();
     let result = iris.explain_lines(&asked, &progress.sink()).await;
     progress.finish().await;
-    let explained = result?;
+    // Lines that are not there (a path not committed, a range past the end) are the user's
+    // to fix: said at once, before any request, as a usage error.
+    let explained = result.map_err(|err| match err.downcast::<iris_git::GitError>() {
+        Ok(
+            git @ (iris_git::GitError::Unsupported(_)
+            | iris_git::GitError::InvalidPath(..)
+            | iris_git::GitError::UnknownRevision(_)),
+        ) => UsageError(git.to_string()).into(),
+        Ok(other) => other.into(),
+        Err(other) => other,
+    })?;
     if args.output.json {
         println!("{}", serde_json::to_string_pretty(&explained)?);
     } else {

@@ -68,6 +68,16 @@ pub async fn run(plan: Plan) -> Result<ExitCode> {
         configs.push(config);
     }
     let baseline = plan.baseline.as_deref().map(read_baseline).transpose()?;
+    match &plan.source {
+        select::Source::Commits(revs) => {
+            let revs: Vec<&str> = revs.iter().map(String::as_str).collect();
+            UsageError::unless_revisions(&repo, &revs)?;
+        }
+        select::Source::Range { from, to, .. } => {
+            UsageError::unless_revisions(&repo, &[from, to])?;
+        }
+        select::Source::Last(_) => {}
+    }
     let choice = select::choose(&repo, &plan.source, &plan.filters)?;
     eprint!("{}", choice.describe(&plan.source));
     if choice.commits.is_empty() {
