@@ -305,7 +305,20 @@ async fn tool(args: ToolArgs) -> Result<ExitCode> {
 }
 
 /// Writes text as is, with a final newline, tolerating a closed pipe (`iris tool ... | head`).
+/// Untrusted text (a model's reply, a repository's file) as it may go to stdout: on a
+/// terminal its control characters show escaped instead of acting on the terminal; a pipe gets
+/// it as it is.
+pub(crate) fn shown(text: &str) -> std::borrow::Cow<'_, str> {
+    if std::io::IsTerminal::is_terminal(&std::io::stdout()) {
+        iris_core::controls::escape(text)
+    } else {
+        std::borrow::Cow::Borrowed(text)
+    }
+}
+
 fn print_exact(text: &str) -> Result<()> {
+    let text = shown(text);
+    let text = text.as_ref();
     let mut stdout = std::io::stdout().lock();
     let result = stdout
         .write_all(text.as_bytes())

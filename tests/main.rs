@@ -14,6 +14,7 @@ mod cli;
 mod commit_rules_agent;
 mod config;
 mod config_init;
+mod controls;
 mod eval;
 mod explain;
 mod fake_provider;

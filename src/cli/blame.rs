@@ -83,7 +83,7 @@ pub async fn run(args: BlameArgs) -> Result<ExitCode> {
     if args.output.json {
         println!("{}", serde_json::to_string_pretty(&explained)?);
     } else {
-        println!("{}", explained.explanation.trim_end());
+        println!("{}", super::shown(explained.explanation.trim_end()));
     }
     Ok(ExitCode::SUCCESS)
 }

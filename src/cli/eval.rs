@@ -208,7 +208,8 @@ fn report_accepted(args: &EvalArgs) -> Result<ExitCode> {
             format!("edited {:.2}", row.distance)
         };
         let short: String = row.commit.chars().take(7).collect();
-        println!("{short}  {how:<12}  {:<7} {}", row.source, row.title);
+        let title = super::shown(&row.title);
+        println!("{short}  {how:<12}  {:<7} {title}", row.source);
     }
     let n = report.rows.len();
     println!(

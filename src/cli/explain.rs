@@ -55,7 +55,7 @@ pub async fn run(args: ExplainArgs) -> Result<ExitCode> {
     if args.output.json {
         println!("{}", serde_json::to_string_pretty(&explained)?);
     } else {
-        println!("{}", explained.to_text().trim_end());
+        println!("{}", super::shown(explained.to_text().trim_end()));
     }
     Ok(ExitCode::SUCCESS)
 }

@@ -285,7 +285,7 @@ fn rendered(written: &Written, output: OutputFlags) -> Result<String> {
 /// Prints the artifact on stdout, and copies it too with --copy.
 fn print_artifact(written: &Written, output: OutputFlags) -> Result<()> {
     let text = rendered(written, output)?;
-    println!("{text}");
+    println!("{}", super::shown(&text));
     if output.copy {
         copy(&text);
     }
@@ -411,7 +411,7 @@ fn print_candidates(candidates: &[Candidate], output: OutputFlags) -> Result<()>
     } else {
         super::pick::numbered(candidates)
     };
-    println!("{}", text.trim_end());
+    println!("{}", super::shown(text.trim_end()));
     if output.copy {
         copy(&text);
     }

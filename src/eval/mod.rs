@@ -120,7 +120,8 @@ pub async fn run(plan: Plan) -> Result<ExitCode> {
             } else {
                 report::table_row(&row, several)
             };
-            println!("{line}");
+            // The titles are the history's and the model's: untrusted on a terminal.
+            println!("{}", crate::cli::shown(&line));
             let _ = std::io::stdout().flush();
             outcomes[i].push(row.outcome);
             bar.draw(done, &outcomes[0], Some(&commit.short_id));

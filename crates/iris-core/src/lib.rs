@@ -15,6 +15,7 @@
 //! - [`history`]: which commits show how the repository's people write, and the sample of
 //!   them a commit message is written after.
 //! - [`eval`]: scores of written commit messages against their authors' (`iris eval`).
+//! - [`controls`]: control characters in untrusted text, escaped for a terminal or stripped.
 //! - [`paths`]: repository-relative path checks; [`suggest`]: the closest known name to a typo.
 //! - [`protocol`]: the agent's vocabulary (events, progress, risk, safety modes, approvals).
 //!
@@ -26,6 +27,7 @@
 pub mod artifact;
 pub mod change;
 pub mod commit_rules;
+pub mod controls;
 pub mod eval;
 pub mod history;
 pub mod languages;

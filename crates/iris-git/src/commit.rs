@@ -13,7 +13,8 @@ pub struct CommitOptions {
 }
 
 impl GitRepo {
-    /// Commits what is staged with `message`. Runs with no terminal input (a hook that asks
+    /// Commits what is staged with `message`, without its control characters (a message
+    /// carries no escape sequence into the log). Runs with no terminal input (a hook that asks
     /// for input gets end of file); when git or a hook fails, the error carries its output.
     /// Returns git's own summary line.
     pub fn commit(&self, message: &str, options: CommitOptions) -> Result<String> {
@@ -35,6 +36,7 @@ impl GitRepo {
             .spawn()
             .map_err(|e| GitError::Unsupported(format!("could not run git commit: {e}")))?;
         if let Some(mut stdin) = child.stdin.take() {
+            let message = iris_core::controls::strip(message);
             stdin.write_all(message.as_bytes()).map_err(|e| {
                 GitError::Unsupported(format!("could not pass the message to git: {e}"))
             })?;

@@ -28,13 +28,19 @@ impl GeneratedMessage {
     /// the emoji) without trailing period, the overflow moved to the body, no emoji twice, the
     /// body wrapped at `BODY_COLUMNS` (in commit_body).
     pub fn normalize(&mut self) {
+        // A commit message carries no control characters (an escape sequence in a title
+        // would act on every terminal that shows the log).
         self.emoji = self
             .emoji
             .take()
-            .map(|e| e.trim().to_string())
+            .map(|e| crate::controls::strip(e.trim()).into_owned())
             .filter(|e| !e.is_empty());
-        let mut message = self.message.replace("\r\n", "\n").trim().to_string();
-        let mut title = self.title.replace("\r\n", "\n").trim().to_string();
+        let mut message = crate::controls::strip(&self.message.replace("\r\n", "\n"))
+            .trim()
+            .to_string();
+        let mut title = crate::controls::strip(&self.title.replace("\r\n", "\n"))
+            .trim()
+            .to_string();
         if let Some((first, rest)) = title.split_once('\n') {
             message = paragraphs(rest.trim(), &message);
             title = first.trim().to_string();
