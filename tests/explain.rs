@@ -50,6 +50,36 @@ fn answer(ranges: Value) -> String {
     .to_string()
 }
 
+/// The same answer with the IRIS specification's field names.
+fn specified_answer(ranges: Value) -> String {
+    let mut answer: Value = serde_json::from_str(&answer(ranges)).unwrap();
+    let fields = answer.as_object_mut().unwrap();
+    let intent = fields.remove("intent").unwrap();
+    let blocks = fields.remove("blocks").unwrap();
+    fields.insert("file_intent".into(), intent);
+    fields.insert("responsibilities".into(), blocks);
+    answer.to_string()
+}
+
+#[test]
+fn the_specified_spelling_is_read_and_printed() {
+    let repo = repo_with(5);
+    let fake = FakeProvider::start(vec![Step::text(specified_answer(json!([[2, 5]])))]);
+    let json = json_of(&explain(&repo, &fake, &["src/lib.rs", "--json"]));
+    assert_eq!(
+        json["file_intent"],
+        "Doubles small numbers\nfor the rest of the crate."
+    );
+    assert_eq!(json["responsibilities"][0]["ranges"], json!([[2, 5]]));
+    assert!(json.get("intent").is_none() && json.get("blocks").is_none());
+    // The model is asked for the specified names.
+    let system = fake.requests()[0].system_text();
+    assert!(
+        system.contains("\"file_intent\"") && system.contains("\"responsibilities\""),
+        "{system}"
+    );
+}
+
 fn json_of(out: &std::process::Output) -> Value {
     serde_json::from_str(&success(out)).expect("JSON")
 }
@@ -72,7 +102,7 @@ fn a_small_file_goes_whole_in_one_request_without_tools() {
     let json = json_of(&explain(&repo, &fake, &args));
     assert_eq!(json["path"], "src/lib.rs");
     assert_eq!(
-        json["intent"],
+        json["file_intent"],
         "Doubles small numbers\nfor the rest of the crate."
     );
     assert_eq!(
@@ -80,7 +110,7 @@ fn a_small_file_goes_whole_in_one_request_without_tools() {
         json!({"tool_reads": [], "tool_call_count": 0, "execution_path": "fast-path"})
     );
     // The ghost block had no line inside the file; the other's ranges were clamped.
-    let blocks = json["blocks"].as_array().expect("blocks");
+    let blocks = json["responsibilities"].as_array().expect("blocks");
     assert_eq!(blocks.len(), 1, "{blocks:?}");
     assert_eq!(blocks[0]["id"], "doubling-numbers");
     assert_eq!(blocks[0]["ranges"], json!([[2, 5], [20, 30]]));
@@ -144,7 +174,10 @@ fn a_larger_file_sends_its_outline_and_the_model_reads_with_the_tool() {
                    "execution_path": "tool-calling"}),
             "{wire:?}"
         );
-        assert_eq!(json["blocks"][0]["ranges"], json!([[2, 5], [8, 11]]));
+        assert_eq!(
+            json["responsibilities"][0]["ranges"],
+            json!([[2, 5], [8, 11]])
+        );
 
         let requests = fake.requests();
         assert_eq!(requests.len(), 2, "{wire:?}");

@@ -31,9 +31,12 @@ const MAX_ANSWER_RANGES: usize = 64;
 pub struct FileIntent {
     /// The file, relative to the repository root.
     pub path: String,
-    /// One to four lines: why the file exists.
+    /// One to four lines: why the file exists. (`file_intent`, as the IRIS specification
+    /// names it for the tools that read it; `intent` is read too.)
+    #[serde(rename = "file_intent", alias = "intent")]
     pub intent: String,
     /// Three to six responsibility blocks (at most six; a small file may have fewer).
+    #[serde(rename = "responsibilities", alias = "blocks")]
     pub blocks: Vec<ResponsibilityBlock>,
     pub metadata: IntentMetadata,
 }
@@ -114,8 +117,10 @@ impl ExecutionPath {
 pub struct IntentAnswer {
     /// One to four lines on why the file exists: the problem it solves for the rest of the
     /// code base, not a list of what it contains.
+    #[serde(rename = "file_intent", alias = "intent")]
     pub intent: String,
     /// Three to six responsibility blocks, peers rather than a hierarchy.
+    #[serde(rename = "responsibilities", alias = "blocks")]
     pub blocks: Vec<BlockAnswer>,
 }
 
@@ -511,7 +516,7 @@ mod tests {
         let json = serde_json::to_value(&intent).unwrap();
         assert_eq!(json["metadata"]["execution_path"], "tool-calling");
         assert_eq!(
-            json["blocks"][0]["ranges"],
+            json["responsibilities"][0]["ranges"],
             serde_json::json!([[1, 9], [40, 80]])
         );
         assert_eq!(json["metadata"]["tool_reads"][0]["start_line"], 40);

@@ -245,7 +245,7 @@ impl Explaining<'_> {
 
     /// The intent and blocks of a reply, or why there are none.
     fn read_answer(&self, text: &str) -> Result<(String, Vec<ResponsibilityBlock>), OutputError> {
-        let answer: IntentAnswer = parse_structured(text)?;
+        let answer: IntentAnswer = parse_structured(&spelled_as_specified(text))?;
         normalize(answer, self.file.line_count()).map_err(|why| OutputError::WrongShape {
             detail: why.to_string(),
             raw: text.to_string(),
@@ -292,6 +292,30 @@ fn no_answer(err: &anyhow::Error) -> Option<String> {
         && ["tool", "function"].iter().any(|w| message.contains(w));
     let never_answered = provider.is_out_of_turns() || provider.is_runaway();
     (refused_tools || never_answered).then(|| provider.message.clone())
+}
+
+/// A reply with the specification's field names (`file_intent`, `responsibilities`): a model
+/// may write `intent` and `blocks` instead, which reading against the schema would drop.
+fn spelled_as_specified(text: &str) -> std::borrow::Cow<'_, str> {
+    let parsed = crate::output::extract_json(text)
+        .and_then(|json| serde_json::from_str::<serde_json::Value>(&json).ok());
+    let Some(serde_json::Value::Object(mut fields)) = parsed else {
+        return std::borrow::Cow::Borrowed(text);
+    };
+    let mut renamed = false;
+    for (other, specified) in [("intent", "file_intent"), ("blocks", "responsibilities")] {
+        if !fields.contains_key(specified)
+            && let Some(value) = fields.remove(other)
+        {
+            fields.insert(specified.to_string(), value);
+            renamed = true;
+        }
+    }
+    if renamed {
+        std::borrow::Cow::Owned(serde_json::Value::Object(fields).to_string())
+    } else {
+        std::borrow::Cow::Borrowed(text)
+    }
 }
 
 #[cfg(test)]
