@@ -488,6 +488,84 @@ fn a_server_that_stalls_is_abandoned_after_request_timeout_secs() {
     assert_eq!(fake.requests().len(), 1, "a timeout is not retried");
 }
 
+/// A server that answers a streamed request at once and then sends only keep-alive
+/// comments, every 100 ms, for `for_how_long`: bytes without text, as llama.cpp was seen to.
+fn keepalive_server(for_how_long: Duration) -> String {
+    use std::io::{Read, Write};
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").expect("bind");
+    let port = listener.local_addr().expect("addr").port();
+    std::thread::spawn(move || {
+        while let Ok((mut socket, _)) = listener.accept() {
+            std::thread::spawn(move || {
+                let mut request = Vec::new();
+                let mut buf = [0u8; 8192];
+                // The headers and the body (the body's length is in the headers).
+                loop {
+                    let Ok(n) = socket.read(&mut buf) else { return };
+                    if n == 0 {
+                        return;
+                    }
+                    request.extend_from_slice(&buf[..n]);
+                    let text = String::from_utf8_lossy(&request);
+                    if let Some(end) = text.find("\r\n\r\n") {
+                        let length = text[..end]
+                            .lines()
+                            .find_map(|l| {
+                                let (name, value) = l.split_once(':')?;
+                                name.eq_ignore_ascii_case("content-length")
+                                    .then(|| value.trim().parse::<usize>().ok())?
+                            })
+                            .unwrap_or(0);
+                        if request.len() >= end + 4 + length {
+                            break;
+                        }
+                    }
+                }
+                let head = "HTTP/1.1 200 OK\r\ncontent-type: text/event-stream\r\ncache-control: no-cache\r\nconnection: close\r\n\r\n";
+                if socket.write_all(head.as_bytes()).is_err() {
+                    return;
+                }
+                let started = Instant::now();
+                while started.elapsed() < for_how_long {
+                    if socket.write_all(b": keep-alive\n\n").is_err() {
+                        return;
+                    }
+                    let _ = socket.flush();
+                    std::thread::sleep(Duration::from_millis(100));
+                }
+            });
+        }
+    });
+    format!("http://127.0.0.1:{port}/v1")
+}
+
+#[test]
+fn a_stream_of_bytes_without_text_is_stopped_after_request_timeout_secs() {
+    let repo = staged_repo();
+    write_user_config(&repo, "request_timeout_secs = 1\n");
+    let base = keepalive_server(Duration::from_secs(30));
+    let env = vec![
+        ("IRIS_PROVIDER", "openai-compatible".to_string()),
+        ("IRIS_MODEL", "local-model".to_string()),
+        ("OPENAI_API_KEY", FAKE_API_KEY.to_string()),
+        ("OPENAI_BASE_URL", base),
+    ];
+    let started = Instant::now();
+    let out = run(&repo, &["gen", "--print"], &env);
+    let elapsed = started.elapsed();
+    let line = failure(&out, 4);
+    assert!(
+        line.contains(
+            "sent nothing readable (no text, tool call or reasoning) for 1s (request_timeout_secs)"
+        ),
+        "{line}"
+    );
+    assert!(
+        elapsed < Duration::from_secs(10),
+        "stopped only after {elapsed:?}"
+    );
+}
+
 #[test]
 fn an_unreachable_server_is_exit_4_saying_so() {
     let closed = {

@@ -2,6 +2,8 @@
 //! the artifact's JSON schema in the strongest form the wire offers), the reply streamed and
 //! watched for runaway loops, and rig's failures worded for people.
 
+use std::time::Duration;
+
 use futures::StreamExt;
 use rig_core::agent::{AgentBuilder, MultiTurnStreamItem, StreamingError};
 use rig_core::completion::{CompletionModel, Prompt, PromptError};
@@ -9,6 +11,7 @@ use rig_core::message::Message;
 use rig_core::streaming::{StreamedAssistantContent, StreamingPrompt};
 use rig_core::tool::ToolDyn;
 use serde_json::{Value, json};
+use tokio::time::Instant;
 
 use crate::runtime::provider::with_completion_model;
 use crate::runtime::runaway;
@@ -45,7 +48,7 @@ pub async fn run(spec: &ProviderSpec, request: Run, sink: EventSink) -> anyhow::
     let options = WireOptions::new(spec.kind, request.max_tokens, request.schema.as_ref())
         .map_err(|e| ProviderError::new(spec, e))?;
     let outcome: Result<RunOutput, String> = with_completion_model!(spec, &sink, |model| {
-        run_with_model(model, request, options, sink).await
+        run_with_model(model, request, options, spec.stall_timeout, sink).await
     });
     outcome.map_err(|message| ProviderError::new(spec, explain_cut(message)).into())
 }
@@ -149,6 +152,7 @@ async fn run_with_model<M: CompletionModel + 'static>(
     model: M,
     request: Run,
     options: WireOptions,
+    stall: Duration,
     sink: EventSink,
 ) -> Result<RunOutput, String> {
     let mut builder = AgentBuilder::new(model)
@@ -193,7 +197,50 @@ async fn run_with_model<M: CompletionModel + 'static>(
     // Reasoning reaches no hook in rig 0.37: it is watched here (a model can loop while
     // "thinking" as well as while writing).
     let mut reasoning = runaway::Gathered::default();
-    while let Some(item) = stream.next().await {
+    // A server that keeps the stream open with bytes that carry nothing (keep-alives, empty
+    // deltas) is stopped after `stall` without text, a tool call or reasoning; the time
+    // Iris' own tools take between two requests is not the server's.
+    let mut running_tools = 0usize;
+    let mut deadline = Instant::now() + stall;
+    loop {
+        let next = if running_tools == 0 {
+            match tokio::time::timeout_at(deadline, stream.next()).await {
+                Ok(next) => next,
+                Err(_) => {
+                    return Err(format!(
+                        "the server sent nothing readable (no text, tool call or reasoning) for {}s (request_timeout_secs); stopped",
+                        stall.as_secs_f64()
+                    ));
+                }
+            }
+        } else {
+            stream.next().await
+        };
+        let Some(item) = next else {
+            break;
+        };
+        let progressed = match &item {
+            Ok(MultiTurnStreamItem::StreamAssistantItem(content)) => match content {
+                StreamedAssistantContent::Text(text) => !text.text.is_empty(),
+                StreamedAssistantContent::ReasoningDelta { reasoning, .. } => !reasoning.is_empty(),
+                StreamedAssistantContent::ToolCall { .. } => {
+                    running_tools += 1;
+                    true
+                }
+                StreamedAssistantContent::ToolCallDelta { .. }
+                | StreamedAssistantContent::Reasoning(_) => true,
+                StreamedAssistantContent::Final(_) => false,
+            },
+            Ok(MultiTurnStreamItem::StreamUserItem(_)) => {
+                running_tools = running_tools.saturating_sub(1);
+                true
+            }
+            Ok(MultiTurnStreamItem::FinalResponse(_)) | Err(_) => true,
+            Ok(_) => false,
+        };
+        if progressed {
+            deadline = Instant::now() + stall;
+        }
         match item {
             Ok(MultiTurnStreamItem::StreamAssistantItem(
                 StreamedAssistantContent::ReasoningDelta {
