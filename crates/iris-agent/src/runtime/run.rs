@@ -201,7 +201,10 @@ async fn run_with_model<M: CompletionModel + 'static>(
     // deltas) is stopped after `stall` without text, a tool call or reasoning; the time
     // Iris' own tools take between two requests is not the server's.
     let mut running_tools = 0usize;
-    let mut deadline = Instant::now() + stall;
+    // A little later than the HTTP client's own read timeout, which words total silence
+    // ("no answer from ...") better.
+    let stall_limit = stall + (stall / 2).min(Duration::from_secs(5));
+    let mut deadline = Instant::now() + stall_limit;
     loop {
         let next = if running_tools == 0 {
             match tokio::time::timeout_at(deadline, stream.next()).await {
@@ -239,7 +242,7 @@ async fn run_with_model<M: CompletionModel + 'static>(
             Ok(_) => false,
         };
         if progressed {
-            deadline = Instant::now() + stall;
+            deadline = Instant::now() + stall_limit;
         }
         match item {
             Ok(MultiTurnStreamItem::StreamAssistantItem(
