@@ -299,8 +299,8 @@ fn the_last_keys_before_a_sigterm_are_in_the_draft() {
     studio.focus_editor();
     let typed = "Keep every key I typed";
     studio.send(typed.as_bytes());
-    // No waiting for the screen: the signal follows the keys at once.
-    std::thread::sleep(Duration::from_millis(50));
+    // No waiting for the screen: the signal follows the keys at once, and the studio reads
+    // the keys still waiting in the terminal before it saves the draft.
     // SAFETY: kill(2) on the child's own pid.
     unsafe { libc::kill(studio.program.child.id() as i32, libc::SIGTERM) };
     let status = studio.wait_exit();

@@ -204,7 +204,10 @@ impl Studio {
                 Some(action) = rx.recv() => Some(action),
                 _ = tick.tick(), if self.spinning() => Some(Action::Tick(Instant::now())),
                 _ = tokio::time::sleep(redraw_in), if dirty => None,
-                _ = terminate.recv() => return Ok(()),
+                _ = terminate.recv() => {
+                    self.drain_keys(&mut events, runner).await;
+                    return Ok(());
+                }
             };
             // An action, and those the loop's own effects lead to.
             let mut actions: Vec<Action> = action.into_iter().collect();
@@ -229,6 +232,30 @@ impl Studio {
             }
             if self.state.quit {
                 return Ok(());
+            }
+        }
+    }
+
+    /// Told to stop: the keys typed just before the signal may still wait in the terminal.
+    /// They are read and applied (for at most a moment, and without opening anything), so
+    /// the draft saved on the way out holds every key the user typed.
+    async fn drain_keys(&mut self, events: &mut EventStream, runner: &mut Runner) {
+        const MOMENT: Duration = Duration::from_millis(100);
+        const MAX_EVENTS: usize = 4096;
+        let until = tokio::time::Instant::now() + MOMENT;
+        for _ in 0..MAX_EVENTS {
+            let Ok(Some(Ok(event))) = tokio::time::timeout_at(until, events.next()).await else {
+                break;
+            };
+            let Some(action) = self.action_for(event) else {
+                continue;
+            };
+            self.state.now = Instant::now();
+            for effect in update(&mut self.state, action) {
+                match effect {
+                    Effect::EditExternally(_) | Effect::CopyToClipboard { .. } => {}
+                    effect => runner.run(effect),
+                }
             }
         }
     }
