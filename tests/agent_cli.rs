@@ -228,10 +228,10 @@ fn streaming_and_non_streaming_give_the_same_artifact() {
             a.trim(),
             "Add two()\n\nAdds a second constant function,\nnext to one()."
         );
-        assert!(streamed.requests().iter().all(|r| r.stream), "{wire:?}");
-        assert!(whole.requests().iter().all(|r| !r.stream), "{wire:?}");
         assert_eq!(streamed.requests().len(), 2);
         assert_eq!(whole.requests().len(), 2);
+        assert!(streamed.requests().iter().all(|r| r.stream), "{wire:?}");
+        assert!(whole.requests().iter().all(|r| !r.stream), "{wire:?}");
     }
 }
 

@@ -93,7 +93,11 @@ fn ranges_carry_their_commits_and_a_pr_its_diff_too() {
         &["pr", "--from", "v0.1.0"],
         &Wire::Responses.env(&fake),
     );
-    let _ = out; // the artifact's shape is the PR tests' business; the request is this one's
+    // The artifact's sections are the PR tests' business; that the run wrote this PR is this
+    // one's, with what it was asked.
+    let printed = success(&out);
+    assert!(printed.starts_with("# Add two()"), "{printed}");
+    assert_eq!(fake.requests().len(), 2, "the PR and its critic");
     let asked = fake.requests()[0].user_texts().join("\n");
     for evidence in [
         "Changes in v0.1.0..HEAD",

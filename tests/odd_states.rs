@@ -206,15 +206,22 @@ fn very_large_files_are_bounded() {
         "git_diff",
         r#"{"detail":"standard","files":["data/huge.txt"]}"#,
     );
+    // Bounded, but not empty: the file is named (past the size the diff reads, it goes as
+    // a file without lines).
     assert!(
         named.len() < 70_000,
         "bounded even when asked for: {}",
         named.len()
     );
+    assert!(named.contains("data/huge.txt"), "{named}");
 
     repo.git(&["commit", "-q", "-m", "huge"]);
     let show = repo.tool("git_show", r#"{"commit":"HEAD"}"#);
     assert!(show.len() < 25_000);
+    assert!(
+        show.contains("huge") && show.contains("data/huge.txt"),
+        "{show}"
+    );
     let blame = repo.tool(
         "git_blame",
         r#"{"file":"data/huge.txt","start_line":10,"end_line":12}"#,

@@ -230,6 +230,10 @@ fn review_post_on_gitlab_sends_the_review_as_the_note_message() {
     let fake = FakeProvider::start(review_script());
     let out = run(&repo, &["review", "--post"], &with_tool(&fake, &glab));
     let printed = success(&out);
+    // What was printed is the review the model wrote, and the note carries it whole.
+    for part in ["Adds two().", "two() is untested", "src/lib.rs"] {
+        assert!(printed.contains(part), "no `{part}` in:\n{printed}");
+    }
     let args = read(glab.path(), "args-mr-note");
     assert_eq!(
         args,

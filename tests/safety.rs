@@ -112,7 +112,9 @@ fn yolo_runs_without_asking_and_trust_still_decides() {
     );
     success(&out);
     assert_eq!(project.runs(), 2);
-    assert!(results(&fake).iter().all(|r| r.contains("F401")));
+    let read = results(&fake);
+    assert_eq!(read.len(), 2, "{read:?}");
+    assert!(read.iter().all(|r| r.contains("F401")), "{read:?}");
 
     // Without trust, nothing executes whatever the mode, and nobody is asked.
     let fake = two_calls();
@@ -125,12 +127,12 @@ fn yolo_runs_without_asking_and_trust_still_decides() {
         2,
         "an untrusted repository ran its analyzer"
     );
+    let read = results(&fake);
+    assert_eq!(read.len(), 2, "{read:?}");
     assert!(
-        results(&fake)
-            .iter()
+        read.iter()
             .all(|r| r.contains("this repository is not trusted")),
-        "{:?}",
-        results(&fake)
+        "{read:?}"
     );
     assert!(!stderr(&out).contains("was not run"), "{}", stderr(&out));
 }

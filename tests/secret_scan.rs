@@ -3,7 +3,7 @@
 //! her tools from the fake provider. What the provider received is searched for each secret;
 //! the look-alikes must arrive untouched.
 
-use crate::common::agent::{commit_json, openai_env, run, success, write_user_config};
+use crate::common::agent::{Wire, commit_json, openai_env, run, success, write_user_config};
 use crate::common::fake_provider::{FakeProvider, Recorded, Step};
 use crate::common::secrets::{leaks, lookalikes};
 use crate::common::{TestRepo, stderr};
@@ -69,10 +69,22 @@ fn reading(paths: &[String]) -> FakeProvider {
 }
 
 #[test]
-fn no_secret_of_the_corpus_reaches_the_provider() {
+fn no_secret_of_the_corpus_reaches_the_provider_on_any_wire() {
     let leaks = leaks();
     let (repo, paths) = one_file_each("config/leak", leaks.iter().map(|(_, line, _)| line));
-    let fake = reading(&paths);
+    for wire in Wire::EVERY {
+        no_secret_reaches(&repo, &paths, &leaks, wire);
+    }
+}
+
+/// The corpus' leaks, each in its file of `paths`, read by Iris over `wire`: none arrives.
+fn no_secret_reaches(
+    repo: &TestRepo,
+    paths: &[String],
+    leaks: &[(&'static str, String, String)],
+    wire: Wire,
+) {
+    let fake = reading(paths);
     // The user's own words carry one too.
     let token = leaks
         .iter()
@@ -81,17 +93,17 @@ fn no_secret_of_the_corpus_reaches_the_provider() {
         .expect("the corpus has GitHub tokens");
     let instructions = format!("push with {token}");
     let out = run(
-        &repo,
+        repo,
         &["gen", "--print", "-i", &instructions],
-        &openai_env(&fake),
+        &wire.env(&fake),
     );
     success(&out);
     let requests = fake.requests();
-    assert_eq!(requests.len(), 3);
+    assert_eq!(requests.len(), 3, "{wire:?}");
     let text = sent(&requests);
     // A key block's secret is its body: none of its lines may arrive, whatever surrounds them.
     let mut reached = Vec::new();
-    for (rule, _, secret) in &leaks {
+    for (rule, _, secret) in leaks {
         let parts = secret
             .lines()
             .filter(|part| part.len() >= 16 || secret.len() < 16);
@@ -100,14 +112,14 @@ fn no_secret_of_the_corpus_reaches_the_provider() {
         }
     }
     println!(
-        "secrets sent to the provider: {} of {} (rules: {:?})",
+        "{wire:?}: secrets sent to the provider: {} of {} (rules: {:?})",
         reached.len(),
         leaks.len(),
         reached
     );
     assert!(
         reached.is_empty(),
-        "these reached the provider: {reached:?}"
+        "{wire:?}: these reached the provider: {reached:?}"
     );
     // Each file's read result kept its line with a marker naming the kind and the place.
     let results = requests[1].tool_results();
@@ -120,7 +132,7 @@ fn no_secret_of_the_corpus_reaches_the_provider() {
             .unwrap_or_default();
         assert!(
             read.contains(&format!("[secret: {rule}, {path}:")),
-            "{path} ({rule}):\n{read}"
+            "{wire:?}: {path} ({rule}):\n{read}"
         );
     }
     // The user is told, naming file and line; stderr shows no secret either.
@@ -130,7 +142,7 @@ fn no_secret_of_the_corpus_reaches_the_provider() {
         assert!(
             err.lines()
                 .any(|l| l.contains("withheld from the provider") && l.contains(&path)),
-            "{path} not reported:\n{err}"
+            "{wire:?}: {path} not reported:\n{err}"
         );
     }
     assert!(!leaks.iter().any(|(_, _, s)| err.contains(s.as_str())));

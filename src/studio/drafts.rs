@@ -100,6 +100,39 @@ mod tests {
     }
 
     #[test]
+    fn a_reader_never_sees_half_a_draft_while_one_is_written() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = DraftStore::new(dir.path());
+        let draft = |fill: &str| Draft {
+            text: fill.repeat(50_000),
+            ..Draft::default()
+        };
+        let (a, b) = (draft("a"), draft("b"));
+        store.save(ArtifactKind::Commit, &a).unwrap();
+        let writer = {
+            let (store, a, b) = (store.clone(), a.clone(), b.clone());
+            std::thread::spawn(move || {
+                for i in 0..150 {
+                    let next = if i % 2 == 0 { &b } else { &a };
+                    store.save(ArtifactKind::Commit, next).unwrap();
+                }
+            })
+        };
+        // Written in place, a reader would catch the file empty or cut short.
+        let mut reads = 0;
+        while !writer.is_finished() || reads == 0 {
+            let loaded = store.load_all();
+            assert_eq!(loaded.len(), 1, "a read found no whole draft");
+            assert!(
+                loaded[0].1 == a || loaded[0].1 == b,
+                "a read found half a draft"
+            );
+            reads += 1;
+        }
+        writer.join().unwrap();
+    }
+
+    #[test]
     fn an_earlier_releases_text_draft_is_read() {
         let dir = tempfile::tempdir().unwrap();
         let drafts = dir.path().join("iris/drafts");

@@ -447,6 +447,35 @@ mod tests {
     }
 
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn an_overtaken_job_sends_nothing_even_when_it_finishes_last() {
+        let dir = tempfile::tempdir().unwrap();
+        let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel();
+        let jobs = Jobs::new(tx, dir.path().to_path_buf(), None);
+        let latest = Latest::default();
+        // The older request has started and is the slower one: without the check as it
+        // sends, it would arrive last.
+        let (started_tx, started) = std::sync::mpsc::channel();
+        jobs.newest_sending(&latest, move |_, send| {
+            let _ = started_tx.send(());
+            std::thread::sleep(std::time::Duration::from_millis(300));
+            send(Action::ResizeTo(1, 1));
+        });
+        started
+            .recv_timeout(std::time::Duration::from_secs(5))
+            .unwrap();
+        jobs.newest_sending(&latest, |_, send| send(Action::ResizeTo(2, 2)));
+        let mut arrived = Vec::new();
+        while let Ok(Some(action)) =
+            tokio::time::timeout(std::time::Duration::from_millis(800), rx.recv()).await
+        {
+            if let Action::ResizeTo(width, _) = action {
+                arrived.push(width);
+            }
+        }
+        assert_eq!(arrived, vec![2]);
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
     async fn the_newest_diff_arrives_last() {
         let dir = tempfile::tempdir().unwrap();
         git2::Repository::init(dir.path()).unwrap();

@@ -7,7 +7,7 @@ use iris_core::protocol::AgentEvent;
 use iris_studio::action::Action;
 use iris_studio::command::Command;
 use iris_studio::effect::Effect;
-use iris_studio::state::{Confirm, Level, Mode, Pane, State, Task, TaskKind};
+use iris_studio::state::{Level, Mode, Pane, State, Task, TaskKind};
 use iris_studio::update::update;
 
 use super::support::{
@@ -199,5 +199,5 @@ fn ctrl_c_quits_from_the_versions_and_a_run_s_warning_is_kept_when_nothing_is_ne
         press_with(KeyCode::Char('c'), KeyModifiers::CONTROL),
     );
     assert!(state.alternatives.is_none());
-    assert!(state.quit || state.confirm == Some(Confirm::Quit));
+    assert_eq!((state.quit, state.confirm), (true, None));
 }
