@@ -11,7 +11,7 @@ pub struct UsageError(pub String);
 impl UsageError {
     /// Fails on the first of `revs` that names no commit in `repo`, naming the branch or tag
     /// it is likeliest a typo of: checked before anything runs, so a typo costs no model time.
-    pub fn unless_revisions(repo: &iris_git::GitRepo, revs: &[&str]) -> Result<(), UsageError> {
+    pub fn unless_revisions(repo: &iris_git::GitRepo, revs: &[&str]) -> anyhow::Result<()> {
         for rev in revs {
             match repo.resolve_commit(rev) {
                 Ok(_) => {}
@@ -22,9 +22,15 @@ impl UsageError {
                         .unwrap_or_default();
                     return Err(UsageError(format!(
                         "unknown revision '{rev}': it does not name a commit in this repository{hint}"
-                    )));
+                    ))
+                    .into());
                 }
-                Err(other) => return Err(UsageError(other.to_string())),
+                // A revision spelt as an option, or with blank space, is the user's too.
+                Err(invalid @ iris_git::GitError::InvalidRevision(..)) => {
+                    return Err(UsageError(invalid.to_string()).into());
+                }
+                // Anything else is git's (a damaged repository, a read that failed).
+                Err(other) => return Err(other.into()),
             }
         }
         Ok(())

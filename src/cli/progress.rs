@@ -93,17 +93,17 @@ pub(crate) fn withheld_line(finding: &Finding) -> String {
     )
 }
 
-/// The first line of the artifact as it forms (a commit's title), cut to `width` columns.
+/// The first line of the artifact as it forms (a commit's title), cut to `width` columns of
+/// the terminal so it never wraps; a model's control characters (and tabs) never reach it.
 fn forming_line(progress: &Progress, width: usize) -> Option<String> {
     let (_, text) = progress.preview.as_ref()?;
     let first = text.lines().find(|l| !l.trim().is_empty())?.trim_end();
+    let plain: String = iris_core::controls::strip(first)
+        .chars()
+        .map(|c| if c == '\t' { ' ' } else { c })
+        .collect();
     let room = width.saturating_sub(3).max(8);
-    let mut shown: String = first.chars().take(room).collect();
-    if shown.chars().count() < first.chars().count() {
-        shown.pop();
-        shown.push('…');
-    }
-    Some(format!("  {shown}"))
+    Some(format!("  {}", iris_studio::text::clip(&plain, room)))
 }
 
 /// What clears the drawn lines (the spinner, and the forming title under it), leaving the
@@ -194,6 +194,14 @@ mod tests {
             Some("  Add two() beside one()")
         );
         assert_eq!(forming_line(&state, 15).as_deref(), Some("  Add two() b…"));
+        // Wide characters count as two columns; control characters never reach the terminal.
+        state.preview = Some((
+            iris_core::artifact::ArtifactKind::Commit,
+            "添加分页功能和测试\u{1b}]0;x\u{7}".into(),
+        ));
+        let line = forming_line(&state, 15).unwrap();
+        assert_eq!(line, "  添加分页功…");
+        assert!(!line.contains('\u{1b}'));
     }
 
     #[test]

@@ -26,6 +26,7 @@ use iris_config::Overrides;
 use iris_core::protocol::AgentEvent;
 use iris_core::protocol::Decision;
 use iris_core::protocol::progress::Progress;
+use iris_git::GitRepo;
 
 /// The server: the workspace it serves and what it may do there.
 pub struct Server {
@@ -45,22 +46,40 @@ impl Server {
         }
     }
 
-    /// The directory a call works in: the workspace, or a path inside it.
+    /// The directory a call works in: the workspace, or a path inside it whose repository is
+    /// inside it too (or is the workspace's own): a path in a folder that is no repository
+    /// must not reach one that encloses the workspace.
     fn directory(&self, repository: Option<&str>) -> Result<PathBuf, String> {
         let Some(asked) = repository else {
             return Ok(self.workspace.clone());
+        };
+        let outside = || {
+            format!(
+                "repository '{asked}' is outside the workspace this server was started in ({})",
+                self.workspace.display()
+            )
         };
         let path = self.workspace.join(asked);
         let path = path
             .canonicalize()
             .map_err(|e| format!("repository '{asked}': {e}"))?;
         if !path.starts_with(&self.workspace) {
-            return Err(format!(
-                "repository '{asked}' is outside the workspace this server was started in ({})",
-                self.workspace.display()
-            ));
+            return Err(outside());
         }
-        Ok(path)
+        let root_of = |dir: &std::path::Path| {
+            GitRepo::discover(dir)
+                .ok()
+                .map(|repo| repo.root().canonicalize().unwrap_or_else(|_| repo.root()))
+        };
+        match root_of(&path) {
+            Some(root)
+                if !root.starts_with(&self.workspace)
+                    && Some(&root) != root_of(&self.workspace).as_ref() =>
+            {
+                Err(outside())
+            }
+            _ => Ok(path),
+        }
     }
 }
 
@@ -121,9 +140,17 @@ impl ServerHandler for Server {
         let (sender, events) = unbounded_channel();
         let reporter = tokio::spawn(report(events, context.peer.clone(), token));
         let sink = EventSink::new(sender);
-        let outcome = tokio::select! {
-            outcome = run::run(&directory, &self.overrides, asked.call, &sink) => Some(outcome),
-            () = context.ct.cancelled() => None,
+        // A commit, once started, runs to its end (git is not stopped halfway): the client
+        // hears what happened rather than a cancellation that did not take.
+        let cancellable = !matches!(asked.call, tools::Call::Commit { .. });
+        let run = run::run(&directory, &self.overrides, asked.call, &sink);
+        let outcome = if cancellable {
+            tokio::select! {
+                outcome = run => Some(outcome),
+                () = context.ct.cancelled() => None,
+            }
+        } else {
+            Some(run.await)
         };
         drop(sink);
         let _ = reporter.await;

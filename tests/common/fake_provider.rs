@@ -64,10 +64,10 @@
 use std::collections::VecDeque;
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::{Shutdown, TcpListener, TcpStream};
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::thread::{self, JoinHandle};
-use std::time::{Duration, SystemTime, UNIX_EPOCH};
+use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use serde_json::{Value, json};
 
@@ -526,6 +526,8 @@ struct Shared {
     stop: AtomicBool,
     /// How long each answer took, from the request read to the connection closed.
     answer_times: Mutex<Vec<Duration>>,
+    /// Slow answers whose client hung up before they were sent.
+    abandoned: AtomicUsize,
 }
 
 impl Shared {
@@ -559,6 +561,7 @@ impl FakeProvider {
             next_id: AtomicU64::new(1),
             stop: AtomicBool::new(false),
             answer_times: Mutex::new(Vec::new()),
+            abandoned: AtomicUsize::new(0),
         });
         let acceptor = {
             let shared = Arc::clone(&shared);
@@ -594,6 +597,11 @@ impl FakeProvider {
     /// How long the fake took to answer each request (scripted delays included), from the
     /// request read to the connection closed, in the order the answers finished: the
     /// provider's share of a run's wall time.
+    /// How many slow answers were never sent because their client hung up first.
+    pub fn abandoned(&self) -> usize {
+        self.shared.abandoned.load(Ordering::SeqCst)
+    }
+
     pub fn answer_times(&self) -> Vec<Duration> {
         self.shared
             .answer_times
@@ -895,7 +903,15 @@ struct Call {
 fn serve(ctx: &Ctx, out: &mut Out, step: Step) -> std::io::Result<()> {
     match step {
         Step::Slow { delay_ms, then } => {
-            thread::sleep(Duration::from_millis(delay_ms));
+            // Waits in small steps, watching for a client that hangs up (a cancelled run).
+            let until = Instant::now() + Duration::from_millis(delay_ms);
+            while Instant::now() < until {
+                if hung_up(&out.conn) {
+                    ctx.shared.abandoned.fetch_add(1, Ordering::SeqCst);
+                    return Ok(());
+                }
+                thread::sleep(Duration::from_millis(20).min(until - Instant::now()));
+            }
             serve(ctx, out, *then)
         }
         Step::Paced { every_ms, then } => {
@@ -1710,6 +1726,17 @@ impl Event {
 struct Out {
     conn: TcpStream,
     pace: Option<Duration>,
+}
+
+/// Whether the client closed its end: a read finds the end of the stream at once.
+fn hung_up(conn: &TcpStream) -> bool {
+    if conn.set_nonblocking(true).is_err() {
+        return false;
+    }
+    let mut byte = [0u8; 1];
+    let closed = matches!(conn.peek(&mut byte), Ok(0));
+    let _ = conn.set_nonblocking(false);
+    closed
 }
 
 fn reason(status: u16) -> &'static str {

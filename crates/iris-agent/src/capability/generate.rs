@@ -140,7 +140,9 @@ impl IrisAgent {
         sink: &EventSink,
     ) -> anyhow::Result<(T, Spent)> {
         let kind = ArtifactKind::of_output(T::OUTPUT_TYPE);
-        let previewing = Previewing::new(sink, kind, crate::output::preview::<T>);
+        let schema = iris_core::artifact::schema::full_schema::<T>();
+        let render = Box::new(move |text: &str| crate::output::preview_with::<T>(text, &schema));
+        let previewing = Previewing::new(sink, kind, render);
         let output = self.reply(cap, preamble, request, previewing.sink()).await;
         previewing.finish().await;
         self.read_artifact(cap, output?)

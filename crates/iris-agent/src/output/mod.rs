@@ -81,8 +81,15 @@ pub fn parse_structured<T: DeserializeOwned + JsonSchema>(reply: &str) -> Result
 /// written it, as markdown: the certain part of the JSON ([`partial_object`]), shaped as the
 /// finished reply is; `None` while nothing of it is certain.
 pub fn preview<T: Artifact>(streamed: &str) -> Option<String> {
-    let partial = partial_object(streamed).filter(|fields| !fields.is_empty())?;
-    let value = recover(clean_strings(Value::Object(partial)), &full_schema::<T>());
+    preview_with::<T>(streamed, &full_schema::<T>())
+}
+
+/// [`preview`] with `T`'s schema made once by the caller (a reply is previewed many times).
+pub fn preview_with<T: Artifact>(streamed: &str, schema: &Value) -> Option<String> {
+    // A reasoning model's thinking may hold braces of its own: the answer comes after it.
+    let answer = extract::strip_leading_think(streamed);
+    let partial = partial_object(&answer).filter(|fields| !fields.is_empty())?;
+    let value = recover(clean_strings(Value::Object(partial)), schema);
     let artifact: T = serde_json::from_value(value).ok()?;
     let text = artifact.to_markdown();
     (!text.trim().is_empty()).then_some(text)
@@ -186,6 +193,15 @@ mod tests {
         assert_eq!(
             preview::<GeneratedMessage>(reply).as_deref(),
             Some("Add two()\n\nAdds it.\nFor callers.")
+        );
+        // A reasoning model's thinking is not the answer, braces and all.
+        let thinking = format!(
+            "<think>Maybe {{\"title\": \"no\"}}</think>{}",
+            upto("Add tw")
+        );
+        assert_eq!(
+            preview::<GeneratedMessage>(&thinking).as_deref(),
+            Some("Add tw")
         );
         // A review's findings show once each is whole.
         let review = r#"{"summary": "Two.", "findings": [{"severity": "high", "file": "a.rs", "line": 3, "title": "Off by one"}, {"severity": "low", "title": "Nam"#;

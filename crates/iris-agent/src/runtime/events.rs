@@ -71,6 +71,9 @@ pub struct EventHook {
     /// The artifact the streamed call replaces (a chat's `update_commit`, ...), shown as its
     /// new text forms, and the text last shown.
     editing: Arc<Mutex<(Option<ArtifactKind>, String)>>,
+    /// When the model last wrote anything (text or a tool call's arguments): a stream that
+    /// reaches no consumer item while a long call is written is not a stalled one.
+    last_delta: Arc<Mutex<Option<Instant>>>,
 }
 
 impl EventHook {
@@ -84,6 +87,18 @@ impl EventHook {
             watch: Arc::default(),
             call: Arc::default(),
             editing: Arc::default(),
+            last_delta: Arc::default(),
+        }
+    }
+
+    /// When the model last wrote a text or tool-call delta, if it has.
+    pub fn last_delta(&self) -> Option<Instant> {
+        self.last_delta.lock().ok().and_then(|at| *at)
+    }
+
+    fn wrote(&self) {
+        if let Ok(mut at) = self.last_delta.lock() {
+            *at = Some(Instant::now());
         }
     }
 
@@ -213,6 +228,7 @@ impl<M: CompletionModel> PromptHook<M> for EventHook {
     }
 
     async fn on_text_delta(&self, text_delta: &str, aggregated_text: &str) -> HookAction {
+        self.wrote();
         if self.forward_text {
             self.sink
                 .send(AgentEvent::TextDelta(text_delta.to_string()));
@@ -232,6 +248,7 @@ impl<M: CompletionModel> PromptHook<M> for EventHook {
         tool_name: Option<&str>,
         tool_call_delta: &str,
     ) -> HookAction {
+        self.wrote();
         let (runaway, arguments) = match self.call.lock() {
             Ok(mut call) => {
                 if tool_name.is_some() {

@@ -2,6 +2,8 @@
 //! on and, as the structured reply streams, adds the artifact's markdown so far
 //! ([`AgentEvent::Preview`]) whenever it changes.
 
+use std::time::Instant;
+
 use tokio::sync::mpsc::unbounded_channel;
 use tokio::task::JoinHandle;
 
@@ -9,8 +11,12 @@ use super::events::EventSink;
 use iris_core::artifact::ArtifactKind;
 use iris_core::protocol::AgentEvent;
 
-/// Renders a reply's prefix as the artifact's markdown (`crate::output::preview::<T>`).
-pub type Render = fn(&str) -> Option<String>;
+/// Renders a reply's prefix as the artifact's markdown (`crate::output::preview_with::<T>`).
+pub type Render = Box<dyn Fn(&str) -> Option<String> + Send + Sync>;
+
+/// Renders at most this often: a reply streams far faster than anyone reads, and each render
+/// reads the whole reply so far.
+const EVERY: std::time::Duration = std::time::Duration::from_millis(40);
 
 /// The sink to run with, and the task that forwards its events.
 pub struct Previewing {
@@ -33,13 +39,44 @@ impl Previewing {
         let task = tokio::spawn(async move {
             let mut streamed = String::new();
             let mut shown = String::new();
-            while let Some(event) = events.recv().await {
+            let mut rendered_at: Option<Instant> = None;
+            // Text came since the last render, which is due when the interval is over.
+            let mut pending = false;
+            let show = |streamed: &str, shown: &mut String| {
+                if let Some(text) = render(streamed).filter(|t| t != shown) {
+                    shown.clone_from(&text);
+                    outer.send(AgentEvent::Preview { kind, text });
+                }
+            };
+            loop {
+                let due = rendered_at.map(|at| at + EVERY);
+                let event = match (pending, due) {
+                    (true, Some(due)) => tokio::select! {
+                        event = events.recv() => event,
+                        () = tokio::time::sleep_until(due.into()) => {
+                            rendered_at = Some(Instant::now());
+                            pending = false;
+                            show(&streamed, &mut shown);
+                            continue;
+                        }
+                    },
+                    _ => events.recv().await,
+                };
+                let Some(event) = event else {
+                    // The reply is over: what came since the last render shows before the end.
+                    if pending {
+                        show(&streamed, &mut shown);
+                    }
+                    break;
+                };
                 let delta = match &event {
                     AgentEvent::TextDelta(delta) => Some(delta.clone()),
                     // A new request or a tool call starts the reply over.
                     AgentEvent::Request | AgentEvent::ToolStarted { .. } => {
                         streamed.clear();
                         shown.clear();
+                        rendered_at = None;
+                        pending = false;
                         None
                     }
                     _ => None,
@@ -49,10 +86,13 @@ impl Previewing {
                     continue;
                 };
                 streamed.push_str(&delta);
-                if let Some(text) = render(&streamed).filter(|t| *t != shown) {
-                    shown.clone_from(&text);
-                    outer.send(AgentEvent::Preview { kind, text });
+                if rendered_at.is_some_and(|at| at.elapsed() < EVERY) {
+                    pending = true;
+                    continue;
                 }
+                rendered_at = Some(Instant::now());
+                pending = false;
+                show(&streamed, &mut shown);
             }
         });
         Self {

@@ -7,6 +7,7 @@ use std::sync::LazyLock;
 use regex::Regex;
 
 use super::When;
+use super::pattern::is_js_space;
 use super::{built_in, words};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -123,11 +124,6 @@ static QUOTED: LazyLock<Regex> = LazyLock::new(|| {
     let other = r"[^\n\r\x{2028}\x{2029}]";
     built_in(&format!("`{other}*?`|\"{other}*?\"|'{other}*?'"))
 });
-
-/// JavaScript's `trim` set.
-fn is_js_space(c: char) -> bool {
-    c.is_whitespace() || c == '\u{feff}'
-}
 
 fn upper_first(text: &str) -> String {
     let mut chars = text.chars();

@@ -6,6 +6,7 @@ use std::sync::{Arc, LazyLock, Mutex};
 use regex::Regex;
 
 use super::parser::{self, Commit, Parser, ParserOptions};
+use super::pattern::is_js_space;
 use super::{
     CaseCheck, CommitRules, MAX_INPUT_BYTES, Rule, RuleName, Value, Violation, When, built_in,
     ignores, trailers,
@@ -342,11 +343,6 @@ static URL: LazyLock<Regex> = LazyLock::new(|| built_in(r"(?-u:\b)https?://\S+")
 /// JavaScript's `.length`: UTF-16 code units.
 fn utf16_len(text: &str) -> usize {
     text.encode_utf16().count()
-}
-
-/// JavaScript's `trim` set.
-fn is_js_space(c: char) -> bool {
-    c.is_whitespace() || c == '\u{feff}'
 }
 
 /// Whether a rule whose property holds (`holds`) passes under `when`, and why not.

@@ -206,11 +206,12 @@ fn js_pattern(node: &Node) -> Result<Option<JsPattern>, String> {
     Ok(Some(pattern))
 }
 
-/// A list of field names, or one string of them separated by commas.
+/// A list of field names. (The parser indexes a string character by character, so a string
+/// names one-letter fields, as there.)
 fn correspondence(node: &Node) -> Result<Vec<String>, String> {
     match node {
         Node::Null => Ok(Vec::new()),
-        Node::String(s) => Ok(s.split(',').map(|f| f.trim().to_string()).collect()),
+        Node::String(s) => Ok(s.chars().map(String::from).collect()),
         Node::Array(items) => items
             .iter()
             .map(|i| match i {

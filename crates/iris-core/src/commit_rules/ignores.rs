@@ -1,6 +1,5 @@
 //! commitlint's default ignores: messages that tools write (merges, reverts, fixups, bare
-//! versions) pass untouched. Matched on the whole message, its end trimmed, as commitlint
-//! matches them: the two merge patterns look at every line, the others at the start.
+//! versions) pass untouched. Matched on the whole message as commitlint 20 matches them: the two merge patterns look at every line, the others at the start.
 
 use std::sync::LazyLock;
 
@@ -27,7 +26,6 @@ static WILDCARDS: LazyLock<Vec<Regex>> = LazyLock::new(|| {
 
 /// Whether `message` is one commitlint's default ignores let pass.
 pub fn is_ignored(message: &str) -> bool {
-    let message = message.trim_end();
     WILDCARDS.iter().any(|re| re.is_match(message)) || is_release(message)
 }
 

@@ -32,7 +32,9 @@ static HEADER_SHAPE: LazyLock<regex::Regex> =
 
 impl ParsedMessage {
     pub fn parse(message: &str) -> Self {
-        let lines = clean(message);
+        // A history's message may be anything: past the size checked, only its start is read.
+        let end = message.floor_char_boundary(message.len().min(super::MAX_INPUT_BYTES));
+        let lines = clean(&message[..end]);
         let header = lines.first().cloned().unwrap_or_default();
         let commit = CONVENTIONAL
             .as_ref()

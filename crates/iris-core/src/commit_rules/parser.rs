@@ -304,29 +304,33 @@ impl<'a> Reader<'a> {
 
     /// A note (`BREAKING CHANGE: ...`) and the lines that continue it, up to a line with an
     /// issue reference; false when the current line starts no note.
+    /// (The parser recurses into the next note; this loops, so a message of many notes
+    /// cannot exhaust the stack.)
     fn notes(&mut self) -> bool {
-        let Some(line) = self.current() else {
-            return false;
-        };
-        if !self.parser.is_note(line) {
+        if !self.current().is_some_and(|line| self.parser.is_note(line)) {
             return false;
         }
-        append(&mut self.commit.footer, line);
-        self.at += 1;
-        while let Some(line) = self.current() {
-            if self.notes() {
-                return true;
+        'note: loop {
+            // The current line starts a note.
+            if let Some(line) = self.current() {
+                append(&mut self.commit.footer, line);
+                self.at += 1;
             }
-            let refs = self.parser.references_of(line);
-            let referenced = !refs.is_empty();
-            self.commit.references.extend(refs);
-            append(&mut self.commit.footer, line);
-            self.at += 1;
-            if referenced {
-                break;
+            while let Some(line) = self.current() {
+                if self.parser.is_note(line) {
+                    continue 'note;
+                }
+                let refs = self.parser.references_of(line);
+                let referenced = !refs.is_empty();
+                self.commit.references.extend(refs);
+                append(&mut self.commit.footer, line);
+                self.at += 1;
+                if referenced {
+                    break;
+                }
             }
+            return true;
         }
-        true
     }
 
     /// One line into the body (while it lasts) or the footer; whether the body goes on.
@@ -486,6 +490,13 @@ mod tests {
         assert!(parser.references_of("#12abc!").is_empty());
         assert!(parser.references_of("see #12.").is_empty());
         assert_eq!(parser.references_of("org/repo#3").len(), 1);
+    }
+
+    #[test]
+    fn many_notes_in_a_row_do_not_exhaust_the_stack() {
+        let message = format!("fix: x\n\n{}", "BREAKING CHANGE: a\n".repeat(50_000));
+        let c = parse(&ParserOptions::conventional_commits(), &message);
+        assert_eq!(c.footer.map(|f| f.lines().count()), Some(50_000));
     }
 
     #[test]

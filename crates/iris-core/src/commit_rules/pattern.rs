@@ -121,8 +121,9 @@ fn translate(source: &str, dot_all: bool) -> Result<String, String> {
                         out.push_str(&format!(r"\x{{{hex}}}"));
                         i += 4;
                     }
-                    // Node accepts `\/` and other needless escapes of punctuation.
-                    '/' => out.push('/'),
+                    // Node accepts `\/` and other needless escapes of punctuation; `\<` and
+                    // `\>` are word boundaries to fancy-regex but the characters to Node.
+                    '/' | '<' | '>' => out.push(next),
                     c if c.is_ascii_punctuation() => {
                         out.push('\\');
                         out.push(c);
@@ -196,6 +197,11 @@ fn class(set: &str, negated: bool, in_class: bool) -> String {
         (false, false) => format!("[{set}]"),
         (true, _) => format!("[^{set}]"),
     }
+}
+
+/// JavaScript's white space (what its `trim` removes): Rust's, less U+0085, plus U+FEFF.
+pub(crate) fn is_js_space(c: char) -> bool {
+    (c.is_whitespace() && c != '\u{85}') || c == '\u{feff}'
 }
 
 /// A pattern compiled into the program (never a user's input).
