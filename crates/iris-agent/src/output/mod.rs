@@ -177,6 +177,29 @@ mod tests {
     use super::*;
     use iris_core::artifact::{Critique, GeneratedMessage, Review, Severity};
 
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig { cases: 128, ..Default::default() })]
+
+        /// Recovery of a reply that already fits its schema gives it back unchanged.
+        #[test]
+        fn recovering_a_valid_reply_changes_nothing(
+            emoji in proptest::option::of("[^\\pC]{1,2}"),
+            title in "[^\\pC]{0,80}",
+            message in "[^\\pC\\n]{0,200}",
+        ) {
+            let valid = serde_json::to_value(GeneratedMessage { emoji, title, message }).unwrap();
+            let schema = full_schema::<GeneratedMessage>();
+            proptest::prop_assert_eq!(recover(valid.clone(), &schema), valid);
+        }
+
+        /// Any reply, JSON or not, is read or refused: never a panic.
+        #[test]
+        fn any_reply_is_read_or_refused(reply in "\\PC{0,300}") {
+            let _ = parse_structured::<Review>(&reply);
+            let _ = preview::<Review>(&reply);
+        }
+    }
+
     #[test]
     fn a_preview_is_the_artifact_as_far_as_its_reply_is_written() {
         let reply = r#"{"emoji": null, "title": "Add two()", "message": "Adds it.\nFor callers."}"#;

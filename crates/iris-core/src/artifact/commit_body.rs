@@ -112,9 +112,12 @@ fn reflow(lines: &[&str], hang: usize) -> Vec<String> {
         .break_words(false)
         .word_separator(textwrap::WordSeparator::Custom(words))
         .word_splitter(textwrap::WordSplitter::NoHyphenation);
+    // A line that opens with blank space and one word too long for a line would wrap into
+    // an empty first line (and another on every pass): the word starts the block instead.
     textwrap::wrap(&text, options)
         .into_iter()
         .map(|l| l.into_owned())
+        .skip_while(|l| l.trim().is_empty())
         .collect()
 }
 
