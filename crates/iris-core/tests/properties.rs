@@ -4,7 +4,7 @@
 //! redacted text never holds the secret.
 
 use iris_core::artifact::GeneratedMessage;
-use iris_core::artifact::partial::partial_object;
+use iris_core::artifact::partial::{could_become as is_prefix, partial_object};
 use iris_core::change::parse_unified_diff;
 use iris_core::commit_rules;
 use iris_core::pr_template;
@@ -48,20 +48,6 @@ fn json_object() -> impl Strategy<Value = Value> {
     });
     prop::collection::btree_map("[a-z_]{1,8}", value, 0..5)
         .prop_map(|m| Value::Object(m.into_iter().collect::<Map<_, _>>()))
-}
-
-/// Whether `partial` could become `whole` (finished values equal, strings and lists begun).
-fn is_prefix(partial: &Value, whole: &Value) -> bool {
-    match (partial, whole) {
-        (Value::String(p), Value::String(w)) => w.starts_with(p.as_str()),
-        (Value::Object(p), Value::Object(w)) => p
-            .iter()
-            .all(|(k, v)| w.get(k).is_some_and(|wv| is_prefix(v, wv))),
-        (Value::Array(p), Value::Array(w)) => {
-            p.len() <= w.len() && p.iter().zip(w).all(|(a, b)| a == b)
-        }
-        (p, w) => p == w,
-    }
 }
 
 proptest! {

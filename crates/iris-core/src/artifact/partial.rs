@@ -273,24 +273,29 @@ impl Reader {
     }
 }
 
+/// The reader's promise: whether what it showed (`partial`) could become `whole`. Finished
+/// values are equal, a string is a beginning of the final one, an object's fields are each
+/// such a prefix, a list's items are equal and no more.
+pub fn could_become(partial: &Value, whole: &Value) -> bool {
+    match (partial, whole) {
+        (Value::String(p), Value::String(w)) => w.starts_with(p.as_str()),
+        (Value::Object(p), Value::Object(w)) => p
+            .iter()
+            .all(|(k, v)| w.get(k).is_some_and(|wv| could_become(v, wv))),
+        (Value::Array(p), Value::Array(w)) => {
+            p.len() <= w.len() && p.iter().zip(w).all(|(a, b)| a == b)
+        }
+        (p, w) => p == w,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use serde_json::json;
 
-    /// Whether `partial` could become `whole`: finished values equal, a string a beginning of
-    /// the final one, an object's fields each such a prefix, a list's items equal and fewer.
     fn is_prefix(partial: &Value, whole: &Value) -> bool {
-        match (partial, whole) {
-            (Value::String(p), Value::String(w)) => w.starts_with(p.as_str()),
-            (Value::Object(p), Value::Object(w)) => p
-                .iter()
-                .all(|(k, v)| w.get(k).is_some_and(|wv| is_prefix(v, wv))),
-            (Value::Array(p), Value::Array(w)) => {
-                p.len() <= w.len() && p.iter().zip(w).all(|(a, b)| a == b)
-            }
-            (p, w) => p == w,
-        }
+        could_become(partial, whole)
     }
 
     fn answers() -> Vec<String> {

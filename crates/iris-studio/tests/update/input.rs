@@ -8,7 +8,7 @@ use iris_studio::command::Command;
 use iris_studio::effect::Effect;
 use iris_studio::keymap::{KeyContext, Keymap};
 use iris_studio::layout::PaneRects;
-use iris_studio::state::{CommitFlags, Confirm, FileEntry, Level, Mode, Pane};
+use iris_studio::state::{CommitFlags, Confirm, FileEntry, Level, Mode, Pane, State};
 use iris_studio::update::update;
 
 use super::support::{
@@ -264,25 +264,20 @@ fn tick_changes_nothing_but_the_time() {
     let mut state = loaded(Mode::COMMIT, vec![staged("a.rs")]);
     let task = start_generation(&mut state);
     command(&mut state, Command::Commit);
-    let before = (
-        format!("{:?}", state.task),
-        format!("{:?}", state.notice),
-        state.confirm,
-        state.focus,
-        text(&state, Mode::COMMIT),
-        state.changes.selected,
-    );
+    let seen = |state: &State| {
+        (
+            format!("{:?}", state.task),
+            format!("{:?}", state.notice),
+            state.confirm,
+            state.focus,
+            text(state, Mode::COMMIT),
+            state.changes.selected,
+        )
+    };
+    let before = seen(&state);
     let later = state.now + std::time::Duration::from_secs(5);
     assert_eq!(update(&mut state, Action::Tick(later)), vec![]);
     assert_eq!(state.now, later, "the clock moves with the tick");
-    let after = (
-        format!("{:?}", state.task),
-        format!("{:?}", state.notice),
-        state.confirm,
-        state.focus,
-        text(&state, Mode::COMMIT),
-        state.changes.selected,
-    );
-    assert_eq!(after, before);
+    assert_eq!(seen(&state), before);
     assert_eq!(state.task.as_ref().map(|t| t.id), Some(task));
 }
