@@ -246,30 +246,44 @@ impl Session {
 
     /// Fails with a usage error when nothing is staged.
     fn require_staged(&self, what: &str) -> Result<()> {
-        if self.repo.status()?.staged().count() == 0 {
-            return Err(UsageError(what.to_string()).into());
-        }
-        Ok(())
+        require_staged(&self.repo, what)
     }
+}
+
+/// Fails with a usage error (saying `what`) when nothing is staged in `repo`.
+pub(crate) fn require_staged(repo: &GitRepo, what: &str) -> Result<()> {
+    if repo.status()?.staged().count() == 0 {
+        return Err(UsageError(what.to_string()).into());
+    }
+    Ok(())
 }
 
 /// What a written artifact warns about on stderr: a critic that could not run, the commit
 /// rules it still breaks.
 fn warn_about(written: &Written) {
+    for warning in warnings_of(written) {
+        eprintln!("warning: {warning}");
+    }
+}
+
+/// What a written artifact warns about, a sentence each.
+pub(crate) fn warnings_of(written: &Written) -> Vec<String> {
+    let mut warnings = Vec::new();
     if let Some(warning) = &written.critic_warning {
-        eprintln!(
-            "warning: the critic could not check the draft ({warning}); keeping it as written"
-        );
+        warnings.push(format!(
+            "the critic could not check the draft ({warning}); keeping it as written"
+        ));
     }
     if let Some(source) = &written.rules_source {
-        for violation in &written.rule_violations {
-            let level = if violation.error { "" } else { ", a warning" };
-            eprintln!(
-                "warning: the message breaks {} ({source}{level}): {}",
-                violation.rule, violation.message
-            );
+        for v in &written.rule_violations {
+            let level = if v.error { "" } else { ", a warning" };
+            warnings.push(format!(
+                "the message breaks {} ({source}{level}): {}",
+                v.rule, v.message
+            ));
         }
     }
+    warnings
 }
 
 /// The artifact as the flags ask for it: markdown, or its JSON with --json.

@@ -8,6 +8,7 @@ use serde_json::{Value, json};
 
 use super::tools::{Call, Model, Range, ReviewScope};
 use crate::cli::exit::UsageError;
+use crate::cli::generate::require_staged;
 use iris_agent::capability::requests::Scope;
 use iris_agent::capability::write::Written;
 use iris_agent::{EventSink, IrisAgent};
@@ -183,41 +184,18 @@ fn scope_of(repo: &GitRepo, range: Range) -> Result<Scope> {
 
 /// A written artifact as the command line prints it, with what it warns about.
 fn done(written: Written) -> Done {
-    let mut warnings = Vec::new();
-    if let Some(warning) = &written.critic_warning {
-        warnings.push(format!(
-            "the critic could not check the draft ({warning}); keeping it as written"
-        ));
-    }
-    if let Some(source) = &written.rules_source {
-        for v in &written.rule_violations {
-            let level = if v.error { "" } else { ", a warning" };
-            warnings.push(format!(
-                "the message breaks {} ({source}{level}): {}",
-                v.rule, v.message
-            ));
-        }
-    }
     Done {
+        warnings: crate::cli::generate::warnings_of(&written),
         text: written.text.trim_end().to_string(),
         json: written.json,
-        warnings,
     }
-}
-
-fn require_staged(repo: &GitRepo, what: &str) -> Result<()> {
-    if repo.status()?.staged().count() == 0 {
-        return Err(UsageError(what.to_string()).into());
-    }
-    Ok(())
 }
 
 /// `check_commit_message`: the repository's rules, no model.
 fn check(repo: &GitRepo, message: &str) -> Result<Done> {
     let Some(rules) = iris_config::project::commit_rules(&repo.root())? else {
         return Ok(Done {
-            text: "no commitlint or commitizen configuration in this repository: nothing to check"
-                .into(),
+            text: crate::cli::check::NO_RULES.into(),
             json: json!({"rules": null, "valid": true, "violations": []}),
             warnings: Vec::new(),
         });

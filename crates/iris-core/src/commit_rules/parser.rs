@@ -175,10 +175,7 @@ impl Parser {
         if message.trim().is_empty() {
             return None;
         }
-        let mut lines: Vec<&str> = trim_new_lines(message)
-            .split('\n')
-            .map(|l| l.strip_suffix('\r').unwrap_or(l))
-            .collect();
+        let mut lines = self::lines(trim_new_lines(message));
         if let Some(cut) = lines.iter().position(|l| *l == SCISSORS) {
             lines.truncate(cut);
         }
