@@ -249,18 +249,19 @@ impl<M: CompletionModel> PromptHook<M> for EventHook {
         tool_call_delta: &str,
     ) -> HookAction {
         self.wrote();
-        let (runaway, arguments) = match self.call.lock() {
+        let runaway = match self.call.lock() {
             Ok(mut call) => {
                 if tool_name.is_some() {
                     call.restart(); // a new call
                 }
-                (call.push(tool_call_delta), call.text().to_string())
+                let runaway = call.push(tool_call_delta);
+                if self.forward_text {
+                    self.preview_edit(tool_name, call.text());
+                }
+                runaway
             }
-            Err(_) => (None, String::new()),
+            Err(_) => None,
         };
-        if self.forward_text {
-            self.preview_edit(tool_name, &arguments);
-        }
         Self::stop_if(runaway)
     }
 }

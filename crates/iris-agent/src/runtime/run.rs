@@ -209,22 +209,19 @@ async fn run_with_model<M: CompletionModel + 'static>(
         let next = if running_tools == 0 {
             match tokio::time::timeout_at(deadline, stream.next()).await {
                 Ok(next) => next,
-                // The model is writing a tool call's arguments: those reach only the hook.
-                Err(_)
-                    if counted
-                        .last_delta()
-                        .is_some_and(|at| at.elapsed() < stall_limit) =>
-                {
-                    let at = counted.last_delta().unwrap_or_else(std::time::Instant::now);
-                    deadline = Instant::from_std(at) + stall_limit;
-                    continue;
-                }
-                Err(_) => {
-                    return Err(format!(
-                        "the server sent nothing readable (no text, tool call or reasoning) for {}s (request_timeout_secs); stopped",
-                        stall.as_secs_f64()
-                    ));
-                }
+                // The model may be writing a tool call's arguments: those reach only the hook.
+                Err(_) => match counted.last_delta().filter(|at| at.elapsed() < stall_limit) {
+                    Some(at) => {
+                        deadline = Instant::from_std(at) + stall_limit;
+                        continue;
+                    }
+                    None => {
+                        return Err(format!(
+                            "the server sent nothing readable (no text, tool call or reasoning) for {}s (request_timeout_secs); stopped",
+                            stall.as_secs_f64()
+                        ));
+                    }
+                },
             }
         } else {
             stream.next().await
