@@ -877,14 +877,14 @@ async fn the_studio_marks_a_staged_secret_and_never_sends_one() {
         })
         .await;
     let env = studio.state.changes.files.iter().find(|f| f.path == ".env");
-    assert_eq!(env.and_then(|f| f.secret), Some("github-token"));
+    assert_eq!(env.and_then(|f| f.secret.as_deref()), Some("github-token"));
     let lib = studio
         .state
         .changes
         .files
         .iter()
         .find(|f| f.path == "src/lib.rs");
-    assert_eq!(lib.and_then(|f| f.secret), None);
+    assert_eq!(lib.and_then(|f| f.secret.clone()), None);
 
     // The token typed into the message and pasted into the chat.
     studio

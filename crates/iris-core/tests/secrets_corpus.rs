@@ -27,7 +27,7 @@ fn leak_problem(
     location: Option<Location>,
 ) -> Option<String> {
     let got = scanner.redact(text);
-    let rules: Vec<&str> = got.findings.iter().map(|f| f.rule).collect();
+    let rules: Vec<&str> = got.findings.iter().map(|f| &*f.rule).collect();
     if rules != [rule] {
         return Some(format!("found {rules:?}"));
     }
@@ -115,7 +115,7 @@ fn the_corpus_is_detected_without_false_positives() {
 #[test]
 fn the_corpus_covers_every_rule_twice_and_enough_look_alikes() {
     let leaks = leaks();
-    for id in RULE_IDS {
+    for id in RULE_IDS.iter() {
         let samples = leaks.iter().filter(|(rule, ..)| rule == id).count();
         assert!(samples >= 2, "{id} has {samples} samples");
     }
@@ -142,7 +142,7 @@ fn the_whole_corpus_in_one_diff() {
     let got = scanner.redact(&text);
     assert_eq!(got.findings.len(), leaks.len());
     for (i, ((rule, _, secret), finding)) in leaks.iter().zip(&got.findings).enumerate() {
-        assert_eq!(finding.rule, *rule);
+        assert_eq!(&*finding.rule, *rule);
         assert_eq!(
             finding.location.as_ref().map(|l| l.path.as_str()),
             Some(format!("leak/{i}.env").as_str())

@@ -146,7 +146,7 @@ pub struct RankedFile {
     pub kind: iris_core::change::ChangeKind,
     pub relevance: u32,
     /// The kind of secret its added lines hold, if any.
-    pub secret: Option<&'static str>,
+    pub secret: Option<std::sync::Arc<str>>,
 }
 
 /// What the file list needs from `git status`.

@@ -775,7 +775,7 @@ fn a_staged_file_with_a_secret_is_marked_in_the_list() {
     state.changes.files = vec![
         FileEntry {
             relevance: Some(75),
-            secret: Some("aws-access-key"),
+            secret: Some("aws-access-key".into()),
             ..entry(".env", Some(ChangeKind::Added), None)
         },
         FileEntry {

@@ -52,19 +52,19 @@ struct Scored {
     path: String,
     kind: ChangeKind,
     relevance: Relevance,
-    secret: Option<&'static str>,
+    secret: Option<std::sync::Arc<str>>,
 }
 
 /// The kind of the first secret among a file's added lines, as the scanner sees them in a
 /// diff of that file (so `.irissecretsignore` paths apply).
-fn secret_in(scanner: &Scanner, path: &str, added: &[&str]) -> Option<&'static str> {
+fn secret_in(scanner: &Scanner, path: &str, added: &[&str]) -> Option<std::sync::Arc<str>> {
     let mut diff = format!("+++ b/{path}\n@@ -0,0 +1,{} @@\n", added.len());
     for line in added {
         diff.push('+');
         diff.push_str(line);
         diff.push('\n');
     }
-    scanner.redact(&diff).findings.first().map(|f| f.rule)
+    scanner.redact(&diff).findings.first().map(|f| f.rule.clone())
 }
 
 fn sorted(mut scored: Vec<Scored>) -> Vec<RankedFile> {

@@ -68,7 +68,7 @@ mod tests {
         std::fs::write(dir.path().join(IGNORE_FILE_NAME), "jwt:abcdefabcdef\n").unwrap();
         let ignore = secrets_ignore(dir.path()).unwrap();
         assert!(ignore.skips(&Finding {
-            rule: "jwt",
+            rule: "jwt".into(),
             location: None,
             fingerprint: "jwt:abcdefabcdef".to_owned(),
         }));

@@ -131,35 +131,146 @@ fn classify_name(name: &str) -> Option<Kind> {
     (last_is_key || words.iter().any(keyish)).then_some(Kind::Key)
 }
 
-/// What [`generic`] made of an assignment.
+/// After a name: closing quotes or bracket, blanks, and the assignment: `=`, `:`, `:=`,
+/// `::=`, `:::=`, `?=`, `.=`, `+=`, `=>`, a typed `name: Type =` or `name Type =` (Go's
+/// `var name string =`), `>` of an XML element (`<name>value</name>`), or the `,` between
+/// a quoted name and a quoted value (`setProperty("NAME", "value")`).
+const ASSIGNMENT: &str = r#"(?x:
+    ["'\]]{0,2} [\ \t]*
+    (?:
+        :[\ \t]*&?(?:'static[\ \t]+)?[A-Za-z_][0-9A-Za-z_:<>\[\]&'\ ]{0,40}?[\ \t]*=
+      | [\ \t][A-Za-z_][0-9A-Za-z_.\[\]*]{0,30}[\ \t]*=
+      | :{1,3}= | [?.+]= | => | = | : | > | ,
+    ))"#;
+
+/// The pattern of a name holding one of `keywords` (any case) and its assignment.
+pub(crate) fn assignment_pattern(keywords: &[String]) -> String {
+    let names: Vec<String> = keywords.iter().map(|k| regex::escape(k)).collect();
+    format!(
+        "[0-9A-Za-z_.-]*(?i:{})[0-9A-Za-z_.-]*{ASSIGNMENT}",
+        names.join("|")
+    )
+}
+
+/// What [`generic`] or [`named`] made of an assignment.
 pub(crate) struct Assignment {
-    /// The span of the secret, if the value is one.
+    /// The span of the secret in the text, if the value is one.
     pub secret: Option<Range<usize>>,
     /// Where the value ends: a later match that starts before this is inside the value.
     pub end: usize,
 }
 
-/// `generic-secret`: the value after `assignment` (a match of the rule's pattern: a name
-/// and its assignment operator), a secret if the name sounds secret and the value looks
-/// random.
-pub(crate) fn generic(line: &str, assignment: Range<usize>) -> Assignment {
-    match read_value(line, assignment.end) {
+/// A match of an assignment pattern in `text`, on the line `line`.
+pub(crate) struct Site<'a> {
+    pub text: &'a str,
+    pub line: Range<usize>,
+    /// The name and its operator.
+    pub assignment: Range<usize>,
+}
+
+impl Site<'_> {
+    fn line_text(&self) -> &str {
+        &self.text[self.line.clone()]
+    }
+
+    /// The value the operator assigns, its span in the text; `None` when the operator does
+    /// not fit the line's shape (a `,` without quotes, a `>` that closes no `<name`).
+    fn value(&self) -> Option<Value> {
+        let line = self.line_text();
+        let (start, end) = (
+            self.assignment.start - self.line.start,
+            self.assignment.end - self.line.start,
+        );
+        let before = line[..start].bytes().next_back();
+        let op = line[..end].trim_end().bytes().next_back();
+        let at = |v: Value| Value {
+            span: self.line.start + v.span.start..self.line.start + v.span.end,
+            quoted: v.quoted,
+        };
+        match op {
+            Some(b',') => {
+                let v = read_value(line, end)?;
+                (matches!(before, Some(b'"' | b'\'')) && v.quoted).then(|| at(v))
+            }
+            Some(b'>') if !line[..end].trim_end().ends_with("=>") => {
+                if before != Some(b'<') {
+                    return None;
+                }
+                if !line[end..].trim().is_empty() {
+                    return read_value(line, end).map(at);
+                }
+                // `<name>` alone: the value is the next line when the one after closes it.
+                let rest = &self.text[(self.line.end + 1).min(self.text.len())..];
+                let mut lines = rest.split('\n');
+                let next = lines.next()?;
+                let close = lines.next()?.trim_start_matches(['+', '-', ' ']).trim_start();
+                if !close.starts_with("</") {
+                    return None;
+                }
+                let lead = next.len() - next.trim_start_matches(['+', '-', ' ', '\t']).len();
+                let value = next[lead..].trim_end();
+                let from = self.line.end + 1 + lead;
+                (!value.is_empty() && !value.contains(char::is_whitespace)).then_some(Value {
+                    span: from..from + value.len(),
+                    quoted: false,
+                })
+            }
+            _ => read_value(line, end).map(at),
+        }
+    }
+}
+
+/// `generic-secret`: the value at `site`, a secret if the name sounds secret and the value
+/// looks random.
+pub(crate) fn generic(site: &Site) -> Assignment {
+    match site.value() {
         Some(value) => Assignment {
             end: value.span.end,
-            secret: secret_in(line, assignment, value),
+            secret: secret_in(site, value),
         },
         None => Assignment {
             secret: None,
-            end: assignment.end,
+            end: site.assignment.end,
         },
     }
 }
 
-fn secret_in(line: &str, assignment: Range<usize>, value: Value) -> Option<Range<usize>> {
+/// A `named` row: the value at `site`, a secret if its whole text has the row's shape and
+/// is random enough (not a placeholder or a filler).
+pub(crate) fn named(site: &Site, shape: &regex::Regex, min_entropy: f64) -> Assignment {
+    let Some(value) = site.value() else {
+        return Assignment {
+            secret: None,
+            end: site.assignment.end,
+        };
+    };
+    let mut span = value.span.clone();
+    let mut text = &site.text[span.clone()];
+    if value.quoted
+        && let Some(scheme) = auth_scheme(text)
+    {
+        span.start += scheme;
+        text = &text[scheme..];
+    }
+    let secret = (shape.is_match(text)
+        && entropy(text) >= min_entropy
+        && !is_placeholder(text)
+        && !has_filler(text)
+        && !is_reference(text))
+    .then_some(span);
+    Assignment {
+        secret,
+        end: value.span.end,
+    }
+}
+
+fn secret_in(site: &Site, value: Value) -> Option<Range<usize>> {
     // Most matches in code are short expressions: the cheapest test first.
     if value.span.len() < Kind::Password.min_len() {
         return None;
     }
+    let line = site.text;
+    let assignment = site.assignment.clone();
     let head = &line[assignment.clone()];
     let name_len = head
         .bytes()
@@ -170,7 +281,8 @@ fn secret_in(line: &str, assignment: Range<usize>, value: Value) -> Option<Range
     let mut text = &line[span.clone()];
     if value.quoted {
         // `"%s:%s" % (a, b)`, `"{}".format(x)`, `"a" + b`: the string is a template.
-        let after = line.get(span.end + 1..).unwrap_or("").trim_start();
+        let rest = line.get(span.end + 1..).unwrap_or("");
+        let after = rest.split('\n').next().unwrap_or("").trim_start();
         if after.starts_with(['%', '+']) || after.starts_with(".format(") {
             return None;
         }
@@ -199,7 +311,7 @@ struct Value {
 }
 
 /// The value that starts at `from` (after blanks): a string in `"`, `'` or `` ` `` (its
-/// inside), or a run of characters up to a blank or one of ``"'`,;&``.
+/// inside), or a run of characters up to a blank, one of ``"'`,;&<`` or an escape.
 fn read_value(line: &str, from: usize) -> Option<Value> {
     let bytes = line.as_bytes();
     let mut i = from;
@@ -231,9 +343,15 @@ fn read_value(line: &str, from: usize) -> Option<Value> {
     if b" \t\r\n\"'`,;=:&".contains(&first) {
         return None;
     }
+    // Up to a blank, a quote, a separator, an XML element's end, or an escape of a string
+    // the value sits in (`"X_TOKEN=value\nNEXT=1"`).
     let end = bytes[i..]
         .iter()
-        .position(|b| b" \t\r\n\"'`,;&".contains(b))
+        .enumerate()
+        .position(|(n, b)| {
+            b" \t\r\n\"'`,;&<".contains(b)
+                || (*b == b'\\' && matches!(bytes.get(i + n + 1), Some(b'n' | b'r' | b't' | b'"')))
+        })
         .map_or(bytes.len(), |n| i + n);
     Some(Value {
         span: i..end,

@@ -145,7 +145,7 @@ mod tests {
 
     fn finding(rule: &'static str, path: Option<&str>, fingerprint: &str) -> Finding {
         Finding {
-            rule,
+            rule: rule.into(),
             location: path.map(|p| Location {
                 path: p.to_owned(),
                 line: 1,

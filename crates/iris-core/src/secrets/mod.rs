@@ -17,17 +17,35 @@ mod scan;
 mod value;
 
 use std::fmt::{self, Write};
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 use sha2::{Digest, Sha256};
 
 pub use ignore::{FILE_NAME as IGNORE_FILE_NAME, SecretsIgnore};
-pub use rules::RULE_IDS;
+pub use rules::{RULE_IDS, SecretRules};
 
-/// The built-in rules and what the repository says to skip. Cheap to clone.
-#[derive(Debug, Clone, Default)]
+/// The rules (built in, and those the user and the project add) and what the repository
+/// says to skip. Cheap to clone.
+#[derive(Clone, Default)]
 pub struct Scanner {
     ignore: Arc<SecretsIgnore>,
+    /// The rows the user and the project add; `None` when they add none.
+    added: Option<Arc<Added>>,
+}
+
+/// Added rows, compiled with the built-in ones on the first scan.
+struct Added {
+    rules: SecretRules,
+    compiled: OnceLock<rules::Compiled>,
+}
+
+impl fmt::Debug for Scanner {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Scanner")
+            .field("ignore", &self.ignore)
+            .field("added", &self.added.as_ref().map_or(0, |a| a.rules.len()))
+            .finish()
+    }
 }
 
 /// A text with its secrets replaced, and what was replaced.
@@ -43,7 +61,7 @@ pub struct Redacted {
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct Finding {
     /// Kebab-case rule id, e.g. `aws-access-key`.
-    pub rule: &'static str,
+    pub rule: Arc<str>,
     /// The file and line, when the text shows them (a diff, a `file_read` answer).
     pub location: Option<Location>,
     /// `<rule>:<first 12 hex digits of sha256(secret)>`: what `.irissecretsignore` lists to
@@ -67,7 +85,7 @@ impl fmt::Display for Finding {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match &self.location {
             Some(location) => write!(f, "{} at {location}", self.rule),
-            None => f.write_str(self.rule),
+            None => f.write_str(&self.rule),
         }
     }
 }
@@ -77,15 +95,38 @@ impl Scanner {
     /// the first scan, which runs off the UI thread, not here: the studio builds its scanner
     /// before its first frame.
     pub fn new(ignore: SecretsIgnore) -> Self {
+        Self::with_rules(SecretRules::default(), ignore)
+    }
+
+    /// The built-in rules and `added` (a user's and a project's rows), skipping what
+    /// `ignore` lists.
+    pub fn with_rules(added: SecretRules, ignore: SecretsIgnore) -> Self {
+        let added = (!added.is_empty()).then(|| {
+            Arc::new(Added {
+                rules: added,
+                compiled: OnceLock::new(),
+            })
+        });
         Self {
             ignore: Arc::new(ignore),
+            added,
+        }
+    }
+
+    fn compiled(&self) -> &rules::Compiled {
+        match &self.added {
+            Some(added) => added
+                .compiled
+                .get_or_init(|| rules::Compiled::with(&added.rules)),
+            None => &rules::COMPILED,
         }
     }
 
     /// `text` with every secret replaced by a marker. Never fails; text without secrets
     /// comes back unchanged (copied once).
     pub fn redact(&self, text: &str) -> Redacted {
-        let candidates = scan::candidates(text);
+        let compiled = self.compiled();
+        let candidates = scan::candidates(compiled, text);
         let mut out = String::new();
         let mut findings = Vec::new();
         let mut copied = 0;
@@ -93,10 +134,19 @@ impl Scanner {
         for c in candidates {
             let location = locator.locate(c.span.start);
             let secret = c.fingerprint_of.as_deref().unwrap_or(&text[c.span.clone()]);
+            let rule_skips = |path: &str| {
+                compiled
+                    .rules
+                    .get(c.priority)
+                    .is_some_and(|rule| rule.skips_path(path))
+            };
+            if location.as_ref().is_some_and(|l| rule_skips(&l.path)) {
+                continue;
+            }
             let finding = Finding {
+                fingerprint: fingerprint(&c.rule, secret),
                 rule: c.rule,
                 location,
-                fingerprint: fingerprint(c.rule, secret),
             };
             if self.ignore.skips(&finding) {
                 continue;
@@ -140,7 +190,7 @@ fn fingerprint(rule: &str, secret: &str) -> String {
 /// loses any bracket or line break, so the marker always reads back as one.
 fn push_marker(out: &mut String, finding: &Finding) {
     out.push_str("[secret: ");
-    out.push_str(finding.rule);
+    out.push_str(&finding.rule);
     if let Some(location) = &finding.location {
         out.push_str(", ");
         out.extend(location.path.chars().map(|c| match c {

@@ -6,6 +6,8 @@
 
 use std::ops::Range;
 
+use std::sync::Arc;
+
 use super::rules::{Compiled, Suspect};
 
 /// Header lines a PEM or PGP body may hold before its base64.
@@ -30,7 +32,9 @@ pub(crate) fn private_keys(
     priority: usize,
     found: &mut Vec<Suspect>,
 ) {
-    let (_, begin) = &compiled.rules[priority];
+    let Some(begin) = compiled.rules.get(priority).map(|rule| &rule.regex) else {
+        return;
+    };
     let slice = &text[line.clone()];
     let begins: Vec<Range<usize>> = begin.find_iter(slice).map(|m| m.range()).collect();
     for (i, m) in begins.iter().enumerate() {
@@ -88,7 +92,7 @@ fn same_line(compiled: &Compiled, text: &str, rest: Range<usize>, lead: &str) ->
         "private-key"
     };
     Some(Suspect {
-        rule,
+        rule: Arc::from(rule),
         span: rest.start + from..rest.start + to,
         tail: String::new(),
         fingerprint_of: Some(normalise_escaped(inner)),
@@ -283,7 +287,7 @@ impl Body {
             }
         }
         Some(Suspect {
-            rule: "private-key",
+            rule: Arc::from("private-key"),
             span: first.start..last.end,
             tail,
             fingerprint_of: Some(content.join("\n")),

@@ -1,17 +1,26 @@
-//! The rule table: what each kind of secret looks like, written from the vendors' published
-//! token formats. A rule is a keyword list (the prefilter: its pattern only runs on lines
-//! that hold one of them), a pattern whose group `s` is the secret (`generic-secret`'s finds
-//! the assignment, the value after it is read by hand), and the check that tells a secret
-//! from a look-alike. Earlier rules win where matches overlap, so the specific ones come
-//! first and `generic-secret` last.
+//! The rule table: what each kind of secret looks like. The built-in rows are data
+//! (`assets/secrets.toml`, written from the vendors' published token formats); a user or a
+//! project adds rows of the same shape ([`SecretRules`]). A row is a keyword list (the
+//! prefilter: its pattern only runs on lines that hold one of them), a pattern whose group
+//! `s` is the secret, and the check that tells a secret from a look-alike. Earlier rows win
+//! where matches overlap, so the specific ones come first and `generic-secret` last.
 
-use std::sync::LazyLock;
+use std::collections::HashSet;
+use std::sync::{Arc, LazyLock};
 
 use aho_corasick::{AhoCorasick, AhoCorasickBuilder, MatchKind};
-use regex::Regex;
+use anyhow::{Context, bail};
+use ignore::gitignore::{Gitignore, GitignoreBuilder};
+use regex::{Regex, RegexBuilder};
+use serde::Deserialize;
+
+use super::generic;
+
+/// The built-in table.
+const BUILT_IN_TOML: &str = include_str!("../../../../assets/secrets.toml");
 
 /// How a match is judged after the pattern found it.
-#[derive(Debug, Clone, Copy, PartialEq)]
+#[derive(Debug, Clone)]
 pub(crate) enum Check {
     /// A token with a vendor prefix: refused only when it is a placeholder or a filler
     /// (too little entropy). `joined` are the bytes besides ASCII letters and digits that
@@ -19,13 +28,16 @@ pub(crate) enum Check {
     /// something longer.
     Token {
         min_entropy: f64,
-        joined: &'static [u8],
+        joined: Vec<u8>,
         needs_digit: bool,
         /// Lines holding one of these are documented public values.
-        unless: &'static [&'static str],
+        public_near: Vec<String>,
     },
     /// Like `Token`, without the placeholder words: a long base64 body holds them by chance.
-    Opaque { joined: &'static [u8] },
+    Opaque { joined: Vec<u8> },
+    /// A value of the shape `value` (the whole value) assigned to a name that holds one of
+    /// the rule's keywords, read as `generic-secret` reads assignments.
+    Named { min_entropy: f64, value: Regex },
     /// `-----BEGIN ... PRIVATE KEY-----` blocks, handled by their own code (the pattern is
     /// the BEGIN line).
     PrivateKey,
@@ -35,321 +47,263 @@ pub(crate) enum Check {
     Generic,
 }
 
+/// One compiled row.
+#[derive(Debug)]
 pub(crate) struct Rule {
-    pub id: &'static str,
+    pub id: Arc<str>,
     /// What a line must hold for the pattern to run on it: token prefixes exactly as
     /// written; words of lower-case letters in lower, upper and capitalised case.
-    pub keywords: &'static [&'static str],
-    pub pattern: &'static str,
+    pub keywords: Vec<String>,
+    pub regex: Regex,
     pub check: Check,
+    /// Values published on purpose: never a finding.
+    pub public_values: HashSet<String>,
+    /// Files the rule does not apply to.
+    pub paths: Option<Gitignore>,
 }
 
-const fn token(min_entropy: f64, joined: &'static [u8]) -> Check {
-    Check::Token {
-        min_entropy,
-        joined,
-        needs_digit: false,
-        unless: &[],
+impl Rule {
+    /// Whether the rule leaves this file alone.
+    pub fn skips_path(&self, path: &str) -> bool {
+        self.paths.as_ref().is_some_and(|paths| {
+            paths
+                .matched_path_or_any_parents(path, false)
+                .is_ignore()
+        })
     }
 }
 
-/// Every rule id a finding can carry, in the order of the table (a few kinds have two rows;
-/// `gcp-service-account` has none, see [`RULES`]).
-pub const RULE_IDS: &[&str] = &[
-    "private-key",
-    "gcp-service-account",
-    "aws-access-key",
-    "aws-secret-key",
-    "gcp-api-key",
-    "google-oauth-secret",
-    "azure-storage-key",
-    "azure-client-secret",
-    "azure-sas",
-    "github-token",
-    "gitlab-token",
-    "slack-token",
-    "slack-webhook",
-    "stripe-key",
-    "openai-key",
-    "anthropic-key",
-    "openrouter-key",
-    "groq-key",
-    "huggingface-token",
-    "npm-token",
-    "pypi-token",
-    "sendgrid-key",
-    "digitalocean-token",
-    "jwt",
-    "password-in-url",
-    "generic-secret",
-];
+/// A row as written in the TOML table.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RuleDef {
+    id: String,
+    keywords: Vec<String>,
+    #[serde(default)]
+    pattern: Option<String>,
+    #[serde(default)]
+    check: CheckKind,
+    #[serde(default)]
+    entropy: Option<f64>,
+    #[serde(default)]
+    joined: String,
+    #[serde(default)]
+    digit: bool,
+    #[serde(default)]
+    value: Option<String>,
+    #[serde(default)]
+    public_near: Vec<String>,
+    #[serde(default)]
+    public_values: Vec<String>,
+    #[serde(default)]
+    paths: Vec<String>,
+}
 
-/// `gcp-service-account` has no row: it is a private key found inside a service-account
-/// JSON's `"private_key"` string, reported by the private-key code under its own id.
-pub(crate) static RULES: &[Rule] = &[
-    Rule {
-        id: "private-key",
-        keywords: &["PRIVATE KEY"],
-        pattern: r"-{4,5} ?BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)? ?-{4,5}",
-        check: Check::PrivateKey,
-    },
-    Rule {
-        id: "aws-access-key",
-        keywords: &["AKIA", "ASIA", "ABIA", "ACCA"],
-        pattern: r"(?P<s>(?:AKIA|ASIA|ABIA|ACCA)[A-Z0-9]{16})",
-        check: token(3.0, b""),
-    },
-    Rule {
-        // `aws_secret_access_key = ...`, `AWS_SECRET_ACCESS_KEY=...`, `"SecretAccessKey": ...`.
-        id: "aws-secret-key",
-        keywords: &["secret"],
-        pattern: r#"(?i:aws[a-z0-9_.-]*secret|secret[_.-]?access[_.-]?key)[A-Za-z0-9_.-]*["'\]]{0,2}[ \t]*(?::=|=>|=|:)[ \t]*["']?(?P<s>[A-Za-z0-9/+]{40})"#,
-        check: token(3.5, b"/+="),
-    },
-    Rule {
-        id: "gcp-api-key",
-        keywords: &["AIza"],
-        pattern: r"(?P<s>AIza[0-9A-Za-z_-]{35})",
-        check: token(3.0, b"_-"),
-    },
-    Rule {
-        id: "google-oauth-secret",
-        keywords: &["GOCSPX-"],
-        pattern: r"(?P<s>GOCSPX-[0-9A-Za-z_-]{28})",
-        check: token(3.0, b"_-"),
-    },
-    Rule {
-        // 64 random bytes in base64, in a connection string.
-        id: "azure-storage-key",
-        keywords: &["key"], // AccountKey, accountKey
-        pattern: r"(?i:AccountKey)=(?P<s>[A-Za-z0-9+/]{86}==)",
-        check: Check::Token {
-            min_entropy: 3.5,
-            joined: b"+/=",
-            needs_digit: false,
-            // The storage emulator's account and key are published by Microsoft.
-            unless: &["devstoreaccount1"],
-        },
-    },
-    Rule {
-        // Entra ID client secrets: three characters, a digit, `Q~`, then 31 to 34 more.
-        id: "azure-client-secret",
-        // `Q~` alone is too short for the prefilter; the secret's name says what it is.
-        keywords: &["secret", "credential", "pass", "key", "token"],
-        pattern: r"(?P<s>[0-9A-Za-z_~.-]{3}[0-9]Q~[0-9A-Za-z_~.-]{31,34})",
-        check: token(3.0, b"_~.-"),
-    },
-    Rule {
-        id: "azure-sas",
-        keywords: &["key"], // SharedAccessKey
-        pattern: r"(?i:SharedAccessKey)=(?P<s>[A-Za-z0-9+/]{40,86}={0,2})",
-        check: token(3.5, b"+/="),
-    },
-    Rule {
-        // The signature of a shared access signature URL (URL-encoded base64).
-        id: "azure-sas",
-        keywords: &["sig="],
-        pattern: r"[?&]sig=(?P<s>[A-Za-z0-9%+/]{40,120})",
-        check: token(3.5, b"%+/="),
-    },
-    Rule {
-        id: "github-token",
-        keywords: &["ghp_", "gho_", "ghu_", "ghs_", "ghr_"],
-        pattern: r"(?P<s>gh[pousr]_[0-9A-Za-z]{36,251})",
-        check: token(3.0, b"_"),
-    },
-    Rule {
-        id: "github-token",
-        keywords: &["github_pat_"],
-        pattern: r"(?P<s>github_pat_[0-9A-Za-z_]{60,244})",
-        check: token(3.0, b"_"),
-    },
-    Rule {
-        id: "gitlab-token",
-        keywords: &[
-            "glpat-", "gldt-", "glrt-", "glptt-", "glft-", "glsoat-", "glcbt-", "glimt-", "gloas-",
-            "glagent-", "glffct-",
-        ],
-        pattern: r"(?P<s>gl(?:pat|dt|rt|ptt|ft|soat|cbt|imt|oas|agent|ffct)-[0-9A-Za-z_-]{20,250}(?:\.[0-9A-Za-z_-]{1,50}){0,3})",
-        check: token(3.0, b"_-"),
-    },
-    Rule {
-        // Runner registration tokens.
-        id: "gitlab-token",
-        keywords: &["GR1348941"],
-        pattern: r"(?P<s>GR1348941[0-9A-Za-z_-]{20,50})",
-        check: token(3.0, b"_-"),
-    },
-    Rule {
-        id: "slack-token",
-        keywords: &["xoxb-", "xoxp-", "xoxa-", "xoxr-", "xoxs-"],
-        pattern: r"(?P<s>xox[bpars]-[0-9A-Za-z][0-9A-Za-z-]{9,250})",
-        check: Check::Token {
-            min_entropy: 3.0,
-            joined: b"-",
-            needs_digit: true,
-            unless: &[],
-        },
-    },
-    Rule {
-        id: "slack-token",
-        keywords: &["xapp-"],
-        pattern: r"(?P<s>xapp-[0-9]-[0-9A-Za-z-]{10,250})",
-        check: token(3.0, b"-"),
-    },
-    Rule {
-        id: "slack-webhook",
-        keywords: &["hooks.slack.com"],
-        pattern: r"(?P<s>https?://hooks\.slack\.com/(?:services|workflows|triggers)/[0-9A-Za-z_/-]{20,200})",
-        check: token(3.0, b"_/-"),
-    },
-    Rule {
-        id: "stripe-key",
-        keywords: &["sk_live_", "rk_live_", "sk_test_", "rk_test_"],
-        pattern: r"(?P<s>[sr]k_(?:live|test)_[0-9A-Za-z]{24,247})",
-        check: token(3.0, b"_"),
-    },
-    Rule {
-        // Webhook signing secrets.
-        id: "stripe-key",
-        keywords: &["whsec_"],
-        pattern: r"(?P<s>whsec_[0-9A-Za-z+/=]{32,100})",
-        check: token(3.0, b"_+/="),
-    },
-    Rule {
-        id: "openai-key",
-        keywords: &["sk-proj-", "sk-svcacct-", "sk-admin-", "sk-None-"],
-        pattern: r"(?P<s>sk-(?:proj|svcacct|admin|None)-[0-9A-Za-z_-]{40,250})",
-        check: token(3.0, b"_-"),
-    },
-    Rule {
-        // Legacy keys carry `T3BlbkFJ` (base64 of "OpenAI") in the middle.
-        id: "openai-key",
-        keywords: &["T3BlbkFJ"],
-        pattern: r"(?P<s>sk-[0-9A-Za-z]{20}T3BlbkFJ[0-9A-Za-z]{20})",
-        check: token(3.0, b"_-"),
-    },
-    Rule {
-        id: "anthropic-key",
-        keywords: &["sk-ant-"],
-        pattern: r"(?P<s>sk-ant-(?:api|admin|oat|ort|sid)[0-9]{2}-[0-9A-Za-z_-]{32,250})",
-        check: token(3.0, b"_-"),
-    },
-    Rule {
-        id: "openrouter-key",
-        keywords: &["sk-or-v1-"],
-        pattern: r"(?P<s>sk-or-v1-[0-9a-f]{64})",
-        check: token(3.0, b"_-"),
-    },
-    Rule {
-        id: "groq-key",
-        keywords: &["gsk_"],
-        pattern: r"(?P<s>gsk_[0-9A-Za-z]{52})",
-        check: token(3.0, b"_"),
-    },
-    Rule {
-        id: "huggingface-token",
-        keywords: &["hf_"],
-        pattern: r"(?P<s>hf_[0-9A-Za-z]{34})",
-        check: Check::Token {
-            min_entropy: 3.5,
-            joined: b"_",
-            needs_digit: false,
-            unless: &[],
-        },
-    },
-    Rule {
-        id: "npm-token",
-        keywords: &["npm_"],
-        pattern: r"(?P<s>npm_[0-9A-Za-z]{36})",
-        check: token(3.0, b"_"),
-    },
-    Rule {
-        // A macaroon whose first bytes encode "pypi.org".
-        id: "pypi-token",
-        keywords: &["pypi-AgEIcHlwaS5vcmc"],
-        pattern: r"(?P<s>pypi-AgEIcHlwaS5vcmc[0-9A-Za-z_-]{50,400})",
-        check: Check::Opaque { joined: b"_-" },
-    },
-    Rule {
-        id: "sendgrid-key",
-        keywords: &["SG."],
-        pattern: r"(?P<s>SG\.[0-9A-Za-z_-]{22}\.[0-9A-Za-z_-]{43})",
-        check: token(3.0, b"_-"),
-    },
-    Rule {
-        id: "digitalocean-token",
-        keywords: &["dop_v1_", "doo_v1_", "dor_v1_"],
-        pattern: r"(?P<s>do[por]_v1_[0-9a-f]{64})",
-        check: token(3.0, b"_"),
-    },
-    Rule {
-        // Header and payload are base64url JSON objects, so both start with `eyJ` (`{"`).
-        id: "jwt",
-        keywords: &["eyJ"],
-        pattern: r"(?P<s>eyJ[0-9A-Za-z_-]{8,}\.eyJ[0-9A-Za-z_-]{8,}\.[0-9A-Za-z_-]{16,})",
-        check: Check::Opaque { joined: b"_-" },
-    },
-    Rule {
-        id: "password-in-url",
-        keywords: &["://"],
-        pattern: r#"[A-Za-z][0-9A-Za-z+.-]{1,30}://(?P<user>[^\s:/?#@\[\]"'<>]*):(?P<s>[^\s/?#@"'<>]+)@(?P<host>[0-9A-Za-z\[_-][0-9A-Za-z._-]*)"#,
-        check: Check::UrlPassword,
-    },
-    Rule {
-        // A name, an assignment (`=`, `:`, `:=`, `=>`, or a typed `name: Type =`), a value
-        // (quoted or not; an `Authorization`-style `Bearer ` in front is skipped).
-        id: "generic-secret",
-        keywords: &[
-            "key",
-            "token",
-            "secret",
-            "pass",
-            "pwd",
-            "credential",
-            "auth",
-        ],
-        // The name and the assignment; the value after it is read by hand (generic.rs), so
-        // the search needs no capture groups.
-        pattern: r#"(?x)
-            [0-9A-Za-z_.-]*(?i:key|token|secret|pass|pwd|credential|auth)[0-9A-Za-z_.-]*
-            ["'\]]{0,2} [\ \t]*
-            (?:
-                :[\ \t]*&?(?:'static[\ \t]+)?[A-Za-z_][0-9A-Za-z_:<>\[\]&'\ ]{0,40}?[\ \t]*=
-              | :=
-              | =>
-              | =
-              | :
-            )"#,
-        check: Check::Generic,
-    },
-];
+#[derive(Debug, Clone, Copy, Default, PartialEq, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+enum CheckKind {
+    #[default]
+    Token,
+    Opaque,
+    Named,
+    PrivateKey,
+    UrlPassword,
+    Generic,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Table {
+    #[serde(default)]
+    rule: Vec<RuleDef>,
+}
+
+/// Bytes a pattern may compile to: a user's row cannot make every scan slow.
+const PATTERN_SIZE_LIMIT: usize = 1 << 20;
+/// At most this many rows a user or project file may add.
+const MAX_ADDED_RULES: usize = 200;
+
+fn compile_row(def: RuleDef) -> anyhow::Result<Rule> {
+    let id = def.id.as_str();
+    let kebab = !id.is_empty()
+        && id
+            .bytes()
+            .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-');
+    if !kebab {
+        bail!("rule id `{id}` is not kebab-case (a-z, 0-9, -)");
+    }
+    if def.keywords.is_empty() {
+        bail!("rule `{id}` has no keywords: a line must hold one for its pattern to run");
+    }
+    if let Some(short) = def.keywords.iter().find(|k| k.len() < 3 || k.len() > 64) {
+        bail!("rule `{id}`: the keyword `{short}` must be 3 to 64 bytes long");
+    }
+    let regex = |what: &str, pattern: &str| {
+        RegexBuilder::new(pattern)
+            .size_limit(PATTERN_SIZE_LIMIT)
+            .build()
+            .with_context(|| format!("rule `{id}`: bad {what}"))
+    };
+    let entropy = def.entropy.unwrap_or(3.0);
+    let joined = def.joined.clone().into_bytes();
+    let (check, pattern) = match def.check {
+        CheckKind::Named | CheckKind::Generic => {
+            if def.pattern.is_some() {
+                bail!("rule `{id}`: a {:?} row has no pattern: its keywords name the name", def.check);
+            }
+            let pattern = generic::assignment_pattern(&def.keywords);
+            let check = match def.check {
+                CheckKind::Named => {
+                    let Some(value) = &def.value else {
+                        bail!("rule `{id}`: a named row needs `value`, the shape of the value");
+                    };
+                    Check::Named {
+                        min_entropy: entropy,
+                        value: regex("value", &format!("^(?:{value})$"))?,
+                    }
+                }
+                _ => Check::Generic,
+            };
+            (check, pattern)
+        }
+        kind => {
+            let Some(pattern) = def.pattern.clone() else {
+                bail!("rule `{id}` has no pattern");
+            };
+            let check = match kind {
+                CheckKind::Opaque => Check::Opaque { joined },
+                CheckKind::PrivateKey => Check::PrivateKey,
+                CheckKind::UrlPassword => Check::UrlPassword,
+                _ => Check::Token {
+                    min_entropy: entropy,
+                    joined,
+                    needs_digit: def.digit,
+                    public_near: def.public_near.clone(),
+                },
+            };
+            (check, pattern)
+        }
+    };
+    let regex = regex("pattern", &pattern)?;
+    let named_s = regex.capture_names().flatten().any(|n| n == "s");
+    if !named_s && !matches!(check, Check::PrivateKey | Check::Named { .. } | Check::Generic) {
+        bail!("rule `{id}`: the pattern has no group `s` (the secret): `(?P<s>...)`");
+    }
+    let paths = if def.paths.is_empty() {
+        None
+    } else {
+        let mut builder = GitignoreBuilder::new(".");
+        for path in &def.paths {
+            builder
+                .add_line(None, path)
+                .with_context(|| format!("rule `{id}`: bad path pattern `{path}`"))?;
+        }
+        Some(builder.build().with_context(|| format!("rule `{id}`: bad paths"))?)
+    };
+    Ok(Rule {
+        id: Arc::from(def.id),
+        keywords: def.keywords,
+        regex,
+        check,
+        public_values: def.public_values.into_iter().collect(),
+        paths,
+    })
+}
+
+fn parse_table(text: &str) -> anyhow::Result<Vec<Rule>> {
+    let table: Table = toml::from_str(text)?;
+    table.rule.into_iter().map(compile_row).collect()
+}
+
+#[allow(
+    clippy::expect_used,
+    reason = "the table is compiled in: a bad row fails every test, never a user's input"
+)]
+static BUILT_IN: LazyLock<Vec<Arc<Rule>>> = LazyLock::new(|| {
+    parse_table(BUILT_IN_TOML)
+        .expect("assets/secrets.toml")
+        .into_iter()
+        .map(Arc::new)
+        .collect()
+});
+
+/// Every rule id a finding of the built-in table can carry, in the order of the table (a
+/// few kinds have several rows; `gcp-service-account` has none: it is a private key found
+/// inside a service-account JSON's `"private_key"` string).
+pub static RULE_IDS: LazyLock<Vec<&'static str>> = LazyLock::new(|| {
+    let mut ids = vec!["gcp-service-account"];
+    for rule in BUILT_IN.iter() {
+        if !ids.contains(&&*rule.id) {
+            ids.push(&rule.id);
+        }
+    }
+    ids
+});
+
+/// Rows a user or a project adds to the built-in table: `[[rule]]` entries of the same
+/// shape, each a `token`, `opaque` or `named` check. They can add findings, never remove one.
+#[derive(Debug, Clone, Default)]
+pub struct SecretRules {
+    rules: Vec<Arc<Rule>>,
+}
+
+impl SecretRules {
+    /// The rows of a file's text, checked (each pattern compiles, within bounds); `file`
+    /// names it in errors.
+    pub fn parse(text: &str, file: &str) -> anyhow::Result<Self> {
+        let table: Table = toml::from_str(text).with_context(|| format!("{file}"))?;
+        if table.rule.len() > MAX_ADDED_RULES {
+            bail!("{file}: more than {MAX_ADDED_RULES} rules");
+        }
+        let mut rules = Vec::new();
+        for def in table.rule {
+            if !matches!(def.check, CheckKind::Token | CheckKind::Opaque | CheckKind::Named) {
+                bail!(
+                    "{file}: rule `{}`: check must be token, opaque or named (the others are \
+                     built-in code)",
+                    def.id
+                );
+            }
+            rules.push(Arc::new(compile_row(def).with_context(|| file.to_owned())?));
+        }
+        Ok(Self { rules })
+    }
+
+    /// These rows and then `other`'s.
+    pub fn extend(&mut self, other: SecretRules) {
+        self.rules.extend(other.rules);
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.rules.is_empty()
+    }
+
+    pub fn len(&self) -> usize {
+        self.rules.len()
+    }
+}
 
 /// What this module writes in place of a secret; never itself a match.
 pub(crate) const MARKER_KEYWORD: &str = "[secret:";
 
-/// Bit of a line's mask that says it holds a marker this module wrote.
-pub(crate) const MARKER_BIT: u64 = 1 << 63;
+/// What a keyword wakes besides rows: the marker this module wrote.
+pub(crate) const MARKER: u32 = u32::MAX;
 
-/// Keywords found in one pass over the text, and the rules each wakes.
-pub(crate) struct Keywords {
+/// Keywords found in one pass over the text each, and the rows each wakes.
+pub(crate) struct KeywordSet {
     /// Leftmost-longest, so that the search runs on its (SIMD) prefilter and never reports
     /// overlapping matches.
     pub automaton: AhoCorasick,
-    /// For each pattern: the rules it wakes (bit i = `RULES[i]`, [`MARKER_BIT`] for the
-    /// marker).
-    pub wakes: Vec<u64>,
+    /// For each pattern: the rows it wakes (indices into [`Compiled::rules`], or
+    /// [`MARKER`]).
+    pub wakes: Vec<Vec<u32>>,
 }
 
 pub(crate) struct Compiled {
-    pub rules: Vec<(&'static Rule, Regex)>,
-    /// Token prefixes and other keywords with one spelling, matched as written.
-    pub exact: Keywords,
-    /// Keywords of lower-case letters (`key`, `token`, ...), matched in lower case, upper
-    /// case and capitalised: `api_key`, `API_KEY`, `apiKey`. Two small sets search faster
-    /// than one large one: each stays within what the prefilter takes (64 patterns of at
-    /// least 3 bytes).
-    pub words: Keywords,
+    pub rules: Vec<Arc<Rule>>,
+    /// Token prefixes and words in their three cases, in sets of at most 64 patterns: the
+    /// search's SIMD prefilter takes no more, and a few fast passes beat one slow one.
+    pub keywords: Vec<KeywordSet>,
     pub marker: Regex,
     pub end_of_key: Regex,
 }
@@ -359,86 +313,111 @@ fn is_word(keyword: &str) -> bool {
     keyword.bytes().all(|b| b.is_ascii_lowercase())
 }
 
+/// Patterns per keyword set: what the prefilter takes.
+const SET_SIZE: usize = 64;
+
 #[allow(
     clippy::expect_used,
-    reason = "the keywords are compiled in: a bad set fails every test, never a user's input"
+    reason = "keywords are checked when read (3 to 64 bytes, bounded count): the automaton \
+              of such a set always builds"
 )]
-fn keywords(patterns: Vec<(String, u64)>) -> Keywords {
-    let mut unique: Vec<(String, u64)> = Vec::new();
+fn keyword_sets(mut patterns: Vec<(String, u32)>) -> Vec<KeywordSet> {
+    // One entry per spelling, with every row it wakes; sorted, so that a keyword and the
+    // longer ones holding it (`key`, `Key`, `AccountKey`) mostly share a set.
+    patterns.sort();
+    let mut unique: Vec<(String, Vec<u32>)> = Vec::new();
     for (pattern, wake) in patterns {
-        match unique.iter_mut().find(|(p, _)| *p == pattern) {
-            Some((_, mask)) => *mask |= wake,
-            None => unique.push((pattern, wake)),
+        match unique.last_mut() {
+            Some((p, wakes)) if *p == pattern => {
+                if !wakes.contains(&wake) {
+                    wakes.push(wake);
+                }
+            }
+            _ => unique.push((pattern, vec![wake])),
         }
     }
-    // The search reports the longest keyword at a place, not the shorter ones inside it
-    // (`Key` in `AccountKey`): a keyword wakes the rules of those too.
-    let wakes = unique
-        .iter()
-        .map(|(outer, _)| {
-            unique
+    // Exact prefixes and words apart: long prefixes are rare in text, short words common.
+    unique.sort_by_key(|(p, _)| (p.len() <= 4, p.to_ascii_lowercase()));
+    unique
+        .chunks(SET_SIZE)
+        .map(|chunk| {
+            // The search reports the longest keyword at a place, not the shorter ones of its
+            // set inside it (`Key` in `AccountKey`): a keyword wakes the rows of those too.
+            let wakes = chunk
                 .iter()
-                .filter(|(inner, _)| outer.contains(inner.as_str()))
-                .fold(0, |mask, (_, wake)| mask | wake)
+                .map(|(outer, _)| {
+                    let mut all: Vec<u32> = chunk
+                        .iter()
+                        .filter(|(inner, _)| outer.contains(inner.as_str()))
+                        .flat_map(|(_, w)| w.iter().copied())
+                        .collect();
+                    all.sort_unstable();
+                    all.dedup();
+                    all
+                })
+                .collect();
+            let automaton = AhoCorasickBuilder::new()
+                .match_kind(MatchKind::LeftmostLongest)
+                .build(chunk.iter().map(|(p, _)| p))
+                .expect("keyword automaton");
+            KeywordSet { automaton, wakes }
         })
-        .collect();
-    let automaton = AhoCorasickBuilder::new()
-        .match_kind(MatchKind::LeftmostLongest)
-        .build(unique.iter().map(|(p, _)| p))
-        .expect("keyword automaton");
-    Keywords { automaton, wakes }
+        .collect()
 }
 
 #[allow(
     clippy::expect_used,
-    reason = "the patterns are compiled in: a bad one fails every test, never a user's input"
+    reason = "the marker patterns are compiled in: a bad one fails every test"
 )]
-fn compile() -> Compiled {
-    assert!(RULES.len() < 63, "rule bits and the marker's share a u64");
-    let mut exact = vec![(MARKER_KEYWORD.to_owned(), MARKER_BIT)];
-    let mut words = Vec::new();
-    for (i, rule) in RULES.iter().enumerate() {
-        for &keyword in rule.keywords {
-            if is_word(keyword) {
-                let mut capitalised = keyword.to_owned();
-                capitalised[..1].make_ascii_uppercase();
-                for form in [
-                    keyword.to_owned(),
-                    keyword.to_ascii_uppercase(),
-                    capitalised,
-                ] {
-                    words.push((form, 1 << i));
+impl Compiled {
+    fn new(rules: Vec<Arc<Rule>>) -> Self {
+        let mut patterns = vec![(MARKER_KEYWORD.to_owned(), MARKER)];
+        for (i, rule) in rules.iter().enumerate() {
+            let row = u32::try_from(i).unwrap_or(MARKER - 1);
+            for keyword in &rule.keywords {
+                if is_word(keyword) {
+                    let mut capitalised = keyword.to_owned();
+                    capitalised[..1].make_ascii_uppercase();
+                    for form in [
+                        keyword.to_owned(),
+                        keyword.to_ascii_uppercase(),
+                        capitalised,
+                    ] {
+                        patterns.push((form, row));
+                    }
+                } else {
+                    patterns.push((keyword.to_owned(), row));
                 }
-            } else {
-                exact.push((keyword.to_owned(), 1 << i));
             }
         }
+        Compiled {
+            keywords: keyword_sets(patterns),
+            rules,
+            marker: Regex::new(r"\[secret: [a-z0-9-]+(?:, [^\]\r\n]*:[0-9]+)?\]").expect("marker"),
+            end_of_key: Regex::new(r"-{4,5} ?END (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)? ?-{4,5}")
+                .expect("end of key"),
+        }
     }
-    let rules = RULES
-        .iter()
-        .map(|rule| {
-            (
-                rule,
-                Regex::new(rule.pattern).expect("built-in secret pattern"),
-            )
-        })
-        .collect();
-    Compiled {
-        rules,
-        exact: keywords(exact),
-        words: keywords(words),
-        marker: Regex::new(r"\[secret: [a-z0-9-]+(?:, [^\]\r\n]*:[0-9]+)?\]").expect("marker"),
-        end_of_key: Regex::new(r"-{4,5} ?END (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)? ?-{4,5}")
-            .expect("end of key"),
+
+    /// The built-in rows with `added` among them: after the specific rows, before the
+    /// generic ones (which take whatever is left).
+    pub fn with(added: &SecretRules) -> Self {
+        let generic = |r: &Arc<Rule>| matches!(r.check, Check::Generic);
+        let mut rules: Vec<Arc<Rule>> = BUILT_IN.iter().filter(|r| !generic(r)).cloned().collect();
+        rules.extend(added.rules.iter().cloned());
+        rules.extend(BUILT_IN.iter().filter(|r| generic(r)).cloned());
+        Self::new(rules)
     }
 }
 
-pub(crate) static COMPILED: LazyLock<Compiled> = LazyLock::new(compile);
+/// The built-in rows, compiled once for the process.
+pub(crate) static COMPILED: LazyLock<Compiled> =
+    LazyLock::new(|| Compiled::with(&SecretRules::default()));
 
 /// A secret found in the text, before locations and the ignore file are applied.
 #[derive(Debug)]
 pub(crate) struct Suspect {
-    pub rule: &'static str,
+    pub rule: Arc<str>,
     /// What the marker replaces.
     pub span: std::ops::Range<usize>,
     /// Appended after the marker: the line breaks and line prefixes of a private key's body,
@@ -456,45 +435,49 @@ mod tests {
     use super::*;
 
     #[test]
-    fn every_pattern_compiles_and_names_its_secret() {
-        let compiled = &*COMPILED;
-        for (rule, regex) in &compiled.rules {
-            let named = regex.capture_names().flatten().any(|n| n == "s");
-            assert!(
-                named || matches!(rule.check, Check::Generic | Check::PrivateKey),
-                "{} has no group s",
-                rule.id
-            );
-        }
+    fn the_built_in_table_reads() {
+        assert!(BUILT_IN.len() > 30);
+        assert!(matches!(BUILT_IN.last().map(|r| &r.check), Some(Check::Generic)));
     }
 
     #[test]
     fn the_keyword_sets_stay_within_what_the_prefilter_takes() {
         // Past 64 patterns, or with one shorter than 3 bytes, the search runs without its
         // SIMD prefilter, several times slower (see benches/secrets.rs).
-        let compiled = &*COMPILED;
-        for set in [&compiled.exact, &compiled.words] {
-            assert!(set.automaton.patterns_len() <= 64);
+        for set in &COMPILED.keywords {
+            assert!(set.automaton.patterns_len() <= SET_SIZE);
             assert!(set.automaton.min_pattern_len() >= 3);
         }
     }
 
     #[test]
-    fn ids_are_kebab_case_and_listed() {
-        for rule in RULES {
-            assert!(
-                rule.id
-                    .bytes()
-                    .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-'),
-                "{}",
-                rule.id
-            );
-            assert!(RULE_IDS.contains(&rule.id), "{} not in RULE_IDS", rule.id);
-            assert!(!rule.keywords.is_empty(), "{}", rule.id);
+    fn ids_are_listed() {
+        for rule in BUILT_IN.iter() {
+            assert!(RULE_IDS.contains(&&*rule.id), "{} not in RULE_IDS", rule.id);
         }
-        for id in RULE_IDS {
-            let has_row = RULES.iter().any(|rule| rule.id == *id);
-            assert!(has_row || *id == "gcp-service-account", "{id} has no row");
+    }
+
+    #[test]
+    fn added_rows_are_checked() {
+        let ok = SecretRules::parse(
+            "[[rule]]\nid = \"acme-token\"\nkeywords = [\"acme_\"]\npattern = '(?P<s>acme_[0-9a-z]{32})'\n",
+            "x.toml",
+        )
+        .unwrap();
+        assert_eq!(ok.len(), 1);
+        for (text, says) in [
+            ("[[rule]]\nid = \"Acme\"\nkeywords = [\"acme_\"]\npattern = '(?P<s>x)'", "kebab-case"),
+            ("[[rule]]\nid = \"acme\"\nkeywords = []\npattern = '(?P<s>x)'", "no keywords"),
+            ("[[rule]]\nid = \"acme\"\nkeywords = [\"ac\"]\npattern = '(?P<s>x)'", "3 to 64"),
+            ("[[rule]]\nid = \"acme\"\nkeywords = [\"acme\"]\npattern = '(x'", "bad pattern"),
+            ("[[rule]]\nid = \"acme\"\nkeywords = [\"acme\"]\npattern = 'acme[0-9]+'", "group `s`"),
+            ("[[rule]]\nid = \"acme\"\nkeywords = [\"acme\"]\ncheck = \"generic\"", "token, opaque or named"),
+            ("[[rule]]\nid = \"acme\"\nkeywords = [\"acme\"]\ncheck = \"named\"", "needs `value`"),
+            ("[[rule]]\nid = \"acme\"\nkeywords = [\"acme\"]\npattern = '(?P<s>x)'\ncolour = 1", "unknown field"),
+            ("[[rule]]\nid = \"acme\"\nkeywords = [\"acme\"]\npattern = '(?P<s>x{1000}){1000}'", "bad pattern"),
+        ] {
+            let err = format!("{:#}", SecretRules::parse(text, "x.toml").unwrap_err());
+            assert!(err.contains(says) && err.contains("x.toml"), "{text}: {err}");
         }
     }
 }

@@ -6,71 +6,87 @@ use std::ops::Range;
 
 use regex::Captures;
 
-use super::generic::generic;
+use std::sync::Arc;
+
+use super::generic::{Site, generic, named};
 use super::private_key::private_keys;
-use super::rules::{COMPILED, Check, Compiled, Keywords, MARKER_BIT, Suspect};
+use super::rules::{Check, Compiled, KeywordSet, MARKER, Rule, Suspect};
 use super::value::{entropy, has_filler, is_placeholder, url_password};
 
 /// The secrets of `text`: sorted by position, never overlapping each other or a marker.
-pub(crate) fn candidates(text: &str) -> Vec<Suspect> {
-    let compiled = &*COMPILED;
+pub(crate) fn candidates(compiled: &Compiled, text: &str) -> Vec<Suspect> {
     let lines = flagged_lines(compiled, text);
     let mut found = Vec::new();
     // Markers this module wrote, and examples a rule recognised: no candidate may overlap.
     let mut blocked = Vec::new();
-    for (line, mask) in lines {
-        if mask & MARKER_BIT != 0 {
-            let base = line.start;
-            blocked.extend(
-                compiled
-                    .marker
-                    .find_iter(&text[line.clone()])
-                    .map(|m| base + m.start()..base + m.end()),
-            );
-        }
-        for (priority, (rule, regex)) in compiled.rules.iter().enumerate() {
-            if mask & (1 << priority) == 0 {
+    for (line, rows) in lines {
+        for &row in &rows {
+            if row == MARKER {
+                let base = line.start;
+                blocked.extend(
+                    compiled
+                        .marker
+                        .find_iter(&text[line.clone()])
+                        .map(|m| base + m.start()..base + m.end()),
+                );
                 continue;
             }
-            if rule.check == Check::PrivateKey {
-                private_keys(compiled, text, line.clone(), priority, &mut found);
+            let priority = row as usize;
+            let Some(rule) = compiled.rules.get(priority) else {
                 continue;
-            }
+            };
+            let suspect = |span: Range<usize>| Suspect {
+                rule: Arc::clone(&rule.id),
+                span,
+                tail: String::new(),
+                fingerprint_of: None,
+                priority,
+            };
             let slice = &text[line.clone()];
-            if rule.check == Check::Generic {
-                // A match inside the value read before is part of that value
-                // (`key=key=key=...`); reading it again would make a long line quadratic.
-                let mut read_to = 0;
-                for m in regex.find_iter(slice) {
-                    if m.start() < read_to {
-                        continue;
-                    }
-                    let assignment = generic(slice, m.range());
-                    read_to = assignment.end;
-                    if let Some(span) = assignment.secret {
-                        found.push(Suspect {
-                            rule: rule.id,
-                            span: line.start + span.start..line.start + span.end,
-                            tail: String::new(),
-                            fingerprint_of: None,
-                            priority,
-                        });
+            match &rule.check {
+                Check::PrivateKey => {
+                    private_keys(compiled, text, line.clone(), priority, &mut found);
+                }
+                Check::Generic | Check::Named { .. } => {
+                    // A match inside the value read before is part of that value
+                    // (`key=key=key=...`); reading it again would make a long line quadratic.
+                    let mut read_to = 0;
+                    for m in rule.regex.find_iter(slice) {
+                        let site = Site {
+                            text,
+                            line: line.clone(),
+                            assignment: line.start + m.start()..line.start + m.end(),
+                        };
+                        if site.assignment.start < read_to {
+                            continue;
+                        }
+                        let assignment = match &rule.check {
+                            Check::Named { min_entropy, value } => {
+                                named(&site, value, *min_entropy)
+                            }
+                            _ => generic(&site),
+                        };
+                        read_to = assignment.end;
+                        if let Some(span) = assignment.secret {
+                            let value = &text[span.clone()];
+                            if rule.public_values.contains(value) {
+                                blocked.push(span);
+                            } else {
+                                found.push(suspect(span));
+                            }
+                        }
                     }
                 }
-                continue;
-            }
-            for caps in regex.captures_iter(slice) {
-                let at = |span: Range<usize>| line.start + span.start..line.start + span.end;
-                match judge(rule.check, slice, &caps) {
-                    Verdict::Secret(span) => found.push(Suspect {
-                        rule: rule.id,
-                        span: at(span),
-                        tail: String::new(),
-                        fingerprint_of: None,
-                        priority,
-                    }),
-                    Verdict::Example(span) => blocked.push(at(span)),
-                    Verdict::No => {}
+                check => {
+                    for caps in rule.regex.captures_iter(slice) {
+                        let at =
+                            |span: Range<usize>| line.start + span.start..line.start + span.end;
+                        match judge(rule, check, slice, &caps) {
+                            Verdict::Secret(span) => found.push(suspect(at(span))),
+                            Verdict::Example(span) => blocked.push(at(span)),
+                            Verdict::No => {}
+                        }
+                    }
                 }
             }
         }
@@ -78,53 +94,58 @@ pub(crate) fn candidates(text: &str) -> Vec<Suspect> {
     resolve(found, blocked)
 }
 
-/// The lines holding a keyword, each with the rules it wakes: one pass over the text per
-/// keyword set, the two lists merged.
-fn flagged_lines(compiled: &Compiled, text: &str) -> Vec<(Range<usize>, u64)> {
-    let exact = lines_with(&compiled.exact, text);
-    let words = lines_with(&compiled.words, text);
-    let mut merged = Vec::with_capacity(exact.len() + words.len());
-    let (mut a, mut b) = (exact.into_iter().peekable(), words.into_iter().peekable());
-    loop {
-        let next = match (a.peek(), b.peek()) {
-            (Some(x), Some(y)) if x.0.start == y.0.start => {
-                let mask = y.1;
-                b.next();
-                a.next().map(|(line, m)| (line, m | mask))
-            }
-            (Some(x), Some(y)) if x.0.start < y.0.start => a.next(),
-            (Some(_), Some(_)) => b.next(),
-            (Some(_), None) => a.next(),
-            (None, _) => b.next(),
-        };
-        match next {
-            Some(line) => merged.push(line),
-            None => return merged,
+/// The lines holding a keyword, each with the rows it wakes (sorted, once each): one pass
+/// over the text per keyword set, the lists merged.
+fn flagged_lines(compiled: &Compiled, text: &str) -> Vec<(Range<usize>, Vec<u32>)> {
+    let mut hits: Vec<(usize, usize, u32)> = Vec::new();
+    for set in &compiled.keywords {
+        lines_with(set, text, &mut hits);
+    }
+    hits.sort_unstable();
+    hits.dedup();
+    let mut lines: Vec<(Range<usize>, Vec<u32>)> = Vec::new();
+    for (start, end, row) in hits {
+        match lines.last_mut() {
+            Some((line, rows)) if line.start == start => rows.push(row),
+            _ => lines.push((start..end, vec![row])),
         }
     }
+    lines
 }
 
-fn lines_with(keywords: &Keywords, text: &str) -> Vec<(Range<usize>, u64)> {
-    let mut lines: Vec<(Range<usize>, u64)> = Vec::new();
-    for m in keywords.automaton.find_iter(text) {
-        let wakes = keywords.wakes[m.pattern().as_usize()];
+/// Adds (line start, line end, row) for each row a keyword of `set` wakes; each once per
+/// line for this set.
+fn lines_with(set: &KeywordSet, text: &str, hits: &mut Vec<(usize, usize, u32)>) {
+    let mut current: Option<Range<usize>> = None;
+    let mut woken: Vec<u32> = Vec::new();
+    let flush = |line: &Option<Range<usize>>, woken: &mut Vec<u32>, hits: &mut Vec<_>| {
+        if let Some(line) = line {
+            woken.sort_unstable();
+            woken.dedup();
+            hits.extend(woken.drain(..).map(|row| (line.start, line.end, row)));
+        }
+    };
+    for m in set.automaton.find_iter(text) {
+        let wakes = &set.wakes[m.pattern().as_usize()];
         let at = m.start();
-        if let Some((line, mask)) = lines.last_mut()
+        if let Some(line) = &current
             && line.contains(&at)
         {
-            *mask |= wakes;
+            woken.extend_from_slice(wakes);
             continue;
         }
         // Keywords hold no line break and come in order, so a match is on a later line.
-        let from = match lines.last() {
-            Some((line, _)) if line.end <= at => line.end,
+        let from = match &current {
+            Some(line) if line.end <= at => line.end,
             _ => 0,
         };
+        flush(&current, &mut woken, hits);
         let start = text[from..at].rfind('\n').map_or(from, |i| from + i + 1);
         let end = text[at..].find('\n').map_or(text.len(), |i| at + i);
-        lines.push((start..end, wakes));
+        current = Some(start..end);
+        woken.extend_from_slice(wakes);
     }
-    lines
+    flush(&current, &mut woken, hits);
 }
 
 /// Keeps the candidates that win: earlier rules first, then earlier positions; anything
@@ -178,25 +199,28 @@ enum Verdict {
     No,
 }
 
-fn judge(check: Check, line: &str, caps: &Captures) -> Verdict {
+fn judge(rule: &Rule, check: &Check, line: &str, caps: &Captures) -> Verdict {
     let Some(s) = caps.name("s") else {
         return Verdict::No;
     };
     let value = s.as_str();
     match check {
+        _ if rule.public_values.contains(value) => Verdict::Example(s.range()),
         Check::Token {
             min_entropy,
             joined,
             needs_digit,
-            unless,
+            public_near,
         } => {
             if !standalone(line, s.range(), joined) {
                 Verdict::No
-            } else if entropy(value) >= min_entropy
+            } else if entropy(value) >= *min_entropy
                 && (!needs_digit || value.bytes().any(|b| b.is_ascii_digit()))
                 && !is_placeholder(value)
                 && !has_filler(value)
-                && !unless.iter().any(|u| around(line, s.range()).contains(u))
+                && !public_near
+                    .iter()
+                    .any(|u| around(line, s.range()).contains(u.as_str()))
             {
                 Verdict::Secret(s.range())
             } else {

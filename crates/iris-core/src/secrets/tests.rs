@@ -40,7 +40,7 @@ fn scanner() -> Scanner {
 fn each_rule_finds_its_kind_and_only_the_value_goes() {
     for (rule, line, secret) in samples() {
         let got = scanner().redact(&line);
-        let rules: Vec<&str> = got.findings.iter().map(|f| f.rule).collect();
+        let rules: Vec<&str> = got.findings.iter().map(|f| &*f.rule).collect();
         assert_eq!(rules, vec![rule], "{line}");
         assert!(!got.text.contains(&secret), "{rule}: {}", got.text);
         assert_eq!(
@@ -54,7 +54,7 @@ fn each_rule_finds_its_kind_and_only_the_value_goes() {
 #[test]
 fn every_rule_id_has_a_sample() {
     let ids: Vec<&str> = samples().iter().map(|(rule, ..)| *rule).collect();
-    for id in RULE_IDS {
+    for id in RULE_IDS.iter() {
         let covered = ids.contains(id) || matches!(*id, "private-key" | "gcp-service-account");
         assert!(covered, "{id} has no unit sample");
     }
@@ -394,7 +394,7 @@ fn the_ignore_file_lets_listed_findings_through() {
 #[test]
 fn display_of_a_finding() {
     let mut finding = Finding {
-        rule: "aws-access-key",
+        rule: "aws-access-key".into(),
         location: Some(Location {
             path: ".env".into(),
             line: 1,

@@ -17,7 +17,7 @@ pub struct Changes {
     /// Relevance of the staged files, in percent, by path.
     pub relevance: HashMap<String, u32>,
     /// The kind of secret each staged file adds, by path (only those that add one).
-    pub secrets: HashMap<String, &'static str>,
+    pub secrets: HashMap<String, std::sync::Arc<str>>,
     /// Whether the staged change is known to have content (so generating makes sense).
     pub has_staged: bool,
 }
@@ -33,7 +33,7 @@ pub struct FileEntry {
     /// Relevance in percent, once the staged diff has been scored.
     pub relevance: Option<u32>,
     /// The kind of secret its staged lines add (withheld from Iris), once scanned.
-    pub secret: Option<&'static str>,
+    pub secret: Option<std::sync::Arc<str>>,
 }
 
 impl Changes {

@@ -79,6 +79,7 @@ fn item<'a>(file: &FileEntry, width: usize, theme: &Theme) -> ListItem<'a> {
     // A file that stages a secret says so after its name: the secret is withheld from Iris.
     let secret = file
         .secret
+        .as_ref()
         .map(|kind| format!(" ⚠ {kind}"))
         .unwrap_or_default();
     let secret_width = crate::text::width(&secret);

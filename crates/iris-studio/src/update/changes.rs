@@ -28,7 +28,7 @@ pub(super) fn ranking_loaded(
         .collect();
     changes.secrets = ranked
         .iter()
-        .filter_map(|r| Some((r.path.clone(), r.secret?)))
+        .filter_map(|r| Some((r.path.clone(), r.secret.clone()?)))
         .collect();
     if changes.loading {
         // Until the status arrives, the list is the ranked staged files.
@@ -138,7 +138,7 @@ fn apply_relevance(changes: &mut Changes) {
             .get(&file.path)
             .copied()
             .or(file.relevance);
-        file.secret = changes.secrets.get(&file.path).copied();
+        file.secret = changes.secrets.get(&file.path).cloned();
     }
     changes.files.sort_by(|a, b| {
         b.relevance

@@ -125,7 +125,7 @@ fn withheld_secrets_are_counted_while_iris_works_and_told_when_she_is_done() {
     let mut state = loaded(Mode::COMMIT, vec![staged("src/lib.rs")]);
     let task = start_generation(&mut state);
     let finding = |line| Finding {
-        rule: "aws-access-key",
+        rule: "aws-access-key".into(),
         location: Some(Location {
             path: ".env".to_string(),
             line,
