@@ -66,8 +66,8 @@ pub struct IrisAgent {
     pub(crate) pr_template: Option<String>,
 }
 
-/// The scanner every request passes, with the repository's `.irissecretsignore`; `None` when
-/// the user turned the scan off.
+/// The scanner every request passes, with the rules the user and the project add and the
+/// repository's `.irissecretsignore`; `None` when the user turned the scan off.
 fn secret_scanner(
     config: &iris_config::Config,
     root: &std::path::Path,
@@ -78,7 +78,9 @@ fn secret_scanner(
     // A broken ignore file is the user's configuration to fix, like a broken config file.
     let ignore = iris_config::project::secrets_ignore(root)
         .map_err(|e| iris_config::ConfigError(format!("{e:#}")))?;
-    Ok(Some(Arc::new(Scanner::new(ignore))))
+    let added = iris_config::project::secret_rules(root)
+        .map_err(|e| iris_config::ConfigError(format!("{e:#}")))?;
+    Ok(Some(Arc::new(Scanner::with_rules(added, ignore))))
 }
 
 /// What a provider has refused (the JSON-schema option, an output budget above its model's

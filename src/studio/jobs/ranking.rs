@@ -64,7 +64,11 @@ fn secret_in(scanner: &Scanner, path: &str, added: &[&str]) -> Option<std::sync:
         diff.push_str(line);
         diff.push('\n');
     }
-    scanner.redact(&diff).findings.first().map(|f| f.rule.clone())
+    scanner
+        .redact(&diff)
+        .findings
+        .first()
+        .map(|f| f.rule.clone())
 }
 
 fn sorted(mut scored: Vec<Scored>) -> Vec<RankedFile> {

@@ -7,7 +7,10 @@ pub mod pr_template;
 use std::path::Path;
 
 use iris_core::commit_rules::{self, CommitRules, MAX_INPUT_BYTES, RulesError};
-use iris_core::secrets::{IGNORE_FILE_NAME, SecretsIgnore};
+use iris_core::secrets::{IGNORE_FILE_NAME, SecretRules, SecretsIgnore};
+
+/// A project's secret rules, added to the built-in ones, at its root.
+pub const SECRET_RULES_FILE: &str = ".irissecrets.toml";
 
 /// The rules of the first commit-rules configuration at `repo_root`
 /// ([`commit_rules::CONFIG_FILES`] order); `None` when there is none.
@@ -56,6 +59,20 @@ pub fn secrets_ignore(repo_root: &Path) -> anyhow::Result<SecretsIgnore> {
     }
 }
 
+/// The secret rules the user (`secrets.toml` beside the user config) and the project
+/// ([`SECRET_RULES_FILE`]) add to the built-in table; a broken file is an error naming it.
+pub fn secret_rules(repo_root: &Path) -> anyhow::Result<SecretRules> {
+    let mut rules = SecretRules::default();
+    let user = crate::user_config_dir().map(|dir| dir.join("secrets.toml"));
+    for path in user.into_iter().chain([repo_root.join(SECRET_RULES_FILE)]) {
+        let name = path.display().to_string();
+        if let Some(text) = read_bounded(&path, &name).map_err(|e| anyhow::anyhow!("{e}"))? {
+            rules.extend(SecretRules::parse(&text, &name)?);
+        }
+    }
+    Ok(rules)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -75,5 +92,17 @@ mod tests {
         std::fs::write(dir.path().join(IGNORE_FILE_NAME), "jwt:abc\n").unwrap();
         let err = secrets_ignore(dir.path()).unwrap_err().to_string();
         assert!(err.contains(".irissecretsignore:1"), "{err}");
+    }
+
+    #[test]
+    fn a_projects_secret_rules_are_read_and_checked() {
+        let dir = tempfile::tempdir().unwrap();
+        assert!(secret_rules(dir.path()).unwrap().is_empty());
+        let rule = "[[rule]]\nid = \"acme-key\"\nkeywords = [\"acme_\"]\npattern = '(?P<s>acme_[0-9a-f]{32})'\n";
+        std::fs::write(dir.path().join(SECRET_RULES_FILE), rule).unwrap();
+        assert_eq!(secret_rules(dir.path()).unwrap().len(), 1);
+        std::fs::write(dir.path().join(SECRET_RULES_FILE), "[[rule]]\nid = 1\n").unwrap();
+        let err = format!("{:#}", secret_rules(dir.path()).unwrap_err());
+        assert!(err.contains(SECRET_RULES_FILE), "{err}");
     }
 }

@@ -55,7 +55,7 @@ const METADATA_WORDS: &str = "\
 const NOT_SECRET_WORDS: &str = "\
     public pub publishable primary foreign sort partition cache idempotency lookup next page \
     pagination continuation cursor max num total input output prompt completion reasoning \
-    i18n translation locale csrf allow socket nonce pubkey publickey";
+    i18n translation locale csrf authenticity allow socket nonce pubkey publickey";
 
 const PASSWORD_WORDS: &str = "password passwd pwd passphrase";
 const KEY_WORDS: &str = "secret secrets token tokens credential credentials auth authorization";
@@ -110,14 +110,24 @@ fn words(name: &str) -> Vec<String> {
         .collect()
 }
 
+/// Whether a name can hold a secret at all: not one about a secret (its id, path, length,
+/// ...) nor one of a thing that is no credential (a public key, a cache key).
+fn names_a_value(name: &str) -> bool {
+    let lists = &*LISTS;
+    let words = words(name);
+    words
+        .last()
+        .is_some_and(|last| !lists.metadata.contains(last.as_str()))
+        && !words.iter().any(|w| lists.not_secret.contains(w.as_str()))
+}
+
 fn classify_name(name: &str) -> Option<Kind> {
+    if !names_a_value(name) {
+        return None;
+    }
     let lists = &*LISTS;
     let words = words(name);
     let last = words.last()?.as_str();
-    if lists.metadata.contains(last) || words.iter().any(|w| lists.not_secret.contains(w.as_str()))
-    {
-        return None;
-    }
     if words.iter().any(|w| lists.password.contains(w.as_str())) || last == "pass" {
         return Some(Kind::Password);
     }
@@ -169,6 +179,16 @@ pub(crate) struct Site<'a> {
 }
 
 impl Site<'_> {
+    /// The name the value is assigned to.
+    fn name(&self) -> &str {
+        let head = &self.text[self.assignment.clone()];
+        let len = head
+            .bytes()
+            .take_while(|b| b.is_ascii_alphanumeric() || b"_.-".contains(b))
+            .count();
+        &head[..len]
+    }
+
     fn line_text(&self) -> &str {
         &self.text[self.line.clone()]
     }
@@ -203,7 +223,10 @@ impl Site<'_> {
                 let rest = &self.text[(self.line.end + 1).min(self.text.len())..];
                 let mut lines = rest.split('\n');
                 let next = lines.next()?;
-                let close = lines.next()?.trim_start_matches(['+', '-', ' ']).trim_start();
+                let close = lines
+                    .next()?
+                    .trim_start_matches(['+', '-', ' '])
+                    .trim_start();
                 if !close.starts_with("</") {
                     return None;
                 }
@@ -236,9 +259,10 @@ pub(crate) fn generic(site: &Site) -> Assignment {
 }
 
 /// A `named` row: the value at `site`, a secret if its whole text has the row's shape and
-/// is random enough (not a placeholder or a filler).
+/// is random enough (not a placeholder).
 pub(crate) fn named(site: &Site, shape: &regex::Regex, min_entropy: f64) -> Assignment {
-    let Some(value) = site.value() else {
+    let value = site.value().filter(|_| names_a_value(site.name()));
+    let Some(value) = value else {
         return Assignment {
             secret: None,
             end: site.assignment.end,
@@ -252,10 +276,11 @@ pub(crate) fn named(site: &Site, shape: &regex::Regex, min_entropy: f64) -> Assi
         span.start += scheme;
         text = &text[scheme..];
     }
+    // No filler check: the vendor's name and the value's exact shape say more than a run
+    // of digits does; the entropy floor still refuses `0000...`.
     let secret = (shape.is_match(text)
         && entropy(text) >= min_entropy
         && !is_placeholder(text)
-        && !has_filler(text)
         && !is_reference(text))
     .then_some(span);
     Assignment {

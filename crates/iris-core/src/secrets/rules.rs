@@ -65,11 +65,9 @@ pub(crate) struct Rule {
 impl Rule {
     /// Whether the rule leaves this file alone.
     pub fn skips_path(&self, path: &str) -> bool {
-        self.paths.as_ref().is_some_and(|paths| {
-            paths
-                .matched_path_or_any_parents(path, false)
-                .is_ignore()
-        })
+        self.paths
+            .as_ref()
+            .is_some_and(|paths| paths.matched_path_or_any_parents(path, false).is_ignore())
     }
 }
 
@@ -149,7 +147,10 @@ fn compile_row(def: RuleDef) -> anyhow::Result<Rule> {
     let (check, pattern) = match def.check {
         CheckKind::Named | CheckKind::Generic => {
             if def.pattern.is_some() {
-                bail!("rule `{id}`: a {:?} row has no pattern: its keywords name the name", def.check);
+                bail!(
+                    "rule `{id}`: a {:?} row has no pattern: its keywords name the name",
+                    def.check
+                );
             }
             let pattern = generic::assignment_pattern(&def.keywords);
             let check = match def.check {
@@ -186,7 +187,12 @@ fn compile_row(def: RuleDef) -> anyhow::Result<Rule> {
     };
     let regex = regex("pattern", &pattern)?;
     let named_s = regex.capture_names().flatten().any(|n| n == "s");
-    if !named_s && !matches!(check, Check::PrivateKey | Check::Named { .. } | Check::Generic) {
+    if !named_s
+        && !matches!(
+            check,
+            Check::PrivateKey | Check::Named { .. } | Check::Generic
+        )
+    {
         bail!("rule `{id}`: the pattern has no group `s` (the secret): `(?P<s>...)`");
     }
     let paths = if def.paths.is_empty() {
@@ -198,7 +204,11 @@ fn compile_row(def: RuleDef) -> anyhow::Result<Rule> {
                 .add_line(None, path)
                 .with_context(|| format!("rule `{id}`: bad path pattern `{path}`"))?;
         }
-        Some(builder.build().with_context(|| format!("rule `{id}`: bad paths"))?)
+        Some(
+            builder
+                .build()
+                .with_context(|| format!("rule `{id}`: bad paths"))?,
+        )
     };
     Ok(Rule {
         id: Arc::from(def.id),
@@ -257,7 +267,10 @@ impl SecretRules {
         }
         let mut rules = Vec::new();
         for def in table.rule {
-            if !matches!(def.check, CheckKind::Token | CheckKind::Opaque | CheckKind::Named) {
+            if !matches!(
+                def.check,
+                CheckKind::Token | CheckKind::Opaque | CheckKind::Named
+            ) {
                 bail!(
                     "{file}: rule `{}`: check must be token, opaque or named (the others are \
                      built-in code)",
@@ -437,7 +450,10 @@ mod tests {
     #[test]
     fn the_built_in_table_reads() {
         assert!(BUILT_IN.len() > 30);
-        assert!(matches!(BUILT_IN.last().map(|r| &r.check), Some(Check::Generic)));
+        assert!(matches!(
+            BUILT_IN.last().map(|r| &r.check),
+            Some(Check::Generic)
+        ));
     }
 
     #[test]
@@ -466,18 +482,48 @@ mod tests {
         .unwrap();
         assert_eq!(ok.len(), 1);
         for (text, says) in [
-            ("[[rule]]\nid = \"Acme\"\nkeywords = [\"acme_\"]\npattern = '(?P<s>x)'", "kebab-case"),
-            ("[[rule]]\nid = \"acme\"\nkeywords = []\npattern = '(?P<s>x)'", "no keywords"),
-            ("[[rule]]\nid = \"acme\"\nkeywords = [\"ac\"]\npattern = '(?P<s>x)'", "3 to 64"),
-            ("[[rule]]\nid = \"acme\"\nkeywords = [\"acme\"]\npattern = '(x'", "bad pattern"),
-            ("[[rule]]\nid = \"acme\"\nkeywords = [\"acme\"]\npattern = 'acme[0-9]+'", "group `s`"),
-            ("[[rule]]\nid = \"acme\"\nkeywords = [\"acme\"]\ncheck = \"generic\"", "token, opaque or named"),
-            ("[[rule]]\nid = \"acme\"\nkeywords = [\"acme\"]\ncheck = \"named\"", "needs `value`"),
-            ("[[rule]]\nid = \"acme\"\nkeywords = [\"acme\"]\npattern = '(?P<s>x)'\ncolour = 1", "unknown field"),
-            ("[[rule]]\nid = \"acme\"\nkeywords = [\"acme\"]\npattern = '(?P<s>x{1000}){1000}'", "bad pattern"),
+            (
+                "[[rule]]\nid = \"Acme\"\nkeywords = [\"acme_\"]\npattern = '(?P<s>x)'",
+                "kebab-case",
+            ),
+            (
+                "[[rule]]\nid = \"acme\"\nkeywords = []\npattern = '(?P<s>x)'",
+                "no keywords",
+            ),
+            (
+                "[[rule]]\nid = \"acme\"\nkeywords = [\"ac\"]\npattern = '(?P<s>x)'",
+                "3 to 64",
+            ),
+            (
+                "[[rule]]\nid = \"acme\"\nkeywords = [\"acme\"]\npattern = '(x'",
+                "bad pattern",
+            ),
+            (
+                "[[rule]]\nid = \"acme\"\nkeywords = [\"acme\"]\npattern = 'acme[0-9]+'",
+                "group `s`",
+            ),
+            (
+                "[[rule]]\nid = \"acme\"\nkeywords = [\"acme\"]\ncheck = \"generic\"",
+                "token, opaque or named",
+            ),
+            (
+                "[[rule]]\nid = \"acme\"\nkeywords = [\"acme\"]\ncheck = \"named\"",
+                "needs `value`",
+            ),
+            (
+                "[[rule]]\nid = \"acme\"\nkeywords = [\"acme\"]\npattern = '(?P<s>x)'\ncolour = 1",
+                "unknown field",
+            ),
+            (
+                "[[rule]]\nid = \"acme\"\nkeywords = [\"acme\"]\npattern = '(?P<s>x{1000}){1000}'",
+                "bad pattern",
+            ),
         ] {
             let err = format!("{:#}", SecretRules::parse(text, "x.toml").unwrap_err());
-            assert!(err.contains(says) && err.contains("x.toml"), "{text}: {err}");
+            assert!(
+                err.contains(says) && err.contains("x.toml"),
+                "{text}: {err}"
+            );
         }
     }
 }

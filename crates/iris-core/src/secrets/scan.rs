@@ -262,7 +262,12 @@ fn around(line: &str, span: Range<usize>) -> &str {
 fn standalone(line: &str, span: Range<usize>, joined: &[u8]) -> bool {
     let bytes = line.as_bytes();
     let joins = |b: u8| b.is_ascii_alphanumeric() || joined.contains(&b);
-    let before = span.start.checked_sub(1).and_then(|i| bytes.get(i));
+    // A diff's `+` or `-` in front of the line is no part of the token.
+    let before = span
+        .start
+        .checked_sub(1)
+        .filter(|&i| !(i == 0 && matches!(bytes[0], b'+' | b'-')))
+        .and_then(|i| bytes.get(i));
     let after = bytes.get(span.end);
     !before.is_some_and(|&b| b != b'=' && joins(b)) && !after.is_some_and(|&b| joins(b))
 }

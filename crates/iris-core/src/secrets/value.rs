@@ -52,22 +52,33 @@ pub(crate) fn is_placeholder(value: &str) -> bool {
         || PLACEHOLDER_MARKS.iter().any(|m| value.contains(m))
 }
 
-/// A run of one character or a counting sequence (`aaaaaa`, `1234567`, `hijkl`): typed by
-/// hand, not drawn at random. Digits need a longer run: tokens with numeric parts (Slack's)
-/// hold short ones by chance.
+/// Runs of one character or counting sequences (`aaaaaa`, `1234567`, `hijkl`) over at least
+/// a fifth of the value: typed by hand, not drawn at random. One short run in a long token
+/// is chance or the format (`AAAA` in some vendors' tokens); digits need a longer run, as
+/// tokens with numeric parts (Slack's) hold short ones by chance.
 pub(crate) fn has_filler(value: &str) -> bool {
     let bytes = value.as_bytes();
     let (mut same, mut counting) = (1, 1);
-    for pair in bytes.windows(2) {
+    // Bytes inside a run long enough to count, each counted once.
+    let (mut covered, mut counted_to) = (0, 0);
+    for (i, pair) in bytes.windows(2).enumerate() {
         same = if pair[0] == pair[1] { same + 1 } else { 1 };
         let next = pair[0].is_ascii_alphanumeric() && pair[1] == pair[0].wrapping_add(1);
         counting = if next { counting + 1 } else { 1 };
-        let counted = if pair[1].is_ascii_digit() { 7 } else { 5 };
-        if same >= 6 || counting >= counted {
-            return true;
-        }
+        let needed = if pair[1].is_ascii_digit() { 7 } else { 5 };
+        let run = if same >= 6 {
+            same
+        } else if counting >= needed {
+            counting
+        } else {
+            continue;
+        };
+        let end = i + 2;
+        let start = (end - run).max(counted_to);
+        covered += end - start;
+        counted_to = end;
     }
-    false
+    covered > 0 && covered * 5 >= bytes.len()
 }
 
 /// Whole values that stand for no password at all.
@@ -104,6 +115,8 @@ pub(crate) fn url_password(password: &str, user: &str, host: &str) -> bool {
         && !is_empty_word(password)
         && !is_placeholder(password)
         && !password.bytes().all(|b| b == b'*' || b == b'x' || b == b'X')
+        // `[PASSWORD]`: a slot in documentation.
+        && !(password.starts_with('[') && password.ends_with(']'))
         // Default credentials of local services (`postgres:postgres`, `guest:guest`).
         && password != user
         // `cvs://:pserver:anoncvs@host`: no user, so no password either.
