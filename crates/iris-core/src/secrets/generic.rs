@@ -499,11 +499,39 @@ fn looks_like_path(value: &str) -> bool {
 /// `scram-sha-256`, `acme-prod-tls-2024`, `AES_256_GCM`, `_EllipticCurvePrivateKey`: words
 /// joined up, a name rather than a generated key.
 fn reads_as_words(value: &str) -> bool {
+    let value = without_version(value);
     let one_case = value.bytes().all(|b| !b.is_ascii_lowercase())
         || value.bytes().all(|b| !b.is_ascii_uppercase());
     let no_digit = !value.bytes().any(|b| b.is_ascii_digit());
     (one_case && value.contains(['-', '_', '.']) && word_runs(value) >= 3.0)
         || (is_ident(value) && no_digit && word_runs(value) >= 3.0)
+}
+
+/// `SalesResults-1.2` as `SalesResults`: a name with a version after it.
+fn without_version(value: &str) -> &str {
+    let tail = value
+        .bytes()
+        .rev()
+        .take_while(|b| b.is_ascii_digit() || *b == b'.')
+        .count();
+    let head = &value[..value.len() - tail];
+    let head = head.strip_suffix(['v', 'V']).unwrap_or(head);
+    match head.strip_suffix(['-', '_']) {
+        Some(name) if value[value.len() - tail..].contains('.') && !name.is_empty() => name,
+        _ => value,
+    }
+}
+
+/// A part of a token (between `-`, `_` and `.`) of 12 or more letters that spell words,
+/// `SlackAppConfigurationTokenHere` or `RANDOMSTRINGHERE`: a stand-in in a token's format.
+/// Random letters change case every other character; a random part that long almost
+/// always holds a digit.
+pub(crate) fn spells_words(token: &str) -> bool {
+    token.split(['-', '_', '.']).any(|part| {
+        let letters = part.len() >= 12 && part.bytes().all(|b| b.is_ascii_alphabetic());
+        let upper = part.bytes().all(|b| b.is_ascii_uppercase());
+        letters && (upper || word_runs(part) >= 3.5)
+    })
 }
 
 fn looks_random(value: &str, kind: Kind) -> bool {
@@ -594,6 +622,18 @@ mod tests {
         ] {
             assert_eq!(classify_name(name), None, "{name}");
         }
+    }
+
+    #[test]
+    fn words_in_a_token_and_versions_are_stand_ins() {
+        assert!(spells_words("xoxp-1-SlackAppConfigurationAccessTokenHere"));
+        assert!(spells_words("xoxp-1-RANDOMSTRINGHERE"));
+        assert!(!spells_words("xoxp-1-Mi0yLTM0MTQwNDE0MDE3Ni0z"));
+        assert!(!spells_words("ghp_QkVmXrTbNwHsLdPaCzYeUoJiGfRt"));
+        assert!(reads_as_words("SalesResults-1.2"));
+        assert!(!reads_as_words("Xk9fJ2mQ8vL3pR7t-1.2"));
+        assert_eq!(without_version("api-v2.1"), "api");
+        assert_eq!(without_version("build-2024"), "build-2024");
     }
 
     #[test]

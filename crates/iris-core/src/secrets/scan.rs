@@ -8,7 +8,7 @@ use regex::Captures;
 
 use std::sync::Arc;
 
-use super::generic::{Site, generic, named};
+use super::generic::{Site, generic, named, spells_words};
 use super::private_key::private_keys;
 use super::rules::{Check, Compiled, KeywordSet, MARKER, Rule, Suspect};
 use super::value::{entropy, has_filler, is_placeholder, url_password};
@@ -218,6 +218,7 @@ fn judge(rule: &Rule, check: &Check, line: &str, caps: &Captures) -> Verdict {
                 && (!needs_digit || value.bytes().any(|b| b.is_ascii_digit()))
                 && !is_placeholder(value)
                 && !has_filler(value)
+                && !spells_words(value)
                 && !public_near
                     .iter()
                     .any(|u| around(line, s.range()).contains(u.as_str()))
