@@ -55,17 +55,26 @@ fn one_file_each<'a>(
     (staging(&files), paths)
 }
 
-/// Iris reads every file, asks for the diff, then writes.
+/// Iris reads every file (at most 40 a turn: one streamed line of Ollama's wire holds a
+/// turn's calls, and rig reads it whole only up to a size), asks for the diff, then writes.
 fn reading(paths: &[String]) -> FakeProvider {
-    let reads = paths
-        .iter()
-        .map(|path| ("file_read".to_string(), json!({ "path": path })))
+    let mut steps: Vec<Step> = paths
+        .chunks(40)
+        .map(|chunk| {
+            Step::ToolCalls(
+                chunk
+                    .iter()
+                    .map(|path| ("file_read".to_string(), json!({ "path": path })))
+                    .collect(),
+            )
+        })
         .collect();
-    FakeProvider::start(vec![
-        Step::ToolCalls(reads),
-        Step::tool_call("git_diff", json!({"detail": "standard"})),
-        Step::text(commit_json("Add configuration", "Adds the settings files.")),
-    ])
+    steps.push(Step::tool_call("git_diff", json!({"detail": "standard"})));
+    steps.push(Step::text(commit_json(
+        "Add configuration",
+        "Adds the settings files.",
+    )));
+    FakeProvider::start(steps)
 }
 
 #[test]
@@ -99,7 +108,7 @@ fn no_secret_reaches(
     );
     success(&out);
     let requests = fake.requests();
-    assert_eq!(requests.len(), 3, "{wire:?}");
+    assert_eq!(requests.len(), paths.len().div_ceil(40) + 2, "{wire:?}");
     let text = sent(&requests);
     // A key block's secret is its body: none of its lines may arrive, whatever surrounds them.
     let mut reached = Vec::new();
@@ -122,7 +131,10 @@ fn no_secret_reaches(
         "{wire:?}: these reached the provider: {reached:?}"
     );
     // Each file's read result kept its line with a marker naming the kind and the place.
-    let results = requests[1].tool_results();
+    let results: Vec<(String, String)> = requests[1..]
+        .iter()
+        .flat_map(|r| r.tool_results())
+        .collect();
     for (i, (rule, _, _)) in leaks.iter().enumerate() {
         let path = format!("config/leak{i:02}.txt");
         let read = results
@@ -252,4 +264,74 @@ fn debug_traces_never_show_a_secret() {
     assert!(err.contains("tool call"), "{err}");
     assert!(!err.contains(&env), "{err}");
     assert!(err.contains("[secret: github-token"), "{err}");
+}
+
+#[test]
+fn the_user_and_the_project_add_rules_of_their_own_and_a_broken_one_is_named() {
+    let mut r = crate::common::secrets::Rng::new(77);
+    let project_token = format!("acme{}", r.pick(crate::common::secrets::HEX, 32));
+    let user_token = format!("corp{}", r.pick(crate::common::secrets::ALNUM, 24));
+    let files = vec![
+        (
+            "deploy.env".to_string(),
+            format!("ACME={project_token}\nCORP={user_token}\n"),
+        ),
+        (
+            "README.md".to_string(),
+            "# demo, now deployed\n".to_string(),
+        ),
+    ];
+    let repo = staging(&files);
+    let paths: Vec<String> = files.into_iter().map(|(p, _)| p).collect();
+    let rule = |id: &str, keyword: &str, body: &str| {
+        format!(
+            "[[rule]]\nid = \"{id}\"\nkeywords = [\"{keyword}\"]\npattern = '(?P<s>{keyword}{body})'\n"
+        )
+    };
+    // Neither token is of a kind the built-in table knows.
+    let fake = reading(&paths);
+    let out = run(&repo, &["gen", "--print"], &openai_env(&fake));
+    success(&out);
+    let text = sent(&fake.requests());
+    assert!(text.contains(&project_token) && text.contains(&user_token));
+
+    repo.write(
+        ".irissecrets.toml",
+        rule("acme-token", "acme", "[0-9a-f]{32}"),
+    );
+    let user_rules = repo.user_config_path().with_file_name("secrets.toml");
+    std::fs::create_dir_all(user_rules.parent().expect("dir")).expect("config dir");
+    std::fs::write(&user_rules, rule("corp-key", "corp", "[0-9A-Za-z]{24}")).expect("write");
+    let fake = reading(&paths);
+    let out = run(&repo, &["gen", "--print"], &openai_env(&fake));
+    success(&out);
+    let text = sent(&fake.requests());
+    assert!(
+        !text.contains(&project_token),
+        "the project's rule was not used"
+    );
+    assert!(!text.contains(&user_token), "the user's rule was not used");
+    assert!(
+        text.contains("ACME=[secret: acme-token, deploy.env:1]"),
+        "{text}"
+    );
+    assert!(
+        text.contains("CORP=[secret: corp-key, deploy.env:2]"),
+        "{text}"
+    );
+    let err = stderr(&out);
+    assert!(err.contains("acme-token at deploy.env:1"), "{err}");
+
+    // A rule whose pattern does not compile is a configuration error naming the file.
+    repo.write(
+        ".irissecrets.toml",
+        "[[rule]]\nid = \"acme-token\"\nkeywords = [\"acme\"]\npattern = '(?P<s>acme[0-9'\n",
+    );
+    let out = run(&repo, &["gen", "--print"], &openai_env(&reading(&paths)));
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    let err = stderr(&out);
+    assert!(
+        err.contains(".irissecrets.toml") && err.contains("acme-token"),
+        "{err}"
+    );
 }

@@ -110,6 +110,34 @@ fn words(name: &str) -> Vec<String> {
         .collect()
 }
 
+/// What a `named` row asks of an assignment.
+pub(crate) struct Named<'a> {
+    /// The vendor's names, one of which starts a word of the name.
+    pub keywords: &'a [String],
+    /// The shape of the whole value.
+    pub value: &'a regex::Regex,
+    pub min_entropy: f64,
+    /// The name must also say secret (key, token, password, ...): for shapes that ids share.
+    pub secret_name: bool,
+}
+
+/// `keyword` (any case) at the start of a word of `name`: `lob` in `LOB_KEY` and `myLobKey`,
+/// not in `globalKey` or `GLOBAL_KEY`.
+fn starts_a_word(name: &str, keyword: &str) -> bool {
+    // `-Dsonar.token=...`: a JVM system property.
+    let name = name.strip_prefix("-D").unwrap_or(name);
+    let lower = name.to_ascii_lowercase();
+    let keyword = keyword.to_ascii_lowercase();
+    let bytes = name.as_bytes();
+    lower.match_indices(&keyword).any(|(at, _)| {
+        let Some(&before) = at.checked_sub(1).and_then(|i| bytes.get(i)) else {
+            return true;
+        };
+        !before.is_ascii_alphabetic()
+            || (before.is_ascii_lowercase() && bytes[at].is_ascii_uppercase())
+    })
+}
+
 /// Whether a name can hold a secret at all: not one about a secret (its id, path, length,
 /// ...) nor one of a thing that is no credential (a public key, a cache key).
 fn names_a_value(name: &str) -> bool {
@@ -260,8 +288,12 @@ pub(crate) fn generic(site: &Site) -> Assignment {
 
 /// A `named` row: the value at `site`, a secret if its whole text has the row's shape and
 /// is random enough (not a placeholder).
-pub(crate) fn named(site: &Site, shape: &regex::Regex, min_entropy: f64) -> Assignment {
-    let value = site.value().filter(|_| names_a_value(site.name()));
+pub(crate) fn named(site: &Site, row: &Named) -> Assignment {
+    let name = site.name();
+    let fits = names_a_value(name)
+        && row.keywords.iter().any(|k| starts_a_word(name, k))
+        && (!row.secret_name || classify_name(name).is_some());
+    let value = site.value().filter(|_| fits);
     let Some(value) = value else {
         return Assignment {
             secret: None,
@@ -278,8 +310,8 @@ pub(crate) fn named(site: &Site, shape: &regex::Regex, min_entropy: f64) -> Assi
     }
     // No filler check: the vendor's name and the value's exact shape say more than a run
     // of digits does; the entropy floor still refuses `0000...`.
-    let secret = (shape.is_match(text)
-        && entropy(text) >= min_entropy
+    let secret = (row.value.is_match(text)
+        && entropy(text) >= row.min_entropy
         && !is_placeholder(text)
         && !is_reference(text))
     .then_some(span);
@@ -522,15 +554,33 @@ fn without_version(value: &str) -> &str {
     }
 }
 
-/// A part of a token (between `-`, `_` and `.`) of 12 or more letters that spell words,
-/// `SlackAppConfigurationTokenHere` or `RANDOMSTRINGHERE`: a stand-in in a token's format.
-/// Random letters change case every other character; a random part that long almost
-/// always holds a digit.
+/// A part of a token (between `-`, `_` and `.`) of 12 or more letters that are capitalised
+/// words, three at least (`SlackAppConfigurationTokenHere`): a stand-in in a token's format.
+/// Random letters change case every other character (about one random body in 100,000 reads
+/// so).
 pub(crate) fn spells_words(token: &str) -> bool {
     token.split(['-', '_', '.']).any(|part| {
-        let letters = part.len() >= 12 && part.bytes().all(|b| b.is_ascii_alphabetic());
-        let upper = part.bytes().all(|b| b.is_ascii_uppercase());
-        letters && (upper || word_runs(part) >= 3.5)
+        let bytes = part.as_bytes();
+        if bytes.len() < 12 || !bytes.iter().all(u8::is_ascii_alphabetic) {
+            return false;
+        }
+        let mut words = 0;
+        let mut i = 0;
+        while i < bytes.len() {
+            if !bytes[i].is_ascii_uppercase() {
+                return false;
+            }
+            let lower = bytes[i + 1..]
+                .iter()
+                .take_while(|b| b.is_ascii_lowercase())
+                .count();
+            if lower < 2 {
+                return false;
+            }
+            words += 1;
+            i += 1 + lower;
+        }
+        words >= 3
     })
 }
 
@@ -625,9 +675,53 @@ mod tests {
     }
 
     #[test]
+    fn the_line_shapes_of_config_files_and_code_are_read() {
+        use crate::secrets::{Scanner, SecretsIgnore};
+        use iris_testkit::secrets::{ALNUM, Rng};
+        let mut r = Rng::new(5);
+        let scanner = Scanner::new(SecretsIgnore::none());
+        let shapes = [
+            "var deployToken string = \"{s}\"",
+            "$deployToken .= \"{s}\";",
+            "DEPLOY_TOKEN ::= \"{s}\"",
+            "DEPLOY_TOKEN :::= \"{s}\"",
+            "DEPLOY_TOKEN ?= \"{s}\"",
+            "DEPLOY_TOKEN += {s}",
+            "System.setProperty(\"DEPLOY_TOKEN\", \"{s}\")",
+            "{\"config.ini\": \"DEPLOY_TOKEN={s}\\nBACKUP_ENABLED=true\"}",
+            "<deployToken>{s}</deployToken>",
+            "<deployToken>\n    {s}\n</deployToken>",
+            "  \"deployToken\" => \"{s}\"",
+        ];
+        for shape in shapes {
+            let secret = r.pick(ALNUM, 28);
+            let text = shape.replace("{s}", &secret);
+            let got = scanner.redact(&text);
+            assert!(!got.text.contains(&secret), "{text}");
+            assert_eq!(
+                got.text,
+                text.replace(&secret, "[secret: generic-secret]"),
+                "only the value goes"
+            );
+        }
+        // The same shapes around code or words keep their text.
+        for text in [
+            "var deployToken string = os.Getenv(\"DEPLOY_TOKEN\")",
+            "if (token > limit) { return; }",
+            "fields = [\"password\", \"confirm_password\"]",
+            "f(token, \"Xk9fJ2mQ8vL3pR7tQ1w\")",
+            "<deployToken>\n    ${DEPLOY_TOKEN}\n</deployToken>",
+            "\"bucket_key\": \"SalesResults-1.2\"",
+        ] {
+            assert_eq!(scanner.redact(text).text, text);
+        }
+    }
+
+    #[test]
     fn words_in_a_token_and_versions_are_stand_ins() {
         assert!(spells_words("xoxp-1-SlackAppConfigurationAccessTokenHere"));
-        assert!(spells_words("xoxp-1-RANDOMSTRINGHERE"));
+        assert!(!spells_words("AKIAQWERTYUIOPASDFGHJ"));
+        assert!(!spells_words("AIzajunkaMVY_uoQOPQZ"));
         assert!(!spells_words("xoxp-1-Mi0yLTM0MTQwNDE0MDE3Ni0z"));
         assert!(!spells_words("ghp_QkVmXrTbNwHsLdPaCzYeUoJiGfRt"));
         assert!(reads_as_words("SalesResults-1.2"));

@@ -37,7 +37,11 @@ pub(crate) enum Check {
     Opaque { joined: Vec<u8> },
     /// A value of the shape `value` (the whole value) assigned to a name that holds one of
     /// the rule's keywords, read as `generic-secret` reads assignments.
-    Named { min_entropy: f64, value: Regex },
+    Named {
+        min_entropy: f64,
+        value: Regex,
+        secret_name: bool,
+    },
     /// `-----BEGIN ... PRIVATE KEY-----` blocks, handled by their own code (the pattern is
     /// the BEGIN line).
     PrivateKey,
@@ -89,6 +93,8 @@ struct RuleDef {
     digit: bool,
     #[serde(default)]
     value: Option<String>,
+    #[serde(default)]
+    secret_name: bool,
     #[serde(default)]
     public_near: Vec<String>,
     #[serde(default)]
@@ -161,6 +167,7 @@ fn compile_row(def: RuleDef) -> anyhow::Result<Rule> {
                     Check::Named {
                         min_entropy: entropy,
                         value: regex("value", &format!("^(?:{value})$"))?,
+                        secret_name: def.secret_name,
                     }
                 }
                 _ => Check::Generic,
@@ -261,7 +268,7 @@ impl SecretRules {
     /// The rows of a file's text, checked (each pattern compiles, within bounds); `file`
     /// names it in errors.
     pub fn parse(text: &str, file: &str) -> anyhow::Result<Self> {
-        let table: Table = toml::from_str(text).with_context(|| format!("{file}"))?;
+        let table: Table = toml::from_str(text).with_context(|| file.to_owned())?;
         if table.rule.len() > MAX_ADDED_RULES {
             bail!("{file}: more than {MAX_ADDED_RULES} rules");
         }
@@ -470,6 +477,65 @@ mod tests {
     fn ids_are_listed() {
         for rule in BUILT_IN.iter() {
             assert!(RULE_IDS.contains(&&*rule.id), "{} not in RULE_IDS", rule.id);
+        }
+    }
+
+    #[test]
+    fn an_added_row_finds_its_kind_outside_the_paths_it_skips() {
+        use crate::secrets::{Scanner, SecretsIgnore};
+        let rows = SecretRules::parse(
+            "[[rule]]\nid = \"acme-token\"\nkeywords = [\"acme_\"]\n\
+             pattern = '(?P<s>acme_[0-9a-z]{20})'\npaths = [\"fixtures/\"]\n\
+             public_values = [\"acme_k3j9x0q2m7v5t8r1w4z6\"]\n",
+            "x.toml",
+        )
+        .unwrap();
+        let scanner = Scanner::with_rules(rows, SecretsIgnore::none());
+        let diff = |path: &str, token: &str| {
+            format!("diff --git a/{path} b/{path}\n+++ b/{path}\n@@ -0,0 +1 @@\n+KEY={token}\n")
+        };
+        let token = "acme_p4z8w1q7k2m9x3v6t0r5";
+        let got = scanner.redact(&diff("deploy.env", token));
+        assert_eq!(got.findings.len(), 1);
+        assert_eq!(&*got.findings[0].rule, "acme-token");
+        assert!(got.findings[0].location.is_some());
+        assert!(
+            scanner
+                .redact(&diff("fixtures/a.env", token))
+                .findings
+                .is_empty()
+        );
+        let public = "acme_k3j9x0q2m7v5t8r1w4z6";
+        assert!(
+            scanner
+                .redact(&diff("deploy.env", public))
+                .findings
+                .is_empty()
+        );
+        // The built-in scanner knows no such kind.
+        let plain = Scanner::new(SecretsIgnore::none());
+        assert!(plain.redact(&diff("deploy.env", token)).findings.is_empty());
+    }
+
+    #[test]
+    fn a_named_row_needs_the_vendor_in_a_name_that_holds_a_value() {
+        use crate::secrets::{Scanner, SecretsIgnore};
+        let scanner = Scanner::new(SecretsIgnore::none());
+        let uuid = "3f9c2b7e-81d4-4a6f-b0e5-c27d94a1f836";
+        for line in [
+            format!("SNYK_TOKEN={uuid}"),
+            format!("snykToken: \"{uuid}\""),
+        ] {
+            let got = scanner.redact(&line);
+            let rules: Vec<&str> = got.findings.iter().map(|f| &*f.rule).collect();
+            assert_eq!(rules, ["snyk-token"], "{line}");
+        }
+        for line in [
+            format!("snyk_org_id = \"{uuid}\""),
+            format!("request_id = \"{uuid}\""),
+            "SNYK_TOKEN=00000000-0000-0000-0000-000000000000".to_owned(),
+        ] {
+            assert!(scanner.redact(&line).findings.is_empty(), "{line}");
         }
     }
 

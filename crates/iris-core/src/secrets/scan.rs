@@ -8,7 +8,7 @@ use regex::Captures;
 
 use std::sync::Arc;
 
-use super::generic::{Site, generic, named, spells_words};
+use super::generic::{Named, Site, generic, named, spells_words};
 use super::private_key::private_keys;
 use super::rules::{Check, Compiled, KeywordSet, MARKER, Rule, Suspect};
 use super::value::{entropy, has_filler, is_placeholder, url_password};
@@ -61,9 +61,19 @@ pub(crate) fn candidates(compiled: &Compiled, text: &str) -> Vec<Suspect> {
                             continue;
                         }
                         let assignment = match &rule.check {
-                            Check::Named { min_entropy, value } => {
-                                named(&site, value, *min_entropy)
-                            }
+                            Check::Named {
+                                min_entropy,
+                                value,
+                                secret_name,
+                            } => named(
+                                &site,
+                                &Named {
+                                    keywords: &rule.keywords,
+                                    value,
+                                    min_entropy: *min_entropy,
+                                    secret_name: *secret_name,
+                                },
+                            ),
                             _ => generic(&site),
                         };
                         read_to = assignment.end;

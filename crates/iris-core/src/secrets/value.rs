@@ -48,7 +48,9 @@ static PLACEHOLDER_FORMS: LazyLock<Vec<String>> = LazyLock::new(|| {
 });
 
 pub(crate) fn is_placeholder(value: &str) -> bool {
-    PLACEHOLDER_FORMS.iter().any(|w| value.contains(w.as_str()))
+    // `...TokenHere`, `RANDOMSTRINGHERE`: a slot to fill.
+    ["here", "HERE", "Here"].iter().any(|h| value.ends_with(h))
+        || PLACEHOLDER_FORMS.iter().any(|w| value.contains(w.as_str()))
         || PLACEHOLDER_MARKS.iter().any(|m| value.contains(m))
 }
 
