@@ -4,6 +4,11 @@
 //! 20,000 of them (50 changed lines each), and prints for each: the median wall time of both
 //! commands (measured interleaved in the same run), their ratio, the peak memory of each
 //! process, and the size of our summary against the full unified diff.
+//!
+//! Then, at 2,000 staged files, the git layer side by side with the git command that answers
+//! the same question, medians of 9 interleaved runs each: `git_diff`'s summary against
+//! `git diff --cached --numstat`, `git_status` against `git status --porcelain`,
+//! `git_changed_files` against `git diff --cached --name-status`, and the ratios.
 //! Run: `cargo bench --bench git_diff` (it builds the release binary). Prints; asserts nothing.
 
 #[path = "support/generated.rs"]
@@ -40,6 +45,7 @@ fn main() {
         "summary",
         "share"
     );
+    let mut layer = Vec::new();
     for changed in [200, 2_000, 20_000] {
         stage_changes(repo, changed);
         let lines = numstat_lines(repo);
@@ -68,7 +74,68 @@ fn main() {
             summary,
             100.0 * summary as f64 / full_diff as f64
         );
+        if changed == 2_000 {
+            layer = git_layer(repo, iris);
+        }
     }
+    println!("\nthe git layer at 2,000 staged files, median of {LAYER_RUNS} interleaved runs:");
+    println!(
+        "{:<20} {:>8} {:<36} {:>8} {:>6}",
+        "iris tool", "ms", "git", "ms", "ratio"
+    );
+    for row in layer {
+        println!(
+            "{:<20} {:>8.1} {:<36} {:>8.1} {:>6.2}",
+            row.tool,
+            ms(row.ours),
+            row.git.join(" "),
+            ms(row.theirs),
+            row.ours.as_secs_f64() / row.theirs.as_secs_f64()
+        );
+    }
+}
+
+const LAYER_RUNS: usize = 9;
+
+struct LayerRow {
+    tool: &'static str,
+    git: &'static [&'static str],
+    ours: Duration,
+    theirs: Duration,
+}
+
+/// Each tool and its git command, run in turn `LAYER_RUNS` times.
+fn git_layer(repo: &Path, iris: &str) -> Vec<LayerRow> {
+    let pairs: [(&'static str, &'static str, &'static [&'static str]); 3] = [
+        (
+            "git_diff",
+            r#"{"detail":"summary"}"#,
+            &["git", "diff", "--cached", "--numstat"],
+        ),
+        ("git_status", "{}", &["git", "status", "--porcelain"]),
+        (
+            "git_changed_files",
+            "{}",
+            &["git", "diff", "--cached", "--name-status"],
+        ),
+    ];
+    let mut times: Vec<(Vec<Duration>, Vec<Duration>)> = vec![Default::default(); pairs.len()];
+    for _ in 0..LAYER_RUNS {
+        for ((tool, args, git), (ours, theirs)) in pairs.iter().zip(&mut times) {
+            theirs.push(measured(repo, git[0], &git[1..]).elapsed);
+            ours.push(measured(repo, iris, &["tool", tool, args]).elapsed);
+        }
+    }
+    pairs
+        .iter()
+        .zip(times)
+        .map(|((tool, _, git), (mut ours, mut theirs))| LayerRow {
+            tool,
+            git,
+            ours: median(&mut ours),
+            theirs: median(&mut theirs),
+        })
+        .collect()
 }
 
 fn ms(d: Duration) -> f64 {

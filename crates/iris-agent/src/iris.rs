@@ -233,7 +233,13 @@ impl IrisAgent {
 
     /// The output budget of one reply of a capability that `asked` for one: the configured
     /// one, or less if it asks less or the model refused more.
-    pub(crate) fn max_tokens(&self, asked: Option<u64>) -> u64 {
+    /// The output budget of one reply of `cap`: its own (the local one on a local server),
+    /// within the configured budget and what the provider refused.
+    pub(crate) fn max_tokens(&self, cap: &crate::capability::Capability) -> u64 {
+        let asked = match cap.local_output_tokens {
+            Some(local) if self.main.kind.is_local() => Some(local),
+            _ => cap.max_output_tokens,
+        };
         let budget = asked.map_or(self.settings.max_tokens, |asked| {
             asked.min(self.settings.max_tokens)
         });

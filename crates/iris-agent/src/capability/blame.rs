@@ -121,7 +121,7 @@ impl IrisAgent {
                     prompt: request(asked, &blame, &commits),
                     tools: self.main_tools(sink),
                     max_turns: self.settings.max_turns,
-                    max_tokens: self.max_tokens(cap.max_output_tokens),
+                    max_tokens: self.max_tokens(&cap),
                     schema: None,
                     stream: self.stream,
                 },

@@ -130,7 +130,7 @@ impl IrisAgent {
             prompt: message.to_string(),
             tools,
             max_turns: self.settings.max_turns,
-            max_tokens: self.max_tokens(cap.max_output_tokens),
+            max_tokens: self.max_tokens(&cap),
             schema: None,
             stream: self.stream,
         };

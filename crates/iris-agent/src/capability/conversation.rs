@@ -101,7 +101,7 @@ impl IrisAgent {
         sink: &EventSink,
     ) -> anyhow::Result<crate::RunOutput> {
         let mut schema = ask.schema.filter(|_| !self.learned.schema_refused());
-        let mut max_tokens = self.max_tokens(ask.cap.max_output_tokens);
+        let mut max_tokens = self.max_tokens(ask.cap);
         let mut tries = 0;
         loop {
             let attempt = Run {

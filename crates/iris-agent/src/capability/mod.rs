@@ -73,6 +73,10 @@ pub struct Capability {
     /// The most output tokens one reply needs (`max_output_tokens`; the configured budget
     /// applies when it is lower or this is unset).
     pub max_output_tokens: Option<u64>,
+    /// The budget for a local model (Ollama, an OpenAI-compatible server), when lower: a
+    /// brief answer needs no room for hidden reasoning there, and a model that rambles meets
+    /// the budget long before the run's deadline (`local_output_tokens`).
+    pub local_output_tokens: Option<u64>,
 }
 
 /// A capability file as written: every field optional so an override names only what it
@@ -85,6 +89,7 @@ struct CapabilityFile {
     output_type: Option<OutputType>,
     task_prompt: Option<String>,
     max_output_tokens: Option<u64>,
+    local_output_tokens: Option<u64>,
 }
 
 /// Where a capability's text came from, for error messages.
@@ -167,6 +172,7 @@ impl Capability {
                     output_type: file.output_type.or(base.output_type),
                     task_prompt: file.task_prompt.or(base.task_prompt),
                     max_output_tokens: file.max_output_tokens.or(base.max_output_tokens),
+                    local_output_tokens: file.local_output_tokens.or(base.local_output_tokens),
                 };
                 complete(name, merged, source)
             }
@@ -227,11 +233,15 @@ fn complete(
     .into_iter()
     .filter_map(|(field, absent)| absent.then_some(field))
     .collect();
-    if file.max_output_tokens == Some(0) {
-        return Err(invalid(
-            "max_output_tokens is 0; give a whole number of at least 1, or leave it out"
-                .to_string(),
-        ));
+    for (key, value) in [
+        ("max_output_tokens", file.max_output_tokens),
+        ("local_output_tokens", file.local_output_tokens),
+    ] {
+        if value == Some(0) {
+            return Err(invalid(format!(
+                "{key} is 0; give a whole number of at least 1, or leave it out"
+            )));
+        }
     }
     match file.output_type {
         Some(output_type) if missing.is_empty() => Ok(Capability {
@@ -240,6 +250,7 @@ fn complete(
             output_type,
             task_prompt,
             max_output_tokens: file.max_output_tokens,
+            local_output_tokens: file.local_output_tokens,
         }),
         _ => Err(invalid(format!("missing or empty: {}", missing.join(", ")))),
     }
@@ -318,6 +329,28 @@ mod tests {
         assert_eq!(capability.task_prompt, "Write a haiku about the diff.");
         assert_eq!(capability.output_type, OutputType::Commit);
         assert!(capability.description.contains("commit message"));
+        assert_eq!(
+            capability.local_output_tokens,
+            Some(2048),
+            "kept from the built-in"
+        );
+    }
+
+    #[test]
+    fn brief_capabilities_ask_a_local_model_for_a_brief_budget() {
+        for name in ["commit", "verify", "file_intent", "semantic_blame"] {
+            let capability = Capability::load(name, None).unwrap_or_else(|e| panic!("{e}"));
+            assert_eq!(capability.local_output_tokens, Some(2048), "{name}");
+        }
+        for name in ["review", "pr", "changelog", "release-notes", "chat"] {
+            let capability = Capability::load(name, None).unwrap_or_else(|e| panic!("{e}"));
+            assert_eq!(capability.local_output_tokens, None, "{name}");
+        }
+        let dir = user_dir_with("commit", "local_output_tokens = 0\n");
+        let err = Capability::load("commit", Some(dir.path()))
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("local_output_tokens is 0"), "{err}");
     }
 
     #[test]
