@@ -52,11 +52,7 @@ impl GitRepo {
         paths: &[String],
         map: impl Fn(&str) -> T + Sync,
     ) -> Result<Vec<T>> {
-        let changes: Vec<FileChange> = self
-            .diff(target, paths)?
-            .deltas()
-            .map(|d| FileChange::from_delta(&d))
-            .collect();
+        let changes = self.changes(target, paths)?;
         let workdir = matches!(target, DiffTarget::Unstaged | DiffTarget::WorkingTree);
         self.patches(&changes, workdir, &map)
     }
@@ -69,10 +65,10 @@ impl GitRepo {
     /// The files `target` changes, listed before any of their content is read, kept so that
     /// their lines can be read after without diffing again.
     pub fn change_list(&self, target: &DiffTarget) -> Result<ChangeList> {
-        let diff = self.diff(target, &[])?;
-        let (files, changes) = diff
-            .deltas()
-            .filter_map(|delta| Some((changed_file(&delta)?, FileChange::from_delta(&delta))))
+        let (files, changes) = self
+            .changes(target, &[])?
+            .into_iter()
+            .filter_map(|change| Some((changed_file(&change)?, change)))
             .unzip();
         Ok(ChangeList {
             files,
@@ -96,6 +92,22 @@ impl GitRepo {
                 map(file, added, removed)
             })
         })
+    }
+
+    /// The changes of `target` as plain data, in path order. The staged ones of the whole
+    /// index come from the index read directly when it can be (see `staged.rs`).
+    fn changes(&self, target: &DiffTarget, paths: &[String]) -> Result<Vec<FileChange>> {
+        if *target == DiffTarget::Staged
+            && paths.is_empty()
+            && let Some(changes) = self.staged_changes()?
+        {
+            return Ok(changes);
+        }
+        Ok(self
+            .diff(target, paths)?
+            .deltas()
+            .map(|d| FileChange::from_delta(&d))
+            .collect())
     }
 
     pub(super) fn diff(&self, target: &DiffTarget, paths: &[String]) -> Result<Diff<'_>> {
@@ -139,7 +151,7 @@ impl GitRepo {
         Ok(diff)
     }
 
-    fn head_tree(&self) -> Result<Option<Tree<'_>>> {
+    pub(super) fn head_tree(&self) -> Result<Option<Tree<'_>>> {
         self.head_commit()?
             .map(|commit| commit.tree().map_err(GitError::from))
             .transpose()
@@ -154,10 +166,10 @@ pub struct ChangeList {
 }
 
 /// One delta as a `git diff --name-status` entry; `None` for an unchanged one.
-fn changed_file(delta: &git2::DiffDelta<'_>) -> Option<ChangedFile> {
-    let new = delta.new_file().path_bytes().map(lossy);
-    let old = delta.old_file().path_bytes().map(lossy);
-    let (kind, conflicted) = match delta.status() {
+fn changed_file(change: &FileChange) -> Option<ChangedFile> {
+    let (old, new) = change.paths();
+    let (old, new) = (old.map(lossy), new.map(lossy));
+    let (kind, conflicted) = match change.status() {
         Delta::Added | Delta::Untracked => (ChangeKind::Added, false),
         Delta::Deleted => (ChangeKind::Deleted, false),
         Delta::Renamed => (ChangeKind::Renamed, false),

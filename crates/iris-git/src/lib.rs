@@ -16,6 +16,7 @@ mod blame;
 mod commit;
 mod diff;
 mod hooks;
+mod index_file;
 mod info;
 mod log;
 mod patch;
@@ -23,6 +24,7 @@ pub mod process;
 mod replay;
 mod show;
 mod stage;
+mod staged;
 mod status;
 
 use std::path::{Component, Path, PathBuf};

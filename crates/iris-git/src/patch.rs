@@ -48,6 +48,67 @@ impl FileChange {
             new: side(delta.new_file()),
         }
     }
+
+    /// A change between two stored sides (a tree and the index): `None` for a side that is
+    /// not there, as libgit2 writes it (the other side's path, a zero id, no mode).
+    pub(super) fn stored(status: Delta, old: Option<(&[u8], Oid, u32)>, new: Option<(&[u8], Oid, u32)>) -> Self {
+        let path = old.or(new).map(|(path, _, _)| path.to_vec());
+        let side = |side: Option<(&[u8], Oid, u32)>| match side {
+            Some((path, id, mode)) => FileSide {
+                path: Some(path.to_vec()),
+                id,
+                mode: file_mode(mode),
+                exists: true,
+            },
+            None => FileSide {
+                path: path.clone(),
+                id: Oid::ZERO_SHA1,
+                mode: FileMode::Unreadable,
+                exists: false,
+            },
+        };
+        Self {
+            status,
+            old: side(old),
+            new: side(new),
+        }
+    }
+
+    /// Every field, for comparing two ways of finding the same change.
+    #[cfg(test)]
+    pub(super) fn describe(&self) -> String {
+        let side = |s: &FileSide| {
+            format!(
+                "{}:{}:{:o}:{}",
+                String::from_utf8_lossy(s.path.as_deref().unwrap_or_default()),
+                s.id,
+                mode_bits(s.mode),
+                s.exists
+            )
+        };
+        format!("{:?} {} {}", self.status, side(&self.old), side(&self.new))
+    }
+
+    pub(super) fn status(&self) -> Delta {
+        self.status
+    }
+
+    /// The old and the new side's paths.
+    pub(super) fn paths(&self) -> (Option<&[u8]>, Option<&[u8]>) {
+        (self.old.path.as_deref(), self.new.path.as_deref())
+    }
+}
+
+/// A mode as the index and trees write it.
+fn file_mode(raw: u32) -> FileMode {
+    match raw {
+        0o040000 => FileMode::Tree,
+        0o100755 => FileMode::BlobExecutable,
+        0o100664 => FileMode::BlobGroupWritable,
+        0o120000 => FileMode::Link,
+        0o160000 => FileMode::Commit,
+        _ => FileMode::Blob,
+    }
 }
 
 impl GitRepo {
