@@ -10,13 +10,14 @@
 
 use git2::Oid;
 
-/// One stage-0 entry of the index: a path (in [`IndexFile::paths`]), its mode and its blob
-/// (or gitlink) id.
+/// One stage-0 entry of the index: its path, mode and blob (or gitlink) id, read through
+/// [`IndexFile`] (the bytes stay where the file put them).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct Entry {
     path: std::ops::Range<usize>,
     pub mode: u32,
-    pub id: Oid,
+    /// Where the id's bytes start in the file.
+    id_at: usize,
 }
 
 /// A directory of the cache tree: its tree id when still valid.
@@ -39,13 +40,24 @@ pub(crate) struct IndexFile {
     /// In the index's order (by path bytes).
     pub entries: Vec<Entry>,
     pub tree: Option<CacheTree>,
-    /// Every entry's path, one after the other: one allocation for all of them.
-    paths: Vec<u8>,
+    /// The file.
+    bytes: Vec<u8>,
+    /// Version 4 compresses paths against the previous one: they are written out here. In
+    /// earlier versions each path stands whole in the file.
+    paths: Option<Vec<u8>>,
 }
 
 impl IndexFile {
     pub fn path(&self, entry: &Entry) -> &[u8] {
-        &self.paths[entry.path.clone()]
+        let all = self.paths.as_deref().unwrap_or(&self.bytes);
+        &all[entry.path.clone()]
+    }
+
+    pub fn id(&self, entry: &Entry) -> Oid {
+        self.bytes
+            .get(entry.id_at..entry.id_at + HASH_LEN)
+            .and_then(|raw| Oid::from_bytes(raw).ok())
+            .unwrap_or(Oid::ZERO_SHA1)
     }
 }
 
@@ -59,7 +71,8 @@ const INTENT_TO_ADD: u16 = 0x2000;
 /// The index's entries and cache tree; `None` for anything but a plain index of version 2,
 /// 3 or 4 with SHA-1 ids, only stage-0 entries and no intent-to-add entry (conflicts and
 /// intent-to-add have their own rules in a diff; libgit2 keeps them).
-pub(crate) fn parse(bytes: &[u8]) -> Option<IndexFile> {
+pub(crate) fn parse(file: Vec<u8>) -> Option<IndexFile> {
+    let bytes = file.as_slice();
     let mut r = Reader { bytes, at: 0 };
     if r.take(4)? != b"DIRC" {
         return None;
@@ -70,13 +83,13 @@ pub(crate) fn parse(bytes: &[u8]) -> Option<IndexFile> {
     }
     let count = usize::try_from(r.u32()?).ok()?;
     let mut entries = Vec::with_capacity(count.min(bytes.len() / FIXED_LEN));
-    let mut paths: Vec<u8> = Vec::with_capacity(bytes.len() / 2);
+    let mut paths: Vec<u8> = Vec::new();
     let mut previous = 0..0;
     for _ in 0..count {
         let start = r.at;
         let fixed = r.take(FIXED_LEN)?;
         let mode = u32::from_be_bytes(fixed[24..28].try_into().ok()?);
-        let id = Oid::from_bytes(&fixed[40..40 + HASH_LEN]).ok()?;
+        let id_at = start + 40;
         let flags = u16::from_be_bytes(fixed[FIXED_LEN - 2..].try_into().ok()?);
         if flags & STAGE_MASK != 0 {
             return None;
@@ -90,28 +103,27 @@ pub(crate) fn parse(bytes: &[u8]) -> Option<IndexFile> {
                 return None;
             }
         }
-        let from = paths.len();
-        if version == 4 {
+        let path = if version == 4 {
+            let from = paths.len();
             let strip = r.varint()?;
             let keep = previous.len().checked_sub(strip)?;
             paths.extend_from_within(previous.start..previous.start + keep);
             paths.extend_from_slice(r.until_nul()?);
+            from..paths.len()
         } else {
-            paths.extend_from_slice(r.until_nul()?);
+            let from = r.at;
+            let len = r.until_nul()?.len();
             // Entries are padded with 1 to 8 NULs to a multiple of 8 bytes.
-            let len = r.at - start;
-            r.take((8 - len % 8) % 8)?;
-        }
+            let entry_len = r.at - start;
+            r.take((8 - entry_len % 8) % 8)?;
+            from..from + len
+        };
         // A sparse index stores whole directories as entries; a gitlink is a file here.
         if mode == 0o040000 {
             return None;
         }
-        previous = from..paths.len();
-        entries.push(Entry {
-            path: previous.clone(),
-            mode,
-            id,
-        });
+        previous = path.clone();
+        entries.push(Entry { path, mode, id_at });
     }
     let mut tree = None;
     // Extensions, then the trailing hash.
@@ -131,7 +143,8 @@ pub(crate) fn parse(bytes: &[u8]) -> Option<IndexFile> {
     Some(IndexFile {
         entries,
         tree,
-        paths,
+        paths: (version == 4).then_some(paths),
+        bytes: file,
     })
 }
 
@@ -209,12 +222,12 @@ mod tests {
 
     #[test]
     fn odd_bytes_are_refused_not_misread() {
-        assert_eq!(parse(b""), None);
-        assert_eq!(parse(b"DIRC\0\0\0\x05\0\0\0\0"), None, "version 5");
-        assert_eq!(parse(b"DIRC\0\0\0\x02\0\0\0\x01"), None, "an entry missing");
+        assert_eq!(parse(Vec::new()), None);
+        assert_eq!(parse(b"DIRC\0\0\0\x05\0\0\0\0".to_vec()), None, "version 5");
+        assert_eq!(parse(b"DIRC\0\0\0\x02\0\0\0\x01".to_vec()), None, "an entry missing");
         let mut huge = b"DIRC\0\0\0\x02\xff\xff\xff\xff".to_vec();
         huge.extend([0u8; 20]);
-        assert_eq!(parse(&huge), None, "four billion entries claimed");
+        assert_eq!(parse(huge), None, "four billion entries claimed");
     }
 
     #[test]

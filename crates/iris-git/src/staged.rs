@@ -29,7 +29,7 @@ impl GitRepo {
         let Ok(bytes) = std::fs::read(self.repo.path().join("index")) else {
             return Ok(None);
         };
-        let Some(index) = index_file::parse(&bytes).filter(|_| !sha256) else {
+        let Some(index) = index_file::parse(bytes).filter(|_| !sha256) else {
             return Ok(None);
         };
         let head = self.head_tree()?.map(|tree| tree.id());
@@ -110,7 +110,7 @@ fn compare(
                     h.seen = true;
                     (h.id, h.mode)
                 });
-                file_change(repo, path, old, Some((entry.id, entry.mode)), out)?;
+                file_change(repo, path, old, Some((index.id(entry), entry.mode)), out)?;
             }
             Some(slash) => {
                 let name = &rest[..slash];
