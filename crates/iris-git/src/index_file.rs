@@ -224,7 +224,11 @@ mod tests {
     fn odd_bytes_are_refused_not_misread() {
         assert_eq!(parse(Vec::new()), None);
         assert_eq!(parse(b"DIRC\0\0\0\x05\0\0\0\0".to_vec()), None, "version 5");
-        assert_eq!(parse(b"DIRC\0\0\0\x02\0\0\0\x01".to_vec()), None, "an entry missing");
+        assert_eq!(
+            parse(b"DIRC\0\0\0\x02\0\0\0\x01".to_vec()),
+            None,
+            "an entry missing"
+        );
         let mut huge = b"DIRC\0\0\0\x02\xff\xff\xff\xff".to_vec();
         huge.extend([0u8; 20]);
         assert_eq!(parse(huge), None, "four billion entries claimed");

@@ -51,7 +51,11 @@ impl FileChange {
 
     /// A change between two stored sides (a tree and the index): `None` for a side that is
     /// not there, as libgit2 writes it (the other side's path, a zero id, no mode).
-    pub(super) fn stored(status: Delta, old: Option<(&[u8], Oid, u32)>, new: Option<(&[u8], Oid, u32)>) -> Self {
+    pub(super) fn stored(
+        status: Delta,
+        old: Option<(&[u8], Oid, u32)>,
+        new: Option<(&[u8], Oid, u32)>,
+    ) -> Self {
         let path = old.or(new).map(|(path, _, _)| path.to_vec());
         let side = |side: Option<(&[u8], Oid, u32)>| match side {
             Some((path, id, mode)) => FileSide {

@@ -266,6 +266,38 @@ mod tests {
     }
 
     #[test]
+    fn the_cache_tree_is_read_with_the_entries() {
+        let repo = base();
+        let bytes = std::fs::read(repo.path().join(".git/index")).expect("index");
+        let index = index_file::parse(bytes).expect("a plain index");
+        assert_eq!(index.entries.len(), 10);
+        let head = repo.git(&["rev-parse", "HEAD^{tree}"]);
+        let tree = index
+            .tree
+            .as_ref()
+            .expect("git writes a cache tree on commit");
+        assert_eq!(
+            tree.id.map(|id| id.to_string()),
+            Some(head.trim().to_owned())
+        );
+        let src = repo.git(&["rev-parse", "HEAD:src"]);
+        let cached = tree.child(b"src").and_then(|c| c.id);
+        assert_eq!(cached.map(|id| id.to_string()), Some(src.trim().to_owned()));
+        let paths: Vec<&[u8]> = index.entries.iter().map(|e| index.path(e)).collect();
+        assert!(paths.contains(&"dir with space/é.txt".as_bytes()));
+        // Staging a file invalidates its directories, not the others.
+        repo.write("src/deep/x.rs", "x changed\n");
+        repo.git(&["add", "src/deep/x.rs"]);
+        let bytes = std::fs::read(repo.path().join(".git/index")).expect("index");
+        let tree = index_file::parse(bytes)
+            .and_then(|i| i.tree)
+            .expect("cache tree");
+        assert_eq!(tree.id, None);
+        assert_eq!(tree.child(b"src").and_then(|c| c.id), None);
+        assert!(tree.child(b"docs").and_then(|c| c.id).is_some());
+    }
+
+    #[test]
     fn additions_deletions_modes_links_and_submodules() {
         let repo = base();
         repo.write("src/deep/new.rs", "new\n");
@@ -294,7 +326,11 @@ mod tests {
             &format!("160000,{},vendor/sub", head.trim()),
         ]);
         let changes = direct(&repo).expect("read directly");
-        assert_eq!(changes.len(), 3, "a mode, a link for a file, a submodule: {changes:?}");
+        assert_eq!(
+            changes.len(),
+            3,
+            "a mode, a link for a file, a submodule: {changes:?}"
+        );
     }
 
     #[test]

@@ -148,7 +148,9 @@ fn porcelain_v2(out: &[u8]) -> Option<Vec<StatusEntry>> {
             }
             ("2 ", rest) => {
                 let parts: Vec<&str> = rest.splitn(9, ' ').collect();
-                let old = fields.next().map(|f| String::from_utf8_lossy(f).into_owned());
+                let old = fields
+                    .next()
+                    .map(|f| String::from_utf8_lossy(f).into_owned());
                 entry(parts.first()?, parts.get(8)?, old)?
             }
             ("u ", rest) => StatusEntry {
@@ -290,8 +292,14 @@ mod tests {
         let entries = both(&repo);
         let find = |path: &str| entries.iter().find(|e| e.path == path).cloned();
         let a = find("a.txt").expect("a");
-        assert_eq!((a.staged, a.unstaged), (Some(ChangeKind::Modified), Some(ChangeKind::Modified)));
-        assert_eq!(find("b.txt").and_then(|e| e.unstaged), Some(ChangeKind::Deleted));
+        assert_eq!(
+            (a.staged, a.unstaged),
+            (Some(ChangeKind::Modified), Some(ChangeKind::Modified))
+        );
+        assert_eq!(
+            find("b.txt").and_then(|e| e.unstaged),
+            Some(ChangeKind::Deleted)
+        );
         let moved = find("dir/moved.txt").expect("renamed");
         assert_eq!(moved.old_path.as_deref(), Some("dir/d.txt"));
         assert!(find("new/").is_some_and(|e| e.untracked), "{entries:?}");
