@@ -55,11 +55,15 @@ impl GitRepo {
     /// `git status --porcelain=v2 -z`, read; `None` when git is missing or fails.
     fn git_status_entries(&self) -> Option<Vec<StatusEntry>> {
         let root = self.repo.workdir()?;
-        let output = std::process::Command::new("git")
+        // Only a git from an absolute PATH entry: the repository cannot supply its own.
+        let git = super::process::find_on_path("git", &std::env::var_os("PATH")?)?;
+        let output = std::process::Command::new(git)
             .arg("-C")
             .arg(root)
-            // A status must not take the index's lock to refresh it while the user works.
-            .args(["--no-optional-locks", "status", "--porcelain=v2", "-z"])
+            // A status must not take the index's lock to refresh it while the user works,
+            // nor start a file-system monitor the repository's config names.
+            .args(["--no-optional-locks", "-c", "core.fsmonitor=false"])
+            .args(["status", "--porcelain=v2", "-z"])
             .args(["--untracked-files=normal", "--ignored=no"])
             .stdin(std::process::Stdio::null())
             .stderr(std::process::Stdio::null())
