@@ -48,15 +48,7 @@ fn a_detached_head() {
 #[test]
 fn a_merge_in_progress_with_a_conflict() {
     let repo = TestRepo::new();
-    repo.write("shared.txt", "base\n");
-    repo.commit_all("base");
-    repo.git(&["checkout", "-q", "-b", "other"]);
-    repo.write("shared.txt", "theirs\n");
-    repo.commit_all("theirs");
-    repo.git(&["checkout", "-q", "main"]);
-    repo.write("shared.txt", "ours\n");
-    repo.commit_all("ours");
-    let merge = repo.git_output(&["merge", "other"]);
+    let merge = repo.conflicting_merge("shared.txt");
     assert!(!merge.status.success(), "the merge must conflict");
 
     let status = repo.tool("git_status", "{}");

@@ -315,15 +315,7 @@ mod tests {
     #[test]
     fn a_conflict_reads_the_same_both_ways() {
         let repo = TestRepo::new();
-        repo.write("f.txt", "base\n");
-        repo.commit_all("base");
-        repo.git(&["checkout", "-q", "-b", "other"]);
-        repo.write("f.txt", "other\n");
-        repo.commit_all("other");
-        repo.git(&["checkout", "-q", "-"]);
-        repo.write("f.txt", "mine\n");
-        repo.commit_all("mine");
-        let _ = repo.git_output(&["merge", "-q", "other"]);
+        assert!(!repo.conflicting_merge("f.txt").status.success());
         let entries = both(&repo);
         assert!(entries.iter().any(|e| e.path == "f.txt" && e.conflicted));
     }

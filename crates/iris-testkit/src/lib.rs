@@ -114,6 +114,21 @@ impl TestRepo {
         self.git(&["rev-parse", "HEAD"]).trim().to_string()
     }
 
+    /// A merge of branch `other` into the current one that conflicts on `path` (each side
+    /// changed it from a common base); returns the merge's output.
+    pub fn conflicting_merge(&self, path: &str) -> Output {
+        self.write(path, "base\n");
+        self.commit_all("base");
+        let current = self.git(&["rev-parse", "--abbrev-ref", "HEAD"]);
+        self.git(&["checkout", "-q", "-b", "other"]);
+        self.write(path, "theirs\n");
+        self.commit_all("theirs");
+        self.git(&["checkout", "-q", current.trim()]);
+        self.write(path, "ours\n");
+        self.commit_all("ours");
+        self.git_output(&["merge", "other"])
+    }
+
     /// `path` committed with 30 lines, then lines 2 and 28 changed in the working tree (not
     /// staged): a change of two hunks. Returns the changed content.
     pub fn two_hunk_change(&self, path: &str) -> String {
