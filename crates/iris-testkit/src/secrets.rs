@@ -910,6 +910,24 @@ pub fn leaks_seeded(first_seed: u64) -> Vec<(&'static str, String, String)> {
     let s = cat("sha256", "~") + &r.pick(URLSAFE, 43);
     add("openshift-token", format!("    token: {s}"), s);
 
+    // A Kubernetes Secret: its data is secret whatever it looks like.
+    let s = r.pick(BASE64, 24) + "==";
+    add(
+        "kubernetes-secret",
+        format!(
+            "apiVersion: v1\nkind: Secret\nmetadata:\n  name: db-credentials\n  namespace: shop\ntype: Opaque\ndata:\n  DB_PASSWORD: {s}\n"
+        ),
+        s,
+    );
+    let s = r.pick(ALNUM, 14);
+    add(
+        "kubernetes-secret",
+        format!(
+            "---\napiVersion: v1\nkind: \"Secret\"\nmetadata:\n  name: smtp\nstringData:\n  relay-login: \"{s}\"\n---\napiVersion: v1\nkind: Service\nmetadata:\n  name: smtp\n"
+        ),
+        s,
+    );
+
     let s = cat("pp", "lx-") + &r.pick(ALNUM, 48);
     add("perplexity-key", format!("PERPLEXITY_API_KEY={s}"), s);
     let s = cat("pp", "lx-") + &r.pick(ALNUM, 48);
@@ -1611,6 +1629,14 @@ pub fn lookalikes() -> Vec<(&'static str, String)> {
         (
             "Mapbox style URL",
             "  style: 'mapbox://styles/mapbox/streets-v12',".into(),
+        ),
+        (
+            "Kubernetes ConfigMap data",
+            "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: app\ndata:\n  LOG_LEVEL: debug\n  FEATURE_FLAGS: c2VhcmNoLGNoZWNrb3V0\n".into(),
+        ),
+        (
+            "Kubernetes Secret templated by Helm",
+            "apiVersion: v1\nkind: Secret\nmetadata:\n  name: {{ .Release.Name }}-db\ndata:\n  password: {{ .Values.db.password | b64enc | quote }}\n  user: \"{{ .Values.db.user }}\"\n".into(),
         ),
     ]
 }

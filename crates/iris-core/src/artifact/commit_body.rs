@@ -102,6 +102,13 @@ fn reflow(lines: &[&str], hang: usize) -> Vec<String> {
         }
         text.push_str(line);
     }
+    // Lines joined into one that opens like a list item (`*` then `0` on the next line) read
+    // as a list item when wrapped again: they hang as one now, so a second pass changes
+    // nothing.
+    let hang = match hang {
+        0 => list_item_indent(&text),
+        hang => hang,
+    };
     let hanging = if hang > 0 {
         " ".repeat(hang)
     } else {
@@ -384,6 +391,14 @@ mod tests {
         // A known trailer in the middle of prose is not joined either.
         let mid = format!("{long}\nFixes: #12\n{long}");
         assert!(wrapped(&mid).contains("\nFixes: #12\n"));
+    }
+
+    #[test]
+    fn lines_joined_into_a_list_item_hang_as_one() {
+        let long = "x".repeat(75);
+        let once = wrap_body(&format!("*\n0\n{long}"));
+        assert_eq!(once, format!("* 0\n  {long}"));
+        assert_eq!(wrap_body(&once), once);
     }
 
     #[test]

@@ -10,6 +10,7 @@
 
 mod generic;
 mod ignore;
+mod kubernetes;
 mod locate;
 mod private_key;
 mod rules;

@@ -45,6 +45,8 @@ pub(crate) enum Check {
     /// `-----BEGIN ... PRIVATE KEY-----` blocks, handled by their own code (the pattern is
     /// the BEGIN line).
     PrivateKey,
+    /// The `data:` values of a Kubernetes Secret manifest (the pattern is its `kind` line).
+    KubernetesSecret,
     /// The password of `scheme://user:password@host`.
     UrlPassword,
     /// A random-looking value assigned to a secret-sounding name.
@@ -111,6 +113,7 @@ enum CheckKind {
     Opaque,
     Named,
     PrivateKey,
+    KubernetesSecret,
     UrlPassword,
     Generic,
 }
@@ -181,6 +184,7 @@ fn compile_row(def: RuleDef) -> anyhow::Result<Rule> {
             let check = match kind {
                 CheckKind::Opaque => Check::Opaque { joined },
                 CheckKind::PrivateKey => Check::PrivateKey,
+                CheckKind::KubernetesSecret => Check::KubernetesSecret,
                 CheckKind::UrlPassword => Check::UrlPassword,
                 _ => Check::Token {
                     min_entropy: entropy,
@@ -197,7 +201,7 @@ fn compile_row(def: RuleDef) -> anyhow::Result<Rule> {
     if !named_s
         && !matches!(
             check,
-            Check::PrivateKey | Check::Named { .. } | Check::Generic
+            Check::PrivateKey | Check::KubernetesSecret | Check::Named { .. } | Check::Generic
         )
     {
         bail!("rule `{id}`: the pattern has no group `s` (the secret): `(?P<s>...)`");

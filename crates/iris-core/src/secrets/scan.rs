@@ -9,6 +9,7 @@ use regex::Captures;
 use std::sync::Arc;
 
 use super::generic::{Named, Site, generic, named, spells_words};
+use super::kubernetes::kubernetes_secrets;
 use super::private_key::private_keys;
 use super::rules::{Check, Compiled, KeywordSet, MARKER, Rule, Suspect};
 use super::value::{entropy, has_filler, is_placeholder, url_password};
@@ -46,6 +47,11 @@ pub(crate) fn candidates(compiled: &Compiled, text: &str) -> Vec<Suspect> {
             match &rule.check {
                 Check::PrivateKey => {
                     private_keys(compiled, text, line.clone(), priority, &mut found);
+                }
+                Check::KubernetesSecret => {
+                    if rule.regex.is_match(slice) {
+                        kubernetes_secrets(text, line.clone(), &rule.id, priority, &mut found);
+                    }
                 }
                 Check::Generic | Check::Named { .. } => {
                     // A match inside the value read before is part of that value
