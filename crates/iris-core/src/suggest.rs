@@ -14,20 +14,25 @@ pub fn closest<'a>(name: &str, candidates: impl IntoIterator<Item = &'a str>) ->
 
 /// Levenshtein distance in characters.
 pub fn edit_distance(a: &str, b: &str) -> usize {
+    let a: Vec<char> = a.chars().collect();
     let b: Vec<char> = b.chars().collect();
-    let mut row: Vec<usize> = (0..=b.len()).collect();
-    for (i, ca) in a.chars().enumerate() {
-        let mut diagonal = row[0];
-        row[0] = i + 1;
-        for (j, cb) in b.iter().enumerate() {
-            let above = row[j + 1];
-            row[j + 1] = (above + 1)
-                .min(row[j] + 1)
-                .min(diagonal + usize::from(ca != *cb));
-            diagonal = above;
+    levenshtein(&a, &b)
+}
+
+/// Levenshtein distance between two sequences (of characters, of words): insertions,
+/// deletions and substitutions of one item, two rows at a time.
+pub fn levenshtein<T: PartialEq>(a: &[T], b: &[T]) -> usize {
+    let mut previous: Vec<usize> = (0..=b.len()).collect();
+    let mut current = vec![0; b.len() + 1];
+    for (i, item) in a.iter().enumerate() {
+        current[0] = i + 1;
+        for (j, other) in b.iter().enumerate() {
+            let substitute = previous[j] + usize::from(item != other);
+            current[j + 1] = substitute.min(previous[j + 1] + 1).min(current[j] + 1);
         }
+        std::mem::swap(&mut previous, &mut current);
     }
-    row[b.len()]
+    previous[b.len()]
 }
 
 #[cfg(test)]

@@ -14,22 +14,7 @@ pub fn word_distance(a: &str, b: &str) -> f64 {
     if longer == 0 {
         return 0.0;
     }
-    edits(&a, &b) as f64 / longer as f64
-}
-
-/// Levenshtein distance over words, two rows at a time.
-fn edits(a: &[&str], b: &[&str]) -> usize {
-    let mut previous: Vec<usize> = (0..=b.len()).collect();
-    let mut current = vec![0; b.len() + 1];
-    for (i, word) in a.iter().enumerate() {
-        current[0] = i + 1;
-        for (j, other) in b.iter().enumerate() {
-            let substitute = previous[j] + usize::from(word != other);
-            current[j + 1] = substitute.min(previous[j + 1] + 1).min(current[j] + 1);
-        }
-        std::mem::swap(&mut previous, &mut current);
-    }
-    previous[b.len()]
+    crate::suggest::levenshtein(&a, &b) as f64 / longer as f64
 }
 
 #[cfg(test)]

@@ -6,6 +6,7 @@ use std::collections::HashSet;
 use std::ops::Range;
 use std::sync::LazyLock;
 
+use super::locate::line_body;
 use super::value::{entropy, has_filler, is_empty_word, is_placeholder, is_reference};
 
 /// What the name a value is assigned to says about it.
@@ -110,12 +111,11 @@ fn words(name: &str) -> Vec<String> {
         .collect()
 }
 
-/// What a `named` row asks of an assignment.
-pub(crate) struct Named<'a> {
-    /// The vendor's names, one of which starts a word of the name.
-    pub keywords: &'a [String],
+/// What a `named` row asks of the value assigned to a name holding one of its keywords.
+#[derive(Debug, Clone)]
+pub(crate) struct Named {
     /// The shape of the whole value.
-    pub value: &'a regex::Regex,
+    pub value: regex::Regex,
     pub min_entropy: f64,
     /// The name must also say secret (key, token, password, ...): for shapes that ids share.
     pub secret_name: bool,
@@ -251,14 +251,11 @@ impl Site<'_> {
                 let rest = &self.text[(self.line.end + 1).min(self.text.len())..];
                 let mut lines = rest.split('\n');
                 let next = lines.next()?;
-                let close = lines
-                    .next()?
-                    .trim_start_matches(['+', '-', ' '])
-                    .trim_start();
-                if !close.starts_with("</") {
+                if !line_body(lines.next()?).1.trim_start().starts_with("</") {
                     return None;
                 }
-                let lead = next.len() - next.trim_start_matches(['+', '-', ' ', '\t']).len();
+                let (at, body) = line_body(next);
+                let lead = at + body.len() - body.trim_start().len();
                 let value = next[lead..].trim_end();
                 let from = self.line.end + 1 + lead;
                 (!value.is_empty() && !value.contains(char::is_whitespace)).then_some(Value {
@@ -274,10 +271,19 @@ impl Site<'_> {
 /// `generic-secret`: the value at `site`, a secret if the name sounds secret and the value
 /// looks random.
 pub(crate) fn generic(site: &Site) -> Assignment {
-    match site.value() {
+    assess(site, site.value(), |value| secret_in(site, value))
+}
+
+/// What `judge` makes of the value, and where it ends (the assignment's end without one).
+fn assess(
+    site: &Site,
+    value: Option<Value>,
+    judge: impl FnOnce(Value) -> Option<Range<usize>>,
+) -> Assignment {
+    match value {
         Some(value) => Assignment {
             end: value.span.end,
-            secret: secret_in(site, value),
+            secret: judge(value),
         },
         None => Assignment {
             secret: None,
@@ -286,39 +292,35 @@ pub(crate) fn generic(site: &Site) -> Assignment {
     }
 }
 
+/// A quoted value's span past a leading `Bearer `, `Basic ` or `Token `: in
+/// `"Authorization": "Bearer <token>"` the token is the secret.
+fn past_scheme(text: &str, value: &Value) -> Range<usize> {
+    let scheme = if value.quoted {
+        auth_scheme(&text[value.span.clone()]).unwrap_or(0)
+    } else {
+        0
+    };
+    value.span.start + scheme..value.span.end
+}
+
 /// A `named` row: the value at `site`, a secret if its whole text has the row's shape and
 /// is random enough (not a placeholder).
-pub(crate) fn named(site: &Site, row: &Named) -> Assignment {
+pub(crate) fn named(site: &Site, keywords: &[String], row: &Named) -> Assignment {
     let name = site.name();
     let fits = names_a_value(name)
-        && row.keywords.iter().any(|k| starts_a_word(name, k))
+        && keywords.iter().any(|k| starts_a_word(name, k))
         && (!row.secret_name || classify_name(name).is_some());
-    let value = site.value().filter(|_| fits);
-    let Some(value) = value else {
-        return Assignment {
-            secret: None,
-            end: site.assignment.end,
-        };
-    };
-    let mut span = value.span.clone();
-    let mut text = &site.text[span.clone()];
-    if value.quoted
-        && let Some(scheme) = auth_scheme(text)
-    {
-        span.start += scheme;
-        text = &text[scheme..];
-    }
-    // No filler check: the vendor's name and the value's exact shape say more than a run
-    // of digits does; the entropy floor still refuses `0000...`.
-    let secret = (row.value.is_match(text)
-        && entropy(text) >= row.min_entropy
-        && !is_placeholder(text)
-        && !is_reference(text))
-    .then_some(span);
-    Assignment {
-        secret,
-        end: value.span.end,
-    }
+    assess(site, site.value().filter(|_| fits), |value| {
+        let span = past_scheme(site.text, &value);
+        let text = &site.text[span.clone()];
+        // No filler check: the vendor's name and the value's exact shape say more than a
+        // run of digits does; the entropy floor still refuses `0000...`.
+        (row.value.is_match(text)
+            && entropy(text) >= row.min_entropy
+            && !is_placeholder(text)
+            && !is_reference(text))
+        .then_some(span)
+    })
 }
 
 fn secret_in(site: &Site, value: Value) -> Option<Range<usize>> {
@@ -329,31 +331,23 @@ fn secret_in(site: &Site, value: Value) -> Option<Range<usize>> {
     let line = site.text;
     let assignment = site.assignment.clone();
     let head = &line[assignment.clone()];
-    let name_len = head
-        .bytes()
-        .take_while(|b| b.is_ascii_alphanumeric() || b"_.-".contains(b))
-        .count();
-    let kind = classify_name(&head[..name_len])?;
-    let mut span = value.span;
-    let mut text = &line[span.clone()];
+    let name = site.name();
+    let kind = classify_name(name)?;
+    let span = past_scheme(line, &value);
+    let text = &line[span.clone()];
     if value.quoted {
         // `"%s:%s" % (a, b)`, `"{}".format(x)`, `"a" + b`: the string is a template.
-        let rest = line.get(span.end + 1..).unwrap_or("");
+        let rest = line.get(value.span.end + 1..).unwrap_or("");
         let after = rest.split('\n').next().unwrap_or("").trim_start();
         if after.starts_with(['%', '+']) || after.starts_with(".format(") {
             return None;
         }
-        // `"Authorization": "Bearer <token>"`: the token is the secret.
-        if let Some(scheme) = auth_scheme(text) {
-            span.start += scheme;
-            text = &text[scheme..];
-        }
     } else {
         // `API_KEY=value` as in an env file or a shell: an upper-case name, `=` and the
         // value with nothing between them. What follows is data, never code.
-        let env_style = &head[name_len..] == "="
+        let env_style = &head[name.len()..] == "="
             && span.start == assignment.end
-            && !head[..name_len].bytes().any(|b| b.is_ascii_lowercase());
+            && !name.bytes().any(|b| b.is_ascii_lowercase());
         if !env_style && looks_like_code(text) {
             return None;
         }

@@ -9,6 +9,7 @@
 use std::ops::Range;
 use std::sync::Arc;
 
+use super::locate::line_body;
 use super::rules::Suspect;
 use super::value::{is_placeholder, is_reference};
 
@@ -29,17 +30,9 @@ pub(crate) fn kubernetes_secrets(
     // whose value is a block scalar (`key: |`) being read.
     let mut block: Option<usize> = None;
     let mut scalar: Option<usize> = None;
-    let mut push = |span: Range<usize>| {
-        found.push(Suspect {
-            rule: Arc::clone(rule),
-            span,
-            tail: String::new(),
-            fingerprint_of: None,
-            priority,
-        });
-    };
+    let mut push = |span: Range<usize>| found.push(Suspect::new(rule, span, priority));
     for line in lines {
-        let (body_at, body) = body(&text[line.clone()]);
+        let (body_at, body) = line_body(&text[line.clone()]);
         let indent = body.len() - body.trim_start().len();
         let trimmed = body.trim();
         if trimmed.is_empty() || trimmed.starts_with('#') {
@@ -76,7 +69,8 @@ enum Value {
 /// The lines of the YAML document around `kind`: from the `---` above (or `ABOVE` lines up)
 /// to the `---` below (or `BELOW` lines down).
 fn document(text: &str, kind: Range<usize>) -> Vec<Range<usize>> {
-    let is_edge = |line: &str| body(line).1.trim_end() == "---" || line.starts_with("diff --git ");
+    let is_edge =
+        |line: &str| line_body(line).1.trim_end() == "---" || line.starts_with("diff --git ");
     let mut start = text[..kind.start].rfind('\n').map_or(0, |i| i + 1);
     for _ in 0..ABOVE {
         if start == 0 {
@@ -99,27 +93,6 @@ fn document(text: &str, kind: Range<usize>) -> Vec<Range<usize>> {
         at = end + 1;
     }
     lines
-}
-
-/// Where a line's YAML starts, and the YAML: behind a `file_read` gutter (`   12| `) or a
-/// diff's `+`, `-` or space (the YAML's indentation is what stays after it).
-fn body(line: &str) -> (usize, &str) {
-    let digits = line
-        .trim_start()
-        .bytes()
-        .take_while(u8::is_ascii_digit)
-        .count();
-    let lead = line.len() - line.trim_start().len();
-    if digits > 0 && line[lead + digits..].starts_with("| ") {
-        let at = lead + digits + 2;
-        return (at, &line[at..]);
-    }
-    match line.as_bytes().first() {
-        Some(b'+' | b'-' | b' ') if !line.starts_with("+++") && !line.starts_with("---") => {
-            (1, &line[1..])
-        }
-        _ => (0, line),
-    }
 }
 
 /// The value of `key: value` (trimmed, inside its quotes), when it may be a secret: not
@@ -160,14 +133,6 @@ fn value_of(entry: &str) -> Option<Value> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn bodies_behind_a_gutter_or_a_diff_mark() {
-        assert_eq!(body("     6|   password: x"), (8, "  password: x"));
-        assert_eq!(body("+  password: x"), (1, "  password: x"));
-        assert_eq!(body("data:"), (0, "data:"));
-        assert_eq!(body("+++ b/secret.yaml").1, "+++ b/secret.yaml");
-    }
 
     #[test]
     fn values_that_may_be_secrets() {

@@ -258,6 +258,24 @@ fn file_read_header(line: &str) -> Option<&str> {
     (numeric(total) && numeric(first) && numeric(last) && !path.is_empty()).then_some(path)
 }
 
+/// Where a line's own text starts, and that text, as a diff (behind `+`, `-` or a space) or
+/// a `file_read` answer (behind its number and `| `) shows the line; a diff's file headers
+/// and plain text stay whole.
+pub(crate) fn line_body(line: &str) -> (usize, &str) {
+    let lead = line.len() - line.trim_start().len();
+    let digits = line[lead..].bytes().take_while(u8::is_ascii_digit).count();
+    if digits > 0 && line[lead + digits..].starts_with("| ") {
+        let at = lead + digits + 2;
+        return (at, &line[at..]);
+    }
+    match line.as_bytes().first() {
+        Some(b'+' | b'-' | b' ') if !line.starts_with("+++") && !line.starts_with("---") => {
+            (1, &line[1..])
+        }
+        _ => (0, line),
+    }
+}
+
 /// `    12| text` -> 12.
 fn numbered_line(line: &str) -> Option<u32> {
     let (number, _) = line.split_once('|')?;
@@ -353,6 +371,14 @@ mod tests {
         let got = every_line(diff);
         assert_eq!(got[3], at("q.sql", 1));
         assert_eq!(got[4], at("q.sql", 1));
+    }
+
+    #[test]
+    fn bodies_behind_a_gutter_or_a_diff_mark() {
+        assert_eq!(line_body("     6|   password: x"), (8, "  password: x"));
+        assert_eq!(line_body("+  password: x"), (1, "  password: x"));
+        assert_eq!(line_body("data:"), (0, "data:"));
+        assert_eq!(line_body("+++ b/secret.yaml").1, "+++ b/secret.yaml");
     }
 
     #[test]

@@ -37,11 +37,7 @@ pub(crate) enum Check {
     Opaque { joined: Vec<u8> },
     /// A value of the shape `value` (the whole value) assigned to a name that holds one of
     /// the rule's keywords, read as `generic-secret` reads assignments.
-    Named {
-        min_entropy: f64,
-        value: Regex,
-        secret_name: bool,
-    },
+    Named(generic::Named),
     /// `-----BEGIN ... PRIVATE KEY-----` blocks, handled by their own code (the pattern is
     /// the BEGIN line).
     PrivateKey,
@@ -167,11 +163,11 @@ fn compile_row(def: RuleDef) -> anyhow::Result<Rule> {
                     let Some(value) = &def.value else {
                         bail!("rule `{id}`: a named row needs `value`, the shape of the value");
                     };
-                    Check::Named {
+                    Check::Named(generic::Named {
                         min_entropy: entropy,
                         value: regex("value", &format!("^(?:{value})$"))?,
                         secret_name: def.secret_name,
-                    }
+                    })
                 }
                 _ => Check::Generic,
             };
@@ -201,7 +197,7 @@ fn compile_row(def: RuleDef) -> anyhow::Result<Rule> {
     if !named_s
         && !matches!(
             check,
-            Check::PrivateKey | Check::KubernetesSecret | Check::Named { .. } | Check::Generic
+            Check::PrivateKey | Check::KubernetesSecret | Check::Named(_) | Check::Generic
         )
     {
         bail!("rule `{id}`: the pattern has no group `s` (the secret): `(?P<s>...)`");
@@ -452,6 +448,19 @@ pub(crate) struct Suspect {
     pub fingerprint_of: Option<String>,
     /// Row of the rule table; the lower wins an overlap.
     pub priority: usize,
+}
+
+impl Suspect {
+    /// A secret of one span, fingerprinted by its own text.
+    pub fn new(rule: &Arc<str>, span: std::ops::Range<usize>, priority: usize) -> Self {
+        Self {
+            rule: Arc::clone(rule),
+            span,
+            tail: String::new(),
+            fingerprint_of: None,
+            priority,
+        }
+    }
 }
 
 #[cfg(test)]

@@ -6,9 +6,7 @@ use std::ops::Range;
 
 use regex::Captures;
 
-use std::sync::Arc;
-
-use super::generic::{Named, Site, generic, named, spells_words};
+use super::generic::{Site, generic, named, spells_words};
 use super::kubernetes::kubernetes_secrets;
 use super::private_key::private_keys;
 use super::rules::{Check, Compiled, KeywordSet, MARKER, Rule, Suspect};
@@ -36,13 +34,6 @@ pub(crate) fn candidates(compiled: &Compiled, text: &str) -> Vec<Suspect> {
             let Some(rule) = compiled.rules.get(priority) else {
                 continue;
             };
-            let suspect = |span: Range<usize>| Suspect {
-                rule: Arc::clone(&rule.id),
-                span,
-                tail: String::new(),
-                fingerprint_of: None,
-                priority,
-            };
             let slice = &text[line.clone()];
             match &rule.check {
                 Check::PrivateKey => {
@@ -53,52 +44,17 @@ pub(crate) fn candidates(compiled: &Compiled, text: &str) -> Vec<Suspect> {
                         kubernetes_secrets(text, line.clone(), &rule.id, priority, &mut found);
                     }
                 }
-                Check::Generic | Check::Named { .. } => {
-                    // A match inside the value read before is part of that value
-                    // (`key=key=key=...`); reading it again would make a long line quadratic.
-                    let mut read_to = 0;
-                    for m in rule.regex.find_iter(slice) {
-                        let site = Site {
-                            text,
-                            line: line.clone(),
-                            assignment: line.start + m.start()..line.start + m.end(),
-                        };
-                        if site.assignment.start < read_to {
-                            continue;
-                        }
-                        let assignment = match &rule.check {
-                            Check::Named {
-                                min_entropy,
-                                value,
-                                secret_name,
-                            } => named(
-                                &site,
-                                &Named {
-                                    keywords: &rule.keywords,
-                                    value,
-                                    min_entropy: *min_entropy,
-                                    secret_name: *secret_name,
-                                },
-                            ),
-                            _ => generic(&site),
-                        };
-                        read_to = assignment.end;
-                        if let Some(span) = assignment.secret {
-                            let value = &text[span.clone()];
-                            if rule.public_values.contains(value) {
-                                blocked.push(span);
-                            } else {
-                                found.push(suspect(span));
-                            }
-                        }
-                    }
+                Check::Generic | Check::Named(_) => {
+                    assignments(rule, priority, text, line.clone(), &mut found, &mut blocked);
                 }
                 check => {
                     for caps in rule.regex.captures_iter(slice) {
                         let at =
                             |span: Range<usize>| line.start + span.start..line.start + span.end;
                         match judge(rule, check, slice, &caps) {
-                            Verdict::Secret(span) => found.push(suspect(at(span))),
+                            Verdict::Secret(span) => {
+                                found.push(Suspect::new(&rule.id, at(span), priority))
+                            }
                             Verdict::Example(span) => blocked.push(at(span)),
                             Verdict::No => {}
                         }
@@ -108,6 +64,41 @@ pub(crate) fn candidates(compiled: &Compiled, text: &str) -> Vec<Suspect> {
         }
     }
     resolve(found, blocked)
+}
+
+/// The secrets `rule` (generic-secret or a named row) finds in the assignments of `line`;
+/// its documented public values are blocked.
+fn assignments(
+    rule: &Rule,
+    priority: usize,
+    text: &str,
+    line: Range<usize>,
+    found: &mut Vec<Suspect>,
+    blocked: &mut Vec<Range<usize>>,
+) {
+    // A match inside the value read before is part of that value (`key=key=key=...`);
+    // reading it again would make a long line quadratic.
+    let mut read_to = 0;
+    for m in rule.regex.find_iter(&text[line.clone()]) {
+        let site = Site {
+            text,
+            line: line.clone(),
+            assignment: line.start + m.start()..line.start + m.end(),
+        };
+        if site.assignment.start < read_to {
+            continue;
+        }
+        let assignment = match &rule.check {
+            Check::Named(shape) => named(&site, &rule.keywords, shape),
+            _ => generic(&site),
+        };
+        read_to = assignment.end;
+        match assignment.secret {
+            Some(span) if rule.public_values.contains(&text[span.clone()]) => blocked.push(span),
+            Some(span) => found.push(Suspect::new(&rule.id, span, priority)),
+            None => {}
+        }
+    }
 }
 
 /// The lines holding a keyword, each with the rows it wakes (sorted, once each): one pass
