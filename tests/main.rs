@@ -29,6 +29,7 @@ mod mcp;
 mod odd_states;
 mod pr_template;
 mod publish;
+mod review_checks;
 mod review_confidence;
 mod revisions;
 mod safety;

@@ -1080,6 +1080,18 @@ fn less_certain_findings_are_folded_in_the_list_until_shown() {
     );
     assert!(!folded.contains("Maybe racy ·"), "{folded}");
     insta::assert_snapshot!("findings_folded", folded);
+    // One not found in the change folds whatever its confidence, and is named so.
+    let mut unverified = studio(Mode::REVIEW);
+    unverified.artifacts.get_mut(&ArtifactKind::Review).unwrap().replace(
+        "# Code review\n\n## High (1)\n\n### Invented (`src/app.rs:9`) · 95% · unverified\n\n\
+         _Not found in the change: the code it quotes is not there._\n\n## Low (1)\n\n### Typo (`README.md`)\n\nteh\n",
+    );
+    let shown = render(&unverified);
+    assert!(shown.contains(" Findings (1, 1 folded) "), "{shown}");
+    assert!(
+        shown.contains("▸ 1 folded, 1 unverified: f shows"),
+        "{shown}"
+    );
     state.confirm = Some(Confirm::Publish);
     let asked = render(&state);
     assert!(asked.contains("without the 1 folded finding"), "{asked}");

@@ -8,6 +8,7 @@ use crate::tools::git::{GitLog, GitLogArgs};
 use crate::tools::git_diff::evidence as diff_evidence;
 use crate::tools::{IrisTool, ToolContext, blocking};
 use iris_core::artifact::ArtifactKind;
+use iris_core::change::FileDiff;
 use iris_core::history;
 use iris_git::DiffTarget;
 
@@ -101,6 +102,20 @@ async fn log(ctx: &ToolContext, args: GitLogArgs) -> String {
         .run(ctx, args)
         .await
         .unwrap_or_else(|e| format!("(git_log failed: {e})"))
+}
+
+/// The change `scope` covers, parsed, for checking a review's findings against it.
+pub async fn reviewed_change(ctx: &ToolContext, scope: &Scope) -> Result<Vec<FileDiff>, String> {
+    let (targets, root) = (targets(scope), ctx.repo_root.clone());
+    let read = tokio::task::spawn_blocking(move || {
+        let repo = iris_git::GitRepo::discover(&root).map_err(|e| e.to_string())?;
+        let mut files = Vec::new();
+        for target in &targets {
+            files.extend(repo.diff_files(target, &[]).map_err(|e| e.to_string())?);
+        }
+        Ok(files)
+    });
+    read.await.map_err(|e| e.to_string())?
 }
 
 /// The diffs that make up `scope`.

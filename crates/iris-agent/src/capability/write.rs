@@ -11,7 +11,9 @@ use crate::capability::template_filling::{keep_template, template_section};
 use crate::iris::IrisAgent;
 use iris_core::artifact::{
     Artifact, ArtifactKind, Changelog, GeneratedMessage, PullRequest, ReleaseNotes, Review,
+    check_findings,
 };
+use iris_core::change::FileDiff;
 use iris_core::commit_rules::{CommitRules, RuleName, Violation, error_count};
 use iris_core::history;
 use iris_core::pr_template::Template;
@@ -111,6 +113,20 @@ impl IrisAgent {
             ArtifactKind::Commit | ArtifactKind::Pr => self.ticket().await,
             _ => None,
         };
+        let reviewed = match kind {
+            ArtifactKind::Review => {
+                match crate::capability::evidence::reviewed_change(&self.ctx, scope).await {
+                    Ok(diffs) => Some(diffs),
+                    Err(err) => {
+                        sink.send(AgentEvent::Warning(format!(
+                            "the change could not be read ({err}): the findings are not checked against it"
+                        )));
+                        None
+                    }
+                }
+            }
+            _ => None,
+        };
         Ok(Prepared {
             kind,
             asked: request(kind, scope),
@@ -119,6 +135,7 @@ impl IrisAgent {
             rules,
             template,
             ticket,
+            reviewed,
         })
     }
 
@@ -138,6 +155,7 @@ impl IrisAgent {
             rules,
             template,
             ticket,
+            reviewed,
         } = prepared;
         let kind = *kind;
         // The rules, the template and the ticket go before the evidence, so a retry without
@@ -190,7 +208,14 @@ impl IrisAgent {
                     None => Ok(written),
                 }
             }
-            ArtifactKind::Review => self.compose_as(run, |_: &mut Review| {}).await,
+            ArtifactKind::Review => {
+                let check = |review: &mut Review| {
+                    if let Some(diffs) = reviewed {
+                        check_findings(review, diffs);
+                    }
+                };
+                self.compose_as(run, check).await
+            }
             ArtifactKind::Pr => {
                 let finish = |pr: &mut PullRequest| keep_template(pr, template.as_ref(), sink);
                 self.compose_as(run, finish).await
@@ -422,6 +447,8 @@ pub(crate) struct Prepared {
     rules: Option<CommitRules>,
     template: Option<Template>,
     ticket: Option<Ticket>,
+    /// For a review: the change it covers, which its findings are checked against.
+    reviewed: Option<Vec<FileDiff>>,
 }
 
 /// A run's debug line; the text its Done event carries.

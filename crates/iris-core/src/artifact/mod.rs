@@ -32,7 +32,10 @@ pub use critique::{Critique, CritiqueIssue};
 pub use kind::{ArtifactKind, Descriptor, Input};
 pub use pull_request::PullRequest;
 pub use release_notes::{Highlight, ReleaseNotes, ReleaseSection};
-pub use review::{CONFIDENCE_MARK, Finding, Review, Severity, left_out_line};
+pub use review::{
+    CONFIDENCE_MARK, Check, Finding, FindingBlock, Folded, NEAR_LINES, Review, Severity,
+    check_findings, finding_blocks, left_out_line, without_findings,
+};
 
 /// What a capability produces; capability files name it (`output_type = "review"`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]

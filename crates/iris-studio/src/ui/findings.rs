@@ -6,7 +6,7 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::ListItem;
 
 use super::{draw_list, focused, pane_block};
-use crate::findings::shown_findings;
+use crate::findings::{shown_findings, unverified_folded};
 use crate::state::{Pane, State};
 use crate::text::clip;
 use crate::theme::{Theme, Token};
@@ -41,8 +41,9 @@ pub fn draw(frame: &mut Frame, area: Rect, state: &State, theme: &Theme) {
                     None => row.file.clone(),
                 };
                 let label = format!("{:<8} ", row.severity.label());
-                // A finding shown although folded by default says how sure it is, dimmed.
+                // A finding shown although folded by default says why, dimmed.
                 let (unsure, text) = match row.confidence.filter(|_| row.unsure(min)) {
+                    _ if row.unchecked => (true, format!("{} · {place} · unverified", row.title)),
                     Some(c) => (true, format!("{} · {place} · {c}%", row.title)),
                     None => (false, format!("{} · {place}", row.title)),
                 };
@@ -56,7 +57,10 @@ pub fn draw(frame: &mut Frame, area: Rect, state: &State, theme: &Theme) {
             .collect()
     };
     if folded > 0 {
-        let text = format!("▸ {folded} under {min}% sure folded: f shows");
+        let text = match unverified_folded(state) {
+            0 => format!("▸ {folded} under {min}% sure folded: f shows"),
+            n => format!("▸ {folded} folded, {n} unverified: f shows"),
+        };
         items.push(ListItem::new(Span::styled(
             clip(&text, width),
             theme.style(Token::TextDim),

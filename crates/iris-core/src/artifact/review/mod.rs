@@ -1,4 +1,11 @@
-//! The code review artifact.
+//! The code review artifact, its findings checked against the change (`check`) and read back
+//! from its markdown (`blocks`).
+
+mod blocks;
+mod check;
+
+pub use blocks::{FindingBlock, finding_blocks, without_findings};
+pub use check::{NEAR_LINES, check_findings};
 
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -93,6 +100,52 @@ pub struct Finding {
     #[serde(deserialize_with = "confidence")]
     #[schemars(with = "Option<f64>", range(min = 0, max = 100))]
     pub confidence: Option<u8>,
+    /// One line of the code the finding is about, copied exactly from the diff (without its
+    /// +/- mark), or null.
+    pub quote: Option<String>,
+    /// What checking it against the change found (set by Iris, never by the model).
+    #[schemars(skip)]
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub check: Option<Check>,
+}
+
+/// What checking a finding against the change found.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "status", rename_all = "lowercase")]
+pub enum Check {
+    /// Its file, line and quoted code are in the change.
+    Placed,
+    /// It was moved from `from` to the line that holds the code it quotes.
+    Moved { from: Option<u32> },
+    /// It could not be placed in the change: folded with the less certain findings.
+    Unverified { why: String },
+    /// A second look found it does not hold: folded, not deleted.
+    Dropped { why: String },
+}
+
+impl Check {
+    /// The mark a folded finding's heading ends with, and the words its body opens with.
+    pub const UNVERIFIED: &str = "unverified";
+    pub const DROPPED: &str = "dropped";
+
+    /// Whether the finding is folded whatever its confidence.
+    pub fn folds(&self) -> bool {
+        matches!(self, Check::Unverified { .. } | Check::Dropped { .. })
+    }
+
+    /// The heading's mark and the body's opening line of a folded finding.
+    fn mark(&self) -> Option<(&'static str, String)> {
+        match self {
+            Check::Unverified { why } => Some((
+                Self::UNVERIFIED,
+                format!("_Not found in the change: {why}._"),
+            )),
+            Check::Dropped { why } => {
+                Some((Self::DROPPED, format!("_Dropped on a second look: {why}._")))
+            }
+            Check::Placed | Check::Moved { .. } => None,
+        }
+    }
 }
 
 /// A confidence as models write it: 85, 85.0, "85", "85%" or the fraction 0.85, clamped to
@@ -118,6 +171,12 @@ impl Finding {
         self.confidence.is_some_and(|c| c < min)
     }
 
+    /// Whether it is folded at threshold `min`: less sure than `min`, or not found in the
+    /// change, or dropped on a second look; at 0 nothing is.
+    pub fn folded(&self, min: u8) -> bool {
+        min > 0 && (self.unsure(min) || self.check.as_ref().is_some_and(Check::folds))
+    }
+
     /// `file:line` or `file:line-end_line`, or the file alone.
     pub fn location(&self) -> String {
         match (self.line, self.end_line) {
@@ -131,17 +190,45 @@ impl Finding {
 /// What comes between a finding's heading and its confidence: `### Title (`a.rs:3`) · 55%`.
 pub const CONFIDENCE_MARK: &str = " · ";
 
+/// How many findings are folded: those the reviewer is less sure of than the threshold, and
+/// those not found in the change or dropped on a second look (whatever their confidence).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Folded {
+    pub unsure: usize,
+    pub unchecked: usize,
+}
+
+impl Folded {
+    pub fn total(self) -> usize {
+        self.unsure + self.unchecked
+    }
+}
+
 /// The closing line of a review some findings were left out of:
-/// `_2 less certain findings (under 70% confidence) left out: HOW shows them._`.
-pub fn left_out_line(left_out: usize, min: u8, how_to_see: Option<&str>) -> String {
-    let findings = match left_out {
-        1 => "1 less certain finding".to_string(),
-        n => format!("{n} less certain findings"),
-    };
+/// `_2 less certain findings (under 70% confidence) left out: HOW shows them._`, or, when
+/// some were not found in the change, `_3 findings left out (1 under 70% confidence, 2 not
+/// found in the change or dropped): HOW shows them._`.
+pub fn left_out_line(folded: Folded, min: u8, how_to_see: Option<&str>) -> String {
     let how = how_to_see
         .map(|how| format!(": {how} shows them"))
         .unwrap_or_default();
-    format!("_{findings} (under {min}% confidence) left out{how}._")
+    let plural = |n: usize, what: &str| match n {
+        1 => format!("1 {what}"),
+        n => format!("{n} {what}s"),
+    };
+    if folded.unchecked == 0 {
+        let findings = plural(folded.unsure, "less certain finding");
+        return format!("_{findings} (under {min}% confidence) left out{how}._");
+    }
+    let findings = plural(folded.total(), "finding");
+    let unsure = match folded.unsure {
+        0 => String::new(),
+        n => format!("{n} under {min}% confidence, "),
+    };
+    format!(
+        "_{findings} left out ({unsure}{} not found in the change or dropped){how}._",
+        folded.unchecked
+    )
 }
 
 /// What a review without findings says.
@@ -170,9 +257,22 @@ impl Review {
     /// how many were left out.
     pub fn confident(&self, min: u8) -> (Review, usize) {
         let mut kept = self.clone();
-        kept.findings.retain(|f| !f.unsure(min));
+        kept.findings.retain(|f| !f.folded(min));
         let left_out = self.findings.len() - kept.findings.len();
         (kept, left_out)
+    }
+
+    /// How many findings threshold `min` folds, and why.
+    pub fn folded(&self, min: u8) -> Folded {
+        let folded = self.findings.iter().filter(|f| f.folded(min));
+        let unchecked = folded
+            .clone()
+            .filter(|f| f.check.as_ref().is_some_and(Check::folds))
+            .count();
+        Folded {
+            unsure: folded.count() - unchecked,
+            unchecked,
+        }
     }
 
     /// The review as printed with a threshold: the findings the reviewer is at least `min`
@@ -183,7 +283,8 @@ impl Review {
         if left_out == 0 {
             return kept.to_markdown();
         }
-        let mut shown = kept.to_markdown();
+        // The check's counts are those of every finding, the folded ones too.
+        let mut shown = kept.render(self.checked_line());
         // Not "No issues found." when some were only left out.
         if kept.findings.is_empty() {
             shown = shown.replacen(&format!("{NO_ISSUES}\n\n"), "", 1);
@@ -192,16 +293,24 @@ impl Review {
         format!(
             "{}\n\n{}\n",
             shown.trim_end(),
-            left_out_line(left_out, min, Some(show_all))
+            left_out_line(self.folded(min), min, Some(show_all))
         )
     }
 
     /// The review in markdown: the summary, then the findings grouped by severity, most
     /// severe first, each with its `file:line`.
     pub fn to_markdown(&self) -> String {
+        self.render(self.checked_line())
+    }
+
+    fn render(&self, checked_line: Option<String>) -> String {
         let mut out = String::from("# Code review\n\n");
         if !self.summary.trim().is_empty() {
             out.push_str(self.summary.trim());
+            out.push_str("\n\n");
+        }
+        if let Some(line) = checked_line {
+            out.push_str(&line);
             out.push_str("\n\n");
         }
         if self.findings.is_empty() {
@@ -235,16 +344,74 @@ impl Review {
     }
 }
 
+impl Review {
+    /// `_Checked against the change: 3 placed on their lines, 1 moved to the line it quotes,
+    /// 2 not found in it._`, when the findings were checked.
+    pub fn checked_line(&self) -> Option<String> {
+        let checks: Vec<&Check> = self
+            .findings
+            .iter()
+            .filter_map(|f| f.check.as_ref())
+            .collect();
+        if checks.is_empty() {
+            return None;
+        }
+        let count = |pick: fn(&Check) -> bool| checks.iter().filter(|c| pick(c)).count();
+        let parts = [
+            (
+                count(|c| matches!(c, Check::Placed)),
+                "placed on their lines",
+                "placed on its line",
+            ),
+            (
+                count(|c| matches!(c, Check::Moved { .. })),
+                "moved to the lines they quote",
+                "moved to the line it quotes",
+            ),
+            (
+                count(|c| matches!(c, Check::Unverified { .. })),
+                "not found in it (folded)",
+                "not found in it (folded)",
+            ),
+            (
+                count(|c| matches!(c, Check::Dropped { .. })),
+                "dropped on a second look (folded)",
+                "dropped on a second look (folded)",
+            ),
+        ];
+        let said: Vec<String> = parts
+            .iter()
+            .filter(|(n, _, _)| *n > 0)
+            .map(|(n, many, one)| format!("{n} {}", if *n == 1 { one } else { many }))
+            .collect();
+        let total = checks.len();
+        let findings = if total == 1 { "finding" } else { "findings" };
+        Some(format!(
+            "_{total} {findings} checked against the change: {}._",
+            said.join(", ")
+        ))
+    }
+}
+
 fn push_finding(out: &mut String, finding: &Finding) {
     let sure = finding
         .confidence
         .map(|c| format!("{CONFIDENCE_MARK}{c}%"))
         .unwrap_or_default();
+    let mark = finding.check.as_ref().and_then(Check::mark);
+    let folded = mark
+        .as_ref()
+        .map(|(mark, _)| format!("{CONFIDENCE_MARK}{mark}"))
+        .unwrap_or_default();
     out.push_str(&format!(
-        "### {} (`{}`){sure}\n\n",
+        "### {} (`{}`){sure}{folded}\n\n",
         finding.title.trim(),
         finding.location()
     ));
+    if let Some((_, why)) = mark {
+        out.push_str(&why);
+        out.push_str("\n\n");
+    }
     if !finding.body.trim().is_empty() {
         out.push_str(finding.body.trim());
         out.push_str("\n\n");
