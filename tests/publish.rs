@@ -187,7 +187,7 @@ fn review_post_comments_the_markdown_on_the_pull_request() {
     let fake = FakeProvider::start(review_script());
     let out = run(
         &repo,
-        &["review", "--post", "--json"],
+        &["review", "--post", "--no-inline", "--json"],
         &with_tool(&fake, &gh),
     );
     let printed = success(&out);
@@ -228,7 +228,11 @@ fn review_post_on_gitlab_sends_the_review_as_the_note_message() {
         "echo https://gitlab.example.com/acme/app/-/merge_requests/2#note_9",
     );
     let fake = FakeProvider::start(review_script());
-    let out = run(&repo, &["review", "--post"], &with_tool(&fake, &glab));
+    let out = run(
+        &repo,
+        &["review", "--post", "--no-inline"],
+        &with_tool(&fake, &glab),
+    );
     let printed = success(&out);
     // What was printed is the review the model wrote, and the note carries it whole.
     for part in ["Adds two().", "two() is untested", "src/lib.rs"] {
@@ -387,4 +391,63 @@ fn copy_without_a_terminal_warns_and_still_succeeds() {
         "{err}"
     );
     assert!(!stdout(&out).contains("\x1b]52"));
+}
+
+/// A gh that knows pull request 7 at the repository's HEAD, shows the staged change as its
+/// diff, and records every call with the JSON it was sent.
+fn inline_gh() -> tempfile::TempDir {
+    fake_bin(&[(
+        "gh",
+        r##"LOG=$(dirname "$0")
+echo "=== $*" >> "$LOG/calls"
+input=$(cat)
+[ -n "$input" ] && printf '%s\n' "$input" > "$LOG/sent"
+case "$*" in
+'pr view'*) echo "{\"number\":7,\"headRefOid\":\"$(git rev-parse HEAD)\",\"url\":\"https://github.com/acme/app/pull/7\",\"state\":\"OPEN\"}" ;;
+'pr diff'*) git diff --cached ;;
+*'--paginate') echo '[]' ;;
+*'--method=POST'*) echo '{"html_url":"https://github.com/acme/app/pull/7#pullrequestreview-5"}' ;;
+esac"##,
+    )])
+}
+
+#[test]
+fn review_post_puts_each_checked_finding_on_its_line() {
+    let repo = staged_repo();
+    repo.git(&["remote", "add", "origin", "https://github.com/acme/app.git"]);
+    let gh = inline_gh();
+    let review = json!({
+        "summary": "Adds two().",
+        "findings": [
+            {"severity": "medium", "file": "src/lib.rs", "line": 9, "title": "two() is untested",
+             "body": "No test calls two().", "confidence": 90, "quote": "pub fn two() -> u32 {"},
+            {"severity": "high", "file": "src/gone.rs", "line": 1, "title": "Invented",
+             "body": "Not there.", "confidence": 95}
+        ],
+        "strengths": [],
+    });
+    let fake = FakeProvider::start(vec![Step::text(review.to_string()), Step::text(approval())]);
+    let out = run(&repo, &["review", "--post"], &with_tool(&fake, &gh));
+    success(&out);
+    assert!(
+        stderr(&out).contains(
+            "posted the review on the pull request with 1 finding on its line \
+             https://github.com/acme/app/pull/7#pullrequestreview-5"
+        ),
+        "{}",
+        stderr(&out)
+    );
+    let sent: serde_json::Value =
+        serde_json::from_str(&read(gh.path(), "sent")).expect("the review's JSON");
+    assert_eq!(sent["commit_id"], repo.git(&["rev-parse", "HEAD"]).trim());
+    let comments = sent["comments"].as_array().expect("comments");
+    // Moved from line 9 to line 5, where its quote is; the invented one is not posted.
+    assert_eq!(comments.len(), 1, "{sent}");
+    assert_eq!(
+        (&comments[0]["path"], &comments[0]["line"]),
+        (&json!("src/lib.rs"), &json!(5))
+    );
+    let body = sent["body"].as_str().unwrap_or_default();
+    assert!(!body.contains("Invented"), "{body}");
+    assert!(body.contains("1 moved to the line it quotes"), "{body}");
 }

@@ -11,7 +11,7 @@ use super::exit::UsageError;
 use super::progress::ProgressLine;
 use super::prompt::Prompter;
 use crate::publish::{
-    PrAction, PublishError, Published, forge_of_repo, post_review, publish_pr, split_pr,
+    PrAction, PublishError, Published, ReviewPost, forge_of_repo, post_review, publish_pr, split_pr,
 };
 use iris_agent::IrisAgent;
 use iris_agent::capability::candidates::Candidate;
@@ -108,11 +108,15 @@ pub struct ReviewArgs {
     /// review_min_confidence, 70); 0 shows every finding.
     #[arg(long, value_name = "PERCENT", value_parser = clap::value_parser!(u8).range(0..=100))]
     pub min_confidence: Option<u8>,
-    /// Then post the review's markdown (whatever the output format) as a comment on the
-    /// current branch's pull request (GitHub, with your `gh`) or merge request (GitLab, with
-    /// your `glab`).
+    /// Then post the review on the current branch's pull request (GitHub, with your `gh`)
+    /// or merge request (GitLab, with your `glab`): each checked finding on its line of the
+    /// diff, pinned to the head commit, the rest in the review's body; posting again
+    /// replaces Iris' earlier review.
     #[arg(long)]
     pub post: bool,
+    /// With --post: one comment with the whole review instead of findings on their lines.
+    #[arg(long, requires = "post")]
+    pub no_inline: bool,
     #[command(flatten)]
     pub config: ConfigFlags,
     #[command(flatten)]
@@ -464,7 +468,12 @@ pub async fn review_command(args: ReviewArgs) -> Result<ExitCode> {
     if args.post {
         let root = session.repo.root();
         let body = written.text.clone();
-        publish("review", move || post_review(&root, &body)).await?;
+        let how = if args.no_inline {
+            ReviewPost::Comment
+        } else {
+            ReviewPost::Inline
+        };
+        publish("review", move || post_review(&root, &body, how)).await?;
     }
     Ok(ExitCode::SUCCESS)
 }

@@ -95,6 +95,62 @@ pub(crate) fn comment(forge: Forge, body: &str) -> Invocation {
     }
 }
 
+/// Asks for the current branch's PR/MR with what inline comments are pinned to: its number
+/// and head commit (GitHub), or its iid and diff refs (GitLab, whose `view` has them).
+pub(crate) fn view_pinned(forge: Forge) -> Invocation {
+    match forge {
+        Forge::GitHub => {
+            Invocation::new(forge, &["pr", "view"]).arg("--json", "number,headRefOid,url,state")
+        }
+        Forge::GitLab => view(forge),
+    }
+}
+
+/// The current branch's PR/MR diff, as the forge shows it.
+pub(crate) fn request_diff(forge: Forge) -> Invocation {
+    let run = match forge {
+        Forge::GitHub => Invocation::new(forge, &["pr", "diff"]),
+        Forge::GitLab => Invocation::new(forge, &["mr", "diff"]),
+    };
+    run.arg("--color", "never")
+}
+
+/// A GET of the forge's API, every page (`{owner}/{repo}` and `:id` are filled in by the
+/// tools from the repository).
+pub(crate) fn api_list(forge: Forge, endpoint: &str) -> Invocation {
+    Invocation::new(forge, &["api", endpoint]).flag("--paginate")
+}
+
+/// A call of the forge's API with `method`, and `body` as JSON when given.
+pub(crate) fn api_send(
+    forge: Forge,
+    method: &str,
+    endpoint: &str,
+    body: Option<&Value>,
+) -> Invocation {
+    let run = Invocation::new(forge, &["api", endpoint]).arg("--method", method);
+    match body {
+        Some(body) => run
+            .arg("--header", "Content-Type: application/json")
+            .arg("--input", "-")
+            .stdin(&body.to_string()),
+        None => run,
+    }
+}
+
+/// The values of what `api_list` printed: one JSON array a page (or one value), the items of
+/// every page in order; nothing for an answer that is not JSON.
+pub(crate) fn listed(stdout: &str) -> Vec<Value> {
+    serde_json::Deserializer::from_str(stdout)
+        .into_iter::<Value>()
+        .map_while(Result::ok)
+        .flat_map(|page| match page {
+            Value::Array(items) => items,
+            other => vec![other],
+        })
+        .collect()
+}
+
 /// The PR/MR a `view` answered with: its URL, and whether it is still open.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct Viewed {
@@ -202,6 +258,56 @@ mod tests {
         assert_eq!(run.args, ["mr", "note", "--message=# Code review"]);
         assert_eq!(run.what, "glab mr note");
         assert_eq!(view(Forge::GitLab).args, ["mr", "view", "--output=json"]);
+    }
+
+    #[test]
+    fn api_calls_send_json_on_stdin_and_lists_read_every_page() {
+        let body = serde_json::json!({"body": "x"});
+        let run = api_send(
+            Forge::GitHub,
+            "POST",
+            "repos/{owner}/{repo}/pulls/7/reviews",
+            Some(&body),
+        );
+        assert_eq!(
+            run.args,
+            [
+                "api",
+                "repos/{owner}/{repo}/pulls/7/reviews",
+                "--method=POST",
+                "--header=Content-Type: application/json",
+                "--input=-"
+            ]
+        );
+        assert_eq!(run.stdin.as_deref(), Some(r#"{"body":"x"}"#));
+        assert_eq!(run.what, "gh api repos/{owner}/{repo}/pulls/7/reviews");
+        let run = api_send(
+            Forge::GitLab,
+            "DELETE",
+            "projects/:id/merge_requests/3/notes/9",
+            None,
+        );
+        assert_eq!(
+            run.args,
+            [
+                "api",
+                "projects/:id/merge_requests/3/notes/9",
+                "--method=DELETE"
+            ]
+        );
+        assert_eq!(run.stdin, None);
+        assert_eq!(
+            api_list(Forge::GitHub, "repos/{owner}/{repo}/pulls/7/reviews").args,
+            ["api", "repos/{owner}/{repo}/pulls/7/reviews", "--paginate"]
+        );
+        assert_eq!(
+            request_diff(Forge::GitLab).args,
+            ["mr", "diff", "--color=never"]
+        );
+        let items = listed("[{\"id\":1},{\"id\":2}]\n[{\"id\":3}]");
+        let ids: Vec<i64> = items.iter().filter_map(|v| v["id"].as_i64()).collect();
+        assert_eq!(ids, [1, 2, 3]);
+        assert!(listed("not json").is_empty());
     }
 
     #[test]

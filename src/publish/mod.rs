@@ -9,6 +9,8 @@
 
 mod commands;
 mod forge;
+mod inline;
+mod review;
 mod run;
 mod text;
 
@@ -66,12 +68,30 @@ pub fn publish_pr(
     )
 }
 
-/// Posts `body` (a review's markdown) as a comment on the current branch's PR/MR. Blocks
-/// while the tool runs.
-pub fn post_review(repo_root: &Path, body: &str) -> Result<Published, PublishError> {
+/// How a review is posted.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ReviewPost {
+    /// A review whose findings sit on their lines of the PR/MR's diff, replacing Iris'
+    /// earlier one.
+    Inline,
+    /// One comment with the whole markdown.
+    Comment,
+}
+
+/// Posts `body` (a review's markdown) on the current branch's PR/MR, inline or as one
+/// comment. Blocks while the tools run.
+pub fn post_review(
+    repo_root: &Path,
+    body: &str,
+    how: ReviewPost,
+) -> Result<Published, PublishError> {
     let repo = open(repo_root)?;
     let forge = forge_of_repo(&repo, "review")?;
-    post_review_with(&Runner::in_repo(&repo.root()), forge, body)
+    let runner = Runner::in_repo(&repo.root());
+    match how {
+        ReviewPost::Inline => review::post_inline(&runner, forge, body),
+        ReviewPost::Comment => post_review_with(&runner, forge, body),
+    }
 }
 
 fn open(repo_root: &Path) -> Result<GitRepo, PublishError> {
@@ -161,7 +181,7 @@ pub(crate) fn post_review_with(
     ))
 }
 
-fn published(what: String, url: Option<String>) -> Published {
+pub(crate) fn published(what: String, url: Option<String>) -> Published {
     let summary = match &url {
         Some(url) => format!("{what} {url}"),
         None => what,

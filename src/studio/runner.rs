@@ -165,7 +165,10 @@ impl Runner {
                 let (tx, root) = (self.tx.clone(), self.root.clone());
                 tokio::task::spawn_blocking(move || {
                     let published = match kind {
-                        ArtifactKind::Review => crate::publish::post_review(&root, &text),
+                        ArtifactKind::Review => {
+                            let how = crate::publish::ReviewPost::Inline;
+                            crate::publish::post_review(&root, &text, how)
+                        }
                         _ => crate::publish::split_pr(&text).and_then(|pr| {
                             let action = crate::publish::PrAction::CreateOrUpdate;
                             crate::publish::publish_pr(&root, &pr, action, base.as_deref())

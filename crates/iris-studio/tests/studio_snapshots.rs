@@ -748,7 +748,10 @@ fn confirm_dialogs() {
     // Publishing says what it does in each mode.
     state.confirm = Some(Confirm::Publish);
     let screen = render(&state);
-    assert!(screen.contains("Post this review as a comment"), "{screen}");
+    assert!(
+        screen.contains("Post this review on the branch"),
+        "{screen}"
+    );
     let mut state = studio(Mode::PR);
     state.confirm = Some(Confirm::Publish);
     insta::assert_snapshot!("confirm_publish_pr", render(&state));

@@ -28,8 +28,8 @@ pub fn draw(frame: &mut Frame, area: Rect, question: Confirm, state: &State, the
                 n => format!(", without the {n} folded findings"),
             };
             format!(
-                "Post this review as a comment on the branch's pull request{folded} (gh/glab)? \
-                 (y/n)"
+                "Post this review on the branch's pull request, each finding on its line{folded} \
+                 (gh/glab)? (y/n)"
             )
         }
         Confirm::Publish => {
