@@ -119,3 +119,112 @@ fn json_carries_each_check() {
     assert_eq!(checks[3]["status"], "unverified");
     assert_eq!(review["findings"][1]["line"], 4);
 }
+
+fn review_with(steps: Vec<Step>, args: &[&str]) -> (String, FakeProvider) {
+    let repo = repo();
+    let fake = FakeProvider::start(steps);
+    let mut all = vec!["review", "--min-confidence", "0"];
+    all.extend_from_slice(args);
+    let out = success(&run(&repo, &all, &openai_env(&fake)));
+    (out, fake)
+}
+
+#[test]
+fn a_second_look_folds_what_it_drops_with_the_reason() {
+    let verdicts = json!({"verdicts": [
+        {"id": "f1", "keep": true, "reason": "unwrap() panics on bad input."},
+        {"id": "f2", "keep": false, "reason": "Doubling cannot overflow for these inputs."},
+    ]});
+    let steps = vec![Step::text(review_reply()), Step::text(verdicts.to_string())];
+    let (out, fake) = review_with(steps, &["--verify"]);
+    let requests = fake.requests();
+    assert_eq!(requests.len(), 2, "one more request");
+    let asked = &requests[1].raw_body;
+    // The placed and the moved findings are shown with their code; the unverified are not.
+    assert!(
+        asked.contains("### f1 · high · Right (src/parse.rs:3)"),
+        "{asked}"
+    );
+    assert!(
+        asked.contains("### f2 · high · Off by four (src/parse.rs:4)"),
+        "{asked}"
+    );
+    assert!(asked.contains("    4 +    value * 2"), "{asked}");
+    assert!(
+        !asked.contains("Elsewhere") && !asked.contains("Invented"),
+        "{asked}"
+    );
+    assert!(
+        out.contains(
+            "### Off by four (`src/parse.rs:4`) · 90% · dropped\n\n_Dropped on a second look: \
+             Doubling cannot overflow for these inputs._"
+        ),
+        "{out}"
+    );
+    assert!(out.contains("1 dropped on a second look (folded)"), "{out}");
+    assert!(
+        out.contains("### Right (`src/parse.rs:3`) · 90%\n"),
+        "{out}"
+    );
+}
+
+#[test]
+fn a_failed_second_look_leaves_the_findings_as_checked() {
+    let steps = vec![Step::text(review_reply()), Step::error(400)];
+    let repo = repo();
+    let fake = FakeProvider::start(steps);
+    let out = run(&repo, &["review", "--verify"], &openai_env(&fake));
+    let printed = success(&out);
+    assert!(
+        printed.contains("### Off by four (`src/parse.rs:4`)"),
+        "{printed}"
+    );
+    assert!(
+        crate::common::stderr(&out).contains("the second look failed"),
+        "{}",
+        crate::common::stderr(&out)
+    );
+}
+
+#[test]
+fn aspects_review_in_parallel_passes_merged_without_repeats() {
+    let pass = |other: &str| {
+        json!({
+            "summary": "Adds parse().",
+            "findings": [
+                finding("Unwrap panics", "src/parse.rs", 3, Some("trimmed.parse().unwrap()")),
+                finding(other, "src/parse.rs", 12, None),
+            ],
+            "strengths": ["Small"]
+        })
+        .to_string()
+    };
+    let steps = vec![
+        Step::text(pass("Ten is magic")),
+        Step::text(pass("Untested zero")),
+    ];
+    let (out, fake) = review_with(steps, &["--aspects", "correctness,security"]);
+    let requests = fake.requests();
+    assert_eq!(requests.len(), 2);
+    let asked: Vec<&str> = requests.iter().map(|r| r.raw_body.as_str()).collect();
+    assert!(
+        asked
+            .iter()
+            .any(|r| r.contains("one aspect only: bugs and wrong logic"))
+    );
+    assert!(
+        asked
+            .iter()
+            .any(|r| r.contains("one aspect only: security problems"))
+    );
+    assert_eq!(out.matches("### Unwrap panics").count(), 1, "{out}");
+    assert!(
+        out.contains("### Ten is magic") && out.contains("### Untested zero"),
+        "{out}"
+    );
+    assert!(
+        out.contains("**Correctness:** Adds parse().\n\n**Security:** Adds parse()."),
+        "{out}"
+    );
+    assert_eq!(out.matches("- Small").count(), 1, "{out}");
+}

@@ -16,6 +16,7 @@ use crate::publish::{
 use iris_agent::IrisAgent;
 use iris_agent::capability::candidates::Candidate;
 use iris_agent::capability::requests::Scope;
+use iris_agent::capability::review::{Aspect, ReviewOptions};
 use iris_agent::capability::write::Written;
 use iris_config::Config;
 use iris_core::artifact::{ArtifactKind, Review, insert_into_changelog};
@@ -117,6 +118,14 @@ pub struct ReviewArgs {
     /// With --post: one comment with the whole review instead of findings on their lines.
     #[arg(long, requires = "post")]
     pub no_inline: bool,
+    /// Give the findings a second look (one more request): each is kept or dropped with a
+    /// reason, the dropped ones folded (default review_verify, off).
+    #[arg(long)]
+    pub verify: bool,
+    /// Review in one pass per aspect, in parallel, merged with each finding once:
+    /// correctness, security, performance, tests.
+    #[arg(long, value_name = "ASPECT,...", value_delimiter = ',')]
+    pub aspects: Vec<Aspect>,
     #[command(flatten)]
     pub config: ConfigFlags,
     #[command(flatten)]
@@ -437,7 +446,17 @@ fn print_candidates(candidates: &[Candidate], output: OutputFlags) -> Result<()>
 }
 
 pub async fn review_command(args: ReviewArgs) -> Result<ExitCode> {
-    let session = Session::open(&args.config, args.output)?;
+    let mut session = Session::open(&args.config, args.output)?;
+    let mut aspects: Vec<Aspect> = Vec::new();
+    for aspect in &args.aspects {
+        if !aspects.contains(aspect) {
+            aspects.push(*aspect);
+        }
+    }
+    session.iris = session.iris.with_review(ReviewOptions {
+        aspects,
+        verify: args.verify || session.config.review_verify,
+    });
     let to = args.to.as_deref().unwrap_or("HEAD");
     let revs: Vec<&str> = match (&args.commit, &args.from) {
         (Some(rev), _) => vec![rev.as_str()],

@@ -64,6 +64,8 @@ pub struct IrisAgent {
     /// The pull request template to fill in, by name (`iris pr --template`); `None` takes
     /// the repository's default.
     pub(crate) pr_template: Option<String>,
+    /// How reviews are written: aspects, second look.
+    pub(crate) review: crate::capability::review::ReviewOptions,
 }
 
 /// The scanner every request passes, with the rules the user and the project add and the
@@ -164,6 +166,10 @@ impl IrisAgent {
             raw_reply_dir: git_dir.join("iris"),
             learned: Learned::default(),
             pr_template: None,
+            review: crate::capability::review::ReviewOptions {
+                aspects: Vec::new(),
+                verify: config.review_verify,
+            },
         })
     }
 
@@ -171,6 +177,12 @@ impl IrisAgent {
     /// repository's default.
     pub fn with_pr_template(mut self, name: Option<String>) -> Self {
         self.pr_template = name;
+        self
+    }
+
+    /// How reviews are written (`iris review --aspects`, `--verify`).
+    pub fn with_review(mut self, options: crate::capability::review::ReviewOptions) -> Self {
+        self.review = options;
         self
     }
 

@@ -32,6 +32,7 @@ pub enum ConfigKey {
     Theme,
     Language,
     ReviewMinConfidence,
+    ReviewVerify,
     Model(ProviderKind),
     FastModel(ProviderKind),
     BaseUrl(ProviderKind),
@@ -39,7 +40,7 @@ pub enum ConfigKey {
 }
 
 /// The keys at the top of a file, in the order `iris config` shows them.
-const TOP: [ConfigKey; 21] = [
+const TOP: [ConfigKey; 22] = [
     ConfigKey::Provider,
     ConfigKey::Preset,
     ConfigKey::Gitmoji,
@@ -61,6 +62,7 @@ const TOP: [ConfigKey; 21] = [
     ConfigKey::Theme,
     ConfigKey::Language,
     ConfigKey::ReviewMinConfidence,
+    ConfigKey::ReviewVerify,
 ];
 
 /// The keys of a `[providers.NAME]` table.
@@ -141,6 +143,7 @@ impl ConfigKey {
             ConfigKey::Theme => "theme",
             ConfigKey::Language => "language",
             ConfigKey::ReviewMinConfidence => "review_min_confidence",
+            ConfigKey::ReviewVerify => "review_verify",
             ConfigKey::Model(_) => "model",
             ConfigKey::FastModel(_) => "fast_model",
             ConfigKey::BaseUrl(_) => "base_url",
@@ -202,7 +205,8 @@ impl ConfigKey {
             | ConfigKey::TrustRepo
             | ConfigKey::SecretScan
             | ConfigKey::StructuredOutput
-            | ConfigKey::StudioAutoGenerate => Kind::Bool,
+            | ConfigKey::StudioAutoGenerate
+            | ConfigKey::ReviewVerify => Kind::Bool,
             ConfigKey::MaxTurns
             | ConfigKey::SubagentTimeoutSecs
             | ConfigKey::SubagentMaxTurns

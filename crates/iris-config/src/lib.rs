@@ -121,6 +121,9 @@ pub struct Config {
     /// Review findings the model is less sure of than this (0-100) are left out of the printed
     /// review and folded in the studio.
     pub review_min_confidence: u8,
+    /// A review's findings get a second look (one more request): each kept or dropped with a
+    /// reason, the dropped ones folded.
+    pub review_verify: bool,
     /// Where each value that is not a default came from.
     origins: BTreeMap<ConfigKey, Source>,
 }
@@ -150,6 +153,7 @@ impl Default for Config {
             theme: "dark".to_string(),
             language: String::new(),
             review_min_confidence: 70,
+            review_verify: false,
             origins: BTreeMap::new(),
         }
     }
@@ -271,6 +275,7 @@ impl Config {
             (ConfigKey::Instructions, Value::Text(text)) => self.instructions = text,
             (ConfigKey::Gitmoji, Value::Bool(b)) => self.gitmoji = b,
             (ConfigKey::CriticEnabled, Value::Bool(b)) => self.critic_enabled = b,
+            (ConfigKey::ReviewVerify, Value::Bool(b)) => self.review_verify = b,
             (ConfigKey::TrustRepo, Value::Bool(b)) => self.trust_repo = b,
             (ConfigKey::SafetyMode, Value::Text(text)) => {
                 self.safety_mode = SafetyMode::parse(&text).unwrap_or_default();
@@ -411,6 +416,7 @@ impl Config {
             ConfigKey::Instructions => Value::Text(self.instructions.clone()),
             ConfigKey::Gitmoji => Value::Bool(self.gitmoji),
             ConfigKey::CriticEnabled => Value::Bool(self.critic_enabled),
+            ConfigKey::ReviewVerify => Value::Bool(self.review_verify),
             ConfigKey::TrustRepo => Value::Bool(self.trust_repo),
             ConfigKey::SafetyMode => Value::Text(self.safety_mode.name().to_string()),
             ConfigKey::SecretScan => Value::Bool(self.secret_scan),

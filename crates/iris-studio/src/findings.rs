@@ -146,5 +146,20 @@ mod tests {
             "{posted}"
         );
         assert_eq!(without_unsure(&markdown, 50), markdown);
+
+        // A finding not found in the change is posted neither, whatever its confidence.
+        let unverified = "# Code review\n\n## High (2)\n\n### Real (`a.rs:3`) · 95%\n\nYes.\n\n\
+                          ### Invented (`b.rs:9`) · 95% · unverified\n\n_Not found in the change: \
+                          b.rs is not part of the change._\n";
+        let posted = without_unsure(unverified, 70);
+        assert!(
+            posted.contains("## High (1)\n\n### Real") && !posted.contains("Invented"),
+            "{posted}"
+        );
+        assert!(
+            posted.ends_with("_1 finding left out (1 not found in the change or dropped)._\n"),
+            "{posted}"
+        );
+        assert_eq!(visible_findings(unverified, 70, false).1, 1);
     }
 }

@@ -17,6 +17,7 @@ mod evidence;
 pub mod generate;
 pub mod intent;
 pub mod requests;
+pub mod review;
 mod template_filling;
 pub mod write;
 
@@ -55,6 +56,10 @@ const EMBEDDED: &[(&str, &str)] = &[
     (
         "verify",
         include_str!("../../../../capabilities/verify.toml"),
+    ),
+    (
+        "review_verify",
+        include_str!("../../../../capabilities/review_verify.toml"),
     ),
     (
         "file_intent",
@@ -280,6 +285,7 @@ mod tests {
             ("chat", OutputType::Text),
             ("semantic_blame", OutputType::Text),
             ("verify", OutputType::Critique),
+            ("review_verify", OutputType::SecondLook),
             ("file_intent", OutputType::FileIntent),
         ];
         assert_eq!(Capability::names(), expected.map(|(n, _)| n));

@@ -11,7 +11,6 @@ use crate::capability::template_filling::{keep_template, template_section};
 use crate::iris::IrisAgent;
 use iris_core::artifact::{
     Artifact, ArtifactKind, Changelog, GeneratedMessage, PullRequest, ReleaseNotes, Review,
-    check_findings,
 };
 use iris_core::change::FileDiff;
 use iris_core::commit_rules::{CommitRules, RuleName, Violation, error_count};
@@ -209,12 +208,16 @@ impl IrisAgent {
                 }
             }
             ArtifactKind::Review => {
-                let check = |review: &mut Review| {
-                    if let Some(diffs) = reviewed {
-                        check_findings(review, diffs);
-                    }
+                let pass = |request: String, critic: bool| async move {
+                    let run = Run {
+                        request: &request,
+                        critic: critic && run.critic,
+                        ..run
+                    };
+                    self.compose_as(run, |_: &mut Review| {}).await
                 };
-                self.compose_as(run, check).await
+                self.compose_review(&request, reviewed.as_deref(), sink, pass)
+                    .await
             }
             ArtifactKind::Pr => {
                 let finish = |pr: &mut PullRequest| keep_template(pr, template.as_ref(), sink);
@@ -465,6 +468,7 @@ fn finished(kind: ArtifactKind, started: std::time::Instant, written: &Written) 
 }
 
 /// What one write asks of the generation.
+#[derive(Clone, Copy)]
 struct Run<'a> {
     kind: ArtifactKind,
     request: &'a str,

@@ -33,8 +33,9 @@ pub use kind::{ArtifactKind, Descriptor, Input};
 pub use pull_request::PullRequest;
 pub use release_notes::{Highlight, ReleaseNotes, ReleaseSection};
 pub use review::{
-    CONFIDENCE_MARK, Check, Finding, FindingBlock, Folded, NEAR_LINES, Review, Severity,
-    check_findings, finding_blocks, left_out_line, without_findings,
+    CONFIDENCE_MARK, Check, Finding, FindingBlock, Folded, NEAR_LINES, Review, SecondLook,
+    Severity, Verdict, apply_second_look, check_findings, finding_blocks, left_out_line,
+    merge_reviews, second_look_request, without_findings,
 };
 
 /// What a capability produces; capability files name it (`output_type = "review"`).
@@ -49,12 +50,14 @@ pub enum OutputType {
     Critique,
     /// A file's intent and responsibility blocks (`iris explain`).
     FileIntent,
+    /// Keep or drop for each finding of a review (`iris review --verify`).
+    SecondLook,
     /// Free text (chat replies, explanations): no JSON is asked for.
     Text,
 }
 
 impl OutputType {
-    pub const ALL: [OutputType; 8] = [
+    pub const ALL: [OutputType; 9] = [
         OutputType::Commit,
         OutputType::Review,
         OutputType::PullRequest,
@@ -62,6 +65,7 @@ impl OutputType {
         OutputType::ReleaseNotes,
         OutputType::Critique,
         OutputType::FileIntent,
+        OutputType::SecondLook,
         OutputType::Text,
     ];
 
@@ -75,6 +79,7 @@ impl OutputType {
             OutputType::ReleaseNotes => "release_notes",
             OutputType::Critique => "critique",
             OutputType::FileIntent => "file_intent",
+            OutputType::SecondLook => "second_look",
             OutputType::Text => "text",
         }
     }
@@ -95,6 +100,7 @@ impl OutputType {
             OutputType::ReleaseNotes => schema::provider_schema::<ReleaseNotes>(),
             OutputType::Critique => schema::provider_schema::<Critique>(),
             OutputType::FileIntent => schema::provider_schema::<intent::IntentAnswer>(),
+            OutputType::SecondLook => schema::provider_schema::<SecondLook>(),
             OutputType::Text => serde_json::json!({ "type": "string" }),
         }
     }
@@ -109,7 +115,7 @@ impl fmt::Display for OutputType {
 /// An output type name that is not one of [`OutputType::ALL`].
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
 #[error(
-    "unknown output type `{0}`; known: commit, review, pull_request, changelog, release_notes, critique, file_intent, text"
+    "unknown output type `{0}`; known: commit, review, pull_request, changelog, release_notes, critique, file_intent, second_look, text"
 )]
 pub struct UnknownOutputType(pub String);
 
@@ -194,6 +200,10 @@ artifact!(ReleaseNotes, OutputType::ReleaseNotes, |n| n
     .is_empty()
     .then_some("a summary"));
 artifact!(Critique, OutputType::Critique, |_c| None);
+artifact!(SecondLook, OutputType::SecondLook, |l| l
+    .verdicts
+    .is_empty()
+    .then_some("a verdict"));
 
 #[cfg(test)]
 mod tests {

@@ -3,9 +3,13 @@
 
 mod blocks;
 mod check;
+mod merge;
+mod second_look;
 
 pub use blocks::{FindingBlock, finding_blocks, without_findings};
 pub use check::{NEAR_LINES, check_findings};
+pub use merge::merge_reviews;
+pub use second_look::{SecondLook, Verdict, apply_second_look, second_look_request};
 
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
