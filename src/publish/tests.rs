@@ -14,7 +14,6 @@ struct Fake {
 
 impl Fake {
     fn new(name: &str, body: &str) -> Self {
-        use std::os::unix::fs::PermissionsExt;
         let dir = tempfile::tempdir().expect("temp dir");
         let log = dir.path().display().to_string();
         // Each run appends "SUBCOMMAND VERB" to calls, and keeps its arguments (one a line)
@@ -23,20 +22,12 @@ impl Fake {
             "#!/bin/sh\nLOG='{log}'\necho \"$1 $2\" >> \"$LOG/calls\"\n\
              printf '%s\\n' \"$@\" > \"$LOG/args-$1-$2\"\ncat > \"$LOG/stdin-$1-$2\"\n{body}\n"
         );
-        let path = dir.path().join(name);
-        std::fs::write(&path, script).expect("write script");
-        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).expect("chmod");
+        write_script(&dir, name, &script);
         Self { dir }
     }
 
     fn runner(&self) -> Runner {
-        let mut path = self.dir.path().as_os_str().to_os_string();
-        path.push(":/usr/bin:/bin");
-        Runner {
-            dir: self.dir.path().to_path_buf(),
-            path,
-            timeout: Duration::from_secs(20),
-        }
+        runner_for(self.dir.path())
     }
 
     fn read(&self, name: &str) -> String {
@@ -45,6 +36,25 @@ impl Fake {
 
     fn calls(&self) -> Vec<String> {
         self.read("calls").lines().map(str::to_string).collect()
+    }
+}
+
+/// Writes the executable `name` into `dir`.
+pub(super) fn write_script(dir: &tempfile::TempDir, name: &str, script: &str) {
+    use std::os::unix::fs::PermissionsExt;
+    let path = dir.path().join(name);
+    std::fs::write(&path, script).expect("write script");
+    std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).expect("chmod");
+}
+
+/// A runner in `dir` that finds the tools there first.
+pub(super) fn runner_for(dir: &Path) -> Runner {
+    let mut path = dir.as_os_str().to_os_string();
+    path.push(":/usr/bin:/bin");
+    Runner {
+        dir: dir.to_path_buf(),
+        path,
+        timeout: Duration::from_secs(20),
     }
 }
 

@@ -1,11 +1,10 @@
 //! Inline posting against fake `gh` and `glab` scripts that record every call (its
 //! arguments and the JSON on its stdin) and answer as the forges' APIs do.
 
-use std::time::Duration;
-
 use serde_json::Value;
 
 use super::super::run::Runner;
+use super::super::tests::{runner_for, write_script};
 use super::*;
 
 const DIFF: &str = "\
@@ -35,7 +34,6 @@ struct Tool {
 
 impl Tool {
     fn new(name: &str, answers: &str) -> Self {
-        use std::os::unix::fs::PermissionsExt;
         let dir = tempfile::tempdir().expect("temp dir");
         let log = dir.path().display().to_string();
         std::fs::write(dir.path().join("diff"), DIFF).expect("diff");
@@ -44,20 +42,12 @@ impl Tool {
              [ -n \"$input\" ] && printf 'stdin: %s\\n' \"$input\" >> \"$LOG/calls\"\n\
              case \"$*\" in\n{answers}\nesac\n"
         );
-        let path = dir.path().join(name);
-        std::fs::write(&path, script).expect("script");
-        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).expect("chmod");
+        write_script(&dir, name, &script);
         Self { dir }
     }
 
     fn runner(&self) -> Runner {
-        let mut path = self.dir.path().as_os_str().to_os_string();
-        path.push(":/usr/bin:/bin");
-        Runner {
-            dir: self.dir.path().to_path_buf(),
-            path,
-            timeout: Duration::from_secs(20),
-        }
+        runner_for(self.dir.path())
     }
 
     /// Each call: its arguments, and the JSON it was sent.
