@@ -31,6 +31,7 @@ mod pr_template;
 mod publish;
 mod review_checks;
 mod review_confidence;
+mod review_formats;
 mod revisions;
 mod safety;
 mod secret_scan;

@@ -19,7 +19,8 @@ use iris_agent::capability::requests::Scope;
 use iris_agent::capability::review::{Aspect, ReviewOptions};
 use iris_agent::capability::write::Written;
 use iris_config::Config;
-use iris_core::artifact::{ArtifactKind, Review, insert_into_changelog};
+use iris_core::artifact::review::report;
+use iris_core::artifact::{ArtifactKind, Review, Severity, insert_into_changelog};
 use iris_git::{CommitOptions, GitRepo};
 
 /// How the artifact is printed.
@@ -126,10 +127,34 @@ pub struct ReviewArgs {
     /// correctness, security, performance, tests.
     #[arg(long, value_name = "ASPECT,...", value_delimiter = ',')]
     pub aspects: Vec<Aspect>,
+    /// Print the checked, confident findings for CI: sarif (SARIF 2.1.0, for GitHub code
+    /// scanning), github (workflow commands that annotate the lines), gitlab (a Code Quality
+    /// report). Default: the review's markdown.
+    #[arg(long, value_enum, value_name = "FORMAT")]
+    pub format: Option<ReviewFormat>,
+    /// Exit 1 when a checked, confident finding of this severity or worse remains:
+    /// critical, high, medium, low or info.
+    #[arg(long, value_name = "SEVERITY", value_parser = severity)]
+    pub fail_on: Option<Severity>,
     #[command(flatten)]
     pub config: ConfigFlags,
     #[command(flatten)]
     pub output: OutputFlags,
+}
+
+/// How `iris review --format` prints the findings.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum ReviewFormat {
+    Sarif,
+    Github,
+    Gitlab,
+}
+
+fn severity(name: &str) -> std::result::Result<Severity, String> {
+    Severity::ALL
+        .into_iter()
+        .find(|s| s.name() == name.trim().to_ascii_lowercase())
+        .ok_or_else(|| "expected critical, high, medium, low or info".to_string())
 }
 
 #[derive(Debug, Args)]
@@ -446,6 +471,12 @@ fn print_candidates(candidates: &[Candidate], output: OutputFlags) -> Result<()>
 }
 
 pub async fn review_command(args: ReviewArgs) -> Result<ExitCode> {
+    if args.format.is_some() && (args.output.json || args.output.raw) {
+        return Err(UsageError(
+            "--format prints its own output: leave out --json and --raw".into(),
+        )
+        .into());
+    }
     let mut session = Session::open(&args.config, args.output)?;
     let mut aspects: Vec<Aspect> = Vec::new();
     for aspect in &args.aspects {
@@ -483,7 +514,23 @@ pub async fn review_command(args: ReviewArgs) -> Result<ExitCode> {
         .min_confidence
         .unwrap_or(session.config.review_min_confidence);
     let written = confident(written, min)?;
-    print_artifact(&written, args.output)?;
+    let kept: Review = serde_json::from_value(written.json.clone())?;
+    match args.format {
+        None => print_artifact(&written, args.output)?,
+        Some(format) => {
+            let version = env!("CARGO_PKG_VERSION");
+            let text = match format {
+                ReviewFormat::Sarif => {
+                    serde_json::to_string_pretty(&report::sarif(&kept, version))?
+                }
+                ReviewFormat::Gitlab => {
+                    serde_json::to_string_pretty(&report::gitlab_report(&kept))?
+                }
+                ReviewFormat::Github => report::github_commands(&kept),
+            };
+            println!("{}", text.trim_end());
+        }
+    }
     if args.post {
         let root = session.repo.root();
         let body = written.text.clone();
@@ -493,6 +540,22 @@ pub async fn review_command(args: ReviewArgs) -> Result<ExitCode> {
             ReviewPost::Inline
         };
         publish("review", move || post_review(&root, &body, how)).await?;
+    }
+    if let Some(threshold) = args.fail_on {
+        let failing = kept
+            .findings
+            .iter()
+            .filter(|f| f.severity <= threshold)
+            .count();
+        if failing > 0 {
+            let findings = if failing == 1 { "finding" } else { "findings" };
+            eprintln!(
+                "{failing} {findings} at {} or worse (--fail-on {})",
+                threshold.name(),
+                threshold.name()
+            );
+            return Ok(ExitCode::from(super::exit::GENERAL));
+        }
     }
     Ok(ExitCode::SUCCESS)
 }

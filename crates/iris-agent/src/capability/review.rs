@@ -8,7 +8,8 @@ use crate::EventSink;
 use crate::capability::write::Written;
 use crate::iris::IrisAgent;
 use iris_core::artifact::{
-    Review, SecondLook, apply_second_look, check_findings, merge_reviews, second_look_request,
+    Category, Review, SecondLook, apply_second_look, check_findings, merge_reviews,
+    second_look_request,
 };
 use iris_core::change::FileDiff;
 use iris_core::protocol::AgentEvent;
@@ -45,6 +46,16 @@ impl Aspect {
             Aspect::Security => "Security",
             Aspect::Performance => "Performance",
             Aspect::Tests => "Tests",
+        }
+    }
+
+    /// The category of what this pass finds.
+    fn category(self) -> Category {
+        match self {
+            Aspect::Correctness => Category::Correctness,
+            Aspect::Security => Category::Security,
+            Aspect::Performance => Category::Performance,
+            Aspect::Tests => Category::Tests,
         }
     }
 
@@ -172,7 +183,10 @@ impl IrisAgent {
         for (aspect, result) in futures::future::join_all(runs).await {
             match result {
                 Ok(written) => {
-                    let review: Review = serde_json::from_value(written.json.clone())?;
+                    let mut review: Review = serde_json::from_value(written.json.clone())?;
+                    for finding in &mut review.findings {
+                        finding.category.get_or_insert(aspect.category());
+                    }
                     passes.push((aspect.label().to_string(), review));
                     total = Some(match total {
                         None => written,

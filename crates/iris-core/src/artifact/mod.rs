@@ -15,7 +15,7 @@ pub(crate) mod markdown;
 pub mod partial;
 mod pull_request;
 mod release_notes;
-mod review;
+pub mod review;
 pub mod schema;
 
 use std::fmt;
@@ -33,9 +33,9 @@ pub use kind::{ArtifactKind, Descriptor, Input};
 pub use pull_request::PullRequest;
 pub use release_notes::{Highlight, ReleaseNotes, ReleaseSection};
 pub use review::{
-    CONFIDENCE_MARK, Check, Finding, FindingBlock, Folded, NEAR_LINES, Review, SecondLook,
-    Severity, Verdict, apply_second_look, check_findings, finding_blocks, left_out_line,
-    merge_reviews, second_look_request, without_findings,
+    CONFIDENCE_MARK, Category, Check, Finding, FindingBlock, Folded, NEAR_LINES, Review,
+    SecondLook, Severity, Verdict, apply_second_look, check_findings, finding_blocks,
+    left_out_line, merge_reviews, second_look_request, without_findings,
 };
 
 /// What a capability produces; capability files name it (`output_type = "review"`).

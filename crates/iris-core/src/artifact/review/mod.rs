@@ -4,6 +4,7 @@
 mod blocks;
 mod check;
 mod merge;
+pub mod report;
 mod second_look;
 
 pub use blocks::{FindingBlock, finding_blocks, without_findings};
@@ -77,6 +78,62 @@ impl Severity {
     }
 }
 
+/// What kind of problem a finding is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum Category {
+    Correctness,
+    Security,
+    Performance,
+    Tests,
+    Compatibility,
+    Maintainability,
+}
+
+impl Category {
+    pub const ALL: [Category; 6] = [
+        Category::Correctness,
+        Category::Security,
+        Category::Performance,
+        Category::Tests,
+        Category::Compatibility,
+        Category::Maintainability,
+    ];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Category::Correctness => "correctness",
+            Category::Security => "security",
+            Category::Performance => "performance",
+            Category::Tests => "tests",
+            Category::Compatibility => "compatibility",
+            Category::Maintainability => "maintainability",
+        }
+    }
+
+    /// What findings of this kind are about, in a few words.
+    pub fn about(self) -> &'static str {
+        match self {
+            Category::Correctness => "Bugs and wrong logic",
+            Category::Security => "Security problems",
+            Category::Performance => "Performance problems",
+            Category::Tests => "Missing or weak tests",
+            Category::Compatibility => "API and compatibility breaks",
+            Category::Maintainability => "Code that will be hard to maintain",
+        }
+    }
+}
+
+/// A category as models write it; one that is not known is none (the finding stays).
+fn category<'de, D: serde::Deserializer<'de>>(
+    deserializer: D,
+) -> Result<Option<Category>, D::Error> {
+    let value = serde_json::Value::deserialize(deserializer)?;
+    Ok(value.as_str().and_then(|s| {
+        serde_json::from_value(serde_json::Value::String(s.trim().to_lowercase())).ok()
+    }))
+}
+
 /// One problem found in the change, tied to where it is.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(default)]
@@ -98,6 +155,9 @@ pub struct Finding {
     pub body: String,
     /// How to fix it (markdown, code allowed), or null.
     pub suggestion: Option<String>,
+    /// The kind of problem.
+    #[serde(deserialize_with = "category", skip_serializing_if = "Option::is_none")]
+    pub category: Option<Category>,
     /// How sure you are that this is a real problem, from 0 to 100: 90 and above when the
     /// code you read shows it, around 50 when it depends on code or callers you could not see,
     /// below 30 for a hunch.
