@@ -245,3 +245,65 @@ fn gen_check_takes_no_generation_flags() {
         stderr(&out)
     );
 }
+
+#[test]
+fn gen_check_rev_a_range_checks_every_commit_and_names_those_that_fail() {
+    let repo = repo_with(
+        ".commitlintrc.json",
+        r#"{"extends": ["@commitlint/config-conventional"]}"#,
+        "chore: add the commitlint config",
+    );
+    repo.git(&["tag", "base"]);
+    for (file, message) in [
+        ("a.txt", "feat: add a"),
+        ("b.txt", "Added b"),
+        ("c.txt", "fix(c): repair c"),
+        ("d.txt", "WIP"),
+    ] {
+        repo.write(file, "x\n");
+        repo.commit_all(message);
+    }
+    let out = check(&repo, &["--rev", "base..HEAD"], "Not read.\n");
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    let printed = stdout(&out);
+    let lines: Vec<&str> = printed.lines().filter(|l| !l.starts_with("    ")).collect();
+    let id = |rev: &str| {
+        repo.git(&["rev-parse", "--short=7", rev])
+            .trim()
+            .to_string()
+    };
+    assert_eq!(lines[0], format!("✔ {} feat: add a", id("HEAD~3")));
+    assert_eq!(lines[1], format!("✖ {} Added b", id("HEAD~2")));
+    assert_eq!(lines[3], format!("✖ {} WIP", id("HEAD")));
+    assert!(printed.contains("    ✖ type-empty"), "{printed}");
+    assert_eq!(
+        lines[4],
+        format!(
+            "✖ 2 of 4 commits break the rules of .commitlintrc.json: {}, {}",
+            id("HEAD~2"),
+            id("HEAD")
+        )
+    );
+    assert!(stderr(&out).contains("checking the 4 commits of base..HEAD"));
+
+    // A range whose commits all pass, an open end, an empty range.
+    let out = check(&repo, &["--rev", "base..HEAD~2"], "");
+    assert_eq!(out.status.code(), Some(1));
+    let out = check(&repo, &["--rev", "HEAD~3..HEAD~2"], "");
+    assert_eq!(out.status.code(), Some(1), "{}", stdout(&out));
+    let out = check(&repo, &["--rev", "base..HEAD~3"], "");
+    assert_eq!(out.status.code(), Some(0), "{}", stdout(&out));
+    assert!(stdout(&out).ends_with("✔ the commit follows the rules of .commitlintrc.json\n"));
+    let out = check(&repo, &["--rev", "HEAD.."], "");
+    assert_eq!(
+        (out.status.code(), stdout(&out)),
+        (
+            Some(0),
+            "no commits in HEAD..HEAD: nothing to check\n".to_string()
+        )
+    );
+    for wrong in ["..HEAD", "base...HEAD", "nope..HEAD"] {
+        let out = check(&repo, &["--rev", wrong], "");
+        assert_eq!(out.status.code(), Some(2), "{wrong}: {}", stderr(&out));
+    }
+}

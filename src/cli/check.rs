@@ -2,9 +2,10 @@
 //! commitizen rules, for CI and hooks. No model, no provider, no agent.
 //!
 //! The message is stdin's when stdin is not a terminal and holds one (an empty stdin, as CI
-//! gives, counts as none), else the commit `--rev` names (default HEAD). Exit 0 when it
-//! follows the rules (warnings are printed but pass) or when the repository has no rules,
-//! 1 on an error-level violation, 2 when the configuration cannot be read.
+//! gives, counts as none), else the commit `--rev` names (default HEAD); `--rev A..B` checks
+//! every commit of the range, naming each that fails. Exit 0 when it follows the rules
+//! (warnings are printed but pass) or when the repository has no rules, 1 on an error-level
+//! violation, 2 when the configuration cannot be read.
 
 use std::io::{IsTerminal, Read};
 use std::process::ExitCode;
@@ -18,10 +19,16 @@ use iris_core::commit_rules::{self, CommitRules, MAX_INPUT_BYTES, Violation};
 pub const NO_RULES: &str =
     "no commitlint or commitizen configuration in this repository: nothing to check";
 
+/// The most commits one range check reads.
+const MAX_RANGE: usize = 10_000;
+
 pub fn run(rev: Option<&str>) -> Result<ExitCode> {
     let repo = super::current_repo()?;
-    if let Some(rev) = rev {
-        UsageError::unless_revisions(&repo, &[rev])?;
+    let range = rev.map(range_of).transpose()?.flatten();
+    match (rev, range) {
+        (_, Some((from, to))) => UsageError::unless_revisions(&repo, &[from, to])?,
+        (Some(rev), None) => UsageError::unless_revisions(&repo, &[rev])?,
+        (None, None) => {}
     }
     let Some(rules) = iris_config::project::commit_rules(&repo.root())? else {
         eprintln!("{NO_RULES}");
@@ -29,6 +36,9 @@ pub fn run(rev: Option<&str>) -> Result<ExitCode> {
     };
     for note in &rules.notes {
         eprintln!("note: {}: {note}", rules.source);
+    }
+    if let Some((from, to)) = range {
+        return check_range(&repo, &rules, from, to);
     }
     let piped = match rev {
         Some(_) => None,
@@ -60,6 +70,72 @@ pub fn run(rev: Option<&str>) -> Result<ExitCode> {
     } else {
         ExitCode::SUCCESS
     })
+}
+
+/// `A..B` as its two ends (`A..` ends at HEAD); None for a single revision.
+fn range_of(rev: &str) -> Result<Option<(&str, &str)>> {
+    let Some((from, to)) = rev.split_once("..") else {
+        return Ok(None);
+    };
+    if to.starts_with('.') {
+        return Err(UsageError(format!(
+            "'{rev}': a symmetric range (A...B) is not checked: give A..B"
+        ))
+        .into());
+    }
+    if from.is_empty() {
+        return Err(UsageError(format!("'{rev}': the range needs its start (A..B)")).into());
+    }
+    Ok(Some((from, if to.is_empty() { "HEAD" } else { to })))
+}
+
+/// Every commit of `from..to`, oldest first: a line each (✔ or ✖, its id and subject), the
+/// violations of those that break a rule under it, and a closing line naming the failing ones.
+fn check_range(
+    repo: &iris_git::GitRepo,
+    rules: &CommitRules,
+    from: &str,
+    to: &str,
+) -> Result<ExitCode> {
+    let mut commits = repo.log_range(from, to, MAX_RANGE)?;
+    commits.reverse();
+    eprintln!(
+        "checking the {} commits of {from}..{to} against {}",
+        commits.len(),
+        rules.source
+    );
+    if commits.is_empty() {
+        println!("no commits in {from}..{to}: nothing to check");
+        return Ok(ExitCode::SUCCESS);
+    }
+    let mut failing = Vec::new();
+    for commit in &commits {
+        let violations = rules.check(&commit.message);
+        let errors = commit_rules::error_count(&violations);
+        let mark = if errors > 0 { "✖" } else { "✔" };
+        println!("{mark} {} {}", commit.short_id, commit.summary);
+        for v in &violations {
+            println!("    {v}");
+        }
+        if errors > 0 {
+            failing.push(commit.short_id.clone());
+        }
+    }
+    if failing.is_empty() {
+        match commits.len() {
+            1 => println!("✔ the commit follows the rules of {}", rules.source),
+            n => println!("✔ all {n} commits follow the rules of {}", rules.source),
+        }
+        return Ok(ExitCode::SUCCESS);
+    }
+    println!(
+        "✖ {} of {} commits break the rules of {}: {}",
+        failing.len(),
+        commits.len(),
+        rules.source,
+        failing.join(", ")
+    );
+    Ok(ExitCode::from(super::exit::GENERAL))
 }
 
 /// stdin's message when stdin is not a terminal and is not empty (comment lines aside);

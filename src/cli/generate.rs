@@ -83,7 +83,8 @@ pub struct GenArgs {
         conflicts_with = "check"
     )]
     pub models: Vec<String>,
-    /// With --check: check this commit's message (stdin is not read).
+    /// With --check: check this commit's message, or with A..B every commit of the range,
+    /// naming each that fails (stdin is not read).
     #[arg(long, value_name = "REV", requires = "check")]
     pub rev: Option<String>,
     #[command(flatten)]
