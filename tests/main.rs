@@ -10,6 +10,7 @@ mod agent_cli;
 mod agent_faults;
 mod agent_real_models;
 mod candidates;
+mod ci_pipelines;
 mod cli;
 mod commit_rules_agent;
 mod config;
