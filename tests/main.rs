@@ -30,6 +30,7 @@ mod mcp;
 mod odd_states;
 mod pr_template;
 mod publish;
+mod readme_pictures;
 mod review_checks;
 mod review_confidence;
 mod review_formats;

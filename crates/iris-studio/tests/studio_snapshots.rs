@@ -489,7 +489,7 @@ fn commit_mode_with_a_long_title_in_the_editor() {
     state.commit_flags.amend = true;
     state.notice = Some(Notice {
         level: Level::Success,
-        text: "Iris wrote the commit".to_string(),
+        text: "Iris wrote the commit message".to_string(),
     });
     insta::assert_snapshot!("commit_long_title", render(&state));
 }

@@ -77,7 +77,7 @@ pub(super) fn generated(
         Ok(text) => {
             replace(state, kind, &text);
             wrote(state, kind, &text);
-            let what = format!("Iris wrote the {}", kind.title().to_lowercase());
+            let what = format!("Iris wrote the {}", kind.noun());
             task::done_notice(state, &finished, what);
             save_draft(state, kind)
         }

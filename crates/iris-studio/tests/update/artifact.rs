@@ -316,7 +316,7 @@ fn generated_lands_in_the_artifact_and_is_saved() {
         state.notice,
         Some(Notice {
             level: Level::Success,
-            text: "Iris wrote the commit".to_string()
+            text: "Iris wrote the commit message".to_string()
         })
     );
 }

@@ -157,7 +157,7 @@ fn withheld_secrets_are_counted_while_iris_works_and_told_when_she_is_done() {
         notice(&state),
         (
             Level::Warning,
-            "Iris wrote the commit; 2 secrets withheld from her (sent as markers)"
+            "Iris wrote the commit message; 2 secrets withheld from her (sent as markers)"
         )
     );
     // Without secrets, success as before.
