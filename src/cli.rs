@@ -5,6 +5,7 @@ mod blame;
 pub(crate) mod check;
 mod completions;
 pub mod config;
+pub mod dry_run;
 mod eval;
 pub mod exit;
 mod explain;
@@ -116,6 +117,8 @@ pub fn run() -> ExitCode {
     init_tracing(cli.debug, full_screen);
     match execute(cli) {
         Ok(code) => code,
+        // --dry-run showed the request it did not send: that was the whole job.
+        Err(err) if err.chain().any(|c| c.is::<dry_run::DryRunShown>()) => ExitCode::SUCCESS,
         Err(err) => {
             eprintln!("error: {}", one_line(&err));
             ExitCode::from(exit_code(&err))

@@ -312,6 +312,7 @@ async fn every_request_and_its_tokens_reach_the_events() {
         api_key: None,
         stall_timeout: Duration::from_secs(30),
         secrets: None,
+        dry_run: None,
     };
     let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel();
     let request = Run {

@@ -16,6 +16,7 @@ mod commit_rules_agent;
 mod config;
 mod config_init;
 mod controls;
+mod dry_run;
 mod eval;
 mod explain;
 mod fake_provider;

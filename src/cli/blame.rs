@@ -66,9 +66,11 @@ pub async fn run(args: BlameArgs) -> Result<ExitCode> {
     let root = repo.root();
     let config = Config::load(Some(&root), &args.config.overrides())?;
     let iris = IrisAgent::from_config(&config, &root, repo.git_dir(), !args.output.no_stream)?;
+    let (iris, dry_run) = super::dry_run::prepare(iris, args.output.dry_run);
     let progress = ProgressLine::start();
     let result = iris.explain_lines(&asked, &progress.sink()).await;
     progress.finish().await;
+    let result = super::dry_run::finish(dry_run.as_ref(), result, &config, args.output.json);
     // Lines that are not there (a path not committed, a range past the end) are the user's
     // to fix: said at once, before any request, as a usage error.
     let explained = result.map_err(|err| match err.downcast::<iris_git::GitError>() {

@@ -45,9 +45,11 @@ pub async fn run(args: ExplainArgs) -> Result<ExitCode> {
     let path = from_root(&args.file, &cwd, &root);
     let config = Config::load(Some(&root), &args.config.overrides())?;
     let iris = IrisAgent::from_config(&config, &root, repo.git_dir(), !args.output.no_stream)?;
+    let (iris, dry_run) = super::dry_run::prepare(iris, args.output.dry_run);
     let progress = ProgressLine::start();
     let result = iris.explain_file(&path, &progress.sink()).await;
     progress.finish().await;
+    let result = super::dry_run::finish(dry_run.as_ref(), result, &config, args.output.json);
     let explained = result.map_err(|err| match err.downcast::<FileRefused>() {
         Ok(refused) => UsageError(refused.0).into(),
         Err(other) => other,

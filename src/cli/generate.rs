@@ -18,6 +18,7 @@ use iris_agent::capability::candidates::Candidate;
 use iris_agent::capability::requests::Scope;
 use iris_agent::capability::review::{Aspect, ReviewOptions};
 use iris_agent::capability::write::Written;
+use iris_agent::runtime::dry_run::DryRun;
 use iris_config::Config;
 use iris_core::artifact::review::report;
 use iris_core::artifact::{ArtifactKind, Review, Severity, insert_into_changelog};
@@ -39,6 +40,11 @@ pub struct OutputFlags {
     /// it works over ssh; stdout is unchanged. Without a terminal it only warns.
     #[arg(long, global = true)]
     pub copy: bool,
+    /// Send nothing: gather the evidence and print the first request exactly as it would go
+    /// out (secrets withheld), its size by part in characters and tokens, and what it would
+    /// cost (--json: as JSON).
+    #[arg(long, global = true)]
+    pub dry_run: bool,
 }
 
 #[derive(Debug, Args)]
@@ -236,6 +242,9 @@ struct Session {
     repo: GitRepo,
     config: Config,
     iris: IrisAgent,
+    /// `--dry-run`: where the first request is kept instead of being sent.
+    dry_run: Option<DryRun>,
+    json: bool,
 }
 
 impl Session {
@@ -245,7 +254,14 @@ impl Session {
         let root = repo.root();
         let config = Config::load(Some(&root), &flags.overrides())?;
         let iris = IrisAgent::from_config(&config, &root, repo.git_dir(), !output.no_stream)?;
-        Ok(Self { repo, config, iris })
+        let (iris, dry_run) = super::dry_run::prepare(iris, output.dry_run);
+        Ok(Self {
+            repo,
+            config,
+            iris,
+            dry_run,
+            json: output.json,
+        })
     }
 
     /// Writes an artifact with the progress line on stderr.
@@ -256,7 +272,7 @@ impl Session {
             .write(kind, scope, ask_critic, &progress.sink())
             .await;
         progress.finish().await;
-        let written = result?;
+        let written = self.finish(result)?;
         warn_about(&written);
         Ok(written)
     }
@@ -276,11 +292,16 @@ impl Session {
             )
             .await;
         progress.finish().await;
-        let candidates = result?;
+        let candidates = self.finish(result)?;
         for candidate in &candidates {
             warn_about(&candidate.written);
         }
         Ok(candidates)
+    }
+
+    /// A run's result, or with `--dry-run` the request it kept, shown.
+    fn finish<T>(&self, result: Result<T>) -> Result<T> {
+        super::dry_run::finish(self.dry_run.as_ref(), result, &self.config, self.json)
     }
 
     /// Fails with a usage error when nothing is staged.

@@ -133,6 +133,7 @@ impl IrisAgent {
             api_key: config.api_key()?.map(|key| key.expose().to_string()),
             stall_timeout: std::time::Duration::from_secs(config.request_timeout_secs),
             secrets: secret_scanner(config, root)?,
+            dry_run: None,
         };
         let fast = ProviderSpec {
             model: settings.fast_model.clone(),
@@ -178,6 +179,19 @@ impl IrisAgent {
     pub fn with_pr_template(mut self, name: Option<String>) -> Self {
         self.pr_template = name;
         self
+    }
+
+    /// `--dry-run`: the first request is kept in `dry_run` instead of being sent, and the
+    /// run stops there.
+    pub fn with_dry_run(mut self, dry_run: crate::runtime::dry_run::DryRun) -> Self {
+        self.main.dry_run = Some(dry_run.clone());
+        self.fast.dry_run = Some(dry_run);
+        self
+    }
+
+    /// The provider and model the run talks to, as errors name them (`openai gpt-5`).
+    pub fn model_label(&self) -> String {
+        self.main.label()
     }
 
     /// How reviews are written (`iris review --aspects`, `--verify`).

@@ -37,6 +37,10 @@ pub enum ConfigKey {
     FastModel(ProviderKind),
     BaseUrl(ProviderKind),
     ApiKey(ProviderKind),
+    /// US dollars per million input tokens, over the built-in price table.
+    PriceInput(ProviderKind),
+    /// US dollars per million output tokens, over the built-in price table.
+    PriceOutput(ProviderKind),
 }
 
 /// The keys at the top of a file, in the order `iris config` shows them.
@@ -66,7 +70,14 @@ const TOP: [ConfigKey; 22] = [
 ];
 
 /// The keys of a `[providers.NAME]` table.
-pub(crate) const PROVIDER_FIELDS: [&str; 4] = ["model", "fast_model", "base_url", "api_key"];
+pub(crate) const PROVIDER_FIELDS: [&str; 6] = [
+    "model",
+    "fast_model",
+    "base_url",
+    "api_key",
+    "price_input",
+    "price_output",
+];
 
 /// What values a key takes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -85,6 +96,8 @@ pub enum Kind {
     Percent,
     Url,
     Secret,
+    /// A price in US dollars per million tokens, 0 or more.
+    Price,
 }
 
 /// A checked value.
@@ -95,6 +108,8 @@ pub enum Value {
     Bool(bool),
     Count(u64),
     Secret(Secret),
+    /// A price in millionths of a US dollar per million tokens (exact, and `Eq`).
+    Price(u64),
 }
 
 impl ConfigKey {
@@ -107,6 +122,8 @@ impl ConfigKey {
                 ConfigKey::FastModel(kind),
                 ConfigKey::BaseUrl(kind),
                 ConfigKey::ApiKey(kind),
+                ConfigKey::PriceInput(kind),
+                ConfigKey::PriceOutput(kind),
             ]);
         }
         keys
@@ -148,6 +165,8 @@ impl ConfigKey {
             ConfigKey::FastModel(_) => "fast_model",
             ConfigKey::BaseUrl(_) => "base_url",
             ConfigKey::ApiKey(_) => "api_key",
+            ConfigKey::PriceInput(_) => "price_input",
+            ConfigKey::PriceOutput(_) => "price_output",
         }
     }
 
@@ -157,7 +176,9 @@ impl ConfigKey {
             ConfigKey::Model(kind)
             | ConfigKey::FastModel(kind)
             | ConfigKey::BaseUrl(kind)
-            | ConfigKey::ApiKey(kind) => Some((kind, self.top_name())),
+            | ConfigKey::ApiKey(kind)
+            | ConfigKey::PriceInput(kind)
+            | ConfigKey::PriceOutput(kind) => Some((kind, self.top_name())),
             _ => None,
         }
     }
@@ -174,6 +195,8 @@ impl ConfigKey {
             "fast_model" => Some(ConfigKey::FastModel(kind)),
             "base_url" => Some(ConfigKey::BaseUrl(kind)),
             "api_key" => Some(ConfigKey::ApiKey(kind)),
+            "price_input" => Some(ConfigKey::PriceInput(kind)),
+            "price_output" => Some(ConfigKey::PriceOutput(kind)),
             _ => None,
         }
     }
@@ -217,6 +240,7 @@ impl ConfigKey {
             | ConfigKey::ExplainMaxReads => Kind::Count,
             ConfigKey::BaseUrl(_) => Kind::Url,
             ConfigKey::ApiKey(_) => Kind::Secret,
+            ConfigKey::PriceInput(_) | ConfigKey::PriceOutput(_) => Kind::Price,
         }
     }
 
@@ -245,6 +269,11 @@ impl ConfigKey {
             ConfigKey::SafetyMode => Some(
                 "a repository cannot choose what its tools may do without asking; use \
                  --safety, IRIS_SAFETY or your user config"
+                    .to_string(),
+            ),
+            ConfigKey::PriceInput(_) | ConfigKey::PriceOutput(_) => Some(
+                "a repository cannot set what its runs cost (it would lift your \
+                 max_cost_per_run); put prices in your user config"
                     .to_string(),
             ),
             ConfigKey::SecretScan => Some(
@@ -294,6 +323,9 @@ impl Kind {
             Kind::Count => "expected a whole number of at least 1".to_string(),
             Kind::Percent => "expected a whole number from 0 to 100".to_string(),
             Kind::Url => "expected a URL starting with http:// or https://".to_string(),
+            Kind::Price => {
+                "expected a price in US dollars per million tokens (0 or more)".to_string()
+            }
         }
     }
 
@@ -345,6 +377,12 @@ impl Kind {
                     Ok(Value::Secret(Secret::new(text)))
                 }
             }
+            Kind::Price => text
+                .trim()
+                .parse::<f64>()
+                .ok()
+                .and_then(price)
+                .ok_or_else(|| self.expected()),
         }
     }
 
@@ -364,6 +402,11 @@ impl Kind {
                 Some(n @ 0..=100) => Ok(Value::Count(n.unsigned_abs())),
                 _ => Err(self.expected()),
             },
+            Kind::Price => value
+                .as_float()
+                .or_else(|| value.as_integer().map(|n| n as f64))
+                .and_then(price)
+                .ok_or_else(|| self.expected()),
             _ => match value.as_str() {
                 Some(text) => self.parse_str(text),
                 None => Err(self.expected()),
@@ -381,6 +424,7 @@ impl Value {
             Value::Bool(b) => (*b).into(),
             Value::Count(n) => i64::try_from(*n).unwrap_or(i64::MAX).into(),
             Value::Secret(secret) => secret.expose().into(),
+            Value::Price(micros) => (*micros as f64 / 1e6).into(),
         }
     }
 
@@ -391,6 +435,12 @@ impl Value {
             other => other.to_toml().to_string().trim().to_string(),
         }
     }
+}
+
+/// A price in dollars as millionths of a dollar; None for a negative or absurd one.
+fn price(dollars: f64) -> Option<Value> {
+    (dollars.is_finite() && (0.0..=1e6).contains(&dollars))
+        .then(|| Value::Price((dollars * 1e6).round() as u64))
 }
 
 fn is_http_url(text: &str) -> bool {

@@ -18,6 +18,7 @@ mod edit;
 pub mod file;
 mod keys;
 mod layers;
+pub mod prices;
 pub mod project;
 mod provider;
 mod secret;
@@ -310,6 +311,12 @@ impl Config {
             (ConfigKey::ApiKey(kind), Value::Secret(secret)) => {
                 self.providers.get_mut(kind).api_key = Some(secret);
             }
+            (ConfigKey::PriceInput(kind), Value::Price(micros)) => {
+                self.providers.get_mut(kind).price_input = Some(micros);
+            }
+            (ConfigKey::PriceOutput(kind), Value::Price(micros)) => {
+                self.providers.get_mut(kind).price_output = Some(micros);
+            }
             // Kind::parse_* only produce the value kind a key declares.
             _ => {}
         }
@@ -439,6 +446,8 @@ impl Config {
                 return self.providers.get(kind).base_url.as_deref().and_then(text);
             }
             ConfigKey::ApiKey(kind) => Value::Secret(self.providers.get(kind).api_key.clone()?),
+            ConfigKey::PriceInput(kind) => Value::Price(self.providers.get(kind).price_input?),
+            ConfigKey::PriceOutput(kind) => Value::Price(self.providers.get(kind).price_output?),
         })
     }
 }

@@ -145,6 +145,10 @@ pub struct ProviderSettings {
     /// `None`: the provider's own endpoint.
     pub base_url: Option<String>,
     pub api_key: Option<Secret>,
+    /// The prices the user set, in millionths of a dollar per million tokens (over the
+    /// built-in table).
+    pub price_input: Option<u64>,
+    pub price_output: Option<u64>,
 }
 
 impl ProviderSettings {
@@ -154,6 +158,8 @@ impl ProviderSettings {
             fast_model: kind.default_fast_model().to_string(),
             base_url: None,
             api_key: None,
+            price_input: None,
+            price_output: None,
         }
     }
 }

@@ -13,7 +13,7 @@ pub mod blame;
 pub mod candidates;
 pub mod chat;
 pub mod conversation;
-mod evidence;
+pub(crate) mod evidence;
 pub mod generate;
 pub mod intent;
 pub mod requests;

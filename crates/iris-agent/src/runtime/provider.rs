@@ -9,6 +9,7 @@ use reqwest::{Request, Response};
 use reqwest_middleware::{ClientWithMiddleware, Middleware, Next};
 
 use crate::EventSink;
+use crate::runtime::dry_run::DryRun;
 use crate::runtime::redact::WithholdSecrets;
 use crate::runtime::retry::RetryTransient;
 use crate::runtime::stream_end::RequireStreamEnd;
@@ -27,6 +28,8 @@ pub struct ProviderSpec {
     pub stall_timeout: Duration,
     /// What finds secrets in each request before it leaves (`None`: `secret_scan = false`).
     pub secrets: Option<Arc<Scanner>>,
+    /// `--dry-run`: the first request is kept here instead of being sent.
+    pub dry_run: Option<DryRun>,
 }
 
 impl fmt::Debug for ProviderSpec {
@@ -71,13 +74,17 @@ impl ProviderSpec {
         if let Some(scanner) = &self.secrets {
             builder = builder.with(WithholdSecrets::new(scanner.clone(), sink.clone()));
         }
-        Ok(builder
+        let builder = builder
             .with(ExplainNoAnswer {
                 stall_timeout: self.stall_timeout,
             })
             .with(RetryTransient::default())
-            .with(RequireStreamEnd::new(self.kind))
-            .build())
+            .with(RequireStreamEnd::new(self.kind));
+        // Last, so what it keeps is what would go out: redacted, as the provider reads it.
+        Ok(match &self.dry_run {
+            Some(dry_run) => builder.with(dry_run.clone()).build(),
+            None => builder.build(),
+        })
     }
 }
 
@@ -177,6 +184,7 @@ mod tests {
             api_key: Some("sk-secret-123".into()),
             stall_timeout: Duration::from_secs(1),
             secrets: None,
+            dry_run: None,
         };
         let shown = format!("{spec:?}");
         assert!(!shown.contains("sk-secret-123"));

@@ -331,6 +331,7 @@ mod tests {
             api_key: None,
             stall_timeout: std::time::Duration::from_secs(1),
             secrets: None,
+            dry_run: None,
         };
         ProviderError::new(&spec, message).into()
     }

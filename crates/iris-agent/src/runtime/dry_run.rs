@@ -1,0 +1,248 @@
+//! `--dry-run`: the first request of a run taken at the very end of the HTTP stack (after
+//! the secret scan, exactly as it would go out) and not sent; the run then stops. What it
+//! holds is read back by part: the instructions, the request, the evidence, earlier turns,
+//! the tool definitions and the answer's schema.
+
+use std::sync::{Arc, Mutex};
+
+use reqwest::{Request, Response};
+use reqwest_middleware::{Middleware, Next};
+use serde_json::Value;
+
+use crate::capability::evidence::HEADING;
+
+/// Where a dry run keeps the request it stopped; shared by every client of a run.
+#[derive(Debug, Clone, Default)]
+pub struct DryRun(Arc<Mutex<Option<Captured>>>);
+
+/// A request that was not sent.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Captured {
+    pub url: String,
+    /// The body as it would have gone out.
+    pub body: Vec<u8>,
+}
+
+/// The error a dry run stops a run with.
+pub const NOT_SENT: &str = "dry run: the request was not sent";
+
+impl DryRun {
+    /// The first request the run would have sent, if it got that far.
+    pub fn captured(&self) -> Option<Captured> {
+        self.0.lock().ok().and_then(|slot| slot.clone())
+    }
+}
+
+#[async_trait::async_trait]
+impl Middleware for DryRun {
+    async fn handle(
+        &self,
+        req: Request,
+        _extensions: &mut http::Extensions,
+        _next: Next<'_>,
+    ) -> reqwest_middleware::Result<Response> {
+        if let Ok(mut slot) = self.0.lock()
+            && slot.is_none()
+        {
+            let body = req
+                .body()
+                .and_then(|b| b.as_bytes())
+                .map(<[u8]>::to_vec)
+                .unwrap_or_default();
+            *slot = Some(Captured {
+                url: req.url().to_string(),
+                body,
+            });
+        }
+        Err(reqwest_middleware::Error::Middleware(anyhow::anyhow!(
+            NOT_SENT
+        )))
+    }
+}
+
+/// One part of a request, and its size.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct Part {
+    pub name: &'static str,
+    pub chars: usize,
+    pub tokens: usize,
+}
+
+/// The parts a request's body is read into, in the order they are shown.
+pub const PARTS: [&str; 6] = [
+    "instructions",
+    "request",
+    "evidence",
+    "history",
+    "tool definitions",
+    "schema",
+];
+
+/// The texts of each part of a request body, whatever the provider's wire: OpenAI's
+/// Responses (`instructions`, `input`, `text.format`) and Chat Completions (`messages`,
+/// `response_format`), Anthropic's (`system`, `messages`), Gemini's (`systemInstruction`,
+/// `contents`, `generationConfig`) and Ollama's (`messages`, `format`). The instructions'
+/// output section (the schema in words) counts as schema.
+pub fn parts_of(body: &Value) -> Vec<(&'static str, String)> {
+    let mut texts: Vec<(&'static str, String)> = Vec::new();
+    let mut add = |part: &'static str, text: String| {
+        if !text.is_empty() {
+            texts.push((part, text));
+        }
+    };
+    let mut system = String::new();
+    for key in ["instructions", "system", "systemInstruction"] {
+        if let Some(value) = body.get(key) {
+            system.push_str(&strings(value).join("\n"));
+        }
+    }
+    let messages: Vec<&Value> = ["input", "messages", "contents"]
+        .iter()
+        .filter_map(|k| body.get(*k))
+        .flat_map(|v| match v {
+            Value::Array(items) => items.iter().collect(),
+            other => vec![other],
+        })
+        .collect();
+    let mut turns: Vec<String> = Vec::new();
+    for message in &messages {
+        let role = message["role"].as_str().unwrap_or_default();
+        let text = strings(message).join("\n");
+        if role == "system" || role == "developer" {
+            system.push_str(&text);
+        } else {
+            turns.push(text);
+        }
+    }
+    // The instructions' output section is the schema in words.
+    let (instructions, output) = match system.find("## Output") {
+        Some(at) => (system[..at].to_string(), system[at..].to_string()),
+        None => (system, String::new()),
+    };
+    add("instructions", instructions);
+    add("schema", output);
+    // The last turn is the request; its evidence section is evidence; the rest is history.
+    if let Some(last) = turns.pop() {
+        match last.find(HEADING) {
+            Some(at) => {
+                add("request", last[..at].to_string());
+                add("evidence", last[at..].to_string());
+            }
+            None => add("request", last),
+        }
+    }
+    add("history", turns.join(""));
+    if let Some(tools) = body.get("tools") {
+        add(
+            "tool definitions",
+            serde_json::to_string(tools).unwrap_or_default(),
+        );
+    }
+    for key in ["text", "response_format", "format", "generationConfig"] {
+        if let Some(schema) = body.get(key) {
+            add("schema", serde_json::to_string(schema).unwrap_or_default());
+        }
+    }
+    texts
+}
+
+/// Every text inside a JSON value, in order: its strings, the API's own labels (a part's
+/// type, a message's role, ids) left out.
+fn strings(value: &Value) -> Vec<String> {
+    const LABELS: [&str; 6] = ["type", "role", "id", "call_id", "status", "cache_control"];
+    match value {
+        Value::String(s) => vec![s.clone()],
+        Value::Array(items) => items.iter().flat_map(strings).collect(),
+        Value::Object(map) => map
+            .iter()
+            .filter(|(key, _)| !LABELS.contains(&key.as_str()))
+            .flat_map(|(_, v)| strings(v))
+            .collect(),
+        _ => Vec::new(),
+    }
+}
+
+/// The size of each part, tokens counted by `count`.
+pub fn sizes(body: &Value, count: &dyn Fn(&str) -> usize) -> Vec<Part> {
+    let texts = parts_of(body);
+    PARTS
+        .iter()
+        .map(|name| {
+            let joined: String = texts
+                .iter()
+                .filter(|(part, _)| part == name)
+                .map(|(_, text)| text.as_str())
+                .collect();
+            Part {
+                name,
+                chars: joined.chars().count(),
+                tokens: count(&joined),
+            }
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn chars(text: &str) -> usize {
+        text.chars().count()
+    }
+
+    #[test]
+    fn a_responses_request_is_read_into_its_parts() {
+        let body = json!({
+            "model": "gpt-5",
+            "instructions": "You are Iris.\n\n## Output\nOne JSON object.",
+            "input": [
+                {"role": "user", "content": [{"type": "input_text", "text": "Earlier."}]},
+                {"role": "assistant", "content": [{"type": "output_text", "text": "Sure."}]},
+                {"role": "user", "content": [{"type": "input_text",
+                    "text": format!("Write the commit message.\n\n{HEADING}\n\ndiff --git a b")}]},
+            ],
+            "tools": [{"type": "function", "name": "git_diff", "parameters": {}}],
+            "text": {"format": {"type": "json_schema", "schema": {"type": "object"}}},
+        });
+        let parts = parts_of(&body);
+        let text = |name: &str| -> String {
+            parts
+                .iter()
+                .filter(|(p, _)| *p == name)
+                .map(|(_, t)| t.as_str())
+                .collect()
+        };
+        assert_eq!(text("instructions"), "You are Iris.\n\n");
+        assert!(text("schema").starts_with("## Output\nOne JSON object.{\"format\""));
+        assert!(
+            text("request").contains("Write the commit message.")
+                && !text("request").contains("diff --git")
+        );
+        assert!(text("evidence").contains("diff --git a b"));
+        assert!(text("history").contains("Earlier.") && text("history").contains("Sure."));
+        assert!(text("tool definitions").contains("git_diff"));
+        let sizes = sizes(&body, &chars);
+        assert_eq!(sizes.iter().map(|p| p.name).collect::<Vec<_>>(), PARTS);
+        assert!(sizes.iter().all(|p| p.tokens == p.chars));
+    }
+
+    #[test]
+    fn chat_and_anthropic_bodies_too() {
+        let chat = json!({"messages": [
+            {"role": "system", "content": "Be brief.\n## Output\nJSON."},
+            {"role": "user", "content": "Review it."}],
+            "response_format": {"type": "json_schema"}});
+        let parts = parts_of(&chat);
+        assert!(parts.contains(&("instructions", "Be brief.\n".to_string())));
+        assert!(
+            parts
+                .iter()
+                .any(|(p, t)| *p == "request" && t.contains("Review it."))
+        );
+        let anthropic = json!({"system": [{"type": "text", "text": "Be brief."}],
+            "messages": [{"role": "user", "content": [{"type": "text", "text": "Go."}]}]});
+        let parts = parts_of(&anthropic);
+        assert_eq!(parts[0], ("instructions", "Be brief.".to_string()));
+    }
+}

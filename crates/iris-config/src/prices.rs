@@ -1,0 +1,164 @@
+//! What a model costs: the built-in table of the default models' prices (assets/prices.toml,
+//! dated), the user's own prices over it, and nothing for a server on this machine.
+
+use std::sync::LazyLock;
+
+use serde::Deserialize;
+
+use super::{Config, ProviderKind};
+
+/// Prices in US dollars per million tokens.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Price {
+    pub input: f64,
+    /// Input read from the provider's prompt cache; the input price when not known.
+    pub cached_input: f64,
+    pub output: f64,
+}
+
+impl Price {
+    pub const FREE: Price = Price {
+        input: 0.0,
+        cached_input: 0.0,
+        output: 0.0,
+    };
+
+    /// What `input` tokens (`cached` of them from the cache) and `output` tokens cost.
+    pub fn cost(&self, input: u64, cached: u64, output: u64) -> f64 {
+        let fresh = input.saturating_sub(cached);
+        (fresh as f64 * self.input
+            + cached as f64 * self.cached_input
+            + output as f64 * self.output)
+            / 1e6
+    }
+}
+
+/// Where a price comes from, for the user to judge it.
+#[derive(Debug, Clone, PartialEq)]
+pub enum PriceSource {
+    /// A server on this machine.
+    Local,
+    /// The user's `price_input` / `price_output`.
+    Config,
+    /// The built-in table, as of its date.
+    Table { date: String },
+}
+
+impl PriceSource {
+    pub fn describe(&self) -> String {
+        match self {
+            PriceSource::Local => "a server on this machine costs nothing".to_string(),
+            PriceSource::Config => "prices from your configuration".to_string(),
+            PriceSource::Table { date } => format!("list prices of {date}"),
+        }
+    }
+}
+
+#[derive(Deserialize)]
+struct Table {
+    date: String,
+    model: Vec<Row>,
+}
+
+#[derive(Deserialize)]
+struct Row {
+    provider: String,
+    model: String,
+    input: f64,
+    cached_input: Option<f64>,
+    output: f64,
+}
+
+static TABLE: LazyLock<Table> = LazyLock::new(|| {
+    toml::from_str(include_str!("../../../assets/prices.toml")).unwrap_or(Table {
+        date: String::new(),
+        model: Vec::new(),
+    })
+});
+
+/// The listed price of `model` of `kind`, and the table's date.
+pub fn listed(kind: ProviderKind, model: &str) -> Option<(Price, &'static str)> {
+    let table = &*TABLE;
+    table
+        .model
+        .iter()
+        .find(|row| row.provider == kind.name() && row.model == model.trim())
+        .map(|row| {
+            let price = Price {
+                input: row.input,
+                cached_input: row.cached_input.unwrap_or(row.input),
+                output: row.output,
+            };
+            (price, table.date.as_str())
+        })
+}
+
+impl Config {
+    /// What `model` of the selected provider costs: nothing on a local server, the user's
+    /// prices when set (each over the table's), else the table's; None when nobody knows.
+    pub fn price_of(&self, model: &str) -> Option<(Price, PriceSource)> {
+        if self.provider.is_local() {
+            return Some((Price::FREE, PriceSource::Local));
+        }
+        let settings = self.provider_settings();
+        let listed = listed(self.provider, model);
+        let dollars = |micros: u64| micros as f64 / 1e6;
+        match (settings.price_input, settings.price_output, listed) {
+            (None, None, Some((price, date))) => Some((
+                price,
+                PriceSource::Table {
+                    date: date.to_string(),
+                },
+            )),
+            (None, None, None) => None,
+            (input, output, listed) => {
+                let base = listed.map(|(p, _)| p);
+                let input = input.map(dollars).or(base.map(|p| p.input)).unwrap_or(0.0);
+                let output = output
+                    .map(dollars)
+                    .or(base.map(|p| p.output))
+                    .unwrap_or(0.0);
+                let cached_input = base.map_or(input, |p| p.cached_input.min(input));
+                Some((
+                    Price {
+                        input,
+                        cached_input,
+                        output,
+                    },
+                    PriceSource::Config,
+                ))
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_default_model_of_a_hosted_provider_has_a_listed_price() {
+        for kind in ProviderKind::ALL.into_iter().filter(|k| !k.is_local()) {
+            for model in [kind.default_model(), kind.default_fast_model()] {
+                let (price, date) = listed(kind, model).unwrap_or_else(|| panic!("{kind} {model}"));
+                assert!(
+                    price.input > 0.0 && price.output > price.input,
+                    "{kind} {model}"
+                );
+                assert!(price.cached_input <= price.input);
+                assert_eq!(date.len(), 10, "a date: {date}");
+            }
+        }
+    }
+
+    #[test]
+    fn cost_counts_cached_input_at_its_own_price() {
+        let price = Price {
+            input: 2.0,
+            cached_input: 0.5,
+            output: 10.0,
+        };
+        let cost = price.cost(1_000_000, 400_000, 100_000);
+        assert!((cost - (1.2 + 0.2 + 1.0)).abs() < 1e-9, "{cost}");
+    }
+}

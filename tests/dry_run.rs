@@ -1,0 +1,145 @@
+//! `--dry-run`: the first request shown, not sent: the fake provider receives nothing, and
+//! what is shown is byte for byte what a real run then sends, secrets withheld.
+
+use crate::common::agent::{commit_json, openai_env, run, staged_repo, success};
+use crate::common::fake_provider::{FakeProvider, Step};
+use serde_json::Value;
+
+/// A token-shaped value made at run time (no secret-shaped literal in the source).
+fn token() -> String {
+    format!("{}{}", "ghp_", "aB3dE5fG7hJ9kL1mN3pQ5rS7tU9vW1xY3zA5")
+}
+
+/// The body a dry run printed: between the POST line's blank line and the parts table.
+fn shown_body(out: &str) -> &str {
+    let start = out.find("\n\n").map_or(0, |at| at + 2);
+    let end = out.find("\n\npart ").unwrap_or(out.len());
+    &out[start..end]
+}
+
+#[test]
+fn a_dry_run_sends_nothing_and_shows_what_a_real_run_sends() {
+    let repo = staged_repo();
+    repo.write(
+        "src/config.rs",
+        format!("pub const TOKEN: &str = \"{}\";\n", token()),
+    );
+    repo.git(&["add", "-A"]);
+    repo.write(".irisconfig", "critic_enabled = false\n");
+    let fake = FakeProvider::start(vec![Step::text(commit_json("Add two()", "Adds two()."))]);
+    let out = success(&run(&repo, &["gen", "--dry-run"], &openai_env(&fake)));
+    assert!(fake.requests().is_empty(), "a dry run sends nothing");
+    assert!(
+        out.starts_with(
+            "The first request to openai gpt-5, as it would go out; nothing was sent.\nPOST "
+        ),
+        "{out}"
+    );
+    let shown = shown_body(&out).to_string();
+    assert!(
+        !shown.contains(&token()),
+        "the secret is withheld in the preview"
+    );
+    assert!(
+        shown.contains("[secret: github-token, src/config.rs:1]"),
+        "{shown}"
+    );
+    for part in [
+        "instructions",
+        "request",
+        "evidence",
+        "history",
+        "tool definitions",
+        "schema",
+        "total",
+    ] {
+        assert!(
+            out.lines().any(|l| l.starts_with(part)),
+            "no {part} row:\n{out}"
+        );
+    }
+    assert!(
+        out.contains("tokens counted with OpenAI's o200k_base tokenizer"),
+        "{out}"
+    );
+    assert!(out.contains("estimated cost: $"), "{out}");
+
+    // A real run sends exactly that.
+    success(&run(&repo, &["gen"], &openai_env(&fake)));
+    let sent = &fake.requests()[0].raw_body;
+    assert_eq!(&shown, sent);
+}
+
+#[test]
+fn json_gives_the_parts_and_the_cost_and_config_prices_win() {
+    let repo = staged_repo();
+    let fake = FakeProvider::start(Vec::new());
+    let out = success(&run(
+        &repo,
+        &["review", "--dry-run", "--json"],
+        &openai_env(&fake),
+    ));
+    assert!(fake.requests().is_empty());
+    let preview: Value = serde_json::from_str(&out).expect("JSON");
+    assert_eq!(preview["model"], "openai gpt-5");
+    assert!(preview["body"]["input"].is_array(), "{preview}");
+    let parts = preview["parts"].as_array().expect("parts");
+    assert_eq!(parts.len(), 6);
+    let tokens: u64 = parts.iter().filter_map(|p| p["tokens"].as_u64()).sum();
+    assert!(tokens > 0);
+    assert_eq!(preview["cost"]["price_input"], 1.25);
+    assert!(
+        preview["cost"]["source"]
+            .as_str()
+            .unwrap_or_default()
+            .starts_with("list prices of 20")
+    );
+
+    // The user's prices win over the table's.
+    std::fs::create_dir_all(repo.user_config_path().parent().expect("dir")).expect("config dir");
+    std::fs::write(
+        repo.user_config_path(),
+        "[providers.openai]\nprice_input = 2.5\nprice_output = 20\n",
+    )
+    .expect("user config");
+    let out = success(&run(
+        &repo,
+        &["review", "--dry-run", "--json"],
+        &openai_env(&fake),
+    ));
+    let preview: Value = serde_json::from_str(&out).expect("JSON");
+    assert_eq!(preview["cost"]["price_input"], 2.5);
+    assert_eq!(preview["cost"]["price_output"], 20.0);
+    assert_eq!(preview["cost"]["source"], "prices from your configuration");
+    let total = preview["total"]["tokens"].as_f64().unwrap_or_default();
+    let input = preview["cost"]["input"].as_f64().unwrap_or_default();
+    assert!(
+        (input - total * 2.5 / 1e6).abs() < 1e-9,
+        "{input} for {total} tokens"
+    );
+    // A project file may not set them.
+    repo.write(".irisconfig", "[providers.openai]\nprice_input = 0\n");
+    let out = run(&repo, &["review", "--dry-run"], &openai_env(&fake));
+    assert_eq!(out.status.code(), Some(2));
+}
+
+#[test]
+fn every_writing_command_takes_dry_run() {
+    let repo = crate::common::agent::released_repo();
+    repo.write("src/lib.rs", "pub fn one() -> u32 {\n    1\n}\n// staged\n");
+    repo.git(&["add", "-A"]);
+    let fake = FakeProvider::start(Vec::new());
+    for args in [
+        &["gen", "--dry-run"][..],
+        &["review", "--dry-run"],
+        &["pr", "--from", "v0.1.0", "--dry-run"],
+        &["changelog", "--from", "v0.1.0", "--dry-run"],
+        &["release-notes", "--from", "v0.1.0", "--dry-run"],
+        &["blame", "src/lib.rs:1-2", "--dry-run"],
+        &["explain", "src/lib.rs", "--dry-run"],
+    ] {
+        let out = success(&run(&repo, args, &openai_env(&fake)));
+        assert!(out.contains("nothing was sent"), "{args:?}: {out}");
+    }
+    assert!(fake.requests().is_empty());
+}
