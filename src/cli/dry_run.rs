@@ -16,8 +16,12 @@ use iris_config::{Config, ProviderKind};
 #[error("the dry run showed the request")]
 pub struct DryRunShown;
 
-/// How tokens are counted: OpenAI's own tokenizer for its models, else an estimate.
-fn counter(kind: ProviderKind) -> (&'static str, Box<dyn Fn(&str) -> usize>) {
+/// Counts the tokens of a text.
+type Count = Box<dyn Fn(&str) -> usize>;
+
+/// How tokens are counted (said in words, and done): OpenAI's own tokenizer for its models,
+/// else an estimate.
+fn counter(kind: ProviderKind) -> (&'static str, Count) {
     static O200K: LazyLock<Option<tiktoken_rs::CoreBPE>> =
         LazyLock::new(|| tiktoken_rs::o200k_base().ok());
     match (kind, O200K.as_ref()) {
@@ -167,7 +171,7 @@ fn thousands(n: usize) -> String {
     let digits = n.to_string();
     let mut out = String::new();
     for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i) % 3 == 0 {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
             out.push(',');
         }
         out.push(c);
