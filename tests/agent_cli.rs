@@ -23,6 +23,13 @@ fn main_tools() -> BTreeSet<String> {
     MAIN_AGENT_TOOLS.iter().map(|s| s.to_string()).collect()
 }
 
+/// The tools the built-in capability `name` offers.
+fn offered(name: &str) -> BTreeSet<String> {
+    let capability = iris_agent::capability::Capability::load(name, None).expect("capability");
+    assert!(!capability.offers_every_tool(), "{name} names its tools");
+    capability.tools.into_iter().collect()
+}
+
 /// The schema of an output type exactly as the preamble embeds it.
 fn schema_text(output: OutputType) -> String {
     serde_json::to_string_pretty(&output.schema()).unwrap_or_default()
@@ -55,6 +62,8 @@ fn gen_prints_a_message_after_a_tool_round() {
 #[test]
 fn gen_runs_a_conversation_of_several_tool_rounds_and_sends_what_the_tools_found() {
     let repo = staged_repo();
+    // Its model calls tools beyond the three a commit offers.
+    repo.offer_every_tool("commit");
     let fake = FakeProvider::start(vec![
         Step::tool_call("git_diff", json!({"detail": "summary"})),
         Step::tool_call("file_read", json!({"path": "src/lib.rs"})),
@@ -252,7 +261,7 @@ fn the_anthropic_provider_goes_to_anthropic_base_url_with_its_key() {
         assert_eq!(model_of(request), "claude-sonnet-4-5");
         assert_eq!(request.header("x-api-key"), Some(FAKE_API_KEY));
         assert_eq!(request.header("authorization"), None);
-        assert_eq!(tool_set(request.tool_names()), main_tools());
+        assert_eq!(tool_set(request.tool_names()), offered("commit"));
     }
     assert!(
         requests[0]
@@ -287,7 +296,7 @@ fn the_openai_compatible_provider_speaks_chat_completions_with_iris_model() {
             request.header("authorization"),
             Some(format!("Bearer {FAKE_API_KEY}").as_str())
         );
-        assert_eq!(tool_set(request.tool_names()), main_tools());
+        assert_eq!(tool_set(request.tool_names()), offered("commit"));
     }
     let results = requests[1].tool_results();
     assert!(
@@ -464,7 +473,7 @@ fn review_prints_the_revision_the_critic_asked_for() {
         asked.contains("## Evidence gathered up front"),
         "the first request carries the change: {asked}"
     );
-    // The critic: its own instructions and schema, the draft to check, the same tools.
+    // The critic: its own instructions, schema and tools, and the draft to check.
     let critic = requests[2].system_text();
     assert!(critic.contains("You are the critic"), "{critic}");
     assert!(
@@ -476,7 +485,8 @@ fn review_prints_the_revision_the_critic_asked_for() {
         asked.contains("Review the staged changes.") && asked.contains("DRAFT: adds two()."),
         "{asked}"
     );
-    assert_eq!(tool_set(requests[2].tool_names()), main_tools());
+    assert_eq!(tool_set(requests[2].tool_names()), offered("verify"));
+    assert_eq!(tool_set(requests[0].tool_names()), offered("review"));
     // The revision: the writer again, with the draft and the critic's findings.
     assert_eq!(requests[3].system_text(), writer);
     let revision = requests[3].user_texts().join("\n");

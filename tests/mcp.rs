@@ -357,6 +357,8 @@ async fn the_safety_mode_refuses_what_it_would_ask_and_secrets_stay_home() {
         .expect("an AWS key in the corpus");
     repo.write("demo.py", format!("import os\n{line}\n"));
     repo.git(&["add", "-A"]);
+    // The model runs the linters while writing a commit message.
+    repo.offer_every_tool("commit");
     let fake = FakeProvider::start(vec![
         Step::tool_call("static_analysis", json!({})),
         Step::text(commit_json("Read the key from the environment", "x")),

@@ -33,6 +33,8 @@ impl Project {
         repo.commit_all("Initial commit");
         repo.write("demo.py", "import os\nimport sys\n");
         repo.git(&["add", "-A"]);
+        // The model runs the linters while writing a commit message.
+        repo.offer_every_tool("commit");
         let runs = repo.path().parent().expect("temp dir").join("ruff-runs");
         let bin = fake_bin(&[(
             "ruff",

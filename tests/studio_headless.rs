@@ -1,7 +1,7 @@
 //! The whole studio driven headless, by actions: the reducer and the real effects runner on a
 //! temporary repository, Iris talking to the fake provider on 127.0.0.1. No terminal.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use crate::common::TestRepo;
@@ -705,7 +705,12 @@ async fn guarded_studio(repo: &TestRepo, fake: &FakeProvider, safety: &str) -> H
         trust_repo: Some(true),
         ..Overrides::default()
     };
-    let mut studio = Headless::configured(repo, fake, Mode::COMMIT, &overrides);
+    // The model runs the linters while writing a commit message.
+    repo.offer_every_tool("commit");
+    let user_dir = repo.user_config_path().parent().map(Path::to_path_buf);
+    let mut studio = Headless::tuned(repo, fake, Mode::COMMIT, &overrides, |iris| {
+        iris.with_user_dir(user_dir)
+    });
     studio.state.auto_generate = false;
     studio.runner.run(Effect::LoadStatus);
     studio

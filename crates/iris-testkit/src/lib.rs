@@ -208,6 +208,18 @@ impl TestRepo {
     }
 
     /// The user config file the `iris` of these tests reads: `$XDG_CONFIG_HOME/iris/config.toml`.
+    /// Has the built-in capability `name` offer every tool (a user override `tools = ["*"]`),
+    /// for tests whose scripted model calls a tool the capability does not offer.
+    pub fn offer_every_tool(&self, name: &str) {
+        let dir = self
+            .user_config_path()
+            .parent()
+            .map(|d| d.join("capabilities"))
+            .expect("a config dir");
+        std::fs::create_dir_all(&dir).expect("capabilities dir");
+        std::fs::write(dir.join(format!("{name}.toml")), "tools = [\"*\"]\n").expect("override");
+    }
+
     pub fn user_config_path(&self) -> PathBuf {
         self.dir.path().join("xdg").join("iris").join("config.toml")
     }

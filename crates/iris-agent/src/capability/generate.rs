@@ -233,8 +233,8 @@ impl IrisAgent {
         })
     }
 
-    /// The main agent on `request`, with every tool, the provider asked to keep the answer to
-    /// the capability's schema.
+    /// The main agent on `request`, with the tools the capability offers (every tool when it
+    /// names none), the provider asked to keep the answer to the capability's schema.
     async fn run_main(
         &self,
         cap: &Capability,
@@ -247,7 +247,13 @@ impl IrisAgent {
             preamble,
             request,
             schema: self.schema_for(cap.output_type),
-            tools: &|| self.main_tools(sink),
+            tools: &|| {
+                let mut tools = self.main_tools(sink);
+                if !cap.offers_every_tool() {
+                    tools.retain(|tool| cap.tools.contains(&tool.name()));
+                }
+                tools
+            },
             max_turns: self.settings.max_turns,
         };
         self.converse(ask, sink).await

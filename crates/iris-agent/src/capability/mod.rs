@@ -82,6 +82,10 @@ pub struct Capability {
     /// brief answer needs no room for hidden reasoning there, and a model that rambles meets
     /// the budget long before the run's deadline (`local_output_tokens`).
     pub local_output_tokens: Option<u64>,
+    /// The tools it offers the model, by name (`tools`); none named, or `"*"`: every tool.
+    /// Each tool's definition goes with every request, so a capability offers only what it
+    /// uses.
+    pub tools: Vec<String>,
 }
 
 /// A capability file as written: every field optional so an override names only what it
@@ -95,6 +99,7 @@ struct CapabilityFile {
     task_prompt: Option<String>,
     max_output_tokens: Option<u64>,
     local_output_tokens: Option<u64>,
+    tools: Option<Vec<String>>,
 }
 
 /// Where a capability's text came from, for error messages.
@@ -137,6 +142,11 @@ pub enum CapabilityError {
 }
 
 impl Capability {
+    /// Whether it offers every tool (it names none, or `"*"`).
+    pub fn offers_every_tool(&self) -> bool {
+        self.tools.is_empty() || self.tools.iter().any(|t| t == "*")
+    }
+
     /// The built-in capability names.
     pub fn names() -> Vec<&'static str> {
         EMBEDDED.iter().map(|(name, _)| *name).collect()
@@ -178,6 +188,7 @@ impl Capability {
                     task_prompt: file.task_prompt.or(base.task_prompt),
                     max_output_tokens: file.max_output_tokens.or(base.max_output_tokens),
                     local_output_tokens: file.local_output_tokens.or(base.local_output_tokens),
+                    tools: file.tools.or(base.tools),
                 };
                 complete(name, merged, source)
             }
@@ -248,6 +259,18 @@ fn complete(
             )));
         }
     }
+    let known = crate::tools::registry::MAIN_TOOL_NAMES;
+    if let Some(unknown) = file
+        .tools
+        .iter()
+        .flatten()
+        .find(|t| *t != "*" && !known.contains(&t.as_str()))
+    {
+        return Err(invalid(format!(
+            "`tools` names `{unknown}`, which is no tool; the tools are: {}, or \"*\" for all",
+            known.join(", ")
+        )));
+    }
     match file.output_type {
         Some(output_type) if missing.is_empty() => Ok(Capability {
             name: name.to_string(),
@@ -256,6 +279,7 @@ fn complete(
             task_prompt,
             max_output_tokens: file.max_output_tokens,
             local_output_tokens: file.local_output_tokens,
+            tools: file.tools.unwrap_or_default(),
         }),
         _ => Err(invalid(format!("missing or empty: {}", missing.join(", ")))),
     }
@@ -272,6 +296,28 @@ mod tests {
         std::fs::write(folder.join(format!("{name}.toml")), text)
             .unwrap_or_else(|e| panic!("write: {e}"));
         dir
+    }
+
+    #[test]
+    fn a_capability_names_only_tools_that_exist() {
+        let dir = user_dir_with("commit", "tools = [\"git_diff\", \"git_dif\"]\n");
+        let err = Capability::load("commit", Some(dir.path())).expect_err("a typo");
+        assert!(
+            err.to_string()
+                .contains("`tools` names `git_dif`, which is no tool"),
+            "{err}"
+        );
+        let dir = user_dir_with("commit", "tools = [\"*\"]\n");
+        let every = Capability::load("commit", Some(dir.path())).expect("every tool");
+        assert!(every.offers_every_tool());
+        let built_in = Capability::load("commit", None).expect("commit");
+        assert_eq!(built_in.tools, ["git_diff", "file_read", "code_search"]);
+        assert!(!built_in.offers_every_tool());
+        assert!(
+            Capability::load("chat", None)
+                .expect("chat")
+                .offers_every_tool()
+        );
     }
 
     #[test]

@@ -34,16 +34,15 @@ pub enum SearchType {
 
 #[derive(Debug, Deserialize, JsonSchema)]
 pub struct CodeSearchArgs {
-    /// A name (function/class/variable: definitions whose name contains it, ignoring case), a
-    /// literal (text) or a regular expression (pattern).
+    /// The text, name or regular expression to find.
     pub query: String,
     /// `text` (default), `function`, `class`, `variable` or `pattern`.
     #[serde(default)]
     pub search_type: SearchType,
-    /// Only files this glob selects, relative to the repository root: `*.rs`, `src/**/*.ts`.
+    /// Only files this glob selects (`*.rs`, `src/**/*.ts`).
     #[serde(default)]
     pub file_pattern: Option<String>,
-    /// How many matches to return (default 20, at most 100).
+    /// Matches to return (default 20, at most 100).
     #[serde(default)]
     pub max_results: Option<usize>,
 }
@@ -138,11 +137,9 @@ pub struct CodeSearch;
 impl IrisTool for CodeSearch {
     const NAME: &'static str = "code_search";
     const RISK: Risk = Risk::ReadOnly;
-    const DESCRIPTION: &'static str = "Searches the repository's files (.gitignore honoured, \
-        binary files skipped). search_type: text (default, case-insensitive literal), pattern \
-        (regular expression), or function/class/variable to find where a name is defined (Rust, \
-        TypeScript/JavaScript, Python, Go, Kotlin/Swift, Ruby, Lua, shell). Returns JSON \
-        {query, search_type, results: [{file, line, content}], total_found, max_results}.";
+    const DESCRIPTION: &'static str = "Searches the repository: search_type text (default, \
+        case-insensitive), pattern (a regex), or function/class/variable for where a name is \
+        defined. Returns JSON results with file, line and content.";
     type Args = CodeSearchArgs;
 
     async fn run(&self, ctx: &ToolContext, args: CodeSearchArgs) -> Result<String, ToolFailure> {

@@ -26,8 +26,7 @@ pub struct FileReadArgs {
     /// First line to show (1-based, default 1).
     #[serde(default)]
     pub start_line: Option<usize>,
-    /// How many lines to show (default: to the end of the file, within the bound of 1000
-    /// lines and 40000 characters per call).
+    /// How many lines (default: to the end, at most 1000).
     #[serde(default)]
     pub num_lines: Option<usize>,
 }
@@ -37,10 +36,8 @@ pub struct FileRead;
 impl IrisTool for FileRead {
     const NAME: &'static str = "file_read";
     const RISK: Risk = Risk::ReadOnly;
-    const DESCRIPTION: &'static str = "Reads a file of the repository (path relative to its \
-        root), whole or from start_line for num_lines lines, with line numbers. A large file is \
-        cut at a bound with a note saying which start_line reads on; binary files are reported, \
-        not shown.";
+    const DESCRIPTION: &'static str = "Reads a file of the repository with line numbers, whole \
+        or num_lines from start_line; a large one is cut with a note saying where to read on.";
     type Args = FileReadArgs;
 
     async fn run(&self, ctx: &ToolContext, args: FileReadArgs) -> Result<String, ToolFailure> {

@@ -42,16 +42,16 @@ pub struct GitDiffArgs {
     /// `summary` (default) ranks the files; `standard` adds the diffs.
     #[serde(default)]
     pub detail: Detail,
-    /// Start of a range (exclusive). Without from/to the staged changes are described.
+    /// Start of a range (exclusive).
     #[serde(default)]
     pub from: Option<String>,
-    /// End of a range (default HEAD). Alone, the changes of that one commit.
+    /// End of a range (default HEAD); alone, that one commit.
     #[serde(default)]
     pub to: Option<String>,
     /// Only these files (paths relative to the repository root).
     #[serde(default)]
     pub files: Option<Vec<String>>,
-    /// Without from/to: all uncommitted changes (staged and unstaged) instead of the staged ones.
+    /// All uncommitted changes instead of the staged ones.
     #[serde(default)]
     pub include_unstaged: bool,
 }
@@ -61,10 +61,9 @@ pub struct GitDiff;
 impl IrisTool for GitDiff {
     const NAME: &'static str = "git_diff";
     const RISK: Risk = Risk::ReadOnly;
-    const DESCRIPTION: &'static str = "The staged changes (all uncommitted ones with \
-        include_unstaged; or from..to, or one commit with only `to`): a header with the size of the change and how to approach it, then the files \
-        sorted by relevance with a percentage, stars and the reasons. detail=standard adds the \
-        full diffs, only of `files` when given; start with the summary on large changes.";
+    const DESCRIPTION: &'static str = "The change's files ranked by relevance, with its size: \
+        the staged changes, all uncommitted ones (include_unstaged), from..to, or one commit \
+        (`to` alone). detail=standard adds the diffs, of `files` when given.";
     type Args = GitDiffArgs;
 
     async fn run(&self, ctx: &ToolContext, args: GitDiffArgs) -> Result<String, ToolFailure> {

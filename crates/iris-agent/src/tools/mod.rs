@@ -219,8 +219,10 @@ impl<T: IrisTool> Tool for Adapter<T> {
     }
 }
 
-/// The JSON schema of a tool's arguments, as providers expect it: an object schema without
-/// the `$schema` and `title` decorations.
+/// The JSON schema of a tool's arguments, as providers expect it, and no larger than it
+/// needs to be (it goes with every request): an object schema without the `$schema` and
+/// `title` decorations, nor what the descriptions already say (`"default": null`, an
+/// integer's `format` and `minimum: 0`).
 pub(crate) fn parameters_schema<A: JsonSchema>() -> serde_json::Value {
     let mut schema = serde_json::to_value(schemars::schema_for!(A)).unwrap_or_default();
     if let Some(object) = schema.as_object_mut() {
@@ -230,7 +232,37 @@ pub(crate) fn parameters_schema<A: JsonSchema>() -> serde_json::Value {
             .entry("properties")
             .or_insert_with(|| serde_json::json!({}));
     }
+    compact(&mut schema);
     schema
+}
+
+fn compact(schema: &mut serde_json::Value) {
+    use serde_json::Value;
+    match schema {
+        Value::Object(map) => {
+            if map.get("default").is_some_and(Value::is_null) {
+                map.remove("default");
+            }
+            if map.contains_key("format") && map.get("type").is_some_and(mentions_integer) {
+                map.remove("format");
+                if map.get("minimum").and_then(Value::as_u64) == Some(0) {
+                    map.remove("minimum");
+                }
+            }
+            map.values_mut().for_each(compact);
+        }
+        Value::Array(items) => items.iter_mut().for_each(compact),
+        _ => {}
+    }
+}
+
+/// Whether a schema's `type` is or includes `integer`.
+fn mentions_integer(kind: &serde_json::Value) -> bool {
+    match kind {
+        serde_json::Value::String(s) => s == "integer",
+        serde_json::Value::Array(items) => items.iter().any(mentions_integer),
+        _ => false,
+    }
 }
 
 /// Cuts `text` to at most `max_chars` characters, on a line boundary when one is near, and

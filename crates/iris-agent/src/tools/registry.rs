@@ -107,6 +107,27 @@ pub fn runnable_listed(ctx: &ToolContext, notes: &Notes) -> Vec<Listed> {
     tools
 }
 
+/// The names of the main agent's tools, which a capability's `tools` chooses from.
+pub const MAIN_TOOL_NAMES: [&str; 17] = [
+    GitStatus::NAME,
+    GitDiff::NAME,
+    GitLog::NAME,
+    GitShow::NAME,
+    GitChangedFiles::NAME,
+    GitBlame::NAME,
+    FileRead::NAME,
+    FileList::NAME,
+    FileSearch::NAME,
+    CodeSearch::NAME,
+    RepoMap::NAME,
+    StaticAnalysis::NAME,
+    ProjectDocs::NAME,
+    GitRepoInfo::NAME,
+    <Notes as IrisTool>::NAME,
+    ParallelAnalyze::NAME,
+    AnalyzeSubagent::NAME,
+];
+
 /// One tool, ready for a rig agent or tool set.
 pub fn tool(ctx: &ToolContext, tool: impl IrisTool) -> Box<dyn ToolDyn> {
     Box::new(Adapter::new(ctx.clone(), tool))
