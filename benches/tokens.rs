@@ -45,9 +45,11 @@ fn main() {
     let mut before_total = 0;
     let mut after_total = 0;
     let mut savings = Vec::new();
+    let mut shares = Vec::new();
     for scenario in scenarios() {
         let before = measure(&scenario, &baseline);
         let after = measure(&scenario, &current);
+        shares.push((scenario.name, before.tools_share, after.tools_share));
         let saved = 1.0 - after.tokens as f64 / before.tokens as f64;
         println!(
             "{:<16} {:>16} {:>16} {:>18} {:>18} {:>9.0}%",
@@ -69,6 +71,15 @@ fn main() {
         mean * 100.0
     );
     println!("goal: a Small commit in one request; at least 40% fewer input tokens per artifact");
+    println!("\ntool definitions in the first request (before -> after):");
+    for (name, before, after) in shares {
+        println!(
+            "{name:<16} {:>5.1}% -> {:>5.1}%",
+            before * 100.0,
+            after * 100.0
+        );
+    }
+    println!("goal (issue 26): at most 25% of a Small commit's first request");
 }
 
 struct Scenario {
@@ -82,6 +93,8 @@ struct Scenario {
 struct Measured {
     requests: usize,
     tokens: usize,
+    /// The share of the first request's body that is tool definitions.
+    tools_share: f64,
 }
 
 fn measure(scenario: &Scenario, bin: &Path) -> Measured {
@@ -103,9 +116,14 @@ fn measure(scenario: &Scenario, bin: &Path) -> Measured {
         bin.display(),
         String::from_utf8_lossy(&out.stderr)
     );
+    let requests = fake.requests();
+    let first = &requests[0];
+    let body: serde_json::Value = serde_json::from_str(&first.raw_body).unwrap_or_default();
+    let tools = body.get("tools").map_or(0, |t| t.to_string().len());
     Measured {
-        requests: fake.requests().len(),
+        requests: requests.len(),
         tokens: fake.estimated_input_tokens(),
+        tools_share: tools as f64 / first.raw_body.len().max(1) as f64,
     }
 }
 

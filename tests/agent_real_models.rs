@@ -313,6 +313,7 @@ async fn every_request_and_its_tokens_reach_the_events() {
         stall_timeout: Duration::from_secs(30),
         secrets: None,
         dry_run: None,
+        budget: None,
     };
     let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel();
     let request = Run {

@@ -143,3 +143,58 @@ fn every_writing_command_takes_dry_run() {
     }
     assert!(fake.requests().is_empty());
 }
+
+#[test]
+fn max_cost_per_run_stops_a_run_before_the_request_that_would_pass_it() {
+    let repo = staged_repo();
+    repo.write(".irisconfig", "critic_enabled = false\n");
+    let price = 1000.0; // dollars per million tokens: a request costs about $1 per 4,000 characters
+    std::fs::create_dir_all(repo.user_config_path().parent().expect("dir")).expect("config dir");
+    let config = |cap: Option<f64>| {
+        let cap = cap
+            .map(|c| format!("max_cost_per_run = {c}\n"))
+            .unwrap_or_default();
+        std::fs::write(
+            repo.user_config_path(),
+            format!("{cap}[providers.openai]\nprice_input = {price}\nprice_output = {price}\n"),
+        )
+        .expect("user config");
+    };
+    // How big the first request is, from a dry run.
+    config(None);
+    let fake = FakeProvider::start(vec![
+        Step::tool_call("git_diff", serde_json::json!({"detail": "standard"})),
+        Step::text(commit_json("Add two()", "Adds two().")),
+    ]);
+    let out = success(&run(
+        &repo,
+        &["gen", "--dry-run", "--json"],
+        &openai_env(&fake),
+    ));
+    let preview: Value = serde_json::from_str(&out).expect("JSON");
+    let first = preview["total"]["chars"].as_f64().unwrap_or_default() / 4.0 * price / 1e6;
+    // Room for the first request and half of it again: the second carries the first and
+    // the tool's answer, so it would pass.
+    config(Some(first * 1.5));
+    let out = run(&repo, &["gen", "--print"], &openai_env(&fake));
+    assert_ne!(out.status.code(), Some(0));
+    let err = crate::common::stderr(&out);
+    assert!(err.contains("stopped before request 2"), "{err}");
+    assert!(err.contains("past max_cost_per_run"), "{err}");
+    assert_eq!(
+        fake.requests().len(),
+        1,
+        "the second request was never sent"
+    );
+    // A cap without a known price is refused at once.
+    std::fs::write(repo.user_config_path(), "max_cost_per_run = 1\nprovider = \"openai\"\n[providers.openai]\nmodel = \"gpt-unknown\"\n")
+        .expect("user config");
+    let out = run(&repo, &["gen", "--print"], &openai_env(&fake));
+    assert_eq!(
+        out.status.code(),
+        Some(2),
+        "{}",
+        crate::common::stderr(&out)
+    );
+    assert!(crate::common::stderr(&out).contains("no price is known for openai gpt-unknown"));
+}

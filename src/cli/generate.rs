@@ -266,7 +266,7 @@ impl Session {
 
     /// Writes an artifact with the progress line on stderr.
     async fn write(&self, kind: ArtifactKind, scope: &Scope, ask_critic: bool) -> Result<Written> {
-        let progress = ProgressLine::start();
+        let progress = ProgressLine::start().priced(self.price());
         let result = self
             .iris
             .write(kind, scope, ask_critic, &progress.sink())
@@ -279,7 +279,7 @@ impl Session {
 
     /// Several versions of the commit message to choose from, with the progress line.
     async fn candidates(&self, scope: &Scope, args: &GenArgs) -> Result<Vec<Candidate>> {
-        let progress = ProgressLine::start();
+        let progress = ProgressLine::start().priced(self.price());
         let result = self
             .iris
             .write_candidates(
@@ -297,6 +297,12 @@ impl Session {
             warn_about(&candidate.written);
         }
         Ok(candidates)
+    }
+
+    /// The selected model's prices, when known.
+    fn price(&self) -> Option<iris_config::prices::Price> {
+        let model = self.config.require_model().ok()?;
+        self.config.price_of(model).map(|(price, _)| price)
     }
 
     /// A run's result, or with `--dry-run` the request it kept, shown.

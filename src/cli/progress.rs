@@ -39,6 +39,8 @@ pub struct ProgressLine {
     task: JoinHandle<Progress>,
     started: Instant,
     drawing: bool,
+    /// The model's prices, for what the run cost.
+    price: Option<iris_config::prices::Price>,
 }
 
 impl ProgressLine {
@@ -52,7 +54,14 @@ impl ProgressLine {
             task,
             started,
             drawing,
+            price: None,
         }
+    }
+
+    /// The same line, saying what the run cost at `price` when it ends.
+    pub fn priced(mut self, price: Option<iris_config::prices::Price>) -> Self {
+        self.price = price;
+        self
     }
 
     pub fn sink(&self) -> EventSink {
@@ -66,14 +75,21 @@ impl ProgressLine {
             task,
             started,
             drawing,
+            price,
         } = self;
         drop(sender);
         let state = task.await.unwrap_or_default();
         if drawing {
             let mut err = std::io::stderr();
+            let cost = price
+                .map(|p| {
+                    let dollars = p.cost(state.input_tokens, 0, state.output_tokens);
+                    format!(" · ${dollars:.4}")
+                })
+                .unwrap_or_default();
             let _ = writeln!(
                 err,
-                "\r\x1b[2K✓ done in {:.1}s · {} request(s) · {} tool call(s) · {} tokens sent · {} received",
+                "\r\x1b[2K✓ done in {:.1}s · {} request(s) · {} tool call(s) · {} tokens sent · {} received{cost}",
                 started.elapsed().as_secs_f64(),
                 state.requests,
                 state.tool_calls,

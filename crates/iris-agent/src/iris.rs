@@ -10,6 +10,7 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
 use rig_core::tool::ToolDyn;
 
+use crate::runtime::budget::Budget;
 use crate::runtime::safety::Safety;
 use crate::style::{language_section, style_instructions};
 use crate::tools::ToolContext;
@@ -85,6 +86,25 @@ fn secret_scanner(
     Ok(Some(Arc::new(Scanner::with_rules(added, ignore))))
 }
 
+/// `max_cost_per_run` with the model's prices, or None when no cap is set. A cap without a
+/// known price is the user's to fix: the run could not be held to it.
+fn budget(config: &iris_config::Config) -> anyhow::Result<Option<Arc<Budget>>> {
+    let Some(cap) = config.max_cost_per_run else {
+        return Ok(None);
+    };
+    let model = config.require_model()?;
+    let Some((price, _)) = config.price_of(model) else {
+        return Err(iris_config::ConfigError(format!(
+            "max_cost_per_run is set, but no price is known for {} {model}: set \
+             providers.{}.price_input and price_output in your user config",
+            config.provider,
+            config.provider.name()
+        ))
+        .into());
+    };
+    Ok(Some(Arc::new(Budget::new(price, cap as f64 / 1e6))))
+}
+
 /// What a provider has refused (the JSON-schema option, an output budget above its model's
 /// maximum), shared by every clone of an agent so a run (and the studio session) is refused
 /// only once.
@@ -134,6 +154,7 @@ impl IrisAgent {
             stall_timeout: std::time::Duration::from_secs(config.request_timeout_secs),
             secrets: secret_scanner(config, root)?,
             dry_run: None,
+            budget: budget(config)?,
         };
         let fast = ProviderSpec {
             model: settings.fast_model.clone(),

@@ -33,6 +33,7 @@ pub enum ConfigKey {
     Language,
     ReviewMinConfidence,
     ReviewVerify,
+    MaxCostPerRun,
     Model(ProviderKind),
     FastModel(ProviderKind),
     BaseUrl(ProviderKind),
@@ -44,7 +45,7 @@ pub enum ConfigKey {
 }
 
 /// The keys at the top of a file, in the order `iris config` shows them.
-const TOP: [ConfigKey; 22] = [
+const TOP: [ConfigKey; 23] = [
     ConfigKey::Provider,
     ConfigKey::Preset,
     ConfigKey::Gitmoji,
@@ -67,6 +68,7 @@ const TOP: [ConfigKey; 22] = [
     ConfigKey::Language,
     ConfigKey::ReviewMinConfidence,
     ConfigKey::ReviewVerify,
+    ConfigKey::MaxCostPerRun,
 ];
 
 /// The keys of a `[providers.NAME]` table.
@@ -161,6 +163,7 @@ impl ConfigKey {
             ConfigKey::Language => "language",
             ConfigKey::ReviewMinConfidence => "review_min_confidence",
             ConfigKey::ReviewVerify => "review_verify",
+            ConfigKey::MaxCostPerRun => "max_cost_per_run",
             ConfigKey::Model(_) => "model",
             ConfigKey::FastModel(_) => "fast_model",
             ConfigKey::BaseUrl(_) => "base_url",
@@ -240,7 +243,9 @@ impl ConfigKey {
             | ConfigKey::ExplainMaxReads => Kind::Count,
             ConfigKey::BaseUrl(_) => Kind::Url,
             ConfigKey::ApiKey(_) => Kind::Secret,
-            ConfigKey::PriceInput(_) | ConfigKey::PriceOutput(_) => Kind::Price,
+            ConfigKey::PriceInput(_) | ConfigKey::PriceOutput(_) | ConfigKey::MaxCostPerRun => {
+                Kind::Price
+            }
         }
     }
 
@@ -271,11 +276,13 @@ impl ConfigKey {
                  --safety, IRIS_SAFETY or your user config"
                     .to_string(),
             ),
-            ConfigKey::PriceInput(_) | ConfigKey::PriceOutput(_) => Some(
-                "a repository cannot set what its runs cost (it would lift your \
+            ConfigKey::PriceInput(_) | ConfigKey::PriceOutput(_) | ConfigKey::MaxCostPerRun => {
+                Some(
+                    "a repository cannot set what its runs cost (it would lift your \
                  max_cost_per_run); put prices in your user config"
-                    .to_string(),
-            ),
+                        .to_string(),
+                )
+            }
             ConfigKey::SecretScan => Some(
                 "a repository cannot turn off the secret scan; list its test fixtures in \
                  .irissecretsignore instead"
@@ -323,9 +330,7 @@ impl Kind {
             Kind::Count => "expected a whole number of at least 1".to_string(),
             Kind::Percent => "expected a whole number from 0 to 100".to_string(),
             Kind::Url => "expected a URL starting with http:// or https://".to_string(),
-            Kind::Price => {
-                "expected a price in US dollars per million tokens (0 or more)".to_string()
-            }
+            Kind::Price => "expected an amount in US dollars (0 or more)".to_string(),
         }
     }
 

@@ -125,6 +125,9 @@ pub struct Config {
     /// A review's findings get a second look (one more request): each kept or dropped with a
     /// reason, the dropped ones folded.
     pub review_verify: bool,
+    /// A run stops before a request that would take its cost past this many millionths of a
+    /// US dollar (`max_cost_per_run`, in dollars); None: no cap.
+    pub max_cost_per_run: Option<u64>,
     /// Where each value that is not a default came from.
     origins: BTreeMap<ConfigKey, Source>,
 }
@@ -155,6 +158,7 @@ impl Default for Config {
             language: String::new(),
             review_min_confidence: 70,
             review_verify: false,
+            max_cost_per_run: None,
             origins: BTreeMap::new(),
         }
     }
@@ -277,6 +281,9 @@ impl Config {
             (ConfigKey::Gitmoji, Value::Bool(b)) => self.gitmoji = b,
             (ConfigKey::CriticEnabled, Value::Bool(b)) => self.critic_enabled = b,
             (ConfigKey::ReviewVerify, Value::Bool(b)) => self.review_verify = b,
+            (ConfigKey::MaxCostPerRun, Value::Price(micros)) => {
+                self.max_cost_per_run = Some(micros)
+            }
             (ConfigKey::TrustRepo, Value::Bool(b)) => self.trust_repo = b,
             (ConfigKey::SafetyMode, Value::Text(text)) => {
                 self.safety_mode = SafetyMode::parse(&text).unwrap_or_default();
@@ -424,6 +431,7 @@ impl Config {
             ConfigKey::Gitmoji => Value::Bool(self.gitmoji),
             ConfigKey::CriticEnabled => Value::Bool(self.critic_enabled),
             ConfigKey::ReviewVerify => Value::Bool(self.review_verify),
+            ConfigKey::MaxCostPerRun => Value::Price(self.max_cost_per_run?),
             ConfigKey::TrustRepo => Value::Bool(self.trust_repo),
             ConfigKey::SafetyMode => Value::Text(self.safety_mode.name().to_string()),
             ConfigKey::SecretScan => Value::Bool(self.secret_scan),

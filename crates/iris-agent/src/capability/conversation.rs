@@ -66,6 +66,10 @@ impl IrisAgent {
         work: impl Future<Output = anyhow::Result<T>>,
         done: impl FnOnce(&T) -> String,
     ) -> anyhow::Result<T> {
+        // `max_cost_per_run` holds for each run.
+        if let Some(budget) = &self.main.budget {
+            budget.reset();
+        }
         let result = within(self.settings.run_timeout, &self.ctx.safety, work).await;
         match &result {
             Ok(value) => sink.send(AgentEvent::Done(done(value))),

@@ -74,6 +74,8 @@ pub struct EventHook {
     /// When the model last wrote anything (text or a tool call's arguments): a stream that
     /// reaches no consumer item while a long call is written is not a stalled one.
     last_delta: Arc<Mutex<Option<Instant>>>,
+    /// `max_cost_per_run`: told what each reply cost.
+    budget: Option<Arc<crate::runtime::budget::Budget>>,
 }
 
 impl EventHook {
@@ -88,7 +90,14 @@ impl EventHook {
             call: Arc::default(),
             editing: Arc::default(),
             last_delta: Arc::default(),
+            budget: None,
         }
+    }
+
+    /// The same hook, telling `budget` what each reply cost.
+    pub fn with_budget(mut self, budget: Option<Arc<crate::runtime::budget::Budget>>) -> Self {
+        self.budget = budget;
+        self
     }
 
     /// When the model last wrote a text or tool-call delta, if it has.
@@ -147,6 +156,9 @@ impl EventHook {
             reported.0 += input;
             reported.1 += output;
         }
+        if let Some(budget) = &self.budget {
+            budget.answered(input, output);
+        }
         self.sink.send(AgentEvent::Usage { input, output });
     }
 
@@ -159,6 +171,9 @@ impl EventHook {
             output.saturating_sub(seen_out),
         );
         if input + output > 0 {
+            if let Some(budget) = &self.budget {
+                budget.answered(input, output);
+            }
             self.sink.send(AgentEvent::Usage { input, output });
         }
     }

@@ -5,6 +5,7 @@
 //! scanner, [`events`] turns what happens into the run's events and [`safety`] asks the user
 //! before a tool of a risk their mode guards.
 
+pub mod budget;
 pub mod dry_run;
 pub mod events;
 pub mod preview;

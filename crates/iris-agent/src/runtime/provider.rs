@@ -9,6 +9,7 @@ use reqwest::{Request, Response};
 use reqwest_middleware::{ClientWithMiddleware, Middleware, Next};
 
 use crate::EventSink;
+use crate::runtime::budget::{Budget, CostCap};
 use crate::runtime::dry_run::DryRun;
 use crate::runtime::redact::WithholdSecrets;
 use crate::runtime::retry::RetryTransient;
@@ -30,6 +31,8 @@ pub struct ProviderSpec {
     pub secrets: Option<Arc<Scanner>>,
     /// `--dry-run`: the first request is kept here instead of being sent.
     pub dry_run: Option<DryRun>,
+    /// `max_cost_per_run`: what a run may spend, and has.
+    pub budget: Option<Arc<Budget>>,
 }
 
 impl fmt::Debug for ProviderSpec {
@@ -73,6 +76,10 @@ impl ProviderSpec {
         // First, so that a retried request is the redacted one.
         if let Some(scanner) = &self.secrets {
             builder = builder.with(WithholdSecrets::new(scanner.clone(), sink.clone()));
+        }
+        // Before the retries, so a retried request is not counted twice.
+        if let Some(budget) = &self.budget {
+            builder = builder.with(CostCap(budget.clone()));
         }
         let builder = builder
             .with(ExplainNoAnswer {
@@ -185,6 +192,7 @@ mod tests {
             stall_timeout: Duration::from_secs(1),
             secrets: None,
             dry_run: None,
+            budget: None,
         };
         let shown = format!("{spec:?}");
         assert!(!shown.contains("sk-secret-123"));

@@ -48,7 +48,8 @@ pub async fn run(spec: &ProviderSpec, request: Run, sink: EventSink) -> anyhow::
     let options = WireOptions::new(spec.kind, request.max_tokens, request.schema.as_ref())
         .map_err(|e| ProviderError::new(spec, e))?;
     let outcome: Result<RunOutput, String> = with_completion_model!(spec, &sink, |model| {
-        run_with_model(model, request, options, spec.stall_timeout, sink).await
+        let hook = EventHook::new(sink.clone(), request.stream).with_budget(spec.budget.clone());
+        run_with_model(model, request, options, spec.stall_timeout, hook).await
     });
     outcome.map_err(|message| ProviderError::new(spec, explain_cut(message)).into())
 }
@@ -153,7 +154,7 @@ async fn run_with_model<M: CompletionModel + 'static>(
     request: Run,
     options: WireOptions,
     stall: Duration,
-    sink: EventSink,
+    hook: EventHook,
 ) -> Result<RunOutput, String> {
     let mut builder = AgentBuilder::new(model)
         .preamble(&request.preamble)
@@ -165,7 +166,6 @@ async fn run_with_model<M: CompletionModel + 'static>(
         builder = builder.additional_params(params);
     }
     let agent = builder.tools(request.tools).build();
-    let hook = EventHook::new(sink.clone(), request.stream);
     let counted = hook.clone();
     let turns = request.max_turns;
     if !request.stream {

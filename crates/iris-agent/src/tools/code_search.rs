@@ -36,13 +36,13 @@ pub enum SearchType {
 pub struct CodeSearchArgs {
     /// The text, name or regular expression to find.
     pub query: String,
-    /// `text` (default), `function`, `class`, `variable` or `pattern`.
+    /// What the query is (default text).
     #[serde(default)]
     pub search_type: SearchType,
-    /// Only files this glob selects (`*.rs`, `src/**/*.ts`).
+    /// A glob of the files to search (`src/**/*.rs`).
     #[serde(default)]
     pub file_pattern: Option<String>,
-    /// Matches to return (default 20, at most 100).
+    /// Default 20, at most 100.
     #[serde(default)]
     pub max_results: Option<usize>,
 }
@@ -137,9 +137,8 @@ pub struct CodeSearch;
 impl IrisTool for CodeSearch {
     const NAME: &'static str = "code_search";
     const RISK: Risk = Risk::ReadOnly;
-    const DESCRIPTION: &'static str = "Searches the repository: search_type text (default, \
-        case-insensitive), pattern (a regex), or function/class/variable for where a name is \
-        defined. Returns JSON results with file, line and content.";
+    const DESCRIPTION: &'static str = "Finds text (case-insensitive), a regex (pattern) or \
+        where a function/class/variable is defined; JSON results with file, line, content.";
     type Args = CodeSearchArgs;
 
     async fn run(&self, ctx: &ToolContext, args: CodeSearchArgs) -> Result<String, ToolFailure> {

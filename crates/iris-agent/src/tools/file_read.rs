@@ -21,12 +21,12 @@ const MAX_LINE_CHARS: usize = 1_000;
 
 #[derive(Debug, Deserialize, JsonSchema)]
 pub struct FileReadArgs {
-    /// The file, relative to the repository root.
+    /// Relative to the repository root.
     pub path: String,
-    /// First line to show (1-based, default 1).
+    /// 1-based, default 1.
     #[serde(default)]
     pub start_line: Option<usize>,
-    /// How many lines (default: to the end, at most 1000).
+    /// Default: to the end, at most 1000.
     #[serde(default)]
     pub num_lines: Option<usize>,
 }
@@ -36,8 +36,8 @@ pub struct FileRead;
 impl IrisTool for FileRead {
     const NAME: &'static str = "file_read";
     const RISK: Risk = Risk::ReadOnly;
-    const DESCRIPTION: &'static str = "Reads a file of the repository with line numbers, whole \
-        or num_lines from start_line; a large one is cut with a note saying where to read on.";
+    const DESCRIPTION: &'static str = "Reads a repository file with line numbers, whole or \
+        num_lines from start_line.";
     type Args = FileReadArgs;
 
     async fn run(&self, ctx: &ToolContext, args: FileReadArgs) -> Result<String, ToolFailure> {

@@ -39,7 +39,7 @@ pub enum Detail {
 
 #[derive(Debug, Deserialize, JsonSchema)]
 pub struct GitDiffArgs {
-    /// `summary` (default) ranks the files; `standard` adds the diffs.
+    /// summary (default), or standard with the diffs.
     #[serde(default)]
     pub detail: Detail,
     /// Start of a range (exclusive).
@@ -48,7 +48,7 @@ pub struct GitDiffArgs {
     /// End of a range (default HEAD); alone, that one commit.
     #[serde(default)]
     pub to: Option<String>,
-    /// Only these files (paths relative to the repository root).
+    /// Only these paths.
     #[serde(default)]
     pub files: Option<Vec<String>>,
     /// All uncommitted changes instead of the staged ones.
@@ -61,9 +61,9 @@ pub struct GitDiff;
 impl IrisTool for GitDiff {
     const NAME: &'static str = "git_diff";
     const RISK: Risk = Risk::ReadOnly;
-    const DESCRIPTION: &'static str = "The change's files ranked by relevance, with its size: \
-        the staged changes, all uncommitted ones (include_unstaged), from..to, or one commit \
-        (`to` alone). detail=standard adds the diffs, of `files` when given.";
+    const DESCRIPTION: &'static str = "The change's files ranked by relevance: staged, all \
+        uncommitted (include_unstaged), from..to, or one commit (to alone); detail=standard adds \
+        their diffs.";
     type Args = GitDiffArgs;
 
     async fn run(&self, ctx: &ToolContext, args: GitDiffArgs) -> Result<String, ToolFailure> {

@@ -194,6 +194,7 @@ mod tests {
                 stall_timeout: std::time::Duration::from_secs(1),
                 secrets: None,
                 dry_run: None,
+                budget: None,
             },
             ctx: ctx.clone(),
             settings: crate::AgentSettings::default(),

@@ -332,6 +332,7 @@ mod tests {
             stall_timeout: std::time::Duration::from_secs(1),
             secrets: None,
             dry_run: None,
+            budget: None,
         };
         ProviderError::new(&spec, message).into()
     }
