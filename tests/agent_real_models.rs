@@ -336,6 +336,7 @@ async fn every_request_and_its_tokens_reach_the_events() {
             AgentEvent::Usage {
                 input: i,
                 output: o,
+                ..
             } => {
                 input += i;
                 out += o;

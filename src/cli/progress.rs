@@ -81,15 +81,20 @@ impl ProgressLine {
         let state = task.await.unwrap_or_default();
         if drawing {
             let mut err = std::io::stderr();
+            let cached = match state.cached_tokens {
+                0 => String::new(),
+                n => format!(" ({n} from the provider's cache)"),
+            };
             let cost = price
                 .map(|p| {
-                    let dollars = p.cost(state.input_tokens, 0, state.output_tokens);
+                    let dollars =
+                        p.cost(state.input_tokens, state.cached_tokens, state.output_tokens);
                     format!(" · ${dollars:.4}")
                 })
                 .unwrap_or_default();
             let _ = writeln!(
                 err,
-                "\r\x1b[2K✓ done in {:.1}s · {} request(s) · {} tool call(s) · {} tokens sent · {} received{cost}",
+                "\r\x1b[2K✓ done in {:.1}s · {} request(s) · {} tool call(s) · {} tokens sent{cached} · {} received{cost}",
                 started.elapsed().as_secs_f64(),
                 state.requests,
                 state.tool_calls,

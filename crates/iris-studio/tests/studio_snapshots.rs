@@ -517,6 +517,23 @@ fn commit_mode_while_iris_writes() {
             .to_string();
     state.task = Some(running);
     insta::assert_snapshot!("commit_generating", render(&state));
+    // With the model's prices known: the requests so far and what they cost.
+    let mut priced = state;
+    priced.price = Some(iris_config::prices::Price {
+        input: 2.0,
+        cached_input: 0.5,
+        output: 10.0,
+    });
+    if let Some(task) = priced.task.as_mut() {
+        task.progress.requests = 2;
+        task.progress.cached_tokens = 1000;
+    }
+    let screen = render(&priced);
+    // 234 fresh and 1,000 cached input tokens, 56 output: $0.000468 + $0.0005 + $0.00056.
+    assert!(
+        screen.contains("· 2 requests · 1234↑ 56↓ tokens · $0.0015 ·"),
+        "{screen}"
+    );
 }
 
 #[test]

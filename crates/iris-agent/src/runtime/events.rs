@@ -143,7 +143,7 @@ impl EventHook {
         self.requests.load(Ordering::Relaxed)
     }
 
-    fn answered(&self, input: u64, output: u64) {
+    fn answered(&self, input: u64, output: u64, cached: u64) {
         let sent = self.sent.lock().ok().and_then(|mut s| s.take());
         let ms = sent.map_or(0, |at| at.elapsed().as_millis() as u64);
         tracing::debug!(
@@ -159,7 +159,11 @@ impl EventHook {
         if let Some(budget) = &self.budget {
             budget.answered(input, output);
         }
-        self.sink.send(AgentEvent::Usage { input, output });
+        self.sink.send(AgentEvent::Usage {
+            input,
+            output,
+            cached,
+        });
     }
 
     /// At the end of a run: the tokens of the run (`input`, `output`, rig's totals) that no
@@ -174,7 +178,11 @@ impl EventHook {
             if let Some(budget) = &self.budget {
                 budget.answered(input, output);
             }
-            self.sink.send(AgentEvent::Usage { input, output });
+            self.sink.send(AgentEvent::Usage {
+                input,
+                output,
+                cached: 0,
+            });
         }
     }
 }
@@ -198,7 +206,12 @@ impl<M: CompletionModel> PromptHook<M> for EventHook {
         _prompt: &rig_core::message::Message,
         response: &rig_core::completion::CompletionResponse<M::Response>,
     ) -> HookAction {
-        self.answered(response.usage.input_tokens, response.usage.output_tokens);
+        let usage = &response.usage;
+        self.answered(
+            usage.input_tokens,
+            usage.output_tokens,
+            usage.cached_input_tokens,
+        );
         HookAction::cont()
     }
 
@@ -208,7 +221,11 @@ impl<M: CompletionModel> PromptHook<M> for EventHook {
         response: &<M as CompletionModel>::StreamingResponse,
     ) -> HookAction {
         let usage = response.token_usage().unwrap_or_default();
-        self.answered(usage.input_tokens, usage.output_tokens);
+        self.answered(
+            usage.input_tokens,
+            usage.output_tokens,
+            usage.cached_input_tokens,
+        );
         HookAction::cont()
     }
 

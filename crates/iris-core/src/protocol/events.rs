@@ -23,8 +23,13 @@ pub enum AgentEvent {
     ToolStarted { name: String, summary: String },
     /// A tool call ended.
     ToolFinished { name: String, ok: bool },
-    /// Tokens used by one request (input, output).
-    Usage { input: u64, output: u64 },
+    /// Tokens used by one request: input, output, and the input the provider read from its
+    /// prompt cache (billed at its cached rate).
+    Usage {
+        input: u64,
+        output: u64,
+        cached: u64,
+    },
     /// The artifact is ready (as markdown).
     Done(String),
     /// The work failed; the text says why.

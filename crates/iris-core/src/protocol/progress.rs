@@ -31,6 +31,8 @@ pub struct Progress {
     pub requests: usize,
     pub input_tokens: u64,
     pub output_tokens: u64,
+    /// Input tokens the provider read from its prompt cache.
+    pub cached_tokens: u64,
     pub tool_calls: usize,
     /// Secrets kept out of the requests so far (each once).
     pub secrets_withheld: usize,
@@ -64,9 +66,14 @@ impl Progress {
                 self.activity = "writing".to_string();
                 self.streamed.push_str(text);
             }
-            AgentEvent::Usage { input, output } => {
+            AgentEvent::Usage {
+                input,
+                output,
+                cached,
+            } => {
                 self.input_tokens += input;
                 self.output_tokens += output;
+                self.cached_tokens += cached;
             }
             AgentEvent::Approval(request) => {
                 self.activity = format!("waiting for your approval of {}", request.tool);
@@ -127,10 +134,12 @@ mod tests {
         progress.apply(&AgentEvent::Usage {
             input: 1200,
             output: 40,
+            cached: 1000,
         });
         progress.apply(&AgentEvent::Usage {
             input: 4,
             output: 300,
+            cached: 0,
         });
         let before = progress.clone();
         progress.apply(&AgentEvent::ToolFinished {
@@ -149,6 +158,7 @@ mod tests {
                 requests: 2,
                 input_tokens: 1204,
                 output_tokens: 340,
+                cached_tokens: 1000,
                 tool_calls: 1,
                 secrets_withheld: 0,
                 warnings: Vec::new(),

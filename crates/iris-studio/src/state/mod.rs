@@ -423,6 +423,8 @@ pub struct State {
     pub finding: usize,
     /// Findings the reviewer is less sure of than this (0-100) are folded in the list.
     pub review_min_confidence: u8,
+    /// The model's prices, for what a run costs on the status line (None: unknown).
+    pub price: Option<iris_config::prices::Price>,
     /// The folded findings are shown (`f`).
     pub show_unsure: bool,
     /// A finding's file and line to show once that file's diff has loaded.
@@ -489,6 +491,7 @@ impl State {
             explorer: Explorer::default(),
             finding: 0,
             review_min_confidence: 70,
+            price: None,
             show_unsure: false,
             pending_jump: None,
             range_input: None,

@@ -32,11 +32,25 @@ pub fn draw(frame: &mut Frame, area: Rect, state: &State, looks: &Looks) {
                 .saturating_duration_since(task.started)
                 .as_secs_f64()
         );
-        if task.progress.input_tokens + task.progress.output_tokens > 0 {
+        let progress = &task.progress;
+        if progress.input_tokens + progress.output_tokens > 0 {
+            match progress.requests {
+                0 => {}
+                1 => text.push_str(" · 1 request"),
+                n => text.push_str(&format!(" · {n} requests")),
+            }
             text.push_str(&format!(
                 " · {}↑ {}↓ tokens",
-                task.progress.input_tokens, task.progress.output_tokens
+                progress.input_tokens, progress.output_tokens
             ));
+            if let Some(price) = &state.price {
+                let cost = price.cost(
+                    progress.input_tokens,
+                    progress.cached_tokens,
+                    progress.output_tokens,
+                );
+                text.push_str(&format!(" · ${cost:.4}"));
+            }
         }
         match task.progress.secrets_withheld {
             0 => {}

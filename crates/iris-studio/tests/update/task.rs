@@ -62,6 +62,7 @@ fn agent_events_show_the_running_tasks_progress() {
         AgentEvent::Usage {
             input: 21,
             output: 7,
+            cached: 0,
         },
     );
     event(
@@ -70,6 +71,7 @@ fn agent_events_show_the_running_tasks_progress() {
         AgentEvent::Usage {
             input: 21,
             output: 7,
+            cached: 0,
         },
     );
     // A tool call starts a new turn: the text before it was thinking aloud.
