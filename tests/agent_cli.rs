@@ -5,8 +5,8 @@
 use std::collections::BTreeSet;
 
 use crate::common::agent::{
-    MAIN_AGENT_TOOLS, Wire, approval, commit_json, failure, model_of, openai_env, released_repo,
-    run, staged_repo, success,
+    MAIN_AGENT_TOOLS, Wire, approval, asks_schema_once, commit_json, failure, model_of, openai_env,
+    released_repo, run, staged_repo, success,
 };
 use crate::common::fake_provider::{Api, FAKE_API_KEY, FakeProvider, Step};
 use crate::common::{TestRepo, stderr};
@@ -156,7 +156,8 @@ fn the_prompt_holds_the_persona_the_task_the_style_and_the_schema() {
     let repo = staged_repo();
     let fake = FakeProvider::start(vec![Step::text(commit_json("Add two()", ""))]);
     success(&run(&repo, &["gen", "--print"], &openai_env(&fake)));
-    let system = fake.requests()[0].system_text();
+    let requests = fake.requests();
+    let system = requests[0].system_text();
     assert!(system.starts_with("You are Iris"), "{system}");
     assert!(system.contains("## Task\n"), "{system}");
     assert!(
@@ -165,8 +166,8 @@ fn the_prompt_holds_the_persona_the_task_the_style_and_the_schema() {
         "the default preset's instructions: {system}"
     );
     assert!(
-        system.contains(&schema_text(OutputType::Commit)),
-        "the commit schema, whole: {system}"
+        asks_schema_once(&requests[0], &OutputType::Commit.schema()),
+        "the commit schema, whole and once: {system}"
     );
     assert!(!system.contains("Conventional Commits"), "{system}");
 }
@@ -464,7 +465,7 @@ fn review_prints_the_revision_the_critic_asked_for() {
     assert_eq!(requests.len(), 4);
     let writer = requests[0].system_text();
     assert!(
-        writer.contains(&schema_text(OutputType::Review)),
+        asks_schema_once(&requests[0], &OutputType::Review.schema()),
         "{writer}"
     );
     let asked = requests[0].user_texts().join("\n");
@@ -477,7 +478,7 @@ fn review_prints_the_revision_the_critic_asked_for() {
     let critic = requests[2].system_text();
     assert!(critic.contains("You are the critic"), "{critic}");
     assert!(
-        critic.contains(&schema_text(OutputType::Critique)),
+        asks_schema_once(&requests[2], &OutputType::Critique.schema()),
         "{critic}"
     );
     let asked = requests[2].user_texts().join("\n");
@@ -572,11 +573,10 @@ fn pr_defaults_from_to_the_default_branch() {
         asked.contains("from main to HEAD") && asked.contains("FROM=main"),
         "{asked}"
     );
-    assert!(
-        requests[0]
-            .system_text()
-            .contains(&schema_text(OutputType::PullRequest))
-    );
+    assert!(asks_schema_once(
+        &requests[0],
+        &OutputType::PullRequest.schema()
+    ));
     let log = &requests[1].tool_results()[0].1;
     assert!(
         log.contains("Add two()") && !log.contains("Initial commit"),
@@ -679,11 +679,10 @@ fn release_notes_are_printed_for_a_range() {
     assert!(out.contains("Test Author"), "{out}");
     let requests = fake.requests();
     assert_eq!(requests.len(), 3);
-    assert!(
-        requests[0]
-            .system_text()
-            .contains(&schema_text(OutputType::ReleaseNotes))
-    );
+    assert!(asks_schema_once(
+        &requests[0],
+        &OutputType::ReleaseNotes.schema()
+    ));
     let json_out = {
         let fake = FakeProvider::start(vec![Step::text(notes.to_string()), Step::text(approval())]);
         success(&run(

@@ -73,7 +73,7 @@ fn the_specified_spelling_is_read_and_printed() {
     assert_eq!(json["responsibilities"][0]["ranges"], json!([[2, 5]]));
     assert!(json.get("intent").is_none() && json.get("blocks").is_none());
     // The model is asked for the specified names.
-    let system = fake.requests()[0].system_text();
+    let system = fake.requests()[0].raw_body.clone();
     assert!(
         system.contains("\"file_intent\"") && system.contains("\"responsibilities\""),
         "{system}"
@@ -129,7 +129,7 @@ fn a_small_file_goes_whole_in_one_request_without_tools() {
     assert!(asked.contains("    30| "), "{asked}");
     let system = requests[0].system_text();
     assert!(
-        system.contains("responsibility blocks") && system.contains("\"ranges\""),
+        system.contains("responsibility blocks") && requests[0].raw_body.contains("\"ranges\""),
         "{system}"
     );
     assert!(

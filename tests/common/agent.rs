@@ -35,6 +35,21 @@ pub const MAIN_AGENT_TOOLS: &[&str] = &[
     "analyze_subagent",
 ];
 
+/// Whether `request` asks for `schema` once: on the Responses wire as its `text.format`, the
+/// instructions only pointing at it; on the others in the instructions.
+pub fn asks_schema_once(request: &Recorded, schema: &serde_json::Value) -> bool {
+    let pretty = serde_json::to_string_pretty(schema).unwrap_or_default();
+    let system = request.system_text();
+    let carried = &request.body["text"]["format"]["schema"];
+    if carried.is_object() {
+        carried == schema
+            && !system.contains(&pretty)
+            && system.contains("the JSON schema this request gives as its response format")
+    } else {
+        system.contains(&pretty)
+    }
+}
+
 /// A repository with one commit and a staged change that adds `two()` to `src/lib.rs`.
 pub fn staged_repo() -> TestRepo {
     let repo = TestRepo::new();

@@ -298,7 +298,10 @@ impl IrisAgent {
     /// apart). A small local model copies a description standing next to its field into the
     /// field, and fills a commit's `emoji` field with emoji until the repetition guard stops
     /// it: it gets the schema bare, without `emoji` when gitmoji is off.
-    fn asked_schema(&self, output: OutputType) -> (serde_json::Value, Vec<(String, String)>) {
+    pub(crate) fn asked_schema(
+        &self,
+        output: OutputType,
+    ) -> (serde_json::Value, Vec<(String, String)>) {
         if !self.main.kind.is_local() {
             return (output.schema(), Vec::new());
         }
@@ -328,6 +331,23 @@ impl IrisAgent {
             sink: sink.clone(),
         };
         main_agent_tools(&subagents, &Notes::default())
+    }
+}
+
+/// What the output section says instead of the schema when the request carries the schema
+/// itself (OpenAI's `text.format`): the schema is sent once.
+pub(crate) const SCHEMA_CARRIED: &str = "## Output\nWhen you have the evidence you need, reply \
+     with only one JSON object matching the JSON schema this request gives as its response \
+     format: no prose before or after it, no code fence.";
+
+/// The instructions with their output section's schema left out, for a request that carries
+/// the schema as the provider's own field; the instructions as they are otherwise.
+pub(crate) fn schema_once(preamble: &str, schema: &serde_json::Value) -> String {
+    match json_output(schema) {
+        Ok(section) if preamble.contains(&section) => {
+            preamble.replacen(&section, SCHEMA_CARRIED, 1)
+        }
+        _ => preamble.to_string(),
     }
 }
 

@@ -108,8 +108,16 @@ impl IrisAgent {
         let mut max_tokens = self.max_tokens(ask.cap);
         let mut tries = 0;
         loop {
+            // On the Responses wire the schema goes as `text.format`: once, not also in words.
+            let preamble = match &schema {
+                Some(_) if self.main.kind == crate::ProviderKind::OpenAi => {
+                    let (shown, _) = self.asked_schema(ask.cap.output_type);
+                    crate::iris::schema_once(ask.preamble, &shown)
+                }
+                _ => ask.preamble.to_string(),
+            };
             let attempt = Run {
-                preamble: ask.preamble.to_string(),
+                preamble,
                 history: Vec::new(),
                 prompt: ask.request.to_string(),
                 tools: (ask.tools)(),

@@ -34,12 +34,12 @@ pub enum SearchType {
 
 #[derive(Debug, Deserialize, JsonSchema)]
 pub struct CodeSearchArgs {
-    /// The text, name or regular expression to find.
+    /// What to find.
     pub query: String,
     /// What the query is (default text).
     #[serde(default)]
     pub search_type: SearchType,
-    /// A glob of the files to search (`src/**/*.rs`).
+    /// Only files matching this glob.
     #[serde(default)]
     pub file_pattern: Option<String>,
     /// Default 20, at most 100.
@@ -137,8 +137,8 @@ pub struct CodeSearch;
 impl IrisTool for CodeSearch {
     const NAME: &'static str = "code_search";
     const RISK: Risk = Risk::ReadOnly;
-    const DESCRIPTION: &'static str = "Finds text (case-insensitive), a regex (pattern) or \
-        where a function/class/variable is defined; JSON results with file, line, content.";
+    const DESCRIPTION: &'static str = "Finds text, a regex (pattern) or where a \
+        function/class/variable is defined.";
     type Args = CodeSearchArgs;
 
     async fn run(&self, ctx: &ToolContext, args: CodeSearchArgs) -> Result<String, ToolFailure> {

@@ -36,8 +36,7 @@ pub struct FileRead;
 impl IrisTool for FileRead {
     const NAME: &'static str = "file_read";
     const RISK: Risk = Risk::ReadOnly;
-    const DESCRIPTION: &'static str = "Reads a repository file with line numbers, whole or \
-        num_lines from start_line.";
+    const DESCRIPTION: &'static str = "Reads a file, with line numbers.";
     type Args = FileReadArgs;
 
     async fn run(&self, ctx: &ToolContext, args: FileReadArgs) -> Result<String, ToolFailure> {

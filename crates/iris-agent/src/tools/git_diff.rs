@@ -42,16 +42,16 @@ pub struct GitDiffArgs {
     /// summary (default), or standard with the diffs.
     #[serde(default)]
     pub detail: Detail,
-    /// Start of a range (exclusive).
+    /// Range start (exclusive).
     #[serde(default)]
     pub from: Option<String>,
-    /// End of a range (default HEAD); alone, that one commit.
+    /// Range end (HEAD); alone, one commit.
     #[serde(default)]
     pub to: Option<String>,
     /// Only these paths.
     #[serde(default)]
     pub files: Option<Vec<String>>,
-    /// All uncommitted changes instead of the staged ones.
+    /// All uncommitted changes, not just the staged.
     #[serde(default)]
     pub include_unstaged: bool,
 }

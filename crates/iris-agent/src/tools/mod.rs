@@ -221,8 +221,8 @@ impl<T: IrisTool> Tool for Adapter<T> {
 
 /// The JSON schema of a tool's arguments, as providers expect it, and no larger than it
 /// needs to be (it goes with every request): an object schema without the `$schema` and
-/// `title` decorations, nor what the descriptions already say (`"default": null`, an
-/// integer's `format` and `minimum: 0`).
+/// `title` decorations, nor what the descriptions already say (defaults, an integer's
+/// `format` and `minimum: 0`; every property is required in strict mode anyway).
 pub(crate) fn parameters_schema<A: JsonSchema>() -> serde_json::Value {
     let mut schema = serde_json::to_value(schemars::schema_for!(A)).unwrap_or_default();
     if let Some(object) = schema.as_object_mut() {
@@ -240,7 +240,8 @@ fn compact(schema: &mut serde_json::Value) {
     use serde_json::Value;
     match schema {
         Value::Object(map) => {
-            if map.get("default").is_some_and(Value::is_null) {
+            // A property's default, not a property named `default`.
+            if map.contains_key("type") || map.contains_key("enum") {
                 map.remove("default");
             }
             if map.contains_key("format") && map.get("type").is_some_and(mentions_integer) {
