@@ -67,6 +67,8 @@ pub struct IrisAgent {
     pub(crate) pr_template: Option<String>,
     /// How reviews are written: aspects, second look.
     pub(crate) review: crate::capability::review::ReviewOptions,
+    /// The main model's prices, when known: `--debug` says what a run cost.
+    pub(crate) price: Option<iris_config::prices::Price>,
 }
 
 /// The scanner every request passes, with the rules the user and the project add and the
@@ -192,6 +194,11 @@ impl IrisAgent {
                 aspects: Vec::new(),
                 verify: config.review_verify,
             },
+            price: config
+                .require_model()
+                .ok()
+                .and_then(|model| config.price_of(model))
+                .map(|(price, _)| price),
         })
     }
 

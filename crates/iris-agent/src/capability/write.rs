@@ -60,8 +60,10 @@ impl IrisAgent {
             let prepared = self.prepare(kind, scope, sink).await?;
             self.compose(&prepared, None, ask_critic, clock, sink).await
         };
-        self.bounded(sink, work, |written| finished(kind, started, written))
-            .await
+        self.bounded(sink, work, |written| {
+            finished(kind, started, written, self.price)
+        })
+        .await
     }
 
     /// One version of an artifact from what [`IrisAgent::prepare`] gathered, with `angle`
@@ -77,7 +79,7 @@ impl IrisAgent {
         let started = std::time::Instant::now();
         let work = self.compose(prepared, angle, ask_critic, self.clock(), sink);
         self.bounded(sink, work, |written| {
-            finished(prepared.kind, started, written)
+            finished(prepared.kind, started, written, self.price)
         })
         .await
     }
@@ -455,12 +457,24 @@ pub(crate) struct Prepared {
 }
 
 /// A run's debug line; the text its Done event carries.
-fn finished(kind: ArtifactKind, started: std::time::Instant, written: &Written) -> String {
+fn finished(
+    kind: ArtifactKind,
+    started: std::time::Instant,
+    written: &Written,
+    price: Option<iris_config::prices::Price>,
+) -> String {
+    let cost = price.map(|p| {
+        format!(
+            "{:.4}",
+            p.cost(written.input_tokens, 0, written.output_tokens)
+        )
+    });
     tracing::debug!(
         capability = kind.name(),
         requests = written.requests,
         input_tokens = written.input_tokens,
         output_tokens = written.output_tokens,
+        cost_usd = cost.as_deref().unwrap_or("unknown"),
         ms = started.elapsed().as_millis() as u64,
         "run finished"
     );
