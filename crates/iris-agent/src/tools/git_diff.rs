@@ -39,7 +39,7 @@ pub enum Detail {
 
 #[derive(Debug, Deserialize, JsonSchema)]
 pub struct GitDiffArgs {
-    /// summary (default), or standard with the diffs.
+    /// standard adds the diffs.
     #[serde(default)]
     pub detail: Detail,
     /// Range start (exclusive).
@@ -51,7 +51,7 @@ pub struct GitDiffArgs {
     /// Only these paths.
     #[serde(default)]
     pub files: Option<Vec<String>>,
-    /// All uncommitted changes, not just the staged.
+    /// Unstaged changes too.
     #[serde(default)]
     pub include_unstaged: bool,
 }
@@ -61,9 +61,8 @@ pub struct GitDiff;
 impl IrisTool for GitDiff {
     const NAME: &'static str = "git_diff";
     const RISK: Risk = Risk::ReadOnly;
-    const DESCRIPTION: &'static str = "The change's files ranked by relevance: staged, all \
-        uncommitted (include_unstaged), from..to, or one commit (to alone); detail=standard adds \
-        their diffs.";
+    const DESCRIPTION: &'static str = "The change's files by relevance: staged, all \
+        uncommitted, from..to, or one commit (to alone).";
     type Args = GitDiffArgs;
 
     async fn run(&self, ctx: &ToolContext, args: GitDiffArgs) -> Result<String, ToolFailure> {
