@@ -1413,3 +1413,33 @@ async fn a_chat_edit_shows_its_new_text_as_it_forms() {
             .all(|p| edited.starts_with(p.as_str()))
     );
 }
+
+/// `$` shows the request a generation would send, in the report overlay, and sends nothing.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn dollar_shows_the_request_iris_would_send_and_sends_nothing() {
+    let repo = staged_repo();
+    let fake = FakeProvider::start(Vec::new());
+    let mut studio = Headless::configured(&repo, &fake, Mode::COMMIT, &Overrides::default());
+    studio.state.auto_generate = false;
+    studio.runner.run(Effect::LoadStatus);
+    studio
+        .pump_until("the status", |s| !s.changes.loading)
+        .await;
+    studio.command(Command::ShowRequest);
+    studio
+        .pump_until("the preview", |s| s.report.is_some())
+        .await;
+    let preview = studio.state.report.clone().unwrap_or_default();
+    assert!(
+        preview.starts_with(
+            "The first request to openai gpt-5, as it would go out; nothing was sent."
+        ),
+        "{preview}"
+    );
+    assert!(
+        preview.contains("tool definitions") && preview.contains("estimated cost: $"),
+        "{preview}"
+    );
+    assert!(fake.requests().is_empty(), "nothing was sent");
+    assert!(studio.state.task.is_none());
+}

@@ -9,6 +9,7 @@ use serde_json::{Value, json};
 
 use iris_agent::IrisAgent;
 use iris_agent::runtime::dry_run::{Captured, DryRun, Part, sizes};
+use iris_config::prices::{Price, PriceSource};
 use iris_config::{Config, ProviderKind};
 
 /// A dry run that showed its request: the command ends here, successfully.
@@ -77,21 +78,32 @@ pub fn finish<T>(
         .require_model()
         .map(str::to_string)
         .unwrap_or_default();
-    println!("{}", preview(&captured, config, &model, json)?);
+    let price = config.price_of(&model);
+    println!(
+        "{}",
+        preview(&captured, config.provider, &model, price.as_ref(), json)?
+    );
     Err(DryRunShown.into())
 }
 
-fn preview(captured: &Captured, config: &Config, model: &str, as_json: bool) -> Result<String> {
+/// What a kept request holds, its size by part and its cost, for `provider`'s `model` at
+/// `price`: as text for a person, or as JSON.
+pub fn preview(
+    captured: &Captured,
+    provider: ProviderKind,
+    model: &str,
+    price: Option<&(Price, PriceSource)>,
+    as_json: bool,
+) -> Result<String> {
     let body: Value = serde_json::from_slice(&captured.body)
         .unwrap_or_else(|_| Value::String(String::from_utf8_lossy(&captured.body).into_owned()));
-    let (counted, count) = counter(config.provider);
+    let (counted, count) = counter(provider);
     let parts = sizes(&body, &*count);
     let total = Part {
         name: "total",
         chars: parts.iter().map(|p| p.chars).sum(),
         tokens: count(&String::from_utf8_lossy(&captured.body)),
     };
-    let price = config.price_of(model);
     let budget = output_budget(&body);
     let input_cost = price
         .as_ref()
@@ -100,7 +112,7 @@ fn preview(captured: &Captured, config: &Config, model: &str, as_json: bool) -> 
         .as_ref()
         .zip(budget)
         .map(|((p, _), budget)| p.cost(0, 0, budget));
-    let label = format!("{} {model}", config.provider);
+    let label = format!("{provider} {model}");
     if as_json {
         let cost = price.as_ref().map(|(p, source)| {
             json!({
@@ -159,8 +171,7 @@ fn preview(captured: &Captured, config: &Config, model: &str, as_json: bool) -> 
         }
         _ => out.push_str(&format!(
             "estimated cost: unknown, no price is known for {label}: set \
-             providers.{}.price_input and price_output",
-            config.provider
+             providers.{provider}.price_input and price_output"
         )),
     }
     Ok(out)

@@ -133,6 +133,7 @@ impl Runner {
                 flags,
             } => jobs.commit(message, written, flags.amend, flags.no_verify),
             Effect::Generate { task, kind, range } => self.generate(task, kind, range),
+            Effect::ShowRequest { kind, range } => self.show_request(kind, range),
             Effect::Alternatives { task, kind, count } => self.alternatives(task, kind, count),
             Effect::Chat {
                 task,
@@ -265,16 +266,42 @@ impl Runner {
     }
 
     fn generate(&mut self, task: u64, kind: ArtifactKind, range: Option<(String, String)>) {
-        let scope = match range {
-            Some((from, to)) => Scope::range(&from, &to),
-            None if kind.uses_range() => Scope::range("HEAD~1", "HEAD"),
-            None => Scope::Staged,
-        };
+        let scope = scope_of(kind, range);
         self.spawn_iris(
             task,
             |iris, sink| async move { Ok(iris.write(kind, &scope, false, &sink).await?.text) },
             move |result| Action::Generated { task, kind, result },
         );
+    }
+
+    /// The first request a generation of `kind` would send, kept and not sent (`--dry-run`
+    /// as the studio's `$`), its preview sent back.
+    fn show_request(&mut self, kind: ArtifactKind, range: Option<(String, String)>) {
+        let Some(iris) = self.iris.clone() else {
+            let _ = self.tx.send(Action::RequestShown(Err(
+                "Iris is not set up yet: I sets her up".to_string(),
+            )));
+            return;
+        };
+        let tx = self.tx.clone();
+        let scope = scope_of(kind, range);
+        tokio::spawn(async move {
+            let kept = iris_agent::runtime::dry_run::DryRun::default();
+            let dry = (*iris).clone().with_dry_run(kept.clone());
+            let ran = dry.write(kind, &scope, false, &EventSink::none()).await;
+            let (provider, model, price) = iris.pricing();
+            let shown = match kept.captured() {
+                Some(captured) => {
+                    crate::cli::dry_run::preview(&captured, provider, model, price, false)
+                        .map_err(|e| format!("{e:#}"))
+                }
+                None => Err(match ran {
+                    Err(err) => format!("no request was built: {err:#}"),
+                    Ok(_) => "no request was built".to_string(),
+                }),
+            };
+            let _ = tx.send(Action::RequestShown(shown));
+        });
     }
 
     /// `count` alternatives to the artifact, from the same staged change as a generation.
@@ -371,4 +398,13 @@ fn draft_writer(
         }
     });
     (writes, writer)
+}
+
+/// What a generation of `kind` covers: the range the mode shows, or the staged changes.
+fn scope_of(kind: ArtifactKind, range: Option<(String, String)>) -> Scope {
+    match range {
+        Some((from, to)) => Scope::range(&from, &to),
+        None if kind.uses_range() => Scope::range("HEAD~1", "HEAD"),
+        None => Scope::Staged,
+    }
 }

@@ -67,8 +67,9 @@ pub struct IrisAgent {
     pub(crate) pr_template: Option<String>,
     /// How reviews are written: aspects, second look.
     pub(crate) review: crate::capability::review::ReviewOptions,
-    /// The main model's prices, when known: `--debug` says what a run cost.
-    pub(crate) price: Option<iris_config::prices::Price>,
+    /// The main model's prices and where they come from, when known: `--debug` says what a
+    /// run cost, a preview what its request would.
+    pub(crate) price: Option<(iris_config::prices::Price, iris_config::prices::PriceSource)>,
 }
 
 /// The scanner every request passes, with the rules the user and the project add and the
@@ -197,8 +198,7 @@ impl IrisAgent {
             price: config
                 .require_model()
                 .ok()
-                .and_then(|model| config.price_of(model))
-                .map(|(price, _)| price),
+                .and_then(|model| config.price_of(model)),
         })
     }
 
@@ -220,6 +220,17 @@ impl IrisAgent {
     /// The provider and model the run talks to, as errors name them (`openai gpt-5`).
     pub fn model_label(&self) -> String {
         self.main.label()
+    }
+
+    /// The provider, the main model, and its prices with where they come from, when known.
+    pub fn pricing(
+        &self,
+    ) -> (
+        crate::ProviderKind,
+        &str,
+        Option<&(iris_config::prices::Price, iris_config::prices::PriceSource)>,
+    ) {
+        (self.main.kind, &self.main.model, self.price.as_ref())
     }
 
     /// How reviews are written (`iris review --aspects`, `--verify`).

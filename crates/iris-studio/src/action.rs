@@ -127,6 +127,8 @@ pub enum Action {
     Copied(Result<String, String>),
     /// The artifact was published (the tool's summary and the link), or why not.
     Published(Result<String, String>),
+    /// The request Iris would send for an artifact, as the preview shows it (`$`).
+    RequestShown(Result<String, String>),
     /// The repository's commit rules (commitlint, commitizen), none, or why they cannot be read.
     RulesLoaded(Result<Option<Box<iris_core::commit_rules::CommitRules>>, String>),
     /// The model servers that answered on this machine (setup).

@@ -48,6 +48,7 @@ pub enum Command {
     Setup,
     Copy,
     Publish,
+    ShowRequest,
     Alternatives,
     ShowUnsure,
     ModeExplore,
@@ -59,7 +60,7 @@ pub enum Command {
 }
 
 impl Command {
-    pub const ALL: [Command; 47] = [
+    pub const ALL: [Command; 48] = [
         Command::Quit,
         Command::Help,
         Command::NextPane,
@@ -99,6 +100,7 @@ impl Command {
         Command::Setup,
         Command::Copy,
         Command::Publish,
+        Command::ShowRequest,
         Command::Alternatives,
         Command::ShowUnsure,
         Command::ModeExplore,
@@ -128,7 +130,7 @@ impl Command {
             {
                 Err("files and hunks are staged in commit mode (2)")
             }
-            Command::Generate if !mode.has_artifact() => {
+            Command::Generate | Command::ShowRequest if !mode.has_artifact() => {
                 Err("explore mode has nothing to write: switch to a mode (2-6)")
             }
             Command::OpenChat | Command::UndoVersion | Command::RedoVersion
@@ -207,6 +209,9 @@ impl Command {
             }
             Command::Alternatives => {
                 "ask Iris for alternatives to the message and pick one, side by side"
+            }
+            Command::ShowRequest => {
+                "show the request Iris would send for the artifact, its size and cost (sends nothing)"
             }
             Command::ShowUnsure => "show or fold the review's less certain findings",
             Command::ModeExplore => "explore mode",

@@ -34,6 +34,12 @@ pub enum Effect {
         text: String,
         base: Option<String>,
     },
+    /// Builds the first request Iris would send for `kind` (over `range` for the range
+    /// modes) and sends nothing: its preview comes back as [`crate::action::Action::RequestShown`].
+    ShowRequest {
+        kind: ArtifactKind,
+        range: Option<(String, String)>,
+    },
     /// Looks for model servers on this machine (setup).
     ProbeServers,
     /// Writes setup's choice into the user's config file and starts Iris with it.

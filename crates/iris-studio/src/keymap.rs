@@ -69,6 +69,7 @@ const DEFAULT_GLOBAL: &[(&str, Command)] = &[
     ("alt-i", Command::Setup),
     ("y", Command::Copy),
     ("P", Command::Publish),
+    ("$", Command::ShowRequest),
     ("a", Command::Alternatives),
     ("f", Command::ShowUnsure),
     ("1", Command::ModeExplore),
@@ -511,6 +512,7 @@ mod tests {
         assert_eq!(global(KeyCode::Esc, none), Some(Command::Back));
         assert_eq!(global(KeyCode::Char('?'), none), Some(Command::Help));
         assert_eq!(global(KeyCode::Char('q'), none), Some(Command::Quit));
+        assert_eq!(global(KeyCode::Char('$'), none), Some(Command::ShowRequest));
         assert_eq!(
             global(KeyCode::Char('g'), KeyModifiers::CONTROL),
             Some(Command::Generate)

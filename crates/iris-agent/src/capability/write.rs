@@ -61,7 +61,7 @@ impl IrisAgent {
             self.compose(&prepared, None, ask_critic, clock, sink).await
         };
         self.bounded(sink, work, |written| {
-            finished(kind, started, written, self.price)
+            finished(kind, started, written, self.price.as_ref().map(|(p, _)| *p))
         })
         .await
     }
@@ -79,7 +79,12 @@ impl IrisAgent {
         let started = std::time::Instant::now();
         let work = self.compose(prepared, angle, ask_critic, self.clock(), sink);
         self.bounded(sink, work, |written| {
-            finished(prepared.kind, started, written, self.price)
+            finished(
+                prepared.kind,
+                started,
+                written,
+                self.price.as_ref().map(|(p, _)| *p),
+            )
         })
         .await
     }

@@ -40,27 +40,48 @@ pub(super) fn auto_generate(state: &mut State) -> Vec<Effect> {
 }
 
 pub(super) fn generate(state: &mut State) -> Vec<Effect> {
-    let Some(kind) = state.mode.artifact() else {
+    let Some((kind, range)) = what_to_write(state) else {
         return Vec::new();
-    };
-    let range = if kind.uses_range() {
-        match &state.range.resolved_from {
-            Some(from) => Some((from.clone(), state.range.to_or_head().to_string())),
-            None => {
-                notice(
-                    state,
-                    Level::Warning,
-                    "the range is not known yet: R picks FROM..TO",
-                );
-                return Vec::new();
-            }
-        }
-    } else {
-        None
     };
     match task::start(state, TaskKind::Generate) {
         Some(task) => vec![Effect::Generate { task, kind, range }],
         None => Vec::new(),
+    }
+}
+
+/// `$`: the request a generation would send, shown and not sent.
+pub(super) fn show_request(state: &mut State) -> Vec<Effect> {
+    let Some((kind, range)) = what_to_write(state) else {
+        return Vec::new();
+    };
+    notice(
+        state,
+        Level::Info,
+        "building the request Iris would send (nothing is sent)…",
+    );
+    vec![Effect::ShowRequest { kind, range }]
+}
+
+/// The mode's artifact and, for the range modes, its range; None (said) while the range is
+/// not known.
+fn what_to_write(state: &mut State) -> Option<(ArtifactKind, Option<(String, String)>)> {
+    let kind = state.mode.artifact()?;
+    if !kind.uses_range() {
+        return Some((kind, None));
+    }
+    match &state.range.resolved_from {
+        Some(from) => Some((
+            kind,
+            Some((from.clone(), state.range.to_or_head().to_string())),
+        )),
+        None => {
+            notice(
+                state,
+                Level::Warning,
+                "the range is not known yet: R picks FROM..TO",
+            );
+            None
+        }
     }
 }
 

@@ -63,6 +63,7 @@ pub(super) fn run(state: &mut State, command: Command) -> Vec<Effect> {
         },
         Command::Back => back(state),
         Command::Generate => artifact::generate(state),
+        Command::ShowRequest => artifact::show_request(state),
         Command::OpenChat => artifact::open_chat(state),
         Command::StageFile
         | Command::UnstageFile

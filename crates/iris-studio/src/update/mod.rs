@@ -85,6 +85,19 @@ fn reduce(state: &mut State, action: Action) -> Vec<Effect> {
         }
         Action::ArtifactEdited { kind, result } => external::artifact_edited(state, kind, result),
         Action::FileEdited { path, result } => external::file_edited(state, path, result),
+        Action::RequestShown(Ok(preview)) => {
+            state.report = Some(preview);
+            notice(
+                state,
+                Level::Info,
+                "nothing was sent: esc closes the preview",
+            );
+            Vec::new()
+        }
+        Action::RequestShown(Err(err)) => {
+            notice(state, Level::Error, err);
+            Vec::new()
+        }
         Action::Copied(result) | Action::Published(result) => {
             match result {
                 Ok(done) => notice(state, Level::Success, done),
