@@ -256,6 +256,14 @@ fn the_anthropic_provider_goes_to_anthropic_base_url_with_its_key() {
     assert_eq!(success(&out).trim(), "Add two()");
     let requests = fake.requests();
     assert_eq!(requests.len(), 2);
+    // The stable part (tools, then the instructions) ends at a cache breakpoint.
+    let system = &requests[0].body["system"];
+    let last = system
+        .as_array()
+        .and_then(|blocks| blocks.last())
+        .cloned()
+        .unwrap_or_default();
+    assert_eq!(last["cache_control"]["type"], "ephemeral", "{system}");
     for request in &requests {
         assert_eq!(request.api, Api::AnthropicMessages);
         assert_eq!(request.path, "/v1/messages");

@@ -159,9 +159,12 @@ macro_rules! with_completion_model {
                 $body
             }
             ProviderKind::Anthropic => {
+                // A cache breakpoint on the instructions (after the tools, which come first):
+                // the stable part of every request, so the next run or chat turn reads it at
+                // the cached rate; and one on the last message, for the turns of a run.
                 let $model = client!(anthropic::Client)
                     .completion_model(&spec.model)
-                    .with_automatic_caching();
+                    .with_prompt_caching();
                 $body
             }
             ProviderKind::Gemini => {
