@@ -30,11 +30,6 @@ fn offered(name: &str) -> BTreeSet<String> {
     capability.tools.into_iter().collect()
 }
 
-/// The schema of an output type exactly as the preamble embeds it.
-fn schema_text(output: OutputType) -> String {
-    serde_json::to_string_pretty(&output.schema()).unwrap_or_default()
-}
-
 #[test]
 fn gen_prints_a_message_after_a_tool_round() {
     let repo = staged_repo();
@@ -272,11 +267,7 @@ fn the_anthropic_provider_goes_to_anthropic_base_url_with_its_key() {
         assert_eq!(request.header("authorization"), None);
         assert_eq!(tool_set(request.tool_names()), offered("commit"));
     }
-    assert!(
-        requests[0]
-            .system_text()
-            .contains(&schema_text(OutputType::Commit))
-    );
+    assert!(asks_schema_once(&requests[0], &OutputType::Commit.schema()));
     let results = requests[1].tool_results();
     assert!(
         results

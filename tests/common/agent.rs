@@ -35,14 +35,23 @@ pub const MAIN_AGENT_TOOLS: &[&str] = &[
     "analyze_subagent",
 ];
 
-/// Whether `request` asks for `schema` once: on the Responses wire as its `text.format`, the
-/// instructions only pointing at it; on the others in the instructions.
+/// Whether `request` asks for `schema` once: as the provider's own field where it has one
+/// (OpenAI's `text.format`, the schema itself; Anthropic's `output_config.format`, without
+/// its numeric limits), the instructions only pointing at it; elsewhere in the instructions.
 pub fn asks_schema_once(request: &Recorded, schema: &serde_json::Value) -> bool {
     let pretty = serde_json::to_string_pretty(schema).unwrap_or_default();
     let system = request.system_text();
-    let carried = &request.body["text"]["format"]["schema"];
-    if carried.is_object() {
-        carried == schema
+    let openai = &request.body["text"]["format"]["schema"];
+    let anthropic = &request.body["output_config"]["format"]["schema"];
+    let carried = if openai.is_object() {
+        openai == schema
+    } else {
+        anthropic.is_object()
+            && anthropic["properties"].as_object().map(|p| p.len())
+                == schema["properties"].as_object().map(|p| p.len())
+    };
+    if openai.is_object() || anthropic.is_object() {
+        carried
             && !system.contains(&pretty)
             && system.contains("the JSON schema this request gives as its response format")
     } else {

@@ -108,9 +108,14 @@ impl IrisAgent {
         let mut max_tokens = self.max_tokens(ask.cap);
         let mut tries = 0;
         loop {
-            // On the Responses wire the schema goes as `text.format`: once, not also in words.
+            // Where the provider takes the schema as its own field (OpenAI's `text.format`,
+            // Anthropic's `output_config`), it goes once: not also in words.
+            let native = matches!(
+                self.main.kind,
+                crate::ProviderKind::OpenAi | crate::ProviderKind::Anthropic
+            );
             let preamble = match &schema {
-                Some(_) if self.main.kind == crate::ProviderKind::OpenAi => {
+                Some(_) if native => {
                     let (shown, _) = self.asked_schema(ask.cap.output_type);
                     crate::iris::schema_once(ask.preamble, &shown)
                 }
