@@ -12,6 +12,9 @@ use iris_agent::runtime::dry_run::{Captured, DryRun, Part, sizes};
 use iris_config::prices::{Price, PriceSource};
 use iris_config::{Config, ProviderKind};
 
+/// The line after which the preview gives the request's body, byte for byte.
+pub const BODY_FOLLOWS: &str = "The body, byte for byte:";
+
 /// A dry run that showed its request: the command ends here, successfully.
 #[derive(Debug, thiserror::Error)]
 #[error("the dry run showed the request")]
@@ -134,11 +137,10 @@ pub fn preview(
             "cost": cost,
         }))?);
     }
-    // The body byte for byte, as the provider would have read it.
+    // What it holds and costs first (the studio's overlay shows the top), then the body.
     let mut out = format!(
-        "The first request to {label}, as it would go out; nothing was sent.\nPOST {}\n\n{}\n\n",
-        captured.url,
-        String::from_utf8_lossy(&captured.body)
+        "The first request to {label}, as it would go out; nothing was sent.\nPOST {}\n\n",
+        captured.url
     );
     out.push_str(&format!(
         "{:<18} {:>10} {:>10}\n",
@@ -174,6 +176,11 @@ pub fn preview(
              providers.{provider}.price_input and price_output"
         )),
     }
+    // The body byte for byte, as the provider would have read it.
+    out.push_str(&format!(
+        "\n\n{BODY_FOLLOWS}\n{}",
+        String::from_utf8_lossy(&captured.body)
+    ));
     Ok(out)
 }
 
