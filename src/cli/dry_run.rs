@@ -81,7 +81,7 @@ pub fn finish<T>(
         .require_model()
         .map(str::to_string)
         .unwrap_or_default();
-    let price = config.price_of(&model);
+    let price = config.model_price();
     println!(
         "{}",
         preview(&captured, config.provider, &model, price.as_ref(), json)?

@@ -301,8 +301,7 @@ impl Session {
 
     /// The selected model's prices, when known.
     fn price(&self) -> Option<iris_config::prices::Price> {
-        let model = self.config.require_model().ok()?;
-        self.config.price_of(model).map(|(price, _)| price)
+        self.config.model_price().map(|(price, _)| price)
     }
 
     /// A run's result, or with `--dry-run` the request it kept, shown.

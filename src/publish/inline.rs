@@ -92,23 +92,13 @@ fn comment(block: &FindingBlock, diff: &[FileDiff]) -> Option<InlineComment> {
 
 /// A hunk's lines on the new side: each new line number, with its old one when unchanged.
 fn new_side(hunk: &iris_core::change::Hunk) -> Vec<(u32, Option<u32>)> {
-    let (mut old, mut new) = (hunk.old_start, hunk.new_start);
-    let mut lines = Vec::new();
-    for line in &hunk.lines {
-        match line.kind {
-            LineKind::Context => {
-                lines.push((new, Some(old)));
-                old += 1;
-                new += 1;
-            }
-            LineKind::Added => {
-                lines.push((new, None));
-                new += 1;
-            }
-            LineKind::Removed => old += 1,
-        }
-    }
-    lines
+    hunk.numbered()
+        .filter_map(|(line, old, new)| match line.kind {
+            LineKind::Context => Some((new, Some(old))),
+            LineKind::Added => Some((new, None)),
+            LineKind::Removed => None,
+        })
+        .collect()
 }
 
 #[cfg(test)]

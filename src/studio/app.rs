@@ -83,11 +83,7 @@ impl Studio {
         state.ai_unavailable = ai_unavailable;
         state.auto_generate = config.studio_auto_generate;
         state.review_min_confidence = config.review_min_confidence;
-        state.price = config
-            .require_model()
-            .ok()
-            .and_then(|model| config.price_of(model))
-            .map(|(price, _)| price);
+        state.price = config.model_price().map(|(price, _)| price);
         state.setup_facts = SetupFacts {
             file: iris_config::user_config_path().map(|p| iris_config::display_path(&p)),
             env_keys: iris_config::setup::HOSTED

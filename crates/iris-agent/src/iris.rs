@@ -195,10 +195,7 @@ impl IrisAgent {
                 aspects: Vec::new(),
                 verify: config.review_verify,
             },
-            price: config
-                .require_model()
-                .ok()
-                .and_then(|model| config.price_of(model)),
+            price: config.model_price(),
         })
     }
 
@@ -214,6 +211,10 @@ impl IrisAgent {
     pub fn with_dry_run(mut self, dry_run: crate::runtime::dry_run::DryRun) -> Self {
         self.main.dry_run = Some(dry_run.clone());
         self.fast.dry_run = Some(dry_run);
+        // It spends nothing, and must not count against (or reset) the budget it shares with
+        // the runs of the agent it was cloned from.
+        self.main.budget = None;
+        self.fast.budget = None;
         self
     }
 

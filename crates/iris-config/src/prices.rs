@@ -94,6 +94,11 @@ pub fn listed(kind: ProviderKind, model: &str) -> Option<(Price, &'static str)> 
 }
 
 impl Config {
+    /// What the selected provider's main model costs ([`Config::price_of`]).
+    pub fn model_price(&self) -> Option<(Price, PriceSource)> {
+        self.price_of(self.require_model().ok()?)
+    }
+
     /// What `model` of the selected provider costs: nothing on a local server, the user's
     /// prices when set (each over the table's), else the table's; None when nobody knows.
     pub fn price_of(&self, model: &str) -> Option<(Price, PriceSource)> {

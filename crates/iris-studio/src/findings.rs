@@ -7,53 +7,44 @@ use iris_core::artifact::{FindingBlock, Folded, finding_blocks, left_out_line, w
 pub type FindingRow = FindingBlock;
 
 /// The findings the list shows: all of them with `show_unsure`, else those not folded at
-/// `min` (less sure than `min` percent, or not found in the change); and how many are folded.
-pub fn visible_findings(markdown: &str, min: u8, show_unsure: bool) -> (Vec<FindingRow>, usize) {
+/// `min` (less sure than `min` percent, or not found in the change); and how many are folded,
+/// and why.
+pub fn visible_findings(markdown: &str, min: u8, show_unsure: bool) -> (Vec<FindingRow>, Folded) {
     let rows = finding_blocks(markdown);
     if show_unsure {
-        return (rows, 0);
+        return (rows, Folded::default());
     }
-    let total = rows.len();
+    let folded = folded(&rows, min);
     let shown: Vec<FindingRow> = rows.into_iter().filter(|r| !r.folded(min)).collect();
-    let folded = total - shown.len();
     (shown, folded)
 }
 
-/// The findings of the review in the editor as the list shows them, and how many it folds.
-pub fn shown_findings(state: &super::state::State) -> (Vec<FindingRow>, usize) {
+/// The findings of the review in the editor as the list shows them, and what it folds.
+pub fn shown_findings(state: &super::state::State) -> (Vec<FindingRow>, Folded) {
     let text = state.artifact().map(|a| a.text()).unwrap_or_default();
     visible_findings(&text, state.review_min_confidence, state.show_unsure)
 }
 
-/// How many of the folded findings are folded because they were not found in the change or
-/// were dropped on a second look.
-pub fn unverified_folded(state: &super::state::State) -> usize {
-    if state.show_unsure {
-        return 0;
+/// How many of `blocks` threshold `min` folds: the less certain, and those not found in the
+/// change or dropped on a second look.
+fn folded(blocks: &[FindingBlock], min: u8) -> Folded {
+    let count = |unchecked: bool| {
+        blocks
+            .iter()
+            .filter(|b| b.folded(min) && b.unchecked == unchecked)
+            .count()
+    };
+    Folded {
+        unsure: count(false),
+        unchecked: count(true),
     }
-    let text = state.artifact().map(|a| a.text()).unwrap_or_default();
-    let min = state.review_min_confidence;
-    finding_blocks(&text)
-        .iter()
-        .filter(|b| b.folded(min) && b.unchecked)
-        .count()
 }
 
 /// The review's markdown as it is posted while the folded findings are folded: their blocks
 /// taken out, each severity's count made right again, and a closing line saying how many
 /// were left out. The text, unchanged, when none is folded.
 pub fn without_unsure(markdown: &str, min: u8) -> String {
-    let blocks = finding_blocks(markdown);
-    let folded = Folded {
-        unsure: blocks
-            .iter()
-            .filter(|b| b.folded(min) && !b.unchecked)
-            .count(),
-        unchecked: blocks
-            .iter()
-            .filter(|b| b.folded(min) && b.unchecked)
-            .count(),
-    };
+    let folded = folded(&finding_blocks(markdown), min);
     let (kept, left_out) = without_findings(markdown, |b| b.folded(min));
     if left_out == 0 {
         return markdown.to_string();
@@ -126,11 +117,14 @@ mod tests {
         let markdown = review.to_markdown();
         let (shown, folded) = visible_findings(&markdown, 70, false);
         assert_eq!(
-            (shown.len(), shown[0].title.as_str(), folded),
+            (shown.len(), shown[0].title.as_str(), folded.total()),
             (1, "Typo", 1)
         );
-        assert_eq!(visible_findings(&markdown, 70, true), (rows, 0));
-        assert_eq!(visible_findings(&markdown, 50, false).1, 0);
+        assert_eq!(
+            visible_findings(&markdown, 70, true),
+            (rows, Folded::default())
+        );
+        assert_eq!(visible_findings(&markdown, 50, false).1.total(), 0);
 
         // Posting while folded leaves the hunch out and counts again.
         let posted = without_unsure(&markdown, 70);
@@ -160,6 +154,6 @@ mod tests {
             posted.ends_with("_1 finding left out (1 not found in the change or dropped)._\n"),
             "{posted}"
         );
-        assert_eq!(visible_findings(unverified, 70, false).1, 1);
+        assert_eq!(visible_findings(unverified, 70, false).1.total(), 1);
     }
 }

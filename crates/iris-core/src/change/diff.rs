@@ -68,6 +68,24 @@ pub struct FileDiff {
     pub new_mode: Option<u32>,
 }
 
+impl Hunk {
+    /// Each line with the old and the new line numbers where it stands: its own on the sides
+    /// it is on; for a removed line the new side's next line, for an added one the old side's.
+    pub fn numbered(&self) -> impl Iterator<Item = (&DiffLine, u32, u32)> {
+        let (mut old, mut new) = (self.old_start, self.new_start);
+        self.lines.iter().map(move |line| {
+            let at = (line, old, new);
+            if line.kind != LineKind::Added {
+                old += 1;
+            }
+            if line.kind != LineKind::Removed {
+                new += 1;
+            }
+            at
+        })
+    }
+}
+
 impl FileDiff {
     /// Added plus removed lines.
     pub fn changed_lines(&self) -> usize {

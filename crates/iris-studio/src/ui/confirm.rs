@@ -22,7 +22,7 @@ pub fn draw(frame: &mut Frame, area: Rect, question: Confirm, state: &State, the
         }
         Confirm::Quit => "An artifact has unsaved changes. Quit anyway? (y/n)".to_string(),
         Confirm::Publish if state.mode == crate::state::Mode::REVIEW => {
-            let folded = match crate::findings::shown_findings(state).1 {
+            let folded = match crate::findings::shown_findings(state).1.total() {
                 0 => String::new(),
                 1 => ", without the 1 folded finding".to_string(),
                 n => format!(", without the {n} folded findings"),

@@ -6,14 +6,15 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::ListItem;
 
 use super::{draw_list, focused, pane_block};
-use crate::findings::{shown_findings, unverified_folded};
+use crate::findings::shown_findings;
 use crate::state::{Pane, State};
 use crate::text::clip;
 use crate::theme::{Theme, Token};
 use iris_core::artifact::Severity;
 
 pub fn draw(frame: &mut Frame, area: Rect, state: &State, theme: &Theme) {
-    let (rows, folded) = shown_findings(state);
+    let (rows, folds) = shown_findings(state);
+    let folded = folds.total();
     let min = state.review_min_confidence;
     let title = match folded {
         0 => format!(" Findings ({}) ", rows.len()),
@@ -57,7 +58,7 @@ pub fn draw(frame: &mut Frame, area: Rect, state: &State, theme: &Theme) {
             .collect()
     };
     if folded > 0 {
-        let text = match unverified_folded(state) {
+        let text = match folds.unchecked {
             0 => format!("▸ {folded} under {min}% sure folded: f shows"),
             n => format!("▸ {folded} folded, {n} unverified: f shows"),
         };

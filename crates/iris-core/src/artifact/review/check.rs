@@ -44,7 +44,7 @@ fn place(finding: &mut Finding, diffs: &[FileDiff]) -> Check {
     };
     let end = finding.end_line.filter(|&end| end >= line).unwrap_or(line);
     let holding: Vec<u32> = new_side(diff)
-        .filter(|(_, text)| holds(text, &quote))
+        .filter(|(_, text)| text.contains(&quote))
         .map(|(number, _)| number)
         .collect();
     if holding.iter().any(|n| (line..=end).contains(n)) {
@@ -56,10 +56,7 @@ fn place(finding: &mut Finding, diffs: &[FileDiff]) -> Check {
         return Check::Moved { from: Some(line) };
     }
     // Code the change removes has no line on the new side: it stands where the hunk is.
-    let removed = diff
-        .removed_lines()
-        .any(|text| holds(&normalised(text), &quote));
-    if removed && near_a_hunk(diff, line) {
+    if removes(diff, &quote) && near_a_hunk(diff, line) {
         Check::Placed
     } else {
         not_quoted()
@@ -98,20 +95,22 @@ fn near_a_hunk(diff: &FileDiff, line: u32) -> bool {
 
 /// The file's lines on the new side (context and added), numbered, whitespace normalised.
 fn new_side(diff: &FileDiff) -> impl Iterator<Item = (u32, String)> + '_ {
-    diff.hunks.iter().flat_map(|hunk| {
-        hunk.lines
-            .iter()
-            .filter(|l| l.kind != LineKind::Removed)
-            .zip(hunk.new_start..)
-            .map(|(l, number)| (number, normalised(&l.content)))
-    })
+    diff.hunks
+        .iter()
+        .flat_map(|hunk| hunk.numbered())
+        .filter(|(l, _, _)| l.kind != LineKind::Removed)
+        .map(|(l, _, new)| (new, normalised(&l.content)))
 }
 
+/// Whether the quote is in the file's change, on either side.
 fn quoted_in(diff: &FileDiff, quote: &str) -> bool {
-    new_side(diff).any(|(_, text)| holds(&text, quote))
-        || diff
-            .removed_lines()
-            .any(|text| holds(&normalised(text), quote))
+    new_side(diff).any(|(_, text)| text.contains(quote)) || removes(diff, quote)
+}
+
+/// Whether a line the change removes holds the quote.
+fn removes(diff: &FileDiff, quote: &str) -> bool {
+    diff.removed_lines()
+        .any(|text| normalised(text).contains(quote))
 }
 
 /// The first line of a quote that says something, without a diff's mark, normalised; None
@@ -131,11 +130,6 @@ fn quoted_line(quote: &str) -> Option<String> {
 /// Runs of whitespace as one space, and no whitespace at either end.
 fn normalised(text: &str) -> String {
     text.split_whitespace().collect::<Vec<_>>().join(" ")
-}
-
-/// Whether a normalised line holds a normalised quote.
-fn holds(line: &str, quote: &str) -> bool {
-    line.contains(quote)
 }
 
 #[cfg(test)]

@@ -81,20 +81,16 @@ pub fn second_look_request(review: &Review, diffs: &[FileDiff]) -> Option<String
 /// numbered on the new side.
 fn around(diff: &FileDiff, line: Option<u32>) -> String {
     let mut out = String::new();
+    let near = |n: u32| line.is_none_or(|l| n.abs_diff(l) <= AROUND);
     for hunk in &diff.hunks {
-        let mut new = hunk.new_start;
-        let near = |n: u32| line.is_none_or(|l| n.abs_diff(l) <= AROUND);
-        for l in &hunk.lines {
-            let (mark, number) = match l.kind {
-                LineKind::Removed => ("-", new),
-                LineKind::Added => ("+", new),
-                LineKind::Context => (" ", new),
+        for (l, _, number) in hunk.numbered() {
+            let mark = match l.kind {
+                LineKind::Removed => "-",
+                LineKind::Added => "+",
+                LineKind::Context => " ",
             };
             if near(number) {
                 out.push_str(&format!("{number:>5} {mark}{}\n", l.content));
-            }
-            if l.kind != LineKind::Removed {
-                new += 1;
             }
         }
         if line.is_none() && !out.is_empty() {
