@@ -35,5 +35,6 @@ pub mod paths;
 pub mod pr_template;
 pub mod protocol;
 pub mod secrets;
+pub mod split;
 pub mod suggest;
 pub mod ticket;
