@@ -23,6 +23,7 @@ mod patch;
 pub mod process;
 mod replay;
 mod show;
+pub mod split;
 mod stage;
 mod staged;
 mod status;

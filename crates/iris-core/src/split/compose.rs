@@ -25,13 +25,22 @@ impl From<&crate::change::Hunk> for Span {
 /// The 0-based line range a side of a hunk covers. A side with no lines names the line
 /// after which it stands (`-5,0`: between lines 5 and 6).
 fn range(start: u32, lines: u32) -> (usize, usize) {
-    let begin = if lines == 0 { start } else { start.saturating_sub(1) } as usize;
+    let begin = if lines == 0 {
+        start
+    } else {
+        start.saturating_sub(1)
+    } as usize;
     (begin, begin + lines as usize)
 }
 
 /// `old` with the hunks `take` says yes to replaced by their lines of `new`. `None` when a
 /// hunk does not fit the texts (they are not the two sides of its diff).
-pub fn compose(old: &[u8], new: &[u8], spans: &[Span], take: impl Fn(usize) -> bool) -> Option<Vec<u8>> {
+pub fn compose(
+    old: &[u8],
+    new: &[u8],
+    spans: &[Span],
+    take: impl Fn(usize) -> bool,
+) -> Option<Vec<u8>> {
     let old_lines: Vec<&[u8]> = old.split_inclusive(|&b| b == b'\n').collect();
     let new_lines: Vec<&[u8]> = new.split_inclusive(|&b| b == b'\n').collect();
     let mut out = Vec::with_capacity(old.len().max(new.len()));
@@ -42,7 +51,9 @@ pub fn compose(old: &[u8], new: &[u8], spans: &[Span], take: impl Fn(usize) -> b
         if begin < cursor || end > old_lines.len() || new_end > new_lines.len() {
             return None;
         }
-        old_lines[cursor..begin].iter().for_each(|l| out.extend_from_slice(l));
+        old_lines[cursor..begin]
+            .iter()
+            .for_each(|l| out.extend_from_slice(l));
         let lines = if take(i) {
             &new_lines[new_begin..new_end]
         } else {
@@ -51,7 +62,9 @@ pub fn compose(old: &[u8], new: &[u8], spans: &[Span], take: impl Fn(usize) -> b
         lines.iter().for_each(|l| out.extend_from_slice(l));
         cursor = end;
     }
-    old_lines[cursor..].iter().for_each(|l| out.extend_from_slice(l));
+    old_lines[cursor..]
+        .iter()
+        .for_each(|l| out.extend_from_slice(l));
     Some(out)
 }
 
@@ -60,7 +73,12 @@ mod tests {
     use super::*;
 
     fn span(old_start: u32, old_lines: u32, new_start: u32, new_lines: u32) -> Span {
-        Span { old_start, old_lines, new_start, new_lines }
+        Span {
+            old_start,
+            old_lines,
+            new_start,
+            new_lines,
+        }
     }
 
     const OLD: &[u8] = b"a\nb\nc\nd\ne\nf\ng\nh\n";
@@ -89,7 +107,10 @@ mod tests {
         // "x" inserted after line 2; line 5 deleted.
         let new = b"a\nb\nx\nc\nd\nf\ng\nh\n";
         let spans = [span(2, 0, 3, 1), span(5, 1, 5, 0)];
-        assert_eq!(compose(OLD, new, &spans, |_| true).as_deref(), Some(&new[..]));
+        assert_eq!(
+            compose(OLD, new, &spans, |_| true).as_deref(),
+            Some(&new[..])
+        );
         assert_eq!(
             compose(OLD, new, &spans, |i| i == 1).unwrap(),
             b"a\nb\nc\nd\nf\ng\nh\n"
@@ -113,6 +134,9 @@ mod tests {
     fn a_hunk_that_does_not_fit_is_refused() {
         assert_eq!(compose(b"a\n", b"b\n", &[span(3, 1, 3, 1)], |_| true), None);
         // Overlapping hunks.
-        assert_eq!(compose(OLD, NEW, &[span(1, 3, 1, 3), span(2, 1, 2, 1)], |_| true), None);
+        assert_eq!(
+            compose(OLD, NEW, &[span(1, 3, 1, 3), span(2, 1, 2, 1)], |_| true),
+            None
+        );
     }
 }

@@ -52,10 +52,21 @@ impl PlanGroup {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum PlanProblem {
     NoGroups,
-    NoMessage { group: usize },
-    Empty { group: usize },
-    Unknown { group: usize, id: String },
-    Twice { id: String, first: usize, second: usize },
+    NoMessage {
+        group: usize,
+    },
+    Empty {
+        group: usize,
+    },
+    Unknown {
+        group: usize,
+        id: String,
+    },
+    Twice {
+        id: String,
+        first: usize,
+        second: usize,
+    },
 }
 
 impl fmt::Display for PlanProblem {
@@ -65,13 +76,19 @@ impl fmt::Display for PlanProblem {
             PlanProblem::NoMessage { group } => write!(f, "group {group} has no message"),
             PlanProblem::Empty { group } => write!(f, "group {group} names no hunk"),
             PlanProblem::Unknown { group, id } => {
-                write!(f, "group {group} names {id:?}, which is not a hunk of this change")
+                write!(
+                    f,
+                    "group {group} names {id:?}, which is not a hunk of this change"
+                )
             }
             PlanProblem::Twice { id, first, second } if first == second => {
                 write!(f, "group {first} names {id} twice")
             }
             PlanProblem::Twice { id, first, second } => {
-                write!(f, "{id} is in group {first} and in group {second}; a hunk goes in one")
+                write!(
+                    f,
+                    "{id} is in group {first} and in group {second}; a hunk goes in one"
+                )
             }
         }
     }
@@ -81,8 +98,10 @@ impl fmt::Display for PlanProblem {
 /// written as `hN`, each group's ids in the change's order, messages and reasons trimmed and
 /// bounded, and the units it left out in a last group ([`LEFT_OUT_MESSAGE`]).
 pub fn check_plan(plan: &SplitPlan, ids: &[String]) -> Result<SplitPlan, Vec<PlanProblem>> {
-    let known: BTreeMap<usize, &String> =
-        ids.iter().filter_map(|id| Some((number_of(id)?, id))).collect();
+    let known: BTreeMap<usize, &String> = ids
+        .iter()
+        .filter_map(|id| Some((number_of(id)?, id)))
+        .collect();
     let mut problems = Vec::new();
     if plan.groups.is_empty() {
         problems.push(PlanProblem::NoGroups);
@@ -91,7 +110,10 @@ pub fn check_plan(plan: &SplitPlan, ids: &[String]) -> Result<SplitPlan, Vec<Pla
     let mut groups = Vec::with_capacity(plan.groups.len() + 1);
     for (i, group) in plan.groups.iter().enumerate() {
         let number = i + 1;
-        let message = bounded(&crate::controls::strip(group.message.trim()), MAX_MESSAGE_CHARS);
+        let message = bounded(
+            &crate::controls::strip(group.message.trim()),
+            MAX_MESSAGE_CHARS,
+        );
         if message.lines().next().is_none_or(|l| l.trim().is_empty()) {
             problems.push(PlanProblem::NoMessage { group: number });
         }
@@ -101,11 +123,18 @@ pub fn check_plan(plan: &SplitPlan, ids: &[String]) -> Result<SplitPlan, Vec<Pla
         let mut taken = Vec::new();
         for id in &group.hunks {
             let Some(n) = number_of(id).filter(|n| known.contains_key(n)) else {
-                problems.push(PlanProblem::Unknown { group: number, id: id.trim().to_string() });
+                problems.push(PlanProblem::Unknown {
+                    group: number,
+                    id: id.trim().to_string(),
+                });
                 continue;
             };
             if let Some(&first) = placed.get(&n) {
-                problems.push(PlanProblem::Twice { id: known[&n].clone(), first, second: number });
+                problems.push(PlanProblem::Twice {
+                    id: known[&n].clone(),
+                    first,
+                    second: number,
+                });
                 continue;
             }
             placed.insert(n, number);
@@ -115,7 +144,10 @@ pub fn check_plan(plan: &SplitPlan, ids: &[String]) -> Result<SplitPlan, Vec<Pla
         groups.push(PlanGroup {
             message,
             hunks: taken.iter().map(|n| known[n].clone()).collect(),
-            reason: bounded(&crate::controls::strip(group.reason.trim()), MAX_REASON_CHARS),
+            reason: bounded(
+                &crate::controls::strip(group.reason.trim()),
+                MAX_REASON_CHARS,
+            ),
             left_out: false,
         });
     }
@@ -148,7 +180,9 @@ fn bounded(text: &str, max: usize) -> String {
 impl SplitPlan {
     /// The group (0-based) holding `id`.
     pub fn group_of(&self, id: &str) -> Option<usize> {
-        self.groups.iter().position(|g| g.hunks.iter().any(|h| h == id))
+        self.groups
+            .iter()
+            .position(|g| g.hunks.iter().any(|h| h == id))
     }
 
     /// Moves unit `id` to group `to` (0-based; one past the last makes a new group). A group
@@ -189,7 +223,11 @@ impl SplitPlan {
         group.hunks.extend(gone.hunks.iter().cloned());
         group.hunks.sort_by_key(|h| number_of(h).unwrap_or(0));
         if !gone.left_out && !gone.title().is_empty() {
-            let sep = if group.message.contains("\n\n") { "\n" } else { "\n\n" };
+            let sep = if group.message.contains("\n\n") {
+                "\n"
+            } else {
+                "\n\n"
+            };
             group.message = format!("{}{sep}- {}", group.message.trim_end(), gone.title());
         }
         group.left_out &= gone.left_out;
@@ -228,7 +266,9 @@ mod tests {
 
     #[test]
     fn a_good_plan_is_kept_in_the_change_order() {
-        let plan = SplitPlan { groups: vec![group("fix: a", &["h3", "H1"]), group("feat: b", &["2"])] };
+        let plan = SplitPlan {
+            groups: vec![group("fix: a", &["h3", "H1"]), group("feat: b", &["2"])],
+        };
         let checked = check_plan(&plan, &ids(3)).unwrap();
         assert_eq!(checked.groups[0].hunks, vec!["h1", "h3"]);
         assert_eq!(checked.groups[1].hunks, vec!["h2"]);
@@ -237,7 +277,9 @@ mod tests {
 
     #[test]
     fn left_out_units_go_to_a_last_group_of_their_own() {
-        let plan = SplitPlan { groups: vec![group("fix: a", &["h2"])] };
+        let plan = SplitPlan {
+            groups: vec![group("fix: a", &["h2"])],
+        };
         let checked = check_plan(&plan, &ids(4)).unwrap();
         let last = checked.groups.last().unwrap();
         assert!(last.left_out);
@@ -255,8 +297,11 @@ mod tests {
                 group("feat: d", &["h2"]),
             ],
         };
-        let problems: Vec<String> =
-            check_plan(&plan, &ids(3)).unwrap_err().iter().map(|p| p.to_string()).collect();
+        let problems: Vec<String> = check_plan(&plan, &ids(3))
+            .unwrap_err()
+            .iter()
+            .map(|p| p.to_string())
+            .collect();
         assert_eq!(
             problems,
             vec![
@@ -276,7 +321,9 @@ mod tests {
     #[test]
     fn messages_lose_control_characters_and_are_bounded() {
         let long = format!("fix: \u{1b}[31mred\u{1b}[0m\n\n{}", "x".repeat(10_000));
-        let plan = SplitPlan { groups: vec![group(&long, &["h1"])] };
+        let plan = SplitPlan {
+            groups: vec![group(&long, &["h1"])],
+        };
         let checked = check_plan(&plan, &ids(1)).unwrap();
         assert!(checked.groups[0].message.starts_with("fix: [31mred[0m\n\n"));
         assert!(checked.groups[0].message.chars().count() <= MAX_MESSAGE_CHARS);
@@ -285,7 +332,11 @@ mod tests {
     #[test]
     fn moving_and_merging_keep_every_unit_once() {
         let mut plan = SplitPlan {
-            groups: vec![group("a", &["h1", "h2"]), group("b", &["h3"]), group("c", &["h4"])],
+            groups: vec![
+                group("a", &["h1", "h2"]),
+                group("b", &["h3"]),
+                group("c", &["h4"]),
+            ],
         };
         assert_eq!(plan.move_unit("h3", 0), Some(0));
         assert_eq!(plan.groups.len(), 2, "group b went empty");

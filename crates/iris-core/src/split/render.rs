@@ -44,7 +44,9 @@ pub fn units_for_model(units: &[Unit], files: &[FileDiff]) -> String {
         match &unit.kind {
             UnitKind::Hunk { hunk, .. } => hunk_lines(&mut out, hunk, share),
             UnitKind::Whole { .. } => {
-                let Some(file) = files.get(unit.file) else { continue };
+                let Some(file) = files.get(unit.file) else {
+                    continue;
+                };
                 if let Some(old) = &file.old_path {
                     let _ = writeln!(out, "(from {old})");
                 }
@@ -126,7 +128,13 @@ index 0000000..3333333
     fn the_model_reads_every_unit_with_its_lines() {
         let files = parse_unified_diff(DIFF);
         let text = units_for_model(&units(&files, |_| false), &files);
-        assert!(text.contains("### h1 a.txt:1-2\n@@ -1,2 +1,2 @@\n-one\n+ONE\n two\n"), "{text}");
-        assert!(text.contains("### h2 b.txt (new file)\n@@ -0,0 +1 @@\n+bee\n"), "{text}");
+        assert!(
+            text.contains("### h1 a.txt:1-2\n@@ -1,2 +1,2 @@\n-one\n+ONE\n two\n"),
+            "{text}"
+        );
+        assert!(
+            text.contains("### h2 b.txt (new file)\n@@ -0,0 +1 @@\n+bee\n"),
+            "{text}"
+        );
     }
 }

@@ -95,7 +95,8 @@ pub fn number_of(id: &str) -> Option<usize> {
 
 /// Why `file` can only move whole, if it can.
 fn whole_why(file: &FileDiff) -> Option<WholeWhy> {
-    let mode_changed = file.old_mode.is_some() && file.new_mode.is_some() && file.old_mode != file.new_mode;
+    let mode_changed =
+        file.old_mode.is_some() && file.new_mode.is_some() && file.old_mode != file.new_mode;
     Some(match file.kind {
         ChangeKind::Added => WholeWhy::New,
         ChangeKind::Deleted => WholeWhy::Deleted,
@@ -127,7 +128,10 @@ pub fn units(files: &[FileDiff], whole: impl Fn(usize) -> bool) -> Vec<Unit> {
             Some(why) => push(UnitKind::Whole { why }),
             None => {
                 for (index, hunk) in file.hunks.iter().enumerate() {
-                    push(UnitKind::Hunk { index, hunk: hunk.clone() });
+                    push(UnitKind::Hunk {
+                        index,
+                        hunk: hunk.clone(),
+                    });
                 }
             }
         }

@@ -1,0 +1,260 @@
+//! `iris split`'s git side: the change as units with the bytes of both sides of each file
+//! ([`SplitChange`]), each group of a plan staged and committed through `git commit`
+//! ([`apply`]), the state before saved under `refs/iris/split/` and restored ([`state`]), and
+//! a command run on each group's tree in a temporary worktree ([`check`]).
+//!
+//! The working tree is never written while a split is applied: each group is built in the
+//! index from HEAD's version of its files with the hunks of the groups so far taken from the
+//! new side, byte for byte.
+
+mod apply;
+mod check;
+mod state;
+
+use std::collections::HashMap;
+
+use git2::{Delta, DiffFindOptions, DiffOptions, IndexEntry, Oid, Patch, RepositoryState};
+
+use super::{GitError, GitRepo, Result, lossy};
+use iris_core::change::{ChangeKind, FileDiff, parse_unified_diff};
+use iris_core::split::{Span, Unit, UnitKind, compose, units};
+
+pub use apply::{Applied, Progress, SplitStop};
+pub use check::CheckTree;
+pub use state::{STATE_REF, TOP_REF, Undone};
+
+/// The change a split takes apart.
+pub struct SplitChange {
+    /// Only what is staged (`--staged`); else the working tree's and the index's changes,
+    /// untracked files included.
+    pub staged: bool,
+    pub files: Vec<FileDiff>,
+    pub units: Vec<Unit>,
+    sides: Vec<Sides>,
+    head: Oid,
+}
+
+/// What a file is before and after, as the index needs it.
+struct Sides {
+    /// The path in HEAD (`None` for a new file).
+    old_path: Option<String>,
+    /// The path after (`None` for a deleted file).
+    new_path: Option<String>,
+    /// For a file cut into hunks: HEAD's entry, both sides' bytes and the hunks' spans.
+    cut: Option<Cut>,
+    /// For a staged change: the index entry of the new side.
+    staged_entry: Option<IndexEntry>,
+}
+
+struct Cut {
+    head_entry: IndexEntry,
+    old: Vec<u8>,
+    new: Vec<u8>,
+    spans: Vec<Span>,
+}
+
+impl SplitChange {
+    /// The paths a split of this change writes in the index (old paths of renames too).
+    pub fn paths(&self) -> Vec<String> {
+        let mut paths: Vec<String> = self
+            .sides
+            .iter()
+            .flat_map(|s| s.old_path.iter().chain(s.new_path.iter()).cloned())
+            .collect();
+        paths.sort();
+        paths.dedup();
+        paths
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.units.is_empty()
+    }
+}
+
+impl GitRepo {
+    /// The change to split: the index's and the working tree's changes against HEAD, or
+    /// (`staged`) only the index's. Refused in a repository with no commit, in the middle of
+    /// a merge, rebase or other operation, or with conflicts.
+    pub fn split_change(&self, staged: bool) -> Result<SplitChange> {
+        let refuse = |why: &str| Err(GitError::Unsupported(why.to_string()));
+        if self.repo.is_bare() {
+            return refuse("a bare repository has no working tree to split");
+        }
+        if self.repo.state() != RepositoryState::Clean {
+            return refuse(
+                "a merge, rebase, cherry-pick or other operation is in progress; finish or \
+                 abort it before splitting",
+            );
+        }
+        let Some(head) = self.head_commit()? else {
+            return refuse(
+                "the repository has no commit yet: make the first one, then split what follows",
+            );
+        };
+        let index = self.repo.index()?;
+        if index.has_conflicts() {
+            return refuse("the index has conflicts; resolve them before splitting");
+        }
+        let tree = head.tree()?;
+        let mut opts = DiffOptions::new();
+        opts.max_size(super::patch::MAX_DIFF_BLOB_BYTES as i64)
+            .ignore_submodules(true)
+            .include_typechange(true);
+        if !staged {
+            opts.include_untracked(true)
+                .recurse_untracked_dirs(true)
+                .show_untracked_content(true);
+        }
+        let mut diff = if staged {
+            self.repo
+                .diff_tree_to_index(Some(&tree), None, Some(&mut opts))?
+        } else {
+            self.repo
+                .diff_tree_to_workdir_with_index(Some(&tree), Some(&mut opts))?
+        };
+        let mut find = DiffFindOptions::new();
+        find.renames(true).for_untracked(!staged);
+        diff.find_similar(Some(&mut find))?;
+
+        let mut staged_entries: HashMap<Vec<u8>, IndexEntry> = if staged {
+            index.iter().map(|e| (e.path.clone(), e)).collect()
+        } else {
+            HashMap::new()
+        };
+        let root = self.root();
+        let mut files = Vec::new();
+        let mut sides = Vec::new();
+        for (i, delta) in diff.deltas().enumerate() {
+            if matches!(
+                delta.status(),
+                Delta::Unmodified | Delta::Ignored | Delta::Unreadable
+            ) {
+                continue;
+            }
+            let old_path = (delta.status() != Delta::Added && delta.status() != Delta::Untracked)
+                .then(|| delta.old_file().path_bytes().map(lossy))
+                .flatten();
+            let new_path = (delta.status() != Delta::Deleted)
+                .then(|| delta.new_file().path_bytes().map(lossy))
+                .flatten();
+            let file = self.file_diff(&diff, i, &old_path, &new_path)?;
+            let staged_entry = new_path
+                .as_ref()
+                .and_then(|p| staged_entries.remove(p.as_bytes()));
+            let cut = if cuttable(&file) {
+                let head_entry = entry_of(&tree, file.path.as_str())?;
+                let old = self.repo.find_blob(head_entry.id)?.content().to_vec();
+                let new = match &staged_entry {
+                    Some(entry) => self.repo.find_blob(entry.id)?.content().to_vec(),
+                    None => {
+                        let id = self.repo.blob_path(&root.join(&file.path))?;
+                        self.repo.find_blob(id)?.content().to_vec()
+                    }
+                };
+                let spans: Vec<Span> = file.hunks.iter().map(Span::from).collect();
+                // Hunks that do not give the new side back whole are not cut.
+                (compose(&old, &new, &spans, |_| true).as_deref() == Some(&new[..])).then_some(
+                    Cut {
+                        head_entry,
+                        old,
+                        new,
+                        spans,
+                    },
+                )
+            } else {
+                None
+            };
+            files.push(file);
+            sides.push(Sides {
+                old_path,
+                new_path,
+                cut,
+                staged_entry,
+            });
+        }
+        let units = units(&files, |i| sides[i].cut.is_none());
+        Ok(SplitChange {
+            staged,
+            files,
+            units,
+            sides,
+            head: head.id(),
+        })
+    }
+
+    /// Delta `i` of `diff` as one parsed file (a file the patch text does not describe
+    /// becomes one without hunks, which moves whole).
+    fn file_diff(
+        &self,
+        diff: &git2::Diff<'_>,
+        i: usize,
+        old_path: &Option<String>,
+        new_path: &Option<String>,
+    ) -> Result<FileDiff> {
+        let text = match Patch::from_diff(diff, i)? {
+            Some(mut patch) => String::from_utf8_lossy(&patch.to_buf()?).into_owned(),
+            None => String::new(),
+        };
+        let parsed = parse_unified_diff(&text).into_iter().next();
+        Ok(parsed.unwrap_or_else(|| {
+            let kind = match (old_path, new_path) {
+                (None, _) => ChangeKind::Added,
+                (_, None) => ChangeKind::Deleted,
+                (Some(a), Some(b)) if a != b => ChangeKind::Renamed,
+                _ => ChangeKind::Modified,
+            };
+            FileDiff {
+                path: new_path
+                    .clone()
+                    .or_else(|| old_path.clone())
+                    .unwrap_or_default(),
+                old_path: (kind == ChangeKind::Renamed)
+                    .then(|| old_path.clone())
+                    .flatten(),
+                kind,
+                binary: false,
+                hunks: Vec::new(),
+                additions: 0,
+                deletions: 0,
+                old_mode: None,
+                new_mode: None,
+            }
+        }))
+    }
+}
+
+/// Whether the file's hunks can be taken apart: a text file changed in place, same mode.
+fn cuttable(file: &FileDiff) -> bool {
+    let units = units(std::slice::from_ref(file), |_| false);
+    !units.is_empty()
+        && units
+            .iter()
+            .all(|u| matches!(u.kind, UnitKind::Hunk { .. }))
+}
+
+/// HEAD's entry for `path`, as an index entry.
+fn entry_of(tree: &git2::Tree<'_>, path: &str) -> Result<IndexEntry> {
+    let entry = tree.get_path(std::path::Path::new(path))?;
+    Ok(index_entry(path, entry.id(), entry.filemode() as u32, 0))
+}
+
+/// An index entry with no stat data (git refreshes it).
+fn index_entry(path: &str, id: Oid, mode: u32, size: u32) -> IndexEntry {
+    IndexEntry {
+        ctime: git2::IndexTime::new(0, 0),
+        mtime: git2::IndexTime::new(0, 0),
+        dev: 0,
+        ino: 0,
+        mode,
+        uid: 0,
+        gid: 0,
+        file_size: size,
+        id,
+        flags: 0,
+        flags_extended: 0,
+        path: path.as_bytes().to_vec(),
+    }
+}
+
+#[cfg(test)]
+mod tests;

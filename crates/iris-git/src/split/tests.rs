@@ -1,0 +1,359 @@
+//! Splits applied to real temporary repositories, checked with the git command line.
+
+use std::fs;
+
+use iris_core::split::{PlanGroup, SplitPlan, check_plan, unit_ids};
+use iris_testkit::TestRepo;
+
+use crate::GitRepo;
+use crate::split::Progress;
+
+const A_BASE: &str = "fn alpha() {\n    1\n}\n\nfn two() {}\nfn three() {}\nfn four() {}\nfn five() {}\n\
+                      fn six() {}\nfn seven() {}\nfn eight() {}\n\nfn omega() {\n    2\n}\n";
+const B_BASE: &str = "one\ntwo\nthree\nfour\nfive\nsix\nseven\neight\nnine\nten\neleven\ntwelve\n";
+
+/// Three concerns: logging (a.rs top, b.txt top), a fix (a.rs bottom), docs (b.txt bottom
+/// and a new file).
+fn tangled() -> TestRepo {
+    let repo = TestRepo::new();
+    repo.git(&["config", "user.name", "Test"]);
+    repo.git(&["config", "user.email", "test@example.com"]);
+    repo.git(&["config", "commit.gpgsign", "false"]);
+    repo.write("a.rs", A_BASE);
+    repo.write("b.txt", B_BASE);
+    repo.commit_all("base");
+    repo.write(
+        "a.rs",
+        A_BASE
+            .replace("    1\n", "    log(1)\n")
+            .replace("    2\n", "    3\n"),
+    );
+    repo.write(
+        "b.txt",
+        B_BASE
+            .replace("one\n", "one (logged)\n")
+            .replace("twelve\n", "twelve\ndocs\n"),
+    );
+    repo.write("docs/guide.md", "# Guide\n");
+    repo
+}
+
+fn group(message: &str, hunks: &[&str]) -> PlanGroup {
+    PlanGroup {
+        message: message.into(),
+        hunks: hunks.iter().map(|h| h.to_string()).collect(),
+        reason: String::new(),
+        left_out: false,
+    }
+}
+
+fn plan(change: &super::SplitChange, groups: Vec<PlanGroup>) -> SplitPlan {
+    check_plan(&SplitPlan { groups }, &unit_ids(&change.units)).expect("a valid plan")
+}
+
+fn show(repo: &TestRepo, rev_path: &str) -> String {
+    repo.git(&["show", rev_path])
+}
+
+fn three_groups(change: &super::SplitChange) -> SplitPlan {
+    plan(
+        change,
+        vec![
+            group("feat: log the values", &["h1", "h3"]),
+            group("fix: omega returns 3", &["h2"]),
+            group("docs: a guide", &["h4", "h5"]),
+        ],
+    )
+}
+
+#[test]
+fn the_change_is_numbered_in_git_diff_order() {
+    let repo = tangled();
+    let git = GitRepo::discover(&repo.path()).unwrap();
+    let change = git.split_change(false).unwrap();
+    let places: Vec<String> = change
+        .units
+        .iter()
+        .map(|u| format!("{} {}", u.id, u.place()))
+        .collect();
+    assert_eq!(
+        places,
+        vec![
+            "h1 a.rs:1-5",
+            "h2 a.rs:11-15",
+            "h3 b.txt:1-4",
+            "h4 b.txt:10-13",
+            "h5 docs/guide.md (new file)",
+        ]
+    );
+    // --staged sees nothing yet.
+    assert!(git.split_change(true).unwrap().is_empty());
+}
+
+#[test]
+fn each_group_is_committed_with_exactly_its_hunks() {
+    let repo = tangled();
+    let before_a = fs::read(repo.path().join("a.rs")).unwrap();
+    let git = GitRepo::discover(&repo.path()).unwrap();
+    let change = git.split_change(false).unwrap();
+    let mut seen = Vec::new();
+    let applied = git
+        .apply_split(&change, &three_groups(&change), None, |p| seen.push(p))
+        .unwrap();
+    assert_eq!(applied.commits.len(), 3);
+    let log = repo.git(&["log", "--format=%s", "-4"]);
+    assert_eq!(
+        log,
+        "docs: a guide\nfix: omega returns 3\nfeat: log the values\nbase\n"
+    );
+    // The first commit: logging only.
+    let a1 = show(&repo, "HEAD~2:a.rs");
+    assert!(a1.contains("log(1)") && a1.contains("    2\n"), "{a1}");
+    assert!(show(&repo, "HEAD~2:b.txt").starts_with("one (logged)\n"));
+    assert!(!show(&repo, "HEAD~2:b.txt").contains("docs"));
+    assert!(
+        repo.git_output(&["show", "HEAD~2:docs/guide.md"])
+            .status
+            .code()
+            != Some(0)
+    );
+    // The second: the fix added.
+    assert!(show(&repo, "HEAD~1:a.rs").contains("    3\n"));
+    // The last: everything, and the working tree was never written.
+    assert_eq!(repo.git(&["status", "--porcelain"]), "");
+    assert_eq!(fs::read(repo.path().join("a.rs")).unwrap(), before_a);
+    assert!(matches!(
+        seen.last(),
+        Some(Progress::Committed {
+            group: 3,
+            of: 3,
+            ..
+        })
+    ));
+}
+
+#[test]
+fn only_the_staged_change_is_split_and_the_rest_stays() {
+    let repo = tangled();
+    repo.git(&["add", "a.rs"]);
+    let git = GitRepo::discover(&repo.path()).unwrap();
+    let change = git.split_change(true).unwrap();
+    assert_eq!(change.units.len(), 2);
+    let plan = plan(
+        &change,
+        vec![group("fix: omega", &["h2"]), group("feat: log", &["h1"])],
+    );
+    git.apply_split(&change, &plan, None, |_| {}).unwrap();
+    assert!(show(&repo, "HEAD~1:a.rs").contains("    3\n"));
+    assert!(!show(&repo, "HEAD~1:a.rs").contains("log(1)"));
+    let status = repo.git(&["status", "--porcelain"]);
+    assert_eq!(status, " M b.txt\n?? docs/\n");
+}
+
+#[test]
+fn a_failing_check_stops_at_its_group_with_the_rest_intact_and_undo_restores_all() {
+    let repo = tangled();
+    repo.git(&["add", "b.txt"]);
+    let index = repo.path().join(".git/index");
+    let index_before = fs::read(&index).unwrap();
+    let head_before = repo.git(&["rev-parse", "HEAD"]);
+    let git = GitRepo::discover(&repo.path()).unwrap();
+    let change = git.split_change(false).unwrap();
+    // The check fails once omega returns 3.
+    let check = "! grep -q '    3' a.rs";
+    let stop = git
+        .apply_split(&change, &three_groups(&change), Some(check), |_| {})
+        .unwrap_err();
+    assert_eq!(stop.group, Some(2));
+    assert_eq!(stop.commits.len(), 1);
+    assert!(
+        stop.why
+            .contains("the check `! grep -q '    3' a.rs` failed: exit status 1"),
+        "{}",
+        stop.why
+    );
+    let said = stop.to_string();
+    assert!(
+        said.contains("stopped at commit 2 of 3") && said.contains("iris split --undo"),
+        "{said}"
+    );
+    assert_eq!(
+        repo.git(&["log", "--format=%s", "-1"]),
+        "feat: log the values\n"
+    );
+    // The rest is in the working tree, unstaged.
+    assert_eq!(
+        repo.git(&["status", "--porcelain"]),
+        " M a.rs\n M b.txt\n?? docs/\n"
+    );
+    assert!(
+        repo.git(&["worktree", "list"]).lines().count() == 1,
+        "the check's worktree is gone"
+    );
+
+    let undone = git.undo_split().unwrap();
+    assert_eq!(undone.removed, 1);
+    assert_eq!(repo.git(&["rev-parse", "HEAD"]), head_before);
+    assert_eq!(
+        fs::read(&index).unwrap(),
+        index_before,
+        "the index, byte for byte"
+    );
+    assert_eq!(
+        repo.git(&["status", "--porcelain"]),
+        " M a.rs\nM  b.txt\n?? docs/\n"
+    );
+    assert!(
+        git.undo_split()
+            .unwrap_err()
+            .to_string()
+            .contains("no split to undo")
+    );
+}
+
+#[test]
+fn undo_after_a_whole_split_restores_files_byte_for_byte() {
+    let repo = tangled();
+    repo.write(
+        "b.txt",
+        B_BASE
+            .replace("one\n", "one (logged)\r\n\u{1}\n")
+            .replace("twelve\n", "twelve\ndocs\n"),
+    );
+    let index = repo.path().join(".git/index");
+    repo.git(&["add", "-N", "docs/guide.md"]);
+    let index_before = fs::read(&index).unwrap();
+    let files: Vec<Vec<u8>> = ["a.rs", "b.txt", "docs/guide.md"]
+        .iter()
+        .map(|p| fs::read(repo.path().join(p)).unwrap())
+        .collect();
+    let git = GitRepo::discover(&repo.path()).unwrap();
+    let change = git.split_change(false).unwrap();
+    git.apply_split(&change, &three_groups(&change), None, |_| {})
+        .unwrap();
+    // A hook or a tool changed a file since: undo writes it back.
+    repo.write("a.rs", "changed after\n");
+    git.undo_split().unwrap();
+    let after: Vec<Vec<u8>> = ["a.rs", "b.txt", "docs/guide.md"]
+        .iter()
+        .map(|p| fs::read(repo.path().join(p)).unwrap())
+        .collect();
+    assert_eq!(after, files);
+    assert_eq!(fs::read(&index).unwrap(), index_before);
+    assert_eq!(repo.git(&["log", "--format=%s"]), "base\n");
+}
+
+#[test]
+fn undo_is_refused_when_commits_were_made_on_top() {
+    let repo = tangled();
+    let git = GitRepo::discover(&repo.path()).unwrap();
+    let change = git.split_change(false).unwrap();
+    git.apply_split(&change, &three_groups(&change), None, |_| {})
+        .unwrap();
+    repo.write("later.txt", "later\n");
+    repo.commit_all("later work");
+    let err = git.undo_split().unwrap_err().to_string();
+    assert!(
+        err.contains("HEAD moved since the split") && err.contains("nothing was changed"),
+        "{err}"
+    );
+    assert!(repo.path().join("later.txt").exists());
+}
+
+#[test]
+fn a_refusing_hook_stops_the_split_and_loses_nothing() {
+    let repo = tangled();
+    let hook = repo.path().join(".git/hooks/commit-msg");
+    fs::write(
+        &hook,
+        "#!/bin/sh\ngrep -q '^fix' \"$1\" && { echo 'no fixes today' >&2; exit 1; }\nexit 0\n",
+    )
+    .unwrap();
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        fs::set_permissions(&hook, fs::Permissions::from_mode(0o755)).unwrap();
+    }
+    let git = GitRepo::discover(&repo.path()).unwrap();
+    let change = git.split_change(false).unwrap();
+    let stop = git
+        .apply_split(&change, &three_groups(&change), None, |_| {})
+        .unwrap_err();
+    assert_eq!(stop.group, Some(2));
+    assert!(stop.why.contains("no fixes today"), "{}", stop.why);
+    assert_eq!(
+        repo.git(&["log", "--format=%s", "-1"]),
+        "feat: log the values\n"
+    );
+    assert_eq!(
+        repo.git(&["status", "--porcelain"]),
+        " M a.rs\n M b.txt\n?? docs/\n"
+    );
+}
+
+#[test]
+fn binary_renamed_and_mode_changed_files_move_whole() {
+    let repo = TestRepo::new();
+    repo.git(&["config", "user.name", "Test"]);
+    repo.git(&["config", "user.email", "test@example.com"]);
+    repo.write("logo.bin", [0u8, 1, 2, 3, 0, 255]);
+    repo.write("old.txt", "a\nb\nc\nd\ne\n");
+    repo.write("run.sh", "echo hi\n");
+    repo.commit_all("base");
+    repo.write("logo.bin", [0u8, 9, 9, 0, 255]);
+    repo.git(&["mv", "old.txt", "new.txt"]);
+    repo.git(&["update-index", "--chmod=+x", "run.sh"]);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        fs::set_permissions(
+            repo.path().join("run.sh"),
+            fs::Permissions::from_mode(0o755),
+        )
+        .unwrap();
+    }
+    let git = GitRepo::discover(&repo.path()).unwrap();
+    let change = git.split_change(true).unwrap();
+    let places: Vec<String> = change.units.iter().map(|u| u.place()).collect();
+    assert_eq!(
+        places,
+        vec!["new.txt (renamed file)", "run.sh (mode change)"]
+    );
+    let change = git.split_change(false).unwrap();
+    let places: Vec<String> = change.units.iter().map(|u| u.place()).collect();
+    assert_eq!(
+        places,
+        vec![
+            "logo.bin (binary file)",
+            "new.txt (renamed file)",
+            "run.sh (mode change)"
+        ]
+    );
+    let plan = plan(
+        &change,
+        vec![
+            group("chore: rename", &["h2"]),
+            group("chore: logo and mode", &["h1", "h3"]),
+        ],
+    );
+    git.apply_split(&change, &plan, None, |_| {}).unwrap();
+    let first = repo.git(&["show", "--name-status", "--format=", "HEAD~1"]);
+    assert_eq!(first, "R100\told.txt\tnew.txt\n");
+    let second = repo.git(&["show", "--summary", "--format=", "HEAD"]);
+    assert!(
+        second.contains("mode change 100644 => 100755 run.sh"),
+        "{second}"
+    );
+    assert_eq!(repo.git(&["status", "--porcelain"]), "");
+}
+
+#[test]
+fn odd_states_are_refused() {
+    let repo = TestRepo::new();
+    let git = GitRepo::discover(&repo.path()).unwrap();
+    let err = git.split_change(false).err().unwrap().to_string();
+    assert!(err.contains("no commit yet"), "{err}");
+    let _ = repo.conflicting_merge("x.txt");
+    let err = git.split_change(false).err().unwrap().to_string();
+    assert!(err.contains("in progress"), "{err}");
+}
