@@ -17,6 +17,7 @@ mod pick;
 mod presets;
 mod progress;
 mod prompt;
+mod split;
 mod studio;
 
 use std::io::Write;
@@ -75,6 +76,9 @@ pub enum Command {
     Blame(blame::BlameArgs),
     /// Explain a file: why it exists and the responsibility blocks its code divides into.
     Explain(explain::ExplainArgs),
+    /// Split a tangled change into atomic commits: Iris plans the groups and their messages,
+    /// `--apply` commits them, `--undo` puts the change back.
+    Split(split::SplitArgs),
     /// Show the effective configuration and where each value comes from; `set` changes it,
     /// `init` sets up a provider.
     Config(config::ConfigArgs),
@@ -227,6 +231,7 @@ fn execute(cli: Cli) -> Result<ExitCode> {
         Command::ReleaseNotes(args) => runtime.block_on(generate::release_notes_command(args)),
         Command::Blame(args) => runtime.block_on(blame::run(args)),
         Command::Explain(args) => runtime.block_on(explain::run(args)),
+        Command::Split(args) => runtime.block_on(split::run(args)),
         Command::Eval(args) => runtime.block_on(eval::run(args)),
         Command::Config(args) => config::run(args, &runtime),
         Command::Hook(args) => hook::run(args),

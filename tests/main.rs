@@ -39,6 +39,7 @@ mod revisions;
 mod safety;
 mod secret_scan;
 mod setup_probe;
+mod split;
 mod studio_headless;
 mod studio_pty;
 mod ticket;

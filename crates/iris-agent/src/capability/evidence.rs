@@ -82,7 +82,7 @@ pub async fn gather(
 
 /// How the repository's people write their messages: the sample of their recent commits
 /// that fits a change to the files of `targets` best (see [`iris_core::history`]).
-async fn style_sample(ctx: &ToolContext, targets: Vec<DiffTarget>) -> String {
+pub(crate) async fn style_sample(ctx: &ToolContext, targets: Vec<DiffTarget>) -> String {
     let sample = blocking(ctx, move |ctx| {
         let repo = ctx.repo()?;
         let mut files = Vec::new();

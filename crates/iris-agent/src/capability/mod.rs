@@ -18,6 +18,7 @@ pub mod generate;
 pub mod intent;
 pub mod requests;
 pub mod review;
+pub mod split;
 mod template_filling;
 pub mod write;
 
@@ -65,6 +66,7 @@ const EMBEDDED: &[(&str, &str)] = &[
         "file_intent",
         include_str!("../../../../capabilities/file_intent.toml"),
     ),
+    ("split", include_str!("../../../../capabilities/split.toml")),
 ];
 
 /// One capability: the task prompt Iris gets and the artifact type she answers with.
@@ -333,6 +335,7 @@ mod tests {
             ("verify", OutputType::Critique),
             ("review_verify", OutputType::SecondLook),
             ("file_intent", OutputType::FileIntent),
+            ("split", OutputType::Split),
         ];
         assert_eq!(Capability::names(), expected.map(|(n, _)| n));
         for (name, output_type) in expected {

@@ -295,7 +295,7 @@ impl IrisAgent {
 
     /// The repository's commit rules, if it has any. A configuration that cannot be read is
     /// a warning, and the message is written as if there were none.
-    async fn commit_rules(&self, sink: &EventSink) -> Option<CommitRules> {
+    pub(crate) async fn commit_rules(&self, sink: &EventSink) -> Option<CommitRules> {
         let root = self.ctx.repo_root.clone();
         let found =
             tokio::task::spawn_blocking(move || iris_config::project::commit_rules(&root)).await;
@@ -403,7 +403,7 @@ fn broken_rules(violations: &[Violation]) -> String {
 }
 
 /// The request's section on the repository's commit rules; `None` when they set no rule.
-fn rules_section(rules: &CommitRules) -> Option<String> {
+pub(crate) fn rules_section(rules: &CommitRules) -> Option<String> {
     let sentences = rules.describe();
     if sentences.is_empty() {
         return None;

@@ -52,12 +52,14 @@ pub enum OutputType {
     FileIntent,
     /// Keep or drop for each finding of a review (`iris review --verify`).
     SecondLook,
+    /// A change split into commits (`iris split`).
+    Split,
     /// Free text (chat replies, explanations): no JSON is asked for.
     Text,
 }
 
 impl OutputType {
-    pub const ALL: [OutputType; 9] = [
+    pub const ALL: [OutputType; 10] = [
         OutputType::Commit,
         OutputType::Review,
         OutputType::PullRequest,
@@ -66,6 +68,7 @@ impl OutputType {
         OutputType::Critique,
         OutputType::FileIntent,
         OutputType::SecondLook,
+        OutputType::Split,
         OutputType::Text,
     ];
 
@@ -80,6 +83,7 @@ impl OutputType {
             OutputType::Critique => "critique",
             OutputType::FileIntent => "file_intent",
             OutputType::SecondLook => "second_look",
+            OutputType::Split => "split",
             OutputType::Text => "text",
         }
     }
@@ -101,6 +105,7 @@ impl OutputType {
             OutputType::Critique => schema::provider_schema::<Critique>(),
             OutputType::FileIntent => schema::provider_schema::<intent::IntentAnswer>(),
             OutputType::SecondLook => schema::provider_schema::<SecondLook>(),
+            OutputType::Split => schema::provider_schema::<crate::split::SplitPlan>(),
             OutputType::Text => serde_json::json!({ "type": "string" }),
         }
     }
@@ -115,7 +120,7 @@ impl fmt::Display for OutputType {
 /// An output type name that is not one of [`OutputType::ALL`].
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
 #[error(
-    "unknown output type `{0}`; known: commit, review, pull_request, changelog, release_notes, critique, file_intent, second_look, text"
+    "unknown output type `{0}`; known: commit, review, pull_request, changelog, release_notes, critique, file_intent, second_look, split, text"
 )]
 pub struct UnknownOutputType(pub String);
 
@@ -200,6 +205,8 @@ artifact!(ReleaseNotes, OutputType::ReleaseNotes, |n| n
     .is_empty()
     .then_some("a summary"));
 artifact!(Critique, OutputType::Critique, |_c| None);
+// A plan with no group is one check_plan refuses, so it is sent back rather than unread.
+artifact!(crate::split::SplitPlan, OutputType::Split, |_p| None);
 artifact!(SecondLook, OutputType::SecondLook, |l| l
     .verdicts
     .is_empty()

@@ -178,6 +178,21 @@ fn bounded(text: &str, max: usize) -> String {
 }
 
 impl SplitPlan {
+    /// The plan as markdown: each commit's title and its hunks.
+    pub fn to_markdown(&self) -> String {
+        let mut out = String::from("# Split plan\n");
+        for (i, group) in self.groups.iter().enumerate() {
+            out.push_str(&format!(
+                "\n{}. {} ({})",
+                i + 1,
+                group.title(),
+                group.hunks.join(", ")
+            ));
+        }
+        out.push('\n');
+        out
+    }
+
     /// The group (0-based) holding `id`.
     pub fn group_of(&self, id: &str) -> Option<usize> {
         self.groups

@@ -62,18 +62,18 @@ impl std::fmt::Display for SplitStop {
             let s = if made == 1 { "" } else { "s" };
             write!(
                 f,
-                "\n{made} commit{s} made before it stand; the rest of the change is in the working tree as it was"
+                "; {made} commit{s} made before it stand, the rest of the change is in the working tree as it was"
             )?;
         } else if self.group.is_some() {
             write!(
                 f,
-                "\nno commit was made; the index and the working tree are as they were"
+                "; no commit was made, the index and the working tree are as they were"
             )?;
         }
         if self.saved {
             write!(
                 f,
-                "\n`iris split --undo` restores the state from before the split"
+                "; `iris split --undo` restores the state from before the split"
             )?;
         }
         Ok(())

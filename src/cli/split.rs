@@ -1,0 +1,169 @@
+//! `iris split`: Iris plans how a tangled change splits into atomic commits; the plan is
+//! printed (`--json`: as JSON), `--apply` commits it group by group through `git commit`
+//! (`--check` runs a command on each group's tree first), and `--undo` restores the state
+//! from before the last split.
+
+use std::io::IsTerminal;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use anyhow::{Context, Result, anyhow};
+use clap::Args;
+
+use super::config::ConfigFlags;
+use super::exit::UsageError;
+use super::generate::OutputFlags;
+use super::progress::ProgressLine;
+use super::prompt::Prompter;
+use iris_agent::IrisAgent;
+use iris_config::Config;
+use iris_core::split::{SplitPlan, check_plan, plan_text, unit_ids};
+use iris_git::GitRepo;
+use iris_git::split::{Progress, SplitChange};
+
+#[derive(Debug, Args)]
+pub struct SplitArgs {
+    /// Split only what is staged (by default the index's and the working tree's changes,
+    /// untracked files included).
+    #[arg(long)]
+    pub staged: bool,
+    /// Commit the plan's groups in order, each through `git commit` (hooks and signing
+    /// apply); asks first on a terminal.
+    #[arg(long)]
+    pub apply: bool,
+    /// Apply without asking (needed without a terminal).
+    #[arg(short = 'y', long, requires = "apply")]
+    pub yes: bool,
+    /// Run COMMAND (with `sh -c`) on each group's files in a temporary worktree before that
+    /// group is committed; the first that fails stops the split.
+    #[arg(long, value_name = "COMMAND", requires = "apply")]
+    pub check: Option<String>,
+    /// Take the plan from FILE (the JSON `--json` prints, edited) instead of asking Iris.
+    #[arg(long, value_name = "FILE")]
+    pub plan: Option<PathBuf>,
+    /// Restore the state from before the last split: the index and the files it touched,
+    /// byte for byte, and its commits removed while they are still on top.
+    #[arg(long, conflicts_with_all = ["apply", "staged", "check", "plan"])]
+    pub undo: bool,
+    #[command(flatten)]
+    pub config: ConfigFlags,
+    #[command(flatten)]
+    pub output: OutputFlags,
+}
+
+pub async fn run(args: SplitArgs) -> Result<ExitCode> {
+    let cwd = std::env::current_dir().context("cannot read the current directory")?;
+    let repo = GitRepo::discover(&cwd)?;
+    if args.undo {
+        let undone = repo.undo_split()?;
+        let s = |n: usize| if n == 1 { "" } else { "s" };
+        println!(
+            "Undid the split: {} commit{} removed, {} file{} and the index restored; HEAD is at {}.",
+            undone.removed,
+            s(undone.removed),
+            undone.files,
+            s(undone.files),
+            &undone.head[..12.min(undone.head.len())]
+        );
+        return Ok(ExitCode::SUCCESS);
+    }
+    if args.apply && !args.yes && !args.output.dry_run && !std::io::stdin().is_terminal() {
+        return Err(UsageError(
+            "--apply asks before committing, and there is no terminal to ask on: add --yes".into(),
+        )
+        .into());
+    }
+    let change = repo.split_change(args.staged)?;
+    if change.is_empty() {
+        let what = if args.staged {
+            "staged change"
+        } else {
+            "change"
+        };
+        return Err(UsageError(format!("there is no {what} to split")).into());
+    }
+    let plan = match &args.plan {
+        Some(file) => read_plan(file, &change)?,
+        None => ask_iris(&args, &repo, &change).await?,
+    };
+    if args.output.json {
+        println!("{}", serde_json::to_string_pretty(&plan)?);
+    } else {
+        println!("{}", super::shown(&plan_text(&plan, &change.units)));
+    }
+    if !args.apply {
+        return Ok(ExitCode::SUCCESS);
+    }
+    let count = plan.groups.len();
+    if !args.yes {
+        let question = format!("Make these {count} commits? [y/N] ");
+        if !Prompter::stdio().confirm(&question, false)? {
+            eprintln!("Nothing was committed.");
+            return Ok(ExitCode::SUCCESS);
+        }
+    }
+    let applied = repo.apply_split(&change, &plan, args.check.as_deref(), report);
+    match applied {
+        Ok(applied) => {
+            let made = applied.commits.len();
+            let s = if made == 1 { "" } else { "s" };
+            eprintln!("Made {made} commit{s}; `iris split --undo` puts the change back as it was.");
+            Ok(ExitCode::SUCCESS)
+        }
+        Err(stop) => Err(anyhow!(stop)),
+    }
+}
+
+/// Progress on stderr, a line a step.
+fn report(progress: Progress) {
+    match progress {
+        Progress::Checking { group, of } => eprintln!("[{group}/{of}] checking…"),
+        Progress::Committing { .. } => {}
+        Progress::Committed { group, of, summary } => {
+            eprintln!("[{group}/{of}] {}", super::shown(&summary))
+        }
+    }
+}
+
+/// Iris' plan for `change` (or, with `--dry-run`, the request it would send).
+async fn ask_iris(args: &SplitArgs, repo: &GitRepo, change: &SplitChange) -> Result<SplitPlan> {
+    let root = repo.root();
+    let config = Config::load(Some(&root), &args.config.overrides())?;
+    let iris = IrisAgent::from_config(&config, &root, repo.git_dir(), !args.output.no_stream)?;
+    let (iris, dry_run) = super::dry_run::prepare(iris, args.output.dry_run);
+    let progress = ProgressLine::start().priced(config.model_price().map(|(price, _)| price));
+    let result = iris
+        .plan_split(
+            &change.units,
+            &change.files,
+            change.staged,
+            &progress.sink(),
+        )
+        .await;
+    progress.finish().await;
+    let planned = super::dry_run::finish(dry_run.as_ref(), result, &config, args.output.json)?;
+    if !planned.first_problems.is_empty() {
+        eprintln!(
+            "Iris' first plan was sent back ({}); the second one holds.",
+            planned.first_problems.join("; ")
+        );
+    }
+    Ok(planned.plan)
+}
+
+/// A plan from a file, checked like Iris' own.
+fn read_plan(file: &PathBuf, change: &SplitChange) -> Result<SplitPlan> {
+    let text = std::fs::read_to_string(file)
+        .with_context(|| format!("cannot read the plan {}", file.display()))?;
+    let plan: SplitPlan = serde_json::from_str(&text)
+        .map_err(|e| UsageError(format!("{} is not a split plan: {e}", file.display())))?;
+    check_plan(&plan, &unit_ids(&change.units)).map_err(|problems| {
+        let said: Vec<String> = problems.iter().map(ToString::to_string).collect();
+        UsageError(format!(
+            "the plan in {} is not valid: {}",
+            file.display(),
+            said.join("; ")
+        ))
+        .into()
+    })
+}

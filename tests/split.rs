@@ -1,0 +1,305 @@
+//! `iris split`: Iris plans the commits of a tangled change, the plan is checked (sent back
+//! once when it is not valid), `--apply --yes` commits it, `--check` stops at a failing
+//! group and `--undo` restores the state before, byte for byte. The real binary on a
+//! temporary repository, talking to the fake provider.
+
+use std::fs;
+
+use crate::common::TestRepo;
+use crate::common::agent::{failure, openai_env, run, success};
+use crate::common::fake_provider::{FakeProvider, Step};
+use serde_json::{Value, json};
+
+const A_BASE: &str = "fn alpha() {\n    1\n}\n\nfn two() {}\nfn three() {}\nfn four() {}\nfn five() {}\n\
+                      fn six() {}\nfn seven() {}\nfn eight() {}\n\nfn omega() {\n    2\n}\n";
+const B_BASE: &str = "one\ntwo\nthree\nfour\nfive\nsix\nseven\neight\nnine\nten\neleven\ntwelve\n";
+
+/// Three concerns interleaved across two files, plus a new file: logging (h1 in a.rs, h3 in
+/// b.txt), a fix (h2 in a.rs), docs (h4 in b.txt, h5 the new guide).
+fn tangled() -> TestRepo {
+    let repo = TestRepo::new();
+    repo.write("a.rs", A_BASE);
+    repo.write("b.txt", B_BASE);
+    repo.write(".irisconfig", "critic_enabled = false\n");
+    repo.commit_all("base");
+    repo.write(
+        "a.rs",
+        A_BASE
+            .replace("    1\n", "    log(1)\n")
+            .replace("    2\n", "    3\n"),
+    );
+    repo.write(
+        "b.txt",
+        B_BASE
+            .replace("one\n", "one (logged)\n")
+            .replace("twelve\n", "twelve\ndocs\n"),
+    );
+    repo.write("docs/guide.md", "# Guide\n");
+    repo
+}
+
+fn group(message: &str, hunks: &[&str]) -> Value {
+    json!({"message": message, "hunks": hunks, "reason": "They go together."})
+}
+
+fn plan(groups: Vec<Value>) -> String {
+    json!({ "groups": groups }).to_string()
+}
+
+fn three_groups() -> String {
+    plan(vec![
+        group(
+            "feat: log the values\n\nSo a run can be followed.",
+            &["h1", "h3"],
+        ),
+        group("fix: omega returns 3", &["h2"]),
+        group("docs: add a guide", &["h4", "h5"]),
+    ])
+}
+
+fn log(repo: &TestRepo) -> String {
+    repo.git(&["log", "--format=%s"])
+}
+
+#[test]
+fn iris_plans_and_apply_makes_each_commit_as_planned() {
+    let repo = tangled();
+    let fake = FakeProvider::start(vec![Step::text(three_groups())]);
+    let out = success(&run(
+        &repo,
+        &["split", "--apply", "--yes"],
+        &openai_env(&fake),
+    ));
+    assert!(
+        out.contains("── Commit 1 of 3 ──\n  feat: log the values\n"),
+        "{out}"
+    );
+    assert!(
+        out.contains("    h1   a.rs:1-5\n    h3   b.txt:1-4\n"),
+        "{out}"
+    );
+    assert!(out.contains("    h5   docs/guide.md (new file)"), "{out}");
+    assert_eq!(
+        log(&repo),
+        "docs: add a guide\nfix: omega returns 3\nfeat: log the values\nbase\n"
+    );
+    // Each commit holds exactly its hunks.
+    let first = repo.git(&["show", "--format=", "HEAD~2"]);
+    assert!(
+        first.contains("+    log(1)") && first.contains("+one (logged)"),
+        "{first}"
+    );
+    assert!(
+        !first.contains("    3") && !first.contains("docs"),
+        "{first}"
+    );
+    let second = repo.git(&["show", "--format=", "--stat", "HEAD~1"]);
+    assert!(
+        second.contains("a.rs | 2 +-") && second.contains("1 file changed"),
+        "{second}"
+    );
+    let third = repo.git(&["show", "--format=", "--name-only", "HEAD"]);
+    assert_eq!(third, "b.txt\ndocs/guide.md\n");
+    assert_eq!(
+        repo.git(&["log", "-1", "--format=%b", "HEAD~2"]),
+        "So a run can be followed.\n\n"
+    );
+    assert_eq!(repo.git(&["status", "--porcelain"]), "");
+
+    // What Iris read: each hunk by its id, with its lines, and the plan's schema.
+    let requests = fake.requests();
+    assert_eq!(requests.len(), 1);
+    let asked = requests[0].user_texts().join("\n");
+    assert!(asked.contains("It has 5 hunks in 3 files."), "{asked}");
+    assert!(
+        asked.contains("### h2 a.rs:11-15\n@@ -11,5 +11,5 @@"),
+        "{asked}"
+    );
+    assert!(asked.contains("-    2\n+    3\n"), "{asked}");
+    assert!(asked.contains("### h5 docs/guide.md (new file)"), "{asked}");
+    assert!(
+        requests[0]
+            .system_text()
+            .contains("Every hunk goes in exactly one commit")
+    );
+}
+
+#[test]
+fn json_prints_the_plan_and_commits_nothing() {
+    let repo = tangled();
+    let fake = FakeProvider::start(vec![Step::text(three_groups())]);
+    let out = success(&run(&repo, &["split", "--json"], &openai_env(&fake)));
+    let printed: Value = serde_json::from_str(&out).expect("JSON");
+    assert_eq!(printed["groups"][0]["hunks"], json!(["h1", "h3"]));
+    assert_eq!(printed["groups"][2]["message"], "docs: add a guide");
+    assert_eq!(log(&repo), "base\n");
+    // The printed plan, kept in a file, applies without asking Iris again.
+    fs::write(repo.home().join("plan.json"), &out).unwrap();
+    let plan = repo.home().join("plan.json").to_string_lossy().into_owned();
+    let out = run(&repo, &["split", "--plan", &plan, "--apply", "--yes"], &[]);
+    success(&out);
+    assert_eq!(log(&repo).lines().count(), 4);
+}
+
+#[test]
+fn a_plan_that_repeats_a_hunk_is_sent_back_once() {
+    let repo = tangled();
+    let repeats = plan(vec![
+        group("feat: log", &["h1", "h3"]),
+        group("fix: omega", &["h2", "h3"]),
+        group("docs: guide", &["h4", "h5", "h9"]),
+    ]);
+    let fake = FakeProvider::start(vec![Step::text(repeats), Step::text(three_groups())]);
+    let out = run(&repo, &["split"], &openai_env(&fake));
+    let printed = success(&out);
+    assert!(
+        printed.contains("── Commit 3 of 3 ──\n  docs: add a guide"),
+        "{printed}"
+    );
+    let err = crate::common::stderr(&out);
+    assert!(
+        err.contains("Iris' first plan was sent back (h3 is in group 1 and in group 2"),
+        "{err}"
+    );
+    let requests = fake.requests();
+    assert_eq!(requests.len(), 2);
+    let again = requests[1].user_texts().join("\n");
+    assert!(again.contains("## What is wrong with it\n- h3 is in group 1 and in group 2; a hunk goes in one\n- group 3 names \"h9\", which is not a hunk of this change"), "{again}");
+    assert!(again.contains("## Your plan\n{"), "{again}");
+}
+
+#[test]
+fn a_plan_wrong_twice_fails_and_commits_nothing() {
+    let repo = tangled();
+    let empty = plan(vec![
+        group("feat: log", &["h1"]),
+        group("fix: nothing", &[]),
+    ]);
+    let fake = FakeProvider::start(vec![Step::text(empty.clone()), Step::text(empty)]);
+    let out = run(&repo, &["split", "--apply", "--yes"], &openai_env(&fake));
+    let line = failure(&out, 1);
+    assert!(
+        line.contains(
+            "Iris' plan was not valid, and not when sent back either: group 2 names no hunk"
+        ),
+        "{line}"
+    );
+    assert_eq!(log(&repo), "base\n");
+    assert_eq!(
+        repo.git(&["status", "--porcelain"]),
+        " M a.rs\n M b.txt\n?? docs/\n"
+    );
+}
+
+#[test]
+fn hunks_the_plan_left_out_get_a_last_group_of_their_own() {
+    let repo = tangled();
+    let skips = plan(vec![
+        group("feat: log", &["h1", "h3"]),
+        group("fix: omega", &["h2"]),
+    ]);
+    let fake = FakeProvider::start(vec![Step::text(skips)]);
+    let out = success(&run(&repo, &["split"], &openai_env(&fake)));
+    assert!(
+        out.contains("── Commit 3 of 3 ──\n  Changes the split plan left out\n"),
+        "{out}"
+    );
+    assert!(
+        out.contains("    h4   b.txt:10-13\n    h5   docs/guide.md (new file)"),
+        "{out}"
+    );
+    assert_eq!(fake.requests().len(), 1, "a left-out hunk is not sent back");
+}
+
+#[test]
+fn a_failing_check_stops_at_the_second_group_and_undo_restores_everything() {
+    let repo = tangled();
+    repo.git(&["add", "b.txt"]);
+    let index = repo.path().join(".git/index");
+    let index_before = fs::read(&index).unwrap();
+    let files_before: Vec<Vec<u8>> = ["a.rs", "b.txt", "docs/guide.md"]
+        .iter()
+        .map(|p| fs::read(repo.path().join(p)).unwrap())
+        .collect();
+    let fake = FakeProvider::start(vec![Step::text(three_groups())]);
+    let check = "if grep -q '    3' a.rs; then echo 'omega is wrong'; exit 3; fi";
+    let out = run(
+        &repo,
+        &["split", "--apply", "--yes", "--check", check],
+        &openai_env(&fake),
+    );
+    let line = failure(&out, 1);
+    assert!(
+        line.contains("stopped at commit 2 of 3: the check"),
+        "{line}"
+    );
+    assert!(
+        line.contains("failed: exit status 3 omega is wrong"),
+        "{line}"
+    );
+    assert!(line.contains("1 commit made before it stand"), "{line}");
+    assert!(line.contains("`iris split --undo`"), "{line}");
+    assert!(crate::common::stderr(&out).contains("[1/3] checking…"));
+    assert_eq!(log(&repo), "feat: log the values\nbase\n");
+    assert_eq!(
+        repo.git(&["status", "--porcelain"]),
+        " M a.rs\n M b.txt\n?? docs/\n"
+    );
+
+    let undone = success(&run(&repo, &["split", "--undo"], &[]));
+    assert!(
+        undone.starts_with("Undid the split: 1 commit removed, 3 files and the index restored"),
+        "{undone}"
+    );
+    assert_eq!(log(&repo), "base\n");
+    assert_eq!(
+        fs::read(&index).unwrap(),
+        index_before,
+        "the index, byte for byte"
+    );
+    let files_after: Vec<Vec<u8>> = ["a.rs", "b.txt", "docs/guide.md"]
+        .iter()
+        .map(|p| fs::read(repo.path().join(p)).unwrap())
+        .collect();
+    assert_eq!(files_after, files_before);
+    let again = failure(&run(&repo, &["split", "--undo"], &[]), 3);
+    assert!(again.contains("there is no split to undo"), "{again}");
+}
+
+#[test]
+fn a_hook_that_refuses_stops_the_split_with_its_words() {
+    let repo = tangled();
+    let hook = repo.path().join(".git/hooks/commit-msg");
+    fs::write(
+        &hook,
+        "#!/bin/sh\nif grep -q '^fix' \"$1\"; then echo 'no fixes on Fridays' >&2; exit 1; fi\n",
+    )
+    .unwrap();
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        fs::set_permissions(&hook, fs::Permissions::from_mode(0o755)).unwrap();
+    }
+    let fake = FakeProvider::start(vec![Step::text(three_groups())]);
+    let line = failure(
+        &run(&repo, &["split", "--apply", "--yes"], &openai_env(&fake)),
+        1,
+    );
+    assert!(
+        line.contains("stopped at commit 2 of 3") && line.contains("no fixes on Fridays"),
+        "{line}"
+    );
+    assert_eq!(log(&repo), "feat: log the values\nbase\n");
+}
+
+#[test]
+fn apply_without_a_terminal_needs_yes_and_an_empty_change_is_named() {
+    let repo = tangled();
+    let line = failure(&run(&repo, &["split", "--apply"], &[]), 2);
+    assert!(line.contains("add --yes"), "{line}");
+    let clean = TestRepo::new();
+    clean.write("a.txt", "a\n");
+    clean.commit_all("base");
+    let line = failure(&run(&clean, &["split"], &[]), 2);
+    assert!(line.contains("there is no change to split"), "{line}");
+}
