@@ -114,6 +114,20 @@ impl IrisAgent {
                 on_update,
             },
         ));
+        self.chat_turn(&cap, preamble, tools, history, message, sink)
+            .await
+    }
+
+    /// One chat turn with `tools` after `history`: the reply, cleaned.
+    pub(crate) async fn chat_turn(
+        &self,
+        cap: &Capability,
+        preamble: String,
+        tools: Vec<Box<dyn rig_core::tool::ToolDyn>>,
+        history: &[Turn],
+        message: &str,
+        sink: &EventSink,
+    ) -> anyhow::Result<String> {
         let history = history
             .iter()
             .map(|turn| {
@@ -130,7 +144,7 @@ impl IrisAgent {
             prompt: message.to_string(),
             tools,
             max_turns: self.settings.max_turns,
-            max_tokens: self.max_tokens(&cap),
+            max_tokens: self.max_tokens(cap),
             schema: None,
             stream: self.stream,
         };

@@ -3,14 +3,21 @@
 //! checked ([`check_plan`]) and, when it names a hunk twice, an unknown one or an empty
 //! group, sent back once with what is wrong. A second bad plan fails the run.
 
+use std::sync::Arc;
+
 use anyhow::anyhow;
 
-use crate::EventSink;
+use crate::capability::Capability;
+use crate::capability::chat::Turn;
 use crate::capability::evidence::style_sample;
 use crate::capability::write::rules_section;
 use crate::iris::IrisAgent;
+use crate::tools::registry::tool;
+use crate::tools::{IrisTool, ToolContext, ToolFailure};
+use crate::EventSink;
+use iris_core::artifact::OutputType;
 use iris_core::change::FileDiff;
-use iris_core::protocol::AgentEvent;
+use iris_core::protocol::{AgentEvent, Risk};
 use iris_core::split::{PlanProblem, SplitPlan, Unit, check_plan, unit_ids, units_for_model};
 use iris_git::DiffTarget;
 
@@ -123,6 +130,85 @@ impl IrisAgent {
         };
         parts.push(style_sample(&self.ctx, vec![target]).await);
         parts.join("\n\n")
+    }
+}
+
+/// Called with the checked plan each time Iris replaces it in chat.
+pub type OnSplitUpdate = Arc<dyn Fn(SplitPlan) + Send + Sync>;
+
+/// What is being discussed in the split view: the change's units and the plan as it stands.
+#[derive(Debug, Clone)]
+pub struct SplitTarget {
+    pub units: Vec<Unit>,
+    pub files: Vec<FileDiff>,
+    pub plan: SplitPlan,
+}
+
+/// `update_split`: Iris replaces the plan in the studio's split view. The plan is checked
+/// like her first one; a plan that is not valid is refused with what is wrong, so she can
+/// fix it and call again.
+struct UpdateSplit {
+    ids: Vec<String>,
+    on_update: OnSplitUpdate,
+}
+
+impl IrisTool for UpdateSplit {
+    const NAME: &'static str = "update_split";
+    const RISK: Risk = Risk::Write;
+    const DESCRIPTION: &'static str = "Replace the split plan in the user's studio with a new \
+        complete plan: every commit in order, each with its message and the ids of the hunks it \
+        takes. Every hunk in exactly one commit. The user sees it at once.";
+    type Args = SplitPlan;
+
+    async fn run(&self, _ctx: &ToolContext, plan: SplitPlan) -> Result<String, ToolFailure> {
+        match check_plan(&plan, &self.ids) {
+            Ok(checked) => {
+                let count = checked.groups.len();
+                (self.on_update)(checked);
+                Ok(format!("The plan in the studio is updated: {count} commits."))
+            }
+            Err(problems) => {
+                let said: Vec<String> = problems.iter().map(ToString::to_string).collect();
+                Err(ToolFailure::new(format!(
+                    "the plan was not changed: {}; call update_split again with the whole plan, fixed",
+                    said.join("; ")
+                )))
+            }
+        }
+    }
+}
+
+impl IrisAgent {
+    /// One chat turn about a split plan: Iris sees the hunks and the plan, the conversation
+    /// so far and the new message; she may replace the plan through `update_split`.
+    pub async fn chat_split(
+        &self,
+        target: &SplitTarget,
+        history: &[Turn],
+        message: &str,
+        on_update: OnSplitUpdate,
+        sink: &EventSink,
+    ) -> anyhow::Result<String> {
+        let cap = Capability::load("chat", self.user_dir.as_deref())?;
+        let plan = serde_json::to_string_pretty(&target.plan)?;
+        let preamble = format!(
+            "{}\n\n## The split plan\nThe user is splitting a change into commits. Its hunks:\n\
+             {}\nThe plan as it stands (the commits in order):\n{plan}\nTo change the plan, \
+             call update_split with the complete new plan; then say in one or two sentences \
+             what you changed. Answer questions without changing it.",
+            self.preamble(&cap.task_prompt, OutputType::Text)?,
+            units_for_model(&target.units, &target.files),
+        );
+        let mut tools = self.main_tools(sink);
+        tools.push(tool(
+            &self.ctx.reporting_to(sink),
+            UpdateSplit {
+                ids: unit_ids(&target.units),
+                on_update,
+            },
+        ));
+        self.chat_turn(&cap, preamble, tools, history, message, sink)
+            .await
     }
 }
 
