@@ -55,16 +55,7 @@ pub async fn run(args: SplitArgs) -> Result<ExitCode> {
     let cwd = std::env::current_dir().context("cannot read the current directory")?;
     let repo = GitRepo::discover(&cwd)?;
     if args.undo {
-        let undone = repo.undo_split()?;
-        let s = |n: usize| if n == 1 { "" } else { "s" };
-        println!(
-            "Undid the split: {} commit{} removed, {} file{} and the index restored; HEAD is at {}.",
-            undone.removed,
-            s(undone.removed),
-            undone.files,
-            s(undone.files),
-            &undone.head[..12.min(undone.head.len())]
-        );
+        println!("{}", repo.undo_split()?);
         return Ok(ExitCode::SUCCESS);
     }
     if args.apply && !args.yes && !args.output.dry_run && !std::io::stdin().is_terminal() {

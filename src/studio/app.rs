@@ -281,6 +281,11 @@ impl Studio {
                     let result = external::run(&editor, &args, &root);
                     Action::FileEdited { path, result }
                 }
+                EditTarget::SplitMessage { group, text } => {
+                    let file = git_dir.join("iris").join("edit").join("SPLIT_MSG");
+                    let result = external::edit_text(&editor, &file, &text, &root);
+                    Action::SplitMessageEdited { group, result }
+                }
             }
         })
         .await

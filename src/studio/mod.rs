@@ -1,5 +1,6 @@
 //! The studio's shell: the terminal loop ([`app`]), the [`runner`] that carries out the pure
-//! reducer's effects (agent runs, git jobs, publishing) off the UI thread, the background
+//! reducer's effects (agent runs, git jobs, publishing) off the UI thread, the split view's git
+//! work ([`split`]), the background
 //! [`jobs`], the [`drafts`] store and the user's [`external`] editor. The state, the reducer
 //! and the panes are the `iris-studio` crate's.
 
@@ -8,3 +9,4 @@ pub mod drafts;
 pub mod external;
 pub mod jobs;
 pub mod runner;
+pub mod split;

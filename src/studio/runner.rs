@@ -14,13 +14,14 @@ use iris_agent::EventSink;
 use iris_agent::IrisAgent;
 use iris_agent::capability::chat::{ChatTarget, Turn};
 use iris_agent::capability::requests::Scope;
+use iris_agent::capability::split::SplitTarget;
 use iris_core::artifact::ArtifactKind;
 use iris_core::protocol::AgentEvent;
 use iris_studio::action::{Action, ChatOutcome};
 use iris_studio::effect::Effect;
 use iris_studio::highlight;
 use iris_studio::state::Draft;
-use iris_studio::state::{ChatMessage, Speaker};
+use iris_studio::state::{ChatMessage, PlannedChange, Speaker};
 
 /// A draft to write, or `None` to remove it.
 type DraftWrite = (ArtifactKind, Option<Draft>);
@@ -154,6 +155,22 @@ impl Runner {
                 let _ = self.draft_writes.send((kind, None));
             }
             Effect::Answer { reply, decision } => reply.send(decision),
+            Effect::PlanSplit { task } => self.plan_split(task),
+            Effect::SplitChat {
+                task,
+                units,
+                files,
+                plan,
+                history,
+                message,
+            } => {
+                let target = SplitTarget { units, files, plan };
+                self.split_chat(task, target, history, message);
+            }
+            Effect::ApplySplit { units, plan } => {
+                super::split::apply(&self.tx, &self.root, units, plan)
+            }
+            Effect::UndoSplit => super::split::undo(&self.tx, &self.root),
             Effect::ProbeServers => {
                 let tx = self.tx.clone();
                 tokio::spawn(async move {
@@ -340,6 +357,48 @@ impl Runner {
         self.tasks.insert(task, handle);
     }
 
+    /// Reads the change and has Iris plan its split.
+    fn plan_split(&mut self, task: u64) {
+        let root = self.root.clone();
+        self.spawn_iris(
+            task,
+            |iris, sink| async move {
+                let (units, files) = super::split::read_change(root).await?;
+                let planned = iris.plan_split(&units, &files, false, &sink).await?;
+                Ok(Box::new(PlannedChange {
+                    units,
+                    files,
+                    plan: planned.plan,
+                    first_problems: planned.first_problems,
+                }))
+            },
+            move |result| Action::SplitPlanned { task, result },
+        );
+    }
+
+    /// A chat turn about the split plan; the plans Iris writes land at once.
+    fn split_chat(
+        &mut self,
+        task: u64,
+        target: SplitTarget,
+        history: Vec<ChatMessage>,
+        message: String,
+    ) {
+        let updates = self.tx.clone();
+        let on_update = Arc::new(move |plan| {
+            let _ = updates.send(Action::SplitUpdated { task, plan });
+        });
+        let turns = turns(history);
+        self.spawn_iris(
+            task,
+            |iris, sink| async move {
+                iris.chat_split(&target, &turns, &message, on_update, &sink)
+                    .await
+            },
+            move |result| Action::SplitChatReplied { task, result },
+        );
+    }
+
     fn chat(
         &mut self,
         task: u64,
@@ -353,13 +412,7 @@ impl Runner {
             let _ = updates.send(Action::ArtifactUpdated { task, kind, text });
         });
         let target = ChatTarget { kind, artifact };
-        let turns: Vec<Turn> = history
-            .into_iter()
-            .map(|m| Turn {
-                from_user: m.speaker == Speaker::User,
-                text: m.text,
-            })
-            .collect();
+        let turns = turns(history);
         self.spawn_iris(
             task,
             |iris, sink| async move {
@@ -371,6 +424,17 @@ impl Runner {
             move |result| Action::ChatReplied { task, result },
         );
     }
+}
+
+/// The studio's conversation as the agent's turns.
+fn turns(history: Vec<ChatMessage>) -> Vec<Turn> {
+    history
+        .into_iter()
+        .map(|m| Turn {
+            from_user: m.speaker == Speaker::User,
+            text: m.text,
+        })
+        .collect()
 }
 
 /// The task that writes drafts in order, off the UI thread; a failed write is reported.

@@ -135,6 +135,41 @@ pub enum Action {
     ServersFound(Vec<iris_config::setup::LocalServer>),
     /// Setup's choice was written and Iris started with it (what to tell the user), or why not.
     SetupWritten(Result<String, String>),
+    /// Iris planned how to split the change into commits (the change and her plan), or why
+    /// not.
+    SplitPlanned {
+        task: u64,
+        result: Result<Box<crate::state::PlannedChange>, String>,
+    },
+    /// Iris replaced the split plan through `update_split` (checked already).
+    SplitUpdated {
+        task: u64,
+        plan: iris_core::split::SplitPlan,
+    },
+    /// A chat reply about the split plan finished.
+    SplitChatReplied {
+        task: u64,
+        result: Result<String, String>,
+    },
+    /// A step of applying the split: commits made so far, of how many, and what happens.
+    SplitStep {
+        done: usize,
+        of: usize,
+        step: String,
+    },
+    /// Applying the split ended: what to say, and whether the state before was saved (so
+    /// `u` can undo it).
+    SplitApplied {
+        result: Result<String, String>,
+        undoable: bool,
+    },
+    /// The last split was undone (what to say), or why not.
+    SplitUndone(Result<String, String>),
+    /// The user's editor closed on a split group's message: its text, or why it could not run.
+    SplitMessageEdited {
+        group: usize,
+        result: Result<String, String>,
+    },
     /// Drafts saved by an earlier session, offered back.
     DraftsLoaded(Vec<(ArtifactKind, Draft)>),
     /// A draft could not be written.

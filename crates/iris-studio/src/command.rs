@@ -50,6 +50,7 @@ pub enum Command {
     Publish,
     ShowRequest,
     Alternatives,
+    Split,
     ShowUnsure,
     ModeExplore,
     ModeCommit,
@@ -60,7 +61,7 @@ pub enum Command {
 }
 
 impl Command {
-    pub const ALL: [Command; 48] = [
+    pub const ALL: [Command; 49] = [
         Command::Quit,
         Command::Help,
         Command::NextPane,
@@ -102,6 +103,7 @@ impl Command {
         Command::Publish,
         Command::ShowRequest,
         Command::Alternatives,
+        Command::Split,
         Command::ShowUnsure,
         Command::ModeExplore,
         Command::ModeCommit,
@@ -148,6 +150,9 @@ impl Command {
             }
             Command::Alternatives if mode != Mode::COMMIT => {
                 Err("alternatives are written for the commit message (2)")
+            }
+            Command::Split if mode != Mode::COMMIT => {
+                Err("the change is split into commits in commit mode (2)")
             }
             Command::ShowUnsure if mode != Mode::REVIEW => {
                 Err("less certain findings are folded in review mode (3)")
@@ -209,6 +214,9 @@ impl Command {
             }
             Command::Alternatives => {
                 "ask Iris for alternatives to the message and pick one, side by side"
+            }
+            Command::Split => {
+                "split the change into commits: Iris plans the groups, you adjust and apply them"
             }
             Command::ShowRequest => {
                 "show the request Iris would send for the artifact, its size and cost (sends nothing)"

@@ -14,6 +14,8 @@ pub enum EditTarget {
     Artifact { kind: ArtifactKind, text: String },
     /// A file of the repository (relative to its root), at a line (1-based).
     File { path: String, line: u32 },
+    /// The message of group `group` (0-based) of the split plan.
+    SplitMessage { group: usize, text: String },
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -135,6 +137,26 @@ pub enum Effect {
     ClearDraft {
         kind: ArtifactKind,
     },
+    /// Reads the change (the index's and the working tree's) and has Iris plan its split.
+    PlanSplit {
+        task: u64,
+    },
+    /// A chat turn about the split plan; Iris may replace it through `update_split`.
+    SplitChat {
+        task: u64,
+        units: Vec<iris_core::split::Unit>,
+        files: Vec<iris_core::change::FileDiff>,
+        plan: iris_core::split::SplitPlan,
+        history: Vec<ChatMessage>,
+        message: String,
+    },
+    /// Commits the plan's groups in order, if the change still has exactly `units`.
+    ApplySplit {
+        units: Vec<iris_core::split::Unit>,
+        plan: iris_core::split::SplitPlan,
+    },
+    /// Restores the state from before the last split.
+    UndoSplit,
     /// The user's answer to a tool call waiting for approval.
     Answer {
         reply: Reply,

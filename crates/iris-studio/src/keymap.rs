@@ -71,6 +71,7 @@ const DEFAULT_GLOBAL: &[(&str, Command)] = &[
     ("P", Command::Publish),
     ("$", Command::ShowRequest),
     ("a", Command::Alternatives),
+    ("x", Command::Split),
     ("f", Command::ShowUnsure),
     ("1", Command::ModeExplore),
     ("2", Command::ModeCommit),
@@ -521,7 +522,7 @@ mod tests {
             global(KeyCode::Char('6'), none),
             Some(Command::ModeReleaseNotes)
         );
-        assert_eq!(global(KeyCode::Char('x'), none), None);
+        assert_eq!(global(KeyCode::Char('X'), none), None);
         // Every command has a key.
         for command in Command::ALL {
             assert!(
@@ -628,10 +629,10 @@ mod tests {
     #[test]
     fn an_override_keeps_the_other_keys() {
         let (map, warnings) =
-            overrides("[global]\n\"ctrl-g\" = \"open_chat\"\nx = \"generate\"\n").unwrap();
+            overrides("[global]\n\"ctrl-g\" = \"open_chat\"\nX = \"generate\"\n").unwrap();
         assert!(warnings.is_empty(), "{warnings:?}");
         assert_eq!(map.global.get(&chord("ctrl-g")), Some(&Command::OpenChat));
-        assert_eq!(map.global.get(&chord("x")), Some(&Command::Generate));
+        assert_eq!(map.global.get(&chord("X")), Some(&Command::Generate));
         assert_eq!(map.global.get(&chord("/")), Some(&Command::OpenChat));
         assert_eq!(map.global.len(), DEFAULT_GLOBAL.len() + 1);
         assert_eq!(map.editing, Keymap::default().editing);

@@ -7,6 +7,7 @@ use std::sync::Arc;
 
 use anyhow::anyhow;
 
+use crate::EventSink;
 use crate::capability::Capability;
 use crate::capability::chat::Turn;
 use crate::capability::evidence::style_sample;
@@ -14,7 +15,6 @@ use crate::capability::write::rules_section;
 use crate::iris::IrisAgent;
 use crate::tools::registry::tool;
 use crate::tools::{IrisTool, ToolContext, ToolFailure};
-use crate::EventSink;
 use iris_core::artifact::OutputType;
 use iris_core::change::FileDiff;
 use iris_core::protocol::{AgentEvent, Risk};
@@ -165,7 +165,9 @@ impl IrisTool for UpdateSplit {
             Ok(checked) => {
                 let count = checked.groups.len();
                 (self.on_update)(checked);
-                Ok(format!("The plan in the studio is updated: {count} commits."))
+                Ok(format!(
+                    "The plan in the studio is updated: {count} commits."
+                ))
             }
             Err(problems) => {
                 let said: Vec<String> = problems.iter().map(ToString::to_string).collect();

@@ -41,6 +41,21 @@ pub struct Undone {
     pub head: String,
 }
 
+impl std::fmt::Display for Undone {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let s = |n: usize| if n == 1 { "" } else { "s" };
+        write!(
+            f,
+            "Undid the split: {} commit{} removed, {} file{} and the index restored; HEAD is at {}.",
+            self.removed,
+            s(self.removed),
+            self.files,
+            s(self.files),
+            &self.head[..12.min(self.head.len())]
+        )
+    }
+}
+
 impl GitRepo {
     pub(super) fn save_split_state(&self, change: &SplitChange) -> Result<Saved> {
         let repo = &self.repo;

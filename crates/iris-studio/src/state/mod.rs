@@ -10,12 +10,14 @@ mod diff_view;
 mod draft;
 mod explorer;
 mod setup;
+mod split_plan;
 
 pub use alternatives::{ALTERNATIVES, Alternatives, Version};
 pub use changes::{Changes, FileEntry};
 pub use diff_view::{DiffRow, DiffView, HunkPlace};
 pub use explorer::{Explorer, Heat, IntentKey, IntentView, ShownCommit, TreeRow, WhyKey, WhyView};
 pub use setup::{Setup, SetupFacts, SetupOption, SetupStep};
+pub use split_plan::{Pending, PlannedChange, SplitPhase, SplitView};
 
 pub use draft::Draft;
 use iris_core::artifact::{ArtifactKind, Input};
@@ -345,6 +347,10 @@ pub enum TaskKind {
     Intent,
     /// Writing alternatives to the artifact to choose from.
     Alternatives,
+    /// Planning how to split the change into commits.
+    Split,
+    /// A chat reply about the split plan.
+    SplitChat,
 }
 
 /// A one-line message in the status bar.
@@ -413,6 +419,8 @@ pub struct State {
     pub setup: Option<Setup>,
     /// Versions of the message to pick from, side by side, while they are shown.
     pub alternatives: Option<Alternatives>,
+    /// The split view (commit mode's `x`), while it is open.
+    pub split: Option<SplitView>,
     /// What setup needs to know of this machine (read at start).
     pub setup_facts: SetupFacts,
     /// Generate automatically on entering a mode whose artifact is empty.
@@ -485,6 +493,7 @@ impl State {
             commit_rules: None,
             setup: None,
             alternatives: None,
+            split: None,
             setup_facts: SetupFacts::default(),
             auto_generate: true,
             range: CommitRange::default(),
@@ -560,7 +569,7 @@ impl State {
     /// An overlay that takes every key and the mouse while it is open: setup, or the
     /// versions to pick from.
     pub fn modal(&self) -> bool {
-        self.setup.is_some() || self.alternatives.is_some()
+        self.setup.is_some() || self.alternatives.is_some() || self.split.is_some()
     }
 
     /// Something on screen waits for an answer, so every key goes to it rather than to the

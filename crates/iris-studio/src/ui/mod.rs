@@ -15,6 +15,7 @@ mod help;
 mod range_picker;
 mod report;
 mod setup;
+mod split_plan;
 mod status;
 mod tabs;
 
@@ -68,6 +69,11 @@ pub fn draw(frame: &mut Frame, state: &State, looks: &Looks) {
     }
     if let (Some(log), Some(input)) = (rects.chat_log, rects.chat_input) {
         chat::draw(frame, log, input, state, looks.theme);
+    }
+    if let Some(view) = &state.split {
+        let top = rects.tabs.y + rects.tabs.height;
+        let body = Rect::new(area.x, top, area.width, rects.status.y.saturating_sub(top));
+        split_plan::draw(frame, body, view, looks.theme);
     }
     status::draw(frame, rects.status, state, looks);
     if let Some(input) = &state.range_input {

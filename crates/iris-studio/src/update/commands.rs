@@ -7,7 +7,7 @@ use super::super::state::{Confirm, Level, Mode, Pane, State};
 use super::diff::SIDEWAYS;
 use super::{
     alternatives, artifact, changes, diff, explore, external, intent, notice, panes, range, setup,
-    task, why,
+    split_plan, task, why,
 };
 
 pub(super) fn run(state: &mut State, command: Command) -> Vec<Effect> {
@@ -101,6 +101,7 @@ pub(super) fn run(state: &mut State, command: Command) -> Vec<Effect> {
         Command::Copy => external::copy(state),
         Command::Publish => external::ask_publish(state),
         Command::Alternatives => alternatives::ask(state),
+        Command::Split => split_plan::ask(state),
         Command::ShowUnsure => artifact::toggle_unsure(state),
         Command::ModeExplore => switch_mode(state, Mode::Explore),
         Command::ModeCommit => switch_mode(state, Mode::COMMIT),

@@ -11,7 +11,7 @@ use super::artifact::WHEEL;
 use super::diff::SIDEWAYS;
 use super::{
     alternatives, artifact, changes, commands, diff, explore, external, intent, notice, range,
-    setup, task, why,
+    setup, split_plan, task, why,
 };
 
 pub(super) fn key(state: &mut State, key: KeyEvent) -> Vec<Effect> {
@@ -22,6 +22,7 @@ pub(super) fn key(state: &mut State, key: KeyEvent) -> Vec<Effect> {
     {
         state.setup = None;
         state.alternatives = None;
+        state.split = None;
         return commands::run(state, Command::Quit);
     }
     if !state.approvals.is_empty() {
@@ -32,6 +33,9 @@ pub(super) fn key(state: &mut State, key: KeyEvent) -> Vec<Effect> {
     }
     if state.alternatives.is_some() {
         return alternatives::key(state, key);
+    }
+    if state.split.is_some() {
+        return split_plan::key(state, key);
     }
     if let Some(question) = state.confirm.take() {
         let yes = matches!(

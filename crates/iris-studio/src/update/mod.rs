@@ -10,6 +10,7 @@
 //! - [`why`]: explore's selected lines explained, and the commits behind them.
 //! - [`intent`]: explore's open file, its intent and responsibility blocks.
 //! - [`setup`]: the setup overlay, from the servers found to the written choice.
+//! - [`split_plan`]: the split view, from Iris' plan to the commits made and undone.
 //! - [`external`]: the artifact or a file in the user's own editor, the clipboard, and
 //!   publishing through gh or glab.
 
@@ -25,6 +26,7 @@ mod intent;
 mod panes;
 mod range;
 mod setup;
+mod split_plan;
 mod task;
 mod why;
 
@@ -115,6 +117,15 @@ fn reduce(state: &mut State, action: Action) -> Vec<Effect> {
         }
         Action::ServersFound(servers) => setup::servers_found(state, servers),
         Action::SetupWritten(result) => setup::written(state, result),
+        Action::SplitPlanned { task, result } => split_plan::planned(state, task, result),
+        Action::SplitUpdated { task, plan } => split_plan::updated(state, task, plan),
+        Action::SplitChatReplied { task, result } => split_plan::chat_replied(state, task, result),
+        Action::SplitStep { done, of, step } => split_plan::step(state, done, of, step),
+        Action::SplitApplied { result, undoable } => split_plan::applied(state, result, undoable),
+        Action::SplitUndone(result) => split_plan::undone(state, result),
+        Action::SplitMessageEdited { group, result } => {
+            split_plan::message_edited(state, group, result)
+        }
         Action::DraftsLoaded(drafts) => artifact::drafts_loaded(state, drafts),
         Action::DraftFailed(err) => {
             notice(

@@ -57,7 +57,16 @@ pub(super) fn cancel(state: &mut State) -> Option<Vec<Effect>> {
         }),
         TaskKind::Why => panes::close_unanswered_why(state),
         TaskKind::Intent => panes::close_unread_blocks(state),
-        TaskKind::Generate | TaskKind::Alternatives => {}
+        TaskKind::SplitChat => {
+            if let Some(view) = state.split.as_mut() {
+                view.chat_task = None;
+                view.chat.push(ChatMessage {
+                    speaker: Speaker::Iris,
+                    text: "(cancelled)".to_string(),
+                });
+            }
+        }
+        TaskKind::Generate | TaskKind::Alternatives | TaskKind::Split => {}
     }
     Some(vec![Effect::Cancel { task: task.id }])
 }

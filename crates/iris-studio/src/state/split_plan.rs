@@ -1,0 +1,109 @@
+//! The split view: a tangled change as the commits Iris planned, which the user reorders,
+//! renames and applies. Plain data; `update::split_plan` changes it.
+
+use tui_textarea::TextArea;
+
+use iris_core::change::FileDiff;
+use iris_core::split::{SplitPlan, Unit};
+
+use super::ChatMessage;
+
+/// The change and Iris' plan for it, as the runner brings them.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PlannedChange {
+    pub units: Vec<Unit>,
+    pub files: Vec<FileDiff>,
+    pub plan: SplitPlan,
+    /// What was wrong with her first plan, when it was sent back.
+    pub first_problems: Vec<String>,
+}
+
+/// A key that waits for a group's number.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Pending {
+    /// `m`: the hunk at the top of the diff goes to group N (`n`: a new group).
+    Move,
+    /// `M`: the selected group merges into group N.
+    Merge,
+}
+
+/// Where applying stands.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum SplitPhase {
+    /// The plan can be changed.
+    Planning,
+    /// `enter` asked: y applies.
+    Confirming,
+    /// Commits are being made: how many so far, and the last step said.
+    Applying {
+        done: usize,
+        of: usize,
+        step: String,
+    },
+    /// The plan was applied (how it ended, in one line); `u` undoes it.
+    Applied(String),
+}
+
+pub struct SplitView {
+    pub units: Vec<Unit>,
+    pub files: Vec<FileDiff>,
+    pub plan: SplitPlan,
+    /// The selected group (0-based).
+    pub selected: usize,
+    /// The selected group's hunk at the top of the diff (an index into its hunks).
+    pub top: usize,
+    pub pending: Option<Pending>,
+    /// The selected group's message being edited in place.
+    pub editing: Option<TextArea<'static>>,
+    /// The conversation with Iris about the plan, and the message being written (while
+    /// the chat input is open).
+    pub chat: Vec<ChatMessage>,
+    pub chat_input: Option<TextArea<'static>>,
+    /// The task of the chat reply under way.
+    pub chat_task: Option<u64>,
+    pub phase: SplitPhase,
+}
+
+impl SplitView {
+    pub fn new(planned: PlannedChange) -> Self {
+        Self {
+            units: planned.units,
+            files: planned.files,
+            plan: planned.plan,
+            selected: 0,
+            top: 0,
+            pending: None,
+            editing: None,
+            chat: Vec::new(),
+            chat_input: None,
+            chat_task: None,
+            phase: SplitPhase::Planning,
+        }
+    }
+
+    /// The units of the selected group, in order.
+    pub fn selected_units(&self) -> Vec<&Unit> {
+        let Some(group) = self.plan.groups.get(self.selected) else {
+            return Vec::new();
+        };
+        group
+            .hunks
+            .iter()
+            .filter_map(|id| self.units.iter().find(|u| &u.id == id))
+            .collect()
+    }
+
+    /// The id of the hunk at the top of the diff.
+    pub fn top_unit(&self) -> Option<String> {
+        let group = self.plan.groups.get(self.selected)?;
+        group
+            .hunks
+            .get(self.top.min(group.hunks.len().saturating_sub(1)))
+            .cloned()
+    }
+
+    /// Whether the plan may change (not while it is applied or a question is up).
+    pub fn editable(&self) -> bool {
+        self.phase == SplitPhase::Planning
+    }
+}

@@ -1,0 +1,445 @@
+//! The split view (commit mode's `x`): Iris plans how the change splits into commits; the
+//! user moves hunks between the groups, merges groups, edits their messages (in place or in
+//! $EDITOR), talks the plan over with Iris, applies it and undoes it.
+
+use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+
+use super::super::effect::{EditTarget, Effect};
+use super::super::state::{
+    ChatMessage, Level, Pending, PlannedChange, Speaker, SplitPhase, SplitView, State, TaskKind,
+    text_input,
+};
+use super::{notice, task};
+use iris_core::split::SplitPlan;
+
+/// What the keys do, for the status line when the view opens.
+pub const KEYS: &str = "↑↓ group · n/p hunk · m+N move the top hunk (m n: a new group) · M+N \
+                        merge into N · e edit · E $EDITOR · / chat · enter apply · esc close";
+
+/// `x`: Iris plans the split of the change.
+pub(super) fn ask(state: &mut State) -> Vec<Effect> {
+    if state.changes.files.is_empty() {
+        notice(state, Level::Warning, "there is no change to split");
+        return Vec::new();
+    }
+    let Some(task) = task::start(state, TaskKind::Split) else {
+        return Vec::new();
+    };
+    notice(
+        state,
+        Level::Info,
+        "Iris is planning the commits of the change (esc cancels)",
+    );
+    vec![Effect::PlanSplit { task }]
+}
+
+/// The plan arrived: the split view opens on it, or why not.
+pub(super) fn planned(
+    state: &mut State,
+    task: u64,
+    result: Result<Box<PlannedChange>, String>,
+) -> Vec<Effect> {
+    let Some(finished) = task::finish(state, task) else {
+        return Vec::new();
+    };
+    match result {
+        Ok(planned) => {
+            let sent_back = match planned.first_problems.as_slice() {
+                [] => String::new(),
+                problems => format!(" (her first plan was sent back: {})", problems.join("; ")),
+            };
+            let what = format!(
+                "Iris planned {} commits{sent_back}: {KEYS}",
+                planned.plan.groups.len()
+            );
+            state.split = Some(SplitView::new(*planned));
+            task::done_notice(state, &finished, what);
+        }
+        Err(err) => {
+            let (said, level) = task::with_run_notes(&finished, err, Level::Error);
+            notice(state, level, said);
+        }
+    }
+    Vec::new()
+}
+
+/// A key while the split view is open: every key goes to it.
+pub(super) fn key(state: &mut State, key: KeyEvent) -> Vec<Effect> {
+    let Some(view) = state.split.as_mut() else {
+        return Vec::new();
+    };
+    if view.editing.is_some() {
+        return edit_key(state, key);
+    }
+    if view.chat_input.is_some() {
+        return chat_key(state, key);
+    }
+    if let Some(pending) = view.pending.take() {
+        return pending_key(state, pending, key);
+    }
+    match view.phase.clone() {
+        SplitPhase::Confirming => {
+            if matches!(key.code, KeyCode::Char('y' | 'Y') | KeyCode::Enter) {
+                let of = view.plan.groups.len();
+                view.phase = SplitPhase::Applying {
+                    done: 0,
+                    of,
+                    step: "starting".into(),
+                };
+                let effect = Effect::ApplySplit {
+                    units: view.units.clone(),
+                    plan: view.plan.clone(),
+                };
+                return vec![effect];
+            }
+            view.phase = SplitPhase::Planning;
+            notice(state, Level::Info, "cancelled: nothing was committed");
+            Vec::new()
+        }
+        SplitPhase::Applying { .. } => {
+            notice(
+                state,
+                Level::Info,
+                "the commits are being made: the split stops only at a failing hook",
+            );
+            Vec::new()
+        }
+        SplitPhase::Applied(_) => match key.code {
+            KeyCode::Char('u') => vec![Effect::UndoSplit],
+            KeyCode::Esc | KeyCode::Char('q' | 'x') => close(state),
+            _ => Vec::new(),
+        },
+        SplitPhase::Planning => planning_key(state, key),
+    }
+}
+
+fn planning_key(state: &mut State, key: KeyEvent) -> Vec<Effect> {
+    let Some(view) = state.split.as_mut() else {
+        return Vec::new();
+    };
+    let groups = view.plan.groups.len();
+    let hunks = view
+        .plan
+        .groups
+        .get(view.selected)
+        .map_or(0, |g| g.hunks.len());
+    match key.code {
+        KeyCode::Up | KeyCode::Char('k') => select(view, view.selected.saturating_sub(1)),
+        KeyCode::Down | KeyCode::Char('j') => select(view, (view.selected + 1).min(groups - 1)),
+        KeyCode::Char('n') | KeyCode::PageDown => {
+            view.top = (view.top + 1).min(hunks.saturating_sub(1))
+        }
+        KeyCode::Char('p') | KeyCode::PageUp => view.top = view.top.saturating_sub(1),
+        KeyCode::Char('m') => view.pending = Some(Pending::Move),
+        KeyCode::Char('M') => view.pending = Some(Pending::Merge),
+        KeyCode::Char('e') => {
+            let message = view.plan.groups[view.selected].message.clone();
+            let mut input = text_input(message.lines().map(str::to_string).collect());
+            input.move_cursor(tui_textarea::CursorMove::Bottom);
+            input.move_cursor(tui_textarea::CursorMove::End);
+            view.editing = Some(input);
+            notice(state, Level::Info, "editing the message: esc keeps it");
+        }
+        KeyCode::Char('E') => {
+            let group = view.selected;
+            let text = view.plan.groups[group].message.clone();
+            return vec![Effect::EditExternally(EditTarget::SplitMessage {
+                group,
+                text,
+            })];
+        }
+        KeyCode::Char('/' | 'c') => {
+            view.chat_input = Some(text_input(Vec::new()));
+            notice(
+                state,
+                Level::Info,
+                "ask Iris about the plan: enter sends, esc closes",
+            );
+        }
+        KeyCode::Enter => {
+            view.phase = SplitPhase::Confirming;
+        }
+        KeyCode::Esc | KeyCode::Char('q' | 'x') => {
+            if view.chat_task.is_some() {
+                return cancel_chat(state);
+            }
+            return close(state);
+        }
+        _ => {}
+    }
+    Vec::new()
+}
+
+fn select(view: &mut SplitView, group: usize) {
+    view.selected = group;
+    view.top = 0;
+}
+
+/// The number after `m` or `M`.
+fn pending_key(state: &mut State, pending: Pending, key: KeyEvent) -> Vec<Effect> {
+    let Some(view) = state.split.as_mut() else {
+        return Vec::new();
+    };
+    let groups = view.plan.groups.len();
+    let target = match key.code {
+        KeyCode::Char('n') if pending == Pending::Move => Some(groups),
+        KeyCode::Char(c @ '1'..='9') => {
+            let n = c as usize - '0' as usize;
+            (n <= groups).then(|| n - 1)
+        }
+        _ => None,
+    };
+    let Some(target) = target else {
+        notice(
+            state,
+            Level::Info,
+            "cancelled: a group's number was expected",
+        );
+        return Vec::new();
+    };
+    let said = match pending {
+        Pending::Move => {
+            let Some(id) = view.top_unit() else {
+                return Vec::new();
+            };
+            match view.plan.move_unit(&id, target) {
+                Some(now) => {
+                    select(view, now);
+                    view.top = view.plan.groups[now]
+                        .hunks
+                        .iter()
+                        .position(|h| h == &id)
+                        .unwrap_or(0);
+                    format!("{id} is in commit {} now", now + 1)
+                }
+                None => return Vec::new(),
+            }
+        }
+        Pending::Merge => match view.plan.merge(target, view.selected) {
+            Some(now) => {
+                select(view, now);
+                format!("merged into commit {}", now + 1)
+            }
+            None => "a group merges into another one".to_string(),
+        },
+    };
+    notice(state, Level::Info, said);
+    Vec::new()
+}
+
+/// A key while a group's message is edited in place: esc keeps the text.
+fn edit_key(state: &mut State, key: KeyEvent) -> Vec<Effect> {
+    let Some(view) = state.split.as_mut() else {
+        return Vec::new();
+    };
+    let done = key.code == KeyCode::Esc
+        || (key.code == KeyCode::Char('s') && key.modifiers.contains(KeyModifiers::CONTROL));
+    if !done {
+        if let Some(input) = view.editing.as_mut() {
+            input.input(key);
+        }
+        return Vec::new();
+    }
+    let text = view
+        .editing
+        .take()
+        .map(|i| i.lines().join("\n"))
+        .unwrap_or_default();
+    let group = view.selected;
+    set_message(state, group, &text);
+    Vec::new()
+}
+
+fn set_message(state: &mut State, group: usize, text: &str) {
+    let Some(view) = state.split.as_mut() else {
+        return;
+    };
+    match view.plan.set_message(group, text) {
+        Ok(()) => notice(
+            state,
+            Level::Success,
+            format!("commit {}'s message is set", group + 1),
+        ),
+        Err(why) => notice(
+            state,
+            Level::Warning,
+            format!("the message was not changed: {why}"),
+        ),
+    }
+}
+
+/// The user's editor closed on a group's message.
+pub(super) fn message_edited(
+    state: &mut State,
+    group: usize,
+    result: Result<String, String>,
+) -> Vec<Effect> {
+    match result {
+        Ok(text) => set_message(state, group, &text),
+        Err(err) => notice(state, Level::Error, err),
+    }
+    Vec::new()
+}
+
+/// A key while the chat input is open: enter sends, esc closes it.
+fn chat_key(state: &mut State, key: KeyEvent) -> Vec<Effect> {
+    let Some(view) = state.split.as_mut() else {
+        return Vec::new();
+    };
+    match key.code {
+        KeyCode::Esc => {
+            view.chat_input = None;
+            Vec::new()
+        }
+        KeyCode::Enter
+            if !key
+                .modifiers
+                .intersects(KeyModifiers::SHIFT | KeyModifiers::ALT) =>
+        {
+            let message = view
+                .chat_input
+                .as_ref()
+                .map(|i| i.lines().join("\n").trim().to_string())
+                .unwrap_or_default();
+            if message.is_empty() {
+                return Vec::new();
+            }
+            send(state, message)
+        }
+        _ => {
+            if let Some(input) = view.chat_input.as_mut() {
+                input.input(key);
+            }
+            Vec::new()
+        }
+    }
+}
+
+/// Sends `message` to Iris with the conversation so far.
+fn send(state: &mut State, message: String) -> Vec<Effect> {
+    let Some(task) = task::start(state, TaskKind::SplitChat) else {
+        return Vec::new();
+    };
+    let Some(view) = state.split.as_mut() else {
+        return Vec::new();
+    };
+    let history = view.chat.clone();
+    view.chat.push(ChatMessage {
+        speaker: Speaker::User,
+        text: message.clone(),
+    });
+    view.chat_input = None;
+    view.chat_task = Some(task);
+    vec![Effect::SplitChat {
+        task,
+        units: view.units.clone(),
+        files: view.files.clone(),
+        plan: view.plan.clone(),
+        history,
+        message,
+    }]
+}
+
+fn cancel_chat(state: &mut State) -> Vec<Effect> {
+    task::cancel(state).unwrap_or_default()
+}
+
+/// Iris replaced the plan in chat.
+pub(super) fn updated(state: &mut State, task: u64, plan: SplitPlan) -> Vec<Effect> {
+    let Some(view) = state.split.as_mut().filter(|v| v.chat_task == Some(task)) else {
+        return Vec::new();
+    };
+    let count = plan.groups.len();
+    view.plan = plan;
+    select(view, view.selected.min(count.saturating_sub(1)));
+    notice(
+        state,
+        Level::Success,
+        format!("Iris changed the plan: {count} commits"),
+    );
+    Vec::new()
+}
+
+/// Iris' chat reply about the plan.
+pub(super) fn chat_replied(
+    state: &mut State,
+    task: u64,
+    result: Result<String, String>,
+) -> Vec<Effect> {
+    let Some(finished) = task::finish(state, task) else {
+        return Vec::new();
+    };
+    let Some(view) = state.split.as_mut() else {
+        return Vec::new();
+    };
+    view.chat_task = None;
+    let text = match result {
+        Ok(reply) => reply,
+        Err(err) => {
+            let (said, level) = task::with_run_notes(&finished, err.clone(), Level::Error);
+            notice(state, level, said);
+            format!("(failed: {err})")
+        }
+    };
+    if let Some(view) = state.split.as_mut() {
+        view.chat.push(ChatMessage {
+            speaker: Speaker::Iris,
+            text,
+        });
+    }
+    Vec::new()
+}
+
+/// A step of applying the split.
+pub(super) fn step(state: &mut State, done: usize, of: usize, step: String) -> Vec<Effect> {
+    if let Some(view) = state.split.as_mut() {
+        view.phase = SplitPhase::Applying { done, of, step };
+    }
+    Vec::new()
+}
+
+/// Applying ended: the view says how, and `u` undoes it when the state before was saved.
+pub(super) fn applied(
+    state: &mut State,
+    result: Result<String, String>,
+    undoable: bool,
+) -> Vec<Effect> {
+    let (level, text) = match &result {
+        Ok(text) => (Level::Success, text.clone()),
+        Err(err) => (Level::Error, err.clone()),
+    };
+    if let Some(view) = state.split.as_mut() {
+        view.phase = if undoable {
+            SplitPhase::Applied(text.clone())
+        } else {
+            SplitPhase::Planning
+        };
+    }
+    let hint = if undoable {
+        " · u undoes the split, esc closes"
+    } else {
+        ""
+    };
+    notice(state, level, format!("{text}{hint}"));
+    vec![Effect::LoadStatus]
+}
+
+/// The split was undone: the plan can be changed and applied again.
+pub(super) fn undone(state: &mut State, result: Result<String, String>) -> Vec<Effect> {
+    match result {
+        Ok(text) => {
+            if let Some(view) = state.split.as_mut() {
+                view.phase = SplitPhase::Planning;
+            }
+            notice(state, Level::Success, text);
+        }
+        Err(err) => notice(state, Level::Error, err),
+    }
+    vec![Effect::LoadStatus]
+}
+
+fn close(state: &mut State) -> Vec<Effect> {
+    state.split = None;
+    notice(state, Level::Info, "the split view is closed");
+    vec![Effect::LoadStatus]
+}
