@@ -215,9 +215,7 @@ impl Command {
             Command::Alternatives => {
                 "ask Iris for alternatives to the message and pick one, side by side"
             }
-            Command::Split => {
-                "split the change into commits: Iris plans the groups, you adjust and apply them"
-            }
+            Command::Split => "have Iris split the change into commits you adjust and apply",
             Command::ShowRequest => {
                 "show the request Iris would send for the artifact, its size and cost (sends nothing)"
             }

@@ -1125,3 +1125,39 @@ fn less_certain_findings_are_folded_in_the_list_until_shown() {
     );
     assert!(!shown.contains("folded"), "{shown}");
 }
+
+#[test]
+fn the_split_view_lists_the_commits_with_the_selected_ones_hunks_and_message() {
+    use iris_core::split::{PlanGroup, SplitPlan, units};
+    use iris_studio::state::{PlannedChange, SplitView};
+    let diff = "diff --git a/src/app.rs b/src/app.rs\nindex 1111111..2222222 100644\n--- \
+                a/src/app.rs\n+++ b/src/app.rs\n@@ -1,3 +1,3 @@\n fn draw() {\n-    old()\n+    \
+                new()\n }\n@@ -20,2 +20,3 @@ fn quit() {\n fn quit() {\n+    save();\n }\n\
+                diff --git a/docs/guide.md b/docs/guide.md\nnew file mode 100644\nindex \
+                0000000..3333333\n--- /dev/null\n+++ b/docs/guide.md\n@@ -0,0 +1 @@\n+# Guide\n";
+    let files = iris_core::change::parse_unified_diff(diff);
+    let group = |message: &str, hunks: &[&str]| PlanGroup {
+        message: message.into(),
+        hunks: hunks.iter().map(|h| h.to_string()).collect(),
+        reason: "They change one thing.".into(),
+        left_out: false,
+    };
+    let mut state = studio(Mode::COMMIT);
+    state.split = Some(SplitView::new(PlannedChange {
+        units: units(&files, |_| false),
+        files,
+        plan: SplitPlan {
+            groups: vec![
+                group("Draw with new()\n\nold() flickered.", &["h1"]),
+                group("Save on quit", &["h2", "h3"]),
+            ],
+        },
+        first_problems: vec![],
+    }));
+    let text = render(&state);
+    assert!(text.contains("Split into 2 commits"), "{text}");
+    assert!(text.contains("1. Draw with new()  1 hunk"), "{text}");
+    assert!(text.contains("h1 src/app.rs:1-3"), "{text}");
+    assert!(text.contains("old() flickered."), "{text}");
+    insta::assert_snapshot!("split_view", text);
+}

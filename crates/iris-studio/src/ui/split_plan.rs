@@ -83,7 +83,12 @@ fn draw_groups(frame: &mut Frame, area: Rect, view: &SplitView, theme: &Theme) {
             None => format!(" Split into {} commits ", view.plan.groups.len()),
         },
     };
-    let block = pane_block(title, true, theme);
+    let hint = match view.phase {
+        SplitPhase::Applied(_) => " u undo · esc close ",
+        _ => " m move · M merge · e edit · / chat · enter apply · esc close ",
+    };
+    let block = pane_block(title, true, theme)
+        .title_bottom(Line::styled(hint, theme.style(Token::TextDim)));
     draw_list(frame, area, block, items, (view.selected, 0), theme);
 }
 

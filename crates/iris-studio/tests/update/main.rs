@@ -20,5 +20,6 @@ mod input;
 mod intent;
 mod range;
 mod setup;
+mod split_plan;
 mod task;
 mod why;
