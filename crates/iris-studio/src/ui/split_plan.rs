@@ -85,7 +85,7 @@ fn draw_groups(frame: &mut Frame, area: Rect, view: &SplitView, theme: &Theme) {
     };
     let hint = match view.phase {
         SplitPhase::Applied(_) => " u undo · esc close ",
-        _ => " m move · M merge · e edit · / chat · enter apply · esc close ",
+        _ => " m move · M merge · ⏎ apply · esc ",
     };
     let block = pane_block(title, true, theme)
         .title_bottom(Line::styled(hint, theme.style(Token::TextDim)));
@@ -163,7 +163,7 @@ fn draw_message(frame: &mut Frame, area: Rect, view: &SplitView, theme: &Theme) 
         text.push_str(&format!("\n\n(why: {})", group.reason));
     }
     let title = format!(
-        " Message of commit {} · e edits, E in $EDITOR ",
+        " Message of commit {} · e edits, E in $EDITOR · / asks Iris ",
         view.selected + 1
     );
     let shown = Paragraph::new(text)
