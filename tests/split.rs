@@ -16,7 +16,7 @@ const B_BASE: &str = "one\ntwo\nthree\nfour\nfive\nsix\nseven\neight\nnine\nten\
 
 /// Three concerns interleaved across two files, plus a new file: logging (h1 in a.rs, h3 in
 /// b.txt), a fix (h2 in a.rs), docs (h4 in b.txt, h5 the new guide).
-fn tangled() -> TestRepo {
+pub(crate) fn tangled() -> TestRepo {
     let repo = TestRepo::new();
     repo.write("a.rs", A_BASE);
     repo.write("b.txt", B_BASE);
@@ -46,7 +46,7 @@ fn plan(groups: Vec<Value>) -> String {
     json!({ "groups": groups }).to_string()
 }
 
-fn three_groups() -> String {
+pub(crate) fn three_groups() -> String {
     plan(vec![
         group(
             "feat: log the values\n\nSo a run can be followed.",

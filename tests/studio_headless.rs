@@ -1443,3 +1443,88 @@ async fn dollar_shows_the_request_iris_would_send_and_sends_nothing() {
     assert!(fake.requests().is_empty(), "nothing was sent");
     assert!(studio.state.task.is_none());
 }
+
+/// The split view end to end: Iris plans, the chat puts the docs first, a hunk moves to a
+/// new commit whose message is edited in place, enter applies after asking, u undoes.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_split_view_plans_chats_moves_edits_applies_and_undoes() {
+    let repo = crate::split::tangled();
+    let before = repo.git(&["status", "--porcelain"]);
+    let docs_first = json!({"groups": [
+        {"message": "docs: add a guide", "hunks": ["h4", "h5"], "reason": "Docs."},
+        {"message": "feat: log the values", "hunks": ["h1", "h3"], "reason": "Logging."},
+        {"message": "fix: omega returns 3", "hunks": ["h2"], "reason": "The fix."}
+    ]});
+    let fake = FakeProvider::start(vec![
+        Step::text(crate::split::three_groups()),
+        Step::tool_call("update_split", docs_first),
+        Step::text("The docs come first now."),
+    ]);
+    let mut studio = Headless::new(&repo, &fake, Mode::COMMIT);
+    studio.runner.run(Effect::LoadStatus);
+    studio
+        .pump_until("the status", |s| !s.changes.loading && !s.diff.loading)
+        .await;
+    studio.command(Command::Split);
+    studio.pump_until("the plan", |s| s.split.is_some()).await;
+
+    studio.key(KeyCode::Char('/'));
+    for c in "docs first".chars() {
+        studio.key(KeyCode::Char(c));
+    }
+    studio.key(KeyCode::Enter);
+    studio
+        .pump_until("the chat reply", |s| {
+            s.task.is_none() && s.split.as_ref().is_some_and(|v| v.chat.len() == 2)
+        })
+        .await;
+    let view = studio.state.split.as_ref().expect("the view");
+    assert_eq!(view.plan.groups[0].title(), "docs: add a guide");
+    assert_eq!(view.chat[1].text, "The docs come first now.");
+    let chat_request = &fake.requests()[1];
+    assert!(chat_request.system_text().contains("### h5 docs/guide.md (new file)"));
+    assert!(chat_request.tool_names().contains(&"update_split".to_string()));
+
+    // The guide (h5, second in the first commit) moves to a commit of its own.
+    studio.key(KeyCode::Char('n'));
+    studio.key(KeyCode::Char('m'));
+    studio.key(KeyCode::Char('n'));
+    studio.key(KeyCode::Char('e'));
+    for _ in 0.."Split off h5".len() {
+        studio.key(KeyCode::Backspace);
+    }
+    for c in "docs: add the guide file".chars() {
+        studio.key(KeyCode::Char(c));
+    }
+    studio.key(KeyCode::Esc);
+    studio.key(KeyCode::Enter);
+    studio.key(KeyCode::Char('y'));
+    studio
+        .pump_until("the commits", |s| {
+            s.split
+                .as_ref()
+                .is_some_and(|v| matches!(v.phase, iris_studio::state::SplitPhase::Applied(_)))
+        })
+        .await;
+    assert_eq!(
+        repo.git(&["log", "--format=%s"]),
+        "docs: add the guide file\nfix: omega returns 3\nfeat: log the values\ndocs: add a \
+         guide\nbase\n"
+    );
+    assert_eq!(
+        repo.git(&["show", "--format=", "--name-only", "HEAD~3"]),
+        "b.txt\n"
+    );
+    assert_eq!(repo.git(&["status", "--porcelain"]), "");
+
+    studio.key(KeyCode::Char('u'));
+    studio
+        .pump_until("the undo", |s| {
+            s.notice
+                .as_ref()
+                .is_some_and(|n| n.text.starts_with("Undid the split: 4 commits removed"))
+        })
+        .await;
+    assert_eq!(repo.git(&["log", "--format=%s"]), "base\n");
+    assert_eq!(repo.git(&["status", "--porcelain"]), before);
+}
