@@ -595,3 +595,38 @@ fn iris_gen_on_a_terminal_shows_the_title_forming_under_the_spinner() {
         "{text}"
     );
 }
+
+/// `x` in commit mode on the real binary: Iris' plan in the split view, enter and y make the
+/// commits, u undoes them, esc closes the view.
+#[test]
+fn x_splits_the_change_into_commits_and_u_undoes_them() {
+    let repo = crate::split::tangled();
+    let fake = FakeProvider::start(vec![Step::text(crate::split::three_groups())]);
+    let mut studio = Studio::spawn(&repo, &fake);
+    studio.wait_for_text("Files (3)");
+    studio.send(b"x");
+    studio.wait_for_text("Split into 3 commits");
+    let screen = studio.screen();
+    assert!(screen.contains("1. feat: log the values  2 hunks"), "{screen}");
+    assert!(screen.contains("h1 a.rs:1-5"), "{screen}");
+    assert!(screen.contains("+    log(1)"), "{screen}");
+    assert!(screen.contains("So a run can be followed."), "{screen}");
+    studio.send(b"j");
+    studio.wait_for_text("Commit 2 · h2 (1 of 1)");
+    studio.send(b"\r");
+    studio.wait_for_text("Make these 3 commits");
+    studio.send(b"y");
+    studio.wait_for_text("made 3 commits");
+    assert_eq!(
+        repo.git(&["log", "--format=%s"]),
+        "docs: add a guide\nfix: omega returns 3\nfeat: log the values\nbase\n"
+    );
+    studio.send(b"u");
+    studio.wait_for_text("Undid the split: 3 commits removed");
+    assert_eq!(repo.git(&["log", "--format=%s"]), "base\n");
+    studio.send(b"\x1b");
+    studio.wait_for_text("the split view is closed");
+    studio.send(b"q");
+    assert!(studio.wait_exit().success());
+    assert_eq!(fake.requests().len(), 1);
+}
