@@ -303,3 +303,42 @@ fn apply_without_a_terminal_needs_yes_and_an_empty_change_is_named() {
     let line = failure(&run(&clean, &["split"], &[]), 2);
     assert!(line.contains("there is no change to split"), "{line}");
 }
+
+#[test]
+fn ctrl_c_stops_before_the_next_group_and_says_how_to_undo() {
+    use crate::common::Iris;
+    let repo = tangled();
+    let hook = repo.path().join(".git/hooks/pre-commit");
+    fs::write(&hook, "#!/bin/sh\nsleep 1\n").unwrap();
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        fs::set_permissions(&hook, fs::Permissions::from_mode(0o755)).unwrap();
+    }
+    let plan = repo.home().join("plan.json");
+    fs::write(&plan, three_groups()).unwrap();
+    let plan = plan.to_string_lossy().into_owned();
+    let mut child = repo
+        .isolated_iris(&["split", "--plan", &plan, "--apply", "--yes"])
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("iris");
+    let start = std::time::Instant::now();
+    while log(&repo).lines().count() < 2 {
+        assert!(start.elapsed().as_secs() < 30, "no first commit");
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    // SAFETY: a plain signal to the child this test started.
+    unsafe { libc::kill(child.id() as libc::pid_t, libc::SIGINT) };
+    let out = child.wait_with_output().expect("iris ends");
+    let err = crate::common::stderr(&out);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(err.contains(": interrupted; ") && err.contains("`iris split --undo`"), "{err}");
+    let made = log(&repo).lines().count() - 1;
+    assert!((1..3).contains(&made), "{made} commits:\n{err}");
+    success(&run(&repo, &["split", "--undo"], &[]));
+    assert_eq!(log(&repo), "base\n");
+    assert_eq!(repo.git(&["status", "--porcelain"]), " M a.rs\n M b.txt\n?? docs/\n");
+}

@@ -1482,8 +1482,16 @@ async fn the_split_view_plans_chats_moves_edits_applies_and_undoes() {
     assert_eq!(view.plan.groups[0].title(), "docs: add a guide");
     assert_eq!(view.chat[1].text, "The docs come first now.");
     let chat_request = &fake.requests()[1];
-    assert!(chat_request.system_text().contains("### h5 docs/guide.md (new file)"));
-    assert!(chat_request.tool_names().contains(&"update_split".to_string()));
+    assert!(
+        chat_request
+            .system_text()
+            .contains("### h5 docs/guide.md (new file)")
+    );
+    assert!(
+        chat_request
+            .tool_names()
+            .contains(&"update_split".to_string())
+    );
 
     // The guide (h5, second in the first commit) moves to a commit of its own.
     studio.key(KeyCode::Char('n'));

@@ -607,7 +607,10 @@ fn x_splits_the_change_into_commits_and_u_undoes_them() {
     studio.send(b"x");
     studio.wait_for_text("Split into 3 commits");
     let screen = studio.screen();
-    assert!(screen.contains("1. feat: log the values  2 hunks"), "{screen}");
+    assert!(
+        screen.contains("1. feat: log the values  2 hunks"),
+        "{screen}"
+    );
     assert!(screen.contains("h1 a.rs:1-5"), "{screen}");
     assert!(screen.contains("+    log(1)"), "{screen}");
     assert!(screen.contains("So a run can be followed."), "{screen}");

@@ -6,6 +6,8 @@
 use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::process::ExitCode;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use anyhow::{Context, Result, anyhow};
 use clap::Args;
@@ -19,7 +21,7 @@ use iris_agent::IrisAgent;
 use iris_config::Config;
 use iris_core::split::{SplitPlan, check_plan, plan_text, unit_ids};
 use iris_git::GitRepo;
-use iris_git::split::{Progress, SplitChange};
+use iris_git::split::{ApplyOptions, Progress, SplitChange};
 
 #[derive(Debug, Args)]
 pub struct SplitArgs {
@@ -93,7 +95,22 @@ pub async fn run(args: SplitArgs) -> Result<ExitCode> {
             return Ok(ExitCode::SUCCESS);
         }
     }
-    let applied = repo.apply_split(&change, &plan, args.check.as_deref(), report);
+    // ctrl-c stops the split before its next group (git and the check get the signal too).
+    let interrupted = Arc::new(AtomicBool::new(false));
+    let listener = {
+        let interrupted = interrupted.clone();
+        tokio::spawn(async move {
+            if tokio::signal::ctrl_c().await.is_ok() {
+                interrupted.store(true, Ordering::SeqCst);
+            }
+        })
+    };
+    let options = ApplyOptions {
+        check: args.check.as_deref(),
+        interrupted: Some(&interrupted),
+    };
+    let applied = tokio::task::block_in_place(|| repo.apply_split(&change, &plan, options, report));
+    listener.abort();
     match applied {
         Ok(applied) => {
             let made = applied.commits.len();

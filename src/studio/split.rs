@@ -45,7 +45,8 @@ pub fn apply(tx: &UnboundedSender<Action>, root: &Path, units: Vec<Unit>, plan: 
             Err(err) => return drop(tx.send(refused(err.to_string()))),
         };
         let steps = tx.clone();
-        let applied = repo.apply_split(&change, &plan, None, move |progress| {
+        let options = iris_git::split::ApplyOptions::default();
+        let applied = repo.apply_split(&change, &plan, options, move |progress| {
             let (done, of, step) = match progress {
                 Progress::Checking { group, of } => (group - 1, of, "checking".to_string()),
                 Progress::Committing { group, of, title } => {

@@ -5,6 +5,7 @@
 
 use std::collections::{BTreeSet, HashSet};
 use std::path::Path;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use git2::Index;
 
@@ -31,6 +32,13 @@ pub enum Progress {
         of: usize,
         summary: String,
     },
+}
+
+/// What the loop over the groups needs besides the plan.
+#[derive(Clone, Copy)]
+struct Run<'a> {
+    check: Option<(&'a str, &'a CheckTree)>,
+    interrupted: Option<&'a AtomicBool>,
 }
 
 /// A plan applied whole: each commit's id and git's summary line, in order.
@@ -82,17 +90,26 @@ impl std::fmt::Display for SplitStop {
 
 impl std::error::Error for SplitStop {}
 
+/// How a split is applied.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct ApplyOptions<'a> {
+    /// A command run on each group's tree in a temporary worktree before it is committed;
+    /// the first that fails stops the split.
+    pub check: Option<&'a str>,
+    /// Set (by ctrl-c) to stop before the next group.
+    pub interrupted: Option<&'a AtomicBool>,
+}
+
 impl GitRepo {
     /// Commits `plan`'s groups in order (the plan must be checked against `change`'s units).
-    /// With `check`, the command runs on each group's tree in a temporary worktree first
-    /// and the first that fails stops the split.
     pub fn apply_split(
         &self,
         change: &SplitChange,
         plan: &SplitPlan,
-        check: Option<&str>,
+        options: ApplyOptions<'_>,
         mut progress: impl FnMut(Progress),
     ) -> std::result::Result<Applied, SplitStop> {
+        let check = options.check;
         let of = plan.groups.len();
         let stop = |why: String, saved: bool| SplitStop {
             commits: Vec::new(),
@@ -116,13 +133,11 @@ impl GitRepo {
             .save_split_state(change)
             .map_err(|e| stop(e.to_string(), false))?;
         let mut commits = Vec::new();
-        let result = self.commit_groups(
-            change,
-            plan,
-            check.zip(checker.as_ref()),
-            &mut commits,
-            &mut progress,
-        );
+        let run = Run {
+            check: check.zip(checker.as_ref()),
+            interrupted: options.interrupted,
+        };
+        let result = self.commit_groups(change, plan, run, &mut commits, &mut progress);
         match result {
             Ok(()) => Ok(Applied { commits }),
             Err((group, why)) => {
@@ -147,7 +162,7 @@ impl GitRepo {
         &self,
         change: &SplitChange,
         plan: &SplitPlan,
-        check: Option<(&str, &CheckTree)>,
+        run: Run<'_>,
         commits: &mut Vec<(String, String)>,
         progress: &mut impl FnMut(Progress),
     ) -> std::result::Result<(), (Option<usize>, String)> {
@@ -157,11 +172,14 @@ impl GitRepo {
             .map_err(|e| (None, e.to_string()))?;
         for (k, group) in plan.groups.iter().enumerate() {
             let number = k + 1;
+            if run.interrupted.is_some_and(|i| i.load(Ordering::SeqCst)) {
+                return Err((Some(number), "interrupted".to_string()));
+            }
             let mut index = self.repo.index().map_err(|e| failed(number)(e.into()))?;
             self.stage_upto(change, plan, k, &mut index)
                 .map_err(failed(number))?;
             index.write().map_err(|e| failed(number)(e.into()))?;
-            if let Some((command, tree)) = check {
+            if let Some((command, tree)) = run.check {
                 progress(Progress::Checking { group: number, of });
                 let id = index.write_tree().map_err(|e| failed(number)(e.into()))?;
                 if let Some(why) = tree.run(id, command).map_err(failed(number))? {

@@ -19,7 +19,7 @@ use super::{GitError, GitRepo, Result, lossy};
 use iris_core::change::{ChangeKind, FileDiff, parse_unified_diff};
 use iris_core::split::{Span, Unit, UnitKind, compose, units};
 
-pub use apply::{Applied, Progress, SplitStop};
+pub use apply::{Applied, ApplyOptions, Progress, SplitStop};
 pub use check::CheckTree;
 pub use state::{STATE_REF, TOP_REF, Undone};
 

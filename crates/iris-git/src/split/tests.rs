@@ -6,7 +6,7 @@ use iris_core::split::{PlanGroup, SplitPlan, check_plan, unit_ids};
 use iris_testkit::TestRepo;
 
 use crate::GitRepo;
-use crate::split::Progress;
+use crate::split::{ApplyOptions, Progress};
 
 const A_BASE: &str = "fn alpha() {\n    1\n}\n\nfn two() {}\nfn three() {}\nfn four() {}\nfn five() {}\n\
                       fn six() {}\nfn seven() {}\nfn eight() {}\n\nfn omega() {\n    2\n}\n";
@@ -98,7 +98,12 @@ fn each_group_is_committed_with_exactly_its_hunks() {
     let change = git.split_change(false).unwrap();
     let mut seen = Vec::new();
     let applied = git
-        .apply_split(&change, &three_groups(&change), None, |p| seen.push(p))
+        .apply_split(
+            &change,
+            &three_groups(&change),
+            ApplyOptions::default(),
+            |p| seen.push(p),
+        )
         .unwrap();
     assert_eq!(applied.commits.len(), 3);
     let log = repo.git(&["log", "--format=%s", "-4"]);
@@ -143,7 +148,8 @@ fn only_the_staged_change_is_split_and_the_rest_stays() {
         &change,
         vec![group("fix: omega", &["h2"]), group("feat: log", &["h1"])],
     );
-    git.apply_split(&change, &plan, None, |_| {}).unwrap();
+    git.apply_split(&change, &plan, ApplyOptions::default(), |_| {})
+        .unwrap();
     assert!(show(&repo, "HEAD~1:a.rs").contains("    3\n"));
     assert!(!show(&repo, "HEAD~1:a.rs").contains("log(1)"));
     let status = repo.git(&["status", "--porcelain"]);
@@ -162,7 +168,15 @@ fn a_failing_check_stops_at_its_group_with_the_rest_intact_and_undo_restores_all
     // The check fails once omega returns 3.
     let check = "! grep -q '    3' a.rs";
     let stop = git
-        .apply_split(&change, &three_groups(&change), Some(check), |_| {})
+        .apply_split(
+            &change,
+            &three_groups(&change),
+            ApplyOptions {
+                check: Some(check),
+                interrupted: None,
+            },
+            |_| {},
+        )
         .unwrap_err();
     assert_eq!(stop.group, Some(2));
     assert_eq!(stop.commits.len(), 1);
@@ -229,8 +243,13 @@ fn undo_after_a_whole_split_restores_files_byte_for_byte() {
         .collect();
     let git = GitRepo::discover(&repo.path()).unwrap();
     let change = git.split_change(false).unwrap();
-    git.apply_split(&change, &three_groups(&change), None, |_| {})
-        .unwrap();
+    git.apply_split(
+        &change,
+        &three_groups(&change),
+        ApplyOptions::default(),
+        |_| {},
+    )
+    .unwrap();
     // A hook or a tool changed a file since: undo writes it back.
     repo.write("a.rs", "changed after\n");
     git.undo_split().unwrap();
@@ -248,8 +267,13 @@ fn undo_is_refused_when_commits_were_made_on_top() {
     let repo = tangled();
     let git = GitRepo::discover(&repo.path()).unwrap();
     let change = git.split_change(false).unwrap();
-    git.apply_split(&change, &three_groups(&change), None, |_| {})
-        .unwrap();
+    git.apply_split(
+        &change,
+        &three_groups(&change),
+        ApplyOptions::default(),
+        |_| {},
+    )
+    .unwrap();
     repo.write("later.txt", "later\n");
     repo.commit_all("later work");
     let err = git.undo_split().unwrap_err().to_string();
@@ -277,7 +301,12 @@ fn a_refusing_hook_stops_the_split_and_loses_nothing() {
     let git = GitRepo::discover(&repo.path()).unwrap();
     let change = git.split_change(false).unwrap();
     let stop = git
-        .apply_split(&change, &three_groups(&change), None, |_| {})
+        .apply_split(
+            &change,
+            &three_groups(&change),
+            ApplyOptions::default(),
+            |_| {},
+        )
         .unwrap_err();
     assert_eq!(stop.group, Some(2));
     assert!(stop.why.contains("no fixes today"), "{}", stop.why);
@@ -336,7 +365,8 @@ fn binary_renamed_and_mode_changed_files_move_whole() {
             group("chore: logo and mode", &["h1", "h3"]),
         ],
     );
-    git.apply_split(&change, &plan, None, |_| {}).unwrap();
+    git.apply_split(&change, &plan, ApplyOptions::default(), |_| {})
+        .unwrap();
     let first = repo.git(&["show", "--name-status", "--format=", "HEAD~1"]);
     assert_eq!(first, "R100\told.txt\tnew.txt\n");
     let second = repo.git(&["show", "--summary", "--format=", "HEAD"]);
