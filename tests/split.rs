@@ -318,7 +318,7 @@ fn ctrl_c_stops_before_the_next_group_and_says_how_to_undo() {
     let plan = repo.home().join("plan.json");
     fs::write(&plan, three_groups()).unwrap();
     let plan = plan.to_string_lossy().into_owned();
-    let mut child = repo
+    let child = repo
         .isolated_iris(&["split", "--plan", &plan, "--apply", "--yes"])
         .stdin(std::process::Stdio::null())
         .stdout(std::process::Stdio::piped())
