@@ -335,10 +335,16 @@ fn ctrl_c_stops_before_the_next_group_and_says_how_to_undo() {
     let out = child.wait_with_output().expect("iris ends");
     let err = crate::common::stderr(&out);
     assert_eq!(out.status.code(), Some(1), "{err}");
-    assert!(err.contains(": interrupted; ") && err.contains("`iris split --undo`"), "{err}");
+    assert!(
+        err.contains(": interrupted; ") && err.contains("`iris split --undo`"),
+        "{err}"
+    );
     let made = log(&repo).lines().count() - 1;
     assert!((1..3).contains(&made), "{made} commits:\n{err}");
     success(&run(&repo, &["split", "--undo"], &[]));
     assert_eq!(log(&repo), "base\n");
-    assert_eq!(repo.git(&["status", "--porcelain"]), " M a.rs\n M b.txt\n?? docs/\n");
+    assert_eq!(
+        repo.git(&["status", "--porcelain"]),
+        " M a.rs\n M b.txt\n?? docs/\n"
+    );
 }
