@@ -22,6 +22,9 @@ use iris_core::split::{PlanProblem, SplitPlan, Unit, check_plan, unit_ids, units
 use iris_git::DiffTarget;
 
 const CAPABILITY: &str = "split";
+/// Characters of a bad plan shown back to the model, and problems listed, at most.
+const MAX_PLAN_ECHO_CHARS: usize = 4000;
+const MAX_PROBLEMS_SHOWN: usize = 12;
 
 /// A checked plan and what it took.
 #[derive(Debug, Clone)]
@@ -73,7 +76,7 @@ impl IrisAgent {
                 }
                 Err(problems) => problems,
             };
-            planned.first_problems = problems.iter().map(ToString::to_string).collect();
+            planned.first_problems = bounded(&problems);
             sink.send(AgentEvent::Status(format!(
                 "the plan is not valid ({}): asking once more",
                 planned.first_problems.join("; ")
@@ -86,7 +89,7 @@ impl IrisAgent {
             planned.input_tokens += second.input_tokens;
             planned.output_tokens += second.output_tokens;
             planned.plan = check_plan(&second.artifact, &ids).map_err(|problems| {
-                let said: Vec<String> = problems.iter().map(ToString::to_string).collect();
+                let said = bounded(&problems);
                 anyhow!(
                     "Iris' plan was not valid, and not when sent back either: {}",
                     said.join("; ")
@@ -215,9 +218,38 @@ impl IrisAgent {
 }
 
 /// The request again, with the plan and what is wrong with it.
+/// The first problems, and how many more there are.
+fn bounded(problems: &[PlanProblem]) -> Vec<String> {
+    let mut listed: Vec<String> = problems
+        .iter()
+        .take(MAX_PROBLEMS_SHOWN)
+        .map(ToString::to_string)
+        .collect();
+    if problems.len() > MAX_PROBLEMS_SHOWN {
+        listed.push(format!("and {} more", problems.len() - MAX_PROBLEMS_SHOWN));
+    }
+    listed
+}
+
+/// The plan and the problems are the model's own output: both are bounded, so a reply that
+/// repeats itself cannot grow the request past the model's context.
 fn sent_back(request: &str, plan: &SplitPlan, problems: &[PlanProblem]) -> String {
-    let listed: Vec<String> = problems.iter().map(|p| format!("- {p}")).collect();
-    let json = serde_json::to_string_pretty(plan).unwrap_or_default();
+    let mut listed: Vec<String> = problems
+        .iter()
+        .take(MAX_PROBLEMS_SHOWN)
+        .map(|p| format!("- {p}"))
+        .collect();
+    if problems.len() > MAX_PROBLEMS_SHOWN {
+        listed.push(format!(
+            "- and {} more",
+            problems.len() - MAX_PROBLEMS_SHOWN
+        ));
+    }
+    let mut json = serde_json::to_string(plan).unwrap_or_default();
+    if let Some((cut, _)) = json.char_indices().nth(MAX_PLAN_ECHO_CHARS) {
+        json.truncate(cut);
+        json.push_str(" … (cut: the plan was longer than a plan of this change can be)");
+    }
     format!(
         "{request}\n\n## Your plan\n{json}\n\n## What is wrong with it\n{}\n\nAnswer with the \
          whole plan again, fixed: every hunk in exactly one commit, only the hunks listed \
@@ -243,7 +275,10 @@ mod tests {
         };
         let problems = check_plan(&plan, &["h1".into()]).unwrap_err();
         let text = sent_back("REQUEST", &plan, &problems);
-        assert!(text.starts_with("REQUEST\n\n## Your plan\n{"), "{text}");
+        assert!(
+            text.starts_with("REQUEST\n\n## Your plan\n{\"groups\""),
+            "{text}"
+        );
         assert!(
             text.contains("## What is wrong with it\n- group 1 names h1 twice\n"),
             "{text}"
