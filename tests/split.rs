@@ -10,34 +10,6 @@ use crate::common::agent::{failure, openai_env, run, success};
 use crate::common::fake_provider::{FakeProvider, Step};
 use serde_json::{Value, json};
 
-const A_BASE: &str = "fn alpha() {\n    1\n}\n\nfn two() {}\nfn three() {}\nfn four() {}\nfn five() {}\n\
-                      fn six() {}\nfn seven() {}\nfn eight() {}\n\nfn omega() {\n    2\n}\n";
-const B_BASE: &str = "one\ntwo\nthree\nfour\nfive\nsix\nseven\neight\nnine\nten\neleven\ntwelve\n";
-
-/// Three concerns interleaved across two files, plus a new file: logging (h1 in a.rs, h3 in
-/// b.txt), a fix (h2 in a.rs), docs (h4 in b.txt, h5 the new guide).
-pub(crate) fn tangled() -> TestRepo {
-    let repo = TestRepo::new();
-    repo.write("a.rs", A_BASE);
-    repo.write("b.txt", B_BASE);
-    repo.write(".irisconfig", "critic_enabled = false\n");
-    repo.commit_all("base");
-    repo.write(
-        "a.rs",
-        A_BASE
-            .replace("    1\n", "    log(1)\n")
-            .replace("    2\n", "    3\n"),
-    );
-    repo.write(
-        "b.txt",
-        B_BASE
-            .replace("one\n", "one (logged)\n")
-            .replace("twelve\n", "twelve\ndocs\n"),
-    );
-    repo.write("docs/guide.md", "# Guide\n");
-    repo
-}
-
 fn group(message: &str, hunks: &[&str]) -> Value {
     json!({"message": message, "hunks": hunks, "reason": "They go together."})
 }
@@ -63,7 +35,7 @@ fn log(repo: &TestRepo) -> String {
 
 #[test]
 fn iris_plans_and_apply_makes_each_commit_as_planned() {
-    let repo = tangled();
+    let repo = TestRepo::tangled();
     let fake = FakeProvider::start(vec![Step::text(three_groups())]);
     let out = success(&run(
         &repo,
@@ -126,7 +98,7 @@ fn iris_plans_and_apply_makes_each_commit_as_planned() {
 
 #[test]
 fn json_prints_the_plan_and_commits_nothing() {
-    let repo = tangled();
+    let repo = TestRepo::tangled();
     let fake = FakeProvider::start(vec![Step::text(three_groups())]);
     let out = success(&run(&repo, &["split", "--json"], &openai_env(&fake)));
     let printed: Value = serde_json::from_str(&out).expect("JSON");
@@ -143,7 +115,7 @@ fn json_prints_the_plan_and_commits_nothing() {
 
 #[test]
 fn a_plan_that_repeats_a_hunk_is_sent_back_once() {
-    let repo = tangled();
+    let repo = TestRepo::tangled();
     let repeats = plan(vec![
         group("feat: log", &["h1", "h3"]),
         group("fix: omega", &["h2", "h3"]),
@@ -170,7 +142,7 @@ fn a_plan_that_repeats_a_hunk_is_sent_back_once() {
 
 #[test]
 fn a_plan_wrong_twice_fails_and_commits_nothing() {
-    let repo = tangled();
+    let repo = TestRepo::tangled();
     let empty = plan(vec![
         group("feat: log", &["h1"]),
         group("fix: nothing", &[]),
@@ -193,7 +165,7 @@ fn a_plan_wrong_twice_fails_and_commits_nothing() {
 
 #[test]
 fn hunks_the_plan_left_out_get_a_last_group_of_their_own() {
-    let repo = tangled();
+    let repo = TestRepo::tangled();
     let skips = plan(vec![
         group("feat: log", &["h1", "h3"]),
         group("fix: omega", &["h2"]),
@@ -213,7 +185,7 @@ fn hunks_the_plan_left_out_get_a_last_group_of_their_own() {
 
 #[test]
 fn a_failing_check_stops_at_the_second_group_and_undo_restores_everything() {
-    let repo = tangled();
+    let repo = TestRepo::tangled();
     repo.git(&["add", "b.txt"]);
     let index = repo.path().join(".git/index");
     let index_before = fs::read(&index).unwrap();
@@ -268,18 +240,11 @@ fn a_failing_check_stops_at_the_second_group_and_undo_restores_everything() {
 
 #[test]
 fn a_hook_that_refuses_stops_the_split_with_its_words() {
-    let repo = tangled();
-    let hook = repo.path().join(".git/hooks/commit-msg");
-    fs::write(
-        &hook,
-        "#!/bin/sh\nif grep -q '^fix' \"$1\"; then echo 'no fixes on Fridays' >&2; exit 1; fi\n",
-    )
-    .unwrap();
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::PermissionsExt;
-        fs::set_permissions(&hook, fs::Permissions::from_mode(0o755)).unwrap();
-    }
+    let repo = TestRepo::tangled();
+    repo.write_hook(
+        "commit-msg",
+        "if grep -q '^fix' \"$1\"; then echo 'no fixes on Fridays' >&2; exit 1; fi",
+    );
     let fake = FakeProvider::start(vec![Step::text(three_groups())]);
     let line = failure(
         &run(&repo, &["split", "--apply", "--yes"], &openai_env(&fake)),
@@ -294,7 +259,7 @@ fn a_hook_that_refuses_stops_the_split_with_its_words() {
 
 #[test]
 fn apply_without_a_terminal_needs_yes_and_an_empty_change_is_named() {
-    let repo = tangled();
+    let repo = TestRepo::tangled();
     let line = failure(&run(&repo, &["split", "--apply"], &[]), 2);
     assert!(line.contains("add --yes"), "{line}");
     let clean = TestRepo::new();
@@ -307,14 +272,8 @@ fn apply_without_a_terminal_needs_yes_and_an_empty_change_is_named() {
 #[test]
 fn ctrl_c_stops_before_the_next_group_and_says_how_to_undo() {
     use crate::common::Iris;
-    let repo = tangled();
-    let hook = repo.path().join(".git/hooks/pre-commit");
-    fs::write(&hook, "#!/bin/sh\nsleep 1\n").unwrap();
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::PermissionsExt;
-        fs::set_permissions(&hook, fs::Permissions::from_mode(0o755)).unwrap();
-    }
+    let repo = TestRepo::tangled();
+    repo.write_hook("pre-commit", "sleep 1");
     let plan = repo.home().join("plan.json");
     fs::write(&plan, three_groups()).unwrap();
     let plan = plan.to_string_lossy().into_owned();

@@ -1448,7 +1448,7 @@ async fn dollar_shows_the_request_iris_would_send_and_sends_nothing() {
 /// new commit whose message is edited in place, enter applies after asking, u undoes.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_split_view_plans_chats_moves_edits_applies_and_undoes() {
-    let repo = crate::split::tangled();
+    let repo = TestRepo::tangled();
     let before = repo.git(&["status", "--porcelain"]);
     let docs_first = json!({"groups": [
         {"message": "docs: add a guide", "hunks": ["h4", "h5"], "reason": "Docs."},

@@ -600,7 +600,7 @@ fn iris_gen_on_a_terminal_shows_the_title_forming_under_the_spinner() {
 /// commits, u undoes them, esc closes the view.
 #[test]
 fn x_splits_the_change_into_commits_and_u_undoes_them() {
-    let repo = crate::split::tangled();
+    let repo = TestRepo::tangled();
     let fake = FakeProvider::start(vec![Step::text(crate::split::three_groups())]);
     let mut studio = Studio::spawn(&repo, &fake);
     studio.wait_for_text("Files (3)");

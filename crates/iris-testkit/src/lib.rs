@@ -143,6 +143,38 @@ impl TestRepo {
         changed
     }
 
+    /// `.git/hooks/NAME` as an executable shell script running `body`.
+    pub fn write_hook(&self, name: &str, body: &str) {
+        use std::os::unix::fs::PermissionsExt;
+        let path = self.path().join(".git/hooks").join(name);
+        std::fs::write(&path, format!("#!/bin/sh\n{body}\n")).expect("write hook");
+        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).expect("chmod");
+    }
+
+    /// Three concerns interleaved in the working tree, for splitting: logging (a.rs's first
+    /// hunk h1, b.txt's first h3), a fix (a.rs's second, h2) and docs (b.txt's second h4, the
+    /// new untracked docs/guide.md h5). The repository's own config names its committer, so
+    /// `git commit` run without the test's environment works too.
+    pub fn tangled() -> TestRepo {
+        let repo = TestRepo::new();
+        repo.git(&["config", "user.name", "Test Author"]);
+        repo.git(&["config", "user.email", "author@example.com"]);
+        repo.write("a.rs", TANGLED_A);
+        repo.write("b.txt", TANGLED_B);
+        repo.write(".irisconfig", "critic_enabled = false\n");
+        repo.commit_all("base");
+        let a = TANGLED_A
+            .replace("    1\n", "    log(1)\n")
+            .replace("    2\n", "    3\n");
+        repo.write("a.rs", a);
+        let b = TANGLED_B
+            .replace("one\n", "one (logged)\n")
+            .replace("twelve\n", "twelve\ndocs\n");
+        repo.write("b.txt", b);
+        repo.write("docs/guide.md", "# Guide\n");
+        repo
+    }
+
     /// Commits as someone else.
     pub fn commit_as(&self, name: &str, email: &str, message: &str) -> String {
         self.git(&["add", "-A"]);
@@ -242,6 +274,13 @@ pub fn stdout(out: &Output) -> String {
 pub fn stderr(out: &Output) -> String {
     String::from_utf8_lossy(&out.stderr).into_owned()
 }
+
+/// The base of [`TestRepo::tangled`]'s two files.
+pub const TANGLED_A: &str = "fn alpha() {\n    1\n}\n\nfn two() {}\nfn three() {}\nfn four() {}\n\
+                             fn five() {}\nfn six() {}\nfn seven() {}\nfn eight() {}\n\nfn \
+                             omega() {\n    2\n}\n";
+pub const TANGLED_B: &str =
+    "one\ntwo\nthree\nfour\nfive\nsix\nseven\neight\nnine\nten\neleven\ntwelve\n";
 
 /// A directory of executable shell scripts (fake analyzers, editors, CLIs) to put on PATH.
 pub fn fake_bin(scripts: &[(&str, &str)]) -> tempfile::TempDir {

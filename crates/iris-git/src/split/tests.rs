@@ -8,36 +8,6 @@ use iris_testkit::TestRepo;
 use crate::GitRepo;
 use crate::split::{ApplyOptions, Progress};
 
-const A_BASE: &str = "fn alpha() {\n    1\n}\n\nfn two() {}\nfn three() {}\nfn four() {}\nfn five() {}\n\
-                      fn six() {}\nfn seven() {}\nfn eight() {}\n\nfn omega() {\n    2\n}\n";
-const B_BASE: &str = "one\ntwo\nthree\nfour\nfive\nsix\nseven\neight\nnine\nten\neleven\ntwelve\n";
-
-/// Three concerns: logging (a.rs top, b.txt top), a fix (a.rs bottom), docs (b.txt bottom
-/// and a new file).
-fn tangled() -> TestRepo {
-    let repo = TestRepo::new();
-    repo.git(&["config", "user.name", "Test"]);
-    repo.git(&["config", "user.email", "test@example.com"]);
-    repo.git(&["config", "commit.gpgsign", "false"]);
-    repo.write("a.rs", A_BASE);
-    repo.write("b.txt", B_BASE);
-    repo.commit_all("base");
-    repo.write(
-        "a.rs",
-        A_BASE
-            .replace("    1\n", "    log(1)\n")
-            .replace("    2\n", "    3\n"),
-    );
-    repo.write(
-        "b.txt",
-        B_BASE
-            .replace("one\n", "one (logged)\n")
-            .replace("twelve\n", "twelve\ndocs\n"),
-    );
-    repo.write("docs/guide.md", "# Guide\n");
-    repo
-}
-
 fn group(message: &str, hunks: &[&str]) -> PlanGroup {
     PlanGroup {
         message: message.into(),
@@ -68,7 +38,7 @@ fn three_groups(change: &super::SplitChange) -> SplitPlan {
 
 #[test]
 fn the_change_is_numbered_in_git_diff_order() {
-    let repo = tangled();
+    let repo = TestRepo::tangled();
     let git = GitRepo::discover(&repo.path()).unwrap();
     let change = git.split_change(false).unwrap();
     let places: Vec<String> = change
@@ -92,7 +62,7 @@ fn the_change_is_numbered_in_git_diff_order() {
 
 #[test]
 fn each_group_is_committed_with_exactly_its_hunks() {
-    let repo = tangled();
+    let repo = TestRepo::tangled();
     let before_a = fs::read(repo.path().join("a.rs")).unwrap();
     let git = GitRepo::discover(&repo.path()).unwrap();
     let change = git.split_change(false).unwrap();
@@ -139,7 +109,7 @@ fn each_group_is_committed_with_exactly_its_hunks() {
 
 #[test]
 fn only_the_staged_change_is_split_and_the_rest_stays() {
-    let repo = tangled();
+    let repo = TestRepo::tangled();
     repo.git(&["add", "a.rs"]);
     let git = GitRepo::discover(&repo.path()).unwrap();
     let change = git.split_change(true).unwrap();
@@ -158,7 +128,7 @@ fn only_the_staged_change_is_split_and_the_rest_stays() {
 
 #[test]
 fn a_failing_check_stops_at_its_group_with_the_rest_intact_and_undo_restores_all() {
-    let repo = tangled();
+    let repo = TestRepo::tangled();
     repo.git(&["add", "b.txt"]);
     let index = repo.path().join(".git/index");
     let index_before = fs::read(&index).unwrap();
@@ -227,10 +197,10 @@ fn a_failing_check_stops_at_its_group_with_the_rest_intact_and_undo_restores_all
 
 #[test]
 fn undo_after_a_whole_split_restores_files_byte_for_byte() {
-    let repo = tangled();
+    let repo = TestRepo::tangled();
     repo.write(
         "b.txt",
-        B_BASE
+        iris_testkit::TANGLED_B
             .replace("one\n", "one (logged)\r\n\u{1}\n")
             .replace("twelve\n", "twelve\ndocs\n"),
     );
@@ -264,7 +234,7 @@ fn undo_after_a_whole_split_restores_files_byte_for_byte() {
 
 #[test]
 fn undo_is_refused_when_commits_were_made_on_top() {
-    let repo = tangled();
+    let repo = TestRepo::tangled();
     let git = GitRepo::discover(&repo.path()).unwrap();
     let change = git.split_change(false).unwrap();
     git.apply_split(
@@ -286,18 +256,11 @@ fn undo_is_refused_when_commits_were_made_on_top() {
 
 #[test]
 fn a_refusing_hook_stops_the_split_and_loses_nothing() {
-    let repo = tangled();
-    let hook = repo.path().join(".git/hooks/commit-msg");
-    fs::write(
-        &hook,
-        "#!/bin/sh\ngrep -q '^fix' \"$1\" && { echo 'no fixes today' >&2; exit 1; }\nexit 0\n",
-    )
-    .unwrap();
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::PermissionsExt;
-        fs::set_permissions(&hook, fs::Permissions::from_mode(0o755)).unwrap();
-    }
+    let repo = TestRepo::tangled();
+    repo.write_hook(
+        "commit-msg",
+        "grep -q '^fix' \"$1\" && { echo 'no fixes today' >&2; exit 1; }\nexit 0",
+    );
     let git = GitRepo::discover(&repo.path()).unwrap();
     let change = git.split_change(false).unwrap();
     let stop = git
