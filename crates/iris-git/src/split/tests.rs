@@ -36,6 +36,13 @@ fn three_groups(change: &super::SplitChange) -> SplitPlan {
     )
 }
 
+/// The three groups applied whole.
+fn apply_three(git: &GitRepo, change: &super::SplitChange) {
+    let plan = three_groups(change);
+    git.apply_split(change, &plan, ApplyOptions::default(), |_| {})
+        .expect("applied");
+}
+
 #[test]
 fn the_change_is_numbered_in_git_diff_order() {
     let repo = TestRepo::tangled();
@@ -213,13 +220,7 @@ fn undo_after_a_whole_split_restores_files_byte_for_byte() {
         .collect();
     let git = GitRepo::discover(&repo.path()).unwrap();
     let change = git.split_change(false).unwrap();
-    git.apply_split(
-        &change,
-        &three_groups(&change),
-        ApplyOptions::default(),
-        |_| {},
-    )
-    .unwrap();
+    apply_three(&git, &change);
     // A hook or a tool changed a file since: undo writes it back.
     repo.write("a.rs", "changed after\n");
     git.undo_split().unwrap();
@@ -237,13 +238,7 @@ fn undo_is_refused_when_commits_were_made_on_top() {
     let repo = TestRepo::tangled();
     let git = GitRepo::discover(&repo.path()).unwrap();
     let change = git.split_change(false).unwrap();
-    git.apply_split(
-        &change,
-        &three_groups(&change),
-        ApplyOptions::default(),
-        |_| {},
-    )
-    .unwrap();
+    apply_three(&git, &change);
     repo.write("later.txt", "later\n");
     repo.commit_all("later work");
     let err = git.undo_split().unwrap_err().to_string();
