@@ -55,7 +55,33 @@ fn iris_plans_and_apply_makes_each_commit_as_planned() {
         log(&repo),
         "docs: add a guide\nfix: omega returns 3\nfeat: log the values\nbase\n"
     );
-    // Each commit holds exactly its hunks.
+    // Each commit's tree is exactly as planned, file by file.
+    use iris_testkit::{TANGLED_A, TANGLED_B};
+    let logged_a = TANGLED_A.replace("    1\n", "    log(1)\n");
+    let logged_b = TANGLED_B.replace("one\n", "one (logged)\n");
+    let tree = |rev: &str| -> Vec<String> {
+        ["a.rs", "b.txt", "docs/guide.md"]
+            .iter()
+            .map(|path| {
+                let out = repo.git_output(&["show", &format!("{rev}:{path}")]);
+                String::from_utf8_lossy(&out.stdout).into_owned()
+            })
+            .collect()
+    };
+    assert_eq!(
+        tree("HEAD~2"),
+        vec![logged_a.clone(), logged_b.clone(), String::new()]
+    );
+    let fixed_a = logged_a.replace("    2\n", "    3\n");
+    assert_eq!(
+        tree("HEAD~1"),
+        vec![fixed_a.clone(), logged_b.clone(), String::new()]
+    );
+    let documented_b = logged_b.replace("twelve\n", "twelve\ndocs\n");
+    assert_eq!(
+        tree("HEAD"),
+        vec![fixed_a, documented_b, "# Guide\n".to_string()]
+    );
     let first = repo.git(&["show", "--format=", "HEAD~2"]);
     assert!(
         first.contains("+    log(1)") && first.contains("+one (logged)"),

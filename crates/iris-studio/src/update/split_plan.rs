@@ -125,7 +125,9 @@ fn planning_key(state: &mut State, key: KeyEvent) -> Vec<Effect> {
         .map_or(0, |g| g.hunks.len());
     match key.code {
         KeyCode::Up | KeyCode::Char('k') => select(view, view.selected.saturating_sub(1)),
-        KeyCode::Down | KeyCode::Char('j') => select(view, (view.selected + 1).min(groups - 1)),
+        KeyCode::Down | KeyCode::Char('j') => {
+            select(view, (view.selected + 1).min(groups.saturating_sub(1)))
+        }
         KeyCode::Char('n') | KeyCode::PageDown => {
             view.top = (view.top + 1).min(hunks.saturating_sub(1))
         }
@@ -133,7 +135,10 @@ fn planning_key(state: &mut State, key: KeyEvent) -> Vec<Effect> {
         KeyCode::Char('m') => view.pending = Some(Pending::Move),
         KeyCode::Char('M') => view.pending = Some(Pending::Merge),
         KeyCode::Char('e') => {
-            let message = view.plan.groups[view.selected].message.clone();
+            let Some(group) = view.plan.groups.get(view.selected) else {
+                return Vec::new();
+            };
+            let message = group.message.clone();
             let mut input = text_input(message.lines().map(str::to_string).collect());
             input.move_cursor(tui_textarea::CursorMove::Bottom);
             input.move_cursor(tui_textarea::CursorMove::End);
@@ -142,7 +147,9 @@ fn planning_key(state: &mut State, key: KeyEvent) -> Vec<Effect> {
         }
         KeyCode::Char('E') => {
             let group = view.selected;
-            let text = view.plan.groups[group].message.clone();
+            let Some(text) = view.plan.groups.get(group).map(|g| g.message.clone()) else {
+                return Vec::new();
+            };
             return vec![Effect::EditExternally(EditTarget::SplitMessage {
                 group,
                 text,
