@@ -156,7 +156,7 @@ fn a_plan_that_repeats_a_hunk_is_sent_back_once() {
     );
     let err = crate::common::stderr(&out);
     assert!(
-        err.contains("Iris' first plan was sent back (h3 is in group 1 and in group 2"),
+        err.contains("Iris' first plan was sent back: h3 is in group 1 and in group 2"),
         "{err}"
     );
     let requests = fake.requests();
@@ -331,5 +331,70 @@ fn ctrl_c_stops_before_the_next_group_and_says_how_to_undo() {
     assert_eq!(
         repo.git(&["status", "--porcelain"]),
         " M a.rs\n M b.txt\n?? docs/\n"
+    );
+}
+
+/// The project's rules: conventional types, headers of at most 50 characters.
+const COMMITLINT_JS: &str = "module.exports = {\n  extends: ['@commitlint/config-conventional'],\n  \
+                             rules: { 'type-enum': [2, 'always', ['feat', 'fix', 'docs']] },\n};\n";
+
+fn with_rules() -> TestRepo {
+    let repo = TestRepo::tangled();
+    repo.write("commitlint.config.js", COMMITLINT_JS);
+    repo.git(&["add", "commitlint.config.js"]);
+    repo.git(&["commit", "-q", "-m", "chore: rules"]);
+    repo
+}
+
+#[test]
+fn messages_that_break_the_projects_rules_are_sent_back_once() {
+    let repo = with_rules();
+    let untyped = plan(vec![
+        group("Log the values", &["h1", "h3"]),
+        group("fix: omega returns 3", &["h2"]),
+        group("docs: add a guide", &["h4", "h5"]),
+    ]);
+    let fake = FakeProvider::start(vec![Step::text(untyped), Step::text(three_groups())]);
+    let out = run(&repo, &["split", "--json"], &openai_env(&fake));
+    let printed: Value = serde_json::from_str(&success(&out)).expect("JSON");
+    assert_eq!(
+        printed["groups"][0]["message"],
+        "feat: log the values\n\nSo a run can be followed."
+    );
+    let requests = fake.requests();
+    assert_eq!(requests.len(), 2);
+    assert!(
+        requests[0]
+            .user_texts()
+            .join("\n")
+            .contains("## This project's commit rules (commitlint.config.js)")
+    );
+    let again = requests[1].user_texts().join("\n");
+    assert!(
+        again.contains("- commit 1's message breaks type-empty"),
+        "{again}"
+    );
+    assert!(!again.contains("commit 2's message"), "{again}");
+}
+
+#[test]
+fn a_plan_whose_messages_still_break_the_rules_stands_with_a_warning() {
+    let repo = with_rules();
+    let untyped = plan(vec![
+        group("Log the values", &["h1", "h3"]),
+        group("fix: omega returns 3", &["h2", "h4", "h5"]),
+    ]);
+    let fake = FakeProvider::start(vec![Step::text(untyped.clone()), Step::text(untyped)]);
+    let out = run(&repo, &["split"], &openai_env(&fake));
+    let printed = success(&out);
+    assert!(
+        printed.contains("── Commit 1 of 2 ──\n  Log the values"),
+        "{printed}"
+    );
+    let err = crate::common::stderr(&out);
+    assert!(
+        err.contains("commit 1's message breaks type-empty")
+            && err.contains("edit the messages before applying"),
+        "{err}"
     );
 }

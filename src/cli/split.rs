@@ -152,7 +152,7 @@ async fn ask_iris(args: &SplitArgs, repo: &GitRepo, change: &SplitChange) -> Res
     let planned = super::dry_run::finish(dry_run.as_ref(), result, &config, args.output.json)?;
     if !planned.first_problems.is_empty() {
         eprintln!(
-            "Iris' first plan was sent back ({}); the second one holds.",
+            "Iris' first plan was sent back: {}",
             planned.first_problems.join("; ")
         );
     }

@@ -17,6 +17,7 @@ use crate::tools::registry::tool;
 use crate::tools::{IrisTool, ToolContext, ToolFailure};
 use iris_core::artifact::OutputType;
 use iris_core::change::FileDiff;
+use iris_core::commit_rules::CommitRules;
 use iris_core::protocol::{AgentEvent, Risk};
 use iris_core::split::{PlanProblem, SplitPlan, Unit, check_plan, unit_ids, units_for_model};
 use iris_git::DiffTarget;
@@ -53,7 +54,10 @@ impl IrisAgent {
             if units.is_empty() {
                 return Err(anyhow!("there is no change to split"));
             }
-            let request = self.split_request(units, files, staged, sink).await;
+            let rules = self.commit_rules(sink).await;
+            let request = self
+                .split_request(units, files, staged, rules.as_ref())
+                .await;
             let ids = unit_ids(units);
             sink.send(AgentEvent::Status(format!(
                 "planning commits for {} hunks",
@@ -69,17 +73,21 @@ impl IrisAgent {
                 input_tokens: first.input_tokens,
                 output_tokens: first.output_tokens,
             };
-            let problems = match check_plan(&first.artifact, &ids) {
-                Ok(plan) => {
-                    planned.plan = plan;
-                    return Ok(planned);
-                }
-                Err(problems) => problems,
+            // A plan that holds but whose messages break the project's rules is sent back
+            // too; it stands if the second one is no better.
+            let checked = check_plan(&first.artifact, &ids);
+            let problems = match &checked {
+                Ok(plan) => broken_rules(rules.as_ref(), plan),
+                Err(problems) => bounded(problems),
             };
-            planned.first_problems = bounded(&problems);
+            if problems.is_empty() {
+                planned.plan = checked.unwrap_or_default();
+                return Ok(planned);
+            }
+            planned.first_problems = problems.clone();
             sink.send(AgentEvent::Status(format!(
                 "the plan is not valid ({}): asking once more",
-                planned.first_problems.join("; ")
+                problems.join("; ")
             )));
             let again = sent_back(&request, &first.artifact, &problems);
             let second = self
@@ -88,13 +96,23 @@ impl IrisAgent {
             planned.requests += second.requests;
             planned.input_tokens += second.input_tokens;
             planned.output_tokens += second.output_tokens;
-            planned.plan = check_plan(&second.artifact, &ids).map_err(|problems| {
-                let said = bounded(&problems);
-                anyhow!(
-                    "Iris' plan was not valid, and not when sent back either: {}",
-                    said.join("; ")
-                )
-            })?;
+            planned.plan = match (check_plan(&second.artifact, &ids), checked) {
+                (Ok(plan), _) => plan,
+                (Err(_), Ok(first)) => first,
+                (Err(problems), Err(_)) => {
+                    return Err(anyhow!(
+                        "Iris' plan was not valid, and not when sent back either: {}",
+                        bounded(&problems).join("; ")
+                    ));
+                }
+            };
+            let still = broken_rules(rules.as_ref(), &planned.plan);
+            if !still.is_empty() {
+                sink.send(AgentEvent::Warning(format!(
+                    "{}; edit the messages before applying",
+                    still.join("; ")
+                )));
+            }
             Ok(planned)
         };
         self.bounded(sink, work, |p| {
@@ -109,7 +127,7 @@ impl IrisAgent {
         units: &[Unit],
         files: &[FileDiff],
         staged: bool,
-        sink: &EventSink,
+        rules: Option<&CommitRules>,
     ) -> String {
         let mut parts = vec![format!(
             "Split this change into atomic commits. It has {} hunks in {} files.\n\n## The \
@@ -118,12 +136,7 @@ impl IrisAgent {
             files.len(),
             units_for_model(units, files).trim_end()
         )];
-        if let Some(section) = self
-            .commit_rules(sink)
-            .await
-            .as_ref()
-            .and_then(rules_section)
-        {
+        if let Some(section) = rules.and_then(rules_section) {
             parts.push(section);
         }
         let target = if staged {
@@ -218,6 +231,27 @@ impl IrisAgent {
 }
 
 /// The request again, with the plan and what is wrong with it.
+/// The error-level rules each commit's message breaks (the group of left-out hunks, named by
+/// Iris rather than the model, is not held to them).
+fn broken_rules(rules: Option<&CommitRules>, plan: &SplitPlan) -> Vec<String> {
+    let Some(rules) = rules else {
+        return Vec::new();
+    };
+    let mut broken = Vec::new();
+    for (i, group) in plan.groups.iter().enumerate().filter(|(_, g)| !g.left_out) {
+        for violation in rules.check(&group.message).iter().filter(|v| v.error) {
+            broken.push(format!(
+                "commit {}'s message breaks {}: {}",
+                i + 1,
+                violation.rule,
+                violation.message
+            ));
+        }
+    }
+    broken.truncate(MAX_PROBLEMS_SHOWN);
+    broken
+}
+
 /// The first problems, and how many more there are.
 fn bounded(problems: &[PlanProblem]) -> Vec<String> {
     let mut listed: Vec<String> = problems
@@ -231,20 +265,10 @@ fn bounded(problems: &[PlanProblem]) -> Vec<String> {
     listed
 }
 
-/// The plan and the problems are the model's own output: both are bounded, so a reply that
-/// repeats itself cannot grow the request past the model's context.
-fn sent_back(request: &str, plan: &SplitPlan, problems: &[PlanProblem]) -> String {
-    let mut listed: Vec<String> = problems
-        .iter()
-        .take(MAX_PROBLEMS_SHOWN)
-        .map(|p| format!("- {p}"))
-        .collect();
-    if problems.len() > MAX_PROBLEMS_SHOWN {
-        listed.push(format!(
-            "- and {} more",
-            problems.len() - MAX_PROBLEMS_SHOWN
-        ));
-    }
+/// The plan and its problems (already [`bounded`]) are the model's own output: the plan is
+/// cut too, so a reply that repeats itself cannot grow the request past the model's context.
+fn sent_back(request: &str, plan: &SplitPlan, problems: &[String]) -> String {
+    let listed: Vec<String> = problems.iter().map(|p| format!("- {p}")).collect();
     let mut json = serde_json::to_string(plan).unwrap_or_default();
     if let Some((cut, _)) = json.char_indices().nth(MAX_PLAN_ECHO_CHARS) {
         json.truncate(cut);
@@ -274,7 +298,7 @@ mod tests {
             }],
         };
         let problems = check_plan(&plan, &["h1".into()]).unwrap_err();
-        let text = sent_back("REQUEST", &plan, &problems);
+        let text = sent_back("REQUEST", &plan, &bounded(&problems));
         assert!(
             text.starts_with("REQUEST\n\n## Your plan\n{\"groups\""),
             "{text}"
