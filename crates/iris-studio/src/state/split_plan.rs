@@ -3,8 +3,8 @@
 
 use tui_textarea::TextArea;
 
-use iris_core::change::FileDiff;
-use iris_core::split::{SplitPlan, Unit};
+use iris_core::change::{FileDiff, Hunk};
+use iris_core::split::{SplitPlan, Unit, UnitKind};
 
 use super::ChatMessage;
 
@@ -52,6 +52,8 @@ pub struct SplitView {
     pub selected: usize,
     /// The selected group's hunk at the top of the diff (an index into its hunks).
     pub top: usize,
+    /// Lines of the diff scrolled past, from that hunk on.
+    pub scroll: usize,
     pub pending: Option<Pending>,
     /// The selected group's message being edited in place.
     pub editing: Option<TextArea<'static>>,
@@ -72,6 +74,7 @@ impl SplitView {
             plan: planned.plan,
             selected: 0,
             top: 0,
+            scroll: 0,
             pending: None,
             editing: None,
             chat: Vec::new(),
@@ -91,6 +94,31 @@ impl SplitView {
             .iter()
             .filter_map(|id| self.units.iter().find(|u| &u.id == id))
             .collect()
+    }
+
+    /// The hunks a unit shows: its own, or its whole file's.
+    pub fn hunks_of<'a>(&'a self, unit: &'a Unit) -> Vec<&'a Hunk> {
+        match &unit.kind {
+            UnitKind::Hunk { hunk, .. } => vec![hunk],
+            UnitKind::Whole { .. } => self
+                .files
+                .get(unit.file)
+                .map_or(Vec::new(), |f| f.hunks.iter().collect()),
+        }
+    }
+
+    /// Lines the diff shows from the top hunk on: each unit's place, its hunks' headers and
+    /// lines, and a blank line after it.
+    pub fn diff_lines(&self) -> usize {
+        let units = self.selected_units();
+        units
+            .iter()
+            .skip(self.top)
+            .map(|u| {
+                let hunks = self.hunks_of(u);
+                2 + hunks.iter().map(|h| 1 + h.lines.len()).sum::<usize>()
+            })
+            .sum()
     }
 
     /// The id of the hunk at the top of the diff.

@@ -11,7 +11,6 @@ use super::{centered, draw_list, pane_block, text_box};
 use crate::state::{Pending, Speaker, SplitPhase, SplitView};
 use crate::theme::{Theme, Token};
 use iris_core::change::{Hunk, LineKind};
-use iris_core::split::{Unit, UnitKind};
 
 /// Rows of the message box and of the chat.
 const MESSAGE_ROWS: u16 = 8;
@@ -101,11 +100,12 @@ fn draw_hunks(frame: &mut Frame, area: Rect, view: &SplitView, theme: &Theme) {
             format!("{} {}", unit.id, unit.place()),
             theme.style(Token::Title),
         ));
-        for hunk in unit_hunks(unit, view) {
+        for hunk in view.hunks_of(unit) {
             hunk_lines(&mut lines, hunk, theme);
         }
         lines.push(Line::default());
     }
+    let lines: Vec<Line> = lines.into_iter().skip(view.scroll).collect();
     let title = match units.get(top) {
         Some(unit) => format!(
             " Commit {} · {} ({} of {}) ",
@@ -118,17 +118,6 @@ fn draw_hunks(frame: &mut Frame, area: Rect, view: &SplitView, theme: &Theme) {
     };
     let text = Paragraph::new(lines).block(pane_block(title, false, theme));
     frame.render_widget(text, area);
-}
-
-/// The hunks a unit shows: its own, or its whole file's.
-fn unit_hunks<'a>(unit: &'a Unit, view: &'a SplitView) -> Vec<&'a Hunk> {
-    match &unit.kind {
-        UnitKind::Hunk { hunk, .. } => vec![hunk],
-        UnitKind::Whole { .. } => view
-            .files
-            .get(unit.file)
-            .map_or(Vec::new(), |f| f.hunks.iter().collect()),
-    }
 }
 
 fn hunk_lines(lines: &mut Vec<Line<'static>>, hunk: &Hunk, theme: &Theme) {

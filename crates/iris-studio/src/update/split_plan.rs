@@ -13,8 +13,11 @@ use super::{notice, task};
 use iris_core::split::SplitPlan;
 
 /// What the keys do, for the status line when the view opens.
-pub const KEYS: &str = "↑↓ group · n/p hunk · m+N move the top hunk (m n: a new group) · M+N \
-                        merge into N · e edit · E $EDITOR · / chat · enter apply · esc close";
+pub const KEYS: &str = "↑↓ group · n/p hunk · J/K scroll · m+N move the top hunk (m n: a new \
+                        group) · M+N merge into N · e edit · E $EDITOR · / chat · enter apply · \
+                        esc close";
+/// Lines a scroll of the split view's diff moves.
+const SCROLL: usize = 10;
 
 /// `x`: Iris plans the split of the change.
 pub(super) fn ask(state: &mut State) -> Vec<Effect> {
@@ -128,10 +131,19 @@ fn planning_key(state: &mut State, key: KeyEvent) -> Vec<Effect> {
         KeyCode::Down | KeyCode::Char('j') => {
             select(view, (view.selected + 1).min(groups.saturating_sub(1)))
         }
-        KeyCode::Char('n') | KeyCode::PageDown => {
-            view.top = (view.top + 1).min(hunks.saturating_sub(1))
+        KeyCode::Char('n') => {
+            view.top = (view.top + 1).min(hunks.saturating_sub(1));
+            view.scroll = 0;
         }
-        KeyCode::Char('p') | KeyCode::PageUp => view.top = view.top.saturating_sub(1),
+        KeyCode::Char('p') => {
+            view.top = view.top.saturating_sub(1);
+            view.scroll = 0;
+        }
+        // A long hunk is read line by line (drawing stops at its end).
+        KeyCode::PageDown | KeyCode::Char('J') => {
+            view.scroll = (view.scroll + SCROLL).min(view.diff_lines().saturating_sub(1))
+        }
+        KeyCode::PageUp | KeyCode::Char('K') => view.scroll = view.scroll.saturating_sub(SCROLL),
         KeyCode::Char('m') => view.pending = Some(Pending::Move),
         KeyCode::Char('M') => view.pending = Some(Pending::Merge),
         KeyCode::Char('e') => {
@@ -180,6 +192,7 @@ fn planning_key(state: &mut State, key: KeyEvent) -> Vec<Effect> {
 fn select(view: &mut SplitView, group: usize) {
     view.selected = group;
     view.top = 0;
+    view.scroll = 0;
 }
 
 /// The number after `m` or `M`.
@@ -217,6 +230,7 @@ fn pending_key(state: &mut State, pending: Pending, key: KeyEvent) -> Vec<Effect
                         .iter()
                         .position(|h| h == &id)
                         .unwrap_or(0);
+                    view.scroll = 0;
                     format!("{id} is in commit {} now", now + 1)
                 }
                 None => return Vec::new(),

@@ -344,3 +344,22 @@ fn ctrl_c_leaves_the_view_for_the_quit_question() {
     );
     assert!(state.split.is_none());
 }
+
+#[test]
+fn j_and_k_scroll_a_long_diff_within_its_lines_and_n_starts_the_next_hunk_at_its_top() {
+    let mut state = open_view();
+    key(&mut state, KeyCode::Down);
+    let view = state.split.as_ref().unwrap();
+    // h2: its place, header, 4 lines, a blank; the new file h3: its place, header, 1 line, a blank.
+    assert_eq!(view.diff_lines(), 11);
+    key(&mut state, KeyCode::Char('J'));
+    key(&mut state, KeyCode::Char('J'));
+    assert_eq!(state.split.as_ref().unwrap().scroll, 10, "never past the last line");
+    key(&mut state, KeyCode::Char('K'));
+    assert_eq!(state.split.as_ref().unwrap().scroll, 0);
+    key(&mut state, KeyCode::PageDown);
+    key(&mut state, KeyCode::Char('n'));
+    let view = state.split.as_ref().unwrap();
+    assert_eq!((view.top, view.scroll), (1, 0));
+    assert_eq!(view.top_unit().as_deref(), Some("h3"));
+}
