@@ -285,7 +285,7 @@ fn sent_back(request: &str, plan: &SplitPlan, problems: &[String]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use iris_core::split::PlanGroup;
+    use iris_core::split::{LEFT_OUT_MESSAGE as LEFT_OUT, PlanGroup};
 
     #[test]
     fn a_plan_sent_back_carries_what_is_wrong() {
@@ -307,5 +307,62 @@ mod tests {
             text.contains("## What is wrong with it\n- group 1 names h1 twice\n"),
             "{text}"
         );
+    }
+
+    #[test]
+    fn a_runaway_plan_is_cut_before_it_goes_back() {
+        let group = |i: usize| PlanGroup {
+            message: format!("fix: part {i}"),
+            hunks: vec![format!("h{}", i + 2)],
+            reason: String::new(),
+            left_out: false,
+        };
+        let plan = SplitPlan {
+            groups: (0..5000).map(group).collect(),
+        };
+        let problems = check_plan(&plan, &["h1".into()]).unwrap_err();
+        assert_eq!(problems.len(), 5000);
+        let text = sent_back("REQUEST", &plan, &bounded(&problems));
+        assert!(text.len() < MAX_PLAN_ECHO_CHARS + 2000, "{}", text.len());
+        assert!(text.contains("… (cut: the plan was longer"), "{text}");
+        assert!(text.contains("- and 4988 more"), "{text}");
+    }
+
+    #[test]
+    fn messages_are_held_to_the_rules_but_the_left_out_group_is_not() {
+        let rules = iris_core::commit_rules::parse(
+            "commitlint.config.js",
+            "module.exports = { rules: { 'type-empty': [2, 'never'] } };",
+        );
+        let Ok(rules) = rules else {
+            panic!("rules: {rules:?}");
+        };
+        let plan = SplitPlan {
+            groups: vec![
+                PlanGroup {
+                    message: "fix: a".into(),
+                    hunks: vec!["h1".into()],
+                    ..PlanGroup::default()
+                },
+                PlanGroup {
+                    message: "Untyped".into(),
+                    hunks: vec!["h2".into()],
+                    ..PlanGroup::default()
+                },
+                PlanGroup {
+                    message: LEFT_OUT.into(),
+                    hunks: vec!["h3".into()],
+                    left_out: true,
+                    ..PlanGroup::default()
+                },
+            ],
+        };
+        let broken = broken_rules(Some(&rules), &plan);
+        assert_eq!(broken.len(), 1, "{broken:?}");
+        assert!(
+            broken[0].starts_with("commit 2's message breaks type-empty"),
+            "{broken:?}"
+        );
+        assert!(broken_rules(None, &plan).is_empty());
     }
 }

@@ -15,6 +15,8 @@ use super::units::number_of;
 pub const LEFT_OUT_MESSAGE: &str = "Changes the split plan left out";
 /// Characters of a group's message kept at most.
 const MAX_MESSAGE_CHARS: usize = 4000;
+/// Unknown ids a problem names before "and N more".
+const SHOWN_IDS: usize = 3;
 /// Characters of a group's reason kept at most.
 const MAX_REASON_CHARS: usize = 600;
 
@@ -58,9 +60,10 @@ pub enum PlanProblem {
     Empty {
         group: usize,
     },
+    /// Ids that are not units of the change, as the group names them (each once).
     Unknown {
         group: usize,
-        id: String,
+        ids: Vec<String>,
     },
     Twice {
         id: String,
@@ -75,12 +78,29 @@ impl fmt::Display for PlanProblem {
             PlanProblem::NoGroups => write!(f, "the plan has no group"),
             PlanProblem::NoMessage { group } => write!(f, "group {group} has no message"),
             PlanProblem::Empty { group } => write!(f, "group {group} names no hunk"),
-            PlanProblem::Unknown { group, id } => {
-                write!(
+            PlanProblem::Unknown { group, ids } => match ids.as_slice() {
+                [id] => write!(
                     f,
                     "group {group} names {id:?}, which is not a hunk of this change"
-                )
-            }
+                ),
+                _ => {
+                    let shown: Vec<String> = ids
+                        .iter()
+                        .take(SHOWN_IDS)
+                        .map(|id| format!("{id:?}"))
+                        .collect();
+                    let more = match ids.len().saturating_sub(SHOWN_IDS) {
+                        0 => String::new(),
+                        n => format!(" and {n} more"),
+                    };
+                    write!(
+                        f,
+                        "group {group} names {} ids that are not hunks of this change: {}{more}",
+                        ids.len(),
+                        shown.join(", ")
+                    )
+                }
+            },
             PlanProblem::Twice { id, first, second } if first == second => {
                 write!(f, "group {first} names {id} twice")
             }
@@ -121,24 +141,35 @@ pub fn check_plan(plan: &SplitPlan, ids: &[String]) -> Result<SplitPlan, Vec<Pla
             problems.push(PlanProblem::Empty { group: number });
         }
         let mut taken = Vec::new();
+        let mut unknown: Vec<String> = Vec::new();
         for id in &group.hunks {
             let Some(n) = number_of(id).filter(|n| known.contains_key(n)) else {
-                problems.push(PlanProblem::Unknown {
-                    group: number,
-                    id: id.trim().to_string(),
-                });
+                let id = id.trim().to_string();
+                if !unknown.contains(&id) {
+                    unknown.push(id);
+                }
                 continue;
             };
             if let Some(&first) = placed.get(&n) {
-                problems.push(PlanProblem::Twice {
+                let twice = PlanProblem::Twice {
                     id: known[&n].clone(),
                     first,
                     second: number,
-                });
+                };
+                // A model that repeats itself names the same hunk many times: said once.
+                if !problems.contains(&twice) {
+                    problems.push(twice);
+                }
                 continue;
             }
             placed.insert(n, number);
             taken.push(n);
+        }
+        if !unknown.is_empty() {
+            problems.push(PlanProblem::Unknown {
+                group: number,
+                ids: unknown,
+            });
         }
         taken.sort_unstable();
         groups.push(PlanGroup {
@@ -330,6 +361,27 @@ mod tests {
         assert_eq!(
             check_plan(&SplitPlan::default(), &ids(1)).unwrap_err(),
             vec![PlanProblem::NoGroups]
+        );
+    }
+
+    #[test]
+    fn a_plan_that_repeats_itself_is_told_so_once() {
+        let mut hunks = vec!["h1"; 50];
+        hunks.extend(["10-21", "22-25", "x", "10-21", "y"]);
+        let plan = SplitPlan {
+            groups: vec![group("fix: a", &hunks)],
+        };
+        let problems: Vec<String> = check_plan(&plan, &ids(2))
+            .unwrap_err()
+            .iter()
+            .map(|p| p.to_string())
+            .collect();
+        assert_eq!(
+            problems,
+            vec![
+                "group 1 names h1 twice",
+                "group 1 names 4 ids that are not hunks of this change: \"10-21\", \"22-25\", \"x\" and 1 more",
+            ]
         );
     }
 

@@ -354,7 +354,11 @@ fn j_and_k_scroll_a_long_diff_within_its_lines_and_n_starts_the_next_hunk_at_its
     assert_eq!(view.diff_lines(), 11);
     key(&mut state, KeyCode::Char('J'));
     key(&mut state, KeyCode::Char('J'));
-    assert_eq!(state.split.as_ref().unwrap().scroll, 10, "never past the last line");
+    assert_eq!(
+        state.split.as_ref().unwrap().scroll,
+        10,
+        "never past the last line"
+    );
     key(&mut state, KeyCode::Char('K'));
     assert_eq!(state.split.as_ref().unwrap().scroll, 0);
     key(&mut state, KeyCode::PageDown);
