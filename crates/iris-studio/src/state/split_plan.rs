@@ -64,7 +64,12 @@ pub struct SplitView {
     /// The task of the chat reply under way.
     pub chat_task: Option<u64>,
     pub phase: SplitPhase,
+    /// Earlier plans, oldest first: `z` steps back through every change, Iris' too.
+    pub earlier: Vec<SplitPlan>,
 }
+
+/// Earlier plans kept at most.
+const EARLIER_KEPT: usize = 50;
 
 impl SplitView {
     pub fn new(planned: PlannedChange) -> Self {
@@ -81,6 +86,7 @@ impl SplitView {
             chat_input: None,
             chat_task: None,
             phase: SplitPhase::Planning,
+            earlier: Vec::new(),
         }
     }
 
@@ -94,6 +100,31 @@ impl SplitView {
             .iter()
             .filter_map(|id| self.units.iter().find(|u| &u.id == id))
             .collect()
+    }
+
+    /// Changes the plan through `edit`, keeping the plan before when it changed.
+    pub fn change<R>(&mut self, edit: impl FnOnce(&mut SplitPlan) -> R) -> R {
+        let before = self.plan.clone();
+        let result = edit(&mut self.plan);
+        if self.plan != before {
+            self.earlier.push(before);
+            if self.earlier.len() > EARLIER_KEPT {
+                self.earlier.remove(0);
+            }
+        }
+        result
+    }
+
+    /// Back to the plan before the last change; false when there is none.
+    pub fn step_back(&mut self) -> bool {
+        let Some(plan) = self.earlier.pop() else {
+            return false;
+        };
+        self.plan = plan;
+        self.selected = self.selected.min(self.plan.groups.len().saturating_sub(1));
+        self.top = 0;
+        self.scroll = 0;
+        true
     }
 
     /// The hunks a unit shows: its own, or its whole file's.

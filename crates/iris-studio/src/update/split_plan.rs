@@ -14,8 +14,8 @@ use iris_core::split::SplitPlan;
 
 /// What the keys do, for the status line when the view opens.
 pub const KEYS: &str = "↑↓ group · n/p hunk · J/K scroll · m+N move the top hunk (m n: a new \
-                        group) · M+N merge into N · e edit · E $EDITOR · / chat · enter apply · \
-                        esc close";
+                        group) · M+N merge into N · e edit · E $EDITOR · / chat · z undo a change · \
+                        enter apply · esc close";
 /// Lines a scroll of the split view's diff moves.
 const SCROLL: usize = 10;
 
@@ -145,6 +145,14 @@ fn planning_key(state: &mut State, key: KeyEvent) -> Vec<Effect> {
         }
         KeyCode::PageUp | KeyCode::Char('K') => view.scroll = view.scroll.saturating_sub(SCROLL),
         KeyCode::Char('m') => view.pending = Some(Pending::Move),
+        KeyCode::Char('z') => {
+            let said = if view.step_back() {
+                "back to the plan before the last change"
+            } else {
+                "this is the plan Iris made first"
+            };
+            notice(state, Level::Info, said);
+        }
         KeyCode::Char('M') => view.pending = Some(Pending::Merge),
         KeyCode::Char('e') => {
             let Some(group) = view.plan.groups.get(view.selected) else {
@@ -222,7 +230,7 @@ fn pending_key(state: &mut State, pending: Pending, key: KeyEvent) -> Vec<Effect
             let Some(id) = view.top_unit() else {
                 return Vec::new();
             };
-            match view.plan.move_unit(&id, target) {
+            match view.change(|plan| plan.move_unit(&id, target)) {
                 Some(now) => {
                     select(view, now);
                     view.top = view.plan.groups[now]
@@ -236,13 +244,16 @@ fn pending_key(state: &mut State, pending: Pending, key: KeyEvent) -> Vec<Effect
                 None => return Vec::new(),
             }
         }
-        Pending::Merge => match view.plan.merge(target, view.selected) {
-            Some(now) => {
-                select(view, now);
-                format!("merged into commit {}", now + 1)
+        Pending::Merge => {
+            let from = view.selected;
+            match view.change(|plan| plan.merge(target, from)) {
+                Some(now) => {
+                    select(view, now);
+                    format!("merged into commit {}", now + 1)
+                }
+                None => "a group merges into another one".to_string(),
             }
-            None => "a group merges into another one".to_string(),
-        },
+        }
     };
     notice(state, Level::Info, said);
     Vec::new()
@@ -275,7 +286,7 @@ fn set_message(state: &mut State, group: usize, text: &str) {
     let Some(view) = state.split.as_mut() else {
         return;
     };
-    match view.plan.set_message(group, text) {
+    match view.change(|plan| plan.set_message(group, text)) {
         Ok(()) => notice(
             state,
             Level::Success,
@@ -371,7 +382,7 @@ pub(super) fn updated(state: &mut State, task: u64, plan: SplitPlan) -> Vec<Effe
         return Vec::new();
     };
     let count = plan.groups.len();
-    view.plan = plan;
+    view.change(|current| *current = plan);
     select(view, view.selected.min(count.saturating_sub(1)));
     notice(
         state,

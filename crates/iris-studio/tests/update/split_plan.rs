@@ -367,3 +367,32 @@ fn j_and_k_scroll_a_long_diff_within_its_lines_and_n_starts_the_next_hunk_at_its
     assert_eq!((view.top, view.scroll), (1, 0));
     assert_eq!(view.top_unit().as_deref(), Some("h3"));
 }
+
+#[test]
+fn z_steps_back_through_every_change_iris_included() {
+    let mut state = open_view();
+    key(&mut state, KeyCode::Char('m'));
+    key(&mut state, KeyCode::Char('2'));
+    assert_eq!(hunks(&state), vec![vec!["h1", "h2", "h3"]]);
+    let [Effect::SplitChat { task, .. }] = ({
+        key(&mut state, KeyCode::Char('/'));
+        type_text(&mut state, "split it again");
+        key(&mut state, KeyCode::Enter)
+    })[..] else {
+        panic!("SplitChat");
+    };
+    let plan = SplitPlan {
+        groups: vec![
+            group("docs: guide", &["h3"]),
+            group("feat: log", &["h1", "h2"]),
+        ],
+    };
+    update(&mut state, Action::SplitUpdated { task, plan });
+    assert_eq!(hunks(&state), vec![vec!["h3"], vec!["h1", "h2"]]);
+    key(&mut state, KeyCode::Char('z'));
+    assert_eq!(hunks(&state), vec![vec!["h1", "h2", "h3"]]);
+    key(&mut state, KeyCode::Char('z'));
+    assert_eq!(hunks(&state), vec![vec!["h1"], vec!["h2", "h3"]]);
+    key(&mut state, KeyCode::Char('z'));
+    assert_eq!(notice(&state).1, "this is the plan Iris made first");
+}
