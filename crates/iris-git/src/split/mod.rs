@@ -131,6 +131,18 @@ impl GitRepo {
             ) {
                 continue;
             }
+            // Paths are written back into the index and the saved state as text.
+            for side in [delta.old_file(), delta.new_file()] {
+                if let Some(raw) = side.path_bytes()
+                    && std::str::from_utf8(raw).is_err()
+                {
+                    return refuse(&format!(
+                        "{} is not a UTF-8 file name, which a split cannot rewrite; commit it \
+                         on its own first",
+                        lossy(raw)
+                    ));
+                }
+            }
             let old_path = (delta.status() != Delta::Added && delta.status() != Delta::Untracked)
                 .then(|| delta.old_file().path_bytes().map(lossy))
                 .flatten();
@@ -141,13 +153,13 @@ impl GitRepo {
             let staged_entry = new_path
                 .as_ref()
                 .and_then(|p| staged_entries.remove(p.as_bytes()));
-            let cut = if cuttable(&file) {
-                let head_entry = entry_of(&tree, file.path.as_str())?;
+            let cut = if let Some(path) = new_path.as_deref().filter(|_| cuttable(&file)) {
+                let head_entry = entry_of(&tree, path)?;
                 let old = self.repo.find_blob(head_entry.id)?.content().to_vec();
                 let new = match &staged_entry {
                     Some(entry) => self.repo.find_blob(entry.id)?.content().to_vec(),
                     None => {
-                        let id = self.repo.blob_path(&root.join(&file.path))?;
+                        let id = self.repo.blob_path(&root.join(path))?;
                         self.repo.find_blob(id)?.content().to_vec()
                     }
                 };

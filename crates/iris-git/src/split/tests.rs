@@ -335,6 +335,18 @@ fn binary_renamed_and_mode_changed_files_move_whole() {
     assert_eq!(repo.git(&["status", "--porcelain"]), "");
 }
 
+#[cfg(unix)]
+#[test]
+fn a_file_name_that_is_not_utf8_is_refused_with_its_name() {
+    use std::os::unix::ffi::OsStrExt;
+    let repo = TestRepo::tangled();
+    let name = std::ffi::OsStr::from_bytes(b"caf\xe9.txt");
+    fs::write(repo.path().join(name), "x\n").unwrap();
+    let git = GitRepo::discover(&repo.path()).unwrap();
+    let err = git.split_change(false).err().unwrap().to_string();
+    assert!(err.contains("caf\u{fffd}.txt is not a UTF-8 file name"), "{err}");
+}
+
 #[test]
 fn odd_states_are_refused() {
     let repo = TestRepo::new();
