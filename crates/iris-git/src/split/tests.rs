@@ -344,7 +344,38 @@ fn a_file_name_that_is_not_utf8_is_refused_with_its_name() {
     fs::write(repo.path().join(name), "x\n").unwrap();
     let git = GitRepo::discover(&repo.path()).unwrap();
     let err = git.split_change(false).err().unwrap().to_string();
-    assert!(err.contains("caf\u{fffd}.txt is not a UTF-8 file name"), "{err}");
+    assert!(
+        err.contains("caf\u{fffd}.txt is not a UTF-8 file name"),
+        "{err}"
+    );
+}
+
+#[test]
+fn a_file_deleted_and_one_moved_in_the_working_tree_are_whole_units() {
+    let repo = TestRepo::tangled();
+    repo.write("x.txt", "gone\n");
+    repo.write("y.txt", "one\ntwo\nthree\nfour\nfive\n");
+    repo.commit_all("more");
+    fs::remove_file(repo.path().join("x.txt")).unwrap();
+    fs::rename(repo.path().join("y.txt"), repo.path().join("z.txt")).unwrap();
+    let git = GitRepo::discover(&repo.path()).unwrap();
+    let change = git.split_change(false).unwrap();
+    let places: Vec<String> = change.units.iter().map(|u| u.place()).collect();
+    assert_eq!(places, vec!["x.txt (deleted file)", "z.txt (renamed file)"]);
+    let plan = plan(
+        &change,
+        vec![
+            group("chore: drop x", &["h1"]),
+            group("chore: y is z", &["h2"]),
+        ],
+    );
+    git.apply_split(&change, &plan, ApplyOptions::default(), |_| {})
+        .unwrap();
+    let first = repo.git(&["show", "--name-status", "--format=", "HEAD~1"]);
+    assert_eq!(first, "D\tx.txt\n");
+    let second = repo.git(&["show", "--name-status", "--format=", "HEAD"]);
+    assert_eq!(second, "R100\ty.txt\tz.txt\n");
+    assert_eq!(repo.git(&["status", "--porcelain"]), "");
 }
 
 #[test]
