@@ -310,6 +310,12 @@ mod tests {
         }
     }
 
+    /// What is wrong with `plan` over a change of `units` units, as said.
+    fn said(plan: &SplitPlan, units: usize) -> Vec<String> {
+        let problems = check_plan(plan, &ids(units)).unwrap_err();
+        problems.iter().map(ToString::to_string).collect()
+    }
+
     #[test]
     fn a_good_plan_is_kept_in_the_change_order() {
         let plan = SplitPlan {
@@ -343,11 +349,7 @@ mod tests {
                 group("feat: d", &["h2"]),
             ],
         };
-        let problems: Vec<String> = check_plan(&plan, &ids(3))
-            .unwrap_err()
-            .iter()
-            .map(|p| p.to_string())
-            .collect();
+        let problems = said(&plan, 3);
         assert_eq!(
             problems,
             vec![
@@ -371,11 +373,7 @@ mod tests {
         let plan = SplitPlan {
             groups: vec![group("fix: a", &hunks)],
         };
-        let problems: Vec<String> = check_plan(&plan, &ids(2))
-            .unwrap_err()
-            .iter()
-            .map(|p| p.to_string())
-            .collect();
+        let problems = said(&plan, 2);
         assert_eq!(
             problems,
             vec![

@@ -60,6 +60,16 @@ fn planned() -> PlannedChange {
     }
 }
 
+/// The plan Iris writes in chat: the guide first.
+fn docs_first() -> SplitPlan {
+    SplitPlan {
+        groups: vec![
+            group("docs: guide", &["h3"]),
+            group("feat: log", &["h1", "h2"]),
+        ],
+    }
+}
+
 /// Commit mode with a change, `x` pressed and the plan arrived.
 fn open_view() -> State {
     let mut state = loaded(Mode::COMMIT, vec![unstaged("a.rs")]);
@@ -228,13 +238,13 @@ fn the_chat_sends_the_plan_and_iris_replaces_it() {
         }
         other => panic!("expected SplitChat, got {other:?}"),
     };
-    let plan = SplitPlan {
-        groups: vec![
-            group("docs: guide", &["h3"]),
-            group("feat: log", &["h1", "h2"]),
-        ],
-    };
-    update(&mut state, Action::SplitUpdated { task, plan });
+    update(
+        &mut state,
+        Action::SplitUpdated {
+            task,
+            plan: docs_first(),
+        },
+    );
     assert_eq!(hunks(&state), vec![vec!["h3"], vec!["h1", "h2"]]);
     update(
         &mut state,
@@ -381,13 +391,13 @@ fn z_steps_back_through_every_change_iris_included() {
     })[..] else {
         panic!("SplitChat");
     };
-    let plan = SplitPlan {
-        groups: vec![
-            group("docs: guide", &["h3"]),
-            group("feat: log", &["h1", "h2"]),
-        ],
-    };
-    update(&mut state, Action::SplitUpdated { task, plan });
+    update(
+        &mut state,
+        Action::SplitUpdated {
+            task,
+            plan: docs_first(),
+        },
+    );
     assert_eq!(hunks(&state), vec![vec!["h3"], vec!["h1", "h2"]]);
     key(&mut state, KeyCode::Char('z'));
     assert_eq!(hunks(&state), vec![vec!["h1", "h2", "h3"]]);
