@@ -23,6 +23,9 @@ use iris_core::split::{PlanProblem, SplitPlan, Unit, check_plan, unit_ids, units
 use iris_git::DiffTarget;
 
 const CAPABILITY: &str = "split";
+/// Diff lines of the hunks a request shows, shared among them (a hosted model; a local one).
+const SPLIT_LINES: usize = 1600;
+const LOCAL_SPLIT_LINES: usize = 400;
 /// Characters of a bad plan shown back to the model, and problems listed, at most.
 const MAX_PLAN_ECHO_CHARS: usize = 4000;
 const MAX_PROBLEMS_SHOWN: usize = 12;
@@ -121,6 +124,16 @@ impl IrisAgent {
         .await
     }
 
+    /// Diff lines of the hunks shown in all: fewer for a server on this machine, whose
+    /// context is often a few thousand tokens and which reads a prompt slowly.
+    fn split_lines(&self) -> usize {
+        if self.main.kind.is_local() {
+            LOCAL_SPLIT_LINES
+        } else {
+            SPLIT_LINES
+        }
+    }
+
     /// The request: the hunks, then the commit rules and the recent messages.
     async fn split_request(
         &self,
@@ -134,7 +147,7 @@ impl IrisAgent {
              hunks\n{}",
             units.len(),
             files.len(),
-            units_for_model(units, files).trim_end()
+            units_for_model(units, files, self.split_lines()).trim_end()
         )];
         if let Some(section) = rules.and_then(rules_section) {
             parts.push(section);
@@ -215,7 +228,7 @@ impl IrisAgent {
              call update_split with the complete new plan; then say in one or two sentences \
              what you changed. Answer questions without changing it.",
             self.preamble(&cap.task_prompt, OutputType::Text)?,
-            units_for_model(&target.units, &target.files),
+            units_for_model(&target.units, &target.files, self.split_lines()),
         );
         let mut tools = self.main_tools(sink);
         tools.push(tool(

@@ -6,8 +6,6 @@ use super::plan::SplitPlan;
 use super::units::{Unit, UnitKind};
 use crate::change::{FileDiff, Hunk, LineKind};
 
-/// Diff lines shown to the model in all, shared among the units.
-const MODEL_LINES: usize = 1600;
 /// Lines one unit shows at least and at most.
 const UNIT_LINES_MIN: usize = 6;
 const UNIT_LINES_MAX: usize = 120;
@@ -35,9 +33,9 @@ pub fn plan_text(plan: &SplitPlan, units: &[Unit]) -> String {
 }
 
 /// The units as the model reads them: the id, where it is, and its lines with their diff
-/// marks, each unit within its share of [`MODEL_LINES`].
-pub fn units_for_model(units: &[Unit], files: &[FileDiff]) -> String {
-    let share = (MODEL_LINES / units.len().max(1)).clamp(UNIT_LINES_MIN, UNIT_LINES_MAX);
+/// marks, each unit within its share of `lines` diff lines in all.
+pub fn units_for_model(units: &[Unit], files: &[FileDiff], lines: usize) -> String {
+    let share = (lines / units.len().max(1)).clamp(UNIT_LINES_MIN, UNIT_LINES_MAX);
     let mut out = String::new();
     for unit in units {
         let _ = writeln!(out, "### {} {}", unit.id, unit.place());
@@ -127,7 +125,7 @@ index 0000000..3333333
     #[test]
     fn the_model_reads_every_unit_with_its_lines() {
         let files = parse_unified_diff(DIFF);
-        let text = units_for_model(&units(&files, |_| false), &files);
+        let text = units_for_model(&units(&files, |_| false), &files, 100);
         assert!(
             text.contains("### h1 a.txt:1-2\n@@ -1,2 +1,2 @@\n-one\n+ONE\n two\n"),
             "{text}"
@@ -136,5 +134,20 @@ index 0000000..3333333
             text.contains("### h2 b.txt (new file)\n@@ -0,0 +1 @@\n+bee\n"),
             "{text}"
         );
+    }
+
+    #[test]
+    fn each_unit_gets_its_share_of_the_lines() {
+        let body: String = (0..40).map(|i| format!("+line {i}\n")).collect();
+        let diff = format!(
+            "diff --git a/c.txt b/c.txt\nnew file mode 100644\nindex 0000000..4444444\n--- \
+             /dev/null\n+++ b/c.txt\n@@ -0,0 +1,40 @@\n{body}"
+        );
+        let files = parse_unified_diff(&format!("{DIFF}{diff}"));
+        let units = units(&files, |_| false);
+        // 30 lines for 3 units: 10 each; the 40-line file is cut and says so.
+        let text = units_for_model(&units, &files, 30);
+        assert!(text.contains("+line 9\n… 30 more lines\n"), "{text}");
+        assert!(!text.contains("+line 10\n"), "{text}");
     }
 }
