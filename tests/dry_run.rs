@@ -45,15 +45,8 @@ fn a_dry_run_sends_nothing_and_shows_what_a_real_run_sends() {
         shown.contains("[secret: github-token, src/config.rs:1]"),
         "{shown}"
     );
-    for part in [
-        "instructions",
-        "request",
-        "evidence",
-        "history",
-        "tool definitions",
-        "schema",
-        "total",
-    ] {
+    let rows = iris_agent::runtime::dry_run::PARTS.iter().chain(&["total"]);
+    for part in rows {
         assert!(
             out.lines().any(|l| l.starts_with(part)),
             "no {part} row:\n{out}"

@@ -30,15 +30,12 @@ const LOCAL_SPLIT_LINES: usize = 400;
 const MAX_PLAN_ECHO_CHARS: usize = 4000;
 const MAX_PROBLEMS_SHOWN: usize = 12;
 
-/// A checked plan and what it took.
+/// A checked plan (what its requests spent is on the run's events, as for every run).
 #[derive(Debug, Clone)]
 pub struct PlannedSplit {
     pub plan: SplitPlan,
     /// What was wrong with the first plan, when it was sent back.
     pub first_problems: Vec<String>,
-    pub requests: usize,
-    pub input_tokens: u64,
-    pub output_tokens: u64,
 }
 
 impl IrisAgent {
@@ -72,9 +69,6 @@ impl IrisAgent {
             let mut planned = PlannedSplit {
                 plan: SplitPlan::default(),
                 first_problems: Vec::new(),
-                requests: first.requests,
-                input_tokens: first.input_tokens,
-                output_tokens: first.output_tokens,
             };
             // A plan that holds but whose messages break the project's rules is sent back
             // too; it stands if the second one is no better.
@@ -96,9 +90,6 @@ impl IrisAgent {
             let second = self
                 .follow_up::<SplitPlan>(CAPABILITY, &again, sink)
                 .await?;
-            planned.requests += second.requests;
-            planned.input_tokens += second.input_tokens;
-            planned.output_tokens += second.output_tokens;
             planned.plan = match (check_plan(&second.artifact, &ids), checked) {
                 (Ok(plan), _) => plan,
                 (Err(_), Ok(first)) => first,

@@ -68,6 +68,17 @@ pub struct FileDiff {
     pub new_mode: Option<u32>,
 }
 
+impl LineKind {
+    /// The mark a unified diff puts before such a line.
+    pub fn mark(self) -> char {
+        match self {
+            LineKind::Context => ' ',
+            LineKind::Added => '+',
+            LineKind::Removed => '-',
+        }
+    }
+}
+
 impl Hunk {
     /// Each line with the old and the new line numbers where it stands: its own on the sides
     /// it is on; for a removed line the new side's next line, for an added one the old side's.
@@ -189,11 +200,7 @@ impl FileDiff {
                 out.push('\n');
             }
             for line in &hunk.lines {
-                out.push(match line.kind {
-                    LineKind::Context => ' ',
-                    LineKind::Added => '+',
-                    LineKind::Removed => '-',
-                });
+                out.push(line.kind.mark());
                 out.push_str(&line.content);
                 out.push('\n');
                 if line.no_newline {

@@ -16,4 +16,4 @@ pub mod units;
 pub use compose::{Span, compose};
 pub use plan::{LEFT_OUT_MESSAGE, PlanGroup, PlanProblem, SplitPlan, check_plan};
 pub use render::{plan_text, units_for_model};
-pub use units::{Unit, UnitKind, WholeWhy, unit_ids, units};
+pub use units::{Unit, UnitKind, WholeWhy, unit_ids, units, whole_why};

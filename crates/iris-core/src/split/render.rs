@@ -4,7 +4,7 @@ use std::fmt::Write as _;
 
 use super::plan::SplitPlan;
 use super::units::{Unit, UnitKind};
-use crate::change::{FileDiff, Hunk, LineKind};
+use crate::change::{FileDiff, Hunk};
 
 /// Lines one unit shows at least and at most.
 const UNIT_LINES_MIN: usize = 6;
@@ -67,12 +67,7 @@ pub fn units_for_model(units: &[Unit], files: &[FileDiff], lines: usize) -> Stri
 fn hunk_lines(out: &mut String, hunk: &Hunk, max: usize) {
     let _ = writeln!(out, "{}", hunk.header);
     for line in hunk.lines.iter().take(max) {
-        let mark = match line.kind {
-            LineKind::Added => '+',
-            LineKind::Removed => '-',
-            LineKind::Context => ' ',
-        };
-        let _ = writeln!(out, "{mark}{}", line.content);
+        let _ = writeln!(out, "{}{}", line.kind.mark(), line.content);
     }
     if hunk.lines.len() > max {
         let _ = writeln!(out, "… {} more lines", hunk.lines.len() - max);

@@ -79,11 +79,6 @@ impl Unit {
             UnitKind::Whole { why } => format!("{} ({})", self.path, why.describe()),
         }
     }
-
-    /// The number in its id (`h7` is 7).
-    pub fn number(&self) -> usize {
-        number_of(&self.id).unwrap_or(0)
-    }
 }
 
 /// The number an id names: `h7`, `H7` and `7` all name 7.
@@ -93,8 +88,8 @@ pub fn number_of(id: &str) -> Option<usize> {
     digits.parse().ok().filter(|&n| n > 0)
 }
 
-/// Why `file` can only move whole, if it can.
-fn whole_why(file: &FileDiff) -> Option<WholeWhy> {
+/// Why `file` can only move whole, if it can (`None`: its hunks can be taken apart).
+pub fn whole_why(file: &FileDiff) -> Option<WholeWhy> {
     let mode_changed =
         file.old_mode.is_some() && file.new_mode.is_some() && file.old_mode != file.new_mode;
     Some(match file.kind {

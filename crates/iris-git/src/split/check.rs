@@ -12,7 +12,7 @@ use crate::{GitError, GitRepo, Result};
 const OUTPUT_TAIL: usize = 2000;
 
 /// A detached temporary worktree at HEAD, removed when dropped.
-pub struct CheckTree {
+pub(super) struct CheckTree {
     root: PathBuf,
     path: PathBuf,
     _dir: tempfile::TempDir,

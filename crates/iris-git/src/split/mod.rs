@@ -17,11 +17,10 @@ use git2::{Delta, DiffFindOptions, DiffOptions, IndexEntry, Oid, Patch, Reposito
 
 use super::{GitError, GitRepo, Result, lossy};
 use iris_core::change::{ChangeKind, FileDiff, parse_unified_diff};
-use iris_core::split::{Span, Unit, UnitKind, compose, units};
+use iris_core::split::{Span, Unit, compose, units, whole_why};
 
 pub use apply::{Applied, ApplyOptions, Progress, SplitStop};
-pub use check::CheckTree;
-pub use state::{STATE_REF, TOP_REF, Undone};
+pub use state::Undone;
 
 /// The change a split takes apart.
 pub struct SplitChange {
@@ -153,7 +152,8 @@ impl GitRepo {
             let staged_entry = new_path
                 .as_ref()
                 .and_then(|p| staged_entries.remove(p.as_bytes()));
-            let cut = if let Some(path) = new_path.as_deref().filter(|_| cuttable(&file)) {
+            let cut = if let Some(path) = new_path.as_deref().filter(|_| whole_why(&file).is_none())
+            {
                 let head_entry = entry_of(&tree, path)?;
                 let old = self.repo.find_blob(head_entry.id)?.content().to_vec();
                 let new = match &staged_entry {
@@ -235,23 +235,14 @@ impl GitRepo {
     }
 }
 
-/// Whether the file's hunks can be taken apart: a text file changed in place, same mode.
-fn cuttable(file: &FileDiff) -> bool {
-    let units = units(std::slice::from_ref(file), |_| false);
-    !units.is_empty()
-        && units
-            .iter()
-            .all(|u| matches!(u.kind, UnitKind::Hunk { .. }))
-}
-
 /// HEAD's entry for `path`, as an index entry.
 fn entry_of(tree: &git2::Tree<'_>, path: &str) -> Result<IndexEntry> {
     let entry = tree.get_path(std::path::Path::new(path))?;
-    Ok(index_entry(path, entry.id(), entry.filemode() as u32, 0))
+    Ok(index_entry(path, entry.id(), entry.filemode() as u32))
 }
 
 /// An index entry with no stat data (git refreshes it).
-fn index_entry(path: &str, id: Oid, mode: u32, size: u32) -> IndexEntry {
+fn index_entry(path: &str, id: Oid, mode: u32) -> IndexEntry {
     IndexEntry {
         ctime: git2::IndexTime::new(0, 0),
         mtime: git2::IndexTime::new(0, 0),
@@ -260,7 +251,7 @@ fn index_entry(path: &str, id: Oid, mode: u32, size: u32) -> IndexEntry {
         mode,
         uid: 0,
         gid: 0,
-        file_size: size,
+        file_size: 0,
         id,
         flags: 0,
         flags_extended: 0,

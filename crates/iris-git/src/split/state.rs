@@ -17,9 +17,9 @@ use super::SplitChange;
 use crate::{GitError, GitRepo, Result};
 
 /// The state before the last split.
-pub const STATE_REF: &str = "refs/iris/split/state";
+const STATE_REF: &str = "refs/iris/split/state";
 /// The last commit the last split made.
-pub const TOP_REF: &str = "refs/iris/split/top";
+const TOP_REF: &str = "refs/iris/split/top";
 
 const MODE_LINK: i32 = 0o120000;
 const MODE_EXEC: i32 = 0o100755;
@@ -59,21 +59,22 @@ impl std::fmt::Display for Undone {
 impl GitRepo {
     pub(super) fn save_split_state(&self, change: &SplitChange) -> Result<Saved> {
         let repo = &self.repo;
-        let index_path = repo.index()?.path().map(Path::to_path_buf);
+        let mut index = repo.index()?;
+        let index_path = index.path().map(Path::to_path_buf);
         let index_bytes = match &index_path {
             Some(path) if path.exists() => {
                 Some(fs::read(path).map_err(|e| io("reading the index", e))?)
             }
             _ => None,
         };
-        let staged_tree = repo.index()?.write_tree()?;
+        let staged_tree = index.write_tree()?;
         let root = self.root();
         let paths = change.paths();
         let mut files = Index::new()?;
         for path in &paths {
             if let Some((bytes, mode)) = read_worktree_file(&root.join(path))? {
                 let id = repo.blob(&bytes)?;
-                files.add(&super::index_entry(path, id, mode as u32, 0))?;
+                files.add(&super::index_entry(path, id, mode as u32))?;
             }
         }
         let files_tree = files.write_tree_to(repo)?;

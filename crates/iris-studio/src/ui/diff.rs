@@ -15,7 +15,7 @@ use crate::theme::{Theme, Token};
 use iris_core::change::LineKind;
 
 /// How a line of `kind` looks: its sign and its colour.
-fn look(kind: LineKind) -> (&'static str, Token) {
+pub(super) fn look(kind: LineKind) -> (&'static str, Token) {
     match kind {
         LineKind::Added => ("+", Token::DiffAdded),
         LineKind::Removed => ("-", Token::DiffRemoved),

@@ -10,7 +10,7 @@ use ratatui::widgets::{Clear, ListItem, Paragraph, Wrap};
 use super::{centered, draw_list, pane_block, text_box};
 use crate::state::{Pending, Speaker, SplitPhase, SplitView};
 use crate::theme::{Theme, Token};
-use iris_core::change::{Hunk, LineKind};
+use iris_core::change::Hunk;
 
 /// Rows of the message box and of the chat.
 const MESSAGE_ROWS: u16 = 8;
@@ -126,11 +126,7 @@ fn hunk_lines(lines: &mut Vec<Line<'static>>, hunk: &Hunk, theme: &Theme) {
         theme.style(Token::DiffHunk),
     ));
     for line in &hunk.lines {
-        let (mark, token) = match line.kind {
-            LineKind::Added => ('+', Token::DiffAdded),
-            LineKind::Removed => ('-', Token::DiffRemoved),
-            LineKind::Context => (' ', Token::DiffContext),
-        };
+        let (mark, token) = super::diff::look(line.kind);
         let text = shown(&line.content);
         lines.push(Line::styled(format!("{mark}{text}"), theme.style(token)));
     }
