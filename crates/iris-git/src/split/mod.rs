@@ -142,6 +142,14 @@ impl GitRepo {
                     ));
                 }
             }
+            if !staged && let Some(driver) = self.filter_driver(delta.new_file().path())? {
+                return refuse(&format!(
+                    "{} goes through the `{driver}` filter (.gitattributes), which a split of \
+                     the working tree cannot run: stage the change with git add, then `iris \
+                     split --staged`",
+                    lossy(delta.new_file().path_bytes().unwrap_or_default())
+                ));
+            }
             let old_path = (delta.status() != Delta::Added && delta.status() != Delta::Untracked)
                 .then(|| delta.old_file().path_bytes().map(lossy))
                 .flatten();
@@ -192,6 +200,21 @@ impl GitRepo {
             sides,
             head: head.id(),
         })
+    }
+
+    /// The clean/smudge driver `.gitattributes` names for `path` (`filter=lfs`), if any:
+    /// libgit2 runs none, so content read here would skip it.
+    fn filter_driver(&self, path: Option<&std::path::Path>) -> Result<Option<String>> {
+        let Some(path) = path else {
+            return Ok(None);
+        };
+        let value = self
+            .repo
+            .get_attr(path, "filter", git2::AttrCheckFlags::FILE_THEN_INDEX)?;
+        // Set without a value, or unset with `-filter`, libgit2 answers with an internal marker.
+        Ok(value
+            .filter(|v| !v.is_empty() && !v.starts_with("[internal]"))
+            .map(str::to_string))
     }
 
     /// Delta `i` of `diff` as one parsed file (a file the patch text does not describe

@@ -379,6 +379,27 @@ fn a_file_deleted_and_one_moved_in_the_working_tree_are_whole_units() {
 }
 
 #[test]
+fn a_file_with_a_filter_driver_is_refused_in_the_working_tree_but_not_when_staged() {
+    let repo = TestRepo::tangled();
+    repo.write(".gitattributes", "*.bin filter=lfs\n*.txt -filter\n");
+    repo.write("big.bin", "version 1\n");
+    repo.commit_all("attributes");
+    // `-filter` names no driver: split as usual.
+    repo.write("b.txt", "changed\n");
+    let git = GitRepo::discover(&repo.path()).unwrap();
+    assert_eq!(git.split_change(false).unwrap().units.len(), 1);
+    repo.write("big.bin", "version 2\n");
+    let err = git.split_change(false).err().unwrap().to_string();
+    assert!(
+        err.contains("big.bin goes through the `lfs` filter") && err.contains("--staged"),
+        "{err}"
+    );
+    repo.git(&["add", "b.txt"]);
+    let staged = git.split_change(true).unwrap();
+    assert_eq!(staged.units.len(), 1);
+}
+
+#[test]
 fn odd_states_are_refused() {
     let repo = TestRepo::new();
     let git = GitRepo::discover(&repo.path()).unwrap();
