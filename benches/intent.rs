@@ -225,7 +225,13 @@ async fn measure(repo: &TestRepo, file: &str, strategy: Strategy, script: Vec<St
     };
     let config = Config::load_from(None, Some(&root), &env, &Overrides::default()).expect("config");
     let git = GitRepo::discover(&root).expect("repository");
-    let iris = IrisAgent::from_config(&config, &root, git.git_dir(), true).expect("agent");
+    let iris = IrisAgent::from_config(
+        &config,
+        &root,
+        iris_app::shared::IrisDir::of(git.git_dir()).path(),
+        true,
+    )
+    .expect("agent");
     // The built-in capability, whatever the user overrides.
     let iris = iris.with_user_dir(None);
     let intent = iris

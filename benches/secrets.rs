@@ -197,7 +197,7 @@ fn line(r: &mut Rng, kind: Kind, i: usize) -> String {
         },
         Kind::Script => match n % 5 {
             0 => format!("  const result{n} = await fetch(`${{base}}/items/${{id}}`);"),
-            1 => format!("    return items.filter((x) => x.size > {n}).map(render);"),
+            1 => format!("    return items.filter((x) => x.screen.size > {n}).map(render);"),
             2 => format!("def handle_{n}(request, *args, **kwargs):"),
             3 => format!("    logger.info(\"processed %d rows in %.2fs\", count, {n} / 1000)"),
             _ => "  }".to_owned(),

@@ -2,21 +2,25 @@
 
 mod approve;
 mod blame;
-pub(crate) mod check;
+mod changelog;
+mod check;
 mod completions;
 pub mod config;
-pub mod dry_run;
+mod config_file;
 mod eval;
-pub mod exit;
 mod explain;
-pub(crate) mod generate;
+mod generate;
 mod hook;
 mod init;
 mod mcp;
 mod pick;
+mod pr;
 mod presets;
 mod progress;
 mod prompt;
+mod release_notes;
+mod review;
+mod session;
 mod split;
 mod studio;
 
@@ -28,7 +32,8 @@ use anyhow::{Context, Result};
 use clap::{Parser, Subcommand};
 use rig_core::tool::server::ToolServer;
 
-use exit::{UsageError, exit_code, one_line};
+use crate::shared::exit::{self, UsageError, exit_code, one_line};
+use crate::shared::said::shown;
 use iris_agent::runtime::safety::Safety;
 use iris_agent::tools::ToolContext;
 use iris_agent::tools::registry::{runnable_listed, runnable_tools, tool_set};
@@ -36,7 +41,6 @@ use iris_agent::tools::workspace::Notes;
 use iris_config::{Config, Overrides};
 use iris_core::protocol::SafetyMode;
 use iris_git::GitRepo;
-pub(crate) use progress::withheld_line;
 
 #[derive(Debug, Parser)]
 #[command(
@@ -62,13 +66,13 @@ pub enum Command {
     /// Write the commit message for the staged changes (and commit with it).
     Gen(generate::GenArgs),
     /// Review the staged changes, a range or a commit: findings with severity, file and line.
-    Review(generate::ReviewArgs),
+    Review(review::ReviewArgs),
     /// Write a pull request description for a branch (default: default branch to HEAD).
-    Pr(generate::PrArgs),
+    Pr(pr::PrArgs),
     /// Write the changelog entry for a range, optionally into CHANGELOG.md.
-    Changelog(generate::ChangelogArgs),
+    Changelog(changelog::ChangelogArgs),
     /// Write the release notes for a range.
-    ReleaseNotes(generate::ReleaseNotesArgs),
+    ReleaseNotes(release_notes::ReleaseNotesArgs),
     /// Measure Iris' commit messages on this repository's own history: each chosen commit is
     /// replayed as a staged change and what Iris writes is scored against its author's message.
     Eval(eval::EvalArgs),
@@ -122,7 +126,13 @@ pub fn run() -> ExitCode {
     match execute(cli) {
         Ok(code) => code,
         // --dry-run showed the request it did not send: that was the whole job.
-        Err(err) if err.chain().any(|c| c.is::<dry_run::DryRunShown>()) => ExitCode::SUCCESS,
+        Err(err)
+            if err
+                .chain()
+                .any(|c| c.is::<crate::shared::preview::DryRunShown>()) =>
+        {
+            ExitCode::SUCCESS
+        }
         Err(err) => {
             eprintln!("error: {}", one_line(&err));
             ExitCode::from(exit_code(&err))
@@ -179,12 +189,12 @@ fn init_tracing(debug: bool, full_screen: bool) {
     let log_file = (full_screen && tracing_on)
         .then(|| {
             let repo = GitRepo::discover(&std::env::current_dir().ok()?).ok()?;
-            let dir = repo.git_dir().join("iris");
-            std::fs::create_dir_all(&dir).ok()?;
+            let dir = crate::shared::IrisDir::of(repo.git_dir());
+            std::fs::create_dir_all(dir.path()).ok()?;
             std::fs::OpenOptions::new()
                 .create(true)
                 .append(true)
-                .open(dir.join("studio.log"))
+                .open(dir.studio_log())
                 .ok()
         })
         .flatten();
@@ -224,11 +234,11 @@ fn execute(cli: Cli) -> Result<ExitCode> {
         Command::Tool(args) => runtime.block_on(tool(args)),
         // Checking writes nothing and needs no runtime, provider or agent.
         Command::Gen(args) if args.check => check::run(args.rev.as_deref()),
-        Command::Gen(args) => runtime.block_on(generate::gen_command(args)),
-        Command::Review(args) => runtime.block_on(generate::review_command(args)),
-        Command::Pr(args) => runtime.block_on(generate::pr_command(args)),
-        Command::Changelog(args) => runtime.block_on(generate::changelog_command(args)),
-        Command::ReleaseNotes(args) => runtime.block_on(generate::release_notes_command(args)),
+        Command::Gen(args) => runtime.block_on(generate::run(args)),
+        Command::Review(args) => runtime.block_on(review::run(args)),
+        Command::Pr(args) => runtime.block_on(pr::run(args)),
+        Command::Changelog(args) => runtime.block_on(changelog::run(args)),
+        Command::ReleaseNotes(args) => runtime.block_on(release_notes::run(args)),
         Command::Blame(args) => runtime.block_on(blame::run(args)),
         Command::Explain(args) => runtime.block_on(explain::run(args)),
         Command::Split(args) => runtime.block_on(split::run(args)),
@@ -313,17 +323,6 @@ async fn tool(args: ToolArgs) -> Result<ExitCode> {
 }
 
 /// Writes text as is, with a final newline, tolerating a closed pipe (`iris tool ... | head`).
-/// Untrusted text (a model's reply, a repository's file) as it may go to stdout: on a
-/// terminal its control characters show escaped instead of acting on the terminal; a pipe gets
-/// it as it is.
-pub(crate) fn shown(text: &str) -> std::borrow::Cow<'_, str> {
-    if std::io::IsTerminal::is_terminal(&std::io::stdout()) {
-        iris_core::controls::escape(text)
-    } else {
-        std::borrow::Cow::Borrowed(text)
-    }
-}
-
 fn print_exact(text: &str) -> Result<()> {
     let text = shown(text);
     let text = text.as_ref();

@@ -19,4 +19,5 @@ pub mod eval;
 pub mod mcp;
 pub mod probe;
 pub mod publish;
+pub mod shared;
 pub mod studio;

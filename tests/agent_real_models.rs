@@ -325,6 +325,7 @@ async fn every_request_and_its_tokens_reach_the_events() {
         max_tokens: 100,
         schema: None,
         stream: true,
+        evidence_at: None,
     };
     let output = run(&spec, request, EventSink::new(tx)).await.expect("run");
     assert_eq!(output.text, "done");

@@ -283,9 +283,14 @@ fn iris_for(repo: &TestRepo, fake: &FakeProvider) -> IrisAgent {
     let root = git.root();
     let config =
         Config::load_from(None, Some(&root), &env, &Overrides::default()).expect("configuration");
-    IrisAgent::from_config(&config, &root, git.git_dir(), false)
-        .expect("Iris configured")
-        .with_user_dir(None)
+    IrisAgent::from_config(
+        &config,
+        &root,
+        iris_app::shared::IrisDir::of(git.git_dir()).path(),
+        false,
+    )
+    .expect("Iris configured")
+    .with_user_dir(None)
 }
 
 /// A commit message written by the agent itself, with the events it reported.

@@ -11,6 +11,36 @@ use serde_json::Value;
 /// Each crate, and what it may not reach through its normal (non-dev, non-build) dependencies.
 const RULES: &[(&str, &[&str])] = &[
     (
+        "iris-process",
+        &[
+            "tokio",
+            "rig-core",
+            "reqwest",
+            "git2",
+            "ratatui",
+            "crossterm",
+            "iris-core",
+            "iris-git",
+            "iris-config",
+            "iris-workspace",
+            "iris-agent",
+            "iris-studio",
+        ],
+    ),
+    (
+        "iris-workspace",
+        &[
+            "tokio",
+            "rig-core",
+            "reqwest",
+            "ratatui",
+            "crossterm",
+            "iris-config",
+            "iris-agent",
+            "iris-studio",
+        ],
+    ),
+    (
         "iris-core",
         &[
             "tokio",
@@ -21,6 +51,7 @@ const RULES: &[(&str, &[&str])] = &[
             "crossterm",
             "iris-git",
             "iris-config",
+            "iris-workspace",
             "iris-agent",
             "iris-studio",
         ],
@@ -34,6 +65,7 @@ const RULES: &[(&str, &[&str])] = &[
             "ratatui",
             "crossterm",
             "iris-config",
+            "iris-workspace",
             "iris-agent",
             "iris-studio",
         ],
@@ -48,6 +80,7 @@ const RULES: &[(&str, &[&str])] = &[
             "ratatui",
             "crossterm",
             "iris-git",
+            "iris-workspace",
             "iris-agent",
             "iris-studio",
         ],
@@ -64,6 +97,7 @@ const RULES: &[(&str, &[&str])] = &[
             "reqwest",
             "git2",
             "iris-git",
+            "iris-workspace",
             "iris-agent",
         ],
     ),

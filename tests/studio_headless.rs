@@ -104,15 +104,20 @@ impl Headless {
         let git = GitRepo::discover(&repo.path()).expect("the test repository");
         let root = git.root();
         let config = Config::load_from(None, Some(&root), &env, overrides).expect("configuration");
-        let iris =
-            IrisAgent::from_config(&config, &root, git.git_dir(), true).expect("Iris configured");
+        let iris = IrisAgent::from_config(
+            &config,
+            &root,
+            iris_app::shared::IrisDir::of(git.git_dir()).path(),
+            true,
+        )
+        .expect("Iris configured");
         // The developer's own capability overrides never reach a test.
         let iris = tune(iris.with_user_dir(None));
         let (tx, rx) = unbounded_channel();
         let git_dir = git.git_dir().to_path_buf();
         let runner = Runner::new(tx, root, git_dir.clone(), Some(iris));
         let mut state = State::new(mode);
-        state.auto_generate = config.studio_auto_generate;
+        state.iris.auto_generate = config.studio_auto_generate;
         Self {
             state,
             runner,
@@ -133,6 +138,7 @@ impl Headless {
         }
         let preview = self
             .state
+            .iris
             .task
             .as_ref()
             .and_then(|t| t.progress.preview.as_ref());
@@ -158,7 +164,7 @@ impl Headless {
             .await;
         self.command(Command::ModeCommit);
         self.pump_until("the generated message", |s| {
-            s.task.is_none() && !s.artifacts[&ArtifactKind::Commit].is_empty()
+            s.iris.task.is_none() && !s.artifacts[&ArtifactKind::Commit].is_empty()
         })
         .await;
         self.text()
@@ -175,7 +181,7 @@ impl Headless {
         let replies = self.state.chat.messages.len() + 2;
         self.key(KeyCode::Enter);
         self.pump_until("the chat reply", |s| {
-            s.task.is_none() && s.chat.messages.len() == replies
+            s.iris.task.is_none() && s.chat.messages.len() == replies
         })
         .await;
     }
@@ -199,11 +205,11 @@ impl Headless {
 
     /// Opens `path` in explore's code view, as enter on the tree does, and waits for it.
     async fn open_file(&mut self, path: &str) {
-        self.state.explorer.open = Some(path.to_string());
+        self.state.explore.open = Some(path.to_string());
         self.runner.run(Effect::OpenFile {
             path: path.to_string(),
         });
-        self.pump_until("the file", |s| s.explorer.lines.is_some())
+        self.pump_until("the file", |s| s.explore.lines.is_some())
             .await;
     }
 
@@ -285,12 +291,12 @@ async fn generate_then_chat_edits_the_message_and_undo_brings_the_first_back() {
     studio
         .pump_until("the status", |s| !s.changes.loading && !s.diff.loading)
         .await;
-    assert_eq!(studio.state.branch, "main");
+    assert_eq!(studio.state.repo.branch, "main");
     assert_eq!(studio.state.changes.files.len(), 1);
     assert_eq!(studio.state.changes.files[0].path, "src/lib.rs");
     assert!(studio.state.changes.has_staged);
     assert_eq!(studio.state.diff.files[0].additions, 4);
-    assert!(studio.state.task.is_none());
+    assert!(studio.state.iris.task.is_none());
     assert_eq!(fake.requests().len(), 0);
 
     // Entering commit mode with a staged change and no message: Iris writes it.
@@ -308,7 +314,7 @@ async fn generate_then_chat_edits_the_message_and_undo_brings_the_first_back() {
     );
     studio
         .pump_until("the generated message", |s| {
-            s.task.is_none() && !s.artifacts[&ArtifactKind::Commit].is_empty()
+            s.iris.task.is_none() && !s.artifacts[&ArtifactKind::Commit].is_empty()
         })
         .await;
     assert_eq!(studio.text(), FIRST);
@@ -342,7 +348,7 @@ async fn generate_then_chat_edits_the_message_and_undo_brings_the_first_back() {
     studio.key(KeyCode::Enter);
     studio
         .pump_until("the chat reply", |s| {
-            s.task.is_none() && s.chat.messages.len() == 2
+            s.iris.task.is_none() && s.chat.messages.len() == 2
         })
         .await;
     // The scripted update_commit call landed in the editor, before the reply finished.
@@ -398,7 +404,7 @@ async fn generate_then_chat_edits_the_message_and_undo_brings_the_first_back() {
     studio.key(KeyCode::Enter);
     studio
         .pump_until("the second reply", |s| {
-            s.task.is_none() && s.chat.messages.len() == 4
+            s.iris.task.is_none() && s.chat.messages.len() == 4
         })
         .await;
     let requests = fake.requests();
@@ -463,7 +469,7 @@ async fn a_commit_through_the_runner_lands_in_git_and_clears_the_draft() {
     let repo = staged_repo();
     let fake = FakeProvider::start(vec![]);
     let mut studio = Headless::new(&repo, &fake, Mode::COMMIT);
-    studio.state.auto_generate = false;
+    studio.state.iris.auto_generate = false;
     studio.runner.run(Effect::LoadStatus);
     studio
         .pump_until("the status", |s| !s.changes.loading)
@@ -511,7 +517,7 @@ async fn a_saved_draft_is_restored_before_the_status_can_start_a_generation() {
         json!({"emoji": null, "title": "Iris' title", "message": "body"}).to_string(),
     )]);
     let mut studio = Headless::new(&repo, &fake, Mode::COMMIT);
-    assert!(studio.state.auto_generate);
+    assert!(studio.state.iris.auto_generate);
     // As the studio starts.
     studio.runner.start();
     studio
@@ -528,7 +534,7 @@ async fn a_saved_draft_is_restored_before_the_status_can_start_a_generation() {
         "a generation started before the draft was restored: {:?}",
         studio.seen
     );
-    assert!(studio.state.task.is_none());
+    assert!(studio.state.iris.task.is_none());
     assert_eq!(fake.requests().len(), 0);
 }
 
@@ -573,7 +579,7 @@ async fn space_unstages_a_staged_hunk_and_stages_it_back() {
     repo.git(&["add", "f.txt"]);
     let fake = FakeProvider::start(vec![]);
     let mut studio = Headless::new(&repo, &fake, Mode::COMMIT);
-    studio.state.auto_generate = false;
+    studio.state.iris.auto_generate = false;
     studio.runner.run(Effect::LoadStatus);
     studio
         .pump_until("the file's diff", |s| {
@@ -633,13 +639,15 @@ async fn the_studio_honours_critic_enabled() {
             ..Overrides::default()
         };
         let mut studio = Headless::configured(&repo, &fake, Mode::REVIEW, &overrides);
-        studio.state.auto_generate = false;
+        studio.state.iris.auto_generate = false;
         studio.runner.run(Effect::LoadStatus);
         studio
             .pump_until("the status", |s| !s.changes.loading)
             .await;
         studio.command(Command::Generate);
-        studio.pump_until("the review", |s| s.task.is_none()).await;
+        studio
+            .pump_until("the review", |s| s.iris.task.is_none())
+            .await;
         assert!(studio.text().contains("Adds two()."), "{}", studio.text());
         let expected = if critic_enabled { 2 } else { 1 };
         assert_eq!(
@@ -663,17 +671,19 @@ async fn a_run_past_its_deadline_ends_in_a_clear_error_and_the_text_before_stays
     let mut studio = Headless::tuned(&repo, &fake, Mode::COMMIT, &Overrides::default(), |iris| {
         iris.with_run_timeout(Duration::from_millis(700))
     });
-    studio.state.auto_generate = false;
+    studio.state.iris.auto_generate = false;
     studio.runner.run(Effect::LoadStatus);
     studio
         .pump_until("the status", |s| !s.changes.loading)
         .await;
     studio.command(Command::Generate);
-    studio.pump_until("the message", |s| s.task.is_none()).await;
+    studio
+        .pump_until("the message", |s| s.iris.task.is_none())
+        .await;
     assert_eq!(studio.text(), FIRST);
     studio.command(Command::Generate);
     studio
-        .pump_until("the deadline", |s| s.task.is_none())
+        .pump_until("the deadline", |s| s.iris.task.is_none())
         .await;
     let notice = studio.state.notice.clone().expect("a notice");
     assert!(notice.text.contains("stopped after"), "{notice:?}");
@@ -711,7 +721,7 @@ async fn guarded_studio(repo: &TestRepo, fake: &FakeProvider, safety: &str) -> H
     let mut studio = Headless::tuned(repo, fake, Mode::COMMIT, &overrides, |iris| {
         iris.with_user_dir(user_dir)
     });
-    studio.state.auto_generate = false;
+    studio.state.iris.auto_generate = false;
     studio.runner.run(Effect::LoadStatus);
     studio
         .pump_until("the status", |s| !s.changes.loading)
@@ -723,10 +733,10 @@ async fn guarded_studio(repo: &TestRepo, fake: &FakeProvider, safety: &str) -> H
 async fn answer(studio: &mut Headless, tool: &str, key: char) {
     studio
         .pump_until("an approval question", |s| {
-            !s.approvals.is_empty() || s.task.is_none()
+            !s.iris.approvals.is_empty() || s.iris.task.is_none()
         })
         .await;
-    let asked = studio.state.approvals.front().map(|r| r.tool.clone());
+    let asked = studio.state.iris.approvals.front().map(|r| r.tool.clone());
     assert_eq!(asked.as_deref(), Some(tool), "{:?}", studio.state.notice);
     studio.key(KeyCode::Char(key));
 }
@@ -755,8 +765,10 @@ async fn cautious_asks_once_for_a_program_run_and_the_session_remembers() {
     let mut studio = guarded_studio(&repo, &fake, "cautious").await;
     studio.command(Command::Generate);
     answer(&mut studio, "static_analysis", 'y').await;
-    studio.pump_until("the message", |s| s.task.is_none()).await;
-    assert!(studio.state.approvals.is_empty());
+    studio
+        .pump_until("the message", |s| s.iris.task.is_none())
+        .await;
+    assert!(studio.state.iris.approvals.is_empty());
     let results = results_of(&fake);
     assert_eq!(results.len(), 2, "{results:?}");
     assert!(results.iter().all(|r| !r.contains(REFUSED)), "{results:?}");
@@ -764,11 +776,11 @@ async fn cautious_asks_once_for_a_program_run_and_the_session_remembers() {
     studio.command(Command::Generate);
     studio
         .pump_until("the second message", |s| {
-            s.task.is_none() || !s.approvals.is_empty()
+            s.iris.task.is_none() || !s.iris.approvals.is_empty()
         })
         .await;
     studio
-        .pump_until("the second message", |s| s.task.is_none())
+        .pump_until("the second message", |s| s.iris.task.is_none())
         .await;
     assert_eq!(fake.remaining(), 0);
     let asked = studio.seen.iter().filter(|k| k.starts_with("Key")).count();
@@ -789,7 +801,9 @@ async fn safe_asks_every_time_and_a_refusal_reaches_the_model_as_a_tool_error() 
     answer(&mut studio, "static_analysis", 'y').await;
     // The question is drawn over the panes while it waits.
     answer(&mut studio, "static_analysis", 'n').await;
-    studio.pump_until("the message", |s| s.task.is_none()).await;
+    studio
+        .pump_until("the message", |s| s.iris.task.is_none())
+        .await;
     let results = results_of(&fake);
     assert!(!results[0].contains(REFUSED), "{results:?}");
     assert!(results[1].contains(REFUSED), "{results:?}");
@@ -809,7 +823,9 @@ async fn paranoid_asks_before_iris_edits_the_message_and_yolo_asks_nothing() {
         ]);
         let mut studio = guarded_studio(&repo, &fake, safety).await;
         studio.command(Command::Generate);
-        studio.pump_until("the message", |s| s.task.is_none()).await;
+        studio
+            .pump_until("the message", |s| s.iris.task.is_none())
+            .await;
         studio.command(Command::OpenChat);
         for c in "make it shorter".chars() {
             studio.key(KeyCode::Char(c));
@@ -819,7 +835,9 @@ async fn paranoid_asks_before_iris_edits_the_message_and_yolo_asks_nothing() {
             answer(&mut studio, "update_commit", 'n').await;
             answer(&mut studio, "static_analysis", 'y').await;
         }
-        studio.pump_until("the reply", |s| s.task.is_none()).await;
+        studio
+            .pump_until("the reply", |s| s.iris.task.is_none())
+            .await;
         let results = results_of(&fake);
         assert_eq!(results.len(), 2, "{safety}: {results:?}");
         assert_eq!(results[0].contains(REFUSED), asks, "{safety}: {results:?}");
@@ -841,22 +859,24 @@ async fn esc_on_a_question_refuses_and_cancelling_the_run_clears_it() {
     let mut studio = guarded_studio(&repo, &fake, "safe").await;
     studio.command(Command::Generate);
     studio
-        .pump_until("the question", |s| !s.approvals.is_empty())
+        .pump_until("the question", |s| !s.iris.approvals.is_empty())
         .await;
     // Keys other than the answers leave the question up.
     studio.key(KeyCode::Char('x'));
-    assert_eq!(studio.state.approvals.len(), 1);
+    assert_eq!(studio.state.iris.approvals.len(), 1);
     studio.key(KeyCode::Esc);
-    assert!(studio.state.approvals.is_empty());
-    studio.pump_until("the message", |s| s.task.is_none()).await;
+    assert!(studio.state.iris.approvals.is_empty());
+    studio
+        .pump_until("the message", |s| s.iris.task.is_none())
+        .await;
     assert!(results_of(&fake)[0].contains(REFUSED));
     // A run cancelled while it asks takes its question with it.
     studio.command(Command::Generate);
     studio
-        .pump_until("the question", |s| !s.approvals.is_empty())
+        .pump_until("the question", |s| !s.iris.approvals.is_empty())
         .await;
     studio.command(Command::Back);
-    assert!(studio.state.approvals.is_empty() && studio.state.task.is_none());
+    assert!(studio.state.iris.approvals.is_empty() && studio.state.iris.task.is_none());
 }
 
 fn commit_json_text() -> String {
@@ -874,7 +894,7 @@ async fn the_studio_marks_a_staged_secret_and_never_sends_one() {
     repo.git(&["add", "-A"]);
     let fake = FakeProvider::start(vec![Step::text("It is a GitHub token.")]);
     let mut studio = Headless::new(&repo, &fake, Mode::COMMIT);
-    studio.state.auto_generate = false;
+    studio.state.iris.auto_generate = false;
     studio.runner.run(Effect::LoadStatus);
     studio
         .pump_until("the ranking with its secrets", |s| {
@@ -903,7 +923,9 @@ async fn the_studio_marks_a_staged_secret_and_never_sends_one() {
         studio.key(KeyCode::Char(c));
     }
     studio.key(KeyCode::Enter);
-    studio.pump_until("the reply", |s| s.task.is_none()).await;
+    studio
+        .pump_until("the reply", |s| s.iris.task.is_none())
+        .await;
     let requests = fake.requests();
     assert_eq!(requests.len(), 1);
     let body = requests[0].body.to_string();
@@ -940,9 +962,9 @@ async fn opening_a_file_brings_its_heat_margin_from_one_blame() {
     let mut studio = Headless::new(&repo, &fake, Mode::Explore);
     studio.open_file("src/lib.rs").await;
     studio
-        .pump_until("the heat margin", |s| s.explorer.heat.is_some())
+        .pump_until("the heat margin", |s| s.explore.heat.is_some())
         .await;
-    let heat = studio.state.explorer.heat.clone().expect("heat");
+    let heat = studio.state.explore.heat.clone().expect("heat");
     assert_eq!(heat.len(), 8);
     assert_eq!(heat[0], Heat::Uncommitted);
     assert_eq!(heat[1], Heat::Cold, "from the first commit");
@@ -963,7 +985,9 @@ async fn w_explains_the_selected_lines_from_their_history_and_asking_again_is_in
     let fake = FakeProvider::start(vec![Step::Text(answer.clone())]);
     let mut studio = Headless::new(&repo, &fake, Mode::Explore);
     studio.runner.run(Effect::LoadStatus);
-    studio.pump_until("the status", |s| s.head.is_some()).await;
+    studio
+        .pump_until("the status", |s| s.repo.head.is_some())
+        .await;
     studio.open_file("src/lib.rs").await;
     studio.state.focus = Pane::Code;
     for _ in 0..5 {
@@ -975,10 +999,10 @@ async fn w_explains_the_selected_lines_from_their_history_and_asking_again_is_in
     studio.command(Command::AskWhy);
     studio
         .pump_until("the answer", |s| {
-            s.explorer.why.as_ref().is_some_and(|w| w.answer.is_some())
+            s.explore.why.as_ref().is_some_and(|w| w.answer.is_some())
         })
         .await;
-    let why = studio.state.explorer.why.clone().unwrap();
+    let why = studio.state.explore.why.clone().unwrap();
     let explained = why.answer.unwrap();
     assert_eq!((explained.start_line, explained.end_line), (6, 8));
     assert_eq!(explained.explanation, answer);
@@ -1002,10 +1026,10 @@ async fn w_explains_the_selected_lines_from_their_history_and_asking_again_is_in
     studio.command(Command::Down);
     studio.command(Command::Down);
     studio.command(Command::AskWhy);
-    assert!(studio.state.task.is_none());
+    assert!(studio.state.iris.task.is_none());
     let again = studio
         .state
-        .explorer
+        .explore
         .why
         .as_ref()
         .and_then(|w| w.answer.clone());
@@ -1034,20 +1058,13 @@ async fn i_reads_the_open_file_and_lists_its_blocks_and_asking_again_is_instant(
     studio.command(Command::FileIntent);
     studio
         .pump_until("the blocks", |s| {
-            s.explorer
+            s.explore
                 .intent
                 .as_ref()
                 .is_some_and(|v| v.intent.is_some())
         })
         .await;
-    let intent = studio
-        .state
-        .explorer
-        .intent
-        .clone()
-        .unwrap()
-        .intent
-        .unwrap();
+    let intent = studio.state.explore.intent.clone().unwrap().intent.unwrap();
     assert_eq!(intent.blocks.len(), 3);
     assert_eq!(intent.intent, "Constant functions the examples call.");
     let requests = fake.requests();
@@ -1056,16 +1073,16 @@ async fn i_reads_the_open_file_and_lists_its_blocks_and_asking_again_is_instant(
     assert!(sent.contains("pub fn two() -> u32"), "{sent}");
     // The second block lights lines 5-7 and puts the cursor on line 5.
     studio.command(Command::Down);
-    assert_eq!(studio.state.explorer.block_ranges(), vec![(4, 6)]);
-    assert_eq!(studio.state.explorer.cursor, 4);
+    assert_eq!(studio.state.explore.block_ranges(), vec![(4, 6)]);
+    assert_eq!(studio.state.explore.cursor, 4);
     // Asked again after closing: at once, nothing sent.
     studio.command(Command::Back);
     studio.command(Command::FileIntent);
-    assert!(studio.state.task.is_none());
+    assert!(studio.state.iris.task.is_none());
     assert!(
         studio
             .state
-            .explorer
+            .explore
             .intent
             .as_ref()
             .unwrap()
@@ -1085,14 +1102,14 @@ async fn the_repositorys_commit_rules_are_read_at_start() {
     );
     let fake = FakeProvider::start(vec![]);
     let mut studio = Headless::new(&repo, &fake, Mode::COMMIT);
-    studio.state.auto_generate = false;
+    studio.state.iris.auto_generate = false;
     studio.runner.start();
     studio
         .pump_until("the rules and the status", |s| {
-            s.commit_rules.is_some() && !s.changes.loading
+            s.repo.commit_rules.is_some() && !s.changes.loading
         })
         .await;
-    let rules = studio.state.commit_rules.as_ref().unwrap();
+    let rules = studio.state.repo.commit_rules.as_ref().unwrap();
     assert_eq!(rules.source, ".commitlintrc.json");
     let broken: Vec<String> = rules
         .check("Add two()")
@@ -1144,7 +1161,7 @@ async fn a_asks_for_three_alternatives_at_once_and_the_picked_one_is_the_message
     let first = studio.write_the_message().await;
     studio.command(Command::Alternatives);
     studio
-        .pump_until("the alternatives", |s| s.alternatives.is_some())
+        .pump_until("the alternatives", |s| s.overlay.alternatives.is_some())
         .await;
     let requests = fake.requests();
     assert_eq!(requests.len(), 4, "one generation, then three alternatives");
@@ -1157,7 +1174,7 @@ async fn a_asks_for_three_alternatives_at_once_and_the_picked_one_is_the_message
         "every alternative but one asks for another angle"
     );
     // The message in the editor first, then the three minus the one equal to it.
-    let shown = studio.state.alternatives.clone().expect("shown");
+    let shown = studio.state.overlay.alternatives.clone().expect("shown");
     assert_eq!(shown.versions.len(), 3, "{shown:?}");
     assert!(shown.versions[0].current && shown.versions[0].text == first);
     let third = shown.versions[2].text.clone();
@@ -1190,11 +1207,11 @@ async fn pr_mode_shows_the_repositorys_template_filled_in() {
         Step::text(crate::common::agent::approval()),
     ]);
     let mut studio = Headless::new(&repo, &fake, Mode::PR);
-    studio.state.auto_generate = false;
+    studio.state.iris.auto_generate = false;
     studio.state.range.resolved_from = Some("main".into());
     studio.command(Command::Generate);
     studio
-        .pump_until("the description", |s| s.task.is_none())
+        .pump_until("the description", |s| s.iris.task.is_none())
         .await;
     assert_eq!(
         studio.text(),
@@ -1224,7 +1241,7 @@ async fn the_studio_writes_a_small_commit_after_the_peoples_messages() {
     studio.command(Command::ModeCommit);
     studio
         .pump_until("the generated message", |s| {
-            s.task.is_none() && !s.artifacts[&ArtifactKind::Commit].is_empty()
+            s.iris.task.is_none() && !s.artifacts[&ArtifactKind::Commit].is_empty()
         })
         .await;
     let body = fake.requests()[0].raw_body.clone();
@@ -1315,14 +1332,15 @@ async fn cancelling_while_it_forms_keeps_the_text_there_was() {
     studio.command(Command::Generate);
     studio
         .pump_until("the new title forming", |s| {
-            s.task
+            s.iris
+                .task
                 .as_ref()
                 .and_then(|t| t.progress.preview.as_ref())
                 .is_some_and(|(_, text)| text.starts_with("Add"))
         })
         .await;
     studio.command(Command::Back);
-    assert!(studio.state.task.is_none());
+    assert!(studio.state.iris.task.is_none());
     assert_eq!(studio.text(), before);
     assert_eq!(
         studio.state.artifacts[&ArtifactKind::Commit].versions.len(),
@@ -1348,7 +1366,7 @@ async fn a_reviews_findings_appear_one_by_one() {
     ]});
     let fake = FakeProvider::start(vec![Step::paced(5, Step::text(review.to_string()))]);
     let mut studio = Headless::new(&repo, &fake, Mode::REVIEW);
-    studio.state.auto_generate = false;
+    studio.state.iris.auto_generate = false;
     studio.runner.run(Effect::LoadStatus);
     studio
         .pump_until("the status", |s| !s.changes.loading && !s.diff.loading)
@@ -1356,7 +1374,7 @@ async fn a_reviews_findings_appear_one_by_one() {
     studio.command(Command::Generate);
     studio
         .pump_until("the review", |s| {
-            s.task.is_none() && !s.artifacts[&ArtifactKind::Review].is_empty()
+            s.iris.task.is_none() && !s.artifacts[&ArtifactKind::Review].is_empty()
         })
         .await;
     let shown = |p: &String| titles.iter().filter(|t| p.contains(*t)).count();
@@ -1420,16 +1438,16 @@ async fn dollar_shows_the_request_iris_would_send_and_sends_nothing() {
     let repo = staged_repo();
     let fake = FakeProvider::start(Vec::new());
     let mut studio = Headless::configured(&repo, &fake, Mode::COMMIT, &Overrides::default());
-    studio.state.auto_generate = false;
+    studio.state.iris.auto_generate = false;
     studio.runner.run(Effect::LoadStatus);
     studio
         .pump_until("the status", |s| !s.changes.loading)
         .await;
     studio.command(Command::ShowRequest);
     studio
-        .pump_until("the preview", |s| s.report.is_some())
+        .pump_until("the preview", |s| s.overlay.report.is_some())
         .await;
-    let preview = studio.state.report.clone().unwrap_or_default();
+    let preview = studio.state.overlay.report.clone().unwrap_or_default();
     assert!(
         preview.starts_with(
             "The first request to openai gpt-5, as it would go out; nothing was sent."
@@ -1441,7 +1459,7 @@ async fn dollar_shows_the_request_iris_would_send_and_sends_nothing() {
         "{preview}"
     );
     assert!(fake.requests().is_empty(), "nothing was sent");
-    assert!(studio.state.task.is_none());
+    assert!(studio.state.iris.task.is_none());
 }
 
 /// The split view end to end: Iris plans, the chat puts the docs first, a hunk moves to a
@@ -1466,7 +1484,9 @@ async fn the_split_view_plans_chats_moves_edits_applies_and_undoes() {
         .pump_until("the status", |s| !s.changes.loading && !s.diff.loading)
         .await;
     studio.command(Command::Split);
-    studio.pump_until("the plan", |s| s.split.is_some()).await;
+    studio
+        .pump_until("the plan", |s| s.overlay.split_plan.is_some())
+        .await;
 
     studio.key(KeyCode::Char('/'));
     for c in "docs first".chars() {
@@ -1475,10 +1495,14 @@ async fn the_split_view_plans_chats_moves_edits_applies_and_undoes() {
     studio.key(KeyCode::Enter);
     studio
         .pump_until("the chat reply", |s| {
-            s.task.is_none() && s.split.as_ref().is_some_and(|v| v.chat.len() == 2)
+            s.iris.task.is_none()
+                && s.overlay
+                    .split_plan
+                    .as_ref()
+                    .is_some_and(|v| v.chat.len() == 2)
         })
         .await;
-    let view = studio.state.split.as_ref().expect("the view");
+    let view = studio.state.overlay.split_plan.as_ref().expect("the view");
     assert_eq!(view.plan.groups[0].title(), "docs: add a guide");
     assert_eq!(view.chat[1].text, "The docs come first now.");
     let chat_request = &fake.requests()[1];
@@ -1509,7 +1533,8 @@ async fn the_split_view_plans_chats_moves_edits_applies_and_undoes() {
     studio.key(KeyCode::Char('y'));
     studio
         .pump_until("the commits", |s| {
-            s.split
+            s.overlay
+                .split_plan
                 .as_ref()
                 .is_some_and(|v| matches!(v.phase, iris_studio::state::SplitPhase::Applied(_)))
         })

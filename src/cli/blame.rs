@@ -7,9 +7,9 @@ use anyhow::{Context, Result};
 use clap::Args;
 
 use super::config::ConfigFlags;
-use super::exit::UsageError;
-use super::generate::OutputFlags;
 use super::progress::ProgressLine;
+use super::session::OutputFlags;
+use crate::shared::exit::UsageError;
 use iris_agent::IrisAgent;
 use iris_config::Config;
 use iris_core::protocol::LinesAsked;
@@ -65,12 +65,18 @@ pub async fn run(args: BlameArgs) -> Result<ExitCode> {
     let repo = GitRepo::discover(&cwd)?;
     let root = repo.root();
     let config = Config::load(Some(&root), &args.config.overrides())?;
-    let iris = IrisAgent::from_config(&config, &root, repo.git_dir(), !args.output.no_stream)?;
-    let (iris, dry_run) = super::dry_run::prepare(iris, args.output.dry_run);
+    let iris = IrisAgent::from_config(
+        &config,
+        &root,
+        crate::shared::IrisDir::of(repo.git_dir()).path(),
+        !args.output.no_stream,
+    )?;
+    let (iris, dry_run) = crate::shared::preview::prepare(iris, args.output.dry_run);
     let progress = ProgressLine::start();
     let result = iris.explain_lines(&asked, &progress.sink()).await;
     progress.finish().await;
-    let result = super::dry_run::finish(dry_run.as_ref(), result, &config, args.output.json);
+    let result =
+        crate::shared::preview::finish(dry_run.as_ref(), result, &config, args.output.json);
     // Lines that are not there (a path not committed, a range past the end) are the user's
     // to fix: said at once, before any request, as a usage error.
     let explained = result.map_err(|err| match err.downcast::<iris_git::GitError>() {
@@ -85,7 +91,10 @@ pub async fn run(args: BlameArgs) -> Result<ExitCode> {
     if args.output.json {
         println!("{}", serde_json::to_string_pretty(&explained)?);
     } else {
-        println!("{}", super::shown(explained.explanation.trim_end()));
+        println!(
+            "{}",
+            crate::shared::said::shown(explained.explanation.trim_end())
+        );
     }
     Ok(ExitCode::SUCCESS)
 }

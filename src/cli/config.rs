@@ -8,12 +8,10 @@ use std::process::ExitCode;
 use anyhow::{Context, Result};
 use clap::Subcommand;
 
-use iris_config::ConfigError;
+use super::config_file::{note_overridden, repo_root, user_file};
 use iris_config::{
-    Assignment, Config, FileKind, Overrides, PROJECT_FILE, Source, display_path, set_value,
-    user_config_path,
+    Config, FileKind, Overrides, PROJECT_FILE, Source, display_path, set_value, user_config_path,
 };
-use iris_git::{GitError, GitRepo};
 
 #[derive(Debug, clap::Args)]
 #[command(args_conflicts_with_subcommands = true)]
@@ -114,16 +112,6 @@ pub fn run(args: ConfigArgs, runtime: &tokio::runtime::Runtime) -> Result<ExitCo
     }
 }
 
-/// The repository root, or `None` outside any repository (the project file is then skipped).
-fn repo_root() -> Result<Option<PathBuf>> {
-    let cwd = std::env::current_dir().context("cannot read the current directory")?;
-    match GitRepo::discover(&cwd) {
-        Ok(repo) => Ok(Some(repo.root())),
-        Err(GitError::NotARepository(_)) => Ok(None),
-        Err(e) => Err(e.into()),
-    }
-}
-
 /// Prints every setting as a TOML line with its source as a comment: copy a line into a
 /// config file and it means the same thing there.
 fn show(overrides: &Overrides) -> Result<ExitCode> {
@@ -190,35 +178,4 @@ fn set(key: &str, value: &str, project: bool) -> Result<ExitCode> {
     };
     note_overridden(std::slice::from_ref(&written), &ours);
     Ok(ExitCode::SUCCESS)
-}
-
-/// The user's config file, which may not exist yet.
-pub(super) fn user_file() -> Result<PathBuf, ConfigError> {
-    user_config_path().ok_or_else(|| {
-        ConfigError("cannot find your home directory: set XDG_CONFIG_HOME or HOME".into())
-    })
-}
-
-/// Says on stderr which values just written (to the file `ours`) a source of higher
-/// precedence hides here, unless it holds the same value.
-pub(super) fn note_overridden(written: &[Assignment], ours: &Source) {
-    let Ok(root) = repo_root() else { return };
-    let Ok(config) = Config::load(root.as_deref(), &Overrides::default()) else {
-        return;
-    };
-    let settings = config.sources();
-    for assignment in written {
-        let Some(setting) = settings.iter().find(|s| s.key == assignment.key) else {
-            continue;
-        };
-        let shown = setting.value.as_deref().unwrap_or("unset");
-        // Two keys both show as "****": a hidden one is always worth a word.
-        let same = shown == assignment.value && shown != iris_config::MASKED;
-        if setting.source != *ours && !same {
-            eprintln!(
-                "note: {} takes precedence here, so `{}` stays {shown}",
-                setting.source, assignment.key
-            );
-        }
-    }
 }

@@ -7,8 +7,9 @@ use anyhow::Result;
 use clap::Args;
 
 use super::config::ConfigFlags;
-use super::exit::UsageError;
-use crate::eval::{self, Filters, Plan, Source, Variant, accepted};
+use crate::eval::{self, Filters, Plan, Source, Variant};
+use crate::shared::accepted;
+use crate::shared::exit::UsageError;
 
 #[derive(Debug, Args)]
 pub struct EvalArgs {
@@ -208,7 +209,7 @@ fn report_accepted(args: &EvalArgs) -> Result<ExitCode> {
             format!("edited {:.2}", row.distance)
         };
         let short: String = row.commit.chars().take(7).collect();
-        let title = super::shown(&row.title);
+        let title = crate::shared::said::shown(&row.title);
         println!("{short}  {how:<12}  {:<7} {title}", row.source);
     }
     let n = report.rows.len();

@@ -8,9 +8,9 @@ use anyhow::{Context, Result};
 use clap::Args;
 
 use super::config::ConfigFlags;
-use super::exit::UsageError;
-use super::generate::OutputFlags;
 use super::progress::ProgressLine;
+use super::session::OutputFlags;
+use crate::shared::exit::UsageError;
 use iris_agent::IrisAgent;
 use iris_agent::capability::intent::FileRefused;
 use iris_config::Config;
@@ -44,12 +44,18 @@ pub async fn run(args: ExplainArgs) -> Result<ExitCode> {
     let root = repo.root();
     let path = from_root(&args.file, &cwd, &root);
     let config = Config::load(Some(&root), &args.config.overrides())?;
-    let iris = IrisAgent::from_config(&config, &root, repo.git_dir(), !args.output.no_stream)?;
-    let (iris, dry_run) = super::dry_run::prepare(iris, args.output.dry_run);
+    let iris = IrisAgent::from_config(
+        &config,
+        &root,
+        crate::shared::IrisDir::of(repo.git_dir()).path(),
+        !args.output.no_stream,
+    )?;
+    let (iris, dry_run) = crate::shared::preview::prepare(iris, args.output.dry_run);
     let progress = ProgressLine::start();
     let result = iris.explain_file(&path, &progress.sink()).await;
     progress.finish().await;
-    let result = super::dry_run::finish(dry_run.as_ref(), result, &config, args.output.json);
+    let result =
+        crate::shared::preview::finish(dry_run.as_ref(), result, &config, args.output.json);
     let explained = result.map_err(|err| match err.downcast::<FileRefused>() {
         Ok(refused) => UsageError(refused.0).into(),
         Err(other) => other,
@@ -57,7 +63,10 @@ pub async fn run(args: ExplainArgs) -> Result<ExitCode> {
     if args.output.json {
         println!("{}", serde_json::to_string_pretty(&explained)?);
     } else {
-        println!("{}", super::shown(explained.to_text().trim_end()));
+        println!(
+            "{}",
+            crate::shared::said::shown(explained.to_text().trim_end())
+        );
     }
     Ok(ExitCode::SUCCESS)
 }

@@ -16,7 +16,7 @@ use iris_config::setup::{Choice, HOSTED, LocalServer, api_key_in_env, write_choi
 use iris_config::{Config, MASKED, Overrides, ProviderKind, Source, display_path};
 
 pub fn run(runtime: &tokio::runtime::Runtime) -> Result<ExitCode> {
-    let path = super::config::user_file()?;
+    let path = super::config_file::user_file()?;
     let mut prompter = Prompter::stdio();
     match init(&path, runtime, &mut prompter) {
         Ok(code) => Ok(code),
@@ -73,7 +73,7 @@ fn init(
     }
     out.push_str("Next: run `iris studio` in a git repository.\n");
     super::print_exact(&out)?;
-    super::config::note_overridden(&written, &Source::UserFile(path.to_path_buf()));
+    super::config_file::note_overridden(&written, &Source::UserFile(path.to_path_buf()));
     Ok(ExitCode::SUCCESS)
 }
 

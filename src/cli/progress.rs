@@ -10,7 +10,6 @@ use tokio::task::JoinHandle;
 use iris_agent::EventSink;
 use iris_core::protocol::AgentEvent;
 use iris_core::protocol::progress::{Progress, SPINNER, SPINNER_STEP};
-use iris_core::secrets::Finding;
 
 /// One line: "⠋ reading src/app.rs · 3.2s · 1,204 tokens sent · 340 received".
 fn line(progress: &Progress, frame: usize, elapsed: Duration) -> String {
@@ -105,15 +104,6 @@ impl ProgressLine {
     }
 }
 
-/// The line that tells the user a secret was kept out of a request.
-pub(crate) fn withheld_line(finding: &Finding) -> String {
-    format!(
-        "iris: a secret was withheld from the provider: {finding} (sent as a marker; your \
-         files and the commit are untouched; fingerprint {} for .irissecretsignore)",
-        finding.fingerprint
-    )
-}
-
 /// The first line of the artifact as it forms (a commit's title), cut to `width` columns of
 /// the terminal so it never wraps; a model's control characters (and tabs) never reach it.
 fn forming_line(progress: &Progress, width: usize) -> Option<String> {
@@ -124,7 +114,7 @@ fn forming_line(progress: &Progress, width: usize) -> Option<String> {
         .map(|c| if c == '\t' { ' ' } else { c })
         .collect();
     let room = width.saturating_sub(3).max(8);
-    Some(format!("  {}", iris_studio::text::clip(&plain, room)))
+    Some(format!("  {}", iris_core::text::clip(&plain, room)))
 }
 
 /// What clears the drawn lines (the spinner, and the forming title under it), leaving the
@@ -159,7 +149,7 @@ async fn draw(
                 }
                 // Said whether or not the spinner is drawn: scripts and hooks must see it too.
                 Some(AgentEvent::SecretWithheld(finding)) => {
-                    eprintln!("{}{}", clearing(drawing, two_lines), withheld_line(&finding));
+                    eprintln!("{}{}", clearing(drawing, two_lines), crate::shared::said::withheld_line(&finding));
                     two_lines = false;
                 }
                 // Likewise: a warning is printed whether or not the spinner is drawn.

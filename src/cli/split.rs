@@ -13,10 +13,10 @@ use anyhow::{Context, Result, anyhow};
 use clap::Args;
 
 use super::config::ConfigFlags;
-use super::exit::UsageError;
-use super::generate::OutputFlags;
 use super::progress::ProgressLine;
 use super::prompt::Prompter;
+use super::session::OutputFlags;
+use crate::shared::exit::UsageError;
 use iris_agent::IrisAgent;
 use iris_config::Config;
 use iris_core::split::{SplitPlan, check_plan, plan_text, unit_ids};
@@ -82,7 +82,10 @@ pub async fn run(args: SplitArgs) -> Result<ExitCode> {
     if args.output.json {
         println!("{}", serde_json::to_string_pretty(&plan)?);
     } else {
-        println!("{}", super::shown(&plan_text(&plan, &change.units)));
+        println!(
+            "{}",
+            crate::shared::said::shown(&plan_text(&plan, &change.units))
+        );
     }
     if !args.apply {
         return Ok(ExitCode::SUCCESS);
@@ -128,7 +131,7 @@ fn report(progress: Progress) {
         Progress::Checking { group, of } => eprintln!("[{group}/{of}] checking…"),
         Progress::Committing { .. } => {}
         Progress::Committed { group, of, summary } => {
-            eprintln!("[{group}/{of}] {}", super::shown(&summary))
+            eprintln!("[{group}/{of}] {}", crate::shared::said::shown(&summary))
         }
     }
 }
@@ -137,8 +140,13 @@ fn report(progress: Progress) {
 async fn ask_iris(args: &SplitArgs, repo: &GitRepo, change: &SplitChange) -> Result<SplitPlan> {
     let root = repo.root();
     let config = Config::load(Some(&root), &args.config.overrides())?;
-    let iris = IrisAgent::from_config(&config, &root, repo.git_dir(), !args.output.no_stream)?;
-    let (iris, dry_run) = super::dry_run::prepare(iris, args.output.dry_run);
+    let iris = IrisAgent::from_config(
+        &config,
+        &root,
+        crate::shared::IrisDir::of(repo.git_dir()).path(),
+        !args.output.no_stream,
+    )?;
+    let (iris, dry_run) = crate::shared::preview::prepare(iris, args.output.dry_run);
     let progress = ProgressLine::start().priced(config.model_price().map(|(price, _)| price));
     let result = iris
         .plan_split(
@@ -149,7 +157,8 @@ async fn ask_iris(args: &SplitArgs, repo: &GitRepo, change: &SplitChange) -> Res
         )
         .await;
     progress.finish().await;
-    let planned = super::dry_run::finish(dry_run.as_ref(), result, &config, args.output.json)?;
+    let planned =
+        crate::shared::preview::finish(dry_run.as_ref(), result, &config, args.output.json)?;
     if !planned.first_problems.is_empty() {
         eprintln!(
             "Iris' first plan was sent back: {}",

@@ -6,7 +6,6 @@
 //! rules, language and critic). The message is scored against the one its author committed
 //! ([`iris_core::eval`]). The user's repository is never written to.
 
-pub mod accepted;
 mod report;
 mod select;
 
@@ -28,7 +27,7 @@ use iris_core::protocol::progress::Progress;
 use iris_core::protocol::{AgentEvent, Decision};
 use iris_git::{CommitInfo, GitRepo, Replay};
 
-use crate::cli::exit::{GENERAL, UsageError};
+use crate::shared::exit::{GENERAL, UsageError};
 use report::Row;
 pub use report::read_baseline;
 pub use select::{Filters, Source};
@@ -61,7 +60,12 @@ pub async fn run(plan: Plan) -> Result<ExitCode> {
     let mut configs = Vec::new();
     for variant in &mut plan.variants {
         let config = Config::load(Some(&root), &variant.overrides)?;
-        IrisAgent::from_config(&config, &root, repo.git_dir(), true)?;
+        IrisAgent::from_config(
+            &config,
+            &root,
+            crate::shared::IrisDir::of(repo.git_dir()).path(),
+            true,
+        )?;
         if variant.label.is_empty() {
             variant.label = config.require_model()?.to_string();
         }
@@ -121,7 +125,7 @@ pub async fn run(plan: Plan) -> Result<ExitCode> {
                 report::table_row(&row, several)
             };
             // The titles are the history's and the model's: untrusted on a terminal.
-            println!("{}", crate::cli::shown(&line));
+            println!("{}", crate::shared::said::shown(&line));
             let _ = std::io::stdout().flush();
             outcomes[i].push(row.outcome);
             bar.draw(done, &outcomes[0], Some(&commit.short_id));
@@ -183,7 +187,12 @@ async fn write_one<'a>(
 ) -> Row<'a> {
     let started = Instant::now();
     let (sink, drained) = unattended();
-    let result = match IrisAgent::from_config(config, replay.root(), replay_git, true) {
+    let result = match IrisAgent::from_config(
+        config,
+        replay.root(),
+        crate::shared::IrisDir::of(replay_git).path(),
+        true,
+    ) {
         Ok(iris) => {
             iris.write(ArtifactKind::Commit, &Scope::Staged, critic, &sink)
                 .await
@@ -240,7 +249,7 @@ fn unattended() -> (EventSink, tokio::task::JoinHandle<Progress>) {
             match &event {
                 AgentEvent::Approval(request) => request.reply.send(Decision::Deny),
                 AgentEvent::SecretWithheld(finding) => {
-                    eprintln!("\r\x1b[2K{}", crate::cli::withheld_line(finding));
+                    eprintln!("\r\x1b[2K{}", crate::shared::said::withheld_line(finding));
                 }
                 _ => {}
             }

@@ -189,7 +189,7 @@ fn cut(text: &str, width: usize) -> String {
             shown.push(c);
         }
     }
-    iris_studio::text::clip(&shown, width)
+    iris_core::text::clip(&shown, width)
 }
 
 #[cfg(test)]

@@ -20,7 +20,7 @@ use rmcp::{ErrorData, Peer, RoleServer, ServerHandler};
 use serde_json::Value;
 use tokio::sync::mpsc::{UnboundedReceiver, unbounded_channel};
 
-use crate::cli::exit::one_line;
+use crate::shared::exit::one_line;
 use iris_agent::EventSink;
 use iris_config::Overrides;
 use iris_core::protocol::AgentEvent;
@@ -205,7 +205,9 @@ async fn report(
                     request.tool, request.risk
                 ))
             }
-            AgentEvent::SecretWithheld(finding) => Some(crate::cli::withheld_line(finding)),
+            AgentEvent::SecretWithheld(finding) => {
+                Some(crate::shared::said::withheld_line(finding))
+            }
             AgentEvent::Warning(text) => Some(format!("warning: {text}")),
             other => {
                 state.apply(other);

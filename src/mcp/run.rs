@@ -7,8 +7,8 @@ use anyhow::{Context, Result};
 use serde_json::{Value, json};
 
 use super::tools::{Call, Model, Range, ReviewScope};
-use crate::cli::exit::UsageError;
-use crate::cli::generate::require_staged;
+use crate::shared::exit::UsageError;
+use crate::shared::staged::require_staged;
 use iris_agent::capability::requests::Scope;
 use iris_agent::capability::write::Written;
 use iris_agent::{EventSink, IrisAgent};
@@ -36,7 +36,12 @@ pub async fn run(root: &Path, overrides: &Overrides, call: Call, sink: &EventSin
                 let repo = GitRepo::discover(root)?;
                 let root = repo.root();
                 let config = Config::load(Some(&root), overrides)?;
-                let iris = IrisAgent::from_config(&config, &root, repo.git_dir(), true)?;
+                let iris = IrisAgent::from_config(
+                    &config,
+                    &root,
+                    crate::shared::IrisDir::of(repo.git_dir()).path(),
+                    true,
+                )?;
                 (iris, job_of(&repo, &config, call)?, root)
             };
             write(&iris, job, sink, &root).await
@@ -138,7 +143,7 @@ async fn write(iris: &IrisAgent, job: Job, sink: &EventSink, root: &Path) -> Res
             if kind == ArtifactKind::Commit
                 && let Ok(repo) = GitRepo::discover(root)
             {
-                crate::eval::accepted::remember(&repo, &done.text, "mcp", false);
+                crate::shared::accepted::remember(&repo, &done.text, "mcp", false);
             }
             Ok(done)
         }
@@ -149,7 +154,7 @@ async fn write(iris: &IrisAgent, job: Job, sink: &EventSink, root: &Path) -> Res
             let written = iris
                 .write(ArtifactKind::Review, &scope, false, sink)
                 .await?;
-            Ok(done(crate::cli::generate::confident(
+            Ok(done(crate::shared::written::confident(
                 written,
                 min_confidence,
             )?))
@@ -185,7 +190,7 @@ fn scope_of(repo: &GitRepo, range: Range) -> Result<Scope> {
 /// A written artifact as the command line prints it, with what it warns about.
 fn done(written: Written) -> Done {
     Done {
-        warnings: crate::cli::generate::warnings_of(&written),
+        warnings: crate::shared::written::warnings_of(&written),
         text: written.text.trim_end().to_string(),
         json: written.json,
     }
@@ -195,13 +200,13 @@ fn done(written: Written) -> Done {
 fn check(repo: &GitRepo, message: &str) -> Result<Done> {
     let Some(rules) = iris_config::project::commit_rules(&repo.root())? else {
         return Ok(Done {
-            text: crate::cli::check::NO_RULES.into(),
+            text: crate::shared::commit_rules::NO_RULES.into(),
             json: json!({"rules": null, "valid": true, "violations": []}),
             warnings: Vec::new(),
         });
     };
     let violations = rules.check(message);
-    let (text, failed) = crate::cli::check::report(&rules, &violations);
+    let (text, failed) = crate::shared::commit_rules::report(&rules, &violations);
     let listed: Vec<Value> = violations
         .iter()
         .map(|v| json!({"rule": v.rule, "message": v.message, "error": v.error}))

@@ -264,7 +264,7 @@ fn a_tool_that_hangs_is_stopped_at_the_deadline() {
     );
     // The sleeping grandchild was killed with its group, so nothing held the pipes open
     // until the drain's grace ran out.
-    let limit = runner.timeout + iris_git::process::DRAIN_GRACE;
+    let limit = runner.timeout + iris_process::DRAIN_GRACE;
     assert!(started.elapsed() < limit, "{:?}", started.elapsed());
 }
 

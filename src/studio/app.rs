@@ -62,29 +62,33 @@ impl Studio {
         let repo = GitRepo::discover(cwd)?;
         let root = repo.root();
         let config = Config::load(Some(&root), &options.overrides)?;
-        let (iris, ai_unavailable, first_run) =
-            match IrisAgent::from_config(&config, &root, repo.git_dir(), true) {
-                Ok(iris) => (Some(iris), None, false),
-                Err(err) => (
-                    None,
-                    Some(format!("Iris is not configured: {err:#}")),
-                    iris_config::setup::needs_setup(&err),
-                ),
-            };
+        let (iris, ai_unavailable, first_run) = match IrisAgent::from_config(
+            &config,
+            &root,
+            crate::shared::IrisDir::of(repo.git_dir()).path(),
+            true,
+        ) {
+            Ok(iris) => (Some(iris), None, false),
+            Err(err) => (
+                None,
+                Some(format!("Iris is not configured: {err:#}")),
+                iris_config::setup::needs_setup(&err),
+            ),
+        };
         let user_dir = iris_config::user_config_dir();
         // The --theme flag wins over the configuration's `theme`.
         let theme_name = options.theme.as_deref().unwrap_or(&config.theme);
         let theme = Theme::load(theme_name, user_dir.as_deref())?.adapt(ColorSupport::detect());
         let (keymap, warnings) = Keymap::load(user_dir.as_deref())?;
         let mut state = State::new(options.mode.unwrap_or(Mode::COMMIT));
-        state.choose_mode = options.mode.is_none();
+        state.start.choose_mode = options.mode.is_none();
         state.range.from = options.from;
         state.range.to = options.to;
-        state.ai_unavailable = ai_unavailable;
-        state.auto_generate = config.studio_auto_generate;
-        state.review_min_confidence = config.review_min_confidence;
-        state.price = config.model_price().map(|(price, _)| price);
-        state.setup_facts = SetupFacts {
+        state.iris.unavailable = ai_unavailable;
+        state.iris.auto_generate = config.studio_auto_generate;
+        state.findings.min_confidence = config.review_min_confidence;
+        state.iris.price = config.model_price().map(|(price, _)| price);
+        state.start.setup_facts = SetupFacts {
             file: iris_config::user_config_path().map(|p| iris_config::display_path(&p)),
             env_keys: iris_config::setup::HOSTED
                 .into_iter()
@@ -93,7 +97,7 @@ impl Studio {
         };
         // A first run, with nothing configured: setup opens (and probes once the loop runs).
         if first_run {
-            state.setup = Some(Setup::default());
+            state.overlay.setup = Some(Setup::default());
         }
         if let Some(warning) = warnings.into_iter().next() {
             state.notice = Some(iris_studio::state::Notice {
@@ -118,13 +122,18 @@ impl Studio {
         let overrides = self.overrides.clone();
         std::sync::Arc::new(move || {
             let config = Config::load(Some(&root), &overrides)?;
-            IrisAgent::from_config(&config, &root, &git_dir, true)
+            IrisAgent::from_config(
+                &config,
+                &root,
+                crate::shared::IrisDir::of(&git_dir).path(),
+                true,
+            )
         })
     }
 
     /// Whether a spinner turns (Iris works or git is still being read), so time must tick.
     fn spinning(&self) -> bool {
-        self.state.task.is_some() || self.state.loading().is_some()
+        self.state.iris.task.is_some() || self.state.loading().is_some()
     }
 
     /// Turns a terminal event into an action, through the keymap.
@@ -155,7 +164,7 @@ impl Studio {
     pub async fn run(mut self) -> Result<()> {
         let mut terminal = TerminalGuard::enter()?;
         let size = terminal.terminal.size()?;
-        self.state.size = (size.width, size.height);
+        self.state.screen.size = (size.width, size.height);
         let (tx, rx) = unbounded_channel::<Action>();
         let mut runner = Runner::new(
             tx,
@@ -165,7 +174,7 @@ impl Studio {
         )
         .with_loader(self.loader());
         runner.start();
-        if self.state.setup.is_some() {
+        if self.state.overlay.setup.is_some() {
             runner.run(Effect::ProbeServers);
         }
         let result = self.event_loop(&mut terminal, &mut runner, rx).await;
@@ -282,7 +291,7 @@ impl Studio {
                     Action::FileEdited { path, result }
                 }
                 EditTarget::SplitMessage { group, text } => {
-                    let file = git_dir.join("iris").join("edit").join("SPLIT_MSG");
+                    let file = crate::shared::IrisDir::of(&git_dir).edit_file("SPLIT_MSG");
                     let result = external::edit_text(&editor, &file, &text, &root);
                     Action::SplitMessageEdited { group, result }
                 }

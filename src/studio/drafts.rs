@@ -18,7 +18,7 @@ pub struct DraftStore {
 impl DraftStore {
     pub fn new(git_dir: &Path) -> Self {
         Self {
-            dir: git_dir.join("iris").join("drafts"),
+            dir: crate::shared::IrisDir::of(git_dir).drafts(),
         }
     }
 

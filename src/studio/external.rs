@@ -73,7 +73,7 @@ pub fn artifact_file(git_dir: &Path, kind: ArtifactKind) -> PathBuf {
         ArtifactKind::Commit => "COMMIT_EDITMSG".to_string(),
         kind => format!("{}.md", kind.name().to_uppercase().replace('-', "_")),
     };
-    git_dir.join("iris").join("edit").join(name)
+    crate::shared::IrisDir::of(git_dir).edit_file(&name)
 }
 
 /// An artifact's text through the editor: written to its file, edited, read back.

@@ -309,7 +309,7 @@ impl Runner {
             let (provider, model, price) = iris.pricing();
             let shown = match kept.captured() {
                 Some(captured) => {
-                    crate::cli::dry_run::preview(&captured, provider, model, price, false)
+                    crate::shared::preview::preview(&captured, provider, model, price, false)
                         .map_err(|e| format!("{e:#}"))
                 }
                 None => Err(match ran {

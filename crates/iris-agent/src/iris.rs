@@ -66,7 +66,7 @@ pub struct IrisAgent {
     /// the repository's default.
     pub(crate) pr_template: Option<String>,
     /// How reviews are written: aspects, second look.
-    pub(crate) review: crate::capability::review::ReviewOptions,
+    pub(crate) review: iris_core::artifact::review::ReviewOptions,
     /// The main model's prices and where they come from, when known: `--debug` says what a
     /// run cost, a preview what its request would.
     pub(crate) price: Option<(iris_config::prices::Price, iris_config::prices::PriceSource)>,
@@ -141,11 +141,12 @@ impl Learned {
 }
 
 impl IrisAgent {
-    /// Iris as the configuration says, working on the repository at `root`.
+    /// Iris as the configuration says, working on the repository at `root`; a reply she
+    /// cannot read is saved in `raw_reply_dir` for the user to look at.
     pub fn from_config(
         config: &iris_config::Config,
         root: &std::path::Path,
-        git_dir: &std::path::Path,
+        raw_reply_dir: &std::path::Path,
         stream: bool,
     ) -> anyhow::Result<Self> {
         let settings = config.provider_settings();
@@ -188,10 +189,10 @@ impl IrisAgent {
             stream,
             critic_enabled: config.critic_enabled,
             user_dir: iris_config::user_config_dir(),
-            raw_reply_dir: git_dir.join("iris"),
+            raw_reply_dir: raw_reply_dir.to_path_buf(),
             learned: Learned::default(),
             pr_template: None,
-            review: crate::capability::review::ReviewOptions {
+            review: iris_core::artifact::review::ReviewOptions {
                 aspects: Vec::new(),
                 verify: config.review_verify,
             },
@@ -235,7 +236,7 @@ impl IrisAgent {
     }
 
     /// How reviews are written (`iris review --aspects`, `--verify`).
-    pub fn with_review(mut self, options: crate::capability::review::ReviewOptions) -> Self {
+    pub fn with_review(mut self, options: iris_core::artifact::review::ReviewOptions) -> Self {
         self.review = options;
         self
     }

@@ -23,79 +23,11 @@ pub mod tools;
 
 use std::time::Duration;
 
-use thiserror::Error;
-
 pub use iris::IrisAgent;
+pub use runtime::error::{ErrorKind, ProviderError};
 pub use runtime::events::{EventHook, EventSink};
 pub use runtime::provider::{ProviderKind, ProviderSpec};
 pub use runtime::run::{Run, RunOutput, run};
-
-/// A provider failure, naming the provider, the model and what the server said (exit code 4).
-#[derive(Debug, Error)]
-#[error("{provider}: {message}")]
-pub struct ProviderError {
-    pub provider: String,
-    pub message: String,
-}
-
-impl ProviderError {
-    /// Builds the error, making sure the API key never appears in it.
-    pub fn new(spec: &ProviderSpec, message: impl Into<String>) -> Self {
-        let mut message: String = message.into();
-        if let Some(key) = spec.api_key.as_deref().filter(|k| k.len() >= 4) {
-            message = message.replace(key, "****");
-        }
-        let message = message.split_whitespace().collect::<Vec<_>>().join(" ");
-        Self {
-            provider: spec.label(),
-            message: readable(without_wrappers(&message)),
-        }
-    }
-
-    /// The HTTP status the provider answered with, when the failure was one.
-    pub fn status(&self) -> Option<u16> {
-        let code = self.message.get(..3)?.parse().ok()?;
-        let rest = &self.message[3..];
-        (rest.is_empty() || rest.starts_with(' ') || rest.starts_with(':')).then_some(code)
-    }
-
-    /// Whether the reply was cut for looping or making no progress (`runtime/runaway.rs`
-    /// words it "the reply ...; stopped").
-    pub fn is_runaway(&self) -> bool {
-        self.message.starts_with("the reply ") && self.message.contains("; stopped")
-    }
-
-    /// Whether the model was still calling tools when its turns ran out (`runtime/run.rs`).
-    pub fn is_out_of_turns(&self) -> bool {
-        self.message.contains("still calling tools")
-    }
-
-    /// Whether the model repeated its instructions instead of writing, twice
-    /// (`capability/generate.rs`).
-    pub fn is_echo(&self) -> bool {
-        self.message.starts_with(ECHOED)
-    }
-
-    /// Whether the reply came but did not hold the artifact (`capability/conversation.rs`).
-    pub fn is_unreadable(&self) -> bool {
-        self.message.starts_with(UNREADABLE)
-    }
-
-    /// Whether the provider refused the request for being longer than the model's context.
-    pub fn is_context_length(&self) -> bool {
-        let m = self.message.to_ascii_lowercase();
-        [
-            "context length",
-            "context_length",
-            "maximum context",
-            "too many tokens",
-            "prompt is too long",
-            "context window",
-        ]
-        .iter()
-        .any(|needle| m.contains(needle))
-    }
-}
 
 /// How a reply that repeated its instructions instead of writing is reported.
 pub(crate) const ECHOED: &str = "the model repeated the instructions instead of writing";
@@ -106,61 +38,13 @@ pub(crate) const UNREADABLE: &str = "could not read the artifact from the model'
 /// Why a run gave no artifact, in the classes `iris eval` counts.
 pub fn failure_of(err: &anyhow::Error) -> iris_core::eval::Failure {
     use iris_core::eval::Failure;
-    for cause in err.chain() {
-        if cause.is::<capability::conversation::RunTimedOut>() {
-            return Failure::Deadline;
-        }
-        if let Some(provider) = cause.downcast_ref::<ProviderError>() {
-            return if provider.is_runaway() || provider.is_out_of_turns() {
-                Failure::Runaway
-            } else if provider.is_echo() {
-                Failure::Echo
-            } else if provider.is_unreadable() {
-                Failure::Schema
-            } else {
-                Failure::Provider
-            };
-        }
-    }
-    Failure::Other
-}
-
-/// What the server or the network said, without the names of the error types rig wraps it
-/// in ("CompletionError: ProviderError: Http client error: could not connect to ...").
-fn without_wrappers(message: &str) -> &str {
-    const WRAPPERS: [&str; 9] = [
-        "PromptError: ",
-        "CompletionError: ",
-        "ProviderError: ",
-        "HttpError: ",
-        "Http client error: ",
-        "Http error: ",
-        "RequestError: ",
-        "ResponseError: ",
-        "SSE Error: ",
-    ];
-    let mut rest = message;
-    while let Some(inner) = WRAPPERS.iter().find_map(|w| rest.strip_prefix(w)) {
-        rest = inner;
-    }
-    rest
-}
-
-/// An HTTP error as the status and the server's own words: OpenAI, Anthropic and Gemini all
-/// answer `{"error": {"message": ...}}`, which rig passes on whole after "Invalid status code".
-fn readable(message: &str) -> String {
-    let Some((status, body)) = message
-        .strip_prefix("Invalid status code ")
-        .and_then(|rest| rest.split_once(" with message: "))
-    else {
-        return message.to_string();
-    };
-    let said = serde_json::from_str::<serde_json::Value>(body)
-        .ok()
-        .and_then(|v| v["error"]["message"].as_str().map(str::to_string));
-    match said {
-        Some(said) => format!("{status}: {said}"),
-        None => format!("{status}: {body}"),
+    match ErrorKind::of(err) {
+        None => Failure::Other,
+        Some(ErrorKind::Deadline) => Failure::Deadline,
+        Some(kind) if kind.never_answered() => Failure::Runaway,
+        Some(ErrorKind::Echo) => Failure::Echo,
+        Some(ErrorKind::Unreadable) => Failure::Schema,
+        Some(_) => Failure::Provider,
     }
 }
 
@@ -205,69 +89,30 @@ mod tests {
     #[test]
     fn a_failed_run_is_classed_by_why() {
         use iris_core::eval::Failure;
-        let provider = |message: &str| -> anyhow::Error {
+        let provider = |kind: ErrorKind| -> anyhow::Error {
             ProviderError {
                 provider: "openai".into(),
-                message: message.into(),
+                message: "what the server said".into(),
+                kind,
             }
             .into()
         };
         let cases = [
-            (
-                "the reply repeats itself (\"x\" over and over); stopped",
-                Failure::Runaway,
-            ),
-            (
-                "the model was still calling tools after 8 turns; stopped",
-                Failure::Runaway,
-            ),
-            (
-                &format!("{UNREADABLE}: the reply is empty"),
-                Failure::Schema,
-            ),
-            ("401: invalid key", Failure::Provider),
-            (&format!("{ECHOED} (twice)"), Failure::Echo),
+            (ErrorKind::Runaway, Failure::Runaway),
+            (ErrorKind::OutOfTurns, Failure::Runaway),
+            (ErrorKind::Unreadable, Failure::Schema),
+            (ErrorKind::Status(401), Failure::Provider),
+            (ErrorKind::RateLimited, Failure::Provider),
+            (ErrorKind::Echo, Failure::Echo),
         ];
-        for (message, class) in cases {
-            assert_eq!(failure_of(&provider(message)), class, "{message}");
+        for (kind, class) in cases {
+            assert_eq!(failure_of(&provider(kind)), class, "{kind:?}");
         }
-        let late = anyhow::Error::new(capability::conversation::RunTimedOut(
+        let late = anyhow::Error::new(runtime::deadline::RunTimedOut(
             std::time::Duration::from_secs(3),
         ))
         .context("writing the commit");
         assert_eq!(failure_of(&late), Failure::Deadline);
         assert_eq!(failure_of(&anyhow::anyhow!("disk full")), Failure::Other);
-    }
-
-    #[test]
-    fn rigs_error_type_names_are_left_out() {
-        assert_eq!(
-            without_wrappers(
-                "CompletionError: ProviderError: Http client error: could not connect to http://h/v1"
-            ),
-            "could not connect to http://h/v1"
-        );
-        assert_eq!(
-            without_wrappers("JsonError: expected value"),
-            "JsonError: expected value"
-        );
-        assert_eq!(without_wrappers("rate limited"), "rate limited");
-    }
-
-    #[test]
-    fn an_http_error_reads_as_its_status_and_the_servers_words() {
-        let body =
-            r#"{"error": {"message": "The model `m` does not exist.", "code": "model_not_found"}}"#;
-        assert_eq!(
-            readable(&format!(
-                "Invalid status code 404 Not Found with message: {body}"
-            )),
-            "404 Not Found: The model `m` does not exist."
-        );
-        assert_eq!(
-            readable("Invalid status code 502 Bad Gateway with message: <html>bad</html>"),
-            "502 Bad Gateway: <html>bad</html>"
-        );
-        assert_eq!(readable("could not connect"), "could not connect");
     }
 }

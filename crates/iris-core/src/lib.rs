@@ -15,7 +15,8 @@
 //! - [`history`]: which commits show how the repository's people write, and the sample of
 //!   them a commit message is written after.
 //! - [`eval`]: scores of written commit messages against their authors' (`iris eval`).
-//! - [`controls`]: control characters in untrusted text, escaped for a terminal or stripped.
+//! - [`controls`]: control characters in untrusted text, escaped for a terminal or stripped;
+//!   [`text`]: text measured, clipped and wrapped in terminal cells.
 //! - [`paths`]: repository-relative path checks; [`suggest`]: the closest known name to a typo.
 //! - [`protocol`]: the agent's vocabulary (events, progress, risk, safety modes, approvals).
 //!
@@ -37,4 +38,5 @@ pub mod protocol;
 pub mod secrets;
 pub mod split;
 pub mod suggest;
+pub mod text;
 pub mod ticket;

@@ -1,13 +1,11 @@
-//! `iris-git`: the only crate that talks to git, and the helpers every child program is run
-//! with.
+//! `iris-git`: the only crate that talks to git.
 //!
 //! It works on `git2` (libgit2) and the `git` command line (commits and hooks go through `git`
 //! so that hooks and signing apply), and answers with plain data types that carry no git2
 //! handles, so callers (tools, the command line, the studio's shell) never see libgit2.
-//! [`process`] finds a program on PATH and waits for it with a deadline, killing its whole
-//! process group (the linters, `gh`, `glab`).
 //!
-//! It may import `iris-core` only.
+//! It may import `iris-core` and `iris-process` (the `git` program is found on PATH as every
+//! child program is).
 
 // A failure is a message the user can act on, never a panic (tests may unwrap).
 #![cfg_attr(not(test), deny(clippy::unwrap_used, clippy::expect_used))]
@@ -20,7 +18,6 @@ mod index_file;
 mod info;
 mod log;
 mod patch;
-pub mod process;
 mod replay;
 mod show;
 pub mod split;

@@ -56,7 +56,7 @@ impl GitRepo {
     fn git_status_entries(&self) -> Option<Vec<StatusEntry>> {
         let root = self.repo.workdir()?;
         // Only a git from an absolute PATH entry: the repository cannot supply its own.
-        let git = super::process::find_on_path("git", &std::env::var_os("PATH")?)?;
+        let git = iris_process::find_on_path("git", &std::env::var_os("PATH")?)?;
         let output = std::process::Command::new(git)
             .arg("-C")
             .arg(root)

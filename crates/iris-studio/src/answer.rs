@@ -4,7 +4,7 @@
 //! the answer the same way.
 
 use super::state::WhyView;
-use super::text::clip;
+use iris_core::text::clip;
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Row {

@@ -5,8 +5,8 @@
 
 use super::conversation::wrap_message;
 use super::state::IntentView;
-use super::text::clip;
 use iris_core::artifact::intent::{ExecutionPath, FileIntent, ResponsibilityBlock, ranges_text};
+use iris_core::text::clip;
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Row {

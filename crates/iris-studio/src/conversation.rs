@@ -3,7 +3,7 @@
 //! move that window, so both measure the conversation the same way.
 
 use super::state::{Chat, Speaker};
-use super::text::{expand_tabs, wrap_line};
+use iris_core::text::{expand_tabs, wrap_line};
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Row {

@@ -22,7 +22,11 @@ pub fn visible_findings(markdown: &str, min: u8, show_unsure: bool) -> (Vec<Find
 /// The findings of the review in the editor as the list shows them, and what it folds.
 pub fn shown_findings(state: &super::state::State) -> (Vec<FindingRow>, Folded) {
     let text = state.artifact().map(|a| a.text()).unwrap_or_default();
-    visible_findings(&text, state.review_min_confidence, state.show_unsure)
+    visible_findings(
+        &text,
+        state.findings.min_confidence,
+        state.findings.show_unsure,
+    )
 }
 
 /// How many of `blocks` threshold `min` folds: the less certain, and those not found in the

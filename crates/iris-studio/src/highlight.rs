@@ -11,8 +11,9 @@ use syntect::highlighting::ThemeSet;
 use syntect::parsing::SyntaxSet;
 
 use crate::memo::Memo;
-use crate::text::{clip, expand_tabs, skip_columns};
+use crate::text::skip_columns;
 use crate::theme::{ColorSupport, Theme};
+use iris_core::text::{clip, expand_tabs};
 
 /// Loads the syntax definitions and colour schemes (tens of milliseconds) ahead of use.
 pub fn preload() {

@@ -50,7 +50,7 @@ fn chat_parts(area: Rect) -> (Rect, Rect) {
 impl PaneRects {
     pub fn compute(size: (u16, u16), state: &State) -> Self {
         let rects = Self::tiled(size, state);
-        if state.zoom {
+        if state.screen.zoom {
             rects.zoomed(state)
         } else {
             rects
@@ -108,10 +108,7 @@ impl PaneRects {
         if !state.mode.has_artifact() {
             // The blocks and the answer, when there are any, take a third column beside the
             // code: the blocks above, the answer below.
-            let (blocks, answer) = (
-                state.explorer.intent.is_some(),
-                state.explorer.why.is_some(),
-            );
+            let (blocks, answer) = (state.explore.intent.is_some(), state.explore.why.is_some());
             let aside = blocks || answer;
             let widths: &[Constraint] = if aside {
                 &[

@@ -26,7 +26,7 @@ pub mod highlight;
 pub mod keymap;
 pub mod layout;
 pub mod memo;
-pub mod split;
+pub mod side_by_side;
 pub mod state;
 pub mod text;
 pub mod theme;

@@ -218,7 +218,7 @@ fn diff() -> Vec<FileDiff> {
 /// A loaded studio in `mode` on branch `main`, the first file selected and its diff shown.
 fn studio(mode: Mode) -> State {
     let mut state = State::new(mode);
-    state.branch = "main".to_string();
+    state.repo.branch = "main".to_string();
     state.changes.files = files();
     state.changes.loading = false;
     state.changes.has_staged = true;
@@ -268,22 +268,22 @@ fn task(kind: TaskKind, mode: Mode, now: Instant) -> Task {
 #[test]
 fn explore_mode_shows_the_tree_and_the_open_file_with_its_history() {
     let mut state = studio(Mode::Explore);
-    state.explorer.files = vec![
+    state.explore.files = vec![
         "Cargo.toml".into(),
         "README.md".into(),
         "src/lib.rs".into(),
         "src/studio/update.rs".into(),
     ];
-    state.explorer.loaded = true;
-    state.explorer.expanded.insert("src".into());
-    state.explorer.selected = 3;
-    state.explorer.open = Some("src/lib.rs".into());
-    state.explorer.lines = Some(vec![
+    state.explore.loaded = true;
+    state.explore.expanded.insert("src".into());
+    state.explore.selected = 3;
+    state.explore.open = Some("src/lib.rs".into());
+    state.explore.lines = Some(vec![
         "//! The crate.".into(),
         "".into(),
         "pub mod studio;\t// the TUI".into(),
     ]);
-    state.explorer.history = vec![iris_studio::state::CommitRow {
+    state.explore.history = vec![iris_studio::state::CommitRow {
         id: "0123456789abcdef".into(),
         short_id: "0123456".into(),
         summary: "Add the studio module".into(),
@@ -295,7 +295,7 @@ fn explore_mode_shows_the_tree_and_the_open_file_with_its_history() {
 
     // The heat margin: the oldest line dim, an uncommitted one, the newest bright.
     use iris_studio::state::Heat;
-    state.explorer.heat = Some(vec![Heat::Cold, Heat::Uncommitted, Heat::Hot]);
+    state.explore.heat = Some(vec![Heat::Cold, Heat::Uncommitted, Heat::Hot]);
     insta::assert_snapshot!("explore_heat", render(&state));
     let buffer = render_with(&state, ColorSupport::TrueColor);
     let theme = Theme::builtin("dark")
@@ -318,18 +318,18 @@ fn explore_mode_shows_the_tree_and_the_open_file_with_its_history() {
 fn explore_asking() -> State {
     use iris_studio::state::{WhyKey, WhyView};
     let mut state = studio(Mode::Explore);
-    state.explorer.files = vec!["src/parse.rs".into()];
-    state.explorer.loaded = true;
-    state.explorer.open = Some("src/parse.rs".into());
-    state.explorer.lines = Some(vec![
+    state.explore.files = vec!["src/parse.rs".into()];
+    state.explore.loaded = true;
+    state.explore.open = Some("src/parse.rs".into());
+    state.explore.lines = Some(vec![
         "use std::str::FromStr;".into(),
         "pub fn parse(input: &str) -> Option<u32> {".into(),
         "    input.trim().parse().ok()".into(),
         "}".into(),
         "".into(),
     ]);
-    state.explorer.digest = 9;
-    state.explorer.why = Some(WhyView {
+    state.explore.digest = 9;
+    state.explore.why = Some(WhyView {
         key: WhyKey {
             path: "src/parse.rs".into(),
             digest: 9,
@@ -350,12 +350,12 @@ fn the_answer_beside_the_code_streams_then_lists_the_commits_behind_the_lines() 
     use iris_core::protocol::{BlamedCommit, Explained};
     let mut state = explore_asking();
     // Lines 4-5 selected with v while the answer about 2-3 streams in.
-    state.explorer.cursor = 4;
-    state.explorer.anchor = Some(3);
+    state.explore.cursor = 4;
+    state.explore.anchor = Some(3);
     let mut writing = task(TaskKind::Why, Mode::Explore, state.now);
     writing.progress.activity = "reading the history".into();
     writing.progress.streamed = "parse() trims its input since".into();
-    state.task = Some(writing);
+    state.iris.task = Some(writing);
     insta::assert_snapshot!("explore_why_streaming", render(&state));
     let buffer = render_buffer(&state);
     let (x, y) = row_of(&buffer, "    input.trim()");
@@ -369,8 +369,8 @@ fn the_answer_beside_the_code_streams_then_lists_the_commits_behind_the_lines() 
         "line 4 is selected"
     );
 
-    state.task = None;
-    state.explorer.anchor = None;
+    state.iris.task = None;
+    state.explore.anchor = None;
     let commit = |short: &str, summary: &str| BlamedCommit {
         id: format!("{short}{}", "0".repeat(33)),
         short_id: short.into(),
@@ -380,7 +380,7 @@ fn the_answer_beside_the_code_streams_then_lists_the_commits_behind_the_lines() 
         summary: summary.into(),
         lines: 1,
     };
-    let why = state.explorer.why.as_mut().unwrap();
+    let why = state.explore.why.as_mut().unwrap();
     why.answer = Some(Explained {
         path: "src/parse.rs".into(),
         start_line: 2,
@@ -411,7 +411,7 @@ fn the_answer_beside_the_code_streams_then_lists_the_commits_behind_the_lines() 
         ..Default::default()
     };
     view.loading = false;
-    state.explorer.commit = Some(iris_studio::state::ShownCommit {
+    state.explore.commit = Some(iris_studio::state::ShownCommit {
         id: "1a2b3c4".repeat(5) + "12345",
         view,
     });
@@ -426,7 +426,7 @@ fn the_blocks_beside_the_code_light_the_chosen_blocks_lines() {
     };
     use iris_studio::state::{IntentKey, IntentView};
     let mut state = explore_asking();
-    state.explorer.why = None;
+    state.explore.why = None;
     let block = |id: &str, label: &str, ranges: Vec<[usize; 2]>| ResponsibilityBlock {
         id: id.into(),
         label: label.into(),
@@ -438,7 +438,7 @@ fn the_blocks_beside_the_code_light_the_chosen_blocks_lines() {
         },
         ranges,
     };
-    state.explorer.intent = Some(IntentView {
+    state.explore.intent = Some(IntentView {
         key: IntentKey {
             path: "src/parse.rs".into(),
             digest: 9,
@@ -486,7 +486,7 @@ fn the_diff_focused_and_scrolled() {
 fn commit_mode_with_a_long_title_in_the_editor() {
     let mut state = with_commit_message(studio(Mode::COMMIT));
     state.focus = Pane::Editor;
-    state.commit_flags.amend = true;
+    state.repo.commit_flags.amend = true;
     state.notice = Some(Notice {
         level: Level::Success,
         text: "Iris wrote the commit message".to_string(),
@@ -515,16 +515,16 @@ fn commit_mode_while_iris_writes() {
     running.progress.streamed =
         "{\"emoji\": null, \"title\": \"Render the panes\", \"message\": \"Each pane reads"
             .to_string();
-    state.task = Some(running);
+    state.iris.task = Some(running);
     insta::assert_snapshot!("commit_generating", render(&state));
     // With the model's prices known: the requests so far and what they cost.
     let mut priced = state;
-    priced.price = Some(iris_config::prices::Price {
+    priced.iris.price = Some(iris_config::prices::Price {
         input: 2.0,
         cached_input: 0.5,
         output: 10.0,
     });
-    if let Some(task) = priced.task.as_mut() {
+    if let Some(task) = priced.iris.task.as_mut() {
         task.progress.requests = 2;
         task.progress.cached_tokens = 1000;
     }
@@ -561,7 +561,7 @@ fn commit_mode_empty_with_and_without_a_provider() {
     let mut state = studio(Mode::COMMIT);
     state.changes.files.clear();
     state.diff = Default::default();
-    state.ai_unavailable = Some("Iris is not configured: no API key".to_string());
+    state.iris.unavailable = Some("Iris is not configured: no API key".to_string());
     state.notice = Some(Notice {
         level: Level::Warning,
         text: "Iris is not configured: no API key".to_string(),
@@ -591,7 +591,7 @@ fn chat_open_with_a_conversation_and_a_reply_streaming() {
     state.chat.input.insert_str("and the 日本語 tab too");
     let mut running = task(TaskKind::Chat, Mode::COMMIT, state.now);
     running.progress.streamed = "Adding the tests to the".to_string();
-    state.task = Some(running);
+    state.iris.task = Some(running);
     let screen = render(&state);
     // The reply streams into the chat; the editor keeps showing the message discussed.
     assert_eq!(
@@ -615,7 +615,7 @@ fn wheel(kind: MouseEventKind, (column, row): (u16, u16)) -> Action {
 #[test]
 fn the_conversation_keeps_its_end_in_view_and_the_wheel_scrolls_it_back() {
     let mut state = with_commit_message(studio(Mode::COMMIT));
-    state.size = (WIDTH, HEIGHT);
+    state.screen.size = (WIDTH, HEIGHT);
     state.chat.open = true;
     state.focus = Pane::ChatInput;
     // Long replies wrap over several rows each: the last words must still be on screen.
@@ -633,7 +633,9 @@ fn the_conversation_keeps_its_end_in_view_and_the_wheel_scrolls_it_back() {
     assert!(screen.contains("last-of-12"), "{screen}");
     assert!(!screen.contains("message 9:"), "{screen}");
 
-    let log = PaneRects::compute(state.size, &state).chat_log.unwrap();
+    let log = PaneRects::compute(state.screen.size, &state)
+        .chat_log
+        .unwrap();
     let over_log = (log.x + 3, log.y + 3);
     for _ in 0..4 {
         update(&mut state, wheel(MouseEventKind::ScrollUp, over_log));
@@ -663,7 +665,7 @@ fn the_conversation_keeps_its_end_in_view_and_the_wheel_scrolls_it_back() {
 #[test]
 fn the_wheel_over_the_editor_scrolls_a_long_message() {
     let mut state = studio(Mode::COMMIT);
-    state.size = (WIDTH, HEIGHT);
+    state.screen.size = (WIDTH, HEIGHT);
     state.focus = Pane::Changes;
     let message: Vec<String> = (1..=80).map(|i| format!("body line {i}")).collect();
     state
@@ -677,7 +679,9 @@ fn the_wheel_over_the_editor_scrolls_a_long_message() {
         "{screen}"
     );
     assert!(!screen.contains("body line 50"), "{screen}");
-    let editor = PaneRects::compute(state.size, &state).editor.unwrap();
+    let editor = PaneRects::compute(state.screen.size, &state)
+        .editor
+        .unwrap();
     for _ in 0..10 {
         update(
             &mut state,
@@ -718,7 +722,7 @@ fn long_lines_scroll_sideways_in_the_diff_and_keep_their_colours() {
     let longest = "        text: text.into().split_whitespace().collect::<Vec<_>>().join(\" \"), // a line too long for the pane".len();
     assert_eq!(state.diff.hscroll, longest - 8);
     // The wheel's sideways turn scrolls back.
-    let diff = PaneRects::compute(state.size, &state).view.unwrap();
+    let diff = PaneRects::compute(state.screen.size, &state).view.unwrap();
     for _ in 0..20 {
         update(
             &mut state,
@@ -744,33 +748,33 @@ fn a_conflicted_file_says_how_to_resolve_it() {
 #[test]
 fn help_overlay_lists_the_keys_of_the_mode() {
     let mut state = studio(Mode::COMMIT);
-    state.help = true;
+    state.overlay.help = true;
     insta::assert_snapshot!("help_commit", render(&state));
     let mut state = studio(Mode::Explore);
-    state.explorer.loaded = true;
-    state.help = true;
+    state.explore.loaded = true;
+    state.overlay.help = true;
     insta::assert_snapshot!("help_explore", render(&state));
 }
 
 #[test]
 fn confirm_dialogs() {
     let mut state = with_commit_message(studio(Mode::COMMIT));
-    state.commit_flags.amend = true;
-    state.commit_flags.no_verify = true;
-    state.confirm = Some(Confirm::Commit);
+    state.repo.commit_flags.amend = true;
+    state.repo.commit_flags.no_verify = true;
+    state.overlay.confirm = Some(Confirm::Commit);
     insta::assert_snapshot!("confirm_commit", render(&state));
     let mut state = studio(Mode::REVIEW);
-    state.confirm = Some(Confirm::Quit);
+    state.overlay.confirm = Some(Confirm::Quit);
     insta::assert_snapshot!("confirm_quit", render(&state));
     // Publishing says what it does in each mode.
-    state.confirm = Some(Confirm::Publish);
+    state.overlay.confirm = Some(Confirm::Publish);
     let screen = render(&state);
     assert!(
         screen.contains("Post this review on the branch"),
         "{screen}"
     );
     let mut state = studio(Mode::PR);
-    state.confirm = Some(Confirm::Publish);
+    state.overlay.confirm = Some(Confirm::Publish);
     insta::assert_snapshot!("confirm_publish_pr", render(&state));
 }
 
@@ -784,8 +788,8 @@ fn an_approval_question_over_the_panes() {
         risk: Risk::Execute,
         reply: Reply::default(),
     };
-    state.approvals.push_back(ask("static_analysis"));
-    state.approvals.push_back(ask("static_analysis"));
+    state.iris.approvals.push_back(ask("static_analysis"));
+    state.iris.approvals.push_back(ask("static_analysis"));
     insta::assert_snapshot!("approval_execute", render(&state));
 }
 
@@ -947,12 +951,12 @@ fn a_click_selects_the_file_drawn_under_it_in_a_scrolled_list() {
 fn a_zoomed_diff_side_by_side_keeps_its_syntax_colours() {
     use iris_studio::command::Command;
     let mut state = studio(Mode::COMMIT);
-    state.size = (WIDTH, HEIGHT);
+    state.screen.size = (WIDTH, HEIGHT);
     state.focus = Pane::Diff;
     update(&mut state, Action::Command(Command::SideBySide));
-    assert!(!state.diff.split, "46 columns are too few");
+    assert!(!state.diff.paired, "46 columns are too few");
     update(&mut state, Action::Command(Command::Zoom));
-    assert!(state.diff.split);
+    assert!(state.diff.paired);
     insta::assert_snapshot!("diff_zoomed_side_by_side", render(&state));
     // The old line on the left in the removed colour, its new text beside it in the added one.
     let buffer = render_with(&state, ColorSupport::TrueColor);
@@ -977,9 +981,9 @@ fn the_setup_overlay_lists_local_models_takes_a_masked_key_and_shows_what_it_wri
     use iris_config::setup::LocalServer;
     use iris_studio::command::Command;
     let mut state = studio(Mode::COMMIT);
-    state.ai_unavailable = Some("Iris is not configured".into());
-    state.setup_facts.file = Some("~/.config/iris/config.toml".into());
-    state.setup_facts.env_keys = vec![(ProviderKind::Gemini, "GEMINI_API_KEY")];
+    state.iris.unavailable = Some("Iris is not configured".into());
+    state.start.setup_facts.file = Some("~/.config/iris/config.toml".into());
+    state.start.setup_facts.env_keys = vec![(ProviderKind::Gemini, "GEMINI_API_KEY")];
     update(&mut state, Action::Command(Command::Setup));
     insta::assert_snapshot!("setup_probing", render(&state));
     update(
@@ -1062,7 +1066,7 @@ fn a_commit_message_that_breaks_the_projects_rules_names_the_rule_beside_the_tit
 fn alternatives_side_by_side_with_the_current_message_first() {
     let mut state = with_commit_message(studio(Mode::COMMIT));
     let current = state.artifacts[&ArtifactKind::Commit].text();
-    state.alternatives = Some(Alternatives::new(
+    state.overlay.alternatives = Some(Alternatives::new(
         ArtifactKind::Commit,
         &current,
         vec![
@@ -1071,7 +1075,7 @@ fn alternatives_side_by_side_with_the_current_message_first() {
             "Test the panes through a TestBackend".to_string(),
         ],
     ));
-    state.alternatives.as_mut().unwrap().selected = 1;
+    state.overlay.alternatives.as_mut().unwrap().selected = 1;
     let buffer = render_buffer(&state);
     // Three columns, numbered as the keys that pick them, left to right.
     let (first, row) = row_of(&buffer, " 1 · current ");
@@ -1112,11 +1116,11 @@ fn less_certain_findings_are_folded_in_the_list_until_shown() {
         shown.contains("▸ 1 folded, 1 unverified: f shows"),
         "{shown}"
     );
-    state.confirm = Some(Confirm::Publish);
+    state.overlay.confirm = Some(Confirm::Publish);
     let asked = render(&state);
     assert!(asked.contains("without the 1 folded finding"), "{asked}");
-    state.confirm = None;
-    state.show_unsure = true;
+    state.overlay.confirm = None;
+    state.findings.show_unsure = true;
     let shown = render(&state);
     assert!(shown.contains(" Findings (3) "), "{shown}");
     assert!(
@@ -1143,7 +1147,7 @@ fn the_split_view_lists_the_commits_with_the_selected_ones_hunks_and_message() {
         left_out: false,
     };
     let mut state = studio(Mode::COMMIT);
-    state.split = Some(SplitView::new(PlannedChange {
+    state.overlay.split_plan = Some(SplitView::new(PlannedChange {
         units: units(&files, |_| false),
         files,
         plan: SplitPlan {

@@ -2,8 +2,8 @@
 //! becomes an [`Action`]. Jobs for the same pane are numbered, so only the newest request's
 //! result arrives: a job whose request was overtaken (the user moved on through the list)
 //! skips its work if it has not started and drops its result if it has, as gitui's async
-//! jobs do. Files are read through the workspace tools' [`Boundary`], the one check every
-//! read passes.
+//! jobs do. Files are read through the working tree's [`Boundary`], the one check every read
+//! passes.
 
 mod ranking;
 
@@ -13,13 +13,12 @@ use std::sync::atomic::{AtomicU64, Ordering};
 
 use tokio::sync::mpsc::UnboundedSender;
 
-use iris_agent::tools::ToolContext;
-use iris_agent::tools::boundary::{Boundary, FileText, read_text};
 use iris_core::secrets::Scanner;
 use iris_git::{CommitOptions, DiffTarget, GitRepo};
 use iris_studio::action::{Action, OpenedFile, RepoSnapshot};
 use iris_studio::highlight;
 use iris_studio::state::{CommitRow, FileEntry, Mode};
+use iris_workspace::{Boundary, FileText, read_text};
 pub use ranking::rank_staged;
 
 /// The newest request of one kind; a job holding an older ticket is stale.
@@ -179,7 +178,7 @@ impl Jobs {
     pub fn commit(&self, message: String, written: Option<String>, amend: bool, no_verify: bool) {
         self.git(true, move |repo| {
             if let Some(written) = written {
-                crate::eval::accepted::remember(repo, &written, "studio", amend);
+                crate::shared::accepted::remember(repo, &written, "studio", amend);
             }
             Ok(repo.commit(&message, CommitOptions { amend, no_verify })?)
         });
@@ -232,7 +231,7 @@ const MAX_OPEN_BYTES: u64 = 2 * 1024 * 1024;
 
 /// The repository's files (what .gitignore does not ignore), sorted.
 fn tree(root: PathBuf) -> Result<Vec<String>, String> {
-    let boundary = Boundary::open(&ToolContext::new(root)).map_err(|e| e.to_string())?;
+    let boundary = Boundary::open(&root).map_err(|e| e.to_string())?;
     let files = std::sync::Mutex::new(Vec::new());
     boundary
         .par_files(
@@ -252,8 +251,7 @@ fn tree(root: PathBuf) -> Result<Vec<String>, String> {
 
 /// A file's lines (None when binary or too large) and its last commits, with its text.
 fn open_file(root: &Path, path: &str) -> Result<(OpenedFile, Option<String>), String> {
-    let boundary =
-        Boundary::open(&ToolContext::new(root.to_path_buf())).map_err(|e| e.to_string())?;
+    let boundary = Boundary::open(root).map_err(|e| e.to_string())?;
     let file = boundary.resolve(path).map_err(|e| e.to_string())?;
     let text = match read_text(&file.absolute, MAX_OPEN_BYTES) {
         Ok(FileText::Text(text)) => Some(text),

@@ -12,8 +12,8 @@ use iris_git::{BlameLine, GitRepo};
 
 use crate::capability::Capability;
 use crate::iris::IrisAgent;
-use crate::tools::boundary::Boundary;
 use crate::{EventSink, Run, run};
+use iris_workspace::Boundary;
 
 /// The commits of a blame, oldest first, with their summaries.
 fn commits_of(repo: &GitRepo, blame: &[BlameLine]) -> Vec<BlamedCommit> {
@@ -97,7 +97,7 @@ impl IrisAgent {
             let repo = self.ctx.repo()?;
             let blame = if asked.working_copy {
                 // The file the user sees, inside the repository like any file a tool reads.
-                let file = Boundary::open(&self.ctx)?.resolve(&asked.path)?;
+                let file = Boundary::open(&self.ctx.repo_root)?.resolve(&asked.path)?;
                 let content = std::fs::read(&file.absolute)
                     .with_context(|| format!("cannot read {}", asked.path))?;
                 repo.blame_working_copy(&asked.path, &content, asked.start, Some(asked.end))?
@@ -124,6 +124,7 @@ impl IrisAgent {
                     max_tokens: self.max_tokens(&cap),
                     schema: None,
                     stream: self.stream,
+                    evidence_at: None,
                 },
                 sink.clone(),
             )

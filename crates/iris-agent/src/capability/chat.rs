@@ -10,8 +10,8 @@ use schemars::JsonSchema;
 use serde::Deserialize;
 
 use crate::capability::Capability;
-use crate::capability::conversation::within;
 use crate::iris::IrisAgent;
+use crate::runtime::deadline::within;
 use crate::tools::registry::tool;
 use crate::tools::{IrisTool, ToolContext, ToolFailure};
 use crate::{EventSink, Run, run};
@@ -147,6 +147,7 @@ impl IrisAgent {
             max_tokens: self.max_tokens(cap),
             schema: None,
             stream: self.stream,
+            evidence_at: None,
         };
         let output = within(
             self.settings.run_timeout,

@@ -19,7 +19,12 @@ const DIFF_BUDGET: usize = 16_000;
 /// default context is a few thousand tokens, so the first request stays short.
 const LOCAL_DIFF_BUDGET: usize = 6_000;
 /// How the evidence section of a request begins.
-pub const HEADING: &str = "## Evidence gathered up front";
+pub(crate) const HEADING: &str = "## Evidence gathered up front";
+
+/// Where the evidence section of a request this module gathered begins, if it has one.
+pub fn starts_at(request: &str) -> Option<usize> {
+    request.find(HEADING)
+}
 
 /// The request without its evidence section (for a retry that must fit a smaller context).
 pub fn without_evidence(request: &str) -> &str {

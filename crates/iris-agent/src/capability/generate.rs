@@ -8,7 +8,7 @@ use crate::capability::conversation::Ask;
 use crate::iris::IrisAgent;
 use crate::output::{OutputError, parse_structured};
 use crate::runtime::preview::Previewing;
-use crate::{ECHOED, EventSink, ProviderError};
+use crate::{ECHOED, ErrorKind, EventSink, ProviderError};
 use iris_core::artifact::echo::echoed;
 use iris_core::artifact::{Artifact, ArtifactKind, Critique, OutputType};
 use iris_core::protocol::AgentEvent;
@@ -124,6 +124,7 @@ impl IrisAgent {
             None => Ok((artifact, spent + more)),
             Some(echo) => Err(ProviderError::new(
                 &self.main,
+                ErrorKind::Echo,
                 format!("{ECHOED} (twice; its {} was \"{}\")", echo.field, echo.text),
             )
             .into()),
@@ -158,11 +159,7 @@ impl IrisAgent {
         sink: &EventSink,
     ) -> anyhow::Result<crate::RunOutput> {
         Ok(match self.run_main(cap, preamble, request, sink).await {
-            Err(err)
-                if err
-                    .downcast_ref::<ProviderError>()
-                    .is_some_and(ProviderError::is_context_length) =>
-            {
+            Err(err) if ErrorKind::of(&err) == Some(ErrorKind::ContextLength) => {
                 sink.send(AgentEvent::Status(
                     "context full: retrying with summaries only".into(),
                 ));

@@ -2,107 +2,36 @@
 //! every finding checked against the change, and an optional second look that keeps or drops
 //! each finding with a reason.
 
-use std::str::FromStr;
-
 use crate::EventSink;
 use crate::capability::write::Written;
 use crate::iris::IrisAgent;
+use iris_core::artifact::review::Aspect;
 use iris_core::artifact::{
-    Category, Review, SecondLook, apply_second_look, check_findings, merge_reviews,
-    second_look_request,
+    Review, SecondLook, apply_second_look, check_findings, merge_reviews, second_look_request,
 };
 use iris_core::change::FileDiff;
 use iris_core::protocol::AgentEvent;
 
-/// One side of a change a review pass looks at.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Aspect {
-    Correctness,
-    Security,
-    Performance,
-    Tests,
-}
-
-impl Aspect {
-    pub const ALL: [Aspect; 4] = [
-        Aspect::Correctness,
-        Aspect::Security,
-        Aspect::Performance,
-        Aspect::Tests,
-    ];
-
-    pub fn name(self) -> &'static str {
-        match self {
-            Aspect::Correctness => "correctness",
-            Aspect::Security => "security",
-            Aspect::Performance => "performance",
-            Aspect::Tests => "tests",
+/// What this pass looks for, and what it leaves to the others.
+fn focus(aspect: Aspect) -> &'static str {
+    match aspect {
+        Aspect::Correctness => {
+            "bugs and wrong logic: edge cases, off-by-one errors, error handling, panics, \
+             races, resource leaks, broken APIs"
+        }
+        Aspect::Security => {
+            "security problems: injection, path traversal, secrets, unchecked input, \
+             unsafe code, permissions"
+        }
+        Aspect::Performance => {
+            "performance problems: needless quadratic work, blocking calls on async paths, \
+             large copies, work repeated in loops"
+        }
+        Aspect::Tests => {
+            "tests: new or changed behaviour without a test, tests that cannot fail, \
+             cases a test misses"
         }
     }
-
-    fn label(self) -> &'static str {
-        match self {
-            Aspect::Correctness => "Correctness",
-            Aspect::Security => "Security",
-            Aspect::Performance => "Performance",
-            Aspect::Tests => "Tests",
-        }
-    }
-
-    /// The category of what this pass finds.
-    fn category(self) -> Category {
-        match self {
-            Aspect::Correctness => Category::Correctness,
-            Aspect::Security => Category::Security,
-            Aspect::Performance => Category::Performance,
-            Aspect::Tests => Category::Tests,
-        }
-    }
-
-    /// What this pass looks for, and what it leaves to the others.
-    fn focus(self) -> &'static str {
-        match self {
-            Aspect::Correctness => {
-                "bugs and wrong logic: edge cases, off-by-one errors, error handling, panics, \
-                 races, resource leaks, broken APIs"
-            }
-            Aspect::Security => {
-                "security problems: injection, path traversal, secrets, unchecked input, \
-                 unsafe code, permissions"
-            }
-            Aspect::Performance => {
-                "performance problems: needless quadratic work, blocking calls on async paths, \
-                 large copies, work repeated in loops"
-            }
-            Aspect::Tests => {
-                "tests: new or changed behaviour without a test, tests that cannot fail, \
-                 cases a test misses"
-            }
-        }
-    }
-}
-
-impl FromStr for Aspect {
-    type Err = String;
-
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
-        let name = s.trim().to_ascii_lowercase();
-        Aspect::ALL
-            .into_iter()
-            .find(|a| a.name() == name)
-            .ok_or_else(|| {
-                let known: Vec<&str> = Aspect::ALL.iter().map(|a| a.name()).collect();
-                format!("unknown aspect `{s}`; known: {}", known.join(", "))
-            })
-    }
-}
-
-/// How reviews are written: the aspects reviewed in passes of their own (none: one pass over
-/// everything), and whether the findings get a second look.
-#[derive(Debug, Clone, Default)]
-pub struct ReviewOptions {
-    pub aspects: Vec<Aspect>,
-    pub verify: bool,
 }
 
 /// A review with one more request spent on it.
@@ -173,7 +102,7 @@ impl IrisAgent {
             let focused = format!(
                 "This pass reviews one aspect only: {}. Leave everything else to the other \
                  passes.\n\n{request}",
-                aspect.focus()
+                focus(*aspect)
             );
             async move { (*aspect, pass(focused, false).await) }
         });

@@ -18,6 +18,8 @@ pub struct Budget {
     /// US dollars.
     cap: f64,
     spent: Mutex<Spent>,
+    /// A request was held back: the run's failure is the cap's, not the provider's.
+    held_back: std::sync::atomic::AtomicBool,
 }
 
 #[derive(Debug, Default, Clone, Copy)]
@@ -55,6 +57,7 @@ impl Budget {
             price,
             cap: cap_dollars,
             spent: Mutex::new(Spent::default()),
+            held_back: std::sync::atomic::AtomicBool::new(false),
         }
     }
 
@@ -63,6 +66,13 @@ impl Budget {
         if let Ok(mut spent) = self.spent.lock() {
             *spent = Spent::default();
         }
+        self.held_back
+            .store(false, std::sync::atomic::Ordering::Relaxed);
+    }
+
+    /// Whether a request of this run was held back for passing the cap.
+    pub fn held_back(&self) -> bool {
+        self.held_back.load(std::sync::atomic::Ordering::Relaxed)
     }
 
     /// What the provider reported for a reply.
@@ -87,6 +97,8 @@ impl Budget {
         after.estimated_input = spent.estimated_input.max(spent.reported_input) + estimate;
         let would = after.cost(&self.price);
         if would > self.cap {
+            self.held_back
+                .store(true, std::sync::atomic::Ordering::Relaxed);
             return Err(OverBudget {
                 request: after.requests,
                 would,

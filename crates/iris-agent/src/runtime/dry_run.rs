@@ -9,11 +9,13 @@ use reqwest::{Request, Response};
 use reqwest_middleware::{Middleware, Next};
 use serde_json::Value;
 
-use crate::capability::evidence::HEADING;
-
 /// Where a dry run keeps the request it stopped; shared by every client of a run.
 #[derive(Debug, Clone, Default)]
-pub struct DryRun(Arc<Mutex<Option<Captured>>>);
+pub struct DryRun {
+    captured: Arc<Mutex<Option<Captured>>>,
+    /// Where the first run's prompt has its evidence, as its capability said.
+    evidence_at: Arc<Mutex<Option<Option<usize>>>>,
+}
 
 /// A request that was not sent.
 #[derive(Debug, Clone, PartialEq)]
@@ -21,6 +23,8 @@ pub struct Captured {
     pub url: String,
     /// The body as it would have gone out.
     pub body: Vec<u8>,
+    /// Where in the request's last message the evidence gathered up front begins.
+    pub evidence_at: Option<usize>,
 }
 
 /// The error a dry run stops a run with.
@@ -29,7 +33,17 @@ pub const NOT_SENT: &str = "dry run: the request was not sent";
 impl DryRun {
     /// The first request the run would have sent, if it got that far.
     pub fn captured(&self) -> Option<Captured> {
-        self.0.lock().ok().and_then(|slot| slot.clone())
+        self.captured.lock().ok().and_then(|slot| slot.clone())
+    }
+
+    /// The run about to send the first request says where its prompt's evidence begins (the
+    /// later runs' word does not count: only the first request is kept).
+    pub fn note_evidence_at(&self, at: Option<usize>) {
+        if let Ok(mut noted) = self.evidence_at.lock()
+            && noted.is_none()
+        {
+            *noted = Some(at);
+        }
     }
 }
 
@@ -41,9 +55,10 @@ impl Middleware for DryRun {
         _extensions: &mut http::Extensions,
         _next: Next<'_>,
     ) -> reqwest_middleware::Result<Response> {
-        if let Ok(mut slot) = self.0.lock()
+        if let Ok(mut slot) = self.captured.lock()
             && slot.is_none()
         {
+            let evidence_at = self.evidence_at.lock().ok().and_then(|at| at.flatten());
             let body = req
                 .body()
                 .and_then(|b| b.as_bytes())
@@ -52,6 +67,7 @@ impl Middleware for DryRun {
             *slot = Some(Captured {
                 url: req.url().to_string(),
                 body,
+                evidence_at,
             });
         }
         Err(reqwest_middleware::Error::Middleware(anyhow::anyhow!(
@@ -83,7 +99,8 @@ pub const PARTS: [&str; 6] = [
 /// `response_format`), Anthropic's (`system`, `messages`), Gemini's (`systemInstruction`,
 /// `contents`, `generationConfig`) and Ollama's (`messages`, `format`). The instructions'
 /// output section (the schema in words) counts as schema.
-pub fn parts_of(body: &Value) -> Vec<(&'static str, String)> {
+/// `evidence_at` is where the last message's evidence begins, as its capability said.
+pub fn parts_of(body: &Value, evidence_at: Option<usize>) -> Vec<(&'static str, String)> {
     let mut texts: Vec<(&'static str, String)> = Vec::new();
     let mut add = |part: &'static str, text: String| {
         if !text.is_empty() {
@@ -123,7 +140,7 @@ pub fn parts_of(body: &Value) -> Vec<(&'static str, String)> {
     add("schema", output);
     // The last turn is the request; its evidence section is evidence; the rest is history.
     if let Some(last) = turns.pop() {
-        match last.find(HEADING) {
+        match evidence_at.filter(|at| last.is_char_boundary(*at)) {
             Some(at) => {
                 add("request", last[..at].to_string());
                 add("evidence", last[at..].to_string());
@@ -163,8 +180,8 @@ fn strings(value: &Value) -> Vec<String> {
 }
 
 /// The size of each part, tokens counted by `count`.
-pub fn sizes(body: &Value, count: &dyn Fn(&str) -> usize) -> Vec<Part> {
-    let texts = parts_of(body);
+pub fn sizes(body: &Value, evidence_at: Option<usize>, count: &dyn Fn(&str) -> usize) -> Vec<Part> {
+    let texts = parts_of(body, evidence_at);
     PARTS
         .iter()
         .map(|name| {
@@ -200,12 +217,13 @@ mod tests {
                 {"role": "user", "content": [{"type": "input_text", "text": "Earlier."}]},
                 {"role": "assistant", "content": [{"type": "output_text", "text": "Sure."}]},
                 {"role": "user", "content": [{"type": "input_text",
-                    "text": format!("Write the commit message.\n\n{HEADING}\n\ndiff --git a b")}]},
+                    "text": "Write the commit message.\n\n## Evidence\n\ndiff --git a b"}]},
             ],
             "tools": [{"type": "function", "name": "git_diff", "parameters": {}}],
             "text": {"format": {"type": "json_schema", "schema": {"type": "object"}}},
         });
-        let parts = parts_of(&body);
+        let at = "Write the commit message.\n\n".len();
+        let parts = parts_of(&body, Some(at));
         let text = |name: &str| -> String {
             parts
                 .iter()
@@ -222,7 +240,7 @@ mod tests {
         assert!(text("evidence").contains("diff --git a b"));
         assert!(text("history").contains("Earlier.") && text("history").contains("Sure."));
         assert!(text("tool definitions").contains("git_diff"));
-        let sizes = sizes(&body, &chars);
+        let sizes = sizes(&body, Some(at), &chars);
         assert_eq!(sizes.iter().map(|p| p.name).collect::<Vec<_>>(), PARTS);
         assert!(sizes.iter().all(|p| p.tokens == p.chars));
     }
@@ -233,7 +251,7 @@ mod tests {
             {"role": "system", "content": "Be brief.\n## Output\nJSON."},
             {"role": "user", "content": "Review it."}],
             "response_format": {"type": "json_schema"}});
-        let parts = parts_of(&chat);
+        let parts = parts_of(&chat, None);
         assert!(parts.contains(&("instructions", "Be brief.\n".to_string())));
         assert!(
             parts
@@ -242,7 +260,7 @@ mod tests {
         );
         let anthropic = json!({"system": [{"type": "text", "text": "Be brief."}],
             "messages": [{"role": "user", "content": [{"type": "text", "text": "Go."}]}]});
-        let parts = parts_of(&anthropic);
+        let parts = parts_of(&anthropic, None);
         assert_eq!(parts[0], ("instructions", "Be brief.".to_string()));
     }
 }

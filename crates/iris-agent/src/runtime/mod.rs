@@ -3,10 +3,13 @@
 //! that a stream really ended), [`run`] is one bounded run of a model with its tools,
 //! [`runaway`] cuts a degenerate stream, [`redact`] passes every request through the secret
 //! scanner, [`events`] turns what happens into the run's events and [`safety`] asks the user
-//! before a tool of a risk their mode guards.
+//! before a tool of a risk their mode guards. A failure is an [`error::ProviderError`] of a
+//! typed [`error::ErrorKind`]; [`deadline`] bounds a whole run.
 
 pub mod budget;
+pub mod deadline;
 pub mod dry_run;
+pub mod error;
 pub mod events;
 pub mod preview;
 pub mod provider;

@@ -137,7 +137,11 @@ macro_rules! with_completion_model {
         let http = spec.http_client($sink)?;
         let key = spec.api_key.clone().unwrap_or_default();
         let build_error = |e: rig_core::http_client::Error| {
-            anyhow::Error::new($crate::ProviderError::new(spec, e.to_string()))
+            anyhow::Error::new($crate::ProviderError::new(
+                spec,
+                $crate::ErrorKind::Request,
+                e.to_string(),
+            ))
         };
         // One client of type `$client` with the key, the base URL and the shared HTTP client.
         macro_rules! client {

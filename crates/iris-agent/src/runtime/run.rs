@@ -13,9 +13,10 @@ use rig_core::tool::ToolDyn;
 use serde_json::{Value, json};
 use tokio::time::Instant;
 
+use crate::runtime::error::{ErrorKind, ProviderError};
 use crate::runtime::provider::with_completion_model;
 use crate::runtime::runaway;
-use crate::{EventHook, EventSink, ProviderError, ProviderKind, ProviderSpec};
+use crate::{EventHook, EventSink, ProviderKind, ProviderSpec};
 
 /// One request to a model: instructions, history, the new message and the tools it may use.
 pub struct Run {
@@ -31,6 +32,9 @@ pub struct Run {
     pub schema: Option<Value>,
     /// Stream the reply (events carry text as it is written) or take it whole.
     pub stream: bool,
+    /// Where in `prompt` the evidence the capability gathered up front begins, as the
+    /// capability knows it (a dry run's preview counts that part apart).
+    pub evidence_at: Option<usize>,
 }
 
 /// What a run produced: the final turn's text and the tokens spent.
@@ -46,12 +50,45 @@ pub struct RunOutput {
 /// Runs one conversation on `spec`'s model, reporting through `sink`.
 pub async fn run(spec: &ProviderSpec, request: Run, sink: EventSink) -> anyhow::Result<RunOutput> {
     let options = WireOptions::new(spec.kind, request.max_tokens, request.schema.as_ref())
-        .map_err(|e| ProviderError::new(spec, e))?;
-    let outcome: Result<RunOutput, String> = with_completion_model!(spec, &sink, |model| {
+        .map_err(|e| ProviderError::new(spec, ErrorKind::Request, e))?;
+    if let Some(dry_run) = &spec.dry_run {
+        dry_run.note_evidence_at(request.evidence_at);
+    }
+    let (asked, schema) = (request.max_tokens, request.schema.is_some());
+    let outcome: Result<RunOutput, Failed> = with_completion_model!(spec, &sink, |model| {
         let hook = EventHook::new(sink.clone(), request.stream).with_budget(spec.budget.clone());
         run_with_model(model, request, options, spec.stall_timeout, hook).await
     });
-    outcome.map_err(|message| ProviderError::new(spec, explain_cut(message)).into())
+    outcome.map_err(|failed| {
+        let error = match failed {
+            Failed::Run(kind, message) => ProviderError::new(spec, kind, message),
+            // Our own middleware held the request back; rig only passes on its words.
+            Failed::Rig(message)
+                if spec
+                    .dry_run
+                    .as_ref()
+                    .is_some_and(|d| d.captured().is_some()) =>
+            {
+                ProviderError::new(spec, ErrorKind::NotSent, message)
+            }
+            Failed::Rig(message) if spec.budget.as_ref().is_some_and(|b| b.held_back()) => {
+                ProviderError::new(spec, ErrorKind::OverBudget, message)
+            }
+            Failed::Rig(message) => {
+                let mut error = ProviderError::from_rig(spec, &message, asked, schema);
+                error.message = explain_cut(error.message);
+                error
+            }
+        };
+        error.into()
+    })
+}
+
+/// How a conversation failed: the run stopped it itself (a loop, a stall, turns run out), or
+/// rig reported a failure of the provider or the wire.
+enum Failed {
+    Run(ErrorKind, String),
+    Rig(String),
 }
 
 /// What a request carries besides the conversation, per wire.
@@ -155,7 +192,7 @@ async fn run_with_model<M: CompletionModel + 'static>(
     options: WireOptions,
     stall: Duration,
     hook: EventHook,
-) -> Result<RunOutput, String> {
+) -> Result<RunOutput, Failed> {
     let mut builder = AgentBuilder::new(model)
         .preamble(&request.preamble)
         .max_tokens(request.max_tokens);
@@ -179,7 +216,7 @@ async fn run_with_model<M: CompletionModel + 'static>(
             .map_err(|e| describe_prompt_error(&e, turns))?;
         // A whole reply cannot be cut short, but a loop is still no answer.
         if let Some(runaway::Degenerate(why)) = runaway::check(&response.output) {
-            return Err(format!("{why}; stopped"));
+            return Err(Failed::Run(ErrorKind::Runaway, format!("{why}; stopped")));
         }
         return Ok(RunOutput {
             text: response.output,
@@ -216,9 +253,12 @@ async fn run_with_model<M: CompletionModel + 'static>(
                         continue;
                     }
                     None => {
-                        return Err(format!(
-                            "the server sent nothing readable (no text, tool call or reasoning) for {}s (request_timeout_secs); stopped",
-                            stall.as_secs_f64()
+                        return Err(Failed::Run(
+                            ErrorKind::Transport,
+                            format!(
+                                "the server sent nothing readable (no text, tool call or reasoning) for {}s (request_timeout_secs); stopped",
+                                stall.as_secs_f64()
+                            ),
                         ));
                     }
                 },
@@ -258,7 +298,10 @@ async fn run_with_model<M: CompletionModel + 'static>(
                 },
             )) => {
                 if let Some(runaway::Degenerate(why)) = reasoning.push(&delta) {
-                    return Err(format!("{why} (in its reasoning); stopped"));
+                    return Err(Failed::Run(
+                        ErrorKind::Runaway,
+                        format!("{why} (in its reasoning); stopped"),
+                    ));
                 }
             }
             Ok(MultiTurnStreamItem::StreamAssistantItem(StreamedAssistantContent::ToolCall {
@@ -278,7 +321,10 @@ async fn run_with_model<M: CompletionModel + 'static>(
             Err(e) => return Err(describe_streaming_error(&e, turns)),
         }
     }
-    Err("the reply stream ended before the model finished".to_string())
+    Err(Failed::Run(
+        ErrorKind::Transport,
+        "the reply stream ended before the model finished".to_string(),
+    ))
 }
 
 /// Our turns (model replies) as rig 0.37 counts them: given `n`, both its prompt loops send
@@ -289,21 +335,26 @@ fn rig_turns(model_replies: usize) -> usize {
 }
 
 /// A streamed run's failure, worded like the same failure of a whole reply.
-fn describe_streaming_error(err: &StreamingError, turns: usize) -> String {
+fn describe_streaming_error(err: &StreamingError, turns: usize) -> Failed {
     match err {
         StreamingError::Prompt(prompt) => describe_prompt_error(prompt, turns),
-        other => other.to_string(),
+        other => Failed::Rig(other.to_string()),
     }
 }
 
-fn describe_prompt_error(err: &PromptError, turns: usize) -> String {
+fn describe_prompt_error(err: &PromptError, turns: usize) -> Failed {
     match err {
-        PromptError::MaxTurnsError { .. } => format!(
-            "the model was still calling tools after {turns} turns; stopped (raise max_turns, or ask for less)"
+        PromptError::MaxTurnsError { .. } => Failed::Run(
+            ErrorKind::OutOfTurns,
+            format!(
+                "the model was still calling tools after {turns} turns; stopped (raise max_turns, or ask for less)"
+            ),
         ),
-        // The hook stopped the run (a runaway reply); its reason says why.
-        PromptError::PromptCancelled { reason, .. } => reason.clone(),
-        other => other.to_string(),
+        // Only the hook stops a run, for a runaway reply; its reason says why.
+        PromptError::PromptCancelled { reason, .. } => {
+            Failed::Run(ErrorKind::Runaway, reason.clone())
+        }
+        other => Failed::Rig(other.to_string()),
     }
 }
 

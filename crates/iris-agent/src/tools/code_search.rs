@@ -9,9 +9,10 @@ use grep_regex::RegexMatcher;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-use super::boundary::{Boundary, line_matcher, line_searcher, matching_lines, trim_line};
 use super::definitions::{DefinitionKind, LanguagePatterns, is_statement};
+use super::lines::{line_matcher, line_searcher, matching_lines, trim_line};
 use super::{IrisTool, ToolContext, ToolFailure, blocking};
+use iris_workspace::Boundary;
 
 const DEFAULT_RESULTS: usize = 20;
 const MAX_RESULTS: usize = 100;
@@ -155,7 +156,7 @@ impl CodeSearch {
             .max_results
             .unwrap_or(DEFAULT_RESULTS)
             .clamp(1, MAX_RESULTS);
-        let workspace = Boundary::open(ctx)?;
+        let workspace = Boundary::open(&ctx.repo_root)?;
         let matchers = Matchers::build(&args.query, args.search_type)?;
         let (results, total_found) = search(
             &workspace,

@@ -3,7 +3,7 @@
 //!
 //! Each pattern matches one line. `{name}` stands for the defined name: a pattern around the
 //! query for a search, any identifier for a map. Patterns are compiled with line semantics (see
-//! [`super::boundary::line_matcher`]): `^` is a line start and `\s` never crosses a line.
+//! [`super::lines::line_matcher`]): `^` is a line start and `\s` never crosses a line.
 
 use std::path::Path;
 use std::sync::OnceLock;
@@ -11,7 +11,7 @@ use std::sync::OnceLock;
 use grep_regex::RegexMatcher;
 
 use super::ToolFailure;
-use super::boundary::line_matcher;
+use super::lines::line_matcher;
 use iris_core::languages::Language;
 
 /// The placeholder for the defined name in a pattern.

@@ -8,8 +8,8 @@ use std::sync::Mutex;
 use schemars::JsonSchema;
 use serde::Deserialize;
 
-use super::boundary::{Boundary, WorkspacePath};
 use super::{IrisTool, ToolContext, ToolFailure, blocking, bound_output};
+use iris_workspace::{Boundary, WorkspacePath};
 
 /// Entries shown in one call at most.
 const MAX_ENTRIES: usize = 500;
@@ -62,7 +62,7 @@ struct Entry {
 
 impl FileList {
     fn run_blocking(ctx: &ToolContext, args: FileListArgs) -> Result<String, ToolFailure> {
-        let boundary = Boundary::open(ctx)?;
+        let boundary = Boundary::open(&ctx.repo_root)?;
         let dir = boundary.existing_dir(
             &args.path,
             "file_list takes a directory relative to the repository root; \"\" is the root; \

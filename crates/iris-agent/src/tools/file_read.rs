@@ -8,9 +8,10 @@ use std::io::{BufRead, BufReader};
 use schemars::JsonSchema;
 use serde::Deserialize;
 
-use super::boundary::{Boundary, write_numbered_line};
+use super::lines::write_numbered_line;
 use super::{IrisTool, ToolContext, ToolFailure, blocking};
 use iris_git::looks_binary;
+use iris_workspace::Boundary;
 
 /// Lines shown in one call at most.
 const MAX_LINES: usize = 1_000;
@@ -55,7 +56,7 @@ impl FileRead {
         if args.num_lines == Some(0) {
             return Err(ToolFailure::new("num_lines must be at least 1"));
         }
-        let file = Boundary::open(ctx)?.resolve(&args.path)?;
+        let file = Boundary::open(&ctx.repo_root)?.resolve(&args.path)?;
         if file.absolute.is_dir() {
             return Err(ToolFailure::new(format!(
                 "'{}' is a directory; use file_list to see its entries, or file_search to find \

@@ -8,8 +8,8 @@ use globset::{GlobBuilder, GlobMatcher};
 use schemars::JsonSchema;
 use serde::Deserialize;
 
-use super::boundary::{Boundary, WorkspacePath, check_glob_named};
 use super::{IrisTool, ToolContext, ToolFailure, blocking, bound_output};
+use iris_workspace::{Boundary, WorkspacePath, check_glob_named};
 
 /// Paths shown in one call at most.
 const MAX_PATHS: usize = 200;
@@ -133,7 +133,7 @@ impl FileSearch {
             ));
         }
         let matcher = PathMatcher::new(pattern)?;
-        let boundary = Boundary::open(ctx)?;
+        let boundary = Boundary::open(&ctx.repo_root)?;
         let dir = boundary.existing_dir(
             args.path.as_deref().unwrap_or(""),
             "path is the directory to search in, relative to the repository root; leave it out \

@@ -6,7 +6,6 @@
 //! [`Tool`]: it builds the definition and traces each call (`--debug`). Failures come back as
 //! text the model can read, never as a panic.
 
-pub mod boundary;
 mod code_search;
 mod definitions;
 mod file_list;
@@ -14,6 +13,7 @@ mod file_read;
 mod file_search;
 pub(crate) mod git;
 pub(crate) mod git_diff;
+pub mod lines;
 pub mod outline;
 mod project_docs;
 pub mod refer_to_source;
@@ -108,6 +108,12 @@ pub struct ToolFailure(pub String);
 impl ToolFailure {
     pub fn new(message: impl Into<String>) -> Self {
         Self(message.into())
+    }
+}
+
+impl From<iris_workspace::OutOfBounds> for ToolFailure {
+    fn from(err: iris_workspace::OutOfBounds) -> Self {
+        Self(err.0)
     }
 }
 

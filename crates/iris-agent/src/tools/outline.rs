@@ -12,8 +12,8 @@ use std::path::Path;
 
 use grep_matcher::Matcher;
 
-use super::boundary::trim_line;
 use super::definitions::{LanguagePatterns, is_statement, language_matchers};
+use super::lines::trim_line;
 use iris_core::artifact::intent::ranges_text;
 
 /// Characters of a signature or doc line shown at most.

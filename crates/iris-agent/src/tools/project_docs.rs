@@ -7,8 +7,8 @@ use std::fmt::Write;
 use schemars::JsonSchema;
 use serde::Deserialize;
 
-use super::boundary::{Boundary, FileText, read_text};
 use super::{IrisTool, ToolContext, ToolFailure, blocking, bound_output};
+use iris_workspace::{Boundary, FileText, read_text};
 
 const DEFAULT_MAX_CHARS: usize = 20_000;
 const MIN_MAX_CHARS: usize = 200;
@@ -278,7 +278,7 @@ impl ProjectDocs {
             .max_chars
             .unwrap_or(DEFAULT_MAX_CHARS)
             .clamp(MIN_MAX_CHARS, MAX_MAX_CHARS);
-        let workspace = Boundary::open(ctx)?;
+        let workspace = Boundary::open(&ctx.repo_root)?;
         let kinds: &[&Kind] = match args.doc_type {
             DocType::Readme => &[&README],
             DocType::Contributing => &[&CONTRIBUTING],

@@ -9,7 +9,7 @@ use std::sync::{Arc, Mutex};
 use schemars::JsonSchema;
 use serde::Deserialize;
 
-use super::boundary::write_numbered_line;
+use super::lines::write_numbered_line;
 use super::{IrisTool, ToolContext, ToolFailure};
 use iris_core::artifact::intent::LineRange;
 use iris_core::protocol::Risk;

@@ -9,9 +9,10 @@ use std::sync::Mutex;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-use super::boundary::{Boundary, FileText, line_searcher, matching_lines_in, read_text, trim_line};
 use super::definitions::{LanguageMatchers, LanguagePatterns, is_statement, language_matchers};
+use super::lines::{line_searcher, matching_lines_in, trim_line};
 use super::{IrisTool, ToolContext, ToolFailure, blocking};
+use iris_workspace::{Boundary, FileText, read_text};
 
 const DEFAULT_TOKEN_BUDGET: usize = 2_000;
 const MIN_TOKEN_BUDGET: usize = 200;
@@ -150,7 +151,7 @@ impl RepoMap {
             .max_files
             .unwrap_or(DEFAULT_MAX_FILES)
             .clamp(1, MAX_MAX_FILES);
-        let workspace = Boundary::open(ctx)?;
+        let workspace = Boundary::open(&ctx.repo_root)?;
         let mut mentioned = Vec::new();
         for path in &args.mentioned_files {
             let resolved = workspace.resolve(path)?;

@@ -198,7 +198,7 @@ fn plan(root: &Path, choice: AnalyzerChoice) -> Vec<Step> {
 /// The executable `name` in a directory of PATH.
 /// `name` on the user's PATH (its absolute entries: the repository must not supply its own).
 fn find_on_path(name: &str) -> Option<PathBuf> {
-    iris_git::process::find_on_path(name, &std::env::var_os("PATH")?)
+    iris_process::find_on_path(name, &std::env::var_os("PATH")?)
 }
 
 pub struct StaticAnalysis;
@@ -384,7 +384,7 @@ fn run_until(
         .stderr(writer)
         .env("NO_COLOR", "1")
         .env("CARGO_TERM_COLOR", "never");
-    let mut child = iris_git::process::in_own_group(&mut command).spawn()?;
+    let mut child = iris_process::in_own_group(&mut command).spawn()?;
     // The command holds our copies of the pipe's write end; the reader sees the end only once
     // they are closed.
     drop(command);
@@ -405,8 +405,8 @@ fn run_until(
         let _ = done.send(());
     });
 
-    let status = iris_git::process::wait_or_kill(&mut child, timeout)?;
-    let _ = drained.recv_timeout(iris_git::process::DRAIN_GRACE);
+    let status = iris_process::wait_or_kill(&mut child, timeout)?;
+    let _ = drained.recv_timeout(iris_process::DRAIN_GRACE);
     let (output, dropped_bytes) = match captured.lock() {
         Ok(mut guard) => std::mem::take(&mut *guard),
         Err(_) => (Vec::new(), 0),

@@ -52,6 +52,7 @@ impl Subagents {
             max_tokens: self.settings.subagent_max_tokens,
             schema: None,
             stream: false,
+            evidence_at: None,
         };
         let limit = self.settings.subagent_timeout;
         match tokio::time::timeout(limit, run(&self.spec, request, EventSink::none())).await {

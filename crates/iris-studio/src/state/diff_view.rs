@@ -1,7 +1,7 @@
 //! The diff shown in a pane: its files, where it is scrolled, and how its rows are laid out
 //! (unified, or side by side).
 
-use crate::split;
+use crate::side_by_side;
 use iris_core::change::{DiffLine, FileDiff, Hunk, LineKind};
 
 /// The diff shown for the selected file.
@@ -16,8 +16,8 @@ pub struct DiffView {
     pub loading: bool,
     /// How many of `files` are the staged part (the rest are unstaged); `None` for a commit.
     pub staged: Option<usize>,
-    /// Rows show old | new side by side (see [`DiffView::set_split`]).
-    pub split: bool,
+    /// Rows pair old | new side by side (see [`DiffView::set_paired`]).
+    pub paired: bool,
 }
 
 impl DiffView {
@@ -78,12 +78,12 @@ impl DiffView {
     }
 
     /// Lays the rows out side by side or unified, keeping the top row's line in view.
-    pub fn set_split(&mut self, split: bool) {
-        if self.split == split {
+    pub fn set_paired(&mut self, paired: bool) {
+        if self.paired == paired {
             return;
         }
         let top = self.places().get(self.scroll).copied();
-        self.split = split;
+        self.paired = paired;
         if let Some(top) = top {
             let places = self.places();
             self.scroll = places
@@ -94,7 +94,7 @@ impl DiffView {
     }
 
     /// The view's rows, top to bottom: each file's header, then each hunk's header and its
-    /// lines (one a row, or paired old | new when [`DiffView::split`]). Drawing and every
+    /// lines (one a row, or paired old | new when [`DiffView::paired`]). Drawing and every
     /// count of rows go through this one layout.
     pub fn rows(&self) -> impl Iterator<Item = DiffRow<'_>> {
         self.files
@@ -104,8 +104,8 @@ impl DiffView {
                 let header = DiffRow::File(file, self.is_staged(index));
                 let path = file.path.as_str();
                 std::iter::once(header).chain(file.hunks.iter().flat_map(move |hunk| {
-                    let lines: Vec<DiffRow> = if self.split {
-                        split::pairs(hunk)
+                    let lines: Vec<DiffRow> = if self.paired {
+                        side_by_side::pairs(hunk)
                             .into_iter()
                             .map(|pair| DiffRow::Pair(pair, path))
                             .collect()
@@ -167,7 +167,7 @@ pub enum DiffRow<'a> {
     /// A line, of the file at the path.
     Line(&'a DiffLine, &'a str),
     /// Side by side: the old line and the new one, of the file at the path.
-    Pair(split::Pair<'a>, &'a str),
+    Pair(side_by_side::Pair<'a>, &'a str),
 }
 
 /// A row of the view, by what it shows.

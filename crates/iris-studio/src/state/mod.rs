@@ -8,14 +8,14 @@ mod alternatives;
 mod changes;
 mod diff_view;
 mod draft;
-mod explorer;
+mod explore;
 mod setup;
 mod split_plan;
 
 pub use alternatives::{ALTERNATIVES, Alternatives, Version};
 pub use changes::{Changes, FileEntry};
 pub use diff_view::{DiffRow, DiffView, HunkPlace};
-pub use explorer::{Explorer, Heat, IntentKey, IntentView, ShownCommit, TreeRow, WhyKey, WhyView};
+pub use explore::{Explore, Heat, IntentKey, IntentView, ShownCommit, TreeRow, WhyKey, WhyView};
 pub use setup::{Setup, SetupFacts, SetupOption, SetupStep};
 pub use split_plan::{Pending, PlannedChange, SplitPhase, SplitView};
 
@@ -384,73 +384,154 @@ pub struct CommitFlags {
     pub no_verify: bool,
 }
 
-/// The whole studio.
+/// The whole studio: what each pane shows, grouped by pane, and what lies over them.
 pub struct State {
     pub mode: Mode,
     pub focus: Pane,
+    /// The repository's branch, HEAD and rules, and the options of the next commit.
+    pub repo: Repo,
     /// The changed files of commit and review modes.
     pub changes: Changes,
+    /// The file tree and the open file of explore mode.
+    pub explore: Explore,
+    /// The commits the PR, changelog and release notes cover.
+    pub range: CommitRange,
+    pub diff: DiffView,
+    pub artifacts: std::collections::BTreeMap<ArtifactKind, ArtifactBuffer>,
+    /// The review's findings pane.
+    pub findings: FindingsView,
+    pub chat: Chat,
+    /// What Iris is doing, may do and costs.
+    pub iris: IrisState,
+    /// What lies over the panes while it is open.
+    pub overlay: Overlays,
+    pub notice: Option<Notice>,
+    /// The terminal's size and how the panes are laid out in it.
+    pub screen: Screen,
+    /// What the studio learnt as it opened.
+    pub start: Startup,
+    /// The time, as the last action brought it (drawing never reads the clock).
+    pub now: Instant,
+    pub quit: bool,
+}
+
+/// The repository the studio is over, and the options of the next commit to it.
+#[derive(Debug, Clone, Default)]
+pub struct Repo {
     pub branch: String,
     /// The commit HEAD points at, from the last status (`None` before the first commit).
     pub head: Option<String>,
-    pub diff: DiffView,
-    pub artifacts: std::collections::BTreeMap<ArtifactKind, ArtifactBuffer>,
-    pub chat: Chat,
-    pub task: Option<Task>,
-    pub next_task_id: u64,
-    pub help: bool,
-    /// The focused pane has the whole body of the screen.
-    pub zoom: bool,
-    /// Diffs show side by side (old | new) where the pane is wide enough.
-    pub side_by_side: bool,
-    /// A long message shown over the panes until esc (a failed commit's hook output).
-    pub report: Option<String>,
-    pub confirm: Option<Confirm>,
-    /// Tool calls of the running task waiting for the user's approval, first asked first.
-    pub approvals: std::collections::VecDeque<ApprovalRequest>,
-    pub notice: Option<Notice>,
-    pub commit_flags: CommitFlags,
-    /// Why AI actions cannot run (no provider configured), if so.
-    pub ai_unavailable: Option<String>,
     /// The repository's commit rules, which the commit message is checked against as it is
     /// written.
     pub commit_rules: Option<iris_core::commit_rules::CommitRules>,
+    pub commit_flags: CommitFlags,
+}
+
+/// The review's findings pane.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FindingsView {
+    /// The selected finding.
+    pub selected: usize,
+    /// Findings the reviewer is less sure of than this (0-100) are folded in the list.
+    pub min_confidence: u8,
+    /// The folded findings are shown (`f`).
+    pub show_unsure: bool,
+    /// A finding's file and line to show once that file's diff has loaded.
+    pub pending_jump: Option<(String, u32)>,
+}
+
+impl Default for FindingsView {
+    fn default() -> Self {
+        Self {
+            selected: 0,
+            min_confidence: 70,
+            show_unsure: false,
+            pending_jump: None,
+        }
+    }
+}
+
+/// Iris' side of the studio: her running task, the tool calls waiting for the user, whether
+/// she can work at all and what her model costs.
+#[derive(Debug)]
+pub struct IrisState {
+    pub task: Option<Task>,
+    pub next_task_id: u64,
+    /// Tool calls of the running task waiting for the user's approval, first asked first.
+    pub approvals: std::collections::VecDeque<ApprovalRequest>,
+    /// Why AI actions cannot run (no provider configured), if so.
+    pub unavailable: Option<String>,
+    /// The model's prices, for what a run costs on the status line (None: unknown).
+    pub price: Option<iris_config::prices::Price>,
+    /// Generate automatically on entering a mode whose artifact is empty.
+    pub auto_generate: bool,
+}
+
+impl Default for IrisState {
+    fn default() -> Self {
+        Self {
+            task: None,
+            next_task_id: 1,
+            approvals: std::collections::VecDeque::new(),
+            unavailable: None,
+            price: None,
+            auto_generate: true,
+        }
+    }
+}
+
+/// What lies over the panes: help, a report, a question, the setup, the versions to pick
+/// from, the split view, the range picker.
+#[derive(Default)]
+pub struct Overlays {
+    pub help: bool,
+    /// A long message shown over the panes until esc (a failed commit's hook output).
+    pub report: Option<String>,
+    pub confirm: Option<Confirm>,
     /// The setup overlay, while it is open.
     pub setup: Option<Setup>,
     /// Versions of the message to pick from, side by side, while they are shown.
     pub alternatives: Option<Alternatives>,
     /// The split view (commit mode's `x`), while it is open.
-    pub split: Option<SplitView>,
-    /// What setup needs to know of this machine (read at start).
-    pub setup_facts: SetupFacts,
-    /// Generate automatically on entering a mode whose artifact is empty.
-    pub auto_generate: bool,
-    pub range: CommitRange,
-    pub explorer: Explorer,
-    /// The selected finding in review mode.
-    pub finding: usize,
-    /// Findings the reviewer is less sure of than this (0-100) are folded in the list.
-    pub review_min_confidence: u8,
-    /// The model's prices, for what a run costs on the status line (None: unknown).
-    pub price: Option<iris_config::prices::Price>,
-    /// The folded findings are shown (`f`).
-    pub show_unsure: bool,
-    /// A finding's file and line to show once that file's diff has loaded.
-    pub pending_jump: Option<(String, u32)>,
+    pub split_plan: Option<SplitView>,
     /// The range picker's input line, while it is open.
     pub range_input: Option<TextArea<'static>>,
+}
+
+/// The terminal's size and how the panes are laid out in it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Screen {
+    /// Columns and rows, for layout and mouse hits.
+    pub size: (u16, u16),
+    /// The focused pane has the whole body of the screen.
+    pub zoom: bool,
+    /// Diffs show side by side (old | new) where the pane is wide enough.
+    pub side_by_side: bool,
+    pub list_tops: ListTops,
+}
+
+impl Default for Screen {
+    fn default() -> Self {
+        Self {
+            size: (120, 40),
+            zoom: false,
+            side_by_side: false,
+            list_tops: ListTops::default(),
+        }
+    }
+}
+
+/// What the studio learnt as it opened.
+#[derive(Debug, Clone)]
+pub struct Startup {
+    /// When the studio opened (the loading spinner turns from it).
+    pub opened: Instant,
     /// Whether a status has arrived yet (the first one may start Iris on the initial mode).
     pub status_seen: bool,
     /// No `--mode` was given: pick commit or explore once the status is known.
     pub choose_mode: bool,
-    /// The terminal's size (columns, rows), for layout and mouse hits.
-    pub size: (u16, u16),
-    pub list_tops: ListTops,
-    /// When the studio opened (the loading spinner turns from it).
-    pub opened: Instant,
-    /// The time, as the last action brought it (drawing never reads the clock).
-    pub now: Instant,
-    pub quit: bool,
+    /// What setup needs to know of this machine (read at start).
+    pub setup_facts: SetupFacts,
 }
 
 /// The first row each list shows. A list scrolls only when its selection would leave the
@@ -473,42 +554,24 @@ impl State {
         Self {
             mode,
             focus: mode.list_pane(),
+            repo: Repo::default(),
             changes: Changes::default(),
-            branch: String::new(),
-            head: None,
+            explore: Explore::default(),
+            range: CommitRange::default(),
             diff: DiffView::default(),
             artifacts,
+            findings: FindingsView::default(),
             chat: Chat::default(),
-            task: None,
-            next_task_id: 1,
-            help: false,
-            zoom: false,
-            side_by_side: false,
-            report: None,
-            confirm: None,
-            approvals: std::collections::VecDeque::new(),
+            iris: IrisState::default(),
+            overlay: Overlays::default(),
             notice: None,
-            commit_flags: CommitFlags::default(),
-            ai_unavailable: None,
-            commit_rules: None,
-            setup: None,
-            alternatives: None,
-            split: None,
-            setup_facts: SetupFacts::default(),
-            auto_generate: true,
-            range: CommitRange::default(),
-            explorer: Explorer::default(),
-            finding: 0,
-            review_min_confidence: 70,
-            price: None,
-            show_unsure: false,
-            pending_jump: None,
-            range_input: None,
-            status_seen: false,
-            choose_mode: false,
-            size: (120, 40),
-            list_tops: ListTops::default(),
-            opened: now,
+            screen: Screen::default(),
+            start: Startup {
+                opened: now,
+                status_seen: false,
+                choose_mode: false,
+                setup_facts: SetupFacts::default(),
+            },
             now,
             quit: false,
         }
@@ -527,10 +590,10 @@ impl State {
     pub fn visible_panes(&self) -> Vec<Pane> {
         let mut panes = self.mode.panes().to_vec();
         if self.mode == Mode::Explore {
-            if self.explorer.intent.is_some() {
+            if self.explore.intent.is_some() {
                 panes.push(Pane::Blocks);
             }
-            if self.explorer.why.is_some() {
+            if self.explore.why.is_some() {
                 panes.push(Pane::Answer);
             }
         }
@@ -542,7 +605,8 @@ impl State {
 
     /// The reply Iris is streaming into the chat, if she is.
     pub fn streaming_reply(&self) -> Option<&str> {
-        self.task
+        self.iris
+            .task
             .as_ref()
             .filter(|t| t.kind == TaskKind::Chat)
             .map(|t| t.progress.streamed.as_str())
@@ -557,7 +621,7 @@ impl State {
             } else {
                 "reading the rest of the status"
             })
-        } else if self.mode == Mode::Explore && !self.explorer.loaded {
+        } else if self.mode == Mode::Explore && !self.explore.loaded {
             Some("listing the repository's files")
         } else if self.mode.uses_range() && self.range.loading {
             Some("reading the commits")
@@ -569,13 +633,15 @@ impl State {
     /// An overlay that takes every key and the mouse while it is open: setup, or the
     /// versions to pick from.
     pub fn modal(&self) -> bool {
-        self.setup.is_some() || self.alternatives.is_some() || self.split.is_some()
+        self.overlay.setup.is_some()
+            || self.overlay.alternatives.is_some()
+            || self.overlay.split_plan.is_some()
     }
 
     /// Something on screen waits for an answer, so every key goes to it rather than to the
     /// keymap: a modal overlay, a question, a tool call waiting for approval.
     pub fn takes_every_key(&self) -> bool {
-        self.modal() || self.confirm.is_some() || !self.approvals.is_empty()
+        self.modal() || self.overlay.confirm.is_some() || !self.iris.approvals.is_empty()
     }
 
     /// Artifacts whose text differs from their saved draft.

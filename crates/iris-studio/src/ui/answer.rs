@@ -11,15 +11,15 @@ use super::{focused, pane_block};
 use crate::answer::{self, Row};
 use crate::layout::inner_size;
 use crate::state::{Pane, State, TaskKind};
-use crate::text::clip;
 use crate::theme::{Theme, Token};
+use iris_core::text::clip;
 
 pub fn draw(frame: &mut Frame, area: Rect, state: &State, theme: &Theme) {
-    let Some(why) = &state.explorer.why else {
+    let Some(why) = &state.explore.why else {
         return;
     };
     let (width, height) = inner_size(Some(area));
-    let writing = state.task.as_ref().filter(|t| t.kind == TaskKind::Why);
+    let writing = state.iris.task.as_ref().filter(|t| t.kind == TaskKind::Why);
     let streamed = writing.map_or("", |t| t.progress.streamed.as_str());
     let rows = answer::rows(why, streamed, width);
     let range = format!("{}-{}", why.key.start, why.key.end);

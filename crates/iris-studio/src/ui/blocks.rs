@@ -10,16 +10,20 @@ use super::{focused, pane_block};
 use crate::blocks::{self, Row};
 use crate::layout::inner_size;
 use crate::state::{Pane, State, TaskKind};
-use crate::text::clip;
 use crate::theme::{Theme, Token};
+use iris_core::text::clip;
 
 pub fn draw(frame: &mut Frame, area: Rect, state: &State, theme: &Theme) {
-    let Some(view) = &state.explorer.intent else {
+    let Some(view) = &state.explore.intent else {
         return;
     };
     let (width, height) = inner_size(Some(area));
     let name = view.key.path.rsplit('/').next().unwrap_or(&view.key.path);
-    let reading = state.task.as_ref().filter(|t| t.kind == TaskKind::Intent);
+    let reading = state
+        .iris
+        .task
+        .as_ref()
+        .filter(|t| t.kind == TaskKind::Intent);
     let title = match (&view.intent, reading) {
         (Some(_), _) => format!(" {name} · j/k pick a block "),
         (None, Some(task)) => format!(" {name} · {}… ", task.progress.activity),

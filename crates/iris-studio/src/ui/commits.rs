@@ -7,8 +7,8 @@ use ratatui::widgets::ListItem;
 
 use super::{draw_list, focused, pane_block};
 use crate::state::{Pane, State};
-use crate::text::clip;
 use crate::theme::{Theme, Token};
+use iris_core::text::clip;
 
 pub fn draw(frame: &mut Frame, area: Rect, state: &State, theme: &Theme) {
     let range = &state.range;
@@ -53,7 +53,7 @@ pub fn draw(frame: &mut Frame, area: Rect, state: &State, theme: &Theme) {
         area,
         block,
         items,
-        (range.selected, state.list_tops.commits),
+        (range.selected, state.screen.list_tops.commits),
         theme,
     );
 }

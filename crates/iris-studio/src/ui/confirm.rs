@@ -12,10 +12,10 @@ pub fn draw(frame: &mut Frame, area: Rect, question: Confirm, state: &State, the
     let text = match question {
         Confirm::Commit => {
             let mut what = "Commit with this message".to_string();
-            if state.commit_flags.amend {
+            if state.repo.commit_flags.amend {
                 what.push_str(", amending the last commit");
             }
-            if state.commit_flags.no_verify {
+            if state.repo.commit_flags.no_verify {
                 what.push_str(", skipping hooks");
             }
             format!("{what}? (y/n)")

@@ -8,11 +8,11 @@ use ratatui::widgets::{Paragraph, Wrap};
 
 use super::{focused, pane_block};
 use crate::highlight::Highlighter;
-use crate::split::Side;
+use crate::side_by_side::Side;
 use crate::state::{DiffRow, DiffView, Pane, State};
-use crate::text::clip;
 use crate::theme::{Theme, Token};
 use iris_core::change::LineKind;
+use iris_core::text::clip;
 
 /// How a line of `kind` looks: its sign and its colour.
 pub(super) fn look(kind: LineKind) -> (&'static str, Token) {
@@ -43,7 +43,10 @@ fn half<'a>(
         Span::styled(sign, theme.style(token)),
     ];
     let text = highlighter.window(path, side.text, theme.style(token), (hscroll, room));
-    let used: usize = text.iter().map(|s| crate::text::width(&s.content)).sum();
+    let used: usize = text
+        .iter()
+        .map(|s| iris_core::text::width(&s.content))
+        .sum();
     spans.extend(text);
     spans.push(Span::raw(" ".repeat(room.saturating_sub(used))));
     spans
@@ -73,7 +76,7 @@ pub fn draw_view(
     if view.hscroll > 0 {
         title.push_str(&format!("→{} ", view.hscroll));
     }
-    if view.split {
+    if view.paired {
         title.push_str("old │ new ");
     }
     let block = pane_block(

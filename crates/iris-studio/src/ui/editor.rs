@@ -8,8 +8,8 @@ use ratatui::widgets::{Paragraph, Wrap};
 
 use super::{focused, pane_block};
 use crate::state::{Mode, Pane, State, TaskKind};
-use crate::text::width;
 use crate::theme::{Theme, Token};
+use iris_core::text::width;
 
 pub fn draw(frame: &mut Frame, area: Rect, state: &State, theme: &Theme) {
     let Some(buffer) = state.artifact() else {
@@ -39,10 +39,10 @@ pub fn draw(frame: &mut Frame, area: Rect, state: &State, theme: &Theme) {
             _ => Token::TitleOver,
         };
         let mut flags = String::new();
-        if state.commit_flags.amend {
+        if state.repo.commit_flags.amend {
             flags.push_str("amend ");
         }
-        if state.commit_flags.no_verify {
+        if state.repo.commit_flags.no_verify {
             flags.push_str("no-verify ");
         }
         let mut marks = vec![Span::styled(
@@ -62,8 +62,8 @@ pub fn draw(frame: &mut Frame, area: Rect, state: &State, theme: &Theme) {
         frame.render_widget(preview, area);
         return;
     }
-    if buffer.is_empty() && state.task.is_none() {
-        let hint = if state.ai_unavailable.is_some() {
+    if buffer.is_empty() && state.iris.task.is_none() {
+        let hint = if state.iris.unavailable.is_some() {
             "type here (Iris needs a provider: alt-i sets her up)"
         } else {
             "empty: ctrl-g asks Iris to write it, or type here"
@@ -85,7 +85,7 @@ pub fn draw(frame: &mut Frame, area: Rect, state: &State, theme: &Theme) {
 /// The project's commit rules against the message: the first rule it breaks, named (errors
 /// before warnings), or a tick; nothing without rules or a message.
 fn rules_mark<'a>(state: &State, message: &str, theme: &Theme) -> Option<Span<'a>> {
-    let rules = state.commit_rules.as_ref()?;
+    let rules = state.repo.commit_rules.as_ref()?;
     if message.trim().is_empty() {
         return None;
     }
@@ -114,7 +114,7 @@ fn rules_mark<'a>(state: &State, message: &str, theme: &Theme) -> Option<Span<'a
 /// reply that is no JSON. A structured reply not yet readable shows how far along it is.
 /// (A chat reply's prose streams into the chat, not here.)
 fn forming(state: &State) -> Option<String> {
-    let task = state.task.as_ref()?;
+    let task = state.iris.task.as_ref()?;
     let artifact = state.mode.artifact();
     if let Some((kind, text)) = &task.progress.preview
         && Some(*kind) == artifact

@@ -10,11 +10,11 @@ use super::{diff, draw_list, focused, pane_block};
 use crate::highlight::Highlighter;
 use crate::layout::code_and_history;
 use crate::state::{Heat, Pane, State};
-use crate::text::clip;
 use crate::theme::{Theme, Token};
+use iris_core::text::clip;
 
 pub fn draw_tree(frame: &mut Frame, area: Rect, state: &State, theme: &Theme) {
-    let explorer = &state.explorer;
+    let explorer = &state.explore;
     let rows = explorer.rows();
     let title = if explorer.loaded {
         format!(" Files ({}) ", explorer.files.len())
@@ -41,7 +41,7 @@ pub fn draw_tree(frame: &mut Frame, area: Rect, state: &State, theme: &Theme) {
         area,
         block,
         items,
-        (explorer.selected, state.list_tops.tree),
+        (explorer.selected, state.screen.list_tops.tree),
         theme,
     );
 }
@@ -61,7 +61,7 @@ fn heat_mark(heat: Option<Heat>, theme: &Theme) -> Span<'static> {
 }
 
 pub fn draw_code(frame: &mut Frame, area: Rect, state: &State, theme: &Theme) {
-    let explorer = &state.explorer;
+    let explorer = &state.explore;
     let (code, history) = code_and_history(area);
     if let Some(view) = explorer.commit.as_ref().map(|c| &c.view) {
         // A commit of the answer, in place of the code until esc.
@@ -99,7 +99,7 @@ pub fn draw_code(frame: &mut Frame, area: Rect, state: &State, theme: &Theme) {
 /// The open file's lines: heat margin, numbers (the cursor's marked, the lines Iris was
 /// asked about in the accent colour), the selection highlighted.
 fn draw_lines(frame: &mut Frame, area: Rect, state: &State, theme: &Theme) {
-    let explorer = &state.explorer;
+    let explorer = &state.explore;
     let mut title = explorer
         .open
         .as_deref()

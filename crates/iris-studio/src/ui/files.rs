@@ -7,9 +7,9 @@ use ratatui::widgets::ListItem;
 
 use super::{draw_list, focused, pane_block};
 use crate::state::{FileEntry, Pane, State};
-use crate::text::clip;
 use crate::theme::{Theme, Token};
 use iris_core::change::ChangeKind;
+use iris_core::text::clip;
 
 pub fn draw(frame: &mut Frame, area: Rect, state: &State, theme: &Theme) {
     let changes = &state.changes;
@@ -47,7 +47,7 @@ pub fn draw(frame: &mut Frame, area: Rect, state: &State, theme: &Theme) {
         area,
         block,
         items,
-        (changes.selected, state.list_tops.files),
+        (changes.selected, state.screen.list_tops.files),
         theme,
     );
 }
@@ -82,7 +82,7 @@ fn item<'a>(file: &FileEntry, width: usize, theme: &Theme) -> ListItem<'a> {
         .as_ref()
         .map(|kind| format!(" ⚠ {kind}"))
         .unwrap_or_default();
-    let secret_width = crate::text::width(&secret);
+    let secret_width = iris_core::text::width(&secret);
     let name_width = width.saturating_sub(3 + relevance.len() + secret_width);
     let token = if file.conflicted {
         Token::Conflict

@@ -8,14 +8,14 @@ use ratatui::widgets::ListItem;
 use super::{draw_list, focused, pane_block};
 use crate::findings::shown_findings;
 use crate::state::{Pane, State};
-use crate::text::clip;
 use crate::theme::{Theme, Token};
 use iris_core::artifact::Severity;
+use iris_core::text::clip;
 
 pub fn draw(frame: &mut Frame, area: Rect, state: &State, theme: &Theme) {
     let (rows, folds) = shown_findings(state);
     let folded = folds.total();
-    let min = state.review_min_confidence;
+    let min = state.findings.min_confidence;
     let title = match folded {
         0 => format!(" Findings ({}) ", rows.len()),
         n => format!(" Findings ({}, {n} folded) ", rows.len()),
@@ -67,13 +67,13 @@ pub fn draw(frame: &mut Frame, area: Rect, state: &State, theme: &Theme) {
             theme.style(Token::TextDim),
         )));
     }
-    let selected = state.finding.min(rows.len().saturating_sub(1));
+    let selected = state.findings.selected.min(rows.len().saturating_sub(1));
     draw_list(
         frame,
         area,
         block,
         items,
-        (selected, state.list_tops.findings),
+        (selected, state.screen.list_tops.findings),
         theme,
     );
 }

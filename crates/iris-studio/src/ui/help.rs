@@ -9,8 +9,8 @@ use super::{Looks, centered, pane_block};
 use crate::command::Command;
 use crate::keymap::KeyContext;
 use crate::state::State;
-use crate::text;
 use crate::theme::Token;
+use iris_core::text;
 
 pub fn draw(frame: &mut Frame, area: Rect, state: &State, looks: &Looks) {
     let theme = looks.theme;

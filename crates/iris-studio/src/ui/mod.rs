@@ -70,28 +70,28 @@ pub fn draw(frame: &mut Frame, state: &State, looks: &Looks) {
     if let (Some(log), Some(input)) = (rects.chat_log, rects.chat_input) {
         chat::draw(frame, log, input, state, looks.theme);
     }
-    if let Some(view) = &state.split {
+    if let Some(view) = &state.overlay.split_plan {
         let top = rects.tabs.y + rects.tabs.height;
         let body = Rect::new(area.x, top, area.width, rects.status.y.saturating_sub(top));
         split_plan::draw(frame, body, view, looks.theme);
     }
     status::draw(frame, rects.status, state, looks);
-    if let Some(input) = &state.range_input {
+    if let Some(input) = &state.overlay.range_input {
         range_picker::draw(frame, area, input, looks.theme);
     }
     // A tool call waiting for approval takes every key, so it is drawn over everything.
-    if let Some(request) = state.approvals.front() {
-        let waiting = state.approvals.len() - 1;
+    if let Some(request) = state.iris.approvals.front() {
+        let waiting = state.iris.approvals.len() - 1;
         confirm::draw_approval(frame, area, request, waiting, looks.theme);
-    } else if let Some(setup) = &state.setup {
-        setup::draw(frame, area, setup, &state.setup_facts, looks.theme);
-    } else if let Some(shown) = &state.alternatives {
+    } else if let Some(setup) = &state.overlay.setup {
+        setup::draw(frame, area, setup, &state.start.setup_facts, looks.theme);
+    } else if let Some(shown) = &state.overlay.alternatives {
         alternatives::draw(frame, area, shown, looks.theme);
-    } else if let Some(report) = &state.report {
+    } else if let Some(report) = &state.overlay.report {
         report::draw(frame, area, report, looks.theme);
-    } else if state.help {
+    } else if state.overlay.help {
         help::draw(frame, area, state, looks);
-    } else if let Some(question) = state.confirm {
+    } else if let Some(question) = state.overlay.confirm {
         confirm::draw(frame, area, question, state, looks.theme);
     }
 }
@@ -116,7 +116,7 @@ pub(crate) fn pane_block<'a>(title: String, focused: bool, theme: &Theme) -> Blo
 }
 
 pub(crate) fn focused(state: &State, pane: Pane) -> bool {
-    state.focus == pane && !state.help && !state.takes_every_key()
+    state.focus == pane && !state.overlay.help && !state.takes_every_key()
 }
 
 /// A list filling a pane from row `top` (as the state keeps it, so clicks agree), the

@@ -199,5 +199,5 @@ fn draw_chat(frame: &mut Frame, area: Rect, view: &SplitView, theme: &Theme) {
 
 /// Untrusted text as it may be drawn: control characters written out, tabs expanded.
 fn shown(text: &str) -> String {
-    crate::text::expand_tabs(&iris_core::controls::escape(text))
+    iris_core::text::expand_tabs(&iris_core::controls::escape(text))
 }

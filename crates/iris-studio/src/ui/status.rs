@@ -10,9 +10,9 @@ use super::Looks;
 use crate::command::Command;
 use crate::keymap::KeyContext;
 use crate::state::{Level, State};
-use crate::text::clip;
 use crate::theme::Token;
 use iris_core::protocol::progress::spinner_frame;
+use iris_core::text::clip;
 
 pub fn draw(frame: &mut Frame, area: Rect, state: &State, looks: &Looks) {
     let theme = looks.theme;
@@ -22,7 +22,7 @@ pub fn draw(frame: &mut Frame, area: Rect, state: &State, looks: &Looks) {
         .label(KeyContext::Global, Command::Help)
         .map(|key| format!(" {key} help "))
         .unwrap_or_default();
-    let left = if let Some(task) = &state.task {
+    let left = if let Some(task) = &state.iris.task {
         let mut text = format!(
             " {} {} · {:.1}s",
             spinner(state.now, task.started),
@@ -43,7 +43,7 @@ pub fn draw(frame: &mut Frame, area: Rect, state: &State, looks: &Looks) {
                 " · {}↑ {}↓ tokens",
                 progress.input_tokens, progress.output_tokens
             ));
-            if let Some(price) = &state.price {
+            if let Some(price) = &state.iris.price {
                 let cost = price.cost(
                     progress.input_tokens,
                     progress.cached_tokens,
@@ -65,7 +65,7 @@ pub fn draw(frame: &mut Frame, area: Rect, state: &State, looks: &Looks) {
     } else if let Some(what) = state.loading().filter(|_| !alarming(state)) {
         Span::styled(
             clip(
-                &format!(" {} {what}…", spinner(state.now, state.opened)),
+                &format!(" {} {what}…", spinner(state.now, state.start.opened)),
                 width.saturating_sub(help.len()),
             ),
             theme.style(Token::Spinner),
@@ -87,7 +87,7 @@ pub fn draw(frame: &mut Frame, area: Rect, state: &State, looks: &Looks) {
     } else {
         Span::styled(" ready", theme.style(Token::StatusBarText))
     };
-    let used = crate::text::width(&left.content);
+    let used = iris_core::text::width(&left.content);
     let pad = width.saturating_sub(used + help.len());
     let line = Line::from(vec![
         left,

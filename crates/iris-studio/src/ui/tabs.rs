@@ -19,9 +19,9 @@ pub fn draw(frame: &mut Frame, area: Rect, state: &State, theme: &Theme) {
         };
         spans.push(Span::styled(label, style));
     }
-    if !state.branch.is_empty() {
+    if !state.repo.branch.is_empty() {
         spans.push(Span::styled(
-            format!("  {}", state.branch),
+            format!("  {}", state.repo.branch),
             theme.style(Token::Text),
         ));
     }

@@ -72,13 +72,13 @@ pub(super) fn written(
         shown.versions.len()
     );
     task::done_notice(state, &finished, what);
-    state.alternatives = Some(shown);
+    state.overlay.alternatives = Some(shown);
     Vec::new()
 }
 
 /// A key while the versions are shown: every key goes to them.
 pub(super) fn key(state: &mut State, key: KeyEvent) -> Vec<Effect> {
-    let Some(shown) = state.alternatives.as_mut() else {
+    let Some(shown) = state.overlay.alternatives.as_mut() else {
         return Vec::new();
     };
     let count = shown.versions.len();
@@ -100,7 +100,7 @@ pub(super) fn key(state: &mut State, key: KeyEvent) -> Vec<Effect> {
             return pick(state, index);
         }
         KeyCode::Esc | KeyCode::Char('q') => {
-            state.alternatives = None;
+            state.overlay.alternatives = None;
             notice(state, Level::Info, "kept the current message");
         }
         _ => {}
@@ -110,7 +110,7 @@ pub(super) fn key(state: &mut State, key: KeyEvent) -> Vec<Effect> {
 
 /// Version `index` becomes the artifact's newest version (undo steps back to the one before).
 fn pick(state: &mut State, index: usize) -> Vec<Effect> {
-    let Some(shown) = state.alternatives.take() else {
+    let Some(shown) = state.overlay.alternatives.take() else {
         return Vec::new();
     };
     let Some(version) = shown.versions.get(index) else {

@@ -27,11 +27,11 @@ pub(super) fn auto_generate(state: &mut State) -> Vec<Effect> {
         state.changes.has_staged
     };
     let empty = state.artifact().is_some_and(|a| a.is_empty());
-    if state.auto_generate
+    if state.iris.auto_generate
         && input_ready
         && empty
-        && state.task.is_none()
-        && state.ai_unavailable.is_none()
+        && state.iris.task.is_none()
+        && state.iris.unavailable.is_none()
     {
         generate(state)
     } else {
@@ -135,7 +135,7 @@ pub(super) fn updated_by_iris(
     text: &str,
 ) -> Vec<Effect> {
     // Only the running task may edit (a cancelled one's late edit is dropped).
-    if state.task.as_ref().is_none_or(|t| t.id != task) {
+    if state.iris.task.as_ref().is_none_or(|t| t.id != task) {
         return Vec::new();
     }
     replace(state, kind, text);
@@ -226,7 +226,7 @@ pub(super) fn step_versions(state: &mut State, command: Command) -> Vec<Effect> 
 }
 
 pub(super) fn open_chat(state: &mut State) -> Vec<Effect> {
-    if let Some(why) = state.ai_unavailable.clone() {
+    if let Some(why) = state.iris.unavailable.clone() {
         notice(state, Level::Warning, why);
     } else {
         state.chat.open = true;
@@ -246,7 +246,7 @@ pub(super) fn scroll_conversation(state: &mut State, rects: &PaneRects, delta: i
 pub(super) fn chat_key(state: &mut State, key: KeyEvent) -> Vec<Effect> {
     if matches!(key.code, KeyCode::PageUp | KeyCode::PageDown) {
         // The input is a few lines: the page keys page through the conversation.
-        let rects = PaneRects::compute(state.size, state);
+        let rects = PaneRects::compute(state.screen.size, state);
         let page = inner_size(rects.chat_log).1.max(1) as isize;
         let delta = if key.code == KeyCode::PageUp {
             -page
@@ -292,19 +292,19 @@ pub(super) fn chat_key(state: &mut State, key: KeyEvent) -> Vec<Effect> {
 /// `f`: the findings the reviewer is less sure of are shown in the list, or folded again.
 pub(super) fn toggle_unsure(state: &mut State) -> Vec<Effect> {
     let (rows, _) = shown_findings(state);
-    let selected = rows.get(state.finding).cloned();
-    state.show_unsure = !state.show_unsure;
-    let min = state.review_min_confidence;
-    let said = if state.show_unsure {
+    let selected = rows.get(state.findings.selected).cloned();
+    state.findings.show_unsure = !state.findings.show_unsure;
+    let min = state.findings.min_confidence;
+    let said = if state.findings.show_unsure {
         format!("showing the findings under {min}% confidence too (f folds them)")
     } else {
         format!("folded the findings under {min}% confidence (f shows them)")
     };
     // The same finding stays selected when it is still listed.
     let (rows, _) = shown_findings(state);
-    state.finding = selected
+    state.findings.selected = selected
         .and_then(|kept| rows.iter().position(|r| *r == kept))
-        .unwrap_or(state.finding)
+        .unwrap_or(state.findings.selected)
         .min(rows.len().saturating_sub(1));
     notice(state, Level::Info, said);
     Vec::new()
@@ -312,14 +312,14 @@ pub(super) fn toggle_unsure(state: &mut State) -> Vec<Effect> {
 
 pub(super) fn move_in_findings(state: &mut State, command: Command) -> Vec<Effect> {
     let count = shown_findings(state).0.len();
-    state.finding = step(state.finding, count.saturating_sub(1), command);
+    state.findings.selected = step(state.findings.selected, count.saturating_sub(1), command);
     Vec::new()
 }
 
 /// Shows the selected finding: its file in the list and the diff at its line.
 pub(super) fn jump_to_finding(state: &mut State) -> Vec<Effect> {
     let (rows, _) = shown_findings(state);
-    let Some(finding) = rows.get(state.finding) else {
+    let Some(finding) = rows.get(state.findings.selected) else {
         return Vec::new();
     };
     let Some(index) = state
@@ -339,6 +339,6 @@ pub(super) fn jump_to_finding(state: &mut State) -> Vec<Effect> {
         return Vec::new();
     }
     state.changes.selected = index;
-    state.pending_jump = Some((file, line));
+    state.findings.pending_jump = Some((file, line));
     diff::load_selected_diff(state)
 }

@@ -63,15 +63,15 @@ pub(super) fn status_loaded(
             return Vec::new();
         }
     };
-    let first = !std::mem::replace(&mut state.status_seen, true);
+    let first = !std::mem::replace(&mut state.start.status_seen, true);
     let selected_path = state.changes.selected_file().map(|f| f.path.clone());
-    state.branch = snapshot.branch;
-    state.head = snapshot.head;
+    state.repo.branch = snapshot.branch;
+    state.repo.head = snapshot.head;
     state.changes.files = snapshot.files;
     state.changes.loading = false;
     apply_relevance(&mut state.changes);
     state.changes.has_staged = state.changes.files.iter().any(|f| f.staged.is_some());
-    if std::mem::take(&mut state.choose_mode) {
+    if std::mem::take(&mut state.start.choose_mode) {
         // A new file or a merge conflict is work for commit mode too.
         let changed = state
             .changes
@@ -86,7 +86,7 @@ pub(super) fn status_loaded(
         .unwrap_or(0)
         .min(state.changes.files.len().saturating_sub(1));
     let mut effects = diff::load_selected_diff(state);
-    if state.mode == Mode::Explore && !state.explorer.loaded {
+    if state.mode == Mode::Explore && !state.explore.loaded {
         effects.push(Effect::LoadTree);
     } else if state.mode.uses_range()
         && state.range.loaded_for != Some(state.mode)
@@ -112,7 +112,7 @@ pub(super) fn git_done(
             notice(state, Level::Success, text);
             if committed {
                 effects.extend(artifact::clear(state, ArtifactKind::Commit));
-                state.commit_flags = Default::default();
+                state.repo.commit_flags = Default::default();
             }
         }
         Err(err) if committed => {
@@ -122,7 +122,7 @@ pub(super) fn git_done(
                 Level::Error,
                 "the commit failed: the message stays in the editor (esc closes the report)",
             );
-            state.report = Some(err);
+            state.overlay.report = Some(err);
         }
         Err(err) => notice(state, Level::Error, err),
     }
@@ -199,23 +199,23 @@ pub(super) fn command(state: &mut State, command: Command) -> Vec<Effect> {
                 .is_none_or(|a| a.is_empty())
             {
                 notice(state, Level::Warning, "the commit message is empty");
-            } else if !state.changes.has_staged && !state.commit_flags.amend {
+            } else if !state.changes.has_staged && !state.repo.commit_flags.amend {
                 notice(
                     state,
                     Level::Warning,
                     "nothing is staged (s stages the selected file)",
                 );
             } else {
-                state.confirm = Some(Confirm::Commit);
+                state.overlay.confirm = Some(Confirm::Commit);
             }
             Vec::new()
         }
         Command::ToggleAmend => {
-            state.commit_flags.amend = !state.commit_flags.amend;
+            state.repo.commit_flags.amend = !state.repo.commit_flags.amend;
             Vec::new()
         }
         Command::ToggleNoVerify => {
-            state.commit_flags.no_verify = !state.commit_flags.no_verify;
+            state.repo.commit_flags.no_verify = !state.repo.commit_flags.no_verify;
             Vec::new()
         }
         _ => Vec::new(),
@@ -231,7 +231,7 @@ pub(super) fn commit_confirmed(state: &mut State) -> Vec<Effect> {
     vec![Effect::Commit {
         message,
         written,
-        flags: state.commit_flags,
+        flags: state.repo.commit_flags,
     }]
 }
 

@@ -11,7 +11,7 @@ use super::{
 };
 
 pub(super) fn run(state: &mut State, command: Command) -> Vec<Effect> {
-    if state.help && !matches!(command, Command::Help | Command::Back | Command::Quit) {
+    if state.overlay.help && !matches!(command, Command::Help | Command::Back | Command::Quit) {
         return Vec::new();
     }
     // A modal overlay (setup, the versions) takes its keys itself (see `input::key`).
@@ -25,14 +25,14 @@ pub(super) fn run(state: &mut State, command: Command) -> Vec<Effect> {
     match command {
         Command::Quit => {
             if state.unsaved() {
-                state.confirm = Some(Confirm::Quit);
+                state.overlay.confirm = Some(Confirm::Quit);
             } else {
                 state.quit = true;
             }
             Vec::new()
         }
         Command::Help => {
-            state.help = !state.help;
+            state.overlay.help = !state.overlay.help;
             Vec::new()
         }
         Command::NextPane | Command::PrevPane => {
@@ -92,7 +92,7 @@ pub(super) fn run(state: &mut State, command: Command) -> Vec<Effect> {
         Command::AskWhy => why::ask(state),
         Command::FileIntent => intent::ask(state),
         Command::Zoom => {
-            state.zoom = !state.zoom;
+            state.screen.zoom = !state.screen.zoom;
             Vec::new()
         }
         Command::SideBySide => diff::toggle_side_by_side(state),
@@ -141,19 +141,19 @@ fn back(state: &mut State) -> Vec<Effect> {
     if let Some(effects) = task::cancel(state) {
         return effects;
     }
-    if state.report.is_some() {
-        state.report = None;
-    } else if state.help {
-        state.help = false;
-    } else if state.explorer.commit.is_some() && state.mode == Mode::Explore {
+    if state.overlay.report.is_some() {
+        state.overlay.report = None;
+    } else if state.overlay.help {
+        state.overlay.help = false;
+    } else if state.explore.commit.is_some() && state.mode == Mode::Explore {
         panes::close_commit(state);
     } else if state.focus == Pane::Blocks {
         panes::close_blocks(state);
     } else if state.focus == Pane::Answer {
-        state.explorer.why = None;
+        state.explore.why = None;
         state.focus = Pane::Code;
-    } else if state.focus == Pane::Code && state.explorer.anchor.is_some() {
-        state.explorer.anchor = None;
+    } else if state.focus == Pane::Code && state.explore.anchor.is_some() {
+        state.explore.anchor = None;
     } else if state.focus == Pane::RangeInput {
         range::close_picker(state);
     } else if state.focus == Pane::ChatInput {
@@ -178,7 +178,7 @@ fn switch_mode(state: &mut State, mode: Mode) -> Vec<Effect> {
     if mode.uses_range() && state.range.loaded_for != Some(mode) {
         return range::load_commits(state);
     }
-    if mode == Mode::Explore && !state.explorer.loaded {
+    if mode == Mode::Explore && !state.explore.loaded {
         return vec![Effect::LoadTree];
     }
     artifact::auto_generate(state)

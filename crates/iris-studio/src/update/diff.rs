@@ -3,11 +3,11 @@
 use super::super::command::Command;
 use super::super::effect::Effect;
 use super::super::layout::{PaneRects, inner_size};
-use super::super::split;
+use super::super::side_by_side;
 use super::super::state::{DiffView, Level, Mode, Pane, State};
 use super::{notice, step};
-use crate::text::{expand_tabs, width};
 use iris_core::change::FileDiff;
+use iris_core::text::{expand_tabs, width};
 
 /// Columns a sideways step moves the diff or the code.
 pub(super) const SIDEWAYS: isize = 8;
@@ -26,7 +26,7 @@ pub(super) fn loaded(
         Ok(files) => {
             state.diff.files = files;
             state.diff.staged = staged;
-            if let Some((file, line)) = state.pending_jump.take() {
+            if let Some((file, line)) = state.findings.pending_jump.take() {
                 let row = state.diff.row_of_new_line(&file, line);
                 state.diff.scroll = row.unwrap_or(0);
             }
@@ -85,13 +85,13 @@ pub(super) fn scroll_sideways(state: &mut State, delta: isize) -> Vec<Effect> {
         lines.map(|l| width(&expand_tabs(l))).max().unwrap_or(0)
     };
     let explore = state.mode == Mode::Explore;
-    let (hscroll, longest) = if explore && state.explorer.commit.is_none() {
-        let lines = state.explorer.lines.as_deref().unwrap_or_default();
+    let (hscroll, longest) = if explore && state.explore.commit.is_none() {
+        let lines = state.explore.lines.as_deref().unwrap_or_default();
         let longest = widest(&mut lines.iter().map(String::as_str));
-        (&mut state.explorer.hscroll, longest)
+        (&mut state.explore.hscroll, longest)
     } else {
         // The diff pane, or the commit explore shows in place of the code.
-        let view = match state.explorer.commit.as_mut().filter(|_| explore) {
+        let view = match state.explore.commit.as_mut().filter(|_| explore) {
             Some(shown) => &mut shown.view,
             None => &mut state.diff,
         };
@@ -113,15 +113,18 @@ pub(super) fn scroll_sideways(state: &mut State, delta: isize) -> Vec<Effect> {
 /// Turns side-by-side diffs on or off; a pane too narrow for them stays unified until it is
 /// wide enough (zoomed, or the terminal widened).
 pub(super) fn toggle_side_by_side(state: &mut State) -> Vec<Effect> {
-    state.side_by_side = !state.side_by_side;
-    let rects = PaneRects::compute(state.size, state);
+    state.screen.side_by_side = !state.screen.side_by_side;
+    let rects = PaneRects::compute(state.screen.size, state);
     let (columns, _) = inner_size(rects.view);
-    let text = match (state.side_by_side, columns >= split::MIN_WIDTH) {
+    let text = match (
+        state.screen.side_by_side,
+        columns >= side_by_side::MIN_WIDTH,
+    ) {
         (false, _) => "diffs unified".to_string(),
         (true, true) => "diffs side by side".to_string(),
         (true, false) => format!(
             "diffs side by side where a pane is {} columns wide: zoom it (z) or widen the terminal",
-            split::MIN_WIDTH
+            side_by_side::MIN_WIDTH
         ),
     };
     notice(state, Level::Info, text);
@@ -135,12 +138,12 @@ pub(super) fn follow_width(state: &mut State, rects: &PaneRects) {
         return;
     }
     let (columns, _) = inner_size(rects.view);
-    let split = state.side_by_side && columns >= split::MIN_WIDTH;
+    let paired = state.screen.side_by_side && columns >= side_by_side::MIN_WIDTH;
     match rects.view_pane {
-        Pane::Diff => state.diff.set_split(split),
+        Pane::Diff => state.diff.set_paired(paired),
         _ => {
-            if let Some(shown) = state.explorer.commit.as_mut() {
-                shown.view.set_split(split);
+            if let Some(shown) = state.explore.commit.as_mut() {
+                shown.view.set_paired(paired);
             }
         }
     }

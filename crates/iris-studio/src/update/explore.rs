@@ -10,8 +10,8 @@ use super::{notice, panes, step};
 pub(super) fn tree_loaded(state: &mut State, result: Result<Vec<String>, String>) -> Vec<Effect> {
     match result {
         Ok(files) => {
-            state.explorer.files = files;
-            state.explorer.loaded = true;
+            state.explore.files = files;
+            state.explore.loaded = true;
         }
         Err(err) => notice(
             state,
@@ -27,14 +27,14 @@ pub(super) fn file_opened(
     path: String,
     result: Result<OpenedFile, String>,
 ) -> Vec<Effect> {
-    if state.explorer.open.as_deref() != Some(path.as_str()) {
+    if state.explore.open.as_deref() != Some(path.as_str()) {
         return Vec::new(); // a file the user has since left
     }
     match result {
         Ok(opened) => {
-            state.explorer.lines = opened.lines;
-            state.explorer.history = opened.history;
-            state.explorer.digest = opened.digest;
+            state.explore.lines = opened.lines;
+            state.explore.history = opened.history;
+            state.explore.digest = opened.digest;
         }
         Err(err) => notice(state, Level::Error, format!("opening {path} failed: {err}")),
     }
@@ -48,35 +48,35 @@ pub(super) fn lines_aged(
     path: String,
     result: Result<Vec<Option<i64>>, String>,
 ) -> Vec<Effect> {
-    if state.explorer.open.as_deref() != Some(path.as_str()) {
+    if state.explore.open.as_deref() != Some(path.as_str()) {
         return Vec::new();
     }
-    state.explorer.heat = result.ok().map(|times| Heat::of_times(&times));
+    state.explore.heat = result.ok().map(|times| Heat::of_times(&times));
     Vec::new()
 }
 
 pub(super) fn move_in_tree(state: &mut State, command: Command) -> Vec<Effect> {
-    let last = state.explorer.rows().len().saturating_sub(1);
-    state.explorer.selected = step(state.explorer.selected, last, command);
+    let last = state.explore.rows().len().saturating_sub(1);
+    state.explore.selected = step(state.explore.selected, last, command);
     Vec::new()
 }
 
 /// Rows of code the view shows (inside its borders, above the history).
 fn code_rows(state: &State) -> usize {
-    let rects = PaneRects::compute(state.size, state);
+    let rects = PaneRects::compute(state.screen.size, state);
     inner_rows(rects.view.map(|view| code_and_history(view).0))
 }
 
 /// Up, down and the page keys move the cursor through the code (a selection follows it), or
 /// scroll the commit shown in its place.
 pub(super) fn move_in_code(state: &mut State, command: Command) -> Vec<Effect> {
-    if let Some(view) = state.explorer.commit.as_mut().map(|c| &mut c.view) {
+    if let Some(view) = state.explore.commit.as_mut().map(|c| &mut c.view) {
         let last = view.line_count().saturating_sub(1);
         view.scroll = step(view.scroll, last, command);
         return Vec::new();
     }
-    let lines = state.explorer.lines.as_ref().map_or(0, Vec::len);
-    let cursor = step(state.explorer.cursor, lines.saturating_sub(1), command);
+    let lines = state.explore.lines.as_ref().map_or(0, Vec::len);
+    let cursor = step(state.explore.cursor, lines.saturating_sub(1), command);
     put_cursor(state, cursor);
     Vec::new()
 }
@@ -84,20 +84,20 @@ pub(super) fn move_in_code(state: &mut State, command: Command) -> Vec<Effect> {
 /// The cursor on line `line` (0-based), the view scrolled just enough to show it.
 pub(super) fn put_cursor(state: &mut State, line: usize) {
     let last = state
-        .explorer
+        .explore
         .lines
         .as_ref()
         .map_or(0, Vec::len)
         .saturating_sub(1);
     let rows = code_rows(state);
-    let explorer = &mut state.explorer;
+    let explorer = &mut state.explore;
     explorer.cursor = line.min(last);
     explorer.scroll = keep_in_view(explorer.scroll, explorer.cursor, rows);
 }
 
 /// `v`: starts a selection at the cursor (j / k or a drag extend it), or clears it.
 pub(super) fn select_lines(state: &mut State) -> Vec<Effect> {
-    if state.explorer.lines.is_none() || state.explorer.commit.is_some() {
+    if state.explore.lines.is_none() || state.explore.commit.is_some() {
         notice(
             state,
             Level::Info,
@@ -106,7 +106,7 @@ pub(super) fn select_lines(state: &mut State) -> Vec<Effect> {
         return Vec::new();
     }
     state.focus = Pane::Code;
-    let explorer = &mut state.explorer;
+    let explorer = &mut state.explore;
     explorer.anchor = match explorer.anchor {
         Some(_) => None,
         None => Some(explorer.cursor),
@@ -123,22 +123,22 @@ pub(super) fn select_lines(state: &mut State) -> Vec<Effect> {
 
 /// The code line under screen row `row`, if the row shows one.
 fn line_at(state: &State, row: u16) -> Option<usize> {
-    let rects = PaneRects::compute(state.size, state);
+    let rects = PaneRects::compute(state.screen.size, state);
     let code = code_and_history(rects.view?).0;
-    let lines = state.explorer.lines.as_ref()?.len();
+    let lines = state.explore.lines.as_ref()?.len();
     if row <= code.y || row + 1 >= code.y + code.height {
         return None; // a border
     }
-    let line = state.explorer.scroll + usize::from(row - code.y - 1);
+    let line = state.explore.scroll + usize::from(row - code.y - 1);
     (line < lines).then_some(line)
 }
 
 /// A click on the code puts the cursor on the line and clears the selection.
 pub(super) fn click_code(state: &mut State, row: u16) -> Vec<Effect> {
-    if state.explorer.commit.is_none()
+    if state.explore.commit.is_none()
         && let Some(line) = line_at(state, row)
     {
-        state.explorer.anchor = None;
+        state.explore.anchor = None;
         put_cursor(state, line);
     }
     Vec::new()
@@ -147,20 +147,20 @@ pub(super) fn click_code(state: &mut State, row: u16) -> Vec<Effect> {
 /// A drag over the code selects from where it started to the line under the pointer; past
 /// the top or bottom edge the view scrolls a line.
 pub(super) fn drag_code(state: &mut State, row: u16) -> Vec<Effect> {
-    if state.explorer.commit.is_some() || state.explorer.lines.is_none() {
+    if state.explore.commit.is_some() || state.explore.lines.is_none() {
         return Vec::new();
     }
     let line = line_at(state, row).unwrap_or_else(|| {
-        let rects = PaneRects::compute(state.size, state);
+        let rects = PaneRects::compute(state.screen.size, state);
         let above = rects.view.is_some_and(|view| row <= view.y);
-        let explorer = &state.explorer;
+        let explorer = &state.explore;
         if above {
             explorer.scroll.saturating_sub(1)
         } else {
             explorer.scroll + code_rows(state)
         }
     });
-    let explorer = &mut state.explorer;
+    let explorer = &mut state.explore;
     explorer.anchor.get_or_insert(explorer.cursor);
     put_cursor(state, line);
     Vec::new()
@@ -168,40 +168,35 @@ pub(super) fn drag_code(state: &mut State, row: u16) -> Vec<Effect> {
 
 /// Selects row `row` of the tree.
 pub(super) fn select(state: &mut State, row: usize) -> Vec<Effect> {
-    if row < state.explorer.rows().len() {
-        state.explorer.selected = row;
+    if row < state.explore.rows().len() {
+        state.explore.selected = row;
     }
     Vec::new()
 }
 
 /// Enter on the tree: a directory opens or closes, a file opens in the code view.
 pub(super) fn open_tree_row(state: &mut State) -> Vec<Effect> {
-    let Some(row) = state
-        .explorer
-        .rows()
-        .into_iter()
-        .nth(state.explorer.selected)
-    else {
+    let Some(row) = state.explore.rows().into_iter().nth(state.explore.selected) else {
         return Vec::new();
     };
     if row.is_dir {
-        if !state.explorer.expanded.remove(&row.path) {
-            state.explorer.expanded.insert(row.path);
+        if !state.explore.expanded.remove(&row.path) {
+            state.explore.expanded.insert(row.path);
         }
         return Vec::new();
     }
-    state.explorer.open = Some(row.path.clone());
-    state.explorer.lines = None;
-    state.explorer.history.clear();
-    state.explorer.heat = None;
-    state.explorer.scroll = 0;
-    state.explorer.hscroll = 0;
-    state.explorer.cursor = 0;
-    state.explorer.anchor = None;
+    state.explore.open = Some(row.path.clone());
+    state.explore.lines = None;
+    state.explore.history.clear();
+    state.explore.heat = None;
+    state.explore.scroll = 0;
+    state.explore.hscroll = 0;
+    state.explore.cursor = 0;
+    state.explore.anchor = None;
     panes::close_commit(state);
     // Blocks are about the file they were read from (one being read stays until it lands).
     if state
-        .explorer
+        .explore
         .intent
         .as_ref()
         .is_some_and(|v| v.intent.is_some())

@@ -25,7 +25,12 @@ pub(super) fn edit(state: &mut State) -> Vec<Effect> {
 }
 
 fn artifact(state: &State, kind: ArtifactKind) -> Result<EditTarget, String> {
-    if state.task.as_ref().is_some_and(|t| t.mode == state.mode) {
+    if state
+        .iris
+        .task
+        .as_ref()
+        .is_some_and(|t| t.mode == state.mode)
+    {
         return Err(format!(
             "Iris is writing the {}: wait for her, or esc first",
             kind.title().to_lowercase()
@@ -53,7 +58,7 @@ fn diff_file(state: &State) -> Result<EditTarget, String> {
 }
 
 fn open_file(state: &State) -> Result<EditTarget, String> {
-    let explorer = &state.explorer;
+    let explorer = &state.explore;
     let path = explorer
         .open
         .clone()
@@ -65,12 +70,7 @@ fn open_file(state: &State) -> Result<EditTarget, String> {
 }
 
 fn tree_file(state: &State) -> Result<EditTarget, String> {
-    match state
-        .explorer
-        .rows()
-        .into_iter()
-        .nth(state.explorer.selected)
-    {
+    match state.explore.rows().into_iter().nth(state.explore.selected) {
         Some(row) if !row.is_dir => Ok(EditTarget::File {
             path: row.path,
             line: 1,
@@ -124,7 +124,7 @@ pub(super) fn file_edited(
     }
     notice(state, Level::Info, format!("back from your editor: {path}"));
     let mut effects = vec![Effect::LoadStatus];
-    if state.explorer.open.as_deref() == Some(path.as_str()) {
+    if state.explore.open.as_deref() == Some(path.as_str()) {
         effects.push(Effect::OpenFile { path });
     }
     effects
@@ -138,7 +138,7 @@ pub(super) fn copy(state: &mut State) -> Vec<Effect> {
             kind.title().to_lowercase(),
         ),
         Mode::Explore => {
-            let explorer = &state.explorer;
+            let explorer = &state.explore;
             match (explorer.selection(), &explorer.lines, &explorer.open) {
                 (Some((start, end)), Some(lines), Some(path)) => (
                     lines[start..=end].join("\n"),
@@ -157,7 +157,12 @@ pub(super) fn copy(state: &mut State) -> Vec<Effect> {
 
 /// `P`: asks before the PR is opened or updated, or the review posted.
 pub(super) fn ask_publish(state: &mut State) -> Vec<Effect> {
-    if state.task.as_ref().is_some_and(|t| t.mode == state.mode) {
+    if state
+        .iris
+        .task
+        .as_ref()
+        .is_some_and(|t| t.mode == state.mode)
+    {
         notice(
             state,
             Level::Info,
@@ -170,7 +175,7 @@ pub(super) fn ask_publish(state: &mut State) -> Vec<Effect> {
             "nothing to publish yet: ctrl-g asks Iris to write it",
         );
     } else {
-        state.confirm = Some(super::super::state::Confirm::Publish);
+        state.overlay.confirm = Some(super::super::state::Confirm::Publish);
     }
     Vec::new()
 }
@@ -182,8 +187,8 @@ pub(super) fn publish(state: &mut State) -> Vec<Effect> {
     };
     let mut text = state.artifact().map(|a| a.text()).unwrap_or_default();
     // A review goes out as the findings list shows it: the folded findings stay folded.
-    if kind == ArtifactKind::Review && !state.show_unsure {
-        text = crate::findings::without_unsure(&text, state.review_min_confidence);
+    if kind == ArtifactKind::Review && !state.findings.show_unsure {
+        text = crate::findings::without_unsure(&text, state.findings.min_confidence);
     }
     let base = (kind == ArtifactKind::Pr)
         .then(|| state.range.from.clone())

@@ -20,24 +20,24 @@ pub(super) fn key(state: &mut State, key: KeyEvent) -> Vec<Effect> {
         && key.code == KeyCode::Char('c')
         && key.modifiers.contains(KeyModifiers::CONTROL)
     {
-        state.setup = None;
-        state.alternatives = None;
-        state.split = None;
+        state.overlay.setup = None;
+        state.overlay.alternatives = None;
+        state.overlay.split_plan = None;
         return commands::run(state, Command::Quit);
     }
-    if !state.approvals.is_empty() {
+    if !state.iris.approvals.is_empty() {
         return task::approval_key(state, key);
     }
-    if state.setup.is_some() {
+    if state.overlay.setup.is_some() {
         return setup::key(state, key);
     }
-    if state.alternatives.is_some() {
+    if state.overlay.alternatives.is_some() {
         return alternatives::key(state, key);
     }
-    if state.split.is_some() {
+    if state.overlay.split_plan.is_some() {
         return split_plan::key(state, key);
     }
-    if let Some(question) = state.confirm.take() {
+    if let Some(question) = state.overlay.confirm.take() {
         let yes = matches!(
             key.code,
             KeyCode::Char('y') | KeyCode::Char('Y') | KeyCode::Enter
@@ -65,9 +65,9 @@ pub(super) fn key(state: &mut State, key: KeyEvent) -> Vec<Effect> {
 
 /// The first row a list shows and its selection, for the list the left pane shows.
 fn list_selection(state: &State) -> (usize, usize) {
-    let tops = &state.list_tops;
+    let tops = &state.screen.list_tops;
     match state.mode.list_pane() {
-        Pane::Tree => (state.explorer.selected, tops.tree),
+        Pane::Tree => (state.explore.selected, tops.tree),
         Pane::Commits => (state.range.selected, tops.commits),
         _ => (state.changes.selected, tops.files),
     }
@@ -77,7 +77,7 @@ pub(super) fn mouse(state: &mut State, mouse: MouseEvent) -> Vec<Effect> {
     if state.modal() {
         return Vec::new();
     }
-    let rects = PaneRects::compute(state.size, state);
+    let rects = PaneRects::compute(state.screen.size, state);
     let Some(pane) = hit(&rects, mouse.column, mouse.row) else {
         return Vec::new();
     };

@@ -12,7 +12,7 @@ use iris_core::artifact::intent::FileIntent;
 
 /// `i`: asks Iris about the open file, or shows what she said about this text before.
 pub(super) fn ask(state: &mut State) -> Vec<Effect> {
-    let explorer = &state.explorer;
+    let explorer = &state.explore;
     let (Some(path), Some(_)) = (explorer.open.clone(), &explorer.lines) else {
         notice(
             state,
@@ -25,13 +25,13 @@ pub(super) fn ask(state: &mut State) -> Vec<Effect> {
         path,
         digest: explorer.digest,
     };
-    if let Some(view) = &state.explorer.intent
+    if let Some(view) = &state.explore.intent
         && view.key == key
     {
         state.focus = Pane::Blocks; // already here (or on its way)
         return Vec::new();
     }
-    if let Some(known) = state.explorer.intents.get(&key).cloned() {
+    if let Some(known) = state.explore.intents.get(&key).cloned() {
         show(state, key, known);
         notice(
             state,
@@ -44,7 +44,7 @@ pub(super) fn ask(state: &mut State) -> Vec<Effect> {
         return Vec::new();
     };
     let path = key.path.clone();
-    state.explorer.intent = Some(IntentView {
+    state.explore.intent = Some(IntentView {
         key,
         intent: None,
         block: 0,
@@ -55,7 +55,7 @@ pub(super) fn ask(state: &mut State) -> Vec<Effect> {
 
 /// The blocks in their pane, the first chosen and its lines in view.
 fn show(state: &mut State, key: IntentKey, intent: FileIntent) {
-    state.explorer.intent = Some(IntentView {
+    state.explore.intent = Some(IntentView {
         key,
         intent: Some(intent),
         block: 0,
@@ -73,7 +73,7 @@ pub(super) fn explained(
     let Some(finished) = task::finish(state, task) else {
         return Vec::new(); // cancelled: the pane has closed
     };
-    let Some(key) = state.explorer.intent.as_ref().map(|v| v.key.clone()) else {
+    let Some(key) = state.explore.intent.as_ref().map(|v| v.key.clone()) else {
         return Vec::new();
     };
     match result {
@@ -83,7 +83,7 @@ pub(super) fn explained(
                 key.path,
                 intent.blocks.len()
             );
-            state.explorer.intents.insert(key.clone(), intent.clone());
+            state.explore.intents.insert(key.clone(), intent.clone());
             show(state, key, intent);
             task::done_notice(state, &finished, what);
         }
@@ -98,18 +98,18 @@ pub(super) fn explained(
 /// Up, down and the page keys choose a block; its lines come into view in the code.
 pub(super) fn move_block(state: &mut State, command: Command) -> Vec<Effect> {
     let count = state
-        .explorer
+        .explore
         .intent
         .as_ref()
         .and_then(|v| v.intent.as_ref())
         .map_or(0, |i| i.blocks.len());
-    let Some(view) = state.explorer.intent.as_mut().filter(|_| count > 0) else {
+    let Some(view) = state.explore.intent.as_mut().filter(|_| count > 0) else {
         return Vec::new();
     };
     view.block = step(view.block, count - 1, command);
-    let rects = PaneRects::compute(state.size, state);
+    let rects = PaneRects::compute(state.screen.size, state);
     let (width, height) = inner_size(rects.blocks);
-    if let Some(view) = state.explorer.intent.as_mut() {
+    if let Some(view) = state.explore.intent.as_mut() {
         let rows = blocks::rows(view, width);
         if let Some(row) = blocks::block_row(&rows, view.block) {
             // The block's row, and its details under it when they fit.
@@ -127,8 +127,8 @@ pub(super) fn move_block(state: &mut State, command: Command) -> Vec<Effect> {
 
 /// A click on a block's row chooses it.
 pub(super) fn click(state: &mut State, row: u16) -> Vec<Effect> {
-    let rects = PaneRects::compute(state.size, state);
-    let (Some(area), Some(view)) = (rects.blocks, state.explorer.intent.as_mut()) else {
+    let rects = PaneRects::compute(state.screen.size, state);
+    let (Some(area), Some(view)) = (rects.blocks, state.explore.intent.as_mut()) else {
         return Vec::new();
     };
     let rows = blocks::rows(view, inner_size(Some(area)).0);
@@ -142,8 +142,8 @@ pub(super) fn click(state: &mut State, row: u16) -> Vec<Effect> {
 
 /// The cursor to the first line of the chosen block, when the code shows its file.
 fn jump_to_block(state: &mut State) {
-    if let Some(&(first, _)) = state.explorer.block_ranges().first() {
-        state.explorer.anchor = None;
+    if let Some(&(first, _)) = state.explore.block_ranges().first() {
+        state.explore.anchor = None;
         explore::put_cursor(state, first);
     }
 }

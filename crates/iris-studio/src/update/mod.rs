@@ -40,7 +40,7 @@ const PAGE: usize = 20;
 
 pub fn update(state: &mut State, action: Action) -> Vec<Effect> {
     let effects = reduce(state, action);
-    let rects = PaneRects::compute(state.size, state);
+    let rects = PaneRects::compute(state.screen.size, state);
     follow_selections(state, &rects);
     diff::follow_width(state, &rects);
     effects
@@ -51,7 +51,7 @@ fn reduce(state: &mut State, action: Action) -> Vec<Effect> {
         Action::Key(key) => input::key(state, key),
         Action::Mouse(mouse) => input::mouse(state, mouse),
         Action::ResizeTo(width, height) => {
-            state.size = (width, height);
+            state.screen.size = (width, height);
             Vec::new()
         }
         Action::Tick(now) => {
@@ -88,7 +88,7 @@ fn reduce(state: &mut State, action: Action) -> Vec<Effect> {
         Action::ArtifactEdited { kind, result } => external::artifact_edited(state, kind, result),
         Action::FileEdited { path, result } => external::file_edited(state, path, result),
         Action::RequestShown(Ok(preview)) => {
-            state.report = Some(preview);
+            state.overlay.report = Some(preview);
             notice(
                 state,
                 Level::Info,
@@ -108,7 +108,7 @@ fn reduce(state: &mut State, action: Action) -> Vec<Effect> {
             Vec::new()
         }
         Action::RulesLoaded(Ok(rules)) => {
-            state.commit_rules = rules.map(|rules| *rules);
+            state.repo.commit_rules = rules.map(|rules| *rules);
             Vec::new()
         }
         Action::RulesLoaded(Err(err)) => {
@@ -141,24 +141,28 @@ fn reduce(state: &mut State, action: Action) -> Vec<Effect> {
 /// Each list's first row, moved only as far as its selection needs (a list not on screen,
 /// zoomed away, keeps its place).
 fn follow_selections(state: &mut State, rects: &PaneRects) {
-    let tops = &mut state.list_tops;
+    let tops = &mut state.screen.list_tops;
     if rects.list.is_some() {
         let list = inner_rows(rects.list);
         tops.files = keep_in_view(tops.files, state.changes.selected, list);
-        tops.tree = keep_in_view(tops.tree, state.explorer.selected, list);
+        tops.tree = keep_in_view(tops.tree, state.explore.selected, list);
         tops.commits = keep_in_view(tops.commits, state.range.selected, list);
     }
     if rects.findings.is_some() {
-        tops.findings = keep_in_view(tops.findings, state.finding, inner_rows(rects.findings));
+        tops.findings = keep_in_view(
+            tops.findings,
+            state.findings.selected,
+            inner_rows(rects.findings),
+        );
     }
 }
 
 fn notice(state: &mut State, level: Level, text: impl Into<String>) {
     let text = text.into().split_whitespace().collect::<Vec<_>>().join(" ");
     // An error longer than the status line is shown whole over the panes (esc closes it).
-    let room = usize::from(state.size.0).saturating_sub(10);
-    if level == Level::Error && crate::text::width(&text) > room {
-        state.report = Some(text.clone());
+    let room = usize::from(state.screen.size.0).saturating_sub(10);
+    if level == Level::Error && iris_core::text::width(&text) > room {
+        state.overlay.report = Some(text.clone());
     }
     state.notice = Some(Notice { level, text });
 }

@@ -7,12 +7,12 @@ use crate::state::{Pane, State};
 /// A cancelled question closes its pane (an answer shown before stays shown).
 pub(super) fn close_unanswered_why(state: &mut State) {
     if state
-        .explorer
+        .explore
         .why
         .as_ref()
         .is_some_and(|w| w.answer.is_none())
     {
-        state.explorer.why = None;
+        state.explore.why = None;
         if state.focus == Pane::Answer {
             state.focus = Pane::Code;
         }
@@ -21,13 +21,13 @@ pub(super) fn close_unanswered_why(state: &mut State) {
 
 /// Back from a commit's diff to the code.
 pub(super) fn close_commit(state: &mut State) {
-    state.explorer.commit = None;
+    state.explore.commit = None;
 }
 
 /// A cancelled reading closes its pane (blocks shown before stay shown).
 pub(super) fn close_unread_blocks(state: &mut State) {
     if state
-        .explorer
+        .explore
         .intent
         .as_ref()
         .is_some_and(|v| v.intent.is_none())
@@ -38,7 +38,7 @@ pub(super) fn close_unread_blocks(state: &mut State) {
 
 /// Closes the blocks pane.
 pub(super) fn close_blocks(state: &mut State) {
-    state.explorer.intent = None;
+    state.explore.intent = None;
     if state.focus == Pane::Blocks {
         state.focus = Pane::Code;
     }

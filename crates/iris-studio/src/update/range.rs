@@ -84,19 +84,19 @@ pub(super) fn select(state: &mut State, row: usize) -> Vec<Effect> {
 /// Opens the range picker: an empty line, the current range in its title stays when nothing
 /// is typed.
 pub(super) fn pick(state: &mut State) -> Vec<Effect> {
-    state.range_input = Some(tui_textarea::TextArea::default());
+    state.overlay.range_input = Some(tui_textarea::TextArea::default());
     state.focus = Pane::RangeInput;
     Vec::new()
 }
 
 pub(super) fn close_picker(state: &mut State) {
-    state.range_input = None;
+    state.overlay.range_input = None;
     state.focus = state.mode.list_pane();
 }
 
 /// A key typed into the range picker; enter applies FROM..TO.
 pub(super) fn key(state: &mut State, key: KeyEvent) -> Vec<Effect> {
-    let Some(input) = state.range_input.as_mut() else {
+    let Some(input) = state.overlay.range_input.as_mut() else {
         state.focus = state.mode.list_pane();
         return Vec::new();
     };

@@ -10,12 +10,12 @@ use iris_config::setup::{Choice, LocalServer};
 
 /// Opens setup and looks for model servers on this machine.
 pub(super) fn open(state: &mut State) -> Vec<Effect> {
-    state.setup = Some(Setup::default());
+    state.overlay.setup = Some(Setup::default());
     vec![Effect::ProbeServers]
 }
 
 pub(super) fn servers_found(state: &mut State, servers: Vec<LocalServer>) -> Vec<Effect> {
-    if let Some(setup) = state.setup.as_mut().filter(|s| s.servers.is_none()) {
+    if let Some(setup) = state.overlay.setup.as_mut().filter(|s| s.servers.is_none()) {
         setup.servers = Some(servers);
         setup.selected = 0;
     }
@@ -24,7 +24,7 @@ pub(super) fn servers_found(state: &mut State, servers: Vec<LocalServer>) -> Vec
 
 /// Every key goes to the overlay while it is open.
 pub(super) fn key(state: &mut State, key: KeyEvent) -> Vec<Effect> {
-    let Some(setup) = state.setup.as_mut() else {
+    let Some(setup) = state.overlay.setup.as_mut() else {
         return Vec::new();
     };
     match setup.step.clone() {
@@ -41,9 +41,9 @@ pub(super) fn key(state: &mut State, key: KeyEvent) -> Vec<Effect> {
                 }
                 KeyCode::Enter => {
                     let typed = typed.trim().to_string();
-                    if typed.is_empty() && state.setup_facts.env_key(provider).is_none() {
+                    if typed.is_empty() && state.start.setup_facts.env_key(provider).is_none() {
                         notice(state, Level::Info, "type the key (it shows as dots)");
-                    } else if let Some(setup) = state.setup.as_mut() {
+                    } else if let Some(setup) = state.overlay.setup.as_mut() {
                         setup.step = SetupStep::Confirm(Choice {
                             provider,
                             model: provider.default_model().to_string(),
@@ -62,7 +62,7 @@ pub(super) fn key(state: &mut State, key: KeyEvent) -> Vec<Effect> {
         }
         SetupStep::Confirm(choice) => match key.code {
             KeyCode::Char('y' | 'Y') | KeyCode::Enter => {
-                if state.setup_facts.file.is_none() {
+                if state.start.setup_facts.file.is_none() {
                     notice(
                         state,
                         Level::Error,
@@ -85,7 +85,7 @@ pub(super) fn key(state: &mut State, key: KeyEvent) -> Vec<Effect> {
 }
 
 fn choose_key(state: &mut State, key: KeyEvent) -> Vec<Effect> {
-    let Some(setup) = state.setup.as_mut() else {
+    let Some(setup) = state.overlay.setup.as_mut() else {
         return Vec::new();
     };
     let options = setup.options();
@@ -94,7 +94,7 @@ fn choose_key(state: &mut State, key: KeyEvent) -> Vec<Effect> {
         KeyCode::Up | KeyCode::Char('k') => setup.selected = setup.selected.saturating_sub(1),
         KeyCode::Down | KeyCode::Char('j') => setup.selected = (setup.selected + 1).min(last),
         KeyCode::Esc | KeyCode::Char('q') => {
-            state.setup = None;
+            state.overlay.setup = None;
             notice(
                 state,
                 Level::Info,
@@ -125,8 +125,8 @@ fn choose_key(state: &mut State, key: KeyEvent) -> Vec<Effect> {
 pub(super) fn written(state: &mut State, result: Result<String, String>) -> Vec<Effect> {
     match result {
         Ok(done) => {
-            state.setup = None;
-            state.ai_unavailable = None;
+            state.overlay.setup = None;
+            state.iris.unavailable = None;
             notice(state, Level::Success, done);
             // The status again: the secret marks come from Iris' scanner, which now exists.
             let mut effects = vec![Effect::LoadStatus];
@@ -134,7 +134,7 @@ pub(super) fn written(state: &mut State, result: Result<String, String>) -> Vec<
             effects
         }
         Err(err) => {
-            if let Some(setup) = state.setup.as_mut()
+            if let Some(setup) = state.overlay.setup.as_mut()
                 && let SetupStep::Writing(choice) = setup.step.clone()
             {
                 setup.step = SetupStep::Confirm(choice);

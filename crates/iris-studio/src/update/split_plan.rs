@@ -55,7 +55,7 @@ pub(super) fn planned(
                 "Iris planned {} commits{sent_back}: {KEYS}",
                 planned.plan.groups.len()
             );
-            state.split = Some(SplitView::new(*planned));
+            state.overlay.split_plan = Some(SplitView::new(*planned));
             task::done_notice(state, &finished, what);
         }
         Err(err) => {
@@ -68,7 +68,7 @@ pub(super) fn planned(
 
 /// A key while the split view is open: every key goes to it.
 pub(super) fn key(state: &mut State, key: KeyEvent) -> Vec<Effect> {
-    let Some(view) = state.split.as_mut() else {
+    let Some(view) = state.overlay.split_plan.as_mut() else {
         return Vec::new();
     };
     if view.editing.is_some() {
@@ -117,7 +117,7 @@ pub(super) fn key(state: &mut State, key: KeyEvent) -> Vec<Effect> {
 }
 
 fn planning_key(state: &mut State, key: KeyEvent) -> Vec<Effect> {
-    let Some(view) = state.split.as_mut() else {
+    let Some(view) = state.overlay.split_plan.as_mut() else {
         return Vec::new();
     };
     let groups = view.plan.groups.len();
@@ -205,7 +205,7 @@ fn select(view: &mut SplitView, group: usize) {
 
 /// The number after `m` or `M`.
 fn pending_key(state: &mut State, pending: Pending, key: KeyEvent) -> Vec<Effect> {
-    let Some(view) = state.split.as_mut() else {
+    let Some(view) = state.overlay.split_plan.as_mut() else {
         return Vec::new();
     };
     let groups = view.plan.groups.len();
@@ -261,7 +261,7 @@ fn pending_key(state: &mut State, pending: Pending, key: KeyEvent) -> Vec<Effect
 
 /// A key while a group's message is edited in place: esc keeps the text.
 fn edit_key(state: &mut State, key: KeyEvent) -> Vec<Effect> {
-    let Some(view) = state.split.as_mut() else {
+    let Some(view) = state.overlay.split_plan.as_mut() else {
         return Vec::new();
     };
     let done = key.code == KeyCode::Esc
@@ -283,7 +283,7 @@ fn edit_key(state: &mut State, key: KeyEvent) -> Vec<Effect> {
 }
 
 fn set_message(state: &mut State, group: usize, text: &str) {
-    let Some(view) = state.split.as_mut() else {
+    let Some(view) = state.overlay.split_plan.as_mut() else {
         return;
     };
     match view.change(|plan| plan.set_message(group, text)) {
@@ -315,7 +315,7 @@ pub(super) fn message_edited(
 
 /// A key while the chat input is open: enter sends, esc closes it.
 fn chat_key(state: &mut State, key: KeyEvent) -> Vec<Effect> {
-    let Some(view) = state.split.as_mut() else {
+    let Some(view) = state.overlay.split_plan.as_mut() else {
         return Vec::new();
     };
     match key.code {
@@ -352,7 +352,7 @@ fn send(state: &mut State, message: String) -> Vec<Effect> {
     let Some(task) = task::start(state, TaskKind::SplitChat) else {
         return Vec::new();
     };
-    let Some(view) = state.split.as_mut() else {
+    let Some(view) = state.overlay.split_plan.as_mut() else {
         return Vec::new();
     };
     let history = view.chat.clone();
@@ -378,7 +378,12 @@ fn cancel_chat(state: &mut State) -> Vec<Effect> {
 
 /// Iris replaced the plan in chat.
 pub(super) fn updated(state: &mut State, task: u64, plan: SplitPlan) -> Vec<Effect> {
-    let Some(view) = state.split.as_mut().filter(|v| v.chat_task == Some(task)) else {
+    let Some(view) = state
+        .overlay
+        .split_plan
+        .as_mut()
+        .filter(|v| v.chat_task == Some(task))
+    else {
         return Vec::new();
     };
     let count = plan.groups.len();
@@ -401,7 +406,7 @@ pub(super) fn chat_replied(
     let Some(finished) = task::finish(state, task) else {
         return Vec::new();
     };
-    let Some(view) = state.split.as_mut() else {
+    let Some(view) = state.overlay.split_plan.as_mut() else {
         return Vec::new();
     };
     view.chat_task = None;
@@ -413,7 +418,7 @@ pub(super) fn chat_replied(
             format!("(failed: {err})")
         }
     };
-    if let Some(view) = state.split.as_mut() {
+    if let Some(view) = state.overlay.split_plan.as_mut() {
         view.chat.push(ChatMessage {
             speaker: Speaker::Iris,
             text,
@@ -424,7 +429,7 @@ pub(super) fn chat_replied(
 
 /// A step of applying the split.
 pub(super) fn step(state: &mut State, done: usize, of: usize, step: String) -> Vec<Effect> {
-    if let Some(view) = state.split.as_mut() {
+    if let Some(view) = state.overlay.split_plan.as_mut() {
         view.phase = SplitPhase::Applying { done, of, step };
     }
     Vec::new()
@@ -440,7 +445,7 @@ pub(super) fn applied(
         Ok(text) => (Level::Success, text.clone()),
         Err(err) => (Level::Error, err.clone()),
     };
-    if let Some(view) = state.split.as_mut() {
+    if let Some(view) = state.overlay.split_plan.as_mut() {
         view.phase = if undoable {
             SplitPhase::Applied(text.clone())
         } else {
@@ -460,7 +465,7 @@ pub(super) fn applied(
 pub(super) fn undone(state: &mut State, result: Result<String, String>) -> Vec<Effect> {
     match result {
         Ok(text) => {
-            if let Some(view) = state.split.as_mut() {
+            if let Some(view) = state.overlay.split_plan.as_mut() {
                 view.phase = SplitPhase::Planning;
             }
             notice(state, Level::Success, text);
@@ -471,7 +476,7 @@ pub(super) fn undone(state: &mut State, result: Result<String, String>) -> Vec<E
 }
 
 fn close(state: &mut State) -> Vec<Effect> {
-    state.split = None;
+    state.overlay.split_plan = None;
     notice(state, Level::Info, "the split view is closed");
     vec![Effect::LoadStatus]
 }

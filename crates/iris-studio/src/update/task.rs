@@ -11,12 +11,12 @@ use iris_core::protocol::progress::Progress;
 use iris_core::protocol::{ApprovalRequest, Decision};
 
 pub(super) fn start(state: &mut State, kind: TaskKind) -> Option<u64> {
-    if let Some(why) = &state.ai_unavailable {
+    if let Some(why) = &state.iris.unavailable {
         let why = why.clone();
         notice(state, Level::Warning, why);
         return None;
     }
-    if state.task.is_some() {
+    if state.iris.task.is_some() {
         notice(
             state,
             Level::Warning,
@@ -24,9 +24,9 @@ pub(super) fn start(state: &mut State, kind: TaskKind) -> Option<u64> {
         );
         return None;
     }
-    let id = state.next_task_id;
-    state.next_task_id += 1;
-    state.task = Some(Task {
+    let id = state.iris.next_task_id;
+    state.iris.next_task_id += 1;
+    state.iris.task = Some(Task {
         id,
         mode: state.mode,
         kind,
@@ -41,8 +41,8 @@ pub(super) fn start(state: &mut State, kind: TaskKind) -> Option<u64> {
 
 /// Cancels what Iris is doing, if anything; the text from before stays.
 pub(super) fn cancel(state: &mut State) -> Option<Vec<Effect>> {
-    let task = state.task.take()?;
-    state.approvals.clear();
+    let task = state.iris.task.take()?;
+    state.iris.approvals.clear();
     let said = match task.kind {
         TaskKind::Why => "cancelled: Iris stopped reading the lines' history",
         TaskKind::Intent => "cancelled: Iris stopped reading the file",
@@ -58,7 +58,7 @@ pub(super) fn cancel(state: &mut State) -> Option<Vec<Effect>> {
         TaskKind::Why => panes::close_unanswered_why(state),
         TaskKind::Intent => panes::close_unread_blocks(state),
         TaskKind::SplitChat => {
-            if let Some(view) = state.split.as_mut() {
+            if let Some(view) = state.overlay.split_plan.as_mut() {
                 view.chat_task = None;
                 view.chat.push(ChatMessage {
                     speaker: Speaker::Iris,
@@ -83,7 +83,7 @@ pub(super) fn progress(state: &mut State, task: u64, event: &AgentEvent) -> Vec<
     if let AgentEvent::Warning(text) = event {
         notice(state, Level::Warning, text.clone());
     }
-    let Some(running) = state.task.as_mut().filter(|t| t.id == task) else {
+    let Some(running) = state.iris.task.as_mut().filter(|t| t.id == task) else {
         // A cancelled task's late question is refused.
         if let AgentEvent::Approval(request) = event {
             return vec![answer(request, Decision::Deny)];
@@ -92,7 +92,7 @@ pub(super) fn progress(state: &mut State, task: u64, event: &AgentEvent) -> Vec<
     };
     running.progress.apply(event);
     if let AgentEvent::Approval(request) = event {
-        state.approvals.push_back(request.clone());
+        state.iris.approvals.push_back(request.clone());
     }
     Vec::new()
 }
@@ -113,7 +113,7 @@ pub(super) fn approval_key(state: &mut State, key: KeyEvent) -> Vec<Effect> {
         KeyCode::Char('n' | 'N') | KeyCode::Esc => Decision::Deny,
         _ => return Vec::new(),
     };
-    let Some(request) = state.approvals.pop_front() else {
+    let Some(request) = state.iris.approvals.pop_front() else {
         return Vec::new();
     };
     let said = match decision {
@@ -127,8 +127,8 @@ pub(super) fn approval_key(state: &mut State, key: KeyEvent) -> Vec<Effect> {
 
 /// Ends the running task `task`; `None` for a cancelled task's late result.
 pub(super) fn finish(state: &mut State, task: u64) -> Option<Task> {
-    let finished = state.task.take_if(|t| t.id == task)?;
-    state.approvals.clear();
+    let finished = state.iris.task.take_if(|t| t.id == task)?;
+    state.iris.approvals.clear();
     Some(finished)
 }
 

@@ -13,7 +13,7 @@ use iris_core::protocol::{Explained, LinesAsked};
 /// `w`: asks Iris about the selected lines (or the cursor's line), or shows her earlier
 /// answer about them.
 pub(super) fn ask(state: &mut State) -> Vec<Effect> {
-    let explorer = &state.explorer;
+    let explorer = &state.explore;
     let (Some(path), Some((first, last))) = (explorer.open.clone(), explorer.selection()) else {
         notice(
             state,
@@ -22,7 +22,7 @@ pub(super) fn ask(state: &mut State) -> Vec<Effect> {
         );
         return Vec::new();
     };
-    let Some(head) = state.head.clone() else {
+    let Some(head) = state.repo.head.clone() else {
         notice(
             state,
             Level::Info,
@@ -37,8 +37,8 @@ pub(super) fn ask(state: &mut State) -> Vec<Effect> {
         start: first + 1,
         end: last + 1,
     };
-    state.explorer.anchor = None;
-    if let Some(known) = state.explorer.answers.get(&key).cloned() {
+    state.explore.anchor = None;
+    if let Some(known) = state.explore.answers.get(&key).cloned() {
         show(state, key, known);
         notice(
             state,
@@ -56,7 +56,7 @@ pub(super) fn ask(state: &mut State) -> Vec<Effect> {
         end: key.end,
         working_copy: true,
     };
-    state.explorer.why = Some(WhyView {
+    state.explore.why = Some(WhyView {
         key,
         answer: None,
         scroll: 0,
@@ -72,7 +72,7 @@ fn show(state: &mut State, key: WhyKey, answer: Explained) {
         .iter()
         .position(|c| answer.cited.contains(&c.short_id))
         .unwrap_or(0);
-    state.explorer.why = Some(WhyView {
+    state.explore.why = Some(WhyView {
         key,
         answer: Some(answer),
         scroll: 0,
@@ -88,12 +88,12 @@ pub(super) fn explained(
     let Some(finished) = task::finish(state, task) else {
         return Vec::new(); // cancelled: the pane has closed
     };
-    let Some(key) = state.explorer.why.as_ref().map(|w| w.key.clone()) else {
+    let Some(key) = state.explore.why.as_ref().map(|w| w.key.clone()) else {
         return Vec::new();
     };
     match result {
         Ok(answer) => {
-            state.explorer.answers.insert(key.clone(), answer.clone());
+            state.explore.answers.insert(key.clone(), answer.clone());
             let what = format!(
                 "Iris explained lines {}-{}: n / p pick a commit, enter shows it",
                 key.start, key.end
@@ -102,7 +102,7 @@ pub(super) fn explained(
             task::done_notice(state, &finished, what);
         }
         Err(err) => {
-            state.explorer.why = None;
+            state.explore.why = None;
             notice(state, Level::Error, err);
         }
     }
@@ -111,10 +111,11 @@ pub(super) fn explained(
 
 /// The answer's rows at the pane's width, and the rows the pane shows.
 fn measured(state: &State) -> Option<(Vec<answer::Row>, usize)> {
-    let why = state.explorer.why.as_ref()?;
-    let rects = PaneRects::compute(state.size, state);
+    let why = state.explore.why.as_ref()?;
+    let rects = PaneRects::compute(state.screen.size, state);
     let (width, height) = inner_size(rects.answer);
     let streamed = state
+        .iris
         .task
         .as_ref()
         .filter(|t| t.kind == TaskKind::Why)
@@ -127,7 +128,7 @@ pub(super) fn scroll(state: &mut State, command: Command) -> Vec<Effect> {
     let Some((rows, height)) = measured(state) else {
         return Vec::new();
     };
-    if let Some(why) = state.explorer.why.as_mut() {
+    if let Some(why) = state.explore.why.as_mut() {
         let last = rows.len().saturating_sub(height.max(1));
         why.scroll = step(why.scroll, last, command);
     }
@@ -137,7 +138,7 @@ pub(super) fn scroll(state: &mut State, command: Command) -> Vec<Effect> {
 /// `n` / `p`: the next or previous commit behind the lines, scrolled into view.
 pub(super) fn step_commit(state: &mut State, command: Command) -> Vec<Effect> {
     let count = state
-        .explorer
+        .explore
         .why
         .as_ref()
         .and_then(|w| w.answer.as_ref())
@@ -153,7 +154,7 @@ pub(super) fn step_commit(state: &mut State, command: Command) -> Vec<Effect> {
     let Some((rows, height)) = measured(state) else {
         return Vec::new();
     };
-    let Some(why) = state.explorer.why.as_mut() else {
+    let Some(why) = state.explore.why.as_mut() else {
         return Vec::new();
     };
     why.commit = match command {
@@ -168,11 +169,11 @@ pub(super) fn step_commit(state: &mut State, command: Command) -> Vec<Effect> {
 
 /// A click on a commit's row chooses it (enter then shows it).
 pub(super) fn click(state: &mut State, row: u16) -> Vec<Effect> {
-    let rects = PaneRects::compute(state.size, state);
+    let rects = PaneRects::compute(state.screen.size, state);
     let Some((rows, _)) = measured(state) else {
         return Vec::new();
     };
-    let (Some(area), Some(why)) = (rects.answer, state.explorer.why.as_mut()) else {
+    let (Some(area), Some(why)) = (rects.answer, state.explore.why.as_mut()) else {
         return Vec::new();
     };
     let at = (row > area.y).then(|| why.scroll + usize::from(row - area.y - 1));
@@ -184,14 +185,14 @@ pub(super) fn click(state: &mut State, row: u16) -> Vec<Effect> {
 
 /// Enter on the answer: the chosen commit's diff, in place of the code.
 pub(super) fn open_commit(state: &mut State) -> Vec<Effect> {
-    let chosen = state.explorer.why.as_ref().and_then(|why| {
+    let chosen = state.explore.why.as_ref().and_then(|why| {
         let answer = why.answer.as_ref()?;
         answer.commits.get(why.commit)
     });
     let Some(commit) = chosen.cloned() else {
         return Vec::new();
     };
-    state.explorer.commit = Some(ShownCommit {
+    state.explore.commit = Some(ShownCommit {
         id: commit.id.clone(),
         view: DiffView {
             path: Some(format!(
@@ -211,7 +212,7 @@ pub(super) fn commit_shown(
     id: String,
     result: Result<Vec<iris_core::change::FileDiff>, String>,
 ) -> Vec<Effect> {
-    let shown = state.explorer.commit.as_mut().filter(|c| c.id == id);
+    let shown = state.explore.commit.as_mut().filter(|c| c.id == id);
     let Some(ShownCommit { view, .. }) = shown else {
         return Vec::new(); // a commit the user has since closed or replaced
     };

@@ -48,7 +48,7 @@ fn alternatives_are_shown_beside_the_message_and_the_one_picked_becomes_a_versio
     let mut state = with_message("Add two()");
     let task = ask_alternatives(&mut state);
     assert!(matches!(
-        state.task,
+        state.iris.task,
         Some(Task {
             kind: TaskKind::Alternatives,
             ..
@@ -64,8 +64,12 @@ fn alternatives_are_shown_beside_the_message_and_the_one_picked_becomes_a_versio
             "Offer two() next to one()",
         ]),
     );
-    assert!(state.task.is_none());
-    let shown = state.alternatives.as_ref().expect("the versions are shown");
+    assert!(state.iris.task.is_none());
+    let shown = state
+        .overlay
+        .alternatives
+        .as_ref()
+        .expect("the versions are shown");
     let texts: Vec<(&str, bool)> = shown
         .versions
         .iter()
@@ -88,22 +92,25 @@ fn alternatives_are_shown_beside_the_message_and_the_one_picked_becomes_a_versio
     // move the highlight.
     state.focus = Pane::Editor;
     update(&mut state, press(KeyCode::Char('c')));
-    assert!(state.confirm.is_none());
+    assert!(state.overlay.confirm.is_none());
     assert_eq!(text(&state, Mode::COMMIT), "Add two()");
     assert!(command(&mut state, Command::Commit).is_empty());
     update(&mut state, press(KeyCode::Right));
     update(&mut state, press(KeyCode::Right));
     update(&mut state, press(KeyCode::Right));
     assert_eq!(
-        state.alternatives.as_ref().map(|a| a.selected),
+        state.overlay.alternatives.as_ref().map(|a| a.selected),
         Some(0),
         "round"
     );
     update(&mut state, press(KeyCode::Left));
-    assert_eq!(state.alternatives.as_ref().map(|a| a.selected), Some(2));
+    assert_eq!(
+        state.overlay.alternatives.as_ref().map(|a| a.selected),
+        Some(2)
+    );
     // `2` picks the first alternative: the newest version, saved, and undo steps back.
     let effects = update(&mut state, press(KeyCode::Char('2')));
-    assert!(state.alternatives.is_none());
+    assert!(state.overlay.alternatives.is_none());
     assert_eq!(text(&state, Mode::COMMIT), "Add a second function");
     assert!(
         effects
@@ -125,7 +132,7 @@ fn esc_or_the_current_version_keeps_the_message() {
     let task = ask_alternatives(&mut state);
     alternatives_written(&mut state, task, Ok(vec!["Add a second function"]));
     update(&mut state, press(KeyCode::Esc));
-    assert!(state.alternatives.is_none());
+    assert!(state.overlay.alternatives.is_none());
     assert_eq!(text(&state, Mode::COMMIT), "Add two()");
     assert_eq!(notice(&state), (Level::Info, "kept the current message"));
 
@@ -157,7 +164,7 @@ fn alternatives_need_a_staged_change_the_commit_mode_and_something_new() {
     let mut state = with_message("Add two()");
     let task = ask_alternatives(&mut state);
     alternatives_written(&mut state, task, Ok(vec!["Add two()"]));
-    assert!(state.alternatives.is_none());
+    assert!(state.overlay.alternatives.is_none());
     assert_eq!(
         notice(&state),
         (
@@ -167,7 +174,7 @@ fn alternatives_need_a_staged_change_the_commit_mode_and_something_new() {
     );
     let task = ask_alternatives(&mut state);
     alternatives_written(&mut state, task, Err("openai: 500 the server failed"));
-    assert!(state.alternatives.is_none() && state.task.is_none());
+    assert!(state.overlay.alternatives.is_none() && state.iris.task.is_none());
     assert_eq!(
         notice(&state),
         (Level::Error, "openai: 500 the server failed")
@@ -193,11 +200,11 @@ fn ctrl_c_quits_from_the_versions_and_a_run_s_warning_is_kept_when_nothing_is_ne
 
     let task = ask_alternatives(&mut state);
     alternatives_written(&mut state, task, Ok(vec!["Add a second function"]));
-    assert!(state.alternatives.is_some());
+    assert!(state.overlay.alternatives.is_some());
     update(
         &mut state,
         press_with(KeyCode::Char('c'), KeyModifiers::CONTROL),
     );
-    assert!(state.alternatives.is_none());
-    assert_eq!((state.quit, state.confirm), (true, None));
+    assert!(state.overlay.alternatives.is_none());
+    assert_eq!((state.quit, state.overlay.confirm), (true, None));
 }

@@ -63,7 +63,7 @@ fn chat_enter_sends_the_message_with_the_history_and_the_artifact() {
     assert_eq!(type_text(&mut state, "shorter"), vec![]);
     assert_eq!(state.chat.input.lines(), ["make it", "shorter"]);
     let effects = update(&mut state, press(KeyCode::Enter));
-    let task = state.task.as_ref().expect("a chat task").clone();
+    let task = state.iris.task.as_ref().expect("a chat task").clone();
     assert_eq!(task.kind, TaskKind::Chat);
     assert_eq!(task.mode, Mode::COMMIT);
     assert_eq!(
@@ -137,7 +137,7 @@ fn an_empty_chat_message_is_not_sent() {
     command(&mut state, Command::OpenChat);
     type_text(&mut state, "   ");
     assert_eq!(update(&mut state, press(KeyCode::Enter)), vec![]);
-    assert!(state.task.is_none());
+    assert!(state.iris.task.is_none());
     assert!(state.chat.messages.is_empty());
 }
 
@@ -152,13 +152,13 @@ fn generate_starts_a_task_in_the_current_mode() {
             range: None
         }]
     );
-    let task = state.task.as_ref().unwrap();
+    let task = state.iris.task.as_ref().unwrap();
     assert_eq!(
         (task.id, task.mode, task.kind),
         (1, Mode::REVIEW, TaskKind::Generate)
     );
     assert_eq!(task.progress.activity, "starting");
-    assert_eq!(state.next_task_id, 2);
+    assert_eq!(state.iris.next_task_id, 2);
 }
 
 #[test]
@@ -166,7 +166,7 @@ fn generate_while_busy_warns_and_starts_nothing() {
     let mut state = loaded(Mode::COMMIT, vec![staged("a.rs")]);
     let first = start_generation(&mut state);
     assert_eq!(command(&mut state, Command::Generate), vec![]);
-    assert_eq!(state.task.as_ref().unwrap().id, first);
+    assert_eq!(state.iris.task.as_ref().unwrap().id, first);
     assert_eq!(
         notice(&state),
         (
@@ -179,9 +179,9 @@ fn generate_while_busy_warns_and_starts_nothing() {
 #[test]
 fn generate_without_a_provider_says_why() {
     let mut state = loaded(Mode::COMMIT, vec![staged("a.rs")]);
-    state.ai_unavailable = Some("Iris is not configured: no API key".to_string());
+    state.iris.unavailable = Some("Iris is not configured: no API key".to_string());
     assert_eq!(command(&mut state, Command::Generate), vec![]);
-    assert!(state.task.is_none());
+    assert!(state.iris.task.is_none());
     assert_eq!(
         notice(&state),
         (Level::Warning, "Iris is not configured: no API key")
@@ -241,7 +241,7 @@ fn undo_and_redo_step_through_the_versions_and_save_the_draft() {
 #[test]
 fn entering_commit_mode_with_staged_files_and_no_message_generates() {
     let mut state = loaded(Mode::Explore, vec![staged("a.rs")]);
-    state.auto_generate = true;
+    state.iris.auto_generate = true;
     assert_eq!(
         command(&mut state, Command::ModeCommit),
         vec![Effect::Generate {
@@ -250,12 +250,12 @@ fn entering_commit_mode_with_staged_files_and_no_message_generates() {
             range: None
         }]
     );
-    assert_eq!(state.task.as_ref().unwrap().kind, TaskKind::Generate);
+    assert_eq!(state.iris.task.as_ref().unwrap().kind, TaskKind::Generate);
 
     // Not with a message already there, nothing staged, without a provider, switched off,
     // or in a mode whose input is not the staged change.
     let mut with_text = loaded(Mode::Explore, vec![staged("a.rs")]);
-    with_text.auto_generate = true;
+    with_text.iris.auto_generate = true;
     with_text
         .artifacts
         .get_mut(&ArtifactKind::Commit)
@@ -264,12 +264,12 @@ fn entering_commit_mode_with_staged_files_and_no_message_generates() {
     assert_eq!(command(&mut with_text, Command::ModeCommit), vec![]);
 
     let mut nothing_staged = loaded(Mode::Explore, vec![unstaged("a.rs")]);
-    nothing_staged.auto_generate = true;
+    nothing_staged.iris.auto_generate = true;
     assert_eq!(command(&mut nothing_staged, Command::ModeCommit), vec![]);
 
     let mut no_provider = loaded(Mode::Explore, vec![staged("a.rs")]);
-    no_provider.auto_generate = true;
-    no_provider.ai_unavailable = Some("no key".to_string());
+    no_provider.iris.auto_generate = true;
+    no_provider.iris.unavailable = Some("no key".to_string());
     assert_eq!(command(&mut no_provider, Command::ModeCommit), vec![]);
     assert_eq!(
         no_provider.notice, None,
@@ -281,7 +281,7 @@ fn entering_commit_mode_with_staged_files_and_no_message_generates() {
 
     // A review's input is the staged change too.
     let mut review = loaded(Mode::Explore, vec![staged("a.rs")]);
-    review.auto_generate = true;
+    review.iris.auto_generate = true;
     assert_eq!(
         command(&mut review, Command::ModeReview),
         vec![Effect::Generate {
@@ -306,7 +306,7 @@ fn generated_lands_in_the_artifact_and_is_saved() {
             },
         }]
     );
-    assert!(state.task.is_none());
+    assert!(state.iris.task.is_none());
     assert_eq!(text(&state, Mode::COMMIT), "Add two()\n\nBody.");
     assert_eq!(
         state.artifacts[&ArtifactKind::Commit].saved,
@@ -334,14 +334,17 @@ fn a_failed_generation_is_a_notice_and_the_text_stays() {
         },
     );
     assert_eq!(effects, vec![]);
-    assert!(state.task.is_none());
+    assert!(state.iris.task.is_none());
     assert_eq!(text(&state, Mode::COMMIT), "Mine");
     // One line in the status bar.
     assert_eq!(
         notice(&state),
         (Level::Error, "openai: 500 Internal Server Error")
     );
-    assert!(state.report.is_none(), "it fits: no report over the panes");
+    assert!(
+        state.overlay.report.is_none(),
+        "it fits: no report over the panes"
+    );
 
     // An error too long for the status line is shown whole over the panes until esc.
     let long = format!("openai gpt-5: 400 Bad Request: {}", "detail ".repeat(30));
@@ -354,10 +357,10 @@ fn a_failed_generation_is_a_notice_and_the_text_stays() {
             result: Err(long.clone()),
         },
     );
-    assert_eq!(state.report.as_deref(), Some(long.trim_end()));
+    assert_eq!(state.overlay.report.as_deref(), Some(long.trim_end()));
     assert_eq!(text(&state, Mode::COMMIT), "Mine");
     command(&mut state, Command::Back);
-    assert!(state.report.is_none());
+    assert!(state.overlay.report.is_none());
 }
 
 #[test]
@@ -369,10 +372,10 @@ fn a_stale_generation_is_ignored() {
     assert_ne!(first, second);
     assert_eq!(generated(&mut state, first, "Old"), vec![]);
     assert_eq!(text(&state, Mode::COMMIT), "");
-    assert_eq!(state.task.as_ref().unwrap().id, second);
+    assert_eq!(state.iris.task.as_ref().unwrap().id, second);
     generated(&mut state, second, "New");
     assert_eq!(text(&state, Mode::COMMIT), "New");
-    assert!(state.task.is_none());
+    assert!(state.iris.task.is_none());
 }
 
 #[test]
@@ -398,7 +401,7 @@ fn chat_replies_join_the_conversation() {
         vec![]
     );
     assert_eq!(state.chat.messages.len(), 1);
-    assert!(state.task.is_some());
+    assert!(state.iris.task.is_some());
     assert_eq!(
         update(
             &mut state,
@@ -411,7 +414,7 @@ fn chat_replies_join_the_conversation() {
         ),
         vec![]
     );
-    assert!(state.task.is_none());
+    assert!(state.iris.task.is_none());
     assert_eq!(
         state.chat.messages.last(),
         Some(&ChatMessage {
@@ -425,7 +428,7 @@ fn chat_replies_join_the_conversation() {
         panic!("no chat effect");
     };
     update(&mut state, reply(task, Err("timed out".into())));
-    assert!(state.task.is_none());
+    assert!(state.iris.task.is_none());
     assert_eq!(state.chat.messages.len(), 3);
     assert_eq!(notice(&state), (Level::Error, "timed out"));
 }
@@ -459,7 +462,7 @@ fn artifact_updates_land_in_the_editor_while_the_task_runs() {
         }]
     );
     assert_eq!(text(&state, Mode::COMMIT), "Add two()");
-    assert!(state.task.is_some(), "the chat goes on after the edit");
+    assert!(state.iris.task.is_some(), "the chat goes on after the edit");
     // The version before the edit is one step back.
     command(&mut state, Command::UndoVersion);
     assert_eq!(
@@ -477,7 +480,7 @@ fn a_cancelled_tasks_artifact_update_is_dropped() {
         panic!("no chat effect");
     };
     command(&mut state, Command::Back);
-    assert!(state.task.is_none());
+    assert!(state.iris.task.is_none());
     let update_action = Action::ArtifactUpdated {
         task,
         kind: ArtifactKind::Commit,
@@ -542,7 +545,7 @@ fn a_restored_draft_prevents_auto_generation() {
             path: "a.rs".to_string()
         }]
     );
-    assert!(state.task.is_none());
+    assert!(state.iris.task.is_none());
 }
 
 #[test]
@@ -562,7 +565,10 @@ fn selecting_a_finding_shows_its_file_at_its_line() {
             path: "src/app.rs".to_string()
         }]
     );
-    assert_eq!(state.pending_jump, Some(("src/app.rs".to_string(), 3)));
+    assert_eq!(
+        state.findings.pending_jump,
+        Some(("src/app.rs".to_string(), 3))
+    );
     let mut diff = two_hunk_diff();
     diff[0].path = "src/app.rs".to_string();
     update(
@@ -573,7 +579,7 @@ fn selecting_a_finding_shows_its_file_at_its_line() {
             staged: Some(0),
         },
     );
-    assert!(state.pending_jump.is_none());
+    assert!(state.findings.pending_jump.is_none());
     assert_eq!(state.focus, Pane::Diff);
     assert!(state.diff.scroll > 0, "scrolled to the finding's line");
 }
@@ -596,7 +602,7 @@ fn unreadable_commit_rules_are_a_warning_and_readable_ones_are_kept() {
         )),
     );
     assert_eq!(notice(&state).0, Level::Warning);
-    assert!(state.commit_rules.is_none());
+    assert!(state.repo.commit_rules.is_none());
     let rules = iris_core::commit_rules::parse(
         ".commitlintrc.json",
         r#"{"rules": {"header-max-length": [2, "always", 50]}}"#,
@@ -606,7 +612,7 @@ fn unreadable_commit_rules_are_a_warning_and_readable_ones_are_kept() {
         &mut state,
         Action::RulesLoaded(Ok(Some(Box::new(rules.clone())))),
     );
-    assert_eq!(state.commit_rules, Some(rules));
+    assert_eq!(state.repo.commit_rules, Some(rules));
 }
 
 #[test]
@@ -626,14 +632,17 @@ fn findings_under_the_threshold_are_folded_and_f_shows_them() {
     state.focus = Pane::Findings;
     command(&mut state, Command::Down);
     command(&mut state, Command::Down);
-    assert_eq!(state.finding, 1);
+    assert_eq!(state.findings.selected, 1);
     command(&mut state, Command::Select);
-    assert_eq!(state.pending_jump, Some(("src/a.rs".to_string(), 12)));
+    assert_eq!(
+        state.findings.pending_jump,
+        Some(("src/a.rs".to_string(), 12))
+    );
 
     command(&mut state, Command::ShowUnsure);
     assert_eq!(titles(&state), ["Sure", "Hunch", "Naming"]);
     // The selection stays on Naming, now the third row.
-    assert_eq!(state.finding, 2);
+    assert_eq!(state.findings.selected, 2);
     assert_eq!(
         notice(&state),
         (
@@ -647,7 +656,7 @@ fn findings_under_the_threshold_are_folded_and_f_shows_them() {
     assert!(text(&state, Mode::REVIEW).contains("### Hunch"));
 
     // A lower threshold folds nothing; f means nothing outside review mode.
-    state.review_min_confidence = 30;
+    state.findings.min_confidence = 30;
     assert_eq!(titles(&state), ["Sure", "Hunch", "Naming"]);
     let mut commit = loaded(Mode::COMMIT, vec![staged("src/a.rs")]);
     command(&mut commit, Command::ShowUnsure);

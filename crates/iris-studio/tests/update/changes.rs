@@ -76,7 +76,7 @@ fn commit_asks_first_and_refuses_what_cannot_be_committed() {
     // Not in commit mode.
     let mut state = loaded(Mode::REVIEW, vec![staged("a.rs")]);
     assert_eq!(command(&mut state, Command::Commit), vec![]);
-    assert_eq!(state.confirm, None);
+    assert_eq!(state.overlay.confirm, None);
     assert_eq!(
         notice(&state),
         (Level::Info, "commits are made in commit mode (2)")
@@ -90,7 +90,7 @@ fn commit_asks_first_and_refuses_what_cannot_be_committed() {
         .unwrap()
         .replace("  \n ");
     assert_eq!(command(&mut state, Command::Commit), vec![]);
-    assert_eq!(state.confirm, None);
+    assert_eq!(state.overlay.confirm, None);
     assert_eq!(
         notice(&state),
         (Level::Warning, "the commit message is empty")
@@ -105,14 +105,14 @@ fn commit_asks_first_and_refuses_what_cannot_be_committed() {
         .unwrap()
         .replace("Add two()");
     assert_eq!(command(&mut state, Command::Commit), vec![]);
-    assert_eq!(state.confirm, None);
+    assert_eq!(state.overlay.confirm, None);
     assert_eq!(notice(&state).0, Level::Warning);
     assert!(notice(&state).1.starts_with("nothing is staged"));
 
     // ... unless amending, which may only reword.
     command(&mut state, Command::ToggleAmend);
     command(&mut state, Command::Commit);
-    assert_eq!(state.confirm, Some(Confirm::Commit));
+    assert_eq!(state.overlay.confirm, Some(Confirm::Commit));
     assert_eq!(
         update(&mut state, press(KeyCode::Char('y'))),
         vec![Effect::Commit {
@@ -132,7 +132,7 @@ fn amend_and_no_verify_toggle_and_reach_the_commit() {
     command(&mut state, Command::ToggleAmend);
     command(&mut state, Command::ToggleNoVerify);
     assert_eq!(
-        state.commit_flags,
+        state.repo.commit_flags,
         CommitFlags {
             amend: true,
             no_verify: true
@@ -140,7 +140,7 @@ fn amend_and_no_verify_toggle_and_reach_the_commit() {
     );
     command(&mut state, Command::ToggleAmend);
     assert_eq!(
-        state.commit_flags,
+        state.repo.commit_flags,
         CommitFlags {
             amend: false,
             no_verify: true
@@ -163,7 +163,7 @@ fn amend_and_no_verify_toggle_and_reach_the_commit() {
 #[test]
 fn status_loaded_fills_the_list_and_loads_the_first_diff() {
     let mut state = State::new(Mode::COMMIT);
-    state.auto_generate = false;
+    state.iris.auto_generate = false;
     assert!(state.changes.loading);
     let effects = update(&mut state, status(vec![staged("a.rs"), unstaged("b.rs")]));
     assert_eq!(
@@ -174,7 +174,7 @@ fn status_loaded_fills_the_list_and_loads_the_first_diff() {
     );
     assert!(!state.changes.loading);
     assert!(state.changes.has_staged);
-    assert_eq!(state.branch, "main");
+    assert_eq!(state.repo.branch, "main");
     assert_eq!(state.changes.files.len(), 2);
     assert_eq!(state.diff.path.as_deref(), Some("a.rs"));
 
@@ -244,11 +244,11 @@ fn status_loaded_keeps_the_selection_on_the_same_path() {
 #[test]
 fn status_loaded_chooses_commit_or_explore_when_no_mode_was_given() {
     let mut state = State::new(Mode::COMMIT);
-    state.choose_mode = true;
-    state.auto_generate = false;
+    state.start.choose_mode = true;
+    state.iris.auto_generate = false;
     update(&mut state, status(vec![]));
     assert_eq!(state.mode, Mode::Explore);
-    assert!(!state.choose_mode);
+    assert!(!state.start.choose_mode);
 
     // Only a new file, or only a merge conflict: commit mode too.
     for entry in [
@@ -262,24 +262,27 @@ fn status_loaded_chooses_commit_or_explore_when_no_mode_was_given() {
         },
     ] {
         let mut state = State::new(Mode::COMMIT);
-        state.choose_mode = true;
-        state.auto_generate = false;
+        state.start.choose_mode = true;
+        state.iris.auto_generate = false;
         update(&mut state, status(vec![entry]));
         assert_eq!(state.mode, Mode::COMMIT);
     }
 
     let mut state = State::new(Mode::COMMIT);
-    state.choose_mode = true;
+    state.start.choose_mode = true;
     update(&mut state, status(vec![unstaged("a.rs")]));
     assert_eq!(state.mode, Mode::COMMIT);
-    assert!(state.task.is_none(), "nothing staged, nothing to write");
+    assert!(
+        state.iris.task.is_none(),
+        "nothing staged, nothing to write"
+    );
     // Chosen once: a later status with nothing changed keeps the mode.
     update(&mut state, status(vec![]));
     assert_eq!(state.mode, Mode::COMMIT);
 
     // Something staged: commit mode, and Iris starts on the message.
     let mut state = State::new(Mode::Explore);
-    state.choose_mode = true;
+    state.start.choose_mode = true;
     let effects = update(&mut state, status(vec![staged("a.rs")]));
     assert_eq!(state.mode, Mode::COMMIT);
     assert_eq!(
@@ -336,7 +339,7 @@ fn a_commit_clears_the_message_its_draft_and_the_flags() {
     );
     assert_eq!(text(&state, Mode::COMMIT), "");
     assert_eq!(state.artifacts[&ArtifactKind::Commit].saved, "");
-    assert_eq!(state.commit_flags, CommitFlags::default());
+    assert_eq!(state.repo.commit_flags, CommitFlags::default());
     assert_eq!(
         notice(&state),
         (Level::Success, "committed 1234567 Add two()")
@@ -372,7 +375,7 @@ fn other_git_results_reload_the_status_and_keep_the_message() {
     assert_eq!(notice(&state).0, Level::Error);
     assert!(notice(&state).1.contains("the message stays in the editor"));
     assert_eq!(
-        state.report.as_deref(),
+        state.overlay.report.as_deref(),
         Some("pre-commit hook failed:\nlint")
     );
     assert_eq!(text(&state, Mode::COMMIT), "Add two()");
@@ -395,18 +398,18 @@ fn a_failed_commit_shows_the_whole_report_and_keeps_the_message() {
             committed: true,
         },
     );
-    assert_eq!(state.report.as_deref(), Some(report.as_str()));
+    assert_eq!(state.overlay.report.as_deref(), Some(report.as_str()));
     assert_eq!(text(&state, Mode::COMMIT), "Add a");
     assert_eq!(notice(&state).0, Level::Error);
     command(&mut state, Command::Back);
-    assert!(state.report.is_none());
+    assert!(state.overlay.report.is_none());
 }
 
 #[test]
 fn the_first_ranking_lists_the_staged_files_and_the_complete_one_re_sorts_them() {
     use iris_studio::action::RankedFile;
     let mut state = State::new(Mode::COMMIT);
-    state.auto_generate = false;
+    state.iris.auto_generate = false;
     assert_eq!(state.loading(), Some("reading the repository's status"));
     let ranked = |items: &[(&str, u32)]| {
         Ok(items

@@ -15,14 +15,14 @@ fn quit_without_unsaved_work_quits_at_once() {
     assert!(!state.unsaved());
     assert_eq!(command(&mut state, Command::Quit), vec![]);
     assert!(state.quit);
-    assert_eq!(state.confirm, None);
+    assert_eq!(state.overlay.confirm, None);
 }
 
 #[test]
 fn help_toggles_and_swallows_other_commands_while_open() {
     let mut state = loaded(Mode::COMMIT, vec![staged("a.rs"), staged("b.rs")]);
     command(&mut state, Command::Help);
-    assert!(state.help);
+    assert!(state.overlay.help);
     for swallowed in [
         Command::NextPane,
         Command::Down,
@@ -34,12 +34,12 @@ fn help_toggles_and_swallows_other_commands_while_open() {
     }
     assert_eq!((state.focus, state.changes.selected), (Pane::Changes, 0));
     assert_eq!(state.mode, Mode::COMMIT);
-    assert!(state.task.is_none());
+    assert!(state.iris.task.is_none());
     command(&mut state, Command::Help);
-    assert!(!state.help);
+    assert!(!state.overlay.help);
     command(&mut state, Command::Help);
     command(&mut state, Command::Back);
-    assert!(!state.help);
+    assert!(!state.overlay.help);
     assert_eq!(state.focus, Pane::Changes);
 }
 
@@ -120,7 +120,7 @@ fn select_opens_the_diff_and_back_returns_to_the_files() {
 fn generate_and_chat_in_explore_mode_explain_the_modes() {
     let mut state = loaded(Mode::Explore, vec![staged("a.rs")]);
     assert_eq!(command(&mut state, Command::Generate), vec![]);
-    assert!(state.task.is_none());
+    assert!(state.iris.task.is_none());
     assert_eq!(notice(&state).0, Level::Info);
     assert!(notice(&state).1.contains("switch to a mode"));
     state.notice = None;
@@ -183,17 +183,17 @@ fn mode_commands_switch_the_mode_and_reset_the_focus() {
 #[test]
 fn zoom_gives_the_focused_pane_the_body_and_follows_the_focus() {
     let mut state = with_diff(Mode::COMMIT);
-    state.size = (160, 45);
+    state.screen.size = (160, 45);
     state.focus = Pane::Diff;
-    let tiled = PaneRects::compute(state.size, &state);
+    let tiled = PaneRects::compute(state.screen.size, &state);
     assert_eq!(tiled.view.unwrap().width, 60, "38% of 160 columns");
     command(&mut state, Command::Zoom);
-    let zoomed = PaneRects::compute(state.size, &state);
+    let zoomed = PaneRects::compute(state.screen.size, &state);
     assert_eq!(zoomed.view, Some(ratatui::layout::Rect::new(0, 1, 160, 43)));
     assert_eq!((zoomed.list, zoomed.editor), (None, None));
     // Tab moves the focus, and the zoom with it.
     command(&mut state, Command::NextPane);
-    let zoomed = PaneRects::compute(state.size, &state);
+    let zoomed = PaneRects::compute(state.screen.size, &state);
     assert_eq!(state.focus, Pane::Editor);
     assert_eq!(
         zoomed.editor,
@@ -204,7 +204,7 @@ fn zoom_gives_the_focused_pane_the_body_and_follows_the_focus() {
     update(&mut state, click(100, 20));
     assert_eq!(state.focus, Pane::Editor);
     command(&mut state, Command::Zoom);
-    assert_eq!(PaneRects::compute(state.size, &state), tiled);
+    assert_eq!(PaneRects::compute(state.screen.size, &state), tiled);
 }
 
 #[test]
@@ -213,9 +213,9 @@ fn zoomed_chat_keeps_the_conversation_above_its_input() {
     command(&mut state, Command::OpenChat);
     assert_eq!(state.focus, Pane::ChatInput);
     command(&mut state, Command::Zoom);
-    let rects = PaneRects::compute(state.size, &state);
+    let rects = PaneRects::compute(state.screen.size, &state);
     let (log, input) = (rects.chat_log.unwrap(), rects.chat_input.unwrap());
-    assert_eq!((log.y, log.width), (1, state.size.0));
-    assert_eq!(input.y + input.height, state.size.1 - 1);
+    assert_eq!((log.y, log.width), (1, state.screen.size.0));
+    assert_eq!(input.y + input.height, state.screen.size.1 - 1);
     assert_eq!(rects.editor, None);
 }

@@ -181,11 +181,11 @@ fn diff_loaded_for_another_path_is_ignored() {
 #[test]
 fn side_by_side_lays_the_diff_out_in_pairs_where_the_pane_is_wide_enough() {
     let mut state = with_diff(Mode::COMMIT);
-    state.size = (160, 45);
+    state.screen.size = (160, 45);
     state.focus = Pane::Diff;
     command(&mut state, Command::SideBySide);
     // 59 columns inside the diff pane: too narrow, so it stays unified and says so.
-    assert!(state.side_by_side && !state.diff.split);
+    assert!(state.screen.side_by_side && !state.diff.paired);
     assert!(
         notice(&state).1.contains("zoom it (z)"),
         "{:?}",
@@ -195,7 +195,7 @@ fn side_by_side_lays_the_diff_out_in_pairs_where_the_pane_is_wide_enough() {
     // Zoomed, it has the width: the changed line of hunk two pairs with its new text.
     state.diff.scroll = 9; // "fn twelve() {}", the last line of hunk two
     command(&mut state, Command::Zoom);
-    assert!(state.diff.split);
+    assert!(state.diff.paired);
     assert_eq!(state.diff.line_count(), 9);
     assert_eq!(state.diff.hunk_starts(), vec![1, 5]);
     assert_eq!(state.diff.scroll, 8, "the top line stays in view");
@@ -214,7 +214,7 @@ fn side_by_side_lays_the_diff_out_in_pairs_where_the_pane_is_wide_enough() {
         }]
     );
     command(&mut state, Command::Zoom);
-    assert!(!state.diff.split);
+    assert!(!state.diff.paired);
     assert_eq!(
         state.diff.scroll, 5,
         "hunk two's header is row 5 either way"

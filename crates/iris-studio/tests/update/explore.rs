@@ -20,7 +20,7 @@ fn enter_on_the_explore_tree_opens_directories_and_files() {
     state.focus = Pane::Tree;
     command(&mut state, Command::Down); // "src"
     assert!(command(&mut state, Command::Select).is_empty());
-    assert!(state.explorer.expanded.contains("src"));
+    assert!(state.explore.expanded.contains("src"));
     command(&mut state, Command::Down); // "src/lib.rs"
     assert_eq!(
         command(&mut state, Command::Select),
@@ -51,15 +51,15 @@ fn the_heat_margin_places_each_line_in_the_files_own_history() {
     // The blame of a file the user has left changes nothing; the open file's lands, and
     // opening another file clears it.
     let mut state = State::new(Mode::Explore);
-    state.explorer.open = Some("b.rs".into());
+    state.explore.open = Some("b.rs".into());
     let aged = |path: &str| Action::LinesAged {
         path: path.into(),
         result: Ok(vec![Some(1), Some(2)]),
     };
     update(&mut state, aged("a.rs"));
-    assert_eq!(state.explorer.heat, None);
+    assert_eq!(state.explore.heat, None);
     update(&mut state, aged("b.rs"));
-    assert_eq!(state.explorer.heat, Some(vec![Heat::Cold, Heat::Hot]));
+    assert_eq!(state.explore.heat, Some(vec![Heat::Cold, Heat::Hot]));
     update(
         &mut state,
         Action::LinesAged {
@@ -68,7 +68,7 @@ fn the_heat_margin_places_each_line_in_the_files_own_history() {
         },
     );
     assert_eq!(
-        state.explorer.heat, None,
+        state.explore.heat, None,
         "a file git cannot blame has no margin"
     );
 }
@@ -78,29 +78,29 @@ fn a_click_puts_the_cursor_on_a_line_and_a_drag_selects_lines() {
     let mut state = explore_with_file();
     // 120x40: the code pane starts at column 36, row 1; its first line is on row 2.
     update(&mut state, click(60, 4));
-    assert_eq!((state.explorer.cursor, state.explorer.anchor), (2, None));
+    assert_eq!((state.explore.cursor, state.explore.anchor), (2, None));
     update(
         &mut state,
         mouse(MouseEventKind::Drag(MouseButton::Left), 60, 7),
     );
-    assert_eq!(state.explorer.selection(), Some((2, 5)));
-    assert_eq!(state.explorer.anchor, Some(2));
+    assert_eq!(state.explore.selection(), Some((2, 5)));
+    assert_eq!(state.explore.anchor, Some(2));
     // Dragging below the file's end selects to its last line.
     update(
         &mut state,
         mouse(MouseEventKind::Drag(MouseButton::Left), 60, 25),
     );
-    assert_eq!(state.explorer.selection(), Some((2, 9)));
+    assert_eq!(state.explore.selection(), Some((2, 9)));
     // A click clears it.
     update(&mut state, click(60, 3));
-    assert_eq!(state.explorer.selection(), Some((1, 1)));
-    assert_eq!(state.explorer.anchor, None);
+    assert_eq!(state.explore.selection(), Some((1, 1)));
+    assert_eq!(state.explore.anchor, None);
 }
 
 #[test]
 fn the_cursor_moves_through_the_code_and_the_view_follows_it() {
     let mut state = loaded(Mode::Explore, vec![]);
-    state.explorer.open = Some("long.rs".into());
+    state.explore.open = Some("long.rs".into());
     update(
         &mut state,
         Action::FileOpened {
@@ -115,11 +115,11 @@ fn the_cursor_moves_through_the_code_and_the_view_follows_it() {
     state.focus = Pane::Code;
     command(&mut state, Command::PageDown);
     command(&mut state, Command::PageDown);
-    assert_eq!(state.explorer.cursor, 40);
+    assert_eq!(state.explore.cursor, 40);
     // 40 rows: the code shows 28 lines, so the view has moved just enough.
-    assert_eq!(state.explorer.scroll, 40 + 1 - 28);
+    assert_eq!(state.explore.scroll, 40 + 1 - 28);
     command(&mut state, Command::Bottom);
-    assert_eq!(state.explorer.cursor, 199);
+    assert_eq!(state.explore.cursor, 199);
     command(&mut state, Command::Top);
-    assert_eq!((state.explorer.cursor, state.explorer.scroll), (0, 0));
+    assert_eq!((state.explore.cursor, state.explore.scroll), (0, 0));
 }

@@ -128,9 +128,9 @@ fn e_in_explore_opens_the_file_at_the_cursor_and_reopens_it_after() {
         ]
     );
     // On the tree, a directory does not open.
-    state.explorer.files = vec!["src/lib.rs".into()];
+    state.explore.files = vec!["src/lib.rs".into()];
     state.focus = Pane::Tree;
-    state.explorer.selected = 0;
+    state.explore.selected = 0;
     assert!(command(&mut state, Command::EditExternal).is_empty());
     assert!(
         notice(&state).1.contains("a directory"),
@@ -181,14 +181,14 @@ fn p_publishes_the_pr_or_posts_the_review_after_asking() {
     state.range.from = Some("origin/main".into());
     // Nothing written yet: nothing to publish.
     command(&mut state, Command::Publish);
-    assert!(state.confirm.is_none());
+    assert!(state.overlay.confirm.is_none());
     state
         .artifacts
         .get_mut(&ArtifactKind::Pr)
         .unwrap()
         .replace("# Add one\n\n## Summary\n\nAdds one.");
     command(&mut state, Command::Publish);
-    assert_eq!(state.confirm, Some(Confirm::Publish));
+    assert_eq!(state.overlay.confirm, Some(Confirm::Publish));
     assert!(key(&mut state, KeyCode::Char('n')).is_empty());
     command(&mut state, Command::Publish);
     assert_eq!(

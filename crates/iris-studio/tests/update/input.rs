@@ -41,7 +41,7 @@ fn keys_no_command_claims_do_nothing_in_the_file_list_and_the_diff() {
             (state.changes.selected, state.diff.scroll),
             (selected, scroll)
         );
-        assert!(state.chat.input.is_empty() && state.confirm.is_none());
+        assert!(state.chat.input.is_empty() && state.overlay.confirm.is_none());
     }
 }
 
@@ -49,15 +49,15 @@ fn keys_no_command_claims_do_nothing_in_the_file_list_and_the_diff() {
 fn confirm_commit_answered_no_cancels_and_yes_commits() {
     let mut state = with_message("Add two()");
     assert_eq!(command(&mut state, Command::Commit), vec![]);
-    assert_eq!(state.confirm, Some(Confirm::Commit));
+    assert_eq!(state.overlay.confirm, Some(Confirm::Commit));
     // Any key but y / Y / enter is a no.
     assert_eq!(update(&mut state, press(KeyCode::Char('n'))), vec![]);
-    assert_eq!(state.confirm, None);
+    assert_eq!(state.overlay.confirm, None);
     assert_eq!(notice(&state), (Level::Info, "cancelled"));
 
     command(&mut state, Command::Commit);
     assert_eq!(update(&mut state, press(KeyCode::Esc)), vec![]);
-    assert_eq!(state.confirm, None);
+    assert_eq!(state.overlay.confirm, None);
 
     for yes in [KeyCode::Char('y'), KeyCode::Char('Y'), KeyCode::Enter] {
         command(&mut state, Command::Commit);
@@ -70,7 +70,7 @@ fn confirm_commit_answered_no_cancels_and_yes_commits() {
             }],
             "{yes:?}"
         );
-        assert_eq!(state.confirm, None);
+        assert_eq!(state.overlay.confirm, None);
         assert_eq!(notice(&state), (Level::Info, "committing..."));
     }
     // The answer is not typed into the focused editor.
@@ -89,11 +89,11 @@ fn confirm_quit_with_an_unsaved_artifact() {
         .insert_str("not saved yet");
     assert!(state.unsaved());
     command(&mut state, Command::Quit);
-    assert_eq!(state.confirm, Some(Confirm::Quit));
+    assert_eq!(state.overlay.confirm, Some(Confirm::Quit));
     assert!(!state.quit);
     update(&mut state, press(KeyCode::Char('n')));
     assert!(!state.quit);
-    assert_eq!(state.confirm, None);
+    assert_eq!(state.overlay.confirm, None);
     command(&mut state, Command::Quit);
     assert_eq!(update(&mut state, press(KeyCode::Char('y'))), vec![]);
     assert!(state.quit);
@@ -105,7 +105,7 @@ fn a_click_focuses_the_pane_under_it_and_selects_a_file_row() {
         Mode::COMMIT,
         vec![staged("a.rs"), staged("b.rs"), unstaged("c.rs")],
     );
-    let rects = PaneRects::compute(state.size, &state);
+    let rects = PaneRects::compute(state.screen.size, &state);
     let files = rects.list.unwrap();
     let diff = rects.view.unwrap();
     let editor = rects.editor.unwrap();
@@ -135,7 +135,7 @@ fn a_click_focuses_the_pane_under_it_and_selects_a_file_row() {
     assert_eq!(state.focus, Pane::Editor);
     // The tab line and the status line are no pane.
     assert_eq!(update(&mut state, click(5, 0)), vec![]);
-    let bottom = state.size.1 - 1;
+    let bottom = state.screen.size.1 - 1;
     assert_eq!(update(&mut state, click(5, bottom)), vec![]);
     assert_eq!(state.focus, Pane::Editor);
     assert_eq!(state.changes.selected, 1);
@@ -146,7 +146,7 @@ fn a_click_in_the_chat_focuses_its_input() {
     let mut state = with_message("Add two()");
     command(&mut state, Command::OpenChat);
     state.focus = Pane::Changes;
-    let rects = PaneRects::compute(state.size, &state);
+    let rects = PaneRects::compute(state.screen.size, &state);
     for chat in [rects.chat_log.unwrap(), rects.chat_input.unwrap()] {
         state.focus = Pane::Changes;
         update(&mut state, click(chat.x + 2, chat.y + 2));
@@ -158,11 +158,11 @@ fn a_click_in_the_chat_focuses_its_input() {
 fn a_long_list_scrolls_only_when_the_selection_would_leave_it() {
     let files: Vec<FileEntry> = (0..60).map(|i| staged(&format!("f{i:02}.rs"))).collect();
     let mut state = loaded(Mode::COMMIT, files);
-    let area = PaneRects::compute(state.size, &state).list.unwrap();
+    let area = PaneRects::compute(state.screen.size, &state).list.unwrap();
     let rows = usize::from(area.height - 2);
     command(&mut state, Command::Bottom);
     assert_eq!(
-        (state.changes.selected, state.list_tops.files),
+        (state.changes.selected, state.screen.list_tops.files),
         (59, 60 - rows)
     );
     // Up from the bottom: the highlight climbs, the rows stay.
@@ -170,27 +170,30 @@ fn a_long_list_scrolls_only_when_the_selection_would_leave_it() {
         command(&mut state, Command::Up);
     }
     assert_eq!(
-        (state.changes.selected, state.list_tops.files),
+        (state.changes.selected, state.screen.list_tops.files),
         (54, 60 - rows)
     );
     // A click on the first row selects the first file shown, not one scrolled away.
     update(&mut state, click(area.x + 3, area.y + 1));
     assert_eq!(state.changes.selected, 60 - rows);
-    assert_eq!(state.list_tops.files, 60 - rows);
+    assert_eq!(state.screen.list_tops.files, 60 - rows);
     // Above the top, the list follows.
     command(&mut state, Command::Up);
     assert_eq!(
-        (state.changes.selected, state.list_tops.files),
+        (state.changes.selected, state.screen.list_tops.files),
         (59 - rows, 59 - rows)
     );
     command(&mut state, Command::Top);
-    assert_eq!((state.changes.selected, state.list_tops.files), (0, 0));
+    assert_eq!(
+        (state.changes.selected, state.screen.list_tops.files),
+        (0, 0)
+    );
 }
 
 #[test]
 fn the_wheel_scrolls_the_diff_and_moves_through_the_files() {
     let mut state = with_diff(Mode::COMMIT);
-    let rects = PaneRects::compute(state.size, &state);
+    let rects = PaneRects::compute(state.screen.size, &state);
     let diff = rects.view.unwrap();
     let (col, row) = (diff.x + 4, diff.y + 4);
     for expected in 1..=3 {
@@ -211,7 +214,7 @@ fn the_wheel_scrolls_the_diff_and_moves_through_the_files() {
 
     // Over the file list, the wheel moves the selection (and loads that file's diff).
     let mut state = loaded(Mode::COMMIT, vec![staged("a.rs"), staged("b.rs")]);
-    let files = PaneRects::compute(state.size, &state).list.unwrap();
+    let files = PaneRects::compute(state.screen.size, &state).list.unwrap();
     assert_eq!(
         update(
             &mut state,
@@ -224,7 +227,9 @@ fn the_wheel_scrolls_the_diff_and_moves_through_the_files() {
     assert_eq!(state.changes.selected, 1);
 
     // Over the editor it takes the focus from no one.
-    let editor = PaneRects::compute(state.size, &state).editor.unwrap();
+    let editor = PaneRects::compute(state.screen.size, &state)
+        .editor
+        .unwrap();
     state.focus = Pane::Diff;
     assert_eq!(
         update(
@@ -246,17 +251,20 @@ fn resize_changes_where_the_panes_are() {
         Action::TreeLoaded(Ok(vec!["a.rs".into(), "b.rs".into()])),
     );
     assert_eq!(update(&mut state, Action::ResizeTo(200, 50)), vec![]);
-    assert_eq!(state.size, (200, 50));
+    assert_eq!(state.screen.size, (200, 50));
     // Explore: files take 30% of 200 columns, so column 50 is the diff now (it was at 120).
     assert_eq!(
-        PaneRects::compute(state.size, &state).list.unwrap().width,
+        PaneRects::compute(state.screen.size, &state)
+            .list
+            .unwrap()
+            .width,
         60
     );
     update(&mut state, click(50, 3));
-    assert_eq!((state.focus, state.explorer.selected), (Pane::Tree, 1));
+    assert_eq!((state.focus, state.explore.selected), (Pane::Tree, 1));
     update(&mut state, Action::ResizeTo(120, 40));
     update(&mut state, click(50, 3));
-    assert_eq!((state.focus, state.explorer.selected), (Pane::Code, 1));
+    assert_eq!((state.focus, state.explore.selected), (Pane::Code, 1));
 }
 
 #[test]
@@ -266,9 +274,9 @@ fn tick_changes_nothing_but_the_time() {
     command(&mut state, Command::Commit);
     let seen = |state: &State| {
         (
-            format!("{:?}", state.task),
+            format!("{:?}", state.iris.task),
             format!("{:?}", state.notice),
-            state.confirm,
+            state.overlay.confirm,
             state.focus,
             text(state, Mode::COMMIT),
             state.changes.selected,
@@ -279,5 +287,5 @@ fn tick_changes_nothing_but_the_time() {
     assert_eq!(update(&mut state, Action::Tick(later)), vec![]);
     assert_eq!(state.now, later, "the clock moves with the tick");
     assert_eq!(seen(&state), before);
-    assert_eq!(state.task.as_ref().map(|t| t.id), Some(task));
+    assert_eq!(state.iris.task.as_ref().map(|t| t.id), Some(task));
 }

@@ -52,7 +52,10 @@ fn i_lists_the_blocks_and_choosing_one_brings_its_lines_into_view() {
             path: "src/lib.rs".into()
         }]
     );
-    assert_eq!(state.task.as_ref().map(|t| t.kind), Some(TaskKind::Intent));
+    assert_eq!(
+        state.iris.task.as_ref().map(|t| t.kind),
+        Some(TaskKind::Intent)
+    );
     assert!(state.visible_panes().contains(&Pane::Blocks));
     update(
         &mut state,
@@ -63,21 +66,23 @@ fn i_lists_the_blocks_and_choosing_one_brings_its_lines_into_view() {
     );
     assert_eq!(state.focus, Pane::Blocks);
     assert_eq!(notice(&state).0, Level::Success);
-    assert_eq!(state.explorer.block_ranges(), vec![(0, 4)]);
+    assert_eq!(state.explore.block_ranges(), vec![(0, 4)]);
     command(&mut state, Command::Down);
-    assert_eq!(state.explorer.block_ranges(), vec![(5, 7), (9, 9)]);
-    assert_eq!(state.explorer.cursor, 5, "the block's first line");
+    assert_eq!(state.explore.block_ranges(), vec![(5, 7), (9, 9)]);
+    assert_eq!(state.explore.cursor, 5, "the block's first line");
     // A click on a block's row chooses it.
-    let area = PaneRects::compute(state.size, &state).blocks.unwrap();
-    let view = state.explorer.intent.clone().unwrap();
+    let area = PaneRects::compute(state.screen.size, &state)
+        .blocks
+        .unwrap();
+    let view = state.explore.intent.clone().unwrap();
     let rows = blocks::rows(&view, usize::from(area.width - 2));
     let row = blocks::block_row(&rows, 0).unwrap() as u16;
     update(&mut state, click(area.x + 3, area.y + 1 + row));
-    assert_eq!(state.explorer.block_ranges(), vec![(0, 4)]);
+    assert_eq!(state.explore.block_ranges(), vec![(0, 4)]);
     command(&mut state, Command::Down);
     command(&mut state, Command::Down);
     assert_eq!(
-        state.explorer.intent.as_ref().unwrap().block,
+        state.explore.intent.as_ref().unwrap().block,
         1,
         "no block after the last"
     );
@@ -88,14 +93,14 @@ fn i_lists_the_blocks_and_choosing_one_brings_its_lines_into_view() {
     assert_eq!(state.focus, Pane::Blocks);
     // Closed with esc, then asked again: at once, from the session's answers.
     command(&mut state, Command::Back);
-    assert!(state.explorer.intent.is_none());
+    assert!(state.explore.intent.is_none());
     assert_eq!(state.focus, Pane::Code);
     assert_eq!(command(&mut state, Command::FileIntent), vec![]);
-    assert!(state.explorer.intent.as_ref().unwrap().intent.is_some());
+    assert!(state.explore.intent.as_ref().unwrap().intent.is_some());
     assert!(notice(&state).1.contains("earlier"));
     // With an answer about lines too: the blocks above, the answer below, beside the code.
     command(&mut state, Command::AskWhy);
-    let rects = PaneRects::compute(state.size, &state);
+    let rects = PaneRects::compute(state.screen.size, &state);
     let (blocks, answer) = (rects.blocks.unwrap(), rects.answer.unwrap());
     assert_eq!((blocks.x, blocks.y + blocks.height), (answer.x, answer.y));
     assert!(blocks.x > rects.view.unwrap().x);
@@ -109,7 +114,7 @@ fn blocks_are_about_their_file_and_esc_cancels_a_reading() {
         command(&mut state, Command::Back),
         vec![Effect::Cancel { task: 1 }]
     );
-    assert!(state.explorer.intent.is_none());
+    assert!(state.explore.intent.is_none());
     update(
         &mut state,
         Action::FileExplained {
@@ -117,7 +122,7 @@ fn blocks_are_about_their_file_and_esc_cancels_a_reading() {
             result: Ok(file_intent()),
         },
     );
-    assert!(state.explorer.intent.is_none() && state.explorer.intents.is_empty());
+    assert!(state.explore.intent.is_none() && state.explore.intents.is_empty());
     // A failure closes the pane and says why.
     command(&mut state, Command::FileIntent);
     update(
@@ -127,7 +132,7 @@ fn blocks_are_about_their_file_and_esc_cancels_a_reading() {
             result: Err("no valid answer".into()),
         },
     );
-    assert!(state.explorer.intent.is_none());
+    assert!(state.explore.intent.is_none());
     assert_eq!(notice(&state), (Level::Error, "no valid answer"));
     // Edited text: the blocks no longer light its lines.
     command(&mut state, Command::FileIntent);
@@ -138,7 +143,7 @@ fn blocks_are_about_their_file_and_esc_cancels_a_reading() {
             result: Ok(file_intent()),
         },
     );
-    assert!(!state.explorer.block_ranges().is_empty());
-    state.explorer.digest = 8;
-    assert!(state.explorer.block_ranges().is_empty());
+    assert!(!state.explore.block_ranges().is_empty());
+    state.explore.digest = 8;
+    assert!(state.explore.block_ranges().is_empty());
 }

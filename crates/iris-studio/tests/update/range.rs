@@ -24,7 +24,7 @@ fn commit_row(short: &str, summary: &str) -> iris_studio::state::CommitRow {
 #[test]
 fn the_range_modes_load_their_commits_then_generate_for_that_range() {
     let mut state = loaded(Mode::COMMIT, vec![]);
-    state.auto_generate = true;
+    state.iris.auto_generate = true;
     let effects = command(&mut state, Command::ModePr);
     assert_eq!(
         effects,
@@ -79,7 +79,7 @@ fn pick_range_takes_from_to_and_reloads_the_commits() {
     // Outside the range modes it only says where ranges belong.
     let mut commit = loaded(Mode::COMMIT, vec![]);
     assert!(command(&mut commit, Command::PickRange).is_empty());
-    assert!(commit.range_input.is_none());
+    assert!(commit.overlay.range_input.is_none());
 }
 
 #[test]
@@ -98,7 +98,7 @@ fn a_click_in_the_range_modes_selects_the_commit_drawn_there() {
             )),
         },
     );
-    let files = PaneRects::compute(state.size, &state).list.unwrap();
+    let files = PaneRects::compute(state.screen.size, &state).list.unwrap();
     let effects = update(&mut state, click(files.x + 2, files.y + 2));
     assert_eq!(state.range.selected, 1);
     assert_eq!(

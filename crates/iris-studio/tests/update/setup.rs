@@ -26,9 +26,9 @@ fn ollama(models: &[&str]) -> LocalServer {
 /// A first run: no provider, one file staged, setup open and its servers found.
 fn first_run(servers: Vec<LocalServer>) -> State {
     let mut state = loaded(Mode::COMMIT, vec![staged("src/lib.rs")]);
-    state.auto_generate = true;
-    state.ai_unavailable = Some("Iris is not configured".into());
-    state.setup_facts.file = Some("~/.config/iris/config.toml".into());
+    state.iris.auto_generate = true;
+    state.iris.unavailable = Some("Iris is not configured".into());
+    state.start.setup_facts.file = Some("~/.config/iris/config.toml".into());
     assert_eq!(
         command(&mut state, Command::Setup),
         vec![Effect::ProbeServers]
@@ -40,7 +40,7 @@ fn first_run(servers: Vec<LocalServer>) -> State {
 #[test]
 fn setup_picks_a_local_model_writes_it_after_yes_and_iris_starts_on_the_artifact() {
     let mut state = first_run(vec![ollama(&["llama3.1:8b", "qwen2.5-coder"])]);
-    let setup = state.setup.as_ref().unwrap();
+    let setup = state.overlay.setup.as_ref().unwrap();
     assert_eq!(
         setup.options().len(),
         2 + 3,
@@ -58,7 +58,7 @@ fn setup_picks_a_local_model_writes_it_after_yes_and_iris_starts_on_the_artifact
         api_key: None,
     };
     assert_eq!(
-        state.setup.as_ref().unwrap().step,
+        state.overlay.setup.as_ref().unwrap().step,
         SetupStep::Confirm(choice.clone())
     );
     // n goes back, nothing written; enter and y write.
@@ -74,7 +74,7 @@ fn setup_picks_a_local_model_writes_it_after_yes_and_iris_starts_on_the_artifact
     // A failed write keeps the choice on screen.
     update(&mut state, Action::SetupWritten(Err("disk full".into())));
     assert_eq!(
-        state.setup.as_ref().unwrap().step,
+        state.overlay.setup.as_ref().unwrap().step,
         SetupStep::Confirm(choice)
     );
     assert_eq!(notice(&state), (Level::Error, "setup failed: disk full"));
@@ -83,7 +83,7 @@ fn setup_picks_a_local_model_writes_it_after_yes_and_iris_starts_on_the_artifact
         &mut state,
         Action::SetupWritten(Ok("Iris is set up: ollama · qwen2.5-coder".into())),
     );
-    assert!(state.setup.is_none() && state.ai_unavailable.is_none());
+    assert!(state.overlay.setup.is_none() && state.iris.unavailable.is_none());
     assert_eq!(notice(&state).0, Level::Success);
     assert!(matches!(
         effects.as_slice(),
@@ -104,7 +104,7 @@ fn setup_takes_a_hosted_key_masked_or_keeps_one_in_the_environment() {
     key(&mut state, KeyCode::Char('j'));
     key(&mut state, KeyCode::Enter);
     assert_eq!(
-        state.setup.as_ref().unwrap().step,
+        state.overlay.setup.as_ref().unwrap().step,
         SetupStep::Key {
             provider: ProviderKind::Anthropic,
             typed: String::new()
@@ -119,20 +119,20 @@ fn setup_takes_a_hosted_key_masked_or_keeps_one_in_the_environment() {
     key(&mut state, KeyCode::Backspace);
     key(&mut state, KeyCode::Char('2'));
     key(&mut state, KeyCode::Enter);
-    let SetupStep::Confirm(choice) = state.setup.as_ref().unwrap().step.clone() else {
-        panic!("not confirming: {:?}", state.setup);
+    let SetupStep::Confirm(choice) = state.overlay.setup.as_ref().unwrap().step.clone() else {
+        panic!("not confirming: {:?}", state.overlay.setup);
     };
     assert_eq!(choice.api_key.as_deref(), Some("sk-ant-x2"));
     assert_eq!(choice.model, ProviderKind::Anthropic.default_model());
     assert!(choice.lines().iter().all(|l| !l.contains("sk-ant")));
     // esc from the confirmation goes back to the list; a key in the environment stays there.
     key(&mut state, KeyCode::Esc);
-    state.setup_facts.env_keys = vec![(ProviderKind::OpenAi, "OPENAI_API_KEY")];
+    state.start.setup_facts.env_keys = vec![(ProviderKind::OpenAi, "OPENAI_API_KEY")];
     key(&mut state, KeyCode::Char('k'));
     key(&mut state, KeyCode::Enter);
     key(&mut state, KeyCode::Enter);
-    let SetupStep::Confirm(choice) = state.setup.as_ref().unwrap().step.clone() else {
-        panic!("not confirming: {:?}", state.setup);
+    let SetupStep::Confirm(choice) = state.overlay.setup.as_ref().unwrap().step.clone() else {
+        panic!("not confirming: {:?}", state.overlay.setup);
     };
     assert_eq!(
         (choice.provider, choice.api_key),
@@ -141,9 +141,9 @@ fn setup_takes_a_hosted_key_masked_or_keeps_one_in_the_environment() {
     // esc twice: back to the list, then setup closes and says how to open it again.
     key(&mut state, KeyCode::Esc);
     key(&mut state, KeyCode::Esc);
-    assert!(state.setup.is_none());
+    assert!(state.overlay.setup.is_none());
     assert!(notice(&state).1.contains("I opens setup again"));
-    assert!(state.ai_unavailable.is_some());
+    assert!(state.iris.unavailable.is_some());
 }
 
 #[test]
@@ -151,7 +151,7 @@ fn ctrl_c_quits_from_setup_and_the_mouse_does_nothing_under_it() {
     let mut state = first_run(vec![ollama(&["llama3.1"])]);
     let before = state.focus;
     // A click on the editor, which has no focus, changes nothing under setup.
-    let rects = PaneRects::compute(state.size, &state);
+    let rects = PaneRects::compute(state.screen.size, &state);
     let editor = rects.editor.expect("the editor is on screen");
     assert_ne!(before, Pane::Editor);
     update(&mut state, click(editor.x + 2, editor.y + 2));

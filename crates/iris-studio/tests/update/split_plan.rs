@@ -78,7 +78,7 @@ fn open_view() -> State {
         other => panic!("expected PlanSplit, got {other:?}"),
     };
     assert!(matches!(
-        state.task.as_ref().map(|t| t.kind),
+        state.iris.task.as_ref().map(|t| t.kind),
         Some(TaskKind::Split)
     ));
     update(
@@ -88,14 +88,14 @@ fn open_view() -> State {
             result: Ok(Box::new(planned())),
         },
     );
-    assert!(state.task.is_none());
-    assert!(state.split.is_some());
+    assert!(state.iris.task.is_none());
+    assert!(state.overlay.split_plan.is_some());
     assert!(state.takes_every_key(), "the view takes every key");
     state
 }
 
 fn hunks(state: &State) -> Vec<Vec<String>> {
-    let view = state.split.as_ref().expect("the view");
+    let view = state.overlay.split_plan.as_ref().expect("the view");
     view.plan.groups.iter().map(|g| g.hunks.clone()).collect()
 }
 
@@ -128,7 +128,7 @@ fn a_failed_plan_is_an_error_and_no_view() {
     };
     let result = Err("Iris' plan was not valid, and not when sent back either".to_string());
     update(&mut state, Action::SplitPlanned { task, result });
-    assert!(state.split.is_none());
+    assert!(state.overlay.split_plan.is_none());
     assert_eq!(notice(&state).0, Level::Error);
 }
 
@@ -142,13 +142,13 @@ fn m_and_a_number_moves_the_top_hunk_and_n_makes_a_new_group() {
     key(&mut state, KeyCode::Char('1'));
     assert_eq!(hunks(&state), vec![vec!["h1", "h3"], vec!["h2"]]);
     assert_eq!(notice(&state).1, "h3 is in commit 1 now");
-    assert_eq!(state.split.as_ref().unwrap().selected, 0);
+    assert_eq!(state.overlay.split_plan.as_ref().unwrap().selected, 0);
     // The moved hunk stays at the top: on to a new group; then h1 joins it and the first
     // group, left empty, goes.
     key(&mut state, KeyCode::Char('m'));
     key(&mut state, KeyCode::Char('n'));
     assert_eq!(hunks(&state), vec![vec!["h1"], vec!["h2"], vec!["h3"]]);
-    assert_eq!(state.split.as_ref().unwrap().selected, 2);
+    assert_eq!(state.overlay.split_plan.as_ref().unwrap().selected, 2);
     key(&mut state, KeyCode::Up);
     key(&mut state, KeyCode::Up);
     key(&mut state, KeyCode::Char('m'));
@@ -167,7 +167,7 @@ fn capital_m_merges_the_selected_group_into_another() {
     key(&mut state, KeyCode::Char('M'));
     key(&mut state, KeyCode::Char('1'));
     assert_eq!(hunks(&state), vec![vec!["h1", "h2", "h3"]]);
-    let view = state.split.as_ref().unwrap();
+    let view = state.overlay.split_plan.as_ref().unwrap();
     assert_eq!(view.plan.groups[0].message, "feat: log\n\n- fix: omega");
 }
 
@@ -180,7 +180,7 @@ fn a_message_is_edited_in_place_or_in_the_editor() {
     }
     type_text(&mut state, "feat: trace the values");
     key(&mut state, KeyCode::Esc);
-    let view = state.split.as_ref().unwrap();
+    let view = state.overlay.split_plan.as_ref().unwrap();
     assert!(view.editing.is_none());
     assert_eq!(view.plan.groups[0].message, "feat: trace the values");
     // E: the message goes to $EDITOR and comes back.
@@ -195,7 +195,7 @@ fn a_message_is_edited_in_place_or_in_the_editor() {
     let result = Ok("feat: log every value\n\nBody.".to_string());
     update(&mut state, Action::SplitMessageEdited { group: 0, result });
     assert_eq!(
-        state.split.as_ref().unwrap().plan.groups[0].title(),
+        state.overlay.split_plan.as_ref().unwrap().plan.groups[0].title(),
         "feat: log every value"
     );
     // An empty message is refused, the old one kept.
@@ -207,7 +207,7 @@ fn a_message_is_edited_in_place_or_in_the_editor() {
         },
     );
     assert_eq!(
-        state.split.as_ref().unwrap().plan.groups[0].title(),
+        state.overlay.split_plan.as_ref().unwrap().plan.groups[0].title(),
         "feat: log every value"
     );
     assert_eq!(notice(&state).0, Level::Warning);
@@ -253,9 +253,9 @@ fn the_chat_sends_the_plan_and_iris_replaces_it() {
             result: Ok("Done.".into()),
         },
     );
-    let view = state.split.as_ref().unwrap();
+    let view = state.overlay.split_plan.as_ref().unwrap();
     assert_eq!(view.chat.len(), 2);
-    assert!(view.chat_task.is_none() && state.task.is_none());
+    assert!(view.chat_task.is_none() && state.iris.task.is_none());
 }
 
 #[test]
@@ -267,23 +267,37 @@ fn esc_cancels_a_chat_reply_before_it_closes_the_view() {
         panic!("SplitChat");
     };
     assert_eq!(key(&mut state, KeyCode::Esc), vec![Effect::Cancel { task }]);
-    assert!(state.split.is_some());
+    assert!(state.overlay.split_plan.is_some());
     assert_eq!(
-        state.split.as_ref().unwrap().chat.last().unwrap().text,
+        state
+            .overlay
+            .split_plan
+            .as_ref()
+            .unwrap()
+            .chat
+            .last()
+            .unwrap()
+            .text,
         "(cancelled)"
     );
     assert_eq!(key(&mut state, KeyCode::Esc), vec![Effect::LoadStatus]);
-    assert!(state.split.is_none());
+    assert!(state.overlay.split_plan.is_none());
 }
 
 #[test]
 fn enter_asks_then_applies_with_progress_and_u_undoes() {
     let mut state = open_view();
     key(&mut state, KeyCode::Enter);
-    assert_eq!(state.split.as_ref().unwrap().phase, SplitPhase::Confirming);
+    assert_eq!(
+        state.overlay.split_plan.as_ref().unwrap().phase,
+        SplitPhase::Confirming
+    );
     // Any other key: nothing is committed.
     assert!(key(&mut state, KeyCode::Char('n')).is_empty());
-    assert_eq!(state.split.as_ref().unwrap().phase, SplitPhase::Planning);
+    assert_eq!(
+        state.overlay.split_plan.as_ref().unwrap().phase,
+        SplitPhase::Planning
+    );
     key(&mut state, KeyCode::Enter);
     let effects = key(&mut state, KeyCode::Char('y'));
     match effects.as_slice() {
@@ -302,12 +316,12 @@ fn enter_asks_then_applies_with_progress_and_u_undoes() {
         },
     );
     assert!(matches!(
-        state.split.as_ref().unwrap().phase,
+        state.overlay.split_plan.as_ref().unwrap().phase,
         SplitPhase::Applying { done: 1, of: 2, .. }
     ));
     // Keys wait while commits are made.
     assert!(key(&mut state, KeyCode::Esc).is_empty());
-    assert!(state.split.is_some());
+    assert!(state.overlay.split_plan.is_some());
     let effects = update(
         &mut state,
         Action::SplitApplied {
@@ -325,7 +339,10 @@ fn enter_asks_then_applies_with_progress_and_u_undoes() {
         &mut state,
         Action::SplitUndone(Ok("Undid the split".into())),
     );
-    assert_eq!(state.split.as_ref().unwrap().phase, SplitPhase::Planning);
+    assert_eq!(
+        state.overlay.split_plan.as_ref().unwrap().phase,
+        SplitPhase::Planning
+    );
 }
 
 #[test]
@@ -341,7 +358,10 @@ fn an_apply_refused_before_it_started_leaves_the_plan_to_change() {
             undoable: false,
         },
     );
-    assert_eq!(state.split.as_ref().unwrap().phase, SplitPhase::Planning);
+    assert_eq!(
+        state.overlay.split_plan.as_ref().unwrap().phase,
+        SplitPhase::Planning
+    );
     assert_eq!(notice(&state).0, Level::Error);
 }
 
@@ -352,28 +372,28 @@ fn ctrl_c_leaves_the_view_for_the_quit_question() {
         &mut state,
         press_with(KeyCode::Char('c'), KeyModifiers::CONTROL),
     );
-    assert!(state.split.is_none());
+    assert!(state.overlay.split_plan.is_none());
 }
 
 #[test]
 fn j_and_k_scroll_a_long_diff_within_its_lines_and_n_starts_the_next_hunk_at_its_top() {
     let mut state = open_view();
     key(&mut state, KeyCode::Down);
-    let view = state.split.as_ref().unwrap();
+    let view = state.overlay.split_plan.as_ref().unwrap();
     // h2: its place, header, 4 lines, a blank; the new file h3: its place, header, 1 line, a blank.
     assert_eq!(view.diff_lines(), 11);
     key(&mut state, KeyCode::Char('J'));
     key(&mut state, KeyCode::Char('J'));
     assert_eq!(
-        state.split.as_ref().unwrap().scroll,
+        state.overlay.split_plan.as_ref().unwrap().scroll,
         10,
         "never past the last line"
     );
     key(&mut state, KeyCode::Char('K'));
-    assert_eq!(state.split.as_ref().unwrap().scroll, 0);
+    assert_eq!(state.overlay.split_plan.as_ref().unwrap().scroll, 0);
     key(&mut state, KeyCode::PageDown);
     key(&mut state, KeyCode::Char('n'));
-    let view = state.split.as_ref().unwrap();
+    let view = state.overlay.split_plan.as_ref().unwrap();
     assert_eq!((view.top, view.scroll), (1, 0));
     assert_eq!(view.top_unit().as_deref(), Some("h3"));
 }

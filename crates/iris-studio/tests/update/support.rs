@@ -43,7 +43,7 @@ pub fn status(files: Vec<FileEntry>) -> Action {
 /// Auto-generation is off unless a test turns it on, so it never starts a task by surprise.
 pub fn loaded(mode: Mode, files: Vec<FileEntry>) -> State {
     let mut state = State::new(mode);
-    state.auto_generate = false;
+    state.iris.auto_generate = false;
     update(&mut state, status(files));
     state
 }
@@ -192,7 +192,7 @@ pub fn click(column: u16, row: u16) -> Action {
 /// Explore with `src/lib.rs` (ten lines) open and the code focused.
 pub fn explore_with_file() -> State {
     let mut state = loaded(Mode::Explore, vec![]);
-    state.explorer.open = Some("src/lib.rs".into());
+    state.explore.open = Some("src/lib.rs".into());
     let lines = (1..=10).map(|i| format!("fn f{i}() {{}}")).collect();
     update(
         &mut state,

@@ -21,7 +21,7 @@ fn back_cancels_a_running_task_and_keeps_the_text() {
         command(&mut state, Command::Back),
         vec![Effect::Cancel { task }]
     );
-    assert!(state.task.is_none());
+    assert!(state.iris.task.is_none());
     assert_eq!(state.focus, Pane::Editor, "the first back only cancels");
     assert_eq!(notice(&state).0, Level::Info);
     assert!(notice(&state).1.starts_with("cancelled"));
@@ -44,7 +44,7 @@ fn agent_events_show_the_running_tasks_progress() {
         AgentEvent::Status("running commit".into()),
     );
     assert_eq!(
-        state.task.as_ref().unwrap().progress.activity,
+        state.iris.task.as_ref().unwrap().progress.activity,
         "running commit"
     );
     event(
@@ -53,7 +53,7 @@ fn agent_events_show_the_running_tasks_progress() {
         AgentEvent::TextDelta("{\"title\":".into()),
     );
     event(&mut state, task, AgentEvent::TextDelta(" \"Add\"".into()));
-    let running = state.task.as_ref().unwrap();
+    let running = state.iris.task.as_ref().unwrap();
     assert_eq!(running.progress.activity, "writing");
     assert_eq!(running.progress.streamed, "{\"title\": \"Add\"");
     event(
@@ -83,7 +83,7 @@ fn agent_events_show_the_running_tasks_progress() {
             summary: "reading the diff".into(),
         },
     );
-    let running = state.task.as_ref().unwrap();
+    let running = state.iris.task.as_ref().unwrap();
     assert_eq!(running.progress.activity, "reading the diff");
     assert_eq!(running.progress.streamed, "");
     assert_eq!(
@@ -104,13 +104,13 @@ fn agent_events_show_the_running_tasks_progress() {
         event(&mut state, task, quiet);
     }
     assert_eq!(
-        state.task.as_ref().unwrap().progress.activity,
+        state.iris.task.as_ref().unwrap().progress.activity,
         "reading the diff"
     );
     // Another task's events are not this one's.
     event(&mut state, task + 1, AgentEvent::Status("other".into()));
     event(&mut state, task + 1, AgentEvent::TextDelta("other".into()));
-    let running = state.task.as_ref().unwrap();
+    let running = state.iris.task.as_ref().unwrap();
     assert_eq!(
         (
             running.progress.activity.as_str(),
@@ -144,7 +144,11 @@ fn withheld_secrets_are_counted_while_iris_works_and_told_when_she_is_done() {
         );
     }
     assert_eq!(
-        state.task.as_ref().map(|t| t.progress.secrets_withheld),
+        state
+            .iris
+            .task
+            .as_ref()
+            .map(|t| t.progress.secrets_withheld),
         Some(2)
     );
     assert_eq!(

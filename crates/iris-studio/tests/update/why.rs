@@ -60,7 +60,7 @@ fn select(state: &mut State, line: usize, end: usize) {
 fn selected_lines_are_asked_about_and_the_answer_is_kept_for_the_session() {
     let mut state = explore_with_file();
     select(&mut state, 3, 5);
-    assert_eq!(state.explorer.selection(), Some((2, 4)));
+    assert_eq!(state.explore.selection(), Some((2, 4)));
     let effects = command(&mut state, Command::AskWhy);
     assert_eq!(
         effects,
@@ -69,13 +69,20 @@ fn selected_lines_are_asked_about_and_the_answer_is_kept_for_the_session() {
             asked: asked(3, 5)
         }]
     );
-    assert_eq!(state.task.as_ref().map(|t| t.kind), Some(TaskKind::Why));
+    assert_eq!(
+        state.iris.task.as_ref().map(|t| t.kind),
+        Some(TaskKind::Why)
+    );
     assert!(
-        state.explorer.anchor.is_none(),
+        state.explore.anchor.is_none(),
         "the selection became the question"
     );
     assert!(state.visible_panes().contains(&Pane::Answer));
-    assert!(PaneRects::compute(state.size, &state).answer.is_some());
+    assert!(
+        PaneRects::compute(state.screen.size, &state)
+            .answer
+            .is_some()
+    );
     // Her words stream into the pane; the answer lands and is kept.
     update(
         &mut state,
@@ -84,7 +91,10 @@ fn selected_lines_are_asked_about_and_the_answer_is_kept_for_the_session() {
             event: AgentEvent::TextDelta("They were".into()),
         },
     );
-    assert_eq!(state.task.as_ref().unwrap().progress.streamed, "They were");
+    assert_eq!(
+        state.iris.task.as_ref().unwrap().progress.streamed,
+        "They were"
+    );
     update(
         &mut state,
         Action::LinesExplained {
@@ -92,8 +102,8 @@ fn selected_lines_are_asked_about_and_the_answer_is_kept_for_the_session() {
             result: Ok(explained(3, 5)),
         },
     );
-    assert!(state.task.is_none());
-    let why = state.explorer.why.as_ref().expect("the answer pane");
+    assert!(state.iris.task.is_none());
+    let why = state.explore.why.as_ref().expect("the answer pane");
     assert_eq!(why.answer, Some(explained(3, 5)));
     assert_eq!(
         why.commit, 1,
@@ -104,7 +114,7 @@ fn selected_lines_are_asked_about_and_the_answer_is_kept_for_the_session() {
     // The same lines again: the answer at once, no request.
     select(&mut state, 3, 5);
     assert_eq!(command(&mut state, Command::AskWhy), vec![]);
-    assert!(state.task.is_none());
+    assert!(state.iris.task.is_none());
     assert!(notice(&state).1.contains("earlier"));
     // Other lines, or the same after a commit moved HEAD, are a new question.
     select(&mut state, 3, 4);
@@ -144,7 +154,7 @@ fn without_a_selection_w_asks_about_the_cursor_line_and_needs_a_history() {
         }]
     );
     let mut unborn = explore_with_file();
-    unborn.head = None;
+    unborn.repo.head = None;
     assert_eq!(command(&mut unborn, Command::AskWhy), vec![]);
     assert!(notice(&unborn).1.contains("no history"));
     let mut nothing_open = loaded(Mode::Explore, vec![]);
@@ -165,7 +175,7 @@ fn esc_cancels_a_question_closes_its_pane_and_drops_the_late_answer() {
         command(&mut state, Command::Back),
         vec![Effect::Cancel { task: 1 }]
     );
-    assert!(state.explorer.why.is_none());
+    assert!(state.explore.why.is_none());
     assert!(!state.visible_panes().contains(&Pane::Answer));
     update(
         &mut state,
@@ -174,7 +184,7 @@ fn esc_cancels_a_question_closes_its_pane_and_drops_the_late_answer() {
             result: Ok(explained(1, 2)),
         },
     );
-    assert!(state.explorer.why.is_none() && state.explorer.answers.is_empty());
+    assert!(state.explore.why.is_none() && state.explore.answers.is_empty());
     // A failed answer closes the pane and says why.
     command(&mut state, Command::AskWhy);
     update(
@@ -184,12 +194,12 @@ fn esc_cancels_a_question_closes_its_pane_and_drops_the_late_answer() {
             result: Err("the provider said no".into()),
         },
     );
-    assert!(state.explorer.why.is_none());
+    assert!(state.explore.why.is_none());
     assert_eq!(notice(&state), (Level::Error, "the provider said no"));
     // Esc clears a selection before it leaves the code.
     command(&mut state, Command::SelectLines);
     command(&mut state, Command::Back);
-    assert_eq!((state.explorer.anchor, state.focus), (None, Pane::Code));
+    assert_eq!((state.explore.anchor, state.focus), (None, Pane::Code));
 }
 
 #[test]
@@ -204,16 +214,18 @@ fn n_and_p_pick_a_commit_of_the_answer_and_enter_shows_its_diff_in_place_of_the_
         },
     );
     // A click on a commit's row chooses it.
-    let area = PaneRects::compute(state.size, &state).answer.unwrap();
+    let area = PaneRects::compute(state.screen.size, &state)
+        .answer
+        .unwrap();
     let rows = answer::rows(
-        state.explorer.why.as_ref().unwrap(),
+        state.explore.why.as_ref().unwrap(),
         "",
         usize::from(area.width - 2),
     );
     let row = answer::commit_row(&rows, 2).unwrap() as u16;
     update(&mut state, click(area.x + 3, area.y + 1 + row));
     assert_eq!(state.focus, Pane::Answer);
-    assert_eq!(state.explorer.why.as_ref().unwrap().commit, 2);
+    assert_eq!(state.explore.why.as_ref().unwrap().commit, 2);
     command(&mut state, Command::Back); // back out of the answer: it closes...
     command(&mut state, Command::AskWhy); // ...and comes back at once
     state.focus = Pane::Code;
@@ -223,7 +235,7 @@ fn n_and_p_pick_a_commit_of_the_answer_and_enter_shows_its_diff_in_place_of_the_
         Pane::Answer,
         "tab goes from the code to the answer"
     );
-    let chosen = |state: &State| state.explorer.why.as_ref().unwrap().commit;
+    let chosen = |state: &State| state.explore.why.as_ref().unwrap().commit;
     command(&mut state, Command::NextHunk);
     command(&mut state, Command::NextHunk);
     assert_eq!(chosen(&state), 2, "no commit after the last");
@@ -235,7 +247,7 @@ fn n_and_p_pick_a_commit_of_the_answer_and_enter_shows_its_diff_in_place_of_the_
         vec![Effect::ShowCommit { id: id.clone() }]
     );
     assert_eq!(state.focus, Pane::Code);
-    assert!(state.explorer.commit.as_ref().unwrap().view.loading);
+    assert!(state.explore.commit.as_ref().unwrap().view.loading);
     // Another commit's late diff is not this one.
     update(
         &mut state,
@@ -244,16 +256,7 @@ fn n_and_p_pick_a_commit_of_the_answer_and_enter_shows_its_diff_in_place_of_the_
             result: Ok(two_hunk_diff()),
         },
     );
-    assert!(
-        state
-            .explorer
-            .commit
-            .as_ref()
-            .unwrap()
-            .view
-            .files
-            .is_empty()
-    );
+    assert!(state.explore.commit.as_ref().unwrap().view.files.is_empty());
     update(
         &mut state,
         Action::CommitShown {
@@ -261,20 +264,20 @@ fn n_and_p_pick_a_commit_of_the_answer_and_enter_shows_its_diff_in_place_of_the_
             result: Ok(two_hunk_diff()),
         },
     );
-    let view = &state.explorer.commit.as_ref().unwrap().view;
+    let view = &state.explore.commit.as_ref().unwrap().view;
     assert_eq!((view.loading, view.files.len()), (false, 1));
     command(&mut state, Command::Down);
-    assert_eq!(state.explorer.commit.as_ref().unwrap().view.scroll, 1);
+    assert_eq!(state.explore.commit.as_ref().unwrap().view.scroll, 1);
     assert_eq!(
-        state.explorer.cursor, 0,
+        state.explore.cursor, 0,
         "the code's cursor stays where it was"
     );
     // Esc: back to the code, then the pane closes from its own focus.
     command(&mut state, Command::Back);
-    assert!(state.explorer.commit.is_none());
+    assert!(state.explore.commit.is_none());
     state.focus = Pane::Answer;
     command(&mut state, Command::Back);
-    assert!(state.explorer.why.is_none());
+    assert!(state.explore.why.is_none());
     assert_eq!(state.focus, Pane::Code);
     // An answer-less explore says what n and p are for.
     command(&mut state, Command::NextHunk);

@@ -27,7 +27,7 @@ use crate::iris::{IrisAgent, json_output};
 use crate::output::{OutputError, parse_structured};
 use crate::tools::Adapter;
 use crate::tools::refer_to_source::{Reads, ReferToSource, SourceFile};
-use crate::{EventSink, ProviderError};
+use crate::{ErrorKind, EventSink, ProviderError};
 use iris_core::artifact::OutputType;
 use iris_core::artifact::intent::{IntentAnswer, normalize};
 use iris_core::artifact::schema::provider_schema;
@@ -287,11 +287,8 @@ fn answer_schema() -> serde_json::Value {
 /// network, the key, a server error) would fail the same way again.
 fn no_answer(err: &anyhow::Error) -> Option<String> {
     let provider = err.downcast_ref::<ProviderError>()?;
-    let message = provider.message.to_ascii_lowercase();
-    let refused_tools = matches!(provider.status(), Some(400 | 422))
-        && ["tool", "function"].iter().any(|w| message.contains(w));
-    let never_answered = provider.is_out_of_turns() || provider.is_runaway();
-    (refused_tools || never_answered).then(|| provider.message.clone())
+    let fallback = provider.kind == ErrorKind::ToolsRefused || provider.kind.never_answered();
+    fallback.then(|| provider.message.clone())
 }
 
 /// A reply with the specification's field names (`file_intent`, `responsibilities`): a model
@@ -321,41 +318,33 @@ fn spelled_as_specified(text: &str) -> std::borrow::Cow<'_, str> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::{ProviderKind, ProviderSpec};
 
-    fn failure(message: &str) -> anyhow::Error {
-        let spec = ProviderSpec {
-            kind: ProviderKind::OpenAi,
-            model: "m".into(),
-            base_url: None,
-            api_key: None,
-            stall_timeout: std::time::Duration::from_secs(1),
-            secrets: None,
-            dry_run: None,
-            budget: None,
-        };
-        ProviderError::new(&spec, message).into()
+    fn failure(kind: ErrorKind) -> anyhow::Error {
+        ProviderError {
+            provider: "openai/m".into(),
+            message: "what was said".into(),
+            kind,
+        }
+        .into()
     }
 
     #[test]
     fn only_a_refused_tool_or_a_model_that_never_answered_falls_back() {
-        for message in [
-            "400 Bad Request: tools are not supported by this model",
-            "422: function calling is unavailable",
-            "the model was still calling tools after 32 turns; stopped (raise max_turns, or ask for less)",
-            "the reply repeats itself (\"list\" over and over); stopped",
-            "the reply made no progress (400 characters of blank space) (in its reasoning); stopped",
+        for kind in [
+            ErrorKind::ToolsRefused,
+            ErrorKind::OutOfTurns,
+            ErrorKind::Runaway,
         ] {
-            assert!(no_answer(&failure(message)).is_some(), "{message}");
+            assert!(no_answer(&failure(kind)).is_some(), "{kind:?}");
         }
-        for message in [
-            "401 Unauthorized: invalid key",
-            "500 Internal Server Error: tool runner crashed",
-            "could not connect to http://127.0.0.1:9",
-            "400 Bad Request: max_tokens is too large",
-            "the reply was cut off before it was complete (error decoding response body)",
+        for kind in [
+            ErrorKind::Status(401),
+            ErrorKind::Status(500),
+            ErrorKind::Transport,
+            ErrorKind::BudgetRefused { max: 4096 },
+            ErrorKind::RateLimited,
         ] {
-            assert!(no_answer(&failure(message)).is_none(), "{message}");
+            assert!(no_answer(&failure(kind)).is_none(), "{kind:?}");
         }
         assert!(no_answer(&anyhow::anyhow!("tools refused")).is_none());
     }

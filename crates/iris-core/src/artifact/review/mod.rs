@@ -1,12 +1,14 @@
 //! The code review artifact, its findings checked against the change (`check`) and read back
 //! from its markdown (`blocks`).
 
+mod aspect;
 mod blocks;
 mod check;
 mod merge;
 pub mod report;
 mod second_look;
 
+pub use aspect::{Aspect, ReviewOptions};
 pub use blocks::{FindingBlock, finding_blocks, without_findings};
 pub use check::{NEAR_LINES, check_findings};
 pub use merge::merge_reviews;

@@ -19,7 +19,7 @@ const KEEP: usize = 1_000;
 const SCAN: usize = 2_000;
 
 fn path(repo: &GitRepo) -> PathBuf {
-    repo.git_dir().join("iris").join("accepted.jsonl")
+    crate::shared::IrisDir::of(repo.git_dir()).accepted()
 }
 
 /// Remembers that Iris wrote `written` for the change staged now (`amend`: the change

@@ -1,4 +1,5 @@
-//! The repository as the boundary the workspace tools stay inside.
+//! `iris-workspace`: the repository's working tree as a boundary that every read stays
+//! inside: the agent's workspace tools, Iris' reads of source and the studio's file views.
 //!
 //! A path the model gives is checked lexically (no `..` that climbs out, no absolute path), then
 //! resolved with symbolic links followed and checked again, so a link whose target lies outside
@@ -9,16 +10,29 @@ use std::io::ErrorKind;
 use std::path::{Component, Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 
-use grep_matcher::Matcher;
-use grep_regex::RegexMatcher;
-use grep_searcher::sinks::Lossy;
-use grep_searcher::{BinaryDetection, Searcher, SearcherBuilder};
 use ignore::overrides::OverrideBuilder;
 use ignore::{DirEntry, WalkBuilder, WalkState};
 
-use super::{ToolContext, ToolFailure};
 use iris_core::paths::Escape;
 use iris_git::{check_relative_path, looks_binary};
+
+/// Why a path or a glob is refused, worded for whoever gave it (a model, a user) to act on.
+#[derive(Debug, thiserror::Error)]
+#[error("{0}")]
+pub struct OutOfBounds(pub String);
+
+impl OutOfBounds {
+    /// A refusal saying `message`.
+    pub fn new(message: impl Into<String>) -> Self {
+        Self(message.into())
+    }
+}
+
+impl From<iris_git::GitError> for OutOfBounds {
+    fn from(err: iris_git::GitError) -> Self {
+        Self(err.to_string())
+    }
+}
 
 /// The repository root, resolved once, that every path is checked against.
 pub struct Boundary {
@@ -35,11 +49,12 @@ pub struct WorkspacePath {
 }
 
 impl Boundary {
-    pub fn open(ctx: &ToolContext) -> Result<Self, ToolFailure> {
-        let root = ctx.repo_root.canonicalize().map_err(|e| {
-            ToolFailure::new(format!(
+    /// The repository whose working tree is at `root`.
+    pub fn open(root: &Path) -> Result<Self, OutOfBounds> {
+        let root = root.canonicalize().map_err(|e| {
+            OutOfBounds::new(format!(
                 "cannot open the repository at {}: {e}",
-                ctx.repo_root.display()
+                root.display()
             ))
         })?;
         Ok(Self { root })
@@ -50,27 +65,27 @@ impl Boundary {
     }
 
     /// Resolves a path the model gave, or says why it is refused.
-    pub fn resolve(&self, path: &str) -> Result<WorkspacePath, ToolFailure> {
+    pub fn resolve(&self, path: &str) -> Result<WorkspacePath, OutOfBounds> {
         let clean = check_relative_path(path)?;
         let joined = self.root.join(&clean);
         let absolute = joined.canonicalize().map_err(|e| match e.kind() {
-            ErrorKind::NotFound if joined.symlink_metadata().is_ok() => ToolFailure::new(format!(
+            ErrorKind::NotFound if joined.symlink_metadata().is_ok() => OutOfBounds::new(format!(
                 "'{path}' is a symbolic link whose target does not exist"
             )),
-            ErrorKind::NotFound => ToolFailure::new(format!(
+            ErrorKind::NotFound => OutOfBounds::new(format!(
                 "'{path}' does not exist in the repository (paths are relative to its root)"
             )),
-            _ => ToolFailure::new(format!("cannot open '{path}': {e}")),
+            _ => OutOfBounds::new(format!("cannot open '{path}': {e}")),
         })?;
         match iris_core::paths::escape_of(&self.root, &absolute) {
             Some(Escape::Outside) => {
-                return Err(ToolFailure::new(format!(
+                return Err(OutOfBounds::new(format!(
                     "invalid path '{path}': it resolves outside the repository (through a \
                      symbolic link); only files inside the repository can be read"
                 )));
             }
             Some(Escape::GitData) => {
-                return Err(ToolFailure::new(format!(
+                return Err(OutOfBounds::new(format!(
                     "'{path}' is inside .git, git's own data, which the workspace tools do not \
                      read; the git tools give the history, diffs and blame"
                 )));
@@ -96,7 +111,7 @@ impl Boundary {
         file_pattern: Option<&str>,
         init: I,
         visit: V,
-    ) -> Result<(), ToolFailure>
+    ) -> Result<(), OutOfBounds>
     where
         S: Send,
         I: Fn() -> S + Sync,
@@ -166,7 +181,7 @@ impl Boundary {
 
     /// Resolves a directory the model gave, like [`Boundary::resolve`], where `""`, `.` (and
     /// `src/..`) name the root itself.
-    pub fn resolve_dir(&self, path: &str) -> Result<WorkspacePath, ToolFailure> {
+    pub fn resolve_dir(&self, path: &str) -> Result<WorkspacePath, OutOfBounds> {
         if names_root(path) {
             return Ok(WorkspacePath {
                 relative: String::new(),
@@ -179,18 +194,18 @@ impl Boundary {
     /// [`Boundary::resolve_dir`] for a directory that must exist: a path that does not
     /// resolve gets `usage` (how the tool takes its directory) after the reason, a file is
     /// pointed to file_read.
-    pub fn existing_dir(&self, path: &str, usage: &str) -> Result<WorkspacePath, ToolFailure> {
+    pub fn existing_dir(&self, path: &str, usage: &str) -> Result<WorkspacePath, OutOfBounds> {
         let dir = self
             .resolve_dir(path)
-            .map_err(|e| ToolFailure::new(format!("{e}\n({usage})")))?;
+            .map_err(|e| OutOfBounds::new(format!("{e}\n({usage})")))?;
         if dir.absolute.is_file() {
-            return Err(ToolFailure::new(format!(
+            return Err(OutOfBounds::new(format!(
                 "'{}' is a file, not a directory; read it with file_read",
                 dir.relative
             )));
         }
         if !dir.absolute.is_dir() {
-            return Err(ToolFailure::new(format!(
+            return Err(OutOfBounds::new(format!(
                 "'{}' is not a directory",
                 dir.relative
             )));
@@ -233,25 +248,25 @@ impl Boundary {
 
     /// A gitignore-style glob selecting files (`*.rs`, `src/**/*.ts`, `!tests/**`), refused when it
     /// tries to reach outside the repository.
-    fn file_filter(&self, pattern: &str) -> Result<ignore::overrides::Override, ToolFailure> {
+    fn file_filter(&self, pattern: &str) -> Result<ignore::overrides::Override, OutOfBounds> {
         check_glob(pattern)?;
         let mut builder = OverrideBuilder::new(&self.root);
         builder
             .add(pattern)
-            .map_err(|e| ToolFailure::new(format!("invalid file_pattern '{pattern}': {e}")))?;
+            .map_err(|e| OutOfBounds::new(format!("invalid file_pattern '{pattern}': {e}")))?;
         builder
             .build()
-            .map_err(|e| ToolFailure::new(format!("invalid file_pattern '{pattern}': {e}")))
+            .map_err(|e| OutOfBounds::new(format!("invalid file_pattern '{pattern}': {e}")))
     }
 }
 
 /// A file glob stays inside the repository: relative, with no `..` segment.
-pub fn check_glob(pattern: &str) -> Result<(), ToolFailure> {
+pub fn check_glob(pattern: &str) -> Result<(), OutOfBounds> {
     check_glob_named(pattern, "file_pattern")
 }
 
 /// [`check_glob`] for an argument of another name.
-pub fn check_glob_named(pattern: &str, argument: &str) -> Result<(), ToolFailure> {
+pub fn check_glob_named(pattern: &str, argument: &str) -> Result<(), OutOfBounds> {
     let body = pattern.strip_prefix('!').unwrap_or(pattern);
     let why = if body.trim().is_empty() {
         Some("it is empty")
@@ -263,7 +278,7 @@ pub fn check_glob_named(pattern: &str, argument: &str) -> Result<(), ToolFailure
         None
     };
     match why {
-        Some(why) => Err(ToolFailure::new(format!(
+        Some(why) => Err(OutOfBounds::new(format!(
             "invalid {argument} '{pattern}': {why}"
         ))),
         None => Ok(()),
@@ -296,11 +311,21 @@ fn slash_path(path: &Path) -> String {
 
 /// A file's text, unless it is binary or larger than `max_bytes`.
 pub enum FileText {
+    /// The file's text (invalid UTF-8 replaced).
     Text(String),
-    Binary { bytes: u64 },
-    TooLarge { bytes: u64 },
+    /// The file is binary (git's rule), of `bytes` bytes.
+    Binary {
+        /// The file's size.
+        bytes: u64,
+    },
+    /// The file is larger than asked, `bytes` bytes.
+    TooLarge {
+        /// The file's size.
+        bytes: u64,
+    },
 }
 
+/// Reads the file at `path` as text, unless it is binary or larger than `max_bytes`.
 pub fn read_text(path: &Path, max_bytes: u64) -> std::io::Result<FileText> {
     let bytes = std::fs::metadata(path)?.len();
     if bytes > max_bytes {
@@ -315,78 +340,6 @@ pub fn read_text(path: &Path, max_bytes: u64) -> std::io::Result<FileText> {
     ))
 }
 
-/// A line searcher that numbers lines and gives up on binary files.
-pub fn line_searcher() -> Searcher {
-    SearcherBuilder::new()
-        .line_number(true)
-        .binary_detection(BinaryDetection::quit(0))
-        .build()
-}
-
-/// Builds a line matcher: `^`/`$` match at line ends and no match spans two lines.
-pub fn line_matcher(pattern: &str, case_insensitive: bool) -> Result<RegexMatcher, String> {
-    grep_regex::RegexMatcherBuilder::new()
-        .multi_line(true)
-        .line_terminator(Some(b'\n'))
-        .case_insensitive(case_insensitive)
-        .build(pattern)
-        .map_err(|e| e.to_string())
-}
-
-/// Calls `found(line_number, line)` for each line of `path` the matcher matches, until it
-/// returns false. Unreadable and binary files yield nothing.
-pub fn matching_lines(
-    searcher: &mut Searcher,
-    matcher: &impl Matcher,
-    path: &Path,
-    mut found: impl FnMut(u64, &str) -> bool,
-) {
-    let _ = searcher.search_path(
-        matcher,
-        path,
-        Lossy(|line_number, line| Ok(found(line_number, line))),
-    );
-}
-
-/// Like [`matching_lines`], over text already read.
-pub fn matching_lines_in(
-    searcher: &mut Searcher,
-    matcher: &impl Matcher,
-    text: &[u8],
-    mut found: impl FnMut(u64, &str) -> bool,
-) {
-    let _ = searcher.search_slice(
-        matcher,
-        text,
-        Lossy(|line_number, line| Ok(found(line_number, line))),
-    );
-}
-
-/// Writes line `number` of a file as every read shows it (`    12| text`), cut at
-/// `max_chars` characters with a note saying so; returns the bytes of text written. The
-/// secret locator reads the numbers back from this shape.
-pub fn write_numbered_line(out: &mut String, number: usize, line: &str, max_chars: usize) -> usize {
-    use std::fmt::Write;
-    let (text, note) = match line.char_indices().nth(max_chars) {
-        Some((cut, _)) => (
-            &line[..cut],
-            format!(" [line cut at {max_chars} characters]"),
-        ),
-        None => (line, String::new()),
-    };
-    let _ = writeln!(out, "{number:>6}| {text}{note}");
-    text.len() + note.len()
-}
-
-/// `line` without its line ending and surrounding blanks, cut to `max_chars` with an ellipsis.
-pub fn trim_line(line: &str, max_chars: usize) -> String {
-    let line = line.trim();
-    match line.char_indices().nth(max_chars) {
-        Some((cut, _)) => format!("{}…", &line[..cut]),
-        None => line.to_string(),
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -396,8 +349,7 @@ mod tests {
         std::fs::create_dir_all(dir.path().join("repo/src")).expect("dirs");
         std::fs::write(dir.path().join("repo/src/a.rs"), "fn a() {}\n").expect("write");
         std::fs::write(dir.path().join("secret.txt"), "secret\n").expect("write");
-        let ctx = ToolContext::new(dir.path().join("repo"));
-        let ws = Boundary::open(&ctx).expect("workspace");
+        let ws = Boundary::open(&dir.path().join("repo")).expect("workspace");
         (dir, ws)
     }
 
@@ -532,11 +484,5 @@ mod tests {
         assert!(check_glob("/etc/*").is_err());
         assert!(check_glob("!/etc/*").is_err());
         assert!(check_glob("  ").is_err());
-    }
-
-    #[test]
-    fn lines_are_trimmed_to_their_bound() {
-        assert_eq!(trim_line("  let x = 1;\n", 100), "let x = 1;");
-        assert_eq!(trim_line("ééééé", 3), "ééé…");
     }
 }

@@ -1,5 +1,5 @@
-//! Child processes that may start their own (linters, gh, glab): found only where PATH
-//! names a real directory, started in a group of their own, and waited for until a deadline
+//! `iris-process`: child processes that may start their own (git, linters, gh, glab): found
+//! only where PATH names a real directory, started in a group of their own, and waited for until a deadline
 //! that stops everything they started, not only them.
 
 use std::ffi::OsStr;

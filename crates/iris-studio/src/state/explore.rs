@@ -17,7 +17,7 @@ pub struct TreeRow {
 
 /// The repository's files for explore mode, and the file open in the code view.
 #[derive(Debug, Clone, Default)]
-pub struct Explorer {
+pub struct Explore {
     /// Every file the repository tracks or would (ignored files left out), sorted.
     pub files: Vec<String>,
     /// Directories whose contents are shown.
@@ -77,7 +77,7 @@ pub struct IntentView {
     pub scroll: usize,
 }
 
-impl Explorer {
+impl Explore {
     /// The line ranges (0-based, inclusive) of the chosen block, while the open file is the
     /// text it was read from.
     pub fn block_ranges(&self) -> Vec<(usize, usize)> {
@@ -216,15 +216,15 @@ mod tests {
 
     #[test]
     fn the_tree_shows_top_level_entries_and_expanded_directories() {
-        let mut explorer = Explorer {
+        let mut explorer = Explore {
             files: vec![
                 "Cargo.toml".into(),
                 "src/lib.rs".into(),
                 "src/ui/pane.rs".into(),
             ],
-            ..Explorer::default()
+            ..Explore::default()
         };
-        let paths = |e: &Explorer| {
+        let paths = |e: &Explore| {
             e.rows()
                 .into_iter()
                 .map(|r| (r.path, r.depth, r.is_dir))

@@ -50,7 +50,7 @@ pub fn exit_code(err: &anyhow::Error) -> u8 {
             return GIT;
         }
         if cause.is::<iris_agent::ProviderError>()
-            || cause.is::<iris_agent::capability::conversation::RunTimedOut>()
+            || cause.is::<iris_agent::runtime::deadline::RunTimedOut>()
         {
             return PROVIDER;
         }

@@ -1,0 +1,78 @@
+//! `iris pr`: the pull request description for a branch, printed, and opened or updated on
+//! the forge.
+
+use std::process::ExitCode;
+
+use anyhow::{Context, Result};
+use clap::Args;
+
+use super::config::ConfigFlags;
+use super::session::{OutputFlags, Session, print_artifact, publish};
+use crate::publish::{PrAction, forge_of_repo, publish_pr, split_pr};
+use crate::shared::exit::UsageError;
+use iris_agent::capability::requests::Scope;
+use iris_core::artifact::ArtifactKind;
+
+#[derive(Debug, Args)]
+pub struct PrArgs {
+    /// The base (default: the repository's default branch).
+    #[arg(long, value_name = "REF")]
+    pub from: Option<String>,
+    /// The head (default HEAD).
+    #[arg(long, value_name = "REF")]
+    pub to: Option<String>,
+    /// Then open the description as the current branch's pull request (GitHub, with your
+    /// `gh`) or merge request (GitLab, with your `glab`) into the base: --from, else the
+    /// default branch. Push the branch first.
+    #[arg(long, conflicts_with = "update")]
+    pub create: bool,
+    /// Then replace the title and body of the current branch's pull/merge request with the
+    /// description (its base changes only when --from is given).
+    #[arg(long)]
+    pub update: bool,
+    /// Fill in this pull request template (a file of `.github/PULL_REQUEST_TEMPLATE/` or
+    /// `.gitlab/merge_request_templates/`, by name: `feature` or `feature.md`) instead of the
+    /// repository's default one.
+    #[arg(long, value_name = "NAME")]
+    pub template: Option<String>,
+    #[command(flatten)]
+    pub config: ConfigFlags,
+    #[command(flatten)]
+    pub output: OutputFlags,
+}
+
+pub async fn run(args: PrArgs) -> Result<ExitCode> {
+    let mut session = Session::open(&args.config, args.output)?;
+    session.iris = session.iris.with_pr_template(args.template.clone());
+    let from = match args.from.clone() {
+        Some(from) => from,
+        None => session.repo.default_branch().ok_or_else(|| {
+            UsageError(
+                "no default branch (main, master or the remote's HEAD) was found: pass --from"
+                    .into(),
+            )
+        })?,
+    };
+    let to = args.to.as_deref().unwrap_or("HEAD");
+    UsageError::unless_revisions(&session.repo, &[&from, to])?;
+    if args.create || args.update {
+        forge_of_repo(&session.repo, "description")?;
+    }
+    let scope = Scope::range(&from, to);
+    let written = session.write(ArtifactKind::Pr, &scope, false).await?;
+    print_artifact(&written, args.output)?;
+    let (action, base) = match (args.create, args.update) {
+        (true, _) => (PrAction::Create, Some(from)),
+        // An update keeps the PR's base unless one was named.
+        (false, true) => (PrAction::Update, args.from),
+        (false, false) => return Ok(ExitCode::SUCCESS),
+    };
+    let root = session.repo.root();
+    let text =
+        split_pr(&written.text).context("not published (the description is on stdout above)")?;
+    publish("description", move || {
+        publish_pr(&root, &text, action, base.as_deref())
+    })
+    .await?;
+    Ok(ExitCode::SUCCESS)
+}

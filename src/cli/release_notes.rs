@@ -1,0 +1,33 @@
+//! `iris release-notes`: the release notes for a range.
+
+use std::process::ExitCode;
+
+use anyhow::Result;
+use clap::Args;
+
+use super::config::ConfigFlags;
+use super::session::{OutputFlags, RangeArgs, Session, print_artifact};
+use iris_core::artifact::ArtifactKind;
+
+#[derive(Debug, Args)]
+pub struct ReleaseNotesArgs {
+    #[command(flatten)]
+    pub range: RangeArgs,
+    #[command(flatten)]
+    pub config: ConfigFlags,
+    #[command(flatten)]
+    pub output: OutputFlags,
+}
+
+pub async fn run(args: ReleaseNotesArgs) -> Result<ExitCode> {
+    let session = Session::open(&args.config, args.output)?;
+    let written = session
+        .write(
+            ArtifactKind::ReleaseNotes,
+            &args.range.checked_scope(&session.repo)?,
+            false,
+        )
+        .await?;
+    print_artifact(&written, args.output)?;
+    Ok(ExitCode::SUCCESS)
+}

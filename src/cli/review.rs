@@ -1,0 +1,171 @@
+//! `iris review`: findings on the staged change, a range or a commit, printed as markdown,
+//! JSON or a CI format, posted to the forge, and failing the run at a severity.
+
+use std::process::ExitCode;
+
+use anyhow::Result;
+use clap::Args;
+
+use super::config::ConfigFlags;
+use super::session::{OutputFlags, Session, print_artifact, publish};
+use crate::publish::{ReviewPost, forge_of_repo, post_review};
+use crate::shared::exit::{self, UsageError};
+use crate::shared::written::confident;
+use iris_agent::capability::requests::Scope;
+use iris_core::artifact::review::{Aspect, ReviewOptions, report};
+use iris_core::artifact::{ArtifactKind, Review, Severity};
+
+#[derive(Debug, Args)]
+pub struct ReviewArgs {
+    /// Review FROM..TO instead of the staged changes.
+    #[arg(long, value_name = "REF", conflicts_with = "commit")]
+    pub from: Option<String>,
+    /// End of the range (default HEAD).
+    #[arg(long, value_name = "REF", requires = "from")]
+    pub to: Option<String>,
+    /// Review one commit.
+    #[arg(long, value_name = "REV")]
+    pub commit: Option<String>,
+    /// Review unstaged changes too (all uncommitted changes).
+    #[arg(long, conflicts_with_all = ["from", "commit"])]
+    pub include_unstaged: bool,
+    /// Leave out findings the reviewer is less sure of than this (0-100; default
+    /// review_min_confidence, 70); 0 shows every finding.
+    #[arg(long, value_name = "PERCENT", value_parser = clap::value_parser!(u8).range(0..=100))]
+    pub min_confidence: Option<u8>,
+    /// Then post the review on the current branch's pull request (GitHub, with your `gh`)
+    /// or merge request (GitLab, with your `glab`): each checked finding on its line of the
+    /// diff, pinned to the head commit, the rest in the review's body; posting again
+    /// replaces Iris' earlier review.
+    #[arg(long)]
+    pub post: bool,
+    /// With --post: one comment with the whole review instead of findings on their lines.
+    #[arg(long, requires = "post")]
+    pub no_inline: bool,
+    /// Give the findings a second look (one more request): each is kept or dropped with a
+    /// reason, the dropped ones folded (default review_verify, off).
+    #[arg(long)]
+    pub verify: bool,
+    /// Review in one pass per aspect, in parallel, merged with each finding once:
+    /// correctness, security, performance, tests.
+    #[arg(long, value_name = "ASPECT,...", value_delimiter = ',')]
+    pub aspects: Vec<Aspect>,
+    /// Print the checked, confident findings for CI: sarif (SARIF 2.1.0, for GitHub code
+    /// scanning), github (workflow commands that annotate the lines), gitlab (a Code Quality
+    /// report). Default: the review's markdown.
+    #[arg(long, value_enum, value_name = "FORMAT")]
+    pub format: Option<ReviewFormat>,
+    /// Exit 1 when a checked, confident finding of this severity or worse remains:
+    /// critical, high, medium, low or info.
+    #[arg(long, value_name = "SEVERITY", value_parser = severity)]
+    pub fail_on: Option<Severity>,
+    #[command(flatten)]
+    pub config: ConfigFlags,
+    #[command(flatten)]
+    pub output: OutputFlags,
+}
+
+/// How `iris review --format` prints the findings.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum ReviewFormat {
+    Sarif,
+    Github,
+    Gitlab,
+}
+
+fn severity(name: &str) -> std::result::Result<Severity, String> {
+    Severity::ALL
+        .into_iter()
+        .find(|s| s.name() == name.trim().to_ascii_lowercase())
+        .ok_or_else(|| "expected critical, high, medium, low or info".to_string())
+}
+
+pub async fn run(args: ReviewArgs) -> Result<ExitCode> {
+    if args.format.is_some() && (args.output.json || args.output.raw) {
+        return Err(UsageError(
+            "--format prints its own output: leave out --json and --raw".into(),
+        )
+        .into());
+    }
+    let mut session = Session::open(&args.config, args.output)?;
+    let mut aspects: Vec<Aspect> = Vec::new();
+    for aspect in &args.aspects {
+        if !aspects.contains(aspect) {
+            aspects.push(*aspect);
+        }
+    }
+    session.iris = session.iris.with_review(ReviewOptions {
+        aspects,
+        verify: args.verify || session.config.review_verify,
+    });
+    let to = args.to.as_deref().unwrap_or("HEAD");
+    let revs: Vec<&str> = match (&args.commit, &args.from) {
+        (Some(rev), _) => vec![rev.as_str()],
+        (None, Some(from)) => vec![from.as_str(), to],
+        (None, None) => Vec::new(),
+    };
+    UsageError::unless_revisions(&session.repo, &revs)?;
+    let scope = match (&args.commit, &args.from) {
+        (Some(rev), _) => Scope::Commit(rev.clone()),
+        (None, Some(from)) => Scope::range(from, args.to.as_deref().unwrap_or("HEAD")),
+        (None, None) if args.include_unstaged => Scope::Uncommitted,
+        (None, None) => {
+            session.require_staged(
+                "nothing is staged to review: stage changes, or use --include-unstaged, --commit or --from",
+            )?;
+            Scope::Staged
+        }
+    };
+    if args.post {
+        forge_of_repo(&session.repo, "review")?;
+    }
+    let written = session.write(ArtifactKind::Review, &scope, false).await?;
+    let min = args
+        .min_confidence
+        .unwrap_or(session.config.review_min_confidence);
+    let written = confident(written, min)?;
+    let kept: Review = serde_json::from_value(written.json.clone())?;
+    match args.format {
+        None => print_artifact(&written, args.output)?,
+        Some(format) => {
+            let version = env!("CARGO_PKG_VERSION");
+            let text = match format {
+                ReviewFormat::Sarif => {
+                    serde_json::to_string_pretty(&report::sarif(&kept, version))?
+                }
+                ReviewFormat::Gitlab => {
+                    serde_json::to_string_pretty(&report::gitlab_report(&kept))?
+                }
+                ReviewFormat::Github => report::github_commands(&kept),
+            };
+            println!("{}", text.trim_end());
+        }
+    }
+    if args.post {
+        let root = session.repo.root();
+        let body = written.text.clone();
+        let how = if args.no_inline {
+            ReviewPost::Comment
+        } else {
+            ReviewPost::Inline
+        };
+        publish("review", move || post_review(&root, &body, how)).await?;
+    }
+    if let Some(threshold) = args.fail_on {
+        let failing = kept
+            .findings
+            .iter()
+            .filter(|f| f.severity <= threshold)
+            .count();
+        if failing > 0 {
+            let findings = if failing == 1 { "finding" } else { "findings" };
+            eprintln!(
+                "{failing} {findings} at {} or worse (--fail-on {})",
+                threshold.name(),
+                threshold.name()
+            );
+            return Ok(ExitCode::from(exit::GENERAL));
+        }
+    }
+    Ok(ExitCode::SUCCESS)
+}

@@ -1,0 +1,187 @@
+//! What every writing command shares: the repository, the configuration and Iris opened
+//! together, the output and range flags, and how the artifact is printed, copied and published.
+
+use anyhow::{Context, Result};
+use clap::Args;
+
+use super::config::ConfigFlags;
+use super::progress::ProgressLine;
+use crate::publish::{PublishError, Published};
+use crate::shared::exit::UsageError;
+use crate::shared::said::shown;
+use crate::shared::staged::require_staged;
+use crate::shared::written::warnings_of;
+use iris_agent::IrisAgent;
+use iris_agent::capability::requests::Scope;
+use iris_agent::capability::write::Written;
+use iris_agent::runtime::dry_run::DryRun;
+use iris_config::Config;
+use iris_core::artifact::ArtifactKind;
+use iris_git::GitRepo;
+
+/// How the artifact is printed.
+#[derive(Debug, Args, Clone, Copy)]
+pub struct OutputFlags {
+    /// Print plain markdown (the default output, without any decoration).
+    #[arg(long, global = true)]
+    pub raw: bool,
+    /// Print the structured artifact as JSON.
+    #[arg(long, global = true, conflicts_with = "raw")]
+    pub json: bool,
+    /// Take each reply whole instead of streaming it.
+    #[arg(long, global = true)]
+    pub no_stream: bool,
+    /// Also copy the artifact, as printed, to the clipboard: through the terminal (OSC 52), so
+    /// it works over ssh; stdout is unchanged. Without a terminal it only warns.
+    #[arg(long, global = true)]
+    pub copy: bool,
+    /// Send nothing: gather the evidence and print the first request exactly as it would go
+    /// out (secrets withheld), its size by part in characters and tokens, and what it would
+    /// cost (--json: as JSON).
+    #[arg(long, global = true)]
+    pub dry_run: bool,
+}
+
+/// The commits FROM..TO an artifact covers, and the version they ship in.
+#[derive(Debug, Args)]
+pub struct RangeArgs {
+    /// Start of the range (exclusive), e.g. the previous release tag.
+    #[arg(long, value_name = "REF")]
+    pub from: String,
+    /// End of the range (default HEAD).
+    #[arg(long, value_name = "REF")]
+    pub to: Option<String>,
+    /// The version these changes ship in.
+    #[arg(long, value_name = "NAME")]
+    pub version_name: Option<String>,
+}
+
+impl RangeArgs {
+    /// The range, its revisions checked first.
+    pub(super) fn checked_scope(&self, repo: &GitRepo) -> Result<Scope> {
+        let to = self.to.as_deref().unwrap_or("HEAD");
+        UsageError::unless_revisions(repo, &[&self.from, to])?;
+        Ok(Scope::Range {
+            from: self.from.clone(),
+            to: to.to_string(),
+            version: self.version_name.clone(),
+        })
+    }
+}
+
+/// The repository, the configuration and Iris, ready to work.
+pub(super) struct Session {
+    pub repo: GitRepo,
+    pub config: Config,
+    pub iris: IrisAgent,
+    /// `--dry-run`: where the first request is kept instead of being sent.
+    dry_run: Option<DryRun>,
+    json: bool,
+}
+
+impl Session {
+    pub(super) fn open(flags: &ConfigFlags, output: OutputFlags) -> Result<Self> {
+        let cwd = std::env::current_dir().context("cannot read the current directory")?;
+        let repo = GitRepo::discover(&cwd)?;
+        let root = repo.root();
+        let config = Config::load(Some(&root), &flags.overrides())?;
+        let iris = IrisAgent::from_config(
+            &config,
+            &root,
+            crate::shared::IrisDir::of(repo.git_dir()).path(),
+            !output.no_stream,
+        )?;
+        let (iris, dry_run) = crate::shared::preview::prepare(iris, output.dry_run);
+        Ok(Self {
+            repo,
+            config,
+            iris,
+            dry_run,
+            json: output.json,
+        })
+    }
+
+    /// Writes an artifact with the progress line on stderr.
+    pub(super) async fn write(
+        &self,
+        kind: ArtifactKind,
+        scope: &Scope,
+        ask_critic: bool,
+    ) -> Result<Written> {
+        let progress = ProgressLine::start().priced(self.price());
+        let result = self
+            .iris
+            .write(kind, scope, ask_critic, &progress.sink())
+            .await;
+        progress.finish().await;
+        let written = self.finish(result)?;
+        warn_about(&written);
+        Ok(written)
+    }
+
+    /// The selected model's prices, when known.
+    pub(super) fn price(&self) -> Option<iris_config::prices::Price> {
+        self.config.model_price().map(|(price, _)| price)
+    }
+
+    /// A run's result, or with `--dry-run` the request it kept, shown.
+    pub(super) fn finish<T>(&self, result: Result<T>) -> Result<T> {
+        crate::shared::preview::finish(self.dry_run.as_ref(), result, &self.config, self.json)
+    }
+
+    /// Fails with a usage error when nothing is staged.
+    pub(super) fn require_staged(&self, what: &str) -> Result<()> {
+        require_staged(&self.repo, what)
+    }
+}
+
+/// What a written artifact warns about on stderr: a critic that could not run, the commit
+/// rules it still breaks.
+pub(super) fn warn_about(written: &Written) {
+    for warning in warnings_of(written) {
+        eprintln!("warning: {warning}");
+    }
+}
+
+/// The artifact as the flags ask for it: markdown, or its JSON with --json.
+pub(super) fn rendered(written: &Written, output: OutputFlags) -> Result<String> {
+    let text = if output.json {
+        serde_json::to_string_pretty(&written.json)?
+    } else {
+        written.text.clone()
+    };
+    Ok(text.trim_end().to_string())
+}
+
+/// Prints the artifact on stdout, and copies it too with --copy.
+pub(super) fn print_artifact(written: &Written, output: OutputFlags) -> Result<()> {
+    let text = rendered(written, output)?;
+    println!("{}", shown(&text));
+    if output.copy {
+        copy(&text);
+    }
+    Ok(())
+}
+
+/// Copies `text` to the clipboard through the terminal; a failure only warns (the text is on
+/// stdout).
+pub(super) fn copy(text: &str) {
+    match crate::clipboard::copy_to_terminal(text) {
+        Ok(()) => eprintln!("copied to the clipboard ({} chars)", text.chars().count()),
+        Err(err) => eprintln!("warning: not copied to the clipboard: {err}"),
+    }
+}
+
+/// Runs a blocking publish off the async runtime; says what was published on stderr. A
+/// failure is an error saying the artifact is on stdout anyway.
+pub(super) async fn publish<F>(what: &str, job: F) -> Result<()>
+where
+    F: FnOnce() -> std::result::Result<Published, PublishError> + Send + 'static,
+{
+    let published = tokio::task::spawn_blocking(job)
+        .await
+        .context("the publishing task failed")?
+        .with_context(|| format!("not published (the {what} is on stdout above)"))?;
+    eprintln!("{}", published.summary);
+    Ok(())
+}

@@ -1,0 +1,58 @@
+//! The `.git/iris/` folder: everything Iris keeps in a repository, named in one place. It lives
+//! in the git directory so it is never committed and goes away with the clone.
+
+use std::path::{Path, PathBuf};
+
+/// A repository's `.git/iris/` folder (of the linked worktree's own git directory).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct IrisDir(PathBuf);
+
+impl IrisDir {
+    /// The folder inside `git_dir` (`GitRepo::git_dir`).
+    pub fn of(git_dir: &Path) -> Self {
+        Self(git_dir.join("iris"))
+    }
+
+    /// The folder itself: where a model's unreadable replies are saved for the user to read.
+    pub fn path(&self) -> &Path {
+        &self.0
+    }
+
+    /// The studio's drafts, a file per artifact.
+    pub fn drafts(&self) -> PathBuf {
+        self.0.join("drafts")
+    }
+
+    /// Where a text waits for the user's editor (`COMMIT_EDITMSG`, `SPLIT_MSG`, ...).
+    pub fn edit_file(&self, name: &str) -> PathBuf {
+        self.0.join("edit").join(name)
+    }
+
+    /// The messages Iris wrote, remembered for `iris eval --accepted`.
+    pub fn accepted(&self) -> PathBuf {
+        self.0.join("accepted.jsonl")
+    }
+
+    /// The full-screen studio's traces (with `--debug` or `IRIS_LOG`).
+    pub fn studio_log(&self) -> PathBuf {
+        self.0.join("studio.log")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_file_is_under_the_git_dirs_iris_folder() {
+        let dir = IrisDir::of(Path::new("/r/.git"));
+        assert_eq!(dir.path(), Path::new("/r/.git/iris"));
+        assert_eq!(dir.drafts(), Path::new("/r/.git/iris/drafts"));
+        assert_eq!(
+            dir.edit_file("SPLIT_MSG"),
+            Path::new("/r/.git/iris/edit/SPLIT_MSG")
+        );
+        assert_eq!(dir.accepted(), Path::new("/r/.git/iris/accepted.jsonl"));
+        assert_eq!(dir.studio_log(), Path::new("/r/.git/iris/studio.log"));
+    }
+}
