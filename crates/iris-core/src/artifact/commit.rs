@@ -45,14 +45,16 @@ impl GeneratedMessage {
             message = paragraphs(rest.trim(), &message);
             title = first.trim().to_string();
         }
-        if let Some(emoji) = &self.emoji
-            && let Some(rest) = title.strip_prefix(emoji.as_str())
-        {
-            title = rest.trim_start().to_string();
+        // Every copy of the emoji the title opens with goes (one left would go next time).
+        if let Some(emoji) = &self.emoji {
+            while let Some(rest) = title.strip_prefix(emoji.as_str()) {
+                title = rest.trim_start().to_string();
+            }
         }
         title = title.split_whitespace().collect::<Vec<_>>().join(" ");
-        if title.ends_with('.') && !title.ends_with("..") {
+        while title.ends_with('.') && !title.ends_with("..") {
             title.pop();
+            title.truncate(title.trim_end().len());
         }
         let budget = MAX_TITLE_CHARS
             - self

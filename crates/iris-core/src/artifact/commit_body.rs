@@ -102,6 +102,16 @@ fn reflow(lines: &[&str], hang: usize) -> Vec<String> {
         }
         text.push_str(line);
     }
+    // One space between words: wrapping drops the spaces at each break, so a run of them
+    // kept here would wrap differently the next time.
+    let text = format!(
+        "{lead}{}",
+        text[lead.len()..]
+            .split(' ')
+            .filter(|w| !w.is_empty())
+            .collect::<Vec<_>>()
+            .join(" ")
+    );
     // Lines joined into one that opens like a list item (`*` then `0` on the next line) read
     // as a list item when wrapped again: they hang as one now, so a second pass changes
     // nothing.
@@ -129,10 +139,12 @@ fn reflow(lines: &[&str], hang: usize) -> Vec<String> {
 }
 
 /// Words split at spaces, and CJK text (which has no spaces) between its characters, so it
-/// wraps too; closing punctuation stays with the character before it.
+/// wraps too; closing punctuation stays with the character before it, and a word that would
+/// make a wrapped line read as something else (a list marker, a quote, a heading, a trailer)
+/// stays with the word before it, so wrapping again changes nothing.
 fn words(line: &str) -> Box<dyn Iterator<Item = Word<'_>> + '_> {
     let spaced = textwrap::WordSeparator::AsciiSpace.find_words(line);
-    Box::new(spaced.flat_map(|word| {
+    let pieces = spaced.flat_map(|word| {
         let mut pieces = Vec::new();
         let text = word.word;
         let mut start = 0;
@@ -148,7 +160,43 @@ fn words(line: &str) -> Box<dyn Iterator<Item = Word<'_>> + '_> {
         last.whitespace = word.whitespace;
         pieces.push(last);
         pieces.into_iter()
-    }))
+    });
+    let mut out: Vec<Word<'_>> = Vec::new();
+    for piece in pieces {
+        // A list item's marker keeps its first word on its line too.
+        let words = out.iter().filter(|w| !w.word.is_empty()).count();
+        let after_marker = words == 1 && out.last().is_some_and(|w| is_list_marker(w.word));
+        match out.last_mut() {
+            Some(before) if after_marker || opens_a_block(piece.word) => {
+                // Both are slices of `line`: the joined word runs from one to the other.
+                let from = before.word.as_ptr() as usize - line.as_ptr() as usize;
+                let to = piece.word.as_ptr() as usize - line.as_ptr() as usize + piece.word.len();
+                let mut joined = Word::from(&line[from..to]);
+                joined.whitespace = piece.whitespace;
+                *before = joined;
+            }
+            _ => out.push(piece),
+        }
+    }
+    Box::new(out.into_iter())
+}
+
+/// Whether `word` is a list item's marker: `-`, `*`, `+`, `1.` or `2)`.
+fn is_list_marker(word: &str) -> bool {
+    let digits = word.chars().take_while(char::is_ascii_digit).count();
+    matches!(word, "-" | "*" | "+") || (digits > 0 && matches!(&word[digits..], "." | ")"))
+}
+
+/// Whether a line that starts with `word` reads as a list item, a quote, a table row, a
+/// heading, a fence, a rule or a known trailer rather than as prose.
+fn opens_a_block(word: &str) -> bool {
+    is_list_marker(word)
+        || word.starts_with('>')
+        || word.starts_with('|')
+        || fence_marker(word).is_some()
+        || ((1..=6).contains(&word.len()) && word.chars().all(|c| c == '#'))
+        || (!word.is_empty() && word.chars().all(|c| "-*_=".contains(c)))
+        || word.strip_suffix(':').is_some_and(is_known_trailer)
 }
 
 fn is_wide(c: char) -> bool {
@@ -399,6 +447,30 @@ mod tests {
         let once = wrap_body(&format!("*\n0\n{long}"));
         assert_eq!(once, format!("* 0\n  {long}"));
         assert_eq!(wrap_body(&once), once);
+    }
+
+    #[test]
+    fn no_wrapped_line_opens_a_list_item_quote_or_trailer() {
+        let body = "The first line of a paragraph that runs on well past the width of a body \
+                    line, then * 0 and more text, then - 2. and > quoted and # hashes and \
+                    Fixes: words that wrap";
+        let once = wrapped(body);
+        assert_eq!(wrapped(&once), once, "wrapping again changes nothing");
+        for line in once.lines().skip(1) {
+            let first = line.split(' ').next().unwrap_or_default();
+            assert!(!opens_a_block(first), "{line:?} opens a block");
+        }
+        // The shape a property test found: a bare `*` and `0` between two long lines.
+        let found = format!("{}\n*\n0\n{}", "a0 ".repeat(30), "b1 ".repeat(30));
+        wrapped(&found);
+        // A list item whose first word is longer than a line keeps it after its marker.
+        wrapped(&format!("a\n* {}", "w".repeat(73)));
+        // And another: a run of spaces, then a word longer than a line.
+        wrapped(&format!(
+            "{}a  b0123456789\n{}",
+            "a0 ".repeat(19),
+            "w".repeat(73)
+        ));
     }
 
     #[test]
