@@ -42,6 +42,7 @@ use iris_config::{Config, Overrides};
 use iris_core::protocol::SafetyMode;
 use iris_git::GitRepo;
 
+/// The command line as parsed: the global flags and the command.
 #[derive(Debug, Parser)]
 #[command(
     name = "iris",
@@ -53,10 +54,12 @@ pub struct Cli {
     #[arg(long, global = true)]
     pub debug: bool,
 
+    /// `None` (`iris` alone): the studio inside a repository, the help outside one.
     #[command(subcommand)]
     pub command: Option<Command>,
 }
 
+/// The commands `iris` runs.
 #[derive(Debug, Subcommand)]
 pub enum Command {
     /// Open the full-screen studio over this repository.
@@ -97,6 +100,7 @@ pub enum Command {
     Completions(completions::CompletionsArgs),
 }
 
+/// `iris tool`: one of Iris' tools run by hand.
 #[derive(Debug, clap::Args)]
 pub struct ToolArgs {
     /// List every tool with its description and argument schema.

@@ -10,6 +10,8 @@
 //! The layers below, each its own crate: `iris-core` (pure), `iris-git`, `iris-config`,
 //! `iris-agent`, `iris-studio`. Anything may be imported from here; nothing imports this.
 
+// Every public item says what it is for (clippy's -D warnings makes this an error).
+#![warn(missing_docs)]
 // A failure is a message the user can act on, never a panic (tests may unwrap).
 #![cfg_attr(not(test), deny(clippy::unwrap_used, clippy::expect_used))]
 

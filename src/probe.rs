@@ -41,6 +41,7 @@ pub struct ServerAddress {
     /// The base URL as it would be configured: Ollama's without a path, an OpenAI-compatible
     /// server's ending in `/v1`.
     pub base_url: String,
+    /// How to ask it for its models.
     pub api: ProbeApi,
 }
 

@@ -13,9 +13,11 @@ use iris_config::{
     Config, FileKind, Overrides, PROJECT_FILE, Source, display_path, set_value, user_config_path,
 };
 
+/// `iris config`: show the configuration, or one of its subcommands.
 #[derive(Debug, clap::Args)]
 #[command(args_conflicts_with_subcommands = true)]
 pub struct ConfigArgs {
+    /// `init` or `set`; without one, the configuration is shown.
     #[command(subcommand)]
     pub action: Option<ConfigAction>,
     /// Show the configuration as these flags would make it.
@@ -23,6 +25,7 @@ pub struct ConfigArgs {
     pub flags: ConfigFlags,
 }
 
+/// What `iris config` does besides showing the configuration.
 #[derive(Debug, Subcommand)]
 pub enum ConfigAction {
     /// Set up a provider: pick a model server running on this machine (Ollama, LM Studio,
@@ -34,6 +37,7 @@ pub enum ConfigAction {
     /// The file keeps its comments and other keys. KEY is one `iris config` shows, such as
     /// `preset` or `providers.anthropic.model`; `anthropic.model` is short for the latter.
     Set {
+        /// The setting's name, as `iris config` shows it (such as `preset` or `anthropic.model`).
         key: String,
         /// The value; `-` reads it from standard input (keeps an API key out of shell history).
         #[arg(allow_hyphen_values = true)]
@@ -80,6 +84,7 @@ pub struct ConfigFlags {
 }
 
 impl ConfigFlags {
+    /// The flags as overrides of the configuration files and the environment.
     pub fn overrides(&self) -> Overrides {
         let gitmoji = match (self.gitmoji, self.no_gitmoji) {
             (true, _) => Some(true),
@@ -100,6 +105,7 @@ impl ConfigFlags {
     }
 }
 
+/// Runs `iris config`: shows the configuration, or runs `init` (on `runtime`) or `set`.
 pub fn run(args: ConfigArgs, runtime: &tokio::runtime::Runtime) -> Result<ExitCode> {
     match args.action {
         None => show(&args.flags.overrides()),

@@ -35,21 +35,33 @@ pub use select::{Filters, Source};
 /// One way of writing that is measured: a model, a preset.
 #[derive(Debug, Clone)]
 pub struct Variant {
+    /// What sets it apart (`model · preset`), as the report names it; empty is the
+    /// configured model's name, filled in when the run starts.
     pub label: String,
+    /// The configuration this variant writes with.
     pub overrides: Overrides,
 }
 
 /// What to evaluate and how to report it.
 pub struct Plan {
+    /// Which commits are replayed.
     pub source: Source,
+    /// What keeps a commit out.
     pub filters: Filters,
+    /// The ways of writing compared, each on every commit (at least one).
     pub variants: Vec<Variant>,
+    /// Have the critic check each message (`--critic`).
     pub critic: bool,
+    /// One JSON object per commit and per variant's summary, instead of a table.
     pub json: bool,
+    /// An earlier `--json` run to compare with.
     pub baseline: Option<PathBuf>,
+    /// How much worse than the baseline's the median distance may be (0 to 1).
     pub margin: f64,
 }
 
+/// Replays and scores the plan's commits, printing each row as it comes and a summary per
+/// variant; the exit code is 1 when a variant did worse than the baseline.
 pub async fn run(plan: Plan) -> Result<ExitCode> {
     let cwd = std::env::current_dir().context("cannot read the current directory")?;
     let repo = GitRepo::discover(&cwd)?;

@@ -17,8 +17,11 @@ pub enum Source {
     Commits(Vec<String>),
     /// The non-merge commits of FROM..TO, newest first, at most N when given.
     Range {
+        /// The start of the range (exclusive).
         from: String,
+        /// The end of the range.
         to: String,
+        /// The most commits taken (`--last`), the newest first.
         limit: Option<usize>,
     },
 }

@@ -37,6 +37,8 @@ pub struct Server {
 }
 
 impl Server {
+    /// A server for `workspace`; `allow_commit` offers the `commit` tool, and `overrides` (the
+    /// command line's flags) apply to every call's configuration.
     pub fn new(workspace: PathBuf, allow_commit: bool, overrides: Overrides) -> Self {
         let workspace = workspace.canonicalize().unwrap_or(workspace);
         Self {

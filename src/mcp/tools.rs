@@ -11,11 +11,16 @@ use serde_json::{Map, Value};
 pub enum Call {
     /// Something Iris writes with a model.
     Write(Model),
+    /// `check_commit_message`: a message checked against the repository's commit rules.
     CheckMessage {
+        /// The message, as it would be committed.
         message: String,
     },
+    /// `commit`: what is staged committed through `git commit` (only with `--allow-commit`).
     Commit {
+        /// The commit message (never empty).
         message: String,
+        /// Skip the pre-commit and commit-msg hooks.
         no_verify: bool,
     },
 }
@@ -23,25 +28,42 @@ pub enum Call {
 /// The calls that ask a model.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Model {
+    /// `write_commit_message`: the message for the staged changes.
     CommitMessage {
+        /// Have the critic check the message and revise it once if needed.
         critic: bool,
     },
+    /// `review`: findings on the changes `scope` covers.
     Review {
+        /// The changes reviewed.
         scope: ReviewScope,
+        /// Findings less certain than this (0-100) are left out; `None` takes the
+        /// configuration's `review_min_confidence`.
         min_confidence: Option<u8>,
     },
+    /// `write_pr_description`: the description of the branch `from..to`.
     PrDescription {
+        /// The base (exclusive); `None` is the repository's default branch.
         from: Option<String>,
+        /// The branch's tip (HEAD unless told).
         to: String,
     },
+    /// `write_changelog`: the changelog entry for a range.
     Changelog(Range),
+    /// `write_release_notes`: the release notes for a range.
     ReleaseNotes(Range),
+    /// `explain_file`: why a file exists and the blocks its code divides into.
     ExplainFile {
+        /// Relative to the repository root, as it is in the working copy.
         file: String,
     },
+    /// `explain_lines`: why lines `start..=end` of a file are as they are.
     ExplainLines {
+        /// Relative to the repository root, as committed at HEAD.
         file: String,
+        /// The first line, from 1.
         start: usize,
+        /// The last line, never before `start`.
         end: usize,
     },
 }
@@ -49,31 +71,48 @@ pub enum Model {
 /// What a review covers.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum ReviewScope {
+    /// The staged changes (the default).
     Staged,
+    /// The staged and unstaged changes together (`include_unstaged`).
     Uncommitted,
+    /// One commit, as a revision.
     Commit(String),
-    Range { from: String, to: String },
+    /// The commits after `from` up to `to`.
+    Range {
+        /// The start of the range (exclusive).
+        from: String,
+        /// The end of the range (HEAD unless told).
+        to: String,
+    },
 }
 
 /// The commits FROM..TO an artifact covers.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Range {
+    /// The start (exclusive), such as the previous release tag.
     pub from: String,
+    /// The end (HEAD unless told).
     pub to: String,
+    /// The version these changes ship in, when the client names it.
     pub version: Option<String>,
 }
 
 /// A checked call, and the repository it names (relative to the workspace), if any.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Request {
+    /// What to run.
     pub call: Call,
+    /// A path inside the workspace; `None` is the workspace itself.
     pub repository: Option<String>,
 }
 
 /// A tool as listed: its name, what it does, the JSON schema of its arguments.
 pub struct ToolSpec {
+    /// The name a client calls it by (one of the constants below).
     pub name: &'static str,
+    /// What it does, for the client's model to choose it by.
     pub description: &'static str,
+    /// The JSON schema of its arguments, without the generator's `$schema` and `title`.
     pub schema: Map<String, Value>,
     /// It writes to the repository (offered only with `--allow-commit`).
     pub writes: bool,
@@ -81,14 +120,23 @@ pub struct ToolSpec {
     pub uses_model: bool,
 }
 
+/// The tool that writes the commit message for the staged changes.
 pub const COMMIT_MESSAGE: &str = "write_commit_message";
+/// The tool that reviews the staged changes, a commit or a range.
 pub const REVIEW: &str = "review";
+/// The tool that writes a branch's pull request description.
 pub const PR_DESCRIPTION: &str = "write_pr_description";
+/// The tool that writes the changelog entry for a range.
 pub const CHANGELOG: &str = "write_changelog";
+/// The tool that writes the release notes for a range.
 pub const RELEASE_NOTES: &str = "write_release_notes";
+/// The tool that explains a file.
 pub const EXPLAIN_FILE: &str = "explain_file";
+/// The tool that explains lines of a file from their history.
 pub const EXPLAIN_LINES: &str = "explain_lines";
+/// The tool that checks a message against the commit rules, without a model.
 pub const CHECK_MESSAGE: &str = "check_commit_message";
+/// The tool that commits what is staged (offered only with `--allow-commit`).
 pub const COMMIT: &str = "commit";
 
 #[derive(Deserialize, JsonSchema)]

@@ -3,7 +3,9 @@
 /// A code forge whose command line tool can publish for us.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Forge {
+    /// github.com, published to with `gh`.
     GitHub,
+    /// gitlab.com or a self-hosted GitLab, published to with `glab`.
     GitLab,
 }
 
@@ -16,6 +18,7 @@ impl Forge {
         }
     }
 
+    /// The forge's name, as the user knows it.
     pub fn name(self) -> &'static str {
         match self {
             Forge::GitHub => "GitHub",

@@ -42,7 +42,9 @@ pub enum PrAction {
 /// What was published, for a status line: "created pull request https://...".
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Published {
+    /// What was done, with the URL when there is one: "created pull request https://...".
     pub summary: String,
+    /// The page the tool printed for what it published, when it printed one.
     pub url: Option<String>,
 }
 

@@ -6,7 +6,9 @@ use super::PublishError;
 /// A pull request's title and body, as the forge takes them.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct PrText {
+    /// One line, without its markdown markers.
     pub title: String,
+    /// The rest of the description, markdown, trimmed.
     pub body: String,
 }
 

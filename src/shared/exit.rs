@@ -37,10 +37,16 @@ impl UsageError {
     }
 }
 
-/// Exit codes the command line promises.
+// Exit codes the command line promises (the README lists them).
+
+/// A failure of no other kind, or a check that did not pass (commit rules, `review --fail-on`,
+/// `eval --baseline`).
 pub const GENERAL: u8 = 1;
+/// Usage or configuration: a bad flag or file, a revision that names no commit, no provider.
 pub const CONFIG: u8 = 2;
+/// Git: not inside a repository, a git operation that failed.
 pub const GIT: u8 = 3;
+/// The provider failed or the run ran out of time.
 pub const PROVIDER: u8 = 4;
 
 /// The exit code for an error: the first categorised error found in its chain.

@@ -37,18 +37,26 @@ const TICK: Duration = Duration::from_millis(100);
 /// How the studio starts.
 #[derive(Debug, Clone, Default)]
 pub struct StudioOptions {
+    /// The mode to open in (`--mode`); `None` lets the user choose on the start screen.
     pub mode: Option<Mode>,
+    /// The theme's name (`--theme`), over the configuration's `theme`.
     pub theme: Option<String>,
+    /// The start of the range the PR, changelog and release notes cover (`--from`).
     pub from: Option<String>,
+    /// The end of that range (`--to`).
     pub to: Option<String>,
+    /// The configuration flags given on the command line.
     pub overrides: Overrides,
 }
 
 /// Everything the loop needs, prepared before the terminal is touched (so a broken config or
 /// a missing repository is an ordinary one-line error).
 pub struct Studio {
+    /// Everything on screen, which `update` changes and the UI draws.
     pub state: State,
+    /// The key bindings: the defaults with the user's keymap file over them.
     pub keymap: Keymap,
+    /// The colours, adapted to what the terminal can show.
     pub theme: Theme,
     root: PathBuf,
     git_dir: PathBuf,
@@ -58,6 +66,8 @@ pub struct Studio {
 }
 
 impl Studio {
+    /// Opens the repository that holds `cwd`, loads the configuration, theme and keymap and
+    /// builds Iris (or notes why not, opening setup on a first run); touches no terminal.
     pub fn prepare(cwd: &std::path::Path, options: StudioOptions) -> Result<Self> {
         let repo = GitRepo::discover(cwd)?;
         let root = repo.root();

@@ -16,6 +16,7 @@ pub struct DraftStore {
 }
 
 impl DraftStore {
+    /// The drafts folder of the repository whose `.git` directory is `git_dir`.
     pub fn new(git_dir: &Path) -> Self {
         Self {
             dir: crate::shared::IrisDir::of(git_dir).drafts(),

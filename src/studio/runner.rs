@@ -29,6 +29,7 @@ type DraftWrite = (ArtifactKind, Option<Draft>);
 /// Builds Iris from the configuration as it is now (after setup wrote it).
 pub type IrisLoader = Arc<dyn Fn() -> anyhow::Result<IrisAgent> + Send + Sync>;
 
+/// Carries out the studio's effects and sends their results back to the loop as actions.
 pub struct Runner {
     tx: UnboundedSender<Action>,
     jobs: Jobs,
@@ -48,6 +49,8 @@ pub struct Runner {
 }
 
 impl Runner {
+    /// A runner for the repository at `root` (whose `.git` directory is `git_dir`), with Iris
+    /// when she is configured; results go to `tx`.
     pub fn new(
         tx: UnboundedSender<Action>,
         root: std::path::PathBuf,
@@ -77,6 +80,8 @@ impl Runner {
         self
     }
 
+    /// Carries out `effect` without blocking: what takes time runs in the background, and its
+    /// result comes back as an action.
     pub fn run(&mut self, effect: Effect) {
         self.tasks.retain(|_, handle| !handle.is_finished());
         // Setup's Iris is in place before the effects its result leads to.

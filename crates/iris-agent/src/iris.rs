@@ -34,8 +34,11 @@ or numbers that the evidence does not show.";
 /// How Iris writes: a preset, gitmoji or not, the user's own instructions and the language.
 #[derive(Debug, Clone, Default)]
 pub struct Style {
+    /// The preset's name (`default`, `conventional`, ...), matched ignoring case.
     pub preset: String,
+    /// Whether to use gitmoji, where the preset allows them.
     pub gitmoji: bool,
+    /// The user's own instructions (`instructions`), which come after the preset's and win.
     pub instructions: String,
     /// A language code or name (`de`, `French`); empty for English.
     pub language: String,
@@ -119,10 +122,12 @@ pub struct Learned {
 }
 
 impl Learned {
+    /// Whether the provider refused the JSON-schema option; later requests go without it.
     pub fn schema_refused(&self) -> bool {
         self.schema_refused.load(Ordering::Relaxed)
     }
 
+    /// Remembers that the provider refused the JSON-schema option.
     pub fn refuse_schema(&self) {
         self.schema_refused.store(true, Ordering::Relaxed);
     }
@@ -135,6 +140,7 @@ impl Learned {
         }
     }
 
+    /// Remembers that the model takes at most `cap` output tokens.
     pub fn cap_budget(&self, cap: u64) {
         self.budget_cap.store(cap, Ordering::Relaxed);
     }

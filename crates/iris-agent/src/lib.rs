@@ -11,6 +11,8 @@
 //!
 //! It may import `iris-core`, `iris-git` and `iris-config`; never the studio or the binary.
 
+// Every public item says what it is for (clippy's -D warnings makes this an error).
+#![warn(missing_docs)]
 // A failure is a message the user can act on, never a panic (tests may unwrap).
 #![cfg_attr(not(test), deny(clippy::unwrap_used, clippy::expect_used))]
 
@@ -55,7 +57,9 @@ pub struct AgentSettings {
     pub max_turns: usize,
     /// Output token budget of one reply of the main agent (a capability may ask for less).
     pub max_tokens: u64,
+    /// Turns a subagent may take when its call does not ask for a number of its own.
     pub subagent_max_turns: usize,
+    /// Longest one subagent may run before its task is reported as timed out.
     pub subagent_timeout: Duration,
     /// Output token budget of a subagent's reply.
     pub subagent_max_tokens: u64,

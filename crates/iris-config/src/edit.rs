@@ -13,7 +13,9 @@ use super::{ConfigError, PROJECT_FILE, ProviderKind, display_path};
 /// What `set_value` wrote: the key's canonical name and its value as shown (keys masked).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Assignment {
+    /// The key's canonical name: `providers.anthropic.model`.
     pub key: String,
+    /// The value written, as TOML; an API key as `"****"`.
     pub value: String,
     /// The file, for messages (`~` for the home directory).
     pub file: String,

@@ -15,7 +15,9 @@ use super::{ConfigError, ProviderKind, display_path};
 /// Which file is read: a project file may set fewer keys.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum FileKind {
+    /// The user's `config.toml`, which may set every key.
     User,
+    /// A repository's `.irisconfig`: style and provider, never keys, base URLs or trust.
     Project,
 }
 
@@ -54,7 +56,9 @@ pub fn read(path: &Path) -> Result<Option<String>, ConfigError> {
 /// One setting found in a file.
 #[derive(Debug)]
 pub struct Entry {
+    /// The key set.
     pub key: ConfigKey,
+    /// Its value, checked.
     pub value: Value,
 }
 

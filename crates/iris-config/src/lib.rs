@@ -11,6 +11,8 @@
 //!
 //! `iris-config` may import `iris-core` only: no agent, no git, no terminal.
 
+// Every public item says what it is for (clippy's -D warnings makes this an error).
+#![warn(missing_docs)]
 // A failure is a message the user can act on, never a panic (tests may unwrap).
 #![cfg_attr(not(test), deny(clippy::unwrap_used, clippy::expect_used))]
 
@@ -49,7 +51,9 @@ pub struct ConfigError(pub String);
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("{message}")]
 pub struct NotConfigured {
+    /// The provider selected.
     pub provider: ProviderKind,
+    /// What it lacks.
     pub missing: Missing,
     /// What to set, in words: the variable, the `iris config set` line, `iris config init`.
     message: String,
@@ -58,8 +62,11 @@ pub struct NotConfigured {
 /// The setting a [`NotConfigured`] provider lacks.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Missing {
+    /// A provider that refuses requests without a key has none.
     ApiKey,
+    /// No model is set (`openai-compatible` has no default).
     Model,
+    /// No server address is set (`openai-compatible` needs one).
     BaseUrl,
 }
 
@@ -84,16 +91,23 @@ pub const PROJECT_FILE: &str = ".irisconfig";
 /// The effective configuration.
 #[derive(Debug, Clone)]
 pub struct Config {
+    /// The provider Iris talks to.
     pub provider: ProviderKind,
     /// Every provider's settings, defaults filled in.
     pub providers: Providers,
+    /// The writing style (`iris presets` lists them).
     pub preset: String,
+    /// Whether commit messages carry a gitmoji (never with the conventional preset).
     pub gitmoji: bool,
     /// Free-form instructions added to every prompt.
     pub instructions: String,
+    /// Whether a critic checks a draft against the evidence and asks for one revision.
     pub critic_enabled: bool,
+    /// Turns (model replies) the main agent may take in one run.
     pub max_turns: usize,
+    /// Longest one subagent may work, in seconds.
     pub subagent_timeout_secs: u64,
+    /// Turns (model replies) a subagent may take.
     pub subagent_max_turns: usize,
     /// Longest silence of one provider request.
     pub request_timeout_secs: u64,
@@ -113,6 +127,8 @@ pub struct Config {
     pub safety_mode: SafetyMode,
     /// Whether secrets are found and withheld from what is sent to the provider.
     pub secret_scan: bool,
+    /// Whether the studio has Iris write a mode's artifact on entering it, when the artifact
+    /// is empty and its input is not.
     pub studio_auto_generate: bool,
     /// The studio's theme: a built-in (dark, light, high-contrast) or one in the config dir.
     pub theme: String,
@@ -168,25 +184,36 @@ impl Default for Config {
 /// Strings are checked by [`Config::load`] like any other source.
 #[derive(Debug, Clone, Default)]
 pub struct Overrides {
+    /// `--provider`.
     pub provider: Option<String>,
     /// The selected provider's main model.
     pub model: Option<String>,
     /// The selected provider's fast model.
     pub fast_model: Option<String>,
+    /// `--preset`: the writing style.
     pub preset: Option<String>,
+    /// `--gitmoji` (true) or `--no-gitmoji` (false).
     pub gitmoji: Option<bool>,
+    /// `--instructions`: free-form instructions for every prompt.
     pub instructions: Option<String>,
+    /// `--critic` (true) or `--no-critic` (false).
     pub critic_enabled: Option<bool>,
+    /// `--trust-repo` (true) or `--no-trust-repo` (false).
     pub trust_repo: Option<bool>,
+    /// `--safety`: which tool calls need the user's approval.
     pub safety: Option<String>,
+    /// `--language`: the language Iris writes in.
     pub language: Option<String>,
 }
 
 /// Where a setting's value came from.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Source {
+    /// Iris' built-in default.
     Default,
+    /// The user's config file, at this path.
     UserFile(PathBuf),
+    /// The repository's `.irisconfig`, at this path.
     ProjectFile(PathBuf),
     /// The environment variable's name.
     Env(&'static str),
@@ -210,8 +237,11 @@ impl fmt::Display for Source {
 /// and where the value came from.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Setting {
+    /// The key's canonical name: `gitmoji`, `providers.anthropic.model`.
     pub key: String,
+    /// The value as TOML; `None` when unset, `"****"` for an API key.
     pub value: Option<String>,
+    /// Where the value came from.
     pub source: Source,
     /// For an unset value: how to set it other than with `iris config set`.
     pub hint: Option<String>,

@@ -10,13 +10,16 @@ use super::{Config, ProviderKind};
 /// Prices in US dollars per million tokens.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Price {
+    /// Input tokens sent.
     pub input: f64,
     /// Input read from the provider's prompt cache; the input price when not known.
     pub cached_input: f64,
+    /// Output tokens the model wrote.
     pub output: f64,
 }
 
 impl Price {
+    /// What a server on this machine costs: nothing.
     pub const FREE: Price = Price {
         input: 0.0,
         cached_input: 0.0,
@@ -41,10 +44,14 @@ pub enum PriceSource {
     /// The user's `price_input` / `price_output`.
     Config,
     /// The built-in table, as of its date.
-    Table { date: String },
+    Table {
+        /// The date the table's prices were taken.
+        date: String,
+    },
 }
 
 impl PriceSource {
+    /// Where the price comes from, in words for the user.
     pub fn describe(&self) -> String {
         match self {
             PriceSource::Local => "a server on this machine costs nothing".to_string(),

@@ -11,9 +11,11 @@ pub enum ProviderKind {
     /// OpenAI, through the Responses API.
     #[default]
     OpenAi,
+    /// Anthropic's Claude models.
     Anthropic,
     /// Google Gemini (`google` is accepted as a name too).
     Gemini,
+    /// An Ollama server, on this machine or at `OLLAMA_HOST`.
     Ollama,
     /// Any server speaking OpenAI's Chat Completions; needs a base URL and a model.
     OpenAiCompatible,
@@ -26,6 +28,7 @@ impl ProviderKind {
         matches!(self, Self::Ollama | Self::OpenAiCompatible)
     }
 
+    /// Every provider, in the order `iris config` lists their settings.
     pub const ALL: [ProviderKind; 5] = [
         Self::OpenAi,
         Self::Anthropic,
@@ -144,14 +147,18 @@ pub struct ProviderSettings {
     pub fast_model: String,
     /// `None`: the provider's own endpoint.
     pub base_url: Option<String>,
+    /// The API key, from a config file or the environment; `None`: no key.
     pub api_key: Option<Secret>,
     /// The prices the user set, in millionths of a dollar per million tokens (over the
     /// built-in table).
     pub price_input: Option<u64>,
+    /// The output price the user set, in the same unit.
     pub price_output: Option<u64>,
 }
 
 impl ProviderSettings {
+    /// The settings of `kind` when nothing is configured: its default models, no key, its
+    /// own endpoint.
     pub fn defaults(kind: ProviderKind) -> Self {
         Self {
             model: kind.default_model().to_string(),
@@ -167,14 +174,20 @@ impl ProviderSettings {
 /// The settings of every provider, so that switching provider keeps each one's models and keys.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Providers {
+    /// `[providers.openai]`.
     pub openai: ProviderSettings,
+    /// `[providers.anthropic]`.
     pub anthropic: ProviderSettings,
+    /// `[providers.gemini]`.
     pub gemini: ProviderSettings,
+    /// `[providers.ollama]`.
     pub ollama: ProviderSettings,
+    /// `[providers.openai-compatible]`.
     pub openai_compatible: ProviderSettings,
 }
 
 impl Providers {
+    /// The settings of provider `kind`.
     pub fn get(&self, kind: ProviderKind) -> &ProviderSettings {
         match kind {
             ProviderKind::OpenAi => &self.openai,
@@ -185,6 +198,7 @@ impl Providers {
         }
     }
 
+    /// The settings of provider `kind`, to change.
     pub fn get_mut(&mut self, kind: ProviderKind) -> &mut ProviderSettings {
         match kind {
             ProviderKind::OpenAi => &mut self.openai,

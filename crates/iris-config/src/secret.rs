@@ -8,6 +8,7 @@ use std::fmt;
 pub struct Secret(String);
 
 impl Secret {
+    /// Wraps a key so that it prints as `****`.
     pub fn new(text: impl Into<String>) -> Self {
         Self(text.into())
     }

@@ -30,10 +30,15 @@ pub fn by_people(parents: usize, name: &str, email: &str) -> bool {
 /// A past commit, as far as the sample goes.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct PastCommit {
+    /// The message's first line.
     pub title: String,
+    /// The rest of the message, after the title.
     pub body: String,
+    /// The author's name, to tell bots' commits and the current author's.
     pub author_name: String,
+    /// The author's e-mail address, for the same; never shown.
     pub author_email: String,
+    /// How many parents it has: two or more is a merge.
     pub parents: usize,
     /// The paths it changed against its first parent (none read for a merge).
     pub files: Vec<String>,
@@ -57,7 +62,9 @@ impl PastCommit {
 /// Who is committing now (git's `user.name` and `user.email`).
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct Author {
+    /// Git's `user.name`.
     pub name: String,
+    /// Git's `user.email`.
     pub email: String,
 }
 

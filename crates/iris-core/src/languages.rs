@@ -6,15 +6,25 @@ use std::path::Path;
 /// A language Iris reads the structure of.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Language {
+    /// Rust (`.rs`).
     Rust,
+    /// TypeScript (`.ts`, `.tsx`, `.mts`, `.cts`).
     TypeScript,
+    /// JavaScript (`.js`, `.jsx`, `.mjs`, `.cjs`).
     JavaScript,
+    /// Python (`.py`, `.pyi`).
     Python,
+    /// Go (`.go`).
     Go,
+    /// Kotlin (`.kt`, `.kts`).
     Kotlin,
+    /// Swift (`.swift`).
     Swift,
+    /// Ruby (`.rb`, `.rake`).
     Ruby,
+    /// Lua (`.lua`).
     Lua,
+    /// Shell scripts (`.sh`, `.bash`, `.zsh`).
     Shell,
 }
 

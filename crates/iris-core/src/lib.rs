@@ -22,6 +22,8 @@
 //!
 //! It may import nothing of the workspace.
 
+// Every public item says what it is for (clippy's -D warnings makes this an error).
+#![warn(missing_docs)]
 // A failure is a message the user can act on, never a panic (tests may unwrap).
 #![cfg_attr(not(test), deny(clippy::unwrap_used, clippy::expect_used))]
 

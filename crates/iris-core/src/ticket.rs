@@ -59,8 +59,11 @@ impl Placement {
 /// shows no habit).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Ticket {
+    /// The id as messages write it: `PROJ-123` (upper case) or `#45`.
     pub id: String,
+    /// The branch it was found in.
     pub branch: String,
+    /// Where the project puts ticket ids; `None` when its history shows no habit.
     pub placement: Option<Placement>,
 }
 

@@ -6,14 +6,20 @@ use serde::Serialize;
 use super::info::short_id;
 use super::{GitError, GitRepo, Result, check_relative_path, lossy};
 
+/// One line of a blame: the commit that last changed it, and its text.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct BlameLine {
     /// 1-based line number in the file blamed (at HEAD, or the working copy).
     pub line: usize,
+    /// The full id of the commit that last changed the line; empty when it is not committed.
     pub commit: String,
+    /// That commit's id shortened to 7 characters; empty when the line is not committed.
     pub short_id: String,
+    /// The name of that commit's author.
     pub author: String,
+    /// The author's time, in seconds since the epoch (0 when the line is not committed).
     pub time: i64,
+    /// The line's text, without its line ending.
     pub content: String,
 }
 

@@ -6,9 +6,12 @@ use std::process::{Command, Stdio};
 
 use super::{GitError, GitRepo, Result};
 
+/// How [`GitRepo::commit`] runs `git commit`.
 #[derive(Debug, Clone, Copy, Default)]
 pub struct CommitOptions {
+    /// Replace the last commit instead of adding one (`--amend`).
     pub amend: bool,
+    /// Skip the pre-commit and commit-msg hooks (`--no-verify`).
     pub no_verify: bool,
 }
 

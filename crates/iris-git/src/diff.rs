@@ -17,7 +17,12 @@ pub enum DiffTarget {
     /// The working tree and index against HEAD (`git diff HEAD`).
     WorkingTree,
     /// `from..to` (`git diff from to`).
-    Range { from: String, to: String },
+    Range {
+        /// The revision compared from (the old side).
+        from: String,
+        /// The revision compared to (the new side).
+        to: String,
+    },
     /// One commit against its first parent (the empty tree for a root commit).
     Commit(String),
 }
@@ -25,8 +30,11 @@ pub enum DiffTarget {
 /// One entry of `git diff --name-status`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct ChangedFile {
+    /// The path after the change (the path it had, for a deleted file), relative to the root.
     pub path: String,
+    /// The path before a rename or copy; `None` otherwise.
     pub old_path: Option<String>,
+    /// What happened to the file: added, deleted, modified, renamed, copied or type changed.
     pub kind: ChangeKind,
     /// A conflicted (unmerged) entry in the middle of a merge.
     pub conflicted: bool,
@@ -160,6 +168,7 @@ impl GitRepo {
 
 /// The files a diff changes, with what is needed to read their lines later.
 pub struct ChangeList {
+    /// The changed files, in path order.
     pub files: Vec<ChangedFile>,
     changes: Vec<FileChange>,
     workdir: bool,

@@ -27,26 +27,50 @@ pub struct ManagedHook<'a> {
 pub enum HookInstall {
     /// Written where there was no hook, or over a foreign one moved to `backup`.
     Installed {
+        /// Where the hook was written.
         path: PathBuf,
+        /// Where the foreign hook it replaced was moved, if there was one.
         backup: Option<PathBuf>,
     },
     /// Our hook was already there and was rewritten.
-    Updated { path: PathBuf },
+    Updated {
+        /// Where the hook is.
+        path: PathBuf,
+    },
     /// Someone else's hook is there: nothing was changed.
-    Foreign { path: PathBuf },
+    Foreign {
+        /// Where the foreign hook is.
+        path: PathBuf,
+    },
     /// Forced over a foreign hook, but a backup already exists: nothing was changed.
-    BackupExists { path: PathBuf, backup: PathBuf },
+    BackupExists {
+        /// Where the foreign hook is.
+        path: PathBuf,
+        /// The earlier backup (`<name>.iris-backup`) that a new one would overwrite.
+        backup: PathBuf,
+    },
 }
 
 /// What uninstalling did.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum HookRemoval {
     /// Our hook was removed; the backup was moved back to `path` if there was one.
-    Removed { path: PathBuf, restored: bool },
+    Removed {
+        /// Where the hook was.
+        path: PathBuf,
+        /// Whether a backed-up foreign hook was put back in its place.
+        restored: bool,
+    },
     /// There was no hook.
-    Missing { path: PathBuf },
+    Missing {
+        /// Where git would look for the hook.
+        path: PathBuf,
+    },
     /// Someone else's hook is there: it was left alone.
-    Foreign { path: PathBuf },
+    Foreign {
+        /// Where the foreign hook is.
+        path: PathBuf,
+    },
 }
 
 impl GitRepo {

@@ -29,16 +29,23 @@ impl std::fmt::Display for HeadState {
     }
 }
 
+/// What the repository is: where, on which branch, with which remote, how much history.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct RepoInfo {
+    /// The top of the working tree (see [`GitRepo::root`]).
     pub root: PathBuf,
+    /// Where HEAD points.
     pub head: HeadState,
+    /// The URL of `origin` (or the first remote), without credentials; `None` with no remote.
     pub remote_url: Option<String>,
+    /// Commits reachable from HEAD (0 in a new repository).
     pub commit_count: usize,
+    /// The branch work is based on (see [`GitRepo::default_branch`]), when one is found.
     pub default_branch: Option<String>,
 }
 
 impl GitRepo {
+    /// Where HEAD points: a branch, an unborn branch, or a detached commit.
     pub fn head_state(&self) -> Result<HeadState> {
         match self.repo.head() {
             Ok(head) if self.repo.head_detached()? => {
@@ -58,6 +65,7 @@ impl GitRepo {
         }
     }
 
+    /// The repository's facts, gathered in one go.
     pub fn info(&self) -> Result<RepoInfo> {
         Ok(RepoInfo {
             root: self.root(),

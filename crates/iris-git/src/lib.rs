@@ -7,6 +7,8 @@
 //! It may import `iris-core` and `iris-process` (the `git` program is found on PATH as every
 //! child program is).
 
+// Every public item says what it is for (clippy's -D warnings makes this an error).
+#![warn(missing_docs)]
 // A failure is a message the user can act on, never a panic (tests may unwrap).
 #![cfg_attr(not(test), deny(clippy::unwrap_used, clippy::expect_used))]
 
@@ -45,25 +47,35 @@ pub use status::{RepoStatus, StatusEntry};
 /// A git failure the user can act on. Every variant maps to exit code 3.
 #[derive(Debug, Error)]
 pub enum GitError {
+    /// No repository contains the directory (the one the search started from).
     #[error("not inside a git repository (looked upward from {})", .0.display())]
     NotARepository(PathBuf),
+    /// A well-formed revision that names no commit here.
     #[error("unknown revision '{0}': it does not name a commit in this repository")]
     UnknownRevision(String),
+    /// A revision refused before git saw it (empty, option-like, whitespace), and why.
     #[error("invalid revision '{0}': {1}")]
     InvalidRevision(String, &'static str),
+    /// A path refused for leaving the repository or naming no file, and why.
     #[error("invalid path '{0}': {1}")]
     InvalidPath(String, &'static str),
+    /// Something this repository or its state does not allow, said in full.
     #[error("{0}")]
     Unsupported(String),
+    /// A file or a `git` child process failed.
     #[error("{context}: {source}")]
     Io {
+        /// What was being done, such as `creating a temporary directory`.
         context: String,
+        /// The system's error.
         source: std::io::Error,
     },
+    /// libgit2 failed.
     #[error("git: {}", .0.message())]
     Git(#[from] git2::Error),
 }
 
+/// The result of a git operation.
 pub type Result<T> = std::result::Result<T, GitError>;
 
 /// A repository opened once per unit of work. Cheap to open; not shared across threads.

@@ -7,17 +7,26 @@ use serde::Serialize;
 use super::info::short_id;
 use super::{GitRepo, Result, lossy};
 
+/// One commit of a log, as plain data.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct CommitInfo {
+    /// The full commit id (40 hex digits).
     pub id: String,
+    /// The id shortened to 7 characters.
     pub short_id: String,
+    /// The author's name as recorded.
     pub author_name: String,
+    /// The author's email as recorded.
     pub author_email: String,
     /// Author time, seconds since the epoch, and its UTC offset in minutes.
     pub time: i64,
+    /// The author's UTC offset, in minutes (see `time`).
     pub offset_minutes: i32,
+    /// The message's first line, trimmed.
     pub summary: String,
+    /// The whole message, without trailing whitespace.
     pub message: String,
+    /// Parents: 0 for a root commit, 2 or more for a merge.
     pub parent_count: usize,
 }
 

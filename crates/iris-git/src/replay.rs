@@ -98,7 +98,9 @@ impl Replay {
 /// A commit's change in size: the files and lines it changes against its first parent.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct ChangeSize {
+    /// Files changed.
     pub files: usize,
+    /// Lines added plus lines removed.
     pub lines: usize,
 }
 

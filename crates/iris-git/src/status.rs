@@ -9,6 +9,7 @@ use iris_core::change::ChangeKind;
 /// One path of `git status`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct StatusEntry {
+    /// Relative to the repository root, with `/` separators (the new path of a rename).
     pub path: String,
     /// The path before a rename (staged or unstaged).
     pub old_path: Option<String>,
@@ -16,19 +17,25 @@ pub struct StatusEntry {
     pub staged: Option<ChangeKind>,
     /// The change in the working tree against the index.
     pub unstaged: Option<ChangeKind>,
+    /// Neither tracked nor ignored; an untracked directory is one entry.
     pub untracked: bool,
+    /// An unmerged path of a merge, rebase or other operation in progress.
     pub conflicted: bool,
 }
 
+/// The repository's state as `git status` reports it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct RepoStatus {
+    /// Where HEAD points.
     pub head: HeadState,
+    /// Every path that is changed, untracked or conflicted.
     pub entries: Vec<StatusEntry>,
     /// A merge, rebase, cherry-pick, revert or bisect in progress.
     pub operation: Option<String>,
 }
 
 impl RepoStatus {
+    /// The entries with a change in the index.
     pub fn staged(&self) -> impl Iterator<Item = &StatusEntry> {
         self.entries.iter().filter(|e| e.staged.is_some())
     }

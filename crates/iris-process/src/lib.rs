@@ -2,6 +2,9 @@
 //! only where PATH names a real directory, started in a group of their own, and waited for until a deadline
 //! that stops everything they started, not only them.
 
+// Every public item says what it is for (clippy's -D warnings makes this an error).
+#![warn(missing_docs)]
+
 use std::ffi::OsStr;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, ExitStatus};

@@ -17,32 +17,46 @@ use iris_core::protocol::Explained;
 /// a digest of its text.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct OpenedFile {
+    /// The file's lines; `None` when it is binary or too large to show.
     pub lines: Option<Vec<String>>,
+    /// The last commits that touched the file, newest first.
     pub history: Vec<CommitRow>,
+    /// A hash of the text: what Iris said about the file holds while it is the same.
     pub digest: u64,
 }
 
+/// Something that happened to the studio; [`crate::update::update`] turns each into a new
+/// state and the effects it asks for.
 #[derive(Debug, Clone)]
 pub enum Action {
+    /// A key no command is bound to here, or one a question on screen takes (typed text,
+    /// an answer).
     Key(KeyEvent),
+    /// A click, a drag or the wheel.
     Mouse(MouseEvent),
     /// The terminal's new size (columns, rows).
     ResizeTo(u16, u16),
     /// Time passes (the spinner turns while Iris works): the time now.
     Tick(std::time::Instant),
+    /// A key the keymap bound to a command.
     Command(Command),
     /// The staged files ranked by relevance (before the full status, which takes longer).
     /// A first ranking from paths and kinds of change arrives at once; `complete` marks the
     /// one that also weighs changed lines and new functions and types.
     RankingLoaded {
+        /// The staged files, most relevant first, or why they could not be ranked.
         result: Result<Vec<RankedFile>, String>,
+        /// Whether this is the final ranking, from the changed lines too.
         complete: bool,
     },
     /// The status of the repository, the branch, and whether anything is staged.
     StatusLoaded(Result<RepoSnapshot, String>),
     /// The diff of the selected file (its staged part, then its unstaged part) or of a commit.
     DiffLoaded {
+        /// The file the diff is of, or `commit <short id>`: a diff the user has since left
+        /// is dropped.
         path: String,
+        /// The diff's files, or why git could not make it.
         result: Result<Vec<FileDiff>, String>,
         /// How many of the files are the staged part; `None` for a commit's diff.
         staged: Option<usize>,
@@ -51,76 +65,109 @@ pub enum Action {
     TreeLoaded(Result<Vec<String>, String>),
     /// A file's content and history (explore mode).
     FileOpened {
+        /// The file, relative to the repository's root.
         path: String,
+        /// What the code view shows of it, or why it could not be read.
         result: Result<OpenedFile, String>,
     },
     /// When each line of the open file was last committed (`None`: not yet), for the heat
     /// margin.
     LinesAged {
+        /// The file, relative to the repository's root.
         path: String,
+        /// Per line, the author's time in seconds of its last commit, or why git's blame
+        /// failed.
         result: Result<Vec<Option<i64>>, String>,
     },
     /// Iris' answer about the selected lines of the open file (explore), or why none came.
     LinesExplained {
+        /// The task that asked (a cancelled or overtaken one's result is dropped).
         task: u64,
+        /// Her answer, with the commits behind it.
         result: Result<Explained, String>,
     },
     /// The open file's intent and responsibility blocks (explore), or why none came.
     FileExplained {
+        /// The task that asked (a cancelled or overtaken one's result is dropped).
         task: u64,
+        /// What the file is for, and its blocks.
         result: Result<FileIntent, String>,
     },
     /// A commit's diff, shown in place of the code (explore).
     CommitShown {
+        /// The commit's id.
         id: String,
+        /// Its diff, or why git could not make it.
         result: Result<Vec<FileDiff>, String>,
     },
     /// The commits of a range, with what its start resolved to.
     CommitsLoaded {
+        /// The range mode that asked.
         mode: Mode,
+        /// The range's start as resolved (a tag or the default branch when none was given)
+        /// and its commits, or why git could not list them.
         result: Result<(String, Vec<CommitRow>), String>,
     },
     /// Progress of a running task.
     Agent {
+        /// The task it comes from.
         task: u64,
+        /// What she is doing: a phase, streamed text, a tool call, a question for approval.
         event: AgentEvent,
     },
     /// A generation finished: the artifact's text, or why not.
     Generated {
+        /// The task that asked (a cancelled or overtaken one's result is dropped).
         task: u64,
+        /// The artifact written.
         kind: ArtifactKind,
+        /// Its new text, or why Iris could not write it.
         result: Result<String, String>,
     },
     /// Alternatives to the artifact were written: their texts, or why not.
     AlternativesWritten {
+        /// The task that asked (a cancelled or overtaken one's result is dropped).
         task: u64,
+        /// The artifact they are alternatives to.
         kind: ArtifactKind,
+        /// The texts to pick from, or why none came.
         result: Result<Vec<String>, String>,
     },
     /// A chat reply finished.
     ChatReplied {
+        /// The task that asked (a cancelled or overtaken one's result is dropped).
         task: u64,
+        /// Her reply, or why none came.
         result: Result<ChatOutcome, String>,
     },
     /// Iris replaced the artifact through her update tool (lands in the editor at once).
     ArtifactUpdated {
+        /// The chat task in which she replaced it.
         task: u64,
+        /// The artifact replaced.
         kind: ArtifactKind,
+        /// Its new text.
         text: String,
     },
     /// A git operation (stage, unstage, commit) finished with a message for the status bar.
     GitDone {
+        /// What was done (`staged src/lib.rs`, git's summary line of the commit), or the error.
         result: Result<String, String>,
+        /// Whether it was a commit: its message is then cleared, and a failure shown whole.
         committed: bool,
     },
     /// The user's editor closed on an artifact: its text as saved, or why it could not run.
     ArtifactEdited {
+        /// The artifact edited.
         kind: ArtifactKind,
+        /// The text saved in the editor, or why the editor could not run.
         result: Result<String, String>,
     },
     /// The user's editor closed on a file of the repository (or could not run).
     FileEdited {
+        /// The file, relative to the repository's root (read again if it is open).
         path: String,
+        /// Nothing, or why the editor could not run.
         result: Result<(), String>,
     },
     /// Text went to the clipboard (what the notice says), or why not.
@@ -138,36 +185,49 @@ pub enum Action {
     /// Iris planned how to split the change into commits (the change and her plan), or why
     /// not.
     SplitPlanned {
+        /// The task that asked (a cancelled or overtaken one's result is dropped).
         task: u64,
+        /// The change read and Iris' plan for it, or why there is none.
         result: Result<Box<crate::state::PlannedChange>, String>,
     },
     /// Iris replaced the split plan through `update_split` (checked already).
     SplitUpdated {
+        /// The split chat's task in which she replaced it.
         task: u64,
+        /// The new plan.
         plan: iris_core::split::SplitPlan,
     },
     /// A chat reply about the split plan finished.
     SplitChatReplied {
+        /// The task that asked (a cancelled or overtaken one's result is dropped).
         task: u64,
+        /// Her reply, or why none came.
         result: Result<String, String>,
     },
     /// A step of applying the split: commits made so far, of how many, and what happens.
     SplitStep {
+        /// Commits made so far.
         done: usize,
+        /// Commits the plan makes in all.
         of: usize,
+        /// What is being done now, as the split view says it.
         step: String,
     },
     /// Applying the split ended: what to say, and whether the state before was saved (so
     /// `u` can undo it).
     SplitApplied {
+        /// What was committed, or why applying stopped or was refused.
         result: Result<String, String>,
+        /// Whether the state from before was saved, so the split can be undone.
         undoable: bool,
     },
     /// The last split was undone (what to say), or why not.
     SplitUndone(Result<String, String>),
     /// The user's editor closed on a split group's message: its text, or why it could not run.
     SplitMessageEdited {
+        /// The group (0-based) whose message it is.
         group: usize,
+        /// The message saved in the editor, or why the editor could not run.
         result: Result<String, String>,
     },
     /// Drafts saved by an earlier session, offered back.
@@ -179,8 +239,11 @@ pub enum Action {
 /// A staged file's relevance.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct RankedFile {
+    /// The file, relative to the repository's root.
     pub path: String,
+    /// How it is staged (added, modified, deleted, renamed, ...).
     pub kind: iris_core::change::ChangeKind,
+    /// How much the file matters to the change, in percent.
     pub relevance: u32,
     /// The kind of secret its added lines hold, if any.
     pub secret: Option<std::sync::Arc<str>>,
@@ -189,13 +252,17 @@ pub struct RankedFile {
 /// What the file list needs from `git status`.
 #[derive(Debug, Clone, Default)]
 pub struct RepoSnapshot {
+    /// Where HEAD is, as the status bar says it: the branch, or `HEAD detached at <id>`.
     pub branch: String,
     /// The commit HEAD points at (`None` before the first commit).
     pub head: Option<String>,
+    /// Every changed path: staged, unstaged, untracked or in conflict.
     pub files: Vec<FileEntry>,
 }
 
+/// How a chat turn about an artifact ended.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct ChatOutcome {
+    /// Iris' reply, for the conversation.
     pub reply: String,
 }

@@ -6,15 +6,22 @@
 use super::state::WhyView;
 use iris_core::text::clip;
 
+/// One screen row of the answer pane.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Row {
+    /// A wrapped line of Iris' explanation (or of what she has streamed so far).
     Text(String),
+    /// An empty row between the explanation and the commits.
     Blank,
+    /// The title over the list of commits.
     Heading(&'static str),
     /// A commit behind the lines: its index in the answer, its row, whether Iris cited it.
     Commit {
+        /// Its position in the answer's commits, which the chosen commit is compared to.
         index: usize,
+        /// Short id, date, author and summary, clipped to the pane's width.
         text: String,
+        /// Whether Iris named this commit in her explanation (it gets a star).
         cited: bool,
     },
 }

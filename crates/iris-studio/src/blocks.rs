@@ -8,13 +8,18 @@ use super::state::IntentView;
 use iris_core::artifact::intent::{ExecutionPath, FileIntent, ResponsibilityBlock, ranges_text};
 use iris_core::text::clip;
 
+/// One screen row of the blocks pane.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Row {
+    /// A wrapped line of the file's intent.
     Text(String),
+    /// An empty row around the list of blocks.
     Blank,
     /// A block: its index, its label and lines.
     Block {
+        /// Its position in the file's blocks, which the chosen block is compared to.
         index: usize,
+        /// The block's label and line ranges, clipped to the pane's width.
         text: String,
     },
     /// The chosen block's description and elements, indented.

@@ -9,58 +9,108 @@ use super::state::{Mode, Pane};
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Command {
+    /// Leaves the studio, asking first while a draft is unsaved.
     Quit,
+    /// Shows or hides the help overlay with every key.
     Help,
+    /// Moves the focus to the next pane on screen.
     NextPane,
+    /// Moves the focus to the previous pane on screen.
     PrevPane,
+    /// Moves the focused pane's cursor or view up a row.
     Up,
+    /// Moves the focused pane's cursor or view down a row.
     Down,
+    /// Moves the focused pane's cursor or view up a page.
     PageUp,
+    /// Moves the focused pane's cursor or view down a page.
     PageDown,
+    /// Goes to the first row of the focused pane.
     Top,
+    /// Goes to the last row of the focused pane.
     Bottom,
+    /// Opens what the cursor is on: a file's diff, a tree row, a finding, a commit of an answer.
     Select,
+    /// Cancels what Iris is doing, else closes what is open, else goes back to the list.
     Back,
+    /// Asks Iris to write the mode's artifact.
     Generate,
+    /// Opens the chat with Iris about the artifact.
     OpenChat,
+    /// Stages the selected file.
     StageFile,
+    /// Unstages the selected file.
     UnstageFile,
+    /// Stages the hunk at the top of the diff, or unstages it if it is staged.
     StageHunk,
+    /// Stages every change.
     StageAll,
+    /// Unstages everything staged.
     UnstageAll,
+    /// Commits the staged changes with the message, after asking.
     Commit,
+    /// Switches between a new commit and amending the last one.
     ToggleAmend,
+    /// Switches the commit hooks off or back on for the next commit.
     ToggleNoVerify,
+    /// Goes back to the artifact's previous version.
     UndoVersion,
+    /// Goes forward to the artifact's next version.
     RedoVersion,
+    /// Jumps to the diff's next hunk (explore: the next commit of an answer).
     NextHunk,
+    /// Jumps to the diff's previous hunk (explore: the previous commit of an answer).
     PrevHunk,
+    /// Scrolls the diff or the code to the left.
     ScrollLeft,
+    /// Scrolls the diff or the code to the right.
     ScrollRight,
+    /// Reads the status (and the range's commits) from git again.
     Refresh,
+    /// Opens the picker for the range (FROM..TO) of the PR, changelog or release notes.
     PickRange,
+    /// Starts selecting lines of the open file, or clears the selection.
     SelectLines,
+    /// Asks Iris why the selected lines are as they are, from their history.
     AskWhy,
+    /// Asks Iris what the open file is for, block by block.
     FileIntent,
+    /// Gives the focused pane the whole screen, or gives it back.
     Zoom,
+    /// Switches diffs between side by side (old | new) and unified.
     SideBySide,
+    /// Opens the artifact, or the file at the cursor's line, in the user's `$EDITOR`.
     EditExternal,
+    /// Opens setup: a model on this machine or a hosted provider.
     Setup,
+    /// Copies the artifact (explore: the selected lines) to the clipboard.
     Copy,
+    /// Opens or updates the pull request with the description, or posts the review.
     Publish,
+    /// Shows the request Iris would send for the artifact, its size and cost, sending nothing.
     ShowRequest,
+    /// Asks Iris for alternatives to the commit message, to pick one side by side.
     Alternatives,
+    /// Has Iris plan how to split the change into commits, to adjust and apply.
     Split,
+    /// Shows or folds the review's less certain findings.
     ShowUnsure,
+    /// Switches to explore mode: the repository's files, their history and Iris' answers.
     ModeExplore,
+    /// Switches to commit mode: staging and the commit message.
     ModeCommit,
+    /// Switches to review mode: Iris' review of the staged change.
     ModeReview,
+    /// Switches to pull request mode: the description of a range of commits.
     ModePr,
+    /// Switches to changelog mode: the changelog of a range of commits.
     ModeChangelog,
+    /// Switches to release notes mode: the release notes of a range of commits.
     ModeReleaseNotes,
 }
 
 impl Command {
+    /// Every command once, in the order the help overlay lists them.
     pub const ALL: [Command; 49] = [
         Command::Quit,
         Command::Help,

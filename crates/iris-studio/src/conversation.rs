@@ -5,11 +5,14 @@
 use super::state::{Chat, Speaker};
 use iris_core::text::{expand_tabs, wrap_line};
 
+/// One screen row of the conversation.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Row {
     /// The start of a message: who speaks.
     Speaker(Speaker),
+    /// A wrapped line of a message, tabs expanded.
     Text(String),
+    /// The gap between two messages.
     Blank,
 }
 

@@ -74,6 +74,8 @@ pub struct Highlighter<'t> {
 }
 
 impl<'t> Highlighter<'t> {
+    /// A highlighter in `studio_theme`'s syntax colours; it leaves lines plain when the theme
+    /// has no colour (NO_COLOR) or names a syntect theme that does not exist.
     pub fn new(studio_theme: &'t Theme) -> Self {
         // No syntax colours when the theme has none (NO_COLOR) or names an unknown syntect theme.
         let theme = match studio_theme.color_support() {

@@ -108,12 +108,14 @@ pub struct KeymapError(pub String);
 /// Where a key is pressed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum KeyContext {
+    /// Anywhere no text input has focus: plain letters are commands.
     Global,
     /// A text editor or the chat input has focus.
     Editing,
 }
 
 impl KeyContext {
+    /// Both contexts, to look one up by its table name or to search all of them.
     pub const ALL: [KeyContext; 2] = [KeyContext::Global, KeyContext::Editing];
 
     /// The table that configures it in a keymap file.
@@ -134,6 +136,8 @@ pub struct KeyChord {
 }
 
 impl KeyChord {
+    /// The chord of `code` with `modifiers`, shift folded into the character's case and into
+    /// `BackTab`.
     pub fn new(code: KeyCode, modifiers: KeyModifiers) -> KeyChord {
         let mut modifiers = modifiers;
         let shift = modifiers.contains(KeyModifiers::SHIFT);
@@ -155,10 +159,12 @@ impl KeyChord {
         KeyChord { code, modifiers }
     }
 
+    /// The key, a character already in its shifted case.
     pub fn code(self) -> KeyCode {
         self.code
     }
 
+    /// Ctrl, alt and the like; shift only on keys that are not characters or tab.
     pub fn modifiers(self) -> KeyModifiers {
         self.modifiers
     }

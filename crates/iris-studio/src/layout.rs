@@ -5,24 +5,32 @@ use ratatui::layout::{Constraint, Direction, Layout, Rect};
 
 use super::state::{Pane, State};
 
+/// The screen area of every pane in one frame; `None` for a pane the mode or the zoom hides.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct PaneRects {
+    /// The row of mode tabs at the top.
     pub tabs: Rect,
     /// The list on the left (changed files, tree or commits) and what it shows.
     pub list: Option<Rect>,
+    /// Which pane the list is in this mode.
     pub list_pane: Pane,
     /// The diff, or explore's code view.
     pub view: Option<Rect>,
+    /// Which pane the view is in this mode.
     pub view_pane: Pane,
+    /// The editor of the generated artifact (every mode but explore).
     pub editor: Option<Rect>,
+    /// The review's findings, above the editor (review mode).
     pub findings: Option<Rect>,
     /// The chat: the conversation above, the message being written below.
     pub chat_log: Option<Rect>,
+    /// The message being written, under the conversation.
     pub chat_input: Option<Rect>,
     /// Iris' answer about the selected lines, beside the code (explore).
     pub answer: Option<Rect>,
     /// The open file's intent and responsibility blocks, beside the code (explore).
     pub blocks: Option<Rect>,
+    /// The status line at the bottom.
     pub status: Rect,
 }
 
@@ -48,6 +56,8 @@ fn chat_parts(area: Rect) -> (Rect, Rect) {
 }
 
 impl PaneRects {
+    /// The panes for a terminal of `size` (columns, rows): the mode's panes side by side, or
+    /// only the focused one when zoomed.
     pub fn compute(size: (u16, u16), state: &State) -> Self {
         let rects = Self::tiled(size, state);
         if state.screen.zoom {

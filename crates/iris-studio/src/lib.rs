@@ -12,6 +12,8 @@
 //! syntect, the text area); never git2, rig, tokio or the agent, which `tests/layers.rs`
 //! checks with `cargo metadata` and the compiler holds.
 
+// Every public item says what it is for (clippy's -D warnings makes this an error).
+#![warn(missing_docs)]
 // A failure is a message the user can act on, never a panic (tests may unwrap).
 #![cfg_attr(not(test), deny(clippy::unwrap_used, clippy::expect_used))]
 

@@ -4,12 +4,14 @@
 use std::collections::HashMap;
 use std::hash::Hash;
 
+/// A map from key to value that forgets everything once it is full.
 pub struct Memo<K, V> {
     entries: HashMap<K, V>,
     capacity: usize,
 }
 
 impl<K: Hash + Eq, V: Clone> Memo<K, V> {
+    /// An empty memo that starts afresh when it holds `capacity` values.
     pub fn new(capacity: usize) -> Self {
         Self {
             entries: HashMap::new(),

@@ -10,8 +10,11 @@ pub const MIN_WIDTH: usize = 100;
 /// One side of a row: the line's number in its file, its kind and its text.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Side<'a> {
+    /// 1-based: the old file's numbering on the left, the new file's on the right.
     pub number: u32,
+    /// Removed, added or context, which colours the side.
     pub kind: LineKind,
+    /// The line's content, without the diff's `-`, `+` or space marker.
     pub text: &'a str,
 }
 
@@ -19,7 +22,9 @@ pub struct Side<'a> {
 /// missing).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Pair<'a> {
+    /// A removed or context line; `None` where an added line has no removed one to face.
     pub old: Option<Side<'a>>,
+    /// An added or context line; `None` where a removed line has no added one to face.
     pub new: Option<Side<'a>>,
 }
 

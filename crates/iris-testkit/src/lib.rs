@@ -5,6 +5,9 @@
 //! outcome; and [`secrets`], the corpus of leaks and lookalikes the secret scanner is held to.
 //! The end-to-end tests of the `iris` binary add its runners in `tests/common`.
 
+// Every public item says what it is for (clippy's -D warnings makes this an error).
+#![warn(missing_docs)]
+
 pub mod secrets;
 
 use std::cell::Cell;
@@ -65,6 +68,7 @@ impl TestRepo {
         &self.config
     }
 
+    /// Writes `content` to `rel` in the working tree, creating the directories it needs.
     pub fn write(&self, rel: &str, content: impl AsRef<[u8]>) {
         let path = self.path().join(rel);
         if let Some(parent) = path.parent() {
@@ -89,6 +93,8 @@ impl TestRepo {
         self.git_in(&self.path(), args)
     }
 
+    /// Runs git in `dir` (a subdirectory, another worktree) with the test's git configuration,
+    /// and returns whatever happened.
     pub fn git_in(&self, dir: &Path, args: &[&str]) -> Output {
         // Each commit gets its own, later time, so history order is never a tie.
         let now = self.clock.get() + 60;
@@ -239,7 +245,6 @@ impl TestRepo {
             .env("NO_COLOR", "1")
     }
 
-    /// The user config file the `iris` of these tests reads: `$XDG_CONFIG_HOME/iris/config.toml`.
     /// Has the built-in capability `name` offer every tool (a user override `tools = ["*"]`),
     /// for tests whose scripted model calls a tool the capability does not offer.
     pub fn offer_every_tool(&self, name: &str) {
@@ -252,6 +257,7 @@ impl TestRepo {
         std::fs::write(dir.join(format!("{name}.toml")), "tools = [\"*\"]\n").expect("override");
     }
 
+    /// The user config file the `iris` of these tests reads: `$XDG_CONFIG_HOME/iris/config.toml`.
     pub fn user_config_path(&self) -> PathBuf {
         self.dir.path().join("xdg").join("iris").join("config.toml")
     }
@@ -267,18 +273,22 @@ pub const IRIS_ENV_PREFIXES: &[&str] = &[
     "OLLAMA_",
 ];
 
+/// A command's standard output, as text (invalid UTF-8 replaced).
 pub fn stdout(out: &Output) -> String {
     String::from_utf8_lossy(&out.stdout).into_owned()
 }
 
+/// A command's standard error, as text (invalid UTF-8 replaced).
 pub fn stderr(out: &Output) -> String {
     String::from_utf8_lossy(&out.stderr).into_owned()
 }
 
-/// The base of [`TestRepo::tangled`]'s two files.
+/// The base of [`TestRepo::tangled`]'s `a.rs`: `alpha` and `omega`, whose bodies change, with
+/// one-line functions between them so their hunks stay apart.
 pub const TANGLED_A: &str = "fn alpha() {\n    1\n}\n\nfn two() {}\nfn three() {}\nfn four() {}\n\
                              fn five() {}\nfn six() {}\nfn seven() {}\nfn eight() {}\n\nfn \
                              omega() {\n    2\n}\n";
+/// The base of [`TestRepo::tangled`]'s `b.txt`: the words `one` to `twelve`, a line each.
 pub const TANGLED_B: &str =
     "one\ntwo\nthree\nfour\nfive\nsix\nseven\neight\nnine\nten\neleven\ntwelve\n";
 

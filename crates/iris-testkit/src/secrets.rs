@@ -9,10 +9,12 @@
 pub struct Rng(u64);
 
 impl Rng {
+    /// The generator for `seed`: the same seed draws the same sample.
     pub fn new(seed: u64) -> Self {
         Self(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1)
     }
 
+    /// The next pseudo-random number.
     pub fn next_u64(&mut self) -> u64 {
         let mut x = self.0;
         x ^= x << 13;
@@ -30,13 +32,21 @@ impl Rng {
     }
 }
 
+/// Letters of both cases and digits.
 pub const ALNUM: &[u8] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
+/// Upper-case letters and digits.
 pub const UPPER_DIGITS: &[u8] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
+/// Decimal digits.
 pub const DIGITS: &[u8] = b"0123456789";
+/// Base64's alphabet (without the `=` padding).
 pub const BASE64: &[u8] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+/// URL-safe base64's alphabet: `-` and `_` instead of `+` and `/`.
 pub const URLSAFE: &[u8] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-";
+/// Hexadecimal digits in lower case.
 pub const HEX: &[u8] = b"0123456789abcdef";
+/// Hexadecimal digits in upper case.
 pub const UPPER_HEX: &[u8] = b"0123456789ABCDEF";
+/// Lower-case letters and digits.
 pub const LOWER_DIGITS: &[u8] = b"0123456789abcdefghijklmnopqrstuvwxyz";
 /// Bech32's alphabet (age keys), in upper case.
 pub const BECH32_UPPER: &[u8] = b"QPZRY9X8GF2TVDW0S3JN54KHCE6MUA7L";

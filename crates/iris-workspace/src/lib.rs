@@ -6,6 +6,9 @@
 //! the repository is refused, and so is anything inside `.git`. Walks honour `.gitignore`, skip
 //! `.git` and never follow links, so they cannot leave the repository either.
 
+// Every public item says what it is for (clippy's -D warnings makes this an error).
+#![warn(missing_docs)]
+
 use std::io::ErrorKind;
 use std::path::{Component, Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -60,6 +63,7 @@ impl Boundary {
         Ok(Self { root })
     }
 
+    /// The repository root, canonical (symbolic links resolved).
     pub fn root(&self) -> &Path {
         &self.root
     }

@@ -66,6 +66,7 @@ pub struct Jobs {
 }
 
 impl Jobs {
+    /// Jobs on the repository at `root`, their results sent to the loop through `tx`.
     pub fn new(tx: UnboundedSender<Action>, root: PathBuf, scanner: Option<Arc<Scanner>>) -> Self {
         Self {
             tx,
@@ -98,6 +99,7 @@ impl Jobs {
         });
     }
 
+    /// The diff pane's file at `path`: its staged changes, then its unstaged ones.
     pub fn load_diff(&self, path: String) {
         self.newest(&self.diff, move |root| {
             let (result, staged) = match file_diff(root, &path) {
@@ -108,6 +110,7 @@ impl Jobs {
         });
     }
 
+    /// The diff pane's commit `id`, against its first parent.
     pub fn load_commit_diff(&self, id: String) {
         self.newest(&self.diff, move |root| {
             let path = format!("commit {}", &id[..id.len().min(7)]);
@@ -126,6 +129,7 @@ impl Jobs {
         });
     }
 
+    /// Every file of the working tree that .gitignore does not ignore, for explore.
     pub fn load_tree(&self) {
         self.run(|root| Action::TreeLoaded(tree(root)));
     }
@@ -151,6 +155,7 @@ impl Jobs {
         });
     }
 
+    /// The commits of `from..to` for `mode` (its default base when `from` is `None`).
     pub fn load_commits(&self, mode: Mode, from: Option<String>, to: Option<String>) {
         self.newest(&self.commits, move |root| Action::CommitsLoaded {
             mode,

@@ -27,6 +27,7 @@ const ANGLES: [&str; 4] = [
 pub struct Candidate {
     /// The model that wrote it, when several models were asked; empty otherwise.
     pub label: String,
+    /// The artifact, with what it cost.
     pub written: Written,
 }
 

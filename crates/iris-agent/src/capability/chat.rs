@@ -20,6 +20,7 @@ use iris_core::artifact::{ArtifactKind, OutputType};
 /// What is being discussed: which artifact (its update tool comes with it) and its text.
 #[derive(Debug, Clone)]
 pub struct ChatTarget {
+    /// The kind of artifact, which names the update tool Iris edits it with.
     pub kind: ArtifactKind,
     /// The artifact as it stands in the editor.
     pub artifact: String,
@@ -28,7 +29,9 @@ pub struct ChatTarget {
 /// One earlier message of the conversation.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Turn {
+    /// Whether the user wrote it; otherwise it is Iris' reply.
     pub from_user: bool,
+    /// What was said, as the conversation shows it.
     pub text: String,
 }
 

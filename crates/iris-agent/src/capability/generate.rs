@@ -40,10 +40,13 @@ impl std::ops::Add for Spent {
 /// An artifact and what it cost.
 #[derive(Debug, Clone)]
 pub struct Generated<T> {
+    /// The artifact read from the reply (the revision, when the critic asked for one).
     pub artifact: T,
     /// Requests sent to the model, the critic's included.
     pub requests: usize,
+    /// Input tokens of those requests, as the provider reported them.
     pub input_tokens: u64,
+    /// Output tokens of those requests, as the provider reported them.
     pub output_tokens: u64,
     /// The critic asked for a revision and the artifact was rewritten once.
     pub revised: bool,

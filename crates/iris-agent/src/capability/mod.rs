@@ -72,10 +72,13 @@ const EMBEDDED: &[(&str, &str)] = &[
 /// One capability: the task prompt Iris gets and the artifact type she answers with.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Capability {
+    /// What it is loaded by (`commit`, `pr`, ...): its file's name without `.toml`.
     pub name: String,
     /// One line for listings.
     pub description: String,
+    /// The artifact the answer must be (`output_type`), whose schema the model fills in.
     pub output_type: OutputType,
+    /// What Iris is asked to do, added to her instructions (`task_prompt`).
     pub task_prompt: String,
     /// The most output tokens one reply needs (`max_output_tokens`; the configured budget
     /// applies when it is lower or this is unset).
@@ -107,7 +110,9 @@ struct CapabilityFile {
 /// Where a capability's text came from, for error messages.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Source {
+    /// A file built into Iris from `capabilities/`, by name.
     BuiltIn(&'static str),
+    /// A user's capability file, at this path.
     File(PathBuf),
 }
 
@@ -120,27 +125,46 @@ impl fmt::Display for Source {
     }
 }
 
+/// Why a capability could not be loaded, worded for the user to fix.
 #[derive(Debug, Error)]
 pub enum CapabilityError {
+    /// No built-in capability and no user file has this name.
     #[error("unknown capability `{name}`; known: {}", known.join(", "))]
     Unknown {
+        /// The name asked for.
         name: String,
+        /// The built-in capability names.
         known: Vec<&'static str>,
     },
+    /// A user's capability file exists but could not be read.
     #[error("cannot read {path}: {source}", path = path.display())]
     Read {
+        /// The user's capability file.
         path: PathBuf,
+        /// Why it could not be read.
         #[source]
         source: std::io::Error,
     },
+    /// A capability file that does not parse: not TOML, a field of the wrong type, or one that
+    /// capabilities do not have.
     #[error("{origin}:{line}: {message}")]
     Parse {
+        /// The file, built in or the user's.
         origin: Source,
+        /// The line (1-based) where the parser stopped.
         line: usize,
+        /// What the TOML parser said.
         message: String,
     },
+    /// A capability file that parses but cannot be used: a field missing or empty, another
+    /// name than the one it is loaded by, a tool that does not exist.
     #[error("{origin}: {message}")]
-    Invalid { origin: Source, message: String },
+    Invalid {
+        /// The file, built in or the user's.
+        origin: Source,
+        /// What is wrong, and how to fix it.
+        message: String,
+    },
 }
 
 impl Capability {

@@ -15,13 +15,18 @@ pub enum Scope {
     Commit(String),
     /// The commits FROM..TO, and the version they ship in when known.
     Range {
+        /// The revision the range starts after (excluded, as in git's `FROM..TO`).
         from: String,
+        /// The revision the range ends at (included).
         to: String,
+        /// The version the commits ship in, when known; a changelog or release notes the model
+        /// left without one get it.
         version: Option<String>,
     },
 }
 
 impl Scope {
+    /// The commits `from..to`, their version unknown.
     pub fn range(from: &str, to: &str) -> Self {
         Scope::Range {
             from: from.to_string(),
@@ -30,6 +35,7 @@ impl Scope {
         }
     }
 
+    /// The version a range ships in, when it was given.
     pub fn version(&self) -> Option<&str> {
         match self {
             Scope::Range { version, .. } => version.as_deref(),

@@ -33,6 +33,7 @@ const MAX_PROBLEMS_SHOWN: usize = 12;
 /// A checked plan (what its requests spent is on the run's events, as for every run).
 #[derive(Debug, Clone)]
 pub struct PlannedSplit {
+    /// The plan as checked: the commits in the order they are made, every hunk in exactly one.
     pub plan: SplitPlan,
     /// What was wrong with the first plan, when it was sent back.
     pub first_problems: Vec<String>,
@@ -159,8 +160,11 @@ pub type OnSplitUpdate = Arc<dyn Fn(SplitPlan) + Send + Sync>;
 /// What is being discussed in the split view: the change's units and the plan as it stands.
 #[derive(Debug, Clone)]
 pub struct SplitTarget {
+    /// The change's units (`h1`, `h2`, ...): the hunks and whole files the plan groups.
     pub units: Vec<Unit>,
+    /// The diffs of the files the units come from.
     pub files: Vec<FileDiff>,
+    /// The plan as it stands in the split view.
     pub plan: SplitPlan,
 }
 

@@ -23,6 +23,7 @@ use iris_git::HeadState;
 /// A written artifact, as text and as data.
 #[derive(Debug, Clone)]
 pub struct Written {
+    /// Which artifact it is: a commit message, a PR description, a review, ...
     pub kind: ArtifactKind,
     /// The markdown (for a commit message, the text git records).
     pub text: String,
@@ -30,7 +31,9 @@ pub struct Written {
     pub json: serde_json::Value,
     /// Requests sent to the model, the critic's included.
     pub requests: usize,
+    /// Input tokens of those requests, as the provider reported them.
     pub input_tokens: u64,
+    /// Output tokens of those requests, as the provider reported them.
     pub output_tokens: u64,
     /// The critic could not run; the first artifact stands.
     pub critic_warning: Option<String>,

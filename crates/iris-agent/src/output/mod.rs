@@ -27,14 +27,35 @@ use iris_core::artifact::schema::full_schema;
 /// caller can save it for the user.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
 pub enum OutputError {
+    /// The reply is empty or only whitespace.
     #[error("the reply is empty")]
-    Empty { raw: String },
+    Empty {
+        /// The model's reply, as it came.
+        raw: String,
+    },
+    /// No JSON object could be found in the reply's text.
     #[error("the reply holds no JSON object ({} characters of text)", raw.chars().count())]
-    NoJson { raw: String },
+    NoJson {
+        /// The model's reply, as it came.
+        raw: String,
+    },
+    /// The reply's JSON is broken beyond what [`sanitize`] repairs.
     #[error("the reply's JSON does not parse even after repair: {detail}")]
-    InvalidJson { detail: String, raw: String },
+    InvalidJson {
+        /// What the JSON parser said, on one line.
+        detail: String,
+        /// The model's reply, as it came.
+        raw: String,
+    },
+    /// The JSON parses but is not the artifact, even after [`recover`]: no object, or a
+    /// field that cannot be read as its type.
     #[error("the reply's JSON does not fit the expected shape: {detail}")]
-    WrongShape { detail: String, raw: String },
+    WrongShape {
+        /// What does not fit, on one line.
+        detail: String,
+        /// The model's reply, as it came.
+        raw: String,
+    },
 }
 
 impl OutputError {

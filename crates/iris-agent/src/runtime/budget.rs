@@ -45,13 +45,18 @@ impl Spent {
      see what a request holds with --dry-run"
 )]
 pub struct OverBudget {
+    /// The number of the request held back, counted from 1 in the run.
     pub request: u64,
+    /// About what the run would have cost with it, in US dollars.
     pub would: f64,
+    /// `max_cost_per_run`, in US dollars.
     pub cap: f64,
+    /// About what the run had cost before it, in US dollars.
     pub spent: f64,
 }
 
 impl Budget {
+    /// A budget of `cap_dollars` US dollars for each run, at the model's `price`.
     pub fn new(price: Price, cap_dollars: f64) -> Self {
         Self {
             price,

@@ -20,6 +20,7 @@ pub struct DryRun {
 /// A request that was not sent.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Captured {
+    /// The endpoint it was going to.
     pub url: String,
     /// The body as it would have gone out.
     pub body: Vec<u8>,
@@ -79,8 +80,11 @@ impl Middleware for DryRun {
 /// One part of a request, and its size.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
 pub struct Part {
+    /// Which part: one of [`PARTS`].
     pub name: &'static str,
+    /// Its length in characters.
     pub chars: usize,
+    /// Its length in tokens, as the caller's count estimates it.
     pub tokens: usize,
 }
 

@@ -23,7 +23,10 @@ pub enum ErrorKind {
     /// The request is longer than the model's context.
     ContextLength,
     /// The output budget is above the model's maximum, `max`, which the server named.
-    BudgetRefused { max: u64 },
+    BudgetRefused {
+        /// The most output tokens the model takes.
+        max: u64,
+    },
     /// The server refused the structured-output option (the JSON schema).
     OptionRefused,
     /// The server refused the tools (no tool or function calling for this model).
@@ -66,8 +69,11 @@ impl ErrorKind {
 #[derive(Debug, Error)]
 #[error("{provider}: {message}")]
 pub struct ProviderError {
+    /// The provider and model, as [`ProviderSpec::label`] names them.
     pub provider: String,
+    /// What the server or the run said, on one line, the API key masked.
     pub message: String,
+    /// What kind of failure it is; callers match on this, never on the words.
     pub kind: ErrorKind,
 }
 

@@ -30,10 +30,12 @@ impl std::fmt::Debug for EventSink {
 }
 
 impl EventSink {
+    /// A sink that sends to `tx`.
     pub fn new(tx: UnboundedSender<AgentEvent>) -> Self {
         Self(Some(tx))
     }
 
+    /// A sink nobody listens to: every event is dropped.
     pub fn none() -> Self {
         Self(None)
     }
@@ -43,6 +45,7 @@ impl EventSink {
         self.0.as_ref().is_some_and(|tx| !tx.is_closed())
     }
 
+    /// Sends `event` to the listener, if there is one.
     pub fn send(&self, event: AgentEvent) {
         if let Some(tx) = &self.0 {
             let _ = tx.send(event);
@@ -79,6 +82,7 @@ pub struct EventHook {
 }
 
 impl EventHook {
+    /// A hook reporting to `sink`; with `forward_text`, text deltas reach it as they stream.
     pub fn new(sink: EventSink, forward_text: bool) -> Self {
         Self {
             sink,

@@ -101,6 +101,7 @@ impl Previewing {
         }
     }
 
+    /// The sink to run with: the previewing one, or the caller's own when nothing is previewed.
     pub fn sink(&self) -> &EventSink {
         &self.sink
     }

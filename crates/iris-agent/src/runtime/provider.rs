@@ -21,9 +21,13 @@ pub use iris_config::ProviderKind;
 /// Everything needed to talk to one model.
 #[derive(Clone)]
 pub struct ProviderSpec {
+    /// Which provider, and so which wire the requests speak.
     pub kind: ProviderKind,
+    /// The model's name as the provider's API takes it (`claude-sonnet-4-5`).
     pub model: String,
+    /// Where the provider's API is, when not at its default address (a local server, a proxy).
     pub base_url: Option<String>,
+    /// The key the requests carry; `None` for a provider that needs none (a local server).
     pub api_key: Option<String>,
     /// Longest silence while waiting for or reading a reply before the request is abandoned.
     pub stall_timeout: Duration,

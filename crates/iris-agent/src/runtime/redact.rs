@@ -23,6 +23,7 @@ pub struct WithholdSecrets {
 }
 
 impl WithholdSecrets {
+    /// Redacts with `scanner`, reporting each secret it withholds to `sink`.
     pub fn new(scanner: Arc<Scanner>, sink: EventSink) -> Self {
         Self {
             scanner,

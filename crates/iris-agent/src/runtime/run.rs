@@ -20,10 +20,16 @@ use crate::{EventHook, EventSink, ProviderKind, ProviderSpec};
 
 /// One request to a model: instructions, history, the new message and the tools it may use.
 pub struct Run {
+    /// The instructions (the system prompt): who Iris is, her style, the capability's task.
     pub preamble: String,
+    /// The conversation's earlier messages (a chat's turns), oldest first.
     pub history: Vec<Message>,
+    /// The new message: the request, with any evidence gathered up front.
     pub prompt: String,
+    /// The tools the model may call.
     pub tools: Vec<Box<dyn ToolDyn>>,
+    /// Replies the model may take; still calling tools after the last is an
+    /// [`ErrorKind::OutOfTurns`] failure.
     pub max_turns: usize,
     /// Output token budget of each reply.
     pub max_tokens: u64,
@@ -40,10 +46,13 @@ pub struct Run {
 /// What a run produced: the final turn's text and the tokens spent.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct RunOutput {
+    /// The final reply's text.
     pub text: String,
     /// Requests sent to the model.
     pub requests: usize,
+    /// Input tokens of every request, as the provider reported them.
     pub input_tokens: u64,
+    /// Output tokens of every reply, as the provider reported them.
     pub output_tokens: u64,
 }
 

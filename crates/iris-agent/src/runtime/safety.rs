@@ -22,6 +22,7 @@ pub struct Refused(pub String);
 /// spent waiting for answers, shared by every clone (every run of a studio session).
 #[derive(Debug, Clone, Default)]
 pub struct Safety {
+    /// Which tool calls need the user's approval.
     pub mode: SafetyMode,
     allowed: Arc<Mutex<HashSet<String>>>,
     waiting: Arc<Mutex<Waiting>>,
@@ -38,6 +39,7 @@ struct Waiting {
 }
 
 impl Safety {
+    /// A session's safety in `mode`, with no tool allowed for the session yet.
     pub fn new(mode: SafetyMode) -> Self {
         Self {
             mode,

@@ -3,8 +3,11 @@
 /// One gitmoji: the emoji, its shortcode and what a commit using it does.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Gitmoji {
+    /// The emoji character (`🐛`).
     pub emoji: &'static str,
+    /// Its shortcode (`:bug:`).
     pub code: &'static str,
+    /// What a commit using it does (`Fix a bug.`).
     pub description: &'static str,
 }
 

@@ -12,6 +12,7 @@ pub use writing_language::{language_name, language_section};
 /// A named writing style.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Preset {
+    /// What the user picks it by (`--preset`, `preset` in the config).
     pub name: &'static str,
     /// One line for `iris presets`.
     pub description: &'static str,
@@ -122,7 +123,9 @@ pub fn preset(name: &str) -> Option<&'static Preset> {
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
 #[error("unknown preset `{name}`; known presets: {}", known.join(", "))]
 pub struct UnknownPreset {
+    /// The name asked for.
     pub name: String,
+    /// The names of every preset.
     pub known: Vec<&'static str>,
 }
 

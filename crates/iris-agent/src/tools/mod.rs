@@ -69,6 +69,7 @@ impl ToolContext {
         self
     }
 
+    /// The same context, `safety` deciding which calls need the user's approval.
     pub fn with_safety(mut self, safety: Safety) -> Self {
         self.safety = safety;
         self
@@ -95,6 +96,7 @@ impl ToolContext {
             .map_err(|refused| ToolFailure(refused.0))
     }
 
+    /// The repository at the root, opened with git; the failure is worded for the model.
     pub fn repo(&self) -> Result<GitRepo, ToolFailure> {
         GitRepo::discover(&self.repo_root).map_err(ToolFailure::from)
     }
@@ -106,6 +108,7 @@ impl ToolContext {
 pub struct ToolFailure(pub String);
 
 impl ToolFailure {
+    /// A failure saying `message`.
     pub fn new(message: impl Into<String>) -> Self {
         Self(message.into())
     }
@@ -125,10 +128,14 @@ impl From<iris_git::GitError> for ToolFailure {
 
 /// One tool: its name, what it is for, its arguments and the work it does.
 pub trait IrisTool: Send + Sync + 'static {
+    /// The name the model calls the tool by (for a family named at run time, the family's).
     const NAME: &'static str;
+    /// What the tool is for, as its definition tells the model.
     const DESCRIPTION: &'static str;
     /// What a call can do; the safety mode decides whether it needs the user's approval.
     const RISK: Risk;
+    /// The arguments of a call; their JSON schema, doc comments included, is what the model
+    /// fills in.
     type Args: DeserializeOwned + JsonSchema + Debug + Send + Sync + 'static;
 
     /// The name the model calls the tool by: [`Self::NAME`] unless the tool is one of a family
@@ -173,6 +180,7 @@ pub struct Adapter<T> {
 }
 
 impl<T: IrisTool> Adapter<T> {
+    /// `tool`, run in `ctx`, as a rig tool.
     pub fn new(ctx: ToolContext, tool: T) -> Self {
         Self { ctx, tool }
     }

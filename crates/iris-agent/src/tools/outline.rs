@@ -32,21 +32,30 @@ pub enum DefinitionKind {
 /// deep it sits (indentation) and the first line of its doc comment.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Definition {
+    /// What it defines.
     pub kind: DefinitionKind,
+    /// Its first line, trimmed and bounded, without the brace that opens its body.
     pub signature: String,
+    /// Its first line (1-based).
     pub start: usize,
+    /// Its last line (1-based, inclusive).
     pub end: usize,
+    /// The width of its first line's leading whitespace: how deep it is nested.
     pub indent: usize,
+    /// The first line of its doc comment (or Python docstring), if it has one.
     pub doc: Option<String>,
 }
 
 /// A file's outline.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Outline {
+    /// The language whose patterns read it (`Rust`, `Python`, ...).
     pub language: &'static str,
+    /// The file's length in lines.
     pub lines: usize,
     /// Import lines (1-based) and their text.
     pub imports: Vec<(usize, String)>,
+    /// Every definition, in the order the file has them.
     pub definitions: Vec<Definition>,
 }
 

@@ -26,10 +26,12 @@ const MAX_LINE_CHARS: usize = 500;
 pub struct SourceFile {
     /// Relative to the repository root.
     pub path: String,
+    /// Its lines, without their line endings.
     pub lines: Vec<String>,
 }
 
 impl SourceFile {
+    /// The file at `path` (relative to the repository root), read as `text`.
     pub fn new(path: impl Into<String>, text: &str) -> Self {
         Self {
             path: path.into(),
@@ -37,6 +39,7 @@ impl SourceFile {
         }
     }
 
+    /// How many lines the file has.
     pub fn line_count(&self) -> usize {
         self.lines.len()
     }
@@ -110,10 +113,16 @@ impl SourceFile {
 /// What the model read: every call, and the ranges of the valid ones.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Reads {
+    /// Every call, the refused ones included.
     pub calls: usize,
+    /// The line ranges of the valid reads, in the order they were made.
     pub ranges: Vec<LineRange>,
 }
 
+#[expect(
+    missing_docs,
+    reason = "a doc comment here would go into the tool's JSON schema, sent with every request"
+)]
 #[derive(Debug, Deserialize, JsonSchema)]
 pub struct ReferArgs {
     /// First line to read (1-based).

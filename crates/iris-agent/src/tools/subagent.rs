@@ -29,9 +29,13 @@ pub type MakeTools = fn(&ToolContext) -> Vec<Box<dyn ToolDyn>>;
 /// Runs subagents; clones share nothing but configuration.
 #[derive(Clone)]
 pub struct Subagents {
+    /// The model the subagents run on (the fast one).
     pub spec: ProviderSpec,
+    /// Where their tools run, asking approvals through the main run's events.
     pub ctx: ToolContext,
+    /// Their limits: turns, output budget and timeout (`subagent_*`).
     pub settings: AgentSettings,
+    /// The main run's events, where a subagent's start is reported (its own run reports none).
     pub sink: EventSink,
 }
 
@@ -72,6 +76,10 @@ impl Subagents {
     }
 }
 
+#[expect(
+    missing_docs,
+    reason = "a doc comment here would go into the tool's JSON schema, sent with every request"
+)]
 #[derive(Debug, Deserialize, JsonSchema)]
 pub struct AnalyzeArgs {
     /// What to investigate, self-contained (name the files, commits or range).
@@ -84,6 +92,7 @@ pub struct AnalyzeArgs {
 /// `analyze_subagent`: one focused analysis.
 #[derive(Clone)]
 pub struct AnalyzeSubagent {
+    /// What runs the subagent.
     pub subagents: Subagents,
     /// The subagent's tools.
     pub tools: MakeTools,
@@ -112,6 +121,10 @@ impl IrisTool for AnalyzeSubagent {
     }
 }
 
+#[expect(
+    missing_docs,
+    reason = "a doc comment here would go into the tool's JSON schema, sent with every request"
+)]
 #[derive(Debug, Deserialize, JsonSchema)]
 pub struct ParallelArgs {
     /// 1 to 10 self-contained tasks, one subagent each, run at the same time.
@@ -124,6 +137,7 @@ pub struct ParallelArgs {
 /// `parallel_analyze`: several subagents at once; each task's result or error is reported.
 #[derive(Clone)]
 pub struct ParallelAnalyze {
+    /// What runs the subagents.
     pub subagents: Subagents,
     /// Each subagent's tools.
     pub tools: MakeTools,

@@ -13,7 +13,7 @@ use super::{IrisTool, ToolContext, ToolFailure};
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
 #[schemars(inline)]
-pub enum NoteAction {
+pub(crate) enum NoteAction {
     AddNote,
     AddTask,
     UpdateTask,
@@ -24,7 +24,7 @@ pub enum NoteAction {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
 #[schemars(inline)]
-pub enum TaskStatus {
+pub(crate) enum TaskStatus {
     Pending,
     InProgress,
     Done,
@@ -42,10 +42,14 @@ impl TaskStatus {
     }
 }
 
+#[expect(
+    missing_docs,
+    reason = "a doc comment here would go into the tool's JSON schema, sent with every request"
+)]
 #[derive(Debug, Deserialize, JsonSchema)]
 pub struct NotesArgs {
     /// add_note, add_task, update_task or get_summary.
-    pub action: NoteAction,
+    pub(crate) action: NoteAction,
     /// The note or task text (add_note, add_task).
     #[serde(default)]
     pub content: Option<String>,
@@ -54,7 +58,7 @@ pub struct NotesArgs {
     pub task_id: Option<usize>,
     /// The task's new status (update_task).
     #[serde(default)]
-    pub status: Option<TaskStatus>,
+    pub(crate) status: Option<TaskStatus>,
 }
 
 /// Longest note or task kept; longer text is cut.

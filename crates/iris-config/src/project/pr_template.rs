@@ -37,12 +37,14 @@ const GITLAB_DIR: &str = ".gitlab/merge_request_templates";
 /// A template the repository has: its path from the root (`/`-separated).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct TemplateFile {
+    /// From the repository's root, `/`-separated.
     pub path: String,
     /// One of several in a directory (not the single default template).
     pub in_directory: bool,
 }
 
 impl TemplateFile {
+    /// The repository's single default template at `path`.
     pub fn single(path: &str) -> Self {
         Self {
             path: path.to_string(),
@@ -50,6 +52,7 @@ impl TemplateFile {
         }
     }
 
+    /// One of several templates in a directory, at `path`.
     pub fn listed(path: &str) -> Self {
         Self {
             path: path.to_string(),
@@ -186,7 +189,9 @@ fn entries(dir: &Path) -> Vec<(String, PathBuf)> {
 /// What [`find`] found: the template and how many the repository has.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Found {
+    /// The template chosen: where it is and its text.
     pub template: Template,
+    /// How many templates the repository has in all.
     pub of: usize,
 }
 

@@ -8,7 +8,9 @@ use crate::{Assignment, ConfigError, FileKind, MASKED, ProviderKind, set_values}
 /// A provider and model to write into the user's config file.
 #[derive(Clone, PartialEq, Eq)]
 pub struct Choice {
+    /// The provider chosen, written as `provider`.
     pub provider: ProviderKind,
+    /// Written as `providers.<provider>.model`.
     pub model: String,
     /// Written as `providers.<provider>.base_url`; `None` leaves the file's as it is.
     pub base_url: Option<String>,

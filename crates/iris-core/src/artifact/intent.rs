@@ -38,6 +38,7 @@ pub struct FileIntent {
     /// Three to six responsibility blocks (at most six; a small file may have fewer).
     #[serde(rename = "responsibilities", alias = "blocks")]
     pub blocks: Vec<ResponsibilityBlock>,
+    /// How the explanation was made (set by Iris, not the model).
     pub metadata: IntentMetadata,
 }
 
@@ -48,7 +49,9 @@ pub struct ResponsibilityBlock {
     pub id: String,
     /// Two to five words.
     pub label: String,
+    /// One line: what the block is for and why.
     pub description: String,
+    /// The functions, state, imports, types and constants the block is made of.
     pub elements: BlockElements,
     /// 1-based inclusive line ranges, sorted, not overlapping; a block may be scattered.
     pub ranges: Vec<[usize; 2]>,
@@ -78,13 +81,16 @@ pub struct IntentMetadata {
     pub tool_reads: Vec<LineRange>,
     /// refer_to_source_code calls the model made, refused ones included.
     pub tool_call_count: usize,
+    /// Which way the explanation was made.
     pub execution_path: ExecutionPath,
 }
 
 /// A 1-based, inclusive range of lines.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 pub struct LineRange {
+    /// The first line, 1-based.
     pub start_line: usize,
+    /// The last line, included.
     pub end_line: usize,
 }
 
@@ -101,6 +107,7 @@ pub enum ExecutionPath {
 }
 
 impl ExecutionPath {
+    /// The path's name in the explanation's last line (`fast-path`, `two-stage`).
     pub fn name(self) -> &'static str {
         match self {
             ExecutionPath::FastPath => "fast-path",
@@ -144,8 +151,10 @@ pub struct BlockAnswer {
 /// Why an answer gave nothing usable.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum InvalidAnswer {
+    /// The intent was empty (or only blank lines).
     #[error("it has no intent")]
     NoIntent,
+    /// No block had a range inside the file, of this many lines.
     #[error("no block has a line range inside the file's {0} lines")]
     NoBlock(usize),
 }

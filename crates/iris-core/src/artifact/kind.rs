@@ -9,10 +9,15 @@ use super::{GeneratedMessage, OutputType};
 /// One artifact Iris writes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum ArtifactKind {
+    /// The commit message for the staged change.
     Commit,
+    /// A code review: findings with severity, file and line.
     Review,
+    /// A pull request description for a range of commits.
     Pr,
+    /// A changelog entry for a range of commits.
     Changelog,
+    /// Release notes for a range of commits.
     ReleaseNotes,
 }
 
@@ -35,9 +40,11 @@ pub struct Descriptor {
     pub title: &'static str,
     /// What the artifact is called in a sentence ("the pull request description").
     pub noun: &'static str,
+    /// The reply the model is asked for.
     pub output: OutputType,
     /// The chat tool that replaces it in the editor.
     pub update_tool: &'static str,
+    /// The staged change or a range of commits.
     pub input: Input,
     /// Whether the critic checks it unless asked (and only when `critic_enabled`).
     pub critic: bool,
@@ -105,6 +112,7 @@ const RELEASE_NOTES: Descriptor = Descriptor {
 };
 
 impl ArtifactKind {
+    /// Every artifact, one per row of the table.
     pub const ALL: [ArtifactKind; 5] = [
         ArtifactKind::Commit,
         ArtifactKind::Review,
@@ -113,6 +121,7 @@ impl ArtifactKind {
         ArtifactKind::ReleaseNotes,
     ];
 
+    /// The artifact's row in the table.
     pub const fn describe(self) -> &'static Descriptor {
         match self {
             ArtifactKind::Commit => &COMMIT,
@@ -123,6 +132,7 @@ impl ArtifactKind {
         }
     }
 
+    /// Its name on the command line and in capability files (`release-notes`).
     pub fn name(self) -> &'static str {
         self.describe().name
     }
@@ -141,18 +151,22 @@ impl ArtifactKind {
             .find(|k| k.describe().update_tool == tool)
     }
 
+    /// The title of its tab in the studio.
     pub fn title(self) -> &'static str {
         self.describe().title
     }
 
+    /// What it is called in a sentence ("the pull request description").
     pub fn noun(self) -> &'static str {
         self.describe().noun
     }
 
+    /// Whether it is written from a range of commits rather than the staged change.
     pub fn uses_range(self) -> bool {
         self.describe().input == Input::Range
     }
 
+    /// The artifact with this command-line name, if any.
     pub fn from_name(name: &str) -> Option<ArtifactKind> {
         Self::ALL.into_iter().find(|k| k.name() == name)
     }

@@ -42,11 +42,17 @@ pub use review::{
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum OutputType {
+    /// A commit message (`iris gen`).
     Commit,
+    /// A code review of a change.
     Review,
+    /// A pull request description.
     PullRequest,
+    /// Changelog entries for a range of commits.
     Changelog,
+    /// Release notes for a range of commits.
     ReleaseNotes,
+    /// The critic's verdict on another artifact.
     Critique,
     /// A file's intent and responsibility blocks (`iris explain`).
     FileIntent,
@@ -59,6 +65,7 @@ pub enum OutputType {
 }
 
 impl OutputType {
+    /// Every output type; a name from a capability file is looked up among them.
     pub const ALL: [OutputType; 10] = [
         OutputType::Commit,
         OutputType::Review,
@@ -137,8 +144,10 @@ impl FromStr for OutputType {
 
 /// An artifact type: what the model fills in and how it reads as markdown.
 pub trait Artifact: Serialize + DeserializeOwned + JsonSchema + Default {
+    /// The output type whose schema the model fills in for this artifact.
     const OUTPUT_TYPE: OutputType;
 
+    /// The artifact as markdown, the way the studio shows it and the command line prints it.
     fn to_markdown(&self) -> String;
 
     /// Fixes what models commonly get wrong in form (a commit title over 72 characters).

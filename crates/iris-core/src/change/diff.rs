@@ -10,26 +10,37 @@ use std::fmt::Write as _;
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum ChangeKind {
+    /// A new file.
     Added,
+    /// The content or the mode changed.
     Modified,
+    /// A file removed.
     Deleted,
+    /// Moved from `old_path`, maybe with changes.
     Renamed,
+    /// Copied from `old_path`, maybe with changes.
     Copied,
+    /// Now another kind of file (a regular file became a symlink, say).
     TypeChanged,
 }
 
 /// The role of one line inside a hunk.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
 pub enum LineKind {
+    /// Unchanged, shown around the changes.
     Context,
+    /// Only in the new version (`+`).
     Added,
+    /// Only in the old version (`-`).
     Removed,
 }
 
 /// One hunk line; `content` has neither the `+`/`-`/space prefix nor the newline.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
 pub struct DiffLine {
+    /// Context, added or removed.
     pub kind: LineKind,
+    /// The line's text.
     pub content: String,
     /// The last line of a file that does not end in a newline (git's `\ No newline at end of
     /// file` follows it).
@@ -40,11 +51,17 @@ pub struct DiffLine {
 /// One `@@ -a,b +c,d @@` hunk; `header` is the whole header line.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
 pub struct Hunk {
+    /// The whole `@@` line as the diff printed it (a section heading may follow the counts).
     pub header: String,
+    /// The first line on the old side, 1-based (0 when that side is empty).
     pub old_start: u32,
+    /// How many lines the hunk covers on the old side.
     pub old_lines: u32,
+    /// The first line on the new side, 1-based (0 when that side is empty).
     pub new_start: u32,
+    /// How many lines the hunk covers on the new side.
     pub new_lines: u32,
+    /// The hunk's lines, in order.
     pub lines: Vec<DiffLine>,
 }
 
@@ -55,15 +72,21 @@ pub struct FileDiff {
     pub path: String,
     /// The source path of a rename or copy; `None` otherwise.
     pub old_path: Option<String>,
+    /// How the file changed.
     pub kind: ChangeKind,
+    /// A binary file: git printed no lines for it, so it has no hunks.
     pub binary: bool,
+    /// The hunks, in the file's order.
     pub hunks: Vec<Hunk>,
+    /// Lines added, over all hunks.
     pub additions: usize,
+    /// Lines removed, over all hunks.
     pub deletions: usize,
     /// The file's modes (`0o100644`, `0o100755`, `0o120000`...) where the diff names them: a
-    /// new or deleted file, or a change of mode.
+    /// new or deleted file, or a change of mode. This is the mode before the change.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub old_mode: Option<u32>,
+    /// The mode after the change, where the diff names it.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub new_mode: Option<u32>,
 }
@@ -103,10 +126,12 @@ impl FileDiff {
         self.additions + self.deletions
     }
 
+    /// The text of every added line, in order.
     pub fn added_lines(&self) -> impl Iterator<Item = &str> {
         self.lines_of(LineKind::Added)
     }
 
+    /// The text of every removed line, in order.
     pub fn removed_lines(&self) -> impl Iterator<Item = &str> {
         self.lines_of(LineKind::Removed)
     }

@@ -4,10 +4,14 @@ use std::cmp::Ordering;
 
 use super::{ChangeKind, FileDiff, Relevance, SemanticChange, detect_semantic_changes, score_file};
 
+/// A changed file with how relevant it is and what it does.
 #[derive(Debug, Clone)]
 pub struct ScoredFile<'a> {
+    /// The file ranked, borrowed from the list given to [`rank_files`].
     pub file: &'a FileDiff,
+    /// Its score and the reasons for it.
     pub relevance: Relevance,
+    /// What its added and removed lines do (functions, types, imports).
     pub semantic: Vec<SemanticChange>,
 }
 

@@ -46,10 +46,15 @@ impl Relevance {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum FileCategory {
+    /// Source code, by extension.
     Source,
+    /// Configuration: known names, config extensions and dotfiles.
     Config,
+    /// Documentation: under `docs/`, or a docs extension or name.
     Docs,
+    /// Lock files, minified or generated code, vendored or built output.
     LockOrGenerated,
+    /// Anything else.
     Other,
 }
 

@@ -9,10 +9,15 @@ use crate::languages::Language;
 /// One notable thing a file's change does.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
 pub enum SemanticChange {
+    /// Declares a function or method, by name.
     AddsFunction(String),
+    /// Declares a type (struct, enum, class, trait, alias...), by name.
     AddsType(String),
+    /// Adds or removes an import.
     ModifiesImports,
+    /// Adds a Rust `impl` block, by its header (`Display for Config`).
     AddsImpl(String),
+    /// Changes code without any of the above (lines both added and removed).
     RefactorsCode,
 }
 

@@ -3,14 +3,18 @@
 /// How big a change is, which decides how the writer should read it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
 pub enum SizeBucket {
+    /// At most 3 files and under 100 lines.
     Small,
+    /// At most 10 files and under 500 lines.
     Medium,
+    /// Anything bigger.
     Large,
     /// The caller asked for specific files only.
     Filtered,
 }
 
 impl SizeBucket {
+    /// The lowercase name the diff tool's `Size:` line shows.
     pub fn name(&self) -> &'static str {
         match self {
             Self::Small => "small",

@@ -10,15 +10,24 @@ use super::When;
 use super::pattern::is_js_space;
 use super::{built_in, words};
 
+/// A letter case a commitlint case rule names (`lower-case`, `kebab-case`, ...).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Case {
+    /// `lower-case`: no capital letter.
     Lower,
+    /// `upper-case`: no small letter.
     Upper,
+    /// `camel-case`: `addUserName`.
     Camel,
+    /// `kebab-case`: `add-user-name`.
     Kebab,
+    /// `pascal-case`: `AddUserName`.
     Pascal,
+    /// `sentence-case`: the first letter a capital, the rest as written.
     Sentence,
+    /// `snake-case`: `add_user_name`.
     Snake,
+    /// `start-case`: `Add User Name`.
     Start,
 }
 
@@ -95,11 +104,14 @@ impl Case {
 /// One check of a case rule: a case the text must be in (`always`) or not (`never`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct CaseCheck {
+    /// The case checked.
     pub case: Case,
+    /// Whether the text must be in it or must not.
     pub when: When,
 }
 
 impl CaseCheck {
+    /// A check that the text is in `case`.
     pub fn always(case: Case) -> Self {
         Self {
             case,

@@ -31,6 +31,8 @@ static HEADER_SHAPE: LazyLock<regex::Regex> =
     LazyLock::new(|| built_in(r"^[0-9A-Za-z_]*(?:\(.*\))?!?: "));
 
 impl ParsedMessage {
+    /// `message` cleaned as git cleans it and read in its conventional parts; past
+    /// [`super::MAX_INPUT_BYTES`], only its start is read.
     pub fn parse(message: &str) -> Self {
         // A history's message may be anything: past the size checked, only its start is read.
         let end = message.floor_char_boundary(message.len().min(super::MAX_INPUT_BYTES));

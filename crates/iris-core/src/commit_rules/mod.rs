@@ -45,26 +45,34 @@ pub const MAX_INPUT_BYTES: usize = 1024 * 1024;
 /// turns the rule off, so it never reaches a [`Rule`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Level {
+    /// Level 1: reported, but the message passes.
     Warning,
+    /// Level 2: the message fails.
     Error,
 }
 
 /// commitlint's condition: the rule holds (`always`) or its opposite must hold (`never`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum When {
+    /// The rule must hold.
     Always,
+    /// Its opposite must hold.
     Never,
 }
 
 /// One rule as configured: its level, its condition and its value.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Rule<T> {
+    /// Whether breaking it is a warning or an error.
     pub level: Level,
+    /// Whether the rule or its opposite must hold.
     pub when: When,
+    /// What the rule is configured with.
     pub value: T,
 }
 
 impl<T> Rule<T> {
+    /// A rule from its three parts, as commitlint's `[level, when, value]`.
     pub fn new(level: Level, when: When, value: T) -> Self {
         Self { level, when, value }
     }
@@ -100,12 +108,16 @@ pub enum Value {
     /// type-enum's and scope-enum's names; scope-enum may name the delimiters that split
     /// several scopes (`/`, `\\` and `,` when none are given).
     Names {
+        /// The allowed names (types, or scopes).
         names: Vec<String>,
+        /// The delimiters between several scopes; empty for the default ones.
         delimiters: Vec<String>,
     },
     /// A case rule's checks (scope-case's may name delimiters too).
     Cases {
+        /// The cases checked, each with its own condition.
         checks: Vec<CaseCheck>,
+        /// The delimiters between several scopes; empty for the default ones.
         delimiters: Vec<String>,
     },
     /// scope-delimiter-style's allowed delimiters.
@@ -116,6 +128,7 @@ pub enum Value {
 /// messages are read. A rule at level 0 (off) is not in `rules`.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct CommitRules {
+    /// The rules that are on, by name.
     pub rules: BTreeMap<RuleName, Rule<Value>>,
     /// How a message is split into its parts (`parserPreset`).
     pub parser: ParserOptions,
@@ -195,11 +208,14 @@ pub fn error_count(violations: &[Violation]) -> usize {
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
 #[error("cannot read the commit rules in {file}: {reason}")]
 pub struct RulesError {
+    /// The configuration file, relative to the repository root.
     pub file: String,
+    /// Why it cannot be read, in words.
     pub reason: String,
 }
 
 impl RulesError {
+    /// The error for `file`, with its reason.
     pub fn new(file: &str, reason: impl Into<String>) -> Self {
         Self {
             file: file.to_string(),

@@ -4,12 +4,13 @@ use std::fmt;
 
 /// The rule enum, the list of all rules and their names, from one table.
 macro_rules! rules {
-    ($($rule:ident => $name:literal,)*) => {
+    ($($(#[$doc:meta])* $rule:ident => $name:literal,)*) => {
         /// A commitlint rule. The order is the names' (alphabetical), which is the order
-        /// violations are reported in.
+        /// violations are reported in. Each rule says what `always` asks; `never` asks the
+        /// opposite.
         #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
         pub enum RuleName {
-            $($rule,)*
+            $($(#[$doc])* $rule,)*
         }
 
         /// Every rule, in name order.
@@ -27,43 +28,82 @@ macro_rules! rules {
 }
 
 rules! {
+    /// The body is in the configured case.
     BodyCase => "body-case",
+    /// The body is empty.
     BodyEmpty => "body-empty",
+    /// The body ends with the configured full stop.
     BodyFullStop => "body-full-stop",
+    /// A blank line comes between the header and the body.
     BodyLeadingBlank => "body-leading-blank",
+    /// The body is at most the configured length.
     BodyMaxLength => "body-max-length",
+    /// Each line of the body is at most the configured length.
     BodyMaxLineLength => "body-max-line-length",
+    /// The body is at least the configured length.
     BodyMinLength => "body-min-length",
+    /// A `!` before the header's colon comes with a `BREAKING CHANGE:` footer, and the other
+    /// way round.
     BreakingChangeExclamationMark => "breaking-change-exclamation-mark",
+    /// The footer is empty.
     FooterEmpty => "footer-empty",
+    /// A blank line comes before the footer.
     FooterLeadingBlank => "footer-leading-blank",
+    /// The footer is at most the configured length.
     FooterMaxLength => "footer-max-length",
+    /// Each line of the footer is at most the configured length.
     FooterMaxLineLength => "footer-max-line-length",
+    /// The footer is at least the configured length.
     FooterMinLength => "footer-min-length",
+    /// The header is in the configured case.
     HeaderCase => "header-case",
+    /// The header ends with the configured full stop.
     HeaderFullStop => "header-full-stop",
+    /// The header is at most the configured length.
     HeaderMaxLength => "header-max-length",
+    /// The header is at least the configured length.
     HeaderMinLength => "header-min-length",
+    /// The header has no blank space before or after it.
     HeaderTrim => "header-trim",
+    /// The message names no issue (`#123`, or the parser's issue prefixes).
     ReferencesEmpty => "references-empty",
+    /// The scope (each of several) is in the configured case.
     ScopeCase => "scope-case",
+    /// Several scopes are separated only by the configured delimiters.
     ScopeDelimiterStyle => "scope-delimiter-style",
+    /// The header has no scope.
     ScopeEmpty => "scope-empty",
+    /// The scope (each of several) is one of the configured names.
     ScopeEnum => "scope-enum",
+    /// The scope is at most the configured length.
     ScopeMaxLength => "scope-max-length",
+    /// The scope is at least the configured length.
     ScopeMinLength => "scope-min-length",
+    /// The message's last line starts with the configured text (`Signed-off-by:`).
     SignedOffBy => "signed-off-by",
+    /// The subject is in the configured case.
     SubjectCase => "subject-case",
+    /// The header has no subject.
     SubjectEmpty => "subject-empty",
+    /// The header has a `!` before its colon (a breaking change).
     SubjectExclamationMark => "subject-exclamation-mark",
+    /// The subject ends with the configured full stop.
     SubjectFullStop => "subject-full-stop",
+    /// The subject is at most the configured length.
     SubjectMaxLength => "subject-max-length",
+    /// The subject is at least the configured length.
     SubjectMinLength => "subject-min-length",
+    /// The message has a trailer starting with the configured text.
     TrailerExists => "trailer-exists",
+    /// The type is in the configured case.
     TypeCase => "type-case",
+    /// The header has no type.
     TypeEmpty => "type-empty",
+    /// The type is one of the configured names.
     TypeEnum => "type-enum",
+    /// The type is at most the configured length.
     TypeMaxLength => "type-max-length",
+    /// The type is at least the configured length.
     TypeMinLength => "type-min-length",
 }
 
@@ -96,6 +136,7 @@ impl RuleName {
         ALL.iter().copied().find(|r| r.name() == name)
     }
 
+    /// What the rule's value (its third item) holds.
     pub fn value_kind(self) -> ValueKind {
         use RuleName::*;
         match self {

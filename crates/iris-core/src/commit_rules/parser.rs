@@ -16,17 +16,22 @@ const SCISSORS: &str = "# ------------------------ >8 ------------------------";
 /// hold patterns: a configuration's plain words are escaped when read.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ParserOptions {
+    /// Splits the header into the fields `header_correspondence` names (`headerPattern`).
     pub header_pattern: Option<JsPattern>,
     /// Tried before the header pattern (conventional commits' `type!: subject`).
     pub breaking_header_pattern: Option<JsPattern>,
     /// The fields the header pattern's groups fill, in order (`type`, `scope`, `subject`).
     pub header_correspondence: Vec<String>,
+    /// A merge line, read before the header (`Merge pull request #12 from ...`); `None`: no
+    /// line is one.
     pub merge_pattern: Option<JsPattern>,
+    /// The fields the merge pattern's groups fill, in order.
     pub merge_correspondence: Vec<String>,
     /// `None`: no line is a note (`BREAKING CHANGE: ...`).
     pub note_keywords: Option<Vec<String>>,
     /// `None`: nothing is an issue reference.
     pub issue_prefixes: Option<Vec<String>>,
+    /// Whether issue prefixes match only in the case written (`issuePrefixesCaseSensitive`).
     pub issue_prefixes_case_sensitive: bool,
     /// `None`: every reference counts, with or without an action word.
     pub reference_actions: Option<Vec<String>>,

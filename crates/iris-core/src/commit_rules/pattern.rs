@@ -10,11 +10,14 @@ const MAX_PATTERN: usize = 4096;
 /// A JavaScript pattern: its source (between the slashes) and its flags.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct JsPattern {
+    /// The pattern between the slashes, as written.
     pub source: String,
+    /// The flags after the closing slash (`i`, `m`, ...), as written.
     pub flags: String,
 }
 
 impl JsPattern {
+    /// A pattern with no flags.
     pub fn new(source: &str) -> Self {
         Self {
             source: source.to_string(),

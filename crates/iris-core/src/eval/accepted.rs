@@ -19,6 +19,7 @@ pub struct Remembered {
     pub parent: Option<String>,
     /// The tree the change makes (the index's, when it was written).
     pub tree: String,
+    /// The message Iris wrote.
     pub written: String,
     /// What wrote it: `gen` (the command line and the hook) or `studio`.
     pub source: String,
@@ -29,17 +30,24 @@ pub struct Remembered {
 /// A commit, as far as matching goes.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Committed {
+    /// The commit's id.
     pub id: String,
+    /// Its first parent; `None` for a repository's first commit.
     pub parent: Option<String>,
+    /// The id of its tree.
     pub tree: String,
+    /// Its message, as committed.
     pub message: String,
 }
 
 /// One commit whose message Iris had written.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct AcceptedRow {
+    /// The commit's id.
     pub commit: String,
+    /// The first line of the message committed.
     pub title: String,
+    /// What wrote the message: `gen` or `studio`.
     pub source: String,
     /// Committed as written (comments and blank space aside).
     pub unedited: bool,
@@ -47,11 +55,16 @@ pub struct AcceptedRow {
     pub distance: f64,
 }
 
+/// How the messages Iris wrote fared once committed (`iris eval --accepted`).
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct AcceptedReport {
+    /// The commits matched, newest first.
     pub rows: Vec<AcceptedRow>,
+    /// Share of them committed as written; `None` when none matched.
     pub share_unedited: Option<f64>,
+    /// Median word edit distance of the user's changes.
     pub median_distance: Option<f64>,
+    /// Mean word edit distance of the user's changes.
     pub mean_distance: Option<f64>,
 }
 

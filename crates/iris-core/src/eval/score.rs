@@ -16,7 +16,9 @@ pub struct Score {
     pub distance: f64,
     /// The same for the titles.
     pub title_distance: f64,
+    /// The written title's length in characters.
     pub title_chars: usize,
+    /// Whether the written title fits in 72 characters.
     pub title_within_72: bool,
     /// Whether the message has the author's conventional type (`fix`, `feat`, ...); `None`
     /// where the history does not write types.

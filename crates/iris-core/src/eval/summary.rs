@@ -20,10 +20,12 @@ pub enum Failure {
     Echo,
     /// The provider refused or could not be reached.
     Provider,
+    /// Anything else.
     Other,
 }
 
 impl Failure {
+    /// The snake_case name, as the summary's JSON writes it.
     pub fn as_str(self) -> &'static str {
         match self {
             Failure::Runaway => "runaway",
@@ -39,10 +41,15 @@ impl Failure {
 /// What came of one commit: a scored message or a failure, and what it took.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Outcome {
+    /// The message's score, or why there is none.
     pub result: Result<Score, Failure>,
+    /// Requests made to the provider.
     pub requests: usize,
+    /// Tokens sent to the model.
     pub input_tokens: u64,
+    /// Tokens the model wrote.
     pub output_tokens: u64,
+    /// Wall-clock time the commit took.
     pub seconds: f64,
 }
 
@@ -50,16 +57,27 @@ pub struct Outcome {
 /// many that was.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Summary {
+    /// Commits replayed.
     pub commits: usize,
+    /// Commits a message was written for.
     pub written: usize,
+    /// `written` over `commits` (0 for no commit).
     pub share_written: f64,
+    /// Median word edit distance from the authors' messages.
     pub median_distance: Option<f64>,
+    /// Mean word edit distance from the authors' messages.
     pub mean_distance: Option<f64>,
+    /// Median word edit distance from the authors' titles.
     pub median_title_distance: Option<f64>,
+    /// Median time per commit, in seconds.
     pub p50_seconds: f64,
+    /// 90th percentile of the time per commit, in seconds.
     pub p90_seconds: f64,
+    /// Requests made to the provider, over all commits.
     pub requests: usize,
+    /// Tokens sent to the model, over all commits.
     pub input_tokens: u64,
+    /// Tokens the model wrote, over all commits.
     pub output_tokens: u64,
     /// Input and output tokens per message written.
     pub tokens_per_message: Option<f64>,
@@ -75,6 +93,7 @@ pub struct Summary {
     pub failures: BTreeMap<Failure, usize>,
 }
 
+/// Sums up a run's outcomes, one per commit replayed.
 pub fn summarize(outcomes: &[Outcome]) -> Summary {
     let scores: Vec<&Score> = outcomes
         .iter()
@@ -154,10 +173,12 @@ fn sorted(values: &[f64]) -> Vec<f64> {
 /// What the comparison with an earlier run found: empty when this run is no worse.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Verdict {
+    /// Each way this run is worse than the earlier one, in words.
     pub regressions: Vec<String>,
 }
 
 impl Verdict {
+    /// Whether any regression was found (the gate fails).
     pub fn is_worse(&self) -> bool {
         !self.regressions.is_empty()
     }

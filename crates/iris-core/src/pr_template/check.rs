@@ -9,7 +9,9 @@ use super::markdown::{checkbox, heading, key, prose_lines, strip_comments};
 /// lines (`- [ ] Tests added`), as written, outside code and comments.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Outline {
+    /// Its headings, with their `#` marks (`## Testing`).
     pub headings: Vec<String>,
+    /// Its checkbox lines, made `- [ ] label`.
     pub checkboxes: Vec<String>,
 }
 
@@ -34,11 +36,14 @@ pub fn outline(text: &str) -> Outline {
 /// What a filled body left out of its template.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Gaps {
+    /// The template's headings the body lacks.
     pub headings: Vec<String>,
+    /// The template's checkbox lines the body lacks.
     pub checkboxes: Vec<String>,
 }
 
 impl Gaps {
+    /// Whether the body kept everything.
     pub fn is_empty(&self) -> bool {
         self.headings.is_empty() && self.checkboxes.is_empty()
     }

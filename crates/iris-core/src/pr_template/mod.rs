@@ -24,7 +24,9 @@ use crate::artifact::PullRequest;
 /// text (`\n` line endings).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Template {
+    /// The file, relative to the repository root (`.github/pull_request_template.md`).
     pub source: String,
+    /// Its content, with `\n` line endings.
     pub text: String,
 }
 
@@ -33,7 +35,12 @@ pub struct Template {
 pub enum TemplateError {
     /// `--template NAME` names no template of the repository.
     #[error("no pull request template named `{name}`{}", known_list(.known))]
-    Unknown { name: String, known: Vec<String> },
+    Unknown {
+        /// The name asked for.
+        name: String,
+        /// The repository's templates, each as `name (path)`.
+        known: Vec<String>,
+    },
     /// Several templates of a directory and none of them the default: GitHub uses them only
     /// when one is named.
     #[error(
@@ -41,10 +48,18 @@ pub enum TemplateError {
          --template NAME` picks one",
         .known.join(", ")
     )]
-    NoDefault { known: Vec<String> },
+    NoDefault {
+        /// The templates to pick from, each as `name (path)`.
+        known: Vec<String>,
+    },
     /// The template cannot be read or is refused.
     #[error("{path}: {why}")]
-    Unreadable { path: String, why: String },
+    Unreadable {
+        /// The template file, relative to the repository root.
+        path: String,
+        /// What went wrong, in words.
+        why: String,
+    },
 }
 
 fn known_list(known: &[String]) -> String {

@@ -18,16 +18,34 @@ pub enum AgentEvent {
     TextDelta(String),
     /// The artifact `kind` as far as the reply being streamed has written it (its markdown,
     /// or a chat edit's new text); the finished artifact replaces it.
-    Preview { kind: ArtifactKind, text: String },
+    Preview {
+        /// The artifact being written.
+        kind: ArtifactKind,
+        /// Its text so far.
+        text: String,
+    },
     /// A tool call began; `summary` says in a few words what it looks at.
-    ToolStarted { name: String, summary: String },
+    ToolStarted {
+        /// The tool's name (`git_diff`, `file_read`, ...).
+        name: String,
+        /// What the call looks at, in a few words.
+        summary: String,
+    },
     /// A tool call ended.
-    ToolFinished { name: String, ok: bool },
+    ToolFinished {
+        /// The tool's name.
+        name: String,
+        /// Whether the tool gave a result rather than an error.
+        ok: bool,
+    },
     /// Tokens used by one request: input, output, and the input the provider read from its
     /// prompt cache (billed at its cached rate).
     Usage {
+        /// Input tokens, cached ones included.
         input: u64,
+        /// Output tokens.
         output: u64,
+        /// Input tokens read from the prompt cache.
         cached: u64,
     },
     /// The artifact is ready (as markdown).

@@ -29,10 +29,13 @@ pub struct Progress {
     pub preview: Option<(ArtifactKind, String)>,
     /// Requests sent to the model.
     pub requests: usize,
+    /// Input tokens over all requests, cached ones included.
     pub input_tokens: u64,
+    /// Output tokens over all requests.
     pub output_tokens: u64,
     /// Input tokens the provider read from its prompt cache.
     pub cached_tokens: u64,
+    /// Tool calls begun.
     pub tool_calls: usize,
     /// Secrets kept out of the requests so far (each once).
     pub secrets_withheld: usize,
@@ -41,6 +44,7 @@ pub struct Progress {
 }
 
 impl Progress {
+    /// Takes one event into account.
     pub fn apply(&mut self, event: &AgentEvent) {
         match event {
             AgentEvent::Status(text) => self.activity = text.clone(),

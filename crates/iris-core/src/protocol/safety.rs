@@ -17,6 +17,7 @@ pub enum Risk {
 }
 
 impl Risk {
+    /// The risk's name, as a tool list and the approval question show it (`read-only`).
     pub fn name(self) -> &'static str {
         match self {
             Risk::ReadOnly => "read-only",
@@ -56,8 +57,10 @@ pub enum SafetyMode {
 }
 
 impl SafetyMode {
+    /// The modes' names, for an error message that lists them.
     pub const NAMES: &'static str = "safe, cautious, paranoid or yolo";
 
+    /// The mode a configuration or `--safety` names (in any case), or `None`.
     pub fn parse(text: &str) -> Option<Self> {
         match text.trim().to_ascii_lowercase().as_str() {
             "safe" => Some(Self::Safe),
@@ -68,6 +71,7 @@ impl SafetyMode {
         }
     }
 
+    /// The name configurations and `--safety` use.
     pub fn name(self) -> &'static str {
         match self {
             Self::Safe => "safe",
@@ -93,6 +97,7 @@ impl SafetyMode {
 /// How often a call needs approval.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Ask {
+    /// No approval needed.
     Never,
     /// The first call of the session; any approval then holds for the session.
     OncePerSession,
@@ -103,8 +108,11 @@ pub enum Ask {
 /// The user's answer.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Decision {
+    /// Run this call.
     AllowOnce,
+    /// Run this call and every later call of the tool in this session.
     AllowForSession,
+    /// Do not run it; the model is told it was refused.
     Deny,
 }
 
@@ -112,9 +120,13 @@ pub enum Decision {
 /// where the answer goes. Answering is optional: a request dropped unanswered is a refusal.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ApprovalRequest {
+    /// The tool's name.
     pub tool: String,
+    /// Its arguments, the JSON the model gave.
     pub args: String,
+    /// The tool's risk, which made the mode ask.
     pub risk: Risk,
+    /// Where the user's decision goes.
     pub reply: Reply,
 }
 
@@ -156,6 +168,7 @@ impl Reply {
         Self(Arc::new(Mutex::new(Some(Box::new(answer)))))
     }
 
+    /// Sends `decision`, if no decision was sent before (the first one counts).
     pub fn send(&self, decision: Decision) {
         if let Some(answer) = self.0.lock().ok().and_then(|mut slot| slot.take()) {
             answer(decision);

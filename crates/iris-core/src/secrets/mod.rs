@@ -70,9 +70,12 @@ pub struct Finding {
     pub fingerprint: String,
 }
 
+/// Where a secret was found: a file and a line of it.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct Location {
+    /// The file, as the diff or the `file_read` answer names it.
     pub path: String,
+    /// 1-based; in the new version of the file, or the old one for a removed line.
     pub line: u32,
 }
 

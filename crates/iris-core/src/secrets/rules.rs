@@ -294,10 +294,12 @@ impl SecretRules {
         self.rules.extend(other.rules);
     }
 
+    /// Whether there is no rule at all.
     pub fn is_empty(&self) -> bool {
         self.rules.is_empty()
     }
 
+    /// How many rules there are.
     pub fn len(&self) -> usize {
         self.rules.len()
     }

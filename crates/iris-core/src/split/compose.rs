@@ -5,9 +5,13 @@
 /// Where a hunk stands on both sides, as its `@@ -a,b +c,d @@` header says.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Span {
+    /// The first line on the old side, 1-based (0 when that side is empty).
     pub old_start: u32,
+    /// How many lines it covers on the old side.
     pub old_lines: u32,
+    /// The first line on the new side, 1-based (0 when that side is empty).
     pub new_start: u32,
+    /// How many lines it covers on the new side.
     pub new_lines: u32,
 }
 

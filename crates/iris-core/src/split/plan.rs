@@ -53,21 +53,32 @@ impl PlanGroup {
 /// What is wrong with a plan, one problem each.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum PlanProblem {
+    /// The plan has no group at all.
     NoGroups,
+    /// A group's message has no title.
     NoMessage {
+        /// The group, numbered from 1.
         group: usize,
     },
+    /// A group names no hunk.
     Empty {
+        /// The group, numbered from 1.
         group: usize,
     },
     /// Ids that are not units of the change, as the group names them (each once).
     Unknown {
+        /// The group, numbered from 1.
         group: usize,
+        /// The ids, trimmed.
         ids: Vec<String>,
     },
+    /// A hunk named more than once (by two groups, or twice by one).
     Twice {
+        /// The hunk's id.
         id: String,
+        /// The group that named it first, numbered from 1.
         first: usize,
+        /// The group that named it again (the same one when it repeated itself).
         second: usize,
     },
 }

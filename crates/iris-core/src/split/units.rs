@@ -15,6 +15,7 @@ pub struct Unit {
     pub path: String,
     /// Its place in the list of files the units were made from.
     pub file: usize,
+    /// A hunk of the file, or the whole file.
     pub kind: UnitKind,
 }
 
@@ -23,27 +24,43 @@ pub struct Unit {
 #[serde(rename_all = "snake_case")]
 pub enum UnitKind {
     /// Hunk number `index` (0-based) of its file.
-    Hunk { index: usize, hunk: Hunk },
+    Hunk {
+        /// The hunk's place among its file's hunks, from 0.
+        index: usize,
+        /// The hunk as the diff gives it: its counts and its lines.
+        hunk: Hunk,
+    },
     /// The whole file, and why it cannot be cut.
-    Whole { why: WholeWhy },
+    Whole {
+        /// Why the file cannot be cut into hunks.
+        why: WholeWhy,
+    },
 }
 
 /// Why a file is one unit.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum WholeWhy {
+    /// A new file.
     New,
+    /// A deleted file.
     Deleted,
+    /// A renamed file (git applies a rename at once).
     Renamed,
+    /// A copied file.
     Copied,
+    /// A binary file, which has no lines to cut.
     Binary,
+    /// Its mode changed (made executable, say).
     ModeChange,
+    /// It became another kind of file (a symlink, say).
     TypeChange,
     /// Its hunks could not be taken apart exactly (see [`units`]'s `whole`).
     Uncuttable,
 }
 
 impl WholeWhy {
+    /// What happened to the file, in a few words (`renamed file`).
     pub fn describe(self) -> &'static str {
         match self {
             WholeWhy::New => "new file",

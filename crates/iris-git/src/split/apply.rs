@@ -19,17 +19,28 @@ use iris_core::split::SplitPlan;
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Progress {
     /// The check runs on group `group`'s tree (1-based, of `of`).
-    Checking { group: usize, of: usize },
+    Checking {
+        /// The group, 1-based.
+        group: usize,
+        /// How many groups the plan has.
+        of: usize,
+    },
     /// `git commit` runs for group `group`.
     Committing {
+        /// The group, 1-based.
         group: usize,
+        /// How many groups the plan has.
         of: usize,
+        /// The first line of the group's message.
         title: String,
     },
     /// Group `group` is committed; `summary` is git's line for it.
     Committed {
+        /// The group, 1-based.
         group: usize,
+        /// How many groups the plan has.
         of: usize,
+        /// The summary line `git commit` printed.
         summary: String,
     },
 }
@@ -44,16 +55,20 @@ struct Run<'a> {
 /// A plan applied whole: each commit's id and git's summary line, in order.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Applied {
+    /// One `(id, summary)` per group, in the plan's order.
     pub commits: Vec<(String, String)>,
 }
 
 /// Where and why an apply stopped; the commits made before stand.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SplitStop {
+    /// The `(id, summary)` of each commit made before the stop, in order.
     pub commits: Vec<(String, String)>,
     /// The group (1-based) it stopped at, when it got as far as one.
     pub group: Option<usize>,
+    /// How many groups the plan has.
     pub of: usize,
+    /// What went wrong, as the user reads it.
     pub why: String,
     /// Whether the state before was saved (`iris split --undo` restores it).
     pub saved: bool,

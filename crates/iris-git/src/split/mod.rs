@@ -27,7 +27,9 @@ pub struct SplitChange {
     /// Only what is staged (`--staged`); else the working tree's and the index's changes,
     /// untracked files included.
     pub staged: bool,
+    /// The changed files, parsed, in git's order.
     pub files: Vec<FileDiff>,
+    /// The hunks and whole files a plan groups, numbered from `h1`.
     pub units: Vec<Unit>,
     sides: Vec<Sides>,
     head: Oid,
@@ -65,6 +67,7 @@ impl SplitChange {
         paths
     }
 
+    /// Whether there is nothing to split.
     pub fn is_empty(&self) -> bool {
         self.units.is_empty()
     }

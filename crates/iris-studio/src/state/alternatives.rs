@@ -11,13 +11,16 @@ pub const ALTERNATIVES: usize = 3;
 pub struct Version {
     /// The editor's own text, not one Iris just wrote.
     pub current: bool,
+    /// The whole message, as it would go into the editor.
     pub text: String,
 }
 
 /// The overlay of versions to pick from, while it is open.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Alternatives {
+    /// The artifact whose editor the picked version goes into.
     pub kind: ArtifactKind,
+    /// The editor's text first (if any), then Iris' alternatives, no two the same.
     pub versions: Vec<Version>,
     /// The highlighted version.
     pub selected: usize,

@@ -8,7 +8,9 @@ use iris_core::change::ChangeKind;
 /// The changed files for commit and review modes, and the one whose diff is shown.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Changes {
+    /// Every path `git status` reports, most relevant first, then by path.
     pub files: Vec<FileEntry>,
+    /// The index in `files` of the file under the cursor, whose diff is shown.
     pub selected: usize,
     /// The status is being read: nothing to list yet.
     pub loading: bool,
@@ -25,10 +27,15 @@ pub struct Changes {
 /// One changed file in the list.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct FileEntry {
+    /// Relative to the repository root, as git reports it.
     pub path: String,
+    /// The change in the index against HEAD, if any.
     pub staged: Option<ChangeKind>,
+    /// The change in the working tree against the index, if any.
     pub unstaged: Option<ChangeKind>,
+    /// A new file git does not track yet.
     pub untracked: bool,
+    /// The file has unresolved merge conflicts.
     pub conflicted: bool,
     /// Relevance in percent, once the staged diff has been scored.
     pub relevance: Option<u32>,
@@ -37,6 +44,7 @@ pub struct FileEntry {
 }
 
 impl Changes {
+    /// The file under the cursor; `None` when nothing has changed.
     pub fn selected_file(&self) -> Option<&FileEntry> {
         self.files.get(self.selected)
     }

@@ -7,12 +7,17 @@ use iris_core::change::{DiffLine, FileDiff, Hunk, LineKind};
 /// The diff shown for the selected file.
 #[derive(Debug, Clone, Default)]
 pub struct DiffView {
+    /// What the diff is of, as the pane's title names it: the file's path, or
+    /// `commit <short id>`; `None` when nothing is selected.
     pub path: Option<String>,
+    /// The file diffs shown, top to bottom: for a changed file its staged part then its
+    /// unstaged part, for a commit every file it touches.
     pub files: Vec<FileDiff>,
     /// First visible line.
     pub scroll: usize,
     /// Columns scrolled past on the left, for long lines.
     pub hscroll: usize,
+    /// Git is computing the diff (the title says loading).
     pub loading: bool,
     /// How many of `files` are the staged part (the rest are unstaged); `None` for a commit.
     pub staged: Option<usize>,
@@ -163,6 +168,7 @@ impl DiffView {
 pub enum DiffRow<'a> {
     /// A file's header: the file, and whether it is the staged part (`None` in a commit).
     File(&'a FileDiff, Option<bool>),
+    /// A hunk's `@@ -a,b +c,d @@` header.
     Hunk(&'a Hunk),
     /// A line, of the file at the path.
     Line(&'a DiffLine, &'a str),
@@ -181,7 +187,11 @@ struct RowPlace {
 /// Where a hunk of the diff view is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct HunkPlace {
+    /// The view row its header is on.
     pub row: usize,
+    /// Its file's index in [`DiffView::files`].
     pub file: usize,
+    /// Its number in its side (staged or unstaged) of the index, from 0, as git numbers the
+    /// hunks to stage or unstage.
     pub in_side: usize,
 }

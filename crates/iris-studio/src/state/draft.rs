@@ -6,6 +6,7 @@ use serde::{Deserialize, Serialize};
 /// An artifact's text and every earlier version of it.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Draft {
+    /// The text in the editor when the draft was saved.
     pub text: String,
     /// Earlier texts, oldest first.
     #[serde(default)]

@@ -10,8 +10,11 @@ use iris_core::protocol::Explained;
 /// One row of the explore tree: a directory or a file, indented by depth.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct TreeRow {
+    /// Relative to the repository root, with `/` separators (a directory's has no trailing `/`).
     pub path: String,
+    /// How many directories it sits in; 0 at the top level.
     pub depth: usize,
+    /// A directory, which enter expands or folds, rather than a file to open.
     pub is_dir: bool,
 }
 
@@ -22,16 +25,21 @@ pub struct Explore {
     pub files: Vec<String>,
     /// Directories whose contents are shown.
     pub expanded: std::collections::BTreeSet<String>,
+    /// The tree row under the cursor, an index into [`Explore::rows`].
     pub selected: usize,
+    /// The repository's files have been listed (until then the status line says so).
     pub loaded: bool,
     /// The open file: its path, its lines (None when binary or too large) and its history.
     pub open: Option<String>,
+    /// The open file's lines; `None` when it is binary or too large to show.
     pub lines: Option<Vec<String>>,
+    /// The last commits that touched the open file, newest first (shown under the code).
     pub history: Vec<CommitRow>,
     /// Each line's age as a heat level (see [`Heat`]), once the blame has been read.
     pub heat: Option<Vec<Heat>>,
     /// A digest of the open file's text: an answer about it holds while the text does.
     pub digest: u64,
+    /// The first line of the open file shown in the code view.
     pub scroll: usize,
     /// Columns scrolled past on the left, for long lines.
     pub hscroll: usize,
@@ -54,20 +62,25 @@ pub struct Explore {
 /// A commit shown in place of the code: its id and its diff.
 #[derive(Debug, Clone, Default)]
 pub struct ShownCommit {
+    /// The commit's full hash.
     pub id: String,
+    /// Its diff, scrolled like the diff pane's.
     pub view: DiffView,
 }
 
 /// What a file intent is about: a file's text (its history does not change it).
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct IntentKey {
+    /// The file, relative to the repository root.
     pub path: String,
+    /// A hash of the file's text when Iris read it.
     pub digest: u64,
 }
 
 /// The blocks pane.
 #[derive(Debug, Clone)]
 pub struct IntentView {
+    /// The file and text the blocks are about.
     pub key: IntentKey,
     /// `None` while Iris reads the file.
     pub intent: Option<FileIntent>,
@@ -152,17 +165,22 @@ impl Explore {
 /// same text at the same HEAD has the same answer.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct WhyKey {
+    /// The file, relative to the repository root.
     pub path: String,
+    /// A hash of the file's text when the question was asked.
     pub digest: u64,
+    /// The commit HEAD pointed at, whose history the answer reads.
     pub head: String,
     /// 1-based, inclusive.
     pub start: usize,
+    /// The last line asked about: 1-based, inclusive.
     pub end: usize,
 }
 
 /// The answer pane.
 #[derive(Debug, Clone)]
 pub struct WhyView {
+    /// The lines the answer is about.
     pub key: WhyKey,
     /// `None` while Iris answers (the pane shows what she has streamed).
     pub answer: Option<Explained>,
@@ -180,7 +198,9 @@ pub enum Heat {
     Uncommitted,
     /// In the newest quarter of the file's history.
     Hot,
+    /// In the second newest quarter.
     Warm,
+    /// In the second oldest quarter.
     Cool,
     /// In the oldest quarter.
     Cold,

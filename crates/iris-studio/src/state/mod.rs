@@ -28,15 +28,22 @@ use iris_core::protocol::progress::Progress;
 /// panes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Mode {
+    /// Browsing the repository's files, their history and what Iris says about them.
     Explore,
+    /// Writing one artifact (a commit message, a review, a PR...) with Iris.
     Artifact(ArtifactKind),
 }
 
 impl Mode {
+    /// Writing the commit message for the staged change.
     pub const COMMIT: Mode = Mode::Artifact(ArtifactKind::Commit);
+    /// Reviewing the staged change.
     pub const REVIEW: Mode = Mode::Artifact(ArtifactKind::Review);
+    /// Describing a pull request for a range of commits.
     pub const PR: Mode = Mode::Artifact(ArtifactKind::Pr);
+    /// Writing the changelog entry for a range of commits.
     pub const CHANGELOG: Mode = Mode::Artifact(ArtifactKind::Changelog);
+    /// Writing the release notes for a range of commits.
     pub const RELEASE_NOTES: Mode = Mode::Artifact(ArtifactKind::ReleaseNotes);
 
     /// Every mode, in the order of their tabs (and number keys).
@@ -49,6 +56,7 @@ impl Mode {
         Mode::RELEASE_NOTES,
     ];
 
+    /// The name on its tab and in pane titles (`Explore`, `Release notes`).
     pub fn title(self) -> &'static str {
         match self {
             Mode::Explore => "Explore",
@@ -64,6 +72,7 @@ impl Mode {
         }
     }
 
+    /// The mode a command-line name stands for, if any (the reverse of [`Mode::name`]).
     pub fn from_name(name: &str) -> Option<Mode> {
         Mode::ALL.into_iter().find(|m| m.name() == name)
     }
@@ -128,6 +137,7 @@ pub enum Pane {
     Code,
     /// The artifact's text.
     Editor,
+    /// The message being written to Iris, under the chat's conversation.
     ChatInput,
     /// The FROM..TO input line of the range picker.
     RangeInput,
@@ -149,10 +159,15 @@ impl Pane {
 /// One commit of the range.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct CommitRow {
+    /// The full hash, to ask git for the commit's diff.
     pub id: String,
+    /// The abbreviated hash the list shows.
     pub short_id: String,
+    /// The first line of the commit message.
     pub summary: String,
+    /// The author's name.
     pub author: String,
+    /// The author date as `YYYY-MM-DD`, in the author's time zone.
     pub date: String,
 }
 
@@ -166,14 +181,18 @@ pub struct CommitRange {
     pub to: Option<String>,
     /// What `from` resolved to, once the commits are loaded.
     pub resolved_from: Option<String>,
+    /// The commits in `from..to`, as git's log lists them.
     pub commits: Vec<CommitRow>,
+    /// The commit under the cursor in the commits list.
     pub selected: usize,
+    /// Git is listing the commits (the status line shows a spinner).
     pub loading: bool,
     /// The mode the commits were loaded for (the default `from` depends on it).
     pub loaded_for: Option<Mode>,
 }
 
 impl CommitRange {
+    /// The range's end as git takes it: the chosen one, or `HEAD`.
     pub fn to_or_head(&self) -> &str {
         self.to.as_deref().unwrap_or("HEAD")
     }
@@ -189,6 +208,7 @@ pub fn text_input(lines: Vec<String>) -> TextArea<'static> {
 
 /// An artifact's text and every version of it: what Iris wrote, what the user typed.
 pub struct ArtifactBuffer {
+    /// The text area the user edits; it holds the current text.
     pub editor: TextArea<'static>,
     /// Earlier texts, oldest first; the editor holds the current one.
     pub versions: Vec<String>,
@@ -220,10 +240,12 @@ impl ArtifactBuffer {
         self.by_iris = draft.by_iris;
     }
 
+    /// The editor's current text, its lines joined with `\n`.
     pub fn text(&self) -> String {
         self.editor.lines().join("\n")
     }
 
+    /// Whether the text is blank (nothing written yet, or only whitespace).
     pub fn is_empty(&self) -> bool {
         self.text().trim().is_empty()
     }
@@ -259,6 +281,7 @@ impl ArtifactBuffer {
         true
     }
 
+    /// Steps forward to the next version after an undo; `false` when already at the newest.
     pub fn redo(&mut self) -> bool {
         if self.position + 1 >= self.versions.len() {
             return false;
@@ -295,20 +318,28 @@ impl Default for ArtifactBuffer {
 /// Who said something in the chat.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Speaker {
+    /// The person at the keyboard.
     User,
+    /// The assistant.
     Iris,
 }
 
+/// One message of a conversation with Iris, as the chat shows it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ChatMessage {
+    /// Who wrote it.
     pub speaker: Speaker,
+    /// Its text, as written (wrapped only when drawn).
     pub text: String,
 }
 
 /// The chat with Iris, beside the artifact.
 pub struct Chat {
+    /// The chat's panes are on screen, under the editor.
     pub open: bool,
+    /// The conversation so far, oldest first.
     pub messages: Vec<ChatMessage>,
+    /// The message the user is writing.
     pub input: TextArea<'static>,
     /// The first conversation row shown when scrolled back; `None` follows the end.
     pub top: Option<usize>,
@@ -328,18 +359,26 @@ impl Default for Chat {
 /// What Iris is doing right now.
 #[derive(Debug, Clone)]
 pub struct Task {
+    /// Tags the agent's events and the cancel request, so a late event of an old task is
+    /// told apart.
     pub id: u64,
+    /// The mode it was started in, whose artifact it may write.
     pub mode: Mode,
+    /// What it is for: which of Iris' jobs, and so where its result goes.
     pub kind: TaskKind,
+    /// When it started (the status line shows the time spent).
     pub started: Instant,
     /// What she is doing, the text streamed so far and the tokens spent (one fold of her
     /// events, shared with the command line's progress line).
     pub progress: Progress,
 }
 
+/// The kinds of work Iris does for the studio.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum TaskKind {
+    /// Writing the current mode's artifact.
     Generate,
+    /// A reply in the chat beside the artifact.
     Chat,
     /// Explaining the selected lines of the open file (explore).
     Why,
@@ -356,22 +395,31 @@ pub enum TaskKind {
 /// A one-line message in the status bar.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Notice {
+    /// How it is coloured; a warning or an error stays in view over the loading spinner.
     pub level: Level,
+    /// The message, on one line (runs of whitespace made single spaces).
     pub text: String,
 }
 
+/// How much a notice matters, which sets its colour.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Level {
+    /// Something to know, in the status bar's own colour.
     Info,
+    /// Something done (a commit made, a version picked, a text back from the editor).
     Success,
+    /// Something not done, or done with a caveat, that the user can fix.
     Warning,
+    /// Something that failed; a long one also shows whole over the panes.
     Error,
 }
 
 /// A question waiting for y/n.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Confirm {
+    /// Commit with the message (and the amend and no-verify options as set).
     Commit,
+    /// Quit although an artifact has unsaved changes.
     Quit,
     /// Open or update the pull request, or post the review.
     Publish,
@@ -380,13 +428,17 @@ pub enum Confirm {
 /// Options for the next commit.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct CommitFlags {
+    /// Replace the last commit instead of adding one (`A`).
     pub amend: bool,
+    /// Skip the repository's commit hooks (`N`).
     pub no_verify: bool,
 }
 
 /// The whole studio: what each pane shows, grouped by pane, and what lies over them.
 pub struct State {
+    /// The tab the studio is on.
     pub mode: Mode,
+    /// The pane that gets the keys.
     pub focus: Pane,
     /// The repository's branch, HEAD and rules, and the options of the next commit.
     pub repo: Repo,
@@ -396,15 +448,19 @@ pub struct State {
     pub explore: Explore,
     /// The commits the PR, changelog and release notes cover.
     pub range: CommitRange,
+    /// The diff pane: the selected file's or commit's diff and where it is scrolled.
     pub diff: DiffView,
+    /// Every artifact's text, kept while the user switches modes.
     pub artifacts: std::collections::BTreeMap<ArtifactKind, ArtifactBuffer>,
     /// The review's findings pane.
     pub findings: FindingsView,
+    /// The chat with Iris about the current artifact.
     pub chat: Chat,
     /// What Iris is doing, may do and costs.
     pub iris: IrisState,
     /// What lies over the panes while it is open.
     pub overlay: Overlays,
+    /// The latest message on the status line, if any.
     pub notice: Option<Notice>,
     /// The terminal's size and how the panes are laid out in it.
     pub screen: Screen,
@@ -412,18 +468,21 @@ pub struct State {
     pub start: Startup,
     /// The time, as the last action brought it (drawing never reads the clock).
     pub now: Instant,
+    /// The studio should close; the shell ends its loop when it sees it.
     pub quit: bool,
 }
 
 /// The repository the studio is over, and the options of the next commit to it.
 #[derive(Debug, Clone, Default)]
 pub struct Repo {
+    /// The checked-out branch's name, from the last status.
     pub branch: String,
     /// The commit HEAD points at, from the last status (`None` before the first commit).
     pub head: Option<String>,
     /// The repository's commit rules, which the commit message is checked against as it is
     /// written.
     pub commit_rules: Option<iris_core::commit_rules::CommitRules>,
+    /// Amend and no-verify, as toggled for the next commit.
     pub commit_flags: CommitFlags,
 }
 
@@ -455,7 +514,9 @@ impl Default for FindingsView {
 /// she can work at all and what her model costs.
 #[derive(Debug)]
 pub struct IrisState {
+    /// What she is doing now; one task at a time.
     pub task: Option<Task>,
+    /// The id the next task gets (ids start at 1 and are never reused).
     pub next_task_id: u64,
     /// Tool calls of the running task waiting for the user's approval, first asked first.
     pub approvals: std::collections::VecDeque<ApprovalRequest>,
@@ -484,9 +545,11 @@ impl Default for IrisState {
 /// from, the split view, the range picker.
 #[derive(Default)]
 pub struct Overlays {
+    /// The list of keys for the current mode is shown (`?`).
     pub help: bool,
     /// A long message shown over the panes until esc (a failed commit's hook output).
     pub report: Option<String>,
+    /// A yes-or-no question waiting for its answer.
     pub confirm: Option<Confirm>,
     /// The setup overlay, while it is open.
     pub setup: Option<Setup>,
@@ -507,6 +570,7 @@ pub struct Screen {
     pub zoom: bool,
     /// Diffs show side by side (old | new) where the pane is wide enough.
     pub side_by_side: bool,
+    /// Where each list is scrolled to.
     pub list_tops: ListTops,
 }
 
@@ -538,13 +602,18 @@ pub struct Startup {
 /// view, so moving up from the bottom moves the highlight, not the rows.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct ListTops {
+    /// The changed files (commit and review modes).
     pub files: usize,
+    /// Explore's file tree.
     pub tree: usize,
+    /// The commits of the range.
     pub commits: usize,
+    /// The review's findings.
     pub findings: usize,
 }
 
 impl State {
+    /// The studio as it opens in `mode`: nothing loaded yet, the focus on the mode's list.
     pub fn new(mode: Mode) -> Self {
         let artifacts = ArtifactKind::ALL
             .into_iter()
@@ -582,6 +651,7 @@ impl State {
         self.artifacts.get(&self.mode.artifact()?)
     }
 
+    /// The artifact of the current mode, to change; `None` in explore mode.
     pub fn artifact_mut(&mut self) -> Option<&mut ArtifactBuffer> {
         self.artifacts.get_mut(&self.mode.artifact()?)
     }

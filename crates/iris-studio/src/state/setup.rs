@@ -16,6 +16,8 @@ pub struct SetupFacts {
 }
 
 impl SetupFacts {
+    /// The environment variable that already holds `kind`'s key, if one does (then the user
+    /// may leave the key empty).
     pub fn env_key(&self, kind: ProviderKind) -> Option<&'static str> {
         self.env_keys
             .iter()
@@ -31,9 +33,11 @@ pub struct Setup {
     pub servers: Option<Vec<LocalServer>>,
     /// The highlighted option.
     pub selected: usize,
+    /// Where the user is in setting up.
     pub step: SetupStep,
 }
 
+/// The steps of setup, in order: choose, type a key (hosted providers only), confirm, write.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub enum SetupStep {
     /// Choosing a model or a provider.
@@ -41,7 +45,9 @@ pub enum SetupStep {
     Choose,
     /// Typing a hosted provider's key (shown masked).
     Key {
+        /// The hosted provider chosen.
         provider: ProviderKind,
+        /// The key as typed so far.
         typed: String,
     },
     /// The lines to write, waiting for y.
@@ -54,7 +60,12 @@ pub enum SetupStep {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum SetupOption {
     /// A model a server on this machine serves (`server` indexes [`Setup::servers`]).
-    Local { server: usize, model: String },
+    Local {
+        /// Its index in [`Setup::servers`].
+        server: usize,
+        /// The model's name as the server lists it.
+        model: String,
+    },
     /// A hosted provider, with its default model.
     Hosted(ProviderKind),
 }

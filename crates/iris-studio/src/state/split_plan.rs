@@ -11,8 +11,11 @@ use super::ChatMessage;
 /// The change and Iris' plan for it, as the runner brings them.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct PlannedChange {
+    /// The pieces the change can be cut into: hunks, or whole files that cannot be cut.
     pub units: Vec<Unit>,
+    /// The staged change's file diffs the units were made from.
     pub files: Vec<FileDiff>,
+    /// Iris' plan: the commits to make, each with its message and units.
     pub plan: SplitPlan,
     /// What was wrong with her first plan, when it was sent back.
     pub first_problems: Vec<String>,
@@ -36,17 +39,25 @@ pub enum SplitPhase {
     Confirming,
     /// Commits are being made: how many so far, and the last step said.
     Applying {
+        /// Commits made so far.
         done: usize,
+        /// Commits the plan makes in all.
         of: usize,
+        /// What applying is doing now, in a few words.
         step: String,
     },
     /// The plan was applied (how it ended, in one line); `u` undoes it.
     Applied(String),
 }
 
+/// The split view overlay: the change's units, the plan as the user edits it, a chat with Iris
+/// about it, and where applying stands.
 pub struct SplitView {
+    /// The pieces the change can be cut into; the plan's groups name them by id.
     pub units: Vec<Unit>,
+    /// The staged change's file diffs, which the selected group's hunks are shown from.
     pub files: Vec<FileDiff>,
+    /// The plan as it stands now, with the user's changes.
     pub plan: SplitPlan,
     /// The selected group (0-based).
     pub selected: usize,
@@ -54,15 +65,18 @@ pub struct SplitView {
     pub top: usize,
     /// Lines of the diff scrolled past, from that hunk on.
     pub scroll: usize,
+    /// A key (`m` or `M`) waiting for the group's number that completes it.
     pub pending: Option<Pending>,
     /// The selected group's message being edited in place.
     pub editing: Option<TextArea<'static>>,
     /// The conversation with Iris about the plan, and the message being written (while
     /// the chat input is open).
     pub chat: Vec<ChatMessage>,
+    /// The message to Iris being written; `None` while the chat input is closed.
     pub chat_input: Option<TextArea<'static>>,
     /// The task of the chat reply under way.
     pub chat_task: Option<u64>,
+    /// Planning, confirming, applying or applied.
     pub phase: SplitPhase,
     /// Earlier plans, oldest first: `z` steps back through every change, Iris' too.
     pub earlier: Vec<SplitPlan>,
@@ -72,6 +86,7 @@ pub struct SplitView {
 const EARLIER_KEPT: usize = 50;
 
 impl SplitView {
+    /// The view of a fresh plan: the first group selected, nothing changed yet.
     pub fn new(planned: PlannedChange) -> Self {
         Self {
             units: planned.units,

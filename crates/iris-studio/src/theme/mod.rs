@@ -37,14 +37,15 @@ const MAX_EXTENDS: usize = 8;
 pub struct ThemeError(pub String);
 
 macro_rules! tokens {
-    ($($variant:ident => $name:literal,)*) => {
+    ($($(#[doc = $doc:literal])* $variant:ident => $name:literal,)*) => {
         /// A semantic role a colour plays in the studio.
         #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
         pub enum Token {
-            $($variant,)*
+            $($(#[doc = $doc])* $variant,)*
         }
 
         impl Token {
+            /// Every token; a [`Theme`] keeps its styles in this order.
             pub const ALL: &'static [Token] = &[$(Token::$variant,)*];
 
             /// The token's name in a theme file.
@@ -58,42 +59,76 @@ macro_rules! tokens {
 }
 
 tokens! {
+    /// Ordinary text in the panes.
     Text => "text",
+    /// Secondary text: hints, placeholders, dates, a text Iris is still writing.
     TextDim => "text_dim",
+    /// The screen's background, under every pane.
     Background => "background",
+    /// The border of a pane without the focus.
     Border => "border",
+    /// The border of the focused pane.
     BorderFocused => "border_focused",
+    /// Pane titles and headings.
     Title => "title",
+    /// Things to pick out: commit ids, the tree's directories, the commits Iris cites.
     Accent => "accent",
+    /// The highlighted row or the selected lines.
     Selection => "selection",
+    /// The status line at the bottom, its background included.
     StatusBar => "status_bar",
+    /// Plain notices and key help on the status line.
     StatusBarText => "status_bar_text",
+    /// Added lines of a diff.
     DiffAdded => "diff_added",
+    /// Removed lines of a diff.
     DiffRemoved => "diff_removed",
+    /// A hunk's `@@` header.
     DiffHunk => "diff_hunk",
+    /// Unchanged lines around a diff's changes.
     DiffContext => "diff_context",
+    /// Line numbers beside a diff or code.
     DiffLineNumber => "diff_line_number",
+    /// A file with staged changes, and the staged mark in the files list.
     Staged => "staged",
+    /// A file with only unstaged changes, and the unstaged mark in the files list.
     Unstaged => "unstaged",
+    /// A file git does not track yet.
     Untracked => "untracked",
+    /// A file with unresolved merge conflicts.
     Conflict => "conflict",
+    /// A review finding of critical severity.
     SeverityCritical => "severity_critical",
+    /// A review finding of high severity.
     SeverityHigh => "severity_high",
+    /// A review finding of medium severity.
     SeverityMedium => "severity_medium",
+    /// A review finding of low severity.
     SeverityLow => "severity_low",
+    /// A review finding that is only for information.
     SeverityInfo => "severity_info",
+    /// The spinner and the line saying what Iris or git is doing.
     Spinner => "spinner",
+    /// A notice that something failed.
     Error => "error",
+    /// A notice of something not done, or done with a caveat.
     Warning => "warning",
+    /// A notice that something was done.
     Success => "success",
+    /// The `you:` over the user's chat messages.
     ChatUser => "chat_user",
+    /// The `iris:` over Iris' chat messages.
     ChatIris => "chat_iris",
+    /// A commit title that fits (50 columns at most), or a message that keeps the rules.
     TitleOk => "title_ok",
+    /// A commit title over 50 columns, or a rule's warning.
     TitleWarn => "title_warn",
+    /// A commit title over 72 columns, or a broken rule.
     TitleOver => "title_over",
 }
 
 impl Token {
+    /// The token a theme file's key names, if any (the reverse of [`Token::name`]).
     pub fn from_name(name: &str) -> Option<Token> {
         Token::ALL.iter().copied().find(|t| t.name() == name)
     }
@@ -130,10 +165,12 @@ impl Theme {
         adapt_color(color, self.support)
     }
 
+    /// The style `token` is drawn in: colours, and bold and the like.
     pub fn style(&self, token: Token) -> Style {
         self.styles.get(token as usize).copied().unwrap_or_default()
     }
 
+    /// The names of the themes embedded in the binary (`dark` first, the default).
     pub fn builtin_names() -> Vec<&'static str> {
         BUILTINS.iter().map(|(name, _)| *name).collect()
     }

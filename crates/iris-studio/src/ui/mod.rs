@@ -30,10 +30,14 @@ use super::theme::{Theme, Token};
 
 /// What drawing needs besides the state.
 pub struct Looks<'a> {
+    /// The colours every pane is drawn in.
     pub theme: &'a Theme,
+    /// The keys in force, which the help overlay lists.
     pub keymap: &'a Keymap,
 }
 
+/// Draws one frame: the tabs, the mode's panes where the layout puts them, the status line,
+/// then whatever overlay is open on top.
 pub fn draw(frame: &mut Frame, state: &State, looks: &Looks) {
     let area = frame.area();
     frame.render_widget(

@@ -38,6 +38,8 @@ use super::state::{Level, Notice, State};
 /// Lines a page moves.
 const PAGE: usize = 20;
 
+/// Applies `action` to `state` and returns the effects the shell must carry out; then keeps
+/// every list's selection in view and each diff side by side or not, as the new layout allows.
 pub fn update(state: &mut State, action: Action) -> Vec<Effect> {
     let effects = reduce(state, action);
     let rects = PaneRects::compute(state.screen.size, state);

@@ -7,9 +7,13 @@ use super::Category;
 /// One side of a change a review pass looks at.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Aspect {
+    /// Bugs and wrong logic.
     Correctness,
+    /// Security problems.
     Security,
+    /// Performance problems.
     Performance,
+    /// Missing or weak tests.
     Tests,
 }
 

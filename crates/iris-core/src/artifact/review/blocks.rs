@@ -9,10 +9,15 @@ use super::{CONFIDENCE_MARK, Check, Severity};
 /// One `### Title (`file:line`) · 55%` block under a `## Severity (n)` heading.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct FindingBlock {
+    /// The `## Severity (n)` heading it is under.
     pub severity: Severity,
+    /// The heading's title, before the location.
     pub title: String,
+    /// The file of the heading's `file:line`, as written (empty when it names none).
     pub file: String,
+    /// The first line of the heading's location, when it names one.
     pub line: Option<u32>,
+    /// The last line, when the location is a span (`file:3-7`).
     pub end_line: Option<u32>,
     /// How sure the reviewer is (0-100), when the heading says.
     pub confidence: Option<u8>,

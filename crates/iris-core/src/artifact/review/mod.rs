@@ -23,6 +23,10 @@ use serde::{Deserialize, Serialize};
 /// observation or a question with nothing to fix.
 // The meanings live in the enum's doc so the schema stays a plain string enum (providers
 // handle `enum` better than `oneOf` with a description per value).
+#[expect(
+    missing_docs,
+    reason = "a doc on a variant would turn the review schema's string enum into a oneOf"
+)]
 #[derive(
     Debug,
     Clone,
@@ -80,7 +84,13 @@ impl Severity {
     }
 }
 
-/// What kind of problem a finding is.
+/// What kind of problem a finding is: a bug or wrong logic (`correctness`), a security
+/// problem, a performance problem, missing or weak `tests`, a break of `compatibility` (an API,
+/// a format, a platform), or code that is harder to keep up (`maintainability`).
+#[expect(
+    missing_docs,
+    reason = "a doc on a variant would turn the review schema's string enum into a oneOf"
+)]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "lowercase")]
 pub enum Category {
@@ -93,6 +103,7 @@ pub enum Category {
 }
 
 impl Category {
+    /// Every category.
     pub const ALL: [Category; 6] = [
         Category::Correctness,
         Category::Security,
@@ -102,6 +113,7 @@ impl Category {
         Category::Maintainability,
     ];
 
+    /// The lowercase name used in JSON.
     pub fn name(self) -> &'static str {
         match self {
             Category::Correctness => "correctness",
@@ -182,16 +194,26 @@ pub enum Check {
     /// Its file, line and quoted code are in the change.
     Placed,
     /// It was moved from `from` to the line that holds the code it quotes.
-    Moved { from: Option<u32> },
+    Moved {
+        /// The line the finding named before it was moved.
+        from: Option<u32>,
+    },
     /// It could not be placed in the change: folded with the less certain findings.
-    Unverified { why: String },
+    Unverified {
+        /// Why, in a few words (`line 12 is not among the changed lines`).
+        why: String,
+    },
     /// A second look found it does not hold: folded, not deleted.
-    Dropped { why: String },
+    Dropped {
+        /// The second look's reason, or `no reason given`.
+        why: String,
+    },
 }
 
 impl Check {
     /// The mark a folded finding's heading ends with, and the words its body opens with.
     pub const UNVERIFIED: &str = "unverified";
+    /// The same for a finding dropped on a second look.
     pub const DROPPED: &str = "dropped";
 
     /// Whether the finding is folded whatever its confidence.
@@ -260,11 +282,14 @@ pub const CONFIDENCE_MARK: &str = " · ";
 /// those not found in the change or dropped on a second look (whatever their confidence).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct Folded {
+    /// Folded for being less sure than the threshold.
     pub unsure: usize,
+    /// Folded for not being found in the change, or dropped on a second look.
     pub unchecked: usize,
 }
 
 impl Folded {
+    /// All the folded findings.
     pub fn total(self) -> usize {
         self.unsure + self.unchecked
     }

@@ -31,6 +31,7 @@ pub struct SecondLook {
 }
 
 impl SecondLook {
+    /// One `- f1 keep: reason` line per verdict.
     pub fn to_markdown(&self) -> String {
         self.verdicts
             .iter()
