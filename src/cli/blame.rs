@@ -3,17 +3,14 @@
 
 use std::process::ExitCode;
 
-use anyhow::{Context, Result};
+use anyhow::Result;
 use clap::Args;
 
 use super::config::ConfigFlags;
 use super::progress::ProgressLine;
-use super::session::OutputFlags;
+use super::session::{OutputFlags, Session};
 use crate::shared::exit::UsageError;
-use iris_agent::IrisAgent;
-use iris_config::Config;
 use iris_core::protocol::LinesAsked;
-use iris_git::GitRepo;
 
 #[derive(Debug, Args)]
 pub struct BlameArgs {
@@ -61,22 +58,11 @@ pub fn parse_lines(spec: &str) -> Result<LinesAsked, UsageError> {
 
 pub async fn run(args: BlameArgs) -> Result<ExitCode> {
     let asked = parse_lines(&args.lines)?;
-    let cwd = std::env::current_dir().context("cannot read the current directory")?;
-    let repo = GitRepo::discover(&cwd)?;
-    let root = repo.root();
-    let config = Config::load(Some(&root), &args.config.overrides())?;
-    let iris = IrisAgent::from_config(
-        &config,
-        &root,
-        crate::shared::IrisDir::of(repo.git_dir()).path(),
-        !args.output.no_stream,
-    )?;
-    let (iris, dry_run) = crate::shared::preview::prepare(iris, args.output.dry_run);
+    let session = Session::open(&args.config, args.output)?;
     let progress = ProgressLine::start();
-    let result = iris.explain_lines(&asked, &progress.sink()).await;
+    let result = session.iris.explain_lines(&asked, &progress.sink()).await;
     progress.finish().await;
-    let result =
-        crate::shared::preview::finish(dry_run.as_ref(), result, &config, args.output.json);
+    let result = session.finish(result);
     // Lines that are not there (a path not committed, a range past the end) are the user's
     // to fix: said at once, before any request, as a usage error.
     let explained = result.map_err(|err| match err.downcast::<iris_git::GitError>() {

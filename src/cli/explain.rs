@@ -9,12 +9,9 @@ use clap::Args;
 
 use super::config::ConfigFlags;
 use super::progress::ProgressLine;
-use super::session::OutputFlags;
+use super::session::{OutputFlags, Session};
 use crate::shared::exit::UsageError;
-use iris_agent::IrisAgent;
 use iris_agent::capability::intent::FileRefused;
-use iris_config::Config;
-use iris_git::GitRepo;
 
 #[derive(Debug, Args)]
 pub struct ExplainArgs {
@@ -40,22 +37,12 @@ fn from_root(file: &str, cwd: &Path, root: &Path) -> String {
 
 pub async fn run(args: ExplainArgs) -> Result<ExitCode> {
     let cwd = std::env::current_dir().context("cannot read the current directory")?;
-    let repo = GitRepo::discover(&cwd)?;
-    let root = repo.root();
-    let path = from_root(&args.file, &cwd, &root);
-    let config = Config::load(Some(&root), &args.config.overrides())?;
-    let iris = IrisAgent::from_config(
-        &config,
-        &root,
-        crate::shared::IrisDir::of(repo.git_dir()).path(),
-        !args.output.no_stream,
-    )?;
-    let (iris, dry_run) = crate::shared::preview::prepare(iris, args.output.dry_run);
+    let session = Session::open(&args.config, args.output)?;
+    let path = from_root(&args.file, &cwd, &session.repo.root());
     let progress = ProgressLine::start();
-    let result = iris.explain_file(&path, &progress.sink()).await;
+    let result = session.iris.explain_file(&path, &progress.sink()).await;
     progress.finish().await;
-    let result =
-        crate::shared::preview::finish(dry_run.as_ref(), result, &config, args.output.json);
+    let result = session.finish(result);
     let explained = result.map_err(|err| match err.downcast::<FileRefused>() {
         Ok(refused) => UsageError(refused.0).into(),
         Err(other) => other,

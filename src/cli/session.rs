@@ -80,6 +80,8 @@ pub(super) struct Session {
 }
 
 impl Session {
+    /// The repository the user is in (from any of its subdirectories), its configuration as
+    /// the flags adjust it, and Iris (keeping her first request with `--dry-run`).
     pub(super) fn open(flags: &ConfigFlags, output: OutputFlags) -> Result<Self> {
         let cwd = std::env::current_dir().context("cannot read the current directory")?;
         let repo = GitRepo::discover(&cwd)?;

@@ -15,10 +15,8 @@ use clap::Args;
 use super::config::ConfigFlags;
 use super::progress::ProgressLine;
 use super::prompt::Prompter;
-use super::session::OutputFlags;
+use super::session::{OutputFlags, Session};
 use crate::shared::exit::UsageError;
-use iris_agent::IrisAgent;
-use iris_config::Config;
 use iris_core::split::{SplitPlan, check_plan, plan_text, unit_ids};
 use iris_git::GitRepo;
 use iris_git::split::{ApplyOptions, Progress, SplitChange};
@@ -77,7 +75,7 @@ pub async fn run(args: SplitArgs) -> Result<ExitCode> {
     }
     let plan = match &args.plan {
         Some(file) => read_plan(file, &change)?,
-        None => ask_iris(&args, &repo, &change).await?,
+        None => ask_iris(&args, &change).await?,
     };
     if args.output.json {
         println!("{}", serde_json::to_string_pretty(&plan)?);
@@ -137,18 +135,11 @@ fn report(progress: Progress) {
 }
 
 /// Iris' plan for `change` (or, with `--dry-run`, the request it would send).
-async fn ask_iris(args: &SplitArgs, repo: &GitRepo, change: &SplitChange) -> Result<SplitPlan> {
-    let root = repo.root();
-    let config = Config::load(Some(&root), &args.config.overrides())?;
-    let iris = IrisAgent::from_config(
-        &config,
-        &root,
-        crate::shared::IrisDir::of(repo.git_dir()).path(),
-        !args.output.no_stream,
-    )?;
-    let (iris, dry_run) = crate::shared::preview::prepare(iris, args.output.dry_run);
-    let progress = ProgressLine::start().priced(config.model_price().map(|(price, _)| price));
-    let result = iris
+async fn ask_iris(args: &SplitArgs, change: &SplitChange) -> Result<SplitPlan> {
+    let session = Session::open(&args.config, args.output)?;
+    let progress = ProgressLine::start().priced(session.price());
+    let result = session
+        .iris
         .plan_split(
             &change.units,
             &change.files,
@@ -157,8 +148,7 @@ async fn ask_iris(args: &SplitArgs, repo: &GitRepo, change: &SplitChange) -> Res
         )
         .await;
     progress.finish().await;
-    let planned =
-        crate::shared::preview::finish(dry_run.as_ref(), result, &config, args.output.json)?;
+    let planned = session.finish(result)?;
     if !planned.first_problems.is_empty() {
         eprintln!(
             "Iris' first plan was sent back: {}",
