@@ -21,6 +21,7 @@ mod info;
 mod log;
 mod patch;
 mod replay;
+mod reword;
 mod show;
 pub mod split;
 mod stage;
@@ -41,6 +42,7 @@ pub use iris_core::history::is_bot;
 pub use log::CommitInfo;
 pub use patch::looks_binary;
 pub use replay::{ChangeSize, REPLAY_PREFIX, Replay};
+pub use reword::{RewordCommit, Reworded};
 pub use show::ShownCommit;
 pub use status::{RepoStatus, StatusEntry};
 

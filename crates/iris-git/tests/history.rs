@@ -1,0 +1,193 @@
+//! Rewriting history's prose (reword) and absorbing staged hunks into the commits they fix,
+//! checked against what the git command line says of the same repository.
+
+use iris_git::GitRepo;
+use iris_testkit::TestRepo;
+
+fn open(repo: &TestRepo) -> GitRepo {
+    GitRepo::discover(&repo.path()).expect("repository")
+}
+
+/// Each commit of HEAD's first-parent line, newest first: (tree, author line, message).
+fn line_of(repo: &TestRepo) -> Vec<(String, String, String)> {
+    repo.git(&[
+        "log",
+        "--first-parent",
+        "--format=%T%x00%an <%ae> %ad%x00%B%x01",
+    ])
+    .split('\x01')
+    .filter(|c| !c.trim().is_empty())
+    .map(|c| {
+        let mut parts = c.trim_start_matches('\n').splitn(3, '\0');
+        let mut next = || parts.next().unwrap_or_default().to_string();
+        (next(), next(), next().trim().to_string())
+    })
+    .collect()
+}
+
+/// a-b-c-d, each by its own author on its own day.
+fn four_commits() -> (TestRepo, Vec<String>) {
+    let repo = TestRepo::new();
+    let mut ids = Vec::new();
+    for (i, name) in ["a", "b", "c", "d"].iter().enumerate() {
+        repo.write(&format!("{name}.txt"), format!("{name}\n"));
+        repo.git(&["add", "-A"]);
+        let date = format!("2024-01-0{} 10:00:00 +0200", i + 1);
+        let out = repo.git_in(
+            &repo.path(),
+            &[
+                "-c",
+                &format!("user.name=Author {name}"),
+                "commit",
+                "-q",
+                "-m",
+                &format!("add {name}"),
+                &format!("--date={date}"),
+            ],
+        );
+        assert!(out.status.success(), "{out:?}");
+        ids.push(repo.git(&["rev-parse", "HEAD"]).trim().to_string());
+    }
+    (repo, ids)
+}
+
+#[test]
+fn a_reword_changes_the_messages_and_nothing_else() {
+    let (repo, ids) = four_commits();
+    let before = line_of(&repo);
+    let git = open(&repo);
+    let done = git
+        .reword(
+            &[
+                (ids[1].clone(), "Add b, the second letter".into()),
+                (ids[3].clone(), "Add d\n\nThe last one.".into()),
+            ],
+            None,
+        )
+        .expect("reword");
+    assert_eq!((done.reworded, done.rewritten), (2, 3));
+    let after = line_of(&repo);
+    assert_eq!(after.len(), 4);
+    for (old, new) in before.iter().zip(&after) {
+        assert_eq!(old.0, new.0, "trees stay");
+        assert_eq!(old.1, new.1, "authors and author dates stay");
+    }
+    let messages: Vec<&str> = after.iter().map(|c| c.2.as_str()).collect();
+    assert_eq!(
+        messages,
+        [
+            "Add d\n\nThe last one.",
+            "add c",
+            "Add b, the second letter",
+            "add a"
+        ]
+    );
+    // The commit below the first reworded one is the same commit.
+    assert_eq!(repo.git(&["rev-parse", "HEAD~3"]).trim(), ids[0]);
+    assert_eq!(repo.git(&["rev-parse", "HEAD"]).trim(), done.head);
+    assert!(repo.git(&["status", "--porcelain"]).trim().is_empty());
+    // Undo puts the branch back.
+    assert_eq!(git.undo_reword().expect("undo"), ids[3]);
+    assert_eq!(repo.git(&["rev-parse", "HEAD"]).trim(), ids[3]);
+    assert!(git.undo_reword().is_err(), "nothing left to undo");
+}
+
+#[test]
+fn a_merge_after_the_reworded_commit_stays_a_merge() {
+    let repo = TestRepo::new();
+    repo.write("base.txt", "base\n");
+    let base = repo.commit_all("base");
+    repo.git(&["checkout", "-q", "-b", "side"]);
+    repo.write("side.txt", "side\n");
+    let side = repo.commit_all("side work");
+    repo.git(&["checkout", "-q", "-"]);
+    repo.write("main.txt", "main\n");
+    let main = repo.commit_all("main work");
+    repo.git(&["merge", "-q", "--no-ff", "-m", "merge side", "side"]);
+    repo.write("top.txt", "top\n");
+    repo.commit_all("top");
+    let tree = repo.git(&["rev-parse", "HEAD^{tree}"]);
+    let git = open(&repo);
+    let range = git.reword_range(&format!("{base}..HEAD")).expect("range");
+    let merges: Vec<bool> = range.iter().map(|c| c.merge).collect();
+    assert_eq!(merges.iter().filter(|m| **m).count(), 1, "{range:?}");
+    git.reword(&[(main, "Main work, reworded".into())], None)
+        .expect("reword");
+    assert_eq!(repo.git(&["rev-parse", "HEAD^{tree}"]), tree);
+    assert_eq!(
+        repo.git(&["rev-list", "--merges", "HEAD"]).lines().count(),
+        1
+    );
+    // The merge's second parent is the side branch, untouched.
+    assert_eq!(repo.git(&["rev-parse", "HEAD~1^2"]).trim(), side);
+    assert_eq!(
+        repo.git(&["log", "-1", "--format=%s", "HEAD~1^1"]).trim(),
+        "Main work, reworded"
+    );
+}
+
+#[test]
+fn ranges_off_the_line_of_head_are_refused_with_why() {
+    let (repo, ids) = four_commits();
+    let git = open(&repo);
+    let root = git.reword_range(&ids[0]).unwrap_err().to_string();
+    assert!(root.contains("root commit"), "{root}");
+    let all = git
+        .reword_range(&format!("{}..HEAD", ids[0]))
+        .expect("range");
+    assert_eq!(
+        all.iter().map(|c| c.id.as_str()).collect::<Vec<_>>(),
+        &ids[1..]
+    );
+    let backwards = git
+        .reword_range(&format!("{}..{}", ids[3], ids[1]))
+        .unwrap_err()
+        .to_string();
+    assert!(backwards.contains("not a line of history"), "{backwards}");
+    repo.git(&["checkout", "-q", "-b", "other", &ids[1]]);
+    repo.write("other.txt", "x\n");
+    let other = repo.commit_all("elsewhere");
+    repo.git(&["checkout", "-q", "-"]);
+    let off = open(&repo).reword_range(&other).unwrap_err().to_string();
+    assert!(off.contains("not on HEAD's history"), "{off}");
+    assert!(git.reword_range("nope").is_err());
+}
+
+#[test]
+fn commits_a_remote_has_are_named_with_the_remote_branch() {
+    let (repo, ids) = four_commits();
+    repo.git(&["update-ref", "refs/remotes/origin/main", &ids[1]]);
+    let git = open(&repo);
+    let published = git.published(&ids).expect("published");
+    let shown: Vec<&str> = published.iter().map(|(_, b)| b.as_str()).collect();
+    assert_eq!(shown, ["origin/main", "origin/main"]);
+    assert_eq!(
+        published[1].0,
+        repo.git(&["rev-parse", "--short", &ids[1]]).trim()
+    );
+}
+
+#[test]
+fn an_undo_after_head_moved_changes_nothing() {
+    let (repo, ids) = four_commits();
+    let git = open(&repo);
+    git.reword(&[(ids[2].clone(), "Add c".into())], None)
+        .expect("reword");
+    repo.write("e.txt", "e\n");
+    let moved = repo.commit_all("add e");
+    let err = git.undo_reword().unwrap_err().to_string();
+    assert!(err.contains("HEAD moved"), "{err}");
+    assert_eq!(repo.git(&["rev-parse", "HEAD"]).trim(), moved);
+}
+
+#[test]
+fn an_interrupted_reword_leaves_the_branch_where_it_was() {
+    let (repo, ids) = four_commits();
+    let stop = std::sync::atomic::AtomicBool::new(true);
+    let err = open(&repo)
+        .reword(&[(ids[1].clone(), "x".into())], Some(&stop))
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("nothing was changed"), "{err}");
+    assert_eq!(repo.git(&["rev-parse", "HEAD"]).trim(), ids[3]);
+}
