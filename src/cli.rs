@@ -12,6 +12,7 @@ mod explain;
 mod generate;
 mod hook;
 mod init;
+mod interrupt;
 mod mcp;
 mod pick;
 mod pr;
@@ -20,6 +21,7 @@ mod progress;
 mod prompt;
 mod release_notes;
 mod review;
+mod reword;
 mod session;
 mod split;
 mod studio;
@@ -86,6 +88,10 @@ pub enum Command {
     /// Split a tangled change into atomic commits: Iris plans the groups and their messages,
     /// `--apply` commits them, `--undo` puts the change back.
     Split(split::SplitArgs),
+    /// New messages for commits already made, each written from its own change with the
+    /// history before it as the style sample; `--apply` rewrites the messages and nothing
+    /// else, `--undo` puts the branch back.
+    Reword(reword::RewordArgs),
     /// Show the effective configuration and where each value comes from; `set` changes it,
     /// `init` sets up a provider.
     Config(config::ConfigArgs),
@@ -246,6 +252,7 @@ fn execute(cli: Cli) -> Result<ExitCode> {
         Command::Blame(args) => runtime.block_on(blame::run(args)),
         Command::Explain(args) => runtime.block_on(explain::run(args)),
         Command::Split(args) => runtime.block_on(split::run(args)),
+        Command::Reword(args) => runtime.block_on(reword::run(args)),
         Command::Eval(args) => runtime.block_on(eval::run(args)),
         Command::Config(args) => config::run(args, &runtime),
         Command::Hook(args) => hook::run(args),

@@ -23,6 +23,7 @@ mod fake_provider;
 mod gen_check;
 mod git_diff;
 mod git_tools;
+mod history_prose;
 mod history_sample;
 mod hook;
 mod language;

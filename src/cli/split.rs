@@ -6,13 +6,12 @@
 use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::process::ExitCode;
-use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
 
 use anyhow::{Context, Result, anyhow};
 use clap::Args;
 
 use super::config::ConfigFlags;
+use super::interrupt::Interrupt;
 use super::progress::ProgressLine;
 use super::prompt::Prompter;
 use super::session::{OutputFlags, Session};
@@ -97,21 +96,13 @@ pub async fn run(args: SplitArgs) -> Result<ExitCode> {
         }
     }
     // ctrl-c stops the split before its next group (git and the check get the signal too).
-    let interrupted = Arc::new(AtomicBool::new(false));
-    let listener = {
-        let interrupted = interrupted.clone();
-        tokio::spawn(async move {
-            if tokio::signal::ctrl_c().await.is_ok() {
-                interrupted.store(true, Ordering::SeqCst);
-            }
-        })
-    };
+    let interrupt = Interrupt::listen();
     let options = ApplyOptions {
         check: args.check.as_deref(),
-        interrupted: Some(&interrupted),
+        interrupted: Some(interrupt.flag()),
     };
     let applied = tokio::task::block_in_place(|| repo.apply_split(&change, &plan, options, report));
-    listener.abort();
+    drop(interrupt);
     match applied {
         Ok(applied) => {
             let made = applied.commits.len();

@@ -1,0 +1,371 @@
+//! `iris reword REV` / `iris reword A..B`: Iris writes a new message for each commit from
+//! that commit's own change, with the history before it as the style sample (each commit is
+//! replayed as a staged change over its parent in a throwaway repository, so nothing later is
+//! seen). The old and new messages print side by side (`--json`: as JSON, which `--plan`
+//! takes back edited); `--apply` rewrites the messages and nothing else; `--undo` puts the
+//! branch back.
+
+use std::io::IsTerminal;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use anyhow::{Context, Result};
+use clap::Args;
+use serde::{Deserialize, Serialize};
+
+use super::config::ConfigFlags;
+use super::interrupt::Interrupt;
+use super::progress::ProgressLine;
+use super::prompt::Prompter;
+use super::session::OutputFlags;
+use crate::shared::IrisDir;
+use crate::shared::exit::UsageError;
+use crate::shared::said::shown;
+use iris_agent::IrisAgent;
+use iris_agent::capability::requests::Scope;
+use iris_config::Config;
+use iris_core::artifact::ArtifactKind;
+use iris_core::text::{width, wrap_line};
+use iris_git::{GitRepo, Replay, RewordCommit};
+
+#[derive(Debug, Args)]
+pub struct RewordArgs {
+    /// The commit (REV) or the commits (A..B: what B has and A has not) to reword; they must
+    /// be on HEAD's history.
+    #[arg(value_name = "REV|A..B", required_unless_present = "undo")]
+    pub range: Option<String>,
+    /// Rewrite the messages (asks first on a terminal): trees, authors, author dates and
+    /// parents stay; the commits after the first reworded one are made again on top.
+    #[arg(long)]
+    pub apply: bool,
+    /// Apply without asking (needed without a terminal).
+    #[arg(short = 'y', long, requires = "apply")]
+    pub yes: bool,
+    /// Reword commits a remote-tracking branch already has (others may have built on them).
+    #[arg(long)]
+    pub force: bool,
+    /// Take the new messages from FILE (the JSON `--json` prints, edited) instead of asking
+    /// Iris.
+    #[arg(long, value_name = "FILE")]
+    pub plan: Option<PathBuf>,
+    /// Put the branch back where the last reword found it.
+    #[arg(long, conflicts_with_all = ["range", "apply", "plan", "force"])]
+    pub undo: bool,
+    #[command(flatten)]
+    pub config: ConfigFlags,
+    #[command(flatten)]
+    pub output: OutputFlags,
+}
+
+/// One commit's old and new message, as `--json` prints it and `--plan` reads it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Rewording {
+    /// The commit's full id.
+    pub id: String,
+    /// Its message as recorded.
+    #[serde(default)]
+    pub old: String,
+    /// The message it gets; `None` keeps it (a merge keeps its message).
+    pub new: Option<String>,
+}
+
+/// The plan `--json` prints and `--plan` reads.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RewordPlan {
+    /// Oldest first.
+    pub commits: Vec<Rewording>,
+}
+
+pub async fn run(args: RewordArgs) -> Result<ExitCode> {
+    let cwd = std::env::current_dir().context("cannot read the current directory")?;
+    let repo = GitRepo::discover(&cwd)?;
+    if args.undo {
+        let head = repo.undo_reword()?;
+        eprintln!(
+            "Undid the reword: the branch is back at {}.",
+            &head[..12.min(head.len())]
+        );
+        return Ok(ExitCode::SUCCESS);
+    }
+    let range = args.range.clone().unwrap_or_default();
+    let revs: Vec<&str> = match range.split_once("..") {
+        Some((from, to)) => [from, to.trim_start_matches('.')]
+            .into_iter()
+            .filter(|r| !r.is_empty())
+            .collect(),
+        None => vec![range.as_str()],
+    };
+    UsageError::unless_revisions(&repo, &revs)?;
+    let commits = repo
+        .reword_range(&range)
+        .map_err(|e| UsageError(e.to_string()))?;
+    if !args.force {
+        let ids: Vec<String> = commits.iter().map(|c| c.id.clone()).collect();
+        let published = repo.published(&ids)?;
+        if let Some((_, branch)) = published.first() {
+            let named: Vec<&str> = published.iter().map(|(id, _)| id.as_str()).collect();
+            return Err(UsageError(format!(
+                "{} already on {branch}: rewording would fork the history others have; \
+                 --force rewords them anyway",
+                if named.len() == 1 {
+                    format!("{} is", named[0])
+                } else {
+                    format!("{} are", named.join(", "))
+                }
+            ))
+            .into());
+        }
+    }
+    if args.apply && !args.yes && !args.output.dry_run && !std::io::stdin().is_terminal() {
+        return Err(UsageError(
+            "--apply asks before rewriting, and there is no terminal to ask on: add --yes".into(),
+        )
+        .into());
+    }
+    let plan = match &args.plan {
+        Some(file) => read_plan(file, &commits)?,
+        None => ask_iris(&args, &repo, &commits).await?,
+    };
+    if args.output.json {
+        println!("{}", serde_json::to_string_pretty(&plan)?);
+    } else {
+        println!("{}", shown(&plan_text(&plan, &commits, columns())));
+    }
+    if !args.apply {
+        return Ok(ExitCode::SUCCESS);
+    }
+    let messages: Vec<(String, String)> = plan
+        .commits
+        .iter()
+        .filter_map(|c| Some((c.id.clone(), c.new.clone()?)))
+        .collect();
+    if messages.is_empty() {
+        eprintln!("No message to change.");
+        return Ok(ExitCode::SUCCESS);
+    }
+    if !args.yes {
+        let n = messages.len();
+        let question = format!("Reword {n} commit{}? [y/N] ", if n == 1 { "" } else { "s" });
+        if !Prompter::stdio().confirm(&question, false)? {
+            eprintln!("Nothing was changed.");
+            return Ok(ExitCode::SUCCESS);
+        }
+    }
+    let interrupt = Interrupt::listen();
+    let done = tokio::task::block_in_place(|| repo.reword(&messages, Some(interrupt.flag())))?;
+    drop(interrupt);
+    let s = |n: usize| if n == 1 { "" } else { "s" };
+    eprintln!(
+        "Reworded {} commit{} ({} made again); `iris reword --undo` puts the branch back.",
+        done.reworded,
+        s(done.reworded),
+        done.rewritten
+    );
+    if !done.unsigned.is_empty() {
+        eprintln!(
+            "warning: {} {} signed; commit.gpgsign is off, so the new commit{} {} not (set it to \
+             sign them again)",
+            done.unsigned.join(", "),
+            if done.unsigned.len() == 1 {
+                "was"
+            } else {
+                "were"
+            },
+            s(done.unsigned.len()),
+            if done.unsigned.len() == 1 {
+                "is"
+            } else {
+                "are"
+            },
+        );
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Iris' message for each commit that is not a merge, written in a replay of the history
+/// before it.
+async fn ask_iris(
+    args: &RewordArgs,
+    repo: &GitRepo,
+    commits: &[RewordCommit],
+) -> Result<RewordPlan> {
+    let root = repo.root();
+    let config = Config::load(Some(&root), &args.config.overrides())?;
+    let raw_replies = IrisDir::of(repo.git_dir());
+    // Checked once, before any replay is set up: a missing key fails at once.
+    IrisAgent::from_config(&config, &root, raw_replies.path(), false)?;
+    let branch = repo.default_branch().unwrap_or_else(|| "main".to_string());
+    let replay = Replay::new(repo, &branch)
+        .or_else(|_| Replay::new(repo, "main"))
+        .context("cannot set up the replay")?;
+    let price = config.model_price().map(|(price, _)| price);
+    let writable = commits.iter().filter(|c| !c.merge).count();
+    let mut plan = RewordPlan {
+        commits: Vec::new(),
+    };
+    let mut n = 0;
+    for commit in commits {
+        let mut rewording = Rewording {
+            id: commit.id.clone(),
+            old: commit.message.trim_end().to_string(),
+            new: None,
+        };
+        if !commit.merge {
+            n += 1;
+            eprintln!("[{n}/{writable}] {}", commit.short_id);
+            replay.stage(&commit.id)?;
+            let iris = IrisAgent::from_config(
+                &config,
+                replay.root(),
+                raw_replies.path(),
+                !args.output.no_stream,
+            )?;
+            let (iris, dry_run) = crate::shared::preview::prepare(iris, args.output.dry_run);
+            let progress = ProgressLine::start().priced(price);
+            let result = iris
+                .write(
+                    ArtifactKind::Commit,
+                    &Scope::Staged,
+                    false,
+                    &progress.sink(),
+                )
+                .await;
+            progress.finish().await;
+            let written =
+                crate::shared::preview::finish(dry_run.as_ref(), result, &config, args.output.json)
+                    .with_context(|| format!("writing the message of {}", commit.short_id))?;
+            for warning in crate::shared::written::warnings_of(&written) {
+                eprintln!("warning: {}: {warning}", commit.short_id);
+            }
+            rewording.new = Some(written.text.trim_end().to_string());
+        }
+        plan.commits.push(rewording);
+    }
+    Ok(plan)
+}
+
+/// A plan from a file, matched with the range's commits (a commit it leaves out keeps its
+/// message; one outside the range is refused).
+fn read_plan(file: &PathBuf, commits: &[RewordCommit]) -> Result<RewordPlan> {
+    let text = std::fs::read_to_string(file)
+        .with_context(|| format!("cannot read the plan {}", file.display()))?;
+    let read: RewordPlan = serde_json::from_str(&text)
+        .map_err(|e| UsageError(format!("{} is not a reword plan: {e}", file.display())))?;
+    let mut plan = RewordPlan {
+        commits: Vec::new(),
+    };
+    for entry in read.commits {
+        let Some(commit) = commits
+            .iter()
+            .find(|c| c.id == entry.id || (entry.id.len() >= 7 && c.id.starts_with(&entry.id)))
+        else {
+            return Err(UsageError(format!(
+                "the plan in {} names {}, which is not in the range",
+                file.display(),
+                entry.id
+            ))
+            .into());
+        };
+        let new = entry
+            .new
+            .map(|m| iris_core::controls::strip(m.trim()).into_owned())
+            .filter(|m| !m.is_empty() && !commit.merge);
+        plan.commits.push(Rewording {
+            id: commit.id.clone(),
+            old: commit.message.trim_end().to_string(),
+            new,
+        });
+    }
+    Ok(plan)
+}
+
+/// The terminal's width, or 100 columns when stdout is no terminal.
+fn columns() -> usize {
+    if std::io::stdout().is_terminal()
+        && let Ok((cols, _)) = crossterm::terminal::size()
+    {
+        return usize::from(cols).max(40);
+    }
+    100
+}
+
+/// Each commit's old message beside its new one, in two columns of `total` width.
+fn plan_text(plan: &RewordPlan, commits: &[RewordCommit], total: usize) -> String {
+    let column = (total.saturating_sub(3) / 2).max(16);
+    let mut out = String::new();
+    for entry in &plan.commits {
+        let short = commits
+            .iter()
+            .find(|c| c.id == entry.id)
+            .map_or(entry.id.as_str(), |c| c.short_id.as_str());
+        out.push_str(short);
+        match &entry.new {
+            None => out.push_str("  (kept: a merge keeps its message)\n"),
+            Some(_) => out.push('\n'),
+        }
+        let new = entry.new.as_deref().unwrap_or(&entry.old);
+        let wrap = |text: &str| -> Vec<String> {
+            text.lines()
+                .flat_map(|line| wrap_line(line, column))
+                .collect()
+        };
+        let (left, right) = (wrap(&entry.old), wrap(new));
+        for i in 0..left.len().max(right.len()) {
+            let l = left.get(i).map_or("", String::as_str);
+            let r = right.get(i).map_or("", String::as_str);
+            let pad = " ".repeat(column.saturating_sub(width(l)));
+            out.push_str(format!("  {l}{pad} │ {r}").trim_end());
+            out.push('\n');
+        }
+        out.push('\n');
+    }
+    out.trim_end().to_string()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn commit(id: &str, message: &str, merge: bool) -> RewordCommit {
+        RewordCommit {
+            id: id.into(),
+            short_id: id[..7].into(),
+            message: message.into(),
+            merge,
+        }
+    }
+
+    #[test]
+    fn old_and_new_stand_side_by_side() {
+        let commits = [
+            commit("aaaaaaa111", "fix stuff", false),
+            commit("bbbbbbb222", "Merge branch 'x'", true),
+        ];
+        let plan = RewordPlan {
+            commits: vec![
+                Rewording {
+                    id: "aaaaaaa111".into(),
+                    old: "fix stuff".into(),
+                    new: Some("Fix the parser's off-by-one\n\nThe last line was dropped.".into()),
+                },
+                Rewording {
+                    id: "bbbbbbb222".into(),
+                    old: "Merge branch 'x'".into(),
+                    new: None,
+                },
+            ],
+        };
+        // Two columns of 28 cells, "  " before the old one and " │ " between.
+        let row = |l: &str, r: &str| format!("  {l:<28} │ {r}").trim_end().to_string();
+        let expected = [
+            "aaaaaaa".to_string(),
+            row("fix stuff", "Fix the parser's off-by-one"),
+            row("", ""),
+            row("", "The last line was dropped."),
+            String::new(),
+            "bbbbbbb  (kept: a merge keeps its message)".to_string(),
+            row("Merge branch 'x'", "Merge branch 'x'"),
+        ];
+        assert_eq!(plan_text(&plan, &commits, 60), expected.join("\n"));
+    }
+}
