@@ -100,6 +100,7 @@ pub async fn run(args: SplitArgs) -> Result<ExitCode> {
     let options = ApplyOptions {
         check: args.check.as_deref(),
         interrupted: Some(interrupt.flag()),
+        ..ApplyOptions::default()
     };
     let applied = tokio::task::block_in_place(|| repo.apply_split(&change, &plan, options, report));
     drop(interrupt);

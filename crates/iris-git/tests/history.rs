@@ -191,3 +191,170 @@ fn an_interrupted_reword_leaves_the_branch_where_it_was() {
     assert!(err.contains("nothing was changed"), "{err}");
     assert_eq!(repo.git(&["rev-parse", "HEAD"]).trim(), ids[3]);
 }
+
+/// main: a.txt and b.txt of twenty lines; feature: X changes a.txt's line 3, Y b.txt's line 5.
+fn feature_with_two_commits() -> TestRepo {
+    let repo = TestRepo::new();
+    let lines = |name: &str| -> String { (1..=20).map(|i| format!("{name}{i}\n")).collect() };
+    repo.write("a.txt", lines("a"));
+    repo.write("b.txt", lines("b"));
+    repo.commit_all("base");
+    repo.git(&["branch", "-M", "main"]);
+    repo.git(&["checkout", "-q", "-b", "feature"]);
+    repo.write("a.txt", lines("a").replace("a3\n", "a3 (x)\n"));
+    repo.commit_all("X: change a3");
+    repo.write("b.txt", lines("b").replace("b5\n", "b5 (y)\n"));
+    repo.commit_all("Y: change b5");
+    repo
+}
+
+fn staged_names(repo: &TestRepo) -> String {
+    repo.git(&["diff", "--cached", "--name-only"])
+}
+
+#[test]
+fn each_staged_hunk_goes_to_the_commit_that_last_touched_its_lines() {
+    let repo = feature_with_two_commits();
+    let a = repo.git(&["show", "HEAD:a.txt"]);
+    repo.write(
+        "a.txt",
+        a.replace("a3 (x)\n", "a3 (x, fixed)\n")
+            .replace("a15\n", "a15 (old line)\n"),
+    );
+    let b = repo.git(&["show", "HEAD:b.txt"]);
+    repo.write("b.txt", b.replace("b5 (y)\n", "b5 (y, fixed)\n"));
+    repo.write("c.txt", "new\n");
+    repo.git(&["add", "-A"]);
+    let x = repo.git(&["rev-parse", "HEAD~1"]).trim().to_string();
+    let y = repo.git(&["rev-parse", "HEAD"]).trim().to_string();
+    let git = open(&repo);
+    let change = git.split_change(true).expect("change");
+    let (base, name) = git.absorb_base(None).expect("base");
+    assert_eq!(name, "main, the default branch");
+    assert_eq!(base.to_string(), repo.git(&["rev-parse", "main"]).trim());
+    let plan = git.absorb_plan(&change, base, &name).expect("plan");
+    let targets: Vec<(&str, &str)> = plan
+        .targets
+        .iter()
+        .map(|t| (t.id.as_str(), t.title.as_str()))
+        .collect();
+    assert_eq!(
+        targets,
+        [(x.as_str(), "X: change a3"), (y.as_str(), "Y: change b5")]
+    );
+    let left: Vec<(&str, bool)> = plan
+        .left
+        .iter()
+        .map(|l| {
+            (
+                l.place.as_str(),
+                l.why.contains("before the branch") || l.why.contains("new file"),
+            )
+        })
+        .collect();
+    assert_eq!(
+        left,
+        [("a.txt:12-18", true), ("c.txt (new file)", true)],
+        "{:?}",
+        plan.left
+    );
+
+    git.absorb_fixups(&change, &plan, None, |_| {})
+        .expect("fixups");
+    assert_eq!(
+        repo.git(&["log", "--format=%s", "main..HEAD"]),
+        "fixup! Y: change b5\nfixup! X: change a3\nY: change b5\nX: change a3\n"
+    );
+    // What no commit took is still staged, and only that.
+    assert_eq!(staged_names(&repo), "a.txt\nc.txt\n");
+    let staged = repo.git(&["diff", "--cached"]);
+    assert!(
+        staged.contains("+a15 (old line)") && !staged.contains("a3 (x, fixed)"),
+        "{staged}"
+    );
+    assert!(
+        repo.git(&["show", "HEAD~1:a.txt"])
+            .contains("a3 (x, fixed)")
+    );
+
+    // Undo: the branch, the index and the files as they were.
+    let undone = git.undo_absorb().expect("undo");
+    assert_eq!(undone.removed, 2);
+    assert_eq!(repo.git(&["rev-parse", "HEAD"]).trim(), y);
+    assert_eq!(staged_names(&repo), "a.txt\nb.txt\nc.txt\n");
+}
+
+#[test]
+fn squashed_fixups_fold_into_their_targets_as_git_autosquash_does() {
+    let repo = feature_with_two_commits();
+    let a = repo.git(&["show", "HEAD:a.txt"]);
+    repo.write("a.txt", a.replace("a3 (x)\n", "a3 (x, fixed)\n"));
+    repo.git(&["add", "-A"]);
+    let tree = repo.git(&["write-tree"]);
+    let git = open(&repo);
+    let change = git.split_change(true).expect("change");
+    let (base, name) = git.absorb_base(None).expect("base");
+    let plan = git.absorb_plan(&change, base, &name).expect("plan");
+    assert!(plan.left.is_empty(), "{:?}", plan.left);
+    git.absorb_fixups(&change, &plan, None, |_| {})
+        .expect("fixups");
+    git.squash_fixups(&plan.base).expect("squash");
+    assert_eq!(
+        repo.git(&["log", "--format=%s", "main..HEAD"]),
+        "Y: change b5\nX: change a3\n"
+    );
+    assert_eq!(repo.git(&["rev-parse", "HEAD^{tree}"]), tree);
+    assert!(
+        repo.git(&["show", "HEAD~1:a.txt"])
+            .contains("a3 (x, fixed)")
+    );
+    assert_eq!(repo.git(&["status", "--porcelain"]), "");
+    // Undo after a squash: the branch back, the fix staged again.
+    git.undo_absorb().expect("undo");
+    assert_eq!(
+        repo.git(&["log", "-1", "--format=%s"]).trim(),
+        "Y: change b5"
+    );
+    assert_eq!(staged_names(&repo), "a.txt\n");
+}
+
+#[test]
+fn a_branch_with_no_commit_of_its_own_has_nothing_to_absorb_into() {
+    let repo = feature_with_two_commits();
+    repo.git(&["checkout", "-q", "main"]);
+    let err = open(&repo).absorb_base(None).unwrap_err().to_string();
+    assert!(err.contains("no commit of its own"), "{err}");
+    assert!(open(&repo).absorb_base(Some("HEAD")).is_err());
+}
+
+#[test]
+fn the_branch_starts_at_its_upstream_when_it_has_one() {
+    let repo = feature_with_two_commits();
+    let x = repo.git(&["rev-parse", "HEAD~1"]).trim().to_string();
+    repo.git(&[
+        "remote",
+        "add",
+        "origin",
+        "https://example.invalid/demo.git",
+    ]);
+    repo.git(&["update-ref", "refs/remotes/origin/feature", &x]);
+    repo.git(&["config", "branch.feature.remote", "origin"]);
+    repo.git(&["config", "branch.feature.merge", "refs/heads/feature"]);
+    let a = repo.git(&["show", "HEAD:a.txt"]);
+    repo.write("a.txt", a.replace("a3 (x)\n", "a3 (x, fixed)\n"));
+    repo.git(&["add", "-A"]);
+    let git = open(&repo);
+    let (base, name) = git.absorb_base(None).expect("base");
+    assert_eq!(
+        (base.to_string(), name.as_str()),
+        (x, "origin/feature, the upstream")
+    );
+    let change = git.split_change(true).expect("change");
+    let plan = git.absorb_plan(&change, base, &name).expect("plan");
+    assert!(plan.targets.is_empty());
+    assert!(
+        plan.left[0].why.contains("before the branch"),
+        "{:?}",
+        plan.left
+    );
+}

@@ -11,7 +11,7 @@ use git2::Index;
 
 use super::check::CheckTree;
 use super::state::Saved;
-use super::{SplitChange, entry_of};
+use super::{Rewrite, SplitChange, entry_of};
 use crate::{CommitOptions, GitError, GitRepo, Result};
 use iris_core::split::SplitPlan;
 
@@ -50,6 +50,7 @@ pub enum Progress {
 struct Run<'a> {
     check: Option<(&'a str, &'a CheckTree)>,
     interrupted: Option<&'a AtomicBool>,
+    what: Rewrite,
 }
 
 /// A plan applied whole: each commit's id and git's summary line, in order.
@@ -72,6 +73,8 @@ pub struct SplitStop {
     pub why: String,
     /// Whether the state before was saved (`iris split --undo` restores it).
     pub saved: bool,
+    /// Which command stopped.
+    pub what: Rewrite,
 }
 
 impl std::fmt::Display for SplitStop {
@@ -94,9 +97,10 @@ impl std::fmt::Display for SplitStop {
             )?;
         }
         if self.saved {
+            let name = self.what.name();
             write!(
                 f,
-                "; `iris split --undo` restores the state from before the split"
+                "; `iris {name} --undo` restores the state from before the {name}"
             )?;
         }
         Ok(())
@@ -113,6 +117,11 @@ pub struct ApplyOptions<'a> {
     pub check: Option<&'a str>,
     /// Set (by ctrl-c) to stop before the next group.
     pub interrupted: Option<&'a AtomicBool>,
+    /// Which command applies: its state is saved, and undone, apart from the other's.
+    pub what: Rewrite,
+    /// For a staged change: what the plan leaves out stays staged (the index is as it was
+    /// for every path the plan does not commit).
+    pub rest_stays_staged: bool,
 }
 
 impl GitRepo {
@@ -132,6 +141,7 @@ impl GitRepo {
             of,
             why,
             saved,
+            what: options.what,
         };
         let head = self.head_commit().ok().flatten().map(|c| c.id());
         if head != Some(change.head) {
@@ -145,14 +155,21 @@ impl GitRepo {
             None => None,
         };
         let saved = self
-            .save_split_state(change)
+            .save_split_state(change, options.what)
             .map_err(|e| stop(e.to_string(), false))?;
         let mut commits = Vec::new();
         let run = Run {
             check: check.zip(checker.as_ref()),
             interrupted: options.interrupted,
+            what: options.what,
         };
-        let result = self.commit_groups(change, plan, run, &mut commits, &mut progress);
+        let mut result = self.commit_groups(change, plan, run, &mut commits, &mut progress);
+        if result.is_ok() && options.rest_stays_staged && change.staged {
+            // The index as it was: against the new HEAD it holds just what was left out.
+            result = self
+                .write_index_bytes(saved.index.as_deref())
+                .map_err(|e| (None, format!("the index could not be put back: {e}")));
+        }
         match result {
             Ok(()) => Ok(Applied { commits }),
             Err((group, why)) => {
@@ -167,6 +184,7 @@ impl GitRepo {
                     of,
                     why,
                     saved: true,
+                    what: options.what,
                 })
             }
         }
@@ -210,7 +228,7 @@ impl GitRepo {
                 .commit(&group.message, CommitOptions::default())
                 .map_err(failed(number))?;
             let id = self.head_id().map_err(failed(number))?.unwrap_or_default();
-            self.mark_split_top(&id).map_err(failed(number))?;
+            self.mark_split_top(&id, run.what).map_err(failed(number))?;
             commits.push((id, summary.clone()));
             progress(Progress::Committed {
                 group: number,

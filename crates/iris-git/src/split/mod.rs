@@ -7,6 +7,7 @@
 //! index from HEAD's version of its files with the hunks of the groups so far taken from the
 //! new side, byte for byte.
 
+mod absorb;
 mod apply;
 mod check;
 mod state;
@@ -19,8 +20,40 @@ use super::{GitError, GitRepo, Result, lossy};
 use iris_core::change::{ChangeKind, FileDiff, parse_unified_diff};
 use iris_core::split::{Span, Unit, compose, units, whole_why};
 
+pub use absorb::{AbsorbPlan, AbsorbTarget, LeftHunk};
 pub use apply::{Applied, ApplyOptions, Progress, SplitStop};
 pub use state::Undone;
+
+/// Which command builds commits from a change's units: each keeps its own saved state, so
+/// undoing one never undoes the other.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum Rewrite {
+    /// `iris split`: the change in atomic commits.
+    #[default]
+    Split,
+    /// `iris absorb`: staged hunks as fixups of the commits they fix.
+    Absorb,
+}
+
+impl Rewrite {
+    /// The command's name (`split`).
+    pub fn name(self) -> &'static str {
+        match self {
+            Rewrite::Split => "split",
+            Rewrite::Absorb => "absorb",
+        }
+    }
+
+    /// Where the state before is saved.
+    fn state_ref(self) -> String {
+        format!("refs/iris/{}/state", self.name())
+    }
+
+    /// Where its last commit is named.
+    fn top_ref(self) -> String {
+        format!("refs/iris/{}/top", self.name())
+    }
+}
 
 /// The change a split takes apart.
 pub struct SplitChange {

@@ -1,25 +1,21 @@
-//! The state before a split, saved under [`STATE_REF`] before its first commit, and restored
-//! by `iris split --undo`: the index file byte for byte, the working tree's files the split
-//! touches byte for byte (with their modes), and the commits the split made removed when they
-//! are still on top.
+//! The state before a split (or an absorb), saved under `refs/iris/split/state` (or
+//! `refs/iris/absorb/state`) before its first commit, and restored by `iris split --undo` (or
+//! `iris absorb --undo`): the index file byte for byte, the working tree's files it touches
+//! byte for byte (with their modes), and the commits it made removed when they are still on
+//! top.
 //!
 //! The saved commit's tree holds `index` (the index file's bytes, when there was one), `staged`
 //! (the index as a tree, so the objects it names are kept), `files/` (each touched path that
 //! existed), `paths` (every touched path, NUL-separated) and `meta` (`head <id>` and
-//! `branch <ref>` lines). [`TOP_REF`] names the split's last commit.
+//! `branch <ref>` lines). `refs/iris/split/top` names the split's last commit.
 
 use std::fs;
 use std::path::Path;
 
 use git2::{Index, Oid, Repository, Signature};
 
-use super::SplitChange;
+use super::{Rewrite, SplitChange};
 use crate::{GitError, GitRepo, Result};
-
-/// The state before the last split.
-const STATE_REF: &str = "refs/iris/split/state";
-/// The last commit the last split made.
-const TOP_REF: &str = "refs/iris/split/top";
 
 const MODE_LINK: i32 = 0o120000;
 const MODE_EXEC: i32 = 0o100755;
@@ -33,6 +29,8 @@ pub(super) struct Saved {
 /// What an undo did.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Undone {
+    /// What was undone.
+    pub what: Rewrite,
     /// Commits of the split removed from the branch.
     pub removed: usize,
     /// Files of the working tree written back or removed.
@@ -46,7 +44,8 @@ impl std::fmt::Display for Undone {
         let s = |n: usize| if n == 1 { "" } else { "s" };
         write!(
             f,
-            "Undid the split: {} commit{} removed, {} file{} and the index restored; HEAD is at {}.",
+            "Undid the {}: {} commit{} removed, {} file{} and the index restored; HEAD is at {}.",
+            self.what.name(),
             self.removed,
             s(self.removed),
             self.files,
@@ -57,7 +56,7 @@ impl std::fmt::Display for Undone {
 }
 
 impl GitRepo {
-    pub(super) fn save_split_state(&self, change: &SplitChange) -> Result<Saved> {
+    pub(super) fn save_split_state(&self, change: &SplitChange, what: Rewrite) -> Result<Saved> {
         let repo = &self.repo;
         let mut index = repo.index()?;
         let index_path = index.path().map(Path::to_path_buf);
@@ -94,27 +93,32 @@ impl GitRepo {
         let meta = format!("head {}\nbranch {branch}\n", change.head);
         tree.insert("meta", repo.blob(meta.as_bytes())?, MODE_FILE)?;
         let tree = repo.find_tree(tree.write()?)?;
-        let who = Signature::now("iris split", "iris@localhost")?;
+        let who = Signature::now(&format!("iris {}", what.name()), "iris@localhost")?;
         let parent = repo.find_commit(change.head)?;
         let state = repo.commit(
             None,
             &who,
             &who,
-            "iris split: the state before",
+            "iris: the state before",
             &tree,
             &[&parent],
         )?;
-        repo.reference(STATE_REF, state, true, "iris split: saved the state before")?;
-        if let Ok(mut top) = repo.find_reference(TOP_REF) {
+        repo.reference(
+            &what.state_ref(),
+            state,
+            true,
+            "iris: saved the state before",
+        )?;
+        if let Ok(mut top) = repo.find_reference(&what.top_ref()) {
             top.delete()?;
         }
         Ok(Saved { index: index_bytes })
     }
 
-    pub(super) fn mark_split_top(&self, commit: &str) -> Result<()> {
+    pub(super) fn mark_split_top(&self, commit: &str, what: Rewrite) -> Result<()> {
         let id = Oid::from_str(commit)?;
         self.repo
-            .reference(TOP_REF, id, true, "iris split: committed a group")?;
+            .reference(&what.top_ref(), id, true, "iris: committed a group")?;
         Ok(())
     }
 
@@ -137,16 +141,27 @@ impl GitRepo {
     /// they were. Refused, with nothing changed, when there is nothing to undo or HEAD moved
     /// past the split's commits.
     pub fn undo_split(&self) -> Result<Undone> {
+        self.undo_rewrite(Rewrite::Split)
+    }
+
+    /// Restores the state saved before the last absorb, as [`GitRepo::undo_split`] does a
+    /// split's.
+    pub fn undo_absorb(&self) -> Result<Undone> {
+        self.undo_rewrite(Rewrite::Absorb)
+    }
+
+    fn undo_rewrite(&self, what: Rewrite) -> Result<Undone> {
         let repo = &self.repo;
+        let name = what.name();
         let state = repo
-            .find_reference(STATE_REF)
+            .find_reference(&what.state_ref())
             .and_then(|r| r.peel_to_commit())
-            .map_err(|_| GitError::Unsupported("there is no split to undo".into()))?;
+            .map_err(|_| GitError::Unsupported(format!("there is no {name} to undo")))?;
         let tree = state.tree()?;
         let text = |name: &str| -> Result<Vec<u8>> {
-            let entry = tree.get_name(name).ok_or_else(|| {
-                GitError::Unsupported(format!("the saved split state has no {name}"))
-            })?;
+            let entry = tree
+                .get_name(name)
+                .ok_or_else(|| GitError::Unsupported(format!("the saved state has no {name}")))?;
             Ok(repo.find_blob(entry.id())?.content().to_vec())
         };
         let meta = String::from_utf8_lossy(&text("meta")?).into_owned();
@@ -157,14 +172,17 @@ impl GitRepo {
         let before = Oid::from_str(&field("head").unwrap_or_default())?;
         let branch = field("branch").filter(|b| b != "-");
         let head = self.head_commit()?.map(|c| c.id());
-        let top = repo.find_reference(TOP_REF).ok().and_then(|r| r.target());
+        let top = repo
+            .find_reference(&what.top_ref())
+            .ok()
+            .and_then(|r| r.target());
         let removed = match (head, top) {
             (Some(head), _) if head == before => 0,
             (Some(head), Some(top)) if head == top => count_commits(repo, before, top)?,
             _ => {
                 return Err(GitError::Unsupported(format!(
-                    "HEAD moved since the split (it is at {}, the split left it at {}): undoing \
-                     would remove commits the split did not make, so nothing was changed",
+                    "HEAD moved since the {name} (it is at {}, the {name} left it at {}): undoing \
+                     would remove commits the {name} did not make, so nothing was changed",
                     head.map(|h| short(&h))
                         .unwrap_or_else(|| "no commit".into()),
                     top.map(|t| short(&t)).unwrap_or_else(|| short(&before)),
@@ -173,8 +191,8 @@ impl GitRepo {
         };
         if removed > 0 {
             match &branch {
-                Some(name) if repo.head()?.name().ok() == Some(name.as_str()) => {
-                    repo.reference(name, before, true, "iris split --undo")?;
+                Some(branch) if repo.head()?.name().ok() == Some(branch.as_str()) => {
+                    repo.reference(branch, before, true, &format!("iris {name} --undo"))?;
                 }
                 _ => repo.set_head_detached(before)?,
             }
@@ -185,12 +203,13 @@ impl GitRepo {
             .map(|e| repo.find_blob(e.id()))
             .transpose()?;
         self.write_index_bytes(index.as_ref().map(|b| b.content()))?;
-        for name in [TOP_REF, STATE_REF] {
-            if let Ok(mut reference) = repo.find_reference(name) {
+        for refname in [what.top_ref(), what.state_ref()] {
+            if let Ok(mut reference) = repo.find_reference(&refname) {
                 reference.delete()?;
             }
         }
         Ok(Undone {
+            what,
             removed,
             files,
             head: before.to_string(),
@@ -202,7 +221,7 @@ impl GitRepo {
         let repo = &self.repo;
         let paths_blob = state
             .get_name("paths")
-            .ok_or_else(|| GitError::Unsupported("the saved split state has no paths".into()))?;
+            .ok_or_else(|| GitError::Unsupported("the saved state has no paths".into()))?;
         let paths = repo.find_blob(paths_blob.id())?.content().to_vec();
         let files = match state.get_name("files") {
             Some(entry) => Some(repo.find_tree(entry.id())?),

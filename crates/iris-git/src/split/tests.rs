@@ -150,7 +150,7 @@ fn a_failing_check_stops_at_its_group_with_the_rest_intact_and_undo_restores_all
             &three_groups(&change),
             ApplyOptions {
                 check: Some(check),
-                interrupted: None,
+                ..ApplyOptions::default()
             },
             |_| {},
         )
