@@ -1,5 +1,6 @@
 //! The command line: commands, flags, exit codes.
 
+mod absorb;
 mod approve;
 mod blame;
 mod changelog;
@@ -92,6 +93,10 @@ pub enum Command {
     /// history before it as the style sample; `--apply` rewrites the messages and nothing
     /// else, `--undo` puts the branch back.
     Reword(reword::RewordArgs),
+    /// Fold staged fixes into the branch's commits they fix: each hunk goes to the commit
+    /// that last touched its lines; `--apply` makes `fixup!` commits, `--squash` folds them
+    /// in, `--undo` puts everything back.
+    Absorb(absorb::AbsorbArgs),
     /// Show the effective configuration and where each value comes from; `set` changes it,
     /// `init` sets up a provider.
     Config(config::ConfigArgs),
@@ -253,6 +258,7 @@ fn execute(cli: Cli) -> Result<ExitCode> {
         Command::Explain(args) => runtime.block_on(explain::run(args)),
         Command::Split(args) => runtime.block_on(split::run(args)),
         Command::Reword(args) => runtime.block_on(reword::run(args)),
+        Command::Absorb(args) => runtime.block_on(absorb::run(args)),
         Command::Eval(args) => runtime.block_on(eval::run(args)),
         Command::Config(args) => config::run(args, &runtime),
         Command::Hook(args) => hook::run(args),

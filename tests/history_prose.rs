@@ -156,3 +156,134 @@ fn published_commits_need_force_and_bad_ranges_are_refused_before_any_request() 
     assert!(fake.requests().is_empty());
     assert_eq!(repo.git(&["rev-parse", "HEAD"]).trim(), ids[2]);
 }
+
+/// main: a.txt and b.txt of twenty lines; feature: X changes a.txt's line 3, Y b.txt's line 5;
+/// staged: a fix of each, and a change to a line from before the branch.
+fn feature_with_fixes() -> TestRepo {
+    let repo = TestRepo::new();
+    let lines = |name: &str| -> String { (1..=20).map(|i| format!("{name}{i}\n")).collect() };
+    repo.write("a.txt", lines("a"));
+    repo.write("b.txt", lines("b"));
+    repo.commit_all("base");
+    repo.git(&["branch", "-M", "main"]);
+    repo.git(&["checkout", "-q", "-b", "feature"]);
+    repo.write("a.txt", lines("a").replace("a3\n", "a3 (x)\n"));
+    repo.commit_all("X: change a3");
+    repo.write("b.txt", lines("b").replace("b5\n", "b5 (y)\n"));
+    repo.commit_all("Y: change b5");
+    repo.write(
+        "a.txt",
+        lines("a")
+            .replace("a3\n", "a3 (x, fixed)\n")
+            .replace("a15\n", "a15 (old)\n"),
+    );
+    repo.write("b.txt", lines("b").replace("b5\n", "b5 (y, fixed)\n"));
+    repo.git(&["add", "-A"]);
+    repo
+}
+
+#[test]
+fn absorb_makes_fixups_git_autosquash_accepts_and_leaves_the_rest_staged() {
+    let repo = feature_with_fixes();
+    let plan = success(&run(&repo, &["absorb"], &[]));
+    assert!(
+        plan.starts_with("The branch since main, the default branch:\n"),
+        "{plan}"
+    );
+    assert!(
+        plan.contains(" X: change a3\n    h1   a.txt:1-6\n"),
+        "{plan}"
+    );
+    assert!(plan.contains(" Y: change b5\n    h3   b.txt:2-8"), "{plan}");
+    assert!(
+        plan.contains("Staying staged:\n    h2   a.txt:12-18: its lines were last changed by"),
+        "{plan}"
+    );
+    assert_eq!(
+        repo.git(&["log", "--format=%s", "-1"]).trim(),
+        "Y: change b5",
+        "a plan only"
+    );
+    let err = failure(
+        &run(&repo, &["absorb", "--apply", "--yes", "--squash"], &[]),
+        2,
+    );
+    assert!(
+        err.contains("h2 would stay staged") && err.contains("--squash"),
+        "{err}"
+    );
+    success(&run(&repo, &["absorb", "--apply", "--yes"], &[]));
+    assert_eq!(
+        repo.git(&["log", "--format=%s", "main.."]),
+        "fixup! Y: change b5\nfixup! X: change a3\nY: change b5\nX: change a3\n"
+    );
+    assert_eq!(repo.git(&["diff", "--cached", "--name-only"]), "a.txt\n");
+    // git's own autosquash takes the fixups (the rest stashed while it runs).
+    repo.git(&["stash", "-q"]);
+    repo.git(&[
+        "-c",
+        "sequence.editor=true",
+        "rebase",
+        "-q",
+        "-i",
+        "--autosquash",
+        "main",
+    ]);
+    assert_eq!(
+        repo.git(&["log", "--format=%s", "main.."]),
+        "Y: change b5\nX: change a3\n"
+    );
+    assert!(
+        repo.git(&["show", "HEAD~1:a.txt"])
+            .contains("a3 (x, fixed)")
+    );
+    assert!(repo.git(&["show", "HEAD:b.txt"]).contains("b5 (y, fixed)"));
+}
+
+#[test]
+fn absorb_squash_folds_the_fixes_in_and_undo_puts_everything_back() {
+    let repo = feature_with_fixes();
+    let lines: String = (1..=20).map(|i| format!("a{i}\n")).collect();
+    // Only the fixes: the old line's change is left out of the index and the tree.
+    repo.write("a.txt", lines.replace("a3\n", "a3 (x, fixed)\n"));
+    repo.git(&["add", "-A"]);
+    let before = repo.git(&["rev-parse", "HEAD"]);
+    let json = success(&run(&repo, &["absorb", "--json"], &[]));
+    let plan: serde_json::Value = serde_json::from_str(&json).expect("JSON");
+    assert_eq!(plan["targets"].as_array().map(Vec::len), Some(2), "{plan}");
+    assert_eq!(plan["left"].as_array().map(Vec::len), Some(0), "{plan}");
+    success(&run(
+        &repo,
+        &["absorb", "--apply", "--yes", "--squash"],
+        &[],
+    ));
+    assert_eq!(
+        repo.git(&["log", "--format=%s", "main.."]),
+        "Y: change b5\nX: change a3\n"
+    );
+    assert!(
+        repo.git(&["show", "HEAD~1:a.txt"])
+            .contains("a3 (x, fixed)")
+    );
+    assert_eq!(repo.git(&["status", "--porcelain"]), "");
+    let undone = success(&run(&repo, &["absorb", "--undo"], &[]));
+    assert!(undone.contains("Undid the absorb"), "{undone}");
+    assert_eq!(repo.git(&["rev-parse", "HEAD"]), before);
+    assert_eq!(
+        repo.git(&["diff", "--cached", "--name-only"]),
+        "a.txt\nb.txt\n"
+    );
+}
+
+#[test]
+fn absorb_with_nothing_staged_or_no_branch_of_its_own_says_what_to_do() {
+    let repo = feature_with_fixes();
+    repo.git(&["reset", "-q"]);
+    let err = failure(&run(&repo, &["absorb"], &[]), 2);
+    assert!(err.contains("nothing is staged to absorb"), "{err}");
+    repo.git(&["add", "-A"]);
+    let err = failure(&run(&repo, &["absorb", "--base", "HEAD"], &[]), 2);
+    assert!(err.contains("no commit of its own"), "{err}");
+    let err = failure(&run(&repo, &["absorb", "--undo"], &[]), 3);
+    assert!(err.contains("no absorb to undo"), "{err}");
+}

@@ -1,0 +1,226 @@
+//! `iris absorb`: each staged hunk goes to the commit of the branch that last touched the
+//! lines it changes (as git-absorb does); the plan is printed (`--json`: as JSON), `--apply`
+//! makes one `fixup! <title>` commit per target, `--squash` folds them into their targets at
+//! once, and `--undo` puts everything back. No model is asked.
+
+use std::io::IsTerminal;
+use std::process::ExitCode;
+
+use anyhow::{Context, Result, anyhow};
+use clap::Args;
+use serde_json::json;
+
+use super::interrupt::Interrupt;
+use super::prompt::Prompter;
+use crate::shared::exit::UsageError;
+use crate::shared::said::shown;
+use iris_git::split::{AbsorbPlan, Progress, SplitChange};
+use iris_git::{GitError, GitRepo};
+
+#[derive(Debug, Args)]
+pub struct AbsorbArgs {
+    /// Commit one `fixup! <title>` per target commit (asks first on a terminal); what no
+    /// commit takes stays staged.
+    #[arg(long)]
+    pub apply: bool,
+    /// Apply without asking (needed without a terminal).
+    #[arg(short = 'y', long, requires = "apply")]
+    pub yes: bool,
+    /// Then fold the fixups into their targets (`git rebase -i --autosquash`, no editor);
+    /// needs everything absorbed and the working tree otherwise clean.
+    #[arg(long, requires = "apply")]
+    pub squash: bool,
+    /// Where the branch starts (default: its upstream, else the default branch).
+    #[arg(long, value_name = "REV")]
+    pub base: Option<String>,
+    /// Print the plan as JSON.
+    #[arg(long)]
+    pub json: bool,
+    /// Put back the branch, the index and the files as they were before the last absorb.
+    #[arg(long, conflicts_with_all = ["apply", "squash", "base", "json"])]
+    pub undo: bool,
+}
+
+pub async fn run(args: AbsorbArgs) -> Result<ExitCode> {
+    let cwd = std::env::current_dir().context("cannot read the current directory")?;
+    let repo = GitRepo::discover(&cwd)?;
+    if args.undo {
+        println!("{}", repo.undo_absorb()?);
+        return Ok(ExitCode::SUCCESS);
+    }
+    if let Some(base) = &args.base {
+        UsageError::unless_revisions(&repo, &[base])?;
+    }
+    if args.apply && !args.yes && !std::io::stdin().is_terminal() {
+        return Err(UsageError(
+            "--apply asks before committing, and there is no terminal to ask on: add --yes".into(),
+        )
+        .into());
+    }
+    let change = repo.split_change(true)?;
+    if change.is_empty() {
+        return Err(UsageError(
+            "nothing is staged to absorb: stage the fixes with `git add` first".into(),
+        )
+        .into());
+    }
+    let (base, base_name) = repo
+        .absorb_base(args.base.as_deref())
+        .map_err(usage_unless_git)?;
+    let plan = repo.absorb_plan(&change, base, &base_name)?;
+    if args.json {
+        println!(
+            "{}",
+            serde_json::to_string_pretty(&plan_json(&plan, &change))?
+        );
+    } else {
+        println!("{}", shown(&plan_text(&plan, &change)));
+    }
+    if !args.apply {
+        return Ok(ExitCode::SUCCESS);
+    }
+    if plan.targets.is_empty() {
+        eprintln!("No hunk goes to a commit of the branch; nothing was committed.");
+        return Ok(ExitCode::SUCCESS);
+    }
+    if args.squash {
+        squash_needs_clean(&repo, &plan)?;
+    }
+    if !args.yes {
+        let n = plan.targets.len();
+        let what = if args.squash {
+            "fold into their targets"
+        } else {
+            "commit"
+        };
+        let question = format!(
+            "Make {n} fixup{} and {what}? [y/N] ",
+            if n == 1 { "" } else { "s" }
+        );
+        if !Prompter::stdio().confirm(&question, false)? {
+            eprintln!("Nothing was committed.");
+            return Ok(ExitCode::SUCCESS);
+        }
+    }
+    let interrupt = Interrupt::listen();
+    let applied = tokio::task::block_in_place(|| {
+        repo.absorb_fixups(&change, &plan, Some(interrupt.flag()), report)
+    });
+    drop(interrupt);
+    let applied = applied.map_err(|stop| anyhow!(stop))?;
+    let made = applied.commits.len();
+    let s = if made == 1 { "" } else { "s" };
+    if args.squash {
+        repo.squash_fixups(&plan.base)?;
+        eprintln!(
+            "Folded {made} fixup{s} into their commits; `iris absorb --undo` puts everything back."
+        );
+    } else {
+        eprintln!(
+            "Made {made} fixup commit{s}; `git rebase -i --autosquash {}` folds them in, \
+             `iris absorb --undo` puts everything back.",
+            &plan.base[..12.min(plan.base.len())]
+        );
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Where the branch starts, when it cannot be found, is the user's to say (`--base`).
+fn usage_unless_git(err: GitError) -> anyhow::Error {
+    match err {
+        GitError::Unsupported(why) => UsageError(why).into(),
+        other => other.into(),
+    }
+}
+
+/// A rebase needs the working tree clean: every hunk absorbed, nothing unstaged.
+fn squash_needs_clean(repo: &GitRepo, plan: &AbsorbPlan) -> Result<()> {
+    let mut why = Vec::new();
+    if !plan.left.is_empty() {
+        let left: Vec<&str> = plan.left.iter().map(|l| l.hunk.as_str()).collect();
+        why.push(format!("{} would stay staged", left.join(", ")));
+    }
+    let unstaged = repo
+        .status()?
+        .entries
+        .iter()
+        .filter(|e| e.unstaged.is_some())
+        .count();
+    if unstaged > 0 {
+        why.push(format!(
+            "{unstaged} file{} unstaged changes",
+            if unstaged == 1 { " has" } else { "s have" }
+        ));
+    }
+    if why.is_empty() {
+        return Ok(());
+    }
+    Err(UsageError(format!(
+        "--squash rebases the branch, which needs the working tree otherwise clean: {}; \
+         commit or stash the rest first, or leave out --squash",
+        why.join(" and ")
+    ))
+    .into())
+}
+
+/// Progress on stderr, a line a fixup.
+fn report(progress: Progress) {
+    if let Progress::Committed { group, of, summary } = progress {
+        eprintln!("[{group}/{of}] {}", shown(&summary));
+    }
+}
+
+/// The plan as the user reads it: each target with its hunks, then what stays staged.
+fn plan_text(plan: &AbsorbPlan, change: &SplitChange) -> String {
+    let mut out = format!("The branch since {}:\n", plan.base_name);
+    if plan.targets.is_empty() {
+        out.push_str("  no hunk goes to one of its commits\n");
+    }
+    for target in &plan.targets {
+        out.push_str(&format!("  {} {}\n", target.short_id, target.title));
+        for id in &target.hunks {
+            let place = change
+                .units
+                .iter()
+                .find(|u| &u.id == id)
+                .map(|u| u.place())
+                .unwrap_or_default();
+            out.push_str(&format!("    {id:<4} {place}\n"));
+        }
+    }
+    if !plan.left.is_empty() {
+        out.push_str("Staying staged:\n");
+        for left in &plan.left {
+            out.push_str(&format!(
+                "    {:<4} {}: {}\n",
+                left.hunk, left.place, left.why
+            ));
+        }
+    }
+    out.trim_end().to_string()
+}
+
+fn plan_json(plan: &AbsorbPlan, change: &SplitChange) -> serde_json::Value {
+    let place = |id: &str| {
+        change
+            .units
+            .iter()
+            .find(|u| u.id == id)
+            .map(|u| u.place())
+            .unwrap_or_default()
+    };
+    json!({
+        "base": plan.base,
+        "base_name": plan.base_name,
+        "targets": plan.targets.iter().map(|t| json!({
+            "commit": t.id,
+            "title": t.title,
+            "hunks": t.hunks.iter().map(|h| json!({"id": h, "place": place(h)})).collect::<Vec<_>>(),
+        })).collect::<Vec<_>>(),
+        "left": plan.left.iter().map(|l| json!({
+            "hunk": l.hunk,
+            "place": l.place,
+            "why": l.why,
+        })).collect::<Vec<_>>(),
+    })
+}
