@@ -287,3 +287,19 @@ fn absorb_with_nothing_staged_or_no_branch_of_its_own_says_what_to_do() {
     let err = failure(&run(&repo, &["absorb", "--undo"], &[]), 3);
     assert!(err.contains("no absorb to undo"), "{err}");
 }
+
+#[test]
+fn a_hook_that_refuses_a_fixup_puts_everything_back() {
+    let repo = feature_with_fixes();
+    repo.write_hook(
+        "commit-msg",
+        "case \"$(head -1 \"$1\")\" in *Y:*) echo 'not this one' >&2; exit 1;; esac",
+    );
+    let before = repo.git(&["rev-parse", "HEAD"]);
+    let staged = repo.git(&["diff", "--cached"]);
+    let err = failure(&run(&repo, &["absorb", "--apply", "--yes"], &[]), 1);
+    assert!(err.contains("stopped at commit 2 of 2"), "{err}");
+    assert!(err.contains("not this one") && err.contains("taken back"), "{err}");
+    assert_eq!(repo.git(&["rev-parse", "HEAD"]), before);
+    assert_eq!(repo.git(&["diff", "--cached"]), staged);
+}

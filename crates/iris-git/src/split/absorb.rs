@@ -269,6 +269,21 @@ impl GitRepo {
             rest_stays_staged: true,
         };
         self.apply_split(change, &plan.fixups(), options, progress)
+            .map_err(|mut stop| {
+                // A fixup refused (a hook, ctrl-c) puts back everything, not only the rest.
+                if stop.saved && !stop.commits.is_empty() {
+                    match self.undo_absorb() {
+                        Ok(_) => {
+                            stop.why =
+                                format!("{} (the fixups made before it were taken back)", stop.why);
+                            stop.commits.clear();
+                            stop.saved = false;
+                        }
+                        Err(e) => stop.why = format!("{} (and undoing failed: {e})", stop.why),
+                    }
+                }
+                stop
+            })
     }
 
     /// Folds the fixups into their targets: `git rebase -i --autosquash` from the base, with
