@@ -299,7 +299,10 @@ fn a_hook_that_refuses_a_fixup_puts_everything_back() {
     let staged = repo.git(&["diff", "--cached"]);
     let err = failure(&run(&repo, &["absorb", "--apply", "--yes"], &[]), 1);
     assert!(err.contains("stopped at commit 2 of 2"), "{err}");
-    assert!(err.contains("not this one") && err.contains("taken back"), "{err}");
+    assert!(
+        err.contains("not this one") && err.contains("taken back"),
+        "{err}"
+    );
     assert_eq!(repo.git(&["rev-parse", "HEAD"]), before);
     assert_eq!(repo.git(&["diff", "--cached"]), staged);
 }

@@ -269,6 +269,24 @@ fn amends_merges_and_squashes_are_skipped() {
 }
 
 #[test]
+fn hook_on_amend_writes_the_amended_changes_message_and_keeps_gits_comments() {
+    let repo = staged_repo();
+    git_commit(&repo, &["-m", "Add two"], &[]);
+    assert!(install(&repo, &[]).status.success());
+    std::fs::write(repo.path().join(".irisconfig"), "hook_on_amend = true\n").unwrap();
+    repo.write("src/lib.rs", "pub fn two() -> u32 {\n    2\n}\n");
+    repo.git(&["add", "src/lib.rs"]);
+    let fake = FakeProvider::start(vec![Step::text(REPLY)]);
+    let out = git_commit(&repo, &["--amend"], &openai_env(&fake));
+    assert!(out.status.success(), "{}", stderr(&out));
+    // The old message ("Add two") is replaced, git's comments are stripped as usual.
+    assert_eq!(last_message(&repo), MESSAGE);
+    // What Iris saw: the amended change against HEAD's parent.
+    let asked = fake.requests()[0].user_texts().join("\n");
+    assert!(asked.contains("src/lib.rs"), "{asked}");
+}
+
+#[test]
 fn sources_that_bring_a_message_and_written_messages_are_left_alone() {
     let repo = staged_repo();
     assert!(install(&repo, &[]).status.success());

@@ -3,7 +3,7 @@
 
 use std::process::ExitCode;
 
-use anyhow::Result;
+use anyhow::{Context, Result};
 use clap::Args;
 
 use super::config::ConfigFlags;
@@ -29,6 +29,10 @@ pub struct GenArgs {
     /// Write a message for amending HEAD (commits with --amend when used with --auto-commit).
     #[arg(long)]
     pub amend: bool,
+    /// Run by the git hook on `git commit --amend`: write nothing unless `hook_on_amend` is
+    /// set.
+    #[arg(long, hide = true, requires = "amend")]
+    pub hook_amend: bool,
     /// Skip the pre-commit and commit-msg hooks when committing.
     #[arg(long)]
     pub no_verify: bool,
@@ -71,6 +75,9 @@ pub struct GenArgs {
 }
 
 pub async fn run(args: GenArgs) -> Result<ExitCode> {
+    if args.hook_amend && !hook_on_amend(&args)? {
+        return Ok(ExitCode::SUCCESS);
+    }
     let session = Session::open(&args.config, args.output)?;
     if !args.amend {
         session.require_staged("nothing is staged: stage your changes with `git add` first")?;
@@ -193,4 +200,11 @@ async fn candidates(session: &Session, scope: &Scope, args: &GenArgs) -> Result<
         warn_about(&candidate.written);
     }
     Ok(candidates)
+}
+
+/// Whether the configuration asks the hook to write a message on `git commit --amend`.
+fn hook_on_amend(args: &GenArgs) -> Result<bool> {
+    let cwd = std::env::current_dir().context("cannot read the current directory")?;
+    let root = iris_git::GitRepo::discover(&cwd)?.root();
+    Ok(iris_config::Config::load(Some(&root), &args.config.overrides())?.hook_on_amend)
 }

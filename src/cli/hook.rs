@@ -22,17 +22,24 @@ const SCRIPT: &str = r#"#!/bin/sh
 @MARKER@
 #
 # Writes the commit message with `iris gen` when `git commit` opens the editor. Skips messages
-# given with -m/-F, templates, merges, squashes and amends; never reads input; never blocks the
-# commit: when Iris fails the message stays as git prepared it (iris-hook.log, next to the
-# message file, says why). IRIS_HOOK_TIMEOUT: seconds to wait for Iris (default 60).
+# given with -m/-F, templates, merges, squashes and -c/-C; an amend keeps its message unless
+# `hook_on_amend = true`, then Iris writes one from the amended change. Never reads input;
+# never blocks the commit: when Iris fails the message stays as git prepared it
+# (iris-hook.log, next to the message file, says why). IRIS_HOOK_TIMEOUT: seconds to wait for
+# Iris (default 60).
 
 msg_file=$1
+amend=
 case $2 in
-message | template | merge | squash | commit) exit 0 ;;
+message | template | merge | squash) exit 0 ;;
+commit)
+	[ "$3" = HEAD ] || exit 0
+	amend=--amend
+	;;
 esac
 [ -f "$msg_file" ] || exit 0
 # A message is already there (more than git's comments and a verbose diff): keep it.
-if sed -e '/^# -* >8 -*$/,$d' -e '/^#/d' "$msg_file" | grep -q '[^[:space:]]'; then
+if [ -z "$amend" ] && sed -e '/^# -* >8 -*$/,$d' -e '/^#/d' "$msg_file" | grep -q '[^[:space:]]'; then
 	exit 0
 fi
 
@@ -50,7 +57,8 @@ trap 'rm -f -- "$out" "$out.new"' EXIT
 trap 'kill $pid $watchdog 2>/dev/null; exit 0' HUP INT TERM
 
 # Iris runs in the background so that the time limit and Ctrl-C can stop it.
-"$iris" gen --print --no-stream </dev/null >"$out" 2>"$log" &
+# shellcheck disable=SC2086
+"$iris" gen --print --no-stream ${amend:+$amend --hook-amend} </dev/null >"$out" 2>"$log" &
 pid=$!
 (
 	trap 'kill "$nap" 2>/dev/null; wait "$nap"; exit 0' TERM
@@ -63,6 +71,13 @@ wait "$pid" 2>/dev/null
 rc=$?
 kill "$watchdog" 2>/dev/null
 wait "$watchdog"
+if [ "$rc" -eq 0 ] && [ -n "$amend" ]; then
+	# The amended commit's message goes; git's comments (and a verbose diff) stay.
+	grep -q '[^[:space:]]' "$out" || exit 0
+	{ cat -- "$out" && echo && sed -n '/^#/,$p' "$msg_file"; } >"$out.new" &&
+		mv -f -- "$out.new" "$msg_file"
+	exit 0
+fi
 if [ "$rc" -eq 0 ] && grep -q '[^[:space:]]' "$out" &&
 	cat -- "$out" "$msg_file" >"$out.new" && mv -f -- "$out.new" "$msg_file"; then
 	exit 0

@@ -33,6 +33,8 @@ pub enum ConfigKey {
     Language,
     ReviewMinConfidence,
     ReviewVerify,
+    /// The hook writes a new message on `git commit --amend` (`hook_on_amend`).
+    HookOnAmend,
     MaxCostPerRun,
     Model(ProviderKind),
     FastModel(ProviderKind),
@@ -45,7 +47,7 @@ pub enum ConfigKey {
 }
 
 /// The keys at the top of a file, in the order `iris config` shows them.
-const TOP: [ConfigKey; 23] = [
+const TOP: [ConfigKey; 24] = [
     ConfigKey::Provider,
     ConfigKey::Preset,
     ConfigKey::Gitmoji,
@@ -68,6 +70,7 @@ const TOP: [ConfigKey; 23] = [
     ConfigKey::Language,
     ConfigKey::ReviewMinConfidence,
     ConfigKey::ReviewVerify,
+    ConfigKey::HookOnAmend,
     ConfigKey::MaxCostPerRun,
 ];
 
@@ -163,6 +166,7 @@ impl ConfigKey {
             ConfigKey::Language => "language",
             ConfigKey::ReviewMinConfidence => "review_min_confidence",
             ConfigKey::ReviewVerify => "review_verify",
+            ConfigKey::HookOnAmend => "hook_on_amend",
             ConfigKey::MaxCostPerRun => "max_cost_per_run",
             ConfigKey::Model(_) => "model",
             ConfigKey::FastModel(_) => "fast_model",
@@ -232,7 +236,8 @@ impl ConfigKey {
             | ConfigKey::SecretScan
             | ConfigKey::StructuredOutput
             | ConfigKey::StudioAutoGenerate
-            | ConfigKey::ReviewVerify => Kind::Bool,
+            | ConfigKey::ReviewVerify
+            | ConfigKey::HookOnAmend => Kind::Bool,
             ConfigKey::MaxTurns
             | ConfigKey::SubagentTimeoutSecs
             | ConfigKey::SubagentMaxTurns

@@ -141,6 +141,9 @@ pub struct Config {
     /// A review's findings get a second look (one more request): each kept or dropped with a
     /// reason, the dropped ones folded.
     pub review_verify: bool,
+    /// On `git commit --amend` the hook writes a message from the amended change instead of
+    /// keeping the commit's own.
+    pub hook_on_amend: bool,
     /// A run stops before a request that would take its cost past this many millionths of a
     /// US dollar (`max_cost_per_run`, in dollars); None: no cap.
     pub max_cost_per_run: Option<u64>,
@@ -174,6 +177,7 @@ impl Default for Config {
             language: String::new(),
             review_min_confidence: 70,
             review_verify: false,
+            hook_on_amend: false,
             max_cost_per_run: None,
             origins: BTreeMap::new(),
         }
@@ -311,6 +315,7 @@ impl Config {
             (ConfigKey::Gitmoji, Value::Bool(b)) => self.gitmoji = b,
             (ConfigKey::CriticEnabled, Value::Bool(b)) => self.critic_enabled = b,
             (ConfigKey::ReviewVerify, Value::Bool(b)) => self.review_verify = b,
+            (ConfigKey::HookOnAmend, Value::Bool(b)) => self.hook_on_amend = b,
             (ConfigKey::MaxCostPerRun, Value::Price(micros)) => {
                 self.max_cost_per_run = Some(micros)
             }
@@ -461,6 +466,7 @@ impl Config {
             ConfigKey::Gitmoji => Value::Bool(self.gitmoji),
             ConfigKey::CriticEnabled => Value::Bool(self.critic_enabled),
             ConfigKey::ReviewVerify => Value::Bool(self.review_verify),
+            ConfigKey::HookOnAmend => Value::Bool(self.hook_on_amend),
             ConfigKey::MaxCostPerRun => Value::Price(self.max_cost_per_run?),
             ConfigKey::TrustRepo => Value::Bool(self.trust_repo),
             ConfigKey::SafetyMode => Value::Text(self.safety_mode.name().to_string()),
