@@ -1561,3 +1561,51 @@ async fn the_split_view_plans_chats_moves_edits_applies_and_undoes() {
     assert_eq!(repo.git(&["log", "--format=%s"]), "base\n");
     assert_eq!(repo.git(&["status", "--porcelain"]), before);
 }
+
+/// PR mode's `r`: Iris writes the selected commit's message from its change, the question
+/// shows old and new, `y` rewords it with nothing else changed, and the commits are read again.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn r_in_pr_mode_rewords_the_selected_commit_after_asking() {
+    let repo = TestRepo::feature_branch();
+    let base = repo.git(&["rev-parse", "HEAD~1"]);
+    let tree = repo.git(&["rev-parse", "HEAD^{tree}"]);
+    let fake = FakeProvider::start(vec![Step::text(crate::common::agent::commit_json(
+        "Add two(), the second constant",
+        "",
+    ))]);
+    let mut studio = Headless::new(&repo, &fake, Mode::PR);
+    studio.state.iris.auto_generate = false;
+    studio.command(Command::Refresh);
+    studio
+        .pump_until("the commits", |s| {
+            !s.range.loading && s.range.commits.len() == 1
+        })
+        .await;
+    studio.command(Command::Reword);
+    studio
+        .pump_until("the question", |s| {
+            s.overlay.confirm == Some(iris_studio::state::Confirm::Reword)
+        })
+        .await;
+    let asked = fake.requests()[0].user_texts().join("\n");
+    assert!(asked.contains("+pub fn two() -> u32 {"), "{asked}");
+    studio.key(KeyCode::Char('y'));
+    studio
+        .pump_until("the commits read again", |s| {
+            !s.range.loading
+                && s.range
+                    .commits
+                    .first()
+                    .is_some_and(|c| c.summary == "Add two(), the second constant")
+        })
+        .await;
+    assert_eq!(repo.git(&["rev-parse", "HEAD~1"]), base);
+    assert_eq!(repo.git(&["rev-parse", "HEAD^{tree}"]), tree);
+    let said = studio
+        .state
+        .notice
+        .as_ref()
+        .map(|n| n.text.clone())
+        .unwrap_or_default();
+    assert!(said.contains("iris reword --undo"), "{said}");
+}

@@ -20,13 +20,14 @@ use super::prompt::Prompter;
 use super::session::OutputFlags;
 use crate::shared::IrisDir;
 use crate::shared::exit::UsageError;
+use crate::shared::replayed::{replay_of, staged_for};
 use crate::shared::said::shown;
 use iris_agent::IrisAgent;
 use iris_agent::capability::requests::Scope;
 use iris_config::Config;
 use iris_core::artifact::ArtifactKind;
 use iris_core::text::{width, wrap_line};
-use iris_git::{GitRepo, Replay, RewordCommit};
+use iris_git::{GitRepo, RewordCommit};
 
 #[derive(Debug, Args)]
 pub struct RewordArgs {
@@ -191,13 +192,14 @@ async fn ask_iris(
 ) -> Result<RewordPlan> {
     let root = repo.root();
     let config = Config::load(Some(&root), &args.config.overrides())?;
-    let raw_replies = IrisDir::of(repo.git_dir());
-    // Checked once, before any replay is set up: a missing key fails at once.
-    IrisAgent::from_config(&config, &root, raw_replies.path(), false)?;
-    let branch = repo.default_branch().unwrap_or_else(|| "main".to_string());
-    let replay = Replay::new(repo, &branch)
-        .or_else(|_| Replay::new(repo, "main"))
-        .context("cannot set up the replay")?;
+    let iris = IrisAgent::from_config(
+        &config,
+        &root,
+        IrisDir::of(repo.git_dir()).path(),
+        !args.output.no_stream,
+    )?;
+    let (iris, dry_run) = crate::shared::preview::prepare(iris, args.output.dry_run);
+    let replay = replay_of(repo)?;
     let price = config.model_price().map(|(price, _)| price);
     let writable = commits.iter().filter(|c| !c.merge).count();
     let mut plan = RewordPlan {
@@ -213,16 +215,9 @@ async fn ask_iris(
         if !commit.merge {
             n += 1;
             eprintln!("[{n}/{writable}] {}", commit.short_id);
-            replay.stage(&commit.id)?;
-            let iris = IrisAgent::from_config(
-                &config,
-                replay.root(),
-                raw_replies.path(),
-                !args.output.no_stream,
-            )?;
-            let (iris, dry_run) = crate::shared::preview::prepare(iris, args.output.dry_run);
             let progress = ProgressLine::start().priced(price);
-            let result = iris
+            let there = staged_for(&iris, &replay, &commit.id)?;
+            let result = there
                 .write(
                     ArtifactKind::Commit,
                     &Scope::Staged,

@@ -102,10 +102,7 @@ pub async fn run(plan: Plan) -> Result<ExitCode> {
         );
     }
     let uses_types = history_uses_types(choice.commits.iter().map(|c| c.summary.as_str()));
-    let branch = repo.default_branch().unwrap_or_else(|| "main".to_string());
-    let replay = Replay::new(&repo, &branch)
-        .or_else(|_| Replay::new(&repo, "main"))
-        .context("cannot set up the replay")?;
+    let replay = crate::shared::replayed::replay_of(&repo)?;
     let replay_git = replay.root().join(".git");
 
     let several = plan.variants.len() > 1;

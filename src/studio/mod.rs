@@ -1,6 +1,6 @@
 //! The studio's shell: the terminal loop ([`app`]), the [`runner`] that carries out the pure
 //! reducer's effects (agent runs, git jobs, publishing) off the UI thread, the split view's git
-//! work ([`split`]), the background
+//! work ([`split`]) and PR mode's reword ([`reword`]), the background
 //! [`jobs`], the [`drafts`] store and the user's [`external`] editor. The state, the reducer
 //! and the panes are the `iris-studio` crate's.
 
@@ -8,5 +8,6 @@ pub mod app;
 pub mod drafts;
 pub mod external;
 pub mod jobs;
+pub mod reword;
 pub mod runner;
 pub mod split;

@@ -21,7 +21,7 @@ use iris_studio::action::{Action, ChatOutcome};
 use iris_studio::effect::Effect;
 use iris_studio::highlight;
 use iris_studio::state::Draft;
-use iris_studio::state::{ChatMessage, PlannedChange, Speaker};
+use iris_studio::state::{ChatMessage, PlannedChange, Rewording, Speaker};
 
 /// A draft to write, or `None` to remove it.
 type DraftWrite = (ArtifactKind, Option<Draft>);
@@ -176,6 +176,10 @@ impl Runner {
                 super::split::apply(&self.tx, &self.root, units, plan)
             }
             Effect::UndoSplit => super::split::undo(&self.tx, &self.root),
+            Effect::WriteReword { task, commit } => self.write_reword(task, commit),
+            Effect::ApplyReword { commit, message } => {
+                super::reword::apply(&self.tx, &self.root, commit, message)
+            }
             Effect::ProbeServers => {
                 let tx = self.tx.clone();
                 tokio::spawn(async move {
@@ -378,6 +382,29 @@ impl Runner {
                 }))
             },
             move |result| Action::SplitPlanned { task, result },
+        );
+    }
+
+    /// Iris writes `commit`'s message anew from its own change, in a replay of the history
+    /// before it.
+    fn write_reword(&mut self, task: u64, commit: String) {
+        let root = self.root.clone();
+        self.spawn_iris(
+            task,
+            |iris, sink| async move {
+                let (replay, there, found) = super::reword::prepare(&iris, &root, &commit)?;
+                let written = there
+                    .write(ArtifactKind::Commit, &Scope::Staged, false, &sink)
+                    .await?;
+                drop(replay);
+                Ok(Rewording {
+                    id: commit,
+                    short_id: found.short_id,
+                    old: found.message.trim_end().to_string(),
+                    new: written.text.trim_end().to_string(),
+                })
+            },
+            move |result| Action::RewordWritten { task, result },
         );
     }
 

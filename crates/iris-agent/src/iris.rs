@@ -206,6 +206,17 @@ impl IrisAgent {
         })
     }
 
+    /// The same Iris working on the repository at `root` instead (a replay of the user's
+    /// history): her tools read there, everything else is as configured.
+    pub fn on_repository(&self, root: &std::path::Path) -> Self {
+        let mut moved = self.clone();
+        moved.ctx = ToolContext {
+            repo_root: root.to_path_buf(),
+            ..self.ctx.clone()
+        };
+        moved
+    }
+
     /// The pull request template to fill in, by name (`iris pr --template`); `None` takes the
     /// repository's default.
     pub fn with_pr_template(mut self, name: Option<String>) -> Self {

@@ -230,6 +230,15 @@ pub enum Action {
         /// The message saved in the editor, or why the editor could not run.
         result: Result<String, String>,
     },
+    /// Iris wrote a commit's message anew (`r`), or why not.
+    RewordWritten {
+        /// The task that asked (a cancelled or overtaken one's result is dropped).
+        task: u64,
+        /// The commit's old and new message, or why there is none.
+        result: Result<crate::state::Rewording, String>,
+    },
+    /// The commit was reworded (what to say), or why not.
+    Reworded(Result<String, String>),
     /// Drafts saved by an earlier session, offered back.
     DraftsLoaded(Vec<(ArtifactKind, Draft)>),
     /// A draft could not be written.

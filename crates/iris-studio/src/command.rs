@@ -95,6 +95,8 @@ pub enum Command {
     Split,
     /// Shows or folds the review's less certain findings.
     ShowUnsure,
+    /// Has Iris write the selected commit's message anew from its change, to rewrite it.
+    Reword,
     /// Switches to explore mode: the repository's files, their history and Iris' answers.
     ModeExplore,
     /// Switches to commit mode: staging and the commit message.
@@ -111,7 +113,7 @@ pub enum Command {
 
 impl Command {
     /// Every command once, in the order the help overlay lists them.
-    pub const ALL: [Command; 49] = [
+    pub const ALL: [Command; 50] = [
         Command::Quit,
         Command::Help,
         Command::NextPane,
@@ -155,6 +157,7 @@ impl Command {
         Command::Alternatives,
         Command::Split,
         Command::ShowUnsure,
+        Command::Reword,
         Command::ModeExplore,
         Command::ModeCommit,
         Command::ModeReview,
@@ -206,6 +209,9 @@ impl Command {
             }
             Command::ShowUnsure if mode != Mode::REVIEW => {
                 Err("less certain findings are folded in review mode (3)")
+            }
+            Command::Reword if mode != Mode::PR => {
+                Err("commits are reworded from the pull request's commits (4)")
             }
             Command::PickRange if !mode.uses_range() => {
                 Err("ranges belong to the PR, changelog and release notes modes (4-6)")
@@ -270,6 +276,9 @@ impl Command {
                 "show the request Iris would send for the artifact, its size and cost (sends nothing)"
             }
             Command::ShowUnsure => "show or fold the review's less certain findings",
+            Command::Reword => {
+                "have Iris write the selected commit's message anew, then reword it (asks first)"
+            }
             Command::ModeExplore => "explore mode",
             Command::ModeCommit => "commit mode",
             Command::ModeReview => "review mode",

@@ -236,6 +236,21 @@ pub enum Effect {
     },
     /// Restores the state from before the last split.
     UndoSplit,
+    /// Has Iris write commit `commit`'s message anew from its own change (replayed over its
+    /// parent).
+    WriteReword {
+        /// The studio's id for the task, which its results and progress carry back.
+        task: u64,
+        /// The commit's full id.
+        commit: String,
+    },
+    /// Gives commit `commit` the message `message`, nothing else changed (`iris reword`).
+    ApplyReword {
+        /// The commit's full id.
+        commit: String,
+        /// Its new message.
+        message: String,
+    },
     /// The user's answer to a tool call waiting for approval.
     Answer {
         /// Where the answer goes: the call waiting for it.

@@ -776,6 +776,23 @@ fn confirm_dialogs() {
     let mut state = studio(Mode::PR);
     state.overlay.confirm = Some(Confirm::Publish);
     insta::assert_snapshot!("confirm_publish_pr", render(&state));
+    // A reword shows the commit's old and new titles.
+    state.range.reword = Some(iris_studio::state::Rewording {
+        id: "abc12340000".into(),
+        short_id: "abc1234".into(),
+        old: "wip".into(),
+        new: "Render the parse tree\n\nSo the demo shows it.".into(),
+    });
+    state.overlay.confirm = Some(Confirm::Reword);
+    let screen = render(&state);
+    for line in [
+        "Reword abc1234?",
+        "was: wip",
+        "now: Render the parse tree",
+        "Only the message changes. (y/n)",
+    ] {
+        assert!(screen.contains(line), "{line:?} in {screen}");
+    }
 }
 
 #[test]

@@ -189,6 +189,21 @@ pub struct CommitRange {
     pub loading: bool,
     /// The mode the commits were loaded for (the default `from` depends on it).
     pub loaded_for: Option<Mode>,
+    /// The new message Iris wrote for a commit, waiting for the user to say yes (`r`).
+    pub reword: Option<Rewording>,
+}
+
+/// A commit's message as it is and as Iris wrote it anew.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Rewording {
+    /// The commit's full id.
+    pub id: String,
+    /// Its short id.
+    pub short_id: String,
+    /// Its message as recorded.
+    pub old: String,
+    /// The message Iris wrote from its change.
+    pub new: String,
 }
 
 impl CommitRange {
@@ -390,6 +405,8 @@ pub enum TaskKind {
     Split,
     /// A chat reply about the split plan.
     SplitChat,
+    /// Writing a commit's message anew from its change (PR mode's `r`).
+    Reword,
 }
 
 /// A one-line message in the status bar.
@@ -423,6 +440,8 @@ pub enum Confirm {
     Quit,
     /// Open or update the pull request, or post the review.
     Publish,
+    /// Give the selected commit the message Iris wrote (`CommitRange::reword`).
+    Reword,
 }
 
 /// Options for the next commit.

@@ -36,10 +36,23 @@ pub fn draw(frame: &mut Frame, area: Rect, question: Confirm, state: &State, the
             "Open or update the branch's pull request with this title and description (gh/glab)? (y/n)"
                 .to_string()
         }
+        Confirm::Reword => match &state.range.reword {
+            Some(r) => format!(
+                "Reword {}?\nwas: {}\nnow: {}\nOnly the message changes. (y/n)",
+                r.short_id,
+                r.old.lines().next().unwrap_or_default(),
+                r.new.lines().next().unwrap_or_default()
+            ),
+            None => "Reword the commit? (y/n)".to_string(),
+        },
     };
     text_box(
         frame,
-        centered(area, 64, 5),
+        match question {
+            // Two titles to read side by side need more room than a yes-or-no line.
+            Confirm::Reword => centered(area, 72, 7),
+            _ => centered(area, 64, 5),
+        },
         &text,
         " Confirm ",
         true,

@@ -6,8 +6,8 @@ use super::super::effect::Effect;
 use super::super::state::{Confirm, Level, Mode, Pane, State};
 use super::diff::SIDEWAYS;
 use super::{
-    alternatives, artifact, changes, diff, explore, external, intent, notice, panes, range, setup,
-    split_plan, task, why,
+    alternatives, artifact, changes, diff, explore, external, intent, notice, panes, range, reword,
+    setup, split_plan, task, why,
 };
 
 pub(super) fn run(state: &mut State, command: Command) -> Vec<Effect> {
@@ -102,6 +102,7 @@ pub(super) fn run(state: &mut State, command: Command) -> Vec<Effect> {
         Command::Publish => external::ask_publish(state),
         Command::Alternatives => alternatives::ask(state),
         Command::Split => split_plan::ask(state),
+        Command::Reword => reword::ask(state),
         Command::ShowUnsure => artifact::toggle_unsure(state),
         Command::ModeExplore => switch_mode(state, Mode::Explore),
         Command::ModeCommit => switch_mode(state, Mode::COMMIT),

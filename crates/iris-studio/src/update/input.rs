@@ -11,7 +11,7 @@ use super::artifact::WHEEL;
 use super::diff::SIDEWAYS;
 use super::{
     alternatives, artifact, changes, commands, diff, explore, external, intent, notice, range,
-    setup, split_plan, task, why,
+    reword, setup, split_plan, task, why,
 };
 
 pub(super) fn key(state: &mut State, key: KeyEvent) -> Vec<Effect> {
@@ -49,6 +49,7 @@ pub(super) fn key(state: &mut State, key: KeyEvent) -> Vec<Effect> {
             }
             (Confirm::Commit, true) => changes::commit_confirmed(state),
             (Confirm::Publish, true) => external::publish(state),
+            (Confirm::Reword, true) => reword::confirmed(state),
             (_, false) => {
                 notice(state, Level::Info, "cancelled");
                 Vec::new()

@@ -11,6 +11,7 @@
 //! - [`intent`]: explore's open file, its intent and responsibility blocks.
 //! - [`setup`]: the setup overlay, from the servers found to the written choice.
 //! - [`split_plan`]: the split view, from Iris' plan to the commits made and undone.
+//! - [`reword`]: PR mode's `r`, a commit's message written anew and the commit reworded.
 //! - [`external`]: the artifact or a file in the user's own editor, the clipboard, and
 //!   publishing through gh or glab.
 
@@ -25,6 +26,7 @@ mod input;
 mod intent;
 mod panes;
 mod range;
+mod reword;
 mod setup;
 mod split_plan;
 mod task;
@@ -125,6 +127,8 @@ fn reduce(state: &mut State, action: Action) -> Vec<Effect> {
         Action::SplitStep { done, of, step } => split_plan::step(state, done, of, step),
         Action::SplitApplied { result, undoable } => split_plan::applied(state, result, undoable),
         Action::SplitUndone(result) => split_plan::undone(state, result),
+        Action::RewordWritten { task, result } => reword::written(state, task, result),
+        Action::Reworded(result) => reword::done(state, result),
         Action::SplitMessageEdited { group, result } => {
             split_plan::message_edited(state, group, result)
         }

@@ -46,6 +46,7 @@ pub(super) fn cancel(state: &mut State) -> Option<Vec<Effect>> {
     let said = match task.kind {
         TaskKind::Why => "cancelled: Iris stopped reading the lines' history",
         TaskKind::Intent => "cancelled: Iris stopped reading the file",
+        TaskKind::Reword => "cancelled: the commit keeps its message",
         _ => "cancelled: the text from before stays",
     };
     notice(state, Level::Info, said);
@@ -66,7 +67,7 @@ pub(super) fn cancel(state: &mut State) -> Option<Vec<Effect>> {
                 });
             }
         }
-        TaskKind::Generate | TaskKind::Alternatives | TaskKind::Split => {}
+        TaskKind::Generate | TaskKind::Alternatives | TaskKind::Split | TaskKind::Reword => {}
     }
     Some(vec![Effect::Cancel { task: task.id }])
 }

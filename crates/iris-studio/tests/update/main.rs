@@ -19,6 +19,7 @@ mod external;
 mod input;
 mod intent;
 mod range;
+mod reword;
 mod setup;
 mod split_plan;
 mod task;

@@ -1,0 +1,58 @@
+//! PR mode's reword, its git side: the commit checked and replayed for Iris to write its
+//! message anew, and the commit given the message the user said yes to.
+
+use std::path::Path;
+
+use anyhow::{Result, bail};
+use tokio::sync::mpsc::UnboundedSender;
+
+use crate::shared::replayed::{replay_of, staged_for};
+use iris_agent::IrisAgent;
+use iris_git::{GitRepo, Replay, RewordCommit};
+use iris_studio::action::Action;
+
+/// Checks `commit` can be reworded here (on HEAD's history, no merge, not on a remote) and
+/// replays it: the replay (kept while Iris works), Iris moved there, and the commit.
+pub fn prepare(
+    iris: &IrisAgent,
+    root: &Path,
+    commit: &str,
+) -> Result<(Replay, IrisAgent, RewordCommit)> {
+    let repo = GitRepo::discover(root)?;
+    let Some(found) = repo.reword_range(commit)?.into_iter().next() else {
+        bail!("there is no commit {commit} to reword");
+    };
+    if found.merge {
+        bail!("{} is a merge: it keeps its message", found.short_id);
+    }
+    if let Some((short, branch)) = repo.published(std::slice::from_ref(&found.id))?.first() {
+        bail!(
+            "{short} is already on {branch}: rewording it would fork the history others have \
+             (`iris reword --force {short}` does it anyway)"
+        );
+    }
+    let replay = replay_of(&repo)?;
+    let there = staged_for(iris, &replay, &found.id)?;
+    Ok((replay, there, found))
+}
+
+/// Gives `commit` its new `message`, off the UI thread; what happened comes back as
+/// [`Action::Reworded`].
+pub fn apply(tx: &UnboundedSender<Action>, root: &Path, commit: String, message: String) {
+    let (tx, root) = (tx.clone(), root.to_path_buf());
+    tokio::task::spawn_blocking(move || {
+        let result = GitRepo::discover(&root)
+            .and_then(|repo| repo.reword(&[(commit, message)], None))
+            .map(|done| {
+                let made = done.rewritten;
+                format!(
+                    "Reworded: {made} commit{} made again, HEAD is at {}; `iris reword --undo` \
+                     puts the branch back",
+                    if made == 1 { "" } else { "s" },
+                    &done.head[..12.min(done.head.len())]
+                )
+            })
+            .map_err(|e| e.to_string());
+        let _ = tx.send(Action::Reworded(result));
+    });
+}
