@@ -306,3 +306,54 @@ fn a_hook_that_refuses_a_fixup_puts_everything_back() {
     assert_eq!(repo.git(&["rev-parse", "HEAD"]), before);
     assert_eq!(repo.git(&["diff", "--cached"]), staged);
 }
+
+#[test]
+fn absorb_reword_has_iris_correct_only_the_message_the_change_now_contradicts() {
+    let repo = feature_with_fixes();
+    let lines: String = (1..=20).map(|i| format!("a{i}\n")).collect();
+    repo.write("a.txt", lines.replace("a3\n", "a3 (x, fixed)\n"));
+    repo.git(&["add", "-A"]);
+    let fake = FakeProvider::start(vec![
+        Step::tool_call(
+            "update_commit",
+            serde_json::json!({"content": "X: change a3, and fix it"}),
+        ),
+        Step::text("The title now says the fix."),
+        Step::text("The message still holds."),
+    ]);
+    let out = run(
+        &repo,
+        &["absorb", "--apply", "--yes", "--squash", "--reword"],
+        &openai_env(&fake),
+    );
+    let said = success(&out);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("X: change a3 → X: change a3, and fix it"),
+        "{err}{said}"
+    );
+    assert!(err.contains("kept (The message still holds.)"), "{err}");
+    assert_eq!(
+        repo.git(&["log", "--format=%s", "main.."]),
+        "Y: change b5\nX: change a3, and fix it\n"
+    );
+    assert!(
+        repo.git(&["show", "HEAD~1:a.txt"])
+            .contains("a3 (x, fixed)")
+    );
+    // Each check read its commit's own change, the fix folded in.
+    let first = fake.requests()[0].user_texts().join("\n");
+    let system = fake.requests()[0].system_text();
+    assert!(system.contains("X: change a3"), "{system}");
+    assert!(first.contains("fixup was just folded"), "{first}");
+    // Undo puts back everything: the branch before the fixups, the fixes staged.
+    success(&run(&repo, &["absorb", "--undo"], &[]));
+    assert_eq!(
+        repo.git(&["log", "-1", "--format=%s"]).trim(),
+        "Y: change b5"
+    );
+    assert_eq!(
+        repo.git(&["diff", "--cached", "--name-only"]),
+        "a.txt\nb.txt\n"
+    );
+}

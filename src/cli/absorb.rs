@@ -10,10 +10,18 @@ use anyhow::{Context, Result, anyhow};
 use clap::Args;
 use serde_json::json;
 
+use super::config::ConfigFlags;
 use super::interrupt::Interrupt;
+use super::progress::ProgressLine;
 use super::prompt::Prompter;
+use crate::shared::IrisDir;
 use crate::shared::exit::UsageError;
+use crate::shared::replayed::{replay_of, staged_for};
 use crate::shared::said::shown;
+use iris_agent::IrisAgent;
+use iris_agent::capability::chat::ChatTarget;
+use iris_config::Config;
+use iris_core::artifact::ArtifactKind;
 use iris_git::split::{AbsorbPlan, Progress, SplitChange};
 use iris_git::{GitError, GitRepo};
 
@@ -30,6 +38,10 @@ pub struct AbsorbArgs {
     /// needs everything absorbed and the working tree otherwise clean.
     #[arg(long, requires = "apply")]
     pub squash: bool,
+    /// After --squash, Iris reads each commit that took a fixup and updates its message where
+    /// the change now contradicts it (the message stays otherwise).
+    #[arg(long, requires = "squash")]
+    pub reword: bool,
     /// Where the branch starts (default: its upstream, else the default branch).
     #[arg(long, value_name = "REV")]
     pub base: Option<String>,
@@ -39,6 +51,8 @@ pub struct AbsorbArgs {
     /// Put back the branch, the index and the files as they were before the last absorb.
     #[arg(long, conflicts_with_all = ["apply", "squash", "base", "json"])]
     pub undo: bool,
+    #[command(flatten)]
+    pub config: ConfigFlags,
 }
 
 pub async fn run(args: AbsorbArgs) -> Result<ExitCode> {
@@ -102,6 +116,12 @@ pub async fn run(args: AbsorbArgs) -> Result<ExitCode> {
             return Ok(ExitCode::SUCCESS);
         }
     }
+    // Iris is checked before anything is committed: a missing key fails at once.
+    let iris = match args.reword {
+        true => Some(iris_for(&repo, &args.config)?),
+        false => None,
+    };
+    let before = repo.branch_commits(&plan.base)?;
     let interrupt = Interrupt::listen();
     let applied = tokio::task::block_in_place(|| {
         repo.absorb_fixups(&change, &plan, Some(interrupt.flag()), report)
@@ -112,9 +132,11 @@ pub async fn run(args: AbsorbArgs) -> Result<ExitCode> {
     let s = if made == 1 { "" } else { "s" };
     if args.squash {
         repo.squash_fixups(&plan.base)?;
-        eprintln!(
-            "Folded {made} fixup{s} into their commits; `iris absorb --undo` puts everything back."
-        );
+        eprintln!("Folded {made} fixup{s} into their commits.");
+        if let Some(iris) = iris {
+            reword_contradicted(&repo, &iris, &plan, &before).await?;
+        }
+        eprintln!("`iris absorb --undo` puts everything back.");
     } else {
         eprintln!(
             "Made {made} fixup commit{s}; `git rebase -i --autosquash {}` folds them in, \
@@ -123,6 +145,92 @@ pub async fn run(args: AbsorbArgs) -> Result<ExitCode> {
         );
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// Iris as the configuration says, on this repository.
+fn iris_for(repo: &GitRepo, flags: &ConfigFlags) -> Result<IrisAgent> {
+    let root = repo.root();
+    let config = Config::load(Some(&root), &flags.overrides())?;
+    IrisAgent::from_config(&config, &root, IrisDir::of(repo.git_dir()).path(), false)
+}
+
+/// What Iris is asked of each commit that took a fixup.
+const CHECK_MESSAGE: &str = "A fixup was just folded into this commit, so its change grew. Read \
+the change. If the message above still describes it truly, keep it and say so in one sentence. \
+Only if the change now contradicts the message, or does something the message leaves out that \
+matters, call the update tool with the message corrected: keep its words where they are still \
+true.";
+
+/// After a squash: each commit that took a fixup is replayed, Iris reads its change beside
+/// its message and corrects the message only where the change now contradicts it; those
+/// commits are reworded. `before` is the branch's commits before the fixups (the rebase keeps
+/// their order).
+async fn reword_contradicted(
+    repo: &GitRepo,
+    iris: &IrisAgent,
+    plan: &AbsorbPlan,
+    before: &[String],
+) -> Result<()> {
+    let after = repo.branch_commits(&plan.base)?;
+    if after.len() != before.len() {
+        eprintln!("warning: the branch changed shape in the rebase; no message was checked");
+        return Ok(());
+    }
+    let replay = replay_of(repo)?;
+    let mut updates = Vec::new();
+    for target in &plan.targets {
+        let Some(at) = before.iter().position(|id| *id == target.id) else {
+            continue;
+        };
+        let id = &after[at];
+        let old = repo.commit_info(id)?.message;
+        eprintln!("checking {}'s message…", target.short_id);
+        let there = staged_for(iris, &replay, id)?;
+        let updated = std::sync::Arc::new(std::sync::Mutex::new(None::<String>));
+        let on_update: iris_agent::capability::chat::OnUpdate = {
+            let updated = updated.clone();
+            std::sync::Arc::new(move |text: String| {
+                if let Ok(mut slot) = updated.lock() {
+                    *slot = Some(text);
+                }
+            })
+        };
+        let target_text = ChatTarget {
+            kind: ArtifactKind::Commit,
+            artifact: old.trim_end().to_string(),
+        };
+        let progress = ProgressLine::start();
+        let reply = there
+            .chat(
+                &target_text,
+                &[],
+                CHECK_MESSAGE,
+                on_update,
+                &progress.sink(),
+            )
+            .await;
+        progress.finish().await;
+        let reply = reply.with_context(|| format!("checking {}'s message", target.short_id))?;
+        let new = updated.lock().ok().and_then(|slot| slot.clone());
+        match new.filter(|new| new.trim() != old.trim()) {
+            Some(new) => {
+                eprintln!(
+                    "  {}: {} → {}",
+                    target.short_id,
+                    shown(old.lines().next().unwrap_or_default()),
+                    shown(new.lines().next().unwrap_or_default())
+                );
+                updates.push((id.clone(), new));
+            }
+            None => eprintln!("  {}: kept ({})", target.short_id, shown(reply.trim())),
+        }
+    }
+    if !updates.is_empty() {
+        let done = repo.reword_absorbed(&updates)?;
+        let s = if done.reworded == 1 { "" } else { "s" };
+        eprintln!("Iris updated {} message{s}.", done.reworded);
+    }
+    Ok(())
 }
 
 /// Where the branch starts, when it cannot be found, is the user's to say (`--base`).

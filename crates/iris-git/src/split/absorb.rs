@@ -338,6 +338,30 @@ impl GitRepo {
     }
 }
 
+impl GitRepo {
+    /// The branch's commits after `base` (a full id), oldest first.
+    pub fn branch_commits(&self, base: &str) -> Result<Vec<String>> {
+        let repo = &self.repo;
+        let base = Oid::from_str(base).map_err(|_| GitError::UnknownRevision(base.into()))?;
+        let head = self
+            .head_commit()?
+            .ok_or_else(|| GitError::Unsupported("the repository has no commits yet".into()))?;
+        let mut walk = repo.revwalk()?;
+        walk.set_sorting(Sort::TOPOLOGICAL | Sort::REVERSE)?;
+        walk.push(head.id())?;
+        walk.hide(base)?;
+        walk.map(|id| Ok(id?.to_string())).collect()
+    }
+
+    /// New messages for commits of the branch after a squash (`iris absorb --reword`), as
+    /// `iris reword` gives them; the absorb's undo still puts everything back.
+    pub fn reword_absorbed(&self, messages: &[(String, String)]) -> Result<crate::Reworded> {
+        let done = self.reword(messages, None)?;
+        self.mark_split_top(&done.head, Rewrite::Absorb)?;
+        Ok(done)
+    }
+}
+
 /// The old lines a hunk is judged by: the lines it removes, or for a hunk that only adds, the
 /// old lines on either side of each place it adds at.
 fn old_lines_of(hunk: &iris_core::change::Hunk) -> Vec<u32> {
