@@ -358,3 +358,48 @@ fn the_branch_starts_at_its_upstream_when_it_has_one() {
         plan.left
     );
 }
+
+/// A stand-in for gpg: git asks it to sign, it answers with a signature block and the status
+/// line git waits for.
+fn fake_gpg(repo: &TestRepo) -> std::path::PathBuf {
+    use std::os::unix::fs::PermissionsExt;
+    let path = repo.home().join("fake-gpg");
+    let script = "#!/bin/sh\ncat >/dev/null\necho '[GNUPG:] SIG_CREATED D 1 8 00 0 0 0' >&2\n\
+                  printf -- '-----BEGIN PGP SIGNATURE-----\\n\\nZmFrZQ==\\n-----END PGP SIGNATURE-----\\n'\n";
+    let temp = path.with_extension("tmp");
+    std::fs::write(&temp, script).unwrap();
+    std::fs::set_permissions(&temp, std::fs::Permissions::from_mode(0o755)).unwrap();
+    std::fs::rename(&temp, &path).unwrap();
+    path
+}
+
+#[test]
+fn signed_commits_are_signed_again_when_commit_gpgsign_says_so_and_named_when_not() {
+    let (repo, ids) = four_commits();
+    let gpg = fake_gpg(&repo);
+    repo.git(&["config", "gpg.program", gpg.to_str().unwrap()]);
+    repo.git(&["config", "user.signingkey", "TEST"]);
+    repo.git(&["config", "commit.gpgsign", "true"]);
+    let git = open(&repo);
+    let done = git
+        .reword(&[(ids[2].clone(), "Add c, signed".into())], None)
+        .expect("reword");
+    assert!(done.unsigned.is_empty());
+    for rev in ["HEAD", "HEAD~1"] {
+        let raw = repo.git(&["cat-file", "commit", rev]);
+        assert!(
+            raw.contains("gpgsig -----BEGIN PGP SIGNATURE-----"),
+            "{raw}"
+        );
+    }
+    // Without commit.gpgsign the signatures go, and the reword says which.
+    repo.git(&["config", "commit.gpgsign", "false"]);
+    let done = git
+        .reword(&[(done.head.clone(), "Add d, unsigned".into())], None)
+        .expect("reword");
+    assert_eq!(
+        done.unsigned,
+        [repo.git(&["rev-parse", "--short", "HEAD@{1}"]).trim()]
+    );
+    assert!(!repo.git(&["cat-file", "commit", "HEAD"]).contains("gpgsig"));
+}
