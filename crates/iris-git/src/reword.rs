@@ -54,6 +54,7 @@ impl GitRepo {
     /// parent, and A is an ancestor of B.
     pub fn reword_range(&self, range: &str) -> Result<Vec<RewordCommit>> {
         let repo = &self.repo;
+        self.no_operation_in_progress()?;
         let head = self
             .head_commit()?
             .ok_or_else(|| GitError::Unsupported("the repository has no commits yet".into()))?
@@ -151,6 +152,7 @@ impl GitRepo {
         interrupted: Option<&AtomicBool>,
     ) -> Result<Reworded> {
         let repo = &self.repo;
+        self.no_operation_in_progress()?;
         let tip = self
             .head_commit()?
             .ok_or_else(|| GitError::Unsupported("the repository has no commits yet".into()))?
@@ -243,6 +245,19 @@ impl GitRepo {
             }
         }
         Ok(before.to_string())
+    }
+
+    /// Refuses while a merge, rebase or other operation is in progress: rewriting the history
+    /// under it would leave it nothing to finish.
+    fn no_operation_in_progress(&self) -> Result<()> {
+        if self.repo.state() != git2::RepositoryState::Clean {
+            return Err(GitError::Unsupported(
+                "a merge, rebase, cherry-pick or other operation is in progress; finish or abort \
+                 it before rewording"
+                    .into(),
+            ));
+        }
+        Ok(())
     }
 
     /// Moves HEAD's branch (or a detached HEAD) from `from` to `to`, refusing when it moved.

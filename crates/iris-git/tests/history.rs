@@ -403,3 +403,13 @@ fn signed_commits_are_signed_again_when_commit_gpgsign_says_so_and_named_when_no
     );
     assert!(!repo.git(&["cat-file", "commit", "HEAD"]).contains("gpgsig"));
 }
+
+#[test]
+fn nothing_is_reworded_while_a_merge_is_in_progress() {
+    let repo = TestRepo::new();
+    let out = repo.conflicting_merge("f.txt");
+    assert!(!out.status.success());
+    let git = open(&repo);
+    let err = git.reword_range("HEAD").unwrap_err().to_string();
+    assert!(err.contains("in progress"), "{err}");
+}
