@@ -118,13 +118,11 @@ impl GitRepo {
         if self.repo.state() != RepositoryState::Clean {
             return refuse(
                 "a merge, rebase, cherry-pick or other operation is in progress; finish or \
-                 abort it before splitting",
+                 abort it first",
             );
         }
         let Some(head) = self.head_commit()? else {
-            return refuse(
-                "the repository has no commit yet: make the first one, then split what follows",
-            );
+            return refuse("the repository has no commit yet: make the first one, then try again");
         };
         let index = self.repo.index()?;
         if index.has_conflicts() {
