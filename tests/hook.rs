@@ -271,7 +271,11 @@ fn amends_merges_and_squashes_are_skipped() {
 #[test]
 fn hook_on_amend_writes_the_amended_changes_message_and_keeps_gits_comments() {
     let repo = staged_repo();
-    git_commit(&repo, &["-m", "Add two"], &[]);
+    git_commit(
+        &repo,
+        &["-m", "Add two\n\nSigned-off-by: Dev <dev@example.com>"],
+        &[],
+    );
     assert!(install(&repo, &[]).status.success());
     std::fs::write(repo.path().join(".irisconfig"), "hook_on_amend = true\n").unwrap();
     repo.write("src/lib.rs", "pub fn two() -> u32 {\n    2\n}\n");
@@ -279,8 +283,17 @@ fn hook_on_amend_writes_the_amended_changes_message_and_keeps_gits_comments() {
     let fake = FakeProvider::start(vec![Step::text(REPLY)]);
     let out = git_commit(&repo, &["--amend"], &openai_env(&fake));
     assert!(out.status.success(), "{}", stderr(&out));
-    // The old message ("Add two") is replaced, git's comments are stripped as usual.
-    assert_eq!(last_message(&repo), MESSAGE);
+    // The old message ("Add two") is replaced, its trailer kept; git's comments are stripped
+    // as usual.
+    assert_eq!(
+        last_message(&repo),
+        format!("{MESSAGE}\n\nSigned-off-by: Dev <dev@example.com>")
+    );
+    // --no-edit opens no editor: the message stays as it is and Iris is not asked.
+    let kept = last_message(&repo);
+    git_commit(&repo, &["--amend", "--no-edit"], &openai_env(&fake));
+    assert_eq!(last_message(&repo), kept);
+    assert_eq!(fake.requests().len(), 1);
     // What Iris saw: the amended change against HEAD's parent.
     let asked = fake.requests()[0].user_texts().join("\n");
     assert!(asked.contains("src/lib.rs"), "{asked}");

@@ -211,7 +211,11 @@ async fn reword_contradicted(
             .await;
         progress.finish().await;
         let reply = reply.with_context(|| format!("checking {}'s message", target.short_id))?;
-        let new = updated.lock().ok().and_then(|slot| slot.clone());
+        let new = updated
+            .lock()
+            .ok()
+            .and_then(|slot| slot.clone())
+            .map(|new| iris_core::commit_rules::carry_trailers(&old, &new));
         match new.filter(|new| new.trim() != old.trim()) {
             Some(new) => {
                 eprintln!(

@@ -16,6 +16,7 @@ use crate::shared::{accepted, said::shown};
 use iris_agent::capability::candidates::Candidate;
 use iris_agent::capability::requests::Scope;
 use iris_core::artifact::ArtifactKind;
+use iris_core::commit_rules::carry_trailers;
 use iris_git::CommitOptions;
 
 #[derive(Debug, Args)]
@@ -88,7 +89,7 @@ pub async fn run(args: GenArgs) -> Result<ExitCode> {
         Scope::Staged
     };
     let several = args.candidates > 1 || !args.models.is_empty();
-    let written = if several {
+    let mut written = if several {
         let pick = can_pick(&args);
         if args.auto_commit && !pick {
             return Err(UsageError(
@@ -115,6 +116,11 @@ pub async fn run(args: GenArgs) -> Result<ExitCode> {
             .write(ArtifactKind::Commit, &scope, args.critic)
             .await?
     };
+    if args.amend {
+        // The same commit, its message written anew: who signed it and its review stay.
+        let head = session.repo.commit_info("HEAD")?.message;
+        written.text = carry_trailers(&head, &written.text);
+    }
     // Remembered with the change it was written for: `iris eval --accepted` later finds
     // the commit that carries it, however it was committed.
     accepted::remember(&session.repo, &written.text, "gen", args.amend);

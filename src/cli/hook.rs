@@ -33,7 +33,9 @@ amend=
 case $2 in
 message | template | merge | squash) exit 0 ;;
 commit)
-	[ "$3" = HEAD ] || exit 0
+	# -c/-C name another commit; --amend --no-edit (and -C HEAD) open no editor (git sets
+	# GIT_EDITOR to ":" then): the message is kept as given.
+	[ "$3" = HEAD ] && [ "${GIT_EDITOR-}" != : ] || exit 0
 	amend=--amend
 	;;
 esac
@@ -74,7 +76,7 @@ wait "$watchdog"
 if [ "$rc" -eq 0 ] && [ -n "$amend" ]; then
 	# The amended commit's message goes; git's comments (and a verbose diff) stay.
 	grep -q '[^[:space:]]' "$out" || exit 0
-	{ cat -- "$out" && echo && sed -n '/^#/,$p' "$msg_file"; } >"$out.new" &&
+	{ cat -- "$out" && echo && awk 'cut || /^# -+ >8 -+$/ { cut = 1; print; next } /^#/' "$msg_file"; } >"$out.new" &&
 		mv -f -- "$out.new" "$msg_file"
 	exit 0
 fi

@@ -26,6 +26,7 @@ use iris_agent::IrisAgent;
 use iris_agent::capability::requests::Scope;
 use iris_config::Config;
 use iris_core::artifact::ArtifactKind;
+use iris_core::commit_rules::carry_trailers;
 use iris_core::text::{width, wrap_line};
 use iris_git::{GitRepo, RewordCommit};
 
@@ -232,7 +233,7 @@ async fn ask_iris(
             for warning in crate::shared::written::warnings_of(&written) {
                 eprintln!("warning: {}: {warning}", commit.short_id);
             }
-            rewording.new = Some(written.text.trim_end().to_string());
+            rewording.new = Some(carry_trailers(&commit.message, &written.text));
         }
         plan.commits.push(rewording);
     }

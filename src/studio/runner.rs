@@ -401,7 +401,7 @@ impl Runner {
                     id: commit,
                     short_id: found.short_id,
                     old: found.message.trim_end().to_string(),
-                    new: written.text.trim_end().to_string(),
+                    new: iris_core::commit_rules::carry_trailers(&found.message, &written.text),
                 })
             },
             move |result| Action::RewordWritten { task, result },

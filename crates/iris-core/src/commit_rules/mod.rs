@@ -37,6 +37,7 @@ pub use names::{RuleName, ValueKind};
 pub use parser::ParserOptions;
 pub use pattern::JsPattern;
 pub(crate) use pattern::built_in;
+pub use trailers::carry as carry_trailers;
 
 /// The largest configuration file or message read; anything bigger is refused.
 pub const MAX_INPUT_BYTES: usize = 1024 * 1024;

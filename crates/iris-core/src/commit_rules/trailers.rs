@@ -41,6 +41,24 @@ pub fn parse(message: &str) -> Vec<String> {
     out
 }
 
+/// `new` with the trailers of `old` it lacks (`Signed-off-by:`, `Co-authored-by:`,
+/// `Change-Id:` ...) added at its end: a message written anew for the same commit keeps who
+/// signed it, who wrote it with them and the review it belongs to.
+pub fn carry(old: &str, new: &str) -> String {
+    let have = parse(new);
+    let missing: Vec<String> = parse(old)
+        .into_iter()
+        .filter(|t| !have.iter().any(|h| h.eq_ignore_ascii_case(t)))
+        .collect();
+    let new = new.trim_end();
+    if missing.is_empty() {
+        return new.to_string();
+    }
+    // Into the trailer block the message ends with, else a block of their own.
+    let joiner = if have.is_empty() { "\n\n" } else { "\n" };
+    format!("{new}{joiner}{}", missing.join("\n"))
+}
+
 /// The message's lines up to a `---` line (a patch below it) and without the comment and
 /// blank lines at its end.
 fn message_lines(message: &str) -> Vec<&str> {
@@ -144,6 +162,21 @@ fn is_blank(line: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_message_written_anew_keeps_the_old_ones_trailers() {
+        let old = "wip\n\nSigned-off-by: Ada <a@x>\nChange-Id: I123";
+        assert_eq!(
+            carry(old, "Add the parser\n\nIt reads the input."),
+            "Add the parser\n\nIt reads the input.\n\nSigned-off-by: Ada <a@x>\nChange-Id: I123"
+        );
+        // One the new message has already is not repeated; the rest join its block.
+        assert_eq!(
+            carry(old, "Add the parser\n\nSigned-off-by: Ada <a@x>\n"),
+            "Add the parser\n\nSigned-off-by: Ada <a@x>\nChange-Id: I123"
+        );
+        assert_eq!(carry("wip", "Add the parser\n"), "Add the parser");
+    }
 
     #[test]
     fn the_last_paragraph_of_trailers() {
