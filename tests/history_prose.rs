@@ -132,8 +132,9 @@ fn published_commits_need_force_and_bad_ranges_are_refused_before_any_request() 
     repo.git(&["update-ref", "refs/remotes/origin/main", &ids[1]]);
     let fake = FakeProvider::start(vec![]);
     let env = openai_env(&fake);
+    let range = format!("{}..HEAD", ids[0]);
     let err = failure(
-        &run(&repo, &["reword", &format!("{}..HEAD", ids[0])], &env),
+        &run(&repo, &["reword", &range, "--apply", "--yes"], &env),
         2,
     );
     let short = repo.git(&["rev-parse", "--short", &ids[1]]);
@@ -196,7 +197,7 @@ fn absorb_makes_fixups_git_autosquash_accepts_and_leaves_the_rest_staged() {
     );
     assert!(plan.contains(" Y: change b5\n    h3   b.txt:2-8"), "{plan}");
     assert!(
-        plan.contains("Staying staged:\n    h2   a.txt:12-18: its lines were last changed by"),
+        plan.contains("Staying staged:\n    h2   a.txt:12-18: its lines were last changed before the branch (since main"),
         "{plan}"
     );
     assert_eq!(

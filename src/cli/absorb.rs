@@ -42,6 +42,10 @@ pub struct AbsorbArgs {
     /// the change now contradicts it (the message stays otherwise).
     #[arg(long, requires = "squash")]
     pub reword: bool,
+    /// Squash into commits a remote-tracking branch already has (others may have built on
+    /// them).
+    #[arg(long, requires = "squash")]
+    pub force: bool,
     /// Where the branch starts (default: its upstream, else the default branch).
     #[arg(long, value_name = "REV")]
     pub base: Option<String>,
@@ -99,6 +103,11 @@ pub async fn run(args: AbsorbArgs) -> Result<ExitCode> {
     }
     if args.squash {
         squash_needs_clean(&repo, &plan)?;
+        if !args.force {
+            let ids: Vec<String> = plan.targets.iter().map(|t| t.id.clone()).collect();
+            repo.refuse_published(&ids, "--force squashes into them anyway")
+                .map_err(|e| UsageError(e.to_string()))?;
+        }
     }
     if !args.yes {
         let n = plan.targets.len();
@@ -121,7 +130,6 @@ pub async fn run(args: AbsorbArgs) -> Result<ExitCode> {
         true => Some(iris_for(&repo, &args.config)?),
         false => None,
     };
-    let before = repo.branch_commits(&plan.base)?;
     let interrupt = Interrupt::listen();
     let applied = tokio::task::block_in_place(|| {
         repo.absorb_fixups(&change, &plan, Some(interrupt.flag()), report)
@@ -134,7 +142,17 @@ pub async fn run(args: AbsorbArgs) -> Result<ExitCode> {
         repo.squash_fixups(&plan.base)?;
         eprintln!("Folded {made} fixup{s} into their commits.");
         if let Some(iris) = iris {
-            reword_contradicted(&repo, &iris, &plan, &before).await?;
+            // ctrl-c while Iris reads: no message changes, the squash stands (and undoes).
+            tokio::select! {
+                checked = reword_contradicted(&repo, &iris, &plan) => checked?,
+                _ = tokio::signal::ctrl_c() => {
+                    eprintln!(
+                        "interrupted: the fixups are folded in and no message was changed; \
+                         `iris absorb --undo` puts everything back."
+                    );
+                    return Ok(ExitCode::from(crate::shared::exit::GENERAL));
+                }
+            }
         }
         eprintln!("`iris absorb --undo` puts everything back.");
     } else {
@@ -163,26 +181,30 @@ true.";
 
 /// After a squash: each commit that took a fixup is replayed, Iris reads its change beside
 /// its message and corrects the message only where the change now contradicts it; those
-/// commits are reworded. `before` is the branch's commits before the fixups (the rebase keeps
-/// their order).
-async fn reword_contradicted(
-    repo: &GitRepo,
-    iris: &IrisAgent,
-    plan: &AbsorbPlan,
-    before: &[String],
-) -> Result<()> {
-    let after = repo.branch_commits(&plan.base)?;
-    if after.len() != before.len() {
-        eprintln!("warning: the branch changed shape in the rebase; no message was checked");
-        return Ok(());
-    }
+/// commits are reworded.
+async fn reword_contradicted(repo: &GitRepo, iris: &IrisAgent, plan: &AbsorbPlan) -> Result<()> {
+    // A commit after the rebase is the one before it with the same author, author date and
+    // message (a fixup keeps its target's).
+    let identity = |id: &str| -> Result<(String, i64, String)> {
+        let info = repo.commit_info(id)?;
+        Ok((info.author_email, info.time, info.message))
+    };
+    let after: Vec<(String, (String, i64, String))> = repo
+        .branch_commits(&plan.base)?
+        .into_iter()
+        .map(|id| identity(&id).map(|key| (id, key)))
+        .collect::<Result<_>>()?;
     let replay = replay_of(repo)?;
     let mut updates = Vec::new();
     for target in &plan.targets {
-        let Some(at) = before.iter().position(|id| *id == target.id) else {
+        let key = identity(&target.id)?;
+        let Some((id, _)) = after.iter().find(|(_, k)| *k == key) else {
+            eprintln!(
+                "  {}: not found after the rebase; its message was not checked",
+                target.short_id
+            );
             continue;
         };
-        let id = &after[at];
         let old = repo.commit_info(id)?.message;
         eprintln!("checking {}'s message…", target.short_id);
         let there = staged_for(iris, &replay, id)?;

@@ -101,22 +101,10 @@ pub async fn run(args: RewordArgs) -> Result<ExitCode> {
     let commits = repo
         .reword_range(&range)
         .map_err(|e| UsageError(e.to_string()))?;
-    if !args.force {
+    if args.apply && !args.force {
         let ids: Vec<String> = commits.iter().map(|c| c.id.clone()).collect();
-        let published = repo.published(&ids)?;
-        if let Some((_, branch)) = published.first() {
-            let named: Vec<&str> = published.iter().map(|(id, _)| id.as_str()).collect();
-            return Err(UsageError(format!(
-                "{} already on {branch}: rewording would fork the history others have; \
-                 --force rewords them anyway",
-                if named.len() == 1 {
-                    format!("{} is", named[0])
-                } else {
-                    format!("{} are", named.join(", "))
-                }
-            ))
-            .into());
-        }
+        repo.refuse_published(&ids, "--force rewords them anyway")
+            .map_err(|e| UsageError(e.to_string()))?;
     }
     if args.apply && !args.yes && !args.output.dry_run && !std::io::stdin().is_terminal() {
         return Err(UsageError(
@@ -207,6 +195,7 @@ async fn ask_iris(
         commits: Vec::new(),
     };
     let mut n = 0;
+    let mut failed = None;
     for commit in commits {
         let mut rewording = Rewording {
             id: commit.id.clone(),
@@ -227,17 +216,34 @@ async fn ask_iris(
                 )
                 .await;
             progress.finish().await;
-            let written =
-                crate::shared::preview::finish(dry_run.as_ref(), result, &config, args.output.json)
-                    .with_context(|| format!("writing the message of {}", commit.short_id))?;
-            for warning in crate::shared::written::warnings_of(&written) {
-                eprintln!("warning: {}: {warning}", commit.short_id);
+            let result =
+                crate::shared::preview::finish(dry_run.as_ref(), result, &config, args.output.json);
+            match result {
+                Ok(written) => {
+                    for warning in crate::shared::written::warnings_of(&written) {
+                        eprintln!("warning: {}: {warning}", commit.short_id);
+                    }
+                    rewording.new = Some(carry_trailers(&commit.message, &written.text));
+                }
+                // The dry run's preview ends the command; a failed commit keeps its message.
+                Err(err) if dry_run.is_some() => return Err(err),
+                Err(err) => {
+                    eprintln!(
+                        "warning: {}: no message was written ({}); it keeps its own",
+                        commit.short_id,
+                        crate::shared::exit::one_line(&err)
+                    );
+                    failed = Some(err);
+                }
             }
-            rewording.new = Some(carry_trailers(&commit.message, &written.text));
         }
         plan.commits.push(rewording);
     }
-    Ok(plan)
+    // Nothing written at all is the run's failure, not a plan that changes nothing.
+    match failed {
+        Some(err) if plan.commits.iter().all(|c| c.new.is_none()) => Err(err),
+        _ => Ok(plan),
+    }
 }
 
 /// A plan from a file, matched with the range's commits (a commit it leaves out keeps its
@@ -295,8 +301,10 @@ fn plan_text(plan: &RewordPlan, commits: &[RewordCommit], total: usize) -> Strin
             .find(|c| c.id == entry.id)
             .map_or(entry.id.as_str(), |c| c.short_id.as_str());
         out.push_str(short);
+        let merge = commits.iter().any(|c| c.id == entry.id && c.merge);
         match &entry.new {
-            None => out.push_str("  (kept: a merge keeps its message)\n"),
+            None if merge => out.push_str("  (kept: a merge keeps its message)\n"),
+            None => out.push_str("  (kept)\n"),
             Some(_) => out.push('\n'),
         }
         let new = entry.new.as_deref().unwrap_or(&entry.old);

@@ -25,12 +25,11 @@ pub fn prepare(
     if found.merge {
         bail!("{} is a merge: it keeps its message", found.short_id);
     }
-    if let Some((short, branch)) = repo.published(std::slice::from_ref(&found.id))?.first() {
-        bail!(
-            "{short} is already on {branch}: rewording it would fork the history others have \
-             (`iris reword --force {short}` does it anyway)"
-        );
-    }
+    let anyway = format!(
+        "`iris reword --apply --force {}` does it anyway",
+        found.short_id
+    );
+    repo.refuse_published(std::slice::from_ref(&found.id), &anyway)?;
     let replay = replay_of(&repo)?;
     let there = staged_for(iris, &replay, &found.id)?;
     Ok((replay, there, found))

@@ -143,6 +143,24 @@ impl GitRepo {
         Ok(found)
     }
 
+    /// Refuses, naming them and the remote branch, when a remote-tracking branch has any of
+    /// `ids`: rewriting them would fork the history others have. `anyway` says how to go on
+    /// regardless.
+    pub fn refuse_published(&self, ids: &[String], anyway: &str) -> Result<()> {
+        let published = self.published(ids)?;
+        let Some((_, branch)) = published.first() else {
+            return Ok(());
+        };
+        let named: Vec<&str> = published.iter().map(|(id, _)| id.as_str()).collect();
+        let which = match named.as_slice() {
+            [one] => format!("{one} is"),
+            many => format!("{} are", many.join(", ")),
+        };
+        Err(GitError::Unsupported(format!(
+            "{which} already on {branch}: rewriting would fork the history others have; {anyway}"
+        )))
+    }
+
     /// Gives each commit of `messages` (full id, new message) its new message and makes every
     /// commit after it again on its new parents, then moves the branch (or a detached HEAD)
     /// to the new tip. Nothing moves when it fails or `interrupted` is set first.

@@ -413,3 +413,54 @@ fn nothing_is_reworded_while_a_merge_is_in_progress() {
     let err = git.reword_range("HEAD").unwrap_err().to_string();
     assert!(err.contains("in progress"), "{err}");
 }
+
+#[test]
+fn a_title_two_commits_share_is_fixed_up_by_id_so_autosquash_finds_the_right_one() {
+    let repo = feature_with_two_commits();
+    // A second commit titled like X.
+    let b = repo.git(&["show", "HEAD:b.txt"]);
+    repo.write("b.txt", b.replace("b15\n", "b15 (z)\n"));
+    repo.commit_all("X: change a3");
+    let z = repo.git(&["rev-parse", "HEAD"]).trim().to_string();
+    let b = repo.git(&["show", "HEAD:b.txt"]);
+    repo.write("b.txt", b.replace("b15 (z)\n", "b15 (z, fixed)\n"));
+    repo.git(&["add", "-A"]);
+    let git = open(&repo);
+    let change = git.split_change(true).expect("change");
+    let (base, name) = git.absorb_base(None).expect("base");
+    let plan = git.absorb_plan(&change, base, &name).expect("plan");
+    assert_eq!(plan.fixups().groups[0].message, format!("fixup! {z}"));
+    git.absorb_fixups(&change, &plan, None, |_| {})
+        .expect("fixups");
+    git.squash_fixups(&plan.base).expect("squash");
+    assert_eq!(
+        repo.git(&["log", "--format=%s", "main.."]),
+        "X: change a3\nY: change b5\nX: change a3\n"
+    );
+    assert!(repo.git(&["show", "HEAD:b.txt"]).contains("b15 (z, fixed)"));
+    assert!(!repo.git(&["show", "HEAD~2:b.txt"]).contains("b15 (z"));
+}
+
+#[test]
+fn undoing_an_absorb_keeps_what_was_edited_in_the_working_tree_since() {
+    let repo = feature_with_two_commits();
+    let a = repo.git(&["show", "HEAD:a.txt"]);
+    repo.write("a.txt", a.replace("a3 (x)\n", "a3 (x, fixed)\n"));
+    repo.git(&["add", "-A"]);
+    let git = open(&repo);
+    let change = git.split_change(true).expect("change");
+    let (base, name) = git.absorb_base(None).expect("base");
+    let plan = git.absorb_plan(&change, base, &name).expect("plan");
+    git.absorb_fixups(&change, &plan, None, |_| {})
+        .expect("fixups");
+    let edited = a
+        .replace("a3 (x)\n", "a3 (x, fixed)\n")
+        .replace("a20\n", "a20 (later)\n");
+    repo.write("a.txt", &edited);
+    git.undo_absorb().expect("undo");
+    assert_eq!(
+        std::fs::read_to_string(repo.path().join("a.txt")).unwrap(),
+        edited
+    );
+    assert_eq!(repo.git(&["diff", "--cached", "--name-only"]), "a.txt\n");
+}

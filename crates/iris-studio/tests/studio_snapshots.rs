@@ -788,7 +788,7 @@ fn confirm_dialogs() {
     for line in [
         "Reword abc1234?",
         "was: wip",
-        "now: Render the parse tree",
+        "now: Render the parse tree (and a line of body)",
         "Only the message changes. (y/n)",
     ] {
         assert!(screen.contains(line), "{line:?} in {screen}");

@@ -32,6 +32,8 @@ pub struct AbsorbPlan {
     pub targets: Vec<AbsorbTarget>,
     /// The hunks that stay staged, with why.
     pub left: Vec<LeftHunk>,
+    /// Titles two or more commits of the branch share.
+    pub shared_titles: Vec<String>,
 }
 
 /// A commit of the branch and the hunks that fix it.
@@ -59,14 +61,20 @@ pub struct LeftHunk {
 }
 
 impl AbsorbPlan {
-    /// The fixup commits as a split plan, one group per target.
+    /// The fixup commits as a split plan, one group per target: `fixup! <title>`, or
+    /// `fixup! <id>` where another commit of the branch has the same title (autosquash would
+    /// take the oldest of them).
     pub fn fixups(&self) -> SplitPlan {
         SplitPlan {
             groups: self
                 .targets
                 .iter()
                 .map(|t| PlanGroup {
-                    message: format!("fixup! {}", t.title),
+                    message: if self.shared_titles.contains(&t.title) {
+                        format!("fixup! {}", t.id)
+                    } else {
+                        format!("fixup! {}", t.title)
+                    },
                     hunks: t.hunks.clone(),
                     reason: format!("fixes {}", t.short_id),
                     left_out: false,
@@ -150,10 +158,24 @@ impl GitRepo {
         walk.set_sorting(Sort::TOPOLOGICAL | Sort::REVERSE)?;
         walk.push(head.id())?;
         walk.hide(base)?;
-        let order: HashMap<Oid, usize> = walk
-            .enumerate()
-            .map(|(i, id)| id.map(|id| (id, i)))
-            .collect::<std::result::Result<_, _>>()?;
+        let branch: Vec<Oid> = walk.collect::<std::result::Result<_, _>>()?;
+        let mut order: HashMap<Oid, usize> = HashMap::new();
+        let mut titles: HashMap<String, usize> = HashMap::new();
+        for (i, id) in branch.iter().enumerate() {
+            let commit = repo.find_commit(*id)?;
+            *titles
+                .entry(crate::lossy(commit.summary_bytes().unwrap_or_default()))
+                .or_default() += 1;
+            // Autosquash attaches no fixup to a merge: a merge is no target.
+            if commit.parent_count() == 1 {
+                order.insert(*id, i);
+            }
+        }
+        let shared_titles: Vec<String> = titles
+            .into_iter()
+            .filter(|(_, n)| *n > 1)
+            .map(|(title, _)| title)
+            .collect();
         // The lines each hunk is judged by, and every line of each file to blame.
         let mut judged: Vec<(usize, Judged)> = Vec::new();
         let mut wanted: BTreeMap<String, HashSet<u32>> = BTreeMap::new();
@@ -174,7 +196,8 @@ impl GitRepo {
             };
             judged.push((u, judge));
         }
-        let mut blamed: HashMap<(String, u32), Oid> = HashMap::new();
+        // The commit that last changed each line, `None` for a line from before the branch.
+        let mut blamed: HashMap<(String, u32), Option<Oid>> = HashMap::new();
         for (path, lines) in &wanted {
             let (Some(&first), Some(&last)) = (lines.iter().min(), lines.iter().max()) else {
                 continue;
@@ -188,7 +211,9 @@ impl GitRepo {
             let blame = repo.blame_file(std::path::Path::new(path), Some(&mut options))?;
             for &line in lines {
                 if let Some(hunk) = blame.get_line(line as usize) {
-                    blamed.insert((path.clone(), line), hunk.final_commit_id());
+                    let commit = hunk.final_commit_id();
+                    let inside = !hunk.is_boundary() && order.contains_key(&commit);
+                    blamed.insert((path.clone(), line), inside.then_some(commit));
                 }
             }
         }
@@ -202,14 +227,14 @@ impl GitRepo {
                     Some("no line of HEAD's version is near it".to_string())
                 }
                 Judged::Lines(lines) => {
-                    let mut commits: Vec<Oid> = lines
+                    let mut commits: Vec<Option<Oid>> = lines
                         .iter()
                         .filter_map(|l| blamed.get(&(unit.path.clone(), *l)).copied())
                         .collect();
                     commits.sort();
                     commits.dedup();
                     match commits.as_slice() {
-                        [one] if order.contains_key(one) => {
+                        [Some(one)] => {
                             let commit = repo.find_commit(*one)?;
                             let target =
                                 targets.entry(order[one]).or_insert_with(|| AbsorbTarget {
@@ -221,13 +246,16 @@ impl GitRepo {
                             target.hunks.push(unit.id.clone());
                             None
                         }
-                        [one] => Some(format!(
-                            "its lines were last changed by {}, before the branch (since {base_name})",
-                            short_id(one)
+                        [None] => Some(format!(
+                            "its lines were last changed before the branch (since {base_name})"
                         )),
                         [] => Some("git could not blame its lines".to_string()),
+                        many if many.contains(&None) => Some(format!(
+                            "some of its lines were last changed before the branch (since \
+                             {base_name}), some on it"
+                        )),
                         many => {
-                            let named: Vec<String> = many.iter().map(short_id).collect();
+                            let named: Vec<String> = many.iter().flatten().map(short_id).collect();
                             Some(format!(
                                 "its lines were last changed by {} commits ({}): it fixes more than one",
                                 many.len(),
@@ -250,6 +278,7 @@ impl GitRepo {
             base_name: base_name.to_string(),
             targets: targets.into_values().collect(),
             left,
+            shared_titles,
         })
     }
 
@@ -299,6 +328,7 @@ impl GitRepo {
                 "--autosquash",
                 "--rebase-merges",
                 "--no-autostash",
+                "--no-update-refs",
                 base,
             ])
             .env("GIT_SEQUENCE_EDITOR", "true")
@@ -315,15 +345,26 @@ impl GitRepo {
                 String::from_utf8_lossy(&output.stdout).trim(),
                 String::from_utf8_lossy(&output.stderr).trim()
             );
-            let _ = Command::new("git")
+            let aborted = Command::new("git")
                 .arg("-C")
                 .arg(self.root())
                 .args(["rebase", "--abort"])
-                .output();
-            let undone = self.undo_absorb();
-            let after = match undone {
-                Ok(_) => "the rebase was aborted and the absorb undone: everything is as it was",
-                Err(_) => "the rebase was aborted; the fixups stand (`iris absorb --undo`)",
+                .output()
+                .is_ok_and(|out| out.status.success());
+            let after = if !aborted {
+                "and `git rebase --abort` failed too: finish it with git (`git rebase --abort`), \
+                 then `iris absorb --undo`"
+                    .to_string()
+            } else {
+                match self.undo_absorb() {
+                    Ok(_) => {
+                        "the rebase was aborted and the absorb undone: everything is as it was"
+                            .to_string()
+                    }
+                    Err(e) => format!(
+                        "the rebase was aborted; the fixups stand, and undoing failed ({e})"
+                    ),
+                }
             };
             return Err(GitError::Unsupported(format!(
                 "squashing the fixups stopped ({}); {after}",

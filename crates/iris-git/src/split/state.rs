@@ -42,6 +42,14 @@ pub struct Undone {
 impl std::fmt::Display for Undone {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         let s = |n: usize| if n == 1 { "" } else { "s" };
+        if self.what == Rewrite::Absorb {
+            return write!(
+                f,
+                "Undid the absorb: the branch is back where it was and the index as it was \
+                 (the working tree was never changed); HEAD is at {}.",
+                &self.head[..12.min(self.head.len())]
+            );
+        }
         write!(
             f,
             "Undid the {}: {} commit{} removed, {} file{} and the index restored; HEAD is at {}.",
@@ -197,7 +205,11 @@ impl GitRepo {
                 _ => repo.set_head_detached(before)?,
             }
         }
-        let files = self.restore_files(&tree)?;
+        // An absorb never writes the working tree: what the user edited since stays.
+        let files = match what {
+            Rewrite::Absorb => 0,
+            Rewrite::Split => self.restore_files(&tree)?,
+        };
         let index = tree
             .get_name("index")
             .map(|e| repo.find_blob(e.id()))

@@ -37,12 +37,20 @@ pub fn draw(frame: &mut Frame, area: Rect, question: Confirm, state: &State, the
                 .to_string()
         }
         Confirm::Reword => match &state.range.reword {
-            Some(r) => format!(
-                "Reword {}?\nwas: {}\nnow: {}\nOnly the message changes. (y/n)",
-                r.short_id,
-                r.old.lines().next().unwrap_or_default(),
-                r.new.lines().next().unwrap_or_default()
-            ),
+            Some(r) => {
+                let body = r.new.lines().skip(1).filter(|l| !l.trim().is_empty()).count();
+                let body = match body {
+                    0 => String::new(),
+                    1 => " (and a line of body)".to_string(),
+                    n => format!(" (and {n} lines of body)"),
+                };
+                format!(
+                    "Reword {}?\nwas: {}\nnow: {}{body}\nOnly the message changes. (y/n)",
+                    r.short_id,
+                    r.old.lines().next().unwrap_or_default(),
+                    r.new.lines().next().unwrap_or_default()
+                )
+            }
             None => "Reword the commit? (y/n)".to_string(),
         },
     };
