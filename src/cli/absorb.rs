@@ -144,7 +144,15 @@ pub async fn run(args: AbsorbArgs) -> Result<ExitCode> {
         if let Some(iris) = iris {
             // ctrl-c while Iris reads: no message changes, the squash stands (and undoes).
             tokio::select! {
-                checked = reword_contradicted(&repo, &iris, &plan) => checked?,
+                checked = reword_contradicted(&repo, &iris, &plan) => {
+                    if let Err(err) = checked {
+                        eprintln!(
+                            "The fixups are folded in and no message was changed; `iris absorb \
+                             --undo` puts everything back."
+                        );
+                        return Err(err);
+                    }
+                }
                 _ = tokio::signal::ctrl_c() => {
                     eprintln!(
                         "interrupted: the fixups are folded in and no message was changed; \
