@@ -147,6 +147,19 @@ impl GitRepo {
         }
     }
 
+    /// Refuses while a merge, rebase or other operation is in progress: building or
+    /// rewriting commits under it would leave it nothing to finish.
+    fn no_operation_in_progress(&self) -> Result<()> {
+        if self.repo.state() != git2::RepositoryState::Clean {
+            return Err(GitError::Unsupported(
+                "a merge, rebase, cherry-pick or other operation is in progress; finish or abort \
+                 it first"
+                    .into(),
+            ));
+        }
+        Ok(())
+    }
+
     /// The id of the commit HEAD points at, or `None` before the first commit.
     pub fn head_id(&self) -> Result<Option<String>> {
         Ok(self.head_commit()?.map(|c| c.id().to_string()))

@@ -265,19 +265,6 @@ impl GitRepo {
         Ok(before.to_string())
     }
 
-    /// Refuses while a merge, rebase or other operation is in progress: rewriting the history
-    /// under it would leave it nothing to finish.
-    fn no_operation_in_progress(&self) -> Result<()> {
-        if self.repo.state() != git2::RepositoryState::Clean {
-            return Err(GitError::Unsupported(
-                "a merge, rebase, cherry-pick or other operation is in progress; finish or abort \
-                 it before rewording"
-                    .into(),
-            ));
-        }
-        Ok(())
-    }
-
     /// Moves HEAD's branch (or a detached HEAD) from `from` to `to`, refusing when it moved.
     fn move_head(&self, from: Oid, to: Oid, why: &str) -> Result<()> {
         let repo = &self.repo;

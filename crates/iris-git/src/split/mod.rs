@@ -14,7 +14,7 @@ mod state;
 
 use std::collections::HashMap;
 
-use git2::{Delta, DiffFindOptions, DiffOptions, IndexEntry, Oid, Patch, RepositoryState};
+use git2::{Delta, DiffFindOptions, DiffOptions, IndexEntry, Oid, Patch};
 
 use super::{GitError, GitRepo, Result, lossy};
 use iris_core::change::{ChangeKind, FileDiff, parse_unified_diff};
@@ -115,12 +115,7 @@ impl GitRepo {
         if self.repo.is_bare() {
             return refuse("a bare repository has no working tree to split");
         }
-        if self.repo.state() != RepositoryState::Clean {
-            return refuse(
-                "a merge, rebase, cherry-pick or other operation is in progress; finish or \
-                 abort it first",
-            );
-        }
+        self.no_operation_in_progress()?;
         let Some(head) = self.head_commit()? else {
             return refuse("the repository has no commit yet: make the first one, then try again");
         };
