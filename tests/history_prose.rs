@@ -6,6 +6,7 @@
 use crate::common::TestRepo;
 use crate::common::agent::{commit_json, failure, openai_env, run, success};
 use crate::common::fake_provider::{FakeProvider, Step};
+use iris_testkit::numbered;
 
 /// base, then three commits each adding one function to its own file.
 fn three_changes() -> (TestRepo, Vec<String>) {
@@ -158,29 +159,31 @@ fn published_commits_need_force_and_bad_ranges_are_refused_before_any_request() 
     assert_eq!(repo.git(&["rev-parse", "HEAD"]).trim(), ids[2]);
 }
 
-/// main: a.txt and b.txt of twenty lines; feature: X changes a.txt's line 3, Y b.txt's line 5;
-/// staged: a fix of each, and a change to a line from before the branch.
+/// The two-commit feature branch with a fix of each commit staged, and a change to a line
+/// from before the branch.
 fn feature_with_fixes() -> TestRepo {
-    let repo = TestRepo::new();
-    let lines = |name: &str| -> String { (1..=20).map(|i| format!("{name}{i}\n")).collect() };
-    repo.write("a.txt", lines("a"));
-    repo.write("b.txt", lines("b"));
-    repo.commit_all("base");
-    repo.git(&["branch", "-M", "main"]);
-    repo.git(&["checkout", "-q", "-b", "feature"]);
-    repo.write("a.txt", lines("a").replace("a3\n", "a3 (x)\n"));
-    repo.commit_all("X: change a3");
-    repo.write("b.txt", lines("b").replace("b5\n", "b5 (y)\n"));
-    repo.commit_all("Y: change b5");
+    let repo = TestRepo::two_commit_feature();
     repo.write(
         "a.txt",
-        lines("a")
+        numbered("a")
             .replace("a3\n", "a3 (x, fixed)\n")
             .replace("a15\n", "a15 (old)\n"),
     );
-    repo.write("b.txt", lines("b").replace("b5\n", "b5 (y, fixed)\n"));
+    repo.write("b.txt", numbered("b").replace("b5\n", "b5 (y, fixed)\n"));
     repo.git(&["add", "-A"]);
     repo
+}
+
+/// The branch is X and Y again, X with its fix folded in.
+fn assert_folded_in(repo: &TestRepo) {
+    assert_eq!(
+        repo.git(&["log", "--format=%s", "main.."]),
+        "Y: change b5\nX: change a3\n"
+    );
+    assert!(
+        repo.git(&["show", "HEAD~1:a.txt"])
+            .contains("a3 (x, fixed)")
+    );
 }
 
 #[test]
@@ -230,21 +233,14 @@ fn absorb_makes_fixups_git_autosquash_accepts_and_leaves_the_rest_staged() {
         "--autosquash",
         "main",
     ]);
-    assert_eq!(
-        repo.git(&["log", "--format=%s", "main.."]),
-        "Y: change b5\nX: change a3\n"
-    );
-    assert!(
-        repo.git(&["show", "HEAD~1:a.txt"])
-            .contains("a3 (x, fixed)")
-    );
+    assert_folded_in(&repo);
     assert!(repo.git(&["show", "HEAD:b.txt"]).contains("b5 (y, fixed)"));
 }
 
 #[test]
 fn absorb_squash_folds_the_fixes_in_and_undo_puts_everything_back() {
     let repo = feature_with_fixes();
-    let lines: String = (1..=20).map(|i| format!("a{i}\n")).collect();
+    let lines = numbered("a");
     // Only the fixes: the old line's change is left out of the index and the tree.
     repo.write("a.txt", lines.replace("a3\n", "a3 (x, fixed)\n"));
     repo.git(&["add", "-A"]);
@@ -258,14 +254,7 @@ fn absorb_squash_folds_the_fixes_in_and_undo_puts_everything_back() {
         &["absorb", "--apply", "--yes", "--squash"],
         &[],
     ));
-    assert_eq!(
-        repo.git(&["log", "--format=%s", "main.."]),
-        "Y: change b5\nX: change a3\n"
-    );
-    assert!(
-        repo.git(&["show", "HEAD~1:a.txt"])
-            .contains("a3 (x, fixed)")
-    );
+    assert_folded_in(&repo);
     assert_eq!(repo.git(&["status", "--porcelain"]), "");
     let undone = success(&run(&repo, &["absorb", "--undo"], &[]));
     assert!(undone.contains("Undid the absorb"), "{undone}");
@@ -311,8 +300,7 @@ fn a_hook_that_refuses_a_fixup_puts_everything_back() {
 #[test]
 fn absorb_reword_has_iris_correct_only_the_message_the_change_now_contradicts() {
     let repo = feature_with_fixes();
-    let lines: String = (1..=20).map(|i| format!("a{i}\n")).collect();
-    repo.write("a.txt", lines.replace("a3\n", "a3 (x, fixed)\n"));
+    repo.write("a.txt", numbered("a").replace("a3\n", "a3 (x, fixed)\n"));
     repo.git(&["add", "-A"]);
     let fake = FakeProvider::start(vec![
         Step::tool_call(

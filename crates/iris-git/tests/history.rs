@@ -192,29 +192,13 @@ fn an_interrupted_reword_leaves_the_branch_where_it_was() {
     assert_eq!(repo.git(&["rev-parse", "HEAD"]).trim(), ids[3]);
 }
 
-/// main: a.txt and b.txt of twenty lines; feature: X changes a.txt's line 3, Y b.txt's line 5.
-fn feature_with_two_commits() -> TestRepo {
-    let repo = TestRepo::new();
-    let lines = |name: &str| -> String { (1..=20).map(|i| format!("{name}{i}\n")).collect() };
-    repo.write("a.txt", lines("a"));
-    repo.write("b.txt", lines("b"));
-    repo.commit_all("base");
-    repo.git(&["branch", "-M", "main"]);
-    repo.git(&["checkout", "-q", "-b", "feature"]);
-    repo.write("a.txt", lines("a").replace("a3\n", "a3 (x)\n"));
-    repo.commit_all("X: change a3");
-    repo.write("b.txt", lines("b").replace("b5\n", "b5 (y)\n"));
-    repo.commit_all("Y: change b5");
-    repo
-}
-
 fn staged_names(repo: &TestRepo) -> String {
     repo.git(&["diff", "--cached", "--name-only"])
 }
 
 #[test]
 fn each_staged_hunk_goes_to_the_commit_that_last_touched_its_lines() {
-    let repo = feature_with_two_commits();
+    let repo = TestRepo::two_commit_feature();
     let a = repo.git(&["show", "HEAD:a.txt"]);
     repo.write(
         "a.txt",
@@ -286,7 +270,7 @@ fn each_staged_hunk_goes_to_the_commit_that_last_touched_its_lines() {
 
 #[test]
 fn squashed_fixups_fold_into_their_targets_as_git_autosquash_does() {
-    let repo = feature_with_two_commits();
+    let repo = TestRepo::two_commit_feature();
     let a = repo.git(&["show", "HEAD:a.txt"]);
     repo.write("a.txt", a.replace("a3 (x)\n", "a3 (x, fixed)\n"));
     repo.git(&["add", "-A"]);
@@ -320,7 +304,7 @@ fn squashed_fixups_fold_into_their_targets_as_git_autosquash_does() {
 
 #[test]
 fn a_branch_with_no_commit_of_its_own_has_nothing_to_absorb_into() {
-    let repo = feature_with_two_commits();
+    let repo = TestRepo::two_commit_feature();
     repo.git(&["checkout", "-q", "main"]);
     let err = open(&repo).absorb_base(None).unwrap_err().to_string();
     assert!(err.contains("no commit of its own"), "{err}");
@@ -329,7 +313,7 @@ fn a_branch_with_no_commit_of_its_own_has_nothing_to_absorb_into() {
 
 #[test]
 fn the_branch_starts_at_its_upstream_when_it_has_one() {
-    let repo = feature_with_two_commits();
+    let repo = TestRepo::two_commit_feature();
     let x = repo.git(&["rev-parse", "HEAD~1"]).trim().to_string();
     repo.git(&[
         "remote",
@@ -416,7 +400,7 @@ fn nothing_is_reworded_while_a_merge_is_in_progress() {
 
 #[test]
 fn a_title_two_commits_share_is_fixed_up_by_id_so_autosquash_finds_the_right_one() {
-    let repo = feature_with_two_commits();
+    let repo = TestRepo::two_commit_feature();
     // A second commit titled like X.
     let b = repo.git(&["show", "HEAD:b.txt"]);
     repo.write("b.txt", b.replace("b15\n", "b15 (z)\n"));
@@ -443,7 +427,7 @@ fn a_title_two_commits_share_is_fixed_up_by_id_so_autosquash_finds_the_right_one
 
 #[test]
 fn undoing_an_absorb_keeps_what_was_edited_in_the_working_tree_since() {
-    let repo = feature_with_two_commits();
+    let repo = TestRepo::two_commit_feature();
     let a = repo.git(&["show", "HEAD:a.txt"]);
     repo.write("a.txt", a.replace("a3 (x)\n", "a3 (x, fixed)\n"));
     repo.git(&["add", "-A"]);

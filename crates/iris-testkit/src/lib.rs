@@ -204,6 +204,23 @@ impl TestRepo {
         repo
     }
 
+    /// A branch to absorb fixes into: on `main`, `a.txt` and `b.txt` of twenty lines (`a1` ...
+    /// `a20`, see [`numbered`]); on `feature`, "X: change a3" changes line 3 of a.txt and
+    /// "Y: change b5" line 5 of b.txt.
+    pub fn two_commit_feature() -> TestRepo {
+        let repo = TestRepo::new();
+        repo.write("a.txt", numbered("a"));
+        repo.write("b.txt", numbered("b"));
+        repo.commit_all("base");
+        repo.git(&["branch", "-M", "main"]);
+        repo.git(&["checkout", "-q", "-b", "feature"]);
+        repo.write("a.txt", numbered("a").replace("a3\n", "a3 (x)\n"));
+        repo.commit_all("X: change a3");
+        repo.write("b.txt", numbered("b").replace("b5\n", "b5 (y)\n"));
+        repo.commit_all("Y: change b5");
+        repo
+    }
+
     /// Starts `bin` in the repository with its HOME, XDG_CONFIG_HOME and git config, every
     /// variable that configures iris or a provider unset, then `env`, and `stdin` as its input.
     pub fn spawn_bin(
@@ -309,4 +326,9 @@ pub fn path_with(dir: &Path) -> OsString {
     let mut path = OsString::from(dir);
     path.push(":/usr/bin:/bin");
     path
+}
+
+/// Twenty lines `{name}1` to `{name}20`, each ending in a newline.
+pub fn numbered(name: &str) -> String {
+    (1..=20).map(|i| format!("{name}{i}\n")).collect()
 }

@@ -153,12 +153,7 @@ impl GitRepo {
         let head = self
             .head_commit()?
             .ok_or_else(|| GitError::Unsupported("the repository has no commits yet".into()))?;
-        // The branch's commits, oldest first.
-        let mut walk = repo.revwalk()?;
-        walk.set_sorting(Sort::TOPOLOGICAL | Sort::REVERSE)?;
-        walk.push(head.id())?;
-        walk.hide(base)?;
-        let branch: Vec<Oid> = walk.collect::<std::result::Result<_, _>>()?;
+        let branch = self.branch_after(base)?;
         let mut order: HashMap<Oid, usize> = HashMap::new();
         let mut titles: HashMap<String, usize> = HashMap::new();
         for (i, id) in branch.iter().enumerate() {
@@ -382,16 +377,24 @@ impl GitRepo {
 impl GitRepo {
     /// The branch's commits after `base` (a full id), oldest first.
     pub fn branch_commits(&self, base: &str) -> Result<Vec<String>> {
-        let repo = &self.repo;
         let base = Oid::from_str(base).map_err(|_| GitError::UnknownRevision(base.into()))?;
+        Ok(self
+            .branch_after(base)?
+            .iter()
+            .map(Oid::to_string)
+            .collect())
+    }
+
+    /// HEAD's commits after `base`, oldest first.
+    fn branch_after(&self, base: Oid) -> Result<Vec<Oid>> {
         let head = self
             .head_commit()?
             .ok_or_else(|| GitError::Unsupported("the repository has no commits yet".into()))?;
-        let mut walk = repo.revwalk()?;
+        let mut walk = self.repo.revwalk()?;
         walk.set_sorting(Sort::TOPOLOGICAL | Sort::REVERSE)?;
         walk.push(head.id())?;
         walk.hide(base)?;
-        walk.map(|id| Ok(id?.to_string())).collect()
+        Ok(walk.collect::<std::result::Result<_, _>>()?)
     }
 
     /// New messages for commits of the branch after a squash (`iris absorb --reword`), as
