@@ -448,3 +448,25 @@ fn undoing_an_absorb_keeps_what_was_edited_in_the_working_tree_since() {
     );
     assert_eq!(repo.git(&["diff", "--cached", "--name-only"]), "a.txt\n");
 }
+
+#[test]
+fn a_line_added_at_the_end_of_a_block_the_branch_wrote_goes_to_that_commit() {
+    let repo = TestRepo::two_commit_feature();
+    // Z adds two lines after a10; the fix adds a third after them, before the base's a11.
+    let block = |lines: &str| {
+        iris_testkit::numbered("a")
+            .replace("a3\n", "a3 (x)\n")
+            .replace("a10\n", &format!("a10\n{lines}"))
+    };
+    repo.write("a.txt", block("z1\nz2\n"));
+    let z = repo.commit_all("Z: add a block");
+    repo.write("a.txt", block("z1\nz2\nz3\n"));
+    repo.git(&["add", "-A"]);
+    let git = open(&repo);
+    let change = git.split_change(true).expect("change");
+    let (base, name) = git.absorb_base(None).expect("base");
+    let plan = git.absorb_plan(&change, base, &name).expect("plan");
+    assert!(plan.left.is_empty(), "{:?}", plan.left);
+    assert_eq!(plan.targets.len(), 1);
+    assert_eq!(plan.targets[0].id, z);
+}

@@ -88,8 +88,9 @@ impl AbsorbPlan {
 enum Judged {
     /// A whole file, which is never absorbed, and why.
     Whole(String),
-    /// 1-based lines of the old file.
-    Lines(Vec<u32>),
+    /// 1-based lines of the old file; `true` when they are the lines around an addition
+    /// (the hunk removes nothing), which only need to agree where they come from the branch.
+    Lines(Vec<u32>, bool),
 }
 
 impl GitRepo {
@@ -181,12 +182,12 @@ impl GitRepo {
                     why.describe()
                 )),
                 UnitKind::Hunk { hunk, .. } => {
-                    let lines = old_lines_of(hunk);
+                    let (lines, around) = old_lines_of(hunk);
                     wanted
                         .entry(unit.path.clone())
                         .or_default()
                         .extend(lines.iter().copied());
-                    Judged::Lines(lines)
+                    Judged::Lines(lines, around)
                 }
             };
             judged.push((u, judge));
@@ -218,16 +219,21 @@ impl GitRepo {
             let unit = &change.units[u];
             let why = match judge {
                 Judged::Whole(why) => Some(why),
-                Judged::Lines(lines) if lines.is_empty() => {
+                Judged::Lines(lines, _) if lines.is_empty() => {
                     Some("no line of HEAD's version is near it".to_string())
                 }
-                Judged::Lines(lines) => {
+                Judged::Lines(lines, around) => {
                     let mut commits: Vec<Option<Oid>> = lines
                         .iter()
                         .filter_map(|l| blamed.get(&(unit.path.clone(), *l)).copied())
                         .collect();
                     commits.sort();
                     commits.dedup();
+                    // Lines added where a commit of the branch wrote next to older lines (the
+                    // end of a block it added) go to that commit, as git-absorb has them.
+                    if around && commits.iter().any(Option::is_some) {
+                        commits.retain(Option::is_some);
+                    }
                     match commits.as_slice() {
                         [Some(one)] => {
                             let commit = repo.find_commit(*one)?;
@@ -408,7 +414,7 @@ impl GitRepo {
 
 /// The old lines a hunk is judged by: the lines it removes, or for a hunk that only adds, the
 /// old lines on either side of each place it adds at.
-fn old_lines_of(hunk: &iris_core::change::Hunk) -> Vec<u32> {
+fn old_lines_of(hunk: &iris_core::change::Hunk) -> (Vec<u32>, bool) {
     // `-5,0` means "after line 5": the next old line is 6.
     let mut old = if hunk.old_lines == 0 {
         hunk.old_start + 1
@@ -430,14 +436,14 @@ fn old_lines_of(hunk: &iris_core::change::Hunk) -> Vec<u32> {
         }
     }
     if !removed.is_empty() {
-        return removed;
+        return (removed, false);
     }
     // The lines around an addition, kept to the lines the hunk shows (its context) so a line
     // past the end of the file is never asked for.
     around.retain(|&l| l >= 1 && (hunk.old_lines == 0 || (l >= hunk.old_start && l <= last)));
     around.sort_unstable();
     around.dedup();
-    around
+    (around, true)
 }
 
 #[cfg(test)]
@@ -477,14 +483,14 @@ mod tests {
                 (Removed, "d"),
             ],
         );
-        assert_eq!(old_lines_of(&changed), [11, 13]);
+        assert_eq!(old_lines_of(&changed), (vec![11, 13], false));
         let added = hunk(
             10,
             2,
             &[(Context, "a"), (Added, "x"), (Added, "y"), (Context, "b")],
         );
-        assert_eq!(old_lines_of(&added), [10, 11]);
+        assert_eq!(old_lines_of(&added), (vec![10, 11], true));
         let at_the_end = hunk(10, 1, &[(Context, "last"), (Added, "more")]);
-        assert_eq!(old_lines_of(&at_the_end), [10]);
+        assert_eq!(old_lines_of(&at_the_end), (vec![10], true));
     }
 }
