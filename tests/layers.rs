@@ -180,3 +180,30 @@ fn no_crate_reaches_what_its_layer_may_not_use() {
         assert!(app.contains(name), "iris should reach {name}");
     }
 }
+
+/// Inside iris-agent, the runtime (how a request reaches a provider and comes back) knows no
+/// capability, tool or `IrisAgent`: every `crate::` path in it stays in `crate::runtime`. The
+/// crates' own boundaries are the compiler's; this one is a module's, so it is read here.
+#[test]
+fn the_agents_runtime_reaches_nothing_above_it() {
+    let dir =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("crates/iris-agent/src/runtime");
+    let mut outside = Vec::new();
+    for entry in std::fs::read_dir(&dir).expect("the runtime's folder") {
+        let path = entry.expect("an entry").path();
+        let text = std::fs::read_to_string(&path).expect("a source file");
+        for (n, line) in text.lines().enumerate() {
+            let code = line.split("//").next().unwrap_or_default();
+            let mut rest = code;
+            while let Some(at) = rest.find("crate::") {
+                let after = &rest[at + "crate::".len()..];
+                if !after.starts_with("runtime") {
+                    let name = path.file_name().and_then(|f| f.to_str()).unwrap_or("?");
+                    outside.push(format!("{name}:{}: {}", n + 1, line.trim()));
+                }
+                rest = after;
+            }
+        }
+    }
+    assert!(outside.is_empty(), "the runtime reaches up: {outside:#?}");
+}

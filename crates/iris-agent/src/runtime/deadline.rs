@@ -44,7 +44,7 @@ mod tests {
     use tokio::sync::mpsc::unbounded_channel;
 
     use super::*;
-    use crate::EventSink;
+    use crate::runtime::events::EventSink;
     use iris_core::protocol::{AgentEvent, Decision, Risk, SafetyMode};
 
     const LIMIT: Duration = Duration::from_millis(300);

@@ -8,9 +8,9 @@ use std::time::Duration;
 use reqwest::{Request, Response};
 use reqwest_middleware::{ClientWithMiddleware, Middleware, Next};
 
-use crate::EventSink;
 use crate::runtime::budget::{Budget, CostCap};
 use crate::runtime::dry_run::DryRun;
+use crate::runtime::events::EventSink;
 use crate::runtime::redact::WithholdSecrets;
 use crate::runtime::retry::RetryTransient;
 use crate::runtime::stream_end::RequireStreamEnd;
@@ -141,9 +141,9 @@ macro_rules! with_completion_model {
         let http = spec.http_client($sink)?;
         let key = spec.api_key.clone().unwrap_or_default();
         let build_error = |e: rig_core::http_client::Error| {
-            anyhow::Error::new($crate::ProviderError::new(
+            anyhow::Error::new($crate::runtime::error::ProviderError::new(
                 spec,
-                $crate::ErrorKind::Request,
+                $crate::runtime::error::ErrorKind::Request,
                 e.to_string(),
             ))
         };

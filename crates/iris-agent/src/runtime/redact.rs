@@ -10,7 +10,7 @@ use reqwest::{Request, Response};
 use reqwest_middleware::{Middleware, Next};
 use serde_json::Value;
 
-use crate::EventSink;
+use crate::runtime::events::EventSink;
 use iris_core::protocol::AgentEvent;
 use iris_core::secrets::{Finding, Scanner, SecretsIgnore};
 

@@ -14,9 +14,10 @@ use serde_json::{Value, json};
 use tokio::time::Instant;
 
 use crate::runtime::error::{ErrorKind, ProviderError};
+use crate::runtime::events::{EventHook, EventSink};
 use crate::runtime::provider::with_completion_model;
+use crate::runtime::provider::{ProviderKind, ProviderSpec};
 use crate::runtime::runaway;
-use crate::{EventHook, EventSink, ProviderKind, ProviderSpec};
 
 /// One request to a model: instructions, history, the new message and the tools it may use.
 pub struct Run {
