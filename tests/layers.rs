@@ -181,29 +181,65 @@ fn no_crate_reaches_what_its_layer_may_not_use() {
     }
 }
 
-/// Inside iris-agent, the runtime (how a request reaches a provider and comes back) knows no
-/// capability, tool or `IrisAgent`: every `crate::` path in it stays in `crate::runtime`. The
-/// crates' own boundaries are the compiler's; this one is a module's, so it is read here.
-#[test]
-fn the_agents_runtime_reaches_nothing_above_it() {
-    let dir =
-        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("crates/iris-agent/src/runtime");
-    let mut outside = Vec::new();
-    for entry in std::fs::read_dir(&dir).expect("the runtime's folder") {
-        let path = entry.expect("an entry").path();
-        let text = std::fs::read_to_string(&path).expect("a source file");
-        for (n, line) in text.lines().enumerate() {
-            let code = line.split("//").next().unwrap_or_default();
-            let mut rest = code;
-            while let Some(at) = rest.find("crate::") {
-                let after = &rest[at + "crate::".len()..];
-                if !after.starts_with("runtime") {
-                    let name = path.file_name().and_then(|f| f.to_str()).unwrap_or("?");
-                    outside.push(format!("{name}:{}: {}", n + 1, line.trim()));
+/// Every `crate::` path in the Rust files under `dir` (relative to the root package), with
+/// where it is: `(file:line, what follows "crate::")`. Comments are left out.
+fn crate_paths(dir: &str) -> Vec<(String, String)> {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut found = Vec::new();
+    let mut todo = vec![root.join(dir)];
+    while let Some(dir) = todo.pop() {
+        for entry in std::fs::read_dir(&dir).expect("a source folder") {
+            let path = entry.expect("an entry").path();
+            if path.is_dir() {
+                todo.push(path);
+                continue;
+            }
+            let text = std::fs::read_to_string(&path).expect("a source file");
+            let shown = path
+                .strip_prefix(root)
+                .unwrap_or(&path)
+                .display()
+                .to_string();
+            for (n, line) in text.lines().enumerate() {
+                let mut rest = line.split("//").next().unwrap_or_default();
+                while let Some(at) = rest.find("crate::") {
+                    rest = &rest[at + "crate::".len()..];
+                    found.push((format!("{shown}:{}", n + 1), rest.to_string()));
                 }
-                rest = after;
             }
         }
     }
+    found
+}
+
+/// Inside iris-agent, the runtime (how a request reaches a provider and comes back) knows no
+/// capability, tool or `IrisAgent`: every `crate::` path in it stays in `crate::runtime`. The
+/// crates' own boundaries are the compiler's; these are modules', so they are read here.
+#[test]
+fn the_agents_runtime_reaches_nothing_above_it() {
+    let outside: Vec<String> = crate_paths("crates/iris-agent/src/runtime")
+        .into_iter()
+        .filter(|(_, path)| !path.starts_with("runtime"))
+        .map(|(at, path)| format!("{at}: crate::{path}"))
+        .collect();
     assert!(outside.is_empty(), "the runtime reaches up: {outside:#?}");
+}
+
+/// The binary's faces stand side by side: `iris mcp`, `iris eval` and the studio's shell share
+/// what they need through `shared`, never through the command line's modules.
+#[test]
+fn no_face_imports_the_command_line() {
+    let mut wrong = Vec::new();
+    for face in ["src/mcp", "src/eval", "src/studio"] {
+        wrong.extend(
+            crate_paths(face)
+                .into_iter()
+                .filter(|(_, path)| path.starts_with("cli::") || path.starts_with("cli}"))
+                .map(|(at, path)| format!("{at}: crate::{path}")),
+        );
+    }
+    assert!(
+        wrong.is_empty(),
+        "a face imports the command line: {wrong:#?}"
+    );
 }
