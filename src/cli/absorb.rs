@@ -52,7 +52,8 @@ pub struct AbsorbArgs {
     /// Print the plan as JSON.
     #[arg(long)]
     pub json: bool,
-    /// Put back the branch, the index and the files as they were before the last absorb.
+    /// Put back the branch and the index as they were before the last absorb (an absorb never
+    /// changes the working tree).
     #[arg(long, conflicts_with_all = ["apply", "squash", "base", "json"])]
     pub undo: bool,
     #[command(flatten)]
