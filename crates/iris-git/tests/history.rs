@@ -470,3 +470,22 @@ fn a_line_added_at_the_end_of_a_block_the_branch_wrote_goes_to_that_commit() {
     assert_eq!(plan.targets.len(), 1);
     assert_eq!(plan.targets[0].id, z);
 }
+
+#[test]
+fn a_detached_head_is_reworded_and_undone_in_place() {
+    let (repo, ids) = four_commits();
+    repo.git(&["checkout", "-q", "--detach", &ids[3]]);
+    let git = open(&repo);
+    let done = git
+        .reword(&[(ids[3].clone(), "Add d, detached".into())], None)
+        .expect("reword");
+    assert_eq!(repo.git(&["rev-parse", "HEAD"]).trim(), done.head);
+    let symbolic = repo.git_output(&["symbolic-ref", "-q", "HEAD"]);
+    assert!(!symbolic.status.success(), "still detached");
+    assert_eq!(
+        repo.git(&["log", "-1", "--format=%s"]).trim(),
+        "Add d, detached"
+    );
+    git.undo_reword().expect("undo");
+    assert_eq!(repo.git(&["rev-parse", "HEAD"]).trim(), ids[3]);
+}
