@@ -346,3 +346,25 @@ fn absorb_reword_has_iris_correct_only_the_message_the_change_now_contradicts() 
         "a.txt\nb.txt\n"
     );
 }
+
+#[test]
+fn a_dry_run_shows_the_first_commits_request_and_sends_nothing() {
+    let (repo, ids) = three_changes();
+    let fake = FakeProvider::start(vec![]);
+    let out = success(&run(
+        &repo,
+        &["reword", &format!("{}..HEAD", ids[0]), "--dry-run"],
+        &openai_env(&fake),
+    ));
+    assert!(
+        out.contains("The first request to openai gpt-5, as it would go out; nothing was sent."),
+        "{out}"
+    );
+    // The first commit of the range, as its own change.
+    assert!(
+        out.contains("src/render.rs") && !out.contains("src/serve.rs"),
+        "{out}"
+    );
+    assert!(fake.requests().is_empty());
+    assert_eq!(repo.git(&["rev-parse", "HEAD"]).trim(), ids[2]);
+}
