@@ -81,6 +81,18 @@ fn json_gives_the_parts_and_the_cost_and_config_prices_win() {
     assert_eq!(parts.len(), 6);
     let tokens: u64 = parts.iter().filter_map(|p| p["tokens"].as_u64()).sum();
     assert!(tokens > 0);
+    // The evidence is counted apart from the request, where the capability says it begins.
+    let chars = |name: &str| {
+        parts
+            .iter()
+            .find(|p| p["name"] == name)
+            .and_then(|p| p["chars"].as_u64())
+            .unwrap_or_default()
+    };
+    assert!(
+        chars("evidence") > chars("request") && chars("request") > 0,
+        "{preview}"
+    );
     assert_eq!(preview["cost"]["price_input"], 1.25);
     assert!(
         preview["cost"]["source"]

@@ -111,6 +111,12 @@ fn classify(status: Option<u16>, message: &str, asked: u64, schema: bool) -> Err
     if status == Some(429) {
         return ErrorKind::RateLimited;
     }
+    // A budget the model cannot give comes first: asking within it may well fit the context.
+    if matches!(status, Some(400 | 422))
+        && let Some(max) = budget_named(&m, asked)
+    {
+        return ErrorKind::BudgetRefused { max };
+    }
     if says(&[
         "context length",
         "context_length",
@@ -126,9 +132,6 @@ fn classify(status: Option<u16>, message: &str, asked: u64, schema: bool) -> Err
     };
     if !matches!(code, 400 | 422) {
         return ErrorKind::Status(code);
-    }
-    if let Some(max) = budget_named(&m, asked) {
-        return ErrorKind::BudgetRefused { max };
     }
     // What a server says to an output option it does not know ("response_format is not
     // supported", "Invalid schema for response_format ...", "Function calling with a response
@@ -273,6 +276,14 @@ mod tests {
                 "max_tokens: 16384 > 8192, which is the maximum allowed"
             ),
             ErrorKind::BudgetRefused { max: 8192 }
+        );
+        assert_eq!(
+            kind(
+                Some(400),
+                "max_tokens is too large: 16384. This model's maximum context length is 8192"
+            ),
+            ErrorKind::BudgetRefused { max: 8192 },
+            "the budget is asked within first, as before the kinds"
         );
         assert_eq!(
             kind(Some(400), "response_format is not supported"),
