@@ -127,9 +127,10 @@ pub async fn run(args: AbsorbArgs) -> Result<ExitCode> {
         }
     }
     // Iris is checked before anything is committed: a missing key fails at once.
-    let iris = match args.reword {
-        true => Some(iris_for(&repo, &args.config)?),
-        false => None,
+    let iris = if args.reword {
+        Some(iris_for(&repo, &args.config)?)
+    } else {
+        None
     };
     let interrupt = Interrupt::listen();
     let applied = tokio::task::block_in_place(|| {
@@ -147,18 +148,12 @@ pub async fn run(args: AbsorbArgs) -> Result<ExitCode> {
             tokio::select! {
                 checked = reword_contradicted(&repo, &iris, &plan) => {
                     if let Err(err) = checked {
-                        eprintln!(
-                            "The fixups are folded in and no message was changed; `iris absorb \
-                             --undo` puts everything back."
-                        );
+                        eprintln!("{UNCHECKED}");
                         return Err(err);
                     }
                 }
                 _ = tokio::signal::ctrl_c() => {
-                    eprintln!(
-                        "interrupted: the fixups are folded in and no message was changed; \
-                         `iris absorb --undo` puts everything back."
-                    );
+                    eprintln!("interrupted: {UNCHECKED}");
                     return Ok(ExitCode::from(crate::shared::exit::GENERAL));
                 }
             }
@@ -180,6 +175,9 @@ fn iris_for(repo: &GitRepo, flags: &ConfigFlags) -> Result<IrisAgent> {
     let config = Config::load(Some(&root), &flags.overrides())?;
     IrisAgent::from_config(&config, &root, IrisDir::of(repo.git_dir()).path(), false)
 }
+
+/// Said when the messages could not be checked after the squash.
+const UNCHECKED: &str = "the fixups are folded in and no message was changed; `iris absorb --undo` puts everything back";
 
 /// What Iris is asked of each commit that took a fixup.
 const CHECK_MESSAGE: &str = "A fixup was just folded into this commit, so its change grew. Read \

@@ -36,7 +36,7 @@ commit)
 	# -c/-C name another commit; --amend --no-edit (and -C HEAD) open no editor (git sets
 	# GIT_EDITOR to ":" then): the message is kept as given.
 	[ "$3" = HEAD ] && [ "${GIT_EDITOR-}" != : ] || exit 0
-	amend=--amend
+	amend=1
 	;;
 esac
 [ -f "$msg_file" ] || exit 0
@@ -60,7 +60,7 @@ trap 'kill $pid $watchdog 2>/dev/null; exit 0' HUP INT TERM
 
 # Iris runs in the background so that the time limit and Ctrl-C can stop it.
 # shellcheck disable=SC2086
-"$iris" gen --print --no-stream ${amend:+$amend --hook-amend} </dev/null >"$out" 2>"$log" &
+"$iris" gen --print --no-stream ${amend:+--amend --hook-amend} </dev/null >"$out" 2>"$log" &
 pid=$!
 (
 	trap 'kill "$nap" 2>/dev/null; wait "$nap"; exit 0' TERM

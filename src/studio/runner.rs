@@ -392,7 +392,12 @@ impl Runner {
         self.spawn_iris(
             task,
             |iris, sink| async move {
-                let (replay, there, found) = super::reword::prepare(&iris, &root, &commit)?;
+                // Reading the commit and setting up the replay is git work: off the async threads.
+                let asked = commit.clone();
+                let (replay, there, found) = tokio::task::spawn_blocking(move || {
+                    super::reword::prepare(&iris, &root, &asked)
+                })
+                .await??;
                 let written = there
                     .write(ArtifactKind::Commit, &Scope::Staged, false, &sink)
                     .await?;

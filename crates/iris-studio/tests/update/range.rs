@@ -9,17 +9,7 @@ use iris_studio::layout::PaneRects;
 use iris_studio::state::{Mode, Pane};
 use iris_studio::update::update;
 
-use super::support::{click, command, loaded, press, staged, type_text};
-
-fn commit_row(short: &str, summary: &str) -> iris_studio::state::CommitRow {
-    iris_studio::state::CommitRow {
-        id: format!("{short}0000000000"),
-        short_id: short.to_string(),
-        summary: summary.to_string(),
-        author: "Ada".to_string(),
-        date: "2026-11-21".to_string(),
-    }
-}
+use super::support::{click, command, commit_row, loaded, press, staged, type_text};
 
 #[test]
 fn the_range_modes_load_their_commits_then_generate_for_that_range() {

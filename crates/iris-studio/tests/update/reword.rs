@@ -5,28 +5,24 @@ use crossterm::event::KeyCode;
 use iris_studio::action::Action;
 use iris_studio::command::Command;
 use iris_studio::effect::Effect;
-use iris_studio::state::{CommitRow, Confirm, Level, Mode, Rewording};
+use iris_studio::state::{Confirm, Level, Mode, Rewording};
 use iris_studio::update::update;
 
-use super::support::{command, loaded, notice, press};
+use super::support::{command, commit_row, loaded, notice, press};
 
 fn pr_with_commits() -> iris_studio::state::State {
     let mut state = loaded(Mode::PR, vec![]);
     state.iris.auto_generate = false;
-    let row = |short: &str, summary: &str| CommitRow {
-        id: format!("{short}0000000000"),
-        short_id: short.to_string(),
-        summary: summary.to_string(),
-        author: "Ada".to_string(),
-        date: "2026-11-21".to_string(),
-    };
     update(
         &mut state,
         Action::CommitsLoaded {
             mode: Mode::PR,
             result: Ok((
                 "main".to_string(),
-                vec![row("bbb2222", "wip"), row("aaa1111", "Add parser")],
+                vec![
+                    commit_row("bbb2222", "wip"),
+                    commit_row("aaa1111", "Add parser"),
+                ],
             )),
         },
     );

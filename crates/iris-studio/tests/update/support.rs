@@ -225,3 +225,14 @@ pub fn review_with_a_hunch() -> State {
     );
     state
 }
+
+/// A commit of the range, its id the short one padded.
+pub fn commit_row(short: &str, summary: &str) -> iris_studio::state::CommitRow {
+    iris_studio::state::CommitRow {
+        id: format!("{short}0000000000"),
+        short_id: short.to_string(),
+        summary: summary.to_string(),
+        author: "Ada".to_string(),
+        date: "2026-11-21".to_string(),
+    }
+}
