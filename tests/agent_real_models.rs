@@ -309,6 +309,8 @@ async fn every_request_and_its_tokens_reach_the_events() {
         kind: ProviderKind::OpenAiCompatible,
         model: "local-model".into(),
         base_url: Some(fake.openai_base_url()),
+        local: true,
+        reasoning_effort: None,
         api_key: None,
         stall_timeout: Duration::from_secs(30),
         secrets: None,

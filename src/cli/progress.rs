@@ -84,13 +84,9 @@ impl ProgressLine {
                 0 => String::new(),
                 n => format!(" ({n} from the provider's cache)"),
             };
-            let cost = price
-                .map(|p| {
-                    let dollars =
-                        p.cost(state.input_tokens, state.cached_tokens, state.output_tokens);
-                    format!(" · ${dollars:.4}")
-                })
-                .unwrap_or_default();
+            let at_price =
+                price.map(|p| p.cost(state.input_tokens, state.cached_tokens, state.output_tokens));
+            let cost = format!(" · {}", state.cost_words(at_price));
             let _ = writeln!(
                 err,
                 "\r\x1b[2K✓ done in {:.1}s · {} request(s) · {} tool call(s) · {} tokens sent{cached} · {} received{cost}",

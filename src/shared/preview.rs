@@ -172,8 +172,9 @@ pub fn preview(
             }
         }
         _ => out.push_str(&format!(
-            "estimated cost: unknown, no price is known for {label}: set \
-             providers.{provider}.price_input and price_output"
+            "estimated cost: unknown, no price is known for {label} (a hosted model is not \
+             free): {}",
+            iris_config::prices::how_to_price(provider)
         )),
     }
     // The body byte for byte, as the provider would have read it.

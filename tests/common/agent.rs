@@ -120,8 +120,18 @@ impl Wire {
         Wire::Ollama,
     ];
 
-    /// The environment that selects this provider and points it at `fake`.
+    /// The environment that selects this provider and points it at `fake`. A hosted
+    /// provider's fake, on loopback, is marked hosted (`IRIS_LOCAL=false`), as a LiteLLM
+    /// proxy in front of it would be.
     pub fn env(self, fake: &FakeProvider) -> Vec<(&'static str, String)> {
+        let mut env = self.endpoint(fake);
+        if !matches!(self, Wire::Chat | Wire::Ollama) {
+            env.push(("IRIS_LOCAL", "false".to_string()));
+        }
+        env
+    }
+
+    fn endpoint(self, fake: &FakeProvider) -> Vec<(&'static str, String)> {
         match self {
             Wire::Responses => vec![
                 ("IRIS_PROVIDER", "openai".to_string()),

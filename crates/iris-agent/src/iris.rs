@@ -101,10 +101,10 @@ fn budget(config: &iris_config::Config) -> anyhow::Result<Option<Arc<Budget>>> {
     let model = config.require_model()?;
     let Some((price, _)) = config.price_of(model) else {
         return Err(iris_config::ConfigError(format!(
-            "max_cost_per_run is set, but no price is known for {} {model}: set \
-             providers.{}.price_input and price_output in your user config",
+            "max_cost_per_run is set, but no price is known for {} {model}, so the run could \
+             not be held to it: {}",
             config.provider,
-            config.provider.name()
+            iris_config::prices::how_to_price(config.provider)
         ))
         .into());
     };
@@ -160,6 +160,8 @@ impl IrisAgent {
             kind: config.provider,
             model: config.require_model()?.to_string(),
             base_url: config.base_url()?.map(str::to_string),
+            local: config.locality().local,
+            reasoning_effort: settings.reasoning_effort.clone(),
             api_key: config.api_key()?.map(|key| key.expose().to_string()),
             stall_timeout: std::time::Duration::from_secs(config.request_timeout_secs),
             secrets: secret_scanner(config, root)?,
@@ -321,7 +323,7 @@ impl IrisAgent {
     /// within the configured budget and what the provider refused.
     pub(crate) fn max_tokens(&self, cap: &crate::capability::Capability) -> u64 {
         let asked = match cap.local_output_tokens {
-            Some(local) if self.main.kind.is_local() => Some(local),
+            Some(local) if self.main.local => Some(local),
             _ => cap.max_output_tokens,
         };
         let budget = asked.map_or(self.settings.max_tokens, |asked| {
@@ -339,7 +341,7 @@ impl IrisAgent {
         &self,
         output: OutputType,
     ) -> (serde_json::Value, Vec<(String, String)>) {
-        if !self.main.kind.is_local() {
+        if !self.main.local {
             return (output.schema(), Vec::new());
         }
         let (mut bare, mut guidance) = split_descriptions(&output.schema());

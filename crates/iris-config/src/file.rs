@@ -126,7 +126,7 @@ impl Walker<'_> {
                     &full,
                     &format!(
                         "unknown provider; the providers are: {}",
-                        ProviderKind::NAMES
+                        ProviderKind::names()
                     ),
                 ));
             };

@@ -44,6 +44,10 @@ pub enum ConfigKey {
     PriceInput(ProviderKind),
     /// US dollars per million output tokens, over the built-in price table.
     PriceOutput(ProviderKind),
+    /// Whether the provider's server is local, over what its address says.
+    Local(ProviderKind),
+    /// How hard a reasoning model thinks.
+    ReasoningEffort(ProviderKind),
 }
 
 /// The keys at the top of a file, in the order `iris config` shows them.
@@ -75,13 +79,15 @@ const TOP: [ConfigKey; 24] = [
 ];
 
 /// The keys of a `[providers.NAME]` table.
-pub(crate) const PROVIDER_FIELDS: [&str; 6] = [
+pub(crate) const PROVIDER_FIELDS: [&str; 8] = [
     "model",
     "fast_model",
     "base_url",
     "api_key",
     "price_input",
     "price_output",
+    "local",
+    "reasoning_effort",
 ];
 
 /// What values a key takes.
@@ -121,15 +127,12 @@ impl ConfigKey {
     /// Every key, top-level ones first, then each provider's.
     pub fn all() -> Vec<ConfigKey> {
         let mut keys = TOP.to_vec();
-        for kind in ProviderKind::ALL {
-            keys.extend([
-                ConfigKey::Model(kind),
-                ConfigKey::FastModel(kind),
-                ConfigKey::BaseUrl(kind),
-                ConfigKey::ApiKey(kind),
-                ConfigKey::PriceInput(kind),
-                ConfigKey::PriceOutput(kind),
-            ]);
+        for kind in ProviderKind::all() {
+            keys.extend(
+                PROVIDER_FIELDS
+                    .iter()
+                    .filter_map(|f| Self::provider_key(kind, f)),
+            );
         }
         keys
     }
@@ -174,6 +177,8 @@ impl ConfigKey {
             ConfigKey::ApiKey(_) => "api_key",
             ConfigKey::PriceInput(_) => "price_input",
             ConfigKey::PriceOutput(_) => "price_output",
+            ConfigKey::Local(_) => "local",
+            ConfigKey::ReasoningEffort(_) => "reasoning_effort",
         }
     }
 
@@ -185,7 +190,9 @@ impl ConfigKey {
             | ConfigKey::BaseUrl(kind)
             | ConfigKey::ApiKey(kind)
             | ConfigKey::PriceInput(kind)
-            | ConfigKey::PriceOutput(kind) => Some((kind, self.top_name())),
+            | ConfigKey::PriceOutput(kind)
+            | ConfigKey::Local(kind)
+            | ConfigKey::ReasoningEffort(kind) => Some((kind, self.top_name())),
             _ => None,
         }
     }
@@ -204,6 +211,8 @@ impl ConfigKey {
             "api_key" => Some(ConfigKey::ApiKey(kind)),
             "price_input" => Some(ConfigKey::PriceInput(kind)),
             "price_output" => Some(ConfigKey::PriceOutput(kind)),
+            "local" => Some(ConfigKey::Local(kind)),
+            "reasoning_effort" => Some(ConfigKey::ReasoningEffort(kind)),
             _ => None,
         }
     }
@@ -229,7 +238,8 @@ impl ConfigKey {
             ConfigKey::Preset
             | ConfigKey::Theme
             | ConfigKey::Model(_)
-            | ConfigKey::FastModel(_) => Kind::Name,
+            | ConfigKey::FastModel(_)
+            | ConfigKey::ReasoningEffort(_) => Kind::Name,
             ConfigKey::Gitmoji
             | ConfigKey::CriticEnabled
             | ConfigKey::TrustRepo
@@ -237,7 +247,8 @@ impl ConfigKey {
             | ConfigKey::StructuredOutput
             | ConfigKey::StudioAutoGenerate
             | ConfigKey::ReviewVerify
-            | ConfigKey::HookOnAmend => Kind::Bool,
+            | ConfigKey::HookOnAmend
+            | ConfigKey::Local(_) => Kind::Bool,
             ConfigKey::MaxTurns
             | ConfigKey::SubagentTimeoutSecs
             | ConfigKey::SubagentMaxTurns
@@ -267,9 +278,17 @@ impl ConfigKey {
             )),
             ConfigKey::BaseUrl(kind) => Some(format!(
                 "a project file cannot choose where requests (and your API key) are sent; \
-                 put it in your user config (`iris config set {}.base_url ...`) or in {}",
+                 put it in your user config (`iris config set {}.base_url ...`){}",
                 kind.name(),
                 kind.base_url_var()
+                    .map(|var| format!(" or in {var}"))
+                    .unwrap_or_default()
+            )),
+            ConfigKey::Local(kind) => Some(format!(
+                "a project file cannot say a server is local (local servers are free of \
+                 max_cost_per_run); put it in your user config (`iris config set \
+                 {}.local true`)",
+                kind.name()
             )),
             ConfigKey::TrustRepo => Some(
                 "a repository cannot trust itself; use --trust-repo, IRIS_TRUST_REPO=1 or \
@@ -327,7 +346,7 @@ impl Kind {
     /// What a value of this kind looks like, for error messages.
     pub fn expected(self) -> String {
         match self {
-            Kind::Provider => format!("expected one of {}", ProviderKind::NAMES),
+            Kind::Provider => format!("expected one of {}", ProviderKind::names()),
             Kind::SafetyMode => format!("expected {}", iris_core::protocol::SafetyMode::NAMES),
             Kind::Text => "expected a string".to_string(),
             Kind::Name | Kind::Secret => "expected a non-empty string".to_string(),

@@ -99,15 +99,17 @@ impl<'a> Layers<'a> {
         self.set_env("IRIS_TRUST_REPO", ConfigKey::TrustRepo)?;
         self.set_env("IRIS_SAFETY", ConfigKey::SafetyMode)?;
         self.set_env("IRIS_LANGUAGE", ConfigKey::Language)?;
-        for kind in ProviderKind::ALL {
+        for kind in ProviderKind::all() {
             if kind == ProviderKind::OpenAiCompatible {
                 continue;
             }
             // The first-named variable (GEMINI_API_KEY) wins, so it is applied last.
-            for var in kind.api_key_vars().iter().rev() {
+            for var in kind.api_key_vars().into_iter().rev() {
                 self.set_env(var, ConfigKey::ApiKey(kind))?;
             }
-            self.set_env(kind.base_url_var(), ConfigKey::BaseUrl(kind))?;
+            if let Some(var) = kind.base_url_var() {
+                self.set_env(var, ConfigKey::BaseUrl(kind))?;
+            }
         }
         Ok(())
     }
@@ -152,13 +154,14 @@ impl<'a> Layers<'a> {
         Ok(())
     }
 
-    /// `IRIS_MODEL`, `IRIS_FAST_MODEL` and their flags name no provider: they apply to the one
-    /// selected, so they come once every other source has spoken.
+    /// `IRIS_MODEL`, `IRIS_FAST_MODEL`, `IRIS_LOCAL` and the model flags name no provider:
+    /// they apply to the one selected, so they come once every other source has spoken.
     pub(super) fn models(&mut self, overrides: &Overrides) -> Result<(), ConfigError> {
         let selected = match self.resolved.get(&ConfigKey::Provider) {
             Some((Value::Provider(kind), _)) => *kind,
             _ => ProviderKind::default(),
         };
+        self.set_env("IRIS_LOCAL", ConfigKey::Local(selected))?;
         self.set_env("IRIS_MODEL", ConfigKey::Model(selected))?;
         self.set_env("IRIS_FAST_MODEL", ConfigKey::FastModel(selected))?;
         self.set_flag(

@@ -17,6 +17,7 @@
 #![cfg_attr(not(test), deny(clippy::unwrap_used, clippy::expect_used))]
 
 mod edit;
+pub mod endpoint;
 pub mod file;
 mod keys;
 mod layers;
@@ -24,6 +25,7 @@ pub mod prices;
 pub mod project;
 mod provider;
 mod secret;
+pub mod service;
 pub mod setup;
 
 use std::collections::BTreeMap;
@@ -31,9 +33,10 @@ use std::fmt;
 use std::path::{Path, PathBuf};
 
 pub use edit::{Assignment, set_value, set_values};
+pub use endpoint::Locality;
 pub use file::FileKind;
 pub use keys::MASKED;
-pub use provider::{ProviderKind, ProviderSettings, Providers, ollama_host_url};
+pub use provider::{ProviderKind, ProviderSettings, Providers, Wire, ollama_host_url};
 pub use secret::Secret;
 
 use iris_core::protocol::SafetyMode;
@@ -297,10 +300,13 @@ impl Config {
             config.apply(key, value);
             config.origins.insert(key, source);
         }
-        // An OpenAI-compatible server's fast model is its main model unless one is named.
-        let compat_settings = config.providers.get_mut(ProviderKind::OpenAiCompatible);
-        if compat_settings.fast_model.is_empty() {
-            compat_settings.fast_model = compat_settings.model.clone();
+        // A server's fast model is its main model unless one is named (`openai-compatible`
+        // and a service without a default have none).
+        for kind in ProviderKind::all() {
+            let settings = config.providers.get_mut(kind);
+            if settings.fast_model.is_empty() {
+                settings.fast_model = settings.model.clone();
+            }
         }
         Ok(config)
     }
@@ -359,6 +365,12 @@ impl Config {
             (ConfigKey::PriceOutput(kind), Value::Price(micros)) => {
                 self.providers.get_mut(kind).price_output = Some(micros);
             }
+            (ConfigKey::Local(kind), Value::Bool(local)) => {
+                self.providers.get_mut(kind).local = Some(local);
+            }
+            (ConfigKey::ReasoningEffort(kind), Value::Text(text)) => {
+                self.providers.get_mut(kind).reasoning_effort = Some(text);
+            }
             // Kind::parse_* only produce the value kind a key declares.
             _ => {}
         }
@@ -376,7 +388,7 @@ impl Config {
         match &self.provider_settings().api_key {
             Some(key) => Ok(Some(key)),
             None if kind.requires_api_key() => {
-                let vars = match kind.api_key_vars() {
+                let vars = match kind.api_key_vars().as_slice() {
                     [first, others @ ..] if !others.is_empty() => {
                         format!("{first} (or {})", others.join(", "))
                     }
@@ -407,21 +419,36 @@ impl Config {
         Ok(model)
     }
 
-    /// The selected provider's base URL: `None` means its usual endpoint. An error for
-    /// `openai-compatible` without one, since it has no usual endpoint.
+    /// The selected provider's base URL: `None` means its vendor's own endpoint (which its
+    /// client knows). A named service's own address when none is set; an error for a
+    /// provider that has no usual endpoint (`openai-compatible`, Azure) without one.
     pub fn base_url(&self) -> Result<Option<&str>, NotConfigured> {
         let kind = self.provider;
         match self.provider_settings().base_url.as_deref() {
-            None if kind == ProviderKind::OpenAiCompatible => Err(NotConfigured::new(
+            None if kind.needs_base_url() => Err(NotConfigured::new(
                 kind,
                 Missing::BaseUrl,
-                format!(
-                    "set {} or `iris config set {kind}.base_url URL`",
-                    kind.base_url_var()
-                ),
+                match kind.base_url_var() {
+                    Some(var) => format!("set {var} or `iris config set {kind}.base_url URL`"),
+                    None => format!("`iris config set {kind}.base_url URL`"),
+                },
             )),
+            None => Ok(kind.default_base_url()),
             url => Ok(url),
         }
+    }
+
+    /// Whether the selected provider's server is local, and why.
+    pub fn locality(&self) -> Locality {
+        self.locality_of(self.provider)
+    }
+
+    /// Whether `kind`'s server is local: the user's `local` setting, else what its address
+    /// (the configured one or its usual one) says.
+    pub fn locality_of(&self, kind: ProviderKind) -> Locality {
+        let settings = self.providers.get(kind);
+        let url = settings.base_url.as_deref().or(kind.default_base_url());
+        endpoint::locality(settings.local, url)
     }
 
     /// Where a key's value came from.
@@ -441,7 +468,10 @@ impl Config {
                     ConfigKey::ApiKey(kind) if !kind.api_key_vars().is_empty() => {
                         Some(kind.api_key_vars().join(" or "))
                     }
-                    ConfigKey::BaseUrl(kind) => Some(kind.base_url_var().to_string()),
+                    ConfigKey::BaseUrl(kind) => match kind.default_base_url() {
+                        Some(url) => Some(format!("{url} by default")),
+                        None => kind.base_url_var().map(str::to_string),
+                    },
                     ConfigKey::Model(_) => Some("IRIS_MODEL or --model when selected".to_string()),
                     _ => None,
                 };
@@ -492,6 +522,15 @@ impl Config {
             ConfigKey::ApiKey(kind) => Value::Secret(self.providers.get(kind).api_key.clone()?),
             ConfigKey::PriceInput(kind) => Value::Price(self.providers.get(kind).price_input?),
             ConfigKey::PriceOutput(kind) => Value::Price(self.providers.get(kind).price_output?),
+            ConfigKey::Local(kind) => Value::Bool(self.providers.get(kind).local?),
+            ConfigKey::ReasoningEffort(kind) => {
+                return self
+                    .providers
+                    .get(kind)
+                    .reasoning_effort
+                    .as_deref()
+                    .and_then(text);
+            }
         })
     }
 }

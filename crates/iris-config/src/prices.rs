@@ -1,5 +1,6 @@
-//! What a model costs: the built-in table of the default models' prices (assets/prices.toml,
-//! dated), the user's own prices over it, and nothing for a server on this machine.
+//! What a model costs: the user's own prices first, nothing on a local server, else the
+//! built-in table of the default models' prices (assets/prices.toml, dated). A hosted model
+//! nobody priced costs "unknown", never $0.
 
 use std::sync::LazyLock;
 
@@ -19,7 +20,7 @@ pub struct Price {
 }
 
 impl Price {
-    /// What a server on this machine costs: nothing.
+    /// What a local server costs: nothing.
     pub const FREE: Price = Price {
         input: 0.0,
         cached_input: 0.0,
@@ -39,8 +40,8 @@ impl Price {
 /// Where a price comes from, for the user to judge it.
 #[derive(Debug, Clone, PartialEq)]
 pub enum PriceSource {
-    /// A server on this machine.
-    Local,
+    /// A local server; why it is one.
+    Local(String),
     /// The user's `price_input` / `price_output`.
     Config,
     /// The built-in table, as of its date.
@@ -54,7 +55,7 @@ impl PriceSource {
     /// Where the price comes from, in words for the user.
     pub fn describe(&self) -> String {
         match self {
-            PriceSource::Local => "a server on this machine costs nothing".to_string(),
+            PriceSource::Local(why) => format!("a local server costs nothing: {why}"),
             PriceSource::Config => "prices from your configuration".to_string(),
             PriceSource::Table { date } => format!("list prices of {date}"),
         }
@@ -83,8 +84,20 @@ static TABLE: LazyLock<Table> = LazyLock::new(|| {
     })
 });
 
-/// The listed price of `model` of `kind`, and the table's date.
+/// The listed price of `model` of `kind`, and the table's date: the price table's, or for a
+/// named service's default model, the service's row.
 pub fn listed(kind: ProviderKind, model: &str) -> Option<(Price, &'static str)> {
+    if let Some(service) = kind.service() {
+        let (Some(input), Some(output)) = (service.price_input, service.price_output) else {
+            return None;
+        };
+        let price = Price {
+            input,
+            cached_input: input,
+            output,
+        };
+        return (service.model == model.trim()).then_some((price, crate::service::checked()));
+    }
     let table = &*TABLE;
     table
         .model
@@ -100,22 +113,32 @@ pub fn listed(kind: ProviderKind, model: &str) -> Option<(Price, &'static str)> 
         })
 }
 
+/// How to give `kind`'s model a price, in words: the commands that set it.
+pub fn how_to_price(kind: ProviderKind) -> String {
+    format!(
+        "set its prices in US dollars per million tokens: `iris config set {kind}.price_input \
+         N` and `iris config set {kind}.price_output N`"
+    )
+}
+
 impl Config {
     /// What the selected provider's main model costs ([`Config::price_of`]).
     pub fn model_price(&self) -> Option<(Price, PriceSource)> {
         self.price_of(self.require_model().ok()?)
     }
 
-    /// What `model` of the selected provider costs: nothing on a local server, the user's
-    /// prices when set (each over the table's), else the table's; None when nobody knows.
+    /// What `model` of the selected provider costs: the user's prices when set (each over
+    /// the table's), else nothing on a local server, else the table's; None when nobody
+    /// knows (a hosted model is never assumed free).
     pub fn price_of(&self, model: &str) -> Option<(Price, PriceSource)> {
-        if self.provider.is_local() {
-            return Some((Price::FREE, PriceSource::Local));
-        }
         let settings = self.provider_settings();
         let listed = listed(self.provider, model);
         let dollars = |micros: u64| micros as f64 / 1e6;
+        let locality = self.locality();
         match (settings.price_input, settings.price_output, listed) {
+            (None, None, _) if locality.local => {
+                Some((Price::FREE, PriceSource::Local(locality.why)))
+            }
             (None, None, Some((price, date))) => Some((
                 price,
                 PriceSource::Table {
@@ -150,7 +173,12 @@ mod tests {
 
     #[test]
     fn every_default_model_of_a_hosted_provider_has_a_listed_price() {
-        for kind in ProviderKind::ALL.into_iter().filter(|k| !k.is_local()) {
+        let hosted = [
+            ProviderKind::OpenAi,
+            ProviderKind::Anthropic,
+            ProviderKind::Gemini,
+        ];
+        for kind in hosted {
             for model in [kind.default_model(), kind.default_fast_model()] {
                 let (price, date) = listed(kind, model).unwrap_or_else(|| panic!("{kind} {model}"));
                 assert!(
@@ -161,6 +189,17 @@ mod tests {
                 assert_eq!(date.len(), 10, "a date: {date}");
             }
         }
+    }
+
+    #[test]
+    fn a_service_lists_its_default_models_price_only() {
+        let groq = ProviderKind::parse("groq").expect("groq");
+        let (price, date) = listed(groq, groq.default_model()).expect("listed");
+        assert!(price.input > 0.0 && price.output > 0.0);
+        assert_eq!(date, crate::service::checked());
+        assert_eq!(listed(groq, "some-other-model"), None);
+        let vllm = ProviderKind::parse("vllm").expect("vllm");
+        assert_eq!(listed(vllm, ""), None);
     }
 
     #[test]

@@ -1,9 +1,11 @@
 //! The LLM providers Iris can talk to, their default models and their environment variables.
 
+use std::collections::BTreeMap;
 use std::fmt;
 use std::str::FromStr;
 
 use super::{ConfigError, Secret};
+use crate::service::{Service, ServiceId};
 
 /// Which provider the agent talks to.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]
@@ -19,23 +21,65 @@ pub enum ProviderKind {
     Ollama,
     /// Any server speaking OpenAI's Chat Completions; needs a base URL and a model.
     OpenAiCompatible,
+    /// A named service (`groq`, `openrouter`, `lmstudio`, ...): Chat Completions at an address
+    /// of its own, its facts a row of `assets/services.toml`.
+    Service(ServiceId),
+}
+
+/// The protocol a provider's requests speak.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Wire {
+    /// OpenAI's Responses API (`/responses`).
+    Responses,
+    /// OpenAI's Chat Completions (`/chat/completions`), which most servers speak.
+    ChatCompletions,
+    /// Azure OpenAI's Chat Completions: a deployment's URL, `api-version`, an `api-key` header.
+    Azure,
+    /// Anthropic's Messages API.
+    Anthropic,
+    /// Google's Gemini API.
+    Gemini,
+    /// Ollama's own chat API.
+    Ollama,
 }
 
 impl ProviderKind {
-    /// A server the user runs (Ollama, or any Chat Completions server such as llama.cpp):
-    /// usually a small model on a CPU.
-    pub fn is_local(self) -> bool {
-        matches!(self, Self::Ollama | Self::OpenAiCompatible)
-    }
-
-    /// Every provider, in the order `iris config` lists their settings.
-    pub const ALL: [ProviderKind; 5] = [
+    /// The built-in providers, in the order `iris config` lists their settings.
+    const BUILT_IN: [ProviderKind; 5] = [
         Self::OpenAi,
         Self::Anthropic,
         Self::Gemini,
         Self::Ollama,
         Self::OpenAiCompatible,
     ];
+
+    /// Every provider: the built-in ones, then the named services.
+    pub fn all() -> impl Iterator<Item = ProviderKind> {
+        Self::BUILT_IN
+            .into_iter()
+            .chain(ServiceId::all().map(Self::Service))
+    }
+
+    /// The named service's facts, for a named service.
+    pub fn service(self) -> Option<&'static Service> {
+        match self {
+            Self::Service(id) => Some(id.get()),
+            _ => None,
+        }
+    }
+
+    /// The protocol its requests speak.
+    pub fn wire(self) -> Wire {
+        match self {
+            Self::OpenAi => Wire::Responses,
+            Self::Anthropic => Wire::Anthropic,
+            Self::Gemini => Wire::Gemini,
+            Self::Ollama => Wire::Ollama,
+            Self::OpenAiCompatible => Wire::ChatCompletions,
+            Self::Service(id) if id.get().name == "azure" => Wire::Azure,
+            Self::Service(_) => Wire::ChatCompletions,
+        }
+    }
 
     /// The canonical name, as written in config files.
     pub fn name(self) -> &'static str {
@@ -45,10 +89,12 @@ impl ProviderKind {
             Self::Gemini => "gemini",
             Self::Ollama => "ollama",
             Self::OpenAiCompatible => "openai-compatible",
+            Self::Service(id) => id.get().name.as_str(),
         }
     }
 
-    /// Parses a provider name: the canonical ones, `google` for Gemini; any case, `_` for `-`.
+    /// Parses a provider name: the canonical ones, `google` for Gemini, a named service; any
+    /// case, `_` for `-`.
     pub fn parse(name: &str) -> Option<Self> {
         let name = name.trim().to_ascii_lowercase().replace('_', "-");
         match name.as_str() {
@@ -57,43 +103,72 @@ impl ProviderKind {
             "gemini" | "google" => Some(Self::Gemini),
             "ollama" => Some(Self::Ollama),
             "openai-compatible" => Some(Self::OpenAiCompatible),
-            _ => None,
+            other => ServiceId::find(other).map(Self::Service),
         }
     }
 
     /// The names a user may write, for error messages.
-    pub const NAMES: &'static str =
-        "openai, anthropic, gemini (or google), ollama, openai-compatible";
+    pub fn names() -> String {
+        let mut names: Vec<&str> = vec!["openai", "anthropic", "gemini (or google)", "ollama"];
+        names.extend(crate::service::all().iter().map(|s| s.name.as_str()));
+        names.push("openai-compatible");
+        names.join(", ")
+    }
 
     /// Whether requests are refused without a key. Local servers (Ollama, most OpenAI-compatible
     /// ones) need none.
     pub fn requires_api_key(self) -> bool {
-        matches!(self, Self::OpenAi | Self::Anthropic | Self::Gemini)
+        match self {
+            Self::OpenAi | Self::Anthropic | Self::Gemini => true,
+            Self::Ollama | Self::OpenAiCompatible => false,
+            Self::Service(id) => id.get().key_required,
+        }
     }
 
     /// The environment variables that hold this provider's key, in the order they are read.
     /// `openai-compatible` borrows OpenAI's (see [`super::Config::load`] for how).
-    pub fn api_key_vars(self) -> &'static [&'static str] {
+    pub fn api_key_vars(self) -> Vec<&'static str> {
         match self {
-            Self::OpenAi | Self::OpenAiCompatible => &["OPENAI_API_KEY"],
-            Self::Anthropic => &["ANTHROPIC_API_KEY"],
-            Self::Gemini => &["GEMINI_API_KEY", "GOOGLE_API_KEY"],
-            Self::Ollama => &[],
+            Self::OpenAi | Self::OpenAiCompatible => vec!["OPENAI_API_KEY"],
+            Self::Anthropic => vec!["ANTHROPIC_API_KEY"],
+            Self::Gemini => vec!["GEMINI_API_KEY", "GOOGLE_API_KEY"],
+            Self::Ollama => Vec::new(),
+            Self::Service(id) => Some(id.get().key_var.as_str())
+                .filter(|var| !var.is_empty())
+                .into_iter()
+                .collect(),
         }
     }
 
-    /// The environment variable that holds this provider's base URL.
-    pub fn base_url_var(self) -> &'static str {
+    /// The environment variable that holds this provider's base URL, if one does.
+    pub fn base_url_var(self) -> Option<&'static str> {
         match self {
-            Self::OpenAi | Self::OpenAiCompatible => "OPENAI_BASE_URL",
-            Self::Anthropic => "ANTHROPIC_BASE_URL",
-            Self::Gemini => "GEMINI_BASE_URL",
-            Self::Ollama => "OLLAMA_HOST",
+            Self::OpenAi | Self::OpenAiCompatible => Some("OPENAI_BASE_URL"),
+            Self::Anthropic => Some("ANTHROPIC_BASE_URL"),
+            Self::Gemini => Some("GEMINI_BASE_URL"),
+            Self::Ollama => Some("OLLAMA_HOST"),
+            Self::Service(id) => Some(id.get().base_url_var.as_str()).filter(|v| !v.is_empty()),
         }
+    }
+
+    /// Where requests go when no base URL is configured: `None` for a vendor's own endpoint
+    /// (which its client knows) and for `openai-compatible` and Azure, which have none.
+    pub fn default_base_url(self) -> Option<&'static str> {
+        match self {
+            Self::Ollama => Some("http://127.0.0.1:11434"),
+            Self::Service(id) => Some(id.get().base_url.as_str()).filter(|u| !u.is_empty()),
+            _ => None,
+        }
+    }
+
+    /// Whether the provider cannot work without a base URL from the user.
+    pub fn needs_base_url(self) -> bool {
+        matches!(self.wire(), Wire::ChatCompletions | Wire::Azure)
+            && self.default_base_url().is_none()
     }
 
     /// The main model used when none is configured; empty for `openai-compatible`, whose
-    /// models are whatever its server serves.
+    /// models are whatever its server serves, and for services without a default.
     pub fn default_model(self) -> &'static str {
         match self {
             Self::OpenAi => "gpt-5",
@@ -101,6 +176,7 @@ impl ProviderKind {
             Self::Gemini => "gemini-2.5-pro",
             Self::Ollama => "llama3.1",
             Self::OpenAiCompatible => "",
+            Self::Service(id) => id.get().model.as_str(),
         }
     }
 
@@ -113,6 +189,14 @@ impl ProviderKind {
             Self::Gemini => "gemini-2.5-flash",
             Self::Ollama => "llama3.2",
             Self::OpenAiCompatible => "",
+            Self::Service(id) => {
+                let service = id.get();
+                if service.fast_model.is_empty() {
+                    service.model.as_str()
+                } else {
+                    service.fast_model.as_str()
+                }
+            }
         }
     }
 }
@@ -131,17 +215,17 @@ impl FromStr for ProviderKind {
             ConfigError(format!(
                 "unknown provider `{}`; the providers are: {}",
                 s.trim(),
-                Self::NAMES
+                Self::names()
             ))
         })
     }
 }
 
 /// One provider's settings, resolved: defaults are filled in.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct ProviderSettings {
-    /// The main model. Empty only for `openai-compatible` when none is configured: see
-    /// [`super::Config::require_model`].
+    /// The main model. Empty only for `openai-compatible` (and a service without a default)
+    /// when none is configured: see [`super::Config::require_model`].
     pub model: String,
     /// The model for subagents.
     pub fast_model: String,
@@ -154,6 +238,11 @@ pub struct ProviderSettings {
     pub price_input: Option<u64>,
     /// The output price the user set, in the same unit.
     pub price_output: Option<u64>,
+    /// `local = true|false`: whether the server is local, over what its address says.
+    pub local: Option<bool>,
+    /// `reasoning_effort`: how hard a reasoning model thinks (`low`, `medium`, `high`), sent
+    /// as the provider's wire names it; `None`: the model's default.
+    pub reasoning_effort: Option<String>,
 }
 
 impl ProviderSettings {
@@ -163,62 +252,47 @@ impl ProviderSettings {
         Self {
             model: kind.default_model().to_string(),
             fast_model: kind.default_fast_model().to_string(),
-            base_url: None,
-            api_key: None,
-            price_input: None,
-            price_output: None,
+            ..Self::default()
         }
     }
 }
 
 /// The settings of every provider, so that switching provider keeps each one's models and keys.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Providers {
-    /// `[providers.openai]`.
-    pub openai: ProviderSettings,
-    /// `[providers.anthropic]`.
-    pub anthropic: ProviderSettings,
-    /// `[providers.gemini]`.
-    pub gemini: ProviderSettings,
-    /// `[providers.ollama]`.
-    pub ollama: ProviderSettings,
-    /// `[providers.openai-compatible]`.
-    pub openai_compatible: ProviderSettings,
-}
+pub struct Providers(BTreeMap<ProviderKind, ProviderSettings>);
 
 impl Providers {
     /// The settings of provider `kind`.
     pub fn get(&self, kind: ProviderKind) -> &ProviderSettings {
-        match kind {
-            ProviderKind::OpenAi => &self.openai,
-            ProviderKind::Anthropic => &self.anthropic,
-            ProviderKind::Gemini => &self.gemini,
-            ProviderKind::Ollama => &self.ollama,
-            ProviderKind::OpenAiCompatible => &self.openai_compatible,
-        }
+        static NONE: ProviderSettings = ProviderSettings {
+            model: String::new(),
+            fast_model: String::new(),
+            base_url: None,
+            api_key: None,
+            price_input: None,
+            price_output: None,
+            local: None,
+            reasoning_effort: None,
+        };
+        // Every kind is filled in by `default`; NONE only keeps this free of a panic.
+        self.0.get(&kind).unwrap_or(&NONE)
     }
 
     /// The settings of provider `kind`, to change.
     pub fn get_mut(&mut self, kind: ProviderKind) -> &mut ProviderSettings {
-        match kind {
-            ProviderKind::OpenAi => &mut self.openai,
-            ProviderKind::Anthropic => &mut self.anthropic,
-            ProviderKind::Gemini => &mut self.gemini,
-            ProviderKind::Ollama => &mut self.ollama,
-            ProviderKind::OpenAiCompatible => &mut self.openai_compatible,
-        }
+        self.0
+            .entry(kind)
+            .or_insert_with(|| ProviderSettings::defaults(kind))
     }
 }
 
 impl Default for Providers {
     fn default() -> Self {
-        Self {
-            openai: ProviderSettings::defaults(ProviderKind::OpenAi),
-            anthropic: ProviderSettings::defaults(ProviderKind::Anthropic),
-            gemini: ProviderSettings::defaults(ProviderKind::Gemini),
-            ollama: ProviderSettings::defaults(ProviderKind::Ollama),
-            openai_compatible: ProviderSettings::defaults(ProviderKind::OpenAiCompatible),
-        }
+        Self(
+            ProviderKind::all()
+                .map(|kind| (kind, ProviderSettings::defaults(kind)))
+                .collect(),
+        )
     }
 }
 
@@ -258,7 +332,7 @@ mod tests {
 
     #[test]
     fn names_round_trip_and_google_is_gemini() {
-        for kind in ProviderKind::ALL {
+        for kind in ProviderKind::all() {
             assert_eq!(ProviderKind::parse(kind.name()), Some(kind));
             assert_eq!(kind.to_string(), kind.name());
         }

@@ -113,17 +113,23 @@ fn each_layer_overrides_the_one_below() {
 #[test]
 fn the_model_env_and_flag_apply_to_the_selected_provider() {
     let setup = Setup::new(
-        "provider = \"anthropic\"\n[providers.anthropic]\nmodel = \"file-model\"\n\
-         [providers.openai]\nmodel = \"file-openai\"\n",
+        "provider = \"anthropic\"\n[providers.get(ProviderKind::Anthropic)]\nmodel = \"file-model\"\n\
+         [providers.get(ProviderKind::OpenAi)]\nmodel = \"file-openai\"\n",
         "",
     );
     let config = setup
         .load(&[("IRIS_MODEL", "env-model")], &Overrides::default())
         .unwrap();
-    assert_eq!(config.providers.anthropic.model, "env-model");
-    assert_eq!(config.providers.openai.model, "file-openai");
     assert_eq!(
-        setting(&config, "providers.anthropic.model").source,
+        config.providers.get(ProviderKind::Anthropic).model,
+        "env-model"
+    );
+    assert_eq!(
+        config.providers.get(ProviderKind::OpenAi).model,
+        "file-openai"
+    );
+    assert_eq!(
+        setting(&config, "providers.get(ProviderKind::Anthropic).model").source,
         Source::Env("IRIS_MODEL")
     );
 
@@ -136,13 +142,16 @@ fn the_model_env_and_flag_apply_to_the_selected_provider() {
     let config = setup.load(&[("IRIS_MODEL", "env-model")], &flags).unwrap();
     assert_eq!(config.provider_settings().model, "flag-model");
     assert_eq!(config.provider_settings().fast_model, "flag-fast");
-    assert_eq!(config.providers.anthropic.model, "file-model");
+    assert_eq!(
+        config.providers.get(ProviderKind::Anthropic).model,
+        "file-model"
+    );
 }
 
 #[test]
 fn provider_variables_give_keys_and_urls() {
     let setup = Setup::new(
-        "[providers.anthropic]\napi_key = \"from-file\"\nbase_url = \"https://file.example\"\n",
+        "[providers.get(ProviderKind::Anthropic)]\napi_key = \"from-file\"\nbase_url = \"https://file.example\"\n",
         "",
     );
     let env = [
@@ -153,13 +162,13 @@ fn provider_variables_give_keys_and_urls() {
         ("GEMINI_BASE_URL", "https://gemini-proxy.example"),
     ];
     let config = setup.load(&env, &Overrides::default()).unwrap();
-    let anthropic = &config.providers.anthropic;
+    let anthropic = &config.providers.get(ProviderKind::Anthropic);
     assert_eq!(
         anthropic.api_key.as_ref().map(Secret::expose),
         Some("from-env")
     );
     assert_eq!(anthropic.base_url.as_deref(), Some("https://file.example"));
-    let gemini = &config.providers.gemini;
+    let gemini = &config.providers.get(ProviderKind::Gemini);
     assert_eq!(
         gemini.api_key.as_ref().map(Secret::expose),
         Some("gemini-key")
@@ -169,10 +178,14 @@ fn provider_variables_give_keys_and_urls() {
         Some("https://gemini-proxy.example")
     );
     assert_eq!(
-        config.providers.ollama.base_url.as_deref(),
+        config
+            .providers
+            .get(ProviderKind::Ollama)
+            .base_url
+            .as_deref(),
         Some("http://gpu-box:11434")
     );
-    let shown = setting(&config, "providers.anthropic.api_key");
+    let shown = setting(&config, "providers.get(ProviderKind::Anthropic).api_key");
     assert_eq!(shown.value.as_deref(), Some("\"****\""));
     assert_eq!(shown.source, Source::Env("ANTHROPIC_API_KEY"));
 
@@ -185,7 +198,7 @@ fn provider_variables_give_keys_and_urls() {
     assert_eq!(
         only_google
             .providers
-            .gemini
+            .get(ProviderKind::Gemini)
             .api_key
             .as_ref()
             .map(Secret::expose),
@@ -209,12 +222,16 @@ fn openai_compatible_borrows_openai_variables_only_where_no_file_speaks() {
     assert_eq!(config.base_url().unwrap(), Some("http://localhost:8000/v1"));
     // OpenAI itself takes them at their usual precedence.
     assert_eq!(
-        config.providers.openai.base_url.as_deref(),
+        config
+            .providers
+            .get(ProviderKind::OpenAi)
+            .base_url
+            .as_deref(),
         Some("http://localhost:8000/v1")
     );
 
     let own = Setup::new(
-        "provider = \"openai-compatible\"\n[providers.openai-compatible]\n\
+        "provider = \"openai-compatible\"\n[providers.get(ProviderKind::OpenAi)-compatible]\n\
          base_url = \"https://together.example/v1\"\napi_key = \"tg-key\"\nmodel = \"m\"\n",
         "",
     );
@@ -291,7 +308,11 @@ fn openai_compatible_loads_without_a_model_or_url_but_says_so_when_used() {
     assert!(err.to_string().contains("set OPENAI_BASE_URL or"), "{err}");
     assert_eq!(err.missing, Missing::BaseUrl);
     assert_eq!(
-        setting(&config, "providers.openai-compatible.model").value,
+        setting(
+            &config,
+            "providers.get(ProviderKind::OpenAi)-compatible.model"
+        )
+        .value,
         None
     );
 
@@ -358,7 +379,10 @@ fn trust_comes_from_the_user_file_env_or_flag_but_never_the_project() {
 
 #[test]
 fn the_debug_form_of_a_config_masks_every_key() {
-    let setup = Setup::new("[providers.openai]\napi_key = \"sk-file-secret\"\n", "");
+    let setup = Setup::new(
+        "[providers.get(ProviderKind::OpenAi)]\napi_key = \"sk-file-secret\"\n",
+        "",
+    );
     let config = setup
         .load(
             &[("ANTHROPIC_API_KEY", "sk-env-secret")],

@@ -2,7 +2,6 @@
 //! a model that can answer at once writes in one request (structure up front, source on
 //! demand: the tools stay for everything else).
 
-use crate::ProviderKind;
 use crate::capability::requests::Scope;
 use crate::tools::git::{GitLog, GitLogArgs};
 use crate::tools::git_diff::evidence as diff_evidence;
@@ -36,15 +35,11 @@ pub fn without_evidence(request: &str) -> &str {
 /// Recent commits the style sample is chosen from.
 const STYLE_HISTORY: usize = 200;
 
-/// The evidence for `kind` over `scope`, as a section to append to the request. Whatever
-/// cannot be gathered is left for the model's tools, with the reason.
-pub async fn gather(
-    ctx: &ToolContext,
-    provider: ProviderKind,
-    kind: ArtifactKind,
-    scope: &Scope,
-) -> String {
-    let diff_budget = if provider.is_local() {
+/// The evidence for `kind` over `scope`, as a section to append to the request; less of the
+/// diff for a `local` server. Whatever cannot be gathered is left for the model's tools,
+/// with the reason.
+pub async fn gather(ctx: &ToolContext, local: bool, kind: ArtifactKind, scope: &Scope) -> String {
+    let diff_budget = if local {
         LOCAL_DIFF_BUDGET
     } else {
         DIFF_BUDGET

@@ -119,7 +119,7 @@ impl IrisAgent {
     /// Diff lines of the hunks shown in all: fewer for a server on this machine, whose
     /// context is often a few thousand tokens and which reads a prompt slowly.
     fn split_lines(&self) -> usize {
-        if self.main.kind.is_local() {
+        if self.main.local {
             LOCAL_SPLIT_LINES
         } else {
             SPLIT_LINES

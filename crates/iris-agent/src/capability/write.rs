@@ -113,7 +113,7 @@ impl IrisAgent {
         };
         sink.send(AgentEvent::Status("gathering the evidence".into()));
         let evidence =
-            crate::capability::evidence::gather(&self.ctx, self.main.kind, kind, scope).await;
+            crate::capability::evidence::gather(&self.ctx, self.main.local, kind, scope).await;
         let rules = match kind {
             ArtifactKind::Commit => self.commit_rules(sink).await,
             _ => None,

@@ -28,12 +28,14 @@ struct Spent {
     estimated_input: u64,
     reported_input: u64,
     output: u64,
+    /// What the provider said its replies cost, in US dollars, when it says.
+    reported_cost: f64,
 }
 
 impl Spent {
     fn cost(&self, price: &Price) -> f64 {
         let input = self.estimated_input.max(self.reported_input);
-        price.cost(input, 0, self.output)
+        price.cost(input, 0, self.output).max(self.reported_cost)
     }
 }
 
@@ -88,6 +90,14 @@ impl Budget {
         }
     }
 
+    /// What the provider said a reply cost (OpenRouter's `usage.cost`): the run has spent at
+    /// least what the replies cost by its own account.
+    pub fn cost_reported(&self, dollars: f64) {
+        if let Ok(mut spent) = self.spent.lock() {
+            spent.reported_cost += dollars;
+        }
+    }
+
     /// Lets a request of `body_chars` characters go, counting its input, unless it would take
     /// the run past the cap.
     fn admit(&self, body_chars: usize) -> Result<(), OverBudget> {
@@ -100,7 +110,10 @@ impl Budget {
         after.requests += 1;
         // The input sent so far, as the larger of the two counts, and this request's on top.
         after.estimated_input = spent.estimated_input.max(spent.reported_input) + estimate;
-        let would = after.cost(&self.price);
+        // A cost the provider reported stands for the replies so far; this request adds.
+        let would = after
+            .cost(&self.price)
+            .max(spent.reported_cost + self.price.cost(estimate, 0, 0));
         if would > self.cap {
             self.held_back
                 .store(true, std::sync::atomic::Ordering::Relaxed);
@@ -176,5 +189,13 @@ mod tests {
         budget.answered(2_000, 0); // the provider counted 2,000
         assert!(budget.admit(4_000).is_ok()); // $2 + $1 = $3, not past
         assert!(budget.admit(4).is_err());
+    }
+
+    #[test]
+    fn a_cost_the_provider_reports_counts_when_it_is_more() {
+        let budget = Budget::new(PRICE, 3.0);
+        assert!(budget.admit(400).is_ok()); // $0.10 by the price
+        budget.cost_reported(2.95);
+        assert!(budget.admit(400).is_err(), "$2.95 + $0.10 passes $3");
     }
 }

@@ -109,6 +109,13 @@ impl EventHook {
         self.last_delta.lock().ok().and_then(|at| *at)
     }
 
+    /// A reasoning model's thinking, as it arrives: shown as thinking.
+    pub fn thinking(&self, text: &str) {
+        if !text.is_empty() {
+            self.sink.send(AgentEvent::Thinking(text.to_string()));
+        }
+    }
+
     fn wrote(&self) {
         if let Ok(mut at) = self.last_delta.lock() {
             *at = Some(Instant::now());

@@ -7,6 +7,7 @@
 //! typed [`error::ErrorKind`]; [`deadline`] bounds a whole run.
 
 pub mod budget;
+mod chat_reply;
 pub mod deadline;
 pub mod dry_run;
 pub mod error;

@@ -9,6 +9,7 @@ use reqwest::{Request, Response};
 use reqwest_middleware::{ClientWithMiddleware, Middleware, Next};
 
 use crate::runtime::budget::{Budget, CostCap};
+use crate::runtime::chat_reply::ChatReplies;
 use crate::runtime::dry_run::DryRun;
 use crate::runtime::events::EventSink;
 use crate::runtime::redact::WithholdSecrets;
@@ -16,7 +17,7 @@ use crate::runtime::retry::RetryTransient;
 use crate::runtime::stream_end::RequireStreamEnd;
 use iris_core::secrets::Scanner;
 
-pub use iris_config::ProviderKind;
+pub use iris_config::{ProviderKind, Wire};
 
 /// Everything needed to talk to one model.
 #[derive(Clone)]
@@ -27,6 +28,11 @@ pub struct ProviderSpec {
     pub model: String,
     /// Where the provider's API is, when not at its default address (a local server, a proxy).
     pub base_url: Option<String>,
+    /// Whether the server is local (the endpoint's property: [`iris_config::Locality`]): a
+    /// small model, free, sent less.
+    pub local: bool,
+    /// How hard a reasoning model thinks (`reasoning_effort`), when set.
+    pub reasoning_effort: Option<String>,
     /// The key the requests carry; `None` for a provider that needs none (a local server).
     pub api_key: Option<String>,
     /// Longest silence while waiting for or reading a reply before the request is abandoned.
@@ -46,6 +52,7 @@ impl fmt::Debug for ProviderSpec {
             .field("kind", &self.kind)
             .field("model", &self.model)
             .field("base_url", &self.base_url)
+            .field("local", &self.local)
             .field("api_key", &self.api_key.as_ref().map(|_| "****"))
             .field("secret_scan", &self.secrets.is_some())
             .finish()
@@ -85,16 +92,36 @@ impl ProviderSpec {
         if let Some(budget) = &self.budget {
             builder = builder.with(CostCap(budget.clone()));
         }
-        let builder = builder
+        let mut builder = builder
             .with(ExplainNoAnswer {
                 stall_timeout: self.stall_timeout,
             })
             .with(RetryTransient::default())
-            .with(RequireStreamEnd::new(self.kind));
+            .with(RequireStreamEnd::new(self.kind.wire()));
+        if matches!(self.kind.wire(), Wire::ChatCompletions | Wire::Azure) {
+            builder = builder.with(ChatReplies {
+                cost: self.cost_report(sink),
+                without_stream_options: self.kind.service().is_some_and(|s| !s.stream_usage),
+            });
+        }
         // Last, so what it keeps is what would go out: redacted, as the provider reads it.
         Ok(match &self.dry_run {
             Some(dry_run) => builder.with(dry_run.clone()).build(),
             None => builder.build(),
+        })
+    }
+}
+
+impl ProviderSpec {
+    /// Where a cost the provider reports goes: the run's events, and its budget.
+    fn cost_report(&self, sink: &EventSink) -> crate::runtime::chat_reply::CostReport {
+        let sink = sink.clone();
+        let budget = self.budget.clone();
+        Arc::new(move |dollars| {
+            if let Some(budget) = &budget {
+                budget.cost_reported(dollars);
+            }
+            sink.send(iris_core::protocol::AgentEvent::Cost(dollars));
         })
     }
 }
@@ -135,8 +162,8 @@ impl Middleware for ExplainNoAnswer {
 macro_rules! with_completion_model {
     ($spec:expr, $sink:expr, |$model:ident| $body:expr) => {{
         use rig_core::client::CompletionClient as _;
-        use rig_core::providers::{anthropic, gemini, ollama, openai};
-        use $crate::runtime::provider::ProviderKind;
+        use rig_core::providers::{anthropic, azure, gemini, ollama, openai};
+        use $crate::runtime::provider::Wire;
         let spec: &$crate::runtime::provider::ProviderSpec = $spec;
         let http = spec.http_client($sink)?;
         let key = spec.api_key.clone().unwrap_or_default();
@@ -157,16 +184,34 @@ macro_rules! with_completion_model {
                 builder.http_client(http).build().map_err(build_error)?
             }};
         }
-        match spec.kind {
-            ProviderKind::OpenAi => {
+        match spec.kind.wire() {
+            Wire::Responses => {
                 let $model = client!(openai::Client).completion_model(&spec.model);
                 $body
             }
-            ProviderKind::OpenAiCompatible => {
+            Wire::ChatCompletions => {
                 let $model = client!(openai::CompletionsClient).completion_model(&spec.model);
                 $body
             }
-            ProviderKind::Anthropic => {
+            // The resource's address, the key in an `api-key` header, the model named as
+            // its deployment; the API version rig defaults to unless the URL's query says.
+            Wire::Azure => {
+                let (endpoint, version) =
+                    $crate::runtime::provider::azure_endpoint(spec.base_url.as_deref());
+                let mut builder = azure::Client::builder()
+                    .api_key(azure::AzureOpenAIAuth::ApiKey(key))
+                    .azure_endpoint(endpoint);
+                if let Some(version) = version {
+                    builder = builder.api_version(&version);
+                }
+                let $model = builder
+                    .http_client(http)
+                    .build()
+                    .map_err(build_error)?
+                    .completion_model(&spec.model);
+                $body
+            }
+            Wire::Anthropic => {
                 // A cache breakpoint on the instructions (after the tools, which come first):
                 // the stable part of every request, so the next run or chat turn reads it at
                 // the cached rate; and one on the last message, for the turns of a run.
@@ -175,16 +220,34 @@ macro_rules! with_completion_model {
                     .with_prompt_caching();
                 $body
             }
-            ProviderKind::Gemini => {
+            Wire::Gemini => {
                 let $model = client!(gemini::Client).completion_model(&spec.model);
                 $body
             }
-            ProviderKind::Ollama => {
+            Wire::Ollama => {
                 let $model = client!(ollama::Client).completion_model(&spec.model);
                 $body
             }
         }
     }};
+}
+
+/// An Azure OpenAI base URL as rig's client takes it: the resource's address
+/// (`https://NAME.openai.azure.com`) and the `api-version` its query names, if any. A
+/// deployment's whole URL, as the portal shows it, is cut back to the resource.
+pub fn azure_endpoint(url: Option<&str>) -> (String, Option<String>) {
+    let url = url.unwrap_or_default().trim();
+    let (address, query) = url.split_once('?').unwrap_or((url, ""));
+    let version = query
+        .split('&')
+        .find_map(|pair| pair.strip_prefix("api-version="))
+        .filter(|v| !v.is_empty())
+        .map(str::to_string);
+    let address = address
+        .split_once("/openai")
+        .map_or(address, |(resource, _)| resource)
+        .trim_end_matches('/');
+    (address.to_string(), version)
 }
 
 pub(crate) use with_completion_model;
@@ -199,6 +262,8 @@ mod tests {
             kind: ProviderKind::Anthropic,
             model: "m".into(),
             base_url: None,
+            local: false,
+            reasoning_effort: None,
             api_key: Some("sk-secret-123".into()),
             stall_timeout: Duration::from_secs(1),
             secrets: None,
@@ -208,5 +273,22 @@ mod tests {
         let shown = format!("{spec:?}");
         assert!(!shown.contains("sk-secret-123"));
         assert!(shown.contains("****"));
+    }
+
+    #[test]
+    fn an_azure_url_is_cut_back_to_its_resource_and_keeps_its_version() {
+        assert_eq!(
+            azure_endpoint(Some(
+                "https://acme.openai.azure.com/openai/deployments/gpt-4o/chat/completions?api-version=2024-10-21"
+            )),
+            (
+                "https://acme.openai.azure.com".to_string(),
+                Some("2024-10-21".to_string())
+            )
+        );
+        assert_eq!(
+            azure_endpoint(Some("https://acme.openai.azure.com/")),
+            ("https://acme.openai.azure.com".to_string(), None)
+        );
     }
 }

@@ -16,7 +16,7 @@ use tokio::time::Instant;
 use crate::runtime::error::{ErrorKind, ProviderError};
 use crate::runtime::events::{EventHook, EventSink};
 use crate::runtime::provider::with_completion_model;
-use crate::runtime::provider::{ProviderKind, ProviderSpec};
+use crate::runtime::provider::{ProviderKind, ProviderSpec, Wire};
 use crate::runtime::runaway;
 
 /// One request to a model: instructions, history, the new message and the tools it may use.
@@ -59,8 +59,13 @@ pub struct RunOutput {
 
 /// Runs one conversation on `spec`'s model, reporting through `sink`.
 pub async fn run(spec: &ProviderSpec, request: Run, sink: EventSink) -> anyhow::Result<RunOutput> {
-    let options = WireOptions::new(spec.kind, request.max_tokens, request.schema.as_ref())
-        .map_err(|e| ProviderError::new(spec, ErrorKind::Request, e))?;
+    let options = WireOptions::new(
+        spec.kind,
+        spec.reasoning_effort.as_deref(),
+        request.max_tokens,
+        request.schema.as_ref(),
+    )
+    .map_err(|e| ProviderError::new(spec, ErrorKind::Request, e))?;
     if let Some(dry_run) = &spec.dry_run {
         dry_run.note_evidence_at(request.evidence_at);
     }
@@ -110,21 +115,26 @@ struct WireOptions {
 }
 
 impl WireOptions {
-    fn new(kind: ProviderKind, max_tokens: u64, schema: Option<&Value>) -> Result<Self, String> {
+    fn new(
+        kind: ProviderKind,
+        effort: Option<&str>,
+        max_tokens: u64,
+        schema: Option<&Value>,
+    ) -> Result<Self, String> {
         let output_schema = schema
             .map(|s| schemars::Schema::try_from(s.clone()))
             .transpose()
             .map_err(|e| format!("the artifact's JSON schema is not an object: {e}"))?;
-        Ok(match kind {
+        let mut options = match kind.wire() {
             // Responses `text.format`: sent with the tools, so the model may still gather
             // evidence before it answers.
-            ProviderKind::OpenAi => Self {
+            Wire::Responses => Self {
                 output_schema,
                 params: None,
             },
             // `output_config.format`, likewise with the tools. rig 0.37 maps its own option
             // only when the reply is not streamed, so it is set as a field of the body.
-            ProviderKind::Anthropic => Self {
+            Wire::Anthropic => Self {
                 output_schema: None,
                 params: schema.map(|schema| {
                     let schema = without_limits(schema.clone());
@@ -133,28 +143,105 @@ impl WireOptions {
             },
             // rig holds `response_format` back until a tool has answered (llama.cpp cannot
             // call tools under a grammar), which would leave an answer at once unconstrained:
-            // the evidence is in the first request, so the schema goes there too.
-            ProviderKind::OpenAiCompatible => Self {
-                output_schema: None,
-                params: schema.map(|schema| {
-                    json!({"response_format": {
+            // the evidence is in the first request, so the schema goes there too. A service
+            // that takes only JSON mode gets that; one that takes neither is only told.
+            Wire::ChatCompletions | Wire::Azure => {
+                let service = kind.service();
+                let format = match schema {
+                    Some(schema) if service.is_none_or(|s| s.json_schema) => Some(json!({
                         "type": "json_schema",
                         "json_schema": {"name": "artifact", "strict": true, "schema": schema},
-                    }})
-                }),
-            },
+                    })),
+                    Some(_) if service.is_some_and(|s| s.json_object) => {
+                        Some(json!({"type": "json_object"}))
+                    }
+                    _ => None,
+                };
+                let mut params = serde_json::Map::new();
+                if let Some(format) = format {
+                    params.insert("response_format".into(), format);
+                }
+                // rig's Azure request has no field for the budget.
+                if kind.wire() == Wire::Azure {
+                    params.insert("max_completion_tokens".into(), json!(max_tokens));
+                }
+                Self {
+                    output_schema: None,
+                    params: (!params.is_empty()).then_some(Value::Object(params)),
+                }
+            }
             // rig sets `maxOutputTokens` only inside a generation config that exists.
-            ProviderKind::Gemini => Self {
+            Wire::Gemini => Self {
                 output_schema,
                 params: Some(json!({"generationConfig": {"maxOutputTokens": max_tokens}})),
             },
             // Ollama reads the budget from `options.num_predict`; rig puts these params there.
-            ProviderKind::Ollama => Self {
+            Wire::Ollama => Self {
                 output_schema,
                 params: Some(json!({ "num_predict": max_tokens })),
             },
-        })
+        };
+        if let Some(effort) = effort {
+            let field = effort_field(kind, effort, max_tokens)?;
+            options.params = Some(merged(options.params.take(), field));
+        }
+        Ok(options)
     }
+}
+
+/// `reasoning_effort` as `kind`'s wire takes it: a field of its own on Chat Completions, an
+/// object on the Responses API and OpenRouter, a thinking budget in tokens on Anthropic and
+/// Gemini (within the output budget, which thinking counts against).
+fn effort_field(kind: ProviderKind, effort: &str, max_tokens: u64) -> Result<Value, String> {
+    let budget = match effort {
+        "none" | "minimal" => 0,
+        "low" => 1_024,
+        "medium" => 4_096,
+        "high" => 16_384,
+        other => {
+            return Err(format!(
+                "providers.{kind}.reasoning_effort is `{other}`; it takes none, minimal, low, \
+                 medium or high"
+            ));
+        }
+    };
+    Ok(match kind.wire() {
+        Wire::Responses => json!({"reasoning": {"effort": effort}}),
+        Wire::ChatCompletions if kind.name() == "openrouter" => {
+            json!({"reasoning": {"effort": effort}})
+        }
+        Wire::ChatCompletions | Wire::Azure => json!({"reasoning_effort": effort}),
+        // Anthropic thinks at least 1,024 tokens, and less than the whole budget.
+        Wire::Anthropic if budget == 0 || max_tokens <= 2_048 => json!({}),
+        Wire::Anthropic => json!({"thinking": {
+            "type": "enabled",
+            "budget_tokens": budget.min(max_tokens / 2).max(1_024),
+        }}),
+        Wire::Gemini => json!({"generationConfig": {"thinkingConfig": {
+            "thinkingBudget": budget.min(max_tokens / 2),
+        }}}),
+        Wire::Ollama => {
+            return Err(format!(
+                "providers.{kind}.reasoning_effort: Ollama's API takes no effort; remove it"
+            ));
+        }
+    })
+}
+
+/// `extra`'s fields over `params`, objects merged one level down (`generationConfig`).
+fn merged(params: Option<Value>, extra: Value) -> Value {
+    let mut params = params.unwrap_or_else(|| json!({}));
+    if let (Value::Object(into), Value::Object(from)) = (&mut params, extra) {
+        for (key, value) in from {
+            match (into.get_mut(&key), value) {
+                (Some(Value::Object(inner)), Value::Object(more)) => inner.extend(more),
+                (_, value) => {
+                    into.insert(key, value);
+                }
+            }
+        }
+    }
+    params
 }
 
 /// The schema without the numeric and length limits Anthropic's structured output refuses
@@ -307,6 +394,7 @@ async fn run_with_model<M: CompletionModel + 'static>(
                     reasoning: delta, ..
                 },
             )) => {
+                counted.thinking(&delta);
                 if let Some(runaway::Degenerate(why)) = reasoning.push(&delta) {
                     return Err(Failed::Run(
                         ErrorKind::Runaway,
@@ -375,35 +463,83 @@ mod tests {
     #[test]
     fn each_wire_gets_the_budget_and_the_schema_where_it_reads_them() {
         let schema = json!({"type": "object", "properties": {"title": {"type": "string"}}});
-        let chat = WireOptions::new(ProviderKind::OpenAiCompatible, 900, Some(&schema)).unwrap();
+        let chat =
+            WireOptions::new(ProviderKind::OpenAiCompatible, None, 900, Some(&schema)).unwrap();
         assert!(chat.output_schema.is_none());
         let format = &chat.params.unwrap()["response_format"];
         assert_eq!(format["type"], "json_schema");
         assert_eq!(format["json_schema"]["schema"], schema);
-        let gemini = WireOptions::new(ProviderKind::Gemini, 900, Some(&schema)).unwrap();
+        let gemini = WireOptions::new(ProviderKind::Gemini, None, 900, Some(&schema)).unwrap();
         assert!(gemini.output_schema.is_some());
         assert_eq!(
             gemini.params.unwrap()["generationConfig"]["maxOutputTokens"],
             900
         );
-        let ollama = WireOptions::new(ProviderKind::Ollama, 900, None).unwrap();
+        let ollama = WireOptions::new(ProviderKind::Ollama, None, 900, None).unwrap();
         assert!(ollama.output_schema.is_none());
         assert_eq!(ollama.params.unwrap()["num_predict"], 900);
-        let responses = WireOptions::new(ProviderKind::OpenAi, 900, Some(&schema)).unwrap();
+        let responses = WireOptions::new(ProviderKind::OpenAi, None, 900, Some(&schema)).unwrap();
         assert!(responses.output_schema.is_some() && responses.params.is_none());
-        let anthropic = WireOptions::new(ProviderKind::Anthropic, 900, Some(&schema)).unwrap();
+        let anthropic =
+            WireOptions::new(ProviderKind::Anthropic, None, 900, Some(&schema)).unwrap();
         assert_eq!(
             anthropic.params.unwrap()["output_config"]["format"]["schema"],
             schema
         );
         let critique = iris_core::artifact::OutputType::Critique.schema();
         assert!(critique.to_string().contains("\"maximum\""));
-        let sent = WireOptions::new(ProviderKind::Anthropic, 900, Some(&critique)).unwrap();
+        let sent = WireOptions::new(ProviderKind::Anthropic, None, 900, Some(&critique)).unwrap();
         let sent = sent.params.unwrap()["output_config"]["format"]["schema"].to_string();
         assert!(
             !sent.contains("\"maximum\"") && !sent.contains("\"minimum\""),
             "{sent}"
         );
         assert!(sent.contains("\"confidence\""));
+    }
+
+    #[test]
+    fn a_service_gets_the_response_format_it_takes_and_azure_its_budget() {
+        let schema = json!({"type": "object", "properties": {"title": {"type": "string"}}});
+        let service = |name: &str| ProviderKind::parse(name).expect(name);
+        let format = |name: &str| {
+            WireOptions::new(service(name), None, 900, Some(&schema))
+                .unwrap()
+                .params
+                .map(|p| p["response_format"]["type"].clone())
+        };
+        assert_eq!(format("groq"), Some(json!("json_schema")));
+        assert_eq!(format("deepseek"), Some(json!("json_object")));
+        let azure = WireOptions::new(service("azure"), None, 900, None).unwrap();
+        assert_eq!(azure.params.unwrap()["max_completion_tokens"], 900);
+    }
+
+    #[test]
+    fn reasoning_effort_goes_where_each_wire_reads_it() {
+        let params = |kind: ProviderKind, effort: &str, max: u64| {
+            WireOptions::new(kind, Some(effort), max, None).map(|o| o.params.unwrap_or_default())
+        };
+        let groq = ProviderKind::parse("groq").unwrap();
+        assert_eq!(params(groq, "low", 900).unwrap()["reasoning_effort"], "low");
+        let router = ProviderKind::parse("openrouter").unwrap();
+        assert_eq!(
+            params(router, "high", 900).unwrap()["reasoning"]["effort"],
+            "high"
+        );
+        let responses = params(ProviderKind::OpenAi, "minimal", 900).unwrap();
+        assert_eq!(responses["reasoning"]["effort"], "minimal");
+        let claude = params(ProviderKind::Anthropic, "high", 16_000).unwrap();
+        assert_eq!(claude["thinking"]["budget_tokens"], 8_000);
+        let gemini = params(ProviderKind::Gemini, "low", 16_000).unwrap();
+        assert_eq!(gemini["generationConfig"]["maxOutputTokens"], 16_000);
+        assert_eq!(
+            gemini["generationConfig"]["thinkingConfig"]["thinkingBudget"],
+            1_024
+        );
+        let wrong = params(groq, "extreme", 900).unwrap_err();
+        assert!(
+            wrong.contains("providers.groq.reasoning_effort is `extreme`"),
+            "{wrong}"
+        );
+        assert!(params(ProviderKind::Ollama, "low", 900).is_err());
     }
 }

@@ -8,7 +8,7 @@ use regex::bytes::Regex;
 use reqwest::{Request, Response, ResponseBuilderExt};
 use reqwest_middleware::{Middleware, Next, Result};
 
-use iris_config::ProviderKind;
+use iris_config::Wire;
 
 /// Why a stream was refused (the text reaches the user through the HTTP client's error).
 #[derive(Debug, thiserror::Error)]
@@ -22,13 +22,13 @@ pub struct RequireStreamEnd {
 }
 
 impl RequireStreamEnd {
-    pub fn new(kind: ProviderKind) -> Self {
-        let pattern = match kind {
-            ProviderKind::OpenAi => Some(r"response\.(completed|incomplete|failed)"),
+    pub fn new(wire: Wire) -> Self {
+        let pattern = match wire {
+            Wire::Responses => Some(r"response\.(completed|incomplete|failed)"),
             // `[DONE]`, or a finish reason for servers that leave `[DONE]` out.
-            ProviderKind::OpenAiCompatible => Some(r#"\[DONE\]|"finish_reason"\s*:\s*""#),
-            ProviderKind::Anthropic => Some(r"message_(stop|delta)"),
-            ProviderKind::Gemini | ProviderKind::Ollama => None,
+            Wire::ChatCompletions | Wire::Azure => Some(r#"\[DONE\]|"finish_reason"\s*:\s*""#),
+            Wire::Anthropic => Some(r"message_(stop|delta)"),
+            Wire::Gemini | Wire::Ollama => None,
         };
         Self {
             end: pattern.and_then(|p| Regex::new(p).ok()),
@@ -111,10 +111,7 @@ where
 mod tests {
     use super::*;
 
-    fn run(
-        kind: ProviderKind,
-        chunks: &[&'static str],
-    ) -> Vec<std::result::Result<String, String>> {
+    fn run(kind: Wire, chunks: &[&'static str]) -> Vec<std::result::Result<String, String>> {
         let end = RequireStreamEnd::new(kind).end.expect("checked");
         let body = futures::stream::iter(chunks.iter().copied().map(Ok::<_, reqwest::Error>));
         let rt = tokio::runtime::Builder::new_current_thread()
@@ -134,38 +131,32 @@ mod tests {
             "event: response.compl",
             "eted\n\n",
         ];
-        let out = run(ProviderKind::OpenAi, &chunks);
+        let out = run(Wire::Responses, &chunks);
         assert_eq!(out.len(), 3);
         assert!(out.iter().all(|r| r.is_ok()));
-        let chat = run(
-            ProviderKind::OpenAiCompatible,
-            &["data: {}\n\n", "data: [DONE]\n\n"],
-        );
+        let chat = run(Wire::ChatCompletions, &["data: {}\n\n", "data: [DONE]\n\n"]);
         assert!(chat.iter().all(|r| r.is_ok()));
         let late = run(
-            ProviderKind::OpenAiCompatible,
+            Wire::ChatCompletions,
             &[r#"data: {"choices":[{"finish_reason": "stop"}]}"#],
         );
         assert!(late.iter().all(|r| r.is_ok()));
-        let anthropic = run(ProviderKind::Anthropic, &["event: message_stop\n\n"]);
+        let anthropic = run(Wire::Anthropic, &["event: message_stop\n\n"]);
         assert!(anthropic.iter().all(|r| r.is_ok()));
     }
 
     #[test]
     fn a_stream_that_stops_early_ends_in_an_error() {
         for (kind, chunk) in [
+            (Wire::Responses, "event: response.output_text.delta\n\n"),
             (
-                ProviderKind::OpenAi,
-                "event: response.output_text.delta\n\n",
-            ),
-            (
-                ProviderKind::OpenAiCompatible,
+                Wire::ChatCompletions,
                 r#"data: {"choices":[{"finish_reason":null}]}"#,
             ),
-            (ProviderKind::Anthropic, "event: content_block_delta\n\n"),
+            (Wire::Anthropic, "event: content_block_delta\n\n"),
         ] {
             let out = run(kind, &[chunk]);
-            assert_eq!(out.len(), 2, "{kind}");
+            assert_eq!(out.len(), 2, "{kind:?}");
             assert!(out[0].is_ok());
             assert_eq!(
                 out[1],

@@ -190,6 +190,8 @@ mod tests {
                 kind: crate::ProviderKind::OpenAiCompatible,
                 model: "fast".into(),
                 base_url: Some("http://127.0.0.1:9".into()),
+                local: true,
+                reasoning_effort: None,
                 api_key: None,
                 stall_timeout: std::time::Duration::from_secs(1),
                 secrets: None,

@@ -16,6 +16,11 @@ pub enum AgentEvent {
     Request,
     /// Text the model is writing, as it arrives.
     TextDelta(String),
+    /// A reasoning model's thinking, as it arrives: shown as thinking, never part of the
+    /// artifact.
+    Thinking(String),
+    /// What the provider said a reply cost, in US dollars (OpenRouter's `usage.cost`).
+    Cost(f64),
     /// The artifact `kind` as far as the reply being streamed has written it (its markdown,
     /// or a chat edit's new text); the finished artifact replaces it.
     Preview {

@@ -35,6 +35,10 @@ pub struct Progress {
     pub output_tokens: u64,
     /// Input tokens the provider read from its prompt cache.
     pub cached_tokens: u64,
+    /// Characters of a reasoning model's thinking so far.
+    pub thinking_chars: usize,
+    /// What the provider said the run's replies cost, in US dollars, when it says.
+    pub reported_cost: Option<f64>,
     /// Tool calls begun.
     pub tool_calls: usize,
     /// Secrets kept out of the requests so far (each once).
@@ -44,6 +48,17 @@ pub struct Progress {
 }
 
 impl Progress {
+    /// What the run cost so far, in words: the provider's own figure when it reports one,
+    /// else `at_price` (the tokens at the model's price), else unknown: a model nobody priced
+    /// is not free.
+    pub fn cost_words(&self, at_price: Option<f64>) -> String {
+        match (self.reported_cost, at_price) {
+            (Some(dollars), _) => format!("${dollars:.4} as the provider reported"),
+            (None, Some(dollars)) => format!("${dollars:.4}"),
+            (None, None) => "cost unknown (no price for this model)".to_string(),
+        }
+    }
+
     /// Takes one event into account.
     pub fn apply(&mut self, event: &AgentEvent) {
         match event {
@@ -70,6 +85,13 @@ impl Progress {
                 self.activity = "writing".to_string();
                 self.streamed.push_str(text);
             }
+            AgentEvent::Thinking(text) => {
+                self.thinking_chars += text.chars().count();
+                self.activity = format!("thinking ({} characters)", self.thinking_chars);
+            }
+            AgentEvent::Cost(dollars) => {
+                *self.reported_cost.get_or_insert(0.0) += dollars;
+            }
             AgentEvent::Usage {
                 input,
                 output,
@@ -91,6 +113,29 @@ impl Progress {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn thinking_shows_as_thinking_and_a_reported_cost_adds_up() {
+        let mut progress = Progress::default();
+        progress.apply(&AgentEvent::Thinking("The diff".into()));
+        progress.apply(&AgentEvent::Thinking(" adds".into()));
+        assert_eq!(progress.activity, "thinking (13 characters)");
+        assert!(progress.streamed.is_empty(), "thinking is not the reply");
+        assert_eq!(progress.reported_cost, None);
+        progress.apply(&AgentEvent::Cost(0.25));
+        progress.apply(&AgentEvent::Cost(0.5));
+        assert_eq!(progress.reported_cost, Some(0.75));
+        assert_eq!(
+            progress.cost_words(Some(0.1)),
+            "$0.7500 as the provider reported"
+        );
+        assert_eq!(Progress::default().cost_words(Some(0.1)), "$0.1000");
+        assert!(
+            Progress::default()
+                .cost_words(None)
+                .starts_with("cost unknown")
+        );
+    }
 
     #[test]
     fn a_preview_shows_until_the_next_request_or_tool_call() {
@@ -166,6 +211,8 @@ mod tests {
                 tool_calls: 1,
                 secrets_withheld: 0,
                 warnings: Vec::new(),
+                thinking_chars: 0,
+                reported_cost: None,
             }
         );
         progress.apply(&AgentEvent::Warning("a rule is broken".into()));

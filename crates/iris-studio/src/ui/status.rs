@@ -43,14 +43,14 @@ pub fn draw(frame: &mut Frame, area: Rect, state: &State, looks: &Looks) {
                 " · {}↑ {}↓ tokens",
                 progress.input_tokens, progress.output_tokens
             ));
-            if let Some(price) = &state.iris.price {
-                let cost = price.cost(
+            let at_price = state.iris.price.map(|price| {
+                price.cost(
                     progress.input_tokens,
                     progress.cached_tokens,
                     progress.output_tokens,
-                );
-                text.push_str(&format!(" · ${cost:.4}"));
-            }
+                )
+            });
+            text.push_str(&format!(" · {}", progress.cost_words(at_price)));
         }
         match task.progress.secrets_withheld {
             0 => {}

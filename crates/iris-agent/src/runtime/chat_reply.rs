@@ -1,0 +1,369 @@
+//! Chat Completions replies as the services write them, made into what rig 0.37 reads.
+//!
+//! Reasoning models think before they answer, and each server puts the thinking somewhere
+//! else: `reasoning_content` (DeepSeek, llama.cpp), `reasoning` (OpenRouter, Groq, newer
+//! vLLM), or a `<think>` block at the start of the text (Qwen3, R1 distills served raw). rig
+//! reads only `reasoning_content`, so a `reasoning` field would be lost and a `<think>` block
+//! would become part of the artifact. Here every form becomes `reasoning_content`, which rig
+//! yields as reasoning (shown as thinking, never written into the artifact).
+//!
+//! A provider that reports what a request cost (OpenRouter's `usage.cost`, in US dollars) has
+//! that figure passed on: it is worth more than a price table.
+
+use std::sync::Arc;
+
+use futures::StreamExt;
+use reqwest::{Request, Response, ResponseBuilderExt};
+use reqwest_middleware::{Middleware, Next, Result};
+use serde_json::Value;
+
+/// Where a reported cost goes (the run's events and its budget).
+pub type CostReport = Arc<dyn Fn(f64) + Send + Sync>;
+
+/// The middleware, for a Chat Completions wire.
+#[derive(Clone)]
+pub struct ChatReplies {
+    /// Where a reported cost goes.
+    pub cost: CostReport,
+    /// Leave rig's `stream_options` out of requests: the service refuses it (Mistral).
+    pub without_stream_options: bool,
+}
+
+/// `body` without its `stream_options`, when it is a JSON object that has them.
+fn without_stream_options(body: &[u8]) -> Option<Vec<u8>> {
+    let mut request = serde_json::from_slice::<Value>(body).ok()?;
+    request.as_object_mut()?.remove("stream_options")?;
+    serde_json::to_vec(&request).ok()
+}
+
+/// Where a stream is in its `<think>` block.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+enum Think {
+    /// No text yet: a `<think>` may still open.
+    #[default]
+    Before,
+    /// Inside the block: text is thinking.
+    Inside,
+    /// The answer: text is text.
+    After,
+}
+
+/// One reply's state across its events.
+#[derive(Default)]
+pub(crate) struct Normalizer {
+    think: Think,
+    /// Bytes of an event line not complete yet.
+    pending: Vec<u8>,
+    /// Costs reported so far in this reply.
+    pub(crate) costs: Vec<f64>,
+}
+
+const OPEN: &str = "<think>";
+const CLOSE: &str = "</think>";
+
+impl Normalizer {
+    /// The bytes of `chunk` as rig should read them; an incomplete last line waits for the
+    /// next chunk.
+    pub(crate) fn feed(&mut self, chunk: &[u8]) -> Vec<u8> {
+        self.pending.extend_from_slice(chunk);
+        let Some(last_newline) = self.pending.iter().rposition(|&b| b == b'\n') else {
+            return Vec::new();
+        };
+        let complete: Vec<u8> = self.pending.drain(..=last_newline).collect();
+        let mut out = Vec::with_capacity(complete.len());
+        for line in complete.split_inclusive(|&b| b == b'\n') {
+            out.extend_from_slice(&self.line(line));
+        }
+        out
+    }
+
+    /// What is left at the end of the stream.
+    pub(crate) fn finish(&mut self) -> Vec<u8> {
+        let rest = std::mem::take(&mut self.pending);
+        self.line(&rest)
+    }
+
+    /// One line of the event stream: a `data:` line with a JSON object is rewritten.
+    fn line(&mut self, line: &[u8]) -> Vec<u8> {
+        let Some(data) = line.strip_prefix(b"data:") else {
+            return line.to_vec();
+        };
+        let text = String::from_utf8_lossy(data);
+        let Ok(mut event) = serde_json::from_str::<Value>(text.trim()) else {
+            return line.to_vec();
+        };
+        if !self.reply(&mut event, "delta") {
+            return line.to_vec();
+        }
+        let ending = if line.ends_with(b"\r\n") {
+            "\r\n"
+        } else if line.ends_with(b"\n") {
+            "\n"
+        } else {
+            ""
+        };
+        format!("data: {event}{ending}").into_bytes()
+    }
+
+    /// Normalizes one chunk (`part` = "delta") or a whole reply (`part` = "message"); true
+    /// when anything changed.
+    pub(crate) fn reply(&mut self, event: &mut Value, part: &str) -> bool {
+        if let Some(cost) = event.pointer("/usage/cost").and_then(Value::as_f64)
+            && cost.is_finite()
+            && cost >= 0.0
+        {
+            self.costs.push(cost);
+        }
+        let mut changed = false;
+        // Groq reports a stream's usage beside the chunk, in `x_groq`.
+        if event.get("usage").is_none_or(Value::is_null)
+            && let Some(usage) = event.pointer("/x_groq/usage").cloned()
+            && let Some(object) = event.as_object_mut()
+        {
+            object.insert("usage".into(), usage);
+            changed = true;
+        }
+        let Some(choices) = event.get_mut("choices").and_then(Value::as_array_mut) else {
+            return false;
+        };
+        for choice in choices {
+            let Some(message) = choice.get_mut(part).and_then(Value::as_object_mut) else {
+                continue;
+            };
+            let mut thinking = String::new();
+            // `reasoning` (OpenRouter, Groq, vLLM) is what rig calls `reasoning_content`.
+            if let Some(Value::String(reasoning)) = message.remove("reasoning") {
+                thinking.push_str(&reasoning);
+                changed = true;
+            }
+            if let Some(Value::String(text)) = message.get("content").cloned() {
+                let (thought, answer) = self.split_think(&text);
+                if !thought.is_empty() || answer != text {
+                    thinking.push_str(&thought);
+                    message.insert("content".into(), Value::String(answer));
+                    changed = true;
+                }
+            }
+            if !thinking.is_empty() {
+                let before = message
+                    .get("reasoning_content")
+                    .and_then(Value::as_str)
+                    .unwrap_or_default()
+                    .to_string();
+                message.insert(
+                    "reasoning_content".into(),
+                    Value::String(before + &thinking),
+                );
+            }
+        }
+        changed
+    }
+
+    /// `text` (the next piece of a reply's text) as thinking and answer, by where it is in a
+    /// `<think>` block. The tags come whole: they are one token each to the models that
+    /// write them.
+    fn split_think(&mut self, text: &str) -> (String, String) {
+        match self.think {
+            Think::After => (String::new(), text.to_string()),
+            Think::Before => {
+                let trimmed = text.trim_start();
+                if let Some(rest) = trimmed.strip_prefix(OPEN) {
+                    self.think = Think::Inside;
+                    self.split_think(rest)
+                } else {
+                    if !trimmed.is_empty() {
+                        self.think = Think::After;
+                    }
+                    (String::new(), text.to_string())
+                }
+            }
+            Think::Inside => match text.split_once(CLOSE) {
+                Some((thought, answer)) => {
+                    self.think = Think::After;
+                    (thought.to_string(), answer.trim_start().to_string())
+                }
+                None => (text.to_string(), String::new()),
+            },
+        }
+    }
+}
+
+#[async_trait::async_trait]
+impl Middleware for ChatReplies {
+    async fn handle(
+        &self,
+        req: Request,
+        extensions: &mut http::Extensions,
+        next: Next<'_>,
+    ) -> Result<Response> {
+        let mut req = req;
+        if self.without_stream_options
+            && let Some(body) = req.body().and_then(|b| b.as_bytes())
+            && let Some(body) = without_stream_options(body)
+        {
+            *req.body_mut() = Some(reqwest::Body::from(body));
+        }
+        let response = next.run(req, extensions).await?;
+        if !response.status().is_success() {
+            return Ok(response);
+        }
+        let content_type = response
+            .headers()
+            .get(reqwest::header::CONTENT_TYPE)
+            .and_then(|v| v.to_str().ok())
+            .unwrap_or_default()
+            .to_string();
+        let mut builder = http::Response::builder()
+            .status(response.status())
+            .version(response.version())
+            .url(response.url().clone());
+        if let Some(headers) = builder.headers_mut() {
+            *headers = response.headers().clone();
+            // The body's length changes with it.
+            headers.remove(reqwest::header::CONTENT_LENGTH);
+        }
+        let body = if content_type.starts_with("text/event-stream") {
+            reqwest::Body::wrap_stream(normalized(response.bytes_stream(), self.cost.clone()))
+        } else if content_type.starts_with("application/json") {
+            let bytes = response.bytes().await?;
+            let mut normalizer = Normalizer::default();
+            let body = match serde_json::from_slice::<Value>(&bytes) {
+                Ok(mut reply) => match normalizer.reply(&mut reply, "message") {
+                    true => reply.to_string().into_bytes(),
+                    false => bytes.to_vec(),
+                },
+                Err(_) => bytes.to_vec(),
+            };
+            normalizer.costs.iter().for_each(|&cost| (self.cost)(cost));
+            reqwest::Body::from(body)
+        } else {
+            return Ok(response);
+        };
+        let rebuilt = builder
+            .body(body)
+            .map_err(|e| reqwest_middleware::Error::Middleware(e.into()))?;
+        Ok(Response::from(rebuilt))
+    }
+}
+
+type BoxError = Box<dyn std::error::Error + Send + Sync>;
+
+/// The event stream with each event normalized, costs reported as they come.
+fn normalized<S, B>(
+    body: S,
+    cost: CostReport,
+) -> impl futures::Stream<Item = std::result::Result<Vec<u8>, BoxError>>
+where
+    S: futures::Stream<Item = reqwest::Result<B>>,
+    B: AsRef<[u8]>,
+{
+    let state = (Box::pin(body), Normalizer::default(), cost, false);
+    futures::stream::unfold(state, |(mut body, mut n, cost, done)| async move {
+        if done {
+            return None;
+        }
+        let next = body.next().await;
+        let (item, done) = match next {
+            Some(Ok(chunk)) => (Ok(n.feed(chunk.as_ref())), false),
+            Some(Err(e)) => (Err(e.into()), true),
+            None => (Ok(n.finish()), true),
+        };
+        n.costs.drain(..).for_each(|c| cost(c));
+        Some((item, (body, n, cost, done)))
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn run(events: &[&str]) -> (Vec<Value>, Vec<f64>) {
+        let mut n = Normalizer::default();
+        let mut out = Vec::new();
+        for event in events {
+            // Split each event in two chunks, to cross a chunk boundary.
+            let line = format!("data: {event}\n\n");
+            let (a, b) = line.split_at(line.len() / 2);
+            out.extend(n.feed(a.as_bytes()));
+            out.extend(n.feed(b.as_bytes()));
+        }
+        out.extend(n.finish());
+        let text = String::from_utf8(out).expect("utf-8");
+        let values = text
+            .lines()
+            .filter_map(|l| l.strip_prefix("data: "))
+            .filter_map(|d| serde_json::from_str(d).ok())
+            .collect();
+        (values, n.costs)
+    }
+
+    fn delta(text: &str, field: &str) -> String {
+        serde_json::json!({"choices": [{"index": 0, "delta": {field: text}}]}).to_string()
+    }
+
+    fn field(v: &Value, f: &str) -> String {
+        v.pointer(&format!("/choices/0/delta/{f}"))
+            .and_then(Value::as_str)
+            .unwrap_or_default()
+            .to_string()
+    }
+
+    #[test]
+    fn a_reasoning_field_becomes_reasoning_content() {
+        let (out, _) = run(&[
+            &delta("Let me see", "reasoning"),
+            &delta("{\"title\"", "content"),
+        ]);
+        assert_eq!(field(&out[0], "reasoning_content"), "Let me see");
+        assert_eq!(field(&out[0], "reasoning"), "");
+        assert_eq!(field(&out[1], "content"), "{\"title\"");
+    }
+
+    #[test]
+    fn a_think_block_is_thinking_and_the_rest_is_the_answer() {
+        let (out, _) = run(&[
+            &delta("\n<think>", "content"),
+            &delta("The diff adds", "content"),
+            &delta(" a flag.</think>\n\n{\"ti", "content"),
+            &delta("tle\": \"<think> stays\"}", "content"),
+        ]);
+        let thought: String = out.iter().map(|v| field(v, "reasoning_content")).collect();
+        let answer: String = out.iter().map(|v| field(v, "content")).collect();
+        assert_eq!(thought, "The diff adds a flag.");
+        assert_eq!(answer, "{\"title\": \"<think> stays\"}");
+    }
+
+    #[test]
+    fn text_without_a_think_block_and_other_lines_pass_unchanged() {
+        let mut n = Normalizer::default();
+        let stream = ": keep-alive\n\ndata: {\"choices\":[{\"delta\":{\"content\":\"Fix <think>\"}}]}\n\ndata: [DONE]\n\n";
+        assert_eq!(
+            String::from_utf8(n.feed(stream.as_bytes())).unwrap(),
+            stream
+        );
+    }
+
+    #[test]
+    fn groq_usage_beside_the_chunk_is_read_as_usage() {
+        let chunk =
+            r#"{"choices":[],"x_groq":{"usage":{"prompt_tokens":7,"completion_tokens":3}}}"#;
+        let (out, _) = run(&[chunk]);
+        assert_eq!(out[0]["usage"]["prompt_tokens"], 7);
+    }
+
+    #[test]
+    fn stream_options_can_be_left_out_of_a_request() {
+        let body = br#"{"model":"m","stream":true,"stream_options":{"include_usage":true}}"#;
+        let out: Value = serde_json::from_slice(&without_stream_options(body).unwrap()).unwrap();
+        assert_eq!(out, serde_json::json!({"model": "m", "stream": true}));
+        assert!(without_stream_options(br#"{"model":"m"}"#).is_none());
+    }
+
+    #[test]
+    fn a_reported_cost_is_kept() {
+        let usage =
+            r#"{"choices":[],"usage":{"prompt_tokens":10,"completion_tokens":2,"cost":0.0012}}"#;
+        let (_, costs) = run(&[usage]);
+        assert_eq!(costs, vec![0.0012]);
+    }
+}
