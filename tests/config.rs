@@ -493,3 +493,54 @@ fn tools_take_their_trust_from_the_configuration() {
     let err = config_failure(&repo.iris_env(&["tool", "static_analysis"], &[], ""));
     assert!(err.contains("a repository cannot trust itself"), "{err}");
 }
+
+#[test]
+fn config_says_whether_the_server_is_local_and_why() {
+    let repo = TestRepo::new();
+    let line = |out: &str, provider: &str| {
+        out.lines()
+            .find(|l| l.starts_with(&format!("# {provider} is ")))
+            .unwrap_or_else(|| panic!("no locality line in:\n{out}"))
+            .to_string()
+    };
+    let compat = [
+        ("IRIS_PROVIDER", "openai-compatible"),
+        ("OPENAI_BASE_URL", "http://127.0.0.1:4000/v1"),
+    ];
+    let out = iris_ok(&repo, &["config"], &compat);
+    assert!(
+        line(&out, "openai-compatible").contains("is local: 127.0.0.1 is this machine"),
+        "{out}"
+    );
+    // A LiteLLM proxy on loopback in front of a paid API says so.
+    write_user_config(&repo, "[providers.openai-compatible]\nlocal = false\n");
+    let out = iris_ok(&repo, &["config"], &compat);
+    assert!(
+        line(&out, "openai-compatible").contains("is hosted: set in your config (local = false)"),
+        "{out}"
+    );
+    assert_eq!(
+        shown(&out, "providers.openai-compatible.local"),
+        ("false".into(), USER_FILE.into())
+    );
+    // A named service: hosted by its address, its key's variable named, no other service's
+    // unset keys listed.
+    let out = iris_ok(&repo, &["config"], &[("IRIS_PROVIDER", "groq")]);
+    assert!(
+        line(&out, "groq").contains("is hosted: api.groq.com is a hosted service"),
+        "{out}"
+    );
+    assert!(
+        out.contains("# providers.groq.api_key is not set (GROQ_API_KEY)"),
+        "{out}"
+    );
+    assert!(!out.contains("providers.mistral."), "{out}");
+    // A project cannot make its server free.
+    std::fs::write(
+        repo.path().join(".irisconfig"),
+        "[providers.openai-compatible]\nlocal = true\n",
+    )
+    .expect("project file");
+    let err = config_failure(&repo.iris_env(&["config"], &compat, ""));
+    assert!(err.contains("cannot say a server is local"), "{err}");
+}

@@ -31,6 +31,7 @@ mod layers;
 mod mcp;
 mod odd_states;
 mod pr_template;
+mod providers;
 mod publish;
 mod readme_pictures;
 mod review_checks;

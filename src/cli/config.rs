@@ -134,6 +134,14 @@ fn show(overrides: &Overrides) -> Result<ExitCode> {
         "project file",
         root.map(|r| r.join(PROJECT_FILE)),
     ));
+    let locality = config.locality();
+    out.push_str(&format!(
+        "# {} is {}: {} (`iris config set {}.local true|false` says otherwise)\n",
+        config.provider,
+        if locality.local { "local" } else { "hosted" },
+        locality.why,
+        config.provider
+    ));
     let settings = config.sources();
     let width = settings
         .iter()

@@ -12,7 +12,7 @@ use anyhow::Result;
 
 use super::prompt::{Prompter, Stopped};
 use crate::probe::probe_local_servers;
-use iris_config::setup::{Choice, HOSTED, LocalServer, api_key_in_env, write_choice};
+use iris_config::setup::{Choice, LocalServer, api_key_in_env, hosted, write_choice};
 use iris_config::{Config, MASKED, Overrides, ProviderKind, Source, display_path};
 
 pub fn run(runtime: &tokio::runtime::Runtime) -> Result<ExitCode> {
@@ -142,13 +142,16 @@ fn menu(servers: &[LocalServer]) -> (String, Vec<Entry<'_>>) {
         }
     }
     text.push_str("Hosted providers (an API key is needed):\n");
-    for kind in HOSTED {
+    for kind in hosted() {
         entries.push(Entry::Hosted(kind));
+        let model = match kind.default_model() {
+            "" => "(your deployment's name)",
+            model => model,
+        };
         text.push_str(&format!(
-            "  {:>3}  {:<10} {}\n",
+            "  {:>3}  {:<10} {model}\n",
             entries.len(),
             kind.name(),
-            kind.default_model()
         ));
     }
     (text, entries)
@@ -166,12 +169,35 @@ fn pick<'e, 'a>(answer: &str, entries: &'e [Entry<'a>]) -> Option<&'e Entry<'a>>
 /// A hosted provider: its model (the default unless another is typed) and its key, or the key
 /// already in the environment.
 fn hosted_choice(kind: ProviderKind, prompter: &mut Prompter) -> Result<Choice> {
-    let default = kind.default_model();
-    let model = prompter.ask(&format!("Model [{default}]: "))?;
-    let model = if model.is_empty() {
-        default.to_string()
+    // Azure: the resource's address, and the deployment's name as the model.
+    let base_url = if kind.needs_base_url() {
+        loop {
+            let url = prompter.ask("Endpoint (https://NAME.openai.azure.com): ")?;
+            let url = url.trim().to_string();
+            let host = url
+                .strip_prefix("https://")
+                .or_else(|| url.strip_prefix("http://"));
+            match host {
+                Some(host) if !host.is_empty() && !host.contains(char::is_whitespace) => {
+                    break Some(url);
+                }
+                _ => eprintln!("`{url}` is not an http(s) address."),
+            }
+        }
     } else {
-        model
+        None
+    };
+    let default = kind.default_model();
+    let model = loop {
+        let model = match default {
+            "" => prompter.ask("Model (your deployment's name): ")?,
+            default => prompter.ask(&format!("Model [{default}]: "))?,
+        };
+        match (model.is_empty(), default.is_empty()) {
+            (false, _) => break model,
+            (true, false) => break default.to_string(),
+            (true, true) => eprintln!("A model is needed: the name of your deployment."),
+        }
     };
     let from_env = match api_key_in_env(kind) {
         Some(var) => prompter.confirm(
@@ -197,7 +223,7 @@ fn hosted_choice(kind: ProviderKind, prompter: &mut Prompter) -> Result<Choice> 
     Ok(Choice {
         provider: kind,
         model,
-        base_url: None,
+        base_url,
         api_key,
     })
 }
@@ -227,9 +253,9 @@ mod tests {
             },
         ];
         let (text, entries) = menu(&servers);
-        assert_eq!(
-            text,
-            "\nModel servers on this machine:\n\
+        assert!(
+            text.starts_with(
+                "\nModel servers on this machine:\n\
              \x20 Ollama at http://127.0.0.1:11434\n\
              \x20   1  qwen3:0.6b\n\
              \x20   2  llama3.2:latest\n\
@@ -238,6 +264,26 @@ mod tests {
              \x20   3  openai     gpt-5\n\
              \x20   4  anthropic  claude-sonnet-4-5\n\
              \x20   5  gemini     gemini-2.5-pro\n"
+            ),
+            "{text}"
+        );
+        // The named services follow, each by its name; Azure asks for its deployment.
+        assert!(text.contains("  6  openrouter "), "{text}");
+        assert!(
+            text.contains("  groq       openai/gpt-oss-120b\n"),
+            "{text}"
+        );
+        assert!(
+            text.contains("azure      (your deployment's name)"),
+            "{text}"
+        );
+        assert!(
+            !text.contains("lmstudio") && !text.contains("vllm"),
+            "{text}"
+        );
+        assert_eq!(
+            pick("groq", &entries),
+            Some(&Entry::Hosted(ProviderKind::parse("groq").unwrap()))
         );
         assert_eq!(
             pick("2", &entries),
@@ -254,7 +300,7 @@ mod tests {
             pick("Google", &entries),
             Some(&Entry::Hosted(ProviderKind::Gemini))
         );
-        for wrong in ["0", "6", "", "ollama", "two", "-1"] {
+        for wrong in ["0", "99", "", "ollama", "two", "-1"] {
             assert_eq!(pick(wrong, &entries), None, "{wrong}");
         }
     }

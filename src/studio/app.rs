@@ -100,7 +100,7 @@ impl Studio {
         state.iris.price = config.model_price().map(|(price, _)| price);
         state.start.setup_facts = SetupFacts {
             file: iris_config::user_config_path().map(|p| iris_config::display_path(&p)),
-            env_keys: iris_config::setup::HOSTED
+            env_keys: iris_config::setup::hosted()
                 .into_iter()
                 .filter_map(|kind| Some((kind, iris_config::setup::api_key_in_env(kind)?)))
                 .collect(),

@@ -457,10 +457,18 @@ impl Config {
     }
 
     /// Every setting with its value (API keys masked) and source, in the order `iris config`
-    /// shows them.
+    /// shows them. A named service's keys are left out unless it is selected or the user set
+    /// them: there are many of them, and their defaults are all alike.
     pub fn sources(&self) -> Vec<Setting> {
+        let listed = |key: &ConfigKey| match key.provider_field() {
+            Some((kind, _)) if kind.service().is_some() && kind != self.provider => {
+                self.origins.contains_key(key)
+            }
+            _ => true,
+        };
         ConfigKey::all()
             .into_iter()
+            .filter(listed)
             .map(|key| {
                 let value = self.value_of(key).map(|v| v.display());
                 let hint = match key {

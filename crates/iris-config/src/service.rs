@@ -52,6 +52,9 @@ pub struct Service {
     /// The field of a reply that carries a reasoning model's thinking, when documented.
     #[serde(default)]
     pub reasoning_field: String,
+    /// Headers every request carries (OpenRouter's optional attribution).
+    #[serde(default)]
+    pub headers: std::collections::BTreeMap<String, String>,
     /// Where these facts were read.
     #[serde(default)]
     pub docs: String,
@@ -117,6 +120,13 @@ impl ServiceId {
 mod tests {
     use super::*;
 
+    /// A header name of token characters and a visible ASCII value.
+    fn reqwest_like_header(name: &str, value: &str) -> bool {
+        !name.is_empty()
+            && name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-')
+            && value.bytes().all(|b| b.is_ascii_graphic() || b == b' ')
+    }
+
     #[test]
     fn the_table_parses_and_every_row_is_usable() {
         let services = all();
@@ -139,6 +149,9 @@ mod tests {
             assert_eq!(s.key_required, !s.key_var.is_empty(), "{}", s.name);
             assert!(s.docs.starts_with("https://"), "{}", s.name);
             assert!(s.json_schema || s.json_object || s.local, "{}", s.name);
+            for (name, value) in &s.headers {
+                assert!(reqwest_like_header(name, value), "{}: {name}", s.name);
+            }
         }
         for name in [
             "openrouter",

@@ -82,6 +82,20 @@ impl ProviderSpec {
         if local.is_some_and(|url| iris_config::setup::is_loopback(&url)) {
             client = client.no_proxy();
         }
+        if let Some(service) = self.kind.service()
+            && !service.headers.is_empty()
+        {
+            let mut headers = reqwest::header::HeaderMap::new();
+            for (name, value) in &service.headers {
+                if let (Ok(name), Ok(value)) = (
+                    reqwest::header::HeaderName::try_from(name.as_str()),
+                    reqwest::header::HeaderValue::try_from(value.as_str()),
+                ) {
+                    headers.insert(name, value);
+                }
+            }
+            client = client.default_headers(headers);
+        }
         let client = client.build()?;
         let mut builder = reqwest_middleware::ClientBuilder::new(client);
         // First, so that a retried request is the redacted one.

@@ -42,13 +42,23 @@ impl LocalServer {
     }
 }
 
-/// The hosted providers setup offers, in the order it lists them. Each needs an API key; its
-/// model defaults to [`ProviderKind::default_model`].
-pub const HOSTED: [ProviderKind; 3] = [
-    ProviderKind::OpenAi,
-    ProviderKind::Anthropic,
-    ProviderKind::Gemini,
-];
+/// The hosted providers setup offers, in the order it lists them: OpenAI, Anthropic and
+/// Gemini, then the hosted named services. Each needs an API key; its model defaults to
+/// [`ProviderKind::default_model`] (Azure has none: the user names the deployment, and gives
+/// its address, [`ProviderKind::needs_base_url`]).
+pub fn hosted() -> Vec<ProviderKind> {
+    [
+        ProviderKind::OpenAi,
+        ProviderKind::Anthropic,
+        ProviderKind::Gemini,
+    ]
+    .into_iter()
+    .chain(
+        ProviderKind::all()
+            .filter(|kind| kind.service().is_some_and(|s| !s.local && s.key_required)),
+    )
+    .collect()
+}
 
 /// Whether `error` says only that Iris has no usable provider yet, so that setup (not a fix)
 /// is the answer: a [`NotConfigured`] anywhere in its chain, which the agent's

@@ -3,7 +3,7 @@
 //! choice into the user's config file once the user says yes.
 
 use iris_config::ProviderKind;
-use iris_config::setup::{Choice, HOSTED, LocalServer};
+use iris_config::setup::{Choice, LocalServer, hosted};
 
 /// What setup knows of this machine before anything is probed: where the user file is, and
 /// which hosted providers already have a key in the environment. Read once at start.
@@ -81,7 +81,13 @@ impl Setup {
             })
         });
         local
-            .chain(HOSTED.into_iter().map(SetupOption::Hosted))
+            // Azure needs its resource's address and deployment: `iris config init` asks.
+            .chain(
+                hosted()
+                    .into_iter()
+                    .filter(|kind| !kind.needs_base_url())
+                    .map(SetupOption::Hosted),
+            )
             .collect()
     }
 
