@@ -221,12 +221,18 @@ fn a_choice_hidden_by_the_environment_says_so() {
     );
 }
 
+/// The question of the list: the fake Ollama's two models, then every hosted provider.
+fn choose() -> String {
+    format!("Choose 1-{}", 2 + iris_config::setup::hosted().len())
+}
+
 #[test]
 fn the_end_of_input_writes_nothing() {
     let repo = TestRepo::new();
     let fake = FakeOllama::start();
+    let choose = choose();
     for (stdin, asked) in [
-        ("", "Choose 1-5"),
+        ("", choose.as_str()),
         ("1\n", "Write it? [y/N]"),
         ("openai\n\n", "API key for openai"),
     ] {
@@ -327,7 +333,7 @@ mod terminal {
         let repo = TestRepo::new();
         let fake = FakeOllama::start();
         let mut program = spawn(&repo, &fake);
-        wait_for(&program, "Choose 1-5");
+        wait_for(&program, &super::choose());
         program.send(b"anthropic\r");
         wait_for(&program, "Model [claude-sonnet-4-5]:");
         program.send(b"\r");
@@ -367,7 +373,7 @@ mod terminal {
         let repo = TestRepo::new();
         let fake = FakeOllama::start();
         let mut program = spawn(&repo, &fake);
-        wait_for(&program, "Choose 1-5");
+        wait_for(&program, &super::choose());
         program.send(b"openai\r");
         wait_for(&program, "Model [gpt-5]:");
         program.send(b"\r");

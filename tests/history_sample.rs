@@ -163,6 +163,32 @@ fn a_second_echo_is_a_clear_failure() {
     assert_eq!(fake.requests().len(), 2);
 }
 
+#[test]
+fn a_title_that_repeats_the_evidence_is_asked_again_then_refused() {
+    let repo = staged_repo();
+    // What SmolLM2 wrote on fd: a line of the request Iris wrote, then no words at all.
+    let fake = FakeProvider::start(vec![
+        Step::text(commit_json("diff --git a/src/lib.rs b/src/lib.rs", "")),
+        Step::text(commit_json("Add two()", "")),
+        Step::text(commit_json("evidence", "")),
+        Step::text(commit_json("1.4.11.7819.00.133.0.20074", "")),
+    ]);
+    let out = run(&repo, &["gen", "--print"], &openai_env(&fake));
+    assert_eq!(success(&out).trim(), "Add two()");
+    let again = &fake.requests()[1].raw_body;
+    assert!(
+        again.contains("Its title was \\\"diff --git a/src/lib.rs b/src/lib.rs\\\": a line of the evidence Iris sent"),
+        "{again}"
+    );
+    let out = run(&repo, &["gen", "--print"], &openai_env(&fake));
+    let line = failure(&out, 4);
+    assert!(
+        line.contains("the model wrote no title, twice: its title was \"1.4.11.7819.00.133.0.20074\", not a sentence"),
+        "{line}"
+    );
+    assert_eq!(fake.requests().len(), 4);
+}
+
 /// For a local server the schema goes bare and its field guidance as prose (a small model
 /// copies a description standing next to its field into it), without the emoji field when
 /// gitmoji is off; a hosted model keeps the descriptions in the schema.

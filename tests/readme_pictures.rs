@@ -121,7 +121,8 @@ impl Studio {
             .env("COLORTERM", "truecolor")
             .env("IRIS_PROVIDER", "openai")
             .env("OPENAI_API_KEY", FAKE_API_KEY)
-            .env("OPENAI_BASE_URL", fake.openai_base_url());
+            .env("OPENAI_BASE_URL", fake.openai_base_url())
+            .env("IRIS_LOCAL", "false");
         Studio {
             program: PtyProgram::spawn(command, COLS, ROWS),
         }

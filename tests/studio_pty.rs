@@ -57,6 +57,7 @@ impl Studio {
             .env("IRIS_PROVIDER", "openai")
             .env("OPENAI_API_KEY", FAKE_API_KEY)
             .env("OPENAI_BASE_URL", fake.openai_base_url())
+            .env("IRIS_LOCAL", "false")
             .envs(env.iter().copied());
         Studio::run(command)
     }
@@ -495,7 +496,8 @@ esac"#,
         .env("PATH", path)
         .env("IRIS_PROVIDER", "openai")
         .env("OPENAI_API_KEY", FAKE_API_KEY)
-        .env("OPENAI_BASE_URL", fake.openai_base_url());
+        .env("OPENAI_BASE_URL", fake.openai_base_url())
+        .env("IRIS_LOCAL", "false");
     let mut studio = Studio::run(command);
     studio.wait_for_text("Iris wrote the");
     studio.wait_for_text("Adds a second function.");
@@ -566,7 +568,8 @@ fn iris_gen_on_a_terminal_shows_the_title_forming_under_the_spinner() {
     command
         .env("IRIS_PROVIDER", "openai")
         .env("OPENAI_API_KEY", FAKE_API_KEY)
-        .env("OPENAI_BASE_URL", fake.openai_base_url());
+        .env("OPENAI_BASE_URL", fake.openai_base_url())
+        .env("IRIS_LOCAL", "false");
     let mut program = PtyProgram::spawn(command, COLS, ROWS);
     // The spinner on one line, the title forming on the next.
     program

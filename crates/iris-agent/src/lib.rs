@@ -45,6 +45,7 @@ pub fn failure_of(err: &anyhow::Error) -> iris_core::eval::Failure {
         Some(ErrorKind::Deadline) => Failure::Deadline,
         Some(kind) if kind.never_answered() => Failure::Runaway,
         Some(ErrorKind::Echo) => Failure::Echo,
+        Some(ErrorKind::NoTitle) => Failure::NoTitle,
         Some(ErrorKind::Unreadable) => Failure::Schema,
         Some(_) => Failure::Provider,
     }
@@ -108,6 +109,7 @@ mod tests {
             (ErrorKind::Status(401), Failure::Provider),
             (ErrorKind::RateLimited, Failure::Provider),
             (ErrorKind::Echo, Failure::Echo),
+            (ErrorKind::NoTitle, Failure::NoTitle),
         ];
         for (kind, class) in cases {
             assert_eq!(failure_of(&provider(kind)), class, "{kind:?}");

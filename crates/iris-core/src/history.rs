@@ -104,6 +104,9 @@ pub fn sample<'a>(
     chosen
 }
 
+/// How the sample's section of a request begins; its commits follow, one `- title` each.
+pub const SAMPLE_INTRO: &str = "How this repository's people write their commit messages";
+
 /// The sample as a section of the request. `history_len`: commits looked at, to say why
 /// the sample is empty.
 pub fn render(sample: &[&PastCommit], history_len: usize) -> String {
@@ -118,10 +121,9 @@ pub fn render(sample: &[&PastCommit], history_len: usize) -> String {
                 .to_string()
         };
     }
-    let mut text = String::from(
-        "How this repository's people write their commit messages (their recent commits, \
-         newest first, those that changed the same files ahead of the rest; merges and bots \
-         left out):\n",
+    let mut text = format!(
+        "{SAMPLE_INTRO} (their recent commits, newest first, those that changed the same files \
+         ahead of the rest; merges and bots left out):\n"
     );
     for commit in sample {
         text.push_str(&format!("- {}\n", cut(commit.title.trim())));

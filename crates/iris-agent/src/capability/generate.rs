@@ -9,7 +9,8 @@ use crate::iris::IrisAgent;
 use crate::output::{OutputError, parse_structured};
 use crate::runtime::preview::Previewing;
 use crate::{ECHOED, ErrorKind, EventSink, ProviderError};
-use iris_core::artifact::echo::echoed;
+use iris_core::artifact::echo::{Echo, echoed};
+use iris_core::artifact::title_floor::{NotATitle, not_a_title};
 use iris_core::artifact::{Artifact, ArtifactKind, Critique, OutputType};
 use iris_core::protocol::AgentEvent;
 
@@ -100,7 +101,8 @@ impl IrisAgent {
     }
 
     /// The artifact from the main agent. A reply that repeats the instructions instead of
-    /// writing is asked again once, the echo named; a second one is a failure.
+    /// writing, or whose title is no title, is asked again once, what it did named; a second
+    /// one is a failure.
     async fn draft<T: Artifact + Send + 'static>(
         &self,
         cap: &Capability,
@@ -109,28 +111,21 @@ impl IrisAgent {
         sink: &EventSink,
     ) -> anyhow::Result<(T, Spent)> {
         let (artifact, spent) = self.attempt::<T>(cap, preamble, request, sink).await?;
-        let Some(echo) = echoed(&serde_json::to_value(&artifact)?, preamble) else {
+        let output = T::OUTPUT_TYPE;
+        let Some(miss) =
+            NotWritten::of(output, &serde_json::to_value(&artifact)?, preamble, request)
+        else {
             return Ok((artifact, spent));
         };
-        sink.send(AgentEvent::Status(
-            "the reply repeated the instructions; asking again".into(),
-        ));
+        sink.send(AgentEvent::Status(miss.asking_again()));
         let again = format!(
-            "{request}\n\n## Your previous reply\nIts {} was \"{}\": a copy of the \
-             instructions, not the {} itself. Write it from the evidence, in your own words.",
-            echo.field,
-            echo.text,
-            T::OUTPUT_TYPE.name()
+            "{request}\n\n## Your previous reply\n{}",
+            miss.told(T::OUTPUT_TYPE.name())
         );
         let (artifact, more) = self.attempt::<T>(cap, preamble, &again, sink).await?;
-        match echoed(&serde_json::to_value(&artifact)?, preamble) {
+        match NotWritten::of(output, &serde_json::to_value(&artifact)?, preamble, request) {
             None => Ok((artifact, spent + more)),
-            Some(echo) => Err(ProviderError::new(
-                &self.main,
-                ErrorKind::Echo,
-                format!("{ECHOED} (twice; its {} was \"{}\")", echo.field, echo.text),
-            )
-            .into()),
+            Some(miss) => Err(miss.failure(&self.main).into()),
         }
     }
 
@@ -300,4 +295,76 @@ fn revision_request<T: Artifact>(
         issues.join("\n"),
         verdict.revision_prompt
     ))
+}
+
+/// A reply that holds an artifact but was not written: a copy of the instructions, or a title
+/// that is no title.
+enum NotWritten {
+    Echo(Echo),
+    NoTitle { title: String, why: NotATitle },
+}
+
+impl NotWritten {
+    /// What is wrong with `artifact` (its JSON, an `output`), written for `preamble` and
+    /// `request`. Only a commit's title is held to the floor: a pull request or a release
+    /// may rightly be titled as one of its commits, which its request lists.
+    fn of(
+        output: OutputType,
+        artifact: &serde_json::Value,
+        preamble: &str,
+        request: &str,
+    ) -> Option<Self> {
+        if let Some(echo) = echoed(artifact, preamble) {
+            return Some(Self::Echo(echo));
+        }
+        if output != OutputType::Commit {
+            return None;
+        }
+        let why = not_a_title(artifact, request)?;
+        let title = artifact.get("title")?.as_str()?.chars().take(80).collect();
+        Some(Self::NoTitle { title, why })
+    }
+
+    /// The status while Iris asks again.
+    fn asking_again(&self) -> String {
+        match self {
+            Self::Echo(_) => "the reply repeated the instructions; asking again".into(),
+            Self::NoTitle { .. } => "the reply's title is no title; asking again".into(),
+        }
+    }
+
+    /// What the model is told of its previous reply, writing a `what`.
+    fn told(&self, what: &str) -> String {
+        match self {
+            Self::Echo(echo) => format!(
+                "Its {} was \"{}\": a copy of the instructions, not the {what} itself. Write it \
+                 from the evidence, in your own words.",
+                echo.field, echo.text
+            ),
+            Self::NoTitle { title, why } => format!(
+                "Its title was \"{title}\": {}. Write a title that says what the change does, \
+                 in your own words.",
+                why.describe()
+            ),
+        }
+    }
+
+    /// The failure when the second reply was no better.
+    fn failure(&self, spec: &crate::ProviderSpec) -> ProviderError {
+        match self {
+            Self::Echo(echo) => ProviderError::new(
+                spec,
+                ErrorKind::Echo,
+                format!("{ECHOED} (twice; its {} was \"{}\")", echo.field, echo.text),
+            ),
+            Self::NoTitle { title, why } => ProviderError::new(
+                spec,
+                ErrorKind::NoTitle,
+                format!(
+                    "the model wrote no title, twice: its title was \"{title}\", {}",
+                    why.describe()
+                ),
+            ),
+        }
+    }
 }

@@ -41,6 +41,8 @@ pub enum ErrorKind {
     OutOfTurns,
     /// The model repeated its instructions instead of writing, twice.
     Echo,
+    /// The model wrote no title, twice: a line of the evidence, or no words at all.
+    NoTitle,
     /// The reply came but did not hold the artifact.
     Unreadable,
     /// The run took longer than `run_timeout_secs` (see [`crate::runtime::deadline`]).

@@ -17,6 +17,7 @@ mod pull_request;
 mod release_notes;
 pub mod review;
 pub mod schema;
+pub mod title_floor;
 
 use std::fmt;
 use std::str::FromStr;

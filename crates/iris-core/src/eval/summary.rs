@@ -18,6 +18,9 @@ pub enum Failure {
     Schema,
     /// The reply repeated its instructions instead of writing, even when asked again.
     Echo,
+    /// The reply's title was no title (a line of the evidence, no words), even when asked
+    /// again.
+    NoTitle,
     /// The provider refused or could not be reached.
     Provider,
     /// Anything else.
@@ -32,6 +35,7 @@ impl Failure {
             Failure::Deadline => "deadline",
             Failure::Schema => "schema",
             Failure::Echo => "echo",
+            Failure::NoTitle => "no_title",
             Failure::Provider => "provider",
             Failure::Other => "other",
         }

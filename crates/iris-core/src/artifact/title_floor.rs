@@ -1,0 +1,253 @@
+//! A floor under the title a weak model writes. A small model asked for a commit title
+//! sometimes answers with the nearest line it has seen: a heading Iris wrote into the request
+//! ("evidence"), the line that introduces the history sample, a `diff --git` line, a line of
+//! the changed file; or with no words at all ("1.4.11.7819.00.133.0.20074"). The echo guard
+//! compares a reply with the instructions only; this compares its title with the request
+//! Iris wrote, and asks whether the title says anything in words.
+//!
+//! The commits of the history sample are left out of the comparison: a routine title
+//! ("Update the changelog") may rightly be written again.
+
+use std::collections::HashSet;
+
+use serde_json::Value;
+
+use crate::history::SAMPLE_INTRO;
+
+/// Why a title is no title.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum NotATitle {
+    /// It repeats a line of the request (quoted, cut).
+    RepeatsEvidence(String),
+    /// It has no word of prose in it.
+    NoProse,
+}
+
+impl NotATitle {
+    /// Why, in words: "a line of the evidence Iris sent (...)".
+    pub fn describe(&self) -> String {
+        match self {
+            NotATitle::RepeatsEvidence(line) => {
+                format!(
+                    "a line of the evidence Iris sent (\"{line}\"), not a sentence about the change"
+                )
+            }
+            NotATitle::NoProse => "not a sentence: it has no word in it".to_string(),
+        }
+    }
+}
+
+/// A title of this many words or more repeats a line when it lies along it.
+const RUN: usize = 4;
+/// Characters of a repeated line quoted back.
+const QUOTED: usize = 60;
+
+/// Whether the `title` field of `artifact` is no title, measured against `request`.
+pub fn not_a_title(artifact: &Value, request: &str) -> Option<NotATitle> {
+    let title = artifact.get("title")?.as_str()?;
+    check(title, request)
+}
+
+/// [`not_a_title`] for a title's text.
+pub fn check(title: &str, request: &str) -> Option<NotATitle> {
+    let title = title.trim();
+    if title.is_empty() {
+        return None;
+    }
+    let bare = without_type_prefix(title);
+    if !bare
+        .split(|c: char| !c.is_alphabetic())
+        .any(|word| word.chars().count() >= 2)
+    {
+        return Some(NotATitle::NoProse);
+    }
+    // A title cut with an ellipsis ends in a cut word, which is left out.
+    let mut said = words(bare);
+    if bare.ends_with("...") || bare.ends_with('…') {
+        said.pop();
+    }
+    if said.is_empty() {
+        return None;
+    }
+    evidence_lines(request)
+        .find(|(line, file)| match file {
+            true => repeats_file_line(title, &said, line),
+            false => repeats_written(title, &said, line),
+        })
+        .map(|(line, _)| line)
+        .map(|line| NotATitle::RepeatsEvidence(line.trim().chars().take(QUOTED).collect()))
+}
+
+/// Whether a title repeats a line Iris (or git) wrote: the line itself; one or two words of
+/// a heading; or, for a title of [`RUN`] words or more, most of it along the line (four in
+/// five of its words in runs of `RUN` the line holds too, as a copied line with a word
+/// changed does).
+fn repeats_written(title: &str, said: &[String], text: &str) -> bool {
+    if title == text.trim() {
+        return true;
+    }
+    let line = words(text);
+    if line.is_empty() {
+        return false;
+    }
+    if said == line {
+        return true;
+    }
+    if text.starts_with('#') && said.len() <= 2 && title_is_heading_word(said, &line) {
+        return true;
+    }
+    if said.len() < RUN {
+        return false;
+    }
+    let runs: HashSet<&[String]> = line.windows(RUN).collect();
+    let mut shared = vec![false; said.len()];
+    for (i, window) in said.windows(RUN).enumerate() {
+        if runs.contains(window) {
+            shared[i..i + RUN].fill(true);
+        }
+    }
+    shared.iter().filter(|&&s| s).count() * 5 >= said.len() * 4
+}
+
+/// Whether `said` is one or two words of a heading's words `line`.
+fn title_is_heading_word(said: &[String], line: &[String]) -> bool {
+    !said.is_empty() && line.windows(said.len()).any(|w| w == said)
+}
+
+/// Whether a title is a line of a changed file: the line as written (its diff mark left out),
+/// or its words when it has three or more. A title that only shares words with the code it
+/// describes ("Add three(), the sum of one and two" for `/// Three, the sum of one and two.`)
+/// is a title.
+fn repeats_file_line(title: &str, said: &[String], line: &str) -> bool {
+    let code = line.get(1..).unwrap_or_default().trim();
+    if title == line.trim() || title == code {
+        return true;
+    }
+    said.len() >= 3 && *said == words(code)
+}
+
+/// The lines of the request a title is compared with, each marked when it is a line of a
+/// changed file (in a diff, after its `@@` header): all but the commits of the history sample
+/// (its introduction stays).
+fn evidence_lines(request: &str) -> impl Iterator<Item = (&str, bool)> {
+    let mut in_sample = false;
+    let mut in_hunk = false;
+    request.lines().filter_map(move |line| {
+        if line.starts_with(SAMPLE_INTRO) {
+            in_sample = true;
+            return Some((line, false));
+        }
+        if in_sample {
+            if line.starts_with("- ") || line.starts_with("  ") {
+                return None;
+            }
+            in_sample = false;
+        }
+        if line.starts_with("@@") {
+            in_hunk = true;
+            return Some((line, false));
+        }
+        in_hunk = in_hunk && line.starts_with(['+', '-', ' ', '\\']);
+        Some((line, in_hunk))
+    })
+}
+
+/// `feat(scope): ` left out: the type is the project's, the rest is the model's.
+fn without_type_prefix(title: &str) -> &str {
+    match title.split_once(": ") {
+        Some((prefix, rest))
+            if !prefix.is_empty()
+                && prefix.len() <= 30
+                && prefix
+                    .chars()
+                    .all(|c| c.is_alphanumeric() || "()-_/!.".contains(c)) =>
+        {
+            rest
+        }
+        _ => title,
+    }
+}
+
+/// Lowercased words: runs of letters and digits.
+fn words(text: &str) -> Vec<String> {
+    text.split(|c: char| !c.is_alphanumeric())
+        .filter(|w| !w.is_empty())
+        .map(str::to_lowercase)
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The start of a commit request as Iris writes it.
+    const REQUEST: &str = "Write the commit message for the staged changes.\n\n\
+        ## Evidence gathered up front\n\n\
+        Staged changes: 1 file(s), +4 -0 (4 lines)\n\
+        Files by relevance:\n 95% ★★★★★ src/version.rs (modified, +1 -1)\n\n\
+        diff --git a/src/version.rs b/src/version.rs\n--- a/src/version.rs\n+++ b/src/version.rs\n\
+        @@ -1 +1 @@\n-pub const V: &str = \"1.4.10\";\n+pub const V: &str = \"1.4.11\";\n+import sys\n+/// Three, the sum of one and two.\n\n\
+        How this repository's people write their commit messages (their recent commits, newest \
+        first, those that changed the same files ahead of the rest; merges and bots left out):\n\
+        - Update the changelog\n- Bump version to 1.4.10\n  Also tags the release.\n";
+
+    #[test]
+    fn what_smollm2_wrote_on_fd_is_no_title() {
+        assert_eq!(
+            check("1.4.11.7819.00.133.0.20074", REQUEST),
+            Some(NotATitle::NoProse)
+        );
+        assert_eq!(
+            check("evidence", REQUEST),
+            Some(NotATitle::RepeatsEvidence(
+                "## Evidence gathered up front".into()
+            ))
+        );
+        let intro = check(
+            "The repository's people write their commit messages (their r...",
+            REQUEST,
+        );
+        assert!(
+            matches!(&intro, Some(NotATitle::RepeatsEvidence(line)) if line.starts_with("How this repository's")),
+            "{intro:?}"
+        );
+        for echo in [
+            "diff --git a/src/version.rs b/src/version.rs",
+            "+pub const V: &str = \"1.4.11\";",
+            "pub const V: &str = \"1.4.11\"",
+            "feat: Staged changes: 1 file(s), +4 -0",
+            "import sys",
+        ] {
+            assert!(
+                matches!(check(echo, REQUEST), Some(NotATitle::RepeatsEvidence(_))),
+                "{echo}"
+            );
+        }
+    }
+
+    #[test]
+    fn a_title_about_the_change_passes() {
+        for title in [
+            "Bump the version to 1.4.11",
+            "chore(release): 1.4.11 with the fixed walker",
+            "Update the changelog",
+            "Bump version to 1.4.10",
+            "Fix",
+            "Go 1.22",
+            "Evidence of staged changes in the status view",
+            "Add src/version.rs",
+            "Import sys",
+            "Add three(), the sum of one and two",
+        ] {
+            assert_eq!(check(title, REQUEST), None, "{title}");
+        }
+        assert_eq!(
+            not_a_title(&serde_json::json!({"body": "x"}), REQUEST),
+            None
+        );
+        assert_eq!(
+            not_a_title(&serde_json::json!({"title": "42"}), REQUEST),
+            Some(NotATitle::NoProse)
+        );
+    }
+}
