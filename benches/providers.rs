@@ -22,11 +22,11 @@ fn staged_change() -> TestRepo {
             .collect::<String>()
     };
     for n in 0..5 {
-        repo.write(&format!("src/m{n}.rs"), &module(n, 20));
+        repo.write(&format!("src/m{n}.rs"), module(n, 20));
     }
     repo.commit_all("Start the modules");
     for n in 0..5 {
-        repo.write(&format!("src/m{n}.rs"), &module(n, 120));
+        repo.write(&format!("src/m{n}.rs"), module(n, 120));
     }
     repo.git(&["add", "-A"]);
     repo
