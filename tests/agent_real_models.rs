@@ -294,6 +294,7 @@ fn a_tool_call_whose_arguments_loop_is_cut_too() {
 /// (rig reports those to no hook).
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn every_request_and_its_tokens_reach_the_events() {
+    use crate::common::agent::spec_at;
     use crate::common::fake_provider::{INPUT_TOKENS, OUTPUT_TOKENS};
     use iris_agent::tools::ToolContext;
     use iris_agent::tools::registry::core_tools;
@@ -306,16 +307,13 @@ async fn every_request_and_its_tokens_reach_the_events() {
         Step::text("done"),
     ]);
     let spec = ProviderSpec {
-        kind: ProviderKind::OpenAiCompatible,
-        model: "local-model".into(),
-        base_url: Some(fake.openai_base_url()),
         local: true,
-        reasoning_effort: None,
         api_key: None,
-        stall_timeout: Duration::from_secs(30),
-        secrets: None,
-        dry_run: None,
-        budget: None,
+        ..spec_at(
+            ProviderKind::OpenAiCompatible,
+            "local-model",
+            fake.openai_base_url(),
+        )
     };
     let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel();
     let request = Run {

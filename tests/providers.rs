@@ -3,7 +3,9 @@
 //! not free, and a reasoning model's thinking never reaches the artifact. The fake provider
 //! is on loopback, so the services that stand for hosted ones are marked `local = false`.
 
-use crate::common::agent::{commit_json, failure, run, staged_repo, success, write_user_config};
+use crate::common::agent::{
+    commit_json, failure, run, spec_at, staged_repo, success, write_user_config,
+};
 use crate::common::fake_provider::{FAKE_API_KEY, FakeProvider, Step};
 use serde_json::{Value, json};
 
@@ -256,8 +258,6 @@ fn a_reasoning_models_thinking_never_reaches_the_artifact() {
 async fn thinking_and_a_reported_cost_reach_the_events_and_the_text_does_not_hold_them() {
     use iris_agent::{EventSink, ProviderKind, ProviderSpec, Run, run};
     use iris_core::protocol::AgentEvent;
-    use std::time::Duration;
-
     let fake = FakeProvider::start(vec![
         chat_stream(
             &[
@@ -276,17 +276,10 @@ async fn thinking_and_a_reported_cost_reach_the_events_and_the_text_does_not_hol
         ),
     ]);
     for (expected_text, expected_thought) in [("Done.", "Weighing it."), ("Done too.", "Hmm.")] {
+        let openrouter = ProviderKind::parse("openrouter").expect("openrouter");
         let spec = ProviderSpec {
-            kind: ProviderKind::parse("openrouter").expect("openrouter"),
-            model: "m".into(),
-            base_url: Some(fake.openai_base_url()),
-            local: false,
             reasoning_effort: Some("low".into()),
-            api_key: Some(FAKE_API_KEY.into()),
-            stall_timeout: Duration::from_secs(30),
-            secrets: None,
-            dry_run: None,
-            budget: None,
+            ..spec_at(openrouter, "m", fake.openai_base_url())
         };
         let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel();
         let request = Run {

@@ -259,3 +259,24 @@ pub fn model_of(request: &Recorded) -> String {
         .unwrap_or_default()
         .to_string()
 }
+
+/// A spec for `model` of `kind` at `base_url`: hosted, a key, a 30-second stall limit,
+/// nothing else; a test changes what it is about.
+pub fn spec_at(
+    kind: iris_agent::ProviderKind,
+    model: &str,
+    base_url: String,
+) -> iris_agent::ProviderSpec {
+    iris_agent::ProviderSpec {
+        kind,
+        model: model.into(),
+        base_url: Some(base_url),
+        local: false,
+        reasoning_effort: None,
+        api_key: Some(FAKE_API_KEY.into()),
+        stall_timeout: std::time::Duration::from_secs(30),
+        secrets: None,
+        dry_run: None,
+        budget: None,
+    }
+}

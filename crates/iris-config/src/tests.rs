@@ -113,8 +113,8 @@ fn each_layer_overrides_the_one_below() {
 #[test]
 fn the_model_env_and_flag_apply_to_the_selected_provider() {
     let setup = Setup::new(
-        "provider = \"anthropic\"\n[providers.get(ProviderKind::Anthropic)]\nmodel = \"file-model\"\n\
-         [providers.get(ProviderKind::OpenAi)]\nmodel = \"file-openai\"\n",
+        "provider = \"anthropic\"\n[providers.anthropic]\nmodel = \"file-model\"\n\
+         [providers.openai]\nmodel = \"file-openai\"\n",
         "",
     );
     let config = setup
@@ -129,7 +129,7 @@ fn the_model_env_and_flag_apply_to_the_selected_provider() {
         "file-openai"
     );
     assert_eq!(
-        setting(&config, "providers.get(ProviderKind::Anthropic).model").source,
+        setting(&config, "providers.anthropic.model").source,
         Source::Env("IRIS_MODEL")
     );
 
@@ -151,7 +151,7 @@ fn the_model_env_and_flag_apply_to_the_selected_provider() {
 #[test]
 fn provider_variables_give_keys_and_urls() {
     let setup = Setup::new(
-        "[providers.get(ProviderKind::Anthropic)]\napi_key = \"from-file\"\nbase_url = \"https://file.example\"\n",
+        "[providers.anthropic]\napi_key = \"from-file\"\nbase_url = \"https://file.example\"\n",
         "",
     );
     let env = [
@@ -185,7 +185,7 @@ fn provider_variables_give_keys_and_urls() {
             .as_deref(),
         Some("http://gpu-box:11434")
     );
-    let shown = setting(&config, "providers.get(ProviderKind::Anthropic).api_key");
+    let shown = setting(&config, "providers.anthropic.api_key");
     assert_eq!(shown.value.as_deref(), Some("\"****\""));
     assert_eq!(shown.source, Source::Env("ANTHROPIC_API_KEY"));
 
@@ -231,7 +231,7 @@ fn openai_compatible_borrows_openai_variables_only_where_no_file_speaks() {
     );
 
     let own = Setup::new(
-        "provider = \"openai-compatible\"\n[providers.get(ProviderKind::OpenAi)-compatible]\n\
+        "provider = \"openai-compatible\"\n[providers.openai-compatible]\n\
          base_url = \"https://together.example/v1\"\napi_key = \"tg-key\"\nmodel = \"m\"\n",
         "",
     );
@@ -308,11 +308,7 @@ fn openai_compatible_loads_without_a_model_or_url_but_says_so_when_used() {
     assert!(err.to_string().contains("set OPENAI_BASE_URL or"), "{err}");
     assert_eq!(err.missing, Missing::BaseUrl);
     assert_eq!(
-        setting(
-            &config,
-            "providers.get(ProviderKind::OpenAi)-compatible.model"
-        )
-        .value,
+        setting(&config, "providers.openai-compatible.model").value,
         None
     );
 
@@ -379,10 +375,7 @@ fn trust_comes_from_the_user_file_env_or_flag_but_never_the_project() {
 
 #[test]
 fn the_debug_form_of_a_config_masks_every_key() {
-    let setup = Setup::new(
-        "[providers.get(ProviderKind::OpenAi)]\napi_key = \"sk-file-secret\"\n",
-        "",
-    );
+    let setup = Setup::new("[providers.openai]\napi_key = \"sk-file-secret\"\n", "");
     let config = setup
         .load(
             &[("ANTHROPIC_API_KEY", "sk-env-secret")],
@@ -449,4 +442,57 @@ fn the_review_threshold_takes_0_to_100() {
         err.0.contains("expected a whole number from 0 to 100"),
         "{err}"
     );
+}
+
+#[test]
+fn the_endpoint_decides_local_and_price_and_the_users_word_wins() {
+    let compat = |url: &str| {
+        vec![
+            ("IRIS_PROVIDER", "openai-compatible".to_string()),
+            ("OPENAI_BASE_URL", url.to_string()),
+            ("IRIS_MODEL", "m".to_string()),
+        ]
+    };
+    let load = |user: &str, env: &[(&str, String)]| {
+        let env: Vec<(&str, &str)> = env.iter().map(|(k, v)| (*k, v.as_str())).collect();
+        Setup::new(user, "")
+            .load(&env, &Overrides::default())
+            .unwrap()
+    };
+    // A server on this machine: local, free.
+    let config = load("", &compat("http://127.0.0.1:8080/v1"));
+    assert!(config.locality().local);
+    let (price, source) = config.model_price().unwrap();
+    assert_eq!(price, prices::Price::FREE);
+    assert!(source.describe().contains("127.0.0.1 is this machine"));
+    // A hosted endpoint nobody priced: unknown, not $0.
+    let config = load("", &compat("https://openrouter.ai/api/v1"));
+    assert!(!config.locality().local);
+    assert_eq!(config.model_price(), None);
+    // The user's prices win on loopback too; IRIS_LOCAL says hosted.
+    let config = load(
+        "[providers.openai-compatible]\nprice_input = 1.0\nprice_output = 2.0\n",
+        &compat("http://127.0.0.1:4000/v1"),
+    );
+    assert_eq!(config.model_price().unwrap().0.input, 1.0);
+    let mut env = compat("http://127.0.0.1:4000/v1");
+    env.push(("IRIS_LOCAL", "false".to_string()));
+    let config = load("", &env);
+    assert!(!config.locality().local);
+    assert_eq!(
+        setting(&config, "providers.openai-compatible.local").source,
+        Source::Env("IRIS_LOCAL")
+    );
+    // A named service: its own address, hosted, its default model priced by its row.
+    let config = load("provider = \"groq\"\n", &[]);
+    assert_eq!(
+        config.base_url().unwrap(),
+        Some("https://api.groq.com/openai/v1")
+    );
+    assert!(!config.locality().local);
+    assert!(config.model_price().is_some());
+    assert_eq!(config.api_key().unwrap_err().missing, Missing::ApiKey);
+    let config = load("provider = \"lmstudio\"\n", &[]);
+    assert!(config.locality().local);
+    assert_eq!(config.require_model().unwrap_err().missing, Missing::Model);
 }

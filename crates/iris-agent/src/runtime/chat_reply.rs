@@ -13,9 +13,11 @@
 use std::sync::Arc;
 
 use futures::StreamExt;
-use reqwest::{Request, Response, ResponseBuilderExt};
+use reqwest::{Request, Response};
 use reqwest_middleware::{Middleware, Next, Result};
 use serde_json::Value;
+
+use crate::runtime::rebody::{BoxError, head_of, with_body};
 
 /// Where a reported cost goes (the run's events and its budget).
 pub type CostReport = Arc<dyn Fn(f64) + Send + Sync>;
@@ -213,15 +215,7 @@ impl Middleware for ChatReplies {
             .and_then(|v| v.to_str().ok())
             .unwrap_or_default()
             .to_string();
-        let mut builder = http::Response::builder()
-            .status(response.status())
-            .version(response.version())
-            .url(response.url().clone());
-        if let Some(headers) = builder.headers_mut() {
-            *headers = response.headers().clone();
-            // The body's length changes with it.
-            headers.remove(reqwest::header::CONTENT_LENGTH);
-        }
+        let head = head_of(&response);
         let body = if content_type.starts_with("text/event-stream") {
             reqwest::Body::wrap_stream(normalized(response.bytes_stream(), self.cost.clone()))
         } else if content_type.starts_with("application/json") {
@@ -239,14 +233,9 @@ impl Middleware for ChatReplies {
         } else {
             return Ok(response);
         };
-        let rebuilt = builder
-            .body(body)
-            .map_err(|e| reqwest_middleware::Error::Middleware(e.into()))?;
-        Ok(Response::from(rebuilt))
+        with_body(head, body)
     }
 }
-
-type BoxError = Box<dyn std::error::Error + Send + Sync>;
 
 /// The event stream with each event normalized, costs reported as they come.
 fn normalized<S, B>(

@@ -14,6 +14,7 @@ pub mod error;
 pub mod events;
 pub mod preview;
 pub mod provider;
+mod rebody;
 pub mod redact;
 mod retry;
 pub mod run;

@@ -5,9 +5,10 @@
 
 use futures::StreamExt;
 use regex::bytes::Regex;
-use reqwest::{Request, Response, ResponseBuilderExt};
+use reqwest::{Request, Response};
 use reqwest_middleware::{Middleware, Next, Result};
 
+use crate::runtime::rebody::{BoxError, head_of, with_body};
 use iris_config::Wire;
 
 /// Why a stream was refused (the text reaches the user through the HTTP client's error).
@@ -56,22 +57,11 @@ impl Middleware for RequireStreamEnd {
         let Some(end) = self.end.clone().filter(|_| is_stream) else {
             return Ok(response);
         };
-        let mut builder = http::Response::builder()
-            .status(response.status())
-            .version(response.version())
-            .url(response.url().clone());
-        if let Some(headers) = builder.headers_mut() {
-            *headers = response.headers().clone();
-        }
+        let head = head_of(&response);
         let body = checked(response.bytes_stream(), end);
-        let rebuilt = builder
-            .body(reqwest::Body::wrap_stream(body))
-            .map_err(|e| reqwest_middleware::Error::Middleware(e.into()))?;
-        Ok(Response::from(rebuilt))
+        with_body(head, reqwest::Body::wrap_stream(body))
     }
 }
-
-type BoxError = Box<dyn std::error::Error + Send + Sync>;
 
 /// The body as it comes, with an error in place of its end when no end marker was seen.
 fn checked<S, B>(

@@ -55,10 +55,7 @@ pub fn check(title: &str, request: &str) -> Option<NotATitle> {
         return None;
     }
     let bare = without_type_prefix(title);
-    if !bare
-        .split(|c: char| !c.is_alphabetic())
-        .any(|word| word.chars().count() >= 2)
-    {
+    if !bare.split_whitespace().any(is_prose_word) {
         return Some(NotATitle::NoProse);
     }
     // A title cut with an ellipsis ends in a cut word, which is left out.
@@ -79,7 +76,8 @@ pub fn check(title: &str, request: &str) -> Option<NotATitle> {
 }
 
 /// Whether a title repeats a line Iris (or git) wrote: the line itself; one or two words of
-/// a heading; or, for a title of [`RUN`] words or more, most of it along the line (four in
+/// a heading; or, for a title of [`RUN`] words or more, its first `RUN` words, or most of it
+/// along the line (four in
 /// five of its words in runs of `RUN` the line holds too, as a copied line with a word
 /// changed does).
 fn repeats_written(title: &str, said: &[String], text: &str) -> bool {
@@ -99,6 +97,10 @@ fn repeats_written(title: &str, said: &[String], text: &str) -> bool {
     if said.len() < RUN {
         return false;
     }
+    // A title that opens as the line does ("Staged changes: 1 file, ...").
+    if line.len() >= RUN && said[..RUN] == line[..RUN] {
+        return true;
+    }
     let runs: HashSet<&[String]> = line.windows(RUN).collect();
     let mut shared = vec![false; said.len()];
     for (i, window) in said.windows(RUN).enumerate() {
@@ -107,6 +109,17 @@ fn repeats_written(title: &str, said: &[String], text: &str) -> bool {
         }
     }
     shared.iter().filter(|&&s| s).count() * 5 >= said.len() * 4
+}
+
+/// Whether a whitespace-separated token is a word of prose: letters (a hyphen or an
+/// apostrophe within), two at least, punctuation around it left out. A version, a path or an
+/// identifier (`1.4.11`, `src/lib.rs`, `evidence_summary`) is not.
+fn is_prose_word(token: &str) -> bool {
+    let word = token.trim_matches(|c: char| !c.is_alphanumeric());
+    word.chars().filter(|c| c.is_alphabetic()).count() >= 2
+        && word
+            .chars()
+            .all(|c| c.is_alphabetic() || c == '-' || c == '\'' || c == '’')
 }
 
 /// Whether `said` is one or two words of a heading's words `line`.
@@ -238,6 +251,9 @@ mod tests {
             "Add src/version.rs",
             "Import sys",
             "Add three(), the sum of one and two",
+            "bump serde_json to 1.0.140",
+            "Don't stage what the user's hook rewrote",
+            "fix(parser): handle CRLF",
         ] {
             assert_eq!(check(title, REQUEST), None, "{title}");
         }

@@ -55,7 +55,7 @@ impl Progress {
         match (self.reported_cost, at_price) {
             (Some(dollars), _) => format!("${dollars:.4} as the provider reported"),
             (None, Some(dollars)) => format!("${dollars:.4}"),
-            (None, None) => "cost unknown (no price for this model)".to_string(),
+            (None, None) => "cost unknown".to_string(),
         }
     }
 

@@ -9,7 +9,7 @@ use iris_studio::action::Action;
 use iris_studio::command::Command;
 use iris_studio::effect::Effect;
 use iris_studio::layout::PaneRects;
-use iris_studio::state::{Level, Mode, Pane, SetupStep, State};
+use iris_studio::state::{Level, Mode, Pane, SetupOption, SetupStep, State};
 use iris_studio::update::update;
 
 use super::support::{click, command, key, loaded, notice, press_with, staged};
@@ -41,10 +41,32 @@ fn first_run(servers: Vec<LocalServer>) -> State {
 fn setup_picks_a_local_model_writes_it_after_yes_and_iris_starts_on_the_artifact() {
     let mut state = first_run(vec![ollama(&["llama3.1:8b", "qwen2.5-coder"])]);
     let setup = state.overlay.setup.as_ref().unwrap();
+    // Two local models, then OpenAI, Anthropic, Gemini and the hosted named services but
+    // Azure (its endpoint is asked by `iris config init`).
+    let hosted: Vec<String> = setup
+        .options()
+        .into_iter()
+        .skip(2)
+        .map(|option| match option {
+            SetupOption::Hosted(kind) => kind.name().to_string(),
+            local => panic!("{local:?} after the local models"),
+        })
+        .collect();
     assert_eq!(
-        setup.options().len(),
-        2 + 3,
-        "two local models, three hosted providers"
+        hosted,
+        [
+            "openai",
+            "anthropic",
+            "gemini",
+            "openrouter",
+            "groq",
+            "deepseek",
+            "mistral",
+            "together",
+            "fireworks",
+            "xai",
+            "cerebras"
+        ]
     );
     // Commands are the overlay's keys now: 2 does not switch modes.
     command(&mut state, Command::ModeExplore);
