@@ -52,6 +52,9 @@ pub struct Service {
     /// The field of a reply that carries a reasoning model's thinking, when documented.
     #[serde(default)]
     pub reasoning_field: String,
+    /// Fields merged into every request's body (OpenRouter's `usage: {include: true}`).
+    #[serde(default)]
+    pub extra_body: toml::Table,
     /// Headers every request carries (OpenRouter's optional attribution).
     #[serde(default)]
     pub headers: std::collections::BTreeMap<String, String>,

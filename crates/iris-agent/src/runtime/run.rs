@@ -185,6 +185,11 @@ impl WireOptions {
             let field = effort_field(kind, effort, max_tokens)?;
             options.params = Some(merged(options.params.take(), field));
         }
+        if let Some(service) = kind.service().filter(|s| !s.extra_body.is_empty()) {
+            let extra = serde_json::to_value(&service.extra_body)
+                .map_err(|e| format!("{kind}'s extra_body: {e}"))?;
+            options.params = Some(merged(options.params.take(), extra));
+        }
         Ok(options)
     }
 }
@@ -509,6 +514,8 @@ mod tests {
         };
         assert_eq!(format("groq"), Some(json!("json_schema")));
         assert_eq!(format("deepseek"), Some(json!("json_object")));
+        let router = WireOptions::new(service("openrouter"), None, 900, None).unwrap();
+        assert_eq!(router.params.unwrap()["usage"]["include"], true);
         let azure = WireOptions::new(service("azure"), None, 900, None).unwrap();
         assert_eq!(azure.params.unwrap()["max_completion_tokens"], 900);
     }
