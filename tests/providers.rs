@@ -36,7 +36,9 @@ fn chat_stream(deltas: &[Value], cost: f64) -> Step {
     for delta in deltas {
         body.push_str(&format!("data: {}\n\n", chunk(delta, Value::Null)));
     }
-    body.push_str(&format!("data: {}\n\n", chunk(&json!({}), json!("stop"))));
+    let calls = deltas.iter().any(|d| d.get("tool_calls").is_some());
+    let finish = if calls { "tool_calls" } else { "stop" };
+    body.push_str(&format!("data: {}\n\n", chunk(&json!({}), json!(finish))));
     let usage = json!({"id": "c1", "object": "chat.completion.chunk", "created": 1, "model": "m",
                        "choices": [], "usage": {"prompt_tokens": 900, "completion_tokens": 40,
                                                 "total_tokens": 940, "cost": cost}});
@@ -311,4 +313,49 @@ async fn thinking_and_a_reported_cost_reach_the_events_and_the_text_does_not_hol
     }
     // OpenRouter is asked for the effort its way.
     assert_eq!(fake.requests()[0].body["reasoning"]["effort"], "low");
+}
+
+/// Thinking that came as `reasoning` is not sent back as `reasoning_content` on the next
+/// turn: Groq refuses the field.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn thinking_made_reasoning_content_here_is_not_sent_back() {
+    use iris_agent::tools::ToolContext;
+    use iris_agent::tools::registry::core_tools;
+    use iris_agent::{EventSink, ProviderKind, Run, run};
+
+    let repo = staged_repo();
+    let call = json!({"tool_calls": [{"index": 0, "id": "call_1", "type": "function",
+                      "function": {"name": "git_status", "arguments": "{}"}}]});
+    let fake = FakeProvider::start(vec![
+        chat_stream(
+            &[
+                json!({"role": "assistant", "reasoning": "Look first."}),
+                call,
+            ],
+            0.0,
+        ),
+        chat_stream(&[json!({"role": "assistant", "content": "Done."})], 0.0),
+    ]);
+    let groq = ProviderKind::parse("groq").expect("groq");
+    let spec = spec_at(groq, "openai/gpt-oss-120b", fake.openai_base_url());
+    let request = Run {
+        preamble: "Be brief.".into(),
+        history: Vec::new(),
+        prompt: "Look.".into(),
+        tools: core_tools(&ToolContext::new(repo.path())),
+        max_turns: 4,
+        max_tokens: 100,
+        schema: None,
+        stream: true,
+        evidence_at: None,
+    };
+    let (tx, _rx) = tokio::sync::mpsc::unbounded_channel();
+    let output = run(&spec, request, EventSink::new(tx)).await.expect("run");
+    assert_eq!(output.text, "Done.");
+    let second = &fake.requests()[1];
+    assert!(
+        !second.raw_body.contains("reasoning_content"),
+        "{}",
+        second.raw_body
+    );
 }

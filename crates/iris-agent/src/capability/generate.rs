@@ -68,7 +68,9 @@ impl IrisAgent {
         let cap = Capability::load(capability, self.user_dir.as_deref())?;
         let preamble = self.preamble(&cap.task_prompt, T::OUTPUT_TYPE)?;
         sink.send(AgentEvent::Status(format!("running {}", cap.name)));
-        let (mut artifact, mut usage) = self.draft::<T>(&cap, &preamble, request, sink).await?;
+        let (mut artifact, mut usage) = self
+            .draft::<T>(&cap, &preamble, request, request, sink)
+            .await?;
         let mut revised = false;
         let mut critic_warning = None;
         if critic {
@@ -79,8 +81,9 @@ impl IrisAgent {
                     if verdict.requires_revision {
                         sink.send(AgentEvent::Status("revising the draft".into()));
                         let revision = revision_request(request, &artifact, &verdict)?;
-                        let (better, spent) =
-                            self.draft::<T>(&cap, &preamble, &revision, sink).await?;
+                        let (better, spent) = self
+                            .draft::<T>(&cap, &preamble, &revision, request, sink)
+                            .await?;
                         artifact = better;
                         usage = usage + spent;
                         revised = true;
@@ -101,13 +104,15 @@ impl IrisAgent {
     }
 
     /// The artifact from the main agent. A reply that repeats the instructions instead of
-    /// writing, or whose title is no title, is asked again once, what it did named; a second
-    /// one is a failure.
+    /// writing, or whose title is no title (measured against `evidence`, the first request:
+    /// a revision's request quotes the draft, whose title may rightly stay), is asked again
+    /// once, what it did named; a second one is a failure.
     async fn draft<T: Artifact + Send + 'static>(
         &self,
         cap: &Capability,
         preamble: &str,
         request: &str,
+        evidence: &str,
         sink: &EventSink,
     ) -> anyhow::Result<(T, Spent)> {
         let (artifact, spent) = self.attempt::<T>(cap, preamble, request, sink).await?;
@@ -123,7 +128,12 @@ impl IrisAgent {
             miss.told(T::OUTPUT_TYPE.name())
         );
         let (artifact, more) = self.attempt::<T>(cap, preamble, &again, sink).await?;
-        match NotWritten::of(output, &serde_json::to_value(&artifact)?, preamble, request) {
+        match NotWritten::of(
+            output,
+            &serde_json::to_value(&artifact)?,
+            preamble,
+            evidence,
+        ) {
             None => Ok((artifact, spent + more)),
             Some(miss) => Err(miss.failure(&self.main).into()),
         }
@@ -268,7 +278,8 @@ impl IrisAgent {
             T::OUTPUT_TYPE.name(),
             serde_json::to_string_pretty(artifact)?
         );
-        self.draft::<Critique>(&cap, &preamble, &prompt, sink).await
+        self.draft::<Critique>(&cap, &preamble, &prompt, &prompt, sink)
+            .await
     }
 }
 

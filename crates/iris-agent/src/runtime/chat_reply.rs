@@ -22,20 +22,41 @@ use crate::runtime::rebody::{BoxError, head_of, with_body};
 /// Where a reported cost goes (the run's events and its budget).
 pub type CostReport = Arc<dyn Fn(f64) + Send + Sync>;
 
-/// The middleware, for a Chat Completions wire.
+/// The middleware, for a Chat Completions wire (one client, one run).
 #[derive(Clone)]
 pub struct ChatReplies {
     /// Where a reported cost goes.
     pub cost: CostReport,
     /// Leave rig's `stream_options` out of requests: the service refuses it (Mistral).
     pub without_stream_options: bool,
+    /// A reply's thinking was made `reasoning_content` here: the run's requests leave it out
+    /// of the history they send back (Groq refuses the field).
+    pub introduced: Arc<std::sync::atomic::AtomicBool>,
 }
 
-/// `body` without its `stream_options`, when it is a JSON object that has them.
-fn without_stream_options(body: &[u8]) -> Option<Vec<u8>> {
+impl ChatReplies {
+    /// The middleware reporting costs to `cost`.
+    pub fn new(cost: CostReport, without_stream_options: bool) -> Self {
+        Self {
+            cost,
+            without_stream_options,
+            introduced: Arc::default(),
+        }
+    }
+}
+
+/// `body` without its `stream_options` (`options`) and its messages' `reasoning_content`
+/// (`reasoning`), when it is a JSON object that has any of them.
+fn without(body: &[u8], options: bool, reasoning: bool) -> Option<Vec<u8>> {
     let mut request = serde_json::from_slice::<Value>(body).ok()?;
-    request.as_object_mut()?.remove("stream_options")?;
-    serde_json::to_vec(&request).ok()
+    let object = request.as_object_mut()?;
+    let mut changed = options && object.remove("stream_options").is_some();
+    if reasoning && let Some(Value::Array(messages)) = object.get_mut("messages") {
+        for message in messages.iter_mut().filter_map(Value::as_object_mut) {
+            changed |= message.remove("reasoning_content").is_some();
+        }
+    }
+    changed.then(|| serde_json::to_vec(&request).ok()).flatten()
 }
 
 /// Where a stream is in its `<think>` block.
@@ -58,6 +79,11 @@ pub(crate) struct Normalizer {
     pending: Vec<u8>,
     /// Costs reported so far in this reply.
     pub(crate) costs: Vec<f64>,
+    /// Thinking was put in `reasoning_content` here, where the server did not: rig sends it
+    /// back on the next turn, which such a server may refuse.
+    pub(crate) introduced: bool,
+    /// The end of a thought that may be the start of `</think>`, held for the next piece.
+    held: String,
 }
 
 const OPEN: &str = "<think>";
@@ -133,9 +159,16 @@ impl Normalizer {
                 continue;
             };
             let mut thinking = String::new();
-            // `reasoning` (OpenRouter, Groq, vLLM) is what rig calls `reasoning_content`.
+            // `reasoning` (OpenRouter, Groq, vLLM) is what rig calls `reasoning_content`; a
+            // server sending both says the same thing twice.
             if let Some(Value::String(reasoning)) = message.remove("reasoning") {
-                thinking.push_str(&reasoning);
+                let has_content = message
+                    .get("reasoning_content")
+                    .and_then(Value::as_str)
+                    .is_some_and(|r| !r.is_empty());
+                if !has_content {
+                    thinking.push_str(&reasoning);
+                }
                 changed = true;
             }
             if let Some(Value::String(text)) = message.get("content").cloned() {
@@ -147,6 +180,7 @@ impl Normalizer {
                 }
             }
             if !thinking.is_empty() {
+                self.introduced = true;
                 let before = message
                     .get("reasoning_content")
                     .and_then(Value::as_str)
@@ -162,8 +196,8 @@ impl Normalizer {
     }
 
     /// `text` (the next piece of a reply's text) as thinking and answer, by where it is in a
-    /// `<think>` block. The tags come whole: they are one token each to the models that
-    /// write them.
+    /// `<think>` block. The opening tag comes whole (one token to the models that write it);
+    /// a closing one split across pieces is put together.
     fn split_think(&mut self, text: &str) -> (String, String) {
         match self.think {
             Think::After => (String::new(), text.to_string()),
@@ -179,13 +213,25 @@ impl Normalizer {
                     (String::new(), text.to_string())
                 }
             }
-            Think::Inside => match text.split_once(CLOSE) {
-                Some((thought, answer)) => {
-                    self.think = Think::After;
-                    (thought.to_string(), answer.trim_start().to_string())
+            Think::Inside => {
+                let text = std::mem::take(&mut self.held) + text;
+                match text.split_once(CLOSE) {
+                    Some((thought, answer)) => {
+                        self.think = Think::After;
+                        (thought.to_string(), answer.trim_start().to_string())
+                    }
+                    None => {
+                        // `</th` now, `ink>` in the next piece.
+                        let keep = (1..CLOSE.len())
+                            .rev()
+                            .find(|&n| text.ends_with(&CLOSE[..n]))
+                            .unwrap_or(0);
+                        let (thought, held) = text.split_at(text.len() - keep);
+                        self.held = held.to_string();
+                        (thought.to_string(), String::new())
+                    }
                 }
-                None => (text.to_string(), String::new()),
-            },
+            }
         }
     }
 }
@@ -199,9 +245,9 @@ impl Middleware for ChatReplies {
         next: Next<'_>,
     ) -> Result<Response> {
         let mut req = req;
-        if self.without_stream_options
-            && let Some(body) = req.body().and_then(|b| b.as_bytes())
-            && let Some(body) = without_stream_options(body)
+        let introduced = self.introduced.load(std::sync::atomic::Ordering::Relaxed);
+        if let Some(body) = req.body().and_then(|b| b.as_bytes())
+            && let Some(body) = without(body, self.without_stream_options, introduced)
         {
             *req.body_mut() = Some(reqwest::Body::from(body));
         }
@@ -217,7 +263,7 @@ impl Middleware for ChatReplies {
             .to_string();
         let head = head_of(&response);
         let body = if content_type.starts_with("text/event-stream") {
-            reqwest::Body::wrap_stream(normalized(response.bytes_stream(), self.cost.clone()))
+            reqwest::Body::wrap_stream(normalized(response.bytes_stream(), self.clone()))
         } else if content_type.starts_with("application/json") {
             let bytes = response.bytes().await?;
             let mut normalizer = Normalizer::default();
@@ -229,6 +275,10 @@ impl Middleware for ChatReplies {
                 Err(_) => bytes.to_vec(),
             };
             normalizer.costs.iter().for_each(|&cost| (self.cost)(cost));
+            if normalizer.introduced {
+                self.introduced
+                    .store(true, std::sync::atomic::Ordering::Relaxed);
+            }
             reqwest::Body::from(body)
         } else {
             return Ok(response);
@@ -240,14 +290,14 @@ impl Middleware for ChatReplies {
 /// The event stream with each event normalized, costs reported as they come.
 fn normalized<S, B>(
     body: S,
-    cost: CostReport,
+    replies: ChatReplies,
 ) -> impl futures::Stream<Item = std::result::Result<Vec<u8>, BoxError>>
 where
     S: futures::Stream<Item = reqwest::Result<B>>,
     B: AsRef<[u8]>,
 {
-    let state = (Box::pin(body), Normalizer::default(), cost, false);
-    futures::stream::unfold(state, |(mut body, mut n, cost, done)| async move {
+    let state = (Box::pin(body), Normalizer::default(), replies, false);
+    futures::stream::unfold(state, |(mut body, mut n, replies, done)| async move {
         if done {
             return None;
         }
@@ -257,8 +307,13 @@ where
             Some(Err(e)) => (Err(e.into()), true),
             None => (Ok(n.finish()), true),
         };
-        n.costs.drain(..).for_each(|c| cost(c));
-        Some((item, (body, n, cost, done)))
+        n.costs.drain(..).for_each(|c| (replies.cost)(c));
+        if n.introduced {
+            replies
+                .introduced
+                .store(true, std::sync::atomic::Ordering::Relaxed);
+        }
+        Some((item, (body, n, replies, done)))
     })
 }
 
@@ -341,11 +396,35 @@ mod tests {
     }
 
     #[test]
-    fn stream_options_can_be_left_out_of_a_request() {
-        let body = br#"{"model":"m","stream":true,"stream_options":{"include_usage":true}}"#;
-        let out: Value = serde_json::from_slice(&without_stream_options(body).unwrap()).unwrap();
-        assert_eq!(out, serde_json::json!({"model": "m", "stream": true}));
-        assert!(without_stream_options(br#"{"model":"m"}"#).is_none());
+    fn stream_options_and_introduced_reasoning_can_be_left_out_of_a_request() {
+        let body = br#"{"model":"m","stream":true,"stream_options":{"include_usage":true},
+            "messages":[{"role":"assistant","content":"","reasoning_content":"hm"}]}"#;
+        let out: Value = serde_json::from_slice(&without(body, true, false).unwrap()).unwrap();
+        assert!(out.get("stream_options").is_none());
+        assert_eq!(out["messages"][0]["reasoning_content"], "hm");
+        let out: Value = serde_json::from_slice(&without(body, false, true).unwrap()).unwrap();
+        assert!(out["stream_options"].is_object());
+        assert!(out["messages"][0].get("reasoning_content").is_none());
+        assert!(without(br#"{"model":"m"}"#, true, true).is_none());
+    }
+
+    #[test]
+    fn a_closing_tag_split_across_pieces_is_put_together() {
+        let (out, _) = run(&[
+            &delta("<think>", "content"),
+            &delta("weighing</th", "content"),
+            &delta("ink>Fix it", "content"),
+        ]);
+        let thought: String = out.iter().map(|v| field(v, "reasoning_content")).collect();
+        let answer: String = out.iter().map(|v| field(v, "content")).collect();
+        assert_eq!((thought.as_str(), answer.as_str()), ("weighing", "Fix it"));
+    }
+
+    #[test]
+    fn a_server_sending_both_fields_is_read_once() {
+        let both = serde_json::json!({"choices": [{"delta": {"reasoning": "hm", "reasoning_content": "hm"}}]});
+        let (out, _) = run(&[&both.to_string()]);
+        assert_eq!(field(&out[0], "reasoning_content"), "hm");
     }
 
     #[test]

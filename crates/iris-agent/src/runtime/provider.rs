@@ -113,10 +113,10 @@ impl ProviderSpec {
             .with(RetryTransient::default())
             .with(RequireStreamEnd::new(self.kind.wire()));
         if matches!(self.kind.wire(), Wire::ChatCompletions | Wire::Azure) {
-            builder = builder.with(ChatReplies {
-                cost: self.cost_report(sink),
-                without_stream_options: self.kind.service().is_some_and(|s| !s.stream_usage),
-            });
+            builder = builder.with(ChatReplies::new(
+                self.cost_report(sink),
+                self.kind.service().is_some_and(|s| !s.stream_usage),
+            ));
         }
         // Last, so what it keeps is what would go out: redacted, as the provider reads it.
         Ok(match &self.dry_run {
