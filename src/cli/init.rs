@@ -174,14 +174,12 @@ fn hosted_choice(kind: ProviderKind, prompter: &mut Prompter) -> Result<Choice> 
         loop {
             let url = prompter.ask("Endpoint (https://NAME.openai.azure.com): ")?;
             let url = url.trim().to_string();
-            let host = url
-                .strip_prefix("https://")
-                .or_else(|| url.strip_prefix("http://"));
-            match host {
+            // The key goes in a header: never over plain http.
+            match url.strip_prefix("https://") {
                 Some(host) if !host.is_empty() && !host.contains(char::is_whitespace) => {
                     break Some(url);
                 }
-                _ => eprintln!("`{url}` is not an http(s) address."),
+                _ => eprintln!("`{url}` is not an https:// address."),
             }
         }
     } else {

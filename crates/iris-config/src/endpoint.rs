@@ -16,8 +16,20 @@ pub struct Locality {
     pub why: String,
 }
 
-/// What an address says: local for loopback, private and link-local addresses, `localhost`,
-/// a `.local` or `.localhost` host and a unix socket; hosted otherwise.
+/// Names that only a local network (or the machine's container runtime, or a tailnet)
+/// resolves.
+const LOCAL_SUFFIXES: [&str; 6] = [
+    ".internal",
+    ".lan",
+    ".home.arpa",
+    ".localdomain",
+    ".ts.net",
+    ".docker",
+];
+
+/// What an address says: local for loopback, private, link-local and shared (CGNAT,
+/// tailnet) addresses, `localhost`, a name of one label or of a local network's domain
+/// (`.local`, `.lan`, `.internal`, ...) and a unix socket; hosted otherwise.
 pub fn locality_of_url(url: &Url) -> (bool, String) {
     if url.scheme().contains("unix") {
         return (true, "a unix socket is on this machine".to_string());
@@ -40,6 +52,11 @@ pub fn locality_of_url(url: &Url) -> (bool, String) {
         (true, format!("{host} is this machine"))
     } else if host.ends_with(".local") {
         (true, format!("{host} is on the local network (mDNS)"))
+    } else if !host.contains('.') {
+        // `ollama:11434` in a compose file, `gpu-box` on the LAN: no public name is one label.
+        (true, format!("{host} is a name on the local network"))
+    } else if LOCAL_SUFFIXES.iter().any(|suffix| host.ends_with(suffix)) {
+        (true, format!("{host} is a name on the local network"))
     } else {
         (false, format!("{host} is a hosted service"))
     }
@@ -51,6 +68,10 @@ fn address_scope(ip: IpAddr) -> Option<&'static str> {
         IpAddr::V4(v4) if v4.is_loopback() || v4.is_unspecified() => Some("this machine"),
         IpAddr::V4(v4) if v4.is_private() => Some("a private address"),
         IpAddr::V4(v4) if v4.is_link_local() => Some("a link-local address"),
+        // 100.64.0.0/10: carrier-grade NAT, and the addresses of a Tailscale tailnet.
+        IpAddr::V4(v4) if v4.octets()[0] == 100 && (v4.octets()[1] & 0xc0) == 64 => {
+            Some("a shared (CGNAT or tailnet) address")
+        }
         IpAddr::V6(v6) if v6.is_loopback() || v6.is_unspecified() => Some("this machine"),
         IpAddr::V6(v6) if v6.is_unique_local() => Some("a private address"),
         IpAddr::V6(v6) if v6.is_unicast_link_local() => Some("a link-local address"),
@@ -112,6 +133,12 @@ mod tests {
             "http://gpu-box.local:8000/v1",
             "http://api.localhost/v1",
             "http+unix://%2Ftmp%2Fllama.sock/v1",
+            "http://ollama:11434",
+            "http://gpu-box:8000/v1",
+            "http://host.docker.internal:11434",
+            "http://nas.lan:8080/v1",
+            "http://100.101.102.103:11434",
+            "http://box.tail1234.ts.net:11434",
         ] {
             assert!(local(url), "{url}");
         }
@@ -121,7 +148,7 @@ mod tests {
             "http://8.8.8.8/v1",
             "http://172.32.0.1/v1",
             "https://my-resource.openai.azure.com/openai",
-            "http://gpu-box:8000/v1",
+            "http://100.128.0.1/v1",
             "not a url",
         ] {
             assert!(!local(url), "{url}");

@@ -90,6 +90,9 @@ pub(crate) const PROVIDER_FIELDS: [&str; 8] = [
     "reasoning_effort",
 ];
 
+/// The efforts a reasoning model can be asked for, least first.
+pub const EFFORTS: [&str; 5] = ["none", "minimal", "low", "medium", "high"];
+
 /// What values a key takes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Kind {
@@ -109,6 +112,8 @@ pub enum Kind {
     Secret,
     /// A price in US dollars per million tokens, 0 or more.
     Price,
+    /// How hard a reasoning model thinks: none, minimal, low, medium or high.
+    Effort,
 }
 
 /// A checked value.
@@ -238,8 +243,8 @@ impl ConfigKey {
             ConfigKey::Preset
             | ConfigKey::Theme
             | ConfigKey::Model(_)
-            | ConfigKey::FastModel(_)
-            | ConfigKey::ReasoningEffort(_) => Kind::Name,
+            | ConfigKey::FastModel(_) => Kind::Name,
+            ConfigKey::ReasoningEffort(_) => Kind::Effort,
             ConfigKey::Gitmoji
             | ConfigKey::CriticEnabled
             | ConfigKey::TrustRepo
@@ -355,6 +360,7 @@ impl Kind {
             Kind::Percent => "expected a whole number from 0 to 100".to_string(),
             Kind::Url => "expected a URL starting with http:// or https://".to_string(),
             Kind::Price => "expected an amount in US dollars (0 or more)".to_string(),
+            Kind::Effort => format!("expected one of {}", EFFORTS.join(", ")),
         }
     }
 
@@ -382,6 +388,13 @@ impl Kind {
                 Ok(n) if n <= 100 => Ok(Value::Count(n)),
                 _ => fail(),
             },
+            Kind::Effort => {
+                let effort = text.trim().to_ascii_lowercase();
+                match EFFORTS.contains(&effort.as_str()) {
+                    true => Ok(Value::Text(effort)),
+                    false => fail(),
+                }
+            }
             Kind::Name => {
                 let text = text.trim();
                 if text.is_empty() || text.contains(char::is_control) {
@@ -517,6 +530,12 @@ mod tests {
         assert!(Kind::Url.parse_str("http://local host").is_err());
         assert!(Kind::Url.parse_str("https://proxy.example/v1").is_ok());
         assert!(Kind::Name.parse_str("  ").is_err());
+        assert_eq!(
+            Kind::Effort.parse_str(" High "),
+            Ok(Value::Text("high".into()))
+        );
+        let err = Kind::Effort.parse_str("extreme").unwrap_err();
+        assert!(err.contains("none, minimal, low, medium, high"), "{err}");
         assert_eq!(Kind::Text.parse_str(""), Ok(Value::Text(String::new())));
         let err = Kind::Secret.parse_str("sk-with\nnewline").unwrap_err();
         assert!(!err.contains("sk-with"), "{err}");

@@ -146,6 +146,8 @@ impl Config {
                 },
             )),
             (None, None, None) => None,
+            // Half a price for a model nobody listed: the other half is unknown, not free.
+            (Some(_), None, None) | (None, Some(_), None) if !locality.local => None,
             (input, output, listed) => {
                 let base = listed.map(|(p, _)| p);
                 let input = input.map(dollars).or(base.map(|p| p.input)).unwrap_or(0.0);
@@ -200,6 +202,24 @@ mod tests {
         assert_eq!(listed(groq, "some-other-model"), None);
         let vllm = ProviderKind::parse("vllm").expect("vllm");
         assert_eq!(listed(vllm, ""), None);
+    }
+
+    #[test]
+    fn half_a_price_for_an_unlisted_hosted_model_is_no_price() {
+        let mut config = Config {
+            provider: ProviderKind::OpenAiCompatible,
+            ..Config::default()
+        };
+        let settings = config.providers.get_mut(ProviderKind::OpenAiCompatible);
+        settings.base_url = Some("https://api.example.com/v1".into());
+        settings.price_input = Some(1_000_000);
+        assert_eq!(config.price_of("m"), None);
+        config
+            .providers
+            .get_mut(ProviderKind::OpenAiCompatible)
+            .price_output = Some(2_000_000);
+        let (price, source) = config.price_of("m").expect("priced");
+        assert_eq!((price.input, price.output, source), (1.0, 2.0, PriceSource::Config));
     }
 
     #[test]

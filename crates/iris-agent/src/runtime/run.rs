@@ -222,8 +222,11 @@ fn effort_field(kind: ProviderKind, effort: &str, max_tokens: u64) -> Result<Val
             "type": "enabled",
             "budget_tokens": budget.min(max_tokens / 2).max(1_024),
         }}),
+        // Gemini 2.5 Pro cannot stop thinking and thinks 128 tokens at least: `none` keeps
+        // the model's own default.
+        Wire::Gemini if budget == 0 => json!({}),
         Wire::Gemini => json!({"generationConfig": {"thinkingConfig": {
-            "thinkingBudget": budget.min(max_tokens / 2),
+            "thinkingBudget": budget.min(max_tokens / 2).max(128),
         }}}),
         Wire::Ollama => {
             return Err(format!(
@@ -536,6 +539,8 @@ mod tests {
         assert_eq!(responses["reasoning"]["effort"], "minimal");
         let claude = params(ProviderKind::Anthropic, "high", 16_000).unwrap();
         assert_eq!(claude["thinking"]["budget_tokens"], 8_000);
+        let gemini = params(ProviderKind::Gemini, "none", 16_000).unwrap();
+        assert!(gemini["generationConfig"].get("thinkingConfig").is_none());
         let gemini = params(ProviderKind::Gemini, "low", 16_000).unwrap();
         assert_eq!(gemini["generationConfig"]["maxOutputTokens"], 16_000);
         assert_eq!(
