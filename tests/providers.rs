@@ -100,6 +100,46 @@ fn a_named_service_goes_to_its_address_with_its_key_and_the_format_it_takes() {
 }
 
 #[test]
+fn azure_goes_to_the_deployment_with_its_api_key_header_and_version() {
+    let repo = staged_repo();
+    let fake = FakeProvider::start(vec![Step::text(commit_json("Add two()", ""))]);
+    // The deployment's whole URL, as the portal shows it.
+    let url = format!(
+        "{}/openai/deployments/team-gpt/chat/completions?api-version=2025-01-01",
+        fake.base_url()
+    );
+    write_user_config(
+        &repo,
+        &format!(
+            "critic_enabled = false\n[providers.azure]\nbase_url = \"{url}\"\nmodel = \"team-gpt\"\n\
+             local = false\n"
+        ),
+    );
+    let out = run(
+        &repo,
+        &["gen", "--print"],
+        &service_env("azure", "AZURE_OPENAI_API_KEY"),
+    );
+    assert_eq!(success(&out).trim(), "Add two()");
+    let request = &fake.requests()[0];
+    assert!(
+        request
+            .path
+            .starts_with("/openai/deployments/team-gpt/chat/completions"),
+        "{}",
+        request.path
+    );
+    assert_eq!(request.query("api-version"), Some("2025-01-01"));
+    assert_eq!(request.header("api-key"), Some(FAKE_API_KEY));
+    assert_eq!(request.header("authorization"), None);
+    assert_eq!(
+        request.body["max_completion_tokens"], 8192,
+        "{}",
+        request.body
+    );
+}
+
+#[test]
 fn a_service_without_its_key_names_the_variable_and_a_wrong_name_lists_the_names() {
     let repo = staged_repo();
     let out = run(

@@ -7,6 +7,7 @@
 //! |------------------------|---------------------------------------------------------|--------------------------------------------------|
 //! | OpenAI Responses       | `POST [/v1]/responses`                                  | `rig_core::providers::openai::Client`            |
 //! | OpenAI Chat Completions| `POST [/v1]/chat/completions`                           | `rig_core::providers::openai::CompletionsClient` |
+//! | Azure OpenAI           | `POST /openai/deployments/NAME/chat/completions`         | `rig_core::providers::azure::Client` |
 //! | Anthropic Messages     | `POST [/v1]/messages`                                   | `rig_core::providers::anthropic::Client`         |
 //! | Google Gemini          | `POST /v1beta/models/{model}:generateContent`           | `rig_core::providers::gemini::Client`            |
 //! |                        | `POST /v1beta/models/{model}:streamGenerateContent`     |                                                  |
@@ -749,6 +750,8 @@ fn route(method: &str, path: &str) -> Api {
     match segments {
         ["responses"] => Api::Responses,
         ["chat", "completions"] => Api::ChatCompletions,
+        // Azure OpenAI: a deployment's Chat Completions.
+        ["openai", "deployments", _, "chat", "completions"] => Api::ChatCompletions,
         ["messages"] => Api::AnthropicMessages,
         _ => Api::Unknown,
     }

@@ -219,7 +219,10 @@ mod tests {
             .get_mut(ProviderKind::OpenAiCompatible)
             .price_output = Some(2_000_000);
         let (price, source) = config.price_of("m").expect("priced");
-        assert_eq!((price.input, price.output, source), (1.0, 2.0, PriceSource::Config));
+        assert_eq!(
+            (price.input, price.output, source),
+            (1.0, 2.0, PriceSource::Config)
+        );
     }
 
     #[test]
