@@ -190,6 +190,44 @@ fn a_hosted_provider_with_a_typed_key_stores_it_without_showing_it() {
 }
 
 #[test]
+fn a_named_service_and_azure_are_set_up_by_name() {
+    let repo = TestRepo::new();
+    let fake = FakeOllama::start();
+    // Groq: its default model, its key found by its own variable.
+    let out = init(
+        &repo,
+        &fake,
+        "groq\n\ny\ny\n",
+        &[("GROQ_API_KEY", "gsk-env")],
+    );
+    let err = stderr(&out);
+    assert!(out.status.success(), "{err}");
+    assert!(err.contains("GROQ_API_KEY is set"), "{err}");
+    assert_eq!(
+        user_file(&repo).as_deref(),
+        Some("provider = \"groq\"\n\n[providers.groq]\nmodel = \"openai/gpt-oss-120b\"\n")
+    );
+    // Azure: an https endpoint (plain http is asked again) and the deployment as the model.
+    std::fs::remove_file(repo.user_config_path()).expect("remove");
+    let answers = "azure\nhttp://acme.openai.azure.com\nhttps://acme.openai.azure.com\n\n\
+                   team-gpt\nsk-azure-typed\ny\n";
+    let out = init(&repo, &fake, answers, &[]);
+    let err = stderr(&out);
+    assert!(out.status.success(), "{err}");
+    assert!(err.contains("is not an https:// address"), "{err}");
+    assert!(err.contains("A model is needed"), "{err}");
+    let file = user_file(&repo).unwrap_or_default();
+    for line in [
+        "provider = \"azure\"",
+        "model = \"team-gpt\"",
+        "base_url = \"https://acme.openai.azure.com\"",
+        "api_key = \"sk-azure-typed\"",
+    ] {
+        assert!(file.contains(line), "{line} in:\n{file}");
+    }
+}
+
+#[test]
 fn a_key_in_the_environment_may_stay_there() {
     let repo = TestRepo::new();
     let fake = FakeOllama::start();
