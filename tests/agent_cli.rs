@@ -781,3 +781,38 @@ fn a_local_model_server_is_asked_directly_not_through_the_proxy() {
         assert_eq!(success(&out).trim(), "Add two()", "{wire:?}");
     }
 }
+
+#[test]
+fn gen_all_stages_the_tracked_files_changes_as_git_commit_a_does() {
+    let repo = TestRepo::new();
+    repo.write("src/lib.rs", "pub fn one() -> u32 {\n    1\n}\n");
+    repo.write("old.txt", "old\n");
+    repo.commit_all("Initial commit");
+    // Nothing staged, nothing changed: the error names what there is to do.
+    let fake = FakeProvider::start(vec![Step::text(commit_json("Add two()", ""))]);
+    let err = failure(&run(&repo, &["gen", "--print"], &openai_env(&fake)), 2);
+    assert!(err.contains("or pass --all"), "{err}");
+    let err = failure(
+        &run(&repo, &["gen", "--print", "--all"], &openai_env(&fake)),
+        2,
+    );
+    assert!(err.contains("no tracked file has changed"), "{err}");
+    // A change, a deletion and a new file: the first two are staged, the new file is not.
+    repo.write(
+        "src/lib.rs",
+        "pub fn one() -> u32 {\n    1\n}\n\npub fn two() -> u32 {\n    2\n}\n",
+    );
+    std::fs::remove_file(repo.path().join("old.txt")).expect("remove");
+    repo.write("notes.txt", "scratch\n");
+    let out = run(&repo, &["gen", "--print", "--all"], &openai_env(&fake));
+    assert_eq!(success(&out).trim(), "Add two()");
+    let status = repo.git(&["status", "--porcelain"]);
+    assert!(status.contains("M  src/lib.rs"), "{status}");
+    assert!(status.contains("D  old.txt"), "{status}");
+    assert!(status.contains("?? notes.txt"), "{status}");
+    let sent = &fake.requests()[0].raw_body;
+    assert!(
+        sent.contains("pub fn two()") && !sent.contains("scratch"),
+        "{sent}"
+    );
+}

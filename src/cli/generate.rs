@@ -27,6 +27,10 @@ pub struct GenArgs {
     /// Commit the staged changes with the message (through `git commit`, hooks included).
     #[arg(short = 'a', long)]
     pub auto_commit: bool,
+    /// Stage every tracked file's changes first, as `git commit -a` does (untracked files
+    /// stay out; `-a` is --auto-commit's).
+    #[arg(long, conflicts_with = "check")]
+    pub all: bool,
     /// Write a message for amending HEAD (commits with --amend when used with --auto-commit).
     #[arg(long)]
     pub amend: bool,
@@ -80,8 +84,16 @@ pub async fn run(args: GenArgs) -> Result<ExitCode> {
         return Ok(ExitCode::SUCCESS);
     }
     let session = Session::open(&args.config, args.output)?;
+    if args.all {
+        session.repo.stage_tracked()?;
+    }
     if !args.amend {
-        session.require_staged("nothing is staged: stage your changes with `git add` first")?;
+        session.require_staged(if args.all {
+            "nothing to commit: no tracked file has changed (new files are left to `git add`)"
+        } else {
+            "nothing is staged: stage your changes with `git add` first, or pass --all to \
+             stage every tracked file's changes"
+        })?;
     }
     let scope = if args.amend {
         Scope::Amend

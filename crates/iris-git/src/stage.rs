@@ -43,6 +43,26 @@ impl GitRepo {
         Ok(())
     }
 
+    /// `git add --update`: every tracked file's changes (deletions too) staged, as `git
+    /// commit -a` does; untracked files are left alone. Through git itself, so clean filters
+    /// (Git LFS), sparse checkouts and the index's lock behave as they do for the user.
+    pub fn stage_tracked(&self) -> Result<()> {
+        let output = std::process::Command::new("git")
+            .arg("-C")
+            .arg(self.root())
+            .args(["add", "--update", "--", ":/"])
+            .stdin(std::process::Stdio::null())
+            .output()
+            .map_err(|e| GitError::Unsupported(format!("could not run git add: {e}")))?;
+        if !output.status.success() {
+            return Err(GitError::Unsupported(format!(
+                "git add --update failed: {}",
+                String::from_utf8_lossy(&output.stderr).trim()
+            )));
+        }
+        Ok(())
+    }
+
     /// `git reset`: nothing staged any more.
     pub fn unstage_all(&self) -> Result<()> {
         match self.head_commit()? {
