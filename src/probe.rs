@@ -76,7 +76,8 @@ fn candidates_from(env: EnvLookup<'_>) -> Vec<ServerAddress> {
         },
         ServerAddress {
             label: "LM Studio",
-            provider: ProviderKind::OpenAiCompatible,
+            // The named service, so that its settings are its own, not `openai-compatible`'s.
+            provider: ProviderKind::parse("lmstudio").unwrap_or(ProviderKind::OpenAiCompatible),
             base_url: LM_STUDIO_DEFAULT.to_string(),
             api: ProbeApi::OpenAiModels,
         },
@@ -269,7 +270,7 @@ mod tests {
                 ),
                 (
                     "LM Studio",
-                    ProviderKind::OpenAiCompatible,
+                    ProviderKind::parse("lmstudio").expect("the lmstudio service"),
                     "http://127.0.0.1:1234/v1",
                     ProbeApi::OpenAiModels
                 ),
