@@ -20,6 +20,7 @@ mod dry_run;
 mod eval;
 mod explain;
 mod fake_provider;
+mod front_ends;
 mod gen_check;
 mod git_diff;
 mod git_tools;
