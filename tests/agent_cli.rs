@@ -6,7 +6,7 @@ use std::collections::BTreeSet;
 
 use crate::common::agent::{
     MAIN_AGENT_TOOLS, Wire, approval, asks_schema_once, commit_json, failure, model_of, openai_env,
-    released_repo, run, staged_repo, success,
+    released_repo, run, staged_repo, success, write_user_config,
 };
 use crate::common::fake_provider::{Api, FAKE_API_KEY, FakeProvider, Step};
 use crate::common::{TestRepo, stderr};
@@ -815,4 +815,37 @@ fn gen_all_stages_the_tracked_files_changes_as_git_commit_a_does() {
         sent.contains("pub fn two()") && !sent.contains("scratch"),
         "{sent}"
     );
+}
+
+#[test]
+fn the_attribution_trailer_follows_the_config_or_the_projects_guide() {
+    let repo = staged_repo();
+    let fake = FakeProvider::start(vec![
+        Step::text(commit_json("Add two()", "Adds two().")),
+        Step::text(commit_json("Add two()", "Adds two().")),
+        Step::text(commit_json("Add two()", "Adds two().")),
+        Step::text(commit_json("Add two()", "Adds two().")),
+    ]);
+    let write = |repo: &TestRepo| success(&run(repo, &["gen", "--print"], &openai_env(&fake)));
+    // Nothing says so: no trailer.
+    assert_eq!(write(&repo).trim(), "Add two()\n\nAdds two().");
+    // The project's guide names one for AI-assisted commits.
+    repo.write(
+        "AGENTS.md",
+        "# Agents\n\nCommits written with an AI tool end with `Assisted-by: TOOL (MODEL)`.\n",
+    );
+    assert_eq!(
+        write(&repo).trim(),
+        "Add two()\n\nAdds two().\n\nAssisted-by: Iris (gpt-5)"
+    );
+    // The project's config names another; `none` in the user's config wins over the guide.
+    repo.write(".irisconfig", "attribution_trailer = \"Generated-by\"\n");
+    assert!(
+        write(&repo)
+            .trim()
+            .ends_with("\n\nGenerated-by: Iris (gpt-5)")
+    );
+    repo.write(".irisconfig", "");
+    write_user_config(&repo, "attribution_trailer = \"none\"\n");
+    assert_eq!(write(&repo).trim(), "Add two()\n\nAdds two().");
 }

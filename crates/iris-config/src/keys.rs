@@ -36,6 +36,8 @@ pub enum ConfigKey {
     /// The hook writes a new message on `git commit --amend` (`hook_on_amend`).
     HookOnAmend,
     MaxCostPerRun,
+    /// The trailer that says Iris helped (`Assisted-by`), `none`, or unset.
+    AttributionTrailer,
     Model(ProviderKind),
     FastModel(ProviderKind),
     BaseUrl(ProviderKind),
@@ -51,7 +53,7 @@ pub enum ConfigKey {
 }
 
 /// The keys at the top of a file, in the order `iris config` shows them.
-const TOP: [ConfigKey; 24] = [
+const TOP: [ConfigKey; 25] = [
     ConfigKey::Provider,
     ConfigKey::Preset,
     ConfigKey::Gitmoji,
@@ -76,6 +78,7 @@ const TOP: [ConfigKey; 24] = [
     ConfigKey::ReviewVerify,
     ConfigKey::HookOnAmend,
     ConfigKey::MaxCostPerRun,
+    ConfigKey::AttributionTrailer,
 ];
 
 /// The keys of a `[providers.NAME]` table.
@@ -176,6 +179,7 @@ impl ConfigKey {
             ConfigKey::ReviewVerify => "review_verify",
             ConfigKey::HookOnAmend => "hook_on_amend",
             ConfigKey::MaxCostPerRun => "max_cost_per_run",
+            ConfigKey::AttributionTrailer => "attribution_trailer",
             ConfigKey::Model(_) => "model",
             ConfigKey::FastModel(_) => "fast_model",
             ConfigKey::BaseUrl(_) => "base_url",
@@ -243,7 +247,8 @@ impl ConfigKey {
             ConfigKey::Preset
             | ConfigKey::Theme
             | ConfigKey::Model(_)
-            | ConfigKey::FastModel(_) => Kind::Name,
+            | ConfigKey::FastModel(_)
+            | ConfigKey::AttributionTrailer => Kind::Name,
             ConfigKey::ReasoningEffort(_) => Kind::Effort,
             ConfigKey::Gitmoji
             | ConfigKey::CriticEnabled

@@ -150,6 +150,9 @@ pub struct Config {
     /// A run stops before a request that would take its cost past this many millionths of a
     /// US dollar (`max_cost_per_run`, in dollars); None: no cap.
     pub max_cost_per_run: Option<u64>,
+    /// The trailer that says Iris helped (`Assisted-by`); `none`: never one; empty: what
+    /// the project's contributor guide names, if it names one.
+    pub attribution_trailer: String,
     /// Where each value that is not a default came from.
     origins: BTreeMap<ConfigKey, Source>,
 }
@@ -182,6 +185,7 @@ impl Default for Config {
             review_verify: false,
             hook_on_amend: false,
             max_cost_per_run: None,
+            attribution_trailer: String::new(),
             origins: BTreeMap::new(),
         }
     }
@@ -326,6 +330,7 @@ impl Config {
                 self.max_cost_per_run = Some(micros)
             }
             (ConfigKey::TrustRepo, Value::Bool(b)) => self.trust_repo = b,
+            (ConfigKey::AttributionTrailer, Value::Text(text)) => self.attribution_trailer = text,
             (ConfigKey::SafetyMode, Value::Text(text)) => {
                 self.safety_mode = SafetyMode::parse(&text).unwrap_or_default();
             }
@@ -506,6 +511,7 @@ impl Config {
             ConfigKey::ReviewVerify => Value::Bool(self.review_verify),
             ConfigKey::HookOnAmend => Value::Bool(self.hook_on_amend),
             ConfigKey::MaxCostPerRun => Value::Price(self.max_cost_per_run?),
+            ConfigKey::AttributionTrailer => return text(&self.attribution_trailer),
             ConfigKey::TrustRepo => Value::Bool(self.trust_repo),
             ConfigKey::SafetyMode => Value::Text(self.safety_mode.name().to_string()),
             ConfigKey::SecretScan => Value::Bool(self.secret_scan),

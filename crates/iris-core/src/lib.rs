@@ -28,6 +28,7 @@
 #![cfg_attr(not(test), deny(clippy::unwrap_used, clippy::expect_used))]
 
 pub mod artifact;
+pub mod attribution;
 pub mod change;
 pub mod commit_rules;
 pub mod controls;

@@ -203,7 +203,8 @@ fn names(text: &str, id: &str) -> bool {
 
 /// `line` as the message's last line: in its trailer block when it ends with one, else as a
 /// paragraph of its own.
-fn add_trailer(message: &mut GeneratedMessage, line: &str) {
+/// Adds `line` to the message's closing block of trailers (a new one when it has none).
+pub(crate) fn add_trailer(message: &mut GeneratedMessage, line: &str) {
     let body = message.message.trim_end();
     message.message = if body.is_empty() {
         line.to_string()

@@ -200,12 +200,17 @@ impl IrisAgent {
         };
         match kind {
             ArtifactKind::Commit => {
+                let attribution = self.style.attribution.as_deref();
+                let model = self.main.model.as_str();
                 let finish = move |m: &mut GeneratedMessage| {
                     if drop_emoji {
                         m.emoji = None;
                     }
                     if let Some(ticket) = ticket {
                         ticket.place(m, !typed_header);
+                    }
+                    if let Some(name) = attribution {
+                        iris_core::attribution::add(m, name, model);
                     }
                 };
                 let written = self.compose_as(run, &finish).await?;

@@ -48,6 +48,33 @@ fn read_bounded(path: &Path, name: &str) -> Result<Option<String>, RulesError> {
         .map_err(|_| RulesError::new(name, "the file is not UTF-8 text"))
 }
 
+/// The contributor guides an AI-assistance trailer is looked for in, in this order.
+pub const GUIDES: [&str; 4] = [
+    "AGENTS.md",
+    "CONTRIBUTING.md",
+    ".github/CONTRIBUTING.md",
+    "docs/CONTRIBUTING.md",
+];
+
+/// The AI-assistance trailer (`Assisted-by`) the first guide that names one names; a guide
+/// that cannot be read (too large, not UTF-8) names none.
+pub fn attribution_in_guides(repo_root: &Path) -> Option<String> {
+    GUIDES.iter().find_map(|name| {
+        let text = read_bounded(&repo_root.join(name), name).ok()??;
+        iris_core::attribution::named_in_guide(&text)
+    })
+}
+
+/// The trailer that says Iris helped, as `setting` (`attribution_trailer`) and the project's
+/// guides decide: the setting's name, none for `none`, the guides' when unset.
+pub fn attribution_trailer(setting: &str, repo_root: &Path) -> Option<String> {
+    match setting.trim() {
+        "" => attribution_in_guides(repo_root),
+        none if none.eq_ignore_ascii_case("none") => None,
+        name => Some(name.trim_end_matches(':').to_string()),
+    }
+}
+
 /// Reads `<repo_root>/.irissecretsignore`; no file means nothing is skipped.
 pub fn secrets_ignore(repo_root: &Path) -> anyhow::Result<SecretsIgnore> {
     use anyhow::Context;
@@ -77,6 +104,27 @@ pub fn secret_rules(repo_root: &Path) -> anyhow::Result<SecretRules> {
 mod tests {
     use super::*;
     use iris_core::secrets::Finding;
+
+    #[test]
+    fn the_attribution_trailer_is_the_settings_else_the_guides() {
+        let dir = tempfile::tempdir().unwrap();
+        assert_eq!(attribution_trailer("", dir.path()), None);
+        std::fs::create_dir(dir.path().join(".github")).unwrap();
+        std::fs::write(
+            dir.path().join(".github/CONTRIBUTING.md"),
+            "AI-assisted commits carry a `Generated-by:` trailer.\n",
+        )
+        .unwrap();
+        assert_eq!(
+            attribution_trailer("", dir.path()).as_deref(),
+            Some("Generated-by")
+        );
+        assert_eq!(attribution_trailer("none", dir.path()), None);
+        assert_eq!(
+            attribution_trailer("Assisted-by:", dir.path()).as_deref(),
+            Some("Assisted-by")
+        );
+    }
 
     #[test]
     fn a_missing_secrets_ignore_file_skips_nothing() {
