@@ -849,3 +849,59 @@ fn the_attribution_trailer_follows_the_config_or_the_projects_guide() {
     write_user_config(&repo, "attribution_trailer = \"none\"\n");
     assert_eq!(write(&repo).trim(), "Add two()\n\nAdds two().");
 }
+
+#[test]
+fn the_scope_the_staged_files_suggest_is_said_where_the_project_writes_scopes() {
+    let repo = TestRepo::new();
+    repo.write("Cargo.toml", "[workspace]\nmembers = [\"crates/*\"]\n");
+    repo.write(
+        "crates/core/Cargo.toml",
+        "[package]\nname = \"acme-core\"\n",
+    );
+    repo.write("crates/core/src/lib.rs", "pub fn one() {}\n");
+    repo.write("crates/cli/Cargo.toml", "[package]\nname = \"acme\"\n");
+    repo.write("crates/cli/src/main.rs", "fn main() {}\n");
+    repo.commit_all("feat(core): start");
+    repo.write("crates/cli/src/main.rs", "fn main() { println!(); }\n");
+    repo.commit_all("fix(cli): print a line");
+    let fake = FakeProvider::start(vec![
+        Step::text(commit_json("fix(core): add two", "")),
+        Step::text(commit_json("feat: both", "")),
+        Step::text(commit_json("Add three", "")),
+        Step::text(commit_json("fix(core): add four", "")),
+    ]);
+    // One member: its scope.
+    repo.write(
+        "crates/core/src/lib.rs",
+        "pub fn one() {}\npub fn two() {}\n",
+    );
+    repo.git(&["add", "-A"]);
+    success(&run(&repo, &["gen", "--print"], &openai_env(&fake)));
+    let sent = &fake.requests()[0].raw_body;
+    assert!(
+        sent.contains("## Scope\\nThe change's files are all in the workspace member `acme-core` (crates/core): its scope is `acme-core`."),
+        "{sent}"
+    );
+    // Two members: said as such.
+    repo.write("crates/cli/src/main.rs", "fn main() { println!(\"x\"); }\n");
+    repo.git(&["add", "-A"]);
+    success(&run(&repo, &["gen", "--print"], &openai_env(&fake)));
+    let sent = &fake.requests()[1].raw_body;
+    assert!(
+        sent.contains("spans the workspace members `acme` (crates/cli), `acme-core` (crates/core)"),
+        "{sent}"
+    );
+    // A history without scopes and no rules: nothing said.
+    let plain = staged_repo();
+    success(&run(&plain, &["gen", "--print"], &openai_env(&fake)));
+    assert!(!fake.requests()[2].raw_body.contains("## Scope"));
+    // commitlint's scope-enum names folders: the member's folder is its scope.
+    repo.git(&["reset", "-q", "crates/cli"]);
+    repo.write(
+        ".commitlintrc.json",
+        r#"{"rules": {"scope-enum": [2, "always", ["core", "cli"]]}}"#,
+    );
+    success(&run(&repo, &["gen", "--print"], &openai_env(&fake)));
+    let sent = &fake.requests()[3].raw_body;
+    assert!(sent.contains("its scope is `core`."), "{sent}");
+}

@@ -107,6 +107,37 @@ pub fn sample<'a>(
 /// How the sample's section of a request begins; its commits follow, one `- title` each.
 pub const SAMPLE_INTRO: &str = "How this repository's people write their commit messages";
 
+/// The titles of the sample's commits in a request that holds the sample's section.
+pub fn sample_titles(request: &str) -> Vec<&str> {
+    let mut in_sample = false;
+    let mut titles = Vec::new();
+    for line in request.lines() {
+        if line.starts_with(SAMPLE_INTRO) {
+            in_sample = true;
+        } else if let Some(title) = line.strip_prefix("- ").filter(|_| in_sample) {
+            titles.push(title);
+        } else {
+            in_sample &= line.starts_with("  ");
+        }
+    }
+    titles
+}
+
+/// Whether the sample's titles mostly carry a scope (`fix(parser): ...`), two at least.
+pub fn sample_uses_scopes(request: &str) -> bool {
+    let titles = sample_titles(request);
+    let scoped = titles
+        .iter()
+        .filter(|t| {
+            t.split_once(": ").is_some_and(|(head, _)| {
+                let head = head.trim_end_matches('!');
+                head.ends_with(')') && head.contains('(') && !head.contains(' ')
+            })
+        })
+        .count();
+    scoped >= 2 && scoped * 2 >= titles.len()
+}
+
 /// The sample as a section of the request. `history_len`: commits looked at, to say why
 /// the sample is empty.
 pub fn render(sample: &[&PastCommit], history_len: usize) -> String {
@@ -171,6 +202,24 @@ fn cut(line: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_samples_titles_are_read_back_and_scopes_seen() {
+        let request = format!(
+            "## Evidence\n{SAMPLE_INTRO} (newest first):\n- fix(parser): handle CRLF\n  A body line.\n\
+             - feat(cli)!: drop --old\n- docs: typo\n\nAfter the sample.\n- not a title\n"
+        );
+        assert_eq!(
+            sample_titles(&request),
+            [
+                "fix(parser): handle CRLF",
+                "feat(cli)!: drop --old",
+                "docs: typo"
+            ]
+        );
+        assert!(sample_uses_scopes(&request));
+        assert!(!sample_uses_scopes(&request.replace("(cli)", "")));
+    }
 
     fn commit(title: &str, name: &str, files: &[&str]) -> PastCommit {
         PastCommit {

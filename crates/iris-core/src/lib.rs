@@ -38,6 +38,7 @@ pub mod languages;
 pub mod paths;
 pub mod pr_template;
 pub mod protocol;
+pub mod scope;
 pub mod secrets;
 pub mod split;
 pub mod suggest;

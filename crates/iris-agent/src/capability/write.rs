@@ -122,6 +122,12 @@ impl IrisAgent {
             ArtifactKind::Commit | ArtifactKind::Pr => self.ticket().await,
             _ => None,
         };
+        let scope_hint = match (kind, scope) {
+            (ArtifactKind::Commit, Scope::Staged) => {
+                self.scope_hint(rules.as_ref(), &evidence).await
+            }
+            _ => None,
+        };
         let reviewed = match kind {
             ArtifactKind::Review => {
                 match crate::capability::evidence::reviewed_change(&self.ctx, scope).await {
@@ -144,8 +150,37 @@ impl IrisAgent {
             rules,
             template,
             ticket,
+            scope_hint,
             reviewed,
         })
+    }
+
+    /// The scope the staged files suggest (their workspace member), when the project's rules
+    /// ask for scopes (`scope-enum`, or `scope-empty` never) or its history writes them.
+    async fn scope_hint(&self, rules: Option<&CommitRules>, evidence: &str) -> Option<String> {
+        let allowed = rules
+            .and_then(|r| r.rule(RuleName::ScopeEnum))
+            .and_then(|rule| match &rule.value {
+                iris_core::commit_rules::Value::Names { names, .. } => Some(names.clone()),
+                _ => None,
+            });
+        let required = rules
+            .and_then(|r| r.rule(RuleName::ScopeEmpty))
+            .is_some_and(|rule| rule.when == iris_core::commit_rules::When::Never);
+        if allowed.is_none() && !required && !history::sample_uses_scopes(evidence) {
+            return None;
+        }
+        let root = self.ctx.repo_root.clone();
+        tokio::task::spawn_blocking(move || {
+            let repo = iris_git::GitRepo::discover(&root).ok()?;
+            let status = repo.status().ok()?;
+            let files: Vec<String> = status.staged().map(|e| e.path.clone()).collect();
+            let members = iris_config::project::members::workspace_members(&root);
+            iris_core::scope::section(&files, &members, allowed.as_deref())
+        })
+        .await
+        .ok()
+        .flatten()
     }
 
     async fn compose(
@@ -164,6 +199,7 @@ impl IrisAgent {
             rules,
             template,
             ticket,
+            scope_hint,
             reviewed,
         } = prepared;
         let kind = *kind;
@@ -176,6 +212,7 @@ impl IrisAgent {
             ticket
                 .as_ref()
                 .map(|t| t.section(kind == ArtifactKind::Commit)),
+            scope_hint.clone(),
             angle.map(str::to_string),
             Some(evidence.clone()),
         ];
@@ -465,6 +502,8 @@ pub(crate) struct Prepared {
     rules: Option<CommitRules>,
     template: Option<Template>,
     ticket: Option<Ticket>,
+    /// For a staged commit whose project writes scopes: the scope its files suggest.
+    scope_hint: Option<String>,
     /// For a review: the change it covers, which its findings are checked against.
     reviewed: Option<Vec<FileDiff>>,
 }

@@ -2,6 +2,7 @@
 //! its pull request templates and its `.irissecretsignore`, found where their tools look and
 //! read within bounds. What they mean is `iris-core`'s; finding and reading them is here.
 
+pub mod members;
 pub mod pr_template;
 
 use std::path::Path;

@@ -131,18 +131,9 @@ fn is_prose_word(token: &str) -> bool {
 
 /// Whether the history sample holds a title without a word of prose (`1.4.10`).
 fn sample_has_wordless_title(request: &str) -> bool {
-    let mut in_sample = false;
-    request.lines().any(|line| {
-        if line.starts_with(SAMPLE_INTRO) {
-            in_sample = true;
-            return false;
-        }
-        let Some(title) = line.strip_prefix("- ").filter(|_| in_sample) else {
-            in_sample &= line.starts_with("  ");
-            return false;
-        };
-        !title.split_whitespace().any(is_prose_word)
-    })
+    crate::history::sample_titles(request)
+        .iter()
+        .any(|title| !title.split_whitespace().any(is_prose_word))
 }
 
 /// Whether `said` is one or two words of a heading's words `line`.
