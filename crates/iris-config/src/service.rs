@@ -124,7 +124,7 @@ mod tests {
     use super::*;
 
     /// A header name of token characters and a visible ASCII value.
-    fn reqwest_like_header(name: &str, value: &str) -> bool {
+    fn valid_header(name: &str, value: &str) -> bool {
         !name.is_empty()
             && name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-')
             && value.bytes().all(|b| b.is_ascii_graphic() || b == b' ')
@@ -153,7 +153,7 @@ mod tests {
             assert!(s.docs.starts_with("https://"), "{}", s.name);
             assert!(s.json_schema || s.json_object || s.local, "{}", s.name);
             for (name, value) in &s.headers {
-                assert!(reqwest_like_header(name, value), "{}: {name}", s.name);
+                assert!(valid_header(name, value), "{}: {name}", s.name);
             }
         }
         for name in [
