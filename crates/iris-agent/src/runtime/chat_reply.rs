@@ -94,12 +94,14 @@ impl Normalizer {
     /// next chunk.
     pub(crate) fn feed(&mut self, chunk: &[u8]) -> Vec<u8> {
         self.pending.extend_from_slice(chunk);
-        let Some(last_newline) = self.pending.iter().rposition(|&b| b == b'\n') else {
+        // An event stream may end its lines with LF, CRLF or a bare CR.
+        let ends = |b: &u8| *b == b'\n' || *b == b'\r';
+        let Some(last_end) = self.pending.iter().rposition(ends) else {
             return Vec::new();
         };
-        let complete: Vec<u8> = self.pending.drain(..=last_newline).collect();
+        let complete: Vec<u8> = self.pending.drain(..=last_end).collect();
         let mut out = Vec::with_capacity(complete.len());
-        for line in complete.split_inclusive(|&b| b == b'\n') {
+        for line in complete.split_inclusive(ends) {
             out.extend_from_slice(&self.line(line));
         }
         out
@@ -123,12 +125,11 @@ impl Normalizer {
         if !self.reply(&mut event, "delta") {
             return line.to_vec();
         }
-        let ending = if line.ends_with(b"\r\n") {
-            "\r\n"
-        } else if line.ends_with(b"\n") {
-            "\n"
-        } else {
-            ""
+        // Lines are split at each LF or CR, so a line ends with at most one of them.
+        let ending = match line.last() {
+            Some(b'\n') => "\n",
+            Some(b'\r') => "\r",
+            _ => "",
         };
         format!("data: {event}{ending}").into_bytes()
     }
@@ -385,6 +386,21 @@ mod tests {
             String::from_utf8(n.feed(stream.as_bytes())).unwrap(),
             stream
         );
+    }
+
+    #[test]
+    fn lines_ended_by_crlf_or_a_bare_cr_are_read_and_keep_their_endings() {
+        for end in ["\r\n", "\r"] {
+            let mut n = Normalizer::default();
+            let stream = format!(
+                "data: {}{end}{end}data: [DONE]{end}{end}",
+                delta("hm", "reasoning")
+            );
+            let out = String::from_utf8(n.feed(stream.as_bytes())).unwrap();
+            assert!(out.contains("\"reasoning_content\":\"hm\""), "{out:?}");
+            assert!(out.ends_with(&format!("data: [DONE]{end}{end}")), "{out:?}");
+            assert_eq!(out.matches(end).count(), 4, "{out:?}");
+        }
     }
 
     #[test]
