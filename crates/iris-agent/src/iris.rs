@@ -42,9 +42,10 @@ pub struct Style {
     pub instructions: String,
     /// A language code or name (`de`, `French`); empty for English.
     pub language: String,
-    /// The trailer that says Iris helped a commit message (`Assisted-by`), when the project's
-    /// policy asks for one (`attribution_trailer`, or its contributor guide).
-    pub attribution: Option<String>,
+    /// `attribution_trailer`: the trailer that says Iris helped a commit message
+    /// (`Assisted-by`), `none`, or empty for what the project's contributor guide names
+    /// (read when a message is written).
+    pub attribution: String,
 }
 
 /// Iris, configured: the models, the repository, the limits and the style. Made once by
@@ -196,10 +197,7 @@ impl IrisAgent {
                 gitmoji: config.gitmoji,
                 instructions: config.instructions.clone(),
                 language: config.language.clone(),
-                attribution: iris_config::project::attribution_trailer(
-                    &config.attribution_trailer,
-                    root,
-                ),
+                attribution: config.attribution_trailer.clone(),
             },
             stream,
             critic_enabled: config.critic_enabled,

@@ -107,20 +107,27 @@ pub fn sample<'a>(
 /// How the sample's section of a request begins; its commits follow, one `- title` each.
 pub const SAMPLE_INTRO: &str = "How this repository's people write their commit messages";
 
-/// The titles of the sample's commits in a request that holds the sample's section.
-pub fn sample_titles(request: &str) -> Vec<&str> {
+/// Each line of a request that holds the sample's section, marked when it is one of the
+/// sample's commits (its `- title` or a body line under it); the section's introduction is
+/// not.
+pub fn sample_marked(request: &str) -> impl Iterator<Item = (&str, bool)> {
     let mut in_sample = false;
-    let mut titles = Vec::new();
-    for line in request.lines() {
+    request.lines().map(move |line| {
         if line.starts_with(SAMPLE_INTRO) {
             in_sample = true;
-        } else if let Some(title) = line.strip_prefix("- ").filter(|_| in_sample) {
-            titles.push(title);
-        } else {
-            in_sample &= line.starts_with("  ");
+            return (line, false);
         }
-    }
-    titles
+        in_sample &= line.starts_with("- ") || line.starts_with("  ");
+        (line, in_sample)
+    })
+}
+
+/// The titles of the sample's commits in a request that holds the sample's section.
+pub fn sample_titles(request: &str) -> Vec<&str> {
+    sample_marked(request)
+        .filter(|(_, commit)| *commit)
+        .filter_map(|(line, _)| line.strip_prefix("- "))
+        .collect()
 }
 
 /// Whether the sample's titles mostly carry a scope (`fix(parser): ...`), two at least.

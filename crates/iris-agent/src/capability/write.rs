@@ -122,6 +122,10 @@ impl IrisAgent {
             ArtifactKind::Commit | ArtifactKind::Pr => self.ticket().await,
             _ => None,
         };
+        let attribution = match kind {
+            ArtifactKind::Commit => self.attribution().await,
+            _ => None,
+        };
         let scope_hint = match (kind, scope) {
             (ArtifactKind::Commit, Scope::Staged) => {
                 self.scope_hint(rules.as_ref(), &evidence).await
@@ -151,8 +155,22 @@ impl IrisAgent {
             template,
             ticket,
             scope_hint,
+            attribution,
             reviewed,
         })
+    }
+
+    /// The trailer that says Iris helped, as `attribution_trailer` and the project's
+    /// contributor guides (read now, so an edited guide counts) decide.
+    async fn attribution(&self) -> Option<String> {
+        let setting = self.style.attribution.clone();
+        let root = self.ctx.repo_root.clone();
+        tokio::task::spawn_blocking(move || {
+            iris_config::project::attribution_trailer(&setting, &root)
+        })
+        .await
+        .ok()
+        .flatten()
     }
 
     /// The scope the staged files suggest (their workspace member), when the project's rules
@@ -200,6 +218,7 @@ impl IrisAgent {
             template,
             ticket,
             scope_hint,
+            attribution,
             reviewed,
         } = prepared;
         let kind = *kind;
@@ -237,7 +256,7 @@ impl IrisAgent {
         };
         match kind {
             ArtifactKind::Commit => {
-                let attribution = self.style.attribution.as_deref();
+                let attribution = attribution.as_deref();
                 let model = self.main.model.as_str();
                 let finish = move |m: &mut GeneratedMessage| {
                     if drop_emoji {
@@ -504,6 +523,8 @@ pub(crate) struct Prepared {
     ticket: Option<Ticket>,
     /// For a staged commit whose project writes scopes: the scope its files suggest.
     scope_hint: Option<String>,
+    /// For a commit message: the trailer that says Iris helped, when the project asks.
+    attribution: Option<String>,
     /// For a review: the change it covers, which its findings are checked against.
     reviewed: Option<Vec<FileDiff>>,
 }

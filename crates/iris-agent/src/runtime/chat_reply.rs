@@ -43,6 +43,19 @@ impl ChatReplies {
             introduced: Arc::default(),
         }
     }
+
+    /// Passes on what `normalizer` found so far: the costs reported, and whether it made
+    /// thinking `reasoning_content`.
+    fn settle(&self, normalizer: &mut Normalizer) {
+        normalizer
+            .costs
+            .drain(..)
+            .for_each(|cost| (self.cost)(cost));
+        if normalizer.introduced {
+            self.introduced
+                .store(true, std::sync::atomic::Ordering::Relaxed);
+        }
+    }
 }
 
 /// `body` without its `stream_options` (`options`) and its messages' `reasoning_content`
@@ -275,11 +288,7 @@ impl Middleware for ChatReplies {
                 },
                 Err(_) => bytes.to_vec(),
             };
-            normalizer.costs.iter().for_each(|&cost| (self.cost)(cost));
-            if normalizer.introduced {
-                self.introduced
-                    .store(true, std::sync::atomic::Ordering::Relaxed);
-            }
+            self.settle(&mut normalizer);
             reqwest::Body::from(body)
         } else {
             return Ok(response);
@@ -308,12 +317,7 @@ where
             Some(Err(e)) => (Err(e.into()), true),
             None => (Ok(n.finish()), true),
         };
-        n.costs.drain(..).for_each(|c| (replies.cost)(c));
-        if n.introduced {
-            replies
-                .introduced
-                .store(true, std::sync::atomic::Ordering::Relaxed);
-        }
+        replies.settle(&mut n);
         Some((item, (body, n, replies, done)))
     })
 }

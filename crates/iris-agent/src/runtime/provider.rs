@@ -124,9 +124,7 @@ impl ProviderSpec {
             None => builder.build(),
         })
     }
-}
 
-impl ProviderSpec {
     /// Where a cost the provider reports goes: the run's events, and its budget.
     fn cost_report(&self, sink: &EventSink) -> crate::runtime::chat_reply::CostReport {
         let sink = sink.clone();

@@ -12,8 +12,6 @@ use std::collections::HashSet;
 
 use serde_json::Value;
 
-use crate::history::SAMPLE_INTRO;
-
 /// Why a title is no title.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum NotATitle {
@@ -159,26 +157,17 @@ fn repeats_file_line(title: &str, said: &[String], line: &str) -> bool {
 /// changed file (in a diff, after its `@@` header): all but the commits of the history sample
 /// (its introduction stays).
 fn evidence_lines(request: &str) -> impl Iterator<Item = (&str, bool)> {
-    let mut in_sample = false;
     let mut in_hunk = false;
-    request.lines().filter_map(move |line| {
-        if line.starts_with(SAMPLE_INTRO) {
-            in_sample = true;
-            return Some((line, false));
-        }
-        if in_sample {
-            if line.starts_with("- ") || line.starts_with("  ") {
-                return None;
+    crate::history::sample_marked(request)
+        .filter(|(_, sample_commit)| !sample_commit)
+        .map(move |(line, _)| {
+            if line.starts_with("@@") {
+                in_hunk = true;
+                return (line, false);
             }
-            in_sample = false;
-        }
-        if line.starts_with("@@") {
-            in_hunk = true;
-            return Some((line, false));
-        }
-        in_hunk = in_hunk && line.starts_with(['+', '-', ' ', '\\']);
-        Some((line, in_hunk))
-    })
+            in_hunk = in_hunk && line.starts_with(['+', '-', ' ', '\\']);
+            (line, in_hunk)
+        })
 }
 
 /// `feat(scope): ` left out: the type is the project's, the rest is the model's.
