@@ -200,16 +200,61 @@ fn crate_paths(dir: &str) -> Vec<(String, String)> {
                 .unwrap_or(&path)
                 .display()
                 .to_string();
-            for (n, line) in text.lines().enumerate() {
-                let mut rest = line.split("//").next().unwrap_or_default();
-                while let Some(at) = rest.find("crate::") {
-                    rest = &rest[at + "crate::".len()..];
-                    found.push((format!("{shown}:{}", n + 1), rest.to_string()));
+            // The code without its line comments, lines kept, so a brace group may span lines.
+            let code: String = text
+                .lines()
+                .map(|line| line.split("//").next().unwrap_or_default())
+                .collect::<Vec<_>>()
+                .join("\n");
+            let mut from = 0;
+            while let Some(at) = code[from..].find("crate::") {
+                let start = from + at + "crate::".len();
+                let line = code[..start].matches('\n').count() + 1;
+                for named in named_paths(&code[start..]) {
+                    found.push((format!("{shown}:{line}"), named));
                 }
+                from = start;
             }
         }
     }
     found
+}
+
+/// The paths a `crate::` is followed by: the rest of its line, or each item of a brace group
+/// (`crate::{cli::x, shared}` names `cli::x` and `shared`), whatever lines it spans.
+fn named_paths(rest: &str) -> Vec<String> {
+    let Some(group) = rest.strip_prefix('{') else {
+        return vec![rest.lines().next().unwrap_or_default().to_string()];
+    };
+    let (mut depth, mut item, mut items) = (0usize, String::new(), Vec::new());
+    for c in group.chars() {
+        match c {
+            '{' => depth += 1,
+            '}' if depth == 0 => break,
+            '}' => depth -= 1,
+            ',' if depth == 0 => {
+                items.push(std::mem::take(&mut item));
+                continue;
+            }
+            _ => {}
+        }
+        item.push(c);
+    }
+    items.push(item);
+    items
+        .into_iter()
+        .map(|i| i.split_whitespace().collect::<String>())
+        .filter(|i| !i.is_empty())
+        .collect()
+}
+
+#[test]
+fn a_brace_group_names_each_of_its_paths() {
+    assert_eq!(
+        named_paths("{\n    cli::x,\n    shared::{a, b},\n};\nfn f() {}"),
+        ["cli::x", "shared::{a,b}"]
+    );
+    assert_eq!(named_paths("shared::said;\nmore"), ["shared::said;"]);
 }
 
 /// Inside iris-agent, the runtime (how a request reaches a provider and comes back) knows no
@@ -234,7 +279,7 @@ fn no_face_imports_the_command_line() {
         wrong.extend(
             crate_paths(face)
                 .into_iter()
-                .filter(|(_, path)| path.starts_with("cli::") || path.starts_with("cli}"))
+                .filter(|(_, path)| path.split([':', ';', ' ', ')']).next() == Some("cli"))
                 .map(|(at, path)| format!("{at}: crate::{path}")),
         );
     }

@@ -262,6 +262,9 @@ async fn reword_contradicted(repo: &GitRepo, iris: &IrisAgent, plan: &AbsorbPlan
         let done = repo.reword_absorbed(&updates)?;
         let s = if done.reworded == 1 { "" } else { "s" };
         eprintln!("Iris updated {} message{s}.", done.reworded);
+        if let Some(warning) = done.unsigned_warning() {
+            eprintln!("warning: {warning}");
+        }
     }
     Ok(())
 }

@@ -151,23 +151,8 @@ pub async fn run(args: RewordArgs) -> Result<ExitCode> {
         s(done.reworded),
         done.rewritten
     );
-    if !done.unsigned.is_empty() {
-        eprintln!(
-            "warning: {} {} signed; commit.gpgsign is off, so the new commit{} {} not (set it to \
-             sign them again)",
-            done.unsigned.join(", "),
-            if done.unsigned.len() == 1 {
-                "was"
-            } else {
-                "were"
-            },
-            s(done.unsigned.len()),
-            if done.unsigned.len() == 1 {
-                "is"
-            } else {
-                "are"
-            },
-        );
+    if let Some(warning) = done.unsigned_warning() {
+        eprintln!("warning: {warning}");
     }
     Ok(ExitCode::SUCCESS)
 }

@@ -44,9 +44,13 @@ pub fn apply(tx: &UnboundedSender<Action>, root: &Path, commit: String, message:
             .and_then(|repo| repo.reword(&[(commit, message)], None))
             .map(|done| {
                 let made = done.rewritten;
+                let warning = done
+                    .unsigned_warning()
+                    .map(|w| format!("; warning: {w}"))
+                    .unwrap_or_default();
                 format!(
                     "Reworded: {made} commit{} made again, HEAD is at {}; `iris reword --undo` \
-                     puts the branch back",
+                     puts the branch back{warning}",
                     if made == 1 { "" } else { "s" },
                     &done.head[..12.min(done.head.len())]
                 )

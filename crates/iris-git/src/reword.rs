@@ -48,6 +48,23 @@ pub struct Reworded {
     pub unsigned: Vec<String>,
 }
 
+impl Reworded {
+    /// The warning about signed commits made again without a signature, when there are any.
+    pub fn unsigned_warning(&self) -> Option<String> {
+        let one = self.unsigned.len() == 1;
+        (!self.unsigned.is_empty()).then(|| {
+            format!(
+                "{} {} signed; commit.gpgsign is off, so the new commit{} {} not (set it to sign \
+                 them again)",
+                self.unsigned.join(", "),
+                if one { "was" } else { "were" },
+                if one { "" } else { "s" },
+                if one { "is" } else { "are" },
+            )
+        })
+    }
+}
+
 impl GitRepo {
     /// The commits `range` names, oldest first: one revision, or `A..B` (what B has and A
     /// has not). Refused, naming why, unless every commit is on HEAD's history and has a
@@ -354,4 +371,29 @@ fn not_on_head(what: &str) -> GitError {
         "'{what}' is not on HEAD's history: only the commits of the branch checked out can be \
          reworded"
     ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Reworded;
+
+    #[test]
+    fn the_unsigned_warning_names_the_commits_and_agrees_in_number() {
+        let done = |unsigned: &[&str]| Reworded {
+            reworded: 1,
+            rewritten: 2,
+            head: "abc".into(),
+            unsigned: unsigned.iter().map(|s| s.to_string()).collect(),
+        };
+        assert_eq!(done(&[]).unsigned_warning(), None);
+        assert_eq!(
+            done(&["a1b2c3d"]).unsigned_warning().as_deref(),
+            Some(
+                "a1b2c3d was signed; commit.gpgsign is off, so the new commit is not (set it to \
+                 sign them again)"
+            )
+        );
+        let two = done(&["a1", "b2"]).unsigned_warning().unwrap_or_default();
+        assert!(two.starts_with("a1, b2 were signed") && two.contains("new commits are not"));
+    }
 }

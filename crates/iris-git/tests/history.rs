@@ -2,7 +2,16 @@
 //! checked against what the git command line says of the same repository.
 
 use iris_git::GitRepo;
+use iris_git::split::{AbsorbPlan, SplitChange};
 use iris_testkit::TestRepo;
+
+/// What is staged, and the absorb plan for it against the default base.
+fn staged_plan(git: &GitRepo) -> (SplitChange, AbsorbPlan) {
+    let change = git.split_change(true).expect("change");
+    let (base, name) = git.absorb_base(None).expect("base");
+    let plan = git.absorb_plan(&change, base, &name).expect("plan");
+    (change, plan)
+}
 
 fn open(repo: &TestRepo) -> GitRepo {
     GitRepo::discover(&repo.path()).expect("repository")
@@ -276,9 +285,7 @@ fn squashed_fixups_fold_into_their_targets_as_git_autosquash_does() {
     repo.git(&["add", "-A"]);
     let tree = repo.git(&["write-tree"]);
     let git = open(&repo);
-    let change = git.split_change(true).expect("change");
-    let (base, name) = git.absorb_base(None).expect("base");
-    let plan = git.absorb_plan(&change, base, &name).expect("plan");
+    let (change, plan) = staged_plan(&git);
     assert!(plan.left.is_empty(), "{:?}", plan.left);
     git.absorb_fixups(&change, &plan, None, |_| {})
         .expect("fixups");
@@ -410,9 +417,7 @@ fn a_title_two_commits_share_is_fixed_up_by_id_so_autosquash_finds_the_right_one
     repo.write("b.txt", b.replace("b15 (z)\n", "b15 (z, fixed)\n"));
     repo.git(&["add", "-A"]);
     let git = open(&repo);
-    let change = git.split_change(true).expect("change");
-    let (base, name) = git.absorb_base(None).expect("base");
-    let plan = git.absorb_plan(&change, base, &name).expect("plan");
+    let (change, plan) = staged_plan(&git);
     assert_eq!(plan.fixups().groups[0].message, format!("fixup! {z}"));
     git.absorb_fixups(&change, &plan, None, |_| {})
         .expect("fixups");
@@ -432,9 +437,7 @@ fn undoing_an_absorb_keeps_what_was_edited_in_the_working_tree_since() {
     repo.write("a.txt", a.replace("a3 (x)\n", "a3 (x, fixed)\n"));
     repo.git(&["add", "-A"]);
     let git = open(&repo);
-    let change = git.split_change(true).expect("change");
-    let (base, name) = git.absorb_base(None).expect("base");
-    let plan = git.absorb_plan(&change, base, &name).expect("plan");
+    let (change, plan) = staged_plan(&git);
     git.absorb_fixups(&change, &plan, None, |_| {})
         .expect("fixups");
     let edited = a
@@ -463,9 +466,7 @@ fn a_line_added_at_the_end_of_a_block_the_branch_wrote_goes_to_that_commit() {
     repo.write("a.txt", block("z1\nz2\nz3\n"));
     repo.git(&["add", "-A"]);
     let git = open(&repo);
-    let change = git.split_change(true).expect("change");
-    let (base, name) = git.absorb_base(None).expect("base");
-    let plan = git.absorb_plan(&change, base, &name).expect("plan");
+    let (_, plan) = staged_plan(&git);
     assert!(plan.left.is_empty(), "{:?}", plan.left);
     assert_eq!(plan.targets.len(), 1);
     assert_eq!(plan.targets[0].id, z);

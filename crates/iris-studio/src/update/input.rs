@@ -50,7 +50,11 @@ pub(super) fn key(state: &mut State, key: KeyEvent) -> Vec<Effect> {
             (Confirm::Commit, true) => changes::commit_confirmed(state),
             (Confirm::Publish, true) => external::publish(state),
             (Confirm::Reword, true) => reword::confirmed(state),
-            (_, false) => {
+            (question, false) => {
+                // A refused rewording's message goes with it.
+                if question == Confirm::Reword {
+                    state.range.reword = None;
+                }
                 notice(state, Level::Info, "cancelled");
                 Vec::new()
             }

@@ -100,6 +100,10 @@ fn n_keeps_the_message_and_a_refusal_is_said() {
     );
     assert!(update(&mut state, press(KeyCode::Char('n'))).is_empty());
     assert!(state.overlay.confirm.is_none());
+    assert!(
+        state.range.reword.is_none(),
+        "the refused message is dropped"
+    );
     assert_eq!(notice(&state), (Level::Info, "cancelled"));
     command(&mut state, Command::Reword);
     let task = state.iris.task.as_ref().expect("a task").id;
