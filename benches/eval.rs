@@ -89,6 +89,7 @@ fn eval(root: &Path, home: &Path, fake: &FakeProvider) -> (Vec<Value>, f64) {
         .env("IRIS_PROVIDER", "openai")
         .env("OPENAI_API_KEY", "sk-bench")
         .env("OPENAI_BASE_URL", fake.openai_base_url())
+        .env("IRIS_LOCAL", "false")
         .output()
         .expect("run iris eval");
     assert!(

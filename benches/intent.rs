@@ -221,6 +221,8 @@ async fn measure(repo: &TestRepo, file: &str, strategy: Strategy, script: Vec<St
         "IRIS_PROVIDER" => Some("openai".to_string()),
         "OPENAI_API_KEY" => Some("sk-bench".to_string()),
         "OPENAI_BASE_URL" => Some(url.clone()),
+        // The fake on loopback stands for OpenAI's own servers.
+        "IRIS_LOCAL" => Some("false".to_string()),
         _ => None,
     };
     let config = Config::load_from(None, Some(&root), &env, &Overrides::default()).expect("config");

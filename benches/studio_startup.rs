@@ -134,7 +134,8 @@ fn cpu_use(repo: &Path, home: &Path) {
         .args(["studio", "--mode", "commit"])
         .env("IRIS_PROVIDER", "openai")
         .env("OPENAI_API_KEY", FAKE_API_KEY)
-        .env("OPENAI_BASE_URL", fake.openai_base_url());
+        .env("OPENAI_BASE_URL", fake.openai_base_url())
+        .env("IRIS_LOCAL", "false");
     let program = PtyProgram::spawn(command, 120, 40);
     program
         .wait_for(WAIT, |s| s.contains("word word"))

@@ -133,7 +133,8 @@ fn streaming_share(bin: &Path, repo: &Path, home: &Path, reply: &str, seen: &str
         .args(["studio", "--mode", "commit"])
         .env("IRIS_PROVIDER", "openai")
         .env("OPENAI_API_KEY", FAKE_API_KEY)
-        .env("OPENAI_BASE_URL", fake.openai_base_url());
+        .env("OPENAI_BASE_URL", fake.openai_base_url())
+        .env("IRIS_LOCAL", "false");
     // Drafts are kept per repository: start each run without one.
     let _ = std::fs::remove_dir_all(repo.join(".git/iris"));
     let mut program = PtyProgram::spawn(command, 120, 40);
