@@ -614,3 +614,137 @@ fn the_hook_writes_in_the_projects_language() {
         "{system}"
     );
 }
+
+/// An editor script for `GIT_EDITOR`: on its Nth run it keeps a copy of the message file as
+/// `editor.N` in `dir` and runs `edits[N-1]` (a sed script) on it.
+fn scripted_editor(dir: &Path, edits: &[&str]) -> String {
+    let mut script = format!(
+        "#!/bin/sh\nn=$(cat '{0}/editor.count' 2>/dev/null || echo 0)\nn=$((n + 1))\necho $n >'{0}/editor.count'\ncp \"$1\" \"{0}/editor.$n\"\ncase $n in\n",
+        dir.display()
+    );
+    for (i, edit) in edits.iter().enumerate() {
+        script.push_str(&format!("{}) sed -i -e '{edit}' \"$1\" ;;\n", i + 1));
+    }
+    script.push_str("esac\n");
+    let path = dir.join("editor.sh");
+    std::fs::write(&path, script).expect("write editor");
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).expect("chmod");
+    }
+    path.to_str().expect("utf-8 path").to_string()
+}
+
+#[test]
+fn a_commit_the_projects_hook_turns_down_comes_back_with_the_edits_and_no_new_request() {
+    let repo = staged_repo();
+    // The project's rules, and its commit-msg hook checking them (as commitlint's would).
+    repo.write(
+        ".commitlintrc.json",
+        r#"{"rules": {"type-empty": [2, "never"], "type-enum": [2, "always", ["feat", "fix"]]}}"#,
+    );
+    repo.git(&["add", ".commitlintrc.json"]);
+    let project_hook = repo.path().join(".git/hooks/commit-msg");
+    let check = format!(
+        "#!/bin/sh\nexec '{}' gen --check <\"$1\"\n",
+        env!("CARGO_BIN_EXE_iris")
+    );
+    std::fs::write(&project_hook, &check).expect("write commit-msg");
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(&project_hook, std::fs::Permissions::from_mode(0o755))
+            .expect("chmod");
+    }
+    let out = install(&repo, &[]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(
+        stdout(&out).contains("commit-msg.iris-backup"),
+        "{}",
+        stdout(&out)
+    );
+
+    // The user edits the body; the rules turn the title down; nothing is committed.
+    let editor = scripted_editor(repo.home(), &["3s/$/ By hand./", "1s/^/feat: /"]);
+    let fake = FakeProvider::start(vec![Step::repeat(Step::text(REPLY))]);
+    let mut env = openai_env(&fake);
+    env.push(("GIT_EDITOR", editor));
+    let out = run_within(command(&repo, "git", &["commit", "-q"], &env), LIMIT, false);
+    assert!(!out.status.success(), "the project's hook lets it through");
+    assert!(stderr(&out).contains("type-empty"), "{}", stderr(&out));
+    // The first message and the one retry the rules ask for.
+    let paid = fake.requests().len();
+    assert_eq!(paid, 2);
+
+    // `iris gen` gives the edited message back too, without a request.
+    let mut print = command(&repo, env!("CARGO_BIN_EXE_iris"), &["gen", "--print"], &env);
+    print.env("IRIS_PROVIDER", "openai");
+    let out = run_within(print, LIMIT, false);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert_eq!(
+        stdout(&out).trim_end(),
+        "Add two()\n\nAdds a second constant function. By hand."
+    );
+    assert!(stderr(&out).contains("--fresh"), "{}", stderr(&out));
+    assert_eq!(fake.requests().len(), paid);
+
+    // Again: the hook offers the edited message, saying why and what the rules find; the
+    // user fixes the title and the commit goes through. Nothing more is paid.
+    git_commit(&repo, &[], &env);
+    assert_eq!(
+        last_message(&repo),
+        "feat: Add two()\n\nAdds a second constant function. By hand."
+    );
+    assert_eq!(fake.requests().len(), paid);
+    let seen = std::fs::read_to_string(repo.home().join("editor.2")).expect("editor copy");
+    assert!(
+        seen.starts_with("Add two()\n\nAdds a second constant function. By hand.\n"),
+        "{seen}"
+    );
+    assert!(
+        seen.contains("# Iris: the message you last tried to commit"),
+        "{seen}"
+    );
+    assert!(seen.contains("IRIS_FRESH=1"), "{seen}");
+    assert!(seen.contains("✖ type-empty"), "{seen}");
+
+    // A new change is written anew; IRIS_FRESH=1 asks Iris again for the same change.
+    repo.write("src/lib.rs", "pub fn three() -> u32 {\n    3\n}\n");
+    repo.git(&["add", "-A"]);
+    let second = repo.home().join("second");
+    std::fs::create_dir_all(&second).expect("mkdir");
+    let editor = scripted_editor(&second, &["1s/^/fix: /"]);
+    let mut env = openai_env(&fake);
+    env.push(("GIT_EDITOR", editor));
+    env.push(("IRIS_FRESH", "1".to_string()));
+    git_commit(&repo, &[], &env);
+    assert!(fake.requests().len() > paid);
+
+    // Uninstalling puts the project's hook back as it was.
+    let out = repo.iris(&["hook", "uninstall"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert_eq!(std::fs::read_to_string(&project_hook).ok(), Some(check));
+}
+
+#[test]
+fn a_commit_msg_hook_the_project_tracks_is_left_alone() {
+    let repo = staged_repo();
+    repo.write(".husky/commit-msg", "#!/bin/sh\nexit 0\n");
+    repo.git(&["add", ".husky/commit-msg"]);
+    repo.git(&["config", "core.hooksPath", ".husky"]);
+    let out = install(&repo, &[]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(
+        stdout(&out).contains("belongs to the project"),
+        "{}",
+        stdout(&out)
+    );
+    assert_eq!(
+        std::fs::read_to_string(repo.path().join(".husky/commit-msg"))
+            .ok()
+            .as_deref(),
+        Some("#!/bin/sh\nexit 0\n")
+    );
+    assert!(repo.path().join(".husky/prepare-commit-msg").is_file());
+}

@@ -12,7 +12,7 @@ use super::progress::ProgressLine;
 use super::prompt::Prompter;
 use super::session::{OutputFlags, Session, copy, print_artifact, rendered, warn_about};
 use crate::shared::exit::{self, UsageError};
-use crate::shared::{accepted, said::shown};
+use crate::shared::{accepted, last_message, said::shown};
 use iris_agent::capability::candidates::Candidate;
 use iris_agent::capability::requests::Scope;
 use iris_core::artifact::ArtifactKind;
@@ -38,6 +38,14 @@ pub struct GenArgs {
     /// set.
     #[arg(long, hide = true, requires = "amend")]
     pub hook_amend: bool,
+    /// Write a new message even when the one you last tried to commit for this change is
+    /// remembered (the hook: `IRIS_FRESH=1 git commit`).
+    #[arg(long)]
+    pub fresh: bool,
+    /// Run by the git hook: offer the message last written or tried for this change again,
+    /// with comment lines saying so, instead of a new request.
+    #[arg(long, hide = true, conflicts_with = "amend")]
+    pub hook: bool,
     /// Skip the pre-commit and commit-msg hooks when committing.
     #[arg(long)]
     pub no_verify: bool,
@@ -95,6 +103,24 @@ pub async fn run(args: GenArgs) -> Result<ExitCode> {
              stage every tracked file's changes"
         })?;
     }
+    if let Some(last) = offered_again(&session, &args) {
+        println!("{}", shown(&last.message));
+        if args.hook {
+            print!(
+                "\n{}",
+                last_message::hook_comments(&session.repo.root(), &last)
+            );
+        } else {
+            eprintln!(
+                "iris: {}; --fresh writes a new one",
+                last_message::origin(&last)
+            );
+        }
+        if args.output.copy {
+            copy(&last.message);
+        }
+        return Ok(ExitCode::SUCCESS);
+    }
     let scope = if args.amend {
         Scope::Amend
     } else {
@@ -136,6 +162,9 @@ pub async fn run(args: GenArgs) -> Result<ExitCode> {
     // Remembered with the change it was written for: `iris eval --accepted` later finds
     // the commit that carries it, however it was committed.
     accepted::remember(&session.repo, &written.text, "gen", args.amend);
+    if !args.amend {
+        last_message::remember(&session.repo, &written.text, false);
+    }
     if args.auto_commit {
         let options = CommitOptions {
             amend: args.amend,
@@ -160,6 +189,24 @@ pub async fn run(args: GenArgs) -> Result<ExitCode> {
         print_artifact(&written, args.output)?;
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// The message remembered for the staged change that this run offers instead of a new
+/// request: the one the user last tried to commit (any run that prints one message), or for
+/// the hook also the one Iris last wrote. Never with --fresh or `IRIS_FRESH=1`, an amend,
+/// several candidates, --auto-commit (it would commit what was turned down), --json or
+/// --dry-run.
+fn offered_again(
+    session: &Session,
+    args: &GenArgs,
+) -> Option<iris_core::last_message::LastMessage> {
+    let fresh =
+        args.fresh || std::env::var_os("IRIS_FRESH").is_some_and(|v| !v.is_empty() && v != "0");
+    let one = args.candidates == 1 && args.models.is_empty();
+    if fresh || args.amend || !one || args.auto_commit || args.output.json || args.output.dry_run {
+        return None;
+    }
+    last_message::recall(&session.repo, args.hook)
 }
 
 /// Whether the user can pick one of several candidates: stdin and stderr are a terminal, and

@@ -1,5 +1,6 @@
 //! `iris hook install|uninstall`: the `prepare-commit-msg` hook that writes the message when
-//! you run `git commit`.
+//! you run `git commit`, and the `commit-msg` step that remembers the message you commit with
+//! before the project's own `commit-msg` hook (which it runs next) can turn it down.
 
 use std::path::Path;
 use std::process::ExitCode;
@@ -17,6 +18,28 @@ const HOOK: ManagedHook<'static> = ManagedHook {
     marker: "# iris-studio: prepare-commit-msg hook (iris hook install / iris hook uninstall)",
 };
 
+const COMMIT_MSG: ManagedHook<'static> = ManagedHook {
+    name: "commit-msg",
+    marker: "# iris-studio: commit-msg step (iris hook install / iris hook uninstall)",
+};
+
+/// The commit-msg step: remembers the message, then runs the hook it took the place of.
+const COMMIT_MSG_SCRIPT: &str = r#"#!/bin/sh
+@MARKER@
+#
+# Remembers the message you commit with, so that when a commit-msg hook turns it down the next
+# `git commit` offers it again, your edits kept, without asking Iris anew. Then runs the
+# commit-msg hook this one replaced (commit-msg.iris-backup), whose verdict is the commit's.
+
+iris=@IRIS@
+[ -x "$iris" ] && "$iris" hook commit-msg "$1" </dev/null >/dev/null 2>&1
+chained=$(dirname -- "$0")/commit-msg@BACKUP@
+if [ -x "$chained" ]; then
+	exec "$chained" "$@"
+fi
+exit 0
+"#;
+
 /// The script, with `@MARKER@` and `@IRIS@` (the shell-quoted binary) to fill in.
 const SCRIPT: &str = r#"#!/bin/sh
 @MARKER@
@@ -30,6 +53,9 @@ const SCRIPT: &str = r#"#!/bin/sh
 
 msg_file=$1
 amend=
+# --hook: after a commit turned down, the message last tried for the same change comes back
+# (edits kept, no new request) unless IRIS_FRESH=1.
+mode=--hook
 case $2 in
 message | template | merge | squash) exit 0 ;;
 commit)
@@ -37,6 +63,7 @@ commit)
 	# GIT_EDITOR to ":" then): the message is kept as given.
 	[ "$3" = HEAD ] && [ "${GIT_EDITOR-}" != : ] || exit 0
 	amend=1
+	mode='--amend --hook-amend'
 	;;
 esac
 [ -f "$msg_file" ] || exit 0
@@ -60,7 +87,7 @@ trap 'kill $pid $watchdog 2>/dev/null; exit 0' HUP INT TERM
 
 # Iris runs in the background so that the time limit and Ctrl-C can stop it.
 # shellcheck disable=SC2086
-"$iris" gen --print --no-stream ${amend:+--amend --hook-amend} </dev/null >"$out" 2>"$log" &
+"$iris" gen --print --no-stream $mode </dev/null >"$out" 2>"$log" &
 pid=$!
 (
 	trap 'kill "$nap" 2>/dev/null; wait "$nap"; exit 0' TERM
@@ -108,6 +135,12 @@ pub enum HookAction {
     },
     /// Remove Iris' hook, putting back the hook it replaced.
     Uninstall,
+    /// Remember the message in FILE for the change staged, to be offered again if the commit
+    /// is turned down (Iris' commit-msg step runs it; a project's own commit-msg hook can too).
+    CommitMsg {
+        /// The message file git gives the hook.
+        file: std::path::PathBuf,
+    },
 }
 
 pub fn run(args: HookArgs) -> Result<ExitCode> {
@@ -115,11 +148,80 @@ pub fn run(args: HookArgs) -> Result<ExitCode> {
     match args.action {
         HookAction::Install { force } => {
             let exe = std::env::current_exe().context("cannot find the iris binary")?;
-            let outcome = repo.install_hook(HOOK, &script(&exe)?, force)?;
-            Ok(report_install(&outcome))
+            let outcome = repo.install_hook(HOOK, &script(&exe, SCRIPT, HOOK)?, force)?;
+            let code = report_install(&outcome);
+            if matches!(
+                outcome,
+                HookInstall::Installed { .. } | HookInstall::Updated { .. }
+            ) {
+                install_commit_msg(&repo, &exe)?;
+            }
+            Ok(code)
         }
-        HookAction::Uninstall => Ok(report_removal(&repo.uninstall_hook(HOOK)?)),
+        HookAction::Uninstall => {
+            let code = report_removal(&repo.uninstall_hook(HOOK)?);
+            match repo.uninstall_hook(COMMIT_MSG)? {
+                HookRemoval::Removed { restored, .. } => println!(
+                    "removed the commit-msg step{}",
+                    if restored {
+                        "; the commit-msg hook it ran is back in its place"
+                    } else {
+                        ""
+                    }
+                ),
+                HookRemoval::Missing { .. } | HookRemoval::Foreign { .. } => {}
+            }
+            Ok(code)
+        }
+        HookAction::CommitMsg { file } => {
+            // Never in the way of the commit: a message that cannot be read is not remembered.
+            if let Ok(text) = std::fs::read(&file) {
+                crate::shared::last_message::remember(&repo, &String::from_utf8_lossy(&text), true);
+            }
+            Ok(ExitCode::SUCCESS)
+        }
     }
+}
+
+/// Puts the commit-msg step in front of the project's commit-msg hook (moved to
+/// `commit-msg.iris-backup` and run by the step); a hook the repository tracks (husky's) is
+/// left alone, with the line to add to it.
+fn install_commit_msg(repo: &iris_git::GitRepo, exe: &Path) -> Result<()> {
+    let path = repo.hooks_dir()?.join(COMMIT_MSG.name);
+    let lost = "a message a commit-msg hook turns down will not be offered again";
+    if repo.tracks(&path) {
+        println!(
+            "{} belongs to the project: left alone ({lost} unless it starts with `{} hook commit-msg \"$1\"`)",
+            path.display(),
+            exe.display()
+        );
+        return Ok(());
+    }
+    match repo.install_hook(
+        COMMIT_MSG,
+        &script(exe, COMMIT_MSG_SCRIPT, COMMIT_MSG)?,
+        true,
+    )? {
+        HookInstall::Installed { path, backup } => {
+            println!(
+                "installed the commit-msg step, which remembers the message you commit with: {}",
+                path.display()
+            );
+            if let Some(backup) = backup {
+                println!(
+                    "it runs the commit-msg hook that was there, now {}",
+                    backup.display()
+                );
+            }
+        }
+        HookInstall::Updated { .. } => {}
+        HookInstall::Foreign { path } | HookInstall::BackupExists { path, .. } => println!(
+            "{} left alone: {}{BACKUP_SUFFIX} is in the way ({lost})",
+            path.display(),
+            COMMIT_MSG.name
+        ),
+    }
+    Ok(())
 }
 
 fn report_install(outcome: &HookInstall) -> ExitCode {
@@ -184,16 +286,17 @@ fn report_removal(outcome: &HookRemoval) -> ExitCode {
     ExitCode::SUCCESS
 }
 
-/// The hook script calling this binary by its absolute path.
-fn script(exe: &Path) -> Result<String> {
+/// A hook script calling this binary by its absolute path.
+fn script(exe: &Path, template: &str, hook: ManagedHook<'_>) -> Result<String> {
     let Some(exe) = exe.to_str() else {
         bail!(
             "the path of the iris binary is not UTF-8: {}",
             exe.display()
         );
     };
-    Ok(SCRIPT
-        .replace("@MARKER@", HOOK.marker)
+    Ok(template
+        .replace("@MARKER@", hook.marker)
+        .replace("@BACKUP@", BACKUP_SUFFIX)
         .replace("@IRIS@", &shell_quote(exe)))
 }
 
@@ -214,10 +317,12 @@ mod tests {
 
     #[test]
     fn the_script_is_marked_and_calls_this_binary() {
-        let text = script(Path::new("/opt/my tools/iris")).unwrap_or_default();
-        assert!(text.starts_with("#!/bin/sh\n"));
-        assert!(text.lines().any(|l| l == HOOK.marker));
-        assert!(text.contains("iris='/opt/my tools/iris'\n"));
-        assert!(!text.contains('@'));
+        for (template, hook) in [(SCRIPT, HOOK), (COMMIT_MSG_SCRIPT, COMMIT_MSG)] {
+            let text = script(Path::new("/opt/my tools/iris"), template, hook).unwrap_or_default();
+            assert!(text.starts_with("#!/bin/sh\n"));
+            assert!(text.lines().any(|l| l == hook.marker));
+            assert!(text.contains("iris='/opt/my tools/iris'\n"));
+            assert!(!text.contains('@'));
+        }
     }
 }

@@ -33,6 +33,11 @@ impl IrisDir {
         self.0.join("accepted.jsonl")
     }
 
+    /// The last message for each change, offered again after a failed commit.
+    pub fn last_messages(&self) -> PathBuf {
+        self.0.join("last-message.json")
+    }
+
     /// The full-screen studio's traces (with `--debug` or `IRIS_LOG`).
     pub fn studio_log(&self) -> PathBuf {
         self.0.join("studio.log")
@@ -53,6 +58,10 @@ mod tests {
             Path::new("/r/.git/iris/edit/SPLIT_MSG")
         );
         assert_eq!(dir.accepted(), Path::new("/r/.git/iris/accepted.jsonl"));
+        assert_eq!(
+            dir.last_messages(),
+            Path::new("/r/.git/iris/last-message.json")
+        );
         assert_eq!(dir.studio_log(), Path::new("/r/.git/iris/studio.log"));
     }
 }

@@ -2,12 +2,14 @@
 //! shell stand side by side and import none of each other): exit codes and usage errors, how
 //! untrusted text and withheld secrets are said, the request preview, the checks of a staged
 //! change, what a written artifact warns about, the accepted-messages store, the
+//! last message for a change,
 //! `.git/iris/` layout and history replayed for Iris to write a past commit's message.
 
 pub mod accepted;
 pub mod commit_rules;
 pub mod exit;
 pub mod iris_dir;
+pub mod last_message;
 pub mod preview;
 pub mod replayed;
 pub mod said;

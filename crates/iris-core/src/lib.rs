@@ -35,6 +35,7 @@ pub mod controls;
 pub mod eval;
 pub mod history;
 pub mod languages;
+pub mod last_message;
 pub mod paths;
 pub mod pr_template;
 pub mod protocol;

@@ -139,6 +139,20 @@ impl GitRepo {
         })
     }
 
+    /// Whether `path` (a hook) is a file this repository tracks, such as husky's
+    /// `.husky/commit-msg`: moving it would be a change to the project.
+    pub fn tracks(&self, path: &Path) -> bool {
+        let (Ok(path), Ok(root)) = (fs::canonicalize(path), fs::canonicalize(self.root())) else {
+            return false;
+        };
+        let Ok(relative) = path.strip_prefix(&root) else {
+            return false;
+        };
+        self.repo
+            .index()
+            .is_ok_and(|index| index.get_path(relative, 0).is_some())
+    }
+
     /// Removes our hook and puts a backup left by a forced install back in its place.
     pub fn uninstall_hook(&self, hook: ManagedHook<'_>) -> Result<HookRemoval> {
         let path = self.hooks_dir()?.join(hook.name);

@@ -32,7 +32,7 @@ use thiserror::Error;
 
 pub use case::{Case, CaseCheck};
 pub use find::{CONFIG_FILES, find};
-pub use message::ParsedMessage;
+pub use message::{ParsedMessage, clean as clean_lines};
 pub use names::{RuleName, ValueKind};
 pub use parser::ParserOptions;
 pub use pattern::JsPattern;

@@ -1,0 +1,165 @@
+//! The last message for the change staged now, kept in `.git/iris/last-message.json`: what
+//! `iris gen` (and so the hook) wrote, and what the user last tried to commit (the commit-msg
+//! step of `iris hook install` records it before the project's own hook runs). After a commit
+//! the project's hook turned down, the next `git commit` offers that text again, edits and all,
+//! without a new request.
+//!
+//! Remembering never fails a command: a store that cannot be read counts as empty, one that
+//! cannot be written is only traced. It is written whole through a rename, so a crash leaves
+//! the old file or the new one.
+
+use std::path::Path;
+
+use anyhow::Result;
+
+use iris_core::last_message::{LastMessage, LastMessages, age, cleaned};
+use iris_git::GitRepo;
+
+/// Seconds since the epoch.
+pub fn now() -> i64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs() as i64)
+}
+
+/// Remembers `message` for the change staged now (`tried`: the user committed with it).
+pub fn remember(repo: &GitRepo, message: &str, tried: bool) {
+    if let Err(err) = try_remember(repo, message, tried) {
+        tracing::debug!("the last message was not remembered: {err:#}");
+    }
+}
+
+fn try_remember(repo: &GitRepo, message: &str, tried: bool) -> Result<()> {
+    let (parent, tree) = repo.staged_change(false)?;
+    let path = crate::shared::IrisDir::of(repo.git_dir()).last_messages();
+    let mut all = load(&path);
+    all.put(LastMessage {
+        parent,
+        tree,
+        message: cleaned(message),
+        at: now(),
+        tried,
+    });
+    std::fs::create_dir_all(path.parent().unwrap_or(&path))?;
+    let tmp = path.with_extension(format!("json.{}.tmp", std::process::id()));
+    std::fs::write(&tmp, serde_json::to_string(&all)?)?;
+    std::fs::rename(&tmp, &path)?;
+    Ok(())
+}
+
+/// The message to offer again for the change staged now: the one the user last tried to
+/// commit, or (`any`, for the hook) also the one Iris last wrote. Within the hour only.
+pub fn recall(repo: &GitRepo, any: bool) -> Option<LastMessage> {
+    let (parent, tree) = repo.staged_change(false).ok()?;
+    let all = load(&crate::shared::IrisDir::of(repo.git_dir()).last_messages());
+    all.find(parent.as_deref(), &tree, now())
+        .filter(|last| any || last.tried)
+        .cloned()
+}
+
+fn load(path: &Path) -> LastMessages {
+    std::fs::read_to_string(path)
+        .ok()
+        .and_then(|text| serde_json::from_str(&text).ok())
+        .unwrap_or_default()
+}
+
+/// Where the message offered again comes from, in a sentence.
+pub fn origin(last: &LastMessage) -> String {
+    let when = age(last.at, now());
+    if last.tried {
+        format!(
+            "the message you last tried to commit for this change, {when} (it was not committed)"
+        )
+    } else {
+        format!("the message Iris wrote for this change {when}")
+    }
+}
+
+/// The comment lines the hook adds below a message offered again: where it comes from, how to
+/// ask Iris anew, and what the repository's commit rules find wrong in it.
+pub fn hook_comments(root: &Path, last: &LastMessage) -> String {
+    let mut lines = vec![
+        format!("Iris: {}.", origin(last)),
+        "No new request was made; `IRIS_FRESH=1 git commit` asks Iris for a new message."
+            .to_string(),
+    ];
+    match iris_config::project::commit_rules(root) {
+        Ok(Some(rules)) => {
+            let violations = rules.check(&last.message);
+            if violations.is_empty() {
+                lines.push(format!(
+                    "The rules of {} find nothing wrong in it.",
+                    rules.source
+                ));
+            } else {
+                lines.push(format!("The rules of {} find:", rules.source));
+                lines.extend(violations.iter().map(|v| format!("  {v}")));
+            }
+        }
+        Ok(None) => {}
+        Err(err) => lines.push(format!("The commit rules could not be read: {err}")),
+    }
+    lines.iter().map(|line| format!("# {line}\n")).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use iris_testkit::TestRepo;
+
+    #[test]
+    fn a_tried_message_is_recalled_for_its_change_only() {
+        let test = TestRepo::new();
+        test.write("a.txt", "one\n");
+        test.commit_all("first");
+        test.write("a.txt", "two\n");
+        test.git(&["add", "a.txt"]);
+        let repo = GitRepo::discover(&test.path()).unwrap();
+        remember(&repo, "Iris wrote this", false);
+        assert!(recall(&repo, false).is_none());
+        assert_eq!(recall(&repo, true).unwrap().message, "Iris wrote this");
+        remember(&repo, "fix: the user's edit\n# a comment\n", true);
+        let last = recall(&repo, false).unwrap();
+        assert_eq!(last.message, "fix: the user's edit");
+        assert!(origin(&last).contains("you last tried to commit"));
+        test.write("a.txt", "three\n");
+        test.git(&["add", "a.txt"]);
+        let repo = GitRepo::discover(&test.path()).unwrap();
+        assert!(recall(&repo, true).is_none());
+    }
+
+    #[test]
+    fn a_broken_store_counts_as_empty_and_is_replaced() {
+        let test = TestRepo::new();
+        test.write("a.txt", "one\n");
+        test.git(&["add", "a.txt"]);
+        let repo = GitRepo::discover(&test.path()).unwrap();
+        let path = crate::shared::IrisDir::of(repo.git_dir()).last_messages();
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(&path, "{ not json").unwrap();
+        assert!(recall(&repo, true).is_none());
+        remember(&repo, "Add a", false);
+        assert_eq!(recall(&repo, true).unwrap().message, "Add a");
+    }
+
+    #[test]
+    fn the_hook_s_comments_say_what_the_rules_find() {
+        let test = TestRepo::new();
+        test.write(
+            ".commitlintrc.json",
+            r#"{"rules": {"type-enum": [2, "always", ["feat", "fix"]]}}"#,
+        );
+        let last = LastMessage {
+            parent: None,
+            tree: "t".into(),
+            message: "chore: tidy".into(),
+            at: now(),
+            tried: true,
+        };
+        let text = hook_comments(&test.path(), &last);
+        assert!(text.lines().all(|l| l.starts_with("# ")), "{text}");
+        assert!(text.contains("IRIS_FRESH=1"), "{text}");
+        assert!(text.contains("type-enum"), "{text}");
+    }
+}
