@@ -636,3 +636,59 @@ fn x_splits_the_change_into_commits_and_u_undoes_them() {
     assert!(studio.wait_exit().success());
     assert_eq!(fake.requests().len(), 1);
 }
+
+/// The marks before `path` in the file list (staged, then unstaged), if it is listed.
+fn marks_of(screen: &vt100::Screen, path: &str) -> Option<String> {
+    let contents = screen.contents();
+    let line = contents.lines().find(|line| line.contains(path))?;
+    // After the pane's left border.
+    Some(line.chars().skip(1).take(2).collect())
+}
+
+#[test]
+fn the_studio_sees_a_file_changed_and_a_file_staged_outside_it() {
+    let repo = TestRepo::new();
+    repo.write("a.txt", "one\n");
+    repo.write("b.txt", "one\n");
+    repo.commit_all("Initial commit");
+    repo.write("a.txt", "one\ntwo\n");
+    repo.git(&["add", "a.txt"]);
+    let fake = FakeProvider::start(vec![Step::text(
+        json!({"emoji": null, "title": "Add two to a", "message": "A second line."}).to_string(),
+    )]);
+    let mut studio = Studio::spawn(&repo, &fake);
+    studio.wait_for_text("Iris wrote the commit");
+    studio.wait_for_text("Files (1)");
+    // A word typed into the message stays through what follows.
+    studio.focus_editor();
+    studio.send(b"Kept: ");
+    studio.wait_for_text("Kept: Add two to a");
+
+    // Saved in another window: listed, unstaged, without a key pressed.
+    repo.write("b.txt", "one\nthree\n");
+    studio.wait_for("b.txt changed, listed", |screen| {
+        screen.contents().contains("Files (2)")
+            && marks_of(screen, "b.txt").as_deref() == Some(" M")
+    });
+    // Staged there: shown staged.
+    repo.git(&["add", "b.txt"]);
+    studio.wait_for("b.txt staged", |screen| {
+        marks_of(screen, "b.txt").as_deref() == Some("M ")
+    });
+    let screen = studio.screen();
+    assert!(screen.contains("Kept: Add two to a"), "{screen}");
+    assert_eq!(fake.requests().len(), 1, "a refresh never asks Iris");
+
+    // What git ignores changes nothing on screen, and does not wake the studio.
+    repo.write(".gitignore", "build/\n");
+    studio.wait_for_text(".gitignore");
+    std::fs::create_dir_all(repo.path().join("build")).expect("mkdir");
+    repo.write("build/out.o", "binary\n");
+    std::thread::sleep(Duration::from_millis(800));
+    assert!(!studio.screen().contains("out.o"), "{}", studio.screen());
+
+    studio.send(b"\x1b");
+    studio.wait_for_files_focus();
+    studio.send(b"q");
+    assert!(studio.wait_exit().success());
+}

@@ -322,7 +322,9 @@ mod tests {
             assert!(text.starts_with("#!/bin/sh\n"));
             assert!(text.lines().any(|l| l == hook.marker));
             assert!(text.contains("iris='/opt/my tools/iris'\n"));
-            assert!(!text.contains('@'));
+            for placeholder in ["@MARKER@", "@IRIS@", "@BACKUP@"] {
+                assert!(!text.contains(placeholder), "{placeholder}");
+            }
         }
     }
 }

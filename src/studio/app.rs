@@ -6,7 +6,10 @@ use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result};
-use crossterm::event::{DisableMouseCapture, EnableMouseCapture, Event, EventStream, KeyEventKind};
+use crossterm::event::{
+    DisableFocusChange, DisableMouseCapture, EnableFocusChange, EnableMouseCapture, Event,
+    EventStream, KeyEventKind,
+};
 use crossterm::terminal::{
     BeginSynchronizedUpdate, EndSynchronizedUpdate, EnterAlternateScreen, LeaveAlternateScreen,
     disable_raw_mode, enable_raw_mode,
@@ -166,6 +169,8 @@ impl Studio {
             }
             Event::Mouse(mouse) => Some(Action::Mouse(mouse)),
             Event::Resize(width, height) => Some(Action::ResizeTo(width, height)),
+            // Back from another window: whatever was done there is read in.
+            Event::FocusGained => Some(Action::ChangedOutside),
             _ => None,
         }
     }
@@ -176,6 +181,9 @@ impl Studio {
         let size = terminal.terminal.size()?;
         self.state.screen.size = (size.width, size.height);
         let (tx, rx) = unbounded_channel::<Action>();
+        if super::watch::wanted() {
+            super::watch::start(self.root.clone(), tx.clone());
+        }
         let mut runner = Runner::new(
             tx,
             self.root.clone(),
@@ -338,7 +346,12 @@ impl TerminalGuard {
         }));
         enable_raw_mode().context("cannot switch the terminal to raw mode")?;
         let mut stdout = std::io::stdout();
-        crossterm::execute!(stdout, EnterAlternateScreen, EnableMouseCapture)?;
+        crossterm::execute!(
+            stdout,
+            EnterAlternateScreen,
+            EnableMouseCapture,
+            EnableFocusChange
+        )?;
         let terminal = Terminal::new(CrosstermBackend::new(stdout))?;
         Ok(Self { terminal })
     }
@@ -370,7 +383,12 @@ impl TerminalGuard {
     /// the terminal where the cursor is, which not every terminal answers.
     fn resume(&mut self) -> Result<()> {
         enable_raw_mode().context("cannot switch the terminal to raw mode")?;
-        crossterm::execute!(std::io::stdout(), EnterAlternateScreen, EnableMouseCapture)?;
+        crossterm::execute!(
+            std::io::stdout(),
+            EnterAlternateScreen,
+            EnableMouseCapture,
+            EnableFocusChange
+        )?;
         let size = self.terminal.size()?;
         self.terminal
             .resize(ratatui::layout::Rect::new(0, 0, size.width, size.height))?;
@@ -400,7 +418,12 @@ impl Drop for TerminalGuard {
 
 fn restore() {
     let _ = disable_raw_mode();
-    let _ = crossterm::execute!(std::io::stdout(), LeaveAlternateScreen, DisableMouseCapture);
+    let _ = crossterm::execute!(
+        std::io::stdout(),
+        LeaveAlternateScreen,
+        DisableMouseCapture,
+        DisableFocusChange
+    );
 }
 
 #[cfg(unix)]

@@ -11,3 +11,4 @@ pub mod jobs;
 pub mod reword;
 pub mod runner;
 pub mod split;
+pub mod watch;

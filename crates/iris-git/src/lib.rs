@@ -120,6 +120,17 @@ impl GitRepo {
         self.repo.path()
     }
 
+    /// The git directory linked worktrees share (refs, objects); the git dir itself in the
+    /// main worktree.
+    pub fn common_dir(&self) -> &Path {
+        self.repo.commondir()
+    }
+
+    /// Whether git ignores `path` (relative to the root, or absolute inside it).
+    pub fn is_ignored(&self, path: &Path) -> bool {
+        self.repo.is_path_ignored(path).unwrap_or(false)
+    }
+
     /// Resolves a revision the user or the model gave, refusing anything that looks like an option
     /// or holds whitespace before asking git.
     pub fn resolve_commit(&self, rev: &str) -> Result<Commit<'_>> {

@@ -40,6 +40,11 @@ pub enum Action {
     Tick(std::time::Instant),
     /// A key the keymap bound to a command.
     Command(Command),
+    /// Something changed outside the studio (a file saved, `git add` in another window), or
+    /// the terminal came back into focus: what is shown is read again.
+    ChangedOutside,
+    /// Watching for changes could not cover the working tree: why (`r` still refreshes).
+    WatchLimited(String),
     /// The staged files ranked by relevance (before the full status, which takes longer).
     /// A first ranking from paths and kinds of change arrives at once; `complete` marks the
     /// one that also weighs changed lines and new functions and types.

@@ -80,13 +80,7 @@ pub(super) fn run(state: &mut State, command: Command) -> Vec<Effect> {
         Command::NextHunk | Command::PrevHunk => diff::jump_to_hunk(state, command),
         Command::ScrollLeft => diff::scroll_sideways(state, -SIDEWAYS),
         Command::ScrollRight => diff::scroll_sideways(state, SIDEWAYS),
-        Command::Refresh => {
-            let mut effects = vec![Effect::LoadStatus];
-            if state.mode.uses_range() {
-                effects.extend(range::load_commits(state));
-            }
-            effects
-        }
+        Command::Refresh => refresh(state),
         Command::PickRange => range::pick(state),
         Command::SelectLines => explore::select_lines(state),
         Command::AskWhy => why::ask(state),
@@ -111,6 +105,16 @@ pub(super) fn run(state: &mut State, command: Command) -> Vec<Effect> {
         Command::ModeChangelog => switch_mode(state, Mode::CHANGELOG),
         Command::ModeReleaseNotes => switch_mode(state, Mode::RELEASE_NOTES),
     }
+}
+
+/// Reads the status again (and a range mode's commits): `r`, and what changed outside. The
+/// selection, the diff's scroll and every text being edited stay.
+pub(super) fn refresh(state: &mut State) -> Vec<Effect> {
+    let mut effects = vec![Effect::LoadStatus];
+    if state.mode.uses_range() {
+        effects.extend(range::load_commits(state));
+    }
+    effects
 }
 
 /// Moves the cursor of `pane`: a list's selection or a text's first line.

@@ -63,6 +63,11 @@ fn reduce(state: &mut State, action: Action) -> Vec<Effect> {
             Vec::new()
         }
         Action::Command(command) => commands::run(state, command),
+        Action::ChangedOutside => commands::refresh(state),
+        Action::WatchLimited(why) => {
+            notice(state, Level::Warning, why);
+            Vec::new()
+        }
         Action::RankingLoaded { result, complete } => {
             changes::ranking_loaded(state, result, complete)
         }

@@ -20,9 +20,24 @@ pub(super) fn commits_loaded(
             return Vec::new();
         }
     };
+    // The same commits again (a refresh, something changed outside): nothing moves, nothing
+    // is written anew.
+    let unchanged = state.range.loaded_for == Some(mode)
+        && state.range.resolved_from.as_deref() == Some(from.as_str())
+        && same_ids(&state.range.commits, &commits);
+    if unchanged {
+        return Vec::new();
+    }
+    let selected = state
+        .range
+        .commits
+        .get(state.range.selected)
+        .map(|c| c.id.clone());
     state.range.resolved_from = Some(from);
     state.range.commits = commits;
-    state.range.selected = 0;
+    state.range.selected = selected
+        .and_then(|id| state.range.commits.iter().position(|c| c.id == id))
+        .unwrap_or(0);
     state.range.loaded_for = Some(mode);
     if state.mode != mode {
         return Vec::new();
@@ -37,6 +52,10 @@ pub(super) fn commits_loaded(
     let mut effects = load_selected_commit_diff(state);
     effects.extend(artifact::auto_generate(state));
     effects
+}
+
+fn same_ids(a: &[CommitRow], b: &[CommitRow]) -> bool {
+    a.len() == b.len() && a.iter().zip(b).all(|(x, y)| x.id == y.id)
 }
 
 pub(super) fn load_commits(state: &mut State) -> Vec<Effect> {
