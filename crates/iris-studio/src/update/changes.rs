@@ -85,7 +85,12 @@ pub(super) fn status_loaded(
         .and_then(|p| state.changes.files.iter().position(|f| f.path == p))
         .unwrap_or(0)
         .min(state.changes.files.len().saturating_sub(1));
-    let mut effects = diff::load_selected_diff(state);
+    // A range mode's diff is the selected commit's, which a status does not change.
+    let mut effects = if state.mode.uses_range() {
+        Vec::new()
+    } else {
+        diff::load_selected_diff(state)
+    };
     if state.mode == Mode::Explore && !state.explore.loaded {
         effects.push(Effect::LoadTree);
     } else if state.mode.uses_range()

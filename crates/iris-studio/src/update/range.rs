@@ -28,10 +28,14 @@ pub(super) fn commits_loaded(
     if unchanged {
         return Vec::new();
     }
+    // New commits on the same base (a commit made outside) keep the selected one; another
+    // range starts at its top.
+    let same_base = state.range.resolved_from.as_deref() == Some(from.as_str());
     let selected = state
         .range
         .commits
         .get(state.range.selected)
+        .filter(|_| same_base)
         .map(|c| c.id.clone());
     state.range.resolved_from = Some(from);
     state.range.commits = commits;

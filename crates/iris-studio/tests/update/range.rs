@@ -102,3 +102,65 @@ fn a_click_in_the_range_modes_selects_the_commit_drawn_there() {
         "the hidden changed-file list is untouched"
     );
 }
+
+#[test]
+fn a_change_outside_keeps_a_range_mode_s_commit_and_its_diff() {
+    let mut state = loaded(Mode::PR, vec![staged("a.rs")]);
+    let commits = || {
+        vec![
+            commit_row("aaaaaaa", "First"),
+            commit_row("bbbbbbb", "Second"),
+        ]
+    };
+    update(
+        &mut state,
+        Action::CommitsLoaded {
+            mode: Mode::PR,
+            result: Ok(("main".to_string(), commits())),
+        },
+    );
+    command(&mut state, Command::Down);
+    assert_eq!(state.range.selected, 1);
+    let diff_path = state.diff.path.clone();
+    assert_eq!(diff_path.as_deref(), Some("commit bbbbbbb"));
+
+    // A file saved outside: the status and the commits are read again.
+    let effects = update(&mut state, Action::ChangedOutside);
+    assert!(effects.contains(&Effect::LoadStatus), "{effects:?}");
+    let effects = update(&mut state, super::support::status(vec![staged("a.rs")]));
+    assert!(effects.is_empty(), "{effects:?}");
+    let effects = update(
+        &mut state,
+        Action::CommitsLoaded {
+            mode: Mode::PR,
+            result: Ok(("main".to_string(), commits())),
+        },
+    );
+    assert!(
+        effects.is_empty(),
+        "nothing loaded or written anew: {effects:?}"
+    );
+    assert_eq!(state.range.selected, 1);
+    assert_eq!(state.diff.path, diff_path);
+
+    // A commit made outside on the same base keeps the selected commit.
+    let mut more = vec![commit_row("ccccccc", "Third")];
+    more.extend(commits());
+    update(
+        &mut state,
+        Action::CommitsLoaded {
+            mode: Mode::PR,
+            result: Ok(("main".to_string(), more)),
+        },
+    );
+    assert_eq!(state.range.selected, 2);
+    // Another range starts at its top.
+    update(
+        &mut state,
+        Action::CommitsLoaded {
+            mode: Mode::PR,
+            result: Ok(("v1.0".to_string(), commits())),
+        },
+    );
+    assert_eq!(state.range.selected, 0);
+}
