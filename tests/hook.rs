@@ -508,9 +508,13 @@ fn core_hooks_path_is_honoured() {
     git_commit(&repo, &[], &openai_env(&fake));
     assert_eq!(last_message(&repo), MESSAGE);
 
+    // The commit-msg step went there too, alone, and goes with the hook.
+    let step = repo.path().join("githooks/commit-msg");
+    assert!(step.is_file());
     let out = repo.iris(&["hook", "uninstall"]);
     assert!(out.status.success());
     assert!(!hook.exists());
+    assert!(!step.exists());
 }
 
 #[test]
@@ -660,10 +664,17 @@ fn a_commit_the_projects_hook_turns_down_comes_back_with_the_edits_and_no_new_re
     let out = install(&repo, &[]);
     assert!(out.status.success(), "{}", stderr(&out));
     assert!(
-        stdout(&out).contains("commit-msg.iris-backup"),
+        stdout(&out).contains("now first remembers the message"),
         "{}",
         stdout(&out)
     );
+    // One line at the top of the project's hook; the rest as it was.
+    let with_step = std::fs::read_to_string(&project_hook).expect("read commit-msg");
+    assert!(
+        with_step.starts_with("#!/bin/sh\n# iris-studio:"),
+        "{with_step}"
+    );
+    assert!(with_step.ends_with(&check[10..]), "{with_step}");
 
     // The user edits the body; the rules turn the title down; nothing is committed.
     let editor = scripted_editor(repo.home(), &["3s/$/ By hand./", "1s/^/feat: /"]);
@@ -736,7 +747,7 @@ fn a_commit_msg_hook_the_project_tracks_is_left_alone() {
     let out = install(&repo, &[]);
     assert!(out.status.success(), "{}", stderr(&out));
     assert!(
-        stdout(&out).contains("belongs to the project"),
+        stdout(&out).contains("belongs to the project") && stdout(&out).contains("command -v iris"),
         "{}",
         stdout(&out)
     );

@@ -106,10 +106,7 @@ pub async fn run(args: GenArgs) -> Result<ExitCode> {
     if let Some(last) = offered_again(&session, &args) {
         println!("{}", shown(&last.message));
         if args.hook {
-            print!(
-                "\n{}",
-                last_message::hook_comments(&session.repo.root(), &last)
-            );
+            print!("\n{}", last_message::hook_comments(&session.repo, &last));
         } else {
             eprintln!(
                 "iris: {}; --fresh writes a new one",

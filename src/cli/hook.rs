@@ -9,7 +9,7 @@ use anyhow::{Context, Result, bail};
 use clap::Subcommand;
 
 use super::exit;
-use iris_git::{BACKUP_SUFFIX, HookInstall, HookRemoval, ManagedHook};
+use iris_git::{BACKUP_SUFFIX, HookInstall, HookRemoval, ManagedHook, StepInstall};
 
 use super::current_repo;
 
@@ -18,27 +18,19 @@ const HOOK: ManagedHook<'static> = ManagedHook {
     marker: "# iris-studio: prepare-commit-msg hook (iris hook install / iris hook uninstall)",
 };
 
-const COMMIT_MSG: ManagedHook<'static> = ManagedHook {
-    name: "commit-msg",
-    marker: "# iris-studio: commit-msg step (iris hook install / iris hook uninstall)",
-};
+/// The commit-msg step's marker: the line above the step in a commit-msg hook.
+const STEP_MARKER: &str =
+    "# iris-studio: remembers the message (iris hook install / iris hook uninstall)";
 
-/// The commit-msg step: remembers the message, then runs the hook it took the place of.
-const COMMIT_MSG_SCRIPT: &str = r#"#!/bin/sh
-@MARKER@
-#
-# Remembers the message you commit with, so that when a commit-msg hook turns it down the next
-# `git commit` offers it again, your edits kept, without asking Iris anew. Then runs the
-# commit-msg hook this one replaced (commit-msg.iris-backup), whose verdict is the commit's.
+/// The commit-msg step: remembers the message the user commits with, so that a commit the
+/// project's hook (which runs after it, unchanged) turns down is offered again. Never fails.
+fn commit_msg_step(iris: &str) -> String {
+    format!("[ -x {iris} ] && {iris} hook commit-msg \"$1\" </dev/null >/dev/null 2>&1 || :")
+}
 
-iris=@IRIS@
-[ -x "$iris" ] && "$iris" hook commit-msg "$1" </dev/null >/dev/null 2>&1
-chained=$(dirname -- "$0")/commit-msg@BACKUP@
-if [ -x "$chained" ]; then
-	exec "$chained" "$@"
-fi
-exit 0
-"#;
+/// What to add by hand to a commit-msg hook Iris leaves alone (it finds `iris` on PATH, and
+/// does nothing where there is none, so it can be shared).
+const STEP_BY_HAND: &str = "command -v iris >/dev/null 2>&1 && iris hook commit-msg \"$1\" </dev/null >/dev/null 2>&1 || :";
 
 /// The script, with `@MARKER@` and `@IRIS@` (the shell-quoted binary) to fill in.
 const SCRIPT: &str = r#"#!/bin/sh
@@ -148,7 +140,7 @@ pub fn run(args: HookArgs) -> Result<ExitCode> {
     match args.action {
         HookAction::Install { force } => {
             let exe = std::env::current_exe().context("cannot find the iris binary")?;
-            let outcome = repo.install_hook(HOOK, &script(&exe, SCRIPT, HOOK)?, force)?;
+            let outcome = repo.install_hook(HOOK, &script(&exe)?, force)?;
             let code = report_install(&outcome);
             if matches!(
                 outcome,
@@ -160,16 +152,8 @@ pub fn run(args: HookArgs) -> Result<ExitCode> {
         }
         HookAction::Uninstall => {
             let code = report_removal(&repo.uninstall_hook(HOOK)?);
-            match repo.uninstall_hook(COMMIT_MSG)? {
-                HookRemoval::Removed { restored, .. } => println!(
-                    "removed the commit-msg step{}",
-                    if restored {
-                        "; the commit-msg hook it ran is back in its place"
-                    } else {
-                        ""
-                    }
-                ),
-                HookRemoval::Missing { .. } | HookRemoval::Foreign { .. } => {}
+            if repo.remove_hook_step("commit-msg", STEP_MARKER)? {
+                println!("removed the commit-msg step that remembers the message");
             }
             Ok(code)
         }
@@ -183,43 +167,29 @@ pub fn run(args: HookArgs) -> Result<ExitCode> {
     }
 }
 
-/// Puts the commit-msg step in front of the project's commit-msg hook (moved to
-/// `commit-msg.iris-backup` and run by the step); a hook the repository tracks (husky's) is
-/// left alone, with the line to add to it.
+/// Puts the commit-msg step at the top of the commit-msg hook (written if there is none); a
+/// hook the repository tracks (husky's), or one that is not a shell script, is left alone,
+/// with the line to add to it.
 fn install_commit_msg(repo: &iris_git::GitRepo, exe: &Path) -> Result<()> {
-    let path = repo.hooks_dir()?.join(COMMIT_MSG.name);
-    let lost = "a message a commit-msg hook turns down will not be offered again";
-    if repo.tracks(&path) {
+    let step = commit_msg_step(&shell_quote(utf8(exe)?));
+    let by_hand = |path: &Path, why: &str| {
         println!(
-            "{} belongs to the project: left alone ({lost} unless it starts with `{} hook commit-msg \"$1\"`)",
-            path.display(),
-            exe.display()
-        );
-        return Ok(());
-    }
-    match repo.install_hook(
-        COMMIT_MSG,
-        &script(exe, COMMIT_MSG_SCRIPT, COMMIT_MSG)?,
-        true,
-    )? {
-        HookInstall::Installed { path, backup } => {
-            println!(
-                "installed the commit-msg step, which remembers the message you commit with: {}",
-                path.display()
-            );
-            if let Some(backup) = backup {
-                println!(
-                    "it runs the commit-msg hook that was there, now {}",
-                    backup.display()
-                );
-            }
-        }
-        HookInstall::Updated { .. } => {}
-        HookInstall::Foreign { path } | HookInstall::BackupExists { path, .. } => println!(
-            "{} left alone: {}{BACKUP_SUFFIX} is in the way ({lost})",
-            path.display(),
-            COMMIT_MSG.name
+            "{} {why}: left alone; a message it turns down is offered again once it starts with\n  {STEP_BY_HAND}",
+            path.display()
+        )
+    };
+    match repo.add_hook_step("commit-msg", STEP_MARKER, &step)? {
+        StepInstall::Created { path } => println!(
+            "installed the commit-msg step that remembers the message you commit with: {}",
+            path.display()
         ),
+        StepInstall::Added { path } => println!(
+            "the commit-msg hook {} now first remembers the message you commit with (one line at its top; `iris hook uninstall` takes it out)",
+            path.display()
+        ),
+        StepInstall::Updated { .. } => {}
+        StepInstall::Tracked { path } => by_hand(&path, "belongs to the project"),
+        StepInstall::Unfit { path } => by_hand(&path, "is not an executable shell script"),
     }
     Ok(())
 }
@@ -286,18 +256,21 @@ fn report_removal(outcome: &HookRemoval) -> ExitCode {
     ExitCode::SUCCESS
 }
 
-/// A hook script calling this binary by its absolute path.
-fn script(exe: &Path, template: &str, hook: ManagedHook<'_>) -> Result<String> {
-    let Some(exe) = exe.to_str() else {
-        bail!(
+/// The hook script calling this binary by its absolute path.
+fn script(exe: &Path) -> Result<String> {
+    Ok(SCRIPT
+        .replace("@MARKER@", HOOK.marker)
+        .replace("@IRIS@", &shell_quote(utf8(exe)?)))
+}
+
+fn utf8(exe: &Path) -> Result<&str> {
+    match exe.to_str() {
+        Some(exe) => Ok(exe),
+        None => bail!(
             "the path of the iris binary is not UTF-8: {}",
             exe.display()
-        );
-    };
-    Ok(template
-        .replace("@MARKER@", hook.marker)
-        .replace("@BACKUP@", BACKUP_SUFFIX)
-        .replace("@IRIS@", &shell_quote(exe)))
+        ),
+    }
 }
 
 /// Single-quotes `text` for a POSIX shell.
@@ -317,14 +290,15 @@ mod tests {
 
     #[test]
     fn the_script_is_marked_and_calls_this_binary() {
-        for (template, hook) in [(SCRIPT, HOOK), (COMMIT_MSG_SCRIPT, COMMIT_MSG)] {
-            let text = script(Path::new("/opt/my tools/iris"), template, hook).unwrap_or_default();
-            assert!(text.starts_with("#!/bin/sh\n"));
-            assert!(text.lines().any(|l| l == hook.marker));
-            assert!(text.contains("iris='/opt/my tools/iris'\n"));
-            for placeholder in ["@MARKER@", "@IRIS@", "@BACKUP@"] {
-                assert!(!text.contains(placeholder), "{placeholder}");
-            }
-        }
+        let text = script(Path::new("/opt/my tools/iris")).unwrap_or_default();
+        assert!(text.starts_with("#!/bin/sh\n"));
+        assert!(text.lines().any(|l| l == HOOK.marker));
+        assert!(text.contains("iris='/opt/my tools/iris'\n"));
+        assert!(!text.contains('@'));
+        let step = commit_msg_step(&shell_quote("/opt/my tools/iris"));
+        assert!(
+            step.starts_with("[ -x '/opt/my tools/iris' ] && '/opt/my tools/iris' hook commit-msg")
+        );
+        assert!(step.ends_with("|| :"));
     }
 }

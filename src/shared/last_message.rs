@@ -49,12 +49,24 @@ fn try_remember(repo: &GitRepo, message: &str, tried: bool) -> Result<()> {
 
 /// The message to offer again for the change staged now: the one the user last tried to
 /// commit, or (`any`, for the hook) also the one Iris last wrote. Within the hour only.
+///
+/// A message titled as HEAD is not offered: it was tried on `git commit --amend` (the step
+/// cannot tell an amend from a commit), and a new commit is not HEAD again.
 pub fn recall(repo: &GitRepo, any: bool) -> Option<LastMessage> {
     let (parent, tree) = repo.staged_change(false).ok()?;
     let all = load(&crate::shared::IrisDir::of(repo.git_dir()).last_messages());
+    let head_title = repo
+        .commit_info("HEAD")
+        .ok()
+        .map(|head| title(&head.message).to_string());
     all.find(parent.as_deref(), &tree, now())
         .filter(|last| any || last.tried)
+        .filter(|last| head_title.as_deref() != Some(title(&last.message)))
         .cloned()
+}
+
+fn title(message: &str) -> &str {
+    message.lines().next().unwrap_or_default().trim()
 }
 
 fn load(path: &Path) -> LastMessages {
@@ -68,9 +80,7 @@ fn load(path: &Path) -> LastMessages {
 pub fn origin(last: &LastMessage) -> String {
     let when = age(last.at, now());
     if last.tried {
-        format!(
-            "the message you last tried to commit for this change, {when} (it was not committed)"
-        )
+        format!("the message you last tried to commit this change with, {when}")
     } else {
         format!("the message Iris wrote for this change {when}")
     }
@@ -78,13 +88,20 @@ pub fn origin(last: &LastMessage) -> String {
 
 /// The comment lines the hook adds below a message offered again: where it comes from, how to
 /// ask Iris anew, and what the repository's commit rules find wrong in it.
-pub fn hook_comments(root: &Path, last: &LastMessage) -> String {
+///
+/// With a `core.commentChar` other than `#` there are none: git would keep them.
+pub fn hook_comments(repo: &GitRepo, last: &LastMessage) -> String {
+    let comment_char = repo.config_string("core.commentChar");
+    if comment_char.as_deref().is_some_and(|c| c != "#") {
+        return String::new();
+    }
+    let root = repo.root();
     let mut lines = vec![
         format!("Iris: {}.", origin(last)),
         "No new request was made; `IRIS_FRESH=1 git commit` asks Iris for a new message."
             .to_string(),
     ];
-    match iris_config::project::commit_rules(root) {
+    match iris_config::project::commit_rules(&root) {
         Ok(Some(rules)) => {
             let violations = rules.check(&last.message);
             if violations.is_empty() {
@@ -123,6 +140,15 @@ mod tests {
         let last = recall(&repo, false).unwrap();
         assert_eq!(last.message, "fix: the user's edit");
         assert!(origin(&last).contains("you last tried to commit"));
+        // Once it is HEAD's title (an amend tried with it), it is not offered for a commit.
+        test.git(&["commit", "-q", "-m", "fix: the user's edit"]);
+        test.write("a.txt", "four\n");
+        test.git(&["add", "a.txt"]);
+        let repo = GitRepo::discover(&test.path()).unwrap();
+        remember(&repo, "fix: the user's edit", true);
+        assert!(recall(&repo, true).is_none());
+        remember(&repo, "fix: another title", true);
+        assert!(recall(&repo, true).is_some());
         test.write("a.txt", "three\n");
         test.git(&["add", "a.txt"]);
         let repo = GitRepo::discover(&test.path()).unwrap();
@@ -157,9 +183,14 @@ mod tests {
             at: now(),
             tried: true,
         };
-        let text = hook_comments(&test.path(), &last);
+        let repo = GitRepo::discover(&test.path()).unwrap();
+        let text = hook_comments(&repo, &last);
         assert!(text.lines().all(|l| l.starts_with("# ")), "{text}");
         assert!(text.contains("IRIS_FRESH=1"), "{text}");
         assert!(text.contains("type-enum"), "{text}");
+        // Lines git would not take for comments are not written.
+        test.git(&["config", "core.commentChar", ";"]);
+        let repo = GitRepo::discover(&test.path()).unwrap();
+        assert_eq!(hook_comments(&repo, &last), "");
     }
 }

@@ -1,6 +1,7 @@
 //! Sees what changes outside the studio: a file saved in another window, `git add` or a
-//! commit made there. The working tree is watched directory by directory (those git ignores,
-//! such as `target/` or `node_modules/`, are left out), and so are git's own files (the index,
+//! commit made there. On Linux the working tree is watched directory by directory (those git
+//! ignores, such as `target/` or `node_modules/`, are left out; elsewhere one watch covers the
+//! tree and their events are filtered out), and so are git's own files (the index,
 //! HEAD, the refs). Events are gathered until things are quiet, and the studio is told at most
 //! every [`MIN_GAP`]: it then reads the status again as `r` does. An idle studio does no work:
 //! the thread sleeps until the system reports an event.
@@ -68,7 +69,7 @@ fn watch(root: &Path, tx: &UnboundedSender<Action>) {
             let _ = tx.send(Action::WatchLimited(format!(
                 "changes outside the studio are not watched ({err}): git's files are polled, r reads everything again"
             )));
-            return poll(&places.git_dirs[0], tx);
+            return poll(&places.git_dirs[0], &places.git_dirs[1], tx);
         }
     };
     for dir in &places.git_dirs {
@@ -106,7 +107,7 @@ fn watch(root: &Path, tx: &UnboundedSender<Action>) {
                 if event.paths.iter().any(|p| places.relevant(p, &ignored)) {
                     debounce.note(Instant::now());
                 }
-                if matches!(event.kind, EventKind::Create(_)) {
+                if adds_directory(&event.kind) {
                     // A new directory is watched too, with whatever it already holds.
                     for path in event.paths.iter().filter(|p| p.is_dir()) {
                         if places.in_tree(path, &ignored) {
@@ -130,20 +131,43 @@ fn watch(root: &Path, tx: &UnboundedSender<Action>) {
 }
 
 /// Watches `dir` and every directory below it that git does not ignore, one by one; how many.
+/// A directory that cannot be read or is gone is passed over; the system's limit stops it.
+#[cfg(target_os = "linux")]
 fn watch_tree(watcher: &mut impl Watcher, dir: &Path) -> notify::Result<usize> {
     let walk = ignore::WalkBuilder::new(dir)
         .hidden(false)
+        .ignore(false)
         .require_git(false)
         .filter_entry(|entry| entry.file_name() != ".git")
         .build();
     let mut count = 0;
     for entry in walk.flatten() {
         if entry.file_type().is_some_and(|t| t.is_dir()) {
-            watcher.watch(entry.path(), RecursiveMode::NonRecursive)?;
-            count += 1;
+            match watcher.watch(entry.path(), RecursiveMode::NonRecursive) {
+                Ok(()) => count += 1,
+                Err(err) if is_limit(&err) => return Err(err),
+                Err(err) => tracing::debug!("not watching {}: {err}", entry.path().display()),
+            }
         }
     }
     Ok(count)
+}
+
+/// Elsewhere one watch covers the tree (FSEvents and Windows watch a tree at once, and
+/// restart for every directory added); the events are filtered as on Linux.
+#[cfg(not(target_os = "linux"))]
+fn watch_tree(watcher: &mut impl Watcher, dir: &Path) -> notify::Result<usize> {
+    watcher.watch(dir, RecursiveMode::Recursive).map(|()| 1)
+}
+
+/// The system's limit on watches (inotify's `max_user_watches`) was reached.
+#[cfg(target_os = "linux")]
+fn is_limit(err: &notify::Error) -> bool {
+    match &err.kind {
+        notify::ErrorKind::MaxFilesWatch => true,
+        notify::ErrorKind::Io(io) => io.raw_os_error() == Some(28), // ENOSPC
+        _ => false,
+    }
 }
 
 /// Where events come from: the working tree and git's directories (the worktree's own and the
@@ -171,6 +195,16 @@ impl Places {
             && !relative.components().any(|c| c.as_os_str() == ".git")
             && !ignored(relative)
     }
+}
+
+/// A directory created, or moved in, is to be watched too.
+fn adds_directory(kind: &EventKind) -> bool {
+    use notify::event::{ModifyKind, RenameMode};
+    matches!(
+        kind,
+        EventKind::Create(_)
+            | EventKind::Modify(ModifyKind::Name(RenameMode::To | RenameMode::Both))
+    )
 }
 
 /// Opening and reading a file changes nothing (and the studio's own reads must not wake it).
@@ -217,14 +251,24 @@ impl Debounce {
     }
 }
 
-/// Where the system cannot watch: git's index and HEAD, looked at every [`POLL`].
-fn poll(git_dir: &Path, tx: &UnboundedSender<Action>) {
+/// Where the system cannot watch: git's index, HEAD, the branch HEAD names and the packed
+/// refs, looked at every [`POLL`].
+fn poll(git_dir: &Path, common_dir: &Path, tx: &UnboundedSender<Action>) {
+    let stamp_of = |path: PathBuf| {
+        std::fs::metadata(path)
+            .ok()
+            .map(|m| (m.len(), m.modified().unwrap_or(SystemTime::UNIX_EPOCH)))
+    };
     let stamp = || {
-        ["index", "HEAD"].map(|name| {
-            std::fs::metadata(git_dir.join(name))
-                .ok()
-                .map(|m| (m.len(), m.modified().unwrap_or(SystemTime::UNIX_EPOCH)))
-        })
+        let branch = std::fs::read_to_string(git_dir.join("HEAD"))
+            .ok()
+            .and_then(|head| Some(head.strip_prefix("ref: ")?.trim().to_string()));
+        [
+            stamp_of(git_dir.join("index")),
+            stamp_of(git_dir.join("HEAD")),
+            branch.and_then(|b| stamp_of(common_dir.join(b))),
+            stamp_of(common_dir.join("packed-refs")),
+        ]
     };
     let mut last = stamp();
     while !tx.is_closed() {
@@ -268,6 +312,14 @@ mod tests {
         assert!(!relevant("/elsewhere/file"));
         assert!(!counts(&EventKind::Access(notify::event::AccessKind::Any)));
         assert!(counts(&EventKind::Modify(notify::event::ModifyKind::Any)));
+        use notify::event::{CreateKind, ModifyKind, RenameMode};
+        assert!(adds_directory(&EventKind::Create(CreateKind::Folder)));
+        assert!(adds_directory(&EventKind::Modify(ModifyKind::Name(
+            RenameMode::To
+        ))));
+        assert!(!adds_directory(&EventKind::Modify(ModifyKind::Name(
+            RenameMode::From
+        ))));
     }
 
     #[test]

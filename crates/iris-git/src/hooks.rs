@@ -73,6 +73,36 @@ pub enum HookRemoval {
     },
 }
 
+/// What adding a step to the top of a hook did.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum StepInstall {
+    /// There was no hook: one holding only the step was written.
+    Created {
+        /// Where the hook is.
+        path: PathBuf,
+    },
+    /// The step now opens the hook that was there, which runs after it as before.
+    Added {
+        /// Where the hook is.
+        path: PathBuf,
+    },
+    /// The step was there and was rewritten.
+    Updated {
+        /// Where the hook is.
+        path: PathBuf,
+    },
+    /// The hook is a file the repository tracks (husky's): left alone.
+    Tracked {
+        /// Where the hook is.
+        path: PathBuf,
+    },
+    /// The hook is not a shell script (or not executable, so git skips it): left alone.
+    Unfit {
+        /// Where the hook is.
+        path: PathBuf,
+    },
+}
+
 impl GitRepo {
     /// The directory git runs hooks from, as `git rev-parse --git-path hooks` says: honours
     /// `core.hooksPath` (relative to the working tree root) and shares the main repository's
@@ -153,6 +183,60 @@ impl GitRepo {
             .is_ok_and(|index| index.get_path(relative, 0).is_some())
     }
 
+    /// Puts `step` (one line of shell, which must never fail) at the top of the hook `name`,
+    /// under `marker`; the hook's own lines run after it unchanged, under the same name (hook
+    /// managers such as husky find their scripts by it). Without a hook, one holding only the
+    /// step is written.
+    pub fn add_hook_step(&self, name: &str, marker: &str, step: &str) -> Result<StepInstall> {
+        let dir = self.hooks_dir()?;
+        let path = dir.join(name);
+        let Some(content) = read_hook(&path)? else {
+            fs::create_dir_all(&dir)
+                .map_err(|e| io_error(&format!("could not create {}", dir.display()), e))?;
+            write_executable(&path, &format!("#!/bin/sh\n{marker}\n{step}\n"))?;
+            return Ok(StepInstall::Created { path });
+        };
+        let ours = is_ours(&content, marker);
+        if !ours && self.tracks(&path) {
+            return Ok(StepInstall::Tracked { path });
+        }
+        if !ours && !is_executable(&path) {
+            return Ok(StepInstall::Unfit { path });
+        }
+        let Some(updated) = with_step(&without_step(&content, marker), marker, step) else {
+            return Ok(StepInstall::Unfit { path });
+        };
+        write_keeping_mode(&path, &updated)?;
+        Ok(if ours {
+            StepInstall::Updated { path }
+        } else {
+            StepInstall::Added { path }
+        })
+    }
+
+    /// Takes the step under `marker` out of the hook `name`; a hook left with nothing else is
+    /// removed. Whether there was a step.
+    pub fn remove_hook_step(&self, name: &str, marker: &str) -> Result<bool> {
+        let path = self.hooks_dir()?.join(name);
+        let Some(content) = read_hook(&path)? else {
+            return Ok(false);
+        };
+        if !is_ours(&content, marker) {
+            return Ok(false);
+        }
+        let rest = without_step(&content, marker);
+        let empty = rest
+            .lines()
+            .all(|l| l.trim().is_empty() || l.starts_with("#!") || l.trim() == "exit 0");
+        if empty {
+            fs::remove_file(&path)
+                .map_err(|e| io_error(&format!("could not remove {}", path.display()), e))?;
+        } else {
+            write_keeping_mode(&path, &rest)?;
+        }
+        Ok(true)
+    }
+
     /// Removes our hook and puts a backup left by a forced install back in its place.
     pub fn uninstall_hook(&self, hook: ManagedHook<'_>) -> Result<HookRemoval> {
         let path = self.hooks_dir()?.join(hook.name);
@@ -218,6 +302,68 @@ fn is_ours(content: &str, marker: &str) -> bool {
     content.lines().any(|line| line.trim_end() == marker)
 }
 
+/// `content` with the step (the marker line, then `step`) after its `#!` line; `None` when it
+/// is not a shell script.
+fn with_step(content: &str, marker: &str, step: &str) -> Option<String> {
+    let (first, rest) = content.split_once('\n').unwrap_or((content, ""));
+    is_shell(first).then(|| format!("{first}\n{marker}\n{step}\n{rest}"))
+}
+
+/// `content` without the step under `marker` (the marker line and the line after it).
+fn without_step(content: &str, marker: &str) -> String {
+    let mut out = String::new();
+    let mut lines = content.split_inclusive('\n');
+    while let Some(line) = lines.next() {
+        if line.trim_end() == marker {
+            lines.next();
+            continue;
+        }
+        out.push_str(line);
+    }
+    out
+}
+
+/// Whether a `#!` line runs a POSIX-like shell (directly or through `env`).
+fn is_shell(first_line: &str) -> bool {
+    let Some(command) = first_line.strip_prefix("#!") else {
+        return false;
+    };
+    let mut words = command.split_whitespace();
+    let program = words.next().and_then(|p| p.rsplit('/').next());
+    let program = match program {
+        Some("env") => words.find(|w| !w.starts_with('-')),
+        other => other,
+    };
+    matches!(
+        program,
+        Some("sh" | "bash" | "dash" | "zsh" | "ksh" | "ash")
+    )
+}
+
+fn is_executable(path: &Path) -> bool {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        fs::metadata(path).is_ok_and(|m| m.permissions().mode() & 0o111 != 0)
+    }
+    #[cfg(not(unix))]
+    {
+        path.is_file()
+    }
+}
+
+/// Rewrites a hook through a temporary file and a rename, keeping its permissions.
+fn write_keeping_mode(path: &Path, content: &str) -> Result<()> {
+    let mut tmp = path.as_os_str().to_owned();
+    tmp.push(".iris-tmp");
+    let tmp = PathBuf::from(tmp);
+    let fail = |e| io_error(&format!("could not write {}", path.display()), e);
+    let permissions = fs::metadata(path).map_err(fail)?.permissions();
+    fs::write(&tmp, content).map_err(fail)?;
+    fs::set_permissions(&tmp, permissions).map_err(fail)?;
+    fs::rename(&tmp, path).map_err(fail)
+}
+
 /// Writes through a temporary file and a rename, so git never runs a half-written hook.
 fn write_executable(path: &Path, script: &str) -> Result<()> {
     let mut tmp = path.as_os_str().to_owned();
@@ -251,6 +397,34 @@ mod tests {
         assert!(is_ours("#!/bin/sh\r\n# managed-by-iris\r\n", marker));
         assert!(!is_ours("#!/bin/sh\n# not # managed-by-iris\n", marker));
         assert!(!is_ours("", marker));
+    }
+
+    #[test]
+    fn a_step_opens_a_shell_hook_and_comes_out_whole() {
+        let marker = "# iris step";
+        let hook = "#!/usr/bin/env sh\n. \"$(dirname -- \"$0\")/h\"\n";
+        let with = with_step(hook, marker, "run || :").unwrap_or_default();
+        assert_eq!(
+            with,
+            "#!/usr/bin/env sh\n# iris step\nrun || :\n. \"$(dirname -- \"$0\")/h\"\n"
+        );
+        assert_eq!(without_step(&with, marker), hook);
+        // Once only, however often it is added.
+        let again =
+            with_step(&without_step(&with, marker), marker, "run2 || :").unwrap_or_default();
+        assert_eq!(again.matches(marker).count(), 1);
+        assert!(again.contains("run2"));
+        assert!(with_step("#!/usr/bin/env node\nconsole.log(1)\n", marker, "x").is_none());
+        assert!(with_step("no shebang\n", marker, "x").is_none());
+        for shell in [
+            "#!/bin/sh",
+            "#!/bin/bash -e",
+            "#!/usr/bin/env bash",
+            "#!/usr/bin/env -S sh -e",
+        ] {
+            assert!(is_shell(shell), "{shell}");
+        }
+        assert!(!is_shell("#!/usr/bin/python3"));
     }
 
     #[test]

@@ -36,7 +36,7 @@ use thiserror::Error;
 pub use blame::BlameLine;
 pub use commit::CommitOptions;
 pub use diff::{ChangeList, ChangedFile, DiffTarget};
-pub use hooks::{BACKUP_SUFFIX, HookInstall, HookRemoval, ManagedHook};
+pub use hooks::{BACKUP_SUFFIX, HookInstall, HookRemoval, ManagedHook, StepInstall};
 pub use info::{HeadState, RepoInfo};
 pub use iris_core::history::is_bot;
 pub use log::CommitInfo;
@@ -124,6 +124,11 @@ impl GitRepo {
     /// main worktree.
     pub fn common_dir(&self) -> &Path {
         self.repo.commondir()
+    }
+
+    /// A configuration value as git reads it (repository, then global and system), if set.
+    pub fn config_string(&self, name: &str) -> Option<String> {
+        self.repo.config().ok()?.get_string(name).ok()
     }
 
     /// Whether git ignores `path` (relative to the root, or absolute inside it).
