@@ -12,6 +12,7 @@ mod agent_real_models;
 mod candidates;
 mod ci_pipelines;
 mod cli;
+mod cli_agents;
 mod commit_rules_agent;
 mod config;
 mod config_init;

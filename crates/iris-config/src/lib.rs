@@ -16,6 +16,7 @@
 // A failure is a message the user can act on, never a panic (tests may unwrap).
 #![cfg_attr(not(test), deny(clippy::unwrap_used, clippy::expect_used))]
 
+pub mod cli_agent;
 mod edit;
 pub mod endpoint;
 pub mod file;
@@ -32,6 +33,7 @@ use std::collections::BTreeMap;
 use std::fmt;
 use std::path::{Path, PathBuf};
 
+pub use cli_agent::{CLI_DEFAULT_MODEL, CliAgent};
 pub use edit::{Assignment, set_value, set_values};
 pub use endpoint::Locality;
 pub use file::FileKind;

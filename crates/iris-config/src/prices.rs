@@ -44,6 +44,8 @@ pub enum PriceSource {
     Local(String),
     /// The user's `price_input` / `price_output`.
     Config,
+    /// A command-line agent's subscription, which the user pays for already; its name.
+    Plan(String),
     /// The built-in table, as of its date.
     Table {
         /// The date the table's prices were taken.
@@ -57,6 +59,7 @@ impl PriceSource {
         match self {
             PriceSource::Local(why) => format!("a local server costs nothing: {why}"),
             PriceSource::Config => "prices from your configuration".to_string(),
+            PriceSource::Plan(plan) => format!("{plan} pays: nothing more per request"),
             PriceSource::Table { date } => format!("list prices of {date}"),
         }
     }
@@ -139,6 +142,10 @@ impl Config {
             (None, None, _) if locality.local => {
                 Some((Price::FREE, PriceSource::Local(locality.why)))
             }
+            (None, None, _) if self.provider.cli().is_some() => Some((
+                Price::FREE,
+                PriceSource::Plan(self.provider.cli().map_or("", |a| a.plan()).to_string()),
+            )),
             (None, None, Some((price, date))) => Some((
                 price,
                 PriceSource::Table {

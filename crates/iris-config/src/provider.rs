@@ -5,6 +5,7 @@ use std::fmt;
 use std::str::FromStr;
 
 use super::{ConfigError, Secret};
+use crate::cli_agent::{CLI_DEFAULT_MODEL, CliAgent};
 use crate::service::{Service, ServiceId};
 
 /// Which provider the agent talks to.
@@ -24,6 +25,9 @@ pub enum ProviderKind {
     /// A named service (`groq`, `openrouter`, `lmstudio`, ...): Chat Completions at an address
     /// of its own, its facts a row of `assets/services.toml`.
     Service(ServiceId),
+    /// A command-line agent the user's subscription comes with (`claude-code`, `codex`,
+    /// `gemini-cli`), run as the model.
+    Cli(CliAgent),
 }
 
 /// The protocol a provider's requests speak.
@@ -41,6 +45,9 @@ pub enum Wire {
     Gemini,
     /// Ollama's own chat API.
     Ollama,
+    /// A command-line agent run on this machine; its requests are written as Chat
+    /// Completions and carried to the command instead of the network.
+    Cli,
 }
 
 impl ProviderKind {
@@ -58,12 +65,21 @@ impl ProviderKind {
         Self::BUILT_IN
             .into_iter()
             .chain(ServiceId::all().map(Self::Service))
+            .chain(CliAgent::ALL.map(Self::Cli))
     }
 
     /// The named service's facts, for a named service.
     pub fn service(self) -> Option<&'static Service> {
         match self {
             Self::Service(id) => Some(id.get()),
+            _ => None,
+        }
+    }
+
+    /// The command-line agent, for one.
+    pub fn cli(self) -> Option<CliAgent> {
+        match self {
+            Self::Cli(agent) => Some(agent),
             _ => None,
         }
     }
@@ -78,6 +94,7 @@ impl ProviderKind {
             Self::OpenAiCompatible => Wire::ChatCompletions,
             Self::Service(id) if id.get().name == "azure" => Wire::Azure,
             Self::Service(_) => Wire::ChatCompletions,
+            Self::Cli(_) => Wire::Cli,
         }
     }
 
@@ -90,6 +107,7 @@ impl ProviderKind {
             Self::Ollama => "ollama",
             Self::OpenAiCompatible => "openai-compatible",
             Self::Service(id) => id.get().name.as_str(),
+            Self::Cli(agent) => agent.name(),
         }
     }
 
@@ -103,7 +121,9 @@ impl ProviderKind {
             "gemini" | "google" => Some(Self::Gemini),
             "ollama" => Some(Self::Ollama),
             "openai-compatible" => Some(Self::OpenAiCompatible),
-            other => ServiceId::find(other).map(Self::Service),
+            other => ServiceId::find(other)
+                .map(Self::Service)
+                .or_else(|| CliAgent::parse(other).map(Self::Cli)),
         }
     }
 
@@ -112,6 +132,7 @@ impl ProviderKind {
         let mut names: Vec<&str> = vec!["openai", "anthropic", "gemini (or google)", "ollama"];
         names.extend(crate::service::all().iter().map(|s| s.name.as_str()));
         names.push("openai-compatible");
+        names.extend(CliAgent::ALL.map(CliAgent::name));
         names.join(", ")
     }
 
@@ -120,7 +141,7 @@ impl ProviderKind {
     pub fn requires_api_key(self) -> bool {
         match self {
             Self::OpenAi | Self::Anthropic | Self::Gemini => true,
-            Self::Ollama | Self::OpenAiCompatible => false,
+            Self::Ollama | Self::OpenAiCompatible | Self::Cli(_) => false,
             Self::Service(id) => id.get().key_required,
         }
     }
@@ -132,7 +153,7 @@ impl ProviderKind {
             Self::OpenAi | Self::OpenAiCompatible => vec!["OPENAI_API_KEY"],
             Self::Anthropic => vec!["ANTHROPIC_API_KEY"],
             Self::Gemini => vec!["GEMINI_API_KEY", "GOOGLE_API_KEY"],
-            Self::Ollama => Vec::new(),
+            Self::Ollama | Self::Cli(_) => Vec::new(),
             Self::Service(id) => Some(id.get().key_var.as_str())
                 .filter(|var| !var.is_empty())
                 .into_iter()
@@ -148,6 +169,7 @@ impl ProviderKind {
             Self::Gemini => Some("GEMINI_BASE_URL"),
             Self::Ollama => Some("OLLAMA_HOST"),
             Self::Service(id) => Some(id.get().base_url_var.as_str()).filter(|v| !v.is_empty()),
+            Self::Cli(_) => None,
         }
     }
 
@@ -177,6 +199,7 @@ impl ProviderKind {
             Self::Ollama => "llama3.1",
             Self::OpenAiCompatible => "",
             Self::Service(id) => id.get().model.as_str(),
+            Self::Cli(_) => CLI_DEFAULT_MODEL,
         }
     }
 
@@ -189,6 +212,7 @@ impl ProviderKind {
             Self::Gemini => "gemini-2.5-flash",
             Self::Ollama => "llama3.2",
             Self::OpenAiCompatible => "",
+            Self::Cli(_) => CLI_DEFAULT_MODEL,
             Self::Service(id) => {
                 let service = id.get();
                 if service.fast_model.is_empty() {

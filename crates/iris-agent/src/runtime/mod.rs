@@ -8,6 +8,7 @@
 
 pub mod budget;
 mod chat_reply;
+mod cli;
 pub mod deadline;
 pub mod dry_run;
 pub mod error;

@@ -112,17 +112,27 @@ impl ProviderSpec {
             })
             .with(RetryTransient::default())
             .with(RequireStreamEnd::new(self.kind.wire()));
-        if matches!(self.kind.wire(), Wire::ChatCompletions | Wire::Azure) {
+        if matches!(
+            self.kind.wire(),
+            Wire::ChatCompletions | Wire::Azure | Wire::Cli
+        ) {
             builder = builder.with(ChatReplies::new(
                 self.cost_report(sink),
                 self.kind.service().is_some_and(|s| !s.stream_usage),
             ));
         }
         // Last, so what it keeps is what would go out: redacted, as the provider reads it.
-        Ok(match &self.dry_run {
-            Some(dry_run) => builder.with(dry_run.clone()).build(),
-            None => builder.build(),
-        })
+        if let Some(dry_run) = &self.dry_run {
+            builder = builder.with(dry_run.clone());
+        }
+        // A command-line agent answers in place of the network, after everything else.
+        if let Some(agent) = self.kind.cli() {
+            builder = builder.with(crate::runtime::cli::CliTransport::new(
+                agent,
+                self.stall_timeout,
+            ));
+        }
+        Ok(builder.build())
     }
 
     /// Where a cost the provider reports goes: the run's events, and its budget.
@@ -238,6 +248,18 @@ macro_rules! with_completion_model {
             }
             Wire::Ollama => {
                 let $model = client!(ollama::Client).completion_model(&spec.model);
+                $body
+            }
+            // Chat Completions carried to the command by the client's last middleware; the
+            // address is only a name.
+            Wire::Cli => {
+                let $model = openai::CompletionsClient::builder()
+                    .api_key(key)
+                    .base_url(format!("http://{}.cli.invalid", spec.kind))
+                    .http_client(http)
+                    .build()
+                    .map_err(build_error)?
+                    .completion_model(&spec.model);
                 $body
             }
         }

@@ -145,7 +145,7 @@ impl WireOptions {
             // call tools under a grammar), which would leave an answer at once unconstrained:
             // the evidence is in the first request, so the schema goes there too. A service
             // that takes only JSON mode gets that; one that takes neither is only told.
-            Wire::ChatCompletions | Wire::Azure => {
+            Wire::ChatCompletions | Wire::Azure | Wire::Cli => {
                 let service = kind.service();
                 let format = match schema {
                     Some(schema) if service.is_none_or(|s| s.json_schema) => Some(json!({
@@ -161,8 +161,8 @@ impl WireOptions {
                 if let Some(format) = format {
                     params.insert("response_format".into(), format);
                 }
-                // rig's Azure request has no field for the budget.
-                if kind.wire() == Wire::Azure {
+                // rig's Azure request has no field for the budget; a CLI is told it in words.
+                if matches!(kind.wire(), Wire::Azure | Wire::Cli) {
                     params.insert("max_completion_tokens".into(), json!(max_tokens));
                 }
                 Self {
@@ -215,7 +215,7 @@ fn effort_field(kind: ProviderKind, effort: &str, max_tokens: u64) -> Result<Val
         Wire::ChatCompletions if kind.name() == "openrouter" => {
             json!({"reasoning": {"effort": effort}})
         }
-        Wire::ChatCompletions | Wire::Azure => json!({"reasoning_effort": effort}),
+        Wire::ChatCompletions | Wire::Azure | Wire::Cli => json!({"reasoning_effort": effort}),
         // Anthropic thinks at least 1,024 tokens, and less than the whole budget.
         Wire::Anthropic if budget == 0 || max_tokens <= 2_048 => json!({}),
         Wire::Anthropic => json!({"thinking": {

@@ -27,7 +27,9 @@ impl RequireStreamEnd {
         let pattern = match wire {
             Wire::Responses => Some(r"response\.(completed|incomplete|failed)"),
             // `[DONE]`, or a finish reason for servers that leave `[DONE]` out.
-            Wire::ChatCompletions | Wire::Azure => Some(r#"\[DONE\]|"finish_reason"\s*:\s*""#),
+            Wire::ChatCompletions | Wire::Azure | Wire::Cli => {
+                Some(r#"\[DONE\]|"finish_reason"\s*:\s*""#)
+            }
             Wire::Anthropic => Some(r"message_(stop|delta)"),
             Wire::Gemini | Wire::Ollama => None,
         };

@@ -1,0 +1,345 @@
+//! The subscription the user already pays for: Claude Code, Codex and Gemini CLIs run as
+//! Iris' model. Requests are written as Chat Completions by rig as for any server and pass
+//! the whole HTTP stack (secrets withheld, the cost cap, `--dry-run`); this middleware, the
+//! last, carries each to the command instead of the network and writes its answer back as a
+//! Chat Completions reply, streamed where the CLI streams. The CLI runs in an empty directory
+//! of its own with its tools off and none of Iris' keys in its environment; a silence longer
+//! than the stall timeout, or a run given up on (Esc, the deadline), kills it.
+
+mod asked;
+mod invocation;
+mod output;
+mod reply;
+
+use std::time::Duration;
+
+use reqwest::{Request, Response, ResponseBuilderExt};
+use reqwest_middleware::{Middleware, Next};
+use serde_json::Value;
+use tokio::io::{AsyncBufReadExt, AsyncReadExt, AsyncWriteExt, BufReader, Lines};
+use tokio::process::{Child, ChildStdout};
+
+use asked::Asked;
+use invocation::Invocation;
+use iris_config::{CliAgent, ProviderKind};
+use output::{Reader, Reply};
+
+/// The most a CLI may print for one reply.
+const MAX_OUTPUT: usize = 8 << 20;
+/// The most of its standard error kept, for its last words.
+const MAX_STDERR: u64 = 64 << 10;
+
+/// The middleware that runs `agent` in place of the network.
+pub struct CliTransport {
+    agent: CliAgent,
+    stall_timeout: Duration,
+}
+
+impl CliTransport {
+    pub fn new(agent: CliAgent, stall_timeout: Duration) -> Self {
+        Self {
+            agent,
+            stall_timeout,
+        }
+    }
+}
+
+fn refused(text: String) -> reqwest_middleware::Error {
+    reqwest_middleware::Error::Middleware(anyhow::anyhow!(text))
+}
+
+#[async_trait::async_trait]
+impl Middleware for CliTransport {
+    async fn handle(
+        &self,
+        req: Request,
+        _extensions: &mut http::Extensions,
+        _next: Next<'_>,
+    ) -> reqwest_middleware::Result<Response> {
+        let url = req.url().clone();
+        let body = req.body().and_then(|b| b.as_bytes()).unwrap_or_default();
+        let body: Value = serde_json::from_slice(body)
+            .map_err(|e| refused(format!("the request could not be read: {e}")))?;
+        let asked = Asked::from_body(&body).map_err(refused)?;
+        let mut run = Running::start(self.agent, &asked, self.stall_timeout)
+            .await
+            .map_err(refused)?;
+        let head = http::Response::builder().status(200).url(url);
+        if !asked.stream {
+            let reply = run.read_all().await.map_err(refused)?;
+            let json = reply::whole(&asked.model, &reply).to_string();
+            let head = head.header(reqwest::header::CONTENT_TYPE, "application/json");
+            return respond(head, reqwest::Body::from(json));
+        }
+        // The first text (or the end) before answering: a CLI that fails at once (not signed
+        // in) is an error of the request, not of a stream.
+        let (first, run) = match run.step().await {
+            Step::Text(text) => (reply::chunk(&asked.model, &text), Some(run)),
+            Step::End => {
+                let reply = run.finish().await.map_err(refused)?;
+                let text = format!(
+                    "{}{}",
+                    reply::chunk(&asked.model, &reply.text),
+                    reply::end(&asked.model, &reply)
+                );
+                (text, None)
+            }
+            Step::Failed(why) => return Err(refused(why)),
+        };
+        let model = asked.model.clone();
+        let events = futures::stream::unfold((Some(first), run), move |(pending, run)| {
+            let model = model.clone();
+            async move {
+                if let Some(text) = pending {
+                    return Some((Ok(text), (None, run)));
+                }
+                let mut run = run?;
+                let item = match run.step().await {
+                    Step::Text(text) => {
+                        return Some((Ok(reply::chunk(&model, &text)), (None, Some(run))));
+                    }
+                    Step::End => {
+                        let streamed = run.streamed.clone();
+                        match run.finish().await {
+                            Ok(reply) => {
+                                let rest = reply::rest(&reply.text, &streamed);
+                                let mut text = String::new();
+                                if !rest.is_empty() {
+                                    text.push_str(&reply::chunk(&model, rest));
+                                }
+                                text.push_str(&reply::end(&model, &reply));
+                                Ok(text)
+                            }
+                            Err(why) => Err(why),
+                        }
+                    }
+                    Step::Failed(why) => Err(why),
+                };
+                let item: Result<String, crate::runtime::rebody::BoxError> =
+                    item.map_err(Into::into);
+                Some((item, (None, None)))
+            }
+        });
+        let head = head.header(reqwest::header::CONTENT_TYPE, "text/event-stream");
+        respond(head, reqwest::Body::wrap_stream(events))
+    }
+}
+
+fn respond(
+    head: http::response::Builder,
+    body: reqwest::Body,
+) -> reqwest_middleware::Result<Response> {
+    let response = head
+        .body(body)
+        .map_err(|e| reqwest_middleware::Error::Middleware(e.into()))?;
+    Ok(Response::from(response))
+}
+
+/// What reading on found.
+enum Step {
+    Text(String),
+    End,
+    Failed(String),
+}
+
+/// A CLI running for one request.
+struct Running {
+    agent: CliAgent,
+    child: Child,
+    lines: Lines<BufReader<ChildStdout>>,
+    reader: Reader,
+    stderr: tokio::task::JoinHandle<String>,
+    stall: Duration,
+    /// The text streamed so far.
+    streamed: String,
+    /// Bytes of output read.
+    read: usize,
+    /// Its directory, removed when the run ends.
+    _dir: tempfile::TempDir,
+}
+
+impl Running {
+    async fn start(agent: CliAgent, asked: &Asked, stall: Duration) -> Result<Self, String> {
+        let dir = tempfile::Builder::new()
+            .prefix("iris-cli-")
+            .tempdir()
+            .map_err(|e| format!("no directory to run {} in: {e}", agent.program()))?;
+        let invocation = Invocation::of(agent, asked, dir.path());
+        for (name, text) in &invocation.files {
+            std::fs::write(dir.path().join(name), text)
+                .map_err(|e| format!("could not write {name} for {}: {e}", agent.program()))?;
+        }
+        let mut command = command(&invocation);
+        command.current_dir(dir.path());
+        let mut child = command.spawn().map_err(|e| match e.kind() {
+            std::io::ErrorKind::NotFound => format!(
+                "`{}` was not found on PATH ({} runs it): install it with `{}`, then {}",
+                agent.program(),
+                agent.name(),
+                agent.install(),
+                agent.login()
+            ),
+            _ => format!("could not run `{}`: {e}", agent.program()),
+        })?;
+        // Written while the answer is read: a long prompt fills the pipe.
+        if let Some(mut stdin) = child.stdin.take() {
+            let prompt = invocation.stdin.clone();
+            tokio::spawn(async move {
+                let _ = stdin.write_all(prompt.as_bytes()).await;
+                let _ = stdin.shutdown().await;
+            });
+        }
+        let stderr = child.stderr.take();
+        let stderr = tokio::spawn(async move {
+            let mut text = String::new();
+            if let Some(stderr) = stderr {
+                let _ = stderr.take(MAX_STDERR).read_to_string(&mut text).await;
+            }
+            text
+        });
+        let stdout = child
+            .stdout
+            .take()
+            .ok_or_else(|| format!("`{}` gave no output to read", agent.program()))?;
+        Ok(Self {
+            agent,
+            child,
+            lines: BufReader::new(stdout).lines(),
+            reader: Reader::new(agent, asked.stream),
+            stderr,
+            stall,
+            streamed: String::new(),
+            read: 0,
+            _dir: dir,
+        })
+    }
+
+    /// Reads on until the reply's next text, its end, or a failure.
+    async fn step(&mut self) -> Step {
+        loop {
+            let line = match tokio::time::timeout(self.stall, self.lines.next_line()).await {
+                Err(_) => {
+                    let _ = self.child.start_kill();
+                    return Step::Failed(format!(
+                        "{} printed nothing for {}s (request_timeout_secs): stopped",
+                        self.agent.program(),
+                        self.stall.as_secs()
+                    ));
+                }
+                Ok(Ok(Some(line))) => line,
+                Ok(Ok(None)) => return Step::End,
+                Ok(Err(e)) => {
+                    return Step::Failed(format!("reading {}: {e}", self.agent.program()));
+                }
+            };
+            self.read += line.len() + 1;
+            if self.read > MAX_OUTPUT {
+                let _ = self.child.start_kill();
+                return Step::Failed(format!(
+                    "{} printed more than {} MB for one reply: stopped",
+                    self.agent.program(),
+                    MAX_OUTPUT >> 20
+                ));
+            }
+            if let Some(text) = self.reader.line(&line) {
+                self.streamed.push_str(&text);
+                return Step::Text(text);
+            }
+        }
+    }
+
+    /// Reads to the end, then the reply.
+    async fn read_all(mut self) -> Result<Reply, String> {
+        loop {
+            match self.step().await {
+                Step::Text(_) => {}
+                Step::End => return self.finish().await,
+                Step::Failed(why) => return Err(why),
+            }
+        }
+    }
+
+    /// The reply, once the output has ended: the CLI's exit and last words decide.
+    async fn finish(mut self) -> Result<Reply, String> {
+        let status = tokio::time::timeout(self.stall, self.child.wait()).await;
+        let code = match status {
+            Ok(Ok(status)) => status.code(),
+            _ => {
+                let _ = self.child.start_kill();
+                None
+            }
+        };
+        let stderr = self.stderr.await.unwrap_or_default();
+        let agent = self.agent;
+        self.reader
+            .finish(code, &crate::runtime::redact::for_log(&stderr))
+            .map_err(|why| said(agent, &why, code))
+    }
+}
+
+/// The command with none of Iris' keys or settings in its environment.
+fn command(invocation: &Invocation) -> tokio::process::Command {
+    let mut command = tokio::process::Command::new(invocation.program);
+    command
+        .args(&invocation.args)
+        .envs(invocation.env.iter().map(|(k, v)| (k, v)))
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .kill_on_drop(true);
+    for kind in ProviderKind::all() {
+        for var in kind.api_key_vars() {
+            command.env_remove(var);
+        }
+    }
+    for (name, _) in std::env::vars_os() {
+        if name.to_string_lossy().starts_with("IRIS_") {
+            command.env_remove(&name);
+        }
+    }
+    command
+}
+
+/// Why a CLI failed, in a sentence naming it, with how to sign in when that is what it asks.
+fn said(agent: CliAgent, why: &str, code: Option<i32>) -> String {
+    let lower = why.to_lowercase();
+    let sign_in = code == Some(41)
+        || [
+            "login",
+            "log in",
+            "sign in",
+            "api key",
+            "unauthorized",
+            "401",
+            "auth method",
+            "not logged",
+        ]
+        .iter()
+        .any(|w| lower.contains(w));
+    if sign_in {
+        format!("{}: {why} (not signed in? {})", agent.name(), agent.login())
+    } else {
+        format!("{}: {why}", agent.name())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_sign_in_failure_says_how_to_sign_in() {
+        let text = said(
+            CliAgent::ClaudeCode,
+            "Invalid API key · Please run /login",
+            Some(1),
+        );
+        assert!(text.starts_with("claude-code: Invalid API key"));
+        assert!(text.contains("sign in with /login"));
+        assert!(
+            said(CliAgent::GeminiCli, "Please set an Auth method", Some(41))
+                .contains("run `gemini`")
+        );
+        assert_eq!(said(CliAgent::Codex, "boom", Some(1)), "codex: boom");
+    }
+}
