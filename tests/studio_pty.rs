@@ -692,3 +692,51 @@ fn the_studio_sees_a_file_changed_and_a_file_staged_outside_it() {
     studio.send(b"q");
     assert!(studio.wait_exit().success());
 }
+
+/// With Claude Code as the model (no tools), a chat turn's `<artifact>` block replaces the
+/// message in the editor, and the chat shows only what Iris said about it.
+#[test]
+fn a_cli_model_edits_the_message_from_the_chat() {
+    let repo = TestRepo::new();
+    repo.write("main.rs", "fn main() {}\n");
+    repo.commit_all("Initial commit");
+    repo.write("main.rs", "fn main() {\n    println!(\"hello\");\n}\n");
+    repo.git(&["add", "main.rs"]);
+    let result = |text: &str| {
+        let json = json!({"type": "result", "subtype": "success", "is_error": false,
+            "result": text, "total_cost_usd": 0.001,
+            "usage": {"input_tokens": 100, "output_tokens": 10}});
+        format!("'{json}'")
+    };
+    let first = result(r#"{"emoji": null, "title": "Add a greeting", "message": "Prints hello."}"#);
+    let second = result(
+        "<artifact>\nAdd a friendly greeting\n\nPrints hello.\n</artifact>\nMade the title warmer.",
+    );
+    let claude = crate::common::fake_bin(&[(
+        "claude",
+        &format!(
+            "LOG=$(dirname \"$0\")\ncat > /dev/null\n\
+             n=$(cat \"$LOG/count\" 2>/dev/null || echo 0); n=$((n + 1)); echo $n > \"$LOG/count\"\n\
+             if [ $n = 1 ]; then printf '%s\\n' {first}; else printf '%s\\n' {second}; fi"
+        ),
+    )]);
+    let mut command = Studio::command(&repo, "commit");
+    command
+        .env("IRIS_PROVIDER", "claude-code")
+        .env("PATH", crate::common::path_with(claude.path()));
+    let mut studio = Studio::run(command);
+    studio.wait_for_text("Add a greeting");
+    studio.send(b"/");
+    studio.send(b"Make the title warmer");
+    studio.send(b"\r");
+    studio.wait_for_text("Add a friendly greeting");
+    studio.wait_for_text("Made the title warmer.");
+    // Once the reply is whole, the block is gone from the chat: the new title is the
+    // editor's.
+    studio.wait_for("the block to leave the chat", |screen| {
+        !screen.contents().contains("</artifact>")
+    });
+    let screen = studio.screen();
+    assert!(screen.contains("Add a friendly greeting"), "{screen}");
+    assert!(screen.contains("title 23/72"), "{screen}");
+}

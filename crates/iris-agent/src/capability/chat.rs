@@ -83,6 +83,24 @@ impl IrisTool for UpdateArtifact {
     }
 }
 
+/// A reply's `<artifact>` block (the new text, for a model without tools) and the reply
+/// without it.
+fn take_artifact(reply: &str) -> (Option<String>, String) {
+    let Some(start) = reply.find("<artifact>") else {
+        return (None, reply.to_string());
+    };
+    let inner_start = start + "<artifact>".len();
+    let Some(length) = reply[inner_start..].find("</artifact>") else {
+        return (None, reply.to_string());
+    };
+    let inner = reply[inner_start..inner_start + length].trim_matches('\n');
+    let after = &reply[inner_start + length + "</artifact>".len()..];
+    let said = format!("{}{}", reply[..start].trim_end(), after)
+        .trim()
+        .to_string();
+    (Some(inner.to_string()), said)
+}
+
 impl IrisAgent {
     /// One chat turn: Iris sees the mode's artifact, the conversation so far (as real chat
     /// history) and the new message; she may edit the artifact through `target.tool`.
@@ -96,18 +114,45 @@ impl IrisAgent {
         sink: &EventSink,
     ) -> anyhow::Result<String> {
         let cap = Capability::load("chat", self.user_dir.as_deref())?;
+        // A command-line agent has no tools: it writes the new text in its reply instead.
+        let cli = self.main.kind.cli().is_some();
+        let how = if cli {
+            "To change it, write the complete new text in your reply between a line \
+             <artifact> and a line </artifact>"
+                .to_string()
+        } else {
+            format!(
+                "To change it, call {} with the complete new text",
+                target.kind.describe().update_tool
+            )
+        };
         let preamble = format!(
             "{}\n\n## The {noun}\nThe user is working on this {noun}. Its current text:\n\
-             <artifact>\n{artifact}\n</artifact>\nTo change it, call {tool} with the complete new \
-             text; then say in one or two sentences what you changed. Answer questions without \
-             changing it.",
+             <artifact>\n{artifact}\n</artifact>\n{how}; then say in one or two sentences what \
+             you changed. Answer questions without changing it.",
             self.preamble(&cap.task_prompt, OutputType::Text)?,
             noun = target.kind.noun(),
             artifact = target.artifact,
-            tool = target.kind.describe().update_tool,
         );
-        let mut tools = self.main_tools(sink);
         let descriptor = target.kind.describe();
+        if cli {
+            let preamble = format!(
+                "{preamble}\n\n{}",
+                crate::capability::conversation::NO_TOOLS
+            );
+            let reply = self
+                .chat_turn(&cap, preamble, Vec::new(), history, message, sink)
+                .await?;
+            let (artifact, said) = take_artifact(&reply);
+            if let Some(artifact) = artifact {
+                let artifact = crate::output::clean_text(&artifact);
+                if !artifact.trim().is_empty() {
+                    on_update((descriptor.tidy)(artifact.trim_end()));
+                }
+            }
+            return Ok(said);
+        }
+        let mut tools = self.main_tools(sink);
         tools.push(tool(
             &self.ctx.reporting_to(sink),
             UpdateArtifact {
@@ -159,5 +204,22 @@ impl IrisAgent {
         )
         .await?;
         Ok(crate::output::clean_text(&output.text).trim().to_string())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::take_artifact;
+
+    #[test]
+    fn a_reply_s_artifact_block_is_the_new_text() {
+        let (artifact, said) =
+            take_artifact("<artifact>\nFix the parser\n\nBody.\n</artifact>\nShortened the title.");
+        assert_eq!(artifact.as_deref(), Some("Fix the parser\n\nBody."));
+        assert_eq!(said, "Shortened the title.");
+        let (none, said) = take_artifact("It reads well as it is.");
+        assert_eq!((none, said.as_str()), (None, "It reads well as it is."));
+        let (open, _) = take_artifact("<artifact> never closed");
+        assert_eq!(open, None);
     }
 }

@@ -12,7 +12,7 @@ use crate::runtime::error::{ErrorKind, ProviderError};
 use crate::{EventSink, Run, UNREADABLE, run};
 
 /// Told to a command-line agent, which is offered none of the tools the instructions name.
-const NO_TOOLS: &str = "Here you have no tools to call: everything you have is in the request. \
+pub(crate) const NO_TOOLS: &str = "Here you have no tools to call: everything you have is in the request. \
                         Write the answer from it at once.";
 
 /// One conversation of a capability: its instructions, the request, the schema the answer
