@@ -42,7 +42,8 @@ fn init(
 
     eprintln!("Looking for model servers on this machine...");
     let servers = runtime.block_on(probe_local_servers());
-    let (listing, entries) = menu(&servers);
+    let clis = iris_config::setup::cli_agents_on_path();
+    let (listing, entries) = menu(&servers, &clis);
     eprint!("{listing}");
 
     let question = format!("Choose 1-{} (or a provider's name): ", entries.len());
@@ -55,6 +56,7 @@ fn init(
     };
     let choice = match *entry {
         Entry::Local { server, model } => server.choice(model),
+        Entry::Cli(kind) => iris_config::setup::cli_choice(kind),
         Entry::Hosted(kind) => hosted_choice(kind, prompter)?,
     };
 
@@ -111,12 +113,13 @@ enum Entry<'a> {
         server: &'a LocalServer,
         model: &'a str,
     },
+    Cli(ProviderKind),
     Hosted(ProviderKind),
 }
 
-/// The numbered list (local servers' models first, then the hosted providers) and what each
-/// number stands for.
-fn menu(servers: &[LocalServer]) -> (String, Vec<Entry<'_>>) {
+/// The numbered list (local servers' models first, then the command-line agents on PATH,
+/// then the hosted providers) and what each number stands for.
+fn menu<'a>(servers: &'a [LocalServer], clis: &[ProviderKind]) -> (String, Vec<Entry<'a>>) {
     let mut text = String::from("\nModel servers on this machine:\n");
     let mut entries = Vec::new();
     if servers.is_empty() {
@@ -141,6 +144,18 @@ fn menu(servers: &[LocalServer]) -> (String, Vec<Entry<'_>>) {
             text.push_str(&format!("  {:>3}  {model}\n", entries.len()));
         }
     }
+    if !clis.is_empty() {
+        text.push_str("Command-line agents on this machine (your subscription, no key):\n");
+    }
+    for kind in clis {
+        entries.push(Entry::Cli(*kind));
+        let (program, plan) = kind.cli().map_or(("", ""), |a| (a.program(), a.plan()));
+        text.push_str(&format!(
+            "  {:>3}  {:<10} runs `{program}`, {plan} pays\n",
+            entries.len(),
+            kind.name(),
+        ));
+    }
     text.push_str("Hosted providers (an API key is needed):\n");
     for kind in hosted() {
         entries.push(Entry::Hosted(kind));
@@ -163,7 +178,9 @@ fn pick<'e, 'a>(answer: &str, entries: &'e [Entry<'a>]) -> Option<&'e Entry<'a>>
         return entries.get(n.checked_sub(1)?);
     }
     let kind = ProviderKind::parse(answer)?;
-    entries.iter().find(|e| **e == Entry::Hosted(kind))
+    entries
+        .iter()
+        .find(|e| **e == Entry::Hosted(kind) || **e == Entry::Cli(kind))
 }
 
 /// A hosted provider: its model (the default unless another is typed) and its key, or the key
@@ -250,7 +267,7 @@ mod tests {
                 models: vec![],
             },
         ];
-        let (text, entries) = menu(&servers);
+        let (text, entries) = menu(&servers, &[]);
         assert!(
             text.starts_with(
                 "\nModel servers on this machine:\n\
@@ -304,8 +321,24 @@ mod tests {
     }
 
     #[test]
+    fn the_command_line_agents_on_path_come_before_the_hosted_providers() {
+        let claude = ProviderKind::parse("claude-code").unwrap();
+        let (text, entries) = menu(&[], &[claude]);
+        assert!(
+            text.contains(
+                "Command-line agents on this machine (your subscription, no key):\n\
+                 \x20   1  claude-code runs `claude`, your Claude plan pays\n\
+                 Hosted providers"
+            ),
+            "{text}"
+        );
+        assert_eq!(pick("1", &entries), Some(&Entry::Cli(claude)));
+        assert_eq!(pick("claude-code", &entries), Some(&Entry::Cli(claude)));
+    }
+
+    #[test]
     fn with_nothing_running_the_list_says_so() {
-        let (text, entries) = menu(&[]);
+        let (text, entries) = menu(&[], &[]);
         assert!(text.contains("  none found (Ollama, LM Studio"), "{text}");
         assert_eq!(
             pick("1", &entries),

@@ -107,10 +107,11 @@ impl Studio {
                 .into_iter()
                 .filter_map(|kind| Some((kind, iris_config::setup::api_key_in_env(kind)?)))
                 .collect(),
+            clis: iris_config::setup::cli_agents_on_path(),
         };
         // A first run, with nothing configured: setup opens (and probes once the loop runs).
         if first_run {
-            state.overlay.setup = Some(Setup::default());
+            state.overlay.setup = Some(Setup::new(&state.start.setup_facts));
         }
         if let Some(warning) = warnings.into_iter().next() {
             state.notice = Some(iris_studio::state::Notice {

@@ -3,7 +3,7 @@
 //! choice into the user's config file once the user says yes.
 
 use iris_config::ProviderKind;
-use iris_config::setup::{Choice, LocalServer, hosted};
+use iris_config::setup::{Choice, LocalServer, cli_choice, hosted};
 
 /// What setup knows of this machine before anything is probed: where the user file is, and
 /// which hosted providers already have a key in the environment. Read once at start.
@@ -13,6 +13,8 @@ pub struct SetupFacts {
     pub file: Option<String>,
     /// Hosted providers whose key an environment variable holds, with the variable.
     pub env_keys: Vec<(ProviderKind, &'static str)>,
+    /// The command-line agents on PATH (`claude-code`, `codex`, `gemini-cli`).
+    pub clis: Vec<ProviderKind>,
 }
 
 impl SetupFacts {
@@ -31,6 +33,8 @@ impl SetupFacts {
 pub struct Setup {
     /// The servers that answered; `None` while they are probed.
     pub servers: Option<Vec<LocalServer>>,
+    /// The command-line agents on PATH, offered after the servers.
+    pub clis: Vec<ProviderKind>,
     /// The highlighted option.
     pub selected: usize,
     /// Where the user is in setting up.
@@ -66,12 +70,23 @@ pub enum SetupOption {
         /// The model's name as the server lists it.
         model: String,
     },
+    /// A command-line agent on PATH: the user's subscription, no key.
+    Cli(ProviderKind),
     /// A hosted provider, with its default model.
     Hosted(ProviderKind),
 }
 
 impl Setup {
-    /// The options, the local models first (once probed), then the hosted providers.
+    /// Setup offering the command-line agents `facts` found.
+    pub fn new(facts: &SetupFacts) -> Self {
+        Self {
+            clis: facts.clis.clone(),
+            ..Self::default()
+        }
+    }
+
+    /// The options, the local models first (once probed), then the command-line agents, then
+    /// the hosted providers.
     pub fn options(&self) -> Vec<SetupOption> {
         let servers = self.servers.as_deref().unwrap_or_default();
         let local = servers.iter().enumerate().flat_map(|(server, found)| {
@@ -81,6 +96,7 @@ impl Setup {
             })
         });
         local
+            .chain(self.clis.iter().copied().map(SetupOption::Cli))
             // Azure needs its resource's address and deployment: `iris config init` asks.
             .chain(
                 hosted()
@@ -99,6 +115,7 @@ impl Setup {
                 .as_ref()
                 .and_then(|s| s.get(*server))
                 .map(|found| found.choice(model)),
+            SetupOption::Cli(kind) => Some(cli_choice(*kind)),
             SetupOption::Hosted(_) => None,
         }
     }

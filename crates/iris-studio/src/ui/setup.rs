@@ -136,6 +136,22 @@ fn choose<'a>(setup: &Setup, facts: &SetupFacts, theme: &Theme) -> (Vec<Line<'a>
             }
         }
     }
+    if !setup.clis.is_empty() {
+        lines.push(Line::default());
+        lines.push(Line::from(Span::styled(
+            "Your subscription (a command-line agent, no key)",
+            style(Token::Title),
+        )));
+        for (index, option) in options.iter().enumerate() {
+            if let SetupOption::Cli(kind) = option {
+                let note = kind
+                    .cli()
+                    .map(|agent| format!("  runs `{}`, {} pays", agent.program(), agent.plan()))
+                    .unwrap_or_default();
+                row(&mut lines, index, format!("{:<10}", kind.name()), note);
+            }
+        }
+    }
     lines.push(Line::default());
     lines.push(Line::from(Span::styled(
         "Hosted (an API key)",

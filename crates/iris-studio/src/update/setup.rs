@@ -10,7 +10,7 @@ use iris_config::setup::{Choice, LocalServer};
 
 /// Opens setup and looks for model servers on this machine.
 pub(super) fn open(state: &mut State) -> Vec<Effect> {
-    state.overlay.setup = Some(Setup::default());
+    state.overlay.setup = Some(Setup::new(&state.start.setup_facts));
     vec![Effect::ProbeServers]
 }
 

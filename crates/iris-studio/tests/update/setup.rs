@@ -184,3 +184,32 @@ fn ctrl_c_quits_from_setup_and_the_mouse_does_nothing_under_it() {
     );
     assert!(state.quit);
 }
+
+#[test]
+fn a_command_line_agent_on_path_is_offered_after_the_servers_and_needs_no_key() {
+    let claude = ProviderKind::parse("claude-code").unwrap();
+    let mut state = loaded(Mode::COMMIT, vec![staged("src/lib.rs")]);
+    state.start.setup_facts.clis = vec![claude];
+    command(&mut state, Command::Setup);
+    update(
+        &mut state,
+        Action::ServersFound(vec![ollama(&["llama3.1:8b"])]),
+    );
+    let options = state.overlay.setup.as_ref().unwrap().options();
+    assert_eq!(options[1], SetupOption::Cli(claude));
+    assert!(matches!(
+        options[2],
+        SetupOption::Hosted(ProviderKind::OpenAi)
+    ));
+    state.overlay.setup.as_mut().unwrap().selected = 1;
+    key(&mut state, KeyCode::Enter);
+    assert_eq!(
+        state.overlay.setup.as_ref().unwrap().step,
+        SetupStep::Confirm(Choice {
+            provider: claude,
+            model: "default".into(),
+            base_url: None,
+            api_key: None,
+        })
+    );
+}
