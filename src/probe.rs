@@ -4,6 +4,7 @@
 //! Only loopback addresses are ever contacted (a candidate elsewhere is skipped unasked), every
 //! request has a short deadline and all of them run at once, so a probe with nothing listening
 //! costs about a second at most. Replies are bounded: a large one is dropped, a long list cut.
+//! The command-line agents (Claude Code, Codex, Gemini CLI) are looked for on PATH.
 
 use std::net::{IpAddr, Ipv4Addr, Ipv6Addr, SocketAddr};
 use std::time::Duration;
@@ -105,6 +106,17 @@ fn local_ollama_url(host: &str) -> Option<String> {
         _ => {}
     }
     is_loopback(&url).then(|| url.as_str().trim_end_matches('/').to_string())
+}
+
+/// The command-line agents on PATH (Claude Code, Codex, Gemini CLI), as providers: the
+/// subscriptions setup offers beside the servers and the hosted providers.
+pub fn cli_agents_on_path() -> Vec<ProviderKind> {
+    let path = std::env::var_os("PATH").unwrap_or_default();
+    iris_config::CliAgent::ALL
+        .into_iter()
+        .filter(|agent| iris_process::find_on_path(agent.program(), &path).is_some())
+        .map(ProviderKind::Cli)
+        .collect()
 }
 
 /// The default candidates, probed at once with a one-second deadline each: the servers that

@@ -291,3 +291,33 @@ fn a_secret_in_the_change_never_reaches_the_cli() {
     assert!(!prompt.contains(&secret));
     assert!(!kept(&claude, "args").contains(&secret));
 }
+
+#[test]
+fn a_cli_that_talks_without_answering_is_stopped_at_the_run_s_deadline() {
+    let repo = staged_repo();
+    write_user_config(&repo, "run_timeout_secs = 2\n");
+    let claude = fake(
+        "claude",
+        "echo $$ > \"$LOG/pid\"\n\
+         while :; do echo '{\"type\":\"system\",\"subtype\":\"status\"}'; sleep 0.2; done",
+    );
+    let started = Instant::now();
+    let out = gen_with(&repo, "claude-code", claude.path(), &[]);
+    assert!(!out.status.success());
+    assert!(
+        started.elapsed() < Duration::from_secs(15),
+        "{:?}",
+        started.elapsed()
+    );
+    assert!(
+        stderr(&out).contains("run_timeout_secs"),
+        "{}",
+        stderr(&out)
+    );
+    let pid = kept(&claude, "pid");
+    std::thread::sleep(Duration::from_millis(300));
+    assert!(
+        !Path::new(&format!("/proc/{}", pid.trim())).exists(),
+        "still running"
+    );
+}

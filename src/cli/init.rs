@@ -42,7 +42,7 @@ fn init(
 
     eprintln!("Looking for model servers on this machine...");
     let servers = runtime.block_on(probe_local_servers());
-    let clis = iris_config::setup::cli_agents_on_path();
+    let clis = crate::probe::cli_agents_on_path();
     let (listing, entries) = menu(&servers, &clis);
     eprint!("{listing}");
 

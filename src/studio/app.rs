@@ -107,7 +107,7 @@ impl Studio {
                 .into_iter()
                 .filter_map(|kind| Some((kind, iris_config::setup::api_key_in_env(kind)?)))
                 .collect(),
-            clis: iris_config::setup::cli_agents_on_path(),
+            clis: crate::probe::cli_agents_on_path(),
         };
         // A first run, with nothing configured: setup opens (and probes once the loop runs).
         if first_run {

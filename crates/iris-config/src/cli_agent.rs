@@ -69,26 +69,6 @@ impl CliAgent {
     pub fn parse(name: &str) -> Option<Self> {
         Self::ALL.into_iter().find(|a| a.name() == name)
     }
-
-    /// Where the command is on PATH, if it is.
-    pub fn find_on_path(self) -> Option<std::path::PathBuf> {
-        let paths = std::env::var_os("PATH")?;
-        std::env::split_paths(&paths)
-            .map(|dir| dir.join(self.program()))
-            .find(|path| is_executable(path))
-    }
-}
-
-fn is_executable(path: &std::path::Path) -> bool {
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::PermissionsExt;
-        std::fs::metadata(path).is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
-    }
-    #[cfg(not(unix))]
-    {
-        path.is_file()
-    }
 }
 
 #[cfg(test)]

@@ -84,6 +84,20 @@ pub fn kill_group(child: &mut Child) {
     let _ = child.kill();
 }
 
+/// Kills the process group led by `pid` (a child started in a group of its own, such as a
+/// tokio child with `process_group(0)`); nothing where groups are not known.
+pub fn kill_group_of(pid: u32) {
+    #[cfg(unix)]
+    {
+        use rustix::process::{Pid, Signal, kill_process_group};
+        if let Some(pid) = i32::try_from(pid).ok().and_then(Pid::from_raw) {
+            let _ = kill_process_group(pid, Signal::KILL);
+        }
+    }
+    #[cfg(not(unix))]
+    let _ = pid;
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -60,16 +60,6 @@ pub fn hosted() -> Vec<ProviderKind> {
     .collect()
 }
 
-/// The command-line agents on PATH (Claude Code, Codex, Gemini CLI), as providers: the
-/// subscriptions setup offers beside the servers and the hosted providers.
-pub fn cli_agents_on_path() -> Vec<ProviderKind> {
-    crate::CliAgent::ALL
-        .into_iter()
-        .filter(|agent| agent.find_on_path().is_some())
-        .map(ProviderKind::Cli)
-        .collect()
-}
-
 /// Choosing a command-line agent: its provider and the CLI's own model, no key.
 pub fn cli_choice(kind: ProviderKind) -> Choice {
     Choice {

@@ -154,6 +154,8 @@ struct Running {
     streamed: String,
     /// Bytes of output read.
     read: usize,
+    /// Whatever the CLI started goes with the run.
+    _group: GroupKill,
     /// Its directory, removed when the run ends.
     _dir: tempfile::TempDir,
 }
@@ -169,18 +171,22 @@ impl Running {
             std::fs::write(dir.path().join(name), text)
                 .map_err(|e| format!("could not write {name} for {}: {e}", agent.program()))?;
         }
-        let mut command = command(&invocation);
-        command.current_dir(dir.path());
-        let mut child = command.spawn().map_err(|e| match e.kind() {
-            std::io::ErrorKind::NotFound => format!(
+        let path = std::env::var_os("PATH").unwrap_or_default();
+        let Some(program) = iris_process::find_on_path(invocation.program, &path) else {
+            return Err(format!(
                 "`{}` was not found on PATH ({} runs it): install it with `{}`, then {}",
                 agent.program(),
                 agent.name(),
                 agent.install(),
                 agent.login()
-            ),
-            _ => format!("could not run `{}`: {e}", agent.program()),
-        })?;
+            ));
+        };
+        let mut command = command(&program, &invocation);
+        command.current_dir(dir.path());
+        let mut child = command
+            .spawn()
+            .map_err(|e| format!("could not run `{}`: {e}", agent.program()))?;
+        let group = GroupKill(child.id());
         // Written while the answer is read: a long prompt fills the pipe.
         if let Some(mut stdin) = child.stdin.take() {
             let prompt = invocation.stdin.clone();
@@ -210,6 +216,7 @@ impl Running {
             stall,
             streamed: String::new(),
             read: 0,
+            _group: group,
             _dir: dir,
         })
     }
@@ -277,9 +284,24 @@ impl Running {
     }
 }
 
-/// The command with none of Iris' keys or settings in its environment.
-fn command(invocation: &Invocation) -> tokio::process::Command {
-    let mut command = tokio::process::Command::new(invocation.program);
+/// Kills a CLI's process group when its run ends, however it ends (an answer, Esc, the
+/// deadline): an agent may leave helpers of its own running.
+struct GroupKill(Option<u32>);
+
+impl Drop for GroupKill {
+    fn drop(&mut self) {
+        if let Some(pid) = self.0 {
+            iris_process::kill_group_of(pid);
+        }
+    }
+}
+
+/// The command (a process group of its own) with none of Iris' keys or settings in its
+/// environment.
+fn command(program: &std::path::Path, invocation: &Invocation) -> tokio::process::Command {
+    let mut command = tokio::process::Command::new(program);
+    #[cfg(unix)]
+    command.process_group(0);
     command
         .args(&invocation.args)
         .envs(invocation.env.iter().map(|(k, v)| (k, v)))
