@@ -454,6 +454,12 @@ impl Config {
     /// (the configured one or its usual one) says.
     pub fn locality_of(&self, kind: ProviderKind) -> Locality {
         let settings = self.providers.get(kind);
+        if let (Some(agent), None) = (kind.cli(), settings.local) {
+            return Locality {
+                local: false,
+                why: format!("`{}` sends each request to its vendor", agent.program()),
+            };
+        }
         let url = settings.base_url.as_deref().or(kind.default_base_url());
         endpoint::locality(settings.local, url)
     }

@@ -74,19 +74,13 @@ impl Asked {
         })
     }
 
-    /// The instructions with what the CLI has no option for: the output budget and, for a
-    /// CLI without structured output, the schema.
-    pub fn instructions(&self, schema_in_prompt: bool) -> String {
+    /// The instructions with what the CLI has no option for: the output budget. (The schema
+    /// is in them already, in words, as for any provider without a native schema option.)
+    pub fn instructions(&self) -> String {
         let mut parts = vec![self.system.clone()];
         if let Some(budget) = self.max_tokens {
             parts.push(format!(
                 "Keep the whole answer within about {budget} tokens."
-            ));
-        }
-        if let Some(schema) = self.schema.as_ref().filter(|_| schema_in_prompt) {
-            parts.push(format!(
-                "Answer with one JSON object and nothing else (no code fence, no words around \
-                 it), matching this JSON schema:\n{schema}"
             ));
         }
         parts.retain(|p| !p.trim().is_empty());
@@ -163,11 +157,9 @@ mod tests {
         assert_eq!(asked.model_flag(), Some("sonnet"));
         assert_eq!(asked.max_tokens, Some(900));
         assert_eq!(asked.effort.as_deref(), Some("low"));
-        let with_schema = asked.instructions(true);
-        assert!(with_schema.starts_with("You are Iris.\n\n"));
-        assert!(with_schema.contains("about 900 tokens"));
-        assert!(with_schema.contains(r#"{"type":"object"}"#));
-        assert!(!asked.instructions(false).contains("JSON schema"));
+        let instructions = asked.instructions();
+        assert!(instructions.starts_with("You are Iris.\n\n"));
+        assert!(instructions.ends_with("about 900 tokens."));
     }
 
     #[test]

@@ -53,7 +53,7 @@ impl Invocation {
                         "--no-session-persistence",
                         "--strict-mcp-config",
                         "--system-prompt",
-                        &asked.instructions(true),
+                        &asked.instructions(),
                     ],
                 );
                 if let Some(model) = asked.model_flag() {
@@ -78,7 +78,7 @@ impl Invocation {
                         "-c",
                         &format!(
                             "developer_instructions={}",
-                            toml_string(&asked.instructions(false))
+                            toml_string(&asked.instructions())
                         ),
                     ],
                 );
@@ -107,7 +107,7 @@ impl Invocation {
                     arg(&mut args, &["-m", model]);
                 }
                 files.push(("settings.json", GEMINI_SETTINGS.to_string()));
-                files.push(("system.md", asked.instructions(true)));
+                files.push(("system.md", asked.instructions()));
                 env.push((
                     "GEMINI_CLI_SYSTEM_SETTINGS_PATH".into(),
                     in_dir("settings.json"),
@@ -148,7 +148,7 @@ mod tests {
     }
 
     #[test]
-    fn claude_code_has_no_tools_and_the_schema_in_its_instructions() {
+    fn claude_code_has_no_tools_and_its_budget_in_the_instructions() {
         let run = Invocation::of(CliAgent::ClaudeCode, &asked(true), Path::new("/w"));
         assert_eq!(run.program, "claude");
         assert_eq!(&run.args[..3], ["-p", "--output-format", "stream-json"]);
@@ -164,7 +164,7 @@ mod tests {
             .position(|a| a == "--system-prompt")
             .unwrap()
             + 1];
-        assert!(system.contains("JSON schema") && system.contains("about 500 tokens"));
+        assert!(system.starts_with("You are Iris.") && system.contains("about 500 tokens"));
         assert_eq!(run.stdin, "Write it.");
         let plain = Invocation::of(CliAgent::ClaudeCode, &asked(false), Path::new("/w"));
         assert_eq!(&plain.args[..3], ["-p", "--output-format", "json"]);
@@ -219,7 +219,7 @@ mod tests {
         assert!(
             run.files
                 .iter()
-                .any(|(name, text)| *name == "system.md" && text.contains("JSON schema"))
+                .any(|(name, text)| *name == "system.md" && text.contains("You are Iris."))
         );
     }
 }
