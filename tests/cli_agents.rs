@@ -321,3 +321,33 @@ fn a_cli_that_talks_without_answering_is_stopped_at_the_run_s_deadline() {
         "still running"
     );
 }
+
+#[test]
+fn a_cli_reply_that_repeats_itself_is_cut_and_the_cli_stopped() {
+    let repo = staged_repo();
+    // The same sentence streamed as deltas for as long as it is read.
+    let delta = r#"{"type":"stream_event","event":{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"This is the first version of the version. "}}}"#;
+    let claude = fake(
+        "claude",
+        &format!(
+            "echo $$ > \"$LOG/pid\"\n\
+             echo '{{\"type\":\"stream_event\",\"event\":{{\"type\":\"content_block_delta\",\"index\":0,\"delta\":{{\"type\":\"text_delta\",\"text\":\"{{\\\"title\\\": \\\"Add\\\", \\\"message\\\": \\\"\"}}}}}}'\n\
+             while :; do echo '{delta}'; sleep 0.005; done"
+        ),
+    );
+    let started = Instant::now();
+    let out = gen_with(&repo, "claude-code", claude.path(), &[]);
+    assert!(!out.status.success());
+    assert!(stderr(&out).contains("repeats itself"), "{}", stderr(&out));
+    assert!(
+        started.elapsed() < Duration::from_secs(20),
+        "{:?}",
+        started.elapsed()
+    );
+    let pid = kept(&claude, "pid");
+    std::thread::sleep(Duration::from_millis(300));
+    assert!(
+        !Path::new(&format!("/proc/{}", pid.trim())).exists(),
+        "still running"
+    );
+}
