@@ -51,6 +51,7 @@ fn gen_with(repo: &TestRepo, provider: &str, bin: &Path, args: &[&str]) -> Outpu
             ("PATH", path.to_str().expect("utf-8 PATH")),
             ("ANTHROPIC_API_KEY", "sk-ant-iris-own-key"),
             ("OPENAI_API_KEY", "sk-iris-own-key"),
+            ("GEMINI_API_KEY", "gm-users-gemini-key"),
         ],
         Duration::from_secs(60),
     )
@@ -113,6 +114,7 @@ fn claude_code_writes_the_message_from_the_evidence_with_no_tools_and_no_iris_ke
         // None of Iris' keys, and not in the repository.
         let env = kept(&claude, "env");
         assert!(!env.contains("sk-ant-iris-own-key") && !env.contains("sk-iris-own-key"));
+        assert!(!env.contains("gm-users-gemini-key"), "{env}");
         assert!(!env.contains("IRIS_"), "{env}");
         let pwd = kept(&claude, "pwd");
         assert!(
@@ -198,6 +200,10 @@ fn gemini_cli_streams_its_messages_with_its_tools_off() {
         ["--output-format", "stream-json"]
     );
     assert!(kept(&gemini, "settings").contains(r#""core":[]"#));
+    // Gemini CLI may sign in with GEMINI_API_KEY: it is its own, left to it; no other key is.
+    let env = kept(&gemini, "env");
+    assert!(env.contains("GEMINI_API_KEY=gm-users-gemini-key"), "{env}");
+    assert!(!env.contains("sk-ant-iris-own-key"), "{env}");
     assert!(kept(&gemini, "system").contains("You are Iris"));
 }
 
@@ -349,5 +355,23 @@ fn a_cli_reply_that_repeats_itself_is_cut_and_the_cli_stopped() {
     assert!(
         !Path::new(&format!("/proc/{}", pid.trim())).exists(),
         "still running"
+    );
+}
+
+#[test]
+fn a_cli_that_fails_after_it_began_to_answer_says_why() {
+    let repo = staged_repo();
+    let delta = r#"{"type":"stream_event","event":{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"{\"title\": "}}}"#;
+    let failed = r#"{"type":"result","subtype":"success","is_error":true,"result":"API Error: 529 Overloaded","total_cost_usd":0}"#;
+    let claude = fake(
+        "claude",
+        &format!("printf '%s\\n' '{delta}' '{failed}'; exit 1"),
+    );
+    let out = gen_with(&repo, "claude-code", claude.path(), &[]);
+    assert!(!out.status.success());
+    let said = stderr(&out);
+    assert!(
+        said.contains("claude-code: API Error: 529 Overloaded"),
+        "{said}"
     );
 }

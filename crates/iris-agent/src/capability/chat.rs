@@ -83,22 +83,39 @@ impl IrisTool for UpdateArtifact {
     }
 }
 
-/// A reply's `<artifact>` block (the new text, for a model without tools) and the reply
-/// without it.
-fn take_artifact(reply: &str) -> (Option<String>, String) {
-    let Some(start) = reply.find("<artifact>") else {
-        return (None, reply.to_string());
-    };
-    let inner_start = start + "<artifact>".len();
-    let Some(length) = reply[inner_start..].find("</artifact>") else {
-        return (None, reply.to_string());
-    };
-    let inner = reply[inner_start..inner_start + length].trim_matches('\n');
-    let after = &reply[inner_start + length + "</artifact>".len()..];
-    let said = format!("{}{}", reply[..start].trim_end(), after)
-        .trim()
-        .to_string();
-    (Some(inner.to_string()), said)
+/// What a model without tools (a command-line agent) writes in its reply instead of calling an
+/// update tool: the new text between a line `<TAG>` and a line `</TAG>`.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Block(pub &'static str);
+
+impl Block {
+    /// How the instructions ask for `what` in the block.
+    pub(crate) fn asked(self, what: &str) -> String {
+        format!(
+            "{what} in your reply between a line <{tag}> and a line </{tag}>",
+            tag = self.0
+        )
+    }
+
+    /// The reply's last block (its tags each on a line of their own) and the reply without
+    /// it; no block, the reply as it is.
+    pub(crate) fn take(self, reply: &str) -> (Option<String>, String) {
+        let (open, close) = (format!("<{}>", self.0), format!("</{}>", self.0));
+        let lines: Vec<&str> = reply.lines().collect();
+        let Some(end) = lines.iter().rposition(|l| l.trim() == close) else {
+            return (None, reply.to_string());
+        };
+        let Some(start) = lines[..end].iter().rposition(|l| l.trim() == open) else {
+            return (None, reply.to_string());
+        };
+        let inner = lines[start + 1..end].join("\n");
+        let said: Vec<&str> = lines[..start]
+            .iter()
+            .chain(&lines[end + 1..])
+            .copied()
+            .collect();
+        (Some(inner), said.join("\n").trim().to_string())
+    }
 }
 
 impl IrisAgent {
@@ -115,11 +132,13 @@ impl IrisAgent {
     ) -> anyhow::Result<String> {
         let cap = Capability::load("chat", self.user_dir.as_deref())?;
         // A command-line agent has no tools: it writes the new text in its reply instead.
+        let block = Block("artifact");
         let cli = self.main.kind.cli().is_some();
         let how = if cli {
-            "To change it, write the complete new text in your reply between a line \
-             <artifact> and a line </artifact>"
-                .to_string()
+            format!(
+                "To change it, write {}",
+                block.asked("the complete new text")
+            )
         } else {
             format!(
                 "To change it, call {} with the complete new text",
@@ -136,19 +155,13 @@ impl IrisAgent {
         );
         let descriptor = target.kind.describe();
         if cli {
-            let preamble = format!(
-                "{preamble}\n\n{}",
-                crate::capability::conversation::NO_TOOLS
-            );
             let reply = self
                 .chat_turn(&cap, preamble, Vec::new(), history, message, sink)
                 .await?;
-            let (artifact, said) = take_artifact(&reply);
-            if let Some(artifact) = artifact {
-                let artifact = crate::output::clean_text(&artifact);
-                if !artifact.trim().is_empty() {
-                    on_update((descriptor.tidy)(artifact.trim_end()));
-                }
+            let (text, said) = block.take(&reply);
+            let text = text.map(|t| crate::output::clean_text(&t));
+            if let Some(text) = text.filter(|t| !t.trim().is_empty()) {
+                on_update((descriptor.tidy)(text.trim_end()));
             }
             return Ok(said);
         }
@@ -209,17 +222,27 @@ impl IrisAgent {
 
 #[cfg(test)]
 mod tests {
-    use super::take_artifact;
+    use super::Block;
 
     #[test]
-    fn a_reply_s_artifact_block_is_the_new_text() {
-        let (artifact, said) =
-            take_artifact("<artifact>\nFix the parser\n\nBody.\n</artifact>\nShortened the title.");
-        assert_eq!(artifact.as_deref(), Some("Fix the parser\n\nBody."));
+    fn a_reply_s_last_block_on_lines_of_its_own_is_the_new_text() {
+        let block = Block("artifact");
+        let (text, said) =
+            block.take("<artifact>\nFix the parser\n\nBody.\n</artifact>\nShortened the title.");
+        assert_eq!(text.as_deref(), Some("Fix the parser\n\nBody."));
         assert_eq!(said, "Shortened the title.");
-        let (none, said) = take_artifact("It reads well as it is.");
+        let (none, said) = block.take("It reads well as it is.");
         assert_eq!((none, said.as_str()), (None, "It reads well as it is."));
-        let (open, _) = take_artifact("<artifact> never closed");
-        assert_eq!(open, None);
+        assert_eq!(block.take("<artifact> never closed").0, None);
+        // A tag named in prose is not a block; the last block wins.
+        let (text, _) = block.take(
+            "The text goes in <artifact> below:\n<artifact>\nOne\n</artifact>\n<artifact>\nTwo\n</artifact>",
+        );
+        assert_eq!(text.as_deref(), Some("Two"));
+        assert!(
+            block
+                .asked("the plan")
+                .contains("a line <artifact> and a line </artifact>")
+        );
     }
 }

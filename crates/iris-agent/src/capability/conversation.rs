@@ -11,10 +11,6 @@ use crate::runtime::deadline::within;
 use crate::runtime::error::{ErrorKind, ProviderError};
 use crate::{EventSink, Run, UNREADABLE, run};
 
-/// Told to a command-line agent, which is offered none of the tools the instructions name.
-pub(crate) const NO_TOOLS: &str = "Here you have no tools to call: everything you have is in the request. \
-                        Write the answer from it at once.";
-
 /// One conversation of a capability: its instructions, the request, the schema the answer
 /// is asked to keep to (`None`: free text, or only told), the tools (made anew for each
 /// attempt) and how many replies the model may take.
@@ -91,18 +87,11 @@ impl IrisAgent {
                 }
                 _ => ask.preamble.to_string(),
             };
-            // A command-line agent is offered no tools: the evidence is in the request.
-            let cli = self.main.kind.cli().is_some();
-            let preamble = if cli {
-                format!("{preamble}\n\n{NO_TOOLS}")
-            } else {
-                preamble
-            };
             let attempt = Run {
                 preamble,
                 history: Vec::new(),
                 prompt: ask.request.to_string(),
-                tools: if cli { Vec::new() } else { (ask.tools)() },
+                tools: (ask.tools)(),
                 max_turns: ask.max_turns,
                 max_tokens,
                 schema: schema.clone(),

@@ -217,22 +217,49 @@ impl IrisAgent {
     ) -> anyhow::Result<String> {
         let cap = Capability::load("chat", self.user_dir.as_deref())?;
         let plan = serde_json::to_string_pretty(&target.plan)?;
+        // A command-line agent has no tools: it writes the new plan in its reply instead.
+        let block = crate::capability::chat::Block("plan");
+        let cli = self.main.kind.cli().is_some();
+        let how = if cli {
+            format!(
+                "write {}",
+                block.asked("the complete new plan, as JSON of the same shape,")
+            )
+        } else {
+            "call update_split with the complete new plan".to_string()
+        };
         let preamble = format!(
             "{}\n\n## The split plan\nThe user is splitting a change into commits. Its hunks:\n\
              {}\nThe plan as it stands (the commits in order):\n{plan}\nTo change the plan, \
-             call update_split with the complete new plan; then say in one or two sentences \
-             what you changed. Answer questions without changing it.",
+             {how}; then say in one or two sentences what you changed. Answer questions without \
+             changing it.",
             self.preamble(&cap.task_prompt, OutputType::Text)?,
             units_for_model(&target.units, &target.files, self.split_lines()),
         );
+        let update = UpdateSplit {
+            ids: unit_ids(&target.units),
+            on_update,
+        };
+        if cli {
+            let reply = self
+                .chat_turn(&cap, preamble, Vec::new(), history, message, sink)
+                .await?;
+            let (plan, said) = block.take(&reply);
+            let Some(plan) = plan else {
+                return Ok(said);
+            };
+            let ctx = self.ctx.reporting_to(sink);
+            let outcome = match serde_json::from_str::<SplitPlan>(plan.trim()) {
+                Ok(plan) => update.run(&ctx, plan).await.map_err(|f| f.to_string()),
+                Err(err) => Err(format!("the plan in the reply is not a plan: {err}")),
+            };
+            return Ok(match outcome {
+                Ok(_) => said,
+                Err(why) => format!("{said}\n\n({why})"),
+            });
+        }
         let mut tools = self.main_tools(sink);
-        tools.push(tool(
-            &self.ctx.reporting_to(sink),
-            UpdateSplit {
-                ids: unit_ids(&target.units),
-                on_update,
-            },
-        ));
+        tools.push(tool(&self.ctx.reporting_to(sink), update));
         self.chat_turn(&cap, preamble, tools, history, message, sink)
             .await
     }

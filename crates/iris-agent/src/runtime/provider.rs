@@ -17,6 +17,7 @@ use crate::runtime::retry::RetryTransient;
 use crate::runtime::stream_end::RequireStreamEnd;
 use iris_core::secrets::Scanner;
 
+pub use crate::runtime::cli::CliFailure;
 pub use iris_config::{ProviderKind, Wire};
 
 /// Everything needed to talk to one model.
@@ -43,6 +44,8 @@ pub struct ProviderSpec {
     pub dry_run: Option<DryRun>,
     /// `max_cost_per_run`: what a run may spend, and has.
     pub budget: Option<Arc<Budget>>,
+    /// Why a command-line agent failed, for the run's error (see [`CliFailure`]).
+    pub cli_failure: CliFailure,
 }
 
 impl fmt::Debug for ProviderSpec {
@@ -130,6 +133,7 @@ impl ProviderSpec {
             builder = builder.with(crate::runtime::cli::CliTransport::new(
                 agent,
                 self.stall_timeout,
+                self.cli_failure.clone(),
             ));
         }
         Ok(builder.build())
@@ -303,6 +307,7 @@ mod tests {
             secrets: None,
             dry_run: None,
             budget: None,
+            cli_failure: Default::default(),
         };
         let shown = format!("{spec:?}");
         assert!(!shown.contains("sk-secret-123"));

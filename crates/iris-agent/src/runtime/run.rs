@@ -19,6 +19,10 @@ use crate::runtime::provider::with_completion_model;
 use crate::runtime::provider::{ProviderKind, ProviderSpec, Wire};
 use crate::runtime::runaway;
 
+/// Told to a command-line agent, which is offered none of the tools the instructions name.
+pub(crate) const NO_TOOLS: &str = "Here you have no tools to call: everything you have is in \
+                                   the request. Write the answer from it at once.";
+
 /// One request to a model: instructions, history, the new message and the tools it may use.
 pub struct Run {
     /// The instructions (the system prompt): who Iris is, her style, the capability's task.
@@ -58,7 +62,18 @@ pub struct RunOutput {
 }
 
 /// Runs one conversation on `spec`'s model, reporting through `sink`.
-pub async fn run(spec: &ProviderSpec, request: Run, sink: EventSink) -> anyhow::Result<RunOutput> {
+pub async fn run(
+    spec: &ProviderSpec,
+    mut request: Run,
+    sink: EventSink,
+) -> anyhow::Result<RunOutput> {
+    // A command-line agent is offered no tools (it could not call them): the evidence is in
+    // the request, and it is told so.
+    if spec.kind.cli().is_some() {
+        request.tools.clear();
+        request.preamble = format!("{}\n\n{NO_TOOLS}", request.preamble);
+    }
+    spec.cli_failure.take();
     let options = WireOptions::new(
         spec.kind,
         spec.reasoning_effort.as_deref(),
@@ -88,6 +103,11 @@ pub async fn run(spec: &ProviderSpec, request: Run, sink: EventSink) -> anyhow::
             }
             Failed::Rig(message) if spec.budget.as_ref().is_some_and(|b| b.held_back()) => {
                 ProviderError::new(spec, ErrorKind::OverBudget, message)
+            }
+            // A command-line agent's own words, which a broken stream does not carry.
+            Failed::Rig(message) if spec.kind.cli().is_some() => {
+                let why = spec.cli_failure.take().unwrap_or(message);
+                ProviderError::new(spec, ErrorKind::Transport, why)
             }
             Failed::Rig(message) => {
                 let mut error = ProviderError::from_rig(spec, &message, asked, schema);

@@ -21,7 +21,13 @@ pub(crate) struct Invocation {
     pub files: Vec<(&'static str, String)>,
     /// What goes to its standard input.
     pub stdin: String,
+    /// The environment variables holding a key the CLI signs in with itself, left to it.
+    pub own_keys: Vec<&'static str>,
 }
+
+/// Instructions longer than this go to standard input ahead of the request rather than in an
+/// argument (Linux refuses an argument over 128 KiB).
+const LONGEST_ARGUMENT: usize = 96 << 10;
 
 /// Gemini CLI's settings for a run: no tools (core or the codebase investigator).
 const GEMINI_SETTINGS: &str =
@@ -31,6 +37,19 @@ impl Invocation {
     /// How `agent` is run for `asked`, in `dir` (where its files are written).
     pub fn of(agent: CliAgent, asked: &Asked, dir: &Path) -> Self {
         let in_dir = |name: &str| dir.join(name).to_string_lossy().into_owned();
+        let instructions = asked.instructions();
+        let (instructions, stdin) = if instructions.len() > LONGEST_ARGUMENT {
+            (
+                "Follow the instructions at the start of the request.".to_string(),
+                format!(
+                    "# Instructions\n\n{instructions}\n\n# Request\n\n{}",
+                    asked.prompt
+                ),
+            )
+        } else {
+            (instructions, asked.prompt.clone())
+        };
+        let mut own_keys = Vec::new();
         let mut args: Vec<String> = Vec::new();
         let mut env = Vec::new();
         let mut files = Vec::new();
@@ -53,7 +72,7 @@ impl Invocation {
                         "--no-session-persistence",
                         "--strict-mcp-config",
                         "--system-prompt",
-                        &asked.instructions(),
+                        &instructions,
                     ],
                 );
                 if let Some(model) = asked.model_flag() {
@@ -76,10 +95,7 @@ impl Invocation {
                         "-c",
                         "include_apply_patch_tool=false",
                         "-c",
-                        &format!(
-                            "developer_instructions={}",
-                            toml_string(&asked.instructions())
-                        ),
+                        &format!("developer_instructions={}", toml_string(&instructions)),
                     ],
                 );
                 if let Some(model) = asked.model_flag() {
@@ -107,7 +123,9 @@ impl Invocation {
                     arg(&mut args, &["-m", model]);
                 }
                 files.push(("settings.json", GEMINI_SETTINGS.to_string()));
+                // A file, however long.
                 files.push(("system.md", asked.instructions()));
+                own_keys = vec!["GEMINI_API_KEY", "GOOGLE_API_KEY"];
                 env.push((
                     "GEMINI_CLI_SYSTEM_SETTINGS_PATH".into(),
                     in_dir("settings.json"),
@@ -120,7 +138,12 @@ impl Invocation {
             args,
             env,
             files,
-            stdin: asked.prompt.clone(),
+            stdin: if agent == CliAgent::GeminiCli {
+                asked.prompt.clone()
+            } else {
+                stdin
+            },
+            own_keys,
         }
     }
 }
@@ -201,6 +224,16 @@ mod tests {
             "the schema goes by --output-schema"
         );
         assert_eq!(run.args.last().map(String::as_str), Some("-"));
+    }
+
+    #[test]
+    fn long_instructions_go_ahead_of_the_request_on_standard_input() {
+        let mut asked = asked(false);
+        asked.system = "x".repeat(LONGEST_ARGUMENT + 1);
+        let run = Invocation::of(CliAgent::ClaudeCode, &asked, Path::new("/w"));
+        assert!(run.args.iter().all(|a| a.len() < 1_000));
+        assert!(run.stdin.starts_with("# Instructions\n\nxxx"));
+        assert!(run.stdin.ends_with("# Request\n\nWrite it."));
     }
 
     #[test]

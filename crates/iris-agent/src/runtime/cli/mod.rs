@@ -11,6 +11,7 @@ mod invocation;
 mod output;
 mod reply;
 
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use reqwest::{Request, Response, ResponseBuilderExt};
@@ -26,26 +27,49 @@ use output::{Reader, Reply};
 
 /// The most a CLI may print for one reply.
 const MAX_OUTPUT: usize = 8 << 20;
-/// The most of its standard error kept, for its last words.
-const MAX_STDERR: u64 = 64 << 10;
+/// The most of its standard error kept (the end), for its last words.
+const MAX_STDERR: usize = 64 << 10;
+/// How long its standard error may take to close once it has exited.
+const STDERR_GRACE: Duration = Duration::from_secs(2);
+
+/// Why the CLI of a run failed, kept for the run's error: a failure after the reply began
+/// reaches rig as a broken body, whose cause it does not pass on.
+#[derive(Debug, Clone, Default)]
+pub struct CliFailure(Arc<Mutex<Option<String>>>);
+
+impl CliFailure {
+    fn set(&self, why: &str) {
+        if let Ok(mut slot) = self.0.lock() {
+            *slot = Some(why.to_string());
+        }
+    }
+
+    /// The failure, once: the next run starts without it.
+    pub fn take(&self) -> Option<String> {
+        self.0.lock().ok().and_then(|mut slot| slot.take())
+    }
+}
 
 /// The middleware that runs `agent` in place of the network.
 pub struct CliTransport {
     agent: CliAgent,
     stall_timeout: Duration,
+    failure: CliFailure,
 }
 
 impl CliTransport {
-    pub fn new(agent: CliAgent, stall_timeout: Duration) -> Self {
+    pub fn new(agent: CliAgent, stall_timeout: Duration, failure: CliFailure) -> Self {
         Self {
             agent,
             stall_timeout,
+            failure,
         }
     }
-}
 
-fn refused(text: String) -> reqwest_middleware::Error {
-    reqwest_middleware::Error::Middleware(anyhow::anyhow!(text))
+    fn refused(&self, text: String) -> reqwest_middleware::Error {
+        self.failure.set(&text);
+        reqwest_middleware::Error::Middleware(anyhow::anyhow!(text))
+    }
 }
 
 #[async_trait::async_trait]
@@ -59,14 +83,14 @@ impl Middleware for CliTransport {
         let url = req.url().clone();
         let body = req.body().and_then(|b| b.as_bytes()).unwrap_or_default();
         let body: Value = serde_json::from_slice(body)
-            .map_err(|e| refused(format!("the request could not be read: {e}")))?;
-        let asked = Asked::from_body(&body).map_err(refused)?;
+            .map_err(|e| self.refused(format!("the request could not be read: {e}")))?;
+        let asked = Asked::from_body(&body).map_err(|e| self.refused(e))?;
         let mut run = Running::start(self.agent, &asked, self.stall_timeout)
             .await
-            .map_err(refused)?;
+            .map_err(|e| self.refused(e))?;
         let head = http::Response::builder().status(200).url(url);
         if !asked.stream {
-            let reply = run.read_all().await.map_err(refused)?;
+            let reply = run.read_all().await.map_err(|e| self.refused(e))?;
             let json = reply::whole(&asked.model, &reply).to_string();
             let head = head.header(reqwest::header::CONTENT_TYPE, "application/json");
             return respond(head, reqwest::Body::from(json));
@@ -76,7 +100,7 @@ impl Middleware for CliTransport {
         let (first, run) = match run.step().await {
             Step::Text(text) => (reply::chunk(&asked.model, &text), Some(run)),
             Step::End => {
-                let reply = run.finish().await.map_err(refused)?;
+                let reply = run.finish().await.map_err(|e| self.refused(e))?;
                 let text = format!(
                     "{}{}",
                     reply::chunk(&asked.model, &reply.text),
@@ -84,11 +108,13 @@ impl Middleware for CliTransport {
                 );
                 (text, None)
             }
-            Step::Failed(why) => return Err(refused(why)),
+            Step::Failed(why) => return Err(self.refused(why)),
         };
         let model = asked.model.clone();
+        let failure = self.failure.clone();
         let events = futures::stream::unfold((Some(first), run), move |(pending, run)| {
             let model = model.clone();
+            let failure = failure.clone();
             async move {
                 if let Some(text) = pending {
                     return Some((Ok(text), (None, run)));
@@ -115,8 +141,10 @@ impl Middleware for CliTransport {
                     }
                     Step::Failed(why) => Err(why),
                 };
-                let item: Result<String, crate::runtime::rebody::BoxError> =
-                    item.map_err(Into::into);
+                let item: Result<String, crate::runtime::rebody::BoxError> = item.map_err(|why| {
+                    failure.set(&why);
+                    why.into()
+                });
                 Some((item, (None, None)))
             }
         });
@@ -155,7 +183,7 @@ struct Running {
     /// Bytes of output read.
     read: usize,
     /// Whatever the CLI started goes with the run.
-    _group: GroupKill,
+    group: GroupKill,
     /// Its directory, removed when the run ends.
     _dir: tempfile::TempDir,
 }
@@ -195,13 +223,22 @@ impl Running {
                 let _ = stdin.shutdown().await;
             });
         }
+        // Read to its end (a CLI whose pipe closed early could die of it), its tail kept.
         let stderr = child.stderr.take();
         let stderr = tokio::spawn(async move {
-            let mut text = String::new();
-            if let Some(stderr) = stderr {
-                let _ = stderr.take(MAX_STDERR).read_to_string(&mut text).await;
+            let mut kept: Vec<u8> = Vec::new();
+            let mut buffer = [0u8; 8192];
+            if let Some(mut stderr) = stderr {
+                while let Ok(n) = stderr.read(&mut buffer).await {
+                    if n == 0 {
+                        break;
+                    }
+                    kept.extend_from_slice(&buffer[..n]);
+                    let over = kept.len().saturating_sub(MAX_STDERR);
+                    kept.drain(..over);
+                }
             }
-            text
+            String::from_utf8_lossy(&kept).into_owned()
         });
         let stdout = child
             .stdout
@@ -216,7 +253,7 @@ impl Running {
             stall,
             streamed: String::new(),
             read: 0,
-            _group: group,
+            group,
             _dir: dir,
         })
     }
@@ -276,7 +313,17 @@ impl Running {
                 None
             }
         };
-        let stderr = self.stderr.await.unwrap_or_default();
+        // Whatever it left running would hold its standard error open.
+        if let Some(pid) = self.group.0.take() {
+            iris_process::kill_group_of(pid);
+        }
+        let stderr = match tokio::time::timeout(STDERR_GRACE, &mut self.stderr).await {
+            Ok(text) => text.unwrap_or_default(),
+            Err(_) => {
+                self.stderr.abort();
+                String::new()
+            }
+        };
         let agent = self.agent;
         self.reader
             .finish(code, &crate::runtime::redact::for_log(&stderr))
@@ -309,9 +356,13 @@ fn command(program: &std::path::Path, invocation: &Invocation) -> tokio::process
         .stdout(std::process::Stdio::piped())
         .stderr(std::process::Stdio::piped())
         .kill_on_drop(true);
+    // The keys Iris reads for its providers, but one the CLI signs in with itself
+    // (Gemini CLI's GEMINI_API_KEY): ANTHROPIC_API_KEY would move Claude Code off the plan.
     for kind in ProviderKind::all() {
         for var in kind.api_key_vars() {
-            command.env_remove(var);
+            if !invocation.own_keys.contains(&var) {
+                command.env_remove(var);
+            }
         }
     }
     for (name, _) in std::env::vars_os() {
@@ -324,6 +375,7 @@ fn command(program: &std::path::Path, invocation: &Invocation) -> tokio::process
 
 /// Why a CLI failed, in a sentence naming it, with how to sign in when that is what it asks.
 fn said(agent: CliAgent, why: &str, code: Option<i32>) -> String {
+    let why = crate::runtime::redact::for_log(why);
     let lower = why.to_lowercase();
     let sign_in = code == Some(41)
         || [

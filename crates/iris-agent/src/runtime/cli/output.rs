@@ -161,25 +161,28 @@ impl Reader {
     }
 
     fn gemini_whole(&mut self, stderr: &str) {
-        let Ok(json) = serde_json::from_str::<Value>(self.whole.trim()) else {
-            return;
-        };
-        self.text = json
-            .get("response")
-            .and_then(Value::as_str)
-            .map(str::to_string);
-        for model in json
-            .pointer("/stats/models")
-            .and_then(Value::as_object)
-            .into_iter()
-            .flat_map(|m| m.values())
-        {
-            self.input += number(model, "/tokens/prompt");
-            self.output += number(model, "/tokens/candidates");
+        if let Ok(json) = serde_json::from_str::<Value>(self.whole.trim()) {
+            self.text = json
+                .get("response")
+                .and_then(Value::as_str)
+                .map(str::to_string);
+            for model in json
+                .pointer("/stats/models")
+                .and_then(Value::as_object)
+                .into_iter()
+                .flat_map(|m| m.values())
+            {
+                self.input += number(model, "/tokens/prompt");
+                self.output += number(model, "/tokens/candidates");
+            }
+            if json.get("error").is_some() {
+                self.failure = Some(message(&json, "/error/message"));
+            }
         }
-        // Its errors are printed as JSON on standard error.
+        // Its errors are printed as JSON on standard error, after whatever else it said there.
         if self.text.is_none()
-            && let Ok(error) = serde_json::from_str::<Value>(stderr.trim())
+            && self.failure.is_none()
+            && let Some(error) = last_json(stderr).filter(|e| e.get("error").is_some())
         {
             self.failure = Some(message(&error, "/error/message"));
         }
@@ -218,6 +221,14 @@ impl Reader {
                 })),
         }
     }
+}
+
+/// The JSON object `text` ends with (printed whole, or pretty over several lines).
+fn last_json(text: &str) -> Option<Value> {
+    let text = text.trim_end();
+    text.match_indices('{')
+        .filter(|(at, _)| *at == 0 || text[..*at].ends_with('\n'))
+        .find_map(|(at, _)| serde_json::from_str(&text[at..]).ok())
 }
 
 fn number(value: &Value, pointer: &str) -> u64 {
@@ -347,6 +358,13 @@ mod tests {
         assert_eq!(
             (reply.text.as_str(), reply.input, reply.output),
             ("Add two", 30, 4)
+        );
+
+        let (_, failed) = read(CliAgent::GeminiCli, false, &[]);
+        let pretty = "Loaded cached credentials.\n{\n  \"session_id\": \"s\",\n  \"error\": {\n    \"type\": \"Error\",\n    \"message\": \"quota exceeded\",\n    \"code\": 1\n  }\n}\n";
+        assert_eq!(
+            failed.finish(Some(1), pretty).unwrap_err(),
+            "quota exceeded"
         );
 
         let (_, unsigned) = read(CliAgent::GeminiCli, false, &[]);
