@@ -218,7 +218,7 @@ fn a_cli_not_signed_in_or_not_installed_says_what_fixes_it() {
     assert!(!out.status.success());
     let said = stderr(&out);
     assert!(
-        said.contains("claude-code: Invalid API key · Please run /login"),
+        said.contains("error: claude-code default: Invalid API key · Please run /login"),
         "{said}"
     );
     assert!(said.contains("sign in with /login"), "{said}");
@@ -371,7 +371,7 @@ fn a_cli_that_fails_after_it_began_to_answer_says_why() {
     assert!(!out.status.success());
     let said = stderr(&out);
     assert!(
-        said.contains("claude-code: API Error: 529 Overloaded"),
+        said.contains("error: claude-code default: API Error: 529 Overloaded"),
         "{said}"
     );
 }

@@ -390,10 +390,11 @@ fn said(agent: CliAgent, why: &str, code: Option<i32>) -> String {
         ]
         .iter()
         .any(|w| lower.contains(w));
+    // The run's error names the provider already.
     if sign_in {
-        format!("{}: {why} (not signed in? {})", agent.name(), agent.login())
+        format!("{why} (not signed in? {})", agent.login())
     } else {
-        format!("{}: {why}", agent.name())
+        why
     }
 }
 
@@ -408,12 +409,12 @@ mod tests {
             "Invalid API key · Please run /login",
             Some(1),
         );
-        assert!(text.starts_with("claude-code: Invalid API key"));
+        assert!(text.starts_with("Invalid API key"));
         assert!(text.contains("sign in with /login"));
         assert!(
             said(CliAgent::GeminiCli, "Please set an Auth method", Some(41))
                 .contains("run `gemini`")
         );
-        assert_eq!(said(CliAgent::Codex, "boom", Some(1)), "codex: boom");
+        assert_eq!(said(CliAgent::Codex, "boom", Some(1)), "boom");
     }
 }
