@@ -375,3 +375,42 @@ fn a_cli_that_fails_after_it_began_to_answer_says_why() {
         "{said}"
     );
 }
+
+#[test]
+fn gemini_cli_answers_in_one_object_and_the_critic_runs_on_the_cli_too() {
+    let repo = staged_repo();
+    let verdict =
+        r#"{"requires_revision": false, "issues": [], "revision_prompt": "", "confidence": 0.9}"#;
+    let object = |text: &str| {
+        serde_json::json!({"session_id": "s", "response": text,
+            "stats": {"models": {"gemini-2.5-flash": {"tokens": {"prompt": 700, "candidates": 20}}}}})
+        .to_string()
+    };
+    // The message first, then the critic's verdict.
+    let gemini = fake(
+        "gemini",
+        &format!(
+            "n=$(cat \"$LOG/count\" 2>/dev/null || echo 0); n=$((n + 1)); echo $n > \"$LOG/count\"\n\
+             if [ $n = 1 ]; then printf '%s\\n' '{}'; else printf '%s\\n' '{}'; fi",
+            object(MESSAGE),
+            object(verdict)
+        ),
+    );
+    let out = gen_with(
+        &repo,
+        "gemini-cli",
+        gemini.path(),
+        &["--no-stream", "--critic"],
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert_eq!(stdout(&out).trim_end(), format!("{TITLE}\n\nPrints hello."));
+    assert_eq!(
+        kept(&gemini, "args").lines().collect::<Vec<_>>(),
+        ["--output-format", "json"]
+    );
+    assert_eq!(
+        kept(&gemini, "count").trim(),
+        "2",
+        "the message, then the critic"
+    );
+}

@@ -427,3 +427,30 @@ mod terminal {
         assert_ne!(flags & libc::ECHO, 0, "echo restored");
     }
 }
+
+#[test]
+fn a_command_line_agent_on_path_is_offered_and_written_without_a_key() {
+    let repo = TestRepo::new();
+    let fake = FakeOllama::start();
+    let bin = crate::common::fake_bin(&[("claude", "exit 0")]);
+    let path = crate::common::path_with(bin.path());
+    let out = init(
+        &repo,
+        &fake,
+        "3\ny\n",
+        &[("PATH", path.to_str().expect("utf-8 PATH"))],
+    );
+    let err = stderr(&out);
+    assert!(out.status.success(), "{err}");
+    assert!(
+        err.contains("    3  claude-code runs `claude`, your Claude plan pays\n"),
+        "{err}"
+    );
+    assert!(!err.contains("API key for"), "no key is asked: {err}");
+    let written = user_file(&repo).unwrap_or_default();
+    assert!(
+        written.starts_with("provider = \"claude-code\"\n"),
+        "{written}"
+    );
+    assert!(written.contains("model = \"default\""), "{written}");
+}
