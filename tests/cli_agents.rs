@@ -35,6 +35,27 @@ fn fake(program: &str, then: &str) -> tempfile::TempDir {
     fake_bin(&[(program, &body)])
 }
 
+/// Whether the process `pid` still runs (a zombie, waiting for init to reap it, does not),
+/// given a second to end.
+fn running(pid: &str) -> bool {
+    let started = Instant::now();
+    loop {
+        let stat =
+            std::fs::read_to_string(format!("/proc/{}/stat", pid.trim())).unwrap_or_default();
+        // The state follows the parenthesised name.
+        let state = stat
+            .rsplit_once(") ")
+            .and_then(|(_, rest)| rest.chars().next());
+        if !matches!(state, Some(s) if s != 'Z' && s != 'X') {
+            return false;
+        }
+        if started.elapsed() > Duration::from_secs(1) {
+            return true;
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
 fn kept(dir: &tempfile::TempDir, name: &str) -> String {
     std::fs::read_to_string(dir.path().join(name)).unwrap_or_else(|e| panic!("{name}: {e}"))
 }
@@ -266,12 +287,7 @@ fn a_silent_cli_is_stopped_after_the_stall_timeout() {
         stderr(&out)
     );
     // The command is gone with the run.
-    let pid = kept(&claude, "pid");
-    std::thread::sleep(Duration::from_millis(200));
-    assert!(
-        !Path::new(&format!("/proc/{}", pid.trim())).exists(),
-        "still running"
-    );
+    assert!(!running(&kept(&claude, "pid")), "still running");
 }
 
 #[test]
@@ -320,12 +336,7 @@ fn a_cli_that_talks_without_answering_is_stopped_at_the_run_s_deadline() {
         "{}",
         stderr(&out)
     );
-    let pid = kept(&claude, "pid");
-    std::thread::sleep(Duration::from_millis(300));
-    assert!(
-        !Path::new(&format!("/proc/{}", pid.trim())).exists(),
-        "still running"
-    );
+    assert!(!running(&kept(&claude, "pid")), "still running");
 }
 
 #[test]
@@ -350,12 +361,7 @@ fn a_cli_reply_that_repeats_itself_is_cut_and_the_cli_stopped() {
         "{:?}",
         started.elapsed()
     );
-    let pid = kept(&claude, "pid");
-    std::thread::sleep(Duration::from_millis(300));
-    assert!(
-        !Path::new(&format!("/proc/{}", pid.trim())).exists(),
-        "still running"
-    );
+    assert!(!running(&kept(&claude, "pid")), "still running");
 }
 
 #[test]
