@@ -8,7 +8,7 @@ use serde_json::Value;
 
 use crate::common::agent::{commit_json, openai_env, run, success};
 use crate::common::fake_provider::{FakeProvider, Step};
-use crate::common::{TestRepo, stderr, stdout};
+use crate::common::{Iris, TestRepo, stderr, stdout};
 
 /// What Iris answers for every commit.
 const ANSWER: &str = "Add the module";
@@ -428,4 +428,53 @@ fn a_shallow_clone_is_evaluated_as_far_as_its_history_goes_and_says_why() {
         "{err}"
     );
     assert_eq!(json_lines(&stdout(&out)).len(), 2);
+}
+
+/// `--evidence` asks no model: with no provider configured and no key, each commit's first
+/// request is built and measured against its author's message, and nothing is sent.
+#[test]
+fn evidence_measures_the_first_request_against_the_authors_message_without_a_model() {
+    let repo = TestRepo::new();
+    repo.write("README.md", "# demo\n");
+    repo.commit_all("Initial commit");
+    repo.write(
+        "src/parser.rs",
+        "pub fn parse_header(line: &str) -> Option<&str> {\n    line.strip_prefix(\"# \")\n}\n",
+    );
+    repo.commit_all("Add `parse_header` to src/parser.rs (#4242)\n\nIt reads a header line.");
+    repo.write("notes.txt", "plain words\n");
+    repo.commit_all("Write some notes");
+    let before = repo.git(&["rev-parse", "HEAD"]);
+
+    let out = repo.iris_env(&["eval", "--evidence", "--last", "2", "--json"], &[], "");
+    assert!(out.status.success(), "{}", stderr(&out));
+    let lines = json_lines(&stdout(&out));
+    assert_eq!(lines.len(), 3, "{}", stdout(&out));
+    // Newest first: the notes name nothing; the parser's message names three terms, of which
+    // the request holds the function and the path, not the issue number.
+    assert_eq!(lines[0]["terms"].as_array().map(Vec::len), Some(0));
+    assert_eq!(
+        lines[1]["terms"],
+        serde_json::json!(["parse_header", "src/parser.rs", "4242"])
+    );
+    assert_eq!(
+        lines[1]["found"],
+        serde_json::json!(["parse_header", "src/parser.rs"])
+    );
+    assert!(close(&lines[1]["recall"], 2.0 / 3.0), "{}", lines[1]);
+    let parts = lines[1]["parts"].as_array().expect("parts");
+    assert!(
+        parts
+            .iter()
+            .any(|p| p["name"] == "evidence" && p["tokens"].as_u64() > Some(0)),
+        "{parts:?}"
+    );
+    let summary = &lines[2];
+    assert_eq!(summary["measured"], 2);
+    assert_eq!(summary["with_terms"], 1);
+    assert_eq!(
+        repo.git(&["rev-parse", "HEAD"]),
+        before,
+        "the repository is as it was"
+    );
 }

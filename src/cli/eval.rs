@@ -73,6 +73,11 @@ pub struct EvalArgs {
     /// last N (--last, default 20) such commits. Kept under .git/iris/, never sent anywhere.
     #[arg(long, conflicts_with_all = ["commits", "range", "models", "presets", "critic", "baseline"])]
     pub accepted: bool,
+    /// Ask no model: measure instead the first request Iris would send for each commit (kept,
+    /// never sent; no key needed): how many of the identifiers, paths and numbers of the
+    /// author's message it holds, and its size by part.
+    #[arg(long, conflicts_with_all = ["accepted", "models", "presets", "critic", "baseline"])]
+    pub evidence: bool,
     /// With --accepted: forget the messages remembered.
     #[arg(long, requires = "accepted")]
     pub clear: bool,
@@ -85,7 +90,19 @@ pub async fn run(args: EvalArgs) -> Result<ExitCode> {
     if args.accepted {
         return report_accepted(&args);
     }
+    let overrides = args.config.overrides();
+    let json = args.json;
+    let evidence = args.evidence;
     let plan = plan(args)?;
+    if evidence {
+        return tokio::select! {
+            result = eval::evidence::run(plan.source, plan.filters, &overrides, json) => result,
+            () = interrupted() => {
+                eprintln!("\r\x1b[2Kinterrupted: the measure stopped; your repository is as it was");
+                Ok(ExitCode::from(130))
+            }
+        };
+    }
     tokio::select! {
         result = eval::run(plan) => result,
         () = interrupted() => {

@@ -6,6 +6,7 @@
 //! rules, language and critic). The message is scored against the one its author committed
 //! ([`iris_core::eval`]). The user's repository is never written to.
 
+pub mod evidence;
 mod report;
 mod select;
 
@@ -250,7 +251,7 @@ async fn write_one<'a>(
 
 /// A sink for a run nobody watches: a tool call that would ask is refused (as without a
 /// terminal), a secret kept out is said on stderr, and the rest is summed up.
-fn unattended() -> (EventSink, tokio::task::JoinHandle<Progress>) {
+pub(super) fn unattended() -> (EventSink, tokio::task::JoinHandle<Progress>) {
     let (tx, mut rx) = unbounded_channel();
     let task = tokio::spawn(async move {
         let mut progress = Progress::default();

@@ -21,11 +21,11 @@ pub const BODY_FOLLOWS: &str = "The body, byte for byte:";
 pub struct DryRunShown;
 
 /// Counts the tokens of a text.
-type Count = Box<dyn Fn(&str) -> usize>;
+pub type Count = Box<dyn Fn(&str) -> usize>;
 
 /// How tokens are counted (said in words, and done): OpenAI's own tokenizer for its models,
 /// else an estimate.
-fn counter(kind: ProviderKind) -> (&'static str, Count) {
+pub fn counter(kind: ProviderKind) -> (&'static str, Count) {
     static O200K: LazyLock<Option<tiktoken_rs::CoreBPE>> =
         LazyLock::new(|| tiktoken_rs::o200k_base().ok());
     match (kind, O200K.as_ref()) {

@@ -1,0 +1,229 @@
+//! `iris eval --evidence`: for each chosen commit, replayed as for `iris eval`, the first
+//! request Iris would send for its change is built and kept (as `--dry-run` keeps it), never
+//! sent: how much of what the author wrote it holds (the identifiers, paths and numbers of the
+//! message: [`iris_core::eval::Recall`]) and how large it is, by part. No model is asked and
+//! no key is needed.
+
+use std::process::ExitCode;
+
+use anyhow::{Context, Result};
+use serde_json::{Value, json};
+
+use iris_agent::IrisAgent;
+use iris_agent::capability::requests::Scope;
+use iris_agent::runtime::dry_run::{Part, parts_of, sizes};
+use iris_config::{Config, Overrides};
+use iris_core::artifact::ArtifactKind;
+use iris_core::eval::{Recall, median};
+use iris_git::{CommitInfo, GitRepo};
+
+use super::select::{self, Filters, Source};
+use crate::shared::exit::UsageError;
+
+/// A key for a provider that has none: the request is kept, never sent.
+const UNSENT_KEY: &str = "iris-eval-evidence-sends-nothing";
+
+/// One commit's first request, measured.
+struct Measured {
+    recall: Recall,
+    parts: Vec<Part>,
+    tokens: usize,
+}
+
+/// Measures the first request of each chosen commit, printing a row each and a summary.
+pub async fn run(
+    source: Source,
+    filters: Filters,
+    overrides: &Overrides,
+    json: bool,
+) -> Result<ExitCode> {
+    let cwd = std::env::current_dir().context("cannot read the current directory")?;
+    let repo = GitRepo::discover(&cwd)?;
+    let root = repo.root();
+    let config = config_without_key(&root, overrides)?;
+    match &source {
+        Source::Commits(revs) => {
+            let revs: Vec<&str> = revs.iter().map(String::as_str).collect();
+            UsageError::unless_revisions(&repo, &revs)?;
+        }
+        Source::Range { from, to, .. } => UsageError::unless_revisions(&repo, &[from, to])?,
+        Source::Last(_) => {}
+    }
+    let choice = select::choose(&repo, &source, &filters)?;
+    eprint!("{}", choice.describe(&source));
+    if choice.commits.is_empty() {
+        return Err(
+            UsageError("no commit to measure (see above for the ones skipped)".into()).into(),
+        );
+    }
+    let model = config.require_model().unwrap_or_default().to_string();
+    eprintln!(
+        "the first request each would send to {} {model}, kept, not sent",
+        config.provider
+    );
+    let replay = crate::shared::replayed::replay_of(&repo)?;
+    let replay_git = replay.root().join(".git");
+    if !json {
+        println!(
+            "{:<9} {:>7} {:>7} {:>8} {:>9}  title",
+            "commit", "terms", "found", "tokens", "evidence"
+        );
+    }
+    let mut rows: Vec<Measured> = Vec::new();
+    for commit in &choice.commits {
+        replay
+            .stage(&commit.id)
+            .with_context(|| format!("cannot replay {}", commit.short_id))?;
+        let measured = first_request(&config, replay.root(), &replay_git, commit).await;
+        let line = match (&measured, json) {
+            (Ok(m), true) => json!({
+                "commit": commit.id,
+                "title": commit.summary,
+                "terms": m.recall.terms,
+                "found": m.recall.found,
+                "recall": m.recall.share(),
+                "tokens": m.tokens,
+                "parts": m.parts,
+            })
+            .to_string(),
+            (Ok(m), false) => format!(
+                "{:<9} {:>7} {:>7} {:>8} {:>9}  {}",
+                commit.short_id,
+                m.recall.terms.len(),
+                m.recall.found.len(),
+                m.tokens,
+                part_tokens(&m.parts, "evidence"),
+                commit.summary
+            ),
+            (Err(err), true) => {
+                json!({"commit": commit.id, "title": commit.summary, "error": format!("{err:#}")})
+                    .to_string()
+            }
+            (Err(err), false) => format!("{:<9} error: {err:#}", commit.short_id),
+        };
+        println!("{}", crate::shared::said::shown(&line));
+        if let Ok(m) = measured {
+            rows.push(m);
+        }
+    }
+    drop(replay);
+    let summary = summary(&rows, choice.commits.len());
+    if json {
+        println!("{summary}");
+    } else {
+        println!("\n{}", summary_text(&summary));
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// The configuration, with a stand-in key when the provider has none: nothing is sent.
+fn config_without_key(root: &std::path::Path, overrides: &Overrides) -> Result<Config> {
+    let config = Config::load(Some(root), overrides)?;
+    if config.api_key().is_ok_and(|k| k.is_some()) || !config.provider.requires_api_key() {
+        return Ok(config);
+    }
+    let vars = config.provider.api_key_vars();
+    let lookup = |name: &str| {
+        std::env::var(name)
+            .ok()
+            .or_else(|| vars.contains(&name).then(|| UNSENT_KEY.to_string()))
+    };
+    Ok(Config::load_from(
+        iris_config::user_config_path().as_deref(),
+        Some(root),
+        &lookup,
+        overrides,
+    )?)
+}
+
+/// The request Iris would send first for `commit`'s change, kept and measured.
+async fn first_request(
+    config: &Config,
+    replay_root: &std::path::Path,
+    replay_git: &std::path::Path,
+    commit: &CommitInfo,
+) -> Result<Measured> {
+    let iris = IrisAgent::from_config(
+        config,
+        replay_root,
+        crate::shared::IrisDir::of(replay_git).path(),
+        false,
+    )?;
+    let (iris, kept) = crate::shared::preview::prepare(iris, true);
+    let (sink, drained) = super::unattended();
+    let written = iris
+        .write(ArtifactKind::Commit, &Scope::Staged, false, &sink)
+        .await;
+    drop(sink);
+    let _ = drained.await;
+    let captured = kept
+        .and_then(|k| k.captured())
+        .ok_or_else(|| match written {
+            Err(err) => err.context("no request was built"),
+            Ok(_) => anyhow::anyhow!("no request was built"),
+        })?;
+    let body: Value = serde_json::from_slice(&captured.body).context("the request is not JSON")?;
+    let text: String = parts_of(&body, captured.evidence_at)
+        .into_iter()
+        .map(|(_, text)| text)
+        .collect::<Vec<_>>()
+        .join("\n");
+    let count = crate::shared::preview::counter(config.provider).1;
+    let parts = sizes(&body, captured.evidence_at, &*count);
+    Ok(Measured {
+        recall: Recall::of(&commit.message, &text),
+        tokens: parts.iter().map(|p| p.tokens).sum(),
+        parts,
+    })
+}
+
+fn part_tokens(parts: &[Part], name: &str) -> usize {
+    parts
+        .iter()
+        .find(|p| p.name == name)
+        .map_or(0, |p| p.tokens)
+}
+
+/// The summary over the commits measured.
+fn summary(rows: &[Measured], chosen: usize) -> Value {
+    let shares: Vec<f64> = rows.iter().filter_map(|m| m.recall.share()).collect();
+    let terms: usize = rows.iter().map(|m| m.recall.terms.len()).sum();
+    let found: usize = rows.iter().map(|m| m.recall.found.len()).sum();
+    let tokens: Vec<f64> = rows.iter().map(|m| m.tokens as f64).collect();
+    let evidence: Vec<f64> = rows
+        .iter()
+        .map(|m| part_tokens(&m.parts, "evidence") as f64)
+        .collect();
+    json!({
+        "summary": true,
+        "commits": chosen,
+        "measured": rows.len(),
+        "with_terms": shares.len(),
+        "recall_mean": (!shares.is_empty()).then(|| shares.iter().sum::<f64>() / shares.len() as f64),
+        "terms": terms,
+        "found": found,
+        "median_tokens": median(&tokens),
+        "median_evidence_tokens": median(&evidence),
+    })
+}
+
+fn summary_text(summary: &Value) -> String {
+    let recall = summary["recall_mean"]
+        .as_f64()
+        .map_or("no message named code, paths or numbers".to_string(), |r| {
+            format!("{:.0}% on average", r * 100.0)
+        });
+    format!(
+        "{} of {} commits measured; evidence recall {recall} ({} of {} terms over {} messages \
+         that have any); first request {} tokens by the median, its evidence {}",
+        summary["measured"],
+        summary["commits"],
+        summary["found"],
+        summary["terms"],
+        summary["with_terms"],
+        summary["median_tokens"].as_f64().map_or(0, |t| t as u64),
+        summary["median_evidence_tokens"]
+            .as_f64()
+            .map_or(0, |t| t as u64),
+    )
+}
