@@ -478,3 +478,91 @@ fn evidence_measures_the_first_request_against_the_authors_message_without_a_mod
         "the repository is as it was"
     );
 }
+
+/// `--reviews`: a later fix points at the line the reviewed commit got wrong; a finding on it
+/// hits, one elsewhere misses, and the review never sees the fix.
+#[test]
+fn reviews_are_scored_on_the_lines_a_later_commit_fixed() {
+    let repo = TestRepo::new();
+    repo.write(
+        "src/calc.rs",
+        "pub fn add(a: i32, b: i32) -> i32 {\n    a + b\n}\n",
+    );
+    repo.commit_all("Initial commit");
+    repo.write(
+        "src/calc.rs",
+        "pub fn add(a: i32, b: i32) -> i32 {\n    a + b\n}\n\npub fn sub(a: i32, b: i32) -> i32 {\n    a + b\n}\n\n\
+         pub fn twice(a: i32) -> i32 {\n    let doubled = a * 2;\n    let result = doubled;\n    \
+         let unused = 0;\n    let _ = unused;\n    result\n}\n",
+    );
+    repo.commit_all("Add sub and twice");
+    repo.write("notes.txt", "notes\n");
+    repo.commit_all("Write notes");
+    let fixed = std::fs::read_to_string(repo.path().join("src/calc.rs"))
+        .unwrap()
+        .replacen(
+            "}\n\npub fn sub(a: i32, b: i32) -> i32 {\n    a + b",
+            "}\n\npub fn sub(a: i32, b: i32) -> i32 {\n    a - b",
+            1,
+        );
+    repo.write("src/calc.rs", &fixed);
+    repo.commit_all("Fix sub: subtract instead of adding");
+    repo.write("build.toml", "[build]\n");
+    repo.commit_all("Fix the build with a config file");
+
+    let finding = |line: u32| {
+        serde_json::json!({"severity": "high", "file": "src/calc.rs", "line": line,
+            "end_line": null, "title": "Look here", "body": "Because.", "suggestion": null,
+            "confidence": 90, "quote": null})
+    };
+    let review = serde_json::json!({"summary": "Adds sub and twice.",
+        "findings": [finding(6), finding(14)], "strengths": []})
+    .to_string();
+    let fake = FakeProvider::start(vec![Step::text(review)]);
+    let out = run(&repo, &["eval", "--reviews", "--json"], &openai_env(&fake));
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("it changes no earlier line"),
+        "the fix that only adds a file is skipped, saying why: {}",
+        stderr(&out)
+    );
+    let lines = json_lines(&stdout(&out));
+    assert_eq!(lines.len(), 2, "{}", stdout(&out));
+    let row = &lines[0];
+    assert_eq!(row["title"], "Fix sub: subtract instead of adding");
+    assert_eq!(row["fixed_lines"], serde_json::json!([["src/calc.rs", 6]]));
+    let hit: Vec<bool> = row["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| f["hit"].as_bool().unwrap())
+        .collect();
+    assert_eq!(hit, [true, false]);
+    assert_eq!(row["hit"], true);
+    let summary = &lines[1];
+    assert_eq!(summary["reviewed"], 1);
+    assert_eq!(summary["hit_rate"], 1.0);
+    assert_eq!(summary["finding_hit_share"], 0.5);
+    // Iris reviewed the commit that wrote the line, before the fix existed.
+    let requests = fake.requests();
+    assert!(requests[0].user_texts().join("\n").contains("+    a + b"));
+    for request in &requests {
+        let asked = request.user_texts().join("\n");
+        assert!(
+            !asked.contains("a - b") && !asked.contains("subtract"),
+            "{asked}"
+        );
+    }
+    // A history without fixes is said, with the pattern used.
+    let out = run(
+        &repo,
+        &["eval", "--reviews", "--fixes", "^Revert"],
+        &openai_env(&fake),
+    );
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("no message matches `^Revert`"),
+        "{}",
+        stderr(&out)
+    );
+}

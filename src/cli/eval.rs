@@ -3,7 +3,7 @@
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use anyhow::Result;
+use anyhow::{Context, Result};
 use clap::Args;
 
 use super::config::ConfigFlags;
@@ -78,6 +78,15 @@ pub struct EvalArgs {
     /// author's message it holds, and its size by part.
     #[arg(long, conflicts_with_all = ["accepted", "models", "presets", "critic", "baseline"])]
     pub evidence: bool,
+    /// Score Iris' reviews instead, on the bugs this repository fixed later: each fix
+    /// commit's lines are blamed, the commit that wrote them is reviewed as it was, and a
+    /// finding within 3 lines of a fixed line is a hit (--last N: the last N fixes).
+    #[arg(long, conflicts_with_all = ["accepted", "evidence", "models", "presets", "critic", "baseline"])]
+    pub reviews: bool,
+    /// With --reviews: the messages that mark a fix (default: fix, bug, regression, crash,
+    /// leak, or closes/fixes/resolves #N).
+    #[arg(long, value_name = "REGEX", requires = "reviews")]
+    pub fixes: Option<String>,
     /// With --accepted: forget the messages remembered.
     #[arg(long, requires = "accepted")]
     pub clear: bool,
@@ -93,7 +102,28 @@ pub async fn run(args: EvalArgs) -> Result<ExitCode> {
     let overrides = args.config.overrides();
     let json = args.json;
     let evidence = args.evidence;
+    let (reviews, fixes) = (args.reviews, args.fixes.clone());
     let plan = plan(args)?;
+    if reviews {
+        let cwd = std::env::current_dir().context("cannot read the current directory")?;
+        let root = iris_git::GitRepo::discover(&cwd)?.root();
+        let config = iris_config::Config::load(Some(&root), &overrides)?;
+        // The provider is checked before anything is replayed.
+        let git_dir = iris_git::GitRepo::discover(&cwd)?.git_dir().to_path_buf();
+        iris_agent::IrisAgent::from_config(
+            &config,
+            &root,
+            crate::shared::IrisDir::of(&git_dir).path(),
+            false,
+        )?;
+        return tokio::select! {
+            result = eval::reviews::run(plan.source, plan.filters, fixes.as_deref(), config, json) => result,
+            () = interrupted() => {
+                eprintln!("\r\x1b[2Kinterrupted: the evaluation stopped; your repository is as it was");
+                Ok(ExitCode::from(130))
+            }
+        };
+    }
     if evidence {
         return tokio::select! {
             result = eval::evidence::run(plan.source, plan.filters, &overrides, json) => result,
@@ -158,6 +188,7 @@ fn plan(args: EvalArgs) -> Result<Plan> {
         filters: Filters {
             max_lines: args.max_lines,
             skip_authors,
+            only: None,
         },
         variants: variants(&args),
         critic: args.critic,

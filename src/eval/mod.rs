@@ -8,6 +8,7 @@
 
 pub mod evidence;
 mod report;
+pub mod reviews;
 mod select;
 
 use std::io::{IsTerminal, Write};

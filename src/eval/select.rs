@@ -33,6 +33,9 @@ pub struct Filters {
     pub max_lines: usize,
     /// Authors (`Name <email>`) to skip.
     pub skip_authors: Option<Regex>,
+    /// Only commits whose message matches (`--reviews`: the fixes); others are passed over
+    /// unsaid unless named.
+    pub only: Option<Regex>,
 }
 
 /// The commits chosen, and those skipped with why.
@@ -117,6 +120,14 @@ fn why_skip(repo: &GitRepo, commit: &CommitInfo, filters: &Filters) -> Result<Op
     }
     if commit.parent_count > 1 {
         return Ok(Some(Skip::Shape("a merge commit".into())));
+    }
+    if let Some(only) = &filters.only
+        && !only.is_match(&commit.message)
+    {
+        return Ok(Some(Skip::Shape(format!(
+            "its message does not match `{}`",
+            only.as_str()
+        ))));
     }
     let author = format!("{} <{}>", commit.author_name, commit.author_email);
     if filters

@@ -64,7 +64,43 @@ impl GitRepo {
     }
 }
 
+/// Where a line came from: the commit that wrote it, and the file and line it had there.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LineOrigin {
+    /// The commit that wrote the line.
+    pub commit: String,
+    /// The file's path in that commit.
+    pub path: String,
+    /// The line's number in that commit's version of the file, 1-based.
+    pub line: u32,
+}
+
 impl GitRepo {
+    /// Where each of `lines` (1-based) of `path` at commit `rev` came from; a line past the
+    /// end is left out.
+    pub fn line_origins(&self, rev: &str, path: &str, lines: &[u32]) -> Result<Vec<LineOrigin>> {
+        let clean = check_relative_path(path)?;
+        let commit = self.repo.revparse_single(rev)?.peel_to_commit()?;
+        let mut opts = BlameOptions::new();
+        opts.newest_commit(commit.id());
+        let blame = self.repo.blame_file(&clean, Some(&mut opts))?;
+        Ok(lines
+            .iter()
+            .filter_map(|&line| {
+                let hunk = blame.get_line(line as usize)?;
+                let offset = line as usize - hunk.final_start_line();
+                Some(LineOrigin {
+                    commit: hunk.final_commit_id().to_string(),
+                    path: hunk
+                        .path()
+                        .map(|p| p.to_string_lossy().replace('\\', "/"))
+                        .unwrap_or_else(|| path.to_string()),
+                    line: (hunk.orig_start_line() + offset) as u32,
+                })
+            })
+            .collect())
+    }
+
     /// Blames lines `start..=end` (1-based, `end` clamped) of `content`, the working copy of
     /// `path`: one blame of the file at HEAD, carried over to the working copy, so the line
     /// numbers are the ones the user sees. Lines not committed yet have an empty `commit`

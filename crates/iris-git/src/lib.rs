@@ -33,7 +33,7 @@ use std::path::{Component, Path, PathBuf};
 use git2::{Commit, Repository};
 use thiserror::Error;
 
-pub use blame::BlameLine;
+pub use blame::{BlameLine, LineOrigin};
 pub use commit::CommitOptions;
 pub use diff::{ChangeList, ChangedFile, DiffTarget};
 pub use hooks::{BACKUP_SUFFIX, HookInstall, HookRemoval, ManagedHook, StepInstall};

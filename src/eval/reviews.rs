@@ -1,0 +1,282 @@
+//! `iris eval --reviews`: Iris' reviews scored on the bugs this repository later fixed. For
+//! each fix commit (its message matching `--fixes`, or [`FIX_PATTERN`]), the lines it
+//! changed are blamed at its parent; when they all come from one commit, that commit is
+//! replayed as the change to review (as `iris eval` replays a commit: nothing of the fix or of
+//! later history in view) and Iris reviews it. A finding on a fixed line, or within
+//! [`NEAR`] lines of one in the same file, is a hit.
+
+use std::collections::BTreeSet;
+use std::process::ExitCode;
+use std::time::Instant;
+
+use anyhow::{Context, Result};
+use serde_json::{Value, json};
+
+use iris_agent::IrisAgent;
+use iris_agent::capability::requests::Scope;
+use iris_config::Config;
+use iris_core::artifact::ArtifactKind;
+use iris_core::eval::{FIX_PATTERN, NEAR, Placed, fixed_lines, hits, median};
+use iris_git::{CommitInfo, DiffTarget, GitRepo, Replay};
+
+use super::select::{self, Filters, Source};
+use crate::shared::exit::UsageError;
+
+/// One fix, reviewed.
+struct Reviewed {
+    hit: bool,
+    findings: usize,
+    hitting: usize,
+    input_tokens: u64,
+    output_tokens: u64,
+    seconds: f64,
+}
+
+/// Reviews each fix's introducing commit and scores the findings, printing a row each and
+/// a summary.
+pub async fn run(
+    source: Source,
+    mut filters: Filters,
+    fixes: Option<&str>,
+    config: Config,
+    json: bool,
+) -> Result<ExitCode> {
+    let cwd = std::env::current_dir().context("cannot read the current directory")?;
+    let repo = GitRepo::discover(&cwd)?;
+    let pattern = fixes.unwrap_or(FIX_PATTERN);
+    filters.only = Some(
+        regex::Regex::new(pattern)
+            .map_err(|e| UsageError(format!("--fixes is not a regular expression: {e}")))?,
+    );
+    let choice = select::choose(&repo, &source, &filters)?;
+    eprint!(
+        "{}",
+        choice.describe(&source).replacen("evaluating", "fixes:", 1)
+    );
+    if choice.commits.is_empty() {
+        return Err(UsageError(format!(
+            "no fix commit to learn from: no message matches `{pattern}` (--fixes REGEX chooses)"
+        ))
+        .into());
+    }
+    let replay = crate::shared::replayed::replay_of(&repo)?;
+    let replay_git = replay.root().join(".git");
+    if !json {
+        println!(
+            "{:<9} {:<9} {:>8} {:>5} {:>4} {:>8} {:>6}  fix",
+            "fix", "wrote", "findings", "hits", "hit", "tokens", "secs"
+        );
+    }
+    let mut reviewed: Vec<Reviewed> = Vec::new();
+    for fix in &choice.commits {
+        let (introducing, targets) = match wrong_lines(&repo, fix) {
+            Ok(found) => found,
+            Err(why) => {
+                eprintln!("skipped {}: {why}", fix.short_id);
+                continue;
+            }
+        };
+        let row = review_one(&config, &replay, &replay_git, &introducing, &targets).await;
+        let (line, done) = row_of(fix, &introducing, &targets, row, json);
+        println!("{}", crate::shared::said::shown(&line));
+        reviewed.extend(done);
+    }
+    drop(replay);
+    let summary = summary(&reviewed);
+    if json {
+        println!("{summary}");
+    } else {
+        println!("\n{}", summary_text(&summary));
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// The commit that wrote the lines `fix` changed, and those lines as they were in it (file,
+/// line); why not, when the fix changed no earlier line or lines from several commits.
+fn wrong_lines(
+    repo: &GitRepo,
+    fix: &CommitInfo,
+) -> std::result::Result<(String, Vec<(String, u32)>), String> {
+    let diff = repo
+        .diff_files(&DiffTarget::Commit(fix.id.clone()), &[])
+        .map_err(|e| format!("its diff could not be read: {e}"))?;
+    let fixed = fixed_lines(&diff);
+    if fixed.is_empty() {
+        return Err("it changes no earlier line (it only adds files, or binary ones)".into());
+    }
+    let parent = format!("{}^", fix.id);
+    let mut origins = Vec::new();
+    for (path, lines) in &fixed {
+        origins.extend(
+            repo.line_origins(&parent, path, lines)
+                .map_err(|e| format!("{path} could not be blamed: {e}"))?,
+        );
+    }
+    let commits: BTreeSet<&str> = origins.iter().map(|o| o.commit.as_str()).collect();
+    match commits.len() {
+        0 => Err("its lines could not be blamed".into()),
+        1 => {
+            let commit = origins[0].commit.clone();
+            let info = repo
+                .commit_info(&commit)
+                .map_err(|e| format!("{commit} could not be read: {e}"))?;
+            if info.parent_count != 1 {
+                return Err(format!(
+                    "its lines come from {}, which has no single parent to replay it on",
+                    info.short_id
+                ));
+            }
+            let targets = origins.into_iter().map(|o| (o.path, o.line)).collect();
+            Ok((commit, targets))
+        }
+        n => Err(format!("its lines come from {n} commits")),
+    }
+}
+
+/// Iris reviews `introducing` in the replay: the findings placed, and what it cost.
+async fn review_one(
+    config: &Config,
+    replay: &Replay,
+    replay_git: &std::path::Path,
+    introducing: &str,
+    targets: &[(String, u32)],
+) -> Result<(Vec<(Placed, bool)>, u64, u64, f64)> {
+    let started = Instant::now();
+    replay.stage(introducing)?;
+    let iris = IrisAgent::from_config(
+        config,
+        replay.root(),
+        crate::shared::IrisDir::of(replay_git).path(),
+        false,
+    )?;
+    let (sink, drained) = super::unattended();
+    let written = iris
+        .write(ArtifactKind::Review, &Scope::Staged, false, &sink)
+        .await;
+    drop(sink);
+    let _ = drained.await;
+    let written = written?;
+    let findings = written.json["findings"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .map(|f| {
+            let number = |key: &str| f[key].as_u64().map(|n| n as u32);
+            let placed = Placed {
+                file: f["file"].as_str().unwrap_or_default().to_string(),
+                line: number("line"),
+                end_line: number("end_line"),
+            };
+            let hit = hits(&placed, targets);
+            (placed, hit)
+        })
+        .collect();
+    Ok((
+        findings,
+        written.input_tokens,
+        written.output_tokens,
+        started.elapsed().as_secs_f64(),
+    ))
+}
+
+type ReviewResult = Result<(Vec<(Placed, bool)>, u64, u64, f64)>;
+
+/// The row printed for a fix, and what it adds to the summary.
+fn row_of(
+    fix: &CommitInfo,
+    introducing: &str,
+    targets: &[(String, u32)],
+    result: ReviewResult,
+    json: bool,
+) -> (String, Option<Reviewed>) {
+    let short = &introducing[..introducing.len().min(7)];
+    match result {
+        Ok((findings, input_tokens, output_tokens, seconds)) => {
+            let hitting = findings.iter().filter(|(_, hit)| *hit).count();
+            let done = Reviewed {
+                hit: hitting > 0,
+                findings: findings.len(),
+                hitting,
+                input_tokens,
+                output_tokens,
+                seconds,
+            };
+            let line = if json {
+                json!({
+                    "fix": fix.id,
+                    "introduced_by": introducing,
+                    "title": fix.summary,
+                    "fixed_lines": targets,
+                    "findings": findings
+                        .iter()
+                        .map(|(p, hit)| json!({"file": p.file, "line": p.line, "end_line": p.end_line, "hit": hit}))
+                        .collect::<Vec<_>>(),
+                    "hit": done.hit,
+                    "input_tokens": input_tokens,
+                    "output_tokens": output_tokens,
+                    "seconds": seconds,
+                })
+                .to_string()
+            } else {
+                format!(
+                    "{:<9} {:<9} {:>8} {:>5} {:>4} {:>8} {:>6.1}  {}",
+                    fix.short_id,
+                    short,
+                    done.findings,
+                    done.hitting,
+                    if done.hit { "yes" } else { "no" },
+                    input_tokens + output_tokens,
+                    seconds,
+                    fix.summary
+                )
+            };
+            (line, Some(done))
+        }
+        Err(err) if json => (
+            json!({"fix": fix.id, "introduced_by": introducing, "title": fix.summary, "error": format!("{err:#}")})
+                .to_string(),
+            None,
+        ),
+        Err(err) => (format!("{:<9} {short:<9} error: {err:#}", fix.short_id), None),
+    }
+}
+
+fn summary(reviewed: &[Reviewed]) -> Value {
+    let n = reviewed.len();
+    let findings: usize = reviewed.iter().map(|r| r.findings).sum();
+    let hitting: usize = reviewed.iter().map(|r| r.hitting).sum();
+    let seconds: Vec<f64> = reviewed.iter().map(|r| r.seconds).collect();
+    let share = |a: usize, b: usize| (b > 0).then(|| a as f64 / b as f64);
+    json!({
+        "summary": true,
+        "reviewed": n,
+        "hits": reviewed.iter().filter(|r| r.hit).count(),
+        "hit_rate": share(reviewed.iter().filter(|r| r.hit).count(), n),
+        "findings_per_review": (n > 0).then(|| findings as f64 / n as f64),
+        "finding_hit_share": share(hitting, findings),
+        "input_tokens": reviewed.iter().map(|r| r.input_tokens).sum::<u64>(),
+        "output_tokens": reviewed.iter().map(|r| r.output_tokens).sum::<u64>(),
+        "median_seconds": median(&seconds),
+        "near": NEAR,
+    })
+}
+
+fn summary_text(summary: &Value) -> String {
+    let percent = |key: &str| {
+        summary[key]
+            .as_f64()
+            .map_or("-".to_string(), |v| format!("{:.0}%", v * 100.0))
+    };
+    format!(
+        "{} fixes reviewed; hit rate {} (a finding within {NEAR} lines of a fixed line); {:.1} \
+         findings per review, {} of them hits; {} input and {} output tokens; {:.1} s a review \
+         by the median",
+        summary["reviewed"],
+        percent("hit_rate"),
+        summary["findings_per_review"].as_f64().unwrap_or(0.0),
+        percent("finding_hit_share"),
+        summary["input_tokens"],
+        summary["output_tokens"],
+        summary["median_seconds"].as_f64().unwrap_or(0.0),
+    )
+}
