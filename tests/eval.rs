@@ -553,6 +553,31 @@ fn reviews_are_scored_on_the_lines_a_later_commit_fixed() {
             "{asked}"
         );
     }
+    // Against that run as the baseline, reviews that find only the other line are worse.
+    let baseline = repo.home().join("reviews.jsonl");
+    std::fs::write(&baseline, stdout(&out)).expect("write baseline");
+    let missing = serde_json::json!({"summary": "Adds sub and twice.",
+        "findings": [finding(14)], "strengths": []})
+    .to_string();
+    let worse = FakeProvider::start(vec![Step::repeat(Step::text(missing))]);
+    let out = run(
+        &repo,
+        &[
+            "eval",
+            "--reviews",
+            "--baseline",
+            baseline.to_str().unwrap(),
+        ],
+        &openai_env(&worse),
+    );
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("worse than the baseline") && stderr(&out).contains("hit rate 0%"),
+        "{}",
+        stderr(&out)
+    );
+    assert!(stdout(&out).contains("hit rate 0%"), "{}", stdout(&out));
+
     // A history without fixes is said, with the pattern used.
     let out = run(
         &repo,

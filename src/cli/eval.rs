@@ -81,8 +81,19 @@ pub struct EvalArgs {
     /// Score Iris' reviews instead, on the bugs this repository fixed later: each fix
     /// commit's lines are blamed, the commit that wrote them is reviewed as it was, and a
     /// finding within 3 lines of a fixed line is a hit (--last N: the last N fixes).
-    #[arg(long, conflicts_with_all = ["accepted", "evidence", "models", "presets", "critic", "baseline"])]
+    #[arg(long, conflicts_with_all = ["accepted", "evidence", "presets", "critic"])]
     pub reviews: bool,
+    /// With --reviews: give each review's findings a second look, as `iris review --verify`.
+    #[arg(long, requires = "reviews")]
+    pub verify: bool,
+    /// With --reviews: review in one pass per aspect, as `iris review --aspects`.
+    #[arg(
+        long,
+        value_name = "ASPECT,...",
+        value_delimiter = ',',
+        requires = "reviews"
+    )]
+    pub aspects: Vec<iris_core::artifact::review::Aspect>,
     /// With --reviews: the messages that mark a fix (default: fix, bug, regression, crash,
     /// leak, or closes/fixes/resolves #N).
     #[arg(long, value_name = "REGEX", requires = "reviews")]
@@ -103,21 +114,43 @@ pub async fn run(args: EvalArgs) -> Result<ExitCode> {
     let json = args.json;
     let evidence = args.evidence;
     let (reviews, fixes) = (args.reviews, args.fixes.clone());
+    let mut aspects = Vec::new();
+    for aspect in &args.aspects {
+        if !aspects.contains(aspect) {
+            aspects.push(*aspect);
+        }
+    }
+    let review = iris_core::artifact::review::ReviewOptions {
+        aspects,
+        verify: args.verify,
+    };
     let plan = plan(args)?;
     if reviews {
-        let cwd = std::env::current_dir().context("cannot read the current directory")?;
-        let root = iris_git::GitRepo::discover(&cwd)?.root();
-        let config = iris_config::Config::load(Some(&root), &overrides)?;
-        // The provider is checked before anything is replayed.
-        let git_dir = iris_git::GitRepo::discover(&cwd)?.git_dir().to_path_buf();
-        iris_agent::IrisAgent::from_config(
-            &config,
-            &root,
-            crate::shared::IrisDir::of(&git_dir).path(),
-            false,
+        let repo = iris_git::GitRepo::discover(
+            &std::env::current_dir().context("cannot read the current directory")?,
         )?;
+        let root = repo.root();
+        // Every model's configuration and provider are checked before anything is replayed.
+        let mut configs = Vec::new();
+        for variant in plan.variants {
+            let config = iris_config::Config::load(Some(&root), &variant.overrides)?;
+            let iris_dir = crate::shared::IrisDir::of(repo.git_dir());
+            iris_agent::IrisAgent::from_config(&config, &root, iris_dir.path(), false)?;
+            let label = if variant.label.is_empty() {
+                config.require_model()?.to_string()
+            } else {
+                variant.label
+            };
+            configs.push((label, config));
+        }
+        let baseline = plan
+            .baseline
+            .as_deref()
+            .map(eval::reviews::read_baseline)
+            .transpose()?
+            .map(|b| (b, plan.margin));
         return tokio::select! {
-            result = eval::reviews::run(plan.source, plan.filters, fixes.as_deref(), config, json) => result,
+            result = eval::reviews::run(plan.source, plan.filters, fixes.as_deref(), configs, review, json, baseline) => result,
             () = interrupted() => {
                 eprintln!("\r\x1b[2Kinterrupted: the evaluation stopped; your repository is as it was");
                 Ok(ExitCode::from(130))

@@ -16,6 +16,7 @@ use iris_agent::IrisAgent;
 use iris_agent::capability::requests::Scope;
 use iris_config::Config;
 use iris_core::artifact::ArtifactKind;
+use iris_core::artifact::review::ReviewOptions;
 use iris_core::eval::{FIX_PATTERN, NEAR, Placed, fixed_lines, hits, median};
 use iris_git::{CommitInfo, DiffTarget, GitRepo, Replay};
 
@@ -38,8 +39,10 @@ pub async fn run(
     source: Source,
     mut filters: Filters,
     fixes: Option<&str>,
-    config: Config,
+    variants: Vec<(String, Config)>,
+    review: ReviewOptions,
     json: bool,
+    baseline: Option<(Vec<Value>, f64)>,
 ) -> Result<ExitCode> {
     let cwd = std::env::current_dir().context("cannot read the current directory")?;
     let repo = GitRepo::discover(&cwd)?;
@@ -61,13 +64,21 @@ pub async fn run(
     }
     let replay = crate::shared::replayed::replay_of(&repo)?;
     let replay_git = replay.root().join(".git");
+    let several = variants.len() > 1;
     if !json {
         println!(
-            "{:<9} {:<9} {:>8} {:>5} {:>4} {:>8} {:>6}  fix",
-            "fix", "wrote", "findings", "hits", "hit", "tokens", "secs"
+            "{:<9} {:<9} {:>8} {:>5} {:>4} {:>8} {:>6}  {}fix",
+            "fix",
+            "wrote",
+            "findings",
+            "hits",
+            "hit",
+            "tokens",
+            "secs",
+            if several { "model · " } else { "" }
         );
     }
-    let mut reviewed: Vec<Reviewed> = Vec::new();
+    let mut reviewed: Vec<Vec<Reviewed>> = variants.iter().map(|_| Vec::new()).collect();
     for fix in &choice.commits {
         let (introducing, targets) = match wrong_lines(&repo, fix) {
             Ok(found) => found,
@@ -76,19 +87,87 @@ pub async fn run(
                 continue;
             }
         };
-        let row = review_one(&config, &replay, &replay_git, &introducing, &targets).await;
-        let (line, done) = row_of(fix, &introducing, &targets, row, json);
-        println!("{}", crate::shared::said::shown(&line));
-        reviewed.extend(done);
+        for ((label, config), done) in variants.iter().zip(&mut reviewed) {
+            let asked = Asked {
+                config,
+                review: &review,
+                replay: &replay,
+                replay_git: &replay_git,
+            };
+            let row = asked.review(&introducing, &targets).await;
+            let variant = several.then_some(label.as_str());
+            let (line, one) = row_of(fix, &introducing, &targets, row, json, variant);
+            println!("{}", crate::shared::said::shown(&line));
+            done.extend(one);
+        }
     }
     drop(replay);
-    let summary = summary(&reviewed);
-    if json {
-        println!("{summary}");
-    } else {
-        println!("\n{}", summary_text(&summary));
+    let mut worse = false;
+    for ((label, _), done) in variants.iter().zip(&reviewed) {
+        let mut summary = summary(done);
+        summary["variant"] = json!(label);
+        if json {
+            println!("{summary}");
+        } else if several {
+            println!("\n{label}: {}", summary_text(&summary));
+        } else {
+            println!("\n{}", summary_text(&summary));
+        }
+        if let Some((earlier, margin)) = &baseline {
+            worse |= compare(label, &summary, earlier, *margin, variants.len() == 1);
+        }
     }
-    Ok(ExitCode::SUCCESS)
+    Ok(if worse {
+        ExitCode::from(crate::shared::exit::GENERAL)
+    } else {
+        ExitCode::SUCCESS
+    })
+}
+
+/// The summaries of an earlier `--reviews --json` run, in the file at `path`.
+pub fn read_baseline(path: &std::path::Path) -> Result<Vec<Value>> {
+    let text = std::fs::read_to_string(path)
+        .with_context(|| format!("cannot read the baseline {}", path.display()))?;
+    let summaries: Vec<Value> = text
+        .lines()
+        .filter_map(|line| serde_json::from_str::<Value>(line).ok())
+        .filter(|v| v["summary"] == true && v.get("hit_rate").is_some())
+        .collect();
+    if summaries.is_empty() {
+        return Err(UsageError(format!(
+            "{} holds no summary of `iris eval --reviews --json`",
+            path.display()
+        ))
+        .into());
+    }
+    Ok(summaries)
+}
+
+/// Whether `summary` is worse than its baseline's (a hit rate lower by more than `margin`),
+/// said on stderr either way.
+fn compare(label: &str, summary: &Value, earlier: &[Value], margin: f64, only: bool) -> bool {
+    let found = earlier
+        .iter()
+        .find(|e| e["variant"] == label)
+        .or_else(|| (only && earlier.len() == 1).then(|| &earlier[0]));
+    let Some(earlier) = found else {
+        eprintln!("warning: the baseline has no summary for {label}; not compared");
+        return false;
+    };
+    match (summary["hit_rate"].as_f64(), earlier["hit_rate"].as_f64()) {
+        (Some(now), Some(then)) if now + margin < then => {
+            eprintln!(
+                "worse than the baseline ({label}): hit rate {:.0}% against {:.0}%",
+                now * 100.0,
+                then * 100.0
+            );
+            true
+        }
+        _ => {
+            eprintln!("no worse than the baseline ({label})");
+            false
+        }
+    }
 }
 
 /// The commit that wrote the lines `fix` changed, and those lines as they were in it (file,
@@ -133,50 +212,55 @@ fn wrong_lines(
     }
 }
 
-/// Iris reviews `introducing` in the replay: the findings placed, and what it cost.
-async fn review_one(
-    config: &Config,
-    replay: &Replay,
-    replay_git: &std::path::Path,
-    introducing: &str,
-    targets: &[(String, u32)],
-) -> Result<(Vec<(Placed, bool)>, u64, u64, f64)> {
-    let started = Instant::now();
-    replay.stage(introducing)?;
-    let iris = IrisAgent::from_config(
-        config,
-        replay.root(),
-        crate::shared::IrisDir::of(replay_git).path(),
-        false,
-    )?;
-    let (sink, drained) = super::unattended();
-    let written = iris
-        .write(ArtifactKind::Review, &Scope::Staged, false, &sink)
-        .await;
-    drop(sink);
-    let _ = drained.await;
-    let written = written?;
-    let findings = written.json["findings"]
-        .as_array()
-        .into_iter()
-        .flatten()
-        .map(|f| {
-            let number = |key: &str| f[key].as_u64().map(|n| n as u32);
-            let placed = Placed {
-                file: f["file"].as_str().unwrap_or_default().to_string(),
-                line: number("line"),
-                end_line: number("end_line"),
-            };
-            let hit = hits(&placed, targets);
-            (placed, hit)
-        })
-        .collect();
-    Ok((
-        findings,
-        written.input_tokens,
-        written.output_tokens,
-        started.elapsed().as_secs_f64(),
-    ))
+/// What a review is written with: a model's configuration, the review's options, the replay.
+struct Asked<'a> {
+    config: &'a Config,
+    review: &'a ReviewOptions,
+    replay: &'a Replay,
+    replay_git: &'a std::path::Path,
+}
+
+impl Asked<'_> {
+    /// Iris reviews `introducing` in the replay: the findings placed, and what it cost.
+    async fn review(&self, introducing: &str, targets: &[(String, u32)]) -> ReviewResult {
+        let started = Instant::now();
+        self.replay.stage(introducing)?;
+        let iris = IrisAgent::from_config(
+            self.config,
+            self.replay.root(),
+            crate::shared::IrisDir::of(self.replay_git).path(),
+            false,
+        )?
+        .with_review(self.review.clone());
+        let (sink, drained) = super::unattended();
+        let written = iris
+            .write(ArtifactKind::Review, &Scope::Staged, false, &sink)
+            .await;
+        drop(sink);
+        let _ = drained.await;
+        let written = written?;
+        let findings = written.json["findings"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .map(|f| {
+                let number = |key: &str| f[key].as_u64().map(|n| n as u32);
+                let placed = Placed {
+                    file: f["file"].as_str().unwrap_or_default().to_string(),
+                    line: number("line"),
+                    end_line: number("end_line"),
+                };
+                let hit = hits(&placed, targets);
+                (placed, hit)
+            })
+            .collect();
+        Ok((
+            findings,
+            written.input_tokens,
+            written.output_tokens,
+            started.elapsed().as_secs_f64(),
+        ))
+    }
 }
 
 type ReviewResult = Result<(Vec<(Placed, bool)>, u64, u64, f64)>;
@@ -188,6 +272,7 @@ fn row_of(
     targets: &[(String, u32)],
     result: ReviewResult,
     json: bool,
+    variant: Option<&str>,
 ) -> (String, Option<Reviewed>) {
     let short = &introducing[..introducing.len().min(7)];
     match result {
@@ -203,6 +288,7 @@ fn row_of(
             };
             let line = if json {
                 json!({
+                    "variant": variant,
                     "fix": fix.id,
                     "introduced_by": introducing,
                     "title": fix.summary,
@@ -219,7 +305,7 @@ fn row_of(
                 .to_string()
             } else {
                 format!(
-                    "{:<9} {:<9} {:>8} {:>5} {:>4} {:>8} {:>6.1}  {}",
+                    "{:<9} {:<9} {:>8} {:>5} {:>4} {:>8} {:>6.1}  {}{}",
                     fix.short_id,
                     short,
                     done.findings,
@@ -227,6 +313,7 @@ fn row_of(
                     if done.hit { "yes" } else { "no" },
                     input_tokens + output_tokens,
                     seconds,
+                    variant.map(|v| format!("{v} · ")).unwrap_or_default(),
                     fix.summary
                 )
             };
