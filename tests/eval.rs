@@ -115,6 +115,10 @@ fn eval_scores_each_message_against_its_authors_and_leaves_the_repository_as_it_
         "{err}"
     );
     assert_eq!(lines.len(), 4, "three commits and a summary");
+    // Beside the scores, what each first request held of the author's message: the
+    // commits' messages name no code here, and the summary says so.
+    assert_eq!(lines[0]["evidence_terms"], 0, "{}", lines[0]);
+    assert_eq!(lines[3]["evidence"]["terms"], 0, "{}", lines[3]);
     let titles: Vec<&str> = lines[..3]
         .iter()
         .map(|l| l["author_title"].as_str().unwrap())

@@ -24,8 +24,8 @@ use crate::shared::exit::UsageError;
 const UNSENT_KEY: &str = "iris-eval-evidence-sends-nothing";
 
 /// One commit's first request, measured.
-struct Measured {
-    recall: Recall,
+pub(super) struct Measured {
+    pub(super) recall: Recall,
     parts: Vec<Part>,
     tokens: usize,
 }
@@ -137,7 +137,7 @@ fn config_without_key(root: &std::path::Path, overrides: &Overrides) -> Result<C
 }
 
 /// The request Iris would send first for `commit`'s change, kept and measured.
-async fn first_request(
+pub(super) async fn first_request(
     config: &Config,
     replay_root: &std::path::Path,
     replay_git: &std::path::Path,

@@ -113,13 +113,19 @@ pub async fn run(plan: Plan) -> Result<ExitCode> {
     }
     let mut bar = Bar::new(choice.commits.len());
     let mut outcomes: Vec<Vec<Outcome>> = vec![Vec::new(); plan.variants.len()];
+    let mut recalls = Vec::new();
     for (done, commit) in choice.commits.iter().enumerate() {
         bar.draw(done, &outcomes[0], Some(&commit.short_id));
         replay
             .stage(&commit.id)
             .with_context(|| format!("cannot replay {}", commit.short_id))?;
+        // What the first request holds of the author's message, asking no model.
+        let recall = evidence::first_request(&configs[0], replay.root(), &replay_git, commit)
+            .await
+            .ok()
+            .map(|m| m.recall);
         for (i, (variant, config)) in plan.variants.iter().zip(&configs).enumerate() {
-            let row = write_one(
+            let mut row = write_one(
                 config,
                 &replay,
                 &replay_git,
@@ -129,6 +135,7 @@ pub async fn run(plan: Plan) -> Result<ExitCode> {
                 plan.critic,
             )
             .await;
+            row.evidence = recall.as_ref();
             bar.clear();
             let line = if plan.json {
                 report::json_row(&row).to_string()
@@ -141,16 +148,20 @@ pub async fn run(plan: Plan) -> Result<ExitCode> {
             outcomes[i].push(row.outcome);
             bar.draw(done, &outcomes[0], Some(&commit.short_id));
         }
+        recalls.extend(recall);
     }
     bar.draw(choice.commits.len(), &outcomes[0], None);
     bar.clear();
     drop(replay);
+    let (evidence_text, evidence_json) = report::evidence_summary(&recalls);
 
     let mut worse = false;
     for (variant, outcomes) in plan.variants.iter().zip(&outcomes) {
         let summary = summarize(outcomes);
         if plan.json {
-            println!("{}", report::json_summary(&variant.label, &summary));
+            let mut line = report::json_summary(&variant.label, &summary);
+            line["evidence"] = evidence_json["evidence"].clone();
+            println!("{line}");
         } else {
             println!(
                 "\n{}",
@@ -178,6 +189,9 @@ pub async fn run(plan: Plan) -> Result<ExitCode> {
                 variant.label
             ),
         }
+    }
+    if !plan.json {
+        println!("  {evidence_text}");
     }
     Ok(if worse {
         ExitCode::from(GENERAL)
@@ -247,6 +261,7 @@ async fn write_one<'a>(
         message,
         error,
         outcome,
+        evidence: None,
     }
 }
 

@@ -6,7 +6,7 @@ use std::path::Path;
 use anyhow::{Context, Result};
 use serde_json::{Value, json};
 
-use iris_core::eval::{Outcome, Summary};
+use iris_core::eval::{Outcome, Recall, Summary};
 use iris_git::CommitInfo;
 
 /// One commit's result for one variant.
@@ -18,6 +18,8 @@ pub struct Row<'a> {
     /// Why none came, in the run's own words.
     pub error: Option<String>,
     pub outcome: Outcome,
+    /// What the first request held of the author's message (`--evidence`'s measure).
+    pub evidence: Option<&'a Recall>,
 }
 
 /// Title columns are cut to this many characters.
@@ -84,7 +86,31 @@ pub fn json_row(row: &Row<'_>) -> Value {
     {
         map.extend(scores);
     }
+    if let Some(recall) = row.evidence {
+        value["evidence_terms"] = json!(recall.terms.len());
+        value["evidence_found"] = json!(recall.found.len());
+        value["evidence_recall"] = json!(recall.share());
+    }
     value
+}
+
+/// Evidence recall over the commits: what the first requests held of the authors' messages.
+pub fn evidence_summary(recalls: &[Recall]) -> (String, Value) {
+    let shares: Vec<f64> = recalls.iter().filter_map(Recall::share).collect();
+    let terms: usize = recalls.iter().map(|r| r.terms.len()).sum();
+    let found: usize = recalls.iter().map(|r| r.found.len()).sum();
+    let mean = (!shares.is_empty()).then(|| shares.iter().sum::<f64>() / shares.len() as f64);
+    let text = match mean {
+        Some(mean) => format!(
+            "evidence recall (the first request, as --evidence measures it): {:.0}% on average, \
+             {found} of {terms} terms over {} messages that have any",
+            mean * 100.0,
+            shares.len()
+        ),
+        None => "evidence recall: no message named code, paths or numbers".to_string(),
+    };
+    let json = json!({"evidence": {"recall_mean": mean, "terms": terms, "found": found, "with_terms": shares.len()}});
+    (text, json)
 }
 
 pub fn json_summary(variant: &str, summary: &Summary) -> Value {
