@@ -41,6 +41,13 @@ pub async fn run(
     let repo = GitRepo::discover(&cwd)?;
     let root = repo.root();
     let config = config_without_key(&root, overrides)?;
+    // The provider is checked before anything is replayed.
+    IrisAgent::from_config(
+        &config,
+        &root,
+        crate::shared::IrisDir::of(repo.git_dir()).path(),
+        false,
+    )?;
     match &source {
         Source::Commits(revs) => {
             let revs: Vec<&str> = revs.iter().map(String::as_str).collect();
@@ -113,7 +120,11 @@ pub async fn run(
     } else {
         println!("\n{}", summary_text(&summary));
     }
-    Ok(ExitCode::SUCCESS)
+    Ok(if rows.is_empty() {
+        ExitCode::from(crate::shared::exit::GENERAL)
+    } else {
+        ExitCode::SUCCESS
+    })
 }
 
 /// The configuration, with a stand-in key when the provider has none: nothing is sent.
@@ -163,8 +174,10 @@ pub(super) async fn first_request(
             Ok(_) => anyhow::anyhow!("no request was built"),
         })?;
     let body: Value = serde_json::from_slice(&captured.body).context("the request is not JSON")?;
+    // Only what the commit brings: the instructions, tools and schema are every commit's.
     let text: String = parts_of(&body, captured.evidence_at)
         .into_iter()
+        .filter(|(part, _)| matches!(*part, "request" | "evidence" | "history"))
         .map(|(_, text)| text)
         .collect::<Vec<_>>()
         .join("\n");

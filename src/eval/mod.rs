@@ -119,12 +119,13 @@ pub async fn run(plan: Plan) -> Result<ExitCode> {
         replay
             .stage(&commit.id)
             .with_context(|| format!("cannot replay {}", commit.short_id))?;
-        // What the first request holds of the author's message, asking no model.
-        let recall = evidence::first_request(&configs[0], replay.root(), &replay_git, commit)
-            .await
-            .ok()
-            .map(|m| m.recall);
         for (i, (variant, config)) in plan.variants.iter().zip(&configs).enumerate() {
+            // What this variant's first request holds of the author's message, asking no
+            // model (a local model is sent less).
+            let recall = evidence::first_request(config, replay.root(), &replay_git, commit)
+                .await
+                .ok()
+                .map(|m| m.recall);
             let mut row = write_one(
                 config,
                 &replay,
@@ -147,8 +148,10 @@ pub async fn run(plan: Plan) -> Result<ExitCode> {
             let _ = std::io::stdout().flush();
             outcomes[i].push(row.outcome);
             bar.draw(done, &outcomes[0], Some(&commit.short_id));
+            if i == 0 {
+                recalls.extend(recall);
+            }
         }
-        recalls.extend(recall);
     }
     bar.draw(choice.commits.len(), &outcomes[0], None);
     bar.clear();

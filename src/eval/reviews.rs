@@ -51,16 +51,28 @@ pub async fn run(
         regex::Regex::new(pattern)
             .map_err(|e| UsageError(format!("--fixes is not a regular expression: {e}")))?,
     );
-    let choice = select::choose(&repo, &source, &filters)?;
-    eprint!(
-        "{}",
-        choice.describe(&source).replacen("evaluating", "fixes:", 1)
-    );
+    // `--last N` is the last N fixes that can be reviewed: the history is read on until then.
+    let (scan, wanted) = match &source {
+        Source::Last(n) => (Source::Last(usize::MAX), *n),
+        other => (other.clone(), usize::MAX),
+    };
+    let choice = select::choose(&repo, &scan, &filters)?;
+    for (id, why) in &choice.skipped {
+        eprintln!("skipped {id}: {why}");
+    }
     if choice.commits.is_empty() {
         return Err(UsageError(format!(
-            "no fix commit to learn from: no message matches `{pattern}` (--fixes REGEX chooses)"
+            "no fix commit to learn from: no message matches `{pattern}` (--fixes REGEX \
+             chooses), or the filters above left none"
         ))
         .into());
+    }
+    match &source {
+        Source::Last(n) => eprintln!("reviewing the commits behind the last {n} fixes that can be"),
+        _ => eprintln!(
+            "reviewing the commits behind {} fixes",
+            choice.commits.len()
+        ),
     }
     let replay = crate::shared::replayed::replay_of(&repo)?;
     let replay_git = replay.root().join(".git");
@@ -79,15 +91,22 @@ pub async fn run(
         );
     }
     let mut reviewed: Vec<Vec<Reviewed>> = variants.iter().map(|_| Vec::new()).collect();
+    let mut failed = vec![0usize; variants.len()];
+    let mut taken = 0;
     for fix in &choice.commits {
-        let (introducing, targets) = match wrong_lines(&repo, fix) {
+        if taken >= wanted {
+            break;
+        }
+        let (introducing, targets) = match wrong_lines(&repo, fix, filters.max_lines) {
             Ok(found) => found,
             Err(why) => {
                 eprintln!("skipped {}: {why}", fix.short_id);
                 continue;
             }
         };
-        for ((label, config), done) in variants.iter().zip(&mut reviewed) {
+        taken += 1;
+        for (((label, config), done), failed) in variants.iter().zip(&mut reviewed).zip(&mut failed)
+        {
             let asked = Asked {
                 config,
                 review: &review,
@@ -98,13 +117,16 @@ pub async fn run(
             let variant = several.then_some(label.as_str());
             let (line, one) = row_of(fix, &introducing, &targets, row, json, variant);
             println!("{}", crate::shared::said::shown(&line));
-            done.extend(one);
+            match one {
+                Some(one) => done.push(one),
+                None => *failed += 1,
+            }
         }
     }
     drop(replay);
     let mut worse = false;
-    for ((label, _), done) in variants.iter().zip(&reviewed) {
-        let mut summary = summary(done);
+    for (((label, _), done), failed) in variants.iter().zip(&reviewed).zip(&failed) {
+        let mut summary = summary(done, *failed);
         summary["variant"] = json!(label);
         if json {
             println!("{summary}");
@@ -155,6 +177,10 @@ fn compare(label: &str, summary: &Value, earlier: &[Value], margin: f64, only: b
         return false;
     };
     match (summary["hit_rate"].as_f64(), earlier["hit_rate"].as_f64()) {
+        (None, Some(_)) => {
+            eprintln!("worse than the baseline ({label}): no fix was reviewed");
+            true
+        }
         (Some(now), Some(then)) if now + margin < then => {
             eprintln!(
                 "worse than the baseline ({label}): hit rate {:.0}% against {:.0}%",
@@ -175,6 +201,7 @@ fn compare(label: &str, summary: &Value, earlier: &[Value], margin: f64, only: b
 fn wrong_lines(
     repo: &GitRepo,
     fix: &CommitInfo,
+    max_lines: usize,
 ) -> std::result::Result<(String, Vec<(String, u32)>), String> {
     let diff = repo
         .diff_files(&DiffTarget::Commit(fix.id.clone()), &[])
@@ -205,6 +232,15 @@ fn wrong_lines(
                     info.short_id
                 ));
             }
+            let size = repo
+                .change_size(&commit)
+                .map_err(|e| format!("{} could not be read: {e}", info.short_id))?;
+            if size.lines > max_lines {
+                return Err(format!(
+                    "its lines come from {}, which changes {} lines, more than --max-lines {max_lines}",
+                    info.short_id, size.lines
+                ));
+            }
             let targets = origins.into_iter().map(|o| (o.path, o.line)).collect();
             Ok((commit, targets))
         }
@@ -231,7 +267,10 @@ impl Asked<'_> {
             crate::shared::IrisDir::of(self.replay_git).path(),
             false,
         )?
-        .with_review(self.review.clone());
+        .with_review(ReviewOptions {
+            verify: self.review.verify || self.config.review_verify,
+            ..self.review.clone()
+        });
         let (sink, drained) = super::unattended();
         let written = iris
             .write(ArtifactKind::Review, &Scope::Staged, false, &sink)
@@ -320,7 +359,7 @@ fn row_of(
             (line, Some(done))
         }
         Err(err) if json => (
-            json!({"fix": fix.id, "introduced_by": introducing, "title": fix.summary, "error": format!("{err:#}")})
+            json!({"variant": variant, "fix": fix.id, "introduced_by": introducing, "title": fix.summary, "error": format!("{err:#}")})
                 .to_string(),
             None,
         ),
@@ -328,7 +367,8 @@ fn row_of(
     }
 }
 
-fn summary(reviewed: &[Reviewed]) -> Value {
+/// The summary of a model's reviews; a review that failed counts as a miss in the hit rate.
+fn summary(reviewed: &[Reviewed], failed: usize) -> Value {
     let n = reviewed.len();
     let findings: usize = reviewed.iter().map(|r| r.findings).sum();
     let hitting: usize = reviewed.iter().map(|r| r.hitting).sum();
@@ -337,8 +377,9 @@ fn summary(reviewed: &[Reviewed]) -> Value {
     json!({
         "summary": true,
         "reviewed": n,
+        "failed": failed,
         "hits": reviewed.iter().filter(|r| r.hit).count(),
-        "hit_rate": share(reviewed.iter().filter(|r| r.hit).count(), n),
+        "hit_rate": share(reviewed.iter().filter(|r| r.hit).count(), n + failed),
         "findings_per_review": (n > 0).then(|| findings as f64 / n as f64),
         "finding_hit_share": share(hitting, findings),
         "input_tokens": reviewed.iter().map(|r| r.input_tokens).sum::<u64>(),
@@ -355,10 +396,12 @@ fn summary_text(summary: &Value) -> String {
             .map_or("-".to_string(), |v| format!("{:.0}%", v * 100.0))
     };
     format!(
-        "{} fixes reviewed; hit rate {} (a finding within {NEAR} lines of a fixed line); {:.1} \
+        "{} fixes reviewed, {} failed; hit rate {} (a finding within {NEAR} lines of a fixed \
+         line; a failed review counts as a miss); {:.1} \
          findings per review, {} of them hits; {} input and {} output tokens; {:.1} s a review \
          by the median",
         summary["reviewed"],
+        summary["failed"],
         percent("hit_rate"),
         summary["findings_per_review"].as_f64().unwrap_or(0.0),
         percent("finding_hit_share"),

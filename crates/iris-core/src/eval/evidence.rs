@@ -34,7 +34,13 @@ pub fn terms(message: &str) -> Vec<String> {
         }
     }
     prose.push_str(rest);
-    for word in prose.split(|c: char| c.is_whitespace() || ",;\"'<>[]{}!?".contains(c)) {
+    // Trailers (`Signed-off-by: ...`) and addresses are not the author's words about the code.
+    let prose: Vec<&str> = prose.lines().filter(|l| !is_trailer(l)).collect();
+    let prose = prose.join("\n");
+    for word in prose.split(|c: char| c.is_whitespace() || ",;\"'<>[]{}!?*".contains(c)) {
+        if word.contains("://") {
+            continue;
+        }
         let word = word
             .trim_start_matches(['(', '#'])
             .trim_end_matches(['.', ':', ')', '(']);
@@ -46,32 +52,48 @@ pub fn terms(message: &str) -> Vec<String> {
     found
 }
 
-/// Whether a word of prose names code, a path or a number.
+/// A trailer line: `Token-with-dashes: value`.
+fn is_trailer(line: &str) -> bool {
+    line.split_once(": ").is_some_and(|(key, _)| {
+        key.contains('-') && key.chars().all(|c| c.is_ascii_alphanumeric() || c == '-')
+    })
+}
+
+/// Whether a word of prose names code, a path, an option or a number.
 fn is_code(word: &str) -> bool {
+    let word = word.trim_matches('_');
     let chars: Vec<char> = word.chars().collect();
     if chars.len() < 2 || !chars.iter().any(|c| c.is_alphanumeric()) {
         return false;
     }
     let digits = chars.iter().filter(|c| c.is_ascii_digit()).count();
+    // A commit id is a hash, not a number the change holds.
+    let hash = chars.len() >= 7
+        && chars.iter().all(char::is_ascii_hexdigit)
+        && chars.iter().any(|c| c.is_ascii_alphabetic());
     let number = digits >= 2
+        && !hash
         && chars
             .iter()
-            .all(|c| c.is_ascii_hexdigit() || matches!(c, '.' | 'x' | '_'));
+            .all(|c| c.is_ascii_digit() || matches!(c, '.' | '_'));
+    let option = word.starts_with("--") && chars.len() > 3;
     let identifier = word.contains('_') && chars.iter().any(|c| c.is_alphabetic())
         || word.contains("::")
         || chars
             .windows(2)
             .any(|w| w[0].is_lowercase() && w[1].is_uppercase());
-    let path = word.contains('/') && chars.iter().any(|c| c.is_alphabetic())
+    let path = word.contains('/')
+        && chars.iter().any(|c| c.is_alphabetic())
+        && (word.contains('.') || word.matches('/').count() > 1 || word.starts_with("src"))
         || word.rsplit_once('.').is_some_and(|(stem, ext)| {
             !stem.is_empty()
-                && (1..=4).contains(&ext.len())
+                && (2..=4).contains(&ext.len())
                 && ext.chars().all(|c| c.is_ascii_lowercase())
                 && stem
                     .chars()
                     .all(|c| c.is_alphanumeric() || "_-./".contains(c))
         });
-    number || identifier || path
+    number || identifier || path || option
 }
 
 /// One commit's evidence recall.
@@ -89,7 +111,7 @@ impl Recall {
         let terms = terms(message);
         let found = terms
             .iter()
-            .filter(|t| request.contains(t.as_str()))
+            .filter(|t| holds(request, t))
             .cloned()
             .collect();
         Self { terms, found }
@@ -99,6 +121,19 @@ impl Recall {
     pub fn share(&self) -> Option<f64> {
         (!self.terms.is_empty()).then(|| self.found.len() as f64 / self.terms.len() as f64)
     }
+}
+
+/// Whether `text` holds `term`; a number only as a whole (`42` is not in `1423`).
+fn holds(text: &str, term: &str) -> bool {
+    if !term.chars().all(|c| c.is_ascii_digit() || c == '.') {
+        return text.contains(term);
+    }
+    text.match_indices(term).any(|(at, _)| {
+        let before = text[..at].chars().next_back();
+        let after = text[at + term.len()..].chars().next();
+        !before.is_some_and(|c| c.is_ascii_alphanumeric())
+            && !after.is_some_and(|c| c.is_ascii_digit())
+    })
 }
 
 #[cfg(test)]
@@ -123,6 +158,14 @@ mod tests {
             ]
         );
         assert!(terms("Add a greeting to the main screen.").is_empty());
+        // Not code: abbreviations, and/or, addresses, trailers, commit ids.
+        assert!(
+            terms("Tidy it, e.g. read/write; see https://x.io/a_b and abc1234f.\n\nSigned-off-by: A_B <a@b.c>")
+                .is_empty(),
+            "{:?}",
+            terms("Tidy it, e.g. read/write; see https://x.io/a_b and abc1234f.")
+        );
+        assert_eq!(terms("Add --dry-run to gen"), ["--dry-run"]);
     }
 
     #[test]
@@ -135,5 +178,8 @@ mod tests {
         assert_eq!(recall.found, ["old_name", "src/a.rs"]);
         assert_eq!(recall.share(), Some(2.0 / 3.0));
         assert_eq!(Recall::of("Tidy up.", "anything").share(), None);
+        // A number counts only whole.
+        assert_eq!(Recall::of("Raise it to 42", "limit 1423").found.len(), 0);
+        assert_eq!(Recall::of("Raise it to 42", "limit = 42;").found.len(), 1);
     }
 }

@@ -14,12 +14,13 @@ pub const NEAR: u32 = 3;
 pub const FIX_PATTERN: &str = r"(?i)\b(fix(e[sd])?|bug|bugs|regression|crash(es|ed)?|leak(s|ed)?)\b|\b(closes|fixes|resolves) #\d+";
 
 /// The lines a fix changed, by file, on the old side (the version it fixed): the lines it
-/// removed or rewrote, and for a fix that only adds, the line its addition follows. Files
-/// the fix created have none.
+/// removed or rewrote, and in a file where it only adds, the line each addition follows (the
+/// first line, for one at the top). Files the fix created or deleted have none.
 pub fn fixed_lines(diff: &[FileDiff]) -> Vec<(String, Vec<u32>)> {
     let mut out = Vec::new();
     for file in diff {
-        if file.binary || matches!(file.kind, ChangeKind::Added) {
+        // A file the fix created has no earlier line; one it deleted would blame every line.
+        if file.binary || matches!(file.kind, ChangeKind::Added | ChangeKind::Deleted) {
             continue;
         }
         let path = file.old_path.clone().unwrap_or_else(|| file.path.clone());
@@ -34,9 +35,10 @@ pub fn fixed_lines(diff: &[FileDiff]) -> Vec<(String, Vec<u32>)> {
                         removed.push(old);
                         old += 1;
                     }
+                    // The line the addition follows; at the top of a file, its first line.
                     LineKind::Added => {
-                        if previous != Some(LineKind::Added) && old > 1 {
-                            before_additions.push(old - 1);
+                        if previous != Some(LineKind::Added) && hunk.old_start > 0 {
+                            before_additions.push(old.saturating_sub(1).max(1));
                         }
                     }
                     _ => old += 1,
