@@ -71,13 +71,21 @@ impl GitRepo {
             .collect())
     }
 
+    /// A walk of history in git's own order, as `git log` shows it: newest first, and commits
+    /// of the same second (a rebase, `git am` of a series, an import) children before parents.
+    /// Every reader of history walks through it.
+    pub(crate) fn history_walk(&self) -> Result<git2::Revwalk<'_>> {
+        let mut walk = self.repo.revwalk()?;
+        walk.set_sorting(Sort::TIME | Sort::TOPOLOGICAL)?;
+        Ok(walk)
+    }
+
     /// The last `count` commits reachable from HEAD, newest first.
     fn head_commits(&self, count: usize) -> Result<Vec<Commit<'_>>> {
         if self.head_commit()?.is_none() {
             return Ok(Vec::new());
         }
-        let mut walk = self.repo.revwalk()?;
-        walk.set_sorting(Sort::TIME)?;
+        let mut walk = self.history_walk()?;
         walk.push_head()?;
         walk.take(count)
             .map(|id| Ok(self.repo.find_commit(id?)?))
@@ -99,8 +107,7 @@ impl GitRepo {
     pub fn log_range(&self, from: &str, to: &str, limit: usize) -> Result<Vec<CommitInfo>> {
         let from = self.resolve_commit(from)?.id();
         let to = self.resolve_commit(to)?.id();
-        let mut walk = self.repo.revwalk()?;
-        walk.set_sorting(Sort::TIME)?;
+        let mut walk = self.history_walk()?;
         walk.push(to)?;
         walk.hide(from)?;
         self.collect(walk, limit)
@@ -120,8 +127,7 @@ impl GitRepo {
                 .ok()
                 .and_then(|tree| tree.get_path(&clean).ok().map(|e| e.id()))
         };
-        let mut walk = self.repo.revwalk()?;
-        walk.set_sorting(Sort::TIME)?;
+        let mut walk = self.history_walk()?;
         walk.push_head()?;
         let mut found = Vec::new();
         for id in walk.take(MAX_HISTORY_WALK) {
@@ -213,6 +219,54 @@ fn civil_from_days(days: i64) -> (i64, u32, u32) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn commits_of_one_second_come_in_git_s_order() {
+        let test = iris_testkit::TestRepo::new();
+        // Six commits made in the same second, as a rebase or `git am` makes them.
+        test.write("a.txt", "0\n");
+        test.git(&["add", "a.txt"]);
+        for i in 1..=6 {
+            test.write("a.txt", &format!("{i}\n"));
+            let out = std::process::Command::new("git")
+                .args(["commit", "-q", "-a", "-m"])
+                .arg(format!("c{i}"))
+                .current_dir(test.path())
+                .env("GIT_CONFIG_GLOBAL", test.git_config())
+                .env("GIT_CONFIG_NOSYSTEM", "1")
+                .env("GIT_AUTHOR_DATE", "1700000000 +0000")
+                .env("GIT_COMMITTER_DATE", "1700000000 +0000")
+                .output()
+                .unwrap();
+            assert!(
+                out.status.success(),
+                "{}",
+                String::from_utf8_lossy(&out.stderr)
+            );
+        }
+        let git_says: Vec<String> = test
+            .git(&["log", "--format=%s"])
+            .lines()
+            .map(str::to_string)
+            .collect();
+        assert_eq!(git_says, ["c6", "c5", "c4", "c3", "c2", "c1"]);
+        let repo = GitRepo::discover(&test.path()).unwrap();
+        let ours: Vec<String> = repo
+            .log(10)
+            .unwrap()
+            .into_iter()
+            .map(|c| c.summary)
+            .collect();
+        assert_eq!(ours, git_says);
+        let first = test.git(&["rev-list", "--max-parents=0", "HEAD"]);
+        let range: Vec<String> = repo
+            .log_range(first.trim(), "HEAD", 10)
+            .unwrap()
+            .into_iter()
+            .map(|c| c.summary)
+            .collect();
+        assert_eq!(range, ["c6", "c5", "c4", "c3", "c2"]);
+    }
 
     #[test]
     fn dates_are_civil() {
