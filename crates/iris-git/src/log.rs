@@ -227,7 +227,7 @@ mod tests {
         test.write("a.txt", "0\n");
         test.git(&["add", "a.txt"]);
         for i in 1..=6 {
-            test.write("a.txt", &format!("{i}\n"));
+            test.write("a.txt", format!("{i}\n"));
             let out = std::process::Command::new("git")
                 .args(["commit", "-q", "-a", "-m"])
                 .arg(format!("c{i}"))
