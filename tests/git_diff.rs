@@ -126,3 +126,34 @@ fn a_large_change_points_to_subagents_and_stays_small() {
         full.len()
     );
 }
+
+/// A name in another script reaches the model as it is, as git shows it with
+/// `core.quotePath=false`: the file list and the diff headers agree.
+#[test]
+fn names_in_any_script_are_written_as_they_are() {
+    let repo = TestRepo::new();
+    repo.write("README.md", "# demo\n");
+    repo.commit_all("Initial commit");
+    repo.write("src/日本.md", "こんにちは\n");
+    repo.write("src/файл.rs", "pub fn f() {}\n");
+    repo.git(&["add", "-A"]);
+    let text = repo.tool("git_diff", r#"{"detail":"standard"}"#);
+    assert!(
+        text.contains("diff --git a/src/日本.md b/src/日本.md"),
+        "{text}"
+    );
+    assert!(text.contains("+++ b/src/файл.rs"), "{text}");
+    assert!(!text.contains("\\346"), "no octal escapes: {text}");
+    let git = repo.git(&[
+        "-c",
+        "core.quotePath=false",
+        "diff",
+        "--cached",
+        "--",
+        "src/日本.md",
+    ]);
+    assert!(
+        git.contains("diff --git a/src/日本.md b/src/日本.md"),
+        "{git}"
+    );
+}

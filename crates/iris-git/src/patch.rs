@@ -480,15 +480,14 @@ fn mode_bits(mode: FileMode) -> u32 {
     u32::try_from(i32::from(mode)).unwrap_or_default()
 }
 
-/// A path as git prints it in diff headers: quoted, with C escapes, when it holds control
-/// characters, quotes, backslashes or bytes outside ASCII.
+/// A path as git prints it in diff headers with `core.quotePath=false`: quoted, with C
+/// escapes, only when it holds control characters, quotes, backslashes or bytes that are not
+/// UTF-8; a name in another script is written as it is.
 fn quote_path(bytes: &[u8]) -> String {
-    let needs_quotes = bytes
-        .iter()
-        .any(|&b| !(0x20..0x7f).contains(&b) || b == b'"' || b == b'\\');
-    if !needs_quotes {
-        return String::from_utf8_lossy(bytes).into_owned();
+    if let Ok(text) = std::str::from_utf8(bytes) {
+        return iris_core::change::quote_path("", text);
     }
+    // Bytes that are not UTF-8: escaped, as git escapes them.
     let mut out = String::from("\"");
     for &b in bytes {
         match b {
@@ -526,9 +525,15 @@ mod tests {
     use super::*;
 
     #[test]
-    fn paths_are_quoted_as_git_quotes_them() {
+    fn paths_are_quoted_as_git_quotes_them_with_quote_path_off() {
         assert_eq!(quote_path(b"src/a b.rs"), "src/a b.rs");
-        assert_eq!(quote_path("café.txt".as_bytes()), "\"caf\\303\\251.txt\"");
+        // A name in another script is written as it is, for the model to read.
+        assert_eq!(quote_path("café.txt".as_bytes()), "café.txt");
+        assert_eq!(quote_path("src/日本.md".as_bytes()), "src/日本.md");
+        assert_eq!(quote_path("src/файл.rs".as_bytes()), "src/файл.rs");
+        // Bytes that are not UTF-8 stay escaped.
+        assert_eq!(quote_path(b"caf\xe9.txt"), "\"caf\\351.txt\"");
+        assert_eq!(quote_path("日\u{1}".as_bytes()), "\"日\\001\"");
         assert_eq!(quote_path(b"a\"b\\c"), "\"a\\\"b\\\\c\"");
         assert_eq!(quote_path(b"tab\there"), "\"tab\\there\"");
     }

@@ -40,7 +40,7 @@ impl TestRepo {
             &config,
             "[user]\n\tname = Test Author\n\temail = author@example.com\n\
              [init]\n\tdefaultBranch = main\n[commit]\n\tgpgSign = false\n\
-             [protocol \"file\"]\n\tallow = always\n[core]\n\tquotePath = true\n",
+             [protocol \"file\"]\n\tallow = always\n[core]\n\tquotePath = false\n",
         )
         .expect("write git config");
         let repo = Self {

@@ -663,32 +663,40 @@ fn unquote(s: &str) -> Option<(String, &str)> {
 
 /// Write `prefix` + `path`, quoted the way git quotes it when the path needs it.
 fn push_path(out: &mut String, prefix: &str, path: &str) {
-    let needs_quote = |b: u8| b < 0x20 || b == b'"' || b == b'\\' || b >= 0x7f;
-    if !path.bytes().any(needs_quote) {
-        out.push_str(prefix);
-        out.push_str(path);
-        return;
+    out.push_str(&quote_path(prefix, path));
+}
+
+/// `prefix` and `path` as git writes them in a diff's headers with `core.quotePath=false`:
+/// as they are, or quoted with C escapes when the path holds a control character, a quote or a
+/// backslash. A name in any script stays readable.
+pub fn quote_path(prefix: &str, path: &str) -> String {
+    let needs_quote = |c: char| c.is_control() || c == '"' || c == '\\';
+    if !path.chars().any(needs_quote) {
+        return format!("{prefix}{path}");
     }
-    out.push('"');
-    out.push_str(prefix);
-    for b in path.bytes() {
-        match b {
-            b'"' => out.push_str("\\\""),
-            b'\\' => out.push_str("\\\\"),
-            b'\n' => out.push_str("\\n"),
-            b'\t' => out.push_str("\\t"),
-            b'\r' => out.push_str("\\r"),
-            0x07 => out.push_str("\\a"),
-            0x08 => out.push_str("\\b"),
-            0x0b => out.push_str("\\v"),
-            0x0c => out.push_str("\\f"),
-            b if needs_quote(b) => {
-                let _ = write!(out, "\\{b:03o}");
+    let mut out = format!("\"{prefix}");
+    for c in path.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            '\t' => out.push_str("\\t"),
+            '\r' => out.push_str("\\r"),
+            '\u{07}' => out.push_str("\\a"),
+            '\u{08}' => out.push_str("\\b"),
+            '\u{0b}' => out.push_str("\\v"),
+            '\u{0c}' => out.push_str("\\f"),
+            c if c.is_control() => {
+                let mut buffer = [0u8; 4];
+                for b in c.encode_utf8(&mut buffer).bytes() {
+                    let _ = write!(out, "\\{b:03o}");
+                }
             }
-            b => out.push(char::from(b)),
+            c => out.push(c),
         }
     }
     out.push('"');
+    out
 }
 
 #[cfg(test)]
@@ -1117,9 +1125,9 @@ rename from script
 rename to bin/script
 diff --git a/logo.png b/logo.png
 Binary files a/logo.png and b/logo.png differ
-diff --git \"a/caf\\303\\251 \\\"x\\\".txt\" \"b/caf\\303\\251 \\\"x\\\".txt\"
---- \"a/caf\\303\\251 \\\"x\\\".txt\"\t
-+++ \"b/caf\\303\\251 \\\"x\\\".txt\"\t
+diff --git \"a/café \\\"x\\\".txt\" \"b/café \\\"x\\\".txt\"
+--- \"a/café \\\"x\\\".txt\"\t
++++ \"b/café \\\"x\\\".txt\"\t
 @@ -1 +1 @@
 -a
 +b
