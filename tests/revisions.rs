@@ -4,7 +4,7 @@
 
 use crate::common::agent::{openai_env, released_repo, run};
 use crate::common::fake_provider::{FakeProvider, Step};
-use crate::common::stderr;
+use crate::common::{Iris, TestRepo, stderr};
 
 #[test]
 fn an_unknown_revision_fails_at_once_naming_it_and_sends_nothing() {
@@ -81,4 +81,45 @@ fn lines_that_are_not_there_are_a_usage_error_before_any_request() {
         assert!(stderr(&out).contains(says), "{args:?}: {}", stderr(&out));
     }
     assert!(fake.requests().is_empty());
+}
+
+/// A shallow CI checkout of one branch does not hold the base: the error says so and how to
+/// fetch it, instead of calling the branch unknown.
+#[test]
+fn a_base_missing_from_a_shallow_clone_is_said_with_how_to_fetch_it() {
+    let source = TestRepo::new();
+    source.write("a.txt", "one\n");
+    source.commit_all("First");
+    source.write("a.txt", "two\n");
+    source.commit_all("Second");
+    source.git(&["checkout", "-q", "-b", "feature"]);
+    source.write("b.txt", "feature\n");
+    source.commit_all("Feature work");
+    let clone = source.home().join("shallow");
+    let url = format!("file://{}", source.path().display());
+    let out = source.git_in(
+        &source.home(),
+        &[
+            "clone", "-q", "--depth", "1", "--branch", "feature", &url, "shallow",
+        ],
+    );
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let mut review = source.isolated_iris(&["review", "--from", "main", "--dry-run"]);
+    review
+        .current_dir(&clone)
+        .env("IRIS_PROVIDER", "openai")
+        .env("OPENAI_API_KEY", "sk-unused");
+    let out = review.output().expect("run iris");
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    let said = stderr(&out);
+    assert!(
+        said.contains("unknown revision 'main'")
+            && said.contains("shallow clone")
+            && said.contains("fetch-depth: 0"),
+        "{said}"
+    );
 }

@@ -16,9 +16,20 @@ impl UsageError {
             match repo.resolve_commit(rev) {
                 Ok(_) => {}
                 Err(iris_git::GitError::UnknownRevision(_)) => {
-                    let hint = repo
-                        .likely_meant(rev)
-                        .map(|name| format!(" (did you mean '{name}'?)"))
+                    // A CI checkout is often shallow, with one branch: the base is not missing
+                    // from the repository, only from this clone.
+                    let shallow = repo.is_shallow().then(|| {
+                        format!(
+                            " (this is a shallow clone, which may not hold it: `git fetch \
+                             --unshallow origin` or `git fetch origin {rev}` brings it; in GitHub \
+                             Actions, check out with `fetch-depth: 0`)"
+                        )
+                    });
+                    let hint = shallow
+                        .or_else(|| {
+                            repo.likely_meant(rev)
+                                .map(|name| format!(" (did you mean '{name}'?)"))
+                        })
                         .unwrap_or_default();
                     return Err(UsageError(format!(
                         "unknown revision '{rev}': it does not name a commit in this repository{hint}"
