@@ -98,7 +98,7 @@ fn a_base_missing_from_a_shallow_clone_is_said_with_how_to_fetch_it() {
     let clone = source.home().join("shallow");
     let url = format!("file://{}", source.path().display());
     let out = source.git_in(
-        &source.home(),
+        source.home(),
         &[
             "clone", "-q", "--depth", "1", "--branch", "feature", &url, "shallow",
         ],
