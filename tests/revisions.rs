@@ -122,4 +122,17 @@ fn a_base_missing_from_a_shallow_clone_is_said_with_how_to_fetch_it() {
             && said.contains("fetch-depth: 0"),
         "{said}"
     );
+
+    // Without --from, the clone's only branch is its own base: said, not sent.
+    let mut pr = source.isolated_iris(&["pr", "--dry-run"]);
+    pr.current_dir(&clone)
+        .env("IRIS_PROVIDER", "openai")
+        .env("OPENAI_API_KEY", "sk-unused");
+    let out = pr.output().expect("run iris");
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("holds no commit") && stderr(&out).contains("fetch-depth: 0"),
+        "{}",
+        stderr(&out)
+    );
 }

@@ -55,6 +55,20 @@ pub async fn run(args: PrArgs) -> Result<ExitCode> {
     };
     let to = args.to.as_deref().unwrap_or("HEAD");
     UsageError::unless_revisions(&session.repo, &[&from, to])?;
+    // A base that is the branch itself (a shallow CI checkout's only branch): nothing to send.
+    if session.repo.log_range(&from, to, 1)?.is_empty() {
+        let shallow = if session.repo.is_shallow() {
+            " (this shallow clone may not hold the branch it goes into: `git fetch origin main`, \
+             or in GitHub Actions `fetch-depth: 0`)"
+        } else {
+            ""
+        };
+        return Err(UsageError(format!(
+            "{from}..{to} holds no commit: nothing to describe; pass --from with the branch \
+             this one goes into{shallow}"
+        ))
+        .into());
+    }
     if args.create || args.update {
         forge_of_repo(&session.repo, "description")?;
     }
