@@ -157,3 +157,22 @@ fn names_in_any_script_are_written_as_they_are() {
         "{git}"
     );
 }
+
+/// A file git LFS stores reaches the model as its object's size, not its pointer's text.
+#[test]
+fn an_lfs_pointer_is_said_as_the_object_s_size() {
+    let repo = TestRepo::new();
+    repo.write("README.md", "# demo\n");
+    repo.commit_all("Initial commit");
+    repo.write(
+        "assets/big.bin",
+        "version https://git-lfs.github.com/spec/v1\noid sha256:4d7a214614ab2935c943f9e0ff69d22eadbb8f32b1258daaa5e2ca24d17e2393\nsize 123456\n",
+    );
+    repo.git(&["add", "-A"]);
+    let text = repo.tool("git_diff", r#"{"detail":"standard"}"#);
+    assert!(
+        text.contains("[assets/big.bin: an LFS object, 123456 bytes, added]"),
+        "{text}"
+    );
+    assert!(!text.contains("oid sha256:"), "{text}");
+}

@@ -275,6 +275,17 @@ fn write_diffs(out: &mut String, ranked: &[ScoredFile<'_>], named: bool) {
             );
             continue;
         }
+        // A file git LFS stores: its pointer's text says nothing, the object's size does.
+        if let Some(sizes) = f.lfs_sizes() {
+            let what = match sizes {
+                (None, Some(new)) => format!("{new} bytes, added"),
+                (Some(old), None) => format!("{old} bytes, removed"),
+                (Some(old), Some(new)) => format!("{old} bytes before, {new} bytes now"),
+                (None, None) => "its size unknown".to_string(),
+            };
+            let _ = writeln!(out, "\n[{}: an LFS object, {what}]", f.path);
+            continue;
+        }
         let mut text = String::new();
         f.render(&mut text);
         if !named && text.lines().count() > MAX_LINES_PER_FILE {

@@ -136,6 +136,25 @@ impl FileDiff {
         self.lines_of(LineKind::Removed)
     }
 
+    /// For a file git LFS stores, the sizes of the objects its pointer named before and after
+    /// the change (`None` on a side without a pointer): the pointer's text says nothing a
+    /// reader wants. `None` when neither side is a pointer.
+    pub fn lfs_sizes(&self) -> Option<(Option<u64>, Option<u64>)> {
+        // Each side as it reads: its own lines with the context between them.
+        let side = |dropped: LineKind| {
+            let lines: Vec<&str> = self
+                .hunks
+                .iter()
+                .flat_map(|h| &h.lines)
+                .filter(|l| l.kind != dropped)
+                .map(|l| l.content.as_str())
+                .collect();
+            lfs_pointer_size(&lines)
+        };
+        let (old, new) = (side(LineKind::Added), side(LineKind::Removed));
+        (old.is_some() || new.is_some()).then_some((old, new))
+    }
+
     fn lines_of(&self, kind: LineKind) -> impl Iterator<Item = &str> {
         self.hunks
             .iter()
@@ -662,6 +681,22 @@ fn unquote(s: &str) -> Option<(String, &str)> {
 }
 
 /// Write `prefix` + `path`, quoted the way git quotes it when the path needs it.
+/// The size an LFS pointer names, when `lines` are one (`version https://git-lfs...`, `oid
+/// sha256:...`, `size N`).
+fn lfs_pointer_size(lines: &[&str]) -> Option<u64> {
+    let version = lines.first()?.strip_prefix("version ")?;
+    if !version.starts_with("https://git-lfs.github.com/spec/") || lines.len() > 6 {
+        return None;
+    }
+    lines
+        .iter()
+        .any(|l| l.starts_with("oid sha256:"))
+        .then_some(())?;
+    lines
+        .iter()
+        .find_map(|l| l.strip_prefix("size ")?.trim().parse().ok())
+}
+
 fn push_path(out: &mut String, prefix: &str, path: &str) {
     out.push_str(&quote_path(prefix, path));
 }
@@ -991,6 +1026,21 @@ diff --git a/after.txt b/after.txt
         assert_eq!(files[1].path, "icon.png");
         assert!(!files[2].binary);
         assert_eq!(files[2].changed_lines(), 2);
+    }
+
+    #[test]
+    fn an_lfs_pointer_is_read_as_its_object_s_size() {
+        let text = "diff --git a/big.bin b/big.bin\n--- a/big.bin\n+++ b/big.bin\n@@ -1,3 +1,3 @@\n version https://git-lfs.github.com/spec/v1\n-oid sha256:aaaa\n-size 1200\n+oid sha256:bbbb\n+size 3400\n";
+        let files = parse_unified_diff(text);
+        assert_eq!(files[0].lfs_sizes(), Some((Some(1200), Some(3400))));
+        let added = "diff --git a/big.bin b/big.bin\nnew file mode 100644\n--- /dev/null\n+++ b/big.bin\n@@ -0,0 +1,3 @@\n+version https://git-lfs.github.com/spec/v1\n+oid sha256:bbbb\n+size 3400\n";
+        assert_eq!(
+            parse_unified_diff(added)[0].lfs_sizes(),
+            Some((None, Some(3400)))
+        );
+        let plain =
+            "diff --git a/a.txt b/a.txt\n--- a/a.txt\n+++ b/a.txt\n@@ -1 +1 @@\n-size 3\n+size 4\n";
+        assert_eq!(parse_unified_diff(plain)[0].lfs_sizes(), None);
     }
 
     #[test]
