@@ -175,4 +175,16 @@ fn an_lfs_pointer_is_said_as_the_object_s_size() {
         "{text}"
     );
     assert!(!text.contains("oid sha256:"), "{text}");
+    // The evidence gathered up front says it the same way.
+    let out = repo.iris_env(
+        &["gen", "--dry-run"],
+        &[("IRIS_PROVIDER", "openai"), ("OPENAI_API_KEY", "sk-unused")],
+        "",
+    );
+    let shown = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        shown.contains("an LFS object, 123456 bytes, added"),
+        "{shown}"
+    );
+    assert!(!shown.contains("oid sha256:"), "{shown}");
 }

@@ -113,8 +113,7 @@ pub fn evidence(
             left.push(f.path.as_str());
             continue;
         }
-        let mut text = String::new();
-        f.render(&mut text);
+        let text = file_text(f);
         if shown.len() < limit && out.len() + text.len() < budget {
             out.push('\n');
             out.push_str(&text);
@@ -263,6 +262,23 @@ fn first_of<S: AsRef<str>>(items: &[S], n: usize) -> String {
     format!("{}{more}", shown.join(", "))
 }
 
+/// A file's diff as the model reads it; a file git LFS stores is its object's size, since its
+/// pointer's text says nothing.
+fn file_text(f: &FileDiff) -> String {
+    if let Some(sizes) = f.lfs_sizes() {
+        let what = match sizes {
+            (None, Some(new)) => format!("{new} bytes, added"),
+            (Some(old), None) => format!("{old} bytes, removed"),
+            (Some(old), Some(new)) => format!("{old} bytes before, {new} bytes now"),
+            (None, None) => "its size unknown".to_string(),
+        };
+        return format!("[{}: an LFS object, {what}]\n", f.path);
+    }
+    let mut text = String::new();
+    f.render(&mut text);
+    text
+}
+
 fn write_diffs(out: &mut String, ranked: &[ScoredFile<'_>], named: bool) {
     out.push_str("\nDiffs (most relevant first):\n");
     for scored in ranked {
@@ -275,19 +291,7 @@ fn write_diffs(out: &mut String, ranked: &[ScoredFile<'_>], named: bool) {
             );
             continue;
         }
-        // A file git LFS stores: its pointer's text says nothing, the object's size does.
-        if let Some(sizes) = f.lfs_sizes() {
-            let what = match sizes {
-                (None, Some(new)) => format!("{new} bytes, added"),
-                (Some(old), None) => format!("{old} bytes, removed"),
-                (Some(old), Some(new)) => format!("{old} bytes before, {new} bytes now"),
-                (None, None) => "its size unknown".to_string(),
-            };
-            let _ = writeln!(out, "\n[{}: an LFS object, {what}]", f.path);
-            continue;
-        }
-        let mut text = String::new();
-        f.render(&mut text);
+        let text = file_text(f);
         if !named && text.lines().count() > MAX_LINES_PER_FILE {
             let kept: Vec<&str> = text.lines().take(MAX_LINES_PER_FILE).collect();
             let _ = writeln!(
