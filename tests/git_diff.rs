@@ -188,3 +188,49 @@ fn an_lfs_pointer_is_said_as_the_object_s_size() {
     );
     assert!(!shown.contains("oid sha256:"), "{shown}");
 }
+
+/// A submodule's bump is told by the commits it brings, as `git diff --submodule=log` lists
+/// them; a submodule that is not checked out is said to be.
+#[test]
+fn a_submodule_bump_lists_the_commits_it_brings() {
+    let sub = TestRepo::new();
+    sub.write("x.txt", "a\n");
+    sub.commit_all("Sub first");
+    let repo = TestRepo::new();
+    repo.write("README.md", "# demo\n");
+    repo.commit_all("Initial commit");
+    let url = sub.path().display().to_string();
+    repo.git(&["submodule", "add", "-q", &url, "sub"]);
+    repo.commit_all("Add sub");
+    sub.write("x.txt", "a\nb\n");
+    sub.commit_all("Sub: fix the parser");
+    sub.write("x.txt", "a\nb\nc\n");
+    sub.commit_all("Sub: add a flag");
+    let checkout = repo.path().join("sub");
+    let out = repo.git_in(&checkout, &["pull", "-q", "origin", "HEAD"]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    repo.git(&["add", "sub"]);
+
+    let git_says = repo.git(&["diff", "--cached", "--submodule=log"]);
+    let text = repo.tool("git_diff", r#"{"detail":"standard"}"#);
+    for line in git_says.lines() {
+        assert!(text.contains(line), "missing `{line}`: {text}");
+    }
+    assert!(
+        text.contains("  > Sub: add a flag\n  > Sub: fix the parser"),
+        "{text}"
+    );
+
+    // Not checked out: said, with how to check it out.
+    std::fs::remove_dir_all(&checkout).expect("remove the checkout");
+    std::fs::create_dir(&checkout).expect("an empty directory, as git leaves it");
+    let text = repo.tool("git_diff", r#"{"detail":"standard"}"#);
+    assert!(
+        text.contains("its commits cannot be listed: not checked out here"),
+        "{text}"
+    );
+}

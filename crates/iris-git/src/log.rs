@@ -103,6 +103,36 @@ impl GitRepo {
             .diff_tree_to_tree(parent_tree.as_ref(), Some(&commit.tree()?), None)?)
     }
 
+    /// What a submodule's bump from `old` to `new` brings: the titles of its commits in
+    /// `old..new`, newest first (at most `limit`), read from the submodule checked out at
+    /// `path`; why not, in words, when it is not checked out or lacks those commits.
+    pub fn submodule_titles(
+        &self,
+        path: &str,
+        old: &str,
+        new: &str,
+        limit: usize,
+    ) -> std::result::Result<Vec<String>, String> {
+        let dir = self.root().join(path);
+        if !dir.join(".git").exists() {
+            return Err(
+                "not checked out here (`git submodule update --init` checks it out)".into(),
+            );
+        }
+        let sub = GitRepo::discover(&dir).map_err(|e| e.to_string())?;
+        if sub.root() != dir.components().collect::<std::path::PathBuf>() {
+            return Err(
+                "not checked out here (`git submodule update --init` checks it out)".into(),
+            );
+        }
+        sub.log_range(old, new, limit)
+            .map(|commits| commits.into_iter().map(|c| c.summary).collect())
+            .map_err(|_| {
+                "its checkout does not hold these commits (`git submodule update` fetches them)"
+                    .to_string()
+            })
+    }
+
     /// The commits in `from..to` (reachable from `to`, not from `from`), newest first.
     pub fn log_range(&self, from: &str, to: &str, limit: usize) -> Result<Vec<CommitInfo>> {
         let from = self.resolve_commit(from)?.id();

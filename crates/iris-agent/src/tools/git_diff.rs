@@ -84,7 +84,8 @@ impl GitDiff {
         let files = args.files.unwrap_or_default();
         let repo = ctx.repo()?;
         let diff = repo.diff_files(&target, &files)?;
-        Ok(render(&diff, &target, args.detail, &files))
+        let notes = submodule_notes(&repo, &diff);
+        Ok(render(&diff, &target, args.detail, &files, &notes))
     }
 }
 
@@ -96,9 +97,11 @@ pub fn evidence(
     target: &DiffTarget,
     budget: usize,
 ) -> Result<String, ToolFailure> {
-    let diff = ctx.repo()?.diff_files(target, &[])?;
+    let repo = ctx.repo()?;
+    let diff = repo.diff_files(target, &[])?;
+    let notes = submodule_notes(&repo, &diff);
     if diff.is_empty() {
-        return Ok(render(&diff, target, Detail::Summary, &[]));
+        return Ok(render(&diff, target, Detail::Summary, &[], &notes));
     }
     let ranked = rank_files(&diff);
     let mut out = header(&diff, target, false);
@@ -113,7 +116,7 @@ pub fn evidence(
             left.push(f.path.as_str());
             continue;
         }
-        let text = file_text(f);
+        let text = file_text(f, &notes);
         if shown.len() < limit && out.len() + text.len() < budget {
             out.push('\n');
             out.push_str(&text);
@@ -180,7 +183,13 @@ fn describe(target: &DiffTarget) -> String {
 }
 
 /// The answer the model reads. Pure: everything it shows comes from `diff`.
-fn render(diff: &[FileDiff], target: &DiffTarget, detail: Detail, named: &[String]) -> String {
+fn render(
+    diff: &[FileDiff],
+    target: &DiffTarget,
+    detail: Detail,
+    named: &[String],
+    notes: &Notes,
+) -> String {
     if diff.is_empty() {
         let hint = match target {
             DiffTarget::Staged => " (nothing is staged; see git_status with include_unstaged)",
@@ -192,7 +201,7 @@ fn render(diff: &[FileDiff], target: &DiffTarget, detail: Detail, named: &[Strin
     let mut out = header(diff, target, !named.is_empty());
     write_ranking(&mut out, &ranked, MAX_SUMMARY_CHARS);
     if detail == Detail::Standard {
-        write_diffs(&mut out, &ranked, !named.is_empty());
+        write_diffs(&mut out, &ranked, !named.is_empty(), notes);
         return bound_output(
             out,
             MAX_STANDARD_CHARS,
@@ -262,9 +271,36 @@ fn first_of<S: AsRef<str>>(items: &[S], n: usize) -> String {
     format!("{}{more}", shown.join(", "))
 }
 
-/// A file's diff as the model reads it; a file git LFS stores is its object's size, since its
-/// pointer's text says nothing.
-fn file_text(f: &FileDiff) -> String {
+/// What a file's diff alone does not say, by path: a submodule bump's commits.
+type Notes = BTreeMap<String, String>;
+
+/// For each submodule the change moves, the titles of the commits the bump brings (as `git
+/// diff --submodule=log` lists them), or why they cannot be listed.
+fn submodule_notes(repo: &iris_git::GitRepo, diff: &[FileDiff]) -> Notes {
+    const MOST: usize = 50;
+    diff.iter()
+        .filter_map(|f| {
+            let (old, new) = f.submodule_bump()?;
+            let short = |id: &str| id.chars().take(7).collect::<String>();
+            let head = format!("Submodule {} {}..{}", f.path, short(&old), short(&new));
+            let text = match repo.submodule_titles(&f.path, &old, &new, MOST) {
+                Ok(titles) if titles.is_empty() => {
+                    format!("{head}: no new commits (it moved back)")
+                }
+                Ok(titles) => {
+                    let listed: Vec<String> = titles.iter().map(|t| format!("  > {t}")).collect();
+                    format!("{head}:\n{}", listed.join("\n"))
+                }
+                Err(why) => format!("{head}: its commits cannot be listed: {why}"),
+            };
+            Some((f.path.clone(), text))
+        })
+        .collect()
+}
+
+/// A file's diff as the model reads it, with what `notes` add; a file git LFS stores is its
+/// object's size, since its pointer's text says nothing.
+fn file_text(f: &FileDiff, notes: &Notes) -> String {
     if let Some(sizes) = f.lfs_sizes() {
         let what = match sizes {
             (None, Some(new)) => format!("{new} bytes, added"),
@@ -276,10 +312,14 @@ fn file_text(f: &FileDiff) -> String {
     }
     let mut text = String::new();
     f.render(&mut text);
+    if let Some(note) = notes.get(&f.path) {
+        text.push_str(note);
+        text.push('\n');
+    }
     text
 }
 
-fn write_diffs(out: &mut String, ranked: &[ScoredFile<'_>], named: bool) {
+fn write_diffs(out: &mut String, ranked: &[ScoredFile<'_>], named: bool, notes: &Notes) {
     out.push_str("\nDiffs (most relevant first):\n");
     for scored in ranked {
         let f = scored.file;
@@ -291,7 +331,7 @@ fn write_diffs(out: &mut String, ranked: &[ScoredFile<'_>], named: bool) {
             );
             continue;
         }
-        let text = file_text(f);
+        let text = file_text(f, notes);
         if !named && text.lines().count() > MAX_LINES_PER_FILE {
             let kept: Vec<&str> = text.lines().take(MAX_LINES_PER_FILE).collect();
             let _ = writeln!(

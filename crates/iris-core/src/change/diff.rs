@@ -136,6 +136,18 @@ impl FileDiff {
         self.lines_of(LineKind::Removed)
     }
 
+    /// For a submodule whose commit moved, the commit before and after (as the diff's
+    /// `Subproject commit` lines name them); `None` for anything else.
+    pub fn submodule_bump(&self) -> Option<(String, String)> {
+        let commit = |line: &str| {
+            line.strip_prefix("Subproject commit ")
+                .map(|id| id.trim().to_string())
+        };
+        let old = self.removed_lines().find_map(commit)?;
+        let new = self.added_lines().find_map(commit)?;
+        Some((old, new))
+    }
+
     /// For a file git LFS stores, the sizes of the objects its pointer named before and after
     /// the change (`None` on a side without a pointer): the pointer's text says nothing a
     /// reader wants. `None` when neither side is a pointer.
@@ -1026,6 +1038,17 @@ diff --git a/after.txt b/after.txt
         assert_eq!(files[1].path, "icon.png");
         assert!(!files[2].binary);
         assert_eq!(files[2].changed_lines(), 2);
+    }
+
+    #[test]
+    fn a_submodule_bump_names_both_commits() {
+        let text = "diff --git a/sub b/sub\n--- a/sub\n+++ b/sub\n@@ -1 +1 @@\n-Subproject commit aaa\n+Subproject commit bbb\n";
+        assert_eq!(
+            parse_unified_diff(text)[0].submodule_bump(),
+            Some(("aaa".to_string(), "bbb".to_string()))
+        );
+        let plain = "diff --git a/a b/a\n--- a/a\n+++ b/a\n@@ -1 +1 @@\n-x\n+y\n";
+        assert_eq!(parse_unified_diff(plain)[0].submodule_bump(), None);
     }
 
     #[test]
