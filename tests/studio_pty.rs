@@ -679,7 +679,8 @@ fn the_studio_sees_a_file_changed_and_a_file_staged_outside_it() {
     assert!(screen.contains("Kept: Add two to a"), "{screen}");
     assert_eq!(fake.requests().len(), 1, "a refresh never asks Iris");
 
-    // What git ignores changes nothing on screen, and does not wake the studio.
+    // What git ignores is not listed (that the watcher leaves it out is the watcher's unit
+    // test's to show).
     repo.write(".gitignore", "build/\n");
     studio.wait_for_text(".gitignore");
     std::fs::create_dir_all(repo.path().join("build")).expect("mkdir");

@@ -124,50 +124,53 @@ pub async fn run(args: EvalArgs) -> Result<ExitCode> {
         aspects,
         verify: args.verify,
     };
-    let plan = plan(args)?;
+    let mut plan = plan(args)?;
     if reviews {
         let repo = iris_git::GitRepo::discover(
             &std::env::current_dir().context("cannot read the current directory")?,
         )?;
-        let root = repo.root();
-        // Every model's configuration and provider are checked before anything is replayed.
-        let mut configs = Vec::new();
-        for variant in plan.variants {
-            let config = iris_config::Config::load(Some(&root), &variant.overrides)?;
-            let iris_dir = crate::shared::IrisDir::of(repo.git_dir());
-            iris_agent::IrisAgent::from_config(&config, &root, iris_dir.path(), false)?;
-            let label = if variant.label.is_empty() {
-                config.require_model()?.to_string()
-            } else {
-                variant.label
-            };
-            configs.push((label, config));
-        }
+        let configs = eval::configs_of(&repo, &mut plan.variants)?;
+        let labelled = plan
+            .variants
+            .iter()
+            .map(|v| v.label.clone())
+            .zip(configs)
+            .collect();
         let baseline = plan
             .baseline
             .as_deref()
             .map(eval::reviews::read_baseline)
             .transpose()?
             .map(|b| (b, plan.margin));
-        return tokio::select! {
-            result = eval::reviews::run(plan.source, plan.filters, fixes.as_deref(), configs, review, json, baseline) => result,
-            () = interrupted() => {
-                eprintln!("\r\x1b[2Kinterrupted: the evaluation stopped; your repository is as it was");
-                Ok(ExitCode::from(130))
-            }
-        };
+        let reviews = eval::reviews::run(
+            plan.source,
+            plan.filters,
+            fixes.as_deref(),
+            labelled,
+            review,
+            json,
+            baseline,
+        );
+        return until_interrupted(reviews).await;
     }
     if evidence {
-        return tokio::select! {
-            result = eval::evidence::run(plan.source, plan.filters, &overrides, json) => result,
-            () = interrupted() => {
-                eprintln!("\r\x1b[2Kinterrupted: the measure stopped; your repository is as it was");
-                Ok(ExitCode::from(130))
-            }
-        };
+        return until_interrupted(eval::evidence::run(
+            plan.source,
+            plan.filters,
+            &overrides,
+            json,
+        ))
+        .await;
     }
+    until_interrupted(eval::run(plan)).await
+}
+
+/// `work`, unless ctrl-c (or a TERM) comes first: the replay goes with it.
+async fn until_interrupted(
+    work: impl std::future::Future<Output = Result<ExitCode>>,
+) -> Result<ExitCode> {
     tokio::select! {
-        result = eval::run(plan) => result,
+        result = work => result,
         () = interrupted() => {
             eprintln!("\r\x1b[2Kinterrupted: the evaluation stopped; your repository is as it was");
             Ok(ExitCode::from(130))

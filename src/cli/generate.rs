@@ -103,7 +103,14 @@ pub async fn run(args: GenArgs) -> Result<ExitCode> {
              stage every tracked file's changes"
         })?;
     }
-    if let Some(last) = offered_again(&session, &args) {
+    // The change as the stores key it, read once (it writes the index's tree).
+    let change = (!args.amend)
+        .then(|| session.repo.staged_change(false).ok())
+        .flatten();
+    if let Some(last) = change
+        .as_ref()
+        .and_then(|c| offered_again(&session, c, &args))
+    {
         println!("{}", shown(&last.message));
         if args.hook {
             print!("\n{}", last_message::hook_comments(&session.repo, &last));
@@ -158,9 +165,12 @@ pub async fn run(args: GenArgs) -> Result<ExitCode> {
     }
     // Remembered with the change it was written for: `iris eval --accepted` later finds
     // the commit that carries it, however it was committed.
-    accepted::remember(&session.repo, &written.text, "gen", args.amend);
-    if !args.amend {
-        last_message::remember(&session.repo, &written.text, false);
+    match &change {
+        Some(change) => {
+            accepted::remember_change(&session.repo, change, &written.text, "gen");
+            last_message::remember(&session.repo, change, &written.text, false);
+        }
+        None => accepted::remember(&session.repo, &written.text, "gen", args.amend),
     }
     if args.auto_commit {
         let options = CommitOptions {
@@ -192,9 +202,10 @@ pub async fn run(args: GenArgs) -> Result<ExitCode> {
 /// request: the one the user last tried to commit (any run that prints one message), or for
 /// the hook also the one Iris last wrote. Never with --fresh or `IRIS_FRESH=1`, an amend,
 /// several candidates, --auto-commit (it would commit what was turned down), --json or
-/// --dry-run.
+/// --dry-run (`change` is read without an amend only).
 fn offered_again(
     session: &Session,
+    change: &crate::shared::Change,
     args: &GenArgs,
 ) -> Option<iris_core::last_message::LastMessage> {
     let fresh =
@@ -203,7 +214,7 @@ fn offered_again(
     if fresh || args.amend || !one || args.auto_commit || args.output.json || args.output.dry_run {
         return None;
     }
-    last_message::recall(&session.repo, args.hook)
+    last_message::recall(&session.repo, change, args.hook)
 }
 
 /// Whether the user can pick one of several candidates: stdin and stderr are a terminal, and

@@ -159,8 +159,9 @@ pub fn run(args: HookArgs) -> Result<ExitCode> {
         }
         HookAction::CommitMsg { file } => {
             // Never in the way of the commit: a message that cannot be read is not remembered.
-            if let Ok(text) = std::fs::read(&file) {
-                crate::shared::last_message::remember(&repo, &String::from_utf8_lossy(&text), true);
+            if let (Ok(text), Ok(change)) = (std::fs::read(&file), repo.staged_change(false)) {
+                let text = String::from_utf8_lossy(&text);
+                crate::shared::last_message::remember(&repo, &change, &text, true);
             }
             Ok(ExitCode::SUCCESS)
         }

@@ -48,14 +48,7 @@ pub async fn run(
         crate::shared::IrisDir::of(repo.git_dir()).path(),
         false,
     )?;
-    match &source {
-        Source::Commits(revs) => {
-            let revs: Vec<&str> = revs.iter().map(String::as_str).collect();
-            UsageError::unless_revisions(&repo, &revs)?;
-        }
-        Source::Range { from, to, .. } => UsageError::unless_revisions(&repo, &[from, to])?,
-        Source::Last(_) => {}
-    }
+    source.check_revisions(&repo)?;
     let choice = select::choose(&repo, &source, &filters)?;
     eprint!("{}", choice.describe(&source));
     if choice.commits.is_empty() {

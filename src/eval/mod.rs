@@ -62,17 +62,12 @@ pub struct Plan {
     pub margin: f64,
 }
 
-/// Replays and scores the plan's commits, printing each row as it comes and a summary per
-/// variant; the exit code is 1 when a variant did worse than the baseline.
-pub async fn run(plan: Plan) -> Result<ExitCode> {
-    let cwd = std::env::current_dir().context("cannot read the current directory")?;
-    let repo = GitRepo::discover(&cwd)?;
+/// Each variant's configuration, its provider and model checked before anything runs; a
+/// variant without a label takes its model's name.
+pub fn configs_of(repo: &GitRepo, variants: &mut [Variant]) -> Result<Vec<Config>> {
     let root = repo.root();
-    // Every variant's configuration, provider and model are checked before anything runs,
-    // and so is the baseline.
-    let mut plan = plan;
     let mut configs = Vec::new();
-    for variant in &mut plan.variants {
+    for variant in variants {
         let config = Config::load(Some(&root), &variant.overrides)?;
         IrisAgent::from_config(
             &config,
@@ -85,17 +80,20 @@ pub async fn run(plan: Plan) -> Result<ExitCode> {
         }
         configs.push(config);
     }
+    Ok(configs)
+}
+
+/// Replays and scores the plan's commits, printing each row as it comes and a summary per
+/// variant; the exit code is 1 when a variant did worse than the baseline.
+pub async fn run(plan: Plan) -> Result<ExitCode> {
+    let cwd = std::env::current_dir().context("cannot read the current directory")?;
+    let repo = GitRepo::discover(&cwd)?;
+    // Every variant's configuration, provider and model are checked before anything runs,
+    // and so is the baseline.
+    let mut plan = plan;
+    let configs = configs_of(&repo, &mut plan.variants)?;
     let baseline = plan.baseline.as_deref().map(read_baseline).transpose()?;
-    match &plan.source {
-        select::Source::Commits(revs) => {
-            let revs: Vec<&str> = revs.iter().map(String::as_str).collect();
-            UsageError::unless_revisions(&repo, &revs)?;
-        }
-        select::Source::Range { from, to, .. } => {
-            UsageError::unless_revisions(&repo, &[from, to])?;
-        }
-        select::Source::Last(_) => {}
-    }
+    plan.source.check_revisions(&repo)?;
     let choice = select::choose(&repo, &plan.source, &plan.filters)?;
     eprint!("{}", choice.describe(&plan.source));
     if choice.commits.is_empty() {

@@ -46,6 +46,7 @@ pub async fn run(
 ) -> Result<ExitCode> {
     let cwd = std::env::current_dir().context("cannot read the current directory")?;
     let repo = GitRepo::discover(&cwd)?;
+    source.check_revisions(&repo)?;
     let pattern = fixes.unwrap_or(FIX_PATTERN);
     filters.only = Some(
         regex::Regex::new(pattern)

@@ -26,6 +26,22 @@ pub enum Source {
     },
 }
 
+impl Source {
+    /// Refuses, as a usage error, a revision the source names that names no commit.
+    pub fn check_revisions(&self, repo: &GitRepo) -> Result<()> {
+        match self {
+            Source::Commits(revs) => {
+                let revs: Vec<&str> = revs.iter().map(String::as_str).collect();
+                crate::shared::exit::UsageError::unless_revisions(repo, &revs)
+            }
+            Source::Range { from, to, .. } => {
+                crate::shared::exit::UsageError::unless_revisions(repo, &[from, to])
+            }
+            Source::Last(_) => Ok(()),
+        }
+    }
+}
+
 /// What keeps a commit out.
 #[derive(Debug, Clone)]
 pub struct Filters {

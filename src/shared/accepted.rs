@@ -10,6 +10,7 @@ use std::path::PathBuf;
 
 use anyhow::{Context, Result};
 
+use super::Change;
 use iris_core::eval::{AcceptedReport, Committed, Remembered, accepted_report};
 use iris_git::GitRepo;
 
@@ -25,21 +26,27 @@ fn path(repo: &GitRepo) -> PathBuf {
 /// Remembers that Iris wrote `written` for the change staged now (`amend`: the change
 /// replaces HEAD). `source` says what wrote it: `gen` or `studio`.
 pub fn remember(repo: &GitRepo, written: &str, source: &str, amend: bool) {
-    if let Err(err) = try_remember(repo, written, source, amend) {
+    match repo.staged_change(amend) {
+        Ok(change) => remember_change(repo, &change, written, source),
+        Err(err) => tracing::debug!("the written message was not remembered: {err:#}"),
+    }
+}
+
+/// Remembers that Iris wrote `written` for `change`, read already.
+pub fn remember_change(repo: &GitRepo, change: &Change, written: &str, source: &str) {
+    if let Err(err) = try_remember(repo, change, written, source) {
         tracing::debug!("the written message was not remembered: {err:#}");
     }
 }
 
-fn try_remember(repo: &GitRepo, written: &str, source: &str, amend: bool) -> Result<()> {
-    let (parent, tree) = repo.staged_change(amend)?;
+fn try_remember(repo: &GitRepo, change: &Change, written: &str, source: &str) -> Result<()> {
+    let (parent, tree) = change.clone();
     let entry = Remembered {
         parent,
         tree,
         written: written.to_string(),
         source: source.to_string(),
-        at: std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map_or(0, |d| d.as_secs() as i64),
+        at: super::now(),
     };
     let path = path(repo);
     std::fs::create_dir_all(path.parent().unwrap_or(&path))?;

@@ -15,22 +15,17 @@ use anyhow::Result;
 use iris_core::last_message::{LastMessage, LastMessages, age, cleaned};
 use iris_git::GitRepo;
 
-/// Seconds since the epoch.
-pub fn now() -> i64 {
-    std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| d.as_secs() as i64)
-}
+use super::{Change, now};
 
-/// Remembers `message` for the change staged now (`tried`: the user committed with it).
-pub fn remember(repo: &GitRepo, message: &str, tried: bool) {
-    if let Err(err) = try_remember(repo, message, tried) {
+/// Remembers `message` for `change` (`tried`: the user committed with it).
+pub fn remember(repo: &GitRepo, change: &Change, message: &str, tried: bool) {
+    if let Err(err) = try_remember(repo, change, message, tried) {
         tracing::debug!("the last message was not remembered: {err:#}");
     }
 }
 
-fn try_remember(repo: &GitRepo, message: &str, tried: bool) -> Result<()> {
-    let (parent, tree) = repo.staged_change(false)?;
+fn try_remember(repo: &GitRepo, change: &Change, message: &str, tried: bool) -> Result<()> {
+    let (parent, tree) = change.clone();
     let path = crate::shared::IrisDir::of(repo.git_dir()).last_messages();
     let mut all = load(&path);
     all.put(LastMessage {
@@ -52,14 +47,14 @@ fn try_remember(repo: &GitRepo, message: &str, tried: bool) -> Result<()> {
 ///
 /// A message titled as HEAD is not offered: it was tried on `git commit --amend` (the step
 /// cannot tell an amend from a commit), and a new commit is not HEAD again.
-pub fn recall(repo: &GitRepo, any: bool) -> Option<LastMessage> {
-    let (parent, tree) = repo.staged_change(false).ok()?;
+pub fn recall(repo: &GitRepo, change: &Change, any: bool) -> Option<LastMessage> {
+    let (parent, tree) = change;
     let all = load(&crate::shared::IrisDir::of(repo.git_dir()).last_messages());
     let head_title = repo
         .commit_info("HEAD")
         .ok()
         .map(|head| title(&head.message).to_string());
-    all.find(parent.as_deref(), &tree, now())
+    all.find(parent.as_deref(), tree, now())
         .filter(|last| any || last.tried)
         .filter(|last| head_title.as_deref() != Some(title(&last.message)))
         .cloned()
@@ -125,6 +120,10 @@ mod tests {
     use super::*;
     use iris_testkit::TestRepo;
 
+    fn staged(repo: &GitRepo) -> Change {
+        repo.staged_change(false).unwrap()
+    }
+
     #[test]
     fn a_tried_message_is_recalled_for_its_change_only() {
         let test = TestRepo::new();
@@ -133,11 +132,19 @@ mod tests {
         test.write("a.txt", "two\n");
         test.git(&["add", "a.txt"]);
         let repo = GitRepo::discover(&test.path()).unwrap();
-        remember(&repo, "Iris wrote this", false);
-        assert!(recall(&repo, false).is_none());
-        assert_eq!(recall(&repo, true).unwrap().message, "Iris wrote this");
-        remember(&repo, "fix: the user's edit\n# a comment\n", true);
-        let last = recall(&repo, false).unwrap();
+        remember(&repo, &staged(&repo), "Iris wrote this", false);
+        assert!(recall(&repo, &staged(&repo), false).is_none());
+        assert_eq!(
+            recall(&repo, &staged(&repo), true).unwrap().message,
+            "Iris wrote this"
+        );
+        remember(
+            &repo,
+            &staged(&repo),
+            "fix: the user's edit\n# a comment\n",
+            true,
+        );
+        let last = recall(&repo, &staged(&repo), false).unwrap();
         assert_eq!(last.message, "fix: the user's edit");
         assert!(origin(&last).contains("you last tried to commit"));
         // Once it is HEAD's title (an amend tried with it), it is not offered for a commit.
@@ -145,14 +152,14 @@ mod tests {
         test.write("a.txt", "four\n");
         test.git(&["add", "a.txt"]);
         let repo = GitRepo::discover(&test.path()).unwrap();
-        remember(&repo, "fix: the user's edit", true);
-        assert!(recall(&repo, true).is_none());
-        remember(&repo, "fix: another title", true);
-        assert!(recall(&repo, true).is_some());
+        remember(&repo, &staged(&repo), "fix: the user's edit", true);
+        assert!(recall(&repo, &staged(&repo), true).is_none());
+        remember(&repo, &staged(&repo), "fix: another title", true);
+        assert!(recall(&repo, &staged(&repo), true).is_some());
         test.write("a.txt", "three\n");
         test.git(&["add", "a.txt"]);
         let repo = GitRepo::discover(&test.path()).unwrap();
-        assert!(recall(&repo, true).is_none());
+        assert!(recall(&repo, &staged(&repo), true).is_none());
     }
 
     #[test]
@@ -164,9 +171,12 @@ mod tests {
         let path = crate::shared::IrisDir::of(repo.git_dir()).last_messages();
         std::fs::create_dir_all(path.parent().unwrap()).unwrap();
         std::fs::write(&path, "{ not json").unwrap();
-        assert!(recall(&repo, true).is_none());
-        remember(&repo, "Add a", false);
-        assert_eq!(recall(&repo, true).unwrap().message, "Add a");
+        assert!(recall(&repo, &staged(&repo), true).is_none());
+        remember(&repo, &staged(&repo), "Add a", false);
+        assert_eq!(
+            recall(&repo, &staged(&repo), true).unwrap().message,
+            "Add a"
+        );
     }
 
     #[test]

@@ -17,3 +17,14 @@ pub mod staged;
 pub mod written;
 
 pub use iris_dir::IrisDir;
+
+/// Seconds since the epoch, as the stores under `.git/iris/` date what they keep.
+pub fn now() -> i64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs() as i64)
+}
+
+/// A change as the stores key it: the commit it goes on (`None` for a first commit) and the
+/// tree it makes (`GitRepo::staged_change`).
+pub type Change = (Option<String>, String);

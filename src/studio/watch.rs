@@ -72,12 +72,17 @@ fn watch(root: &Path, tx: &UnboundedSender<Action>) {
             return poll(&places.git_dirs[0], &places.git_dirs[1], tx);
         }
     };
-    for dir in &places.git_dirs {
+    // The worktree's own git dir, and the one linked worktrees share when it is another.
+    let (git_dir, common) = (&places.git_dirs[0], &places.git_dirs[1]);
+    for dir in [Some(git_dir), (common != git_dir).then_some(common)]
+        .into_iter()
+        .flatten()
+    {
         if let Err(err) = watcher.watch(dir, RecursiveMode::NonRecursive) {
             tracing::warn!("not watching {}: {err}", dir.display());
         }
     }
-    let refs = places.git_dirs[1].join("refs");
+    let refs = common.join("refs");
     if let Err(err) = watcher.watch(&refs, RecursiveMode::Recursive) {
         tracing::warn!("not watching {}: {err}", refs.display());
     }

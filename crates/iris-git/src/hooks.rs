@@ -200,7 +200,7 @@ impl GitRepo {
         if !ours && self.tracks(&path) {
             return Ok(StepInstall::Tracked { path });
         }
-        if !ours && !is_executable(&path) {
+        if !ours && !iris_process::is_executable(&path) {
             return Ok(StepInstall::Unfit { path });
         }
         let Some(updated) = with_step(&without_step(&content, marker), marker, step) else {
@@ -340,41 +340,35 @@ fn is_shell(first_line: &str) -> bool {
     )
 }
 
-fn is_executable(path: &Path) -> bool {
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::PermissionsExt;
-        fs::metadata(path).is_ok_and(|m| m.permissions().mode() & 0o111 != 0)
-    }
-    #[cfg(not(unix))]
-    {
-        path.is_file()
-    }
-}
-
 /// Rewrites a hook through a temporary file and a rename, keeping its permissions.
 fn write_keeping_mode(path: &Path, content: &str) -> Result<()> {
-    let mut tmp = path.as_os_str().to_owned();
-    tmp.push(".iris-tmp");
-    let tmp = PathBuf::from(tmp);
-    let fail = |e| io_error(&format!("could not write {}", path.display()), e);
-    let permissions = fs::metadata(path).map_err(fail)?.permissions();
-    fs::write(&tmp, content).map_err(fail)?;
-    fs::set_permissions(&tmp, permissions).map_err(fail)?;
-    fs::rename(&tmp, path).map_err(fail)
+    let permissions = fs::metadata(path)
+        .map_err(|e| io_error(&format!("could not write {}", path.display()), e))?
+        .permissions();
+    replace_file(path, content, Some(permissions))
+}
+
+/// Writes a hook that runs (mode 0755).
+fn write_executable(path: &Path, script: &str) -> Result<()> {
+    #[cfg(unix)]
+    let permissions = {
+        use std::os::unix::fs::PermissionsExt;
+        Some(fs::Permissions::from_mode(0o755))
+    };
+    #[cfg(not(unix))]
+    let permissions = None;
+    replace_file(path, script, permissions)
 }
 
 /// Writes through a temporary file and a rename, so git never runs a half-written hook.
-fn write_executable(path: &Path, script: &str) -> Result<()> {
+fn replace_file(path: &Path, content: &str, permissions: Option<fs::Permissions>) -> Result<()> {
     let mut tmp = path.as_os_str().to_owned();
     tmp.push(".iris-tmp");
     let tmp = PathBuf::from(tmp);
     let fail = |e| io_error(&format!("could not write {}", path.display()), e);
-    fs::write(&tmp, script).map_err(fail)?;
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::PermissionsExt;
-        fs::set_permissions(&tmp, fs::Permissions::from_mode(0o755)).map_err(fail)?;
+    fs::write(&tmp, content).map_err(fail)?;
+    if let Some(permissions) = permissions {
+        fs::set_permissions(&tmp, permissions).map_err(fail)?;
     }
     fs::rename(&tmp, path).map_err(fail)
 }
