@@ -34,6 +34,7 @@ impl GitRepo {
         let entry = head.tree()?.get_path(&clean).map_err(|_| {
             GitError::Unsupported(format!("'{path}' is not a file committed at HEAD"))
         })?;
+        self.fill_history_holes(&clean, head.id(), None)?;
         let blob = self
             .repo
             .find_blob(entry.id())
@@ -81,6 +82,7 @@ impl GitRepo {
     pub fn line_origins(&self, rev: &str, path: &str, lines: &[u32]) -> Result<Vec<LineOrigin>> {
         let clean = check_relative_path(path)?;
         let commit = self.repo.revparse_single(rev)?.peel_to_commit()?;
+        self.fill_history_holes(&clean, commit.id(), None)?;
         let mut opts = BlameOptions::new();
         opts.newest_commit(commit.id());
         let blame = self.repo.blame_file(&clean, Some(&mut opts))?;
@@ -128,6 +130,7 @@ impl GitRepo {
         let Some(head) = head.filter(|h| h.tree().is_ok_and(|t| t.get_path(&clean).is_ok())) else {
             return Ok((start..=end).map(uncommitted).collect());
         };
+        self.fill_history_holes(&clean, head.id(), None)?;
         let mut opts = BlameOptions::new();
         opts.newest_commit(head.id());
         let blame = self.repo.blame_file(&clean, Some(&mut opts))?;

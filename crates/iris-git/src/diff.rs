@@ -133,10 +133,31 @@ impl GitRepo {
                 let head = self.head_tree()?;
                 repo.diff_tree_to_index(head.as_ref(), None, Some(&mut opts))?
             }
-            DiffTarget::Unstaged => repo.diff_index_to_workdir(None, Some(&mut opts))?,
-            DiffTarget::WorkingTree => {
+            DiffTarget::Unstaged | DiffTarget::WorkingTree => {
                 let head = self.head_tree()?;
-                repo.diff_tree_to_workdir_with_index(head.as_ref(), Some(&mut opts))?
+                let workdir_diff = |opts: &mut DiffOptions| match target {
+                    DiffTarget::Unstaged => repo.diff_index_to_workdir(None, Some(opts)),
+                    _ => repo.diff_tree_to_workdir_with_index(head.as_ref(), Some(opts)),
+                };
+                let diff = workdir_diff(&mut opts)?;
+                match self.outside_sparse_checkout(&diff)? {
+                    None => diff,
+                    // Again, with only the paths that really changed.
+                    Some(kept) if kept.is_empty() => {
+                        repo.diff_tree_to_tree(head.as_ref(), head.as_ref(), None)?
+                    }
+                    Some(kept) => {
+                        let mut opts = DiffOptions::new();
+                        opts.max_size(super::patch::MAX_DIFF_BLOB_BYTES as i64)
+                            .ignore_submodules(false)
+                            .include_typechange(true)
+                            .disable_pathspec_match(true);
+                        for path in kept {
+                            opts.pathspec(path);
+                        }
+                        workdir_diff(&mut opts)?
+                    }
+                }
             }
             DiffTarget::Range { from, to } => {
                 let old = self.resolve_commit(from)?.tree()?;
@@ -152,6 +173,7 @@ impl GitRepo {
                 repo.diff_tree_to_tree(parent.as_ref(), Some(&commit.tree()?), Some(&mut opts))?
             }
         };
+        self.fill_diff_holes(&diff)?;
         // git detects renames by default (diff.renames); libgit2 only when asked.
         let mut find = DiffFindOptions::new();
         find.renames(true);

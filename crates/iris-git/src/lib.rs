@@ -19,10 +19,13 @@ mod hooks;
 mod index_file;
 mod info;
 mod log;
+mod operation;
 mod patch;
+mod promisor;
 mod replay;
 mod reword;
 mod show;
+mod sparse;
 pub mod split;
 mod stage;
 mod staged;
@@ -83,6 +86,10 @@ pub type Result<T> = std::result::Result<T, GitError>;
 /// A repository opened once per unit of work. Cheap to open; not shared across threads.
 pub struct GitRepo {
     repo: Repository,
+    /// A partial clone's promisor remote, read once when first needed.
+    promisor: std::sync::OnceLock<Option<String>>,
+    /// The expanded copy of a sparse index that libgit2 reads, kept while the repository is open.
+    _expanded_index: Option<tempfile::TempPath>,
 }
 
 impl GitRepo {
@@ -99,12 +106,26 @@ impl GitRepo {
         match Repository::discover(start) {
             Ok(repo) => {
                 hooks::index_from_env(&repo)?;
-                Ok(Self { repo })
+                let expanded = match std::env::var_os("GIT_INDEX_FILE") {
+                    Some(v) if !v.is_empty() => None,
+                    _ => sparse::read_expanded(&repo)?,
+                };
+                let mut repo = Self::wrap(repo);
+                repo._expanded_index = expanded;
+                Ok(repo)
             }
             Err(e) if e.code() == git2::ErrorCode::NotFound => {
                 Err(GitError::NotARepository(start.to_path_buf()))
             }
             Err(e) => Err(e.into()),
+        }
+    }
+
+    fn wrap(repo: Repository) -> Self {
+        Self {
+            repo,
+            promisor: std::sync::OnceLock::new(),
+            _expanded_index: None,
         }
     }
 
@@ -176,10 +197,20 @@ impl GitRepo {
         Ok(())
     }
 
+    /// A full object id in this repository's format (SHA-1 or SHA-256).
+    fn oid(&self, hex: &str) -> std::result::Result<git2::Oid, git2::Error> {
+        parse_oid(&self.repo, hex)
+    }
+
     /// The id of the commit HEAD points at, or `None` before the first commit.
     pub fn head_id(&self) -> Result<Option<String>> {
         Ok(self.head_commit()?.map(|c| c.id().to_string()))
     }
+}
+
+/// A full object id in `repo`'s format: git2's `Oid::from_str` reads SHA-1 only.
+fn parse_oid(repo: &Repository, hex: &str) -> std::result::Result<git2::Oid, git2::Error> {
+    git2::Oid::from_str_ext(hex, repo.object_format())
 }
 
 /// A revision must be a single token that cannot be mistaken for an option.

@@ -98,9 +98,11 @@ impl GitRepo {
             Ok(parent) => Some(parent.tree()?),
             Err(_) => None,
         };
-        Ok(self
-            .repo
-            .diff_tree_to_tree(parent_tree.as_ref(), Some(&commit.tree()?), None)?)
+        let diff =
+            self.repo
+                .diff_tree_to_tree(parent_tree.as_ref(), Some(&commit.tree()?), None)?;
+        self.fill_diff_holes(&diff)?;
+        Ok(diff)
     }
 
     /// What a submodule's bump from `old` to `new` brings: the titles of its commits in

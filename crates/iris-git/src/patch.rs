@@ -197,9 +197,7 @@ impl GitRepo {
                 .map(|part| {
                     let git_dir = &git_dir;
                     scope.spawn(move || {
-                        let repo = GitRepo {
-                            repo: Repository::open(git_dir)?,
-                        };
+                        let repo = GitRepo::wrap(Repository::open(git_dir)?);
                         part.iter()
                             .map(|change| work(&repo, change))
                             .collect::<Result<Vec<T>>>()
@@ -276,18 +274,8 @@ impl GitRepo {
             Content::Same => return Ok(()), // a pure rename or mode change
             Content::Text(old_side, new_side) => (old_side, new_side),
         };
-        let (before, after) = (old_side.bytes(), new_side.bytes());
         write_names(&a, &b, out);
-        if before.is_empty() {
-            // A new file: every line is added; no diff algorithm needed (nor for deletions).
-            write_whole(after, '+', out);
-        } else if after.is_empty() {
-            write_whole(before, '-', out);
-        } else {
-            // From buffers, not blobs: with blobs libgit2 resolves `.gitattributes` per file.
-            write_hunks(&Patch::from_buffers(before, None, after, None, None)?, out)?;
-        }
-        Ok(())
+        write_text_change(old_side.bytes(), new_side.bytes(), out)
     }
 
     /// What a change's two sides hold: binary content, the same bytes, or two texts.
@@ -414,6 +402,35 @@ fn lines(content: &[u8]) -> impl Iterator<Item = Cow<'_, str>> {
 /// One line's text without its newline.
 fn lossy_line(line: &[u8]) -> Cow<'_, str> {
     String::from_utf8_lossy(line.strip_suffix(b"\n").unwrap_or(line))
+}
+
+/// The hunks that turn `before` into `after` (two texts).
+fn write_text_change(before: &[u8], after: &[u8], out: &mut String) -> Result<()> {
+    if before.is_empty() {
+        // A new file: every line is added; no diff algorithm needed (nor for deletions).
+        write_whole(after, '+', out);
+    } else if after.is_empty() {
+        write_whole(before, '-', out);
+    } else {
+        // From buffers, not blobs: with blobs libgit2 resolves `.gitattributes` per file.
+        write_hunks(&Patch::from_buffers(before, None, after, None, None)?, out)?;
+    }
+    Ok(())
+}
+
+/// The hunks from `before` to `after`, empty when they are the same; a line saying so for
+/// binary content.
+pub(crate) fn text_change(before: &[u8], after: &[u8]) -> Result<String> {
+    let mut out = String::new();
+    if before == after {
+        return Ok(out);
+    }
+    if looks_binary(before) || looks_binary(after) {
+        out.push_str("(binary content differs)\n");
+        return Ok(out);
+    }
+    write_text_change(before, after, &mut out)?;
+    Ok(out)
 }
 
 /// The `---` / `+++` lines. git ends a name that holds a space with a tab, so its end is clear.

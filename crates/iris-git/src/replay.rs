@@ -11,7 +11,7 @@
 
 use std::path::{Path, PathBuf};
 
-use git2::{Oid, Repository, build::CheckoutBuilder};
+use git2::{Repository, build::CheckoutBuilder};
 
 use super::{GitError, GitRepo, Result};
 
@@ -66,7 +66,8 @@ impl Replay {
     /// Shows commit `id` (a full id) as staged: the branch and HEAD at its first parent,
     /// the index and the working tree at the commit.
     pub fn stage(&self, id: &str) -> Result<()> {
-        let oid = Oid::from_str(id).map_err(|_| GitError::UnknownRevision(id.to_string()))?;
+        let oid = crate::parse_oid(&self.repo, id)
+            .map_err(|_| GitError::UnknownRevision(id.to_string()))?;
         let commit = self.repo.find_commit(oid)?;
         let parent = commit.parent(0).map_err(|_| {
             GitError::Unsupported(format!("commit {id} has no parent to replay it on"))

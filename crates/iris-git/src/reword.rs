@@ -149,7 +149,9 @@ impl GitRepo {
         }
         let mut found = Vec::new();
         for id in ids {
-            let oid = Oid::from_str(id).map_err(|_| GitError::UnknownRevision(id.clone()))?;
+            let oid = self
+                .oid(id)
+                .map_err(|_| GitError::UnknownRevision(id.clone()))?;
             let holder = remotes.iter().find(|(_, tip)| {
                 *tip == oid || repo.graph_descendant_of(*tip, oid).unwrap_or(false)
             });
@@ -194,7 +196,9 @@ impl GitRepo {
             .id();
         let mut new_message: HashMap<Oid, &str> = HashMap::new();
         for (id, message) in messages {
-            let oid = Oid::from_str(id).map_err(|_| GitError::UnknownRevision(id.clone()))?;
+            let oid = self
+                .oid(id)
+                .map_err(|_| GitError::UnknownRevision(id.clone()))?;
             if oid != tip && !repo.graph_descendant_of(tip, oid)? {
                 return Err(not_on_head(id));
             }
@@ -360,7 +364,7 @@ impl GitRepo {
             )));
         }
         let id = String::from_utf8_lossy(&output.stdout).trim().to_string();
-        Oid::from_str(&id).map_err(|_| {
+        self.oid(&id).map_err(|_| {
             GitError::Unsupported(format!("git commit-tree printed no commit id: {id}"))
         })
     }

@@ -21,15 +21,14 @@ impl GitRepo {
         if std::env::var_os("GIT_INDEX_FILE").is_some_and(|v| !v.is_empty()) {
             return Ok(None);
         }
-        let sha256 = self
-            .repo
-            .config()
-            .and_then(|c| c.get_string("extensions.objectformat"))
-            .is_ok_and(|format| format.eq_ignore_ascii_case("sha256"));
+        // The reader knows SHA-1 ids only.
+        if self.repo.object_format() != git2::ObjectFormat::Sha1 {
+            return Ok(None);
+        }
         let Ok(bytes) = std::fs::read(self.repo.path().join("index")) else {
             return Ok(None);
         };
-        let Some(index) = index_file::parse(bytes).filter(|_| !sha256) else {
+        let Some(index) = index_file::parse(bytes) else {
             return Ok(None);
         };
         let head = self.head_tree()?.map(|tree| tree.id());

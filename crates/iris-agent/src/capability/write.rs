@@ -132,6 +132,10 @@ impl IrisAgent {
             }
             _ => None,
         };
+        let operation = match (kind, scope) {
+            (ArtifactKind::Commit, Scope::Staged | Scope::Uncommitted) => self.operation().await,
+            _ => None,
+        };
         let reviewed = match kind {
             ArtifactKind::Review => {
                 match crate::capability::evidence::reviewed_change(&self.ctx, scope).await {
@@ -155,9 +159,26 @@ impl IrisAgent {
             template,
             ticket,
             scope_hint,
+            operation,
             attribution,
             reviewed,
         })
+    }
+
+    /// For a commit that concludes a merge, cherry-pick, revert or rebase: git's prepared
+    /// message and how the conflicts were resolved, as a section of the request.
+    async fn operation(&self) -> Option<String> {
+        let root = self.ctx.repo_root.clone();
+        tokio::task::spawn_blocking(move || {
+            let repo = iris_git::GitRepo::discover(&root).ok()?;
+            Some(match repo.operation() {
+                Ok(op) => iris_core::change::operation::section(&op?),
+                Err(e) => format!("## An operation is in progress\n\n(it could not be read: {e})"),
+            })
+        })
+        .await
+        .ok()
+        .flatten()
     }
 
     /// The trailer that says Iris helped, as `attribution_trailer` and the project's
@@ -218,6 +239,7 @@ impl IrisAgent {
             template,
             ticket,
             scope_hint,
+            operation,
             attribution,
             reviewed,
         } = prepared;
@@ -232,6 +254,7 @@ impl IrisAgent {
                 .as_ref()
                 .map(|t| t.section(kind == ArtifactKind::Commit)),
             scope_hint.clone(),
+            operation.clone(),
             angle.map(str::to_string),
             Some(evidence.clone()),
         ];
@@ -523,6 +546,9 @@ pub(crate) struct Prepared {
     ticket: Option<Ticket>,
     /// For a staged commit whose project writes scopes: the scope its files suggest.
     scope_hint: Option<String>,
+    /// For a commit that concludes a merge, cherry-pick, revert or rebase: what git prepared
+    /// and how the conflicts were resolved.
+    operation: Option<String>,
     /// For a commit message: the trailer that says Iris helped, when the project asks.
     attribution: Option<String>,
     /// For a review: the change it covers, which its findings are checked against.

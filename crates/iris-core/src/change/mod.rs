@@ -4,9 +4,11 @@
 //! - [`semantic`]: detect what added/removed lines do (adds function, adds type, ...).
 //! - [`relevance`]: score each changed file in [0, 1] with its reasons.
 //! - [`ranking`]: the changed files, most relevant first.
+//! - [`operation`]: a merge, cherry-pick, revert or rebase in progress, told for its message.
 //! - [`size`]: the size bucket of a change and the advice that goes with it.
 
 pub mod diff;
+pub mod operation;
 pub mod ranking;
 pub mod relevance;
 pub mod semantic;

@@ -198,6 +198,7 @@ impl GitRepo {
             let (Some(&first), Some(&last)) = (lines.iter().min(), lines.iter().max()) else {
                 continue;
             };
+            self.fill_history_holes(std::path::Path::new(path), head.id(), Some(base))?;
             let mut options = BlameOptions::new();
             options
                 .newest_commit(head.id())
@@ -383,7 +384,9 @@ impl GitRepo {
 impl GitRepo {
     /// The branch's commits after `base` (a full id), oldest first.
     pub fn branch_commits(&self, base: &str) -> Result<Vec<String>> {
-        let base = Oid::from_str(base).map_err(|_| GitError::UnknownRevision(base.into()))?;
+        let base = self
+            .oid(base)
+            .map_err(|_| GitError::UnknownRevision(base.into()))?;
         Ok(self
             .branch_after(base)?
             .iter()

@@ -77,7 +77,7 @@ impl GitRepo {
         let staged_tree = index.write_tree()?;
         let root = self.root();
         let paths = change.paths();
-        let mut files = Index::new()?;
+        let mut files = Index::new_ext(repo.object_format())?;
         for path in &paths {
             if let Some((bytes, mode)) = read_worktree_file(&root.join(path))? {
                 let id = repo.blob(&bytes)?;
@@ -124,7 +124,7 @@ impl GitRepo {
     }
 
     pub(super) fn mark_split_top(&self, commit: &str, what: Rewrite) -> Result<()> {
-        let id = Oid::from_str(commit)?;
+        let id = self.oid(commit)?;
         self.repo
             .reference(&what.top_ref(), id, true, "iris: committed a group")?;
         Ok(())
@@ -177,7 +177,7 @@ impl GitRepo {
             meta.lines()
                 .find_map(|l| l.strip_prefix(key)?.strip_prefix(' ').map(str::to_string))
         };
-        let before = Oid::from_str(&field("head").unwrap_or_default())?;
+        let before = self.oid(&field("head").unwrap_or_default())?;
         let branch = field("branch").filter(|b| b != "-");
         let head = self.head_commit()?.map(|c| c.id());
         let top = repo
