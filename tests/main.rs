@@ -21,6 +21,7 @@ mod dry_run;
 mod eval;
 mod explain;
 mod fake_provider;
+mod field;
 mod front_ends;
 mod gen_check;
 mod git_diff;

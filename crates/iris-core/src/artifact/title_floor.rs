@@ -6,7 +6,8 @@
 //! Iris wrote, and asks whether the title says anything in words.
 //!
 //! The commits of the history sample are left out of the comparison: a routine title
-//! ("Update the changelog") may rightly be written again.
+//! ("Update the changelog") may rightly be written again; so are git's prepared message and
+//! the incoming commits of a merge or cherry-pick in progress, which a message keeps.
 
 use std::collections::HashSet;
 
@@ -157,9 +158,18 @@ fn repeats_file_line(title: &str, said: &[String], line: &str) -> bool {
 /// changed file (in a diff, after its `@@` header): all but the commits of the history sample
 /// (its introduction stays).
 fn evidence_lines(request: &str) -> impl Iterator<Item = (&str, bool)> {
+    use crate::change::operation;
     let mut in_hunk = false;
+    let mut in_operation = false;
     crate::history::sample_marked(request)
         .filter(|(_, sample_commit)| !sample_commit)
+        // A merge's prepared title and a picked commit's are there to be kept.
+        .filter(move |(line, _)| {
+            if line.starts_with("## ") {
+                in_operation = operation::is_heading(line);
+            }
+            !(in_operation && operation::is_kept_line(line))
+        })
         .map(move |(line, _)| {
             if line.starts_with("@@") {
                 in_hunk = true;
@@ -273,5 +283,22 @@ mod tests {
             not_a_title(&serde_json::json!({"title": "42"}), REQUEST),
             Some(NotATitle::NoProse)
         );
+    }
+
+    #[test]
+    fn a_merge_keeps_its_prepared_title_but_not_iris_lines() {
+        let request = "Write the commit message.\n\n## A merge is in progress\n\nKeep the title.\n\n\
+                       git's prepared message:\n> Merge branch 'feature/parser-rework'\n\n\
+                       Incoming commits:\n- abc1234 Rework the parser for nested tables\n\n\
+                       ## Evidence gathered up front\n\nStaged changes: 3 file(s)\n";
+        assert_eq!(check("Merge branch 'feature/parser-rework'", request), None);
+        assert_eq!(check("Rework the parser for nested tables", request), None);
+        assert!(matches!(
+            check("Staged changes: 3 file(s)", request),
+            Some(NotATitle::RepeatsEvidence(_))
+        ));
+        // Outside the section a quoted line is evidence like any other.
+        let quoted = "## Evidence gathered up front\n\n> Merge branch 'feature/parser-rework'\n";
+        assert!(check("Merge branch 'feature/parser-rework'", quoted).is_some());
     }
 }

@@ -63,6 +63,21 @@ pub fn parse_prepared(text: &str) -> (String, Vec<String>) {
     (message, conflicts)
 }
 
+/// Whether a line of a request is the heading of [`section`].
+pub fn is_heading(line: &str) -> bool {
+    line.starts_with("## A ") && line.ends_with(" is in progress")
+}
+
+/// Whether a line of [`section`] is git's or a commit's own words (the prepared message, an
+/// incoming commit's title), which a message may rightly keep.
+pub fn is_kept_line(line: &str) -> bool {
+    let incoming = line
+        .strip_prefix("- ")
+        .and_then(|l| l.split_once(' '))
+        .is_some_and(|(id, _)| id.len() >= 7 && id.chars().all(|c| c.is_ascii_hexdigit()));
+    line.starts_with('>') || incoming
+}
+
 /// Longest patch of one side of a resolution the request carries.
 const PATCH_BUDGET: usize = 3_000;
 
@@ -91,8 +106,7 @@ pub fn section(op: &Operation) -> String {
     if let Some(prepared) = op.prepared.as_deref().filter(|p| !p.is_empty()) {
         out.push_str("\ngit's prepared message:\n");
         for line in prepared.lines() {
-            out.push_str("> ");
-            out.push_str(line);
+            out.push_str(format!("> {line}").trim_end());
             out.push('\n');
         }
     }
@@ -100,6 +114,7 @@ pub fn section(op: &Operation) -> String {
         out.push_str("\nIncoming commits:\n");
         for (id, title) in &op.incoming {
             out.push_str(&format!("- {id} {title}\n"));
+            debug_assert!(is_kept_line(&format!("- {id} {title}")));
         }
     }
     if op.resolutions.is_empty() {
