@@ -41,10 +41,7 @@ impl Fake {
 
 /// Writes the executable `name` into `dir`.
 pub(super) fn write_script(dir: &tempfile::TempDir, name: &str, script: &str) {
-    use std::os::unix::fs::PermissionsExt;
-    let path = dir.path().join(name);
-    std::fs::write(&path, script).expect("write script");
-    std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).expect("chmod");
+    iris_testkit::write_executable(&dir.path().join(name), script);
 }
 
 /// A runner in `dir` that finds the tools there first.

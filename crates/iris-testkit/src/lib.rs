@@ -151,10 +151,8 @@ impl TestRepo {
 
     /// `.git/hooks/NAME` as an executable shell script running `body`.
     pub fn write_hook(&self, name: &str, body: &str) {
-        use std::os::unix::fs::PermissionsExt;
         let path = self.path().join(".git/hooks").join(name);
-        std::fs::write(&path, format!("#!/bin/sh\n{body}\n")).expect("write hook");
-        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).expect("chmod");
+        write_executable(&path, &format!("#!/bin/sh\n{body}\n"));
     }
 
     /// Three concerns interleaved in the working tree, for splitting: logging (a.rs's first
@@ -311,14 +309,33 @@ pub const TANGLED_B: &str =
 
 /// A directory of executable shell scripts (fake analyzers, editors, CLIs) to put on PATH.
 pub fn fake_bin(scripts: &[(&str, &str)]) -> tempfile::TempDir {
-    use std::os::unix::fs::PermissionsExt;
     let dir = tempfile::tempdir().expect("temp dir");
     for (name, body) in scripts {
-        let path = dir.path().join(name);
-        std::fs::write(&path, format!("#!/bin/sh\n{body}\n")).expect("write script");
-        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).expect("chmod");
+        write_executable(&dir.path().join(name), &format!("#!/bin/sh\n{body}\n"));
     }
     dir
+}
+
+/// Writes an executable file that is safe to run at once from a test. A file this process
+/// opened for writing can be held open by a child another test thread forks at that moment
+/// (until the child execs), and running it then fails with "Text file busy" (ETXTBSY). So
+/// the text goes to a staging file, and `cp` (another process) writes the file that runs:
+/// no descriptor of it is ever open in this process.
+pub fn write_executable(path: &Path, text: &str) {
+    let staging = tempfile::NamedTempFile::new().expect("staging file");
+    std::fs::write(staging.path(), text).expect("write staging file");
+    let copied = Command::new("cp")
+        .arg(staging.path())
+        .arg(path)
+        .status()
+        .expect("run cp");
+    assert!(copied.success(), "cp to {} failed", path.display());
+    let mode = Command::new("chmod")
+        .arg("755")
+        .arg(path)
+        .status()
+        .expect("run chmod");
+    assert!(mode.success(), "chmod {} failed", path.display());
 }
 
 /// PATH with `dir` first, then the system's own directories (for `sleep`, `echo`, ...).
