@@ -305,7 +305,7 @@ fn sources_that_bring_a_message_and_written_messages_are_left_alone() {
     assert!(install(&repo, &[]).status.success());
     let fake = FakeProvider::start(vec![Step::repeat(Step::text(REPLY))]);
     let env = openai_env(&fake);
-    for source in ["message", "template", "merge", "squash", "commit"] {
+    for source in ["message", "merge", "squash", "commit"] {
         let (_, after) = run_hook(&repo, GIT_COMMENTS, Some(source), &env, false);
         assert_eq!(after, GIT_COMMENTS, "{source}");
     }
@@ -313,6 +313,25 @@ fn sources_that_bring_a_message_and_written_messages_are_left_alone() {
     let (_, after) = run_hook(&repo, &written, None, &env, false);
     assert_eq!(after, written);
     assert!(fake.requests().is_empty());
+}
+
+#[test]
+fn a_commit_template_is_filled_in_its_shape_and_its_comments_stay() {
+    let repo = staged_repo();
+    assert!(install(&repo, &[]).status.success());
+    repo.write(".gitmessage", "Why:\n\nTicket:\n# Say why before how.\n");
+    repo.git(&["config", "commit.template", ".gitmessage"]);
+    let fake = FakeProvider::start(vec![Step::text(REPLY)]);
+    // git opens the editor with the template's text above its own comments.
+    let opened = format!("Why:\n\nTicket:\n# Say why before how.\n{GIT_COMMENTS}");
+    let (_, after) = run_hook(&repo, &opened, Some("template"), &openai_env(&fake), false);
+    assert_eq!(after, format!("{MESSAGE}\n\n# Say why before how.{GIT_COMMENTS}"));
+    let asked = fake.requests()[0].user_texts().join("\n");
+    assert!(
+        asked.contains("## The project's commit template (commit.template)")
+            && asked.contains("```\nWhy:\n\nTicket:\n# Say why before how.\n```"),
+        "{asked}"
+    );
 }
 
 #[test]

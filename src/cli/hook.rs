@@ -37,30 +37,34 @@ const SCRIPT: &str = r#"#!/bin/sh
 @MARKER@
 #
 # Writes the commit message with `iris gen` when `git commit` opens the editor. Skips messages
-# given with -m/-F, templates, merges, squashes and -c/-C; an amend keeps its message unless
-# `hook_on_amend = true`, then Iris writes one from the amended change. Never reads input;
+# given with -m/-F, merges, squashes and -c/-C; an amend keeps its message unless
+# `hook_on_amend = true`, then Iris writes one from the amended change. A commit.template's
+# text is replaced by a message written in its shape (its comment lines stay). Never reads input;
 # never blocks the commit: when Iris fails the message stays as git prepared it
 # (iris-hook.log, next to the message file, says why). IRIS_HOOK_TIMEOUT: seconds to wait for
 # Iris (default 60).
 
 msg_file=$1
 amend=
+replace=
 # --hook: after a commit turned down, the message last tried for the same change comes back
 # (edits kept, no new request) unless IRIS_FRESH=1.
 mode=--hook
 case $2 in
-message | template | merge | squash) exit 0 ;;
+message | merge | squash) exit 0 ;;
+template) replace=1 ;;
 commit)
 	# -c/-C name another commit; --amend --no-edit (and -C HEAD) open no editor (git sets
 	# GIT_EDITOR to ":" then): the message is kept as given.
 	[ "$3" = HEAD ] && [ "${GIT_EDITOR-}" != : ] || exit 0
 	amend=1
+	replace=1
 	mode='--amend --hook-amend'
 	;;
 esac
 [ -f "$msg_file" ] || exit 0
 # A message is already there (more than git's comments and a verbose diff): keep it.
-if [ -z "$amend" ] && sed -e '/^# -* >8 -*$/,$d' -e '/^#/d' "$msg_file" | grep -q '[^[:space:]]'; then
+if [ -z "$replace" ] && sed -e '/^# -* >8 -*$/,$d' -e '/^#/d' "$msg_file" | grep -q '[^[:space:]]'; then
 	exit 0
 fi
 
@@ -92,8 +96,9 @@ wait "$pid" 2>/dev/null
 rc=$?
 kill "$watchdog" 2>/dev/null
 wait "$watchdog"
-if [ "$rc" -eq 0 ] && [ -n "$amend" ]; then
-	# The amended commit's message goes; git's comments (and a verbose diff) stay.
+if [ "$rc" -eq 0 ] && [ -n "$replace" ]; then
+	# The amended commit's message (or the template's text) goes; git's comments (and a
+	# verbose diff) stay.
 	grep -q '[^[:space:]]' "$out" || exit 0
 	{ cat -- "$out" && echo && awk 'cut || /^# -+ >8 -+$/ { cut = 1; print; next } /^#/' "$msg_file"; } >"$out.new" &&
 		mv -f -- "$out.new" "$msg_file"

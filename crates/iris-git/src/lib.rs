@@ -152,6 +152,13 @@ impl GitRepo {
         self.repo.config().ok()?.get_string(name).ok()
     }
 
+    /// The file `commit.template` names (`~` expanded; a relative path is read from the
+    /// root, where git runs a commit's hooks), if it is set.
+    pub fn commit_template(&self) -> Option<PathBuf> {
+        let path = self.repo.config().ok()?.get_path("commit.template").ok()?;
+        Some(self.root().join(path))
+    }
+
     /// Whether git ignores `path` (relative to the root, or absolute inside it).
     pub fn is_ignored(&self, path: &Path) -> bool {
         self.repo.is_path_ignored(path).unwrap_or(false)

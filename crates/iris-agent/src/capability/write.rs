@@ -136,6 +136,10 @@ impl IrisAgent {
             (ArtifactKind::Commit, Scope::Staged | Scope::Uncommitted) => self.operation().await,
             _ => None,
         };
+        let commit_template = match kind {
+            ArtifactKind::Commit => self.commit_template().await,
+            _ => None,
+        };
         let reviewed = match kind {
             ArtifactKind::Review => {
                 match crate::capability::evidence::reviewed_change(&self.ctx, scope).await {
@@ -160,9 +164,24 @@ impl IrisAgent {
             ticket,
             scope_hint,
             operation,
+            commit_template,
             attribution,
             reviewed,
         })
+    }
+
+    /// The shape the project's `commit.template` gives its messages, as a section of the
+    /// request; `None` when none is set or it cannot be read.
+    async fn commit_template(&self) -> Option<String> {
+        let root = self.ctx.repo_root.clone();
+        tokio::task::spawn_blocking(move || {
+            let path = iris_git::GitRepo::discover(&root).ok()?.commit_template()?;
+            let text = std::fs::read(path).ok()?;
+            iris_core::artifact::commit_template::section(&String::from_utf8_lossy(&text))
+        })
+        .await
+        .ok()
+        .flatten()
     }
 
     /// For a commit that concludes a merge, cherry-pick, revert or rebase: git's prepared
@@ -240,6 +259,7 @@ impl IrisAgent {
             ticket,
             scope_hint,
             operation,
+            commit_template,
             attribution,
             reviewed,
         } = prepared;
@@ -255,6 +275,7 @@ impl IrisAgent {
                 .map(|t| t.section(kind == ArtifactKind::Commit)),
             scope_hint.clone(),
             operation.clone(),
+            commit_template.clone(),
             angle.map(str::to_string),
             Some(evidence.clone()),
         ];
@@ -549,6 +570,8 @@ pub(crate) struct Prepared {
     /// For a commit that concludes a merge, cherry-pick, revert or rebase: what git prepared
     /// and how the conflicts were resolved.
     operation: Option<String>,
+    /// For a commit message: the shape of the project's `commit.template`.
+    commit_template: Option<String>,
     /// For a commit message: the trailer that says Iris helped, when the project asks.
     attribution: Option<String>,
     /// For a review: the change it covers, which its findings are checked against.

@@ -7,6 +7,7 @@
 mod changelog;
 mod commit;
 pub(crate) mod commit_body;
+pub mod commit_template;
 mod critique;
 pub mod echo;
 pub mod intent;
