@@ -187,6 +187,14 @@ fn an_lfs_pointer_is_said_as_the_object_s_size() {
         "{shown}"
     );
     assert!(!shown.contains("oid sha256:"), "{shown}");
+    // And so does git_show once it is committed.
+    repo.commit_all("Add the big asset");
+    let show = repo.tool("git_show", r#"{"commit":"HEAD"}"#);
+    assert!(
+        show.contains("[assets/big.bin: an LFS object, 123456 bytes, added]"),
+        "{show}"
+    );
+    assert!(!show.contains("oid sha256:"), "{show}");
 }
 
 /// A submodule's bump is told by the commits it brings, as `git diff --submodule=log` lists

@@ -325,7 +325,10 @@ fn a_commit_template_is_filled_in_its_shape_and_its_comments_stay() {
     // git opens the editor with the template's text above its own comments.
     let opened = format!("Why:\n\nTicket:\n# Say why before how.\n{GIT_COMMENTS}");
     let (_, after) = run_hook(&repo, &opened, Some("template"), &openai_env(&fake), false);
-    assert_eq!(after, format!("{MESSAGE}\n\n# Say why before how.{GIT_COMMENTS}"));
+    assert_eq!(
+        after,
+        format!("{MESSAGE}\n\n# Say why before how.{GIT_COMMENTS}")
+    );
     let asked = fake.requests()[0].user_texts().join("\n");
     assert!(
         asked.contains("## The project's commit template (commit.template)")

@@ -285,13 +285,29 @@ impl GitShow {
         for line in c.message.lines() {
             let _ = writeln!(out, "    {line}");
         }
-        let _ = write!(out, "\n{}\n{}", shown.stat, shown.patch);
+        let _ = write!(out, "\n{}\n{}", shown.stat, as_read(&shown.patch));
         Ok(bound_output(
             out,
             max,
             "pass files to see particular patches, or raise max_output_chars",
         ))
     }
+}
+
+/// A patch as the model reads it: the same text, unless a file in it is one git LFS stores,
+/// whose pointer then reads as its object's size (as in git_diff).
+fn as_read(patch: &str) -> std::borrow::Cow<'_, str> {
+    let files = iris_core::change::parse_unified_diff(patch);
+    if !files.iter().any(|f| f.lfs_sizes().is_some()) {
+        return patch.into();
+    }
+    let notes = super::git_diff::Notes::new();
+    files
+        .iter()
+        .map(|f| super::git_diff::file_text(f, &notes))
+        .collect::<Vec<_>>()
+        .join("\n")
+        .into()
 }
 
 // ---------------------------------------------------------------- git_changed_files

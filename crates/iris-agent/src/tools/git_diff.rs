@@ -272,7 +272,7 @@ fn first_of<S: AsRef<str>>(items: &[S], n: usize) -> String {
 }
 
 /// What a file's diff alone does not say, by path: a submodule bump's commits.
-type Notes = BTreeMap<String, String>;
+pub(crate) type Notes = BTreeMap<String, String>;
 
 /// For each submodule the change moves, the titles of the commits the bump brings (as `git
 /// diff --submodule=log` lists them), or why they cannot be listed.
@@ -300,7 +300,7 @@ fn submodule_notes(repo: &iris_git::GitRepo, diff: &[FileDiff]) -> Notes {
 
 /// A file's diff as the model reads it, with what `notes` add; a file git LFS stores is its
 /// object's size, since its pointer's text says nothing.
-fn file_text(f: &FileDiff, notes: &Notes) -> String {
+pub(crate) fn file_text(f: &FileDiff, notes: &Notes) -> String {
     if let Some(sizes) = f.lfs_sizes() {
         let what = match sizes {
             (None, Some(new)) => format!("{new} bytes, added"),
