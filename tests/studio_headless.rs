@@ -538,6 +538,39 @@ async fn a_saved_draft_is_restored_before_the_status_can_start_a_generation() {
     assert_eq!(fake.requests().len(), 0);
 }
 
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_merge_in_progress_opens_with_gits_prepared_message() {
+    let repo = TestRepo::new();
+    assert!(!repo.conflicting_merge("shared.txt").status.success());
+    repo.write("shared.txt", "both\n");
+    repo.git(&["add", "shared.txt"]);
+    let fake = FakeProvider::start(vec![Step::text(
+        json!({"emoji": null, "title": "Iris' title", "message": "body"}).to_string(),
+    )]);
+    let mut studio = Headless::new(&repo, &fake, Mode::COMMIT);
+    studio.runner.start();
+    studio
+        .pump_until("the status and git's message", |s| {
+            !s.changes.loading && !s.artifacts[&ArtifactKind::Commit].is_empty()
+        })
+        .await;
+    assert_eq!(studio.text(), "Merge branch 'other'");
+    let notice = studio.state.notice.as_ref().map(|n| n.text.clone());
+    assert!(
+        notice.is_some_and(|n| n.starts_with("a merge is in progress")),
+        "{:?}",
+        studio.state.notice
+    );
+    assert!(
+        !studio
+            .effects
+            .iter()
+            .any(|e| matches!(e, Effect::Generate { .. })),
+        "Iris wrote over git's message: {:?}",
+        studio.seen
+    );
+}
+
 /// Drafts still queued when the studio stops are written before it is gone: on a single
 /// thread nothing else would get to write them once the loop has ended.
 #[tokio::test(flavor = "current_thread")]

@@ -222,9 +222,13 @@ impl Runner {
         let scanner = self.jobs.scanner();
         tokio::task::spawn_blocking(move || {
             let found = drafts.load_all();
+            let commit_draft = found.iter().any(|(kind, _)| *kind == ArtifactKind::Commit);
             // Nothing found changes nothing on screen: no action, no frame to wait for.
             if !found.is_empty() {
                 let _ = tx.send(Action::DraftsLoaded(found));
+            }
+            if !commit_draft && let Some(prepared) = prepared_message(&root) {
+                let _ = tx.send(prepared);
             }
             // The syntax definitions load while the status is read, so the first highlighted
             // diff does not hold up the UI thread.
@@ -508,4 +512,14 @@ fn scope_of(kind: ArtifactKind, range: Option<(String, String)>) -> Scope {
         None if kind.uses_range() => Scope::range("HEAD~1", "HEAD"),
         None => Scope::Staged,
     }
+}
+
+/// git's prepared message when a merge, cherry-pick, revert or rebase is in progress.
+fn prepared_message(root: &std::path::Path) -> Option<Action> {
+    let operation = iris_git::GitRepo::discover(root).ok()?.operation().ok()??;
+    let message = operation.prepared.filter(|m| !m.is_empty())?;
+    Some(Action::GitPrepared {
+        operation: operation.kind,
+        message,
+    })
 }

@@ -246,6 +246,14 @@ pub enum Action {
     Reworded(Result<String, String>),
     /// Drafts saved by an earlier session, offered back.
     DraftsLoaded(Vec<(ArtifactKind, Draft)>),
+    /// A merge, cherry-pick, revert or rebase is in progress (its name), and git prepared
+    /// this message for the commit that concludes it.
+    GitPrepared {
+        /// `merge`, `cherry-pick`, `revert` or `rebase`.
+        operation: String,
+        /// `.git/MERGE_MSG` without its comment lines.
+        message: String,
+    },
     /// A draft could not be written.
     DraftFailed(String),
 }

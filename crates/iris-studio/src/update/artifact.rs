@@ -195,6 +195,28 @@ pub(super) fn drafts_loaded(state: &mut State, drafts: Vec<(ArtifactKind, Draft)
     Vec::new()
 }
 
+/// git's prepared message for the operation in progress goes into an empty commit editor
+/// (a draft of the user's wins), so the studio starts where `git commit` would.
+pub(super) fn git_prepared(state: &mut State, operation: &str, message: String) -> Vec<Effect> {
+    let Some(buffer) = state
+        .artifacts
+        .get_mut(&ArtifactKind::Commit)
+        .filter(|b| b.is_empty())
+    else {
+        return Vec::new();
+    };
+    buffer.restore(Draft {
+        text: message,
+        ..Draft::default()
+    });
+    let text = format!(
+        "a {operation} is in progress: git's prepared message is in the editor; Iris writes \
+         one from it and the conflicts' resolution when asked"
+    );
+    notice(state, Level::Info, text);
+    Vec::new()
+}
+
 /// A key typed into the editor.
 pub(super) fn type_in_editor(state: &mut State, key: KeyEvent) -> Vec<Effect> {
     let Some(kind) = state.mode.artifact() else {

@@ -138,6 +138,9 @@ fn reduce(state: &mut State, action: Action) -> Vec<Effect> {
             split_plan::message_edited(state, group, result)
         }
         Action::DraftsLoaded(drafts) => artifact::drafts_loaded(state, drafts),
+        Action::GitPrepared { operation, message } => {
+            artifact::git_prepared(state, &operation, message)
+        }
         Action::DraftFailed(err) => {
             notice(
                 state,
