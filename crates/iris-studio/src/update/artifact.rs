@@ -210,8 +210,8 @@ pub(super) fn git_prepared(state: &mut State, operation: &str, message: String) 
         ..Draft::default()
     });
     let text = format!(
-        "a {operation} is in progress: git's prepared message is in the editor; Iris writes \
-         one from it and the conflicts' resolution when asked"
+        "a {operation} is in progress: git's message is in the editor; Iris' tells the \
+         resolution"
     );
     notice(state, Level::Info, text);
     Vec::new()
