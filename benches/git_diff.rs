@@ -13,12 +13,14 @@
 
 #[path = "support/generated.rs"]
 mod generated;
+#[path = "support/measure.rs"]
+mod measure;
 
 use std::path::Path;
-use std::process::Command;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use generated::{TRACKED_FILES, generate, run, stage_changes};
+use measure::{LAYER_RUNS, git_layer, measured, median, ms, print_layer};
 
 const RUNS: usize = 5;
 
@@ -79,72 +81,7 @@ fn main() {
         }
     }
     println!("\nthe git layer at 2,000 staged files, median of {LAYER_RUNS} interleaved runs:");
-    println!(
-        "{:<20} {:>8} {:<36} {:>8} {:>6}",
-        "iris tool", "ms", "git", "ms", "ratio"
-    );
-    for row in layer {
-        println!(
-            "{:<20} {:>8.1} {:<36} {:>8.1} {:>6.2}",
-            row.tool,
-            ms(row.ours),
-            row.git.join(" "),
-            ms(row.theirs),
-            row.ours.as_secs_f64() / row.theirs.as_secs_f64()
-        );
-    }
-}
-
-const LAYER_RUNS: usize = 9;
-
-struct LayerRow {
-    tool: &'static str,
-    git: &'static [&'static str],
-    ours: Duration,
-    theirs: Duration,
-}
-
-/// Each tool and its git command, run in turn `LAYER_RUNS` times.
-fn git_layer(repo: &Path, iris: &str) -> Vec<LayerRow> {
-    let pairs: [(&'static str, &'static str, &'static [&'static str]); 3] = [
-        (
-            "git_diff",
-            r#"{"detail":"summary"}"#,
-            &["git", "diff", "--cached", "--numstat"],
-        ),
-        ("git_status", "{}", &["git", "status", "--porcelain"]),
-        (
-            "git_changed_files",
-            "{}",
-            &["git", "diff", "--cached", "--name-status"],
-        ),
-    ];
-    let mut times: Vec<(Vec<Duration>, Vec<Duration>)> = vec![Default::default(); pairs.len()];
-    for _ in 0..LAYER_RUNS {
-        for ((tool, args, git), (ours, theirs)) in pairs.iter().zip(&mut times) {
-            theirs.push(measured(repo, git[0], &git[1..]).elapsed);
-            ours.push(measured(repo, iris, &["tool", tool, args]).elapsed);
-        }
-    }
-    pairs
-        .iter()
-        .zip(times)
-        .map(|((tool, _, git), (mut ours, mut theirs))| LayerRow {
-            tool,
-            git,
-            ours: median(&mut ours),
-            theirs: median(&mut theirs),
-        })
-        .collect()
-}
-
-fn ms(d: Duration) -> f64 {
-    d.as_secs_f64() * 1000.0
-}
-
-fn median(times: &mut [Duration]) -> Duration {
-    times.sort();
-    times[times.len() / 2]
+    print_layer(&layer);
 }
 
 fn numstat_lines(repo: &Path) -> usize {
@@ -158,45 +95,4 @@ fn numstat_lines(repo: &Path) -> usize {
             Some(a + d)
         })
         .sum()
-}
-
-struct Measured {
-    elapsed: Duration,
-    max_rss_kb: i64,
-    stdout_len: usize,
-}
-
-/// Runs a command with stdout to a pipe we drain, and reads its peak resident memory from
-/// the kernel's accounting of the waited-for child (`wait4`).
-#[allow(clippy::zombie_processes)] // reaped by wait4 below, which std's Child cannot see
-fn measured(repo: &Path, program: &str, args: &[&str]) -> Measured {
-    use std::io::Read;
-    use std::os::unix::process::ExitStatusExt;
-    let started = Instant::now();
-    let mut child = Command::new(program)
-        .args(args)
-        .current_dir(repo)
-        .stdout(std::process::Stdio::piped())
-        .spawn()
-        .expect("spawn");
-    let mut stdout = Vec::new();
-    child
-        .stdout
-        .take()
-        .expect("stdout")
-        .read_to_end(&mut stdout)
-        .expect("read");
-    let mut status = 0;
-    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
-    // SAFETY: waits for our own child; `status` and `usage` are valid for writes.
-    let pid = unsafe { libc::wait4(child.id() as i32, &mut status, 0, &mut usage) };
-    let elapsed = started.elapsed();
-    assert_eq!(pid, child.id() as i32, "wait4 failed");
-    let status = std::process::ExitStatus::from_raw(status);
-    assert!(status.success(), "{program} {args:?} failed: {status}");
-    Measured {
-        elapsed,
-        max_rss_kb: usage.ru_maxrss,
-        stdout_len: stdout.len(),
-    }
 }

@@ -14,13 +14,13 @@ mod generated;
 #[path = "support/isolated.rs"]
 mod isolated;
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::time::Duration;
 
 use common::fake_provider::{FAKE_API_KEY, FakeProvider, Step};
 use common::pty::PtyProgram;
 use generated::{generate, stage_changes};
-use isolated::base_command;
+use isolated::{base_command, find_gitui};
 
 const RUNS: usize = 9;
 const STAGED: usize = 2_000;
@@ -76,18 +76,6 @@ fn main() {
 fn ms(times: &mut [Duration]) -> f64 {
     times.sort();
     times[times.len() / 2].as_secs_f64() * 1000.0
-}
-
-fn find_gitui() -> Option<PathBuf> {
-    let on_path = std::env::var_os("PATH")
-        .map(|paths| {
-            std::env::split_paths(&paths)
-                .map(|p| p.join("gitui"))
-                .collect::<Vec<_>>()
-        })
-        .unwrap_or_default();
-    let cargo_bin = std::env::var_os("HOME").map(|h| Path::new(&h).join(".cargo/bin/gitui"));
-    on_path.into_iter().chain(cargo_bin).find(|p| p.is_file())
 }
 
 /// First frame: the mode tabs are drawn. List: the staged files listed, ranked from their

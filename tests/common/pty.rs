@@ -177,6 +177,27 @@ impl PtyProgram {
         let _ = self.input.flush();
     }
 
+    /// The program's resident memory and the anonymous part of it (its heap and stacks, not
+    /// the binary's mapped pages), in KiB, from /proc.
+    pub fn memory_kb(&self) -> (u64, u64) {
+        let status = std::fs::read_to_string(format!("/proc/{}/status", self.child.id()))
+            .unwrap_or_default();
+        let field = |name: &str| {
+            status
+                .lines()
+                .find_map(|l| {
+                    l.strip_prefix(name)?
+                        .trim()
+                        .strip_suffix("kB")?
+                        .trim()
+                        .parse()
+                        .ok()
+                })
+                .unwrap_or(0)
+        };
+        (field("VmRSS:"), field("RssAnon:"))
+    }
+
     /// User plus system CPU time the program has used so far (from /proc).
     pub fn cpu_time(&self) -> Duration {
         let stat =
