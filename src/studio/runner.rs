@@ -242,6 +242,7 @@ impl Runner {
             if !matches!(rules, Ok(None)) {
                 let _ = tx.send(Action::RulesLoaded(rules));
             }
+            super::memory::give_back();
         });
     }
 

@@ -194,6 +194,7 @@ impl Jobs {
         let root = self.root.clone();
         tokio::task::spawn_blocking(move || {
             let _ = tx.send(work(root));
+            super::memory::give_back();
         });
     }
 
@@ -221,6 +222,7 @@ impl Jobs {
                     let _ = tx.send(action);
                 }
             });
+            super::memory::give_back();
         });
     }
 }
