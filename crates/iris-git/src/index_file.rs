@@ -10,6 +10,55 @@
 
 use git2::Oid;
 
+/// An index file's bytes: read into memory (tests), or mapped in place as git maps it, which
+/// copies nothing and leaves no anonymous memory behind. git replaces its index by renaming a
+/// new file over it, never by writing into it, so a mapping stays whole.
+pub(crate) enum Bytes {
+    Read(Vec<u8>),
+    Mapped(memmap2::Mmap),
+}
+
+impl Bytes {
+    /// The index file at `path`, mapped; `None` when it cannot be opened or mapped.
+    pub fn map(path: &std::path::Path) -> Option<Bytes> {
+        let file = std::fs::File::open(path).ok()?;
+        // SAFETY: git never writes into an index file in place (see above); a file changed
+        // under the mapping anyway gives wrong bytes, which the parser bounds-checks.
+        let map = unsafe { memmap2::Mmap::map(&file) }.ok()?;
+        Some(Bytes::Mapped(map))
+    }
+}
+
+impl std::ops::Deref for Bytes {
+    type Target = [u8];
+    fn deref(&self) -> &[u8] {
+        match self {
+            Bytes::Read(bytes) => bytes,
+            Bytes::Mapped(map) => map,
+        }
+    }
+}
+
+impl From<Vec<u8>> for Bytes {
+    fn from(bytes: Vec<u8>) -> Self {
+        Bytes::Read(bytes)
+    }
+}
+
+impl std::fmt::Debug for Bytes {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{} index bytes", self.len())
+    }
+}
+
+impl PartialEq for Bytes {
+    fn eq(&self, other: &Self) -> bool {
+        **self == **other
+    }
+}
+
+impl Eq for Bytes {}
+
 /// One stage-0 entry of the index: its path, mode and blob (or gitlink) id, read through
 /// [`IndexFile`] (the bytes stay where the file put them).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -35,13 +84,13 @@ impl CacheTree {
     }
 }
 
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, PartialEq, Eq)]
 pub(crate) struct IndexFile {
     /// In the index's order (by path bytes).
     pub entries: Vec<Entry>,
     pub tree: Option<CacheTree>,
     /// The file.
-    bytes: Vec<u8>,
+    bytes: Bytes,
     /// Version 4 compresses paths against the previous one: they are written out here. In
     /// earlier versions each path stands whole in the file.
     paths: Option<Vec<u8>>,
@@ -71,8 +120,9 @@ const INTENT_TO_ADD: u16 = 0x2000;
 /// The index's entries and cache tree; `None` for anything but a plain index of version 2,
 /// 3 or 4 with SHA-1 ids, only stage-0 entries and no intent-to-add entry (conflicts and
 /// intent-to-add have their own rules in a diff; libgit2 keeps them).
-pub(crate) fn parse(file: Vec<u8>) -> Option<IndexFile> {
-    let bytes = file.as_slice();
+pub(crate) fn parse(file: impl Into<Bytes>) -> Option<IndexFile> {
+    let file = file.into();
+    let bytes: &[u8] = &file;
     let mut r = Reader { bytes, at: 0 };
     if r.take(4)? != b"DIRC" {
         return None;

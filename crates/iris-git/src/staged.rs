@@ -25,7 +25,7 @@ impl GitRepo {
         if self.repo.object_format() != git2::ObjectFormat::Sha1 {
             return Ok(None);
         }
-        let Ok(bytes) = std::fs::read(self.repo.path().join("index")) else {
+        let Some(bytes) = index_file::Bytes::map(&self.repo.path().join("index")) else {
             return Ok(None);
         };
         let Some(index) = index_file::parse(bytes) else {
