@@ -31,6 +31,7 @@ pub struct StudioArgs {
 }
 
 pub async fn run(args: StudioArgs) -> Result<ExitCode> {
+    crate::studio::memory::tune();
     let mode = match args.mode.as_deref() {
         None => None,
         Some(name) => Some(Mode::from_name(name).ok_or_else(|| {
