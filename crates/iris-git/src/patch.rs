@@ -139,6 +139,22 @@ impl GitRepo {
         workdir: bool,
         map: impl Fn(&[&str], &[&str]) -> T,
     ) -> Result<T> {
+        let mut mapped = None;
+        self.each_line_change(change, workdir, &mut |added, removed| {
+            mapped = Some(map(added, removed));
+        })?;
+        mapped.ok_or_else(|| GitError::Unsupported("a change's lines were not read".into()))
+    }
+
+    /// The work of [`Self::file_line_changes`], not generic: so it is compiled here, with this
+    /// crate's optimisation (a generic is compiled in the crate that calls it, and the
+    /// release build optimises the binary's own crate for size).
+    fn each_line_change(
+        &self,
+        change: &FileChange,
+        workdir: bool,
+        map: &mut dyn FnMut(&[&str], &[&str]),
+    ) -> Result<()> {
         let content = match change.status {
             Delta::Conflicted => Content::Same,
             _ => self.content(change, workdir)?,
@@ -173,7 +189,8 @@ impl GitRepo {
         }
         let added: Vec<&str> = added.iter().map(AsRef::as_ref).collect();
         let removed: Vec<&str> = removed.iter().map(AsRef::as_ref).collect();
-        Ok(map(&added, &removed))
+        map(&added, &removed);
+        Ok(())
     }
 
     /// `work` done on every change, in order. Large changes are split across threads, each
