@@ -307,6 +307,13 @@ fn a_linked_worktree_keeps_its_own_drafts() {
     );
 }
 
+/// Runs `iris ARGS` with the model answering `title` and `body`; what Iris asked it.
+fn written(repo: &TestRepo, args: &[&str], title: &str, body: &str) -> String {
+    let fake = FakeProvider::start(vec![Step::text(commit_json(title, body))]);
+    success(&run(repo, args, &openai_env(&fake)));
+    fake.requests()[0].user_texts().join("\n")
+}
+
 #[test]
 fn a_merge_in_progress_is_written_from_its_prepared_message_and_resolution() {
     let repo = TestRepo::new();
@@ -317,13 +324,12 @@ fn a_merge_in_progress_is_written_from_its_prepared_message_and_resolution() {
     repo.git(&["add", "shared.txt"]);
     let merged = repo.git(&["rev-parse", "MERGE_HEAD"]);
 
-    let fake = FakeProvider::start(vec![Step::text(commit_json(
+    let asked = written(
+        &repo,
+        &["gen", "--auto-commit"],
         "Merge branch 'other'",
         "Keeps both sides of shared.txt.",
-    ))]);
-    let out = run(&repo, &["gen", "--auto-commit"], &openai_env(&fake));
-    success(&out);
-    let asked = fake.requests()[0].user_texts().join("\n");
+    );
     assert!(asked.contains("## A merge is in progress"), "{asked}");
     assert!(
         asked.contains("> Merge branch 'other'"),
@@ -370,10 +376,7 @@ fn a_cherry_pick_with_a_conflict_keeps_the_picked_message() {
     repo.write("s.txt", "theirs\n");
     repo.git(&["add", "s.txt"]);
 
-    let fake = FakeProvider::start(vec![Step::text(commit_json("Use their line", ""))]);
-    let out = run(&repo, &["gen"], &openai_env(&fake));
-    success(&out);
-    let asked = fake.requests()[0].user_texts().join("\n");
+    let asked = written(&repo, &["gen"], "Use their line", "");
     assert!(asked.contains("## A cherry-pick is in progress"), "{asked}");
     assert!(
         asked.contains("> Use their line\n>\n> Because it reads better."),

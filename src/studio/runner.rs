@@ -517,10 +517,6 @@ fn scope_of(kind: ArtifactKind, range: Option<(String, String)>) -> Scope {
 
 /// git's prepared message when a merge, cherry-pick, revert or rebase is in progress.
 fn prepared_message(root: &std::path::Path) -> Option<Action> {
-    let operation = iris_git::GitRepo::discover(root).ok()?.operation().ok()??;
-    let message = operation.prepared.filter(|m| !m.is_empty())?;
-    Some(Action::GitPrepared {
-        operation: operation.kind,
-        message,
-    })
+    let (operation, message) = iris_git::GitRepo::discover(root).ok()?.prepared_message()?;
+    (!message.is_empty()).then_some(Action::GitPrepared { operation, message })
 }

@@ -17,20 +17,12 @@ impl GitRepo {
     /// The operation in progress that a commit concludes, if any (a bisect or `git am` is
     /// not one).
     pub fn operation(&self) -> Result<Option<Operation>> {
-        let (kind, head_file) = match self.repo.state() {
-            S::Merge => ("merge", "MERGE_HEAD"),
-            S::CherryPick | S::CherryPickSequence => ("cherry-pick", "CHERRY_PICK_HEAD"),
-            S::Revert | S::RevertSequence => ("revert", "REVERT_HEAD"),
-            S::Rebase | S::RebaseInteractive | S::RebaseMerge => ("rebase", "REBASE_HEAD"),
-            _ => return Ok(None),
+        let Some((kind, head_file)) = self.operation_kind() else {
+            return Ok(None);
         };
         let git_dir = self.repo.path();
-        let text = std::fs::read(git_dir.join("MERGE_MSG")).ok();
-        let (prepared, mut conflicts) = match text {
-            Some(bytes) => {
-                let (message, conflicts) = parse_prepared(&String::from_utf8_lossy(&bytes));
-                (Some(message), conflicts)
-            }
+        let (prepared, mut conflicts) = match self.read_prepared() {
+            Some((message, conflicts)) => (Some(message), conflicts),
             None => (None, Vec::new()),
         };
         let index = self.repo.index()?;
@@ -70,6 +62,31 @@ impl GitRepo {
             prepared,
             resolutions,
         }))
+    }
+
+    /// The operation in progress and git's prepared message for its commit, read from git's
+    /// files alone (no index, no blob): what the studio's editor starts from.
+    pub fn prepared_message(&self) -> Option<(String, String)> {
+        let (kind, _) = self.operation_kind()?;
+        let (message, _) = self.read_prepared()?;
+        Some((kind.to_string(), message))
+    }
+
+    /// The operation's name and the file naming its incoming commit(s).
+    fn operation_kind(&self) -> Option<(&'static str, &'static str)> {
+        match self.repo.state() {
+            S::Merge => Some(("merge", "MERGE_HEAD")),
+            S::CherryPick | S::CherryPickSequence => Some(("cherry-pick", "CHERRY_PICK_HEAD")),
+            S::Revert | S::RevertSequence => Some(("revert", "REVERT_HEAD")),
+            S::Rebase | S::RebaseInteractive | S::RebaseMerge => Some(("rebase", "REBASE_HEAD")),
+            _ => None,
+        }
+    }
+
+    /// `MERGE_MSG` without its comment lines, and the paths of its conflicts list.
+    fn read_prepared(&self) -> Option<(String, Vec<String>)> {
+        let bytes = std::fs::read(self.repo.path().join("MERGE_MSG")).ok()?;
+        Some(parse_prepared(&String::from_utf8_lossy(&bytes)))
     }
 
     /// The commits an operation brings: for a merge those of its heads not on HEAD yet
