@@ -12,6 +12,7 @@
 //! - The project's conventions: [`commit_rules`] (commitlint and commitizen rules),
 //!   [`pr_template`] (pull request templates), [`ticket`] (ticket ids in branch names).
 //!   Finding their files is `iris-config`'s (`iris_config::project`).
+//! - [`stack`]: a stack of pull requests, and the section each layer's description carries.
 //! - [`history`]: which commits show how the repository's people write, and the sample of
 //!   them a commit message is written after.
 //! - [`eval`]: scores of written commit messages against their authors' (`iris eval`).
@@ -42,6 +43,7 @@ pub mod protocol;
 pub mod scope;
 pub mod secrets;
 pub mod split;
+pub mod stack;
 pub mod suggest;
 pub mod text;
 pub mod ticket;

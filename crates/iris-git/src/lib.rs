@@ -27,6 +27,7 @@ mod reword;
 mod show;
 mod sparse;
 pub mod split;
+mod stack;
 mod stage;
 mod staged;
 mod status;

@@ -202,6 +202,43 @@ impl TestRepo {
         repo
     }
 
+    /// A stack of three branches on `main`, each a layer of its own files: `b1` ("Add the
+    /// lexer", "Add the parser": `src/lexer.rs`, `src/parser.rs`), `b2` ("Add the evaluator":
+    /// `src/eval.rs`), `b3` ("Add the REPL": `src/repl.rs`); `b3` is checked out.
+    pub fn stack() -> TestRepo {
+        let repo = TestRepo::new();
+        repo.write("README.md", "# calc\n");
+        repo.commit_all("Initial commit");
+        repo.git(&["branch", "-M", "main"]);
+        // (branch, path, text, title): a branch starts where its name first appears.
+        let commits = [
+            ("b1", "src/lexer.rs", "pub fn lex() {}\n", "Add the lexer"),
+            (
+                "b1",
+                "src/parser.rs",
+                "pub fn parse() {}\n",
+                "Add the parser",
+            ),
+            (
+                "b2",
+                "src/eval.rs",
+                "pub fn eval() {}\n",
+                "Add the evaluator",
+            ),
+            ("b3", "src/repl.rs", "pub fn repl() {}\n", "Add the REPL"),
+        ];
+        let mut on = "main";
+        for (branch, path, text, title) in commits {
+            if branch != on {
+                repo.git(&["checkout", "-q", "-b", branch]);
+                on = branch;
+            }
+            repo.write(path, text);
+            repo.commit_all(title);
+        }
+        repo
+    }
+
     /// A branch to absorb fixes into: on `main`, `a.txt` and `b.txt` of twenty lines (`a1` ...
     /// `a20`, see [`numbered`]); on `feature`, "X: change a3" changes line 3 of a.txt and
     /// "Y: change b5" line 5 of b.txt.
