@@ -17,6 +17,7 @@ mod interrupt;
 mod mcp;
 mod pick;
 mod pr;
+mod pr_stack;
 mod presets;
 mod progress;
 mod prompt;

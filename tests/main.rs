@@ -45,6 +45,7 @@ mod safety;
 mod secret_scan;
 mod setup_probe;
 mod split;
+mod stacks;
 mod studio_headless;
 mod studio_pty;
 mod ticket;

@@ -35,6 +35,13 @@ pub struct PrArgs {
     /// repository's default one.
     #[arg(long, value_name = "NAME")]
     pub template: Option<String>,
+    /// Describe each layer of the stack the branch is in (main <- b1 <- b2 <- ...: from
+    /// history, or git-town's or Graphite's records), each from its own change, each with the
+    /// stack's list. The stack is printed on stderr first; with --create each layer's PR/MR
+    /// is opened into the branch below it, with --update the existing ones are refreshed
+    /// (re-written only when their change moved). --json prints one JSON line a layer.
+    #[arg(long)]
+    pub stack: bool,
     #[command(flatten)]
     pub config: ConfigFlags,
     #[command(flatten)]
@@ -42,6 +49,9 @@ pub struct PrArgs {
 }
 
 pub async fn run(args: PrArgs) -> Result<ExitCode> {
+    if args.stack {
+        return super::pr_stack::run(args).await;
+    }
     let mut session = Session::open(&args.config, args.output)?;
     session.iris = session.iris.with_pr_template(args.template.clone());
     let from = match args.from.clone() {

@@ -77,6 +77,94 @@ fn describe(forge: Forge, create: bool, text: &PrText, base: Option<&str>) -> In
     }
 }
 
+/// Opens a PR/MR from `head` (a stack's layer) into `base`.
+pub(crate) fn create_from(forge: Forge, text: &PrText, base: &str, head: &str) -> Invocation {
+    let run = describe(forge, true, text, Some(base));
+    match forge {
+        Forge::GitHub => run.arg("--head", head),
+        Forge::GitLab => run.arg("--source-branch", head),
+    }
+}
+
+/// Edits PR/MR `number`: its body, and its title and base when given.
+pub(crate) fn edit_number(
+    forge: Forge,
+    number: u64,
+    title: Option<&str>,
+    body: &str,
+    base: Option<&str>,
+) -> Invocation {
+    let number = number.to_string();
+    let run = match forge {
+        Forge::GitHub => Invocation::new(forge, &["pr", "edit", &number])
+            .arg("--body-file", "-")
+            .stdin(body),
+        Forge::GitLab => {
+            Invocation::new(forge, &["mr", "update", &number]).arg("--description", body)
+        }
+    };
+    let run = match title {
+        Some(title) => run.arg("--title", title),
+        None => run,
+    };
+    match (base, forge) {
+        (Some(base), Forge::GitHub) => run.arg("--base", base),
+        (Some(base), Forge::GitLab) => run.arg("--target-branch", base),
+        (None, _) => run,
+    }
+}
+
+/// Lists the open PRs/MRs from `head` as JSON, with what a stack needs of each.
+pub(crate) fn list_from(forge: Forge, head: &str) -> Invocation {
+    match forge {
+        Forge::GitHub => Invocation::new(forge, &["pr", "list"])
+            .arg("--head", head)
+            .arg("--state", "open")
+            .arg("--json", "number,url,title,body,baseRefName"),
+        Forge::GitLab => Invocation::new(forge, &["mr", "list"])
+            .arg("--source-branch", head)
+            .arg("--output", "json"),
+    }
+}
+
+/// An open PR/MR as `list_from` answers: gh's `number`, `url`, `body`, `baseRefName`; glab's
+/// `iid`, `web_url`, `description`, `target_branch`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Listed {
+    /// The PR's number (the MR's iid).
+    pub number: u64,
+    /// Its page.
+    pub url: Option<String>,
+    /// Its title.
+    pub title: String,
+    /// Its body, as it is on the forge now.
+    pub body: String,
+    /// The branch it goes into.
+    pub base: String,
+}
+
+/// The first PR/MR of a `list_from` answer; None when there is none (or it is not JSON).
+pub(crate) fn first_listed(stdout: &str) -> Option<Listed> {
+    let item = listed(stdout).into_iter().next()?;
+    let text = |keys: &[&str]| {
+        keys.iter()
+            .find_map(|k| item.get(*k).and_then(Value::as_str))
+            .unwrap_or_default()
+            .to_string()
+    };
+    let number = ["number", "iid"]
+        .iter()
+        .find_map(|k| item.get(*k).and_then(Value::as_u64))?;
+    let url = Some(text(&["url", "web_url"])).filter(|u| !u.is_empty());
+    Some(Listed {
+        number,
+        url,
+        title: text(&["title"]),
+        body: text(&["body", "description"]),
+        base: text(&["baseRefName", "target_branch"]),
+    })
+}
+
 /// Asks for the current branch's PR/MR as JSON (it fails when there is none).
 pub(crate) fn view(forge: Forge) -> Invocation {
     match forge {
@@ -308,6 +396,74 @@ mod tests {
         let ids: Vec<i64> = items.iter().filter_map(|v| v["id"].as_i64()).collect();
         assert_eq!(ids, [1, 2, 3]);
         assert!(listed("not json").is_empty());
+    }
+
+    #[test]
+    fn a_stacks_layers_name_their_head_and_are_edited_by_number() {
+        let run = create_from(Forge::GitHub, &text(), "b1", "b2");
+        assert_eq!(
+            run.args,
+            [
+                "pr",
+                "create",
+                "--title=-Add two()",
+                "--body-file=-",
+                "--base=b1",
+                "--head=b2"
+            ]
+        );
+        let run = create_from(Forge::GitLab, &text(), "b1", "b2");
+        assert!(run.args.ends_with(&[
+            "--yes".to_string(),
+            "--target-branch=b1".to_string(),
+            "--source-branch=b2".to_string()
+        ]));
+        let run = edit_number(Forge::GitHub, 12, None, "Body", Some("b1"));
+        assert_eq!(run.args, ["pr", "edit", "12", "--body-file=-", "--base=b1"]);
+        assert_eq!(run.stdin.as_deref(), Some("Body"));
+        assert_eq!(run.what, "gh pr edit 12");
+        let run = edit_number(Forge::GitLab, 3, Some("T"), "Body", None);
+        assert_eq!(
+            run.args,
+            ["mr", "update", "3", "--description=Body", "--title=T"]
+        );
+        assert_eq!(
+            list_from(Forge::GitHub, "b2").args,
+            [
+                "pr",
+                "list",
+                "--head=b2",
+                "--state=open",
+                "--json=number,url,title,body,baseRefName"
+            ]
+        );
+        assert_eq!(
+            list_from(Forge::GitLab, "b2").args,
+            ["mr", "list", "--source-branch=b2", "--output=json"]
+        );
+    }
+
+    #[test]
+    fn a_listed_request_reads_as_gh_and_glab_answer() {
+        let gh = r#"[{"number":12,"url":"https://github.com/o/r/pull/12","title":"T","body":"B","baseRefName":"b1"}]"#;
+        assert_eq!(
+            first_listed(gh),
+            Some(Listed {
+                number: 12,
+                url: Some("https://github.com/o/r/pull/12".into()),
+                title: "T".into(),
+                body: "B".into(),
+                base: "b1".into(),
+            })
+        );
+        let glab = r#"[{"iid":3,"web_url":"https://gitlab.com/g/r/-/merge_requests/3","title":"T","description":"D","target_branch":"main"}]"#;
+        let found = first_listed(glab).unwrap();
+        assert_eq!(
+            (found.number, found.body.as_str(), found.base.as_str()),
+            (3, "D", "main")
+        );
+        assert_eq!(first_listed("[]"), None);
+        assert_eq!(first_listed("no pull requests"), None);
     }
 
     #[test]

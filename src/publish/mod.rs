@@ -1,5 +1,6 @@
 //! Publishing an artifact where reviewers read it: a PR description as the current branch's
-//! pull request (GitHub) or merge request (GitLab), a review as a comment on it.
+//! pull request (GitHub) or merge request (GitLab), a stack of them (`stack`), a review as a
+//! comment on it.
 //!
 //! We hold no tokens: the user's own `gh` or `glab`, found on PATH, does the talking with the
 //! user's login. The forge comes from the repository's remote. The pure parts (which forge, the
@@ -12,6 +13,7 @@ mod forge;
 mod inline;
 mod review;
 mod run;
+mod stack;
 mod text;
 
 use std::path::Path;
@@ -20,7 +22,9 @@ use commands::{Invocation, url_in, viewed};
 use iris_git::GitRepo;
 use run::Runner;
 
+pub use commands::Listed;
 pub use forge::{Forge, forge_of};
+pub use stack::{LayerText, StackPublished, existing_requests, publish_stack};
 pub use text::{PrText, base_branch, split_pr};
 
 /// Why publishing failed, in words for the user (the tool's own message included).

@@ -72,6 +72,9 @@ pub struct IrisAgent {
     /// The pull request template to fill in, by name (`iris pr --template`); `None` takes
     /// the repository's default.
     pub(crate) pr_template: Option<String>,
+    /// For one layer of a stack of pull requests: the request's section on its place in the
+    /// stack (`iris_core::stack::request_section`).
+    pub(crate) pr_stack: Option<String>,
     /// How reviews are written: aspects, second look.
     pub(crate) review: iris_core::artifact::review::ReviewOptions,
     /// The main model's prices and where they come from, when known: `--debug` says what a
@@ -206,6 +209,7 @@ impl IrisAgent {
             raw_reply_dir: raw_reply_dir.to_path_buf(),
             learned: Learned::default(),
             pr_template: None,
+            pr_stack: None,
             review: iris_core::artifact::review::ReviewOptions {
                 aspects: Vec::new(),
                 verify: config.review_verify,
@@ -229,6 +233,13 @@ impl IrisAgent {
     /// repository's default.
     pub fn with_pr_template(mut self, name: Option<String>) -> Self {
         self.pr_template = name;
+        self
+    }
+
+    /// Writes a pull request as one layer of a stack: `section` tells the model its place
+    /// (`iris_core::stack::request_section`); `None` writes a pull request of its own.
+    pub fn with_pr_stack(mut self, section: Option<String>) -> Self {
+        self.pr_stack = section;
         self
     }
 

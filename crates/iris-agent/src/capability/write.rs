@@ -167,6 +167,10 @@ impl IrisAgent {
             commit_template,
             attribution,
             reviewed,
+            stack: match kind {
+                ArtifactKind::Pr => self.pr_stack.clone(),
+                _ => None,
+            },
         })
     }
 
@@ -262,6 +266,7 @@ impl IrisAgent {
             commit_template,
             attribution,
             reviewed,
+            stack,
         } = prepared;
         let kind = *kind;
         // The rules, the template and the ticket go before the evidence, so a retry without
@@ -273,6 +278,7 @@ impl IrisAgent {
             ticket
                 .as_ref()
                 .map(|t| t.section(kind == ArtifactKind::Commit)),
+            stack.clone(),
             scope_hint.clone(),
             operation.clone(),
             commit_template.clone(),
@@ -576,6 +582,8 @@ pub(crate) struct Prepared {
     attribution: Option<String>,
     /// For a review: the change it covers, which its findings are checked against.
     reviewed: Option<Vec<FileDiff>>,
+    /// For one layer of a stack of pull requests: its place in the stack.
+    stack: Option<String>,
 }
 
 /// A run's debug line; the text its Done event carries.
