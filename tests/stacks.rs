@@ -13,7 +13,7 @@ use serde_json::json;
 /// The fake gh. `pr list --head=B` answers `list-B.json` (or `[]`); `pr create` keeps its
 /// arguments and body as `created-B.*` and prints the next PR's URL; `pr edit N` keeps them
 /// as `edited-N.*`. A file `fail-create-B` makes the create of B fail as gh does.
-const GH: &str = r#"LOG=$(dirname "$0")
+pub(crate) const GH: &str = r#"LOG=$(dirname "$0")
 head=""
 for a in "$@"; do case "$a" in --head=*) head="${a#--head=}";; esac; done
 case "${3:-}" in -*|"") echo "$1 $2" ;; *) echo "$1 $2 $3" ;; esac >> "$LOG/calls"
@@ -40,7 +40,7 @@ esac
 
 const TITLES: [&str; 3] = ["Parse expressions", "Evaluate expressions", "Add a REPL"];
 
-fn pr_reply(title: &str) -> String {
+pub(crate) fn pr_reply(title: &str) -> String {
     json!({
         "title": title, "summary": format!("{title}."), "description": "",
         "changes": [], "testing": [], "breaking_changes": [],
@@ -58,7 +58,7 @@ fn script(titles: &[&str]) -> Vec<Step> {
 }
 
 /// The stack, on GitHub, every branch pushed as it is.
-fn pushed_stack() -> TestRepo {
+pub(crate) fn pushed_stack() -> TestRepo {
     let repo = TestRepo::stack();
     repo.git(&["remote", "add", "origin", "https://github.com/acme/app.git"]);
     for branch in ["main", "b1", "b2", "b3"] {

@@ -741,3 +741,70 @@ fn a_cli_model_edits_the_message_from_the_chat() {
     assert!(screen.contains("Add a friendly greeting"), "{screen}");
     assert!(screen.contains("title 23/72"), "{screen}");
 }
+
+/// PR mode over a stack: the checked-out branch's layer is written from its own change, `]`
+/// shows the layer above, and `P` has Iris write the layer still without a description, then
+/// opens every layer's pull request into the one below through gh.
+#[test]
+fn pr_mode_describes_a_stack_layer_by_layer_and_publishes_it() {
+    use crate::stacks::{GH, pr_reply, pushed_stack};
+    let repo = pushed_stack();
+    repo.git(&["checkout", "-q", "b2"]);
+    let steps = ["Evaluate expressions", "Add a REPL", "Parse expressions"]
+        .iter()
+        .flat_map(|t| {
+            [
+                Step::text(pr_reply(t)),
+                Step::text(crate::common::agent::approval()),
+            ]
+        })
+        .collect();
+    let fake = FakeProvider::start(steps);
+    let gh = crate::common::fake_bin(&[("gh", GH)]);
+    let mut command = Studio::command(&repo, "pr");
+    command
+        .env("PATH", crate::common::path_with(gh.path()))
+        .env("IRIS_PROVIDER", "openai")
+        .env("OPENAI_API_KEY", FAKE_API_KEY)
+        .env("OPENAI_BASE_URL", fake.openai_base_url())
+        .env("IRIS_LOCAL", "false");
+    let mut studio = Studio::run(command);
+    studio.wait_for_text("Stack on main");
+    studio.wait_for_text("Commits b1..b2");
+    studio.wait_for_text("Evaluate expressions.");
+    let first = fake.requests()[0].user_texts().join("\n");
+    assert!(
+        first.contains("pub fn eval()") && !first.contains("pub fn lex()"),
+        "{first}"
+    );
+    studio.send(b"]");
+    studio.wait_for_text("Commits b2..b3");
+    studio.wait_for_text("Add a REPL.");
+    studio.send(b"P");
+    studio.wait_for_text("Publish the stack");
+    studio.send(b"y");
+    studio.wait_for_text("the stack is published");
+    studio.wait_for_text("b3: created pull request https://github.com/acme/app/pull/13 (into b2)");
+    let b1 = std::fs::read_to_string(gh.path().join("created-b1.args")).unwrap();
+    assert!(b1.contains("--title=Parse expressions\n"), "{b1}");
+    let edited = std::fs::read_to_string(gh.path().join("edited-11.body")).unwrap();
+    assert!(
+        edited.contains("3. [Add a REPL](https://github.com/acme/app/pull/13) (`b3`)"),
+        "{edited}"
+    );
+    // The layer Iris wrote for publishing is in the studio too.
+    studio.send(b"\x1b");
+    // (An esc followed at once by `[` would read as an escape sequence.)
+    studio.wait_for("the report closed", |screen| {
+        !screen.contents().contains("Report (esc closes)")
+    });
+    studio.send(b"[");
+    studio.wait_for_text("Commits b1..b2");
+    studio.send(b"[");
+    studio.wait_for_text("Commits main..b1");
+    studio.wait_for_text("Parse expressions.");
+    studio.send(b"q");
+    studio.wait_for_text("(y/n)");
+    studio.send(b"y");
+    assert!(studio.wait_exit().success());
+}

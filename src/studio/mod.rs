@@ -12,4 +12,5 @@ pub mod memory;
 pub mod reword;
 pub mod runner;
 pub mod split;
+mod stack;
 pub mod watch;

@@ -138,8 +138,50 @@ impl Runner {
                 written,
                 flags,
             } => jobs.commit(message, written, flags.amend, flags.no_verify),
-            Effect::Generate { task, kind, range } => self.generate(task, kind, range),
-            Effect::ShowRequest { kind, range } => self.show_request(kind, range),
+            Effect::Generate {
+                task,
+                kind,
+                range,
+                stack,
+            } => self.generate(task, kind, range, stack),
+            Effect::ShowRequest { kind, range, stack } => self.show_request(kind, range, stack),
+            Effect::LoadStack { base } => {
+                let (tx, root) = (self.tx.clone(), self.root.clone());
+                tokio::task::spawn_blocking(move || {
+                    let _ = tx.send(Action::StackLoaded(super::stack::read(&root, &base)));
+                });
+            }
+            Effect::PublishStack {
+                task: None,
+                stack,
+                texts,
+            } => {
+                let (tx, root) = (self.tx.clone(), self.root.clone());
+                tokio::task::spawn_blocking(move || {
+                    let result = super::stack::publish(&root, &stack, &texts);
+                    let _ = tx.send(Action::StackPublished { task: None, result });
+                });
+            }
+            Effect::PublishStack {
+                task: Some(task),
+                stack,
+                texts,
+            } => {
+                let (tx, root) = (self.tx.clone(), self.root.clone());
+                self.spawn_iris(
+                    task,
+                    move |iris, sink| {
+                        let written = move |index, text| {
+                            let _ = tx.send(Action::StackLayerWritten { task, index, text });
+                        };
+                        super::stack::write_and_publish(iris, sink, written, root, stack, texts)
+                    },
+                    move |result| Action::StackPublished {
+                        task: Some(task),
+                        result,
+                    },
+                );
+            }
             Effect::Alternatives { task, kind, count } => self.alternatives(task, kind, count),
             Effect::Chat {
                 task,
@@ -296,18 +338,33 @@ impl Runner {
         EventSink::new(events)
     }
 
-    fn generate(&mut self, task: u64, kind: ArtifactKind, range: Option<(String, String)>) {
+    /// Iris writes `kind`; `stack` is the request's section on a stack layer's place.
+    fn generate(
+        &mut self,
+        task: u64,
+        kind: ArtifactKind,
+        range: Option<(String, String)>,
+        stack: Option<String>,
+    ) {
         let scope = scope_of(kind, range);
         self.spawn_iris(
             task,
-            |iris, sink| async move { Ok(iris.write(kind, &scope, false, &sink).await?.text) },
+            |iris, sink| async move {
+                let iris = with_stack(iris, stack);
+                Ok(iris.write(kind, &scope, false, &sink).await?.text)
+            },
             move |result| Action::Generated { task, kind, result },
         );
     }
 
     /// The first request a generation of `kind` would send, kept and not sent (`--dry-run`
     /// as the studio's `$`), its preview sent back.
-    fn show_request(&mut self, kind: ArtifactKind, range: Option<(String, String)>) {
+    fn show_request(
+        &mut self,
+        kind: ArtifactKind,
+        range: Option<(String, String)>,
+        stack: Option<String>,
+    ) {
         let Some(iris) = self.iris.clone() else {
             let _ = self.tx.send(Action::RequestShown(Err(
                 "Iris is not set up yet: I sets her up".to_string(),
@@ -318,7 +375,9 @@ impl Runner {
         let scope = scope_of(kind, range);
         tokio::spawn(async move {
             let kept = iris_agent::runtime::dry_run::DryRun::default();
-            let dry = (*iris).clone().with_dry_run(kept.clone());
+            let dry = (*with_stack(iris.clone(), stack))
+                .clone()
+                .with_dry_run(kept.clone());
             let ran = dry.write(kind, &scope, false, &EventSink::none()).await;
             let (provider, model, price) = iris.pricing();
             let shown = match kept.captured() {
@@ -519,4 +578,12 @@ fn scope_of(kind: ArtifactKind, range: Option<(String, String)>) -> Scope {
 fn prepared_message(root: &std::path::Path) -> Option<Action> {
     let (operation, message) = iris_git::GitRepo::discover(root).ok()?.prepared_message()?;
     (!message.is_empty()).then_some(Action::GitPrepared { operation, message })
+}
+
+/// Iris writing one layer of a stack (`section`: its place in it), or as she is.
+fn with_stack(iris: Arc<IrisAgent>, section: Option<String>) -> Arc<IrisAgent> {
+    match section {
+        Some(section) => Arc::new((*iris).clone().with_pr_stack(Some(section))),
+        None => iris,
+    }
 }

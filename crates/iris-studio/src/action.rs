@@ -179,6 +179,25 @@ pub enum Action {
     Copied(Result<String, String>),
     /// The artifact was published (the tool's summary and the link), or why not.
     Published(Result<String, String>),
+    /// The stack the branch is in (None: it is in none, or is the only layer), or why it
+    /// could not be read.
+    StackLoaded(Result<Option<iris_core::stack::Stack>, String>),
+    /// Iris wrote the description of a stack's layer that had none, on the way to publishing.
+    StackLayerWritten {
+        /// The publishing task.
+        task: u64,
+        /// The layer (0 is the bottom one).
+        index: usize,
+        /// The description.
+        text: String,
+    },
+    /// The stack was published: what happened to each layer, a line each, or why not.
+    StackPublished {
+        /// The publishing task, when Iris wrote layers for it.
+        task: Option<u64>,
+        /// What happened to each layer, or why publishing stopped.
+        result: Result<Vec<String>, String>,
+    },
     /// The request Iris would send for an artifact, as the preview shows it (`$`).
     RequestShown(Result<String, String>),
     /// The repository's commit rules (commitlint, commitizen), none, or why they cannot be read.

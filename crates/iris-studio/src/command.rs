@@ -97,6 +97,10 @@ pub enum Command {
     ShowUnsure,
     /// Has Iris write the selected commit's message anew from its change, to rewrite it.
     Reword,
+    /// Shows the stack's layer below (PR mode over a stack of branches).
+    PrevLayer,
+    /// Shows the stack's layer above (PR mode over a stack of branches).
+    NextLayer,
     /// Switches to explore mode: the repository's files, their history and Iris' answers.
     ModeExplore,
     /// Switches to commit mode: staging and the commit message.
@@ -113,7 +117,7 @@ pub enum Command {
 
 impl Command {
     /// Every command once, in the order the help overlay lists them.
-    pub const ALL: [Command; 50] = [
+    pub const ALL: [Command; 52] = [
         Command::Quit,
         Command::Help,
         Command::NextPane,
@@ -158,6 +162,8 @@ impl Command {
         Command::Split,
         Command::ShowUnsure,
         Command::Reword,
+        Command::PrevLayer,
+        Command::NextLayer,
         Command::ModeExplore,
         Command::ModeCommit,
         Command::ModeReview,
@@ -212,6 +218,9 @@ impl Command {
             }
             Command::Reword if mode != Mode::PR => {
                 Err("commits are reworded from the pull request's commits (4)")
+            }
+            Command::PrevLayer | Command::NextLayer if mode != Mode::PR => {
+                Err("a stack's layers are described in pull request mode (4)")
             }
             Command::PickRange if !mode.uses_range() => {
                 Err("ranges belong to the PR, changelog and release notes modes (4-6)")
@@ -279,6 +288,8 @@ impl Command {
             Command::Reword => {
                 "have Iris write the selected commit's message anew, then reword it (asks first)"
             }
+            Command::PrevLayer => "show the stack's layer below: its commits and description",
+            Command::NextLayer => "show the stack's layer above: its commits and description",
             Command::ModeExplore => "explore mode",
             Command::ModeCommit => "commit mode",
             Command::ModeReview => "review mode",

@@ -65,6 +65,24 @@ pub enum Effect {
         kind: ArtifactKind,
         /// (FROM, TO) for the range modes; `None`: the staged changes.
         range: Option<(String, String)>,
+        /// For one layer of a stack: the request's section on its place in it.
+        stack: Option<String>,
+    },
+    /// Reads the stack of branches the checked-out branch is in, over `base`.
+    LoadStack {
+        /// The branch the stack sits on (the PR range's start).
+        base: String,
+    },
+    /// Publishes the stack: each layer's PR/MR opened into the one below where it has none,
+    /// every one's stack list refreshed, a layer's text re-written where it has one here.
+    PublishStack {
+        /// The studio's id for the task, when Iris first writes the layers without a
+        /// description (None: every layer has one, nothing is written).
+        task: Option<u64>,
+        /// The stack, bottom layer first.
+        stack: iris_core::stack::Stack,
+        /// Each layer's description as the studio has it ("" for one not written).
+        texts: Vec<String>,
     },
     /// Looks for model servers on this machine (setup).
     ProbeServers,
@@ -129,6 +147,8 @@ pub enum Effect {
         kind: ArtifactKind,
         /// (FROM, TO) for the range modes; `None`: the staged changes.
         range: Option<(String, String)>,
+        /// For one layer of a stack: the request's section on its place in it.
+        stack: Option<String>,
     },
     /// `count` alternatives to the artifact, written in parallel.
     Alternatives {

@@ -56,6 +56,8 @@ const DEFAULT_GLOBAL: &[(&str, Command)] = &[
     ("l", Command::ScrollRight),
     ("right", Command::ScrollRight),
     ("r", Command::Reword),
+    ("[", Command::PrevLayer),
+    ("]", Command::NextLayer),
     ("ctrl-r", Command::Refresh),
     ("f5", Command::Refresh),
     ("R", Command::PickRange),

@@ -30,6 +30,8 @@ pub struct PaneRects {
     pub answer: Option<Rect>,
     /// The open file's intent and responsibility blocks, beside the code (explore).
     pub blocks: Option<Rect>,
+    /// The stack's layers, above the commits (PR mode over a stack of branches).
+    pub stack: Option<Rect>,
     /// The status line at the bottom.
     pub status: Rect,
 }
@@ -85,6 +87,7 @@ impl PaneRects {
             chat_input: None,
             answer: None,
             blocks: None,
+            stack: None,
             ..self
         };
         match state.focus {
@@ -155,6 +158,7 @@ impl PaneRects {
                 chat_input: None,
                 answer,
                 blocks,
+                stack: None,
                 status,
             };
         }
@@ -187,9 +191,10 @@ impl PaneRects {
         let findings = review.then(|| right[0]);
         let editor = right[usize::from(review)];
         let chat = state.chat.open.then(|| chat_parts(right[right.len() - 1]));
+        let (stack, list) = stack_and_commits(cols[0], state);
         Self {
             tabs,
-            list: Some(cols[0]),
+            list: Some(list),
             list_pane: state.mode.list_pane(),
             view: Some(cols[1]),
             view_pane: state.mode.view_pane(),
@@ -199,9 +204,28 @@ impl PaneRects {
             chat_input: chat.map(|parts| parts.1),
             answer: None,
             blocks: None,
+            stack,
             status,
         }
     }
+}
+
+/// PR mode over a stack: the layers above the commits (a row each, at most half the
+/// column); else the whole column is the list.
+fn stack_and_commits(column: Rect, state: &State) -> (Option<Rect>, Rect) {
+    let layers = match &state.stack {
+        Some(view) if state.mode == super::state::Mode::PR => view.stack.layers.len(),
+        _ => return (None, column),
+    };
+    let rows = (layers as u16 + 2).min(column.height / 2);
+    if rows < 3 {
+        return (None, column);
+    }
+    let parts = Layout::default()
+        .direction(Direction::Vertical)
+        .constraints([Constraint::Length(rows), Constraint::Min(3)])
+        .split(column);
+    (Some(parts[0]), parts[1])
 }
 
 /// The first row a list of `rows` rows (inside its borders) shows: `top` as it was, moved

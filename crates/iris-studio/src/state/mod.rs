@@ -11,6 +11,7 @@ mod draft;
 mod explore;
 mod setup;
 mod split_plan;
+mod stack;
 
 pub use alternatives::{ALTERNATIVES, Alternatives, Version};
 pub use changes::{Changes, FileEntry};
@@ -18,6 +19,7 @@ pub use diff_view::{DiffRow, DiffView, HunkPlace};
 pub use explore::{Explore, Heat, IntentKey, IntentView, ShownCommit, TreeRow, WhyKey, WhyView};
 pub use setup::{Setup, SetupFacts, SetupOption, SetupStep};
 pub use split_plan::{Pending, PlannedChange, SplitPhase, SplitView};
+pub use stack::StackView;
 
 pub use draft::Draft;
 use iris_core::artifact::{ArtifactKind, Input};
@@ -191,6 +193,8 @@ pub struct CommitRange {
     pub loaded_for: Option<Mode>,
     /// The new message Iris wrote for a commit, waiting for the user to say yes (`r`).
     pub reword: Option<Rewording>,
+    /// PR mode asked whether the branch is in a stack (once: the answer is `State::stack`).
+    pub stack_read: bool,
 }
 
 /// A commit's message as it is and as Iris wrote it anew.
@@ -407,6 +411,8 @@ pub enum TaskKind {
     SplitChat,
     /// Writing a commit's message anew from its change (PR mode's `r`).
     Reword,
+    /// Writing the stack's layers that have no description yet, then publishing them all.
+    PublishStack,
 }
 
 /// A one-line message in the status bar.
@@ -442,6 +448,8 @@ pub enum Confirm {
     Publish,
     /// Give the selected commit the message Iris wrote (`CommitRange::reword`).
     Reword,
+    /// Open the stack's missing pull requests and refresh every one's stack list.
+    PublishStack,
 }
 
 /// Options for the next commit.
@@ -467,6 +475,8 @@ pub struct State {
     pub explore: Explore,
     /// The commits the PR, changelog and release notes cover.
     pub range: CommitRange,
+    /// The stack of branches PR mode describes layer by layer, when the branch is in one.
+    pub stack: Option<StackView>,
     /// The diff pane: the selected file's or commit's diff and where it is scrolled.
     pub diff: DiffView,
     /// Every artifact's text, kept while the user switches modes.
@@ -646,6 +656,7 @@ impl State {
             changes: Changes::default(),
             explore: Explore::default(),
             range: CommitRange::default(),
+            stack: None,
             diff: DiffView::default(),
             artifacts,
             findings: FindingsView::default(),

@@ -36,6 +36,12 @@ pub fn draw(frame: &mut Frame, area: Rect, question: Confirm, state: &State, the
             "Open or update the branch's pull request with this title and description (gh/glab)? (y/n)"
                 .to_string()
         }
+        Confirm::PublishStack => {
+            let count = state.stack.as_ref().map_or(0, |v| v.stack.layers.len());
+            format!(
+                "Publish the stack: open each of the {count} layers' pull requests that does not                  exist yet into the branch below it, and refresh every one's stack list (gh/glab)?                  (y/n)"
+            )
+        }
         Confirm::Reword => match &state.range.reword {
             Some(r) => {
                 let body = r.new.lines().skip(1).filter(|l| !l.trim().is_empty()).count();

@@ -16,6 +16,7 @@ mod range_picker;
 mod report;
 mod setup;
 mod split_plan;
+mod stack;
 mod status;
 mod tabs;
 
@@ -52,6 +53,9 @@ pub fn draw(frame: &mut Frame, state: &State, looks: &Looks) {
             Pane::Commits => commits::draw(frame, rect, state, looks.theme),
             _ => files::draw(frame, rect, state, looks.theme),
         }
+    }
+    if let (Some(rect), Some(view)) = (rects.stack, &state.stack) {
+        stack::draw(frame, rect, view, looks.theme);
     }
     if let Some(rect) = rects.view {
         match rects.view_pane {

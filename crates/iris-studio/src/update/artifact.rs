@@ -43,8 +43,14 @@ pub(super) fn generate(state: &mut State) -> Vec<Effect> {
     let Some((kind, range)) = what_to_write(state) else {
         return Vec::new();
     };
+    let stack = super::stack::request_section(state);
     match task::start(state, TaskKind::Generate) {
-        Some(task) => vec![Effect::Generate { task, kind, range }],
+        Some(task) => vec![Effect::Generate {
+            task,
+            kind,
+            range,
+            stack,
+        }],
         None => Vec::new(),
     }
 }
@@ -59,7 +65,8 @@ pub(super) fn show_request(state: &mut State) -> Vec<Effect> {
         Level::Info,
         "building the request Iris would send (nothing is sent)…",
     );
-    vec![Effect::ShowRequest { kind, range }]
+    let stack = super::stack::request_section(state);
+    vec![Effect::ShowRequest { kind, range, stack }]
 }
 
 /// The mode's artifact and, for the range modes, its range; None (said) while the range is

@@ -97,6 +97,7 @@ pub(super) fn run(state: &mut State, command: Command) -> Vec<Effect> {
         Command::Alternatives => alternatives::ask(state),
         Command::Split => split_plan::ask(state),
         Command::Reword => reword::ask(state),
+        Command::PrevLayer | Command::NextLayer => super::stack::step(state, command),
         Command::ShowUnsure => artifact::toggle_unsure(state),
         Command::ModeExplore => switch_mode(state, Mode::Explore),
         Command::ModeCommit => switch_mode(state, Mode::COMMIT),

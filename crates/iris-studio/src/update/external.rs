@@ -168,6 +168,8 @@ pub(super) fn ask_publish(state: &mut State) -> Vec<Effect> {
             Level::Info,
             "Iris is still writing: wait for her, or esc first",
         );
+    } else if state.mode == crate::state::Mode::PR && state.stack.is_some() {
+        state.overlay.confirm = Some(super::super::state::Confirm::PublishStack);
     } else if state.artifact().is_none_or(|a| a.is_empty()) {
         notice(
             state,

@@ -49,6 +49,7 @@ pub(super) fn key(state: &mut State, key: KeyEvent) -> Vec<Effect> {
             }
             (Confirm::Commit, true) => changes::commit_confirmed(state),
             (Confirm::Publish, true) => external::publish(state),
+            (Confirm::PublishStack, true) => super::stack::publish(state),
             (Confirm::Reword, true) => reword::confirmed(state),
             (question, false) => {
                 // A refused rewording's message goes with it.
@@ -83,6 +84,13 @@ pub(super) fn mouse(state: &mut State, mouse: MouseEvent) -> Vec<Effect> {
         return Vec::new();
     }
     let rects = PaneRects::compute(state.screen.size, state);
+    if let (MouseEventKind::Down(_), Some(area)) = (mouse.kind, rects.stack)
+        && contains(rects.stack, mouse.column, mouse.row)
+    {
+        // Row 0 of the layers is under the box's top border.
+        let row = usize::from(mouse.row.saturating_sub(area.y + 1));
+        return super::stack::select(state, row);
+    }
     let Some(pane) = hit(&rects, mouse.column, mouse.row) else {
         return Vec::new();
     };

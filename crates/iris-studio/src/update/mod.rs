@@ -29,6 +29,7 @@ mod range;
 mod reword;
 mod setup;
 mod split_plan;
+mod stack;
 mod task;
 mod why;
 
@@ -80,6 +81,11 @@ fn reduce(state: &mut State, action: Action) -> Vec<Effect> {
         Action::CommitShown { id, result } => why::commit_shown(state, id, result),
         Action::FileExplained { task, result } => intent::explained(state, task, result),
         Action::CommitsLoaded { mode, result } => range::commits_loaded(state, mode, result),
+        Action::StackLoaded(result) => stack::loaded(state, result),
+        Action::StackLayerWritten { task, index, text } => {
+            stack::layer_written(state, task, index, &text)
+        }
+        Action::StackPublished { task, result } => stack::published(state, task, result),
         Action::DiffLoaded {
             path,
             result,

@@ -53,6 +53,20 @@ pub(super) fn commits_loaded(
             "the range has no commits: R picks another",
         );
     }
+    // PR mode's default range: whether the branch is in a stack decides what is written (a
+    // stack's layer, once it is known, rather than the whole range).
+    if mode == Mode::PR && state.range.from.is_none() {
+        if !state.range.stack_read {
+            state.range.stack_read = true;
+            let base = state.range.resolved_from.clone().unwrap_or_default();
+            let mut effects = load_selected_commit_diff(state);
+            effects.push(Effect::LoadStack { base });
+            return effects;
+        }
+        if state.stack.is_some() {
+            return super::stack::show_layer(state);
+        }
+    }
     let mut effects = load_selected_commit_diff(state);
     effects.extend(artifact::auto_generate(state));
     effects

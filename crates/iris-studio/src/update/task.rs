@@ -47,6 +47,9 @@ pub(super) fn cancel(state: &mut State) -> Option<Vec<Effect>> {
         TaskKind::Why => "cancelled: Iris stopped reading the lines' history",
         TaskKind::Intent => "cancelled: Iris stopped reading the file",
         TaskKind::Reword => "cancelled: the commit keeps its message",
+        TaskKind::PublishStack => {
+            "cancelled: the layers written so far keep their text; what was published stays"
+        }
         _ => "cancelled: the text from before stays",
     };
     notice(state, Level::Info, said);
@@ -67,7 +70,11 @@ pub(super) fn cancel(state: &mut State) -> Option<Vec<Effect>> {
                 });
             }
         }
-        TaskKind::Generate | TaskKind::Alternatives | TaskKind::Split | TaskKind::Reword => {}
+        TaskKind::Generate
+        | TaskKind::Alternatives
+        | TaskKind::Split
+        | TaskKind::Reword
+        | TaskKind::PublishStack => {}
     }
     Some(vec![Effect::Cancel { task: task.id }])
 }

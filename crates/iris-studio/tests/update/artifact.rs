@@ -149,7 +149,8 @@ fn generate_starts_a_task_in_the_current_mode() {
         vec![Effect::Generate {
             task: 1,
             kind: ArtifactKind::Review,
-            range: None
+            range: None,
+            stack: None,
         }]
     );
     let task = state.iris.task.as_ref().unwrap();
@@ -247,7 +248,8 @@ fn entering_commit_mode_with_staged_files_and_no_message_generates() {
         vec![Effect::Generate {
             task: 1,
             kind: ArtifactKind::Commit,
-            range: None
+            range: None,
+            stack: None,
         }]
     );
     assert_eq!(state.iris.task.as_ref().unwrap().kind, TaskKind::Generate);
@@ -287,7 +289,8 @@ fn entering_commit_mode_with_staged_files_and_no_message_generates() {
         vec![Effect::Generate {
             task: 1,
             kind: ArtifactKind::Review,
-            range: None
+            range: None,
+            stack: None,
         }]
     );
 }

@@ -294,7 +294,8 @@ fn status_loaded_chooses_commit_or_explore_when_no_mode_was_given() {
             Effect::Generate {
                 task: 1,
                 kind: ArtifactKind::Commit,
-                range: None
+                range: None,
+                stack: None,
             },
         ]
     );

@@ -22,5 +22,6 @@ mod range;
 mod reword;
 mod setup;
 mod split_plan;
+mod stack;
 mod task;
 mod why;

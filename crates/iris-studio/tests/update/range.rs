@@ -40,14 +40,23 @@ fn the_range_modes_load_their_commits_then_generate_for_that_range() {
             Effect::LoadCommitDiff {
                 id: "abc12340000000000".to_string()
             },
-            Effect::Generate {
-                task: 1,
-                kind: ArtifactKind::Pr,
-                range: Some(("main".to_string(), "HEAD".to_string())),
+            // Whether the branch is in a stack decides what is written.
+            Effect::LoadStack {
+                base: "main".to_string()
             },
         ]
     );
     assert_eq!(state.range.resolved_from.as_deref(), Some("main"));
+    // In none: the whole range.
+    assert_eq!(
+        update(&mut state, Action::StackLoaded(Ok(None))),
+        vec![Effect::Generate {
+            task: 1,
+            kind: ArtifactKind::Pr,
+            range: Some(("main".to_string(), "HEAD".to_string())),
+            stack: None,
+        }]
+    );
 }
 
 #[test]

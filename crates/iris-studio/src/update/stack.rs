@@ -1,0 +1,210 @@
+//! PR mode over a stack of branches: the stack read once, `[` and `]` move between its
+//! layers (each its own commits, diff and description), `P` publishes them all.
+
+use super::super::command::Command;
+use super::super::effect::Effect;
+use super::super::state::TaskKind;
+use super::super::state::{Level, Mode, StackView, State};
+use super::{artifact, notice, range, task};
+use iris_core::artifact::ArtifactKind;
+use iris_core::stack::Stack;
+
+/// The stack came: with more than one layer, PR mode shows the checked-out branch's layer;
+/// else the whole range is written as one PR, as before.
+pub(super) fn loaded(state: &mut State, result: Result<Option<Stack>, String>) -> Vec<Effect> {
+    let stack = match result {
+        Ok(Some(stack)) if stack.layers.len() > 1 => stack,
+        Ok(_) => return artifact::auto_generate(state),
+        Err(err) => {
+            notice(
+                state,
+                Level::Warning,
+                format!(
+                    "the stack of branches could not be read ({err}): the PR covers the whole range"
+                ),
+            );
+            return artifact::auto_generate(state);
+        }
+    };
+    let count = stack.layers.len();
+    let notes = stack.notes.join("; ");
+    state.stack = Some(StackView::new(stack));
+    let said = if notes.is_empty() {
+        format!("this branch is one layer of a stack of {count}: [ and ] move between them")
+    } else {
+        format!("a stack of {count} ([ and ] move between them); {notes}")
+    };
+    notice(state, Level::Info, said);
+    show_layer(state)
+}
+
+/// Loads the shown layer's commits (its PR's range); its description follows when they come.
+pub(super) fn show_layer(state: &mut State) -> Vec<Effect> {
+    let Some(layer) = state.stack.as_ref().and_then(StackView::layer) else {
+        return Vec::new();
+    };
+    state.range.from = Some(layer.parent.clone());
+    state.range.to = Some(layer.branch.clone());
+    state.range.loaded_for = None;
+    range::load_commits(state)
+}
+
+/// `[` or `]`: the layer below or above.
+pub(super) fn step(state: &mut State, command: Command) -> Vec<Effect> {
+    let Some(view) = state.stack.as_ref() else {
+        notice(
+            state,
+            Level::Info,
+            "this branch is in no stack of branches: [ and ] move between a stack's layers",
+        );
+        return Vec::new();
+    };
+    let last = view.stack.layers.len().saturating_sub(1);
+    let next = match command {
+        Command::PrevLayer => view.selected.saturating_sub(1),
+        _ => (view.selected + 1).min(last),
+    };
+    if next == view.selected {
+        let end = if command == Command::PrevLayer {
+            "bottom"
+        } else {
+            "top"
+        };
+        notice(
+            state,
+            Level::Info,
+            format!("this is the stack's {end} layer"),
+        );
+        return Vec::new();
+    }
+    select(state, next)
+}
+
+/// Shows layer `next` (a click on its row): its description swapped into the editor (the
+/// one left keeps its text and versions), its commits loaded.
+pub(super) fn select(state: &mut State, next: usize) -> Vec<Effect> {
+    let Some(view) = state.stack.as_ref() else {
+        return Vec::new();
+    };
+    if state.iris.task.as_ref().is_some_and(|t| t.mode == Mode::PR) {
+        notice(
+            state,
+            Level::Info,
+            "Iris is still writing this layer's description: wait for her, or esc first",
+        );
+        return Vec::new();
+    }
+    if next >= view.stack.layers.len() || next == view.selected {
+        return Vec::new();
+    }
+    let old = view.selected;
+    let (Some(view), Some(shown)) = (
+        state.stack.as_mut(),
+        state.artifacts.get_mut(&ArtifactKind::Pr),
+    ) else {
+        return Vec::new();
+    };
+    std::mem::swap(shown, &mut view.buffers[old]);
+    std::mem::swap(shown, &mut view.buffers[next]);
+    view.selected = next;
+    show_layer(state)
+}
+
+/// The request's section on the shown layer's place in the stack, when PR mode shows a
+/// layer's range.
+pub(super) fn request_section(state: &State) -> Option<String> {
+    let view = state.stack.as_ref()?;
+    let shows = state.mode == Mode::PR
+        && view.shows(state.range.from.as_deref(), state.range.to.as_deref());
+    shows.then(|| iris_core::stack::request_section(&view.stack, view.selected))
+}
+
+/// Publishing the stack was confirmed: every layer's description as it is now; Iris first
+/// writes those that have none (a task Esc cancels).
+pub(super) fn publish(state: &mut State) -> Vec<Effect> {
+    let Some(view) = state.stack.as_ref() else {
+        return Vec::new();
+    };
+    let shown = state
+        .artifacts
+        .get(&ArtifactKind::Pr)
+        .map(|a| a.text())
+        .unwrap_or_default();
+    let texts = view
+        .buffers
+        .iter()
+        .enumerate()
+        .map(|(i, buffer)| {
+            if i == view.selected {
+                shown.clone()
+            } else {
+                buffer.text()
+            }
+        })
+        .collect::<Vec<String>>();
+    let stack = view.stack.clone();
+    let missing = texts.iter().filter(|t| t.trim().is_empty()).count();
+    let task = if missing == 0 {
+        notice(state, Level::Info, "publishing the stack…");
+        None
+    } else {
+        let task = task::start(state, TaskKind::PublishStack);
+        if task.is_none() {
+            return Vec::new();
+        }
+        let layers = if missing == 1 { "layer" } else { "layers" };
+        notice(
+            state,
+            Level::Info,
+            format!(
+                "Iris writes the {missing} {layers} without a description, then publishes the stack…"
+            ),
+        );
+        task
+    };
+    vec![Effect::PublishStack { task, stack, texts }]
+}
+
+/// A layer Iris wrote on the way to publishing: its description, as a version of its own.
+pub(super) fn layer_written(state: &mut State, task: u64, index: usize, text: &str) -> Vec<Effect> {
+    let current = state.iris.task.as_ref().is_some_and(|t| t.id == task);
+    let Some(view) = state.stack.as_mut().filter(|_| current) else {
+        return Vec::new();
+    };
+    let buffer = if index == view.selected {
+        state.artifacts.get_mut(&ArtifactKind::Pr)
+    } else {
+        view.buffers.get_mut(index)
+    };
+    if let Some(buffer) = buffer {
+        buffer.replace(text);
+        buffer.by_iris = Some(text.to_string());
+    }
+    Vec::new()
+}
+
+/// What publishing did to each layer, shown over the panes.
+pub(super) fn published(
+    state: &mut State,
+    task: Option<u64>,
+    result: Result<Vec<String>, String>,
+) -> Vec<Effect> {
+    // A cancelled publishing's end is dropped (what it published is on the forge).
+    if let Some(task) = task
+        && task::finish(state, task).is_none()
+    {
+        return Vec::new();
+    }
+    match result {
+        Ok(lines) => {
+            state.overlay.report = Some(lines.join("\n"));
+            notice(
+                state,
+                Level::Success,
+                "the stack is published: esc closes the report",
+            );
+        }
+        Err(err) => notice(state, Level::Error, err),
+    }
+    Vec::new()
+}

@@ -1,0 +1,237 @@
+//! `update::stack`: PR mode over a stack of branches: the layer of the checked-out branch
+//! shown and written with its place in the stack, `[` and `]` between layers keeping each
+//! one's text, `P` publishing them all.
+
+use crossterm::event::KeyCode;
+use iris_core::artifact::ArtifactKind;
+use iris_core::stack::{Layer, Stack};
+use iris_studio::action::Action;
+use iris_studio::command::Command;
+use iris_studio::effect::Effect;
+use iris_studio::layout::PaneRects;
+use iris_studio::state::{Confirm, Level, Mode, State};
+use iris_studio::update::update;
+
+use super::support::{click, command, commit_row, generated, loaded, notice, press, text};
+
+fn layer(branch: &str, parent: &str, title: &str) -> Layer {
+    Layer {
+        branch: branch.into(),
+        parent: parent.into(),
+        tip: format!("{branch}-tip"),
+        titles: vec![title.into()],
+    }
+}
+
+fn stack() -> Stack {
+    Stack {
+        base: "main".into(),
+        layers: vec![
+            layer("b1", "main", "Add the parser"),
+            layer("b2", "b1", "Add the evaluator"),
+            layer("b3", "b2", "Add the REPL"),
+        ],
+        current: 1,
+        notes: Vec::new(),
+    }
+}
+
+fn commits_of(state: &mut State, from: &str, title: &str) -> Vec<Effect> {
+    update(
+        state,
+        Action::CommitsLoaded {
+            mode: Mode::PR,
+            result: Ok((from.to_string(), vec![commit_row("abc1234", title)])),
+        },
+    )
+}
+
+/// A generation's range, and its request's section on the stack.
+type Generation = (Option<(String, String)>, Option<String>);
+
+fn generations(effects: &[Effect]) -> Vec<Generation> {
+    effects
+        .iter()
+        .filter_map(|e| match e {
+            Effect::Generate { range, stack, .. } => Some((range.clone(), stack.clone())),
+            _ => None,
+        })
+        .collect()
+}
+
+/// PR mode on b2 of the stack, its layer's commits loaded and Iris writing it (task 1).
+fn on_the_stack() -> State {
+    let mut state = loaded(Mode::COMMIT, vec![]);
+    state.iris.auto_generate = true;
+    command(&mut state, Command::ModePr);
+    let effects = commits_of(&mut state, "main", "Add the REPL");
+    assert!(effects.contains(&Effect::LoadStack {
+        base: "main".to_string()
+    }));
+    assert!(
+        generations(&effects).is_empty(),
+        "nothing written before the stack is known"
+    );
+    let effects = update(&mut state, Action::StackLoaded(Ok(Some(stack()))));
+    assert_eq!(
+        effects,
+        vec![Effect::LoadCommits {
+            mode: Mode::PR,
+            from: Some("b1".to_string()),
+            to: Some("b2".to_string()),
+        }]
+    );
+    assert!(
+        notice(&state).1.contains("one layer of a stack of 3"),
+        "{:?}",
+        state.notice
+    );
+    let effects = commits_of(&mut state, "b1", "Add the evaluator");
+    let written = generations(&effects);
+    assert_eq!(written.len(), 1);
+    assert_eq!(written[0].0, Some(("b1".to_string(), "b2".to_string())));
+    let section = written[0]
+        .1
+        .clone()
+        .expect("the layer's place in the stack");
+    assert!(
+        section.contains("It goes into `b1`, not into `main`"),
+        "{section}"
+    );
+    state
+}
+
+#[test]
+fn the_checked_out_layer_is_written_with_its_place_in_the_stack() {
+    on_the_stack();
+}
+
+#[test]
+fn moving_between_layers_keeps_each_ones_description() {
+    let mut state = on_the_stack();
+    // Not while Iris writes this one.
+    assert!(command(&mut state, Command::NextLayer).is_empty());
+    assert!(notice(&state).1.contains("still writing"));
+    generated(&mut state, 1, "# Evaluate expressions\n\nb2's body");
+    let effects = command(&mut state, Command::NextLayer);
+    assert_eq!(
+        effects,
+        vec![Effect::LoadCommits {
+            mode: Mode::PR,
+            from: Some("b2".to_string()),
+            to: Some("b3".to_string()),
+        }]
+    );
+    assert_eq!(text(&state, Mode::PR), "", "b3 has no description yet");
+    let effects = commits_of(&mut state, "b2", "Add the REPL");
+    let written = generations(&effects);
+    assert_eq!(written[0].0, Some(("b2".to_string(), "b3".to_string())));
+    generated(&mut state, 2, "# Add a REPL\n\nb3's body");
+    assert!(command(&mut state, Command::NextLayer).is_empty());
+    assert_eq!(
+        notice(&state),
+        (Level::Info, "this is the stack's top layer")
+    );
+    command(&mut state, Command::PrevLayer);
+    assert_eq!(
+        text(&state, Mode::PR),
+        "# Evaluate expressions\n\nb2's body"
+    );
+    // Its commits come again: they are unchanged, nothing is written anew.
+    let effects = commits_of(&mut state, "b1", "Add the evaluator");
+    assert!(generations(&effects).is_empty(), "{effects:?}");
+    // A click on the bottom layer's row shows it.
+    let rects = PaneRects::compute(state.screen.size, &state);
+    let area = rects.stack.expect("the stack's box");
+    let effects = update(&mut state, click(area.x + 2, area.y + 1));
+    assert_eq!(
+        effects,
+        vec![Effect::LoadCommits {
+            mode: Mode::PR,
+            from: Some("main".to_string()),
+            to: Some("b1".to_string()),
+        }]
+    );
+}
+
+#[test]
+fn publishing_has_iris_write_the_layers_without_text_then_sends_them_all() {
+    let mut state = on_the_stack();
+    generated(&mut state, 1, "# Evaluate expressions\n\nb2's body");
+    assert!(command(&mut state, Command::Publish).is_empty());
+    assert_eq!(state.overlay.confirm, Some(Confirm::PublishStack));
+    let effects = update(&mut state, press(KeyCode::Char('y')));
+    assert_eq!(
+        effects,
+        vec![Effect::PublishStack {
+            task: Some(2),
+            stack: stack(),
+            texts: vec![
+                String::new(),
+                "# Evaluate expressions\n\nb2's body".to_string(),
+                String::new()
+            ],
+        }]
+    );
+    assert!(
+        notice(&state)
+            .1
+            .contains("Iris writes the 2 layers without a description")
+    );
+    // While she writes them the layers stay put; each one written lands in its own layer.
+    assert!(command(&mut state, Command::PrevLayer).is_empty());
+    update(
+        &mut state,
+        Action::StackLayerWritten {
+            task: 2,
+            index: 0,
+            text: "# Parse expressions\n\nb1's body".into(),
+        },
+    );
+    update(
+        &mut state,
+        Action::StackLayerWritten {
+            task: 2,
+            index: 2,
+            text: "# Add a REPL\n\nb3's body".into(),
+        },
+    );
+    assert_eq!(
+        text(&state, Mode::PR),
+        "# Evaluate expressions\n\nb2's body"
+    );
+    let lines = vec![
+        "b1: created pull request https://github.com/o/r/pull/1 (into main)".to_string(),
+        "b2: created pull request https://github.com/o/r/pull/2 (into b1)".to_string(),
+    ];
+    update(
+        &mut state,
+        Action::StackPublished {
+            task: Some(2),
+            result: Ok(lines.clone()),
+        },
+    );
+    assert_eq!(state.overlay.report, Some(lines.join("\n")));
+    assert_eq!(notice(&state).0, Level::Success);
+    assert!(state.iris.task.is_none());
+    command(&mut state, Command::PrevLayer);
+    assert_eq!(text(&state, Mode::PR), "# Parse expressions\n\nb1's body");
+    // Every layer written: publishing is no task of Iris'.
+    command(&mut state, Command::Publish);
+    let effects = update(&mut state, press(KeyCode::Char('y')));
+    assert!(
+        matches!(&effects[..], [Effect::PublishStack { task: None, .. }]),
+        "{effects:?}"
+    );
+}
+
+#[test]
+fn without_a_stack_the_layer_keys_say_so_and_the_pr_is_the_whole_range() {
+    let mut state = loaded(Mode::PR, vec![]);
+    assert!(command(&mut state, Command::NextLayer).is_empty());
+    assert!(notice(&state).1.contains("in no stack of branches"));
+    let mut commit = loaded(Mode::COMMIT, vec![]);
+    assert!(command(&mut commit, Command::PrevLayer).is_empty());
+    assert!(notice(&commit).1.contains("pull request mode (4)"));
+    assert_eq!(ArtifactKind::Pr, Mode::PR.artifact().unwrap());
+}
