@@ -328,3 +328,91 @@ fn a_detached_head_is_told_to_check_out_a_branch() {
     let line = failure(&run(&repo, &["pr", "--stack"], &openai_env(&fake)), 2);
     assert!(line.contains("HEAD is not on one"), "{line}");
 }
+
+/// The fake glab: as the fake gh, with glab's verbs and the description as an argument.
+const GLAB: &str = r#"LOG=$(dirname "$0")
+head=""
+for a in "$@"; do case "$a" in --source-branch=*) head="${a#--source-branch=}";; esac; done
+case "${3:-}" in -*|"") echo "$1 $2" ;; *) echo "$1 $2 $3" ;; esac >> "$LOG/calls"
+case "$1 $2" in
+  "mr list") echo '[]' ;;
+  "mr create")
+    n=$(cat "$LOG/n" 2>/dev/null || echo 0); n=$((n+1)); echo "$n" > "$LOG/n"
+    printf '%s\n' "$@" > "$LOG/created-$head.args"
+    echo "!$n $head"
+    echo " https://gitlab.com/acme/app/-/merge_requests/$n" ;;
+  "mr update")
+    printf '%s\n' "$@" > "$LOG/edited-$3.args"
+    echo " https://gitlab.com/acme/app/-/merge_requests/$3" ;;
+  *) echo "unknown command: $*" >&2; exit 1 ;;
+esac
+"#;
+
+#[test]
+fn on_gitlab_each_layer_is_a_merge_request_into_the_one_below() {
+    let repo = pushed_stack();
+    repo.git(&["remote", "set-url", "origin", "git@gitlab.com:acme/app.git"]);
+    let glab = fake_bin(&[("glab", GLAB)]);
+    let fake = FakeProvider::start(script(&TITLES));
+    let out = run(
+        &repo,
+        &["pr", "--stack", "--create"],
+        &env(&fake, glab.path()),
+    );
+    success(&out);
+    let dir = glab.path();
+    assert_eq!(
+        read(dir, "calls"),
+        "mr list\nmr list\nmr list\nmr create\nmr create\nmr create\nmr update 1\nmr update 2\n"
+    );
+    let b2 = read(dir, "created-b2.args");
+    assert!(
+        b2.contains("--yes\n--target-branch=b1\n--source-branch=b2\n"),
+        "{b2}"
+    );
+    let edited = read(dir, "edited-1.args");
+    assert!(
+        edited.contains(
+            "2. [Evaluate expressions](https://gitlab.com/acme/app/-/merge_requests/2) (`b2`)"
+        ),
+        "{edited}"
+    );
+    assert!(
+        stderr(&out).contains(
+            "b3: created merge request https://gitlab.com/acme/app/-/merge_requests/3 (into b2)"
+        ),
+        "{}",
+        stderr(&out)
+    );
+}
+
+#[test]
+fn json_prints_a_line_a_layer_and_the_dry_run_shows_the_first_layers_request() {
+    let repo = TestRepo::stack();
+    let fake = FakeProvider::start(script(&TITLES));
+    let printed = success(&run(
+        &repo,
+        &["pr", "--stack", "--json"],
+        &openai_env(&fake),
+    ));
+    let lines: Vec<serde_json::Value> = printed
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("a JSON line"))
+        .collect();
+    assert_eq!(lines.len(), 3);
+    assert_eq!(lines[1]["branch"], "b2");
+    assert_eq!(lines[1]["base"], "b1");
+    assert_eq!(lines[1]["pr"]["title"], "Evaluate expressions");
+    assert_eq!(lines[1]["change"].as_str().map(str::len), Some(12));
+    let fake = FakeProvider::start(Vec::new());
+    let shown = success(&run(
+        &repo,
+        &["pr", "--stack", "--dry-run"],
+        &openai_env(&fake),
+    ));
+    assert!(fake.requests().is_empty());
+    assert!(
+        shown.contains("It goes into `main`") && shown.contains("pub fn lex()"),
+        "{shown}"
+    );
+}
