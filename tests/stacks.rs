@@ -214,9 +214,10 @@ fn update_rewrites_only_the_layers_that_moved_and_keeps_text_around_the_stack_bl
     let b1 =
         body_now(dir, "b1", 11).replace("<!-- iris:stack", "Tested by hand.\n\n<!-- iris:stack");
     std::fs::write(dir.join("list-b1.json"), listed(11, TITLES[0], &b1, "main")).unwrap();
+    // b2's PR was rewritten by hand, its stack list deleted: the text is the user's.
     std::fs::write(
         dir.join("list-b2.json"),
-        listed(12, TITLES[1], &body_now(dir, "b2", 12), "b1"),
+        listed(12, TITLES[1], "Written by hand.", "b1"),
     )
     .unwrap();
     std::fs::write(
@@ -258,6 +259,15 @@ fn update_rewrites_only_the_layers_that_moved_and_keeps_text_around_the_stack_bl
         b1_now.contains("3. [Add a looping REPL](https://github.com/acme/app/pull/13) (`b3`)"),
         "{b1_now}"
     );
+    assert!(
+        err.contains("b2: its pull request has no stack list of Iris', so its text is yours: kept"),
+        "{err}"
+    );
+    let b2_now = read(dir, "edited-12.body");
+    assert!(
+        b2_now.starts_with("Written by hand.\n\n<!-- iris:stack change="),
+        "{b2_now}"
+    );
     assert_eq!(
         read(dir, "edited-13.args"),
         "pr\nedit\n13\n--body-file=-\n--title=Add a looping REPL\n"
@@ -275,6 +285,9 @@ fn update_rewrites_only_the_layers_that_moved_and_keeps_text_around_the_stack_bl
 fn a_layer_not_on_the_remote_is_reported_with_the_push_and_nothing_above_it_is_opened() {
     let repo = pushed_stack();
     repo.git(&["update-ref", "-d", "refs/remotes/origin/b2"]);
+    // origin's b3 is another commit (b3 was rebased here): only a forced push replaces it.
+    let elsewhere = repo.git(&["commit-tree", "main^{tree}", "-p", "main", "-m", "old b3"]);
+    repo.git(&["update-ref", "refs/remotes/origin/b3", elsewhere.trim()]);
     let gh = fake_bin(&[("gh", GH)]);
     let fake = FakeProvider::start(script(&TITLES));
     let out = run(
@@ -289,10 +302,18 @@ fn a_layer_not_on_the_remote_is_reported_with_the_push_and_nothing_above_it_is_o
         "{err}"
     );
     assert!(
-        err.contains("b3: not opened: the branch below it has no pull request yet"),
+        err.contains(
+            "b3: origin has it elsewhere (rebased here?): push it with --force-with-lease"
+        ),
         "{err}"
     );
-    assert!(err.contains("git push -u origin b2"), "{err}");
+    assert!(
+        err.contains(
+            "the remote does not have these branches as they are here: git push -u origin b2; \
+             git push --force-with-lease origin b3"
+        ),
+        "{err}"
+    );
     let calls = read(gh.path(), "calls");
     assert_eq!(calls.matches("pr create").count(), 1, "{calls}");
 }
@@ -414,5 +435,32 @@ fn json_prints_a_line_a_layer_and_the_dry_run_shows_the_first_layers_request() {
     assert!(
         shown.contains("It goes into `main`") && shown.contains("pub fn lex()"),
         "{shown}"
+    );
+}
+
+#[test]
+fn a_forge_tool_that_answers_no_json_list_stops_before_anything_is_opened() {
+    let repo = pushed_stack();
+    let gh = fake_bin(&[(
+        "gh",
+        "echo \"$1 $2\" >> \"$(dirname \"$0\")/calls\"; echo 'unknown flag: --json'",
+    )]);
+    let fake = FakeProvider::start(Vec::new());
+    let line = failure(
+        &run(
+            &repo,
+            &["pr", "--stack", "--create"],
+            &env(&fake, gh.path()),
+        ),
+        1,
+    );
+    assert!(
+        line.contains("gh pr list answered with no JSON list for b1 (unknown flag: --json)"),
+        "{line}"
+    );
+    assert_eq!(read(gh.path(), "calls"), "pr list\n");
+    assert!(
+        fake.requests().is_empty(),
+        "nothing written before the lookup"
     );
 }

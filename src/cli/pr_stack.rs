@@ -8,7 +8,7 @@ use anyhow::{Context, Result};
 
 use super::pr::PrArgs;
 use super::session::Session;
-use crate::publish::{LayerText, Listed, PrText, existing_requests, publish_stack, split_pr};
+use crate::publish::{LayerText, Plan, PrText, existing_requests, publish_stack, split_pr};
 use crate::shared::exit::UsageError;
 use crate::shared::said;
 use iris_agent::capability::requests::Scope;
@@ -74,19 +74,19 @@ pub async fn run(args: PrArgs) -> Result<ExitCode> {
             url: pr.as_ref().and_then(|p| p.url.clone()),
         })
         .collect();
+    let noun = crate::publish::forge_of_repo(&session.repo, "descriptions")
+        .map_or("pull request", |forge| forge.request_noun());
+    let changes = session.repo.layer_changes(&stack)?;
     let mut texts = Vec::new();
-    for (i, layer) in stack.layers.iter().enumerate() {
-        let change = session.repo.layer_change(&layer.parent, &layer.branch)?;
-        let found = existing[i].as_ref();
-        let written = match plan(found, &change, args.update && !args.create) {
-            Plan::Keep => {
-                eprintln!(
-                    "{}: its change is the one its description was written for: kept",
-                    layer.branch
-                );
+    for ((i, layer), change) in stack.layers.iter().enumerate().zip(changes) {
+        let plan = Plan::of(existing[i].as_ref(), &change, args.update && !args.create);
+        let written = match plan {
+            Plan::Keep | Plan::KeepUnmarked | Plan::Skip => {
+                if let Some(said) = plan.said(&layer.branch, noun).filter(|_| publishing) {
+                    eprintln!("{said}");
+                }
                 None
             }
-            Plan::Skip => None,
             Plan::Write => {
                 eprintln!(
                     "writing {} ({}..{})",
@@ -109,35 +109,10 @@ pub async fn run(args: PrArgs) -> Result<ExitCode> {
     .await
     .context("the publishing task failed")?
     .context("not all published (every description written is on stdout above)")?;
-    for line in &published.lines {
+    for line in published.said() {
         eprintln!("{line}");
     }
-    if let Some(push) = &published.push {
-        eprintln!("the remote does not have these branches as they are here: {push}");
-    }
     Ok(ExitCode::SUCCESS)
-}
-
-/// What to do with one layer's description.
-#[derive(Debug, PartialEq, Eq)]
-enum Plan {
-    /// Write it.
-    Write,
-    /// Its PR/MR's description was written for this very change: keep it.
-    Keep,
-    /// An update of a layer without a PR/MR: nothing to update.
-    Skip,
-}
-
-/// A layer is written unless its PR/MR's stack block records the change it has now, or an
-/// update (only) finds no PR/MR for it.
-fn plan(existing: Option<&Listed>, change: &str, update_only: bool) -> Plan {
-    match existing {
-        Some(pr) if stack::recorded_change(&pr.body) == Some(change) => Plan::Keep,
-        Some(_) => Plan::Write,
-        None if update_only => Plan::Skip,
-        None => Plan::Write,
-    }
 }
 
 /// Writes layer `index` of `stack` from its own change, prints it with the stack's list
@@ -175,33 +150,4 @@ async fn write_layer(
         println!("{}\n", said::shown(&format!("# {}\n\n{body}", text.title)));
     }
     Ok(text)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn listed(body: &str) -> Listed {
-        Listed {
-            number: 1,
-            url: None,
-            title: "T".into(),
-            body: body.into(),
-            base: "main".into(),
-        }
-    }
-
-    #[test]
-    fn a_layer_is_written_unless_its_request_was_written_for_its_change() {
-        let unchanged =
-            listed("Text.\n\n<!-- iris:stack change=abc -->\n---\n<!-- /iris:stack -->");
-        assert_eq!(plan(Some(&unchanged), "abc", false), Plan::Keep);
-        assert_eq!(plan(Some(&unchanged), "abd", false), Plan::Write);
-        assert_eq!(
-            plan(Some(&listed("By hand, no block.")), "abc", true),
-            Plan::Write
-        );
-        assert_eq!(plan(None, "abc", true), Plan::Skip);
-        assert_eq!(plan(None, "abc", false), Plan::Write);
-    }
 }

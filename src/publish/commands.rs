@@ -143,9 +143,18 @@ pub struct Listed {
     pub base: String,
 }
 
-/// The first PR/MR of a `list_from` answer; None when there is none (or it is not JSON).
-pub(crate) fn first_listed(stdout: &str) -> Option<Listed> {
-    let item = listed(stdout).into_iter().next()?;
+/// The first PR/MR of a `list_from` answer, None when the list is empty; an answer that is
+/// no JSON list is an error (its start, to quote).
+pub(crate) fn first_listed(stdout: &str) -> Result<Option<Listed>, String> {
+    match serde_json::from_str::<Value>(stdout.trim()) {
+        Ok(Value::Array(items)) => Ok(items.into_iter().next().and_then(listed_item)),
+        _ if stdout.trim().is_empty() => Ok(None),
+        _ => Err(iris_core::text::clip(stdout.trim(), 80)),
+    }
+}
+
+/// One PR/MR of a list, when it has a number.
+fn listed_item(item: Value) -> Option<Listed> {
     let text = |keys: &[&str]| {
         keys.iter()
             .find_map(|k| item.get(*k).and_then(Value::as_str))
@@ -447,7 +456,7 @@ mod tests {
     fn a_listed_request_reads_as_gh_and_glab_answer() {
         let gh = r#"[{"number":12,"url":"https://github.com/o/r/pull/12","title":"T","body":"B","baseRefName":"b1"}]"#;
         assert_eq!(
-            first_listed(gh),
+            first_listed(gh).unwrap(),
             Some(Listed {
                 number: 12,
                 url: Some("https://github.com/o/r/pull/12".into()),
@@ -457,13 +466,17 @@ mod tests {
             })
         );
         let glab = r#"[{"iid":3,"web_url":"https://gitlab.com/g/r/-/merge_requests/3","title":"T","description":"D","target_branch":"main"}]"#;
-        let found = first_listed(glab).unwrap();
+        let found = first_listed(glab).unwrap().unwrap();
         assert_eq!(
             (found.number, found.body.as_str(), found.base.as_str()),
             (3, "D", "main")
         );
-        assert_eq!(first_listed("[]"), None);
-        assert_eq!(first_listed("no pull requests"), None);
+        assert_eq!(first_listed("[]"), Ok(None));
+        assert_eq!(first_listed(""), Ok(None));
+        assert_eq!(
+            first_listed("no open merge requests"),
+            Err("no open merge requests".to_string())
+        );
     }
 
     #[test]

@@ -24,7 +24,7 @@ use run::Runner;
 
 pub use commands::Listed;
 pub use forge::{Forge, forge_of};
-pub use stack::{LayerText, StackPublished, existing_requests, publish_stack};
+pub use stack::{LayerText, Plan, StackPublished, existing_requests, publish_stack};
 pub use text::{PrText, base_branch, split_pr};
 
 /// Why publishing failed, in words for the user (the tool's own message included).

@@ -5,7 +5,7 @@
 use std::path::Path;
 
 use iris_core::stack::{self, Shown, Stack};
-use iris_git::GitRepo;
+use iris_git::{GitRepo, OnRemote};
 
 use super::commands::{self, Listed, first_listed, url_in};
 use super::run::Runner;
@@ -22,13 +22,75 @@ pub struct LayerText {
     pub change: String,
 }
 
-/// What happened to each layer, one line each, and the push the user still has to do.
+/// What happened to each layer, one line each, and the pushes the user still has to do.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct StackPublished {
     /// "b1: created pull request https://... (into main)", one a layer, bottom first.
     pub lines: Vec<String>,
-    /// `git push -u origin b3 b4` for the layers the remote does not have as they are here.
-    pub push: Option<String>,
+    /// `git push -u origin b3 b4` for the layers the remote lacks or has older commits of,
+    /// `git push --force-with-lease origin b2` for those it has elsewhere (rebased here).
+    pub push: Vec<String>,
+}
+
+impl StackPublished {
+    /// Every line to tell the user: each layer's, then the pushes left to do.
+    pub fn said(&self) -> Vec<String> {
+        let mut lines = self.lines.clone();
+        if !self.push.is_empty() {
+            lines.push(format!(
+                "the remote does not have these branches as they are here: {}",
+                self.push.join("; ")
+            ));
+        }
+        lines
+    }
+}
+
+/// What to do with one layer's description before publishing.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Plan {
+    /// Write it: it has no PR/MR yet, or its change moved since its description was written.
+    Write,
+    /// Keep its PR/MR's text, only its stack list refreshed: written for this very change.
+    Keep,
+    /// Keep its PR/MR's text, the stack list added: the text has no stack block, so Iris did
+    /// not write it (or the block was deleted), and it is the user's.
+    KeepUnmarked,
+    /// Nothing to do: an update of a layer without a PR/MR.
+    Skip,
+}
+
+impl Plan {
+    /// The plan for a layer whose PR/MR is `existing`, whose change id is `change`;
+    /// `update_only`: PRs/MRs are updated, none opened.
+    pub fn of(existing: Option<&Listed>, change: &str, update_only: bool) -> Plan {
+        match existing {
+            Some(pr) => match stack::recorded_change(&pr.body) {
+                Some(recorded) if recorded == change => Plan::Keep,
+                Some(_) => Plan::Write,
+                None => Plan::KeepUnmarked,
+            },
+            None if update_only => Plan::Skip,
+            None => Plan::Write,
+        }
+    }
+
+    /// What is said of a layer that is not written, or None.
+    pub fn said(&self, branch: &str, noun: &str) -> Option<String> {
+        match self {
+            Plan::Keep => Some(format!(
+                "{branch}: its change is the one its description was written for: kept"
+            )),
+            Plan::KeepUnmarked => Some(format!(
+                "{branch}: its {noun} has no stack list of Iris', so its text is yours: kept, \
+                 the stack list added below it"
+            )),
+            Plan::Skip => Some(format!(
+                "{branch}: no {noun} yet (`iris pr --stack --create` opens it)"
+            )),
+            Plan::Write => None,
+        }
+    }
 }
 
 /// The open PR/MR of each layer (None where there is none), bottom first: one `list` each.
@@ -51,8 +113,16 @@ pub(crate) fn existing_with(
         .layers
         .iter()
         .map(|layer| {
-            let out = runner.run(forge, &commands::list_from(forge, &layer.branch))?;
-            Ok(first_listed(&out))
+            let invocation = commands::list_from(forge, &layer.branch);
+            let out = runner.run(forge, &invocation)?;
+            first_listed(&out).map_err(|answer| {
+                PublishError(format!(
+                    "{} answered with no JSON list for {} ({answer}): is the {} CLI too old?",
+                    invocation.what,
+                    layer.branch,
+                    forge.name()
+                ))
+            })
         })
         .collect()
 }
@@ -72,7 +142,7 @@ pub fn publish_stack(
     let forge = forge_of_repo(&repo, "descriptions")?;
     let runner = Runner::in_repo(&repo.root());
     let remote = remote_of(&repo);
-    let pushed = |branch: &str| repo.pushed(&remote, branch);
+    let pushed = |branch: &str| repo.on_remote(&remote, branch);
     // A base git names `origin/main` is `main` on the forge.
     let remotes = repo.remote_names();
     let mut stack = stack.clone();
@@ -100,8 +170,8 @@ fn remote_of(repo: &GitRepo) -> String {
     names.into_iter().next().unwrap_or_else(|| "origin".into())
 }
 
-/// Whether a branch is on the remote as it is here (`GitRepo::pushed`).
-type Pushed<'a> = dyn Fn(&str) -> Option<bool> + 'a;
+/// Where a branch stands on the remote (`GitRepo::on_remote`).
+type Pushed<'a> = dyn Fn(&str) -> OnRemote + 'a;
 
 /// Where a layer stands while the stack is published.
 #[derive(Debug, Clone)]
@@ -129,13 +199,15 @@ pub(crate) fn publish_stack_with(
         .map(|i| existing.get(i).cloned().flatten().map(Request::from))
         .collect();
     let mut lines: Vec<Option<String>> = vec![None; count];
-    let mut to_push = Vec::new();
+    let (mut to_push, mut to_force) = (Vec::new(), Vec::new());
     let mut blocked = false;
     // First pass, bottom up: open what is missing.
     for (i, layer) in stack.layers.iter().enumerate() {
         let state = pushed(&layer.branch);
-        if state != Some(true) {
-            to_push.push(layer.branch.clone());
+        match state {
+            OnRemote::Same => {}
+            OnRemote::Diverged => to_force.push(layer.branch.clone()),
+            OnRemote::Missing | OnRemote::Behind => to_push.push(layer.branch.clone()),
         }
         if requests[i].is_some() {
             continue;
@@ -145,12 +217,21 @@ pub(crate) fn publish_stack_with(
             (false, ..) => Some(format!(
                 "no {noun} yet (`iris pr --stack --create` opens it)"
             )),
-            (true, None, ..) => Some(format!("not on {remote}: push it, then publish again")),
+            (true, OnRemote::Missing, ..) => {
+                Some(format!("not on {remote}: push it, then publish again"))
+            }
+            (true, OnRemote::Behind, ..) => Some(format!(
+                "{remote} has older commits of it: push it, then publish again"
+            )),
+            (true, OnRemote::Diverged, ..) => Some(format!(
+                "{remote} has it elsewhere (rebased here?): push it with --force-with-lease, \
+                 then publish again"
+            )),
             (true, _, true, _) => {
                 Some(format!("not opened: the branch below it has no {noun} yet"))
             }
             (true, _, false, None) => Some("not opened: no description was written".into()),
-            (true, _, false, Some(_)) => None,
+            (true, OnRemote::Same, false, Some(_)) => None,
         };
         if let Some(why) = why_not {
             blocked = true;
@@ -234,7 +315,14 @@ pub(crate) fn publish_stack_with(
             kept.body = body;
         }
     }
-    let push = (!to_push.is_empty()).then(|| format!("git push -u {remote} {}", to_push.join(" ")));
+    let mut push = Vec::new();
+    if !to_push.is_empty() {
+        push.push(format!("git push -u {remote} {}", to_push.join(" ")));
+    }
+    if !to_force.is_empty() {
+        let branches = to_force.join(" ");
+        push.push(format!("git push --force-with-lease {remote} {branches}"));
+    }
     Ok(StackPublished {
         lines: lines.into_iter().flatten().collect(),
         push,
@@ -298,4 +386,56 @@ fn half_way(stack: &Stack, requests: &[Option<Request>], err: &PublishError) -> 
     PublishError(format!(
         "{err}; the stack was published part of the way ({exist}); run it again to finish"
     ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn listed(body: &str) -> Listed {
+        Listed {
+            number: 1,
+            url: None,
+            title: "T".into(),
+            body: body.into(),
+            base: "main".into(),
+        }
+    }
+
+    #[test]
+    fn a_layer_is_written_unless_its_request_was_written_for_its_change_or_by_hand() {
+        let ours = listed("Text.\n\n<!-- iris:stack change=abc -->\n---\n<!-- /iris:stack -->");
+        assert_eq!(Plan::of(Some(&ours), "abc", false), Plan::Keep);
+        assert_eq!(Plan::of(Some(&ours), "abd", true), Plan::Write);
+        let by_hand = listed("By hand, no block.");
+        assert_eq!(Plan::of(Some(&by_hand), "abc", false), Plan::KeepUnmarked);
+        assert_eq!(Plan::of(None, "abc", true), Plan::Skip);
+        assert_eq!(Plan::of(None, "abc", false), Plan::Write);
+        assert_eq!(Plan::Write.said("b1", "pull request"), None);
+        assert_eq!(
+            Plan::Skip.said("b1", "merge request").as_deref(),
+            Some("b1: no merge request yet (`iris pr --stack --create` opens it)")
+        );
+    }
+
+    #[test]
+    fn the_pushes_left_are_said_after_the_layers() {
+        let published = StackPublished {
+            lines: vec!["b1: created".into()],
+            push: vec!["git push -u origin b2".into()],
+        };
+        assert_eq!(
+            published.said(),
+            [
+                "b1: created",
+                "the remote does not have these branches as they are here: git push -u origin b2"
+            ]
+        );
+        assert_eq!(number_in("https://github.com/o/r/pull/12/"), Some(12));
+        assert_eq!(
+            number_in("https://gitlab.com/g/r/-/merge_requests/3"),
+            Some(3)
+        );
+        assert_eq!(number_in("https://github.com/o/r/pulls"), None);
+    }
 }

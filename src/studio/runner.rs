@@ -157,8 +157,10 @@ impl Runner {
                 texts,
             } => {
                 let (tx, root) = (self.tx.clone(), self.root.clone());
-                tokio::task::spawn_blocking(move || {
-                    let result = super::stack::publish(&root, &stack, &texts);
+                tokio::spawn(async move {
+                    let published =
+                        super::stack::write_and_publish(None, |_, _| {}, root, stack, texts);
+                    let result = published.await.map_err(|e| format!("{e:#}"));
                     let _ = tx.send(Action::StackPublished { task: None, result });
                 });
             }
@@ -174,7 +176,8 @@ impl Runner {
                         let written = move |index, text| {
                             let _ = tx.send(Action::StackLayerWritten { task, index, text });
                         };
-                        super::stack::write_and_publish(iris, sink, written, root, stack, texts)
+                        let writer = Some((iris, sink));
+                        super::stack::write_and_publish(writer, written, root, stack, texts)
                     },
                     move |result| Action::StackPublished {
                         task: Some(task),

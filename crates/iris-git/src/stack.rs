@@ -25,36 +25,72 @@ struct Recorded {
     by: &'static str,
 }
 
+/// What one reading of a stack looks at: the base, every local branch's tip, the recorded
+/// parents and the trunks.
+struct Reading<'a> {
+    base: &'a str,
+    base_id: Oid,
+    tips: HashMap<String, Oid>,
+    records: HashMap<String, Recorded>,
+    trunks: HashSet<String>,
+}
+
+impl Reading<'_> {
+    /// The branch's tip; every name a reading walks to is a local branch.
+    fn tip(&self, branch: &str) -> Result<Oid> {
+        self.tips
+            .get(branch)
+            .copied()
+            .ok_or_else(|| GitError::Unsupported(format!("'{branch}' is not a local branch")))
+    }
+
+    /// Whether the stack ends at `name`: the base, or a trunk a stacking tool knows.
+    fn ends_at(&self, name: &str) -> bool {
+        name == self.base || self.trunks.contains(name)
+    }
+}
+
 impl GitRepo {
     /// The stack `branch` is part of, over `base` (the default branch, or `--from`).
     pub fn stack(&self, base: &str, branch: &str) -> Result<Stack> {
         let base_id = self.resolve_commit(base)?.id();
-        let tips = self.local_tips()?;
-        let Some(&branch_tip) = tips.get(branch) else {
+        let reading = Reading {
+            base,
+            base_id,
+            tips: self.local_tips()?,
+            records: self.recorded_parents(),
+            trunks: self.trunks(),
+        };
+        let Some(&branch_tip) = reading.tips.get(branch) else {
             return Err(GitError::Unsupported(format!(
                 "'{branch}' is not a local branch: a stack is read from branches"
             )));
         };
-        let records = self.recorded_parents();
+        let empty = |base: &str| Stack {
+            base: base.to_string(),
+            layers: Vec::new(),
+            current: 0,
+            notes: Vec::new(),
+        };
+        if reading.ends_at(branch) || branch_tip == base_id {
+            // The base itself is no layer, and the branches on it are not its stack.
+            return Ok(empty(base));
+        }
         let mut notes = Vec::new();
-        let top = self.top_above(
-            branch, branch_tip, base, base_id, &tips, &records, &mut notes,
-        );
+        let top = self.top_above(&reading, branch, branch_tip, &mut notes);
         let mut layers = Vec::new();
         let mut current = top;
         let mut seen = HashSet::new();
         let mut stack_base = base.to_string();
-        while seen.insert(current.clone()) {
-            if seen.len() > MAX_LAYERS {
+        loop {
+            if !seen.insert(current.clone()) || seen.len() > MAX_LAYERS {
                 notes.push(format!(
-                    "more than {MAX_LAYERS} layers (a loop in the recorded parents?): the stack \
-                     is cut at {current}"
+                    "the recorded parents go round in a loop at {current}: the stack is cut there"
                 ));
                 break;
             }
-            let tip = tips[&current];
-            let found =
-                self.parent_of(&current, tip, base, base_id, &tips, &records, &mut notes)?;
+            let tip = reading.tip(&current)?;
+            let found = self.parent_of(&reading, &current, tip, &mut notes)?;
             let parent = found.name;
             let titles: Vec<String> = self
                 .log_range(&parent, &current, 200)?
@@ -68,9 +104,10 @@ impl GitRepo {
                      left out of the stack"
                 ));
             } else {
-                let mut same: Vec<&str> = tips
+                let mut same: Vec<&str> = reading
+                    .tips
                     .iter()
-                    .filter(|(name, id)| **id == tip && name.as_str() != base)
+                    .filter(|(name, id)| **id == tip && !reading.ends_at(name))
                     .map(|(name, _)| name.as_str())
                     .collect();
                 if same.len() > 1 {
@@ -96,12 +133,10 @@ impl GitRepo {
         layers.reverse();
         // An empty layer's child goes into the layer below it.
         for i in 0..layers.len() {
-            let below = if i == 0 {
-                stack_base.clone()
-            } else {
-                layers[i - 1].branch.clone()
+            layers[i].parent = match i {
+                0 => stack_base.clone(),
+                _ => layers[i - 1].branch.clone(),
             };
-            layers[i].parent = below;
         }
         if stack_base != base {
             notes.push(format!(
@@ -121,8 +156,18 @@ impl GitRepo {
         })
     }
 
-    /// An id of the change a layer's pull request shows (`parent...branch`): the same when the
-    /// layer was only moved onto a new parent tip, another when its change changed.
+    /// Each layer's change id ([`GitRepo::layer_change`]), bottom first.
+    pub fn layer_changes(&self, stack: &Stack) -> Result<Vec<String>> {
+        stack
+            .layers
+            .iter()
+            .map(|l| self.layer_change(&l.parent, &l.branch))
+            .collect()
+    }
+
+    /// An id of the change a layer's pull request shows (`parent...branch`), as `git
+    /// patch-id` sees a change: the same when the layer was only moved onto a new parent tip
+    /// (blob ids and line numbers shift), another when its change changed.
     pub fn layer_change(&self, parent: &str, branch: &str) -> Result<String> {
         let head = self.resolve_commit(branch)?.id();
         let fork = self
@@ -135,26 +180,42 @@ impl GitRepo {
             },
             &[],
         )?;
-        // The blob ids of `index` lines change when anything below the layer does.
         let kept: String = text
             .lines()
             .filter(|l| !l.starts_with("index "))
+            .map(|l| match l.strip_prefix("@@ ") {
+                // `@@ -12,4 +14,5 @@ fn main`: the numbers move with the lines above.
+                Some(rest) => rest.split_once(" @@").map_or(l, |(_, context)| context),
+                None => l,
+            })
             .flat_map(|l| [l, "\n"])
             .collect();
         let id = Oid::hash_object(git2::ObjectType::Blob, kept.as_bytes())?;
         Ok(id.to_string()[..12].to_string())
     }
 
-    /// Whether `branch` is on `remote` as this clone last saw it (its remote-tracking branch
-    /// points where it does): `Some(false)` when it is there but behind or elsewhere, `None`
-    /// when it is not there at all.
-    pub fn pushed(&self, remote: &str, branch: &str) -> Option<bool> {
-        let local = self.repo.find_branch(branch, BranchType::Local).ok()?;
+    /// Where `branch` stands on `remote` as this clone last saw it.
+    pub fn on_remote(&self, remote: &str, branch: &str) -> OnRemote {
+        let local = self
+            .repo
+            .find_branch(branch, BranchType::Local)
+            .ok()
+            .and_then(|b| b.get().target());
         let tracking = self
             .repo
             .find_reference(&format!("refs/remotes/{remote}/{branch}"))
-            .ok()?;
-        Some(local.get().target() == tracking.target())
+            .ok()
+            .and_then(|r| r.target());
+        match (local, tracking) {
+            (_, None) => OnRemote::Missing,
+            (Some(local), Some(there)) if local == there => OnRemote::Same,
+            (Some(local), Some(there))
+                if self.repo.graph_descendant_of(local, there).unwrap_or(false) =>
+            {
+                OnRemote::Behind
+            }
+            _ => OnRemote::Diverged,
+        }
     }
 
     /// Every local branch and the commit it points at.
@@ -171,37 +232,35 @@ impl GitRepo {
 
     /// The branch at the top of the line of branches above `branch`; `branch` itself when
     /// none is above it, or when those above fork (said in `notes`).
-    #[allow(clippy::too_many_arguments)]
     fn top_above(
         &self,
+        reading: &Reading<'_>,
         branch: &str,
         tip: Oid,
-        base: &str,
-        base_id: Oid,
-        tips: &HashMap<String, Oid>,
-        records: &HashMap<String, Recorded>,
         notes: &mut Vec<String>,
     ) -> String {
-        let mut above: Vec<(&String, Oid)> = tips
+        let mut above: Vec<(&String, Oid)> = reading
+            .tips
             .iter()
             .filter(|(name, id)| {
                 name.as_str() != branch
-                    && name.as_str() != base
+                    && !reading.ends_at(name)
                     && **id != tip
                     && self.repo.graph_descendant_of(**id, tip).unwrap_or(false)
             })
             .map(|(name, id)| (name, *id))
             .collect();
         // Branches whose recorded parent chain reaches `branch` are above it too.
-        for (name, id) in tips {
+        for (name, id) in &reading.tips {
             let mut at = name.as_str();
-            let mut steps = 0;
-            while let Some(rec) = records.get(at) {
-                steps += 1;
-                if rec.parent == branch && !above.iter().any(|(n, _)| *n == name) {
-                    above.push((name, *id));
-                }
-                if rec.parent == branch || steps > MAX_LAYERS {
+            for _ in 0..MAX_LAYERS {
+                let Some(rec) = reading.records.get(at) else {
+                    break;
+                };
+                if rec.parent == branch {
+                    if !above.iter().any(|(n, _)| *n == name) {
+                        above.push((name, *id));
+                    }
                     break;
                 }
                 at = &rec.parent;
@@ -213,8 +272,7 @@ impl GitRepo {
         above.sort_by(|a, b| a.0.cmp(b.0));
         // The top is the one whose stack, read down, holds every other branch above.
         for (name, id) in &above {
-            let mut scratch = Vec::new();
-            let below = self.chain_down(name, *id, base, base_id, tips, records, &mut scratch);
+            let below = self.chain_down(reading, name, *id);
             if above.iter().all(|(other, _)| below.contains(*other)) && below.contains(branch) {
                 return (*name).clone();
             }
@@ -229,26 +287,18 @@ impl GitRepo {
     }
 
     /// The names of the branches below `branch` down to the base, as the stack reads them.
-    #[allow(clippy::too_many_arguments)]
-    fn chain_down(
-        &self,
-        branch: &str,
-        tip: Oid,
-        base: &str,
-        base_id: Oid,
-        tips: &HashMap<String, Oid>,
-        records: &HashMap<String, Recorded>,
-        notes: &mut Vec<String>,
-    ) -> HashSet<String> {
+    fn chain_down(&self, reading: &Reading<'_>, branch: &str, tip: Oid) -> HashSet<String> {
         let mut names = HashSet::new();
+        let mut scratch = Vec::new();
         let (mut current, mut tip) = (branch.to_string(), tip);
         while names.insert(current.clone()) && names.len() <= MAX_LAYERS {
-            match self.parent_of(&current, tip, base, base_id, tips, records, notes) {
-                Ok(found) if !found.is_base => {
-                    tip = tips[&found.name];
-                    current = found.name;
-                }
+            let found = match self.parent_of(reading, &current, tip, &mut scratch) {
+                Ok(found) if !found.is_base => found,
                 _ => break,
+            };
+            match reading.tip(&found.name) {
+                Ok(next) => (current, tip) = (found.name, next),
+                Err(_) => break,
             }
         }
         names
@@ -256,33 +306,30 @@ impl GitRepo {
 
     /// The branch below `branch` in its stack: the recorded one, else the nearest branch on
     /// its first-parent history, else the base.
-    #[allow(clippy::too_many_arguments)]
     fn parent_of(
         &self,
+        reading: &Reading<'_>,
         branch: &str,
         tip: Oid,
-        base: &str,
-        base_id: Oid,
-        tips: &HashMap<String, Oid>,
-        records: &HashMap<String, Recorded>,
         notes: &mut Vec<String>,
     ) -> Result<Parent> {
-        let from_history = self.history_parent(branch, tip, base, base_id, tips)?;
-        let Some(recorded) = records.get(branch) else {
+        let from_history = self.history_parent(reading, branch, tip)?;
+        let Some(recorded) = reading.records.get(branch) else {
             return Ok(from_history);
         };
-        if recorded.parent == base || recorded.parent == from_history.name {
+        let parent = recorded.parent.as_str();
+        if parent == from_history.name || reading.ends_at(parent) {
             return Ok(Parent {
-                is_base: recorded.parent == base,
-                name: recorded.parent.clone(),
+                is_base: reading.ends_at(parent),
+                name: parent.to_string(),
             });
         }
         let by = recorded.by;
-        if let Some(&parent_tip) = tips.get(&recorded.parent) {
+        if let Some(&parent_tip) = reading.tips.get(parent) {
             notes.push(format!(
-                "{by} records {}'s parent as {}, but its history has {} below it: Iris \
-                 follows {by}",
-                branch, recorded.parent, from_history.name
+                "{by} records {branch}'s parent as {parent}, but its history has {} below it: \
+                 Iris follows {by}",
+                from_history.name
             ));
             if !self
                 .repo
@@ -290,52 +337,44 @@ impl GitRepo {
                 .unwrap_or(false)
             {
                 notes.push(format!(
-                    "{branch} is not on top of {}'s tip (restack it onto {}): its pull request \
-                     shows commits {} does not have",
-                    recorded.parent, recorded.parent, recorded.parent
+                    "{branch} is not on top of {parent}'s tip (restack it onto {parent}): its \
+                     pull request shows commits {parent} does not have"
                 ));
             }
-            // A trunk the tool knows (git-town's perennial branches) ends the stack there.
             return Ok(Parent {
-                is_base: self.trunks().contains(&recorded.parent),
-                name: recorded.parent.clone(),
+                is_base: false,
+                name: parent.to_string(),
             });
         }
-        if self.resolve_commit(&recorded.parent).is_ok() {
+        if self.resolve_commit(parent).is_ok() {
             // A branch only on a remote, or a tag: the stack sits on it.
             return Ok(Parent {
-                name: recorded.parent.clone(),
+                name: parent.to_string(),
                 is_base: true,
             });
         }
         notes.push(format!(
-            "{by} records {}'s parent as {}, which is not in this repository: Iris follows the \
-             history ({})",
-            branch, recorded.parent, from_history.name
+            "{by} records {branch}'s parent as {parent}, which is not in this repository: Iris \
+             follows the history ({})",
+            from_history.name
         ));
         Ok(from_history)
     }
 
     /// The nearest local branch whose tip lies on `branch`'s first-parent history before the
-    /// base; the base when there is none. Branches sharing a tip: the first by name, said.
-    fn history_parent(
-        &self,
-        branch: &str,
-        tip: Oid,
-        base: &str,
-        base_id: Oid,
-        tips: &HashMap<String, Oid>,
-    ) -> Result<Parent> {
+    /// base (a trunk ends the stack there); the base when there is none. Branches sharing a
+    /// tip: the first by name.
+    fn history_parent(&self, reading: &Reading<'_>, branch: &str, tip: Oid) -> Result<Parent> {
         let mut by_tip: HashMap<Oid, Vec<&String>> = HashMap::new();
-        for (name, id) in tips {
-            if name != branch && name != base {
+        for (name, id) in &reading.tips {
+            if name != branch && name != reading.base {
                 by_tip.entry(*id).or_default().push(name);
             }
         }
         let mut walk = self.repo.revwalk()?;
         walk.simplify_first_parent()?;
         walk.push(tip)?;
-        walk.hide(base_id)?;
+        walk.hide(reading.base_id)?;
         for id in walk.take(MAX_WALK) {
             let id = id?;
             if id == tip {
@@ -344,13 +383,13 @@ impl GitRepo {
             if let Some(names) = by_tip.get_mut(&id) {
                 names.sort();
                 return Ok(Parent {
+                    is_base: reading.ends_at(names[0]),
                     name: names[0].clone(),
-                    is_base: false,
                 });
             }
         }
         Ok(Parent {
-            name: base.to_string(),
+            name: reading.base.to_string(),
             is_base: true,
         })
     }
@@ -483,6 +522,19 @@ impl GitRepo {
             })
             .collect()
     }
+}
+
+/// Where a branch stands on a remote, as the clone last saw it (its remote-tracking branch).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum OnRemote {
+    /// The remote has it where it is here.
+    Same,
+    /// The remote has an older commit of it: a push brings it up to date.
+    Behind,
+    /// The remote has it elsewhere (the branch was rebased): only a forced push replaces it.
+    Diverged,
+    /// The remote does not have it.
+    Missing,
 }
 
 /// A branch's parent in its stack, and whether that is where the stack ends.

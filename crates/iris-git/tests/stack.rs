@@ -2,7 +2,7 @@
 //! git-town's and Graphite's records, and the odd ones (an empty layer, two branches above,
 //! a record that disagrees with history, a stack on another trunk).
 
-use iris_git::GitRepo;
+use iris_git::{GitRepo, OnRemote};
 use iris_testkit::TestRepo;
 
 fn open(repo: &TestRepo) -> GitRepo {
@@ -175,6 +175,22 @@ fn a_layers_change_id_stays_when_only_its_parent_moved() {
     let git = open(&repo);
     assert_eq!(git.layer_change("b2", "b3").unwrap(), before);
     assert_eq!(git.layer_change("b1", "b2").unwrap(), b2_before);
+    // A layer below adds lines far above the ones b3 changes: the hunk's numbers move, the
+    // id stays (as `git patch-id`'s would).
+    let lines: String = (1..=12).map(|i| format!("line {i}\n")).collect();
+    repo.git(&["checkout", "-q", "b1"]);
+    repo.write("NOTES.md", format!("{lines}the end\n"));
+    repo.commit_all("Notes");
+    repo.git(&["rebase", "-q", "--update-refs", "b1", "b3"]);
+    repo.write("NOTES.md", format!("{lines}the very end\n"));
+    repo.commit_all("Reword the notes' end");
+    let b3_before = open(&repo).layer_change("b2", "b3").unwrap();
+    repo.git(&["checkout", "-q", "b1"]);
+    repo.write("NOTES.md", format!("Intro.\n\n{lines}the end\n"));
+    repo.commit_all("Add an intro");
+    repo.git(&["rebase", "-q", "--update-refs", "b1", "b3"]);
+    assert_eq!(open(&repo).layer_change("b2", "b3").unwrap(), b3_before);
+    let before = b3_before;
     // b3's own change changes: its id does.
     repo.write("src/repl.rs", "pub fn repl() { loop {} }\n");
     repo.commit_all("Loop the REPL");
@@ -182,14 +198,34 @@ fn a_layers_change_id_stays_when_only_its_parent_moved() {
 }
 
 #[test]
-fn a_branch_is_pushed_when_its_remote_tracking_branch_points_where_it_does() {
+fn a_branch_on_the_remote_is_there_behind_or_elsewhere() {
     let repo = TestRepo::stack();
     let git = open(&repo);
-    assert_eq!(git.pushed("origin", "b1"), None);
+    assert_eq!(git.on_remote("origin", "b1"), OnRemote::Missing);
     repo.git(&["update-ref", "refs/remotes/origin/b1", "b1"]);
     repo.git(&["update-ref", "refs/remotes/origin/b2", "b1"]);
-    assert_eq!(git.pushed("origin", "b1"), Some(true));
-    assert_eq!(git.pushed("origin", "b2"), Some(false));
+    repo.git(&["update-ref", "refs/remotes/origin/b3", "main"]);
+    repo.git(&["update-ref", "refs/remotes/origin/b4", "b1"]);
+    repo.git(&["branch", "b4", "main"]);
+    assert_eq!(git.on_remote("origin", "b1"), OnRemote::Same);
+    assert_eq!(git.on_remote("origin", "b2"), OnRemote::Behind);
+    assert_eq!(git.on_remote("origin", "b4"), OnRemote::Diverged);
+}
+
+#[test]
+fn the_base_branch_is_in_no_stack() {
+    let repo = TestRepo::stack();
+    let stack = open(&repo).stack("main", "main").unwrap();
+    assert!(stack.layers.is_empty());
+    // Nor is a new branch still on the base.
+    repo.git(&["branch", "fresh", "main"]);
+    assert!(
+        open(&repo)
+            .stack("main", "fresh")
+            .unwrap()
+            .layers
+            .is_empty()
+    );
 }
 
 #[test]

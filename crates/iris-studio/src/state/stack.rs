@@ -13,6 +13,8 @@ pub struct StackView {
     /// Each layer's description; the shown layer's slot is empty, as its text is the PR
     /// artifact the editor holds.
     pub buffers: Vec<ArtifactBuffer>,
+    /// The stack is being published (a second `P` waits for it).
+    pub publishing: bool,
 }
 
 impl StackView {
@@ -27,6 +29,7 @@ impl StackView {
             selected: stack.current,
             stack,
             buffers,
+            publishing: false,
         }
     }
 

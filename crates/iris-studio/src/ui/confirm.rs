@@ -39,7 +39,9 @@ pub fn draw(frame: &mut Frame, area: Rect, question: Confirm, state: &State, the
         Confirm::PublishStack => {
             let count = state.stack.as_ref().map_or(0, |v| v.stack.layers.len());
             format!(
-                "Publish the stack: open each of the {count} layers' pull requests that does not                  exist yet into the branch below it, and refresh every one's stack list (gh/glab)?                  (y/n)"
+                "Publish the stack: open each of the {count} layers' pull requests that does not \
+                 exist yet into the branch below it, and refresh every one's stack list \
+                 (gh/glab)? (y/n)"
             )
         }
         Confirm::Reword => match &state.range.reword {

@@ -168,8 +168,20 @@ pub(super) fn ask_publish(state: &mut State) -> Vec<Effect> {
             Level::Info,
             "Iris is still writing: wait for her, or esc first",
         );
-    } else if state.mode == crate::state::Mode::PR && state.stack.is_some() {
-        state.overlay.confirm = Some(super::super::state::Confirm::PublishStack);
+    } else if let Some(view) = state.stack.as_ref().filter(|view| {
+        state.mode == crate::state::Mode::PR
+            && view.shows(state.range.from.as_deref(), state.range.to.as_deref())
+    }) {
+        // A stack's layer is shown (not a range picked with R): the whole stack goes.
+        if view.publishing {
+            notice(
+                state,
+                Level::Info,
+                "the stack is being published: wait for it",
+            );
+        } else {
+            state.overlay.confirm = Some(super::super::state::Confirm::PublishStack);
+        }
     } else if state.artifact().is_none_or(|a| a.is_empty()) {
         notice(
             state,

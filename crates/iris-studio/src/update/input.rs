@@ -87,9 +87,12 @@ pub(super) fn mouse(state: &mut State, mouse: MouseEvent) -> Vec<Effect> {
     if let (MouseEventKind::Down(_), Some(area)) = (mouse.kind, rects.stack)
         && contains(rects.stack, mouse.column, mouse.row)
     {
-        // Row 0 of the layers is under the box's top border.
-        let row = usize::from(mouse.row.saturating_sub(area.y + 1));
-        return super::stack::select(state, row);
+        // Row 0 of the layers is under the box's top border; the borders select nothing.
+        if mouse.row > area.y && mouse.row + 1 < area.y + area.height {
+            let row = usize::from(mouse.row - area.y - 1);
+            return super::stack::click(state, row, inner_rows(Some(area)));
+        }
+        return Vec::new();
     }
     let Some(pane) = hit(&rects, mouse.column, mouse.row) else {
         return Vec::new();

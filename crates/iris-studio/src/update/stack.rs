@@ -29,6 +29,10 @@ pub(super) fn loaded(state: &mut State, result: Result<Option<Stack>, String>) -
     let count = stack.layers.len();
     let notes = stack.notes.join("; ");
     state.stack = Some(StackView::new(stack));
+    if state.mode != Mode::PR {
+        // Shown when PR mode is entered again; the other range modes keep their range.
+        return Vec::new();
+    }
     let said = if notes.is_empty() {
         format!("this branch is one layer of a stack of {count}: [ and ] move between them")
     } else {
@@ -80,8 +84,18 @@ pub(super) fn step(state: &mut State, command: Command) -> Vec<Effect> {
     select(state, next)
 }
 
-/// Shows layer `next` (a click on its row): its description swapped into the editor (the
-/// one left keeps its text and versions), its commits loaded.
+/// A click on row `row` of the stack's box (inside its borders).
+pub(super) fn click(state: &mut State, row: usize, rows: usize) -> Vec<Effect> {
+    let Some(view) = state.stack.as_ref() else {
+        return Vec::new();
+    };
+    // The box scrolls as the list draws it: the shown layer kept in view.
+    let top = super::super::layout::keep_in_view(0, view.selected, rows);
+    select(state, top + row)
+}
+
+/// Shows layer `next`: its description swapped into the editor (the one left keeps its text
+/// and versions), its commits loaded.
 pub(super) fn select(state: &mut State, next: usize) -> Vec<Effect> {
     let Some(view) = state.stack.as_ref() else {
         return Vec::new();
@@ -144,24 +158,32 @@ pub(super) fn publish(state: &mut State) -> Vec<Effect> {
         .collect::<Vec<String>>();
     let stack = view.stack.clone();
     let missing = texts.iter().filter(|t| t.trim().is_empty()).count();
-    let task = if missing == 0 {
-        notice(state, Level::Info, "publishing the stack…");
+    // Iris writes the layers without text whose PR/MR was not written for their change: a
+    // task, which Esc cancels. Without her, what has text is published.
+    let task = if state.iris.unavailable.is_some() {
         None
     } else {
-        let task = task::start(state, TaskKind::PublishStack);
-        if task.is_none() {
+        let Some(task) = task::start(state, TaskKind::PublishStack) else {
             return Vec::new();
-        }
-        let layers = if missing == 1 { "layer" } else { "layers" };
-        notice(
-            state,
-            Level::Info,
-            format!(
-                "Iris writes the {missing} {layers} without a description, then publishes the stack…"
-            ),
-        );
-        task
+        };
+        Some(task)
     };
+    if let Some(view) = state.stack.as_mut() {
+        view.publishing = true;
+    }
+    let said = match (missing, task) {
+        (0, _) | (_, None) => "publishing the stack…".to_string(),
+        (1, Some(_)) => {
+            "publishing the stack; Iris writes the layer without a description if its pull \
+             request needs one…"
+                .to_string()
+        }
+        (n, Some(_)) => format!(
+            "publishing the stack; Iris writes the {n} layers without a description where their \
+             pull requests need one…"
+        ),
+    };
+    notice(state, Level::Info, said);
     vec![Effect::PublishStack { task, stack, texts }]
 }
 
@@ -189,6 +211,9 @@ pub(super) fn published(
     task: Option<u64>,
     result: Result<Vec<String>, String>,
 ) -> Vec<Effect> {
+    if let Some(view) = state.stack.as_mut() {
+        view.publishing = false;
+    }
     // A cancelled publishing's end is dropped (what it published is on the forge).
     if let Some(task) = task
         && task::finish(state, task).is_none()

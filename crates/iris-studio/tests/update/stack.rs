@@ -176,8 +176,13 @@ fn publishing_has_iris_write_the_layers_without_text_then_sends_them_all() {
     assert!(
         notice(&state)
             .1
-            .contains("Iris writes the 2 layers without a description")
+            .contains("Iris writes the 2 layers without a description"),
+        "{:?}",
+        state.notice
     );
+    // A second P waits for the first.
+    command(&mut state, Command::Publish);
+    assert_eq!(state.overlay.confirm, None);
     // While she writes them the layers stay put; each one written lands in its own layer.
     assert!(command(&mut state, Command::PrevLayer).is_empty());
     update(
@@ -216,13 +221,26 @@ fn publishing_has_iris_write_the_layers_without_text_then_sends_them_all() {
     assert!(state.iris.task.is_none());
     command(&mut state, Command::PrevLayer);
     assert_eq!(text(&state, Mode::PR), "# Parse expressions\n\nb1's body");
-    // Every layer written: publishing is no task of Iris'.
+    // Without Iris, what has text is published, as no task of hers.
+    state.iris.unavailable = Some("no provider".into());
     command(&mut state, Command::Publish);
     let effects = update(&mut state, press(KeyCode::Char('y')));
     assert!(
         matches!(&effects[..], [Effect::PublishStack { task: None, .. }]),
         "{effects:?}"
     );
+    // A range picked with R is no layer: P publishes that one PR, as without a stack.
+    update(
+        &mut state,
+        Action::StackPublished {
+            task: None,
+            result: Ok(Vec::new()),
+        },
+    );
+    state.overlay.report = None;
+    state.range.from = Some("v0.9".into());
+    command(&mut state, Command::Publish);
+    assert_eq!(state.overlay.confirm, Some(Confirm::Publish));
 }
 
 #[test]
