@@ -85,8 +85,15 @@ mod tests {
             versions: vec!["first".into()],
             position: 1,
             by_iris: Some("first".into()),
+            ..Draft::default()
         };
         store.save(ArtifactKind::Commit, &draft).unwrap();
+        // A stack's PR draft keeps every layer's.
+        let mut stacked = draft.clone();
+        stacked.layer = Some("b2".into());
+        stacked.layers.insert("b1".into(), draft.clone());
+        store.save(ArtifactKind::Pr, &stacked).unwrap();
+        assert!(store.load_all().contains(&(ArtifactKind::Pr, stacked)));
         store.save(ArtifactKind::Commit, &draft).unwrap();
         assert_eq!(store.load_all(), vec![(ArtifactKind::Commit, draft)]);
         // No temporary file is left beside it.

@@ -1,6 +1,8 @@
 //! A draft: an artifact's text with its versions, as the studio keeps it and the shell saves
 //! it under `.git/iris/drafts/`.
 
+use std::collections::BTreeMap;
+
 use serde::{Deserialize, Serialize};
 
 /// An artifact's text and every earlier version of it.
@@ -17,4 +19,10 @@ pub struct Draft {
     /// The text Iris last wrote (for `iris eval --accepted` when the commit comes later).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub by_iris: Option<String>,
+    /// For the PR over a stack of branches: the layer (its branch) this text is for.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub layer: Option<String>,
+    /// For the PR over a stack of branches: the other layers' drafts, by branch.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub layers: BTreeMap<String, Draft>,
 }

@@ -247,6 +247,7 @@ impl ArtifactBuffer {
             versions: self.versions.clone(),
             position: self.position,
             by_iris: self.by_iris.clone(),
+            ..Draft::default()
         }
     }
 
@@ -477,6 +478,9 @@ pub struct State {
     pub range: CommitRange,
     /// The stack of branches PR mode describes layer by layer, when the branch is in one.
     pub stack: Option<StackView>,
+    /// The PR draft's layers, restored before the stack is known: handed to their layers
+    /// when it is.
+    pub layer_drafts: Option<Draft>,
     /// The diff pane: the selected file's or commit's diff and where it is scrolled.
     pub diff: DiffView,
     /// Every artifact's text, kept while the user switches modes.
@@ -657,6 +661,7 @@ impl State {
             explore: Explore::default(),
             range: CommitRange::default(),
             stack: None,
+            layer_drafts: None,
             diff: DiffView::default(),
             artifacts,
             findings: FindingsView::default(),
@@ -746,8 +751,10 @@ impl State {
 
     /// Artifacts whose text differs from their saved draft.
     pub fn unsaved(&self) -> bool {
+        let layers = self.stack.iter().flat_map(|view| view.buffers.iter());
         self.artifacts
             .values()
+            .chain(layers)
             .any(|a| a.text() != a.saved && !a.is_empty())
     }
 }

@@ -173,8 +173,12 @@ pub(super) fn clear(state: &mut State, kind: ArtifactKind) -> Vec<Effect> {
     vec![Effect::ClearDraft { kind }]
 }
 
-/// Saves the artifact as a draft, with its versions, when its text changed.
+/// Saves the artifact as a draft, with its versions, when its text changed (the PR over a
+/// stack: with every layer's).
 pub(super) fn save_draft(state: &mut State, kind: ArtifactKind) -> Vec<Effect> {
+    if kind == ArtifactKind::Pr && state.stack.is_some() {
+        return super::stack::save_drafts(state);
+    }
     match state.artifacts.get_mut(&kind) {
         Some(buffer) if buffer.text() != buffer.saved => {
             buffer.saved = buffer.text();
@@ -191,6 +195,10 @@ pub(super) fn drafts_loaded(state: &mut State, drafts: Vec<(ArtifactKind, Draft)
     let mut restored = Vec::new();
     for (kind, draft) in drafts {
         if let Some(buffer) = state.artifacts.get_mut(&kind).filter(|b| b.is_empty()) {
+            if draft.layer.is_some() {
+                // A stack's: each layer's text goes to its layer once the stack is read.
+                state.layer_drafts = Some(draft.clone());
+            }
             buffer.restore(draft);
             restored.push(kind.title());
         }

@@ -29,6 +29,7 @@ pub(super) fn loaded(state: &mut State, result: Result<Option<Stack>, String>) -
     let count = stack.layers.len();
     let notes = stack.notes.join("; ");
     state.stack = Some(StackView::new(stack));
+    restore_layers(state);
     if state.mode != Mode::PR {
         // Shown when PR mode is entered again; the other range modes keep their range.
         return Vec::new();
@@ -40,6 +41,67 @@ pub(super) fn loaded(state: &mut State, result: Result<Option<Stack>, String>) -
     };
     notice(state, Level::Info, said);
     show_layer(state)
+}
+
+/// A restored PR draft of a stack: its text to the layer it was written for, the other
+/// layers' to theirs (a layer no longer in the stack keeps nothing).
+fn restore_layers(state: &mut State) {
+    let (Some(draft), Some(view)) = (state.layer_drafts.take(), state.stack.as_mut()) else {
+        return;
+    };
+    let Some(shown) = state.artifacts.get_mut(&ArtifactKind::Pr) else {
+        return;
+    };
+    let current = view.layer().map(|l| l.branch.clone()).unwrap_or_default();
+    // The restored text, when it is another layer's, moves there.
+    if let Some(index) = draft.layer.as_deref().and_then(|b| view.stack.position(b))
+        && draft.layer.as_deref() != Some(current.as_str())
+    {
+        std::mem::swap(shown, &mut view.buffers[index]);
+    }
+    for (branch, layer_draft) in draft.layers {
+        let Some(index) = view.stack.position(&branch) else {
+            continue;
+        };
+        let buffer = if index == view.selected {
+            &mut *shown
+        } else {
+            &mut view.buffers[index]
+        };
+        if buffer.is_empty() {
+            buffer.restore(layer_draft);
+        }
+    }
+}
+
+/// The PR draft of a stack: the shown layer's text and every other layer's, saved when any
+/// of them changed.
+pub(super) fn save_drafts(state: &mut State) -> Vec<Effect> {
+    let (Some(view), Some(shown)) = (
+        state.stack.as_mut(),
+        state.artifacts.get_mut(&ArtifactKind::Pr),
+    ) else {
+        return Vec::new();
+    };
+    let changed = |b: &super::super::state::ArtifactBuffer| b.text() != b.saved;
+    if !changed(shown) && !view.buffers.iter().any(changed) {
+        return Vec::new();
+    }
+    let mut draft = shown.draft();
+    shown.saved = shown.text();
+    draft.layer = view.layer().map(|l| l.branch.clone());
+    for (i, buffer) in view.buffers.iter_mut().enumerate() {
+        if i != view.selected && !buffer.is_empty() {
+            buffer.saved = buffer.text();
+            draft
+                .layers
+                .insert(view.stack.layers[i].branch.clone(), buffer.draft());
+        }
+    }
+    vec![Effect::SaveDraft {
+        kind: ArtifactKind::Pr,
+        draft,
+    }]
 }
 
 /// Loads the shown layer's commits (its PR's range); its description follows when they come.

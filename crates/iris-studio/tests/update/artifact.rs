@@ -209,6 +209,7 @@ fn undo_and_redo_step_through_the_versions_and_save_the_draft() {
                 position,
                 // What Iris wrote last stays known, whatever version is shown.
                 by_iris: Some("Second title".to_string()),
+                ..Draft::default()
             },
         }]
     };
@@ -228,6 +229,7 @@ fn undo_and_redo_step_through_the_versions_and_save_the_draft() {
                 versions: vec!["First title".to_string()],
                 position: 1,
                 by_iris: Some("Second title".to_string()),
+                ..Draft::default()
             },
         }]
     );
@@ -461,6 +463,7 @@ fn artifact_updates_land_in_the_editor_while_the_task_runs() {
                 versions: vec!["Add two() and a very long title nobody wants".to_string()],
                 position: 1,
                 by_iris: Some("Add two()".to_string()),
+                ..Draft::default()
             },
         }]
     );

@@ -253,3 +253,54 @@ fn without_a_stack_the_layer_keys_say_so_and_the_pr_is_the_whole_range() {
     assert!(notice(&commit).1.contains("pull request mode (4)"));
     assert_eq!(ArtifactKind::Pr, Mode::PR.artifact().unwrap());
 }
+
+#[test]
+fn each_layers_text_is_in_the_draft_and_goes_back_to_its_layer() {
+    let mut state = on_the_stack();
+    let effects = generated(&mut state, 1, "# Evaluate expressions\n\nb2's body");
+    let Some(Effect::SaveDraft { draft, .. }) = effects.last() else {
+        panic!("no draft saved: {effects:?}");
+    };
+    assert_eq!(draft.layer.as_deref(), Some("b2"));
+    command(&mut state, Command::NextLayer);
+    commits_of(&mut state, "b2", "Add the REPL");
+    let effects = generated(&mut state, 2, "# Add a REPL\n\nb3's body");
+    let Some(Effect::SaveDraft { draft, .. }) = effects.last().cloned() else {
+        panic!("no draft saved: {effects:?}");
+    };
+    assert_eq!(draft.layer.as_deref(), Some("b3"));
+    assert_eq!(draft.text, "# Add a REPL\n\nb3's body");
+    assert_eq!(
+        draft.layers["b2"].text,
+        "# Evaluate expressions\n\nb2's body"
+    );
+    // A text typed in a layer left for another is unsaved until the draft has it.
+    command(&mut state, Command::PrevLayer);
+    state.focus = iris_studio::state::Pane::Editor;
+    update(&mut state, press(KeyCode::Char('!')));
+    state.focus = iris_studio::state::Pane::Commits;
+    state
+        .artifacts
+        .get_mut(&ArtifactKind::Pr)
+        .unwrap()
+        .saved
+        .clear();
+    command(&mut state, Command::NextLayer);
+    assert!(state.unsaved());
+
+    // The studio opened again on b2: each layer gets its own text back.
+    let mut state = loaded(Mode::COMMIT, vec![]);
+    update(
+        &mut state,
+        Action::DraftsLoaded(vec![(ArtifactKind::Pr, draft)]),
+    );
+    command(&mut state, Command::ModePr);
+    commits_of(&mut state, "main", "Add the REPL");
+    update(&mut state, Action::StackLoaded(Ok(Some(stack()))));
+    assert_eq!(
+        text(&state, Mode::PR),
+        "# Evaluate expressions\n\nb2's body"
+    );
+    command(&mut state, Command::NextLayer);
+    assert_eq!(text(&state, Mode::PR), "# Add a REPL\n\nb3's body");
+}
