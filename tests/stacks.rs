@@ -464,3 +464,42 @@ fn a_forge_tool_that_answers_no_json_list_stops_before_anything_is_opened() {
         "nothing written before the lookup"
     );
 }
+
+#[test]
+fn a_merged_layer_is_left_as_it_is_and_linked() {
+    let repo = pushed_stack();
+    let gh = fake_bin(&[("gh", GH)]);
+    let merged = json!([{
+        "number": 5, "url": "https://github.com/acme/app/pull/5", "title": "Parse it all",
+        "body": "Merged text.", "baseRefName": "main", "state": "MERGED",
+    }]);
+    std::fs::write(gh.path().join("list-b1.json"), merged.to_string()).unwrap();
+    let fake = FakeProvider::start(script(&TITLES[1..]));
+    let out = run(
+        &repo,
+        &["pr", "--stack", "--create"],
+        &env(&fake, gh.path()),
+    );
+    success(&out);
+    assert_eq!(
+        fake.requests().len(),
+        4,
+        "b2 and b3 written, each with its critic"
+    );
+    let dir = gh.path();
+    let calls = read(dir, "calls");
+    assert!(!calls.contains("pr edit 5"), "{calls}");
+    assert_eq!(calls.matches("pr create").count(), 2, "{calls}");
+    let b2 = read(dir, "created-b2.body");
+    assert!(
+        b2.contains("1. [Parse it all](https://github.com/acme/app/pull/5) (`b1`)"),
+        "{b2}"
+    );
+    let err = stderr(&out);
+    assert!(
+        err.contains(
+            "b1: pull request https://github.com/acme/app/pull/5 is merged: left as it is"
+        ),
+        "{err}"
+    );
+}

@@ -81,7 +81,7 @@ pub async fn run(args: PrArgs) -> Result<ExitCode> {
     for ((i, layer), change) in stack.layers.iter().enumerate().zip(changes) {
         let plan = Plan::of(existing[i].as_ref(), &change, args.update && !args.create);
         let written = match plan {
-            Plan::Keep | Plan::KeepUnmarked | Plan::Skip => {
+            Plan::Keep | Plan::KeepUnmarked | Plan::Skip | Plan::Merged => {
                 if let Some(said) = plan.said(&layer.branch, noun).filter(|_| publishing) {
                     eprintln!("{said}");
                 }

@@ -114,17 +114,30 @@ pub(crate) fn edit_number(
     }
 }
 
-/// Lists the open PRs/MRs from `head` as JSON, with what a stack needs of each.
+/// Lists the PRs/MRs from `head` in every state (newest first) as JSON, with what a stack
+/// needs of each.
 pub(crate) fn list_from(forge: Forge, head: &str) -> Invocation {
     match forge {
         Forge::GitHub => Invocation::new(forge, &["pr", "list"])
             .arg("--head", head)
-            .arg("--state", "open")
-            .arg("--json", "number,url,title,body,baseRefName"),
+            .arg("--state", "all")
+            .arg("--json", "number,url,title,body,baseRefName,state"),
         Forge::GitLab => Invocation::new(forge, &["mr", "list"])
             .arg("--source-branch", head)
+            .flag("--all")
             .arg("--output", "json"),
     }
+}
+
+/// Where a PR/MR stands.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RequestState {
+    /// Open (or a draft): it can be edited.
+    Open,
+    /// Merged: its layer is done.
+    Merged,
+    /// Closed without merging.
+    Closed,
 }
 
 /// An open PR/MR as `list_from` answers: gh's `number`, `url`, `body`, `baseRefName`; glab's
@@ -141,6 +154,8 @@ pub struct Listed {
     pub body: String,
     /// The branch it goes into.
     pub base: String,
+    /// Open, merged or closed (gh's `OPEN`/`MERGED`/`CLOSED`, glab's `opened`/`merged`/...).
+    pub state: RequestState,
 }
 
 /// The first PR/MR of a `list_from` answer, None when the list is empty; an answer that is
@@ -171,6 +186,11 @@ fn listed_item(item: Value) -> Option<Listed> {
         title: text(&["title"]),
         body: text(&["body", "description"]),
         base: text(&["baseRefName", "target_branch"]),
+        state: match text(&["state"]).to_ascii_lowercase().as_str() {
+            "merged" => RequestState::Merged,
+            "closed" | "locked" => RequestState::Closed,
+            _ => RequestState::Open,
+        },
     })
 }
 
@@ -442,19 +462,19 @@ mod tests {
                 "pr",
                 "list",
                 "--head=b2",
-                "--state=open",
-                "--json=number,url,title,body,baseRefName"
+                "--state=all",
+                "--json=number,url,title,body,baseRefName,state"
             ]
         );
         assert_eq!(
             list_from(Forge::GitLab, "b2").args,
-            ["mr", "list", "--source-branch=b2", "--output=json"]
+            ["mr", "list", "--source-branch=b2", "--all", "--output=json"]
         );
     }
 
     #[test]
     fn a_listed_request_reads_as_gh_and_glab_answer() {
-        let gh = r#"[{"number":12,"url":"https://github.com/o/r/pull/12","title":"T","body":"B","baseRefName":"b1"}]"#;
+        let gh = r#"[{"number":12,"url":"https://github.com/o/r/pull/12","title":"T","body":"B","baseRefName":"b1","state":"OPEN"}]"#;
         assert_eq!(
             first_listed(gh).unwrap(),
             Some(Listed {
@@ -463,10 +483,12 @@ mod tests {
                 title: "T".into(),
                 body: "B".into(),
                 base: "b1".into(),
+                state: RequestState::Open,
             })
         );
-        let glab = r#"[{"iid":3,"web_url":"https://gitlab.com/g/r/-/merge_requests/3","title":"T","description":"D","target_branch":"main"}]"#;
+        let glab = r#"[{"iid":3,"web_url":"https://gitlab.com/g/r/-/merge_requests/3","title":"T","description":"D","target_branch":"main","state":"merged"}]"#;
         let found = first_listed(glab).unwrap().unwrap();
+        assert_eq!(found.state, RequestState::Merged);
         assert_eq!(
             (found.number, found.body.as_str(), found.base.as_str()),
             (3, "D", "main")

@@ -7,7 +7,7 @@ use std::path::Path;
 use iris_core::stack::{self, Shown, Stack};
 use iris_git::{GitRepo, OnRemote};
 
-use super::commands::{self, Listed, first_listed, url_in};
+use super::commands::{self, Listed, RequestState, first_listed, url_in};
 use super::run::Runner;
 use super::text::{PrText, base_branch};
 use super::{Forge, PublishError, forge_of_repo, open};
@@ -58,6 +58,8 @@ pub enum Plan {
     KeepUnmarked,
     /// Nothing to do: an update of a layer without a PR/MR.
     Skip,
+    /// Nothing to do: its PR/MR is merged.
+    Merged,
 }
 
 impl Plan {
@@ -65,6 +67,7 @@ impl Plan {
     /// `update_only`: PRs/MRs are updated, none opened.
     pub fn of(existing: Option<&Listed>, change: &str, update_only: bool) -> Plan {
         match existing {
+            Some(pr) if pr.state == RequestState::Merged => Plan::Merged,
             Some(pr) => match stack::recorded_change(&pr.body) {
                 Some(recorded) if recorded == change => Plan::Keep,
                 Some(_) => Plan::Write,
@@ -88,6 +91,7 @@ impl Plan {
             Plan::Skip => Some(format!(
                 "{branch}: no {noun} yet (`iris pr --stack --create` opens it)"
             )),
+            Plan::Merged => Some(format!("{branch}: its {noun} is merged: left as it is")),
             Plan::Write => None,
         }
     }
@@ -115,14 +119,16 @@ pub(crate) fn existing_with(
         .map(|layer| {
             let invocation = commands::list_from(forge, &layer.branch);
             let out = runner.run(forge, &invocation)?;
-            first_listed(&out).map_err(|answer| {
+            let found = first_listed(&out).map_err(|answer| {
                 PublishError(format!(
                     "{} answered with no JSON list for {} ({answer}): is the {} CLI too old?",
                     invocation.what,
                     layer.branch,
                     forge.name()
                 ))
-            })
+            })?;
+            // A closed one is as none: the layer gets a new one.
+            Ok(found.filter(|pr| pr.state != RequestState::Closed))
         })
         .collect()
 }
@@ -182,6 +188,7 @@ struct Request {
     /// The body on the forge now (for one opened in this run, what it was opened with).
     body: String,
     base: String,
+    merged: bool,
 }
 
 pub(crate) fn publish_stack_with(
@@ -273,6 +280,7 @@ pub(crate) fn publish_stack_with(
             title: text.title.clone(),
             body,
             base: layer.parent.clone(),
+            merged: false,
         });
     }
     // Second pass: every stack section links every PR that exists now.
@@ -281,6 +289,14 @@ pub(crate) fn publish_stack_with(
         let Some(request) = requests[i].clone() else {
             continue;
         };
+        let url = request.url.clone().unwrap_or_default();
+        if request.merged {
+            lines[i] = Some(format!(
+                "{}: {noun} {url} is merged: left as it is",
+                layer.branch
+            ));
+            continue;
+        }
         let text = texts.get(i);
         let written = text.and_then(|t| t.written.as_ref());
         let change = text.map_or("", |t| t.change.as_str());
@@ -290,7 +306,6 @@ pub(crate) fn publish_stack_with(
             .map(|w| w.title.as_str())
             .filter(|t| *t != request.title);
         let base = (request.base != layer.parent).then_some(layer.parent.as_str());
-        let url = request.url.clone().unwrap_or_default();
         if body == request.body && title.is_none() && base.is_none() {
             lines[i].get_or_insert_with(|| format!("{}: {noun} {url} is up to date", layer.branch));
             continue;
@@ -337,6 +352,7 @@ impl From<Listed> for Request {
             title: listed.title,
             body: listed.body,
             base: listed.base,
+            merged: listed.state == RequestState::Merged,
         }
     }
 }
