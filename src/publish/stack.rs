@@ -415,6 +415,7 @@ mod tests {
             title: "T".into(),
             body: body.into(),
             base: "main".into(),
+            state: RequestState::Open,
         }
     }
 
@@ -427,6 +428,11 @@ mod tests {
         assert_eq!(Plan::of(Some(&by_hand), "abc", false), Plan::KeepUnmarked);
         assert_eq!(Plan::of(None, "abc", true), Plan::Skip);
         assert_eq!(Plan::of(None, "abc", false), Plan::Write);
+        let merged = Listed {
+            state: RequestState::Merged,
+            ..ours.clone()
+        };
+        assert_eq!(Plan::of(Some(&merged), "abd", false), Plan::Merged);
         assert_eq!(Plan::Write.said("b1", "pull request"), None);
         assert_eq!(
             Plan::Skip.said("b1", "merge request").as_deref(),
