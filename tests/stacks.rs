@@ -433,7 +433,8 @@ fn json_prints_a_line_a_layer_and_the_dry_run_shows_the_first_layers_request() {
     ));
     assert!(fake.requests().is_empty());
     assert!(
-        shown.contains("It goes into `main`") && shown.contains("pub fn lex()"),
+        shown.contains("It is the bottom layer: it goes into `main`")
+            && shown.contains("pub fn lex()"),
         "{shown}"
     );
 }

@@ -164,14 +164,17 @@ pub fn request_section(stack: &Stack, index: usize) -> String {
     let Some(layer) = stack.layers.get(index) else {
         return String::new();
     };
+    let (parent, base) = (one_line(&layer.parent), one_line(&stack.base));
+    let goes = if parent == base {
+        format!("It is the bottom layer: it goes into `{base}`")
+    } else {
+        format!("It goes into `{parent}`, not into `{base}`")
+    };
     let mut out = format!(
         "## This pull request is one layer of a stack\n\n\
-         It goes into `{parent}`, not into `{base}`: describe only the change of \
-         `{parent}..{branch}` (the evidence holds it). The layers below and above have pull \
-         requests of their own; do not describe their changes. A list of the stack is added \
-         to the description for you: do not write one.",
-        parent = one_line(&layer.parent),
-        base = one_line(&stack.base),
+         {goes}: describe only the change of `{parent}..{branch}` (the evidence holds it). The \
+         layers below and above have pull requests of their own; do not describe their \
+         changes. A list of the stack is added to the description for you: do not write one.",
         branch = one_line(&layer.branch),
     );
     let below = &stack.layers[..index];
@@ -307,6 +310,10 @@ mod tests {
         assert!(!text.contains("REPL"), "{text}");
         let bottom = request_section(&stack(), 0);
         assert!(!bottom.contains("layers below, which"), "{bottom}");
+        assert!(
+            bottom.contains("It is the bottom layer: it goes into `main`: describe only"),
+            "{bottom}"
+        );
         assert_eq!(request_section(&stack(), 9), "");
     }
 
