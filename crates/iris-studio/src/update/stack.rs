@@ -163,9 +163,10 @@ pub(super) fn select(state: &mut State, next: usize) -> Vec<Effect> {
         return Vec::new();
     };
     if state.iris.task.as_ref().is_some_and(|t| t.mode == Mode::PR) {
+        // A warning: it stays in view over the task's spinner.
         notice(
             state,
-            Level::Info,
+            Level::Warning,
             "Iris is still writing this layer's description: wait for her, or esc first",
         );
         return Vec::new();
