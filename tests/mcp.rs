@@ -222,6 +222,16 @@ async fn cancelling_a_call_ends_its_run_and_the_server_goes_on() {
         .cancel(Some("the user pressed esc".into()))
         .await
         .expect("send the cancellation");
+    // The cancelled run hangs up on the provider: its slow answer is never sent. (rmcp runs
+    // each request as a task of its own, so the next call below would succeed even if
+    // cancelling did nothing; this is what shows the run ended.)
+    while fake.abandoned() == 0 {
+        assert!(
+            started.elapsed() < Duration::from_secs(30),
+            "the cancelled run still holds its request"
+        );
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
     // The server answers the next call at once, with the next reply: the cancelled run no
     // longer holds it.
     let result = tokio::time::timeout(

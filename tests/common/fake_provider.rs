@@ -595,14 +595,14 @@ impl FakeProvider {
         self.shared.lock().requests.clone()
     }
 
-    /// How long the fake took to answer each request (scripted delays included), from the
-    /// request read to the connection closed, in the order the answers finished: the
-    /// provider's share of a run's wall time.
     /// How many slow answers were never sent because their client hung up first.
     pub fn abandoned(&self) -> usize {
         self.shared.abandoned.load(Ordering::SeqCst)
     }
 
+    /// How long the fake took to answer each request (scripted delays included), from the
+    /// request read to the connection closed, in the order the answers finished: the
+    /// provider's share of a run's wall time.
     pub fn answer_times(&self) -> Vec<Duration> {
         self.shared
             .answer_times
