@@ -145,9 +145,9 @@ mod tests {
         }
         let kept = load_from(&path(&repo));
         assert_eq!(kept.len(), KEEP);
-        assert_eq!(
-            kept.last().unwrap().written,
-            format!("message {}", KEEP + 4)
-        );
+        // The oldest five went; the rest are kept in order, the newest last.
+        let written: Vec<&str> = kept.iter().map(|e| e.written.as_str()).collect();
+        let expected: Vec<String> = (5..KEEP + 5).map(|i| format!("message {i}")).collect();
+        assert_eq!(written, expected);
     }
 }
