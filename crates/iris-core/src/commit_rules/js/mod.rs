@@ -526,10 +526,37 @@ mod tests {
         )
         .unwrap();
         assert!(node.get("rules").is_some());
+        let pattern = node
+            .get("parserPreset")
+            .and_then(|p| p.get("parserOpts"))
+            .and_then(|o| o.get("headerPattern"));
+        assert_eq!(
+            pattern,
+            Some(&Node::Regex(r"/^(\w*)(?:\((.*)\))?!?: (.*)$/".into()))
+        );
         assert_eq!(
             notes,
             vec!["the object passed to defineConfig() is read as the configuration"]
         );
+    }
+
+    #[test]
+    fn a_header_pattern_read_from_a_javascript_config_parses_headers() {
+        let text = "module.exports = {\n  parserPreset: { parserOpts: {\n    headerPattern: /^(\\w+)\\/(\\w+): (.*)$/,\n    headerCorrespondence: ['type', 'scope', 'subject'],\n  } },\n  rules: { 'type-empty': [2, 'never'], 'scope-empty': [2, 'never'] },\n};\n";
+        let rules = crate::commit_rules::parse("commitlint.config.js", text).unwrap();
+        assert_eq!(
+            rules
+                .parser
+                .header_pattern
+                .as_ref()
+                .map(|p| p.source.as_str()),
+            Some(r"^(\w+)\/(\w+): (.*)$")
+        );
+        // The pattern decides what the type and scope are: `feat/ui: x` has both.
+        assert!(rules.check("feat/ui: add the menu").is_empty());
+        let broken = rules.check("feat(ui): add the menu");
+        let names: Vec<&str> = broken.iter().map(|v| v.rule.as_str()).collect();
+        assert!(names.contains(&"type-empty"), "{names:?}");
     }
 
     #[test]
