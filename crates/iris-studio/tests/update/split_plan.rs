@@ -2,12 +2,13 @@
 //! merges groups, edits a message, chats, applies (after asking) and undoes.
 
 use crossterm::event::{KeyCode, KeyModifiers};
+use iris_core::artifact::ArtifactKind;
 use iris_core::change::parse_unified_diff;
 use iris_core::split::{PlanGroup, SplitPlan, units};
 use iris_studio::action::Action;
 use iris_studio::command::Command;
 use iris_studio::effect::{EditTarget, Effect};
-use iris_studio::state::{Level, Mode, PlannedChange, SplitPhase, State, TaskKind};
+use iris_studio::state::{Confirm, Level, Mode, PlannedChange, SplitPhase, State, TaskKind};
 use iris_studio::update::update;
 
 use super::support::{command, key, loaded, notice, press_with, type_text, unstaged};
@@ -367,12 +368,25 @@ fn an_apply_refused_before_it_started_leaves_the_plan_to_change() {
 
 #[test]
 fn ctrl_c_leaves_the_view_for_the_quit_question() {
+    // A message typed and not saved: ctrl-c closes the view and asks before quitting.
     let mut state = open_view();
+    if let Some(buffer) = state.artifacts.get_mut(&ArtifactKind::Commit) {
+        buffer.replace("Half a message");
+    }
     update(
         &mut state,
         press_with(KeyCode::Char('c'), KeyModifiers::CONTROL),
     );
     assert!(state.overlay.split_plan.is_none());
+    assert_eq!(state.overlay.confirm, Some(Confirm::Quit));
+    assert!(!state.quit);
+    // Nothing unsaved: it quits.
+    let mut state = open_view();
+    update(
+        &mut state,
+        press_with(KeyCode::Char('c'), KeyModifiers::CONTROL),
+    );
+    assert!(state.quit);
 }
 
 #[test]
