@@ -103,11 +103,28 @@ const RULES: &[(&str, &[&str])] = &[
     ),
 ];
 
-/// Every package each package reaches through normal dependencies, by name.
+/// The platform this test runs on, as rustc names it (`x86_64-unknown-linux-gnu`).
+fn host() -> String {
+    let rustc = std::env::var("RUSTC").unwrap_or_else(|_| "rustc".to_string());
+    let out = Command::new(rustc)
+        .arg("-vV")
+        .output()
+        .expect("run rustc -vV");
+    String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .find_map(|l| l.strip_prefix("host: "))
+        .expect("rustc names its host")
+        .to_string()
+}
+
+/// Every package each package reaches through normal dependencies on this platform, by
+/// name. Offline: the lock file and what cargo has already fetched are enough (another
+/// platform's crates, which it never fetched, are filtered out).
 fn reach() -> BTreeMap<String, BTreeSet<String>> {
     let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_string());
     let out = Command::new(cargo)
-        .args(["metadata", "--format-version", "1", "--locked"])
+        .args(["metadata", "--format-version", "1", "--locked", "--offline"])
+        .args(["--filter-platform", &host()])
         .current_dir(env!("CARGO_MANIFEST_DIR"))
         .output()
         .expect("run cargo metadata");
