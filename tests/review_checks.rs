@@ -199,13 +199,19 @@ fn aspects_review_in_parallel_passes_merged_without_repeats() {
         })
         .to_string()
     };
+    // Each answer takes a second: only passes asked in parallel are both in flight at once.
     let steps = vec![
-        Step::text(pass("Ten is magic")),
-        Step::text(pass("Untested zero")),
+        Step::slow(1_000, Step::text(pass("Ten is magic"))),
+        Step::slow(1_000, Step::text(pass("Untested zero"))),
     ];
     let (out, fake) = review_with(steps, &["--aspects", "correctness,security"]);
     let requests = fake.requests();
     assert_eq!(requests.len(), 2);
+    assert_eq!(
+        fake.most_in_flight(),
+        2,
+        "the aspects were asked one after the other"
+    );
     let asked: Vec<&str> = requests.iter().map(|r| r.raw_body.as_str()).collect();
     assert!(
         asked
@@ -227,4 +233,38 @@ fn aspects_review_in_parallel_passes_merged_without_repeats() {
         "{out}"
     );
     assert_eq!(out.matches("- Small").count(), 1, "{out}");
+}
+
+#[test]
+fn a_failed_aspect_pass_is_a_warning_and_the_other_passes_stand() {
+    let pass = json!({
+        "summary": "Adds parse().",
+        "findings": [finding("Unwrap panics", "src/parse.rs", 3, Some("trimmed.parse().unwrap()"))],
+        "strengths": []
+    })
+    .to_string();
+    // Whichever pass asks second gets the error.
+    let steps = vec![Step::text(pass), Step::error(400)];
+    let repo = repo();
+    let fake = FakeProvider::start(steps);
+    let out = run(
+        &repo,
+        &[
+            "review",
+            "--min-confidence",
+            "0",
+            "--aspects",
+            "correctness,security",
+        ],
+        &openai_env(&fake),
+    );
+    let printed = success(&out);
+    assert!(printed.contains("### Unwrap panics"), "{printed}");
+    let err = crate::common::stderr(&out);
+    let failed = ["the correctness pass failed", "the security pass failed"];
+    assert_eq!(
+        failed.iter().filter(|f| err.contains(*f)).count(),
+        1,
+        "one pass failed, and said so: {err}"
+    );
 }

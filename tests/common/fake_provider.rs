@@ -529,6 +529,9 @@ struct Shared {
     answer_times: Mutex<Vec<Duration>>,
     /// Slow answers whose client hung up before they were sent.
     abandoned: AtomicUsize,
+    /// Requests read and not yet answered, and the most there ever were at once.
+    in_flight: AtomicUsize,
+    most_in_flight: AtomicUsize,
 }
 
 impl Shared {
@@ -563,6 +566,8 @@ impl FakeProvider {
             stop: AtomicBool::new(false),
             answer_times: Mutex::new(Vec::new()),
             abandoned: AtomicUsize::new(0),
+            in_flight: AtomicUsize::new(0),
+            most_in_flight: AtomicUsize::new(0),
         });
         let acceptor = {
             let shared = Arc::clone(&shared);
@@ -593,6 +598,12 @@ impl FakeProvider {
     /// Every request received so far, in the order the steps were handed out.
     pub fn requests(&self) -> Vec<Recorded> {
         self.shared.lock().requests.clone()
+    }
+
+    /// The most requests that were ever being answered at once: 2 or more shows a client
+    /// asked in parallel.
+    pub fn most_in_flight(&self) -> usize {
+        self.shared.most_in_flight.load(Ordering::SeqCst)
     }
 
     /// How many slow answers were never sent because their client hung up first.
@@ -763,7 +774,10 @@ fn handle_connection(conn: TcpStream, shared: &Shared) -> std::io::Result<()> {
         return Ok(());
     };
     let started = std::time::Instant::now();
+    let now = shared.in_flight.fetch_add(1, Ordering::SeqCst) + 1;
+    shared.most_in_flight.fetch_max(now, Ordering::SeqCst);
     let answered = answer_request(conn, request, shared);
+    shared.in_flight.fetch_sub(1, Ordering::SeqCst);
     shared
         .answer_times
         .lock()
