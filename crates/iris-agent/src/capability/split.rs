@@ -322,6 +322,44 @@ mod tests {
     use super::*;
     use iris_core::split::{LEFT_OUT_MESSAGE as LEFT_OUT, PlanGroup};
 
+    #[tokio::test]
+    async fn update_split_refuses_a_plan_that_is_not_valid_and_keeps_the_old_one() {
+        let updated = Arc::new(std::sync::Mutex::new(Vec::new()));
+        let seen = Arc::clone(&updated);
+        let tool = UpdateSplit {
+            ids: vec!["h1".into(), "h2".into()],
+            on_update: Arc::new(move |plan: SplitPlan| seen.lock().unwrap().push(plan)),
+        };
+        let ctx = ToolContext::new(std::env::temp_dir());
+        let group = |hunks: &[&str]| PlanGroup {
+            message: "fix: parse numbers".into(),
+            hunks: hunks.iter().map(|h| h.to_string()).collect(),
+            reason: String::new(),
+            left_out: false,
+        };
+        // A hunk the change does not have.
+        let invalid = SplitPlan {
+            groups: vec![group(&["h1", "h9"])],
+        };
+        let err = tool.run(&ctx, invalid).await.unwrap_err().to_string();
+        assert!(err.starts_with("the plan was not changed: "), "{err}");
+        assert!(
+            err.contains("\"h9\", which is not a hunk of this change"),
+            "{err}"
+        );
+        assert!(
+            updated.lock().unwrap().is_empty(),
+            "the studio's plan was replaced"
+        );
+        // A valid plan goes to the studio.
+        let valid = SplitPlan {
+            groups: vec![group(&["h1"]), group(&["h2"])],
+        };
+        let said = tool.run(&ctx, valid).await.unwrap();
+        assert_eq!(said, "The plan in the studio is updated: 2 commits.");
+        assert_eq!(updated.lock().unwrap().len(), 1);
+    }
+
     #[test]
     fn a_plan_sent_back_carries_what_is_wrong() {
         let plan = SplitPlan {
