@@ -595,3 +595,57 @@ fn reviews_are_scored_on_the_lines_a_later_commit_fixed() {
         stderr(&out)
     );
 }
+
+#[test]
+fn presets_are_compared_side_by_side_and_large_or_empty_commits_are_skipped() {
+    let repo = history();
+    // A commit of 30 lines and an empty one on top.
+    let lines: String = (0..30)
+        .map(|i| format!("pub const L{i}: u8 = {i};\n"))
+        .collect();
+    repo.write("src/big.rs", lines);
+    repo.commit_all("Add thirty constants");
+    repo.git(&["commit", "-q", "--allow-empty", "-m", "Nothing at all"]);
+    let fake = FakeProvider::start(vec![Step::Repeat(Box::new(Step::text(commit_json(
+        ANSWER, "",
+    ))))]);
+    let out = run(
+        &repo,
+        &[
+            "eval",
+            "--last",
+            "1",
+            "--max-lines",
+            "20",
+            "--presets",
+            "conventional,default",
+            "--json",
+        ],
+        &openai_env(&fake),
+    );
+    let lines = json_lines(&success(&out));
+    let err = stderr(&out);
+    assert!(err.contains("its diff is empty"), "{err}");
+    assert!(
+        err.contains("30 changed lines, more than --max-lines 20"),
+        "{err}"
+    );
+    // The newest commit not skipped, in each preset, then a summary per preset.
+    let variants: Vec<&str> = lines
+        .iter()
+        .map(|l| l["variant"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        variants,
+        ["conventional", "default", "conventional", "default"]
+    );
+    let asked: Vec<String> = fake.requests().iter().map(|r| r.system_text()).collect();
+    assert_eq!(asked.len(), 2);
+    assert_ne!(asked[0], asked[1], "each preset asks in its own words");
+    assert!(
+        asked
+            .iter()
+            .any(|s| s.to_lowercase().contains("conventional commits")),
+        "{asked:?}"
+    );
+}
