@@ -2,7 +2,8 @@
 //! on and, as the structured reply streams, adds the artifact's markdown so far
 //! ([`AgentEvent::Preview`]) whenever it changes.
 
-use std::time::Instant;
+// tokio's clock (the system's, except in a test that pauses it).
+use tokio::time::Instant;
 
 use tokio::sync::mpsc::unbounded_channel;
 use tokio::task::JoinHandle;
@@ -53,7 +54,7 @@ impl Previewing {
                 let event = match (pending, due) {
                     (true, Some(due)) => tokio::select! {
                         event = events.recv() => event,
-                        () = tokio::time::sleep_until(due.into()) => {
+                        () = tokio::time::sleep_until(due) => {
                             rendered_at = Some(Instant::now());
                             pending = false;
                             show(&streamed, &mut shown);
@@ -113,5 +114,72 @@ impl Previewing {
         if let Some(task) = task {
             let _ = task.await;
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The previews sent to `outer` so far.
+    fn previews(events: &mut tokio::sync::mpsc::UnboundedReceiver<AgentEvent>) -> Vec<String> {
+        let mut shown = Vec::new();
+        while let Ok(event) = events.try_recv() {
+            if let AgentEvent::Preview { text, .. } = event {
+                shown.push(text);
+            }
+        }
+        shown
+    }
+
+    /// Lets the forwarding task take what was sent (time stands still).
+    async fn settle() {
+        for _ in 0..10 {
+            tokio::task::yield_now().await;
+        }
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn previews_come_at_most_every_interval_and_the_last_text_always_shows() {
+        let (tx, mut events) = unbounded_channel();
+        let outer = EventSink::new(tx);
+        let render: Render = Box::new(|text: &str| Some(text.to_uppercase()));
+        let previewing = Previewing::new(&outer, Some(ArtifactKind::Commit), render);
+        let sink = previewing.sink().clone();
+        let delta = |text: &str| AgentEvent::TextDelta(text.to_string());
+        // The first text shows at once; what follows within the interval waits.
+        sink.send(delta("a"));
+        settle().await;
+        sink.send(delta("b"));
+        sink.send(delta("c"));
+        settle().await;
+        assert_eq!(previews(&mut events), ["A"]);
+        // Once the interval is over, the text that waited shows without any new text.
+        tokio::time::advance(EVERY).await;
+        settle().await;
+        assert_eq!(previews(&mut events), ["ABC"]);
+        // Text after that render waits again; the end of the reply shows it.
+        sink.send(delta("d"));
+        settle().await;
+        assert!(previews(&mut events).is_empty());
+        drop(sink);
+        previewing.finish().await;
+        assert_eq!(previews(&mut events), ["ABCD"]);
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn a_new_request_starts_the_preview_over() {
+        let (tx, mut events) = unbounded_channel();
+        let outer = EventSink::new(tx);
+        let render: Render = Box::new(|text: &str| Some(text.to_string()));
+        let previewing = Previewing::new(&outer, Some(ArtifactKind::Commit), render);
+        let sink = previewing.sink().clone();
+        sink.send(AgentEvent::TextDelta("draft".into()));
+        settle().await;
+        sink.send(AgentEvent::Request);
+        sink.send(AgentEvent::TextDelta("new".into()));
+        drop(sink);
+        previewing.finish().await;
+        assert_eq!(previews(&mut events), ["draft", "new"]);
     }
 }
