@@ -49,7 +49,9 @@ mod tests {
 
     const LIMIT: Duration = Duration::from_millis(300);
 
-    #[tokio::test]
+    // On a paused clock: time moves only when every task waits, so a loaded machine cannot
+    // make the work late (and nothing really sleeps).
+    #[tokio::test(start_paused = true)]
     async fn the_deadline_stops_work_that_takes_too_long() {
         let safety = Safety::new(SafetyMode::Safe);
         let slow = async {
@@ -60,7 +62,7 @@ mod tests {
         assert!(err.downcast_ref::<RunTimedOut>().is_some(), "{err}");
     }
 
-    #[tokio::test]
+    #[tokio::test(start_paused = true)]
     async fn time_spent_waiting_for_the_user_does_not_count() {
         let safety = Safety::new(SafetyMode::Safe);
         // The user answers after twice the run's whole limit.
