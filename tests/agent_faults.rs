@@ -493,6 +493,13 @@ fn a_server_that_stalls_is_abandoned_after_request_timeout_secs() {
 /// A server that answers a streamed request at once and then sends only keep-alive
 /// comments, every 100 ms, for `for_how_long`: bytes without text, as llama.cpp was seen to.
 fn keepalive_server(for_how_long: Duration) -> String {
+    let port = trickle_server("", ": keep-alive\n\n", for_how_long);
+    format!("http://127.0.0.1:{port}/v1")
+}
+
+/// A server that answers a streamed request with `prelude`, then `every` each 100 ms for
+/// `for_how_long`; its port.
+fn trickle_server(prelude: &'static str, every: &'static str, for_how_long: Duration) -> u16 {
     use std::io::{Read, Write};
     let listener = std::net::TcpListener::bind("127.0.0.1:0").expect("bind");
     let port = listener.local_addr().expect("addr").port();
@@ -524,12 +531,14 @@ fn keepalive_server(for_how_long: Duration) -> String {
                     }
                 }
                 let head = "HTTP/1.1 200 OK\r\ncontent-type: text/event-stream\r\ncache-control: no-cache\r\nconnection: close\r\n\r\n";
-                if socket.write_all(head.as_bytes()).is_err() {
+                if socket.write_all(head.as_bytes()).is_err()
+                    || socket.write_all(prelude.as_bytes()).is_err()
+                {
                     return;
                 }
                 let started = Instant::now();
                 while started.elapsed() < for_how_long {
-                    if socket.write_all(b": keep-alive\n\n").is_err() {
+                    if socket.write_all(every.as_bytes()).is_err() {
                         return;
                     }
                     let _ = socket.flush();
@@ -538,7 +547,7 @@ fn keepalive_server(for_how_long: Duration) -> String {
             });
         }
     });
-    format!("http://127.0.0.1:{port}/v1")
+    port
 }
 
 #[test]
@@ -560,6 +569,34 @@ fn a_stream_of_bytes_without_text_is_stopped_after_request_timeout_secs() {
         line.contains(
             "sent nothing readable (no text, tool call or reasoning) for 1s (request_timeout_secs)"
         ),
+        "{line}"
+    );
+    assert!(
+        elapsed < Duration::from_secs(10),
+        "stopped only after {elapsed:?}"
+    );
+}
+
+/// Anthropic's stream passes empty text deltas through (Chat Completions' keep-alives never
+/// reach Iris): a server that sends only those is stalled all the same.
+#[test]
+fn a_stream_of_empty_text_deltas_is_stopped_after_request_timeout_secs() {
+    const START: &str = "event: message_start\ndata: {\"type\":\"message_start\",\"message\":{\"id\":\"msg_1\",\"type\":\"message\",\"role\":\"assistant\",\"model\":\"claude-sonnet-4-5\",\"content\":[],\"stop_reason\":null,\"stop_sequence\":null,\"usage\":{\"input_tokens\":1,\"output_tokens\":1}}}\n\nevent: content_block_start\ndata: {\"type\":\"content_block_start\",\"index\":0,\"content_block\":{\"type\":\"text\",\"text\":\"\"}}\n\n";
+    const EMPTY: &str = "event: content_block_delta\ndata: {\"type\":\"content_block_delta\",\"index\":0,\"delta\":{\"type\":\"text_delta\",\"text\":\"\"}}\n\n";
+    let repo = staged_repo();
+    write_user_config(&repo, "request_timeout_secs = 1\n");
+    let port = trickle_server(START, EMPTY, Duration::from_secs(30));
+    let env = vec![
+        ("IRIS_PROVIDER", "anthropic".to_string()),
+        ("ANTHROPIC_API_KEY", FAKE_API_KEY.to_string()),
+        ("ANTHROPIC_BASE_URL", format!("http://127.0.0.1:{port}")),
+    ];
+    let started = Instant::now();
+    let out = run(&repo, &["gen", "--print"], &env);
+    let elapsed = started.elapsed();
+    let line = failure(&out, 4);
+    assert!(
+        line.contains("sent nothing readable (no text, tool call or reasoning) for 1s"),
         "{line}"
     );
     assert!(

@@ -104,7 +104,7 @@ impl EventHook {
         self
     }
 
-    /// When the model last wrote a text or tool-call delta, if it has.
+    /// When the model last wrote a text or tool-call delta that was not empty, if it has.
     pub fn last_delta(&self) -> Option<Instant> {
         self.last_delta.lock().ok().and_then(|at| *at)
     }
@@ -271,7 +271,11 @@ impl<M: CompletionModel> PromptHook<M> for EventHook {
     }
 
     async fn on_text_delta(&self, text_delta: &str, aggregated_text: &str) -> HookAction {
-        self.wrote();
+        // An empty delta is no writing (Anthropic's stream passes them through): it must not
+        // keep a stalled server alive.
+        if !text_delta.is_empty() {
+            self.wrote();
+        }
         if self.forward_text {
             self.sink
                 .send(AgentEvent::TextDelta(text_delta.to_string()));
@@ -291,7 +295,9 @@ impl<M: CompletionModel> PromptHook<M> for EventHook {
         tool_name: Option<&str>,
         tool_call_delta: &str,
     ) -> HookAction {
-        self.wrote();
+        if !tool_call_delta.is_empty() {
+            self.wrote();
+        }
         let runaway = match self.call.lock() {
             Ok(mut call) => {
                 if tool_name.is_some() {
