@@ -880,8 +880,41 @@ impl Write for SharedLog {
 /// Everything rig, reqwest and hyper trace at TRACE level (what `--debug` can show) during a round
 /// trip with each API, both ways, holds the prompt and the preamble but never the key (Gemini's
 /// rides in the URL, `?key=`, but only the host is traced, never the path).
-#[tokio::test(flavor = "current_thread")]
-async fn traces_hold_the_requests_but_never_the_key() {
+///
+/// It runs alone, in a process of its own: tracing caches for each callsite whether anyone
+/// listens, and another test's thread could cache "nobody" for hyper's connection events
+/// between this test's subscriber and its first connection (it failed so, by chance).
+#[test]
+fn traces_hold_the_requests_but_never_the_key() {
+    const ALONE: &str = "IRIS_TEST_TRACES_ALONE";
+    if std::env::var_os(ALONE).is_some() {
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .expect("a runtime");
+        runtime.block_on(traces_of_every_api());
+        return;
+    }
+    let out = std::process::Command::new(std::env::current_exe().expect("this test binary"))
+        .args([
+            "--exact",
+            "fake_provider::traces_hold_the_requests_but_never_the_key",
+            "--test-threads",
+            "1",
+        ])
+        .env(ALONE, "1")
+        .output()
+        .expect("run the test alone");
+    let said =
+        String::from_utf8_lossy(&out.stdout).into_owned() + &String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{said}");
+    assert!(
+        said.contains("1 passed"),
+        "the test did not run alone: {said}"
+    );
+}
+
+async fn traces_of_every_api() {
     let log = SharedLog::default();
     let writer = log.clone();
     let subscriber = tracing_subscriber::fmt()
