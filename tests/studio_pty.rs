@@ -766,9 +766,17 @@ fn pr_mode_describes_a_stack_layer_by_layer_and_publishes_it() {
         .env("OPENAI_BASE_URL", fake.openai_base_url())
         .env("IRIS_LOCAL", "false");
     let mut studio = Studio::run(command);
+    // A layer is written once its text shows and Iris has stopped (her spinner says "esc
+    // cancels"); keys for another layer wait for that.
+    let written = |studio: &Studio, text: &'static str| {
+        studio.wait_for(&format!("`{text}` written"), |screen| {
+            let shown = screen.contents();
+            shown.contains(text) && shown.contains("Iris wrote") && !shown.contains("esc cancels")
+        });
+    };
     studio.wait_for_text("Stack on main");
     studio.wait_for_text("Commits b1..b2");
-    studio.wait_for_text("Evaluate expressions.");
+    written(&studio, "Evaluate expressions.");
     let first = fake.requests()[0].user_texts().join("\n");
     assert!(
         first.contains("pub fn eval()") && !first.contains("pub fn lex()"),
@@ -776,7 +784,7 @@ fn pr_mode_describes_a_stack_layer_by_layer_and_publishes_it() {
     );
     studio.send(b"]");
     studio.wait_for_text("Commits b2..b3");
-    studio.wait_for_text("Add a REPL.");
+    written(&studio, "Add a REPL.");
     studio.send(b"P");
     studio.wait_for_text("Publish the stack");
     studio.send(b"y");
