@@ -627,3 +627,29 @@ fn an_unreachable_server_is_exit_4_saying_so() {
         "{line}"
     );
 }
+
+/// A tool call's arguments reach Iris only through the hook: while they stream, slowly but
+/// steadily, the stall watchdog is re-armed and the run goes on past request_timeout_secs.
+#[test]
+fn tool_arguments_that_stream_slowly_keep_the_run_alive() {
+    let repo = staged_repo();
+    write_user_config(&repo, "request_timeout_secs = 1\n");
+    // Each piece of the call 400 ms after the last: the whole call takes seconds.
+    let call = Step::tool_call(
+        "git_diff",
+        json!({"detail": "standard", "files": ["src/lib.rs"], "include_unstaged": false}),
+    );
+    let fake = FakeProvider::start(vec![
+        Step::paced(400, call),
+        Step::text(commit_json("Add two()", "Add `two()`.")),
+    ]);
+    let started = Instant::now();
+    let out = run(&repo, &["gen", "--print"], &Wire::Chat.env(&fake));
+    let printed = success(&out);
+    assert!(printed.starts_with("Add two()"), "{printed}");
+    assert!(
+        started.elapsed() > Duration::from_millis(1_500),
+        "the call streamed faster than the stall limit: the test shows nothing"
+    );
+    assert_eq!(fake.requests().len(), 2);
+}
