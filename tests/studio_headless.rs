@@ -1398,7 +1398,9 @@ async fn a_reviews_findings_appear_one_by_one() {
     let review = json!({"summary": "Three things to look at.", "findings": [
         finding(5, titles[0]), finding(6, titles[1]), finding(7, titles[2])
     ]});
-    let fake = FakeProvider::start(vec![Step::paced(5, Step::text(review.to_string()))]);
+    // A piece every 20 ms: each finding takes some 250 ms to stream, several times the
+    // preview's 40 ms interval, so a render between two findings never races it.
+    let fake = FakeProvider::start(vec![Step::paced(20, Step::text(review.to_string()))]);
     let mut studio = Headless::new(&repo, &fake, Mode::REVIEW);
     studio.state.iris.auto_generate = false;
     studio.runner.run(Effect::LoadStatus);
