@@ -228,6 +228,40 @@ mod tests {
         assert!(!sample_uses_scopes(&request.replace("(cli)", "")));
     }
 
+    #[test]
+    fn scopes_are_seen_when_at_least_half_of_the_titles_carry_one_and_two_at_least() {
+        let with = |titles: &[&str]| {
+            let lines: Vec<String> = titles.iter().map(|t| format!("- {t}")).collect();
+            sample_uses_scopes(&format!("{SAMPLE_INTRO}:\n{}\n", lines.join("\n")))
+        };
+        // Three scoped of six: half.
+        assert!(with(&[
+            "a(x): 1", "b(y): 2", "c(z): 3", "d: 4", "e: 5", "f: 6"
+        ]));
+        // Two of five: less than half.
+        assert!(!with(&["a(x): 1", "b(y): 2", "d: 3", "e: 4", "f: 5"]));
+        // One alone is no habit.
+        assert!(!with(&["a(x): 1"]));
+        // A scope is `(...)` closing the head, with no space in it.
+        assert!(!with(&["fix): 1", "feat): 2"]));
+        assert!(!with(&["fix (a): 1", "feat (b): 2"]));
+    }
+
+    #[test]
+    fn a_short_body_is_shown_in_part_and_long_lines_are_cut_to_their_width() {
+        let six: Vec<String> = (1..=SHORT_BODY_LINES)
+            .map(|i| format!("line {i}"))
+            .collect();
+        assert_eq!(short_body(&six.join("\n")), ["line 1", "line 2", "line 3"]);
+        let seven = format!("{}\nline 7", six.join("\n"));
+        assert!(short_body(&seven).is_empty(), "a long body shows nothing");
+        let long = "x".repeat(LINE_CHARS + 20);
+        let shown = cut(&long);
+        assert_eq!(shown.chars().count(), LINE_CHARS);
+        assert!(shown.ends_with('…'));
+        assert_eq!(cut("short"), "short");
+    }
+
     fn commit(title: &str, name: &str, files: &[&str]) -> PastCommit {
         PastCommit {
             title: title.into(),
