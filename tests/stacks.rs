@@ -149,11 +149,7 @@ fn create_opens_each_layer_into_the_one_below_then_links_them_all() {
     let repo = pushed_stack();
     let gh = fake_bin(&[("gh", GH)]);
     let fake = FakeProvider::start(script(&TITLES));
-    let out = run(
-        &repo,
-        &["pr", "--stack", "--create"],
-        &env(&fake, gh.path()),
-    );
+    let out = create(&repo, &fake, gh.path());
     success(&out);
     let dir = gh.path();
     assert_eq!(
@@ -189,6 +185,11 @@ fn create_opens_each_layer_into_the_one_below_then_links_them_all() {
     );
 }
 
+/// `iris pr --stack --create` with the provider `fake` and the forge tool in `tool`.
+fn create(repo: &TestRepo, fake: &FakeProvider, tool: &Path) -> std::process::Output {
+    run(repo, &["pr", "--stack", "--create"], &env(fake, tool))
+}
+
 /// What gh lists for a layer whose PR was opened with `body`.
 fn listed(number: u64, title: &str, body: &str, base: &str) -> String {
     json!([{
@@ -203,11 +204,7 @@ fn update_rewrites_only_the_layers_that_moved_and_keeps_text_around_the_stack_bl
     let repo = pushed_stack();
     let gh = fake_bin(&[("gh", GH)]);
     let fake = FakeProvider::start(script(&TITLES));
-    success(&run(
-        &repo,
-        &["pr", "--stack", "--create"],
-        &env(&fake, gh.path()),
-    ));
+    success(&create(&repo, &fake, gh.path()));
     let dir = gh.path();
     // The forge now holds the three PRs as they were last edited; the user added a line by
     // hand above b1's stack block.
@@ -290,11 +287,7 @@ fn a_layer_not_on_the_remote_is_reported_with_the_push_and_nothing_above_it_is_o
     repo.git(&["update-ref", "refs/remotes/origin/b3", elsewhere.trim()]);
     let gh = fake_bin(&[("gh", GH)]);
     let fake = FakeProvider::start(script(&TITLES));
-    let out = run(
-        &repo,
-        &["pr", "--stack", "--create"],
-        &env(&fake, gh.path()),
-    );
+    let out = create(&repo, &fake, gh.path());
     success(&out);
     let err = stderr(&out);
     assert!(
@@ -324,11 +317,7 @@ fn a_failure_half_way_says_which_requests_exist_and_the_text_is_on_stdout() {
     let gh = fake_bin(&[("gh", GH)]);
     std::fs::write(gh.path().join("fail-create-b3"), "").unwrap();
     let fake = FakeProvider::start(script(&TITLES));
-    let out = run(
-        &repo,
-        &["pr", "--stack", "--create"],
-        &env(&fake, gh.path()),
-    );
+    let out = create(&repo, &fake, gh.path());
     let line = failure(&out, 1);
     assert!(
         line.contains("these exist: b1 https://github.com/acme/app/pull/11, b2 https://github.com/acme/app/pull/12")
@@ -375,11 +364,7 @@ fn on_gitlab_each_layer_is_a_merge_request_into_the_one_below() {
     repo.git(&["remote", "set-url", "origin", "git@gitlab.com:acme/app.git"]);
     let glab = fake_bin(&[("glab", GLAB)]);
     let fake = FakeProvider::start(script(&TITLES));
-    let out = run(
-        &repo,
-        &["pr", "--stack", "--create"],
-        &env(&fake, glab.path()),
-    );
+    let out = create(&repo, &fake, glab.path());
     success(&out);
     let dir = glab.path();
     assert_eq!(
@@ -447,14 +432,7 @@ fn a_forge_tool_that_answers_no_json_list_stops_before_anything_is_opened() {
         "echo \"$1 $2\" >> \"$(dirname \"$0\")/calls\"; echo 'unknown flag: --json'",
     )]);
     let fake = FakeProvider::start(Vec::new());
-    let line = failure(
-        &run(
-            &repo,
-            &["pr", "--stack", "--create"],
-            &env(&fake, gh.path()),
-        ),
-        1,
-    );
+    let line = failure(&create(&repo, &fake, gh.path()), 1);
     assert!(
         line.contains("gh pr list answered with no JSON list for b1 (unknown flag: --json)"),
         "{line}"
@@ -476,11 +454,7 @@ fn a_merged_layer_is_left_as_it_is_and_linked() {
     }]);
     std::fs::write(gh.path().join("list-b1.json"), merged.to_string()).unwrap();
     let fake = FakeProvider::start(script(&TITLES[1..]));
-    let out = run(
-        &repo,
-        &["pr", "--stack", "--create"],
-        &env(&fake, gh.path()),
-    );
+    let out = create(&repo, &fake, gh.path());
     success(&out);
     assert_eq!(
         fake.requests().len(),

@@ -54,15 +54,7 @@ pub async fn run(args: PrArgs) -> Result<ExitCode> {
     }
     let mut session = Session::open(&args.config, args.output)?;
     session.iris = session.iris.with_pr_template(args.template.clone());
-    let from = match args.from.clone() {
-        Some(from) => from,
-        None => session.repo.default_branch().ok_or_else(|| {
-            UsageError(
-                "no default branch (main, master or the remote's HEAD) was found: pass --from"
-                    .into(),
-            )
-        })?,
-    };
+    let from = base_or_default(&session.repo, args.from.clone())?;
     let to = args.to.as_deref().unwrap_or("HEAD");
     UsageError::unless_revisions(&session.repo, &[&from, to])?;
     // A base that is the branch itself (a shallow CI checkout's only branch): nothing to send.
@@ -99,4 +91,19 @@ pub async fn run(args: PrArgs) -> Result<ExitCode> {
     })
     .await?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// The base a PR goes into: `--from`, else the repository's default branch, else a usage
+/// error asking for `--from`.
+pub(super) fn base_or_default(repo: &iris_git::GitRepo, from: Option<String>) -> Result<String> {
+    match from {
+        Some(from) => Ok(from),
+        None => repo.default_branch().ok_or_else(|| {
+            UsageError(
+                "no default branch (main, master or the remote's HEAD) was found: pass --from"
+                    .into(),
+            )
+            .into()
+        }),
+    }
 }

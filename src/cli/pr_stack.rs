@@ -33,15 +33,7 @@ pub async fn run(args: PrArgs) -> Result<ExitCode> {
             }
         },
     };
-    let base = match args.from.clone() {
-        Some(from) => from,
-        None => session.repo.default_branch().ok_or_else(|| {
-            UsageError(
-                "no default branch (main, master or the remote's HEAD) was found: pass --from"
-                    .into(),
-            )
-        })?,
-    };
+    let base = super::pr::base_or_default(&session.repo, args.from.clone())?;
     UsageError::unless_revisions(&session.repo, &[&base])?;
     let stack = session
         .repo
@@ -79,7 +71,7 @@ pub async fn run(args: PrArgs) -> Result<ExitCode> {
     let changes = session.repo.layer_changes(&stack)?;
     let mut texts = Vec::new();
     for ((i, layer), change) in stack.layers.iter().enumerate().zip(changes) {
-        let plan = Plan::of(existing[i].as_ref(), &change, args.update && !args.create);
+        let plan = Plan::of(existing[i].as_ref(), &change, args.update);
         let written = match plan {
             Plan::Keep | Plan::KeepUnmarked | Plan::Skip | Plan::Merged => {
                 if let Some(said) = plan.said(&layer.branch, noun).filter(|_| publishing) {

@@ -70,11 +70,7 @@ fn describe(forge: Forge, create: bool, text: &PrText, base: Option<&str>) -> In
             if create { run.flag("--yes") } else { run }
         }
     };
-    match (base, forge) {
-        (Some(base), Forge::GitHub) => run.arg("--base", base),
-        (Some(base), Forge::GitLab) => run.arg("--target-branch", base),
-        (None, _) => run,
-    }
+    with_base(run, forge, base)
 }
 
 /// Opens a PR/MR from `head` (a stack's layer) into `base`.
@@ -107,11 +103,7 @@ pub(crate) fn edit_number(
         Some(title) => run.arg("--title", title),
         None => run,
     };
-    match (base, forge) {
-        (Some(base), Forge::GitHub) => run.arg("--base", base),
-        (Some(base), Forge::GitLab) => run.arg("--target-branch", base),
-        (None, _) => run,
-    }
+    with_base(run, forge, base)
 }
 
 /// Lists the PRs/MRs from `head` in every state (newest first) as JSON, with what a stack
@@ -192,6 +184,15 @@ fn listed_item(item: Value) -> Option<Listed> {
             _ => RequestState::Open,
         },
     })
+}
+
+/// `run` naming the branch the PR/MR goes into, when given (`--base` / `--target-branch`).
+fn with_base(run: Invocation, forge: Forge, base: Option<&str>) -> Invocation {
+    match (base, forge) {
+        (Some(base), Forge::GitHub) => run.arg("--base", base),
+        (Some(base), Forge::GitLab) => run.arg("--target-branch", base),
+        (None, _) => run,
+    }
 }
 
 /// Asks for the current branch's PR/MR as JSON (it fails when there is none).

@@ -163,7 +163,8 @@ pub(super) fn select(state: &mut State, next: usize) -> Vec<Effect> {
         return Vec::new();
     };
     if state.iris.task.as_ref().is_some_and(|t| t.mode == Mode::PR) {
-        // A warning: it stays in view over the task's spinner.
+        // (While a task runs the status line shows its spinner, not notices: this shows
+        // once Iris stops.)
         notice(
             state,
             Level::Warning,
