@@ -90,6 +90,15 @@ mod tests {
     }
 
     #[test]
+    fn its_age_counts_whole_minutes_from_when_it_was_written() {
+        assert_eq!(age(1_000, 1_059), "less than a minute ago");
+        assert_eq!(age(1_000, 1_060), "a minute ago");
+        assert_eq!(age(1_000, 1_150), "2 minutes ago");
+        // A clock set back says "less than a minute", not a negative age.
+        assert_eq!(age(1_000, 900), "less than a minute ago");
+    }
+
+    #[test]
     fn a_message_is_offered_for_its_change_and_for_an_hour() {
         let mut all = LastMessages::default();
         all.put(entry("t1", "first", 1_000));

@@ -25,3 +25,32 @@ pub fn escape_of(real_root: &Path, real: &Path) -> Option<Escape> {
         .any(|c| c.as_os_str() == ".git")
         .then_some(Escape::GitData)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_path_escapes_out_of_the_tree_or_into_git_s_data() {
+        let root = Path::new("/repo");
+        assert_eq!(escape_of(root, Path::new("/repo/src/lib.rs")), None);
+        assert_eq!(escape_of(root, Path::new("/repo/.github/x.md")), None);
+        assert_eq!(escape_of(root, Path::new("/repo/a.git/x")), None);
+        assert_eq!(
+            escape_of(root, Path::new("/repo/.git/config")),
+            Some(Escape::GitData)
+        );
+        assert_eq!(
+            escape_of(root, Path::new("/repo/vendor/dep/.git/config")),
+            Some(Escape::GitData)
+        );
+        assert_eq!(
+            escape_of(root, Path::new("/etc/passwd")),
+            Some(Escape::Outside)
+        );
+        assert_eq!(
+            escape_of(root, Path::new("/repository/x")),
+            Some(Escape::Outside)
+        );
+    }
+}

@@ -117,6 +117,40 @@ mod tests {
     }
 
     #[test]
+    fn many_files_of_one_member_are_that_member_and_a_file_outside_makes_it_several() {
+        let one = section(
+            &files(&["crates/iris-agent/a.rs", "crates/iris-agent/b.rs"]),
+            &members(),
+            None,
+        )
+        .unwrap();
+        assert!(one.contains("its scope is `iris-agent`"), "{one}");
+        let with_readme = section(
+            &files(&["crates/iris-agent/a.rs", "README.md"]),
+            &members(),
+            None,
+        )
+        .unwrap();
+        assert!(
+            with_readme.contains(
+                "spans the workspace members `iris-agent` (crates/iris-agent) and 1 file(s) \
+                 outside them"
+            ),
+            "{with_readme}"
+        );
+        let two = section(
+            &files(&["crates/iris-agent/a.rs", "packages/web-app/x.ts"]),
+            &members(),
+            None,
+        )
+        .unwrap();
+        assert!(
+            two.contains("(packages/web-app): scope it by the member"),
+            "no count of files outside when there are none: {two}"
+        );
+    }
+
+    #[test]
     fn scope_enum_decides_between_the_name_and_the_folder() {
         let allowed = vec!["web-app".to_string(), "agent".to_string()];
         let web = section(

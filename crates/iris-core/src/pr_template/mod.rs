@@ -164,6 +164,30 @@ mod tests {
     }
 
     #[test]
+    fn an_unknown_name_is_said_with_the_templates_there_are() {
+        let unknown = |known: &[&str]| {
+            TemplateError::Unknown {
+                name: "bug".into(),
+                known: known.iter().map(|k| k.to_string()).collect(),
+            }
+            .to_string()
+        };
+        assert_eq!(
+            unknown(&[
+                "feature (.github/PULL_REQUEST_TEMPLATE/feature.md)",
+                "fix (x.md)"
+            ]),
+            "no pull request template named `bug`; the repository's templates: \
+             feature (.github/PULL_REQUEST_TEMPLATE/feature.md), fix (x.md)"
+        );
+        let none = unknown(&[]);
+        assert!(
+            none.starts_with("no pull request template named `bug`: the repository has none"),
+            "{none}"
+        );
+    }
+
+    #[test]
     fn a_filling_in_a_fence_is_taken_out_of_it() {
         let given = "````markdown\n## Summary\nAdds two().\n\n```sh\ncargo test\n```\n\n\
                      ## Checklist\n- [x] Tests\n````\n";
@@ -175,6 +199,10 @@ mod tests {
             unfenced("```rust\nfn x() {}\n```"),
             "```rust\nfn x() {}\n```"
         );
+        // A fence is closed only by a line of as many backticks, and nothing else.
+        assert_eq!(unfenced("```md\nX\n````"), "```md\nX\n````");
+        assert_eq!(unfenced("```md\nX\n`y`"), "```md\nX\n`y`");
+        assert_eq!(unfenced("```md\nX\n```"), "X");
     }
 
     #[test]
