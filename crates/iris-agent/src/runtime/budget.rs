@@ -168,7 +168,9 @@ mod tests {
         let budget = Budget::new(PRICE, 2.5);
         assert!(budget.admit(4_000).is_ok());
         budget.answered(1_000, 100); // and $0.20 of output
+        assert!(!budget.held_back());
         let over = budget.admit(6_000).expect_err("$1.20 + $1.50 passes $2.50");
+        assert!(budget.held_back(), "the run's failure is the cap's");
         assert_eq!(over.request, 2);
         assert!((over.spent - 1.2).abs() < 1e-9, "{over}");
         assert!((over.would - 2.7).abs() < 1e-9, "{over}");
@@ -179,6 +181,7 @@ mod tests {
         // A smaller one still fits; a new run starts from nothing.
         assert!(budget.admit(4_000).is_ok());
         budget.reset();
+        assert!(!budget.held_back());
         assert!(budget.admit(8_000).is_ok());
     }
 

@@ -394,7 +394,7 @@ mod tests {
 
     #[test]
     fn lines_ended_by_crlf_or_a_bare_cr_are_read_and_keep_their_endings() {
-        for end in ["\r\n", "\r"] {
+        for end in ["\n", "\r\n", "\r"] {
             let mut n = Normalizer::default();
             let stream = format!(
                 "data: {}{end}{end}data: [DONE]{end}{end}",
@@ -405,6 +405,17 @@ mod tests {
             assert!(out.ends_with(&format!("data: [DONE]{end}{end}")), "{out:?}");
             assert_eq!(out.matches(end).count(), 4, "{out:?}");
         }
+    }
+
+    #[test]
+    fn a_last_line_without_an_ending_is_read_when_the_stream_ends() {
+        let mut n = Normalizer::default();
+        let last = format!("data: {}", delta("hm", "reasoning"));
+        assert!(n.feed(last.as_bytes()).is_empty(), "it may go on");
+        let out = String::from_utf8(n.finish()).unwrap();
+        assert!(out.starts_with("data: {"), "{out:?}");
+        assert!(out.contains("\"reasoning_content\":\"hm\""), "{out:?}");
+        assert!(n.finish().is_empty(), "read once");
     }
 
     #[test]
@@ -445,6 +456,30 @@ mod tests {
         let both = serde_json::json!({"choices": [{"delta": {"reasoning": "hm", "reasoning_content": "hm"}}]});
         let (out, _) = run(&[&both.to_string()]);
         assert_eq!(field(&out[0], "reasoning_content"), "hm");
+    }
+
+    #[tokio::test]
+    async fn a_stream_passes_on_its_costs_and_the_thinking_it_introduced() {
+        let costs = Arc::new(std::sync::Mutex::new(Vec::new()));
+        let sink = costs.clone();
+        let replies = ChatReplies::new(Arc::new(move |c| sink.lock().unwrap().push(c)), false);
+        let usage =
+            r#"{"choices":[],"usage":{"prompt_tokens":1,"completion_tokens":1,"cost":0.5}}"#;
+        let chunks: Vec<reqwest::Result<Vec<u8>>> =
+            [delta("<think>hm</think>ok", "content"), usage.to_string()]
+                .iter()
+                .map(|event| Ok(format!("data: {event}\n\n").into_bytes()))
+                .collect();
+        let out: Vec<_> = normalized(futures::stream::iter(chunks), replies.clone())
+            .collect()
+            .await;
+        assert!(out.iter().all(|piece| piece.is_ok()));
+        assert_eq!(*costs.lock().unwrap(), vec![0.5]);
+        assert!(
+            replies
+                .introduced
+                .load(std::sync::atomic::Ordering::Relaxed)
+        );
     }
 
     #[test]
