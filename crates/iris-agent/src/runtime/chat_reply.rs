@@ -385,7 +385,8 @@ mod tests {
     #[test]
     fn text_without_a_think_block_and_other_lines_pass_unchanged() {
         let mut n = Normalizer::default();
-        let stream = ": keep-alive\n\ndata: {\"choices\":[{\"delta\":{\"content\":\"Fix <think>\"}}]}\n\ndata: [DONE]\n\n";
+        // Spaced as no serializer writes it: a line rewritten would lose them.
+        let stream = ": keep-alive\n\ndata: {\"choices\": [{\"delta\": {\"content\": \"Fix <think>\"}}]}\n\ndata: [DONE]\n\n";
         assert_eq!(
             String::from_utf8(n.feed(stream.as_bytes())).unwrap(),
             stream
