@@ -383,6 +383,27 @@ mod tests {
     }
 
     #[test]
+    fn a_think_block_opens_only_before_the_answer_s_first_text() {
+        let thought_and_answer = |pieces: &[&str]| {
+            let events: Vec<String> = pieces.iter().map(|p| delta(p, "content")).collect();
+            let (out, _) = run(&events.iter().map(String::as_str).collect::<Vec<_>>());
+            let thought: String = out.iter().map(|v| field(v, "reasoning_content")).collect();
+            let answer: String = out.iter().map(|v| field(v, "content")).collect();
+            (thought, answer)
+        };
+        // Blank pieces first: the block may still open.
+        assert_eq!(
+            thought_and_answer(&["\n", " ", "<think>hm</think>ok"]),
+            ("hm".to_string(), "\n ok".to_string())
+        );
+        // Text first: a later tag is the answer's.
+        assert_eq!(
+            thought_and_answer(&["Fix", " <think>x</think>"]),
+            (String::new(), "Fix <think>x</think>".to_string())
+        );
+    }
+
+    #[test]
     fn text_without_a_think_block_and_other_lines_pass_unchanged() {
         let mut n = Normalizer::default();
         // Spaced as no serializer writes it: a line rewritten would lose them.
@@ -481,6 +502,46 @@ mod tests {
                 .introduced
                 .load(std::sync::atomic::Ordering::Relaxed)
         );
+    }
+
+    #[tokio::test]
+    async fn a_reply_is_normalized_when_it_succeeds_and_passed_as_it_is_when_it_fails() {
+        const REPLY: &str = r#"{"choices": [{"message": {"content": "<think>hm</think>ok"}}], "usage": {"cost": 0.25}}"#;
+        let costs = Arc::new(std::sync::Mutex::new(Vec::new()));
+        let sink = costs.clone();
+        let replies = ChatReplies::new(Arc::new(move |c| sink.lock().unwrap().push(c)), true);
+        let request = r#"{"model":"m","stream_options":{"include_usage":true},"messages":[{"role":"assistant","content":"ok","reasoning_content":"hm"}]}"#;
+        let send = |client: reqwest_middleware::ClientWithMiddleware| async move {
+            let response = client
+                .post("http://provider.invalid/v1/chat/completions")
+                .body(request)
+                .send()
+                .await
+                .unwrap();
+            response.text().await.unwrap()
+        };
+
+        let failing = crate::runtime::canned::Canned::new(400, "application/json", REPLY);
+        assert_eq!(send(failing.behind(replies.clone())).await, REPLY);
+        assert!(costs.lock().unwrap().is_empty());
+        let sent = failing.sent.lock().unwrap()[0].clone();
+        assert!(!sent.contains("stream_options"), "{sent}");
+        assert!(
+            sent.contains("reasoning_content"),
+            "nothing introduced yet: {sent}"
+        );
+
+        let answering = crate::runtime::canned::Canned::new(200, "application/json", REPLY);
+        let reply: Value =
+            serde_json::from_str(&send(answering.behind(replies.clone())).await).unwrap();
+        assert_eq!(reply["choices"][0]["message"]["reasoning_content"], "hm");
+        assert_eq!(reply["choices"][0]["message"]["content"], "ok");
+        assert_eq!(*costs.lock().unwrap(), vec![0.25]);
+
+        // Thinking made `reasoning_content` here is not sent back.
+        send(answering.behind(replies.clone())).await;
+        let sent = answering.sent.lock().unwrap()[1].clone();
+        assert!(!sent.contains("reasoning_content"), "{sent}");
     }
 
     #[test]

@@ -7,6 +7,8 @@
 //! typed [`error::ErrorKind`]; [`deadline`] bounds a whole run.
 
 pub mod budget;
+#[cfg(test)]
+mod canned;
 mod chat_reply;
 mod cli;
 pub mod deadline;
