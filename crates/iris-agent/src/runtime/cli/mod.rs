@@ -55,6 +55,8 @@ pub struct CliTransport {
     agent: CliAgent,
     stall_timeout: Duration,
     failure: CliFailure,
+    /// Where the CLI is looked for: PATH when the client was built.
+    path: std::ffi::OsString,
 }
 
 impl CliTransport {
@@ -63,6 +65,7 @@ impl CliTransport {
             agent,
             stall_timeout,
             failure,
+            path: std::env::var_os("PATH").unwrap_or_default(),
         }
     }
 
@@ -85,7 +88,7 @@ impl Middleware for CliTransport {
         let body: Value = serde_json::from_slice(body)
             .map_err(|e| self.refused(format!("the request could not be read: {e}")))?;
         let asked = Asked::from_body(&body).map_err(|e| self.refused(e))?;
-        let mut run = Running::start(self.agent, &asked, self.stall_timeout)
+        let mut run = Running::start(self.agent, &asked, self.stall_timeout, &self.path)
             .await
             .map_err(|e| self.refused(e))?;
         let head = http::Response::builder().status(200).url(url);
@@ -189,7 +192,12 @@ struct Running {
 }
 
 impl Running {
-    async fn start(agent: CliAgent, asked: &Asked, stall: Duration) -> Result<Self, String> {
+    async fn start(
+        agent: CliAgent,
+        asked: &Asked,
+        stall: Duration,
+        path: &std::ffi::OsStr,
+    ) -> Result<Self, String> {
         let dir = tempfile::Builder::new()
             .prefix("iris-cli-")
             .tempdir()
@@ -199,8 +207,7 @@ impl Running {
             std::fs::write(dir.path().join(name), text)
                 .map_err(|e| format!("could not write {name} for {}: {e}", agent.program()))?;
         }
-        let path = std::env::var_os("PATH").unwrap_or_default();
-        let Some(program) = iris_process::find_on_path(invocation.program, &path) else {
+        let Some(program) = iris_process::find_on_path(invocation.program, path) else {
             return Err(format!(
                 "`{}` was not found on PATH ({} runs it): install it with `{}`, then {}",
                 agent.program(),
@@ -399,22 +406,4 @@ fn said(agent: CliAgent, why: &str, code: Option<i32>) -> String {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn a_sign_in_failure_says_how_to_sign_in() {
-        let text = said(
-            CliAgent::ClaudeCode,
-            "Invalid API key · Please run /login",
-            Some(1),
-        );
-        assert!(text.starts_with("Invalid API key"));
-        assert!(text.contains("sign in with /login"));
-        assert!(
-            said(CliAgent::GeminiCli, "Please set an Auth method", Some(41))
-                .contains("run `gemini`")
-        );
-        assert_eq!(said(CliAgent::Codex, "boom", Some(1)), "boom");
-    }
-}
+mod tests;
