@@ -353,6 +353,144 @@ pub fn summarize_call(tool: &str, args: &str) -> String {
 mod tests {
     use super::*;
 
+    use tokio::sync::mpsc::{UnboundedReceiver, unbounded_channel};
+
+    /// Any completion model: the hook's methods do not depend on which.
+    type Model = rig_core::providers::openai::CompletionModel;
+
+    fn listened(forward_text: bool) -> (EventHook, UnboundedReceiver<AgentEvent>) {
+        let (tx, rx) = unbounded_channel();
+        (EventHook::new(EventSink::new(tx), forward_text), rx)
+    }
+
+    fn drained(rx: &mut UnboundedReceiver<AgentEvent>) -> Vec<AgentEvent> {
+        std::iter::from_fn(|| rx.try_recv().ok()).collect()
+    }
+
+    #[test]
+    fn a_sink_listens_while_its_receiver_does() {
+        assert!(!EventSink::none().is_listening());
+        assert_eq!(format!("{:?}", EventSink::none()), "EventSink(none)");
+        let (tx, rx) = unbounded_channel();
+        let sink = EventSink::new(tx);
+        assert!(sink.is_listening());
+        assert_eq!(format!("{sink:?}"), "EventSink");
+        drop(rx);
+        assert!(!sink.is_listening());
+        sink.send(AgentEvent::Request); // nobody hears it, and that is no error
+    }
+
+    #[tokio::test]
+    async fn text_is_forwarded_when_asked_and_only_writing_counts_as_writing() {
+        let (hook, mut rx) = listened(true);
+        assert_eq!(hook.last_delta(), None);
+        PromptHook::<Model>::on_text_delta(&hook, "", "").await;
+        assert_eq!(hook.last_delta(), None, "an empty delta is no writing");
+        PromptHook::<Model>::on_text_delta(&hook, "Add", "Add").await;
+        assert!(hook.last_delta().is_some());
+        assert_eq!(
+            drained(&mut rx),
+            [
+                AgentEvent::TextDelta(String::new()),
+                AgentEvent::TextDelta("Add".into())
+            ]
+        );
+        let (quiet, mut rx) = listened(false);
+        PromptHook::<Model>::on_text_delta(&quiet, "Add", "Add").await;
+        assert!(drained(&mut rx).is_empty());
+
+        let (hook, mut rx) = listened(false);
+        PromptHook::<Model>::on_tool_call_delta(&hook, "c1", "i1", Some("git_diff"), "").await;
+        assert_eq!(hook.last_delta(), None);
+        PromptHook::<Model>::on_tool_call_delta(&hook, "c1", "i1", None, "{").await;
+        assert!(hook.last_delta().is_some());
+        assert!(
+            drained(&mut rx).is_empty(),
+            "no preview without forward_text"
+        );
+    }
+
+    #[test]
+    fn thinking_is_sent_when_there_is_some() {
+        let (hook, mut rx) = listened(false);
+        hook.thinking("");
+        hook.thinking("hm");
+        assert_eq!(drained(&mut rx), [AgentEvent::Thinking("hm".into())]);
+    }
+
+    #[tokio::test]
+    async fn an_update_tool_s_call_is_previewed_as_its_content_grows() {
+        let (hook, mut rx) = listened(true);
+        let delta = |name: Option<&'static str>, piece: &'static str| {
+            let hook = hook.clone();
+            async move {
+                PromptHook::<Model>::on_tool_call_delta(&hook, "c1", "i1", name, piece).await;
+            }
+        };
+        delta(Some("update_commit"), "").await;
+        delta(None, r#"{"content": "  "#).await; // blank: nothing to show
+        delta(None, r#"Add"#).await;
+        delta(None, r#"", "#).await; // the same text: not sent again
+        delta(None, r#""reason": "x"}"#).await;
+        let commit = ArtifactKind::edited_by("update_commit").expect("an update tool");
+        assert_eq!(
+            drained(&mut rx),
+            [AgentEvent::Preview {
+                kind: commit,
+                text: "  Add".into()
+            }]
+        );
+        // Another tool's call is not an edit.
+        delta(Some("git_diff"), r#"{"content": "x"}"#).await;
+        assert!(drained(&mut rx).is_empty());
+    }
+
+    #[tokio::test]
+    async fn requests_are_counted_and_tool_results_judged() {
+        let (hook, mut rx) = listened(false);
+        let prompt = rig_core::message::Message::user("x");
+        PromptHook::<Model>::on_completion_call(&hook, &prompt, &[]).await;
+        PromptHook::<Model>::on_completion_call(&hook.clone(), &prompt, &[]).await;
+        assert_eq!(hook.requests(), 2, "clones count together");
+        for (result, ok) in [
+            ("diff --git a/x b/x", true),
+            ("Toolset error: no such file", false),
+            ("ToolCallError: bad arguments", false),
+        ] {
+            PromptHook::<Model>::on_tool_result(&hook, "file_read", None, "i", "{}", result).await;
+            let events = drained(&mut rx);
+            assert_eq!(
+                events.last(),
+                Some(&AgentEvent::ToolFinished {
+                    name: "file_read".into(),
+                    ok
+                }),
+                "{result}"
+            );
+        }
+    }
+
+    #[test]
+    fn the_run_s_end_reports_only_the_tokens_no_reply_did() {
+        let usage = |input, output| AgentEvent::Usage {
+            input,
+            output,
+            cached: 0,
+        };
+        let (hook, mut rx) = listened(false);
+        hook.answered(100, 20, 0);
+        hook.answered(50, 10, 0);
+        assert_eq!(drained(&mut rx), [usage(100, 20), usage(50, 10)]);
+        hook.settle(150, 30);
+        assert!(drained(&mut rx).is_empty(), "all reported");
+        hook.settle(180, 30);
+        assert_eq!(drained(&mut rx), [usage(30, 0)]);
+        let (hook, mut rx) = listened(false);
+        hook.answered(10, 0, 0);
+        hook.settle(10, 7);
+        assert_eq!(drained(&mut rx), [usage(10, 0), usage(0, 7)]);
+    }
+
     #[test]
     fn tool_calls_are_summarized_in_a_few_words() {
         assert_eq!(
@@ -381,5 +519,28 @@ mod tests {
             "finding files matching `*.toml`"
         );
         assert_eq!(summarize_call("unknown_tool", "not json"), "unknown tool");
+        for (tool, args, said) in [
+            (
+                "code_search",
+                r#"{"query":"parse"}"#,
+                "searching for `parse`",
+            ),
+            ("git_diff", r#"{"to":"abc"}"#, "diffing commit abc"),
+            ("git_log", "{}", "reading history"),
+            ("git_show", r#"{"commit":"abc"}"#, "showing abc"),
+            ("git_blame", r#"{"file":"a.rs"}"#, "blaming a.rs"),
+            ("git_status", "{}", "checking status"),
+            ("git_changed_files", "{}", "listing changed files"),
+            ("repo_map", "{}", "mapping the repository"),
+            ("project_docs", "{}", "reading project docs"),
+            ("static_analysis", "{}", "running linters"),
+            (
+                "parallel_analyze",
+                r#"{"tasks":["a","b"]}"#,
+                "running 2 subagents",
+            ),
+        ] {
+            assert_eq!(summarize_call(tool, args), said, "{tool}");
+        }
     }
 }
