@@ -56,3 +56,46 @@ impl Middleware for Canned {
         Ok(Response::from(response))
     }
 }
+
+/// A server on 127.0.0.1 that reads one request and answers it with `response` (a whole
+/// HTTP/1.1 response), or keeps the connection silent for ten seconds when `None`. Its URL,
+/// and the request as it read it (head and body).
+pub(crate) async fn serve_once(
+    response: Option<&'static str>,
+) -> (String, tokio::task::JoinHandle<String>) {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let url = format!("http://{}", listener.local_addr().unwrap());
+    let served = tokio::spawn(async move {
+        let (mut socket, _) = listener.accept().await.unwrap();
+        let mut read = Vec::new();
+        let mut buffer = [0u8; 4096];
+        loop {
+            let n = socket.read(&mut buffer).await.unwrap();
+            read.extend_from_slice(&buffer[..n]);
+            let text = String::from_utf8_lossy(&read).into_owned();
+            if let Some((head, body)) = text.split_once("\r\n\r\n") {
+                let length = head
+                    .lines()
+                    .find_map(|l| {
+                        l.to_ascii_lowercase()
+                            .strip_prefix("content-length:")
+                            .map(|v| v.trim().parse::<usize>().unwrap_or(0))
+                    })
+                    .unwrap_or(0);
+                if body.len() >= length || n == 0 {
+                    break;
+                }
+            }
+            if n == 0 {
+                break;
+            }
+        }
+        match response {
+            Some(response) => socket.write_all(response.as_bytes()).await.unwrap(),
+            None => tokio::time::sleep(std::time::Duration::from_secs(10)).await,
+        }
+        String::from_utf8_lossy(&read).into_owned()
+    });
+    (url, served)
+}

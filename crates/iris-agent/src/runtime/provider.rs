@@ -294,24 +294,110 @@ pub(crate) use with_completion_model;
 mod tests {
     use super::*;
 
-    #[test]
-    fn debug_output_hides_the_key() {
-        let spec = ProviderSpec {
-            kind: ProviderKind::Anthropic,
+    use crate::runtime::canned::serve_once;
+
+    fn spec(kind: ProviderKind, base_url: Option<String>) -> ProviderSpec {
+        ProviderSpec {
+            kind,
             model: "m".into(),
-            base_url: None,
+            base_url,
             local: false,
             reasoning_effort: None,
             api_key: Some("sk-secret-123".into()),
-            stall_timeout: Duration::from_secs(1),
+            stall_timeout: Duration::from_millis(300),
             secrets: None,
             dry_run: None,
             budget: None,
             cli_failure: Default::default(),
-        };
+        }
+    }
+
+    #[test]
+    fn debug_output_hides_the_key() {
+        let spec = spec(ProviderKind::Anthropic, None);
         let shown = format!("{spec:?}");
         assert!(!shown.contains("sk-secret-123"));
         assert!(shown.contains("****"));
+        assert_eq!(spec.label(), "anthropic m");
+    }
+
+    const OK: &str = "HTTP/1.1 200 OK\r\ncontent-type: text/plain\r\ncontent-length: 2\r\n\r\nok";
+    const BODY: &str =
+        r#"{"model":"m","stream":true,"stream_options":{"include_usage":true},"messages":[]}"#;
+
+    /// What a service's client sent for BODY.
+    async fn sent_by(service: &str) -> String {
+        let (url, served) = serve_once(Some(OK)).await;
+        let kind = ProviderKind::parse(service).expect("a named service");
+        let client = spec(kind, Some(url.clone()))
+            .http_client(&EventSink::none())
+            .unwrap();
+        let response = client
+            .post(format!("{url}/chat/completions"))
+            .body(BODY)
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(response.text().await.unwrap(), "ok");
+        served.await.unwrap().to_ascii_lowercase()
+    }
+
+    #[tokio::test]
+    async fn a_service_s_headers_and_its_stream_options_are_as_its_table_says() {
+        let openrouter = sent_by("openrouter").await;
+        assert!(
+            openrouter.contains("\r\nx-title: iris studio\r\n"),
+            "{openrouter}"
+        );
+        assert!(openrouter.contains("stream_options"), "{openrouter}");
+        let mistral = sent_by("mistral").await;
+        assert!(!mistral.contains("x-title"), "{mistral}");
+        assert!(
+            !mistral.contains("stream_options"),
+            "refused there: {mistral}"
+        );
+    }
+
+    #[tokio::test]
+    async fn no_answer_is_said_with_the_timeout_and_no_server_with_its_address() {
+        let (url, _served) = serve_once(None).await;
+        let client = spec(ProviderKind::Anthropic, Some(url.clone()))
+            .http_client(&EventSink::none())
+            .unwrap();
+        let err = client
+            .post(format!("{url}/v1/messages"))
+            .body("{}")
+            .send()
+            .await;
+        let err = format!("{:#}", err.expect_err("silent"));
+        assert!(
+            err.contains("no answer from") && err.contains("within 0.3s"),
+            "{err}"
+        );
+
+        let closed = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+        let url = format!("http://{}", closed.local_addr().unwrap());
+        drop(closed);
+        let err = client
+            .post(format!("{url}/v1/messages"))
+            .body("{}")
+            .send()
+            .await;
+        let err = format!("{:#}", err.expect_err("nobody there"));
+        assert!(err.contains("could not connect to"), "{err}");
+
+        // Any other failure is reqwest's own.
+        let (url, _served) = serve_once(Some("nonsense\r\n\r\n")).await;
+        let err = client
+            .post(format!("{url}/v1/messages"))
+            .body("{}")
+            .send()
+            .await;
+        let err = format!("{:#}", err.expect_err("no HTTP"));
+        assert!(
+            !err.contains("could not connect") && !err.contains("no answer"),
+            "{err}"
+        );
     }
 
     #[test]
