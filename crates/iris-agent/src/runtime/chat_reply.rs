@@ -518,6 +518,9 @@ mod tests {
                 .send()
                 .await
                 .unwrap();
+            // The head is kept, rewritten or not.
+            let kind = &response.headers()[reqwest::header::CONTENT_TYPE];
+            assert_eq!(kind, "application/json");
             response.text().await.unwrap()
         };
 

@@ -247,6 +247,36 @@ mod tests {
         let sizes = sizes(&body, Some(at), &chars);
         assert_eq!(sizes.iter().map(|p| p.name).collect::<Vec<_>>(), PARTS);
         assert!(sizes.iter().all(|p| p.tokens == p.chars));
+        let evidence = sizes.iter().find(|p| p.name == "evidence").unwrap();
+        assert_eq!(evidence.chars, chars("## Evidence\n\ndiff --git a b"));
+    }
+
+    #[tokio::test]
+    async fn the_first_request_is_kept_with_where_its_evidence_begins_and_none_is_sent() {
+        let dry_run = DryRun::default();
+        let client = reqwest_middleware::ClientBuilder::new(reqwest::Client::new())
+            .with(dry_run.clone())
+            .build();
+        assert_eq!(dry_run.captured(), None);
+        dry_run.note_evidence_at(Some(5));
+        dry_run.note_evidence_at(Some(9)); // a later run's word does not count
+        for body in ["first", "second"] {
+            let err = client
+                .post("http://provider.invalid/v1/responses")
+                .body(body)
+                .send()
+                .await
+                .expect_err("not sent");
+            assert!(format!("{err:#}").contains(NOT_SENT), "{err:#}");
+        }
+        assert_eq!(
+            dry_run.captured(),
+            Some(Captured {
+                url: "http://provider.invalid/v1/responses".into(),
+                body: b"first".to_vec(),
+                evidence_at: Some(5),
+            })
+        );
     }
 
     #[test]

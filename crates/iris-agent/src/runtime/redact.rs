@@ -156,4 +156,35 @@ mod tests {
         // A clean body is left as it is.
         assert!(redact_body(&scanner, br#"{"input": "fn main() {}"}"#).is_none());
     }
+
+    #[tokio::test]
+    async fn a_request_goes_out_redacted_and_each_secret_is_reported_once_a_run() {
+        let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel();
+        let withhold = WithholdSecrets::new(
+            Arc::new(Scanner::new(SecretsIgnore::none())),
+            EventSink::new(tx),
+        );
+        let provider = crate::runtime::canned::Canned::new(200, "application/json", "{}");
+        let client = provider.behind(withhold);
+        let body = serde_json::json!({"input": format!("GITHUB_TOKEN={}", github_token())});
+        for _ in 0..2 {
+            client
+                .post("http://provider.invalid/v1/responses")
+                .body(body.to_string())
+                .send()
+                .await
+                .unwrap();
+        }
+        let sent = provider.sent.lock().unwrap().clone();
+        assert_eq!(sent.len(), 2);
+        assert!(
+            sent.iter().all(|s| !s.contains(&github_token())),
+            "{sent:?}"
+        );
+        let reported: Vec<AgentEvent> = std::iter::from_fn(|| rx.try_recv().ok()).collect();
+        assert!(
+            matches!(reported.as_slice(), [AgentEvent::SecretWithheld(f)] if &*f.rule == "github-token"),
+            "{reported:?}"
+        );
+    }
 }
