@@ -77,4 +77,65 @@ mod tests {
         assert!(!is_transient(StatusCode::BAD_REQUEST));
         assert!(!is_transient(StatusCode::UNAUTHORIZED));
     }
+
+    /// A provider answering with `statuses` in turn (a `Retry-After` with a 429), then 200.
+    struct Flaky {
+        statuses: Vec<u16>,
+        calls: std::sync::atomic::AtomicUsize,
+    }
+
+    #[async_trait::async_trait]
+    impl Middleware for Flaky {
+        async fn handle(
+            &self,
+            req: Request,
+            _extensions: &mut http::Extensions,
+            _next: Next<'_>,
+        ) -> Result<Response> {
+            let call = self.calls.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+            let status = self.statuses.get(call).copied().unwrap_or(200);
+            let mut response = http::Response::builder().status(status);
+            if status == 429 {
+                response = response.header(reqwest::header::RETRY_AFTER, "7");
+            }
+            Ok(Response::from(
+                response
+                    .body(reqwest::Body::from(req.url().to_string()))
+                    .unwrap(),
+            ))
+        }
+    }
+
+    /// The status the client ends with, the tries it made and the time they took.
+    async fn tried(statuses: &[u16]) -> (u16, usize, Duration) {
+        let flaky = std::sync::Arc::new(Flaky {
+            statuses: statuses.to_vec(),
+            calls: Default::default(),
+        });
+        let client = reqwest_middleware::ClientBuilder::new(reqwest::Client::new())
+            .with(RetryTransient::default())
+            .with_arc(flaky.clone())
+            .build();
+        let started = tokio::time::Instant::now();
+        let response = client.get("http://provider.invalid/").send().await.unwrap();
+        let calls = flaky.calls.load(std::sync::atomic::Ordering::SeqCst);
+        (response.status().as_u16(), calls, started.elapsed())
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn a_transient_failure_is_tried_again_with_backoff_three_times_at_most() {
+        assert_eq!(tried(&[]).await, (200, 1, Duration::ZERO));
+        assert_eq!(tried(&[400]).await, (400, 1, Duration::ZERO));
+        // 0.5 s, then 1 s.
+        assert_eq!(
+            tried(&[503, 502]).await,
+            (200, 3, Duration::from_millis(1500))
+        );
+        assert_eq!(
+            tried(&[503, 503, 503, 503]).await,
+            (503, 3, Duration::from_millis(1500))
+        );
+        // The server's word, when it gives one.
+        assert_eq!(tried(&[429]).await, (200, 2, Duration::from_secs(7)));
+    }
 }
