@@ -78,6 +78,23 @@ mod tests {
         assert!(!is_transient(StatusCode::UNAUTHORIZED));
     }
 
+    #[test]
+    fn retry_after_is_a_number_of_seconds_not_below_zero() {
+        let after = |value: &str| {
+            let response = http::Response::builder()
+                .status(429)
+                .header(reqwest::header::RETRY_AFTER, value)
+                .body(reqwest::Body::from(""))
+                .unwrap();
+            retry_after(&Response::from(response))
+        };
+        assert_eq!(after("2.5"), Some(Duration::from_millis(2500)));
+        assert_eq!(after("0"), Some(Duration::ZERO));
+        assert_eq!(after("-1"), None);
+        assert_eq!(after("inf"), None);
+        assert_eq!(after("Wed, 21 Oct 2026 07:28:00 GMT"), None);
+    }
+
     /// A provider answering with `statuses` in turn (a `Retry-After` with a 429), then 200.
     struct Flaky {
         statuses: Vec<u16>,
