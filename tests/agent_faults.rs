@@ -7,7 +7,7 @@ use std::time::{Duration, Instant};
 use crate::common::agent::{
     Wire, commit_json, failure, model_of, openai_env, run, staged_repo, success, write_user_config,
 };
-use crate::common::fake_provider::{FAKE_API_KEY, FakeProvider, Step};
+use crate::common::fake_provider::{FAKE_API_KEY, FakeProvider, Step, trickle_server};
 use crate::common::{TestRepo, stderr};
 use serde_json::json;
 
@@ -495,59 +495,6 @@ fn a_server_that_stalls_is_abandoned_after_request_timeout_secs() {
 fn keepalive_server(for_how_long: Duration) -> String {
     let port = trickle_server("", ": keep-alive\n\n", for_how_long);
     format!("http://127.0.0.1:{port}/v1")
-}
-
-/// A server that answers a streamed request with `prelude`, then `every` each 100 ms for
-/// `for_how_long`; its port.
-fn trickle_server(prelude: &'static str, every: &'static str, for_how_long: Duration) -> u16 {
-    use std::io::{Read, Write};
-    let listener = std::net::TcpListener::bind("127.0.0.1:0").expect("bind");
-    let port = listener.local_addr().expect("addr").port();
-    std::thread::spawn(move || {
-        while let Ok((mut socket, _)) = listener.accept() {
-            std::thread::spawn(move || {
-                let mut request = Vec::new();
-                let mut buf = [0u8; 8192];
-                // The headers and the body (the body's length is in the headers).
-                loop {
-                    let Ok(n) = socket.read(&mut buf) else { return };
-                    if n == 0 {
-                        return;
-                    }
-                    request.extend_from_slice(&buf[..n]);
-                    let text = String::from_utf8_lossy(&request);
-                    if let Some(end) = text.find("\r\n\r\n") {
-                        let length = text[..end]
-                            .lines()
-                            .find_map(|l| {
-                                let (name, value) = l.split_once(':')?;
-                                name.eq_ignore_ascii_case("content-length")
-                                    .then(|| value.trim().parse::<usize>().ok())?
-                            })
-                            .unwrap_or(0);
-                        if request.len() >= end + 4 + length {
-                            break;
-                        }
-                    }
-                }
-                let head = "HTTP/1.1 200 OK\r\ncontent-type: text/event-stream\r\ncache-control: no-cache\r\nconnection: close\r\n\r\n";
-                if socket.write_all(head.as_bytes()).is_err()
-                    || socket.write_all(prelude.as_bytes()).is_err()
-                {
-                    return;
-                }
-                let started = Instant::now();
-                while started.elapsed() < for_how_long {
-                    if socket.write_all(every.as_bytes()).is_err() {
-                        return;
-                    }
-                    let _ = socket.flush();
-                    std::thread::sleep(Duration::from_millis(100));
-                }
-            });
-        }
-    });
-    port
 }
 
 #[test]

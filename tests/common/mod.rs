@@ -3,14 +3,15 @@
 #![allow(dead_code)] // each test binary uses a different part of this module
 
 pub mod agent;
-pub mod fake_provider;
 pub mod pty;
 
 use std::path::Path;
 use std::process::{Command, Output};
 
 #[allow(unused_imports)] // each test binary uses a different part
-pub use iris_testkit::{IRIS_ENV_PREFIXES, TestRepo, fake_bin, path_with, secrets, stderr, stdout};
+pub use iris_testkit::{
+    IRIS_ENV_PREFIXES, TestRepo, fake_bin, fake_provider, path_with, secrets, stderr, stdout,
+};
 
 /// The `iris` binary these tests drive.
 pub const IRIS: &str = env!("CARGO_BIN_EXE_iris");

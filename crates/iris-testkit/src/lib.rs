@@ -2,12 +2,16 @@
 //!
 //! [`TestRepo`], a temporary git repository built and inspected with the real `git` command,
 //! with its own git configuration so that the user's global settings never change a test's
-//! outcome; and [`secrets`], the corpus of leaks and lookalikes the secret scanner is held to.
+//! outcome; [`secrets`], the corpus of leaks and lookalikes the secret scanner is held to;
+//! and [`fake_provider`], an LLM provider on 127.0.0.1 speaking the real wire formats.
 //! The end-to-end tests of the `iris` binary add its runners in `tests/common`.
 
 // Every public item says what it is for (clippy's -D warnings makes this an error).
 #![warn(missing_docs)]
 
+// Its steps and records are documented as wholes; their fields are named for what they hold.
+#[allow(missing_docs)]
+pub mod fake_provider;
 pub mod secrets;
 
 use std::cell::Cell;

@@ -1,4 +1,5 @@
-//! A fake LLM provider on 127.0.0.1 for the agent tests (issue 4).
+//! A fake LLM provider on 127.0.0.1 for the agent tests: the end-to-end tests of the binary
+//! and iris-agent's own.
 //!
 //! It speaks five wire formats, as JSON and streamed, and answers every request with the next
 //! [`Step`] of a script, whatever the endpoint:
@@ -60,7 +61,6 @@
 //! does not send. It builds the call from `response.output_item.done` instead.) Gemini and Ollama
 //! send no tool call ids: rig uses the function name as the call id (and, for streamed Ollama
 //! calls, an empty string).
-#![allow(dead_code)] // each test binary uses a different part of this module
 
 use std::collections::VecDeque;
 use std::io::{BufRead, BufReader, Read, Write};
@@ -1862,4 +1862,57 @@ impl Out {
     fn close(&mut self) -> std::io::Result<()> {
         self.conn.shutdown(Shutdown::Both)
     }
+}
+
+/// A server that answers a streamed request with `prelude`, then `every` each 100 ms for
+/// `for_how_long`; its port.
+pub fn trickle_server(prelude: &'static str, every: &'static str, for_how_long: Duration) -> u16 {
+    use std::io::{Read, Write};
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").expect("bind");
+    let port = listener.local_addr().expect("addr").port();
+    std::thread::spawn(move || {
+        while let Ok((mut socket, _)) = listener.accept() {
+            std::thread::spawn(move || {
+                let mut request = Vec::new();
+                let mut buf = [0u8; 8192];
+                // The headers and the body (the body's length is in the headers).
+                loop {
+                    let Ok(n) = socket.read(&mut buf) else { return };
+                    if n == 0 {
+                        return;
+                    }
+                    request.extend_from_slice(&buf[..n]);
+                    let text = String::from_utf8_lossy(&request);
+                    if let Some(end) = text.find("\r\n\r\n") {
+                        let length = text[..end]
+                            .lines()
+                            .find_map(|l| {
+                                let (name, value) = l.split_once(':')?;
+                                name.eq_ignore_ascii_case("content-length")
+                                    .then(|| value.trim().parse::<usize>().ok())?
+                            })
+                            .unwrap_or(0);
+                        if request.len() >= end + 4 + length {
+                            break;
+                        }
+                    }
+                }
+                let head = "HTTP/1.1 200 OK\r\ncontent-type: text/event-stream\r\ncache-control: no-cache\r\nconnection: close\r\n\r\n";
+                if socket.write_all(head.as_bytes()).is_err()
+                    || socket.write_all(prelude.as_bytes()).is_err()
+                {
+                    return;
+                }
+                let started = Instant::now();
+                while started.elapsed() < for_how_long {
+                    if socket.write_all(every.as_bytes()).is_err() {
+                        return;
+                    }
+                    let _ = socket.flush();
+                    std::thread::sleep(Duration::from_millis(100));
+                }
+            });
+        }
+    });
+    port
 }
