@@ -12,6 +12,7 @@ use crate::runtime::budget::{Budget, CostCap};
 use crate::runtime::chat_reply::ChatReplies;
 use crate::runtime::dry_run::DryRun;
 use crate::runtime::events::EventSink;
+use crate::runtime::patience::Patience;
 use crate::runtime::redact::WithholdSecrets;
 use crate::runtime::retry::RetryTransient;
 use crate::runtime::stream_end::RequireStreamEnd;
@@ -73,9 +74,8 @@ impl ProviderSpec {
     /// abandoned), retries for 429 and 5xx answers, and a stream that ends before its API's
     /// final event is an error.
     pub fn http_client(&self, sink: &EventSink) -> anyhow::Result<ClientWithMiddleware> {
-        let mut client = reqwest::Client::builder()
-            .connect_timeout(Duration::from_secs(15))
-            .read_timeout(self.stall_timeout);
+        // No read timeout: `Patience` counts a server's silence only while Iris waits for it.
+        let mut client = reqwest::Client::builder().connect_timeout(Duration::from_secs(15));
         // A server on this machine (Ollama, LM Studio, llama.cpp) is asked directly: a proxy
         // from the environment would not reach it.
         let local = self
@@ -110,11 +110,15 @@ impl ProviderSpec {
             builder = builder.with(CostCap(budget.clone()));
         }
         let mut builder = builder
-            .with(ExplainNoAnswer {
-                stall_timeout: self.stall_timeout,
-            })
-            .with(RetryTransient::default())
-            .with(RequireStreamEnd::new(self.kind.wire()));
+            .with(ExplainNoAnswer)
+            .with(RetryTransient::default());
+        // Each try on its own; a command-line agent's silence is its transport's to judge.
+        if self.kind.cli().is_none() {
+            builder = builder.with(Patience {
+                stall: self.stall_timeout,
+            });
+        }
+        let mut builder = builder.with(RequireStreamEnd::new(self.kind.wire()));
         if matches!(
             self.kind.wire(),
             Wire::ChatCompletions | Wire::Azure | Wire::Cli
@@ -152,11 +156,9 @@ impl ProviderSpec {
     }
 }
 
-/// Words a request that got no answer at all. reqwest says "error sending request for url"
-/// whether the server was unreachable or silent, and rig shows only that.
-struct ExplainNoAnswer {
-    stall_timeout: Duration,
-}
+/// Words a request that could not reach its server: reqwest says "error sending request for
+/// url" whatever went wrong, and rig shows only that.
+struct ExplainNoAnswer;
 
 #[async_trait::async_trait]
 impl Middleware for ExplainNoAnswer {
@@ -170,10 +172,6 @@ impl Middleware for ExplainNoAnswer {
         let explained =
             |text: String| Err(reqwest_middleware::Error::Middleware(anyhow::anyhow!(text)));
         match next.run(req, extensions).await {
-            Err(reqwest_middleware::Error::Reqwest(e)) if e.is_timeout() => explained(format!(
-                "no answer from {url} within {}s (request_timeout_secs)",
-                self.stall_timeout.as_secs_f64()
-            )),
             Err(reqwest_middleware::Error::Reqwest(e)) if e.is_connect() => {
                 explained(format!("could not connect to {url}"))
             }

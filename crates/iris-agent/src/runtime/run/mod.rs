@@ -485,6 +485,9 @@ fn describe_prompt_error(err: &PromptError, turns: usize) -> Failed {
 }
 
 #[cfg(test)]
+mod conversations;
+
+#[cfg(test)]
 mod tests {
     use super::*;
 
@@ -573,5 +576,31 @@ mod tests {
             "{wrong}"
         );
         assert!(params(ProviderKind::Ollama, "low", 900).is_err());
+        // Anthropic thinks within the budget, and not at all when it is small.
+        let small = params(ProviderKind::Anthropic, "high", 2_048).unwrap();
+        assert!(small.get("thinking").is_none(), "{small}");
+        let none = params(ProviderKind::Anthropic, "none", 16_000).unwrap();
+        assert!(none.get("thinking").is_none(), "{none}");
+        let enough = params(ProviderKind::Anthropic, "low", 2_049).unwrap();
+        assert_eq!(enough["thinking"]["budget_tokens"], 1_024);
+    }
+
+    #[test]
+    fn limits_are_taken_out_of_a_schema_at_every_depth() {
+        let schema = json!({"anyOf": [{"type": "integer", "minimum": 1}], "maxLength": 3,
+            "properties": {"n": {"type": "number", "maximum": 1.0}}});
+        assert_eq!(
+            without_limits(schema),
+            json!({"anyOf": [{"type": "integer"}], "properties": {"n": {"type": "number"}}})
+        );
+    }
+
+    #[test]
+    fn a_body_cut_off_is_said_first() {
+        assert_eq!(
+            explain_cut("error decoding response body".into()),
+            "the reply was cut off before it was complete (error decoding response body)"
+        );
+        assert_eq!(explain_cut("400 Bad Request".into()), "400 Bad Request");
     }
 }
