@@ -322,8 +322,97 @@ mod tests {
     #[test]
     fn a_watch_checks_only_every_few_hundred_characters() {
         let mut watch = Watch::default();
-        let looped = "again and again ".repeat(100);
+        let looped = "again and again ".repeat(200);
         assert_eq!(watch.observe(&looped[..100]), None, "too early to check");
-        assert!(watch.observe(&looped).is_some());
+        assert!(watch.observe(&looped[..1_600]).is_some());
+        assert_eq!(watch.observe(&looped[..1_600]), None, "checked already");
+        assert_eq!(watch.observe(&looped[..1_855]), None, "too little new");
+        assert!(watch.observe(&looped[..1_856]).is_some());
+        // A shorter text is a new reply, checked from its start.
+        assert!(watch.observe(&looped[..800]).is_some());
+    }
+
+    #[test]
+    fn a_gathered_part_is_its_pieces_until_it_restarts() {
+        let mut call = Gathered::default();
+        assert_eq!(call.push("{\"content\": "), None);
+        assert_eq!(call.push("\"Add\""), None);
+        assert_eq!(call.text(), "{\"content\": \"Add\"");
+        call.restart();
+        assert_eq!(call.text(), "");
+        let looped = "again and again ".repeat(100);
+        assert!(
+            looped
+                .as_bytes()
+                .chunks(100)
+                .any(|piece| { call.push(std::str::from_utf8(piece).unwrap()).is_some() })
+        );
+    }
+
+    /// `len` letters that look random, from `seed`.
+    fn letters(len: usize, mut seed: u32) -> String {
+        (0..len)
+            .map(|_| {
+                seed = seed.wrapping_mul(1_103_515_245).wrapping_add(12_345);
+                char::from(b'a' + ((seed >> 16) % 26) as u8)
+            })
+            .collect()
+    }
+
+    #[test]
+    fn a_chunk_must_come_eight_times_and_may_be_four_hundred_bytes_long() {
+        let prose = letters(900, 11);
+        let chunk = letters(400, 12);
+        // Nine copies: eight of them each the same as the one before.
+        let nine = format!("{prose}{}", chunk.repeat(9));
+        let found = repeating_tail(&nine).expect("a 400-byte loop");
+        assert!(found.0.contains(&chunk[..40]), "{}", found.0);
+        assert_eq!(repeating_tail(&format!("{prose}{}", chunk.repeat(8))), None);
+        // A short chunk needs 600 bytes of repeats, a longer one eight copies.
+        let short = letters(100, 13);
+        assert_eq!(repeating_tail(&format!("{prose}{}", short.repeat(7))), None);
+        assert!(repeating_tail(&format!("{prose}{}", short.repeat(9))).is_some());
+        // The chunk said is the repeated one, whole.
+        let said = repeating_tail(&format!("{prose}{}", "again and again ".repeat(60))).unwrap();
+        assert_eq!(
+            said.0,
+            "the reply repeats itself (\"again and again\" over and over)"
+        );
+    }
+
+    #[test]
+    fn four_characters_are_too_few_and_five_are_writing() {
+        let irregular = |alphabet: &[char]| -> String {
+            let mut seed: u32 = 9;
+            (0..800)
+                .map(|_| {
+                    seed = seed.wrapping_mul(1_103_515_245).wrapping_add(12_345);
+                    alphabet[(seed >> 16) as usize % alphabet.len()]
+                })
+                .collect()
+        };
+        assert!(monotone_tail(&irregular(&['a', 'b', 'c', 'd'])).is_some());
+        assert_eq!(monotone_tail(&irregular(&['a', 'b', 'c', 'd', 'e'])), None);
+        // The window is 800 bytes: fewer are not judged.
+        assert!(monotone_tail(&"#".repeat(800)).is_some());
+        assert_eq!(monotone_tail(&"#".repeat(799)), None);
+    }
+
+    #[test]
+    fn circling_is_judged_on_the_last_1200_bytes_below_a_fifth_of_them_differing() {
+        // Exactly 1,200 bytes going round: judged.
+        assert!(circling_tail(&"ab".repeat(600)).is_some());
+        // Varied text before them does not count.
+        let varied = letters(2_500, 21);
+        assert!(circling_tail(&format!("{varied}{}", "ab".repeat(650))).is_some());
+        // A 237-byte cycle: 237 of the 1,185 pieces differ, a fifth exactly: not circling.
+        let cycle = letters(237, 22);
+        let fifth = cycle.repeat(6)[..1_200].to_string();
+        assert_eq!(circling_tail(&fifth), None);
+        // A few words in 1,860 bytes of blank space: too short to call it no progress.
+        assert_eq!(
+            circling_tail(&format!("w{}", " ".repeat(30)).repeat(60)),
+            None
+        );
     }
 }
