@@ -194,6 +194,62 @@ mod tests {
         assert_eq!(asked.lock().unwrap().len(), 3);
     }
 
+    #[tokio::test(start_paused = true)]
+    async fn the_time_questions_wait_counts_once_while_any_is_open() {
+        let safety = Safety::new(SafetyMode::Safe);
+        let (tx, mut rx) = unbounded_channel();
+        // The user answers each question 3 s after it is asked.
+        tokio::spawn(async move {
+            while let Some(event) = rx.recv().await {
+                if let AgentEvent::Approval(request) = event {
+                    tokio::spawn(async move {
+                        tokio::time::sleep(Duration::from_secs(3)).await;
+                        request.reply.send(Decision::AllowOnce);
+                    });
+                }
+            }
+        });
+        let sink = EventSink::new(tx);
+        // One asked at 0 s, one at 1 s: questions were open from 0 s to 4 s.
+        let (a, b) = tokio::join!(
+            safety.permit("static_analysis", Risk::Execute, "{}", &sink),
+            async {
+                tokio::time::sleep(Duration::from_secs(1)).await;
+                safety
+                    .permit("parallel_analyze", Risk::Execute, "{}", &sink)
+                    .await
+            },
+        );
+        assert!(a.is_ok() && b.is_ok());
+        assert_eq!(
+            safety.waited(),
+            Duration::from_secs(4),
+            "overlapping: counted once"
+        );
+        tokio::time::sleep(Duration::from_secs(10)).await;
+        assert_eq!(
+            safety.waited(),
+            Duration::from_secs(4),
+            "none open: the clock stops"
+        );
+        let open = tokio::spawn({
+            let safety = safety.clone();
+            async move {
+                safety
+                    .permit("static_analysis", Risk::Execute, "{}", &sink)
+                    .await
+            }
+        });
+        tokio::time::sleep(Duration::from_secs(1)).await;
+        assert_eq!(
+            safety.waited(),
+            Duration::from_secs(5),
+            "the open one counts"
+        );
+        assert!(open.await.unwrap().is_ok());
+        assert_eq!(safety.waited(), Duration::from_secs(7));
+    }
+
     #[tokio::test]
     async fn paranoid_asks_for_writes_and_nobody_to_ask_is_a_refusal() {
         let safety = Safety::new(SafetyMode::Paranoid);
