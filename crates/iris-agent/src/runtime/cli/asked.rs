@@ -177,4 +177,23 @@ mod tests {
         assert_eq!(asked.model_flag(), None);
         assert!(Asked::from_body(&json!({"input": "x"})).is_err());
     }
+
+    #[test]
+    fn tool_results_are_said_as_such_and_empty_turns_left_out() {
+        let body = json!({"model": "default", "messages": [
+            {"role": "user", "content": "Describe it."},
+            {"role": "assistant", "content": "  "},
+            {"role": "tool", "content": "diff --git a/x b/x"}
+        ]});
+        let asked = Asked::from_body(&body).unwrap();
+        assert_eq!(
+            asked.prompt,
+            "## User\n\nDescribe it.\n\n## Tool result\n\ndiff --git a/x b/x"
+        );
+        let only_system = json!({"messages": [{"role": "system", "content": "You are Iris."}]});
+        assert_eq!(
+            Asked::from_body(&only_system).unwrap_err(),
+            "the request has no message to answer"
+        );
+    }
 }

@@ -234,6 +234,12 @@ mod tests {
         assert!(run.args.iter().all(|a| a.len() < 1_000));
         assert!(run.stdin.starts_with("# Instructions\n\nxxx"));
         assert!(run.stdin.ends_with("# Request\n\nWrite it."));
+        // Up to the limit, they stay an argument.
+        let extra = asked.instructions().len() - asked.system.len();
+        asked.system = "x".repeat(LONGEST_ARGUMENT - extra);
+        assert_eq!(asked.instructions().len(), LONGEST_ARGUMENT);
+        let run = Invocation::of(CliAgent::ClaudeCode, &asked, Path::new("/w"));
+        assert_eq!(run.stdin, "Write it.");
     }
 
     #[test]
