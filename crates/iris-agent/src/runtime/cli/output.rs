@@ -326,6 +326,50 @@ mod tests {
     }
 
     #[test]
+    fn a_run_without_an_answer_says_its_last_error_event() {
+        let (_, reader) = read(
+            CliAgent::Codex,
+            true,
+            &[r#"{"type":"error","message":"Reconnecting... 5/5"}"#],
+        );
+        assert_eq!(
+            reader.finish(Some(1), "a log line").unwrap_err(),
+            "Reconnecting... 5/5"
+        );
+    }
+
+    #[test]
+    fn claude_code_s_errors_and_its_cache_writes_are_read() {
+        let (_, failed) = read(
+            CliAgent::ClaudeCode,
+            false,
+            &[
+                r#"{"type":"result","subtype":"error_during_execution","is_error":true,"errors":[]}"#,
+            ],
+        );
+        assert_eq!(
+            failed.finish(Some(1), "").unwrap_err(),
+            "the run ended with error_during_execution"
+        );
+        let (_, failed) = read(
+            CliAgent::ClaudeCode,
+            false,
+            &[
+                r#"{"type":"result","subtype":"error_max_turns","is_error":true,"errors":["a","b"]}"#,
+            ],
+        );
+        assert_eq!(failed.finish(Some(1), "").unwrap_err(), "a; b");
+        let (_, reader) = read(
+            CliAgent::ClaudeCode,
+            false,
+            &[
+                r#"{"type":"result","subtype":"success","is_error":false,"result":"ok","usage":{"input_tokens":10,"cache_read_input_tokens":90,"cache_creation_input_tokens":5,"output_tokens":7}}"#,
+            ],
+        );
+        assert_eq!(reader.finish(Some(0), "").unwrap().input, 105);
+    }
+
+    #[test]
     fn gemini_cli_streams_assistant_messages_or_prints_one_object() {
         let (streamed, reader) = read(
             CliAgent::GeminiCli,
@@ -366,6 +410,11 @@ mod tests {
             failed.finish(Some(1), pretty).unwrap_err(),
             "quota exceeded"
         );
+
+        // Its error alone on standard error.
+        let (_, failed) = read(CliAgent::GeminiCli, false, &[]);
+        let alone = r#"{"error": {"message": "quota exceeded"}}"#;
+        assert_eq!(failed.finish(Some(1), alone).unwrap_err(), "quota exceeded");
 
         let (_, unsigned) = read(CliAgent::GeminiCli, false, &[]);
         let err = unsigned
