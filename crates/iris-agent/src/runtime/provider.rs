@@ -71,7 +71,7 @@ impl ProviderSpec {
 
     /// The shared HTTP client: secrets withheld from every request (reported to `sink`), a
     /// connect timeout, a reply whose head or next piece keeps Iris waiting longer than
-    /// `stall_timeout` abandoned ([`Patience`]), retries for 429 and 5xx answers, and a
+    /// `stall_timeout` abandoned (`Patience`), retries for 429 and 5xx answers, and a
     /// stream that ends before its API's final event is an error.
     pub fn http_client(&self, sink: &EventSink) -> anyhow::Result<ClientWithMiddleware> {
         // No read timeout: `Patience` counts a server's silence only while Iris waits for it.
