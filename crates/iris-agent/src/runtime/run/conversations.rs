@@ -216,7 +216,7 @@ fn empty_deltas(kind: &str) -> String {
 
 #[tokio::test]
 async fn empty_text_or_reasoning_is_no_progress() {
-    for kind in ["text", "thinking"] {
+    let stalled = |kind: &'static str| async move {
         let mut spec = spec_of(empty_deltas(kind), Duration::from_secs(1));
         spec.kind = ProviderKind::Anthropic;
         let (_, message) = ran(&spec, request(true, 3, Duration::ZERO))
@@ -226,7 +226,8 @@ async fn empty_text_or_reasoning_is_no_progress() {
             message.contains("sent nothing readable"),
             "{kind}: {message}"
         );
-    }
+    };
+    tokio::join!(stalled("text"), stalled("thinking"));
 }
 
 #[tokio::test]
@@ -241,13 +242,14 @@ async fn a_stream_slower_than_the_timeout_but_within_its_half_goes_on() {
 
 #[tokio::test]
 async fn the_time_iris_tools_take_is_not_the_server_s_silence() {
-    // A tool of 3 s against a 1 s timeout, streamed or not.
-    for stream in [true, false] {
+    // A tool of 2 s against a 1 s timeout (its watchdog 1.5 s), streamed or not.
+    let with_a_slow_tool = |stream: bool| async move {
         let fake = FakeProvider::start(vec![wait_call(), Step::text("Add two")]);
         let spec = spec_of(fake.openai_base_url(), Duration::from_secs(1));
-        let out = ran(&spec, request(stream, 3, Duration::from_secs(3))).await;
+        let out = ran(&spec, request(stream, 3, Duration::from_secs(2))).await;
         assert_eq!(out.unwrap().text, "Add two", "stream: {stream}");
-    }
+    };
+    tokio::join!(with_a_slow_tool(true), with_a_slow_tool(false));
 }
 
 #[tokio::test]
