@@ -47,6 +47,16 @@ mod tests {
         assert_eq!(closest("v1.2", names), Some("v1.2.0"));
         assert_eq!(closest("relase/2.0", names), Some("release/2.0"));
         assert_eq!(closest("nosuch", names), None);
+        // A long name allows a quarter of its length: three edits in twenty characters.
+        assert_eq!(
+            closest("cnvntional-comits", ["conventional-commits"]),
+            Some("conventional-commits")
+        );
+        assert_eq!(
+            closest("cnvntonal-comits", ["conventional-commits"]),
+            Some("conventional-commits")
+        );
+        assert_eq!(closest("cvnonal-cmits", ["conventional-commits"]), None);
         assert_eq!(
             closest("main", names),
             None,

@@ -543,3 +543,18 @@ fn text_without_secrets_comes_back_as_is() {
     assert_eq!(got.text, text);
     assert!(got.findings.is_empty());
 }
+
+#[test]
+fn a_marker_always_reads_back_as_one() {
+    let finding = Finding {
+        rule: Arc::from("github-token"),
+        location: Some(Location {
+            path: "odd]\tname\n[.env".into(),
+            line: 3,
+        }),
+        fingerprint: String::new(),
+    };
+    let mut out = String::new();
+    push_marker(&mut out, &finding);
+    assert_eq!(out, "[secret: github-token, odd__name__.env:3]");
+}
