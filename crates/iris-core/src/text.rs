@@ -109,6 +109,10 @@ mod tests {
         assert_eq!(expand_tabs("a\tb"), "a   b");
         assert_eq!(expand_tabs("\tx"), "    x");
         assert_eq!(expand_tabs("abcd\te"), "abcd    e");
+        // Two tabs: the second from where the first ended.
+        assert_eq!(expand_tabs("a\tb\tc"), "a   b   c");
+        // Other control characters are dropped and take no column.
+        assert_eq!(expand_tabs("a\u{1b}\rb\tc"), "ab  c");
     }
 
     #[test]
@@ -117,5 +121,6 @@ mod tests {
         assert_eq!(width("✨ a"), 4);
         assert_eq!(clip("日本語のテキスト", 7), "日本語…");
         assert_eq!(clip("short", 10), "short");
+        assert_eq!(clip("abcdefgh", 5), "abcd…");
     }
 }
