@@ -122,5 +122,8 @@ mod tests {
         assert_eq!(clip("日本語のテキスト", 7), "日本語…");
         assert_eq!(clip("short", 10), "short");
         assert_eq!(clip("abcdefgh", 5), "abcd…");
+        assert_eq!(clip("abc", 0), "", "no room even for the ellipsis");
+        // A character wider than the width still goes on a line of its own.
+        assert_eq!(wrap_line("日本", 1), ["日", "本"]);
     }
 }

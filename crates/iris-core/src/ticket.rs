@@ -286,6 +286,30 @@ mod tests {
     }
 
     #[test]
+    fn a_branch_s_ticket_is_found_with_the_history_s_habit_and_said() {
+        let past = history(&["PROJ-3: Fix the build", "PROJ-2: Add the parser"]);
+        let ticket = Ticket::find("feature/PROJ-7-login", &past).expect("a ticket");
+        assert_eq!(
+            ticket,
+            Ticket {
+                id: "PROJ-7".into(),
+                branch: "feature/PROJ-7-login".into(),
+                placement: Some(Placement::Prefix("{id}: ".into())),
+            }
+        );
+        assert!(
+            ticket.section(true).contains("(`PROJ-7: Fix the login`)"),
+            "{}",
+            ticket.section(true)
+        );
+        assert_eq!(Ticket::find("feature/login", &past), None);
+        assert_eq!(
+            Placement::Trailer("Refs: {id}".into()).example("#4"),
+            "Refs: #4"
+        );
+    }
+
+    #[test]
     fn the_ticket_goes_where_the_habit_says_unless_the_message_names_it() {
         let ticket = Ticket {
             id: "PROJ-7".into(),
