@@ -14,7 +14,7 @@ use crate::runtime::budget::Budget;
 use crate::runtime::dry_run::DryRun;
 use crate::runtime::error::ProviderError;
 
-/// A tool that takes `0` to answer.
+/// A tool that takes as long as it holds to answer.
 struct Wait(Duration);
 
 impl rig_core::tool::Tool for Wait {
