@@ -278,6 +278,6 @@ pub fn spec_at(
         secrets: None,
         dry_run: None,
         budget: None,
-        cli_failure: Default::default(),
+        transport_failure: Default::default(),
     }
 }

@@ -174,7 +174,7 @@ impl IrisAgent {
             secrets: secret_scanner(config, root)?,
             dry_run: None,
             budget: budget(config)?,
-            cli_failure: Default::default(),
+            transport_failure: Default::default(),
         };
         let fast = ProviderSpec {
             model: settings.fast_model.clone(),

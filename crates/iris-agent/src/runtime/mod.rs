@@ -25,3 +25,4 @@ pub mod run;
 pub mod runaway;
 pub mod safety;
 mod stream_end;
+pub mod transport_failure;

@@ -11,12 +11,15 @@ use reqwest::{Request, Response};
 use reqwest_middleware::{Middleware, Next, Result};
 
 use crate::runtime::rebody::{BoxError, head_of, with_body};
+use crate::runtime::transport_failure::TransportFailure;
 
 /// The middleware: `stall` for the head of each reply (each try of a retried request), and
 /// `stall` of silence while the body is awaited.
 #[derive(Debug, Clone)]
 pub struct Patience {
     pub stall: Duration,
+    /// Where a silence mid-reply is said: rig passes on only "error decoding response body".
+    pub failure: TransportFailure,
 }
 
 /// A body that stopped coming while Iris waited for it.
@@ -41,7 +44,7 @@ impl Middleware for Patience {
         };
         let response = response?;
         let head = head_of(&response);
-        let body = awaited(response.bytes_stream(), self.stall);
+        let body = awaited(response.bytes_stream(), self.stall, self.failure.clone());
         with_body(head, reqwest::Body::wrap_stream(body))
     }
 }
@@ -51,24 +54,27 @@ impl Middleware for Patience {
 fn awaited<S, B>(
     body: S,
     stall: Duration,
+    failure: TransportFailure,
 ) -> impl futures::Stream<Item = std::result::Result<B, BoxError>>
 where
     S: futures::Stream<Item = reqwest::Result<B>>,
 {
-    futures::stream::unfold(
-        (Box::pin(body), false),
-        move |(mut body, done)| async move {
-            if done {
-                return None;
+    let state = (Box::pin(body), failure, false);
+    futures::stream::unfold(state, move |(mut body, failure, done)| async move {
+        if done {
+            return None;
+        }
+        match tokio::time::timeout(stall, body.next()).await {
+            Ok(Some(Ok(piece))) => Some((Ok(piece), (body, failure, false))),
+            Ok(Some(Err(e))) => Some((Err(e.into()), (body, failure, true))),
+            Ok(None) => None,
+            Err(_) => {
+                let silent = WentSilent(stall.as_secs_f64());
+                failure.set(&silent.to_string());
+                Some((Err(silent.into()), (body, failure, true)))
             }
-            match tokio::time::timeout(stall, body.next()).await {
-                Ok(Some(Ok(piece))) => Some((Ok(piece), (body, false))),
-                Ok(Some(Err(e))) => Some((Err(e.into()), (body, true))),
-                Ok(None) => None,
-                Err(_) => Some((Err(WentSilent(stall.as_secs_f64()).into()), (body, true))),
-            }
-        },
-    )
+        }
+    })
 }
 
 #[cfg(test)]
@@ -86,7 +92,11 @@ mod tests {
 
     #[tokio::test(start_paused = true)]
     async fn only_the_time_the_body_is_awaited_counts() {
-        let mut body = Box::pin(awaited(paced(&[900, 900]), Duration::from_secs(1)));
+        let mut body = Box::pin(awaited(
+            paced(&[900, 900]),
+            Duration::from_secs(1),
+            TransportFailure::default(),
+        ));
         assert!(body.next().await.unwrap().is_ok());
         // Iris is busy elsewhere for longer than the limit: not the server's silence.
         tokio::time::sleep(Duration::from_secs(5)).await;
@@ -96,7 +106,12 @@ mod tests {
 
     #[tokio::test(start_paused = true)]
     async fn a_body_silent_while_awaited_ends_in_an_error() {
-        let mut body = Box::pin(awaited(paced(&[900, 1_100, 10]), Duration::from_secs(1)));
+        let failure = TransportFailure::default();
+        let mut body = Box::pin(awaited(
+            paced(&[900, 1_100, 10]),
+            Duration::from_secs(1),
+            failure.clone(),
+        ));
         assert!(body.next().await.unwrap().is_ok());
         let err = body.next().await.unwrap().unwrap_err();
         assert_eq!(
@@ -104,5 +119,10 @@ mod tests {
             "the server sent nothing for 1s while the reply was awaited (request_timeout_secs)"
         );
         assert!(body.next().await.is_none(), "it ends there");
+        assert_eq!(
+            failure.take(),
+            Some(err.to_string()),
+            "kept for the run's error"
+        );
     }
 }

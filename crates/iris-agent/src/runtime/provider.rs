@@ -18,7 +18,7 @@ use crate::runtime::retry::RetryTransient;
 use crate::runtime::stream_end::RequireStreamEnd;
 use iris_core::secrets::Scanner;
 
-pub use crate::runtime::cli::CliFailure;
+pub use crate::runtime::transport_failure::TransportFailure;
 pub use iris_config::{ProviderKind, Wire};
 
 /// Everything needed to talk to one model.
@@ -45,8 +45,9 @@ pub struct ProviderSpec {
     pub dry_run: Option<DryRun>,
     /// `max_cost_per_run`: what a run may spend, and has.
     pub budget: Option<Arc<Budget>>,
-    /// Why a command-line agent failed, for the run's error (see [`CliFailure`]).
-    pub cli_failure: CliFailure,
+    /// Why the transport failed mid-reply (a command-line agent's words, a server gone
+    /// silent), for the run's error (see [`TransportFailure`]).
+    pub transport_failure: TransportFailure,
 }
 
 impl fmt::Debug for ProviderSpec {
@@ -116,6 +117,7 @@ impl ProviderSpec {
         if self.kind.cli().is_none() {
             builder = builder.with(Patience {
                 stall: self.stall_timeout,
+                failure: self.transport_failure.clone(),
             });
         }
         let mut builder = builder.with(RequireStreamEnd::new(self.kind.wire()));
@@ -137,7 +139,7 @@ impl ProviderSpec {
             builder = builder.with(crate::runtime::cli::CliTransport::new(
                 agent,
                 self.stall_timeout,
-                self.cli_failure.clone(),
+                self.transport_failure.clone(),
             ));
         }
         Ok(builder.build())
@@ -306,7 +308,7 @@ mod tests {
             secrets: None,
             dry_run: None,
             budget: None,
-            cli_failure: Default::default(),
+            transport_failure: Default::default(),
         }
     }
 

@@ -197,7 +197,7 @@ mod tests {
                 secrets: None,
                 dry_run: None,
                 budget: None,
-                cli_failure: Default::default(),
+                transport_failure: Default::default(),
             },
             ctx: ctx.clone(),
             settings: crate::AgentSettings::default(),

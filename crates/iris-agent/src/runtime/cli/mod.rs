@@ -11,7 +11,6 @@ mod invocation;
 mod output;
 mod reply;
 
-use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use reqwest::{Request, Response, ResponseBuilderExt};
@@ -25,6 +24,8 @@ use invocation::Invocation;
 use iris_config::{CliAgent, ProviderKind};
 use output::{Reader, Reply};
 
+use crate::runtime::transport_failure::TransportFailure;
+
 /// The most a CLI may print for one reply.
 const MAX_OUTPUT: usize = 8 << 20;
 /// The most of its standard error kept (the end), for its last words.
@@ -32,35 +33,17 @@ const MAX_STDERR: usize = 64 << 10;
 /// How long its standard error may take to close once it has exited.
 const STDERR_GRACE: Duration = Duration::from_secs(2);
 
-/// Why the CLI of a run failed, kept for the run's error: a failure after the reply began
-/// reaches rig as a broken body, whose cause it does not pass on.
-#[derive(Debug, Clone, Default)]
-pub struct CliFailure(Arc<Mutex<Option<String>>>);
-
-impl CliFailure {
-    fn set(&self, why: &str) {
-        if let Ok(mut slot) = self.0.lock() {
-            *slot = Some(why.to_string());
-        }
-    }
-
-    /// The failure, once: the next run starts without it.
-    pub fn take(&self) -> Option<String> {
-        self.0.lock().ok().and_then(|mut slot| slot.take())
-    }
-}
-
 /// The middleware that runs `agent` in place of the network.
 pub struct CliTransport {
     agent: CliAgent,
     stall_timeout: Duration,
-    failure: CliFailure,
+    failure: TransportFailure,
     /// Where the CLI is looked for: PATH when the client was built.
     path: std::ffi::OsString,
 }
 
 impl CliTransport {
-    pub fn new(agent: CliAgent, stall_timeout: Duration, failure: CliFailure) -> Self {
+    pub fn new(agent: CliAgent, stall_timeout: Duration, failure: TransportFailure) -> Self {
         Self {
             agent,
             stall_timeout,

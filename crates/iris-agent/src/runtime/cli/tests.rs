@@ -40,12 +40,12 @@ fn printed(lines: &[&str]) -> String {
 struct Fake {
     bin: tempfile::TempDir,
     client: ClientWithMiddleware,
-    failure: CliFailure,
+    failure: TransportFailure,
 }
 
 fn claude(script: &str, stall: Duration) -> Fake {
     let bin = fake_bin(&[("claude", script)]);
-    let failure = CliFailure::default();
+    let failure = TransportFailure::default();
     let mut transport = CliTransport::new(CliAgent::ClaudeCode, stall, failure.clone());
     transport.path = path_with(bin.path());
     let client = reqwest_middleware::ClientBuilder::new(reqwest::Client::new())

@@ -50,7 +50,7 @@ fn spec_of(base: String, stall: Duration) -> ProviderSpec {
         secrets: None,
         dry_run: None,
         budget: None,
-        cli_failure: Default::default(),
+        transport_failure: Default::default(),
     }
 }
 
@@ -263,4 +263,22 @@ async fn tool_arguments_written_slowly_keep_the_run_alive() {
     let spec = spec_of(fake.openai_base_url(), Duration::from_secs(1));
     let out = ran(&spec, request(true, 3, Duration::ZERO)).await.unwrap();
     assert_eq!(out.text, "Add two");
+}
+
+#[tokio::test]
+async fn a_server_gone_silent_mid_reply_is_said_so() {
+    const BEGUN: &str = "data: {\"id\":\"c\",\"object\":\"chat.completion.chunk\",\"created\":0,\"model\":\"m\",\"choices\":[{\"index\":0,\"delta\":{\"content\":\"Add\"},\"finish_reason\":null}]}\n\n";
+    let port = trickle_server(BEGUN, "", Duration::from_secs(8));
+    let spec = spec_of(
+        format!("http://127.0.0.1:{port}/v1"),
+        Duration::from_secs(1),
+    );
+    let (kind, message) = ran(&spec, request(true, 3, Duration::ZERO))
+        .await
+        .unwrap_err();
+    assert_eq!(kind, ErrorKind::Transport, "{message}");
+    assert_eq!(
+        message,
+        "the server sent nothing for 1s while the reply was awaited (request_timeout_secs)"
+    );
 }

@@ -73,7 +73,7 @@ pub async fn run(
         request.tools.clear();
         request.preamble = format!("{}\n\n{NO_TOOLS}", request.preamble);
     }
-    spec.cli_failure.take();
+    spec.transport_failure.take();
     let options = WireOptions::new(
         spec.kind,
         spec.reasoning_effort.as_deref(),
@@ -90,6 +90,8 @@ pub async fn run(
         run_with_model(model, request, options, spec.stall_timeout, hook).await
     });
     outcome.map_err(|failed| {
+        // What the transport said of a reply it broke off, which rig does not pass on.
+        let transport = spec.transport_failure.take();
         let error = match failed {
             Failed::Run(kind, message) => ProviderError::new(spec, kind, message),
             // Our own middleware held the request back; rig only passes on its words.
@@ -104,10 +106,10 @@ pub async fn run(
             Failed::Rig(message) if spec.budget.as_ref().is_some_and(|b| b.held_back()) => {
                 ProviderError::new(spec, ErrorKind::OverBudget, message)
             }
-            // A command-line agent's own words, which a broken stream does not carry.
-            Failed::Rig(message) if spec.kind.cli().is_some() => {
-                let why = spec.cli_failure.take().unwrap_or(message);
-                ProviderError::new(spec, ErrorKind::Transport, why)
+            // A command-line agent's own words, or a silence mid-reply, which a broken
+            // stream does not carry.
+            Failed::Rig(message) if transport.is_some() || spec.kind.cli().is_some() => {
+                ProviderError::new(spec, ErrorKind::Transport, transport.unwrap_or(message))
             }
             Failed::Rig(message) => {
                 let mut error = ProviderError::from_rig(spec, &message, asked, schema);
