@@ -8,7 +8,7 @@ use std::process::Output;
 use std::time::{Duration, Instant};
 
 use crate::common::agent::write_user_config;
-use crate::common::{Iris, TestRepo, fake_bin, path_with, stderr, stdout};
+use crate::common::{Iris, TestRepo, fake_bin, path_with, stderr, stdout, still_runs};
 
 const TITLE: &str = "Add a greeting";
 const MESSAGE: &str = r#"{"emoji": null, "title": "Add a greeting", "message": "Prints hello."}"#;
@@ -35,25 +35,9 @@ fn fake(program: &str, then: &str) -> tempfile::TempDir {
     fake_bin(&[(program, &body)])
 }
 
-/// Whether the process `pid` still runs (a zombie, waiting for init to reap it, does not),
-/// given a second to end.
+/// Whether the process `pid` still runs, given a second to end.
 fn running(pid: &str) -> bool {
-    let started = Instant::now();
-    loop {
-        let stat =
-            std::fs::read_to_string(format!("/proc/{}/stat", pid.trim())).unwrap_or_default();
-        // The state follows the parenthesised name.
-        let state = stat
-            .rsplit_once(") ")
-            .and_then(|(_, rest)| rest.chars().next());
-        if !matches!(state, Some(s) if s != 'Z' && s != 'X') {
-            return false;
-        }
-        if started.elapsed() > Duration::from_secs(1) {
-            return true;
-        }
-        std::thread::sleep(Duration::from_millis(20));
-    }
+    still_runs(pid, Duration::from_secs(1))
 }
 
 fn kept(dir: &tempfile::TempDir, name: &str) -> String {

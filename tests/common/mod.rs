@@ -11,6 +11,7 @@ use std::process::{Command, Output};
 #[allow(unused_imports)] // each test binary uses a different part
 pub use iris_testkit::{
     IRIS_ENV_PREFIXES, TestRepo, fake_bin, fake_provider, path_with, secrets, stderr, stdout,
+    still_runs,
 };
 
 /// The `iris` binary these tests drive.

@@ -379,6 +379,27 @@ pub fn write_executable(path: &Path, text: &str) {
     assert!(mode.success(), "chmod {} failed", path.display());
 }
 
+/// Whether the process `pid` still runs after `grace` (a zombie, waiting for init to reap
+/// it, does not): false as soon as it has ended.
+pub fn still_runs(pid: &str, grace: std::time::Duration) -> bool {
+    let started = std::time::Instant::now();
+    loop {
+        let stat =
+            std::fs::read_to_string(format!("/proc/{}/stat", pid.trim())).unwrap_or_default();
+        // The state follows the parenthesised name.
+        let state = stat
+            .rsplit_once(") ")
+            .and_then(|(_, rest)| rest.chars().next());
+        if !matches!(state, Some(s) if s != 'Z' && s != 'X') {
+            return false;
+        }
+        if started.elapsed() > grace {
+            return true;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+}
+
 /// PATH with `dir` first, then the system's own directories (for `sleep`, `echo`, ...).
 pub fn path_with(dir: &Path) -> OsString {
     let mut path = OsString::from(dir);

@@ -172,23 +172,9 @@ async fn output_past_eight_megabytes_is_stopped_and_up_to_it_is_read() {
     assert!(!format!("{err:#}").contains("more than"), "{err:#}");
 }
 
-/// Whether the process `pid` runs (a zombie does not), given two seconds to end.
+/// Whether the process `pid` still runs, given two seconds to end.
 fn still_running(pid: &str) -> bool {
-    let started = Instant::now();
-    loop {
-        let stat =
-            std::fs::read_to_string(format!("/proc/{}/stat", pid.trim())).unwrap_or_default();
-        let state = stat
-            .rsplit_once(") ")
-            .and_then(|(_, rest)| rest.chars().next());
-        if !matches!(state, Some(s) if s != 'Z' && s != 'X') {
-            return false;
-        }
-        if started.elapsed() > Duration::from_secs(2) {
-            return true;
-        }
-        std::thread::sleep(Duration::from_millis(20));
-    }
+    iris_testkit::still_runs(pid, Duration::from_secs(2))
 }
 
 #[tokio::test]
