@@ -10,6 +10,7 @@ pub mod config;
 mod config_file;
 mod eval;
 mod explain;
+mod gen_jj;
 mod generate;
 mod hook;
 mod init;

@@ -29,6 +29,7 @@ mod git_tools;
 mod history_prose;
 mod history_sample;
 mod hook;
+mod jj;
 mod language;
 mod layers;
 mod mcp;

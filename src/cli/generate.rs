@@ -15,6 +15,7 @@ use crate::shared::exit::{self, UsageError};
 use crate::shared::{accepted, last_message, said::shown};
 use iris_agent::capability::candidates::Candidate;
 use iris_agent::capability::requests::Scope;
+use iris_agent::capability::write::Written;
 use iris_core::artifact::ArtifactKind;
 use iris_core::commit_rules::carry_trailers;
 use iris_git::CommitOptions;
@@ -34,6 +35,10 @@ pub struct GenArgs {
     /// Write a message for amending HEAD (commits with --amend when used with --auto-commit).
     #[arg(long)]
     pub amend: bool,
+    /// In a jj repository: set the change's description (`jj describe`) and stay on it,
+    /// where --auto-commit also starts a new change on top (`jj commit`).
+    #[arg(long, conflicts_with_all = ["auto_commit", "amend"])]
+    pub describe: bool,
     /// Run by the git hook on `git commit --amend`: write nothing unless `hook_on_amend` is
     /// set.
     #[arg(long, hide = true, requires = "amend")]
@@ -78,8 +83,9 @@ pub struct GenArgs {
     )]
     pub models: Vec<String>,
     /// With --check: check this commit's message, or with A..B every commit of the range,
-    /// naming each that fails (stdin is not read).
-    #[arg(long, value_name = "REV", requires = "check")]
+    /// naming each that fails (stdin is not read). In a jj repository: the change to write
+    /// for (default `@`, the working copy).
+    #[arg(short = 'r', long, value_name = "REV")]
     pub rev: Option<String>,
     #[command(flatten)]
     pub config: ConfigFlags,
@@ -92,6 +98,17 @@ pub async fn run(args: GenArgs) -> Result<ExitCode> {
         return Ok(ExitCode::SUCCESS);
     }
     let session = Session::open(&args.config, args.output)?;
+    if session.repo.jj_workspace().is_some() {
+        return super::gen_jj::run(session, args).await;
+    }
+    if args.rev.is_some() || args.describe {
+        let flag = if args.describe { "--describe" } else { "--rev" };
+        return Err(UsageError(format!(
+            "{flag} is for jj repositories (or --rev with --check); this is a git repository: \
+             iris gen writes for the staged changes"
+        ))
+        .into());
+    }
     if args.all {
         session.repo.stage_tracked()?;
     }
@@ -130,33 +147,9 @@ pub async fn run(args: GenArgs) -> Result<ExitCode> {
     } else {
         Scope::Staged
     };
-    let several = args.candidates > 1 || !args.models.is_empty();
-    let mut written = if several {
-        let pick = can_pick(&args);
-        if args.auto_commit && !pick {
-            return Err(UsageError(
-                "--auto-commit with several candidates needs a terminal to pick one on, and no \
-                 --print or --json"
-                    .to_string(),
-            )
-            .into());
-        }
-        let candidates = candidates(&session, &scope, &args).await?;
-        if !pick {
-            print_candidates(&candidates, args.output)?;
-            return Ok(ExitCode::SUCCESS);
-        }
-        match pick::pick(&candidates, &mut Prompter::stdio())? {
-            Some(written) => written,
-            None => {
-                eprintln!("no message picked; nothing was committed");
-                return Ok(ExitCode::from(exit::GENERAL));
-            }
-        }
-    } else {
-        session
-            .write(ArtifactKind::Commit, &scope, args.critic)
-            .await?
+    let mut written = match write_message(&session, &scope, &args).await? {
+        Message::Written(written) => written,
+        Message::Ended(code) => return Ok(code),
     };
     if args.amend {
         // The same commit, its message written anew: who signed it and its review stay.
@@ -196,6 +189,51 @@ pub async fn run(args: GenArgs) -> Result<ExitCode> {
         print_artifact(&written, args.output)?;
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// What writing the message came to.
+pub(super) enum Message {
+    /// One message to print or commit.
+    Written(Written),
+    /// The run is over: its candidates were printed, or none was picked.
+    Ended(ExitCode),
+}
+
+/// The message for `scope`: written once, or with several candidates (`-n`, `--models`)
+/// picked on the terminal or all printed.
+pub(super) async fn write_message(
+    session: &Session,
+    scope: &Scope,
+    args: &GenArgs,
+) -> Result<Message> {
+    let several = args.candidates > 1 || !args.models.is_empty();
+    if !several {
+        let written = session
+            .write(ArtifactKind::Commit, scope, args.critic)
+            .await?;
+        return Ok(Message::Written(written));
+    }
+    let pick = can_pick(args);
+    if (args.auto_commit || args.describe) && !pick {
+        return Err(UsageError(
+            "--auto-commit or --describe with several candidates needs a terminal to pick one \
+             on, and no --print or --json"
+                .to_string(),
+        )
+        .into());
+    }
+    let candidates = candidates(session, scope, args).await?;
+    if !pick {
+        print_candidates(&candidates, args.output)?;
+        return Ok(Message::Ended(ExitCode::SUCCESS));
+    }
+    match pick::pick(&candidates, &mut Prompter::stdio())? {
+        Some(written) => Ok(Message::Written(written)),
+        None => {
+            eprintln!("no message picked; nothing was committed");
+            Ok(Message::Ended(ExitCode::from(exit::GENERAL)))
+        }
+    }
 }
 
 /// The message remembered for the staged change that this run offers instead of a new

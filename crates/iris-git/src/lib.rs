@@ -18,6 +18,7 @@ mod diff;
 mod hooks;
 mod index_file;
 mod info;
+pub mod jj;
 mod log;
 mod operation;
 mod patch;
@@ -92,6 +93,8 @@ pub struct GitRepo {
     promisor: std::sync::OnceLock<Option<String>>,
     /// The expanded copy of a sparse index that libgit2 reads, kept while the repository is open.
     _expanded_index: Option<tempfile::TempPath>,
+    /// The jj workspace this is the git store of, when jj's `.jj` was found first.
+    jj: Option<jj::JjWorkspace>,
 }
 
 impl GitRepo {
@@ -105,6 +108,9 @@ impl GitRepo {
             // Each blob of a diff is read once: caching them only costs time and memory.
             git2::opts::enable_caching(false);
         });
+        if let Some((workspace, git_dir)) = jj::find(start)? {
+            return Self::open_jj(workspace, &git_dir);
+        }
         match Repository::discover(start) {
             Ok(repo) => {
                 hooks::index_from_env(&repo)?;
@@ -128,7 +134,32 @@ impl GitRepo {
             repo,
             promisor: std::sync::OnceLock::new(),
             _expanded_index: None,
+            jj: None,
         }
+    }
+
+    /// A jj workspace's git store, its working tree the workspace's root (a store jj keeps
+    /// inside `.jj` is bare). Read only: jj's command line makes every change.
+    fn open_jj(workspace: jj::JjWorkspace, git_dir: &Path) -> Result<Self> {
+        let repo = Repository::open(git_dir).map_err(|e| {
+            GitError::Unsupported(format!(
+                "the jj repository at {} keeps its commits in {}, which git cannot open: {}",
+                workspace.root.display(),
+                git_dir.display(),
+                e.message()
+            ))
+        })?;
+        if repo.is_bare() {
+            repo.set_workdir(&workspace.root, false)?;
+        }
+        let mut repo = Self::wrap(repo);
+        repo.jj = Some(workspace);
+        Ok(repo)
+    }
+
+    /// The jj workspace this repository is, when it is one: its changes are jj's to make.
+    pub fn jj_workspace(&self) -> Option<&jj::JjWorkspace> {
+        self.jj.as_ref()
     }
 
     /// The top of the working tree (the `.git` directory's parent), or the git dir of a bare repository.

@@ -176,12 +176,26 @@ impl GitRepo {
         Ok(found)
     }
 
-    /// The last `count` commits of HEAD as the history sample reads them: title, body,
-    /// author, parents, and for a commit by people the paths it changed (names only, no
-    /// contents read).
-    pub fn past_commits(&self, count: usize) -> Result<Vec<PastCommit>> {
+    /// The last `count` commits of HEAD (or, with `before`, of the history before that
+    /// commit: its parents and their ancestors) as the history sample reads them: title,
+    /// body, author, parents, and for a commit by people the paths it changed (names only,
+    /// no contents read).
+    pub fn past_commits(&self, before: Option<&str>, count: usize) -> Result<Vec<PastCommit>> {
+        let commits = match before {
+            None => self.head_commits(count)?,
+            Some(rev) => {
+                let commit = self.resolve_commit(rev)?;
+                let mut walk = self.history_walk()?;
+                for parent in commit.parent_ids() {
+                    walk.push(parent)?;
+                }
+                walk.take(count)
+                    .map(|id| Ok(self.repo.find_commit(id?)?))
+                    .collect::<Result<Vec<_>>>()?
+            }
+        };
         let mut past = Vec::new();
-        for commit in self.head_commits(count)? {
+        for commit in commits {
             let info = CommitInfo::from_commit(&commit);
             // Only people's commits are ever sampled: a merge's or a bot's paths go unread.
             let files = if by_people(info.parent_count, &info.author_name, &info.author_email) {
@@ -315,12 +329,21 @@ mod tests {
         test.write("b/c.txt", "two\n");
         test.commit_all("Add c\n\nBecause.");
         let repo = GitRepo::discover(&test.path()).unwrap();
-        let past = repo.past_commits(10).unwrap();
+        let past = repo.past_commits(None, 10).unwrap();
         assert_eq!(past.len(), 2);
         assert_eq!(past[0].title, "Add c");
         assert_eq!(past[0].body, "Because.");
         assert_eq!(past[0].files, ["b/c.txt"]);
         assert_eq!(past[1].files, ["a.txt"]);
         assert!(repo.author().is_some());
+        // The history before a commit leaves it and what came after out.
+        let before: Vec<String> = repo
+            .past_commits(Some("HEAD"), 10)
+            .unwrap()
+            .into_iter()
+            .map(|c| c.title)
+            .collect();
+        assert_eq!(before, ["First"]);
+        assert!(repo.past_commits(Some("HEAD~1"), 10).unwrap().is_empty());
     }
 }

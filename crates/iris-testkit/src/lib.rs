@@ -12,6 +12,7 @@
 // Its steps and records are documented as wholes; their fields are named for what they hold.
 #[allow(missing_docs)]
 pub mod fake_provider;
+pub mod jj;
 pub mod secrets;
 
 use std::cell::Cell;

@@ -89,7 +89,12 @@ pub(crate) async fn style_sample(ctx: &ToolContext, targets: Vec<DiffTarget>) ->
         for target in &targets {
             files.extend(repo.changed_files(target)?.into_iter().map(|f| f.path));
         }
-        let past = repo.past_commits(STYLE_HISTORY)?;
+        // One commit's message is written in the style of the history before it.
+        let before = match targets.as_slice() {
+            [DiffTarget::Commit(rev)] => Some(rev.as_str()),
+            _ => None,
+        };
+        let past = repo.past_commits(before, STYLE_HISTORY)?;
         let chosen = history::sample(&past, &files, repo.author().as_ref());
         Ok(history::render(&chosen, past.len()))
     })

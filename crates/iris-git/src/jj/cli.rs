@@ -1,0 +1,296 @@
+//! jj's command line: found on PATH, its version checked, asked through templates (`jj log
+//! -T`) and `jj diff --git`, and told to describe, commit and split changes.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+
+use super::JjWorkspace;
+use crate::{GitError, Result};
+
+/// The oldest jj Iris drives: `--config NAME=VALUE` (which a split's diff editor is set up
+/// with) came in jj 0.25.
+pub const MIN_VERSION: (u32, u32, u32) = (0, 25, 0);
+
+/// How users get jj, said when it is missing.
+const INSTALL: &str = "install jj (https://jj-vcs.github.io/jj/latest/install-and-setup/; \
+                       `cargo install jj-cli --locked`)";
+
+/// Fields a change's template prints, in this order, separated by US (0x1f), each change
+/// ended by RS (0x1e): neither can be in a description jj accepts from Iris.
+const CHANGE_TEMPLATE: &str = r#"commit_id ++ "\x1f" ++ change_id ++ "\x1f" ++ change_id.shortest(8) ++ "\x1f" ++ parents.map(|p| p.commit_id()).join(",") ++ "\x1f" ++ conflict ++ "\x1f" ++ empty ++ "\x1f" ++ bookmarks.map(|b| b.name()).join(",") ++ "\x1f" ++ description ++ "\x1e""#;
+
+/// One jj change as its template says it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct JjChange {
+    /// The commit id in the git store (full hex).
+    pub commit_id: String,
+    /// jj's change id, stable across rewrites (full).
+    pub change_id: String,
+    /// The change id's shortest unique prefix (at least 8 characters), as users type it.
+    pub short_id: String,
+    /// The parents' commit ids; jj's root commit (all zeros) when the change sits on it.
+    pub parents: Vec<String>,
+    /// Whether the change holds unresolved conflicts.
+    pub conflict: bool,
+    /// Whether the change changes nothing.
+    pub empty: bool,
+    /// The local bookmarks pointing at it.
+    pub bookmarks: Vec<String>,
+    /// Its description (empty when none is set).
+    pub description: String,
+}
+
+/// jj's command line, run in one workspace.
+#[derive(Debug, Clone)]
+pub struct Jj {
+    program: PathBuf,
+    root: PathBuf,
+    /// The version `jj --version` said.
+    pub version: (u32, u32, u32),
+}
+
+impl Jj {
+    /// jj for `workspace`, found on PATH and at least [`MIN_VERSION`]; a clear error naming
+    /// the install or the version needed otherwise.
+    pub fn open(workspace: &JjWorkspace) -> Result<Self> {
+        let path = std::env::var_os("PATH").unwrap_or_default();
+        let Some(program) = iris_process::find_on_path("jj", &path) else {
+            return Err(GitError::Unsupported(format!(
+                "{} is a jj repository and jj is not installed (not found on PATH): {INSTALL}",
+                workspace.root.display()
+            )));
+        };
+        let output = Command::new(&program)
+            .arg("--version")
+            .output()
+            .map_err(|e| io("running `jj --version`", e))?;
+        let said = String::from_utf8_lossy(&output.stdout).trim().to_string();
+        let version = parse_version(&said).ok_or_else(|| {
+            GitError::Unsupported(format!(
+                "`jj --version` said {said:?}, which is not a version Iris can read"
+            ))
+        })?;
+        if version < MIN_VERSION {
+            let (a, b, c) = version;
+            let (x, y, z) = MIN_VERSION;
+            return Err(GitError::Unsupported(format!(
+                "jj {a}.{b}.{c} is too old: Iris needs jj {x}.{y}.{z} or newer ({INSTALL})"
+            )));
+        }
+        Ok(Self {
+            program,
+            root: workspace.root.clone(),
+            version,
+        })
+    }
+
+    /// The workspace's root.
+    pub fn root(&self) -> &Path {
+        &self.root
+    }
+
+    /// The one change `rev` names (a change id, a commit id, a bookmark, `@`, any revset
+    /// that resolves to exactly one). Reading snapshots the working copy, as every jj
+    /// command does.
+    pub fn change(&self, rev: &str) -> Result<JjChange> {
+        let mut changes = self.changes(rev)?;
+        match changes.len() {
+            1 => Ok(changes.remove(0)),
+            0 => Err(GitError::UnknownRevision(rev.to_string())),
+            n => Err(GitError::Unsupported(format!(
+                "'{rev}' names {n} changes; name one (a change id, a bookmark, `@`)"
+            ))),
+        }
+    }
+
+    /// Every change `revset` names, newest first (jj's log order).
+    pub fn changes(&self, revset: &str) -> Result<Vec<JjChange>> {
+        check_revset(revset)?;
+        let out = self.run(
+            &["log", "--no-graph", "-r", revset, "-T", CHANGE_TEMPLATE],
+            None,
+        )?;
+        out.split('\x1e')
+            .filter(|record| !record.trim().is_empty())
+            .map(parse_change)
+            .collect()
+    }
+
+    /// `rev`'s own change as a git diff (`jj diff --git -r REV`).
+    pub fn diff(&self, rev: &str) -> Result<String> {
+        check_revset(rev)?;
+        self.run(&["diff", "--git", "-r", rev], None)
+    }
+
+    /// Where `rev`'s conflicts are, as jj lists them (`jj resolve --list -r REV`).
+    pub fn conflicts(&self, rev: &str) -> Result<String> {
+        check_revset(rev)?;
+        self.run(&["resolve", "--list", "-r", rev], None)
+    }
+
+    /// Sets `rev`'s description (`jj describe -r REV --stdin`); jj's own lines back.
+    pub fn describe(&self, rev: &str, message: &str) -> Result<String> {
+        check_revset(rev)?;
+        self.run_said(&["describe", "--stdin", "-r", rev], Some(message))
+    }
+
+    /// Describes `@` and starts a new empty change on top (`jj commit`); jj's lines back.
+    pub fn commit(&self, message: &str) -> Result<String> {
+        let message = format!("--message={message}");
+        self.run_said(&["commit", &message], None)
+    }
+
+    /// Runs jj with `args` (and `stdin`); its stdout, or its stderr as the error.
+    pub(crate) fn run(&self, args: &[&str], stdin: Option<&str>) -> Result<String> {
+        Ok(self.output(args, stdin)?.0)
+    }
+
+    /// Runs a jj command that changes something; what it said on stderr (its summary).
+    pub(crate) fn run_said(&self, args: &[&str], stdin: Option<&str>) -> Result<String> {
+        let (out, err) = self.output(args, stdin)?;
+        Ok(format!("{out}{err}").trim_end().to_string())
+    }
+
+    fn output(&self, args: &[&str], stdin: Option<&str>) -> Result<(String, String)> {
+        let mut command = Command::new(&self.program);
+        command
+            .args(["--no-pager", "--color=never", "-R"])
+            .arg(&self.root)
+            .args(args)
+            .current_dir(&self.root)
+            .stdin(if stdin.is_some() {
+                Stdio::piped()
+            } else {
+                Stdio::null()
+            })
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped());
+        let what = format!("running `jj {}`", args.first().copied().unwrap_or_default());
+        let mut child = command.spawn().map_err(|e| io(&what, e))?;
+        if let (Some(text), Some(mut pipe)) = (stdin, child.stdin.take()) {
+            use std::io::Write;
+            pipe.write_all(text.as_bytes()).map_err(|e| io(&what, e))?;
+        }
+        let output = child.wait_with_output().map_err(|e| io(&what, e))?;
+        let out = String::from_utf8_lossy(&output.stdout).into_owned();
+        let err = String::from_utf8_lossy(&output.stderr).into_owned();
+        if !output.status.success() {
+            let said = err.trim();
+            let said = said.strip_prefix("Error: ").unwrap_or(said);
+            return Err(GitError::Unsupported(format!(
+                "`jj {}` failed: {said}",
+                args.first().copied().unwrap_or_default()
+            )));
+        }
+        Ok((out, err))
+    }
+}
+
+fn io(context: &str, source: std::io::Error) -> GitError {
+    GitError::Io {
+        context: context.to_string(),
+        source,
+    }
+}
+
+/// A revset goes to jj as one argument; refused when jj could read it as an option.
+fn check_revset(revset: &str) -> Result<()> {
+    let problem = if revset.trim().is_empty() {
+        Some("it is empty")
+    } else if revset.starts_with('-') {
+        Some("it may not start with '-'")
+    } else if revset.chars().any(char::is_control) {
+        Some("it may not contain control characters")
+    } else {
+        None
+    };
+    match problem {
+        Some(why) => Err(GitError::InvalidRevision(revset.to_string(), why)),
+        None => Ok(()),
+    }
+}
+
+/// `jj 0.45.1` (or `jj 0.45.1-abcdef`) as numbers.
+fn parse_version(said: &str) -> Option<(u32, u32, u32)> {
+    let version = said.split_whitespace().nth(1)?;
+    let mut parts = version
+        .split(|c: char| !c.is_ascii_digit())
+        .map(|p| p.parse::<u32>());
+    Some((
+        parts.next()?.ok()?,
+        parts.next()?.ok()?,
+        parts.next()?.ok()?,
+    ))
+}
+
+fn parse_change(record: &str) -> Result<JjChange> {
+    let record = record.strip_prefix('\n').unwrap_or(record);
+    let fields: Vec<&str> = record.splitn(8, '\x1f').collect();
+    let [
+        commit_id,
+        change_id,
+        short_id,
+        parents,
+        conflict,
+        empty,
+        bookmarks,
+        description,
+    ] = fields[..]
+    else {
+        return Err(GitError::Unsupported(format!(
+            "jj's log said something Iris cannot read: {:?}",
+            record.chars().take(200).collect::<String>()
+        )));
+    };
+    let list = |text: &str| {
+        text.split(',')
+            .filter(|s| !s.is_empty())
+            .map(String::from)
+            .collect()
+    };
+    Ok(JjChange {
+        commit_id: commit_id.to_string(),
+        change_id: change_id.to_string(),
+        short_id: short_id.to_string(),
+        parents: list(parents),
+        conflict: conflict == "true",
+        empty: empty == "true",
+        bookmarks: list(bookmarks),
+        description: description.to_string(),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn versions_are_read_with_or_without_a_build_suffix() {
+        assert_eq!(parse_version("jj 0.45.1"), Some((0, 45, 1)));
+        assert_eq!(parse_version("jj 0.24.0-0a1b2c"), Some((0, 24, 0)));
+        assert_eq!(parse_version("jj"), None);
+        assert_eq!(parse_version("jj x.y"), None);
+        assert!((0, 24, 9) < MIN_VERSION && (0, 25, 0) >= MIN_VERSION);
+    }
+
+    #[test]
+    fn a_change_record_is_read_field_by_field() {
+        let record = "\nc1\x1fzz\x1fzzzz\x1fp1,p2\x1ftrue\x1ffalse\x1fmain\x1fFix it\n\nBody\n";
+        let change = parse_change(record).unwrap();
+        assert_eq!(change.commit_id, "c1");
+        assert_eq!(change.short_id, "zzzz");
+        assert_eq!(change.parents, ["p1", "p2"]);
+        assert!(change.conflict && !change.empty);
+        assert_eq!(change.bookmarks, ["main"]);
+        assert_eq!(change.description, "Fix it\n\nBody\n");
+        assert!(parse_change("c1\x1fzz").is_err());
+    }
+
+    #[test]
+    fn revsets_that_look_like_options_are_refused() {
+        assert!(check_revset("main..@ & ~empty()").is_ok());
+        assert!(check_revset("-r").is_err());
+        assert!(check_revset(" ").is_err());
+        assert!(check_revset("@\n").is_err());
+    }
+}

@@ -1,0 +1,11 @@
+//! Jujutsu (jj) workspaces. A `.jj` folder is looked for before `.git`, walking up as jj does.
+//! Iris reads a jj change's commits from the git store jj keeps beside it (read only: jj's
+//! commits are git commits there), and asks and changes everything else through jj's command
+//! line and its templates, jj's stable interface: [`Jj`]. It never writes jj's store.
+
+mod cli;
+mod layout;
+
+pub use cli::{Jj, JjChange, MIN_VERSION};
+pub use layout::JjWorkspace;
+pub(crate) use layout::find;

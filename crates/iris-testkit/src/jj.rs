@@ -1,0 +1,77 @@
+//! jj (Jujutsu) workspaces for tests, made with the real `jj` command line: colocated with
+//! git or not, as `jj git init` makes them.
+
+use std::path::Path;
+use std::process::{Command, Output};
+
+use crate::TestRepo;
+
+/// The jj the tests drive; a test that needs jj fails saying how to get it, never passes
+/// without it.
+pub fn require_jj() {
+    let found = std::env::var_os("PATH")
+        .is_some_and(|path| std::env::split_paths(&path).any(|d| d.join("jj").is_file()));
+    assert!(
+        found,
+        "jj is not installed, and this test needs it: `cargo install jj-cli --locked --version \
+         0.45.1` (which .ci/run does), with ~/.cargo/bin on PATH"
+    );
+}
+
+impl TestRepo {
+    /// A jj workspace made with `jj git init` (`colocated`: with a `.git` beside `.jj`, else
+    /// with `--no-colocate`), jj's user set in the test's own configuration.
+    pub fn jj_workspace(colocated: bool) -> TestRepo {
+        require_jj();
+        let repo = TestRepo::new();
+        std::fs::remove_dir_all(repo.path().join(".git")).expect("remove the git repository");
+        let config = repo.home().join("xdg").join("jj");
+        std::fs::create_dir_all(&config).expect("jj config dir");
+        std::fs::write(
+            config.join("config.toml"),
+            "[user]\nname = \"Test Author\"\nemail = \"author@example.com\"\n\
+             [ui]\npaginate = \"never\"\n",
+        )
+        .expect("jj config");
+        let how = if colocated {
+            "--colocate"
+        } else {
+            "--no-colocate"
+        };
+        repo.jj(&["git", "init", how]);
+        repo
+    }
+
+    /// Runs jj in the repository with the test's configuration; panics with its stderr if
+    /// it fails.
+    pub fn jj(&self, args: &[&str]) -> String {
+        let out = self.jj_output(args);
+        assert!(
+            out.status.success(),
+            "jj {args:?} failed: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    }
+
+    /// Runs jj and returns whatever happened.
+    pub fn jj_output(&self, args: &[&str]) -> Output {
+        self.jj_command(&self.path())
+            .args(args)
+            .output()
+            .expect("run jj")
+    }
+
+    /// jj in `dir` with the test's HOME and configuration (never the developer's).
+    fn jj_command(&self, dir: &Path) -> Command {
+        let mut command = Command::new("jj");
+        self.in_env(&mut command, dir);
+        command.env_remove("JJ_CONFIG").arg("--no-pager");
+        command
+    }
+
+    /// `@`'s description as jj has it.
+    pub fn jj_description(&self, rev: &str) -> String {
+        self.jj(&["log", "--no-graph", "-r", rev, "-T", "description"])
+    }
+}

@@ -1,0 +1,122 @@
+//! What every face does the same in a jj workspace: the change to write for (said when it
+//! is conflicted or empty), and the checks jj's missing hooks would have made before a
+//! description is set (the project's commit rules, the secret scan of the change).
+
+use anyhow::Result;
+
+use crate::shared::exit::UsageError;
+use iris_core::secrets::Scanner;
+use iris_git::GitRepo;
+use iris_git::jj::{Jj, JjChange};
+
+/// jj for `repo` when it is a jj workspace (an error naming the install, or the version
+/// needed, when jj cannot run); `None` in a git repository.
+pub fn open(repo: &GitRepo) -> Result<Option<Jj>> {
+    match repo.jj_workspace() {
+        Some(workspace) => Ok(Some(Jj::open(workspace)?)),
+        None => Ok(None),
+    }
+}
+
+/// The change `rev` names, refused when it is conflicted (its conflicts listed as jj lists
+/// them) or changes nothing.
+pub fn change_to_describe(jj: &Jj, rev: &str) -> Result<JjChange> {
+    let change = jj.change(rev).map_err(|e| match e {
+        iris_git::GitError::UnknownRevision(_) => UsageError(format!(
+            "'{rev}' names no change in this jj repository (`jj log` lists them)"
+        ))
+        .into(),
+        other => anyhow::Error::from(other),
+    })?;
+    if change.conflict {
+        let list = jj.conflicts(rev).unwrap_or_default();
+        return Err(UsageError(format!(
+            "the change {} ({rev}) has unresolved conflicts; resolve them first (`jj resolve`):\n{}",
+            change.short_id,
+            list.trim_end()
+        ))
+        .into());
+    }
+    if change.empty {
+        return Err(UsageError(format!(
+            "the change {} ({rev}) is empty: there is nothing to describe (edit files, or name \
+             another change with -r)",
+            change.short_id
+        ))
+        .into());
+    }
+    Ok(change)
+}
+
+/// What a git hook would have refused before `message` becomes `rev`'s description (jj
+/// runs no hooks): an error-level break of the project's commit rules, or a secret among
+/// the lines the change adds. `None` when it may go.
+pub fn refused(
+    repo: &GitRepo,
+    jj: &Jj,
+    rev: &str,
+    message: &str,
+    scanner: Option<&Scanner>,
+) -> Result<Option<String>> {
+    if let Some(rules) = iris_config::project::commit_rules(&repo.root())? {
+        let errors: Vec<String> = rules
+            .check(message)
+            .into_iter()
+            .filter(|v| v.error)
+            .map(|v| format!("{}: {}", v.rule, v.message))
+            .collect();
+        if !errors.is_empty() {
+            return Ok(Some(format!(
+                "the message breaks the commit rules of {}: {}",
+                rules.source,
+                errors.join("; ")
+            )));
+        }
+    }
+    if let Some(scanner) = scanner {
+        let findings = scanner.redact(&added_lines(&jj.diff(rev)?)).findings;
+        if !findings.is_empty() {
+            let said: Vec<String> = findings.iter().map(ToString::to_string).collect();
+            return Ok(Some(format!(
+                "the change adds what looks like a secret ({}); take it out, or list its \
+                 fingerprint ({}) in .irissecretsignore",
+                said.join(", "),
+                findings
+                    .iter()
+                    .map(|f| f.fingerprint.as_str())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            )));
+        }
+    }
+    Ok(None)
+}
+
+/// A git diff with the text of its removed lines dropped (the `-` kept, so every line keeps
+/// its place and the scanner still says where an added secret is): what a change adds.
+fn added_lines(diff: &str) -> String {
+    diff.lines()
+        .map(|line| {
+            if line.starts_with('-') && !line.starts_with("---") {
+                "-"
+            } else {
+                line
+            }
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn removed_lines_lose_their_text_and_keep_their_place() {
+        let diff = "--- a/x\n+++ b/x\n@@ -1,2 +1,2 @@\n-old secret\n+new\n context";
+        assert_eq!(
+            added_lines(diff),
+            "--- a/x\n+++ b/x\n@@ -1,2 +1,2 @@\n-\n+new\n context"
+        );
+    }
+}

@@ -1,0 +1,240 @@
+//! Iris in jj (Jujutsu) workspaces made with `jj git init`, colocated with git and not:
+//! `iris gen` writes `@`'s description from `@`'s own diff, `--describe` sets it, and
+//! `--auto-commit` records it as `jj commit` does; the checks jj's missing hooks would make
+//! run in Iris; and what cannot work is said (jj missing or too old, a conflicted or empty
+//! change).
+
+use crate::common::agent::{commit_json, failure, openai_env, run, success};
+use crate::common::fake_provider::{FakeProvider, Step};
+use crate::common::{TestRepo, stderr, stdout};
+
+/// A jj workspace with one described change (`Add one()`) and `@` on it changing
+/// `src/lib.rs` (a second function).
+fn workspace(colocated: bool) -> TestRepo {
+    let repo = TestRepo::jj_workspace(colocated);
+    repo.write("src/lib.rs", "pub fn one() -> u32 {\n    1\n}\n");
+    repo.jj(&["commit", "-m", "Add one()"]);
+    repo.write(
+        "src/lib.rs",
+        "pub fn one() -> u32 {\n    1\n}\n\npub fn two() -> u32 {\n    2\n}\n",
+    );
+    repo
+}
+
+fn reply() -> FakeProvider {
+    FakeProvider::start(vec![Step::text(commit_json(
+        "Add two()",
+        "A second constant function.",
+    ))])
+}
+
+/// `rev`'s change id (full).
+fn change_id(repo: &TestRepo, rev: &str) -> String {
+    repo.jj(&["log", "--no-graph", "-r", rev, "-T", "change_id"])
+}
+
+#[test]
+fn gen_writes_the_working_copy_s_description_from_its_own_diff_colocated_or_not() {
+    for colocated in [true, false] {
+        let repo = workspace(colocated);
+        let fake = reply();
+        let out = success(&run(&repo, &["gen"], &openai_env(&fake)));
+        assert_eq!(out.trim(), "Add two()\n\nA second constant function.");
+        let requests = fake.requests();
+        let asked = requests[0].user_texts().join("\n");
+        let commit = repo.jj(&["log", "--no-graph", "-r", "@", "-T", "commit_id"]);
+        assert!(
+            asked.contains(&format!("Write the commit message for commit {commit}")),
+            "{asked}"
+        );
+        assert!(asked.contains("+pub fn two() -> u32 {"), "{asked}");
+        // The history sample is jj's log before the change.
+        assert!(asked.contains("- Add one()"), "{asked}");
+        // Printing describes nothing.
+        assert_eq!(repo.jj_description("@"), "");
+    }
+}
+
+#[test]
+fn describe_sets_the_change_s_description_and_stays_on_it() {
+    let repo = workspace(false);
+    let before = change_id(&repo, "@");
+    let fake = reply();
+    let out = run(&repo, &["gen", "--describe"], &openai_env(&fake));
+    success(&out);
+    assert_eq!(change_id(&repo, "@"), before);
+    assert_eq!(
+        repo.jj_description("@"),
+        "Add two()\n\nA second constant function.\n"
+    );
+    assert!(stderr(&out).contains("Working copy"), "{}", stderr(&out));
+}
+
+#[test]
+fn auto_commit_records_the_change_and_starts_an_empty_one_colocated() {
+    let repo = workspace(true);
+    let before = change_id(&repo, "@");
+    let fake = reply();
+    success(&run(&repo, &["gen", "--auto-commit"], &openai_env(&fake)));
+    assert_eq!(change_id(&repo, "@-"), before);
+    assert_eq!(
+        repo.jj_description("@-"),
+        "Add two()\n\nA second constant function.\n"
+    );
+    assert_eq!(
+        repo.jj(&["log", "--no-graph", "-r", "@", "-T", "empty"]),
+        "true"
+    );
+    // Colocated: git sees the commit too.
+    assert_eq!(
+        repo.git(&["log", "-1", "--format=%s", "HEAD"]).trim(),
+        "Add two()"
+    );
+}
+
+#[test]
+fn another_change_is_described_with_rev_and_its_trailers_stay() {
+    let repo = workspace(false);
+    repo.jj(&[
+        "commit",
+        "-m",
+        "wip\n\nSigned-off-by: Test Author <author@example.com>",
+    ]);
+    let fake = reply();
+    success(&run(
+        &repo,
+        &["gen", "-r", "@-", "--describe"],
+        &openai_env(&fake),
+    ));
+    assert_eq!(
+        repo.jj_description("@-"),
+        "Add two()\n\nA second constant function.\n\nSigned-off-by: Test Author <author@example.com>\n"
+    );
+}
+
+#[test]
+fn an_empty_or_conflicted_change_is_said_and_nothing_is_asked() {
+    let repo = TestRepo::jj_workspace(true);
+    let fake = reply();
+    let err = failure(&run(&repo, &["gen"], &openai_env(&fake)), 2);
+    assert!(
+        err.contains("is empty: there is nothing to describe"),
+        "{err}"
+    );
+
+    // Two sides change one line; their merge is conflicted.
+    repo.write("a.txt", "base\n");
+    repo.jj(&["commit", "-m", "base"]);
+    repo.write("a.txt", "left\n");
+    repo.jj(&["commit", "-m", "left"]);
+    repo.jj(&["new", "@--"]);
+    repo.write("a.txt", "right\n");
+    repo.jj(&["commit", "-m", "right"]);
+    repo.jj(&[
+        "new",
+        "description(substring:left)",
+        "description(substring:right)",
+    ]);
+    let out = run(&repo, &["gen"], &openai_env(&fake));
+    let said = stderr(&out);
+    assert_eq!(out.status.code(), Some(2), "{said}");
+    assert!(said.contains("has unresolved conflicts"), "{said}");
+    assert!(said.contains("a.txt"), "{said}");
+    assert!(fake.requests().is_empty());
+}
+
+#[test]
+fn the_commit_rules_and_the_secret_scan_run_before_a_description_is_set() {
+    let repo = workspace(true);
+    repo.write(
+        ".commitlintrc.json",
+        r#"{"rules": {"type-enum": [2, "always", ["feat", "fix"]], "type-empty": [2, "never"]}}"#,
+    );
+    let fake = reply();
+    let out = run(&repo, &["gen", "--describe"], &openai_env(&fake));
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    assert!(stderr(&out).contains("not described: the message breaks the commit rules"));
+    assert!(stderr(&out).contains("jj runs no git hooks"));
+    // Nothing is lost: the message is on stdout.
+    assert!(stdout(&out).contains("Add two()"));
+    assert_eq!(repo.jj_description("@"), "");
+
+    std::fs::remove_file(repo.path().join(".commitlintrc.json")).expect("rules gone");
+    let key = format!("AKIA{}", "Z7Q3X9RT2LMN4PWK");
+    repo.write(".env", format!("AWS_ACCESS_KEY_ID={key}\n"));
+    let fake = reply();
+    let out = run(&repo, &["gen", "--describe"], &openai_env(&fake));
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    let said = stderr(&out);
+    assert!(
+        said.contains("looks like a secret (aws-access-key at .env:1"),
+        "{said}"
+    );
+    assert!(!said.contains(&key), "{said}");
+    assert_eq!(repo.jj_description("@"), "");
+    // --no-verify describes all the same.
+    let fake = reply();
+    success(&run(
+        &repo,
+        &["gen", "--describe", "--no-verify"],
+        &openai_env(&fake),
+    ));
+    assert!(repo.jj_description("@").starts_with("Add two()"));
+}
+
+#[test]
+fn a_missing_or_old_jj_is_said_with_what_to_do() {
+    use std::os::unix::fs::symlink;
+    let repo = workspace(false);
+    let fake = reply();
+    // A PATH with git and no jj.
+    let bin = tempfile::tempdir().expect("bin dir");
+    let git = std::env::split_paths(&std::env::var_os("PATH").unwrap_or_default())
+        .map(|dir| dir.join("git"))
+        .find(|git| git.is_file())
+        .expect("git on PATH");
+    symlink(&git, bin.path().join("git")).expect("link git");
+    let mut env = openai_env(&fake);
+    env.push(("PATH", bin.path().display().to_string()));
+    let err = failure(&run(&repo, &["gen"], &env), 3);
+    assert!(
+        err.contains("is a jj repository and jj is not installed"),
+        "{err}"
+    );
+    assert!(err.contains("cargo install jj-cli"), "{err}");
+
+    iris_testkit::write_executable(&bin.path().join("jj"), "#!/bin/sh\necho 'jj 0.20.0'\n");
+    let err = failure(&run(&repo, &["gen"], &env), 3);
+    assert!(
+        err.contains("jj 0.20.0 is too old: Iris needs jj 0.25.0 or newer"),
+        "{err}"
+    );
+    assert!(fake.requests().is_empty());
+}
+
+#[test]
+fn git_only_flags_say_what_jj_does_instead() {
+    let repo = workspace(true);
+    let fake = reply();
+    let err = failure(&run(&repo, &["gen", "--all"], &openai_env(&fake)), 2);
+    assert!(err.contains("jj has no staging area"), "{err}");
+    let err = failure(&run(&repo, &["gen", "--amend"], &openai_env(&fake)), 2);
+    assert!(err.contains("--describe"), "{err}");
+    let err = failure(
+        &run(
+            &repo,
+            &["gen", "-r", "@-", "--auto-commit"],
+            &openai_env(&fake),
+        ),
+        2,
+    );
+    assert!(
+        err.contains("--auto-commit records the working copy"),
+        "{err}"
+    );
+    // In git, --describe is refused the other way round.
+    let git = TestRepo::new();
+    let err = failure(&run(&git, &["gen", "--describe"], &openai_env(&fake)), 2);
+    assert!(err.contains("--describe is for jj repositories"), "{err}");
+    assert!(fake.requests().is_empty());
+}
