@@ -25,6 +25,7 @@ mod prompt;
 mod release_notes;
 mod review;
 mod reword;
+mod reword_jj;
 mod session;
 mod split;
 mod studio;

@@ -238,3 +238,54 @@ fn git_only_flags_say_what_jj_does_instead() {
     assert!(err.contains("--describe is for jj repositories"), "{err}");
     assert!(fake.requests().is_empty());
 }
+
+#[test]
+fn reword_describes_each_change_anew_and_names_the_operation_that_undoes_it() {
+    let repo = workspace(false);
+    repo.jj(&["commit", "-m", "wip"]);
+    let fake = FakeProvider::start(vec![Step::text(commit_json(
+        "Add two()",
+        "A second constant.",
+    ))]);
+    let out = run(
+        &repo,
+        &["reword", "root()..@-", "--apply", "--yes"],
+        &openai_env(&fake),
+    );
+    success(&out);
+    assert_eq!(
+        repo.jj_description("@-"),
+        "Add two()\n\nA second constant.\n"
+    );
+    // The first change sits on jj's root: there is no parent to write it against.
+    assert_eq!(repo.jj_description("@--"), "Add one()\n");
+    assert_eq!(fake.requests().len(), 1);
+    let said = stderr(&out);
+    let op = said
+        .split("`jj op restore ")
+        .nth(1)
+        .and_then(|rest| rest.split('`').next())
+        .unwrap_or_else(|| panic!("no operation named: {said}"));
+    repo.jj(&["op", "restore", op]);
+    assert_eq!(repo.jj_description("@-"), "wip\n");
+}
+
+#[test]
+fn reword_refuses_immutable_changes_without_force() {
+    let repo = workspace(true);
+    repo.jj(&["commit", "-m", "wip"]);
+    repo.jj(&["bookmark", "create", "main", "-r", "@-"]);
+    let fake = reply();
+    let env = openai_env(&fake);
+    let config = repo.home().join("xdg/jj/config.toml");
+    let text = std::fs::read_to_string(&config).expect("jj config");
+    std::fs::write(
+        &config,
+        format!("{text}[revset-aliases]\n\"immutable_heads()\" = \"main\"\n"),
+    )
+    .expect("jj config");
+    let err = failure(&run(&repo, &["reword", "@-", "--apply", "--yes"], &env), 2);
+    assert!(err.contains("are immutable in jj"), "{err}");
+    assert!(err.contains("--force"), "{err}");
+    assert!(fake.requests().is_empty());
+}

@@ -62,7 +62,7 @@ pub async fn run(session: Session, args: GenArgs) -> Result<ExitCode> {
             let said = if args.auto_commit {
                 jj.commit(&message)
             } else {
-                jj.describe(target, &message)
+                jj.describe(target, &message, false)
             };
             said.map_err(anyhow::Error::from)
         }),

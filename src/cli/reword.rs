@@ -81,7 +81,16 @@ pub struct RewordPlan {
 pub async fn run(args: RewordArgs) -> Result<ExitCode> {
     let cwd = std::env::current_dir().context("cannot read the current directory")?;
     let repo = GitRepo::discover(&cwd)?;
+    let jj = crate::shared::jj::open(&repo)?;
     if args.undo {
+        if jj.is_some() {
+            return Err(UsageError(
+                "in a jj repository, `jj op restore OP` undoes a reword (the operation is \
+                 named when it is applied; `jj op log` lists them)"
+                    .into(),
+            )
+            .into());
+        }
         let head = repo.undo_reword()?;
         eprintln!(
             "Undid the reword: the branch is back at {}.",
@@ -90,22 +99,12 @@ pub async fn run(args: RewordArgs) -> Result<ExitCode> {
         return Ok(ExitCode::SUCCESS);
     }
     let range = args.range.clone().unwrap_or_default();
-    let revs: Vec<&str> = match range.split_once("..") {
-        Some((from, to)) => [from, to.trim_start_matches('.')]
-            .into_iter()
-            .filter(|r| !r.is_empty())
-            .collect(),
-        None => vec![range.as_str()],
+    let commits = match &jj {
+        Some(jj) => tokio::task::block_in_place(|| {
+            super::reword_jj::commits(jj, &range, args.force || !args.apply)
+        })?,
+        None => git_commits(&repo, &range, &args)?,
     };
-    UsageError::unless_revisions(&repo, &revs)?;
-    let commits = repo
-        .reword_range(&range)
-        .map_err(|e| UsageError(e.to_string()))?;
-    if args.apply && !args.force {
-        let ids: Vec<String> = commits.iter().map(|c| c.id.clone()).collect();
-        repo.refuse_published(&ids, "--force rewords them anyway")
-            .map_err(|e| UsageError(e.to_string()))?;
-    }
     if args.apply && !args.yes && !args.output.dry_run && !std::io::stdin().is_terminal() {
         return Err(UsageError(
             "--apply asks before rewriting, and there is no terminal to ask on: add --yes".into(),
@@ -141,6 +140,17 @@ pub async fn run(args: RewordArgs) -> Result<ExitCode> {
             return Ok(ExitCode::SUCCESS);
         }
     }
+    if let Some(jj) = &jj {
+        let before = tokio::task::block_in_place(|| {
+            super::reword_jj::apply(jj, &commits, &messages, args.force)
+        })?;
+        let n = messages.len();
+        eprintln!(
+            "Described {n} change{} anew; `jj op restore {before}` puts them back.",
+            if n == 1 { "" } else { "s" }
+        );
+        return Ok(ExitCode::SUCCESS);
+    }
     let interrupt = Interrupt::listen();
     let done = tokio::task::block_in_place(|| repo.reword(&messages, Some(interrupt.flag())))?;
     drop(interrupt);
@@ -155,6 +165,28 @@ pub async fn run(args: RewordArgs) -> Result<ExitCode> {
         eprintln!("warning: {warning}");
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// The commits of REV or A..B on HEAD's history, refused when a remote has them (unless
+/// --force with --apply).
+fn git_commits(repo: &GitRepo, range: &str, args: &RewordArgs) -> Result<Vec<RewordCommit>> {
+    let revs: Vec<&str> = match range.split_once("..") {
+        Some((from, to)) => [from, to.trim_start_matches('.')]
+            .into_iter()
+            .filter(|r| !r.is_empty())
+            .collect(),
+        None => vec![range],
+    };
+    UsageError::unless_revisions(repo, &revs)?;
+    let commits = repo
+        .reword_range(range)
+        .map_err(|e| UsageError(e.to_string()))?;
+    if args.apply && !args.force {
+        let ids: Vec<String> = commits.iter().map(|c| c.id.clone()).collect();
+        repo.refuse_published(&ids, "--force rewords them anyway")
+            .map_err(|e| UsageError(e.to_string()))?;
+    }
+    Ok(commits)
 }
 
 /// Iris' message for each commit that is not a merge, written in a replay of the history

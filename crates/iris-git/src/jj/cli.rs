@@ -128,10 +128,24 @@ impl Jj {
         self.run(&["resolve", "--list", "-r", rev], None)
     }
 
-    /// Sets `rev`'s description (`jj describe -r REV --stdin`); jj's own lines back.
-    pub fn describe(&self, rev: &str, message: &str) -> Result<String> {
+    /// Sets `rev`'s description (`jj describe -r REV --stdin`; `force`: even when jj holds
+    /// it immutable); jj's own lines back.
+    pub fn describe(&self, rev: &str, message: &str, force: bool) -> Result<String> {
         check_revset(rev)?;
-        self.run_said(&["describe", "--stdin", "-r", rev], Some(message))
+        let mut args = vec!["describe", "--stdin", "-r", rev];
+        if force {
+            args.push("--ignore-immutable");
+        }
+        self.run_said(&args, Some(message))
+    }
+
+    /// The id of jj's current operation (`jj op restore ID` goes back to it).
+    pub fn operation(&self) -> Result<String> {
+        let id = self.run(
+            &["op", "log", "-n", "1", "--no-graph", "-T", "id.short(12)"],
+            None,
+        )?;
+        Ok(id.trim().to_string())
     }
 
     /// Describes `@` and starts a new empty change on top (`jj commit`); jj's lines back.
