@@ -289,3 +289,38 @@ fn reword_refuses_immutable_changes_without_force() {
     assert!(err.contains("--force"), "{err}");
     assert!(fake.requests().is_empty());
 }
+
+/// `rev`'s commit id.
+fn commit_id(repo: &TestRepo, rev: &str) -> String {
+    repo.jj(&["log", "--no-graph", "-r", rev, "-T", "commit_id"])
+}
+
+#[test]
+fn review_pr_and_changelog_read_jj_revisions_with_trunk_as_the_base() {
+    let repo = workspace(true);
+    let fake = reply();
+    let env = openai_env(&fake);
+    // review: @'s own change.
+    let out = success(&run(&repo, &["review", "--dry-run"], &env));
+    assert!(
+        out.contains(&format!("Review commit {}", commit_id(&repo, "@"))),
+        "{out}"
+    );
+    repo.jj(&["commit", "-m", "Add two()"]);
+    // No remote: trunk() is jj's root, which starts no range.
+    let err = failure(&run(&repo, &["pr", "--dry-run"], &env), 2);
+    assert!(err.contains("trunk() is the root"), "{err}");
+    // A bookmark names the base; an empty @ leaves the range at @-.
+    repo.jj(&["bookmark", "create", "base", "-r", "@--"]);
+    let (base, top) = (commit_id(&repo, "base"), commit_id(&repo, "@-"));
+    let out = success(&run(&repo, &["pr", "--from", "base", "--dry-run"], &env));
+    assert!(out.contains(&format!("from {base} to {top}")), "{out}");
+    let out = success(&run(
+        &repo,
+        &["changelog", "--from", "base", "--to", "@-", "--dry-run"],
+        &env,
+    ));
+    assert!(out.contains(&format!("from {base} to {top}")), "{out}");
+    assert!(out.contains("Add two()"), "{out}");
+    assert!(fake.requests().is_empty());
+}

@@ -54,9 +54,25 @@ pub async fn run(args: PrArgs) -> Result<ExitCode> {
     }
     let mut session = Session::open(&args.config, args.output)?;
     session.iris = session.iris.with_pr_template(args.template.clone());
-    let from = base_or_default(&session.repo, args.from.clone())?;
-    let to = args.to.as_deref().unwrap_or("HEAD");
-    UsageError::unless_revisions(&session.repo, &[&from, to])?;
+    let jj = crate::shared::jj::open(&session.repo)?;
+    if jj.is_some() && (args.create || args.update) {
+        return Err(UsageError(
+            "publishing from a jj repository is not supported yet: push the bookmark with `jj git \
+             push`, then paste the description printed without --create/--update"
+                .into(),
+        )
+        .into());
+    }
+    let (from, to) = match &jj {
+        Some(jj) => crate::shared::jj::range(jj, args.from.as_deref(), args.to.as_deref())?,
+        None => {
+            let from = base_or_default(&session.repo, args.from.clone())?;
+            let to = args.to.clone().unwrap_or_else(|| "HEAD".into());
+            UsageError::unless_revisions(&session.repo, &[&from, &to])?;
+            (from, to)
+        }
+    };
+    let to = to.as_str();
     // A base that is the branch itself (a shallow CI checkout's only branch): nothing to send.
     if session.repo.log_range(&from, to, 1)?.is_empty() {
         let shallow = if session.repo.is_shallow() {

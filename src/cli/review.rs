@@ -98,23 +98,9 @@ pub async fn run(args: ReviewArgs) -> Result<ExitCode> {
         aspects,
         verify: args.verify || session.config.review_verify,
     });
-    let to = args.to.as_deref().unwrap_or("HEAD");
-    let revs: Vec<&str> = match (&args.commit, &args.from) {
-        (Some(rev), _) => vec![rev.as_str()],
-        (None, Some(from)) => vec![from.as_str(), to],
-        (None, None) => Vec::new(),
-    };
-    UsageError::unless_revisions(&session.repo, &revs)?;
-    let scope = match (&args.commit, &args.from) {
-        (Some(rev), _) => Scope::Commit(rev.clone()),
-        (None, Some(from)) => Scope::range(from, args.to.as_deref().unwrap_or("HEAD")),
-        (None, None) if args.include_unstaged => Scope::Uncommitted,
-        (None, None) => {
-            session.require_staged(
-                "nothing is staged to review: stage changes, or use --include-unstaged, --commit or --from",
-            )?;
-            Scope::Staged
-        }
+    let scope = match crate::shared::jj::open(&session.repo)? {
+        Some(jj) => jj_scope(&jj, &args)?,
+        None => git_scope(&session, &args)?,
     };
     if args.post {
         forge_of_repo(&session.repo, "review")?;
@@ -168,4 +154,41 @@ pub async fn run(args: ReviewArgs) -> Result<ExitCode> {
         }
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// What a review reads in a jj repository: `@`'s own change (jj has no staging area), the
+/// change --commit names, or the changes after --from up to --to (default `@`).
+fn jj_scope(jj: &iris_git::jj::Jj, args: &ReviewArgs) -> Result<Scope> {
+    use crate::shared::jj::{change_to_describe, commit_of, range};
+    tokio::task::block_in_place(|| match (&args.commit, &args.from) {
+        (Some(rev), _) => Ok(Scope::Commit(commit_of(jj, rev)?)),
+        (None, Some(from)) => {
+            let (from, to) = range(jj, Some(from), args.to.as_deref())?;
+            Ok(Scope::range(&from, &to))
+        }
+        (None, None) => Ok(Scope::Commit(change_to_describe(jj, "@")?.commit_id)),
+    })
+}
+
+/// What a review reads in a git repository: the staged change, all uncommitted changes, a
+/// commit or a range.
+fn git_scope(session: &Session, args: &ReviewArgs) -> Result<Scope> {
+    let to = args.to.as_deref().unwrap_or("HEAD");
+    let revs: Vec<&str> = match (&args.commit, &args.from) {
+        (Some(rev), _) => vec![rev.as_str()],
+        (None, Some(from)) => vec![from.as_str(), to],
+        (None, None) => Vec::new(),
+    };
+    UsageError::unless_revisions(&session.repo, &revs)?;
+    Ok(match (&args.commit, &args.from) {
+        (Some(rev), _) => Scope::Commit(rev.clone()),
+        (None, Some(from)) => Scope::range(from, args.to.as_deref().unwrap_or("HEAD")),
+        (None, None) if args.include_unstaged => Scope::Uncommitted,
+        (None, None) => {
+            session.require_staged(
+                "nothing is staged to review: stage changes, or use --include-unstaged, --commit or --from",
+            )?;
+            Scope::Staged
+        }
+    })
 }

@@ -45,10 +45,11 @@ pub struct OutputFlags {
 /// The commits FROM..TO an artifact covers, and the version they ship in.
 #[derive(Debug, Args)]
 pub struct RangeArgs {
-    /// Start of the range (exclusive), e.g. the previous release tag.
+    /// Start of the range (exclusive), e.g. the previous release tag (in a jj repository, a
+    /// change or bookmark).
     #[arg(long, value_name = "REF")]
     pub from: String,
-    /// End of the range (default HEAD).
+    /// End of the range (default HEAD; in a jj repository `@`, or `@-` when `@` is empty).
     #[arg(long, value_name = "REF")]
     pub to: Option<String>,
     /// The version these changes ship in.
@@ -59,6 +60,14 @@ pub struct RangeArgs {
 impl RangeArgs {
     /// The range, its revisions checked first.
     pub(super) fn checked_scope(&self, repo: &GitRepo) -> Result<Scope> {
+        if let Some(jj) = crate::shared::jj::open(repo)? {
+            let (from, to) = crate::shared::jj::range(&jj, Some(&self.from), self.to.as_deref())?;
+            return Ok(Scope::Range {
+                from,
+                to,
+                version: self.version_name.clone(),
+            });
+        }
         let to = self.to.as_deref().unwrap_or("HEAD");
         UsageError::unless_revisions(repo, &[&self.from, to])?;
         Ok(Scope::Range {

@@ -21,13 +21,7 @@ pub fn open(repo: &GitRepo) -> Result<Option<Jj>> {
 /// The change `rev` names, refused when it is conflicted (its conflicts listed as jj lists
 /// them) or changes nothing.
 pub fn change_to_describe(jj: &Jj, rev: &str) -> Result<JjChange> {
-    let change = jj.change(rev).map_err(|e| match e {
-        iris_git::GitError::UnknownRevision(_) => UsageError(format!(
-            "'{rev}' names no change in this jj repository (`jj log` lists them)"
-        ))
-        .into(),
-        other => anyhow::Error::from(other),
-    })?;
+    let change = named(jj, rev)?;
     if change.conflict {
         let list = jj.conflicts(rev).unwrap_or_default();
         return Err(UsageError(format!(
@@ -46,6 +40,57 @@ pub fn change_to_describe(jj: &Jj, rev: &str) -> Result<JjChange> {
         .into());
     }
     Ok(change)
+}
+
+/// The commit id of the one change `rev` names (a change id, a bookmark, `@`, `trunk()`),
+/// for the tools that read jj's commits from its git store. jj's root is no commit there.
+pub fn commit_of(jj: &Jj, rev: &str) -> Result<String> {
+    let change = named(jj, rev)?;
+    if change.commit_id.bytes().all(|b| b == b'0') {
+        let hint = if rev == TRUNK {
+            " (trunk() is the root when no remote has a main, master or trunk bookmark)"
+        } else {
+            ""
+        };
+        return Err(UsageError(format!(
+            "'{rev}' is jj's root, before any change{hint}: pass --from with the change or \
+             bookmark the range starts after"
+        ))
+        .into());
+    }
+    Ok(change.commit_id)
+}
+
+/// Where a range of jj changes starts when none is named.
+pub const TRUNK: &str = "trunk()";
+
+/// A range of jj changes as commit ids: after `from` (default `trunk()`) up to `to`
+/// (default `@`, or `@-` when the working copy is empty, as after `jj commit`).
+pub fn range(jj: &Jj, from: Option<&str>, to: Option<&str>) -> Result<(String, String)> {
+    let from = commit_of(jj, from.unwrap_or(TRUNK))?;
+    let to = match to {
+        Some(to) => commit_of(jj, to)?,
+        None => {
+            let at = jj.change("@")?;
+            if at.empty {
+                commit_of(jj, "@-")?
+            } else {
+                at.commit_id
+            }
+        }
+    };
+    Ok((from, to))
+}
+
+/// The one change `rev` names; a name jj does not know is the user's to fix.
+fn named(jj: &Jj, rev: &str) -> Result<JjChange> {
+    jj.change(rev).map_err(|e| match e {
+        iris_git::GitError::UnknownRevision(_) => UsageError(format!(
+            "'{rev}' names no change in this jj repository (`jj log` lists them)"
+        ))
+        .into(),
+        other => anyhow::Error::from(other),
+    })
 }
 
 /// What a git hook would have refused before `message` becomes `rev`'s description (jj
