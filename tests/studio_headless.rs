@@ -1645,3 +1645,68 @@ async fn r_in_pr_mode_rewords_the_selected_commit_after_asking() {
         .unwrap_or_default();
     assert!(said.contains("iris reword --undo"), "{said}");
 }
+
+/// In a jj workspace the studio's change is `@`: its files (all "in @"), Iris writing from
+/// `@`'s commit, the stage keys refused with why, and a commit through `jj commit` after
+/// which `@` is a new empty change.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn in_a_jj_workspace_the_change_is_at_and_a_commit_is_jj_commit() {
+    let repo = TestRepo::jj_workspace(true);
+    repo.write("src/lib.rs", "pub fn one() -> u32 {\n    1\n}\n");
+    repo.jj(&["commit", "-m", "Add one()"]);
+    repo.write(
+        "src/lib.rs",
+        "pub fn one() -> u32 {\n    1\n}\n\npub fn two() -> u32 {\n    2\n}\n",
+    );
+    repo.write("notes.txt", "two\n");
+    let at = repo.jj(&["log", "--no-graph", "-r", "@", "-T", "commit_id"]);
+    let fake = FakeProvider::start(vec![Step::text(commit_json_text())]);
+    let mut studio = Headless::new(&repo, &fake, Mode::COMMIT);
+    let message = studio.write_the_message().await;
+    assert_eq!(message, FIRST);
+    let state = &studio.state;
+    assert!(state.repo.jj_change.is_some());
+    let files: Vec<(&str, bool, bool)> = state
+        .changes
+        .files
+        .iter()
+        .map(|f| (f.path.as_str(), f.staged.is_some(), f.unstaged.is_some()))
+        .collect();
+    assert_eq!(
+        files,
+        [("src/lib.rs", true, false), ("notes.txt", true, false)]
+    );
+    let asked = fake.requests()[0].user_texts().join("\n");
+    assert!(
+        asked.contains(&format!("Write the commit message for commit {at}")),
+        "{asked}"
+    );
+
+    // Staging does nothing and says why.
+    studio.effects.clear();
+    studio.command(Command::StageFile);
+    studio.command(Command::StageAll);
+    assert!(studio.effects.is_empty(), "{:?}", studio.effects);
+    let notice = studio.state.notice.as_ref().map(|n| n.text.clone());
+    assert!(
+        notice
+            .as_deref()
+            .is_some_and(|n| n.contains("jj has no staging area")),
+        "{notice:?}"
+    );
+
+    studio.command(Command::Commit);
+    studio.key(KeyCode::Char('y'));
+    studio
+        .pump_until("the commit and the status after it", |s| {
+            s.artifacts[&ArtifactKind::Commit].is_empty()
+                && !s.changes.loading
+                && s.changes.files.is_empty()
+        })
+        .await;
+    assert_eq!(repo.jj_description("@-"), format!("{FIRST}\n"));
+    assert_eq!(
+        repo.jj(&["log", "--no-graph", "-r", "@", "-T", "empty"]),
+        "true"
+    );
+}

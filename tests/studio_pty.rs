@@ -635,6 +635,50 @@ fn x_splits_the_change_into_commits_and_u_undoes_them() {
 }
 
 /// The marks before `path` in the file list (staged, then unstaged), if it is listed.
+/// In a jj workspace the list is `@`'s change, the stage key says why it does nothing, and
+/// c records the change with `jj commit`.
+#[test]
+fn in_a_jj_workspace_the_files_are_at_s_change_and_a_commit_is_jj_commit() {
+    let repo = TestRepo::jj_workspace(false);
+    repo.write("src/lib.rs", "pub fn one() -> u32 {\n    1\n}\n");
+    repo.jj(&["commit", "-m", "Add one()"]);
+    repo.write(
+        "src/lib.rs",
+        "pub fn one() -> u32 {\n    1\n}\n\npub fn two() -> u32 {\n    2\n}\n",
+    );
+    let fake = FakeProvider::start(vec![Step::text(
+        json!({"emoji": null, "title": "Add two()", "message": ""}).to_string(),
+    )]);
+    let mut studio = Studio::spawn(&repo, &fake);
+    studio.wait_for_text("Files of @");
+    studio.wait_for_text("Iris wrote the commit");
+    studio.wait_for("the file marked as in @", |screen| {
+        let contents = screen.contents();
+        contents
+            .lines()
+            .any(|l| l.starts_with("┃@M") && l.contains("src/lib.rs"))
+    });
+    studio.wait_for_text("src/lib.rs +4 -0 · in @");
+    studio.send(b"s");
+    studio.wait_for_text("jj has no staging area");
+    studio.send(b"c");
+    studio.wait_for_text("Commit with this message? (y/n)");
+    studio.send(b"y");
+    studio.wait_for_text("jj commit: ");
+    studio.wait_for_text("Files of @");
+    studio.wait_for_text("(0)");
+    studio.send(b"q");
+    assert!(studio.wait_exit().success());
+    assert_eq!(repo.jj_description("@-"), "Add two()\n");
+    let requests = fake.requests();
+    let asked = requests[0].user_texts().join("\n");
+    assert!(
+        asked.contains("Write the commit message for commit"),
+        "{asked}"
+    );
+    assert!(asked.contains("- Add one()"), "{asked}");
+}
+
 fn marks_of(screen: &vt100::Screen, path: &str) -> Option<String> {
     let contents = screen.contents();
     let line = contents.lines().find(|line| line.contains(path))?;

@@ -73,6 +73,8 @@ impl Studio {
     /// builds Iris (or notes why not, opening setup on a first run); touches no terminal.
     pub fn prepare(cwd: &std::path::Path, options: StudioOptions) -> Result<Self> {
         let repo = GitRepo::discover(cwd)?;
+        // A jj workspace needs jj: said before the terminal is taken.
+        crate::shared::jj::open(&repo)?;
         let root = repo.root();
         let config = Config::load(Some(&root), &options.overrides)?;
         let (iris, ai_unavailable, first_run) = match IrisAgent::from_config(

@@ -9,7 +9,7 @@ use tokio::sync::mpsc::{UnboundedSender, unbounded_channel};
 use tokio::task::JoinHandle;
 
 use super::drafts::DraftStore;
-use super::jobs::{self, Jobs};
+use super::jobs::Jobs;
 use iris_agent::EventSink;
 use iris_agent::IrisAgent;
 use iris_agent::capability::chat::{ChatTarget, Turn};
@@ -264,7 +264,7 @@ impl Runner {
         let drafts = self.drafts.clone();
         let root = self.root.clone();
         let tx = self.tx.clone();
-        let scanner = self.jobs.scanner();
+        let read_status = self.jobs.status_reader();
         tokio::task::spawn_blocking(move || {
             let found = drafts.load_all();
             let commit_draft = found.iter().any(|(kind, _)| *kind == ArtifactKind::Commit);
@@ -278,7 +278,7 @@ impl Runner {
             // The syntax definitions load while the status is read, so the first highlighted
             // diff does not hold up the UI thread.
             tokio::task::spawn_blocking(highlight::preload);
-            let _ = tx.send(jobs::status(&tx, root.clone(), scanner.as_deref()));
+            let _ = tx.send(read_status(&tx, root.clone()));
             // The commit rules, for the message's marker, after the status the studio waits
             // for (none in most repositories: no action then).
             let rules = iris_config::project::commit_rules(&root)
@@ -349,10 +349,11 @@ impl Runner {
         range: Option<(String, String)>,
         stack: Option<String>,
     ) {
-        let scope = scope_of(kind, range);
+        let scope = self.jobs.scope(kind, range);
         self.spawn_iris(
             task,
             |iris, sink| async move {
+                let scope = scope_now(scope).await?;
                 let iris = with_stack(iris, stack);
                 Ok(iris.write(kind, &scope, false, &sink).await?.text)
             },
@@ -375,8 +376,15 @@ impl Runner {
             return;
         };
         let tx = self.tx.clone();
-        let scope = scope_of(kind, range);
+        let scope = self.jobs.scope(kind, range);
         tokio::spawn(async move {
+            let scope = match scope_now(scope).await {
+                Ok(scope) => scope,
+                Err(err) => {
+                    let _ = tx.send(Action::RequestShown(Err(format!("{err:#}"))));
+                    return;
+                }
+            };
             let kept = iris_agent::runtime::dry_run::DryRun::default();
             let dry = (*with_stack(iris.clone(), stack))
                 .clone()
@@ -399,11 +407,13 @@ impl Runner {
 
     /// `count` alternatives to the artifact, from the same staged change as a generation.
     fn alternatives(&mut self, task: u64, kind: ArtifactKind, count: usize) {
+        let scope = self.jobs.scope(kind, None);
         self.spawn_iris(
             task,
             |iris, sink| async move {
+                let scope = scope_now(scope).await?;
                 let written = iris
-                    .write_candidates(kind, &Scope::Staged, count, &[], false, &sink)
+                    .write_candidates(kind, &scope, count, &[], false, &sink)
                     .await?;
                 Ok(written.into_iter().map(|c| c.written.text).collect())
             },
@@ -568,13 +578,13 @@ fn draft_writer(
     (writes, writer)
 }
 
-/// What a generation of `kind` covers: the range the mode shows, or the staged changes.
-fn scope_of(kind: ArtifactKind, range: Option<(String, String)>) -> Scope {
-    match range {
-        Some((from, to)) => Scope::range(&from, &to),
-        None if kind.uses_range() => Scope::range("HEAD~1", "HEAD"),
-        None => Scope::Staged,
-    }
+/// A generation's scope, found off the async threads (in a jj workspace it asks jj).
+async fn scope_now(
+    find: impl FnOnce() -> Result<Scope, String> + Send + 'static,
+) -> anyhow::Result<Scope> {
+    tokio::task::spawn_blocking(find)
+        .await?
+        .map_err(anyhow::Error::msg)
 }
 
 /// git's prepared message when a merge, cherry-pick, revert or rebase is in progress.

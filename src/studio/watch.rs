@@ -143,7 +143,7 @@ fn watch_tree(watcher: &mut impl Watcher, dir: &Path) -> notify::Result<usize> {
         .hidden(false)
         .ignore(false)
         .require_git(false)
-        .filter_entry(|entry| entry.file_name() != ".git")
+        .filter_entry(|entry| entry.file_name() != ".git" && entry.file_name() != ".jj")
         .build();
     let mut count = 0;
     for entry in walk.flatten() {
@@ -197,7 +197,9 @@ impl Places {
             return false;
         };
         !relative.as_os_str().is_empty()
-            && !relative.components().any(|c| c.as_os_str() == ".git")
+            && !relative
+                .components()
+                .any(|c| c.as_os_str() == ".git" || c.as_os_str() == ".jj")
             && !ignored(relative)
     }
 }

@@ -299,6 +299,9 @@ pub struct RepoSnapshot {
     pub head: Option<String>,
     /// Every changed path: staged, unstaged, untracked or in conflict.
     pub files: Vec<FileEntry>,
+    /// In a jj workspace, the working-copy change (`@`) the files are, by its short change
+    /// id: jj has no staging area, every file of `@` is in the change (marked staged).
+    pub jj_change: Option<String>,
 }
 
 /// How a chat turn about an artifact ended.

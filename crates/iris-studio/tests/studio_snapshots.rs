@@ -832,6 +832,34 @@ fn a_staged_file_with_a_secret_is_marked_in_the_list() {
     insta::assert_snapshot!("files_secret_marked", render(&state));
 }
 
+/// In a jj workspace the list is `@`'s change: marked `@` and its kind, titled with the
+/// change, and the diff's files are "in @".
+#[test]
+fn a_jj_change_s_files_are_marked_as_in_at() {
+    let mut state = studio(Mode::COMMIT);
+    state.repo.jj_change = Some("kxzzsmnu".into());
+    state.repo.branch = "jj @ kxzzsmnu (main)".into();
+    state.changes.files = vec![
+        FileEntry {
+            relevance: Some(80),
+            ..entry("src/lib.rs", Some(ChangeKind::Modified), None)
+        },
+        FileEntry {
+            relevance: Some(40),
+            ..entry("notes.txt", Some(ChangeKind::Added), None)
+        },
+    ];
+    let text = render(&state);
+    assert!(text.contains("Files of @ kxzzsmnu (2)"), "{text}");
+    assert!(
+        text.contains("│@M  80% src/lib.rs") || text.contains("┃@M  80% src/lib.rs"),
+        "{text}"
+    );
+    assert!(text.contains("@A  40% notes.txt"), "{text}");
+    assert!(text.contains("· in @"), "{text}");
+    assert!(!text.contains("· staged"), "{text}");
+}
+
 #[test]
 fn review_mode_with_markdown_and_an_error_notice() {
     let mut state = studio(Mode::REVIEW);

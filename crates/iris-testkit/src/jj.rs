@@ -39,6 +39,14 @@ impl TestRepo {
             "--no-colocate"
         };
         repo.jj(&["git", "init", how]);
+        // In the repository's own configuration too, for the jj a test process runs itself
+        // (with the developer's HOME).
+        for (name, value) in [
+            ("user.name", "Test Author"),
+            ("user.email", "author@example.com"),
+        ] {
+            repo.jj(&["config", "set", "--repo", name, value]);
+        }
         repo
     }
 

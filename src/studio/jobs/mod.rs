@@ -5,6 +5,7 @@
 //! jobs do. Files are read through the working tree's [`Boundary`], the one check every read
 //! passes.
 
+mod jj;
 mod ranking;
 
 use std::path::{Path, PathBuf};
@@ -13,6 +14,8 @@ use std::sync::atomic::{AtomicU64, Ordering};
 
 use tokio::sync::mpsc::UnboundedSender;
 
+use iris_agent::capability::requests::Scope;
+use iris_core::artifact::ArtifactKind;
 use iris_core::secrets::Scanner;
 use iris_git::{CommitOptions, DiffTarget, GitRepo};
 use iris_studio::action::{Action, OpenedFile, RepoSnapshot};
@@ -63,6 +66,8 @@ pub struct Jobs {
     commits: Latest,
     /// A commit shown in explore's code view.
     shown_commit: Latest,
+    /// jj, when the repository is a jj workspace: its change is `@`, not the index.
+    jj: Option<Arc<jj::JjJobs>>,
 }
 
 impl Jobs {
@@ -70,13 +75,28 @@ impl Jobs {
     pub fn new(tx: UnboundedSender<Action>, root: PathBuf, scanner: Option<Arc<Scanner>>) -> Self {
         Self {
             tx,
-            root,
             scanner,
             status: Latest::default(),
             diff: Latest::default(),
             file: Latest::default(),
             commits: Latest::default(),
             shown_commit: Latest::default(),
+            jj: jj::JjJobs::open(&root),
+            root,
+        }
+    }
+
+    /// What a generation of `kind` covers: the staged changes (in a jj workspace, `@`'s
+    /// change) or the range the mode shows. Reads jj: call it off the async threads.
+    pub fn scope(
+        &self,
+        kind: ArtifactKind,
+        range: Option<(String, String)>,
+    ) -> impl FnOnce() -> Result<Scope, String> + Send + 'static {
+        let jj = self.jj.clone();
+        move || match jj {
+            Some(jj) => jj.scope(kind, range),
+            None => Ok(scope_of(kind, range)),
         }
     }
 
@@ -93,16 +113,34 @@ impl Jobs {
     /// The ranked staged files, then the full status.
     pub fn load_status(&self) {
         let tx = self.tx.clone();
+        let read = self.status_reader();
+        self.newest(&self.status, move |root| read(&tx, root));
+    }
+
+    /// Reads the status (the ranking sent through `tx` as it goes), in a git repository or
+    /// a jj workspace; the last action is returned.
+    pub fn status_reader(
+        &self,
+    ) -> impl FnOnce(&UnboundedSender<Action>, PathBuf) -> Action + Send + 'static {
         let scanner = self.scanner.clone();
-        self.newest(&self.status, move |root| {
-            status(&tx, root, scanner.as_deref())
-        });
+        let jj = self.jj.clone();
+        move |tx, root| match jj {
+            Some(jj) => jj_status(tx, root, &jj, scanner.as_deref()),
+            None => status(tx, root, scanner.as_deref()),
+        }
     }
 
     /// The diff pane's file at `path`: its staged changes, then its unstaged ones.
     pub fn load_diff(&self, path: String) {
+        let jj = self.jj.clone();
         self.newest(&self.diff, move |root| {
-            let (result, staged) = match file_diff(root, &path) {
+            let diff = match jj {
+                Some(jj) => GitRepo::discover(&root)
+                    .map_err(|e| e.to_string())
+                    .and_then(|repo| jj.file_diff(&repo, &path)),
+                None => file_diff(root, &path),
+            };
+            let (result, staged) = match diff {
                 Ok((files, staged)) => (Ok(files), Some(staged)),
                 Err(err) => (Err(err), None),
             };
@@ -157,9 +195,10 @@ impl Jobs {
 
     /// The commits of `from..to` for `mode` (its default base when `from` is `None`).
     pub fn load_commits(&self, mode: Mode, from: Option<String>, to: Option<String>) {
+        let jj = self.jj.clone();
         self.newest(&self.commits, move |root| Action::CommitsLoaded {
             mode,
-            result: commits(root, mode, from, to),
+            result: commits(root, jj.as_deref(), mode, from, to),
         });
     }
 
@@ -181,7 +220,11 @@ impl Jobs {
     /// Commits with `message`; what Iris had `written` for it is remembered first, for
     /// `iris eval --accepted`.
     pub fn commit(&self, message: String, written: Option<String>, amend: bool, no_verify: bool) {
+        let (jj, scanner) = (self.jj.clone(), self.scanner.clone());
         self.git(true, move |repo| {
+            if let Some(jj) = jj {
+                return jj.commit(repo, &message, amend, no_verify, scanner.as_deref());
+            }
             if let Some(written) = written {
                 crate::shared::accepted::remember(repo, &written, "studio", amend);
             }
@@ -301,11 +344,23 @@ fn digest(text: &str) -> u64 {
 /// the default branch) for a changelog or release notes.
 fn commits(
     root: PathBuf,
+    jj: Option<&jj::JjJobs>,
     mode: Mode,
     from: Option<String>,
     to: Option<String>,
 ) -> Result<(String, Vec<CommitRow>), String> {
     let repo = GitRepo::discover(&root).map_err(|e| e.to_string())?;
+    if let Some(jj) = jj {
+        // jj revisions and bookmarks; the base defaults to trunk().
+        let (from, to) = jj.range(from.as_deref(), to.as_deref())?;
+        let rows = repo
+            .log_range(&from, &to, 1000)
+            .map_err(|e| e.to_string())?
+            .into_iter()
+            .map(commit_row)
+            .collect();
+        return Ok((from, rows));
+    }
     let from = match from {
         Some(from) => from,
         None => {
@@ -351,16 +406,62 @@ fn snapshot(root: PathBuf) -> Result<RepoSnapshot, String> {
         branch: status.head.to_string(),
         head,
         files,
+        jj_change: None,
     })
 }
 
 /// The ranked staged files first (a diff of the index, using every core), sent at once; then
 /// the full status (a walk of the working tree), returned.
-pub fn status(tx: &UnboundedSender<Action>, root: PathBuf, scanner: Option<&Scanner>) -> Action {
-    rank_staged(&root, scanner, |result, complete| {
+fn status(tx: &UnboundedSender<Action>, root: PathBuf, scanner: Option<&Scanner>) -> Action {
+    rank_staged(&root, &DiffTarget::Staged, scanner, |result, complete| {
         let _ = tx.send(Action::RankingLoaded { result, complete });
     });
     Action::StatusLoaded(snapshot(root))
+}
+
+/// In a jj workspace: `@`'s files (reading `@` snapshots the working copy), then their
+/// ranking.
+fn jj_status(
+    tx: &UnboundedSender<Action>,
+    root: PathBuf,
+    jj: &jj::JjJobs,
+    scanner: Option<&Scanner>,
+) -> Action {
+    let read = GitRepo::discover(&root)
+        .map_err(|e| e.to_string())
+        .and_then(|repo| jj.snapshot(&repo));
+    let (snapshot, at) = match read {
+        Ok(read) => read,
+        Err(err) => return Action::StatusLoaded(Err(err)),
+    };
+    let _ = tx.send(Action::StatusLoaded(Ok(snapshot)));
+    let mut complete_ranking = None;
+    rank_staged(
+        &root,
+        &DiffTarget::Commit(at),
+        scanner,
+        |result, complete| {
+            if complete {
+                complete_ranking = Some(result);
+            } else {
+                let _ = tx.send(Action::RankingLoaded { result, complete });
+            }
+        },
+    );
+    Action::RankingLoaded {
+        result: complete_ranking.unwrap_or_else(|| Ok(Vec::new())),
+        complete: true,
+    }
+}
+
+/// What a generation of `kind` covers in a git repository: the range the mode shows, or the
+/// staged changes.
+fn scope_of(kind: ArtifactKind, range: Option<(String, String)>) -> Scope {
+    match range {
+        Some((from, to)) => Scope::range(&from, &to),
+        None if kind.uses_range() => Scope::range("HEAD~1", "HEAD"),
+        None => Scope::Staged,
+    }
 }
 
 /// About a screenful of lines: what the first frame of a diff or file shows.

@@ -10,15 +10,17 @@ use iris_core::secrets::Scanner;
 use iris_git::{DiffTarget, GitRepo};
 use iris_studio::action::RankedFile;
 
-/// Hands `send` the first ranking, then the complete one (`complete` true). An error ends it
-/// and is sent as the complete ranking, so the list stops waiting.
+/// Hands `send` the first ranking of `target`'s files (the staged ones; in a jj workspace,
+/// `@`'s commit), then the complete one (`complete` true). An error ends it and is sent as
+/// the complete ranking, so the list stops waiting.
 pub fn rank_staged(
     root: &Path,
+    target: &DiffTarget,
     scanner: Option<&Scanner>,
     mut send: impl FnMut(Result<Vec<RankedFile>, String>, bool),
 ) {
     let listed = GitRepo::discover(root).and_then(|repo| {
-        let list = repo.change_list(&DiffTarget::Staged)?;
+        let list = repo.change_list(target)?;
         Ok((repo, list))
     });
     let (repo, list) = match listed {

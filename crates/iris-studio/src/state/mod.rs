@@ -512,6 +512,9 @@ pub struct Repo {
     pub branch: String,
     /// The commit HEAD points at, from the last status (`None` before the first commit).
     pub head: Option<String>,
+    /// In a jj workspace, the working-copy change's short id: the files are `@`'s change,
+    /// nothing is staged or unstaged, and a commit is `jj commit`.
+    pub jj_change: Option<String>,
     /// The repository's commit rules, which the commit message is checked against as it is
     /// written.
     pub commit_rules: Option<iris_core::commit_rules::CommitRules>,

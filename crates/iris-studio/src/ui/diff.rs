@@ -57,15 +57,17 @@ pub fn draw(frame: &mut Frame, area: Rect, state: &State, theme: &Theme) {
     let conflicted =
         state.diff.path.is_some() && state.changes.selected_file().is_some_and(|f| f.conflicted);
     let focused = focused(state, Pane::Diff);
-    draw_view(frame, area, &state.diff, (focused, conflicted), theme);
+    let jj = state.repo.jj_change.is_some();
+    draw_view(frame, area, &state.diff, (focused, conflicted, jj), theme);
 }
 
-/// A diff in `area`: the diff pane's, or a commit explore shows in place of the code.
+/// A diff in `area`: the diff pane's, or a commit explore shows in place of the code; `jj`:
+/// its files are the change in `@`, not staged or unstaged.
 pub fn draw_view(
     frame: &mut Frame,
     area: Rect,
     view: &DiffView,
-    (focused, conflicted): (bool, bool),
+    (focused, conflicted, jj): (bool, bool, bool),
     theme: &Theme,
 ) {
     let mut title = match (&view.path, view.loading) {
@@ -94,6 +96,8 @@ pub fn draw_view(
         .map(|row| match row {
             DiffRow::File(file, staged) => {
                 let side = match staged {
+                    // jj has no staging area: the file's change is in `@`.
+                    Some(_) if jj => " · in @",
                     Some(true) => " · staged",
                     Some(false) => " · unstaged",
                     None => "",

@@ -69,7 +69,7 @@ pub fn draw_code(frame: &mut Frame, area: Rect, state: &State, theme: &Theme) {
             frame,
             code,
             view,
-            (focused(state, Pane::Code), false),
+            (focused(state, Pane::Code), false, false),
             theme,
         );
     } else {

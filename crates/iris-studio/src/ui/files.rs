@@ -1,4 +1,5 @@
-//! The changed files, most relevant first, with staged/unstaged marks and relevance.
+//! The changed files, most relevant first, with staged/unstaged marks (in a jj workspace,
+//! `@` and the kind of change: jj has no staging area) and relevance.
 
 use ratatui::Frame;
 use ratatui::layout::Rect;
@@ -25,6 +26,9 @@ pub fn draw(frame: &mut Frame, area: Rect, state: &State, theme: &Theme) {
         )
     } else if changes.loading {
         " Files (loading…) ".to_string()
+    } else if let Some(change) = &state.repo.jj_change {
+        // jj: the files are the working-copy change's, nothing staged or unstaged.
+        format!(" Files of @ {change} ({}) ", changes.files.len())
     } else {
         format!(" Files ({}) ", changes.files.len())
     };
@@ -39,7 +43,7 @@ pub fn draw(frame: &mut Frame, area: Rect, state: &State, theme: &Theme) {
         changes
             .files
             .iter()
-            .map(|f| item(f, inner_width, theme))
+            .map(|f| item(f, inner_width, state.repo.jj_change.is_some(), theme))
             .collect()
     };
     draw_list(
@@ -64,8 +68,11 @@ fn mark(kind: Option<ChangeKind>) -> char {
     }
 }
 
-fn item<'a>(file: &FileEntry, width: usize, theme: &Theme) -> ListItem<'a> {
-    let (staged, unstaged) = if file.conflicted {
+/// A file's row; `jj`: its marks say it is in `@` (`@M`), not staged or unstaged.
+fn item<'a>(file: &FileEntry, width: usize, jj: bool, theme: &Theme) -> ListItem<'a> {
+    let (staged, unstaged) = if jj {
+        ('@', mark(file.staged))
+    } else if file.conflicted {
         ('U', 'U')
     } else if file.untracked {
         ('?', '?')

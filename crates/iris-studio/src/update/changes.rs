@@ -67,6 +67,7 @@ pub(super) fn status_loaded(
     let selected_path = state.changes.selected_file().map(|f| f.path.clone());
     state.repo.branch = snapshot.branch;
     state.repo.head = snapshot.head;
+    state.repo.jj_change = snapshot.jj_change;
     state.changes.files = snapshot.files;
     state.changes.loading = false;
     apply_relevance(&mut state.changes);
@@ -180,8 +181,24 @@ pub(super) fn select(state: &mut State, row: usize) -> Vec<Effect> {
     diff::load_selected_diff(state)
 }
 
+/// Said when a stage key is pressed in a jj workspace.
+pub const JJ_NO_STAGING: &str = "jj has no staging area: every file of @ is in the change \
+                                 (`iris split` or `jj split` divides it)";
+
 /// Staging and committing.
 pub(super) fn command(state: &mut State, command: Command) -> Vec<Effect> {
+    let staging = matches!(
+        command,
+        Command::StageFile
+            | Command::UnstageFile
+            | Command::StageAll
+            | Command::UnstageAll
+            | Command::StageHunk
+    );
+    if staging && state.repo.jj_change.is_some() {
+        notice(state, Level::Info, JJ_NO_STAGING.to_string());
+        return Vec::new();
+    }
     match command {
         Command::StageFile | Command::UnstageFile => match state.changes.selected_file() {
             Some(file) => {

@@ -505,3 +505,35 @@ fn a_reopened_draft_still_knows_what_iris_wrote_for_the_commit() {
         }]
     );
 }
+
+/// jj has no staging area: in a jj workspace each stage key does nothing and says why.
+#[test]
+fn in_a_jj_workspace_the_stage_keys_say_why_they_do_nothing() {
+    let mut state = State::new(Mode::COMMIT);
+    state.iris.auto_generate = false;
+    update(
+        &mut state,
+        Action::StatusLoaded(Ok(iris_studio::action::RepoSnapshot {
+            branch: "jj @ kxzzsmnu".into(),
+            head: None,
+            files: vec![staged("src/lib.rs")],
+            jj_change: Some("kxzzsmnu".into()),
+        })),
+    );
+    assert_eq!(state.repo.jj_change.as_deref(), Some("kxzzsmnu"));
+    for stage in [
+        Command::StageFile,
+        Command::UnstageFile,
+        Command::StageAll,
+        Command::UnstageAll,
+        Command::StageHunk,
+    ] {
+        state.notice = None;
+        assert_eq!(command(&mut state, stage), vec![], "{stage:?}");
+        let (level, text) = notice(&state);
+        assert_eq!(level, Level::Info);
+        assert!(text.starts_with("jj has no staging area"), "{text}");
+    }
+    // The change is there to commit.
+    assert!(state.changes.has_staged);
+}

@@ -36,6 +36,7 @@ pub fn status(files: Vec<FileEntry>) -> Action {
         branch: "main".to_string(),
         head: Some(HEAD.to_string()),
         files,
+        jj_change: None,
     }))
 }
 

@@ -130,6 +130,7 @@ fn selected_lines_are_asked_about_and_the_answer_is_kept_for_the_session() {
         branch: "main".into(),
         head: Some("f".repeat(40)),
         files: vec![],
+        jj_change: None,
     }));
     update(&mut state, moved);
     select(&mut state, 3, 5);
