@@ -28,6 +28,7 @@ mod reword;
 mod reword_jj;
 mod session;
 mod split;
+mod split_jj;
 mod studio;
 
 use std::io::Write;
@@ -112,6 +113,9 @@ pub enum Command {
     Presets,
     /// Print the shell completion script for bash, zsh, fish, elvish or powershell.
     Completions(completions::CompletionsArgs),
+    /// jj's diff editor for one group of `iris split` in a jj repository (run by jj).
+    #[command(hide = true)]
+    JjSplitTool(split_jj::ToolArgs),
 }
 
 /// `iris tool`: one of Iris' tools run by hand.
@@ -268,6 +272,7 @@ fn execute(cli: Cli) -> Result<ExitCode> {
         Command::Mcp(args) => runtime.block_on(mcp::run(args)),
         Command::Presets => presets::run(),
         Command::Completions(args) => completions::run(args),
+        Command::JjSplitTool(args) => split_jj::tool(args),
     }
 }
 

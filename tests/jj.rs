@@ -324,3 +324,105 @@ fn review_pr_and_changelog_read_jj_revisions_with_trunk_as_the_base() {
     assert!(out.contains("Add two()"), "{out}");
     assert!(fake.requests().is_empty());
 }
+
+/// A change with two hunks in one file and a new file: `f.txt`'s lines 2 and 18 renamed.
+fn tangled(colocated: bool) -> TestRepo {
+    let repo = TestRepo::jj_workspace(colocated);
+    let lines: Vec<String> = (1..=20).map(|n| n.to_string()).collect();
+    repo.write("f.txt", format!("{}\n", lines.join("\n")));
+    repo.jj(&["commit", "-m", "Count to twenty"]);
+    let named: Vec<String> = (1..=20)
+        .map(|n| match n {
+            2 => "two".to_string(),
+            18 => "eighteen".to_string(),
+            n => n.to_string(),
+        })
+        .collect();
+    repo.write("f.txt", format!("{}\n", named.join("\n")));
+    repo.write("new.txt", "new\n");
+    repo
+}
+
+const TWO_GROUPS: &str = r#"{"groups":[
+    {"message":"Name the second line\n\nWith a new file.","hunks":["h1","h3"]},
+    {"message":"Name the eighteenth line","hunks":["h2"]}]}"#;
+
+/// `rev`'s files as jj summarises them (`M f.txt`).
+fn summary(repo: &TestRepo, rev: &str) -> String {
+    repo.jj(&["log", "--no-graph", "-r", rev, "-T", "diff.summary()"])
+}
+
+#[test]
+fn split_is_planned_by_iris_and_applied_with_jj_hunk_by_hunk() {
+    for colocated in [false, true] {
+        let repo = tangled(colocated);
+        let before = change_id(&repo, "@");
+        let fake = FakeProvider::start(vec![Step::text(TWO_GROUPS)]);
+        let out = run(&repo, &["split", "--apply", "--yes"], &openai_env(&fake));
+        success(&out);
+        assert!(
+            fake.requests()[0].user_texts().join("\n").contains("f.txt"),
+            "Iris was shown the change"
+        );
+        // The first group keeps the change's id; the rest is a new change on top.
+        assert_eq!(change_id(&repo, "@-"), before);
+        assert_eq!(
+            repo.jj_description("@-"),
+            "Name the second line\n\nWith a new file.\n"
+        );
+        assert_eq!(summary(&repo, "@-"), "M f.txt\nA new.txt\n");
+        assert_eq!(repo.jj_description("@"), "Name the eighteenth line\n");
+        assert_eq!(summary(&repo, "@"), "M f.txt\n");
+        let first = repo.jj(&["file", "show", "-r", "@-", "f.txt"]);
+        assert!(
+            first.contains("two\n") && first.contains("\n18\n"),
+            "{first}"
+        );
+        // The working copy is as it was.
+        let now = std::fs::read_to_string(repo.path().join("f.txt")).expect("f.txt");
+        assert!(now.contains("two\n") && now.contains("eighteen\n"), "{now}");
+        // jj's operation before the split puts it back.
+        let said = stderr(&out);
+        let op = said
+            .split("`jj op restore ")
+            .nth(1)
+            .and_then(|rest| rest.split('`').next())
+            .unwrap_or_else(|| panic!("no operation named: {said}"));
+        repo.jj(&["op", "restore", op]);
+        assert_eq!(change_id(&repo, "@"), before);
+        assert_eq!(summary(&repo, "@"), "M f.txt\nA new.txt\n");
+    }
+}
+
+#[test]
+fn split_takes_a_plan_file_and_refuses_what_jj_has_no_use_for() {
+    let repo = tangled(false);
+    repo.jj(&["commit", "-m", "wip"]);
+    let plan = repo.home().join("plan.json");
+    std::fs::write(&plan, TWO_GROUPS).expect("plan");
+    let plan = plan.display().to_string();
+    let fake = reply();
+    let env = openai_env(&fake);
+    success(&run(
+        &repo,
+        &["split", "-r", "@-", "--plan", &plan, "--apply", "--yes"],
+        &env,
+    ));
+    assert_eq!(
+        repo.jj_description("@--"),
+        "Name the second line\n\nWith a new file.\n"
+    );
+    assert_eq!(repo.jj_description("@-"), "Name the eighteenth line\n");
+    assert_eq!(
+        repo.jj(&["log", "--no-graph", "-r", "@", "-T", "empty"]),
+        "true"
+    );
+    for (flag, said) in [
+        ("--staged", "jj has no staging area"),
+        ("--undo", "jj op restore"),
+    ] {
+        let err = failure(&run(&repo, &["split", flag], &env), 2);
+        assert!(err.contains(said), "{flag}: {err}");
+    }
+    assert!(fake.requests().is_empty());
+}

@@ -44,6 +44,9 @@ pub struct SplitArgs {
     /// byte for byte, and its commits removed while they are still on top.
     #[arg(long, conflicts_with_all = ["apply", "staged", "check", "plan"])]
     pub undo: bool,
+    /// In a jj repository: the change to split (default `@`, the working copy).
+    #[arg(short = 'r', long, value_name = "REV")]
+    pub revision: Option<String>,
     #[command(flatten)]
     pub config: ConfigFlags,
     #[command(flatten)]
@@ -53,6 +56,16 @@ pub struct SplitArgs {
 pub async fn run(args: SplitArgs) -> Result<ExitCode> {
     let cwd = std::env::current_dir().context("cannot read the current directory")?;
     let repo = GitRepo::discover(&cwd)?;
+    if let Some(jj) = crate::shared::jj::open(&repo)? {
+        return super::split_jj::run(args, repo, jj).await;
+    }
+    if args.revision.is_some() {
+        return Err(UsageError(
+            "-r is for jj repositories: in git, iris split takes apart the uncommitted change"
+                .into(),
+        )
+        .into());
+    }
     if args.undo {
         println!("{}", repo.undo_split()?);
         return Ok(ExitCode::SUCCESS);
@@ -72,10 +85,7 @@ pub async fn run(args: SplitArgs) -> Result<ExitCode> {
         };
         return Err(UsageError(format!("there is no {what} to split")).into());
     }
-    let plan = match &args.plan {
-        Some(file) => read_plan(file, &change)?,
-        None => ask_iris(&args, &change).await?,
-    };
+    let plan = plan_for(&args, &change).await?;
     if args.output.json {
         println!("{}", serde_json::to_string_pretty(&plan)?);
     } else {
@@ -112,6 +122,14 @@ pub async fn run(args: SplitArgs) -> Result<ExitCode> {
             Ok(ExitCode::SUCCESS)
         }
         Err(stop) => Err(anyhow!(stop)),
+    }
+}
+
+/// The plan: from `--plan`'s file, or Iris'.
+pub(super) async fn plan_for(args: &SplitArgs, change: &SplitChange) -> Result<SplitPlan> {
+    match &args.plan {
+        Some(file) => read_plan(file, change),
+        None => ask_iris(args, change).await,
     }
 }
 

@@ -154,6 +154,47 @@ impl Jj {
         self.run_said(&["commit", &message], None)
     }
 
+    /// Splits `rev` in two through a diff editor: `program` run with `args` then jj's right
+    /// side (`$right`, which it leaves as the first part should be) makes the first part,
+    /// which keeps `rev`'s change id and gets `message`; the rest becomes a new child change
+    /// (what came after `rev` moves onto it). jj's lines back.
+    pub fn split_with(
+        &self,
+        rev: &str,
+        message: &str,
+        program: &Path,
+        args: &[String],
+    ) -> Result<String> {
+        check_revset(rev)?;
+        let quoted = |text: &str| serde_json::to_string(text).unwrap_or_default();
+        let mut edit_args: Vec<String> = args.iter().map(|a| quoted(a)).collect();
+        edit_args.push(quoted("$right"));
+        let program = format!(
+            "merge-tools.iris-split.program={}",
+            quoted(&program.to_string_lossy())
+        );
+        let edit_args = format!(
+            "merge-tools.iris-split.edit-args=[{}]",
+            edit_args.join(", ")
+        );
+        let message = format!("--message={message}");
+        self.run_said(
+            &[
+                "split",
+                "-r",
+                rev,
+                "--tool",
+                "iris-split",
+                "--config",
+                &program,
+                "--config",
+                &edit_args,
+                &message,
+            ],
+            None,
+        )
+    }
+
     /// Runs jj with `args` (and `stdin`); its stdout, or its stderr as the error.
     pub(crate) fn run(&self, args: &[&str], stdin: Option<&str>) -> Result<String> {
         Ok(self.output(args, stdin)?.0)

@@ -1,13 +1,16 @@
 //! `iris split`'s git side: the change as units with the bytes of both sides of each file
 //! ([`SplitChange`]), each group of a plan staged and committed through `git commit`
 //! ([`apply`]), the state before saved under `refs/iris/split/` and restored ([`state`]), and
-//! a command run on each group's tree in a temporary worktree ([`check`]).
+//! a command run on each group's tree in a temporary worktree ([`check`]); and in a jj
+//! workspace, what each path holds after a plan's first groups, for jj to split by
+//! ([`after`]).
 //!
 //! The working tree is never written while a split is applied: each group is built in the
 //! index from HEAD's version of its files with the hunks of the groups so far taken from the
 //! new side, byte for byte.
 
 mod absorb;
+mod after;
 mod apply;
 mod check;
 mod state;
@@ -21,6 +24,7 @@ use iris_core::change::{ChangeKind, FileDiff, parse_unified_diff};
 use iris_core::split::{Span, Unit, compose, units, whole_why};
 
 pub use absorb::{AbsorbPlan, AbsorbTarget, LeftHunk};
+pub use after::PathState;
 pub use apply::{Applied, ApplyOptions, Progress, SplitStop};
 pub use state::Undone;
 
@@ -143,12 +147,57 @@ impl GitRepo {
         let mut find = DiffFindOptions::new();
         find.renames(true).for_untracked(!staged);
         diff.find_similar(Some(&mut find))?;
-
-        let mut staged_entries: HashMap<Vec<u8>, IndexEntry> = if staged {
+        let staged_entries: HashMap<Vec<u8>, IndexEntry> = if staged {
             index.iter().map(|e| (e.path.clone(), e)).collect()
         } else {
             HashMap::new()
         };
+        self.change_of_diff(Some(&tree), &diff, staged, staged_entries, head.id())
+    }
+
+    /// A commit's own change to split (in a jj workspace, where the change is a commit):
+    /// against its first parent, or against nothing for a root; both sides read from the
+    /// repository's objects, nothing written.
+    pub fn split_change_of(&self, commit: &str) -> Result<SplitChange> {
+        let commit = self.resolve_commit(commit)?;
+        let parent = commit.parent(0).ok();
+        let parent_tree = parent.as_ref().map(|p| p.tree()).transpose()?;
+        let mut opts = DiffOptions::new();
+        opts.max_size(super::patch::MAX_DIFF_BLOB_BYTES as i64)
+            .ignore_submodules(true)
+            .include_typechange(true);
+        let mut diff = self.repo.diff_tree_to_tree(
+            parent_tree.as_ref(),
+            Some(&commit.tree()?),
+            Some(&mut opts),
+        )?;
+        diff.find_similar(Some(DiffFindOptions::new().renames(true)))?;
+        // The new side of each file, as the index would hold it.
+        let entries = diff
+            .deltas()
+            .filter(|d| d.status() != Delta::Deleted)
+            .filter_map(|d| {
+                let file = d.new_file();
+                let path = file.path_bytes()?;
+                let entry = index_entry(&lossy(path), file.id(), u32::from(file.mode()));
+                Some((path.to_vec(), entry))
+            })
+            .collect();
+        let base = parent.map_or(commit.id(), |p| p.id());
+        self.change_of_diff(parent_tree.as_ref(), &diff, true, entries, base)
+    }
+
+    /// The change `diff` makes from `tree` as units and sides; the new side of a file is
+    /// `staged_entries`' blob when `staged`, else the working tree's file.
+    fn change_of_diff(
+        &self,
+        tree: Option<&git2::Tree<'_>>,
+        diff: &git2::Diff<'_>,
+        staged: bool,
+        mut staged_entries: HashMap<Vec<u8>, IndexEntry>,
+        head: Oid,
+    ) -> Result<SplitChange> {
+        let refuse = |why: &str| Err(GitError::Unsupported(why.to_string()));
         let root = self.root();
         let mut files = Vec::new();
         let mut sides = Vec::new();
@@ -185,13 +234,16 @@ impl GitRepo {
             let new_path = (delta.status() != Delta::Deleted)
                 .then(|| delta.new_file().path_bytes().map(lossy))
                 .flatten();
-            let file = self.file_diff(&diff, i, &old_path, &new_path)?;
+            let file = self.file_diff(diff, i, &old_path, &new_path)?;
             let staged_entry = new_path
                 .as_ref()
                 .and_then(|p| staged_entries.remove(p.as_bytes()));
-            let cut = if let Some(path) = new_path.as_deref().filter(|_| whole_why(&file).is_none())
+            let cut = if let Some((path, tree)) = new_path
+                .as_deref()
+                .filter(|_| whole_why(&file).is_none())
+                .zip(tree)
             {
-                let head_entry = entry_of(&tree, path)?;
+                let head_entry = entry_of(tree, path)?;
                 let old = self.repo.find_blob(head_entry.id)?.content().to_vec();
                 let new = match &staged_entry {
                     Some(entry) => self.repo.find_blob(entry.id)?.content().to_vec(),
@@ -227,7 +279,7 @@ impl GitRepo {
             files,
             units,
             sides,
-            head: head.id(),
+            head,
         })
     }
 
