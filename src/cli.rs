@@ -25,7 +25,6 @@ mod prompt;
 mod release_notes;
 mod review;
 mod reword;
-mod reword_jj;
 mod session;
 mod split;
 mod split_jj;

@@ -395,7 +395,7 @@ fn split_is_planned_by_iris_and_applied_with_jj_hunk_by_hunk() {
 }
 
 #[test]
-fn split_takes_a_plan_file_and_refuses_what_jj_has_no_use_for() {
+fn split_takes_a_plan_file_undoes_and_refuses_what_jj_has_no_use_for() {
     let repo = tangled(false);
     repo.jj(&["commit", "-m", "wip"]);
     let plan = repo.home().join("plan.json");
@@ -417,12 +417,14 @@ fn split_takes_a_plan_file_and_refuses_what_jj_has_no_use_for() {
         repo.jj(&["log", "--no-graph", "-r", "@", "-T", "empty"]),
         "true"
     );
-    for (flag, said) in [
-        ("--staged", "jj has no staging area"),
-        ("--undo", "jj op restore"),
-    ] {
-        let err = failure(&run(&repo, &["split", flag], &env), 2);
-        assert!(err.contains(said), "{flag}: {err}");
-    }
+    let err = failure(&run(&repo, &["split", "--staged"], &env), 2);
+    assert!(err.contains("jj has no staging area"), "{err}");
+    // --undo restores jj's operation from before the split.
+    let out = success(&run(&repo, &["split", "--undo"], &env));
+    assert!(out.contains("Undid the split"), "{out}");
+    assert_eq!(repo.jj_description("@-"), "wip\n");
+    assert_eq!(summary(&repo, "@-"), "M f.txt\nA new.txt\n");
+    let err = failure(&run(&repo, &["split", "--undo"], &env), 1);
+    assert!(err.contains("there is no split to undo"), "{err}");
     assert!(fake.requests().is_empty());
 }

@@ -115,7 +115,9 @@ impl Headless {
         let iris = tune(iris.with_user_dir(None));
         let (tx, rx) = unbounded_channel();
         let git_dir = git.git_dir().to_path_buf();
-        let runner = Runner::new(tx, root, git_dir.clone(), Some(iris));
+        // A split in a jj workspace has jj run the real binary as its diff editor.
+        let runner = Runner::new(tx, root, git_dir.clone(), Some(iris))
+            .with_iris_program(PathBuf::from(crate::common::IRIS));
         let mut state = State::new(mode);
         state.iris.auto_generate = config.studio_auto_generate;
         Self {
@@ -1708,5 +1710,86 @@ async fn in_a_jj_workspace_the_change_is_at_and_a_commit_is_jj_commit() {
     assert_eq!(
         repo.jj(&["log", "--no-graph", "-r", "@", "-T", "empty"]),
         "true"
+    );
+}
+
+/// In a jj workspace the split view plans `@` and applies the plan with jj: one change a
+/// group, one file's hunks in different changes, and the jj operation to undo it named.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn in_a_jj_workspace_the_split_view_applies_with_jj() {
+    let repo = TestRepo::jj_workspace(false);
+    let count: Vec<String> = (1..=20).map(|n| n.to_string()).collect();
+    repo.write("f.txt", format!("{}\n", count.join("\n")));
+    repo.jj(&["commit", "-m", "Count to twenty"]);
+    let named: Vec<String> = (1..=20)
+        .map(|n| match n {
+            2 => "two".to_string(),
+            18 => "eighteen".to_string(),
+            n => n.to_string(),
+        })
+        .collect();
+    repo.write("f.txt", format!("{}\n", named.join("\n")));
+    let plan = json!({"groups": [
+        {"message": "Name the second line", "hunks": ["h1"], "reason": "One."},
+        {"message": "Name the eighteenth line", "hunks": ["h2"], "reason": "Two."}
+    ]});
+    let fake = FakeProvider::start(vec![Step::text(plan.to_string())]);
+    let mut studio = Headless::new(&repo, &fake, Mode::COMMIT);
+    studio.state.iris.auto_generate = false;
+    studio.runner.run(Effect::LoadStatus);
+    studio
+        .pump_until("the status", |s| !s.changes.loading && !s.diff.loading)
+        .await;
+    studio.command(Command::Split);
+    studio
+        .pump_until("the plan", |s| s.overlay.split_plan.is_some())
+        .await;
+    studio.key(KeyCode::Enter);
+    studio.key(KeyCode::Char('y'));
+    studio
+        .pump_until("the changes", |s| {
+            s.overlay
+                .split_plan
+                .as_ref()
+                .is_some_and(|v| matches!(v.phase, iris_studio::state::SplitPhase::Applied(_)))
+        })
+        .await;
+    let log = repo.jj(&[
+        "log",
+        "--no-graph",
+        "-r",
+        "::@ ~ root()",
+        "-T",
+        "description.first_line() ++ \"\\n\"",
+    ]);
+    assert_eq!(
+        log,
+        "Name the eighteenth line\nName the second line\nCount to twenty\n"
+    );
+    let first = repo.jj(&["file", "show", "-r", "@-", "f.txt"]);
+    assert!(
+        first.contains("two\n") && first.contains("\n18\n"),
+        "{first}"
+    );
+    let notice = studio.state.notice.as_ref().map(|n| n.text.clone());
+    assert!(
+        notice
+            .as_deref()
+            .is_some_and(|n| n.contains("jj op restore")),
+        "{notice:?}"
+    );
+    // u undoes it: jj is back at the operation before.
+    studio.key(KeyCode::Char('u'));
+    studio
+        .pump_until("the undo", |s| {
+            s.notice
+                .as_ref()
+                .is_some_and(|n| n.text.contains("Undid the split"))
+        })
+        .await;
+    assert_eq!(repo.jj_description("@"), "");
+    assert_eq!(
+        repo.jj(&["log", "--no-graph", "-r", "@-", "-T", "description"]),
+        "Count to twenty\n"
     );
 }

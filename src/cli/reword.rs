@@ -101,7 +101,7 @@ pub async fn run(args: RewordArgs) -> Result<ExitCode> {
     let range = args.range.clone().unwrap_or_default();
     let commits = match &jj {
         Some(jj) => tokio::task::block_in_place(|| {
-            super::reword_jj::commits(jj, &range, args.force || !args.apply)
+            crate::shared::jj_reword::commits(jj, &range, args.force || !args.apply)
         })?,
         None => git_commits(&repo, &range, &args)?,
     };
@@ -142,7 +142,7 @@ pub async fn run(args: RewordArgs) -> Result<ExitCode> {
     }
     if let Some(jj) = &jj {
         let before = tokio::task::block_in_place(|| {
-            super::reword_jj::apply(jj, &commits, &messages, args.force)
+            crate::shared::jj_reword::apply(jj, &commits, &messages, args.force)
         })?;
         let n = messages.len();
         eprintln!(

@@ -28,6 +28,12 @@ impl IrisDir {
         self.0.join("edit").join(name)
     }
 
+    /// In a jj workspace, jj's operation from before the last split, which its undo
+    /// restores.
+    pub fn jj_split_undo(&self) -> PathBuf {
+        self.0.join("jj-split-undo")
+    }
+
     /// The messages Iris wrote, remembered for `iris eval --accepted`.
     pub fn accepted(&self) -> PathBuf {
         self.0.join("accepted.jsonl")

@@ -10,6 +10,8 @@ pub mod commit_rules;
 pub mod exit;
 pub mod iris_dir;
 pub mod jj;
+pub mod jj_reword;
+pub mod jj_split;
 pub mod last_message;
 pub mod preview;
 pub mod replayed;

@@ -46,6 +46,8 @@ pub struct Runner {
     /// Iris as setup started her, taken up before the next effect runs.
     set_up: Arc<std::sync::Mutex<Option<IrisAgent>>>,
     tasks: HashMap<u64, JoinHandle<()>>,
+    /// The `iris` program jj runs as a split's diff editor, when not this one.
+    iris_program: Option<std::path::PathBuf>,
 }
 
 impl Runner {
@@ -71,12 +73,20 @@ impl Runner {
             loader: None,
             set_up: Arc::default(),
             tasks: HashMap::new(),
+            iris_program: None,
         }
     }
 
     /// How setup starts Iris once it has written the configuration.
     pub fn with_loader(mut self, loader: IrisLoader) -> Self {
         self.loader = Some(loader);
+        self
+    }
+
+    /// The `iris` program jj runs as the diff editor of a split (by default this one; a test
+    /// driving the runner from its own binary names the real one).
+    pub fn with_iris_program(mut self, iris: std::path::PathBuf) -> Self {
+        self.iris_program = Some(iris);
         self
     }
 
@@ -218,7 +228,16 @@ impl Runner {
                 self.split_chat(task, target, history, message);
             }
             Effect::ApplySplit { units, plan } => {
-                super::split::apply(&self.tx, &self.root, units, plan)
+                let iris = self
+                    .iris_program
+                    .clone()
+                    .or_else(|| std::env::current_exe().ok());
+                super::split::apply(
+                    &self.tx,
+                    &self.root,
+                    (units, plan),
+                    iris.unwrap_or_default(),
+                )
             }
             Effect::UndoSplit => super::split::undo(&self.tx, &self.root),
             Effect::WriteReword { task, commit } => self.write_reword(task, commit),

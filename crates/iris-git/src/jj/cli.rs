@@ -139,6 +139,12 @@ impl Jj {
         self.run_said(&args, Some(message))
     }
 
+    /// Puts the repository back as it was at operation `id` (`jj op restore`); jj's lines.
+    pub fn restore(&self, id: &str) -> Result<String> {
+        check_revset(id)?;
+        self.run_said(&["op", "restore", id], None)
+    }
+
     /// The id of jj's current operation (`jj op restore ID` goes back to it).
     pub fn operation(&self) -> Result<String> {
         let id = self.run(

@@ -1,7 +1,8 @@
-//! `iris reword` in a jj workspace: the changes a revset names (`@-`, `trunk()..@`, a change
-//! id), each written from its own diff with the history before it (the same replay as git's),
-//! and applied with `jj describe`: jj rebases what comes after. jj keeps every operation, so
-//! the operation before the reword is named for `jj op restore`.
+//! A reword in a jj workspace, shared by `iris reword` and the studio's: the changes a revset
+//! names (`@-`, `trunk()..@`, a change id), each written from its own diff with the history
+//! before it (the same replay as git's), and applied with `jj describe`: jj rebases what
+//! comes after. jj keeps every operation, so the operation before the reword is named for
+//! `jj op restore`.
 
 use anyhow::Result;
 
