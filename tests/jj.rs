@@ -428,3 +428,42 @@ fn split_takes_a_plan_file_undoes_and_refuses_what_jj_has_no_use_for() {
     assert!(err.contains("there is no split to undo"), "{err}");
     assert!(fake.requests().is_empty());
 }
+
+#[test]
+fn eval_replays_jj_history_and_leaves_the_workspace_as_it_was() {
+    let repo = TestRepo::jj_workspace(false);
+    for (n, title) in [(1, "Add one()"), (2, "Add two()"), (3, "Add three()")] {
+        repo.write(&format!("src/f{n}.rs"), format!("pub fn f{n}() {{}}\n"));
+        repo.jj(&["commit", "-m", title]);
+    }
+    let log = |repo: &TestRepo| repo.jj(&["log", "--no-graph", "-r", "all()"]);
+    let ops = |repo: &TestRepo| repo.jj(&["op", "log", "--no-graph", "-T", "id ++ \"\\n\""]);
+    let (log_before, ops_before) = (log(&repo), ops(&repo));
+    let fake = FakeProvider::start(vec![
+        Step::text(commit_json("Add three()", "")),
+        Step::text(commit_json("Add f2", "")),
+    ]);
+    let out = run(&repo, &["eval", "--last", "2"], &openai_env(&fake));
+    success(&out);
+    let said = stderr(&out);
+    assert!(
+        said.contains("evaluating 2 commit(s), the last 2 non-merge changes of jj's @-"),
+        "{said}"
+    );
+    assert!(
+        said.contains("Add three()") && said.contains("Add two()"),
+        "{said}"
+    );
+    // Each was written from its own change, with only the history before it.
+    let requests = fake.requests();
+    let first = requests[0].user_texts().join("\n");
+    assert!(
+        first.contains("src/f3.rs") && first.contains("- Add two()"),
+        "{first}"
+    );
+    assert!(!first.contains("- Add three()"), "{first}");
+    assert!(stdout(&out).contains("Add three()"), "{}", stdout(&out));
+    // The workspace is as it was: no change, no operation.
+    assert_eq!(log(&repo), log_before);
+    assert_eq!(ops(&repo), ops_before);
+}

@@ -208,7 +208,10 @@ fn plan(args: EvalArgs) -> Result<Plan> {
             }
         }
         (None, false) => Source::Commits(args.commits.clone()),
-        (None, true) => Source::Last(last.unwrap_or(20)),
+        (None, true) => Source::Last {
+            n: last.unwrap_or(20),
+            top: None,
+        },
     };
     let skip_authors = args
         .skip_authors

@@ -46,6 +46,10 @@ pub async fn run(
 ) -> Result<ExitCode> {
     let cwd = std::env::current_dir().context("cannot read the current directory")?;
     let repo = GitRepo::discover(&cwd)?;
+    let source = match crate::shared::jj::open(&repo)? {
+        Some(jj) => super::select::in_jj(&jj, source)?,
+        None => source,
+    };
     source.check_revisions(&repo)?;
     let pattern = fixes.unwrap_or(FIX_PATTERN);
     filters.only = Some(
@@ -54,7 +58,13 @@ pub async fn run(
     );
     // `--last N` is the last N fixes that can be reviewed: the history is read on until then.
     let (scan, wanted) = match &source {
-        Source::Last(n) => (Source::Last(usize::MAX), *n),
+        Source::Last { n, top } => (
+            Source::Last {
+                n: usize::MAX,
+                top: top.clone(),
+            },
+            *n,
+        ),
         other => (other.clone(), usize::MAX),
     };
     let choice = select::choose(&repo, &scan, &filters)?;
@@ -69,7 +79,9 @@ pub async fn run(
         .into());
     }
     match &source {
-        Source::Last(n) => eprintln!("reviewing the commits behind the last {n} fixes that can be"),
+        Source::Last { n, .. } => {
+            eprintln!("reviewing the commits behind the last {n} fixes that can be")
+        }
         _ => eprintln!(
             "reviewing the commits behind {} fixes",
             choice.commits.len()

@@ -11,8 +11,14 @@ const SCAN: usize = 10_000;
 /// Where the commits come from.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Source {
-    /// The last N non-merge commits of HEAD that have a parent.
-    Last(usize),
+    /// The last N non-merge commits of HEAD (or of `top`, a commit id: in a jj workspace,
+    /// `@-`'s) that have a parent.
+    Last {
+        /// How many.
+        n: usize,
+        /// Where the history is read from, when not HEAD.
+        top: Option<String>,
+    },
     /// These commits, in this order.
     Commits(Vec<String>),
     /// The non-merge commits of FROM..TO, newest first, at most N when given.
@@ -37,7 +43,7 @@ impl Source {
             Source::Range { from, to, .. } => {
                 crate::shared::exit::UsageError::unless_revisions(repo, &[from, to])
             }
-            Source::Last(_) => Ok(()),
+            Source::Last { .. } => Ok(()),
         }
     }
 }
@@ -65,7 +71,10 @@ impl Choice {
     /// The choice in words, one commit a line, for stderr before the run.
     pub fn describe(&self, source: &Source) -> String {
         let what = match source {
-            Source::Last(n) => format!("the last {n} non-merge commits of HEAD"),
+            Source::Last { n, top: None } => format!("the last {n} non-merge commits of HEAD"),
+            Source::Last { n, top: Some(_) } => {
+                format!("the last {n} non-merge changes of jj's @-")
+            }
             Source::Commits(_) => "the commits named".to_string(),
             Source::Range { from, to, .. } => format!("the non-merge commits of {from}..{to}"),
         };
@@ -80,10 +89,32 @@ impl Choice {
     }
 }
 
+/// In a jj workspace, `source` in commit ids: a change, a bookmark or a revset's ends read
+/// through jj, the last N read from `@-`.
+pub fn in_jj(jj: &iris_git::jj::Jj, source: Source) -> Result<Source> {
+    use crate::shared::jj::{commit_of, range};
+    Ok(match source {
+        Source::Last { n, .. } => Source::Last {
+            n,
+            top: Some(commit_of(jj, "@-")?),
+        },
+        Source::Commits(revs) => Source::Commits(
+            revs.iter()
+                .map(|rev| commit_of(jj, rev))
+                .collect::<Result<_>>()?,
+        ),
+        Source::Range { from, to, limit } => {
+            let (from, to) = range(jj, Some(&from), Some(&to))?;
+            Source::Range { from, to, limit }
+        }
+    })
+}
+
 pub fn choose(repo: &GitRepo, source: &Source, filters: &Filters) -> Result<Choice> {
     let mut choice = Choice::default();
     let (candidates, limit, named) = match source {
-        Source::Last(n) => (repo.log(SCAN)?, *n, false),
+        Source::Last { n, top: None } => (repo.log(SCAN)?, *n, false),
+        Source::Last { n, top: Some(top) } => (repo.log_from(top, SCAN)?, *n, false),
         Source::Commits(revs) => {
             let infos = revs
                 .iter()

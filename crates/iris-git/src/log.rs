@@ -62,6 +62,15 @@ impl CommitInfo {
 }
 
 impl GitRepo {
+    /// The last `count` commits reachable from `top` (it included), newest first, in git's
+    /// order.
+    pub fn log_from(&self, top: &str, count: usize) -> Result<Vec<CommitInfo>> {
+        let top = self.resolve_commit(top)?.id();
+        let mut walk = self.history_walk()?;
+        walk.push(top)?;
+        self.collect(walk, count)
+    }
+
     /// The last `count` commits reachable from HEAD, newest first (none in a new repository).
     pub fn log(&self, count: usize) -> Result<Vec<CommitInfo>> {
         Ok(self
