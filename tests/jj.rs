@@ -6,7 +6,7 @@
 
 use crate::common::agent::{commit_json, failure, openai_env, run, success};
 use crate::common::fake_provider::{FakeProvider, Step};
-use crate::common::{TestRepo, stderr, stdout};
+use crate::common::{Iris, TestRepo, stderr, stdout};
 
 /// A jj workspace with one described change (`Add one()`) and `@` on it changing
 /// `src/lib.rs` (a second function).
@@ -466,4 +466,27 @@ fn eval_replays_jj_history_and_leaves_the_workspace_as_it_was() {
     // The workspace is as it was: no change, no operation.
     assert_eq!(log(&repo), log_before);
     assert_eq!(ops(&repo), ops_before);
+}
+
+#[test]
+fn gen_check_reads_jj_s_descriptions() {
+    let repo = workspace(false);
+    repo.write(
+        ".commitlintrc.json",
+        r#"{"rules": {"type-enum": [2, "always", ["feat", "fix"]], "type-empty": [2, "never"]}}"#,
+    );
+    repo.jj(&["describe", "-m", "feat: add two()"]);
+    // Without a revision: @'s description.
+    let out = repo.iris_env(&["gen", "--check"], &[], "");
+    assert!(out.status.success(), "{}", stderr(&out));
+    // A change by name, and a range of them.
+    let out = repo.iris_env(&["gen", "--check", "--rev", "@-"], &[], "");
+    assert_eq!(out.status.code(), Some(1), "{}", stdout(&out));
+    assert!(stdout(&out).contains("type-empty"), "{}", stdout(&out));
+    let out = repo.iris_env(&["gen", "--check", "--rev", "@-..@"], &[], "");
+    assert!(out.status.success(), "{}", stderr(&out));
+    // An undescribed @ leaves it to @-.
+    repo.jj(&["new"]);
+    let out = repo.iris_env(&["gen", "--check"], &[], "");
+    assert!(out.status.success(), "{}", stderr(&out));
 }

@@ -21,6 +21,19 @@ const MAX_RANGE: usize = 10_000;
 
 pub fn run(rev: Option<&str>) -> Result<ExitCode> {
     let repo = super::current_repo()?;
+    // In a jj workspace the revisions are jj's, read as commit ids; without one, the
+    // message checked (when stdin holds none) is `@`'s.
+    let (named, default) = match crate::shared::jj::open(&repo)? {
+        Some(jj) => {
+            let ids = jj_revisions(&jj, rev)?;
+            match rev {
+                Some(_) => (Some(ids), None),
+                None => (None, Some(ids)),
+            }
+        }
+        None => (None, None),
+    };
+    let rev = named.as_deref().or(rev);
     let range = rev.map(range_of).transpose()?.flatten();
     match (rev, range) {
         (_, Some((from, to))) => UsageError::unless_revisions(&repo, &[from, to])?,
@@ -47,7 +60,7 @@ pub fn run(rev: Option<&str>) -> Result<ExitCode> {
             message
         }
         None => {
-            let rev = rev.unwrap_or("HEAD");
+            let rev = rev.or(default.as_deref()).unwrap_or("HEAD");
             if rev == "HEAD" && repo.head_id()?.is_none() {
                 return Err(UsageError(
                     "there is no commit to check yet: pipe a message on stdin".into(),
@@ -67,6 +80,28 @@ pub fn run(rev: Option<&str>) -> Result<ExitCode> {
     } else {
         ExitCode::SUCCESS
     })
+}
+
+/// A jj workspace's revision as git reads it: `A..B` as its ends' commit ids, a change as
+/// its commit's, and none as `@`'s (`@-`'s when `@` has no description yet).
+fn jj_revisions(jj: &iris_git::jj::Jj, rev: Option<&str>) -> Result<String> {
+    use crate::shared::jj::{commit_of, range};
+    match rev.and_then(|r| r.split_once("..")) {
+        Some((from, to)) => {
+            let (from, to) = range(jj, Some(from), (!to.is_empty()).then_some(to))?;
+            Ok(format!("{from}..{to}"))
+        }
+        None => match rev {
+            Some(rev) => commit_of(jj, rev),
+            None => {
+                let at = jj.change("@")?;
+                match at.description.trim().is_empty() {
+                    true => commit_of(jj, "@-"),
+                    false => Ok(at.commit_id),
+                }
+            }
+        },
+    }
 }
 
 /// `A..B` as its two ends (`A..` ends at HEAD); None for a single revision.
