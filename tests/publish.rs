@@ -451,3 +451,70 @@ fn review_post_puts_each_checked_finding_on_its_line() {
     assert!(!body.contains("Invented"), "{body}");
     assert!(body.contains("1 moved to the line it quotes"), "{body}");
 }
+
+/// In a jj workspace a PR goes from the top change's bookmark into the base's, found by its
+/// head (jj checks out no branch): `gh pr list --head`, then create, or edit by number.
+#[test]
+fn in_a_jj_workspace_pr_create_and_update_name_the_bookmarks() {
+    let repo = TestRepo::jj_workspace(false);
+    repo.write("src/lib.rs", "pub fn one() -> u32 {\n    1\n}\n");
+    repo.jj(&["commit", "-m", "Add one()"]);
+    repo.write(
+        "src/lib.rs",
+        "pub fn one() -> u32 {\n    1\n}\n\npub fn two() -> u32 {\n    2\n}\n",
+    );
+    repo.jj(&["commit", "-m", "Add two()"]);
+    repo.jj(&[
+        "git",
+        "remote",
+        "add",
+        "origin",
+        "https://github.com/acme/app.git",
+    ]);
+    repo.jj(&["bookmark", "create", "main", "-r", "@--"]);
+    let fake = FakeProvider::start(pr_script());
+    let gh = fake_tool(
+        "gh",
+        "if [ \"$2\" = list ]; then echo '[]'; else echo https://github.com/acme/app/pull/8; fi",
+    );
+    // gh's fake, jj, and the system's tools.
+    let with_tool = |fake: &FakeProvider, gh: &tempfile::TempDir| {
+        let jj = iris_testkit::jj::jj_dir();
+        let path = format!("{}:{}:/usr/bin:/bin", gh.path().display(), jj.display());
+        env_with_path(fake, Path::new(&path))
+    };
+    // Without a bookmark on the top change there is nothing to open the PR from.
+    let out = run(
+        &repo,
+        &["pr", "--from", "main", "--create"],
+        &with_tool(&fake, &gh),
+    );
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert!(stderr(&out).contains("has no bookmark to open the pull request from"));
+    repo.jj(&["bookmark", "create", "feature/two", "-r", "@-"]);
+    let fake = FakeProvider::start(pr_script());
+    let out = run(
+        &repo,
+        &["pr", "--from", "main", "--create"],
+        &with_tool(&fake, &gh),
+    );
+    success(&out);
+    assert_eq!(read(gh.path(), "calls"), "pr list\npr create\n");
+    let args = read(gh.path(), "args-pr-create");
+    assert!(args.contains("--base=main\n--head=feature/two\n"), "{args}");
+    assert_eq!(read(gh.path(), "stdin-pr-create"), PR_BODY);
+    assert!(stderr(&out).contains("created pull request from feature/two"));
+
+    // An open one is edited by its number.
+    let listed = r#"[{"number": 8, "url": "https://github.com/acme/app/pull/8", "title": "t", "body": "b", "baseRefName": "main", "state": "OPEN"}]"#;
+    let gh = fake_tool("gh", &format!("echo '{listed}'"));
+    let fake = FakeProvider::start(pr_script());
+    success(&run(
+        &repo,
+        &["pr", "--from", "main", "--update"],
+        &with_tool(&fake, &gh),
+    ));
+    assert_eq!(read(gh.path(), "calls"), "pr list\npr edit\n");
+    let args = read(gh.path(), "args-pr-edit");
+    assert!(args.starts_with("pr\nedit\n8\n"), "{args}");
+}

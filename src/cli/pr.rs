@@ -8,7 +8,7 @@ use clap::Args;
 
 use super::config::ConfigFlags;
 use super::session::{OutputFlags, Session, print_artifact, publish};
-use crate::publish::{PrAction, forge_of_repo, publish_pr, split_pr};
+use crate::publish::{PrAction, forge_of_repo, publish_pr, publish_pr_from, split_pr};
 use crate::shared::exit::UsageError;
 use iris_agent::capability::requests::Scope;
 use iris_core::artifact::ArtifactKind;
@@ -55,16 +55,18 @@ pub async fn run(args: PrArgs) -> Result<ExitCode> {
     let mut session = Session::open(&args.config, args.output)?;
     session.iris = session.iris.with_pr_template(args.template.clone());
     let jj = crate::shared::jj::open(&session.repo)?;
-    if jj.is_some() && (args.create || args.update) {
-        return Err(UsageError(
-            "publishing from a jj repository is not supported yet: push the bookmark with `jj git \
-             push`, then paste the description printed without --create/--update"
-                .into(),
-        )
-        .into());
-    }
+    // In jj the PR's branches are the range's bookmarks.
+    let mut bookmarks = None;
     let (from, to) = match &jj {
-        Some(jj) => crate::shared::jj::range(jj, args.from.as_deref(), args.to.as_deref())?,
+        Some(jj) => {
+            let (from, to) = tokio::task::block_in_place(|| {
+                crate::shared::jj::range_changes(jj, args.from.as_deref(), args.to.as_deref())
+            })?;
+            if args.create || args.update {
+                bookmarks = Some(crate::shared::jj::pr_bookmarks(&from, &to)?);
+            }
+            (from.commit_id, to.commit_id)
+        }
         None => {
             let from = base_or_default(&session.repo, args.from.clone())?;
             let to = args.to.clone().unwrap_or_else(|| "HEAD".into());
@@ -102,6 +104,13 @@ pub async fn run(args: PrArgs) -> Result<ExitCode> {
     let root = session.repo.root();
     let text =
         split_pr(&written.text).context("not published (the description is on stdout above)")?;
+    if let Some((base, head)) = bookmarks {
+        publish("description", move || {
+            publish_pr_from(&root, &text, action, (&base, &head))
+        })
+        .await?;
+        return Ok(ExitCode::SUCCESS);
+    }
     publish("description", move || {
         publish_pr(&root, &text, action, base.as_deref())
     })

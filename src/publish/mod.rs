@@ -74,6 +74,53 @@ pub fn publish_pr(
     )
 }
 
+/// Opens (`Create`) or updates the PR/MR from branch `head` into `base`, found by its head
+/// rather than by the branch checked out: a jj workspace's bookmark. Blocks while the tools
+/// run.
+pub fn publish_pr_from(
+    repo_root: &Path,
+    text: &PrText,
+    action: PrAction,
+    (base, head): (&str, &str),
+) -> Result<Published, PublishError> {
+    let repo = open(repo_root)?;
+    let forge = forge_of_repo(&repo, "description")?;
+    let runner = Runner::in_repo(&repo.root());
+    if text.title.trim().is_empty() {
+        return Err(PublishError("the pull request has no title".into()));
+    }
+    let noun = forge.request_noun();
+    let listed = runner.run(forge, &commands::list_from(forge, head))?;
+    let open = commands::first_listed(&listed)
+        .map_err(|answer| PublishError(format!("no JSON list of {noun}s from {head}: {answer}")))?
+        .filter(|pr| pr.state != commands::RequestState::Closed);
+    let base = base_branch(base, &repo.remote_names());
+    let (verb, url) = match (action, open) {
+        (PrAction::Create, Some(pr)) => {
+            return Err(PublishError(format!(
+                "the {noun} from {head} is open already (#{}): --update rewrites it",
+                pr.number
+            )));
+        }
+        (PrAction::Update, None) => {
+            return Err(PublishError(format!(
+                "no open {noun} from {head}: --create opens one"
+            )));
+        }
+        (PrAction::Update | PrAction::CreateOrUpdate, Some(pr)) => {
+            let edit =
+                commands::edit_number(forge, pr.number, Some(&text.title), &text.body, Some(&base));
+            let out = runner.run(forge, &edit)?;
+            ("updated", url_in(&out).or(pr.url))
+        }
+        (PrAction::Create | PrAction::CreateOrUpdate, None) => {
+            let out = runner.run(forge, &commands::create_from(forge, text, &base, head))?;
+            ("created", url_in(&out))
+        }
+    };
+    Ok(published(format!("{verb} {noun} from {head}"), url))
+}
+
 /// How a review is posted.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ReviewPost {

@@ -45,6 +45,31 @@ pub fn change_to_describe(jj: &Jj, rev: &str) -> Result<JjChange> {
 /// The commit id of the one change `rev` names (a change id, a bookmark, `@`, `trunk()`),
 /// for the tools that read jj's commits from its git store. jj's root is no commit there.
 pub fn commit_of(jj: &Jj, rev: &str) -> Result<String> {
+    Ok(not_root(jj, rev)?.commit_id)
+}
+
+/// A jj range's branches for its PR: the base change's bookmark and the top change's.
+pub fn pr_bookmarks(from: &JjChange, to: &JjChange) -> Result<(String, String)> {
+    let Some(head) = to.bookmarks.first() else {
+        return Err(UsageError(format!(
+            "the change {} has no bookmark to open the pull request from: `jj bookmark create \
+             NAME -r {}`, then `jj git push -b NAME`",
+            to.short_id, to.short_id
+        ))
+        .into());
+    };
+    let Some(base) = from.bookmarks.first() else {
+        return Err(UsageError(format!(
+            "the base change {} has no bookmark for the pull request to go into: --from BOOKMARK",
+            from.short_id
+        ))
+        .into());
+    };
+    Ok((base.clone(), head.clone()))
+}
+
+/// The one change `rev` names, refused when it is jj's root.
+fn not_root(jj: &Jj, rev: &str) -> Result<JjChange> {
     let change = named(jj, rev)?;
     if change.commit_id.bytes().all(|b| b == b'0') {
         let hint = if rev == TRUNK {
@@ -58,7 +83,7 @@ pub fn commit_of(jj: &Jj, rev: &str) -> Result<String> {
         ))
         .into());
     }
-    Ok(change.commit_id)
+    Ok(change)
 }
 
 /// Where a range of jj changes starts when none is named.
@@ -67,16 +92,22 @@ pub const TRUNK: &str = "trunk()";
 /// A range of jj changes as commit ids: after `from` (default `trunk()`) up to `to`
 /// (default `@`, or `@-` when the working copy is empty, as after `jj commit`).
 pub fn range(jj: &Jj, from: Option<&str>, to: Option<&str>) -> Result<(String, String)> {
-    let from = commit_of(jj, from.unwrap_or(TRUNK))?;
+    let (from, to) = range_changes(jj, from, to)?;
+    Ok((from.commit_id, to.commit_id))
+}
+
+/// [`range`]'s two ends as changes (their bookmarks name a pull request's branches).
+pub fn range_changes(
+    jj: &Jj,
+    from: Option<&str>,
+    to: Option<&str>,
+) -> Result<(JjChange, JjChange)> {
+    let from = not_root(jj, from.unwrap_or(TRUNK))?;
     let to = match to {
-        Some(to) => commit_of(jj, to)?,
+        Some(to) => not_root(jj, to)?,
         None => {
             let at = jj.change("@")?;
-            if at.empty {
-                commit_of(jj, "@-")?
-            } else {
-                at.commit_id
-            }
+            if at.empty { not_root(jj, "@-")? } else { at }
         }
     };
     Ok((from, to))

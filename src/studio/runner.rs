@@ -262,7 +262,19 @@ impl Runner {
                         }
                         _ => crate::publish::split_pr(&text).and_then(|pr| {
                             let action = crate::publish::PrAction::CreateOrUpdate;
-                            crate::publish::publish_pr(&root, &pr, action, base.as_deref())
+                            // In a jj workspace the PR goes from the range's bookmarks.
+                            match jj_branches(&root, base.as_deref()) {
+                                Ok(Some(branches)) => crate::publish::publish_pr_from(
+                                    &root,
+                                    &pr,
+                                    action,
+                                    (&branches.0, &branches.1),
+                                ),
+                                Ok(None) => {
+                                    crate::publish::publish_pr(&root, &pr, action, base.as_deref())
+                                }
+                                Err(err) => Err(crate::publish::PublishError(format!("{err:#}"))),
+                            }
                         }),
                     };
                     let result = published.map(|p| p.summary).map_err(|e| e.to_string());
@@ -618,4 +630,17 @@ fn with_stack(iris: Arc<IrisAgent>, section: Option<String>) -> Arc<IrisAgent> {
         Some(section) => Arc::new((*iris).clone().with_pr_stack(Some(section))),
         None => iris,
     }
+}
+
+/// In a jj workspace, the bookmarks a PR of the range after `base` goes into and from.
+fn jj_branches(
+    root: &std::path::Path,
+    base: Option<&str>,
+) -> anyhow::Result<Option<(String, String)>> {
+    let repo = iris_git::GitRepo::discover(root)?;
+    let Some(jj) = crate::shared::jj::open(&repo)? else {
+        return Ok(None);
+    };
+    let (from, to) = crate::shared::jj::range_changes(&jj, base, None)?;
+    crate::shared::jj::pr_bookmarks(&from, &to).map(Some)
 }

@@ -9,13 +9,19 @@ use crate::TestRepo;
 /// The jj the tests drive; a test that needs jj fails saying how to get it, never passes
 /// without it.
 pub fn require_jj() {
-    let found = std::env::var_os("PATH")
-        .is_some_and(|path| std::env::split_paths(&path).any(|d| d.join("jj").is_file()));
-    assert!(
-        found,
-        "jj is not installed, and this test needs it: `cargo install jj-cli --locked --version \
-         0.45.1` (which .ci/run does), with ~/.cargo/bin on PATH"
-    );
+    jj_dir();
+}
+
+/// The folder on PATH that holds jj (for a test that sets PATH itself).
+pub fn jj_dir() -> std::path::PathBuf {
+    let path = std::env::var_os("PATH").unwrap_or_default();
+    let found = std::env::split_paths(&path).find(|d| d.join("jj").is_file());
+    found.unwrap_or_else(|| {
+        panic!(
+            "jj is not installed, and this test needs it: `cargo install jj-cli --locked \
+             --version 0.45.1` (which .ci/run does), with ~/.cargo/bin on PATH"
+        )
+    })
 }
 
 impl TestRepo {
