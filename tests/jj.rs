@@ -490,3 +490,14 @@ fn gen_check_reads_jj_s_descriptions() {
     let out = repo.iris_env(&["gen", "--check"], &[], "");
     assert!(out.status.success(), "{}", stderr(&out));
 }
+
+#[test]
+fn absorb_and_the_hook_point_at_what_jj_does_instead() {
+    let repo = workspace(true);
+    let fake = reply();
+    let err = failure(&run(&repo, &["absorb"], &openai_env(&fake)), 2);
+    assert!(err.contains("`jj absorb`"), "{err}");
+    let err = failure(&run(&repo, &["hook", "install"], &openai_env(&fake)), 2);
+    assert!(err.contains("jj runs no git hooks"), "{err}");
+    assert!(!repo.path().join(".git/hooks/prepare-commit-msg").exists());
+}

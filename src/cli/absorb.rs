@@ -63,6 +63,14 @@ pub struct AbsorbArgs {
 pub async fn run(args: AbsorbArgs) -> Result<ExitCode> {
     let cwd = std::env::current_dir().context("cannot read the current directory")?;
     let repo = GitRepo::discover(&cwd)?;
+    if repo.jj_workspace().is_some() {
+        return Err(UsageError(
+            "this is a jj repository, where `jj absorb` moves each change into the commit that \
+             last touched its lines; iris absorb works on git's index"
+                .into(),
+        )
+        .into());
+    }
     if args.undo {
         println!("{}", repo.undo_absorb()?);
         return Ok(ExitCode::SUCCESS);
