@@ -501,3 +501,19 @@ fn absorb_and_the_hook_point_at_what_jj_does_instead() {
     assert!(err.contains("jj runs no git hooks"), "{err}");
     assert!(!repo.path().join(".git/hooks/prepare-commit-msg").exists());
 }
+
+#[test]
+fn a_description_carries_no_control_characters_from_the_model() {
+    let repo = workspace(false);
+    let fake = FakeProvider::start(vec![Step::text(commit_json(
+        "Add two()\u{1b}[2J",
+        "A second\u{7} constant.",
+    ))]);
+    success(&run(&repo, &["gen", "--describe"], &openai_env(&fake)));
+    let description = repo.jj_description("@");
+    assert!(description.starts_with("Add two()"), "{description:?}");
+    assert!(
+        !description.contains('\u{1b}') && !description.contains('\u{7}'),
+        "{description:?}"
+    );
+}

@@ -11,6 +11,9 @@ use crate::{GitError, Result};
 /// with) came in jj 0.25.
 pub const MIN_VERSION: (u32, u32, u32) = (0, 25, 0);
 
+/// How long one jj command may run (a snapshot of a large working copy included).
+const DEADLINE: std::time::Duration = std::time::Duration::from_secs(300);
+
 /// How users get jj, said when it is missing.
 const INSTALL: &str = "install jj (https://jj-vcs.github.io/jj/latest/install-and-setup/; \
                        `cargo install jj-cli --locked`)";
@@ -136,7 +139,7 @@ impl Jj {
         if force {
             args.push("--ignore-immutable");
         }
-        self.run_said(&args, Some(message))
+        self.run_said(&args, Some(&iris_core::controls::strip(message)))
     }
 
     /// Puts the repository back as it was at operation `id` (`jj op restore`); jj's lines.
@@ -156,7 +159,7 @@ impl Jj {
 
     /// Describes `@` and starts a new empty change on top (`jj commit`); jj's lines back.
     pub fn commit(&self, message: &str) -> Result<String> {
-        let message = format!("--message={message}");
+        let message = format!("--message={}", iris_core::controls::strip(message));
         self.run_said(&["commit", &message], None)
     }
 
@@ -183,7 +186,7 @@ impl Jj {
             "merge-tools.iris-split.edit-args=[{}]",
             edit_args.join(", ")
         );
-        let message = format!("--message={message}");
+        let message = format!("--message={}", iris_core::controls::strip(message));
         self.run_said(
             &[
                 "split",
@@ -214,7 +217,7 @@ impl Jj {
 
     fn output(&self, args: &[&str], stdin: Option<&str>) -> Result<(String, String)> {
         let mut command = Command::new(&self.program);
-        command
+        iris_process::in_own_group(&mut command)
             .args(["--no-pager", "--color=never", "-R"])
             .arg(&self.root)
             .args(args)
@@ -226,16 +229,36 @@ impl Jj {
             })
             .stdout(Stdio::piped())
             .stderr(Stdio::piped());
-        let what = format!("running `jj {}`", args.first().copied().unwrap_or_default());
+        let name = args.first().copied().unwrap_or_default();
+        let what = format!("running `jj {name}`");
         let mut child = command.spawn().map_err(|e| io(&what, e))?;
         if let (Some(text), Some(mut pipe)) = (stdin, child.stdin.take()) {
             use std::io::Write;
             pipe.write_all(text.as_bytes()).map_err(|e| io(&what, e))?;
         }
-        let output = child.wait_with_output().map_err(|e| io(&what, e))?;
-        let out = String::from_utf8_lossy(&output.stdout).into_owned();
-        let err = String::from_utf8_lossy(&output.stderr).into_owned();
-        if !output.status.success() {
+        let read = |pipe: Option<Box<dyn std::io::Read + Send>>| {
+            std::thread::spawn(move || {
+                let mut bytes = Vec::new();
+                if let Some(mut pipe) = pipe {
+                    let _ = pipe.read_to_end(&mut bytes);
+                }
+                String::from_utf8_lossy(&bytes).into_owned()
+            })
+        };
+        let out = read(child.stdout.take().map(|p| Box::new(p) as _));
+        let err = read(child.stderr.take().map(|p| Box::new(p) as _));
+        let status = iris_process::wait_or_kill(&mut child, DEADLINE).map_err(|e| io(&what, e))?;
+        let (out, err) = (
+            out.join().unwrap_or_default(),
+            err.join().unwrap_or_default(),
+        );
+        let Some(status) = status else {
+            return Err(GitError::Unsupported(format!(
+                "`jj {name}` did not finish within {} s and was stopped",
+                DEADLINE.as_secs()
+            )));
+        };
+        if !status.success() {
             let said = err.trim();
             let said = said.strip_prefix("Error: ").unwrap_or(said);
             return Err(GitError::Unsupported(format!(
