@@ -517,3 +517,28 @@ fn a_description_carries_no_control_characters_from_the_model() {
         "{description:?}"
     );
 }
+
+#[test]
+fn changelog_starts_after_trunk_in_jj_and_asks_for_from_in_git() {
+    let repo = workspace(true);
+    repo.jj(&["commit", "-m", "Add two()"]);
+    repo.jj(&["bookmark", "create", "main", "-r", "@--"]);
+    // trunk() as a project with a remote has it: here, the main bookmark.
+    repo.jj(&[
+        "config",
+        "set",
+        "--repo",
+        "revset-aliases.\"trunk()\"",
+        "main",
+    ]);
+    let fake = reply();
+    let env = openai_env(&fake);
+    let out = success(&run(&repo, &["changelog", "--dry-run"], &env));
+    let (main, top) = (commit_id(&repo, "main"), commit_id(&repo, "@-"));
+    assert!(out.contains(&format!("from {main} to {top}")), "{out}");
+    let git = TestRepo::new();
+    git.write("a.txt", "a\n");
+    git.commit_all("First");
+    let err = failure(&run(&git, &["changelog"], &env), 2);
+    assert!(err.contains("--from REF is needed"), "{err}");
+}

@@ -45,10 +45,10 @@ pub struct OutputFlags {
 /// The commits FROM..TO an artifact covers, and the version they ship in.
 #[derive(Debug, Args)]
 pub struct RangeArgs {
-    /// Start of the range (exclusive), e.g. the previous release tag (in a jj repository, a
-    /// change or bookmark).
+    /// Start of the range (exclusive), e.g. the previous release tag; required in git. In a
+    /// jj repository a change or bookmark, `trunk()` by default.
     #[arg(long, value_name = "REF")]
-    pub from: String,
+    pub from: Option<String>,
     /// End of the range (default HEAD; in a jj repository `@`, or `@-` when `@` is empty).
     #[arg(long, value_name = "REF")]
     pub to: Option<String>,
@@ -61,17 +61,25 @@ impl RangeArgs {
     /// The range, its revisions checked first.
     pub(super) fn checked_scope(&self, repo: &GitRepo) -> Result<Scope> {
         if let Some(jj) = crate::shared::jj::open(repo)? {
-            let (from, to) = crate::shared::jj::range(&jj, Some(&self.from), self.to.as_deref())?;
+            let (from, to) =
+                crate::shared::jj::range(&jj, self.from.as_deref(), self.to.as_deref())?;
             return Ok(Scope::Range {
                 from,
                 to,
                 version: self.version_name.clone(),
             });
         }
+        let Some(from) = self.from.as_deref() else {
+            return Err(UsageError(
+                "--from REF is needed: the range starts after it (the previous release tag, say)"
+                    .into(),
+            )
+            .into());
+        };
         let to = self.to.as_deref().unwrap_or("HEAD");
-        UsageError::unless_revisions(repo, &[&self.from, to])?;
+        UsageError::unless_revisions(repo, &[from, to])?;
         Ok(Scope::Range {
-            from: self.from.clone(),
+            from: from.to_string(),
             to: to.to_string(),
             version: self.version_name.clone(),
         })
