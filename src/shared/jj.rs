@@ -78,8 +78,8 @@ fn not_root(jj: &Jj, rev: &str) -> Result<JjChange> {
             ""
         };
         return Err(UsageError(format!(
-            "'{rev}' is jj's root, before any change{hint}: pass --from with the change or \
-             bookmark the range starts after"
+            "'{rev}' is jj's root, before any change{hint}: name the change or bookmark \
+             the range starts after (--from)"
         ))
         .into());
     }

@@ -7,9 +7,10 @@ use std::process::{Command, Stdio};
 use super::JjWorkspace;
 use crate::{GitError, Result};
 
-/// The oldest jj Iris drives: `--config NAME=VALUE` (which a split's diff editor is set up
-/// with) came in jj 0.25.
-pub const MIN_VERSION: (u32, u32, u32) = (0, 25, 0);
+/// The oldest jj Iris drives: `jj split --message` (each group's description, set as it is
+/// split off) came in jj 0.30, after `--config NAME=VALUE` (0.25), which sets up the split's
+/// diff editor.
+pub const MIN_VERSION: (u32, u32, u32) = (0, 30, 0);
 
 /// How long one jj command may run (a snapshot of a large working copy included).
 const DEADLINE: std::time::Duration = std::time::Duration::from_secs(300);
@@ -354,7 +355,7 @@ mod tests {
         assert_eq!(parse_version("jj 0.24.0-0a1b2c"), Some((0, 24, 0)));
         assert_eq!(parse_version("jj"), None);
         assert_eq!(parse_version("jj x.y"), None);
-        assert!((0, 24, 9) < MIN_VERSION && (0, 25, 0) >= MIN_VERSION);
+        assert!((0, 29, 9) < MIN_VERSION && (0, 30, 0) >= MIN_VERSION);
     }
 
     #[test]
