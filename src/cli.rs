@@ -210,7 +210,7 @@ fn init_tracing(debug: bool, full_screen: bool) {
     let log_file = (full_screen && tracing_on)
         .then(|| {
             let repo = GitRepo::discover(&std::env::current_dir().ok()?).ok()?;
-            let dir = crate::shared::IrisDir::of(repo.git_dir());
+            let dir = crate::shared::IrisDir::of(&repo.state_dir());
             std::fs::create_dir_all(dir.path()).ok()?;
             std::fs::OpenOptions::new()
                 .create(true)

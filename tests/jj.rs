@@ -542,3 +542,71 @@ fn changelog_starts_after_trunk_in_jj_and_asks_for_from_in_git() {
     let err = failure(&run(&git, &["changelog"], &env), 2);
     assert!(err.contains("--from REF is needed"), "{err}");
 }
+
+#[test]
+fn a_split_is_undone_only_while_jj_has_done_nothing_since() {
+    let repo = tangled(true);
+    let plan = repo.home().join("plan.json");
+    std::fs::write(&plan, TWO_GROUPS).expect("plan");
+    let plan = plan.display().to_string();
+    let fake = reply();
+    let env = openai_env(&fake);
+    success(&run(
+        &repo,
+        &["split", "--plan", &plan, "--apply", "--yes"],
+        &env,
+    ));
+    // An edit after the split is an operation of its own: restoring would lose it.
+    repo.write("later.txt", "later\n");
+    let err = failure(&run(&repo, &["split", "--undo"], &env), 1);
+    assert!(err.contains("jj has done more since the split"), "{err}");
+    assert!(repo.path().join("later.txt").exists());
+    assert_eq!(
+        repo.jj_description("@-"),
+        "Name the second line\n\nWith a new file.\n"
+    );
+}
+
+#[test]
+fn a_merge_is_not_described_from_one_parent_s_diff() {
+    let repo = workspace(false);
+    repo.jj(&["commit", "-m", "Add two()"]);
+    repo.jj(&["new", "@--", "-m", "Side"]);
+    repo.write("side.txt", "side\n");
+    repo.jj(&[
+        "new",
+        "description(substring:\"Add two\")",
+        "description(substring:Side)",
+    ]);
+    repo.write("merged.txt", "both\n");
+    let fake = reply();
+    let err = failure(&run(&repo, &["gen"], &openai_env(&fake)), 2);
+    assert!(err.contains("merges 2 changes"), "{err}");
+    assert!(fake.requests().is_empty());
+}
+
+#[test]
+fn a_second_workspace_reads_its_own_files() {
+    let repo = workspace(true);
+    let second = repo.home().join("second");
+    repo.jj(&["workspace", "add", &second.display().to_string()]);
+    // The project's rules exist in the second workspace's working copy only.
+    std::fs::write(
+        second.join(".commitlintrc.json"),
+        r#"{"rules": {"type-empty": [2, "never"]}}"#,
+    )
+    .expect("rules");
+    let fake = reply();
+    let mut command = std::process::Command::new(crate::common::IRIS);
+    repo.in_env(command.args(["gen", "--describe"]), &second);
+    for (name, value) in openai_env(&fake) {
+        command.env(name, value);
+    }
+    let out = command.output().expect("run iris");
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("breaks the commit rules"),
+        "{}",
+        stderr(&out)
+    );
+}

@@ -107,14 +107,14 @@ impl Headless {
         let iris = IrisAgent::from_config(
             &config,
             &root,
-            iris_app::shared::IrisDir::of(git.git_dir()).path(),
+            iris_app::shared::IrisDir::of(&git.state_dir()).path(),
             true,
         )
         .expect("Iris configured");
         // The developer's own capability overrides never reach a test.
         let iris = tune(iris.with_user_dir(None));
         let (tx, rx) = unbounded_channel();
-        let git_dir = git.git_dir().to_path_buf();
+        let git_dir = git.state_dir();
         // A split in a jj workspace has jj run the real binary as its diff editor.
         let runner = Runner::new(tx, root, git_dir.clone(), Some(iris))
             .with_iris_program(PathBuf::from(crate::common::IRIS));
@@ -1792,4 +1792,55 @@ async fn in_a_jj_workspace_the_split_view_applies_with_jj() {
         repo.jj(&["log", "--no-graph", "-r", "@-", "-T", "description"]),
         "Count to twenty\n"
     );
+}
+
+/// A conflicted `@` (here a merge of two sides that change one line) is listed as jj shows
+/// its own diff, never jj's conflict files, and Iris says why she does not write from it.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn in_a_jj_workspace_a_conflicted_change_is_listed_as_jj_shows_it() {
+    let repo = TestRepo::jj_workspace(false);
+    repo.write("a.txt", "base\n");
+    repo.jj(&["commit", "-m", "base"]);
+    repo.write("a.txt", "left\n");
+    repo.jj(&["commit", "-m", "left"]);
+    repo.jj(&["new", "@--"]);
+    repo.write("a.txt", "right\n");
+    repo.jj(&["commit", "-m", "right"]);
+    repo.jj(&[
+        "new",
+        "description(substring:left)",
+        "description(substring:right)",
+    ]);
+    repo.write("b.txt", "more\n");
+    let fake = FakeProvider::start(vec![]);
+    let mut studio = Headless::new(&repo, &fake, Mode::COMMIT);
+    studio.state.iris.auto_generate = false;
+    studio.runner.run(Effect::LoadStatus);
+    studio
+        .pump_until("the status", |s| !s.changes.loading && !s.diff.loading)
+        .await;
+    let paths: Vec<&str> = studio
+        .state
+        .changes
+        .files
+        .iter()
+        .map(|f| f.path.as_str())
+        .collect();
+    assert_eq!(paths, ["b.txt"]);
+    assert_eq!(
+        studio.state.diff.files.len(),
+        1,
+        "{:?}",
+        studio.state.diff.files
+    );
+    studio.command(Command::Generate);
+    studio
+        .pump_until("the refusal", |s| {
+            s.iris.task.is_none()
+                && s.notice
+                    .as_ref()
+                    .is_some_and(|n| n.text.contains("unresolved conflicts"))
+        })
+        .await;
+    assert!(fake.requests().is_empty());
 }

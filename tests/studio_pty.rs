@@ -634,7 +634,6 @@ fn x_splits_the_change_into_commits_and_u_undoes_them() {
     assert_eq!(fake.requests().len(), 1);
 }
 
-/// The marks before `path` in the file list (staged, then unstaged), if it is listed.
 /// In a jj workspace the list is `@`'s change, the stage key says why it does nothing, and
 /// c records the change with `jj commit`.
 #[test]
@@ -679,6 +678,7 @@ fn in_a_jj_workspace_the_files_are_at_s_change_and_a_commit_is_jj_commit() {
     assert!(asked.contains("- Add one()"), "{asked}");
 }
 
+/// The marks before `path` in the file list (staged, then unstaged), if it is listed.
 fn marks_of(screen: &vt100::Screen, path: &str) -> Option<String> {
     let contents = screen.contents();
     let line = contents.lines().find(|line| line.contains(path))?;

@@ -181,7 +181,7 @@ pub async fn run(args: AbsorbArgs) -> Result<ExitCode> {
 fn iris_for(repo: &GitRepo, flags: &ConfigFlags) -> Result<IrisAgent> {
     let root = repo.root();
     let config = Config::load(Some(&root), &flags.overrides())?;
-    IrisAgent::from_config(&config, &root, IrisDir::of(repo.git_dir()).path(), false)
+    IrisAgent::from_config(&config, &root, IrisDir::of(&repo.state_dir()).path(), false)
 }
 
 /// Said when the messages could not be checked after the squash.

@@ -201,7 +201,7 @@ async fn ask_iris(
     let iris = IrisAgent::from_config(
         &config,
         &root,
-        IrisDir::of(repo.git_dir()).path(),
+        IrisDir::of(&repo.state_dir()).path(),
         !args.output.no_stream,
     )?;
     let (iris, dry_run) = crate::shared::preview::prepare(iris, args.output.dry_run);

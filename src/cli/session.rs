@@ -107,7 +107,7 @@ impl Session {
         let iris = IrisAgent::from_config(
             &config,
             &root,
-            crate::shared::IrisDir::of(repo.git_dir()).path(),
+            crate::shared::IrisDir::of(&repo.state_dir()).path(),
             !output.no_stream,
         )?;
         let (iris, dry_run) = crate::shared::preview::prepare(iris, output.dry_run);

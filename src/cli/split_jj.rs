@@ -65,6 +65,15 @@ pub async fn run(args: SplitArgs, repo: GitRepo, jj: Jj) -> Result<ExitCode> {
             return Ok(ExitCode::SUCCESS);
         }
     }
+    // The plan holds for the change Iris read: refused if it moved while she planned.
+    let now = tokio::task::block_in_place(|| jj.change(&found.change_id))?;
+    if now.commit_id != found.commit_id {
+        return Err(anyhow::anyhow!(
+            "the change {} moved since Iris planned it (files changed, or jj rewrote it): \
+             nothing was split; run iris split again",
+            found.short_id
+        ));
+    }
     let before = tokio::task::block_in_place(|| {
         let report = |number, of, title: &str| {
             eprintln!("[{number}/{of}] {}", crate::shared::said::shown(title));

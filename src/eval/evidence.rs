@@ -45,7 +45,7 @@ pub async fn run(
     IrisAgent::from_config(
         &config,
         &root,
-        crate::shared::IrisDir::of(repo.git_dir()).path(),
+        crate::shared::IrisDir::of(&repo.state_dir()).path(),
         false,
     )?;
     source.check_revisions(&repo)?;

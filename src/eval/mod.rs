@@ -72,7 +72,7 @@ pub fn configs_of(repo: &GitRepo, variants: &mut [Variant]) -> Result<Vec<Config
         IrisAgent::from_config(
             &config,
             &root,
-            crate::shared::IrisDir::of(repo.git_dir()).path(),
+            crate::shared::IrisDir::of(&repo.state_dir()).path(),
             true,
         )?;
         if variant.label.is_empty() {

@@ -39,7 +39,7 @@ pub async fn run(root: &Path, overrides: &Overrides, call: Call, sink: &EventSin
                 let iris = IrisAgent::from_config(
                     &config,
                     &root,
-                    crate::shared::IrisDir::of(repo.git_dir()).path(),
+                    crate::shared::IrisDir::of(&repo.state_dir()).path(),
                     true,
                 )?;
                 (iris, job_of(&repo, &config, call)?, root)

@@ -91,9 +91,10 @@ pub fn publish_pr_from(
     }
     let noun = forge.request_noun();
     let listed = runner.run(forge, &commands::list_from(forge, head))?;
+    // A merged or closed one is as none: the branch gets a new one.
     let open = commands::first_listed(&listed)
         .map_err(|answer| PublishError(format!("no JSON list of {noun}s from {head}: {answer}")))?
-        .filter(|pr| pr.state != commands::RequestState::Closed);
+        .filter(|pr| pr.state == commands::RequestState::Open);
     let base = base_branch(base, &repo.remote_names());
     let (verb, url) = match (action, open) {
         (PrAction::Create, Some(pr)) => {

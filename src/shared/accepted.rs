@@ -20,7 +20,7 @@ const KEEP: usize = 1_000;
 const SCAN: usize = 2_000;
 
 fn path(repo: &GitRepo) -> PathBuf {
-    crate::shared::IrisDir::of(repo.git_dir()).accepted()
+    crate::shared::IrisDir::of(&repo.state_dir()).accepted()
 }
 
 /// Remembers that Iris wrote `written` for the change staged now (`amend`: the change

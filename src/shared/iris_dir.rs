@@ -1,5 +1,6 @@
 //! The `.git/iris/` folder: everything Iris keeps in a repository, named in one place. It lives
-//! in the git directory so it is never committed and goes away with the clone.
+//! in the git directory so it is never committed and goes away with the clone; in a jj
+//! workspace it is `.jj/iris/` (jj's git store is jj's alone).
 
 use std::path::{Path, PathBuf};
 
@@ -8,9 +9,9 @@ use std::path::{Path, PathBuf};
 pub struct IrisDir(PathBuf);
 
 impl IrisDir {
-    /// The folder inside `git_dir` (`GitRepo::git_dir`).
-    pub fn of(git_dir: &Path) -> Self {
-        Self(git_dir.join("iris"))
+    /// The folder inside `state_dir` (`GitRepo::state_dir`: the git directory, or `.jj`).
+    pub fn of(state_dir: &Path) -> Self {
+        Self(state_dir.join("iris"))
     }
 
     /// The folder itself: where a model's unreadable replies are saved for the user to read.

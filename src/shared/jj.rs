@@ -39,6 +39,16 @@ pub fn change_to_describe(jj: &Jj, rev: &str) -> Result<JjChange> {
         ))
         .into());
     }
+    if change.parents.len() > 1 {
+        // jj shows a merge against its merged parents, git's tree against one of them.
+        return Err(UsageError(format!(
+            "the change {} ({rev}) merges {} changes: Iris writes a change from its one \
+             parent's diff; describe a merge with `jj describe`",
+            change.short_id,
+            change.parents.len()
+        ))
+        .into());
+    }
     Ok(change)
 }
 
@@ -71,7 +81,7 @@ pub fn pr_bookmarks(from: &JjChange, to: &JjChange) -> Result<(String, String)> 
 /// The one change `rev` names, refused when it is jj's root.
 fn not_root(jj: &Jj, rev: &str) -> Result<JjChange> {
     let change = named(jj, rev)?;
-    if change.commit_id.bytes().all(|b| b == b'0') {
+    if change.is_root() {
         let hint = if rev == TRUNK {
             " (trunk() is the root when no remote has a main, master or trunk bookmark)"
         } else {
@@ -125,8 +135,8 @@ fn named(jj: &Jj, rev: &str) -> Result<JjChange> {
 }
 
 /// What a git hook would have refused before `message` becomes `rev`'s description (jj
-/// runs no hooks): an error-level break of the project's commit rules, or a secret among
-/// the lines the change adds. `None` when it may go.
+/// runs no hooks), or a commit of a conflicted change: an error-level break of the project's
+/// commit rules, or a secret among the lines the change adds. `None` when it may go.
 pub fn refused(
     repo: &GitRepo,
     jj: &Jj,
@@ -134,6 +144,13 @@ pub fn refused(
     message: &str,
     scanner: Option<&Scanner>,
 ) -> Result<Option<String>> {
+    let change = jj.change(rev)?;
+    if change.conflict {
+        return Ok(Some(format!(
+            "the change {} has unresolved conflicts (`jj resolve --list`)",
+            change.short_id
+        )));
+    }
     if let Some(rules) = iris_config::project::commit_rules(&repo.root())? {
         let errors: Vec<String> = rules
             .check(message)

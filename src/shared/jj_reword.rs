@@ -8,41 +8,39 @@ use anyhow::Result;
 
 use crate::shared::exit::UsageError;
 use iris_git::RewordCommit;
-use iris_git::jj::Jj;
+use iris_git::jj::{Jj, JjChange};
 
-/// jj's root commit, which no change describes.
-const ROOT: &str = "root()";
-
-/// The changes `revset` names, oldest first, as the reword's plan reads them. A merge, an
-/// empty change (nothing to write from) and a change on jj's root (no parent to write
-/// against) keep their descriptions; an immutable change is refused unless `force`.
+/// The changes `revset` names (jj's root left out), oldest first, as the reword's plan reads
+/// them. A merge, an empty change (nothing to write from), a conflicted one (its tree holds
+/// jj's conflict files) and a change on jj's root (no parent to write against) keep their
+/// descriptions; an immutable change is refused unless `force`.
 pub fn commits(jj: &Jj, revset: &str, force: bool) -> Result<Vec<RewordCommit>> {
-    let mut changes = jj.changes(&format!("({revset}) ~ {ROOT}"))?;
+    let mut changes = jj.changes(revset)?;
+    changes.retain(|change| !change.is_root());
     if changes.is_empty() {
         return Err(UsageError(format!(
             "'{revset}' names no change to reword in this jj repository (`jj log -r '{revset}'`)"
         ))
         .into());
     }
-    if !force {
-        let fixed = jj.changes(&format!("({revset}) ~ {ROOT} & immutable()"))?;
-        if let Some(first) = fixed.first() {
-            return Err(UsageError(format!(
-                "{} change(s) of '{revset}' are immutable in jj (trunk or a tag has them), {} \
-                 first: --force rewords them anyway",
-                fixed.len(),
-                first.short_id
-            ))
-            .into());
-        }
+    let fixed: Vec<&JjChange> = changes.iter().filter(|c| c.immutable).collect();
+    if let (false, Some(first)) = (force, fixed.last()) {
+        return Err(UsageError(format!(
+            "{} change(s) of '{revset}' are immutable in jj (trunk or a tag has them), {} \
+             first: --force rewords them anyway",
+            fixed.len(),
+            first.short_id
+        ))
+        .into());
     }
     changes.reverse();
     Ok(changes
         .into_iter()
         .map(|change| {
-            let on_root = change.parents.iter().all(|p| p.bytes().all(|b| b == b'0'));
+            let keeps =
+                change.parents.len() > 1 || change.empty || change.conflict || change.on_root();
             RewordCommit {
-                merge: change.parents.len() > 1 || change.empty || on_root,
+                merge: keeps,
                 id: change.commit_id,
                 short_id: change.short_id,
                 message: change.description,

@@ -33,13 +33,32 @@ pub fn apply(
     mut step: impl FnMut(usize, usize, &str),
 ) -> Result<String> {
     let before = jj.operation()?;
-    let undo = format!("`jj op restore {before}` undoes what was made");
-    // The split's undo restores it (a failure to remember only loses the shortcut).
-    let saved = crate::shared::IrisDir::of(repo.git_dir()).jj_split_undo();
-    if let Some(dir) = saved.parent() {
-        let _ = std::fs::create_dir_all(dir);
+    let split = split_by_plan(repo, jj, (target, change), plan, iris, &before, &mut step);
+    // The undo restores `before` while jj is still where the split left it (a failure to
+    // remember only loses the shortcut).
+    if let Ok(after) = jj.operation()
+        && after != before
+    {
+        let saved = crate::shared::IrisDir::of(&repo.state_dir()).jj_split_undo();
+        if let Some(dir) = saved.parent() {
+            let _ = std::fs::create_dir_all(dir);
+        }
+        let _ = std::fs::write(&saved, format!("{before}\n{after}\n"));
     }
-    let _ = std::fs::write(&saved, &before);
+    split.map(|()| before)
+}
+
+/// The groups of `plan` made one by one (see [`apply`]).
+fn split_by_plan(
+    repo: &GitRepo,
+    jj: &Jj,
+    (target, change): (&str, &SplitChange),
+    plan: &SplitPlan,
+    iris: &Path,
+    before: &str,
+    step: &mut impl FnMut(usize, usize, &str),
+) -> Result<()> {
+    let undo = format!("`jj op restore {before}` undoes what was made");
     let of = plan.groups.len();
     let mut target = target.to_string();
     for (k, group) in plan.groups.iter().enumerate() {
@@ -79,20 +98,35 @@ pub fn apply(
         }
         step(number, of, group.title());
     }
-    Ok(before)
+    Ok(())
 }
 
-/// Puts the repository back as it was before the last split (`jj op restore`); what jj said.
+/// Puts the repository back as it was before the last split (`jj op restore`), while jj
+/// has done nothing since (a restore would undo that too: edits in the working copy, other
+/// commands); what jj said.
 pub fn undo(repo: &GitRepo, jj: &Jj) -> Result<String> {
-    let saved = crate::shared::IrisDir::of(repo.git_dir()).jj_split_undo();
-    let before = std::fs::read_to_string(&saved).map_err(|_| {
-        anyhow!("there is no split to undo here (`jj op log` lists jj's operations)")
-    })?;
-    let said = jj.restore(before.trim())?;
+    let saved = crate::shared::IrisDir::of(&repo.state_dir()).jj_split_undo();
+    let text = std::fs::read_to_string(&saved).unwrap_or_default();
+    let mut ids = text.split_whitespace();
+    let (Some(before), Some(after)) = (ids.next(), ids.next()) else {
+        return Err(anyhow!(
+            "there is no split to undo here (`jj op log` lists jj's operations)"
+        ));
+    };
+    // Reading `@` snapshots the working copy: an edit since the split is an operation too.
+    jj.change("@")?;
+    let now = jj.operation()?;
+    if now != after {
+        return Err(anyhow!(
+            "jj has done more since the split (it was at operation {after}, it is at {now}): \
+             restoring {before} would undo that too; `jj op log` shows what, and `jj op \
+             restore {before}` does it if you mean to"
+        ));
+    }
+    let said = jj.restore(before)?;
     let _ = std::fs::remove_file(&saved);
     Ok(format!(
-        "Undid the split: jj is back at operation {}. {said}",
-        before.trim()
+        "Undid the split: jj is back at operation {before}. {said}"
     ))
 }
 

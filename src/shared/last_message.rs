@@ -26,7 +26,7 @@ pub fn remember(repo: &GitRepo, change: &Change, message: &str, tried: bool) {
 
 fn try_remember(repo: &GitRepo, change: &Change, message: &str, tried: bool) -> Result<()> {
     let (parent, tree) = change.clone();
-    let path = crate::shared::IrisDir::of(repo.git_dir()).last_messages();
+    let path = crate::shared::IrisDir::of(&repo.state_dir()).last_messages();
     let mut all = load(&path);
     all.put(LastMessage {
         parent,
@@ -49,7 +49,7 @@ fn try_remember(repo: &GitRepo, change: &Change, message: &str, tried: bool) -> 
 /// cannot tell an amend from a commit), and a new commit is not HEAD again.
 pub fn recall(repo: &GitRepo, change: &Change, any: bool) -> Option<LastMessage> {
     let (parent, tree) = change;
-    let all = load(&crate::shared::IrisDir::of(repo.git_dir()).last_messages());
+    let all = load(&crate::shared::IrisDir::of(&repo.state_dir()).last_messages());
     let head_title = repo
         .commit_info("HEAD")
         .ok()
@@ -168,7 +168,7 @@ mod tests {
         test.write("a.txt", "one\n");
         test.git(&["add", "a.txt"]);
         let repo = GitRepo::discover(&test.path()).unwrap();
-        let path = crate::shared::IrisDir::of(repo.git_dir()).last_messages();
+        let path = crate::shared::IrisDir::of(&repo.state_dir()).last_messages();
         std::fs::create_dir_all(path.parent().unwrap()).unwrap();
         std::fs::write(&path, "{ not json").unwrap();
         assert!(recall(&repo, &staged(&repo), true).is_none());

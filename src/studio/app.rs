@@ -62,7 +62,7 @@ pub struct Studio {
     /// The colours, adapted to what the terminal can show.
     pub theme: Theme,
     root: PathBuf,
-    git_dir: PathBuf,
+    state_dir: PathBuf,
     iris: Option<IrisAgent>,
     /// The flags the studio was started with, for Iris built again after setup.
     overrides: Overrides,
@@ -80,7 +80,7 @@ impl Studio {
         let (iris, ai_unavailable, first_run) = match IrisAgent::from_config(
             &config,
             &root,
-            crate::shared::IrisDir::of(repo.git_dir()).path(),
+            crate::shared::IrisDir::of(&repo.state_dir()).path(),
             true,
         ) {
             Ok(iris) => (Some(iris), None, false),
@@ -126,7 +126,7 @@ impl Studio {
             keymap,
             theme,
             root,
-            git_dir: repo.git_dir().to_path_buf(),
+            state_dir: repo.state_dir(),
             iris,
             overrides: options.overrides,
         })
@@ -134,14 +134,14 @@ impl Studio {
 
     /// How Iris is built from the configuration as it is then (after setup wrote it).
     fn loader(&self) -> IrisLoader {
-        let (root, git_dir) = (self.root.clone(), self.git_dir.clone());
+        let (root, state_dir) = (self.root.clone(), self.state_dir.clone());
         let overrides = self.overrides.clone();
         std::sync::Arc::new(move || {
             let config = Config::load(Some(&root), &overrides)?;
             IrisAgent::from_config(
                 &config,
                 &root,
-                crate::shared::IrisDir::of(&git_dir).path(),
+                crate::shared::IrisDir::of(&state_dir).path(),
                 true,
             )
         })
@@ -190,7 +190,7 @@ impl Studio {
         let mut runner = Runner::new(
             tx,
             self.root.clone(),
-            self.git_dir.clone(),
+            self.state_dir.clone(),
             self.iris.take(),
         )
         .with_loader(self.loader());
@@ -296,13 +296,13 @@ impl Studio {
     /// (the caller drops its event stream), so every key goes to the editor.
     async fn hand_over(&self, terminal: &mut TerminalGuard, target: EditTarget) -> Result<Action> {
         terminal.suspend()?;
-        let (root, git_dir) = (self.root.clone(), self.git_dir.clone());
+        let (root, state_dir) = (self.root.clone(), self.state_dir.clone());
         let edited = tokio::task::spawn_blocking(move || {
             // Which editor may ask git (`git var`): off the loop's thread too.
             let editor = external::editor_command(&root);
             match target {
                 EditTarget::Artifact { kind, text } => {
-                    let file = external::artifact_file(&git_dir, kind);
+                    let file = external::artifact_file(&state_dir, kind);
                     let result = external::edit_text(&editor, &file, &text, &root);
                     Action::ArtifactEdited { kind, result }
                 }
@@ -312,7 +312,7 @@ impl Studio {
                     Action::FileEdited { path, result }
                 }
                 EditTarget::SplitMessage { group, text } => {
-                    let file = crate::shared::IrisDir::of(&git_dir).edit_file("SPLIT_MSG");
+                    let file = crate::shared::IrisDir::of(&state_dir).edit_file("SPLIT_MSG");
                     let result = external::edit_text(&editor, &file, &text, &root);
                     Action::SplitMessageEdited { group, result }
                 }

@@ -16,10 +16,11 @@ pub struct DraftStore {
 }
 
 impl DraftStore {
-    /// The drafts folder of the repository whose `.git` directory is `git_dir`.
-    pub fn new(git_dir: &Path) -> Self {
+    /// The drafts folder of the repository whose own files are below `state_dir`
+    /// (`GitRepo::state_dir`).
+    pub fn new(state_dir: &Path) -> Self {
         Self {
-            dir: crate::shared::IrisDir::of(git_dir).drafts(),
+            dir: crate::shared::IrisDir::of(state_dir).drafts(),
         }
     }
 

@@ -51,15 +51,15 @@ pub struct Runner {
 }
 
 impl Runner {
-    /// A runner for the repository at `root` (whose `.git` directory is `git_dir`), with Iris
-    /// when she is configured; results go to `tx`.
+    /// A runner for the repository at `root`, whose own files Iris keeps below `state_dir`
+    /// (`GitRepo::state_dir`), with Iris when she is configured; results go to `tx`.
     pub fn new(
         tx: UnboundedSender<Action>,
         root: std::path::PathBuf,
-        git_dir: std::path::PathBuf,
+        state_dir: std::path::PathBuf,
         iris: Option<IrisAgent>,
     ) -> Self {
-        let drafts = DraftStore::new(&git_dir);
+        let drafts = DraftStore::new(&state_dir);
         let (draft_writes, draft_writer) = draft_writer(drafts.clone(), tx.clone());
         let scanner = iris.as_ref().and_then(|iris| iris.secret_scanner());
         Self {

@@ -149,12 +149,22 @@ impl GitRepo {
                 e.message()
             ))
         })?;
-        if repo.is_bare() {
-            repo.set_workdir(&workspace.root, false)?;
-        }
+        // A store inside `.jj` is bare; a colocated one's work tree is the main workspace,
+        // which a secondary workspace (`jj workspace add`) is not.
+        repo.set_workdir(&workspace.root, false)?;
         let mut repo = Self::wrap(repo);
         repo.jj = Some(workspace);
         Ok(repo)
+    }
+
+    /// Where Iris keeps her own files for this repository (in `iris/` below it): the git
+    /// directory, or in a jj workspace its `.jj` folder (jj's git store is jj's alone, and a
+    /// workspace has its own drafts).
+    pub fn state_dir(&self) -> PathBuf {
+        match &self.jj {
+            Some(workspace) => workspace.root.join(".jj"),
+            None => self.git_dir().to_path_buf(),
+        }
     }
 
     /// The jj workspace this repository is, when it is one: its changes are jj's to make.

@@ -299,6 +299,8 @@ impl TestRepo {
             .env("GIT_CONFIG_NOSYSTEM", "1")
             .env("HOME", self.dir.path())
             .env("XDG_CONFIG_HOME", self.dir.path().join("xdg"))
+            // jj's configuration is the test's (`$XDG_CONFIG_HOME/jj`), never the developer's.
+            .env_remove("JJ_CONFIG")
             .env("NO_COLOR", "1")
     }
 

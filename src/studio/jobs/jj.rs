@@ -8,17 +8,51 @@ use std::sync::{Arc, Mutex};
 
 use iris_agent::capability::requests::Scope;
 use iris_core::artifact::ArtifactKind;
-use iris_core::change::FileDiff;
+use iris_core::change::{ChangeKind, FileDiff};
 use iris_core::secrets::Scanner;
-use iris_git::jj::Jj;
+use iris_git::jj::{Jj, JjChange};
 use iris_git::{DiffTarget, GitRepo};
 use iris_studio::action::RepoSnapshot;
 use iris_studio::state::FileEntry;
 
-/// jj for the studio's workspace, and `@`'s commit as the last status read it.
+/// jj for the studio's workspace, and `@` as the last status read it.
 pub struct JjJobs {
     jj: Jj,
-    at: Mutex<Option<String>>,
+    at: Mutex<Option<At>>,
+}
+
+/// `@` as a status read it.
+#[derive(Clone)]
+struct At {
+    /// Its commit in jj's git store.
+    commit: String,
+    /// Why Iris cannot write from its commit, when she cannot: a conflicted change (its
+    /// tree holds jj's conflict files) or a merge (jj shows it against its merged parents,
+    /// which are no commit). The list and diffs then come from `jj diff --git`.
+    unwritable: Option<String>,
+}
+
+impl At {
+    fn of(change: &JjChange) -> Self {
+        let unwritable = if change.conflict {
+            Some(format!(
+                "the change {} has unresolved conflicts: resolve them first (`jj resolve`)",
+                change.short_id
+            ))
+        } else if change.parents.len() > 1 {
+            Some(format!(
+                "the change {} is a merge: Iris writes a change from its one parent's diff \
+                 (describe a merge with `jj describe`)",
+                change.short_id
+            ))
+        } else {
+            None
+        };
+        Self {
+            commit: change.commit_id.clone(),
+            unwritable,
+        }
+    }
 }
 
 impl JjJobs {
@@ -33,61 +67,93 @@ impl JjJobs {
         }))
     }
 
-    /// `@`'s commit as the last status read it, else read now.
-    fn at(&self) -> Result<String, String> {
+    /// `@` as the last status read it, else read now.
+    fn at(&self) -> Result<At, String> {
         if let Some(at) = self.at.lock().ok().and_then(|at| at.clone()) {
             return Ok(at);
         }
         let change = self.jj.change("@").map_err(|e| e.to_string())?;
-        Ok(change.commit_id)
+        Ok(At::of(&change))
     }
 
-    /// `@`'s files (each "staged": in the change), with where it sits for the status bar;
-    /// `@`'s commit is kept for the diffs and generations that follow.
-    pub fn snapshot(&self, repo: &GitRepo) -> Result<(RepoSnapshot, String), String> {
+    /// `@`'s files (each "staged": in the change), with where it sits for the status bar,
+    /// and `@`'s commit when its files can be ranked from it; `@` is kept for the diffs and
+    /// generations that follow.
+    pub fn snapshot(&self, repo: &GitRepo) -> Result<(RepoSnapshot, Option<String>), String> {
         let change = self.jj.change("@").map_err(|e| e.to_string())?;
+        let at = At::of(&change);
         let conflicted: Vec<String> = if change.conflict {
             conflicted_paths(&self.jj.conflicts("@").unwrap_or_default())
         } else {
             Vec::new()
         };
-        let files = repo
-            .changed_files(&DiffTarget::Commit(change.commit_id.clone()))
-            .map_err(|e| e.to_string())?
+        let changed: Vec<(String, ChangeKind)> = match at.unwritable {
+            None => repo
+                .changed_files(&DiffTarget::Commit(at.commit.clone()))
+                .map_err(|e| e.to_string())?
+                .into_iter()
+                .map(|f| (f.path, f.kind))
+                .collect(),
+            Some(_) => self
+                .jj_diff()?
+                .into_iter()
+                .map(|f| (f.path, f.kind))
+                .collect(),
+        };
+        let files = changed
             .into_iter()
-            .map(|f| FileEntry {
-                conflicted: conflicted.contains(&f.path),
-                path: f.path,
-                staged: Some(f.kind),
+            .map(|(path, kind)| FileEntry {
+                conflicted: conflicted.contains(&path),
+                path,
+                staged: Some(kind),
                 unstaged: None,
                 untracked: false,
                 relevance: None,
                 secret: None,
             })
             .collect();
-        let parent = change.parents.first().cloned();
         let on = if change.bookmarks.is_empty() {
             String::new()
         } else {
             format!(" ({})", change.bookmarks.join(", "))
         };
-        if let Ok(mut at) = self.at.lock() {
-            *at = Some(change.commit_id.clone());
+        let rankable = at.unwritable.is_none().then(|| at.commit.clone());
+        if let Ok(mut kept) = self.at.lock() {
+            *kept = Some(at);
         }
         let snapshot = RepoSnapshot {
             branch: format!("jj @ {}{on}", change.short_id),
-            head: parent.filter(|p| !p.bytes().all(|b| b == b'0')),
+            head: change
+                .parents
+                .first()
+                .filter(|_| !change.on_root())
+                .cloned(),
             files,
             jj_change: Some(change.short_id),
         };
-        Ok((snapshot, change.commit_id))
+        Ok((snapshot, rankable))
+    }
+
+    /// `@`'s own diff as jj shows it (a merge against its merged parents, a conflict as its
+    /// markers), parsed.
+    fn jj_diff(&self) -> Result<Vec<FileDiff>, String> {
+        let text = self.jj.diff("@").map_err(|e| e.to_string())?;
+        Ok(iris_core::change::parse_unified_diff(&text))
     }
 
     /// The diff pane's file at `path`: its change in `@` (all of it "staged").
     pub fn file_diff(&self, repo: &GitRepo, path: &str) -> Result<(Vec<FileDiff>, usize), String> {
-        let files = repo
-            .diff_files(&DiffTarget::Commit(self.at()?), &[path.to_string()])
-            .map_err(|e| e.to_string())?;
+        let at = self.at()?;
+        let files = match at.unwritable {
+            None => repo
+                .diff_files(&DiffTarget::Commit(at.commit), &[path.to_string()])
+                .map_err(|e| e.to_string())?,
+            Some(_) => {
+                let mut files = self.jj_diff()?;
+                files.retain(|f| f.path == path);
+                files
+            }
+        };
         let staged = files.len();
         Ok((files, staged))
     }
@@ -116,10 +182,16 @@ impl JjJobs {
                 Ok(Scope::range(&from, &to))
             }
             None if kind.uses_range() => {
-                let (from, to) = self.range(Some("@-"), None)?;
+                let (from, to) = self.range(None, None)?;
                 Ok(Scope::range(&from, &to))
             }
-            None => Ok(Scope::Commit(self.at()?)),
+            None => {
+                let at = self.at()?;
+                match at.unwritable {
+                    None => Ok(Scope::Commit(at.commit)),
+                    Some(why) => Err(why),
+                }
+            }
         }
     }
 
@@ -147,17 +219,15 @@ impl JjJobs {
                  skip)"
             );
         }
-        let said = self.jj.commit(message)?;
-        // jj's line for the change just described: `Parent commit (@-)      : abc 123 Title`.
-        let made = said
-            .lines()
-            .find_map(|l| l.strip_prefix("Parent commit (@-)"))
-            .and_then(|rest| rest.split_once(':'))
-            .map(|(_, what)| what.trim().to_string());
-        Ok(match made {
-            Some(what) => format!("jj commit: {what}"),
-            None => "committed with jj commit".to_string(),
-        })
+        self.jj.commit(message)?;
+        // The change just described is now `@-`.
+        let made = self.jj.change("@-")?;
+        let title = made.description.lines().next().unwrap_or_default();
+        Ok(format!(
+            "jj commit: {} {} {title}",
+            made.short_id,
+            &made.commit_id[..made.commit_id.len().min(8)]
+        ))
     }
 }
 

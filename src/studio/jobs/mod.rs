@@ -435,6 +435,13 @@ fn jj_status(
         Err(err) => return Action::StatusLoaded(Err(err)),
     };
     let _ = tx.send(Action::StatusLoaded(Ok(snapshot)));
+    let Some(at) = at else {
+        // A merge or a conflicted change is listed as jj shows it, unranked.
+        return Action::RankingLoaded {
+            result: Ok(Vec::new()),
+            complete: true,
+        };
+    };
     let mut complete_ranking = None;
     rank_staged(
         &root,

@@ -20,8 +20,9 @@ const INSTALL: &str = "install jj (https://jj-vcs.github.io/jj/latest/install-an
                        `cargo install jj-cli --locked`)";
 
 /// Fields a change's template prints, in this order, separated by US (0x1f), each change
-/// ended by RS (0x1e): neither can be in a description jj accepts from Iris.
-const CHANGE_TEMPLATE: &str = r#"commit_id ++ "\x1f" ++ change_id ++ "\x1f" ++ change_id.shortest(8) ++ "\x1f" ++ parents.map(|p| p.commit_id()).join(",") ++ "\x1f" ++ conflict ++ "\x1f" ++ empty ++ "\x1f" ++ bookmarks.map(|b| b.name()).join(",") ++ "\x1f" ++ description ++ "\x1e""#;
+/// ended by RS (0x1e). The description, the one field anyone writes, comes as a JSON string,
+/// so neither separator can be in it raw.
+const CHANGE_TEMPLATE: &str = r#"commit_id ++ "\x1f" ++ change_id ++ "\x1f" ++ change_id.shortest(8) ++ "\x1f" ++ parents.map(|p| p.commit_id()).join(",") ++ "\x1f" ++ conflict ++ "\x1f" ++ empty ++ "\x1f" ++ immutable ++ "\x1f" ++ bookmarks.map(|b| b.name()).join(",") ++ "\x1f" ++ description.escape_json() ++ "\x1e""#;
 
 /// One jj change as its template says it.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -38,10 +39,29 @@ pub struct JjChange {
     pub conflict: bool,
     /// Whether the change changes nothing.
     pub empty: bool,
+    /// Whether jj holds it immutable (`immutable_heads()` and their ancestors).
+    pub immutable: bool,
     /// The local bookmarks pointing at it.
     pub bookmarks: Vec<String>,
     /// Its description (empty when none is set).
     pub description: String,
+}
+
+impl JjChange {
+    /// Whether this is jj's root, the empty commit before every change (no commit in git).
+    pub fn is_root(&self) -> bool {
+        is_zero(&self.commit_id)
+    }
+
+    /// Whether the change sits on jj's root: there is no parent to write it against.
+    pub fn on_root(&self) -> bool {
+        self.parents.iter().all(|p| is_zero(p))
+    }
+}
+
+/// jj's root commit id: all zeros.
+fn is_zero(id: &str) -> bool {
+    id.bytes().all(|b| b == b'0')
 }
 
 /// jj's command line, run in one workspace.
@@ -310,7 +330,13 @@ fn parse_version(said: &str) -> Option<(u32, u32, u32)> {
 
 fn parse_change(record: &str) -> Result<JjChange> {
     let record = record.strip_prefix('\n').unwrap_or(record);
-    let fields: Vec<&str> = record.splitn(8, '\x1f').collect();
+    let unreadable = || {
+        GitError::Unsupported(format!(
+            "jj's log said something Iris cannot read: {:?}",
+            record.chars().take(200).collect::<String>()
+        ))
+    };
+    let fields: Vec<&str> = record.splitn(9, '\x1f').collect();
     let [
         commit_id,
         change_id,
@@ -318,14 +344,12 @@ fn parse_change(record: &str) -> Result<JjChange> {
         parents,
         conflict,
         empty,
+        immutable,
         bookmarks,
         description,
     ] = fields[..]
     else {
-        return Err(GitError::Unsupported(format!(
-            "jj's log said something Iris cannot read: {:?}",
-            record.chars().take(200).collect::<String>()
-        )));
+        return Err(unreadable());
     };
     let list = |text: &str| {
         text.split(',')
@@ -340,8 +364,9 @@ fn parse_change(record: &str) -> Result<JjChange> {
         parents: list(parents),
         conflict: conflict == "true",
         empty: empty == "true",
+        immutable: immutable == "true",
         bookmarks: list(bookmarks),
-        description: description.to_string(),
+        description: serde_json::from_str(description).map_err(|_| unreadable())?,
     })
 }
 
@@ -360,15 +385,19 @@ mod tests {
 
     #[test]
     fn a_change_record_is_read_field_by_field() {
-        let record = "\nc1\x1fzz\x1fzzzz\x1fp1,p2\x1ftrue\x1ffalse\x1fmain\x1fFix it\n\nBody\n";
+        let record = "\nc1\x1fzz\x1fzzzz\x1fp1,p2\x1ftrue\x1ffalse\x1ftrue\x1fmain\x1f\"Fix it\\n\\nBody \\u001e\\n\"";
         let change = parse_change(record).unwrap();
         assert_eq!(change.commit_id, "c1");
         assert_eq!(change.short_id, "zzzz");
         assert_eq!(change.parents, ["p1", "p2"]);
-        assert!(change.conflict && !change.empty);
+        assert!(change.conflict && !change.empty && change.immutable);
         assert_eq!(change.bookmarks, ["main"]);
-        assert_eq!(change.description, "Fix it\n\nBody\n");
+        assert_eq!(change.description, "Fix it\n\nBody \u{1e}\n");
+        assert!(!change.is_root() && !change.on_root());
         assert!(parse_change("c1\x1fzz").is_err());
+        // A description that is not JSON is said, not guessed at.
+        let raw = record.replace("\"Fix it", "Fix it");
+        assert!(parse_change(&raw).is_err());
     }
 
     #[test]
