@@ -89,6 +89,6 @@ pub async fn run(args: SplitArgs, repo: GitRepo, jj: Jj) -> Result<ExitCode> {
 
 /// `iris jj-split-tool STATE RIGHT`, which jj runs for each group.
 pub fn tool(args: ToolArgs) -> Result<ExitCode> {
-    crate::shared::jj_split::tool(&args.state, &args.right)?;
+    iris_git::jj::write_right(&args.state, &args.right)?;
     Ok(ExitCode::SUCCESS)
 }

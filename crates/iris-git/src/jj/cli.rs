@@ -400,6 +400,27 @@ mod tests {
         assert!(parse_change(&raw).is_err());
     }
 
+    /// A description reaches jj without control characters, however it is set.
+    #[test]
+    fn descriptions_go_to_jj_without_control_characters() {
+        let test = iris_testkit::TestRepo::jj_workspace(false);
+        test.write("a.txt", "a\n");
+        let workspace = JjWorkspace {
+            root: test.path(),
+            colocated: false,
+        };
+        let jj = Jj::open(&workspace).unwrap();
+        jj.describe("@", "Add a\u{1b}[2J\n\nWhy\u{7} it is.", false)
+            .unwrap();
+        assert_eq!(test.jj_description("@"), "Add a[2J\n\nWhy it is.\n");
+        jj.commit("Then\u{1b}]0;title\u{7} b").unwrap();
+        assert_eq!(test.jj_description("@-"), "Then]0;title b\n");
+        // Reading them back: the change, its conflict state, where it sits.
+        let change = jj.change("@-").unwrap();
+        assert!(!change.conflict && !change.empty && !change.immutable && change.on_root());
+        assert!(jj.change("root()").unwrap().is_root());
+    }
+
     #[test]
     fn revsets_that_look_like_options_are_refused() {
         assert!(check_revset("main..@ & ~empty()").is_ok());

@@ -5,7 +5,9 @@
 
 mod cli;
 mod layout;
+mod split;
 
 pub use cli::{Jj, JjChange, MIN_VERSION};
 pub use layout::JjWorkspace;
 pub(crate) use layout::find;
+pub use split::write_right;
