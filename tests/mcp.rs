@@ -413,3 +413,31 @@ async fn the_safety_mode_refuses_what_it_would_ask_and_secrets_stay_home() {
     );
     client.cancel().await.expect("close the connection");
 }
+
+/// In a jj workspace the commit message is `@`'s, written from its own diff, and `commit`
+/// records it with `jj commit`.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn in_a_jj_workspace_the_message_is_at_s_and_commit_is_jj_commit() {
+    let repo = TestRepo::jj_workspace(false);
+    repo.write("src/lib.rs", "pub fn one() -> u32 {\n    1\n}\n");
+    repo.jj(&["commit", "-m", "Add one()"]);
+    repo.write(
+        "src/lib.rs",
+        "pub fn one() -> u32 {\n    1\n}\n\npub fn two() -> u32 {\n    2\n}\n",
+    );
+    let at = repo.jj(&["log", "--no-graph", "-r", "@", "-T", "commit_id"]);
+    let fake = FakeProvider::start(vec![Step::text(commit_json("Add two()", ""))]);
+    let (client, _) = connect(&repo, &fake, &["--allow-commit"]).await;
+    let result = answer(&client, "write_commit_message", json!({})).await;
+    assert_ne!(result.is_error, Some(true), "{}", text_of(&result));
+    assert!(text_of(&result).contains("Add two()"));
+    let asked = fake.requests()[0].user_texts().join("\n");
+    assert!(asked.contains(&format!("commit {at}")), "{asked}");
+    let result = answer(&client, "commit", json!({"message": "Add two()"})).await;
+    assert_ne!(result.is_error, Some(true), "{}", text_of(&result));
+    assert_eq!(repo.jj_description("@-"), "Add two()\n");
+    // @ is a new empty change now: nothing to commit.
+    let result = answer(&client, "commit", json!({"message": "Again"})).await;
+    assert_refused(&result, "is empty");
+    client.cancel().await.expect("close the connection");
+}

@@ -65,6 +65,9 @@ enum Job {
 }
 
 fn job_of(repo: &GitRepo, config: &Config, call: Model) -> Result<Job> {
+    if let Some(jj) = crate::shared::jj::open(repo)? {
+        return jj_job(&jj, config, call);
+    }
     let artifact = |kind, scope| Job::Artifact {
         kind,
         scope,
@@ -178,6 +181,73 @@ async fn write(iris: &IrisAgent, job: Job, sink: &EventSink, root: &Path) -> Res
     }
 }
 
+/// A call in a jj workspace: the change is `@` (jj has no staging area), revisions and
+/// ranges are jj's (`trunk()` the default base, `@` or `@-` the default end).
+fn jj_job(jj: &iris_git::jj::Jj, config: &Config, call: Model) -> Result<Job> {
+    use crate::shared::jj::{change_to_describe, commit_of, range};
+    let at = || -> Result<Scope> { Ok(Scope::Commit(change_to_describe(jj, "@")?.commit_id)) };
+    let end = |to: &str| (to != "HEAD").then(|| to.to_string());
+    let ranged = |from: Option<&str>, to: &str| -> Result<Scope> {
+        let (from, to) = range(jj, from, end(to).as_deref())?;
+        Ok(Scope::range(&from, &to))
+    };
+    let artifact = |kind, scope| Job::Artifact {
+        kind,
+        scope,
+        critic: false,
+    };
+    Ok(match call {
+        Model::CommitMessage { critic } => Job::Artifact {
+            kind: ArtifactKind::Commit,
+            scope: at()?,
+            critic,
+        },
+        Model::Review {
+            scope,
+            min_confidence,
+        } => Job::Review {
+            scope: match scope {
+                ReviewScope::Staged | ReviewScope::Uncommitted => at()?,
+                ReviewScope::Commit(rev) => Scope::Commit(commit_of(jj, &rev)?),
+                ReviewScope::Range { from, to } => ranged(Some(&from), &to)?,
+            },
+            min_confidence: min_confidence.unwrap_or(config.review_min_confidence),
+        },
+        Model::PrDescription { from, to } => {
+            artifact(ArtifactKind::Pr, ranged(from.as_deref(), &to)?)
+        }
+        Model::Changelog(r) => {
+            let (from, to) = range(jj, Some(&r.from), end(&r.to).as_deref())?;
+            artifact(
+                ArtifactKind::Changelog,
+                Scope::Range {
+                    from,
+                    to,
+                    version: r.version,
+                },
+            )
+        }
+        Model::ReleaseNotes(r) => {
+            let (from, to) = range(jj, Some(&r.from), end(&r.to).as_deref())?;
+            artifact(
+                ArtifactKind::ReleaseNotes,
+                Scope::Range {
+                    from,
+                    to,
+                    version: r.version,
+                },
+            )
+        }
+        Model::ExplainFile { file } => Job::ExplainFile(file),
+        Model::ExplainLines { file, start, end } => Job::ExplainLines(LinesAsked {
+            path: file,
+            start,
+            end,
+            working_copy: false,
+        }),
+    })
+}
+
 fn scope_of(repo: &GitRepo, range: Range) -> Result<Scope> {
     UsageError::unless_revisions(repo, &[&range.from, &range.to])?;
     Ok(Scope::Range {
@@ -185,6 +255,29 @@ fn scope_of(repo: &GitRepo, range: Range) -> Result<Scope> {
         to: range.to,
         version: range.version,
     })
+}
+
+/// `commit` in a jj workspace: `jj commit` (`@` described, a new empty change on top), after
+/// the commit rules and the secret scan jj's missing hooks leave to Iris.
+fn jj_commit(
+    repo: &GitRepo,
+    jj: &iris_git::jj::Jj,
+    message: &str,
+    no_verify: bool,
+) -> Result<String> {
+    let change = crate::shared::jj::change_to_describe(jj, "@")?;
+    if !no_verify {
+        let config = Config::load(Some(&repo.root()), &iris_config::Overrides::default())?;
+        let scanner = iris_agent::iris::secret_scanner(&config, &repo.root())?;
+        if let Some(why) = crate::shared::jj::refused(repo, jj, "@", message, scanner.as_deref())? {
+            return Err(UsageError(format!(
+                "not committed: {why} (jj runs no git hooks, so Iris checks; no_verify skips)"
+            ))
+            .into());
+        }
+    }
+    jj.commit(message)?;
+    Ok(format!("jj commit: {} described", change.short_id))
 }
 
 /// A written artifact as the command line prints it, with what it warns about.
@@ -222,6 +315,9 @@ fn check(repo: &GitRepo, message: &str) -> Result<Done> {
 async fn commit(root: PathBuf, message: String, no_verify: bool) -> Result<Done> {
     let summary = tokio::task::spawn_blocking(move || -> Result<String> {
         let repo = GitRepo::discover(&root)?;
+        if let Some(jj) = crate::shared::jj::open(&repo)? {
+            return jj_commit(&repo, &jj, &message, no_verify);
+        }
         require_staged(
             &repo,
             "nothing is staged to commit: stage your changes with `git add` first",

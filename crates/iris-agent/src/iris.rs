@@ -83,8 +83,9 @@ pub struct IrisAgent {
 }
 
 /// The scanner every request passes, with the rules the user and the project add and the
-/// repository's `.irissecretsignore`; `None` when the user turned the scan off.
-fn secret_scanner(
+/// repository's `.irissecretsignore`; `None` when the user turned the scan off. Also what
+/// checks a change before jj (which runs no hooks) records it.
+pub fn secret_scanner(
     config: &iris_config::Config,
     root: &std::path::Path,
 ) -> anyhow::Result<Option<Arc<Scanner>>> {
