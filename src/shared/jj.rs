@@ -1,5 +1,6 @@
 //! What every face does the same in a jj workspace: the change to write for (said when it
-//! is conflicted or empty), and the checks jj's missing hooks would have made before a
+//! is conflicted, empty or a merge), a range's ends (`trunk()` the default base) and a pull
+//! request's bookmarks, and the checks jj's missing hooks would have made before a
 //! description is set (the project's commit rules, the secret scan of the change).
 
 use anyhow::Result;
@@ -19,7 +20,7 @@ pub fn open(repo: &GitRepo) -> Result<Option<Jj>> {
 }
 
 /// The change `rev` names, refused when it is conflicted (its conflicts listed as jj lists
-/// them) or changes nothing.
+/// them), changes nothing, or is a merge.
 pub fn change_to_describe(jj: &Jj, rev: &str) -> Result<JjChange> {
     let change = named(jj, rev)?;
     if change.conflict {
