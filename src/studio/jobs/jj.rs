@@ -59,8 +59,9 @@ impl JjJobs {
     /// jj for the workspace at `root`, when it is one and jj runs (the studio refuses to
     /// start otherwise, saying why).
     pub fn open(root: &Path) -> Option<Arc<Self>> {
-        let repo = GitRepo::discover(root).ok()?;
-        let jj = Jj::open(repo.jj_workspace()?).ok()?;
+        // A git repository costs a few file lookups here, no repository opened.
+        let workspace = iris_git::jj::workspace_of(root).ok()??;
+        let jj = Jj::open(&workspace).ok()?;
         Some(Arc::new(Self {
             jj,
             at: Mutex::new(None),

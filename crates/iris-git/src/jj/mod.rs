@@ -10,4 +10,10 @@ mod split;
 pub use cli::{Jj, JjChange, MIN_VERSION};
 pub use layout::JjWorkspace;
 pub(crate) use layout::find;
+
+/// The jj workspace holding `start`, when a `.jj` folder is met walking up before a `.git`
+/// (only files are looked at: no repository is opened, no program run).
+pub fn workspace_of(start: &std::path::Path) -> crate::Result<Option<JjWorkspace>> {
+    Ok(find(start)?.map(|(workspace, _)| workspace))
+}
 pub use split::write_right;
