@@ -24,6 +24,7 @@ use sha2::{Digest, Sha256};
 
 pub use ignore::{FILE_NAME as IGNORE_FILE_NAME, SecretsIgnore};
 pub use rules::{RULE_IDS, SecretRules};
+pub use value::is_placeholder;
 
 /// The rules (built in, and those the user and the project add) and what the repository
 /// says to skip. Cheap to clone.

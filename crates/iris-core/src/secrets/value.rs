@@ -47,7 +47,10 @@ static PLACEHOLDER_FORMS: LazyLock<Vec<String>> = LazyLock::new(|| {
         .collect()
 });
 
-pub(crate) fn is_placeholder(value: &str) -> bool {
+/// Whether `value` reads as a stand-in (`your_token_here`, `AKIA...EXAMPLE`, `${TOKEN}`),
+/// which the generic rules leave alone, as gitleaks' stopwords do; a random token that
+/// happens to spell one of the words is left alone too.
+pub fn is_placeholder(value: &str) -> bool {
     // `...TokenHere`, `RANDOMSTRINGHERE`: a slot to fill.
     ["here", "HERE", "Here"].iter().any(|h| value.ends_with(h))
         || PLACEHOLDER_FORMS.iter().any(|w| value.contains(w.as_str()))
