@@ -252,7 +252,12 @@ impl Runner {
                 });
             }
             Effect::WriteSetup { choice } => self.write_setup(choice),
-            Effect::Publish { kind, text, base } => {
+            Effect::Publish {
+                kind,
+                text,
+                base,
+                to,
+            } => {
                 let (tx, root) = (self.tx.clone(), self.root.clone());
                 tokio::task::spawn_blocking(move || {
                     let published = match kind {
@@ -263,7 +268,7 @@ impl Runner {
                         _ => crate::publish::split_pr(&text).and_then(|pr| {
                             let action = crate::publish::PrAction::CreateOrUpdate;
                             // In a jj workspace the PR goes from the range's bookmarks.
-                            match jj_branches(&root, base.as_deref()) {
+                            match jj_branches(&root, base.as_deref(), to.as_deref()) {
                                 Ok(Some(branches)) => crate::publish::publish_pr_from(
                                     &root,
                                     &pr,
@@ -632,15 +637,19 @@ fn with_stack(iris: Arc<IrisAgent>, section: Option<String>) -> Arc<IrisAgent> {
     }
 }
 
-/// In a jj workspace, the bookmarks a PR of the range after `base` goes into and from.
+/// In a jj workspace, the bookmarks a PR of the range after `base` (up to `to`, or the
+/// default end) goes into and from.
 fn jj_branches(
     root: &std::path::Path,
     base: Option<&str>,
+    to: Option<&str>,
 ) -> anyhow::Result<Option<(String, String)>> {
     let repo = iris_git::GitRepo::discover(root)?;
     let Some(jj) = crate::shared::jj::open(&repo)? else {
         return Ok(None);
     };
-    let (from, to) = crate::shared::jj::range_changes(&jj, base, None)?;
+    // `HEAD` is the studio's word for the range's default end.
+    let to = to.filter(|t| *t != "HEAD");
+    let (from, to) = crate::shared::jj::range_changes(&jj, base, to)?;
     crate::shared::jj::pr_bookmarks(&from, &to).map(Some)
 }

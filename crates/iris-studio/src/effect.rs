@@ -57,6 +57,9 @@ pub enum Effect {
         text: String,
         /// The branch the pull request goes into (the range's start).
         base: Option<String>,
+        /// The range's end when one was picked: in a jj workspace, the change whose bookmark
+        /// the pull request comes from (git's comes from the branch checked out).
+        to: Option<String>,
     },
     /// Builds the first request Iris would send for `kind` (over `range` for the range
     /// modes) and sends nothing: its preview comes back as [`crate::action::Action::RequestShown`].

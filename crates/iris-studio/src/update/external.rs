@@ -204,9 +204,14 @@ pub(super) fn publish(state: &mut State) -> Vec<Effect> {
     if kind == ArtifactKind::Review && !state.findings.show_unsure {
         text = crate::findings::without_unsure(&text, state.findings.min_confidence);
     }
-    let base = (kind == ArtifactKind::Pr)
-        .then(|| state.range.from.clone())
-        .flatten();
+    let pr = kind == ArtifactKind::Pr;
+    let base = pr.then(|| state.range.from.clone()).flatten();
+    let to = pr.then(|| state.range.to.clone()).flatten();
     notice(state, Level::Info, "publishing…");
-    vec![Effect::Publish { kind, text, base }]
+    vec![Effect::Publish {
+        kind,
+        text,
+        base,
+        to,
+    }]
 }

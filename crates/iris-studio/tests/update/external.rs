@@ -179,6 +179,7 @@ fn p_publishes_the_pr_or_posts_the_review_after_asking() {
     assert!(notice(&state).1.contains("PR (4)"), "{:?}", state.notice);
     command(&mut state, Command::ModePr);
     state.range.from = Some("origin/main".into());
+    state.range.to = Some("feature".into());
     // Nothing written yet: nothing to publish.
     command(&mut state, Command::Publish);
     assert!(state.overlay.confirm.is_none());
@@ -196,7 +197,8 @@ fn p_publishes_the_pr_or_posts_the_review_after_asking() {
         vec![Effect::Publish {
             kind: ArtifactKind::Pr,
             text: "# Add one\n\n## Summary\n\nAdds one.".into(),
-            base: Some("origin/main".into())
+            base: Some("origin/main".into()),
+            to: Some("feature".into()),
         }]
     );
     update(
@@ -217,6 +219,7 @@ fn p_publishes_the_pr_or_posts_the_review_after_asking() {
         [Effect::Publish {
             kind: ArtifactKind::Review,
             base: None,
+            to: None,
             ..
         }]
     ));
