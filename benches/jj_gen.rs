@@ -12,7 +12,10 @@
 
 #[path = "../tests/common/mod.rs"]
 mod common;
+#[path = "support/measure.rs"]
+mod measure;
 use common::Iris;
+use measure::{median, ms};
 
 use std::time::{Duration, Instant};
 
@@ -53,16 +56,16 @@ fn main() {
         "{:<24} {:>8} {:>10} {:>8} {:>9}",
         "repository", "min ms", "median ms", "max ms", "vs git"
     );
-    let git_median = median(&times[0]);
-    for ((name, _), runs) in cases.iter().zip(&times) {
-        let mut sorted = runs.clone();
-        sorted.sort();
+    let git_median = median(&mut times[0]);
+    for ((name, _), runs) in cases.iter().zip(&mut times) {
+        // `median` sorts the runs: the first and last are the min and max.
+        let mid = median(runs);
         println!(
             "{name:<24} {:>8.1} {:>10.1} {:>8.1} {:>8.2}x",
-            ms(sorted[0]),
-            ms(median(runs)),
-            ms(sorted[sorted.len() - 1]),
-            median(runs).as_secs_f64() / git_median.as_secs_f64()
+            ms(runs[0]),
+            ms(mid),
+            ms(runs[runs.len() - 1]),
+            mid.as_secs_f64() / git_median.as_secs_f64()
         );
     }
 }
@@ -107,14 +110,4 @@ fn dry_run(repo: &TestRepo) -> Duration {
         String::from_utf8_lossy(&out.stderr)
     );
     wall
-}
-
-fn median(runs: &[Duration]) -> Duration {
-    let mut sorted = runs.to_vec();
-    sorted.sort();
-    sorted[sorted.len() / 2]
-}
-
-fn ms(d: Duration) -> f64 {
-    d.as_secs_f64() * 1000.0
 }

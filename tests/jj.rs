@@ -8,17 +8,9 @@ use crate::common::agent::{commit_json, failure, openai_env, run, success};
 use crate::common::fake_provider::{FakeProvider, Step};
 use crate::common::{Iris, TestRepo, stderr, stdout};
 
-/// A jj workspace with one described change (`Add one()`) and `@` on it changing
-/// `src/lib.rs` (a second function).
+/// `Add one()`, and `@` on it adding `two()`.
 fn workspace(colocated: bool) -> TestRepo {
-    let repo = TestRepo::jj_workspace(colocated);
-    repo.write("src/lib.rs", "pub fn one() -> u32 {\n    1\n}\n");
-    repo.jj(&["commit", "-m", "Add one()"]);
-    repo.write(
-        "src/lib.rs",
-        "pub fn one() -> u32 {\n    1\n}\n\npub fn two() -> u32 {\n    2\n}\n",
-    );
-    repo
+    TestRepo::jj_adding_two(colocated)
 }
 
 fn reply() -> FakeProvider {
@@ -30,7 +22,7 @@ fn reply() -> FakeProvider {
 
 /// `rev`'s change id (full).
 fn change_id(repo: &TestRepo, rev: &str) -> String {
-    repo.jj(&["log", "--no-graph", "-r", rev, "-T", "change_id"])
+    repo.jj_field(rev, "change_id")
 }
 
 #[test]
@@ -42,7 +34,7 @@ fn gen_writes_the_working_copy_s_description_from_its_own_diff_colocated_or_not(
         assert_eq!(out.trim(), "Add two()\n\nA second constant function.");
         let requests = fake.requests();
         let asked = requests[0].user_texts().join("\n");
-        let commit = repo.jj(&["log", "--no-graph", "-r", "@", "-T", "commit_id"]);
+        let commit = commit_id(&repo, "@");
         assert!(
             asked.contains(&format!("Write the commit message for commit {commit}")),
             "{asked}"
@@ -81,10 +73,7 @@ fn auto_commit_records_the_change_and_starts_an_empty_one_colocated() {
         repo.jj_description("@-"),
         "Add two()\n\nA second constant function.\n"
     );
-    assert_eq!(
-        repo.jj(&["log", "--no-graph", "-r", "@", "-T", "empty"]),
-        "true"
-    );
+    assert_eq!(repo.jj_field("@", "empty"), "true");
     // Colocated: git sees the commit too.
     assert_eq!(
         repo.git(&["log", "-1", "--format=%s", "HEAD"]).trim(),
@@ -123,18 +112,7 @@ fn an_empty_or_conflicted_change_is_said_and_nothing_is_asked() {
     );
 
     // Two sides change one line; their merge is conflicted.
-    repo.write("a.txt", "base\n");
-    repo.jj(&["commit", "-m", "base"]);
-    repo.write("a.txt", "left\n");
-    repo.jj(&["commit", "-m", "left"]);
-    repo.jj(&["new", "@--"]);
-    repo.write("a.txt", "right\n");
-    repo.jj(&["commit", "-m", "right"]);
-    repo.jj(&[
-        "new",
-        "description(substring:left)",
-        "description(substring:right)",
-    ]);
+    repo.jj_conflict();
     let out = run(&repo, &["gen"], &openai_env(&fake));
     let said = stderr(&out);
     assert_eq!(out.status.code(), Some(2), "{said}");
@@ -292,7 +270,7 @@ fn reword_refuses_immutable_changes_without_force() {
 
 /// `rev`'s commit id.
 fn commit_id(repo: &TestRepo, rev: &str) -> String {
-    repo.jj(&["log", "--no-graph", "-r", rev, "-T", "commit_id"])
+    repo.jj_field(rev, "commit_id")
 }
 
 #[test]
@@ -325,22 +303,9 @@ fn review_pr_and_changelog_read_jj_revisions_with_trunk_as_the_base() {
     assert!(fake.requests().is_empty());
 }
 
-/// A change with two hunks in one file and a new file: `f.txt`'s lines 2 and 18 renamed.
+/// `f.txt`'s lines 2 and 18 renamed (`h1`, `h2`) and `new.txt` added (`h3`).
 fn tangled(colocated: bool) -> TestRepo {
-    let repo = TestRepo::jj_workspace(colocated);
-    let lines: Vec<String> = (1..=20).map(|n| n.to_string()).collect();
-    repo.write("f.txt", format!("{}\n", lines.join("\n")));
-    repo.jj(&["commit", "-m", "Count to twenty"]);
-    let named: Vec<String> = (1..=20)
-        .map(|n| match n {
-            2 => "two".to_string(),
-            18 => "eighteen".to_string(),
-            n => n.to_string(),
-        })
-        .collect();
-    repo.write("f.txt", format!("{}\n", named.join("\n")));
-    repo.write("new.txt", "new\n");
-    repo
+    TestRepo::jj_tangled(colocated)
 }
 
 const TWO_GROUPS: &str = r#"{"groups":[
@@ -349,7 +314,7 @@ const TWO_GROUPS: &str = r#"{"groups":[
 
 /// `rev`'s files as jj summarises them (`M f.txt`).
 fn summary(repo: &TestRepo, rev: &str) -> String {
-    repo.jj(&["log", "--no-graph", "-r", rev, "-T", "diff.summary()"])
+    repo.jj_field(rev, "diff.summary()")
 }
 
 #[test]
@@ -413,10 +378,7 @@ fn split_takes_a_plan_file_undoes_and_refuses_what_jj_has_no_use_for() {
         "Name the second line\n\nWith a new file.\n"
     );
     assert_eq!(repo.jj_description("@-"), "Name the eighteenth line\n");
-    assert_eq!(
-        repo.jj(&["log", "--no-graph", "-r", "@", "-T", "empty"]),
-        "true"
-    );
+    assert_eq!(repo.jj_field("@", "empty"), "true");
     let err = failure(&run(&repo, &["split", "--staged"], &env), 2);
     assert!(err.contains("jj has no staging area"), "{err}");
     // --undo restores jj's operation from before the split.

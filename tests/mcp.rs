@@ -418,14 +418,8 @@ async fn the_safety_mode_refuses_what_it_would_ask_and_secrets_stay_home() {
 /// records it with `jj commit`.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn in_a_jj_workspace_the_message_is_at_s_and_commit_is_jj_commit() {
-    let repo = TestRepo::jj_workspace(false);
-    repo.write("src/lib.rs", "pub fn one() -> u32 {\n    1\n}\n");
-    repo.jj(&["commit", "-m", "Add one()"]);
-    repo.write(
-        "src/lib.rs",
-        "pub fn one() -> u32 {\n    1\n}\n\npub fn two() -> u32 {\n    2\n}\n",
-    );
-    let at = repo.jj(&["log", "--no-graph", "-r", "@", "-T", "commit_id"]);
+    let repo = TestRepo::jj_adding_two(false);
+    let at = repo.jj_field("@", "commit_id");
     let fake = FakeProvider::start(vec![Step::text(commit_json("Add two()", ""))]);
     let (client, _) = connect(&repo, &fake, &["--allow-commit"]).await;
     let result = answer(&client, "write_commit_message", json!({})).await;

@@ -456,13 +456,7 @@ fn review_post_puts_each_checked_finding_on_its_line() {
 /// head (jj checks out no branch): `gh pr list --head`, then create, or edit by number.
 #[test]
 fn in_a_jj_workspace_pr_create_and_update_name_the_bookmarks() {
-    let repo = TestRepo::jj_workspace(false);
-    repo.write("src/lib.rs", "pub fn one() -> u32 {\n    1\n}\n");
-    repo.jj(&["commit", "-m", "Add one()"]);
-    repo.write(
-        "src/lib.rs",
-        "pub fn one() -> u32 {\n    1\n}\n\npub fn two() -> u32 {\n    2\n}\n",
-    );
+    let repo = TestRepo::jj_adding_two(false);
     repo.jj(&["commit", "-m", "Add two()"]);
     repo.jj(&[
         "git",

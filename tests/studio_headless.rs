@@ -1653,15 +1653,9 @@ async fn r_in_pr_mode_rewords_the_selected_commit_after_asking() {
 /// which `@` is a new empty change.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn in_a_jj_workspace_the_change_is_at_and_a_commit_is_jj_commit() {
-    let repo = TestRepo::jj_workspace(true);
-    repo.write("src/lib.rs", "pub fn one() -> u32 {\n    1\n}\n");
-    repo.jj(&["commit", "-m", "Add one()"]);
-    repo.write(
-        "src/lib.rs",
-        "pub fn one() -> u32 {\n    1\n}\n\npub fn two() -> u32 {\n    2\n}\n",
-    );
+    let repo = TestRepo::jj_adding_two(true);
     repo.write("notes.txt", "two\n");
-    let at = repo.jj(&["log", "--no-graph", "-r", "@", "-T", "commit_id"]);
+    let at = repo.jj_field("@", "commit_id");
     let fake = FakeProvider::start(vec![Step::text(commit_json_text())]);
     let mut studio = Headless::new(&repo, &fake, Mode::COMMIT);
     let message = studio.write_the_message().await;
@@ -1707,30 +1701,16 @@ async fn in_a_jj_workspace_the_change_is_at_and_a_commit_is_jj_commit() {
         })
         .await;
     assert_eq!(repo.jj_description("@-"), format!("{FIRST}\n"));
-    assert_eq!(
-        repo.jj(&["log", "--no-graph", "-r", "@", "-T", "empty"]),
-        "true"
-    );
+    assert_eq!(repo.jj_field("@", "empty"), "true");
 }
 
 /// In a jj workspace the split view plans `@` and applies the plan with jj: one change a
 /// group, one file's hunks in different changes, and the jj operation to undo it named.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn in_a_jj_workspace_the_split_view_applies_with_jj() {
-    let repo = TestRepo::jj_workspace(false);
-    let count: Vec<String> = (1..=20).map(|n| n.to_string()).collect();
-    repo.write("f.txt", format!("{}\n", count.join("\n")));
-    repo.jj(&["commit", "-m", "Count to twenty"]);
-    let named: Vec<String> = (1..=20)
-        .map(|n| match n {
-            2 => "two".to_string(),
-            18 => "eighteen".to_string(),
-            n => n.to_string(),
-        })
-        .collect();
-    repo.write("f.txt", format!("{}\n", named.join("\n")));
+    let repo = TestRepo::jj_tangled(false);
     let plan = json!({"groups": [
-        {"message": "Name the second line", "hunks": ["h1"], "reason": "One."},
+        {"message": "Name the second line", "hunks": ["h1", "h3"], "reason": "One."},
         {"message": "Name the eighteenth line", "hunks": ["h2"], "reason": "Two."}
     ]});
     let fake = FakeProvider::start(vec![Step::text(plan.to_string())]);
@@ -1788,10 +1768,7 @@ async fn in_a_jj_workspace_the_split_view_applies_with_jj() {
         })
         .await;
     assert_eq!(repo.jj_description("@"), "");
-    assert_eq!(
-        repo.jj(&["log", "--no-graph", "-r", "@-", "-T", "description"]),
-        "Count to twenty\n"
-    );
+    assert_eq!(repo.jj_description("@-"), "Count to twenty\n");
 }
 
 /// A conflicted `@` (here a merge of two sides that change one line) is listed as jj shows
@@ -1799,18 +1776,7 @@ async fn in_a_jj_workspace_the_split_view_applies_with_jj() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn in_a_jj_workspace_a_conflicted_change_is_listed_as_jj_shows_it() {
     let repo = TestRepo::jj_workspace(false);
-    repo.write("a.txt", "base\n");
-    repo.jj(&["commit", "-m", "base"]);
-    repo.write("a.txt", "left\n");
-    repo.jj(&["commit", "-m", "left"]);
-    repo.jj(&["new", "@--"]);
-    repo.write("a.txt", "right\n");
-    repo.jj(&["commit", "-m", "right"]);
-    repo.jj(&[
-        "new",
-        "description(substring:left)",
-        "description(substring:right)",
-    ]);
+    repo.jj_conflict();
     repo.write("b.txt", "more\n");
     let fake = FakeProvider::start(vec![]);
     let mut studio = Headless::new(&repo, &fake, Mode::COMMIT);

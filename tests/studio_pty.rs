@@ -638,13 +638,7 @@ fn x_splits_the_change_into_commits_and_u_undoes_them() {
 /// c records the change with `jj commit`.
 #[test]
 fn in_a_jj_workspace_the_files_are_at_s_change_and_a_commit_is_jj_commit() {
-    let repo = TestRepo::jj_workspace(false);
-    repo.write("src/lib.rs", "pub fn one() -> u32 {\n    1\n}\n");
-    repo.jj(&["commit", "-m", "Add one()"]);
-    repo.write(
-        "src/lib.rs",
-        "pub fn one() -> u32 {\n    1\n}\n\npub fn two() -> u32 {\n    2\n}\n",
-    );
+    let repo = TestRepo::jj_adding_two(false);
     let fake = FakeProvider::start(vec![Step::text(
         json!({"emoji": null, "title": "Add two()", "message": ""}).to_string(),
     )]);

@@ -14,11 +14,10 @@ use crate::shared::exit::UsageError;
 use crate::shared::jj::{change_to_describe, refused};
 use iris_agent::capability::requests::Scope;
 use iris_core::commit_rules::carry_trailers;
+use iris_git::jj::Jj;
 
-pub async fn run(session: Session, args: GenArgs) -> Result<ExitCode> {
+pub async fn run(session: Session, jj: Jj, args: GenArgs) -> Result<ExitCode> {
     refuse_git_flags(&args)?;
-    let jj = crate::shared::jj::open(&session.repo)?
-        .ok_or_else(|| anyhow!("the jj workspace could not be opened"))?;
     let rev = args.rev.as_deref().unwrap_or("@");
     if args.auto_commit && rev != "@" {
         return Err(UsageError(

@@ -98,8 +98,8 @@ pub async fn run(args: GenArgs) -> Result<ExitCode> {
         return Ok(ExitCode::SUCCESS);
     }
     let session = Session::open(&args.config, args.output)?;
-    if session.repo.jj_workspace().is_some() {
-        return super::gen_jj::run(session, args).await;
+    if let Some(jj) = crate::shared::jj::open(&session.repo)? {
+        return super::gen_jj::run(session, jj, args).await;
     }
     if args.rev.is_some() || args.describe {
         let flag = if args.describe { "--describe" } else { "--rev" };

@@ -86,24 +86,9 @@ pub async fn run(args: SplitArgs) -> Result<ExitCode> {
         return Err(UsageError(format!("there is no {what} to split")).into());
     }
     let plan = plan_for(&args, &change).await?;
-    if args.output.json {
-        println!("{}", serde_json::to_string_pretty(&plan)?);
-    } else {
-        println!(
-            "{}",
-            crate::shared::said::shown(&plan_text(&plan, &change.units))
-        );
-    }
-    if !args.apply {
+    let agreed = shown_and_agreed(&args, &plan, &change.units, ("commits", "committed"))?;
+    if !agreed {
         return Ok(ExitCode::SUCCESS);
-    }
-    let count = plan.groups.len();
-    if !args.yes {
-        let question = format!("Make these {count} commits? [y/N] ");
-        if !Prompter::stdio().confirm(&question, false)? {
-            eprintln!("Nothing was committed.");
-            return Ok(ExitCode::SUCCESS);
-        }
     }
     // ctrl-c stops the split before its next group (git and the check get the signal too).
     let interrupt = Interrupt::listen();
@@ -123,6 +108,34 @@ pub async fn run(args: SplitArgs) -> Result<ExitCode> {
         }
         Err(stop) => Err(anyhow!(stop)),
     }
+}
+
+/// Prints the plan (`--json`: as JSON); whether to apply it: `--apply`, and on a terminal
+/// without `--yes` the user's yes to making its `made.0` (said as not `made.1` on a no).
+pub(super) fn shown_and_agreed(
+    args: &SplitArgs,
+    plan: &SplitPlan,
+    units: &[iris_core::split::Unit],
+    made: (&str, &str),
+) -> Result<bool> {
+    if args.output.json {
+        println!("{}", serde_json::to_string_pretty(plan)?);
+    } else {
+        println!("{}", crate::shared::said::shown(&plan_text(plan, units)));
+    }
+    if !args.apply {
+        return Ok(false);
+    }
+    let count = plan.groups.len();
+    let (what, done) = made;
+    if !args.yes {
+        let question = format!("Make these {count} {what}? [y/N] ");
+        if !Prompter::stdio().confirm(&question, false)? {
+            eprintln!("Nothing was {done}.");
+            return Ok(false);
+        }
+    }
+    Ok(true)
 }
 
 /// The plan: from `--plan`'s file, or Iris'.

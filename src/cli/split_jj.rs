@@ -9,11 +9,9 @@ use std::process::ExitCode;
 use anyhow::{Context, Result};
 use clap::Args;
 
-use super::prompt::Prompter;
-use super::split::{SplitArgs, plan_for};
+use super::split::{SplitArgs, plan_for, shown_and_agreed};
 use crate::shared::exit::UsageError;
 use crate::shared::jj::change_to_describe;
-use iris_core::split::plan_text;
 use iris_git::GitRepo;
 use iris_git::jj::Jj;
 
@@ -46,25 +44,11 @@ pub async fn run(args: SplitArgs, repo: GitRepo, jj: Jj) -> Result<ExitCode> {
     let found = tokio::task::block_in_place(|| change_to_describe(&jj, rev))?;
     let change = repo.split_change_of(&found.commit_id)?;
     let plan = plan_for(&args, &change).await?;
-    if args.output.json {
-        println!("{}", serde_json::to_string_pretty(&plan)?);
-    } else {
-        println!(
-            "{}",
-            crate::shared::said::shown(&plan_text(&plan, &change.units))
-        );
-    }
-    if !args.apply {
+    let agreed = shown_and_agreed(&args, &plan, &change.units, ("changes with jj", "changed"))?;
+    if !agreed {
         return Ok(ExitCode::SUCCESS);
     }
     let count = plan.groups.len();
-    if !args.yes {
-        let question = format!("Make these {count} changes with jj? [y/N] ");
-        if !Prompter::stdio().confirm(&question, false)? {
-            eprintln!("Nothing was changed.");
-            return Ok(ExitCode::SUCCESS);
-        }
-    }
     // The plan holds for the change Iris read: refused if it moved while she planned.
     let now = tokio::task::block_in_place(|| jj.change(&found.change_id))?;
     if now.commit_id != found.commit_id {

@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 use anyhow::{Context, Result};
 use serde_json::{Value, json};
 
-use super::tools::{Call, Model, Range, ReviewScope};
+use super::tools::{Call, Model, ReviewScope};
 use crate::shared::exit::UsageError;
 use crate::shared::staged::require_staged;
 use iris_agent::capability::requests::Scope;
@@ -65,65 +65,44 @@ enum Job {
 }
 
 fn job_of(repo: &GitRepo, config: &Config, call: Model) -> Result<Job> {
-    if let Some(jj) = crate::shared::jj::open(repo)? {
-        return jj_job(&jj, config, call);
-    }
+    let vcs = match crate::shared::jj::open(repo)? {
+        Some(jj) => Vcs::Jj(jj),
+        None => Vcs::Git(repo),
+    };
     let artifact = |kind, scope| Job::Artifact {
         kind,
         scope,
         critic: false,
     };
     Ok(match call {
-        Model::CommitMessage { critic } => {
-            require_staged(
-                repo,
-                "nothing is staged: stage your changes with `git add` first",
-            )?;
-            Job::Artifact {
-                kind: ArtifactKind::Commit,
-                scope: Scope::Staged,
-                critic,
-            }
-        }
+        Model::CommitMessage { critic } => Job::Artifact {
+            kind: ArtifactKind::Commit,
+            scope: vcs.staged("nothing is staged: stage your changes with `git add` first")?,
+            critic,
+        },
         Model::Review {
             scope,
             min_confidence,
         } => Job::Review {
             scope: match scope {
-                ReviewScope::Staged => {
-                    require_staged(
-                        repo,
-                        "nothing is staged to review: stage changes, or ask for include_unstaged, a commit or a range",
-                    )?;
-                    Scope::Staged
-                }
-                ReviewScope::Uncommitted => Scope::Uncommitted,
-                ReviewScope::Commit(rev) => {
-                    UsageError::unless_revisions(repo, &[&rev])?;
-                    Scope::Commit(rev)
-                }
-                ReviewScope::Range { from, to } => {
-                    UsageError::unless_revisions(repo, &[&from, &to])?;
-                    Scope::range(&from, &to)
-                }
+                ReviewScope::Staged => vcs.staged(
+                    "nothing is staged to review: stage changes, or ask for include_unstaged, a commit or a range",
+                )?,
+                ReviewScope::Uncommitted => vcs.uncommitted()?,
+                ReviewScope::Commit(rev) => vcs.commit(rev)?,
+                ReviewScope::Range { from, to } => vcs.range(Some(from), to, None)?,
             },
             min_confidence: min_confidence.unwrap_or(config.review_min_confidence),
         },
-        Model::PrDescription { from, to } => {
-            let from = match from {
-                Some(from) => from,
-                None => repo.default_branch().ok_or_else(|| {
-                    UsageError(
-                        "no default branch (main, master or the remote's HEAD) was found: pass `from`"
-                            .into(),
-                    )
-                })?,
-            };
-            UsageError::unless_revisions(repo, &[&from, &to])?;
-            artifact(ArtifactKind::Pr, Scope::range(&from, &to))
-        }
-        Model::Changelog(range) => artifact(ArtifactKind::Changelog, scope_of(repo, range)?),
-        Model::ReleaseNotes(range) => artifact(ArtifactKind::ReleaseNotes, scope_of(repo, range)?),
+        Model::PrDescription { from, to } => artifact(ArtifactKind::Pr, vcs.range(from, to, None)?),
+        Model::Changelog(r) => artifact(
+            ArtifactKind::Changelog,
+            vcs.range(Some(r.from), r.to, r.version)?,
+        ),
+        Model::ReleaseNotes(r) => artifact(
+            ArtifactKind::ReleaseNotes,
+            vcs.range(Some(r.from), r.to, r.version)?,
+        ),
         Model::ExplainFile { file } => Job::ExplainFile(file),
         Model::ExplainLines { file, start, end } => Job::ExplainLines(LinesAsked {
             path: file,
@@ -132,6 +111,73 @@ fn job_of(repo: &GitRepo, config: &Config, call: Model) -> Result<Job> {
             working_copy: false,
         }),
     })
+}
+
+/// Where a call's scopes come from: git's index and revisions, or a jj workspace's `@` (jj
+/// has no staging area) and revisions (`trunk()` the default base, `@` or `@-` the end).
+enum Vcs<'a> {
+    Git(&'a GitRepo),
+    Jj(iris_git::jj::Jj),
+}
+
+impl Vcs<'_> {
+    /// The staged change (`@` in jj); `none` is said when nothing is staged.
+    fn staged(&self, none: &str) -> Result<Scope> {
+        match self {
+            Vcs::Git(repo) => {
+                require_staged(repo, none)?;
+                Ok(Scope::Staged)
+            }
+            Vcs::Jj(jj) => Ok(Scope::Commit(
+                crate::shared::jj::change_to_describe(jj, "@")?.commit_id,
+            )),
+        }
+    }
+
+    /// Every uncommitted change (`@` in jj).
+    fn uncommitted(&self) -> Result<Scope> {
+        match self {
+            Vcs::Git(_) => Ok(Scope::Uncommitted),
+            // jj has no staging area to be empty: `@` is all of it.
+            Vcs::Jj(_) => self.staged(""),
+        }
+    }
+
+    /// One commit (a jj change).
+    fn commit(&self, rev: String) -> Result<Scope> {
+        match self {
+            Vcs::Git(repo) => {
+                UsageError::unless_revisions(repo, &[&rev])?;
+                Ok(Scope::Commit(rev))
+            }
+            Vcs::Jj(jj) => Ok(Scope::Commit(crate::shared::jj::commit_of(jj, &rev)?)),
+        }
+    }
+
+    /// The commits after `from` (without one, the default branch; `trunk()` in jj) up to
+    /// `to` (`HEAD`: in jj `@`, or `@-` when `@` is empty), shipping in `version`.
+    fn range(&self, from: Option<String>, to: String, version: Option<String>) -> Result<Scope> {
+        let (from, to) = match self {
+            Vcs::Git(repo) => {
+                let from = match from {
+                    Some(from) => from,
+                    None => repo.default_branch().ok_or_else(|| {
+                        UsageError(
+                            "no default branch (main, master or the remote's HEAD) was found: pass `from`"
+                                .into(),
+                        )
+                    })?,
+                };
+                UsageError::unless_revisions(repo, &[&from, &to])?;
+                (from, to)
+            }
+            Vcs::Jj(jj) => {
+                let to = (to != "HEAD").then_some(to);
+                crate::shared::jj::range(jj, from.as_deref(), to.as_deref())?
+            }
+        };
+        Ok(Scope::Range { from, to, version })
+    }
 }
 
 async fn write(iris: &IrisAgent, job: Job, sink: &EventSink, root: &Path) -> Result<Done> {
@@ -179,82 +225,6 @@ async fn write(iris: &IrisAgent, job: Job, sink: &EventSink, root: &Path) -> Res
             })
         }
     }
-}
-
-/// A call in a jj workspace: the change is `@` (jj has no staging area), revisions and
-/// ranges are jj's (`trunk()` the default base, `@` or `@-` the default end).
-fn jj_job(jj: &iris_git::jj::Jj, config: &Config, call: Model) -> Result<Job> {
-    use crate::shared::jj::{change_to_describe, commit_of, range};
-    let at = || -> Result<Scope> { Ok(Scope::Commit(change_to_describe(jj, "@")?.commit_id)) };
-    let end = |to: &str| (to != "HEAD").then(|| to.to_string());
-    let ranged = |from: Option<&str>, to: &str| -> Result<Scope> {
-        let (from, to) = range(jj, from, end(to).as_deref())?;
-        Ok(Scope::range(&from, &to))
-    };
-    let artifact = |kind, scope| Job::Artifact {
-        kind,
-        scope,
-        critic: false,
-    };
-    Ok(match call {
-        Model::CommitMessage { critic } => Job::Artifact {
-            kind: ArtifactKind::Commit,
-            scope: at()?,
-            critic,
-        },
-        Model::Review {
-            scope,
-            min_confidence,
-        } => Job::Review {
-            scope: match scope {
-                ReviewScope::Staged | ReviewScope::Uncommitted => at()?,
-                ReviewScope::Commit(rev) => Scope::Commit(commit_of(jj, &rev)?),
-                ReviewScope::Range { from, to } => ranged(Some(&from), &to)?,
-            },
-            min_confidence: min_confidence.unwrap_or(config.review_min_confidence),
-        },
-        Model::PrDescription { from, to } => {
-            artifact(ArtifactKind::Pr, ranged(from.as_deref(), &to)?)
-        }
-        Model::Changelog(r) => {
-            let (from, to) = range(jj, Some(&r.from), end(&r.to).as_deref())?;
-            artifact(
-                ArtifactKind::Changelog,
-                Scope::Range {
-                    from,
-                    to,
-                    version: r.version,
-                },
-            )
-        }
-        Model::ReleaseNotes(r) => {
-            let (from, to) = range(jj, Some(&r.from), end(&r.to).as_deref())?;
-            artifact(
-                ArtifactKind::ReleaseNotes,
-                Scope::Range {
-                    from,
-                    to,
-                    version: r.version,
-                },
-            )
-        }
-        Model::ExplainFile { file } => Job::ExplainFile(file),
-        Model::ExplainLines { file, start, end } => Job::ExplainLines(LinesAsked {
-            path: file,
-            start,
-            end,
-            working_copy: false,
-        }),
-    })
-}
-
-fn scope_of(repo: &GitRepo, range: Range) -> Result<Scope> {
-    UsageError::unless_revisions(repo, &[&range.from, &range.to])?;
-    Ok(Scope::Range {
-        from: range.from,
-        to: range.to,
-        version: range.version,
-    })
 }
 
 /// `commit` in a jj workspace: `jj commit` (`@` described, a new empty change on top), after

@@ -23,14 +23,12 @@ pub fn open(repo: &GitRepo) -> Result<Option<Jj>> {
 /// them), changes nothing, or is a merge.
 pub fn change_to_describe(jj: &Jj, rev: &str) -> Result<JjChange> {
     let change = named(jj, rev)?;
-    if change.conflict {
-        let list = jj.conflicts(rev).unwrap_or_default();
-        return Err(UsageError(format!(
-            "the change {} ({rev}) has unresolved conflicts; resolve them first (`jj resolve`):\n{}",
-            change.short_id,
-            list.trim_end()
-        ))
-        .into());
+    if let Some(why) = not_written_from(&change) {
+        let conflicts = match change.conflict {
+            true => format!(":\n{}", jj.conflicts(rev).unwrap_or_default().trim_end()),
+            false => String::new(),
+        };
+        return Err(UsageError(format!("{why}{conflicts}")).into());
     }
     if change.empty {
         return Err(UsageError(format!(
@@ -40,17 +38,28 @@ pub fn change_to_describe(jj: &Jj, rev: &str) -> Result<JjChange> {
         ))
         .into());
     }
-    if change.parents.len() > 1 {
-        // jj shows a merge against its merged parents, git's tree against one of them.
-        return Err(UsageError(format!(
-            "the change {} ({rev}) merges {} changes: Iris writes a change from its one \
-             parent's diff; describe a merge with `jj describe`",
+    Ok(change)
+}
+
+/// Why Iris cannot write from `change`'s commit, when she cannot: a conflicted change (its
+/// tree in jj's git store holds jj's conflict files) or a merge (jj shows it against its
+/// merged parents, which are no commit; git's tree diffs against one of them).
+pub fn not_written_from(change: &JjChange) -> Option<String> {
+    if change.conflict {
+        Some(format!(
+            "the change {} has unresolved conflicts; resolve them first (`jj resolve`)",
+            change.short_id
+        ))
+    } else if change.parents.len() > 1 {
+        Some(format!(
+            "the change {} merges {} changes: Iris writes a change from its one parent's \
+             diff; describe a merge with `jj describe`",
             change.short_id,
             change.parents.len()
         ))
-        .into());
+    } else {
+        None
     }
-    Ok(change)
 }
 
 /// The commit id of the one change `rev` names (a change id, a bookmark, `@`, `trunk()`),

@@ -91,11 +91,22 @@ impl GitRepo {
 
     /// The last `count` commits reachable from HEAD, newest first.
     fn head_commits(&self, count: usize) -> Result<Vec<Commit<'_>>> {
-        if self.head_commit()?.is_none() {
-            return Ok(Vec::new());
+        match self.head_commit()? {
+            Some(head) => self.commits_from([head.id()], count),
+            None => Ok(Vec::new()),
         }
+    }
+
+    /// The last `count` commits reachable from `starts` (them included), newest first.
+    fn commits_from(
+        &self,
+        starts: impl IntoIterator<Item = git2::Oid>,
+        count: usize,
+    ) -> Result<Vec<Commit<'_>>> {
         let mut walk = self.history_walk()?;
-        walk.push_head()?;
+        for start in starts {
+            walk.push(start)?;
+        }
         walk.take(count)
             .map(|id| Ok(self.repo.find_commit(id?)?))
             .collect()
@@ -192,16 +203,7 @@ impl GitRepo {
     pub fn past_commits(&self, before: Option<&str>, count: usize) -> Result<Vec<PastCommit>> {
         let commits = match before {
             None => self.head_commits(count)?,
-            Some(rev) => {
-                let commit = self.resolve_commit(rev)?;
-                let mut walk = self.history_walk()?;
-                for parent in commit.parent_ids() {
-                    walk.push(parent)?;
-                }
-                walk.take(count)
-                    .map(|id| Ok(self.repo.find_commit(id?)?))
-                    .collect::<Result<Vec<_>>>()?
-            }
+            Some(rev) => self.commits_from(self.resolve_commit(rev)?.parent_ids(), count)?,
         };
         let mut past = Vec::new();
         for commit in commits {

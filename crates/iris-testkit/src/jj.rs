@@ -84,8 +84,61 @@ impl TestRepo {
         command
     }
 
-    /// `@`'s description as jj has it.
+    /// `rev`'s description as jj has it.
     pub fn jj_description(&self, rev: &str) -> String {
-        self.jj(&["log", "--no-graph", "-r", rev, "-T", "description"])
+        self.jj_field(rev, "description")
+    }
+
+    /// What jj's `template` says of the one change `rev` names (`commit_id`, `empty`).
+    pub fn jj_field(&self, rev: &str, template: &str) -> String {
+        self.jj(&["log", "--no-graph", "-r", rev, "-T", template])
+    }
+
+    /// A jj workspace with one described change (`Add one()`, `src/lib.rs` with `one()`) and
+    /// `@` on it adding `two()`.
+    pub fn jj_adding_two(colocated: bool) -> TestRepo {
+        let repo = TestRepo::jj_workspace(colocated);
+        repo.write("src/lib.rs", "pub fn one() -> u32 {\n    1\n}\n");
+        repo.jj(&["commit", "-m", "Add one()"]);
+        repo.write(
+            "src/lib.rs",
+            "pub fn one() -> u32 {\n    1\n}\n\npub fn two() -> u32 {\n    2\n}\n",
+        );
+        repo
+    }
+
+    /// Makes `@` a conflicted change: a merge of two changes (`left`, `right`) that each
+    /// rewrite `a.txt`'s one line from `base`.
+    pub fn jj_conflict(&self) {
+        self.write("a.txt", "base\n");
+        self.jj(&["commit", "-m", "base"]);
+        self.write("a.txt", "left\n");
+        self.jj(&["commit", "-m", "left"]);
+        self.jj(&["new", "@--"]);
+        self.write("a.txt", "right\n");
+        self.jj(&["commit", "-m", "right"]);
+        self.jj(&[
+            "new",
+            "description(substring:left)",
+            "description(substring:right)",
+        ]);
+    }
+
+    /// A jj workspace whose `@` is tangled: on `Count to twenty` (`f.txt`, the numbers 1 to
+    /// 20 a line each), it names lines 2 and 18 (two hunks, `h1` and `h2`) and adds
+    /// `new.txt` (`h3`).
+    pub fn jj_tangled(colocated: bool) -> TestRepo {
+        let repo = TestRepo::jj_workspace(colocated);
+        let lines = |name: fn(u32) -> String| (1..=20).map(name).collect::<Vec<_>>().join("\n");
+        repo.write("f.txt", format!("{}\n", lines(|n| n.to_string())));
+        repo.jj(&["commit", "-m", "Count to twenty"]);
+        let named = lines(|n| match n {
+            2 => "two".to_string(),
+            18 => "eighteen".to_string(),
+            n => n.to_string(),
+        });
+        repo.write("f.txt", format!("{named}\n"));
+        repo.write("new.txt", "new\n");
+        repo
     }
 }

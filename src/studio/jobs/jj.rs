@@ -4,20 +4,22 @@
 //! jj's missing hooks would make; a range's ends are jj revisions.
 
 use std::path::Path;
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, OnceLock};
 
 use iris_agent::capability::requests::Scope;
 use iris_core::artifact::ArtifactKind;
 use iris_core::change::{ChangeKind, FileDiff};
 use iris_core::secrets::Scanner;
-use iris_git::jj::{Jj, JjChange};
+use iris_git::jj::{Jj, JjChange, JjWorkspace};
 use iris_git::{DiffTarget, GitRepo};
 use iris_studio::action::RepoSnapshot;
 use iris_studio::state::FileEntry;
 
-/// jj for the studio's workspace, and `@` as the last status read it.
+/// jj for the studio's workspace (started by the first job that needs it, on its thread),
+/// and `@` as the last status read it.
 pub struct JjJobs {
-    jj: Jj,
+    workspace: JjWorkspace,
+    jj: OnceLock<Result<Jj, String>>,
     at: Mutex<Option<At>>,
 }
 
@@ -34,38 +36,32 @@ struct At {
 
 impl At {
     fn of(change: &JjChange) -> Self {
-        let unwritable = if change.conflict {
-            Some(format!(
-                "the change {} has unresolved conflicts: resolve them first (`jj resolve`)",
-                change.short_id
-            ))
-        } else if change.parents.len() > 1 {
-            Some(format!(
-                "the change {} is a merge: Iris writes a change from its one parent's diff \
-                 (describe a merge with `jj describe`)",
-                change.short_id
-            ))
-        } else {
-            None
-        };
         Self {
             commit: change.commit_id.clone(),
-            unwritable,
+            unwritable: crate::shared::jj::not_written_from(change),
         }
     }
 }
 
 impl JjJobs {
-    /// jj for the workspace at `root`, when it is one and jj runs (the studio refuses to
-    /// start otherwise, saying why).
+    /// The jj jobs of the workspace at `root`, when it is one. Only files are looked at
+    /// here, as the studio starts; jj itself is started by the first job (the studio checked
+    /// it runs before it took the terminal).
     pub fn open(root: &Path) -> Option<Arc<Self>> {
-        // A git repository costs a few file lookups here, no repository opened.
         let workspace = iris_git::jj::workspace_of(root).ok()??;
-        let jj = Jj::open(&workspace).ok()?;
         Some(Arc::new(Self {
-            jj,
+            workspace,
+            jj: OnceLock::new(),
             at: Mutex::new(None),
         }))
+    }
+
+    /// jj, started once.
+    fn jj(&self) -> Result<&Jj, String> {
+        self.jj
+            .get_or_init(|| Jj::open(&self.workspace).map_err(|e| e.to_string()))
+            .as_ref()
+            .map_err(Clone::clone)
     }
 
     /// `@` as the last status read it, else read now.
@@ -73,7 +69,7 @@ impl JjJobs {
         if let Some(at) = self.at.lock().ok().and_then(|at| at.clone()) {
             return Ok(at);
         }
-        let change = self.jj.change("@").map_err(|e| e.to_string())?;
+        let change = self.jj()?.change("@").map_err(|e| e.to_string())?;
         Ok(At::of(&change))
     }
 
@@ -81,10 +77,10 @@ impl JjJobs {
     /// and `@`'s commit when its files can be ranked from it; `@` is kept for the diffs and
     /// generations that follow.
     pub fn snapshot(&self, repo: &GitRepo) -> Result<(RepoSnapshot, Option<String>), String> {
-        let change = self.jj.change("@").map_err(|e| e.to_string())?;
+        let change = self.jj()?.change("@").map_err(|e| e.to_string())?;
         let at = At::of(&change);
         let conflicted: Vec<String> = if change.conflict {
-            conflicted_paths(&self.jj.conflicts("@").unwrap_or_default())
+            conflicted_paths(&self.jj()?.conflicts("@").unwrap_or_default())
         } else {
             Vec::new()
         };
@@ -138,7 +134,7 @@ impl JjJobs {
     /// `@`'s own diff as jj shows it (a merge against its merged parents, a conflict as its
     /// markers), parsed.
     fn jj_diff(&self) -> Result<Vec<FileDiff>, String> {
-        let text = self.jj.diff("@").map_err(|e| e.to_string())?;
+        let text = self.jj()?.diff("@").map_err(|e| e.to_string())?;
         Ok(iris_core::change::parse_unified_diff(&text))
     }
 
@@ -164,7 +160,7 @@ impl JjJobs {
     /// short commit id, which git and jj both read.
     pub fn range(&self, from: Option<&str>, to: Option<&str>) -> Result<(String, String), String> {
         let to = to.filter(|t| *t != "HEAD");
-        let (from, to) = crate::shared::jj::range(&self.jj, from, to).map_err(|e| {
+        let (from, to) = crate::shared::jj::range(self.jj()?, from, to).map_err(|e| {
             let said = format!("{e:#}");
             format!("{said}: R picks the range")
         })?;
@@ -212,17 +208,18 @@ impl JjJobs {
             );
         }
         let message = message.trim_end();
+        let jj = self.jj().map_err(anyhow::Error::msg)?;
         if !no_verify
-            && let Some(why) = crate::shared::jj::refused(repo, &self.jj, "@", message, scanner)?
+            && let Some(why) = crate::shared::jj::refused(repo, jj, "@", message, scanner)?
         {
             anyhow::bail!(
                 "not committed: {why} (jj runs no git hooks, so Iris checks; toggle no-verify to \
                  skip)"
             );
         }
-        self.jj.commit(message)?;
+        jj.commit(message)?;
         // The change just described is now `@-`.
-        let made = self.jj.change("@-")?;
+        let made = jj.change("@-")?;
         let title = made.description.lines().next().unwrap_or_default();
         Ok(format!(
             "jj commit: {} {} {title}",

@@ -128,10 +128,7 @@ impl GitRepo {
             return refuse("the index has conflicts; resolve them before splitting");
         }
         let tree = head.tree()?;
-        let mut opts = DiffOptions::new();
-        opts.max_size(super::patch::MAX_DIFF_BLOB_BYTES as i64)
-            .ignore_submodules(true)
-            .include_typechange(true);
+        let mut opts = diff_options();
         if !staged {
             opts.include_untracked(true)
                 .recurse_untracked_dirs(true)
@@ -162,10 +159,7 @@ impl GitRepo {
         let commit = self.resolve_commit(commit)?;
         let parent = commit.parent(0).ok();
         let parent_tree = parent.as_ref().map(|p| p.tree()).transpose()?;
-        let mut opts = DiffOptions::new();
-        opts.max_size(super::patch::MAX_DIFF_BLOB_BYTES as i64)
-            .ignore_submodules(true)
-            .include_typechange(true);
+        let mut opts = diff_options();
         let mut diff = self.repo.diff_tree_to_tree(
             parent_tree.as_ref(),
             Some(&commit.tree()?),
@@ -337,6 +331,16 @@ impl GitRepo {
             }
         }))
     }
+}
+
+/// How a split diffs a change: blobs up to the patch layer's size, submodules left alone,
+/// a file turned into a link (or back) as a change of its own.
+fn diff_options() -> DiffOptions {
+    let mut opts = DiffOptions::new();
+    opts.max_size(super::patch::MAX_DIFF_BLOB_BYTES as i64)
+        .ignore_submodules(true)
+        .include_typechange(true);
+    opts
 }
 
 /// HEAD's entry for `path`, as an index entry.
