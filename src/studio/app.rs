@@ -222,6 +222,9 @@ impl Studio {
                 let started = Instant::now();
                 terminal.draw(self)?;
                 tracing::debug!("frame drawn in {:?}", started.elapsed());
+                if iris_studio::highlight::pending() {
+                    runner.warm_pending_highlights();
+                }
                 last_frame = Instant::now();
                 dirty = false;
             }

@@ -4,6 +4,8 @@
 
 use std::collections::HashMap;
 use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Duration;
 
 use tokio::sync::mpsc::{UnboundedSender, unbounded_channel};
 use tokio::task::JoinHandle;
@@ -48,7 +50,12 @@ pub struct Runner {
     tasks: HashMap<u64, JoinHandle<()>>,
     /// The `iris` program jj runs as a split's diff editor, when not this one.
     iris_program: Option<std::path::PathBuf>,
+    /// Lines drawn plain after the syntax patterns were released are being compiled.
+    warming: Arc<AtomicBool>,
 }
+
+/// How long highlighting rests before syntect's compiled patterns are given back.
+const HIGHLIGHT_IDLE: Duration = Duration::from_secs(5);
 
 impl Runner {
     /// A runner for the repository at `root`, whose own files Iris keeps below `state_dir`
@@ -74,6 +81,7 @@ impl Runner {
             set_up: Arc::default(),
             tasks: HashMap::new(),
             iris_program: None,
+            warming: Arc::default(),
         }
     }
 
@@ -293,10 +301,45 @@ impl Runner {
         }
     }
 
+    /// Compiles, off the UI thread, the patterns of the lines last drawn plain because they
+    /// had been released; then the lines are drawn again, in colour.
+    pub fn warm_pending_highlights(&self) {
+        if self.warming.swap(true, Ordering::AcqRel) {
+            return;
+        }
+        let (tx, warming) = (self.tx.clone(), self.warming.clone());
+        tokio::task::spawn_blocking(move || {
+            let warmed = highlight::warm_pending();
+            warming.store(false, Ordering::Release);
+            if warmed {
+                let _ = tx.send(Action::SyntaxCompiled);
+            }
+        });
+    }
+
+    /// Gives syntect's compiled patterns back once highlighting has rested for
+    /// [`HIGHLIGHT_IDLE`]: they are most of the studio's memory, and a diff already on screen
+    /// keeps its colours.
+    fn release_idle_highlighting() {
+        tokio::spawn(async {
+            let mut every = tokio::time::interval(HIGHLIGHT_IDLE / 5);
+            loop {
+                every.tick().await;
+                let _ = tokio::task::spawn_blocking(|| {
+                    if highlight::release_if_idle(HIGHLIGHT_IDLE) {
+                        super::memory::give_back();
+                    }
+                })
+                .await;
+            }
+        });
+    }
+
     /// The first loads: the drafts an earlier session left, then the status, in that order.
     /// A restored draft has to be in place before the status arrives, or entering commit mode
     /// would have Iris write a message over the one the user already has.
     pub fn start(&self) {
+        Self::release_idle_highlighting();
         let drafts = self.drafts.clone();
         let root = self.root.clone();
         let tx = self.tx.clone();

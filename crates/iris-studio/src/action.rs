@@ -38,6 +38,8 @@ pub enum Action {
     ResizeTo(u16, u16),
     /// Time passes (the spinner turns while Iris works): the time now.
     Tick(std::time::Instant),
+    /// The syntax patterns of lines drawn plain are compiled: they can be drawn in colour.
+    SyntaxCompiled,
     /// A key the keymap bound to a command.
     Command(Command),
     /// Something changed outside the studio (a file saved, `git add` in another window), or

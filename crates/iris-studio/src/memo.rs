@@ -21,15 +21,25 @@ impl<K: Hash + Eq, V: Clone> Memo<K, V> {
 
     /// The value remembered for `key`, or the one `make` gives (then remembered).
     pub fn get_or_make(&mut self, key: K, make: impl FnOnce(&K) -> V) -> V {
-        if let Some(value) = self.entries.get(&key) {
-            return value.clone();
+        if let Some(value) = self.get(&key) {
+            return value;
         }
         let value = make(&key);
+        self.put(key, value.clone());
+        value
+    }
+
+    /// The value remembered for `key`.
+    pub fn get(&self, key: &K) -> Option<V> {
+        self.entries.get(key).cloned()
+    }
+
+    /// Remembers `value` for `key`.
+    pub fn put(&mut self, key: K, value: V) {
         if self.entries.len() >= self.capacity {
             self.entries.clear();
         }
-        self.entries.insert(key, value.clone());
-        value
+        self.entries.insert(key, value);
     }
 }
 

@@ -63,6 +63,8 @@ fn reduce(state: &mut State, action: Action) -> Vec<Effect> {
             state.now = now;
             Vec::new()
         }
+        // Nothing changes but the next frame's colours.
+        Action::SyntaxCompiled => Vec::new(),
         Action::Command(command) => commands::run(state, command),
         Action::ChangedOutside => commands::refresh(state),
         Action::WatchLimited(why) => {
