@@ -1,8 +1,9 @@
 //! Benchmark: the footprint beside git and gitui, on two generated repositories, 20,000 tracked
 //! files with 2,000 staged (200 folders) and 100,000 with 10,000 staged (1,000 folders).
 //!
-//! For each it prints the studio's memory once it has listed and ranked the changed files
-//! (resident and anonymous, median of interleaved runs, gitui's beside it when installed), and
+//! For each it prints the studio's memory once it has listed and ranked the changed files, and
+//! again once it has rested (resident and anonymous, median of interleaved runs, gitui's beside
+//! it when installed, read at the same moments), and
 //! the git layer beside the git command answering the same question (`git_diff`'s summary,
 //! `git_status`, `git_changed_files`; whole processes, medians of interleaved runs, and the
 //! ratios). Then the release binary's size beside gitui's. gitui is looked for on PATH and in
@@ -31,6 +32,12 @@ const WAIT: Duration = Duration::from_secs(120);
 /// Time for whatever a program does after its list is on screen (a last refresh, a watcher's
 /// walk) before its memory is read.
 const SETTLE: Duration = Duration::from_secs(2);
+/// Then, read again once the program has rested (the studio gives syntect's compiled patterns
+/// back after 5 s without highlighting).
+const RESTED: Duration = Duration::from_secs(6);
+
+/// (resident, anonymous) KiB, once settled and once rested.
+type Memory = [(u64, u64); 2];
 
 fn main() {
     let iris = PathBuf::from(env!("CARGO_BIN_EXE_iris"));
@@ -58,22 +65,24 @@ fn main() {
                 theirs.push(gitui_memory(gitui, &repo, &home));
             }
         }
-        let (rss, anon) = medians(&mut ours);
-        println!(
-            "  studio memory after start, median of {MEMORY_RUNS}: iris {:.1} MB resident, {:.1} MB anonymous",
-            mb(rss),
-            mb(anon)
-        );
-        if !theirs.is_empty() {
-            let (their_rss, their_anon) = medians(&mut theirs);
+        for (i, when) in ["after start", "rested"].iter().enumerate() {
+            let (rss, anon) = medians(&ours, i);
             println!(
-                "  {:>44} gitui {:.1} MB resident, {:.1} MB anonymous; ratios (iris / gitui) {:.2} and {:.2}",
-                "",
-                mb(their_rss),
-                mb(their_anon),
-                rss as f64 / their_rss as f64,
-                anon as f64 / their_anon as f64
+                "  studio memory {when}, median of {MEMORY_RUNS}: iris {:.1} MB resident, {:.1} MB anonymous",
+                mb(rss),
+                mb(anon)
             );
+            if !theirs.is_empty() {
+                let (their_rss, their_anon) = medians(&theirs, i);
+                println!(
+                    "  {:>44} gitui {:.1} MB resident, {:.1} MB anonymous; ratios (iris / gitui) {:.2} and {:.2}",
+                    "",
+                    mb(their_rss),
+                    mb(their_anon),
+                    rss as f64 / their_rss as f64,
+                    anon as f64 / their_anon as f64
+                );
+            }
         }
         println!("  the git layer, median of {LAYER_RUNS} interleaved runs:");
         print_layer(&git_layer(&repo, iris.to_str().expect("utf-8 path")));
@@ -90,8 +99,8 @@ fn main() {
     }
 }
 
-/// The studio's (resident, anonymous) KiB once its changed files are listed and ranked.
-fn iris_memory(iris: &Path, repo: &Path, home: &Path, staged: usize) -> (u64, u64) {
+/// The studio's memory once its changed files are listed and ranked.
+fn iris_memory(iris: &Path, repo: &Path, home: &Path, staged: usize) -> Memory {
     let mut command = base_command(iris, repo, home);
     command.args(["studio", "--mode", "commit"]);
     let program = PtyProgram::spawn(command, 120, 40);
@@ -104,25 +113,31 @@ fn iris_memory(iris: &Path, repo: &Path, home: &Path, staged: usize) -> (u64, u6
                 program.text()
             )
         });
-    std::thread::sleep(SETTLE);
-    program.memory_kb()
+    read_twice(&program)
 }
 
-/// gitui's (resident, anonymous) KiB once a changed file is on screen.
-fn gitui_memory(gitui: &Path, repo: &Path, home: &Path) -> (u64, u64) {
+fn read_twice(program: &PtyProgram) -> Memory {
+    std::thread::sleep(SETTLE);
+    let settled = program.memory_kb();
+    std::thread::sleep(RESTED);
+    [settled, program.memory_kb()]
+}
+
+/// gitui's memory once a changed file is on screen.
+fn gitui_memory(gitui: &Path, repo: &Path, home: &Path) -> Memory {
     let program = PtyProgram::spawn(base_command(gitui, repo, home), 120, 40);
     program
         .wait_for(WAIT, |s| {
             [".rs", ".md", ".toml"].iter().any(|e| s.contains(e))
         })
         .unwrap_or_else(|| panic!("gitui listed no files:\n{}", program.text()));
-    std::thread::sleep(SETTLE);
-    program.memory_kb()
+    read_twice(&program)
 }
 
-fn medians(runs: &mut [(u64, u64)]) -> (u64, u64) {
-    let mut rss: Vec<u64> = runs.iter().map(|r| r.0).collect();
-    let mut anon: Vec<u64> = runs.iter().map(|r| r.1).collect();
+/// The medians of the `i`th readings.
+fn medians(runs: &[Memory], i: usize) -> (u64, u64) {
+    let mut rss: Vec<u64> = runs.iter().map(|r| r[i].0).collect();
+    let mut anon: Vec<u64> = runs.iter().map(|r| r[i].1).collect();
     rss.sort_unstable();
     anon.sort_unstable();
     (rss[rss.len() / 2], anon[anon.len() / 2])
