@@ -236,10 +236,14 @@ fn init_tracing(debug: bool, full_screen: bool) {
 }
 
 fn execute(cli: Cli) -> Result<ExitCode> {
-    let runtime = tokio::runtime::Builder::new_multi_thread()
-        .enable_all()
-        .build()
-        .context("could not start the async runtime")?;
+    // Built for the commands that need it: starting its worker threads is a good part of a
+    // short command's time (`iris hook`, `iris tool` in a script).
+    let runtime = || {
+        tokio::runtime::Builder::new_multi_thread()
+            .enable_all()
+            .build()
+            .context("could not start the async runtime")
+    };
     let command = match cli.command {
         Some(command) => command,
         // `iris` alone: the studio inside a repository, the help outside one.
@@ -251,24 +255,29 @@ fn execute(cli: Cli) -> Result<ExitCode> {
         }
     };
     match command {
-        Command::Studio(args) => runtime.block_on(studio::run(args)),
-        Command::Tool(args) => runtime.block_on(tool(args)),
+        Command::Studio(args) => runtime()?.block_on(studio::run(args)),
+        // One call, answered on this thread: no worker threads to start.
+        Command::Tool(args) => tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .context("could not start the async runtime")?
+            .block_on(tool(args)),
         // Checking writes nothing and needs no runtime, provider or agent.
         Command::Gen(args) if args.check => check::run(args.rev.as_deref()),
-        Command::Gen(args) => runtime.block_on(generate::run(args)),
-        Command::Review(args) => runtime.block_on(review::run(args)),
-        Command::Pr(args) => runtime.block_on(pr::run(args)),
-        Command::Changelog(args) => runtime.block_on(changelog::run(args)),
-        Command::ReleaseNotes(args) => runtime.block_on(release_notes::run(args)),
-        Command::Blame(args) => runtime.block_on(blame::run(args)),
-        Command::Explain(args) => runtime.block_on(explain::run(args)),
-        Command::Split(args) => runtime.block_on(split::run(args)),
-        Command::Reword(args) => runtime.block_on(reword::run(args)),
-        Command::Absorb(args) => runtime.block_on(absorb::run(args)),
-        Command::Eval(args) => runtime.block_on(eval::run(args)),
-        Command::Config(args) => config::run(args, &runtime),
+        Command::Gen(args) => runtime()?.block_on(generate::run(args)),
+        Command::Review(args) => runtime()?.block_on(review::run(args)),
+        Command::Pr(args) => runtime()?.block_on(pr::run(args)),
+        Command::Changelog(args) => runtime()?.block_on(changelog::run(args)),
+        Command::ReleaseNotes(args) => runtime()?.block_on(release_notes::run(args)),
+        Command::Blame(args) => runtime()?.block_on(blame::run(args)),
+        Command::Explain(args) => runtime()?.block_on(explain::run(args)),
+        Command::Split(args) => runtime()?.block_on(split::run(args)),
+        Command::Reword(args) => runtime()?.block_on(reword::run(args)),
+        Command::Absorb(args) => runtime()?.block_on(absorb::run(args)),
+        Command::Eval(args) => runtime()?.block_on(eval::run(args)),
+        Command::Config(args) => config::run(args, &runtime()?),
         Command::Hook(args) => hook::run(args),
-        Command::Mcp(args) => runtime.block_on(mcp::run(args)),
+        Command::Mcp(args) => runtime()?.block_on(mcp::run(args)),
         Command::Presets => presets::run(),
         Command::Completions(args) => completions::run(args),
         Command::JjSplitTool(args) => split_jj::tool(args),
