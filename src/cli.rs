@@ -236,14 +236,9 @@ fn init_tracing(debug: bool, full_screen: bool) {
 }
 
 fn execute(cli: Cli) -> Result<ExitCode> {
-    // Built for the commands that need it: starting its worker threads is a good part of a
-    // short command's time (`iris hook`, `iris tool` in a script).
-    let runtime = || {
-        tokio::runtime::Builder::new_multi_thread()
-            .enable_all()
-            .build()
-            .context("could not start the async runtime")
-    };
+    // Built only for the commands that need it, so a short one (`iris hook` on each commit)
+    // does not start worker threads it never uses.
+    let runtime = || runtime_of(tokio::runtime::Builder::new_multi_thread());
     let command = match cli.command {
         Some(command) => command,
         // `iris` alone: the studio inside a repository, the help outside one.
@@ -257,11 +252,9 @@ fn execute(cli: Cli) -> Result<ExitCode> {
     match command {
         Command::Studio(args) => runtime()?.block_on(studio::run(args)),
         // One call, answered on this thread: no worker threads to start.
-        Command::Tool(args) => tokio::runtime::Builder::new_current_thread()
-            .enable_all()
-            .build()
-            .context("could not start the async runtime")?
-            .block_on(tool(args)),
+        Command::Tool(args) => {
+            runtime_of(tokio::runtime::Builder::new_current_thread())?.block_on(tool(args))
+        }
         // Checking writes nothing and needs no runtime, provider or agent.
         Command::Gen(args) if args.check => check::run(args.rev.as_deref()),
         Command::Gen(args) => runtime()?.block_on(generate::run(args)),
@@ -282,6 +275,14 @@ fn execute(cli: Cli) -> Result<ExitCode> {
         Command::Completions(args) => completions::run(args),
         Command::JjSplitTool(args) => split_jj::tool(args),
     }
+}
+
+/// tokio's runtime with its timers and IO.
+fn runtime_of(mut builder: tokio::runtime::Builder) -> Result<tokio::runtime::Runtime> {
+    builder
+        .enable_all()
+        .build()
+        .context("could not start the async runtime")
 }
 
 fn in_repository() -> bool {

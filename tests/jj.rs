@@ -359,20 +359,25 @@ fn split_is_planned_by_iris_and_applied_with_jj_hunk_by_hunk() {
     }
 }
 
+/// `iris split` with `revision` (`-r REV`, or none for `@`) applying [`TWO_GROUPS`] from a
+/// plan file.
+fn split_by_plan_file(repo: &TestRepo, revision: &[&str], env: &[(&'static str, String)]) {
+    let plan = repo.home().join("plan.json");
+    std::fs::write(&plan, TWO_GROUPS).expect("plan");
+    let plan = plan.display().to_string();
+    let mut args = vec!["split"];
+    args.extend(revision);
+    args.extend(["--plan", plan.as_str(), "--apply", "--yes"]);
+    success(&run(repo, &args, env));
+}
+
 #[test]
 fn split_takes_a_plan_file_undoes_and_refuses_what_jj_has_no_use_for() {
     let repo = tangled(false);
     repo.jj(&["commit", "-m", "wip"]);
-    let plan = repo.home().join("plan.json");
-    std::fs::write(&plan, TWO_GROUPS).expect("plan");
-    let plan = plan.display().to_string();
     let fake = reply();
     let env = openai_env(&fake);
-    success(&run(
-        &repo,
-        &["split", "-r", "@-", "--plan", &plan, "--apply", "--yes"],
-        &env,
-    ));
+    split_by_plan_file(&repo, &["-r", "@-"], &env);
     assert_eq!(
         repo.jj_description("@--"),
         "Name the second line\n\nWith a new file.\n"
@@ -508,16 +513,9 @@ fn changelog_starts_after_trunk_in_jj_and_asks_for_from_in_git() {
 #[test]
 fn a_split_is_undone_only_while_jj_has_done_nothing_since() {
     let repo = tangled(true);
-    let plan = repo.home().join("plan.json");
-    std::fs::write(&plan, TWO_GROUPS).expect("plan");
-    let plan = plan.display().to_string();
     let fake = reply();
     let env = openai_env(&fake);
-    success(&run(
-        &repo,
-        &["split", "--plan", &plan, "--apply", "--yes"],
-        &env,
-    ));
+    split_by_plan_file(&repo, &[], &env);
     // An edit after the split is an operation of its own: restoring would lose it.
     repo.write("later.txt", "later\n");
     let err = failure(&run(&repo, &["split", "--undo"], &env), 1);

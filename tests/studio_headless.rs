@@ -161,9 +161,7 @@ impl Headless {
 
     /// The status loaded, then commit mode, where Iris writes the message: its text.
     async fn write_the_message(&mut self) -> String {
-        self.runner.run(Effect::LoadStatus);
-        self.pump_until("the status", |s| !s.changes.loading && !s.diff.loading)
-            .await;
+        self.load_status().await;
         self.command(Command::ModeCommit);
         self.pump_until("the generated message", |s| {
             s.iris.task.is_none() && !s.artifacts[&ArtifactKind::Commit].is_empty()
@@ -173,6 +171,13 @@ impl Headless {
     }
 
     /// `message` sent in the chat, and Iris' reply waited for.
+    /// Loads the status and waits until the files and the selected diff are in.
+    async fn load_status(&mut self) {
+        self.runner.run(Effect::LoadStatus);
+        self.pump_until("the status", |s| !s.changes.loading && !s.diff.loading)
+            .await;
+    }
+
     async fn say(&mut self, message: &str) {
         if self.state.focus != Pane::ChatInput {
             self.command(Command::OpenChat);
@@ -289,10 +294,7 @@ async fn generate_then_chat_edits_the_message_and_undo_brings_the_first_back() {
     let mut studio = Headless::new(&repo, &fake, Mode::Explore);
 
     // The status arrives; in explore mode nothing is written.
-    studio.runner.run(Effect::LoadStatus);
-    studio
-        .pump_until("the status", |s| !s.changes.loading && !s.diff.loading)
-        .await;
+    studio.load_status().await;
     assert_eq!(studio.state.repo.branch, "main");
     assert_eq!(studio.state.changes.files.len(), 1);
     assert_eq!(studio.state.changes.files[0].path, "src/lib.rs");
@@ -1270,10 +1272,7 @@ async fn the_studio_writes_a_small_commit_after_the_peoples_messages() {
         json!({"emoji": null, "title": "Add two()", "message": ""}).to_string(),
     )]);
     let mut studio = Headless::new(&repo, &fake, Mode::Explore);
-    studio.runner.run(Effect::LoadStatus);
-    studio
-        .pump_until("the status", |s| !s.changes.loading && !s.diff.loading)
-        .await;
+    studio.load_status().await;
     studio.command(Command::ModeCommit);
     studio
         .pump_until("the generated message", |s| {
@@ -1405,10 +1404,7 @@ async fn a_reviews_findings_appear_one_by_one() {
     let fake = FakeProvider::start(vec![Step::paced(20, Step::text(review.to_string()))]);
     let mut studio = Headless::new(&repo, &fake, Mode::REVIEW);
     studio.state.iris.auto_generate = false;
-    studio.runner.run(Effect::LoadStatus);
-    studio
-        .pump_until("the status", |s| !s.changes.loading && !s.diff.loading)
-        .await;
+    studio.load_status().await;
     studio.command(Command::Generate);
     studio
         .pump_until("the review", |s| {
@@ -1517,10 +1513,7 @@ async fn the_split_view_plans_chats_moves_edits_applies_and_undoes() {
         Step::text("The docs come first now."),
     ]);
     let mut studio = Headless::new(&repo, &fake, Mode::COMMIT);
-    studio.runner.run(Effect::LoadStatus);
-    studio
-        .pump_until("the status", |s| !s.changes.loading && !s.diff.loading)
-        .await;
+    studio.load_status().await;
     studio.command(Command::Split);
     studio
         .pump_until("the plan", |s| s.overlay.split_plan.is_some())
@@ -1716,10 +1709,7 @@ async fn in_a_jj_workspace_the_split_view_applies_with_jj() {
     let fake = FakeProvider::start(vec![Step::text(plan.to_string())]);
     let mut studio = Headless::new(&repo, &fake, Mode::COMMIT);
     studio.state.iris.auto_generate = false;
-    studio.runner.run(Effect::LoadStatus);
-    studio
-        .pump_until("the status", |s| !s.changes.loading && !s.diff.loading)
-        .await;
+    studio.load_status().await;
     studio.command(Command::Split);
     studio
         .pump_until("the plan", |s| s.overlay.split_plan.is_some())
@@ -1781,10 +1771,7 @@ async fn in_a_jj_workspace_a_conflicted_change_is_listed_as_jj_shows_it() {
     let fake = FakeProvider::start(vec![]);
     let mut studio = Headless::new(&repo, &fake, Mode::COMMIT);
     studio.state.iris.auto_generate = false;
-    studio.runner.run(Effect::LoadStatus);
-    studio
-        .pump_until("the status", |s| !s.changes.loading && !s.diff.loading)
-        .await;
+    studio.load_status().await;
     let paths: Vec<&str> = studio
         .state
         .changes

@@ -319,18 +319,16 @@ impl Runner {
 
     /// Gives syntect's compiled patterns back once highlighting has rested for
     /// [`HIGHLIGHT_IDLE`]: they are most of the studio's memory, and a diff already on screen
-    /// keeps its colours.
+    /// keeps its colours. The look is a lock and a clock; a blocking thread is taken only to
+    /// hand the memory back.
     fn release_idle_highlighting() {
         tokio::spawn(async {
             let mut every = tokio::time::interval(HIGHLIGHT_IDLE / 5);
             loop {
                 every.tick().await;
-                let _ = tokio::task::spawn_blocking(|| {
-                    if highlight::release_if_idle(HIGHLIGHT_IDLE) {
-                        super::memory::give_back();
-                    }
-                })
-                .await;
+                if highlight::release_if_idle(HIGHLIGHT_IDLE) {
+                    tokio::task::spawn_blocking(super::memory::give_back);
+                }
             }
         });
     }

@@ -1,5 +1,5 @@
-//! Syntax highlighting of diff and code lines with syntect, loaded once, only for visible
-//! lines, and remembered.
+//! Syntax highlighting of diff and code lines with syntect, only for visible lines, and
+//! remembered.
 //!
 //! syntect compiles a syntax's patterns on first use, and they are most of the studio's
 //! memory (about 7 MB for Rust's, with their search caches). So they are held only while
@@ -106,8 +106,19 @@ impl Syntaxes {
 
     /// The definitions, loaded (again) if need be.
     fn get(&self) -> Arc<SyntaxSet> {
+        Self::load(&mut self.held())
+    }
+
+    /// For drawing: the definitions unless they were released (loading them the first
+    /// time; the studio preloads them off the UI thread). One lock, so a release cannot slip
+    /// in between the look and the load.
+    fn to_draw(&self) -> Option<Arc<SyntaxSet>> {
         let mut held = self.held();
-        if let Held::Loaded { set, used } = &mut *held {
+        (!matches!(*held, Held::Released)).then(|| Self::load(&mut held))
+    }
+
+    fn load(held: &mut Held) -> Arc<SyntaxSet> {
+        if let Held::Loaded { set, used } = held {
             *used = Instant::now();
             return set.clone();
         }
@@ -117,13 +128,6 @@ impl Syntaxes {
             used: Instant::now(),
         };
         set
-    }
-
-    /// For drawing: the definitions unless they were released (loading them the first
-    /// time; the studio preloads them off the UI thread).
-    fn to_draw(&self) -> Option<Arc<SyntaxSet>> {
-        let released = matches!(*self.held(), Held::Released);
-        (!released).then(|| self.get())
     }
 
     fn queue(&self, extension: String, line: String) {
@@ -235,7 +239,7 @@ impl<'t> Highlighter<'t> {
             self.studio_theme.color_support()
         );
         let key = (look, extension, line.to_string());
-        let cached = CACHE.with(|cache| cache.borrow_mut().get(&key));
+        let cached = CACHE.with(|cache| cache.borrow().get(&key));
         let pieces = match cached {
             Some(pieces) => pieces,
             None => match SYNTAXES.to_draw() {
