@@ -67,14 +67,14 @@ impl GitRepo {
 
     /// The files `target` changes, without their content (`git diff --name-status`).
     pub fn changed_files(&self, target: &DiffTarget) -> Result<Vec<ChangedFile>> {
-        Ok(self.change_list(target)?.files)
+        Ok(self.change_list(target, &[])?.files)
     }
 
-    /// The files `target` changes, listed before any of their content is read, kept so that
-    /// their lines can be read after without diffing again.
-    pub fn change_list(&self, target: &DiffTarget) -> Result<ChangeList> {
+    /// The files `target` changes (of `paths`, when any are given), listed before any of
+    /// their content is read, kept so that their lines can be read after without diffing again.
+    pub fn change_list(&self, target: &DiffTarget, paths: &[String]) -> Result<ChangeList> {
         let (files, changes) = self
-            .changes(target, &[])?
+            .changes(target, paths)?
             .into_iter()
             .filter_map(|change| Some((changed_file(&change)?, change)))
             .unzip();
@@ -85,20 +85,18 @@ impl GitRepo {
         })
     }
 
-    /// Each listed file's added and removed lines (without newlines) turned into a `T` by
-    /// `map`, in the list's order; quicker than [`GitRepo::diff_files`] when only the lines
-    /// count. Binary files have none.
+    /// Each listed file's added and removed lines turned into a `T` by `map`, in the list's
+    /// order; quicker than [`GitRepo::diff_files`] when only the lines count, and nothing but
+    /// what `map` makes is kept.
     pub fn map_changed_lines<T: Send>(
         &self,
         list: &ChangeList,
-        map: impl Fn(&ChangedFile, &[&str], &[&str]) -> T + Sync,
+        map: impl Fn(&ChangedFile, &LineChanges<'_>) -> T + Sync,
     ) -> Result<Vec<T>> {
         let pairs: Vec<(&ChangedFile, &FileChange)> =
             list.files.iter().zip(&list.changes).collect();
         self.each_change(&pairs, &|repo, (file, change)| {
-            repo.file_line_changes(change, list.workdir, |added, removed| {
-                map(file, added, removed)
-            })
+            repo.file_line_changes(change, list.workdir, |lines| map(file, lines))
         })
     }
 
@@ -194,6 +192,16 @@ pub struct ChangeList {
     pub files: Vec<ChangedFile>,
     changes: Vec<FileChange>,
     workdir: bool,
+}
+
+/// One changed file's lines, without their newlines (a CRLF line keeps its '\r').
+pub struct LineChanges<'a> {
+    /// The lines added, in order.
+    pub added: &'a [&'a str],
+    /// The lines removed, in order.
+    pub removed: &'a [&'a str],
+    /// Binary content, or too large to diff line by line: it has no lines.
+    pub binary: bool,
 }
 
 /// One delta as a `git diff --name-status` entry; `None` for an unchanged one.

@@ -10,7 +10,9 @@ use std::fmt::Write as _;
 use std::path::PathBuf;
 
 use git2::{Delta, DiffDelta, DiffFile, FileMode, Oid, Patch, Repository};
+use gix_imara_diff::{Algorithm, Diff, InternedInput};
 
+use super::diff::LineChanges;
 use super::{GitError, GitRepo, Result};
 
 /// Blobs above this size are reported as binary instead of being diffed line by line,
@@ -131,17 +133,17 @@ impl GitRepo {
         })
     }
 
-    /// One change's added and removed lines (without their newlines), turned into a `T` by
-    /// `map`; no patch text is written. Binary files have none.
+    /// One change's added and removed lines, turned into a `T` by `map`; no patch text is
+    /// written.
     pub(super) fn file_line_changes<T>(
         &self,
         change: &FileChange,
         workdir: bool,
-        map: impl Fn(&[&str], &[&str]) -> T,
+        map: impl Fn(&LineChanges<'_>) -> T,
     ) -> Result<T> {
         let mut mapped = None;
-        self.each_line_change(change, workdir, &mut |added, removed| {
-            mapped = Some(map(added, removed));
+        self.each_line_change(change, workdir, &mut |lines| {
+            mapped = Some(map(lines));
         })?;
         mapped.ok_or_else(|| GitError::Unsupported("a change's lines were not read".into()))
     }
@@ -153,7 +155,7 @@ impl GitRepo {
         &self,
         change: &FileChange,
         workdir: bool,
-        map: &mut dyn FnMut(&[&str], &[&str]),
+        map: &mut dyn FnMut(&LineChanges<'_>),
     ) -> Result<()> {
         let content = match change.status {
             Delta::Conflicted => Content::Same,
@@ -163,33 +165,23 @@ impl GitRepo {
             Content::Text(old, new) => (old.bytes(), new.bytes()),
             Content::Binary | Content::Same => (&[][..], &[][..]),
         };
-        // A new or deleted file needs no diff: all its lines are added or removed.
-        let patch = match before.is_empty() || after.is_empty() {
-            true => None,
-            false => Some(Patch::from_buffers(before, None, after, None, None)?),
-        };
         let (mut added, mut removed) = (Vec::new(), Vec::new());
-        match &patch {
-            None => {
-                added.extend(lines(after));
-                removed.extend(lines(before));
-            }
-            Some(patch) => {
-                for h in 0..patch.num_hunks() {
-                    for l in 0..patch.num_lines_in_hunk(h)? {
-                        let line = patch.line_in_hunk(h, l)?;
-                        match line.origin() {
-                            '+' => added.push(lossy_line(line.content())),
-                            '-' => removed.push(lossy_line(line.content())),
-                            _ => {}
-                        }
-                    }
-                }
-            }
+        // A new or deleted file needs no diff: all its lines are added or removed.
+        if before.is_empty() || after.is_empty() {
+            added.extend(lines(after));
+            removed.extend(lines(before));
+        } else {
+            let (gone, new) = changed_lines(before, after);
+            removed.extend(gone.into_iter().map(lossy_line));
+            added.extend(new.into_iter().map(lossy_line));
         }
         let added: Vec<&str> = added.iter().map(AsRef::as_ref).collect();
         let removed: Vec<&str> = removed.iter().map(AsRef::as_ref).collect();
-        map(&added, &removed);
+        map(&LineChanges {
+            added: &added,
+            removed: &removed,
+            binary: matches!(content, Content::Binary),
+        });
         Ok(())
     }
 
@@ -433,6 +425,25 @@ fn write_text_change(before: &[u8], after: &[u8], out: &mut String) -> Result<()
         write_hunks(&Patch::from_buffers(before, None, after, None, None)?, out)?;
     }
     Ok(())
+}
+
+/// The lines `before` loses and the lines `after` gains (each with its newline), in order,
+/// as git's default algorithm (Myers') finds them, slid where git's indent heuristic puts
+/// them. Not libgit2's patch: that hashes both texts before it compares them.
+fn changed_lines<'a>(before: &'a [u8], after: &'a [u8]) -> (Vec<&'a [u8]>, Vec<&'a [u8]>) {
+    let input = InternedInput::new(before, after);
+    let mut diff = Diff::compute(Algorithm::Myers, &input);
+    diff.postprocess_lines(&input);
+    let (mut removed, mut added) = (Vec::new(), Vec::new());
+    for hunk in diff.hunks() {
+        let text = |tokens: &[gix_imara_diff::Token]| -> Vec<&'a [u8]> {
+            tokens.iter().map(|&token| input.interner[token]).collect()
+        };
+        let (old, new) = (hunk.before, hunk.after);
+        removed.extend(text(&input.before[old.start as usize..old.end as usize]));
+        added.extend(text(&input.after[new.start as usize..new.end as usize]));
+    }
+    (removed, added)
 }
 
 /// The hunks from `before` to `after`, empty when they are the same; a line saying so for

@@ -1,6 +1,7 @@
 //! The git layer's diff text against `git diff` on the same repository: the same files, hunks
 //! and lines (git's `index` and `similarity` lines aside, which the layer does not print).
 
+use iris_core::change::parse_unified_diff;
 use iris_git::{DiffTarget, GitRepo};
 use iris_testkit::TestRepo;
 
@@ -188,11 +189,12 @@ fn changed_lines_are_the_lines_of_the_parsed_diff() {
     repo.git(&["add", "many"]);
     let git = GitRepo::discover(&repo.path()).expect("repository");
     for target in [DiffTarget::Staged, DiffTarget::WorkingTree] {
-        let list = git.change_list(&target).expect("list");
+        let list = git.change_list(&target, &[]).expect("list");
         let mut fast = git
-            .map_changed_lines(&list, |file, added, removed| {
-                let lines = |l: &[&str]| l.iter().map(|s| s.to_string()).collect::<Vec<_>>();
-                (file.path.clone(), file.kind, lines(added), lines(removed))
+            .map_changed_lines(&list, |file, lines| {
+                let text = |l: &[&str]| l.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+                let (added, removed) = (text(lines.added), text(lines.removed));
+                (file.path.clone(), file.kind, lines.binary, added, removed)
             })
             .expect("lines");
         let mut parsed: Vec<_> = git
@@ -202,7 +204,13 @@ fn changed_lines_are_the_lines_of_the_parsed_diff() {
             .map(|f| {
                 let lines = |l: Vec<&str>| l.into_iter().map(str::to_string).collect::<Vec<_>>();
                 let (added, removed) = (f.added_lines().collect(), f.removed_lines().collect());
-                (f.path.clone(), f.kind, lines(added), lines(removed))
+                (
+                    f.path.clone(),
+                    f.kind,
+                    f.binary,
+                    lines(added),
+                    lines(removed),
+                )
             })
             .collect();
         fast.sort_by(|a, b| a.0.cmp(&b.0));
@@ -210,8 +218,46 @@ fn changed_lines_are_the_lines_of_the_parsed_diff() {
         assert_eq!(fast, parsed, "{target:?}");
         assert!(fast.len() > 70, "{target:?}: {}", fast.len());
         let crlf = fast.iter().find(|f| f.0 == "crlf.txt").expect("crlf.txt");
-        assert_eq!(crlf.2, vec!["TWO\r"]);
+        assert_eq!(crlf.3, vec!["TWO\r"]);
+        assert!(fast.iter().any(|f| f.0 == "blob.bin" && f.2), "{target:?}");
     }
+}
+
+/// Each file's changed lines, as the ranking reads them, are those `git diff -U0` prints:
+/// the same lines, where git's heuristics place a change that could sit elsewhere.
+#[test]
+fn changed_lines_are_git_s() {
+    let repo = TestRepo::new();
+    // A function added between two like it, and lines that repeat.
+    let slide = |fns: &[&str]| -> String {
+        fns.iter()
+            .map(|name| format!("fn {name}() {{\n    work();\n}}\n\n"))
+            .collect()
+    };
+    repo.write("slide.rs", slide(&["a", "b", "c"]));
+    repo.write("repeat.txt", "x\ny\nx\ny\nx\n");
+    varied_change(&repo);
+    repo.write("slide.rs", slide(&["a", "b", "new", "c"]));
+    repo.write("repeat.txt", "x\nx\ny\ny\nx\nz\n");
+    repo.git(&["add", "-A"]);
+    let git = GitRepo::discover(&repo.path()).expect("repository");
+    let list = git.change_list(&DiffTarget::Staged, &[]).expect("list");
+    let text = |lines: &[&str]| lines.iter().map(|l| l.to_string()).collect::<Vec<_>>();
+    let ours = git
+        .map_changed_lines(&list, |file, lines| {
+            (file.path.clone(), text(lines.added), text(lines.removed))
+        })
+        .expect("lines");
+    let theirs: Vec<_> = parse_unified_diff(&repo.git(&["diff", "--cached", "-U0"]))
+        .iter()
+        .map(|f| {
+            let (added, removed): (Vec<&str>, Vec<&str>) =
+                (f.added_lines().collect(), f.removed_lines().collect());
+            (f.path.clone(), text(&added), text(&removed))
+        })
+        .collect();
+    assert!(ours.len() > 10, "{ours:?}");
+    assert_eq!(ours, theirs);
 }
 
 #[test]

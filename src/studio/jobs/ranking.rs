@@ -20,7 +20,7 @@ pub fn rank_staged(
     mut send: impl FnMut(Result<Vec<RankedFile>, String>, bool),
 ) {
     let listed = GitRepo::discover(root).and_then(|repo| {
-        let list = repo.change_list(target)?;
+        let list = repo.change_list(target, &[])?;
         Ok((repo, list))
     });
     let (repo, list) = match listed {
@@ -38,13 +38,13 @@ pub fn rank_staged(
         })
         .collect();
     send(Ok(sorted(first)), false);
-    let complete = repo.map_changed_lines(&list, |file, added, removed| {
-        let (relevance, _) = score_lines(&file.path, file.kind, added, removed);
+    let complete = repo.map_changed_lines(&list, |file, lines| {
+        let (relevance, _) = score_lines(&file.path, file.kind, lines.added, lines.removed);
         Scored {
             path: file.path.clone(),
             kind: file.kind,
             relevance,
-            secret: scanner.and_then(|scanner| secret_in(scanner, &file.path, added)),
+            secret: scanner.and_then(|scanner| secret_in(scanner, &file.path, lines.added)),
         }
     });
     send(complete.map(sorted).map_err(|e| e.to_string()), true);

@@ -12,8 +12,11 @@ use super::{IrisTool, ToolContext, ToolFailure, blocking, bound_output};
 use iris_core::change::relevance::is_lock_or_generated;
 use iris_core::change::size::SizeBucket;
 use iris_core::change::size::guidance;
-use iris_core::change::{FileDiff, ScoredFile, rank_files, size_bucket};
-use iris_git::DiffTarget;
+use iris_core::change::{
+    ChangeKind, FileDiff, Relevance, ScoredFile, most_relevant_first, rank_files, score_lines,
+    size_bucket,
+};
+use iris_git::{DiffTarget, GitRepo};
 
 /// Files listed with their reasons; the rest get one short line each.
 const DETAILED_FILES: usize = 40;
@@ -83,10 +86,75 @@ impl GitDiff {
         };
         let files = args.files.unwrap_or_default();
         let repo = ctx.repo()?;
+        if args.detail == Detail::Summary {
+            return Ok(summary(&repo, &target, &files)?);
+        }
         let diff = repo.diff_files(&target, &files)?;
         let notes = submodule_notes(&repo, &diff);
-        Ok(render(&diff, &target, args.detail, &files, &notes))
+        Ok(render(&diff, &target, &files, &notes))
     }
+}
+
+/// One file as the ranking lists it.
+struct Row<'a> {
+    path: &'a str,
+    old_path: Option<&'a str>,
+    kind: ChangeKind,
+    binary: bool,
+    additions: usize,
+    deletions: usize,
+    relevance: &'a Relevance,
+}
+
+impl<'a> Row<'a> {
+    fn of(scored: &'a ScoredFile<'a>) -> Self {
+        let f = scored.file;
+        Row {
+            path: &f.path,
+            old_path: f.old_path.as_deref(),
+            kind: f.kind,
+            binary: f.binary,
+            additions: f.additions,
+            deletions: f.deletions,
+            relevance: &scored.relevance,
+        }
+    }
+}
+
+/// The summary alone, from each file's changed lines: they are scored as they are read, on
+/// the diff's threads, and not kept (a diff of thousands of files would hold them all).
+fn summary(repo: &GitRepo, target: &DiffTarget, named: &[String]) -> iris_git::Result<String> {
+    let list = repo.change_list(target, named)?;
+    let scored = repo.map_changed_lines(&list, |file, lines| {
+        let (relevance, _) = score_lines(&file.path, file.kind, lines.added, lines.removed);
+        (
+            relevance,
+            lines.added.len(),
+            lines.removed.len(),
+            lines.binary,
+        )
+    })?;
+    let mut rows: Vec<Row<'_>> = list
+        .files
+        .iter()
+        .zip(&scored)
+        .map(|(f, (relevance, additions, deletions, binary))| Row {
+            path: &f.path,
+            old_path: f.old_path.as_deref(),
+            kind: f.kind,
+            binary: *binary,
+            additions: *additions,
+            deletions: *deletions,
+            relevance,
+        })
+        .collect();
+    if rows.is_empty() {
+        return Ok(no_changes(target));
+    }
+    rows.sort_by(|a, b| most_relevant_first((a.relevance, a.path), (b.relevance, b.path)));
+    let mut out = header(&rows, target, !named.is_empty());
+    write_ranking(&mut out, &rows, MAX_SUMMARY_CHARS);
+    Ok(out)
 }
 
 /// The change as the first request carries it, in at most about `budget` characters: the
@@ -101,11 +169,12 @@ pub fn evidence(
     let diff = repo.diff_files(target, &[])?;
     let notes = submodule_notes(&repo, &diff);
     if diff.is_empty() {
-        return Ok(render(&diff, target, Detail::Summary, &[], &notes));
+        return Ok(no_changes(target));
     }
     let ranked = rank_files(&diff);
-    let mut out = header(&diff, target, false);
-    write_ranking(&mut out, &ranked, budget / 3);
+    let rows: Vec<Row<'_>> = ranked.iter().map(Row::of).collect();
+    let mut out = header(&rows, target, false);
+    write_ranking(&mut out, &rows, budget / 3);
     let small = size_bucket(diff.len(), lines(&diff), false) == SizeBucket::Small;
     let limit = if small { diff.len() } else { EVIDENCE_FILES };
     let mut shown = Vec::new();
@@ -158,18 +227,27 @@ fn lines(diff: &[FileDiff]) -> usize {
 }
 
 /// "Staged changes: 3 file(s), +10 -2 (12 lines)", the size and its advice.
-fn header(diff: &[FileDiff], target: &DiffTarget, filtered: bool) -> String {
-    let added: usize = diff.iter().map(|f| f.additions).sum();
-    let removed: usize = diff.iter().map(|f| f.deletions).sum();
-    let bucket = size_bucket(diff.len(), added + removed, filtered);
+fn header(rows: &[Row<'_>], target: &DiffTarget, filtered: bool) -> String {
+    let added: usize = rows.iter().map(|f| f.additions).sum();
+    let removed: usize = rows.iter().map(|f| f.deletions).sum();
+    let bucket = size_bucket(rows.len(), added + removed, filtered);
     format!(
         "{}: {} file(s), +{added} -{removed} ({} lines)\nSize: {}. {}\n\nFiles by relevance:\n",
         describe(target),
-        diff.len(),
+        rows.len(),
         added + removed,
         bucket.name(),
-        guidance(bucket, diff.len(), added + removed),
+        guidance(bucket, rows.len(), added + removed),
     )
+}
+
+/// The answer when `target` changes nothing.
+fn no_changes(target: &DiffTarget) -> String {
+    let hint = match target {
+        DiffTarget::Staged => " (nothing is staged; see git_status with include_unstaged)",
+        _ => "",
+    };
+    format!("{}: no changes{hint}.\n", describe(target))
 }
 
 fn describe(target: &DiffTarget) -> String {
@@ -182,46 +260,34 @@ fn describe(target: &DiffTarget) -> String {
     }
 }
 
-/// The answer the model reads. Pure: everything it shows comes from `diff`.
-fn render(
-    diff: &[FileDiff],
-    target: &DiffTarget,
-    detail: Detail,
-    named: &[String],
-    notes: &Notes,
-) -> String {
+/// The answer with full diffs, as the model reads it. Pure: everything it shows comes from
+/// `diff`.
+fn render(diff: &[FileDiff], target: &DiffTarget, named: &[String], notes: &Notes) -> String {
     if diff.is_empty() {
-        let hint = match target {
-            DiffTarget::Staged => " (nothing is staged; see git_status with include_unstaged)",
-            _ => "",
-        };
-        return format!("{}: no changes{hint}.\n", describe(target));
+        return no_changes(target);
     }
     let ranked = rank_files(diff);
-    let mut out = header(diff, target, !named.is_empty());
-    write_ranking(&mut out, &ranked, MAX_SUMMARY_CHARS);
-    if detail == Detail::Standard {
-        write_diffs(&mut out, &ranked, !named.is_empty(), notes);
-        return bound_output(
-            out,
-            MAX_STANDARD_CHARS,
-            "request fewer files with `files` to see the rest",
-        );
-    }
-    out
+    let rows: Vec<Row<'_>> = ranked.iter().map(Row::of).collect();
+    let mut out = header(&rows, target, !named.is_empty());
+    write_ranking(&mut out, &rows, MAX_SUMMARY_CHARS);
+    write_diffs(&mut out, &ranked, !named.is_empty(), notes);
+    bound_output(
+        out,
+        MAX_STANDARD_CHARS,
+        "request fewer files with `files` to see the rest",
+    )
 }
 
-fn write_ranking(out: &mut String, ranked: &[ScoredFile<'_>], max_chars: usize) {
-    for (i, scored) in ranked.iter().enumerate() {
+fn write_ranking(out: &mut String, rows: &[Row<'_>], max_chars: usize) {
+    for (i, f) in rows.iter().enumerate() {
         if out.len() > max_chars {
-            write_remaining(out, &ranked[i..]);
+            write_remaining(out, &rows[i..]);
             return;
         }
-        let f = scored.file;
-        let r = &scored.relevance;
+        let r = f.relevance;
         let name = match &f.old_path {
             Some(old) => format!("{old} -> {}", f.path),
-            None => f.path.clone(),
+            None => f.path.to_string(),
         };
         let size = if f.binary {
             "binary".to_string()
@@ -244,10 +310,10 @@ fn write_ranking(out: &mut String, ranked: &[ScoredFile<'_>], max_chars: usize) 
 }
 
 /// The files past the summary's bound, counted by top-level directory.
-fn write_remaining(out: &mut String, rest: &[ScoredFile<'_>]) {
+fn write_remaining(out: &mut String, rest: &[Row<'_>]) {
     let mut by_dir: BTreeMap<&str, usize> = BTreeMap::new();
-    for scored in rest {
-        let dir = scored.file.path.split_once('/').map_or(".", |(dir, _)| dir);
+    for row in rest {
+        let dir = row.path.split_once('/').map_or(".", |(dir, _)| dir);
         *by_dir.entry(dir).or_default() += 1;
     }
     let mut dirs: Vec<(&str, usize)> = by_dir.into_iter().collect();
