@@ -184,9 +184,8 @@ impl Studio {
         let size = terminal.terminal.size()?;
         self.state.screen.size = (size.width, size.height);
         let (tx, rx) = unbounded_channel::<Action>();
-        if super::watch::wanted() {
-            super::watch::start(self.root.clone(), tx.clone());
-        }
+        let watch =
+            super::watch::wanted().then(|| super::watch::start(self.root.clone(), tx.clone()));
         let mut runner = Runner::new(
             tx,
             self.root.clone(),
@@ -198,7 +197,7 @@ impl Studio {
         if self.state.overlay.setup.is_some() {
             runner.run(Effect::ProbeServers);
         }
-        let result = self.event_loop(&mut terminal, &mut runner, rx).await;
+        let result = self.event_loop(&mut terminal, &mut runner, rx, watch).await;
         drop(terminal);
         // Whichever way the loop ended, the queued drafts are written.
         runner.finish().await;
@@ -210,6 +209,7 @@ impl Studio {
         terminal: &mut TerminalGuard,
         runner: &mut Runner,
         mut rx: UnboundedReceiver<Action>,
+        mut watch: Option<super::watch::Begin>,
     ) -> Result<()> {
         let mut events = EventStream::new();
         // The first tick after one period (an interval's first tick is at once).
@@ -266,6 +266,14 @@ impl Studio {
             }
             if self.state.quit {
                 return Ok(());
+            }
+            // The watcher starts once the files are read and ranked (see `watch::start`).
+            let changes = &self.state.changes;
+            if !changes.loading
+                && changes.ranking_complete
+                && let Some(begin) = watch.take()
+            {
+                begin.now();
             }
         }
     }
