@@ -307,9 +307,11 @@ async fn tool(args: ToolArgs) -> Result<ExitCode> {
     };
     let trusted = Config::load(Some(&root), &overrides)?.trust_repo;
     // The user named this call: it needs no approval (trust still decides what may execute).
+    // One call on a current-thread runtime: the tool's work needs no thread of its own.
     let ctx = ToolContext::new(root)
         .with_trust(trusted)
-        .with_safety(Safety::new(SafetyMode::Yolo));
+        .with_safety(Safety::new(SafetyMode::Yolo))
+        .working_on_this_thread();
     if args.list {
         let mut out = String::new();
         for (tool, risk) in runnable_listed(&ctx, &Notes::default()) {

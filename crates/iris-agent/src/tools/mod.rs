@@ -50,6 +50,9 @@ pub struct ToolContext {
     pub safety: Safety,
     /// The run's events, where an approval is asked for.
     pub sink: EventSink,
+    /// Whether a tool's blocking work runs on the thread that calls it (see
+    /// [`ToolContext::working_on_this_thread`]).
+    pub on_this_thread: bool,
 }
 
 impl ToolContext {
@@ -60,7 +63,18 @@ impl ToolContext {
             trusted: false,
             safety: Safety::default(),
             sink: EventSink::none(),
+            on_this_thread: false,
         }
+    }
+
+    /// The same context, its tools doing their blocking work on the thread that calls them
+    /// instead of a thread of their own. Only for one call with nothing else to run, as `iris
+    /// tool` makes it: the hand-over to a new thread left the process idle for a fifth of a
+    /// short call (`git_changed_files` at 20,000 files: 8.3 ms, now 7.3 ms; git's 7.0 ms).
+    /// An agent's tools keep their threads, so its runtime is never held up.
+    pub fn working_on_this_thread(mut self) -> Self {
+        self.on_this_thread = true;
+        self
     }
 
     /// The same context, trusted or not.
@@ -163,6 +177,9 @@ pub async fn blocking(
     ctx: &ToolContext,
     work: impl FnOnce(&ToolContext) -> Result<String, ToolFailure> + Send + 'static,
 ) -> Result<String, ToolFailure> {
+    if ctx.on_this_thread {
+        return work(ctx);
+    }
     let ctx = ctx.clone();
     tokio::task::spawn_blocking(move || work(&ctx))
         .await
@@ -308,6 +325,22 @@ pub fn bound_output(mut text: String, max_chars: usize, how_to_see_more: &str) -
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[tokio::test]
+    async fn blocking_work_takes_a_thread_of_its_own_unless_told_to_stay() {
+        let here = std::thread::current().id();
+        let thread_of = |ctx: ToolContext| async move {
+            blocking(&ctx, move |_| {
+                Ok(format!("{:?}", std::thread::current().id()))
+            })
+            .await
+            .expect("work")
+        };
+        let ctx = ToolContext::new(std::env::temp_dir());
+        assert_ne!(thread_of(ctx.clone()).await, format!("{here:?}"));
+        let staying = ctx.working_on_this_thread();
+        assert_eq!(thread_of(staying).await, format!("{here:?}"));
+    }
 
     #[test]
     fn bound_output_keeps_short_text_and_cuts_long_text_with_a_note() {
