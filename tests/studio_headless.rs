@@ -170,7 +170,6 @@ impl Headless {
         self.text()
     }
 
-    /// `message` sent in the chat, and Iris' reply waited for.
     /// Loads the status and waits until the files and the selected diff are in.
     async fn load_status(&mut self) {
         self.runner.run(Effect::LoadStatus);
@@ -178,6 +177,7 @@ impl Headless {
             .await;
     }
 
+    /// `message` sent in the chat, and Iris' reply waited for.
     async fn say(&mut self, message: &str) {
         if self.state.focus != Pane::ChatInput {
             self.command(Command::OpenChat);

@@ -55,8 +55,10 @@ pub fn start(root: PathBuf, tx: UnboundedSender<Action>) -> Begin {
     let spawned = std::thread::Builder::new()
         .name("iris-watch".into())
         .spawn(move || {
-            // A message, the studio gone or the time up: each means go (or end below).
-            let _ = wait.recv_timeout(START_AT_MOST);
+            // The studio gone before it said go: nothing to watch for.
+            if let Err(RecvTimeoutError::Disconnected) = wait.recv_timeout(START_AT_MOST) {
+                return;
+            }
             watch(&root, &tx);
         });
     if let Err(err) = spawned {

@@ -223,8 +223,9 @@ fn changed_lines_are_the_lines_of_the_parsed_diff() {
     }
 }
 
-/// Each file's changed lines, as the ranking reads them, are those `git diff -U0` prints:
-/// the same lines, where git's heuristics place a change that could sit elsewhere.
+/// Each file's changed lines, as the ranking reads them, are those `git diff -U0` prints,
+/// in order. (Where a change could sit elsewhere, the lines read the same here either way:
+/// this does not test the slider heuristic.)
 #[test]
 fn changed_lines_are_git_s() {
     let repo = TestRepo::new();
