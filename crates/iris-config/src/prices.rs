@@ -81,7 +81,8 @@ struct Row {
 }
 
 static TABLE: LazyLock<Table> = LazyLock::new(|| {
-    toml::from_str(include_str!("../../../assets/prices.toml")).unwrap_or(Table {
+    // assets/prices.toml, as JSON (build.rs says why).
+    serde_json::from_str(include_str!(concat!(env!("OUT_DIR"), "/prices.json"))).unwrap_or(Table {
         date: String::new(),
         model: Vec::new(),
     })
