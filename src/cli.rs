@@ -56,8 +56,8 @@ use iris_git::GitRepo;
     about = "Iris Studio: the prose around your code changes (run `iris` alone in a repository for the studio)"
 )]
 pub struct Cli {
-    /// Trace each tool call (arguments, duration) and the configuration (keys masked) to stderr.
-    #[arg(long, global = true)]
+    /// `--debug` (its help is [`DEBUG_HELP`], which `iris tool`'s own parser shares).
+    #[arg(long, global = true, help = DEBUG_HELP)]
     pub debug: bool,
 
     /// `None` (`iris` alone): the studio inside a repository, the help outside one.
@@ -65,12 +65,19 @@ pub struct Cli {
     pub command: Option<Command>,
 }
 
+const DEBUG_HELP: &str =
+    "Trace each tool call (arguments, duration) and the configuration (keys masked) to stderr";
+
+const TOOL_ABOUT: &str =
+    "Run one of Iris' tools on this repository and print exactly what the model would receive";
+
 /// The commands `iris` runs.
 #[derive(Debug, Subcommand)]
 pub enum Command {
     /// Open the full-screen studio over this repository.
     Studio(studio::StudioArgs),
-    /// Run one of Iris' tools on this repository and print exactly what the model would receive.
+    /// `iris tool` (its help is [`TOOL_ABOUT`], which its own parser shares).
+    #[command(about = TOOL_ABOUT)]
     Tool(ToolArgs),
     /// Write the commit message for the staged changes (and commit with it).
     Gen(generate::GenArgs),
@@ -137,7 +144,7 @@ pub struct ToolArgs {
 
 /// Parses the command line, runs the command and turns any error into one line and an exit code.
 pub fn run() -> ExitCode {
-    let cli = match Cli::try_parse() {
+    let cli = match parse(std::env::args_os().collect()) {
         Ok(cli) => cli,
         Err(err) => return report_clap_error(err),
     };
@@ -159,6 +166,33 @@ pub fn run() -> ExitCode {
             ExitCode::from(exit_code(&err))
         }
     }
+}
+
+/// The command line as [`Cli`] parses it. `iris tool`, which scripts and coding agents run many
+/// times over, is parsed by its own command alone: building every command's flags first was a
+/// tenth of a short tool call.
+fn parse(args: Vec<std::ffi::OsString>) -> Result<Cli, clap::Error> {
+    use clap::FromArgMatches;
+    if args.get(1).is_some_and(|command| command == "tool") {
+        let matches = tool_command().try_get_matches_from(args.into_iter().skip(1))?;
+        return Ok(Cli {
+            debug: matches.get_flag("debug"),
+            command: Some(Command::Tool(ToolArgs::from_arg_matches(&matches)?)),
+        });
+    }
+    Cli::try_parse_from(args)
+}
+
+/// `iris tool` as the whole command tree has it, with the global `--debug`. (The about comes
+/// last: `ToolArgs`' doc comment would replace it.)
+fn tool_command() -> clap::Command {
+    let command = clap::Command::new("tool").bin_name("iris tool").arg(
+        clap::Arg::new("debug")
+            .long("debug")
+            .action(clap::ArgAction::SetTrue)
+            .help(DEBUG_HELP),
+    );
+    <ToolArgs as clap::Args>::augment_args(command).about(TOOL_ABOUT)
 }
 
 /// Help and version go to stdout with success; a wrong flag is one line on stderr and exit 2.
@@ -195,6 +229,11 @@ fn report_clap_error(err: clap::Error) -> ExitCode {
 /// Traces to stderr, or for the full-screen studio to `.git/iris/studio.log` (where there is
 /// a repository to put it in).
 fn init_tracing(debug: bool, full_screen: bool) {
+    let tracing_on = debug || std::env::var_os("IRIS_LOG").is_some();
+    if !tracing_on {
+        // Nothing to trace: no subscriber to build (a short command's start-up pays for it).
+        return;
+    }
     let filter = if debug {
         // A target prefix: every crate of the workspace (iris_app, iris_core, iris_agent,
         // ...), none of the libraries below them.
@@ -206,8 +245,7 @@ fn init_tracing(debug: bool, full_screen: bool) {
     let builder = tracing_subscriber::fmt()
         .with_env_filter(filter)
         .with_target(false);
-    let tracing_on = debug || std::env::var_os("IRIS_LOG").is_some();
-    let log_file = (full_screen && tracing_on)
+    let log_file = full_screen
         .then(|| {
             let repo = GitRepo::discover(&std::env::current_dir().ok()?).ok()?;
             let dir = crate::shared::IrisDir::of(&repo.state_dir());
@@ -376,5 +414,61 @@ fn print_exact(text: &str) -> Result<()> {
     match result {
         Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
         other => other.context("could not write to stdout"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::CommandFactory;
+
+    fn parsed(result: Result<Cli, clap::Error>) -> String {
+        match result {
+            Ok(cli) => format!("{cli:?}"),
+            Err(err) => format!("{:?}: {}", err.kind(), err.render()),
+        }
+    }
+
+    #[test]
+    fn iris_tool_parses_by_itself_as_the_whole_tree_parses_it() {
+        let lines: [&[&str]; 10] = [
+            &["tool", "git_status"],
+            &["tool", "git_diff", r#"{"detail":"summary"}"#, "--debug"],
+            &["tool", "--debug", "git_log"],
+            &["tool", "git_status", "--trust-repo"],
+            &["tool", "--list"],
+            &["tool", "--list", "git_log"],
+            &["tool"],
+            &["tool", "git_status", "--nope"],
+            &["tool", "a", "b", "c"],
+            &["tool", "--help"],
+        ];
+        for line in lines {
+            let args: Vec<std::ffi::OsString> = std::iter::once("iris")
+                .chain(line.iter().copied())
+                .map(Into::into)
+                .collect();
+            assert_eq!(
+                parsed(parse(args.clone())),
+                parsed(Cli::try_parse_from(args)),
+                "iris {line:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn the_tool_command_has_the_help_of_the_whole_tree_s() {
+        let mut tree = Cli::command();
+        tree.build();
+        let whole = tree.find_subcommand_mut("tool").expect("iris tool");
+        let mut alone = tool_command();
+        assert_eq!(
+            alone.render_help().to_string(),
+            whole.render_help().to_string()
+        );
+        assert_eq!(
+            alone.render_usage().to_string(),
+            whole.render_usage().to_string()
+        );
     }
 }
