@@ -1,7 +1,7 @@
 //! The built-in tables (`assets/services.toml`, `assets/prices.toml`) are TOML, to be read and
 //! edited by people. Every `iris` command reads both when it loads its configuration, and
 //! parsing them as TOML was a tenth of a short command's time; the same data as JSON parses
-//! about ten times faster. So they are turned into JSON here, and a table that is not valid
+//! about four times faster. So they are turned into JSON here, and a table that is not valid
 //! TOML fails the build.
 
 use std::path::{Path, PathBuf};
