@@ -325,9 +325,10 @@ async fn every_request_and_its_tokens_reach_the_events() {
         max_tokens: 100,
         schema: None,
         stream: true,
-        evidence_at: None,
     };
-    let output = run(&spec, request, EventSink::new(tx)).await.expect("run");
+    let output = run(&spec, &Default::default(), request, EventSink::new(tx))
+        .await
+        .expect("run");
     assert_eq!(output.text, "done");
     assert_eq!(output.requests, 2);
     let (mut requests, mut input, mut out) = (0, 0, 0);

@@ -333,9 +333,10 @@ async fn thinking_and_a_reported_cost_reach_the_events_and_the_text_does_not_hol
             max_tokens: 100,
             schema: None,
             stream: true,
-            evidence_at: None,
         };
-        let output = run(&spec, request, EventSink::new(tx)).await.expect("run");
+        let output = run(&spec, &Default::default(), request, EventSink::new(tx))
+            .await
+            .expect("run");
         assert_eq!(output.text, expected_text);
         let (mut thought, mut cost) = (String::new(), 0.0);
         while let Ok(event) = rx.try_recv() {
@@ -387,10 +388,11 @@ async fn thinking_made_reasoning_content_here_is_not_sent_back() {
         max_tokens: 100,
         schema: None,
         stream: true,
-        evidence_at: None,
     };
     let (tx, _rx) = tokio::sync::mpsc::unbounded_channel();
-    let output = run(&spec, request, EventSink::new(tx)).await.expect("run");
+    let output = run(&spec, &Default::default(), request, EventSink::new(tx))
+        .await
+        .expect("run");
     assert_eq!(output.text, "Done.");
     let second = &fake.requests()[1];
     assert!(

@@ -168,14 +168,14 @@ pub(super) async fn first_request(
         })?;
     let body: Value = serde_json::from_slice(&captured.body).context("the request is not JSON")?;
     // Only what the commit brings: the instructions, tools and schema are every commit's.
-    let text: String = parts_of(&body, captured.evidence_at)
+    let text: String = parts_of(&body, captured.handed.as_ref())
         .into_iter()
         .filter(|(part, _)| matches!(*part, "request" | "evidence" | "history"))
         .map(|(_, text)| text)
         .collect::<Vec<_>>()
         .join("\n");
     let count = crate::shared::preview::counter(config.provider).1;
-    let parts = sizes(&body, captured.evidence_at, &*count);
+    let parts = sizes(&body, captured.handed.as_ref(), &*count);
     Ok(Measured {
         recall: Recall::of(&commit.message, &text),
         tokens: parts.iter().map(|p| p.tokens).sum(),

@@ -446,7 +446,7 @@ impl Runner {
         range: Option<(String, String)>,
         stack: Option<String>,
     ) {
-        let Some(iris) = self.iris.clone() else {
+        let Some(iris) = self.iris_for_a_job() else {
             let _ = self.tx.send(Action::RequestShown(Err(
                 "Iris is not set up yet: I sets her up".to_string(),
             )));
@@ -498,6 +498,13 @@ impl Runner {
         );
     }
 
+    /// Iris for one job: her configuration, with a run context of the job's own (its
+    /// `max_cost_per_run` ledger), so jobs one after another or side by side never spend
+    /// from each other's.
+    fn iris_for_a_job(&self) -> Option<Arc<IrisAgent>> {
+        self.iris.as_ref().map(|iris| Arc::new(iris.for_command()))
+    }
+
     /// Iris' task `task` in the background, kept so Esc can abort it: `work` with her and
     /// the task's events, its result sent back as the action `done` makes of it.
     fn spawn_iris<T, F>(
@@ -508,7 +515,7 @@ impl Runner {
     ) where
         F: std::future::Future<Output = anyhow::Result<T>> + Send + 'static,
     {
-        let Some(iris) = self.iris.clone() else {
+        let Some(iris) = self.iris_for_a_job() else {
             return;
         };
         let tx = self.tx.clone();

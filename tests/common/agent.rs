@@ -276,8 +276,5 @@ pub fn spec_at(
         api_key: Some(FAKE_API_KEY.into()),
         stall_timeout: std::time::Duration::from_secs(30),
         secrets: None,
-        dry_run: None,
-        budget: None,
-        transport_failure: Default::default(),
     }
 }

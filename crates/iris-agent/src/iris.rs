@@ -11,6 +11,7 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use rig_core::tool::ToolDyn;
 
 use crate::runtime::budget::Budget;
+use crate::runtime::run_context::RunContext;
 use crate::runtime::safety::Safety;
 use crate::style::{language_section, style_instructions};
 use crate::tools::ToolContext;
@@ -80,6 +81,12 @@ pub struct IrisAgent {
     /// The main model's prices and where they come from, when known: `--debug` says what a
     /// run cost, a preview what its request would.
     pub(crate) price: Option<(iris_config::prices::Price, iris_config::prices::PriceSource)>,
+    /// `max_cost_per_run` in US dollars, with the prices it is counted at; each command's
+    /// run context gets a ledger of its own.
+    cost_cap: Option<(iris_config::prices::Price, f64)>,
+    /// The command this Iris runs for: its ledger and dry run, shared by everything it
+    /// starts ([`IrisAgent::for_command`] makes a new one).
+    pub(crate) run: RunContext,
 }
 
 /// The scanner every request passes, with the rules the user and the project add and the
@@ -100,9 +107,11 @@ pub fn secret_scanner(
     Ok(Some(Arc::new(Scanner::with_rules(added, ignore))))
 }
 
-/// `max_cost_per_run` with the model's prices, or None when no cap is set. A cap without a
-/// known price is the user's to fix: the run could not be held to it.
-fn budget(config: &iris_config::Config) -> anyhow::Result<Option<Arc<Budget>>> {
+/// `max_cost_per_run` in US dollars with the model's prices, or None when no cap is set. A
+/// cap without a known price is the user's to fix: the run could not be held to it.
+fn cost_cap(
+    config: &iris_config::Config,
+) -> anyhow::Result<Option<(iris_config::prices::Price, f64)>> {
     let Some(cap) = config.max_cost_per_run else {
         return Ok(None);
     };
@@ -116,7 +125,12 @@ fn budget(config: &iris_config::Config) -> anyhow::Result<Option<Arc<Budget>>> {
         ))
         .into());
     };
-    Ok(Some(Arc::new(Budget::new(price, cap as f64 / 1e6))))
+    Ok(Some((price, cap as f64 / 1e6)))
+}
+
+/// A run context with a ledger of `cost_cap`, when one is set.
+fn new_run(cost_cap: Option<(iris_config::prices::Price, f64)>) -> RunContext {
+    RunContext::new(cost_cap.map(|(price, cap)| Budget::new(price, cap)))
 }
 
 /// What a provider has refused (the JSON-schema option, an output budget above its model's
@@ -173,10 +187,8 @@ impl IrisAgent {
             api_key: config.api_key()?.map(|key| key.expose().to_string()),
             stall_timeout: std::time::Duration::from_secs(config.request_timeout_secs),
             secrets: secret_scanner(config, root)?,
-            dry_run: None,
-            budget: budget(config)?,
-            transport_failure: Default::default(),
         };
+        let cost_cap = cost_cap(config)?;
         let fast = ProviderSpec {
             model: settings.fast_model.clone(),
             ..main.clone()
@@ -216,7 +228,25 @@ impl IrisAgent {
                 verify: config.review_verify,
             },
             price: config.model_price(),
+            run: new_run(cost_cap),
+            cost_cap,
         })
+    }
+
+    /// The same Iris for another command (a studio job, a call of `iris mcp`): a run
+    /// context of its own, with nothing spent. Everything the command starts (candidates,
+    /// the critic, review aspects, subagents) shares it, and `max_cost_per_run` holds for
+    /// them together.
+    pub fn for_command(&self) -> Self {
+        Self {
+            run: new_run(self.cost_cap),
+            ..self.clone()
+        }
+    }
+
+    /// What the command has spent so far, in US dollars, when `max_cost_per_run` counts it.
+    pub fn spent(&self) -> Option<f64> {
+        self.run.budget().map(|b| b.spent())
     }
 
     /// The same Iris working on the repository at `root` instead (a replay of the user's
@@ -246,13 +276,9 @@ impl IrisAgent {
 
     /// `--dry-run`: the first request is kept in `dry_run` instead of being sent, and the
     /// run stops there.
+    /// It is a command of its own, which spends nothing.
     pub fn with_dry_run(mut self, dry_run: crate::runtime::dry_run::DryRun) -> Self {
-        self.main.dry_run = Some(dry_run.clone());
-        self.fast.dry_run = Some(dry_run);
-        // It spends nothing, and must not count against (or reset) the budget it shares with
-        // the runs of the agent it was cloned from.
-        self.main.budget = None;
-        self.fast.budget = None;
+        self.run = RunContext::dry(dry_run);
         self
     }
 
@@ -381,10 +407,16 @@ impl IrisAgent {
     /// Every tool the main agent gets, with subagents on the fast model reporting to `sink`
     /// and a fresh notebook.
     pub(crate) fn main_tools(&self, sink: &EventSink) -> Vec<Box<dyn ToolDyn>> {
-        let subagents = Subagents {
+        let analyst = crate::capability::delegate::FastModel {
             spec: self.fast.clone(),
+            context: self.run.clone(),
+            max_tokens: self.settings.subagent_max_tokens,
+            timeout: self.settings.subagent_timeout,
+        };
+        let subagents = Subagents {
+            analyst: Arc::new(analyst),
             ctx: self.ctx.reporting_to(sink),
-            settings: self.settings.clone(),
+            default_turns: self.settings.subagent_max_turns,
             sink: sink.clone(),
         };
         main_agent_tools(&subagents, &Notes::default())

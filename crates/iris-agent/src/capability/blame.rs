@@ -115,16 +115,16 @@ impl IrisAgent {
             sink.send(AgentEvent::Status("reading the history".to_string()));
             let output = run(
                 &self.main,
+                &self.run,
                 Run {
                     preamble: self.preamble(&cap.task_prompt, OutputType::Text)?,
                     history: Vec::new(),
-                    prompt: request(asked, &blame, &commits),
+                    prompt: request(asked, &blame, &commits).into(),
                     tools: self.main_tools(sink),
                     max_turns: self.settings.max_turns,
                     max_tokens: self.max_tokens(&cap),
                     schema: None,
                     stream: self.stream,
-                    evidence_at: None,
                 },
                 sink.clone(),
             )

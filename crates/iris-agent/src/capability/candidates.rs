@@ -100,18 +100,18 @@ impl IrisAgent {
                 .await;
             (label.clone(), written)
         });
+        let total = jobs.len();
         let mut candidates = Vec::new();
         let mut first_error = None;
-        for (label, written) in futures::future::join_all(runs).await {
+        for (index, (label, written)) in futures::future::join_all(runs)
+            .await
+            .into_iter()
+            .enumerate()
+        {
             match written {
                 Ok(written) => candidates.push(Candidate { label, written }),
                 Err(err) => {
-                    let who = if label.is_empty() {
-                        "a candidate".to_string()
-                    } else {
-                        label
-                    };
-                    sink.send(AgentEvent::Warning(format!("{who} failed: {err:#}")));
+                    sink.send(AgentEvent::Warning(failed(index, total, &label, &err)));
                     first_error.get_or_insert(err);
                 }
             }
@@ -121,6 +121,17 @@ impl IrisAgent {
             _ => Ok(distinct(candidates)),
         }
     }
+}
+
+/// What the user is told of the `index`-th candidate (0-based) of `total` that failed: by
+/// the model's name when several models wrote, and as stopped by the cap when it was.
+fn failed(index: usize, total: usize, label: &str, err: &anyhow::Error) -> String {
+    let who = if label.is_empty() {
+        format!("candidate {} of {total}", index + 1)
+    } else {
+        format!("candidate {} of {total} ({label})", index + 1)
+    };
+    crate::capability::did_not_finish(&who, err)
 }
 
 #[cfg(test)]

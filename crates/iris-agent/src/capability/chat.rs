@@ -202,18 +202,17 @@ impl IrisAgent {
         let request = Run {
             preamble,
             history,
-            prompt: message.to_string(),
+            prompt: message.into(),
             tools,
             max_turns: self.settings.max_turns,
             max_tokens: self.max_tokens(cap),
             schema: None,
             stream: self.stream,
-            evidence_at: None,
         };
         let output = within(
             self.settings.run_timeout,
             &self.ctx.safety,
-            run(&self.main, request, sink.clone()),
+            run(&self.main, &self.run, request, sink.clone()),
         )
         .await?;
         Ok(crate::output::clean_text(&output.text).trim().to_string())

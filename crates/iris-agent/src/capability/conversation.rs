@@ -9,6 +9,7 @@ use crate::iris::IrisAgent;
 use crate::output::OutputError;
 use crate::runtime::deadline::within;
 use crate::runtime::error::{ErrorKind, ProviderError};
+use crate::runtime::request::Request;
 use crate::{EventSink, Run, UNREADABLE, run};
 
 /// One conversation of a capability: its instructions, the request, the schema the answer
@@ -17,7 +18,7 @@ use crate::{EventSink, Run, UNREADABLE, run};
 pub(crate) struct Ask<'a> {
     pub cap: &'a Capability,
     pub preamble: &'a str,
-    pub request: &'a str,
+    pub request: &'a Request,
     pub schema: Option<serde_json::Value>,
     pub tools: &'a (dyn Fn() -> Vec<Box<dyn rig_core::tool::ToolDyn>> + Sync),
     pub max_turns: usize,
@@ -32,10 +33,6 @@ impl IrisAgent {
         work: impl Future<Output = anyhow::Result<T>>,
         done: impl FnOnce(&T) -> String,
     ) -> anyhow::Result<T> {
-        // `max_cost_per_run` holds for each run.
-        if let Some(budget) = &self.main.budget {
-            budget.reset();
-        }
         let result = within(self.settings.run_timeout, &self.ctx.safety, work).await;
         match &result {
             Ok(value) => sink.send(AgentEvent::Done(done(value))),
@@ -46,9 +43,7 @@ impl IrisAgent {
 
     /// Saves a reply that could not be read and says where it is.
     pub(crate) fn unreadable(&self, capability: &str, err: &OutputError) -> anyhow::Error {
-        let path = self
-            .raw_reply_dir
-            .join(format!("iris-{capability}-reply.txt"));
+        let path = self.raw_reply_dir.join(self.run.raw_reply_name(capability));
         let saved = std::fs::create_dir_all(&self.raw_reply_dir)
             .and_then(|()| std::fs::write(&path, err.raw()));
         let message = match saved {
@@ -90,15 +85,14 @@ impl IrisAgent {
             let attempt = Run {
                 preamble,
                 history: Vec::new(),
-                prompt: ask.request.to_string(),
+                prompt: ask.request.clone(),
                 tools: (ask.tools)(),
                 max_turns: ask.max_turns,
                 max_tokens,
                 schema: schema.clone(),
                 stream: self.stream,
-                evidence_at: crate::capability::evidence::starts_at(ask.request),
             };
-            let err = match run(&self.main, attempt, sink.clone()).await {
+            let err = match run(&self.main, &self.run, attempt, sink.clone()).await {
                 Err(err) if tries < 2 => err,
                 done => return done,
             };

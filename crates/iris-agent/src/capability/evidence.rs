@@ -18,27 +18,24 @@ const DIFF_BUDGET: usize = 16_000;
 /// default context is a few thousand tokens, so the first request stays short.
 const LOCAL_DIFF_BUDGET: usize = 6_000;
 /// How the evidence section of a request begins.
-pub(crate) const HEADING: &str = "## Evidence gathered up front";
+const HEADING: &str = "## Evidence gathered up front";
 
-/// Where the evidence section of a request this module gathered begins, if it has one.
-pub fn starts_at(request: &str) -> Option<usize> {
-    request.find(HEADING)
-}
-
-/// The request without its evidence section (for a retry that must fit a smaller context).
-pub fn without_evidence(request: &str) -> &str {
-    request
-        .split_once(&format!("\n\n{HEADING}"))
-        .map_or(request, |(before, _)| before)
+/// What the first request carries besides what is asked: the change, and for a commit
+/// message the sample of the repository's history its style is learned from.
+pub struct Gathered {
+    /// The change (its ranked diff, its commits), headed as the evidence gathered up front.
+    pub evidence: String,
+    /// How the repository's people write their messages; `None` but for a commit message.
+    pub history: Option<String>,
 }
 
 /// Recent commits the style sample is chosen from.
 const STYLE_HISTORY: usize = 200;
 
-/// The evidence for `kind` over `scope`, as a section to append to the request; less of the
-/// diff for a `local` server. Whatever cannot be gathered is left for the model's tools,
-/// with the reason.
-pub async fn gather(ctx: &ToolContext, local: bool, kind: ArtifactKind, scope: &Scope) -> String {
+/// The evidence for `kind` over `scope`, as sections of the request; less of the diff for a
+/// `local` server. Whatever cannot be gathered is left for the model's tools, with the
+/// reason.
+pub async fn gather(ctx: &ToolContext, local: bool, kind: ArtifactKind, scope: &Scope) -> Gathered {
     let diff_budget = if local {
         LOCAL_DIFF_BUDGET
     } else {
@@ -67,17 +64,24 @@ pub async fn gather(ctx: &ToolContext, local: bool, kind: ArtifactKind, scope: &
     if let Some(commits) = commits {
         parts.push(log(ctx, commits).await);
     }
-    if kind == ArtifactKind::Commit {
-        parts.push(style_sample(ctx, targets(scope)).await);
-    }
-    format!(
+    let history = match kind {
+        ArtifactKind::Commit => Some(
+            style_sample(ctx, targets(scope))
+                .await
+                .trim_end()
+                .to_string(),
+        ),
+        _ => None,
+    };
+    let evidence = format!(
         "{HEADING}\n\n{}",
         parts
             .iter()
             .map(|p| p.trim_end())
             .collect::<Vec<_>>()
             .join("\n\n")
-    )
+    );
+    Gathered { evidence, history }
 }
 
 /// How the repository's people write their messages: the sample of their recent commits

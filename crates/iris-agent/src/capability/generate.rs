@@ -8,6 +8,7 @@ use crate::capability::conversation::Ask;
 use crate::iris::IrisAgent;
 use crate::output::{OutputError, parse_structured};
 use crate::runtime::preview::Previewing;
+use crate::runtime::request::{Request, Section};
 use crate::{ECHOED, ErrorKind, EventSink, ProviderError};
 use iris_core::artifact::echo::{Echo, echoed};
 use iris_core::artifact::title_floor::{NotATitle, not_a_title};
@@ -61,7 +62,7 @@ impl IrisAgent {
     pub async fn run_capability<T: Artifact + Send + 'static>(
         &self,
         capability: &str,
-        request: &str,
+        request: &Request,
         critic: bool,
         sink: &EventSink,
     ) -> anyhow::Result<Generated<T>> {
@@ -111,28 +112,32 @@ impl IrisAgent {
         &self,
         cap: &Capability,
         preamble: &str,
-        request: &str,
-        evidence: &str,
+        request: &Request,
+        evidence: &Request,
         sink: &EventSink,
     ) -> anyhow::Result<(T, Spent)> {
         let (artifact, spent) = self.attempt::<T>(cap, preamble, request, sink).await?;
         let output = T::OUTPUT_TYPE;
+        let asked = request.render();
         let Some(miss) =
-            NotWritten::of(output, &serde_json::to_value(&artifact)?, preamble, request)
+            NotWritten::of(output, &serde_json::to_value(&artifact)?, preamble, &asked)
         else {
             return Ok((artifact, spent));
         };
         sink.send(AgentEvent::Status(miss.asking_again()));
-        let again = format!(
-            "{request}\n\n## Your previous reply\n{}",
-            miss.told(T::OUTPUT_TYPE.name())
+        let again = request.clone().with(
+            Section::Revision,
+            format!(
+                "## Your previous reply\n{}",
+                miss.told(T::OUTPUT_TYPE.name())
+            ),
         );
         let (artifact, more) = self.attempt::<T>(cap, preamble, &again, sink).await?;
         match NotWritten::of(
             output,
             &serde_json::to_value(&artifact)?,
             preamble,
-            evidence,
+            &evidence.render(),
         ) {
             None => Ok((artifact, spent + more)),
             Some(miss) => Err(miss.failure(&self.main).into()),
@@ -145,7 +150,7 @@ impl IrisAgent {
         &self,
         cap: &Capability,
         preamble: &str,
-        request: &str,
+        request: &Request,
         sink: &EventSink,
     ) -> anyhow::Result<(T, Spent)> {
         let kind = ArtifactKind::of_output(T::OUTPUT_TYPE);
@@ -163,7 +168,7 @@ impl IrisAgent {
         &self,
         cap: &Capability,
         preamble: &str,
-        request: &str,
+        request: &Request,
         sink: &EventSink,
     ) -> anyhow::Result<crate::RunOutput> {
         Ok(match self.run_main(cap, preamble, request, sink).await {
@@ -173,8 +178,8 @@ impl IrisAgent {
                 ));
                 let narrower = format!("{preamble}\n\n{SUMMARY_ONLY}");
                 // The evidence up front is the likeliest thing that did not fit.
-                let request = crate::capability::evidence::without_evidence(request);
-                self.run_main(cap, &narrower, request, sink).await?
+                let request = request.without(&[Section::Evidence, Section::History]);
+                self.run_main(cap, &narrower, &request, sink).await?
             }
             other => other?,
         })
@@ -212,7 +217,7 @@ impl IrisAgent {
     pub(crate) async fn follow_up<T: Artifact + Send + 'static>(
         &self,
         capability: &str,
-        request: &str,
+        request: Request,
         sink: &EventSink,
     ) -> anyhow::Result<Generated<T>> {
         let cap = Capability::load(capability, self.user_dir.as_deref())?;
@@ -220,7 +225,7 @@ impl IrisAgent {
         let ask = Ask {
             cap: &cap,
             preamble: &preamble,
-            request,
+            request: &request,
             schema: self.schema_for(cap.output_type),
             tools: &no_tools,
             // The least rig allows; with no tool to call, the model answers at once.
@@ -244,7 +249,7 @@ impl IrisAgent {
         &self,
         cap: &Capability,
         preamble: &str,
-        request: &str,
+        request: &Request,
         sink: &EventSink,
     ) -> anyhow::Result<crate::RunOutput> {
         let ask = Ask {
@@ -268,16 +273,17 @@ impl IrisAgent {
     async fn critique<T: Artifact + Send + 'static>(
         &self,
         artifact: &T,
-        request: &str,
+        request: &Request,
         sink: &EventSink,
     ) -> anyhow::Result<(Critique, Spent)> {
         let cap = Capability::load("verify", self.user_dir.as_deref())?;
         let preamble = self.preamble(&cap.task_prompt, OutputType::Critique)?;
-        let prompt = format!(
-            "The request was: {request}\n\nThe draft ({}) to check against the evidence:\n{}",
+        let prompt = Request::ask(format!(
+            "The request was: {}\n\nThe draft ({}) to check against the evidence:\n{}",
+            request.render(),
             T::OUTPUT_TYPE.name(),
             serde_json::to_string_pretty(artifact)?
-        );
+        ));
         self.draft::<Critique>(&cap, &preamble, &prompt, &prompt, sink)
             .await
     }
@@ -290,21 +296,24 @@ fn no_tools() -> Vec<Box<dyn rig_core::tool::ToolDyn>> {
 
 /// The request again, with the draft and the critic's findings, for one revision.
 fn revision_request<T: Artifact>(
-    request: &str,
+    request: &Request,
     draft: &T,
     verdict: &Critique,
-) -> anyhow::Result<String> {
+) -> anyhow::Result<Request> {
     let issues: Vec<String> = verdict
         .issues
         .iter()
         .map(|i| format!("- [{:?}] {}: {}", i.severity, i.title, i.body))
         .collect();
-    Ok(format!(
-        "{request}\n\nA reviewer checked your previous draft against the evidence and asked for a \
-         revision.\n\nPrevious draft:\n{}\n\nProblems found:\n{}\n\n{}\n\nWrite the corrected artifact.",
-        serde_json::to_string_pretty(draft)?,
-        issues.join("\n"),
-        verdict.revision_prompt
+    Ok(request.clone().with(
+        Section::Revision,
+        format!(
+            "A reviewer checked your previous draft against the evidence and asked for a \
+             revision.\n\nPrevious draft:\n{}\n\nProblems found:\n{}\n\n{}\n\nWrite the corrected artifact.",
+            serde_json::to_string_pretty(draft)?,
+            issues.join("\n"),
+            verdict.revision_prompt
+        ),
     ))
 }
 

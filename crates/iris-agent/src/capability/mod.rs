@@ -13,6 +13,7 @@ pub mod blame;
 pub mod candidates;
 pub mod chat;
 pub mod conversation;
+pub(crate) mod delegate;
 pub(crate) mod evidence;
 pub mod generate;
 pub mod intent;
@@ -308,6 +309,16 @@ fn complete(
             tools: file.tools.unwrap_or_default(),
         }),
         _ => Err(invalid(format!("missing or empty: {}", missing.join(", ")))),
+    }
+}
+
+/// What the user is told of `who` (a candidate, a review pass) that gave no artifact while
+/// others did: stopped by `max_cost_per_run`, or failed and why.
+pub(crate) fn did_not_finish(who: &str, err: &anyhow::Error) -> String {
+    if crate::ErrorKind::of(err) == Some(crate::ErrorKind::OverBudget) {
+        format!("{who} was stopped by max_cost_per_run: {err:#}")
+    } else {
+        format!("{who} failed: {err:#}")
     }
 }
 

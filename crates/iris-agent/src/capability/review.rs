@@ -5,6 +5,7 @@
 use crate::EventSink;
 use crate::capability::write::Written;
 use crate::iris::IrisAgent;
+use crate::runtime::request::Request;
 use iris_core::artifact::review::Aspect;
 use iris_core::artifact::{
     Review, SecondLook, apply_second_look, check_findings, merge_reviews, second_look_request,
@@ -47,17 +48,17 @@ impl IrisAgent {
     /// checked against `reviewed`, and the merged review gets a second look when asked.
     pub(crate) async fn compose_review<F, Fut>(
         &self,
-        request: &str,
+        request: &Request,
         reviewed: Option<&[FileDiff]>,
         sink: &EventSink,
         pass: F,
     ) -> anyhow::Result<Written>
     where
-        F: Fn(String, bool) -> Fut,
+        F: Fn(Request, bool) -> Fut,
         Fut: std::future::Future<Output = anyhow::Result<Written>>,
     {
         let mut written = match self.review.aspects.as_slice() {
-            [] => pass(request.to_string(), true).await?,
+            [] => pass(request.clone(), true).await?,
             aspects => self.in_passes(request, aspects, sink, &pass).await?,
         };
         let mut review: Review = serde_json::from_value(written.json.clone())?;
@@ -80,13 +81,13 @@ impl IrisAgent {
     /// a pass that fails is a warning while another stands.
     async fn in_passes<F, Fut>(
         &self,
-        request: &str,
+        request: &Request,
         aspects: &[Aspect],
         sink: &EventSink,
         pass: &F,
     ) -> anyhow::Result<Written>
     where
-        F: Fn(String, bool) -> Fut,
+        F: Fn(Request, bool) -> Fut,
         Fut: std::future::Future<Output = anyhow::Result<Written>>,
     {
         sink.send(AgentEvent::Status(format!(
@@ -99,11 +100,12 @@ impl IrisAgent {
                 .join(", ")
         )));
         let runs = aspects.iter().map(|aspect| {
-            let focused = format!(
+            let focused = Request::ask(format!(
                 "This pass reviews one aspect only: {}. Leave everything else to the other \
-                 passes.\n\n{request}",
+                 passes.",
                 focus(*aspect)
-            );
+            ))
+            .then(request);
             async move { (*aspect, pass(focused, false).await) }
         });
         let mut passes = Vec::new();
@@ -128,9 +130,9 @@ impl IrisAgent {
                     });
                 }
                 Err(err) => {
-                    sink.send(AgentEvent::Warning(format!(
-                        "the {} pass failed: {err:#}",
-                        aspect.name()
+                    let who = format!("the {} pass", aspect.name());
+                    sink.send(AgentEvent::Warning(crate::capability::did_not_finish(
+                        &who, &err,
                     )));
                     failure.get_or_insert(err);
                 }
@@ -160,7 +162,7 @@ impl IrisAgent {
         // Its reply is verdicts, not the review: nothing of it streams into the artifact.
         let quiet = EventSink::none();
         match self
-            .follow_up::<SecondLook>("review_verify", &asked, &quiet)
+            .follow_up::<SecondLook>("review_verify", asked.into(), &quiet)
             .await
         {
             Ok(look) => {

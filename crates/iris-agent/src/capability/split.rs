@@ -65,7 +65,7 @@ impl IrisAgent {
                 units.len()
             )));
             let first = self
-                .follow_up::<SplitPlan>(CAPABILITY, &request, sink)
+                .follow_up::<SplitPlan>(CAPABILITY, request.as_str().into(), sink)
                 .await?;
             let mut planned = PlannedSplit {
                 plan: SplitPlan::default(),
@@ -89,7 +89,7 @@ impl IrisAgent {
             )));
             let again = sent_back(&request, &first.artifact, &problems);
             let second = self
-                .follow_up::<SplitPlan>(CAPABILITY, &again, sink)
+                .follow_up::<SplitPlan>(CAPABILITY, again.into(), sink)
                 .await?;
             planned.plan = match (check_plan(&second.artifact, &ids), checked) {
                 (Ok(plan), _) => plan,

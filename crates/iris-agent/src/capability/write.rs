@@ -5,10 +5,10 @@
 use std::time::Duration;
 
 use crate::EventSink;
-use crate::capability::evidence::without_evidence;
 use crate::capability::requests::{Scope, request};
 use crate::capability::template_filling::{keep_template, template_section};
 use crate::iris::IrisAgent;
+use crate::runtime::request::{Request, Section};
 use iris_core::artifact::{
     Artifact, ArtifactKind, Changelog, GeneratedMessage, PullRequest, ReleaseNotes, Review,
 };
@@ -112,7 +112,7 @@ impl IrisAgent {
             _ => None,
         };
         sink.send(AgentEvent::Status("gathering the evidence".into()));
-        let evidence =
+        let gathered =
             crate::capability::evidence::gather(&self.ctx, self.main.local, kind, scope).await;
         let rules = match kind {
             ArtifactKind::Commit => self.commit_rules(sink).await,
@@ -128,7 +128,8 @@ impl IrisAgent {
         };
         let scope_hint = match (kind, scope) {
             (ArtifactKind::Commit, Scope::Staged) => {
-                self.scope_hint(rules.as_ref(), &evidence).await
+                self.scope_hint(rules.as_ref(), gathered.history.as_deref())
+                    .await
             }
             _ => None,
         };
@@ -158,7 +159,8 @@ impl IrisAgent {
             kind,
             asked: request(kind, scope),
             version: scope.version().map(str::to_string),
-            evidence,
+            evidence: gathered.evidence,
+            history: gathered.history,
             rules,
             template,
             ticket,
@@ -219,7 +221,11 @@ impl IrisAgent {
 
     /// The scope the staged files suggest (their workspace member), when the project's rules
     /// ask for scopes (`scope-enum`, or `scope-empty` never) or its history writes them.
-    async fn scope_hint(&self, rules: Option<&CommitRules>, evidence: &str) -> Option<String> {
+    async fn scope_hint(
+        &self,
+        rules: Option<&CommitRules>,
+        history: Option<&str>,
+    ) -> Option<String> {
         let allowed = rules
             .and_then(|r| r.rule(RuleName::ScopeEnum))
             .and_then(|rule| match &rule.value {
@@ -229,7 +235,7 @@ impl IrisAgent {
         let required = rules
             .and_then(|r| r.rule(RuleName::ScopeEmpty))
             .is_some_and(|rule| rule.when == iris_core::commit_rules::When::Never);
-        if allowed.is_none() && !required && !history::sample_uses_scopes(evidence) {
+        if allowed.is_none() && !required && !history.is_some_and(history::sample_uses_scopes) {
             return None;
         }
         let root = self.ctx.repo_root.clone();
@@ -258,6 +264,7 @@ impl IrisAgent {
             asked,
             version,
             evidence,
+            history,
             rules,
             template,
             ticket,
@@ -271,25 +278,29 @@ impl IrisAgent {
         let kind = *kind;
         // The rules, the template and the ticket go before the evidence, so a retry without
         // the evidence keeps them.
+        let mut request = Request::ask(asked.clone());
         let sections = [
-            Some(asked.clone()),
-            rules.as_ref().and_then(rules_section),
-            template.as_ref().map(template_section),
-            ticket
-                .as_ref()
-                .map(|t| t.section(kind == ArtifactKind::Commit)),
-            stack.clone(),
-            scope_hint.clone(),
-            operation.clone(),
-            commit_template.clone(),
-            angle.map(str::to_string),
-            Some(evidence.clone()),
+            (Section::Rules, rules.as_ref().and_then(rules_section)),
+            (Section::Template, template.as_ref().map(template_section)),
+            (
+                Section::Ticket,
+                ticket
+                    .as_ref()
+                    .map(|t| t.section(kind == ArtifactKind::Commit)),
+            ),
+            (Section::Stack, stack.clone()),
+            (Section::Scope, scope_hint.clone()),
+            (Section::Operation, operation.clone()),
+            (Section::CommitTemplate, commit_template.clone()),
+            (Section::Angle, angle.map(str::to_string)),
+            (Section::Evidence, Some(evidence.clone())),
+            (Section::History, history.clone()),
         ];
-        let request = sections
-            .into_iter()
-            .flatten()
-            .collect::<Vec<_>>()
-            .join("\n\n");
+        for (kind, text) in sections {
+            if let Some(text) = text {
+                request.push(kind, text);
+            }
+        }
         let critic = self.critic_enabled && (kind.describe().critic || ask_critic);
         let version = version.clone();
         // Without gitmoji (and always with conventional commits, or rules that read a type at
@@ -329,7 +340,7 @@ impl IrisAgent {
                 }
             }
             ArtifactKind::Review => {
-                let pass = |request: String, critic: bool| async move {
+                let pass = |request: Request, critic: bool| async move {
                     let run = Run {
                         request: &request,
                         critic: critic && run.critic,
@@ -438,7 +449,7 @@ impl IrisAgent {
         &self,
         mut written: Written,
         rules: &CommitRules,
-        (request, (started, waited_before)): (&str, (tokio::time::Instant, Duration)),
+        (request, (started, waited_before)): (&Request, (tokio::time::Instant, Duration)),
         finish: impl Fn(&mut GeneratedMessage),
         sink: &EventSink,
     ) -> anyhow::Result<Written> {
@@ -461,7 +472,7 @@ impl IrisAgent {
         let until = deadline
             .checked_sub(Duration::from_secs(1))
             .unwrap_or(started);
-        let follow_up = self.follow_up::<GeneratedMessage>(written.kind.name(), &asked, sink);
+        let follow_up = self.follow_up::<GeneratedMessage>(written.kind.name(), asked, sink);
         let asked_again = match tokio::time::timeout_at(until, follow_up).await {
             Ok(Ok(revised)) => Ok(revised),
             Ok(Err(err)) => Err(format!("{err:#}")),
@@ -531,14 +542,14 @@ pub(crate) fn rules_section(rules: &CommitRules) -> Option<String> {
     ))
 }
 
-/// The one follow-up on a message that breaks `rules`: the request without its evidence
-/// (the rules are in it), the message and every rule it breaks.
+/// The one follow-up on a message that breaks `rules`: the request without its evidence and
+/// history sample (the rules are in it), the message and every rule it breaks.
 fn follow_up_request(
-    request: &str,
+    request: &Request,
     rules: &CommitRules,
     message: &str,
     violations: &[Violation],
-) -> String {
+) -> Request {
     let broken: Vec<String> = violations
         .iter()
         .map(|v| {
@@ -546,15 +557,19 @@ fn follow_up_request(
             format!("- {}: {}{warning}", v.rule, v.message)
         })
         .collect();
-    format!(
-        "{}\n\n## Your message\n{}\n\n## Rules it breaks ({})\n{}\n\nWrite the commit \
-         message again so that it follows every rule of this project, saying the same about \
-         the change. Everything you need is above: answer at once.",
-        without_evidence(request),
-        message.trim_end(),
-        rules.source,
-        broken.join("\n")
-    )
+    request
+        .without(&[Section::Evidence, Section::History])
+        .with(
+            Section::Revision,
+            format!(
+                "## Your message\n{}\n\n## Rules it breaks ({})\n{}\n\nWrite the commit \
+                 message again so that it follows every rule of this project, saying the same \
+                 about the change. Everything you need is above: answer at once.",
+                message.trim_end(),
+                rules.source,
+                broken.join("\n")
+            ),
+        )
 }
 
 /// When a run started, and how long approvals had waited then.
@@ -568,6 +583,8 @@ pub(crate) struct Prepared {
     /// The version a range ships in, for a changelog or release notes.
     version: Option<String>,
     evidence: String,
+    /// For a commit message: how the repository's people write theirs.
+    history: Option<String>,
     rules: Option<CommitRules>,
     template: Option<Template>,
     ticket: Option<Ticket>,
@@ -615,7 +632,7 @@ fn finished(
 #[derive(Clone, Copy)]
 struct Run<'a> {
     kind: ArtifactKind,
-    request: &'a str,
+    request: &'a Request,
     critic: bool,
     sink: &'a EventSink,
 }
@@ -669,10 +686,13 @@ mod tests {
     #[test]
     fn the_follow_up_leaves_the_evidence_out_and_lists_every_violation() {
         let rules = CommitRules::empty("commitlint.config.js");
-        let request = format!(
-            "Write the commit message.\n\n## Rules\n- one\n\n{}\n\ndiff --git a/x b/x",
-            crate::capability::evidence::HEADING
-        );
+        let request = Request::ask("Write the commit message.")
+            .with(Section::Rules, "## Rules\n- one")
+            .with(Section::Evidence, "## Evidence\n\ndiff --git a/x b/x")
+            .with(
+                Section::History,
+                "How this repository writes its commit messages",
+            );
         let asked = follow_up_request(
             &request,
             &rules,
@@ -681,7 +701,8 @@ mod tests {
                 violation("type-enum", true),
                 violation("body-leading-blank", false),
             ],
-        );
+        )
+        .render();
         assert!(
             asked.starts_with(
                 "Write the commit message.\n\n## Rules\n- one\n\n## Your message\nfeature: x\n\n"
@@ -689,6 +710,7 @@ mod tests {
             "{asked}"
         );
         assert!(!asked.contains("diff --git"), "{asked}");
+        assert!(!asked.contains("How this repository"), "{asked}");
         assert!(
             asked.contains("- type-enum: type-enum is broken\n"),
             "{asked}"

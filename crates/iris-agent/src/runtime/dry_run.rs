@@ -1,21 +1,27 @@
 //! `--dry-run`: the first request of a run taken at the very end of the HTTP stack (after
 //! the secret scan, exactly as it would go out) and not sent; the run then stops. What it
-//! holds is read back by part: the instructions, the request, the evidence, earlier turns,
-//! the tool definitions and the answer's schema.
+//! holds is reported by part: the instructions, the request, the evidence, the history (the
+//! history sample, a chat's earlier turns), the tool definitions and the answer's schema.
 
 use std::sync::{Arc, Mutex};
 
-use reqwest::{Request, Response};
+use reqwest::Response;
 use reqwest_middleware::{Middleware, Next};
 use serde_json::Value;
 
-/// Where a dry run keeps the request it stopped; shared by every client of a run.
+use crate::runtime::request::Request;
+
+/// Where a dry run keeps the request it stopped; shared by every client of a command.
 #[derive(Debug, Clone, Default)]
 pub struct DryRun {
     captured: Arc<Mutex<Option<Captured>>>,
-    /// Where the first run's prompt has its evidence, as its capability said.
-    evidence_at: Arc<Mutex<Option<Option<usize>>>>,
+    /// The first conversation's request, by part, as its capability handed it over.
+    handed: Arc<Mutex<Option<Handed>>>,
 }
+
+/// A request's texts by part (`request`, `evidence`, `history`), as they were handed to the
+/// runtime: what the dry run reports, without reading the wire's body back.
+pub type Handed = Vec<(&'static str, String)>;
 
 /// A request that was not sent.
 #[derive(Debug, Clone, PartialEq)]
@@ -24,8 +30,8 @@ pub struct Captured {
     pub url: String,
     /// The body as it would have gone out.
     pub body: Vec<u8>,
-    /// Where in the request's last message the evidence gathered up front begins.
-    pub evidence_at: Option<usize>,
+    /// Its last message by part, as its capability handed it over.
+    pub handed: Option<Handed>,
 }
 
 /// The error a dry run stops a run with.
@@ -37,13 +43,18 @@ impl DryRun {
         self.captured.lock().ok().and_then(|slot| slot.clone())
     }
 
-    /// The run about to send the first request says where its prompt's evidence begins (the
-    /// later runs' word does not count: only the first request is kept).
-    pub fn note_evidence_at(&self, at: Option<usize>) {
-        if let Ok(mut noted) = self.evidence_at.lock()
+    /// The conversation about to send the first request hands over its request's parts
+    /// (the later conversations' do not count: only the first request is kept).
+    pub fn note_request(&self, request: &Request) {
+        if let Ok(mut noted) = self.handed.lock()
             && noted.is_none()
         {
-            *noted = Some(at);
+            *noted = Some(
+                request
+                    .sections()
+                    .map(|(kind, text)| (kind.part(), text.to_string()))
+                    .collect(),
+            );
         }
     }
 }
@@ -52,14 +63,14 @@ impl DryRun {
 impl Middleware for DryRun {
     async fn handle(
         &self,
-        req: Request,
+        req: reqwest::Request,
         _extensions: &mut http::Extensions,
         _next: Next<'_>,
     ) -> reqwest_middleware::Result<Response> {
         if let Ok(mut slot) = self.captured.lock()
             && slot.is_none()
         {
-            let evidence_at = self.evidence_at.lock().ok().and_then(|at| at.flatten());
+            let handed = self.handed.lock().ok().and_then(|h| h.clone());
             let body = req
                 .body()
                 .and_then(|b| b.as_bytes())
@@ -68,7 +79,7 @@ impl Middleware for DryRun {
             *slot = Some(Captured {
                 url: req.url().to_string(),
                 body,
-                evidence_at,
+                handed,
             });
         }
         Err(reqwest_middleware::Error::Middleware(anyhow::anyhow!(
@@ -102,9 +113,9 @@ pub const PARTS: [&str; 6] = [
 /// Responses (`instructions`, `input`, `text.format`) and Chat Completions (`messages`,
 /// `response_format`), Anthropic's (`system`, `messages`), Gemini's (`systemInstruction`,
 /// `contents`, `generationConfig`) and Ollama's (`messages`, `format`). The instructions'
-/// output section (the schema in words) counts as schema.
-/// `evidence_at` is where the last message's evidence begins, as its capability said.
-pub fn parts_of(body: &Value, evidence_at: Option<usize>) -> Vec<(&'static str, String)> {
+/// output section (the schema in words) counts as schema. The last message is read by the
+/// parts it was `handed` over in, when known; else it is all request.
+pub fn parts_of(body: &Value, handed: Option<&Handed>) -> Vec<(&'static str, String)> {
     let mut texts: Vec<(&'static str, String)> = Vec::new();
     let mut add = |part: &'static str, text: String| {
         if !text.is_empty() {
@@ -142,12 +153,13 @@ pub fn parts_of(body: &Value, evidence_at: Option<usize>) -> Vec<(&'static str, 
     };
     add("instructions", instructions);
     add("schema", output);
-    // The last turn is the request; its evidence section is evidence; the rest is history.
+    // The last turn is the request, by the parts it was handed in; earlier turns are history.
     if let Some(last) = turns.pop() {
-        match evidence_at.filter(|at| last.is_char_boundary(*at)) {
-            Some(at) => {
-                add("request", last[..at].to_string());
-                add("evidence", last[at..].to_string());
+        match handed {
+            Some(parts) => {
+                for (part, text) in parts {
+                    add(part, text.clone());
+                }
             }
             None => add("request", last),
         }
@@ -184,8 +196,8 @@ fn strings(value: &Value) -> Vec<String> {
 }
 
 /// The size of each part, tokens counted by `count`.
-pub fn sizes(body: &Value, evidence_at: Option<usize>, count: &dyn Fn(&str) -> usize) -> Vec<Part> {
-    let texts = parts_of(body, evidence_at);
+pub fn sizes(body: &Value, handed: Option<&Handed>, count: &dyn Fn(&str) -> usize) -> Vec<Part> {
+    let texts = parts_of(body, handed);
     PARTS
         .iter()
         .map(|name| {
@@ -226,8 +238,12 @@ mod tests {
             "tools": [{"type": "function", "name": "git_diff", "parameters": {}}],
             "text": {"format": {"type": "json_schema", "schema": {"type": "object"}}},
         });
-        let at = "Write the commit message.\n\n".len();
-        let parts = parts_of(&body, Some(at));
+        let handed: Handed = vec![
+            ("request", "Write the commit message.".into()),
+            ("evidence", "## Evidence\n\ndiff --git a b".into()),
+            ("history", "How this repository writes its messages".into()),
+        ];
+        let parts = parts_of(&body, Some(&handed));
         let text = |name: &str| -> String {
             parts
                 .iter()
@@ -243,8 +259,9 @@ mod tests {
         );
         assert!(text("evidence").contains("diff --git a b"));
         assert!(text("history").contains("Earlier.") && text("history").contains("Sure."));
+        assert!(text("history").starts_with("How this repository writes"));
         assert!(text("tool definitions").contains("git_diff"));
-        let sizes = sizes(&body, Some(at), &chars);
+        let sizes = sizes(&body, Some(&handed), &chars);
         assert_eq!(sizes.iter().map(|p| p.name).collect::<Vec<_>>(), PARTS);
         assert!(sizes.iter().all(|p| p.tokens == p.chars));
         let evidence = sizes.iter().find(|p| p.name == "evidence").unwrap();
@@ -252,14 +269,16 @@ mod tests {
     }
 
     #[tokio::test]
-    async fn the_first_request_is_kept_with_where_its_evidence_begins_and_none_is_sent() {
+    async fn the_first_request_is_kept_with_its_parts_and_none_is_sent() {
         let dry_run = DryRun::default();
         let client = reqwest_middleware::ClientBuilder::new(reqwest::Client::new())
             .with(dry_run.clone())
             .build();
         assert_eq!(dry_run.captured(), None);
-        dry_run.note_evidence_at(Some(5));
-        dry_run.note_evidence_at(Some(9)); // a later run's word does not count
+        use crate::runtime::request::Section;
+        let first = Request::ask("Write it.").with(Section::Evidence, "diff");
+        dry_run.note_request(&first);
+        dry_run.note_request(&Request::ask("later")); // a later conversation's does not count
         for body in ["first", "second"] {
             let err = client
                 .post("http://provider.invalid/v1/responses")
@@ -274,7 +293,10 @@ mod tests {
             Some(Captured {
                 url: "http://provider.invalid/v1/responses".into(),
                 body: b"first".to_vec(),
-                evidence_at: Some(5),
+                handed: Some(vec![
+                    ("request", "Write it.".into()),
+                    ("evidence", "diff".into())
+                ]),
             })
         );
     }

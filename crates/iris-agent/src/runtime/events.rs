@@ -13,6 +13,7 @@ use iris_core::artifact::ArtifactKind;
 use iris_core::artifact::partial::partial_object;
 use iris_core::protocol::AgentEvent;
 
+use crate::runtime::budget::Meter;
 use crate::runtime::runaway::{Degenerate, Gathered, Watch};
 
 /// Sends events to whoever listens; a closed receiver is not an error.
@@ -77,8 +78,8 @@ pub struct EventHook {
     /// When the model last wrote anything (text or a tool call's arguments): a stream that
     /// reaches no consumer item while a long call is written is not a stalled one.
     last_delta: Arc<Mutex<Option<Instant>>>,
-    /// `max_cost_per_run`: told what each reply cost.
-    budget: Option<Arc<crate::runtime::budget::Budget>>,
+    /// `max_cost_per_run`: told what each reply cost, and asked whether a stream may go on.
+    meter: Option<Meter>,
 }
 
 impl EventHook {
@@ -94,14 +95,25 @@ impl EventHook {
             call: Arc::default(),
             editing: Arc::default(),
             last_delta: Arc::default(),
-            budget: None,
+            meter: None,
         }
     }
 
-    /// The same hook, telling `budget` what each reply cost.
-    pub fn with_budget(mut self, budget: Option<Arc<crate::runtime::budget::Budget>>) -> Self {
-        self.budget = budget;
+    /// The same hook, telling `meter` what each reply cost.
+    pub fn with_meter(mut self, meter: Option<Meter>) -> Self {
+        self.meter = meter;
         self
+    }
+
+    /// Stops a reply that, `written` characters long, would take the command past
+    /// `max_cost_per_run` (a provider that does not keep to the output budget).
+    fn within_cost(&self, written: usize) -> HookAction {
+        match &self.meter {
+            Some(meter) if meter.would_pass(written.div_ceil(4) as u64) => HookAction::terminate(
+                "the reply would take the run past max_cost_per_run; stopped".to_string(),
+            ),
+            _ => HookAction::cont(),
+        }
     }
 
     /// When the model last wrote a text or tool-call delta that was not empty, if it has.
@@ -167,8 +179,8 @@ impl EventHook {
             reported.0 += input;
             reported.1 += output;
         }
-        if let Some(budget) = &self.budget {
-            budget.answered(input, output);
+        if let Some(meter) = &self.meter {
+            meter.answered(input, output);
         }
         self.sink.send(AgentEvent::Usage {
             input,
@@ -186,8 +198,8 @@ impl EventHook {
             output.saturating_sub(seen_out),
         );
         if input + output > 0 {
-            if let Some(budget) = &self.budget {
-                budget.answered(input, output);
+            if let Some(meter) = &self.meter {
+                meter.answered(input, output);
             }
             self.sink.send(AgentEvent::Usage {
                 input,
@@ -285,7 +297,10 @@ impl<M: CompletionModel> PromptHook<M> for EventHook {
             .lock()
             .ok()
             .and_then(|mut watch| watch.observe(aggregated_text));
-        Self::stop_if(runaway)
+        match Self::stop_if(runaway) {
+            HookAction::Continue => self.within_cost(aggregated_text.len()),
+            stop => stop,
+        }
     }
 
     async fn on_tool_call_delta(
@@ -307,11 +322,14 @@ impl<M: CompletionModel> PromptHook<M> for EventHook {
                 if self.forward_text {
                     self.preview_edit(tool_name, call.text());
                 }
-                runaway
+                (runaway, call.text().len())
             }
-            Err(_) => None,
+            Err(_) => (None, 0),
         };
-        Self::stop_if(runaway)
+        match Self::stop_if(runaway.0) {
+            HookAction::Continue => self.within_cost(runaway.1),
+            stop => stop,
+        }
     }
 }
 

@@ -8,7 +8,7 @@ use std::time::Duration;
 use reqwest::{Request, Response};
 use reqwest_middleware::{ClientWithMiddleware, Middleware, Next};
 
-use crate::runtime::budget::{Budget, CostCap};
+use crate::runtime::budget::{CostCap, Meter};
 use crate::runtime::chat_reply::ChatReplies;
 use crate::runtime::dry_run::DryRun;
 use crate::runtime::events::EventSink;
@@ -41,13 +41,20 @@ pub struct ProviderSpec {
     pub stall_timeout: Duration,
     /// What finds secrets in each request before it leaves (`None`: `secret_scan = false`).
     pub secrets: Option<Arc<Scanner>>,
-    /// `--dry-run`: the first request is kept here instead of being sent.
-    pub dry_run: Option<DryRun>,
-    /// `max_cost_per_run`: what a run may spend, and has.
-    pub budget: Option<Arc<Budget>>,
+}
+
+/// What one conversation's client reports to and spends from: the slot its transport's
+/// failure is said in, its account with the command's budget, and the command's dry run.
+/// A conversation's own: two conversations side by side never read each other's failure.
+#[derive(Debug, Clone, Default)]
+pub struct Conversation {
     /// Why the transport failed mid-reply (a command-line agent's words, a server gone
-    /// silent), for the run's error (see [`TransportFailure`]).
-    pub transport_failure: TransportFailure,
+    /// silent), for the conversation's error (see [`TransportFailure`]).
+    pub failure: TransportFailure,
+    /// `max_cost_per_run`: the conversation's account with its command's ledger.
+    pub meter: Option<Meter>,
+    /// `--dry-run`: where the command keeps its first request instead of sending it.
+    pub dry_run: Option<DryRun>,
 }
 
 impl fmt::Debug for ProviderSpec {
@@ -74,7 +81,11 @@ impl ProviderSpec {
     /// connect timeout, a reply whose head or next piece keeps Iris waiting longer than
     /// `stall_timeout` abandoned (`Patience`), retries for 429 and 5xx answers, and a
     /// stream that ends before its API's final event is an error.
-    pub fn http_client(&self, sink: &EventSink) -> anyhow::Result<ClientWithMiddleware> {
+    pub fn http_client(
+        &self,
+        sink: &EventSink,
+        conversation: &Conversation,
+    ) -> anyhow::Result<ClientWithMiddleware> {
         // No read timeout: `Patience` counts a server's silence only while Iris waits for it.
         let mut client = reqwest::Client::builder().connect_timeout(Duration::from_secs(15));
         // A server on this machine (Ollama, LM Studio, llama.cpp) is asked directly: a proxy
@@ -107,8 +118,8 @@ impl ProviderSpec {
             builder = builder.with(WithholdSecrets::new(scanner.clone(), sink.clone()));
         }
         // Before the retries, so a retried request is not counted twice.
-        if let Some(budget) = &self.budget {
-            builder = builder.with(CostCap(budget.clone()));
+        if let Some(meter) = &conversation.meter {
+            builder = builder.with(CostCap(meter.clone()));
         }
         let mut builder = builder
             .with(ExplainNoAnswer)
@@ -117,7 +128,7 @@ impl ProviderSpec {
         if self.kind.cli().is_none() {
             builder = builder.with(Patience {
                 stall: self.stall_timeout,
-                failure: self.transport_failure.clone(),
+                failure: conversation.failure.clone(),
             });
         }
         let mut builder = builder.with(RequireStreamEnd::new(self.kind.wire()));
@@ -126,12 +137,12 @@ impl ProviderSpec {
             Wire::ChatCompletions | Wire::Azure | Wire::Cli
         ) {
             builder = builder.with(ChatReplies::new(
-                self.cost_report(sink),
+                cost_report(sink, conversation.meter.clone()),
                 self.kind.service().is_some_and(|s| !s.stream_usage),
             ));
         }
         // Last, so what it keeps is what would go out: redacted, as the provider reads it.
-        if let Some(dry_run) = &self.dry_run {
+        if let Some(dry_run) = &conversation.dry_run {
             builder = builder.with(dry_run.clone());
         }
         // A command-line agent answers in place of the network, after everything else.
@@ -139,23 +150,22 @@ impl ProviderSpec {
             builder = builder.with(crate::runtime::cli::CliTransport::new(
                 agent,
                 self.stall_timeout,
-                self.transport_failure.clone(),
+                conversation.failure.clone(),
             ));
         }
         Ok(builder.build())
     }
+}
 
-    /// Where a cost the provider reports goes: the run's events, and its budget.
-    fn cost_report(&self, sink: &EventSink) -> crate::runtime::chat_reply::CostReport {
-        let sink = sink.clone();
-        let budget = self.budget.clone();
-        Arc::new(move |dollars| {
-            if let Some(budget) = &budget {
-                budget.cost_reported(dollars);
-            }
-            sink.send(iris_core::protocol::AgentEvent::Cost(dollars));
-        })
-    }
+/// Where a cost the provider reports goes: the run's events, and its budget.
+fn cost_report(sink: &EventSink, meter: Option<Meter>) -> crate::runtime::chat_reply::CostReport {
+    let sink = sink.clone();
+    Arc::new(move |dollars| {
+        if let Some(meter) = &meter {
+            meter.cost_reported(dollars);
+        }
+        sink.send(iris_core::protocol::AgentEvent::Cost(dollars));
+    })
 }
 
 /// Words a request that could not reach its server: reqwest says "error sending request for
@@ -186,12 +196,12 @@ impl Middleware for ExplainNoAnswer {
 /// and evaluates `$body` with it bound to `$model`. A macro, because every provider's model
 /// is a different type.
 macro_rules! with_completion_model {
-    ($spec:expr, $sink:expr, |$model:ident| $body:expr) => {{
+    ($spec:expr, $sink:expr, $conversation:expr, |$model:ident| $body:expr) => {{
         use rig_core::client::CompletionClient as _;
         use rig_core::providers::{anthropic, azure, gemini, ollama, openai};
         use $crate::runtime::provider::Wire;
         let spec: &$crate::runtime::provider::ProviderSpec = $spec;
-        let http = spec.http_client($sink)?;
+        let http = spec.http_client($sink, $conversation)?;
         let key = spec.api_key.clone().unwrap_or_default();
         let build_error = |e: rig_core::http_client::Error| {
             anyhow::Error::new($crate::runtime::error::ProviderError::new(
@@ -306,9 +316,6 @@ mod tests {
             api_key: Some("sk-secret-123".into()),
             stall_timeout: Duration::from_millis(300),
             secrets: None,
-            dry_run: None,
-            budget: None,
-            transport_failure: Default::default(),
         }
     }
 
@@ -330,7 +337,7 @@ mod tests {
         let (url, served) = serve_once(Some(OK)).await;
         let kind = ProviderKind::parse(service).expect("a named service");
         let client = spec(kind, Some(url.clone()))
-            .http_client(&EventSink::none())
+            .http_client(&EventSink::none(), &Conversation::default())
             .unwrap();
         let response = client
             .post(format!("{url}/chat/completions"))
@@ -362,7 +369,7 @@ mod tests {
     async fn no_answer_is_said_with_the_timeout_and_no_server_with_its_address() {
         let (url, _served) = serve_once(None).await;
         let client = spec(ProviderKind::Anthropic, Some(url.clone()))
-            .http_client(&EventSink::none())
+            .http_client(&EventSink::none(), &Conversation::default())
             .unwrap();
         let err = client
             .post(format!("{url}/v1/messages"))

@@ -4,7 +4,8 @@
 
 use std::sync::{Arc, Mutex};
 
-/// The slot a run's transport writes its failure in; shared by the run's clients.
+/// The slot a conversation's transport writes its failure in: each conversation has its own
+/// (see [`Conversation`](crate::runtime::provider::Conversation)).
 #[derive(Debug, Clone, Default)]
 pub struct TransportFailure(Arc<Mutex<Option<String>>>);
 
@@ -15,7 +16,7 @@ impl TransportFailure {
         }
     }
 
-    /// The failure, once: the next run starts without it.
+    /// The failure, if the transport said one.
     pub fn take(&self) -> Option<String> {
         self.0.lock().ok().and_then(|mut slot| slot.take())
     }

@@ -185,22 +185,22 @@ mod tests {
     #[test]
     fn the_main_agent_gets_the_core_tools_and_every_extra_once() {
         let ctx = ToolContext::new(std::env::temp_dir());
+        struct Nobody;
+        #[async_trait::async_trait]
+        impl super::super::subagent::Analyst for Nobody {
+            async fn analyze(
+                &self,
+                _tools: Vec<Box<dyn ToolDyn>>,
+                _task: &str,
+                _max_turns: usize,
+            ) -> Result<String, String> {
+                Err("no model here".into())
+            }
+        }
         let subagents = Subagents {
-            spec: crate::ProviderSpec {
-                kind: crate::ProviderKind::OpenAiCompatible,
-                model: "fast".into(),
-                base_url: Some("http://127.0.0.1:9".into()),
-                local: true,
-                reasoning_effort: None,
-                api_key: None,
-                stall_timeout: std::time::Duration::from_secs(1),
-                secrets: None,
-                dry_run: None,
-                budget: None,
-                transport_failure: Default::default(),
-            },
+            analyst: std::sync::Arc::new(Nobody),
             ctx: ctx.clone(),
-            settings: crate::AgentSettings::default(),
+            default_turns: 3,
             sink: crate::EventSink::none(),
         };
         let names: Vec<String> = main_agent_tools(&subagents, &Notes::default())

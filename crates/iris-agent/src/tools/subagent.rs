@@ -3,6 +3,7 @@
 
 use iris_core::protocol::Risk;
 use std::fmt::Write as _;
+use std::sync::Arc;
 use std::time::Instant;
 
 use rig_core::tool::ToolDyn;
@@ -10,14 +11,8 @@ use schemars::JsonSchema;
 use serde::Deserialize;
 
 use super::{IrisTool, ToolContext, ToolFailure};
-use crate::{AgentSettings, EventSink, ProviderSpec, Run, run};
+use crate::runtime::events::EventSink;
 use iris_core::protocol::AgentEvent;
-
-const SUBAGENT_PREAMBLE: &str = "You are a focused analysis subagent working for Iris, who \
-writes commit messages, reviews, PR descriptions and release notes. Investigate exactly the task \
-you are given using your tools (git_diff with files, file_read, code_search, git_log, git_blame, \
-...). Gather evidence; do not guess. Reply with concise findings in plain text: what changed, \
-why it matters, and file:line references. No preamble, no JSON.";
 
 /// Most tasks one `parallel_analyze` call may start.
 const MAX_PARALLEL_TASKS: usize = 10;
@@ -26,53 +21,49 @@ const MAX_PARALLEL_TASKS: usize = 10;
 /// does not depend on the registry that offers its tools.
 pub type MakeTools = fn(&ToolContext) -> Vec<Box<dyn ToolDyn>>;
 
-/// Runs subagents; clones share nothing but configuration.
+/// The port through which the subagent tools reach a model: one focused analysis with
+/// `tools`, at most `max_turns` replies, its findings or why it has none. Iris implements it
+/// on her fast model, within the run of the command that asked (its deadline and budget);
+/// the tools know nothing of providers or runs.
+#[async_trait::async_trait]
+pub trait Analyst: Send + Sync {
+    /// One subagent's findings on `task`, or why it has none.
+    async fn analyze(
+        &self,
+        tools: Vec<Box<dyn ToolDyn>>,
+        task: &str,
+        max_turns: usize,
+    ) -> Result<String, String>;
+}
+
+/// Runs subagents; clones share the analyst and nothing else.
 #[derive(Clone)]
 pub struct Subagents {
-    /// The model the subagents run on (the fast one).
-    pub spec: ProviderSpec,
+    /// Who runs each analysis.
+    pub analyst: Arc<dyn Analyst>,
     /// Where their tools run, asking approvals through the main run's events.
     pub ctx: ToolContext,
-    /// Their limits: turns, output budget and timeout (`subagent_*`).
-    pub settings: AgentSettings,
+    /// Turns a subagent may take when its call asks for no number (`subagent_max_turns`).
+    pub default_turns: usize,
     /// The main run's events, where a subagent's start is reported (its own run reports none).
     pub sink: EventSink,
 }
 
 impl Subagents {
-    /// One subagent's findings, or why it has none. Bounded by the subagent timeout.
+    /// One subagent's findings, or why it has none.
     async fn analyze(
         &self,
         tools: MakeTools,
         task: &str,
         max_turns: usize,
     ) -> Result<String, String> {
-        let request = Run {
-            preamble: SUBAGENT_PREAMBLE.to_string(),
-            history: Vec::new(),
-            prompt: task.to_string(),
-            tools: tools(&self.ctx),
-            max_turns,
-            max_tokens: self.settings.subagent_max_tokens,
-            schema: None,
-            stream: false,
-            evidence_at: None,
-        };
-        let limit = self.settings.subagent_timeout;
-        match tokio::time::timeout(limit, run(&self.spec, request, EventSink::none())).await {
-            Ok(Ok(output)) if output.text.trim().is_empty() => {
-                Err("the subagent finished without findings".to_string())
-            }
-            Ok(Ok(output)) => Ok(output.text),
-            Ok(Err(err)) => Err(format!("{err:#}")),
-            Err(_) => Err(format!("timed out after {}s", limit.as_secs())),
-        }
+        self.analyst
+            .analyze(tools(&self.ctx), task, max_turns)
+            .await
     }
 
     fn turns(&self, asked: Option<usize>) -> usize {
-        asked
-            .unwrap_or(self.settings.subagent_max_turns)
-            .clamp(1, 100)
+        asked.unwrap_or(self.default_turns).clamp(1, 100)
     }
 }
 

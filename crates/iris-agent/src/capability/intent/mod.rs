@@ -143,7 +143,7 @@ impl Explaining<'_> {
         let ask = Ask {
             cap: &self.cap,
             preamble: &self.preamble(&answer_schema())?,
-            request: &prompt::with_tool(&self.file, overview, max_reads),
+            request: &prompt::with_tool(&self.file, overview, max_reads).into(),
             schema: self.iris.schema_if_asked(answer_schema()),
             tools: &tools,
             // Every read in a turn of its own, one turn told the limit is reached, the answer.
@@ -221,7 +221,7 @@ impl Explaining<'_> {
         let ask = Ask {
             cap: &self.cap,
             preamble,
-            request,
+            request: &request.into(),
             schema,
             tools: &Vec::new,
             max_turns: NO_TOOL_TURNS,

@@ -1,7 +1,6 @@
 //! Whole runs against the fake provider: the reply, the turns, the stall watchdog and how a
 //! failure is classed.
 
-use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use iris_testkit::fake_provider::{
@@ -13,6 +12,7 @@ use super::*;
 use crate::runtime::budget::Budget;
 use crate::runtime::dry_run::DryRun;
 use crate::runtime::error::ProviderError;
+use crate::runtime::run_context::RunContext;
 
 /// A tool that takes as long as it holds to answer.
 struct Wait(Duration);
@@ -48,9 +48,6 @@ fn spec_of(base: String, stall: Duration) -> ProviderSpec {
         api_key: Some(FAKE_API_KEY.into()),
         stall_timeout: stall,
         secrets: None,
-        dry_run: None,
-        budget: None,
-        transport_failure: Default::default(),
     }
 }
 
@@ -64,16 +61,26 @@ fn request(stream: bool, max_turns: usize, tool_takes: Duration) -> Run {
         max_tokens: 500,
         schema: None,
         stream,
-        evidence_at: None,
     }
 }
 
 /// The run's output, or its error's kind and message.
 async fn ran(spec: &ProviderSpec, request: Run) -> Result<RunOutput, (ErrorKind, String)> {
-    run(spec, request, EventSink::none()).await.map_err(|e| {
-        let error = e.downcast::<ProviderError>().expect("a provider error");
-        (error.kind, error.message)
-    })
+    ran_in(spec, &RunContext::default(), request).await
+}
+
+/// The same, within the command's run `context`.
+async fn ran_in(
+    spec: &ProviderSpec,
+    context: &RunContext,
+    request: Run,
+) -> Result<RunOutput, (ErrorKind, String)> {
+    run(spec, context, request, EventSink::none())
+        .await
+        .map_err(|e| {
+            let error = e.downcast::<ProviderError>().expect("a provider error");
+            (error.kind, error.message)
+        })
 }
 
 fn wait_call() -> Step {
@@ -142,9 +149,9 @@ async fn a_failure_is_classed_by_what_stopped_it() {
     );
     // A dry run's request was kept, not sent.
     let fake = FakeProvider::start(vec![Step::text("Add two")]);
-    let mut dry = spec_of(fake.openai_base_url(), Duration::from_secs(10));
-    dry.dry_run = Some(DryRun::default());
-    let (kind, _) = ran(&dry, request(true, 3, Duration::ZERO))
+    let spec = spec_of(fake.openai_base_url(), Duration::from_secs(10));
+    let dry = RunContext::dry(DryRun::default());
+    let (kind, _) = ran_in(&spec, &dry, request(true, 3, Duration::ZERO))
         .await
         .unwrap_err();
     assert_eq!(kind, ErrorKind::NotSent);
@@ -155,9 +162,8 @@ async fn a_failure_is_classed_by_what_stopped_it() {
         cached_input: 1_000_000.0,
         output: 1_000_000.0,
     };
-    let mut capped = spec_of(fake.openai_base_url(), Duration::from_secs(10));
-    capped.budget = Some(Arc::new(Budget::new(price, 0.01)));
-    let (kind, message) = ran(&capped, request(true, 3, Duration::ZERO))
+    let capped = RunContext::new(Some(Budget::new(price, 0.01)));
+    let (kind, message) = ran_in(&spec, &capped, request(true, 3, Duration::ZERO))
         .await
         .unwrap_err();
     assert_eq!(kind, ErrorKind::OverBudget, "{message}");

@@ -13,10 +13,13 @@ use rig_core::tool::ToolDyn;
 use serde_json::{Value, json};
 use tokio::time::Instant;
 
+use crate::runtime::budget::Meter;
 use crate::runtime::error::{ErrorKind, ProviderError};
 use crate::runtime::events::{EventHook, EventSink};
 use crate::runtime::provider::with_completion_model;
-use crate::runtime::provider::{ProviderKind, ProviderSpec, Wire};
+use crate::runtime::provider::{Conversation, ProviderKind, ProviderSpec, Wire};
+use crate::runtime::request::Request;
+use crate::runtime::run_context::RunContext;
 use crate::runtime::runaway;
 
 /// Told to a command-line agent, which is offered none of the tools the instructions name.
@@ -29,8 +32,9 @@ pub struct Run {
     pub preamble: String,
     /// The conversation's earlier messages (a chat's turns), oldest first.
     pub history: Vec<Message>,
-    /// The new message: the request, with any evidence gathered up front.
-    pub prompt: String,
+    /// The new message: the request, with any evidence gathered up front, in its sections
+    /// (rendered to text here, once).
+    pub prompt: Request,
     /// The tools the model may call.
     pub tools: Vec<Box<dyn ToolDyn>>,
     /// Replies the model may take; still calling tools after the last is an
@@ -43,9 +47,6 @@ pub struct Run {
     pub schema: Option<Value>,
     /// Stream the reply (events carry text as it is written) or take it whole.
     pub stream: bool,
-    /// Where in `prompt` the evidence the capability gathered up front begins, as the
-    /// capability knows it (a dry run's preview counts that part apart).
-    pub evidence_at: Option<usize>,
 }
 
 /// What a run produced: the final turn's text and the tokens spent.
@@ -61,9 +62,11 @@ pub struct RunOutput {
     pub output_tokens: u64,
 }
 
-/// Runs one conversation on `spec`'s model, reporting through `sink`.
+/// Runs one conversation on `spec`'s model within the command's run context `context`
+/// (its budget and dry run), reporting through `sink`.
 pub async fn run(
     spec: &ProviderSpec,
+    context: &RunContext,
     mut request: Run,
     sink: EventSink,
 ) -> anyhow::Result<RunOutput> {
@@ -73,7 +76,6 @@ pub async fn run(
         request.tools.clear();
         request.preamble = format!("{}\n\n{NO_TOOLS}", request.preamble);
     }
-    spec.transport_failure.take();
     let options = WireOptions::new(
         spec.kind,
         spec.reasoning_effort.as_deref(),
@@ -81,29 +83,48 @@ pub async fn run(
         request.schema.as_ref(),
     )
     .map_err(|e| ProviderError::new(spec, ErrorKind::Request, e))?;
-    if let Some(dry_run) = &spec.dry_run {
-        dry_run.note_evidence_at(request.evidence_at);
+    if let Some(dry_run) = &context.dry_run {
+        dry_run.note_request(&request.prompt);
     }
+    let conversation = Conversation {
+        failure: Default::default(),
+        meter: context
+            .budget
+            .as_ref()
+            .map(|budget| Meter::new(budget.clone(), request.max_tokens)),
+        dry_run: context.dry_run.clone(),
+    };
     let (asked, schema) = (request.max_tokens, request.schema.is_some());
-    let outcome: Result<RunOutput, Failed> = with_completion_model!(spec, &sink, |model| {
-        let hook = EventHook::new(sink.clone(), request.stream).with_budget(spec.budget.clone());
-        run_with_model(model, request, options, spec.stall_timeout, hook).await
+    let outcome: Result<RunOutput, Failed> =
+        with_completion_model!(spec, &sink, &conversation, |model| {
+            let hook =
+                EventHook::new(sink.clone(), request.stream).with_meter(conversation.meter.clone());
+            run_with_model(model, request, options, spec.stall_timeout, hook).await
+        });
+    // A request never answered gives its output reservation back.
+    let capped = conversation.meter.as_ref().is_some_and(|meter| {
+        meter.close();
+        meter.stopped()
     });
     outcome.map_err(|failed| {
         // What the transport said of a reply it broke off, which rig does not pass on.
-        let transport = spec.transport_failure.take();
+        let transport = conversation.failure.take();
         let error = match failed {
+            // The cap cut the reply off (the hook stopped it).
+            Failed::Run(_, message) if capped => {
+                ProviderError::new(spec, ErrorKind::OverBudget, message)
+            }
             Failed::Run(kind, message) => ProviderError::new(spec, kind, message),
             // Our own middleware held the request back; rig only passes on its words.
             Failed::Rig(message)
-                if spec
+                if context
                     .dry_run
                     .as_ref()
                     .is_some_and(|d| d.captured().is_some()) =>
             {
                 ProviderError::new(spec, ErrorKind::NotSent, message)
             }
-            Failed::Rig(message) if spec.budget.as_ref().is_some_and(|b| b.held_back()) => {
+            Failed::Rig(message) if capped => {
                 ProviderError::new(spec, ErrorKind::OverBudget, message)
             }
             // A command-line agent's own words, or a silence mid-reply, which a broken
@@ -330,11 +351,12 @@ async fn run_with_model<M: CompletionModel + 'static>(
         builder = builder.additional_params(params);
     }
     let agent = builder.tools(request.tools).build();
+    let prompt = request.prompt.render();
     let counted = hook.clone();
     let turns = request.max_turns;
     if !request.stream {
         let response = agent
-            .prompt(request.prompt)
+            .prompt(prompt)
             .with_history(request.history)
             .max_turns(rig_turns(turns))
             .with_hook(hook)
@@ -353,7 +375,7 @@ async fn run_with_model<M: CompletionModel + 'static>(
         });
     }
     let mut stream = agent
-        .stream_prompt(request.prompt)
+        .stream_prompt(prompt)
         .with_history(request.history)
         .multi_turn(rig_turns(turns))
         .with_hook(hook)
