@@ -162,7 +162,11 @@ fn max_cost_per_run_stops_a_run_before_the_request_that_would_pass_it() {
             .unwrap_or_default();
         std::fs::write(
             repo.user_config_path(),
-            format!("{cap}[providers.openai]\nprice_input = {price}\nprice_output = {price}\n"),
+            // A request reserves its output budget too: a small one keeps this about input.
+            format!(
+                "{cap}max_output_tokens = 100\n[providers.openai]\nprice_input = {price}\n\
+                 price_output = {price}\n"
+            ),
         )
         .expect("user config");
     };
@@ -179,9 +183,9 @@ fn max_cost_per_run_stops_a_run_before_the_request_that_would_pass_it() {
     ));
     let preview: Value = serde_json::from_str(&out).expect("JSON");
     let first = preview["total"]["chars"].as_f64().unwrap_or_default() / 4.0 * price / 1e6;
-    // Room for the first request and half of it again: the second carries the first and
-    // the tool's answer, so it would pass.
-    config(Some(first * 1.5));
+    // Room for the first request (its input and output budget) and half of it again: the
+    // second carries the first and the tool's answer, so it would pass.
+    config(Some(first * 1.5 + 0.1));
     let out = run(&repo, &["gen", "--print"], &openai_env(&fake));
     assert_ne!(out.status.code(), Some(0));
     let err = crate::common::stderr(&out);
@@ -203,4 +207,43 @@ fn max_cost_per_run_stops_a_run_before_the_request_that_would_pass_it() {
         crate::common::stderr(&out)
     );
     assert!(crate::common::stderr(&out).contains("no price is known for openai gpt-unknown"));
+}
+
+#[test]
+fn a_commit_s_history_sample_is_counted_as_history() {
+    let repo = staged_repo();
+    let fake = FakeProvider::start(Vec::new());
+    let out = success(&run(
+        &repo,
+        &["gen", "--dry-run", "--json"],
+        &openai_env(&fake),
+    ));
+    let preview: Value = serde_json::from_str(&out).expect("JSON");
+    let chars = |name: &str| {
+        preview["parts"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .find(|p| p["name"] == name)
+            .and_then(|p| p["chars"].as_u64())
+            .unwrap_or_default()
+    };
+    // The sample of the repository's one commit, counted apart from the change's evidence:
+    // it ends the request.
+    let asked = preview["body"]["input"]
+        .as_array()
+        .and_then(|turns| turns.last())
+        .map(|turn| {
+            turn["content"][0]["text"]
+                .as_str()
+                .unwrap_or_default()
+                .to_string()
+        })
+        .unwrap_or_default();
+    let sample = &asked[asked
+        .find(iris_core::history::SAMPLE_INTRO)
+        .expect("a sample")..];
+    assert!(sample.contains("- Initial commit"), "{sample}");
+    assert_eq!(chars("history"), sample.chars().count() as u64, "{preview}");
+    assert!(chars("evidence") > 0 && chars("request") > 0, "{preview}");
 }

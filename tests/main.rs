@@ -17,6 +17,7 @@ mod commit_rules_agent;
 mod config;
 mod config_init;
 mod controls;
+mod cost_cap;
 mod dry_run;
 mod eval;
 mod explain;
