@@ -13,7 +13,7 @@ use crate::shared::exit::UsageError;
 use crate::shared::said;
 use iris_agent::capability::requests::Scope;
 use iris_core::artifact::ArtifactKind;
-use iris_core::stack::{self, Shown, Stack};
+use iris_core::stack::{self, InStack, Shown, Stack};
 use iris_git::HeadState;
 
 pub async fn run(args: PrArgs) -> Result<ExitCode> {
@@ -117,12 +117,14 @@ async fn write_layer(
     json: bool,
 ) -> Result<PrText> {
     let layer = &stack.layers[index];
-    session.iris = session
-        .iris
-        .clone()
-        .with_pr_stack(Some(stack::request_section(stack, index)));
     let scope = Scope::range(&layer.parent, &layer.branch);
-    let written = session.write(ArtifactKind::Pr, &scope, false).await?;
+    let place = InStack {
+        stack: stack.clone(),
+        index,
+    };
+    let written = session
+        .write_in(ArtifactKind::Pr, &scope, Some(&place), false)
+        .await?;
     let text =
         split_pr(&written.text).with_context(|| format!("{}'s description", layer.branch))?;
     if let Some(layer) = shown.get_mut(index) {

@@ -17,6 +17,7 @@ use iris_agent::capability::write::Written;
 use iris_agent::runtime::dry_run::DryRun;
 use iris_config::Config;
 use iris_core::artifact::ArtifactKind;
+use iris_core::stack::InStack;
 use iris_git::GitRepo;
 
 /// How the artifact is printed.
@@ -127,11 +128,24 @@ impl Session {
         scope: &Scope,
         ask_critic: bool,
     ) -> Result<Written> {
+        self.write_in(kind, scope, None, ask_critic).await
+    }
+
+    /// Writes an artifact, for one `layer` of a stack when given, with the progress line on
+    /// stderr.
+    pub(super) async fn write_in(
+        &self,
+        kind: ArtifactKind,
+        scope: &Scope,
+        layer: Option<&InStack>,
+        ask_critic: bool,
+    ) -> Result<Written> {
         let progress = ProgressLine::start().priced(self.price());
-        let result = self
-            .iris
-            .write(kind, scope, ask_critic, &progress.sink())
-            .await;
+        let sink = progress.sink();
+        let result = match layer {
+            Some(layer) => self.iris.write_layer(scope, layer, ask_critic, &sink).await,
+            None => self.iris.write(kind, scope, ask_critic, &sink).await,
+        };
         progress.finish().await;
         let written = self.finish(result)?;
         warn_about(&written);

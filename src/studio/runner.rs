@@ -19,6 +19,7 @@ use iris_agent::capability::requests::Scope;
 use iris_agent::capability::split::SplitTarget;
 use iris_core::artifact::ArtifactKind;
 use iris_core::protocol::AgentEvent;
+use iris_core::stack::InStack;
 use iris_studio::action::{Action, ChatOutcome};
 use iris_studio::effect::Effect;
 use iris_studio::highlight;
@@ -424,15 +425,18 @@ impl Runner {
         task: u64,
         kind: ArtifactKind,
         range: Option<(String, String)>,
-        stack: Option<String>,
+        stack: Option<InStack>,
     ) {
         let scope = self.jobs.scope(kind, range);
         self.spawn_iris(
             task,
             |iris, sink| async move {
                 let scope = scope_now(scope).await?;
-                let iris = with_stack(iris, stack);
-                Ok(iris.write(kind, &scope, false, &sink).await?.text)
+                let written = match &stack {
+                    Some(layer) => iris.write_layer(&scope, layer, false, &sink).await?,
+                    None => iris.write(kind, &scope, false, &sink).await?,
+                };
+                Ok(written.text)
             },
             move |result| Action::Generated { task, kind, result },
         );
@@ -444,7 +448,7 @@ impl Runner {
         &mut self,
         kind: ArtifactKind,
         range: Option<(String, String)>,
-        stack: Option<String>,
+        stack: Option<InStack>,
     ) {
         let Some(iris) = self.iris_for_a_job() else {
             let _ = self.tx.send(Action::RequestShown(Err(
@@ -463,10 +467,12 @@ impl Runner {
                 }
             };
             let kept = iris_agent::runtime::dry_run::DryRun::default();
-            let dry = (*with_stack(iris.clone(), stack))
-                .clone()
-                .with_dry_run(kept.clone());
-            let ran = dry.write(kind, &scope, false, &EventSink::none()).await;
+            let dry = (*iris).clone().with_dry_run(kept.clone());
+            let quiet = EventSink::none();
+            let ran = match &stack {
+                Some(layer) => dry.write_layer(&scope, layer, false, &quiet).await,
+                None => dry.write(kind, &scope, false, &quiet).await,
+            };
             let (provider, model, price) = iris.pricing();
             let shown = match kept.captured() {
                 Some(captured) => {
@@ -675,14 +681,6 @@ async fn scope_now(
 fn prepared_message(root: &std::path::Path) -> Option<Action> {
     let (operation, message) = iris_git::GitRepo::discover(root).ok()?.prepared_message()?;
     (!message.is_empty()).then_some(Action::GitPrepared { operation, message })
-}
-
-/// Iris writing one layer of a stack (`section`: its place in it), or as she is.
-fn with_stack(iris: Arc<IrisAgent>, section: Option<String>) -> Arc<IrisAgent> {
-    match section {
-        Some(section) => Arc::new((*iris).clone().with_pr_stack(Some(section))),
-        None => iris,
-    }
 }
 
 /// In a jj workspace, the bookmarks a PR of the range after `base` (up to `to`, or the

@@ -7,9 +7,8 @@ use std::sync::Arc;
 use anyhow::Context;
 use iris_agent::capability::requests::Scope;
 use iris_agent::{EventSink, IrisAgent};
-use iris_core::artifact::ArtifactKind;
 use iris_core::protocol::AgentEvent;
-use iris_core::stack::{self, Stack};
+use iris_core::stack::{InStack, Stack};
 use iris_git::{GitRepo, HeadState};
 
 use crate::publish::{LayerText, Listed, Plan, existing_requests, publish_stack, split_pr};
@@ -64,13 +63,11 @@ pub async fn write_and_publish(
                 layer.branch, layer.parent, layer.branch
             )));
             let scope = Scope::range(&layer.parent, &layer.branch);
-            let layer_iris = (**iris)
-                .clone()
-                .with_pr_stack(Some(stack::request_section(&stack, index)));
-            text = layer_iris
-                .write(ArtifactKind::Pr, &scope, false, sink)
-                .await?
-                .text;
+            let place = InStack {
+                stack: stack.clone(),
+                index,
+            };
+            text = iris.write_layer(&scope, &place, false, sink).await?.text;
             written(index, text.clone());
         }
         let written = match text.trim() {

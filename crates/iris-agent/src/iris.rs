@@ -4,12 +4,14 @@
 //! `candidates.rs`, `chat.rs`, `blame.rs` and `intent/`, all through `conversation.rs` (one
 //! conversation within its budget, one deadline per run).
 
+use std::collections::HashMap;
 use std::path::PathBuf;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
 use rig_core::tool::ToolDyn;
 
+use crate::capability::{Capability, CapabilityError};
 use crate::runtime::budget::Budget;
 use crate::runtime::run_context::RunContext;
 use crate::runtime::safety::Safety;
@@ -66,6 +68,8 @@ pub struct IrisAgent {
     pub(crate) critic_enabled: bool,
     /// The user's config directory, where capability overrides live.
     pub(crate) user_dir: Option<PathBuf>,
+    /// The capabilities read so far, each once per Iris (built-in, or the user's override).
+    capabilities: Arc<Mutex<HashMap<String, Capability>>>,
     /// Where a reply that could not be read is saved for the user.
     pub(crate) raw_reply_dir: PathBuf,
     /// What the provider refused so far; later requests keep to it.
@@ -73,9 +77,6 @@ pub struct IrisAgent {
     /// The pull request template to fill in, by name (`iris pr --template`); `None` takes
     /// the repository's default.
     pub(crate) pr_template: Option<String>,
-    /// For one layer of a stack of pull requests: the request's section on its place in the
-    /// stack (`iris_core::stack::request_section`).
-    pub(crate) pr_stack: Option<String>,
     /// How reviews are written: aspects, second look.
     pub(crate) review: iris_core::artifact::review::ReviewOptions,
     /// The main model's prices and where they come from, when known: `--debug` says what a
@@ -219,10 +220,10 @@ impl IrisAgent {
             stream,
             critic_enabled: config.critic_enabled,
             user_dir: iris_config::user_config_dir(),
+            capabilities: Arc::default(),
             raw_reply_dir: raw_reply_dir.to_path_buf(),
             learned: Learned::default(),
             pr_template: None,
-            pr_stack: None,
             review: iris_core::artifact::review::ReviewOptions {
                 aspects: Vec::new(),
                 verify: config.review_verify,
@@ -267,13 +268,6 @@ impl IrisAgent {
         self
     }
 
-    /// Writes a pull request as one layer of a stack: `section` tells the model its place
-    /// (`iris_core::stack::request_section`); `None` writes a pull request of its own.
-    pub fn with_pr_stack(mut self, section: Option<String>) -> Self {
-        self.pr_stack = section;
-        self
-    }
-
     /// `--dry-run`: the first request is kept in `dry_run` instead of being sent, and the
     /// run stops there.
     /// It is a command of its own, which spends nothing.
@@ -307,6 +301,7 @@ impl IrisAgent {
     /// Where capability overrides are read from; `None` reads only the built-in ones.
     pub fn with_user_dir(mut self, dir: Option<PathBuf>) -> Self {
         self.user_dir = dir;
+        self.capabilities = Arc::default();
         self
     }
 
@@ -320,6 +315,18 @@ impl IrisAgent {
     /// whoever shows the user what leaves the machine.
     pub fn secret_scanner(&self) -> Option<Arc<Scanner>> {
         self.main.secrets.clone()
+    }
+
+    /// The capability `name`, read once per Iris: the built-in one, or the user's override.
+    pub(crate) fn capability(&self, name: &str) -> Result<Capability, CapabilityError> {
+        if let Some(cap) = self.capabilities.lock().ok().and_then(|c| c.get(name).cloned()) {
+            return Ok(cap);
+        }
+        let cap = Capability::load(name, self.user_dir.as_deref())?;
+        if let Ok(mut read) = self.capabilities.lock() {
+            read.insert(name.to_string(), cap.clone());
+        }
+        Ok(cap)
     }
 
     /// The instructions: persona, a capability's task, the style and the output format.

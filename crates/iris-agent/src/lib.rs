@@ -17,6 +17,7 @@
 #![cfg_attr(not(test), deny(clippy::unwrap_used, clippy::expect_used))]
 
 pub mod capability;
+pub mod evidence;
 pub mod iris;
 pub mod output;
 pub mod runtime;

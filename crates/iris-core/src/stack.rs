@@ -158,6 +158,23 @@ fn block(body: &str) -> Option<(usize, usize)> {
     Some((open, close + CLOSE.len()))
 }
 
+/// One layer of a stack, as a request written for it carries it: the stack, and which of
+/// its layers (counted from the bottom).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct InStack {
+    /// The whole stack.
+    pub stack: Stack,
+    /// The layer the request is for.
+    pub index: usize,
+}
+
+impl InStack {
+    /// The request's section on the layer's place in the stack (see [`request_section`]).
+    pub fn section(&self) -> String {
+        request_section(&self.stack, self.index)
+    }
+}
+
 /// The section of the request for layer `index`: what this pull request is, and the layers
 /// below it by their commits' titles (their changes are not in the evidence).
 pub fn request_section(stack: &Stack, index: usize) -> String {

@@ -68,8 +68,8 @@ pub enum Effect {
         kind: ArtifactKind,
         /// (FROM, TO) for the range modes; `None`: the staged changes.
         range: Option<(String, String)>,
-        /// For one layer of a stack: the request's section on its place in it.
-        stack: Option<String>,
+        /// For one layer of a stack: the stack and which layer, which the request carries.
+        stack: Option<iris_core::stack::InStack>,
     },
     /// Reads the stack of branches the checked-out branch is in, over `base`.
     LoadStack {
@@ -150,8 +150,8 @@ pub enum Effect {
         kind: ArtifactKind,
         /// (FROM, TO) for the range modes; `None`: the staged changes.
         range: Option<(String, String)>,
-        /// For one layer of a stack: the request's section on its place in it.
-        stack: Option<String>,
+        /// For one layer of a stack: the stack and which layer, which the request carries.
+        stack: Option<iris_core::stack::InStack>,
     },
     /// `count` alternatives to the artifact, written in parallel.
     Alternatives {

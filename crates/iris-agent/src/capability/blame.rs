@@ -10,7 +10,6 @@ use iris_core::artifact::OutputType;
 use iris_core::protocol::{AgentEvent, BlamedCommit, Explained, LinesAsked};
 use iris_git::{BlameLine, GitRepo};
 
-use crate::capability::Capability;
 use crate::iris::IrisAgent;
 use crate::{EventSink, Run, run};
 use iris_workspace::Boundary;
@@ -111,7 +110,7 @@ impl IrisAgent {
                 asked.path
             );
             let commits = commits_of(&repo, &blame);
-            let cap = Capability::load("semantic_blame", self.user_dir.as_deref())?;
+            let cap = self.capability("semantic_blame")?;
             sink.send(AgentEvent::Status("reading the history".to_string()));
             let output = run(
                 &self.main,

@@ -84,7 +84,7 @@ impl IrisAgent {
         };
         // The evidence, rules, template and ticket are read once for every candidate (the
         // models share a provider, so the evidence's budget is the same).
-        let prepared = self.prepare(kind, scope, sink).await?;
+        let prepared = self.prepare(kind, scope, None, sink).await?;
         let prepared = &prepared;
         let count = count.clamp(1, MAX_CANDIDATES);
         let jobs: Vec<(String, IrisAgent, Option<String>)> = writers

@@ -130,7 +130,7 @@ impl IrisAgent {
         on_update: OnUpdate,
         sink: &EventSink,
     ) -> anyhow::Result<String> {
-        let cap = Capability::load("chat", self.user_dir.as_deref())?;
+        let cap = self.capability("chat")?;
         // A command-line agent has no tools: it writes the new text in its reply instead.
         let block = Block("artifact");
         let cli = self.main.kind.cli().is_some();

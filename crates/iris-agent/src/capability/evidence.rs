@@ -3,9 +3,8 @@
 //! demand: the tools stay for everything else).
 
 use crate::capability::requests::Scope;
-use crate::tools::git::{GitLog, GitLogArgs};
-use crate::tools::git_diff::evidence as diff_evidence;
-use crate::tools::{IrisTool, ToolContext, blocking};
+use crate::evidence::{diff, log};
+use crate::tools::{ToolContext, blocking};
 use iris_core::artifact::ArtifactKind;
 use iris_core::change::FileDiff;
 use iris_core::history;
@@ -44,11 +43,9 @@ pub async fn gather(ctx: &ToolContext, local: bool, kind: ArtifactKind, scope: &
     // Changelog and release notes are written from a range's commits, a PR from its diff
     // and its commits, everything else from its diff.
     let commits = match scope {
-        Scope::Range { from, to, .. } if kind != ArtifactKind::Review => Some(GitLogArgs {
-            count: None,
-            from: Some(from.clone()),
-            to: Some(to.clone()),
-        }),
+        Scope::Range { from, to, .. } if kind != ArtifactKind::Review => {
+            Some((from.clone(), to.clone()))
+        }
         _ => None,
     };
     let from_commits_only = commits.is_some() && kind != ArtifactKind::Pr;
@@ -57,12 +54,16 @@ pub async fn gather(ctx: &ToolContext, local: bool, kind: ArtifactKind, scope: &
         let targets = targets(scope);
         let budget = diff_budget / targets.len();
         for target in targets {
-            let text = blocking(ctx, move |ctx| diff_evidence(ctx, &target, budget)).await;
+            let text = blocking(ctx, move |ctx| {
+                Ok(diff::up_front(&ctx.repo()?, &target, budget)?)
+            })
+            .await;
             parts.push(text.unwrap_or_else(|e| format!("(git_diff failed: {e})")));
         }
     }
-    if let Some(commits) = commits {
-        parts.push(log(ctx, commits).await);
+    if let Some((from, to)) = commits {
+        let text = blocking(ctx, move |ctx| Ok(log::range(&ctx.repo()?, &from, &to)?)).await;
+        parts.push(text.unwrap_or_else(|e| format!("(git_log failed: {e})")));
     }
     let history = match kind {
         ArtifactKind::Commit => Some(
@@ -104,13 +105,6 @@ pub(crate) async fn style_sample(ctx: &ToolContext, targets: Vec<DiffTarget>) ->
     })
     .await;
     sample.unwrap_or_else(|e| format!("(the commit history could not be read: {e})"))
-}
-
-async fn log(ctx: &ToolContext, args: GitLogArgs) -> String {
-    GitLog
-        .run(ctx, args)
-        .await
-        .unwrap_or_else(|e| format!("(git_log failed: {e})"))
 }
 
 /// The change `scope` covers, parsed, for checking a review's findings against it.

@@ -66,7 +66,7 @@ impl IrisAgent {
         critic: bool,
         sink: &EventSink,
     ) -> anyhow::Result<Generated<T>> {
-        let cap = Capability::load(capability, self.user_dir.as_deref())?;
+        let cap = self.capability(capability)?;
         let preamble = self.preamble(&cap.task_prompt, T::OUTPUT_TYPE)?;
         sink.send(AgentEvent::Status(format!("running {}", cap.name)));
         let (mut artifact, mut usage) = self
@@ -220,7 +220,7 @@ impl IrisAgent {
         request: Request,
         sink: &EventSink,
     ) -> anyhow::Result<Generated<T>> {
-        let cap = Capability::load(capability, self.user_dir.as_deref())?;
+        let cap = self.capability(capability)?;
         let preamble = self.preamble(&cap.task_prompt, T::OUTPUT_TYPE)?;
         let ask = Ask {
             cap: &cap,
@@ -276,7 +276,7 @@ impl IrisAgent {
         request: &Request,
         sink: &EventSink,
     ) -> anyhow::Result<(Critique, Spent)> {
-        let cap = Capability::load("verify", self.user_dir.as_deref())?;
+        let cap = self.capability("verify")?;
         let preamble = self.preamble(&cap.task_prompt, OutputType::Critique)?;
         let prompt = Request::ask(format!(
             "The request was: {}\n\nThe draft ({}) to check against the evidence:\n{}",

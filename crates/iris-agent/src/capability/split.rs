@@ -8,7 +8,6 @@ use std::sync::Arc;
 use anyhow::anyhow;
 
 use crate::EventSink;
-use crate::capability::Capability;
 use crate::capability::chat::Turn;
 use crate::capability::evidence::style_sample;
 use crate::capability::write::rules_section;
@@ -215,7 +214,7 @@ impl IrisAgent {
         on_update: OnSplitUpdate,
         sink: &EventSink,
     ) -> anyhow::Result<String> {
-        let cap = Capability::load("chat", self.user_dir.as_deref())?;
+        let cap = self.capability("chat")?;
         let plan = serde_json::to_string_pretty(&target.plan)?;
         // A command-line agent has no tools: it writes the new plan in its reply instead.
         let block = crate::capability::chat::Block("plan");

@@ -17,6 +17,7 @@ use iris_core::commit_rules::{CommitRules, RuleName, Violation, error_count};
 use iris_core::history;
 use iris_core::pr_template::Template;
 use iris_core::protocol::AgentEvent;
+use iris_core::stack::InStack;
 use iris_core::ticket::{self, Ticket};
 use iris_git::HeadState;
 
@@ -57,10 +58,35 @@ impl IrisAgent {
         ask_critic: bool,
         sink: &EventSink,
     ) -> anyhow::Result<Written> {
+        self.write_about(kind, scope, None, ask_critic, sink).await
+    }
+
+    /// Writes the pull request of one layer of a stack, over `scope` (the layer's own
+    /// change): the request carries the layer's place in the stack. Otherwise as
+    /// [`IrisAgent::write`].
+    pub async fn write_layer(
+        &self,
+        scope: &Scope,
+        layer: &InStack,
+        ask_critic: bool,
+        sink: &EventSink,
+    ) -> anyhow::Result<Written> {
+        self.write_about(ArtifactKind::Pr, scope, Some(layer), ask_critic, sink)
+            .await
+    }
+
+    async fn write_about(
+        &self,
+        kind: ArtifactKind,
+        scope: &Scope,
+        layer: Option<&InStack>,
+        ask_critic: bool,
+        sink: &EventSink,
+    ) -> anyhow::Result<Written> {
         let started = std::time::Instant::now();
         let work = async {
             let clock = self.clock();
-            let prepared = self.prepare(kind, scope, sink).await?;
+            let prepared = self.prepare(kind, scope, layer, sink).await?;
             self.compose(&prepared, None, ask_critic, clock, sink).await
         };
         self.bounded(sink, work, |written| {
@@ -105,6 +131,7 @@ impl IrisAgent {
         &self,
         kind: ArtifactKind,
         scope: &Scope,
+        layer: Option<&InStack>,
         sink: &EventSink,
     ) -> anyhow::Result<Prepared> {
         let template = match kind {
@@ -169,10 +196,9 @@ impl IrisAgent {
             commit_template,
             attribution,
             reviewed,
-            stack: match kind {
-                ArtifactKind::Pr => self.pr_stack.clone(),
-                _ => None,
-            },
+            stack: layer
+                .filter(|_| kind == ArtifactKind::Pr)
+                .map(InStack::section),
         })
     }
 

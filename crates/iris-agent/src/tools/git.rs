@@ -9,15 +9,13 @@ use schemars::JsonSchema;
 use serde::Deserialize;
 
 use super::{IrisTool, ToolContext, ToolFailure, blocking, bound_output};
+use crate::evidence::{change_label, log};
 use iris_core::change::ChangeKind;
-use iris_git::{ChangedFile, CommitInfo, DiffTarget, GitRepo, StatusEntry, is_bot};
+use iris_git::{ChangedFile, DiffTarget, GitRepo, StatusEntry};
 
 /// Output bounds, in characters, for tools whose size the model does not choose.
 const MAX_STATUS_CHARS: usize = 20_000;
-const MAX_LOG_CHARS: usize = 30_000;
 const MAX_BLAME_CHARS: usize = 30_000;
-/// Commits listed for a range before the list is cut.
-const MAX_RANGE_COMMITS: usize = 500;
 
 // ---------------------------------------------------------------- git_status
 
@@ -110,17 +108,6 @@ fn section(
     }
 }
 
-pub fn change_label(kind: ChangeKind) -> &'static str {
-    match kind {
-        ChangeKind::Added => "added",
-        ChangeKind::Modified => "modified",
-        ChangeKind::Deleted => "deleted",
-        ChangeKind::Renamed => "renamed",
-        ChangeKind::Copied => "copied",
-        ChangeKind::TypeChanged => "typechange",
-    }
-}
-
 // ---------------------------------------------------------------- git_log
 
 #[derive(Debug, Deserialize, JsonSchema)]
@@ -154,79 +141,16 @@ impl IrisTool for GitLog {
 impl GitLog {
     fn run_blocking(ctx: &ToolContext, args: GitLogArgs) -> Result<String, ToolFailure> {
         let repo = ctx.repo()?;
-        let mut out = String::new();
-        match (&args.from, &args.to) {
-            (None, None) => {
-                let count = args.count.unwrap_or(10).clamp(1, 100);
-                let commits = repo.log(count)?;
-                if commits.is_empty() {
-                    return Ok("No commits yet.\n".to_string());
-                }
-                let _ = writeln!(out, "Last {} commit(s), newest first:", commits.len());
-                write_commits(&mut out, &commits);
+        Ok(match (&args.from, &args.to) {
+            (None, None) => log::recent(&repo, args.count.unwrap_or(10))?,
+            (None, Some(_)) => {
+                return Err(ToolFailure::new(
+                    "'to' without 'from': give 'from' to list a range, or neither for recent commits",
+                ));
             }
-            (from, to) => {
-                let from = from.as_deref().ok_or_else(|| {
-                    ToolFailure::new("'to' without 'from': give 'from' to list a range, or neither for recent commits")
-                })?;
-                let to = to.as_deref().unwrap_or("HEAD");
-                let mut commits = repo.log_range(from, to, MAX_RANGE_COMMITS + 1)?;
-                let more = commits.len() > MAX_RANGE_COMMITS;
-                commits.truncate(MAX_RANGE_COMMITS);
-                let _ = writeln!(
-                    out,
-                    "{} commit(s) in {from}..{to}, newest first:",
-                    commits.len()
-                );
-                write_commits(&mut out, &commits);
-                if more {
-                    let _ = writeln!(
-                        out,
-                        "[more than {MAX_RANGE_COMMITS} commits; narrow the range to see the rest]"
-                    );
-                }
-                let _ = writeln!(out, "\nContributors:");
-                let contributors = contributors(&commits);
-                if contributors.is_empty() {
-                    out.push_str("  (none besides automation accounts)\n");
-                }
-                for name in contributors {
-                    let _ = writeln!(out, "  {name}");
-                }
-            }
-        }
-        Ok(bound_output(
-            out,
-            MAX_LOG_CHARS,
-            "ask for fewer commits or a narrower range",
-        ))
+            (Some(from), to) => log::range(&repo, from, to.as_deref().unwrap_or("HEAD"))?,
+        })
     }
-}
-
-fn write_commits(out: &mut String, commits: &[CommitInfo]) {
-    for commit in commits {
-        let _ = writeln!(
-            out,
-            "{} {} {} <{}> {}",
-            commit.short_id,
-            commit.date(),
-            commit.author_name,
-            commit.author_email,
-            commit.summary
-        );
-    }
-}
-
-/// Authors in order of first appearance, one entry per email, automation accounts left out.
-fn contributors(commits: &[CommitInfo]) -> Vec<String> {
-    let mut seen = HashSet::new();
-    commits
-        .iter()
-        .rev()
-        .filter(|c| !is_bot(&c.author_name, &c.author_email))
-        .filter(|c| seen.insert(c.author_email.to_lowercase()))
-        .map(|c| format!("{} <{}>", c.author_name, c.author_email))
-        .collect()
 }
 
 // ---------------------------------------------------------------- git_show
@@ -301,10 +225,10 @@ fn as_read(patch: &str) -> std::borrow::Cow<'_, str> {
     if !files.iter().any(|f| f.lfs_sizes().is_some()) {
         return patch.into();
     }
-    let notes = super::git_diff::Notes::new();
+    let notes = crate::evidence::diff::Notes::new();
     files
         .iter()
-        .map(|f| super::git_diff::file_text(f, &notes))
+        .map(|f| crate::evidence::diff::file_text(f, &notes))
         .collect::<Vec<_>>()
         .join("\n")
         .into()

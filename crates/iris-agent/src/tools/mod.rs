@@ -297,30 +297,7 @@ fn mentions_integer(kind: &serde_json::Value) -> bool {
     }
 }
 
-/// Cuts `text` to at most `max_chars` characters, on a line boundary when one is near, and
-/// says what was left out and how to get it.
-pub fn bound_output(mut text: String, max_chars: usize, how_to_see_more: &str) -> String {
-    let total = text.chars().count();
-    if total <= max_chars {
-        return text;
-    }
-    let cut = text
-        .char_indices()
-        .nth(max_chars)
-        .map_or(text.len(), |(i, _)| i);
-    let cut = match text[..cut].rfind('\n') {
-        Some(newline) if newline > cut / 2 => newline + 1,
-        _ => cut,
-    };
-    text.truncate(cut);
-    if !text.ends_with('\n') {
-        text.push('\n');
-    }
-    text.push_str(&format!(
-        "[output cut at {max_chars} of {total} characters; {how_to_see_more}]\n"
-    ));
-    text
-}
+pub use crate::evidence::bound_output;
 
 #[cfg(test)]
 mod tests {

@@ -43,7 +43,7 @@ pub(super) fn generate(state: &mut State) -> Vec<Effect> {
     let Some((kind, range)) = what_to_write(state) else {
         return Vec::new();
     };
-    let stack = super::stack::request_section(state);
+    let stack = super::stack::shown_layer(state);
     match task::start(state, TaskKind::Generate) {
         Some(task) => vec![Effect::Generate {
             task,
@@ -65,7 +65,7 @@ pub(super) fn show_request(state: &mut State) -> Vec<Effect> {
         Level::Info,
         "building the request Iris would send (nothing is sent)…",
     );
-    let stack = super::stack::request_section(state);
+    let stack = super::stack::shown_layer(state);
     vec![Effect::ShowRequest { kind, range, stack }]
 }
 

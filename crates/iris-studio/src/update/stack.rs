@@ -7,7 +7,7 @@ use super::super::state::TaskKind;
 use super::super::state::{Level, Mode, StackView, State};
 use super::{artifact, notice, range, task};
 use iris_core::artifact::ArtifactKind;
-use iris_core::stack::Stack;
+use iris_core::stack::{InStack, Stack};
 
 /// The stack came: with more than one layer, PR mode shows the checked-out branch's layer;
 /// else the whole range is written as one PR, as before.
@@ -188,13 +188,16 @@ pub(super) fn select(state: &mut State, next: usize) -> Vec<Effect> {
     show_layer(state)
 }
 
-/// The request's section on the shown layer's place in the stack, when PR mode shows a
-/// layer's range.
-pub(super) fn request_section(state: &State) -> Option<String> {
+/// The shown layer of the stack, when PR mode shows a layer's range: what a request for it
+/// carries.
+pub(super) fn shown_layer(state: &State) -> Option<InStack> {
     let view = state.stack.as_ref()?;
     let shows = state.mode == Mode::PR
         && view.shows(state.range.from.as_deref(), state.range.to.as_deref());
-    shows.then(|| iris_core::stack::request_section(&view.stack, view.selected))
+    shows.then(|| InStack {
+        stack: view.stack.clone(),
+        index: view.selected,
+    })
 }
 
 /// Publishing the stack was confirmed: every layer's description as it is now; Iris first

@@ -53,7 +53,10 @@ fn generations(effects: &[Effect]) -> Vec<Generation> {
     effects
         .iter()
         .filter_map(|e| match e {
-            Effect::Generate { range, stack, .. } => Some((range.clone(), stack.clone())),
+            Effect::Generate { range, stack, .. } => Some((
+                range.clone(),
+                stack.as_ref().map(iris_core::stack::InStack::section),
+            )),
             _ => None,
         })
         .collect()

@@ -76,7 +76,7 @@ impl IrisAgent {
     ) -> anyhow::Result<FileIntent> {
         let work = async {
             let file = Arc::new(source::read(&self.ctx, path).await?);
-            let cap = Capability::load(CAPABILITY, self.user_dir.as_deref())?;
+            let cap = self.capability(CAPABILITY)?;
             let explaining = Explaining {
                 iris: self,
                 cap,
