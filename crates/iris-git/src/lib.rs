@@ -4,8 +4,9 @@
 //! so that hooks and signing apply), and answers with plain data types that carry no git2
 //! handles, so callers (tools, the command line, the studio's shell) never see libgit2.
 //!
-//! It may import `iris-core` and `iris-process` (the `git` program is found on PATH as every
-//! child program is).
+//! It may import `iris-core` and `iris-process`: git is started only through
+//! `git_command::Git` (found in PATH's absolute directories, plumbing bounded by a deadline),
+//! jj only through `jj::cli`.
 
 // Every public item says what it is for (clippy's -D warnings makes this an error).
 #![warn(missing_docs)]

@@ -28,20 +28,21 @@ pub(super) fn read_expanded(repo: &Repository) -> Result<Option<tempfile::TempPa
     std::fs::copy(&index, &copy).map_err(|e| unreadable(format!("could not copy it: {e}")))?;
     // Any command that writes the index with `index.sparse` off expands it; a refresh writes
     // only stat data. Its status says whether files need updating, which does not matter here.
-    let ran = Git::plumbing()?
-        .deadline(WHOLE_TREE_DEADLINE)
-        .arg("--git-dir")
-        .arg(repo.path())
-        .args([
-            "-c",
-            "index.sparse=false",
-            "-c",
-            "advice.sparseIndexExpanded=false",
-        ])
-        .args(["update-index", "-q", "--refresh"])
-        .env("GIT_INDEX_FILE", &copy)
-        .current_dir(repo.workdir().unwrap_or(repo.path()))
-        .output();
+    let ran = Git::plumbing().and_then(|mut git| {
+        git.deadline(WHOLE_TREE_DEADLINE)
+            .arg("--git-dir")
+            .arg(repo.path())
+            .args([
+                "-c",
+                "index.sparse=false",
+                "-c",
+                "advice.sparseIndexExpanded=false",
+            ])
+            .args(["update-index", "-q", "--refresh"])
+            .env("GIT_INDEX_FILE", &copy)
+            .current_dir(repo.workdir().unwrap_or(repo.path()))
+            .output()
+    });
     if let Err(e) = ran {
         return Err(unreadable(format!("could not run git update-index: {e}")));
     }
