@@ -8,6 +8,7 @@
 //! Run: `cargo bench --bench eval` (in a clone with at least 20 commits of history).
 //! `IRIS_BENCH_REPO=DIR` evaluates another repository (bots' commits skipped),
 //! `IRIS_BENCH_BIN=PATH` another build of iris (an earlier one, to compare).
+#![allow(clippy::disallowed_methods)] // benchmarks run the real binary and git
 
 #[path = "support/careful.rs"]
 mod careful;

@@ -6,6 +6,7 @@
 //!
 //! `IRIS_BENCH_BIN=/path/to/iris` measures another build (a baseline) instead of this one.
 //! Asserts nothing.
+#![allow(clippy::disallowed_methods)] // benchmarks run the real binary and git
 
 #[path = "../tests/common/mod.rs"]
 mod common;

@@ -10,6 +10,7 @@
 //! Input tokens are estimated as a request body's characters / 4 (the same for both).
 //!
 //! Run: `cargo bench --bench tokens` (the first run also builds the baseline, ~6 minutes).
+#![allow(clippy::disallowed_methods)] // benchmarks run the real binary, git and cargo
 
 #[path = "../tests/common/mod.rs"]
 mod common;

@@ -5,6 +5,7 @@
 //! It runs the release binary: `cargo build --release && cargo bench --bench workspace_tools`
 //! (or point IRIS_BIN at another build). FILES overrides the number of files, RUNS the number
 //! of timed runs (the median is reported).
+#![allow(clippy::disallowed_methods)] // benchmarks run the real binary and git
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};

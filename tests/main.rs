@@ -4,6 +4,9 @@
 //! integration test binary links the whole application: thirty of them cost thirty links on
 //! every change. Each crate's own tests are beside it, in `crates/*/tests` and its modules.
 
+// End-to-end tests run the real binary, git and fake tools directly.
+#![allow(clippy::disallowed_methods)]
+
 mod common;
 
 mod agent_cli;
@@ -35,6 +38,7 @@ mod language;
 mod layers;
 mod mcp;
 mod odd_states;
+mod planted_git;
 mod pr_template;
 mod providers;
 mod publish;

@@ -2,6 +2,7 @@
 //! (source, some docs, config and tests), or a [`Shape`] of any size, and staged changes of
 //! any number of their files.
 #![allow(dead_code)] // each benchmark uses part of it
+#![allow(clippy::disallowed_methods)] // it builds repositories with the real git
 
 use std::fmt::Write as _;
 use std::path::Path;

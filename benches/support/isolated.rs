@@ -1,5 +1,6 @@
 //! A program run in a repository with nothing of the developer's environment: only PATH,
 //! a HOME of the benchmark's own, an xterm's TERM and no system git configuration.
+#![allow(clippy::disallowed_methods)] // it runs the program it measures
 
 use std::path::{Path, PathBuf};
 use std::process::Command;

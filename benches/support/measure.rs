@@ -1,6 +1,7 @@
 //! Timing a command and comparing the git layer with git: what the git_diff and footprint
 //! benchmarks share.
 #![allow(dead_code)] // each benchmark uses part of it
+#![allow(clippy::disallowed_methods)] // it times the real git and iris
 
 use std::path::Path;
 use std::process::Command;

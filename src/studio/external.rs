@@ -49,6 +49,8 @@ pub fn open_args(editor: &str, path: &str, line: u32) -> Vec<String> {
 /// Runs the editor on `args` in `dir` and waits for it. The command line goes through the
 /// shell, as git runs it, so `code --wait` or `vim -u NONE` work.
 pub fn run(editor: &str, args: &[String], dir: &Path) -> Result<(), String> {
+    #[allow(clippy::disallowed_methods)]
+    // the user's editor, on the terminal, for as long as it takes
     let status = std::process::Command::new("sh")
         .arg("-c")
         .arg(format!("{editor} \"$@\""))

@@ -1,6 +1,7 @@
 //! What the end-to-end tests of the `iris` binary share: the workspace's [`TestRepo`] with
 //! [`Iris`], the real binary run in it; the fake provider; scripted agent runs; a pseudo-terminal.
 #![allow(dead_code)] // each test binary uses a different part of this module
+#![allow(clippy::disallowed_methods)] // it runs the real binary (benchmarks include it too)
 
 pub mod agent;
 pub mod pty;

@@ -1,9 +1,7 @@
 //! Committing through `git commit` itself, so hooks (pre-commit, commit-msg,
 //! prepare-commit-msg) and signing behave exactly as they do for the user.
 
-use std::io::Write;
-use std::process::{Command, Stdio};
-
+use super::git_command::Git;
 use super::{GitError, GitRepo, Result};
 
 /// How [`GitRepo::commit`] runs `git commit`.
@@ -19,37 +17,22 @@ impl GitRepo {
     /// Commits what is staged with `message`, without its control characters (a message
     /// carries no escape sequence into the log). Runs with no terminal input (a hook that asks
     /// for input gets end of file); when git or a hook fails, the error carries its output.
-    /// Returns git's own summary line.
+    /// Returns git's own summary line. In the foreground: hooks and signing are the user's.
     pub fn commit(&self, message: &str, options: CommitOptions) -> Result<String> {
-        let mut command = Command::new("git");
-        command
-            .arg("-C")
+        let mut git = Git::foreground()?;
+        git.arg("-C")
             .arg(self.root())
-            .args(["commit", "--cleanup=strip", "-F", "-"])
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped());
+            .args(["commit", "--cleanup=strip", "-F", "-"]);
         if options.amend {
-            command.arg("--amend");
+            git.arg("--amend");
         }
         if options.no_verify {
-            command.arg("--no-verify");
+            git.arg("--no-verify");
         }
-        let mut child = command
-            .spawn()
-            .map_err(|e| GitError::Unsupported(format!("could not run git commit: {e}")))?;
-        if let Some(mut stdin) = child.stdin.take() {
-            let message = iris_core::controls::strip(message);
-            stdin.write_all(message.as_bytes()).map_err(|e| {
-                GitError::Unsupported(format!("could not pass the message to git: {e}"))
-            })?;
-        }
-        let output = child
-            .wait_with_output()
-            .map_err(|e| GitError::Unsupported(format!("git commit did not finish: {e}")))?;
-        let stdout = String::from_utf8_lossy(&output.stdout);
-        let stderr = String::from_utf8_lossy(&output.stderr);
-        if !output.status.success() {
+        let message = iris_core::controls::strip(message);
+        let ran = git.output_with(message.as_bytes())?;
+        let (stdout, stderr) = (ran.stdout(), ran.stderr());
+        if !ran.success() {
             let said = format!("{}\n{}", stdout.trim(), stderr.trim());
             return Err(GitError::Unsupported(format!(
                 "git commit failed (the message was not lost): {}",

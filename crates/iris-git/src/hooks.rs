@@ -4,10 +4,10 @@
 use std::fs;
 use std::io;
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
 use git2::{Index, Repository};
 
+use super::git_command::Git;
 use super::{GitError, GitRepo, Result};
 
 /// What a foreign hook is renamed to when `force` replaces it: `<name>.iris-backup`.
@@ -109,21 +109,20 @@ impl GitRepo {
     /// hooks with its linked worktrees.
     pub fn hooks_dir(&self) -> Result<PathBuf> {
         let root = self.root();
-        let output = Command::new("git")
+        let ran = Git::plumbing()?
             .args(["rev-parse", "--git-path", "hooks"])
             .current_dir(&root)
             .env_remove("GIT_DIR")
             .env_remove("GIT_WORK_TREE")
             .env_remove("GIT_COMMON_DIR")
-            .output()
-            .map_err(|e| io_error("could not run git rev-parse", e))?;
-        if !output.status.success() {
+            .output()?;
+        if !ran.success() {
             return Err(GitError::Unsupported(format!(
                 "git rev-parse --git-path hooks failed: {}",
-                String::from_utf8_lossy(&output.stderr).trim()
+                ran.stderr().trim()
             )));
         }
-        let text = String::from_utf8_lossy(&output.stdout);
+        let text = ran.stdout();
         let dir = text.trim_end_matches(['\n', '\r']);
         if dir.is_empty() {
             return Err(GitError::Unsupported(

@@ -4,17 +4,22 @@
 //! so that hooks and signing apply), and answers with plain data types that carry no git2
 //! handles, so callers (tools, the command line, the studio's shell) never see libgit2.
 //!
-//! It may import `iris-core` and `iris-process` (the `git` program is found on PATH as every
-//! child program is).
+//! It may import `iris-core` and `iris-process`: git is started only through
+//! `git_command::Git` (found in PATH's absolute directories, plumbing bounded by a deadline),
+//! jj only through `jj::cli`.
 
 // Every public item says what it is for (clippy's -D warnings makes this an error).
 #![warn(missing_docs)]
 // A failure is a message the user can act on, never a panic (tests may unwrap).
 #![cfg_attr(not(test), deny(clippy::unwrap_used, clippy::expect_used))]
+// Tests run git and jj to build and check repositories; the code starts them through
+// `git_command` and `jj::cli` only.
+#![cfg_attr(test, allow(clippy::disallowed_methods))]
 
 mod blame;
 mod commit;
 mod diff;
+mod git_command;
 mod hooks;
 mod index_file;
 mod info;
@@ -70,6 +75,21 @@ pub enum GitError {
     /// Something this repository or its state does not allow, said in full.
     #[error("{0}")]
     Unsupported(String),
+    /// git is not in any absolute directory of PATH (a relative entry such as `.` is never
+    /// searched: the repository could supply its own).
+    #[error(
+        "git is not installed (not found in PATH's absolute directories; `.` and other \
+         relative entries are not searched)"
+    )]
+    GitNotFound,
+    /// A git command ran past its deadline and was stopped with everything it started.
+    #[error("`{command}` did not finish within {seconds} s and was stopped")]
+    TimedOut {
+        /// The command, such as `git status`.
+        command: String,
+        /// Its deadline.
+        seconds: f32,
+    },
     /// A file or a `git` child process failed.
     #[error("{context}: {source}")]
     Io {
@@ -283,15 +303,13 @@ pub fn check_revision(rev: &str) -> Result<()> {
 /// The editor git would run for the repository at `repo_root` (`git var GIT_EDITOR`:
 /// `core.editor`, else git's own default); `None` when git cannot say.
 pub fn editor(repo_root: &Path) -> Option<String> {
-    let output = std::process::Command::new("git")
+    let ran = git_command::Git::plumbing()
+        .ok()?
         .args(["var", "GIT_EDITOR"])
         .current_dir(repo_root)
         .output()
         .ok()?;
-    output
-        .status
-        .success()
-        .then(|| String::from_utf8_lossy(&output.stdout).trim().to_string())
+    ran.success().then(|| ran.stdout().trim().to_string())
 }
 
 /// Checks a repository-relative path: no absolute paths, no `..` that climbs out of the root.

@@ -6,12 +6,11 @@
 //! remote), and a fetch that fails is an error, never an answer from a history with holes.
 
 use std::collections::BTreeSet;
-use std::io::Write;
-use std::process::{Command, Stdio};
 use std::time::Duration;
 
 use git2::{Diff, Oid};
 
+use super::git_command::Git;
 use super::{GitError, GitRepo, Result};
 
 /// A fetch of missing objects may be large, but must not hang a run (a remote that never answers).
@@ -75,7 +74,7 @@ impl GitRepo {
         if self.promisor_remote().is_none() {
             return Ok(());
         }
-        let output = Command::new("git")
+        let ran = Git::plumbing()?
             .arg("--git-dir")
             .arg(self.repo.path())
             .args(["log", "--format=", "--raw", "--no-abbrev", "--no-renames"])
@@ -83,17 +82,15 @@ impl GitRepo {
             .args(oldest.map(|id| format!("^{id}")))
             .arg("--")
             .arg(path)
-            .stdin(Stdio::null())
-            .output()
-            .map_err(|e| GitError::Unsupported(format!("could not run git log: {e}")))?;
-        if !output.status.success() {
+            .output()?;
+        if !ran.success() {
             return Err(GitError::Unsupported(format!(
                 "git log could not list the versions of '{}': {}",
                 path.display(),
-                String::from_utf8_lossy(&output.stderr).trim()
+                ran.stderr().trim()
             )));
         }
-        let text = String::from_utf8_lossy(&output.stdout);
+        let text = ran.stdout();
         let format = self.repo.object_format();
         self.fill_holes(raw_blob_ids(&text).filter_map(|hex| Oid::from_str_ext(hex, format).ok()))
     }
@@ -147,8 +144,10 @@ fn fetch(
     remote: &str,
     ids: &BTreeSet<Oid>,
 ) -> std::result::Result<(), String> {
-    let stderr = tempfile::tempfile().map_err(|e| e.to_string())?;
-    let mut child = Command::new("git")
+    let list: String = ids.iter().map(|id| format!("{id}\n")).collect();
+    let ran = Git::plumbing()
+        .map_err(|e| e.to_string())?
+        .deadline(FETCH_TIMEOUT)
         .arg("--git-dir")
         .arg(git_dir)
         .args(["-c", "fetch.negotiationAlgorithm=noop", "fetch", remote])
@@ -158,31 +157,17 @@ fn fetch(
             "--recurse-submodules=no",
         ])
         .args(["--filter=blob:none", "--stdin"])
-        .env("GIT_TERMINAL_PROMPT", "0")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::null())
-        .stderr(stderr.try_clone().map_err(|e| e.to_string())?)
-        .spawn()
-        .map_err(|e| format!("could not run git fetch: {e}"))?;
-    if let Some(mut input) = child.stdin.take() {
-        let list: String = ids.iter().map(|id| format!("{id}\n")).collect();
-        // A fetch that ends early closes its input; its status says why.
-        let _ = input.write_all(list.as_bytes());
-    }
-    let status = iris_process::wait_or_kill(&mut child, FETCH_TIMEOUT)
-        .map_err(|e| e.to_string())?
-        .ok_or_else(|| format!("git fetch took over {} s", FETCH_TIMEOUT.as_secs()))?;
-    if status.success() {
+        .output_with(list.as_bytes())
+        .map_err(|e| match e {
+            GitError::TimedOut { seconds, .. } => format!("git fetch took over {seconds} s"),
+            e => e.to_string(),
+        })?;
+    if ran.success() {
         return Ok(());
     }
-    let mut said = String::new();
-    let mut stderr = stderr;
-    use std::io::{Read, Seek};
-    let _ = stderr
-        .rewind()
-        .and_then(|_| stderr.read_to_string(&mut said));
+    let said = ran.stderr();
     Err(match said.trim() {
-        "" => format!("git fetch ended with {status}"),
+        "" => format!("git fetch ended with {}", ran.status),
         // git says the cause first ("fatal: ..."), then advice.
         said => said
             .lines()

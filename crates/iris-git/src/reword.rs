@@ -8,12 +8,11 @@
 //! before the branch moves, so `iris reword --undo` puts it back.
 
 use std::collections::{HashMap, HashSet};
-use std::io::Write;
-use std::process::{Command, Stdio};
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use git2::{Commit, Oid, Sort};
 
+use super::git_command::Git;
 use super::info::short_id;
 use super::{GitError, GitRepo, Result, lossy};
 
@@ -303,7 +302,8 @@ impl GitRepo {
     }
 
     /// `commit` made again on `parents`, with `message` instead of its own when given: its
-    /// tree, author and author date as they were; the committer and signing as git sets them.
+    /// tree, author and author date as they were; the committer and signing as git sets them
+    /// (in the foreground: signing may ask for a passphrase on the terminal).
     fn commit_again(
         &self,
         commit: &Commit<'_>,
@@ -321,25 +321,20 @@ impl GitRepo {
             offset.abs() / 60,
             offset.abs() % 60
         );
-        let mut command = Command::new("git");
-        command
-            .arg("-C")
+        let mut git = Git::foreground()?;
+        git.arg("-C")
             .arg(self.root())
             .args(["commit-tree", &commit.tree_id().to_string()]);
         for parent in parents {
-            command.args(["-p", &parent.to_string()]);
+            git.args(["-p", &parent.to_string()]);
         }
         if sign {
-            command.arg("-S");
+            git.arg("-S");
         }
-        command
-            .args(["-F", "-"])
+        git.args(["-F", "-"])
             .env("GIT_AUTHOR_NAME", lossy(author.name_bytes()))
             .env("GIT_AUTHOR_EMAIL", lossy(author.email_bytes()))
-            .env("GIT_AUTHOR_DATE", date)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped());
+            .env("GIT_AUTHOR_DATE", date);
         let text: Vec<u8> = match message {
             Some(message) => {
                 let clean = iris_core::controls::strip(message.trim());
@@ -347,23 +342,15 @@ impl GitRepo {
             }
             None => commit.message_raw_bytes().to_vec(),
         };
-        let failed = |e: std::io::Error| GitError::Io {
-            context: "running git commit-tree".into(),
-            source: e,
-        };
-        let mut child = command.spawn().map_err(failed)?;
-        if let Some(mut stdin) = child.stdin.take() {
-            stdin.write_all(&text).map_err(failed)?;
-        }
-        let output = child.wait_with_output().map_err(failed)?;
-        if !output.status.success() {
+        let ran = git.output_with(&text)?;
+        if !ran.success() {
             return Err(GitError::Unsupported(format!(
                 "git commit-tree failed for {} (nothing was changed): {}",
                 short_id(&commit.id()),
-                String::from_utf8_lossy(&output.stderr).trim()
+                ran.stderr().trim()
             )));
         }
-        let id = String::from_utf8_lossy(&output.stdout).trim().to_string();
+        let id = ran.stdout().trim().to_string();
         self.oid(&id).map_err(|_| {
             GitError::Unsupported(format!("git commit-tree printed no commit id: {id}"))
         })

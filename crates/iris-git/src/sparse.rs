@@ -4,10 +4,9 @@
 //! a command needs every entry; Iris has git expand a copy, and reads that. The user's index
 //! is never written.
 
-use std::process::{Command, Stdio};
-
 use git2::{Index, Repository};
 
+use super::git_command::{Git, WHOLE_TREE_DEADLINE};
 use super::{GitError, Result};
 
 /// When `repo`'s index is sparse: points libgit2 at an expanded copy, returned so it lives as
@@ -29,22 +28,21 @@ pub(super) fn read_expanded(repo: &Repository) -> Result<Option<tempfile::TempPa
     std::fs::copy(&index, &copy).map_err(|e| unreadable(format!("could not copy it: {e}")))?;
     // Any command that writes the index with `index.sparse` off expands it; a refresh writes
     // only stat data. Its status says whether files need updating, which does not matter here.
-    let ran = Command::new("git")
-        .arg("--git-dir")
-        .arg(repo.path())
-        .args([
-            "-c",
-            "index.sparse=false",
-            "-c",
-            "advice.sparseIndexExpanded=false",
-        ])
-        .args(["update-index", "-q", "--refresh"])
-        .env("GIT_INDEX_FILE", &copy)
-        .current_dir(repo.workdir().unwrap_or(repo.path()))
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .status();
+    let ran = Git::plumbing().and_then(|mut git| {
+        git.deadline(WHOLE_TREE_DEADLINE)
+            .arg("--git-dir")
+            .arg(repo.path())
+            .args([
+                "-c",
+                "index.sparse=false",
+                "-c",
+                "advice.sparseIndexExpanded=false",
+            ])
+            .args(["update-index", "-q", "--refresh"])
+            .env("GIT_INDEX_FILE", &copy)
+            .current_dir(repo.workdir().unwrap_or(repo.path()))
+            .output()
+    });
     if let Err(e) = ran {
         return Err(unreadable(format!("could not run git update-index: {e}")));
     }

@@ -4,6 +4,7 @@ use std::path::Path;
 
 use git2::{ApplyLocation, ApplyOptions, Delta, DiffOptions, IndexAddOption};
 
+use super::git_command::Git;
 use super::{GitError, GitRepo, Result, check_relative_path};
 
 impl GitRepo {
@@ -45,19 +46,19 @@ impl GitRepo {
 
     /// `git add --update`: every tracked file's changes (deletions too) staged, as `git
     /// commit -a` does; untracked files are left alone. Through git itself, so clean filters
-    /// (Git LFS), sparse checkouts and the index's lock behave as they do for the user.
+    /// (Git LFS), sparse checkouts and the index's lock behave as they do for the user. In the
+    /// foreground: it runs the user's filters and holds the index's lock, which stopping it
+    /// at a deadline would leave behind.
     pub fn stage_tracked(&self) -> Result<()> {
-        let output = std::process::Command::new("git")
+        let ran = Git::foreground()?
             .arg("-C")
             .arg(self.root())
             .args(["add", "--update", "--", ":/"])
-            .stdin(std::process::Stdio::null())
-            .output()
-            .map_err(|e| GitError::Unsupported(format!("could not run git add: {e}")))?;
-        if !output.status.success() {
+            .output()?;
+        if !ran.success() {
             return Err(GitError::Unsupported(format!(
                 "git add --update failed: {}",
-                String::from_utf8_lossy(&output.stderr).trim()
+                ran.stderr().trim()
             )));
         }
         Ok(())

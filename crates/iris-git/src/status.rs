@@ -3,6 +3,7 @@
 use git2::{Status, StatusOptions};
 use serde::Serialize;
 
+use super::git_command::{Git, WHOLE_TREE_DEADLINE};
 use super::{GitRepo, HeadState, Result, lossy};
 use iris_core::change::ChangeKind;
 
@@ -62,9 +63,9 @@ impl GitRepo {
     /// `git status --porcelain=v2 -z`, read; `None` when git is missing or fails.
     fn git_status_entries(&self) -> Option<Vec<StatusEntry>> {
         let root = self.repo.workdir()?;
-        // Only a git from an absolute PATH entry: the repository cannot supply its own.
-        let git = iris_process::find_on_path("git", &std::env::var_os("PATH")?)?;
-        let output = std::process::Command::new(git)
+        let ran = Git::plumbing()
+            .ok()?
+            .deadline(WHOLE_TREE_DEADLINE)
             .arg("-C")
             .arg(root)
             // A status must not take the index's lock to refresh it while the user works,
@@ -72,14 +73,12 @@ impl GitRepo {
             .args(["--no-optional-locks", "-c", "core.fsmonitor=false"])
             .args(["status", "--porcelain=v2", "-z"])
             .args(["--untracked-files=normal", "--ignored=no"])
-            .stdin(std::process::Stdio::null())
-            .stderr(std::process::Stdio::null())
             .output()
             .ok()?;
-        if !output.status.success() {
+        if !ran.success() {
             return None;
         }
-        let mut entries = porcelain_v2(&output.stdout)?;
+        let mut entries = porcelain_v2(&ran.stdout)?;
         entries.sort_by(|a, b| a.path.cmp(&b.path));
         Some(entries)
     }

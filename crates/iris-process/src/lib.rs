@@ -4,10 +4,14 @@
 
 // Every public item says what it is for (clippy's -D warnings makes this an error).
 #![warn(missing_docs)]
+// The tests start programs to run them; the code starts none itself.
+#![cfg_attr(test, allow(clippy::disallowed_methods))]
 
 use std::ffi::OsStr;
+use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, ExitStatus};
+use std::process::{Child, Command, ExitStatus, Stdio};
+use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
 /// How often a running child is asked whether it has ended.
@@ -72,6 +76,66 @@ pub fn wait_or_kill(child: &mut Child, timeout: Duration) -> std::io::Result<Opt
     Ok(status)
 }
 
+/// What a child run by [`output_or_kill`] left: how it ended and all it printed.
+#[derive(Debug)]
+pub struct Captured {
+    /// Its exit status; `None` when the deadline came first and its group was killed.
+    pub status: Option<ExitStatus>,
+    /// Its standard output (until the deadline, when it was stopped).
+    pub stdout: Vec<u8>,
+    /// Its standard error (until the deadline, when it was stopped).
+    pub stderr: Vec<u8>,
+}
+
+/// Runs `command` in a process group of its own ([`in_own_group`]) until `timeout`, as
+/// [`wait_or_kill`] waits: `input` on its standard input (none: stdin is null), its stdout and
+/// stderr captured. The pipes are written and read on threads, so a child that prints more
+/// than a pipe holds, or prints before it reads, never blocks the wait.
+pub fn output_or_kill(
+    command: &mut Command,
+    input: Option<&[u8]>,
+    timeout: Duration,
+) -> std::io::Result<Captured> {
+    in_own_group(command)
+        .stdin(if input.is_some() {
+            Stdio::piped()
+        } else {
+            Stdio::null()
+        })
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    let mut child = command.spawn()?;
+    if let (Some(input), Some(mut pipe)) = (input, child.stdin.take()) {
+        let input = input.to_vec();
+        // A child that ends without reading closes the pipe: its status says why.
+        std::thread::spawn(move || {
+            let _ = pipe.write_all(&input);
+        });
+    }
+    let stdout = drain(child.stdout.take());
+    let stderr = drain(child.stderr.take());
+    let status = wait_or_kill(&mut child, timeout)?;
+    // The group is gone; only a process that left it could still hold a pipe open.
+    Ok(Captured {
+        status,
+        stdout: stdout.recv_timeout(DRAIN_GRACE).unwrap_or_default(),
+        stderr: stderr.recv_timeout(DRAIN_GRACE).unwrap_or_default(),
+    })
+}
+
+/// Reads `pipe` to its end on a thread; the bytes arrive on the channel.
+fn drain(pipe: Option<impl Read + Send + 'static>) -> mpsc::Receiver<Vec<u8>> {
+    let (send, receive) = mpsc::channel();
+    std::thread::spawn(move || {
+        let mut bytes = Vec::new();
+        if let Some(mut pipe) = pipe {
+            let _ = pipe.read_to_end(&mut bytes);
+        }
+        let _ = send.send(bytes);
+    });
+    receive
+}
+
 /// Kills `child` and the process group it leads (it was started by [`in_own_group`]).
 #[cfg(unix)]
 pub fn kill_group(child: &mut Child) {
@@ -103,6 +167,33 @@ pub fn kill_group_of(pid: u32) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[cfg(unix)]
+    #[test]
+    fn output_larger_than_a_pipe_is_read_whole_with_the_input_given() {
+        // 1 MiB of output, far more than a pipe holds, after reading its input.
+        let mut command = Command::new("sh");
+        command.args(["-c", "cat; head -c 1048576 /dev/zero; echo done >&2"]);
+        let captured =
+            output_or_kill(&mut command, Some(b"in\n"), Duration::from_secs(30)).expect("run");
+        assert!(captured.status.is_some_and(|s| s.success()));
+        assert_eq!(captured.stdout.len(), 3 + (1 << 20));
+        assert!(captured.stdout.starts_with(b"in\n"));
+        assert_eq!(captured.stderr, b"done\n");
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_child_past_its_deadline_is_stopped_with_what_it_printed() {
+        let started = Instant::now();
+        // The shell's own child (sleep) holds the pipes too: the whole group goes.
+        let mut command = Command::new("sh");
+        command.args(["-c", "echo started; sleep 30; echo never"]);
+        let captured = output_or_kill(&mut command, None, Duration::from_millis(200)).expect("run");
+        assert!(captured.status.is_none());
+        assert_eq!(captured.stdout, b"started\n");
+        assert!(started.elapsed() < Duration::from_secs(10));
+    }
 
     #[cfg(unix)]
     #[test]

@@ -375,6 +375,7 @@ fn run_until(
     timeout: Duration,
 ) -> std::io::Result<Finished> {
     let (mut reader, writer) = std::io::pipe()?;
+    #[allow(clippy::disallowed_methods)] // found by find_on_path, run to a deadline below
     let mut command = Command::new(program);
     command
         .args(args)

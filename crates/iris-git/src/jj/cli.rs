@@ -1,8 +1,12 @@
 //! jj's command line: found on PATH, its version checked, asked through templates (`jj log
-//! -T`) and `jj diff --git`, and told to describe, commit and split changes.
+//! -T`) and `jj diff --git`, and told to describe, commit and split changes. Every jj runs in
+//! a process group of its own until a deadline (`iris_process::output_or_kill`).
 
+use std::collections::HashMap;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
+use std::process::Command;
+use std::sync::{LazyLock, Mutex};
+use std::time::Duration;
 
 use super::JjWorkspace;
 use crate::{GitError, Result};
@@ -13,7 +17,10 @@ use crate::{GitError, Result};
 pub const MIN_VERSION: (u32, u32, u32) = (0, 30, 0);
 
 /// How long one jj command may run (a snapshot of a large working copy included).
-const DEADLINE: std::time::Duration = std::time::Duration::from_secs(300);
+const DEADLINE: Duration = Duration::from_secs(300);
+
+/// How long `jj --version` may take (it reads no repository).
+const VERSION_DEADLINE: Duration = Duration::from_secs(30);
 
 /// How users get jj, said when it is missing.
 const INSTALL: &str = "install jj (https://jj-vcs.github.io/jj/latest/install-and-setup/; \
@@ -84,11 +91,7 @@ impl Jj {
                 workspace.root.display()
             )));
         };
-        let output = Command::new(&program)
-            .arg("--version")
-            .output()
-            .map_err(|e| io("running `jj --version`", e))?;
-        let said = String::from_utf8_lossy(&output.stdout).trim().to_string();
+        let said = version_of(&program)?;
         let version = parse_version(&said).ok_or_else(|| {
             GitError::Unsupported(format!(
                 "`jj --version` said {said:?}, which is not a version Iris can read"
@@ -237,43 +240,20 @@ impl Jj {
     }
 
     fn output(&self, args: &[&str], stdin: Option<&str>) -> Result<(String, String)> {
+        #[allow(clippy::disallowed_methods)] // jj's launcher: found on PATH, run to a deadline
         let mut command = Command::new(&self.program);
-        iris_process::in_own_group(&mut command)
+        command
             .args(["--no-pager", "--color=never", "-R"])
             .arg(&self.root)
             .args(args)
-            .current_dir(&self.root)
-            .stdin(if stdin.is_some() {
-                Stdio::piped()
-            } else {
-                Stdio::null()
-            })
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped());
+            .current_dir(&self.root);
         let name = args.first().copied().unwrap_or_default();
         let what = format!("running `jj {name}`");
-        let mut child = command.spawn().map_err(|e| io(&what, e))?;
-        if let (Some(text), Some(mut pipe)) = (stdin, child.stdin.take()) {
-            use std::io::Write;
-            pipe.write_all(text.as_bytes()).map_err(|e| io(&what, e))?;
-        }
-        let read = |pipe: Option<Box<dyn std::io::Read + Send>>| {
-            std::thread::spawn(move || {
-                let mut bytes = Vec::new();
-                if let Some(mut pipe) = pipe {
-                    let _ = pipe.read_to_end(&mut bytes);
-                }
-                String::from_utf8_lossy(&bytes).into_owned()
-            })
-        };
-        let out = read(child.stdout.take().map(|p| Box::new(p) as _));
-        let err = read(child.stderr.take().map(|p| Box::new(p) as _));
-        let status = iris_process::wait_or_kill(&mut child, DEADLINE).map_err(|e| io(&what, e))?;
-        let (out, err) = (
-            out.join().unwrap_or_default(),
-            err.join().unwrap_or_default(),
-        );
-        let Some(status) = status else {
+        let ran = iris_process::output_or_kill(&mut command, stdin.map(str::as_bytes), DEADLINE)
+            .map_err(|e| io(&what, e))?;
+        let out = String::from_utf8_lossy(&ran.stdout).into_owned();
+        let err = String::from_utf8_lossy(&ran.stderr).into_owned();
+        let Some(status) = ran.status else {
             return Err(GitError::Unsupported(format!(
                 "`jj {name}` did not finish within {} s and was stopped",
                 DEADLINE.as_secs()
@@ -289,6 +269,33 @@ impl Jj {
         }
         Ok((out, err))
     }
+}
+
+/// What `program --version` said (trimmed), asked once per program in this process (every
+/// `Jj::open` would otherwise start it again).
+fn version_of(program: &Path) -> Result<String> {
+    static SAID: LazyLock<Mutex<HashMap<PathBuf, String>>> = LazyLock::new(Default::default);
+    if let Some(said) = SAID.lock().ok().and_then(|said| said.get(program).cloned()) {
+        return Ok(said);
+    }
+    #[allow(clippy::disallowed_methods)] // jj's launcher: found on PATH, run to a deadline
+    let mut command = Command::new(program);
+    command.arg("--version");
+    let ran = iris_process::output_or_kill(&mut command, None, VERSION_DEADLINE)
+        .map_err(|e| io("running `jj --version`", e))?;
+    if ran.status.is_none() {
+        return Err(GitError::TimedOut {
+            command: "jj --version".into(),
+            seconds: VERSION_DEADLINE.as_secs_f32(),
+        });
+    }
+    let said = String::from_utf8_lossy(&ran.stdout).trim().to_string();
+    if ran.status.is_some_and(|s| s.success())
+        && let Ok(mut known) = SAID.lock()
+    {
+        known.insert(program.to_path_buf(), said.clone());
+    }
+    Ok(said)
 }
 
 fn io(context: &str, source: std::io::Error) -> GitError {
@@ -419,6 +426,23 @@ mod tests {
         let change = jj.change("@-").unwrap();
         assert!(!change.conflict && !change.empty && !change.immutable && change.on_root());
         assert!(jj.change("root()").unwrap().is_root());
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn jj_is_asked_its_version_once_per_program() {
+        let dir = tempfile::tempdir().unwrap();
+        let asked = dir.path().join("asked");
+        let jj = dir.path().join("jj");
+        let script = format!(
+            "#!/bin/sh\necho x >> '{}'\necho 'jj 0.45.1'\n",
+            asked.display()
+        );
+        iris_testkit::write_executable(&jj, &script);
+        for _ in 0..3 {
+            assert_eq!(version_of(&jj).unwrap(), "jj 0.45.1");
+        }
+        assert_eq!(std::fs::read_to_string(&asked).unwrap(), "x\n");
     }
 
     #[test]

@@ -10,12 +10,12 @@
 //! `git rebase -i --autosquash` that, when it stops, is aborted and the absorb undone.
 
 use std::collections::{BTreeMap, HashMap, HashSet};
-use std::process::Command;
 use std::sync::atomic::AtomicBool;
 
 use git2::{BlameOptions, Oid, Sort};
 
 use super::{Applied, ApplyOptions, Rewrite, SplitChange, SplitStop};
+use crate::git_command::Git;
 use crate::info::short_id;
 use crate::{GitError, GitRepo, Result};
 use iris_core::change::LineKind;
@@ -319,9 +319,10 @@ impl GitRepo {
 
     /// Folds the fixups into their targets: `git rebase -i --autosquash` from the base, with
     /// no editor. When the rebase stops (a conflict, a hook), it is aborted and the absorb
-    /// undone, and the error says so. Returns the commit HEAD is at.
+    /// undone, and the error says so. Returns the commit HEAD is at. In the foreground: the
+    /// rebase runs the user's hooks and signing, and stopping it half-way would leave it so.
     pub fn squash_fixups(&self, base: &str) -> Result<String> {
-        let output = Command::new("git")
+        let ran = Git::foreground()?
             .arg("-C")
             .arg(self.root())
             .args([
@@ -335,24 +336,17 @@ impl GitRepo {
             ])
             .env("GIT_SEQUENCE_EDITOR", "true")
             .env("GIT_EDITOR", "true")
-            .stdin(std::process::Stdio::null())
-            .output()
-            .map_err(|e| GitError::Io {
-                context: "running git rebase".into(),
-                source: e,
-            })?;
-        if !output.status.success() {
-            let said = format!(
-                "{}\n{}",
-                String::from_utf8_lossy(&output.stdout).trim(),
-                String::from_utf8_lossy(&output.stderr).trim()
-            );
-            let aborted = Command::new("git")
-                .arg("-C")
-                .arg(self.root())
-                .args(["rebase", "--abort"])
-                .output()
-                .is_ok_and(|out| out.status.success());
+            .output()?;
+        if !ran.success() {
+            let said = format!("{}\n{}", ran.stdout().trim(), ran.stderr().trim());
+            let aborted = Git::foreground()
+                .and_then(|mut git| {
+                    git.arg("-C")
+                        .arg(self.root())
+                        .args(["rebase", "--abort"])
+                        .output()
+                })
+                .is_ok_and(|ran| ran.success());
             let after = if !aborted {
                 "and `git rebase --abort` failed too: finish it with git (`git rebase --abort`), \
                  then `iris absorb --undo`"

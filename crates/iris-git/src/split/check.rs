@@ -6,6 +6,7 @@ use std::process::{Command, Stdio};
 
 use git2::Oid;
 
+use crate::git_command::Git;
 use crate::{GitError, GitRepo, Result};
 
 /// Characters of a failed check's output kept for the message.
@@ -47,6 +48,7 @@ impl CheckTree {
     pub fn run(&self, tree: Oid, command: &str) -> Result<Option<String>> {
         let id = tree.to_string();
         git(&self.path, &["read-tree", "-u", "--reset"], None, Some(&id))?;
+        #[allow(clippy::disallowed_methods)] // the user's own check command
         let output = Command::new("sh")
             .arg("-c")
             .arg(command)
@@ -85,38 +87,35 @@ impl CheckTree {
 impl Drop for CheckTree {
     fn drop(&mut self) {
         let path = self.path.to_string_lossy().into_owned();
-        let _ = Command::new("git")
-            .arg("-C")
-            .arg(&self.root)
-            .args(["worktree", "remove", "--force", &path])
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .status();
+        if let Ok(mut git) = Git::plumbing() {
+            let _ = git
+                .arg("-C")
+                .arg(&self.root)
+                .args(["worktree", "remove", "--force", &path])
+                .output();
+        }
     }
 }
 
-/// `git -C dir ARGS [path] [rev]`, its stderr in the error when it fails.
+/// `git -C dir ARGS [path] [rev]`, its stderr in the error when it fails. In the foreground:
+/// a checkout runs the user's post-checkout hook and smudge filters (Git LFS's may download).
 fn git(dir: &PathBuf, args: &[&str], path: Option<&PathBuf>, rev: Option<&str>) -> Result<()> {
-    let mut command = Command::new("git");
-    command.arg("-C").arg(dir).args(args);
+    let mut git = Git::foreground()?;
+    git.arg("-C").arg(dir).args(args);
     if let Some(path) = path {
-        command.arg(path);
+        git.arg(path);
     }
     if let Some(rev) = rev {
-        command.arg(rev);
+        git.arg(rev);
     }
-    let output = command
-        .env_remove("GIT_INDEX_FILE")
-        .stdin(Stdio::null())
-        .output()
-        .map_err(|e| GitError::Unsupported(format!("could not run git: {e}")))?;
-    if output.status.success() {
+    let ran = git.env_remove("GIT_INDEX_FILE").output()?;
+    if ran.success() {
         Ok(())
     } else {
         Err(GitError::Unsupported(format!(
             "git {} failed: {}",
             args.join(" "),
-            String::from_utf8_lossy(&output.stderr).trim()
+            ran.stderr().trim()
         )))
     }
 }

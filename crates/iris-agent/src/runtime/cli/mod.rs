@@ -336,6 +336,7 @@ impl Drop for GroupKill {
 /// The command (a process group of its own) with none of Iris' keys or settings in its
 /// environment.
 fn command(program: &std::path::Path, invocation: &Invocation) -> tokio::process::Command {
+    #[allow(clippy::disallowed_methods)] // found by find_on_path; its group is killed on drop
     let mut command = tokio::process::Command::new(program);
     #[cfg(unix)]
     command.process_group(0);
