@@ -146,6 +146,8 @@ impl Session {
             Some(layer) => self.iris.write_layer(scope, layer, ask_critic, &sink).await,
             None => self.iris.write(kind, scope, ask_critic, &sink).await,
         };
+        // The progress line ends when the last sink is gone.
+        drop(sink);
         progress.finish().await;
         let written = self.finish(result)?;
         warn_about(&written);

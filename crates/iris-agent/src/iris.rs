@@ -6,8 +6,8 @@
 
 use std::collections::HashMap;
 use std::path::PathBuf;
-use std::sync::{Arc, Mutex};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
 
 use rig_core::tool::ToolDyn;
 
@@ -319,7 +319,12 @@ impl IrisAgent {
 
     /// The capability `name`, read once per Iris: the built-in one, or the user's override.
     pub(crate) fn capability(&self, name: &str) -> Result<Capability, CapabilityError> {
-        if let Some(cap) = self.capabilities.lock().ok().and_then(|c| c.get(name).cloned()) {
+        if let Some(cap) = self
+            .capabilities
+            .lock()
+            .ok()
+            .and_then(|c| c.get(name).cloned())
+        {
             return Ok(cap);
         }
         let cap = Capability::load(name, self.user_dir.as_deref())?;

@@ -6,6 +6,7 @@
 use thiserror::Error;
 
 use crate::runtime::provider::ProviderSpec;
+use crate::runtime::rig_words::{status_and_body, without_wrappers};
 
 /// What kind of failure ended a run.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -182,34 +183,10 @@ fn budget_named(message: &str, asked: u64) -> Option<u64> {
         .max()
 }
 
-/// What the server or the network said, without the names of the error types rig wraps it
-/// in ("CompletionError: ProviderError: Http client error: could not connect to ...").
-fn without_wrappers(message: &str) -> &str {
-    const WRAPPERS: [&str; 9] = [
-        "PromptError: ",
-        "CompletionError: ",
-        "ProviderError: ",
-        "HttpError: ",
-        "Http client error: ",
-        "Http error: ",
-        "RequestError: ",
-        "ResponseError: ",
-        "SSE Error: ",
-    ];
-    let mut rest = message;
-    while let Some(inner) = WRAPPERS.iter().find_map(|w| rest.strip_prefix(w)) {
-        rest = inner;
-    }
-    rest
-}
-
 /// An HTTP error as its status and the server's own words: OpenAI, Anthropic and Gemini all
-/// answer `{"error": {"message": ...}}`, which rig passes on whole after "Invalid status code".
+/// answer `{"error": {"message": ...}}`, which rig passes on whole in its status error.
 fn readable(message: &str) -> (Option<u16>, String) {
-    let Some((status, body)) = message
-        .strip_prefix("Invalid status code ")
-        .and_then(|rest| rest.split_once(" with message: "))
-    else {
+    let Some((status, body)) = status_and_body(message) else {
         return (None, message.to_string());
     };
     let code = status.get(..3).and_then(|c| c.parse().ok());
@@ -225,21 +202,6 @@ fn readable(message: &str) -> (Option<u16>, String) {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn rigs_error_type_names_are_left_out() {
-        assert_eq!(
-            without_wrappers(
-                "CompletionError: ProviderError: Http client error: could not connect to http://h/v1"
-            ),
-            "could not connect to http://h/v1"
-        );
-        assert_eq!(
-            without_wrappers("JsonError: expected value"),
-            "JsonError: expected value"
-        );
-        assert_eq!(without_wrappers("rate limited"), "rate limited");
-    }
 
     #[test]
     fn an_http_error_reads_as_its_status_and_the_servers_words() {

@@ -274,7 +274,7 @@ impl<M: CompletionModel> PromptHook<M> for EventHook {
         _args: &str,
         result: &str,
     ) -> HookAction {
-        let ok = !result.starts_with("Toolset error") && !result.starts_with("ToolCallError");
+        let ok = !crate::runtime::rig_words::tool_failed(result);
         self.sink.send(AgentEvent::ToolFinished {
             name: tool_name.to_string(),
             ok,

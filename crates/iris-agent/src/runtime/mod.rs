@@ -22,6 +22,7 @@ mod rebody;
 pub mod redact;
 pub mod request;
 mod retry;
+mod rig_words;
 pub mod run;
 pub mod run_context;
 pub mod runaway;

@@ -327,7 +327,7 @@ fn without_limits(mut schema: Value) -> Value {
 /// `stream_end` refused a stream without its final event) as "error decoding response body"
 /// and drops the cause: say what happened first.
 fn explain_cut(message: String) -> String {
-    if message.contains("error decoding response body") {
+    if crate::runtime::rig_words::body_cut(&message) {
         format!("the reply was cut off before it was complete ({message})")
     } else {
         message
