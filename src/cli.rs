@@ -10,7 +10,6 @@ pub mod config;
 mod config_file;
 mod eval;
 mod explain;
-mod gen_jj;
 mod generate;
 mod hook;
 mod init;
@@ -27,7 +26,6 @@ mod review;
 mod reword;
 mod session;
 mod split;
-mod split_jj;
 mod studio;
 
 use std::io::Write;
@@ -121,7 +119,7 @@ pub enum Command {
     Completions(completions::CompletionsArgs),
     /// jj's diff editor for one group of `iris split` in a jj repository (run by jj).
     #[command(hide = true)]
-    JjSplitTool(split_jj::ToolArgs),
+    JjSplitTool(split::ToolArgs),
 }
 
 /// `iris tool`: one of Iris' tools run by hand.
@@ -297,6 +295,7 @@ fn execute(cli: Cli) -> Result<ExitCode> {
         Command::Gen(args) if args.check => check::run(args.rev.as_deref()),
         Command::Gen(args) => runtime()?.block_on(generate::run(args)),
         Command::Review(args) => runtime()?.block_on(review::run(args)),
+        Command::Pr(args) if args.stack => runtime()?.block_on(pr_stack::run(args)),
         Command::Pr(args) => runtime()?.block_on(pr::run(args)),
         Command::Changelog(args) => runtime()?.block_on(changelog::run(args)),
         Command::ReleaseNotes(args) => runtime()?.block_on(release_notes::run(args)),
@@ -311,7 +310,7 @@ fn execute(cli: Cli) -> Result<ExitCode> {
         Command::Mcp(args) => runtime()?.block_on(mcp::run(args)),
         Command::Presets => presets::run(),
         Command::Completions(args) => completions::run(args),
-        Command::JjSplitTool(args) => split_jj::tool(args),
+        Command::JjSplitTool(args) => split::tool(args),
     }
 }
 

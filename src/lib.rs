@@ -15,6 +15,7 @@
 // A failure is a message the user can act on, never a panic (tests may unwrap).
 #![cfg_attr(not(test), deny(clippy::unwrap_used, clippy::expect_used))]
 
+pub mod app;
 pub mod cli;
 pub mod clipboard;
 pub mod eval;

@@ -14,6 +14,7 @@ use super::config::ConfigFlags;
 use super::interrupt::Interrupt;
 use super::progress::ProgressLine;
 use super::prompt::Prompter;
+use crate::app::vcs::GitOnly;
 use crate::shared::IrisDir;
 use crate::shared::exit::UsageError;
 use crate::shared::replayed::{replay_of, staged_for};
@@ -63,20 +64,16 @@ pub struct AbsorbArgs {
 pub async fn run(args: AbsorbArgs) -> Result<ExitCode> {
     let cwd = std::env::current_dir().context("cannot read the current directory")?;
     let repo = GitRepo::discover(&cwd)?;
-    if repo.jj_workspace().is_some() {
-        return Err(UsageError(
-            "this is a jj repository, where `jj absorb` moves each change into the commit that \
-             last touched its lines; iris absorb works on git's index"
-                .into(),
-        )
-        .into());
+    let vcs = crate::app::vcs::open(&repo);
+    if let Some(why) = vcs.refuses(GitOnly::Absorb) {
+        return Err(UsageError(why).into());
     }
     if args.undo {
         println!("{}", repo.undo_absorb()?);
         return Ok(ExitCode::SUCCESS);
     }
     if let Some(base) = &args.base {
-        UsageError::unless_revisions(&repo, &[base])?;
+        vcs.commit(&repo, base)?;
     }
     if args.apply && !args.yes && !std::io::stdin().is_terminal() {
         return Err(UsageError(

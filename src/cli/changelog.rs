@@ -37,7 +37,7 @@ pub async fn run(args: ChangelogArgs) -> Result<ExitCode> {
     let written = session
         .write(
             ArtifactKind::Changelog,
-            &args.range.checked_scope(&session.repo)?,
+            &args.range.checked_scope(&session)?,
             false,
         )
         .await?;

@@ -5,6 +5,7 @@
 use std::path::Path;
 use std::process::ExitCode;
 
+use crate::app::vcs::GitOnly;
 use crate::shared::exit::UsageError;
 use anyhow::{Context, Result, bail};
 use clap::Subcommand;
@@ -143,14 +144,12 @@ pub enum HookAction {
 
 pub fn run(args: HookArgs) -> Result<ExitCode> {
     let repo = current_repo()?;
+    if matches!(args.action, HookAction::Install { .. })
+        && let Some(why) = crate::app::vcs::open(&repo).refuses(GitOnly::Hooks)
+    {
+        return Err(UsageError(why).into());
+    }
     match args.action {
-        HookAction::Install { .. } if repo.jj_workspace().is_some() => Err(UsageError(
-            "jj runs no git hooks, so a hook would never run here: `iris gen --describe` or \
-             `--auto-commit` writes and sets the description, checking the commit rules and \
-             secrets as a hook would"
-                .into(),
-        )
-        .into()),
         HookAction::Install { force } => {
             let exe = std::env::current_exe().context("cannot find the iris binary")?;
             let outcome = repo.install_hook(HOOK, &script(&exe)?, force)?;

@@ -34,7 +34,7 @@ pub async fn run(args: PrArgs) -> Result<ExitCode> {
         },
     };
     let base = super::pr::base_or_default(&session.repo, args.from.clone())?;
-    UsageError::unless_revisions(&session.repo, &[&base])?;
+    session.vcs.commit(&session.repo, &base)?;
     let stack = session
         .repo
         .stack(&base, &branch)

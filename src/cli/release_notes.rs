@@ -24,7 +24,7 @@ pub async fn run(args: ReleaseNotesArgs) -> Result<ExitCode> {
     let written = session
         .write(
             ArtifactKind::ReleaseNotes,
-            &args.range.checked_scope(&session.repo)?,
+            &args.range.checked_scope(&session)?,
             false,
         )
         .await?;

@@ -81,30 +81,19 @@ pub struct RewordPlan {
 pub async fn run(args: RewordArgs) -> Result<ExitCode> {
     let cwd = std::env::current_dir().context("cannot read the current directory")?;
     let repo = GitRepo::discover(&cwd)?;
-    let jj = crate::shared::jj::open(&repo)?;
+    let vcs = crate::app::vcs::open(&repo);
     if args.undo {
-        if jj.is_some() {
-            return Err(UsageError(
-                "in a jj repository, `jj op restore OP` undoes a reword (the operation is \
-                 named when it is applied; `jj op log` lists them)"
-                    .into(),
-            )
-            .into());
-        }
-        let head = repo.undo_reword()?;
         eprintln!(
-            "Undid the reword: the branch is back at {}.",
-            &head[..12.min(head.len())]
+            "{}",
+            tokio::task::block_in_place(|| vcs.undo_reword(&repo))?
         );
         return Ok(ExitCode::SUCCESS);
     }
     let range = args.range.clone().unwrap_or_default();
-    let commits = match &jj {
-        Some(jj) => tokio::task::block_in_place(|| {
-            crate::shared::jj_reword::commits(jj, &range, args.force || !args.apply)
-        })?,
-        None => git_commits(&repo, &range, &args)?,
-    };
+    // Others may have built on what a remote has (jj: what is immutable): refused when
+    // applying without --force.
+    let guard = (args.apply && !args.force).then_some("--force rewords them anyway");
+    let commits = tokio::task::block_in_place(|| vcs.reword_commits(&repo, &range, guard))?;
     if args.apply && !args.yes && !args.output.dry_run && !std::io::stdin().is_terminal() {
         return Err(UsageError(
             "--apply asks before rewriting, and there is no terminal to ask on: add --yes".into(),
@@ -140,53 +129,22 @@ pub async fn run(args: RewordArgs) -> Result<ExitCode> {
             return Ok(ExitCode::SUCCESS);
         }
     }
-    if let Some(jj) = &jj {
-        let before = tokio::task::block_in_place(|| {
-            crate::shared::jj_reword::apply(jj, &commits, &messages, args.force)
-        })?;
-        let n = messages.len();
-        eprintln!(
-            "Described {n} change{} anew; `jj op restore {before}` puts them back.",
-            if n == 1 { "" } else { "s" }
-        );
-        return Ok(ExitCode::SUCCESS);
-    }
     let interrupt = Interrupt::listen();
-    let done = tokio::task::block_in_place(|| repo.reword(&messages, Some(interrupt.flag())))?;
+    let done = tokio::task::block_in_place(|| {
+        vcs.apply_reword(
+            &repo,
+            &commits,
+            &messages,
+            args.force,
+            Some(interrupt.flag()),
+        )
+    })?;
     drop(interrupt);
-    let s = |n: usize| if n == 1 { "" } else { "s" };
-    eprintln!(
-        "Reworded {} commit{} ({} made again); `iris reword --undo` puts the branch back.",
-        done.reworded,
-        s(done.reworded),
-        done.rewritten
-    );
-    if let Some(warning) = done.unsigned_warning() {
+    eprintln!("{}", done.said);
+    if let Some(warning) = done.warning {
         eprintln!("warning: {warning}");
     }
     Ok(ExitCode::SUCCESS)
-}
-
-/// The commits of REV or A..B on HEAD's history, refused when a remote has them (unless
-/// --force with --apply).
-fn git_commits(repo: &GitRepo, range: &str, args: &RewordArgs) -> Result<Vec<RewordCommit>> {
-    let revs: Vec<&str> = match range.split_once("..") {
-        Some((from, to)) => [from, to.trim_start_matches('.')]
-            .into_iter()
-            .filter(|r| !r.is_empty())
-            .collect(),
-        None => vec![range],
-    };
-    UsageError::unless_revisions(repo, &revs)?;
-    let commits = repo
-        .reword_range(range)
-        .map_err(|e| UsageError(e.to_string()))?;
-    if args.apply && !args.force {
-        let ids: Vec<String> = commits.iter().map(|c| c.id.clone()).collect();
-        repo.refuse_published(&ids, "--force rewords them anyway")
-            .map_err(|e| UsageError(e.to_string()))?;
-    }
-    Ok(commits)
 }
 
 /// Iris' message for each commit that is not a merge, written in a replay of the history

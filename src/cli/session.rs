@@ -1,15 +1,16 @@
 //! What every writing command shares: the repository, the configuration and Iris opened
 //! together, the output and range flags, and how the artifact is printed, copied and published.
 
+use std::sync::Arc;
+
 use anyhow::{Context, Result};
 use clap::Args;
 
 use super::config::ConfigFlags;
 use super::progress::ProgressLine;
+use crate::app::vcs::{Base, Vcs};
 use crate::publish::{PublishError, Published};
-use crate::shared::exit::UsageError;
 use crate::shared::said::shown;
-use crate::shared::staged::require_staged;
 use crate::shared::written::warnings_of;
 use iris_agent::IrisAgent;
 use iris_agent::capability::requests::Scope;
@@ -59,28 +60,17 @@ pub struct RangeArgs {
 
 impl RangeArgs {
     /// The range, its revisions checked first.
-    pub(super) fn checked_scope(&self, repo: &GitRepo) -> Result<Scope> {
-        if let Some(jj) = crate::shared::jj::open(repo)? {
-            let (from, to) =
-                crate::shared::jj::range(&jj, self.from.as_deref(), self.to.as_deref())?;
-            return Ok(Scope::Range {
-                from,
-                to,
-                version: self.version_name.clone(),
-            });
-        }
-        let Some(from) = self.from.as_deref() else {
-            return Err(UsageError(
-                "--from REF is needed: the range starts after it (the previous release tag, say)"
-                    .into(),
-            )
-            .into());
-        };
-        let to = self.to.as_deref().unwrap_or("HEAD");
-        UsageError::unless_revisions(repo, &[from, to])?;
+    pub(super) fn checked_scope(&self, session: &Session) -> Result<Scope> {
+        let needed = Base::Named(
+            "--from REF is needed: the range starts after it (the previous release tag, say)",
+        );
+        let (from, to) = tokio::task::block_in_place(|| {
+            let (from, to) = (self.from.as_deref(), self.to.as_deref());
+            session.vcs.range(&session.repo, from, to, needed)
+        })?;
         Ok(Scope::Range {
-            from: from.to_string(),
-            to: to.to_string(),
+            from,
+            to,
             version: self.version_name.clone(),
         })
     }
@@ -89,6 +79,8 @@ impl RangeArgs {
 /// The repository, the configuration and Iris, ready to work.
 pub(super) struct Session {
     pub repo: GitRepo,
+    /// The version control in use, git or jj.
+    pub vcs: Arc<dyn Vcs>,
     pub config: Config,
     pub iris: IrisAgent,
     /// `--dry-run`: where the first request is kept instead of being sent.
@@ -112,6 +104,7 @@ impl Session {
         )?;
         let (iris, dry_run) = crate::shared::preview::prepare(iris, output.dry_run);
         Ok(Self {
+            vcs: crate::app::vcs::open(&repo),
             repo,
             config,
             iris,
@@ -146,11 +139,6 @@ impl Session {
     /// A run's result, or with `--dry-run` the request it kept, shown.
     pub(super) fn finish<T>(&self, result: Result<T>) -> Result<T> {
         crate::shared::preview::finish(self.dry_run.as_ref(), result, &self.config, self.json)
-    }
-
-    /// Fails with a usage error when nothing is staged.
-    pub(super) fn require_staged(&self, what: &str) -> Result<()> {
-        require_staged(&self.repo, what)
     }
 }
 

@@ -47,7 +47,11 @@ pub async fn run(args: StudioArgs) -> Result<ExitCode> {
         .flatten()
         .collect();
     if !revs.is_empty() {
-        UsageError::unless_revisions(&iris_git::GitRepo::discover(&cwd)?, &revs)?;
+        let repo = iris_git::GitRepo::discover(&cwd)?;
+        let vcs = crate::app::vcs::open(&repo);
+        for rev in revs {
+            vcs.commit(&repo, rev)?;
+        }
     }
     let options = StudioOptions {
         mode,

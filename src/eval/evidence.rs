@@ -48,7 +48,7 @@ pub async fn run(
         crate::shared::IrisDir::of(&repo.state_dir()).path(),
         false,
     )?;
-    source.check_revisions(&repo)?;
+    let source = source.resolved(crate::app::vcs::open(&repo).as_ref(), &repo)?;
     let choice = select::choose(&repo, &source, &filters)?;
     eprint!("{}", choice.describe(&source));
     if choice.commits.is_empty() {

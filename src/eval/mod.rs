@@ -93,10 +93,8 @@ pub async fn run(plan: Plan) -> Result<ExitCode> {
     let mut plan = plan;
     let configs = configs_of(&repo, &mut plan.variants)?;
     let baseline = plan.baseline.as_deref().map(read_baseline).transpose()?;
-    if let Some(jj) = crate::shared::jj::open(&repo)? {
-        plan.source = select::in_jj(&jj, plan.source)?;
-    }
-    plan.source.check_revisions(&repo)?;
+    let vcs = crate::app::vcs::open(&repo);
+    plan.source = plan.source.resolved(vcs.as_ref(), &repo)?;
     let choice = select::choose(&repo, &plan.source, &plan.filters)?;
     eprint!("{}", choice.describe(&plan.source));
     if choice.commits.is_empty() {

@@ -46,11 +46,7 @@ pub async fn run(
 ) -> Result<ExitCode> {
     let cwd = std::env::current_dir().context("cannot read the current directory")?;
     let repo = GitRepo::discover(&cwd)?;
-    let source = match crate::shared::jj::open(&repo)? {
-        Some(jj) => super::select::in_jj(&jj, source)?,
-        None => source,
-    };
-    source.check_revisions(&repo)?;
+    let source = source.resolved(crate::app::vcs::open(&repo).as_ref(), &repo)?;
     let pattern = fixes.unwrap_or(FIX_PATTERN);
     filters.only = Some(
         regex::Regex::new(pattern)

@@ -1,21 +1,20 @@
 //! Running one checked call on a repository: the same capabilities, rules and safety as the
 //! command line, the result as text and as JSON.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use anyhow::{Context, Result};
 use serde_json::{Value, json};
 
 use super::tools::{Call, Model, ReviewScope};
-use crate::shared::exit::UsageError;
-use crate::shared::staged::require_staged;
+use crate::app::vcs::{Base, ChangeAsked, How, Recording, Vcs};
 use iris_agent::capability::requests::Scope;
 use iris_agent::capability::write::Written;
 use iris_agent::{EventSink, IrisAgent};
 use iris_config::{Config, Overrides};
 use iris_core::artifact::ArtifactKind;
 use iris_core::protocol::LinesAsked;
-use iris_git::{CommitOptions, GitRepo};
+use iris_git::GitRepo;
 
 /// What a call produced: the text a person reads, the JSON a program reads, and warnings.
 #[derive(Debug, Default)]
@@ -25,28 +24,46 @@ pub struct Done {
     pub warnings: Vec<String>,
 }
 
-/// Runs `call` on the repository at `root`; `sink` receives Iris' events as she works.
-/// (The repository handle is not `Sync`: it is opened, used and dropped between awaits.)
+/// Runs `call` on the repository at `root`; `sink` receives Iris' events as she works. What
+/// opens or changes the repository runs on a blocking thread, off the runtime that serves
+/// the other calls.
 pub async fn run(root: &Path, overrides: &Overrides, call: Call, sink: &EventSink) -> Result<Done> {
+    let (root, overrides) = (root.to_path_buf(), overrides.clone());
     match call {
-        Call::CheckMessage { message } => check(&GitRepo::discover(root)?, &message),
-        Call::Commit { message, no_verify } => commit(root.to_path_buf(), message, no_verify).await,
+        Call::CheckMessage { message } => {
+            blocking(move || check(&GitRepo::discover(&root)?, &message)).await
+        }
+        Call::Commit { message, no_verify } => {
+            blocking(move || commit(&root, &overrides, &message, no_verify)).await
+        }
         Call::Write(call) => {
-            let (iris, job, root) = {
-                let repo = GitRepo::discover(root)?;
+            let (iris, job, root) = blocking(move || {
+                let repo = GitRepo::discover(&root)?;
                 let root = repo.root();
-                let config = Config::load(Some(&root), overrides)?;
+                let config = Config::load(Some(&root), &overrides)?;
                 let iris = IrisAgent::from_config(
                     &config,
                     &root,
                     crate::shared::IrisDir::of(&repo.state_dir()).path(),
                     true,
                 )?;
-                (iris, job_of(&repo, &config, call)?, root)
-            };
+                let vcs = crate::app::vcs::open(&repo);
+                let job = job_of(&repo, vcs.as_ref(), &config, call)?;
+                Ok((iris, job, root))
+            })
+            .await?;
             write(&iris, job, sink, &root).await
         }
     }
+}
+
+/// `work` on a blocking thread.
+async fn blocking<T: Send + 'static>(
+    work: impl FnOnce() -> Result<T> + Send + 'static,
+) -> Result<T> {
+    tokio::task::spawn_blocking(work)
+        .await
+        .context("the repository's task failed")?
 }
 
 /// A call that asks a model, with what the repository decides about it settled first.
@@ -55,6 +72,8 @@ enum Job {
         kind: ArtifactKind,
         scope: Scope,
         critic: bool,
+        /// The change a commit message is written for, as the stores key it.
+        key: Option<crate::shared::Change>,
     },
     Review {
         scope: Scope,
@@ -64,44 +83,72 @@ enum Job {
     ExplainLines(LinesAsked),
 }
 
-fn job_of(repo: &GitRepo, config: &Config, call: Model) -> Result<Job> {
-    let vcs = match crate::shared::jj::open(repo)? {
-        Some(jj) => Vcs::Jj(jj),
-        None => Vcs::Git(repo),
+/// What `call` asks of the repository, settled: its scope read through the version control
+/// (git's index and revisions; jj's `@` and revisions, `trunk()` the default base).
+fn job_of(repo: &GitRepo, vcs: &dyn Vcs, config: &Config, call: Model) -> Result<Job> {
+    let staged = |none: &str, keyed: bool| {
+        let asked = ChangeAsked {
+            nothing_staged: Some(none),
+            keyed,
+            ..ChangeAsked::default()
+        };
+        vcs.change(repo, &asked)
+    };
+    let range = |from: Option<String>, to: String, version: Option<String>| {
+        let base = Base::DefaultBranch(
+            "no default branch (main, master or the remote's HEAD) was found: pass `from`",
+        );
+        let (from, to) = vcs.range(repo, from.as_deref(), Some(&to), base)?;
+        anyhow::Ok(Scope::Range { from, to, version })
     };
     let artifact = |kind, scope| Job::Artifact {
         kind,
         scope,
         critic: false,
+        key: None,
     };
     Ok(match call {
-        Model::CommitMessage { critic } => Job::Artifact {
-            kind: ArtifactKind::Commit,
-            scope: vcs.staged("nothing is staged: stage your changes with `git add` first")?,
-            critic,
-        },
+        Model::CommitMessage { critic } => {
+            let change = staged(
+                "nothing is staged: stage your changes with `git add` first",
+                true,
+            )?;
+            Job::Artifact {
+                kind: ArtifactKind::Commit,
+                scope: change.scope,
+                critic,
+                key: change.key,
+            }
+        }
         Model::Review {
             scope,
             min_confidence,
         } => Job::Review {
             scope: match scope {
-                ReviewScope::Staged => vcs.staged(
+                ReviewScope::Staged => staged(
                     "nothing is staged to review: stage changes, or ask for include_unstaged, a commit or a range",
-                )?,
-                ReviewScope::Uncommitted => vcs.uncommitted()?,
-                ReviewScope::Commit(rev) => vcs.commit(rev)?,
-                ReviewScope::Range { from, to } => vcs.range(Some(from), to, None)?,
+                    false,
+                )?
+                .scope,
+                ReviewScope::Uncommitted => {
+                    let asked = ChangeAsked {
+                        unstaged: true,
+                        ..ChangeAsked::default()
+                    };
+                    vcs.change(repo, &asked)?.scope
+                }
+                ReviewScope::Commit(rev) => Scope::Commit(vcs.commit(repo, &rev)?),
+                ReviewScope::Range { from, to } => range(Some(from), to, None)?,
             },
             min_confidence: min_confidence.unwrap_or(config.review_min_confidence),
         },
-        Model::PrDescription { from, to } => artifact(ArtifactKind::Pr, vcs.range(from, to, None)?),
-        Model::Changelog(r) => artifact(
-            ArtifactKind::Changelog,
-            vcs.range(Some(r.from), r.to, r.version)?,
-        ),
+        Model::PrDescription { from, to } => artifact(ArtifactKind::Pr, range(from, to, None)?),
+        Model::Changelog(r) => {
+            artifact(ArtifactKind::Changelog, range(Some(r.from), r.to, r.version)?)
+        }
         Model::ReleaseNotes(r) => artifact(
             ArtifactKind::ReleaseNotes,
-            vcs.range(Some(r.from), r.to, r.version)?,
+            range(Some(r.from), r.to, r.version)?,
         ),
         Model::ExplainFile { file } => Job::ExplainFile(file),
         Model::ExplainLines { file, start, end } => Job::ExplainLines(LinesAsked {
@@ -113,86 +160,24 @@ fn job_of(repo: &GitRepo, config: &Config, call: Model) -> Result<Job> {
     })
 }
 
-/// Where a call's scopes come from: git's index and revisions, or a jj workspace's `@` (jj
-/// has no staging area) and revisions (`trunk()` the default base, `@` or `@-` the end).
-enum Vcs<'a> {
-    Git(&'a GitRepo),
-    Jj(iris_git::jj::Jj),
-}
-
-impl Vcs<'_> {
-    /// The staged change (`@` in jj); `none` is said when nothing is staged.
-    fn staged(&self, none: &str) -> Result<Scope> {
-        match self {
-            Vcs::Git(repo) => {
-                require_staged(repo, none)?;
-                Ok(Scope::Staged)
-            }
-            Vcs::Jj(jj) => Ok(Scope::Commit(
-                crate::shared::jj::change_to_describe(jj, "@")?.commit_id,
-            )),
-        }
-    }
-
-    /// Every uncommitted change (`@` in jj).
-    fn uncommitted(&self) -> Result<Scope> {
-        match self {
-            Vcs::Git(_) => Ok(Scope::Uncommitted),
-            // jj has no staging area to be empty: `@` is all of it.
-            Vcs::Jj(_) => self.staged(""),
-        }
-    }
-
-    /// One commit (a jj change).
-    fn commit(&self, rev: String) -> Result<Scope> {
-        match self {
-            Vcs::Git(repo) => {
-                UsageError::unless_revisions(repo, &[&rev])?;
-                Ok(Scope::Commit(rev))
-            }
-            Vcs::Jj(jj) => Ok(Scope::Commit(crate::shared::jj::commit_of(jj, &rev)?)),
-        }
-    }
-
-    /// The commits after `from` (without one, the default branch; `trunk()` in jj) up to
-    /// `to` (`HEAD`: in jj `@`, or `@-` when `@` is empty), shipping in `version`.
-    fn range(&self, from: Option<String>, to: String, version: Option<String>) -> Result<Scope> {
-        let (from, to) = match self {
-            Vcs::Git(repo) => {
-                let from = match from {
-                    Some(from) => from,
-                    None => repo.default_branch().ok_or_else(|| {
-                        UsageError(
-                            "no default branch (main, master or the remote's HEAD) was found: pass `from`"
-                                .into(),
-                        )
-                    })?,
-                };
-                UsageError::unless_revisions(repo, &[&from, &to])?;
-                (from, to)
-            }
-            Vcs::Jj(jj) => {
-                let to = (to != "HEAD").then_some(to);
-                crate::shared::jj::range(jj, from.as_deref(), to.as_deref())?
-            }
-        };
-        Ok(Scope::Range { from, to, version })
-    }
-}
-
 async fn write(iris: &IrisAgent, job: Job, sink: &EventSink, root: &Path) -> Result<Done> {
     match job {
         Job::Artifact {
             kind,
             scope,
             critic,
+            key,
         } => {
             let done = done(iris.write(kind, &scope, critic, sink).await?);
             // Remembered with its change, as `iris gen` does: `iris eval --accepted` finds it.
-            if kind == ArtifactKind::Commit
-                && let Ok(repo) = GitRepo::discover(root)
-            {
-                crate::shared::accepted::remember(&repo, &done.text, "mcp", false);
+            if let Some(key) = key {
+                let (root, text) = (root.to_path_buf(), done.text.clone());
+                let _ = blocking(move || {
+                    let repo = GitRepo::discover(&root)?;
+                    crate::shared::accepted::remember_change(&repo, &key, &text, "mcp");
+                    Ok(())
+                })
+                .await;
             }
             Ok(done)
         }
@@ -227,29 +212,6 @@ async fn write(iris: &IrisAgent, job: Job, sink: &EventSink, root: &Path) -> Res
     }
 }
 
-/// `commit` in a jj workspace: `jj commit` (`@` described, a new empty change on top), after
-/// the commit rules and the secret scan jj's missing hooks leave to Iris.
-fn jj_commit(
-    repo: &GitRepo,
-    jj: &iris_git::jj::Jj,
-    message: &str,
-    no_verify: bool,
-) -> Result<String> {
-    let change = crate::shared::jj::change_to_describe(jj, "@")?;
-    if !no_verify {
-        let config = Config::load(Some(&repo.root()), &iris_config::Overrides::default())?;
-        let scanner = iris_agent::iris::secret_scanner(&config, &repo.root())?;
-        if let Some(why) = crate::shared::jj::refused(repo, jj, "@", message, scanner.as_deref())? {
-            return Err(UsageError(format!(
-                "not committed: {why} (jj runs no git hooks, so Iris checks; no_verify skips)"
-            ))
-            .into());
-        }
-    }
-    jj.commit(message)?;
-    Ok(format!("jj commit: {} described", change.short_id))
-}
-
 /// A written artifact as the command line prints it, with what it warns about.
 fn done(written: Written) -> Done {
     Done {
@@ -281,25 +243,32 @@ fn check(repo: &GitRepo, message: &str) -> Result<Done> {
     })
 }
 
-/// `commit`: the staged changes, through `git commit` (hooks and signing apply).
-async fn commit(root: PathBuf, message: String, no_verify: bool) -> Result<Done> {
-    let summary = tokio::task::spawn_blocking(move || -> Result<String> {
-        let repo = GitRepo::discover(&root)?;
-        if let Some(jj) = crate::shared::jj::open(&repo)? {
-            return jj_commit(&repo, &jj, &message, no_verify);
-        }
-        require_staged(
-            &repo,
+/// `commit`: the change being made recorded with `message` (git commit, hooks and signing
+/// applying; jj commit, after the checks jj's missing hooks leave to Iris).
+fn commit(root: &Path, overrides: &Overrides, message: &str, no_verify: bool) -> Result<Done> {
+    let repo = GitRepo::discover(root)?;
+    let vcs = crate::app::vcs::open(&repo);
+    let asked = ChangeAsked {
+        nothing_staged: Some(
             "nothing is staged to commit: stage your changes with `git add` first",
-        )?;
-        let options = CommitOptions {
-            amend: false,
-            no_verify,
-        };
-        Ok(repo.commit(&message, options)?)
-    })
-    .await
-    .context("the commit task failed")??;
+        ),
+        recording: Some(How::Commit),
+        ..ChangeAsked::default()
+    };
+    let change = vcs.change(&repo, &asked)?;
+    let scanner = match no_verify {
+        true => None,
+        false => {
+            let config = Config::load(Some(&repo.root()), overrides)?;
+            iris_agent::iris::secret_scanner(&config, &repo.root())?
+        }
+    };
+    let recording = Recording {
+        how: How::Commit,
+        no_verify,
+        scanner: scanner.as_deref(),
+    };
+    let summary = vcs.record(&repo, &change, message, &recording)?;
     Ok(Done {
         json: json!({"committed": true, "summary": summary}),
         text: summary,

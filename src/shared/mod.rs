@@ -3,20 +3,16 @@
 //! untrusted text and withheld secrets are said, the request preview, the checks of a staged
 //! change, what a written artifact warns about, the accepted-messages store, the
 //! last message for a change,
-//! `.git/iris/` layout, a jj change's checks, and history replayed for Iris to write a past commit's message.
+//! `.git/iris/` layout, and history replayed for Iris to write a past commit's message.
 
 pub mod accepted;
 pub mod commit_rules;
 pub mod exit;
 pub mod iris_dir;
-pub mod jj;
-pub mod jj_reword;
-pub mod jj_split;
 pub mod last_message;
 pub mod preview;
 pub mod replayed;
 pub mod said;
-pub mod staged;
 pub mod written;
 
 pub use iris_dir::IrisDir;

@@ -74,7 +74,7 @@ impl Studio {
     pub fn prepare(cwd: &std::path::Path, options: StudioOptions) -> Result<Self> {
         let repo = GitRepo::discover(cwd)?;
         // A jj workspace needs jj: said before the terminal is taken.
-        crate::shared::jj::open(&repo)?;
+        crate::app::vcs::open(&repo).ready()?;
         let root = repo.root();
         let config = Config::load(Some(&root), &options.overrides)?;
         let (iris, ai_unavailable, first_run) = match IrisAgent::from_config(

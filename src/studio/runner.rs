@@ -69,8 +69,11 @@ impl Runner {
         let drafts = DraftStore::new(&state_dir);
         let (draft_writes, draft_writer) = draft_writer(drafts.clone(), tx.clone());
         let scanner = iris.as_ref().and_then(|iris| iris.secret_scanner());
+        let vcs = iris_git::GitRepo::discover(&root)
+            .map(|repo| crate::app::vcs::open(&repo))
+            .unwrap_or_else(|_| Arc::new(crate::app::vcs::Git));
         Self {
-            jobs: Jobs::new(tx.clone(), root.clone(), scanner),
+            jobs: Jobs::new(tx.clone(), root.clone(), vcs, scanner),
             tx,
             root,
             drafts,
@@ -242,15 +245,15 @@ impl Runner {
                     .or_else(|| std::env::current_exe().ok());
                 super::split::apply(
                     &self.tx,
-                    &self.root,
+                    (&self.root, jobs.vcs()),
                     (units, plan),
                     iris.unwrap_or_default(),
                 )
             }
-            Effect::UndoSplit => super::split::undo(&self.tx, &self.root),
+            Effect::UndoSplit => super::split::undo(&self.tx, &self.root, jobs.vcs()),
             Effect::WriteReword { task, commit } => self.write_reword(task, commit),
             Effect::ApplyReword { commit, message } => {
-                super::reword::apply(&self.tx, &self.root, commit, message)
+                super::reword::apply(&self.tx, (&self.root, jobs.vcs()), commit, message)
             }
             Effect::ProbeServers => {
                 let tx = self.tx.clone();
@@ -266,7 +269,7 @@ impl Runner {
                 base,
                 to,
             } => {
-                let (tx, root) = (self.tx.clone(), self.root.clone());
+                let (tx, root, vcs) = (self.tx.clone(), self.root.clone(), jobs.vcs());
                 tokio::task::spawn_blocking(move || {
                     let published = match kind {
                         ArtifactKind::Review => {
@@ -275,8 +278,13 @@ impl Runner {
                         }
                         _ => crate::publish::split_pr(&text).and_then(|pr| {
                             let action = crate::publish::PrAction::CreateOrUpdate;
-                            // In a jj workspace the PR goes from the range's bookmarks.
-                            match jj_branches(&root, base.as_deref(), to.as_deref()) {
+                            // The branches, when not the one checked out (jj's bookmarks).
+                            let branches = iris_git::GitRepo::discover(&root)
+                                .map_err(anyhow::Error::from)
+                                .and_then(|repo| {
+                                    vcs.pr_branches(&repo, base.as_deref(), to.as_deref())
+                                });
+                            match branches {
                                 Ok(Some(branches)) => crate::publish::publish_pr_from(
                                     &root,
                                     &pr,
@@ -522,11 +530,11 @@ impl Runner {
 
     /// Reads the change and has Iris plan its split.
     fn plan_split(&mut self, task: u64) {
-        let root = self.root.clone();
+        let (root, vcs) = (self.root.clone(), self.jobs.vcs());
         self.spawn_iris(
             task,
             |iris, sink| async move {
-                let (units, files) = super::split::read_change(root).await?;
+                let (units, files) = super::split::read_change(root, vcs).await?;
                 let planned = iris.plan_split(&units, &files, false, &sink).await?;
                 Ok(Box::new(PlannedChange {
                     units,
@@ -542,14 +550,14 @@ impl Runner {
     /// Iris writes `commit`'s message anew from its own change, in a replay of the history
     /// before it.
     fn write_reword(&mut self, task: u64, commit: String) {
-        let root = self.root.clone();
+        let (root, vcs) = (self.root.clone(), self.jobs.vcs());
         self.spawn_iris(
             task,
             |iris, sink| async move {
                 // Reading the commit and setting up the replay is git work: off the async threads.
                 let asked = commit.clone();
                 let (replay, there, found) = tokio::task::spawn_blocking(move || {
-                    super::reword::prepare(&iris, &root, &asked)
+                    super::reword::prepare(&iris, (&root, vcs.as_ref()), &asked)
                 })
                 .await??;
                 let written = there
@@ -676,21 +684,4 @@ fn with_stack(iris: Arc<IrisAgent>, section: Option<String>) -> Arc<IrisAgent> {
         Some(section) => Arc::new((*iris).clone().with_pr_stack(Some(section))),
         None => iris,
     }
-}
-
-/// In a jj workspace, the bookmarks a PR of the range after `base` (up to `to`, or the
-/// default end) goes into and from.
-fn jj_branches(
-    root: &std::path::Path,
-    base: Option<&str>,
-    to: Option<&str>,
-) -> anyhow::Result<Option<(String, String)>> {
-    let repo = iris_git::GitRepo::discover(root)?;
-    let Some(jj) = crate::shared::jj::open(&repo)? else {
-        return Ok(None);
-    };
-    // `HEAD` is the studio's word for the range's default end.
-    let to = to.filter(|t| *t != "HEAD");
-    let (from, to) = crate::shared::jj::range_changes(&jj, base, to)?;
-    crate::shared::jj::pr_bookmarks(&from, &to).map(Some)
 }
