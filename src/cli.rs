@@ -42,7 +42,7 @@ use iris_agent::runtime::safety::Safety;
 use iris_agent::tools::ToolContext;
 use iris_agent::tools::registry::{runnable_listed, runnable_tools, tool_set};
 use iris_agent::tools::workspace::Notes;
-use iris_config::{Config, Overrides};
+use iris_config::Overrides;
 use iris_core::protocol::SafetyMode;
 use iris_git::GitRepo;
 
@@ -337,16 +337,15 @@ fn current_repo_root() -> Result<PathBuf> {
 }
 
 async fn tool(args: ToolArgs) -> Result<ExitCode> {
-    let root = current_repo_root()?;
     let overrides = Overrides {
         trust_repo: args.trust_repo.then_some(true),
         ..Overrides::default()
     };
-    let trusted = Config::load(Some(&root), &overrides)?.trust_repo;
+    let ws = crate::app::Workspace::current(&overrides)?;
     // The user named this call: it needs no approval (trust still decides what may execute).
     // One call on a current-thread runtime: the tool's work needs no thread of its own.
-    let ctx = ToolContext::new(root)
-        .with_trust(trusted)
+    let ctx = ToolContext::new(ws.root.clone())
+        .with_trust(ws.config.trust_repo)
         .with_safety(Safety::new(SafetyMode::Yolo))
         .working_on_this_thread();
     if args.list {

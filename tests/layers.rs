@@ -296,23 +296,37 @@ fn the_agents_runtime_reaches_nothing_above_it() {
     assert!(outside.is_empty(), "the runtime reaches up: {outside:#?}");
 }
 
-/// The binary's faces stand side by side: `iris mcp`, `iris eval` and the studio's shell share
-/// what they need through `shared`, never through the command line's modules.
+/// The binary's faces stand side by side over the application layer: `iris mcp`, `iris eval`
+/// and the studio's shell import neither the command line (which starts them) nor each
+/// other, and the application layer (`src/app`) imports no face.
 #[test]
-fn no_face_imports_the_command_line() {
+fn no_face_imports_another() {
+    const FACES: [&str; 4] = ["cli", "mcp", "eval", "studio"];
     let mut wrong = Vec::new();
-    for face in ["src/mcp", "src/eval", "src/studio"] {
+    for dir in ["mcp", "eval", "studio", "app"] {
         wrong.extend(
-            crate_paths(face)
+            crate_paths(&format!("src/{dir}"))
                 .into_iter()
-                .filter(|(_, path)| path.split([':', ';', ' ', ')']).next() == Some("cli"))
+                .filter(|(_, path)| {
+                    let first = path.split([':', ';', ' ', ')']).next().unwrap_or_default();
+                    first != dir && FACES.contains(&first)
+                })
                 .map(|(at, path)| format!("{at}: crate::{path}")),
         );
     }
-    assert!(
-        wrong.is_empty(),
-        "a face imports the command line: {wrong:#?}"
-    );
+    assert!(wrong.is_empty(), "a face imports another: {wrong:#?}");
+}
+
+/// Iris as configured is built in one place of the binary (`src/app/iris.rs`), so every
+/// face gets the same Iris.
+#[test]
+fn iris_is_configured_in_one_place() {
+    let built: Vec<String> = sources("src")
+        .into_iter()
+        .filter(|(_, code)| code.contains("IrisAgent::from_config"))
+        .map(|(file, _)| file)
+        .collect();
+    assert_eq!(built, ["src/app/iris.rs"]);
 }
 
 /// One handle answers "which version control": only `src/app/vcs` speaks to jj, so no face

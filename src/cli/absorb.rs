@@ -15,13 +15,11 @@ use super::interrupt::Interrupt;
 use super::progress::ProgressLine;
 use super::prompt::Prompter;
 use crate::app::vcs::GitOnly;
-use crate::shared::IrisDir;
 use crate::shared::exit::UsageError;
 use crate::shared::replayed::{replay_of, staged_for};
 use crate::shared::said::shown;
 use iris_agent::IrisAgent;
 use iris_agent::capability::chat::ChatTarget;
-use iris_config::Config;
 use iris_core::artifact::ArtifactKind;
 use iris_git::split::{AbsorbPlan, Progress, SplitChange};
 use iris_git::{GitError, GitRepo};
@@ -62,9 +60,8 @@ pub struct AbsorbArgs {
 }
 
 pub async fn run(args: AbsorbArgs) -> Result<ExitCode> {
-    let cwd = std::env::current_dir().context("cannot read the current directory")?;
-    let repo = GitRepo::discover(&cwd)?;
-    let vcs = crate::app::vcs::open(&repo);
+    let ws = args.config.workspace()?;
+    let (repo, vcs) = (&ws.repo, &ws.vcs);
     if let Some(why) = vcs.refuses(GitOnly::Absorb) {
         return Err(UsageError(why).into());
     }
@@ -73,7 +70,7 @@ pub async fn run(args: AbsorbArgs) -> Result<ExitCode> {
         return Ok(ExitCode::SUCCESS);
     }
     if let Some(base) = &args.base {
-        vcs.commit(&repo, base)?;
+        vcs.commit(repo, base)?;
     }
     if args.apply && !args.yes && !std::io::stdin().is_terminal() {
         return Err(UsageError(
@@ -108,7 +105,7 @@ pub async fn run(args: AbsorbArgs) -> Result<ExitCode> {
         return Ok(ExitCode::SUCCESS);
     }
     if args.squash {
-        squash_needs_clean(&repo, &plan)?;
+        squash_needs_clean(repo, &plan)?;
         if !args.force {
             let ids: Vec<String> = plan.targets.iter().map(|t| t.id.clone()).collect();
             repo.refuse_published(&ids, "--force squashes into them anyway")
@@ -133,7 +130,7 @@ pub async fn run(args: AbsorbArgs) -> Result<ExitCode> {
     }
     // Iris is checked before anything is committed: a missing key fails at once.
     let iris = if args.reword {
-        Some(iris_for(&repo, &args.config)?)
+        Some(ws.iris(false)?)
     } else {
         None
     };
@@ -151,7 +148,7 @@ pub async fn run(args: AbsorbArgs) -> Result<ExitCode> {
         if let Some(iris) = iris {
             // ctrl-c while Iris reads: no message changes, the squash stands (and undoes).
             tokio::select! {
-                checked = reword_contradicted(&repo, &iris, &plan) => {
+                checked = reword_contradicted(repo, &iris, &plan) => {
                     if let Err(err) = checked {
                         eprintln!("{UNCHECKED}");
                         return Err(err);
@@ -172,13 +169,6 @@ pub async fn run(args: AbsorbArgs) -> Result<ExitCode> {
         );
     }
     Ok(ExitCode::SUCCESS)
-}
-
-/// Iris as the configuration says, on this repository.
-fn iris_for(repo: &GitRepo, flags: &ConfigFlags) -> Result<IrisAgent> {
-    let root = repo.root();
-    let config = Config::load(Some(&root), &flags.overrides())?;
-    IrisAgent::from_config(&config, &root, IrisDir::of(&repo.state_dir()).path(), false)
 }
 
 /// Said when the messages could not be checked after the squash.

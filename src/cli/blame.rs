@@ -58,7 +58,8 @@ pub fn parse_lines(spec: &str) -> Result<LinesAsked, UsageError> {
 
 pub async fn run(args: BlameArgs) -> Result<ExitCode> {
     let asked = parse_lines(&args.lines)?;
-    let session = Session::open(&args.config, args.output)?;
+    let ws = args.config.workspace()?;
+    let session = Session::on(&ws, args.output)?;
     let progress = ProgressLine::start();
     let result = session.iris.explain_lines(&asked, &progress.sink()).await;
     progress.finish().await;

@@ -3,7 +3,7 @@
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use anyhow::{Context, Result};
+use anyhow::Result;
 use clap::Args;
 
 use super::config::ConfigFlags;
@@ -107,8 +107,9 @@ pub struct EvalArgs {
 
 /// Runs the evaluation; ctrl-c (or a TERM) stops it, and the replay goes with it.
 pub async fn run(args: EvalArgs) -> Result<ExitCode> {
+    let ws = args.config.workspace()?;
     if args.accepted {
-        return report_accepted(&args);
+        return report_accepted(&args, &ws.repo);
     }
     let overrides = args.config.overrides();
     let json = args.json;
@@ -126,10 +127,7 @@ pub async fn run(args: EvalArgs) -> Result<ExitCode> {
     };
     let mut plan = plan(args)?;
     if reviews {
-        let repo = iris_git::GitRepo::discover(
-            &std::env::current_dir().context("cannot read the current directory")?,
-        )?;
-        let configs = eval::configs_of(&repo, &mut plan.variants)?;
+        let configs = eval::configs_of(&ws, &mut plan.variants)?;
         let labelled = plan
             .variants
             .iter()
@@ -143,6 +141,7 @@ pub async fn run(args: EvalArgs) -> Result<ExitCode> {
             .transpose()?
             .map(|b| (b, plan.margin));
         let reviews = eval::reviews::run(
+            &ws,
             plan.source,
             plan.filters,
             fixes.as_deref(),
@@ -155,6 +154,7 @@ pub async fn run(args: EvalArgs) -> Result<ExitCode> {
     }
     if evidence {
         return until_interrupted(eval::evidence::run(
+            &ws,
             plan.source,
             plan.filters,
             &overrides,
@@ -162,7 +162,7 @@ pub async fn run(args: EvalArgs) -> Result<ExitCode> {
         ))
         .await;
     }
-    until_interrupted(eval::run(plan)).await
+    until_interrupted(eval::run(&ws, plan)).await
 }
 
 /// `work`, unless ctrl-c (or a TERM) comes first: the replay goes with it.
@@ -268,17 +268,16 @@ fn variants(args: &EvalArgs) -> Vec<Variant> {
     variants
 }
 
-fn report_accepted(args: &EvalArgs) -> Result<ExitCode> {
-    let repo = super::current_repo()?;
+fn report_accepted(args: &EvalArgs, repo: &iris_git::GitRepo) -> Result<ExitCode> {
     if args.clear {
-        if accepted::clear(&repo)? {
+        if accepted::clear(repo)? {
             eprintln!("forgot the messages Iris wrote here");
         } else {
             eprintln!("nothing was remembered here");
         }
         return Ok(ExitCode::SUCCESS);
     }
-    let report = accepted::report(&repo, args.last.map_or(20, |n| n as usize))?;
+    let report = accepted::report(repo, args.last.map_or(20, |n| n as usize))?;
     if args.json {
         println!("{}", serde_json::to_string_pretty(&report)?);
         return Ok(ExitCode::SUCCESS);

@@ -37,8 +37,9 @@ fn from_root(file: &str, cwd: &Path, root: &Path) -> String {
 
 pub async fn run(args: ExplainArgs) -> Result<ExitCode> {
     let cwd = std::env::current_dir().context("cannot read the current directory")?;
-    let session = Session::open(&args.config, args.output)?;
-    let path = from_root(&args.file, &cwd, &session.repo.root());
+    let ws = args.config.workspace()?;
+    let session = Session::on(&ws, args.output)?;
+    let path = from_root(&args.file, &cwd, &ws.repo.root());
     let progress = ProgressLine::start();
     let result = session.iris.explain_file(&path, &progress.sink()).await;
     progress.finish().await;

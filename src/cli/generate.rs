@@ -3,7 +3,7 @@
 
 use std::process::ExitCode;
 
-use anyhow::{Context, Result};
+use anyhow::Result;
 use clap::Args;
 
 use super::config::ConfigFlags;
@@ -94,10 +94,12 @@ pub struct GenArgs {
 }
 
 pub async fn run(args: GenArgs) -> Result<ExitCode> {
-    if args.hook_amend && !hook_on_amend(&args)? {
+    let ws = args.config.workspace()?;
+    // The hook on `git commit --amend` writes nothing unless the configuration asks it to.
+    if args.hook_amend && !ws.config.hook_on_amend {
         return Ok(ExitCode::SUCCESS);
     }
-    let session = Session::open(&args.config, args.output)?;
+    let session = Session::on(&ws, args.output)?;
     let how = match (args.auto_commit, args.describe) {
         (true, _) if args.amend => Some(How::Amend),
         (true, _) => Some(How::Commit),
@@ -120,7 +122,7 @@ pub async fn run(args: GenArgs) -> Result<ExitCode> {
         ..ChangeAsked::default()
     };
     // Staging (--all) and reading the change are the version control's blocking work.
-    let change = tokio::task::block_in_place(|| session.vcs.change(&session.repo, &asked))?;
+    let change = tokio::task::block_in_place(|| ws.vcs.change(&ws.repo, &asked))?;
     if let Some(last) = change
         .key
         .as_ref()
@@ -128,7 +130,7 @@ pub async fn run(args: GenArgs) -> Result<ExitCode> {
     {
         println!("{}", shown(&last.message));
         if args.hook {
-            print!("\n{}", last_message::hook_comments(&session.repo, &last));
+            print!("\n{}", last_message::hook_comments(&ws.repo, &last));
         } else {
             eprintln!(
                 "iris: {}; --fresh writes a new one",
@@ -152,9 +154,9 @@ pub async fn run(args: GenArgs) -> Result<ExitCode> {
     // Remembered with the change it was written for: `iris eval --accepted` later finds
     // the commit that carries it, however it was committed.
     if let Some(key) = &change.key {
-        accepted::remember_change(&session.repo, key, &written.text, "gen");
+        accepted::remember_change(&ws.repo, key, &written.text, "gen");
         if !args.amend {
-            last_message::remember(&session.repo, key, &written.text, false);
+            last_message::remember(&ws.repo, key, &written.text, false);
         }
     }
     let Some(how) = how else {
@@ -167,11 +169,8 @@ pub async fn run(args: GenArgs) -> Result<ExitCode> {
         no_verify: args.no_verify,
         scanner: scanner.as_deref(),
     };
-    let recorded = tokio::task::block_in_place(|| {
-        session
-            .vcs
-            .record(&session.repo, &change, &written.text, &recording)
-    });
+    let recorded =
+        tokio::task::block_in_place(|| ws.vcs.record(&ws.repo, &change, &written.text, &recording));
     match recorded {
         Ok(said) => {
             eprintln!("{said}");
@@ -200,7 +199,7 @@ enum Message {
 
 /// The message for `scope`: written once, or with several candidates (`-n`, `--models`)
 /// picked on the terminal or all printed.
-async fn write_message(session: &Session, scope: &Scope, args: &GenArgs) -> Result<Message> {
+async fn write_message(session: &Session<'_>, scope: &Scope, args: &GenArgs) -> Result<Message> {
     let several = args.candidates > 1 || !args.models.is_empty();
     if !several {
         let written = session
@@ -237,7 +236,7 @@ async fn write_message(session: &Session, scope: &Scope, args: &GenArgs) -> Resu
 /// several candidates, --auto-commit (it would commit what was turned down), --json or
 /// --dry-run.
 fn offered_again(
-    session: &Session,
+    session: &Session<'_>,
     change: &crate::shared::Change,
     args: &GenArgs,
 ) -> Option<iris_core::last_message::LastMessage> {
@@ -247,7 +246,7 @@ fn offered_again(
     if fresh || args.amend || !one || args.auto_commit || args.output.json || args.output.dry_run {
         return None;
     }
-    last_message::recall(&session.repo, change, args.hook)
+    last_message::recall(&session.ws.repo, change, args.hook)
 }
 
 /// Whether the user can pick one of several candidates: stdin and stderr are a terminal, and
@@ -287,7 +286,11 @@ fn print_candidates(candidates: &[Candidate], output: OutputFlags) -> Result<()>
 }
 
 /// Several versions of the commit message to choose from, with the progress line.
-async fn candidates(session: &Session, scope: &Scope, args: &GenArgs) -> Result<Vec<Candidate>> {
+async fn candidates(
+    session: &Session<'_>,
+    scope: &Scope,
+    args: &GenArgs,
+) -> Result<Vec<Candidate>> {
     let progress = ProgressLine::start().priced(session.price());
     let result = session
         .iris
@@ -306,11 +309,4 @@ async fn candidates(session: &Session, scope: &Scope, args: &GenArgs) -> Result<
         warn_about(&candidate.written);
     }
     Ok(candidates)
-}
-
-/// Whether the configuration asks the hook to write a message on `git commit --amend`.
-fn hook_on_amend(args: &GenArgs) -> Result<bool> {
-    let cwd = std::env::current_dir().context("cannot read the current directory")?;
-    let root = iris_git::GitRepo::discover(&cwd)?.root();
-    Ok(iris_config::Config::load(Some(&root), &args.config.overrides())?.hook_on_amend)
 }

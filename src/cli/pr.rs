@@ -50,12 +50,13 @@ pub struct PrArgs {
 }
 
 pub async fn run(args: PrArgs) -> Result<ExitCode> {
-    let mut session = Session::open(&args.config, args.output)?;
+    let ws = args.config.workspace()?;
+    let mut session = Session::on(&ws, args.output)?;
     session.iris = session.iris.with_pr_template(args.template.clone());
     let (from, to) = (args.from.as_deref(), args.to.as_deref());
     // The branches are the checked-out one and the base, or (in jj) the range's bookmarks.
     let ((from, to), branches) = tokio::task::block_in_place(|| -> Result<_> {
-        let (vcs, repo) = (&session.vcs, &session.repo);
+        let (vcs, repo) = (&ws.vcs, &ws.repo);
         let range = vcs.range(repo, from, to, Base::DefaultBranch(NO_DEFAULT_BRANCH))?;
         let publishing = args.create || args.update;
         let branches = match publishing {
@@ -66,8 +67,8 @@ pub async fn run(args: PrArgs) -> Result<ExitCode> {
     })?;
     let to = to.as_str();
     // A base that is the branch itself (a shallow CI checkout's only branch): nothing to send.
-    if session.repo.log_range(&from, to, 1)?.is_empty() {
-        let shallow = if session.repo.is_shallow() {
+    if ws.repo.log_range(&from, to, 1)?.is_empty() {
+        let shallow = if ws.repo.is_shallow() {
             " (this shallow clone may not hold the branch it goes into: `git fetch origin main`, \
              or in GitHub Actions `fetch-depth: 0`)"
         } else {
@@ -80,7 +81,7 @@ pub async fn run(args: PrArgs) -> Result<ExitCode> {
         .into());
     }
     if args.create || args.update {
-        forge_of_repo(&session.repo, "description")?;
+        forge_of_repo(&ws.repo, "description")?;
     }
     let scope = Scope::range(&from, to);
     let written = session.write(ArtifactKind::Pr, &scope, false).await?;
@@ -91,7 +92,7 @@ pub async fn run(args: PrArgs) -> Result<ExitCode> {
         (false, true) => (PrAction::Update, args.from),
         (false, false) => return Ok(ExitCode::SUCCESS),
     };
-    let root = session.repo.root();
+    let root = ws.repo.root();
     let text =
         split_pr(&written.text).context("not published (the description is on stdout above)")?;
     if let Some((base, head)) = branches {

@@ -8,6 +8,7 @@ use clap::Args;
 
 use super::config::ConfigFlags;
 use super::session::{OutputFlags, Session, print_artifact, publish};
+use crate::app::Workspace;
 use crate::app::vcs::{Base, ChangeAsked};
 use crate::publish::{ReviewPost, forge_of_repo, post_review};
 use crate::shared::exit::{self, UsageError};
@@ -88,7 +89,8 @@ pub async fn run(args: ReviewArgs) -> Result<ExitCode> {
         )
         .into());
     }
-    let mut session = Session::open(&args.config, args.output)?;
+    let ws = args.config.workspace()?;
+    let mut session = Session::on(&ws, args.output)?;
     let mut aspects: Vec<Aspect> = Vec::new();
     for aspect in &args.aspects {
         if !aspects.contains(aspect) {
@@ -97,16 +99,16 @@ pub async fn run(args: ReviewArgs) -> Result<ExitCode> {
     }
     session.iris = session.iris.with_review(ReviewOptions {
         aspects,
-        verify: args.verify || session.config.review_verify,
+        verify: args.verify || ws.config.review_verify,
     });
-    let scope = tokio::task::block_in_place(|| scope_of(&session, &args))?;
+    let scope = tokio::task::block_in_place(|| scope_of(&ws, &args))?;
     if args.post {
-        forge_of_repo(&session.repo, "review")?;
+        forge_of_repo(&ws.repo, "review")?;
     }
     let written = session.write(ArtifactKind::Review, &scope, false).await?;
     let min = args
         .min_confidence
-        .unwrap_or(session.config.review_min_confidence);
+        .unwrap_or(ws.config.review_min_confidence);
     let written = confident(written, min)?;
     let kept: Review = serde_json::from_value(written.json.clone())?;
     match args.format {
@@ -126,7 +128,7 @@ pub async fn run(args: ReviewArgs) -> Result<ExitCode> {
         }
     }
     if args.post {
-        let root = session.repo.root();
+        let root = ws.repo.root();
         let body = written.text.clone();
         let how = if args.no_inline {
             ReviewPost::Comment
@@ -157,8 +159,8 @@ pub async fn run(args: ReviewArgs) -> Result<ExitCode> {
 /// What a review reads: the change being made (the staged change, or with
 /// --include-unstaged every uncommitted change; jj's `@`), the commit --commit names, or
 /// the commits after --from up to --to.
-fn scope_of(session: &Session, args: &ReviewArgs) -> Result<Scope> {
-    let (vcs, repo) = (&session.vcs, &session.repo);
+fn scope_of(ws: &Workspace, args: &ReviewArgs) -> Result<Scope> {
+    let (vcs, repo) = (&ws.vcs, &ws.repo);
     Ok(match (&args.commit, &args.from) {
         (Some(rev), _) => Scope::Commit(vcs.commit(repo, rev)?),
         (None, Some(from)) => {

@@ -18,17 +18,15 @@ use super::interrupt::Interrupt;
 use super::progress::ProgressLine;
 use super::prompt::Prompter;
 use super::session::OutputFlags;
-use crate::shared::IrisDir;
+use crate::app::Workspace;
 use crate::shared::exit::UsageError;
 use crate::shared::replayed::{replay_of, staged_for};
 use crate::shared::said::shown;
-use iris_agent::IrisAgent;
 use iris_agent::capability::requests::Scope;
-use iris_config::Config;
 use iris_core::artifact::ArtifactKind;
 use iris_core::commit_rules::carry_trailers;
 use iris_core::text::{width, wrap_line};
-use iris_git::{GitRepo, RewordCommit};
+use iris_git::RewordCommit;
 
 #[derive(Debug, Args)]
 pub struct RewordArgs {
@@ -79,21 +77,17 @@ pub struct RewordPlan {
 }
 
 pub async fn run(args: RewordArgs) -> Result<ExitCode> {
-    let cwd = std::env::current_dir().context("cannot read the current directory")?;
-    let repo = GitRepo::discover(&cwd)?;
-    let vcs = crate::app::vcs::open(&repo);
+    let ws = args.config.workspace()?;
+    let (repo, vcs) = (&ws.repo, &ws.vcs);
     if args.undo {
-        eprintln!(
-            "{}",
-            tokio::task::block_in_place(|| vcs.undo_reword(&repo))?
-        );
+        eprintln!("{}", tokio::task::block_in_place(|| vcs.undo_reword(repo))?);
         return Ok(ExitCode::SUCCESS);
     }
     let range = args.range.clone().unwrap_or_default();
     // Others may have built on what a remote has (jj: what is immutable): refused when
     // applying without --force.
     let guard = (args.apply && !args.force).then_some("--force rewords them anyway");
-    let commits = tokio::task::block_in_place(|| vcs.reword_commits(&repo, &range, guard))?;
+    let commits = tokio::task::block_in_place(|| vcs.reword_commits(repo, &range, guard))?;
     if args.apply && !args.yes && !args.output.dry_run && !std::io::stdin().is_terminal() {
         return Err(UsageError(
             "--apply asks before rewriting, and there is no terminal to ask on: add --yes".into(),
@@ -102,7 +96,7 @@ pub async fn run(args: RewordArgs) -> Result<ExitCode> {
     }
     let plan = match &args.plan {
         Some(file) => read_plan(file, &commits)?,
-        None => ask_iris(&args, &repo, &commits).await?,
+        None => ask_iris(&args, &ws, &commits).await?,
     };
     if args.output.json {
         println!("{}", serde_json::to_string_pretty(&plan)?);
@@ -132,7 +126,7 @@ pub async fn run(args: RewordArgs) -> Result<ExitCode> {
     let interrupt = Interrupt::listen();
     let done = tokio::task::block_in_place(|| {
         vcs.apply_reword(
-            &repo,
+            repo,
             &commits,
             &messages,
             args.force,
@@ -151,19 +145,13 @@ pub async fn run(args: RewordArgs) -> Result<ExitCode> {
 /// before it.
 async fn ask_iris(
     args: &RewordArgs,
-    repo: &GitRepo,
+    ws: &Workspace,
     commits: &[RewordCommit],
 ) -> Result<RewordPlan> {
-    let root = repo.root();
-    let config = Config::load(Some(&root), &args.config.overrides())?;
-    let iris = IrisAgent::from_config(
-        &config,
-        &root,
-        IrisDir::of(&repo.state_dir()).path(),
-        !args.output.no_stream,
-    )?;
-    let (iris, dry_run) = crate::shared::preview::prepare(iris, args.output.dry_run);
-    let replay = replay_of(repo)?;
+    let config = &ws.config;
+    let iris = ws.iris(!args.output.no_stream)?;
+    let (iris, dry_run) = crate::app::iris::with_dry_run(iris, args.output.dry_run);
+    let replay = replay_of(&ws.repo)?;
     let price = config.model_price().map(|(price, _)| price);
     let writable = commits.iter().filter(|c| !c.merge).count();
     let mut plan = RewordPlan {
@@ -192,7 +180,7 @@ async fn ask_iris(
                 .await;
             progress.finish().await;
             let result =
-                crate::shared::preview::finish(dry_run.as_ref(), result, &config, args.output.json);
+                crate::shared::preview::finish(dry_run.as_ref(), result, config, args.output.json);
             match result {
                 Ok(written) => {
                     for warning in crate::shared::written::warnings_of(&written) {

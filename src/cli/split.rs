@@ -16,10 +16,10 @@ use super::interrupt::Interrupt;
 use super::progress::ProgressLine;
 use super::prompt::Prompter;
 use super::session::{OutputFlags, Session};
+use crate::app::Workspace;
 use crate::app::vcs::{SplitAsked, SplitHow};
 use crate::shared::exit::UsageError;
 use iris_core::split::{SplitPlan, check_plan, plan_text, unit_ids};
-use iris_git::GitRepo;
 use iris_git::split::{Progress, SplitChange};
 
 #[derive(Debug, Args)]
@@ -65,11 +65,10 @@ pub struct ToolArgs {
 }
 
 pub async fn run(args: SplitArgs) -> Result<ExitCode> {
-    let cwd = std::env::current_dir().context("cannot read the current directory")?;
-    let repo = GitRepo::discover(&cwd)?;
-    let vcs = crate::app::vcs::open(&repo);
+    let ws = args.config.workspace()?;
+    let (repo, vcs) = (&ws.repo, &ws.vcs);
     if args.undo {
-        println!("{}", tokio::task::block_in_place(|| vcs.undo_split(&repo))?);
+        println!("{}", tokio::task::block_in_place(|| vcs.undo_split(repo))?);
         return Ok(ExitCode::SUCCESS);
     }
     if args.apply && !args.yes && !args.output.dry_run && !std::io::stdin().is_terminal() {
@@ -83,8 +82,8 @@ pub async fn run(args: SplitArgs) -> Result<ExitCode> {
         staged: args.staged,
         checked: args.check.is_some(),
     };
-    let target = tokio::task::block_in_place(|| vcs.split_change(&repo, &asked))?;
-    let plan = plan_for(&args, &target.change).await?;
+    let target = tokio::task::block_in_place(|| vcs.split_change(repo, &asked))?;
+    let plan = plan_for(&args, &ws, &target.change).await?;
     if !shown_and_agreed(&args, &plan, &target.change.units, target.words)? {
         return Ok(ExitCode::SUCCESS);
     }
@@ -97,7 +96,7 @@ pub async fn run(args: SplitArgs) -> Result<ExitCode> {
         iris: &iris,
     };
     let applied =
-        tokio::task::block_in_place(|| vcs.apply_split(&repo, &target, &plan, &how, &mut report));
+        tokio::task::block_in_place(|| vcs.apply_split(repo, &target, &plan, &how, &mut report));
     drop(interrupt);
     let made = applied.map_err(|stopped| stopped.error)?;
     let s = if made.made == 1 { "" } else { "s" };
@@ -144,10 +143,10 @@ fn shown_and_agreed(
 }
 
 /// The plan: from `--plan`'s file, or Iris'.
-async fn plan_for(args: &SplitArgs, change: &SplitChange) -> Result<SplitPlan> {
+async fn plan_for(args: &SplitArgs, ws: &Workspace, change: &SplitChange) -> Result<SplitPlan> {
     match &args.plan {
         Some(file) => read_plan(file, change),
-        None => ask_iris(args, change).await,
+        None => ask_iris(args, ws, change).await,
     }
 }
 
@@ -163,8 +162,8 @@ fn report(progress: Progress) {
 }
 
 /// Iris' plan for `change` (or, with `--dry-run`, the request it would send).
-async fn ask_iris(args: &SplitArgs, change: &SplitChange) -> Result<SplitPlan> {
-    let session = Session::open(&args.config, args.output)?;
+async fn ask_iris(args: &SplitArgs, ws: &Workspace, change: &SplitChange) -> Result<SplitPlan> {
+    let session = Session::on(ws, args.output)?;
     let progress = ProgressLine::start().priced(session.price());
     let result = session
         .iris

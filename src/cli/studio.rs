@@ -46,12 +46,9 @@ pub async fn run(args: StudioArgs) -> Result<ExitCode> {
         .into_iter()
         .flatten()
         .collect();
-    if !revs.is_empty() {
-        let repo = iris_git::GitRepo::discover(&cwd)?;
-        let vcs = crate::app::vcs::open(&repo);
-        for rev in revs {
-            vcs.commit(&repo, rev)?;
-        }
+    let ws = crate::app::Workspace::open(&cwd, &args.config.overrides())?;
+    for rev in revs {
+        ws.vcs.commit(&ws.repo, rev)?;
     }
     let options = StudioOptions {
         mode,
@@ -60,6 +57,6 @@ pub async fn run(args: StudioArgs) -> Result<ExitCode> {
         to: args.to,
         overrides: args.config.overrides(),
     };
-    Studio::prepare(&cwd, options)?.run().await?;
+    Studio::prepare(ws, options)?.run().await?;
     Ok(ExitCode::SUCCESS)
 }

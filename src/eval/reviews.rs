@@ -12,7 +12,6 @@ use std::time::Instant;
 use anyhow::{Context, Result};
 use serde_json::{Value, json};
 
-use iris_agent::IrisAgent;
 use iris_agent::capability::requests::Scope;
 use iris_config::Config;
 use iris_core::artifact::ArtifactKind;
@@ -21,6 +20,7 @@ use iris_core::eval::{FIX_PATTERN, NEAR, Placed, fixed_lines, hits, median};
 use iris_git::{CommitInfo, DiffTarget, GitRepo, Replay};
 
 use super::select::{self, Filters, Source};
+use crate::app::Workspace;
 use crate::shared::exit::UsageError;
 
 /// One fix, reviewed.
@@ -36,6 +36,7 @@ struct Reviewed {
 /// Reviews each fix's introducing commit and scores the findings, printing a row each and
 /// a summary.
 pub async fn run(
+    ws: &Workspace,
     source: Source,
     mut filters: Filters,
     fixes: Option<&str>,
@@ -44,9 +45,8 @@ pub async fn run(
     json: bool,
     baseline: Option<(Vec<Value>, f64)>,
 ) -> Result<ExitCode> {
-    let cwd = std::env::current_dir().context("cannot read the current directory")?;
-    let repo = GitRepo::discover(&cwd)?;
-    let source = source.resolved(crate::app::vcs::open(&repo).as_ref(), &repo)?;
+    let repo = &ws.repo;
+    let source = source.resolved(ws.vcs.as_ref(), repo)?;
     let pattern = fixes.unwrap_or(FIX_PATTERN);
     filters.only = Some(
         regex::Regex::new(pattern)
@@ -63,7 +63,7 @@ pub async fn run(
         ),
         other => (other.clone(), usize::MAX),
     };
-    let choice = select::choose(&repo, &scan, &filters)?;
+    let choice = select::choose(repo, &scan, &filters)?;
     for (id, why) in &choice.skipped {
         eprintln!("skipped {id}: {why}");
     }
@@ -83,7 +83,7 @@ pub async fn run(
             choice.commits.len()
         ),
     }
-    let replay = crate::shared::replayed::replay_of(&repo)?;
+    let replay = crate::shared::replayed::replay_of(repo)?;
     let replay_git = replay.root().join(".git");
     let several = variants.len() > 1;
     if !json {
@@ -106,7 +106,7 @@ pub async fn run(
         if taken >= wanted {
             break;
         }
-        let (introducing, targets) = match wrong_lines(&repo, fix, filters.max_lines) {
+        let (introducing, targets) = match wrong_lines(repo, fix, filters.max_lines) {
             Ok(found) => found,
             Err(why) => {
                 eprintln!("skipped {}: {why}", fix.short_id);
@@ -270,16 +270,12 @@ impl Asked<'_> {
     async fn review(&self, introducing: &str, targets: &[(String, u32)]) -> ReviewResult {
         let started = Instant::now();
         self.replay.stage(introducing)?;
-        let iris = IrisAgent::from_config(
-            self.config,
-            self.replay.root(),
-            crate::shared::IrisDir::of(self.replay_git).path(),
-            false,
-        )?
-        .with_review(ReviewOptions {
-            verify: self.review.verify || self.config.review_verify,
-            ..self.review.clone()
-        });
+        let stores = crate::shared::IrisDir::of(self.replay_git);
+        let iris = crate::app::iris::configured(self.config, self.replay.root(), &stores, false)?
+            .with_review(ReviewOptions {
+                verify: self.review.verify || self.config.review_verify,
+                ..self.review.clone()
+            });
         let (sink, drained) = super::unattended();
         let written = iris
             .write(ArtifactKind::Review, &Scope::Staged, false, &sink)

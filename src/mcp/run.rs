@@ -7,14 +7,14 @@ use anyhow::{Context, Result};
 use serde_json::{Value, json};
 
 use super::tools::{Call, Model, ReviewScope};
-use crate::app::vcs::{Base, ChangeAsked, How, Recording, Vcs};
+use crate::app::Workspace;
+use crate::app::vcs::{Base, ChangeAsked, How, Recording};
 use iris_agent::capability::requests::Scope;
 use iris_agent::capability::write::Written;
 use iris_agent::{EventSink, IrisAgent};
-use iris_config::{Config, Overrides};
+use iris_config::Overrides;
 use iris_core::artifact::ArtifactKind;
 use iris_core::protocol::LinesAsked;
-use iris_git::GitRepo;
 
 /// What a call produced: the text a person reads, the JSON a program reads, and warnings.
 #[derive(Debug, Default)]
@@ -31,28 +31,20 @@ pub async fn run(root: &Path, overrides: &Overrides, call: Call, sink: &EventSin
     let (root, overrides) = (root.to_path_buf(), overrides.clone());
     match call {
         Call::CheckMessage { message } => {
-            blocking(move || check(&GitRepo::discover(&root)?, &message)).await
+            blocking(move || check(&Workspace::open(&root, &overrides)?, &message)).await
         }
         Call::Commit { message, no_verify } => {
             blocking(move || commit(&root, &overrides, &message, no_verify)).await
         }
         Call::Write(call) => {
-            let (iris, job, root) = blocking(move || {
-                let repo = GitRepo::discover(&root)?;
-                let root = repo.root();
-                let config = Config::load(Some(&root), &overrides)?;
-                let iris = IrisAgent::from_config(
-                    &config,
-                    &root,
-                    crate::shared::IrisDir::of(&repo.state_dir()).path(),
-                    true,
-                )?;
-                let vcs = crate::app::vcs::open(&repo);
-                let job = job_of(&repo, vcs.as_ref(), &config, call)?;
-                Ok((iris, job, root))
+            let (ws, iris, job) = blocking(move || {
+                let ws = Workspace::open(&root, &overrides)?;
+                let iris = ws.iris(true)?;
+                let job = job_of(&ws, call)?;
+                Ok((ws, iris, job))
             })
             .await?;
-            write(&iris, job, sink, &root).await
+            write(&iris, job, sink, ws).await
         }
     }
 }
@@ -85,7 +77,8 @@ enum Job {
 
 /// What `call` asks of the repository, settled: its scope read through the version control
 /// (git's index and revisions; jj's `@` and revisions, `trunk()` the default base).
-fn job_of(repo: &GitRepo, vcs: &dyn Vcs, config: &Config, call: Model) -> Result<Job> {
+fn job_of(ws: &Workspace, call: Model) -> Result<Job> {
+    let (repo, vcs, config) = (&ws.repo, &ws.vcs, &ws.config);
     let staged = |none: &str, keyed: bool| {
         let asked = ChangeAsked {
             nothing_staged: Some(none),
@@ -160,7 +153,7 @@ fn job_of(repo: &GitRepo, vcs: &dyn Vcs, config: &Config, call: Model) -> Result
     })
 }
 
-async fn write(iris: &IrisAgent, job: Job, sink: &EventSink, root: &Path) -> Result<Done> {
+async fn write(iris: &IrisAgent, job: Job, sink: &EventSink, ws: Workspace) -> Result<Done> {
     match job {
         Job::Artifact {
             kind,
@@ -171,10 +164,9 @@ async fn write(iris: &IrisAgent, job: Job, sink: &EventSink, root: &Path) -> Res
             let done = done(iris.write(kind, &scope, critic, sink).await?);
             // Remembered with its change, as `iris gen` does: `iris eval --accepted` finds it.
             if let Some(key) = key {
-                let (root, text) = (root.to_path_buf(), done.text.clone());
+                let text = done.text.clone();
                 let _ = blocking(move || {
-                    let repo = GitRepo::discover(&root)?;
-                    crate::shared::accepted::remember_change(&repo, &key, &text, "mcp");
+                    crate::shared::accepted::remember_change(&ws.repo, &key, &text, "mcp");
                     Ok(())
                 })
                 .await;
@@ -222,8 +214,8 @@ fn done(written: Written) -> Done {
 }
 
 /// `check_commit_message`: the repository's rules, no model.
-fn check(repo: &GitRepo, message: &str) -> Result<Done> {
-    let Some(rules) = iris_config::project::commit_rules(&repo.root())? else {
+fn check(ws: &Workspace, message: &str) -> Result<Done> {
+    let Some(rules) = iris_config::project::commit_rules(&ws.root)? else {
         return Ok(Done {
             text: crate::shared::commit_rules::NO_RULES.into(),
             json: json!({"rules": null, "valid": true, "violations": []}),
@@ -246,8 +238,7 @@ fn check(repo: &GitRepo, message: &str) -> Result<Done> {
 /// `commit`: the change being made recorded with `message` (git commit, hooks and signing
 /// applying; jj commit, after the checks jj's missing hooks leave to Iris).
 fn commit(root: &Path, overrides: &Overrides, message: &str, no_verify: bool) -> Result<Done> {
-    let repo = GitRepo::discover(root)?;
-    let vcs = crate::app::vcs::open(&repo);
+    let ws = Workspace::open(root, overrides)?;
     let asked = ChangeAsked {
         nothing_staged: Some(
             "nothing is staged to commit: stage your changes with `git add` first",
@@ -255,20 +246,17 @@ fn commit(root: &Path, overrides: &Overrides, message: &str, no_verify: bool) ->
         recording: Some(How::Commit),
         ..ChangeAsked::default()
     };
-    let change = vcs.change(&repo, &asked)?;
+    let change = ws.vcs.change(&ws.repo, &asked)?;
     let scanner = match no_verify {
         true => None,
-        false => {
-            let config = Config::load(Some(&repo.root()), overrides)?;
-            iris_agent::iris::secret_scanner(&config, &repo.root())?
-        }
+        false => ws.secret_scanner()?,
     };
     let recording = Recording {
         how: How::Commit,
         no_verify,
         scanner: scanner.as_deref(),
     };
-    let summary = vcs.record(&repo, &change, message, &recording)?;
+    let summary = ws.vcs.record(&ws.repo, &change, message, &recording)?;
     Ok(Done {
         json: json!({"committed": true, "summary": summary}),
         text: summary,

@@ -12,6 +12,7 @@ use tokio::task::JoinHandle;
 
 use super::drafts::DraftStore;
 use super::jobs::Jobs;
+use crate::app::Workspace;
 use iris_agent::EventSink;
 use iris_agent::IrisAgent;
 use iris_agent::capability::chat::{ChatTarget, Turn};
@@ -29,7 +30,7 @@ use iris_studio::state::{ChatMessage, PlannedChange, Rewording, Speaker};
 type DraftWrite = (ArtifactKind, Option<Draft>);
 
 /// Builds Iris from the configuration as it is now (after setup wrote it).
-pub type IrisLoader = Arc<dyn Fn() -> anyhow::Result<IrisAgent> + Send + Sync>;
+pub type IrisLoader = crate::app::iris::Loader;
 
 /// Carries out the studio's effects and sends their results back to the loop as actions.
 pub struct Runner {
@@ -58,22 +59,14 @@ pub struct Runner {
 const HIGHLIGHT_IDLE: Duration = Duration::from_secs(5);
 
 impl Runner {
-    /// A runner for the repository at `root`, whose own files Iris keeps below `state_dir`
-    /// (`GitRepo::state_dir`), with Iris when she is configured; results go to `tx`.
-    pub fn new(
-        tx: UnboundedSender<Action>,
-        root: std::path::PathBuf,
-        state_dir: std::path::PathBuf,
-        iris: Option<IrisAgent>,
-    ) -> Self {
-        let drafts = DraftStore::new(&state_dir);
+    /// A runner for the workspace `ws`, with Iris when she is configured; results go to `tx`.
+    pub fn new(tx: UnboundedSender<Action>, ws: &Workspace, iris: Option<IrisAgent>) -> Self {
+        let root = ws.root.clone();
+        let drafts = DraftStore::new(&ws.repo.state_dir());
         let (draft_writes, draft_writer) = draft_writer(drafts.clone(), tx.clone());
         let scanner = iris.as_ref().and_then(|iris| iris.secret_scanner());
-        let vcs = iris_git::GitRepo::discover(&root)
-            .map(|repo| crate::app::vcs::open(&repo))
-            .unwrap_or_else(|_| Arc::new(crate::app::vcs::Git));
         Self {
-            jobs: Jobs::new(tx.clone(), root.clone(), vcs, scanner),
+            jobs: Jobs::new(tx.clone(), root.clone(), ws.vcs.clone(), scanner),
             tx,
             root,
             drafts,
@@ -470,13 +463,11 @@ impl Runner {
                     return;
                 }
             };
-            let kept = iris_agent::runtime::dry_run::DryRun::default();
-            let dry = (*with_stack(iris.clone(), stack))
-                .clone()
-                .with_dry_run(kept.clone());
+            let asked = (*with_stack(iris.clone(), stack)).clone();
+            let (dry, kept) = crate::app::iris::with_dry_run(asked, true);
             let ran = dry.write(kind, &scope, false, &EventSink::none()).await;
             let (provider, model, price) = iris.pricing();
-            let shown = match kept.captured() {
+            let shown = match kept.and_then(|kept| kept.captured()) {
                 Some(captured) => {
                     crate::shared::preview::preview(&captured, provider, model, price, false)
                         .map_err(|e| format!("{e:#}"))
