@@ -36,8 +36,8 @@ use anyhow::{Context, Result};
 use clap::{Parser, Subcommand};
 use rig_core::tool::server::ToolServer;
 
-use crate::shared::exit::{self, UsageError, exit_code, one_line};
-use crate::shared::said::shown;
+use crate::output::exit::{self, UsageError, exit_code, one_line};
+use crate::output::said::shown;
 use iris_agent::runtime::safety::Safety;
 use iris_agent::tools::ToolContext;
 use iris_agent::tools::registry::{runnable_listed, runnable_tools, tool_set};
@@ -155,7 +155,7 @@ pub fn run() -> ExitCode {
         Err(err)
             if err
                 .chain()
-                .any(|c| c.is::<crate::shared::preview::DryRunShown>()) =>
+                .any(|c| c.is::<crate::output::preview::DryRunShown>()) =>
         {
             ExitCode::SUCCESS
         }
@@ -246,7 +246,7 @@ fn init_tracing(debug: bool, full_screen: bool) {
     let log_file = full_screen
         .then(|| {
             let repo = GitRepo::discover(&std::env::current_dir().ok()?).ok()?;
-            let dir = crate::shared::IrisDir::of(&repo.state_dir());
+            let dir = crate::app::stores::IrisDir::of(&repo.state_dir());
             std::fs::create_dir_all(dir.path()).ok()?;
             std::fs::OpenOptions::new()
                 .create(true)

@@ -10,7 +10,7 @@ use crate::common::fake_provider::{Api, FakeProvider, Recorded, Step};
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use iris_agent::IrisAgent;
 use iris_app::app::Workspace;
-use iris_app::studio::drafts::DraftStore;
+use iris_app::app::stores::{DraftStore, IrisDir};
 use iris_app::studio::runner::Runner;
 use iris_config::{Config, Overrides};
 use iris_core::artifact::ArtifactKind;
@@ -744,7 +744,7 @@ fn draft(text: impl Into<String>) -> Draft {
 
 /// The draft of `kind` as the studio saved it.
 fn saved_draft(git_dir: &std::path::Path, kind: ArtifactKind) -> Option<Draft> {
-    DraftStore::new(git_dir)
+    DraftStore::new(&IrisDir::of(git_dir))
         .load_all()
         .into_iter()
         .find(|(k, _)| *k == kind)

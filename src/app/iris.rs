@@ -6,7 +6,7 @@ use std::sync::Arc;
 
 use anyhow::Result;
 
-use crate::shared::IrisDir;
+use crate::app::stores::IrisDir;
 use iris_agent::IrisAgent;
 use iris_agent::runtime::dry_run::DryRun;
 use iris_config::{Config, Overrides};

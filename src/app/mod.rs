@@ -4,6 +4,8 @@
 //! command line, `iris mcp`, `iris eval`, the studio's shell) are adapters over it.
 
 pub mod iris;
+pub mod replayed;
+pub mod stores;
 pub mod vcs;
 mod workspace;
 

@@ -8,7 +8,7 @@ use anyhow::{Context, Result};
 
 use super::iris;
 use super::vcs::{self, Vcs};
-use crate::shared::IrisDir;
+use crate::app::stores::IrisDir;
 use iris_agent::IrisAgent;
 use iris_config::{Config, Overrides};
 use iris_core::secrets::Scanner;

@@ -14,10 +14,10 @@ use super::config::ConfigFlags;
 use super::interrupt::Interrupt;
 use super::progress::ProgressLine;
 use super::prompt::Prompter;
+use crate::app::replayed::{replay_of, staged_for};
 use crate::app::vcs::GitOnly;
-use crate::shared::exit::UsageError;
-use crate::shared::replayed::{replay_of, staged_for};
-use crate::shared::said::shown;
+use crate::output::exit::UsageError;
+use crate::output::said::shown;
 use iris_agent::IrisAgent;
 use iris_agent::capability::chat::ChatTarget;
 use iris_core::artifact::ArtifactKind;
@@ -156,7 +156,7 @@ pub async fn run(args: AbsorbArgs) -> Result<ExitCode> {
                 }
                 _ = tokio::signal::ctrl_c() => {
                     eprintln!("interrupted: {UNCHECKED}");
-                    return Ok(ExitCode::from(crate::shared::exit::GENERAL));
+                    return Ok(ExitCode::from(crate::output::exit::GENERAL));
                 }
             }
         }

@@ -9,7 +9,7 @@ use clap::Args;
 use super::config::ConfigFlags;
 use super::progress::ProgressLine;
 use super::session::{OutputFlags, Session};
-use crate::shared::exit::UsageError;
+use crate::output::exit::UsageError;
 use iris_core::protocol::LinesAsked;
 
 #[derive(Debug, Args)]
@@ -80,7 +80,7 @@ pub async fn run(args: BlameArgs) -> Result<ExitCode> {
     } else {
         println!(
             "{}",
-            crate::shared::said::shown(explained.explanation.trim_end())
+            crate::output::said::shown(explained.explanation.trim_end())
         );
     }
     Ok(ExitCode::SUCCESS)

@@ -13,8 +13,8 @@ use std::process::ExitCode;
 use anyhow::{Context, Result};
 
 use crate::app::vcs::Base;
-use crate::shared::commit_rules::{NO_RULES, report};
-use crate::shared::exit::UsageError;
+use crate::output::commit_rules::{NO_RULES, report};
+use crate::output::exit::UsageError;
 use iris_core::commit_rules::{self, CommitRules, MAX_INPUT_BYTES};
 
 /// The most commits one range check reads.
@@ -68,7 +68,7 @@ pub fn run(rev: Option<&str>) -> Result<ExitCode> {
     let (report, failed) = report(&rules, &violations);
     print!("{report}");
     Ok(if failed {
-        ExitCode::from(crate::shared::exit::GENERAL)
+        ExitCode::from(crate::output::exit::GENERAL)
     } else {
         ExitCode::SUCCESS
     })
@@ -137,7 +137,7 @@ fn check_range(
         rules.source,
         failing.join(", ")
     );
-    Ok(ExitCode::from(crate::shared::exit::GENERAL))
+    Ok(ExitCode::from(crate::output::exit::GENERAL))
 }
 
 /// stdin's message when stdin is not a terminal and is not empty (comment lines aside);

@@ -7,9 +7,9 @@ use anyhow::Result;
 use clap::Args;
 
 use super::config::ConfigFlags;
+use crate::app::stores::accepted;
 use crate::eval::{self, Filters, Plan, Source, Variant};
-use crate::shared::accepted;
-use crate::shared::exit::UsageError;
+use crate::output::exit::UsageError;
 
 #[derive(Debug, Args)]
 pub struct EvalArgs {
@@ -109,7 +109,7 @@ pub struct EvalArgs {
 pub async fn run(args: EvalArgs) -> Result<ExitCode> {
     let ws = args.config.workspace()?;
     if args.accepted {
-        return report_accepted(&args, &ws.repo);
+        return report_accepted(&args, &ws);
     }
     let overrides = args.config.overrides();
     let json = args.json;
@@ -268,16 +268,16 @@ fn variants(args: &EvalArgs) -> Vec<Variant> {
     variants
 }
 
-fn report_accepted(args: &EvalArgs, repo: &iris_git::GitRepo) -> Result<ExitCode> {
+fn report_accepted(args: &EvalArgs, ws: &crate::app::Workspace) -> Result<ExitCode> {
     if args.clear {
-        if accepted::clear(repo)? {
+        if accepted::clear(&ws.stores)? {
             eprintln!("forgot the messages Iris wrote here");
         } else {
             eprintln!("nothing was remembered here");
         }
         return Ok(ExitCode::SUCCESS);
     }
-    let report = accepted::report(repo, args.last.map_or(20, |n| n as usize))?;
+    let report = accepted::report(&ws.repo, &ws.stores, args.last.map_or(20, |n| n as usize))?;
     if args.json {
         println!("{}", serde_json::to_string_pretty(&report)?);
         return Ok(ExitCode::SUCCESS);
@@ -295,7 +295,7 @@ fn report_accepted(args: &EvalArgs, repo: &iris_git::GitRepo) -> Result<ExitCode
             format!("edited {:.2}", row.distance)
         };
         let short: String = row.commit.chars().take(7).collect();
-        let title = crate::shared::said::shown(&row.title);
+        let title = crate::output::said::shown(&row.title);
         println!("{short}  {how:<12}  {:<7} {title}", row.source);
     }
     let n = report.rows.len();

@@ -10,7 +10,7 @@ use clap::Args;
 use super::config::ConfigFlags;
 use super::progress::ProgressLine;
 use super::session::{OutputFlags, Session};
-use crate::shared::exit::UsageError;
+use crate::output::exit::UsageError;
 use iris_agent::capability::intent::FileRefused;
 
 #[derive(Debug, Args)]
@@ -53,7 +53,7 @@ pub async fn run(args: ExplainArgs) -> Result<ExitCode> {
     } else {
         println!(
             "{}",
-            crate::shared::said::shown(explained.to_text().trim_end())
+            crate::output::said::shown(explained.to_text().trim_end())
         );
     }
     Ok(ExitCode::SUCCESS)

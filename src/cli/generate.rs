@@ -11,9 +11,10 @@ use super::pick;
 use super::progress::ProgressLine;
 use super::prompt::Prompter;
 use super::session::{OutputFlags, Session, copy, print_artifact, rendered, warn_about};
+use crate::app::stores::{accepted, last_message};
 use crate::app::vcs::{ChangeAsked, How, Recording};
-use crate::shared::exit::{self, UsageError};
-use crate::shared::{accepted, last_message, said::shown};
+use crate::output::exit::{self, UsageError};
+use crate::output::said::shown;
 use iris_agent::capability::candidates::Candidate;
 use iris_agent::capability::requests::Scope;
 use iris_agent::capability::write::Written;
@@ -154,9 +155,9 @@ pub async fn run(args: GenArgs) -> Result<ExitCode> {
     // Remembered with the change it was written for: `iris eval --accepted` later finds
     // the commit that carries it, however it was committed.
     if let Some(key) = &change.key {
-        accepted::remember_change(&ws.repo, key, &written.text, "gen");
+        accepted::remember(&ws.stores, key, &written.text, "gen");
         if !args.amend {
-            last_message::remember(&ws.repo, key, &written.text, false);
+            last_message::remember(&ws.stores, key, &written.text, false);
         }
     }
     let Some(how) = how else {
@@ -237,7 +238,7 @@ async fn write_message(session: &Session<'_>, scope: &Scope, args: &GenArgs) -> 
 /// --dry-run.
 fn offered_again(
     session: &Session<'_>,
-    change: &crate::shared::Change,
+    change: &crate::app::stores::ChangeKey,
     args: &GenArgs,
 ) -> Option<iris_core::last_message::LastMessage> {
     let fresh =
@@ -246,7 +247,7 @@ fn offered_again(
     if fresh || args.amend || !one || args.auto_commit || args.output.json || args.output.dry_run {
         return None;
     }
-    last_message::recall(&session.ws.repo, change, args.hook)
+    last_message::recall(&session.ws.repo, &session.ws.stores, change, args.hook)
 }
 
 /// Whether the user can pick one of several candidates: stdin and stderr are a terminal, and

@@ -5,8 +5,9 @@
 use std::path::Path;
 use std::process::ExitCode;
 
+use crate::app::stores::{ChangeKey, IrisDir, last_message};
 use crate::app::vcs::GitOnly;
-use crate::shared::exit::UsageError;
+use crate::output::exit::UsageError;
 use anyhow::{Context, Result, bail};
 use clap::Subcommand;
 
@@ -171,9 +172,11 @@ pub fn run(args: HookArgs) -> Result<ExitCode> {
         }
         HookAction::CommitMsg { file } => {
             // Never in the way of the commit: a message that cannot be read is not remembered.
-            if let (Ok(text), Ok(change)) = (std::fs::read(&file), repo.staged_change(false)) {
+            if let (Ok(text), Ok(change)) = (std::fs::read(&file), ChangeKey::staged(&repo, false))
+            {
                 let text = String::from_utf8_lossy(&text);
-                crate::shared::last_message::remember(&repo, &change, &text, true);
+                let stores = IrisDir::of(&repo.state_dir());
+                last_message::remember(&stores, &change, &text, true);
             }
             Ok(ExitCode::SUCCESS)
         }

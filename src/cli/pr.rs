@@ -9,8 +9,8 @@ use clap::Args;
 use super::config::ConfigFlags;
 use super::session::{OutputFlags, Session, print_artifact, publish};
 use crate::app::vcs::Base;
+use crate::output::exit::UsageError;
 use crate::publish::{PrAction, forge_of_repo, publish_pr, publish_pr_from, split_pr};
-use crate::shared::exit::UsageError;
 use iris_agent::capability::requests::Scope;
 use iris_core::artifact::ArtifactKind;
 

@@ -8,9 +8,9 @@ use anyhow::{Context, Result};
 
 use super::pr::PrArgs;
 use super::session::Session;
+use crate::output::exit::UsageError;
+use crate::output::said;
 use crate::publish::{LayerText, Plan, PrText, existing_requests, publish_stack, split_pr};
-use crate::shared::exit::UsageError;
-use crate::shared::said;
 use iris_agent::capability::requests::Scope;
 use iris_core::artifact::ArtifactKind;
 use iris_core::stack::{self, Shown, Stack};

@@ -19,9 +19,9 @@ use super::progress::ProgressLine;
 use super::prompt::Prompter;
 use super::session::OutputFlags;
 use crate::app::Workspace;
-use crate::shared::exit::UsageError;
-use crate::shared::replayed::{replay_of, staged_for};
-use crate::shared::said::shown;
+use crate::app::replayed::{replay_of, staged_for};
+use crate::output::exit::UsageError;
+use crate::output::said::shown;
 use iris_agent::capability::requests::Scope;
 use iris_core::artifact::ArtifactKind;
 use iris_core::commit_rules::carry_trailers;
@@ -180,10 +180,10 @@ async fn ask_iris(
                 .await;
             progress.finish().await;
             let result =
-                crate::shared::preview::finish(dry_run.as_ref(), result, config, args.output.json);
+                crate::output::preview::finish(dry_run.as_ref(), result, config, args.output.json);
             match result {
                 Ok(written) => {
-                    for warning in crate::shared::written::warnings_of(&written) {
+                    for warning in crate::output::written::warnings_of(&written) {
                         eprintln!("warning: {}: {warning}", commit.short_id);
                     }
                     rewording.new = Some(carry_trailers(&commit.message, &written.text));
@@ -194,7 +194,7 @@ async fn ask_iris(
                     eprintln!(
                         "warning: {}: no message was written ({}); it keeps its own",
                         commit.short_id,
-                        crate::shared::exit::one_line(&err)
+                        crate::output::exit::one_line(&err)
                     );
                     failed = Some(err);
                 }

@@ -7,9 +7,9 @@ use clap::Args;
 use super::progress::ProgressLine;
 use crate::app::Workspace;
 use crate::app::vcs::Base;
+use crate::output::said::shown;
+use crate::output::written::warnings_of;
 use crate::publish::{PublishError, Published};
-use crate::shared::said::shown;
-use crate::shared::written::warnings_of;
 use iris_agent::IrisAgent;
 use iris_agent::capability::requests::Scope;
 use iris_agent::capability::write::Written;
@@ -122,7 +122,7 @@ impl<'a> Session<'a> {
 
     /// A run's result, or with `--dry-run` the request it kept, shown.
     pub(super) fn finish<T>(&self, result: Result<T>) -> Result<T> {
-        crate::shared::preview::finish(self.dry_run.as_ref(), result, &self.ws.config, self.json)
+        crate::output::preview::finish(self.dry_run.as_ref(), result, &self.ws.config, self.json)
     }
 }
 

@@ -18,7 +18,7 @@ use super::prompt::Prompter;
 use super::session::{OutputFlags, Session};
 use crate::app::Workspace;
 use crate::app::vcs::{SplitAsked, SplitHow};
-use crate::shared::exit::UsageError;
+use crate::output::exit::UsageError;
 use iris_core::split::{SplitPlan, check_plan, plan_text, unit_ids};
 use iris_git::split::{Progress, SplitChange};
 
@@ -125,7 +125,7 @@ fn shown_and_agreed(
     if args.output.json {
         println!("{}", serde_json::to_string_pretty(plan)?);
     } else {
-        println!("{}", crate::shared::said::shown(&plan_text(plan, units)));
+        println!("{}", crate::output::said::shown(&plan_text(plan, units)));
     }
     if !args.apply {
         return Ok(false);
@@ -156,7 +156,7 @@ fn report(progress: Progress) {
         Progress::Checking { group, of } => eprintln!("[{group}/{of}] checking…"),
         Progress::Committing { .. } => {}
         Progress::Committed { group, of, summary } => {
-            eprintln!("[{group}/{of}] {}", crate::shared::said::shown(&summary))
+            eprintln!("[{group}/{of}] {}", crate::output::said::shown(&summary))
         }
     }
 }

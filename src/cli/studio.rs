@@ -6,7 +6,7 @@ use anyhow::{Context, Result};
 use clap::Args;
 
 use super::config::ConfigFlags;
-use crate::shared::exit::UsageError;
+use crate::output::exit::UsageError;
 use crate::studio::app::{Studio, StudioOptions};
 use iris_studio::state::Mode;
 

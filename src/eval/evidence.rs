@@ -19,7 +19,7 @@ use iris_git::CommitInfo;
 use super::select::{self, Filters, Source};
 use crate::app::Workspace;
 use crate::app::iris::configured;
-use crate::shared::exit::UsageError;
+use crate::output::exit::UsageError;
 
 /// A key for a provider that has none: the request is kept, never sent.
 const UNSENT_KEY: &str = "iris-eval-evidence-sends-nothing";
@@ -56,7 +56,7 @@ pub async fn run(
         "the first request each would send to {} {model}, kept, not sent",
         config.provider
     );
-    let replay = crate::shared::replayed::replay_of(repo)?;
+    let replay = crate::app::replayed::replay_of(repo)?;
     let replay_git = replay.root().join(".git");
     if !json {
         println!(
@@ -96,7 +96,7 @@ pub async fn run(
             }
             (Err(err), false) => format!("{:<9} error: {err:#}", commit.short_id),
         };
-        println!("{}", crate::shared::said::shown(&line));
+        println!("{}", crate::output::said::shown(&line));
         if let Ok(m) = measured {
             rows.push(m);
         }
@@ -109,7 +109,7 @@ pub async fn run(
         println!("\n{}", summary_text(&summary));
     }
     Ok(if rows.is_empty() {
-        ExitCode::from(crate::shared::exit::GENERAL)
+        ExitCode::from(crate::output::exit::GENERAL)
     } else {
         ExitCode::SUCCESS
     })
@@ -142,7 +142,7 @@ pub(super) async fn first_request(
     replay_git: &std::path::Path,
     commit: &CommitInfo,
 ) -> Result<Measured> {
-    let stores = crate::shared::IrisDir::of(replay_git);
+    let stores = crate::app::stores::IrisDir::of(replay_git);
     let iris = configured(config, replay_root, &stores, false)?;
     let (iris, kept) = crate::app::iris::with_dry_run(iris, true);
     let (sink, drained) = super::unattended();
@@ -165,7 +165,7 @@ pub(super) async fn first_request(
         .map(|(_, text)| text)
         .collect::<Vec<_>>()
         .join("\n");
-    let count = crate::shared::preview::counter(config.provider).1;
+    let count = crate::output::preview::counter(config.provider).1;
     let parts = sizes(&body, captured.evidence_at, &*count);
     Ok(Measured {
         recall: Recall::of(&commit.message, &text),

@@ -31,7 +31,7 @@ use iris_core::protocol::progress::Progress;
 use iris_core::protocol::{AgentEvent, Decision};
 use iris_git::{CommitInfo, Replay};
 
-use crate::shared::exit::{GENERAL, UsageError};
+use crate::output::exit::{GENERAL, UsageError};
 use report::Row;
 pub use report::read_baseline;
 pub use select::{Filters, Source};
@@ -97,7 +97,7 @@ pub async fn run(ws: &Workspace, plan: Plan) -> Result<ExitCode> {
         );
     }
     let uses_types = history_uses_types(choice.commits.iter().map(|c| c.summary.as_str()));
-    let replay = crate::shared::replayed::replay_of(repo)?;
+    let replay = crate::app::replayed::replay_of(repo)?;
     let replay_git = replay.root().join(".git");
 
     let several = plan.variants.len() > 1;
@@ -137,7 +137,7 @@ pub async fn run(ws: &Workspace, plan: Plan) -> Result<ExitCode> {
                 report::table_row(&row, several)
             };
             // The titles are the history's and the model's: untrusted on a terminal.
-            println!("{}", crate::shared::said::shown(&line));
+            println!("{}", crate::output::said::shown(&line));
             let _ = std::io::stdout().flush();
             outcomes[i].push(row.outcome);
             bar.draw(done, &outcomes[0], Some(&commit.short_id));
@@ -208,7 +208,7 @@ async fn write_one<'a>(
 ) -> Row<'a> {
     let started = Instant::now();
     let (sink, drained) = unattended();
-    let stores = crate::shared::IrisDir::of(replay_git);
+    let stores = crate::app::stores::IrisDir::of(replay_git);
     let result = match configured(config, replay.root(), &stores, true) {
         Ok(iris) => {
             iris.write(ArtifactKind::Commit, &Scope::Staged, critic, &sink)
@@ -267,7 +267,7 @@ pub(super) fn unattended() -> (EventSink, tokio::task::JoinHandle<Progress>) {
             match &event {
                 AgentEvent::Approval(request) => request.reply.send(Decision::Deny),
                 AgentEvent::SecretWithheld(finding) => {
-                    eprintln!("\r\x1b[2K{}", crate::shared::said::withheld_line(finding));
+                    eprintln!("\r\x1b[2K{}", crate::output::said::withheld_line(finding));
                 }
                 _ => {}
             }

@@ -21,7 +21,7 @@ use iris_git::{CommitInfo, DiffTarget, GitRepo, Replay};
 
 use super::select::{self, Filters, Source};
 use crate::app::Workspace;
-use crate::shared::exit::UsageError;
+use crate::output::exit::UsageError;
 
 /// One fix, reviewed.
 struct Reviewed {
@@ -83,7 +83,7 @@ pub async fn run(
             choice.commits.len()
         ),
     }
-    let replay = crate::shared::replayed::replay_of(repo)?;
+    let replay = crate::app::replayed::replay_of(repo)?;
     let replay_git = replay.root().join(".git");
     let several = variants.len() > 1;
     if !json {
@@ -125,7 +125,7 @@ pub async fn run(
             let row = asked.review(&introducing, &targets).await;
             let variant = several.then_some(label.as_str());
             let (line, one) = row_of(fix, &introducing, &targets, row, json, variant);
-            println!("{}", crate::shared::said::shown(&line));
+            println!("{}", crate::output::said::shown(&line));
             match one {
                 Some(one) => done.push(one),
                 None => *failed += 1,
@@ -149,7 +149,7 @@ pub async fn run(
         }
     }
     Ok(if worse {
-        ExitCode::from(crate::shared::exit::GENERAL)
+        ExitCode::from(crate::output::exit::GENERAL)
     } else {
         ExitCode::SUCCESS
     })
@@ -270,7 +270,7 @@ impl Asked<'_> {
     async fn review(&self, introducing: &str, targets: &[(String, u32)]) -> ReviewResult {
         let started = Instant::now();
         self.replay.stage(introducing)?;
-        let stores = crate::shared::IrisDir::of(self.replay_git);
+        let stores = crate::app::stores::IrisDir::of(self.replay_git);
         let iris = crate::app::iris::configured(self.config, self.replay.root(), &stores, false)?
             .with_review(ReviewOptions {
                 verify: self.review.verify || self.config.review_verify,

@@ -20,7 +20,7 @@ use rmcp::{ErrorData, Peer, RoleServer, ServerHandler};
 use serde_json::Value;
 use tokio::sync::mpsc::{UnboundedReceiver, unbounded_channel};
 
-use crate::shared::exit::one_line;
+use crate::output::exit::one_line;
 use iris_agent::EventSink;
 use iris_config::Overrides;
 use iris_core::protocol::AgentEvent;
@@ -218,7 +218,7 @@ async fn report(
                 ))
             }
             AgentEvent::SecretWithheld(finding) => {
-                Some(crate::shared::said::withheld_line(finding))
+                Some(crate::output::said::withheld_line(finding))
             }
             AgentEvent::Warning(text) => Some(format!("warning: {text}")),
             other => {

@@ -65,7 +65,7 @@ enum Job {
         scope: Scope,
         critic: bool,
         /// The change a commit message is written for, as the stores key it.
-        key: Option<crate::shared::Change>,
+        key: Option<crate::app::stores::ChangeKey>,
     },
     Review {
         scope: Scope,
@@ -164,9 +164,9 @@ async fn write(iris: &IrisAgent, job: Job, sink: &EventSink, ws: Workspace) -> R
             let done = done(iris.write(kind, &scope, critic, sink).await?);
             // Remembered with its change, as `iris gen` does: `iris eval --accepted` finds it.
             if let Some(key) = key {
-                let text = done.text.clone();
+                let (stores, text) = (ws.stores.clone(), done.text.clone());
                 let _ = blocking(move || {
-                    crate::shared::accepted::remember_change(&ws.repo, &key, &text, "mcp");
+                    crate::app::stores::accepted::remember(&stores, &key, &text, "mcp");
                     Ok(())
                 })
                 .await;
@@ -180,7 +180,7 @@ async fn write(iris: &IrisAgent, job: Job, sink: &EventSink, ws: Workspace) -> R
             let written = iris
                 .write(ArtifactKind::Review, &scope, false, sink)
                 .await?;
-            Ok(done(crate::shared::written::confident(
+            Ok(done(crate::output::written::confident(
                 written,
                 min_confidence,
             )?))
@@ -207,7 +207,7 @@ async fn write(iris: &IrisAgent, job: Job, sink: &EventSink, ws: Workspace) -> R
 /// A written artifact as the command line prints it, with what it warns about.
 fn done(written: Written) -> Done {
     Done {
-        warnings: crate::shared::written::warnings_of(&written),
+        warnings: crate::output::written::warnings_of(&written),
         text: written.text.trim_end().to_string(),
         json: written.json,
     }
@@ -217,13 +217,13 @@ fn done(written: Written) -> Done {
 fn check(ws: &Workspace, message: &str) -> Result<Done> {
     let Some(rules) = iris_config::project::commit_rules(&ws.root)? else {
         return Ok(Done {
-            text: crate::shared::commit_rules::NO_RULES.into(),
+            text: crate::output::commit_rules::NO_RULES.into(),
             json: json!({"rules": null, "valid": true, "violations": []}),
             warnings: Vec::new(),
         });
     };
     let violations = rules.check(message);
-    let (text, failed) = crate::shared::commit_rules::report(&rules, &violations);
+    let (text, failed) = crate::output::commit_rules::report(&rules, &violations);
     let listed: Vec<Value> = violations
         .iter()
         .map(|v| json!({"rule": v.rule, "message": v.message, "error": v.error}))

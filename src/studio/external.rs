@@ -68,7 +68,7 @@ pub fn run(editor: &str, args: &[String], dir: &Path) -> Result<(), String> {
 
 /// Where an artifact's text waits for the editor (a commit message under git's own name for
 /// it, so editors colour it as one).
-pub fn artifact_file(stores: &crate::shared::IrisDir, kind: ArtifactKind) -> PathBuf {
+pub fn artifact_file(stores: &crate::app::stores::IrisDir, kind: ArtifactKind) -> PathBuf {
     let name = match kind {
         ArtifactKind::Commit => "COMMIT_EDITMSG".to_string(),
         kind => format!("{}.md", kind.name().to_uppercase().replace('-', "_")),
@@ -124,7 +124,7 @@ mod tests {
     #[test]
     fn the_edited_text_comes_back_and_a_failing_editor_is_an_error() {
         let dir = tempfile::tempdir().unwrap();
-        let stores = crate::shared::IrisDir::of(dir.path());
+        let stores = crate::app::stores::IrisDir::of(dir.path());
         let file = artifact_file(&stores, ArtifactKind::Commit);
         assert!(file.ends_with("iris/edit/COMMIT_EDITMSG"));
         let edited = edit_text("sed -i s/old/new/", &file, "old text", dir.path()).unwrap();

@@ -8,8 +8,8 @@ use std::sync::Arc;
 use anyhow::Result;
 use tokio::sync::mpsc::UnboundedSender;
 
+use crate::app::replayed::{replay_of, staged_for};
 use crate::app::vcs::Vcs;
-use crate::shared::replayed::{replay_of, staged_for};
 use iris_agent::IrisAgent;
 use iris_git::{GitRepo, Replay, RewordCommit};
 use iris_studio::action::Action;

@@ -10,9 +10,9 @@ use std::time::Duration;
 use tokio::sync::mpsc::{UnboundedSender, unbounded_channel};
 use tokio::task::JoinHandle;
 
-use super::drafts::DraftStore;
 use super::jobs::Jobs;
 use crate::app::Workspace;
+use crate::app::stores::DraftStore;
 use iris_agent::EventSink;
 use iris_agent::IrisAgent;
 use iris_agent::capability::chat::{ChatTarget, Turn};
@@ -62,7 +62,7 @@ impl Runner {
     /// A runner for the workspace `ws`, with Iris when she is configured; results go to `tx`.
     pub fn new(tx: UnboundedSender<Action>, ws: &Workspace, iris: Option<IrisAgent>) -> Self {
         let root = ws.root.clone();
-        let drafts = DraftStore::new(&ws.repo.state_dir());
+        let drafts = DraftStore::new(&ws.stores);
         let (draft_writes, draft_writer) = draft_writer(drafts.clone(), tx.clone());
         let scanner = iris.as_ref().and_then(|iris| iris.secret_scanner());
         Self {
@@ -469,7 +469,7 @@ impl Runner {
             let (provider, model, price) = iris.pricing();
             let shown = match kept.and_then(|kept| kept.captured()) {
                 Some(captured) => {
-                    crate::shared::preview::preview(&captured, provider, model, price, false)
+                    crate::output::preview::preview(&captured, provider, model, price, false)
                         .map_err(|e| format!("{e:#}"))
                 }
                 None => Err(match ran {

@@ -37,7 +37,7 @@ pub struct Change {
     /// trailers a new one keeps.
     pub message: Option<String>,
     /// How the stores know it, when asked for and the system keys changes.
-    pub key: Option<crate::shared::Change>,
+    pub key: Option<crate::app::stores::ChangeKey>,
     /// The change a message is recorded on (jj's change id); `None` is the one being made.
     pub(in crate::app::vcs) target: Option<String>,
 }

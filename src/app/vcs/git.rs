@@ -8,7 +8,8 @@ use super::{
     Base, Change, ChangeAsked, GitOnly, HistoryTop, How, Recording, RewordDone, SplitAsked,
     SplitHow, SplitMade, SplitStopped, SplitTarget, Vcs, Working, WorkingFile,
 };
-use crate::shared::exit::UsageError;
+use crate::app::stores::ChangeKey;
+use crate::output::exit::UsageError;
 use iris_agent::capability::requests::Scope;
 use iris_core::change::FileDiff;
 use iris_core::split::SplitPlan;
@@ -64,7 +65,7 @@ impl Vcs for Git {
             // Read once (it writes the index's tree).
             key: asked
                 .keyed
-                .then(|| repo.staged_change(asked.amend).ok())
+                .then(|| ChangeKey::staged(repo, asked.amend).ok())
                 .flatten(),
             target: None,
         })

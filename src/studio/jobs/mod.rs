@@ -13,6 +13,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 
 use tokio::sync::mpsc::UnboundedSender;
 
+use crate::app::stores::IrisDir;
 use crate::app::vcs::{Base, ChangeAsked, How, Recording, Vcs, Working};
 use iris_agent::capability::requests::Scope;
 use iris_core::artifact::ArtifactKind;
@@ -247,7 +248,8 @@ impl Jobs {
             };
             let change = vcs.change(repo, &asked)?;
             if let (Some(written), Some(key)) = (&written, &change.key) {
-                crate::shared::accepted::remember_change(repo, key, written, "studio");
+                let stores = IrisDir::of(&repo.state_dir());
+                crate::app::stores::accepted::remember(&stores, key, written, "studio");
             }
             let recording = Recording {
                 how,

@@ -5,7 +5,7 @@
 
 use anyhow::Result;
 
-use crate::shared::exit::UsageError;
+use crate::output::exit::UsageError;
 use iris_core::secrets::Scanner;
 use iris_git::GitRepo;
 use iris_git::jj::{Jj, JjChange};

@@ -16,7 +16,7 @@ use super::{
     Base, Change, ChangeAsked, GitOnly, HistoryTop, How, Recording, RewordDone, SplitAsked,
     SplitHow, SplitMade, SplitStopped, SplitTarget, Vcs, Working,
 };
-use crate::shared::exit::UsageError;
+use crate::output::exit::UsageError;
 use iris_agent::capability::requests::Scope;
 use iris_core::change::FileDiff;
 use iris_core::split::SplitPlan;

@@ -5,7 +5,7 @@
 
 use anyhow::Result;
 
-use crate::shared::exit::UsageError;
+use crate::output::exit::UsageError;
 use iris_git::RewordCommit;
 use iris_git::jj::{Jj, JjChange};
 

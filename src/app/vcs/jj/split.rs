@@ -29,7 +29,7 @@ pub(super) fn apply(
     if let Ok(after) = jj.operation()
         && after != before
     {
-        let saved = crate::shared::IrisDir::of(&repo.state_dir()).jj_split_undo();
+        let saved = crate::app::stores::IrisDir::of(&repo.state_dir()).jj_split_undo();
         if let Some(dir) = saved.parent() {
             let _ = std::fs::create_dir_all(dir);
         }
@@ -42,7 +42,7 @@ pub(super) fn apply(
 /// has done nothing since (a restore would undo that too: edits in the working copy, other
 /// commands); what jj said.
 pub(super) fn undo(repo: &GitRepo, jj: &Jj) -> Result<String> {
-    let saved = crate::shared::IrisDir::of(&repo.state_dir()).jj_split_undo();
+    let saved = crate::app::stores::IrisDir::of(&repo.state_dir()).jj_split_undo();
     let text = std::fs::read_to_string(&saved).unwrap_or_default();
     let mut ids = text.split_whitespace();
     let (Some(before), Some(after)) = (ids.next(), ids.next()) else {
