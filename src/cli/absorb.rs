@@ -66,7 +66,7 @@ pub async fn run(args: AbsorbArgs) -> Result<ExitCode> {
         return Err(UsageError(why).into());
     }
     if args.undo {
-        println!("{}", repo.undo_absorb()?);
+        println!("{}", tokio::task::block_in_place(|| repo.undo_absorb())?);
         return Ok(ExitCode::SUCCESS);
     }
     if let Some(base) = &args.base {
@@ -143,7 +143,7 @@ pub async fn run(args: AbsorbArgs) -> Result<ExitCode> {
     let made = applied.commits.len();
     let s = if made == 1 { "" } else { "s" };
     if args.squash {
-        repo.squash_fixups(&plan.base)?;
+        tokio::task::block_in_place(|| repo.squash_fixups(&plan.base))?;
         eprintln!("Folded {made} fixup{s} into their commits.");
         if let Some(iris) = iris {
             // ctrl-c while Iris reads: no message changes, the squash stands (and undoes).
@@ -254,7 +254,7 @@ async fn reword_contradicted(repo: &GitRepo, iris: &IrisAgent, plan: &AbsorbPlan
         }
     }
     if !updates.is_empty() {
-        let done = repo.reword_absorbed(&updates)?;
+        let done = tokio::task::block_in_place(|| repo.reword_absorbed(&updates))?;
         let s = if done.reworded == 1 { "" } else { "s" };
         eprintln!("Iris updated {} message{s}.", done.reworded);
         if let Some(warning) = done.unsigned_warning() {

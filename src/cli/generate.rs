@@ -155,10 +155,12 @@ pub async fn run(args: GenArgs) -> Result<ExitCode> {
     // Remembered with the change it was written for: `iris eval --accepted` later finds
     // the commit that carries it, however it was committed.
     if let Some(key) = &change.key {
-        accepted::remember(&ws.stores, key, &written.text, "gen");
-        if !args.amend {
-            last_message::remember(&ws.stores, key, &written.text, false);
-        }
+        tokio::task::block_in_place(|| {
+            accepted::remember(&ws.stores, key, &written.text, "gen");
+            if !args.amend {
+                last_message::remember(&ws.stores, key, &written.text, false);
+            }
+        });
     }
     let Some(how) = how else {
         print_artifact(&written, args.output)?;
