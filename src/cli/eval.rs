@@ -142,8 +142,7 @@ pub async fn run(args: EvalArgs) -> Result<ExitCode> {
             .map(|b| (b, plan.margin));
         let reviews = eval::reviews::run(
             &ws,
-            plan.source,
-            plan.filters,
+            (plan.source, plan.filters),
             fixes.as_deref(),
             labelled,
             review,

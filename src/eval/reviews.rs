@@ -37,8 +37,7 @@ struct Reviewed {
 /// a summary.
 pub async fn run(
     ws: &Workspace,
-    source: Source,
-    mut filters: Filters,
+    (source, mut filters): (Source, Filters),
     fixes: Option<&str>,
     variants: Vec<(String, Config)>,
     review: ReviewOptions,

@@ -1,8 +1,8 @@
 //! What the faces ask the version control and what it answers, the same for every system.
 
 use iris_agent::capability::requests::Scope;
-use iris_core::change::ChangeKind;
 use iris_core::secrets::Scanner;
+use iris_git::StatusEntry;
 use iris_git::split::SplitChange;
 
 /// The change to write from, as a face's flags name it. The default is the change being
@@ -156,26 +156,12 @@ pub struct Working {
     pub on: String,
     /// The commit it goes on (`None` before the first).
     pub head: Option<String>,
-    /// Its files.
-    pub files: Vec<WorkingFile>,
+    /// Its files, as `git status` lists them (in a change without a staging area, each
+    /// file of the working copy is "staged": in the change).
+    pub files: Vec<StatusEntry>,
     /// The change's short id, where the system has no staging area and every file of the
     /// working copy is in the change (jj's `@`).
     pub change_id: Option<String>,
-}
-
-/// A file of the change being made.
-#[derive(Debug, Clone)]
-pub struct WorkingFile {
-    /// Relative to the root.
-    pub path: String,
-    /// Its change in the index (every file of a change without a staging area).
-    pub staged: Option<ChangeKind>,
-    /// Its change in the working tree against the index.
-    pub unstaged: Option<ChangeKind>,
-    /// A new file git does not track yet.
-    pub untracked: bool,
-    /// In conflict.
-    pub conflicted: bool,
 }
 
 /// What Iris builds on git's own machinery.

@@ -6,7 +6,7 @@ use anyhow::{Result, anyhow};
 
 use super::{
     Base, Change, ChangeAsked, GitOnly, HistoryTop, How, Recording, RewordDone, SplitAsked,
-    SplitHow, SplitMade, SplitStopped, SplitTarget, Vcs, Working, WorkingFile,
+    SplitHow, SplitMade, SplitStopped, SplitTarget, Vcs, Working,
 };
 use crate::app::stores::ChangeKey;
 use crate::output::exit::UsageError;
@@ -262,21 +262,10 @@ impl Vcs for Git {
 
     fn working(&self, repo: &GitRepo) -> Result<Working> {
         let status = repo.status()?;
-        let files = status
-            .entries
-            .into_iter()
-            .map(|e| WorkingFile {
-                path: e.path,
-                staged: e.staged,
-                unstaged: e.unstaged,
-                untracked: e.untracked,
-                conflicted: e.conflicted,
-            })
-            .collect();
         Ok(Working {
             on: status.head.to_string(),
             head: repo.head_id()?,
-            files,
+            files: status.entries,
             change_id: None,
         })
     }

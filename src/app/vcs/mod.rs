@@ -21,7 +21,7 @@ use iris_git::{DiffTarget, GitRepo, RewordCommit};
 
 pub use asked::{
     Base, Change, ChangeAsked, GitOnly, HistoryTop, How, Recording, RewordDone, SplitAsked,
-    SplitHow, SplitMade, SplitStopped, SplitTarget, Working, WorkingFile,
+    SplitHow, SplitMade, SplitStopped, SplitTarget, Working,
 };
 pub use git::Git;
 

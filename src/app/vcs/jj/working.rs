@@ -6,10 +6,10 @@
 use anyhow::Result;
 
 use super::JjVcs;
-use crate::app::vcs::{Working, WorkingFile};
+use crate::app::vcs::Working;
 use iris_core::change::{ChangeKind, FileDiff};
 use iris_git::jj::JjChange;
-use iris_git::{DiffTarget, GitRepo};
+use iris_git::{DiffTarget, GitRepo, StatusEntry};
 
 /// `@` as a status read it.
 #[derive(Clone)]
@@ -72,9 +72,10 @@ impl JjVcs {
         };
         let files = changed
             .into_iter()
-            .map(|(path, kind)| WorkingFile {
+            .map(|(path, kind)| StatusEntry {
                 conflicted: conflicted.contains(&path),
                 path,
+                old_path: None,
                 staged: Some(kind),
                 unstaged: None,
                 untracked: false,
