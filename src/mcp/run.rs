@@ -8,6 +8,7 @@ use serde_json::{Value, json};
 
 use super::tools::{Call, Model, ReviewScope};
 use crate::app::Workspace;
+use crate::app::stores::{ChangeKey, IrisDir};
 use crate::app::vcs::{Base, ChangeAsked, How, Recording};
 use iris_agent::capability::requests::Scope;
 use iris_agent::capability::write::Written;
@@ -37,14 +38,14 @@ pub async fn run(root: &Path, overrides: &Overrides, call: Call, sink: &EventSin
             blocking(move || commit(&root, &overrides, &message, no_verify)).await
         }
         Call::Write(call) => {
-            let (ws, iris, job) = blocking(move || {
+            let (iris, job, stores) = blocking(move || {
                 let ws = Workspace::open(&root, &overrides)?;
                 let iris = ws.iris(true)?;
                 let job = job_of(&ws, call)?;
-                Ok((ws, iris, job))
+                Ok((iris, job, ws.stores))
             })
             .await?;
-            write(&iris, job, sink, ws).await
+            write(&iris, job, sink, stores).await
         }
     }
 }
@@ -65,7 +66,7 @@ enum Job {
         scope: Scope,
         critic: bool,
         /// The change a commit message is written for, as the stores key it.
-        key: Option<crate::app::stores::ChangeKey>,
+        key: Option<ChangeKey>,
     },
     Review {
         scope: Scope,
@@ -153,7 +154,7 @@ fn job_of(ws: &Workspace, call: Model) -> Result<Job> {
     })
 }
 
-async fn write(iris: &IrisAgent, job: Job, sink: &EventSink, ws: Workspace) -> Result<Done> {
+async fn write(iris: &IrisAgent, job: Job, sink: &EventSink, stores: IrisDir) -> Result<Done> {
     match job {
         Job::Artifact {
             kind,
@@ -164,7 +165,7 @@ async fn write(iris: &IrisAgent, job: Job, sink: &EventSink, ws: Workspace) -> R
             let done = done(iris.write(kind, &scope, critic, sink).await?);
             // Remembered with its change, as `iris gen` does: `iris eval --accepted` finds it.
             if let Some(key) = key {
-                let (stores, text) = (ws.stores.clone(), done.text.clone());
+                let text = done.text.clone();
                 let _ = blocking(move || {
                     crate::app::stores::accepted::remember(&stores, &key, &text, "mcp");
                     Ok(())
