@@ -230,7 +230,7 @@ async fn measure(repo: &TestRepo, file: &str, strategy: Strategy, script: Vec<St
     let iris = IrisAgent::from_config(
         &config,
         &root,
-        iris_app::shared::IrisDir::of(git.git_dir()).path(),
+        iris_app::app::stores::IrisDir::of(git.git_dir()).path(),
         true,
     )
     .expect("agent");

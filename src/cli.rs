@@ -10,7 +10,6 @@ pub mod config;
 mod config_file;
 mod eval;
 mod explain;
-mod gen_jj;
 mod generate;
 mod hook;
 mod init;
@@ -27,7 +26,6 @@ mod review;
 mod reword;
 mod session;
 mod split;
-mod split_jj;
 mod studio;
 
 use std::io::Write;
@@ -38,13 +36,13 @@ use anyhow::{Context, Result};
 use clap::{Parser, Subcommand};
 use rig_core::tool::server::ToolServer;
 
-use crate::shared::exit::{self, UsageError, exit_code, one_line};
-use crate::shared::said::shown;
+use crate::output::exit::{self, UsageError, exit_code, one_line};
+use crate::output::said::shown;
 use iris_agent::runtime::safety::Safety;
 use iris_agent::tools::ToolContext;
 use iris_agent::tools::registry::{runnable_listed, runnable_tools, tool_set};
 use iris_agent::tools::workspace::Notes;
-use iris_config::{Config, Overrides};
+use iris_config::Overrides;
 use iris_core::protocol::SafetyMode;
 use iris_git::GitRepo;
 
@@ -121,7 +119,7 @@ pub enum Command {
     Completions(completions::CompletionsArgs),
     /// jj's diff editor for one group of `iris split` in a jj repository (run by jj).
     #[command(hide = true)]
-    JjSplitTool(split_jj::ToolArgs),
+    JjSplitTool(split::ToolArgs),
 }
 
 /// `iris tool`: one of Iris' tools run by hand.
@@ -157,7 +155,7 @@ pub fn run() -> ExitCode {
         Err(err)
             if err
                 .chain()
-                .any(|c| c.is::<crate::shared::preview::DryRunShown>()) =>
+                .any(|c| c.is::<crate::output::preview::DryRunShown>()) =>
         {
             ExitCode::SUCCESS
         }
@@ -248,7 +246,7 @@ fn init_tracing(debug: bool, full_screen: bool) {
     let log_file = full_screen
         .then(|| {
             let repo = GitRepo::discover(&std::env::current_dir().ok()?).ok()?;
-            let dir = crate::shared::IrisDir::of(&repo.state_dir());
+            let dir = crate::app::stores::IrisDir::of(&repo.state_dir());
             std::fs::create_dir_all(dir.path()).ok()?;
             std::fs::OpenOptions::new()
                 .create(true)
@@ -297,6 +295,7 @@ fn execute(cli: Cli) -> Result<ExitCode> {
         Command::Gen(args) if args.check => check::run(args.rev.as_deref()),
         Command::Gen(args) => runtime()?.block_on(generate::run(args)),
         Command::Review(args) => runtime()?.block_on(review::run(args)),
+        Command::Pr(args) if args.stack => runtime()?.block_on(pr_stack::run(args)),
         Command::Pr(args) => runtime()?.block_on(pr::run(args)),
         Command::Changelog(args) => runtime()?.block_on(changelog::run(args)),
         Command::ReleaseNotes(args) => runtime()?.block_on(release_notes::run(args)),
@@ -311,7 +310,7 @@ fn execute(cli: Cli) -> Result<ExitCode> {
         Command::Mcp(args) => runtime()?.block_on(mcp::run(args)),
         Command::Presets => presets::run(),
         Command::Completions(args) => completions::run(args),
-        Command::JjSplitTool(args) => split_jj::tool(args),
+        Command::JjSplitTool(args) => split::tool(args),
     }
 }
 
@@ -338,16 +337,15 @@ fn current_repo_root() -> Result<PathBuf> {
 }
 
 async fn tool(args: ToolArgs) -> Result<ExitCode> {
-    let root = current_repo_root()?;
     let overrides = Overrides {
         trust_repo: args.trust_repo.then_some(true),
         ..Overrides::default()
     };
-    let trusted = Config::load(Some(&root), &overrides)?.trust_repo;
+    let ws = crate::app::Workspace::current(&overrides)?;
     // The user named this call: it needs no approval (trust still decides what may execute).
     // One call on a current-thread runtime: the tool's work needs no thread of its own.
-    let ctx = ToolContext::new(root)
-        .with_trust(trusted)
+    let ctx = ToolContext::new(ws.root.clone())
+        .with_trust(ws.config.trust_repo)
         .with_safety(Safety::new(SafetyMode::Yolo))
         .working_on_this_thread();
     if args.list {

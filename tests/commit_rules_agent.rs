@@ -286,7 +286,7 @@ fn iris_for(repo: &TestRepo, fake: &FakeProvider) -> IrisAgent {
     IrisAgent::from_config(
         &config,
         &root,
-        iris_app::shared::IrisDir::of(git.git_dir()).path(),
+        iris_app::app::stores::IrisDir::of(git.git_dir()).path(),
         false,
     )
     .expect("Iris configured")

@@ -201,6 +201,24 @@ fn no_crate_reaches_what_its_layer_may_not_use() {
 /// Every `crate::` path in the Rust files under `dir` (relative to the root package), with
 /// where it is: `(file:line, what follows "crate::")`. Comments are left out.
 fn crate_paths(dir: &str) -> Vec<(String, String)> {
+    let mut found = Vec::new();
+    for (shown, code) in sources(dir) {
+        let mut from = 0;
+        while let Some(at) = code[from..].find("crate::") {
+            let start = from + at + "crate::".len();
+            let line = code[..start].matches('\n').count() + 1;
+            for named in named_paths(&code[start..]) {
+                found.push((format!("{shown}:{line}"), named));
+            }
+            from = start;
+        }
+    }
+    found
+}
+
+/// The Rust files under `dir` (relative to the root package): each one's path and its code
+/// without its line comments (lines kept, so a brace group may span lines).
+fn sources(dir: &str) -> Vec<(String, String)> {
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
     let mut found = Vec::new();
     let mut todo = vec![root.join(dir)];
@@ -217,21 +235,12 @@ fn crate_paths(dir: &str) -> Vec<(String, String)> {
                 .unwrap_or(&path)
                 .display()
                 .to_string();
-            // The code without its line comments, lines kept, so a brace group may span lines.
             let code: String = text
                 .lines()
                 .map(|line| line.split("//").next().unwrap_or_default())
                 .collect::<Vec<_>>()
                 .join("\n");
-            let mut from = 0;
-            while let Some(at) = code[from..].find("crate::") {
-                let start = from + at + "crate::".len();
-                let line = code[..start].matches('\n').count() + 1;
-                for named in named_paths(&code[start..]) {
-                    found.push((format!("{shown}:{line}"), named));
-                }
-                from = start;
-            }
+            found.push((shown, code));
         }
     }
     found
@@ -287,21 +296,75 @@ fn the_agents_runtime_reaches_nothing_above_it() {
     assert!(outside.is_empty(), "the runtime reaches up: {outside:#?}");
 }
 
-/// The binary's faces stand side by side: `iris mcp`, `iris eval` and the studio's shell share
-/// what they need through `shared`, never through the command line's modules.
+/// The binary's faces stand side by side over the application layer: `iris mcp`, `iris eval`
+/// and the studio's shell import neither the command line (which starts them) nor each
+/// other, and the application layer (`src/app`) imports no face.
 #[test]
-fn no_face_imports_the_command_line() {
+fn no_face_imports_another() {
+    const FACES: [&str; 4] = ["cli", "mcp", "eval", "studio"];
     let mut wrong = Vec::new();
-    for face in ["src/mcp", "src/eval", "src/studio"] {
+    for dir in ["mcp", "eval", "studio", "app"] {
         wrong.extend(
-            crate_paths(face)
+            crate_paths(&format!("src/{dir}"))
                 .into_iter()
-                .filter(|(_, path)| path.split([':', ';', ' ', ')']).next() == Some("cli"))
+                .filter(|(_, path)| {
+                    let first = path.split([':', ';', ' ', ')']).next().unwrap_or_default();
+                    first != dir && FACES.contains(&first)
+                })
                 .map(|(at, path)| format!("{at}: crate::{path}")),
         );
     }
-    assert!(
-        wrong.is_empty(),
-        "a face imports the command line: {wrong:#?}"
-    );
+    assert!(wrong.is_empty(), "a face imports another: {wrong:#?}");
+}
+
+/// Iris as configured is built in one place of the binary (`src/app/iris.rs`), so every
+/// face gets the same Iris.
+#[test]
+fn iris_is_configured_in_one_place() {
+    let built: Vec<String> = sources("src")
+        .into_iter()
+        .filter(|(_, code)| code.contains("IrisAgent::from_config"))
+        .map(|(file, _)| file)
+        .collect();
+    assert_eq!(built, ["src/app/iris.rs"]);
+}
+
+/// One handle answers "which version control": only `src/app/vcs` speaks to jj, so no face
+/// branches on git or jj (and a third system is one more implementation there).
+#[test]
+fn only_the_version_control_handle_speaks_to_jj() {
+    let wrong: Vec<String> = sources("src")
+        .into_iter()
+        .filter(|(file, _)| !file.starts_with("src/app/vcs"))
+        .filter(|(_, code)| {
+            ["iris_git::jj", "jj_workspace(", "Jj::"]
+                .iter()
+                .any(|jj| code.contains(jj))
+        })
+        .map(|(file, _)| file)
+        .collect();
+    assert!(wrong.is_empty(), "jj outside the handle: {wrong:#?}");
+}
+
+/// The command line's modules import each other one way at most: what two commands share
+/// lives in a module of its own (or below the faces), not in one of them.
+#[test]
+fn no_two_command_line_modules_import_each_other() {
+    let mut imports = BTreeSet::new();
+    for (file, code) in sources("src/cli") {
+        let module = file.trim_start_matches("src/cli/").trim_end_matches(".rs");
+        for (at, _) in code.match_indices("super::") {
+            let named: String = code[at + "super::".len()..]
+                .chars()
+                .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+                .collect();
+            imports.insert((module.to_string(), named));
+        }
+    }
+    let both: Vec<String> = imports
+        .iter()
+        .filter(|(a, b)| a < b && imports.contains(&(b.clone(), a.clone())))
+        .map(|(a, b)| format!("{a} <-> {b}"))
+        .collect();
+    assert!(both.is_empty(), "modules importing each other: {both:#?}");
 }

@@ -9,11 +9,11 @@ use crate::common::agent::Wire;
 use crate::common::fake_provider::{Api, FakeProvider, Recorded, Step};
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use iris_agent::IrisAgent;
-use iris_app::studio::drafts::DraftStore;
+use iris_app::app::Workspace;
+use iris_app::app::stores::{DraftStore, IrisDir};
 use iris_app::studio::runner::Runner;
 use iris_config::{Config, Overrides};
 use iris_core::artifact::ArtifactKind;
-use iris_git::GitRepo;
 use iris_studio::action::Action;
 use iris_studio::command::Command;
 use iris_studio::effect::Effect;
@@ -101,25 +101,21 @@ impl Headless {
         env: impl Fn(&str) -> Option<String>,
         tune: impl FnOnce(IrisAgent) -> IrisAgent,
     ) -> Self {
-        let git = GitRepo::discover(&repo.path()).expect("the test repository");
-        let root = git.root();
-        let config = Config::load_from(None, Some(&root), &env, overrides).expect("configuration");
-        let iris = IrisAgent::from_config(
-            &config,
-            &root,
-            iris_app::shared::IrisDir::of(&git.state_dir()).path(),
-            true,
-        )
-        .expect("Iris configured");
+        let ws = Workspace::open_with(&repo.path(), |root| {
+            Ok(Config::load_from(None, Some(root), &env, overrides)?)
+        })
+        .expect("the test repository");
+        let iris = IrisAgent::from_config(&ws.config, &ws.root, ws.stores.path(), true)
+            .expect("Iris configured");
         // The developer's own capability overrides never reach a test.
         let iris = tune(iris.with_user_dir(None));
         let (tx, rx) = unbounded_channel();
-        let git_dir = git.state_dir();
+        let git_dir = ws.repo.state_dir();
         // A split in a jj workspace has jj run the real binary as its diff editor.
-        let runner = Runner::new(tx, root, git_dir.clone(), Some(iris))
-            .with_iris_program(PathBuf::from(crate::common::IRIS));
+        let runner =
+            Runner::new(tx, &ws, Some(iris)).with_iris_program(PathBuf::from(crate::common::IRIS));
         let mut state = State::new(mode);
-        state.iris.auto_generate = config.studio_auto_generate;
+        state.iris.auto_generate = ws.config.studio_auto_generate;
         Self {
             state,
             runner,
@@ -583,7 +579,16 @@ async fn drafts_queued_at_the_end_are_written_before_the_runner_finishes() {
     let repo = staged_repo();
     let (tx, _rx) = unbounded_channel();
     let git_dir = repo.path().join(".git");
-    let mut runner = Runner::new(tx, repo.path(), git_dir.clone(), None);
+    let ws = Workspace::open_with(&repo.path(), |root| {
+        Ok(Config::load_from(
+            None,
+            Some(root),
+            &|_| None,
+            &Overrides::default(),
+        )?)
+    })
+    .expect("the test repository");
+    let mut runner = Runner::new(tx, &ws, None);
     for text in ["K", "Ke", "Kept"] {
         runner.run(Effect::SaveDraft {
             kind: ArtifactKind::Commit,
@@ -739,7 +744,7 @@ fn draft(text: impl Into<String>) -> Draft {
 
 /// The draft of `kind` as the studio saved it.
 fn saved_draft(git_dir: &std::path::Path, kind: ArtifactKind) -> Option<Draft> {
-    DraftStore::new(git_dir)
+    DraftStore::new(&IrisDir::of(git_dir))
         .load_all()
         .into_iter()
         .find(|(k, _)| *k == kind)

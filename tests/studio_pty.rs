@@ -6,7 +6,7 @@
 
 use crate::common::Iris;
 
-use iris_app::studio::drafts::DraftStore;
+use iris_app::app::stores::{DraftStore, IrisDir};
 use std::os::fd::{AsRawFd, OwnedFd};
 use std::process::{Command, ExitStatus};
 use std::time::{Duration, Instant};
@@ -306,7 +306,7 @@ fn the_last_keys_before_a_sigterm_are_in_the_draft() {
     unsafe { libc::kill(studio.program.child.id() as i32, libc::SIGTERM) };
     let status = studio.wait_exit();
     assert!(status.success(), "the studio exited with {status}");
-    let drafts = DraftStore::new(&repo.path().join(".git")).load_all();
+    let drafts = DraftStore::new(&IrisDir::of(&repo.path().join(".git"))).load_all();
     assert_eq!(drafts.len(), 1, "a draft was written");
     assert_eq!(drafts[0].1.text, typed);
 
@@ -370,7 +370,7 @@ printf '%s\n' "$line" > "$last""#,
         0,
         "raw mode again"
     );
-    let drafts = DraftStore::new(&repo.path().join(".git"));
+    let drafts = DraftStore::new(&IrisDir::of(&repo.path().join(".git")));
     let wait_draft = |text: &str| {
         let start = Instant::now();
         while drafts.load_all().first().map(|d| d.1.text.as_str()) != Some(text) {

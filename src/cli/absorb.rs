@@ -14,13 +14,12 @@ use super::config::ConfigFlags;
 use super::interrupt::Interrupt;
 use super::progress::ProgressLine;
 use super::prompt::Prompter;
-use crate::shared::IrisDir;
-use crate::shared::exit::UsageError;
-use crate::shared::replayed::{replay_of, staged_for};
-use crate::shared::said::shown;
+use crate::app::replayed::{replay_of, staged_for};
+use crate::app::vcs::GitOnly;
+use crate::output::exit::UsageError;
+use crate::output::said::shown;
 use iris_agent::IrisAgent;
 use iris_agent::capability::chat::ChatTarget;
-use iris_config::Config;
 use iris_core::artifact::ArtifactKind;
 use iris_git::split::{AbsorbPlan, Progress, SplitChange};
 use iris_git::{GitError, GitRepo};
@@ -61,22 +60,17 @@ pub struct AbsorbArgs {
 }
 
 pub async fn run(args: AbsorbArgs) -> Result<ExitCode> {
-    let cwd = std::env::current_dir().context("cannot read the current directory")?;
-    let repo = GitRepo::discover(&cwd)?;
-    if repo.jj_workspace().is_some() {
-        return Err(UsageError(
-            "this is a jj repository, where `jj absorb` moves each change into the commit that \
-             last touched its lines; iris absorb works on git's index"
-                .into(),
-        )
-        .into());
+    let ws = args.config.workspace()?;
+    let (repo, vcs) = (&ws.repo, &ws.vcs);
+    if let Some(why) = vcs.refuses(GitOnly::Absorb) {
+        return Err(UsageError(why).into());
     }
     if args.undo {
-        println!("{}", repo.undo_absorb()?);
+        println!("{}", tokio::task::block_in_place(|| repo.undo_absorb())?);
         return Ok(ExitCode::SUCCESS);
     }
     if let Some(base) = &args.base {
-        UsageError::unless_revisions(&repo, &[base])?;
+        vcs.commit(repo, base)?;
     }
     if args.apply && !args.yes && !std::io::stdin().is_terminal() {
         return Err(UsageError(
@@ -111,7 +105,7 @@ pub async fn run(args: AbsorbArgs) -> Result<ExitCode> {
         return Ok(ExitCode::SUCCESS);
     }
     if args.squash {
-        squash_needs_clean(&repo, &plan)?;
+        squash_needs_clean(repo, &plan)?;
         if !args.force {
             let ids: Vec<String> = plan.targets.iter().map(|t| t.id.clone()).collect();
             repo.refuse_published(&ids, "--force squashes into them anyway")
@@ -136,7 +130,7 @@ pub async fn run(args: AbsorbArgs) -> Result<ExitCode> {
     }
     // Iris is checked before anything is committed: a missing key fails at once.
     let iris = if args.reword {
-        Some(iris_for(&repo, &args.config)?)
+        Some(ws.iris(false)?)
     } else {
         None
     };
@@ -149,12 +143,12 @@ pub async fn run(args: AbsorbArgs) -> Result<ExitCode> {
     let made = applied.commits.len();
     let s = if made == 1 { "" } else { "s" };
     if args.squash {
-        repo.squash_fixups(&plan.base)?;
+        tokio::task::block_in_place(|| repo.squash_fixups(&plan.base))?;
         eprintln!("Folded {made} fixup{s} into their commits.");
         if let Some(iris) = iris {
             // ctrl-c while Iris reads: no message changes, the squash stands (and undoes).
             tokio::select! {
-                checked = reword_contradicted(&repo, &iris, &plan) => {
+                checked = reword_contradicted(repo, &iris, &plan) => {
                     if let Err(err) = checked {
                         eprintln!("{UNCHECKED}");
                         return Err(err);
@@ -162,7 +156,7 @@ pub async fn run(args: AbsorbArgs) -> Result<ExitCode> {
                 }
                 _ = tokio::signal::ctrl_c() => {
                     eprintln!("interrupted: {UNCHECKED}");
-                    return Ok(ExitCode::from(crate::shared::exit::GENERAL));
+                    return Ok(ExitCode::from(crate::output::exit::GENERAL));
                 }
             }
         }
@@ -175,13 +169,6 @@ pub async fn run(args: AbsorbArgs) -> Result<ExitCode> {
         );
     }
     Ok(ExitCode::SUCCESS)
-}
-
-/// Iris as the configuration says, on this repository.
-fn iris_for(repo: &GitRepo, flags: &ConfigFlags) -> Result<IrisAgent> {
-    let root = repo.root();
-    let config = Config::load(Some(&root), &flags.overrides())?;
-    IrisAgent::from_config(&config, &root, IrisDir::of(&repo.state_dir()).path(), false)
 }
 
 /// Said when the messages could not be checked after the squash.
@@ -267,7 +254,7 @@ async fn reword_contradicted(repo: &GitRepo, iris: &IrisAgent, plan: &AbsorbPlan
         }
     }
     if !updates.is_empty() {
-        let done = repo.reword_absorbed(&updates)?;
+        let done = tokio::task::block_in_place(|| repo.reword_absorbed(&updates))?;
         let s = if done.reworded == 1 { "" } else { "s" };
         eprintln!("Iris updated {} message{s}.", done.reworded);
         if let Some(warning) = done.unsigned_warning() {

@@ -9,7 +9,7 @@ use clap::Args;
 use super::config::ConfigFlags;
 use super::progress::ProgressLine;
 use super::session::{OutputFlags, Session};
-use crate::shared::exit::UsageError;
+use crate::output::exit::UsageError;
 use iris_core::protocol::LinesAsked;
 
 #[derive(Debug, Args)]
@@ -58,7 +58,8 @@ pub fn parse_lines(spec: &str) -> Result<LinesAsked, UsageError> {
 
 pub async fn run(args: BlameArgs) -> Result<ExitCode> {
     let asked = parse_lines(&args.lines)?;
-    let session = Session::open(&args.config, args.output)?;
+    let ws = args.config.workspace()?;
+    let session = Session::on(&ws, args.output)?;
     let progress = ProgressLine::start();
     let result = session.iris.explain_lines(&asked, &progress.sink()).await;
     progress.finish().await;
@@ -79,7 +80,7 @@ pub async fn run(args: BlameArgs) -> Result<ExitCode> {
     } else {
         println!(
             "{}",
-            crate::shared::said::shown(explained.explanation.trim_end())
+            crate::output::said::shown(explained.explanation.trim_end())
         );
     }
     Ok(ExitCode::SUCCESS)

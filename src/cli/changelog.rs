@@ -33,16 +33,17 @@ pub struct ChangelogArgs {
 }
 
 pub async fn run(args: ChangelogArgs) -> Result<ExitCode> {
-    let session = Session::open(&args.config, args.output)?;
+    let ws = args.config.workspace()?;
+    let session = Session::on(&ws, args.output)?;
     let written = session
         .write(
             ArtifactKind::Changelog,
-            &args.range.checked_scope(&session.repo)?,
+            &args.range.checked_scope(&session)?,
             false,
         )
         .await?;
     if args.update {
-        let path = session.repo.root().join(&args.file);
+        let path = ws.repo.root().join(&args.file);
         let existing = match std::fs::read_to_string(&path) {
             Ok(text) => text,
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => String::new(),

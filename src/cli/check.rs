@@ -12,8 +12,9 @@ use std::process::ExitCode;
 
 use anyhow::{Context, Result};
 
-use crate::shared::commit_rules::{NO_RULES, report};
-use crate::shared::exit::UsageError;
+use crate::app::vcs::Base;
+use crate::output::commit_rules::{NO_RULES, report};
+use crate::output::exit::UsageError;
 use iris_core::commit_rules::{self, CommitRules, MAX_INPUT_BYTES};
 
 /// The most commits one range check reads.
@@ -21,25 +22,15 @@ const MAX_RANGE: usize = 10_000;
 
 pub fn run(rev: Option<&str>) -> Result<ExitCode> {
     let repo = super::current_repo()?;
-    // In a jj workspace the revisions are jj's, read as commit ids; without one, the
-    // message checked (when stdin holds none) is `@`'s.
-    let (named, default) = match crate::shared::jj::open(&repo)? {
-        Some(jj) => {
-            let ids = jj_revisions(&jj, rev)?;
-            match rev {
-                Some(_) => (Some(ids), None),
-                None => (None, Some(ids)),
-            }
+    let vcs = crate::app::vcs::open(&repo);
+    // The revisions as git's store reads them (jj's as their commits), checked first.
+    let (rev, range) = match rev.map(range_of).transpose()?.flatten() {
+        Some((from, to)) => {
+            let range = vcs.range(&repo, Some(from), Some(to), Base::Parent)?;
+            (None, Some(range))
         }
-        None => (None, None),
+        None => (rev.map(|rev| vcs.commit(&repo, rev)).transpose()?, None),
     };
-    let rev = named.as_deref().or(rev);
-    let range = rev.map(range_of).transpose()?.flatten();
-    match (rev, range) {
-        (_, Some((from, to))) => UsageError::unless_revisions(&repo, &[from, to])?,
-        (Some(rev), None) => UsageError::unless_revisions(&repo, &[rev])?,
-        (None, None) => {}
-    }
     let Some(rules) = iris_config::project::commit_rules(&repo.root())? else {
         eprintln!("{NO_RULES}");
         return Ok(ExitCode::SUCCESS);
@@ -48,7 +39,7 @@ pub fn run(rev: Option<&str>) -> Result<ExitCode> {
         eprintln!("note: {}: {note}", rules.source);
     }
     if let Some((from, to)) = range {
-        return check_range(&repo, &rules, from, to);
+        return check_range(&repo, &rules, &from, &to);
     }
     let piped = match rev {
         Some(_) => None,
@@ -60,14 +51,15 @@ pub fn run(rev: Option<&str>) -> Result<ExitCode> {
             message
         }
         None => {
-            let rev = rev.or(default.as_deref()).unwrap_or("HEAD");
-            if rev == "HEAD" && repo.head_id()?.is_none() {
-                return Err(UsageError(
-                    "there is no commit to check yet: pipe a message on stdin".into(),
-                )
-                .into());
-            }
-            let info = repo.commit_info(rev)?;
+            // Without a revision, the newest message written (HEAD's; jj's `@` once
+            // described, else `@-`).
+            let rev = match rev {
+                Some(rev) => rev,
+                None => vcs.newest_message(&repo)?.ok_or_else(|| {
+                    UsageError("there is no commit to check yet: pipe a message on stdin".into())
+                })?,
+            };
+            let info = repo.commit_info(&rev)?;
             eprintln!("checking commit {} against {}", info.short_id, rules.source);
             info.message
         }
@@ -76,32 +68,10 @@ pub fn run(rev: Option<&str>) -> Result<ExitCode> {
     let (report, failed) = report(&rules, &violations);
     print!("{report}");
     Ok(if failed {
-        ExitCode::from(crate::shared::exit::GENERAL)
+        ExitCode::from(crate::output::exit::GENERAL)
     } else {
         ExitCode::SUCCESS
     })
-}
-
-/// A jj workspace's revision as git reads it: `A..B` as its ends' commit ids, a change as
-/// its commit's, and none as `@`'s (`@-`'s when `@` has no description yet).
-fn jj_revisions(jj: &iris_git::jj::Jj, rev: Option<&str>) -> Result<String> {
-    use crate::shared::jj::{commit_of, range};
-    match rev.and_then(|r| r.split_once("..")) {
-        Some((from, to)) => {
-            let (from, to) = range(jj, Some(from), (!to.is_empty()).then_some(to))?;
-            Ok(format!("{from}..{to}"))
-        }
-        None => match rev {
-            Some(rev) => commit_of(jj, rev),
-            None => {
-                let at = jj.change("@")?;
-                match at.description.trim().is_empty() {
-                    true => commit_of(jj, "@-"),
-                    false => Ok(at.commit_id),
-                }
-            }
-        },
-    }
 }
 
 /// `A..B` as its two ends (`A..` ends at HEAD); None for a single revision.
@@ -167,7 +137,7 @@ fn check_range(
         rules.source,
         failing.join(", ")
     );
-    Ok(ExitCode::from(crate::shared::exit::GENERAL))
+    Ok(ExitCode::from(crate::output::exit::GENERAL))
 }
 
 /// stdin's message when stdin is not a terminal and is not empty (comment lines aside);

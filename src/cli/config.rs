@@ -103,6 +103,11 @@ impl ConfigFlags {
             ..Overrides::default()
         }
     }
+
+    /// The workspace the user is in, configured with these flags.
+    pub fn workspace(&self) -> Result<crate::app::Workspace> {
+        crate::app::Workspace::current(&self.overrides())
+    }
 }
 
 /// Runs `iris config`: shows the configuration, or runs `init` (on `runtime`) or `set`.

@@ -3,13 +3,13 @@
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use anyhow::{Context, Result};
+use anyhow::Result;
 use clap::Args;
 
 use super::config::ConfigFlags;
+use crate::app::stores::accepted;
 use crate::eval::{self, Filters, Plan, Source, Variant};
-use crate::shared::accepted;
-use crate::shared::exit::UsageError;
+use crate::output::exit::UsageError;
 
 #[derive(Debug, Args)]
 pub struct EvalArgs {
@@ -107,8 +107,9 @@ pub struct EvalArgs {
 
 /// Runs the evaluation; ctrl-c (or a TERM) stops it, and the replay goes with it.
 pub async fn run(args: EvalArgs) -> Result<ExitCode> {
+    let ws = args.config.workspace()?;
     if args.accepted {
-        return report_accepted(&args);
+        return report_accepted(&args, &ws);
     }
     let overrides = args.config.overrides();
     let json = args.json;
@@ -126,10 +127,7 @@ pub async fn run(args: EvalArgs) -> Result<ExitCode> {
     };
     let mut plan = plan(args)?;
     if reviews {
-        let repo = iris_git::GitRepo::discover(
-            &std::env::current_dir().context("cannot read the current directory")?,
-        )?;
-        let configs = eval::configs_of(&repo, &mut plan.variants)?;
+        let configs = eval::configs_of(&ws, &mut plan.variants)?;
         let labelled = plan
             .variants
             .iter()
@@ -143,8 +141,8 @@ pub async fn run(args: EvalArgs) -> Result<ExitCode> {
             .transpose()?
             .map(|b| (b, plan.margin));
         let reviews = eval::reviews::run(
-            plan.source,
-            plan.filters,
+            &ws,
+            (plan.source, plan.filters),
             fixes.as_deref(),
             labelled,
             review,
@@ -155,6 +153,7 @@ pub async fn run(args: EvalArgs) -> Result<ExitCode> {
     }
     if evidence {
         return until_interrupted(eval::evidence::run(
+            &ws,
             plan.source,
             plan.filters,
             &overrides,
@@ -162,7 +161,7 @@ pub async fn run(args: EvalArgs) -> Result<ExitCode> {
         ))
         .await;
     }
-    until_interrupted(eval::run(plan)).await
+    until_interrupted(eval::run(&ws, plan)).await
 }
 
 /// `work`, unless ctrl-c (or a TERM) comes first: the replay goes with it.
@@ -268,17 +267,16 @@ fn variants(args: &EvalArgs) -> Vec<Variant> {
     variants
 }
 
-fn report_accepted(args: &EvalArgs) -> Result<ExitCode> {
-    let repo = super::current_repo()?;
+fn report_accepted(args: &EvalArgs, ws: &crate::app::Workspace) -> Result<ExitCode> {
     if args.clear {
-        if accepted::clear(&repo)? {
+        if accepted::clear(&ws.stores)? {
             eprintln!("forgot the messages Iris wrote here");
         } else {
             eprintln!("nothing was remembered here");
         }
         return Ok(ExitCode::SUCCESS);
     }
-    let report = accepted::report(&repo, args.last.map_or(20, |n| n as usize))?;
+    let report = accepted::report(&ws.repo, &ws.stores, args.last.map_or(20, |n| n as usize))?;
     if args.json {
         println!("{}", serde_json::to_string_pretty(&report)?);
         return Ok(ExitCode::SUCCESS);
@@ -296,7 +294,7 @@ fn report_accepted(args: &EvalArgs) -> Result<ExitCode> {
             format!("edited {:.2}", row.distance)
         };
         let short: String = row.commit.chars().take(7).collect();
-        let title = crate::shared::said::shown(&row.title);
+        let title = crate::output::said::shown(&row.title);
         println!("{short}  {how:<12}  {:<7} {title}", row.source);
     }
     let n = report.rows.len();

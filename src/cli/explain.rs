@@ -10,7 +10,7 @@ use clap::Args;
 use super::config::ConfigFlags;
 use super::progress::ProgressLine;
 use super::session::{OutputFlags, Session};
-use crate::shared::exit::UsageError;
+use crate::output::exit::UsageError;
 use iris_agent::capability::intent::FileRefused;
 
 #[derive(Debug, Args)]
@@ -37,8 +37,9 @@ fn from_root(file: &str, cwd: &Path, root: &Path) -> String {
 
 pub async fn run(args: ExplainArgs) -> Result<ExitCode> {
     let cwd = std::env::current_dir().context("cannot read the current directory")?;
-    let session = Session::open(&args.config, args.output)?;
-    let path = from_root(&args.file, &cwd, &session.repo.root());
+    let ws = args.config.workspace()?;
+    let session = Session::on(&ws, args.output)?;
+    let path = from_root(&args.file, &cwd, &ws.repo.root());
     let progress = ProgressLine::start();
     let result = session.iris.explain_file(&path, &progress.sink()).await;
     progress.finish().await;
@@ -52,7 +53,7 @@ pub async fn run(args: ExplainArgs) -> Result<ExitCode> {
     } else {
         println!(
             "{}",
-            crate::shared::said::shown(explained.to_text().trim_end())
+            crate::output::said::shown(explained.to_text().trim_end())
         );
     }
     Ok(ExitCode::SUCCESS)

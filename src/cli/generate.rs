@@ -3,7 +3,7 @@
 
 use std::process::ExitCode;
 
-use anyhow::{Context, Result};
+use anyhow::Result;
 use clap::Args;
 
 use super::config::ConfigFlags;
@@ -11,14 +11,15 @@ use super::pick;
 use super::progress::ProgressLine;
 use super::prompt::Prompter;
 use super::session::{OutputFlags, Session, copy, print_artifact, rendered, warn_about};
-use crate::shared::exit::{self, UsageError};
-use crate::shared::{accepted, last_message, said::shown};
+use crate::app::stores::{accepted, last_message};
+use crate::app::vcs::{ChangeAsked, How, Recording};
+use crate::output::exit::{self, UsageError};
+use crate::output::said::shown;
 use iris_agent::capability::candidates::Candidate;
 use iris_agent::capability::requests::Scope;
 use iris_agent::capability::write::Written;
 use iris_core::artifact::ArtifactKind;
 use iris_core::commit_rules::carry_trailers;
-use iris_git::CommitOptions;
 
 #[derive(Debug, Args)]
 pub struct GenArgs {
@@ -94,43 +95,43 @@ pub struct GenArgs {
 }
 
 pub async fn run(args: GenArgs) -> Result<ExitCode> {
-    if args.hook_amend && !hook_on_amend(&args)? {
+    let ws = args.config.workspace()?;
+    // The hook on `git commit --amend` writes nothing unless the configuration asks it to.
+    if args.hook_amend && !ws.config.hook_on_amend {
         return Ok(ExitCode::SUCCESS);
     }
-    let session = Session::open(&args.config, args.output)?;
-    if let Some(jj) = crate::shared::jj::open(&session.repo)? {
-        return super::gen_jj::run(session, jj, args).await;
-    }
-    if args.rev.is_some() || args.describe {
-        let flag = if args.describe { "--describe" } else { "--rev" };
-        return Err(UsageError(format!(
-            "{flag} is for jj repositories (or --rev with --check); this is a git repository: \
-             iris gen writes for the staged changes"
-        ))
-        .into());
-    }
-    if args.all {
-        session.repo.stage_tracked()?;
-    }
-    if !args.amend {
-        session.require_staged(if args.all {
+    let session = Session::on(&ws, args.output)?;
+    let how = match (args.auto_commit, args.describe) {
+        (true, _) if args.amend => Some(How::Amend),
+        (true, _) => Some(How::Commit),
+        (false, true) => Some(How::Describe),
+        (false, false) => None,
+    };
+    let asked = ChangeAsked {
+        rev: args.rev.as_deref(),
+        amend: args.amend,
+        stage_tracked: args.all,
+        by_hook: args.hook || args.hook_amend,
+        recording: how,
+        nothing_staged: Some(if args.all {
             "nothing to commit: no tracked file has changed (new files are left to `git add`)"
         } else {
             "nothing is staged: stage your changes with `git add` first, or pass --all to \
              stage every tracked file's changes"
-        })?;
-    }
-    // The change as the stores key it, read once (it writes the index's tree).
-    let change = (!args.amend)
-        .then(|| session.repo.staged_change(false).ok())
-        .flatten();
+        }),
+        keyed: true,
+        ..ChangeAsked::default()
+    };
+    // Staging (--all) and reading the change are the version control's blocking work.
+    let change = tokio::task::block_in_place(|| ws.vcs.change(&ws.repo, &asked))?;
     if let Some(last) = change
+        .key
         .as_ref()
-        .and_then(|c| offered_again(&session, c, &args))
+        .and_then(|key| offered_again(&session, key, &args))
     {
         println!("{}", shown(&last.message));
         if args.hook {
-            print!("\n{}", last_message::hook_comments(&session.repo, &last));
+            print!("\n{}", last_message::hook_comments(&ws.repo, &last));
         } else {
             eprintln!(
                 "iris: {}; --fresh writes a new one",
@@ -142,57 +143,57 @@ pub async fn run(args: GenArgs) -> Result<ExitCode> {
         }
         return Ok(ExitCode::SUCCESS);
     }
-    let scope = if args.amend {
-        Scope::Amend
-    } else {
-        Scope::Staged
-    };
-    let mut written = match write_message(&session, &scope, &args).await? {
+    let mut written = match write_message(&session, &change.scope, &args).await? {
         Message::Written(written) => written,
         Message::Ended(code) => return Ok(code),
     };
-    if args.amend {
-        // The same commit, its message written anew: who signed it and its review stay.
-        let head = session.repo.commit_info("HEAD")?.message;
-        written.text = carry_trailers(&head, &written.text);
+    if let Some(old) = &change.message {
+        // The same change, its message written anew: who signed it off and its other
+        // trailers stay.
+        written.text = carry_trailers(old, &written.text);
     }
     // Remembered with the change it was written for: `iris eval --accepted` later finds
     // the commit that carries it, however it was committed.
-    match &change {
-        Some(change) => {
-            accepted::remember_change(&session.repo, change, &written.text, "gen");
-            last_message::remember(&session.repo, change, &written.text, false);
-        }
-        None => accepted::remember(&session.repo, &written.text, "gen", args.amend),
+    if let Some(key) = &change.key {
+        tokio::task::block_in_place(|| {
+            accepted::remember(&ws.stores, key, &written.text, "gen");
+            if !args.amend {
+                last_message::remember(&ws.stores, key, &written.text, false);
+            }
+        });
     }
-    if args.auto_commit {
-        let options = CommitOptions {
-            amend: args.amend,
-            no_verify: args.no_verify,
-        };
-        match session.repo.commit(&written.text, options) {
-            Ok(summary) => {
-                eprintln!("{summary}");
-                if args.print {
-                    print_artifact(&written, args.output)?;
-                } else if args.output.copy {
-                    copy(&rendered(&written, args.output)?);
-                }
-            }
-            Err(err) => {
-                // Nothing is lost: the message goes to stdout for the user to reuse.
-                println!("{}", written.text.trim_end());
-                return Err(err.into());
-            }
-        }
-    } else {
+    let Some(how) = how else {
         print_artifact(&written, args.output)?;
+        return Ok(ExitCode::SUCCESS);
+    };
+    let scanner = session.iris.secret_scanner();
+    let recording = Recording {
+        how,
+        no_verify: args.no_verify,
+        scanner: scanner.as_deref(),
+    };
+    let recorded =
+        tokio::task::block_in_place(|| ws.vcs.record(&ws.repo, &change, &written.text, &recording));
+    match recorded {
+        Ok(said) => {
+            eprintln!("{said}");
+            if args.print {
+                print_artifact(&written, args.output)?;
+            } else if args.output.copy {
+                copy(&rendered(&written, args.output)?);
+            }
+            Ok(ExitCode::SUCCESS)
+        }
+        Err(err) => {
+            // Nothing is lost: the message goes to stdout for the user to reuse.
+            println!("{}", written.text.trim_end());
+            Err(err)
+        }
     }
-    Ok(ExitCode::SUCCESS)
 }
 
 /// What writing the message came to.
-pub(super) enum Message {
+enum Message {
     /// One message to print or commit.
     Written(Written),
     /// The run is over: its candidates were printed, or none was picked.
@@ -201,11 +202,7 @@ pub(super) enum Message {
 
 /// The message for `scope`: written once, or with several candidates (`-n`, `--models`)
 /// picked on the terminal or all printed.
-pub(super) async fn write_message(
-    session: &Session,
-    scope: &Scope,
-    args: &GenArgs,
-) -> Result<Message> {
+async fn write_message(session: &Session<'_>, scope: &Scope, args: &GenArgs) -> Result<Message> {
     let several = args.candidates > 1 || !args.models.is_empty();
     if !several {
         let written = session
@@ -240,10 +237,10 @@ pub(super) async fn write_message(
 /// request: the one the user last tried to commit (any run that prints one message), or for
 /// the hook also the one Iris last wrote. Never with --fresh or `IRIS_FRESH=1`, an amend,
 /// several candidates, --auto-commit (it would commit what was turned down), --json or
-/// --dry-run (`change` is read without an amend only).
+/// --dry-run.
 fn offered_again(
-    session: &Session,
-    change: &crate::shared::Change,
+    session: &Session<'_>,
+    change: &crate::app::stores::ChangeKey,
     args: &GenArgs,
 ) -> Option<iris_core::last_message::LastMessage> {
     let fresh =
@@ -252,7 +249,7 @@ fn offered_again(
     if fresh || args.amend || !one || args.auto_commit || args.output.json || args.output.dry_run {
         return None;
     }
-    last_message::recall(&session.repo, change, args.hook)
+    last_message::recall(&session.ws.repo, &session.ws.stores, change, args.hook)
 }
 
 /// Whether the user can pick one of several candidates: stdin and stderr are a terminal, and
@@ -292,7 +289,11 @@ fn print_candidates(candidates: &[Candidate], output: OutputFlags) -> Result<()>
 }
 
 /// Several versions of the commit message to choose from, with the progress line.
-async fn candidates(session: &Session, scope: &Scope, args: &GenArgs) -> Result<Vec<Candidate>> {
+async fn candidates(
+    session: &Session<'_>,
+    scope: &Scope,
+    args: &GenArgs,
+) -> Result<Vec<Candidate>> {
     let progress = ProgressLine::start().priced(session.price());
     let result = session
         .iris
@@ -311,11 +312,4 @@ async fn candidates(session: &Session, scope: &Scope, args: &GenArgs) -> Result<
         warn_about(&candidate.written);
     }
     Ok(candidates)
-}
-
-/// Whether the configuration asks the hook to write a message on `git commit --amend`.
-fn hook_on_amend(args: &GenArgs) -> Result<bool> {
-    let cwd = std::env::current_dir().context("cannot read the current directory")?;
-    let root = iris_git::GitRepo::discover(&cwd)?.root();
-    Ok(iris_config::Config::load(Some(&root), &args.config.overrides())?.hook_on_amend)
 }

@@ -5,7 +5,9 @@
 use std::path::Path;
 use std::process::ExitCode;
 
-use crate::shared::exit::UsageError;
+use crate::app::stores::{ChangeKey, IrisDir, last_message};
+use crate::app::vcs::GitOnly;
+use crate::output::exit::UsageError;
 use anyhow::{Context, Result, bail};
 use clap::Subcommand;
 
@@ -143,14 +145,12 @@ pub enum HookAction {
 
 pub fn run(args: HookArgs) -> Result<ExitCode> {
     let repo = current_repo()?;
+    if matches!(args.action, HookAction::Install { .. })
+        && let Some(why) = crate::app::vcs::open(&repo).refuses(GitOnly::Hooks)
+    {
+        return Err(UsageError(why).into());
+    }
     match args.action {
-        HookAction::Install { .. } if repo.jj_workspace().is_some() => Err(UsageError(
-            "jj runs no git hooks, so a hook would never run here: `iris gen --describe` or \
-             `--auto-commit` writes and sets the description, checking the commit rules and \
-             secrets as a hook would"
-                .into(),
-        )
-        .into()),
         HookAction::Install { force } => {
             let exe = std::env::current_exe().context("cannot find the iris binary")?;
             let outcome = repo.install_hook(HOOK, &script(&exe)?, force)?;
@@ -172,9 +172,11 @@ pub fn run(args: HookArgs) -> Result<ExitCode> {
         }
         HookAction::CommitMsg { file } => {
             // Never in the way of the commit: a message that cannot be read is not remembered.
-            if let (Ok(text), Ok(change)) = (std::fs::read(&file), repo.staged_change(false)) {
+            if let (Ok(text), Ok(change)) = (std::fs::read(&file), ChangeKey::staged(&repo, false))
+            {
                 let text = String::from_utf8_lossy(&text);
-                crate::shared::last_message::remember(&repo, &change, &text, true);
+                let stores = IrisDir::of(&repo.state_dir());
+                last_message::remember(&stores, &change, &text, true);
             }
             Ok(ExitCode::SUCCESS)
         }

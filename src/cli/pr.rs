@@ -8,8 +8,9 @@ use clap::Args;
 
 use super::config::ConfigFlags;
 use super::session::{OutputFlags, Session, print_artifact, publish};
+use crate::app::vcs::Base;
+use crate::output::exit::UsageError;
 use crate::publish::{PrAction, forge_of_repo, publish_pr, publish_pr_from, split_pr};
-use crate::shared::exit::UsageError;
 use iris_agent::capability::requests::Scope;
 use iris_core::artifact::ArtifactKind;
 
@@ -49,35 +50,25 @@ pub struct PrArgs {
 }
 
 pub async fn run(args: PrArgs) -> Result<ExitCode> {
-    if args.stack {
-        return super::pr_stack::run(args).await;
-    }
-    let mut session = Session::open(&args.config, args.output)?;
+    let ws = args.config.workspace()?;
+    let mut session = Session::on(&ws, args.output)?;
     session.iris = session.iris.with_pr_template(args.template.clone());
-    let jj = crate::shared::jj::open(&session.repo)?;
-    // In jj the PR's branches are the range's bookmarks.
-    let mut bookmarks = None;
-    let (from, to) = match &jj {
-        Some(jj) => {
-            let (from, to) = tokio::task::block_in_place(|| {
-                crate::shared::jj::range_changes(jj, args.from.as_deref(), args.to.as_deref())
-            })?;
-            if args.create || args.update {
-                bookmarks = Some(crate::shared::jj::pr_bookmarks(&from, &to)?);
-            }
-            (from.commit_id, to.commit_id)
-        }
-        None => {
-            let from = base_or_default(&session.repo, args.from.clone())?;
-            let to = args.to.clone().unwrap_or_else(|| "HEAD".into());
-            UsageError::unless_revisions(&session.repo, &[&from, &to])?;
-            (from, to)
-        }
-    };
+    let (from, to) = (args.from.as_deref(), args.to.as_deref());
+    // The branches are the checked-out one and the base, or (in jj) the range's bookmarks.
+    let ((from, to), branches) = tokio::task::block_in_place(|| -> Result<_> {
+        let (vcs, repo) = (&ws.vcs, &ws.repo);
+        let range = vcs.range(repo, from, to, Base::DefaultBranch(NO_DEFAULT_BRANCH))?;
+        let publishing = args.create || args.update;
+        let branches = match publishing {
+            true => vcs.pr_branches(repo, from, to)?,
+            false => None,
+        };
+        Ok((range, branches))
+    })?;
     let to = to.as_str();
     // A base that is the branch itself (a shallow CI checkout's only branch): nothing to send.
-    if session.repo.log_range(&from, to, 1)?.is_empty() {
-        let shallow = if session.repo.is_shallow() {
+    if ws.repo.log_range(&from, to, 1)?.is_empty() {
+        let shallow = if ws.repo.is_shallow() {
             " (this shallow clone may not hold the branch it goes into: `git fetch origin main`, \
              or in GitHub Actions `fetch-depth: 0`)"
         } else {
@@ -90,7 +81,7 @@ pub async fn run(args: PrArgs) -> Result<ExitCode> {
         .into());
     }
     if args.create || args.update {
-        forge_of_repo(&session.repo, "description")?;
+        forge_of_repo(&ws.repo, "description")?;
     }
     let scope = Scope::range(&from, to);
     let written = session.write(ArtifactKind::Pr, &scope, false).await?;
@@ -101,10 +92,10 @@ pub async fn run(args: PrArgs) -> Result<ExitCode> {
         (false, true) => (PrAction::Update, args.from),
         (false, false) => return Ok(ExitCode::SUCCESS),
     };
-    let root = session.repo.root();
+    let root = ws.repo.root();
     let text =
         split_pr(&written.text).context("not published (the description is on stdout above)")?;
-    if let Some((base, head)) = bookmarks {
+    if let Some((base, head)) = branches {
         publish("description", move || {
             publish_pr_from(&root, &text, action, (&base, &head))
         })
@@ -118,17 +109,17 @@ pub async fn run(args: PrArgs) -> Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
+/// Said when there is no default branch to start from.
+const NO_DEFAULT_BRANCH: &str =
+    "no default branch (main, master or the remote's HEAD) was found: pass --from";
+
 /// The base a PR goes into: `--from`, else the repository's default branch, else a usage
 /// error asking for `--from`.
 pub(super) fn base_or_default(repo: &iris_git::GitRepo, from: Option<String>) -> Result<String> {
     match from {
         Some(from) => Ok(from),
-        None => repo.default_branch().ok_or_else(|| {
-            UsageError(
-                "no default branch (main, master or the remote's HEAD) was found: pass --from"
-                    .into(),
-            )
-            .into()
-        }),
+        None => repo
+            .default_branch()
+            .ok_or_else(|| UsageError(NO_DEFAULT_BRANCH.into()).into()),
     }
 }

@@ -8,20 +8,21 @@ use anyhow::{Context, Result};
 
 use super::pr::PrArgs;
 use super::session::Session;
+use crate::output::exit::UsageError;
+use crate::output::said;
 use crate::publish::{LayerText, Plan, PrText, existing_requests, publish_stack, split_pr};
-use crate::shared::exit::UsageError;
-use crate::shared::said;
 use iris_agent::capability::requests::Scope;
 use iris_core::artifact::ArtifactKind;
 use iris_core::stack::{self, InStack, Shown, Stack};
 use iris_git::HeadState;
 
 pub async fn run(args: PrArgs) -> Result<ExitCode> {
-    let mut session = Session::open(&args.config, args.output)?;
+    let ws = args.config.workspace()?;
+    let mut session = Session::on(&ws, args.output)?;
     session.iris = session.iris.with_pr_template(args.template.clone());
     let branch = match args.to.clone() {
         Some(branch) => branch,
-        None => match session.repo.head_state()? {
+        None => match ws.repo.head_state()? {
             HeadState::Branch(name) => name,
             _ => {
                 return Err(UsageError(
@@ -33,9 +34,9 @@ pub async fn run(args: PrArgs) -> Result<ExitCode> {
             }
         },
     };
-    let base = super::pr::base_or_default(&session.repo, args.from.clone())?;
-    UsageError::unless_revisions(&session.repo, &[&base])?;
-    let stack = session
+    let base = super::pr::base_or_default(&ws.repo, args.from.clone())?;
+    ws.vcs.commit(&ws.repo, &base)?;
+    let stack = ws
         .repo
         .stack(&base, &branch)
         .map_err(|e| UsageError(e.to_string()))?;
@@ -47,7 +48,7 @@ pub async fn run(args: PrArgs) -> Result<ExitCode> {
         .into());
     }
     let publishing = args.create || args.update;
-    let root = session.repo.root();
+    let root = ws.repo.root();
     let existing = if publishing {
         let (root, found) = (root.clone(), stack.clone());
         tokio::task::spawn_blocking(move || existing_requests(&root, &found))
@@ -66,9 +67,9 @@ pub async fn run(args: PrArgs) -> Result<ExitCode> {
             url: pr.as_ref().and_then(|p| p.url.clone()),
         })
         .collect();
-    let noun = crate::publish::forge_of_repo(&session.repo, "descriptions")
+    let noun = crate::publish::forge_of_repo(&ws.repo, "descriptions")
         .map_or("pull request", |forge| forge.request_noun());
-    let changes = session.repo.layer_changes(&stack)?;
+    let changes = ws.repo.layer_changes(&stack)?;
     let mut texts = Vec::new();
     for ((i, layer), change) in stack.layers.iter().enumerate().zip(changes) {
         let plan = Plan::of(existing[i].as_ref(), &change, args.update);
@@ -111,7 +112,7 @@ pub async fn run(args: PrArgs) -> Result<ExitCode> {
 /// (`shown`: how each layer shows there, this one's title set now), and returns its title
 /// and body.
 async fn write_layer(
-    session: &mut Session,
+    session: &mut Session<'_>,
     (stack, index, change): (&Stack, usize, &str),
     shown: &mut [Shown],
     json: bool,

@@ -145,7 +145,7 @@ async fn draw(
                 }
                 // Said whether or not the spinner is drawn: scripts and hooks must see it too.
                 Some(AgentEvent::SecretWithheld(finding)) => {
-                    eprintln!("{}{}", clearing(drawing, two_lines), crate::shared::said::withheld_line(&finding));
+                    eprintln!("{}{}", clearing(drawing, two_lines), crate::output::said::withheld_line(&finding));
                     two_lines = false;
                 }
                 // Likewise: a warning is printed whether or not the spinner is drawn.

@@ -20,11 +20,12 @@ pub struct ReleaseNotesArgs {
 }
 
 pub async fn run(args: ReleaseNotesArgs) -> Result<ExitCode> {
-    let session = Session::open(&args.config, args.output)?;
+    let ws = args.config.workspace()?;
+    let session = Session::on(&ws, args.output)?;
     let written = session
         .write(
             ArtifactKind::ReleaseNotes,
-            &args.range.checked_scope(&session.repo)?,
+            &args.range.checked_scope(&session)?,
             false,
         )
         .await?;

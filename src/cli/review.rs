@@ -8,9 +8,11 @@ use clap::Args;
 
 use super::config::ConfigFlags;
 use super::session::{OutputFlags, Session, print_artifact, publish};
+use crate::app::Workspace;
+use crate::app::vcs::{Base, ChangeAsked};
+use crate::output::exit::{self, UsageError};
+use crate::output::written::confident;
 use crate::publish::{ReviewPost, forge_of_repo, post_review};
-use crate::shared::exit::{self, UsageError};
-use crate::shared::written::confident;
 use iris_agent::capability::requests::Scope;
 use iris_core::artifact::review::{Aspect, ReviewOptions, report};
 use iris_core::artifact::{ArtifactKind, Review, Severity};
@@ -87,7 +89,8 @@ pub async fn run(args: ReviewArgs) -> Result<ExitCode> {
         )
         .into());
     }
-    let mut session = Session::open(&args.config, args.output)?;
+    let ws = args.config.workspace()?;
+    let mut session = Session::on(&ws, args.output)?;
     let mut aspects: Vec<Aspect> = Vec::new();
     for aspect in &args.aspects {
         if !aspects.contains(aspect) {
@@ -96,19 +99,16 @@ pub async fn run(args: ReviewArgs) -> Result<ExitCode> {
     }
     session.iris = session.iris.with_review(ReviewOptions {
         aspects,
-        verify: args.verify || session.config.review_verify,
+        verify: args.verify || ws.config.review_verify,
     });
-    let scope = match crate::shared::jj::open(&session.repo)? {
-        Some(jj) => jj_scope(&jj, &args)?,
-        None => git_scope(&session, &args)?,
-    };
+    let scope = tokio::task::block_in_place(|| scope_of(&ws, &args))?;
     if args.post {
-        forge_of_repo(&session.repo, "review")?;
+        forge_of_repo(&ws.repo, "review")?;
     }
     let written = session.write(ArtifactKind::Review, &scope, false).await?;
     let min = args
         .min_confidence
-        .unwrap_or(session.config.review_min_confidence);
+        .unwrap_or(ws.config.review_min_confidence);
     let written = confident(written, min)?;
     let kept: Review = serde_json::from_value(written.json.clone())?;
     match args.format {
@@ -128,7 +128,7 @@ pub async fn run(args: ReviewArgs) -> Result<ExitCode> {
         }
     }
     if args.post {
-        let root = session.repo.root();
+        let root = ws.repo.root();
         let body = written.text.clone();
         let how = if args.no_inline {
             ReviewPost::Comment
@@ -156,39 +156,27 @@ pub async fn run(args: ReviewArgs) -> Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-/// What a review reads in a jj repository: `@`'s own change (jj has no staging area), the
-/// change --commit names, or the changes after --from up to --to (default `@`).
-fn jj_scope(jj: &iris_git::jj::Jj, args: &ReviewArgs) -> Result<Scope> {
-    use crate::shared::jj::{change_to_describe, commit_of, range};
-    tokio::task::block_in_place(|| match (&args.commit, &args.from) {
-        (Some(rev), _) => Ok(Scope::Commit(commit_of(jj, rev)?)),
-        (None, Some(from)) => {
-            let (from, to) = range(jj, Some(from), args.to.as_deref())?;
-            Ok(Scope::range(&from, &to))
-        }
-        (None, None) => Ok(Scope::Commit(change_to_describe(jj, "@")?.commit_id)),
-    })
-}
-
-/// What a review reads in a git repository: the staged change, all uncommitted changes, a
-/// commit or a range.
-fn git_scope(session: &Session, args: &ReviewArgs) -> Result<Scope> {
-    let to = args.to.as_deref().unwrap_or("HEAD");
-    let revs: Vec<&str> = match (&args.commit, &args.from) {
-        (Some(rev), _) => vec![rev.as_str()],
-        (None, Some(from)) => vec![from.as_str(), to],
-        (None, None) => Vec::new(),
-    };
-    UsageError::unless_revisions(&session.repo, &revs)?;
+/// What a review reads: the change being made (the staged change, or with
+/// --include-unstaged every uncommitted change; jj's `@`), the commit --commit names, or
+/// the commits after --from up to --to.
+fn scope_of(ws: &Workspace, args: &ReviewArgs) -> Result<Scope> {
+    let (vcs, repo) = (&ws.vcs, &ws.repo);
     Ok(match (&args.commit, &args.from) {
-        (Some(rev), _) => Scope::Commit(rev.clone()),
-        (None, Some(from)) => Scope::range(from, args.to.as_deref().unwrap_or("HEAD")),
-        (None, None) if args.include_unstaged => Scope::Uncommitted,
+        (Some(rev), _) => Scope::Commit(vcs.commit(repo, rev)?),
+        (None, Some(from)) => {
+            let (from, to) = vcs.range(repo, Some(from), args.to.as_deref(), Base::Parent)?;
+            Scope::range(&from, &to)
+        }
         (None, None) => {
-            session.require_staged(
-                "nothing is staged to review: stage changes, or use --include-unstaged, --commit or --from",
-            )?;
-            Scope::Staged
+            let asked = ChangeAsked {
+                unstaged: args.include_unstaged,
+                nothing_staged: Some(
+                    "nothing is staged to review: stage changes, or use --include-unstaged, \
+                     --commit or --from",
+                ),
+                ..ChangeAsked::default()
+            };
+            vcs.change(repo, &asked)?.scope
         }
     })
 }

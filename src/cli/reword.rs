@@ -18,17 +18,15 @@ use super::interrupt::Interrupt;
 use super::progress::ProgressLine;
 use super::prompt::Prompter;
 use super::session::OutputFlags;
-use crate::shared::IrisDir;
-use crate::shared::exit::UsageError;
-use crate::shared::replayed::{replay_of, staged_for};
-use crate::shared::said::shown;
-use iris_agent::IrisAgent;
+use crate::app::Workspace;
+use crate::app::replayed::{replay_of, staged_for};
+use crate::output::exit::UsageError;
+use crate::output::said::shown;
 use iris_agent::capability::requests::Scope;
-use iris_config::Config;
 use iris_core::artifact::ArtifactKind;
 use iris_core::commit_rules::carry_trailers;
 use iris_core::text::{width, wrap_line};
-use iris_git::{GitRepo, RewordCommit};
+use iris_git::RewordCommit;
 
 #[derive(Debug, Args)]
 pub struct RewordArgs {
@@ -79,32 +77,17 @@ pub struct RewordPlan {
 }
 
 pub async fn run(args: RewordArgs) -> Result<ExitCode> {
-    let cwd = std::env::current_dir().context("cannot read the current directory")?;
-    let repo = GitRepo::discover(&cwd)?;
-    let jj = crate::shared::jj::open(&repo)?;
+    let ws = args.config.workspace()?;
+    let (repo, vcs) = (&ws.repo, &ws.vcs);
     if args.undo {
-        if jj.is_some() {
-            return Err(UsageError(
-                "in a jj repository, `jj op restore OP` undoes a reword (the operation is \
-                 named when it is applied; `jj op log` lists them)"
-                    .into(),
-            )
-            .into());
-        }
-        let head = repo.undo_reword()?;
-        eprintln!(
-            "Undid the reword: the branch is back at {}.",
-            &head[..12.min(head.len())]
-        );
+        eprintln!("{}", tokio::task::block_in_place(|| vcs.undo_reword(repo))?);
         return Ok(ExitCode::SUCCESS);
     }
     let range = args.range.clone().unwrap_or_default();
-    let commits = match &jj {
-        Some(jj) => tokio::task::block_in_place(|| {
-            crate::shared::jj_reword::commits(jj, &range, args.force || !args.apply)
-        })?,
-        None => git_commits(&repo, &range, &args)?,
-    };
+    // Others may have built on what a remote has (jj: what is immutable): refused when
+    // applying without --force.
+    let guard = (args.apply && !args.force).then_some("--force rewords them anyway");
+    let commits = tokio::task::block_in_place(|| vcs.reword_commits(repo, &range, guard))?;
     if args.apply && !args.yes && !args.output.dry_run && !std::io::stdin().is_terminal() {
         return Err(UsageError(
             "--apply asks before rewriting, and there is no terminal to ask on: add --yes".into(),
@@ -113,7 +96,7 @@ pub async fn run(args: RewordArgs) -> Result<ExitCode> {
     }
     let plan = match &args.plan {
         Some(file) => read_plan(file, &commits)?,
-        None => ask_iris(&args, &repo, &commits).await?,
+        None => ask_iris(&args, &ws, &commits).await?,
     };
     if args.output.json {
         println!("{}", serde_json::to_string_pretty(&plan)?);
@@ -140,72 +123,35 @@ pub async fn run(args: RewordArgs) -> Result<ExitCode> {
             return Ok(ExitCode::SUCCESS);
         }
     }
-    if let Some(jj) = &jj {
-        let before = tokio::task::block_in_place(|| {
-            crate::shared::jj_reword::apply(jj, &commits, &messages, args.force)
-        })?;
-        let n = messages.len();
-        eprintln!(
-            "Described {n} change{} anew; `jj op restore {before}` puts them back.",
-            if n == 1 { "" } else { "s" }
-        );
-        return Ok(ExitCode::SUCCESS);
-    }
     let interrupt = Interrupt::listen();
-    let done = tokio::task::block_in_place(|| repo.reword(&messages, Some(interrupt.flag())))?;
+    let done = tokio::task::block_in_place(|| {
+        vcs.apply_reword(
+            repo,
+            &commits,
+            &messages,
+            args.force,
+            Some(interrupt.flag()),
+        )
+    })?;
     drop(interrupt);
-    let s = |n: usize| if n == 1 { "" } else { "s" };
-    eprintln!(
-        "Reworded {} commit{} ({} made again); `iris reword --undo` puts the branch back.",
-        done.reworded,
-        s(done.reworded),
-        done.rewritten
-    );
-    if let Some(warning) = done.unsigned_warning() {
+    eprintln!("{}", done.said);
+    if let Some(warning) = done.warning {
         eprintln!("warning: {warning}");
     }
     Ok(ExitCode::SUCCESS)
-}
-
-/// The commits of REV or A..B on HEAD's history, refused when a remote has them (unless
-/// --force with --apply).
-fn git_commits(repo: &GitRepo, range: &str, args: &RewordArgs) -> Result<Vec<RewordCommit>> {
-    let revs: Vec<&str> = match range.split_once("..") {
-        Some((from, to)) => [from, to.trim_start_matches('.')]
-            .into_iter()
-            .filter(|r| !r.is_empty())
-            .collect(),
-        None => vec![range],
-    };
-    UsageError::unless_revisions(repo, &revs)?;
-    let commits = repo
-        .reword_range(range)
-        .map_err(|e| UsageError(e.to_string()))?;
-    if args.apply && !args.force {
-        let ids: Vec<String> = commits.iter().map(|c| c.id.clone()).collect();
-        repo.refuse_published(&ids, "--force rewords them anyway")
-            .map_err(|e| UsageError(e.to_string()))?;
-    }
-    Ok(commits)
 }
 
 /// Iris' message for each commit that is not a merge, written in a replay of the history
 /// before it.
 async fn ask_iris(
     args: &RewordArgs,
-    repo: &GitRepo,
+    ws: &Workspace,
     commits: &[RewordCommit],
 ) -> Result<RewordPlan> {
-    let root = repo.root();
-    let config = Config::load(Some(&root), &args.config.overrides())?;
-    let iris = IrisAgent::from_config(
-        &config,
-        &root,
-        IrisDir::of(&repo.state_dir()).path(),
-        !args.output.no_stream,
-    )?;
-    let (iris, dry_run) = crate::shared::preview::prepare(iris, args.output.dry_run);
-    let replay = replay_of(repo)?;
+    let config = &ws.config;
+    let iris = ws.iris(!args.output.no_stream)?;
+    let (iris, dry_run) = crate::app::iris::with_dry_run(iris, args.output.dry_run);
+    let replay = replay_of(&ws.repo)?;
     let price = config.model_price().map(|(price, _)| price);
     let writable = commits.iter().filter(|c| !c.merge).count();
     let mut plan = RewordPlan {
@@ -234,10 +180,10 @@ async fn ask_iris(
                 .await;
             progress.finish().await;
             let result =
-                crate::shared::preview::finish(dry_run.as_ref(), result, &config, args.output.json);
+                crate::output::preview::finish(dry_run.as_ref(), result, config, args.output.json);
             match result {
                 Ok(written) => {
-                    for warning in crate::shared::written::warnings_of(&written) {
+                    for warning in crate::output::written::warnings_of(&written) {
                         eprintln!("warning: {}: {warning}", commit.short_id);
                     }
                     rewording.new = Some(carry_trailers(&commit.message, &written.text));
@@ -248,7 +194,7 @@ async fn ask_iris(
                     eprintln!(
                         "warning: {}: no message was written ({}); it keeps its own",
                         commit.short_id,
-                        crate::shared::exit::one_line(&err)
+                        crate::output::exit::one_line(&err)
                     );
                     failed = Some(err);
                 }

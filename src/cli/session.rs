@@ -4,21 +4,18 @@
 use anyhow::{Context, Result};
 use clap::Args;
 
-use super::config::ConfigFlags;
 use super::progress::ProgressLine;
+use crate::app::Workspace;
+use crate::app::vcs::Base;
+use crate::output::said::shown;
+use crate::output::written::warnings_of;
 use crate::publish::{PublishError, Published};
-use crate::shared::exit::UsageError;
-use crate::shared::said::shown;
-use crate::shared::staged::require_staged;
-use crate::shared::written::warnings_of;
 use iris_agent::IrisAgent;
 use iris_agent::capability::requests::Scope;
 use iris_agent::capability::write::Written;
 use iris_agent::runtime::dry_run::DryRun;
-use iris_config::Config;
 use iris_core::artifact::ArtifactKind;
 use iris_core::stack::InStack;
-use iris_git::GitRepo;
 
 /// How the artifact is printed.
 #[derive(Debug, Args, Clone, Copy)]
@@ -60,61 +57,41 @@ pub struct RangeArgs {
 
 impl RangeArgs {
     /// The range, its revisions checked first.
-    pub(super) fn checked_scope(&self, repo: &GitRepo) -> Result<Scope> {
-        if let Some(jj) = crate::shared::jj::open(repo)? {
-            let (from, to) =
-                crate::shared::jj::range(&jj, self.from.as_deref(), self.to.as_deref())?;
-            return Ok(Scope::Range {
-                from,
-                to,
-                version: self.version_name.clone(),
-            });
-        }
-        let Some(from) = self.from.as_deref() else {
-            return Err(UsageError(
-                "--from REF is needed: the range starts after it (the previous release tag, say)"
-                    .into(),
-            )
-            .into());
-        };
-        let to = self.to.as_deref().unwrap_or("HEAD");
-        UsageError::unless_revisions(repo, &[from, to])?;
+    pub(super) fn checked_scope(&self, session: &Session<'_>) -> Result<Scope> {
+        let needed = Base::Named(
+            "--from REF is needed: the range starts after it (the previous release tag, say)",
+        );
+        let (from, to) = tokio::task::block_in_place(|| {
+            let (from, to) = (self.from.as_deref(), self.to.as_deref());
+            session.ws.vcs.range(&session.ws.repo, from, to, needed)
+        })?;
         Ok(Scope::Range {
-            from: from.to_string(),
-            to: to.to_string(),
+            from,
+            to,
             version: self.version_name.clone(),
         })
     }
 }
 
-/// The repository, the configuration and Iris, ready to work.
-pub(super) struct Session {
-    pub repo: GitRepo,
-    pub config: Config,
+/// The workspace and Iris, ready to work.
+pub(super) struct Session<'a> {
+    /// The repository, its configuration and version control.
+    pub ws: &'a Workspace,
+    /// Iris as configured (keeping her first request with `--dry-run`).
     pub iris: IrisAgent,
     /// `--dry-run`: where the first request is kept instead of being sent.
     dry_run: Option<DryRun>,
     json: bool,
 }
 
-impl Session {
-    /// The repository the user is in (from any of its subdirectories), its configuration as
-    /// the flags adjust it, and Iris (keeping her first request with `--dry-run`).
-    pub(super) fn open(flags: &ConfigFlags, output: OutputFlags) -> Result<Self> {
-        let cwd = std::env::current_dir().context("cannot read the current directory")?;
-        let repo = GitRepo::discover(&cwd)?;
-        let root = repo.root();
-        let config = Config::load(Some(&root), &flags.overrides())?;
-        let iris = IrisAgent::from_config(
-            &config,
-            &root,
-            crate::shared::IrisDir::of(&repo.state_dir()).path(),
-            !output.no_stream,
-        )?;
-        let (iris, dry_run) = crate::shared::preview::prepare(iris, output.dry_run);
+impl<'a> Session<'a> {
+    /// Iris on `ws` as the output flags ask (streaming or not, keeping her first request
+    /// with `--dry-run`).
+    pub(super) fn on(ws: &'a Workspace, output: OutputFlags) -> Result<Self> {
+        let iris = ws.iris(!output.no_stream)?;
+        let (iris, dry_run) = crate::app::iris::with_dry_run(iris, output.dry_run);
         Ok(Self {
-            repo,
-            config,
+            ws,
             iris,
             dry_run,
             json: output.json,
@@ -156,17 +133,12 @@ impl Session {
 
     /// The selected model's prices, when known.
     pub(super) fn price(&self) -> Option<iris_config::prices::Price> {
-        self.config.model_price().map(|(price, _)| price)
+        self.ws.config.model_price().map(|(price, _)| price)
     }
 
     /// A run's result, or with `--dry-run` the request it kept, shown.
     pub(super) fn finish<T>(&self, result: Result<T>) -> Result<T> {
-        crate::shared::preview::finish(self.dry_run.as_ref(), result, &self.config, self.json)
-    }
-
-    /// Fails with a usage error when nothing is staged.
-    pub(super) fn require_staged(&self, what: &str) -> Result<()> {
-        require_staged(&self.repo, what)
+        crate::output::preview::finish(self.dry_run.as_ref(), result, &self.ws.config, self.json)
     }
 }
 

@@ -1,13 +1,14 @@
 //! `iris split`: Iris plans how a tangled change splits into atomic commits; the plan is
-//! printed (`--json`: as JSON), `--apply` commits it group by group through `git commit`
-//! (`--check` runs a command on each group's tree first), and `--undo` restores the state
-//! from before the last split.
+//! printed (`--json`: as JSON), `--apply` commits it group by group (through `git commit`,
+//! `--check` running a command on each group's tree first; in jj one change a group, jj
+//! running this program as its diff editor), and `--undo` restores the state from before
+//! the last split.
 
 use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use anyhow::{Context, Result, anyhow};
+use anyhow::{Context, Result};
 use clap::Args;
 
 use super::config::ConfigFlags;
@@ -15,10 +16,11 @@ use super::interrupt::Interrupt;
 use super::progress::ProgressLine;
 use super::prompt::Prompter;
 use super::session::{OutputFlags, Session};
-use crate::shared::exit::UsageError;
+use crate::app::Workspace;
+use crate::app::vcs::{SplitAsked, SplitHow};
+use crate::output::exit::UsageError;
 use iris_core::split::{SplitPlan, check_plan, plan_text, unit_ids};
-use iris_git::GitRepo;
-use iris_git::split::{ApplyOptions, Progress, SplitChange};
+use iris_git::split::{Progress, SplitChange};
 
 #[derive(Debug, Args)]
 pub struct SplitArgs {
@@ -53,21 +55,20 @@ pub struct SplitArgs {
     pub output: OutputFlags,
 }
 
+/// The hidden diff editor jj runs for each group.
+#[derive(Debug, Args)]
+pub struct ToolArgs {
+    /// The folder holding what the first part should be (`manifest.json` and the bytes).
+    pub state: PathBuf,
+    /// jj's right side, left as the first part should be.
+    pub right: PathBuf,
+}
+
 pub async fn run(args: SplitArgs) -> Result<ExitCode> {
-    let cwd = std::env::current_dir().context("cannot read the current directory")?;
-    let repo = GitRepo::discover(&cwd)?;
-    if let Some(jj) = crate::shared::jj::open(&repo)? {
-        return super::split_jj::run(args, repo, jj).await;
-    }
-    if args.revision.is_some() {
-        return Err(UsageError(
-            "-r is for jj repositories: in git, iris split takes apart the uncommitted change"
-                .into(),
-        )
-        .into());
-    }
+    let ws = args.config.workspace()?;
+    let (repo, vcs) = (&ws.repo, &ws.vcs);
     if args.undo {
-        println!("{}", repo.undo_split()?);
+        println!("{}", tokio::task::block_in_place(|| vcs.undo_split(repo))?);
         return Ok(ExitCode::SUCCESS);
     }
     if args.apply && !args.yes && !args.output.dry_run && !std::io::stdin().is_terminal() {
@@ -76,43 +77,46 @@ pub async fn run(args: SplitArgs) -> Result<ExitCode> {
         )
         .into());
     }
-    let change = repo.split_change(args.staged)?;
-    if change.is_empty() {
-        let what = if args.staged {
-            "staged change"
-        } else {
-            "change"
-        };
-        return Err(UsageError(format!("there is no {what} to split")).into());
-    }
-    let plan = plan_for(&args, &change).await?;
-    let agreed = shown_and_agreed(&args, &plan, &change.units, ("commits", "committed"))?;
-    if !agreed {
+    let asked = SplitAsked {
+        rev: args.revision.as_deref(),
+        staged: args.staged,
+        checked: args.check.is_some(),
+    };
+    let target = tokio::task::block_in_place(|| vcs.split_change(repo, &asked))?;
+    let plan = plan_for(&args, &ws, &target.change).await?;
+    if !shown_and_agreed(&args, &plan, &target.change.units, target.words)? {
         return Ok(ExitCode::SUCCESS);
     }
+    let iris = std::env::current_exe().context("cannot find this program for jj to run")?;
     // ctrl-c stops the split before its next group (git and the check get the signal too).
     let interrupt = Interrupt::listen();
-    let options = ApplyOptions {
+    let how = SplitHow {
         check: args.check.as_deref(),
         interrupted: Some(interrupt.flag()),
-        ..ApplyOptions::default()
+        iris: &iris,
     };
-    let applied = tokio::task::block_in_place(|| repo.apply_split(&change, &plan, options, report));
+    let applied =
+        tokio::task::block_in_place(|| vcs.apply_split(repo, &target, &plan, &how, &mut report));
     drop(interrupt);
-    match applied {
-        Ok(applied) => {
-            let made = applied.commits.len();
-            let s = if made == 1 { "" } else { "s" };
-            eprintln!("Made {made} commit{s}; `iris split --undo` puts the change back as it was.");
-            Ok(ExitCode::SUCCESS)
-        }
-        Err(stop) => Err(anyhow!(stop)),
-    }
+    let made = applied.map_err(|stopped| stopped.error)?;
+    let s = if made.made == 1 { "" } else { "s" };
+    let undo = made.undo.as_deref().unwrap_or("`iris split --undo`");
+    eprintln!(
+        "Made {} {}{s}; {undo} puts the change back as it was.",
+        made.made, made.noun
+    );
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `iris jj-split-tool STATE RIGHT`, which jj runs for each group.
+pub fn tool(args: ToolArgs) -> Result<ExitCode> {
+    crate::app::vcs::split_tool(&args.state, &args.right)?;
+    Ok(ExitCode::SUCCESS)
 }
 
 /// Prints the plan (`--json`: as JSON); whether to apply it: `--apply`, and on a terminal
 /// without `--yes` the user's yes to making its `made.0` (said as not `made.1` on a no).
-pub(super) fn shown_and_agreed(
+fn shown_and_agreed(
     args: &SplitArgs,
     plan: &SplitPlan,
     units: &[iris_core::split::Unit],
@@ -121,7 +125,7 @@ pub(super) fn shown_and_agreed(
     if args.output.json {
         println!("{}", serde_json::to_string_pretty(plan)?);
     } else {
-        println!("{}", crate::shared::said::shown(&plan_text(plan, units)));
+        println!("{}", crate::output::said::shown(&plan_text(plan, units)));
     }
     if !args.apply {
         return Ok(false);
@@ -139,10 +143,10 @@ pub(super) fn shown_and_agreed(
 }
 
 /// The plan: from `--plan`'s file, or Iris'.
-pub(super) async fn plan_for(args: &SplitArgs, change: &SplitChange) -> Result<SplitPlan> {
+async fn plan_for(args: &SplitArgs, ws: &Workspace, change: &SplitChange) -> Result<SplitPlan> {
     match &args.plan {
         Some(file) => read_plan(file, change),
-        None => ask_iris(args, change).await,
+        None => ask_iris(args, ws, change).await,
     }
 }
 
@@ -152,14 +156,14 @@ fn report(progress: Progress) {
         Progress::Checking { group, of } => eprintln!("[{group}/{of}] checking…"),
         Progress::Committing { .. } => {}
         Progress::Committed { group, of, summary } => {
-            eprintln!("[{group}/{of}] {}", crate::shared::said::shown(&summary))
+            eprintln!("[{group}/{of}] {}", crate::output::said::shown(&summary))
         }
     }
 }
 
 /// Iris' plan for `change` (or, with `--dry-run`, the request it would send).
-async fn ask_iris(args: &SplitArgs, change: &SplitChange) -> Result<SplitPlan> {
-    let session = Session::open(&args.config, args.output)?;
+async fn ask_iris(args: &SplitArgs, ws: &Workspace, change: &SplitChange) -> Result<SplitPlan> {
+    let session = Session::on(ws, args.output)?;
     let progress = ProgressLine::start().priced(session.price());
     let result = session
         .iris

@@ -6,7 +6,7 @@ use anyhow::{Context, Result};
 use clap::Args;
 
 use super::config::ConfigFlags;
-use crate::shared::exit::UsageError;
+use crate::output::exit::UsageError;
 use crate::studio::app::{Studio, StudioOptions};
 use iris_studio::state::Mode;
 
@@ -46,8 +46,9 @@ pub async fn run(args: StudioArgs) -> Result<ExitCode> {
         .into_iter()
         .flatten()
         .collect();
-    if !revs.is_empty() {
-        UsageError::unless_revisions(&iris_git::GitRepo::discover(&cwd)?, &revs)?;
+    let ws = crate::app::Workspace::open(&cwd, &args.config.overrides())?;
+    for rev in revs {
+        ws.vcs.commit(&ws.repo, rev)?;
     }
     let options = StudioOptions {
         mode,
@@ -56,6 +57,6 @@ pub async fn run(args: StudioArgs) -> Result<ExitCode> {
         to: args.to,
         overrides: args.config.overrides(),
     };
-    Studio::prepare(&cwd, options)?.run().await?;
+    Studio::prepare(ws, options)?.run().await?;
     Ok(ExitCode::SUCCESS)
 }

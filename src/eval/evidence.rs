@@ -9,16 +9,17 @@ use std::process::ExitCode;
 use anyhow::{Context, Result};
 use serde_json::{Value, json};
 
-use iris_agent::IrisAgent;
 use iris_agent::capability::requests::Scope;
 use iris_agent::runtime::dry_run::{Part, parts_of, sizes};
 use iris_config::{Config, Overrides};
 use iris_core::artifact::ArtifactKind;
 use iris_core::eval::{Recall, median};
-use iris_git::{CommitInfo, GitRepo};
+use iris_git::CommitInfo;
 
 use super::select::{self, Filters, Source};
-use crate::shared::exit::UsageError;
+use crate::app::Workspace;
+use crate::app::iris::configured;
+use crate::output::exit::UsageError;
 
 /// A key for a provider that has none: the request is kept, never sent.
 const UNSENT_KEY: &str = "iris-eval-evidence-sends-nothing";
@@ -32,24 +33,18 @@ pub(super) struct Measured {
 
 /// Measures the first request of each chosen commit, printing a row each and a summary.
 pub async fn run(
+    ws: &Workspace,
     source: Source,
     filters: Filters,
     overrides: &Overrides,
     json: bool,
 ) -> Result<ExitCode> {
-    let cwd = std::env::current_dir().context("cannot read the current directory")?;
-    let repo = GitRepo::discover(&cwd)?;
-    let root = repo.root();
-    let config = config_without_key(&root, overrides)?;
+    let repo = &ws.repo;
+    let config = config_without_key(&ws.root, overrides)?;
     // The provider is checked before anything is replayed.
-    IrisAgent::from_config(
-        &config,
-        &root,
-        crate::shared::IrisDir::of(&repo.state_dir()).path(),
-        false,
-    )?;
-    source.check_revisions(&repo)?;
-    let choice = select::choose(&repo, &source, &filters)?;
+    configured(&config, &ws.root, &ws.stores, false)?;
+    let source = source.resolved(ws.vcs.as_ref(), repo)?;
+    let choice = select::choose(repo, &source, &filters)?;
     eprint!("{}", choice.describe(&source));
     if choice.commits.is_empty() {
         return Err(
@@ -61,7 +56,7 @@ pub async fn run(
         "the first request each would send to {} {model}, kept, not sent",
         config.provider
     );
-    let replay = crate::shared::replayed::replay_of(&repo)?;
+    let replay = crate::app::replayed::replay_of(repo)?;
     let replay_git = replay.root().join(".git");
     if !json {
         println!(
@@ -101,7 +96,7 @@ pub async fn run(
             }
             (Err(err), false) => format!("{:<9} error: {err:#}", commit.short_id),
         };
-        println!("{}", crate::shared::said::shown(&line));
+        println!("{}", crate::output::said::shown(&line));
         if let Ok(m) = measured {
             rows.push(m);
         }
@@ -114,7 +109,7 @@ pub async fn run(
         println!("\n{}", summary_text(&summary));
     }
     Ok(if rows.is_empty() {
-        ExitCode::from(crate::shared::exit::GENERAL)
+        ExitCode::from(crate::output::exit::GENERAL)
     } else {
         ExitCode::SUCCESS
     })
@@ -147,13 +142,9 @@ pub(super) async fn first_request(
     replay_git: &std::path::Path,
     commit: &CommitInfo,
 ) -> Result<Measured> {
-    let iris = IrisAgent::from_config(
-        config,
-        replay_root,
-        crate::shared::IrisDir::of(replay_git).path(),
-        false,
-    )?;
-    let (iris, kept) = crate::shared::preview::prepare(iris, true);
+    let stores = crate::app::stores::IrisDir::of(replay_git);
+    let iris = configured(config, replay_root, &stores, false)?;
+    let (iris, kept) = crate::app::iris::with_dry_run(iris, true);
     let (sink, drained) = super::unattended();
     let written = iris
         .write(ArtifactKind::Commit, &Scope::Staged, false, &sink)
@@ -174,7 +165,7 @@ pub(super) async fn first_request(
         .map(|(_, text)| text)
         .collect::<Vec<_>>()
         .join("\n");
-    let count = crate::shared::preview::counter(config.provider).1;
+    let count = crate::output::preview::counter(config.provider).1;
     let parts = sizes(&body, captured.handed.as_ref(), &*count);
     Ok(Measured {
         recall: Recall::of(&commit.message, &text),

@@ -19,17 +19,19 @@ use std::time::Instant;
 use anyhow::{Context, Result};
 use tokio::sync::mpsc::unbounded_channel;
 
+use crate::app::Workspace;
+use crate::app::iris::configured;
 use iris_agent::capability::requests::Scope;
-use iris_agent::{EventSink, IrisAgent, failure_of};
+use iris_agent::{EventSink, failure_of};
 use iris_config::{Config, Overrides};
 use iris_core::artifact::ArtifactKind;
 use iris_core::commit_rules::error_count;
 use iris_core::eval::{Outcome, compare, history_uses_types, median, score, summarize};
 use iris_core::protocol::progress::Progress;
 use iris_core::protocol::{AgentEvent, Decision};
-use iris_git::{CommitInfo, GitRepo, Replay};
+use iris_git::{CommitInfo, Replay};
 
-use crate::shared::exit::{GENERAL, UsageError};
+use crate::output::exit::{GENERAL, UsageError};
 use report::Row;
 pub use report::read_baseline;
 pub use select::{Filters, Source};
@@ -64,17 +66,11 @@ pub struct Plan {
 
 /// Each variant's configuration, its provider and model checked before anything runs; a
 /// variant without a label takes its model's name.
-pub fn configs_of(repo: &GitRepo, variants: &mut [Variant]) -> Result<Vec<Config>> {
-    let root = repo.root();
+pub fn configs_of(ws: &Workspace, variants: &mut [Variant]) -> Result<Vec<Config>> {
     let mut configs = Vec::new();
     for variant in variants {
-        let config = Config::load(Some(&root), &variant.overrides)?;
-        IrisAgent::from_config(
-            &config,
-            &root,
-            crate::shared::IrisDir::of(&repo.state_dir()).path(),
-            true,
-        )?;
+        let config = ws.config_with(&variant.overrides)?;
+        configured(&config, &ws.root, &ws.stores, true)?;
         if variant.label.is_empty() {
             variant.label = config.require_model()?.to_string();
         }
@@ -85,19 +81,15 @@ pub fn configs_of(repo: &GitRepo, variants: &mut [Variant]) -> Result<Vec<Config
 
 /// Replays and scores the plan's commits, printing each row as it comes and a summary per
 /// variant; the exit code is 1 when a variant did worse than the baseline.
-pub async fn run(plan: Plan) -> Result<ExitCode> {
-    let cwd = std::env::current_dir().context("cannot read the current directory")?;
-    let repo = GitRepo::discover(&cwd)?;
+pub async fn run(ws: &Workspace, plan: Plan) -> Result<ExitCode> {
+    let repo = &ws.repo;
     // Every variant's configuration, provider and model are checked before anything runs,
     // and so is the baseline.
     let mut plan = plan;
-    let configs = configs_of(&repo, &mut plan.variants)?;
+    let configs = configs_of(ws, &mut plan.variants)?;
     let baseline = plan.baseline.as_deref().map(read_baseline).transpose()?;
-    if let Some(jj) = crate::shared::jj::open(&repo)? {
-        plan.source = select::in_jj(&jj, plan.source)?;
-    }
-    plan.source.check_revisions(&repo)?;
-    let choice = select::choose(&repo, &plan.source, &plan.filters)?;
+    plan.source = plan.source.resolved(ws.vcs.as_ref(), repo)?;
+    let choice = select::choose(repo, &plan.source, &plan.filters)?;
     eprint!("{}", choice.describe(&plan.source));
     if choice.commits.is_empty() {
         return Err(
@@ -105,7 +97,7 @@ pub async fn run(plan: Plan) -> Result<ExitCode> {
         );
     }
     let uses_types = history_uses_types(choice.commits.iter().map(|c| c.summary.as_str()));
-    let replay = crate::shared::replayed::replay_of(&repo)?;
+    let replay = crate::app::replayed::replay_of(repo)?;
     let replay_git = replay.root().join(".git");
 
     let several = plan.variants.len() > 1;
@@ -145,7 +137,7 @@ pub async fn run(plan: Plan) -> Result<ExitCode> {
                 report::table_row(&row, several)
             };
             // The titles are the history's and the model's: untrusted on a terminal.
-            println!("{}", crate::shared::said::shown(&line));
+            println!("{}", crate::output::said::shown(&line));
             let _ = std::io::stdout().flush();
             outcomes[i].push(row.outcome);
             bar.draw(done, &outcomes[0], Some(&commit.short_id));
@@ -216,12 +208,8 @@ async fn write_one<'a>(
 ) -> Row<'a> {
     let started = Instant::now();
     let (sink, drained) = unattended();
-    let result = match IrisAgent::from_config(
-        config,
-        replay.root(),
-        crate::shared::IrisDir::of(replay_git).path(),
-        true,
-    ) {
+    let stores = crate::app::stores::IrisDir::of(replay_git);
+    let result = match configured(config, replay.root(), &stores, true) {
         Ok(iris) => {
             iris.write(ArtifactKind::Commit, &Scope::Staged, critic, &sink)
                 .await
@@ -279,7 +267,7 @@ pub(super) fn unattended() -> (EventSink, tokio::task::JoinHandle<Progress>) {
             match &event {
                 AgentEvent::Approval(request) => request.reply.send(Decision::Deny),
                 AgentEvent::SecretWithheld(finding) => {
-                    eprintln!("\r\x1b[2K{}", crate::shared::said::withheld_line(finding));
+                    eprintln!("\r\x1b[2K{}", crate::output::said::withheld_line(finding));
                 }
                 _ => {}
             }

@@ -12,7 +12,6 @@ use std::time::Instant;
 use anyhow::{Context, Result};
 use serde_json::{Value, json};
 
-use iris_agent::IrisAgent;
 use iris_agent::capability::requests::Scope;
 use iris_config::Config;
 use iris_core::artifact::ArtifactKind;
@@ -21,7 +20,8 @@ use iris_core::eval::{FIX_PATTERN, NEAR, Placed, fixed_lines, hits, median};
 use iris_git::{CommitInfo, DiffTarget, GitRepo, Replay};
 
 use super::select::{self, Filters, Source};
-use crate::shared::exit::UsageError;
+use crate::app::Workspace;
+use crate::output::exit::UsageError;
 
 /// One fix, reviewed.
 struct Reviewed {
@@ -36,21 +36,16 @@ struct Reviewed {
 /// Reviews each fix's introducing commit and scores the findings, printing a row each and
 /// a summary.
 pub async fn run(
-    source: Source,
-    mut filters: Filters,
+    ws: &Workspace,
+    (source, mut filters): (Source, Filters),
     fixes: Option<&str>,
     variants: Vec<(String, Config)>,
     review: ReviewOptions,
     json: bool,
     baseline: Option<(Vec<Value>, f64)>,
 ) -> Result<ExitCode> {
-    let cwd = std::env::current_dir().context("cannot read the current directory")?;
-    let repo = GitRepo::discover(&cwd)?;
-    let source = match crate::shared::jj::open(&repo)? {
-        Some(jj) => super::select::in_jj(&jj, source)?,
-        None => source,
-    };
-    source.check_revisions(&repo)?;
+    let repo = &ws.repo;
+    let source = source.resolved(ws.vcs.as_ref(), repo)?;
     let pattern = fixes.unwrap_or(FIX_PATTERN);
     filters.only = Some(
         regex::Regex::new(pattern)
@@ -67,7 +62,7 @@ pub async fn run(
         ),
         other => (other.clone(), usize::MAX),
     };
-    let choice = select::choose(&repo, &scan, &filters)?;
+    let choice = select::choose(repo, &scan, &filters)?;
     for (id, why) in &choice.skipped {
         eprintln!("skipped {id}: {why}");
     }
@@ -87,7 +82,7 @@ pub async fn run(
             choice.commits.len()
         ),
     }
-    let replay = crate::shared::replayed::replay_of(&repo)?;
+    let replay = crate::app::replayed::replay_of(repo)?;
     let replay_git = replay.root().join(".git");
     let several = variants.len() > 1;
     if !json {
@@ -110,7 +105,7 @@ pub async fn run(
         if taken >= wanted {
             break;
         }
-        let (introducing, targets) = match wrong_lines(&repo, fix, filters.max_lines) {
+        let (introducing, targets) = match wrong_lines(repo, fix, filters.max_lines) {
             Ok(found) => found,
             Err(why) => {
                 eprintln!("skipped {}: {why}", fix.short_id);
@@ -129,7 +124,7 @@ pub async fn run(
             let row = asked.review(&introducing, &targets).await;
             let variant = several.then_some(label.as_str());
             let (line, one) = row_of(fix, &introducing, &targets, row, json, variant);
-            println!("{}", crate::shared::said::shown(&line));
+            println!("{}", crate::output::said::shown(&line));
             match one {
                 Some(one) => done.push(one),
                 None => *failed += 1,
@@ -153,7 +148,7 @@ pub async fn run(
         }
     }
     Ok(if worse {
-        ExitCode::from(crate::shared::exit::GENERAL)
+        ExitCode::from(crate::output::exit::GENERAL)
     } else {
         ExitCode::SUCCESS
     })
@@ -274,16 +269,12 @@ impl Asked<'_> {
     async fn review(&self, introducing: &str, targets: &[(String, u32)]) -> ReviewResult {
         let started = Instant::now();
         self.replay.stage(introducing)?;
-        let iris = IrisAgent::from_config(
-            self.config,
-            self.replay.root(),
-            crate::shared::IrisDir::of(self.replay_git).path(),
-            false,
-        )?
-        .with_review(ReviewOptions {
-            verify: self.review.verify || self.config.review_verify,
-            ..self.review.clone()
-        });
+        let stores = crate::app::stores::IrisDir::of(self.replay_git);
+        let iris = crate::app::iris::configured(self.config, self.replay.root(), &stores, false)?
+            .with_review(ReviewOptions {
+                verify: self.review.verify || self.config.review_verify,
+                ..self.review.clone()
+            });
         let (sink, drained) = super::unattended();
         let written = iris
             .write(ArtifactKind::Review, &Scope::Staged, false, &sink)

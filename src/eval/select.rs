@@ -3,6 +3,7 @@
 use anyhow::Result;
 use regex::Regex;
 
+use crate::app::vcs::{Base, HistoryTop, Vcs};
 use iris_git::{CommitInfo, GitRepo};
 
 /// Commits looked at for `--last N`.
@@ -11,13 +12,13 @@ const SCAN: usize = 10_000;
 /// Where the commits come from.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Source {
-    /// The last N non-merge commits of HEAD (or of `top`, a commit id: in a jj workspace,
-    /// `@-`'s) that have a parent.
+    /// The last N non-merge commits of HEAD (or of `top`: in a jj workspace, `@-`) that
+    /// have a parent.
     Last {
         /// How many.
         n: usize,
         /// Where the history is read from, when not HEAD.
-        top: Option<String>,
+        top: Option<HistoryTop>,
     },
     /// These commits, in this order.
     Commits(Vec<String>),
@@ -33,18 +34,25 @@ pub enum Source {
 }
 
 impl Source {
-    /// Refuses, as a usage error, a revision the source names that names no commit.
-    pub fn check_revisions(&self, repo: &GitRepo) -> Result<()> {
-        match self {
-            Source::Commits(revs) => {
-                let revs: Vec<&str> = revs.iter().map(String::as_str).collect();
-                crate::shared::exit::UsageError::unless_revisions(repo, &revs)
+    /// The source as git's store reads it, its revisions checked (a usage error for one that
+    /// names no commit): jj's changes as their commits, the last N read from the top of the
+    /// history written so far.
+    pub fn resolved(self, vcs: &dyn Vcs, repo: &GitRepo) -> Result<Source> {
+        Ok(match self {
+            Source::Last { n, .. } => Source::Last {
+                n,
+                top: vcs.history_top()?,
+            },
+            Source::Commits(revs) => Source::Commits(
+                revs.iter()
+                    .map(|rev| vcs.commit(repo, rev))
+                    .collect::<Result<_>>()?,
+            ),
+            Source::Range { from, to, limit } => {
+                let (from, to) = vcs.range(repo, Some(&from), Some(&to), Base::Parent)?;
+                Source::Range { from, to, limit }
             }
-            Source::Range { from, to, .. } => {
-                crate::shared::exit::UsageError::unless_revisions(repo, &[from, to])
-            }
-            Source::Last { .. } => Ok(()),
-        }
+        })
     }
 }
 
@@ -72,8 +80,8 @@ impl Choice {
     pub fn describe(&self, source: &Source) -> String {
         let what = match source {
             Source::Last { n, top: None } => format!("the last {n} non-merge commits of HEAD"),
-            Source::Last { n, top: Some(_) } => {
-                format!("the last {n} non-merge changes of jj's @-")
+            Source::Last { n, top: Some(top) } => {
+                format!("the last {n} non-merge {}", top.said)
             }
             Source::Commits(_) => "the commits named".to_string(),
             Source::Range { from, to, .. } => format!("the non-merge commits of {from}..{to}"),
@@ -89,32 +97,11 @@ impl Choice {
     }
 }
 
-/// In a jj workspace, `source` in commit ids: a change, a bookmark or a revset's ends read
-/// through jj, the last N read from `@-`.
-pub fn in_jj(jj: &iris_git::jj::Jj, source: Source) -> Result<Source> {
-    use crate::shared::jj::{commit_of, range};
-    Ok(match source {
-        Source::Last { n, .. } => Source::Last {
-            n,
-            top: Some(commit_of(jj, "@-")?),
-        },
-        Source::Commits(revs) => Source::Commits(
-            revs.iter()
-                .map(|rev| commit_of(jj, rev))
-                .collect::<Result<_>>()?,
-        ),
-        Source::Range { from, to, limit } => {
-            let (from, to) = range(jj, Some(&from), Some(&to))?;
-            Source::Range { from, to, limit }
-        }
-    })
-}
-
 pub fn choose(repo: &GitRepo, source: &Source, filters: &Filters) -> Result<Choice> {
     let mut choice = Choice::default();
     let (candidates, limit, named) = match source {
         Source::Last { n, top: None } => (repo.log(SCAN)?, *n, false),
-        Source::Last { n, top: Some(top) } => (repo.log_from(top, SCAN)?, *n, false),
+        Source::Last { n, top: Some(top) } => (repo.log_from(&top.commit, SCAN)?, *n, false),
         Source::Commits(revs) => {
             let infos = revs
                 .iter()

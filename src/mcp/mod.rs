@@ -7,7 +7,7 @@
 mod run;
 pub mod tools;
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use rmcp::model::{
@@ -20,7 +20,7 @@ use rmcp::{ErrorData, Peer, RoleServer, ServerHandler};
 use serde_json::Value;
 use tokio::sync::mpsc::{UnboundedReceiver, unbounded_channel};
 
-use crate::shared::exit::one_line;
+use crate::output::exit::one_line;
 use iris_agent::EventSink;
 use iris_config::Overrides;
 use iris_core::protocol::AgentEvent;
@@ -50,22 +50,32 @@ impl Server {
 
     /// The directory a call works in: the workspace, or a path inside it whose repository is
     /// inside it too (or is the workspace's own): a path in a folder that is no repository
-    /// must not reach one that encloses the workspace.
-    fn directory(&self, repository: Option<&str>) -> Result<PathBuf, String> {
+    /// must not reach one that encloses the workspace. Reads the disk: off the runtime.
+    async fn directory(&self, repository: Option<String>) -> Result<PathBuf, String> {
+        let workspace = self.workspace.clone();
+        tokio::task::spawn_blocking(move || directory_in(&workspace, repository.as_deref()))
+            .await
+            .map_err(|e| e.to_string())?
+    }
+}
+
+/// [`Server::directory`]'s answer for `workspace`.
+fn directory_in(workspace: &Path, repository: Option<&str>) -> Result<PathBuf, String> {
+    {
         let Some(asked) = repository else {
-            return Ok(self.workspace.clone());
+            return Ok(workspace.to_path_buf());
         };
         let outside = || {
             format!(
                 "repository '{asked}' is outside the workspace this server was started in ({})",
-                self.workspace.display()
+                workspace.display()
             )
         };
-        let path = self.workspace.join(asked);
+        let path = workspace.join(asked);
         let path = path
             .canonicalize()
             .map_err(|e| format!("repository '{asked}': {e}"))?;
-        if !path.starts_with(&self.workspace) {
+        if !path.starts_with(workspace) {
             return Err(outside());
         }
         let root_of = |dir: &std::path::Path| {
@@ -75,8 +85,7 @@ impl Server {
         };
         match root_of(&path) {
             Some(root)
-                if !root.starts_with(&self.workspace)
-                    && Some(&root) != root_of(&self.workspace).as_ref() =>
+                if !root.starts_with(workspace) && Some(&root) != root_of(workspace).as_ref() =>
             {
                 Err(outside())
             }
@@ -133,7 +142,8 @@ impl ServerHandler for Server {
         let asked = tools::read(&request.name, arguments, self.allow_commit)
             .map_err(|why| ErrorData::invalid_params(why, None))?;
         let directory = self
-            .directory(asked.repository.as_deref())
+            .directory(asked.repository.clone())
+            .await
             .map_err(|why| ErrorData::invalid_params(why, None))?;
         let token = context
             .meta
@@ -208,7 +218,7 @@ async fn report(
                 ))
             }
             AgentEvent::SecretWithheld(finding) => {
-                Some(crate::shared::said::withheld_line(finding))
+                Some(crate::output::said::withheld_line(finding))
             }
             AgentEvent::Warning(text) => Some(format!("warning: {text}")),
             other => {

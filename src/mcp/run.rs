@@ -1,21 +1,21 @@
 //! Running one checked call on a repository: the same capabilities, rules and safety as the
 //! command line, the result as text and as JSON.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use anyhow::{Context, Result};
 use serde_json::{Value, json};
 
 use super::tools::{Call, Model, ReviewScope};
-use crate::shared::exit::UsageError;
-use crate::shared::staged::require_staged;
+use crate::app::Workspace;
+use crate::app::stores::{ChangeKey, IrisDir};
+use crate::app::vcs::{Base, ChangeAsked, How, Recording};
 use iris_agent::capability::requests::Scope;
 use iris_agent::capability::write::Written;
 use iris_agent::{EventSink, IrisAgent};
-use iris_config::{Config, Overrides};
+use iris_config::Overrides;
 use iris_core::artifact::ArtifactKind;
 use iris_core::protocol::LinesAsked;
-use iris_git::{CommitOptions, GitRepo};
 
 /// What a call produced: the text a person reads, the JSON a program reads, and warnings.
 #[derive(Debug, Default)]
@@ -25,28 +25,38 @@ pub struct Done {
     pub warnings: Vec<String>,
 }
 
-/// Runs `call` on the repository at `root`; `sink` receives Iris' events as she works.
-/// (The repository handle is not `Sync`: it is opened, used and dropped between awaits.)
+/// Runs `call` on the repository at `root`; `sink` receives Iris' events as she works. What
+/// opens or changes the repository runs on a blocking thread, off the runtime that serves
+/// the other calls.
 pub async fn run(root: &Path, overrides: &Overrides, call: Call, sink: &EventSink) -> Result<Done> {
+    let (root, overrides) = (root.to_path_buf(), overrides.clone());
     match call {
-        Call::CheckMessage { message } => check(&GitRepo::discover(root)?, &message),
-        Call::Commit { message, no_verify } => commit(root.to_path_buf(), message, no_verify).await,
+        Call::CheckMessage { message } => {
+            blocking(move || check(&Workspace::open(&root, &overrides)?, &message)).await
+        }
+        Call::Commit { message, no_verify } => {
+            blocking(move || commit(&root, &overrides, &message, no_verify)).await
+        }
         Call::Write(call) => {
-            let (iris, job, root) = {
-                let repo = GitRepo::discover(root)?;
-                let root = repo.root();
-                let config = Config::load(Some(&root), overrides)?;
-                let iris = IrisAgent::from_config(
-                    &config,
-                    &root,
-                    crate::shared::IrisDir::of(&repo.state_dir()).path(),
-                    true,
-                )?;
-                (iris, job_of(&repo, &config, call)?, root)
-            };
-            write(&iris, job, sink, &root).await
+            let (iris, job, stores) = blocking(move || {
+                let ws = Workspace::open(&root, &overrides)?;
+                let iris = ws.iris(true)?;
+                let job = job_of(&ws, call)?;
+                Ok((iris, job, ws.stores))
+            })
+            .await?;
+            write(&iris, job, sink, stores).await
         }
     }
+}
+
+/// `work` on a blocking thread.
+async fn blocking<T: Send + 'static>(
+    work: impl FnOnce() -> Result<T> + Send + 'static,
+) -> Result<T> {
+    tokio::task::spawn_blocking(work)
+        .await
+        .context("the repository's task failed")?
 }
 
 /// A call that asks a model, with what the repository decides about it settled first.
@@ -55,6 +65,8 @@ enum Job {
         kind: ArtifactKind,
         scope: Scope,
         critic: bool,
+        /// The change a commit message is written for, as the stores key it.
+        key: Option<ChangeKey>,
     },
     Review {
         scope: Scope,
@@ -64,44 +76,73 @@ enum Job {
     ExplainLines(LinesAsked),
 }
 
-fn job_of(repo: &GitRepo, config: &Config, call: Model) -> Result<Job> {
-    let vcs = match crate::shared::jj::open(repo)? {
-        Some(jj) => Vcs::Jj(jj),
-        None => Vcs::Git(repo),
+/// What `call` asks of the repository, settled: its scope read through the version control
+/// (git's index and revisions; jj's `@` and revisions, `trunk()` the default base).
+fn job_of(ws: &Workspace, call: Model) -> Result<Job> {
+    let (repo, vcs, config) = (&ws.repo, &ws.vcs, &ws.config);
+    let staged = |none: &str, keyed: bool| {
+        let asked = ChangeAsked {
+            nothing_staged: Some(none),
+            keyed,
+            ..ChangeAsked::default()
+        };
+        vcs.change(repo, &asked)
+    };
+    let range = |from: Option<String>, to: String, version: Option<String>| {
+        let base = Base::DefaultBranch(
+            "no default branch (main, master or the remote's HEAD) was found: pass `from`",
+        );
+        let (from, to) = vcs.range(repo, from.as_deref(), Some(&to), base)?;
+        anyhow::Ok(Scope::Range { from, to, version })
     };
     let artifact = |kind, scope| Job::Artifact {
         kind,
         scope,
         critic: false,
+        key: None,
     };
     Ok(match call {
-        Model::CommitMessage { critic } => Job::Artifact {
-            kind: ArtifactKind::Commit,
-            scope: vcs.staged("nothing is staged: stage your changes with `git add` first")?,
-            critic,
-        },
+        Model::CommitMessage { critic } => {
+            let change = staged(
+                "nothing is staged: stage your changes with `git add` first",
+                true,
+            )?;
+            Job::Artifact {
+                kind: ArtifactKind::Commit,
+                scope: change.scope,
+                critic,
+                key: change.key,
+            }
+        }
         Model::Review {
             scope,
             min_confidence,
         } => Job::Review {
             scope: match scope {
-                ReviewScope::Staged => vcs.staged(
+                ReviewScope::Staged => staged(
                     "nothing is staged to review: stage changes, or ask for include_unstaged, a commit or a range",
-                )?,
-                ReviewScope::Uncommitted => vcs.uncommitted()?,
-                ReviewScope::Commit(rev) => vcs.commit(rev)?,
-                ReviewScope::Range { from, to } => vcs.range(Some(from), to, None)?,
+                    false,
+                )?
+                .scope,
+                ReviewScope::Uncommitted => {
+                    let asked = ChangeAsked {
+                        unstaged: true,
+                        ..ChangeAsked::default()
+                    };
+                    vcs.change(repo, &asked)?.scope
+                }
+                ReviewScope::Commit(rev) => Scope::Commit(vcs.commit(repo, &rev)?),
+                ReviewScope::Range { from, to } => range(Some(from), to, None)?,
             },
             min_confidence: min_confidence.unwrap_or(config.review_min_confidence),
         },
-        Model::PrDescription { from, to } => artifact(ArtifactKind::Pr, vcs.range(from, to, None)?),
-        Model::Changelog(r) => artifact(
-            ArtifactKind::Changelog,
-            vcs.range(Some(r.from), r.to, r.version)?,
-        ),
+        Model::PrDescription { from, to } => artifact(ArtifactKind::Pr, range(from, to, None)?),
+        Model::Changelog(r) => {
+            artifact(ArtifactKind::Changelog, range(Some(r.from), r.to, r.version)?)
+        }
         Model::ReleaseNotes(r) => artifact(
             ArtifactKind::ReleaseNotes,
-            vcs.range(Some(r.from), r.to, r.version)?,
+            range(Some(r.from), r.to, r.version)?,
         ),
         Model::ExplainFile { file } => Job::ExplainFile(file),
         Model::ExplainLines { file, start, end } => Job::ExplainLines(LinesAsked {
@@ -113,86 +154,23 @@ fn job_of(repo: &GitRepo, config: &Config, call: Model) -> Result<Job> {
     })
 }
 
-/// Where a call's scopes come from: git's index and revisions, or a jj workspace's `@` (jj
-/// has no staging area) and revisions (`trunk()` the default base, `@` or `@-` the end).
-enum Vcs<'a> {
-    Git(&'a GitRepo),
-    Jj(iris_git::jj::Jj),
-}
-
-impl Vcs<'_> {
-    /// The staged change (`@` in jj); `none` is said when nothing is staged.
-    fn staged(&self, none: &str) -> Result<Scope> {
-        match self {
-            Vcs::Git(repo) => {
-                require_staged(repo, none)?;
-                Ok(Scope::Staged)
-            }
-            Vcs::Jj(jj) => Ok(Scope::Commit(
-                crate::shared::jj::change_to_describe(jj, "@")?.commit_id,
-            )),
-        }
-    }
-
-    /// Every uncommitted change (`@` in jj).
-    fn uncommitted(&self) -> Result<Scope> {
-        match self {
-            Vcs::Git(_) => Ok(Scope::Uncommitted),
-            // jj has no staging area to be empty: `@` is all of it.
-            Vcs::Jj(_) => self.staged(""),
-        }
-    }
-
-    /// One commit (a jj change).
-    fn commit(&self, rev: String) -> Result<Scope> {
-        match self {
-            Vcs::Git(repo) => {
-                UsageError::unless_revisions(repo, &[&rev])?;
-                Ok(Scope::Commit(rev))
-            }
-            Vcs::Jj(jj) => Ok(Scope::Commit(crate::shared::jj::commit_of(jj, &rev)?)),
-        }
-    }
-
-    /// The commits after `from` (without one, the default branch; `trunk()` in jj) up to
-    /// `to` (`HEAD`: in jj `@`, or `@-` when `@` is empty), shipping in `version`.
-    fn range(&self, from: Option<String>, to: String, version: Option<String>) -> Result<Scope> {
-        let (from, to) = match self {
-            Vcs::Git(repo) => {
-                let from = match from {
-                    Some(from) => from,
-                    None => repo.default_branch().ok_or_else(|| {
-                        UsageError(
-                            "no default branch (main, master or the remote's HEAD) was found: pass `from`"
-                                .into(),
-                        )
-                    })?,
-                };
-                UsageError::unless_revisions(repo, &[&from, &to])?;
-                (from, to)
-            }
-            Vcs::Jj(jj) => {
-                let to = (to != "HEAD").then_some(to);
-                crate::shared::jj::range(jj, from.as_deref(), to.as_deref())?
-            }
-        };
-        Ok(Scope::Range { from, to, version })
-    }
-}
-
-async fn write(iris: &IrisAgent, job: Job, sink: &EventSink, root: &Path) -> Result<Done> {
+async fn write(iris: &IrisAgent, job: Job, sink: &EventSink, stores: IrisDir) -> Result<Done> {
     match job {
         Job::Artifact {
             kind,
             scope,
             critic,
+            key,
         } => {
             let done = done(iris.write(kind, &scope, critic, sink).await?);
             // Remembered with its change, as `iris gen` does: `iris eval --accepted` finds it.
-            if kind == ArtifactKind::Commit
-                && let Ok(repo) = GitRepo::discover(root)
-            {
-                crate::shared::accepted::remember(&repo, &done.text, "mcp", false);
+            if let Some(key) = key {
+                let text = done.text.clone();
+                let _ = blocking(move || {
+                    crate::app::stores::accepted::remember(&stores, &key, &text, "mcp");
+                    Ok(())
+                })
+                .await;
             }
             Ok(done)
         }
@@ -203,7 +181,7 @@ async fn write(iris: &IrisAgent, job: Job, sink: &EventSink, root: &Path) -> Res
             let written = iris
                 .write(ArtifactKind::Review, &scope, false, sink)
                 .await?;
-            Ok(done(crate::shared::written::confident(
+            Ok(done(crate::output::written::confident(
                 written,
                 min_confidence,
             )?))
@@ -227,49 +205,26 @@ async fn write(iris: &IrisAgent, job: Job, sink: &EventSink, root: &Path) -> Res
     }
 }
 
-/// `commit` in a jj workspace: `jj commit` (`@` described, a new empty change on top), after
-/// the commit rules and the secret scan jj's missing hooks leave to Iris.
-fn jj_commit(
-    repo: &GitRepo,
-    jj: &iris_git::jj::Jj,
-    message: &str,
-    no_verify: bool,
-) -> Result<String> {
-    let change = crate::shared::jj::change_to_describe(jj, "@")?;
-    if !no_verify {
-        let config = Config::load(Some(&repo.root()), &iris_config::Overrides::default())?;
-        let scanner = iris_agent::iris::secret_scanner(&config, &repo.root())?;
-        if let Some(why) = crate::shared::jj::refused(repo, jj, "@", message, scanner.as_deref())? {
-            return Err(UsageError(format!(
-                "not committed: {why} (jj runs no git hooks, so Iris checks; no_verify skips)"
-            ))
-            .into());
-        }
-    }
-    jj.commit(message)?;
-    Ok(format!("jj commit: {} described", change.short_id))
-}
-
 /// A written artifact as the command line prints it, with what it warns about.
 fn done(written: Written) -> Done {
     Done {
-        warnings: crate::shared::written::warnings_of(&written),
+        warnings: crate::output::written::warnings_of(&written),
         text: written.text.trim_end().to_string(),
         json: written.json,
     }
 }
 
 /// `check_commit_message`: the repository's rules, no model.
-fn check(repo: &GitRepo, message: &str) -> Result<Done> {
-    let Some(rules) = iris_config::project::commit_rules(&repo.root())? else {
+fn check(ws: &Workspace, message: &str) -> Result<Done> {
+    let Some(rules) = iris_config::project::commit_rules(&ws.root)? else {
         return Ok(Done {
-            text: crate::shared::commit_rules::NO_RULES.into(),
+            text: crate::output::commit_rules::NO_RULES.into(),
             json: json!({"rules": null, "valid": true, "violations": []}),
             warnings: Vec::new(),
         });
     };
     let violations = rules.check(message);
-    let (text, failed) = crate::shared::commit_rules::report(&rules, &violations);
+    let (text, failed) = crate::output::commit_rules::report(&rules, &violations);
     let listed: Vec<Value> = violations
         .iter()
         .map(|v| json!({"rule": v.rule, "message": v.message, "error": v.error}))
@@ -281,25 +236,28 @@ fn check(repo: &GitRepo, message: &str) -> Result<Done> {
     })
 }
 
-/// `commit`: the staged changes, through `git commit` (hooks and signing apply).
-async fn commit(root: PathBuf, message: String, no_verify: bool) -> Result<Done> {
-    let summary = tokio::task::spawn_blocking(move || -> Result<String> {
-        let repo = GitRepo::discover(&root)?;
-        if let Some(jj) = crate::shared::jj::open(&repo)? {
-            return jj_commit(&repo, &jj, &message, no_verify);
-        }
-        require_staged(
-            &repo,
+/// `commit`: the change being made recorded with `message` (git commit, hooks and signing
+/// applying; jj commit, after the checks jj's missing hooks leave to Iris).
+fn commit(root: &Path, overrides: &Overrides, message: &str, no_verify: bool) -> Result<Done> {
+    let ws = Workspace::open(root, overrides)?;
+    let asked = ChangeAsked {
+        nothing_staged: Some(
             "nothing is staged to commit: stage your changes with `git add` first",
-        )?;
-        let options = CommitOptions {
-            amend: false,
-            no_verify,
-        };
-        Ok(repo.commit(&message, options)?)
-    })
-    .await
-    .context("the commit task failed")??;
+        ),
+        recording: Some(How::Commit),
+        ..ChangeAsked::default()
+    };
+    let change = ws.vcs.change(&ws.repo, &asked)?;
+    let scanner = match no_verify {
+        true => None,
+        false => ws.secret_scanner()?,
+    };
+    let recording = Recording {
+        how: How::Commit,
+        no_verify,
+        scanner: scanner.as_deref(),
+    };
+    let summary = ws.vcs.record(&ws.repo, &change, message, &recording)?;
     Ok(Done {
         json: json!({"committed": true, "summary": summary}),
         text: summary,

@@ -2,7 +2,6 @@
 //! when something changed, at most ~60 a second, each inside a synchronized update.
 
 use std::io::{Stdout, Write};
-use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result};
@@ -21,9 +20,9 @@ use tokio::sync::mpsc::{UnboundedReceiver, unbounded_channel};
 
 use super::external;
 use super::runner::{IrisLoader, Runner};
+use crate::app::Workspace;
 use iris_agent::IrisAgent;
-use iris_config::{Config, Overrides};
-use iris_git::GitRepo;
+use iris_config::Overrides;
 use iris_studio::action::Action;
 use iris_studio::effect::{EditTarget, Effect};
 use iris_studio::keymap::{KeyContext, Keymap};
@@ -61,28 +60,20 @@ pub struct Studio {
     pub keymap: Keymap,
     /// The colours, adapted to what the terminal can show.
     pub theme: Theme,
-    root: PathBuf,
-    state_dir: PathBuf,
+    ws: Workspace,
     iris: Option<IrisAgent>,
     /// The flags the studio was started with, for Iris built again after setup.
     overrides: Overrides,
 }
 
 impl Studio {
-    /// Opens the repository that holds `cwd`, loads the configuration, theme and keymap and
-    /// builds Iris (or notes why not, opening setup on a first run); touches no terminal.
-    pub fn prepare(cwd: &std::path::Path, options: StudioOptions) -> Result<Self> {
-        let repo = GitRepo::discover(cwd)?;
+    /// The studio over `ws`: loads the theme and keymap and builds Iris (or notes why not,
+    /// opening setup on a first run); touches no terminal.
+    pub fn prepare(ws: Workspace, options: StudioOptions) -> Result<Self> {
         // A jj workspace needs jj: said before the terminal is taken.
-        crate::shared::jj::open(&repo)?;
-        let root = repo.root();
-        let config = Config::load(Some(&root), &options.overrides)?;
-        let (iris, ai_unavailable, first_run) = match IrisAgent::from_config(
-            &config,
-            &root,
-            crate::shared::IrisDir::of(&repo.state_dir()).path(),
-            true,
-        ) {
+        ws.vcs.ready()?;
+        let config = &ws.config;
+        let (iris, ai_unavailable, first_run) = match ws.iris(true) {
             Ok(iris) => (Some(iris), None, false),
             Err(err) => (
                 None,
@@ -125,8 +116,7 @@ impl Studio {
             state,
             keymap,
             theme,
-            root,
-            state_dir: repo.state_dir(),
+            ws,
             iris,
             overrides: options.overrides,
         })
@@ -134,17 +124,7 @@ impl Studio {
 
     /// How Iris is built from the configuration as it is then (after setup wrote it).
     fn loader(&self) -> IrisLoader {
-        let (root, state_dir) = (self.root.clone(), self.state_dir.clone());
-        let overrides = self.overrides.clone();
-        std::sync::Arc::new(move || {
-            let config = Config::load(Some(&root), &overrides)?;
-            IrisAgent::from_config(
-                &config,
-                &root,
-                crate::shared::IrisDir::of(&state_dir).path(),
-                true,
-            )
-        })
+        self.ws.iris_loader(self.overrides.clone())
     }
 
     /// Whether a spinner turns (Iris works or git is still being read), so time must tick.
@@ -185,14 +165,8 @@ impl Studio {
         self.state.screen.size = (size.width, size.height);
         let (tx, rx) = unbounded_channel::<Action>();
         let watch =
-            super::watch::wanted().then(|| super::watch::start(self.root.clone(), tx.clone()));
-        let mut runner = Runner::new(
-            tx,
-            self.root.clone(),
-            self.state_dir.clone(),
-            self.iris.take(),
-        )
-        .with_loader(self.loader());
+            super::watch::wanted().then(|| super::watch::start(self.ws.root.clone(), tx.clone()));
+        let mut runner = Runner::new(tx, &self.ws, self.iris.take()).with_loader(self.loader());
         runner.start();
         if self.state.overlay.setup.is_some() {
             runner.run(Effect::ProbeServers);
@@ -307,13 +281,13 @@ impl Studio {
     /// (the caller drops its event stream), so every key goes to the editor.
     async fn hand_over(&self, terminal: &mut TerminalGuard, target: EditTarget) -> Result<Action> {
         terminal.suspend()?;
-        let (root, state_dir) = (self.root.clone(), self.state_dir.clone());
+        let (root, stores) = (self.ws.root.clone(), self.ws.stores.clone());
         let edited = tokio::task::spawn_blocking(move || {
             // Which editor may ask git (`git var`): off the loop's thread too.
             let editor = external::editor_command(&root);
             match target {
                 EditTarget::Artifact { kind, text } => {
-                    let file = external::artifact_file(&state_dir, kind);
+                    let file = external::artifact_file(&stores, kind);
                     let result = external::edit_text(&editor, &file, &text, &root);
                     Action::ArtifactEdited { kind, result }
                 }
@@ -323,7 +297,7 @@ impl Studio {
                     Action::FileEdited { path, result }
                 }
                 EditTarget::SplitMessage { group, text } => {
-                    let file = crate::shared::IrisDir::of(&state_dir).edit_file("SPLIT_MSG");
+                    let file = stores.edit_file("SPLIT_MSG");
                     let result = external::edit_text(&editor, &file, &text, &root);
                     Action::SplitMessageEdited { group, result }
                 }

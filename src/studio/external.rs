@@ -70,12 +70,12 @@ pub fn run(editor: &str, args: &[String], dir: &Path) -> Result<(), String> {
 
 /// Where an artifact's text waits for the editor (a commit message under git's own name for
 /// it, so editors colour it as one).
-pub fn artifact_file(git_dir: &Path, kind: ArtifactKind) -> PathBuf {
+pub fn artifact_file(stores: &crate::app::stores::IrisDir, kind: ArtifactKind) -> PathBuf {
     let name = match kind {
         ArtifactKind::Commit => "COMMIT_EDITMSG".to_string(),
         kind => format!("{}.md", kind.name().to_uppercase().replace('-', "_")),
     };
-    crate::shared::IrisDir::of(git_dir).edit_file(&name)
+    stores.edit_file(&name)
 }
 
 /// An artifact's text through the editor: written to its file, edited, read back.
@@ -126,7 +126,8 @@ mod tests {
     #[test]
     fn the_edited_text_comes_back_and_a_failing_editor_is_an_error() {
         let dir = tempfile::tempdir().unwrap();
-        let file = artifact_file(dir.path(), ArtifactKind::Commit);
+        let stores = crate::app::stores::IrisDir::of(dir.path());
+        let file = artifact_file(&stores, ArtifactKind::Commit);
         assert!(file.ends_with("iris/edit/COMMIT_EDITMSG"));
         let edited = edit_text("sed -i s/old/new/", &file, "old text", dir.path()).unwrap();
         assert_eq!(edited, "new text\n");

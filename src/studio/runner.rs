@@ -10,8 +10,9 @@ use std::time::Duration;
 use tokio::sync::mpsc::{UnboundedSender, unbounded_channel};
 use tokio::task::JoinHandle;
 
-use super::drafts::DraftStore;
 use super::jobs::Jobs;
+use crate::app::Workspace;
+use crate::app::stores::DraftStore;
 use iris_agent::EventSink;
 use iris_agent::IrisAgent;
 use iris_agent::capability::chat::{ChatTarget, Turn};
@@ -30,7 +31,7 @@ use iris_studio::state::{ChatMessage, PlannedChange, Rewording, Speaker};
 type DraftWrite = (ArtifactKind, Option<Draft>);
 
 /// Builds Iris from the configuration as it is now (after setup wrote it).
-pub type IrisLoader = Arc<dyn Fn() -> anyhow::Result<IrisAgent> + Send + Sync>;
+pub type IrisLoader = crate::app::iris::Loader;
 
 /// Carries out the studio's effects and sends their results back to the loop as actions.
 pub struct Runner {
@@ -59,19 +60,14 @@ pub struct Runner {
 const HIGHLIGHT_IDLE: Duration = Duration::from_secs(5);
 
 impl Runner {
-    /// A runner for the repository at `root`, whose own files Iris keeps below `state_dir`
-    /// (`GitRepo::state_dir`), with Iris when she is configured; results go to `tx`.
-    pub fn new(
-        tx: UnboundedSender<Action>,
-        root: std::path::PathBuf,
-        state_dir: std::path::PathBuf,
-        iris: Option<IrisAgent>,
-    ) -> Self {
-        let drafts = DraftStore::new(&state_dir);
+    /// A runner for the workspace `ws`, with Iris when she is configured; results go to `tx`.
+    pub fn new(tx: UnboundedSender<Action>, ws: &Workspace, iris: Option<IrisAgent>) -> Self {
+        let root = ws.root.clone();
+        let drafts = DraftStore::new(&ws.stores);
         let (draft_writes, draft_writer) = draft_writer(drafts.clone(), tx.clone());
         let scanner = iris.as_ref().and_then(|iris| iris.secret_scanner());
         Self {
-            jobs: Jobs::new(tx.clone(), root.clone(), scanner),
+            jobs: Jobs::new(tx.clone(), root.clone(), ws.vcs.clone(), scanner),
             tx,
             root,
             drafts,
@@ -243,15 +239,15 @@ impl Runner {
                     .or_else(|| std::env::current_exe().ok());
                 super::split::apply(
                     &self.tx,
-                    &self.root,
+                    (&self.root, jobs.vcs()),
                     (units, plan),
                     iris.unwrap_or_default(),
                 )
             }
-            Effect::UndoSplit => super::split::undo(&self.tx, &self.root),
+            Effect::UndoSplit => super::split::undo(&self.tx, &self.root, jobs.vcs()),
             Effect::WriteReword { task, commit } => self.write_reword(task, commit),
             Effect::ApplyReword { commit, message } => {
-                super::reword::apply(&self.tx, &self.root, commit, message)
+                super::reword::apply(&self.tx, (&self.root, jobs.vcs()), commit, message)
             }
             Effect::ProbeServers => {
                 let tx = self.tx.clone();
@@ -267,7 +263,7 @@ impl Runner {
                 base,
                 to,
             } => {
-                let (tx, root) = (self.tx.clone(), self.root.clone());
+                let (tx, root, vcs) = (self.tx.clone(), self.root.clone(), jobs.vcs());
                 tokio::task::spawn_blocking(move || {
                     let published = match kind {
                         ArtifactKind::Review => {
@@ -276,8 +272,13 @@ impl Runner {
                         }
                         _ => crate::publish::split_pr(&text).and_then(|pr| {
                             let action = crate::publish::PrAction::CreateOrUpdate;
-                            // In a jj workspace the PR goes from the range's bookmarks.
-                            match jj_branches(&root, base.as_deref(), to.as_deref()) {
+                            // The branches, when not the one checked out (jj's bookmarks).
+                            let branches = iris_git::GitRepo::discover(&root)
+                                .map_err(anyhow::Error::from)
+                                .and_then(|repo| {
+                                    vcs.pr_branches(&repo, base.as_deref(), to.as_deref())
+                                });
+                            match branches {
                                 Ok(Some(branches)) => crate::publish::publish_pr_from(
                                     &root,
                                     &pr,
@@ -466,17 +467,16 @@ impl Runner {
                     return;
                 }
             };
-            let kept = iris_agent::runtime::dry_run::DryRun::default();
-            let dry = (*iris).clone().with_dry_run(kept.clone());
+            let (dry, kept) = crate::app::iris::with_dry_run((*iris).clone(), true);
             let quiet = EventSink::none();
             let ran = match &stack {
                 Some(layer) => dry.write_layer(&scope, layer, false, &quiet).await,
                 None => dry.write(kind, &scope, false, &quiet).await,
             };
             let (provider, model, price) = iris.pricing();
-            let shown = match kept.captured() {
+            let shown = match kept.and_then(|kept| kept.captured()) {
                 Some(captured) => {
-                    crate::shared::preview::preview(&captured, provider, model, price, false)
+                    crate::output::preview::preview(&captured, provider, model, price, false)
                         .map_err(|e| format!("{e:#}"))
                 }
                 None => Err(match ran {
@@ -535,11 +535,11 @@ impl Runner {
 
     /// Reads the change and has Iris plan its split.
     fn plan_split(&mut self, task: u64) {
-        let root = self.root.clone();
+        let (root, vcs) = (self.root.clone(), self.jobs.vcs());
         self.spawn_iris(
             task,
             |iris, sink| async move {
-                let (units, files) = super::split::read_change(root).await?;
+                let (units, files) = super::split::read_change(root, vcs).await?;
                 let planned = iris.plan_split(&units, &files, false, &sink).await?;
                 Ok(Box::new(PlannedChange {
                     units,
@@ -555,14 +555,14 @@ impl Runner {
     /// Iris writes `commit`'s message anew from its own change, in a replay of the history
     /// before it.
     fn write_reword(&mut self, task: u64, commit: String) {
-        let root = self.root.clone();
+        let (root, vcs) = (self.root.clone(), self.jobs.vcs());
         self.spawn_iris(
             task,
             |iris, sink| async move {
                 // Reading the commit and setting up the replay is git work: off the async threads.
                 let asked = commit.clone();
                 let (replay, there, found) = tokio::task::spawn_blocking(move || {
-                    super::reword::prepare(&iris, &root, &asked)
+                    super::reword::prepare(&iris, (&root, vcs.as_ref()), &asked)
                 })
                 .await??;
                 let written = there
@@ -681,21 +681,4 @@ async fn scope_now(
 fn prepared_message(root: &std::path::Path) -> Option<Action> {
     let (operation, message) = iris_git::GitRepo::discover(root).ok()?.prepared_message()?;
     (!message.is_empty()).then_some(Action::GitPrepared { operation, message })
-}
-
-/// In a jj workspace, the bookmarks a PR of the range after `base` (up to `to`, or the
-/// default end) goes into and from.
-fn jj_branches(
-    root: &std::path::Path,
-    base: Option<&str>,
-    to: Option<&str>,
-) -> anyhow::Result<Option<(String, String)>> {
-    let repo = iris_git::GitRepo::discover(root)?;
-    let Some(jj) = crate::shared::jj::open(&repo)? else {
-        return Ok(None);
-    };
-    // `HEAD` is the studio's word for the range's default end.
-    let to = to.filter(|t| *t != "HEAD");
-    let (from, to) = crate::shared::jj::range_changes(&jj, base, to)?;
-    crate::shared::jj::pr_bookmarks(&from, &to).map(Some)
 }

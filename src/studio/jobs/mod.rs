@@ -5,7 +5,6 @@
 //! jobs do. Files are read through the working tree's [`Boundary`], the one check every read
 //! passes.
 
-mod jj;
 mod ranking;
 
 use std::path::{Path, PathBuf};
@@ -14,10 +13,12 @@ use std::sync::atomic::{AtomicU64, Ordering};
 
 use tokio::sync::mpsc::UnboundedSender;
 
+use crate::app::stores::IrisDir;
+use crate::app::vcs::{Base, ChangeAsked, How, Recording, Vcs, Working};
 use iris_agent::capability::requests::Scope;
 use iris_core::artifact::ArtifactKind;
 use iris_core::secrets::Scanner;
-use iris_git::{CommitOptions, DiffTarget, GitRepo};
+use iris_git::{DiffTarget, GitRepo};
 use iris_studio::action::{Action, OpenedFile, RepoSnapshot};
 use iris_studio::highlight;
 use iris_studio::state::{CommitRow, FileEntry, Mode};
@@ -66,13 +67,19 @@ pub struct Jobs {
     commits: Latest,
     /// A commit shown in explore's code view.
     shown_commit: Latest,
-    /// jj, when the repository is a jj workspace: its change is `@`, not the index.
-    jj: Option<Arc<jj::JjJobs>>,
+    /// The version control: what the change being made is (git's index, jj's `@`).
+    vcs: Arc<dyn Vcs>,
 }
 
 impl Jobs {
-    /// Jobs on the repository at `root`, their results sent to the loop through `tx`.
-    pub fn new(tx: UnboundedSender<Action>, root: PathBuf, scanner: Option<Arc<Scanner>>) -> Self {
+    /// Jobs on the repository at `root` under `vcs`, their results sent to the loop
+    /// through `tx`.
+    pub fn new(
+        tx: UnboundedSender<Action>,
+        root: PathBuf,
+        vcs: Arc<dyn Vcs>,
+        scanner: Option<Arc<Scanner>>,
+    ) -> Self {
         Self {
             tx,
             scanner,
@@ -81,23 +88,38 @@ impl Jobs {
             file: Latest::default(),
             commits: Latest::default(),
             shown_commit: Latest::default(),
-            jj: jj::JjJobs::open(&root),
+            vcs,
             root,
         }
     }
 
-    /// What a generation of `kind` covers: the staged changes (in a jj workspace, `@`'s
-    /// change) or the range the mode shows. Reads jj: call it off the async threads.
+    /// What a generation of `kind` covers: the change being made (the staged changes, jj's
+    /// `@`) or the range the mode shows (by default HEAD's commit). Blocking: call it off the
+    /// async threads.
     pub fn scope(
         &self,
         kind: ArtifactKind,
         range: Option<(String, String)>,
     ) -> impl FnOnce() -> Result<Scope, String> + Send + 'static {
-        let jj = self.jj.clone();
-        move || match jj {
-            Some(jj) => jj.scope(kind, range),
-            None => Ok(scope_of(kind, range)),
+        let (vcs, root) = (self.vcs.clone(), self.root.clone());
+        move || {
+            let repo = GitRepo::discover(&root).map_err(|e| e.to_string())?;
+            if range.is_none() && !kind.uses_range() {
+                let change = vcs.change(&repo, &ChangeAsked::default());
+                return change.map(|c| c.scope).map_err(|e| format!("{e:#}"));
+            }
+            let (from, to) = match &range {
+                Some((from, to)) => (Some(from.as_str()), Some(to.as_str())),
+                None => (None, None),
+            };
+            let (from, to) = range_of(vcs.as_ref(), &repo, from, to, Base::Parent)?;
+            Ok(Scope::range(&from, &to))
         }
+    }
+
+    /// The version control the jobs work under.
+    pub fn vcs(&self) -> Arc<dyn Vcs> {
+        self.vcs.clone()
     }
 
     /// The scanner Iris' requests pass, which also marks the staged files that add a secret.
@@ -117,29 +139,24 @@ impl Jobs {
         self.newest(&self.status, move |root| read(&tx, root));
     }
 
-    /// Reads the status (the ranking sent through `tx` as it goes), in a git repository or
-    /// a jj workspace; the last action is returned.
+    /// Reads the status (the ranking sent through `tx` as it goes); the last action is
+    /// returned.
     pub fn status_reader(
         &self,
     ) -> impl FnOnce(&UnboundedSender<Action>, PathBuf) -> Action + Send + 'static {
-        let scanner = self.scanner.clone();
-        let jj = self.jj.clone();
-        move |tx, root| match jj {
-            Some(jj) => jj_status(tx, root, &jj, scanner.as_deref()),
-            None => status(tx, root, scanner.as_deref()),
-        }
+        let (vcs, scanner) = (self.vcs.clone(), self.scanner.clone());
+        move |tx, root| status(tx, root, vcs.as_ref(), scanner.as_deref())
     }
 
-    /// The diff pane's file at `path`: its staged changes, then its unstaged ones.
+    /// The diff pane's file at `path`: its staged changes, then its unstaged ones (jj: its
+    /// change in `@`).
     pub fn load_diff(&self, path: String) {
-        let jj = self.jj.clone();
+        let vcs = self.vcs.clone();
         self.newest(&self.diff, move |root| {
-            let diff = match jj {
-                Some(jj) => GitRepo::discover(&root)
-                    .map_err(|e| e.to_string())
-                    .and_then(|repo| jj.file_diff(&repo, &path)),
-                None => file_diff(root, &path),
-            };
+            let diff = GitRepo::discover(&root)
+                .map_err(anyhow::Error::from)
+                .and_then(|repo| vcs.file_diff(&repo, &path))
+                .map_err(|e| format!("{e:#}"));
             let (result, staged) = match diff {
                 Ok((files, staged)) => (Ok(files), Some(staged)),
                 Err(err) => (Err(err), None),
@@ -195,10 +212,10 @@ impl Jobs {
 
     /// The commits of `from..to` for `mode` (its default base when `from` is `None`).
     pub fn load_commits(&self, mode: Mode, from: Option<String>, to: Option<String>) {
-        let jj = self.jj.clone();
+        let vcs = self.vcs.clone();
         self.newest(&self.commits, move |root| Action::CommitsLoaded {
             mode,
-            result: commits(root, jj.as_deref(), mode, from, to),
+            result: commits(root, vcs.as_ref(), mode, from, to),
         });
     }
 
@@ -217,18 +234,29 @@ impl Jobs {
         });
     }
 
-    /// Commits with `message`; what Iris had `written` for it is remembered first, for
-    /// `iris eval --accepted`.
+    /// Records the change being made with `message` (git commit, jj commit); what Iris had
+    /// `written` for it is remembered first, for `iris eval --accepted`.
     pub fn commit(&self, message: String, written: Option<String>, amend: bool, no_verify: bool) {
-        let (jj, scanner) = (self.jj.clone(), self.scanner.clone());
+        let (vcs, scanner) = (self.vcs.clone(), self.scanner.clone());
         self.git(true, move |repo| {
-            if let Some(jj) = jj {
-                return jj.commit(repo, &message, amend, no_verify, scanner.as_deref());
+            let how = if amend { How::Amend } else { How::Commit };
+            let asked = ChangeAsked {
+                amend,
+                recording: Some(how),
+                keyed: written.is_some(),
+                ..ChangeAsked::default()
+            };
+            let change = vcs.change(repo, &asked)?;
+            if let (Some(written), Some(key)) = (&written, &change.key) {
+                let stores = IrisDir::of(&repo.state_dir());
+                crate::app::stores::accepted::remember(&stores, key, written, "studio");
             }
-            if let Some(written) = written {
-                crate::shared::accepted::remember(repo, &written, "studio", amend);
-            }
-            Ok(repo.commit(&message, CommitOptions { amend, no_verify })?)
+            let recording = Recording {
+                how,
+                no_verify,
+                scanner: scanner.as_deref(),
+            };
+            vcs.record(repo, &change, &message, &recording)
         });
     }
 
@@ -341,40 +369,21 @@ fn digest(text: &str) -> u64 {
 }
 
 /// The commits of FROM..TO; without FROM, the default branch for a PR and the latest tag (else
-/// the default branch) for a changelog or release notes.
+/// the default branch) for a changelog or release notes (jj: `trunk()`).
 fn commits(
     root: PathBuf,
-    jj: Option<&jj::JjJobs>,
+    vcs: &dyn Vcs,
     mode: Mode,
     from: Option<String>,
     to: Option<String>,
 ) -> Result<(String, Vec<CommitRow>), String> {
     let repo = GitRepo::discover(&root).map_err(|e| e.to_string())?;
-    if let Some(jj) = jj {
-        // jj revisions and bookmarks; the base defaults to trunk().
-        let (from, to) = jj.range(from.as_deref(), to.as_deref())?;
-        let rows = repo
-            .log_range(&from, &to, 1000)
-            .map_err(|e| e.to_string())?
-            .into_iter()
-            .map(commit_row)
-            .collect();
-        return Ok((from, rows));
-    }
-    let from = match from {
-        Some(from) => from,
-        None => {
-            let tag = if mode == Mode::PR {
-                None
-            } else {
-                repo.latest_tag()
-            };
-            tag.or_else(|| repo.default_branch()).ok_or_else(|| {
-                "no default branch or tag to start from: R picks the range".to_string()
-            })?
-        }
+    const NO_BASE: &str = "no default branch or tag to start from";
+    let base = match mode == Mode::PR {
+        true => Base::DefaultBranch(NO_BASE),
+        false => Base::LatestTag(NO_BASE),
     };
-    let to = to.unwrap_or_else(|| "HEAD".to_string());
+    let (from, to) = range_of(vcs, &repo, from.as_deref(), to.as_deref(), base)?;
     let rows = repo
         .log_range(&from, &to, 1000)
         .map_err(|e| e.to_string())?
@@ -384,91 +393,83 @@ fn commits(
     Ok((from, rows))
 }
 
-/// Every changed path from `git status` (relevance comes from [`ranking`]).
-fn snapshot(root: PathBuf) -> Result<RepoSnapshot, String> {
-    let repo = GitRepo::discover(&root).map_err(|e| e.to_string())?;
-    let status = repo.status().map_err(|e| e.to_string())?;
-    let head = repo.head_id().map_err(|e| e.to_string())?;
-    let files = status
-        .entries
+/// The range FROM..TO as the version control reads it (`HEAD` is the studio's word for the
+/// top). A FROM that comes back as a full commit id (jj's) is shortened, as git and jj both
+/// read it.
+fn range_of(
+    vcs: &dyn Vcs,
+    repo: &GitRepo,
+    from: Option<&str>,
+    to: Option<&str>,
+    base: Base,
+) -> Result<(String, String), String> {
+    let (from, to) = vcs
+        .range(repo, from, to, base)
+        .map_err(|e| format!("{e:#}: R picks the range"))?;
+    let full_id = from.len() >= 40 && from.bytes().all(|b| b.is_ascii_hexdigit());
+    let from = if full_id {
+        from[..12].to_string()
+    } else {
+        from
+    };
+    Ok((from, to))
+}
+
+/// The change being made as the studio's list shows it.
+fn snapshot_of(working: Working) -> RepoSnapshot {
+    let files = working
+        .files
         .into_iter()
-        .map(|e| FileEntry {
+        .map(|f| FileEntry {
             relevance: None,
             secret: None,
-            path: e.path,
-            staged: e.staged,
-            unstaged: e.unstaged,
-            untracked: e.untracked,
-            conflicted: e.conflicted,
+            path: f.path,
+            staged: f.staged,
+            unstaged: f.unstaged,
+            untracked: f.untracked,
+            conflicted: f.conflicted,
         })
         .collect();
-    Ok(RepoSnapshot {
-        branch: status.head.to_string(),
-        head,
+    RepoSnapshot {
+        branch: working.on,
+        head: working.head,
         files,
-        jj_change: None,
-    })
+        jj_change: working.change_id,
+    }
 }
 
-/// The ranked staged files first (a diff of the index, using every core), sent at once; then
-/// the full status (a walk of the working tree), returned.
-fn status(tx: &UnboundedSender<Action>, root: PathBuf, scanner: Option<&Scanner>) -> Action {
-    rank_staged(&root, &DiffTarget::Staged, scanner, |result, complete| {
-        let _ = tx.send(Action::RankingLoaded { result, complete });
-    });
-    Action::StatusLoaded(snapshot(root))
-}
-
-/// In a jj workspace: `@`'s files (reading `@` snapshots the working copy), then their
-/// ranking.
-fn jj_status(
+/// The ranked files of the change being made first (a diff of the index, or of jj's `@`,
+/// using every core), sent at once; then its files (git: a walk of the working tree),
+/// returned. A change listed unranked (a conflicted jj change) is sent as an empty ranking.
+fn status(
     tx: &UnboundedSender<Action>,
     root: PathBuf,
-    jj: &jj::JjJobs,
+    vcs: &dyn Vcs,
     scanner: Option<&Scanner>,
 ) -> Action {
-    let read = GitRepo::discover(&root)
-        .map_err(|e| e.to_string())
-        .and_then(|repo| jj.snapshot(&repo));
-    let (snapshot, at) = match read {
-        Ok(read) => read,
-        Err(err) => return Action::StatusLoaded(Err(err)),
+    let rank = |result, complete| {
+        let _ = tx.send(Action::RankingLoaded { result, complete });
     };
-    let _ = tx.send(Action::StatusLoaded(Ok(snapshot)));
-    let Some(at) = at else {
-        // A merge or a conflicted change is listed as jj shows it, unranked.
-        return Action::RankingLoaded {
-            result: Ok(Vec::new()),
-            complete: true,
-        };
+    let target = GitRepo::discover(&root)
+        .map_err(anyhow::Error::from)
+        .and_then(|repo| Ok((vcs.working_diff(&repo)?, repo)));
+    let repo = match target {
+        Ok((Some(target), repo)) => {
+            rank_staged(&root, &target, scanner, rank);
+            repo
+        }
+        Ok((None, repo)) => {
+            rank(Ok(Vec::new()), true);
+            repo
+        }
+        Err(err) => {
+            let err = format!("{err:#}");
+            rank(Err(err.clone()), true);
+            return Action::StatusLoaded(Err(err));
+        }
     };
-    let mut complete_ranking = None;
-    rank_staged(
-        &root,
-        &DiffTarget::Commit(at),
-        scanner,
-        |result, complete| {
-            if complete {
-                complete_ranking = Some(result);
-            } else {
-                let _ = tx.send(Action::RankingLoaded { result, complete });
-            }
-        },
-    );
-    Action::RankingLoaded {
-        result: complete_ranking.unwrap_or_else(|| Ok(Vec::new())),
-        complete: true,
-    }
-}
-
-/// What a generation of `kind` covers in a git repository: the range the mode shows, or the
-/// staged changes.
-fn scope_of(kind: ArtifactKind, range: Option<(String, String)>) -> Scope {
-    match range {
-        Some((from, to)) => Scope::range(&from, &to),
-        None if kind.uses_range() => Scope::range("HEAD~1", "HEAD"),
-        None => Scope::Staged,
-    }
+    let working = vcs.working(&repo).map_err(|e| format!("{e:#}"));
+    Action::StatusLoaded(working.map(snapshot_of))
 }
 
 /// About a screenful of lines: what the first frame of a diff or file shows.
@@ -509,28 +510,6 @@ fn warm_highlighting(files: &[iris_core::change::FileDiff]) {
     }
 }
 
-/// The selected file's staged changes, then its unstaged ones, and how many files the staged
-/// part has; an untracked file shows as added (unstaged).
-fn file_diff(
-    root: PathBuf,
-    path: &str,
-) -> Result<(Vec<iris_core::change::FileDiff>, usize), String> {
-    let repo = GitRepo::discover(&root).map_err(|e| e.to_string())?;
-    let paths = [path.to_string()];
-    let diff = |target| repo.diff_files(&target, &paths).map_err(|e| e.to_string());
-    let mut files = diff(DiffTarget::Staged)?;
-    let staged = files.len();
-    files.extend(diff(DiffTarget::Unstaged)?);
-    if !files.is_empty()
-        || root.join(path).is_dir()
-        || !repo.is_untracked(path).map_err(|e| e.to_string())?
-    {
-        return Ok((files, staged));
-    }
-    let patch = repo.untracked_file_patch(path).map_err(|e| e.to_string())?;
-    Ok((iris_core::change::parse_unified_diff(&patch), 0))
-}
-
 /// A commit of git's log as the studio's range lists it.
 fn commit_row(c: iris_git::CommitInfo) -> CommitRow {
     CommitRow {
@@ -563,7 +542,8 @@ mod tests {
     async fn an_overtaken_job_sends_nothing_even_when_it_finishes_last() {
         let dir = tempfile::tempdir().unwrap();
         let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel();
-        let jobs = Jobs::new(tx, dir.path().to_path_buf(), None);
+        let git = Arc::new(crate::app::vcs::Git);
+        let jobs = Jobs::new(tx, dir.path().to_path_buf(), git, None);
         let latest = Latest::default();
         // The older request has started and is the slower one: without the check as it
         // sends, it would arrive last.
@@ -593,7 +573,8 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         git2::Repository::init(dir.path()).unwrap();
         let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel();
-        let jobs = Jobs::new(tx, dir.path().to_path_buf(), None);
+        let git = Arc::new(crate::app::vcs::Git);
+        let jobs = Jobs::new(tx, dir.path().to_path_buf(), git, None);
         for path in ["a.rs", "b.rs", "c.rs"] {
             jobs.load_diff(path.to_string());
         }

@@ -1,5 +1,4 @@
-//! A split applied with jj, shared by `iris split` and the studio's split view
-//! (`Jj::split_by_plan` makes it), and its undo: jj's operation from before, restored while
+//! A split applied with jj (`Jj::split_by_plan` makes it), and its undo: jj's operation from before, restored while
 //! jj has done nothing since.
 
 use std::path::Path;
@@ -14,7 +13,7 @@ use iris_git::split::SplitChange;
 /// Splits change `target` by `plan`, group by group, `step` told of each (its number and
 /// title) as it is made; `iris` is this program, which jj runs as the diff editor. The
 /// operation before, for undoing.
-pub fn apply(
+pub(super) fn apply(
     repo: &GitRepo,
     jj: &Jj,
     (target, change): (&str, &SplitChange),
@@ -30,7 +29,7 @@ pub fn apply(
     if let Ok(after) = jj.operation()
         && after != before
     {
-        let saved = crate::shared::IrisDir::of(&repo.state_dir()).jj_split_undo();
+        let saved = crate::app::stores::IrisDir::of(&repo.state_dir()).jj_split_undo();
         if let Some(dir) = saved.parent() {
             let _ = std::fs::create_dir_all(dir);
         }
@@ -42,8 +41,8 @@ pub fn apply(
 /// Puts the repository back as it was before the last split (`jj op restore`), while jj
 /// has done nothing since (a restore would undo that too: edits in the working copy, other
 /// commands); what jj said.
-pub fn undo(repo: &GitRepo, jj: &Jj) -> Result<String> {
-    let saved = crate::shared::IrisDir::of(&repo.state_dir()).jj_split_undo();
+pub(super) fn undo(repo: &GitRepo, jj: &Jj) -> Result<String> {
+    let saved = crate::app::stores::IrisDir::of(&repo.state_dir()).jj_split_undo();
     let text = std::fs::read_to_string(&saved).unwrap_or_default();
     let mut ids = text.split_whitespace();
     let (Some(before), Some(after)) = (ids.next(), ids.next()) else {

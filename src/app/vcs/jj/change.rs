@@ -1,27 +1,18 @@
-//! What every face does the same in a jj workspace: the change to write for (said when it
-//! is conflicted, empty or a merge), a range's ends (`trunk()` the default base) and a pull
+//! jj's changes as Iris writes from them: the change to write for (said when it is
+//! conflicted, empty or a merge), a range's ends (`trunk()` the default base) and a pull
 //! request's bookmarks, and the checks jj's missing hooks would have made before a
 //! description is set (the project's commit rules, the secret scan of the change).
 
 use anyhow::Result;
 
-use crate::shared::exit::UsageError;
+use crate::output::exit::UsageError;
 use iris_core::secrets::Scanner;
 use iris_git::GitRepo;
 use iris_git::jj::{Jj, JjChange};
 
-/// jj for `repo` when it is a jj workspace (an error naming the install, or the version
-/// needed, when jj cannot run); `None` in a git repository.
-pub fn open(repo: &GitRepo) -> Result<Option<Jj>> {
-    match repo.jj_workspace() {
-        Some(workspace) => Ok(Some(Jj::open(workspace)?)),
-        None => Ok(None),
-    }
-}
-
 /// The change `rev` names, refused when it is conflicted (its conflicts listed as jj lists
 /// them), changes nothing, or is a merge.
-pub fn change_to_describe(jj: &Jj, rev: &str) -> Result<JjChange> {
+pub(super) fn change_to_describe(jj: &Jj, rev: &str) -> Result<JjChange> {
     let change = named(jj, rev)?;
     if let Some(why) = not_written_from(&change) {
         let conflicts = match change.conflict {
@@ -44,7 +35,7 @@ pub fn change_to_describe(jj: &Jj, rev: &str) -> Result<JjChange> {
 /// Why Iris cannot write from `change`'s commit, when she cannot: a conflicted change (its
 /// tree in jj's git store holds jj's conflict files) or a merge (jj shows it against its
 /// merged parents, which are no commit; git's tree diffs against one of them).
-pub fn not_written_from(change: &JjChange) -> Option<String> {
+pub(super) fn not_written_from(change: &JjChange) -> Option<String> {
     if change.conflict {
         Some(format!(
             "the change {} has unresolved conflicts; resolve them first (`jj resolve`)",
@@ -64,12 +55,12 @@ pub fn not_written_from(change: &JjChange) -> Option<String> {
 
 /// The commit id of the one change `rev` names (a change id, a bookmark, `@`, `trunk()`),
 /// for the tools that read jj's commits from its git store. jj's root is no commit there.
-pub fn commit_of(jj: &Jj, rev: &str) -> Result<String> {
+pub(super) fn commit_of(jj: &Jj, rev: &str) -> Result<String> {
     Ok(not_root(jj, rev)?.commit_id)
 }
 
 /// A jj range's branches for its PR: the base change's bookmark and the top change's.
-pub fn pr_bookmarks(from: &JjChange, to: &JjChange) -> Result<(String, String)> {
+pub(super) fn pr_bookmarks(from: &JjChange, to: &JjChange) -> Result<(String, String)> {
     let Some(head) = to.bookmarks.first() else {
         return Err(UsageError(format!(
             "the change {} has no bookmark to open the pull request from: `jj bookmark create \
@@ -107,17 +98,17 @@ fn not_root(jj: &Jj, rev: &str) -> Result<JjChange> {
 }
 
 /// Where a range of jj changes starts when none is named.
-pub const TRUNK: &str = "trunk()";
+const TRUNK: &str = "trunk()";
 
 /// A range of jj changes as commit ids: after `from` (default `trunk()`) up to `to`
 /// (default `@`, or `@-` when the working copy is empty, as after `jj commit`).
-pub fn range(jj: &Jj, from: Option<&str>, to: Option<&str>) -> Result<(String, String)> {
+pub(super) fn range(jj: &Jj, from: Option<&str>, to: Option<&str>) -> Result<(String, String)> {
     let (from, to) = range_changes(jj, from, to)?;
     Ok((from.commit_id, to.commit_id))
 }
 
 /// [`range`]'s two ends as changes (their bookmarks name a pull request's branches).
-pub fn range_changes(
+pub(super) fn range_changes(
     jj: &Jj,
     from: Option<&str>,
     to: Option<&str>,
@@ -147,7 +138,7 @@ fn named(jj: &Jj, rev: &str) -> Result<JjChange> {
 /// What a git hook would have refused before `message` becomes `rev`'s description (jj
 /// runs no hooks), or a commit of a conflicted change: an error-level break of the project's
 /// commit rules, or a secret among the lines the change adds. `None` when it may go.
-pub fn refused(
+pub(super) fn refused(
     repo: &GitRepo,
     jj: &Jj,
     rev: &str,

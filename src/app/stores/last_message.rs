@@ -15,22 +15,21 @@ use anyhow::Result;
 use iris_core::last_message::{LastMessage, LastMessages, age, cleaned};
 use iris_git::GitRepo;
 
-use super::{Change, now};
+use super::{ChangeKey, IrisDir, now};
 
 /// Remembers `message` for `change` (`tried`: the user committed with it).
-pub fn remember(repo: &GitRepo, change: &Change, message: &str, tried: bool) {
-    if let Err(err) = try_remember(repo, change, message, tried) {
+pub fn remember(stores: &IrisDir, change: &ChangeKey, message: &str, tried: bool) {
+    if let Err(err) = try_remember(stores, change, message, tried) {
         tracing::debug!("the last message was not remembered: {err:#}");
     }
 }
 
-fn try_remember(repo: &GitRepo, change: &Change, message: &str, tried: bool) -> Result<()> {
-    let (parent, tree) = change.clone();
-    let path = crate::shared::IrisDir::of(&repo.state_dir()).last_messages();
+fn try_remember(stores: &IrisDir, change: &ChangeKey, message: &str, tried: bool) -> Result<()> {
+    let path = stores.last_messages();
     let mut all = load(&path);
     all.put(LastMessage {
-        parent,
-        tree,
+        parent: change.parent.clone(),
+        tree: change.tree.clone(),
         message: cleaned(message),
         at: now(),
         tried,
@@ -47,14 +46,18 @@ fn try_remember(repo: &GitRepo, change: &Change, message: &str, tried: bool) -> 
 ///
 /// A message titled as HEAD is not offered: it was tried on `git commit --amend` (the step
 /// cannot tell an amend from a commit), and a new commit is not HEAD again.
-pub fn recall(repo: &GitRepo, change: &Change, any: bool) -> Option<LastMessage> {
-    let (parent, tree) = change;
-    let all = load(&crate::shared::IrisDir::of(&repo.state_dir()).last_messages());
+pub fn recall(
+    repo: &GitRepo,
+    stores: &IrisDir,
+    change: &ChangeKey,
+    any: bool,
+) -> Option<LastMessage> {
+    let all = load(&stores.last_messages());
     let head_title = repo
         .commit_info("HEAD")
         .ok()
         .map(|head| title(&head.message).to_string());
-    all.find(parent.as_deref(), tree, now())
+    all.find(change.parent.as_deref(), &change.tree, now())
         .filter(|last| any || last.tried)
         .filter(|last| head_title.as_deref() != Some(title(&last.message)))
         .cloned()
@@ -120,8 +123,12 @@ mod tests {
     use super::*;
     use iris_testkit::TestRepo;
 
-    fn staged(repo: &GitRepo) -> Change {
-        repo.staged_change(false).unwrap()
+    fn staged(repo: &GitRepo) -> ChangeKey {
+        ChangeKey::staged(repo, false).unwrap()
+    }
+
+    fn stores(repo: &GitRepo) -> IrisDir {
+        IrisDir::of(&repo.state_dir())
     }
 
     #[test]
@@ -132,19 +139,21 @@ mod tests {
         test.write("a.txt", "two\n");
         test.git(&["add", "a.txt"]);
         let repo = GitRepo::discover(&test.path()).unwrap();
-        remember(&repo, &staged(&repo), "Iris wrote this", false);
-        assert!(recall(&repo, &staged(&repo), false).is_none());
+        remember(&stores(&repo), &staged(&repo), "Iris wrote this", false);
+        assert!(recall(&repo, &stores(&repo), &staged(&repo), false).is_none());
         assert_eq!(
-            recall(&repo, &staged(&repo), true).unwrap().message,
+            recall(&repo, &stores(&repo), &staged(&repo), true)
+                .unwrap()
+                .message,
             "Iris wrote this"
         );
         remember(
-            &repo,
+            &stores(&repo),
             &staged(&repo),
             "fix: the user's edit\n# a comment\n",
             true,
         );
-        let last = recall(&repo, &staged(&repo), false).unwrap();
+        let last = recall(&repo, &stores(&repo), &staged(&repo), false).unwrap();
         assert_eq!(last.message, "fix: the user's edit");
         assert!(origin(&last).contains("you last tried to commit"));
         // Once it is HEAD's title (an amend tried with it), it is not offered for a commit.
@@ -152,14 +161,14 @@ mod tests {
         test.write("a.txt", "four\n");
         test.git(&["add", "a.txt"]);
         let repo = GitRepo::discover(&test.path()).unwrap();
-        remember(&repo, &staged(&repo), "fix: the user's edit", true);
-        assert!(recall(&repo, &staged(&repo), true).is_none());
-        remember(&repo, &staged(&repo), "fix: another title", true);
-        assert!(recall(&repo, &staged(&repo), true).is_some());
+        remember(&stores(&repo), &staged(&repo), "fix: the user's edit", true);
+        assert!(recall(&repo, &stores(&repo), &staged(&repo), true).is_none());
+        remember(&stores(&repo), &staged(&repo), "fix: another title", true);
+        assert!(recall(&repo, &stores(&repo), &staged(&repo), true).is_some());
         test.write("a.txt", "three\n");
         test.git(&["add", "a.txt"]);
         let repo = GitRepo::discover(&test.path()).unwrap();
-        assert!(recall(&repo, &staged(&repo), true).is_none());
+        assert!(recall(&repo, &stores(&repo), &staged(&repo), true).is_none());
     }
 
     #[test]
@@ -168,13 +177,15 @@ mod tests {
         test.write("a.txt", "one\n");
         test.git(&["add", "a.txt"]);
         let repo = GitRepo::discover(&test.path()).unwrap();
-        let path = crate::shared::IrisDir::of(&repo.state_dir()).last_messages();
+        let path = stores(&repo).last_messages();
         std::fs::create_dir_all(path.parent().unwrap()).unwrap();
         std::fs::write(&path, "{ not json").unwrap();
-        assert!(recall(&repo, &staged(&repo), true).is_none());
-        remember(&repo, &staged(&repo), "Add a", false);
+        assert!(recall(&repo, &stores(&repo), &staged(&repo), true).is_none());
+        remember(&stores(&repo), &staged(&repo), "Add a", false);
         assert_eq!(
-            recall(&repo, &staged(&repo), true).unwrap().message,
+            recall(&repo, &stores(&repo), &staged(&repo), true)
+                .unwrap()
+                .message,
             "Add a"
         );
     }

@@ -6,11 +6,10 @@
 //! Remembering never fails a command: a store that cannot be written is only traced.
 
 use std::io::Write;
-use std::path::PathBuf;
 
 use anyhow::{Context, Result};
 
-use super::Change;
+use super::{ChangeKey, IrisDir};
 use iris_core::eval::{AcceptedReport, Committed, Remembered, accepted_report};
 use iris_git::GitRepo;
 
@@ -19,36 +18,23 @@ const KEEP: usize = 1_000;
 /// Commits looked at for a match.
 const SCAN: usize = 2_000;
 
-fn path(repo: &GitRepo) -> PathBuf {
-    crate::shared::IrisDir::of(&repo.state_dir()).accepted()
-}
-
-/// Remembers that Iris wrote `written` for the change staged now (`amend`: the change
-/// replaces HEAD). `source` says what wrote it: `gen` or `studio`.
-pub fn remember(repo: &GitRepo, written: &str, source: &str, amend: bool) {
-    match repo.staged_change(amend) {
-        Ok(change) => remember_change(repo, &change, written, source),
-        Err(err) => tracing::debug!("the written message was not remembered: {err:#}"),
-    }
-}
-
-/// Remembers that Iris wrote `written` for `change`, read already.
-pub fn remember_change(repo: &GitRepo, change: &Change, written: &str, source: &str) {
-    if let Err(err) = try_remember(repo, change, written, source) {
+/// Remembers that Iris wrote `written` for `change` in `stores`; `source` says what wrote
+/// it: `gen`, `mcp` or `studio`.
+pub fn remember(stores: &IrisDir, change: &ChangeKey, written: &str, source: &str) {
+    if let Err(err) = try_remember(stores, change, written, source) {
         tracing::debug!("the written message was not remembered: {err:#}");
     }
 }
 
-fn try_remember(repo: &GitRepo, change: &Change, written: &str, source: &str) -> Result<()> {
-    let (parent, tree) = change.clone();
+fn try_remember(stores: &IrisDir, change: &ChangeKey, written: &str, source: &str) -> Result<()> {
     let entry = Remembered {
-        parent,
-        tree,
+        parent: change.parent.clone(),
+        tree: change.tree.clone(),
         written: written.to_string(),
         source: source.to_string(),
         at: super::now(),
     };
-    let path = path(repo);
+    let path = stores.accepted();
     std::fs::create_dir_all(path.parent().unwrap_or(&path))?;
     let mut entries = load_from(&path);
     if entries.len() >= KEEP {
@@ -81,9 +67,10 @@ fn load_from(path: &std::path::Path) -> Vec<Remembered> {
         .collect()
 }
 
-/// The report over the last `last` commits of HEAD that commit a change Iris wrote for.
-pub fn report(repo: &GitRepo, last: usize) -> Result<AcceptedReport> {
-    let remembered = load_from(&path(repo));
+/// The report over the last `last` commits of HEAD (in `repo`, whose stores are `stores`)
+/// that commit a change Iris wrote for.
+pub fn report(repo: &GitRepo, stores: &IrisDir, last: usize) -> Result<AcceptedReport> {
+    let remembered = load_from(&stores.accepted());
     let commits: Vec<Committed> = repo
         .log(SCAN)?
         .into_iter()
@@ -102,8 +89,8 @@ pub fn report(repo: &GitRepo, last: usize) -> Result<AcceptedReport> {
 }
 
 /// Forgets every message remembered; says whether there were any.
-pub fn clear(repo: &GitRepo) -> Result<bool> {
-    let path = path(repo);
+pub fn clear(stores: &IrisDir) -> Result<bool> {
+    let path = stores.accepted();
     match std::fs::remove_file(&path) {
         Ok(()) => Ok(true),
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(false),
@@ -124,14 +111,16 @@ mod tests {
         test.write("a.txt", "two\n");
         test.git(&["add", "a.txt"]);
         let repo = GitRepo::discover(&test.path()).unwrap();
-        remember(&repo, "Change a to two", "gen", false);
+        let stores = IrisDir::of(&repo.state_dir());
+        let staged = ChangeKey::staged(&repo, false).unwrap();
+        remember(&stores, &staged, "Change a to two", "gen");
         test.git(&["commit", "-q", "-m", "Change a to two, by hand"]);
-        let report = report(&repo, 20).unwrap();
+        let report = report(&repo, &stores, 20).unwrap();
         assert_eq!(report.rows.len(), 1);
         assert!(!report.rows[0].unedited);
-        assert!(clear(&repo).unwrap());
-        assert!(!clear(&repo).unwrap());
-        assert!(super::report(&repo, 20).unwrap().rows.is_empty());
+        assert!(clear(&stores).unwrap());
+        assert!(!clear(&stores).unwrap());
+        assert!(super::report(&repo, &stores, 20).unwrap().rows.is_empty());
     }
 
     #[test]
@@ -140,10 +129,12 @@ mod tests {
         test.write("a.txt", "one\n");
         test.commit_all("first");
         let repo = GitRepo::discover(&test.path()).unwrap();
+        let stores = IrisDir::of(&repo.state_dir());
+        let staged = ChangeKey::staged(&repo, false).unwrap();
         for i in 0..KEEP + 5 {
-            remember(&repo, &format!("message {i}"), "gen", false);
+            remember(&stores, &staged, &format!("message {i}"), "gen");
         }
-        let kept = load_from(&path(&repo));
+        let kept = load_from(&stores.accepted());
         assert_eq!(kept.len(), KEEP);
         // The oldest five went; the rest are kept in order, the newest last.
         let written: Vec<&str> = kept.iter().map(|e| e.written.as_str()).collect();

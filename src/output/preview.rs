@@ -7,7 +7,6 @@ use std::sync::LazyLock;
 use anyhow::Result;
 use serde_json::{Value, json};
 
-use iris_agent::IrisAgent;
 use iris_agent::runtime::dry_run::{Captured, DryRun, Part, sizes};
 use iris_config::prices::{Price, PriceSource};
 use iris_config::{Config, ProviderKind};
@@ -55,15 +54,6 @@ fn output_budget(body: &Value) -> Option<u64> {
     ]
     .into_iter()
     .find_map(Value::as_u64)
-}
-
-/// Iris as `--dry-run` asks: keeping her first request instead of sending it.
-pub fn prepare(iris: IrisAgent, dry_run: bool) -> (IrisAgent, Option<DryRun>) {
-    if !dry_run {
-        return (iris, None);
-    }
-    let kept = DryRun::default();
-    (iris.with_dry_run(kept.clone()), Some(kept))
 }
 
 /// After a run: when it kept a request (`--dry-run`), shows it (`json`: as JSON) and returns

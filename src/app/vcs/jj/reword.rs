@@ -1,20 +1,19 @@
-//! A reword in a jj workspace, shared by `iris reword` and the studio's: the changes a revset
-//! names (`@-`, `trunk()..@`, a change id), each written from its own diff with the history
-//! before it (the same replay as git's), and applied with `jj describe`: jj rebases what
-//! comes after. jj keeps every operation, so the operation before the reword is named for
+//! A reword in a jj workspace: the changes a revset names (`@-`, `trunk()..@`, a change
+//! id), each written from its own diff with the history before it (the same replay as
+//! git's), and applied with `jj describe`: jj rebases what comes after. jj keeps every operation, so the operation before the reword is named for
 //! `jj op restore`.
 
 use anyhow::Result;
 
-use crate::shared::exit::UsageError;
+use crate::output::exit::UsageError;
 use iris_git::RewordCommit;
 use iris_git::jj::{Jj, JjChange};
 
 /// The changes `revset` names (jj's root left out), oldest first, as the reword's plan reads
 /// them. A merge, an empty change (nothing to write from), a conflicted one (its tree holds
 /// jj's conflict files) and a change on jj's root (no parent to write against) keep their
-/// descriptions; an immutable change is refused unless `force`.
-pub fn commits(jj: &Jj, revset: &str, force: bool) -> Result<Vec<RewordCommit>> {
+/// descriptions; an immutable change is refused with `guard` (how to reword it anyway).
+pub(super) fn commits(jj: &Jj, revset: &str, guard: Option<&str>) -> Result<Vec<RewordCommit>> {
     let mut changes = jj.changes(revset)?;
     changes.retain(|change| !change.is_root());
     if changes.is_empty() {
@@ -24,10 +23,10 @@ pub fn commits(jj: &Jj, revset: &str, force: bool) -> Result<Vec<RewordCommit>> 
         .into());
     }
     let fixed: Vec<&JjChange> = changes.iter().filter(|c| c.immutable).collect();
-    if let (false, Some(first)) = (force, fixed.last()) {
+    if let (Some(anyway), Some(first)) = (guard, fixed.last()) {
         return Err(UsageError(format!(
             "{} change(s) of '{revset}' are immutable in jj (trunk or a tag has them), {} \
-             first: --force rewords them anyway",
+             first: {anyway}",
             fixed.len(),
             first.short_id
         ))
@@ -52,7 +51,7 @@ pub fn commits(jj: &Jj, revset: &str, force: bool) -> Result<Vec<RewordCommit>> 
 /// Sets each `(commit id, message)`'s change description, oldest first, each change found by
 /// its change id (commit ids go stale as jj rebases what follows). Returns the operation
 /// to restore to undo it all.
-pub fn apply(
+pub(super) fn apply(
     jj: &Jj,
     commits: &[RewordCommit],
     messages: &[(String, String)],

@@ -4,8 +4,9 @@
 //! A draft is written to a temporary file and renamed over the old one, so a write cut short
 //! never leaves half a draft.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
+use super::IrisDir;
 use iris_core::artifact::ArtifactKind;
 use iris_studio::state::Draft;
 
@@ -16,11 +17,10 @@ pub struct DraftStore {
 }
 
 impl DraftStore {
-    /// The drafts folder of the repository whose own files are below `state_dir`
-    /// (`GitRepo::state_dir`).
-    pub fn new(state_dir: &Path) -> Self {
+    /// The drafts folder of the repository whose stores are `stores`.
+    pub fn new(stores: &IrisDir) -> Self {
         Self {
-            dir: crate::shared::IrisDir::of(state_dir).drafts(),
+            dir: stores.drafts(),
         }
     }
 
@@ -80,7 +80,7 @@ mod tests {
     #[test]
     fn a_stacks_pr_draft_keeps_every_layers_text() {
         let dir = tempfile::tempdir().unwrap();
-        let store = DraftStore::new(dir.path());
+        let store = DraftStore::new(&IrisDir::of(dir.path()));
         let layer = Draft {
             text: "# b1".into(),
             ..Draft::default()
@@ -98,7 +98,7 @@ mod tests {
     #[test]
     fn a_draft_round_trips_with_its_versions_and_replaces_the_old_one() {
         let dir = tempfile::tempdir().unwrap();
-        let store = DraftStore::new(dir.path());
+        let store = DraftStore::new(&IrisDir::of(dir.path()));
         let draft = Draft {
             text: "second".into(),
             versions: vec!["first".into()],
@@ -123,7 +123,7 @@ mod tests {
     #[test]
     fn a_reader_never_sees_half_a_draft_while_one_is_written() {
         let dir = tempfile::tempdir().unwrap();
-        let store = DraftStore::new(dir.path());
+        let store = DraftStore::new(&IrisDir::of(dir.path()));
         let draft = |fill: &str| Draft {
             text: fill.repeat(50_000),
             ..Draft::default()
@@ -159,7 +159,7 @@ mod tests {
         let drafts = dir.path().join("iris/drafts");
         std::fs::create_dir_all(&drafts).unwrap();
         std::fs::write(drafts.join("release-notes.md"), "Notes").unwrap();
-        let loaded = DraftStore::new(dir.path()).load_all();
+        let loaded = DraftStore::new(&IrisDir::of(dir.path())).load_all();
         assert_eq!(loaded[0].0, ArtifactKind::ReleaseNotes);
         assert_eq!(loaded[0].1.text, "Notes");
     }
@@ -170,7 +170,7 @@ mod tests {
         // A file where the drafts folder should be.
         std::fs::create_dir_all(dir.path().join("iris")).unwrap();
         std::fs::write(dir.path().join("iris/drafts"), "").unwrap();
-        let store = DraftStore::new(dir.path());
+        let store = DraftStore::new(&IrisDir::of(dir.path()));
         assert!(store.save(ArtifactKind::Pr, &Draft::default()).is_err());
     }
 }

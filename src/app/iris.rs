@@ -1,0 +1,51 @@
+//! Iris as configured, built here and nowhere else in the binary, so every face gets the same
+//! Iris; and her first request kept instead of sent (`--dry-run`, the studio's `$`).
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use anyhow::Result;
+
+use crate::app::stores::IrisDir;
+use iris_agent::IrisAgent;
+use iris_agent::runtime::dry_run::DryRun;
+use iris_config::{Config, Overrides};
+use iris_core::secrets::Scanner;
+
+/// Builds Iris from the configuration as it is when called.
+pub type Loader = Arc<dyn Fn() -> Result<IrisAgent> + Send + Sync>;
+
+/// Iris as `config` says, working on the repository at `root` (the user's, or a replay of
+/// its history); a reply she cannot read is saved in `stores`; `streaming` takes replies as
+/// they come.
+pub fn configured(
+    config: &Config,
+    root: &Path,
+    stores: &IrisDir,
+    streaming: bool,
+) -> Result<IrisAgent> {
+    IrisAgent::from_config(config, root, stores.path(), streaming)
+}
+
+/// Iris built from the configuration as it is each time (files < environment < `overrides`).
+pub fn loader(root: PathBuf, stores: IrisDir, overrides: Overrides) -> Loader {
+    Arc::new(move || {
+        let config = Config::load(Some(&root), &overrides)?;
+        configured(&config, &root, &stores, true)
+    })
+}
+
+/// Iris keeping her first request instead of sending it when `dry_run` (the run stops
+/// there), and where it is kept.
+pub fn with_dry_run(iris: IrisAgent, dry_run: bool) -> (IrisAgent, Option<DryRun>) {
+    if !dry_run {
+        return (iris, None);
+    }
+    let kept = DryRun::default();
+    (iris.with_dry_run(kept.clone()), Some(kept))
+}
+
+/// The scanner every request passes, for `config` at `root` (`None`: the scan is off).
+pub fn secret_scanner(config: &Config, root: &Path) -> Result<Option<Arc<Scanner>>> {
+    iris_agent::iris::secret_scanner(config, root)
+}

@@ -1,0 +1,39 @@
+//! What Iris keeps in a repository, under `.git/iris/` ([`IrisDir`], the one owner of its
+//! layout): the messages she wrote ([`accepted`]), the last message for a change
+//! ([`last_message`]), the studio's drafts ([`DraftStore`]); each written so that a crash
+//! loses nothing, none ever failing a command. A change is keyed by [`ChangeKey`].
+
+pub mod accepted;
+mod drafts;
+mod iris_dir;
+pub mod last_message;
+
+pub use drafts::DraftStore;
+pub use iris_dir::IrisDir;
+
+use iris_git::GitRepo;
+
+/// A change as the stores key it: the commit it goes on and the tree it makes, so what was
+/// written for it is found again however it is committed.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ChangeKey {
+    /// The commit the change goes on; `None` for a repository's first commit.
+    pub parent: Option<String>,
+    /// The tree the change makes.
+    pub tree: String,
+}
+
+impl ChangeKey {
+    /// The change staged in `repo` (`amend`: replacing HEAD). Writes the index's tree.
+    pub fn staged(repo: &GitRepo, amend: bool) -> iris_git::Result<Self> {
+        let (parent, tree) = repo.staged_change(amend)?;
+        Ok(Self { parent, tree })
+    }
+}
+
+/// Seconds since the epoch, as the stores date what they keep.
+pub fn now() -> i64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs() as i64)
+}
