@@ -16,9 +16,8 @@
 
 use std::borrow::Cow;
 use std::ffi::{OsStr, OsString};
-use std::io::Write;
 use std::path::Path;
-use std::process::{Command, ExitStatus, Stdio};
+use std::process::{Command, ExitStatus};
 use std::time::Duration;
 
 use crate::{GitError, Result};
@@ -176,28 +175,7 @@ fn path() -> OsString {
 
 /// A child in this process' own group, waited for with no deadline.
 fn foreground(command: &mut Command, input: Option<&[u8]>) -> std::io::Result<Ran> {
-    command
-        .stdin(if input.is_some() {
-            Stdio::piped()
-        } else {
-            Stdio::null()
-        })
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped());
-    let mut child = command.spawn()?;
-    let writer = match (input, child.stdin.take()) {
-        (Some(input), Some(mut pipe)) => {
-            let input = input.to_vec();
-            // On a thread: git may print (a hook may) before it reads all of it.
-            Some(std::thread::spawn(move || pipe.write_all(&input)))
-        }
-        _ => None,
-    };
-    let output = child.wait_with_output()?;
-    if let Some(writer) = writer {
-        // git ending without reading its input closes the pipe: its status says why.
-        let _ = writer.join();
-    }
+    let output = iris_process::spawn_fed(command, input)?.wait_with_output()?;
     Ok(Ran {
         status: output.status,
         stdout: output.stdout,

@@ -96,7 +96,23 @@ pub fn output_or_kill(
     input: Option<&[u8]>,
     timeout: Duration,
 ) -> std::io::Result<Captured> {
-    in_own_group(command)
+    let mut child = spawn_fed(in_own_group(command), input)?;
+    let stdout = drain(child.stdout.take());
+    let stderr = drain(child.stderr.take());
+    let status = wait_or_kill(&mut child, timeout)?;
+    // The group is gone; only a process that left it could still hold a pipe open.
+    Ok(Captured {
+        status,
+        stdout: stdout.recv_timeout(DRAIN_GRACE).unwrap_or_default(),
+        stderr: stderr.recv_timeout(DRAIN_GRACE).unwrap_or_default(),
+    })
+}
+
+/// Starts `command` with its stdout and stderr piped, and `input` written to its standard
+/// input on a thread (none: stdin is null), so a child that prints before it reads all of it
+/// never blocks; the caller reads the output.
+pub fn spawn_fed(command: &mut Command, input: Option<&[u8]>) -> std::io::Result<Child> {
+    command
         .stdin(if input.is_some() {
             Stdio::piped()
         } else {
@@ -112,15 +128,7 @@ pub fn output_or_kill(
             let _ = pipe.write_all(&input);
         });
     }
-    let stdout = drain(child.stdout.take());
-    let stderr = drain(child.stderr.take());
-    let status = wait_or_kill(&mut child, timeout)?;
-    // The group is gone; only a process that left it could still hold a pipe open.
-    Ok(Captured {
-        status,
-        stdout: stdout.recv_timeout(DRAIN_GRACE).unwrap_or_default(),
-        stderr: stderr.recv_timeout(DRAIN_GRACE).unwrap_or_default(),
-    })
+    Ok(child)
 }
 
 /// Reads `pipe` to its end on a thread; the bytes arrive on the channel.
