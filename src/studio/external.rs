@@ -51,7 +51,7 @@ pub fn open_args(editor: &str, path: &str, line: u32) -> Vec<String> {
 pub fn run(editor: &str, args: &[String], dir: &Path) -> Result<(), String> {
     #[allow(clippy::disallowed_methods)]
     // the user's editor, on the terminal, for as long as it takes
-    let status = std::process::Command::new("sh")
+    let status = std::process::Command::new(iris_process::shell())
         .arg("-c")
         .arg(format!("{editor} \"$@\""))
         .arg(editor)

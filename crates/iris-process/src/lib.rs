@@ -30,6 +30,14 @@ pub fn find_on_path(name: &str, path: &OsStr) -> Option<PathBuf> {
         .find(|candidate| is_executable(candidate))
 }
 
+/// The shell a user's command line runs in (`sh`), found as [`find_on_path`] finds programs,
+/// else `/bin/sh`: never one the repository supplies.
+pub fn shell() -> PathBuf {
+    std::env::var_os("PATH")
+        .and_then(|path| find_on_path("sh", &path))
+        .unwrap_or_else(|| PathBuf::from("/bin/sh"))
+}
+
 /// Whether `path` is a file its owner, group or anyone may run.
 #[cfg(unix)]
 pub fn is_executable(path: &Path) -> bool {
@@ -96,15 +104,31 @@ pub fn output_or_kill(
     input: Option<&[u8]>,
     timeout: Duration,
 ) -> std::io::Result<Captured> {
+    let deadline = Instant::now() + timeout;
     let mut child = spawn_fed(in_own_group(command), input)?;
     let stdout = drain(child.stdout.take());
     let stderr = drain(child.stderr.take());
-    let status = wait_or_kill(&mut child, timeout)?;
+    // Its output ends when it does (unless something it started holds the pipe): waiting on
+    // the output is woken at once, where polling its status alone waits a poll's length.
+    let left = || deadline.saturating_duration_since(Instant::now());
+    let mut ended = |pipe: &mpsc::Receiver<Vec<u8>>| {
+        while !left().is_zero() {
+            match pipe.recv_timeout(left().min(POLL)) {
+                Ok(bytes) => return Some(bytes),
+                Err(mpsc::RecvTimeoutError::Timeout) if matches!(child.try_wait(), Ok(None)) => {}
+                Err(_) => return None,
+            }
+        }
+        None
+    };
+    let out = ended(&stdout);
+    let err = out.as_ref().and_then(|_| ended(&stderr));
+    let status = wait_or_kill(&mut child, left())?;
     // The group is gone; only a process that left it could still hold a pipe open.
     Ok(Captured {
         status,
-        stdout: stdout.recv_timeout(DRAIN_GRACE).unwrap_or_default(),
-        stderr: stderr.recv_timeout(DRAIN_GRACE).unwrap_or_default(),
+        stdout: out.unwrap_or_else(|| stdout.recv_timeout(DRAIN_GRACE).unwrap_or_default()),
+        stderr: err.unwrap_or_else(|| stderr.recv_timeout(DRAIN_GRACE).unwrap_or_default()),
     })
 }
 
@@ -175,6 +199,13 @@ pub fn kill_group_of(pid: u32) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[cfg(unix)]
+    #[test]
+    fn the_shell_is_a_program_from_an_absolute_directory() {
+        let sh = shell();
+        assert!(sh.is_absolute() && is_executable(&sh), "{}", sh.display());
+    }
 
     #[cfg(unix)]
     #[test]

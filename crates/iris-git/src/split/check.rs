@@ -49,7 +49,7 @@ impl CheckTree {
         let id = tree.to_string();
         git(&self.path, &["read-tree", "-u", "--reset"], None, Some(&id))?;
         #[allow(clippy::disallowed_methods)] // the user's own check command
-        let output = Command::new("sh")
+        let output = Command::new(iris_process::shell())
             .arg("-c")
             .arg(command)
             .current_dir(&self.path)
