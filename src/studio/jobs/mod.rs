@@ -455,7 +455,7 @@ fn status(
         .and_then(|repo| Ok((vcs.working_diff(&repo)?, repo)));
     let repo = match target {
         Ok((Some(target), repo)) => {
-            rank_staged(&root, &target, scanner, rank);
+            rank_staged(&repo, &target, scanner, rank);
             repo
         }
         Ok((None, repo)) => {

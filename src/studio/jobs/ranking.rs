@@ -3,8 +3,6 @@
 //! lines and new functions and types, read from the same diff, whose added lines are also
 //! scanned for secrets (the list marks a file that stages one).
 
-use std::path::Path;
-
 use iris_core::change::{ChangeKind, Relevance, most_relevant_first, score_file, score_lines};
 use iris_core::secrets::Scanner;
 use iris_git::{DiffTarget, GitRepo};
@@ -14,17 +12,13 @@ use iris_studio::action::RankedFile;
 /// `@`'s commit), then the complete one (`complete` true). An error ends it and is sent as
 /// the complete ranking, so the list stops waiting.
 pub fn rank_staged(
-    root: &Path,
+    repo: &GitRepo,
     target: &DiffTarget,
     scanner: Option<&Scanner>,
     mut send: impl FnMut(Result<Vec<RankedFile>, String>, bool),
 ) {
-    let listed = GitRepo::discover(root).and_then(|repo| {
-        let list = repo.change_list(target, &[])?;
-        Ok((repo, list))
-    });
-    let (repo, list) = match listed {
-        Ok(listed) => listed,
+    let list = match repo.change_list(target, &[]) {
+        Ok(list) => list,
         Err(err) => return send(Err(err.to_string()), true),
     };
     let first = list
