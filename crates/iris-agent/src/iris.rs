@@ -245,11 +245,6 @@ impl IrisAgent {
         }
     }
 
-    /// What the command has spent so far, in US dollars, when `max_cost_per_run` counts it.
-    pub fn spent(&self) -> Option<f64> {
-        self.run.budget().map(|b| b.spent())
-    }
-
     /// The same Iris working on the repository at `root` instead (a replay of the user's
     /// history): her tools read there, everything else is as configured.
     pub fn on_repository(&self, root: &std::path::Path) -> Self {

@@ -39,11 +39,6 @@ impl RunContext {
         }
     }
 
-    /// The ledger of `max_cost_per_run`, when a cap is set.
-    pub fn budget(&self) -> Option<&Arc<Budget>> {
-        self.budget.as_ref()
-    }
-
     /// The name of the file the next unreadable reply of `capability` is saved in: the first
     /// of the command keeps the plain name, the others are numbered, so replies of
     /// candidates written side by side do not overwrite each other.
