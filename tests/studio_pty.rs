@@ -316,6 +316,75 @@ fn the_last_keys_before_a_sigterm_are_in_the_draft() {
     assert!(fake.requests().is_empty(), "nothing asked of Iris");
 }
 
+/// The git a job waits on runs in a process group of its own (so its deadline stops all it
+/// starts), which the terminal's hang-up does not reach. Killed, the studio takes it along:
+/// here a `git status` that would hang for a minute ends with the studio, not at its deadline.
+#[test]
+#[cfg(target_os = "linux")]
+fn a_git_the_studio_waits_on_ends_when_the_studio_is_killed() {
+    let repo = TestRepo::new();
+    repo.write("notes.txt", "one\n");
+    repo.commit_all("Initial commit");
+    repo.write("notes.txt", "one\ntwo\n");
+    let bin = tempfile::tempdir().expect("bin dir");
+    let pid_file = bin.path().join("status-pid");
+    let real_git = String::from_utf8(
+        Command::new("sh")
+            .args(["-c", "command -v git"])
+            .output()
+            .expect("sh")
+            .stdout,
+    )
+    .expect("utf-8");
+    iris_testkit::write_executable(
+        &bin.path().join("git"),
+        &format!(
+            "#!/bin/sh\ncase \"$*\" in *\" status \"*) echo $$ > '{}'; exec sleep 60;; esac\nexec {} \"$@\"\n",
+            pid_file.display(),
+            real_git.trim()
+        ),
+    );
+    let path = format!(
+        "{}:{}",
+        bin.path().display(),
+        std::env::var("PATH").expect("PATH")
+    );
+    let fake = FakeProvider::start(vec![]);
+    let mut studio = Studio::spawn_with(&repo, &fake, &[("PATH", path.as_ref())]);
+    let start = Instant::now();
+    let pid = loop {
+        if let Some(pid) = std::fs::read_to_string(&pid_file)
+            .ok()
+            .and_then(|text| text.trim().parse::<i32>().ok())
+        {
+            break pid;
+        }
+        assert!(start.elapsed() < TIMEOUT, "the studio never ran git status");
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    studio.program.child.kill().expect("kill the studio");
+    studio.wait_exit();
+    // Gone, or a zombie no one has reaped yet: either way it runs no more.
+    let running = || {
+        std::fs::read_to_string(format!("/proc/{pid}/stat")).is_ok_and(|stat| {
+            !stat
+                .rsplit(')')
+                .next()
+                .unwrap_or("")
+                .trim()
+                .starts_with('Z')
+        })
+    };
+    let start = Instant::now();
+    while running() && start.elapsed() < Duration::from_secs(5) {
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    assert!(
+        !running(),
+        "git status (pid {pid}) outlived the killed studio"
+    );
+}
+
 /// `e` hands the terminal to the user's editor (a script named `vim`, so it is told the line)
 /// and takes it back: the editor reads the keys typed, its text becomes the message's new
 /// version, and the diff's file opens at its line.

@@ -62,6 +62,26 @@ pub fn in_own_group(command: &mut Command) -> &mut Command {
     command
 }
 
+/// Has the child `command` makes killed when the thread that starts it ends (Linux), as a
+/// killed or hung-up Iris ends. A child in a group of its own is out of the terminal's
+/// foreground group, so closing the terminal no longer stops it; without this it would run on
+/// to its deadline, an orphan. Only for a child waited for on the thread that starts it.
+fn ends_with_caller(command: &mut Command) -> &mut Command {
+    #[cfg(target_os = "linux")]
+    {
+        use rustix::process::{Signal, set_parent_process_death_signal};
+        use std::os::unix::process::CommandExt;
+        // SAFETY: the closure runs in the forked child before exec and only makes a system
+        // call, which allocates nothing and takes no lock.
+        unsafe {
+            command.pre_exec(|| {
+                set_parent_process_death_signal(Some(Signal::KILL)).map_err(std::io::Error::from)
+            });
+        }
+    }
+    command
+}
+
 /// Waits for `child` until `timeout`: its exit status, or `None` when the deadline came
 /// first. Either way its process group is killed afterwards (after a timeout that stops it;
 /// after an exit, anything it left running, which could hold its pipes open), and it is
@@ -105,7 +125,7 @@ pub fn output_or_kill(
     timeout: Duration,
 ) -> std::io::Result<Captured> {
     let deadline = Instant::now() + timeout;
-    let mut child = spawn_fed(in_own_group(command), input)?;
+    let mut child = spawn_fed(ends_with_caller(in_own_group(command)), input)?;
     let stdout = drain(child.stdout.take());
     let stderr = drain(child.stderr.take());
     // Its output ends when it does (unless something it started holds the pipe): waiting on
