@@ -23,7 +23,7 @@ pub fn configured(
     root: &Path,
     stores: &IrisDir,
     streaming: bool,
-) -> Result<IrisAgent> {
+) -> iris_agent::Result<IrisAgent> {
     IrisAgent::from_config(config, root, stores.path(), streaming)
 }
 
@@ -31,7 +31,7 @@ pub fn configured(
 pub fn loader(root: PathBuf, stores: IrisDir, overrides: Overrides) -> Loader {
     Arc::new(move || {
         let config = Config::load(Some(&root), &overrides)?;
-        configured(&config, &root, &stores, true)
+        Ok(configured(&config, &root, &stores, true)?)
     })
 }
 

@@ -58,7 +58,7 @@ impl Workspace {
 
     /// Iris as the configuration says, working here; `streaming` takes her replies as they
     /// come.
-    pub fn iris(&self, streaming: bool) -> Result<IrisAgent> {
+    pub fn iris(&self, streaming: bool) -> iris_agent::Result<IrisAgent> {
         iris::configured(&self.config, &self.root, &self.stores, streaming)
     }
 

@@ -65,16 +65,8 @@ pub async fn run(args: BlameArgs) -> Result<ExitCode> {
     progress.finish().await;
     let result = session.finish(result);
     // Lines that are not there (a path not committed, a range past the end) are the user's
-    // to fix: said at once, before any request, as a usage error.
-    let explained = result.map_err(|err| match err.downcast::<iris_git::GitError>() {
-        Ok(
-            git @ (iris_git::GitError::Unsupported(_)
-            | iris_git::GitError::InvalidPath(..)
-            | iris_git::GitError::UnknownRevision(_)),
-        ) => UsageError(git.to_string()).into(),
-        Ok(other) => other.into(),
-        Err(other) => other,
-    })?;
+    // to fix: Iris says so before any request (a usage error's exit code).
+    let explained = result?;
     if args.output.json {
         println!("{}", serde_json::to_string_pretty(&explained)?);
     } else {

@@ -10,8 +10,6 @@ use clap::Args;
 use super::config::ConfigFlags;
 use super::progress::ProgressLine;
 use super::session::{OutputFlags, Session};
-use crate::output::exit::UsageError;
-use iris_agent::capability::intent::FileRefused;
 
 #[derive(Debug, Args)]
 pub struct ExplainArgs {
@@ -44,10 +42,7 @@ pub async fn run(args: ExplainArgs) -> Result<ExitCode> {
     let result = session.iris.explain_file(&path, &progress.sink()).await;
     progress.finish().await;
     let result = session.finish(result);
-    let explained = result.map_err(|err| match err.downcast::<FileRefused>() {
-        Ok(refused) => UsageError(refused.0).into(),
-        Err(other) => other,
-    })?;
+    let explained = result?;
     if args.output.json {
         println!("{}", serde_json::to_string_pretty(&explained)?);
     } else {

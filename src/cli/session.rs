@@ -137,7 +137,7 @@ impl<'a> Session<'a> {
     }
 
     /// A run's result, or with `--dry-run` the request it kept, shown.
-    pub(super) fn finish<T>(&self, result: Result<T>) -> Result<T> {
+    pub(super) fn finish<T>(&self, result: iris_agent::Result<T>) -> Result<T> {
         crate::output::preview::finish(self.dry_run.as_ref(), result, &self.ws.config, self.json)
     }
 }

@@ -154,7 +154,7 @@ pub(super) async fn first_request(
     let captured = kept
         .and_then(|k| k.captured())
         .ok_or_else(|| match written {
-            Err(err) => err.context("no request was built"),
+            Err(err) => anyhow::Error::new(err).context("no request was built"),
             Ok(_) => anyhow::anyhow!("no request was built"),
         })?;
     let body: Value = serde_json::from_slice(&captured.body).context("the request is not JSON")?;

@@ -21,8 +21,8 @@ use tokio::sync::mpsc::unbounded_channel;
 
 use crate::app::Workspace;
 use crate::app::iris::configured;
+use iris_agent::EventSink;
 use iris_agent::capability::requests::Scope;
-use iris_agent::{EventSink, failure_of};
 use iris_config::{Config, Overrides};
 use iris_core::artifact::ArtifactKind;
 use iris_core::commit_rules::error_count;
@@ -238,7 +238,7 @@ async fn write_one<'a>(
         }
         Err(err) => {
             let outcome = Outcome {
-                result: Err(failure_of(&err)),
+                result: Err(err.failure()),
                 requests: progress.requests,
                 input_tokens: progress.input_tokens,
                 output_tokens: progress.output_tokens,

@@ -62,14 +62,19 @@ pub const PROVIDER: u8 = 4;
 
 /// The exit code for an error: the first categorised error found in its chain.
 pub fn exit_code(err: &anyhow::Error) -> u8 {
+    use iris_agent::error::Kind;
     for cause in err.chain() {
+        // Iris says what kind of failure hers is.
+        if let Some(iris) = cause.downcast_ref::<iris_agent::Error>() {
+            match iris.kind() {
+                Kind::Provider(_) => return PROVIDER,
+                Kind::NotSetUp | Kind::Config | Kind::Usage => return CONFIG,
+                Kind::Git => return GIT,
+                Kind::Other => {}
+            }
+        }
         if cause.is::<iris_git::GitError>() {
             return GIT;
-        }
-        if cause.is::<iris_agent::ProviderError>()
-            || cause.is::<iris_agent::runtime::deadline::RunTimedOut>()
-        {
-            return PROVIDER;
         }
         if cause.is::<iris_config::ConfigError>()
             || cause.is::<iris_config::NotConfigured>()
@@ -77,8 +82,6 @@ pub fn exit_code(err: &anyhow::Error) -> u8 {
             || cause.is::<iris_core::commit_rules::RulesError>()
             || cause.is::<iris_core::pr_template::TemplateError>()
             || cause.is::<clap::Error>()
-            || cause.is::<iris_agent::capability::CapabilityError>()
-            || cause.is::<iris_agent::style::UnknownPreset>()
             || cause.is::<iris_studio::theme::ThemeError>()
             || cause.is::<iris_studio::keymap::KeymapError>()
         {

@@ -60,12 +60,12 @@ fn output_budget(body: &Value) -> Option<u64> {
 /// [`DryRunShown`]; else the run's own result stands.
 pub fn finish<T>(
     dry_run: Option<&DryRun>,
-    result: Result<T>,
+    result: Result<T, impl Into<anyhow::Error>>,
     config: &Config,
     json: bool,
 ) -> Result<T> {
     let Some(captured) = dry_run.and_then(DryRun::captured) else {
-        return result;
+        return result.map_err(Into::into);
     };
     let model = config
         .require_model()

@@ -78,7 +78,7 @@ impl Studio {
             Err(err) => (
                 None,
                 Some(format!("Iris is not configured: {err:#}")),
-                iris_config::setup::needs_setup(&err),
+                err.kind() == iris_agent::error::Kind::NotSetUp,
             ),
         };
         let user_dir = iris_config::user_config_dir();

@@ -116,12 +116,12 @@ impl Runner {
             Effect::ShowCommit { id } => jobs.show_commit(id),
             Effect::ExplainLines { task, asked } => self.spawn_iris(
                 task,
-                |iris, sink| async move { iris.explain_lines(&asked, &sink).await },
+                |iris, sink| async move { Ok(iris.explain_lines(&asked, &sink).await?) },
                 move |result| Action::LinesExplained { task, result },
             ),
             Effect::ExplainFile { task, path } => self.spawn_iris(
                 task,
-                |iris, sink| async move { iris.explain_file(&path, &sink).await },
+                |iris, sink| async move { Ok(iris.explain_file(&path, &sink).await?) },
                 move |result| Action::FileExplained { task, result },
             ),
             Effect::Stage { path } => jobs.git(false, move |repo| {
@@ -596,8 +596,9 @@ impl Runner {
         self.spawn_iris(
             task,
             |iris, sink| async move {
-                iris.chat_split(&target, &turns, &message, on_update, &sink)
-                    .await
+                Ok(iris
+                    .chat_split(&target, &turns, &message, on_update, &sink)
+                    .await?)
             },
             move |result| Action::SplitChatReplied { task, result },
         );

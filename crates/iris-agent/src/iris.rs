@@ -177,6 +177,15 @@ impl IrisAgent {
         root: &std::path::Path,
         raw_reply_dir: &std::path::Path,
         stream: bool,
+    ) -> crate::Result<Self> {
+        Ok(Self::configured(config, root, raw_reply_dir, stream)?)
+    }
+
+    fn configured(
+        config: &iris_config::Config,
+        root: &std::path::Path,
+        raw_reply_dir: &std::path::Path,
+        stream: bool,
     ) -> anyhow::Result<Self> {
         let settings = config.provider_settings();
         let main = ProviderSpec {
@@ -458,12 +467,12 @@ pub(crate) fn json_output(schema: &serde_json::Value) -> anyhow::Result<String> 
 
 #[cfg(test)]
 mod tests {
-    use iris_config::setup::needs_setup;
-    use iris_config::{Config, ConfigError, Overrides};
+    use iris_config::{Config, Overrides};
 
     use super::IrisAgent;
+    use crate::error::Kind;
 
-    fn agent_error(env: &[(&str, &str)], overrides: &Overrides) -> anyhow::Error {
+    fn agent_error(env: &[(&str, &str)], overrides: &Overrides) -> crate::Error {
         let dir = tempfile::tempdir().unwrap();
         let lookup = |name: &str| {
             env.iter()
@@ -481,30 +490,22 @@ mod tests {
     fn nothing_configured_needs_setup_and_a_broken_configuration_does_not() {
         // The first run: OpenAI by default, and no key anywhere.
         let err = agent_error(&[], &Overrides::default());
-        assert!(needs_setup(&err), "{err:#}");
+        assert_eq!(err.kind(), Kind::NotSetUp, "{err:#}");
         for provider in ["anthropic", "gemini"] {
             let flags = Overrides {
                 provider: Some(provider.into()),
                 ..Overrides::default()
             };
-            assert!(needs_setup(&agent_error(&[], &flags)));
+            assert_eq!(agent_error(&[], &flags).kind(), Kind::NotSetUp);
         }
         // openai-compatible without a base URL, then without a model.
         let compat = Overrides {
             provider: Some("openai-compatible".into()),
             ..Overrides::default()
         };
-        assert!(needs_setup(&agent_error(&[], &compat)));
+        assert_eq!(agent_error(&[], &compat).kind(), Kind::NotSetUp);
         let err = agent_error(&[("OPENAI_BASE_URL", "http://127.0.0.1:1/v1")], &compat);
-        assert!(needs_setup(&err), "{err:#}");
+        assert_eq!(err.kind(), Kind::NotSetUp, "{err:#}");
         assert!(err.to_string().starts_with("no model for"), "{err}");
-        // Wrapped with context, it still is.
-        assert!(needs_setup(&err.context("the studio could not start Iris")));
-
-        let broken = anyhow::Error::new(ConfigError(
-            "~/.config/iris/config.toml line 3: key `gitmoji`: expected a boolean".into(),
-        ));
-        assert!(!needs_setup(&broken));
-        assert!(!needs_setup(&anyhow::anyhow!("no API key for openai")));
     }
 }

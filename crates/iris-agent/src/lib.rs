@@ -17,6 +17,7 @@
 #![cfg_attr(not(test), deny(clippy::unwrap_used, clippy::expect_used))]
 
 pub mod capability;
+pub mod error;
 pub mod evidence;
 pub mod iris;
 pub mod output;
@@ -26,6 +27,7 @@ pub mod tools;
 
 use std::time::Duration;
 
+pub use error::{Error, Result};
 pub use iris::IrisAgent;
 pub use runtime::error::{ErrorKind, ProviderError};
 pub use runtime::events::{EventHook, EventSink};
@@ -37,20 +39,6 @@ pub(crate) const ECHOED: &str = "the model repeated the instructions instead of 
 
 /// How an artifact that could not be read from a reply is reported.
 pub(crate) const UNREADABLE: &str = "could not read the artifact from the model's reply";
-
-/// Why a run gave no artifact, in the classes `iris eval` counts.
-pub fn failure_of(err: &anyhow::Error) -> iris_core::eval::Failure {
-    use iris_core::eval::Failure;
-    match ErrorKind::of(err) {
-        None => Failure::Other,
-        Some(ErrorKind::Deadline) => Failure::Deadline,
-        Some(kind) if kind.never_answered() => Failure::Runaway,
-        Some(ErrorKind::Echo) => Failure::Echo,
-        Some(ErrorKind::NoTitle) => Failure::NoTitle,
-        Some(ErrorKind::Unreadable) => Failure::Schema,
-        Some(_) => Failure::Provider,
-    }
-}
 
 /// Limits every run shares.
 #[derive(Debug, Clone)]
@@ -85,41 +73,5 @@ impl Default for AgentSettings {
             structured_output: true,
             explain_max_reads: 30,
         }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn a_failed_run_is_classed_by_why() {
-        use iris_core::eval::Failure;
-        let provider = |kind: ErrorKind| -> anyhow::Error {
-            ProviderError {
-                provider: "openai".into(),
-                message: "what the server said".into(),
-                kind,
-            }
-            .into()
-        };
-        let cases = [
-            (ErrorKind::Runaway, Failure::Runaway),
-            (ErrorKind::OutOfTurns, Failure::Runaway),
-            (ErrorKind::Unreadable, Failure::Schema),
-            (ErrorKind::Status(401), Failure::Provider),
-            (ErrorKind::RateLimited, Failure::Provider),
-            (ErrorKind::Echo, Failure::Echo),
-            (ErrorKind::NoTitle, Failure::NoTitle),
-        ];
-        for (kind, class) in cases {
-            assert_eq!(failure_of(&provider(kind)), class, "{kind:?}");
-        }
-        let late = anyhow::Error::new(runtime::deadline::RunTimedOut(
-            std::time::Duration::from_secs(3),
-        ))
-        .context("writing the commit");
-        assert_eq!(failure_of(&late), Failure::Deadline);
-        assert_eq!(failure_of(&anyhow::anyhow!("disk full")), Failure::Other);
     }
 }

@@ -10,6 +10,7 @@ use iris_core::artifact::OutputType;
 use iris_core::protocol::{AgentEvent, BlamedCommit, Explained, LinesAsked};
 use iris_git::{BlameLine, GitRepo};
 
+use crate::capability::intent::FileRefused;
 use crate::iris::IrisAgent;
 use crate::{EventSink, Run, run};
 use iris_workspace::Boundary;
@@ -91,59 +92,76 @@ impl IrisAgent {
         &self,
         asked: &LinesAsked,
         sink: &EventSink,
-    ) -> anyhow::Result<Explained> {
-        let work = async {
-            let repo = self.ctx.repo()?;
-            let blame = if asked.working_copy {
-                // The file the user sees, inside the repository like any file a tool reads.
-                let file = Boundary::open(&self.ctx.repo_root)?.resolve(&asked.path)?;
-                let content = std::fs::read(&file.absolute)
-                    .with_context(|| format!("cannot read {}", asked.path))?;
-                repo.blame_working_copy(&asked.path, &content, asked.start, Some(asked.end))?
-            } else {
-                repo.blame(&asked.path, asked.start, Some(asked.end))?
+    ) -> crate::Result<Explained> {
+        crate::error::at_edge(async move {
+            let work = async {
+                let repo = self.ctx.repo()?;
+                let blame = if asked.working_copy {
+                    // The file the user sees, inside the repository like any file a tool reads.
+                    let file = Boundary::open(&self.ctx.repo_root)?
+                        .resolve(&asked.path)
+                        .map_err(|outside| FileRefused(outside.0))?;
+                    let content = std::fs::read(&file.absolute)
+                        .with_context(|| format!("cannot read {}", asked.path))?;
+                    repo.blame_working_copy(&asked.path, &content, asked.start, Some(asked.end))
+                        .map_err(not_there)?
+                } else {
+                    repo.blame(&asked.path, asked.start, Some(asked.end))
+                        .map_err(not_there)?
+                };
+                if blame.is_empty() {
+                    let past = format!("line {} is past the end of {}", asked.start, asked.path);
+                    return Err(FileRefused(past).into());
+                }
+                let commits = commits_of(&repo, &blame);
+                let cap = self.capability("semantic_blame")?;
+                sink.send(AgentEvent::Status("reading the history".to_string()));
+                let output = run(
+                    &self.main,
+                    &self.run,
+                    Run {
+                        preamble: self.preamble(&cap.task_prompt, OutputType::Text)?,
+                        history: Vec::new(),
+                        prompt: request(asked, &blame, &commits).into(),
+                        tools: self.main_tools(sink),
+                        max_turns: self.settings.max_turns,
+                        max_tokens: self.max_tokens(&cap),
+                        schema: None,
+                        stream: self.stream,
+                    },
+                    sink.clone(),
+                )
+                .await?;
+                let explanation = crate::output::clean_text(&output.text).trim().to_string();
+                anyhow::ensure!(
+                    !explanation.is_empty(),
+                    "the model answered with nothing to say about these lines"
+                );
+                Ok(Explained {
+                    path: asked.path.clone(),
+                    start_line: asked.start,
+                    end_line: blame.last().map_or(asked.end, |l| l.line),
+                    cited: cited(&explanation, &commits),
+                    explanation,
+                    commits,
+                })
             };
-            anyhow::ensure!(
-                !blame.is_empty(),
-                "line {} is past the end of {}",
-                asked.start,
-                asked.path
-            );
-            let commits = commits_of(&repo, &blame);
-            let cap = self.capability("semantic_blame")?;
-            sink.send(AgentEvent::Status("reading the history".to_string()));
-            let output = run(
-                &self.main,
-                &self.run,
-                Run {
-                    preamble: self.preamble(&cap.task_prompt, OutputType::Text)?,
-                    history: Vec::new(),
-                    prompt: request(asked, &blame, &commits).into(),
-                    tools: self.main_tools(sink),
-                    max_turns: self.settings.max_turns,
-                    max_tokens: self.max_tokens(&cap),
-                    schema: None,
-                    stream: self.stream,
-                },
-                sink.clone(),
-            )
-            .await?;
-            let explanation = crate::output::clean_text(&output.text).trim().to_string();
-            anyhow::ensure!(
-                !explanation.is_empty(),
-                "the model answered with nothing to say about these lines"
-            );
-            Ok(Explained {
-                path: asked.path.clone(),
-                start_line: asked.start,
-                end_line: blame.last().map_or(asked.end, |l| l.line),
-                cited: cited(&explanation, &commits),
-                explanation,
-                commits,
-            })
-        };
-        self.bounded(sink, work, |explained| explained.explanation.clone())
-            .await
+            self.bounded(sink, work, |explained| explained.explanation.clone())
+                .await
+        })
+        .await
+    }
+}
+
+/// Lines that are not there, as git says it (a path never committed, a range past the end, a
+/// revision that names nothing): the user's to fix, refused before anything is sent.
+fn not_there(err: iris_git::GitError) -> anyhow::Error {
+    use iris_git::GitError;
+    match err {
+        GitError::Unsupported(_) | GitError::InvalidPath(..) | GitError::UnknownRevision(_) => {
+            FileRefused(err.to_string()).into()
+        }
+        other => other.into(),
     }
 }
 

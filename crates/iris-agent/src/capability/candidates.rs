@@ -69,57 +69,60 @@ impl IrisAgent {
         models: &[String],
         ask_critic: bool,
         sink: &EventSink,
-    ) -> anyhow::Result<Vec<Candidate>> {
-        let writers: Vec<(String, IrisAgent)> = if models.is_empty() {
-            vec![(String::new(), self.clone())]
-        } else {
-            models
-                .iter()
-                .map(|model| {
-                    let mut iris = self.clone();
-                    iris.main.model = model.clone();
-                    (model.clone(), iris)
+    ) -> crate::Result<Vec<Candidate>> {
+        crate::error::at_edge(async move {
+            let writers: Vec<(String, IrisAgent)> = if models.is_empty() {
+                vec![(String::new(), self.clone())]
+            } else {
+                models
+                    .iter()
+                    .map(|model| {
+                        let mut iris = self.clone();
+                        iris.main.model = model.clone();
+                        (model.clone(), iris)
+                    })
+                    .collect()
+            };
+            // The evidence, rules, template and ticket are read once for every candidate (the
+            // models share a provider, so the evidence's budget is the same).
+            let prepared = self.prepare(kind, scope, None, sink).await?;
+            let prepared = &prepared;
+            let count = count.clamp(1, MAX_CANDIDATES);
+            let jobs: Vec<(String, IrisAgent, Option<String>)> = writers
+                .into_iter()
+                .flat_map(|(label, iris)| {
+                    (0..count).map(move |i| (label.clone(), iris.clone(), angle(i, count)))
                 })
-                .collect()
-        };
-        // The evidence, rules, template and ticket are read once for every candidate (the
-        // models share a provider, so the evidence's budget is the same).
-        let prepared = self.prepare(kind, scope, None, sink).await?;
-        let prepared = &prepared;
-        let count = count.clamp(1, MAX_CANDIDATES);
-        let jobs: Vec<(String, IrisAgent, Option<String>)> = writers
-            .into_iter()
-            .flat_map(|(label, iris)| {
-                (0..count).map(move |i| (label.clone(), iris.clone(), angle(i, count)))
-            })
-            .take(MAX_CANDIDATES)
-            .collect();
-        let runs = jobs.iter().map(|(label, iris, angle)| async move {
-            let written = iris
-                .write_version(prepared, angle.as_deref(), ask_critic, sink)
-                .await;
-            (label.clone(), written)
-        });
-        let total = jobs.len();
-        let mut candidates = Vec::new();
-        let mut first_error = None;
-        for (index, (label, written)) in futures::future::join_all(runs)
-            .await
-            .into_iter()
-            .enumerate()
-        {
-            match written {
-                Ok(written) => candidates.push(Candidate { label, written }),
-                Err(err) => {
-                    sink.send(AgentEvent::Warning(failed(index, total, &label, &err)));
-                    first_error.get_or_insert(err);
+                .take(MAX_CANDIDATES)
+                .collect();
+            let runs = jobs.iter().map(|(label, iris, angle)| async move {
+                let written = iris
+                    .write_version(prepared, angle.as_deref(), ask_critic, sink)
+                    .await;
+                (label.clone(), written)
+            });
+            let total = jobs.len();
+            let mut candidates = Vec::new();
+            let mut first_error = None;
+            for (index, (label, written)) in futures::future::join_all(runs)
+                .await
+                .into_iter()
+                .enumerate()
+            {
+                match written {
+                    Ok(written) => candidates.push(Candidate { label, written }),
+                    Err(err) => {
+                        sink.send(AgentEvent::Warning(failed(index, total, &label, &err)));
+                        first_error.get_or_insert(err);
+                    }
                 }
             }
-        }
-        match (candidates.is_empty(), first_error) {
-            (true, Some(err)) => Err(err),
-            _ => Ok(distinct(candidates)),
-        }
+            match (candidates.is_empty(), first_error) {
+                (true, Some(err)) => Err(err),
+                _ => Ok(distinct(candidates)),
+            }
+        })
+        .await
     }
 }
 

@@ -129,54 +129,57 @@ impl IrisAgent {
         message: &str,
         on_update: OnUpdate,
         sink: &EventSink,
-    ) -> anyhow::Result<String> {
-        let cap = self.capability("chat")?;
-        // A command-line agent has no tools: it writes the new text in its reply instead.
-        let block = Block("artifact");
-        let cli = self.main.kind.cli().is_some();
-        let how = if cli {
-            format!(
-                "To change it, write {}",
-                block.asked("the complete new text")
-            )
-        } else {
-            format!(
-                "To change it, call {} with the complete new text",
-                target.kind.describe().update_tool
-            )
-        };
-        let preamble = format!(
-            "{}\n\n## The {noun}\nThe user is working on this {noun}. Its current text:\n\
+    ) -> crate::Result<String> {
+        crate::error::at_edge(async move {
+            let cap = self.capability("chat")?;
+            // A command-line agent has no tools: it writes the new text in its reply instead.
+            let block = Block("artifact");
+            let cli = self.main.kind.cli().is_some();
+            let how = if cli {
+                format!(
+                    "To change it, write {}",
+                    block.asked("the complete new text")
+                )
+            } else {
+                format!(
+                    "To change it, call {} with the complete new text",
+                    target.kind.describe().update_tool
+                )
+            };
+            let preamble = format!(
+                "{}\n\n## The {noun}\nThe user is working on this {noun}. Its current text:\n\
              <artifact>\n{artifact}\n</artifact>\n{how}; then say in one or two sentences what \
              you changed. Answer questions without changing it.",
-            self.preamble(&cap.task_prompt, OutputType::Text)?,
-            noun = target.kind.noun(),
-            artifact = target.artifact,
-        );
-        let descriptor = target.kind.describe();
-        if cli {
-            let reply = self
-                .chat_turn(&cap, preamble, Vec::new(), history, message, sink)
-                .await?;
-            let (text, said) = block.take(&reply);
-            let text = text.map(|t| crate::output::clean_text(&t));
-            if let Some(text) = text.filter(|t| !t.trim().is_empty()) {
-                on_update((descriptor.tidy)(text.trim_end()));
+                self.preamble(&cap.task_prompt, OutputType::Text)?,
+                noun = target.kind.noun(),
+                artifact = target.artifact,
+            );
+            let descriptor = target.kind.describe();
+            if cli {
+                let reply = self
+                    .chat_turn(&cap, preamble, Vec::new(), history, message, sink)
+                    .await?;
+                let (text, said) = block.take(&reply);
+                let text = text.map(|t| crate::output::clean_text(&t));
+                if let Some(text) = text.filter(|t| !t.trim().is_empty()) {
+                    on_update((descriptor.tidy)(text.trim_end()));
+                }
+                return Ok(said);
             }
-            return Ok(said);
-        }
-        let mut tools = self.main_tools(sink);
-        tools.push(tool(
-            &self.ctx.reporting_to(sink),
-            UpdateArtifact {
-                name: descriptor.update_tool,
-                noun: descriptor.noun,
-                tidy: descriptor.tidy,
-                on_update,
-            },
-        ));
-        self.chat_turn(&cap, preamble, tools, history, message, sink)
-            .await
+            let mut tools = self.main_tools(sink);
+            tools.push(tool(
+                &self.ctx.reporting_to(sink),
+                UpdateArtifact {
+                    name: descriptor.update_tool,
+                    noun: descriptor.noun,
+                    tidy: descriptor.tidy,
+                    on_update,
+                },
+            ));
+            self.chat_turn(&cap, preamble, tools, history, message, sink)
+                .await
+        })
+        .await
     }
 
     /// One chat turn with `tools` after `history`: the reply, cleaned.

@@ -65,43 +65,46 @@ impl IrisAgent {
         request: &Request,
         critic: bool,
         sink: &EventSink,
-    ) -> anyhow::Result<Generated<T>> {
-        let cap = self.capability(capability)?;
-        let preamble = self.preamble(&cap.task_prompt, T::OUTPUT_TYPE)?;
-        sink.send(AgentEvent::Status(format!("running {}", cap.name)));
-        let (mut artifact, mut usage) = self
-            .draft::<T>(&cap, &preamble, request, request, sink)
-            .await?;
-        let mut revised = false;
-        let mut critic_warning = None;
-        if critic {
-            sink.send(AgentEvent::Status("checking the draft".into()));
-            match self.critique(&artifact, request, sink).await {
-                Ok((verdict, spent)) => {
-                    usage = usage + spent;
-                    if verdict.requires_revision {
-                        sink.send(AgentEvent::Status("revising the draft".into()));
-                        let revision = revision_request(request, &artifact, &verdict)?;
-                        let (better, spent) = self
-                            .draft::<T>(&cap, &preamble, &revision, request, sink)
-                            .await?;
-                        artifact = better;
+    ) -> crate::Result<Generated<T>> {
+        crate::error::at_edge(async move {
+            let cap = self.capability(capability)?;
+            let preamble = self.preamble(&cap.task_prompt, T::OUTPUT_TYPE)?;
+            sink.send(AgentEvent::Status(format!("running {}", cap.name)));
+            let (mut artifact, mut usage) = self
+                .draft::<T>(&cap, &preamble, request, request, sink)
+                .await?;
+            let mut revised = false;
+            let mut critic_warning = None;
+            if critic {
+                sink.send(AgentEvent::Status("checking the draft".into()));
+                match self.critique(&artifact, request, sink).await {
+                    Ok((verdict, spent)) => {
                         usage = usage + spent;
-                        revised = true;
+                        if verdict.requires_revision {
+                            sink.send(AgentEvent::Status("revising the draft".into()));
+                            let revision = revision_request(request, &artifact, &verdict)?;
+                            let (better, spent) = self
+                                .draft::<T>(&cap, &preamble, &revision, request, sink)
+                                .await?;
+                            artifact = better;
+                            usage = usage + spent;
+                            revised = true;
+                        }
                     }
+                    // A failing critic only warns: the first artifact stands.
+                    Err(err) => critic_warning = Some(format!("{err:#}")),
                 }
-                // A failing critic only warns: the first artifact stands.
-                Err(err) => critic_warning = Some(format!("{err:#}")),
             }
-        }
-        Ok(Generated {
-            artifact,
-            requests: usage.requests,
-            input_tokens: usage.input,
-            output_tokens: usage.output,
-            revised,
-            critic_warning,
+            Ok(Generated {
+                artifact,
+                requests: usage.requests,
+                input_tokens: usage.input,
+                output_tokens: usage.output,
+                revised,
+                critic_warning,
+            })
         })
+        .await
     }
 
     /// The artifact from the main agent. A reply that repeats the instructions instead of

@@ -315,7 +315,8 @@ fn complete(
 /// What the user is told of `who` (a candidate, a review pass) that gave no artifact while
 /// others did: stopped by `max_cost_per_run`, or failed and why.
 pub(crate) fn did_not_finish(who: &str, err: &anyhow::Error) -> String {
-    if crate::ErrorKind::of(err) == Some(crate::ErrorKind::OverBudget) {
+    let over = crate::error::Kind::Provider(crate::ErrorKind::OverBudget);
+    if crate::error::kind_of(err) == over {
         format!("{who} was stopped by max_cost_per_run: {err:#}")
     } else {
         format!("{who} failed: {err:#}")

@@ -49,68 +49,71 @@ impl IrisAgent {
         files: &[FileDiff],
         staged: bool,
         sink: &EventSink,
-    ) -> anyhow::Result<PlannedSplit> {
-        let work = async {
-            if units.is_empty() {
-                return Err(anyhow!("there is no change to split"));
-            }
-            let rules = self.commit_rules(sink).await;
-            let request = self
-                .split_request(units, files, staged, rules.as_ref())
-                .await;
-            let ids = unit_ids(units);
-            sink.send(AgentEvent::Status(format!(
-                "planning commits for {} hunks",
-                units.len()
-            )));
-            let first = self
-                .follow_up::<SplitPlan>(CAPABILITY, request.as_str().into(), sink)
-                .await?;
-            let mut planned = PlannedSplit {
-                plan: SplitPlan::default(),
-                first_problems: Vec::new(),
-            };
-            // A plan that holds but whose messages break the project's rules is sent back
-            // too; it stands if the second one is no better.
-            let checked = check_plan(&first.artifact, &ids);
-            let problems = match &checked {
-                Ok(plan) => broken_rules(rules.as_ref(), plan),
-                Err(problems) => bounded(problems),
-            };
-            if problems.is_empty() {
-                planned.plan = checked.unwrap_or_default();
-                return Ok(planned);
-            }
-            planned.first_problems = problems.clone();
-            sink.send(AgentEvent::Status(format!(
-                "the plan is not valid ({}): asking once more",
-                problems.join("; ")
-            )));
-            let again = sent_back(&request, &first.artifact, &problems);
-            let second = self
-                .follow_up::<SplitPlan>(CAPABILITY, again.into(), sink)
-                .await?;
-            planned.plan = match (check_plan(&second.artifact, &ids), checked) {
-                (Ok(plan), _) => plan,
-                (Err(_), Ok(first)) => first,
-                (Err(problems), Err(_)) => {
-                    return Err(anyhow!(
-                        "Iris' plan was not valid, and not when sent back either: {}",
-                        bounded(&problems).join("; ")
-                    ));
+    ) -> crate::Result<PlannedSplit> {
+        crate::error::at_edge(async move {
+            let work = async {
+                if units.is_empty() {
+                    return Err(anyhow!("there is no change to split"));
                 }
-            };
-            let still = broken_rules(rules.as_ref(), &planned.plan);
-            if !still.is_empty() {
-                sink.send(AgentEvent::Warning(format!(
-                    "{}; edit the messages before applying",
-                    still.join("; ")
+                let rules = self.commit_rules(sink).await;
+                let request = self
+                    .split_request(units, files, staged, rules.as_ref())
+                    .await;
+                let ids = unit_ids(units);
+                sink.send(AgentEvent::Status(format!(
+                    "planning commits for {} hunks",
+                    units.len()
                 )));
-            }
-            Ok(planned)
-        };
-        self.bounded(sink, work, |p| {
-            format!("Iris planned {} commits", p.plan.groups.len())
+                let first = self
+                    .follow_up::<SplitPlan>(CAPABILITY, request.as_str().into(), sink)
+                    .await?;
+                let mut planned = PlannedSplit {
+                    plan: SplitPlan::default(),
+                    first_problems: Vec::new(),
+                };
+                // A plan that holds but whose messages break the project's rules is sent back
+                // too; it stands if the second one is no better.
+                let checked = check_plan(&first.artifact, &ids);
+                let problems = match &checked {
+                    Ok(plan) => broken_rules(rules.as_ref(), plan),
+                    Err(problems) => bounded(problems),
+                };
+                if problems.is_empty() {
+                    planned.plan = checked.unwrap_or_default();
+                    return Ok(planned);
+                }
+                planned.first_problems = problems.clone();
+                sink.send(AgentEvent::Status(format!(
+                    "the plan is not valid ({}): asking once more",
+                    problems.join("; ")
+                )));
+                let again = sent_back(&request, &first.artifact, &problems);
+                let second = self
+                    .follow_up::<SplitPlan>(CAPABILITY, again.into(), sink)
+                    .await?;
+                planned.plan = match (check_plan(&second.artifact, &ids), checked) {
+                    (Ok(plan), _) => plan,
+                    (Err(_), Ok(first)) => first,
+                    (Err(problems), Err(_)) => {
+                        return Err(anyhow!(
+                            "Iris' plan was not valid, and not when sent back either: {}",
+                            bounded(&problems).join("; ")
+                        ));
+                    }
+                };
+                let still = broken_rules(rules.as_ref(), &planned.plan);
+                if !still.is_empty() {
+                    sink.send(AgentEvent::Warning(format!(
+                        "{}; edit the messages before applying",
+                        still.join("; ")
+                    )));
+                }
+                Ok(planned)
+            };
+            self.bounded(sink, work, |p| {
+                format!("Iris planned {} commits", p.plan.groups.len())
+            })
+            .await
         })
         .await
     }
@@ -213,54 +216,57 @@ impl IrisAgent {
         message: &str,
         on_update: OnSplitUpdate,
         sink: &EventSink,
-    ) -> anyhow::Result<String> {
-        let cap = self.capability("chat")?;
-        let plan = serde_json::to_string_pretty(&target.plan)?;
-        // A command-line agent has no tools: it writes the new plan in its reply instead.
-        let block = crate::capability::chat::Block("plan");
-        let cli = self.main.kind.cli().is_some();
-        let how = if cli {
-            format!(
-                "write {}",
-                block.asked("the complete new plan, as JSON of the same shape,")
-            )
-        } else {
-            "call update_split with the complete new plan".to_string()
-        };
-        let preamble = format!(
-            "{}\n\n## The split plan\nThe user is splitting a change into commits. Its hunks:\n\
+    ) -> crate::Result<String> {
+        crate::error::at_edge(async move {
+            let cap = self.capability("chat")?;
+            let plan = serde_json::to_string_pretty(&target.plan)?;
+            // A command-line agent has no tools: it writes the new plan in its reply instead.
+            let block = crate::capability::chat::Block("plan");
+            let cli = self.main.kind.cli().is_some();
+            let how = if cli {
+                format!(
+                    "write {}",
+                    block.asked("the complete new plan, as JSON of the same shape,")
+                )
+            } else {
+                "call update_split with the complete new plan".to_string()
+            };
+            let preamble = format!(
+                "{}\n\n## The split plan\nThe user is splitting a change into commits. Its hunks:\n\
              {}\nThe plan as it stands (the commits in order):\n{plan}\nTo change the plan, \
              {how}; then say in one or two sentences what you changed. Answer questions without \
              changing it.",
-            self.preamble(&cap.task_prompt, OutputType::Text)?,
-            units_for_model(&target.units, &target.files, self.split_lines()),
-        );
-        let update = UpdateSplit {
-            ids: unit_ids(&target.units),
-            on_update,
-        };
-        if cli {
-            let reply = self
-                .chat_turn(&cap, preamble, Vec::new(), history, message, sink)
-                .await?;
-            let (plan, said) = block.take(&reply);
-            let Some(plan) = plan else {
-                return Ok(said);
+                self.preamble(&cap.task_prompt, OutputType::Text)?,
+                units_for_model(&target.units, &target.files, self.split_lines()),
+            );
+            let update = UpdateSplit {
+                ids: unit_ids(&target.units),
+                on_update,
             };
-            let ctx = self.ctx.reporting_to(sink);
-            let outcome = match serde_json::from_str::<SplitPlan>(plan.trim()) {
-                Ok(plan) => update.run(&ctx, plan).await.map_err(|f| f.to_string()),
-                Err(err) => Err(format!("the plan in the reply is not a plan: {err}")),
-            };
-            return Ok(match outcome {
-                Ok(_) => said,
-                Err(why) => format!("{said}\n\n({why})"),
-            });
-        }
-        let mut tools = self.main_tools(sink);
-        tools.push(tool(&self.ctx.reporting_to(sink), update));
-        self.chat_turn(&cap, preamble, tools, history, message, sink)
-            .await
+            if cli {
+                let reply = self
+                    .chat_turn(&cap, preamble, Vec::new(), history, message, sink)
+                    .await?;
+                let (plan, said) = block.take(&reply);
+                let Some(plan) = plan else {
+                    return Ok(said);
+                };
+                let ctx = self.ctx.reporting_to(sink);
+                let outcome = match serde_json::from_str::<SplitPlan>(plan.trim()) {
+                    Ok(plan) => update.run(&ctx, plan).await.map_err(|f| f.to_string()),
+                    Err(err) => Err(format!("the plan in the reply is not a plan: {err}")),
+                };
+                return Ok(match outcome {
+                    Ok(_) => said,
+                    Err(why) => format!("{said}\n\n({why})"),
+                });
+            }
+            let mut tools = self.main_tools(sink);
+            tools.push(tool(&self.ctx.reporting_to(sink), update));
+            self.chat_turn(&cap, preamble, tools, history, message, sink)
+                .await
+        })
+        .await
     }
 }
 

@@ -57,8 +57,11 @@ impl IrisAgent {
         scope: &Scope,
         ask_critic: bool,
         sink: &EventSink,
-    ) -> anyhow::Result<Written> {
-        self.write_about(kind, scope, None, ask_critic, sink).await
+    ) -> crate::Result<Written> {
+        crate::error::at_edge(
+            async move { self.write_about(kind, scope, None, ask_critic, sink).await },
+        )
+        .await
     }
 
     /// Writes the pull request of one layer of a stack, over `scope` (the layer's own
@@ -70,9 +73,12 @@ impl IrisAgent {
         layer: &InStack,
         ask_critic: bool,
         sink: &EventSink,
-    ) -> anyhow::Result<Written> {
-        self.write_about(ArtifactKind::Pr, scope, Some(layer), ask_critic, sink)
-            .await
+    ) -> crate::Result<Written> {
+        crate::error::at_edge(async move {
+            self.write_about(ArtifactKind::Pr, scope, Some(layer), ask_critic, sink)
+                .await
+        })
+        .await
     }
 
     async fn write_about(

@@ -53,13 +53,16 @@ pub enum ErrorKind {
 impl ErrorKind {
     /// The kind of `err`: the first provider failure or deadline in its chain.
     pub fn of(err: &anyhow::Error) -> Option<ErrorKind> {
-        err.chain().find_map(|cause| {
-            if cause.is::<crate::runtime::deadline::RunTimedOut>() {
-                Some(ErrorKind::Deadline)
-            } else {
-                cause.downcast_ref::<ProviderError>().map(|e| e.kind)
-            }
-        })
+        err.chain().find_map(ErrorKind::of_cause)
+    }
+
+    /// The kind of one cause of a failure, when it is a provider failure or the deadline.
+    pub fn of_cause(cause: &(dyn std::error::Error + 'static)) -> Option<ErrorKind> {
+        if cause.is::<crate::runtime::deadline::RunTimedOut>() {
+            Some(ErrorKind::Deadline)
+        } else {
+            cause.downcast_ref::<ProviderError>().map(|e| e.kind)
+        }
     }
 
     /// The model never gave an answer to read: it looped, or kept calling tools.

@@ -4,7 +4,7 @@
 //! The pieces are shared by `iris config init` on the command line and the studio's setup
 //! overlay: the binary's probe lists the [`LocalServer`]s that answer on loopback (only where
 //! [`is_loopback`] says so), a [`Choice`] is what the user picked, [`Choice::lines`] shows it (key masked) for confirmation and [`write_choice`]
-//! writes it. [`needs_setup`] tells a missing provider from a broken configuration.
+//! writes it.
 
 mod choice;
 
@@ -12,7 +12,7 @@ use std::net::IpAddr;
 
 use url::Url;
 
-use crate::{EnvLookup, NotConfigured, ProviderKind};
+use crate::{EnvLookup, ProviderKind};
 
 pub use crate::{Assignment, ConfigError};
 pub use choice::{Choice, write_choice};
@@ -68,16 +68,6 @@ pub fn cli_choice(kind: ProviderKind) -> Choice {
         base_url: None,
         api_key: None,
     }
-}
-
-/// Whether `error` says only that Iris has no usable provider yet, so that setup (not a fix)
-/// is the answer: a [`NotConfigured`] anywhere in its chain, which the agent's
-/// `IrisAgent::from_config` returns when the selected
-/// provider has no API key (OpenAI, Anthropic, Gemini), no model, or no base URL
-/// (`openai-compatible`). Anything else is `false`: a config file that does not load, a bad
-/// flag or environment value, an unreadable `.irissecretsignore`, a git or provider failure.
-pub fn needs_setup(error: &anyhow::Error) -> bool {
-    error.chain().any(|cause| cause.is::<NotConfigured>())
 }
 
 /// The environment variable that holds `kind`'s API key now, if one does (non-empty): a key

@@ -61,7 +61,7 @@ impl IrisAgent {
     /// directory is refused ([`FileRefused`]) before anything is sent. The whole run has one
     /// deadline (`run_timeout_secs`) and ends with an [`AgentEvent::Done`] or
     /// [`AgentEvent::Error`] event.
-    pub async fn explain_file(&self, path: &str, sink: &EventSink) -> anyhow::Result<FileIntent> {
+    pub async fn explain_file(&self, path: &str, sink: &EventSink) -> crate::Result<FileIntent> {
         self.explain_file_with(path, Strategy::SingleStage, sink)
             .await
     }
@@ -73,39 +73,42 @@ impl IrisAgent {
         path: &str,
         strategy: Strategy,
         sink: &EventSink,
-    ) -> anyhow::Result<FileIntent> {
-        let work = async {
-            let file = Arc::new(source::read(&self.ctx, path).await?);
-            let cap = self.capability(CAPABILITY)?;
-            let explaining = Explaining {
-                iris: self,
-                cap,
-                file,
-                sink,
-            };
-            if source::fits_whole(&explaining.file) {
-                return explaining.whole().await;
-            }
-            let overview = source::overview(&explaining.file);
-            if strategy == Strategy::TwoStage {
-                return explaining.two_stages(&overview).await;
-            }
-            match explaining.single_stage(&overview).await? {
-                Ok(intent) => Ok(intent),
-                Err(why) => {
-                    sink.send(AgentEvent::Status(format!(
-                        "no usable answer in one stage ({why}); asking in two stages"
-                    )));
-                    explaining.two_stages(&overview).await.with_context(|| {
-                        format!(
-                            "the single stage gave no usable answer ({why}), and the two-stage \
-                             fallback failed too"
-                        )
-                    })
+    ) -> crate::Result<FileIntent> {
+        crate::error::at_edge(async move {
+            let work = async {
+                let file = Arc::new(source::read(&self.ctx, path).await?);
+                let cap = self.capability(CAPABILITY)?;
+                let explaining = Explaining {
+                    iris: self,
+                    cap,
+                    file,
+                    sink,
+                };
+                if source::fits_whole(&explaining.file) {
+                    return explaining.whole().await;
                 }
-            }
-        };
-        self.bounded(sink, work, FileIntent::to_text).await
+                let overview = source::overview(&explaining.file);
+                if strategy == Strategy::TwoStage {
+                    return explaining.two_stages(&overview).await;
+                }
+                match explaining.single_stage(&overview).await? {
+                    Ok(intent) => Ok(intent),
+                    Err(why) => {
+                        sink.send(AgentEvent::Status(format!(
+                            "no usable answer in one stage ({why}); asking in two stages"
+                        )));
+                        explaining.two_stages(&overview).await.with_context(|| {
+                            format!(
+                                "the single stage gave no usable answer ({why}), and the two-stage \
+                             fallback failed too"
+                            )
+                        })
+                    }
+                }
+            };
+            self.bounded(sink, work, FileIntent::to_text).await
+        })
+        .await
     }
 }
 

@@ -20,7 +20,7 @@ pub const HEAD_LINES: usize = 100;
 /// Characters of outline sent at most; the model reads the rest with the tool.
 const MAX_OUTLINE_CHARS: usize = 40_000;
 
-/// A file that cannot be explained, and why (a usage error: nothing was sent).
+/// A file or lines that cannot be explained, and why (a usage error: nothing was sent).
 #[derive(Debug, thiserror::Error)]
 #[error("{0}")]
 pub struct FileRefused(pub String);
