@@ -36,6 +36,7 @@ impl Previewing {
             };
         };
         let (sender, mut events) = unbounded_channel();
+        let sink = outer.sending_to(sender);
         let outer = outer.clone();
         let task = tokio::spawn(async move {
             let mut streamed = String::new();
@@ -97,7 +98,7 @@ impl Previewing {
             }
         });
         Self {
-            sink: EventSink::new(sender),
+            sink,
             task: Some(task),
         }
     }

@@ -1,6 +1,6 @@
-//! What rig-core says in words, read in one place. rig hands a failed tool call to the model
-//! (and to the hook) as text, and a failed request as its error's text: wherever Iris must
-//! read those words, it reads them here, and the tests below pin them by making rig say them
+//! What rig-core says in words, read in one place. rig hands a failed request over as its
+//! error's text only: wherever Iris must read those words, it reads them here (a tool call's
+//! success is its own result's, see `events::ToolOutcomes`), and the tests below pin them by making rig say them
 //! (rig is pinned in Cargo.toml; its next release may word them otherwise, and these tests
 //! are what tells).
 
@@ -23,9 +23,6 @@ const WRAPPERS: [&str; 9] = [
 const STATUS: &str = "Invalid status code ";
 const STATUS_BODY: &str = " with message: ";
 
-/// How rig words a tool call that failed, in the result the model and the hook read.
-const TOOL_FAILED: [&str; 2] = ["Toolset error", "ToolCallError"];
-
 /// How a reply body that could not be read to its end reaches rig (reqwest's words).
 const BODY_CUT: &str = "error decoding response body";
 
@@ -44,11 +41,6 @@ pub(crate) fn status_and_body(message: &str) -> Option<(&str, &str)> {
     message.strip_prefix(STATUS)?.split_once(STATUS_BODY)
 }
 
-/// Whether a tool call's result, as rig passes it on, is its failure.
-pub(crate) fn tool_failed(result: &str) -> bool {
-    TOOL_FAILED.iter().any(|words| result.starts_with(words))
-}
-
 /// Whether a failure is a reply body cut off before its end.
 pub(crate) fn body_cut(message: &str) -> bool {
     message.contains(BODY_CUT)
@@ -57,51 +49,7 @@ pub(crate) fn body_cut(message: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use rig_core::completion::{CompletionError, PromptError, ToolDefinition};
-    use rig_core::tool::Tool;
-
-    /// A tool that always fails, as one of Iris' tools fails.
-    struct Failing;
-
-    #[derive(Debug, thiserror::Error)]
-    #[error("no such file")]
-    struct NoSuchFile;
-
-    impl Tool for Failing {
-        const NAME: &'static str = "failing";
-        type Error = NoSuchFile;
-        type Args = serde_json::Value;
-        type Output = String;
-
-        async fn definition(&self, _prompt: String) -> ToolDefinition {
-            ToolDefinition {
-                name: "failing".into(),
-                description: "Fails.".into(),
-                parameters: serde_json::json!({"type": "object", "properties": {}}),
-            }
-        }
-
-        async fn call(&self, _args: serde_json::Value) -> Result<String, NoSuchFile> {
-            Err(NoSuchFile)
-        }
-    }
-
-    #[tokio::test]
-    async fn a_failed_tool_call_reads_as_failed_as_rig_words_it() {
-        let server = rig_core::tool::server::ToolServer::new()
-            .tool(Failing)
-            .run();
-        let failed = server
-            .call_tool("failing", "{}")
-            .await
-            .expect_err("the tool fails");
-        // As rig's agent loop hands it to the hook and the model.
-        let result = failed.to_string();
-        assert!(tool_failed(&result), "{result}");
-        assert!(result.ends_with("no such file"), "{result}");
-        assert!(!tool_failed("no such file"));
-        assert!(!tool_failed("src/lib.rs: 3 lines"));
-    }
+    use rig_core::completion::{CompletionError, PromptError};
 
     #[test]
     fn rigs_error_wrappers_are_the_ones_left_out() {

@@ -230,6 +230,7 @@ impl<T: IrisTool> Tool for Adapter<T> {
             Err(refused) => Err(refused),
         };
         let elapsed_ms = started.elapsed().as_secs_f64() * 1000.0;
+        self.ctx.sink.note_tool_outcome(&tool, result.is_ok());
         match &result {
             Ok(text) => tracing::debug!(
                 tool = tool.as_str(),
@@ -302,6 +303,76 @@ pub use crate::evidence::bound_output;
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Any completion model: the hook's methods do not depend on which.
+    type Model = rig_core::providers::openai::CompletionModel;
+
+    /// Says its text back; an empty text is its failure.
+    struct Echo;
+
+    #[derive(Debug, serde::Deserialize, schemars::JsonSchema)]
+    struct EchoArgs {
+        text: String,
+    }
+
+    impl IrisTool for Echo {
+        const NAME: &'static str = "echo";
+        const DESCRIPTION: &'static str = "Says the text back.";
+        const RISK: iris_core::protocol::Risk = iris_core::protocol::Risk::ReadOnly;
+        type Args = EchoArgs;
+
+        async fn run(&self, _ctx: &ToolContext, args: EchoArgs) -> Result<String, ToolFailure> {
+            match args.text.is_empty() {
+                true => Err(ToolFailure::new("nothing to say")),
+                false => Ok(args.text),
+            }
+        }
+    }
+
+    #[tokio::test]
+    async fn a_tool_call_ends_as_its_own_result_says() {
+        let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel();
+        let sink = EventSink::new(tx);
+        let hook = crate::EventHook::new(sink.clone(), false);
+        // As rig's agent loop runs a call: the tool through its server, then the hook with
+        // the result's text.
+        let dir = tempfile::tempdir().unwrap();
+        let ctx = ToolContext::new(dir.path().to_path_buf()).reporting_to(&sink);
+        let server = rig_core::tool::server::ToolServer::new()
+            .tool(Adapter::new(ctx, Echo))
+            .run();
+        for (tool, args, ok) in [
+            ("echo", r#"{"text": "diff --git a/x b/x"}"#, true),
+            // What a tool returns is its result, whatever its words.
+            (
+                "echo",
+                r#"{"text": "Toolset error: a line of a file"}"#,
+                true,
+            ),
+            ("echo", r#"{"text": ""}"#, false),
+            // Arguments that do not parse, a tool the run does not have: no tool ran.
+            ("echo", r#"{"words": 1}"#, false),
+            ("file_read", "{}", false),
+        ] {
+            let result = match server.call_tool(tool, args).await {
+                Ok(text) => text,
+                Err(err) => err.to_string(),
+            };
+            rig_core::agent::PromptHook::<Model>::on_tool_result(
+                &hook, tool, None, "i", args, &result,
+            )
+            .await;
+            let events: Vec<_> = std::iter::from_fn(|| rx.try_recv().ok()).collect();
+            assert_eq!(
+                events.last(),
+                Some(&iris_core::protocol::AgentEvent::ToolFinished {
+                    name: tool.into(),
+                    ok
+                }),
+                "{tool} {args}: {result}"
+            );
+        }
+    }
 
     #[tokio::test]
     async fn blocking_work_takes_a_thread_of_its_own_unless_told_to_stay() {
