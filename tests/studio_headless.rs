@@ -452,6 +452,8 @@ async fn generate_then_chat_edits_the_message_and_undo_brings_the_first_back() {
                 position: 0,
                 // Iris' last text, through her update tool.
                 by_iris: Some(SHORTER_TIDY.to_string()),
+                // For the staged change as the studio read it.
+                written_for: studio.state.changes.key.clone(),
                 ..Draft::default()
             },
         })

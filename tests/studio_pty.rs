@@ -385,6 +385,40 @@ fn a_git_the_studio_waits_on_ends_when_the_studio_is_killed() {
     );
 }
 
+/// The trial's case: a message Iris wrote is left in the studio, the change is committed from
+/// a terminal, and on another branch an unrelated file is staged. Opened again, the studio
+/// does not offer the old message for the new change: Iris writes for what is staged now, and
+/// the old message is a version back.
+#[test]
+fn a_message_written_for_another_change_is_not_offered_for_this_one() {
+    let repo = TestRepo::new();
+    repo.write("src/lib.rs", "pub fn one() {}\n");
+    repo.commit_all("Initial commit");
+    repo.write("src/lib.rs", "pub fn one() {}\npub fn two() {}\n");
+    repo.git(&["add", "-A"]);
+    let message = |title: &str, body: &str| {
+        Step::text(json!({"emoji": null, "title": title, "message": body}).to_string())
+    };
+    let fake = FakeProvider::start(vec![
+        message("Add two()", "Adds a second function."),
+        message("Document the tool", "Adds the tool's page."),
+    ]);
+    let mut studio = Studio::spawn(&repo, &fake);
+    studio.wait_for_text("Adds a second function.");
+    studio.send(b"q");
+    assert!(studio.wait_exit().success());
+
+    repo.git(&["commit", "-q", "-m", "Add two()"]);
+    repo.git(&["checkout", "-q", "-b", "docs"]);
+    repo.write("docs/tool.md", "# The tool\n");
+    repo.git(&["add", "docs/tool.md"]);
+    let studio = Studio::spawn(&repo, &fake);
+    studio.wait_for_text("Adds the tool's page.");
+    let screen = studio.screen();
+    assert!(!screen.contains("Adds a second function."), "{screen}");
+    assert_eq!(fake.requests().len(), 2, "Iris wrote for the new change");
+}
+
 /// `e` hands the terminal to the user's editor (a script named `vim`, so it is told the line)
 /// and takes it back: the editor reads the keys typed, its text becomes the message's new
 /// version, and the diff's file opens at its line.

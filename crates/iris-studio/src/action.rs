@@ -304,6 +304,9 @@ pub struct RepoSnapshot {
     /// In a jj workspace, the working-copy change (`@`) the files are, by its short change
     /// id: jj has no staging area, every file of `@` is in the change (marked staged).
     pub jj_change: Option<String>,
+    /// The change being made, as drafts are keyed by it (git: the index's tree on its
+    /// parent; jj: `@`'s change id); `None` when it cannot be read.
+    pub change_key: Option<String>,
 }
 
 /// How a chat turn about an artifact ended.

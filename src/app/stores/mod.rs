@@ -23,6 +23,14 @@ pub struct ChangeKey {
     pub tree: String,
 }
 
+/// `PARENT:TREE` (`root:TREE` for a first commit): how a draft records its change.
+impl std::fmt::Display for ChangeKey {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let parent = self.parent.as_deref().unwrap_or("root");
+        write!(f, "{parent}:{}", self.tree)
+    }
+}
+
 impl ChangeKey {
     /// The change staged in `repo` (`amend`: replacing HEAD). Writes the index's tree.
     pub fn staged(repo: &GitRepo, amend: bool) -> iris_git::Result<Self> {

@@ -162,6 +162,9 @@ pub struct Working {
     /// The change's short id, where the system has no staging area and every file of the
     /// working copy is in the change (jj's `@`).
     pub change_id: Option<String>,
+    /// The change as drafts are keyed by it: git's index tree on its parent, jj's change;
+    /// `None` when it cannot be read.
+    pub key: Option<String>,
 }
 
 /// What Iris builds on git's own machinery.

@@ -267,6 +267,10 @@ impl Vcs for Git {
             head: repo.head_id()?,
             files: status.entries,
             change_id: None,
+            // Writes the index's tree (as a commit would), so the staged change has a name.
+            key: ChangeKey::staged(repo, false)
+                .ok()
+                .map(|key| key.to_string()),
         })
     }
 

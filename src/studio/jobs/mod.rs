@@ -435,6 +435,7 @@ fn snapshot_of(working: Working) -> RepoSnapshot {
         head: working.head,
         files,
         jj_change: working.change_id,
+        change_key: working.key,
     }
 }
 

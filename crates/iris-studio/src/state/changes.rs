@@ -22,6 +22,9 @@ pub struct Changes {
     pub secrets: HashMap<String, std::sync::Arc<str>>,
     /// Whether the staged change is known to have content (so generating makes sense).
     pub has_staged: bool,
+    /// The staged change as drafts are keyed by it (its parent and tree; jj's change), once
+    /// the status is read.
+    pub key: Option<String>,
 }
 
 /// One changed file in the list.
@@ -61,6 +64,7 @@ impl Default for Changes {
             relevance: HashMap::new(),
             secrets: HashMap::new(),
             has_staged: false,
+            key: None,
         }
     }
 }

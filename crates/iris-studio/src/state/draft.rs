@@ -19,6 +19,11 @@ pub struct Draft {
     /// The text Iris last wrote (for `iris eval --accepted` when the commit comes later).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub by_iris: Option<String>,
+    /// What the text was written for: the staged change (its parent and tree, or jj's change)
+    /// or the range (its base and commits), as the studio keys them. `None`: not known (a
+    /// draft from an earlier release).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub written_for: Option<String>,
     /// For the PR over a stack of branches: the layer (its branch) this text is for.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub layer: Option<String>,

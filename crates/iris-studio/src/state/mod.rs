@@ -237,6 +237,8 @@ pub struct ArtifactBuffer {
     pub saved: String,
     /// The text Iris last wrote here (by writing it or through her update tool).
     pub by_iris: Option<String>,
+    /// What the text was written for (see [`Draft::written_for`]).
+    pub written_for: Option<String>,
 }
 
 impl ArtifactBuffer {
@@ -247,6 +249,7 @@ impl ArtifactBuffer {
             versions: self.versions.clone(),
             position: self.position,
             by_iris: self.by_iris.clone(),
+            written_for: self.written_for.clone(),
             ..Draft::default()
         }
     }
@@ -258,6 +261,14 @@ impl ArtifactBuffer {
         self.versions = draft.versions;
         self.saved = draft.text;
         self.by_iris = draft.by_iris;
+        self.written_for = draft.written_for;
+    }
+
+    /// Whether the text is Iris' as she wrote it, untouched by the user (the editor keeps
+    /// no final newline).
+    pub fn untouched(&self) -> bool {
+        let text = self.text();
+        self.by_iris.as_deref().map(str::trim_end) == Some(text.trim_end())
     }
 
     /// The editor's current text, its lines joined with `\n`.
@@ -331,6 +342,7 @@ impl Default for ArtifactBuffer {
             position: 0,
             saved: String::new(),
             by_iris: None,
+            written_for: None,
         }
     }
 }
@@ -451,6 +463,9 @@ pub enum Confirm {
     Reword,
     /// Open the stack's missing pull requests and refresh every one's stack list.
     PublishStack,
+    /// The artifact's text was written for another change or range than the one now in
+    /// front of the user, and the user edited it: have Iris write anew (yes), or keep it.
+    Moved(ArtifactKind),
 }
 
 /// Options for the next commit.

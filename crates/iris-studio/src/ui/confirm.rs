@@ -44,6 +44,13 @@ pub fn draw(frame: &mut Frame, area: Rect, question: Confirm, state: &State, the
                  (gh/glab)? (y/n)"
             )
         }
+        Confirm::Moved(kind) => format!(
+            "{} moved since this {} was written, and you edited it. Have Iris write anew \
+             for what is here now? y: Iris writes (your text stays a version back, ctrl-z) · \
+             n: keep your text",
+            crate::update::what_moved(kind),
+            kind.noun()
+        ),
         Confirm::Reword => match &state.range.reword {
             Some(r) => {
                 let body = r.new.lines().skip(1).filter(|l| !l.trim().is_empty()).count();
@@ -66,7 +73,7 @@ pub fn draw(frame: &mut Frame, area: Rect, question: Confirm, state: &State, the
         frame,
         match question {
             // Two titles to read side by side need more room than a yes-or-no line.
-            Confirm::Reword => centered(area, 72, 7),
+            Confirm::Reword | Confirm::Moved(_) => centered(area, 72, 7),
             _ => centered(area, 64, 5),
         },
         &text,

@@ -9,7 +9,7 @@ use super::super::effect::Effect;
 use super::super::findings::shown_findings;
 use super::super::layout::{PaneRects, inner_size};
 use super::super::state::{ChatMessage, Level, Pane, Speaker, State, TaskKind, text_input};
-use super::{diff, notice, step, task};
+use super::{diff, notice, step, task, written_for};
 use crate::state::Draft;
 use iris_core::artifact::ArtifactKind;
 
@@ -155,6 +155,7 @@ fn wrote(state: &mut State, kind: ArtifactKind, text: &str) {
     if let Some(buffer) = state.artifacts.get_mut(&kind) {
         buffer.by_iris = Some(text.to_string());
     }
+    written_for::note(state, kind);
 }
 
 pub(super) fn replace(state: &mut State, kind: ArtifactKind, text: &str) {
@@ -169,6 +170,7 @@ pub(super) fn clear(state: &mut State, kind: ArtifactKind) -> Vec<Effect> {
         buffer.replace("");
         buffer.saved.clear();
         buffer.by_iris = None;
+        buffer.written_for = None;
     }
     vec![Effect::ClearDraft { kind }]
 }
@@ -178,6 +180,14 @@ pub(super) fn clear(state: &mut State, kind: ArtifactKind) -> Vec<Effect> {
 pub(super) fn save_draft(state: &mut State, kind: ArtifactKind) -> Vec<Effect> {
     if kind == ArtifactKind::Pr && state.stack.is_some() {
         return super::stack::save_drafts(state);
+    }
+    // A text the user began is for what is in front of them.
+    if state
+        .artifacts
+        .get(&kind)
+        .is_some_and(|b| b.written_for.is_none() && !b.is_empty())
+    {
+        written_for::note(state, kind);
     }
     match state.artifacts.get_mut(&kind) {
         Some(buffer) if buffer.text() != buffer.saved => {

@@ -4,7 +4,7 @@ use super::super::action::{RankedFile, RepoSnapshot};
 use super::super::command::Command;
 use super::super::effect::Effect;
 use super::super::state::{Changes, Confirm, FileEntry, Level, Mode, Pane, State};
-use super::{artifact, diff, explore, notice, range, step};
+use super::{artifact, diff, explore, notice, range, step, written_for};
 use iris_core::artifact::ArtifactKind;
 
 pub(super) fn ranking_loaded(
@@ -68,6 +68,7 @@ pub(super) fn status_loaded(
     state.repo.branch = snapshot.branch;
     state.repo.head = snapshot.head;
     state.repo.jj_change = snapshot.jj_change;
+    state.changes.key = snapshot.change_key;
     state.changes.files = snapshot.files;
     state.changes.loading = false;
     apply_relevance(&mut state.changes);
@@ -100,9 +101,10 @@ pub(super) fn status_loaded(
     {
         // Started in a range mode: its commits come with the first status.
         effects.extend(range::load_commits(state));
-    } else if first {
-        // Only on arriving in the mode: staging or a refresh later never starts Iris.
-        effects.extend(artifact::auto_generate(state));
+    } else {
+        // Only on arriving in the mode: staging or a refresh later never starts Iris, unless
+        // her untouched text was for a change that has moved.
+        effects.extend(written_for::arrive(state, first));
     }
     effects
 }

@@ -187,5 +187,5 @@ fn switch_mode(state: &mut State, mode: Mode) -> Vec<Effect> {
     if mode == Mode::Explore && !state.explore.loaded {
         return vec![Effect::LoadTree];
     }
-    artifact::auto_generate(state)
+    super::written_for::arrive(state, true)
 }

@@ -32,6 +32,9 @@ mod split_plan;
 mod stack;
 mod task;
 mod why;
+mod written_for;
+
+pub(crate) use written_for::what_moved;
 
 use super::action::Action;
 use super::effect::Effect;

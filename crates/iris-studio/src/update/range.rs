@@ -5,7 +5,7 @@ use crossterm::event::{KeyCode, KeyEvent};
 use super::super::command::Command;
 use super::super::effect::Effect;
 use super::super::state::{CommitRow, DiffView, Level, Mode, Pane, State};
-use super::{artifact, notice, step};
+use super::{notice, step};
 
 pub(super) fn commits_loaded(
     state: &mut State,
@@ -68,7 +68,7 @@ pub(super) fn commits_loaded(
         }
     }
     let mut effects = load_selected_commit_diff(state);
-    effects.extend(artifact::auto_generate(state));
+    effects.extend(super::written_for::arrive(state, true));
     effects
 }
 

@@ -5,7 +5,7 @@ use super::super::command::Command;
 use super::super::effect::Effect;
 use super::super::state::TaskKind;
 use super::super::state::{Level, Mode, StackView, State};
-use super::{artifact, notice, range, task};
+use super::{notice, range, task};
 use iris_core::artifact::ArtifactKind;
 use iris_core::stack::{InStack, Stack};
 
@@ -14,7 +14,7 @@ use iris_core::stack::{InStack, Stack};
 pub(super) fn loaded(state: &mut State, result: Result<Option<Stack>, String>) -> Vec<Effect> {
     let stack = match result {
         Ok(Some(stack)) if stack.layers.len() > 1 => stack,
-        Ok(_) => return artifact::auto_generate(state),
+        Ok(_) => return super::written_for::arrive(state, true),
         Err(err) => {
             notice(
                 state,
@@ -23,7 +23,7 @@ pub(super) fn loaded(state: &mut State, result: Result<Option<Stack>, String>) -
                     "the stack of branches could not be read ({err}): the PR covers the whole range"
                 ),
             );
-            return artifact::auto_generate(state);
+            return super::written_for::arrive(state, true);
         }
     };
     let count = stack.layers.len();

@@ -6,12 +6,14 @@ use iris_core::artifact::ArtifactKind;
 use iris_studio::action::{Action, ChatOutcome};
 use iris_studio::command::Command;
 use iris_studio::effect::Effect;
-use iris_studio::state::{ChatMessage, Draft, Level, Mode, Notice, Pane, Speaker, State, TaskKind};
+use iris_studio::state::{
+    ChatMessage, Confirm, Draft, Level, Mode, Notice, Pane, Speaker, State, TaskKind,
+};
 use iris_studio::update::update;
 
 use super::support::{
-    command, generated, loaded, notice, press, press_with, review_with_a_hunch, staged,
-    start_generation, status, text, two_hunk_diff, type_text, unstaged, with_message,
+    STAGED, command, generated, loaded, notice, press, press_with, review_with_a_hunch, staged,
+    start_generation, status, status_of, text, two_hunk_diff, type_text, unstaged, with_message,
 };
 
 #[test]
@@ -209,6 +211,7 @@ fn undo_and_redo_step_through_the_versions_and_save_the_draft() {
                 position,
                 // What Iris wrote last stays known, whatever version is shown.
                 by_iris: Some("Second title".to_string()),
+                written_for: Some(STAGED.to_string()),
                 ..Draft::default()
             },
         }]
@@ -229,6 +232,7 @@ fn undo_and_redo_step_through_the_versions_and_save_the_draft() {
                 versions: vec!["First title".to_string()],
                 position: 1,
                 by_iris: Some("Second title".to_string()),
+                written_for: Some(STAGED.to_string()),
                 ..Draft::default()
             },
         }]
@@ -463,6 +467,7 @@ fn artifact_updates_land_in_the_editor_while_the_task_runs() {
                 versions: vec!["Add two() and a very long title nobody wants".to_string()],
                 position: 1,
                 by_iris: Some("Add two()".to_string()),
+                written_for: Some(STAGED.to_string()),
                 ..Draft::default()
             },
         }]
@@ -554,6 +559,170 @@ fn a_restored_draft_prevents_auto_generation() {
     assert!(state.iris.task.is_none());
 }
 
+/// A draft restored when the studio starts, written for `written_for`, in commit mode with
+/// Iris writing on her own on arrival; `untouched`: the text is Iris' as she wrote it.
+fn restored(written_for: &str, untouched: bool) -> State {
+    let mut state = State::new(Mode::COMMIT);
+    let mut old = draft("Fix the parser on the old branch");
+    old.written_for = Some(written_for.to_string());
+    if untouched {
+        old.by_iris = Some(old.text.clone());
+    }
+    update(
+        &mut state,
+        Action::DraftsLoaded(vec![(ArtifactKind::Commit, old)]),
+    );
+    state
+}
+
+#[test]
+fn a_message_iris_wrote_for_another_change_is_written_anew_and_kept_a_version_back() {
+    let mut state = restored("another change", true);
+    let effects = update(&mut state, status(vec![staged("docs/new.md")]));
+    // Not offered as this change's: emptied, and Iris writes for what is staged now.
+    assert!(
+        effects.iter().any(|e| matches!(
+            e,
+            Effect::Generate {
+                kind: ArtifactKind::Commit,
+                ..
+            }
+        )),
+        "{effects:?}"
+    );
+    assert_eq!(text(&state, Mode::COMMIT), "");
+    let (level, said) = notice(&state);
+    assert_eq!(level, Level::Info);
+    assert!(
+        said.starts_with("the staged change moved since Iris wrote"),
+        "{said}"
+    );
+    // Her text for the earlier change is a version back.
+    command(&mut state, Command::UndoVersion);
+    assert_eq!(
+        text(&state, Mode::COMMIT),
+        "Fix the parser on the old branch"
+    );
+}
+
+#[test]
+fn a_message_the_user_edited_for_another_change_is_never_replaced_without_asking() {
+    for write_anew in [true, false] {
+        let mut state = restored("another change", false);
+        let effects = update(&mut state, status(vec![staged("docs/new.md")]));
+        assert!(
+            !effects.iter().any(|e| matches!(e, Effect::Generate { .. })),
+            "{effects:?}"
+        );
+        assert_eq!(
+            text(&state, Mode::COMMIT),
+            "Fix the parser on the old branch"
+        );
+        assert_eq!(
+            state.overlay.confirm,
+            Some(Confirm::Moved(ArtifactKind::Commit))
+        );
+        let answer = if write_anew { 'y' } else { 'n' };
+        let effects = update(&mut state, press(KeyCode::Char(answer)));
+        assert_eq!(state.overlay.confirm, None);
+        if write_anew {
+            assert!(
+                matches!(
+                    effects.as_slice(),
+                    [Effect::Generate {
+                        kind: ArtifactKind::Commit,
+                        ..
+                    }]
+                ),
+                "{effects:?}"
+            );
+        } else {
+            // Kept, now as the user's text for this change: it is not asked about again.
+            assert_eq!(
+                effects,
+                vec![Effect::SaveDraft {
+                    kind: ArtifactKind::Commit,
+                    draft: draft("Fix the parser on the old branch"),
+                }]
+            );
+            assert_eq!(notice(&state), (Level::Info, "kept your commit message"));
+            update(&mut state, status(vec![staged("docs/new.md")]));
+            assert_eq!(state.overlay.confirm, None);
+        }
+        assert_eq!(
+            text(&state, Mode::COMMIT),
+            "Fix the parser on the old branch"
+        );
+    }
+}
+
+#[test]
+fn a_draft_for_the_same_change_is_restored_as_it_was() {
+    for untouched in [true, false] {
+        let mut state = restored(STAGED, untouched);
+        let effects = update(&mut state, status(vec![staged("src/lib.rs")]));
+        assert!(
+            !effects.iter().any(|e| matches!(e, Effect::Generate { .. })),
+            "{effects:?}"
+        );
+        assert_eq!(state.overlay.confirm, None);
+        assert_eq!(
+            text(&state, Mode::COMMIT),
+            "Fix the parser on the old branch"
+        );
+    }
+}
+
+#[test]
+fn a_review_written_for_a_change_that_moved_takes_its_findings_with_it() {
+    let written = review_with_a_hunch();
+    assert!(!iris_studio::findings::shown_findings(&written).0.is_empty());
+    let mut old = written.artifacts[&ArtifactKind::Review].draft();
+    old.written_for = Some("another change".to_string());
+    let mut state = State::new(Mode::REVIEW);
+    update(
+        &mut state,
+        Action::DraftsLoaded(vec![(ArtifactKind::Review, old)]),
+    );
+    update(&mut state, status(vec![staged("src/other.rs")]));
+    assert_eq!(text(&state, Mode::REVIEW), "");
+    assert!(
+        iris_studio::findings::shown_findings(&state).0.is_empty(),
+        "no finding points at the change that is gone"
+    );
+}
+
+#[test]
+fn a_change_moved_while_the_user_works_is_said_and_nothing_is_spent_or_asked() {
+    for edited in [false, true] {
+        let mut state = with_message("Add two()");
+        if edited {
+            state.focus = Pane::Editor;
+            type_text(&mut state, "Kept: ");
+        }
+        // Staged in another window: the refresh says so, once.
+        let effects = update(
+            &mut state,
+            status_of(vec![staged("b.rs")], "staged change 2"),
+        );
+        assert!(
+            !effects.iter().any(|e| matches!(e, Effect::Generate { .. })),
+            "{effects:?}"
+        );
+        assert_eq!(state.overlay.confirm, None);
+        let (level, said) = notice(&state);
+        assert_eq!(level, Level::Warning);
+        assert!(said.contains("ctrl-g has Iris write anew"), "{said}");
+        assert!(text(&state, Mode::COMMIT).ends_with("Add two()"));
+        state.notice = None;
+        update(
+            &mut state,
+            status_of(vec![staged("b.rs")], "staged change 2"),
+        );
+        assert_eq!(state.notice, None, "said once");
+    }
+}
+
 #[test]
 fn selecting_a_finding_shows_its_file_at_its_line() {
     let mut state = loaded(
@@ -591,9 +760,11 @@ fn selecting_a_finding_shows_its_file_at_its_line() {
 }
 
 /// A draft of `text` with no earlier versions.
+/// A draft written for the staged change [`status`] reports.
 fn draft(text: impl Into<String>) -> Draft {
     Draft {
         text: text.into(),
+        written_for: Some(STAGED.to_string()),
         ..Draft::default()
     }
 }

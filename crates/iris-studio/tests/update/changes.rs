@@ -518,6 +518,7 @@ fn in_a_jj_workspace_the_stage_keys_say_why_they_do_nothing() {
             head: None,
             files: vec![staged("src/lib.rs")],
             jj_change: Some("kxzzsmnu".into()),
+            change_key: Some("kxzzsmnu".into()),
         })),
     );
     assert_eq!(state.repo.jj_change.as_deref(), Some("kxzzsmnu"));

@@ -173,3 +173,51 @@ fn a_change_outside_keeps_a_range_mode_s_commit_and_its_diff() {
     );
     assert_eq!(state.range.selected, 0);
 }
+
+#[test]
+fn a_changelog_iris_wrote_for_other_commits_is_written_anew_for_the_range_shown() {
+    let commits = |id: &str| Action::CommitsLoaded {
+        mode: Mode::CHANGELOG,
+        result: Ok(("v1.0".to_string(), vec![commit_row(id, "Add parser")])),
+    };
+    let mut state = loaded(Mode::COMMIT, vec![]);
+    state.iris.auto_generate = true;
+    command(&mut state, Command::ModeChangelog);
+    update(&mut state, commits("abc1234"));
+    let Some(task) = state.iris.task.as_ref().map(|t| t.id) else {
+        panic!("Iris writes the changelog");
+    };
+    update(
+        &mut state,
+        Action::Generated {
+            task,
+            kind: ArtifactKind::Changelog,
+            result: Ok("## Added\n\n- A parser".to_string()),
+        },
+    );
+    // The same range read again: the changelog stands.
+    command(&mut state, Command::ModeCommit);
+    state.range.loaded_for = None;
+    command(&mut state, Command::ModeChangelog);
+    let effects = update(&mut state, commits("abc1234"));
+    assert!(
+        !effects.iter().any(|e| matches!(e, Effect::Generate { .. })),
+        "{effects:?}"
+    );
+    // A commit more on the branch: the range moved, and Iris writes for it.
+    command(&mut state, Command::ModeCommit);
+    state.range.loaded_for = None;
+    command(&mut state, Command::ModeChangelog);
+    let effects = update(&mut state, commits("def5678"));
+    assert!(
+        effects.iter().any(|e| matches!(
+            e,
+            Effect::Generate {
+                kind: ArtifactKind::Changelog,
+                ..
+            }
+        )),
+        "{effects:?}"
+    );
+    assert_eq!(state.artifacts[&ArtifactKind::Changelog].text(), "");
+}

@@ -31,12 +31,21 @@ pub fn unstaged(path: &str) -> FileEntry {
 
 const HEAD: &str = "0123456789abcdef0123456789abcdef01234567";
 
+/// The staged change [`status`] reports, as drafts are keyed by it.
+pub const STAGED: &str = "staged change 1";
+
 pub fn status(files: Vec<FileEntry>) -> Action {
+    status_of(files, STAGED)
+}
+
+/// The status with `files`, the staged change keyed `key` (what drafts are written for).
+pub fn status_of(files: Vec<FileEntry>, key: &str) -> Action {
     Action::StatusLoaded(Ok(RepoSnapshot {
         branch: "main".to_string(),
         head: Some(HEAD.to_string()),
         files,
         jj_change: None,
+        change_key: Some(key.to_string()),
     }))
 }
 

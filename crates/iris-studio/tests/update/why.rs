@@ -131,6 +131,7 @@ fn selected_lines_are_asked_about_and_the_answer_is_kept_for_the_session() {
         head: Some("f".repeat(40)),
         files: vec![],
         jj_change: None,
+        change_key: None,
     }));
     update(&mut state, moved);
     select(&mut state, 3, 5);

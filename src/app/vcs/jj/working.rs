@@ -94,6 +94,7 @@ impl JjVcs {
                 .filter(|_| !change.on_root())
                 .cloned(),
             files,
+            key: Some(format!("jj change {}", change.short_id)),
             change_id: Some(change.short_id),
         })
     }
