@@ -7,6 +7,7 @@ use clap::Args;
 use super::progress::ProgressLine;
 use crate::app::Workspace;
 use crate::app::vcs::Base;
+use crate::output::exit::UsageError;
 use crate::output::said::shown;
 use crate::output::written::warnings_of;
 use crate::publish::{PublishError, Published};
@@ -63,7 +64,9 @@ impl RangeArgs {
         );
         let (from, to) = tokio::task::block_in_place(|| {
             let (from, to) = (self.from.as_deref(), self.to.as_deref());
-            session.ws.vcs.range(&session.ws.repo, from, to, needed)
+            let (from, to) = session.ws.vcs.range(&session.ws.repo, from, to, needed)?;
+            UsageError::unless_commits(&session.ws.repo, &from, &to)?;
+            anyhow::Ok((from, to))
         })?;
         Ok(Scope::Range {
             from,

@@ -22,7 +22,8 @@ pub struct ChangeAsked<'a> {
     /// How the message will be recorded, when it will (what the system cannot do is refused
     /// before Iris writes).
     pub recording: Option<How>,
-    /// Said when nothing is staged; `None` does not check.
+    /// Said when nothing is staged (with `unstaged`, when no tracked file changed); `None`
+    /// does not check.
     pub nothing_staged: Option<&'a str>,
     /// The stores will key what is written by the change ([`Change::key`]).
     pub keyed: bool,

@@ -39,6 +39,9 @@ impl Vcs for Git {
             repo.stage_tracked()?;
         }
         if asked.unstaged {
+            if let Some(none) = asked.nothing_staged {
+                require_change(repo, none, true)?;
+            }
             return Ok(Change {
                 scope: Scope::Uncommitted,
                 message: None,
@@ -50,7 +53,7 @@ impl Vcs for Git {
             true => Some(repo.commit_info("HEAD")?.message),
             false => {
                 if let Some(none) = asked.nothing_staged {
-                    require_staged(repo, none)?;
+                    require_change(repo, none, false)?;
                 }
                 None
             }
@@ -289,9 +292,13 @@ impl Vcs for Git {
     }
 }
 
-/// Fails with a usage error (saying `what`) when nothing is staged in `repo`.
-fn require_staged(repo: &GitRepo, what: &str) -> Result<()> {
-    if repo.status()?.staged().count() == 0 {
+/// Fails with a usage error (saying `what`) when nothing is staged in `repo` (nor, with
+/// `unstaged`, changed in a tracked file): a request about it would be about nothing.
+fn require_change(repo: &GitRepo, what: &str, unstaged: bool) -> Result<()> {
+    let status = repo.status()?;
+    let changed =
+        |e: &&iris_git::StatusEntry| e.staged.is_some() || (unstaged && e.unstaged.is_some());
+    if !status.entries.iter().any(|e| changed(&e)) {
         return Err(UsageError(what.to_string()).into());
     }
     Ok(())
