@@ -189,6 +189,34 @@ fn a_title_that_repeats_the_evidence_is_asked_again_then_refused() {
     assert_eq!(fake.requests().len(), 4);
 }
 
+/// What SmolLM2-135M wrote for a real fd commit: one word over and over. Refused as a line
+/// of the evidence is, asked for once more, then a clear failure.
+#[test]
+fn a_title_of_one_word_repeated_is_asked_again_then_refused() {
+    let repo = staged_repo();
+    let babble = "Add, add, add, Add, Add, Add, Add, Add…";
+    let fake = FakeProvider::start(vec![
+        Step::text(commit_json(babble, "")),
+        Step::text(commit_json("Add two()", "")),
+        Step::text(commit_json(babble, "")),
+        Step::text(commit_json("?!... --- ok", "")),
+    ]);
+    let out = run(&repo, &["gen", "--print"], &openai_env(&fake));
+    assert_eq!(success(&out).trim(), "Add two()");
+    let again = &fake.requests()[1].raw_body;
+    assert!(
+        again.contains("not a sentence: most of its words are \\\"add\\\", repeated"),
+        "{again}"
+    );
+    let out = run(&repo, &["gen", "--print"], &openai_env(&fake));
+    let line = failure(&out, 4);
+    assert!(
+        line.contains("the model wrote no title, twice: its title was \"?!... --- ok\", not a sentence: it has fewer letters than punctuation marks"),
+        "{line}"
+    );
+    assert_eq!(fake.requests().len(), 4);
+}
+
 /// For a local server the schema goes bare and its field guidance as prose (a small model
 /// copies a description standing next to its field into it), without the emoji field when
 /// gitmoji is off; a hosted model keeps the descriptions in the schema.
