@@ -27,6 +27,7 @@ mod reword;
 mod session;
 mod split;
 mod studio;
+mod typed_path;
 
 use std::io::Write;
 use std::path::PathBuf;

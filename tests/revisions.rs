@@ -83,6 +83,54 @@ fn lines_that_are_not_there_are_a_usage_error_before_any_request() {
     assert!(fake.requests().is_empty());
 }
 
+/// `iris explain` and `iris blame` read a path as git does, relative to where the user
+/// stands, and their errors say so.
+#[test]
+fn explain_and_blame_read_a_path_from_the_current_directory() {
+    let repo = released_repo();
+    let from_src = |args: &[&str]| {
+        let mut iris = repo.isolated_iris(args);
+        iris.current_dir(repo.path().join("src"))
+            .env("IRIS_PROVIDER", "openai")
+            .env("OPENAI_API_KEY", "sk-unused");
+        iris.output().expect("run iris")
+    };
+    for args in [
+        &["explain", "lib.rs", "--dry-run"][..],
+        &["blame", "lib.rs:1-3", "--dry-run"],
+        &["blame", "../src/lib.rs:2", "--dry-run"],
+    ] {
+        let out = from_src(args);
+        assert_eq!(out.status.code(), Some(0), "{args:?}: {}", stderr(&out));
+        assert!(
+            String::from_utf8_lossy(&out.stdout).contains("src/lib.rs"),
+            "{args:?}: {}",
+            String::from_utf8_lossy(&out.stdout)
+        );
+    }
+    for (args, says) in [
+        (
+            &["explain", "src/lib.rs"][..],
+            "'src/lib.rs' does not exist",
+        ),
+        (
+            &["blame", "src/lib.rs:1-3"],
+            "'src/lib.rs' is not a file committed at HEAD",
+        ),
+    ] {
+        let out = from_src(args);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {}", stderr(&out));
+        assert!(
+            stderr(&out).contains(&format!(
+                "{says}: paths are relative to the current directory, as git reads them (from \
+                 here it is 'src/src/lib.rs' in the repository)"
+            )),
+            "{args:?}: {}",
+            stderr(&out)
+        );
+    }
+}
+
 /// A shallow CI checkout of one branch does not hold the base: the error says so and how to
 /// fetch it, instead of calling the branch unknown.
 #[test]
