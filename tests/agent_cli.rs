@@ -519,6 +519,30 @@ fn an_unreadable_critic_reply_only_warns_and_the_draft_stands() {
     assert_eq!(fake.requests().len(), 2, "no revision without a verdict");
 }
 
+/// A critic's reply of another shape (a commit message where a critique belongs) is no
+/// approval: it warns as an unreadable one does, and the reply is saved.
+#[test]
+fn a_critic_reply_of_another_shape_warns_as_an_unreadable_one() {
+    let repo = staged_repo();
+    let fake = FakeProvider::start(vec![
+        Step::text(review_json("DRAFT: adds two().", json!([]))),
+        Step::text(commit_json("Add two()", "Adds it.")),
+    ]);
+    let out = run(&repo, &["review"], &openai_env(&fake));
+    assert!(success(&out).contains("DRAFT: adds two()."));
+    let err = stderr(&out);
+    let warning = err
+        .lines()
+        .find(|l| l.starts_with("warning") && l.contains("critic"))
+        .unwrap_or_else(|| panic!("no warning about the critic: {err}"));
+    assert!(
+        warning.contains("it is no critique: none of its fields (emoji, message, title) is one")
+            && warning.contains(".git/iris/"),
+        "{warning}"
+    );
+    assert_eq!(fake.requests().len(), 2, "no revision without a verdict");
+}
+
 #[test]
 fn review_of_a_commit_names_it_in_the_request() {
     let repo = released_repo();
