@@ -105,6 +105,24 @@ fn a_small_commit_is_written_after_its_peoples_messages_not_bots_or_merges() {
     assert!(!body.contains(date.trim()), "a date in the request");
 }
 
+/// `gen --amend` writes HEAD's message anew: the message it replaces is no example of how
+/// the people write, so the sample starts below HEAD.
+#[test]
+fn an_amended_heads_own_message_is_not_in_the_sample() {
+    let repo = mixed_history();
+    repo.git(&["commit", "-q", "-m", "Rework the numbers badly"]);
+    let fake = FakeProvider::start(vec![Step::text(commit_json("Add two()", ""))]);
+    success(&run(
+        &repo,
+        &["gen", "--amend", "--print"],
+        &openai_env(&fake),
+    ));
+    let body = fake.requests()[0].raw_body.clone();
+    let sample = sample_in(&body);
+    assert!(!sample.contains("Rework the numbers badly"), "{sample}");
+    assert!(sample.contains("- Tune the numbers in lib"), "{sample}");
+}
+
 #[test]
 fn a_history_of_only_bots_and_merges_is_said_and_the_default_style_taken() {
     let repo = TestRepo::new();
