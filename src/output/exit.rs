@@ -28,7 +28,7 @@ impl UsageError {
                     let hint = shallow
                         .or_else(|| {
                             repo.likely_meant(rev)
-                                .map(|name| format!(" (did you mean '{name}'?)"))
+                                .map(|name| iris_core::suggest::hint(&name))
                         })
                         .unwrap_or_default();
                     return Err(UsageError(format!(

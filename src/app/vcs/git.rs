@@ -35,6 +35,12 @@ impl Vcs for Git {
             ))
             .into());
         }
+        // As `git commit -a`: what is staged to write a message nobody records goes back to
+        // how it was.
+        let put_back = match (asked.stage_tracked, asked.recording) {
+            (true, None) => Some(std::sync::Arc::new(PutBack(repo.keep_index()?))),
+            _ => None,
+        };
         if asked.stage_tracked {
             repo.stage_tracked()?;
         }
@@ -47,6 +53,7 @@ impl Vcs for Git {
                 message: None,
                 key: None,
                 target: None,
+                _put_back: put_back,
             });
         }
         let message = match asked.amend {
@@ -71,6 +78,7 @@ impl Vcs for Git {
                 .then(|| ChangeKey::staged(repo, asked.amend).ok())
                 .flatten(),
             target: None,
+            _put_back: put_back,
         })
     }
 
@@ -289,6 +297,19 @@ impl Vcs for Git {
 
     fn refuses(&self, _what: GitOnly) -> Option<String> {
         None
+    }
+}
+
+/// The index as it was before `--all` staged every tracked file, put back when dropped;
+/// a failure is said, with the index left staged.
+#[derive(Debug)]
+pub(in crate::app::vcs) struct PutBack(iris_git::IndexKept);
+
+impl Drop for PutBack {
+    fn drop(&mut self) {
+        if let Err(err) = self.0.put_back() {
+            eprintln!("warning: the tracked files stay staged: {err}");
+        }
     }
 }
 
