@@ -210,7 +210,7 @@ async fn ask_iris(
 
 /// A plan from a file, matched with the range's commits (a commit it leaves out keeps its
 /// message; one outside the range is refused).
-fn read_plan(file: &PathBuf, commits: &[RewordCommit]) -> Result<RewordPlan> {
+fn read_plan(file: &std::path::Path, commits: &[RewordCommit]) -> Result<RewordPlan> {
     let text = super::session::plan_text(file)?;
     let read: RewordPlan = serde_json::from_str(&text)
         .map_err(|e| UsageError(format!("{} is not a reword plan: {e}", file.display())))?;

@@ -186,7 +186,7 @@ async fn ask_iris(args: &SplitArgs, ws: &Workspace, change: &SplitChange) -> Res
 }
 
 /// A plan from a file, checked like Iris' own.
-fn read_plan(file: &PathBuf, change: &SplitChange) -> Result<SplitPlan> {
+fn read_plan(file: &std::path::Path, change: &SplitChange) -> Result<SplitPlan> {
     let text = super::session::plan_text(file)?;
     let plan: SplitPlan = serde_json::from_str(&text)
         .map_err(|e| UsageError(format!("{} is not a split plan: {e}", file.display())))?;
