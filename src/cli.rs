@@ -27,6 +27,7 @@ mod reword;
 mod session;
 mod split;
 mod studio;
+mod typed_path;
 
 use std::io::Write;
 use std::path::PathBuf;
@@ -209,10 +210,7 @@ fn report_clap_error(err: clap::Error) -> ExitCode {
         }
         _ => {
             let rendered = err.render().to_string();
-            let first = rendered
-                .lines()
-                .next()
-                .unwrap_or("error: invalid command line");
+            let first = first_line(&rendered);
             let tip = rendered
                 .lines()
                 .find(|l| l.trim_start().starts_with("tip:"))
@@ -222,6 +220,21 @@ fn report_clap_error(err: clap::Error) -> ExitCode {
             ExitCode::from(exit::CONFIG)
         }
     }
+}
+
+/// The first line of clap's error, with what it lists below when it ends in a colon
+/// ("the following required arguments were not provided:" and the arguments).
+fn first_line(rendered: &str) -> String {
+    let mut lines = rendered.lines();
+    let first = lines.next().unwrap_or("error: invalid command line");
+    if !first.ends_with(':') {
+        return first.to_string();
+    }
+    let listed: Vec<&str> = lines
+        .take_while(|l| l.starts_with(' ') && !l.trim().is_empty())
+        .map(str::trim)
+        .collect();
+    format!("{first} {}", listed.join(", "))
 }
 
 /// Traces to stderr, or for the full-screen studio to `.git/iris/studio.log` (where there is
@@ -386,9 +399,19 @@ async fn tool(args: ToolArgs) -> Result<ExitCode> {
             Ok(ExitCode::SUCCESS)
         }
         Err(err) => {
-            // A failed call is still what the model would read; print it, then fail.
-            print_exact(&err.to_string())?;
-            eprintln!("error: the tool '{name}' failed (above is what the model would read)");
+            // rig wraps the tool's own failure in its error types ("Toolset error:
+            // ToolCallError: ToolCallError: ..."); the last of their sources is the tool's.
+            let own = std::iter::successors(Some(&err as &dyn std::error::Error), |e| e.source())
+                .last()
+                .map_or_else(
+                    || err.to_string(),
+                    |e| match e.is::<serde_json::Error>() {
+                        true => format!("the arguments are not valid JSON for it: {e}"),
+                        false => e.to_string(),
+                    },
+                );
+            print_exact(&own)?;
+            eprintln!("error: the tool '{name}' failed (its error is above)");
             Ok(ExitCode::from(exit::GENERAL))
         }
     }

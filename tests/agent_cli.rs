@@ -419,6 +419,13 @@ fn the_api_key_stays_out_of_debug_output() {
         "{err}"
     );
     assert!(err.contains("****"), "the key shows masked: {err}");
+    // Readable: a line a setting with its source, not one line of Rust's Debug.
+    assert!(
+        err.lines()
+            .any(|l| l.starts_with("provider = \"openai\"") && l.contains("# env IRIS_PROVIDER")),
+        "{err}"
+    );
+    assert!(!err.contains("Config {"), "{err}");
     // `run` checked stdout and stderr for the key; it did reach the server.
     assert_eq!(
         fake.requests()[0].header("authorization"),
@@ -515,6 +522,30 @@ fn an_unreadable_critic_reply_only_warns_and_the_draft_stands() {
         err.lines()
             .any(|l| l.starts_with("warning") && l.contains("critic")),
         "{err}"
+    );
+    assert_eq!(fake.requests().len(), 2, "no revision without a verdict");
+}
+
+/// A critic's reply of another shape (a commit message where a critique belongs) is no
+/// approval: it warns as an unreadable one does, and the reply is saved.
+#[test]
+fn a_critic_reply_of_another_shape_warns_as_an_unreadable_one() {
+    let repo = staged_repo();
+    let fake = FakeProvider::start(vec![
+        Step::text(review_json("DRAFT: adds two().", json!([]))),
+        Step::text(commit_json("Add two()", "Adds it.")),
+    ]);
+    let out = run(&repo, &["review"], &openai_env(&fake));
+    assert!(success(&out).contains("DRAFT: adds two()."));
+    let err = stderr(&out);
+    let warning = err
+        .lines()
+        .find(|l| l.starts_with("warning") && l.contains("critic"))
+        .unwrap_or_else(|| panic!("no warning about the critic: {err}"));
+    assert!(
+        warning.contains("it is no critique: none of its fields (emoji, message, title) is one")
+            && warning.contains(".git/iris/"),
+        "{warning}"
     );
     assert_eq!(fake.requests().len(), 2, "no revision without a verdict");
 }
@@ -783,7 +814,7 @@ fn a_local_model_server_is_asked_directly_not_through_the_proxy() {
 }
 
 #[test]
-fn gen_all_stages_the_tracked_files_changes_as_git_commit_a_does() {
+fn gen_all_writes_for_the_tracked_files_changes_and_leaves_the_index_as_git_commit_a_does() {
     let repo = TestRepo::new();
     repo.write("src/lib.rs", "pub fn one() -> u32 {\n    1\n}\n");
     repo.write("old.txt", "old\n");
@@ -804,17 +835,31 @@ fn gen_all_stages_the_tracked_files_changes_as_git_commit_a_does() {
     );
     std::fs::remove_file(repo.path().join("old.txt")).expect("remove");
     repo.write("notes.txt", "scratch\n");
+    repo.git(&["add", "src/lib.rs"]);
+    let index = std::fs::read(repo.path().join(".git/index")).expect("the index");
     let out = run(&repo, &["gen", "--print", "--all"], &openai_env(&fake));
     assert_eq!(success(&out).trim(), "Add two()");
-    let status = repo.git(&["status", "--porcelain"]);
-    assert!(status.contains("M  src/lib.rs"), "{status}");
-    assert!(status.contains("D  old.txt"), "{status}");
-    assert!(status.contains("?? notes.txt"), "{status}");
     let sent = &fake.requests()[0].raw_body;
     assert!(
-        sent.contains("pub fn two()") && !sent.contains("scratch"),
+        sent.contains("pub fn two()") && sent.contains("old.txt") && !sent.contains("scratch"),
         "{sent}"
     );
+    // Nothing was committed: the index is as it was, as `git commit -a` leaves it then.
+    let status = repo.git(&["status", "--porcelain"]);
+    assert!(status.contains("M  src/lib.rs"), "{status}");
+    assert!(status.contains(" D old.txt"), "{status}");
+    assert!(status.contains("?? notes.txt"), "{status}");
+    let after = std::fs::read(repo.path().join(".git/index")).expect("the index");
+    assert_eq!(after, index, "the index changed");
+    // With --auto-commit the staged files are what is committed.
+    let fake = FakeProvider::start(vec![Step::text(commit_json("Add two()", ""))]);
+    success(&run(
+        &repo,
+        &["gen", "--all", "--auto-commit"],
+        &openai_env(&fake),
+    ));
+    let status = repo.git(&["status", "--porcelain"]);
+    assert_eq!(status.trim(), "?? notes.txt");
 }
 
 #[test]

@@ -73,7 +73,11 @@ fn bad_arguments_come_back_as_text_the_model_can_read() {
     repo.write("a.txt", "a\n");
     repo.commit_all("one");
     for (tool, args, expect) in [
-        ("git_diff", "{not json", "JsonError"),
+        (
+            "git_diff",
+            "{not json",
+            "the arguments are not valid JSON for it: key must be a string",
+        ),
         (
             "git_diff",
             r#"{"detail":"everything"}"#,
@@ -90,7 +94,45 @@ fn bad_arguments_come_back_as_text_the_model_can_read() {
             stdout(&out)
         );
         assert!(stderr(&out).contains("failed"));
+        assert!(!stdout(&out).contains("Error:"), "{}", stdout(&out));
     }
+    // A tool's own failure, said once, without rig's wrappers around it.
+    let out = repo.iris(&["tool", "file_read", r#"{"path":"nosuch"}"#]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        stdout(&out).starts_with("'nosuch' does not exist in the repository"),
+        "{}",
+        stdout(&out)
+    );
+}
+
+/// Usage errors read as such: a missing argument is named, a studio without a terminal
+/// says so, a missing plan file exits 2.
+#[test]
+fn usage_errors_say_what_is_missing_and_exit_2() {
+    let repo = TestRepo::new();
+    repo.write("a.txt", "a\n");
+    repo.commit_all("one");
+    let out = repo.iris(&["reword"]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = stderr(&out);
+    assert!(
+        err.contains("the following required arguments were not provided: <REV|A..B>"),
+        "{err}"
+    );
+    assert!(!err.contains(":;"), "{err}");
+    let out = repo.iris(&["studio"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        stderr(&out).contains("the studio needs a terminal"),
+        "{}",
+        stderr(&out)
+    );
+    repo.write("a.txt", "b\n");
+    repo.commit_all("two");
+    let out = repo.iris(&["reword", "HEAD", "--plan", "nosuch.json"]);
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert!(stderr(&out).contains("nosuch.json"), "{}", stderr(&out));
 }
 
 #[test]

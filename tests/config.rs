@@ -544,3 +544,27 @@ fn config_says_whether_the_server_is_local_and_why() {
     let err = config_failure(&repo.iris_env(&["config"], &compat, ""));
     assert!(err.contains("cannot say a server is local"), "{err}");
 }
+
+/// A misspelt provider or preset gets the name it likeliest means, as a misspelt revision
+/// does; the request is never sent.
+#[test]
+fn a_misspelt_provider_or_preset_gets_a_did_you_mean() {
+    let repo = TestRepo::new();
+    repo.write("a.txt", "a\n");
+    repo.git(&["add", "a.txt"]);
+    let env = [("OPENAI_API_KEY", "sk-unused")];
+    for (args, says) in [
+        (
+            &["gen", "--dry-run", "--provider", "openruoter"][..],
+            "(did you mean 'openrouter'?)",
+        ),
+        (
+            &["gen", "--dry-run", "--preset", "conventionl"],
+            "unknown preset `conventionl` (did you mean 'conventional'?)",
+        ),
+    ] {
+        let out = repo.iris_env(args, &env, "");
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {}", stderr(&out));
+        assert!(stderr(&out).contains(says), "{args:?}: {}", stderr(&out));
+    }
+}

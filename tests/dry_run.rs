@@ -150,6 +150,29 @@ fn every_writing_command_takes_dry_run() {
     assert!(fake.requests().is_empty());
 }
 
+/// A dry run sends nothing, so it needs no key: none is asked for, as with `eval --evidence`.
+#[test]
+fn a_dry_run_asks_for_no_api_key() {
+    let repo = crate::common::agent::released_repo();
+    repo.write("src/lib.rs", "pub fn one() -> u32 {\n    1\n}\n// staged\n");
+    repo.git(&["add", "-A"]);
+    let keyless = [("IRIS_PROVIDER", "anthropic".to_string())];
+    for args in [
+        &["gen", "--dry-run"][..],
+        &["review", "--dry-run"],
+        &["changelog", "--from", "v0.1.0", "--dry-run"],
+        &["explain", "src/lib.rs", "--dry-run"],
+        &["reword", "HEAD", "--dry-run"],
+    ] {
+        let out = success(&run(&repo, args, &keyless));
+        assert!(out.contains("nothing was sent"), "{args:?}: {out}");
+    }
+    // A real run still says which key is missing.
+    let out = run(&repo, &["gen"], &keyless);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(crate::common::stderr(&out).contains("ANTHROPIC_API_KEY"));
+}
+
 #[test]
 fn max_cost_per_run_stops_a_run_before_the_request_that_would_pass_it() {
     let repo = staged_repo();

@@ -483,10 +483,9 @@ fn evidence_measures_the_first_request_against_the_authors_message_without_a_mod
     );
 }
 
-/// `--reviews`: a later fix points at the line the reviewed commit got wrong; a finding on it
-/// hits, one elsewhere misses, and the review never sees the fix.
-#[test]
-fn reviews_are_scored_on_the_lines_a_later_commit_fixed() {
+/// A commit that gets `sub` wrong (line 6 of src/calc.rs), one that only writes notes, the
+/// fix of line 6, and a fix that only adds a file.
+fn fixed_history() -> TestRepo {
     let repo = TestRepo::new();
     repo.write(
         "src/calc.rs",
@@ -513,6 +512,14 @@ fn reviews_are_scored_on_the_lines_a_later_commit_fixed() {
     repo.commit_all("Fix sub: subtract instead of adding");
     repo.write("build.toml", "[build]\n");
     repo.commit_all("Fix the build with a config file");
+    repo
+}
+
+/// `--reviews`: a later fix points at the line the reviewed commit got wrong; a finding on it
+/// hits, one elsewhere misses, and the review never sees the fix.
+#[test]
+fn reviews_are_scored_on_the_lines_a_later_commit_fixed() {
+    let repo = fixed_history();
 
     let finding = |line: u32| {
         serde_json::json!({"severity": "high", "file": "src/calc.rs", "line": line,
@@ -593,6 +600,54 @@ fn reviews_are_scored_on_the_lines_a_later_commit_fixed() {
         stderr(&out).contains("no message matches `^Revert`"),
         "{}",
         stderr(&out)
+    );
+}
+
+/// The raw replies a run saved in the user's `.git/iris/`, by name.
+fn saved_replies(repo: &TestRepo) -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(repo.path().join(".git/iris"))
+        .map(|dir| {
+            dir.filter_map(|e| e.ok()?.file_name().into_string().ok())
+                .filter(|name| name.contains("-reply"))
+                .collect()
+        })
+        .unwrap_or_default();
+    names.sort();
+    names
+}
+
+/// A run whose every item failed did nothing: it exits 1, and the replies that could not be
+/// read are in the user's `.git/iris/`, one file each, not in the replay deleted at the end.
+#[test]
+fn a_run_whose_every_item_failed_exits_1_and_its_replies_outlive_it() {
+    let repo = fixed_history();
+    let fake = FakeProvider::start(vec![Step::repeat(Step::text("I cannot review this."))]);
+    let out = run(&repo, &["eval", "--reviews"], &openai_env(&fake));
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("error: all 1 reviews failed"),
+        "{}",
+        stderr(&out)
+    );
+    let saved = saved_replies(&repo);
+    assert_eq!(saved.len(), 1, "{saved:?}");
+    let said = format!("{}{}", stdout(&out), stderr(&out));
+    let path = repo.path().join(".git/iris").join(&saved[0]);
+    assert!(said.contains(&path.display().to_string()), "{said}");
+
+    let repo = history();
+    let fake = FakeProvider::start(vec![Step::repeat(Step::text("Nothing to say."))]);
+    let out = run(&repo, &["eval", "--last", "2"], &openai_env(&fake));
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("error: all 2 messages failed"),
+        "{}",
+        stderr(&out)
+    );
+    let saved = saved_replies(&repo);
+    assert!(
+        saved.len() >= 2,
+        "one file a reply, none overwritten: {saved:?}"
     );
 }
 

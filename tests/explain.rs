@@ -331,7 +331,10 @@ fn a_file_that_cannot_be_explained_is_a_usage_error_before_anything_is_sent() {
     let fake = FakeProvider::start(vec![]);
     for (path, why) in [
         ("../outside.rs", "leaves the repository"),
-        ("missing.rs", "does not exist in the repository"),
+        (
+            "missing.rs",
+            "does not exist: paths are relative to the current directory",
+        ),
         ("src", "is a directory"),
         ("logo.bin", "is a binary file"),
     ] {

@@ -105,6 +105,24 @@ fn a_small_commit_is_written_after_its_peoples_messages_not_bots_or_merges() {
     assert!(!body.contains(date.trim()), "a date in the request");
 }
 
+/// `gen --amend` writes HEAD's message anew: the message it replaces is no example of how
+/// the people write, so the sample starts below HEAD.
+#[test]
+fn an_amended_heads_own_message_is_not_in_the_sample() {
+    let repo = mixed_history();
+    repo.git(&["commit", "-q", "-m", "Rework the numbers badly"]);
+    let fake = FakeProvider::start(vec![Step::text(commit_json("Add two()", ""))]);
+    success(&run(
+        &repo,
+        &["gen", "--amend", "--print"],
+        &openai_env(&fake),
+    ));
+    let body = fake.requests()[0].raw_body.clone();
+    let sample = sample_in(&body);
+    assert!(!sample.contains("Rework the numbers badly"), "{sample}");
+    assert!(sample.contains("- Tune the numbers in lib"), "{sample}");
+}
+
 #[test]
 fn a_history_of_only_bots_and_merges_is_said_and_the_default_style_taken() {
     let repo = TestRepo::new();
@@ -184,6 +202,34 @@ fn a_title_that_repeats_the_evidence_is_asked_again_then_refused() {
     let line = failure(&out, 4);
     assert!(
         line.contains("the model wrote no title, twice: its title was \"1.4.11.7819.00.133.0.20074\", not a sentence"),
+        "{line}"
+    );
+    assert_eq!(fake.requests().len(), 4);
+}
+
+/// What SmolLM2-135M wrote for a real fd commit: one word over and over. Refused as a line
+/// of the evidence is, asked for once more, then a clear failure.
+#[test]
+fn a_title_of_one_word_repeated_is_asked_again_then_refused() {
+    let repo = staged_repo();
+    let babble = "Add, add, add, Add, Add, Add, Add, Add…";
+    let fake = FakeProvider::start(vec![
+        Step::text(commit_json(babble, "")),
+        Step::text(commit_json("Add two()", "")),
+        Step::text(commit_json(babble, "")),
+        Step::text(commit_json("?!... --- ok", "")),
+    ]);
+    let out = run(&repo, &["gen", "--print"], &openai_env(&fake));
+    assert_eq!(success(&out).trim(), "Add two()");
+    let again = &fake.requests()[1].raw_body;
+    assert!(
+        again.contains("not a sentence: most of its words are \\\"add\\\", repeated"),
+        "{again}"
+    );
+    let out = run(&repo, &["gen", "--print"], &openai_env(&fake));
+    let line = failure(&out, 4);
+    assert!(
+        line.contains("the model wrote no title, twice: its title was \"?!... --- ok\", not a sentence: it has fewer letters than punctuation marks"),
         "{line}"
     );
     assert_eq!(fake.requests().len(), 4);

@@ -294,6 +294,32 @@ async fn bad_arguments_are_mcp_errors_and_failed_runs_say_why() {
     client.cancel().await.expect("close the connection");
 }
 
+/// A range without commits, or no change to review, is refused as the command line refuses
+/// it, before the provider is asked.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_range_without_commits_or_no_change_is_refused_before_any_request() {
+    let repo = staged_repo();
+    repo.commit_all("Add two()");
+    let fake = FakeProvider::start(vec![]);
+    let (client, _) = connect(&repo, &fake, &[]).await;
+    for (tool, arguments) in [
+        ("write_changelog", json!({"from": "HEAD"})),
+        ("write_release_notes", json!({"from": "HEAD", "to": "HEAD"})),
+        ("write_pr_description", json!({"from": "HEAD"})),
+        ("review", json!({"from": "HEAD"})),
+    ] {
+        let result = answer(&client, tool, arguments).await;
+        assert_refused(&result, "HEAD..HEAD holds no commit");
+    }
+    let result = answer(&client, "review", json!({"include_unstaged": true})).await;
+    assert_refused(&result, "nothing has changed to review");
+    assert!(
+        fake.requests().is_empty(),
+        "a request about nothing was sent"
+    );
+    client.cancel().await.expect("close the connection");
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn check_commit_message_needs_no_model() {
     let repo = staged_repo();

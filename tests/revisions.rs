@@ -83,6 +83,54 @@ fn lines_that_are_not_there_are_a_usage_error_before_any_request() {
     assert!(fake.requests().is_empty());
 }
 
+/// `iris explain` and `iris blame` read a path as git does, relative to where the user
+/// stands, and their errors say so.
+#[test]
+fn explain_and_blame_read_a_path_from_the_current_directory() {
+    let repo = released_repo();
+    let from_src = |args: &[&str]| {
+        let mut iris = repo.isolated_iris(args);
+        iris.current_dir(repo.path().join("src"))
+            .env("IRIS_PROVIDER", "openai")
+            .env("OPENAI_API_KEY", "sk-unused");
+        iris.output().expect("run iris")
+    };
+    for args in [
+        &["explain", "lib.rs", "--dry-run"][..],
+        &["blame", "lib.rs:1-3", "--dry-run"],
+        &["blame", "../src/lib.rs:2", "--dry-run"],
+    ] {
+        let out = from_src(args);
+        assert_eq!(out.status.code(), Some(0), "{args:?}: {}", stderr(&out));
+        assert!(
+            String::from_utf8_lossy(&out.stdout).contains("src/lib.rs"),
+            "{args:?}: {}",
+            String::from_utf8_lossy(&out.stdout)
+        );
+    }
+    for (args, says) in [
+        (
+            &["explain", "src/lib.rs"][..],
+            "'src/lib.rs' does not exist",
+        ),
+        (
+            &["blame", "src/lib.rs:1-3"],
+            "'src/lib.rs' is not a file committed at HEAD",
+        ),
+    ] {
+        let out = from_src(args);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {}", stderr(&out));
+        assert!(
+            stderr(&out).contains(&format!(
+                "{says}: paths are relative to the current directory, as git reads them (from \
+                 here it is 'src/src/lib.rs' in the repository)"
+            )),
+            "{args:?}: {}",
+            stderr(&out)
+        );
+    }
+}
+
 /// A shallow CI checkout of one branch does not hold the base: the error says so and how to
 /// fetch it, instead of calling the branch unknown.
 #[test]
@@ -135,4 +183,61 @@ fn a_base_missing_from_a_shallow_clone_is_said_with_how_to_fetch_it() {
         "{}",
         stderr(&out)
     );
+}
+
+/// A range without commits, or no change at all, is a request about nothing: every command
+/// refuses it with the same words and exit 2, before the provider hears of it. A range of
+/// merges only is not empty.
+#[test]
+fn a_range_without_commits_or_an_empty_change_is_refused_before_any_request() {
+    let repo = released_repo();
+    let fake = FakeProvider::start(vec![Step::text("never asked")]);
+    let env = openai_env(&fake);
+    for args in [
+        &["changelog", "--from", "HEAD", "--to", "HEAD"][..],
+        &["release-notes", "--from", "HEAD", "--to", "HEAD"],
+        &["review", "--from", "HEAD"],
+        &["pr", "--from", "HEAD"],
+    ] {
+        let out = run(&repo, args, &env);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {}", stderr(&out));
+        assert!(
+            stderr(&out).contains("HEAD..HEAD holds no commit: there is nothing to write about"),
+            "{args:?}: {}",
+            stderr(&out)
+        );
+    }
+    for (args, says) in [
+        (&["review"][..], "nothing is staged to review"),
+        (
+            &["review", "--include-unstaged"],
+            "nothing has changed to review",
+        ),
+        (&["gen"], "nothing is staged"),
+    ] {
+        let out = run(&repo, args, &env);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {}", stderr(&out));
+        assert!(stderr(&out).contains(says), "{args:?}: {}", stderr(&out));
+    }
+    assert!(
+        fake.requests().is_empty(),
+        "a request about nothing was sent"
+    );
+
+    // A merge of a branch already on top of main: `feature..main` holds the merge alone.
+    repo.git(&["checkout", "-q", "-b", "feature"]);
+    repo.write("b.txt", "b\n");
+    repo.commit_all("Add b");
+    repo.git(&["checkout", "-q", "main"]);
+    repo.git(&["merge", "-q", "--no-ff", "-m", "Merge feature", "feature"]);
+    let out = run(
+        &repo,
+        &["changelog", "--from", "feature", "--dry-run"],
+        &env,
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    // HEAD's own change with nothing staged is what --amend writes for.
+    let out = run(&repo, &["gen", "--amend", "--dry-run"], &env);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert!(fake.requests().is_empty(), "a dry run sent a request");
 }

@@ -10,6 +10,7 @@ use super::iris;
 use super::vcs::{self, Vcs};
 use crate::app::stores::IrisDir;
 use iris_agent::IrisAgent;
+use iris_agent::runtime::dry_run::DryRun;
 use iris_config::{Config, Overrides};
 use iris_core::secrets::Scanner;
 use iris_git::GitRepo;
@@ -60,6 +61,24 @@ impl Workspace {
     /// come.
     pub fn iris(&self, streaming: bool) -> iris_agent::Result<IrisAgent> {
         iris::configured(&self.config, &self.root, &self.stores, streaming)
+    }
+
+    /// Iris as [`Workspace::iris`] gives her, or with `dry_run` keeping her first request
+    /// instead of sending it (and a stand-in key where none is set: nothing is sent), with
+    /// where it is kept.
+    pub fn iris_run(
+        &self,
+        streaming: bool,
+        dry_run: bool,
+    ) -> iris_agent::Result<(IrisAgent, Option<DryRun>)> {
+        let iris = match dry_run {
+            true => {
+                let config = self.config.clone().sending_nothing();
+                iris::configured(&config, &self.root, &self.stores, streaming)?
+            }
+            false => self.iris(streaming)?,
+        };
+        Ok(iris::with_dry_run(iris, dry_run))
     }
 
     /// How Iris is built again here from the configuration as it is then (after setup wrote

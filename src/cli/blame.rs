@@ -9,12 +9,14 @@ use clap::Args;
 use super::config::ConfigFlags;
 use super::progress::ProgressLine;
 use super::session::{OutputFlags, Session};
+use super::typed_path::TypedPath;
 use crate::output::exit::UsageError;
 use iris_core::protocol::LinesAsked;
 
 #[derive(Debug, Args)]
 pub struct BlameArgs {
-    /// The lines: FILE:START-END or FILE:LINE (1-based, the file as committed at HEAD).
+    /// The lines: FILE:START-END or FILE:LINE (1-based, the file as committed at HEAD; FILE
+    /// relative to the current directory, as git reads paths).
     #[arg(value_name = "FILE:LINES")]
     pub lines: String,
     #[command(flatten)]
@@ -57,8 +59,13 @@ pub fn parse_lines(spec: &str) -> Result<LinesAsked, UsageError> {
 }
 
 pub async fn run(args: BlameArgs) -> Result<ExitCode> {
-    let asked = parse_lines(&args.lines)?;
+    let mut asked = parse_lines(&args.lines)?;
     let ws = args.config.workspace()?;
+    let path = TypedPath::read(&asked.path, &ws.repo.root())?;
+    if !ws.repo.committed_at_head(&path.in_repo) {
+        return Err(path.not_there("is not a file committed at HEAD").into());
+    }
+    asked.path = path.in_repo;
     let session = Session::on(&ws, args.output)?;
     let progress = ProgressLine::start();
     let result = session.iris.explain_lines(&asked, &progress.sink()).await;

@@ -52,7 +52,10 @@ pub enum ConfigAction {
 /// these in too.
 #[derive(Debug, Default, clap::Args)]
 pub struct ConfigFlags {
-    /// The provider: openai, anthropic, gemini (or google), ollama, openai-compatible.
+    /// The provider: openai, anthropic, gemini (or google), ollama, openai-compatible (any
+    /// server by URL); a named service: openrouter, groq, deepseek, mistral, together,
+    /// fireworks, xai, cerebras, azure, lmstudio, vllm; or a CLI agent: claude-code, codex,
+    /// gemini-cli.
     #[arg(long, value_name = "NAME")]
     pub provider: Option<String>,
     /// The provider's main model.
@@ -147,25 +150,7 @@ fn show(overrides: &Overrides) -> Result<ExitCode> {
         locality.why,
         config.provider
     ));
-    let settings = config.sources();
-    let width = settings
-        .iter()
-        .filter_map(|s| s.value.as_ref().map(|v| s.key.len() + v.len() + 3))
-        .filter(|&w| w <= 60)
-        .max()
-        .unwrap_or(0);
-    for setting in settings {
-        match setting.value {
-            Some(value) => {
-                let line = format!("{} = {value}", setting.key);
-                out.push_str(&format!("{line:<width$}  # {}\n", setting.source));
-            }
-            None => {
-                let hint = setting.hint.map(|h| format!(" ({h})")).unwrap_or_default();
-                out.push_str(&format!("# {} is not set{hint}\n", setting.key));
-            }
-        }
-    }
+    out.push_str(&config.settings_text());
     super::print_exact(&out)?;
     Ok(ExitCode::SUCCESS)
 }
@@ -197,4 +182,32 @@ fn set(key: &str, value: &str, project: bool) -> Result<ExitCode> {
     };
     note_overridden(std::slice::from_ref(&written), &ours);
     Ok(ExitCode::SUCCESS)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `--help` names every provider the flag accepts.
+    #[test]
+    fn the_provider_flag_lists_every_provider() {
+        use clap::Args as _;
+        let command = ConfigFlags::augment_args(clap::Command::new("iris"));
+        let help = command
+            .get_arguments()
+            .find(|a| a.get_id() == "provider")
+            .and_then(|a| a.get_help())
+            .map(|h| h.to_string())
+            .unwrap_or_default();
+        let words: Vec<&str> = help
+            .split(|c: char| !(c.is_alphanumeric() || c == '-'))
+            .collect();
+        for kind in iris_config::ProviderKind::all() {
+            assert!(
+                words.contains(&kind.name()),
+                "{} missing: {help}",
+                kind.name()
+            );
+        }
+    }
 }

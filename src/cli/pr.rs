@@ -67,19 +67,7 @@ pub async fn run(args: PrArgs) -> Result<ExitCode> {
     })?;
     let to = to.as_str();
     // A base that is the branch itself (a shallow CI checkout's only branch): nothing to send.
-    if ws.repo.log_range(&from, to, 1)?.is_empty() {
-        let shallow = if ws.repo.is_shallow() {
-            " (this shallow clone may not hold the branch it goes into: `git fetch origin main`, \
-             or in GitHub Actions `fetch-depth: 0`)"
-        } else {
-            ""
-        };
-        return Err(UsageError(format!(
-            "{from}..{to} holds no commit: nothing to describe; pass --from with the branch \
-             this one goes into{shallow}"
-        ))
-        .into());
-    }
+    UsageError::unless_commits(&ws.repo, &from, to)?;
     if args.create || args.update {
         forge_of_repo(&ws.repo, "description")?;
     }

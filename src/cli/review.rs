@@ -165,15 +165,19 @@ fn scope_of(ws: &Workspace, args: &ReviewArgs) -> Result<Scope> {
         (Some(rev), _) => Scope::Commit(vcs.commit(repo, rev)?),
         (None, Some(from)) => {
             let (from, to) = vcs.range(repo, Some(from), args.to.as_deref(), Base::Parent)?;
+            UsageError::unless_commits(repo, &from, &to)?;
             Scope::range(&from, &to)
         }
         (None, None) => {
             let asked = ChangeAsked {
                 unstaged: args.include_unstaged,
-                nothing_staged: Some(
+                nothing_staged: Some(if args.include_unstaged {
+                    "nothing has changed to review: no tracked file differs from HEAD; use \
+                     --commit or --from to review what is committed"
+                } else {
                     "nothing is staged to review: stage changes, or use --include-unstaged, \
-                     --commit or --from",
-                ),
+                     --commit or --from"
+                }),
                 ..ChangeAsked::default()
             };
             vcs.change(repo, &asked)?.scope

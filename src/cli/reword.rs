@@ -9,7 +9,7 @@ use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use anyhow::{Context, Result};
+use anyhow::Result;
 use clap::Args;
 use serde::{Deserialize, Serialize};
 
@@ -149,8 +149,7 @@ async fn ask_iris(
     commits: &[RewordCommit],
 ) -> Result<RewordPlan> {
     let config = &ws.config;
-    let iris = ws.iris(!args.output.no_stream)?;
-    let (iris, dry_run) = crate::app::iris::with_dry_run(iris, args.output.dry_run);
+    let (iris, dry_run) = ws.iris_run(!args.output.no_stream, args.output.dry_run)?;
     let replay = replay_of(&ws.repo)?;
     let price = config.model_price().map(|(price, _)| price);
     let writable = commits.iter().filter(|c| !c.merge).count();
@@ -211,9 +210,8 @@ async fn ask_iris(
 
 /// A plan from a file, matched with the range's commits (a commit it leaves out keeps its
 /// message; one outside the range is refused).
-fn read_plan(file: &PathBuf, commits: &[RewordCommit]) -> Result<RewordPlan> {
-    let text = std::fs::read_to_string(file)
-        .with_context(|| format!("cannot read the plan {}", file.display()))?;
+fn read_plan(file: &std::path::Path, commits: &[RewordCommit]) -> Result<RewordPlan> {
+    let text = super::session::plan_text(file)?;
     let read: RewordPlan = serde_json::from_str(&text)
         .map_err(|e| UsageError(format!("{} is not a reword plan: {e}", file.display())))?;
     let mut plan = RewordPlan {

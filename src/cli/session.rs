@@ -7,6 +7,7 @@ use clap::Args;
 use super::progress::ProgressLine;
 use crate::app::Workspace;
 use crate::app::vcs::Base;
+use crate::output::exit::UsageError;
 use crate::output::said::shown;
 use crate::output::written::warnings_of;
 use crate::publish::{PublishError, Published};
@@ -63,7 +64,9 @@ impl RangeArgs {
         );
         let (from, to) = tokio::task::block_in_place(|| {
             let (from, to) = (self.from.as_deref(), self.to.as_deref());
-            session.ws.vcs.range(&session.ws.repo, from, to, needed)
+            let (from, to) = session.ws.vcs.range(&session.ws.repo, from, to, needed)?;
+            UsageError::unless_commits(&session.ws.repo, &from, &to)?;
+            anyhow::Ok((from, to))
         })?;
         Ok(Scope::Range {
             from,
@@ -88,8 +91,7 @@ impl<'a> Session<'a> {
     /// Iris on `ws` as the output flags ask (streaming or not, keeping her first request
     /// with `--dry-run`).
     pub(super) fn on(ws: &'a Workspace, output: OutputFlags) -> Result<Self> {
-        let iris = ws.iris(!output.no_stream)?;
-        let (iris, dry_run) = crate::app::iris::with_dry_run(iris, output.dry_run);
+        let (iris, dry_run) = ws.iris_run(!output.no_stream, output.dry_run)?;
         Ok(Self {
             ws,
             iris,
@@ -177,6 +179,13 @@ pub(super) fn copy(text: &str) {
         Ok(()) => eprintln!("copied to the clipboard ({} chars)", text.chars().count()),
         Err(err) => eprintln!("warning: not copied to the clipboard: {err}"),
     }
+}
+
+/// The text of the `--plan` file a command takes back (reword, split): one that cannot be
+/// read is the user's to fix, a usage error.
+pub(super) fn plan_text(file: &std::path::Path) -> Result<String> {
+    std::fs::read_to_string(file)
+        .map_err(|e| UsageError(format!("cannot read the plan {}: {e}", file.display())).into())
 }
 
 /// Runs a blocking publish off the async runtime; says what was published on stderr. A

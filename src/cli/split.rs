@@ -186,9 +186,8 @@ async fn ask_iris(args: &SplitArgs, ws: &Workspace, change: &SplitChange) -> Res
 }
 
 /// A plan from a file, checked like Iris' own.
-fn read_plan(file: &PathBuf, change: &SplitChange) -> Result<SplitPlan> {
-    let text = std::fs::read_to_string(file)
-        .with_context(|| format!("cannot read the plan {}", file.display()))?;
+fn read_plan(file: &std::path::Path, change: &SplitChange) -> Result<SplitPlan> {
+    let text = super::session::plan_text(file)?;
     let plan: SplitPlan = serde_json::from_str(&text)
         .map_err(|e| UsageError(format!("{} is not a split plan: {e}", file.display())))?;
     check_plan(&plan, &unit_ids(&change.units)).map_err(|problems| {

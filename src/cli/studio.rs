@@ -50,6 +50,16 @@ pub async fn run(args: StudioArgs) -> Result<ExitCode> {
     for rev in revs {
         ws.vcs.commit(&ws.repo, rev)?;
     }
+    // Without one, taking the screen fails deep in the terminal library ("os error 6").
+    use std::io::IsTerminal;
+    if !std::io::stdin().is_terminal() || !std::io::stdout().is_terminal() {
+        return Err(UsageError(
+            "the studio needs a terminal: run it in one; scripts have iris gen, review, pr, \
+             changelog and release-notes"
+                .into(),
+        )
+        .into());
+    }
     let options = StudioOptions {
         mode,
         theme: args.theme,

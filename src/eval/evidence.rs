@@ -21,9 +21,6 @@ use crate::app::Workspace;
 use crate::app::iris::configured;
 use crate::output::exit::UsageError;
 
-/// A key for a provider that has none: the request is kept, never sent.
-const UNSENT_KEY: &str = "iris-eval-evidence-sends-nothing";
-
 /// One commit's first request, measured.
 pub(super) struct Measured {
     pub(super) recall: Recall,
@@ -40,7 +37,7 @@ pub async fn run(
     json: bool,
 ) -> Result<ExitCode> {
     let repo = &ws.repo;
-    let config = config_without_key(&ws.root, overrides)?;
+    let config = Config::load(Some(&ws.root), overrides)?.sending_nothing();
     // The provider is checked before anything is replayed.
     configured(&config, &ws.root, &ws.stores, false)?;
     let source = source.resolved(ws.vcs.as_ref(), repo)?;
@@ -113,26 +110,6 @@ pub async fn run(
     } else {
         ExitCode::SUCCESS
     })
-}
-
-/// The configuration, with a stand-in key when the provider has none: nothing is sent.
-fn config_without_key(root: &std::path::Path, overrides: &Overrides) -> Result<Config> {
-    let config = Config::load(Some(root), overrides)?;
-    if config.api_key().is_ok_and(|k| k.is_some()) || !config.provider.requires_api_key() {
-        return Ok(config);
-    }
-    let vars = config.provider.api_key_vars();
-    let lookup = |name: &str| {
-        std::env::var(name)
-            .ok()
-            .or_else(|| vars.contains(&name).then(|| UNSENT_KEY.to_string()))
-    };
-    Ok(Config::load_from(
-        iris_config::user_config_path().as_deref(),
-        Some(root),
-        &lookup,
-        overrides,
-    )?)
 }
 
 /// The request Iris would send first for `commit`'s change, kept and measured.

@@ -4,7 +4,8 @@
 //! its parent, in a throwaway repository whose history ends at the parent, and writes the
 //! message through the same path as `iris gen` (the same prompt, evidence, preset, commit
 //! rules, language and critic). The message is scored against the one its author committed
-//! ([`iris_core::eval`]). The user's repository is never written to.
+//! ([`iris_core::eval`]). The user's work tree, index and history are never written to; a
+//! reply Iris cannot read is saved in the user's `.git/iris/`, which outlives the replay.
 
 pub mod evidence;
 mod report;
@@ -21,15 +22,15 @@ use tokio::sync::mpsc::unbounded_channel;
 
 use crate::app::Workspace;
 use crate::app::iris::configured;
-use iris_agent::EventSink;
 use iris_agent::capability::requests::Scope;
+use iris_agent::{EventSink, IrisAgent};
 use iris_config::{Config, Overrides};
 use iris_core::artifact::ArtifactKind;
 use iris_core::commit_rules::error_count;
 use iris_core::eval::{Outcome, compare, history_uses_types, median, score, summarize};
 use iris_core::protocol::progress::Progress;
 use iris_core::protocol::{AgentEvent, Decision};
-use iris_git::{CommitInfo, Replay};
+use iris_git::CommitInfo;
 
 use crate::output::exit::{GENERAL, UsageError};
 use report::Row;
@@ -99,6 +100,12 @@ pub async fn run(ws: &Workspace, plan: Plan) -> Result<ExitCode> {
     let uses_types = history_uses_types(choice.commits.iter().map(|c| c.summary.as_str()));
     let replay = crate::app::replayed::replay_of(repo)?;
     let replay_git = replay.root().join(".git");
+    // Each variant's Iris works in the replay but saves a reply she cannot read in the
+    // user's stores, which outlive the replay.
+    let irises = configs
+        .iter()
+        .map(|config| configured(config, replay.root(), &ws.stores, true))
+        .collect::<iris_agent::Result<Vec<_>>>()?;
 
     let several = plan.variants.len() > 1;
     if !plan.json {
@@ -112,23 +119,15 @@ pub async fn run(ws: &Workspace, plan: Plan) -> Result<ExitCode> {
         replay
             .stage(&commit.id)
             .with_context(|| format!("cannot replay {}", commit.short_id))?;
-        for (i, (variant, config)) in plan.variants.iter().zip(&configs).enumerate() {
+        let variants = plan.variants.iter().zip(&configs).zip(&irises);
+        for (i, ((variant, config), iris)) in variants.enumerate() {
             // What this variant's first request holds of the author's message, asking no
             // model (a local model is sent less).
             let recall = evidence::first_request(config, replay.root(), &replay_git, commit)
                 .await
                 .ok()
                 .map(|m| m.recall);
-            let mut row = write_one(
-                config,
-                &replay,
-                &replay_git,
-                commit,
-                variant,
-                uses_types,
-                plan.critic,
-            )
-            .await;
+            let mut row = write_one(iris, commit, variant, uses_types, plan.critic).await;
             row.evidence = recall.as_ref();
             bar.clear();
             let line = if plan.json {
@@ -153,6 +152,8 @@ pub async fn run(ws: &Workspace, plan: Plan) -> Result<ExitCode> {
 
     let mut worse = false;
     for (variant, outcomes) in plan.variants.iter().zip(&outcomes) {
+        let failed = outcomes.iter().filter(|o| o.result.is_err()).count();
+        worse |= all_failed(&variant.label, "messages", outcomes.len() - failed, failed);
         let summary = summarize(outcomes);
         if plan.json {
             let mut line = report::json_summary(&variant.label, &summary);
@@ -196,11 +197,20 @@ pub async fn run(ws: &Workspace, plan: Plan) -> Result<ExitCode> {
     })
 }
 
+/// Whether every one of `label`'s `items` failed (`done` went through, `failed` did not):
+/// said on stderr, and the run exits 1, so a run that did nothing does not pass for one
+/// that did.
+pub(super) fn all_failed(label: &str, items: &str, done: usize, failed: usize) -> bool {
+    let all = done == 0 && failed > 0;
+    if all {
+        eprintln!("error: all {failed} {items} failed with {label} (the errors are above)");
+    }
+    all
+}
+
 /// Iris writes `commit`'s message in the replay, and it is scored.
 async fn write_one<'a>(
-    config: &Config,
-    replay: &Replay,
-    replay_git: &std::path::Path,
+    iris: &IrisAgent,
     commit: &'a CommitInfo,
     variant: &'a Variant,
     uses_types: bool,
@@ -208,14 +218,10 @@ async fn write_one<'a>(
 ) -> Row<'a> {
     let started = Instant::now();
     let (sink, drained) = unattended();
-    let stores = crate::app::stores::IrisDir::of(replay_git);
-    let result = match configured(config, replay.root(), &stores, true) {
-        Ok(iris) => {
-            iris.write(ArtifactKind::Commit, &Scope::Staged, critic, &sink)
-                .await
-        }
-        Err(err) => Err(err),
-    };
+    let result = iris
+        .for_item()
+        .write(ArtifactKind::Commit, &Scope::Staged, critic, &sink)
+        .await;
     drop(sink);
     let progress = drained.await.unwrap_or_default();
     let seconds = started.elapsed().as_secs_f64();

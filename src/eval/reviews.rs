@@ -12,6 +12,7 @@ use std::time::Instant;
 use anyhow::{Context, Result};
 use serde_json::{Value, json};
 
+use iris_agent::IrisAgent;
 use iris_agent::capability::requests::Scope;
 use iris_config::Config;
 use iris_core::artifact::ArtifactKind;
@@ -83,7 +84,18 @@ pub async fn run(
         ),
     }
     let replay = crate::app::replayed::replay_of(repo)?;
-    let replay_git = replay.root().join(".git");
+    // Each variant's Iris reviews in the replay but saves a reply she cannot read in the
+    // user's stores, which outlive the replay.
+    let irises = variants
+        .iter()
+        .map(|(_, config)| {
+            let iris = crate::app::iris::configured(config, replay.root(), &ws.stores, false)?;
+            Ok(iris.with_review(ReviewOptions {
+                verify: review.verify || config.review_verify,
+                ..review.clone()
+            }))
+        })
+        .collect::<Result<Vec<_>>>()?;
     let several = variants.len() > 1;
     if !json {
         println!(
@@ -113,13 +125,15 @@ pub async fn run(
             }
         };
         taken += 1;
-        for (((label, config), done), failed) in variants.iter().zip(&mut reviewed).zip(&mut failed)
-        {
+        let each = variants
+            .iter()
+            .zip(&irises)
+            .zip(&mut reviewed)
+            .zip(&mut failed);
+        for ((((label, _), iris), done), failed) in each {
             let asked = Asked {
-                config,
-                review: &review,
+                iris,
                 replay: &replay,
-                replay_git: &replay_git,
             };
             let row = asked.review(&introducing, &targets).await;
             let variant = several.then_some(label.as_str());
@@ -146,6 +160,7 @@ pub async fn run(
         if let Some((earlier, margin)) = &baseline {
             worse |= compare(label, &summary, earlier, *margin, variants.len() == 1);
         }
+        worse |= super::all_failed(label, "reviews", done.len(), *failed);
     }
     Ok(if worse {
         ExitCode::from(crate::output::exit::GENERAL)
@@ -256,12 +271,11 @@ fn wrong_lines(
     }
 }
 
-/// What a review is written with: a model's configuration, the review's options, the replay.
+/// What a review is written with: a model's Iris, as the review's options say, and the
+/// replay.
 struct Asked<'a> {
-    config: &'a Config,
-    review: &'a ReviewOptions,
+    iris: &'a IrisAgent,
     replay: &'a Replay,
-    replay_git: &'a std::path::Path,
 }
 
 impl Asked<'_> {
@@ -269,14 +283,10 @@ impl Asked<'_> {
     async fn review(&self, introducing: &str, targets: &[(String, u32)]) -> ReviewResult {
         let started = Instant::now();
         self.replay.stage(introducing)?;
-        let stores = crate::app::stores::IrisDir::of(self.replay_git);
-        let iris = crate::app::iris::configured(self.config, self.replay.root(), &stores, false)?
-            .with_review(ReviewOptions {
-                verify: self.review.verify || self.config.review_verify,
-                ..self.review.clone()
-            });
         let (sink, drained) = super::unattended();
-        let written = iris
+        let written = self
+            .iris
+            .for_item()
             .write(ArtifactKind::Review, &Scope::Staged, false, &sink)
             .await;
         drop(sink);

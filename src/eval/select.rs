@@ -63,8 +63,8 @@ pub struct Filters {
     pub max_lines: usize,
     /// Authors (`Name <email>`) to skip.
     pub skip_authors: Option<Regex>,
-    /// Only commits whose message matches (`--reviews`: the fixes); others are passed over
-    /// unsaid unless named.
+    /// Only commits whose message, its flags left out, matches (`--reviews`: the fixes);
+    /// others are passed over unsaid unless named.
     pub only: Option<Regex>,
 }
 
@@ -156,7 +156,7 @@ fn why_skip(repo: &GitRepo, commit: &CommitInfo, filters: &Filters) -> Result<Op
         return Ok(Some(Skip::Shape("a merge commit".into())));
     }
     if let Some(only) = &filters.only
-        && !only.is_match(&commit.message)
+        && !only.is_match(&iris_core::eval::without_flags(&commit.message))
     {
         return Ok(Some(Skip::Shape(format!(
             "its message does not match `{}`",

@@ -10,6 +10,7 @@ use super::tools::{Call, Model, ReviewScope};
 use crate::app::Workspace;
 use crate::app::stores::{ChangeKey, IrisDir};
 use crate::app::vcs::{Base, ChangeAsked, How, Recording};
+use crate::output::exit::UsageError;
 use iris_agent::capability::requests::Scope;
 use iris_agent::capability::write::Written;
 use iris_agent::{EventSink, IrisAgent};
@@ -93,6 +94,7 @@ fn job_of(ws: &Workspace, call: Model) -> Result<Job> {
             "no default branch (main, master or the remote's HEAD) was found: pass `from`",
         );
         let (from, to) = vcs.range(repo, from.as_deref(), Some(&to), base)?;
+        UsageError::unless_commits(repo, &from, &to)?;
         anyhow::Ok(Scope::Range { from, to, version })
     };
     let artifact = |kind, scope| Job::Artifact {
@@ -127,6 +129,10 @@ fn job_of(ws: &Workspace, call: Model) -> Result<Job> {
                 ReviewScope::Uncommitted => {
                     let asked = ChangeAsked {
                         unstaged: true,
+                        nothing_staged: Some(
+                            "nothing has changed to review: no tracked file differs from HEAD; \
+                             ask for a commit or a range",
+                        ),
                         ..ChangeAsked::default()
                     };
                     vcs.change(repo, &asked)?.scope

@@ -28,7 +28,7 @@ impl UsageError {
                     let hint = shallow
                         .or_else(|| {
                             repo.likely_meant(rev)
-                                .map(|name| format!(" (did you mean '{name}'?)"))
+                                .map(|name| iris_core::suggest::hint(&name))
                         })
                         .unwrap_or_default();
                     return Err(UsageError(format!(
@@ -45,6 +45,27 @@ impl UsageError {
             }
         }
         Ok(())
+    }
+
+    /// Fails when `from..to` holds no commit (a merge counts): a request about it would be
+    /// about nothing, so every command and MCP refuse it before anything is sent. In a shallow
+    /// clone the base may only look like the top: said, with how to fetch the rest.
+    pub fn unless_commits(repo: &iris_git::GitRepo, from: &str, to: &str) -> anyhow::Result<()> {
+        if !repo.log_range(from, to, 1)?.is_empty() {
+            return Ok(());
+        }
+        let shallow = if repo.is_shallow() {
+            " (this shallow clone may not hold the branch it goes into: `git fetch origin main`, \
+             or in GitHub Actions `fetch-depth: 0`)"
+        } else {
+            ""
+        };
+        Err(UsageError(format!(
+            "{from}..{to} holds no commit: there is nothing to write about, and nothing was \
+             sent; the range starts after {from}, as git's FROM..TO does: start it at an older \
+             revision{shallow}"
+        ))
+        .into())
     }
 }
 

@@ -254,6 +254,16 @@ impl IrisAgent {
         }
     }
 
+    /// The same Iris for one item of a batch (a commit `iris eval` replays): a run context of
+    /// its own, with nothing spent, whose unreadable replies are numbered after the batch's
+    /// others, so all of them survive the batch.
+    pub fn for_item(&self) -> Self {
+        Self {
+            run: new_run(self.cost_cap).saving_after(&self.run),
+            ..self.clone()
+        }
+    }
+
     /// The same Iris working on the repository at `root` instead (a replay of the user's
     /// history): her tools read there, everything else is as configured.
     pub fn on_repository(&self, root: &std::path::Path) -> Self {

@@ -125,7 +125,8 @@ impl Walker<'_> {
                     line,
                     &full,
                     &format!(
-                        "unknown provider; the providers are: {}",
+                        "unknown provider{}; the providers are: {}",
+                        ProviderKind::did_you_mean(name),
                         ProviderKind::names()
                     ),
                 ));

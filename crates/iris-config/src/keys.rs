@@ -375,9 +375,13 @@ impl Kind {
         let fail = || Err(self.expected());
         match self {
             Kind::Text => Ok(Value::Text(text.to_string())),
-            Kind::Provider => {
-                ProviderKind::parse(text).map_or_else(fail, |k| Ok(Value::Provider(k)))
-            }
+            Kind::Provider => ProviderKind::parse(text).map_or_else(
+                || {
+                    let meant = ProviderKind::did_you_mean(text);
+                    Err(format!("{}{meant}", self.expected()))
+                },
+                |k| Ok(Value::Provider(k)),
+            ),
             Kind::SafetyMode => iris_core::protocol::SafetyMode::parse(text)
                 .map_or_else(fail, |mode| Ok(Value::Text(mode.name().to_string()))),
             Kind::Bool => match text.trim().to_ascii_lowercase().as_str() {

@@ -260,6 +260,9 @@ pub struct Setting {
     pub hint: Option<String>,
 }
 
+/// The stand-in key of a run that sends nothing ([`Config::sending_nothing`]).
+const UNSENT_KEY: &str = "iris-sends-nothing";
+
 /// Reads an environment variable; the real one or a test's.
 pub type EnvLookup<'a> = &'a dyn Fn(&str) -> Option<String>;
 
@@ -274,7 +277,7 @@ impl Config {
             &|name| std::env::var(name).ok(),
             overrides,
         )?;
-        tracing::debug!(?config, "configuration loaded");
+        tracing::debug!("configuration loaded:\n{}", config.settings_text());
         Ok(config)
     }
 
@@ -409,6 +412,44 @@ impl Config {
             }
             None => Ok(None),
         }
+    }
+
+    /// Every setting as a TOML line with its source as a comment (API keys `"****"`), as
+    /// `iris config` and `--debug` print them: copy a line into a config file and it means
+    /// the same thing there.
+    pub fn settings_text(&self) -> String {
+        let settings = self.sources();
+        let width = settings
+            .iter()
+            .filter_map(|s| s.value.as_ref().map(|v| s.key.len() + v.len() + 3))
+            .filter(|&w| w <= 60)
+            .max()
+            .unwrap_or(0);
+        let mut out = String::new();
+        for setting in settings {
+            match setting.value {
+                Some(value) => {
+                    let line = format!("{} = {value}", setting.key);
+                    out.push_str(&format!("{line:<width$}  # {}\n", setting.source));
+                }
+                None => {
+                    let hint = setting.hint.map(|h| format!(" ({h})")).unwrap_or_default();
+                    out.push_str(&format!("# {} is not set{hint}\n", setting.key));
+                }
+            }
+        }
+        out
+    }
+
+    /// This configuration for a run that sends nothing (`--dry-run`, `iris eval --evidence`):
+    /// a provider that needs a key and has none gets a stand-in, so nothing asks for a key
+    /// that would never be used.
+    pub fn sending_nothing(mut self) -> Config {
+        if self.api_key().is_err() {
+            let kind = self.provider;
+            self.providers.get_mut(kind).api_key = Some(Secret::new(UNSENT_KEY));
+        }
+        self
     }
 
     /// The selected provider's main model; an error when none is configured (only

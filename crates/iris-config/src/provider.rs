@@ -136,6 +136,12 @@ impl ProviderKind {
         names.join(", ")
     }
 
+    /// " (did you mean 'openrouter'?)" for a misspelt provider `name`, or nothing.
+    pub fn did_you_mean(name: &str) -> String {
+        let name = name.trim().to_ascii_lowercase().replace('_', "-");
+        iris_core::suggest::did_you_mean(&name, Self::all().map(Self::name))
+    }
+
     /// Whether requests are refused without a key. Local servers (Ollama, most OpenAI-compatible
     /// ones) need none.
     pub fn requires_api_key(self) -> bool {
@@ -237,8 +243,9 @@ impl FromStr for ProviderKind {
     fn from_str(s: &str) -> Result<Self, Self::Err> {
         Self::parse(s).ok_or_else(|| {
             ConfigError(format!(
-                "unknown provider `{}`; the providers are: {}",
+                "unknown provider `{}`{}; the providers are: {}",
                 s.trim(),
+                Self::did_you_mean(s),
                 Self::names()
             ))
         })
@@ -364,6 +371,12 @@ mod tests {
         assert_eq!(
             ProviderKind::parse(" OpenAI_Compatible "),
             Some(ProviderKind::OpenAiCompatible)
+        );
+        let err = "openruoter".parse::<ProviderKind>().unwrap_err();
+        assert!(
+            err.0
+                .starts_with("unknown provider `openruoter` (did you mean 'openrouter'?)"),
+            "{err}"
         );
         let err = "claude".parse::<ProviderKind>().unwrap_err();
         assert!(err.0.contains("unknown provider `claude`"), "{err}");

@@ -12,6 +12,17 @@ pub fn closest<'a>(name: &str, candidates: impl IntoIterator<Item = &'a str>) ->
         .map(|(_, c)| c)
 }
 
+/// " (did you mean 'x'?)" for the candidate closest to `name`, or nothing: the hint every
+/// misspelt name gets (a revision, a provider, a preset).
+pub fn did_you_mean<'a>(name: &str, candidates: impl IntoIterator<Item = &'a str>) -> String {
+    closest(name, candidates).map_or_else(String::new, hint)
+}
+
+/// " (did you mean 'x'?)" for a name found otherwise.
+pub fn hint(meant: &str) -> String {
+    format!(" (did you mean '{meant}'?)")
+}
+
 /// Levenshtein distance in characters.
 pub fn edit_distance(a: &str, b: &str) -> usize {
     let a: Vec<char> = a.chars().collect();
@@ -38,6 +49,16 @@ pub fn levenshtein<T: PartialEq>(a: &[T], b: &[T]) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_typo_gets_the_name_it_is_likeliest_to_mean() {
+        let providers = ["openai", "openrouter", "anthropic"];
+        assert_eq!(
+            did_you_mean("openruoter", providers),
+            " (did you mean 'openrouter'?)"
+        );
+        assert_eq!(did_you_mean("mistral", providers), "");
+    }
 
     #[test]
     fn typos_find_their_name_and_strangers_find_none() {

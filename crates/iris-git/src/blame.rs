@@ -24,6 +24,22 @@ pub struct BlameLine {
 }
 
 impl GitRepo {
+    /// Whether `path` (relative to the root) names a file committed at HEAD, what
+    /// [`GitRepo::blame`] reads; `false` for a path that is not clean or a repository
+    /// without commits.
+    pub fn committed_at_head(&self, path: &str) -> bool {
+        let Ok(clean) = check_relative_path(path) else {
+            return false;
+        };
+        let Ok(Some(head)) = self.head_commit() else {
+            return false;
+        };
+        head.tree().is_ok_and(|tree| {
+            tree.get_path(&clean)
+                .is_ok_and(|e| e.kind() == Some(git2::ObjectType::Blob))
+        })
+    }
+
     /// Blames lines `start..=end` (1-based, `end` clamped to the file) of `path` as committed
     /// at HEAD. Uncommitted edits are not part of the answer.
     pub fn blame(&self, path: &str, start: usize, end: Option<usize>) -> Result<Vec<BlameLine>> {

@@ -55,6 +55,7 @@ pub use replay::{ChangeSize, REPLAY_PREFIX, Replay};
 pub use reword::{RewordCommit, Reworded};
 pub use show::ShownCommit;
 pub use stack::OnRemote;
+pub use stage::IndexKept;
 pub use status::{RepoStatus, StatusEntry};
 
 /// A git failure the user can act on. Every variant maps to exit code 3.

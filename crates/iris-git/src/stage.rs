@@ -7,7 +7,58 @@ use git2::{ApplyLocation, ApplyOptions, Delta, DiffOptions, IndexAddOption};
 use super::git_command::Git;
 use super::{GitError, GitRepo, Result, check_relative_path};
 
+/// The index file as it was, to be put back: what `git commit -a` leaves behind when it does
+/// not commit, after Iris staged every tracked file to write a message for them.
+#[derive(Debug)]
+pub struct IndexKept {
+    path: std::path::PathBuf,
+    /// `None`: there was no index file.
+    bytes: Option<Vec<u8>>,
+}
+
+impl IndexKept {
+    /// Puts the index back as it was, written beside and renamed into place as git writes
+    /// it, so no reader sees half of it.
+    pub fn put_back(&self) -> Result<()> {
+        let io = |source| GitError::Io {
+            context: format!("putting back the index {}", self.path.display()),
+            source,
+        };
+        match &self.bytes {
+            Some(bytes) => {
+                let beside = self.path.with_extension("iris-kept");
+                std::fs::write(&beside, bytes).map_err(io)?;
+                std::fs::rename(&beside, &self.path).map_err(io)
+            }
+            None => match std::fs::remove_file(&self.path) {
+                Err(e) if e.kind() != std::io::ErrorKind::NotFound => Err(io(e)),
+                _ => Ok(()),
+            },
+        }
+    }
+}
+
 impl GitRepo {
+    /// The index file as it is now, to put back later ([`IndexKept::put_back`]).
+    pub fn keep_index(&self) -> Result<IndexKept> {
+        let index = self.repo.index()?;
+        let path = index
+            .path()
+            .map(Path::to_path_buf)
+            .ok_or_else(|| GitError::Unsupported("the repository's index is not a file".into()))?;
+        let bytes = match std::fs::read(&path) {
+            Ok(bytes) => Some(bytes),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
+            Err(source) => {
+                return Err(GitError::Io {
+                    context: format!("reading the index {}", path.display()),
+                    source,
+                });
+            }
+        };
+        Ok(IndexKept { path, bytes })
+    }
+
     /// `git add -- path` (a deleted file is removed from the index).
     pub fn stage(&self, path: &str) -> Result<()> {
         let clean = check_relative_path(path)?;

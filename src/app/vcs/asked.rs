@@ -22,7 +22,8 @@ pub struct ChangeAsked<'a> {
     /// How the message will be recorded, when it will (what the system cannot do is refused
     /// before Iris writes).
     pub recording: Option<How>,
-    /// Said when nothing is staged; `None` does not check.
+    /// Said when nothing is staged (with `unstaged`, when no tracked file changed); `None`
+    /// does not check.
     pub nothing_staged: Option<&'a str>,
     /// The stores will key what is written by the change ([`Change::key`]).
     pub keyed: bool,
@@ -40,6 +41,9 @@ pub struct Change {
     pub key: Option<crate::app::stores::ChangeKey>,
     /// The change a message is recorded on (jj's change id); `None` is the one being made.
     pub(in crate::app::vcs) target: Option<String>,
+    /// The index as it was before staging for a message nobody records: held only to be
+    /// put back when the last copy of the change is dropped.
+    pub(in crate::app::vcs) _put_back: Option<std::sync::Arc<super::git::PutBack>>,
 }
 
 /// How a message is recorded.

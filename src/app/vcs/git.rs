@@ -35,22 +35,32 @@ impl Vcs for Git {
             ))
             .into());
         }
+        // As `git commit -a`: what is staged to write a message nobody records goes back to
+        // how it was.
+        let put_back = match (asked.stage_tracked, asked.recording) {
+            (true, None) => Some(std::sync::Arc::new(PutBack(repo.keep_index()?))),
+            _ => None,
+        };
         if asked.stage_tracked {
             repo.stage_tracked()?;
         }
         if asked.unstaged {
+            if let Some(none) = asked.nothing_staged {
+                require_change(repo, none, true)?;
+            }
             return Ok(Change {
                 scope: Scope::Uncommitted,
                 message: None,
                 key: None,
                 target: None,
+                _put_back: put_back,
             });
         }
         let message = match asked.amend {
             true => Some(repo.commit_info("HEAD")?.message),
             false => {
                 if let Some(none) = asked.nothing_staged {
-                    require_staged(repo, none)?;
+                    require_change(repo, none, false)?;
                 }
                 None
             }
@@ -68,6 +78,7 @@ impl Vcs for Git {
                 .then(|| ChangeKey::staged(repo, asked.amend).ok())
                 .flatten(),
             target: None,
+            _put_back: put_back,
         })
     }
 
@@ -293,9 +304,26 @@ impl Vcs for Git {
     }
 }
 
-/// Fails with a usage error (saying `what`) when nothing is staged in `repo`.
-fn require_staged(repo: &GitRepo, what: &str) -> Result<()> {
-    if repo.status()?.staged().count() == 0 {
+/// The index as it was before `--all` staged every tracked file, put back when dropped;
+/// a failure is said, with the index left staged.
+#[derive(Debug)]
+pub(in crate::app::vcs) struct PutBack(iris_git::IndexKept);
+
+impl Drop for PutBack {
+    fn drop(&mut self) {
+        if let Err(err) = self.0.put_back() {
+            eprintln!("warning: the tracked files stay staged: {err}");
+        }
+    }
+}
+
+/// Fails with a usage error (saying `what`) when nothing is staged in `repo` (nor, with
+/// `unstaged`, changed in a tracked file): a request about it would be about nothing.
+fn require_change(repo: &GitRepo, what: &str, unstaged: bool) -> Result<()> {
+    let status = repo.status()?;
+    let changed =
+        |e: &&iris_git::StatusEntry| e.staged.is_some() || (unstaged && e.unstaged.is_some());
+    if !status.entries.iter().any(|e| changed(&e)) {
         return Err(UsageError(what.to_string()).into());
     }
     Ok(())

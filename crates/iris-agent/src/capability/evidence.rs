@@ -94,9 +94,10 @@ pub(crate) async fn style_sample(ctx: &ToolContext, targets: Vec<DiffTarget>) ->
         for target in &targets {
             files.extend(repo.changed_files(target)?.into_iter().map(|f| f.path));
         }
-        // One commit's message is written in the style of the history before it.
+        // One commit's message is written in the style of the history before it; so is an
+        // amended HEAD's, whose own message is the one being replaced.
         let before = match targets.as_slice() {
-            [DiffTarget::Commit(rev)] => Some(rev.as_str()),
+            [DiffTarget::Commit(rev), ..] => Some(rev.as_str()),
             _ => None,
         };
         let past = repo.past_commits(before, STYLE_HISTORY)?;

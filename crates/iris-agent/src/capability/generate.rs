@@ -198,6 +198,19 @@ impl IrisAgent {
             Ok(artifact) => artifact,
             Err(err) => return Err(self.unreadable(&cap.name, &err)),
         };
+        if T::NAMES_A_FIELD
+            && let Some(keys) = crate::output::foreign_keys::<T>(&output.text)
+        {
+            let err = OutputError::WrongShape {
+                detail: format!(
+                    "it is no {}: none of its fields ({}) is one",
+                    T::OUTPUT_TYPE.name(),
+                    keys.join(", ")
+                ),
+                raw: output.text,
+            };
+            return Err(self.unreadable(&cap.name, &err));
+        }
         if let Some(missing) = artifact.missing() {
             let err = OutputError::WrongShape {
                 detail: format!("it lacks {missing}"),

@@ -98,6 +98,32 @@ pub fn parse_structured<T: DeserializeOwned + JsonSchema>(reply: &str) -> Result
     })
 }
 
+/// The keys of `reply`'s object when it names none of `T`'s fields (matched as recovery
+/// matches them, inside one wrapper field too): a reply of another shape, which recovery
+/// would turn into `T`'s defaults. `None` for a reply that names one, or that is no object.
+pub fn foreign_keys<T: JsonSchema>(reply: &str) -> Option<Vec<String>> {
+    let json = extract_json(reply)?;
+    let value: Value = serde_json::from_str(&json)
+        .or_else(|_| serde_json::from_str(&sanitize(&json)))
+        .ok()?;
+    let schema = full_schema::<T>();
+    let properties = schema.get("properties")?.as_object()?;
+    let mut object = match value {
+        Value::Array(mut items) if items.len() == 1 => items.pop()?,
+        other => other,
+    };
+    loop {
+        let map = object.as_object()?;
+        if map.is_empty() || map.keys().any(|k| recover::names(properties, k)) {
+            return None;
+        }
+        match map.values().next() {
+            Some(inner @ Value::Object(_)) if map.len() == 1 => object = inner.clone(),
+            _ => return Some(map.keys().cloned().collect()),
+        }
+    }
+}
+
 /// The artifact `T` as far as `streamed` (its structured reply, still being written) has
 /// written it, as markdown: the certain part of the JSON ([`partial_object`]), shaped as the
 /// finished reply is; `None` while nothing of it is certain.
@@ -197,6 +223,28 @@ pub fn clean_text(text: &str) -> String {
 mod tests {
     use super::*;
     use iris_core::artifact::{Critique, GeneratedMessage, Review, Severity};
+
+    #[test]
+    fn a_reply_naming_none_of_the_fields_is_of_another_shape() {
+        let message = r#"{"emoji": null, "title": "Add two()", "message": "Adds it."}"#;
+        assert_eq!(
+            foreign_keys::<Critique>(message),
+            Some(vec!["emoji".into(), "message".into(), "title".into()])
+        );
+        assert_eq!(
+            foreign_keys::<Critique>(r#"{"commit": {"title": "x"}}"#),
+            Some(vec!["title".into()])
+        );
+        for named in [
+            r#"{"requires_revision": false, "issues": [], "revision_prompt": ""}"#,
+            r#"{"critique": {"requiresRevision": true}}"#,
+            r#"[{"confidence": 0.9}]"#,
+            "{}",
+            "no JSON at all",
+        ] {
+            assert_eq!(foreign_keys::<Critique>(named), None, "{named}");
+        }
+    }
 
     proptest::proptest! {
         #![proptest_config(proptest::prelude::ProptestConfig { cases: 128, ..Default::default() })]

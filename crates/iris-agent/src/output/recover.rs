@@ -255,6 +255,11 @@ fn to_object(value: Value, node: &Map<String, Value>, depth: usize) -> Value {
     Value::Object(fields)
 }
 
+/// Whether `key` names one of `properties`, as [`find_property`] matches it.
+pub(super) fn names(properties: &Map<String, Value>, key: &str) -> bool {
+    find_property(properties, key).is_some()
+}
+
 /// The property a key names: itself, or the same name ignoring case, `_` and `-`
 /// (`breakingChanges` for `breaking_changes`).
 fn find_property<'a>(properties: &'a Map<String, Value>, key: &str) -> Option<&'a str> {

@@ -39,6 +39,16 @@ impl RunContext {
         }
     }
 
+    /// This context with `batch`'s count of saved replies: the items of a batch (`iris eval`'s
+    /// commits) each spend from a ledger of their own, but save their unreadable replies in
+    /// one directory, where none may overwrite another's.
+    pub(crate) fn saving_after(self, batch: &RunContext) -> Self {
+        Self {
+            saved_replies: Arc::clone(&batch.saved_replies),
+            ..self
+        }
+    }
+
     /// The name of the file the next unreadable reply of `capability` is saved in: the first
     /// of the command keeps the plain name, the others are numbered, so replies of
     /// candidates written side by side do not overwrite each other.
@@ -65,5 +75,8 @@ mod tests {
             "iris-review-reply.txt",
             "a new command starts again"
         );
+        let item = RunContext::default().saving_after(&run);
+        assert_eq!(item.raw_reply_name("review"), "iris-review-reply-3.txt");
+        assert_eq!(run.raw_reply_name("review"), "iris-review-reply-4.txt");
     }
 }

@@ -121,7 +121,11 @@ pub fn preset(name: &str) -> Option<&'static Preset> {
 
 /// A preset name that is not one of [`presets`].
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
-#[error("unknown preset `{name}`; known presets: {}", known.join(", "))]
+#[error(
+    "unknown preset `{name}`{}; known presets: {}",
+    iris_core::suggest::did_you_mean(&name.to_ascii_lowercase(), known.iter().copied()),
+    known.join(", ")
+)]
 pub struct UnknownPreset {
     /// The name asked for.
     pub name: String,

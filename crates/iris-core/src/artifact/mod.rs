@@ -160,6 +160,11 @@ pub trait Artifact: Serialize + DeserializeOwned + JsonSchema + Default {
     fn missing(&self) -> Option<&'static str> {
         None
     }
+
+    /// Whether a reply must name one of the artifact's fields to be read as one. Set where
+    /// every field has a default that [`Artifact::missing`] cannot tell from an answer: a
+    /// critique's object of another shape (a commit message's) would read as an approval.
+    const NAMES_A_FIELD: bool = false;
 }
 
 macro_rules! artifact {
@@ -215,7 +220,14 @@ artifact!(ReleaseNotes, OutputType::ReleaseNotes, |n| n
     .trim()
     .is_empty()
     .then_some("a summary"));
-artifact!(Critique, OutputType::Critique, |_c| None);
+impl Artifact for Critique {
+    const OUTPUT_TYPE: OutputType = OutputType::Critique;
+    const NAMES_A_FIELD: bool = true;
+
+    fn to_markdown(&self) -> String {
+        Critique::to_markdown(self)
+    }
+}
 // A plan with no group is one check_plan refuses, so it is sent back rather than unread.
 artifact!(crate::split::SplitPlan, OutputType::Split, |_p| None);
 artifact!(SecondLook, OutputType::SecondLook, |l| l

@@ -20,6 +20,10 @@ pub enum NotATitle {
     RepeatsEvidence(String),
     /// It has no word of prose in it.
     NoProse,
+    /// More than half of its words are this one, repeated (`Add, add, add, Add...`).
+    Repeated(String),
+    /// It has fewer letters than punctuation marks.
+    MostlyPunctuation,
 }
 
 impl NotATitle {
@@ -32,6 +36,12 @@ impl NotATitle {
                 )
             }
             NotATitle::NoProse => "not a sentence: it has no word in it".to_string(),
+            NotATitle::Repeated(word) => {
+                format!("not a sentence: most of its words are \"{word}\", repeated")
+            }
+            NotATitle::MostlyPunctuation => {
+                "not a sentence: it has fewer letters than punctuation marks".to_string()
+            }
         }
     }
 }
@@ -57,6 +67,9 @@ pub fn check(title: &str, request: &str) -> Option<NotATitle> {
     // A repository whose people title commits with a version (`npm version` does) may.
     if !bare.split_whitespace().any(is_prose_word) && !sample_has_wordless_title(request) {
         return Some(NotATitle::NoProse);
+    }
+    if let Some(babble) = babble(bare) {
+        return Some(babble);
     }
     // A title cut with an ellipsis ends in a cut word, which is left out.
     let mut said = words(bare);
@@ -126,6 +139,32 @@ fn is_prose_word(token: &str) -> bool {
     letters >= 2
         && digits <= letters
         && (unspaced_script || !word.contains(['_', '/', '\\', '.', ':', '=', '@']))
+}
+
+/// A title a small model babbled: one word said over and over (more than half of its words,
+/// case and punctuation aside), or more punctuation than letters. A title may say a word
+/// twice ("Add tests for add"), never mostly.
+fn babble(title: &str) -> Option<NotATitle> {
+    let said = words(title);
+    let mut counts: std::collections::HashMap<&str, usize> = std::collections::HashMap::new();
+    for word in &said {
+        *counts.entry(word.as_str()).or_default() += 1;
+    }
+    if let Some((word, count)) = counts.into_iter().max_by_key(|(_, count)| *count)
+        && count >= 2
+        && count * 2 > said.len()
+    {
+        return Some(NotATitle::Repeated(word.to_string()));
+    }
+    let letters = title.chars().filter(|c| c.is_alphabetic()).count();
+    let marks = title.chars().filter(|c| is_punctuation(*c)).count();
+    (letters < marks).then_some(NotATitle::MostlyPunctuation)
+}
+
+/// A punctuation mark: ASCII's, and the typographic ones a model writes (an ellipsis,
+/// dashes, curly quotes). Symbols such as a gitmoji are not.
+fn is_punctuation(c: char) -> bool {
+    c.is_ascii_punctuation() || "…–—‘’“”«»·¡¿、。，：；！？".contains(c)
 }
 
 /// Whether the history sample holds a title without a word of prose (`1.4.10`).
@@ -283,6 +322,31 @@ mod tests {
             not_a_title(&serde_json::json!({"title": "42"}), REQUEST),
             Some(NotATitle::NoProse)
         );
+    }
+
+    #[test]
+    fn a_title_of_one_word_repeated_or_of_punctuation_is_no_title() {
+        assert_eq!(
+            check("Add, add, add, Add, Add, Add, Add, Add…", REQUEST),
+            Some(NotATitle::Repeated("add".into()))
+        );
+        assert_eq!(
+            check("fix: Fix fix FIX the parser", REQUEST),
+            Some(NotATitle::Repeated("fix".into()))
+        );
+        assert_eq!(
+            check("Go!!! ... ?!", REQUEST),
+            Some(NotATitle::MostlyPunctuation)
+        );
+        for title in [
+            "Add tests for add",
+            "Test the test runner's tests",
+            "Fix",
+            "✨ Add the walker",
+            "Fix (a) [b] {c}",
+        ] {
+            assert_eq!(check(title, REQUEST), None, "{title}");
+        }
     }
 
     #[test]

@@ -16,6 +16,6 @@ mod summary;
 pub use accepted::{AcceptedReport, AcceptedRow, Committed, Remembered, accepted_report};
 pub use distance::word_distance;
 pub use evidence::{Recall, terms};
-pub use reviews::{FIX_PATTERN, NEAR, Placed, fixed_lines, hits};
+pub use reviews::{FIX_PATTERN, NEAR, Placed, fixed_lines, hits, without_flags};
 pub use score::{Score, conventional_type, history_uses_types, score};
 pub use summary::{Failure, Outcome, Summary, Verdict, compare, median, percentile, summarize};

@@ -13,6 +13,30 @@ pub const NEAR: u32 = 3;
 /// The messages that say a commit fixes something, unless `--fixes` says otherwise.
 pub const FIX_PATTERN: &str = r"(?i)\b(fix(e[sd])?|bug|bugs|regression|crash(es|ed)?|leak(s|ed)?)\b|\b(closes|fixes|resolves) #\d+";
 
+/// `message` without the command-line flags it names (`--fixed-string`, `` `-f` ``): a word
+/// inside a flag names an option, not a fix ("add --fixed-string cases" fixes nothing). What
+/// [`FIX_PATTERN`], or the user's own, is matched against.
+pub fn without_flags(message: &str) -> String {
+    message
+        .lines()
+        .map(|line| {
+            line.split_whitespace()
+                .filter(|word| !is_flag(word))
+                .collect::<Vec<_>>()
+                .join(" ")
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// Whether `word` is a flag: a dash then a letter or a second dash, after any opening quote
+/// or bracket (a list's lone `-` is none).
+fn is_flag(word: &str) -> bool {
+    let bare = word.trim_start_matches(['`', '\'', '"', '(', '[']);
+    let mut chars = bare.chars();
+    chars.next() == Some('-') && chars.next().is_some_and(|c| c == '-' || c.is_alphabetic())
+}
+
 /// The lines a fix changed, by file, on the old side (the version it fixed): the lines it
 /// removed or rewrote, and in a file where it only adds, the line each addition follows (the
 /// first line, for one at the top). Files the fix created or deleted have none.
@@ -191,6 +215,14 @@ mod tests {
         }
         for other in ["Add a prefix option", "Refactor the fixture loader"] {
             assert!(!pattern.is_match(other), "{other}");
+        }
+        for (message, fix) in [
+            ("add --fixed-string cases", false),
+            ("Document `--fix` and -fixes (the bug)", true),
+            ("Test the -fix flag", false),
+            ("- fix the walker\n- add tests", true),
+        ] {
+            assert_eq!(pattern.is_match(&without_flags(message)), fix, "{message}");
         }
     }
 }

@@ -75,6 +75,7 @@ impl Vcs for JjVcs {
             key: None,
             // By its change id: a commit id goes stale when jj snapshots the working copy.
             target: Some(change.change_id),
+            _put_back: None,
         })
     }
 
