@@ -14,7 +14,9 @@ pub mod relevance;
 pub mod semantic;
 pub mod size;
 
-pub use diff::{ChangeKind, DiffLine, FileDiff, Hunk, LineKind, parse_unified_diff, quote_path};
+pub use diff::{
+    ChangeKind, DiffLine, FileDiff, Hunk, LargeText, LineKind, parse_unified_diff, quote_path,
+};
 pub use ranking::{ScoredFile, most_relevant_first, rank_files, score_lines};
 pub use relevance::{
     FileCategory, Relevance, file_category, is_lock_or_generated, is_test_path, score_file,
