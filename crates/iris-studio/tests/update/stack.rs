@@ -109,7 +109,10 @@ fn pr_modes_notice_goes_when_another_mode_is_entered() {
     let mut state = on_the_stack();
     assert!(state.notice.is_some());
     command(&mut state, Command::ModeCommit);
-    assert_eq!(state.notice, None, "PR mode's stack keys said in commit mode");
+    assert_eq!(
+        state.notice, None,
+        "PR mode's stack keys said in commit mode"
+    );
 }
 
 #[test]
