@@ -316,7 +316,7 @@ fn absorb_reword_has_iris_correct_only_the_message_the_change_now_contradicts() 
         &["absorb", "--apply", "--yes", "--squash", "--reword"],
         &openai_env(&fake),
     );
-    let said = success(&out);
+    success(&out);
     let err = String::from_utf8_lossy(&out.stderr);
     // Each commit is named by the id it has after the squash, not by one the squash replaced:
     // the commit so named holds its fix.
