@@ -9,6 +9,16 @@ fn position(text: &str, needle: &str) -> usize {
         .unwrap_or_else(|| panic!("{needle} not in:\n{text}"))
 }
 
+/// The first request `iris gen --dry-run` shows: the evidence gathered up front.
+fn dry_run(repo: &TestRepo) -> String {
+    let out = repo.iris_env(
+        &["gen", "--dry-run"],
+        &[("IRIS_PROVIDER", "openai"), ("OPENAI_API_KEY", "sk-unused")],
+        "",
+    );
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
 fn repo_with_mixed_change() -> TestRepo {
     let repo = TestRepo::new();
     repo.write("README.md", "# Demo\n");
@@ -189,12 +199,7 @@ fn a_text_file_too_large_to_show_is_said_with_its_size_and_lines() {
         assert!(text.contains("Size: large."), "{text}");
         assert!(!text.contains("binary"), "{text}");
     }
-    let out = repo.iris_env(
-        &["gen", "--dry-run"],
-        &[("IRIS_PROVIDER", "openai"), ("OPENAI_API_KEY", "sk-unused")],
-        "",
-    );
-    let shown = String::from_utf8_lossy(&out.stdout);
+    let shown = dry_run(&repo);
     assert!(
         shown.contains(&said) && shown.contains("Size: large."),
         "{shown}"
@@ -231,12 +236,7 @@ fn an_lfs_pointer_is_said_as_the_object_s_size() {
     );
     assert!(!text.contains("oid sha256:"), "{text}");
     // The evidence gathered up front says it the same way.
-    let out = repo.iris_env(
-        &["gen", "--dry-run"],
-        &[("IRIS_PROVIDER", "openai"), ("OPENAI_API_KEY", "sk-unused")],
-        "",
-    );
-    let shown = String::from_utf8_lossy(&out.stdout);
+    let shown = dry_run(&repo);
     assert!(
         shown.contains("an LFS object, 123456 bytes, added"),
         "{shown}"
