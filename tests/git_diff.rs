@@ -204,7 +204,7 @@ fn a_text_file_too_large_to_show_is_said_with_its_size_and_lines() {
         shown.contains(&said) && shown.contains("Size: large."),
         "{shown}"
     );
-    // Once committed and grown, both sides' lines are said; git_show's patch says it alike.
+    // Once committed and grown, both sides' lines are said; git_show says it alike.
     repo.commit_all("Add the data");
     repo.write("data/big.csv", format!("{csv}{rows},last,0,2026-12-08\n"));
     repo.git(&["add", "-A"]);
@@ -216,6 +216,8 @@ fn a_text_file_too_large_to_show_is_said_with_its_size_and_lines() {
         show.contains(&format!("Text too large to show: 0 -> {rows} lines")),
         "{show}"
     );
+    let stat = format!(" 1 file changed, {rows} insertions(+), 0 deletions(-)");
+    assert!(show.contains(&stat) && !show.contains("Bin"), "{show}");
 }
 
 /// A file git LFS stores reaches the model as its object's size, not its pointer's text.

@@ -6,6 +6,7 @@
 //! - [`ranking`]: the changed files, most relevant first.
 //! - [`operation`]: a merge, cherry-pick, revert or rebase in progress, told for its message.
 //! - [`size`]: the size bucket of a change and the advice that goes with it.
+//! - [`stat`]: `git show --stat`'s summary of a diff.
 
 pub mod diff;
 pub mod operation;
@@ -13,6 +14,7 @@ pub mod ranking;
 pub mod relevance;
 pub mod semantic;
 pub mod size;
+pub mod stat;
 
 pub use diff::{
     ChangeKind, DiffLine, FileDiff, Hunk, LargeText, LineKind, parse_unified_diff, quote_path,
