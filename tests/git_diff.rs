@@ -9,6 +9,16 @@ fn position(text: &str, needle: &str) -> usize {
         .unwrap_or_else(|| panic!("{needle} not in:\n{text}"))
 }
 
+/// The first request `iris gen --dry-run` shows: the evidence gathered up front.
+fn dry_run(repo: &TestRepo) -> String {
+    let out = repo.iris_env(
+        &["gen", "--dry-run"],
+        &[("IRIS_PROVIDER", "openai"), ("OPENAI_API_KEY", "sk-unused")],
+        "",
+    );
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
 fn repo_with_mixed_change() -> TestRepo {
     let repo = TestRepo::new();
     repo.write("README.md", "# Demo\n");
@@ -158,6 +168,58 @@ fn names_in_any_script_are_written_as_they_are() {
     );
 }
 
+/// A text file too large to show (over 2 MiB) reaches the model as what it is: a large
+/// text file with its size and lines, git's count, and the change's size follows from them.
+#[test]
+fn a_text_file_too_large_to_show_is_said_with_its_size_and_lines() {
+    let repo = TestRepo::new();
+    repo.write("README.md", "# demo\n");
+    repo.commit_all("Initial commit");
+    let rows = 100_000;
+    let csv: String = (0..rows)
+        .map(|i| format!("{i},name-{i},{},2026-12-07\n", i * 7))
+        .collect();
+    assert!(csv.len() > 2 * 1024 * 1024 + 1024, "{}", csv.len());
+    repo.write("data/big.csv", &csv);
+    repo.git(&["add", "-A"]);
+    let numstat = repo.git(&["diff", "--cached", "--numstat"]);
+    assert!(
+        numstat.starts_with(&format!("{rows}\t0\tdata/big.csv")),
+        "{numstat}"
+    );
+    let megabytes = csv.len() as f64 / (1024.0 * 1024.0);
+    let said = format!("large text file, {megabytes:.1} MB, +{rows} -0; too large to show");
+    for detail in ["summary", "standard"] {
+        let text = repo.tool("git_diff", &format!(r#"{{"detail":"{detail}"}}"#));
+        assert!(text.contains(&said), "{detail}: {text}");
+        assert!(
+            text.contains(&format!("+{rows} -0 ({rows} lines)")),
+            "{text}"
+        );
+        assert!(text.contains("Size: large."), "{text}");
+        assert!(!text.contains("binary"), "{text}");
+    }
+    let shown = dry_run(&repo);
+    assert!(
+        shown.contains(&said) && shown.contains("Size: large."),
+        "{shown}"
+    );
+    // Once committed and grown, both sides' lines are said; git_show says it alike.
+    repo.commit_all("Add the data");
+    repo.write("data/big.csv", format!("{csv}{rows},last,0,2026-12-08\n"));
+    repo.git(&["add", "-A"]);
+    let text = repo.tool("git_diff", "{}");
+    let grown = format!("{} lines, was {rows}: too large to diff", rows + 1);
+    assert!(text.contains(&grown), "{text}");
+    let show = repo.tool("git_show", r#"{"commit":"HEAD"}"#);
+    assert!(
+        show.contains(&format!("Text too large to show: 0 -> {rows} lines")),
+        "{show}"
+    );
+    let stat = format!(" 1 file changed, {rows} insertions(+), 0 deletions(-)");
+    assert!(show.contains(&stat) && !show.contains("Bin"), "{show}");
+}
+
 /// A file git LFS stores reaches the model as its object's size, not its pointer's text.
 #[test]
 fn an_lfs_pointer_is_said_as_the_object_s_size() {
@@ -176,12 +238,7 @@ fn an_lfs_pointer_is_said_as_the_object_s_size() {
     );
     assert!(!text.contains("oid sha256:"), "{text}");
     // The evidence gathered up front says it the same way.
-    let out = repo.iris_env(
-        &["gen", "--dry-run"],
-        &[("IRIS_PROVIDER", "openai"), ("OPENAI_API_KEY", "sk-unused")],
-        "",
-    );
-    let shown = String::from_utf8_lossy(&out.stdout);
+    let shown = dry_run(&repo);
     assert!(
         shown.contains("an LFS object, 123456 bytes, added"),
         "{shown}"

@@ -310,18 +310,42 @@ fn absorb_reword_has_iris_correct_only_the_message_the_change_now_contradicts() 
         Step::text("The title now says the fix."),
         Step::text("The message still holds."),
     ]);
+    let before = repo.git(&["log", "--format=%h", "main.."]);
     let out = run(
         &repo,
         &["absorb", "--apply", "--yes", "--squash", "--reword"],
         &openai_env(&fake),
     );
-    let said = success(&out);
+    success(&out);
     let err = String::from_utf8_lossy(&out.stderr);
+    // Each commit is named by the id it has after the squash, not by one the squash replaced:
+    // the commit so named holds its fix.
+    let named = |said: &str| {
+        let line = err.lines().find(|l| l.contains(said)).expect(said);
+        line.trim()
+            .split(':')
+            .next()
+            .unwrap_or_default()
+            .to_string()
+    };
+    let x = named("X: change a3 → X: change a3, and fix it");
+    let y = named("kept (The message still holds.)");
     assert!(
-        err.contains("X: change a3 → X: change a3, and fix it"),
-        "{err}{said}"
+        repo.git(&["show", &format!("{x}:a.txt")])
+            .contains("a3 (x, fixed)"),
+        "{err}"
     );
-    assert!(err.contains("kept (The message still holds.)"), "{err}");
+    assert_eq!(
+        repo.git(&["log", "-1", "--format=%s", &y]),
+        "Y: change b5\n"
+    );
+    assert!(
+        repo.git(&["show", &format!("{y}:a.txt")])
+            .contains("a3 (x, fixed)")
+    );
+    for gone in before.lines() {
+        assert!(!err.contains(&format!("{gone}:")), "{gone} in:\n{err}");
+    }
     assert_eq!(
         repo.git(&["log", "--format=%s", "main.."]),
         "Y: change b5\nX: change a3, and fix it\n"

@@ -781,3 +781,45 @@ fn a_commit_msg_hook_the_project_tracks_is_left_alone() {
     );
     assert!(repo.path().join(".husky/prepare-commit-msg").is_file());
 }
+
+#[test]
+fn a_commit_msg_hook_rewritten_without_iris_line_is_said_once_with_the_command_that_restores_it() {
+    let repo = staged_repo();
+    repo.git(&["config", "core.hooksPath", "githooks"]);
+    // The hooks are not the project's (a tracked one is left alone, to be edited by hand).
+    std::fs::write(repo.path().join(".git/info/exclude"), "githooks/\n").expect("exclude");
+    let out = install(&repo, &[]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let step = repo.path().join("githooks/commit-msg");
+    // A tool (husky, pre-commit, a team script) writes the commit-msg hook anew.
+    let rewrite = || std::fs::write(&step, "#!/bin/sh\nexit 0\n").expect("rewrite commit-msg");
+    rewrite();
+    let fake = FakeProvider::start(vec![Step::repeat(Step::text(REPLY))]);
+    let said = format!(
+        "iris: the commit-msg hook {} lacks Iris' line (was it rewritten?), so a message it \
+         turns down will not come back: `iris hook install` puts it back\n",
+        step.display()
+    );
+    let out = git_commit(&repo, &[], &openai_env(&fake));
+    assert_eq!(stderr(&out).matches(&said).count(), 1, "{}", stderr(&out));
+    assert!(repo.path().join(".git/iris/hook-steps-lost").is_file());
+    // Said once per hook file: the next commit is quiet.
+    repo.write("src/more.rs", "pub fn more() {}\n");
+    repo.git(&["add", "-A"]);
+    let out = git_commit(&repo, &[], &openai_env(&fake));
+    assert!(
+        !stderr(&out).contains("lacks Iris' line"),
+        "{}",
+        stderr(&out)
+    );
+    // The command said puts it back; a later rewrite is said again.
+    let out = install(&repo, &[]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let restored = std::fs::read_to_string(&step).expect("read commit-msg");
+    assert!(restored.contains("hook commit-msg"), "{restored}");
+    rewrite();
+    repo.write("src/last.rs", "pub fn last() {}\n");
+    repo.git(&["add", "-A"]);
+    let out = git_commit(&repo, &[], &openai_env(&fake));
+    assert_eq!(stderr(&out).matches(&said).count(), 1, "{}", stderr(&out));
+}

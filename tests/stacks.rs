@@ -142,6 +142,11 @@ fn each_layer_is_written_from_its_own_change_and_carries_the_stack() {
         assert!(printed.contains(&marked), "{marked} in:\n{printed}");
     }
     assert_eq!(printed.matches("<!-- /iris:stack -->").count(), 3);
+    // Every list names every layer by the title written for it, above as below.
+    for (i, title) in TITLES.iter().enumerate() {
+        let named = format!("{}. {title} (`b{}`)\n", i + 1, i + 1);
+        assert_eq!(printed.matches(&named).count(), 2, "{named} in:\n{printed}");
+    }
 }
 
 #[test]
@@ -279,36 +284,81 @@ fn update_rewrites_only_the_layers_that_moved_and_keeps_text_around_the_stack_bl
 }
 
 #[test]
-fn a_layer_not_on_the_remote_is_reported_with_the_push_and_nothing_above_it_is_opened() {
+fn a_stack_the_remote_does_not_have_as_it_is_here_stops_before_any_request() {
     let repo = pushed_stack();
+    // main is two commits ahead of origin's, b2 is not on origin, and origin's b3 is another
+    // commit (b3 was rebased here): only a forced push replaces it.
+    repo.git(&["checkout", "-q", "main"]);
+    for n in ["1", "2"] {
+        repo.write(&format!("notes/{n}.md"), n);
+        repo.commit_all(&format!("Note {n}"));
+    }
+    repo.git(&["rebase", "-q", "--update-refs", "main", "b3"]);
+    repo.git(&["update-ref", "refs/remotes/origin/b1", "b1"]);
     repo.git(&["update-ref", "-d", "refs/remotes/origin/b2"]);
-    // origin's b3 is another commit (b3 was rebased here): only a forced push replaces it.
     let elsewhere = repo.git(&["commit-tree", "main^{tree}", "-p", "main", "-m", "old b3"]);
     repo.git(&["update-ref", "refs/remotes/origin/b3", elsewhere.trim()]);
     let gh = fake_bin(&[("gh", GH)]);
     let fake = FakeProvider::start(script(&TITLES));
+    for publish in ["--create", "--update"] {
+        let out = run(&repo, &["pr", "--stack", publish], &env(&fake, gh.path()));
+        let line = failure(&out, 2);
+        for said in [
+            "origin does not have the stack as it is here, so nothing was written or published: \
+             main (origin has an older commit of it), b2 (not on origin), b3 (origin has it \
+             elsewhere, rebased here?)",
+            "push with `git push origin main` and `git push -u origin b2` and \
+             `git push --force-with-lease origin b3`; then publish again",
+        ] {
+            assert!(line.contains(said), "{said} in:\n{line}");
+        }
+        assert!(!line.contains("b1 ("), "{line}");
+    }
+    assert!(fake.requests().is_empty(), "no request is spent");
+    assert!(!gh.path().join("calls").exists(), "gh was not asked");
+}
+
+/// The stack with a bare repository as `origin`, nothing pushed to it.
+fn stack_with_a_bare_origin() -> (TestRepo, tempfile::TempDir) {
+    let repo = TestRepo::stack();
+    let bare = tempfile::tempdir().unwrap();
+    repo.git(&["init", "-q", "--bare", &bare.path().to_string_lossy()]);
+    repo.git(&["remote", "add", "origin", &bare.path().to_string_lossy()]);
+    (repo, bare)
+}
+
+#[test]
+fn create_with_nothing_pushed_spends_nothing_and_the_push_said_makes_the_remote_ready() {
+    let (repo, _bare) = stack_with_a_bare_origin();
+    let gh = fake_bin(&[("gh", GH)]);
+    let fake = FakeProvider::start(script(&TITLES));
     let out = create(&repo, &fake, gh.path());
-    success(&out);
+    failure(&out, 2);
     let err = stderr(&out);
     assert!(
-        err.contains("b2: not on origin: push it, then publish again"),
+        err.contains("push with `git push -u origin main b1 b2 b3`"),
         "{err}"
     );
+    assert!(fake.requests().is_empty(), "no request is spent");
+    // The push said is the one that makes the remote ready: what stops it now is the forge.
+    repo.git(&["push", "-q", "-u", "origin", "main", "b1", "b2", "b3"]);
+    let out = create(&repo, &fake, gh.path());
+    let line = failure(&out, 1);
+    assert!(line.contains("neither GitHub nor GitLab"), "{line}");
+    assert!(!stderr(&out).contains("does not have the stack"));
+}
+
+#[test]
+fn a_stack_without_a_remote_to_read_stops_before_any_request() {
+    let repo = TestRepo::stack();
+    let fake = FakeProvider::start(script(&TITLES));
+    let out = run(&repo, &["pr", "--stack", "--create"], &openai_env(&fake));
+    let line = failure(&out, 2);
     assert!(
-        err.contains(
-            "b3: origin has it elsewhere (rebased here?): push it with --force-with-lease"
-        ),
-        "{err}"
+        line.contains("the remote cannot be read: this repository has no remote"),
+        "{line}"
     );
-    assert!(
-        err.contains(
-            "the remote does not have these branches as they are here: git push -u origin b2; \
-             git push --force-with-lease origin b3"
-        ),
-        "{err}"
-    );
-    let calls = read(gh.path(), "calls");
-    assert_eq!(calls.matches("pr create").count(), 1, "{calls}");
+    assert!(fake.requests().is_empty());
 }
 
 #[test]

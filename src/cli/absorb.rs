@@ -207,8 +207,11 @@ async fn reword_contradicted(repo: &GitRepo, iris: &IrisAgent, plan: &AbsorbPlan
             );
             continue;
         };
-        let old = repo.commit_info(id)?.message;
-        eprintln!("checking {}'s message…", target.short_id);
+        // Named as the branch has it now: the squash made every commit from the first target
+        // on anew, so the ids the plan knew are gone.
+        let now = repo.commit_info(id)?;
+        let (old, short) = (now.message, now.short_id);
+        eprintln!("checking {short}'s message…");
         let there = staged_for(iris, &replay, id)?;
         let updated = std::sync::Arc::new(std::sync::Mutex::new(None::<String>));
         let on_update: iris_agent::capability::chat::OnUpdate = {
@@ -234,7 +237,7 @@ async fn reword_contradicted(repo: &GitRepo, iris: &IrisAgent, plan: &AbsorbPlan
             )
             .await;
         progress.finish().await;
-        let reply = reply.with_context(|| format!("checking {}'s message", target.short_id))?;
+        let reply = reply.with_context(|| format!("checking {short}'s message"))?;
         let new = updated
             .lock()
             .ok()
@@ -243,14 +246,13 @@ async fn reword_contradicted(repo: &GitRepo, iris: &IrisAgent, plan: &AbsorbPlan
         match new.filter(|new| new.trim() != old.trim()) {
             Some(new) => {
                 eprintln!(
-                    "  {}: {} → {}",
-                    target.short_id,
+                    "  {short}: {} → {}",
                     shown(old.lines().next().unwrap_or_default()),
                     shown(new.lines().next().unwrap_or_default())
                 );
                 updates.push((id.clone(), new));
             }
-            None => eprintln!("  {}: kept ({})", target.short_id, shown(reply.trim())),
+            None => eprintln!("  {short}: kept ({})", shown(reply.trim())),
         }
     }
     if !updates.is_empty() {

@@ -5,7 +5,7 @@
 use std::path::Path;
 use std::process::ExitCode;
 
-use crate::app::stores::{ChangeKey, IrisDir, last_message};
+use crate::app::stores::{ChangeKey, IrisDir, hook_steps, last_message};
 use crate::app::vcs::GitOnly;
 use crate::output::exit::UsageError;
 use anyhow::{Context, Result, bail};
@@ -73,6 +73,8 @@ fi
 
 iris=@IRIS@
 [ -x "$iris" ] || exit 0
+# Says once (to the terminal) when another tool rewrote the commit-msg hook without Iris' line.
+"$iris" hook check-commit-msg </dev/null >/dev/null || :
 limit=${IRIS_HOOK_TIMEOUT:-60}
 case $limit in
 '' | *[!0-9]*) limit=60 ;;
@@ -141,6 +143,10 @@ pub enum HookAction {
         /// The message file git gives the hook.
         file: std::path::PathBuf,
     },
+    /// Say once (on stderr) that the commit-msg hook lost Iris' step, and how to put it back
+    /// (Iris' prepare-commit-msg hook runs it).
+    #[command(hide = true)]
+    CheckCommitMsg,
 }
 
 pub fn run(args: HookArgs) -> Result<ExitCode> {
@@ -180,7 +186,35 @@ pub fn run(args: HookArgs) -> Result<ExitCode> {
             }
             Ok(ExitCode::SUCCESS)
         }
+        HookAction::CheckCommitMsg => {
+            if let Some(said) = lost_step(&repo) {
+                eprintln!("{said}");
+            }
+            Ok(ExitCode::SUCCESS)
+        }
     }
+}
+
+/// The line that says the commit-msg hook lost Iris' step (a tool such as husky or pre-commit
+/// rewrote it), with what puts it back; None when it holds the step or this was said before
+/// for that hook (recorded under `.git/iris/`).
+fn lost_step(repo: &iris_git::GitRepo) -> Option<String> {
+    let needles = [STEP_MARKER, "iris hook commit-msg"];
+    let (path, holds) = repo.hook_holds("commit-msg", &needles).ok()?;
+    let stores = IrisDir::of(&repo.state_dir());
+    if holds || hook_steps::said(&stores, &path) {
+        return None;
+    }
+    hook_steps::remember_said(&stores, &path);
+    let fix = match repo.tracks(&path) {
+        true => format!("add this line at its top: {STEP_BY_HAND}"),
+        false => "`iris hook install` puts it back".to_string(),
+    };
+    Some(format!(
+        "iris: the commit-msg hook {} lacks Iris' line (was it rewritten?), so a message it \
+         turns down will not come back: {fix}",
+        path.display()
+    ))
 }
 
 /// Puts the commit-msg step at the top of the commit-msg hook (written if there is none); a
@@ -194,7 +228,15 @@ fn install_commit_msg(repo: &iris_git::GitRepo, exe: &Path) -> Result<()> {
             path.display()
         )
     };
-    match repo.add_hook_step("commit-msg", STEP_MARKER, &step)? {
+    let installed = repo.add_hook_step("commit-msg", STEP_MARKER, &step)?;
+    if !matches!(
+        installed,
+        StepInstall::Tracked { .. } | StepInstall::Unfit { .. }
+    ) {
+        // A later loss of the step is said again.
+        hook_steps::forget(&IrisDir::of(&repo.state_dir()));
+    }
+    match installed {
         StepInstall::Created { path } => println!(
             "installed the commit-msg step that remembers the message you commit with: {}",
             path.display()

@@ -10,7 +10,9 @@ use super::pr::PrArgs;
 use super::session::Session;
 use crate::output::exit::UsageError;
 use crate::output::said;
-use crate::publish::{LayerText, Plan, PrText, existing_requests, publish_stack, split_pr};
+use crate::publish::{
+    LayerText, Plan, PrText, existing_requests, publish_stack, split_pr, stack_on_remote,
+};
 use iris_agent::capability::requests::Scope;
 use iris_core::artifact::ArtifactKind;
 use iris_core::stack::{self, InStack, Shown, Stack};
@@ -49,6 +51,12 @@ pub async fn run(args: PrArgs) -> Result<ExitCode> {
     }
     let publishing = args.create || args.update;
     let root = ws.repo.root();
+    if publishing {
+        // Before a word is written or the forge asked: the remote has the stack as it is here.
+        let push =
+            |remote: &str, branches: &[String], there| ws.vcs.push_command(remote, branches, there);
+        stack_on_remote(&root, &stack, &push).map_err(|e| UsageError(e.to_string()))?;
+    }
     let existing = if publishing {
         let (root, found) = (root.clone(), stack.clone());
         tokio::task::spawn_blocking(move || existing_requests(&root, &found))
@@ -70,28 +78,46 @@ pub async fn run(args: PrArgs) -> Result<ExitCode> {
     let noun = crate::publish::forge_of_repo(&ws.repo, "descriptions")
         .map_or("pull request", |forge| forge.request_noun());
     let changes = ws.repo.layer_changes(&stack)?;
-    let mut texts = Vec::new();
+    let (mut texts, mut jsons) = (Vec::new(), Vec::new());
     for ((i, layer), change) in stack.layers.iter().enumerate().zip(changes) {
         let plan = Plan::of(existing[i].as_ref(), &change, args.update);
-        let written = match plan {
+        let (written, json) = match plan {
             Plan::Keep | Plan::KeepUnmarked | Plan::Skip | Plan::Merged => {
                 if let Some(said) = plan.said(&layer.branch, noun).filter(|_| publishing) {
                     eprintln!("{said}");
                 }
-                None
+                (None, serde_json::Value::Null)
             }
             Plan::Write => {
                 eprintln!(
                     "writing {} ({}..{})",
                     layer.branch, layer.parent, layer.branch
                 );
-                let place = (&stack, i, change.as_str());
-                let text = write_layer(&mut session, place, &mut shown, args.output.json).await?;
-                Some(text)
+                match write_layer(&mut session, &stack, i).await {
+                    Ok((text, json)) => (Some(text), json),
+                    Err(e) => {
+                        // What was written is not lost with the layer that failed.
+                        print_layers(
+                            &stack,
+                            &mut shown,
+                            &texts,
+                            json_of(&jsons, args.output.json),
+                        );
+                        return Err(e);
+                    }
+                }
             }
         };
         texts.push(LayerText { written, change });
+        jsons.push(json);
     }
+    // Printed once every layer is written, so each stack list names every layer alike.
+    print_layers(
+        &stack,
+        &mut shown,
+        &texts,
+        json_of(&jsons, args.output.json),
+    );
     if !publishing {
         return Ok(ExitCode::SUCCESS);
     }
@@ -102,21 +128,19 @@ pub async fn run(args: PrArgs) -> Result<ExitCode> {
     .await
     .context("the publishing task failed")?
     .context("not all published (every description written is on stdout above)")?;
-    for line in published.said() {
+    for line in published.lines {
         eprintln!("{line}");
     }
     Ok(ExitCode::SUCCESS)
 }
 
-/// Writes layer `index` of `stack` from its own change, prints it with the stack's list
-/// (`shown`: how each layer shows there, this one's title set now), and returns its title
-/// and body.
+/// Writes layer `index` of `stack` from its own change: its title and body, and the
+/// structured description as the model filled it in.
 async fn write_layer(
     session: &mut Session<'_>,
-    (stack, index, change): (&Stack, usize, &str),
-    shown: &mut [Shown],
-    json: bool,
-) -> Result<PrText> {
+    stack: &Stack,
+    index: usize,
+) -> Result<(PrText, serde_json::Value)> {
     let layer = &stack.layers[index];
     let scope = Scope::range(&layer.parent, &layer.branch);
     let place = InStack {
@@ -128,21 +152,53 @@ async fn write_layer(
         .await?;
     let text =
         split_pr(&written.text).with_context(|| format!("{}'s description", layer.branch))?;
-    if let Some(layer) = shown.get_mut(index) {
-        layer.title = Some(text.title.clone());
+    Ok((text, written.json))
+}
+
+/// Each layer's structured description when `--json` prints them.
+fn json_of(jsons: &[serde_json::Value], json: bool) -> Option<&[serde_json::Value]> {
+    json.then_some(jsons)
+}
+
+/// Prints each layer written (`texts`, bottom first) with the stack's list, where every
+/// layer shows by the title written for it (`shown` takes them) or its PR's; with `json`
+/// (each layer's structured description), a JSON line each.
+fn print_layers(
+    stack: &Stack,
+    shown: &mut [Shown],
+    texts: &[LayerText],
+    json: Option<&[serde_json::Value]>,
+) {
+    for (slot, text) in shown.iter_mut().zip(texts) {
+        if let Some(written) = &text.written {
+            slot.title = Some(written.title.clone());
+        }
     }
-    let section = stack::section(stack, shown, index, change);
-    if json {
-        let line = serde_json::json!({
-            "branch": layer.branch,
-            "base": layer.parent,
-            "change": change,
-            "pr": written.json,
-        });
-        println!("{line}");
-    } else {
-        let body = stack::with_section(&text.body, &section);
-        println!("{}\n", said::shown(&format!("# {}\n\n{body}", text.title)));
+    for (index, text) in texts.iter().enumerate() {
+        let (Some(written), Some(layer)) = (&text.written, stack.layers.get(index)) else {
+            continue;
+        };
+        let section = stack::section(stack, shown, index, &text.change);
+        let body = stack::with_section(&written.body, &section);
+        if let Some(jsons) = json {
+            let line = serde_json::json!({
+                "branch": layer.branch,
+                "base": layer.parent,
+                "change": text.change,
+                "pr": jsons.get(index),
+            });
+            println!("{line}");
+        } else {
+            println!(
+                "{}
+",
+                said::shown(&format!(
+                    "# {}
+
+{body}",
+                    written.title
+                ))
+            );
+        }
     }
-    Ok(text)
 }

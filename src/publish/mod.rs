@@ -11,6 +11,7 @@
 mod commands;
 mod forge;
 mod inline;
+mod ready;
 mod review;
 mod run;
 mod stack;
@@ -24,6 +25,7 @@ use run::Runner;
 
 pub use commands::Listed;
 pub use forge::{Forge, forge_of};
+pub use ready::{PushCommand, stack_on_remote};
 pub use stack::{LayerText, Plan, StackPublished, existing_requests, publish_stack};
 pub use text::{PrText, base_branch, split_pr};
 

@@ -5,7 +5,6 @@
 use std::path::Path;
 
 use iris_core::stack::{self, Shown, Stack};
-use iris_git::{GitRepo, OnRemote};
 
 use super::commands::{self, Listed, RequestState, first_listed, url_in};
 use super::run::Runner;
@@ -22,28 +21,11 @@ pub struct LayerText {
     pub change: String,
 }
 
-/// What happened to each layer, one line each, and the pushes the user still has to do.
+/// What happened to each layer, one line each.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct StackPublished {
     /// "b1: created pull request https://... (into main)", one a layer, bottom first.
     pub lines: Vec<String>,
-    /// `git push -u origin b3 b4` for the layers the remote lacks or has older commits of,
-    /// `git push --force-with-lease origin b2` for those it has elsewhere (rebased here).
-    pub push: Vec<String>,
-}
-
-impl StackPublished {
-    /// Every line to tell the user: each layer's, then the pushes left to do.
-    pub fn said(&self) -> Vec<String> {
-        let mut lines = self.lines.clone();
-        if !self.push.is_empty() {
-            lines.push(format!(
-                "the remote does not have these branches as they are here: {}",
-                self.push.join("; ")
-            ));
-        }
-        lines
-    }
 }
 
 /// What to do with one layer's description before publishing.
@@ -136,7 +118,8 @@ pub(crate) fn existing_with(
 /// Publishes the stack: with `create`, opens the PR/MR of each layer that has none (bottom
 /// up, a layer the remote lacks and those above it left out); then refreshes every stack
 /// section and, for layers written now, the title and body. `texts` and `existing` are
-/// bottom first, one a layer. Blocks while the tools run.
+/// bottom first, one a layer; the remote was found ready (`ready::stack_on_remote`). Blocks
+/// while the tools run.
 pub fn publish_stack(
     repo_root: &Path,
     stack: &Stack,
@@ -147,8 +130,6 @@ pub fn publish_stack(
     let repo = open(repo_root)?;
     let forge = forge_of_repo(&repo, "descriptions")?;
     let runner = Runner::in_repo(&repo.root());
-    let remote = remote_of(&repo);
-    let pushed = |branch: &str| repo.on_remote(&remote, branch);
     // A base git names `origin/main` is `main` on the forge.
     let remotes = repo.remote_names();
     let mut stack = stack.clone();
@@ -156,28 +137,8 @@ pub fn publish_stack(
     for layer in &mut stack.layers {
         layer.parent = base_branch(&layer.parent, &remotes);
     }
-    publish_stack_with(
-        &runner,
-        forge,
-        (&remote, &pushed),
-        &stack,
-        texts,
-        existing,
-        create,
-    )
+    publish_stack_with(&runner, forge, &stack, texts, existing, create)
 }
-
-/// The remote the forge's PRs live on: `origin`, else the first there is.
-fn remote_of(repo: &GitRepo) -> String {
-    let names = repo.remote_names();
-    if names.iter().any(|n| n == "origin") {
-        return "origin".into();
-    }
-    names.into_iter().next().unwrap_or_else(|| "origin".into())
-}
-
-/// Where a branch stands on the remote (`GitRepo::on_remote`).
-type Pushed<'a> = dyn Fn(&str) -> OnRemote + 'a;
 
 /// Where a layer stands while the stack is published.
 #[derive(Debug, Clone)]
@@ -194,7 +155,6 @@ struct Request {
 pub(crate) fn publish_stack_with(
     runner: &Runner,
     forge: Forge,
-    (remote, pushed): (&str, &Pushed<'_>),
     stack: &Stack,
     texts: &[LayerText],
     existing: &[Option<Listed>],
@@ -206,39 +166,20 @@ pub(crate) fn publish_stack_with(
         .map(|i| existing.get(i).cloned().flatten().map(Request::from))
         .collect();
     let mut lines: Vec<Option<String>> = vec![None; count];
-    let (mut to_push, mut to_force) = (Vec::new(), Vec::new());
     let mut blocked = false;
     // First pass, bottom up: open what is missing.
     for (i, layer) in stack.layers.iter().enumerate() {
-        let state = pushed(&layer.branch);
-        match state {
-            OnRemote::Same => {}
-            OnRemote::Diverged => to_force.push(layer.branch.clone()),
-            OnRemote::Missing | OnRemote::Behind => to_push.push(layer.branch.clone()),
-        }
         if requests[i].is_some() {
             continue;
         }
         let written = texts.get(i).and_then(|t| t.written.as_ref());
-        let why_not = match (create, state, blocked, written) {
+        let why_not = match (create, blocked, written) {
             (false, ..) => Some(format!(
                 "no {noun} yet (`iris pr --stack --create` opens it)"
             )),
-            (true, OnRemote::Missing, ..) => {
-                Some(format!("not on {remote}: push it, then publish again"))
-            }
-            (true, OnRemote::Behind, ..) => Some(format!(
-                "{remote} has older commits of it: push it, then publish again"
-            )),
-            (true, OnRemote::Diverged, ..) => Some(format!(
-                "{remote} has it elsewhere (rebased here?): push it with --force-with-lease, \
-                 then publish again"
-            )),
-            (true, _, true, _) => {
-                Some(format!("not opened: the branch below it has no {noun} yet"))
-            }
-            (true, _, false, None) => Some("not opened: no description was written".into()),
-            (true, OnRemote::Same, false, Some(_)) => None,
+            (true, true, _) => Some(format!("not opened: the branch below it has no {noun} yet")),
+            (true, false, None) => Some("not opened: no description was written".into()),
+            (true, false, Some(_)) => None,
         };
         if let Some(why) = why_not {
             blocked = true;
@@ -330,17 +271,8 @@ pub(crate) fn publish_stack_with(
             kept.body = body;
         }
     }
-    let mut push = Vec::new();
-    if !to_push.is_empty() {
-        push.push(format!("git push -u {remote} {}", to_push.join(" ")));
-    }
-    if !to_force.is_empty() {
-        let branches = to_force.join(" ");
-        push.push(format!("git push --force-with-lease {remote} {branches}"));
-    }
     Ok(StackPublished {
         lines: lines.into_iter().flatten().collect(),
-        push,
     })
 }
 
@@ -441,18 +373,7 @@ mod tests {
     }
 
     #[test]
-    fn the_pushes_left_are_said_after_the_layers() {
-        let published = StackPublished {
-            lines: vec!["b1: created".into()],
-            push: vec!["git push -u origin b2".into()],
-        };
-        assert_eq!(
-            published.said(),
-            [
-                "b1: created",
-                "the remote does not have these branches as they are here: git push -u origin b2"
-            ]
-        );
+    fn a_request_number_ends_its_page() {
         assert_eq!(number_in("https://github.com/o/r/pull/12/"), Some(12));
         assert_eq!(
             number_in("https://gitlab.com/g/r/-/merge_requests/3"),

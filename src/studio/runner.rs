@@ -171,10 +171,10 @@ impl Runner {
                 stack,
                 texts,
             } => {
-                let (tx, root) = (self.tx.clone(), self.root.clone());
+                let (tx, at) = (self.tx.clone(), (self.root.clone(), self.jobs.vcs()));
                 tokio::spawn(async move {
                     let published =
-                        super::stack::write_and_publish(None, |_, _| {}, root, stack, texts);
+                        super::stack::write_and_publish(None, |_, _| {}, at, stack, texts);
                     let result = published.await.map_err(|e| format!("{e:#}"));
                     let _ = tx.send(Action::StackPublished { task: None, result });
                 });
@@ -184,7 +184,7 @@ impl Runner {
                 stack,
                 texts,
             } => {
-                let (tx, root) = (self.tx.clone(), self.root.clone());
+                let (tx, at) = (self.tx.clone(), (self.root.clone(), self.jobs.vcs()));
                 self.spawn_iris(
                     task,
                     move |iris, sink| {
@@ -192,7 +192,7 @@ impl Runner {
                             let _ = tx.send(Action::StackLayerWritten { task, index, text });
                         };
                         let writer = Some((iris, sink));
-                        super::stack::write_and_publish(writer, written, root, stack, texts)
+                        super::stack::write_and_publish(writer, written, at, stack, texts)
                     },
                     move |result| Action::StackPublished {
                         task: Some(task),

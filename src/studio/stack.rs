@@ -11,7 +11,10 @@ use iris_core::protocol::AgentEvent;
 use iris_core::stack::{InStack, Stack};
 use iris_git::{GitRepo, HeadState};
 
-use crate::publish::{LayerText, Listed, Plan, existing_requests, publish_stack, split_pr};
+use crate::app::vcs::Vcs;
+use crate::publish::{
+    LayerText, Listed, Plan, existing_requests, publish_stack, split_pr, stack_on_remote,
+};
 
 /// The stack the checked-out branch is in over `base`; None on a detached HEAD or when the
 /// branch is in no stack (a stack of one layer).
@@ -25,10 +28,17 @@ pub fn read(root: &Path, base: &str) -> Result<Option<Stack>, String> {
     Ok((stack.layers.len() > 1).then_some(stack))
 }
 
-/// Each layer's change id and its open PR/MR.
-fn look_up(root: &Path, stack: &Stack) -> anyhow::Result<(Vec<String>, Vec<Option<Listed>>)> {
+/// Each layer's change id and its open PR/MR, once the remote is found to have the stack as
+/// it is here (before anything is written or the forge asked).
+fn look_up(
+    (root, vcs): (&Path, &dyn Vcs),
+    stack: &Stack,
+) -> anyhow::Result<(Vec<String>, Vec<Option<Listed>>)> {
+    let push = |remote: &str, branches: &[String], there| vcs.push_command(remote, branches, there);
+    stack_on_remote(root, stack, &push)?;
     let changes = GitRepo::discover(root)?.layer_changes(stack)?;
-    let existing = existing_requests(root, stack)?;
+    let existing = existing_requests(root, stack)
+        .context("the stack's pull requests could not be looked up")?;
     Ok((changes, existing))
 }
 
@@ -39,14 +49,13 @@ fn look_up(root: &Path, stack: &Stack) -> anyhow::Result<(Vec<String>, Vec<Optio
 pub async fn write_and_publish(
     writer: Option<(Arc<IrisAgent>, EventSink)>,
     written: impl Fn(usize, String),
-    root: PathBuf,
+    (root, vcs): (PathBuf, Arc<dyn Vcs>),
     stack: Stack,
     texts: Vec<String>,
 ) -> anyhow::Result<Vec<String>> {
     let (at, found) = (root.clone(), stack.clone());
-    let (changes, existing) = tokio::task::spawn_blocking(move || look_up(&at, &found))
-        .await?
-        .context("the stack's pull requests could not be looked up")?;
+    let (changes, existing) =
+        tokio::task::spawn_blocking(move || look_up((&at, vcs.as_ref()), &found)).await??;
     let mut layers = Vec::new();
     for (index, (layer, change)) in stack.layers.iter().zip(changes).enumerate() {
         let mut text = texts.get(index).cloned().unwrap_or_default();
@@ -82,5 +91,5 @@ pub async fn write_and_publish(
     let published =
         tokio::task::spawn_blocking(move || publish_stack(&root, &stack, &layers, &existing, true))
             .await??;
-    Ok(published.said())
+    Ok(published.lines)
 }

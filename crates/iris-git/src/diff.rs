@@ -200,8 +200,10 @@ pub struct LineChanges<'a> {
     pub added: &'a [&'a str],
     /// The lines removed, in order.
     pub removed: &'a [&'a str],
-    /// Binary content, or too large to diff line by line: it has no lines.
+    /// Binary content: it has no lines.
     pub binary: bool,
+    /// Text too large to diff line by line: no lines, its size and line counts instead.
+    pub large: Option<iris_core::change::LargeText>,
 }
 
 /// One delta as a `git diff --name-status` entry; `None` for an unchanged one.

@@ -213,6 +213,18 @@ impl GitRepo {
         })
     }
 
+    /// The hook `name`'s path, and whether it holds a line with any of `needles` (a missing
+    /// hook holds none).
+    pub fn hook_holds(&self, name: &str, needles: &[&str]) -> Result<(PathBuf, bool)> {
+        let path = self.hooks_dir()?.join(name);
+        let holds = read_hook(&path)?.is_some_and(|content| {
+            content
+                .lines()
+                .any(|line| needles.iter().any(|n| line.contains(n)))
+        });
+        Ok((path, holds))
+    }
+
     /// Takes the step under `marker` out of the hook `name`; a hook left with nothing else is
     /// removed. Whether there was a step.
     pub fn remove_hook_step(&self, name: &str, marker: &str) -> Result<bool> {

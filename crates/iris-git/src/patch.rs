@@ -14,9 +14,11 @@ use gix_imara_diff::{Algorithm, Diff, InternedInput};
 
 use super::diff::LineChanges;
 use super::{GitError, GitRepo, Result};
+use iris_core::change::LargeText;
 
-/// Blobs above this size are reported as binary instead of being diffed line by line,
-/// so a huge file never lands whole in memory, in a prompt or on screen.
+/// Blobs above this size are not diffed line by line (a text one is reported as too large
+/// to show, with its size and lines counted), so a huge file never lands whole in a prompt
+/// or on screen.
 pub const MAX_DIFF_BLOB_BYTES: u64 = 2 * 1024 * 1024;
 
 /// Below this many files one thread is quicker than starting more.
@@ -163,7 +165,7 @@ impl GitRepo {
         };
         let (before, after) = match &content {
             Content::Text(old, new) => (old.bytes(), new.bytes()),
-            Content::Binary | Content::Same => (&[][..], &[][..]),
+            Content::Binary | Content::Same | Content::Large(_) => (&[][..], &[][..]),
         };
         let (mut added, mut removed) = (Vec::new(), Vec::new());
         // A new or deleted file needs no diff: all its lines are added or removed.
@@ -181,6 +183,10 @@ impl GitRepo {
             added: &added,
             removed: &removed,
             binary: matches!(content, Content::Binary),
+            large: match content {
+                Content::Large(large) => Some(large),
+                _ => None,
+            },
         });
         Ok(())
     }
@@ -280,6 +286,10 @@ impl GitRepo {
                 let _ = writeln!(out, "Binary files {a} and {b} differ");
                 return Ok(());
             }
+            Content::Large(large) => {
+                out.push_str(&large.diff_line());
+                return Ok(());
+            }
             Content::Same => return Ok(()), // a pure rename or mode change
             Content::Text(old_side, new_side) => (old_side, new_side),
         };
@@ -287,13 +297,29 @@ impl GitRepo {
         write_text_change(old_side.bytes(), new_side.bytes(), out)
     }
 
-    /// What a change's two sides hold: binary content, the same bytes, or two texts.
+    /// What a change's two sides hold: binary content, text too large to show, the same
+    /// bytes, or two texts.
     fn content(&self, change: &FileChange, workdir: bool) -> Result<Content<'_>> {
         let old_side = self.side(&change.old, false)?;
         let new_side = self.side(&change.new, workdir)?;
+        let large = |side: &Side<'_>| matches!(side, Side::Large { .. });
+        let (old, new) = (&change.old, &change.new);
+        if old.exists && new.exists && old.id == new.id && !old.id.is_zero() {
+            return Ok(Content::Same); // a large file renamed as it was
+        }
         Ok(
             if matches!(old_side, Side::Binary) || matches!(new_side, Side::Binary) {
                 Content::Binary
+            } else if large(&old_side) || large(&new_side) {
+                let bytes = match change.new.exists {
+                    true => new_side.size(),
+                    false => old_side.size(),
+                };
+                Content::Large(LargeText {
+                    bytes,
+                    old_lines: old_side.line_count(),
+                    new_lines: new_side.line_count(),
+                })
             } else if old_side.bytes() == new_side.bytes() {
                 Content::Same
             } else {
@@ -303,8 +329,8 @@ impl GitRepo {
     }
 
     /// One side of a change: a blob, bytes from the working tree or made up (a submodule is
-    /// its `Subproject commit` line, as in git; an absent side is empty), or `Binary` when it is
-    /// binary or too large to diff line by line.
+    /// its `Subproject commit` line, as in git; an absent side is empty), `Binary` when it is
+    /// binary, or `Large` when it is text too large to diff line by line.
     fn side(&self, file: &FileSide, workdir: bool) -> Result<Side<'_>> {
         if !file.exists {
             return Ok(Side::Bytes(Vec::new()));
@@ -318,13 +344,16 @@ impl GitRepo {
             return self.workdir_side(file);
         }
         let blob = self.repo.find_blob(file.id)?;
-        Ok(
-            if blob.size() as u64 > MAX_DIFF_BLOB_BYTES || looks_binary(blob.content()) {
-                Side::Binary
-            } else {
-                Side::Blob(blob)
-            },
-        )
+        Ok(if looks_binary(blob.content()) {
+            Side::Binary
+        } else if blob.size() as u64 > MAX_DIFF_BLOB_BYTES {
+            Side::Large {
+                bytes: blob.size() as u64,
+                lines: line_count(blob.content()),
+            }
+        } else {
+            Side::Blob(blob)
+        })
     }
 
     /// A working-tree file libgit2 did not hash, read from disk (a symbolic link is its target).
@@ -338,7 +367,7 @@ impl GitRepo {
             let target = std::fs::read_link(&full).map_err(io_error)?;
             target.to_string_lossy().into_owned().into_bytes()
         } else if meta.len() > MAX_DIFF_BLOB_BYTES {
-            return Ok(Side::Binary);
+            return large_file(&full, meta.len());
         } else {
             std::fs::read(&full).map_err(io_error)?
         };
@@ -371,6 +400,14 @@ impl GitRepo {
                 write_whole(&bytes, '+', &mut out);
             }
             Side::Bytes(_) => {}
+            Side::Large { bytes, lines } => out.push_str(
+                &LargeText {
+                    bytes,
+                    old_lines: 0,
+                    new_lines: lines,
+                }
+                .diff_line(),
+            ),
             _ => out.push_str(&format!("Binary files /dev/null and {b} differ\n")),
         }
         Ok(out)
@@ -383,6 +420,7 @@ impl GitRepo {
 
 enum Content<'r> {
     Binary,
+    Large(LargeText),
     Same,
     Text(Side<'r>, Side<'r>),
 }
@@ -391,6 +429,11 @@ enum Side<'r> {
     Blob(git2::Blob<'r>),
     Bytes(Vec<u8>),
     Binary,
+    /// Text too large to diff: its size and lines, counted as it was read.
+    Large {
+        bytes: u64,
+        lines: usize,
+    },
 }
 
 impl Side<'_> {
@@ -398,9 +441,52 @@ impl Side<'_> {
         match self {
             Side::Blob(blob) => blob.content(),
             Side::Bytes(bytes) => bytes,
-            Side::Binary => &[],
+            Side::Binary | Side::Large { .. } => &[],
         }
     }
+
+    fn size(&self) -> u64 {
+        match self {
+            Side::Large { bytes, .. } => *bytes,
+            side => side.bytes().len() as u64,
+        }
+    }
+
+    fn line_count(&self) -> usize {
+        match self {
+            Side::Large { lines, .. } => *lines,
+            side => line_count(side.bytes()),
+        }
+    }
+}
+
+/// How many lines `content` has, as a patch counts them (a last line without a newline too).
+fn line_count(content: &[u8]) -> usize {
+    let newlines = content.iter().filter(|&&b| b == b'\n').count();
+    newlines + usize::from(content.last().is_some_and(|&b| b != b'\n'))
+}
+
+/// A working-tree file too large to diff, read a block at a time (never whole): binary by
+/// git's rule, else its lines counted.
+fn large_file(path: &std::path::Path, bytes: u64) -> Result<Side<'static>> {
+    use std::io::Read;
+    let mut file = std::fs::File::open(path).map_err(io_error)?;
+    let mut block = vec![0; 64 * 1024];
+    let (mut newlines, mut last, mut first) = (0, b'\n', true);
+    loop {
+        let n = file.read(&mut block).map_err(io_error)?;
+        if n == 0 {
+            break;
+        }
+        if first && looks_binary(&block[..n]) {
+            return Ok(Side::Binary);
+        }
+        first = false;
+        newlines += block[..n].iter().filter(|&&b| b == b'\n').count();
+        last = block[n - 1];
+    }
+    let lines = newlines + usize::from(last != b'\n');
+    Ok(Side::Large { bytes, lines })
 }
 
 /// A file's lines without their newlines (a CRLF line keeps its '\r', as in a patch).

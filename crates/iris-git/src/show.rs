@@ -1,6 +1,5 @@
 //! `git show`: a commit's message, metadata, stat and patch.
 
-use git2::DiffStatsFormat;
 use serde::Serialize;
 
 use super::{ChangedFile, CommitInfo, DiffTarget, GitRepo, Result};
@@ -29,14 +28,14 @@ impl GitRepo {
         let info = CommitInfo::from_commit(&commit);
         let committer = commit.committer();
         let target = DiffTarget::Commit(info.id.clone());
-        let stats = self.diff(&target, paths)?.stats()?;
-        let stat = stats.to_buf(DiffStatsFormat::FULL, 80)?;
+        let patch = self.diff_text(&target, paths)?;
+        let stat = iris_core::change::stat::stat(&iris_core::change::parse_unified_diff(&patch));
         Ok(ShownCommit {
             committer_name: super::lossy(committer.name_bytes()),
             committer_email: super::lossy(committer.email_bytes()),
             files: self.changed_files(&target)?,
-            stat: String::from_utf8_lossy(&stat).into_owned(),
-            patch: self.diff_text(&target, paths)?,
+            stat,
+            patch,
             commit: info,
         })
     }

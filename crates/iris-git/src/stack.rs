@@ -194,28 +194,32 @@ impl GitRepo {
         Ok(id.to_string()[..12].to_string())
     }
 
-    /// Where `branch` stands on `remote` as this clone last saw it.
-    pub fn on_remote(&self, remote: &str, branch: &str) -> OnRemote {
-        let local = self
-            .repo
-            .find_branch(branch, BranchType::Local)
-            .ok()
-            .and_then(|b| b.get().target());
-        let tracking = self
+    /// Where `branch` stands on `remote` as this clone last saw it (its remote-tracking
+    /// branch), against the commit `here` names (the local branch, or `origin/main` itself
+    /// when that is a stack's base). An error when a ref cannot be read.
+    pub fn on_remote(&self, remote: &str, branch: &str, here: &str) -> Result<OnRemote> {
+        let local = self.resolve_commit(here)?.id();
+        let tracking = match self
             .repo
             .find_reference(&format!("refs/remotes/{remote}/{branch}"))
-            .ok()
-            .and_then(|r| r.target());
-        match (local, tracking) {
-            (_, None) => OnRemote::Missing,
-            (Some(local), Some(there)) if local == there => OnRemote::Same,
-            (Some(local), Some(there))
-                if self.repo.graph_descendant_of(local, there).unwrap_or(false) =>
-            {
-                OnRemote::Behind
-            }
-            _ => OnRemote::Diverged,
-        }
+        {
+            Ok(found) => found.resolve()?.target(),
+            Err(e) if e.code() == git2::ErrorCode::NotFound => None,
+            Err(e) => return Err(e.into()),
+        };
+        let Some(there) = tracking else {
+            return Ok(OnRemote::Missing);
+        };
+        let descends = |a, b| self.repo.graph_descendant_of(a, b).unwrap_or(false);
+        Ok(if local == there {
+            OnRemote::Same
+        } else if descends(local, there) {
+            OnRemote::Behind
+        } else if descends(there, local) {
+            OnRemote::Ahead
+        } else {
+            OnRemote::Diverged
+        })
     }
 
     /// Every local branch and the commit it points at.
@@ -531,6 +535,8 @@ pub enum OnRemote {
     Same,
     /// The remote has an older commit of it: a push brings it up to date.
     Behind,
+    /// The remote has commits of it that are not here: it moved on since the branch here.
+    Ahead,
     /// The remote has it elsewhere (the branch was rebased): only a forced push replaces it.
     Diverged,
     /// The remote does not have it.

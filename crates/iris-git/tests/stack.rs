@@ -198,18 +198,24 @@ fn a_layers_change_id_stays_when_only_its_parent_moved() {
 }
 
 #[test]
-fn a_branch_on_the_remote_is_there_behind_or_elsewhere() {
+fn a_branch_on_the_remote_is_there_behind_ahead_or_elsewhere() {
     let repo = TestRepo::stack();
     let git = open(&repo);
-    assert_eq!(git.on_remote("origin", "b1"), OnRemote::Missing);
+    let on = |branch: &str, here: &str| git.on_remote("origin", branch, here).unwrap();
+    assert_eq!(on("b1", "b1"), OnRemote::Missing);
     repo.git(&["update-ref", "refs/remotes/origin/b1", "b1"]);
     repo.git(&["update-ref", "refs/remotes/origin/b2", "b1"]);
-    repo.git(&["update-ref", "refs/remotes/origin/b3", "main"]);
+    repo.git(&["update-ref", "refs/remotes/origin/main", "b1"]);
+    // b4 is a commit of its own on main; origin has b1 there.
+    let own = repo.git(&["commit-tree", "main^{tree}", "-p", "main", "-m", "own"]);
+    repo.git(&["branch", "b4", own.trim()]);
     repo.git(&["update-ref", "refs/remotes/origin/b4", "b1"]);
-    repo.git(&["branch", "b4", "main"]);
-    assert_eq!(git.on_remote("origin", "b1"), OnRemote::Same);
-    assert_eq!(git.on_remote("origin", "b2"), OnRemote::Behind);
-    assert_eq!(git.on_remote("origin", "b4"), OnRemote::Diverged);
+    assert_eq!(on("b1", "b1"), OnRemote::Same);
+    assert_eq!(on("b2", "b2"), OnRemote::Behind);
+    assert_eq!(on("main", "main"), OnRemote::Ahead);
+    assert_eq!(on("main", "origin/main"), OnRemote::Same);
+    assert_eq!(on("b4", "b4"), OnRemote::Diverged);
+    assert!(git.on_remote("origin", "b1", "no-such-branch").is_err());
 }
 
 #[test]

@@ -172,6 +172,7 @@ fn diff() -> Vec<FileDiff> {
         old_path: None,
         kind: ChangeKind::Modified,
         binary: false,
+        large: None,
         hunks: vec![
             Hunk {
                 header: "@@ -12,6 +12,7 @@ use super::state::{".to_string(),

@@ -45,6 +45,11 @@ impl IrisDir {
         self.0.join("last-message.json")
     }
 
+    /// The commit-msg hooks already told to have lost Iris' step, a path a line.
+    pub fn hook_steps_lost(&self) -> PathBuf {
+        self.0.join("hook-steps-lost")
+    }
+
     /// The full-screen studio's traces (with `--debug` or `IRIS_LOG`).
     pub fn studio_log(&self) -> PathBuf {
         self.0.join("studio.log")
@@ -70,5 +75,9 @@ mod tests {
             Path::new("/r/.git/iris/last-message.json")
         );
         assert_eq!(dir.studio_log(), Path::new("/r/.git/iris/studio.log"));
+        assert_eq!(
+            dir.hook_steps_lost(),
+            Path::new("/r/.git/iris/hook-steps-lost")
+        );
     }
 }

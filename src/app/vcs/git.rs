@@ -14,7 +14,7 @@ use iris_agent::capability::requests::Scope;
 use iris_core::change::FileDiff;
 use iris_core::split::SplitPlan;
 use iris_git::split::{ApplyOptions, Progress};
-use iris_git::{CommitOptions, DiffTarget, GitRepo, RewordCommit};
+use iris_git::{CommitOptions, DiffTarget, GitRepo, OnRemote, RewordCommit};
 
 /// git: needs nothing but the repository each question is given.
 #[derive(Debug, Clone, Copy, Default)]
@@ -301,6 +301,16 @@ impl Vcs for Git {
 
     fn refuses(&self, _what: GitOnly) -> Option<String> {
         None
+    }
+
+    fn push_command(&self, remote: &str, branches: &[String], there: OnRemote) -> Option<String> {
+        let how = match there {
+            OnRemote::Missing => "-u ",
+            OnRemote::Behind => "",
+            OnRemote::Diverged => "--force-with-lease ",
+            OnRemote::Same | OnRemote::Ahead => return None,
+        };
+        Some(format!("git push {how}{remote} {}", branches.join(" ")))
     }
 }
 

@@ -17,7 +17,7 @@ use anyhow::Result;
 use iris_core::change::FileDiff;
 use iris_core::split::SplitPlan;
 use iris_git::split::Progress;
-use iris_git::{DiffTarget, GitRepo, RewordCommit};
+use iris_git::{DiffTarget, GitRepo, OnRemote, RewordCommit};
 
 pub use asked::{
     Base, Change, ChangeAsked, GitOnly, HistoryTop, How, Recording, RewordDone, SplitAsked,
@@ -145,4 +145,9 @@ pub trait Vcs: Send + Sync {
 
     /// Why what Iris builds on git's own machinery cannot run here, when it cannot.
     fn refuses(&self, what: GitOnly) -> Option<String>;
+
+    /// The command that gives `remote` the `branches` (jj: bookmarks) as they are here,
+    /// `there` saying where they stand on it now; None where no push does (the remote has
+    /// commits that are not here).
+    fn push_command(&self, remote: &str, branches: &[String], there: OnRemote) -> Option<String>;
 }

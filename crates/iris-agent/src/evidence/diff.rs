@@ -10,8 +10,8 @@ use iris_core::change::relevance::is_lock_or_generated;
 use iris_core::change::size::SizeBucket;
 use iris_core::change::size::guidance;
 use iris_core::change::{
-    ChangeKind, FileDiff, Relevance, ScoredFile, most_relevant_first, rank_files, score_lines,
-    size_bucket,
+    ChangeKind, FileDiff, LargeText, Relevance, ScoredFile, most_relevant_first, rank_files,
+    score_lines, size_bucket,
 };
 use iris_git::{DiffTarget, GitRepo};
 
@@ -34,6 +34,7 @@ struct Row<'a> {
     old_path: Option<&'a str>,
     kind: ChangeKind,
     binary: bool,
+    large: Option<LargeText>,
     additions: usize,
     deletions: usize,
     relevance: &'a Relevance,
@@ -47,6 +48,7 @@ impl<'a> Row<'a> {
             old_path: f.old_path.as_deref(),
             kind: f.kind,
             binary: f.binary,
+            large: f.large,
             additions: f.additions,
             deletions: f.deletions,
             relevance: &scored.relevance,
@@ -64,26 +66,29 @@ pub(crate) fn summary(
     let list = repo.change_list(target, named)?;
     let scored = repo.map_changed_lines(&list, |file, lines| {
         let (relevance, _) = score_lines(&file.path, file.kind, lines.added, lines.removed);
-        (
-            relevance,
-            lines.added.len(),
-            lines.removed.len(),
-            lines.binary,
-        )
+        let (added, removed) = lines
+            .large
+            .map_or((lines.added.len(), lines.removed.len()), |large| {
+                large.additions_deletions()
+            });
+        (relevance, added, removed, lines.binary, lines.large)
     })?;
     let mut rows: Vec<Row<'_>> = list
         .files
         .iter()
         .zip(&scored)
-        .map(|(f, (relevance, additions, deletions, binary))| Row {
-            path: &f.path,
-            old_path: f.old_path.as_deref(),
-            kind: f.kind,
-            binary: *binary,
-            additions: *additions,
-            deletions: *deletions,
-            relevance,
-        })
+        .map(
+            |(f, (relevance, additions, deletions, binary, large))| Row {
+                path: &f.path,
+                old_path: f.old_path.as_deref(),
+                kind: f.kind,
+                binary: *binary,
+                large: *large,
+                additions: *additions,
+                deletions: *deletions,
+                relevance,
+            },
+        )
         .collect();
     if rows.is_empty() {
         return Ok(no_changes(target));
@@ -241,10 +246,10 @@ fn write_ranking(out: &mut String, rows: &[Row<'_>], max_chars: usize) {
             Some(old) => format!("{old} -> {}", f.path),
             None => f.path.to_string(),
         };
-        let size = if f.binary {
-            "binary".to_string()
-        } else {
-            format!("+{} -{}", f.additions, f.deletions)
+        let size = match (f.binary, &f.large) {
+            (true, _) => "binary".to_string(),
+            (false, Some(large)) => large_text(large, f.kind),
+            (false, None) => format!("+{} -{}", f.additions, f.deletions),
         };
         if i < DETAILED_FILES {
             let _ = writeln!(
@@ -259,6 +264,35 @@ fn write_ranking(out: &mut String, rows: &[Row<'_>], max_chars: usize) {
             let _ = writeln!(out, "{:>3}% {name} ({size})", r.percent());
         }
     }
+}
+
+/// A text file too large to show, as its ranking row says it: its size and lines.
+fn large_text(large: &LargeText, kind: ChangeKind) -> String {
+    let size = human_size(large.bytes);
+    let lines = match kind {
+        ChangeKind::Added => format!("+{} -0", large.new_lines),
+        ChangeKind::Deleted => format!("+0 -{}", large.old_lines),
+        _ => format!(
+            "{} lines, was {}: too large to diff, so the changed lines are not counted",
+            large.new_lines, large.old_lines
+        ),
+    };
+    format!("large text file, {size}, {lines}; too large to show, git_diff shows no lines of it")
+}
+
+/// Bytes as people read them: `512 B`, `3.1 MB`.
+fn human_size(bytes: u64) -> String {
+    const UNITS: [&str; 4] = ["KB", "MB", "GB", "TB"];
+    if bytes < 1024 {
+        return format!("{bytes} B");
+    }
+    let mut size = bytes as f64 / 1024.0;
+    let mut unit = 0;
+    while size >= 1024.0 && unit + 1 < UNITS.len() {
+        size /= 1024.0;
+        unit += 1;
+    }
+    format!("{size:.1} {}", UNITS[unit])
 }
 
 /// The files past the summary's bound, counted by top-level directory.

@@ -60,6 +60,32 @@ pub fn hosted() -> Vec<ProviderKind> {
     .collect()
 }
 
+/// The address of an OpenAI-compatible server as the user typed it, checked: an `http` or
+/// `https` URL with a host (`http://10.0.0.5:8000/v1`), without a trailing slash; else why not.
+pub fn server_url(typed: &str) -> Result<String, String> {
+    let typed = typed.trim();
+    let url = Url::parse(typed).map_err(|e| {
+        format!("'{typed}' is not a URL ({e}): type it whole, as http://host:port/v1")
+    })?;
+    if !matches!(url.scheme(), "http" | "https") || url.host_str().is_none() {
+        return Err(format!(
+            "'{typed}' is not an http or https address: type it as http://host:port/v1"
+        ));
+    }
+    Ok(typed.trim_end_matches('/').to_string())
+}
+
+/// Choosing an OpenAI-compatible server by its address (from [`server_url`]) and the model it
+/// serves; no key stored (`OPENAI_API_KEY` is read when the server wants one).
+pub fn server_choice(base_url: &str, model: &str) -> Choice {
+    Choice {
+        provider: ProviderKind::OpenAiCompatible,
+        model: model.trim().to_string(),
+        base_url: Some(base_url.to_string()),
+        api_key: None,
+    }
+}
+
 /// Choosing a command-line agent: its provider and the CLI's own model, no key.
 pub fn cli_choice(kind: ProviderKind) -> Choice {
     Choice {
@@ -106,6 +132,31 @@ pub fn host_ip(url: &Url) -> Option<IpAddr> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_servers_address_is_an_http_url_with_a_host() {
+        assert_eq!(
+            server_url(" http://10.0.0.5:8000/v1/ ").as_deref(),
+            Ok("http://10.0.0.5:8000/v1")
+        );
+        assert!(
+            server_url("localhost:8000")
+                .unwrap_err()
+                .contains("http://host:port/v1")
+        );
+        assert!(server_url("10.0.0.5:8000").is_err());
+        assert!(server_url("ftp://host/v1").is_err());
+        let chosen = server_choice("http://10.0.0.5:8000/v1", " qwen3 ");
+        assert_eq!(
+            chosen.lines(),
+            [
+                "provider = \"openai-compatible\"",
+                "providers.openai-compatible.model = \"qwen3\"",
+                "providers.openai-compatible.fast_model = \"qwen3\"",
+                "providers.openai-compatible.base_url = \"http://10.0.0.5:8000/v1\"",
+            ]
+        );
+    }
 
     #[test]
     fn a_key_in_the_environment_is_found_by_its_variable() {

@@ -119,10 +119,12 @@ fn reflow(lines: &[&str], hang: usize) -> Vec<String> {
         0 => list_item_indent(&text),
         hang => hang,
     };
-    let hanging = if hang > 0 {
-        " ".repeat(hang)
+    // Prose indented by less than code's four columns is not indented at all (markdown reads
+    // it so): its lead goes, or every line wrapped under it would start with blank space.
+    let (text, hanging) = if hang > 0 {
+        (text, " ".repeat(hang))
     } else {
-        lead.to_string()
+        (text.trim_start().to_string(), String::new())
     };
     let options = textwrap::Options::new(BODY_COLUMNS)
         .subsequent_indent(&hanging)
@@ -337,6 +339,17 @@ mod tests {
         let once = wrap_body(body);
         assert_eq!(wrap_body(&once), once, "not idempotent");
         once
+    }
+
+    #[test]
+    fn no_wrapped_line_of_prose_starts_with_a_space() {
+        let body = " A paragraph the model opened with a space, which goes on well past the \
+                    seventy-two columns of git's convention.";
+        assert_eq!(
+            wrapped(body),
+            "A paragraph the model opened with a space, which goes on well past the\n\
+             seventy-two columns of git's convention."
+        );
     }
 
     #[test]

@@ -76,6 +76,9 @@ pub struct FileDiff {
     pub kind: ChangeKind,
     /// A binary file: git printed no lines for it, so it has no hunks.
     pub binary: bool,
+    /// A text file too large to show: no hunks, its sides' size and lines instead.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub large: Option<LargeText>,
     /// The hunks, in the file's order.
     pub hunks: Vec<Hunk>,
     /// Lines added, over all hunks.
@@ -89,6 +92,52 @@ pub struct FileDiff {
     /// The mode after the change, where the diff names it.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub new_mode: Option<u32>,
+}
+
+/// A text file too large to show line by line (its lines would swamp a prompt and the
+/// screen): how big it is and how many lines each side has, so it is never taken for an
+/// empty or binary change.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+pub struct LargeText {
+    /// The new side's size in bytes (the old side's for a deletion).
+    pub bytes: u64,
+    /// Lines on the old side (0 for a new file).
+    pub old_lines: usize,
+    /// Lines on the new side (0 for a deleted file).
+    pub new_lines: usize,
+}
+
+/// How a diff's text says a file is [`LargeText`] (the line written where git would put the
+/// hunks), read back by [`parse_unified_diff`].
+const LARGE_TEXT: &str = "Text too large to show: ";
+
+impl LargeText {
+    /// The line a diff's text carries for it: `Text too large to show: 0 -> 1700000 lines,
+    /// 52428800 bytes`.
+    pub fn diff_line(&self) -> String {
+        format!(
+            "{LARGE_TEXT}{} -> {} lines, {} bytes\n",
+            self.old_lines, self.new_lines, self.bytes
+        )
+    }
+
+    /// The line [`Self::diff_line`] wrote, read back.
+    fn parse(line: &str) -> Option<LargeText> {
+        let rest = line.strip_prefix(LARGE_TEXT)?;
+        let (lines, bytes) = rest.split_once(" lines, ")?;
+        let (old, new) = lines.split_once(" -> ")?;
+        Some(LargeText {
+            bytes: bytes.strip_suffix(" bytes")?.parse().ok()?,
+            old_lines: old.parse().ok()?,
+            new_lines: new.parse().ok()?,
+        })
+    }
+
+    /// Lines added and removed as far as they are known without diffing the sides: all of a
+    /// new file's, all of a deleted one's; a changed one counts both sides whole (at most).
+    pub fn additions_deletions(&self) -> (usize, usize) {
+        (self.new_lines, self.old_lines)
+    }
 }
 
 impl LineKind {
@@ -220,6 +269,10 @@ impl FileDiff {
             ChangeKind::Deleted => out.push_str("/dev/null"),
             _ => push_path(out, "b/", &self.path),
         };
+        if let Some(large) = &self.large {
+            out.push_str(&large.diff_line());
+            return;
+        }
         if self.binary {
             out.push_str("Binary files ");
             push_old(out);
@@ -396,6 +449,7 @@ struct Pending {
     new_file: bool,
     deleted: bool,
     binary: bool,
+    large: Option<LargeText>,
     hunks: Vec<Hunk>,
     additions: usize,
     deletions: usize,
@@ -468,6 +522,9 @@ impl Pending {
             self.copy_to = Some(plain_or_quoted(rest));
         } else if line.starts_with("Binary files ") {
             self.binary = true;
+        } else if let Some(large) = LargeText::parse(line) {
+            (self.additions, self.deletions) = large.additions_deletions();
+            self.large = Some(large);
         } else if line.starts_with("GIT binary patch") {
             self.binary = true;
             return true;
@@ -517,6 +574,7 @@ impl Pending {
             old_path,
             kind,
             binary: self.binary,
+            large: self.large,
             hunks: self.hunks,
             additions: self.additions,
             deletions: self.deletions,
@@ -1222,6 +1280,7 @@ diff --git \"a/café \\\"x\\\".txt\" \"b/café \\\"x\\\".txt\"
             old_path: None,
             kind: ChangeKind::Added,
             binary: true,
+            large: None,
             hunks: Vec::new(),
             additions: 0,
             deletions: 0,

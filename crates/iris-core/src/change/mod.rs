@@ -6,6 +6,7 @@
 //! - [`ranking`]: the changed files, most relevant first.
 //! - [`operation`]: a merge, cherry-pick, revert or rebase in progress, told for its message.
 //! - [`size`]: the size bucket of a change and the advice that goes with it.
+//! - [`stat`]: `git show --stat`'s summary of a diff.
 
 pub mod diff;
 pub mod operation;
@@ -13,8 +14,11 @@ pub mod ranking;
 pub mod relevance;
 pub mod semantic;
 pub mod size;
+pub mod stat;
 
-pub use diff::{ChangeKind, DiffLine, FileDiff, Hunk, LineKind, parse_unified_diff, quote_path};
+pub use diff::{
+    ChangeKind, DiffLine, FileDiff, Hunk, LargeText, LineKind, parse_unified_diff, quote_path,
+};
 pub use ranking::{ScoredFile, most_relevant_first, rank_files, score_lines};
 pub use relevance::{
     FileCategory, Relevance, file_category, is_lock_or_generated, is_test_path, score_file,

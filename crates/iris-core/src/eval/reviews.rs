@@ -137,6 +137,7 @@ mod tests {
             old_path: None,
             kind: ChangeKind::Modified,
             binary: false,
+            large: None,
             hunks: vec![Hunk {
                 header: String::new(),
                 old_start,

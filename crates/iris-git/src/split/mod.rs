@@ -323,6 +323,7 @@ impl GitRepo {
                     .flatten(),
                 kind,
                 binary: false,
+                large: None,
                 hunks: Vec::new(),
                 additions: 0,
                 deletions: 0,

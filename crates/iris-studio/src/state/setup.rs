@@ -54,6 +54,18 @@ pub enum SetupStep {
         /// The key as typed so far.
         typed: String,
     },
+    /// Typing an OpenAI-compatible server's address.
+    Url {
+        /// The address as typed so far.
+        typed: String,
+    },
+    /// Typing the model that server serves.
+    Model {
+        /// The server's address, checked.
+        base_url: String,
+        /// The model's name as typed so far.
+        typed: String,
+    },
     /// The lines to write, waiting for y.
     Confirm(Choice),
     /// Being written.
@@ -70,6 +82,9 @@ pub enum SetupOption {
         /// The model's name as the server lists it.
         model: String,
     },
+    /// An OpenAI-compatible server anywhere, by the address the user types (vLLM, a team's
+    /// gateway, a server on another port or machine).
+    Server,
     /// A command-line agent on PATH: the user's subscription, no key.
     Cli(ProviderKind),
     /// A hosted provider, with its default model.
@@ -85,8 +100,8 @@ impl Setup {
         }
     }
 
-    /// The options, the local models first (once probed), then the command-line agents, then
-    /// the hosted providers.
+    /// The options, the local models first (once probed), then the command-line agents, the
+    /// hosted providers, and last a server by its address.
     pub fn options(&self) -> Vec<SetupOption> {
         let servers = self.servers.as_deref().unwrap_or_default();
         let local = servers.iter().enumerate().flat_map(|(server, found)| {
@@ -104,10 +119,12 @@ impl Setup {
                     .filter(|kind| !kind.needs_base_url())
                     .map(SetupOption::Hosted),
             )
+            .chain(std::iter::once(SetupOption::Server))
             .collect()
     }
 
-    /// What choosing `option` writes (a hosted provider's key is asked for first).
+    /// What choosing `option` writes (a hosted provider's key, a server's address and model
+    /// are asked for first).
     pub fn choice(&self, option: &SetupOption) -> Option<Choice> {
         match option {
             SetupOption::Local { server, model } => self
@@ -116,7 +133,7 @@ impl Setup {
                 .and_then(|s| s.get(*server))
                 .map(|found| found.choice(model)),
             SetupOption::Cli(kind) => Some(cli_choice(*kind)),
-            SetupOption::Hosted(_) => None,
+            SetupOption::Hosted(_) | SetupOption::Server => None,
         }
     }
 }

@@ -1,5 +1,6 @@
-//! The setup overlay: the models found on this machine and the hosted providers, a hosted
-//! provider's key (masked), and the lines to be written.
+//! The setup overlay: the models found on this machine, a server by its address and the
+//! hosted providers, a hosted provider's key (masked) or the server's address and model, and
+//! the lines to be written.
 
 use ratatui::Frame;
 use ratatui::layout::Rect;
@@ -18,34 +19,33 @@ pub fn draw(frame: &mut Frame, area: Rect, setup: &Setup, facts: &SetupFacts, th
     let (lines, selected) = match &setup.step {
         SetupStep::Choose => choose(setup, facts, theme),
         SetupStep::Key { provider, typed } => {
-            let mut lines = vec![
-                title(&format!(
-                    "{provider} API key (model {})",
-                    provider.default_model()
-                )),
-                Line::default(),
-                Line::from(vec![
-                    Span::styled("key: ", theme.style(Token::Text)),
-                    Span::styled(
-                        "•".repeat(typed.chars().count()),
-                        theme.style(Token::Accent),
-                    ),
-                    Span::styled("▏", theme.style(Token::Accent)),
-                ]),
-                Line::default(),
-            ];
+            let head = format!("{provider} API key (model {})", provider.default_model());
+            let mut notes = Vec::new();
             if let Some(var) = facts.env_key(*provider) {
-                lines.push(text(format!(
+                notes.push(text(format!(
                     "{var} is set: enter with nothing typed keeps the key there (none stored)."
                 )));
             }
-            lines.push(dim(
+            notes.push(dim(
                 "The key is stored in your user config file only (mode 0600), never in the repository."
                     .into(),
             ));
-            lines.push(Line::default());
-            lines.push(dim("enter continues · esc back".into()));
-            (lines, None)
+            let masked = "•".repeat(typed.chars().count());
+            (field(&head, "key", masked, notes, theme), None)
+        }
+        SetupStep::Url { typed } => {
+            let notes = vec![dim(
+                "vLLM, LM Studio or llama.cpp on another port or machine, a team's gateway: its \
+                 OpenAI-compatible address, as http://host:port/v1. OPENAI_API_KEY is sent when set."
+                    .into(),
+            )];
+            let head = "An OpenAI-compatible server";
+            (field(head, "address", typed.clone(), notes, theme), None)
+        }
+        SetupStep::Model { base_url, typed } => {
+            let notes = vec![dim("The model's name as the server lists it.".into())];
+            let head = format!("The model {base_url} serves");
+            (field(&head, "model", typed.clone(), notes, theme), None)
         }
         SetupStep::Confirm(choice) | SetupStep::Writing(choice) => {
             let file = facts.file.as_deref().unwrap_or("(no home directory)");
@@ -79,6 +79,34 @@ pub fn draw(frame: &mut Frame, area: Rect, setup: &Setup, facts: &SetupFacts, th
             .scroll((u16::try_from(scroll).unwrap_or(u16::MAX), 0)),
         inner,
     );
+}
+
+/// A line being typed: its heading, the field with what is typed (`shown`) and its cursor,
+/// the notes under it and the keys.
+fn field<'a>(
+    head: &str,
+    label: &str,
+    shown: String,
+    notes: Vec<Line<'a>>,
+    theme: &Theme,
+) -> Vec<Line<'a>> {
+    let mut lines = vec![
+        Line::from(Span::styled(head.to_string(), theme.style(Token::Title))),
+        Line::default(),
+        Line::from(vec![
+            Span::styled(format!("{label}: "), theme.style(Token::Text)),
+            Span::styled(shown, theme.style(Token::Accent)),
+            Span::styled("▏", theme.style(Token::Accent)),
+        ]),
+        Line::default(),
+    ];
+    lines.extend(notes);
+    lines.push(Line::default());
+    lines.push(Line::from(Span::styled(
+        "enter continues · esc back",
+        theme.style(Token::TextDim),
+    )));
+    lines
 }
 
 /// The list: the models each local server serves, then the hosted providers; and the row of
@@ -164,6 +192,17 @@ fn choose<'a>(setup: &Setup, facts: &SetupFacts, theme: &Theme) -> (Vec<Line<'a>
                 None => format!("  {}", kind.default_model()),
             };
             row(&mut lines, index, format!("{:<10}", kind.name()), note);
+        }
+    }
+    lines.push(Line::default());
+    lines.push(Line::from(Span::styled(
+        "Elsewhere (an OpenAI-compatible server)",
+        style(Token::Title),
+    )));
+    for (index, option) in options.iter().enumerate() {
+        if *option == SetupOption::Server {
+            let note = "  vLLM, llama.cpp, a gateway: typed as its address".to_string();
+            row(&mut lines, index, format!("{:<10}", "by address"), note);
         }
     }
     lines.push(Line::default());

@@ -178,6 +178,15 @@ fn switch_mode(state: &mut State, mode: Mode) -> Vec<Effect> {
     }
     state.mode = mode;
     state.focus = mode.list_pane();
+    // A notice speaks of the mode it was said in (PR mode's stack keys, a range's commits);
+    // an error stays until it is read.
+    if state
+        .notice
+        .as_ref()
+        .is_some_and(|n| n.level != Level::Error)
+    {
+        state.notice = None;
+    }
     if !mode.has_artifact() {
         state.chat.open = false;
     }

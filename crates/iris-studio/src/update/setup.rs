@@ -1,12 +1,12 @@
-//! The setup overlay: opening it (the servers probed), choosing, the key, the confirmation,
-//! and Iris started once the choice is written.
+//! The setup overlay: opening it (the servers probed), choosing, the key (or a server's
+//! address and model), the confirmation, and Iris started once the choice is written.
 
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 
 use super::super::effect::Effect;
 use super::super::state::{Level, Setup, SetupOption, SetupStep, State};
 use super::{artifact, notice};
-use iris_config::setup::{Choice, LocalServer};
+use iris_config::setup::{Choice, LocalServer, server_choice, server_url};
 
 /// Opens setup and looks for model servers on this machine.
 pub(super) fn open(state: &mut State) -> Vec<Effect> {
@@ -33,17 +33,14 @@ pub(super) fn key(state: &mut State, key: KeyEvent) -> Vec<Effect> {
             provider,
             mut typed,
         } => {
-            match key.code {
-                KeyCode::Esc => setup.step = SetupStep::Choose,
-                KeyCode::Backspace => {
-                    typed.pop();
-                    setup.step = SetupStep::Key { provider, typed };
-                }
-                KeyCode::Enter => {
+            match typing(key, &mut typed) {
+                Typed::Back => setup.step = SetupStep::Choose,
+                Typed::Edited => setup.step = SetupStep::Key { provider, typed },
+                Typed::Done => {
                     let typed = typed.trim().to_string();
                     if typed.is_empty() && state.start.setup_facts.env_key(provider).is_none() {
                         notice(state, Level::Info, "type the key (it shows as dots)");
-                    } else if let Some(setup) = state.overlay.setup.as_mut() {
+                    } else {
                         setup.step = SetupStep::Confirm(Choice {
                             provider,
                             model: provider.default_model().to_string(),
@@ -52,11 +49,41 @@ pub(super) fn key(state: &mut State, key: KeyEvent) -> Vec<Effect> {
                         });
                     }
                 }
-                KeyCode::Char(c) if !key.modifiers.contains(KeyModifiers::CONTROL) => {
-                    typed.push(c);
-                    setup.step = SetupStep::Key { provider, typed };
-                }
-                _ => {}
+                Typed::Ignored => {}
+            }
+            Vec::new()
+        }
+        SetupStep::Url { mut typed } => {
+            match typing(key, &mut typed) {
+                Typed::Back => setup.step = SetupStep::Choose,
+                Typed::Edited => setup.step = SetupStep::Url { typed },
+                Typed::Done => match server_url(&typed) {
+                    Ok(base_url) => {
+                        setup.step = SetupStep::Model {
+                            base_url,
+                            typed: String::new(),
+                        }
+                    }
+                    Err(why) => notice(state, Level::Warning, why),
+                },
+                Typed::Ignored => {}
+            }
+            Vec::new()
+        }
+        SetupStep::Model {
+            base_url,
+            mut typed,
+        } => {
+            match typing(key, &mut typed) {
+                Typed::Back => setup.step = SetupStep::Url { typed: base_url },
+                Typed::Edited => setup.step = SetupStep::Model { base_url, typed },
+                Typed::Done if typed.trim().is_empty() => notice(
+                    state,
+                    Level::Info,
+                    "type the model's name as the server lists it",
+                ),
+                Typed::Done => setup.step = SetupStep::Confirm(server_choice(&base_url, &typed)),
+                Typed::Ignored => {}
             }
             Vec::new()
         }
@@ -102,6 +129,11 @@ fn choose_key(state: &mut State, key: KeyEvent) -> Vec<Effect> {
             );
         }
         KeyCode::Enter => match options.get(setup.selected) {
+            Some(SetupOption::Server) => {
+                setup.step = SetupStep::Url {
+                    typed: String::new(),
+                };
+            }
             Some(SetupOption::Hosted(provider)) => {
                 setup.step = SetupStep::Key {
                     provider: *provider,
@@ -118,6 +150,35 @@ fn choose_key(state: &mut State, key: KeyEvent) -> Vec<Effect> {
         _ => {}
     }
     Vec::new()
+}
+
+/// What a key does to a line being typed in setup.
+enum Typed {
+    /// The text changed.
+    Edited,
+    /// Enter: the text is done.
+    Done,
+    /// Esc: back a step.
+    Back,
+    /// A key that does nothing here.
+    Ignored,
+}
+
+/// `key` applied to the line being typed, `text`.
+fn typing(key: KeyEvent, text: &mut String) -> Typed {
+    match key.code {
+        KeyCode::Esc => Typed::Back,
+        KeyCode::Enter => Typed::Done,
+        KeyCode::Backspace => {
+            text.pop();
+            Typed::Edited
+        }
+        KeyCode::Char(c) if !key.modifiers.contains(KeyModifiers::CONTROL) => {
+            text.push(c);
+            Typed::Edited
+        }
+        _ => Typed::Ignored,
+    }
 }
 
 /// The choice is written and Iris runs with it: the overlay closes and she may start on the

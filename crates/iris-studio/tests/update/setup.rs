@@ -49,6 +49,7 @@ fn setup_picks_a_local_model_writes_it_after_yes_and_iris_starts_on_the_artifact
         .skip(2)
         .map(|option| match option {
             SetupOption::Hosted(kind) => kind.name().to_string(),
+            SetupOption::Server => "a server by its address".to_string(),
             local => panic!("{local:?} after the local models"),
         })
         .collect();
@@ -65,7 +66,8 @@ fn setup_picks_a_local_model_writes_it_after_yes_and_iris_starts_on_the_artifact
             "together",
             "fireworks",
             "xai",
-            "cerebras"
+            "cerebras",
+            "a server by its address"
         ]
     );
     // Commands are the overlay's keys now: 2 does not switch modes.
@@ -211,5 +213,64 @@ fn a_command_line_agent_on_path_is_offered_after_the_servers_and_needs_no_key() 
             base_url: None,
             api_key: None,
         })
+    );
+}
+
+#[test]
+fn setup_takes_an_openai_compatible_servers_address_and_model() {
+    let mut state = first_run(vec![]);
+    let last = state.overlay.setup.as_ref().unwrap().options().len();
+    for _ in 1..last {
+        key(&mut state, KeyCode::Char('j'));
+    }
+    key(&mut state, KeyCode::Enter);
+    let step = |state: &State| state.overlay.setup.as_ref().unwrap().step.clone();
+    assert_eq!(
+        step(&state),
+        SetupStep::Url {
+            typed: String::new()
+        }
+    );
+    // An address without its scheme is refused, and stays to be mended.
+    for c in "10.0.0.5:8000/v1".chars() {
+        key(&mut state, KeyCode::Char(c));
+    }
+    key(&mut state, KeyCode::Enter);
+    assert_eq!(notice(&state).0, Level::Warning);
+    assert!(
+        notice(&state).1.contains("http://host:port/v1"),
+        "{:?}",
+        notice(&state)
+    );
+    for _ in 0.."10.0.0.5:8000/v1".len() {
+        key(&mut state, KeyCode::Backspace);
+    }
+    for c in "http://10.0.0.5:8000/v1/".chars() {
+        key(&mut state, KeyCode::Char(c));
+    }
+    key(&mut state, KeyCode::Enter);
+    assert_eq!(
+        step(&state),
+        SetupStep::Model {
+            base_url: "http://10.0.0.5:8000/v1".into(),
+            typed: String::new()
+        }
+    );
+    key(&mut state, KeyCode::Enter);
+    assert!(notice(&state).1.contains("model's name"));
+    for c in "qwen3-coder".chars() {
+        key(&mut state, KeyCode::Char(c));
+    }
+    key(&mut state, KeyCode::Enter);
+    let choice = Choice {
+        provider: ProviderKind::OpenAiCompatible,
+        model: "qwen3-coder".into(),
+        base_url: Some("http://10.0.0.5:8000/v1".into()),
+        api_key: None,
+    };
+    assert_eq!(step(&state), SetupStep::Confirm(choice.clone()));
+    assert_eq!(
+        key(&mut state, KeyCode::Char('y')),
+        vec![Effect::WriteSetup { choice }]
     );
 }

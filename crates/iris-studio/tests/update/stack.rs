@@ -105,6 +105,17 @@ fn on_the_stack() -> State {
 }
 
 #[test]
+fn pr_modes_notice_goes_when_another_mode_is_entered() {
+    let mut state = on_the_stack();
+    assert!(state.notice.is_some());
+    command(&mut state, Command::ModeCommit);
+    assert_eq!(
+        state.notice, None,
+        "PR mode's stack keys said in commit mode"
+    );
+}
+
+#[test]
 fn the_checked_out_layer_is_written_with_its_place_in_the_stack() {
     on_the_stack();
 }

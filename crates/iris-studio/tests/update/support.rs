@@ -84,6 +84,7 @@ pub fn two_hunk_diff() -> Vec<FileDiff> {
         old_path: None,
         kind: ChangeKind::Modified,
         binary: false,
+        large: None,
         hunks: vec![
             hunk(
                 "@@ -1,2 +1,3 @@",

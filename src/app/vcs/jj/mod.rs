@@ -22,7 +22,7 @@ use iris_core::change::FileDiff;
 use iris_core::split::SplitPlan;
 use iris_git::jj::{Jj, JjWorkspace};
 use iris_git::split::Progress;
-use iris_git::{DiffTarget, GitError, GitRepo, RewordCommit};
+use iris_git::{DiffTarget, GitError, GitRepo, OnRemote, RewordCommit};
 
 /// jj for one workspace: started by the first question that needs it, and `@` as the last
 /// status read it.
@@ -303,6 +303,15 @@ impl Vcs for JjVcs {
                                 on git's index"
                 .into(),
         })
+    }
+
+    fn push_command(&self, remote: &str, branches: &[String], there: OnRemote) -> Option<String> {
+        // jj checks the remote's bookmark itself (a lease), and tracks a new one it pushes.
+        if matches!(there, OnRemote::Same | OnRemote::Ahead) {
+            return None;
+        }
+        let named: Vec<String> = branches.iter().map(|b| format!("-b {b}")).collect();
+        Some(format!("jj git push --remote {remote} {}", named.join(" ")))
     }
 }
 
