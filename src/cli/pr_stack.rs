@@ -55,7 +55,9 @@ pub async fn run(args: PrArgs) -> Result<ExitCode> {
         // Before a word is written or the forge asked: the remote has the stack as it is here.
         let push =
             |remote: &str, branches: &[String], there| ws.vcs.push_command(remote, branches, there);
-        stack_on_remote(&root, &stack, &push).map_err(|e| UsageError(e.to_string()))?;
+        // It reads the repository: off the async threads, as the rest of the command's git.
+        tokio::task::block_in_place(|| stack_on_remote(&root, &stack, &push))
+            .map_err(|e| UsageError(e.to_string()))?;
     }
     let existing = if publishing {
         let (root, found) = (root.clone(), stack.clone());

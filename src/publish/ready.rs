@@ -6,7 +6,7 @@
 use std::path::Path;
 
 use iris_core::stack::Stack;
-use iris_git::{GitRepo, OnRemote};
+use iris_git::OnRemote;
 
 use super::text::base_branch;
 use super::{PublishError, open};
@@ -24,15 +24,14 @@ pub fn stack_on_remote(
     push: &PushCommand<'_>,
 ) -> Result<(), PublishError> {
     let repo = open(repo_root)?;
-    let remotes = repo.remote_names();
-    let remote = remote_of(&repo);
-    if !remotes.contains(&remote) {
+    let Some(remote) = repo.main_remote() else {
         return Err(PublishError(
             "the remote cannot be read: this repository has no remote to publish the stack to \
              (`git remote add origin URL`, then push the stack's branches)"
                 .into(),
         ));
-    }
+    };
+    let remotes = repo.remote_names();
     // (its name on the remote, what names it here): a base `origin/main` is `main` there.
     let base = (base_branch(&stack.base, &remotes), stack.base.clone());
     let layers = stack
@@ -54,15 +53,6 @@ pub fn stack_on_remote(
         return Ok(());
     }
     Err(PublishError(not_ready(&remote, &off, push)))
-}
-
-/// The remote the forge's PRs live on: `origin`, else the first there is.
-pub(super) fn remote_of(repo: &GitRepo) -> String {
-    let names = repo.remote_names();
-    if names.iter().any(|n| n == "origin") {
-        return "origin".into();
-    }
-    names.into_iter().next().unwrap_or_else(|| "origin".into())
 }
 
 /// What is said of the branches `off` (each with where it stands on `remote`): which, why,

@@ -76,15 +76,18 @@ impl GitRepo {
         })
     }
 
-    /// The URL of `origin`, or of the first remote there is.
+    /// The remote the forge's pull requests live on: `origin`, or the first remote there is.
+    pub fn main_remote(&self) -> Option<String> {
+        let names = self.remote_names();
+        match names.iter().any(|n| n == "origin") {
+            true => Some("origin".to_string()),
+            false => names.into_iter().next(),
+        }
+    }
+
+    /// The URL of the [main remote](GitRepo::main_remote).
     pub fn remote_url(&self) -> Option<String> {
-        let remote = match self.repo.find_remote("origin") {
-            Ok(remote) => remote,
-            Err(_) => {
-                let first = self.remote_names().into_iter().next()?;
-                self.repo.find_remote(&first).ok()?
-            }
-        };
+        let remote = self.repo.find_remote(&self.main_remote()?).ok()?;
         remote.url().ok().map(without_credentials)
     }
 
