@@ -704,6 +704,89 @@ async fn the_studio_honours_critic_enabled() {
     }
 }
 
+/// Types `message` into the commit editor of a studio whose status is loaded, and asks to
+/// commit with it.
+async fn commit_with(studio: &mut Headless, message: &str) {
+    studio.state.iris.auto_generate = false;
+    studio.runner.run(Effect::LoadStatus);
+    studio
+        .pump_until("the status", |s| !s.changes.loading)
+        .await;
+    studio.command(Command::NextPane);
+    studio.command(Command::NextPane);
+    for c in message.chars() {
+        studio.key(KeyCode::Char(c));
+    }
+    studio.command(Command::Commit);
+    studio.key(KeyCode::Char('y'));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_refusing_hook_shows_its_output_and_a_locked_index_is_tried_again() {
+    let repo = staged_repo();
+    repo.write_hook(
+        "commit-msg",
+        "echo 'every message needs a ticket' >&2\necho 'see CONTRIBUTING' >&2\nexit 1",
+    );
+    let fake = FakeProvider::start(vec![]);
+    let mut studio = Headless::new(&repo, &fake, Mode::COMMIT);
+    commit_with(&mut studio, "Add two()").await;
+    studio
+        .pump_until("the hook's refusal", |s| s.overlay.report.is_some())
+        .await;
+    let report = studio.state.overlay.report.clone().unwrap();
+    assert!(report.title.contains("hook"), "{report:?}");
+    assert!(
+        report.text.contains("every message needs a ticket"),
+        "{report:?}"
+    );
+    assert!(report.text.contains("see CONTRIBUTING"), "{report:?}");
+    assert_eq!(studio.text(), "Add two()", "the message stays");
+    studio.command(Command::Back);
+
+    // Another git holds the index: the studio offers the same commit again.
+    std::fs::remove_file(repo.path().join(".git/hooks/commit-msg")).unwrap();
+    std::fs::write(repo.path().join(".git/index.lock"), "").unwrap();
+    studio.command(Command::Commit);
+    studio.key(KeyCode::Char('y'));
+    studio
+        .pump_until("the offer to try again", |s| {
+            matches!(
+                s.overlay.confirm,
+                Some(iris_studio::state::Confirm::TryAgain(_))
+            )
+        })
+        .await;
+    assert_eq!(studio.text(), "Add two()");
+    std::fs::remove_file(repo.path().join(".git/index.lock")).unwrap();
+    studio.key(KeyCode::Char('y'));
+    studio
+        .pump_until("the commit", |s| {
+            s.artifacts[&ArtifactKind::Commit].is_empty() && !s.changes.has_staged
+        })
+        .await;
+    assert_eq!(repo.git(&["log", "-1", "--format=%B"]).trim(), "Add two()");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_refused_key_opens_the_setup_and_the_message_stays() {
+    let repo = staged_repo();
+    let fake = FakeProvider::start(vec![Step::error(401)]);
+    let mut studio = Headless::new(&repo, &fake, Mode::COMMIT);
+    studio.state.iris.auto_generate = false;
+    studio.runner.run(Effect::LoadStatus);
+    studio
+        .pump_until("the status", |s| !s.changes.loading)
+        .await;
+    studio.command(Command::Generate);
+    studio
+        .pump_until("the setup", |s| s.overlay.setup.is_some())
+        .await;
+    assert!(studio.state.iris.task.is_none());
+    let notice = studio.state.notice.clone().expect("a notice");
+    assert!(notice.text.contains("401"), "{notice:?}");
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_run_past_its_deadline_ends_in_a_clear_error_and_the_text_before_stays() {
     let repo = staged_repo();
@@ -1488,7 +1571,7 @@ async fn dollar_shows_the_request_iris_would_send_and_sends_nothing() {
     studio
         .pump_until("the preview", |s| s.overlay.report.is_some())
         .await;
-    let preview = studio.state.overlay.report.clone().unwrap_or_default();
+    let preview = studio.state.overlay.report.clone().map(|r| r.text).unwrap_or_default();
     assert!(
         preview.starts_with(
             "The first request to openai gpt-5, as it would go out; nothing was sent."

@@ -25,6 +25,7 @@ use iris_agent::IrisAgent;
 use iris_config::Overrides;
 use iris_studio::action::Action;
 use iris_studio::effect::{EditTarget, Effect};
+use iris_studio::failure::{Done, Failure, Outcome};
 use iris_studio::keymap::{KeyContext, Keymap};
 use iris_studio::state::{Mode, Setup, SetupFacts, State};
 use iris_studio::theme::{ColorSupport, Theme};
@@ -346,17 +347,17 @@ impl TerminalGuard {
 
     /// Puts `text` on the clipboard by asking the terminal (OSC 52), which works over SSH
     /// and in tmux (with `set-clipboard on`); what the notice says, or why it cannot.
-    fn copy(&mut self, text: &str, what: &str) -> Result<String, String> {
-        let sequence = crate::clipboard::osc52(text).map_err(|e| e.to_string())?;
+    fn copy(&mut self, text: &str, what: &str) -> Outcome<Done> {
+        let sequence = crate::clipboard::osc52(text).map_err(|e| Failure::usage(e.to_string()))?;
         let backend = self.terminal.backend_mut();
         backend
             .write_all(sequence.as_bytes())
             .and_then(|()| backend.flush())
-            .map_err(|e| format!("the terminal did not take the text: {e}"))?;
-        Ok(format!(
+            .map_err(|e| Failure::io(format!("the terminal did not take the text: {e}")))?;
+        Ok(Done(format!(
             "copied the {what} ({} characters) through the terminal",
             text.chars().count()
-        ))
+        )))
     }
 
     /// The terminal as it was before the studio, for another program to use.

@@ -1,6 +1,7 @@
 //! The user's own editor, for the studio to step aside to: which one, how it opens a file at
 //! a line, and running it on an artifact's text or a file of the repository.
 
+use iris_studio::failure::{Failure, Outcome};
 use std::path::{Path, PathBuf};
 
 use iris_core::artifact::ArtifactKind;
@@ -48,7 +49,7 @@ pub fn open_args(editor: &str, path: &str, line: u32) -> Vec<String> {
 
 /// Runs the editor on `args` in `dir` and waits for it. The command line goes through the
 /// shell, as git runs it, so `code --wait` or `vim -u NONE` work.
-pub fn run(editor: &str, args: &[String], dir: &Path) -> Result<(), String> {
+pub fn run(editor: &str, args: &[String], dir: &Path) -> Outcome<()> {
     #[allow(clippy::disallowed_methods)]
     // the user's editor, on the terminal, for as long as it takes
     let status = std::process::Command::new(iris_process::shell())
@@ -58,13 +59,13 @@ pub fn run(editor: &str, args: &[String], dir: &Path) -> Result<(), String> {
         .args(args)
         .current_dir(dir)
         .status()
-        .map_err(|e| format!("cannot run `{editor}`: {e}"))?;
+        .map_err(|e| Failure::io(format!("cannot run `{editor}`: {e}")))?;
     if status.success() {
         Ok(())
     } else {
-        Err(format!(
+        Err(Failure::io(format!(
             "`{editor}` exited with {status}; the text is kept as it was"
-        ))
+        )))
     }
 }
 
@@ -79,21 +80,18 @@ pub fn artifact_file(stores: &crate::app::stores::IrisDir, kind: ArtifactKind) -
 }
 
 /// An artifact's text through the editor: written to its file, edited, read back.
-pub fn edit_text(
-    editor: &str,
-    file: &Path,
-    text: &str,
-    repo_root: &Path,
-) -> Result<String, String> {
+pub fn edit_text(editor: &str, file: &Path, text: &str, repo_root: &Path) -> Outcome<String> {
     let shown = file.display();
     if let Some(dir) = file.parent() {
         std::fs::create_dir_all(dir)
-            .map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+            .map_err(|e| Failure::io(format!("cannot create {}: {e}", dir.display())))?;
     }
-    std::fs::write(file, format!("{text}\n")).map_err(|e| format!("cannot write {shown}: {e}"))?;
+    std::fs::write(file, format!("{text}\n"))
+        .map_err(|e| Failure::io(format!("cannot write {shown}: {e}")))?;
     let args = [file.to_string_lossy().into_owned()];
     run(editor, &args, repo_root)?;
-    let edited = std::fs::read_to_string(file).map_err(|e| format!("cannot read {shown}: {e}"))?;
+    let edited = std::fs::read_to_string(file)
+        .map_err(|e| Failure::io(format!("cannot read {shown}: {e}")))?;
     let _ = std::fs::remove_file(file);
     Ok(edited)
 }
@@ -133,6 +131,6 @@ mod tests {
         assert_eq!(edited, "new text\n");
         assert!(!file.exists(), "the file is removed once read");
         let err = edit_text("false", &file, "kept", dir.path()).unwrap_err();
-        assert!(err.contains("`false` exited with"), "{err}");
+        assert!(err.words.contains("`false` exited with"), "{err}");
     }
 }

@@ -6,6 +6,7 @@
 
 pub mod app;
 pub mod external;
+pub mod fail;
 pub mod jobs;
 pub mod memory;
 pub mod reword;

@@ -2,6 +2,8 @@
 //! write its message anew, and the commit given the message the user said yes to (by the
 //! version control: git rewrites the branch, jj describes the change).
 
+use crate::studio::fail;
+use iris_studio::failure::Done;
 use std::path::Path;
 use std::sync::Arc;
 
@@ -47,6 +49,6 @@ pub fn apply(
                 None => done.said,
             })
         })();
-        let _ = tx.send(Action::Reworded(result.map_err(|e| format!("{e:#}"))));
+        let _ = tx.send(Action::Reworded(result.map(Done).map_err(fail::any)));
     });
 }

@@ -10,6 +10,7 @@ use std::time::Duration;
 use tokio::sync::mpsc::{UnboundedSender, unbounded_channel};
 use tokio::task::JoinHandle;
 
+use super::fail;
 use super::jobs::Jobs;
 use crate::app::Workspace;
 use crate::app::stores::DraftStore;
@@ -23,6 +24,7 @@ use iris_core::protocol::AgentEvent;
 use iris_core::stack::InStack;
 use iris_studio::action::{Action, ChatOutcome};
 use iris_studio::effect::Effect;
+use iris_studio::failure::{Done, Failure, FailureKind, Outcome, ProviderFailure};
 use iris_studio::highlight;
 use iris_studio::state::Draft;
 use iris_studio::state::{ChatMessage, PlannedChange, Rewording, Speaker};
@@ -124,35 +126,49 @@ impl Runner {
                 |iris, sink| async move { Ok(iris.explain_file(&path, &sink).await?) },
                 move |result| Action::FileExplained { task, result },
             ),
-            Effect::Stage { path } => jobs.git(false, move |repo| {
+            Effect::Stage { path } => jobs.git(Effect::Stage { path: path.clone() }, move |repo| {
                 repo.stage(&path)?;
                 Ok(format!("staged {path}"))
             }),
-            Effect::Unstage { path } => jobs.git(false, move |repo| {
-                repo.unstage(&path)?;
-                Ok(format!("unstaged {path}"))
-            }),
-            Effect::StageAll => jobs.git(false, |repo| {
+            Effect::Unstage { path } => {
+                jobs.git(Effect::Unstage { path: path.clone() }, move |repo| {
+                    repo.unstage(&path)?;
+                    Ok(format!("unstaged {path}"))
+                })
+            }
+            Effect::StageAll => jobs.git(Effect::StageAll, |repo| {
                 repo.stage_all()?;
                 Ok("staged everything".to_string())
             }),
-            Effect::UnstageAll => jobs.git(false, |repo| {
+            Effect::UnstageAll => jobs.git(Effect::UnstageAll, |repo| {
                 repo.unstage_all()?;
                 Ok("unstaged everything".to_string())
             }),
-            Effect::StageHunk { path, hunk } => jobs.git(false, move |repo| {
-                repo.stage_hunk(&path, hunk)?;
-                Ok(format!("staged hunk {} of {path}", hunk + 1))
-            }),
-            Effect::UnstageHunk { path, hunk } => jobs.git(false, move |repo| {
-                repo.unstage_hunk(&path, hunk)?;
-                Ok(format!("unstaged hunk {} of {path}", hunk + 1))
-            }),
+            Effect::StageHunk { path, hunk } => {
+                let tried = Effect::StageHunk {
+                    path: path.clone(),
+                    hunk,
+                };
+                jobs.git(tried, move |repo| {
+                    repo.stage_hunk(&path, hunk)?;
+                    Ok(format!("staged hunk {} of {path}", hunk + 1))
+                })
+            }
+            Effect::UnstageHunk { path, hunk } => {
+                let tried = Effect::UnstageHunk {
+                    path: path.clone(),
+                    hunk,
+                };
+                jobs.git(tried, move |repo| {
+                    repo.unstage_hunk(&path, hunk)?;
+                    Ok(format!("unstaged hunk {} of {path}", hunk + 1))
+                })
+            }
             Effect::Commit {
                 message,
                 written,
                 flags,
-            } => jobs.commit(message, written, flags.amend, flags.no_verify),
+            } => jobs.commit(message, written, flags),
             Effect::Generate {
                 task,
                 kind,
@@ -175,7 +191,7 @@ impl Runner {
                 tokio::spawn(async move {
                     let published =
                         super::stack::write_and_publish(None, |_, _| {}, at, stack, texts);
-                    let result = published.await.map_err(|e| format!("{e:#}"));
+                    let result = fail::typed(published.await);
                     let _ = tx.send(Action::StackPublished { task: None, result });
                 });
             }
@@ -292,7 +308,9 @@ impl Runner {
                             }
                         }),
                     };
-                    let result = published.map(|p| p.summary).map_err(|e| e.to_string());
+                    let result = published
+                        .map(|p| Done(p.summary))
+                        .map_err(|e| Failure::other(e.to_string()));
                     let _ = tx.send(Action::Published(result));
                 });
             }
@@ -362,7 +380,7 @@ impl Runner {
             // for (none in most repositories: no action then).
             let rules = iris_config::project::commit_rules(&root)
                 .map(|found| found.map(Box::new))
-                .map_err(|e| e.to_string());
+                .map_err(|e| Failure::other(e.to_string()));
             if !matches!(rules, Ok(None)) {
                 let _ = tx.send(Action::RulesLoaded(rules));
             }
@@ -385,7 +403,7 @@ impl Runner {
     fn write_setup(&self, choice: iris_config::setup::Choice) {
         let (tx, loader, slot) = (self.tx.clone(), self.loader.clone(), self.set_up.clone());
         tokio::task::spawn_blocking(move || {
-            let result = (|| -> anyhow::Result<String> {
+            let result = (|| -> anyhow::Result<Done> {
                 let path = iris_config::user_config_path()
                     .ok_or_else(|| anyhow::anyhow!("no home directory for a config file"))?;
                 iris_config::setup::write_choice(&path, &choice)?;
@@ -397,12 +415,12 @@ impl Runner {
                 if let Ok(mut slot) = slot.lock() {
                     *slot = Some(iris);
                 }
-                Ok(format!(
+                Ok(Done(format!(
                     "Iris is set up: {} · {} (written to {file})",
                     choice.provider, choice.model
-                ))
+                )))
             })();
-            let _ = tx.send(Action::SetupWritten(result.map_err(|e| format!("{e:#}"))));
+            let _ = tx.send(Action::SetupWritten(fail::typed(result)));
         });
     }
 
@@ -452,9 +470,10 @@ impl Runner {
         stack: Option<InStack>,
     ) {
         let Some(iris) = self.iris_for_a_job() else {
-            let _ = self.tx.send(Action::RequestShown(Err(
-                "Iris is not set up yet: I sets her up".to_string(),
-            )));
+            let _ = self.tx.send(Action::RequestShown(Err(Failure::new(
+                FailureKind::Provider(ProviderFailure::NotSetUp),
+                "Iris is not set up yet: I sets her up",
+            ))));
             return;
         };
         let tx = self.tx.clone();
@@ -463,7 +482,7 @@ impl Runner {
             let scope = match scope_now(scope).await {
                 Ok(scope) => scope,
                 Err(err) => {
-                    let _ = tx.send(Action::RequestShown(Err(format!("{err:#}"))));
+                    let _ = tx.send(Action::RequestShown(Err(fail::of(&err))));
                     return;
                 }
             };
@@ -475,13 +494,12 @@ impl Runner {
             };
             let (provider, model, price) = iris.pricing();
             let shown = match kept.and_then(|kept| kept.captured()) {
-                Some(captured) => {
-                    crate::output::preview::preview(&captured, provider, model, price, false)
-                        .map_err(|e| format!("{e:#}"))
-                }
+                Some(captured) => fail::typed(crate::output::preview::preview(
+                    &captured, provider, model, price, false,
+                )),
                 None => Err(match ran {
-                    Err(err) => format!("no request was built: {err:#}"),
-                    Ok(_) => "no request was built".to_string(),
+                    Err(err) => fail::of(&err.into()).context("no request was built"),
+                    Ok(_) => Failure::other("no request was built"),
                 }),
             };
             let _ = tx.send(Action::RequestShown(shown));
@@ -517,7 +535,7 @@ impl Runner {
         &mut self,
         task: u64,
         work: impl FnOnce(Arc<IrisAgent>, EventSink) -> F,
-        done: impl FnOnce(Result<T, String>) -> Action + Send + 'static,
+        done: impl FnOnce(Outcome<T>) -> Action + Send + 'static,
     ) where
         F: std::future::Future<Output = anyhow::Result<T>> + Send + 'static,
     {
@@ -527,7 +545,7 @@ impl Runner {
         let tx = self.tx.clone();
         let running = work(iris, self.sink(task));
         let handle = tokio::spawn(async move {
-            let result = running.await.map_err(|e| format!("{e:#}"));
+            let result = fail::typed(running.await);
             let _ = tx.send(done(result));
         });
         self.tasks.insert(task, handle);
@@ -658,11 +676,11 @@ fn draft_writer(
             .await;
             let failed = match written {
                 Ok(Ok(())) => None,
-                Ok(Err(err)) => Some(err.to_string()),
-                Err(err) => Some(err.to_string()),
+                Ok(Err(err)) => Some(Failure::io(err.to_string())),
+                Err(err) => Some(Failure::other(err.to_string())),
             };
             if let Some(err) = failed {
-                let _ = tx.send(Action::DraftFailed(format!("{}: {err}", kind.name())));
+                let _ = tx.send(Action::DraftFailed(err.context(kind.name())));
             }
         }
     });
@@ -671,11 +689,9 @@ fn draft_writer(
 
 /// A generation's scope, found off the async threads (in a jj workspace it asks jj).
 async fn scope_now(
-    find: impl FnOnce() -> Result<Scope, String> + Send + 'static,
+    find: impl FnOnce() -> Outcome<Scope> + Send + 'static,
 ) -> anyhow::Result<Scope> {
-    tokio::task::spawn_blocking(find)
-        .await?
-        .map_err(anyhow::Error::msg)
+    Ok(tokio::task::spawn_blocking(find).await??)
 }
 
 /// git's prepared message when a merge, cherry-pick, revert or rebase is in progress.

@@ -2,6 +2,8 @@
 //! applying the plan group by group (each step reported), undoing it; the version control
 //! makes the commits (git) or changes (jj).
 
+use crate::studio::fail;
+use iris_studio::failure::{Done, Failure};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
@@ -37,7 +39,7 @@ pub fn apply(
 ) {
     let (tx, root) = (tx.clone(), root.to_path_buf());
     tokio::task::spawn_blocking(move || {
-        let refused = |why: String| Action::SplitApplied {
+        let refused = |why: Failure| Action::SplitApplied {
             result: Err(why),
             undoable: false,
         };
@@ -49,9 +51,9 @@ pub fn apply(
             Ok(_) => {
                 let why =
                     "the change moved since Iris planned it: esc closes the view, x plans again";
-                return drop(tx.send(refused(why.to_string())));
+                return drop(tx.send(refused(Failure::usage(why))));
             }
-            Err(err) => return drop(tx.send(refused(format!("{err:#}")))),
+            Err(err) => return drop(tx.send(refused(fail::of(&err)))),
         };
         let steps = tx.clone();
         let mut step = move |progress| {
@@ -71,11 +73,11 @@ pub fn apply(
         };
         let action = match vcs.apply_split(&repo, &target, &plan, &how, &mut step) {
             Ok(made) => Action::SplitApplied {
-                result: Ok(said(&made)),
+                result: Ok(Done(said(&made))),
                 undoable: true,
             },
             Err(stopped) => Action::SplitApplied {
-                result: Err(format!("{:#}", stopped.error)),
+                result: Err(fail::of(&stopped.error)),
                 undoable: stopped.undoable,
             },
         };
@@ -100,7 +102,8 @@ pub fn undo(tx: &UnboundedSender<Action>, root: &Path, vcs: Arc<dyn Vcs>) {
         let undone = GitRepo::discover(&root)
             .map_err(anyhow::Error::from)
             .and_then(|repo| vcs.undo_split(&repo))
-            .map_err(|e| format!("{e:#}"));
+            .map(Done)
+            .map_err(fail::any);
         let _ = tx.send(Action::SplitUndone(undone));
     });
 }

@@ -1,6 +1,8 @@
 //! The studio's stack of branches at the edge: reading the stack the checked-out branch is
 //! in, and publishing every layer's PR/MR (Iris writing first the layers that need it).
 
+use crate::studio::fail;
+use iris_studio::failure::Outcome;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
@@ -18,13 +20,13 @@ use crate::publish::{
 
 /// The stack the checked-out branch is in over `base`; None on a detached HEAD or when the
 /// branch is in no stack (a stack of one layer).
-pub fn read(root: &Path, base: &str) -> Result<Option<Stack>, String> {
-    let repo = GitRepo::discover(root).map_err(|e| e.to_string())?;
-    let branch = match repo.head_state().map_err(|e| e.to_string())? {
+pub fn read(root: &Path, base: &str) -> Outcome<Option<Stack>> {
+    let repo = GitRepo::discover(root).map_err(fail::any)?;
+    let branch = match repo.head_state().map_err(fail::any)? {
         HeadState::Branch(name) => name,
         _ => return Ok(None),
     };
-    let stack = repo.stack(base, &branch).map_err(|e| e.to_string())?;
+    let stack = repo.stack(base, &branch).map_err(fail::any)?;
     Ok((stack.layers.len() > 1).then_some(stack))
 }
 

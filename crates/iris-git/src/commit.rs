@@ -34,11 +34,49 @@ impl GitRepo {
         let (stdout, stderr) = (ran.stdout(), ran.stderr());
         if !ran.success() {
             let said = format!("{}\n{}", stdout.trim(), stderr.trim());
-            return Err(GitError::Unsupported(format!(
-                "git commit failed (the message was not lost): {}",
-                said.trim()
-            )));
+            let said = said.trim().to_string();
+            return Err(
+                if said.contains("index.lock") && said.contains("File exists") {
+                    GitError::IndexLocked(said)
+                } else if !options.no_verify && !git_complained(&stderr) && self.has_commit_hooks()
+                {
+                    GitError::HookRefused(said)
+                } else {
+                    GitError::Unsupported(format!(
+                        "git commit failed (the message was not lost): {said}"
+                    ))
+                },
+            );
         }
         Ok(stdout.lines().next().unwrap_or_default().to_string())
     }
+
+    /// Whether a hook that can refuse a commit is in place (executable where git looks).
+    fn has_commit_hooks(&self) -> bool {
+        let Ok(dir) = self.hooks_dir() else {
+            return false;
+        };
+        ["pre-commit", "prepare-commit-msg", "commit-msg"]
+            .iter()
+            .any(|name| is_executable(&dir.join(name)))
+    }
+}
+
+/// Whether git itself said why it stopped (`fatal:`, `error:`): a hook's refusal is the
+/// hook's output alone.
+fn git_complained(stderr: &str) -> bool {
+    stderr
+        .lines()
+        .any(|line| line.starts_with("fatal:") || line.starts_with("error:"))
+}
+
+#[cfg(unix)]
+fn is_executable(path: &std::path::Path) -> bool {
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::metadata(path).is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
+}
+
+#[cfg(not(unix))]
+fn is_executable(path: &std::path::Path) -> bool {
+    path.is_file()
 }

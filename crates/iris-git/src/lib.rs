@@ -99,9 +99,28 @@ pub enum GitError {
         /// The system's error.
         source: std::io::Error,
     },
+    /// Another git holds the index (`.git/index.lock` exists): what git said. Trying again
+    /// once it is done may work.
+    #[error("git commit failed (the message was not lost): {0}")]
+    IndexLocked(String),
+    /// A commit hook (pre-commit, prepare-commit-msg, commit-msg) refused the commit: its
+    /// output.
+    #[error("git commit failed (the message was not lost): {0}")]
+    HookRefused(String),
     /// libgit2 failed.
     #[error("git: {}", .0.message())]
     Git(#[from] git2::Error),
+}
+
+impl GitError {
+    /// Whether another git held the index (or a ref) locked: trying again may work.
+    pub fn locked(&self) -> bool {
+        match self {
+            GitError::IndexLocked(_) => true,
+            GitError::Git(e) => e.code() == git2::ErrorCode::Locked,
+            _ => false,
+        }
+    }
 }
 
 /// The result of a git operation.

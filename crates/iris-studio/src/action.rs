@@ -5,6 +5,7 @@ use crossterm::event::{KeyEvent, MouseEvent};
 
 use super::command::Command;
 use super::state::{CommitRow, FileEntry, Mode};
+use crate::failure::{Done, Failure, Outcome};
 use crate::state::Draft;
 use iris_core::artifact::ArtifactKind;
 
@@ -52,30 +53,30 @@ pub enum Action {
     /// one that also weighs changed lines and new functions and types.
     RankingLoaded {
         /// The staged files, most relevant first, or why they could not be ranked.
-        result: Result<Vec<RankedFile>, String>,
+        result: Outcome<Vec<RankedFile>>,
         /// Whether this is the final ranking, from the changed lines too.
         complete: bool,
     },
     /// The status of the repository, the branch, and whether anything is staged.
-    StatusLoaded(Result<RepoSnapshot, String>),
+    StatusLoaded(Outcome<RepoSnapshot>),
     /// The diff of the selected file (its staged part, then its unstaged part) or of a commit.
     DiffLoaded {
         /// The file the diff is of, or `commit <short id>`: a diff the user has since left
         /// is dropped.
         path: String,
         /// The diff's files, or why git could not make it.
-        result: Result<Vec<FileDiff>, String>,
+        result: Outcome<Vec<FileDiff>>,
         /// How many of the files are the staged part; `None` for a commit's diff.
         staged: Option<usize>,
     },
     /// The repository's files (explore mode).
-    TreeLoaded(Result<Vec<String>, String>),
+    TreeLoaded(Outcome<Vec<String>>),
     /// A file's content and history (explore mode).
     FileOpened {
         /// The file, relative to the repository's root.
         path: String,
         /// What the code view shows of it, or why it could not be read.
-        result: Result<OpenedFile, String>,
+        result: Outcome<OpenedFile>,
     },
     /// When each line of the open file was last committed (`None`: not yet), for the heat
     /// margin.
@@ -84,28 +85,28 @@ pub enum Action {
         path: String,
         /// Per line, the author's time in seconds of its last commit, or why git's blame
         /// failed.
-        result: Result<Vec<Option<i64>>, String>,
+        result: Outcome<Vec<Option<i64>>>,
     },
     /// Iris' answer about the selected lines of the open file (explore), or why none came.
     LinesExplained {
         /// The task that asked (a cancelled or overtaken one's result is dropped).
         task: u64,
         /// Her answer, with the commits behind it.
-        result: Result<Explained, String>,
+        result: Outcome<Explained>,
     },
     /// The open file's intent and responsibility blocks (explore), or why none came.
     FileExplained {
         /// The task that asked (a cancelled or overtaken one's result is dropped).
         task: u64,
         /// What the file is for, and its blocks.
-        result: Result<FileIntent, String>,
+        result: Outcome<FileIntent>,
     },
     /// A commit's diff, shown in place of the code (explore).
     CommitShown {
         /// The commit's id.
         id: String,
         /// Its diff, or why git could not make it.
-        result: Result<Vec<FileDiff>, String>,
+        result: Outcome<Vec<FileDiff>>,
     },
     /// The commits of a range, with what its start resolved to.
     CommitsLoaded {
@@ -113,7 +114,7 @@ pub enum Action {
         mode: Mode,
         /// The range's start as resolved (a tag or the default branch when none was given)
         /// and its commits, or why git could not list them.
-        result: Result<(String, Vec<CommitRow>), String>,
+        result: Outcome<(String, Vec<CommitRow>)>,
     },
     /// Progress of a running task.
     Agent {
@@ -129,7 +130,7 @@ pub enum Action {
         /// The artifact written.
         kind: ArtifactKind,
         /// Its new text, or why Iris could not write it.
-        result: Result<String, String>,
+        result: Outcome<String>,
     },
     /// Alternatives to the artifact were written: their texts, or why not.
     AlternativesWritten {
@@ -138,14 +139,14 @@ pub enum Action {
         /// The artifact they are alternatives to.
         kind: ArtifactKind,
         /// The texts to pick from, or why none came.
-        result: Result<Vec<String>, String>,
+        result: Outcome<Vec<String>>,
     },
     /// A chat reply finished.
     ChatReplied {
         /// The task that asked (a cancelled or overtaken one's result is dropped).
         task: u64,
         /// Her reply, or why none came.
-        result: Result<ChatOutcome, String>,
+        result: Outcome<ChatOutcome>,
     },
     /// Iris replaced the artifact through her update tool (lands in the editor at once).
     ArtifactUpdated {
@@ -156,34 +157,35 @@ pub enum Action {
         /// Its new text.
         text: String,
     },
-    /// A git operation (stage, unstage, commit) finished with a message for the status bar.
+    /// A git operation (stage, unstage, commit) finished.
     GitDone {
-        /// What was done (`staged src/lib.rs`, git's summary line of the commit), or the error.
-        result: Result<String, String>,
-        /// Whether it was a commit: its message is then cleared, and a failure shown whole.
-        committed: bool,
+        /// What was done (`staged src/lib.rs`, git's summary line of the commit), or why not.
+        result: Outcome<Done>,
+        /// The work asked (a commit's message is cleared once it is made; locked, it can be
+        /// tried again).
+        tried: Box<crate::effect::Effect>,
     },
     /// The user's editor closed on an artifact: its text as saved, or why it could not run.
     ArtifactEdited {
         /// The artifact edited.
         kind: ArtifactKind,
         /// The text saved in the editor, or why the editor could not run.
-        result: Result<String, String>,
+        result: Outcome<String>,
     },
     /// The user's editor closed on a file of the repository (or could not run).
     FileEdited {
         /// The file, relative to the repository's root (read again if it is open).
         path: String,
         /// Nothing, or why the editor could not run.
-        result: Result<(), String>,
+        result: Outcome<()>,
     },
     /// Text went to the clipboard (what the notice says), or why not.
-    Copied(Result<String, String>),
+    Copied(Outcome<Done>),
     /// The artifact was published (the tool's summary and the link), or why not.
-    Published(Result<String, String>),
+    Published(Outcome<Done>),
     /// The stack the branch is in (None: it is in none, or is the only layer), or why it
     /// could not be read.
-    StackLoaded(Result<Option<iris_core::stack::Stack>, String>),
+    StackLoaded(Outcome<Option<iris_core::stack::Stack>>),
     /// Iris wrote the description of a stack's layer that had none, on the way to publishing.
     StackLayerWritten {
         /// The publishing task.
@@ -198,23 +200,23 @@ pub enum Action {
         /// The publishing task, when Iris wrote layers for it.
         task: Option<u64>,
         /// What happened to each layer, or why publishing stopped.
-        result: Result<Vec<String>, String>,
+        result: Outcome<Vec<String>>,
     },
     /// The request Iris would send for an artifact, as the preview shows it (`$`).
-    RequestShown(Result<String, String>),
+    RequestShown(Outcome<String>),
     /// The repository's commit rules (commitlint, commitizen), none, or why they cannot be read.
-    RulesLoaded(Result<Option<Box<iris_core::commit_rules::CommitRules>>, String>),
+    RulesLoaded(Outcome<Option<Box<iris_core::commit_rules::CommitRules>>>),
     /// The model servers that answered on this machine (setup).
     ServersFound(Vec<iris_config::setup::LocalServer>),
     /// Setup's choice was written and Iris started with it (what to tell the user), or why not.
-    SetupWritten(Result<String, String>),
+    SetupWritten(Outcome<Done>),
     /// Iris planned how to split the change into commits (the change and her plan), or why
     /// not.
     SplitPlanned {
         /// The task that asked (a cancelled or overtaken one's result is dropped).
         task: u64,
         /// The change read and Iris' plan for it, or why there is none.
-        result: Result<Box<crate::state::PlannedChange>, String>,
+        result: Outcome<Box<crate::state::PlannedChange>>,
     },
     /// Iris replaced the split plan through `update_split` (checked already).
     SplitUpdated {
@@ -228,7 +230,7 @@ pub enum Action {
         /// The task that asked (a cancelled or overtaken one's result is dropped).
         task: u64,
         /// Her reply, or why none came.
-        result: Result<String, String>,
+        result: Outcome<String>,
     },
     /// A step of applying the split: commits made so far, of how many, and what happens.
     SplitStep {
@@ -243,28 +245,28 @@ pub enum Action {
     /// `u` can undo it).
     SplitApplied {
         /// What was committed, or why applying stopped or was refused.
-        result: Result<String, String>,
+        result: Outcome<Done>,
         /// Whether the state from before was saved, so the split can be undone.
         undoable: bool,
     },
     /// The last split was undone (what to say), or why not.
-    SplitUndone(Result<String, String>),
+    SplitUndone(Outcome<Done>),
     /// The user's editor closed on a split group's message: its text, or why it could not run.
     SplitMessageEdited {
         /// The group (0-based) whose message it is.
         group: usize,
         /// The message saved in the editor, or why the editor could not run.
-        result: Result<String, String>,
+        result: Outcome<String>,
     },
     /// Iris wrote a commit's message anew (`r`), or why not.
     RewordWritten {
         /// The task that asked (a cancelled or overtaken one's result is dropped).
         task: u64,
         /// The commit's old and new message, or why there is none.
-        result: Result<crate::state::Rewording, String>,
+        result: Outcome<crate::state::Rewording>,
     },
     /// The commit was reworded (what to say), or why not.
-    Reworded(Result<String, String>),
+    Reworded(Outcome<Done>),
     /// Drafts saved by an earlier session, offered back.
     DraftsLoaded(Vec<(ArtifactKind, Draft)>),
     /// A merge, cherry-pick, revert or rebase is in progress (its name), and git prepared
@@ -276,7 +278,7 @@ pub enum Action {
         message: String,
     },
     /// A draft could not be written.
-    DraftFailed(String),
+    DraftFailed(Failure),
 }
 
 /// A staged file's relevance.

@@ -173,6 +173,8 @@ impl KeyChord {
     }
 
     /// Parses `ctrl-g`, `alt-z`, `shift-tab`, `enter`, `space`, `f5`, `?`, `G`, `pageup`.
+    /// The error is the words a keymap file's problem is reported in, at start (it never
+    /// reaches the reducer: nothing acts on its kind).
     pub fn parse(text: &str) -> Result<KeyChord, String> {
         let mut rest = text.trim();
         let mut modifiers = KeyModifiers::NONE;

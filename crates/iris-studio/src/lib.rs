@@ -23,6 +23,7 @@ pub mod blocks;
 pub mod command;
 pub mod conversation;
 pub mod effect;
+pub mod failure;
 pub mod findings;
 pub mod highlight;
 pub mod keymap;

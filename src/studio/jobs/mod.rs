@@ -7,6 +7,8 @@
 
 mod ranking;
 
+use crate::studio::fail;
+use iris_studio::failure::{Done, Outcome};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -20,8 +22,9 @@ use iris_core::artifact::ArtifactKind;
 use iris_core::secrets::Scanner;
 use iris_git::{DiffTarget, GitRepo};
 use iris_studio::action::{Action, OpenedFile, RepoSnapshot};
+use iris_studio::effect::Effect;
 use iris_studio::highlight;
-use iris_studio::state::{CommitRow, FileEntry, Mode};
+use iris_studio::state::{CommitFlags, CommitRow, FileEntry, Mode};
 use iris_workspace::{Boundary, FileText, read_text};
 pub use ranking::rank_staged;
 
@@ -100,13 +103,13 @@ impl Jobs {
         &self,
         kind: ArtifactKind,
         range: Option<(String, String)>,
-    ) -> impl FnOnce() -> Result<Scope, String> + Send + 'static {
+    ) -> impl FnOnce() -> Outcome<Scope> + Send + 'static {
         let (vcs, root) = (self.vcs.clone(), self.root.clone());
         move || {
-            let repo = GitRepo::discover(&root).map_err(|e| e.to_string())?;
+            let repo = GitRepo::discover(&root).map_err(fail::any)?;
             if range.is_none() && !kind.uses_range() {
                 let change = vcs.change(&repo, &ChangeAsked::default());
-                return change.map(|c| c.scope).map_err(|e| format!("{e:#}"));
+                return change.map(|c| c.scope).map_err(fail::any);
             }
             let (from, to) = match &range {
                 Some((from, to)) => (Some(from.as_str()), Some(to.as_str())),
@@ -156,7 +159,7 @@ impl Jobs {
             let diff = GitRepo::discover(&root)
                 .map_err(anyhow::Error::from)
                 .and_then(|repo| vcs.file_diff(&repo, &path))
-                .map_err(|e| format!("{e:#}"));
+                .map_err(fail::any);
             let (result, staged) = match diff {
                 Ok((files, staged)) => (Ok(files), Some(staged)),
                 Err(err) => (Err(err), None),
@@ -204,7 +207,7 @@ impl Jobs {
             if let Some(text) = text {
                 let result = GitRepo::discover(&root)
                     .and_then(|repo| repo.line_times(&path, text.as_bytes()))
-                    .map_err(|e| e.to_string());
+                    .map_err(fail::any);
                 send(Action::LinesAged { path, result });
             }
         });
@@ -219,26 +222,37 @@ impl Jobs {
         });
     }
 
-    /// A git operation (staging, a commit); its message goes to the status line.
+    /// A git operation (staging, a commit), the effect `tried`; its message goes to the
+    /// status line.
     pub fn git(
         &self,
-        committed: bool,
+        tried: Effect,
         work: impl FnOnce(&GitRepo) -> anyhow::Result<String> + Send + 'static,
     ) {
         self.run(move |root| {
             let result = GitRepo::discover(&root)
                 .map_err(anyhow::Error::from)
                 .and_then(|repo| work(&repo))
-                .map_err(|e| format!("{e:#}"));
-            Action::GitDone { result, committed }
+                .map(Done)
+                .map_err(fail::any);
+            Action::GitDone {
+                result,
+                tried: Box::new(tried),
+            }
         });
     }
 
     /// Records the change being made with `message` (git commit, jj commit); what Iris had
     /// `written` for it is remembered first, for `iris eval --accepted`.
-    pub fn commit(&self, message: String, written: Option<String>, amend: bool, no_verify: bool) {
+    pub fn commit(&self, message: String, written: Option<String>, flags: CommitFlags) {
         let (vcs, scanner) = (self.vcs.clone(), self.scanner.clone());
-        self.git(true, move |repo| {
+        let tried = Effect::Commit {
+            message: message.clone(),
+            written: written.clone(),
+            flags,
+        };
+        let CommitFlags { amend, no_verify } = flags;
+        self.git(tried, move |repo| {
             let how = if amend { How::Amend } else { How::Commit };
             let asked = ChangeAsked {
                 amend,
@@ -298,18 +312,18 @@ impl Jobs {
     }
 }
 
-fn commit_diff(root: &Path, id: String) -> Result<Vec<iris_core::change::FileDiff>, String> {
+fn commit_diff(root: &Path, id: String) -> Outcome<Vec<iris_core::change::FileDiff>> {
     GitRepo::discover(root)
         .and_then(|repo| repo.diff_files(&DiffTarget::Commit(id), &[]))
-        .map_err(|e| e.to_string())
+        .map_err(fail::any)
 }
 
 /// Files bigger than this open as "too large" rather than being read.
 const MAX_OPEN_BYTES: u64 = 2 * 1024 * 1024;
 
 /// The repository's files (what .gitignore does not ignore), sorted.
-fn tree(root: PathBuf) -> Result<Vec<String>, String> {
-    let boundary = Boundary::open(&root).map_err(|e| e.to_string())?;
+fn tree(root: PathBuf) -> Outcome<Vec<String>> {
+    let boundary = Boundary::open(&root).map_err(fail::any)?;
     let files = std::sync::Mutex::new(Vec::new());
     boundary
         .par_files(
@@ -321,20 +335,20 @@ fn tree(root: PathBuf) -> Result<Vec<String>, String> {
                 }
             },
         )
-        .map_err(|e| e.to_string())?;
-    let mut files = files.into_inner().map_err(|e| e.to_string())?;
+        .map_err(fail::any)?;
+    let mut files = files.into_inner().map_err(fail::any)?;
     files.sort();
     Ok(files)
 }
 
 /// A file's lines (None when binary or too large) and its last commits, with its text.
-fn open_file(root: &Path, path: &str) -> Result<(OpenedFile, Option<String>), String> {
-    let boundary = Boundary::open(root).map_err(|e| e.to_string())?;
-    let file = boundary.resolve(path).map_err(|e| e.to_string())?;
+fn open_file(root: &Path, path: &str) -> Outcome<(OpenedFile, Option<String>)> {
+    let boundary = Boundary::open(root).map_err(fail::any)?;
+    let file = boundary.resolve(path).map_err(fail::any)?;
     let text = match read_text(&file.absolute, MAX_OPEN_BYTES) {
         Ok(FileText::Text(text)) => Some(text),
         Ok(FileText::Binary { .. } | FileText::TooLarge { .. }) => None,
-        Err(e) => return Err(e.to_string()),
+        Err(e) => return Err(fail::any(e)),
     };
     let lines: Option<Vec<String>> = text
         .as_ref()
@@ -342,10 +356,10 @@ fn open_file(root: &Path, path: &str) -> Result<(OpenedFile, Option<String>), St
     if let Some(lines) = &lines {
         highlight::warm(path, lines.iter().take(WARM_LINES).map(String::as_str));
     }
-    let repo = GitRepo::discover(root).map_err(|e| e.to_string())?;
+    let repo = GitRepo::discover(root).map_err(fail::any)?;
     let history = repo
         .file_history(path, 20)
-        .map_err(|e| e.to_string())?
+        .map_err(fail::any)?
         .into_iter()
         .map(commit_row)
         .collect();
@@ -376,8 +390,8 @@ fn commits(
     mode: Mode,
     from: Option<String>,
     to: Option<String>,
-) -> Result<(String, Vec<CommitRow>), String> {
-    let repo = GitRepo::discover(&root).map_err(|e| e.to_string())?;
+) -> Outcome<(String, Vec<CommitRow>)> {
+    let repo = GitRepo::discover(&root).map_err(fail::any)?;
     const NO_BASE: &str = "no default branch or tag to start from";
     let base = match mode == Mode::PR {
         true => Base::DefaultBranch(NO_BASE),
@@ -386,7 +400,7 @@ fn commits(
     let (from, to) = range_of(vcs, &repo, from.as_deref(), to.as_deref(), base)?;
     let rows = repo
         .log_range(&from, &to, 1000)
-        .map_err(|e| e.to_string())?
+        .map_err(fail::any)?
         .into_iter()
         .map(commit_row)
         .collect();
@@ -402,10 +416,10 @@ fn range_of(
     from: Option<&str>,
     to: Option<&str>,
     base: Base,
-) -> Result<(String, String), String> {
+) -> Outcome<(String, String)> {
     let (from, to) = vcs
         .range(repo, from, to, base)
-        .map_err(|e| format!("{e:#}: R picks the range"))?;
+        .map_err(|e| fail::any(e).also("R picks the range"))?;
     let full_id = from.len() >= 40 && from.bytes().all(|b| b.is_ascii_hexdigit());
     let from = if full_id {
         from[..12].to_string()
@@ -464,12 +478,12 @@ fn status(
             repo
         }
         Err(err) => {
-            let err = format!("{err:#}");
+            let err = fail::of(&err);
             rank(Err(err.clone()), true);
             return Action::StatusLoaded(Err(err));
         }
     };
-    let working = vcs.working(&repo).map_err(|e| format!("{e:#}"));
+    let working = vcs.working(&repo).map_err(fail::any);
     Action::StatusLoaded(working.map(snapshot_of))
 }
 
@@ -480,7 +494,7 @@ const WARM_LINES: usize = 100;
 /// background rather than in the UI thread's next frame.
 fn diff_loaded(
     path: String,
-    result: Result<Vec<iris_core::change::FileDiff>, String>,
+    result: Outcome<Vec<iris_core::change::FileDiff>>,
     staged: Option<usize>,
 ) -> Action {
     if let Ok(files) = &result {

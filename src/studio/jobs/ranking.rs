@@ -3,10 +3,12 @@
 //! lines and new functions and types, read from the same diff, whose added lines are also
 //! scanned for secrets (the list marks a file that stages one).
 
+use crate::studio::fail;
 use iris_core::change::{ChangeKind, Relevance, most_relevant_first, score_file, score_lines};
 use iris_core::secrets::Scanner;
 use iris_git::{DiffTarget, GitRepo};
 use iris_studio::action::RankedFile;
+use iris_studio::failure::Outcome;
 
 /// Hands `send` the first ranking of `target`'s files (the staged ones; in a jj workspace,
 /// `@`'s commit), then the complete one (`complete` true). An error ends it and is sent as
@@ -15,11 +17,11 @@ pub fn rank_staged(
     repo: &GitRepo,
     target: &DiffTarget,
     scanner: Option<&Scanner>,
-    mut send: impl FnMut(Result<Vec<RankedFile>, String>, bool),
+    mut send: impl FnMut(Outcome<Vec<RankedFile>>, bool),
 ) {
     let list = match repo.change_list(target, &[]) {
         Ok(list) => list,
-        Err(err) => return send(Err(err.to_string()), true),
+        Err(err) => return send(Err(fail::git(&err)), true),
     };
     let first = list
         .files
@@ -41,7 +43,7 @@ pub fn rank_staged(
             secret: scanner.and_then(|scanner| secret_in(scanner, &file.path, lines.added)),
         }
     });
-    send(complete.map(sorted).map_err(|e| e.to_string()), true);
+    send(complete.map(sorted).map_err(fail::any), true);
 }
 
 struct Scored {

@@ -450,8 +450,38 @@ pub enum Level {
     Error,
 }
 
+/// A long text shown whole over the panes: its title, its text and how far it is scrolled.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Report {
+    /// The box's title, such as ` The hook said `.
+    pub title: &'static str,
+    /// The text, whole.
+    pub text: String,
+    /// The first line shown.
+    pub top: usize,
+}
+
+impl Report {
+    /// The title of a report that names nothing else.
+    pub const TITLE: &'static str = " Report (esc closes) ";
+
+    /// `text` under `title`, from its first line.
+    pub fn new(title: &'static str, text: impl Into<String>) -> Self {
+        Self {
+            title,
+            text: text.into(),
+            top: 0,
+        }
+    }
+
+    /// `text` under the plain title.
+    pub fn plain(text: impl Into<String>) -> Self {
+        Self::new(Self::TITLE, text)
+    }
+}
+
 /// A question waiting for y/n.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Confirm {
     /// Commit with the message (and the amend and no-verify options as set).
     Commit,
@@ -466,6 +496,8 @@ pub enum Confirm {
     /// The artifact's text was written for another change or range than the one now in
     /// front of the user, and the user edited it: have Iris write anew (yes), or keep it.
     Moved(ArtifactKind),
+    /// Git found the index locked by another git: run the same work again.
+    TryAgain(Box<crate::effect::Effect>),
 }
 
 /// Options for the next commit.
@@ -598,8 +630,9 @@ impl Default for IrisState {
 pub struct Overlays {
     /// The list of keys for the current mode is shown (`?`).
     pub help: bool,
-    /// A long message shown over the panes until esc (a failed commit's hook output).
-    pub report: Option<String>,
+    /// A long text shown over the panes until esc (a hook's output, a long error, the
+    /// request's preview); the arrows scroll it.
+    pub report: Option<Report>,
     /// A yes-or-no question waiting for its answer.
     pub confirm: Option<Confirm>,
     /// The setup overlay, while it is open.

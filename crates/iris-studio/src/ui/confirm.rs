@@ -8,7 +8,7 @@ use crate::state::{Confirm, State};
 use crate::theme::Theme;
 use iris_core::protocol::ApprovalRequest;
 
-pub fn draw(frame: &mut Frame, area: Rect, question: Confirm, state: &State, theme: &Theme) {
+pub fn draw(frame: &mut Frame, area: Rect, question: &Confirm, state: &State, theme: &Theme) {
     let text = match question {
         Confirm::Commit => {
             let mut what = "Commit with this message".to_string();
@@ -44,11 +44,14 @@ pub fn draw(frame: &mut Frame, area: Rect, question: Confirm, state: &State, the
                  (gh/glab)? (y/n)"
             )
         }
+        Confirm::TryAgain(_) => {
+            "Another git is using the index (.git/index.lock). Try again? (y/n)".to_string()
+        }
         Confirm::Moved(kind) => format!(
             "{} moved since this {} was written, and you edited it. Have Iris write anew \
              for what is here now? y: Iris writes (your text stays a version back, ctrl-z) · \
              n: keep your text",
-            crate::update::what_moved(kind),
+            crate::update::what_moved(*kind),
             kind.noun()
         ),
         Confirm::Reword => match &state.range.reword {

@@ -99,7 +99,7 @@ pub fn draw(frame: &mut Frame, state: &State, looks: &Looks) {
         report::draw(frame, area, report, looks.theme);
     } else if state.overlay.help {
         help::draw(frame, area, state, looks);
-    } else if let Some(question) = state.overlay.confirm {
+    } else if let Some(question) = &state.overlay.confirm {
         confirm::draw(frame, area, question, state, looks.theme);
     }
 }

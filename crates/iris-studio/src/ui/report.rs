@@ -1,17 +1,28 @@
-//! A long message (a failed commit's hook output, a long error) shown whole over the panes
-//! until esc.
+//! A long text (a hook's output, a long error, the request's preview) shown whole over the
+//! panes until esc; the arrows scroll it.
 
 use ratatui::Frame;
 use ratatui::layout::Rect;
+use ratatui::widgets::{Clear, Paragraph, Wrap};
 
-use super::{centered, text_box};
-use crate::theme::Theme;
+use super::centered;
+use crate::state::Report;
+use crate::theme::{Theme, Token};
 
-pub fn draw(frame: &mut Frame, area: Rect, report: &str, theme: &Theme) {
+pub fn draw(frame: &mut Frame, area: Rect, report: &Report, theme: &Theme) {
     let rect = centered(
         area,
         area.width.saturating_sub(10),
         area.height.saturating_sub(6),
     );
-    text_box(frame, rect, report, " Report (esc closes) ", false, theme);
+    frame.render_widget(Clear, rect);
+    let top = u16::try_from(report.top).unwrap_or(u16::MAX);
+    frame.render_widget(
+        Paragraph::new(report.text.as_str())
+            .wrap(Wrap { trim: false })
+            .scroll((top, 0))
+            .style(theme.style(Token::Text))
+            .block(super::pane_block(report.title.to_string(), true, theme)),
+        rect,
+    );
 }

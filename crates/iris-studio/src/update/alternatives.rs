@@ -1,6 +1,7 @@
 //! Alternatives to the commit message: Iris writes several at once, and the user picks one
 //! from the versions shown side by side, or keeps the one in the editor.
 
+use crate::failure::Outcome;
 use crossterm::event::{KeyCode, KeyEvent};
 
 use super::super::effect::Effect;
@@ -41,18 +42,14 @@ pub(super) fn written(
     state: &mut State,
     task: u64,
     kind: ArtifactKind,
-    result: Result<Vec<String>, String>,
+    result: Outcome<Vec<String>>,
 ) -> Vec<Effect> {
     let Some(finished) = task::finish(state, task) else {
         return Vec::new();
     };
     let texts = match result {
         Ok(texts) => texts,
-        Err(err) => {
-            let (said, level) = task::with_run_notes(&finished, err, Level::Error);
-            notice(state, level, said);
-            return Vec::new();
-        }
+        Err(err) => return super::failed::task_failed(state, &finished, err),
     };
     let current = state
         .artifacts

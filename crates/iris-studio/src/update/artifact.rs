@@ -1,5 +1,6 @@
 //! The artifact: generating it, the chat, versions and drafts, and the review's findings.
 
+use crate::failure::Outcome;
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 
 use super::super::action::ChatOutcome;
@@ -96,7 +97,7 @@ pub(super) fn generated(
     state: &mut State,
     task: u64,
     kind: ArtifactKind,
-    result: Result<String, String>,
+    result: Outcome<String>,
 ) -> Vec<Effect> {
     let Some(finished) = task::finish(state, task) else {
         return Vec::new();
@@ -109,29 +110,28 @@ pub(super) fn generated(
             task::done_notice(state, &finished, what);
             save_draft(state, kind)
         }
-        Err(err) => {
-            notice(state, Level::Error, err);
-            Vec::new()
-        }
+        Err(err) => super::failed::failed(state, err, None),
     }
 }
 
 pub(super) fn chat_replied(
     state: &mut State,
     task: u64,
-    result: Result<ChatOutcome, String>,
+    result: Outcome<ChatOutcome>,
 ) -> Vec<Effect> {
     if task::finish(state, task).is_none() {
         return Vec::new();
     }
     match result {
-        Ok(outcome) => state.chat.messages.push(ChatMessage {
-            speaker: Speaker::Iris,
-            text: outcome.reply,
-        }),
-        Err(err) => notice(state, Level::Error, err),
+        Ok(outcome) => {
+            state.chat.messages.push(ChatMessage {
+                speaker: Speaker::Iris,
+                text: outcome.reply,
+            });
+            Vec::new()
+        }
+        Err(err) => super::failed::failed(state, err, None),
     }
-    Vec::new()
 }
 
 /// Iris replaced the artifact through her update tool.

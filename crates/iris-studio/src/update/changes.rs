@@ -3,21 +3,21 @@
 use super::super::action::{RankedFile, RepoSnapshot};
 use super::super::command::Command;
 use super::super::effect::Effect;
-use super::super::state::{Changes, Confirm, FileEntry, Level, Mode, Pane, State};
+use super::super::state::{Changes, Confirm, FileEntry, Level, Mode, Pane, Report, State};
 use super::{artifact, diff, explore, notice, range, step, written_for};
+use crate::failure::{Done, FailureKind, GitFailure, Outcome};
 use iris_core::artifact::ArtifactKind;
 
 pub(super) fn ranking_loaded(
     state: &mut State,
-    result: Result<Vec<RankedFile>, String>,
+    result: Outcome<Vec<RankedFile>>,
     complete: bool,
 ) -> Vec<Effect> {
     let ranked = match result {
         Ok(ranked) => ranked,
         Err(err) => {
-            let text = format!("ranking the staged files failed: {err}");
-            notice(state, Level::Error, text);
-            return Vec::new();
+            let err = err.context("ranking the staged files failed");
+            return super::failed::failed(state, err, None);
         }
     };
     let changes = &mut state.changes;
@@ -51,16 +51,12 @@ pub(super) fn ranking_loaded(
     Vec::new()
 }
 
-pub(super) fn status_loaded(
-    state: &mut State,
-    result: Result<RepoSnapshot, String>,
-) -> Vec<Effect> {
+pub(super) fn status_loaded(state: &mut State, result: Outcome<RepoSnapshot>) -> Vec<Effect> {
     let snapshot = match result {
         Ok(snapshot) => snapshot,
         Err(err) => {
             state.changes.loading = false;
-            notice(state, Level::Error, format!("git status failed: {err}"));
-            return Vec::new();
+            return super::failed::failed(state, err.context("git status failed"), None);
         }
     };
     let first = !std::mem::replace(&mut state.start.status_seen, true);
@@ -109,30 +105,33 @@ pub(super) fn status_loaded(
     effects
 }
 
-pub(super) fn git_done(
-    state: &mut State,
-    result: Result<String, String>,
-    committed: bool,
-) -> Vec<Effect> {
+pub(super) fn git_done(state: &mut State, result: Outcome<Done>, tried: Effect) -> Vec<Effect> {
+    let committed = matches!(tried, Effect::Commit { .. });
     let mut effects = vec![Effect::LoadStatus];
     match result {
-        Ok(text) => {
-            notice(state, Level::Success, text);
+        Ok(done) => {
+            notice(state, Level::Success, done.0);
             if committed {
                 effects.extend(artifact::clear(state, ArtifactKind::Commit));
                 state.repo.commit_flags = Default::default();
             }
         }
-        Err(err) if committed => {
-            // A hook's output can be long: it is shown whole until esc.
+        Err(err)
+            if committed
+                && !matches!(
+                    err.kind,
+                    FailureKind::Git(GitFailure::IndexLocked | GitFailure::HookFailed)
+                ) =>
+        {
+            // git's words can be long: they are shown whole until esc.
             notice(
                 state,
                 Level::Error,
                 "the commit failed: the message stays in the editor (esc closes the report)",
             );
-            state.overlay.report = Some(err);
+            state.overlay.report = Some(Report::plain(err.words));
         }
-        Err(err) => notice(state, Level::Error, err),
+        Err(err) => effects.extend(super::failed::failed(state, err, Some(tried))),
     }
     effects
 }

@@ -18,6 +18,22 @@ pub(super) fn run(state: &mut State, command: Command) -> Vec<Effect> {
     if state.modal() {
         return Vec::new();
     }
+    // The arrows scroll a report over the panes rather than the pane under it.
+    if let Some(report) = state.overlay.report.as_mut()
+        && matches!(
+            command,
+            Command::Up
+                | Command::Down
+                | Command::PageUp
+                | Command::PageDown
+                | Command::Top
+                | Command::Bottom
+        )
+    {
+        let last = report.text.lines().count().saturating_sub(1);
+        report.top = super::step(report.top, last, command);
+        return Vec::new();
+    }
     if let Err(why) = command.applies(state.mode) {
         notice(state, Level::Info, why);
         return Vec::new();

@@ -6,6 +6,7 @@ use super::super::layout::{PaneRects, inner_size};
 use super::super::side_by_side;
 use super::super::state::{DiffView, Level, Mode, Pane, State};
 use super::{notice, step};
+use crate::failure::Outcome;
 use iris_core::change::FileDiff;
 use iris_core::text::{expand_tabs, width};
 
@@ -15,7 +16,7 @@ pub(super) const SIDEWAYS: isize = 8;
 pub(super) fn loaded(
     state: &mut State,
     path: String,
-    result: Result<Vec<FileDiff>, String>,
+    result: Outcome<Vec<FileDiff>>,
     staged: Option<usize>,
 ) -> Vec<Effect> {
     if state.diff.path.as_deref() != Some(path.as_str()) {
@@ -31,7 +32,13 @@ pub(super) fn loaded(
                 state.diff.scroll = row.unwrap_or(0);
             }
         }
-        Err(err) => notice(state, Level::Error, format!("diff of {path} failed: {err}")),
+        Err(err) => {
+            return super::failed::failed(
+                state,
+                err.context(format!("diff of {path} failed")),
+                None,
+            );
+        }
     }
     Vec::new()
 }

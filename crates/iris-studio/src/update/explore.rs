@@ -6,18 +6,17 @@ use super::super::effect::Effect;
 use super::super::layout::{PaneRects, code_and_history, inner_rows, keep_in_view};
 use super::super::state::{Heat, Level, Pane, State};
 use super::{notice, panes, step};
+use crate::failure::Outcome;
 
-pub(super) fn tree_loaded(state: &mut State, result: Result<Vec<String>, String>) -> Vec<Effect> {
+pub(super) fn tree_loaded(state: &mut State, result: Outcome<Vec<String>>) -> Vec<Effect> {
     match result {
         Ok(files) => {
             state.explore.files = files;
             state.explore.loaded = true;
         }
-        Err(err) => notice(
-            state,
-            Level::Error,
-            format!("listing the files failed: {err}"),
-        ),
+        Err(err) => {
+            return super::failed::failed(state, err.context("listing the files failed"), None);
+        }
     }
     Vec::new()
 }
@@ -25,7 +24,7 @@ pub(super) fn tree_loaded(state: &mut State, result: Result<Vec<String>, String>
 pub(super) fn file_opened(
     state: &mut State,
     path: String,
-    result: Result<OpenedFile, String>,
+    result: Outcome<OpenedFile>,
 ) -> Vec<Effect> {
     if state.explore.open.as_deref() != Some(path.as_str()) {
         return Vec::new(); // a file the user has since left
@@ -36,7 +35,13 @@ pub(super) fn file_opened(
             state.explore.history = opened.history;
             state.explore.digest = opened.digest;
         }
-        Err(err) => notice(state, Level::Error, format!("opening {path} failed: {err}")),
+        Err(err) => {
+            return super::failed::failed(
+                state,
+                err.context(format!("opening {path} failed")),
+                None,
+            );
+        }
     }
     Vec::new()
 }
@@ -46,7 +51,7 @@ pub(super) fn file_opened(
 pub(super) fn lines_aged(
     state: &mut State,
     path: String,
-    result: Result<Vec<Option<i64>>, String>,
+    result: Outcome<Vec<Option<i64>>>,
 ) -> Vec<Effect> {
     if state.explore.open.as_deref() != Some(path.as_str()) {
         return Vec::new();

@@ -4,6 +4,7 @@
 use super::super::effect::{EditTarget, Effect};
 use super::super::state::{Level, Mode, Pane, State};
 use super::{artifact, notice};
+use crate::failure::{Failure, Outcome};
 use iris_core::artifact::ArtifactKind;
 
 /// `e`: the diff's file at its top line, explore's file at the cursor (or the tree's file),
@@ -17,30 +18,31 @@ pub(super) fn edit(state: &mut State) -> Vec<Effect> {
     };
     match target {
         Ok(target) => vec![Effect::EditExternally(target)],
+        // Nothing to open yet: a hint, not an error.
         Err(why) => {
-            notice(state, Level::Info, why);
+            notice(state, Level::Info, why.words);
             Vec::new()
         }
     }
 }
 
-fn artifact(state: &State, kind: ArtifactKind) -> Result<EditTarget, String> {
+fn artifact(state: &State, kind: ArtifactKind) -> Outcome<EditTarget> {
     if state
         .iris
         .task
         .as_ref()
         .is_some_and(|t| t.mode == state.mode)
     {
-        return Err(format!(
+        return Err(Failure::usage(format!(
             "Iris is writing the {}: wait for her, or esc first",
             kind.title().to_lowercase()
-        ));
+        )));
     }
     let text = state.artifact().map(|a| a.text()).unwrap_or_default();
     Ok(EditTarget::Artifact { kind, text })
 }
 
-fn diff_file(state: &State) -> Result<EditTarget, String> {
+fn diff_file(state: &State) -> Outcome<EditTarget> {
     if let Some((path, line)) = state.diff.new_line_at(state.diff.scroll) {
         return Ok(EditTarget::File {
             path: path.to_string(),
@@ -53,29 +55,31 @@ fn diff_file(state: &State) -> Result<EditTarget, String> {
         .path
         .clone()
         .or_else(|| state.changes.selected_file().map(|f| f.path.clone()))
-        .ok_or("select a changed file first")?;
+        .ok_or_else(|| Failure::usage("select a changed file first"))?;
     Ok(EditTarget::File { path, line: 1 })
 }
 
-fn open_file(state: &State) -> Result<EditTarget, String> {
+fn open_file(state: &State) -> Outcome<EditTarget> {
     let explorer = &state.explore;
     let path = explorer
         .open
         .clone()
-        .ok_or("open a file first (enter on the tree)")?;
+        .ok_or_else(|| Failure::usage("open a file first (enter on the tree)"))?;
     Ok(EditTarget::File {
         path,
         line: u32::try_from(explorer.cursor + 1).unwrap_or(u32::MAX),
     })
 }
 
-fn tree_file(state: &State) -> Result<EditTarget, String> {
+fn tree_file(state: &State) -> Outcome<EditTarget> {
     match state.explore.rows().into_iter().nth(state.explore.selected) {
         Some(row) if !row.is_dir => Ok(EditTarget::File {
             path: row.path,
             line: 1,
         }),
-        _ => Err("choose a file to edit (a directory does not open)".to_string()),
+        _ => Err(Failure::usage(
+            "choose a file to edit (a directory does not open)",
+        )),
     }
 }
 
@@ -84,14 +88,11 @@ fn tree_file(state: &State) -> Result<EditTarget, String> {
 pub(super) fn artifact_edited(
     state: &mut State,
     kind: ArtifactKind,
-    result: Result<String, String>,
+    result: Outcome<String>,
 ) -> Vec<Effect> {
     let text = match result {
         Ok(text) => text,
-        Err(err) => {
-            notice(state, Level::Error, format!("the editor failed: {err}"));
-            return Vec::new();
-        }
+        Err(err) => return super::failed::failed(state, err.context("the editor failed"), None),
     };
     // Editors end a file with a newline; the artifact never had it.
     let text = text.trim_end();
@@ -113,14 +114,9 @@ pub(super) fn artifact_edited(
 }
 
 /// The editor closed on a file: what shows it is read again.
-pub(super) fn file_edited(
-    state: &mut State,
-    path: String,
-    result: Result<(), String>,
-) -> Vec<Effect> {
+pub(super) fn file_edited(state: &mut State, path: String, result: Outcome<()>) -> Vec<Effect> {
     if let Err(err) = result {
-        notice(state, Level::Error, format!("the editor failed: {err}"));
-        return Vec::new();
+        return super::failed::failed(state, err.context("the editor failed"), None);
     }
     notice(state, Level::Info, format!("back from your editor: {path}"));
     let mut effects = vec![Effect::LoadStatus];

@@ -51,6 +51,7 @@ pub(super) fn key(state: &mut State, key: KeyEvent) -> Vec<Effect> {
             (Confirm::Publish, true) => external::publish(state),
             (Confirm::PublishStack, true) => super::stack::publish(state),
             (Confirm::Reword, true) => reword::confirmed(state),
+            (Confirm::TryAgain(effect), true) => vec![*effect],
             (Confirm::Moved(kind), write_anew) => {
                 super::written_for::answered(state, kind, write_anew)
             }

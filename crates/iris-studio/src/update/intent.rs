@@ -8,6 +8,7 @@ use super::super::effect::Effect;
 use super::super::layout::{PaneRects, inner_size, keep_in_view};
 use super::super::state::{IntentKey, IntentView, Level, Pane, State, TaskKind};
 use super::{explore, notice, panes, step, task};
+use crate::failure::Outcome;
 use iris_core::artifact::intent::FileIntent;
 
 /// `i`: asks Iris about the open file, or shows what she said about this text before.
@@ -65,11 +66,7 @@ fn show(state: &mut State, key: IntentKey, intent: FileIntent) {
     jump_to_block(state);
 }
 
-pub(super) fn explained(
-    state: &mut State,
-    task: u64,
-    result: Result<FileIntent, String>,
-) -> Vec<Effect> {
+pub(super) fn explained(state: &mut State, task: u64, result: Outcome<FileIntent>) -> Vec<Effect> {
     let Some(finished) = task::finish(state, task) else {
         return Vec::new(); // cancelled: the pane has closed
     };
@@ -89,7 +86,7 @@ pub(super) fn explained(
         }
         Err(err) => {
             panes::close_blocks(state);
-            notice(state, Level::Error, err);
+            return super::failed::failed(state, err, None);
         }
     }
     Vec::new()

@@ -22,6 +22,7 @@ mod commands;
 mod diff;
 mod explore;
 mod external;
+mod failed;
 mod input;
 mod intent;
 mod panes;
@@ -39,7 +40,8 @@ pub(crate) use written_for::what_moved;
 use super::action::Action;
 use super::effect::Effect;
 use super::layout::{PaneRects, inner_rows, keep_in_view};
-use super::state::{Level, Notice, State};
+use super::state::{Level, Notice, Report, State};
+use failed::failed;
 
 /// Lines a page moves.
 const PAGE: usize = 20;
@@ -78,7 +80,7 @@ fn reduce(state: &mut State, action: Action) -> Vec<Effect> {
             changes::ranking_loaded(state, result, complete)
         }
         Action::StatusLoaded(result) => changes::status_loaded(state, result),
-        Action::GitDone { result, committed } => changes::git_done(state, result, committed),
+        Action::GitDone { result, tried } => changes::git_done(state, result, *tried),
         Action::TreeLoaded(result) => explore::tree_loaded(state, result),
         Action::FileOpened { path, result } => explore::file_opened(state, path, result),
         Action::LinesAged { path, result } => explore::lines_aged(state, path, result),
@@ -108,7 +110,7 @@ fn reduce(state: &mut State, action: Action) -> Vec<Effect> {
         Action::ArtifactEdited { kind, result } => external::artifact_edited(state, kind, result),
         Action::FileEdited { path, result } => external::file_edited(state, path, result),
         Action::RequestShown(Ok(preview)) => {
-            state.overlay.report = Some(preview);
+            state.overlay.report = Some(Report::plain(preview));
             notice(
                 state,
                 Level::Info,
@@ -116,23 +118,20 @@ fn reduce(state: &mut State, action: Action) -> Vec<Effect> {
             );
             Vec::new()
         }
-        Action::RequestShown(Err(err)) => {
-            notice(state, Level::Error, err);
-            Vec::new()
-        }
-        Action::Copied(result) | Action::Published(result) => {
-            match result {
-                Ok(done) => notice(state, Level::Success, done),
-                Err(err) => notice(state, Level::Error, err),
+        Action::RequestShown(Err(err)) => failed(state, err, None),
+        Action::Copied(result) | Action::Published(result) => match result {
+            Ok(done) => {
+                notice(state, Level::Success, done.0);
+                Vec::new()
             }
-            Vec::new()
-        }
+            Err(err) => failed(state, err, None),
+        },
         Action::RulesLoaded(Ok(rules)) => {
             state.repo.commit_rules = rules.map(|rules| *rules);
             Vec::new()
         }
         Action::RulesLoaded(Err(err)) => {
-            notice(state, Level::Warning, err);
+            notice(state, Level::Warning, err.words);
             Vec::new()
         }
         Action::ServersFound(servers) => setup::servers_found(state, servers),
@@ -152,14 +151,7 @@ fn reduce(state: &mut State, action: Action) -> Vec<Effect> {
         Action::GitPrepared { operation, message } => {
             artifact::git_prepared(state, &operation, message)
         }
-        Action::DraftFailed(err) => {
-            notice(
-                state,
-                Level::Error,
-                format!("saving the draft failed: {err}"),
-            );
-            Vec::new()
-        }
+        Action::DraftFailed(err) => failed(state, err.context("saving the draft failed"), None),
     }
 }
 
@@ -187,7 +179,7 @@ fn notice(state: &mut State, level: Level, text: impl Into<String>) {
     // An error longer than the status line is shown whole over the panes (esc closes it).
     let room = usize::from(state.screen.size.0).saturating_sub(10);
     if level == Level::Error && iris_core::text::width(&text) > room {
-        state.overlay.report = Some(text.clone());
+        state.overlay.report = Some(Report::plain(text.clone()));
     }
     state.notice = Some(Notice { level, text });
 }

@@ -6,19 +6,17 @@ use super::super::command::Command;
 use super::super::effect::Effect;
 use super::super::state::{CommitRow, DiffView, Level, Mode, Pane, State};
 use super::{notice, step};
+use crate::failure::Outcome;
 
 pub(super) fn commits_loaded(
     state: &mut State,
     mode: Mode,
-    result: Result<(String, Vec<CommitRow>), String>,
+    result: Outcome<(String, Vec<CommitRow>)>,
 ) -> Vec<Effect> {
     state.range.loading = false;
     let (from, commits) = match result {
         Ok(loaded) => loaded,
-        Err(err) => {
-            notice(state, Level::Error, err);
-            return Vec::new();
-        }
+        Err(err) => return super::failed::failed(state, err, None),
     };
     // The same commits again (a refresh, something changed outside): nothing moves, nothing
     // is written anew.

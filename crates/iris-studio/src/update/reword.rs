@@ -5,6 +5,7 @@
 use super::super::effect::Effect;
 use super::super::state::{Confirm, Level, Rewording, State, TaskKind};
 use super::{notice, range, task};
+use crate::failure::{Done, Outcome};
 
 /// `r`: Iris writes the selected commit's message anew.
 pub(super) fn ask(state: &mut State) -> Vec<Effect> {
@@ -25,11 +26,7 @@ pub(super) fn ask(state: &mut State) -> Vec<Effect> {
 }
 
 /// Iris' message arrived: asked whether to reword, or why there is none.
-pub(super) fn written(
-    state: &mut State,
-    task: u64,
-    result: Result<Rewording, String>,
-) -> Vec<Effect> {
+pub(super) fn written(state: &mut State, task: u64, result: Outcome<Rewording>) -> Vec<Effect> {
     let Some(finished) = task::finish(state, task) else {
         return Vec::new();
     };
@@ -43,10 +40,7 @@ pub(super) fn written(
             state.overlay.confirm = Some(Confirm::Reword);
             task::done_notice(state, &finished, what);
         }
-        Err(err) => {
-            let (said, level) = task::with_run_notes(&finished, err, Level::Error);
-            notice(state, level, said);
-        }
+        Err(err) => return super::failed::task_failed(state, &finished, err),
     }
     Vec::new()
 }
@@ -68,15 +62,12 @@ pub(super) fn confirmed(state: &mut State) -> Vec<Effect> {
 }
 
 /// The commit was reworded: the range's commits are read again (their ids changed).
-pub(super) fn done(state: &mut State, result: Result<String, String>) -> Vec<Effect> {
+pub(super) fn done(state: &mut State, result: Outcome<Done>) -> Vec<Effect> {
     match result {
         Ok(said) => {
-            notice(state, Level::Success, said);
+            notice(state, Level::Success, said.0);
             range::load_commits(state)
         }
-        Err(err) => {
-            notice(state, Level::Error, err);
-            Vec::new()
-        }
+        Err(err) => super::failed::failed(state, err, None),
     }
 }

@@ -1,6 +1,7 @@
 //! The setup overlay: opening it (the servers probed), choosing, the key (or a server's
 //! address and model), the confirmation, and Iris started once the choice is written.
 
+use crate::failure::{Done, Outcome};
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 
 use super::super::effect::Effect;
@@ -183,12 +184,12 @@ fn typing(key: KeyEvent, text: &mut String) -> Typed {
 
 /// The choice is written and Iris runs with it: the overlay closes and she may start on the
 /// mode's artifact; a failed write leaves the choice on screen to try again.
-pub(super) fn written(state: &mut State, result: Result<String, String>) -> Vec<Effect> {
+pub(super) fn written(state: &mut State, result: Outcome<Done>) -> Vec<Effect> {
     match result {
         Ok(done) => {
             state.overlay.setup = None;
             state.iris.unavailable = None;
-            notice(state, Level::Success, done);
+            notice(state, Level::Success, done.0);
             // The status again: the secret marks come from Iris' scanner, which now exists.
             let mut effects = vec![Effect::LoadStatus];
             effects.extend(artifact::auto_generate(state));
@@ -200,8 +201,7 @@ pub(super) fn written(state: &mut State, result: Result<String, String>) -> Vec<
             {
                 setup.step = SetupStep::Confirm(choice);
             }
-            notice(state, Level::Error, format!("setup failed: {err}"));
-            Vec::new()
+            super::failed::failed(state, err.context("setup failed"), None)
         }
     }
 }

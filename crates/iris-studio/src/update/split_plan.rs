@@ -2,6 +2,7 @@
 //! user moves hunks between the groups, merges groups, edits their messages (in place or in
 //! $EDITOR), talks the plan over with Iris, applies it and undoes it.
 
+use crate::failure::{Done, Outcome};
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 
 use super::super::effect::{EditTarget, Effect};
@@ -40,7 +41,7 @@ pub(super) fn ask(state: &mut State) -> Vec<Effect> {
 pub(super) fn planned(
     state: &mut State,
     task: u64,
-    result: Result<Box<PlannedChange>, String>,
+    result: Outcome<Box<PlannedChange>>,
 ) -> Vec<Effect> {
     let Some(finished) = task::finish(state, task) else {
         return Vec::new();
@@ -58,10 +59,7 @@ pub(super) fn planned(
             state.overlay.split_plan = Some(SplitView::new(*planned));
             task::done_notice(state, &finished, what);
         }
-        Err(err) => {
-            let (said, level) = task::with_run_notes(&finished, err, Level::Error);
-            notice(state, level, said);
-        }
+        Err(err) => return super::failed::task_failed(state, &finished, err),
     }
     Vec::new()
 }
@@ -304,13 +302,15 @@ fn set_message(state: &mut State, group: usize, text: &str) {
 pub(super) fn message_edited(
     state: &mut State,
     group: usize,
-    result: Result<String, String>,
+    result: Outcome<String>,
 ) -> Vec<Effect> {
     match result {
-        Ok(text) => set_message(state, group, &text),
-        Err(err) => notice(state, Level::Error, err),
+        Ok(text) => {
+            set_message(state, group, &text);
+            Vec::new()
+        }
+        Err(err) => super::failed::failed(state, err, None),
     }
-    Vec::new()
 }
 
 /// A key while the chat input is open: enter sends, esc closes it.
@@ -398,11 +398,7 @@ pub(super) fn updated(state: &mut State, task: u64, plan: SplitPlan) -> Vec<Effe
 }
 
 /// Iris' chat reply about the plan.
-pub(super) fn chat_replied(
-    state: &mut State,
-    task: u64,
-    result: Result<String, String>,
-) -> Vec<Effect> {
+pub(super) fn chat_replied(state: &mut State, task: u64, result: Outcome<String>) -> Vec<Effect> {
     let Some(finished) = task::finish(state, task) else {
         return Vec::new();
     };
@@ -410,12 +406,11 @@ pub(super) fn chat_replied(
         return Vec::new();
     };
     view.chat_task = None;
-    let text = match result {
-        Ok(reply) => reply,
+    let (text, effects) = match result {
+        Ok(reply) => (reply, Vec::new()),
         Err(err) => {
-            let (said, level) = task::with_run_notes(&finished, err.clone(), Level::Error);
-            notice(state, level, said);
-            format!("(failed: {err})")
+            let said = format!("(failed: {err})");
+            (said, super::failed::task_failed(state, &finished, err))
         }
     };
     if let Some(view) = state.overlay.split_plan.as_mut() {
@@ -424,7 +419,7 @@ pub(super) fn chat_replied(
             text,
         });
     }
-    Vec::new()
+    effects
 }
 
 /// A step of applying the split.
@@ -436,14 +431,10 @@ pub(super) fn step(state: &mut State, done: usize, of: usize, step: String) -> V
 }
 
 /// Applying ended: the view says how, and `u` undoes it when the state before was saved.
-pub(super) fn applied(
-    state: &mut State,
-    result: Result<String, String>,
-    undoable: bool,
-) -> Vec<Effect> {
+pub(super) fn applied(state: &mut State, result: Outcome<Done>, undoable: bool) -> Vec<Effect> {
     let (level, text) = match &result {
-        Ok(text) => (Level::Success, text.clone()),
-        Err(err) => (Level::Error, err.clone()),
+        Ok(done) => (Level::Success, done.0.clone()),
+        Err(err) => (Level::Error, err.words.clone()),
     };
     if let Some(view) = state.overlay.split_plan.as_mut() {
         view.phase = if undoable {
@@ -462,15 +453,19 @@ pub(super) fn applied(
 }
 
 /// The split was undone: the plan can be changed and applied again.
-pub(super) fn undone(state: &mut State, result: Result<String, String>) -> Vec<Effect> {
+pub(super) fn undone(state: &mut State, result: Outcome<Done>) -> Vec<Effect> {
     match result {
         Ok(text) => {
             if let Some(view) = state.overlay.split_plan.as_mut() {
                 view.phase = SplitPhase::Planning;
             }
-            notice(state, Level::Success, text);
+            notice(state, Level::Success, text.0);
         }
-        Err(err) => notice(state, Level::Error, err),
+        Err(err) => {
+            let mut effects = super::failed::failed(state, err, Some(Effect::UndoSplit));
+            effects.push(Effect::LoadStatus);
+            return effects;
+        }
     }
     vec![Effect::LoadStatus]
 }

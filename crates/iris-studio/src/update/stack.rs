@@ -4,14 +4,15 @@
 use super::super::command::Command;
 use super::super::effect::Effect;
 use super::super::state::TaskKind;
-use super::super::state::{Level, Mode, StackView, State};
+use super::super::state::{Level, Mode, Report, StackView, State};
 use super::{notice, range, task};
+use crate::failure::Outcome;
 use iris_core::artifact::ArtifactKind;
 use iris_core::stack::{InStack, Stack};
 
 /// The stack came: with more than one layer, PR mode shows the checked-out branch's layer;
 /// else the whole range is written as one PR, as before.
-pub(super) fn loaded(state: &mut State, result: Result<Option<Stack>, String>) -> Vec<Effect> {
+pub(super) fn loaded(state: &mut State, result: Outcome<Option<Stack>>) -> Vec<Effect> {
     let stack = match result {
         Ok(Some(stack)) if stack.layers.len() > 1 => stack,
         Ok(_) => return super::written_for::arrive(state, true),
@@ -276,7 +277,7 @@ pub(super) fn layer_written(state: &mut State, task: u64, index: usize, text: &s
 pub(super) fn published(
     state: &mut State,
     task: Option<u64>,
-    result: Result<Vec<String>, String>,
+    result: Outcome<Vec<String>>,
 ) -> Vec<Effect> {
     if let Some(view) = state.stack.as_mut() {
         view.publishing = false;
@@ -289,14 +290,14 @@ pub(super) fn published(
     }
     match result {
         Ok(lines) => {
-            state.overlay.report = Some(lines.join("\n"));
+            state.overlay.report = Some(Report::plain(lines.join("\n")));
             notice(
                 state,
                 Level::Success,
                 "the stack is published: esc closes the report",
             );
         }
-        Err(err) => notice(state, Level::Error, err),
+        Err(err) => return super::failed::failed(state, err, None),
     }
     Vec::new()
 }

@@ -8,6 +8,7 @@ use super::super::effect::Effect;
 use super::super::layout::{PaneRects, inner_size, keep_in_view};
 use super::super::state::{DiffView, Level, Pane, ShownCommit, State, TaskKind, WhyKey, WhyView};
 use super::{notice, panes, step, task};
+use crate::failure::Outcome;
 use iris_core::protocol::{Explained, LinesAsked};
 
 /// `w`: asks Iris about the selected lines (or the cursor's line), or shows her earlier
@@ -80,11 +81,7 @@ fn show(state: &mut State, key: WhyKey, answer: Explained) {
     });
 }
 
-pub(super) fn explained(
-    state: &mut State,
-    task: u64,
-    result: Result<Explained, String>,
-) -> Vec<Effect> {
+pub(super) fn explained(state: &mut State, task: u64, result: Outcome<Explained>) -> Vec<Effect> {
     let Some(finished) = task::finish(state, task) else {
         return Vec::new(); // cancelled: the pane has closed
     };
@@ -103,7 +100,7 @@ pub(super) fn explained(
         }
         Err(err) => {
             state.explore.why = None;
-            notice(state, Level::Error, err);
+            return super::failed::failed(state, err, None);
         }
     }
     Vec::new()
@@ -210,7 +207,7 @@ pub(super) fn open_commit(state: &mut State) -> Vec<Effect> {
 pub(super) fn commit_shown(
     state: &mut State,
     id: String,
-    result: Result<Vec<iris_core::change::FileDiff>, String>,
+    result: Outcome<Vec<iris_core::change::FileDiff>>,
 ) -> Vec<Effect> {
     let shown = state.explore.commit.as_mut().filter(|c| c.id == id);
     let Some(ShownCommit { view, .. }) = shown else {

@@ -7,6 +7,7 @@ use iris_core::protocol::AgentEvent;
 use iris_studio::action::Action;
 use iris_studio::command::Command;
 use iris_studio::effect::Effect;
+use iris_studio::failure::Failure;
 use iris_studio::state::{Level, Mode, Pane, State, Task, TaskKind};
 use iris_studio::update::update;
 
@@ -32,7 +33,7 @@ fn alternatives_written(
 ) -> Vec<Effect> {
     let result = result
         .map(|texts| texts.into_iter().map(str::to_string).collect())
-        .map_err(str::to_string);
+        .map_err(Failure::other);
     update(
         state,
         Action::AlternativesWritten {

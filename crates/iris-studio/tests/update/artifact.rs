@@ -6,6 +6,7 @@ use iris_core::artifact::ArtifactKind;
 use iris_studio::action::{Action, ChatOutcome};
 use iris_studio::command::Command;
 use iris_studio::effect::Effect;
+use iris_studio::failure::Failure;
 use iris_studio::state::{
     ChatMessage, Confirm, Draft, Level, Mode, Notice, Pane, Speaker, State, TaskKind,
 };
@@ -339,7 +340,7 @@ fn a_failed_generation_is_a_notice_and_the_text_stays() {
         Action::Generated {
             task,
             kind: ArtifactKind::Commit,
-            result: Err("openai: 500\n  Internal Server Error".to_string()),
+            result: Err(Failure::other("openai: 500\n  Internal Server Error")),
         },
     );
     assert_eq!(effects, vec![]);
@@ -363,10 +364,13 @@ fn a_failed_generation_is_a_notice_and_the_text_stays() {
         Action::Generated {
             task,
             kind: ArtifactKind::Commit,
-            result: Err(long.clone()),
+            result: Err(Failure::other(long.clone())),
         },
     );
-    assert_eq!(state.overlay.report.as_deref(), Some(long.trim_end()));
+    assert_eq!(
+        state.overlay.report.as_ref().map(|r| r.text.as_str()),
+        Some(long.trim_end())
+    );
     assert_eq!(text(&state, Mode::COMMIT), "Mine");
     command(&mut state, Command::Back);
     assert!(state.overlay.report.is_none());
@@ -436,7 +440,7 @@ fn chat_replies_join_the_conversation() {
     let Some(Effect::Chat { task, .. }) = update(&mut state, press(KeyCode::Enter)).pop() else {
         panic!("no chat effect");
     };
-    update(&mut state, reply(task, Err("timed out".into())));
+    update(&mut state, reply(task, Err(Failure::other("timed out"))));
     assert!(state.iris.task.is_none());
     assert_eq!(state.chat.messages.len(), 3);
     assert_eq!(notice(&state), (Level::Error, "timed out"));
@@ -774,9 +778,9 @@ fn unreadable_commit_rules_are_a_warning_and_readable_ones_are_kept() {
     let mut state = loaded(Mode::COMMIT, vec![]);
     update(
         &mut state,
-        Action::RulesLoaded(Err(
-            "cannot read the commit rules in .commitlintrc.json: expected value at line 1".into(),
-        )),
+        Action::RulesLoaded(Err(Failure::other(
+            "cannot read the commit rules in .commitlintrc.json: expected value at line 1",
+        ))),
     );
     assert_eq!(notice(&state).0, Level::Warning);
     assert!(state.repo.commit_rules.is_none());

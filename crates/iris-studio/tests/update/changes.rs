@@ -7,12 +7,13 @@ use iris_core::change::ChangeKind;
 use iris_studio::action::Action;
 use iris_studio::command::Command;
 use iris_studio::effect::Effect;
+use iris_studio::failure::{Done, Failure};
 use iris_studio::state::{CommitFlags, Confirm, Draft, FileEntry, Level, Mode, Pane, State};
 use iris_studio::update::update;
 
 use super::support::{
-    command, file, key, loaded, notice, press, staged, status, text, two_hunk_diff, type_text,
-    unstaged, with_message,
+    a_commit, command, file, key, loaded, notice, press, staged, status, text, two_hunk_diff,
+    type_text, unstaged, with_message,
 };
 
 #[test]
@@ -307,7 +308,7 @@ fn status_failure_is_a_notice() {
     assert_eq!(
         update(
             &mut state,
-            Action::StatusLoaded(Err("not a repo".to_string()))
+            Action::StatusLoaded(Err(Failure::other("not a repo")))
         ),
         vec![]
     );
@@ -325,8 +326,8 @@ fn a_commit_clears_the_message_its_draft_and_the_flags() {
     let effects = update(
         &mut state,
         Action::GitDone {
-            result: Ok("committed 1234567 Add two()".to_string()),
-            committed: true,
+            result: Ok(Done::from("committed 1234567 Add two()")),
+            tried: Box::new(a_commit()),
         },
     );
     assert_eq!(
@@ -355,8 +356,8 @@ fn other_git_results_reload_the_status_and_keep_the_message() {
         update(
             &mut state,
             Action::GitDone {
-                result: Ok("staged a.rs".to_string()),
-                committed: false,
+                result: Ok(Done::from("staged a.rs")),
+                tried: Box::new(Effect::StageAll),
             }
         ),
         vec![Effect::LoadStatus]
@@ -366,8 +367,8 @@ fn other_git_results_reload_the_status_and_keep_the_message() {
         update(
             &mut state,
             Action::GitDone {
-                result: Err("pre-commit hook failed:\nlint".to_string()),
-                committed: true,
+                result: Err(Failure::other("pre-commit hook failed:\nlint")),
+                tried: Box::new(a_commit()),
             }
         ),
         vec![Effect::LoadStatus]
@@ -376,7 +377,7 @@ fn other_git_results_reload_the_status_and_keep_the_message() {
     assert_eq!(notice(&state).0, Level::Error);
     assert!(notice(&state).1.contains("the message stays in the editor"));
     assert_eq!(
-        state.overlay.report.as_deref(),
+        state.overlay.report.as_ref().map(|r| r.text.as_str()),
         Some("pre-commit hook failed:\nlint")
     );
     assert_eq!(text(&state, Mode::COMMIT), "Add two()");
@@ -395,11 +396,14 @@ fn a_failed_commit_shows_the_whole_report_and_keeps_the_message() {
     update(
         &mut state,
         Action::GitDone {
-            result: Err(report.clone()),
-            committed: true,
+            result: Err(Failure::other(report.clone())),
+            tried: Box::new(a_commit()),
         },
     );
-    assert_eq!(state.overlay.report.as_deref(), Some(report.as_str()));
+    assert_eq!(
+        state.overlay.report.as_ref().map(|r| r.text.as_str()),
+        Some(report.as_str())
+    );
     assert_eq!(text(&state, Mode::COMMIT), "Add a");
     assert_eq!(notice(&state).0, Level::Error);
     command(&mut state, Command::Back);

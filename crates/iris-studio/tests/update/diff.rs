@@ -4,6 +4,7 @@
 use iris_studio::action::Action;
 use iris_studio::command::Command;
 use iris_studio::effect::Effect;
+use iris_studio::failure::Failure;
 use iris_studio::state::{Level, Mode, Pane};
 use iris_studio::update::update;
 
@@ -167,7 +168,7 @@ fn diff_loaded_for_another_path_is_ignored() {
         &mut state,
         Action::DiffLoaded {
             path: "a.rs".to_string(),
-            result: Err("bad object".to_string()),
+            result: Err(Failure::other("bad object")),
             staged: Some(0),
         },
     );

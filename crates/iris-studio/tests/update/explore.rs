@@ -5,6 +5,7 @@ use crossterm::event::{MouseButton, MouseEventKind};
 use iris_studio::action::{Action, OpenedFile};
 use iris_studio::command::Command;
 use iris_studio::effect::Effect;
+use iris_studio::failure::Failure;
 use iris_studio::state::{Mode, Pane, State};
 use iris_studio::update::update;
 
@@ -64,7 +65,7 @@ fn the_heat_margin_places_each_line_in_the_files_own_history() {
         &mut state,
         Action::LinesAged {
             path: "b.rs".into(),
-            result: Err("binary".into()),
+            result: Err(Failure::other("binary")),
         },
     );
     assert_eq!(

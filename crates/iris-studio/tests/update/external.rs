@@ -6,6 +6,7 @@ use iris_core::artifact::ArtifactKind;
 use iris_studio::action::Action;
 use iris_studio::command::Command;
 use iris_studio::effect::{EditTarget, Effect};
+use iris_studio::failure::Failure;
 use iris_studio::state::{Confirm, Level, Mode, Pane};
 use iris_studio::update::update;
 
@@ -45,7 +46,7 @@ fn e_opens_the_artifact_in_the_users_editor_and_its_text_comes_back_as_a_version
         &mut state,
         Action::ArtifactEdited {
             kind: ArtifactKind::Commit,
-            result: Err("`vim` exited with exit status: 1".into()),
+            result: Err(Failure::other("`vim` exited with exit status: 1")),
         },
     );
     assert!(failed.is_empty());
@@ -203,7 +204,7 @@ fn p_publishes_the_pr_or_posts_the_review_after_asking() {
     );
     update(
         &mut state,
-        Action::Published(Err("gh is not installed".into())),
+        Action::Published(Err(Failure::other("gh is not installed"))),
     );
     assert_eq!(notice(&state), (Level::Error, "gh is not installed"));
     // The review is posted as it is, with no base.

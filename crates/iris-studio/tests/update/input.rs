@@ -276,7 +276,7 @@ fn tick_changes_nothing_but_the_time() {
         (
             format!("{:?}", state.iris.task),
             format!("{:?}", state.notice),
-            state.overlay.confirm,
+            state.overlay.confirm.clone(),
             state.focus,
             text(state, Mode::COMMIT),
             state.changes.selected,

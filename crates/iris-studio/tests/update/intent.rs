@@ -7,6 +7,7 @@ use iris_studio::action::Action;
 use iris_studio::blocks;
 use iris_studio::command::Command;
 use iris_studio::effect::Effect;
+use iris_studio::failure::Failure;
 use iris_studio::layout::PaneRects;
 use iris_studio::state::{Level, Pane, TaskKind};
 use iris_studio::update::update;
@@ -129,7 +130,7 @@ fn blocks_are_about_their_file_and_esc_cancels_a_reading() {
         &mut state,
         Action::FileExplained {
             task: 2,
-            result: Err("no valid answer".into()),
+            result: Err(Failure::other("no valid answer")),
         },
     );
     assert!(state.explore.intent.is_none());

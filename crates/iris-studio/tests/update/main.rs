@@ -16,6 +16,7 @@ mod commands;
 mod diff;
 mod explore;
 mod external;
+mod failed;
 mod input;
 mod intent;
 mod range;

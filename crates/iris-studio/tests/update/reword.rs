@@ -5,6 +5,7 @@ use crossterm::event::KeyCode;
 use iris_studio::action::Action;
 use iris_studio::command::Command;
 use iris_studio::effect::Effect;
+use iris_studio::failure::{Done, Failure};
 use iris_studio::state::{Confirm, Level, Mode, Rewording};
 use iris_studio::update::update;
 
@@ -69,7 +70,7 @@ fn r_has_iris_write_the_selected_commits_message_and_y_rewords_it() {
     );
     assert!(state.range.reword.is_none() && state.overlay.confirm.is_none());
     // Reworded: the commits (their ids changed) are read again.
-    let effects = update(&mut state, Action::Reworded(Ok("Reworded".to_string())));
+    let effects = update(&mut state, Action::Reworded(Ok(Done::from("Reworded"))));
     assert_eq!(
         effects,
         vec![Effect::LoadCommits {
@@ -112,7 +113,7 @@ fn n_keeps_the_message_and_a_refusal_is_said() {
         &mut state,
         Action::RewordWritten {
             task,
-            result: Err(refused.to_string()),
+            result: Err(Failure::other(refused)),
         },
     );
     assert_eq!(notice(&state), (Level::Error, refused));

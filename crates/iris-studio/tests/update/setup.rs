@@ -8,6 +8,7 @@ use iris_core::artifact::ArtifactKind;
 use iris_studio::action::Action;
 use iris_studio::command::Command;
 use iris_studio::effect::Effect;
+use iris_studio::failure::Failure;
 use iris_studio::layout::PaneRects;
 use iris_studio::state::{Level, Mode, Pane, SetupOption, SetupStep, State};
 use iris_studio::update::update;
@@ -96,7 +97,10 @@ fn setup_picks_a_local_model_writes_it_after_yes_and_iris_starts_on_the_artifact
         }]
     );
     // A failed write keeps the choice on screen.
-    update(&mut state, Action::SetupWritten(Err("disk full".into())));
+    update(
+        &mut state,
+        Action::SetupWritten(Err(Failure::other("disk full"))),
+    );
     assert_eq!(
         state.overlay.setup.as_ref().unwrap().step,
         SetupStep::Confirm(choice)

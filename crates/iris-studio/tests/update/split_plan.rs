@@ -8,6 +8,7 @@ use iris_core::split::{PlanGroup, SplitPlan, units};
 use iris_studio::action::Action;
 use iris_studio::command::Command;
 use iris_studio::effect::{EditTarget, Effect};
+use iris_studio::failure::Failure;
 use iris_studio::state::{Confirm, Level, Mode, PlannedChange, SplitPhase, State, TaskKind};
 use iris_studio::update::update;
 
@@ -127,7 +128,9 @@ fn a_failed_plan_is_an_error_and_no_view() {
     let [Effect::PlanSplit { task }] = command(&mut state, Command::Split)[..] else {
         panic!("PlanSplit");
     };
-    let result = Err("Iris' plan was not valid, and not when sent back either".to_string());
+    let result = Err(Failure::other(
+        "Iris' plan was not valid, and not when sent back either",
+    ));
     update(&mut state, Action::SplitPlanned { task, result });
     assert!(state.overlay.split_plan.is_none());
     assert_eq!(notice(&state).0, Level::Error);
@@ -351,7 +354,7 @@ fn an_apply_refused_before_it_started_leaves_the_plan_to_change() {
     let mut state = open_view();
     key(&mut state, KeyCode::Enter);
     key(&mut state, KeyCode::Char('y'));
-    let result = Err("the change moved since Iris planned it".to_string());
+    let result = Err(Failure::other("the change moved since Iris planned it"));
     update(
         &mut state,
         Action::SplitApplied {

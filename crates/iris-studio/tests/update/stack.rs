@@ -230,7 +230,10 @@ fn publishing_has_iris_write_the_layers_without_text_then_sends_them_all() {
             result: Ok(lines.clone()),
         },
     );
-    assert_eq!(state.overlay.report, Some(lines.join("\n")));
+    assert_eq!(
+        state.overlay.report.as_ref().map(|r| r.text.clone()),
+        Some(lines.join("\n"))
+    );
     assert_eq!(notice(&state).0, Level::Success);
     assert!(state.iris.task.is_none());
     command(&mut state, Command::PrevLayer);

@@ -247,3 +247,12 @@ pub fn commit_row(short: &str, summary: &str) -> iris_studio::state::CommitRow {
         date: "2026-11-21".to_string(),
     }
 }
+
+/// A commit asked of git, as the reducer asks for one.
+pub fn a_commit() -> Effect {
+    Effect::Commit {
+        message: "Add a".to_string(),
+        written: None,
+        flags: Default::default(),
+    }
+}

@@ -6,6 +6,7 @@ use iris_studio::action::{Action, RepoSnapshot};
 use iris_studio::answer;
 use iris_studio::command::Command;
 use iris_studio::effect::Effect;
+use iris_studio::failure::Failure;
 use iris_studio::layout::PaneRects;
 use iris_studio::state::{Level, Mode, Pane, State, TaskKind};
 use iris_studio::update::update;
@@ -193,7 +194,7 @@ fn esc_cancels_a_question_closes_its_pane_and_drops_the_late_answer() {
         &mut state,
         Action::LinesExplained {
             task: 2,
-            result: Err("the provider said no".into()),
+            result: Err(Failure::other("the provider said no")),
         },
     );
     assert!(state.explore.why.is_none());
