@@ -1,6 +1,7 @@
 //! The whole studio driven headless, by actions: the reducer and the real effects runner on a
 //! temporary repository, Iris talking to the fake provider on 127.0.0.1. No terminal.
 
+use iris_studio::features::msgs::{ChangesFx, EditorFx, ExploreFx, GenerateFx};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
@@ -168,7 +169,7 @@ impl Headless {
 
     /// Loads the status and waits until the files and the selected diff are in.
     async fn load_status(&mut self) {
-        self.runner.run(Effect::LoadStatus);
+        self.runner.run(Effect::Changes(ChangesFx::LoadStatus));
         self.pump_until("the status", |s| !s.changes.loading && !s.diff.loading)
             .await;
     }
@@ -209,9 +210,9 @@ impl Headless {
     /// Opens `path` in explore's code view, as enter on the tree does, and waits for it.
     async fn open_file(&mut self, path: &str) {
         self.state.explore.open = Some(path.to_string());
-        self.runner.run(Effect::OpenFile {
+        self.runner.run(Effect::Explore(ExploreFx::OpenFile {
             path: path.to_string(),
-        });
+        }));
         self.pump_until("the file", |s| s.explore.lines.is_some())
             .await;
     }
@@ -230,11 +231,13 @@ fn kind(action: &Action) -> String {
     match action {
         Action::Command(command) => format!("Command({command:?})"),
         Action::Agent { .. } => "Agent".to_string(),
+        // A feature's message by its feature and its own name: `Chat::Replied`.
         other => format!("{other:?}")
-            .split(['(', ' ', '{'])
-            .next()
-            .unwrap_or_default()
-            .to_string(),
+            .split(|c: char| !c.is_alphanumeric())
+            .filter(|word| !word.is_empty())
+            .take(2)
+            .collect::<Vec<_>>()
+            .join("::"),
     }
 }
 
@@ -304,10 +307,10 @@ async fn generate_then_chat_edits_the_message_and_undo_brings_the_first_back() {
     assert!(
         matches!(
             studio.effects.last(),
-            Some(Effect::Generate {
+            Some(Effect::Generate(GenerateFx::Generate {
                 kind: ArtifactKind::Commit,
                 ..
-            })
+            }))
         ),
         "{:?}",
         studio.effects
@@ -323,7 +326,10 @@ async fn generate_then_chat_edits_the_message_and_undo_brings_the_first_back() {
         "progress events reached the studio: {:?}",
         studio.seen
     );
-    assert_eq!(studio.seen.last().map(String::as_str), Some("Generated"));
+    assert_eq!(
+        studio.seen.last().map(String::as_str),
+        Some("Generate::Written")
+    );
     eventually("the draft of the first message", || {
         studio.draft(Mode::COMMIT).as_deref() == Some(FIRST)
     })
@@ -353,8 +359,8 @@ async fn generate_then_chat_edits_the_message_and_undo_brings_the_first_back() {
         .await;
     // The scripted update_commit call landed in the editor, before the reply finished.
     assert_eq!(studio.text(), SHORTER_TIDY);
-    let updated = studio.seen.iter().position(|k| k == "ArtifactUpdated");
-    let replied = studio.seen.iter().position(|k| k == "ChatReplied");
+    let updated = studio.seen.iter().position(|k| k == "Chat::Updated");
+    let replied = studio.seen.iter().position(|k| k == "Chat::Replied");
     assert!(
         updated.is_some() && updated < replied,
         "the edit lands while Iris is still answering: {:?}",
@@ -443,7 +449,7 @@ async fn generate_then_chat_edits_the_message_and_undo_brings_the_first_back() {
     assert_eq!(studio.text(), FIRST);
     assert_eq!(
         studio.effects.last(),
-        Some(&Effect::SaveDraft {
+        Some(&Effect::Editor(EditorFx::SaveDraft {
             kind: ArtifactKind::Commit,
             // The draft keeps the newer text to redo to.
             draft: Draft {
@@ -456,7 +462,7 @@ async fn generate_then_chat_edits_the_message_and_undo_brings_the_first_back() {
                 written_for: studio.state.changes.key.clone(),
                 ..Draft::default()
             },
-        })
+        }))
     );
     eventually("the draft after undo", || {
         studio.draft(Mode::COMMIT).as_deref() == Some(FIRST)
@@ -473,7 +479,7 @@ async fn a_commit_through_the_runner_lands_in_git_and_clears_the_draft() {
     let fake = FakeProvider::start(vec![]);
     let mut studio = Headless::new(&repo, &fake, Mode::COMMIT);
     studio.state.iris.auto_generate = false;
-    studio.runner.run(Effect::LoadStatus);
+    studio.runner.run(Effect::Changes(ChangesFx::LoadStatus));
     studio
         .pump_until("the status", |s| !s.changes.loading)
         .await;
@@ -533,7 +539,7 @@ async fn a_saved_draft_is_restored_before_the_status_can_start_a_generation() {
         !studio
             .effects
             .iter()
-            .any(|e| matches!(e, Effect::Generate { .. })),
+            .any(|e| matches!(e, Effect::Generate(GenerateFx::Generate { .. }))),
         "a generation started before the draft was restored: {:?}",
         studio.seen
     );
@@ -568,7 +574,7 @@ async fn a_merge_in_progress_opens_with_gits_prepared_message() {
         !studio
             .effects
             .iter()
-            .any(|e| matches!(e, Effect::Generate { .. })),
+            .any(|e| matches!(e, Effect::Generate(GenerateFx::Generate { .. }))),
         "Iris wrote over git's message: {:?}",
         studio.seen
     );
@@ -592,18 +598,18 @@ async fn drafts_queued_at_the_end_are_written_before_the_runner_finishes() {
     .expect("the test repository");
     let mut runner = Runner::new(tx, &ws, None);
     for text in ["K", "Ke", "Kept"] {
-        runner.run(Effect::SaveDraft {
+        runner.run(Effect::Editor(EditorFx::SaveDraft {
             kind: ArtifactKind::Commit,
             draft: draft(text.to_string()),
-        });
+        }));
     }
-    runner.run(Effect::SaveDraft {
+    runner.run(Effect::Editor(EditorFx::SaveDraft {
         kind: ArtifactKind::Pr,
         draft: draft("A PR body".to_string()),
-    });
-    runner.run(Effect::ClearDraft {
+    }));
+    runner.run(Effect::Editor(EditorFx::ClearDraft {
         kind: ArtifactKind::Pr,
-    });
+    }));
     runner.finish().await;
     assert_eq!(
         saved_draft(&git_dir, ArtifactKind::Commit).map(|d| d.text),
@@ -625,7 +631,7 @@ async fn space_unstages_a_staged_hunk_and_stages_it_back() {
     let fake = FakeProvider::start(vec![]);
     let mut studio = Headless::new(&repo, &fake, Mode::COMMIT);
     studio.state.iris.auto_generate = false;
-    studio.runner.run(Effect::LoadStatus);
+    studio.runner.run(Effect::Changes(ChangesFx::LoadStatus));
     studio
         .pump_until("the file's diff", |s| {
             !s.changes.loading && s.diff.staged.is_some() && !s.diff.loading
@@ -685,7 +691,7 @@ async fn the_studio_honours_critic_enabled() {
         };
         let mut studio = Headless::configured(&repo, &fake, Mode::REVIEW, &overrides);
         studio.state.iris.auto_generate = false;
-        studio.runner.run(Effect::LoadStatus);
+        studio.runner.run(Effect::Changes(ChangesFx::LoadStatus));
         studio
             .pump_until("the status", |s| !s.changes.loading)
             .await;
@@ -708,7 +714,7 @@ async fn the_studio_honours_critic_enabled() {
 /// commit with it.
 async fn commit_with(studio: &mut Headless, message: &str) {
     studio.state.iris.auto_generate = false;
-    studio.runner.run(Effect::LoadStatus);
+    studio.runner.run(Effect::Changes(ChangesFx::LoadStatus));
     studio
         .pump_until("the status", |s| !s.changes.loading)
         .await;
@@ -774,7 +780,7 @@ async fn a_refused_key_opens_the_setup_and_the_message_stays() {
     let fake = FakeProvider::start(vec![Step::error(401)]);
     let mut studio = Headless::new(&repo, &fake, Mode::COMMIT);
     studio.state.iris.auto_generate = false;
-    studio.runner.run(Effect::LoadStatus);
+    studio.runner.run(Effect::Changes(ChangesFx::LoadStatus));
     studio
         .pump_until("the status", |s| !s.changes.loading)
         .await;
@@ -800,7 +806,7 @@ async fn a_run_past_its_deadline_ends_in_a_clear_error_and_the_text_before_stays
         iris.with_run_timeout(Duration::from_millis(700))
     });
     studio.state.iris.auto_generate = false;
-    studio.runner.run(Effect::LoadStatus);
+    studio.runner.run(Effect::Changes(ChangesFx::LoadStatus));
     studio
         .pump_until("the status", |s| !s.changes.loading)
         .await;
@@ -850,7 +856,7 @@ async fn guarded_studio(repo: &TestRepo, fake: &FakeProvider, safety: &str) -> H
         iris.with_user_dir(user_dir)
     });
     studio.state.iris.auto_generate = false;
-    studio.runner.run(Effect::LoadStatus);
+    studio.runner.run(Effect::Changes(ChangesFx::LoadStatus));
     studio
         .pump_until("the status", |s| !s.changes.loading)
         .await;
@@ -1023,7 +1029,7 @@ async fn the_studio_marks_a_staged_secret_and_never_sends_one() {
     let fake = FakeProvider::start(vec![Step::text("It is a GitHub token.")]);
     let mut studio = Headless::new(&repo, &fake, Mode::COMMIT);
     studio.state.iris.auto_generate = false;
-    studio.runner.run(Effect::LoadStatus);
+    studio.runner.run(Effect::Changes(ChangesFx::LoadStatus));
     studio
         .pump_until("the ranking with its secrets", |s| {
             !s.changes.loading && s.changes.ranking_complete
@@ -1112,7 +1118,7 @@ async fn w_explains_the_selected_lines_from_their_history_and_asking_again_is_in
     let answer = format!("two() came with {short}, which added a second reading.");
     let fake = FakeProvider::start(vec![Step::Text(answer.clone())]);
     let mut studio = Headless::new(&repo, &fake, Mode::Explore);
-    studio.runner.run(Effect::LoadStatus);
+    studio.runner.run(Effect::Changes(ChangesFx::LoadStatus));
     studio
         .pump_until("the status", |s| s.repo.head.is_some())
         .await;
@@ -1563,7 +1569,7 @@ async fn dollar_shows_the_request_iris_would_send_and_sends_nothing() {
     let fake = FakeProvider::start(Vec::new());
     let mut studio = Headless::configured(&repo, &fake, Mode::COMMIT, &Overrides::default());
     studio.state.iris.auto_generate = false;
-    studio.runner.run(Effect::LoadStatus);
+    studio.runner.run(Effect::Changes(ChangesFx::LoadStatus));
     studio
         .pump_until("the status", |s| !s.changes.loading)
         .await;
@@ -1571,7 +1577,13 @@ async fn dollar_shows_the_request_iris_would_send_and_sends_nothing() {
     studio
         .pump_until("the preview", |s| s.overlay.report.is_some())
         .await;
-    let preview = studio.state.overlay.report.clone().map(|r| r.text).unwrap_or_default();
+    let preview = studio
+        .state
+        .overlay
+        .report
+        .clone()
+        .map(|r| r.text)
+        .unwrap_or_default();
     assert!(
         preview.starts_with(
             "The first request to openai gpt-5, as it would go out; nothing was sent."

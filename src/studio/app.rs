@@ -1,6 +1,9 @@
 //! The event loop: terminal events, agent events and git results in; frames out, redrawn only
 //! when something changed, at most ~60 a second, each inside a synchronized update.
 
+use iris_studio::features::msgs::{
+    ExternalFx, ExternalMsg, PublishFx, PublishMsg, SetupFx, SplitMsg,
+};
 use std::io::{Stdout, Write};
 use std::time::{Duration, Instant};
 
@@ -170,7 +173,7 @@ impl Studio {
         let mut runner = Runner::new(tx, &self.ws, self.iris.take()).with_loader(self.loader());
         runner.start();
         if self.state.overlay.setup.is_some() {
-            runner.run(Effect::ProbeServers);
+            runner.run(Effect::Setup(SetupFx::Probe));
         }
         let result = self.event_loop(&mut terminal, &mut runner, rx, watch).await;
         drop(terminal);
@@ -226,13 +229,15 @@ impl Studio {
                 self.state.now = Instant::now();
                 for effect in update(&mut self.state, action) {
                     match effect {
-                        Effect::EditExternally(target) => {
+                        Effect::External(ExternalFx::Edit(target)) => {
                             drop(events);
                             actions.push(self.hand_over(terminal, target).await?);
                             events = EventStream::new();
                         }
-                        Effect::CopyToClipboard { text, what } => {
-                            actions.push(Action::Copied(terminal.copy(&text, &what)));
+                        Effect::Publish(PublishFx::Copy { text, what }) => {
+                            actions.push(Action::Publish(PublishMsg::Copied(
+                                terminal.copy(&text, &what),
+                            )));
                         }
                         effect => runner.run(effect),
                     }
@@ -270,7 +275,8 @@ impl Studio {
             self.state.now = Instant::now();
             for effect in update(&mut self.state, action) {
                 match effect {
-                    Effect::EditExternally(_) | Effect::CopyToClipboard { .. } => {}
+                    Effect::External(ExternalFx::Edit(_))
+                    | Effect::Publish(PublishFx::Copy { .. }) => {}
                     effect => runner.run(effect),
                 }
             }
@@ -290,17 +296,17 @@ impl Studio {
                 EditTarget::Artifact { kind, text } => {
                     let file = external::artifact_file(&stores, kind);
                     let result = external::edit_text(&editor, &file, &text, &root);
-                    Action::ArtifactEdited { kind, result }
+                    Action::External(ExternalMsg::ArtifactEdited { kind, result })
                 }
                 EditTarget::File { path, line } => {
                     let args = external::open_args(&editor, &path, line);
                     let result = external::run(&editor, &args, &root);
-                    Action::FileEdited { path, result }
+                    Action::External(ExternalMsg::FileEdited { path, result })
                 }
                 EditTarget::SplitMessage { group, text } => {
                     let file = stores.edit_file("SPLIT_MSG");
                     let result = external::edit_text(&editor, &file, &text, &root);
-                    Action::SplitMessageEdited { group, result }
+                    Action::Split(SplitMsg::MessageEdited { group, result })
                 }
             }
         })

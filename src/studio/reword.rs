@@ -4,6 +4,7 @@
 
 use crate::studio::fail;
 use iris_studio::failure::Done;
+use iris_studio::features::msgs::RewordMsg;
 use std::path::Path;
 use std::sync::Arc;
 
@@ -31,7 +32,7 @@ pub fn prepare(
 }
 
 /// Gives `commit` its new `message`, off the UI thread; what happened comes back as
-/// [`Action::Reworded`].
+/// [`RewordMsg::Done`].
 pub fn apply(
     tx: &UnboundedSender<Action>,
     (root, vcs): (&Path, Arc<dyn Vcs>),
@@ -49,6 +50,8 @@ pub fn apply(
                 None => done.said,
             })
         })();
-        let _ = tx.send(Action::Reworded(result.map(Done).map_err(fail::any)));
+        let _ = tx.send(Action::Reword(RewordMsg::Done(
+            result.map(Done).map_err(fail::any),
+        )));
     });
 }

@@ -2,6 +2,11 @@
 //! work goes to [`Jobs`]; Iris runs in tokio tasks kept by id so Esc can abort them; drafts
 //! are written in order by one task. Results come back as actions.
 
+use iris_studio::features::msgs::{
+    ChangesFx, ChatFx, ChatMsg, DiffFx, EditorFx, EditorMsg, ExploreFx, ExternalFx, GenerateFx,
+    GenerateMsg, IntentFx, IntentMsg, PublishFx, PublishMsg, RangeFx, RewordFx, RewordMsg, SetupFx,
+    SetupMsg, SplitFx, SplitMsg, StackFx, StackMsg, WhyFx, WhyMsg,
+};
 use std::collections::HashMap;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -109,146 +114,168 @@ impl Runner {
         }
         let jobs = &self.jobs;
         match effect {
-            Effect::LoadStatus => jobs.load_status(),
-            Effect::LoadDiff { path } => jobs.load_diff(path),
-            Effect::LoadTree => jobs.load_tree(),
-            Effect::OpenFile { path } => jobs.open_file(path),
-            Effect::LoadCommits { mode, from, to } => jobs.load_commits(mode, from, to),
-            Effect::LoadCommitDiff { id } => jobs.load_commit_diff(id),
-            Effect::ShowCommit { id } => jobs.show_commit(id),
-            Effect::ExplainLines { task, asked } => self.spawn_iris(
+            Effect::Changes(ChangesFx::LoadStatus) => jobs.load_status(),
+            Effect::Diff(DiffFx::Load { path }) => jobs.load_diff(path),
+            Effect::Explore(ExploreFx::LoadTree) => jobs.load_tree(),
+            Effect::Explore(ExploreFx::OpenFile { path }) => jobs.open_file(path),
+            Effect::Range(RangeFx::LoadCommits { mode, from, to }) => {
+                jobs.load_commits(mode, from, to)
+            }
+            Effect::Diff(DiffFx::LoadCommit { id }) => jobs.load_commit_diff(id),
+            Effect::Why(WhyFx::ShowCommit { id }) => jobs.show_commit(id),
+            Effect::Why(WhyFx::Explain { task, asked }) => self.spawn_iris(
                 task,
                 |iris, sink| async move { Ok(iris.explain_lines(&asked, &sink).await?) },
-                move |result| Action::LinesExplained { task, result },
+                move |result| Action::Why(WhyMsg::Explained { task, result }),
             ),
-            Effect::ExplainFile { task, path } => self.spawn_iris(
+            Effect::Intent(IntentFx::Explain { task, path }) => self.spawn_iris(
                 task,
                 |iris, sink| async move { Ok(iris.explain_file(&path, &sink).await?) },
-                move |result| Action::FileExplained { task, result },
+                move |result| Action::Intent(IntentMsg::Explained { task, result }),
             ),
-            Effect::Stage { path } => jobs.git(Effect::Stage { path: path.clone() }, move |repo| {
-                repo.stage(&path)?;
-                Ok(format!("staged {path}"))
-            }),
-            Effect::Unstage { path } => {
-                jobs.git(Effect::Unstage { path: path.clone() }, move |repo| {
+            Effect::Changes(ChangesFx::Stage { path }) => jobs.git(
+                Effect::Changes(ChangesFx::Stage { path: path.clone() }),
+                move |repo| {
+                    repo.stage(&path)?;
+                    Ok(format!("staged {path}"))
+                },
+            ),
+            Effect::Changes(ChangesFx::Unstage { path }) => jobs.git(
+                Effect::Changes(ChangesFx::Unstage { path: path.clone() }),
+                move |repo| {
                     repo.unstage(&path)?;
                     Ok(format!("unstaged {path}"))
+                },
+            ),
+            Effect::Changes(ChangesFx::StageAll) => {
+                jobs.git(Effect::Changes(ChangesFx::StageAll), |repo| {
+                    repo.stage_all()?;
+                    Ok("staged everything".to_string())
                 })
             }
-            Effect::StageAll => jobs.git(Effect::StageAll, |repo| {
-                repo.stage_all()?;
-                Ok("staged everything".to_string())
-            }),
-            Effect::UnstageAll => jobs.git(Effect::UnstageAll, |repo| {
-                repo.unstage_all()?;
-                Ok("unstaged everything".to_string())
-            }),
-            Effect::StageHunk { path, hunk } => {
-                let tried = Effect::StageHunk {
+            Effect::Changes(ChangesFx::UnstageAll) => {
+                jobs.git(Effect::Changes(ChangesFx::UnstageAll), |repo| {
+                    repo.unstage_all()?;
+                    Ok("unstaged everything".to_string())
+                })
+            }
+            Effect::Changes(ChangesFx::StageHunk { path, hunk }) => {
+                let tried = Effect::Changes(ChangesFx::StageHunk {
                     path: path.clone(),
                     hunk,
-                };
+                });
                 jobs.git(tried, move |repo| {
                     repo.stage_hunk(&path, hunk)?;
                     Ok(format!("staged hunk {} of {path}", hunk + 1))
                 })
             }
-            Effect::UnstageHunk { path, hunk } => {
-                let tried = Effect::UnstageHunk {
+            Effect::Changes(ChangesFx::UnstageHunk { path, hunk }) => {
+                let tried = Effect::Changes(ChangesFx::UnstageHunk {
                     path: path.clone(),
                     hunk,
-                };
+                });
                 jobs.git(tried, move |repo| {
                     repo.unstage_hunk(&path, hunk)?;
                     Ok(format!("unstaged hunk {} of {path}", hunk + 1))
                 })
             }
-            Effect::Commit {
+            Effect::Changes(ChangesFx::Commit {
                 message,
                 written,
                 flags,
-            } => jobs.commit(message, written, flags),
-            Effect::Generate {
+            }) => jobs.commit(message, written, flags),
+            Effect::Generate(GenerateFx::Generate {
                 task,
                 kind,
                 range,
                 stack,
-            } => self.generate(task, kind, range, stack),
-            Effect::ShowRequest { kind, range, stack } => self.show_request(kind, range, stack),
-            Effect::LoadStack { base } => {
+            }) => self.generate(task, kind, range, stack),
+            Effect::Generate(GenerateFx::ShowRequest { kind, range, stack }) => {
+                self.show_request(kind, range, stack)
+            }
+            Effect::Stack(StackFx::Load { base }) => {
                 let (tx, root) = (self.tx.clone(), self.root.clone());
                 tokio::task::spawn_blocking(move || {
-                    let _ = tx.send(Action::StackLoaded(super::stack::read(&root, &base)));
+                    let _ = tx.send(Action::Stack(StackMsg::Loaded(super::stack::read(
+                        &root, &base,
+                    ))));
                 });
             }
-            Effect::PublishStack {
+            Effect::Stack(StackFx::Publish {
                 task: None,
                 stack,
                 texts,
-            } => {
+            }) => {
                 let (tx, at) = (self.tx.clone(), (self.root.clone(), self.jobs.vcs()));
                 tokio::spawn(async move {
                     let published =
                         super::stack::write_and_publish(None, |_, _| {}, at, stack, texts);
                     let result = fail::typed(published.await);
-                    let _ = tx.send(Action::StackPublished { task: None, result });
+                    let _ = tx.send(Action::Stack(StackMsg::Published { task: None, result }));
                 });
             }
-            Effect::PublishStack {
+            Effect::Stack(StackFx::Publish {
                 task: Some(task),
                 stack,
                 texts,
-            } => {
+            }) => {
                 let (tx, at) = (self.tx.clone(), (self.root.clone(), self.jobs.vcs()));
                 self.spawn_iris(
                     task,
                     move |iris, sink| {
                         let written = move |index, text| {
-                            let _ = tx.send(Action::StackLayerWritten { task, index, text });
+                            let _ = tx.send(Action::Stack(StackMsg::LayerWritten {
+                                task,
+                                index,
+                                text,
+                            }));
                         };
                         let writer = Some((iris, sink));
                         super::stack::write_and_publish(writer, written, at, stack, texts)
                     },
-                    move |result| Action::StackPublished {
-                        task: Some(task),
-                        result,
+                    move |result| {
+                        Action::Stack(StackMsg::Published {
+                            task: Some(task),
+                            result,
+                        })
                     },
                 );
             }
-            Effect::Alternatives { task, kind, count } => self.alternatives(task, kind, count),
-            Effect::Chat {
+            Effect::Generate(GenerateFx::Alternatives { task, kind, count }) => {
+                self.alternatives(task, kind, count)
+            }
+            Effect::Chat(ChatFx::Send {
                 task,
                 kind,
                 history,
                 message,
                 artifact,
-            } => self.chat(task, kind, history, message, artifact),
+            }) => self.chat(task, kind, history, message, artifact),
             Effect::Cancel { task } => {
                 if let Some(handle) = self.tasks.remove(&task) {
                     handle.abort();
                 }
             }
-            Effect::SaveDraft { kind, draft } => {
+            Effect::Editor(EditorFx::SaveDraft { kind, draft }) => {
                 let _ = self.draft_writes.send((kind, Some(draft)));
             }
-            Effect::ClearDraft { kind } => {
+            Effect::Editor(EditorFx::ClearDraft { kind }) => {
                 let _ = self.draft_writes.send((kind, None));
             }
             Effect::Answer { reply, decision } => reply.send(decision),
-            Effect::PlanSplit { task } => self.plan_split(task),
-            Effect::SplitChat {
+            Effect::Split(SplitFx::Plan { task }) => self.plan_split(task),
+            Effect::Split(SplitFx::Chat {
                 task,
                 units,
                 files,
                 plan,
                 history,
                 message,
-            } => {
+            }) => {
                 let target = SplitTarget { units, files, plan };
                 self.split_chat(task, target, history, message);
             }
-            Effect::ApplySplit { units, plan } => {
+            Effect::Split(SplitFx::Apply { units, plan }) => {
                 let iris = self
                     .iris_program
                     .clone()
@@ -260,25 +287,25 @@ impl Runner {
                     iris.unwrap_or_default(),
                 )
             }
-            Effect::UndoSplit => super::split::undo(&self.tx, &self.root, jobs.vcs()),
-            Effect::WriteReword { task, commit } => self.write_reword(task, commit),
-            Effect::ApplyReword { commit, message } => {
+            Effect::Split(SplitFx::Undo) => super::split::undo(&self.tx, &self.root, jobs.vcs()),
+            Effect::Reword(RewordFx::Write { task, commit }) => self.write_reword(task, commit),
+            Effect::Reword(RewordFx::Apply { commit, message }) => {
                 super::reword::apply(&self.tx, (&self.root, jobs.vcs()), commit, message)
             }
-            Effect::ProbeServers => {
+            Effect::Setup(SetupFx::Probe) => {
                 let tx = self.tx.clone();
                 tokio::spawn(async move {
                     let found = crate::probe::probe_local_servers().await;
-                    let _ = tx.send(Action::ServersFound(found));
+                    let _ = tx.send(Action::Setup(SetupMsg::ServersFound(found)));
                 });
             }
-            Effect::WriteSetup { choice } => self.write_setup(choice),
-            Effect::Publish {
+            Effect::Setup(SetupFx::Write { choice }) => self.write_setup(choice),
+            Effect::Publish(PublishFx::Publish {
                 kind,
                 text,
                 base,
                 to,
-            } => {
+            }) => {
                 let (tx, root, vcs) = (self.tx.clone(), self.root.clone(), jobs.vcs());
                 tokio::task::spawn_blocking(move || {
                     let published = match kind {
@@ -311,11 +338,11 @@ impl Runner {
                     let result = published
                         .map(|p| Done(p.summary))
                         .map_err(|e| Failure::other(e.to_string()));
-                    let _ = tx.send(Action::Published(result));
+                    let _ = tx.send(Action::Publish(PublishMsg::Published(result)));
                 });
             }
             // The loop carries these out: they need the terminal.
-            Effect::EditExternally(_) | Effect::CopyToClipboard { .. } => {
+            Effect::External(ExternalFx::Edit(_)) | Effect::Publish(PublishFx::Copy { .. }) => {
                 tracing::debug!("a terminal effect was asked of the runner; the loop runs it")
             }
         }
@@ -367,7 +394,7 @@ impl Runner {
             let commit_draft = found.iter().any(|(kind, _)| *kind == ArtifactKind::Commit);
             // Nothing found changes nothing on screen: no action, no frame to wait for.
             if !found.is_empty() {
-                let _ = tx.send(Action::DraftsLoaded(found));
+                let _ = tx.send(Action::Editor(EditorMsg::DraftsLoaded(found)));
             }
             if !commit_draft && let Some(prepared) = prepared_message(&root) {
                 let _ = tx.send(prepared);
@@ -382,7 +409,7 @@ impl Runner {
                 .map(|found| found.map(Box::new))
                 .map_err(|e| Failure::other(e.to_string()));
             if !matches!(rules, Ok(None)) {
-                let _ = tx.send(Action::RulesLoaded(rules));
+                let _ = tx.send(Action::Editor(EditorMsg::RulesLoaded(rules)));
             }
             super::memory::give_back();
         });
@@ -420,7 +447,7 @@ impl Runner {
                     choice.provider, choice.model
                 )))
             })();
-            let _ = tx.send(Action::SetupWritten(fail::typed(result)));
+            let _ = tx.send(Action::Setup(SetupMsg::Written(fail::typed(result))));
         });
     }
 
@@ -457,7 +484,7 @@ impl Runner {
                 };
                 Ok(written.text)
             },
-            move |result| Action::Generated { task, kind, result },
+            move |result| Action::Generate(GenerateMsg::Written { task, kind, result }),
         );
     }
 
@@ -470,9 +497,11 @@ impl Runner {
         stack: Option<InStack>,
     ) {
         let Some(iris) = self.iris_for_a_job() else {
-            let _ = self.tx.send(Action::RequestShown(Err(Failure::new(
-                FailureKind::Provider(ProviderFailure::NotSetUp),
-                "Iris is not set up yet: I sets her up",
+            let _ = self.tx.send(Action::Generate(GenerateMsg::RequestShown(Err(
+                Failure::new(
+                    FailureKind::Provider(ProviderFailure::NotSetUp),
+                    "Iris is not set up yet: I sets her up",
+                ),
             ))));
             return;
         };
@@ -482,7 +511,9 @@ impl Runner {
             let scope = match scope_now(scope).await {
                 Ok(scope) => scope,
                 Err(err) => {
-                    let _ = tx.send(Action::RequestShown(Err(fail::of(&err))));
+                    let _ = tx.send(Action::Generate(GenerateMsg::RequestShown(Err(fail::of(
+                        &err,
+                    )))));
                     return;
                 }
             };
@@ -502,7 +533,7 @@ impl Runner {
                     Ok(_) => Failure::other("no request was built"),
                 }),
             };
-            let _ = tx.send(Action::RequestShown(shown));
+            let _ = tx.send(Action::Generate(GenerateMsg::RequestShown(shown)));
         });
     }
 
@@ -518,7 +549,7 @@ impl Runner {
                     .await?;
                 Ok(written.into_iter().map(|c| c.written.text).collect())
             },
-            move |result| Action::AlternativesWritten { task, kind, result },
+            move |result| Action::Generate(GenerateMsg::Alternatives { task, kind, result }),
         );
     }
 
@@ -566,7 +597,7 @@ impl Runner {
                     first_problems: planned.first_problems,
                 }))
             },
-            move |result| Action::SplitPlanned { task, result },
+            move |result| Action::Split(SplitMsg::Planned { task, result }),
         );
     }
 
@@ -594,7 +625,7 @@ impl Runner {
                     new: iris_core::commit_rules::carry_trailers(&found.message, &written.text),
                 })
             },
-            move |result| Action::RewordWritten { task, result },
+            move |result| Action::Reword(RewordMsg::Written { task, result }),
         );
     }
 
@@ -608,7 +639,7 @@ impl Runner {
     ) {
         let updates = self.tx.clone();
         let on_update = Arc::new(move |plan| {
-            let _ = updates.send(Action::SplitUpdated { task, plan });
+            let _ = updates.send(Action::Split(SplitMsg::Updated { task, plan }));
         });
         let turns = turns(history);
         self.spawn_iris(
@@ -618,7 +649,7 @@ impl Runner {
                     .chat_split(&target, &turns, &message, on_update, &sink)
                     .await?)
             },
-            move |result| Action::SplitChatReplied { task, result },
+            move |result| Action::Split(SplitMsg::ChatReplied { task, result }),
         );
     }
 
@@ -632,7 +663,7 @@ impl Runner {
     ) {
         let updates = self.tx.clone();
         let on_update = Arc::new(move |text: String| {
-            let _ = updates.send(Action::ArtifactUpdated { task, kind, text });
+            let _ = updates.send(Action::Chat(ChatMsg::Updated { task, kind, text }));
         });
         let target = ChatTarget { kind, artifact };
         let turns = turns(history);
@@ -644,7 +675,7 @@ impl Runner {
                     .await?;
                 Ok(ChatOutcome { reply })
             },
-            move |result| Action::ChatReplied { task, result },
+            move |result| Action::Chat(ChatMsg::Replied { task, result }),
         );
     }
 }
@@ -680,7 +711,9 @@ fn draft_writer(
                 Err(err) => Some(Failure::other(err.to_string())),
             };
             if let Some(err) = failed {
-                let _ = tx.send(Action::DraftFailed(err.context(kind.name())));
+                let _ = tx.send(Action::Editor(EditorMsg::DraftFailed(
+                    err.context(kind.name()),
+                )));
             }
         }
     });
@@ -697,5 +730,8 @@ async fn scope_now(
 /// git's prepared message when a merge, cherry-pick, revert or rebase is in progress.
 fn prepared_message(root: &std::path::Path) -> Option<Action> {
     let (operation, message) = iris_git::GitRepo::discover(root).ok()?.prepared_message()?;
-    (!message.is_empty()).then_some(Action::GitPrepared { operation, message })
+    (!message.is_empty()).then_some(Action::Editor(EditorMsg::GitPrepared {
+        operation,
+        message,
+    }))
 }

@@ -4,6 +4,7 @@
 
 use crate::studio::fail;
 use iris_studio::failure::{Done, Failure};
+use iris_studio::features::msgs::SplitMsg;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
@@ -39,9 +40,11 @@ pub fn apply(
 ) {
     let (tx, root) = (tx.clone(), root.to_path_buf());
     tokio::task::spawn_blocking(move || {
-        let refused = |why: Failure| Action::SplitApplied {
-            result: Err(why),
-            undoable: false,
+        let refused = |why: Failure| {
+            Action::Split(SplitMsg::Applied {
+                result: Err(why),
+                undoable: false,
+            })
         };
         let target = GitRepo::discover(&root)
             .map_err(anyhow::Error::from)
@@ -64,7 +67,7 @@ pub fn apply(
                 }
                 Progress::Committed { group, of, summary } => (group, of, summary),
             };
-            let _ = steps.send(Action::SplitStep { done, of, step });
+            let _ = steps.send(Action::Split(SplitMsg::Step { done, of, step }));
         };
         let how = SplitHow {
             check: None,
@@ -72,14 +75,14 @@ pub fn apply(
             iris: &iris,
         };
         let action = match vcs.apply_split(&repo, &target, &plan, &how, &mut step) {
-            Ok(made) => Action::SplitApplied {
+            Ok(made) => Action::Split(SplitMsg::Applied {
                 result: Ok(Done(said(&made))),
                 undoable: true,
-            },
-            Err(stopped) => Action::SplitApplied {
+            }),
+            Err(stopped) => Action::Split(SplitMsg::Applied {
                 result: Err(fail::of(&stopped.error)),
                 undoable: stopped.undoable,
-            },
+            }),
         };
         let _ = tx.send(action);
     });
@@ -104,6 +107,6 @@ pub fn undo(tx: &UnboundedSender<Action>, root: &Path, vcs: Arc<dyn Vcs>) {
             .and_then(|repo| vcs.undo_split(&repo))
             .map(Done)
             .map_err(fail::any);
-        let _ = tx.send(Action::SplitUndone(undone));
+        let _ = tx.send(Action::Split(SplitMsg::Undone(undone)));
     });
 }

@@ -24,6 +24,7 @@ pub mod command;
 pub mod conversation;
 pub mod effect;
 pub mod failure;
+pub mod features;
 pub mod findings;
 pub mod highlight;
 pub mod keymap;

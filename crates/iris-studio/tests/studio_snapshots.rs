@@ -7,6 +7,7 @@
 //! snapshots (`cargo insta review`, or `INSTA_UPDATE=always cargo test --test studio_snapshots`
 //! and `git diff`).
 
+use iris_studio::features::msgs::{EditorMsg, SetupMsg};
 use std::time::{Duration, Instant};
 
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers, MouseEvent, MouseEventKind};
@@ -1034,7 +1035,7 @@ fn the_setup_overlay_lists_local_models_takes_a_masked_key_and_shows_what_it_wri
     insta::assert_snapshot!("setup_probing", render(&state));
     update(
         &mut state,
-        Action::ServersFound(vec![
+        Action::Setup(SetupMsg::ServersFound(vec![
             LocalServer {
                 label: "Ollama",
                 provider: ProviderKind::Ollama,
@@ -1047,7 +1048,7 @@ fn the_setup_overlay_lists_local_models_takes_a_masked_key_and_shows_what_it_wri
                 base_url: "http://127.0.0.1:1234/v1".into(),
                 models: vec![],
             },
-        ]),
+        ])),
     );
     let key = |code| Action::Key(KeyEvent::new(code, KeyModifiers::NONE));
     update(&mut state, key(KeyCode::Down));
@@ -1093,7 +1094,10 @@ fn a_commit_message_that_breaks_the_projects_rules_names_the_rule_beside_the_tit
         screen.contains("title 23/72 ─") && !screen.contains('✖'),
         "{screen}"
     );
-    update(&mut state, Action::RulesLoaded(Ok(Some(Box::new(rules)))));
+    update(
+        &mut state,
+        Action::Editor(EditorMsg::RulesLoaded(Ok(Some(Box::new(rules))))),
+    );
     let screen = render(&state);
     assert!(
         screen.contains("title 23/72  ✖ subject-empty +2 "),

@@ -9,6 +9,7 @@ mod ranking;
 
 use crate::studio::fail;
 use iris_studio::failure::{Done, Outcome};
+use iris_studio::features::msgs::{ChangesFx, ChangesMsg, DiffMsg, ExploreMsg, RangeMsg, WhyMsg};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -183,13 +184,13 @@ impl Jobs {
             if let Ok(files) = &result {
                 warm_highlighting(files);
             }
-            Action::CommitShown { id, result }
+            Action::Why(WhyMsg::CommitShown { id, result })
         });
     }
 
     /// Every file of the working tree that .gitignore does not ignore, for explore.
     pub fn load_tree(&self) {
-        self.run(|root| Action::TreeLoaded(tree(root)));
+        self.run(|root| Action::Explore(ExploreMsg::Tree(tree(root))));
     }
 
     /// The file and its history; then, from the same read, when each of its lines was last
@@ -200,15 +201,15 @@ impl Jobs {
                 Ok((opened, text)) => (Ok(opened), text),
                 Err(err) => (Err(err), None),
             };
-            send(Action::FileOpened {
+            send(Action::Explore(ExploreMsg::FileOpened {
                 path: path.clone(),
                 result,
-            });
+            }));
             if let Some(text) = text {
                 let result = GitRepo::discover(&root)
                     .and_then(|repo| repo.line_times(&path, text.as_bytes()))
                     .map_err(fail::any);
-                send(Action::LinesAged { path, result });
+                send(Action::Explore(ExploreMsg::LinesAged { path, result }));
             }
         });
     }
@@ -216,9 +217,11 @@ impl Jobs {
     /// The commits of `from..to` for `mode` (its default base when `from` is `None`).
     pub fn load_commits(&self, mode: Mode, from: Option<String>, to: Option<String>) {
         let vcs = self.vcs.clone();
-        self.newest(&self.commits, move |root| Action::CommitsLoaded {
-            mode,
-            result: commits(root, vcs.as_ref(), mode, from, to),
+        self.newest(&self.commits, move |root| {
+            Action::Range(RangeMsg::Commits {
+                mode,
+                result: commits(root, vcs.as_ref(), mode, from, to),
+            })
         });
     }
 
@@ -235,10 +238,10 @@ impl Jobs {
                 .and_then(|repo| work(&repo))
                 .map(Done)
                 .map_err(fail::any);
-            Action::GitDone {
+            Action::Changes(ChangesMsg::GitDone {
                 result,
                 tried: Box::new(tried),
-            }
+            })
         });
     }
 
@@ -246,11 +249,11 @@ impl Jobs {
     /// `written` for it is remembered first, for `iris eval --accepted`.
     pub fn commit(&self, message: String, written: Option<String>, flags: CommitFlags) {
         let (vcs, scanner) = (self.vcs.clone(), self.scanner.clone());
-        let tried = Effect::Commit {
+        let tried = Effect::Changes(ChangesFx::Commit {
             message: message.clone(),
             written: written.clone(),
             flags,
-        };
+        });
         let CommitFlags { amend, no_verify } = flags;
         self.git(tried, move |repo| {
             let how = if amend { How::Amend } else { How::Commit };
@@ -463,7 +466,7 @@ fn status(
     scanner: Option<&Scanner>,
 ) -> Action {
     let rank = |result, complete| {
-        let _ = tx.send(Action::RankingLoaded { result, complete });
+        let _ = tx.send(Action::Changes(ChangesMsg::Ranked { result, complete }));
     };
     let target = GitRepo::discover(&root)
         .map_err(anyhow::Error::from)
@@ -480,11 +483,11 @@ fn status(
         Err(err) => {
             let err = fail::of(&err);
             rank(Err(err.clone()), true);
-            return Action::StatusLoaded(Err(err));
+            return Action::Changes(ChangesMsg::Status(Err(err)));
         }
     };
     let working = vcs.working(&repo).map_err(fail::any);
-    Action::StatusLoaded(working.map(snapshot_of))
+    Action::Changes(ChangesMsg::Status(working.map(snapshot_of)))
 }
 
 /// About a screenful of lines: what the first frame of a diff or file shows.
@@ -500,11 +503,11 @@ fn diff_loaded(
     if let Ok(files) = &result {
         warm_highlighting(files);
     }
-    Action::DiffLoaded {
+    Action::Diff(DiffMsg::Loaded {
         path,
         result,
         staged,
-    }
+    })
 }
 
 fn warm_highlighting(files: &[iris_core::change::FileDiff]) {
@@ -597,7 +600,7 @@ mod tests {
         while let Ok(Some(action)) =
             tokio::time::timeout(std::time::Duration::from_millis(500), rx.recv()).await
         {
-            if let Action::DiffLoaded { path, .. } = action {
+            if let Action::Diff(DiffMsg::Loaded { path, .. }) = action {
                 arrived.push(path);
             }
         }

@@ -9,8 +9,9 @@ use super::{
     alternatives, artifact, changes, diff, explore, external, intent, notice, panes, range, reword,
     setup, split_plan, task, why,
 };
+use crate::features::msgs::{ChangesFx, ExploreFx};
 
-pub(super) fn run(state: &mut State, command: Command) -> Vec<Effect> {
+pub(crate) fn run(state: &mut State, command: Command) -> Vec<Effect> {
     if state.overlay.help && !matches!(command, Command::Help | Command::Back | Command::Quit) {
         return Vec::new();
     }
@@ -126,8 +127,8 @@ pub(super) fn run(state: &mut State, command: Command) -> Vec<Effect> {
 
 /// Reads the status again (and a range mode's commits): `r`, and what changed outside. The
 /// selection, the diff's scroll and every text being edited stay.
-pub(super) fn refresh(state: &mut State) -> Vec<Effect> {
-    let mut effects = vec![Effect::LoadStatus];
+pub(crate) fn refresh(state: &mut State) -> Vec<Effect> {
+    let mut effects = vec![Effect::Changes(ChangesFx::LoadStatus)];
     if state.mode.uses_range() {
         effects.extend(range::load_commits(state));
     }
@@ -135,7 +136,7 @@ pub(super) fn refresh(state: &mut State) -> Vec<Effect> {
 }
 
 /// Moves the cursor of `pane`: a list's selection or a text's first line.
-pub(super) fn move_cursor(state: &mut State, pane: Pane, command: Command) -> Vec<Effect> {
+pub(crate) fn move_cursor(state: &mut State, pane: Pane, command: Command) -> Vec<Effect> {
     match pane {
         Pane::Changes => changes::move_cursor(state, command),
         Pane::Tree => explore::move_in_tree(state, command),
@@ -150,7 +151,7 @@ pub(super) fn move_cursor(state: &mut State, pane: Pane, command: Command) -> Ve
 }
 
 /// Selects row `row` of the list the left pane shows.
-pub(super) fn select_row(state: &mut State, row: usize) -> Vec<Effect> {
+pub(crate) fn select_row(state: &mut State, row: usize) -> Vec<Effect> {
     match state.mode.list_pane() {
         Pane::Tree => explore::select(state, row),
         Pane::Commits => range::select(state, row),
@@ -210,7 +211,7 @@ fn switch_mode(state: &mut State, mode: Mode) -> Vec<Effect> {
         return range::load_commits(state);
     }
     if mode == Mode::Explore && !state.explore.loaded {
-        return vec![Effect::LoadTree];
+        return vec![Effect::Explore(ExploreFx::LoadTree)];
     }
     super::written_for::arrive(state, true)
 }

@@ -10,7 +10,7 @@ use crate::failure::{Failure, FailureKind, GitFailure, ProviderFailure};
 
 /// Acts on `failure`; `retry` is the work that failed, offered again when trying again may
 /// work (a locked index).
-pub(super) fn failed(state: &mut State, failure: Failure, retry: Option<Effect>) -> Vec<Effect> {
+pub(crate) fn failed(state: &mut State, failure: Failure, retry: Option<Effect>) -> Vec<Effect> {
     match failure.kind {
         FailureKind::Git(GitFailure::IndexLocked) => {
             notice(state, Level::Error, failure.words);
@@ -67,7 +67,7 @@ pub(super) fn failed(state: &mut State, failure: Failure, retry: Option<Effect>)
 
 /// A task of Iris' failed: as [`failed`], with what the run noted on the way (secrets
 /// withheld, its last warning) after the failure's words.
-pub(super) fn task_failed(state: &mut State, finished: &Task, failure: Failure) -> Vec<Effect> {
+pub(crate) fn task_failed(state: &mut State, finished: &Task, failure: Failure) -> Vec<Effect> {
     let (words, _) = task::with_run_notes(finished, failure.words, Level::Error);
     failed(
         state,

@@ -14,7 +14,7 @@ use super::{
     reword, setup, split_plan, task, why,
 };
 
-pub(super) fn key(state: &mut State, key: KeyEvent) -> Vec<Effect> {
+pub(crate) fn key(state: &mut State, key: KeyEvent) -> Vec<Effect> {
     // ctrl-c quits from an overlay too: it closes, so a question about unsaved work shows.
     if state.modal()
         && key.code == KeyCode::Char('c')
@@ -83,7 +83,7 @@ fn list_selection(state: &State) -> (usize, usize) {
     }
 }
 
-pub(super) fn mouse(state: &mut State, mouse: MouseEvent) -> Vec<Effect> {
+pub(crate) fn mouse(state: &mut State, mouse: MouseEvent) -> Vec<Effect> {
     if state.modal() {
         return Vec::new();
     }

@@ -15,36 +15,36 @@
 //! - [`external`]: the artifact or a file in the user's own editor, the clipboard, and
 //!   publishing through gh or glab.
 
-mod alternatives;
-mod artifact;
-mod changes;
-mod commands;
-mod diff;
-mod explore;
-mod external;
-mod failed;
-mod input;
-mod intent;
-mod panes;
-mod range;
-mod reword;
-mod setup;
-mod split_plan;
-mod stack;
-mod task;
-mod why;
-mod written_for;
+pub(crate) mod commands;
+pub(crate) mod failed;
+pub(crate) mod input;
+pub(crate) mod panes;
+pub(crate) mod task;
 
+pub(crate) use crate::features::changes::update as changes;
+pub(crate) use crate::features::diff::update as diff;
+pub(crate) use crate::features::editor::update as artifact;
+pub(crate) use crate::features::editor::written_for;
+pub(crate) use crate::features::explore::update as explore;
+pub(crate) use crate::features::external::update as external;
+pub(crate) use crate::features::generate::alternatives;
+pub(crate) use crate::features::intent::update as intent;
+pub(crate) use crate::features::range::update as range;
+pub(crate) use crate::features::reword::update as reword;
+pub(crate) use crate::features::setup::update as setup;
+pub(crate) use crate::features::split::update as split_plan;
+pub(crate) use crate::features::stack::update as stack;
+pub(crate) use crate::features::why::update as why;
 pub(crate) use written_for::what_moved;
 
 use super::action::Action;
 use super::effect::Effect;
 use super::layout::{PaneRects, inner_rows, keep_in_view};
 use super::state::{Level, Notice, Report, State};
-use failed::failed;
+use crate::features;
 
 /// Lines a page moves.
-const PAGE: usize = 20;
+pub(crate) const PAGE: usize = 20;
 
 /// Applies `action` to `state` and returns the effects the shell must carry out; then keeps
 /// every list's selection in view and each diff side by side or not, as the new layout allows.
@@ -76,82 +76,22 @@ fn reduce(state: &mut State, action: Action) -> Vec<Effect> {
             notice(state, Level::Warning, why);
             Vec::new()
         }
-        Action::RankingLoaded { result, complete } => {
-            changes::ranking_loaded(state, result, complete)
-        }
-        Action::StatusLoaded(result) => changes::status_loaded(state, result),
-        Action::GitDone { result, tried } => changes::git_done(state, result, *tried),
-        Action::TreeLoaded(result) => explore::tree_loaded(state, result),
-        Action::FileOpened { path, result } => explore::file_opened(state, path, result),
-        Action::LinesAged { path, result } => explore::lines_aged(state, path, result),
-        Action::LinesExplained { task, result } => why::explained(state, task, result),
-        Action::CommitShown { id, result } => why::commit_shown(state, id, result),
-        Action::FileExplained { task, result } => intent::explained(state, task, result),
-        Action::CommitsLoaded { mode, result } => range::commits_loaded(state, mode, result),
-        Action::StackLoaded(result) => stack::loaded(state, result),
-        Action::StackLayerWritten { task, index, text } => {
-            stack::layer_written(state, task, index, &text)
-        }
-        Action::StackPublished { task, result } => stack::published(state, task, result),
-        Action::DiffLoaded {
-            path,
-            result,
-            staged,
-        } => diff::loaded(state, path, result, staged),
         Action::Agent { task, event } => task::progress(state, task, &event),
-        Action::Generated { task, kind, result } => artifact::generated(state, task, kind, result),
-        Action::AlternativesWritten { task, kind, result } => {
-            alternatives::written(state, task, kind, result)
-        }
-        Action::ChatReplied { task, result, .. } => artifact::chat_replied(state, task, result),
-        Action::ArtifactUpdated { task, kind, text } => {
-            artifact::updated_by_iris(state, task, kind, &text)
-        }
-        Action::ArtifactEdited { kind, result } => external::artifact_edited(state, kind, result),
-        Action::FileEdited { path, result } => external::file_edited(state, path, result),
-        Action::RequestShown(Ok(preview)) => {
-            state.overlay.report = Some(Report::plain(preview));
-            notice(
-                state,
-                Level::Info,
-                "nothing was sent: esc closes the preview",
-            );
-            Vec::new()
-        }
-        Action::RequestShown(Err(err)) => failed(state, err, None),
-        Action::Copied(result) | Action::Published(result) => match result {
-            Ok(done) => {
-                notice(state, Level::Success, done.0);
-                Vec::new()
-            }
-            Err(err) => failed(state, err, None),
-        },
-        Action::RulesLoaded(Ok(rules)) => {
-            state.repo.commit_rules = rules.map(|rules| *rules);
-            Vec::new()
-        }
-        Action::RulesLoaded(Err(err)) => {
-            notice(state, Level::Warning, err.words);
-            Vec::new()
-        }
-        Action::ServersFound(servers) => setup::servers_found(state, servers),
-        Action::SetupWritten(result) => setup::written(state, result),
-        Action::SplitPlanned { task, result } => split_plan::planned(state, task, result),
-        Action::SplitUpdated { task, plan } => split_plan::updated(state, task, plan),
-        Action::SplitChatReplied { task, result } => split_plan::chat_replied(state, task, result),
-        Action::SplitStep { done, of, step } => split_plan::step(state, done, of, step),
-        Action::SplitApplied { result, undoable } => split_plan::applied(state, result, undoable),
-        Action::SplitUndone(result) => split_plan::undone(state, result),
-        Action::RewordWritten { task, result } => reword::written(state, task, result),
-        Action::Reworded(result) => reword::done(state, result),
-        Action::SplitMessageEdited { group, result } => {
-            split_plan::message_edited(state, group, result)
-        }
-        Action::DraftsLoaded(drafts) => artifact::drafts_loaded(state, drafts),
-        Action::GitPrepared { operation, message } => {
-            artifact::git_prepared(state, &operation, message)
-        }
-        Action::DraftFailed(err) => failed(state, err.context("saving the draft failed"), None),
+        Action::Changes(msg) => features::changes::update(state, msg),
+        Action::Diff(msg) => features::diff::update(state, msg),
+        Action::Explore(msg) => features::explore::update(state, msg),
+        Action::Why(msg) => features::why::update(state, msg),
+        Action::Intent(msg) => features::intent::update(state, msg),
+        Action::Range(msg) => features::range::update(state, msg),
+        Action::Generate(msg) => features::generate::update(state, msg),
+        Action::Chat(msg) => features::chat::update(state, msg),
+        Action::Editor(msg) => features::editor::update(state, msg),
+        Action::Split(msg) => features::split::update(state, msg),
+        Action::Reword(msg) => features::reword::update(state, msg),
+        Action::Stack(msg) => features::stack::update(state, msg),
+        Action::Publish(msg) => features::publish::update(state, msg),
+        Action::Setup(msg) => features::setup::update(state, msg),
+        Action::External(msg) => features::external::update(state, msg),
     }
 }
 
@@ -174,7 +114,7 @@ fn follow_selections(state: &mut State, rects: &PaneRects) {
     }
 }
 
-fn notice(state: &mut State, level: Level, text: impl Into<String>) {
+pub(crate) fn notice(state: &mut State, level: Level, text: impl Into<String>) {
     let text = text.into().split_whitespace().collect::<Vec<_>>().join(" ");
     // An error longer than the status line is shown whole over the panes (esc closes it).
     let room = usize::from(state.screen.size.0).saturating_sub(10);
@@ -185,7 +125,7 @@ fn notice(state: &mut State, level: Level, text: impl Into<String>) {
 }
 
 /// A cursor moved by a navigation command within `0..=last`.
-fn step(at: usize, last: usize, command: super::command::Command) -> usize {
+pub(crate) fn step(at: usize, last: usize, command: super::command::Command) -> usize {
     use super::command::Command;
     match command {
         Command::Up => at.saturating_sub(1),

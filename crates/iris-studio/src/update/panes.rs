@@ -5,7 +5,7 @@
 use crate::state::{Pane, State};
 
 /// A cancelled question closes its pane (an answer shown before stays shown).
-pub(super) fn close_unanswered_why(state: &mut State) {
+pub(crate) fn close_unanswered_why(state: &mut State) {
     if state
         .explore
         .why
@@ -20,12 +20,12 @@ pub(super) fn close_unanswered_why(state: &mut State) {
 }
 
 /// Back from a commit's diff to the code.
-pub(super) fn close_commit(state: &mut State) {
+pub(crate) fn close_commit(state: &mut State) {
     state.explore.commit = None;
 }
 
 /// A cancelled reading closes its pane (blocks shown before stay shown).
-pub(super) fn close_unread_blocks(state: &mut State) {
+pub(crate) fn close_unread_blocks(state: &mut State) {
     if state
         .explore
         .intent
@@ -37,7 +37,7 @@ pub(super) fn close_unread_blocks(state: &mut State) {
 }
 
 /// Closes the blocks pane.
-pub(super) fn close_blocks(state: &mut State) {
+pub(crate) fn close_blocks(state: &mut State) {
     state.explore.intent = None;
     if state.focus == Pane::Blocks {
         state.focus = Pane::Code;

@@ -10,7 +10,7 @@ use iris_core::protocol::AgentEvent;
 use iris_core::protocol::progress::Progress;
 use iris_core::protocol::{ApprovalRequest, Decision};
 
-pub(super) fn start(state: &mut State, kind: TaskKind) -> Option<u64> {
+pub(crate) fn start(state: &mut State, kind: TaskKind) -> Option<u64> {
     if let Some(why) = &state.iris.unavailable {
         let why = why.clone();
         notice(state, Level::Warning, why);
@@ -40,7 +40,7 @@ pub(super) fn start(state: &mut State, kind: TaskKind) -> Option<u64> {
 }
 
 /// Cancels what Iris is doing, if anything; the text from before stays.
-pub(super) fn cancel(state: &mut State) -> Option<Vec<Effect>> {
+pub(crate) fn cancel(state: &mut State) -> Option<Vec<Effect>> {
     let task = state.iris.task.take()?;
     state.iris.approvals.clear();
     let said = match task.kind {
@@ -80,7 +80,7 @@ pub(super) fn cancel(state: &mut State) -> Option<Vec<Effect>> {
 }
 
 /// A running task's progress.
-pub(super) fn progress(state: &mut State, task: u64, event: &AgentEvent) -> Vec<Effect> {
+pub(crate) fn progress(state: &mut State, task: u64, event: &AgentEvent) -> Vec<Effect> {
     // Said even when it arrives after its task ended: the request went out with the marker.
     // While the task runs its line counts them; the notice shows once it ends.
     if let AgentEvent::SecretWithheld(finding) = event {
@@ -114,7 +114,7 @@ fn answer(request: &ApprovalRequest, decision: Decision) -> Effect {
 
 /// The answer to the first question waiting: `y` once, `s` for the session, `n` or esc no.
 /// Other keys leave the question up.
-pub(super) fn approval_key(state: &mut State, key: KeyEvent) -> Vec<Effect> {
+pub(crate) fn approval_key(state: &mut State, key: KeyEvent) -> Vec<Effect> {
     let decision = match key.code {
         KeyCode::Char('y' | 'Y') => Decision::AllowOnce,
         KeyCode::Char('s' | 'S') => Decision::AllowForSession,
@@ -134,7 +134,7 @@ pub(super) fn approval_key(state: &mut State, key: KeyEvent) -> Vec<Effect> {
 }
 
 /// Ends the running task `task`; `None` for a cancelled task's late result.
-pub(super) fn finish(state: &mut State, task: u64) -> Option<Task> {
+pub(crate) fn finish(state: &mut State, task: u64) -> Option<Task> {
     let finished = state.iris.task.take_if(|t| t.id == task)?;
     state.iris.approvals.clear();
     Some(finished)
@@ -142,14 +142,14 @@ pub(super) fn finish(state: &mut State, task: u64) -> Option<Task> {
 
 /// What ended well, how many secrets its requests went without, and what it warned about
 /// on the way (the notices said during the run would otherwise be lost under this one).
-pub(super) fn done_notice(state: &mut State, finished: &Task, what: String) {
+pub(crate) fn done_notice(state: &mut State, finished: &Task, what: String) {
     let (said, level) = with_run_notes(finished, what, Level::Success);
     notice(state, level, said);
 }
 
 /// `what`, followed by how many secrets the run's requests went without and the last
 /// warning it raised; at the warning level then (an error stays an error), else `level`.
-pub(super) fn with_run_notes(finished: &Task, what: String, level: Level) -> (String, Level) {
+pub(crate) fn with_run_notes(finished: &Task, what: String, level: Level) -> (String, Level) {
     let mut text = what;
     let secrets = finished.progress.secrets_withheld;
     if secrets > 0 {

@@ -8,6 +8,7 @@ use iris_studio::action::Action;
 use iris_studio::command::Command;
 use iris_studio::effect::Effect;
 use iris_studio::failure::Failure;
+use iris_studio::features::msgs::{EditorFx, GenerateFx, GenerateMsg};
 use iris_studio::state::{Level, Mode, Pane, State, Task, TaskKind};
 use iris_studio::update::update;
 
@@ -18,7 +19,7 @@ use super::support::{
 /// `a` on a message: the Alternatives effect's task id.
 fn ask_alternatives(state: &mut State) -> u64 {
     match command(state, Command::Alternatives).as_slice() {
-        [Effect::Alternatives { task, kind, count }] => {
+        [Effect::Generate(GenerateFx::Alternatives { task, kind, count })] => {
             assert_eq!((*kind, *count), (ArtifactKind::Commit, 3));
             *task
         }
@@ -36,11 +37,11 @@ fn alternatives_written(
         .map_err(Failure::other);
     update(
         state,
-        Action::AlternativesWritten {
+        Action::Generate(GenerateMsg::Alternatives {
             task,
             kind: ArtifactKind::Commit,
             result,
-        },
+        }),
     )
 }
 
@@ -116,7 +117,7 @@ fn alternatives_are_shown_beside_the_message_and_the_one_picked_becomes_a_versio
     assert!(
         effects
             .iter()
-            .any(|e| matches!(e, Effect::SaveDraft { .. })),
+            .any(|e| matches!(e, Effect::Editor(EditorFx::SaveDraft { .. }))),
         "{effects:?}"
     );
     assert_eq!(

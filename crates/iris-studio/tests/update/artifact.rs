@@ -7,6 +7,9 @@ use iris_studio::action::{Action, ChatOutcome};
 use iris_studio::command::Command;
 use iris_studio::effect::Effect;
 use iris_studio::failure::Failure;
+use iris_studio::features::msgs::{
+    ChatFx, ChatMsg, DiffFx, DiffMsg, EditorFx, EditorMsg, GenerateFx, GenerateMsg,
+};
 use iris_studio::state::{
     ChatMessage, Confirm, Draft, Level, Mode, Notice, Pane, Speaker, State, TaskKind,
 };
@@ -23,25 +26,25 @@ fn typing_in_the_editor_edits_the_artifact_and_saves_each_change_as_a_draft() {
     state.focus = Pane::Editor;
     assert_eq!(
         update(&mut state, press(KeyCode::Char('H'))),
-        vec![Effect::SaveDraft {
+        vec![Effect::Editor(EditorFx::SaveDraft {
             kind: ArtifactKind::Commit,
             draft: draft("H".to_string()),
-        }]
+        })]
     );
     assert_eq!(
         type_text(&mut state, "i there"),
-        vec![Effect::SaveDraft {
+        vec![Effect::Editor(EditorFx::SaveDraft {
             kind: ArtifactKind::Commit,
             draft: draft("Hi there".to_string()),
-        }]
+        })]
     );
     // Backspace edits too; a key that changes nothing saves nothing.
     assert_eq!(
         update(&mut state, press(KeyCode::Backspace)),
-        vec![Effect::SaveDraft {
+        vec![Effect::Editor(EditorFx::SaveDraft {
             kind: ArtifactKind::Commit,
             draft: draft("Hi ther".to_string()),
-        }]
+        })]
     );
     assert_eq!(update(&mut state, press(KeyCode::Left)), vec![]);
     assert_eq!(text(&state, Mode::COMMIT), "Hi ther");
@@ -71,13 +74,13 @@ fn chat_enter_sends_the_message_with_the_history_and_the_artifact() {
     assert_eq!(task.mode, Mode::COMMIT);
     assert_eq!(
         effects,
-        vec![Effect::Chat {
+        vec![Effect::Chat(ChatFx::Send {
             task: task.id,
             kind: ArtifactKind::Commit,
             history: vec![],
             message: "make it\nshorter".to_string(),
             artifact: "Add two()\n\nAdds a second function.".to_string(),
-        }]
+        })]
     );
     assert!(state.chat.input.is_empty(), "the input is cleared");
     assert_eq!(
@@ -97,22 +100,22 @@ fn chat_enter_sends_the_message_with_the_history_and_the_artifact() {
 
     update(
         &mut state,
-        Action::ChatReplied {
+        Action::Chat(ChatMsg::Replied {
             task: task.id,
             result: Ok(ChatOutcome {
                 reply: "Done.".to_string(),
             }),
-        },
+        }),
     );
     // The next message carries the conversation so far as history.
     match update(&mut state, press(KeyCode::Enter)).as_slice() {
         [
-            Effect::Chat {
+            Effect::Chat(ChatFx::Send {
                 task: second,
                 history,
                 message,
                 ..
-            },
+            }),
         ] => {
             assert!(*second > task.id);
             assert_eq!(message, "and add a body");
@@ -149,12 +152,12 @@ fn generate_starts_a_task_in_the_current_mode() {
     let mut state = loaded(Mode::REVIEW, vec![staged("a.rs")]);
     assert_eq!(
         command(&mut state, Command::Generate),
-        vec![Effect::Generate {
+        vec![Effect::Generate(GenerateFx::Generate {
             task: 1,
             kind: ArtifactKind::Review,
             range: None,
             stack: None,
-        }]
+        })]
     );
     let task = state.iris.task.as_ref().unwrap();
     assert_eq!(
@@ -204,7 +207,7 @@ fn undo_and_redo_step_through_the_versions_and_save_the_draft() {
     generated(&mut state, task, "Second title");
     // The draft carries the versions, so undo still works when the studio is reopened.
     let saved = |text: &str, position| {
-        vec![Effect::SaveDraft {
+        vec![Effect::Editor(EditorFx::SaveDraft {
             kind: ArtifactKind::Commit,
             draft: Draft {
                 text: text.to_string(),
@@ -215,7 +218,7 @@ fn undo_and_redo_step_through_the_versions_and_save_the_draft() {
                 written_for: Some(STAGED.to_string()),
                 ..Draft::default()
             },
-        }]
+        })]
     };
     assert_eq!(
         command(&mut state, Command::UndoVersion),
@@ -226,7 +229,7 @@ fn undo_and_redo_step_through_the_versions_and_save_the_draft() {
     assert_eq!(text(&state, Mode::COMMIT), "First title");
     assert_eq!(
         command(&mut state, Command::RedoVersion),
-        vec![Effect::SaveDraft {
+        vec![Effect::Editor(EditorFx::SaveDraft {
             kind: ArtifactKind::Commit,
             draft: Draft {
                 text: "Second title".to_string(),
@@ -236,7 +239,7 @@ fn undo_and_redo_step_through_the_versions_and_save_the_draft() {
                 written_for: Some(STAGED.to_string()),
                 ..Draft::default()
             },
-        }]
+        })]
     );
     assert_eq!(text(&state, Mode::COMMIT), "Second title");
     assert_eq!(command(&mut state, Command::RedoVersion), vec![]);
@@ -252,12 +255,12 @@ fn entering_commit_mode_with_staged_files_and_no_message_generates() {
     state.iris.auto_generate = true;
     assert_eq!(
         command(&mut state, Command::ModeCommit),
-        vec![Effect::Generate {
+        vec![Effect::Generate(GenerateFx::Generate {
             task: 1,
             kind: ArtifactKind::Commit,
             range: None,
             stack: None,
-        }]
+        })]
     );
     assert_eq!(state.iris.task.as_ref().unwrap().kind, TaskKind::Generate);
 
@@ -293,12 +296,12 @@ fn entering_commit_mode_with_staged_files_and_no_message_generates() {
     review.iris.auto_generate = true;
     assert_eq!(
         command(&mut review, Command::ModeReview),
-        vec![Effect::Generate {
+        vec![Effect::Generate(GenerateFx::Generate {
             task: 1,
             kind: ArtifactKind::Review,
             range: None,
             stack: None,
-        }]
+        })]
     );
 }
 
@@ -308,13 +311,13 @@ fn generated_lands_in_the_artifact_and_is_saved() {
     let task = start_generation(&mut state);
     assert_eq!(
         generated(&mut state, task, "Add two()\n\nBody."),
-        vec![Effect::SaveDraft {
+        vec![Effect::Editor(EditorFx::SaveDraft {
             kind: ArtifactKind::Commit,
             draft: Draft {
                 by_iris: Some("Add two()\n\nBody.".to_string()),
                 ..draft("Add two()\n\nBody.")
             },
-        }]
+        })]
     );
     assert!(state.iris.task.is_none());
     assert_eq!(text(&state, Mode::COMMIT), "Add two()\n\nBody.");
@@ -337,11 +340,11 @@ fn a_failed_generation_is_a_notice_and_the_text_stays() {
     let task = start_generation(&mut state);
     let effects = update(
         &mut state,
-        Action::Generated {
+        Action::Generate(GenerateMsg::Written {
             task,
             kind: ArtifactKind::Commit,
             result: Err(Failure::other("openai: 500\n  Internal Server Error")),
-        },
+        }),
     );
     assert_eq!(effects, vec![]);
     assert!(state.iris.task.is_none());
@@ -361,11 +364,11 @@ fn a_failed_generation_is_a_notice_and_the_text_stays() {
     let task = start_generation(&mut state);
     update(
         &mut state,
-        Action::Generated {
+        Action::Generate(GenerateMsg::Written {
             task,
             kind: ArtifactKind::Commit,
             result: Err(Failure::other(long.clone())),
-        },
+        }),
     );
     assert_eq!(
         state.overlay.report.as_ref().map(|r| r.text.as_str()),
@@ -396,11 +399,13 @@ fn chat_replies_join_the_conversation() {
     let mut state = with_message("Add two()");
     command(&mut state, Command::OpenChat);
     type_text(&mut state, "why?");
-    let Some(Effect::Chat { task, .. }) = update(&mut state, press(KeyCode::Enter)).pop() else {
+    let Some(Effect::Chat(ChatFx::Send { task, .. })) =
+        update(&mut state, press(KeyCode::Enter)).pop()
+    else {
         panic!("no chat effect");
     };
     // A reply from another task changes nothing.
-    let reply = |task, result| Action::ChatReplied { task, result };
+    let reply = |task, result| Action::Chat(ChatMsg::Replied { task, result });
     assert_eq!(
         update(
             &mut state,
@@ -437,7 +442,9 @@ fn chat_replies_join_the_conversation() {
     );
     // A failed reply is a notice, not a message.
     type_text(&mut state, "again");
-    let Some(Effect::Chat { task, .. }) = update(&mut state, press(KeyCode::Enter)).pop() else {
+    let Some(Effect::Chat(ChatFx::Send { task, .. })) =
+        update(&mut state, press(KeyCode::Enter)).pop()
+    else {
         panic!("no chat effect");
     };
     update(&mut state, reply(task, Err(Failure::other("timed out"))));
@@ -451,20 +458,22 @@ fn artifact_updates_land_in_the_editor_while_the_task_runs() {
     let mut state = with_message("Add two() and a very long title nobody wants");
     command(&mut state, Command::OpenChat);
     type_text(&mut state, "make it shorter");
-    let Some(Effect::Chat { task, .. }) = update(&mut state, press(KeyCode::Enter)).pop() else {
+    let Some(Effect::Chat(ChatFx::Send { task, .. })) =
+        update(&mut state, press(KeyCode::Enter)).pop()
+    else {
         panic!("no chat effect");
     };
     let effects = update(
         &mut state,
-        Action::ArtifactUpdated {
+        Action::Chat(ChatMsg::Updated {
             task,
             kind: ArtifactKind::Commit,
             text: "Add two()".to_string(),
-        },
+        }),
     );
     assert_eq!(
         effects,
-        vec![Effect::SaveDraft {
+        vec![Effect::Editor(EditorFx::SaveDraft {
             kind: ArtifactKind::Commit,
             draft: Draft {
                 text: "Add two()".to_string(),
@@ -474,7 +483,7 @@ fn artifact_updates_land_in_the_editor_while_the_task_runs() {
                 written_for: Some(STAGED.to_string()),
                 ..Draft::default()
             },
-        }]
+        })]
     );
     assert_eq!(text(&state, Mode::COMMIT), "Add two()");
     assert!(state.iris.task.is_some(), "the chat goes on after the edit");
@@ -491,16 +500,18 @@ fn a_cancelled_tasks_artifact_update_is_dropped() {
     let mut state = with_message("Mine");
     command(&mut state, Command::OpenChat);
     type_text(&mut state, "rewrite it");
-    let Some(Effect::Chat { task, .. }) = update(&mut state, press(KeyCode::Enter)).pop() else {
+    let Some(Effect::Chat(ChatFx::Send { task, .. })) =
+        update(&mut state, press(KeyCode::Enter)).pop()
+    else {
         panic!("no chat effect");
     };
     command(&mut state, Command::Back);
     assert!(state.iris.task.is_none());
-    let update_action = Action::ArtifactUpdated {
+    let update_action = Action::Chat(ChatMsg::Updated {
         task,
         kind: ArtifactKind::Commit,
         text: "Theirs".to_string(),
-    };
+    });
     assert_eq!(update(&mut state, update_action.clone()), vec![]);
     assert_eq!(text(&state, Mode::COMMIT), "Mine");
     // Nor does it land while a newer task runs.
@@ -519,11 +530,11 @@ fn drafts_restore_only_into_empty_buffers() {
         .replace("Typed before the drafts arrived");
     let effects = update(
         &mut state,
-        Action::DraftsLoaded(vec![
+        Action::Editor(EditorMsg::DraftsLoaded(vec![
             (ArtifactKind::Commit, draft("Draft message")),
             (ArtifactKind::Review, draft("Old review")),
             (ArtifactKind::Pr, draft("Old PR")),
-        ]),
+        ])),
     );
     assert_eq!(effects, vec![]);
     assert_eq!(text(&state, Mode::COMMIT), "Draft message");
@@ -542,7 +553,7 @@ fn drafts_restore_only_into_empty_buffers() {
 
     // Nothing restored, no notice.
     let mut state = loaded(Mode::COMMIT, vec![]);
-    update(&mut state, Action::DraftsLoaded(vec![]));
+    update(&mut state, Action::Editor(EditorMsg::DraftsLoaded(vec![])));
     assert_eq!(state.notice, None);
 }
 
@@ -551,14 +562,17 @@ fn a_restored_draft_prevents_auto_generation() {
     let mut state = State::new(Mode::COMMIT);
     update(
         &mut state,
-        Action::DraftsLoaded(vec![(ArtifactKind::Commit, draft("Draft"))]),
+        Action::Editor(EditorMsg::DraftsLoaded(vec![(
+            ArtifactKind::Commit,
+            draft("Draft"),
+        )])),
     );
     let effects = update(&mut state, status(vec![staged("a.rs")]));
     assert_eq!(
         effects,
-        vec![Effect::LoadDiff {
+        vec![Effect::Diff(DiffFx::Load {
             path: "a.rs".to_string()
-        }]
+        })]
     );
     assert!(state.iris.task.is_none());
 }
@@ -574,7 +588,7 @@ fn restored(written_for: &str, untouched: bool) -> State {
     }
     update(
         &mut state,
-        Action::DraftsLoaded(vec![(ArtifactKind::Commit, old)]),
+        Action::Editor(EditorMsg::DraftsLoaded(vec![(ArtifactKind::Commit, old)])),
     );
     state
 }
@@ -587,10 +601,10 @@ fn a_message_iris_wrote_for_another_change_is_written_anew_and_kept_a_version_ba
     assert!(
         effects.iter().any(|e| matches!(
             e,
-            Effect::Generate {
+            Effect::Generate(GenerateFx::Generate {
                 kind: ArtifactKind::Commit,
                 ..
-            }
+            })
         )),
         "{effects:?}"
     );
@@ -615,7 +629,9 @@ fn a_message_the_user_edited_for_another_change_is_never_replaced_without_asking
         let mut state = restored("another change", false);
         let effects = update(&mut state, status(vec![staged("docs/new.md")]));
         assert!(
-            !effects.iter().any(|e| matches!(e, Effect::Generate { .. })),
+            !effects
+                .iter()
+                .any(|e| matches!(e, Effect::Generate(GenerateFx::Generate { .. }))),
             "{effects:?}"
         );
         assert_eq!(
@@ -633,10 +649,10 @@ fn a_message_the_user_edited_for_another_change_is_never_replaced_without_asking
             assert!(
                 matches!(
                     effects.as_slice(),
-                    [Effect::Generate {
+                    [Effect::Generate(GenerateFx::Generate {
                         kind: ArtifactKind::Commit,
                         ..
-                    }]
+                    })]
                 ),
                 "{effects:?}"
             );
@@ -644,10 +660,10 @@ fn a_message_the_user_edited_for_another_change_is_never_replaced_without_asking
             // Kept, now as the user's text for this change: it is not asked about again.
             assert_eq!(
                 effects,
-                vec![Effect::SaveDraft {
+                vec![Effect::Editor(EditorFx::SaveDraft {
                     kind: ArtifactKind::Commit,
                     draft: draft("Fix the parser on the old branch"),
-                }]
+                })]
             );
             assert_eq!(notice(&state), (Level::Info, "kept your commit message"));
             update(&mut state, status(vec![staged("docs/new.md")]));
@@ -666,7 +682,9 @@ fn a_draft_for_the_same_change_is_restored_as_it_was() {
         let mut state = restored(STAGED, untouched);
         let effects = update(&mut state, status(vec![staged("src/lib.rs")]));
         assert!(
-            !effects.iter().any(|e| matches!(e, Effect::Generate { .. })),
+            !effects
+                .iter()
+                .any(|e| matches!(e, Effect::Generate(GenerateFx::Generate { .. }))),
             "{effects:?}"
         );
         assert_eq!(state.overlay.confirm, None);
@@ -686,7 +704,7 @@ fn a_review_written_for_a_change_that_moved_takes_its_findings_with_it() {
     let mut state = State::new(Mode::REVIEW);
     update(
         &mut state,
-        Action::DraftsLoaded(vec![(ArtifactKind::Review, old)]),
+        Action::Editor(EditorMsg::DraftsLoaded(vec![(ArtifactKind::Review, old)])),
     );
     update(&mut state, status(vec![staged("src/other.rs")]));
     assert_eq!(text(&state, Mode::REVIEW), "");
@@ -710,7 +728,9 @@ fn a_change_moved_while_the_user_works_is_said_and_nothing_is_spent_or_asked() {
             status_of(vec![staged("b.rs")], "staged change 2"),
         );
         assert!(
-            !effects.iter().any(|e| matches!(e, Effect::Generate { .. })),
+            !effects
+                .iter()
+                .any(|e| matches!(e, Effect::Generate(GenerateFx::Generate { .. }))),
             "{effects:?}"
         );
         assert_eq!(state.overlay.confirm, None);
@@ -740,9 +760,9 @@ fn selecting_a_finding_shows_its_file_at_its_line() {
     let effects = command(&mut state, Command::Select);
     assert_eq!(
         effects,
-        vec![Effect::LoadDiff {
+        vec![Effect::Diff(DiffFx::Load {
             path: "src/app.rs".to_string()
-        }]
+        })]
     );
     assert_eq!(
         state.findings.pending_jump,
@@ -752,11 +772,11 @@ fn selecting_a_finding_shows_its_file_at_its_line() {
     diff[0].path = "src/app.rs".to_string();
     update(
         &mut state,
-        Action::DiffLoaded {
+        Action::Diff(DiffMsg::Loaded {
             path: "src/app.rs".to_string(),
             result: Ok(diff),
             staged: Some(0),
-        },
+        }),
     );
     assert!(state.findings.pending_jump.is_none());
     assert_eq!(state.focus, Pane::Diff);
@@ -778,9 +798,9 @@ fn unreadable_commit_rules_are_a_warning_and_readable_ones_are_kept() {
     let mut state = loaded(Mode::COMMIT, vec![]);
     update(
         &mut state,
-        Action::RulesLoaded(Err(Failure::other(
+        Action::Editor(EditorMsg::RulesLoaded(Err(Failure::other(
             "cannot read the commit rules in .commitlintrc.json: expected value at line 1",
-        ))),
+        )))),
     );
     assert_eq!(notice(&state).0, Level::Warning);
     assert!(state.repo.commit_rules.is_none());
@@ -791,7 +811,7 @@ fn unreadable_commit_rules_are_a_warning_and_readable_ones_are_kept() {
     .unwrap();
     update(
         &mut state,
-        Action::RulesLoaded(Ok(Some(Box::new(rules.clone())))),
+        Action::Editor(EditorMsg::RulesLoaded(Ok(Some(Box::new(rules.clone()))))),
     );
     assert_eq!(state.repo.commit_rules, Some(rules));
 }

@@ -8,6 +8,9 @@ use iris_studio::action::Action;
 use iris_studio::command::Command;
 use iris_studio::effect::Effect;
 use iris_studio::failure::{Done, Failure};
+use iris_studio::features::msgs::{
+    ChangesFx, ChangesMsg, DiffFx, DiffMsg, EditorFx, EditorMsg, ExploreMsg, GenerateFx,
+};
 use iris_studio::state::{CommitFlags, Confirm, Draft, FileEntry, Level, Mode, Pane, State};
 use iris_studio::update::update;
 
@@ -21,9 +24,9 @@ fn moves_in_the_file_list_select_and_load_the_diff() {
     let files: Vec<FileEntry> = (0..25).map(|i| staged(&format!("f{i:02}.rs"))).collect();
     let mut state = loaded(Mode::COMMIT, files);
     let load = |i: usize| {
-        vec![Effect::LoadDiff {
+        vec![Effect::Diff(DiffFx::Load {
             path: format!("f{i:02}.rs"),
-        }]
+        })]
     };
     assert_eq!(
         command(&mut state, Command::Up),
@@ -47,23 +50,23 @@ fn stage_commands_name_the_selected_file() {
     command(&mut state, Command::Down);
     assert_eq!(
         command(&mut state, Command::StageFile),
-        vec![Effect::Stage {
+        vec![Effect::Changes(ChangesFx::Stage {
             path: "b.rs".to_string()
-        }]
+        })]
     );
     assert_eq!(
         command(&mut state, Command::UnstageFile),
-        vec![Effect::Unstage {
+        vec![Effect::Changes(ChangesFx::Unstage {
             path: "b.rs".to_string()
-        }]
+        })]
     );
     assert_eq!(
         command(&mut state, Command::StageAll),
-        vec![Effect::StageAll]
+        vec![Effect::Changes(ChangesFx::StageAll)]
     );
     assert_eq!(
         command(&mut state, Command::UnstageAll),
-        vec![Effect::UnstageAll]
+        vec![Effect::Changes(ChangesFx::UnstageAll)]
     );
     // Nothing selected, nothing to stage.
     let mut empty = loaded(Mode::COMMIT, vec![]);
@@ -116,14 +119,14 @@ fn commit_asks_first_and_refuses_what_cannot_be_committed() {
     assert_eq!(state.overlay.confirm, Some(Confirm::Commit));
     assert_eq!(
         update(&mut state, press(KeyCode::Char('y'))),
-        vec![Effect::Commit {
+        vec![Effect::Changes(ChangesFx::Commit {
             message: "Add two()".to_string(),
             written: None,
             flags: CommitFlags {
                 amend: true,
                 no_verify: false
             },
-        }]
+        })]
     );
 }
 
@@ -150,14 +153,14 @@ fn amend_and_no_verify_toggle_and_reach_the_commit() {
     command(&mut state, Command::Commit);
     assert_eq!(
         update(&mut state, press(KeyCode::Enter)),
-        vec![Effect::Commit {
+        vec![Effect::Changes(ChangesFx::Commit {
             message: "Add two()".to_string(),
             written: Some("Add two()".to_string()),
             flags: CommitFlags {
                 amend: false,
                 no_verify: true
             },
-        }]
+        })]
     );
 }
 
@@ -169,9 +172,9 @@ fn status_loaded_fills_the_list_and_loads_the_first_diff() {
     let effects = update(&mut state, status(vec![staged("a.rs"), unstaged("b.rs")]));
     assert_eq!(
         effects,
-        vec![Effect::LoadDiff {
+        vec![Effect::Diff(DiffFx::Load {
             path: "a.rs".to_string()
-        }]
+        })]
     );
     assert!(!state.changes.loading);
     assert!(state.changes.has_staged);
@@ -195,11 +198,11 @@ fn status_loaded_keeps_the_selection_on_the_same_path() {
     command(&mut state, Command::Down);
     update(
         &mut state,
-        Action::DiffLoaded {
+        Action::Diff(DiffMsg::Loaded {
             path: "b.rs".to_string(),
             result: Ok(two_hunk_diff()),
             staged: Some(0),
-        },
+        }),
     );
     state.diff.scroll = 4;
     // b.rs moved to the front (its relevance changed): the selection follows it, and its
@@ -209,9 +212,9 @@ fn status_loaded_keeps_the_selection_on_the_same_path() {
     assert_eq!(state.changes.selected_file().unwrap().path, "b.rs");
     assert_eq!(
         effects,
-        vec![Effect::LoadDiff {
+        vec![Effect::Diff(DiffFx::Load {
             path: "b.rs".to_string()
-        }]
+        })]
     );
     assert_eq!(state.diff.scroll, 4);
     assert!(state.diff.loading);
@@ -224,19 +227,19 @@ fn status_loaded_keeps_the_selection_on_the_same_path() {
     // The selected path is gone: the first file, and its diff from the top.
     update(
         &mut state,
-        Action::DiffLoaded {
+        Action::Diff(DiffMsg::Loaded {
             path: "b.rs".to_string(),
             result: Ok(two_hunk_diff()),
             staged: Some(0),
-        },
+        }),
     );
     let effects = update(&mut state, status(vec![staged("c.rs"), staged("d.rs")]));
     assert_eq!(state.changes.selected, 0);
     assert_eq!(
         effects,
-        vec![Effect::LoadDiff {
+        vec![Effect::Diff(DiffFx::Load {
             path: "c.rs".to_string()
-        }]
+        })]
     );
     assert_eq!(state.diff.scroll, 0);
     assert!(state.diff.files.is_empty());
@@ -289,15 +292,15 @@ fn status_loaded_chooses_commit_or_explore_when_no_mode_was_given() {
     assert_eq!(
         effects,
         vec![
-            Effect::LoadDiff {
+            Effect::Diff(DiffFx::Load {
                 path: "a.rs".to_string()
-            },
-            Effect::Generate {
+            }),
+            Effect::Generate(GenerateFx::Generate {
                 task: 1,
                 kind: ArtifactKind::Commit,
                 range: None,
                 stack: None,
-            },
+            }),
         ]
     );
 }
@@ -308,7 +311,7 @@ fn status_failure_is_a_notice() {
     assert_eq!(
         update(
             &mut state,
-            Action::StatusLoaded(Err(Failure::other("not a repo")))
+            Action::Changes(ChangesMsg::Status(Err(Failure::other("not a repo"))))
         ),
         vec![]
     );
@@ -325,18 +328,18 @@ fn a_commit_clears_the_message_its_draft_and_the_flags() {
     command(&mut state, Command::ToggleAmend);
     let effects = update(
         &mut state,
-        Action::GitDone {
+        Action::Changes(ChangesMsg::GitDone {
             result: Ok(Done::from("committed 1234567 Add two()")),
             tried: Box::new(a_commit()),
-        },
+        }),
     );
     assert_eq!(
         effects,
         vec![
-            Effect::LoadStatus,
-            Effect::ClearDraft {
+            Effect::Changes(ChangesFx::LoadStatus),
+            Effect::Editor(EditorFx::ClearDraft {
                 kind: ArtifactKind::Commit
-            }
+            })
         ]
     );
     assert_eq!(text(&state, Mode::COMMIT), "");
@@ -355,23 +358,23 @@ fn other_git_results_reload_the_status_and_keep_the_message() {
     assert_eq!(
         update(
             &mut state,
-            Action::GitDone {
+            Action::Changes(ChangesMsg::GitDone {
                 result: Ok(Done::from("staged a.rs")),
-                tried: Box::new(Effect::StageAll),
-            }
+                tried: Box::new(Effect::Changes(ChangesFx::StageAll)),
+            })
         ),
-        vec![Effect::LoadStatus]
+        vec![Effect::Changes(ChangesFx::LoadStatus)]
     );
     assert_eq!(notice(&state), (Level::Success, "staged a.rs"));
     assert_eq!(
         update(
             &mut state,
-            Action::GitDone {
+            Action::Changes(ChangesMsg::GitDone {
                 result: Err(Failure::other("pre-commit hook failed:\nlint")),
                 tried: Box::new(a_commit()),
-            }
+            })
         ),
-        vec![Effect::LoadStatus]
+        vec![Effect::Changes(ChangesFx::LoadStatus)]
     );
     // The hook's output is shown whole (until esc), the notice says where the message is.
     assert_eq!(notice(&state).0, Level::Error);
@@ -395,10 +398,10 @@ fn a_failed_commit_shows_the_whole_report_and_keeps_the_message() {
         "git commit failed (the message was not lost): hook said:\nline one\nline two".to_string();
     update(
         &mut state,
-        Action::GitDone {
+        Action::Changes(ChangesMsg::GitDone {
             result: Err(Failure::other(report.clone())),
             tried: Box::new(a_commit()),
-        },
+        }),
     );
     assert_eq!(
         state.overlay.report.as_ref().map(|r| r.text.as_str()),
@@ -429,10 +432,10 @@ fn the_first_ranking_lists_the_staged_files_and_the_complete_one_re_sorts_them()
     };
     update(
         &mut state,
-        Action::RankingLoaded {
+        Action::Changes(ChangesMsg::Ranked {
             result: ranked(&[("src/a.rs", 85), ("README.md", 62)]),
             complete: false,
-        },
+        }),
     );
     let paths: Vec<&str> = state
         .changes
@@ -445,10 +448,10 @@ fn the_first_ranking_lists_the_staged_files_and_the_complete_one_re_sorts_them()
     assert_eq!(state.loading(), Some("reading the rest of the status"));
     update(
         &mut state,
-        Action::RankingLoaded {
+        Action::Changes(ChangesMsg::Ranked {
             result: ranked(&[("README.md", 90), ("src/a.rs", 70)]),
             complete: true,
-        },
+        }),
     );
     let order: Vec<(&str, Option<u32>)> = state
         .changes
@@ -465,7 +468,10 @@ fn the_first_ranking_lists_the_staged_files_and_the_complete_one_re_sorts_them()
     assert_eq!(state.loading(), None, "nothing left to read");
     command(&mut state, Command::ModeExplore);
     assert_eq!(state.loading(), Some("listing the repository's files"));
-    update(&mut state, Action::TreeLoaded(Ok(vec!["README.md".into()])));
+    update(
+        &mut state,
+        Action::Explore(ExploreMsg::Tree(Ok(vec!["README.md".into()]))),
+    );
     assert_eq!(state.loading(), None);
 }
 
@@ -479,11 +485,11 @@ fn the_commit_carries_what_iris_wrote_beside_what_the_user_made_of_it() {
     command(&mut state, Command::Commit);
     assert_eq!(
         update(&mut state, press(KeyCode::Enter)),
-        vec![Effect::Commit {
+        vec![Effect::Changes(ChangesFx::Commit {
             message: "Add two() and three()".to_string(),
             written: Some("Add two()".to_string()),
             flags: CommitFlags::default(),
-        }]
+        })]
     );
 }
 
@@ -497,16 +503,16 @@ fn a_reopened_draft_still_knows_what_iris_wrote_for_the_commit() {
     };
     update(
         &mut state,
-        Action::DraftsLoaded(vec![(ArtifactKind::Commit, draft)]),
+        Action::Editor(EditorMsg::DraftsLoaded(vec![(ArtifactKind::Commit, draft)])),
     );
     command(&mut state, Command::Commit);
     assert_eq!(
         update(&mut state, press(KeyCode::Enter)),
-        vec![Effect::Commit {
+        vec![Effect::Changes(ChangesFx::Commit {
             message: "Add two() at last".to_string(),
             written: Some("Add two()".to_string()),
             flags: CommitFlags::default(),
-        }]
+        })]
     );
 }
 
@@ -517,13 +523,13 @@ fn in_a_jj_workspace_the_stage_keys_say_why_they_do_nothing() {
     state.iris.auto_generate = false;
     update(
         &mut state,
-        Action::StatusLoaded(Ok(iris_studio::action::RepoSnapshot {
+        Action::Changes(ChangesMsg::Status(Ok(iris_studio::action::RepoSnapshot {
             branch: "jj @ kxzzsmnu".into(),
             head: None,
             files: vec![staged("src/lib.rs")],
             jj_change: Some("kxzzsmnu".into()),
             change_key: Some("kxzzsmnu".into()),
-        })),
+        }))),
     );
     assert_eq!(state.repo.jj_change.as_deref(), Some("kxzzsmnu"));
     for stage in [

@@ -3,6 +3,7 @@
 
 use iris_studio::command::Command;
 use iris_studio::effect::Effect;
+use iris_studio::features::msgs::{ChangesFx, ExploreFx, RangeFx};
 use iris_studio::layout::PaneRects;
 use iris_studio::state::{Level, Mode, Pane, State};
 use iris_studio::update::update;
@@ -134,7 +135,7 @@ fn refresh_reloads_the_status() {
     let mut state = loaded(Mode::COMMIT, vec![]);
     assert_eq!(
         command(&mut state, Command::Refresh),
-        vec![Effect::LoadStatus]
+        vec![Effect::Changes(ChangesFx::LoadStatus)]
     );
 }
 
@@ -158,12 +159,14 @@ fn mode_commands_switch_the_mode_and_reset_the_focus() {
         state.focus = Pane::Diff;
         // Explore lists the repository's files, the range modes their commits.
         let expected = match mode {
-            Mode::Explore => vec![Effect::LoadTree],
-            Mode::PR | Mode::CHANGELOG | Mode::RELEASE_NOTES => vec![Effect::LoadCommits {
-                mode,
-                from: None,
-                to: None,
-            }],
+            Mode::Explore => vec![Effect::Explore(ExploreFx::LoadTree)],
+            Mode::PR | Mode::CHANGELOG | Mode::RELEASE_NOTES => {
+                vec![Effect::Range(RangeFx::LoadCommits {
+                    mode,
+                    from: None,
+                    to: None,
+                })]
+            }
             Mode::COMMIT | Mode::REVIEW => vec![],
         };
         assert_eq!(command(&mut state, c), expected, "{c:?}");

@@ -5,6 +5,7 @@ use iris_studio::action::Action;
 use iris_studio::command::Command;
 use iris_studio::effect::Effect;
 use iris_studio::failure::Failure;
+use iris_studio::features::msgs::{ChangesFx, DiffMsg};
 use iris_studio::state::{Level, Mode, Pane};
 use iris_studio::update::update;
 
@@ -32,10 +33,10 @@ fn moves_in_the_diff_scroll_within_its_lines() {
 fn stage_hunk_stages_the_hunk_at_the_top_of_the_diff_view() {
     let mut state = with_diff(Mode::COMMIT);
     let stage = |hunk| {
-        vec![Effect::StageHunk {
+        vec![Effect::Changes(ChangesFx::StageHunk {
             path: "src/lib.rs".to_string(),
             hunk,
-        }]
+        })]
     };
     // Above the first hunk (the file header), the first hunk.
     assert_eq!(command(&mut state, Command::StageHunk), stage(0));
@@ -59,11 +60,11 @@ fn a_hunk_of_the_staged_part_is_unstaged_and_one_of_the_unstaged_part_staged() {
     parts.extend(two_hunk_diff());
     update(
         &mut state,
-        Action::DiffLoaded {
+        Action::Diff(DiffMsg::Loaded {
             path: "src/lib.rs".to_string(),
             result: Ok(parts),
             staged: Some(1),
-        },
+        }),
     );
     assert_eq!(state.diff.hunk_starts(), vec![1, 5, 11, 15]);
     let path = || "src/lib.rs".to_string();
@@ -73,32 +74,32 @@ fn a_hunk_of_the_staged_part_is_unstaged_and_one_of_the_unstaged_part_staged() {
     };
     assert_eq!(
         at(0),
-        vec![Effect::UnstageHunk {
+        vec![Effect::Changes(ChangesFx::UnstageHunk {
             path: path(),
             hunk: 0
-        }]
+        })]
     );
     assert_eq!(
         at(6),
-        vec![Effect::UnstageHunk {
+        vec![Effect::Changes(ChangesFx::UnstageHunk {
             path: path(),
             hunk: 1
-        }]
+        })]
     );
     // The unstaged part counts its hunks from 0, as `git diff` numbers them.
     assert_eq!(
         at(11),
-        vec![Effect::StageHunk {
+        vec![Effect::Changes(ChangesFx::StageHunk {
             path: path(),
             hunk: 0
-        }]
+        })]
     );
     assert_eq!(
         at(19),
-        vec![Effect::StageHunk {
+        vec![Effect::Changes(ChangesFx::StageHunk {
             path: path(),
             hunk: 1
-        }]
+        })]
     );
 
     // A commit's diff (range modes) has no sides: nothing to stage, a hint instead.
@@ -106,11 +107,11 @@ fn a_hunk_of_the_staged_part_is_unstaged_and_one_of_the_unstaged_part_staged() {
     state.diff.path = Some("commit 1234567".to_string());
     update(
         &mut state,
-        Action::DiffLoaded {
+        Action::Diff(DiffMsg::Loaded {
             path: "commit 1234567".to_string(),
             result: Ok(two_hunk_diff()),
             staged: None,
-        },
+        }),
     );
     assert_eq!(command(&mut state, Command::StageHunk), vec![]);
     assert!(notice(&state).1.contains("commit mode"));
@@ -142,11 +143,11 @@ fn diff_loaded_for_another_path_is_ignored() {
     assert_eq!(
         update(
             &mut state,
-            Action::DiffLoaded {
+            Action::Diff(DiffMsg::Loaded {
                 path: "a.rs".to_string(),
                 result: Ok(two_hunk_diff()),
                 staged: Some(0),
-            }
+            })
         ),
         vec![]
     );
@@ -154,11 +155,11 @@ fn diff_loaded_for_another_path_is_ignored() {
     assert!(state.diff.files.is_empty());
     update(
         &mut state,
-        Action::DiffLoaded {
+        Action::Diff(DiffMsg::Loaded {
             path: "src/lib.rs".to_string(),
             result: Ok(two_hunk_diff()),
             staged: Some(0),
-        },
+        }),
     );
     assert!(!state.diff.loading);
     assert_eq!(state.diff.files, two_hunk_diff());
@@ -166,11 +167,11 @@ fn diff_loaded_for_another_path_is_ignored() {
     command(&mut state, Command::Up);
     update(
         &mut state,
-        Action::DiffLoaded {
+        Action::Diff(DiffMsg::Loaded {
             path: "a.rs".to_string(),
             result: Err(Failure::other("bad object")),
             staged: Some(0),
-        },
+        }),
     );
     assert!(!state.diff.loading);
     assert_eq!(
@@ -209,10 +210,10 @@ fn side_by_side_lays_the_diff_out_in_pairs_where_the_pane_is_wide_enough() {
     assert_eq!(state.diff.scroll, 5);
     assert_eq!(
         command(&mut state, Command::StageHunk),
-        vec![Effect::StageHunk {
+        vec![Effect::Changes(ChangesFx::StageHunk {
             path: "src/lib.rs".into(),
             hunk: 1
-        }]
+        })]
     );
     command(&mut state, Command::Zoom);
     assert!(!state.diff.paired);

@@ -6,6 +6,7 @@ use iris_studio::action::{Action, OpenedFile};
 use iris_studio::command::Command;
 use iris_studio::effect::Effect;
 use iris_studio::failure::Failure;
+use iris_studio::features::msgs::{ExploreFx, ExploreMsg};
 use iris_studio::state::{Mode, Pane, State};
 use iris_studio::update::update;
 
@@ -16,7 +17,10 @@ fn enter_on_the_explore_tree_opens_directories_and_files() {
     let mut state = loaded(Mode::Explore, vec![]);
     update(
         &mut state,
-        Action::TreeLoaded(Ok(vec!["README.md".into(), "src/lib.rs".into()])),
+        Action::Explore(ExploreMsg::Tree(Ok(vec![
+            "README.md".into(),
+            "src/lib.rs".into(),
+        ]))),
     );
     state.focus = Pane::Tree;
     command(&mut state, Command::Down); // "src"
@@ -25,9 +29,9 @@ fn enter_on_the_explore_tree_opens_directories_and_files() {
     command(&mut state, Command::Down); // "src/lib.rs"
     assert_eq!(
         command(&mut state, Command::Select),
-        vec![Effect::OpenFile {
+        vec![Effect::Explore(ExploreFx::OpenFile {
             path: "src/lib.rs".to_string()
-        }]
+        })]
     );
     assert_eq!(state.focus, Pane::Code);
 }
@@ -53,9 +57,11 @@ fn the_heat_margin_places_each_line_in_the_files_own_history() {
     // opening another file clears it.
     let mut state = State::new(Mode::Explore);
     state.explore.open = Some("b.rs".into());
-    let aged = |path: &str| Action::LinesAged {
-        path: path.into(),
-        result: Ok(vec![Some(1), Some(2)]),
+    let aged = |path: &str| {
+        Action::Explore(ExploreMsg::LinesAged {
+            path: path.into(),
+            result: Ok(vec![Some(1), Some(2)]),
+        })
     };
     update(&mut state, aged("a.rs"));
     assert_eq!(state.explore.heat, None);
@@ -63,10 +69,10 @@ fn the_heat_margin_places_each_line_in_the_files_own_history() {
     assert_eq!(state.explore.heat, Some(vec![Heat::Cold, Heat::Hot]));
     update(
         &mut state,
-        Action::LinesAged {
+        Action::Explore(ExploreMsg::LinesAged {
             path: "b.rs".into(),
             result: Err(Failure::other("binary")),
-        },
+        }),
     );
     assert_eq!(
         state.explore.heat, None,
@@ -104,14 +110,14 @@ fn the_cursor_moves_through_the_code_and_the_view_follows_it() {
     state.explore.open = Some("long.rs".into());
     update(
         &mut state,
-        Action::FileOpened {
+        Action::Explore(ExploreMsg::FileOpened {
             path: "long.rs".into(),
             result: Ok(OpenedFile {
                 lines: Some((0..200).map(|i| i.to_string()).collect()),
                 history: vec![],
                 digest: 1,
             }),
-        },
+        }),
     );
     state.focus = Pane::Code;
     command(&mut state, Command::PageDown);

@@ -7,6 +7,9 @@ use iris_studio::action::Action;
 use iris_studio::command::Command;
 use iris_studio::effect::{EditTarget, Effect};
 use iris_studio::failure::Failure;
+use iris_studio::features::msgs::{
+    ChangesFx, EditorFx, ExploreFx, ExternalFx, ExternalMsg, PublishFx, PublishMsg,
+};
 use iris_studio::state::{Confirm, Level, Mode, Pane};
 use iris_studio::update::update;
 
@@ -21,21 +24,21 @@ fn e_opens_the_artifact_in_the_users_editor_and_its_text_comes_back_as_a_version
     state.focus = Pane::Editor;
     assert_eq!(
         command(&mut state, Command::EditExternal),
-        vec![Effect::EditExternally(EditTarget::Artifact {
+        vec![Effect::External(ExternalFx::Edit(EditTarget::Artifact {
             kind: ArtifactKind::Commit,
             text: "Add one".into()
-        })]
+        }))]
     );
     let effects = update(
         &mut state,
-        Action::ArtifactEdited {
+        Action::External(ExternalMsg::ArtifactEdited {
             kind: ArtifactKind::Commit,
             result: Ok("Add one and two\n\nBody.\n".into()),
-        },
+        }),
     );
     assert_eq!(text(&state, Mode::COMMIT), "Add one and two\n\nBody.");
     assert!(
-        matches!(effects.as_slice(), [Effect::SaveDraft { draft, .. }] if draft.text == "Add one and two\n\nBody.")
+        matches!(effects.as_slice(), [Effect::Editor(EditorFx::SaveDraft { draft, .. })] if draft.text == "Add one and two\n\nBody.")
     );
     assert_eq!(notice(&state).0, Level::Success);
     // Undo steps back over the editor's text.
@@ -44,20 +47,20 @@ fn e_opens_the_artifact_in_the_users_editor_and_its_text_comes_back_as_a_version
     // An editor that failed, or changed nothing, leaves the text alone.
     let failed = update(
         &mut state,
-        Action::ArtifactEdited {
+        Action::External(ExternalMsg::ArtifactEdited {
             kind: ArtifactKind::Commit,
             result: Err(Failure::other("`vim` exited with exit status: 1")),
-        },
+        }),
     );
     assert!(failed.is_empty());
     assert_eq!(text(&state, Mode::COMMIT), "Add one");
     assert_eq!(notice(&state).0, Level::Error);
     update(
         &mut state,
-        Action::ArtifactEdited {
+        Action::External(ExternalMsg::ArtifactEdited {
             kind: ArtifactKind::Commit,
             result: Ok("Add one\n".into()),
-        },
+        }),
     );
     assert_eq!(notice(&state).1, "no change from the editor");
 }
@@ -81,10 +84,10 @@ fn e_on_the_diff_opens_its_file_at_the_line_in_view() {
     state.focus = Pane::Diff;
     state.diff.scroll = 7; // the added line of hunk two: new line 2 of a hunk starting at 1
     let file = |line| {
-        vec![Effect::EditExternally(EditTarget::File {
+        vec![Effect::External(ExternalFx::Edit(EditTarget::File {
             path: "src/lib.rs".into(),
             line,
-        })]
+        }))]
     };
     assert_eq!(command(&mut state, Command::EditExternal), file(2));
     state.diff.scroll = 0;
@@ -92,12 +95,12 @@ fn e_on_the_diff_opens_its_file_at_the_line_in_view() {
     // The file is read again once the editor closes.
     let effects = update(
         &mut state,
-        Action::FileEdited {
+        Action::External(ExternalMsg::FileEdited {
             path: "src/lib.rs".into(),
             result: Ok(()),
-        },
+        }),
     );
-    assert_eq!(effects, vec![Effect::LoadStatus]);
+    assert_eq!(effects, vec![Effect::Changes(ChangesFx::LoadStatus)]);
 }
 
 #[test]
@@ -107,25 +110,25 @@ fn e_in_explore_opens_the_file_at_the_cursor_and_reopens_it_after() {
     command(&mut state, Command::Down);
     assert_eq!(
         command(&mut state, Command::EditExternal),
-        vec![Effect::EditExternally(EditTarget::File {
+        vec![Effect::External(ExternalFx::Edit(EditTarget::File {
             path: "src/lib.rs".into(),
             line: 3
-        })]
+        }))]
     );
     let effects = update(
         &mut state,
-        Action::FileEdited {
+        Action::External(ExternalMsg::FileEdited {
             path: "src/lib.rs".into(),
             result: Ok(()),
-        },
+        }),
     );
     assert_eq!(
         effects,
         vec![
-            Effect::LoadStatus,
-            Effect::OpenFile {
+            Effect::Changes(ChangesFx::LoadStatus),
+            Effect::Explore(ExploreFx::OpenFile {
                 path: "src/lib.rs".into()
-            }
+            })
         ]
     );
     // On the tree, a directory does not open.
@@ -145,16 +148,16 @@ fn y_copies_the_artifact_or_explores_selected_lines() {
     let mut state = with_message("Add one\n\nBody");
     assert_eq!(
         command(&mut state, Command::Copy),
-        vec![Effect::CopyToClipboard {
+        vec![Effect::Publish(PublishFx::Copy {
             text: "Add one\n\nBody".into(),
             what: "commit".into()
-        }]
+        })]
     );
     update(
         &mut state,
-        Action::Copied(Ok(
-            "copied the commit (13 characters) through the terminal".into()
-        )),
+        Action::Publish(PublishMsg::Copied(Ok(
+            "copied the commit (13 characters) through the terminal".into(),
+        ))),
     );
     assert_eq!(notice(&state).0, Level::Success);
     let mut state = explore_with_file();
@@ -163,10 +166,10 @@ fn y_copies_the_artifact_or_explores_selected_lines() {
     command(&mut state, Command::Down);
     assert_eq!(
         command(&mut state, Command::Copy),
-        vec![Effect::CopyToClipboard {
+        vec![Effect::Publish(PublishFx::Copy {
             text: "fn f2() {}\nfn f3() {}".into(),
             what: "src/lib.rs:2-3".into()
-        }]
+        })]
     );
     let mut empty = loaded(Mode::COMMIT, vec![]);
     assert!(command(&mut empty, Command::Copy).is_empty());
@@ -195,16 +198,18 @@ fn p_publishes_the_pr_or_posts_the_review_after_asking() {
     command(&mut state, Command::Publish);
     assert_eq!(
         key(&mut state, KeyCode::Char('y')),
-        vec![Effect::Publish {
+        vec![Effect::Publish(PublishFx::Publish {
             kind: ArtifactKind::Pr,
             text: "# Add one\n\n## Summary\n\nAdds one.".into(),
             base: Some("origin/main".into()),
             to: Some("feature".into()),
-        }]
+        })]
     );
     update(
         &mut state,
-        Action::Published(Err(Failure::other("gh is not installed"))),
+        Action::Publish(PublishMsg::Published(Err(Failure::other(
+            "gh is not installed",
+        )))),
     );
     assert_eq!(notice(&state), (Level::Error, "gh is not installed"));
     // The review is posted as it is, with no base.
@@ -217,12 +222,12 @@ fn p_publishes_the_pr_or_posts_the_review_after_asking() {
     command(&mut state, Command::Publish);
     assert!(matches!(
         key(&mut state, KeyCode::Enter).as_slice(),
-        [Effect::Publish {
+        [Effect::Publish(PublishFx::Publish {
             kind: ArtifactKind::Review,
             base: None,
             to: None,
             ..
-        }]
+        })]
     ));
 }
 
@@ -233,10 +238,10 @@ fn e_on_a_diff_still_loading_opens_its_file_from_the_top() {
     assert!(state.diff.loading && state.diff.files.is_empty());
     assert_eq!(
         command(&mut state, Command::EditExternal),
-        vec![Effect::EditExternally(EditTarget::File {
+        vec![Effect::External(ExternalFx::Edit(EditTarget::File {
             path: "src/lib.rs".into(),
             line: 1
-        })]
+        }))]
     );
     let mut empty = loaded(Mode::COMMIT, vec![]);
     empty.focus = Pane::Diff;
@@ -250,7 +255,7 @@ fn a_review_is_posted_as_the_list_shows_it() {
     command(&mut state, Command::Publish);
     let effects = update(&mut state, press(KeyCode::Char('y')));
     let posted = match effects.as_slice() {
-        [Effect::Publish { text, .. }] => text.clone(),
+        [Effect::Publish(PublishFx::Publish { text, .. })] => text.clone(),
         other => panic!("expected Publish, got {other:?}"),
     };
     assert!(!posted.contains("Hunch"), "{posted}");
@@ -260,5 +265,7 @@ fn a_review_is_posted_as_the_list_shows_it() {
     command(&mut state, Command::ShowUnsure);
     command(&mut state, Command::Publish);
     let effects = update(&mut state, press(KeyCode::Char('y')));
-    assert!(matches!(effects.as_slice(), [Effect::Publish { text, .. }] if text.contains("Hunch")));
+    assert!(
+        matches!(effects.as_slice(), [Effect::Publish(PublishFx::Publish { text, .. })] if text.contains("Hunch"))
+    );
 }

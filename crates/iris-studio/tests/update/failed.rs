@@ -7,6 +7,7 @@ use iris_studio::action::Action;
 use iris_studio::command::Command;
 use iris_studio::effect::Effect;
 use iris_studio::failure::{Failure, FailureKind, GitFailure, ProviderFailure};
+use iris_studio::features::msgs::{ChangesMsg, GenerateMsg, SetupFx};
 use iris_studio::state::{Confirm, Level, Mode};
 use iris_studio::update::update;
 
@@ -15,10 +16,10 @@ use super::support::{a_commit, command, key, notice, start_generation, text, wit
 fn git_done(state: &mut iris_studio::state::State, kind: GitFailure, words: &str) -> Vec<Effect> {
     update(
         state,
-        Action::GitDone {
+        Action::Changes(ChangesMsg::GitDone {
             result: Err(Failure::new(FailureKind::Git(kind), words)),
             tried: Box::new(a_commit()),
-        },
+        }),
     )
 }
 
@@ -69,16 +70,16 @@ fn a_missing_key_or_a_refused_sign_in_opens_the_setup() {
         let task = start_generation(&mut state);
         let effects = update(
             &mut state,
-            Action::Generated {
+            Action::Generate(GenerateMsg::Written {
                 task,
                 kind: ArtifactKind::Commit,
                 result: Err(Failure::new(
                     FailureKind::Provider(kind.clone()),
                     "openai: 401 invalid api key",
                 )),
-            },
+            }),
         );
-        assert_eq!(effects, vec![Effect::ProbeServers], "{kind:?}");
+        assert_eq!(effects, vec![Effect::Setup(SetupFx::Probe)], "{kind:?}");
         assert!(state.overlay.setup.is_some());
         assert!(notice(&state).1.contains("401 invalid api key"));
         assert_eq!(text(&state, Mode::COMMIT), "Mine");
@@ -96,14 +97,14 @@ fn a_rate_limit_says_when_to_try_again() {
         let task = start_generation(&mut state);
         update(
             &mut state,
-            Action::Generated {
+            Action::Generate(GenerateMsg::Written {
                 task,
                 kind: ArtifactKind::Commit,
                 result: Err(Failure::new(
                     FailureKind::Provider(ProviderFailure::RateLimited { retry_after }),
                     "openai: 429 Too Many Requests",
                 )),
-            },
+            }),
         );
         let (level, said) = notice(&state);
         assert_eq!(level, Level::Warning);

@@ -6,6 +6,7 @@ use iris_core::artifact::ArtifactKind;
 use iris_studio::action::Action;
 use iris_studio::command::Command;
 use iris_studio::effect::Effect;
+use iris_studio::features::msgs::{ChangesFx, DiffFx, ExploreMsg};
 use iris_studio::keymap::{KeyContext, Keymap};
 use iris_studio::layout::PaneRects;
 use iris_studio::state::{CommitFlags, Confirm, FileEntry, Level, Mode, Pane, State};
@@ -63,11 +64,11 @@ fn confirm_commit_answered_no_cancels_and_yes_commits() {
         command(&mut state, Command::Commit);
         assert_eq!(
             update(&mut state, press(yes)),
-            vec![Effect::Commit {
+            vec![Effect::Changes(ChangesFx::Commit {
                 message: "Add two()".to_string(),
                 written: Some("Add two()".to_string()),
                 flags: CommitFlags::default(),
-            }],
+            })],
             "{yes:?}"
         );
         assert_eq!(state.overlay.confirm, None);
@@ -114,9 +115,9 @@ fn a_click_focuses_the_pane_under_it_and_selects_a_file_row() {
     state.focus = Pane::Editor;
     assert_eq!(
         update(&mut state, click(files.x + 3, files.y + 2)),
-        vec![Effect::LoadDiff {
+        vec![Effect::Diff(DiffFx::Load {
             path: "b.rs".to_string()
-        }]
+        })]
     );
     assert_eq!((state.focus, state.changes.selected), (Pane::Changes, 1));
     assert_eq!(state.diff.path.as_deref(), Some("b.rs"));
@@ -220,9 +221,9 @@ fn the_wheel_scrolls_the_diff_and_moves_through_the_files() {
             &mut state,
             mouse(MouseEventKind::ScrollDown, files.x + 2, files.y + 5)
         ),
-        vec![Effect::LoadDiff {
+        vec![Effect::Diff(DiffFx::Load {
             path: "b.rs".to_string()
-        }]
+        })]
     );
     assert_eq!(state.changes.selected, 1);
 
@@ -248,7 +249,7 @@ fn resize_changes_where_the_panes_are() {
     // Explore's files pane shows the repository's tree: a click selects a row of it.
     update(
         &mut state,
-        Action::TreeLoaded(Ok(vec!["a.rs".into(), "b.rs".into()])),
+        Action::Explore(ExploreMsg::Tree(Ok(vec!["a.rs".into(), "b.rs".into()]))),
     );
     assert_eq!(update(&mut state, Action::ResizeTo(200, 50)), vec![]);
     assert_eq!(state.screen.size, (200, 50));

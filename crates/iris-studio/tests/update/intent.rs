@@ -8,6 +8,7 @@ use iris_studio::blocks;
 use iris_studio::command::Command;
 use iris_studio::effect::Effect;
 use iris_studio::failure::Failure;
+use iris_studio::features::msgs::{IntentFx, IntentMsg};
 use iris_studio::layout::PaneRects;
 use iris_studio::state::{Level, Pane, TaskKind};
 use iris_studio::update::update;
@@ -48,10 +49,10 @@ fn i_lists_the_blocks_and_choosing_one_brings_its_lines_into_view() {
     let mut state = explore_with_file();
     assert_eq!(
         command(&mut state, Command::FileIntent),
-        vec![Effect::ExplainFile {
+        vec![Effect::Intent(IntentFx::Explain {
             task: 1,
             path: "src/lib.rs".into()
-        }]
+        })]
     );
     assert_eq!(
         state.iris.task.as_ref().map(|t| t.kind),
@@ -60,10 +61,10 @@ fn i_lists_the_blocks_and_choosing_one_brings_its_lines_into_view() {
     assert!(state.visible_panes().contains(&Pane::Blocks));
     update(
         &mut state,
-        Action::FileExplained {
+        Action::Intent(IntentMsg::Explained {
             task: 1,
             result: Ok(file_intent()),
-        },
+        }),
     );
     assert_eq!(state.focus, Pane::Blocks);
     assert_eq!(notice(&state).0, Level::Success);
@@ -118,20 +119,20 @@ fn blocks_are_about_their_file_and_esc_cancels_a_reading() {
     assert!(state.explore.intent.is_none());
     update(
         &mut state,
-        Action::FileExplained {
+        Action::Intent(IntentMsg::Explained {
             task: 1,
             result: Ok(file_intent()),
-        },
+        }),
     );
     assert!(state.explore.intent.is_none() && state.explore.intents.is_empty());
     // A failure closes the pane and says why.
     command(&mut state, Command::FileIntent);
     update(
         &mut state,
-        Action::FileExplained {
+        Action::Intent(IntentMsg::Explained {
             task: 2,
             result: Err(Failure::other("no valid answer")),
-        },
+        }),
     );
     assert!(state.explore.intent.is_none());
     assert_eq!(notice(&state), (Level::Error, "no valid answer"));
@@ -139,10 +140,10 @@ fn blocks_are_about_their_file_and_esc_cancels_a_reading() {
     command(&mut state, Command::FileIntent);
     update(
         &mut state,
-        Action::FileExplained {
+        Action::Intent(IntentMsg::Explained {
             task: 3,
             result: Ok(file_intent()),
-        },
+        }),
     );
     assert!(!state.explore.block_ranges().is_empty());
     state.explore.digest = 8;

@@ -5,6 +5,9 @@ use iris_core::artifact::ArtifactKind;
 use iris_studio::action::Action;
 use iris_studio::command::Command;
 use iris_studio::effect::Effect;
+use iris_studio::features::msgs::{
+    ChangesFx, DiffFx, GenerateFx, GenerateMsg, RangeFx, RangeMsg, StackFx, StackMsg,
+};
 use iris_studio::layout::PaneRects;
 use iris_studio::state::{Mode, Pane};
 use iris_studio::update::update;
@@ -18,44 +21,44 @@ fn the_range_modes_load_their_commits_then_generate_for_that_range() {
     let effects = command(&mut state, Command::ModePr);
     assert_eq!(
         effects,
-        vec![Effect::LoadCommits {
+        vec![Effect::Range(RangeFx::LoadCommits {
             mode: Mode::PR,
             from: None,
             to: None
-        }]
+        })]
     );
     let effects = update(
         &mut state,
-        Action::CommitsLoaded {
+        Action::Range(RangeMsg::Commits {
             mode: Mode::PR,
             result: Ok((
                 "main".to_string(),
                 vec![commit_row("abc1234", "Add parser")],
             )),
-        },
+        }),
     );
     assert_eq!(
         effects,
         vec![
-            Effect::LoadCommitDiff {
+            Effect::Diff(DiffFx::LoadCommit {
                 id: "abc12340000000000".to_string()
-            },
+            }),
             // Whether the branch is in a stack decides what is written.
-            Effect::LoadStack {
+            Effect::Stack(StackFx::Load {
                 base: "main".to_string()
-            },
+            }),
         ]
     );
     assert_eq!(state.range.resolved_from.as_deref(), Some("main"));
     // In none: the whole range.
     assert_eq!(
-        update(&mut state, Action::StackLoaded(Ok(None))),
-        vec![Effect::Generate {
+        update(&mut state, Action::Stack(StackMsg::Loaded(Ok(None)))),
+        vec![Effect::Generate(GenerateFx::Generate {
             task: 1,
             kind: ArtifactKind::Pr,
             range: Some(("main".to_string(), "HEAD".to_string())),
             stack: None,
-        }]
+        })]
     );
 }
 
@@ -68,11 +71,11 @@ fn pick_range_takes_from_to_and_reloads_the_commits() {
     let effects = update(&mut state, press(KeyCode::Enter));
     assert_eq!(
         effects,
-        vec![Effect::LoadCommits {
+        vec![Effect::Range(RangeFx::LoadCommits {
             mode: Mode::CHANGELOG,
             from: Some("v1.0".to_string()),
             to: Some("v1.1".to_string()),
-        }]
+        })]
     );
     assert_eq!(state.focus, Pane::Commits);
     // Outside the range modes it only says where ranges belong.
@@ -86,7 +89,7 @@ fn a_click_in_the_range_modes_selects_the_commit_drawn_there() {
     let mut state = loaded(Mode::PR, vec![staged("a.rs")]);
     update(
         &mut state,
-        Action::CommitsLoaded {
+        Action::Range(RangeMsg::Commits {
             mode: Mode::PR,
             result: Ok((
                 "main".to_string(),
@@ -95,16 +98,16 @@ fn a_click_in_the_range_modes_selects_the_commit_drawn_there() {
                     commit_row("bbbbbbb", "Second"),
                 ],
             )),
-        },
+        }),
     );
     let files = PaneRects::compute(state.screen.size, &state).list.unwrap();
     let effects = update(&mut state, click(files.x + 2, files.y + 2));
     assert_eq!(state.range.selected, 1);
     assert_eq!(
         effects,
-        vec![Effect::LoadCommitDiff {
+        vec![Effect::Diff(DiffFx::LoadCommit {
             id: "bbbbbbb0000000000".to_string()
-        }]
+        })]
     );
     assert_eq!(
         state.changes.selected, 0,
@@ -123,10 +126,10 @@ fn a_change_outside_keeps_a_range_mode_s_commit_and_its_diff() {
     };
     update(
         &mut state,
-        Action::CommitsLoaded {
+        Action::Range(RangeMsg::Commits {
             mode: Mode::PR,
             result: Ok(("main".to_string(), commits())),
-        },
+        }),
     );
     command(&mut state, Command::Down);
     assert_eq!(state.range.selected, 1);
@@ -135,15 +138,18 @@ fn a_change_outside_keeps_a_range_mode_s_commit_and_its_diff() {
 
     // A file saved outside: the status and the commits are read again.
     let effects = update(&mut state, Action::ChangedOutside);
-    assert!(effects.contains(&Effect::LoadStatus), "{effects:?}");
+    assert!(
+        effects.contains(&Effect::Changes(ChangesFx::LoadStatus)),
+        "{effects:?}"
+    );
     let effects = update(&mut state, super::support::status(vec![staged("a.rs")]));
     assert!(effects.is_empty(), "{effects:?}");
     let effects = update(
         &mut state,
-        Action::CommitsLoaded {
+        Action::Range(RangeMsg::Commits {
             mode: Mode::PR,
             result: Ok(("main".to_string(), commits())),
-        },
+        }),
     );
     assert!(
         effects.is_empty(),
@@ -157,28 +163,30 @@ fn a_change_outside_keeps_a_range_mode_s_commit_and_its_diff() {
     more.extend(commits());
     update(
         &mut state,
-        Action::CommitsLoaded {
+        Action::Range(RangeMsg::Commits {
             mode: Mode::PR,
             result: Ok(("main".to_string(), more)),
-        },
+        }),
     );
     assert_eq!(state.range.selected, 2);
     // Another range starts at its top.
     update(
         &mut state,
-        Action::CommitsLoaded {
+        Action::Range(RangeMsg::Commits {
             mode: Mode::PR,
             result: Ok(("v1.0".to_string(), commits())),
-        },
+        }),
     );
     assert_eq!(state.range.selected, 0);
 }
 
 #[test]
 fn a_changelog_iris_wrote_for_other_commits_is_written_anew_for_the_range_shown() {
-    let commits = |id: &str| Action::CommitsLoaded {
-        mode: Mode::CHANGELOG,
-        result: Ok(("v1.0".to_string(), vec![commit_row(id, "Add parser")])),
+    let commits = |id: &str| {
+        Action::Range(RangeMsg::Commits {
+            mode: Mode::CHANGELOG,
+            result: Ok(("v1.0".to_string(), vec![commit_row(id, "Add parser")])),
+        })
     };
     let mut state = loaded(Mode::COMMIT, vec![]);
     state.iris.auto_generate = true;
@@ -189,11 +197,11 @@ fn a_changelog_iris_wrote_for_other_commits_is_written_anew_for_the_range_shown(
     };
     update(
         &mut state,
-        Action::Generated {
+        Action::Generate(GenerateMsg::Written {
             task,
             kind: ArtifactKind::Changelog,
             result: Ok("## Added\n\n- A parser".to_string()),
-        },
+        }),
     );
     // The same range read again: the changelog stands.
     command(&mut state, Command::ModeCommit);
@@ -201,7 +209,9 @@ fn a_changelog_iris_wrote_for_other_commits_is_written_anew_for_the_range_shown(
     command(&mut state, Command::ModeChangelog);
     let effects = update(&mut state, commits("abc1234"));
     assert!(
-        !effects.iter().any(|e| matches!(e, Effect::Generate { .. })),
+        !effects
+            .iter()
+            .any(|e| matches!(e, Effect::Generate(GenerateFx::Generate { .. }))),
         "{effects:?}"
     );
     // A commit more on the branch: the range moved, and Iris writes for it.
@@ -212,10 +222,10 @@ fn a_changelog_iris_wrote_for_other_commits_is_written_anew_for_the_range_shown(
     assert!(
         effects.iter().any(|e| matches!(
             e,
-            Effect::Generate {
+            Effect::Generate(GenerateFx::Generate {
                 kind: ArtifactKind::Changelog,
                 ..
-            }
+            })
         )),
         "{effects:?}"
     );

@@ -6,6 +6,7 @@ use iris_studio::action::Action;
 use iris_studio::command::Command;
 use iris_studio::effect::Effect;
 use iris_studio::failure::{Done, Failure};
+use iris_studio::features::msgs::{RangeFx, RangeMsg, RewordFx, RewordMsg};
 use iris_studio::state::{Confirm, Level, Mode, Rewording};
 use iris_studio::update::update;
 
@@ -16,7 +17,7 @@ fn pr_with_commits() -> iris_studio::state::State {
     state.iris.auto_generate = false;
     update(
         &mut state,
-        Action::CommitsLoaded {
+        Action::Range(RangeMsg::Commits {
             mode: Mode::PR,
             result: Ok((
                 "main".to_string(),
@@ -25,7 +26,7 @@ fn pr_with_commits() -> iris_studio::state::State {
                     commit_row("aaa1111", "Add parser"),
                 ],
             )),
-        },
+        }),
     );
     state
 }
@@ -38,10 +39,10 @@ fn r_has_iris_write_the_selected_commits_message_and_y_rewords_it() {
     let task = state.iris.task.as_ref().expect("a task").id;
     assert_eq!(
         effects,
-        vec![Effect::WriteReword {
+        vec![Effect::Reword(RewordFx::Write {
             task,
             commit: "bbb22220000000000".to_string()
-        }]
+        })]
     );
     let rewording = Rewording {
         id: "bbb22220000000000".to_string(),
@@ -51,10 +52,10 @@ fn r_has_iris_write_the_selected_commits_message_and_y_rewords_it() {
     };
     let effects = update(
         &mut state,
-        Action::RewordWritten {
+        Action::Reword(RewordMsg::Written {
             task,
             result: Ok(rewording.clone()),
-        },
+        }),
     );
     assert!(effects.is_empty());
     assert_eq!(state.overlay.confirm, Some(Confirm::Reword));
@@ -63,21 +64,24 @@ fn r_has_iris_write_the_selected_commits_message_and_y_rewords_it() {
     let effects = update(&mut state, press(KeyCode::Char('y')));
     assert_eq!(
         effects,
-        vec![Effect::ApplyReword {
+        vec![Effect::Reword(RewordFx::Apply {
             commit: rewording.id.clone(),
             message: rewording.new.clone(),
-        }]
+        })]
     );
     assert!(state.range.reword.is_none() && state.overlay.confirm.is_none());
     // Reworded: the commits (their ids changed) are read again.
-    let effects = update(&mut state, Action::Reworded(Ok(Done::from("Reworded"))));
+    let effects = update(
+        &mut state,
+        Action::Reword(RewordMsg::Done(Ok(Done::from("Reworded")))),
+    );
     assert_eq!(
         effects,
-        vec![Effect::LoadCommits {
+        vec![Effect::Range(RangeFx::LoadCommits {
             mode: Mode::PR,
             from: None,
             to: None
-        }]
+        })]
     );
     assert_eq!(notice(&state), (Level::Success, "Reworded"));
 }
@@ -89,7 +93,7 @@ fn n_keeps_the_message_and_a_refusal_is_said() {
     let task = state.iris.task.as_ref().expect("a task").id;
     update(
         &mut state,
-        Action::RewordWritten {
+        Action::Reword(RewordMsg::Written {
             task,
             result: Ok(Rewording {
                 id: "x".into(),
@@ -97,7 +101,7 @@ fn n_keeps_the_message_and_a_refusal_is_said() {
                 old: "a".into(),
                 new: "b".into(),
             }),
-        },
+        }),
     );
     assert!(update(&mut state, press(KeyCode::Char('n'))).is_empty());
     assert!(state.overlay.confirm.is_none());
@@ -111,10 +115,10 @@ fn n_keeps_the_message_and_a_refusal_is_said() {
     let refused = "bbb2222 is already on origin/main: rewording it would fork the history";
     update(
         &mut state,
-        Action::RewordWritten {
+        Action::Reword(RewordMsg::Written {
             task,
             result: Err(Failure::other(refused)),
-        },
+        }),
     );
     assert_eq!(notice(&state), (Level::Error, refused));
     assert!(state.overlay.confirm.is_none());

@@ -9,6 +9,7 @@ use iris_studio::action::Action;
 use iris_studio::command::Command;
 use iris_studio::effect::Effect;
 use iris_studio::failure::Failure;
+use iris_studio::features::msgs::{ChangesFx, GenerateFx, SetupFx, SetupMsg};
 use iris_studio::layout::PaneRects;
 use iris_studio::state::{Level, Mode, Pane, SetupOption, SetupStep, State};
 use iris_studio::update::update;
@@ -32,9 +33,9 @@ fn first_run(servers: Vec<LocalServer>) -> State {
     state.start.setup_facts.file = Some("~/.config/iris/config.toml".into());
     assert_eq!(
         command(&mut state, Command::Setup),
-        vec![Effect::ProbeServers]
+        vec![Effect::Setup(SetupFx::Probe)]
     );
-    update(&mut state, Action::ServersFound(servers));
+    update(&mut state, Action::Setup(SetupMsg::ServersFound(servers)));
     state
 }
 
@@ -92,14 +93,14 @@ fn setup_picks_a_local_model_writes_it_after_yes_and_iris_starts_on_the_artifact
     key(&mut state, KeyCode::Enter);
     assert_eq!(
         key(&mut state, KeyCode::Char('y')),
-        vec![Effect::WriteSetup {
+        vec![Effect::Setup(SetupFx::Write {
             choice: choice.clone()
-        }]
+        })]
     );
     // A failed write keeps the choice on screen.
     update(
         &mut state,
-        Action::SetupWritten(Err(Failure::other("disk full"))),
+        Action::Setup(SetupMsg::Written(Err(Failure::other("disk full")))),
     );
     assert_eq!(
         state.overlay.setup.as_ref().unwrap().step,
@@ -109,18 +110,20 @@ fn setup_picks_a_local_model_writes_it_after_yes_and_iris_starts_on_the_artifact
     key(&mut state, KeyCode::Char('y'));
     let effects = update(
         &mut state,
-        Action::SetupWritten(Ok("Iris is set up: ollama · qwen2.5-coder".into())),
+        Action::Setup(SetupMsg::Written(Ok(
+            "Iris is set up: ollama · qwen2.5-coder".into(),
+        ))),
     );
     assert!(state.overlay.setup.is_none() && state.iris.unavailable.is_none());
     assert_eq!(notice(&state).0, Level::Success);
     assert!(matches!(
         effects.as_slice(),
         [
-            Effect::LoadStatus,
-            Effect::Generate {
+            Effect::Changes(ChangesFx::LoadStatus),
+            Effect::Generate(GenerateFx::Generate {
                 kind: ArtifactKind::Commit,
                 ..
-            }
+            })
         ]
     ));
 }
@@ -199,7 +202,7 @@ fn a_command_line_agent_on_path_is_offered_after_the_servers_and_needs_no_key() 
     command(&mut state, Command::Setup);
     update(
         &mut state,
-        Action::ServersFound(vec![ollama(&["llama3.1:8b"])]),
+        Action::Setup(SetupMsg::ServersFound(vec![ollama(&["llama3.1:8b"])])),
     );
     let options = state.overlay.setup.as_ref().unwrap().options();
     assert_eq!(options[1], SetupOption::Cli(claude));
@@ -275,6 +278,6 @@ fn setup_takes_an_openai_compatible_servers_address_and_model() {
     assert_eq!(step(&state), SetupStep::Confirm(choice.clone()));
     assert_eq!(
         key(&mut state, KeyCode::Char('y')),
-        vec![Effect::WriteSetup { choice }]
+        vec![Effect::Setup(SetupFx::Write { choice })]
     );
 }

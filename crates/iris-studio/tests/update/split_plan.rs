@@ -9,6 +9,7 @@ use iris_studio::action::Action;
 use iris_studio::command::Command;
 use iris_studio::effect::{EditTarget, Effect};
 use iris_studio::failure::Failure;
+use iris_studio::features::msgs::{ChangesFx, ExternalFx, SplitFx, SplitMsg};
 use iris_studio::state::{Confirm, Level, Mode, PlannedChange, SplitPhase, State, TaskKind};
 use iris_studio::update::update;
 
@@ -76,7 +77,7 @@ fn docs_first() -> SplitPlan {
 fn open_view() -> State {
     let mut state = loaded(Mode::COMMIT, vec![unstaged("a.rs")]);
     let task = match command(&mut state, Command::Split).as_slice() {
-        [Effect::PlanSplit { task }] => *task,
+        [Effect::Split(SplitFx::Plan { task })] => *task,
         other => panic!("expected PlanSplit, got {other:?}"),
     };
     assert!(matches!(
@@ -85,10 +86,10 @@ fn open_view() -> State {
     ));
     update(
         &mut state,
-        Action::SplitPlanned {
+        Action::Split(SplitMsg::Planned {
             task,
             result: Ok(Box::new(planned())),
-        },
+        }),
     );
     assert!(state.iris.task.is_none());
     assert!(state.overlay.split_plan.is_some());
@@ -125,13 +126,16 @@ fn split_is_for_commit_mode_and_needs_a_change() {
 #[test]
 fn a_failed_plan_is_an_error_and_no_view() {
     let mut state = loaded(Mode::COMMIT, vec![unstaged("a.rs")]);
-    let [Effect::PlanSplit { task }] = command(&mut state, Command::Split)[..] else {
+    let [Effect::Split(SplitFx::Plan { task })] = command(&mut state, Command::Split)[..] else {
         panic!("PlanSplit");
     };
     let result = Err(Failure::other(
         "Iris' plan was not valid, and not when sent back either",
     ));
-    update(&mut state, Action::SplitPlanned { task, result });
+    update(
+        &mut state,
+        Action::Split(SplitMsg::Planned { task, result }),
+    );
     assert!(state.overlay.split_plan.is_none());
     assert_eq!(notice(&state).0, Level::Error);
 }
@@ -191,13 +195,18 @@ fn a_message_is_edited_in_place_or_in_the_editor() {
     let effects = key(&mut state, KeyCode::Char('E'));
     assert_eq!(
         effects,
-        vec![Effect::EditExternally(EditTarget::SplitMessage {
-            group: 0,
-            text: "feat: trace the values".into()
-        })]
+        vec![Effect::External(ExternalFx::Edit(
+            EditTarget::SplitMessage {
+                group: 0,
+                text: "feat: trace the values".into()
+            }
+        ))]
     );
     let result = Ok("feat: log every value\n\nBody.".to_string());
-    update(&mut state, Action::SplitMessageEdited { group: 0, result });
+    update(
+        &mut state,
+        Action::Split(SplitMsg::MessageEdited { group: 0, result }),
+    );
     assert_eq!(
         state.overlay.split_plan.as_ref().unwrap().plan.groups[0].title(),
         "feat: log every value"
@@ -205,10 +214,10 @@ fn a_message_is_edited_in_place_or_in_the_editor() {
     // An empty message is refused, the old one kept.
     update(
         &mut state,
-        Action::SplitMessageEdited {
+        Action::Split(SplitMsg::MessageEdited {
             group: 0,
             result: Ok("\n".into()),
-        },
+        }),
     );
     assert_eq!(
         state.overlay.split_plan.as_ref().unwrap().plan.groups[0].title(),
@@ -225,14 +234,14 @@ fn the_chat_sends_the_plan_and_iris_replaces_it() {
     let effects = key(&mut state, KeyCode::Enter);
     let task = match effects.as_slice() {
         [
-            Effect::SplitChat {
+            Effect::Split(SplitFx::Chat {
                 task,
                 plan,
                 message,
                 history,
                 units,
                 ..
-            },
+            }),
         ] => {
             assert_eq!(message, "put the guide first");
             assert!(history.is_empty());
@@ -244,18 +253,18 @@ fn the_chat_sends_the_plan_and_iris_replaces_it() {
     };
     update(
         &mut state,
-        Action::SplitUpdated {
+        Action::Split(SplitMsg::Updated {
             task,
             plan: docs_first(),
-        },
+        }),
     );
     assert_eq!(hunks(&state), vec![vec!["h3"], vec!["h1", "h2"]]);
     update(
         &mut state,
-        Action::SplitChatReplied {
+        Action::Split(SplitMsg::ChatReplied {
             task,
             result: Ok("Done.".into()),
-        },
+        }),
     );
     let view = state.overlay.split_plan.as_ref().unwrap();
     assert_eq!(view.chat.len(), 2);
@@ -267,7 +276,7 @@ fn esc_cancels_a_chat_reply_before_it_closes_the_view() {
     let mut state = open_view();
     key(&mut state, KeyCode::Char('/'));
     type_text(&mut state, "why?");
-    let [Effect::SplitChat { task, .. }] = key(&mut state, KeyCode::Enter)[..] else {
+    let [Effect::Split(SplitFx::Chat { task, .. })] = key(&mut state, KeyCode::Enter)[..] else {
         panic!("SplitChat");
     };
     assert_eq!(key(&mut state, KeyCode::Esc), vec![Effect::Cancel { task }]);
@@ -284,7 +293,10 @@ fn esc_cancels_a_chat_reply_before_it_closes_the_view() {
             .text,
         "(cancelled)"
     );
-    assert_eq!(key(&mut state, KeyCode::Esc), vec![Effect::LoadStatus]);
+    assert_eq!(
+        key(&mut state, KeyCode::Esc),
+        vec![Effect::Changes(ChangesFx::LoadStatus)]
+    );
     assert!(state.overlay.split_plan.is_none());
 }
 
@@ -305,7 +317,7 @@ fn enter_asks_then_applies_with_progress_and_u_undoes() {
     key(&mut state, KeyCode::Enter);
     let effects = key(&mut state, KeyCode::Char('y'));
     match effects.as_slice() {
-        [Effect::ApplySplit { units, plan }] => {
+        [Effect::Split(SplitFx::Apply { units, plan })] => {
             assert_eq!(units.len(), 3);
             assert_eq!(plan.groups.len(), 2);
         }
@@ -313,11 +325,11 @@ fn enter_asks_then_applies_with_progress_and_u_undoes() {
     }
     update(
         &mut state,
-        Action::SplitStep {
+        Action::Split(SplitMsg::Step {
             done: 1,
             of: 2,
             step: "[main 1234567] feat: log".into(),
-        },
+        }),
     );
     assert!(matches!(
         state.overlay.split_plan.as_ref().unwrap().phase,
@@ -328,20 +340,23 @@ fn enter_asks_then_applies_with_progress_and_u_undoes() {
     assert!(state.overlay.split_plan.is_some());
     let effects = update(
         &mut state,
-        Action::SplitApplied {
+        Action::Split(SplitMsg::Applied {
             result: Ok("made 2 commits".into()),
             undoable: true,
-        },
+        }),
     );
-    assert_eq!(effects, vec![Effect::LoadStatus]);
+    assert_eq!(effects, vec![Effect::Changes(ChangesFx::LoadStatus)]);
     assert_eq!(
         notice(&state).1,
         "made 2 commits · u undoes the split, esc closes"
     );
-    assert_eq!(key(&mut state, KeyCode::Char('u')), vec![Effect::UndoSplit]);
+    assert_eq!(
+        key(&mut state, KeyCode::Char('u')),
+        vec![Effect::Split(SplitFx::Undo)]
+    );
     update(
         &mut state,
-        Action::SplitUndone(Ok("Undid the split".into())),
+        Action::Split(SplitMsg::Undone(Ok("Undid the split".into()))),
     );
     assert_eq!(
         state.overlay.split_plan.as_ref().unwrap().phase,
@@ -357,10 +372,10 @@ fn an_apply_refused_before_it_started_leaves_the_plan_to_change() {
     let result = Err(Failure::other("the change moved since Iris planned it"));
     update(
         &mut state,
-        Action::SplitApplied {
+        Action::Split(SplitMsg::Applied {
             result,
             undoable: false,
-        },
+        }),
     );
     assert_eq!(
         state.overlay.split_plan.as_ref().unwrap().phase,
@@ -421,7 +436,7 @@ fn z_steps_back_through_every_change_iris_included() {
     key(&mut state, KeyCode::Char('m'));
     key(&mut state, KeyCode::Char('2'));
     assert_eq!(hunks(&state), vec![vec!["h1", "h2", "h3"]]);
-    let [Effect::SplitChat { task, .. }] = ({
+    let [Effect::Split(SplitFx::Chat { task, .. })] = ({
         key(&mut state, KeyCode::Char('/'));
         type_text(&mut state, "split it again");
         key(&mut state, KeyCode::Enter)
@@ -430,10 +445,10 @@ fn z_steps_back_through_every_change_iris_included() {
     };
     update(
         &mut state,
-        Action::SplitUpdated {
+        Action::Split(SplitMsg::Updated {
             task,
             plan: docs_first(),
-        },
+        }),
     );
     assert_eq!(hunks(&state), vec![vec!["h3"], vec!["h1", "h2"]]);
     key(&mut state, KeyCode::Char('z'));

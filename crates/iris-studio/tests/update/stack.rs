@@ -8,6 +8,9 @@ use iris_core::stack::{Layer, Stack};
 use iris_studio::action::Action;
 use iris_studio::command::Command;
 use iris_studio::effect::Effect;
+use iris_studio::features::msgs::{
+    EditorFx, EditorMsg, GenerateFx, RangeFx, RangeMsg, StackFx, StackMsg,
+};
 use iris_studio::layout::PaneRects;
 use iris_studio::state::{Confirm, Level, Mode, State};
 use iris_studio::update::update;
@@ -39,10 +42,10 @@ fn stack() -> Stack {
 fn commits_of(state: &mut State, from: &str, title: &str) -> Vec<Effect> {
     update(
         state,
-        Action::CommitsLoaded {
+        Action::Range(RangeMsg::Commits {
             mode: Mode::PR,
             result: Ok((from.to_string(), vec![commit_row("abc1234", title)])),
-        },
+        }),
     )
 }
 
@@ -53,7 +56,7 @@ fn generations(effects: &[Effect]) -> Vec<Generation> {
     effects
         .iter()
         .filter_map(|e| match e {
-            Effect::Generate { range, stack, .. } => Some((
+            Effect::Generate(GenerateFx::Generate { range, stack, .. }) => Some((
                 range.clone(),
                 stack.as_ref().map(iris_core::stack::InStack::section),
             )),
@@ -68,21 +71,24 @@ fn on_the_stack() -> State {
     state.iris.auto_generate = true;
     command(&mut state, Command::ModePr);
     let effects = commits_of(&mut state, "main", "Add the REPL");
-    assert!(effects.contains(&Effect::LoadStack {
+    assert!(effects.contains(&Effect::Stack(StackFx::Load {
         base: "main".to_string()
-    }));
+    })));
     assert!(
         generations(&effects).is_empty(),
         "nothing written before the stack is known"
     );
-    let effects = update(&mut state, Action::StackLoaded(Ok(Some(stack()))));
+    let effects = update(
+        &mut state,
+        Action::Stack(StackMsg::Loaded(Ok(Some(stack())))),
+    );
     assert_eq!(
         effects,
-        vec![Effect::LoadCommits {
+        vec![Effect::Range(RangeFx::LoadCommits {
             mode: Mode::PR,
             from: Some("b1".to_string()),
             to: Some("b2".to_string()),
-        }]
+        })]
     );
     assert!(
         notice(&state).1.contains("one layer of a stack of 3"),
@@ -130,11 +136,11 @@ fn moving_between_layers_keeps_each_ones_description() {
     let effects = command(&mut state, Command::NextLayer);
     assert_eq!(
         effects,
-        vec![Effect::LoadCommits {
+        vec![Effect::Range(RangeFx::LoadCommits {
             mode: Mode::PR,
             from: Some("b2".to_string()),
             to: Some("b3".to_string()),
-        }]
+        })]
     );
     assert_eq!(text(&state, Mode::PR), "", "b3 has no description yet");
     let effects = commits_of(&mut state, "b2", "Add the REPL");
@@ -160,11 +166,11 @@ fn moving_between_layers_keeps_each_ones_description() {
     let effects = update(&mut state, click(area.x + 2, area.y + 1));
     assert_eq!(
         effects,
-        vec![Effect::LoadCommits {
+        vec![Effect::Range(RangeFx::LoadCommits {
             mode: Mode::PR,
             from: Some("main".to_string()),
             to: Some("b1".to_string()),
-        }]
+        })]
     );
 }
 
@@ -177,7 +183,7 @@ fn publishing_has_iris_write_the_layers_without_text_then_sends_them_all() {
     let effects = update(&mut state, press(KeyCode::Char('y')));
     assert_eq!(
         effects,
-        vec![Effect::PublishStack {
+        vec![Effect::Stack(StackFx::Publish {
             task: Some(2),
             stack: stack(),
             texts: vec![
@@ -185,7 +191,7 @@ fn publishing_has_iris_write_the_layers_without_text_then_sends_them_all() {
                 "# Evaluate expressions\n\nb2's body".to_string(),
                 String::new()
             ],
-        }]
+        })]
     );
     assert!(
         notice(&state)
@@ -201,19 +207,19 @@ fn publishing_has_iris_write_the_layers_without_text_then_sends_them_all() {
     assert!(command(&mut state, Command::PrevLayer).is_empty());
     update(
         &mut state,
-        Action::StackLayerWritten {
+        Action::Stack(StackMsg::LayerWritten {
             task: 2,
             index: 0,
             text: "# Parse expressions\n\nb1's body".into(),
-        },
+        }),
     );
     update(
         &mut state,
-        Action::StackLayerWritten {
+        Action::Stack(StackMsg::LayerWritten {
             task: 2,
             index: 2,
             text: "# Add a REPL\n\nb3's body".into(),
-        },
+        }),
     );
     assert_eq!(
         text(&state, Mode::PR),
@@ -225,10 +231,10 @@ fn publishing_has_iris_write_the_layers_without_text_then_sends_them_all() {
     ];
     update(
         &mut state,
-        Action::StackPublished {
+        Action::Stack(StackMsg::Published {
             task: Some(2),
             result: Ok(lines.clone()),
-        },
+        }),
     );
     assert_eq!(
         state.overlay.report.as_ref().map(|r| r.text.clone()),
@@ -243,16 +249,19 @@ fn publishing_has_iris_write_the_layers_without_text_then_sends_them_all() {
     command(&mut state, Command::Publish);
     let effects = update(&mut state, press(KeyCode::Char('y')));
     assert!(
-        matches!(&effects[..], [Effect::PublishStack { task: None, .. }]),
+        matches!(
+            &effects[..],
+            [Effect::Stack(StackFx::Publish { task: None, .. })]
+        ),
         "{effects:?}"
     );
     // A range picked with R is no layer: P publishes that one PR, as without a stack.
     update(
         &mut state,
-        Action::StackPublished {
+        Action::Stack(StackMsg::Published {
             task: None,
             result: Ok(Vec::new()),
-        },
+        }),
     );
     state.overlay.report = None;
     state.range.from = Some("v0.9".into());
@@ -275,14 +284,14 @@ fn without_a_stack_the_layer_keys_say_so_and_the_pr_is_the_whole_range() {
 fn each_layers_text_is_in_the_draft_and_goes_back_to_its_layer() {
     let mut state = on_the_stack();
     let effects = generated(&mut state, 1, "# Evaluate expressions\n\nb2's body");
-    let Some(Effect::SaveDraft { draft, .. }) = effects.last() else {
+    let Some(Effect::Editor(EditorFx::SaveDraft { draft, .. })) = effects.last() else {
         panic!("no draft saved: {effects:?}");
     };
     assert_eq!(draft.layer.as_deref(), Some("b2"));
     command(&mut state, Command::NextLayer);
     commits_of(&mut state, "b2", "Add the REPL");
     let effects = generated(&mut state, 2, "# Add a REPL\n\nb3's body");
-    let Some(Effect::SaveDraft { draft, .. }) = effects.last().cloned() else {
+    let Some(Effect::Editor(EditorFx::SaveDraft { draft, .. })) = effects.last().cloned() else {
         panic!("no draft saved: {effects:?}");
     };
     assert_eq!(draft.layer.as_deref(), Some("b3"));
@@ -309,11 +318,14 @@ fn each_layers_text_is_in_the_draft_and_goes_back_to_its_layer() {
     let mut state = loaded(Mode::COMMIT, vec![]);
     update(
         &mut state,
-        Action::DraftsLoaded(vec![(ArtifactKind::Pr, draft)]),
+        Action::Editor(EditorMsg::DraftsLoaded(vec![(ArtifactKind::Pr, draft)])),
     );
     command(&mut state, Command::ModePr);
     commits_of(&mut state, "main", "Add the REPL");
-    update(&mut state, Action::StackLoaded(Ok(Some(stack()))));
+    update(
+        &mut state,
+        Action::Stack(StackMsg::Loaded(Ok(Some(stack())))),
+    );
     assert_eq!(
         text(&state, Mode::PR),
         "# Evaluate expressions\n\nb2's body"

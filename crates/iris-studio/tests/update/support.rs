@@ -6,6 +6,9 @@ use iris_core::change::{ChangeKind, DiffLine, FileDiff, Hunk, LineKind};
 use iris_studio::action::{Action, OpenedFile, RepoSnapshot};
 use iris_studio::command::Command;
 use iris_studio::effect::Effect;
+use iris_studio::features::msgs::{
+    ChangesFx, ChangesMsg, DiffMsg, ExploreMsg, GenerateFx, GenerateMsg,
+};
 use iris_studio::state::{FileEntry, Level, Mode, Pane, State};
 use iris_studio::update::update;
 
@@ -40,13 +43,13 @@ pub fn status(files: Vec<FileEntry>) -> Action {
 
 /// The status with `files`, the staged change keyed `key` (what drafts are written for).
 pub fn status_of(files: Vec<FileEntry>, key: &str) -> Action {
-    Action::StatusLoaded(Ok(RepoSnapshot {
+    Action::Changes(ChangesMsg::Status(Ok(RepoSnapshot {
         branch: "main".to_string(),
         head: Some(HEAD.to_string()),
         files,
         jj_change: None,
         change_key: Some(key.to_string()),
-    }))
+    })))
 }
 
 /// A state in `mode` whose status has arrived with `files` and whose first diff is requested.
@@ -116,11 +119,11 @@ pub fn with_diff(mode: Mode) -> State {
     let mut state = loaded(mode, vec![staged("src/lib.rs")]);
     update(
         &mut state,
-        Action::DiffLoaded {
+        Action::Diff(DiffMsg::Loaded {
             path: "src/lib.rs".to_string(),
             result: Ok(two_hunk_diff()),
             staged: Some(0),
-        },
+        }),
     );
     assert_eq!(state.diff.line_count(), 10);
     assert_eq!(state.diff.hunk_starts(), vec![1, 5]);
@@ -159,7 +162,7 @@ pub fn notice(state: &State) -> (Level, &str) {
 /// Starts a generation in the current mode and returns its task id.
 pub fn start_generation(state: &mut State) -> u64 {
     match command(state, Command::Generate).as_slice() {
-        [Effect::Generate { task, kind, .. }] => {
+        [Effect::Generate(GenerateFx::Generate { task, kind, .. })] => {
             assert_eq!(Some(*kind), state.mode.artifact());
             *task
         }
@@ -171,11 +174,11 @@ pub fn generated(state: &mut State, task: u64, text: &str) -> Vec<Effect> {
     let kind = state.mode.artifact().expect("a mode with an artifact");
     update(
         state,
-        Action::Generated {
+        Action::Generate(GenerateMsg::Written {
             task,
             kind,
             result: Ok(text.to_string()),
-        },
+        }),
     )
 }
 
@@ -207,14 +210,14 @@ pub fn explore_with_file() -> State {
     let lines = (1..=10).map(|i| format!("fn f{i}() {{}}")).collect();
     update(
         &mut state,
-        Action::FileOpened {
+        Action::Explore(ExploreMsg::FileOpened {
             path: "src/lib.rs".into(),
             result: Ok(OpenedFile {
                 lines: Some(lines),
                 history: vec![],
                 digest: 7,
             }),
-        },
+        }),
     );
     state.focus = Pane::Code;
     state
@@ -250,9 +253,9 @@ pub fn commit_row(short: &str, summary: &str) -> iris_studio::state::CommitRow {
 
 /// A commit asked of git, as the reducer asks for one.
 pub fn a_commit() -> Effect {
-    Effect::Commit {
+    Effect::Changes(ChangesFx::Commit {
         message: "Add a".to_string(),
         written: None,
         flags: Default::default(),
-    }
+    })
 }

@@ -7,6 +7,7 @@ use iris_studio::answer;
 use iris_studio::command::Command;
 use iris_studio::effect::Effect;
 use iris_studio::failure::Failure;
+use iris_studio::features::msgs::{ChangesMsg, WhyFx, WhyMsg};
 use iris_studio::layout::PaneRects;
 use iris_studio::state::{Level, Mode, Pane, State, TaskKind};
 use iris_studio::update::update;
@@ -65,10 +66,10 @@ fn selected_lines_are_asked_about_and_the_answer_is_kept_for_the_session() {
     let effects = command(&mut state, Command::AskWhy);
     assert_eq!(
         effects,
-        vec![Effect::ExplainLines {
+        vec![Effect::Why(WhyFx::Explain {
             task: 1,
             asked: asked(3, 5)
-        }]
+        })]
     );
     assert_eq!(
         state.iris.task.as_ref().map(|t| t.kind),
@@ -98,10 +99,10 @@ fn selected_lines_are_asked_about_and_the_answer_is_kept_for_the_session() {
     );
     update(
         &mut state,
-        Action::LinesExplained {
+        Action::Why(WhyMsg::Explained {
             task: 1,
             result: Ok(explained(3, 5)),
-        },
+        }),
     );
     assert!(state.iris.task.is_none());
     let why = state.explore.why.as_ref().expect("the answer pane");
@@ -121,27 +122,27 @@ fn selected_lines_are_asked_about_and_the_answer_is_kept_for_the_session() {
     select(&mut state, 3, 4);
     assert_eq!(
         command(&mut state, Command::AskWhy),
-        vec![Effect::ExplainLines {
+        vec![Effect::Why(WhyFx::Explain {
             task: 2,
             asked: asked(3, 4)
-        }]
+        })]
     );
     command(&mut state, Command::Back);
-    let moved = Action::StatusLoaded(Ok(RepoSnapshot {
+    let moved = Action::Changes(ChangesMsg::Status(Ok(RepoSnapshot {
         branch: "main".into(),
         head: Some("f".repeat(40)),
         files: vec![],
         jj_change: None,
         change_key: None,
-    }));
+    })));
     update(&mut state, moved);
     select(&mut state, 3, 5);
     assert_eq!(
         command(&mut state, Command::AskWhy),
-        vec![Effect::ExplainLines {
+        vec![Effect::Why(WhyFx::Explain {
             task: 3,
             asked: asked(3, 5)
-        }]
+        })]
     );
 }
 
@@ -151,10 +152,10 @@ fn without_a_selection_w_asks_about_the_cursor_line_and_needs_a_history() {
     command(&mut state, Command::Down);
     assert_eq!(
         command(&mut state, Command::AskWhy),
-        vec![Effect::ExplainLines {
+        vec![Effect::Why(WhyFx::Explain {
             task: 1,
             asked: asked(2, 2)
-        }]
+        })]
     );
     let mut unborn = explore_with_file();
     unborn.repo.head = None;
@@ -182,20 +183,20 @@ fn esc_cancels_a_question_closes_its_pane_and_drops_the_late_answer() {
     assert!(!state.visible_panes().contains(&Pane::Answer));
     update(
         &mut state,
-        Action::LinesExplained {
+        Action::Why(WhyMsg::Explained {
             task: 1,
             result: Ok(explained(1, 2)),
-        },
+        }),
     );
     assert!(state.explore.why.is_none() && state.explore.answers.is_empty());
     // A failed answer closes the pane and says why.
     command(&mut state, Command::AskWhy);
     update(
         &mut state,
-        Action::LinesExplained {
+        Action::Why(WhyMsg::Explained {
             task: 2,
             result: Err(Failure::other("the provider said no")),
-        },
+        }),
     );
     assert!(state.explore.why.is_none());
     assert_eq!(notice(&state), (Level::Error, "the provider said no"));
@@ -211,10 +212,10 @@ fn n_and_p_pick_a_commit_of_the_answer_and_enter_shows_its_diff_in_place_of_the_
     command(&mut state, Command::AskWhy);
     update(
         &mut state,
-        Action::LinesExplained {
+        Action::Why(WhyMsg::Explained {
             task: 1,
             result: Ok(explained(1, 1)),
-        },
+        }),
     );
     // A click on a commit's row chooses it.
     let area = PaneRects::compute(state.screen.size, &state)
@@ -247,25 +248,25 @@ fn n_and_p_pick_a_commit_of_the_answer_and_enter_shows_its_diff_in_place_of_the_
     let id = blamed("bbbbbbb").id;
     assert_eq!(
         command(&mut state, Command::Select),
-        vec![Effect::ShowCommit { id: id.clone() }]
+        vec![Effect::Why(WhyFx::ShowCommit { id: id.clone() })]
     );
     assert_eq!(state.focus, Pane::Code);
     assert!(state.explore.commit.as_ref().unwrap().view.loading);
     // Another commit's late diff is not this one.
     update(
         &mut state,
-        Action::CommitShown {
+        Action::Why(WhyMsg::CommitShown {
             id: blamed("aaaaaaa").id,
             result: Ok(two_hunk_diff()),
-        },
+        }),
     );
     assert!(state.explore.commit.as_ref().unwrap().view.files.is_empty());
     update(
         &mut state,
-        Action::CommitShown {
+        Action::Why(WhyMsg::CommitShown {
             id,
             result: Ok(two_hunk_diff()),
-        },
+        }),
     );
     let view = &state.explore.commit.as_ref().unwrap().view;
     assert_eq!((view.loading, view.files.len()), (false, 1));

@@ -1,19 +1,20 @@
 //! The diff pane (and the code view's sideways scrolling): scrolling, hunks, staging a hunk.
 
-use super::super::command::Command;
-use super::super::effect::Effect;
-use super::super::layout::{PaneRects, inner_size};
-use super::super::side_by_side;
-use super::super::state::{DiffView, Level, Mode, Pane, State};
-use super::{notice, step};
+use crate::command::Command;
+use crate::effect::Effect;
 use crate::failure::Outcome;
+use crate::features::msgs::{ChangesFx, DiffFx};
+use crate::layout::{PaneRects, inner_size};
+use crate::side_by_side;
+use crate::state::{DiffView, Level, Mode, Pane, State};
+use crate::update::{notice, step};
 use iris_core::change::FileDiff;
 use iris_core::text::{expand_tabs, width};
 
 /// Columns a sideways step moves the diff or the code.
-pub(super) const SIDEWAYS: isize = 8;
+pub(crate) const SIDEWAYS: isize = 8;
 
-pub(super) fn loaded(
+pub(crate) fn loaded(
     state: &mut State,
     path: String,
     result: Outcome<Vec<FileDiff>>,
@@ -33,7 +34,7 @@ pub(super) fn loaded(
             }
         }
         Err(err) => {
-            return super::failed::failed(
+            return crate::update::failed::failed(
                 state,
                 err.context(format!("diff of {path} failed")),
                 None,
@@ -43,13 +44,13 @@ pub(super) fn loaded(
     Vec::new()
 }
 
-pub(super) fn scroll(state: &mut State, command: Command) -> Vec<Effect> {
+pub(crate) fn scroll(state: &mut State, command: Command) -> Vec<Effect> {
     let last = state.diff.line_count().saturating_sub(1);
     state.diff.scroll = step(state.diff.scroll, last, command);
     Vec::new()
 }
 
-pub(super) fn jump_to_hunk(state: &mut State, command: Command) -> Vec<Effect> {
+pub(crate) fn jump_to_hunk(state: &mut State, command: Command) -> Vec<Effect> {
     let starts = state.diff.hunk_starts();
     let scroll = state.diff.scroll;
     let target = if command == Command::NextHunk {
@@ -65,7 +66,7 @@ pub(super) fn jump_to_hunk(state: &mut State, command: Command) -> Vec<Effect> {
 
 /// Stages the hunk at the top of the view (the first one above them all), or unstages it
 /// when it is in the staged part.
-pub(super) fn stage_hunk(state: &mut State) -> Vec<Effect> {
+pub(crate) fn stage_hunk(state: &mut State) -> Vec<Effect> {
     let Some(path) = state
         .diff
         .path
@@ -81,13 +82,13 @@ pub(super) fn stage_hunk(state: &mut State) -> Vec<Effect> {
     };
     let hunk = place.in_side;
     match state.diff.is_staged(place.file) {
-        Some(true) => vec![Effect::UnstageHunk { path, hunk }],
-        _ => vec![Effect::StageHunk { path, hunk }],
+        Some(true) => vec![Effect::Changes(ChangesFx::UnstageHunk { path, hunk })],
+        _ => vec![Effect::Changes(ChangesFx::StageHunk { path, hunk })],
     }
 }
 
 /// Scrolls the diff (or explore's code view) sideways, never past its longest line.
-pub(super) fn scroll_sideways(state: &mut State, delta: isize) -> Vec<Effect> {
+pub(crate) fn scroll_sideways(state: &mut State, delta: isize) -> Vec<Effect> {
     let widest = |lines: &mut dyn Iterator<Item = &str>| {
         lines.map(|l| width(&expand_tabs(l))).max().unwrap_or(0)
     };
@@ -119,7 +120,7 @@ pub(super) fn scroll_sideways(state: &mut State, delta: isize) -> Vec<Effect> {
 
 /// Turns side-by-side diffs on or off; a pane too narrow for them stays unified until it is
 /// wide enough (zoomed, or the terminal widened).
-pub(super) fn toggle_side_by_side(state: &mut State) -> Vec<Effect> {
+pub(crate) fn toggle_side_by_side(state: &mut State) -> Vec<Effect> {
     state.screen.side_by_side = !state.screen.side_by_side;
     let rects = PaneRects::compute(state.screen.size, state);
     let (columns, _) = inner_size(rects.view);
@@ -139,7 +140,7 @@ pub(super) fn toggle_side_by_side(state: &mut State) -> Vec<Effect> {
 }
 
 /// Lays each diff out as the user asked and its pane's width allows.
-pub(super) fn follow_width(state: &mut State, rects: &PaneRects) {
+pub(crate) fn follow_width(state: &mut State, rects: &PaneRects) {
     // A view zoomed off the screen keeps its layout (and so its place).
     if rects.view.is_none() {
         return;
@@ -157,7 +158,7 @@ pub(super) fn follow_width(state: &mut State, rects: &PaneRects) {
 }
 
 /// Loads the selected file's diff: in place when it is the one shown, else from the top.
-pub(super) fn load_selected_diff(state: &mut State) -> Vec<Effect> {
+pub(crate) fn load_selected_diff(state: &mut State) -> Vec<Effect> {
     let Some(path) = state.changes.selected_file().map(|f| f.path.clone()) else {
         state.diff = Default::default();
         return Vec::new();
@@ -173,5 +174,5 @@ pub(super) fn load_selected_diff(state: &mut State) -> Vec<Effect> {
             ..Default::default()
         };
     }
-    vec![Effect::LoadDiff { path }]
+    vec![Effect::Diff(DiffFx::Load { path })]
 }

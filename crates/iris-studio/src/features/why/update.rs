@@ -2,18 +2,19 @@
 //! their history, in a pane beside the code. Answers are kept for the session by file text,
 //! lines and HEAD, so asking again is instant; the commits behind the lines open with enter.
 
-use super::super::answer;
-use super::super::command::Command;
-use super::super::effect::Effect;
-use super::super::layout::{PaneRects, inner_size, keep_in_view};
-use super::super::state::{DiffView, Level, Pane, ShownCommit, State, TaskKind, WhyKey, WhyView};
-use super::{notice, panes, step, task};
+use crate::answer;
+use crate::command::Command;
+use crate::effect::Effect;
 use crate::failure::Outcome;
+use crate::features::msgs::WhyFx;
+use crate::layout::{PaneRects, inner_size, keep_in_view};
+use crate::state::{DiffView, Level, Pane, ShownCommit, State, TaskKind, WhyKey, WhyView};
+use crate::update::{notice, panes, step, task};
 use iris_core::protocol::{Explained, LinesAsked};
 
 /// `w`: asks Iris about the selected lines (or the cursor's line), or shows her earlier
 /// answer about them.
-pub(super) fn ask(state: &mut State) -> Vec<Effect> {
+pub(crate) fn ask(state: &mut State) -> Vec<Effect> {
     let explorer = &state.explore;
     let (Some(path), Some((first, last))) = (explorer.open.clone(), explorer.selection()) else {
         notice(
@@ -63,7 +64,7 @@ pub(super) fn ask(state: &mut State) -> Vec<Effect> {
         scroll: 0,
         commit: 0,
     });
-    vec![Effect::ExplainLines { task, asked }]
+    vec![Effect::Why(WhyFx::Explain { task, asked })]
 }
 
 /// The answer in the pane, its first cited commit chosen (else its first).
@@ -81,7 +82,7 @@ fn show(state: &mut State, key: WhyKey, answer: Explained) {
     });
 }
 
-pub(super) fn explained(state: &mut State, task: u64, result: Outcome<Explained>) -> Vec<Effect> {
+pub(crate) fn explained(state: &mut State, task: u64, result: Outcome<Explained>) -> Vec<Effect> {
     let Some(finished) = task::finish(state, task) else {
         return Vec::new(); // cancelled: the pane has closed
     };
@@ -100,7 +101,7 @@ pub(super) fn explained(state: &mut State, task: u64, result: Outcome<Explained>
         }
         Err(err) => {
             state.explore.why = None;
-            return super::failed::failed(state, err, None);
+            return crate::update::failed::failed(state, err, None);
         }
     }
     Vec::new()
@@ -121,7 +122,7 @@ fn measured(state: &State) -> Option<(Vec<answer::Row>, usize)> {
 }
 
 /// Up, down and the page keys scroll the answer.
-pub(super) fn scroll(state: &mut State, command: Command) -> Vec<Effect> {
+pub(crate) fn scroll(state: &mut State, command: Command) -> Vec<Effect> {
     let Some((rows, height)) = measured(state) else {
         return Vec::new();
     };
@@ -133,7 +134,7 @@ pub(super) fn scroll(state: &mut State, command: Command) -> Vec<Effect> {
 }
 
 /// `n` / `p`: the next or previous commit behind the lines, scrolled into view.
-pub(super) fn step_commit(state: &mut State, command: Command) -> Vec<Effect> {
+pub(crate) fn step_commit(state: &mut State, command: Command) -> Vec<Effect> {
     let count = state
         .explore
         .why
@@ -165,7 +166,7 @@ pub(super) fn step_commit(state: &mut State, command: Command) -> Vec<Effect> {
 }
 
 /// A click on a commit's row chooses it (enter then shows it).
-pub(super) fn click(state: &mut State, row: u16) -> Vec<Effect> {
+pub(crate) fn click(state: &mut State, row: u16) -> Vec<Effect> {
     let rects = PaneRects::compute(state.screen.size, state);
     let Some((rows, _)) = measured(state) else {
         return Vec::new();
@@ -181,7 +182,7 @@ pub(super) fn click(state: &mut State, row: u16) -> Vec<Effect> {
 }
 
 /// Enter on the answer: the chosen commit's diff, in place of the code.
-pub(super) fn open_commit(state: &mut State) -> Vec<Effect> {
+pub(crate) fn open_commit(state: &mut State) -> Vec<Effect> {
     let chosen = state.explore.why.as_ref().and_then(|why| {
         let answer = why.answer.as_ref()?;
         answer.commits.get(why.commit)
@@ -201,10 +202,10 @@ pub(super) fn open_commit(state: &mut State) -> Vec<Effect> {
         },
     });
     state.focus = Pane::Code;
-    vec![Effect::ShowCommit { id: commit.id }]
+    vec![Effect::Why(WhyFx::ShowCommit { id: commit.id })]
 }
 
-pub(super) fn commit_shown(
+pub(crate) fn commit_shown(
     state: &mut State,
     id: String,
     result: Outcome<Vec<iris_core::change::FileDiff>>,

@@ -1,14 +1,15 @@
 //! Commit and review modes' list: the changed files, their ranking, staging and committing.
 
-use super::super::action::{RankedFile, RepoSnapshot};
-use super::super::command::Command;
-use super::super::effect::Effect;
-use super::super::state::{Changes, Confirm, FileEntry, Level, Mode, Pane, Report, State};
-use super::{artifact, diff, explore, notice, range, step, written_for};
+use crate::action::{RankedFile, RepoSnapshot};
+use crate::command::Command;
+use crate::effect::Effect;
 use crate::failure::{Done, FailureKind, GitFailure, Outcome};
+use crate::features::msgs::{ChangesFx, ExploreFx};
+use crate::state::{Changes, Confirm, FileEntry, Level, Mode, Pane, Report, State};
+use crate::update::{artifact, diff, explore, notice, range, step, written_for};
 use iris_core::artifact::ArtifactKind;
 
-pub(super) fn ranking_loaded(
+pub(crate) fn ranking_loaded(
     state: &mut State,
     result: Outcome<Vec<RankedFile>>,
     complete: bool,
@@ -17,7 +18,7 @@ pub(super) fn ranking_loaded(
         Ok(ranked) => ranked,
         Err(err) => {
             let err = err.context("ranking the staged files failed");
-            return super::failed::failed(state, err, None);
+            return crate::update::failed::failed(state, err, None);
         }
     };
     let changes = &mut state.changes;
@@ -51,12 +52,12 @@ pub(super) fn ranking_loaded(
     Vec::new()
 }
 
-pub(super) fn status_loaded(state: &mut State, result: Outcome<RepoSnapshot>) -> Vec<Effect> {
+pub(crate) fn status_loaded(state: &mut State, result: Outcome<RepoSnapshot>) -> Vec<Effect> {
     let snapshot = match result {
         Ok(snapshot) => snapshot,
         Err(err) => {
             state.changes.loading = false;
-            return super::failed::failed(state, err.context("git status failed"), None);
+            return crate::update::failed::failed(state, err.context("git status failed"), None);
         }
     };
     let first = !std::mem::replace(&mut state.start.status_seen, true);
@@ -90,7 +91,7 @@ pub(super) fn status_loaded(state: &mut State, result: Outcome<RepoSnapshot>) ->
         diff::load_selected_diff(state)
     };
     if state.mode == Mode::Explore && !state.explore.loaded {
-        effects.push(Effect::LoadTree);
+        effects.push(Effect::Explore(ExploreFx::LoadTree));
     } else if state.mode.uses_range()
         && state.range.loaded_for != Some(state.mode)
         && !state.range.loading
@@ -105,9 +106,9 @@ pub(super) fn status_loaded(state: &mut State, result: Outcome<RepoSnapshot>) ->
     effects
 }
 
-pub(super) fn git_done(state: &mut State, result: Outcome<Done>, tried: Effect) -> Vec<Effect> {
-    let committed = matches!(tried, Effect::Commit { .. });
-    let mut effects = vec![Effect::LoadStatus];
+pub(crate) fn git_done(state: &mut State, result: Outcome<Done>, tried: Effect) -> Vec<Effect> {
+    let committed = matches!(tried, Effect::Changes(ChangesFx::Commit { .. }));
+    let mut effects = vec![Effect::Changes(ChangesFx::LoadStatus)];
     match result {
         Ok(done) => {
             notice(state, Level::Success, done.0);
@@ -131,7 +132,7 @@ pub(super) fn git_done(state: &mut State, result: Outcome<Done>, tried: Effect) 
             );
             state.overlay.report = Some(Report::plain(err.words));
         }
-        Err(err) => effects.extend(super::failed::failed(state, err, Some(tried))),
+        Err(err) => effects.extend(crate::update::failed::failed(state, err, Some(tried))),
     }
     effects
 }
@@ -163,7 +164,7 @@ fn apply_relevance(changes: &mut Changes) {
 }
 
 /// Moves the selection in the changed files.
-pub(super) fn move_cursor(state: &mut State, command: Command) -> Vec<Effect> {
+pub(crate) fn move_cursor(state: &mut State, command: Command) -> Vec<Effect> {
     let last = state.changes.files.len().saturating_sub(1);
     let before = state.changes.selected;
     state.changes.selected = step(before, last, command);
@@ -174,7 +175,7 @@ pub(super) fn move_cursor(state: &mut State, command: Command) -> Vec<Effect> {
 }
 
 /// Selects row `row` of the changed files.
-pub(super) fn select(state: &mut State, row: usize) -> Vec<Effect> {
+pub(crate) fn select(state: &mut State, row: usize) -> Vec<Effect> {
     if row >= state.changes.files.len() {
         return Vec::new();
     }
@@ -187,7 +188,7 @@ pub const JJ_NO_STAGING: &str = "jj has no staging area: every file of @ is in t
                                  (`iris split` or `jj split` divides it)";
 
 /// Staging and committing.
-pub(super) fn command(state: &mut State, command: Command) -> Vec<Effect> {
+pub(crate) fn command(state: &mut State, command: Command) -> Vec<Effect> {
     let staging = matches!(
         command,
         Command::StageFile
@@ -205,15 +206,15 @@ pub(super) fn command(state: &mut State, command: Command) -> Vec<Effect> {
             Some(file) => {
                 let path = file.path.clone();
                 vec![if command == Command::StageFile {
-                    Effect::Stage { path }
+                    Effect::Changes(ChangesFx::Stage { path })
                 } else {
-                    Effect::Unstage { path }
+                    Effect::Changes(ChangesFx::Unstage { path })
                 }]
             }
             None => Vec::new(),
         },
-        Command::StageAll => vec![Effect::StageAll],
-        Command::UnstageAll => vec![Effect::UnstageAll],
+        Command::StageAll => vec![Effect::Changes(ChangesFx::StageAll)],
+        Command::UnstageAll => vec![Effect::Changes(ChangesFx::UnstageAll)],
         Command::StageHunk => diff::stage_hunk(state),
         Command::Commit => {
             if state
@@ -246,20 +247,20 @@ pub(super) fn command(state: &mut State, command: Command) -> Vec<Effect> {
 }
 
 /// The answer to the commit question.
-pub(super) fn commit_confirmed(state: &mut State) -> Vec<Effect> {
+pub(crate) fn commit_confirmed(state: &mut State) -> Vec<Effect> {
     let buffer = state.artifacts.get(&ArtifactKind::Commit);
     let message = buffer.map(|a| a.text()).unwrap_or_default();
     let written = buffer.and_then(|a| a.by_iris.clone());
     notice(state, Level::Info, "committing...");
-    vec![Effect::Commit {
+    vec![Effect::Changes(ChangesFx::Commit {
         message,
         written,
         flags: state.repo.commit_flags,
-    }]
+    })]
 }
 
 /// Enter on a list: a changed file or a commit shows its diff, a tree row opens.
-pub(super) fn select_in_list(state: &mut State) -> Vec<Effect> {
+pub(crate) fn select_in_list(state: &mut State) -> Vec<Effect> {
     match state.focus {
         Pane::Tree => explore::open_tree_row(state),
         Pane::Changes | Pane::Commits => {

@@ -1,23 +1,24 @@
 //! The user's own editor: the artifact opens in it and comes back as a new version; a file
 //! opens at the line under the cursor and is read again afterwards.
 
-use super::super::effect::{EditTarget, Effect};
-use super::super::state::{Level, Mode, Pane, State};
-use super::{artifact, notice};
+use crate::effect::{EditTarget, Effect};
 use crate::failure::{Failure, Outcome};
+use crate::features::msgs::{ChangesFx, ExploreFx, ExternalFx, PublishFx};
+use crate::state::{Level, Mode, Pane, State};
+use crate::update::{artifact, notice};
 use iris_core::artifact::ArtifactKind;
 
 /// `e`: the diff's file at its top line, explore's file at the cursor (or the tree's file),
 /// else the artifact.
-pub(super) fn edit(state: &mut State) -> Vec<Effect> {
+pub(crate) fn edit(state: &mut State) -> Vec<Effect> {
     let target = match (state.mode, state.focus) {
         (Mode::Explore, Pane::Tree) => tree_file(state),
         (Mode::Explore, _) => open_file(state),
         (_, Pane::Diff) => diff_file(state),
-        (Mode::Artifact(kind), _) => artifact(state, kind),
+        (Mode::Artifact(kind), _) => artifact_target(state, kind),
     };
     match target {
-        Ok(target) => vec![Effect::EditExternally(target)],
+        Ok(target) => vec![Effect::External(ExternalFx::Edit(target))],
         // Nothing to open yet: a hint, not an error.
         Err(why) => {
             notice(state, Level::Info, why.words);
@@ -26,7 +27,7 @@ pub(super) fn edit(state: &mut State) -> Vec<Effect> {
     }
 }
 
-fn artifact(state: &State, kind: ArtifactKind) -> Outcome<EditTarget> {
+fn artifact_target(state: &State, kind: ArtifactKind) -> Outcome<EditTarget> {
     if state
         .iris
         .task
@@ -85,14 +86,16 @@ fn tree_file(state: &State) -> Outcome<EditTarget> {
 
 /// The editor closed on an artifact: a changed text becomes its newest version (undo steps
 /// back over it), the text as it was is kept either way.
-pub(super) fn artifact_edited(
+pub(crate) fn artifact_edited(
     state: &mut State,
     kind: ArtifactKind,
     result: Outcome<String>,
 ) -> Vec<Effect> {
     let text = match result {
         Ok(text) => text,
-        Err(err) => return super::failed::failed(state, err.context("the editor failed"), None),
+        Err(err) => {
+            return crate::update::failed::failed(state, err.context("the editor failed"), None);
+        }
     };
     // Editors end a file with a newline; the artifact never had it.
     let text = text.trim_end();
@@ -114,20 +117,20 @@ pub(super) fn artifact_edited(
 }
 
 /// The editor closed on a file: what shows it is read again.
-pub(super) fn file_edited(state: &mut State, path: String, result: Outcome<()>) -> Vec<Effect> {
+pub(crate) fn file_edited(state: &mut State, path: String, result: Outcome<()>) -> Vec<Effect> {
     if let Err(err) = result {
-        return super::failed::failed(state, err.context("the editor failed"), None);
+        return crate::update::failed::failed(state, err.context("the editor failed"), None);
     }
     notice(state, Level::Info, format!("back from your editor: {path}"));
-    let mut effects = vec![Effect::LoadStatus];
+    let mut effects = vec![Effect::Changes(ChangesFx::LoadStatus)];
     if state.explore.open.as_deref() == Some(path.as_str()) {
-        effects.push(Effect::OpenFile { path });
+        effects.push(Effect::Explore(ExploreFx::OpenFile { path }));
     }
     effects
 }
 
 /// `y`: the artifact (explore: the selected lines) to the clipboard.
-pub(super) fn copy(state: &mut State) -> Vec<Effect> {
+pub(crate) fn copy(state: &mut State) -> Vec<Effect> {
     let (text, what) = match state.mode {
         Mode::Artifact(kind) => (
             state.artifact().map(|a| a.text()).unwrap_or_default(),
@@ -148,11 +151,11 @@ pub(super) fn copy(state: &mut State) -> Vec<Effect> {
         notice(state, Level::Info, "nothing to copy yet");
         return Vec::new();
     }
-    vec![Effect::CopyToClipboard { text, what }]
+    vec![Effect::Publish(PublishFx::Copy { text, what })]
 }
 
 /// `P`: asks before the PR is opened or updated, or the review posted.
-pub(super) fn ask_publish(state: &mut State) -> Vec<Effect> {
+pub(crate) fn ask_publish(state: &mut State) -> Vec<Effect> {
     if state
         .iris
         .task
@@ -176,7 +179,7 @@ pub(super) fn ask_publish(state: &mut State) -> Vec<Effect> {
                 "the stack is being published: wait for it",
             );
         } else {
-            state.overlay.confirm = Some(super::super::state::Confirm::PublishStack);
+            state.overlay.confirm = Some(crate::state::Confirm::PublishStack);
         }
     } else if state.artifact().is_none_or(|a| a.is_empty()) {
         notice(
@@ -185,13 +188,13 @@ pub(super) fn ask_publish(state: &mut State) -> Vec<Effect> {
             "nothing to publish yet: ctrl-g asks Iris to write it",
         );
     } else {
-        state.overlay.confirm = Some(super::super::state::Confirm::Publish);
+        state.overlay.confirm = Some(crate::state::Confirm::Publish);
     }
     Vec::new()
 }
 
 /// Publishing confirmed: the artifact as it is now, the PR into the range's start.
-pub(super) fn publish(state: &mut State) -> Vec<Effect> {
+pub(crate) fn publish(state: &mut State) -> Vec<Effect> {
     let Some(kind) = state.mode.artifact() else {
         return Vec::new();
     };
@@ -204,10 +207,10 @@ pub(super) fn publish(state: &mut State) -> Vec<Effect> {
     let base = pr.then(|| state.range.from.clone()).flatten();
     let to = pr.then(|| state.range.to.clone()).flatten();
     notice(state, Level::Info, "publishing…");
-    vec![Effect::Publish {
+    vec![Effect::Publish(PublishFx::Publish {
         kind,
         text,
         base,
         to,
-    }]
+    })]
 }

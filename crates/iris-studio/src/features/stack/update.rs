@@ -1,21 +1,22 @@
 //! PR mode over a stack of branches: the stack read once, `[` and `]` move between its
 //! layers (each its own commits, diff and description), `P` publishes them all.
 
-use super::super::command::Command;
-use super::super::effect::Effect;
-use super::super::state::TaskKind;
-use super::super::state::{Level, Mode, Report, StackView, State};
-use super::{notice, range, task};
+use crate::command::Command;
+use crate::effect::Effect;
 use crate::failure::Outcome;
+use crate::features::msgs::{EditorFx, StackFx};
+use crate::state::TaskKind;
+use crate::state::{Level, Mode, Report, StackView, State};
+use crate::update::{notice, range, task};
 use iris_core::artifact::ArtifactKind;
 use iris_core::stack::{InStack, Stack};
 
 /// The stack came: with more than one layer, PR mode shows the checked-out branch's layer;
 /// else the whole range is written as one PR, as before.
-pub(super) fn loaded(state: &mut State, result: Outcome<Option<Stack>>) -> Vec<Effect> {
+pub(crate) fn loaded(state: &mut State, result: Outcome<Option<Stack>>) -> Vec<Effect> {
     let stack = match result {
         Ok(Some(stack)) if stack.layers.len() > 1 => stack,
-        Ok(_) => return super::written_for::arrive(state, true),
+        Ok(_) => return crate::update::written_for::arrive(state, true),
         Err(err) => {
             notice(
                 state,
@@ -24,7 +25,7 @@ pub(super) fn loaded(state: &mut State, result: Outcome<Option<Stack>>) -> Vec<E
                     "the stack of branches could not be read ({err}): the PR covers the whole range"
                 ),
             );
-            return super::written_for::arrive(state, true);
+            return crate::update::written_for::arrive(state, true);
         }
     };
     let count = stack.layers.len();
@@ -77,14 +78,14 @@ fn restore_layers(state: &mut State) {
 
 /// The PR draft of a stack: the shown layer's text and every other layer's, saved when any
 /// of them changed.
-pub(super) fn save_drafts(state: &mut State) -> Vec<Effect> {
+pub(crate) fn save_drafts(state: &mut State) -> Vec<Effect> {
     let (Some(view), Some(shown)) = (
         state.stack.as_mut(),
         state.artifacts.get_mut(&ArtifactKind::Pr),
     ) else {
         return Vec::new();
     };
-    let changed = |b: &super::super::state::ArtifactBuffer| b.text() != b.saved;
+    let changed = |b: &crate::state::ArtifactBuffer| b.text() != b.saved;
     if !changed(shown) && !view.buffers.iter().any(changed) {
         return Vec::new();
     }
@@ -99,14 +100,14 @@ pub(super) fn save_drafts(state: &mut State) -> Vec<Effect> {
                 .insert(view.stack.layers[i].branch.clone(), buffer.draft());
         }
     }
-    vec![Effect::SaveDraft {
+    vec![Effect::Editor(EditorFx::SaveDraft {
         kind: ArtifactKind::Pr,
         draft,
-    }]
+    })]
 }
 
 /// Loads the shown layer's commits (its PR's range); its description follows when they come.
-pub(super) fn show_layer(state: &mut State) -> Vec<Effect> {
+pub(crate) fn show_layer(state: &mut State) -> Vec<Effect> {
     let Some(layer) = state.stack.as_ref().and_then(StackView::layer) else {
         return Vec::new();
     };
@@ -117,7 +118,7 @@ pub(super) fn show_layer(state: &mut State) -> Vec<Effect> {
 }
 
 /// `[` or `]`: the layer below or above.
-pub(super) fn step(state: &mut State, command: Command) -> Vec<Effect> {
+pub(crate) fn step(state: &mut State, command: Command) -> Vec<Effect> {
     let Some(view) = state.stack.as_ref() else {
         notice(
             state,
@@ -148,18 +149,18 @@ pub(super) fn step(state: &mut State, command: Command) -> Vec<Effect> {
 }
 
 /// A click on row `row` of the stack's box (inside its borders).
-pub(super) fn click(state: &mut State, row: usize, rows: usize) -> Vec<Effect> {
+pub(crate) fn click(state: &mut State, row: usize, rows: usize) -> Vec<Effect> {
     let Some(view) = state.stack.as_ref() else {
         return Vec::new();
     };
     // The box scrolls as the list draws it: the shown layer kept in view.
-    let top = super::super::layout::keep_in_view(0, view.selected, rows);
+    let top = crate::layout::keep_in_view(0, view.selected, rows);
     select(state, top + row)
 }
 
 /// Shows layer `next`: its description swapped into the editor (the one left keeps its text
 /// and versions), its commits loaded.
-pub(super) fn select(state: &mut State, next: usize) -> Vec<Effect> {
+pub(crate) fn select(state: &mut State, next: usize) -> Vec<Effect> {
     let Some(view) = state.stack.as_ref() else {
         return Vec::new();
     };
@@ -191,7 +192,7 @@ pub(super) fn select(state: &mut State, next: usize) -> Vec<Effect> {
 
 /// The shown layer of the stack, when PR mode shows a layer's range: what a request for it
 /// carries.
-pub(super) fn shown_layer(state: &State) -> Option<InStack> {
+pub(crate) fn shown_layer(state: &State) -> Option<InStack> {
     let view = state.stack.as_ref()?;
     let shows = state.mode == Mode::PR
         && view.shows(state.range.from.as_deref(), state.range.to.as_deref());
@@ -203,7 +204,7 @@ pub(super) fn shown_layer(state: &State) -> Option<InStack> {
 
 /// Publishing the stack was confirmed: every layer's description as it is now; Iris first
 /// writes those that have none (a task Esc cancels).
-pub(super) fn publish(state: &mut State) -> Vec<Effect> {
+pub(crate) fn publish(state: &mut State) -> Vec<Effect> {
     let Some(view) = state.stack.as_ref() else {
         return Vec::new();
     };
@@ -252,11 +253,11 @@ pub(super) fn publish(state: &mut State) -> Vec<Effect> {
         ),
     };
     notice(state, Level::Info, said);
-    vec![Effect::PublishStack { task, stack, texts }]
+    vec![Effect::Stack(StackFx::Publish { task, stack, texts })]
 }
 
 /// A layer Iris wrote on the way to publishing: its description, as a version of its own.
-pub(super) fn layer_written(state: &mut State, task: u64, index: usize, text: &str) -> Vec<Effect> {
+pub(crate) fn layer_written(state: &mut State, task: u64, index: usize, text: &str) -> Vec<Effect> {
     let current = state.iris.task.as_ref().is_some_and(|t| t.id == task);
     let Some(view) = state.stack.as_mut().filter(|_| current) else {
         return Vec::new();
@@ -274,7 +275,7 @@ pub(super) fn layer_written(state: &mut State, task: u64, index: usize, text: &s
 }
 
 /// What publishing did to each layer, shown over the panes.
-pub(super) fn published(
+pub(crate) fn published(
     state: &mut State,
     task: Option<u64>,
     result: Outcome<Vec<String>>,
@@ -297,7 +298,7 @@ pub(super) fn published(
                 "the stack is published: esc closes the report",
             );
         }
-        Err(err) => return super::failed::failed(state, err, None),
+        Err(err) => return crate::update::failed::failed(state, err, None),
     }
     Vec::new()
 }

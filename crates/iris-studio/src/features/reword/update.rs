@@ -2,13 +2,14 @@
 //! commit replayed over its parent, as `iris reword` does), the user sees old and new and says
 //! yes or no, and the commit is reworded with nothing else changed.
 
-use super::super::effect::Effect;
-use super::super::state::{Confirm, Level, Rewording, State, TaskKind};
-use super::{notice, range, task};
+use crate::effect::Effect;
 use crate::failure::{Done, Outcome};
+use crate::features::msgs::RewordFx;
+use crate::state::{Confirm, Level, Rewording, State, TaskKind};
+use crate::update::{notice, range, task};
 
 /// `r`: Iris writes the selected commit's message anew.
-pub(super) fn ask(state: &mut State) -> Vec<Effect> {
+pub(crate) fn ask(state: &mut State) -> Vec<Effect> {
     let Some(commit) = state.range.commits.get(state.range.selected) else {
         notice(state, Level::Warning, "there is no commit to reword");
         return Vec::new();
@@ -22,11 +23,11 @@ pub(super) fn ask(state: &mut State) -> Vec<Effect> {
         Level::Info,
         "Iris is writing the commit's message from its change (esc cancels)",
     );
-    vec![Effect::WriteReword { task, commit }]
+    vec![Effect::Reword(RewordFx::Write { task, commit })]
 }
 
 /// Iris' message arrived: asked whether to reword, or why there is none.
-pub(super) fn written(state: &mut State, task: u64, result: Outcome<Rewording>) -> Vec<Effect> {
+pub(crate) fn written(state: &mut State, task: u64, result: Outcome<Rewording>) -> Vec<Effect> {
     let Some(finished) = task::finish(state, task) else {
         return Vec::new();
     };
@@ -40,13 +41,13 @@ pub(super) fn written(state: &mut State, task: u64, result: Outcome<Rewording>) 
             state.overlay.confirm = Some(Confirm::Reword);
             task::done_notice(state, &finished, what);
         }
-        Err(err) => return super::failed::task_failed(state, &finished, err),
+        Err(err) => return crate::update::failed::task_failed(state, &finished, err),
     }
     Vec::new()
 }
 
 /// `y` to the question: the commit gets its new message.
-pub(super) fn confirmed(state: &mut State) -> Vec<Effect> {
+pub(crate) fn confirmed(state: &mut State) -> Vec<Effect> {
     let Some(rewording) = state.range.reword.take() else {
         return Vec::new();
     };
@@ -55,19 +56,19 @@ pub(super) fn confirmed(state: &mut State) -> Vec<Effect> {
         Level::Info,
         format!("rewording {}…", rewording.short_id),
     );
-    vec![Effect::ApplyReword {
+    vec![Effect::Reword(RewordFx::Apply {
         commit: rewording.id,
         message: rewording.new,
-    }]
+    })]
 }
 
 /// The commit was reworded: the range's commits are read again (their ids changed).
-pub(super) fn done(state: &mut State, result: Outcome<Done>) -> Vec<Effect> {
+pub(crate) fn done(state: &mut State, result: Outcome<Done>) -> Vec<Effect> {
     match result {
         Ok(said) => {
             notice(state, Level::Success, said.0);
             range::load_commits(state)
         }
-        Err(err) => super::failed::failed(state, err, None),
+        Err(err) => crate::update::failed::failed(state, err, None),
     }
 }

@@ -1,14 +1,15 @@
 //! The range modes' list: the commits of FROM..TO and the range picker.
 
+use crate::features::msgs::{DiffFx, RangeFx, StackFx};
 use crossterm::event::{KeyCode, KeyEvent};
 
-use super::super::command::Command;
-use super::super::effect::Effect;
-use super::super::state::{CommitRow, DiffView, Level, Mode, Pane, State};
-use super::{notice, step};
+use crate::command::Command;
+use crate::effect::Effect;
 use crate::failure::Outcome;
+use crate::state::{CommitRow, DiffView, Level, Mode, Pane, State};
+use crate::update::{notice, step};
 
-pub(super) fn commits_loaded(
+pub(crate) fn commits_loaded(
     state: &mut State,
     mode: Mode,
     result: Outcome<(String, Vec<CommitRow>)>,
@@ -16,7 +17,7 @@ pub(super) fn commits_loaded(
     state.range.loading = false;
     let (from, commits) = match result {
         Ok(loaded) => loaded,
-        Err(err) => return super::failed::failed(state, err, None),
+        Err(err) => return crate::update::failed::failed(state, err, None),
     };
     // The same commits again (a refresh, something changed outside): nothing moves, nothing
     // is written anew.
@@ -58,15 +59,15 @@ pub(super) fn commits_loaded(
             state.range.stack_read = true;
             let base = state.range.resolved_from.clone().unwrap_or_default();
             let mut effects = load_selected_commit_diff(state);
-            effects.push(Effect::LoadStack { base });
+            effects.push(Effect::Stack(StackFx::Load { base }));
             return effects;
         }
         if state.stack.is_some() {
-            return super::stack::show_layer(state);
+            return crate::update::stack::show_layer(state);
         }
     }
     let mut effects = load_selected_commit_diff(state);
-    effects.extend(super::written_for::arrive(state, true));
+    effects.extend(crate::update::written_for::arrive(state, true));
     effects
 }
 
@@ -74,13 +75,13 @@ fn same_ids(a: &[CommitRow], b: &[CommitRow]) -> bool {
     a.len() == b.len() && a.iter().zip(b).all(|(x, y)| x.id == y.id)
 }
 
-pub(super) fn load_commits(state: &mut State) -> Vec<Effect> {
+pub(crate) fn load_commits(state: &mut State) -> Vec<Effect> {
     state.range.loading = true;
-    vec![Effect::LoadCommits {
+    vec![Effect::Range(RangeFx::LoadCommits {
         mode: state.mode,
         from: state.range.from.clone(),
         to: state.range.to.clone(),
-    }]
+    })]
 }
 
 fn load_selected_commit_diff(state: &mut State) -> Vec<Effect> {
@@ -94,10 +95,10 @@ fn load_selected_commit_diff(state: &mut State) -> Vec<Effect> {
         loading: true,
         ..Default::default()
     };
-    vec![Effect::LoadCommitDiff { id }]
+    vec![Effect::Diff(DiffFx::LoadCommit { id })]
 }
 
-pub(super) fn move_cursor(state: &mut State, command: Command) -> Vec<Effect> {
+pub(crate) fn move_cursor(state: &mut State, command: Command) -> Vec<Effect> {
     let last = state.range.commits.len().saturating_sub(1);
     let before = state.range.selected;
     state.range.selected = step(before, last, command);
@@ -108,7 +109,7 @@ pub(super) fn move_cursor(state: &mut State, command: Command) -> Vec<Effect> {
 }
 
 /// Selects row `row` of the commits.
-pub(super) fn select(state: &mut State, row: usize) -> Vec<Effect> {
+pub(crate) fn select(state: &mut State, row: usize) -> Vec<Effect> {
     if row >= state.range.commits.len() {
         return Vec::new();
     }
@@ -118,19 +119,19 @@ pub(super) fn select(state: &mut State, row: usize) -> Vec<Effect> {
 
 /// Opens the range picker: an empty line, the current range in its title stays when nothing
 /// is typed.
-pub(super) fn pick(state: &mut State) -> Vec<Effect> {
+pub(crate) fn pick(state: &mut State) -> Vec<Effect> {
     state.overlay.range_input = Some(tui_textarea::TextArea::default());
     state.focus = Pane::RangeInput;
     Vec::new()
 }
 
-pub(super) fn close_picker(state: &mut State) {
+pub(crate) fn close_picker(state: &mut State) {
     state.overlay.range_input = None;
     state.focus = state.mode.list_pane();
 }
 
 /// A key typed into the range picker; enter applies FROM..TO.
-pub(super) fn key(state: &mut State, key: KeyEvent) -> Vec<Effect> {
+pub(crate) fn key(state: &mut State, key: KeyEvent) -> Vec<Effect> {
     let Some(input) = state.overlay.range_input.as_mut() else {
         state.focus = state.mode.list_pane();
         return Vec::new();

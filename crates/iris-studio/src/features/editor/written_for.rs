@@ -6,14 +6,14 @@
 //! user knows what they did, and nothing is spent or asked in the middle of their typing. A
 //! restored draft for the same change is left as it is.
 
-use super::super::effect::Effect;
-use super::super::state::{Confirm, Level, State};
-use super::{artifact, notice};
+use crate::effect::Effect;
+use crate::state::{Confirm, Level, State};
+use crate::update::{artifact, notice};
 use iris_core::artifact::ArtifactKind;
 
 /// What `kind` is written for now, when known: the staged change's key for a commit message
 /// or a review; for a range's artifact (the mode's own), its base and its commits.
-pub(super) fn current(state: &State, kind: ArtifactKind) -> Option<String> {
+pub(crate) fn current(state: &State, kind: ArtifactKind) -> Option<String> {
     if !kind.uses_range() {
         return state.changes.key.clone();
     }
@@ -27,7 +27,7 @@ pub(super) fn current(state: &State, kind: ArtifactKind) -> Option<String> {
 }
 
 /// Iris wrote `kind`'s text, or the user began one: it is for what is in front of them now.
-pub(super) fn note(state: &mut State, kind: ArtifactKind) {
+pub(crate) fn note(state: &mut State, kind: ArtifactKind) {
     let now = current(state, kind);
     if let Some(buffer) = state.artifacts.get_mut(&kind) {
         buffer.written_for = now;
@@ -38,7 +38,7 @@ pub(super) fn note(state: &mut State, kind: ArtifactKind) {
 /// it was written for something else, is written anew (Iris' untouched text) or asked about
 /// (the user's), then Iris writes an empty artifact as the studio is set to. A refresh while
 /// the user works only says that the artifact's change moved.
-pub(super) fn arrive(state: &mut State, arriving: bool) -> Vec<Effect> {
+pub(crate) fn arrive(state: &mut State, arriving: bool) -> Vec<Effect> {
     let Some(kind) = state.mode.artifact() else {
         return Vec::new();
     };
@@ -93,7 +93,7 @@ pub(super) fn arrive(state: &mut State, arriving: bool) -> Vec<Effect> {
 
 /// The answer to [`Confirm::Moved`]: Iris writes anew (the user's text stays a version
 /// back), or the text is kept, now as the user's for what is here.
-pub(super) fn answered(state: &mut State, kind: ArtifactKind, write_anew: bool) -> Vec<Effect> {
+pub(crate) fn answered(state: &mut State, kind: ArtifactKind, write_anew: bool) -> Vec<Effect> {
     if write_anew {
         return artifact::generate(state);
     }

@@ -1,24 +1,25 @@
 //! The artifact: generating it, the chat, versions and drafts, and the review's findings.
 
 use crate::failure::Outcome;
+use crate::features::msgs::{ChatFx, EditorFx, GenerateFx};
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 
-use super::super::action::ChatOutcome;
-use super::super::command::Command;
-use super::super::conversation;
-use super::super::effect::Effect;
-use super::super::findings::shown_findings;
-use super::super::layout::{PaneRects, inner_size};
-use super::super::state::{ChatMessage, Level, Pane, Speaker, State, TaskKind, text_input};
-use super::{diff, notice, step, task, written_for};
+use crate::action::ChatOutcome;
+use crate::command::Command;
+use crate::conversation;
+use crate::effect::Effect;
+use crate::findings::shown_findings;
+use crate::layout::{PaneRects, inner_size};
 use crate::state::Draft;
+use crate::state::{ChatMessage, Level, Pane, Speaker, State, TaskKind, text_input};
+use crate::update::{diff, notice, step, task, written_for};
 use iris_core::artifact::ArtifactKind;
 
 /// Rows the mouse wheel moves a text.
-pub(super) const WHEEL: isize = 3;
+pub(crate) const WHEEL: isize = 3;
 
 /// Generates on entering a mode whose artifact is empty and whose input is not.
-pub(super) fn auto_generate(state: &mut State) -> Vec<Effect> {
+pub(crate) fn auto_generate(state: &mut State) -> Vec<Effect> {
     let Some(kind) = state.mode.artifact() else {
         return Vec::new();
     };
@@ -40,24 +41,24 @@ pub(super) fn auto_generate(state: &mut State) -> Vec<Effect> {
     }
 }
 
-pub(super) fn generate(state: &mut State) -> Vec<Effect> {
+pub(crate) fn generate(state: &mut State) -> Vec<Effect> {
     let Some((kind, range)) = what_to_write(state) else {
         return Vec::new();
     };
-    let stack = super::stack::shown_layer(state);
+    let stack = crate::update::stack::shown_layer(state);
     match task::start(state, TaskKind::Generate) {
-        Some(task) => vec![Effect::Generate {
+        Some(task) => vec![Effect::Generate(GenerateFx::Generate {
             task,
             kind,
             range,
             stack,
-        }],
+        })],
         None => Vec::new(),
     }
 }
 
 /// `$`: the request a generation would send, shown and not sent.
-pub(super) fn show_request(state: &mut State) -> Vec<Effect> {
+pub(crate) fn show_request(state: &mut State) -> Vec<Effect> {
     let Some((kind, range)) = what_to_write(state) else {
         return Vec::new();
     };
@@ -66,8 +67,12 @@ pub(super) fn show_request(state: &mut State) -> Vec<Effect> {
         Level::Info,
         "building the request Iris would send (nothing is sent)…",
     );
-    let stack = super::stack::shown_layer(state);
-    vec![Effect::ShowRequest { kind, range, stack }]
+    let stack = crate::update::stack::shown_layer(state);
+    vec![Effect::Generate(GenerateFx::ShowRequest {
+        kind,
+        range,
+        stack,
+    })]
 }
 
 /// The mode's artifact and, for the range modes, its range; None (said) while the range is
@@ -93,7 +98,7 @@ fn what_to_write(state: &mut State) -> Option<(ArtifactKind, Option<(String, Str
     }
 }
 
-pub(super) fn generated(
+pub(crate) fn generated(
     state: &mut State,
     task: u64,
     kind: ArtifactKind,
@@ -110,11 +115,11 @@ pub(super) fn generated(
             task::done_notice(state, &finished, what);
             save_draft(state, kind)
         }
-        Err(err) => super::failed::failed(state, err, None),
+        Err(err) => crate::update::failed::failed(state, err, None),
     }
 }
 
-pub(super) fn chat_replied(
+pub(crate) fn chat_replied(
     state: &mut State,
     task: u64,
     result: Outcome<ChatOutcome>,
@@ -130,12 +135,12 @@ pub(super) fn chat_replied(
             });
             Vec::new()
         }
-        Err(err) => super::failed::failed(state, err, None),
+        Err(err) => crate::update::failed::failed(state, err, None),
     }
 }
 
 /// Iris replaced the artifact through her update tool.
-pub(super) fn updated_by_iris(
+pub(crate) fn updated_by_iris(
     state: &mut State,
     task: u64,
     kind: ArtifactKind,
@@ -158,28 +163,28 @@ fn wrote(state: &mut State, kind: ArtifactKind, text: &str) {
     written_for::note(state, kind);
 }
 
-pub(super) fn replace(state: &mut State, kind: ArtifactKind, text: &str) {
+pub(crate) fn replace(state: &mut State, kind: ArtifactKind, text: &str) {
     if let Some(buffer) = state.artifacts.get_mut(&kind) {
         buffer.replace(text);
     }
 }
 
 /// Empties an artifact (after its commit) and drops its draft.
-pub(super) fn clear(state: &mut State, kind: ArtifactKind) -> Vec<Effect> {
+pub(crate) fn clear(state: &mut State, kind: ArtifactKind) -> Vec<Effect> {
     if let Some(buffer) = state.artifacts.get_mut(&kind) {
         buffer.replace("");
         buffer.saved.clear();
         buffer.by_iris = None;
         buffer.written_for = None;
     }
-    vec![Effect::ClearDraft { kind }]
+    vec![Effect::Editor(EditorFx::ClearDraft { kind })]
 }
 
 /// Saves the artifact as a draft, with its versions, when its text changed (the PR over a
 /// stack: with every layer's).
-pub(super) fn save_draft(state: &mut State, kind: ArtifactKind) -> Vec<Effect> {
+pub(crate) fn save_draft(state: &mut State, kind: ArtifactKind) -> Vec<Effect> {
     if kind == ArtifactKind::Pr && state.stack.is_some() {
-        return super::stack::save_drafts(state);
+        return crate::update::stack::save_drafts(state);
     }
     // A text the user began is for what is in front of them.
     if state
@@ -192,16 +197,16 @@ pub(super) fn save_draft(state: &mut State, kind: ArtifactKind) -> Vec<Effect> {
     match state.artifacts.get_mut(&kind) {
         Some(buffer) if buffer.text() != buffer.saved => {
             buffer.saved = buffer.text();
-            vec![Effect::SaveDraft {
+            vec![Effect::Editor(EditorFx::SaveDraft {
                 kind,
                 draft: buffer.draft(),
-            }]
+            })]
         }
         _ => Vec::new(),
     }
 }
 
-pub(super) fn drafts_loaded(state: &mut State, drafts: Vec<(ArtifactKind, Draft)>) -> Vec<Effect> {
+pub(crate) fn drafts_loaded(state: &mut State, drafts: Vec<(ArtifactKind, Draft)>) -> Vec<Effect> {
     let mut restored = Vec::new();
     for (kind, draft) in drafts {
         if let Some(buffer) = state.artifacts.get_mut(&kind).filter(|b| b.is_empty()) {
@@ -222,7 +227,7 @@ pub(super) fn drafts_loaded(state: &mut State, drafts: Vec<(ArtifactKind, Draft)
 
 /// git's prepared message for the operation in progress goes into an empty commit editor
 /// (a draft of the user's wins), so the studio starts where `git commit` would.
-pub(super) fn git_prepared(state: &mut State, operation: &str, message: String) -> Vec<Effect> {
+pub(crate) fn git_prepared(state: &mut State, operation: &str, message: String) -> Vec<Effect> {
     let Some(buffer) = state
         .artifacts
         .get_mut(&ArtifactKind::Commit)
@@ -243,7 +248,7 @@ pub(super) fn git_prepared(state: &mut State, operation: &str, message: String) 
 }
 
 /// A key typed into the editor.
-pub(super) fn type_in_editor(state: &mut State, key: KeyEvent) -> Vec<Effect> {
+pub(crate) fn type_in_editor(state: &mut State, key: KeyEvent) -> Vec<Effect> {
     let Some(kind) = state.mode.artifact() else {
         return Vec::new();
     };
@@ -254,7 +259,7 @@ pub(super) fn type_in_editor(state: &mut State, key: KeyEvent) -> Vec<Effect> {
     save_draft(state, kind)
 }
 
-pub(super) fn step_versions(state: &mut State, command: Command) -> Vec<Effect> {
+pub(crate) fn step_versions(state: &mut State, command: Command) -> Vec<Effect> {
     let Some(kind) = state.mode.artifact() else {
         return Vec::new();
     };
@@ -272,7 +277,7 @@ pub(super) fn step_versions(state: &mut State, command: Command) -> Vec<Effect> 
     }
 }
 
-pub(super) fn open_chat(state: &mut State) -> Vec<Effect> {
+pub(crate) fn open_chat(state: &mut State) -> Vec<Effect> {
     if let Some(why) = state.iris.unavailable.clone() {
         notice(state, Level::Warning, why);
     } else {
@@ -283,14 +288,14 @@ pub(super) fn open_chat(state: &mut State) -> Vec<Effect> {
 }
 
 /// Moves the conversation's window by `delta` rows (negative: back in time).
-pub(super) fn scroll_conversation(state: &mut State, rects: &PaneRects, delta: isize) {
+pub(crate) fn scroll_conversation(state: &mut State, rects: &PaneRects, delta: isize) {
     let (width, height) = inner_size(rects.chat_log);
     let rows = conversation::rows(&state.chat, state.streaming_reply(), width).len();
     conversation::scroll(&mut state.chat, rows, height, delta);
 }
 
 /// A key typed into the chat: enter sends, the page keys page through the conversation.
-pub(super) fn chat_key(state: &mut State, key: KeyEvent) -> Vec<Effect> {
+pub(crate) fn chat_key(state: &mut State, key: KeyEvent) -> Vec<Effect> {
     if matches!(key.code, KeyCode::PageUp | KeyCode::PageDown) {
         // The input is a few lines: the page keys page through the conversation.
         let rects = PaneRects::compute(state.screen.size, state);
@@ -327,17 +332,17 @@ pub(super) fn chat_key(state: &mut State, key: KeyEvent) -> Vec<Effect> {
         text: message.clone(),
     });
     let artifact = state.artifact().map(|a| a.text()).unwrap_or_default();
-    vec![Effect::Chat {
+    vec![Effect::Chat(ChatFx::Send {
         task,
         kind,
         history,
         message,
         artifact,
-    }]
+    })]
 }
 
 /// `f`: the findings the reviewer is less sure of are shown in the list, or folded again.
-pub(super) fn toggle_unsure(state: &mut State) -> Vec<Effect> {
+pub(crate) fn toggle_unsure(state: &mut State) -> Vec<Effect> {
     let (rows, _) = shown_findings(state);
     let selected = rows.get(state.findings.selected).cloned();
     state.findings.show_unsure = !state.findings.show_unsure;
@@ -357,14 +362,14 @@ pub(super) fn toggle_unsure(state: &mut State) -> Vec<Effect> {
     Vec::new()
 }
 
-pub(super) fn move_in_findings(state: &mut State, command: Command) -> Vec<Effect> {
+pub(crate) fn move_in_findings(state: &mut State, command: Command) -> Vec<Effect> {
     let count = shown_findings(state).0.len();
     state.findings.selected = step(state.findings.selected, count.saturating_sub(1), command);
     Vec::new()
 }
 
 /// Shows the selected finding: its file in the list and the diff at its line.
-pub(super) fn jump_to_finding(state: &mut State) -> Vec<Effect> {
+pub(crate) fn jump_to_finding(state: &mut State) -> Vec<Effect> {
     let (rows, _) = shown_findings(state);
     let Some(finding) = rows.get(state.findings.selected) else {
         return Vec::new();

@@ -3,14 +3,15 @@
 //! $EDITOR), talks the plan over with Iris, applies it and undoes it.
 
 use crate::failure::{Done, Outcome};
+use crate::features::msgs::{ChangesFx, ExternalFx, SplitFx};
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 
-use super::super::effect::{EditTarget, Effect};
-use super::super::state::{
+use crate::effect::{EditTarget, Effect};
+use crate::state::{
     ChatMessage, Level, Pending, PlannedChange, Speaker, SplitPhase, SplitView, State, TaskKind,
     text_input,
 };
-use super::{notice, task};
+use crate::update::{notice, task};
 use iris_core::split::SplitPlan;
 
 /// What the keys do, for the status line when the view opens.
@@ -21,7 +22,7 @@ pub const KEYS: &str = "↑↓ group · n/p hunk · J/K scroll · m+N move the t
 const SCROLL: usize = 10;
 
 /// `x`: Iris plans the split of the change.
-pub(super) fn ask(state: &mut State) -> Vec<Effect> {
+pub(crate) fn ask(state: &mut State) -> Vec<Effect> {
     if state.changes.files.is_empty() {
         notice(state, Level::Warning, "there is no change to split");
         return Vec::new();
@@ -34,11 +35,11 @@ pub(super) fn ask(state: &mut State) -> Vec<Effect> {
         Level::Info,
         "Iris is planning the commits of the change (esc cancels)",
     );
-    vec![Effect::PlanSplit { task }]
+    vec![Effect::Split(SplitFx::Plan { task })]
 }
 
 /// The plan arrived: the split view opens on it, or why not.
-pub(super) fn planned(
+pub(crate) fn planned(
     state: &mut State,
     task: u64,
     result: Outcome<Box<PlannedChange>>,
@@ -59,13 +60,13 @@ pub(super) fn planned(
             state.overlay.split_plan = Some(SplitView::new(*planned));
             task::done_notice(state, &finished, what);
         }
-        Err(err) => return super::failed::task_failed(state, &finished, err),
+        Err(err) => return crate::update::failed::task_failed(state, &finished, err),
     }
     Vec::new()
 }
 
 /// A key while the split view is open: every key goes to it.
-pub(super) fn key(state: &mut State, key: KeyEvent) -> Vec<Effect> {
+pub(crate) fn key(state: &mut State, key: KeyEvent) -> Vec<Effect> {
     let Some(view) = state.overlay.split_plan.as_mut() else {
         return Vec::new();
     };
@@ -87,10 +88,10 @@ pub(super) fn key(state: &mut State, key: KeyEvent) -> Vec<Effect> {
                     of,
                     step: "starting".into(),
                 };
-                let effect = Effect::ApplySplit {
+                let effect = Effect::Split(SplitFx::Apply {
                     units: view.units.clone(),
                     plan: view.plan.clone(),
-                };
+                });
                 return vec![effect];
             }
             view.phase = SplitPhase::Planning;
@@ -106,7 +107,7 @@ pub(super) fn key(state: &mut State, key: KeyEvent) -> Vec<Effect> {
             Vec::new()
         }
         SplitPhase::Applied(_) => match key.code {
-            KeyCode::Char('u') => vec![Effect::UndoSplit],
+            KeyCode::Char('u') => vec![Effect::Split(SplitFx::Undo)],
             KeyCode::Esc | KeyCode::Char('q' | 'x') => close(state),
             _ => Vec::new(),
         },
@@ -168,10 +169,9 @@ fn planning_key(state: &mut State, key: KeyEvent) -> Vec<Effect> {
             let Some(text) = view.plan.groups.get(group).map(|g| g.message.clone()) else {
                 return Vec::new();
             };
-            return vec![Effect::EditExternally(EditTarget::SplitMessage {
-                group,
-                text,
-            })];
+            return vec![Effect::External(ExternalFx::Edit(
+                EditTarget::SplitMessage { group, text },
+            ))];
         }
         KeyCode::Char('/' | 'c') => {
             view.chat_input = Some(text_input(Vec::new()));
@@ -299,7 +299,7 @@ fn set_message(state: &mut State, group: usize, text: &str) {
 }
 
 /// The user's editor closed on a group's message.
-pub(super) fn message_edited(
+pub(crate) fn message_edited(
     state: &mut State,
     group: usize,
     result: Outcome<String>,
@@ -309,7 +309,7 @@ pub(super) fn message_edited(
             set_message(state, group, &text);
             Vec::new()
         }
-        Err(err) => super::failed::failed(state, err, None),
+        Err(err) => crate::update::failed::failed(state, err, None),
     }
 }
 
@@ -362,14 +362,14 @@ fn send(state: &mut State, message: String) -> Vec<Effect> {
     });
     view.chat_input = None;
     view.chat_task = Some(task);
-    vec![Effect::SplitChat {
+    vec![Effect::Split(SplitFx::Chat {
         task,
         units: view.units.clone(),
         files: view.files.clone(),
         plan: view.plan.clone(),
         history,
         message,
-    }]
+    })]
 }
 
 fn cancel_chat(state: &mut State) -> Vec<Effect> {
@@ -377,7 +377,7 @@ fn cancel_chat(state: &mut State) -> Vec<Effect> {
 }
 
 /// Iris replaced the plan in chat.
-pub(super) fn updated(state: &mut State, task: u64, plan: SplitPlan) -> Vec<Effect> {
+pub(crate) fn updated(state: &mut State, task: u64, plan: SplitPlan) -> Vec<Effect> {
     let Some(view) = state
         .overlay
         .split_plan
@@ -398,7 +398,7 @@ pub(super) fn updated(state: &mut State, task: u64, plan: SplitPlan) -> Vec<Effe
 }
 
 /// Iris' chat reply about the plan.
-pub(super) fn chat_replied(state: &mut State, task: u64, result: Outcome<String>) -> Vec<Effect> {
+pub(crate) fn chat_replied(state: &mut State, task: u64, result: Outcome<String>) -> Vec<Effect> {
     let Some(finished) = task::finish(state, task) else {
         return Vec::new();
     };
@@ -410,7 +410,10 @@ pub(super) fn chat_replied(state: &mut State, task: u64, result: Outcome<String>
         Ok(reply) => (reply, Vec::new()),
         Err(err) => {
             let said = format!("(failed: {err})");
-            (said, super::failed::task_failed(state, &finished, err))
+            (
+                said,
+                crate::update::failed::task_failed(state, &finished, err),
+            )
         }
     };
     if let Some(view) = state.overlay.split_plan.as_mut() {
@@ -423,7 +426,7 @@ pub(super) fn chat_replied(state: &mut State, task: u64, result: Outcome<String>
 }
 
 /// A step of applying the split.
-pub(super) fn step(state: &mut State, done: usize, of: usize, step: String) -> Vec<Effect> {
+pub(crate) fn step(state: &mut State, done: usize, of: usize, step: String) -> Vec<Effect> {
     if let Some(view) = state.overlay.split_plan.as_mut() {
         view.phase = SplitPhase::Applying { done, of, step };
     }
@@ -431,7 +434,7 @@ pub(super) fn step(state: &mut State, done: usize, of: usize, step: String) -> V
 }
 
 /// Applying ended: the view says how, and `u` undoes it when the state before was saved.
-pub(super) fn applied(state: &mut State, result: Outcome<Done>, undoable: bool) -> Vec<Effect> {
+pub(crate) fn applied(state: &mut State, result: Outcome<Done>, undoable: bool) -> Vec<Effect> {
     let (level, text) = match &result {
         Ok(done) => (Level::Success, done.0.clone()),
         Err(err) => (Level::Error, err.words.clone()),
@@ -449,11 +452,11 @@ pub(super) fn applied(state: &mut State, result: Outcome<Done>, undoable: bool) 
         ""
     };
     notice(state, level, format!("{text}{hint}"));
-    vec![Effect::LoadStatus]
+    vec![Effect::Changes(ChangesFx::LoadStatus)]
 }
 
 /// The split was undone: the plan can be changed and applied again.
-pub(super) fn undone(state: &mut State, result: Outcome<Done>) -> Vec<Effect> {
+pub(crate) fn undone(state: &mut State, result: Outcome<Done>) -> Vec<Effect> {
     match result {
         Ok(text) => {
             if let Some(view) = state.overlay.split_plan.as_mut() {
@@ -462,16 +465,17 @@ pub(super) fn undone(state: &mut State, result: Outcome<Done>) -> Vec<Effect> {
             notice(state, Level::Success, text.0);
         }
         Err(err) => {
-            let mut effects = super::failed::failed(state, err, Some(Effect::UndoSplit));
-            effects.push(Effect::LoadStatus);
+            let mut effects =
+                crate::update::failed::failed(state, err, Some(Effect::Split(SplitFx::Undo)));
+            effects.push(Effect::Changes(ChangesFx::LoadStatus));
             return effects;
         }
     }
-    vec![Effect::LoadStatus]
+    vec![Effect::Changes(ChangesFx::LoadStatus)]
 }
 
 fn close(state: &mut State) -> Vec<Effect> {
     state.overlay.split_plan = None;
     notice(state, Level::Info, "the split view is closed");
-    vec![Effect::LoadStatus]
+    vec![Effect::Changes(ChangesFx::LoadStatus)]
 }

@@ -2,15 +2,16 @@
 //! from the versions shown side by side, or keeps the one in the editor.
 
 use crate::failure::Outcome;
+use crate::features::msgs::GenerateFx;
 use crossterm::event::{KeyCode, KeyEvent};
 
-use super::super::effect::Effect;
-use super::super::state::{ALTERNATIVES, Alternatives, Level, State, TaskKind};
-use super::{artifact, notice, task};
+use crate::effect::Effect;
+use crate::state::{ALTERNATIVES, Alternatives, Level, State, TaskKind};
+use crate::update::{artifact, notice, task};
 use iris_core::artifact::ArtifactKind;
 
 /// `a`: Iris starts on the alternatives.
-pub(super) fn ask(state: &mut State) -> Vec<Effect> {
+pub(crate) fn ask(state: &mut State) -> Vec<Effect> {
     let Some(kind) = state.mode.artifact() else {
         return Vec::new();
     };
@@ -30,15 +31,15 @@ pub(super) fn ask(state: &mut State) -> Vec<Effect> {
         Level::Info,
         format!("Iris is writing {ALTERNATIVES} alternatives (esc cancels)"),
     );
-    vec![Effect::Alternatives {
+    vec![Effect::Generate(GenerateFx::Alternatives {
         task,
         kind,
         count: ALTERNATIVES,
-    }]
+    })]
 }
 
 /// The alternatives arrived: shown beside the editor's text, or why not.
-pub(super) fn written(
+pub(crate) fn written(
     state: &mut State,
     task: u64,
     kind: ArtifactKind,
@@ -49,7 +50,7 @@ pub(super) fn written(
     };
     let texts = match result {
         Ok(texts) => texts,
-        Err(err) => return super::failed::task_failed(state, &finished, err),
+        Err(err) => return crate::update::failed::task_failed(state, &finished, err),
     };
     let current = state
         .artifacts
@@ -74,7 +75,7 @@ pub(super) fn written(
 }
 
 /// A key while the versions are shown: every key goes to them.
-pub(super) fn key(state: &mut State, key: KeyEvent) -> Vec<Effect> {
+pub(crate) fn key(state: &mut State, key: KeyEvent) -> Vec<Effect> {
     let Some(shown) = state.overlay.alternatives.as_mut() else {
         return Vec::new();
     };

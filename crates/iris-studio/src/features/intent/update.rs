@@ -2,17 +2,18 @@
 //! needs after) and lists its responsibility blocks beside the code; choosing a block
 //! highlights its lines and brings the first into view. Kept per file text for the session.
 
-use super::super::blocks;
-use super::super::command::Command;
-use super::super::effect::Effect;
-use super::super::layout::{PaneRects, inner_size, keep_in_view};
-use super::super::state::{IntentKey, IntentView, Level, Pane, State, TaskKind};
-use super::{explore, notice, panes, step, task};
+use crate::blocks;
+use crate::command::Command;
+use crate::effect::Effect;
 use crate::failure::Outcome;
+use crate::features::msgs::IntentFx;
+use crate::layout::{PaneRects, inner_size, keep_in_view};
+use crate::state::{IntentKey, IntentView, Level, Pane, State, TaskKind};
+use crate::update::{explore, notice, panes, step, task};
 use iris_core::artifact::intent::FileIntent;
 
 /// `i`: asks Iris about the open file, or shows what she said about this text before.
-pub(super) fn ask(state: &mut State) -> Vec<Effect> {
+pub(crate) fn ask(state: &mut State) -> Vec<Effect> {
     let explorer = &state.explore;
     let (Some(path), Some(_)) = (explorer.open.clone(), &explorer.lines) else {
         notice(
@@ -51,7 +52,7 @@ pub(super) fn ask(state: &mut State) -> Vec<Effect> {
         block: 0,
         scroll: 0,
     });
-    vec![Effect::ExplainFile { task, path }]
+    vec![Effect::Intent(IntentFx::Explain { task, path })]
 }
 
 /// The blocks in their pane, the first chosen and its lines in view.
@@ -66,7 +67,7 @@ fn show(state: &mut State, key: IntentKey, intent: FileIntent) {
     jump_to_block(state);
 }
 
-pub(super) fn explained(state: &mut State, task: u64, result: Outcome<FileIntent>) -> Vec<Effect> {
+pub(crate) fn explained(state: &mut State, task: u64, result: Outcome<FileIntent>) -> Vec<Effect> {
     let Some(finished) = task::finish(state, task) else {
         return Vec::new(); // cancelled: the pane has closed
     };
@@ -86,14 +87,14 @@ pub(super) fn explained(state: &mut State, task: u64, result: Outcome<FileIntent
         }
         Err(err) => {
             panes::close_blocks(state);
-            return super::failed::failed(state, err, None);
+            return crate::update::failed::failed(state, err, None);
         }
     }
     Vec::new()
 }
 
 /// Up, down and the page keys choose a block; its lines come into view in the code.
-pub(super) fn move_block(state: &mut State, command: Command) -> Vec<Effect> {
+pub(crate) fn move_block(state: &mut State, command: Command) -> Vec<Effect> {
     let count = state
         .explore
         .intent
@@ -123,7 +124,7 @@ pub(super) fn move_block(state: &mut State, command: Command) -> Vec<Effect> {
 }
 
 /// A click on a block's row chooses it.
-pub(super) fn click(state: &mut State, row: u16) -> Vec<Effect> {
+pub(crate) fn click(state: &mut State, row: u16) -> Vec<Effect> {
     let rects = PaneRects::compute(state.screen.size, state);
     let (Some(area), Some(view)) = (rects.blocks, state.explore.intent.as_mut()) else {
         return Vec::new();

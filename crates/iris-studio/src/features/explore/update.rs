@@ -1,27 +1,32 @@
 //! Explore mode: the repository's file tree, and the code view with its cursor and selection.
 
-use super::super::action::OpenedFile;
-use super::super::command::Command;
-use super::super::effect::Effect;
-use super::super::layout::{PaneRects, code_and_history, inner_rows, keep_in_view};
-use super::super::state::{Heat, Level, Pane, State};
-use super::{notice, panes, step};
+use crate::action::OpenedFile;
+use crate::command::Command;
+use crate::effect::Effect;
 use crate::failure::Outcome;
+use crate::features::msgs::ExploreFx;
+use crate::layout::{PaneRects, code_and_history, inner_rows, keep_in_view};
+use crate::state::{Heat, Level, Pane, State};
+use crate::update::{notice, panes, step};
 
-pub(super) fn tree_loaded(state: &mut State, result: Outcome<Vec<String>>) -> Vec<Effect> {
+pub(crate) fn tree_loaded(state: &mut State, result: Outcome<Vec<String>>) -> Vec<Effect> {
     match result {
         Ok(files) => {
             state.explore.files = files;
             state.explore.loaded = true;
         }
         Err(err) => {
-            return super::failed::failed(state, err.context("listing the files failed"), None);
+            return crate::update::failed::failed(
+                state,
+                err.context("listing the files failed"),
+                None,
+            );
         }
     }
     Vec::new()
 }
 
-pub(super) fn file_opened(
+pub(crate) fn file_opened(
     state: &mut State,
     path: String,
     result: Outcome<OpenedFile>,
@@ -36,7 +41,7 @@ pub(super) fn file_opened(
             state.explore.digest = opened.digest;
         }
         Err(err) => {
-            return super::failed::failed(
+            return crate::update::failed::failed(
                 state,
                 err.context(format!("opening {path} failed")),
                 None,
@@ -48,7 +53,7 @@ pub(super) fn file_opened(
 
 /// The blame of the open file arrived: its lines' heat, or nothing (the margin stays blank;
 /// a file git cannot blame is no error worth a notice).
-pub(super) fn lines_aged(
+pub(crate) fn lines_aged(
     state: &mut State,
     path: String,
     result: Outcome<Vec<Option<i64>>>,
@@ -60,7 +65,7 @@ pub(super) fn lines_aged(
     Vec::new()
 }
 
-pub(super) fn move_in_tree(state: &mut State, command: Command) -> Vec<Effect> {
+pub(crate) fn move_in_tree(state: &mut State, command: Command) -> Vec<Effect> {
     let last = state.explore.rows().len().saturating_sub(1);
     state.explore.selected = step(state.explore.selected, last, command);
     Vec::new()
@@ -74,7 +79,7 @@ fn code_rows(state: &State) -> usize {
 
 /// Up, down and the page keys move the cursor through the code (a selection follows it), or
 /// scroll the commit shown in its place.
-pub(super) fn move_in_code(state: &mut State, command: Command) -> Vec<Effect> {
+pub(crate) fn move_in_code(state: &mut State, command: Command) -> Vec<Effect> {
     if let Some(view) = state.explore.commit.as_mut().map(|c| &mut c.view) {
         let last = view.line_count().saturating_sub(1);
         view.scroll = step(view.scroll, last, command);
@@ -87,7 +92,7 @@ pub(super) fn move_in_code(state: &mut State, command: Command) -> Vec<Effect> {
 }
 
 /// The cursor on line `line` (0-based), the view scrolled just enough to show it.
-pub(super) fn put_cursor(state: &mut State, line: usize) {
+pub(crate) fn put_cursor(state: &mut State, line: usize) {
     let last = state
         .explore
         .lines
@@ -101,7 +106,7 @@ pub(super) fn put_cursor(state: &mut State, line: usize) {
 }
 
 /// `v`: starts a selection at the cursor (j / k or a drag extend it), or clears it.
-pub(super) fn select_lines(state: &mut State) -> Vec<Effect> {
+pub(crate) fn select_lines(state: &mut State) -> Vec<Effect> {
     if state.explore.lines.is_none() || state.explore.commit.is_some() {
         notice(
             state,
@@ -139,7 +144,7 @@ fn line_at(state: &State, row: u16) -> Option<usize> {
 }
 
 /// A click on the code puts the cursor on the line and clears the selection.
-pub(super) fn click_code(state: &mut State, row: u16) -> Vec<Effect> {
+pub(crate) fn click_code(state: &mut State, row: u16) -> Vec<Effect> {
     if state.explore.commit.is_none()
         && let Some(line) = line_at(state, row)
     {
@@ -151,7 +156,7 @@ pub(super) fn click_code(state: &mut State, row: u16) -> Vec<Effect> {
 
 /// A drag over the code selects from where it started to the line under the pointer; past
 /// the top or bottom edge the view scrolls a line.
-pub(super) fn drag_code(state: &mut State, row: u16) -> Vec<Effect> {
+pub(crate) fn drag_code(state: &mut State, row: u16) -> Vec<Effect> {
     if state.explore.commit.is_some() || state.explore.lines.is_none() {
         return Vec::new();
     }
@@ -172,7 +177,7 @@ pub(super) fn drag_code(state: &mut State, row: u16) -> Vec<Effect> {
 }
 
 /// Selects row `row` of the tree.
-pub(super) fn select(state: &mut State, row: usize) -> Vec<Effect> {
+pub(crate) fn select(state: &mut State, row: usize) -> Vec<Effect> {
     if row < state.explore.rows().len() {
         state.explore.selected = row;
     }
@@ -180,7 +185,7 @@ pub(super) fn select(state: &mut State, row: usize) -> Vec<Effect> {
 }
 
 /// Enter on the tree: a directory opens or closes, a file opens in the code view.
-pub(super) fn open_tree_row(state: &mut State) -> Vec<Effect> {
+pub(crate) fn open_tree_row(state: &mut State) -> Vec<Effect> {
     let Some(row) = state.explore.rows().into_iter().nth(state.explore.selected) else {
         return Vec::new();
     };
@@ -209,5 +214,5 @@ pub(super) fn open_tree_row(state: &mut State) -> Vec<Effect> {
         panes::close_blocks(state);
     }
     state.focus = Pane::Code;
-    vec![Effect::OpenFile { path: row.path }]
+    vec![Effect::Explore(ExploreFx::OpenFile { path: row.path })]
 }

@@ -2,20 +2,21 @@
 //! address and model), the confirmation, and Iris started once the choice is written.
 
 use crate::failure::{Done, Outcome};
+use crate::features::msgs::{ChangesFx, SetupFx};
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 
-use super::super::effect::Effect;
-use super::super::state::{Level, Setup, SetupOption, SetupStep, State};
-use super::{artifact, notice};
+use crate::effect::Effect;
+use crate::state::{Level, Setup, SetupOption, SetupStep, State};
+use crate::update::{artifact, notice};
 use iris_config::setup::{Choice, LocalServer, server_choice, server_url};
 
 /// Opens setup and looks for model servers on this machine.
-pub(super) fn open(state: &mut State) -> Vec<Effect> {
+pub(crate) fn open(state: &mut State) -> Vec<Effect> {
     state.overlay.setup = Some(Setup::new(&state.start.setup_facts));
-    vec![Effect::ProbeServers]
+    vec![Effect::Setup(SetupFx::Probe)]
 }
 
-pub(super) fn servers_found(state: &mut State, servers: Vec<LocalServer>) -> Vec<Effect> {
+pub(crate) fn servers_found(state: &mut State, servers: Vec<LocalServer>) -> Vec<Effect> {
     if let Some(setup) = state.overlay.setup.as_mut().filter(|s| s.servers.is_none()) {
         setup.servers = Some(servers);
         setup.selected = 0;
@@ -24,7 +25,7 @@ pub(super) fn servers_found(state: &mut State, servers: Vec<LocalServer>) -> Vec
 }
 
 /// Every key goes to the overlay while it is open.
-pub(super) fn key(state: &mut State, key: KeyEvent) -> Vec<Effect> {
+pub(crate) fn key(state: &mut State, key: KeyEvent) -> Vec<Effect> {
     let Some(setup) = state.overlay.setup.as_mut() else {
         return Vec::new();
     };
@@ -99,7 +100,7 @@ pub(super) fn key(state: &mut State, key: KeyEvent) -> Vec<Effect> {
                     return Vec::new();
                 }
                 setup.step = SetupStep::Writing(choice.clone());
-                vec![Effect::WriteSetup { choice }]
+                vec![Effect::Setup(SetupFx::Write { choice })]
             }
             KeyCode::Char('n' | 'N') | KeyCode::Esc => {
                 setup.step = SetupStep::Choose;
@@ -184,14 +185,14 @@ fn typing(key: KeyEvent, text: &mut String) -> Typed {
 
 /// The choice is written and Iris runs with it: the overlay closes and she may start on the
 /// mode's artifact; a failed write leaves the choice on screen to try again.
-pub(super) fn written(state: &mut State, result: Outcome<Done>) -> Vec<Effect> {
+pub(crate) fn written(state: &mut State, result: Outcome<Done>) -> Vec<Effect> {
     match result {
         Ok(done) => {
             state.overlay.setup = None;
             state.iris.unavailable = None;
             notice(state, Level::Success, done.0);
             // The status again: the secret marks come from Iris' scanner, which now exists.
-            let mut effects = vec![Effect::LoadStatus];
+            let mut effects = vec![Effect::Changes(ChangesFx::LoadStatus)];
             effects.extend(artifact::auto_generate(state));
             effects
         }
@@ -201,7 +202,7 @@ pub(super) fn written(state: &mut State, result: Outcome<Done>) -> Vec<Effect> {
             {
                 setup.step = SetupStep::Confirm(choice);
             }
-            super::failed::failed(state, err.context("setup failed"), None)
+            crate::update::failed::failed(state, err.context("setup failed"), None)
         }
     }
 }

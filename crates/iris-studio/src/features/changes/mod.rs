@@ -1,0 +1,86 @@
+//! The changes feature: what comes back to it ([`Msg`]) and the work it asks for ([`Fx`]).
+
+use crate::action::{RankedFile, RepoSnapshot};
+use crate::failure::{Done, Outcome};
+use crate::state::CommitFlags;
+
+/// What comes back to the changes feature.
+#[derive(Debug, Clone)]
+pub enum Msg {
+    /// The staged files ranked by relevance (before the full status, which takes longer).
+    /// A first ranking from paths and kinds of change arrives at once; `complete` marks the
+    /// one that also weighs changed lines and new functions and types.
+    Ranked {
+        /// The staged files, most relevant first, or why they could not be ranked.
+        result: Outcome<Vec<RankedFile>>,
+        /// Whether this is the final ranking, from the changed lines too.
+        complete: bool,
+    },
+    /// The status of the repository, the branch, and whether anything is staged.
+    Status(Outcome<RepoSnapshot>),
+    /// A git operation (stage, unstage, commit) finished.
+    GitDone {
+        /// What was done (`staged src/lib.rs`, git's summary line of the commit), or why not.
+        result: Outcome<Done>,
+        /// The work asked (a commit's message is cleared once it is made; locked, it can be
+        /// tried again).
+        tried: Box<crate::effect::Effect>,
+    },
+}
+
+/// The work the changes feature asks of the shell.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Fx {
+    /// Reads the repository's status again: the staged files ranked first, then every
+    /// changed path.
+    LoadStatus,
+    /// Stages a file's changes.
+    Stage {
+        /// The file, relative to the repository's root.
+        path: String,
+    },
+    /// Takes a file's changes out of the index.
+    Unstage {
+        /// The file, relative to the repository's root.
+        path: String,
+    },
+    /// Stages every change of the working tree.
+    StageAll,
+    /// Takes everything out of the index.
+    UnstageAll,
+    /// Hunk `hunk` (0-based, counted in the file's unstaged diff) goes into the index.
+    StageHunk {
+        /// The file, relative to the repository's root.
+        path: String,
+        /// The hunk's place among the file's unstaged hunks (0-based).
+        hunk: usize,
+    },
+    /// Hunk `hunk` (0-based, counted in the file's staged diff) leaves the index.
+    UnstageHunk {
+        /// The file, relative to the repository's root.
+        path: String,
+        /// The hunk's place among the file's staged hunks (0-based).
+        hunk: usize,
+    },
+    /// Commits the staged changes with `message`; `written` is the text Iris last wrote for
+    /// the commit (the shell remembers it for `iris eval --accepted`).
+    Commit {
+        /// The commit message, as the user left it.
+        message: String,
+        /// The message as Iris last wrote it, if she did.
+        written: Option<String>,
+        /// Whether to amend the last commit and skip the hooks.
+        flags: CommitFlags,
+    },
+}
+
+pub(crate) mod update;
+
+/// Applies what came back to the changes feature; returns the work it asks for next.
+pub(crate) fn update(state: &mut crate::state::State, msg: Msg) -> Vec<crate::effect::Effect> {
+    match msg {
+        Msg::Ranked { result, complete } => update::ranking_loaded(state, result, complete),
+        Msg::Status(result) => update::status_loaded(state, result),
+        Msg::GitDone { result, tried } => update::git_done(state, result, *tried),
+    }
+}

@@ -1,0 +1,57 @@
+//! The chat feature: what comes back to it ([`Msg`]) and the work it asks for ([`Fx`]).
+
+use crate::action::ChatOutcome;
+use crate::failure::Outcome;
+use crate::state::ChatMessage;
+use iris_core::artifact::ArtifactKind;
+
+/// What comes back to the chat feature.
+#[derive(Debug, Clone)]
+pub enum Msg {
+    /// A chat reply finished.
+    Replied {
+        /// The task that asked (a cancelled or overtaken one's result is dropped).
+        task: u64,
+        /// Her reply, or why none came.
+        result: Outcome<ChatOutcome>,
+    },
+    /// Iris replaced the artifact through her update tool (lands in the editor at once).
+    Updated {
+        /// The chat task in which she replaced it.
+        task: u64,
+        /// The artifact replaced.
+        kind: ArtifactKind,
+        /// Its new text.
+        text: String,
+    },
+}
+
+/// The work the chat feature asks of the shell.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Fx {
+    /// A chat turn about the artifact; Iris may replace it through her update tool.
+    Send {
+        /// The studio's id for the task, which its results and progress carry back.
+        task: u64,
+        /// The artifact talked about.
+        kind: ArtifactKind,
+        /// The conversation before this message.
+        history: Vec<ChatMessage>,
+        /// What the user just wrote.
+        message: String,
+        /// The artifact's text as it stands in the editor.
+        artifact: String,
+    },
+}
+
+/// Applies what came back to the chat feature; returns the work it asks for next.
+pub(crate) fn update(state: &mut crate::state::State, msg: Msg) -> Vec<crate::effect::Effect> {
+    match msg {
+        Msg::Replied { task, result } => {
+            crate::features::editor::update::chat_replied(state, task, result)
+        }
+        Msg::Updated { task, kind, text } => {
+            crate::features::editor::update::updated_by_iris(state, task, kind, &text)
+        }
+    }
+}

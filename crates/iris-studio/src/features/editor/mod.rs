@@ -1,0 +1,63 @@
+//! The editor feature: what comes back to it ([`Msg`]) and the work it asks for ([`Fx`]).
+
+use crate::failure::{Failure, Outcome};
+use crate::state::Draft;
+use iris_core::artifact::ArtifactKind;
+
+/// What comes back to the editor feature.
+#[derive(Debug, Clone)]
+pub enum Msg {
+    /// The repository's commit rules (commitlint, commitizen), none, or why they cannot be read.
+    RulesLoaded(Outcome<Option<Box<iris_core::commit_rules::CommitRules>>>),
+    /// Drafts saved by an earlier session, offered back.
+    DraftsLoaded(Vec<(ArtifactKind, Draft)>),
+    /// A merge, cherry-pick, revert or rebase is in progress (its name), and git prepared
+    /// this message for the commit that concludes it.
+    GitPrepared {
+        /// `merge`, `cherry-pick`, `revert` or `rebase`.
+        operation: String,
+        /// `.git/MERGE_MSG` without its comment lines.
+        message: String,
+    },
+    /// A draft could not be written.
+    DraftFailed(Failure),
+}
+
+/// The work the editor feature asks of the shell.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Fx {
+    /// Saves an artifact's text and versions.
+    SaveDraft {
+        /// The artifact saved.
+        kind: ArtifactKind,
+        /// Its text and versions.
+        draft: Draft,
+    },
+    /// Removes an artifact's saved draft (after its commit).
+    ClearDraft {
+        /// The artifact whose draft goes.
+        kind: ArtifactKind,
+    },
+}
+
+pub(crate) mod update;
+pub(crate) mod written_for;
+
+/// Applies what came back to the editor feature; returns the work it asks for next.
+pub(crate) fn update(state: &mut crate::state::State, msg: Msg) -> Vec<crate::effect::Effect> {
+    match msg {
+        Msg::RulesLoaded(Ok(rules)) => {
+            state.repo.commit_rules = rules.map(|rules| *rules);
+            Vec::new()
+        }
+        Msg::RulesLoaded(Err(err)) => {
+            crate::update::notice(state, crate::state::Level::Warning, err.words);
+            Vec::new()
+        }
+        Msg::DraftsLoaded(drafts) => update::drafts_loaded(state, drafts),
+        Msg::GitPrepared { operation, message } => update::git_prepared(state, &operation, message),
+        Msg::DraftFailed(err) => {
+            crate::update::failed::failed(state, err.context("saving the draft failed"), None)
+        }
+    }
+}

@@ -1,0 +1,88 @@
+//! The generate feature: what comes back to it ([`Msg`]) and the work it asks for ([`Fx`]).
+
+use crate::failure::Outcome;
+use iris_core::artifact::ArtifactKind;
+
+/// What comes back to the generate feature.
+#[derive(Debug, Clone)]
+pub enum Msg {
+    /// A generation finished: the artifact's text, or why not.
+    Written {
+        /// The task that asked (a cancelled or overtaken one's result is dropped).
+        task: u64,
+        /// The artifact written.
+        kind: ArtifactKind,
+        /// Its new text, or why Iris could not write it.
+        result: Outcome<String>,
+    },
+    /// Alternatives to the artifact were written: their texts, or why not.
+    Alternatives {
+        /// The task that asked (a cancelled or overtaken one's result is dropped).
+        task: u64,
+        /// The artifact they are alternatives to.
+        kind: ArtifactKind,
+        /// The texts to pick from, or why none came.
+        result: Outcome<Vec<String>>,
+    },
+    /// The request Iris would send for an artifact, as the preview shows it (`$`).
+    RequestShown(Outcome<String>),
+}
+
+/// The work the generate feature asks of the shell.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Fx {
+    /// Builds the first request Iris would send for `kind` (over `range` for the range
+    /// modes) and sends nothing: its preview comes back as [`crate::action::GenerateMsg::RequestShown`].
+    ShowRequest {
+        /// The artifact whose request is built.
+        kind: ArtifactKind,
+        /// (FROM, TO) for the range modes; `None`: the staged changes.
+        range: Option<(String, String)>,
+        /// For one layer of a stack: the stack and which layer, which the request carries.
+        stack: Option<iris_core::stack::InStack>,
+    },
+    /// Iris writes an artifact; `range` is (FROM, TO) for the range modes.
+    Generate {
+        /// The studio's id for the task, which its results and progress carry back.
+        task: u64,
+        /// The artifact to write.
+        kind: ArtifactKind,
+        /// (FROM, TO) for the range modes; `None`: the staged changes.
+        range: Option<(String, String)>,
+        /// For one layer of a stack: the stack and which layer, which the request carries.
+        stack: Option<iris_core::stack::InStack>,
+    },
+    /// `count` alternatives to the artifact, written in parallel.
+    Alternatives {
+        /// The studio's id for the task, which its results and progress carry back.
+        task: u64,
+        /// The artifact they are alternatives to.
+        kind: ArtifactKind,
+        /// How many to write.
+        count: usize,
+    },
+}
+
+pub(crate) mod alternatives;
+
+/// Applies what came back to the generate feature; returns the work it asks for next.
+pub(crate) fn update(state: &mut crate::state::State, msg: Msg) -> Vec<crate::effect::Effect> {
+    match msg {
+        Msg::Written { task, kind, result } => {
+            crate::features::editor::update::generated(state, task, kind, result)
+        }
+        Msg::Alternatives { task, kind, result } => {
+            alternatives::written(state, task, kind, result)
+        }
+        Msg::RequestShown(Ok(preview)) => {
+            state.overlay.report = Some(crate::state::Report::plain(preview));
+            crate::update::notice(
+                state,
+                crate::state::Level::Info,
+                "nothing was sent: esc closes the preview",
+            );
+            Vec::new()
+        }
+        Msg::RequestShown(Err(err)) => crate::update::failed::failed(state, err, None),
+    }
+}

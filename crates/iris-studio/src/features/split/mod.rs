@@ -1,0 +1,106 @@
+//! The split feature: what comes back to it ([`Msg`]) and the work it asks for ([`Fx`]).
+
+use crate::failure::{Done, Outcome};
+use crate::state::ChatMessage;
+
+/// What comes back to the split feature.
+#[derive(Debug, Clone)]
+pub enum Msg {
+    /// Iris planned how to split the change into commits (the change and her plan), or why
+    /// not.
+    Planned {
+        /// The task that asked (a cancelled or overtaken one's result is dropped).
+        task: u64,
+        /// The change read and Iris' plan for it, or why there is none.
+        result: Outcome<Box<crate::state::PlannedChange>>,
+    },
+    /// Iris replaced the split plan through `update_split` (checked already).
+    Updated {
+        /// The split chat's task in which she replaced it.
+        task: u64,
+        /// The new plan.
+        plan: iris_core::split::SplitPlan,
+    },
+    /// A chat reply about the split plan finished.
+    ChatReplied {
+        /// The task that asked (a cancelled or overtaken one's result is dropped).
+        task: u64,
+        /// Her reply, or why none came.
+        result: Outcome<String>,
+    },
+    /// A step of applying the split: commits made so far, of how many, and what happens.
+    Step {
+        /// Commits made so far.
+        done: usize,
+        /// Commits the plan makes in all.
+        of: usize,
+        /// What is being done now, as the split view says it.
+        step: String,
+    },
+    /// Applying the split ended: what to say, and whether the state before was saved (so
+    /// `u` can undo it).
+    Applied {
+        /// What was committed, or why applying stopped or was refused.
+        result: Outcome<Done>,
+        /// Whether the state from before was saved, so the split can be undone.
+        undoable: bool,
+    },
+    /// The last split was undone (what to say), or why not.
+    Undone(Outcome<Done>),
+    /// The user's editor closed on a split group's message: its text, or why it could not run.
+    MessageEdited {
+        /// The group (0-based) whose message it is.
+        group: usize,
+        /// The message saved in the editor, or why the editor could not run.
+        result: Outcome<String>,
+    },
+}
+
+/// The work the split feature asks of the shell.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Fx {
+    /// Reads the change (the index's and the working tree's) and has Iris plan its split.
+    Plan {
+        /// The studio's id for the task, which its results and progress carry back.
+        task: u64,
+    },
+    /// A chat turn about the split plan; Iris may replace it through `update_split`.
+    Chat {
+        /// The studio's id for the task, which its results and progress carry back.
+        task: u64,
+        /// The units (hunks, files) the change was cut into.
+        units: Vec<iris_core::split::Unit>,
+        /// The change's diff, file by file, that the units come from.
+        files: Vec<iris_core::change::FileDiff>,
+        /// The plan as it stands.
+        plan: iris_core::split::SplitPlan,
+        /// The conversation about the plan before this message.
+        history: Vec<ChatMessage>,
+        /// What the user just wrote.
+        message: String,
+    },
+    /// Commits the plan's groups in order, if the change still has exactly `units`.
+    Apply {
+        /// The units the plan was made for.
+        units: Vec<iris_core::split::Unit>,
+        /// The groups to commit, each with its message.
+        plan: iris_core::split::SplitPlan,
+    },
+    /// Restores the state from before the last split.
+    Undo,
+}
+
+pub(crate) mod update;
+
+/// Applies what came back to the split feature; returns the work it asks for next.
+pub(crate) fn update(state: &mut crate::state::State, msg: Msg) -> Vec<crate::effect::Effect> {
+    match msg {
+        Msg::Planned { task, result } => update::planned(state, task, result),
+        Msg::Updated { task, plan } => update::updated(state, task, plan),
+        Msg::ChatReplied { task, result } => update::chat_replied(state, task, result),
+        Msg::Step { done, of, step } => update::step(state, done, of, step),
+        Msg::Applied { result, undoable } => update::applied(state, result, undoable),
+        Msg::Undone(result) => update::undone(state, result),
+        Msg::MessageEdited { group, result } => update::message_edited(state, group, result),
+    }
+}

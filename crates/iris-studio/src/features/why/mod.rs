@@ -1,0 +1,51 @@
+//! The why feature: what comes back to it ([`Msg`]) and the work it asks for ([`Fx`]).
+
+use crate::failure::Outcome;
+use iris_core::change::FileDiff;
+use iris_core::protocol::{Explained, LinesAsked};
+
+/// What comes back to the why feature.
+#[derive(Debug, Clone)]
+pub enum Msg {
+    /// Iris' answer about the selected lines of the open file (explore), or why none came.
+    Explained {
+        /// The task that asked (a cancelled or overtaken one's result is dropped).
+        task: u64,
+        /// Her answer, with the commits behind it.
+        result: Outcome<Explained>,
+    },
+    /// A commit's diff, shown in place of the code (explore).
+    CommitShown {
+        /// The commit's id.
+        id: String,
+        /// Its diff, or why git could not make it.
+        result: Outcome<Vec<FileDiff>>,
+    },
+}
+
+/// The work the why feature asks of the shell.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Fx {
+    /// Iris explains lines of a file from their history.
+    Explain {
+        /// The studio's id for the task, which its results and progress carry back.
+        task: u64,
+        /// The file and the lines selected.
+        asked: LinesAsked,
+    },
+    /// One commit's changes, shown in explore's code view.
+    ShowCommit {
+        /// The commit's id.
+        id: String,
+    },
+}
+
+pub(crate) mod update;
+
+/// Applies what came back to the why feature; returns the work it asks for next.
+pub(crate) fn update(state: &mut crate::state::State, msg: Msg) -> Vec<crate::effect::Effect> {
+    match msg {
+        Msg::Explained { task, result } => update::explained(state, task, result),
+        Msg::CommitShown { id, result } => update::commit_shown(state, id, result),
+    }
+}
