@@ -25,7 +25,8 @@ pub mod conversation;
 pub mod effect;
 pub mod failure;
 pub mod features;
-pub mod findings;
+pub use features::findings;
+
 pub mod highlight;
 pub mod keymap;
 pub mod layout;

@@ -6,6 +6,7 @@ pub mod diff;
 pub mod editor;
 pub mod explore;
 pub mod external;
+pub mod findings;
 pub mod generate;
 pub mod intent;
 pub mod publish;

@@ -4,24 +4,17 @@ use std::time::Instant;
 
 use tui_textarea::TextArea;
 
-mod alternatives;
-mod changes;
-mod diff_view;
-mod draft;
-mod explore;
-mod setup;
-mod split_plan;
-mod stack;
-
-pub use alternatives::{ALTERNATIVES, Alternatives, Version};
-pub use changes::{Changes, FileEntry};
-pub use diff_view::{DiffRow, DiffView, HunkPlace};
-pub use explore::{Explore, Heat, IntentKey, IntentView, ShownCommit, TreeRow, WhyKey, WhyView};
-pub use setup::{Setup, SetupFacts, SetupOption, SetupStep};
-pub use split_plan::{Pending, PlannedChange, SplitPhase, SplitView};
-pub use stack::StackView;
-
-pub use draft::Draft;
+// Each feature keeps its own state beside its messages and update; the whole is here.
+pub use crate::features::changes::state::{Changes, FileEntry};
+pub use crate::features::diff::state::{DiffRow, DiffView, HunkPlace};
+pub use crate::features::editor::draft::Draft;
+pub use crate::features::explore::state::{
+    Explore, Heat, IntentKey, IntentView, ShownCommit, TreeRow, WhyKey, WhyView,
+};
+pub use crate::features::generate::state::{ALTERNATIVES, Alternatives, Version};
+pub use crate::features::setup::state::{Setup, SetupFacts, SetupOption, SetupStep};
+pub use crate::features::split::state::{Pending, PlannedChange, SplitPhase, SplitView};
+pub use crate::features::stack::state::StackView;
 use iris_core::artifact::{ArtifactKind, Input};
 use iris_core::protocol::ApprovalRequest;
 use iris_core::protocol::progress::Progress;

@@ -6,8 +6,8 @@ use super::super::effect::Effect;
 use super::super::state::{Confirm, Level, Mode, Pane, State};
 use super::diff::SIDEWAYS;
 use super::{
-    alternatives, artifact, changes, diff, explore, external, intent, notice, panes, range, reword,
-    setup, split_plan, task, why,
+    alternatives, changes, chat, diff, editor, explore, external, findings, generate, intent,
+    notice, panes, publish, range, reword, setup, split_plan, task, why,
 };
 use crate::features::msgs::{ChangesFx, ExploreFx};
 
@@ -70,7 +70,7 @@ pub(crate) fn run(state: &mut State, command: Command) -> Vec<Effect> {
         | Command::Top
         | Command::Bottom => move_cursor(state, state.focus, command),
         Command::Select => match state.focus {
-            Pane::Findings => artifact::jump_to_finding(state),
+            Pane::Findings => findings::jump_to_finding(state),
             Pane::Answer => why::open_commit(state),
             Pane::Blocks => {
                 state.focus = Pane::Code;
@@ -79,9 +79,9 @@ pub(crate) fn run(state: &mut State, command: Command) -> Vec<Effect> {
             _ => changes::select_in_list(state),
         },
         Command::Back => back(state),
-        Command::Generate => artifact::generate(state),
-        Command::ShowRequest => artifact::show_request(state),
-        Command::OpenChat => artifact::open_chat(state),
+        Command::Generate => generate::generate(state),
+        Command::ShowRequest => generate::show_request(state),
+        Command::OpenChat => chat::open_chat(state),
         Command::StageFile
         | Command::UnstageFile
         | Command::StageHunk
@@ -90,7 +90,7 @@ pub(crate) fn run(state: &mut State, command: Command) -> Vec<Effect> {
         | Command::Commit
         | Command::ToggleAmend
         | Command::ToggleNoVerify => changes::command(state, command),
-        Command::UndoVersion | Command::RedoVersion => artifact::step_versions(state, command),
+        Command::UndoVersion | Command::RedoVersion => editor::step_versions(state, command),
         Command::NextHunk | Command::PrevHunk if state.mode == Mode::Explore => {
             why::step_commit(state, command)
         }
@@ -109,13 +109,13 @@ pub(crate) fn run(state: &mut State, command: Command) -> Vec<Effect> {
         Command::SideBySide => diff::toggle_side_by_side(state),
         Command::EditExternal => external::edit(state),
         Command::Setup => setup::open(state),
-        Command::Copy => external::copy(state),
-        Command::Publish => external::ask_publish(state),
+        Command::Copy => publish::copy(state),
+        Command::Publish => publish::ask_publish(state),
         Command::Alternatives => alternatives::ask(state),
         Command::Split => split_plan::ask(state),
         Command::Reword => reword::ask(state),
         Command::PrevLayer | Command::NextLayer => super::stack::step(state, command),
-        Command::ShowUnsure => artifact::toggle_unsure(state),
+        Command::ShowUnsure => findings::toggle_unsure(state),
         Command::ModeExplore => switch_mode(state, Mode::Explore),
         Command::ModeCommit => switch_mode(state, Mode::COMMIT),
         Command::ModeReview => switch_mode(state, Mode::REVIEW),
@@ -145,7 +145,7 @@ pub(crate) fn move_cursor(state: &mut State, pane: Pane, command: Command) -> Ve
         Pane::Answer => why::scroll(state, command),
         Pane::Blocks => intent::move_block(state, command),
         Pane::Diff => diff::scroll(state, command),
-        Pane::Findings => artifact::move_in_findings(state, command),
+        Pane::Findings => findings::move_in_findings(state, command),
         Pane::Editor | Pane::ChatInput | Pane::RangeInput => Vec::new(),
     }
 }

@@ -7,10 +7,10 @@ use super::super::command::Command;
 use super::super::effect::Effect;
 use super::super::layout::{PaneRects, contains, hit, inner_rows, keep_in_view};
 use super::super::state::{Confirm, Level, Pane, State};
-use super::artifact::WHEEL;
+use super::chat::WHEEL;
 use super::diff::SIDEWAYS;
 use super::{
-    alternatives, artifact, changes, commands, diff, explore, external, intent, notice, range,
+    alternatives, changes, chat, commands, diff, editor, explore, intent, notice, publish, range,
     reword, setup, split_plan, task, why,
 };
 
@@ -48,7 +48,7 @@ pub(crate) fn key(state: &mut State, key: KeyEvent) -> Vec<Effect> {
                 Vec::new()
             }
             (Confirm::Commit, true) => changes::commit_confirmed(state),
-            (Confirm::Publish, true) => external::publish(state),
+            (Confirm::Publish, true) => publish::publish(state),
             (Confirm::PublishStack, true) => super::stack::publish(state),
             (Confirm::Reword, true) => reword::confirmed(state),
             (Confirm::TryAgain(effect), true) => vec![*effect],
@@ -66,8 +66,8 @@ pub(crate) fn key(state: &mut State, key: KeyEvent) -> Vec<Effect> {
         };
     }
     match state.focus {
-        Pane::Editor => artifact::type_in_editor(state, key),
-        Pane::ChatInput => artifact::chat_key(state, key),
+        Pane::Editor => editor::type_in_editor(state, key),
+        Pane::ChatInput => chat::chat_key(state, key),
         Pane::RangeInput => range::key(state, key),
         _ => Vec::new(),
     }
@@ -133,7 +133,7 @@ pub(crate) fn mouse(state: &mut State, mouse: MouseEvent) -> Vec<Effect> {
         MouseEventKind::ScrollDown | MouseEventKind::ScrollUp => {
             let down = mouse.kind == MouseEventKind::ScrollDown;
             if contains(rects.chat_log, mouse.column, mouse.row) {
-                artifact::scroll_conversation(state, &rects, if down { WHEEL } else { -WHEEL });
+                chat::scroll_conversation(state, &rects, if down { WHEEL } else { -WHEEL });
                 return Vec::new();
             }
             if pane == Pane::Editor {

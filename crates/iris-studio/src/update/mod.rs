@@ -22,13 +22,17 @@ pub(crate) mod panes;
 pub(crate) mod task;
 
 pub(crate) use crate::features::changes::update as changes;
+pub(crate) use crate::features::chat::update as chat;
 pub(crate) use crate::features::diff::update as diff;
-pub(crate) use crate::features::editor::update as artifact;
+pub(crate) use crate::features::editor::update as editor;
 pub(crate) use crate::features::editor::written_for;
 pub(crate) use crate::features::explore::update as explore;
 pub(crate) use crate::features::external::update as external;
+pub(crate) use crate::features::findings::update as findings;
 pub(crate) use crate::features::generate::alternatives;
+pub(crate) use crate::features::generate::update as generate;
 pub(crate) use crate::features::intent::update as intent;
+pub(crate) use crate::features::publish::update as publish;
 pub(crate) use crate::features::range::update as range;
 pub(crate) use crate::features::reword::update as reword;
 pub(crate) use crate::features::setup::update as setup;

@@ -84,3 +84,4 @@ pub(crate) fn update(state: &mut crate::state::State, msg: Msg) -> Vec<crate::ef
         Msg::GitDone { result, tried } => update::git_done(state, result, *tried),
     }
 }
+pub mod state;

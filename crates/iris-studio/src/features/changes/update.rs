@@ -6,7 +6,7 @@ use crate::effect::Effect;
 use crate::failure::{Done, FailureKind, GitFailure, Outcome};
 use crate::features::msgs::{ChangesFx, ExploreFx};
 use crate::state::{Changes, Confirm, FileEntry, Level, Mode, Pane, Report, State};
-use crate::update::{artifact, diff, explore, notice, range, step, written_for};
+use crate::update::{diff, editor, explore, notice, range, step, written_for};
 use iris_core::artifact::ArtifactKind;
 
 pub(crate) fn ranking_loaded(
@@ -113,7 +113,7 @@ pub(crate) fn git_done(state: &mut State, result: Outcome<Done>, tried: Effect) 
         Ok(done) => {
             notice(state, Level::Success, done.0);
             if committed {
-                effects.extend(artifact::clear(state, ArtifactKind::Commit));
+                effects.extend(editor::clear(state, ArtifactKind::Commit));
                 state.repo.commit_flags = Default::default();
             }
         }

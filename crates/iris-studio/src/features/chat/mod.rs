@@ -48,10 +48,12 @@ pub enum Fx {
 pub(crate) fn update(state: &mut crate::state::State, msg: Msg) -> Vec<crate::effect::Effect> {
     match msg {
         Msg::Replied { task, result } => {
-            crate::features::editor::update::chat_replied(state, task, result)
+            crate::features::chat::update::chat_replied(state, task, result)
         }
         Msg::Updated { task, kind, text } => {
-            crate::features::editor::update::updated_by_iris(state, task, kind, &text)
+            crate::features::chat::update::updated_by_iris(state, task, kind, &text)
         }
     }
 }
+
+pub(crate) mod update;

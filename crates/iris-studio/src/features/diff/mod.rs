@@ -45,3 +45,4 @@ pub(crate) fn update(state: &mut crate::state::State, msg: Msg) -> Vec<crate::ef
         } => update::loaded(state, path, result, staged),
     }
 }
+pub mod state;

@@ -8,7 +8,7 @@
 
 use crate::effect::Effect;
 use crate::state::{Confirm, Level, State};
-use crate::update::{artifact, notice};
+use crate::update::{editor, generate, notice};
 use iris_core::artifact::ArtifactKind;
 
 /// What `kind` is written for now, when known: the staged change's key for a commit message
@@ -54,7 +54,7 @@ pub(crate) fn arrive(state: &mut State, arriving: bool) -> Vec<Effect> {
     };
     if !moved {
         return match arriving {
-            true => artifact::auto_generate(state),
+            true => generate::auto_generate(state),
             false => Vec::new(),
         };
     }
@@ -81,8 +81,8 @@ pub(crate) fn arrive(state: &mut State, arriving: bool) -> Vec<Effect> {
             kind.noun()
         );
         notice(state, Level::Info, text);
-        let mut effects = artifact::save_draft(state, kind);
-        effects.extend(artifact::auto_generate(state));
+        let mut effects = editor::save_draft(state, kind);
+        effects.extend(generate::auto_generate(state));
         return effects;
     }
     if state.overlay.confirm.is_none() {
@@ -95,7 +95,7 @@ pub(crate) fn arrive(state: &mut State, arriving: bool) -> Vec<Effect> {
 /// back), or the text is kept, now as the user's for what is here.
 pub(crate) fn answered(state: &mut State, kind: ArtifactKind, write_anew: bool) -> Vec<Effect> {
     if write_anew {
-        return artifact::generate(state);
+        return generate::generate(state);
     }
     note(state, kind);
     notice(state, Level::Info, format!("kept your {}", kind.noun()));
@@ -103,7 +103,7 @@ pub(crate) fn answered(state: &mut State, kind: ArtifactKind, write_anew: bool) 
     if let Some(buffer) = state.artifacts.get_mut(&kind) {
         buffer.saved.clear();
     }
-    artifact::save_draft(state, kind)
+    editor::save_draft(state, kind)
 }
 
 /// What an artifact of `kind` is written for, as the user is told it moved.

@@ -48,3 +48,4 @@ pub(crate) fn update(state: &mut crate::state::State, msg: Msg) -> Vec<crate::ef
         Msg::LinesAged { path, result } => update::lines_aged(state, path, result),
     }
 }
+pub mod state;

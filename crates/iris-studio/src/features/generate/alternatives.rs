@@ -7,7 +7,7 @@ use crossterm::event::{KeyCode, KeyEvent};
 
 use crate::effect::Effect;
 use crate::state::{ALTERNATIVES, Alternatives, Level, State, TaskKind};
-use crate::update::{artifact, notice, task};
+use crate::update::{editor, notice, task};
 use iris_core::artifact::ArtifactKind;
 
 /// `a`: Iris starts on the alternatives.
@@ -118,11 +118,11 @@ fn pick(state: &mut State, index: usize) -> Vec<Effect> {
         notice(state, Level::Info, "kept the current message");
         return Vec::new();
     }
-    artifact::replace(state, shown.kind, &version.text);
+    editor::replace(state, shown.kind, &version.text);
     notice(
         state,
         Level::Success,
         format!("picked version {} (undo steps back)", index + 1),
     );
-    artifact::save_draft(state, shown.kind)
+    editor::save_draft(state, shown.kind)
 }

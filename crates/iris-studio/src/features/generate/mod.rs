@@ -69,7 +69,7 @@ pub(crate) mod alternatives;
 pub(crate) fn update(state: &mut crate::state::State, msg: Msg) -> Vec<crate::effect::Effect> {
     match msg {
         Msg::Written { task, kind, result } => {
-            crate::features::editor::update::generated(state, task, kind, result)
+            crate::features::generate::update::generated(state, task, kind, result)
         }
         Msg::Alternatives { task, kind, result } => {
             alternatives::written(state, task, kind, result)
@@ -86,3 +86,6 @@ pub(crate) fn update(state: &mut crate::state::State, msg: Msg) -> Vec<crate::ef
         Msg::RequestShown(Err(err)) => crate::update::failed::failed(state, err, None),
     }
 }
+
+pub mod state;
+pub(crate) mod update;

@@ -50,3 +50,5 @@ pub(crate) fn update(state: &mut crate::state::State, msg: Msg) -> Vec<crate::ef
         },
     }
 }
+
+pub(crate) mod update;

@@ -33,3 +33,4 @@ pub(crate) fn update(state: &mut crate::state::State, msg: Msg) -> Vec<crate::ef
         Msg::Written(result) => update::written(state, result),
     }
 }
+pub mod state;

@@ -7,7 +7,7 @@ use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 
 use crate::effect::Effect;
 use crate::state::{Level, Setup, SetupOption, SetupStep, State};
-use crate::update::{artifact, notice};
+use crate::update::{generate, notice};
 use iris_config::setup::{Choice, LocalServer, server_choice, server_url};
 
 /// Opens setup and looks for model servers on this machine.
@@ -193,7 +193,7 @@ pub(crate) fn written(state: &mut State, result: Outcome<Done>) -> Vec<Effect> {
             notice(state, Level::Success, done.0);
             // The status again: the secret marks come from Iris' scanner, which now exists.
             let mut effects = vec![Effect::Changes(ChangesFx::LoadStatus)];
-            effects.extend(artifact::auto_generate(state));
+            effects.extend(generate::auto_generate(state));
             effects
         }
         Err(err) => {

@@ -104,3 +104,4 @@ pub(crate) fn update(state: &mut crate::state::State, msg: Msg) -> Vec<crate::ef
         Msg::MessageEdited { group, result } => update::message_edited(state, group, result),
     }
 }
+pub mod state;

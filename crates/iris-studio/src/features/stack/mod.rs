@@ -57,3 +57,4 @@ pub(crate) fn update(state: &mut crate::state::State, msg: Msg) -> Vec<crate::ef
         Msg::Published { task, result } => update::published(state, task, result),
     }
 }
+pub mod state;

@@ -6,7 +6,7 @@ use tui_textarea::TextArea;
 use iris_core::change::{FileDiff, Hunk};
 use iris_core::split::{SplitPlan, Unit, UnitKind};
 
-use super::ChatMessage;
+use crate::state::ChatMessage;
 
 /// The change and Iris' plan for it, as the runner brings them.
 #[derive(Debug, Clone, PartialEq, Eq)]

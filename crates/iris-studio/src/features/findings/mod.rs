@@ -20,7 +20,7 @@ pub fn visible_findings(markdown: &str, min: u8, show_unsure: bool) -> (Vec<Find
 }
 
 /// The findings of the review in the editor as the list shows them, and what it folds.
-pub fn shown_findings(state: &super::state::State) -> (Vec<FindingRow>, Folded) {
+pub fn shown_findings(state: &crate::state::State) -> (Vec<FindingRow>, Folded) {
     let text = state.artifact().map(|a| a.text()).unwrap_or_default();
     visible_findings(
         &text,
@@ -161,3 +161,5 @@ mod tests {
         assert_eq!(visible_findings(unverified, 70, false).1.total(), 1);
     }
 }
+
+pub(crate) mod update;

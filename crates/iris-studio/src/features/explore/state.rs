@@ -3,7 +3,7 @@
 
 use std::collections::HashMap;
 
-use super::{CommitRow, DiffView};
+use crate::state::{CommitRow, DiffView};
 use iris_core::artifact::intent::FileIntent;
 use iris_core::protocol::Explained;
 

@@ -1,7 +1,7 @@
 //! PR mode over a stack of branches (main <- b1 <- b2 <- ...): its layers, the one shown, and
 //! every other layer's description while it is not shown.
 
-use super::ArtifactBuffer;
+use crate::state::ArtifactBuffer;
 use iris_core::stack::{Layer, Stack};
 
 /// The stack the branch is in, as PR mode shows it.
