@@ -10,7 +10,7 @@ use super::config::ConfigFlags;
 use super::session::{OutputFlags, Session, print_artifact, publish};
 use crate::app::vcs::Base;
 use crate::output::exit::UsageError;
-use crate::publish::{PrAction, forge_of_repo, publish_pr, publish_pr_from, split_pr};
+use crate::publish::{PrAction, Target, forge_of_repo, split_pr};
 use iris_agent::capability::requests::Scope;
 use iris_core::artifact::ArtifactKind;
 
@@ -83,15 +83,12 @@ pub async fn run(args: PrArgs) -> Result<ExitCode> {
     let root = ws.repo.root();
     let text =
         split_pr(&written.text).context("not published (the description is on stdout above)")?;
-    if let Some((base, head)) = branches {
-        publish("description", move || {
-            publish_pr_from(&root, &text, action, (&base, &head))
-        })
-        .await?;
-        return Ok(ExitCode::SUCCESS);
-    }
+    let target = match branches {
+        Some((base, head)) => Target::Branches { base, head },
+        None => Target::Checkout { base },
+    };
     publish("description", move || {
-        publish_pr(&root, &text, action, base.as_deref())
+        crate::publish::description(&root, &text, action, &target)
     })
     .await?;
     Ok(ExitCode::SUCCESS)

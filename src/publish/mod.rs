@@ -8,6 +8,7 @@
 //! `commands`; `run` runs a tool. Every function here blocks (the studio calls them from a
 //! blocking task).
 
+mod artifact;
 mod commands;
 mod forge;
 mod inline;
@@ -23,6 +24,7 @@ use commands::{Invocation, url_in, viewed};
 use iris_git::GitRepo;
 use run::Runner;
 
+pub use artifact::{Target, description, from_studio};
 pub use commands::Listed;
 pub use forge::{Forge, forge_of};
 pub use ready::{PushCommand, stack_on_remote};

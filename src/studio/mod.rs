@@ -5,12 +5,20 @@
 //! and the panes are the `iris-studio` crate's.
 
 pub mod app;
+mod changes;
+mod chat;
+mod editor;
+mod explain;
 pub mod external;
 pub mod fail;
+mod generate;
 pub mod jobs;
 pub mod memory;
+mod publish;
 pub mod reword;
 pub mod runner;
+mod setup;
 pub mod split;
 mod stack;
+mod views;
 pub mod watch;

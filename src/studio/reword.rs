@@ -2,9 +2,14 @@
 //! write its message anew, and the commit given the message the user said yes to (by the
 //! version control: git rewrites the branch, jj describes the change).
 
+use super::runner::Runner;
 use crate::studio::fail;
+use iris_agent::capability::requests::Scope;
+use iris_core::artifact::ArtifactKind;
 use iris_studio::failure::Done;
+use iris_studio::features::msgs::RewordFx;
 use iris_studio::features::msgs::RewordMsg;
+use iris_studio::state::Rewording;
 use std::path::Path;
 use std::sync::Arc;
 
@@ -54,4 +59,44 @@ pub fn apply(
             result.map(Done).map_err(fail::any),
         )));
     });
+}
+
+impl Runner {
+    /// Carries out PR mode's rewording.
+    pub(super) fn reword(&mut self, fx: RewordFx) {
+        match fx {
+            RewordFx::Write { task, commit } => self.write_reword(task, commit),
+            RewordFx::Apply { commit, message } => {
+                apply(&self.tx, (&self.root, self.jobs.vcs()), commit, message)
+            }
+        }
+    }
+
+    /// Iris writes `commit`'s message anew from its own change, in a replay of the history
+    /// before it.
+    fn write_reword(&mut self, task: u64, commit: String) {
+        let (root, vcs) = (self.root.clone(), self.jobs.vcs());
+        self.spawn_iris(
+            task,
+            |iris, sink| async move {
+                // Reading the commit and setting up the replay is git work: off the async threads.
+                let asked = commit.clone();
+                let (replay, there, found) = tokio::task::spawn_blocking(move || {
+                    super::reword::prepare(&iris, (&root, vcs.as_ref()), &asked)
+                })
+                .await??;
+                let written = there
+                    .write(ArtifactKind::Commit, &Scope::Staged, false, &sink)
+                    .await?;
+                drop(replay);
+                Ok(Rewording {
+                    id: commit,
+                    short_id: found.short_id,
+                    old: found.message.trim_end().to_string(),
+                    new: iris_core::commit_rules::carry_trailers(&found.message, &written.text),
+                })
+            },
+            move |result| Action::Reword(RewordMsg::Written { task, result }),
+        );
+    }
 }

@@ -2,11 +2,7 @@
 //! work goes to [`Jobs`]; Iris runs in tokio tasks kept by id so Esc can abort them; drafts
 //! are written in order by one task. Results come back as actions.
 
-use iris_studio::features::msgs::{
-    ChangesFx, ChatFx, ChatMsg, DiffFx, EditorFx, EditorMsg, ExploreFx, ExternalFx, GenerateFx,
-    GenerateMsg, IntentFx, IntentMsg, PublishFx, PublishMsg, RangeFx, RewordFx, RewordMsg, SetupFx,
-    SetupMsg, SplitFx, SplitMsg, StackFx, StackMsg, WhyFx, WhyMsg,
-};
+use iris_studio::features::msgs::EditorMsg;
 use std::collections::HashMap;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -21,46 +17,37 @@ use crate::app::Workspace;
 use crate::app::stores::DraftStore;
 use iris_agent::EventSink;
 use iris_agent::IrisAgent;
-use iris_agent::capability::chat::{ChatTarget, Turn};
-use iris_agent::capability::requests::Scope;
-use iris_agent::capability::split::SplitTarget;
 use iris_core::artifact::ArtifactKind;
 use iris_core::protocol::AgentEvent;
-use iris_core::stack::InStack;
-use iris_studio::action::{Action, ChatOutcome};
+use iris_studio::action::Action;
 use iris_studio::effect::Effect;
-use iris_studio::failure::{Done, Failure, FailureKind, Outcome, ProviderFailure};
+use iris_studio::failure::{Failure, Outcome};
 use iris_studio::highlight;
-use iris_studio::state::Draft;
-use iris_studio::state::{ChatMessage, PlannedChange, Rewording, Speaker};
-
-/// A draft to write, or `None` to remove it.
-type DraftWrite = (ArtifactKind, Option<Draft>);
 
 /// Builds Iris from the configuration as it is now (after setup wrote it).
 pub type IrisLoader = crate::app::iris::Loader;
 
 /// Carries out the studio's effects and sends their results back to the loop as actions.
 pub struct Runner {
-    tx: UnboundedSender<Action>,
-    jobs: Jobs,
-    root: std::path::PathBuf,
-    drafts: DraftStore,
+    pub(super) tx: UnboundedSender<Action>,
+    pub(super) jobs: Jobs,
+    pub(super) root: std::path::PathBuf,
+    pub(super) drafts: DraftStore,
     /// Draft writes, carried out one after another so a later text never loses to an earlier
     /// one.
-    draft_writes: UnboundedSender<DraftWrite>,
+    pub(super) draft_writes: UnboundedSender<super::editor::DraftWrite>,
     /// The task writing them, awaited on the way out.
-    draft_writer: JoinHandle<()>,
-    iris: Option<Arc<IrisAgent>>,
+    pub(super) draft_writer: JoinHandle<()>,
+    pub(super) iris: Option<Arc<IrisAgent>>,
     /// How Iris is built again once setup has written the configuration.
-    loader: Option<IrisLoader>,
+    pub(super) loader: Option<IrisLoader>,
     /// Iris as setup started her, taken up before the next effect runs.
-    set_up: Arc<std::sync::Mutex<Option<IrisAgent>>>,
-    tasks: HashMap<u64, JoinHandle<()>>,
+    pub(super) set_up: Arc<std::sync::Mutex<Option<IrisAgent>>>,
+    pub(super) tasks: HashMap<u64, JoinHandle<()>>,
     /// The `iris` program jj runs as a split's diff editor, when not this one.
-    iris_program: Option<std::path::PathBuf>,
+    pub(super) iris_program: Option<std::path::PathBuf>,
     /// Lines drawn plain after the syntax patterns were released are being compiled.
-    warming: Arc<AtomicBool>,
+    pub(super) warming: Arc<AtomicBool>,
 }
 
 /// How long highlighting rests before syntect's compiled patterns are given back.
@@ -71,7 +58,7 @@ impl Runner {
     pub fn new(tx: UnboundedSender<Action>, ws: &Workspace, iris: Option<IrisAgent>) -> Self {
         let root = ws.root.clone();
         let drafts = DraftStore::new(&ws.stores);
-        let (draft_writes, draft_writer) = draft_writer(drafts.clone(), tx.clone());
+        let (draft_writes, draft_writer) = super::editor::draft_writer(drafts.clone(), tx.clone());
         let scanner = iris.as_ref().and_then(|iris| iris.secret_scanner());
         Self {
             jobs: Jobs::new(tx.clone(), root.clone(), ws.vcs.clone(), scanner),
@@ -112,237 +99,29 @@ impl Runner {
             self.jobs.set_scanner(iris.secret_scanner());
             self.iris = Some(Arc::new(iris));
         }
-        let jobs = &self.jobs;
         match effect {
-            Effect::Changes(ChangesFx::LoadStatus) => jobs.load_status(),
-            Effect::Diff(DiffFx::Load { path }) => jobs.load_diff(path),
-            Effect::Explore(ExploreFx::LoadTree) => jobs.load_tree(),
-            Effect::Explore(ExploreFx::OpenFile { path }) => jobs.open_file(path),
-            Effect::Range(RangeFx::LoadCommits { mode, from, to }) => {
-                jobs.load_commits(mode, from, to)
-            }
-            Effect::Diff(DiffFx::LoadCommit { id }) => jobs.load_commit_diff(id),
-            Effect::Why(WhyFx::ShowCommit { id }) => jobs.show_commit(id),
-            Effect::Why(WhyFx::Explain { task, asked }) => self.spawn_iris(
-                task,
-                |iris, sink| async move { Ok(iris.explain_lines(&asked, &sink).await?) },
-                move |result| Action::Why(WhyMsg::Explained { task, result }),
-            ),
-            Effect::Intent(IntentFx::Explain { task, path }) => self.spawn_iris(
-                task,
-                |iris, sink| async move { Ok(iris.explain_file(&path, &sink).await?) },
-                move |result| Action::Intent(IntentMsg::Explained { task, result }),
-            ),
-            Effect::Changes(ChangesFx::Stage { path }) => jobs.git(
-                Effect::Changes(ChangesFx::Stage { path: path.clone() }),
-                move |repo| {
-                    repo.stage(&path)?;
-                    Ok(format!("staged {path}"))
-                },
-            ),
-            Effect::Changes(ChangesFx::Unstage { path }) => jobs.git(
-                Effect::Changes(ChangesFx::Unstage { path: path.clone() }),
-                move |repo| {
-                    repo.unstage(&path)?;
-                    Ok(format!("unstaged {path}"))
-                },
-            ),
-            Effect::Changes(ChangesFx::StageAll) => {
-                jobs.git(Effect::Changes(ChangesFx::StageAll), |repo| {
-                    repo.stage_all()?;
-                    Ok("staged everything".to_string())
-                })
-            }
-            Effect::Changes(ChangesFx::UnstageAll) => {
-                jobs.git(Effect::Changes(ChangesFx::UnstageAll), |repo| {
-                    repo.unstage_all()?;
-                    Ok("unstaged everything".to_string())
-                })
-            }
-            Effect::Changes(ChangesFx::StageHunk { path, hunk }) => {
-                let tried = Effect::Changes(ChangesFx::StageHunk {
-                    path: path.clone(),
-                    hunk,
-                });
-                jobs.git(tried, move |repo| {
-                    repo.stage_hunk(&path, hunk)?;
-                    Ok(format!("staged hunk {} of {path}", hunk + 1))
-                })
-            }
-            Effect::Changes(ChangesFx::UnstageHunk { path, hunk }) => {
-                let tried = Effect::Changes(ChangesFx::UnstageHunk {
-                    path: path.clone(),
-                    hunk,
-                });
-                jobs.git(tried, move |repo| {
-                    repo.unstage_hunk(&path, hunk)?;
-                    Ok(format!("unstaged hunk {} of {path}", hunk + 1))
-                })
-            }
-            Effect::Changes(ChangesFx::Commit {
-                message,
-                written,
-                flags,
-            }) => jobs.commit(message, written, flags),
-            Effect::Generate(GenerateFx::Generate {
-                task,
-                kind,
-                range,
-                stack,
-            }) => self.generate(task, kind, range, stack),
-            Effect::Generate(GenerateFx::ShowRequest { kind, range, stack }) => {
-                self.show_request(kind, range, stack)
-            }
-            Effect::Stack(StackFx::Load { base }) => {
-                let (tx, root) = (self.tx.clone(), self.root.clone());
-                tokio::task::spawn_blocking(move || {
-                    let _ = tx.send(Action::Stack(StackMsg::Loaded(super::stack::read(
-                        &root, &base,
-                    ))));
-                });
-            }
-            Effect::Stack(StackFx::Publish {
-                task: None,
-                stack,
-                texts,
-            }) => {
-                let (tx, at) = (self.tx.clone(), (self.root.clone(), self.jobs.vcs()));
-                tokio::spawn(async move {
-                    let published =
-                        super::stack::write_and_publish(None, |_, _| {}, at, stack, texts);
-                    let result = fail::typed(published.await);
-                    let _ = tx.send(Action::Stack(StackMsg::Published { task: None, result }));
-                });
-            }
-            Effect::Stack(StackFx::Publish {
-                task: Some(task),
-                stack,
-                texts,
-            }) => {
-                let (tx, at) = (self.tx.clone(), (self.root.clone(), self.jobs.vcs()));
-                self.spawn_iris(
-                    task,
-                    move |iris, sink| {
-                        let written = move |index, text| {
-                            let _ = tx.send(Action::Stack(StackMsg::LayerWritten {
-                                task,
-                                index,
-                                text,
-                            }));
-                        };
-                        let writer = Some((iris, sink));
-                        super::stack::write_and_publish(writer, written, at, stack, texts)
-                    },
-                    move |result| {
-                        Action::Stack(StackMsg::Published {
-                            task: Some(task),
-                            result,
-                        })
-                    },
-                );
-            }
-            Effect::Generate(GenerateFx::Alternatives { task, kind, count }) => {
-                self.alternatives(task, kind, count)
-            }
-            Effect::Chat(ChatFx::Send {
-                task,
-                kind,
-                history,
-                message,
-                artifact,
-            }) => self.chat(task, kind, history, message, artifact),
+            Effect::Changes(fx) => self.changes(fx),
+            Effect::Diff(fx) => self.diff(fx),
+            Effect::Explore(fx) => self.explore(fx),
+            Effect::Why(fx) => self.why(fx),
+            Effect::Intent(fx) => self.intent(fx),
+            Effect::Range(fx) => self.range(fx),
+            Effect::Generate(fx) => self.generate(fx),
+            Effect::Chat(fx) => self.chat(fx),
+            Effect::Editor(fx) => self.editor(fx),
+            Effect::Split(fx) => self.split(fx),
+            Effect::Reword(fx) => self.reword(fx),
+            Effect::Stack(fx) => self.stack(fx),
+            Effect::Publish(fx) => self.publish(fx),
+            Effect::Setup(fx) => self.setup(fx),
             Effect::Cancel { task } => {
                 if let Some(handle) = self.tasks.remove(&task) {
                     handle.abort();
                 }
             }
-            Effect::Editor(EditorFx::SaveDraft { kind, draft }) => {
-                let _ = self.draft_writes.send((kind, Some(draft)));
-            }
-            Effect::Editor(EditorFx::ClearDraft { kind }) => {
-                let _ = self.draft_writes.send((kind, None));
-            }
             Effect::Answer { reply, decision } => reply.send(decision),
-            Effect::Split(SplitFx::Plan { task }) => self.plan_split(task),
-            Effect::Split(SplitFx::Chat {
-                task,
-                units,
-                files,
-                plan,
-                history,
-                message,
-            }) => {
-                let target = SplitTarget { units, files, plan };
-                self.split_chat(task, target, history, message);
-            }
-            Effect::Split(SplitFx::Apply { units, plan }) => {
-                let iris = self
-                    .iris_program
-                    .clone()
-                    .or_else(|| std::env::current_exe().ok());
-                super::split::apply(
-                    &self.tx,
-                    (&self.root, jobs.vcs()),
-                    (units, plan),
-                    iris.unwrap_or_default(),
-                )
-            }
-            Effect::Split(SplitFx::Undo) => super::split::undo(&self.tx, &self.root, jobs.vcs()),
-            Effect::Reword(RewordFx::Write { task, commit }) => self.write_reword(task, commit),
-            Effect::Reword(RewordFx::Apply { commit, message }) => {
-                super::reword::apply(&self.tx, (&self.root, jobs.vcs()), commit, message)
-            }
-            Effect::Setup(SetupFx::Probe) => {
-                let tx = self.tx.clone();
-                tokio::spawn(async move {
-                    let found = crate::probe::probe_local_servers().await;
-                    let _ = tx.send(Action::Setup(SetupMsg::ServersFound(found)));
-                });
-            }
-            Effect::Setup(SetupFx::Write { choice }) => self.write_setup(choice),
-            Effect::Publish(PublishFx::Publish {
-                kind,
-                text,
-                base,
-                to,
-            }) => {
-                let (tx, root, vcs) = (self.tx.clone(), self.root.clone(), jobs.vcs());
-                tokio::task::spawn_blocking(move || {
-                    let published = match kind {
-                        ArtifactKind::Review => {
-                            let how = crate::publish::ReviewPost::Inline;
-                            crate::publish::post_review(&root, &text, how)
-                        }
-                        _ => crate::publish::split_pr(&text).and_then(|pr| {
-                            let action = crate::publish::PrAction::CreateOrUpdate;
-                            // The branches, when not the one checked out (jj's bookmarks).
-                            let branches = iris_git::GitRepo::discover(&root)
-                                .map_err(anyhow::Error::from)
-                                .and_then(|repo| {
-                                    vcs.pr_branches(&repo, base.as_deref(), to.as_deref())
-                                });
-                            match branches {
-                                Ok(Some(branches)) => crate::publish::publish_pr_from(
-                                    &root,
-                                    &pr,
-                                    action,
-                                    (&branches.0, &branches.1),
-                                ),
-                                Ok(None) => {
-                                    crate::publish::publish_pr(&root, &pr, action, base.as_deref())
-                                }
-                                Err(err) => Err(crate::publish::PublishError(format!("{err:#}"))),
-                            }
-                        }),
-                    };
-                    let result = published
-                        .map(|p| Done(p.summary))
-                        .map_err(|e| Failure::other(e.to_string()));
-                    let _ = tx.send(Action::Publish(PublishMsg::Published(result)));
-                });
-            }
-            // The loop carries these out: they need the terminal.
-            Effect::External(ExternalFx::Edit(_)) | Effect::Publish(PublishFx::Copy { .. }) => {
+            // The loop carries this out: it needs the terminal.
+            Effect::External(_) => {
                 tracing::debug!("a terminal effect was asked of the runner; the loop runs it")
             }
         }
@@ -425,34 +204,8 @@ impl Runner {
         let _ = tokio::time::timeout(std::time::Duration::from_secs(3), self.draft_writer).await;
     }
 
-    /// Writes setup's choice into the user file, then builds Iris from the configuration
-    /// (flags and environment still apply) and leaves her for the next effect to take up.
-    fn write_setup(&self, choice: iris_config::setup::Choice) {
-        let (tx, loader, slot) = (self.tx.clone(), self.loader.clone(), self.set_up.clone());
-        tokio::task::spawn_blocking(move || {
-            let result = (|| -> anyhow::Result<Done> {
-                let path = iris_config::user_config_path()
-                    .ok_or_else(|| anyhow::anyhow!("no home directory for a config file"))?;
-                iris_config::setup::write_choice(&path, &choice)?;
-                let file = iris_config::display_path(&path);
-                let loader = loader.ok_or_else(|| anyhow::anyhow!("Iris cannot be restarted"))?;
-                let iris = loader().map_err(|e| {
-                    anyhow::anyhow!("{file} was written, but Iris cannot start with it: {e:#}")
-                })?;
-                if let Ok(mut slot) = slot.lock() {
-                    *slot = Some(iris);
-                }
-                Ok(Done(format!(
-                    "Iris is set up: {} · {} (written to {file})",
-                    choice.provider, choice.model
-                )))
-            })();
-            let _ = tx.send(Action::Setup(SetupMsg::Written(fail::typed(result))));
-        });
-    }
-
     /// Forwards a task's events to the studio as actions.
-    fn sink(&self, task: u64) -> EventSink {
+    pub(super) fn sink(&self, task: u64) -> EventSink {
         let (events, mut rx) = unbounded_channel::<AgentEvent>();
         let tx = self.tx.clone();
         tokio::spawn(async move {
@@ -465,104 +218,16 @@ impl Runner {
         EventSink::new(events)
     }
 
-    /// Iris writes `kind`; `stack` is the request's section on a stack layer's place.
-    fn generate(
-        &mut self,
-        task: u64,
-        kind: ArtifactKind,
-        range: Option<(String, String)>,
-        stack: Option<InStack>,
-    ) {
-        let scope = self.jobs.scope(kind, range);
-        self.spawn_iris(
-            task,
-            |iris, sink| async move {
-                let scope = scope_now(scope).await?;
-                let written = match &stack {
-                    Some(layer) => iris.write_layer(&scope, layer, false, &sink).await?,
-                    None => iris.write(kind, &scope, false, &sink).await?,
-                };
-                Ok(written.text)
-            },
-            move |result| Action::Generate(GenerateMsg::Written { task, kind, result }),
-        );
-    }
-
-    /// The first request a generation of `kind` would send, kept and not sent (`--dry-run`
-    /// as the studio's `$`), its preview sent back.
-    fn show_request(
-        &mut self,
-        kind: ArtifactKind,
-        range: Option<(String, String)>,
-        stack: Option<InStack>,
-    ) {
-        let Some(iris) = self.iris_for_a_job() else {
-            let _ = self.tx.send(Action::Generate(GenerateMsg::RequestShown(Err(
-                Failure::new(
-                    FailureKind::Provider(ProviderFailure::NotSetUp),
-                    "Iris is not set up yet: I sets her up",
-                ),
-            ))));
-            return;
-        };
-        let tx = self.tx.clone();
-        let scope = self.jobs.scope(kind, range);
-        tokio::spawn(async move {
-            let scope = match scope_now(scope).await {
-                Ok(scope) => scope,
-                Err(err) => {
-                    let _ = tx.send(Action::Generate(GenerateMsg::RequestShown(Err(fail::of(
-                        &err,
-                    )))));
-                    return;
-                }
-            };
-            let (dry, kept) = crate::app::iris::with_dry_run((*iris).clone(), true);
-            let quiet = EventSink::none();
-            let ran = match &stack {
-                Some(layer) => dry.write_layer(&scope, layer, false, &quiet).await,
-                None => dry.write(kind, &scope, false, &quiet).await,
-            };
-            let (provider, model, price) = iris.pricing();
-            let shown = match kept.and_then(|kept| kept.captured()) {
-                Some(captured) => fail::typed(crate::output::preview::preview(
-                    &captured, provider, model, price, false,
-                )),
-                None => Err(match ran {
-                    Err(err) => fail::of(&err.into()).context("no request was built"),
-                    Ok(_) => Failure::other("no request was built"),
-                }),
-            };
-            let _ = tx.send(Action::Generate(GenerateMsg::RequestShown(shown)));
-        });
-    }
-
-    /// `count` alternatives to the artifact, from the same staged change as a generation.
-    fn alternatives(&mut self, task: u64, kind: ArtifactKind, count: usize) {
-        let scope = self.jobs.scope(kind, None);
-        self.spawn_iris(
-            task,
-            |iris, sink| async move {
-                let scope = scope_now(scope).await?;
-                let written = iris
-                    .write_candidates(kind, &scope, count, &[], false, &sink)
-                    .await?;
-                Ok(written.into_iter().map(|c| c.written.text).collect())
-            },
-            move |result| Action::Generate(GenerateMsg::Alternatives { task, kind, result }),
-        );
-    }
-
     /// Iris for one job: her configuration, with a run context of the job's own (its
     /// `max_cost_per_run` ledger), so jobs one after another or side by side never spend
     /// from each other's.
-    fn iris_for_a_job(&self) -> Option<Arc<IrisAgent>> {
+    pub(super) fn iris_for_a_job(&self) -> Option<Arc<IrisAgent>> {
         self.iris.as_ref().map(|iris| Arc::new(iris.for_command()))
     }
 
     /// Iris' task `task` in the background, kept so Esc can abort it: `work` with her and
     /// the task's events, its result sent back as the action `done` makes of it.
-    fn spawn_iris<T, F>(
+    pub(super) fn spawn_iris<T, F>(
         &mut self,
         task: u64,
         work: impl FnOnce(Arc<IrisAgent>, EventSink) -> F,
@@ -581,150 +246,6 @@ impl Runner {
         });
         self.tasks.insert(task, handle);
     }
-
-    /// Reads the change and has Iris plan its split.
-    fn plan_split(&mut self, task: u64) {
-        let (root, vcs) = (self.root.clone(), self.jobs.vcs());
-        self.spawn_iris(
-            task,
-            |iris, sink| async move {
-                let (units, files) = super::split::read_change(root, vcs).await?;
-                let planned = iris.plan_split(&units, &files, false, &sink).await?;
-                Ok(Box::new(PlannedChange {
-                    units,
-                    files,
-                    plan: planned.plan,
-                    first_problems: planned.first_problems,
-                }))
-            },
-            move |result| Action::Split(SplitMsg::Planned { task, result }),
-        );
-    }
-
-    /// Iris writes `commit`'s message anew from its own change, in a replay of the history
-    /// before it.
-    fn write_reword(&mut self, task: u64, commit: String) {
-        let (root, vcs) = (self.root.clone(), self.jobs.vcs());
-        self.spawn_iris(
-            task,
-            |iris, sink| async move {
-                // Reading the commit and setting up the replay is git work: off the async threads.
-                let asked = commit.clone();
-                let (replay, there, found) = tokio::task::spawn_blocking(move || {
-                    super::reword::prepare(&iris, (&root, vcs.as_ref()), &asked)
-                })
-                .await??;
-                let written = there
-                    .write(ArtifactKind::Commit, &Scope::Staged, false, &sink)
-                    .await?;
-                drop(replay);
-                Ok(Rewording {
-                    id: commit,
-                    short_id: found.short_id,
-                    old: found.message.trim_end().to_string(),
-                    new: iris_core::commit_rules::carry_trailers(&found.message, &written.text),
-                })
-            },
-            move |result| Action::Reword(RewordMsg::Written { task, result }),
-        );
-    }
-
-    /// A chat turn about the split plan; the plans Iris writes land at once.
-    fn split_chat(
-        &mut self,
-        task: u64,
-        target: SplitTarget,
-        history: Vec<ChatMessage>,
-        message: String,
-    ) {
-        let updates = self.tx.clone();
-        let on_update = Arc::new(move |plan| {
-            let _ = updates.send(Action::Split(SplitMsg::Updated { task, plan }));
-        });
-        let turns = turns(history);
-        self.spawn_iris(
-            task,
-            |iris, sink| async move {
-                Ok(iris
-                    .chat_split(&target, &turns, &message, on_update, &sink)
-                    .await?)
-            },
-            move |result| Action::Split(SplitMsg::ChatReplied { task, result }),
-        );
-    }
-
-    fn chat(
-        &mut self,
-        task: u64,
-        kind: ArtifactKind,
-        history: Vec<ChatMessage>,
-        message: String,
-        artifact: String,
-    ) {
-        let updates = self.tx.clone();
-        let on_update = Arc::new(move |text: String| {
-            let _ = updates.send(Action::Chat(ChatMsg::Updated { task, kind, text }));
-        });
-        let target = ChatTarget { kind, artifact };
-        let turns = turns(history);
-        self.spawn_iris(
-            task,
-            |iris, sink| async move {
-                let reply = iris
-                    .chat(&target, &turns, &message, on_update, &sink)
-                    .await?;
-                Ok(ChatOutcome { reply })
-            },
-            move |result| Action::Chat(ChatMsg::Replied { task, result }),
-        );
-    }
-}
-
-/// The studio's conversation as the agent's turns.
-fn turns(history: Vec<ChatMessage>) -> Vec<Turn> {
-    history
-        .into_iter()
-        .map(|m| Turn {
-            from_user: m.speaker == Speaker::User,
-            text: m.text,
-        })
-        .collect()
-}
-
-/// The task that writes drafts in order, off the UI thread; a failed write is reported.
-fn draft_writer(
-    store: DraftStore,
-    tx: UnboundedSender<Action>,
-) -> (UnboundedSender<DraftWrite>, JoinHandle<()>) {
-    let (writes, mut rx) = unbounded_channel::<DraftWrite>();
-    let writer = tokio::spawn(async move {
-        while let Some((kind, draft)) = rx.recv().await {
-            let store = store.clone();
-            let written = tokio::task::spawn_blocking(move || match draft {
-                Some(draft) => store.save(kind, &draft),
-                None => store.clear(kind),
-            })
-            .await;
-            let failed = match written {
-                Ok(Ok(())) => None,
-                Ok(Err(err)) => Some(Failure::io(err.to_string())),
-                Err(err) => Some(Failure::other(err.to_string())),
-            };
-            if let Some(err) = failed {
-                let _ = tx.send(Action::Editor(EditorMsg::DraftFailed(
-                    err.context(kind.name()),
-                )));
-            }
-        }
-    });
-    (writes, writer)
-}
-
-/// A generation's scope, found off the async threads (in a jj workspace it asks jj).
-async fn scope_now(
-    find: impl FnOnce() -> Outcome<Scope> + Send + 'static,
-) -> anyhow::Result<Scope> {
-    Ok(tokio::task::spawn_blocking(find).await??)
 }
 
 /// git's prepared message when a merge, cherry-pick, revert or rebase is in progress.

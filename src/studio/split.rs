@@ -2,9 +2,14 @@
 //! applying the plan group by group (each step reported), undoing it; the version control
 //! makes the commits (git) or changes (jj).
 
+use super::chat::turns;
+use super::runner::Runner;
 use crate::studio::fail;
+use iris_agent::capability::split::SplitTarget;
 use iris_studio::failure::{Done, Failure};
+use iris_studio::features::msgs::SplitFx;
 use iris_studio::features::msgs::SplitMsg;
+use iris_studio::state::{ChatMessage, PlannedChange};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
@@ -109,4 +114,80 @@ pub fn undo(tx: &UnboundedSender<Action>, root: &Path, vcs: Arc<dyn Vcs>) {
             .map_err(fail::any);
         let _ = tx.send(Action::Split(SplitMsg::Undone(undone)));
     });
+}
+
+impl Runner {
+    /// Carries out the split view's work.
+    pub(super) fn split(&mut self, fx: SplitFx) {
+        match fx {
+            SplitFx::Plan { task } => self.plan_split(task),
+            SplitFx::Chat {
+                task,
+                units,
+                files,
+                plan,
+                history,
+                message,
+            } => {
+                let target = SplitTarget { units, files, plan };
+                self.split_chat(task, target, history, message);
+            }
+            SplitFx::Apply { units, plan } => {
+                let iris = self
+                    .iris_program
+                    .clone()
+                    .or_else(|| std::env::current_exe().ok());
+                apply(
+                    &self.tx,
+                    (&self.root, self.jobs.vcs()),
+                    (units, plan),
+                    iris.unwrap_or_default(),
+                )
+            }
+            SplitFx::Undo => undo(&self.tx, &self.root, self.jobs.vcs()),
+        }
+    }
+
+    /// Reads the change and has Iris plan its split.
+    fn plan_split(&mut self, task: u64) {
+        let (root, vcs) = (self.root.clone(), self.jobs.vcs());
+        self.spawn_iris(
+            task,
+            |iris, sink| async move {
+                let (units, files) = super::split::read_change(root, vcs).await?;
+                let planned = iris.plan_split(&units, &files, false, &sink).await?;
+                Ok(Box::new(PlannedChange {
+                    units,
+                    files,
+                    plan: planned.plan,
+                    first_problems: planned.first_problems,
+                }))
+            },
+            move |result| Action::Split(SplitMsg::Planned { task, result }),
+        );
+    }
+
+    /// A chat turn about the split plan; the plans Iris writes land at once.
+    fn split_chat(
+        &mut self,
+        task: u64,
+        target: SplitTarget,
+        history: Vec<ChatMessage>,
+        message: String,
+    ) {
+        let updates = self.tx.clone();
+        let on_update = Arc::new(move |plan| {
+            let _ = updates.send(Action::Split(SplitMsg::Updated { task, plan }));
+        });
+        let turns = turns(history);
+        self.spawn_iris(
+            task,
+            |iris, sink| async move {
+                Ok(iris
+                    .chat_split(&target, &turns, &message, on_update, &sink)
+                    .await?)
+            },
+            move |result| Action::Split(SplitMsg::ChatReplied { task, result }),
+        );
+    }
 }

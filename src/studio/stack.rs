@@ -1,8 +1,11 @@
 //! The studio's stack of branches at the edge: reading the stack the checked-out branch is
 //! in, and publishing every layer's PR/MR (Iris writing first the layers that need it).
 
+use super::runner::Runner;
 use crate::studio::fail;
+use iris_studio::action::Action;
 use iris_studio::failure::Outcome;
+use iris_studio::features::msgs::{StackFx, StackMsg};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
@@ -94,4 +97,57 @@ pub async fn write_and_publish(
         tokio::task::spawn_blocking(move || publish_stack(&root, &stack, &layers, &existing, true))
             .await??;
     Ok(published.lines)
+}
+
+impl Runner {
+    /// Carries out the stack's work: reading it, and publishing it (Iris writing the layers
+    /// that have no description first).
+    pub(super) fn stack(&mut self, fx: StackFx) {
+        match fx {
+            StackFx::Load { base } => {
+                let (tx, root) = (self.tx.clone(), self.root.clone());
+                tokio::task::spawn_blocking(move || {
+                    let _ = tx.send(Action::Stack(StackMsg::Loaded(read(&root, &base))));
+                });
+            }
+            StackFx::Publish {
+                task: None,
+                stack,
+                texts,
+            } => {
+                let (tx, at) = (self.tx.clone(), (self.root.clone(), self.jobs.vcs()));
+                tokio::spawn(async move {
+                    let published = write_and_publish(None, |_, _| {}, at, stack, texts);
+                    let result = fail::typed(published.await);
+                    let _ = tx.send(Action::Stack(StackMsg::Published { task: None, result }));
+                });
+            }
+            StackFx::Publish {
+                task: Some(task),
+                stack,
+                texts,
+            } => {
+                let (tx, at) = (self.tx.clone(), (self.root.clone(), self.jobs.vcs()));
+                self.spawn_iris(
+                    task,
+                    move |iris, sink| {
+                        let written = move |index, text| {
+                            let _ = tx.send(Action::Stack(StackMsg::LayerWritten {
+                                task,
+                                index,
+                                text,
+                            }));
+                        };
+                        write_and_publish(Some((iris, sink)), written, at, stack, texts)
+                    },
+                    move |result| {
+                        Action::Stack(StackMsg::Published {
+                            task: Some(task),
+                            result,
+                        })
+                    },
+                );
+            }
+        }
+    }
 }

@@ -23,7 +23,6 @@ use iris_core::artifact::ArtifactKind;
 use iris_core::secrets::Scanner;
 use iris_git::{DiffTarget, GitRepo};
 use iris_studio::action::{Action, OpenedFile, RepoSnapshot};
-use iris_studio::effect::Effect;
 use iris_studio::highlight;
 use iris_studio::state::{CommitFlags, CommitRow, FileEntry, Mode};
 use iris_workspace::{Boundary, FileText, read_text};
@@ -229,7 +228,7 @@ impl Jobs {
     /// status line.
     pub fn git(
         &self,
-        tried: Effect,
+        tried: ChangesFx,
         work: impl FnOnce(&GitRepo) -> anyhow::Result<String> + Send + 'static,
     ) {
         self.run(move |root| {
@@ -238,22 +237,20 @@ impl Jobs {
                 .and_then(|repo| work(&repo))
                 .map(Done)
                 .map_err(fail::any);
-            Action::Changes(ChangesMsg::GitDone {
-                result,
-                tried: Box::new(tried),
-            })
+            Action::Changes(ChangesMsg::GitDone { result, tried })
         });
     }
 
     /// Records the change being made with `message` (git commit, jj commit); what Iris had
     /// `written` for it is remembered first, for `iris eval --accepted`.
-    pub fn commit(&self, message: String, written: Option<String>, flags: CommitFlags) {
+    pub fn commit(
+        &self,
+        tried: ChangesFx,
+        message: String,
+        written: Option<String>,
+        flags: CommitFlags,
+    ) {
         let (vcs, scanner) = (self.vcs.clone(), self.scanner.clone());
-        let tried = Effect::Changes(ChangesFx::Commit {
-            message: message.clone(),
-            written: written.clone(),
-            flags,
-        });
         let CommitFlags { amend, no_verify } = flags;
         self.git(tried, move |repo| {
             let how = if amend { How::Amend } else { How::Commit };

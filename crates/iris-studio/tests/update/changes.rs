@@ -330,7 +330,7 @@ fn a_commit_clears_the_message_its_draft_and_the_flags() {
         &mut state,
         Action::Changes(ChangesMsg::GitDone {
             result: Ok(Done::from("committed 1234567 Add two()")),
-            tried: Box::new(a_commit()),
+            tried: a_commit(),
         }),
     );
     assert_eq!(
@@ -360,7 +360,7 @@ fn other_git_results_reload_the_status_and_keep_the_message() {
             &mut state,
             Action::Changes(ChangesMsg::GitDone {
                 result: Ok(Done::from("staged a.rs")),
-                tried: Box::new(Effect::Changes(ChangesFx::StageAll)),
+                tried: ChangesFx::StageAll,
             })
         ),
         vec![Effect::Changes(ChangesFx::LoadStatus)]
@@ -371,7 +371,7 @@ fn other_git_results_reload_the_status_and_keep_the_message() {
             &mut state,
             Action::Changes(ChangesMsg::GitDone {
                 result: Err(Failure::other("pre-commit hook failed:\nlint")),
-                tried: Box::new(a_commit()),
+                tried: a_commit(),
             })
         ),
         vec![Effect::Changes(ChangesFx::LoadStatus)]
@@ -400,7 +400,7 @@ fn a_failed_commit_shows_the_whole_report_and_keeps_the_message() {
         &mut state,
         Action::Changes(ChangesMsg::GitDone {
             result: Err(Failure::other(report.clone())),
-            tried: Box::new(a_commit()),
+            tried: a_commit(),
         }),
     );
     assert_eq!(

@@ -18,7 +18,7 @@ fn git_done(state: &mut iris_studio::state::State, kind: GitFailure, words: &str
         state,
         Action::Changes(ChangesMsg::GitDone {
             result: Err(Failure::new(FailureKind::Git(kind), words)),
-            tried: Box::new(a_commit()),
+            tried: a_commit(),
         }),
     )
 }
@@ -34,7 +34,10 @@ fn a_locked_index_offers_the_same_work_again() {
     assert!(matches!(state.overlay.confirm, Some(Confirm::TryAgain(_))));
     assert_eq!(notice(&state).0, Level::Error);
     // y: the commit that failed is asked for again, as it was.
-    assert_eq!(key(&mut state, KeyCode::Char('y')), vec![a_commit()]);
+    assert_eq!(
+        key(&mut state, KeyCode::Char('y')),
+        vec![Effect::Changes(a_commit())]
+    );
     assert!(state.overlay.confirm.is_none());
     // n: nothing runs.
     git_done(&mut state, GitFailure::IndexLocked, "locked");

@@ -252,10 +252,10 @@ pub fn commit_row(short: &str, summary: &str) -> iris_studio::state::CommitRow {
 }
 
 /// A commit asked of git, as the reducer asks for one.
-pub fn a_commit() -> Effect {
-    Effect::Changes(ChangesFx::Commit {
+pub fn a_commit() -> ChangesFx {
+    ChangesFx::Commit {
         message: "Add a".to_string(),
         written: None,
         flags: Default::default(),
-    })
+    }
 }

@@ -24,7 +24,7 @@ pub enum Msg {
         result: Outcome<Done>,
         /// The work asked (a commit's message is cleared once it is made; locked, it can be
         /// tried again).
-        tried: Box<crate::effect::Effect>,
+        tried: Fx,
     },
 }
 
@@ -81,7 +81,7 @@ pub(crate) fn update(state: &mut crate::state::State, msg: Msg) -> Vec<crate::ef
     match msg {
         Msg::Ranked { result, complete } => update::ranking_loaded(state, result, complete),
         Msg::Status(result) => update::status_loaded(state, result),
-        Msg::GitDone { result, tried } => update::git_done(state, result, *tried),
+        Msg::GitDone { result, tried } => update::git_done(state, result, tried),
     }
 }
 pub mod state;

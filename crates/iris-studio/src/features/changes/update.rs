@@ -106,8 +106,8 @@ pub(crate) fn status_loaded(state: &mut State, result: Outcome<RepoSnapshot>) ->
     effects
 }
 
-pub(crate) fn git_done(state: &mut State, result: Outcome<Done>, tried: Effect) -> Vec<Effect> {
-    let committed = matches!(tried, Effect::Changes(ChangesFx::Commit { .. }));
+pub(crate) fn git_done(state: &mut State, result: Outcome<Done>, tried: ChangesFx) -> Vec<Effect> {
+    let committed = matches!(tried, ChangesFx::Commit { .. });
     let mut effects = vec![Effect::Changes(ChangesFx::LoadStatus)];
     match result {
         Ok(done) => {
@@ -132,7 +132,11 @@ pub(crate) fn git_done(state: &mut State, result: Outcome<Done>, tried: Effect) 
             );
             state.overlay.report = Some(Report::plain(err.words));
         }
-        Err(err) => effects.extend(crate::update::failed::failed(state, err, Some(tried))),
+        Err(err) => effects.extend(crate::update::failed::failed(
+            state,
+            err,
+            Some(Effect::Changes(tried)),
+        )),
     }
     effects
 }
