@@ -57,6 +57,60 @@ fn chat_parts(area: Rect) -> (Rect, Rect) {
     (parts[0], parts[1])
 }
 
+/// What the layout depends on: when none of it changed, the panes are where they were.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct LayoutKey {
+    size: (u16, u16),
+    mode: super::state::Mode,
+    /// The focused pane, when zoomed (only it shows).
+    zoomed: Option<Pane>,
+    chat: bool,
+    answer: bool,
+    blocks: bool,
+    /// The stack's layers shown above PR mode's commits.
+    layers: usize,
+}
+
+impl LayoutKey {
+    /// What the panes of `state` in a terminal of `size` depend on.
+    pub fn of(size: (u16, u16), state: &State) -> Self {
+        Self {
+            size,
+            mode: state.mode,
+            zoomed: state.screen.zoom.then_some(state.focus),
+            chat: state.chat.open,
+            answer: state.explore.why.is_some(),
+            blocks: state.explore.intent.is_some(),
+            layers: stack_layers(state),
+        }
+    }
+}
+
+impl State {
+    /// The panes as they are laid out now: the last layout when nothing it depends on has
+    /// changed since, else computed (and not kept: see [`State::lay_out`]).
+    pub fn layout(&self) -> PaneRects {
+        self.layout_in(self.screen.size)
+    }
+
+    /// The panes in a terminal of `size` (drawing's frame).
+    pub fn layout_in(&self, size: (u16, u16)) -> PaneRects {
+        let key = LayoutKey::of(size, self);
+        match self.screen.laid_out {
+            Some((laid, rects)) if laid == key => rects,
+            _ => PaneRects::compute(size, self),
+        }
+    }
+
+    /// Lays the panes out for the state as it is (once per change: the reducer calls it after
+    /// each action) and keeps them with the screen.
+    pub fn lay_out(&mut self) -> PaneRects {
+        let rects = self.layout();
+        self.screen.laid_out = Some((LayoutKey::of(self.screen.size, self), rects));
+        rects
+    }
+}
+
 impl PaneRects {
     /// The panes for a terminal of `size` (columns, rows): the mode's panes side by side, or
     /// only the focused one when zoomed.
@@ -210,13 +264,21 @@ impl PaneRects {
     }
 }
 
+/// The stack's layers PR mode shows above its commits (0: no stack shown).
+fn stack_layers(state: &State) -> usize {
+    match &state.stack {
+        Some(view) if state.mode == super::state::Mode::PR => view.stack.layers.len(),
+        _ => 0,
+    }
+}
+
 /// PR mode over a stack: the layers above the commits (a row each, at most half the
 /// column); else the whole column is the list.
 fn stack_and_commits(column: Rect, state: &State) -> (Option<Rect>, Rect) {
-    let layers = match &state.stack {
-        Some(view) if state.mode == super::state::Mode::PR => view.stack.layers.len(),
-        _ => return (None, column),
-    };
+    let layers = stack_layers(state);
+    if layers == 0 {
+        return (None, column);
+    }
     let rows = (layers as u16 + 2).min(column.height / 2);
     if rows < 3 {
         return (None, column);

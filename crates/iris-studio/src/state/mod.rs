@@ -649,6 +649,9 @@ pub struct Screen {
     pub side_by_side: bool,
     /// Where each list is scrolled to.
     pub list_tops: ListTops,
+    /// The panes as last laid out, with what they were laid out for (see
+    /// [`crate::layout::LayoutKey`]): computed once per change, read by drawing and the mouse.
+    pub laid_out: Option<(crate::layout::LayoutKey, crate::layout::PaneRects)>,
 }
 
 impl Default for Screen {
@@ -658,6 +661,7 @@ impl Default for Screen {
             zoom: false,
             side_by_side: false,
             list_tops: ListTops::default(),
+            laid_out: None,
         }
     }
 }

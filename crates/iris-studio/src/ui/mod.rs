@@ -25,7 +25,6 @@ use ratatui::layout::Rect;
 use ratatui::widgets::{Block, BorderType, Borders, Clear, Paragraph, Wrap};
 
 use super::keymap::Keymap;
-use super::layout::PaneRects;
 use super::state::{Pane, State};
 use super::theme::{Theme, Token};
 
@@ -45,7 +44,7 @@ pub fn draw(frame: &mut Frame, state: &State, looks: &Looks) {
         Block::default().style(looks.theme.style(Token::Background)),
         area,
     );
-    let rects = PaneRects::compute((area.width, area.height), state);
+    let rects = state.layout_in((area.width, area.height));
     tabs::draw(frame, rects.tabs, state, looks.theme);
     if let Some(rect) = rects.list {
         match rects.list_pane {

@@ -5,7 +5,7 @@ use crossterm::event::{KeyCode, KeyEvent, KeyModifiers, MouseEvent, MouseEventKi
 
 use super::super::command::Command;
 use super::super::effect::Effect;
-use super::super::layout::{PaneRects, contains, hit, inner_rows, keep_in_view};
+use super::super::layout::{contains, hit, inner_rows, keep_in_view};
 use super::super::state::{Confirm, Level, Pane, State};
 use super::chat::WHEEL;
 use super::diff::SIDEWAYS;
@@ -87,7 +87,7 @@ pub(crate) fn mouse(state: &mut State, mouse: MouseEvent) -> Vec<Effect> {
     if state.modal() {
         return Vec::new();
     }
-    let rects = PaneRects::compute(state.screen.size, state);
+    let rects = state.layout();
     if let (MouseEventKind::Down(_), Some(area)) = (mouse.kind, rects.stack)
         && contains(rects.stack, mouse.column, mouse.row)
     {

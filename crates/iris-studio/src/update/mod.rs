@@ -54,7 +54,7 @@ pub(crate) const PAGE: usize = 20;
 /// every list's selection in view and each diff side by side or not, as the new layout allows.
 pub fn update(state: &mut State, action: Action) -> Vec<Effect> {
     let effects = reduce(state, action);
-    let rects = PaneRects::compute(state.screen.size, state);
+    let rects = state.lay_out();
     follow_selections(state, &rects);
     diff::follow_width(state, &rects);
     effects

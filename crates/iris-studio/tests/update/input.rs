@@ -290,3 +290,25 @@ fn tick_changes_nothing_but_the_time() {
     assert_eq!(seen(&state), before);
     assert_eq!(state.iris.task.as_ref().map(|t| t.id), Some(task));
 }
+
+#[test]
+fn the_layout_is_kept_with_the_screen_and_laid_out_again_only_when_it_changes() {
+    let mut state = loaded(Mode::COMMIT, vec![staged("a.rs")]);
+    let laid = state.screen.laid_out.expect("laid out by the last action");
+    assert_eq!(laid.1, PaneRects::compute(state.screen.size, &state));
+    // A key that moves nothing on screen keeps the layout as it was.
+    command(&mut state, Command::Down);
+    assert_eq!(state.screen.laid_out, Some(laid));
+    // Opening the chat moves the panes: the kept layout is the new one, and drawing
+    // reads it as it is.
+    command(&mut state, Command::OpenChat);
+    let (_, now) = state.screen.laid_out.expect("laid out");
+    assert_ne!(now, laid.1);
+    assert!(now.chat_log.is_some());
+    assert_eq!(now, PaneRects::compute(state.screen.size, &state));
+    assert_eq!(state.layout(), now);
+    // A state changed without the reducer is laid out afresh, never read stale.
+    state.screen.zoom = true;
+    assert_eq!(state.layout(), PaneRects::compute(state.screen.size, &state));
+    assert_ne!(state.layout(), now);
+}

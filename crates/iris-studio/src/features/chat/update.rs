@@ -71,7 +71,7 @@ pub(crate) fn scroll_conversation(state: &mut State, rects: &PaneRects, delta: i
 pub(crate) fn chat_key(state: &mut State, key: KeyEvent) -> Vec<Effect> {
     if matches!(key.code, KeyCode::PageUp | KeyCode::PageDown) {
         // The input is a few lines: the page keys page through the conversation.
-        let rects = PaneRects::compute(state.screen.size, state);
+        let rects = state.layout();
         let page = inner_size(rects.chat_log).1.max(1) as isize;
         let delta = if key.code == KeyCode::PageUp {
             -page

@@ -122,7 +122,7 @@ pub(crate) fn scroll_sideways(state: &mut State, delta: isize) -> Vec<Effect> {
 /// wide enough (zoomed, or the terminal widened).
 pub(crate) fn toggle_side_by_side(state: &mut State) -> Vec<Effect> {
     state.screen.side_by_side = !state.screen.side_by_side;
-    let rects = PaneRects::compute(state.screen.size, state);
+    let rects = state.layout();
     let (columns, _) = inner_size(rects.view);
     let text = match (
         state.screen.side_by_side,

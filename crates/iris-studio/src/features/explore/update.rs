@@ -5,7 +5,7 @@ use crate::command::Command;
 use crate::effect::Effect;
 use crate::failure::Outcome;
 use crate::features::msgs::ExploreFx;
-use crate::layout::{PaneRects, code_and_history, inner_rows, keep_in_view};
+use crate::layout::{code_and_history, inner_rows, keep_in_view};
 use crate::state::{Heat, Level, Pane, State};
 use crate::update::{notice, panes, step};
 
@@ -73,7 +73,7 @@ pub(crate) fn move_in_tree(state: &mut State, command: Command) -> Vec<Effect> {
 
 /// Rows of code the view shows (inside its borders, above the history).
 fn code_rows(state: &State) -> usize {
-    let rects = PaneRects::compute(state.screen.size, state);
+    let rects = state.layout();
     inner_rows(rects.view.map(|view| code_and_history(view).0))
 }
 
@@ -133,7 +133,7 @@ pub(crate) fn select_lines(state: &mut State) -> Vec<Effect> {
 
 /// The code line under screen row `row`, if the row shows one.
 fn line_at(state: &State, row: u16) -> Option<usize> {
-    let rects = PaneRects::compute(state.screen.size, state);
+    let rects = state.layout();
     let code = code_and_history(rects.view?).0;
     let lines = state.explore.lines.as_ref()?.len();
     if row <= code.y || row + 1 >= code.y + code.height {
@@ -161,7 +161,7 @@ pub(crate) fn drag_code(state: &mut State, row: u16) -> Vec<Effect> {
         return Vec::new();
     }
     let line = line_at(state, row).unwrap_or_else(|| {
-        let rects = PaneRects::compute(state.screen.size, state);
+        let rects = state.layout();
         let above = rects.view.is_some_and(|view| row <= view.y);
         let explorer = &state.explore;
         if above {

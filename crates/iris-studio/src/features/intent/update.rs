@@ -7,7 +7,7 @@ use crate::command::Command;
 use crate::effect::Effect;
 use crate::failure::Outcome;
 use crate::features::msgs::IntentFx;
-use crate::layout::{PaneRects, inner_size, keep_in_view};
+use crate::layout::{inner_size, keep_in_view};
 use crate::state::{IntentKey, IntentView, Level, Pane, State, TaskKind};
 use crate::update::{explore, notice, panes, step, task};
 use iris_core::artifact::intent::FileIntent;
@@ -105,7 +105,7 @@ pub(crate) fn move_block(state: &mut State, command: Command) -> Vec<Effect> {
         return Vec::new();
     };
     view.block = step(view.block, count - 1, command);
-    let rects = PaneRects::compute(state.screen.size, state);
+    let rects = state.layout();
     let (width, height) = inner_size(rects.blocks);
     if let Some(view) = state.explore.intent.as_mut() {
         let rows = blocks::rows(view, width);
@@ -125,7 +125,7 @@ pub(crate) fn move_block(state: &mut State, command: Command) -> Vec<Effect> {
 
 /// A click on a block's row chooses it.
 pub(crate) fn click(state: &mut State, row: u16) -> Vec<Effect> {
-    let rects = PaneRects::compute(state.screen.size, state);
+    let rects = state.layout();
     let (Some(area), Some(view)) = (rects.blocks, state.explore.intent.as_mut()) else {
         return Vec::new();
     };

@@ -7,7 +7,7 @@ use crate::command::Command;
 use crate::effect::Effect;
 use crate::failure::Outcome;
 use crate::features::msgs::WhyFx;
-use crate::layout::{PaneRects, inner_size, keep_in_view};
+use crate::layout::{inner_size, keep_in_view};
 use crate::state::{DiffView, Level, Pane, ShownCommit, State, TaskKind, WhyKey, WhyView};
 use crate::update::{notice, panes, step, task};
 use iris_core::protocol::{Explained, LinesAsked};
@@ -110,7 +110,7 @@ pub(crate) fn explained(state: &mut State, task: u64, result: Outcome<Explained>
 /// The answer's rows at the pane's width, and the rows the pane shows.
 fn measured(state: &State) -> Option<(Vec<answer::Row>, usize)> {
     let why = state.explore.why.as_ref()?;
-    let rects = PaneRects::compute(state.screen.size, state);
+    let rects = state.layout();
     let (width, height) = inner_size(rects.answer);
     let streamed = state
         .iris
@@ -167,7 +167,7 @@ pub(crate) fn step_commit(state: &mut State, command: Command) -> Vec<Effect> {
 
 /// A click on a commit's row chooses it (enter then shows it).
 pub(crate) fn click(state: &mut State, row: u16) -> Vec<Effect> {
-    let rects = PaneRects::compute(state.screen.size, state);
+    let rects = state.layout();
     let Some((rows, _)) = measured(state) else {
         return Vec::new();
     };
