@@ -16,6 +16,7 @@
 //!   publishing through gh or glab.
 
 pub(crate) mod commands;
+pub(crate) mod cx;
 pub(crate) mod failed;
 pub(crate) mod input;
 pub(crate) mod panes;
@@ -35,7 +36,7 @@ pub(crate) use crate::features::intent::update as intent;
 pub(crate) use crate::features::publish::update as publish;
 pub(crate) use crate::features::range::update as range;
 pub(crate) use crate::features::reword::update as reword;
-pub(crate) use crate::features::setup::update as setup;
+pub(crate) use crate::features::setup;
 pub(crate) use crate::features::split::update as split_plan;
 pub(crate) use crate::features::stack::update as stack;
 pub(crate) use crate::features::why::update as why;

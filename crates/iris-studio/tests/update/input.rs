@@ -309,6 +309,9 @@ fn the_layout_is_kept_with_the_screen_and_laid_out_again_only_when_it_changes() 
     assert_eq!(state.layout(), now);
     // A state changed without the reducer is laid out afresh, never read stale.
     state.screen.zoom = true;
-    assert_eq!(state.layout(), PaneRects::compute(state.screen.size, &state));
+    assert_eq!(
+        state.layout(),
+        PaneRects::compute(state.screen.size, &state)
+    );
     assert_ne!(state.layout(), now);
 }

@@ -1,6 +1,7 @@
 //! The setup feature: what comes back to it ([`Msg`]) and the work it asks for ([`Fx`]).
 
 use crate::failure::{Done, Outcome};
+use crate::update::cx::Cx;
 use iris_config::setup::Choice;
 
 /// What comes back to the setup feature.
@@ -28,9 +29,29 @@ pub(crate) mod update;
 
 /// Applies what came back to the setup feature; returns the work it asks for next.
 pub(crate) fn update(state: &mut crate::state::State, msg: Msg) -> Vec<crate::effect::Effect> {
-    match msg {
-        Msg::ServersFound(servers) => update::servers_found(state, servers),
-        Msg::Written(result) => update::written(state, result),
-    }
+    let mut cx = Cx::default();
+    let open = &mut state.overlay.setup;
+    let effects = match msg {
+        Msg::ServersFound(servers) => update::servers_found(open, servers),
+        Msg::Written(result) => update::written(open, &mut cx, result),
+    };
+    cx.settle(state, effects)
 }
+
+/// Opens setup over the panes.
+pub(crate) fn open(state: &mut crate::state::State) -> Vec<crate::effect::Effect> {
+    update::open(&mut state.overlay.setup, &state.start.setup_facts)
+}
+
+/// A key while setup is open: every key goes to it.
+pub(crate) fn key(
+    state: &mut crate::state::State,
+    key: crossterm::event::KeyEvent,
+) -> Vec<crate::effect::Effect> {
+    let mut cx = Cx::default();
+    let facts = &state.start.setup_facts;
+    let effects = update::key(&mut state.overlay.setup, facts, &mut cx, key);
+    cx.settle(state, effects)
+}
+
 pub mod state;

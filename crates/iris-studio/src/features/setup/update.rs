@@ -6,18 +6,18 @@ use crate::features::msgs::{ChangesFx, SetupFx};
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 
 use crate::effect::Effect;
-use crate::state::{Level, Setup, SetupOption, SetupStep, State};
-use crate::update::{generate, notice};
+use crate::state::{Level, Setup, SetupFacts, SetupOption, SetupStep};
+use crate::update::cx::{Cx, Then};
 use iris_config::setup::{Choice, LocalServer, server_choice, server_url};
 
 /// Opens setup and looks for model servers on this machine.
-pub(crate) fn open(state: &mut State) -> Vec<Effect> {
-    state.overlay.setup = Some(Setup::new(&state.start.setup_facts));
+pub(crate) fn open(open: &mut Option<Setup>, facts: &SetupFacts) -> Vec<Effect> {
+    *open = Some(Setup::new(facts));
     vec![Effect::Setup(SetupFx::Probe)]
 }
 
-pub(crate) fn servers_found(state: &mut State, servers: Vec<LocalServer>) -> Vec<Effect> {
-    if let Some(setup) = state.overlay.setup.as_mut().filter(|s| s.servers.is_none()) {
+pub(crate) fn servers_found(open: &mut Option<Setup>, servers: Vec<LocalServer>) -> Vec<Effect> {
+    if let Some(setup) = open.as_mut().filter(|s| s.servers.is_none()) {
         setup.servers = Some(servers);
         setup.selected = 0;
     }
@@ -25,12 +25,17 @@ pub(crate) fn servers_found(state: &mut State, servers: Vec<LocalServer>) -> Vec
 }
 
 /// Every key goes to the overlay while it is open.
-pub(crate) fn key(state: &mut State, key: KeyEvent) -> Vec<Effect> {
-    let Some(setup) = state.overlay.setup.as_mut() else {
+pub(crate) fn key(
+    open: &mut Option<Setup>,
+    facts: &SetupFacts,
+    cx: &mut Cx,
+    key: KeyEvent,
+) -> Vec<Effect> {
+    let Some(setup) = open.as_mut() else {
         return Vec::new();
     };
     match setup.step.clone() {
-        SetupStep::Choose => choose_key(state, key),
+        SetupStep::Choose => choose_key(open, cx, key),
         SetupStep::Key {
             provider,
             mut typed,
@@ -40,8 +45,8 @@ pub(crate) fn key(state: &mut State, key: KeyEvent) -> Vec<Effect> {
                 Typed::Edited => setup.step = SetupStep::Key { provider, typed },
                 Typed::Done => {
                     let typed = typed.trim().to_string();
-                    if typed.is_empty() && state.start.setup_facts.env_key(provider).is_none() {
-                        notice(state, Level::Info, "type the key (it shows as dots)");
+                    if typed.is_empty() && facts.env_key(provider).is_none() {
+                        cx.say(Level::Info, "type the key (it shows as dots)");
                     } else {
                         setup.step = SetupStep::Confirm(Choice {
                             provider,
@@ -66,7 +71,7 @@ pub(crate) fn key(state: &mut State, key: KeyEvent) -> Vec<Effect> {
                             typed: String::new(),
                         }
                     }
-                    Err(why) => notice(state, Level::Warning, why),
+                    Err(why) => cx.say(Level::Warning, why),
                 },
                 Typed::Ignored => {}
             }
@@ -79,11 +84,9 @@ pub(crate) fn key(state: &mut State, key: KeyEvent) -> Vec<Effect> {
             match typing(key, &mut typed) {
                 Typed::Back => setup.step = SetupStep::Url { typed: base_url },
                 Typed::Edited => setup.step = SetupStep::Model { base_url, typed },
-                Typed::Done if typed.trim().is_empty() => notice(
-                    state,
-                    Level::Info,
-                    "type the model's name as the server lists it",
-                ),
+                Typed::Done if typed.trim().is_empty() => {
+                    cx.say(Level::Info, "type the model's name as the server lists it")
+                }
                 Typed::Done => setup.step = SetupStep::Confirm(server_choice(&base_url, &typed)),
                 Typed::Ignored => {}
             }
@@ -91,9 +94,8 @@ pub(crate) fn key(state: &mut State, key: KeyEvent) -> Vec<Effect> {
         }
         SetupStep::Confirm(choice) => match key.code {
             KeyCode::Char('y' | 'Y') | KeyCode::Enter => {
-                if state.start.setup_facts.file.is_none() {
-                    notice(
-                        state,
+                if facts.file.is_none() {
+                    cx.say(
                         Level::Error,
                         "no home directory for a config file: set HOME or XDG_CONFIG_HOME",
                     );
@@ -104,7 +106,7 @@ pub(crate) fn key(state: &mut State, key: KeyEvent) -> Vec<Effect> {
             }
             KeyCode::Char('n' | 'N') | KeyCode::Esc => {
                 setup.step = SetupStep::Choose;
-                notice(state, Level::Info, "nothing written");
+                cx.say(Level::Info, "nothing written");
                 Vec::new()
             }
             _ => Vec::new(),
@@ -113,8 +115,8 @@ pub(crate) fn key(state: &mut State, key: KeyEvent) -> Vec<Effect> {
     }
 }
 
-fn choose_key(state: &mut State, key: KeyEvent) -> Vec<Effect> {
-    let Some(setup) = state.overlay.setup.as_mut() else {
+fn choose_key(open: &mut Option<Setup>, cx: &mut Cx, key: KeyEvent) -> Vec<Effect> {
+    let Some(setup) = open.as_mut() else {
         return Vec::new();
     };
     let options = setup.options();
@@ -123,9 +125,8 @@ fn choose_key(state: &mut State, key: KeyEvent) -> Vec<Effect> {
         KeyCode::Up | KeyCode::Char('k') => setup.selected = setup.selected.saturating_sub(1),
         KeyCode::Down | KeyCode::Char('j') => setup.selected = (setup.selected + 1).min(last),
         KeyCode::Esc | KeyCode::Char('q') => {
-            state.overlay.setup = None;
-            notice(
-                state,
+            *open = None;
+            cx.say(
                 Level::Info,
                 "Iris is not set up: I opens setup again, or run `iris config init`",
             );
@@ -185,24 +186,24 @@ fn typing(key: KeyEvent, text: &mut String) -> Typed {
 
 /// The choice is written and Iris runs with it: the overlay closes and she may start on the
 /// mode's artifact; a failed write leaves the choice on screen to try again.
-pub(crate) fn written(state: &mut State, result: Outcome<Done>) -> Vec<Effect> {
+pub(crate) fn written(open: &mut Option<Setup>, cx: &mut Cx, result: Outcome<Done>) -> Vec<Effect> {
     match result {
         Ok(done) => {
-            state.overlay.setup = None;
-            state.iris.unavailable = None;
-            notice(state, Level::Success, done.0);
+            *open = None;
+            cx.then(Then::IrisReady);
+            cx.say(Level::Success, done.0);
+            cx.then(Then::AutoGenerate);
             // The status again: the secret marks come from Iris' scanner, which now exists.
-            let mut effects = vec![Effect::Changes(ChangesFx::LoadStatus)];
-            effects.extend(generate::auto_generate(state));
-            effects
+            vec![Effect::Changes(ChangesFx::LoadStatus)]
         }
         Err(err) => {
-            if let Some(setup) = state.overlay.setup.as_mut()
+            if let Some(setup) = open.as_mut()
                 && let SetupStep::Writing(choice) = setup.step.clone()
             {
                 setup.step = SetupStep::Confirm(choice);
             }
-            crate::update::failed::failed(state, err.context("setup failed"), None)
+            cx.then(Then::Failed(err.context("setup failed"), None));
+            Vec::new()
         }
     }
 }
