@@ -1,17 +1,30 @@
-//! What a feature's update is handed beside its own part of the state: a [`Cx`] to say
-//! something in the status line and to ask for what another feature does next. The reducer
-//! settles it with the whole state once the feature is done, so a feature's update touches
-//! only its own part, and says in its signature which part that is.
+//! What a feature's update is handed beside its own part of the state: a [`Cx`] with Iris'
+//! tasks (one runs at a time), to say something in the status line, and to ask for what
+//! another feature does next. The reducer settles it with the whole state once the feature
+//! is done, so a feature's update touches only its own part and says in its signature which
+//! part that is.
 
-use super::{failed, generate, notice};
+use std::time::Instant;
+
+use super::{failed, generate, notice, task};
 use crate::effect::Effect;
 use crate::failure::Failure;
-use crate::state::{Level, State};
+use crate::state::{IrisState, Level, Mode, State, Task, TaskKind};
 
-/// What a feature asked of the rest of the studio while it updated its own part.
-#[derive(Debug, Default)]
+/// Iris' tasks and what a feature asked of the rest of the studio while it updated its own
+/// part.
 #[must_use = "a feature's context is settled with the whole state"]
-pub(crate) struct Cx {
+pub(crate) struct Cx<'a> {
+    iris: &'a mut IrisState,
+    mode: Mode,
+    now: Instant,
+    asked: Asked,
+}
+
+/// What was said and asked, to settle once the feature's borrow of the state ends.
+#[derive(Debug, Default)]
+#[must_use = "settled with the whole state"]
+pub(crate) struct Asked {
     said: Vec<(Level, String)>,
     then: Vec<Then>,
 }
@@ -22,23 +35,79 @@ pub(crate) enum Then {
     /// Work failed: acted on by its kind (see `failed.rs`), `retry` offered where trying
     /// again may work.
     Failed(Failure, Option<Effect>),
-    /// Iris runs now (setup wrote her configuration): she is no longer unavailable.
-    IrisReady,
     /// Iris may start on the mode's artifact, if it is empty and its input is not.
     AutoGenerate,
+    /// What Iris is doing is cancelled (Esc): said, and each feature's waiting pane closed.
+    CancelTask,
 }
 
-impl Cx {
+impl<'a> Cx<'a> {
+    /// A context over Iris' state, in the mode the studio is in, at `now`.
+    pub(crate) fn new(iris: &'a mut IrisState, mode: Mode, now: Instant) -> Self {
+        Self {
+            iris,
+            mode,
+            now,
+            asked: Asked::default(),
+        }
+    }
+
+    /// Iris' state: whether she can work, what she is doing.
+    pub(crate) fn iris(&mut self) -> &mut IrisState {
+        self.iris
+    }
+
     /// Says `text` in the status line (the last said is what shows).
     pub(crate) fn say(&mut self, level: Level, text: impl Into<String>) {
-        self.said.push((level, text.into()));
+        self.asked.said.push((level, text.into()));
     }
 
     /// Asks for `then` once the feature is done.
     pub(crate) fn then(&mut self, then: Then) {
-        self.then.push(then);
+        self.asked.then.push(then);
     }
 
+    /// Starts a task of `kind`: its id, or `None` (said why: not set up, or busy).
+    pub(crate) fn start_task(&mut self, kind: TaskKind) -> Option<u64> {
+        match task::begin(self.iris, self.mode, self.now, kind) {
+            Ok(id) => Some(id),
+            Err(why) => {
+                self.say(Level::Warning, why);
+                None
+            }
+        }
+    }
+
+    /// Ends task `id`; `None` for a cancelled or overtaken task's late result.
+    pub(crate) fn finish_task(&mut self, id: u64) -> Option<Task> {
+        task::end(self.iris, id)
+    }
+
+    /// Says what `finished` did well, with what its run noted on the way.
+    pub(crate) fn task_done(&mut self, finished: &Task, what: String) {
+        let (said, level) = task::with_run_notes(finished, what, Level::Success);
+        self.say(level, said);
+    }
+
+    /// `finished` failed: acted on by the failure's kind, with what its run noted.
+    pub(crate) fn task_failed(&mut self, finished: &Task, failure: Failure) {
+        let (words, _) = task::with_run_notes(finished, failure.words, Level::Error);
+        self.then(Then::Failed(
+            Failure {
+                kind: failure.kind,
+                words,
+            },
+            None,
+        ));
+    }
+
+    /// What was said and asked, to settle with the whole state.
+    pub(crate) fn asked(self) -> Asked {
+        self.asked
+    }
+}
+
+impl Asked {
     /// Carries out what was said and asked, in order, after the feature's own `effects`.
     pub(crate) fn settle(self, state: &mut State, mut effects: Vec<Effect>) -> Vec<Effect> {
         for (level, text) in self.said {
@@ -49,8 +118,8 @@ impl Cx {
                 Then::Failed(failure, retry) => {
                     effects.extend(failed::failed(state, failure, retry));
                 }
-                Then::IrisReady => state.iris.unavailable = None,
                 Then::AutoGenerate => effects.extend(generate::auto_generate(state)),
+                Then::CancelTask => effects.extend(task::cancel(state).unwrap_or_default()),
             }
         }
         effects

@@ -37,7 +37,7 @@ pub(crate) use crate::features::publish::update as publish;
 pub(crate) use crate::features::range::update as range;
 pub(crate) use crate::features::reword::update as reword;
 pub(crate) use crate::features::setup;
-pub(crate) use crate::features::split::update as split_plan;
+pub(crate) use crate::features::split as split_plan;
 pub(crate) use crate::features::stack::update as stack;
 pub(crate) use crate::features::why::update as why;
 pub(crate) use written_for::what_moved;

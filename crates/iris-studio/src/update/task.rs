@@ -4,39 +4,51 @@
 use crossterm::event::{KeyCode, KeyEvent};
 
 use super::super::effect::Effect;
-use super::super::state::{ChatMessage, Level, Speaker, State, Task, TaskKind};
+use std::time::Instant;
+
+use super::super::state::{ChatMessage, IrisState, Level, Mode, Speaker, State, Task, TaskKind};
 use super::{notice, panes};
 use iris_core::protocol::AgentEvent;
 use iris_core::protocol::progress::Progress;
 use iris_core::protocol::{ApprovalRequest, Decision};
 
 pub(crate) fn start(state: &mut State, kind: TaskKind) -> Option<u64> {
-    if let Some(why) = &state.iris.unavailable {
-        let why = why.clone();
-        notice(state, Level::Warning, why);
-        return None;
+    match begin(&mut state.iris, state.mode, state.now, kind) {
+        Ok(id) => Some(id),
+        Err(why) => {
+            notice(state, Level::Warning, why);
+            None
+        }
     }
-    if state.iris.task.is_some() {
-        notice(
-            state,
-            Level::Warning,
-            "Iris is busy: Esc cancels what she is doing",
-        );
-        return None;
+}
+
+/// Starts a task of `kind` in `mode` at `now`: its id, or why Iris cannot start one (she is
+/// not set up, or busy).
+pub(crate) fn begin(
+    iris: &mut IrisState,
+    mode: Mode,
+    now: Instant,
+    kind: TaskKind,
+) -> Result<u64, String> {
+    if let Some(why) = &iris.unavailable {
+        return Err(why.clone());
     }
-    let id = state.iris.next_task_id;
-    state.iris.next_task_id += 1;
-    state.iris.task = Some(Task {
+    if iris.task.is_some() {
+        return Err("Iris is busy: Esc cancels what she is doing".to_string());
+    }
+    let id = iris.next_task_id;
+    iris.next_task_id += 1;
+    iris.task = Some(Task {
         id,
-        mode: state.mode,
+        mode,
         kind,
-        started: state.now,
+        started: now,
         progress: Progress {
             activity: "starting".to_string(),
             ..Progress::default()
         },
     });
-    Some(id)
+    Ok(id)
 }
 
 /// Cancels what Iris is doing, if anything; the text from before stays.
@@ -135,8 +147,13 @@ pub(crate) fn approval_key(state: &mut State, key: KeyEvent) -> Vec<Effect> {
 
 /// Ends the running task `task`; `None` for a cancelled task's late result.
 pub(crate) fn finish(state: &mut State, task: u64) -> Option<Task> {
-    let finished = state.iris.task.take_if(|t| t.id == task)?;
-    state.iris.approvals.clear();
+    end(&mut state.iris, task)
+}
+
+/// Ends the running task `task`; `None` for a cancelled task's late result.
+pub(crate) fn end(iris: &mut IrisState, task: u64) -> Option<Task> {
+    let finished = iris.task.take_if(|t| t.id == task)?;
+    iris.approvals.clear();
     Some(finished)
 }
 

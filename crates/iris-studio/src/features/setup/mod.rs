@@ -29,13 +29,13 @@ pub(crate) mod update;
 
 /// Applies what came back to the setup feature; returns the work it asks for next.
 pub(crate) fn update(state: &mut crate::state::State, msg: Msg) -> Vec<crate::effect::Effect> {
-    let mut cx = Cx::default();
+    let mut cx = Cx::new(&mut state.iris, state.mode, state.now);
     let open = &mut state.overlay.setup;
     let effects = match msg {
         Msg::ServersFound(servers) => update::servers_found(open, servers),
         Msg::Written(result) => update::written(open, &mut cx, result),
     };
-    cx.settle(state, effects)
+    cx.asked().settle(state, effects)
 }
 
 /// Opens setup over the panes.
@@ -48,10 +48,10 @@ pub(crate) fn key(
     state: &mut crate::state::State,
     key: crossterm::event::KeyEvent,
 ) -> Vec<crate::effect::Effect> {
-    let mut cx = Cx::default();
+    let mut cx = Cx::new(&mut state.iris, state.mode, state.now);
     let facts = &state.start.setup_facts;
     let effects = update::key(&mut state.overlay.setup, facts, &mut cx, key);
-    cx.settle(state, effects)
+    cx.asked().settle(state, effects)
 }
 
 pub mod state;

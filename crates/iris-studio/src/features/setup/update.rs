@@ -190,7 +190,7 @@ pub(crate) fn written(open: &mut Option<Setup>, cx: &mut Cx, result: Outcome<Don
     match result {
         Ok(done) => {
             *open = None;
-            cx.then(Then::IrisReady);
+            cx.iris().unavailable = None;
             cx.say(Level::Success, done.0);
             cx.then(Then::AutoGenerate);
             // The status again: the secret marks come from Iris' scanner, which now exists.

@@ -1,7 +1,10 @@
 //! The split feature: what comes back to it ([`Msg`]) and the work it asks for ([`Fx`]).
 
+use crate::effect::Effect;
 use crate::failure::{Done, Outcome};
 use crate::state::ChatMessage;
+use crate::state::State;
+use crate::update::cx::Cx;
 
 /// What comes back to the split feature.
 #[derive(Debug, Clone)]
@@ -93,15 +96,36 @@ pub enum Fx {
 pub(crate) mod update;
 
 /// Applies what came back to the split feature; returns the work it asks for next.
-pub(crate) fn update(state: &mut crate::state::State, msg: Msg) -> Vec<crate::effect::Effect> {
-    match msg {
-        Msg::Planned { task, result } => update::planned(state, task, result),
-        Msg::Updated { task, plan } => update::updated(state, task, plan),
-        Msg::ChatReplied { task, result } => update::chat_replied(state, task, result),
-        Msg::Step { done, of, step } => update::step(state, done, of, step),
-        Msg::Applied { result, undoable } => update::applied(state, result, undoable),
-        Msg::Undone(result) => update::undone(state, result),
-        Msg::MessageEdited { group, result } => update::message_edited(state, group, result),
-    }
+pub(crate) fn update(state: &mut State, msg: Msg) -> Vec<Effect> {
+    within(state, |open, cx| match msg {
+        Msg::Planned { task, result } => update::planned(open, cx, task, result),
+        Msg::Updated { task, plan } => update::updated(open, cx, task, plan),
+        Msg::ChatReplied { task, result } => update::chat_replied(open, cx, task, result),
+        Msg::Step { done, of, step } => update::step(open, done, of, step),
+        Msg::Applied { result, undoable } => update::applied(open, cx, result, undoable),
+        Msg::Undone(result) => update::undone(open, cx, result),
+        Msg::MessageEdited { group, result } => update::message_edited(open, cx, group, result),
+    })
+}
+
+/// `x`: Iris plans the split of the change.
+pub(crate) fn ask(state: &mut State) -> Vec<Effect> {
+    let no_change = state.changes.files.is_empty();
+    within(state, |_, cx| update::ask(cx, no_change))
+}
+
+/// A key while the split view is open: every key goes to it.
+pub(crate) fn key(state: &mut State, key: crossterm::event::KeyEvent) -> Vec<Effect> {
+    within(state, |open, cx| update::key(open, cx, key))
+}
+
+/// Runs `work` on the split view with a context, then settles what it asked.
+fn within(
+    state: &mut State,
+    work: impl FnOnce(&mut Option<state::SplitView>, &mut Cx) -> Vec<Effect>,
+) -> Vec<Effect> {
+    let mut cx = Cx::new(&mut state.iris, state.mode, state.now);
+    let effects = work(&mut state.overlay.split_plan, &mut cx);
+    cx.asked().settle(state, effects)
 }
 pub mod state;

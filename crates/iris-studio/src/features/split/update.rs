@@ -8,10 +8,10 @@ use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 
 use crate::effect::{EditTarget, Effect};
 use crate::state::{
-    ChatMessage, Level, Pending, PlannedChange, Speaker, SplitPhase, SplitView, State, TaskKind,
+    ChatMessage, Level, Pending, PlannedChange, Speaker, SplitPhase, SplitView, TaskKind,
     text_input,
 };
-use crate::update::{notice, task};
+use crate::update::cx::{Cx, Then};
 use iris_core::split::SplitPlan;
 
 /// What the keys do, for the status line when the view opens.
@@ -22,16 +22,15 @@ pub const KEYS: &str = "↑↓ group · n/p hunk · J/K scroll · m+N move the t
 const SCROLL: usize = 10;
 
 /// `x`: Iris plans the split of the change.
-pub(crate) fn ask(state: &mut State) -> Vec<Effect> {
-    if state.changes.files.is_empty() {
-        notice(state, Level::Warning, "there is no change to split");
+pub(crate) fn ask(cx: &mut Cx, no_change: bool) -> Vec<Effect> {
+    if no_change {
+        cx.say(Level::Warning, "there is no change to split");
         return Vec::new();
     }
-    let Some(task) = task::start(state, TaskKind::Split) else {
+    let Some(task) = cx.start_task(TaskKind::Split) else {
         return Vec::new();
     };
-    notice(
-        state,
+    cx.say(
         Level::Info,
         "Iris is planning the commits of the change (esc cancels)",
     );
@@ -40,11 +39,12 @@ pub(crate) fn ask(state: &mut State) -> Vec<Effect> {
 
 /// The plan arrived: the split view opens on it, or why not.
 pub(crate) fn planned(
-    state: &mut State,
+    open: &mut Option<SplitView>,
+    cx: &mut Cx,
     task: u64,
     result: Outcome<Box<PlannedChange>>,
 ) -> Vec<Effect> {
-    let Some(finished) = task::finish(state, task) else {
+    let Some(finished) = cx.finish_task(task) else {
         return Vec::new();
     };
     match result {
@@ -57,27 +57,27 @@ pub(crate) fn planned(
                 "Iris planned {} commits{sent_back}: {KEYS}",
                 planned.plan.groups.len()
             );
-            state.overlay.split_plan = Some(SplitView::new(*planned));
-            task::done_notice(state, &finished, what);
+            *open = Some(SplitView::new(*planned));
+            cx.task_done(&finished, what);
         }
-        Err(err) => return crate::update::failed::task_failed(state, &finished, err),
+        Err(err) => cx.task_failed(&finished, err),
     }
     Vec::new()
 }
 
 /// A key while the split view is open: every key goes to it.
-pub(crate) fn key(state: &mut State, key: KeyEvent) -> Vec<Effect> {
-    let Some(view) = state.overlay.split_plan.as_mut() else {
+pub(crate) fn key(open: &mut Option<SplitView>, cx: &mut Cx, key: KeyEvent) -> Vec<Effect> {
+    let Some(view) = open.as_mut() else {
         return Vec::new();
     };
     if view.editing.is_some() {
-        return edit_key(state, key);
+        return edit_key(open, cx, key);
     }
     if view.chat_input.is_some() {
-        return chat_key(state, key);
+        return chat_key(open, cx, key);
     }
     if let Some(pending) = view.pending.take() {
-        return pending_key(state, pending, key);
+        return pending_key(open, cx, pending, key);
     }
     match view.phase.clone() {
         SplitPhase::Confirming => {
@@ -95,12 +95,11 @@ pub(crate) fn key(state: &mut State, key: KeyEvent) -> Vec<Effect> {
                 return vec![effect];
             }
             view.phase = SplitPhase::Planning;
-            notice(state, Level::Info, "cancelled: nothing was committed");
+            cx.say(Level::Info, "cancelled: nothing was committed");
             Vec::new()
         }
         SplitPhase::Applying { .. } => {
-            notice(
-                state,
+            cx.say(
                 Level::Info,
                 "the commits are being made: the split stops only at a failing hook",
             );
@@ -108,15 +107,15 @@ pub(crate) fn key(state: &mut State, key: KeyEvent) -> Vec<Effect> {
         }
         SplitPhase::Applied(_) => match key.code {
             KeyCode::Char('u') => vec![Effect::Split(SplitFx::Undo)],
-            KeyCode::Esc | KeyCode::Char('q' | 'x') => close(state),
+            KeyCode::Esc | KeyCode::Char('q' | 'x') => close(open, cx),
             _ => Vec::new(),
         },
-        SplitPhase::Planning => planning_key(state, key),
+        SplitPhase::Planning => planning_key(open, cx, key),
     }
 }
 
-fn planning_key(state: &mut State, key: KeyEvent) -> Vec<Effect> {
-    let Some(view) = state.overlay.split_plan.as_mut() else {
+fn planning_key(open: &mut Option<SplitView>, cx: &mut Cx, key: KeyEvent) -> Vec<Effect> {
+    let Some(view) = open.as_mut() else {
         return Vec::new();
     };
     let groups = view.plan.groups.len();
@@ -150,7 +149,7 @@ fn planning_key(state: &mut State, key: KeyEvent) -> Vec<Effect> {
             } else {
                 "this is the plan Iris made first"
             };
-            notice(state, Level::Info, said);
+            cx.say(Level::Info, said);
         }
         KeyCode::Char('M') => view.pending = Some(Pending::Merge),
         KeyCode::Char('e') => {
@@ -162,7 +161,7 @@ fn planning_key(state: &mut State, key: KeyEvent) -> Vec<Effect> {
             input.move_cursor(tui_textarea::CursorMove::Bottom);
             input.move_cursor(tui_textarea::CursorMove::End);
             view.editing = Some(input);
-            notice(state, Level::Info, "editing the message: esc keeps it");
+            cx.say(Level::Info, "editing the message: esc keeps it");
         }
         KeyCode::Char('E') => {
             let group = view.selected;
@@ -175,8 +174,7 @@ fn planning_key(state: &mut State, key: KeyEvent) -> Vec<Effect> {
         }
         KeyCode::Char('/' | 'c') => {
             view.chat_input = Some(text_input(Vec::new()));
-            notice(
-                state,
+            cx.say(
                 Level::Info,
                 "ask Iris about the plan: enter sends, esc closes",
             );
@@ -186,9 +184,9 @@ fn planning_key(state: &mut State, key: KeyEvent) -> Vec<Effect> {
         }
         KeyCode::Esc | KeyCode::Char('q' | 'x') => {
             if view.chat_task.is_some() {
-                return cancel_chat(state);
+                return cancel_chat(cx);
             }
-            return close(state);
+            return close(open, cx);
         }
         _ => {}
     }
@@ -202,8 +200,13 @@ fn select(view: &mut SplitView, group: usize) {
 }
 
 /// The number after `m` or `M`.
-fn pending_key(state: &mut State, pending: Pending, key: KeyEvent) -> Vec<Effect> {
-    let Some(view) = state.overlay.split_plan.as_mut() else {
+fn pending_key(
+    open: &mut Option<SplitView>,
+    cx: &mut Cx,
+    pending: Pending,
+    key: KeyEvent,
+) -> Vec<Effect> {
+    let Some(view) = open.as_mut() else {
         return Vec::new();
     };
     let groups = view.plan.groups.len();
@@ -216,11 +219,7 @@ fn pending_key(state: &mut State, pending: Pending, key: KeyEvent) -> Vec<Effect
         _ => None,
     };
     let Some(target) = target else {
-        notice(
-            state,
-            Level::Info,
-            "cancelled: a group's number was expected",
-        );
+        cx.say(Level::Info, "cancelled: a group's number was expected");
         return Vec::new();
     };
     let said = match pending {
@@ -253,13 +252,13 @@ fn pending_key(state: &mut State, pending: Pending, key: KeyEvent) -> Vec<Effect
             }
         }
     };
-    notice(state, Level::Info, said);
+    cx.say(Level::Info, said);
     Vec::new()
 }
 
 /// A key while a group's message is edited in place: esc keeps the text.
-fn edit_key(state: &mut State, key: KeyEvent) -> Vec<Effect> {
-    let Some(view) = state.overlay.split_plan.as_mut() else {
+fn edit_key(open: &mut Option<SplitView>, cx: &mut Cx, key: KeyEvent) -> Vec<Effect> {
+    let Some(view) = open.as_mut() else {
         return Vec::new();
     };
     let done = key.code == KeyCode::Esc
@@ -276,22 +275,20 @@ fn edit_key(state: &mut State, key: KeyEvent) -> Vec<Effect> {
         .map(|i| i.lines().join("\n"))
         .unwrap_or_default();
     let group = view.selected;
-    set_message(state, group, &text);
+    set_message(open, cx, group, &text);
     Vec::new()
 }
 
-fn set_message(state: &mut State, group: usize, text: &str) {
-    let Some(view) = state.overlay.split_plan.as_mut() else {
+fn set_message(open: &mut Option<SplitView>, cx: &mut Cx, group: usize, text: &str) {
+    let Some(view) = open.as_mut() else {
         return;
     };
     match view.change(|plan| plan.set_message(group, text)) {
-        Ok(()) => notice(
-            state,
+        Ok(()) => cx.say(
             Level::Success,
             format!("commit {}'s message is set", group + 1),
         ),
-        Err(why) => notice(
-            state,
+        Err(why) => cx.say(
             Level::Warning,
             format!("the message was not changed: {why}"),
         ),
@@ -300,22 +297,26 @@ fn set_message(state: &mut State, group: usize, text: &str) {
 
 /// The user's editor closed on a group's message.
 pub(crate) fn message_edited(
-    state: &mut State,
+    open: &mut Option<SplitView>,
+    cx: &mut Cx,
     group: usize,
     result: Outcome<String>,
 ) -> Vec<Effect> {
     match result {
         Ok(text) => {
-            set_message(state, group, &text);
+            set_message(open, cx, group, &text);
             Vec::new()
         }
-        Err(err) => crate::update::failed::failed(state, err, None),
+        Err(err) => {
+            cx.then(Then::Failed(err, None));
+            Vec::new()
+        }
     }
 }
 
 /// A key while the chat input is open: enter sends, esc closes it.
-fn chat_key(state: &mut State, key: KeyEvent) -> Vec<Effect> {
-    let Some(view) = state.overlay.split_plan.as_mut() else {
+fn chat_key(open: &mut Option<SplitView>, cx: &mut Cx, key: KeyEvent) -> Vec<Effect> {
+    let Some(view) = open.as_mut() else {
         return Vec::new();
     };
     match key.code {
@@ -336,7 +337,7 @@ fn chat_key(state: &mut State, key: KeyEvent) -> Vec<Effect> {
             if message.is_empty() {
                 return Vec::new();
             }
-            send(state, message)
+            send(open, cx, message)
         }
         _ => {
             if let Some(input) = view.chat_input.as_mut() {
@@ -348,11 +349,11 @@ fn chat_key(state: &mut State, key: KeyEvent) -> Vec<Effect> {
 }
 
 /// Sends `message` to Iris with the conversation so far.
-fn send(state: &mut State, message: String) -> Vec<Effect> {
-    let Some(task) = task::start(state, TaskKind::SplitChat) else {
+fn send(open: &mut Option<SplitView>, cx: &mut Cx, message: String) -> Vec<Effect> {
+    let Some(task) = cx.start_task(TaskKind::SplitChat) else {
         return Vec::new();
     };
-    let Some(view) = state.overlay.split_plan.as_mut() else {
+    let Some(view) = open.as_mut() else {
         return Vec::new();
     };
     let history = view.chat.clone();
@@ -372,25 +373,25 @@ fn send(state: &mut State, message: String) -> Vec<Effect> {
     })]
 }
 
-fn cancel_chat(state: &mut State) -> Vec<Effect> {
-    task::cancel(state).unwrap_or_default()
+fn cancel_chat(cx: &mut Cx) -> Vec<Effect> {
+    cx.then(Then::CancelTask);
+    Vec::new()
 }
 
 /// Iris replaced the plan in chat.
-pub(crate) fn updated(state: &mut State, task: u64, plan: SplitPlan) -> Vec<Effect> {
-    let Some(view) = state
-        .overlay
-        .split_plan
-        .as_mut()
-        .filter(|v| v.chat_task == Some(task))
-    else {
+pub(crate) fn updated(
+    open: &mut Option<SplitView>,
+    cx: &mut Cx,
+    task: u64,
+    plan: SplitPlan,
+) -> Vec<Effect> {
+    let Some(view) = open.as_mut().filter(|v| v.chat_task == Some(task)) else {
         return Vec::new();
     };
     let count = plan.groups.len();
     view.change(|current| *current = plan);
     select(view, view.selected.min(count.saturating_sub(1)));
-    notice(
-        state,
+    cx.say(
         Level::Success,
         format!("Iris changed the plan: {count} commits"),
     );
@@ -398,11 +399,16 @@ pub(crate) fn updated(state: &mut State, task: u64, plan: SplitPlan) -> Vec<Effe
 }
 
 /// Iris' chat reply about the plan.
-pub(crate) fn chat_replied(state: &mut State, task: u64, result: Outcome<String>) -> Vec<Effect> {
-    let Some(finished) = task::finish(state, task) else {
+pub(crate) fn chat_replied(
+    open: &mut Option<SplitView>,
+    cx: &mut Cx,
+    task: u64,
+    result: Outcome<String>,
+) -> Vec<Effect> {
+    let Some(finished) = cx.finish_task(task) else {
         return Vec::new();
     };
-    let Some(view) = state.overlay.split_plan.as_mut() else {
+    let Some(view) = open.as_mut() else {
         return Vec::new();
     };
     view.chat_task = None;
@@ -410,13 +416,13 @@ pub(crate) fn chat_replied(state: &mut State, task: u64, result: Outcome<String>
         Ok(reply) => (reply, Vec::new()),
         Err(err) => {
             let said = format!("(failed: {err})");
-            (
-                said,
-                crate::update::failed::task_failed(state, &finished, err),
-            )
+            {
+                cx.task_failed(&finished, err);
+                (said, Vec::new())
+            }
         }
     };
-    if let Some(view) = state.overlay.split_plan.as_mut() {
+    if let Some(view) = open.as_mut() {
         view.chat.push(ChatMessage {
             speaker: Speaker::Iris,
             text,
@@ -426,20 +432,30 @@ pub(crate) fn chat_replied(state: &mut State, task: u64, result: Outcome<String>
 }
 
 /// A step of applying the split.
-pub(crate) fn step(state: &mut State, done: usize, of: usize, step: String) -> Vec<Effect> {
-    if let Some(view) = state.overlay.split_plan.as_mut() {
+pub(crate) fn step(
+    open: &mut Option<SplitView>,
+    done: usize,
+    of: usize,
+    step: String,
+) -> Vec<Effect> {
+    if let Some(view) = open.as_mut() {
         view.phase = SplitPhase::Applying { done, of, step };
     }
     Vec::new()
 }
 
 /// Applying ended: the view says how, and `u` undoes it when the state before was saved.
-pub(crate) fn applied(state: &mut State, result: Outcome<Done>, undoable: bool) -> Vec<Effect> {
+pub(crate) fn applied(
+    open: &mut Option<SplitView>,
+    cx: &mut Cx,
+    result: Outcome<Done>,
+    undoable: bool,
+) -> Vec<Effect> {
     let (level, text) = match &result {
         Ok(done) => (Level::Success, done.0.clone()),
         Err(err) => (Level::Error, err.words.clone()),
     };
-    if let Some(view) = state.overlay.split_plan.as_mut() {
+    if let Some(view) = open.as_mut() {
         view.phase = if undoable {
             SplitPhase::Applied(text.clone())
         } else {
@@ -451,31 +467,32 @@ pub(crate) fn applied(state: &mut State, result: Outcome<Done>, undoable: bool) 
     } else {
         ""
     };
-    notice(state, level, format!("{text}{hint}"));
+    cx.say(level, format!("{text}{hint}"));
     vec![Effect::Changes(ChangesFx::LoadStatus)]
 }
 
 /// The split was undone: the plan can be changed and applied again.
-pub(crate) fn undone(state: &mut State, result: Outcome<Done>) -> Vec<Effect> {
+pub(crate) fn undone(
+    open: &mut Option<SplitView>,
+    cx: &mut Cx,
+    result: Outcome<Done>,
+) -> Vec<Effect> {
     match result {
         Ok(text) => {
-            if let Some(view) = state.overlay.split_plan.as_mut() {
+            if let Some(view) = open.as_mut() {
                 view.phase = SplitPhase::Planning;
             }
-            notice(state, Level::Success, text.0);
+            cx.say(Level::Success, text.0);
         }
         Err(err) => {
-            let mut effects =
-                crate::update::failed::failed(state, err, Some(Effect::Split(SplitFx::Undo)));
-            effects.push(Effect::Changes(ChangesFx::LoadStatus));
-            return effects;
+            cx.then(Then::Failed(err, Some(Effect::Split(SplitFx::Undo))));
         }
     }
     vec![Effect::Changes(ChangesFx::LoadStatus)]
 }
 
-fn close(state: &mut State) -> Vec<Effect> {
-    state.overlay.split_plan = None;
-    notice(state, Level::Info, "the split view is closed");
+fn close(open: &mut Option<SplitView>, cx: &mut Cx) -> Vec<Effect> {
+    *open = None;
+    cx.say(Level::Info, "the split view is closed");
     vec![Effect::Changes(ChangesFx::LoadStatus)]
 }
