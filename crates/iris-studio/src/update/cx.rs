@@ -6,7 +6,7 @@
 
 use std::time::Instant;
 
-use super::{failed, generate, notice, task};
+use super::{failed, generate, notice, range, task};
 use crate::effect::Effect;
 use crate::failure::Failure;
 use crate::state::{IrisState, Level, Mode, State, Task, TaskKind};
@@ -39,6 +39,8 @@ pub(crate) enum Then {
     AutoGenerate,
     /// What Iris is doing is cancelled (Esc): said, and each feature's waiting pane closed.
     CancelTask,
+    /// The range's commits are read again (their ids changed).
+    LoadCommits,
 }
 
 impl<'a> Cx<'a> {
@@ -120,6 +122,7 @@ impl Asked {
                 }
                 Then::AutoGenerate => effects.extend(generate::auto_generate(state)),
                 Then::CancelTask => effects.extend(task::cancel(state).unwrap_or_default()),
+                Then::LoadCommits => effects.extend(range::load_commits(state)),
             }
         }
         effects

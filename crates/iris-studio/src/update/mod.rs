@@ -35,7 +35,7 @@ pub(crate) use crate::features::generate::update as generate;
 pub(crate) use crate::features::intent::update as intent;
 pub(crate) use crate::features::publish::update as publish;
 pub(crate) use crate::features::range::update as range;
-pub(crate) use crate::features::reword::update as reword;
+pub(crate) use crate::features::reword;
 pub(crate) use crate::features::setup;
 pub(crate) use crate::features::split as split_plan;
 pub(crate) use crate::features::stack::update as stack;

@@ -1,6 +1,9 @@
 //! The reword feature: what comes back to it ([`Msg`]) and the work it asks for ([`Fx`]).
 
+use crate::effect::Effect;
 use crate::failure::{Done, Outcome};
+use crate::state::State;
+use crate::update::cx::Cx;
 
 /// What comes back to the reword feature.
 #[derive(Debug, Clone)]
@@ -39,9 +42,26 @@ pub enum Fx {
 pub(crate) mod update;
 
 /// Applies what came back to the reword feature; returns the work it asks for next.
-pub(crate) fn update(state: &mut crate::state::State, msg: Msg) -> Vec<crate::effect::Effect> {
-    match msg {
-        Msg::Written { task, result } => update::written(state, task, result),
-        Msg::Done(result) => update::done(state, result),
-    }
+pub(crate) fn update(state: &mut State, msg: Msg) -> Vec<Effect> {
+    let mut cx = Cx::new(&mut state.iris, state.mode, state.now);
+    let parts = (&mut state.range, &mut state.overlay.confirm);
+    let effects = match msg {
+        Msg::Written { task, result } => update::written(parts, &mut cx, task, result),
+        Msg::Done(result) => update::done(&mut cx, result),
+    };
+    cx.asked().settle(state, effects)
+}
+
+/// `r`: Iris writes the selected commit's message anew.
+pub(crate) fn ask(state: &mut State) -> Vec<Effect> {
+    let mut cx = Cx::new(&mut state.iris, state.mode, state.now);
+    let effects = update::ask(&state.range, &mut cx);
+    cx.asked().settle(state, effects)
+}
+
+/// `y` to the question: the commit gets its new message.
+pub(crate) fn confirmed(state: &mut State) -> Vec<Effect> {
+    let mut cx = Cx::new(&mut state.iris, state.mode, state.now);
+    let effects = update::confirmed(&mut state.range, &mut cx);
+    cx.asked().settle(state, effects)
 }

@@ -5,21 +5,20 @@
 use crate::effect::Effect;
 use crate::failure::{Done, Outcome};
 use crate::features::msgs::RewordFx;
-use crate::state::{Confirm, Level, Rewording, State, TaskKind};
-use crate::update::{notice, range, task};
+use crate::state::{CommitRange, Confirm, Level, Rewording, TaskKind};
+use crate::update::cx::{Cx, Then};
 
 /// `r`: Iris writes the selected commit's message anew.
-pub(crate) fn ask(state: &mut State) -> Vec<Effect> {
-    let Some(commit) = state.range.commits.get(state.range.selected) else {
-        notice(state, Level::Warning, "there is no commit to reword");
+pub(crate) fn ask(range: &CommitRange, cx: &mut Cx) -> Vec<Effect> {
+    let Some(commit) = range.commits.get(range.selected) else {
+        cx.say(Level::Warning, "there is no commit to reword");
         return Vec::new();
     };
     let commit = commit.id.clone();
-    let Some(task) = task::start(state, TaskKind::Reword) else {
+    let Some(task) = cx.start_task(TaskKind::Reword) else {
         return Vec::new();
     };
-    notice(
-        state,
+    cx.say(
         Level::Info,
         "Iris is writing the commit's message from its change (esc cancels)",
     );
@@ -27,8 +26,13 @@ pub(crate) fn ask(state: &mut State) -> Vec<Effect> {
 }
 
 /// Iris' message arrived: asked whether to reword, or why there is none.
-pub(crate) fn written(state: &mut State, task: u64, result: Outcome<Rewording>) -> Vec<Effect> {
-    let Some(finished) = task::finish(state, task) else {
+pub(crate) fn written(
+    (range, confirm): (&mut CommitRange, &mut Option<Confirm>),
+    cx: &mut Cx,
+    task: u64,
+    result: Outcome<Rewording>,
+) -> Vec<Effect> {
+    let Some(finished) = cx.finish_task(task) else {
         return Vec::new();
     };
     match result {
@@ -37,25 +41,21 @@ pub(crate) fn written(state: &mut State, task: u64, result: Outcome<Rewording>) 
                 "Iris wrote {}'s message anew: y rewords it, n keeps it",
                 rewording.short_id
             );
-            state.range.reword = Some(rewording);
-            state.overlay.confirm = Some(Confirm::Reword);
-            task::done_notice(state, &finished, what);
+            range.reword = Some(rewording);
+            *confirm = Some(Confirm::Reword);
+            cx.task_done(&finished, what);
         }
-        Err(err) => return crate::update::failed::task_failed(state, &finished, err),
+        Err(err) => cx.task_failed(&finished, err),
     }
     Vec::new()
 }
 
 /// `y` to the question: the commit gets its new message.
-pub(crate) fn confirmed(state: &mut State) -> Vec<Effect> {
-    let Some(rewording) = state.range.reword.take() else {
+pub(crate) fn confirmed(range: &mut CommitRange, cx: &mut Cx) -> Vec<Effect> {
+    let Some(rewording) = range.reword.take() else {
         return Vec::new();
     };
-    notice(
-        state,
-        Level::Info,
-        format!("rewording {}…", rewording.short_id),
-    );
+    cx.say(Level::Info, format!("rewording {}…", rewording.short_id));
     vec![Effect::Reword(RewordFx::Apply {
         commit: rewording.id,
         message: rewording.new,
@@ -63,12 +63,13 @@ pub(crate) fn confirmed(state: &mut State) -> Vec<Effect> {
 }
 
 /// The commit was reworded: the range's commits are read again (their ids changed).
-pub(crate) fn done(state: &mut State, result: Outcome<Done>) -> Vec<Effect> {
+pub(crate) fn done(cx: &mut Cx, result: Outcome<Done>) -> Vec<Effect> {
     match result {
         Ok(said) => {
-            notice(state, Level::Success, said.0);
-            range::load_commits(state)
+            cx.say(Level::Success, said.0);
+            cx.then(Then::LoadCommits);
         }
-        Err(err) => crate::update::failed::failed(state, err, None),
+        Err(err) => cx.then(Then::Failed(err, None)),
     }
+    Vec::new()
 }
