@@ -6,8 +6,8 @@ use super::super::effect::Effect;
 use super::super::state::{Confirm, Level, Mode, Pane, State};
 use super::diff::SIDEWAYS;
 use super::{
-    alternatives, changes, chat, diff, editor, explore, external, findings, generate, intent,
-    notice, panes, publish, range, reword, setup, split_plan, task, why,
+    changes, chat, diff, editor, explore, external, findings, generate, intent, notice, panes,
+    publish, range, reword, setup, split_plan, task, why,
 };
 use crate::features::msgs::{ChangesFx, ExploreFx};
 
@@ -111,7 +111,7 @@ pub(crate) fn run(state: &mut State, command: Command) -> Vec<Effect> {
         Command::Setup => setup::open(state),
         Command::Copy => publish::copy(state),
         Command::Publish => publish::ask_publish(state),
-        Command::Alternatives => alternatives::ask(state),
+        Command::Alternatives => crate::features::generate::ask_alternatives(state),
         Command::Split => split_plan::ask(state),
         Command::Reword => reword::ask(state),
         Command::PrevLayer | Command::NextLayer => super::stack::step(state, command),

@@ -6,7 +6,7 @@
 
 use std::time::Instant;
 
-use super::{failed, generate, notice, range, task};
+use super::{editor, failed, generate, notice, range, task};
 use crate::effect::Effect;
 use crate::failure::Failure;
 use crate::state::{IrisState, Level, Mode, State, Task, TaskKind};
@@ -41,6 +41,13 @@ pub(crate) enum Then {
     CancelTask,
     /// The range's commits are read again (their ids changed).
     LoadCommits,
+    /// The artifact `kind` gets `text` as its newest version (undo steps back), saved.
+    Replace {
+        /// The artifact.
+        kind: iris_core::artifact::ArtifactKind,
+        /// Its new text.
+        text: String,
+    },
 }
 
 impl<'a> Cx<'a> {
@@ -123,6 +130,10 @@ impl Asked {
                 Then::AutoGenerate => effects.extend(generate::auto_generate(state)),
                 Then::CancelTask => effects.extend(task::cancel(state).unwrap_or_default()),
                 Then::LoadCommits => effects.extend(range::load_commits(state)),
+                Then::Replace { kind, text } => {
+                    editor::replace(state, kind, &text);
+                    effects.extend(editor::save_draft(state, kind));
+                }
             }
         }
         effects

@@ -4,8 +4,8 @@
 //! said in the status line (whole over the panes when it is long).
 
 use super::super::effect::Effect;
-use super::super::state::{Confirm, Level, Report, State, Task};
-use super::{notice, setup, task};
+use super::super::state::{Confirm, Level, Report, State};
+use super::{notice, setup};
 use crate::failure::{Failure, FailureKind, GitFailure, ProviderFailure};
 
 /// Acts on `failure`; `retry` is the work that failed, offered again when trying again may
@@ -63,18 +63,4 @@ pub(crate) fn failed(state: &mut State, failure: Failure, retry: Option<Effect>)
             Vec::new()
         }
     }
-}
-
-/// A task of Iris' failed: as [`failed`], with what the run noted on the way (secrets
-/// withheld, its last warning) after the failure's words.
-pub(crate) fn task_failed(state: &mut State, finished: &Task, failure: Failure) -> Vec<Effect> {
-    let (words, _) = task::with_run_notes(finished, failure.words, Level::Error);
-    failed(
-        state,
-        Failure {
-            kind: failure.kind,
-            words,
-        },
-        None,
-    )
 }

@@ -10,8 +10,8 @@ use super::super::state::{Confirm, Level, Pane, State};
 use super::chat::WHEEL;
 use super::diff::SIDEWAYS;
 use super::{
-    alternatives, changes, chat, commands, diff, editor, explore, intent, notice, publish, range,
-    reword, setup, split_plan, task, why,
+    changes, chat, commands, diff, editor, explore, intent, notice, publish, range, reword, setup,
+    split_plan, task, why,
 };
 
 pub(crate) fn key(state: &mut State, key: KeyEvent) -> Vec<Effect> {
@@ -32,7 +32,7 @@ pub(crate) fn key(state: &mut State, key: KeyEvent) -> Vec<Effect> {
         return setup::key(state, key);
     }
     if state.overlay.alternatives.is_some() {
-        return alternatives::key(state, key);
+        return crate::features::generate::alternatives_key(state, key);
     }
     if state.overlay.split_plan.is_some() {
         return split_plan::key(state, key);

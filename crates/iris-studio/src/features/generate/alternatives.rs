@@ -6,28 +6,27 @@ use crate::features::msgs::GenerateFx;
 use crossterm::event::{KeyCode, KeyEvent};
 
 use crate::effect::Effect;
-use crate::state::{ALTERNATIVES, Alternatives, Level, State, TaskKind};
-use crate::update::{editor, notice, task};
+use crate::state::{ALTERNATIVES, Alternatives, Level, TaskKind};
+use crate::update::cx::{Cx, Then};
+use crate::update::task;
 use iris_core::artifact::ArtifactKind;
 
 /// `a`: Iris starts on the alternatives.
-pub(crate) fn ask(state: &mut State) -> Vec<Effect> {
-    let Some(kind) = state.mode.artifact() else {
+pub(crate) fn ask(cx: &mut Cx, kind: Option<ArtifactKind>, has_staged: bool) -> Vec<Effect> {
+    let Some(kind) = kind else {
         return Vec::new();
     };
-    if !state.changes.has_staged {
-        notice(
-            state,
+    if !has_staged {
+        cx.say(
             Level::Warning,
             "nothing is staged: alternatives describe the staged change",
         );
         return Vec::new();
     }
-    let Some(task) = task::start(state, TaskKind::Alternatives) else {
+    let Some(task) = cx.start_task(TaskKind::Alternatives) else {
         return Vec::new();
     };
-    notice(
-        state,
+    cx.say(
         Level::Info,
         format!("Iris is writing {ALTERNATIVES} alternatives (esc cancels)"),
     );
@@ -40,28 +39,27 @@ pub(crate) fn ask(state: &mut State) -> Vec<Effect> {
 
 /// The alternatives arrived: shown beside the editor's text, or why not.
 pub(crate) fn written(
-    state: &mut State,
+    (open, current): (&mut Option<Alternatives>, &str),
+    cx: &mut Cx,
     task: u64,
     kind: ArtifactKind,
     result: Outcome<Vec<String>>,
 ) -> Vec<Effect> {
-    let Some(finished) = task::finish(state, task) else {
+    let Some(finished) = cx.finish_task(task) else {
         return Vec::new();
     };
     let texts = match result {
         Ok(texts) => texts,
-        Err(err) => return crate::update::failed::task_failed(state, &finished, err),
+        Err(err) => {
+            cx.task_failed(&finished, err);
+            return Vec::new();
+        }
     };
-    let current = state
-        .artifacts
-        .get(&kind)
-        .map(|a| a.text())
-        .unwrap_or_default();
-    let shown = Alternatives::new(kind, &current, texts);
+    let shown = Alternatives::new(kind, current, texts);
     if shown.new_count() == 0 {
         let nothing = "Iris wrote nothing different from the current message".to_string();
         let (said, level) = task::with_run_notes(&finished, nothing, Level::Info);
-        notice(state, level, said);
+        cx.say(level, said);
         return Vec::new();
     }
     let what = format!(
@@ -69,14 +67,14 @@ pub(crate) fn written(
         shown.versions.len(),
         shown.versions.len()
     );
-    task::done_notice(state, &finished, what);
-    state.overlay.alternatives = Some(shown);
+    cx.task_done(&finished, what);
+    *open = Some(shown);
     Vec::new()
 }
 
 /// A key while the versions are shown: every key goes to them.
-pub(crate) fn key(state: &mut State, key: KeyEvent) -> Vec<Effect> {
-    let Some(shown) = state.overlay.alternatives.as_mut() else {
+pub(crate) fn key(open: &mut Option<Alternatives>, cx: &mut Cx, key: KeyEvent) -> Vec<Effect> {
+    let Some(shown) = open.as_mut() else {
         return Vec::new();
     };
     let count = shown.versions.len();
@@ -90,16 +88,16 @@ pub(crate) fn key(state: &mut State, key: KeyEvent) -> Vec<Effect> {
         KeyCode::Char(digit @ '1'..='9') => {
             let index = digit as usize - '1' as usize;
             if index < count {
-                return pick(state, index);
+                return pick(open, cx, index);
             }
         }
         KeyCode::Enter => {
             let index = shown.selected;
-            return pick(state, index);
+            return pick(open, cx, index);
         }
         KeyCode::Esc | KeyCode::Char('q') => {
-            state.overlay.alternatives = None;
-            notice(state, Level::Info, "kept the current message");
+            *open = None;
+            cx.say(Level::Info, "kept the current message");
         }
         _ => {}
     }
@@ -107,22 +105,24 @@ pub(crate) fn key(state: &mut State, key: KeyEvent) -> Vec<Effect> {
 }
 
 /// Version `index` becomes the artifact's newest version (undo steps back to the one before).
-fn pick(state: &mut State, index: usize) -> Vec<Effect> {
-    let Some(shown) = state.overlay.alternatives.take() else {
+fn pick(open: &mut Option<Alternatives>, cx: &mut Cx, index: usize) -> Vec<Effect> {
+    let Some(shown) = open.take() else {
         return Vec::new();
     };
     let Some(version) = shown.versions.get(index) else {
         return Vec::new();
     };
     if version.current {
-        notice(state, Level::Info, "kept the current message");
+        cx.say(Level::Info, "kept the current message");
         return Vec::new();
     }
-    editor::replace(state, shown.kind, &version.text);
-    notice(
-        state,
+    cx.then(Then::Replace {
+        kind: shown.kind,
+        text: version.text.clone(),
+    });
+    cx.say(
         Level::Success,
         format!("picked version {} (undo steps back)", index + 1),
     );
-    editor::save_draft(state, shown.kind)
+    Vec::new()
 }

@@ -1,6 +1,7 @@
 //! The generate feature: what comes back to it ([`Msg`]) and the work it asks for ([`Fx`]).
 
 use crate::failure::Outcome;
+use crate::update::cx::Cx;
 use iris_core::artifact::ArtifactKind;
 
 /// What comes back to the generate feature.
@@ -72,7 +73,15 @@ pub(crate) fn update(state: &mut crate::state::State, msg: Msg) -> Vec<crate::ef
             crate::features::generate::update::generated(state, task, kind, result)
         }
         Msg::Alternatives { task, kind, result } => {
-            alternatives::written(state, task, kind, result)
+            let current = state
+                .artifacts
+                .get(&kind)
+                .map(|a| a.text())
+                .unwrap_or_default();
+            let mut cx = Cx::new(&mut state.iris, state.mode, state.now);
+            let open = &mut state.overlay.alternatives;
+            let effects = alternatives::written((open, &current), &mut cx, task, kind, result);
+            cx.asked().settle(state, effects)
         }
         Msg::RequestShown(Ok(preview)) => {
             state.overlay.report = Some(crate::state::Report::plain(preview));
@@ -89,3 +98,21 @@ pub(crate) fn update(state: &mut crate::state::State, msg: Msg) -> Vec<crate::ef
 
 pub mod state;
 pub(crate) mod update;
+
+/// `a`: Iris starts on alternatives to the commit message.
+pub(crate) fn ask_alternatives(state: &mut crate::state::State) -> Vec<crate::effect::Effect> {
+    let (kind, staged) = (state.mode.artifact(), state.changes.has_staged);
+    let mut cx = Cx::new(&mut state.iris, state.mode, state.now);
+    let effects = alternatives::ask(&mut cx, kind, staged);
+    cx.asked().settle(state, effects)
+}
+
+/// A key while the alternatives are shown: every key goes to them.
+pub(crate) fn alternatives_key(
+    state: &mut crate::state::State,
+    key: crossterm::event::KeyEvent,
+) -> Vec<crate::effect::Effect> {
+    let mut cx = Cx::new(&mut state.iris, state.mode, state.now);
+    let effects = alternatives::key(&mut state.overlay.alternatives, &mut cx, key);
+    cx.asked().settle(state, effects)
+}
