@@ -31,8 +31,17 @@ pub(crate) fn run(state: &mut State, command: Command) -> Vec<Effect> {
                 | Command::Bottom
         )
     {
-        let last = report.text.lines().count().saturating_sub(1);
-        report.top = super::step(report.top, last, command);
+        // The box is the screen less five columns and three rows on each side, and its
+        // borders; a long line takes as many rows as it wraps to.
+        let (width, height) = state.screen.size;
+        let columns = usize::from(width.saturating_sub(12)).max(1);
+        let shown = usize::from(height.saturating_sub(8)).max(1);
+        let rows: usize = report
+            .text
+            .lines()
+            .map(|line| iris_core::text::width(line).div_ceil(columns).max(1))
+            .sum();
+        report.top = super::step(report.top, rows.saturating_sub(shown), command);
         return Vec::new();
     }
     if let Err(why) = command.applies(state.mode) {

@@ -12,13 +12,22 @@ use crate::failure::{Failure, FailureKind, GitFailure, ProviderFailure};
 /// work (a locked index).
 pub(crate) fn failed(state: &mut State, failure: Failure, retry: Option<Effect>) -> Vec<Effect> {
     match failure.kind {
-        FailureKind::Git(GitFailure::IndexLocked) => {
-            notice(state, Level::Error, failure.words);
-            if let Some(effect) = retry {
+        FailureKind::Git(GitFailure::IndexLocked) => match retry {
+            // A short notice: git's long words would cover the question.
+            Some(effect) => {
+                notice(
+                    state,
+                    Level::Error,
+                    "another git holds the index (.git/index.lock): nothing was lost",
+                );
                 state.overlay.confirm = Some(Confirm::TryAgain(Box::new(effect)));
+                Vec::new()
             }
-            Vec::new()
-        }
+            None => {
+                notice(state, Level::Error, failure.words);
+                Vec::new()
+            }
+        },
         FailureKind::Git(GitFailure::HookFailed) => {
             notice(
                 state,
