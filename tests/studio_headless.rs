@@ -714,10 +714,7 @@ async fn the_studio_honours_critic_enabled() {
 /// commit with it.
 async fn commit_with(studio: &mut Headless, message: &str) {
     studio.state.iris.auto_generate = false;
-    studio.runner.run(Effect::Changes(ChangesFx::LoadStatus));
-    studio
-        .pump_until("the status", |s| !s.changes.loading)
-        .await;
+    studio.load_status().await;
     studio.command(Command::NextPane);
     studio.command(Command::NextPane);
     for c in message.chars() {
@@ -780,10 +777,7 @@ async fn a_refused_key_opens_the_setup_and_the_message_stays() {
     let fake = FakeProvider::start(vec![Step::error(401)]);
     let mut studio = Headless::new(&repo, &fake, Mode::COMMIT);
     studio.state.iris.auto_generate = false;
-    studio.runner.run(Effect::Changes(ChangesFx::LoadStatus));
-    studio
-        .pump_until("the status", |s| !s.changes.loading)
-        .await;
+    studio.load_status().await;
     studio.command(Command::Generate);
     studio
         .pump_until("the setup", |s| s.overlay.setup.is_some())

@@ -16,8 +16,9 @@ use iris_studio::state::{
 use iris_studio::update::update;
 
 use super::support::{
-    STAGED, command, generated, loaded, notice, press, press_with, review_with_a_hunch, staged,
-    start_generation, status, status_of, text, two_hunk_diff, type_text, unstaged, with_message,
+    STAGED, command, generated, generation_failed, loaded, notice, press, press_with,
+    review_with_a_hunch, staged, start_generation, status, status_of, text, two_hunk_diff,
+    type_text, unstaged, with_message,
 };
 
 #[test]
@@ -337,15 +338,8 @@ fn generated_lands_in_the_artifact_and_is_saved() {
 #[test]
 fn a_failed_generation_is_a_notice_and_the_text_stays() {
     let mut state = with_message("Mine");
-    let task = start_generation(&mut state);
-    let effects = update(
-        &mut state,
-        Action::Generate(GenerateMsg::Written {
-            task,
-            kind: ArtifactKind::Commit,
-            result: Err(Failure::other("openai: 500\n  Internal Server Error")),
-        }),
-    );
+    let failure = Failure::other("openai: 500\n  Internal Server Error");
+    let effects = generation_failed(&mut state, failure);
     assert_eq!(effects, vec![]);
     assert!(state.iris.task.is_none());
     assert_eq!(text(&state, Mode::COMMIT), "Mine");

@@ -2,16 +2,15 @@
 //! saying it.
 
 use crossterm::event::KeyCode;
-use iris_core::artifact::ArtifactKind;
 use iris_studio::action::Action;
 use iris_studio::command::Command;
 use iris_studio::effect::Effect;
 use iris_studio::failure::{Failure, FailureKind, GitFailure, ProviderFailure};
-use iris_studio::features::msgs::{ChangesMsg, GenerateMsg, SetupFx};
+use iris_studio::features::msgs::{ChangesMsg, SetupFx};
 use iris_studio::state::{Confirm, Level, Mode};
 use iris_studio::update::update;
 
-use super::support::{a_commit, command, key, notice, start_generation, text, with_message};
+use super::support::{a_commit, command, generation_failed, key, notice, text, with_message};
 
 fn git_done(state: &mut iris_studio::state::State, kind: GitFailure, words: &str) -> Vec<Effect> {
     update(
@@ -75,18 +74,11 @@ fn a_failing_hook_shows_its_own_output_in_a_pane_that_scrolls() {
 fn a_missing_key_or_a_refused_sign_in_opens_the_setup() {
     for kind in [ProviderFailure::NotSetUp, ProviderFailure::SignInRefused] {
         let mut state = with_message("Mine");
-        let task = start_generation(&mut state);
-        let effects = update(
-            &mut state,
-            Action::Generate(GenerateMsg::Written {
-                task,
-                kind: ArtifactKind::Commit,
-                result: Err(Failure::new(
-                    FailureKind::Provider(kind.clone()),
-                    "openai: 401 invalid api key",
-                )),
-            }),
+        let failure = Failure::new(
+            FailureKind::Provider(kind.clone()),
+            "openai: 401 invalid api key",
         );
+        let effects = generation_failed(&mut state, failure);
         assert_eq!(effects, vec![Effect::Setup(SetupFx::Probe)], "{kind:?}");
         assert!(state.overlay.setup.is_some());
         assert!(notice(&state).1.contains("401 invalid api key"));
@@ -102,17 +94,10 @@ fn a_rate_limit_says_when_to_try_again() {
         (None, "try again in a minute"),
     ] {
         let mut state = with_message("Mine");
-        let task = start_generation(&mut state);
-        update(
+        let limited = FailureKind::Provider(ProviderFailure::RateLimited { retry_after });
+        generation_failed(
             &mut state,
-            Action::Generate(GenerateMsg::Written {
-                task,
-                kind: ArtifactKind::Commit,
-                result: Err(Failure::new(
-                    FailureKind::Provider(ProviderFailure::RateLimited { retry_after }),
-                    "openai: 429 Too Many Requests",
-                )),
-            }),
+            Failure::new(limited, "openai: 429 Too Many Requests"),
         );
         let (level, said) = notice(&state);
         assert_eq!(level, Level::Warning);

@@ -259,3 +259,16 @@ pub fn a_commit() -> ChangesFx {
         flags: Default::default(),
     }
 }
+
+/// A generation started in `state` that ends in `failure`: the effects it leaves.
+pub fn generation_failed(state: &mut State, failure: iris_studio::failure::Failure) -> Vec<Effect> {
+    let task = start_generation(state);
+    update(
+        state,
+        Action::Generate(GenerateMsg::Written {
+            task,
+            kind: iris_core::artifact::ArtifactKind::Commit,
+            result: Err(failure),
+        }),
+    )
+}
