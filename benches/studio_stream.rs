@@ -35,6 +35,7 @@ use iris_core::change::{FileDiff, parse_unified_diff};
 use iris_core::protocol::AgentEvent;
 use iris_core::protocol::progress::Progress;
 use iris_studio::action::Action;
+use iris_studio::highlight::{Highlights, Syntaxes};
 use iris_studio::keymap::Keymap;
 use iris_studio::state::{Mode, Pane, State, Task, TaskKind};
 use iris_studio::theme::{ColorSupport, Theme};
@@ -190,9 +191,11 @@ fn commit_studio(size: (u16, u16)) -> State {
 /// Streams `reply` into the studio as the shell feeds it, frame by frame.
 fn in_process(reply: &str) {
     let (theme, keymap) = looks_theme();
+    let highlights = Highlights::new(std::sync::Arc::new(Syntaxes::new()));
     let looks = Looks {
         theme: &theme,
         keymap: &keymap,
+        highlights: &highlights,
     };
     let mut terminal = Terminal::new(TestBackend::new(120, 40)).expect("terminal");
     let mut state = commit_studio((120, 40));
@@ -356,9 +359,11 @@ fn feed(actions: Vec<Action>) -> Vec<Action> {
 fn allocations() {
     const FRAMES: usize = 50;
     let (theme, keymap) = looks_theme();
+    let highlights = Highlights::new(std::sync::Arc::new(Syntaxes::new()));
     let looks = Looks {
         theme: &theme,
         keymap: &keymap,
+        highlights: &highlights,
     };
     println!("in process: allocations drawing one frame of the diff (zoomed, highlighted)");
     for lines in [30, 60, 120] {

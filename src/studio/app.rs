@@ -2,6 +2,7 @@
 //! when something changed, at most ~60 a second, each inside a synchronized update.
 
 use std::io::{Stdout, Write};
+use std::sync::{Arc, OnceLock};
 use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result};
@@ -25,11 +26,19 @@ use iris_agent::IrisAgent;
 use iris_config::Overrides;
 use iris_studio::action::Action;
 use iris_studio::effect::{EditTarget, Effect};
+use iris_studio::highlight::{Highlights, Syntaxes};
 use iris_studio::keymap::{KeyContext, Keymap};
 use iris_studio::state::{Mode, Setup, SetupFacts, State};
 use iris_studio::theme::{ColorSupport, Theme};
 use iris_studio::ui::{self, Looks};
 use iris_studio::update::update;
+
+/// The studio's syntax definitions: drawing highlights with them (through the studio's
+/// [`Highlights`]) and the background threads load them and compile their patterns ahead.
+pub fn syntaxes() -> &'static Arc<Syntaxes> {
+    static SYNTAXES: OnceLock<Arc<Syntaxes>> = OnceLock::new();
+    SYNTAXES.get_or_init(|| Arc::new(Syntaxes::new()))
+}
 
 /// Shortest time between two frames (about 60 a second).
 const FRAME: Duration = Duration::from_millis(16);
@@ -60,6 +69,8 @@ pub struct Studio {
     pub keymap: Keymap,
     /// The colours, adapted to what the terminal can show.
     pub theme: Theme,
+    /// The syntax definitions and the lines already highlighted, which drawing is handed.
+    highlights: Highlights,
     ws: Workspace,
     iris: Option<IrisAgent>,
     /// The flags the studio was started with, for Iris built again after setup.
@@ -116,6 +127,7 @@ impl Studio {
             state,
             keymap,
             theme,
+            highlights: Highlights::new(syntaxes().clone()),
             ws,
             iris,
             overrides: options.overrides,
@@ -196,7 +208,7 @@ impl Studio {
                 let started = Instant::now();
                 terminal.draw(self)?;
                 tracing::debug!("frame drawn in {:?}", started.elapsed());
-                if iris_studio::highlight::pending() {
+                if syntaxes().pending() {
                     runner.warm_pending_highlights();
                 }
                 last_frame = Instant::now();
@@ -387,6 +399,7 @@ impl TerminalGuard {
         let looks = Looks {
             theme: &studio.theme,
             keymap: &studio.keymap,
+            highlights: &studio.highlights,
         };
         crossterm::queue!(self.terminal.backend_mut(), BeginSynchronizedUpdate)?;
         self.terminal

@@ -23,7 +23,6 @@ use iris_core::protocol::AgentEvent;
 use iris_core::stack::InStack;
 use iris_studio::action::{Action, ChatOutcome};
 use iris_studio::effect::Effect;
-use iris_studio::highlight;
 use iris_studio::state::Draft;
 use iris_studio::state::{ChatMessage, PlannedChange, Rewording, Speaker};
 
@@ -311,7 +310,7 @@ impl Runner {
         }
         let (tx, warming) = (self.tx.clone(), self.warming.clone());
         tokio::task::spawn_blocking(move || {
-            let warmed = highlight::warm_pending();
+            let warmed = super::app::syntaxes().warm_pending();
             warming.store(false, Ordering::Release);
             if warmed {
                 let _ = tx.send(Action::SyntaxCompiled);
@@ -328,7 +327,7 @@ impl Runner {
             let mut every = tokio::time::interval(HIGHLIGHT_IDLE / 5);
             loop {
                 every.tick().await;
-                if highlight::release_if_idle(HIGHLIGHT_IDLE) {
+                if super::app::syntaxes().release_if_idle(HIGHLIGHT_IDLE) {
                     tokio::task::spawn_blocking(super::memory::give_back);
                 }
             }
@@ -356,7 +355,7 @@ impl Runner {
             }
             // The syntax definitions load while the status is read, so the first highlighted
             // diff does not hold up the UI thread.
-            tokio::task::spawn_blocking(highlight::preload);
+            tokio::task::spawn_blocking(|| super::app::syntaxes().preload());
             let _ = tx.send(read_status(&tx, root.clone()));
             // The commit rules, for the message's marker, after the status the studio waits
             // for (none in most repositories: no action then).

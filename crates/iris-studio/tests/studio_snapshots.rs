@@ -14,6 +14,7 @@ use iris_core::artifact::ArtifactKind;
 use iris_core::change::{ChangeKind, DiffLine, FileDiff, Hunk, LineKind};
 use iris_core::protocol::progress::Progress;
 use iris_studio::action::Action;
+use iris_studio::highlight::{Highlights, Syntaxes};
 use iris_studio::keymap::Keymap;
 use iris_studio::layout::PaneRects;
 use iris_studio::state::{
@@ -41,9 +42,11 @@ fn render_with(state: &State, support: ColorSupport) -> Buffer {
         .expect("the dark theme is built in")
         .adapt(support);
     let keymap = Keymap::default();
+    let highlights = Highlights::new(std::sync::Arc::new(Syntaxes::new()));
     let looks = Looks {
         theme: &theme,
         keymap: &keymap,
+        highlights: &highlights,
     };
     let mut terminal = Terminal::new(TestBackend::new(WIDTH, HEIGHT)).expect("test terminal");
     terminal

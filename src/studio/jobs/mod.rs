@@ -20,7 +20,6 @@ use iris_core::artifact::ArtifactKind;
 use iris_core::secrets::Scanner;
 use iris_git::{DiffTarget, GitRepo};
 use iris_studio::action::{Action, OpenedFile, RepoSnapshot};
-use iris_studio::highlight;
 use iris_studio::state::{CommitRow, FileEntry, Mode};
 use iris_workspace::{Boundary, FileText, read_text};
 pub use ranking::rank_staged;
@@ -340,7 +339,8 @@ fn open_file(root: &Path, path: &str) -> Result<(OpenedFile, Option<String>), St
         .as_ref()
         .map(|text| text.lines().map(str::to_string).collect());
     if let Some(lines) = &lines {
-        highlight::warm(path, lines.iter().take(WARM_LINES).map(String::as_str));
+        crate::studio::app::syntaxes()
+            .warm(path, lines.iter().take(WARM_LINES).map(String::as_str));
     }
     let repo = GitRepo::discover(root).map_err(|e| e.to_string())?;
     let history = repo
@@ -504,7 +504,7 @@ fn warm_highlighting(files: &[iris_core::change::FileDiff]) {
             .map(|l| l.content.as_str())
             .collect();
         budget -= lines.len();
-        highlight::warm(&file.path, lines.into_iter());
+        crate::studio::app::syntaxes().warm(&file.path, lines.into_iter());
         if budget == 0 {
             break;
         }

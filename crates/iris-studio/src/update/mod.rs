@@ -128,7 +128,7 @@ fn reduce(state: &mut State, action: Action) -> Vec<Effect> {
             Vec::new()
         }
         Action::RulesLoaded(Ok(rules)) => {
-            state.repo.commit_rules = rules.map(|rules| *rules);
+            state.set_commit_rules(rules.map(|rules| *rules));
             Vec::new()
         }
         Action::RulesLoaded(Err(err)) => {
