@@ -24,6 +24,7 @@ use super::runner::{IrisLoader, Runner};
 use crate::app::Workspace;
 use iris_agent::IrisAgent;
 use iris_config::Overrides;
+use iris_core::protocol::AgentEvent;
 use iris_studio::action::Action;
 use iris_studio::effect::{EditTarget, Effect};
 use iris_studio::highlight::{Highlights, Syntaxes};
@@ -203,6 +204,8 @@ impl Studio {
         let mut terminate = terminate_signal()?;
         let mut dirty = true;
         let mut last_frame = Instant::now() - FRAME;
+        // Streamed progress waits here for the next frame, folded to its latest.
+        let mut progressing = Progressing::default();
         loop {
             if dirty && last_frame.elapsed() >= FRAME {
                 let started = Instant::now();
@@ -229,26 +232,46 @@ impl Studio {
                     return Ok(());
                 }
             };
-            // An action, and those the loop's own effects lead to.
-            let mut actions: Vec<Action> = action.into_iter().collect();
-            while let Some(action) = actions.pop() {
-                trace_action(&action);
-                // The reducer and drawing never read the clock: time comes with the actions.
-                self.state.now = Instant::now();
-                for effect in update(&mut self.state, action) {
-                    match effect {
-                        Effect::EditExternally(target) => {
-                            drop(events);
-                            actions.push(self.hand_over(terminal, target).await?);
-                            events = EventStream::new();
-                        }
-                        Effect::CopyToClipboard { text, what } => {
-                            actions.push(Action::Copied(terminal.copy(&text, &what)));
-                        }
-                        effect => runner.run(effect),
-                    }
+            // Streamed text and previews are held for the frame (gitui pulls the latest
+            // progress rather than queueing it); anything else goes in at once, after the
+            // progress held before it.
+            let mut batch: Vec<Action> = Vec::new();
+            match action {
+                Some(action) if Progressing::holds(&action) => {
+                    progressing.push(action);
+                    dirty = true;
                 }
-                dirty = true;
+                Some(action) => {
+                    batch.extend(progressing.take());
+                    batch.push(action);
+                }
+                None => {}
+            }
+            if last_frame.elapsed() >= FRAME {
+                batch.extend(progressing.take());
+            }
+            for action in batch {
+                // An action, and those the loop's own effects lead to.
+                let mut actions = vec![action];
+                while let Some(action) = actions.pop() {
+                    trace_action(&action);
+                    // The reducer and drawing never read the clock: time comes with the actions.
+                    self.state.now = Instant::now();
+                    for effect in update(&mut self.state, action) {
+                        match effect {
+                            Effect::EditExternally(target) => {
+                                drop(events);
+                                actions.push(self.hand_over(terminal, target).await?);
+                                events = EventStream::new();
+                            }
+                            Effect::CopyToClipboard { text, what } => {
+                                actions.push(Action::Copied(terminal.copy(&text, &what)));
+                            }
+                            effect => runner.run(effect),
+                        }
+                    }
+                    dirty = true;
+                }
             }
             if self.state.quit {
                 return Ok(());
@@ -319,6 +342,115 @@ impl Studio {
         .context("the editor's task failed");
         terminal.resume()?;
         edited
+    }
+}
+
+/// Iris' streamed progress between two frames, folded so that a frame applies at most one
+/// piece of text and one preview per run of them: each streamed piece no longer costs its own
+/// update, and each preview (the whole artifact so far) is applied once, the latest.
+/// Only what commutes is folded: text pieces join, a preview replaces the one before it, and
+/// thinking joins thinking; every other event keeps its place.
+#[derive(Debug, Default)]
+pub struct Progressing {
+    held: Vec<Action>,
+}
+
+impl Progressing {
+    /// Whether `action` is streamed progress this folds.
+    pub fn holds(action: &Action) -> bool {
+        matches!(
+            action,
+            Action::Agent {
+                event: AgentEvent::TextDelta(_)
+                    | AgentEvent::Preview { .. }
+                    | AgentEvent::Thinking(_),
+                ..
+            }
+        )
+    }
+
+    /// Takes in one piece of progress (see [`Progressing::holds`]), folded into what is held.
+    pub fn push(&mut self, action: Action) {
+        let Action::Agent { task, event } = action else {
+            self.held.push(action);
+            return;
+        };
+        // Text and previews of one task commute (both only say she is writing): a piece
+        // joins the last piece past any previews, a preview replaces the last preview past
+        // any pieces.
+        let same_run = |held: &Action, preview: bool| match held {
+            Action::Agent { task: t, event } if *t == task => match event {
+                AgentEvent::TextDelta(_) => preview,
+                AgentEvent::Preview { .. } => !preview,
+                _ => false,
+            },
+            _ => false,
+        };
+        match event {
+            AgentEvent::TextDelta(text) => {
+                for held in self.held.iter_mut().rev() {
+                    match held {
+                        Action::Agent {
+                            task: t,
+                            event: AgentEvent::TextDelta(before),
+                        } if *t == task => {
+                            before.push_str(&text);
+                            return;
+                        }
+                        other if same_run(other, false) => continue,
+                        _ => break,
+                    }
+                }
+                self.held.push(Action::Agent {
+                    task,
+                    event: AgentEvent::TextDelta(text),
+                });
+            }
+            AgentEvent::Preview { kind, text } => {
+                for held in self.held.iter_mut().rev() {
+                    match held {
+                        Action::Agent {
+                            task: t,
+                            event:
+                                AgentEvent::Preview {
+                                    kind: k,
+                                    text: before,
+                                },
+                        } if *t == task && *k == kind => {
+                            *before = text;
+                            return;
+                        }
+                        other if same_run(other, true) => continue,
+                        _ => break,
+                    }
+                }
+                self.held.push(Action::Agent {
+                    task,
+                    event: AgentEvent::Preview { kind, text },
+                });
+            }
+            AgentEvent::Thinking(text) => {
+                if let Some(Action::Agent {
+                    task: t,
+                    event: AgentEvent::Thinking(before),
+                }) = self.held.last_mut()
+                    && *t == task
+                {
+                    before.push_str(&text);
+                    return;
+                }
+                self.held.push(Action::Agent {
+                    task,
+                    event: AgentEvent::Thinking(text),
+                });
+            }
+            event => self.held.push(Action::Agent { task, event }),
+        }
+    }
+
+    /// What is held, in order, to apply now.
+    pub fn take(&mut self) -> Vec<Action> {
+        std::mem::take(&mut self.held)
     }
 }
 
@@ -431,4 +563,120 @@ fn restore() {
 fn terminate_signal() -> Result<tokio::signal::unix::Signal> {
     use tokio::signal::unix::{SignalKind, signal};
     signal(SignalKind::terminate()).context("cannot listen for SIGTERM")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use iris_core::artifact::ArtifactKind;
+    use iris_core::protocol::progress::Progress;
+    use iris_studio::state::{Task, TaskKind};
+
+    fn studio() -> State {
+        let mut state = State::new(Mode::COMMIT);
+        state.iris.task = Some(Task {
+            id: 1,
+            mode: Mode::COMMIT,
+            kind: TaskKind::Generate,
+            started: state.now,
+            progress: Progress::default(),
+        });
+        state
+    }
+
+    fn agent(task: u64, event: AgentEvent) -> Action {
+        Action::Agent { task, event }
+    }
+
+    /// A stream as the agent sends it: pieces, previews now and then, thinking, a tool
+    /// call, usage, and a late event of an old task.
+    fn stream() -> Vec<Action> {
+        let mut actions = Vec::new();
+        for i in 0..200 {
+            let piece = format!("piece {i} ");
+            actions.push(agent(1, AgentEvent::TextDelta(piece)));
+            if i % 7 == 0 {
+                let text = format!("preview {i}");
+                actions.push(agent(
+                    1,
+                    AgentEvent::Preview {
+                        kind: ArtifactKind::Commit,
+                        text,
+                    },
+                ));
+            }
+            if i % 50 == 10 {
+                actions.push(agent(1, AgentEvent::Thinking("hm".into())));
+                actions.push(agent(1, AgentEvent::Thinking("mm".into())));
+            }
+            if i == 120 {
+                actions.push(agent(
+                    1,
+                    AgentEvent::ToolStarted {
+                        name: "file_read".into(),
+                        summary: "reading src/lib.rs".into(),
+                    },
+                ));
+            }
+            if i % 60 == 30 {
+                actions.push(agent(
+                    1,
+                    AgentEvent::Usage {
+                        input: 3,
+                        output: 5,
+                        cached: 1,
+                    },
+                ));
+                actions.push(agent(2, AgentEvent::TextDelta("late".into())));
+            }
+        }
+        actions
+    }
+
+    #[test]
+    fn folded_progress_leaves_the_studio_as_every_event_did() {
+        let mut one_by_one = studio();
+        for action in stream() {
+            update(&mut one_by_one, action);
+        }
+        // Frames of every size: what is held is applied when the frame comes.
+        for frame in [1, 3, 16, 1000] {
+            let mut folded = studio();
+            let mut progressing = Progressing::default();
+            let mut applied = 0;
+            for (i, action) in stream().into_iter().enumerate() {
+                let mut batch = Vec::new();
+                if Progressing::holds(&action) {
+                    progressing.push(action);
+                } else {
+                    batch.extend(progressing.take());
+                    batch.push(action);
+                }
+                if i % frame == 0 {
+                    batch.extend(progressing.take());
+                }
+                applied += batch.len();
+                for action in batch {
+                    update(&mut folded, action);
+                }
+            }
+            for action in progressing.take() {
+                applied += 1;
+                update(&mut folded, action);
+            }
+            let progress = |s: &State| s.iris.task.as_ref().map(|t| t.progress.clone());
+            assert_eq!(
+                progress(&folded),
+                progress(&one_by_one),
+                "frames of {frame}"
+            );
+            if frame >= 16 {
+                assert!(
+                    applied < stream().len() / 2,
+                    "{applied} of {}",
+                    stream().len()
+                );
+            }
+        }
+    }
 }
