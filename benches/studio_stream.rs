@@ -30,7 +30,9 @@ use std::process::Command;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
-use iris_core::artifact::ArtifactKind;
+use iris_agent::output::Previewer;
+use iris_app::studio::app::Progressing;
+use iris_core::artifact::{ArtifactKind, GeneratedMessage};
 use iris_core::change::{FileDiff, parse_unified_diff};
 use iris_core::protocol::AgentEvent;
 use iris_core::protocol::progress::Progress;
@@ -211,6 +213,9 @@ fn in_process(reply: &str) {
             ..Progress::default()
         },
     });
+    // The studio was on screen before Iris began: its first frame (which loads the syntax
+    // definitions) is not the stream's.
+    terminal.draw(|f| draw(f, &state, &looks)).expect("draw");
     // What arrives, and when (ms into the reply).
     let mut arrivals: Vec<(f64, Arrival)> = Vec::new();
     let pieces: Vec<&str> = split_pieces(reply);
@@ -313,34 +318,30 @@ fn split_pieces(reply: &str) -> Vec<&str> {
 }
 
 /// What the agent does with each piece of a structured reply: passes it on, and renders
-/// the artifact as far as it is written (as `iris_agent`'s previewing sink does).
+/// the artifact as far as it is written (as `iris_agent`'s previewing sink does, reading each
+/// piece once).
 struct Agent {
-    streamed: String,
+    previewer: Previewer<GeneratedMessage>,
     shown: String,
-    schema: serde_json::Value,
 }
 
 impl Agent {
     fn new() -> Self {
         Self {
-            streamed: String::new(),
-            shown: String::new(),
-            schema: iris_core::artifact::schema::full_schema::<iris_core::artifact::GeneratedMessage>(
+            previewer: Previewer::new(
+                iris_core::artifact::schema::full_schema::<GeneratedMessage>(),
             ),
+            shown: String::new(),
         }
     }
 
     fn delta(&mut self, piece: &str) -> AgentEvent {
-        self.streamed.push_str(piece);
+        self.previewer.push(piece);
         AgentEvent::TextDelta(piece.to_string())
     }
 
     fn preview(&mut self) -> Option<AgentEvent> {
-        let text = iris_agent::output::preview_with::<iris_core::artifact::GeneratedMessage>(
-            &self.streamed,
-            &self.schema,
-        )
-        .filter(|t| *t != self.shown)?;
+        let text = self.previewer.render().filter(|t| *t != self.shown)?;
         self.shown.clone_from(&text);
         Some(AgentEvent::Preview {
             kind: ArtifactKind::Commit,
@@ -349,9 +350,21 @@ impl Agent {
     }
 }
 
-/// The actions of one frame, as the shell hands them to the reducer.
+/// The actions of one frame, as the shell hands them to the reducer: streamed progress
+/// folded (the shell's `Progressing`), everything else in its place.
 fn feed(actions: Vec<Action>) -> Vec<Action> {
-    actions
+    let mut progressing = Progressing::default();
+    let mut out = Vec::new();
+    for action in actions {
+        if Progressing::holds(&action) {
+            progressing.push(action);
+        } else {
+            out.extend(progressing.take());
+            out.push(action);
+        }
+    }
+    out.extend(progressing.take());
+    out
 }
 
 /// Allocations while drawing a frame of the diff pane (zoomed) with 30, 60 and 120 lines
