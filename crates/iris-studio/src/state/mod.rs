@@ -9,6 +9,7 @@ mod changes;
 mod diff_view;
 mod draft;
 mod explore;
+mod rows;
 mod setup;
 mod split_plan;
 mod stack;
@@ -17,6 +18,7 @@ pub use alternatives::{ALTERNATIVES, Alternatives, Version};
 pub use changes::{Changes, FileEntry};
 pub use diff_view::{DiffRow, DiffView, HunkPlace};
 pub use explore::{Explore, Heat, IntentKey, IntentView, ShownCommit, TreeRow, WhyKey, WhyView};
+pub use rows::Rows;
 pub use setup::{Setup, SetupFacts, SetupOption, SetupStep};
 pub use split_plan::{Pending, PlannedChange, SplitPhase, SplitView};
 pub use stack::StackView;
@@ -603,6 +605,8 @@ pub struct State {
     pub screen: Screen,
     /// What the studio learnt as it opened.
     pub start: Startup,
+    /// The panes' wrapped text, as of the last action ([`State::refresh_rows`]).
+    pub rows: Rows,
     /// The time, as the last action brought it (drawing never reads the clock).
     pub now: Instant,
     /// The studio should close; the shell ends its loop when it sees it.
@@ -783,6 +787,7 @@ impl State {
                 choose_mode: false,
                 setup_facts: SetupFacts::default(),
             },
+            rows: Rows::default(),
             now,
             quit: false,
         }

@@ -51,6 +51,7 @@ pub fn update(state: &mut State, action: Action) -> Vec<Effect> {
     let rects = PaneRects::compute(state.screen.size, state);
     follow_selections(state, &rects);
     diff::follow_width(state, &rects);
+    state.refresh_rows();
     effects
 }
 
