@@ -96,8 +96,12 @@ impl Studio {
         let user_dir = iris_config::user_config_dir();
         // The --theme flag wins over the configuration's `theme`.
         let theme_name = options.theme.as_deref().unwrap_or(&config.theme);
-        let theme = Theme::load(theme_name, user_dir.as_deref())?.adapt(ColorSupport::detect());
-        let (keymap, warnings) = Keymap::load(user_dir.as_deref())?;
+        // The studio reads no files: its themes and keymap are read here and handed to it.
+        let themes = iris_config::studio_files::themes(user_dir.as_deref());
+        let theme = Theme::load_from(theme_name, &themes)?.adapt(ColorSupport::detect());
+        let keymap_file = iris_config::studio_files::keymap(user_dir.as_deref())
+            .map_err(iris_studio::keymap::KeymapError)?;
+        let (keymap, warnings) = Keymap::from_file(keymap_file.as_ref())?;
         let mut state = State::new(options.mode.unwrap_or(Mode::COMMIT));
         state.start.choose_mode = options.mode.is_none();
         state.range.from = options.from;
