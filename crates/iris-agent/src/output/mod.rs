@@ -292,6 +292,20 @@ pub fn clean_text(text: &str) -> String {
     lines.join("\n").trim().to_string()
 }
 
+impl<T: Artifact> crate::runtime::preview::Render for Previewer<T> {
+    fn push(&mut self, piece: &str) {
+        Previewer::push(self, piece);
+    }
+
+    fn clear(&mut self) {
+        Previewer::clear(self);
+    }
+
+    fn render(&self) -> Option<String> {
+        Previewer::render(self)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -511,19 +525,5 @@ mod tests {
         );
         let wrapped: Result<Review, _> = parse_structured(r#"[{"summary": "ok"}]"#);
         assert_eq!(wrapped.map(|r| r.summary).as_deref(), Ok("ok"));
-    }
-}
-
-impl<T: Artifact> crate::runtime::preview::Render for Previewer<T> {
-    fn push(&mut self, piece: &str) {
-        Previewer::push(self, piece);
-    }
-
-    fn clear(&mut self) {
-        Previewer::clear(self);
-    }
-
-    fn render(&self) -> Option<String> {
-        Previewer::render(self)
     }
 }

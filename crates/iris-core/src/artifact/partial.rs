@@ -440,7 +440,7 @@ impl Incremental {
                 matched,
                 value,
             } => {
-                if word[matched..].chars().next() != Some(c) {
+                if !word[matched..].starts_with(c) {
                     return Err(Invalid);
                 }
                 let matched = matched + c.len_utf8();
