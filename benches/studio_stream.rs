@@ -471,6 +471,32 @@ fn make_repo(repo: &Path) {
     git(&["add", "-A"]);
 }
 
+/// Each thread of `pid`: its name and its user plus system clock ticks so far.
+fn thread_ticks(pid: u32) -> std::collections::BTreeMap<u32, (String, u64)> {
+    let mut out = std::collections::BTreeMap::new();
+    let Ok(tasks) = std::fs::read_dir(format!("/proc/{pid}/task")) else {
+        return out;
+    };
+    for task in tasks.flatten() {
+        let Some(tid) = task.file_name().to_str().and_then(|t| t.parse::<u32>().ok()) else {
+            continue;
+        };
+        let stat = std::fs::read_to_string(task.path().join("stat")).unwrap_or_default();
+        let name = stat
+            .split_once('(')
+            .and_then(|(_, r)| r.rsplit_once(')'))
+            .map_or(String::new(), |(n, _)| n.to_string());
+        let rest = stat.rsplit_once(')').map(|(_, r)| r).unwrap_or_default();
+        let fields: Vec<&str> = rest.split_whitespace().collect();
+        let ticks: u64 = [11, 12]
+            .iter()
+            .filter_map(|&i| fields.get(i)?.parse::<u64>().ok())
+            .sum();
+        out.insert(tid, (name, ticks));
+    }
+    out
+}
+
 /// The studio's CPU over [`MEASURED`] of streaming, as a percentage of one core.
 fn streaming_share(bin: &Path, repo: &Path, home: &Path, reply: &str, seen: &str) -> f64 {
     let fake = FakeProvider::start(vec![Step::paced(5, Step::text(reply))]);
@@ -490,9 +516,20 @@ fn streaming_share(bin: &Path, repo: &Path, home: &Path, reply: &str, seen: &str
             s.contains(seen) || s.contains("characters so far")
         })
         .unwrap_or_else(|| panic!("nothing streamed:\n{}", program.text()));
+    let pid = program.child.id();
+    let threads0 = thread_ticks(pid);
     let (cpu0, wall0) = (program.cpu_time(), Instant::now());
     std::thread::sleep(MEASURED);
     let share = 100.0 * (program.cpu_time() - cpu0).as_secs_f64() / wall0.elapsed().as_secs_f64();
+    if std::env::var_os("IRIS_BENCH_THREADS").is_some() {
+        // Where the CPU went, by thread name (clock ticks over the measured seconds).
+        let mut by_name: std::collections::BTreeMap<String, u64> = Default::default();
+        for (tid, (name, ticks)) in thread_ticks(pid) {
+            let before = threads0.get(&tid).map_or(0, |(_, t)| *t);
+            *by_name.entry(name).or_default() += ticks.saturating_sub(before);
+        }
+        println!("    threads (ticks): {by_name:?}");
+    }
     program.send(b"\x1b");
     std::thread::sleep(Duration::from_millis(100));
     program.send(b"q");
