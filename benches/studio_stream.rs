@@ -478,7 +478,11 @@ fn thread_ticks(pid: u32) -> std::collections::BTreeMap<u32, (String, u64)> {
         return out;
     };
     for task in tasks.flatten() {
-        let Some(tid) = task.file_name().to_str().and_then(|t| t.parse::<u32>().ok()) else {
+        let Some(tid) = task
+            .file_name()
+            .to_str()
+            .and_then(|t| t.parse::<u32>().ok())
+        else {
             continue;
         };
         let stat = std::fs::read_to_string(task.path().join("stat")).unwrap_or_default();
