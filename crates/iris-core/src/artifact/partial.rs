@@ -408,6 +408,36 @@ impl Incremental {
         }
     }
 
+    /// The string field `key` of the reply's object as [`Incremental::object`] shows it,
+    /// without copying the object: finished, or as far as it is written.
+    pub fn string_field(&self, key: &str) -> Option<&str> {
+        if self.invalid || !self.started {
+            return None;
+        }
+        let top = match (&self.whole, self.stack.first()) {
+            (Some(whole), _) => return whole.get(key)?.as_str(),
+            (None, Some(Open::Object { map, .. })) => map,
+            _ => return None,
+        };
+        // The field being written (perhaps again) shows as the object shows it.
+        let writing = matches!(
+            self.stack.first(),
+            Some(Open::Object { key: Some(k), expect: InObject::Value, .. }) if k == key
+        );
+        if writing {
+            if self.stack.len() > 1 {
+                return None; // an object or a list in its place
+            }
+            if let Token::Str {
+                text, key: false, ..
+            } = &self.token
+            {
+                return Some(text);
+            }
+        }
+        top.get(key)?.as_str()
+    }
+
     fn step(&mut self, c: char) -> Result<(), Invalid> {
         if !self.started {
             if c == '{' {
@@ -839,6 +869,24 @@ mod tests {
                         "{text:?} cut at {cut} in pieces of {size}"
                     );
                 }
+            }
+        }
+    }
+
+    #[test]
+    fn a_string_field_reads_as_the_object_shows_it() {
+        for text in [
+            r#"{"content": "Add two()\n\nBody é", "other": [1, {"content": "x"}]}"#,
+            r#"{"other": {"content": "inner"}, "content": "outer", "content": "again"}"#,
+            r#"{"content": 3, "content": "s"}"#,
+            r#"{"content": "s", "content": {"a": "b"}, "content": "t"}"#,
+        ] {
+            let mut reader = Incremental::new();
+            for (at, c) in text.char_indices() {
+                reader.push(&text[at..at + c.len_utf8()]);
+                let whole = partial_object(&text[..at + c.len_utf8()]);
+                let shown = whole.as_ref().and_then(|o| o.get("content")?.as_str());
+                assert_eq!(reader.string_field("content"), shown, "{text} at {at}");
             }
         }
     }
