@@ -10,6 +10,7 @@ use super::{focused, pane_block};
 use std::borrow::Cow;
 
 use crate::state::{Mode, Pane, RulesVerdict, State, TaskKind};
+use crate::text::wrap_visible;
 use crate::theme::{Theme, Token};
 
 pub fn draw(frame: &mut Frame, area: Rect, state: &State, theme: &Theme) {
@@ -51,6 +52,12 @@ pub fn draw(frame: &mut Frame, area: Rect, state: &State, theme: &Theme) {
     }
     // While Iris writes this artifact (or replaces it from the chat), show it as it forms.
     if let Some(text) = forming(state) {
+        // Only what can show is wrapped: a long reply costs a frame a screenful.
+        let inner = block.inner(area);
+        let text = match text {
+            Cow::Borrowed(text) => Cow::Borrowed(wrap_visible(text, inner.width, inner.height)),
+            Cow::Owned(text) => Cow::Owned(text),
+        };
         let preview = Paragraph::new(text)
             .style(theme.style(Token::TextDim))
             .wrap(Wrap { trim: false })
