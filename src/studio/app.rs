@@ -202,7 +202,7 @@ impl Studio {
         mut rx: UnboundedReceiver<Action>,
         mut watch: Option<super::watch::Begin>,
     ) -> Result<()> {
-        let mut events = EventStream::new();
+        let mut events = TerminalEvents::start();
         // The first tick after one period (an interval's first tick is at once).
         let mut tick = tokio::time::interval_at(tokio::time::Instant::now() + TICK, TICK);
         let mut terminate = terminate_signal()?;
@@ -223,7 +223,7 @@ impl Studio {
             }
             let redraw_in = FRAME.saturating_sub(last_frame.elapsed());
             let action = tokio::select! {
-                event = events.next() => match event {
+                event = events.rx.recv() => match event {
                     Some(Ok(event)) => self.action_for(event),
                     Some(Err(err)) => return Err(err).context("reading the terminal failed"),
                     None => return Ok(()),
@@ -264,9 +264,9 @@ impl Studio {
                     for effect in update(&mut self.state, action) {
                         match effect {
                             Effect::EditExternally(target) => {
-                                drop(events);
+                                events.stop().await;
                                 actions.push(self.hand_over(terminal, target).await?);
-                                events = EventStream::new();
+                                events = TerminalEvents::start();
                             }
                             Effect::CopyToClipboard { text, what } => {
                                 actions.push(Action::Copied(terminal.copy(&text, &what)));
@@ -294,12 +294,12 @@ impl Studio {
     /// Told to stop: the keys typed just before the signal may still wait in the terminal.
     /// They are read and applied (for at most a moment, and without opening anything), so
     /// the draft saved on the way out holds every key the user typed.
-    async fn drain_keys(&mut self, events: &mut EventStream, runner: &mut Runner) {
+    async fn drain_keys(&mut self, events: &mut TerminalEvents, runner: &mut Runner) {
         const MOMENT: Duration = Duration::from_millis(100);
         const MAX_EVENTS: usize = 4096;
         let until = tokio::time::Instant::now() + MOMENT;
         for _ in 0..MAX_EVENTS {
-            let Ok(Some(Ok(event))) = tokio::time::timeout_at(until, events.next()).await else {
+            let Ok(Some(Ok(event))) = tokio::time::timeout_at(until, events.rx.recv()).await else {
                 break;
             };
             let Some(action) = self.action_for(event) else {
@@ -455,6 +455,42 @@ impl Progressing {
     /// What is held, in order, to apply now.
     pub fn take(&mut self) -> Vec<Action> {
         std::mem::take(&mut self.held)
+    }
+}
+
+/// The terminal's events, read by a task of their own into a channel, so that the loop waits
+/// on channels only: polling crossterm's event stream afresh each time an agent event wakes
+/// the loop costs a contended lock (spun on with `sched_yield`) and a poll of the terminal.
+struct TerminalEvents {
+    rx: UnboundedReceiver<std::io::Result<Event>>,
+    task: tokio::task::JoinHandle<()>,
+}
+
+impl TerminalEvents {
+    fn start() -> Self {
+        let (tx, rx) = unbounded_channel();
+        let task = tokio::spawn(async move {
+            let mut events = EventStream::new();
+            while let Some(event) = events.next().await {
+                if tx.send(event).is_err() {
+                    break;
+                }
+            }
+        });
+        Self { rx, task }
+    }
+
+    /// Stops reading (the stream dropped before this returns), so that every key goes to
+    /// whoever has the terminal next.
+    async fn stop(mut self) {
+        self.task.abort();
+        let _ = (&mut self.task).await;
+    }
+}
+
+impl Drop for TerminalEvents {
+    fn drop(&mut self) {
+        self.task.abort();
     }
 }
 

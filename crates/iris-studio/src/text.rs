@@ -7,6 +7,15 @@ use ratatui::text::Span;
 use unicode_segmentation::UnicodeSegmentation;
 use unicode_width::UnicodeWidthChar;
 
+/// `text` in lines of at most `width` columns, broken at words (a key's description in the
+/// help, under itself).
+pub fn wrap_words(text: &str, width: usize) -> Vec<String> {
+    textwrap::wrap(text, width)
+        .into_iter()
+        .map(std::borrow::Cow::into_owned)
+        .collect()
+}
+
 /// The beginning of `text` that can show when a paragraph wraps it at words (untrimmed) into
 /// `height` rows of `width` cells from its top: the rows it makes are those the whole text
 /// makes, so a frame wraps a screenful, not a long reply. Cut after `height` lines (each
