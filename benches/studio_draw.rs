@@ -4,6 +4,7 @@
 use std::time::{Duration, Instant};
 
 use iris_core::change::parse_unified_diff;
+use iris_studio::highlight::{Highlights, Syntaxes};
 use iris_studio::keymap::Keymap;
 use iris_studio::state::{Mode, Pane, State};
 use iris_studio::theme::{ColorSupport, Theme};
@@ -51,9 +52,11 @@ fn main() {
         .expect("dark theme")
         .adapt(ColorSupport::TrueColor);
     let keymap = Keymap::default();
+    let highlights = Highlights::new(std::sync::Arc::new(Syntaxes::new()));
     let looks = Looks {
         theme: &theme,
         keymap: &keymap,
+        highlights: &highlights,
     };
     let mut terminal = Terminal::new(TestBackend::new(120, 40)).expect("terminal");
     let mut times: Vec<Duration> = Vec::with_capacity(FRAMES);

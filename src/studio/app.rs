@@ -5,6 +5,7 @@ use iris_studio::features::msgs::{
     ExternalFx, ExternalMsg, PublishFx, PublishMsg, SetupFx, SplitMsg,
 };
 use std::io::{Stdout, Write};
+use std::sync::{Arc, OnceLock};
 use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result};
@@ -26,14 +27,23 @@ use super::runner::{IrisLoader, Runner};
 use crate::app::Workspace;
 use iris_agent::IrisAgent;
 use iris_config::Overrides;
+use iris_core::protocol::AgentEvent;
 use iris_studio::action::Action;
 use iris_studio::effect::{EditTarget, Effect};
 use iris_studio::failure::{Done, Failure, Outcome};
+use iris_studio::highlight::{Highlights, Syntaxes};
 use iris_studio::keymap::{KeyContext, Keymap};
 use iris_studio::state::{Mode, Setup, SetupFacts, State};
 use iris_studio::theme::{ColorSupport, Theme};
 use iris_studio::ui::{self, Looks};
 use iris_studio::update::update;
+
+/// The studio's syntax definitions: drawing highlights with them (through the studio's
+/// [`Highlights`]) and the background threads load them and compile their patterns ahead.
+pub fn syntaxes() -> &'static Arc<Syntaxes> {
+    static SYNTAXES: OnceLock<Arc<Syntaxes>> = OnceLock::new();
+    SYNTAXES.get_or_init(|| Arc::new(Syntaxes::new()))
+}
 
 /// Shortest time between two frames (about 60 a second).
 const FRAME: Duration = Duration::from_millis(16);
@@ -64,6 +74,8 @@ pub struct Studio {
     pub keymap: Keymap,
     /// The colours, adapted to what the terminal can show.
     pub theme: Theme,
+    /// The syntax definitions and the lines already highlighted, which drawing is handed.
+    highlights: Highlights,
     ws: Workspace,
     iris: Option<IrisAgent>,
     /// The flags the studio was started with, for Iris built again after setup.
@@ -88,8 +100,12 @@ impl Studio {
         let user_dir = iris_config::user_config_dir();
         // The --theme flag wins over the configuration's `theme`.
         let theme_name = options.theme.as_deref().unwrap_or(&config.theme);
-        let theme = Theme::load(theme_name, user_dir.as_deref())?.adapt(ColorSupport::detect());
-        let (keymap, warnings) = Keymap::load(user_dir.as_deref())?;
+        // The studio reads no files: its themes and keymap are read here and handed to it.
+        let themes = iris_config::studio_files::themes(user_dir.as_deref());
+        let theme = Theme::load_from(theme_name, &themes)?.adapt(ColorSupport::detect());
+        let keymap_file = iris_config::studio_files::keymap(user_dir.as_deref())
+            .map_err(iris_studio::keymap::KeymapError)?;
+        let (keymap, warnings) = Keymap::from_file(keymap_file.as_ref())?;
         let mut state = State::new(options.mode.unwrap_or(Mode::COMMIT));
         state.start.choose_mode = options.mode.is_none();
         state.range.from = options.from;
@@ -120,6 +136,7 @@ impl Studio {
             state,
             keymap,
             theme,
+            highlights: Highlights::new(syntaxes().clone()),
             ws,
             iris,
             overrides: options.overrides,
@@ -189,18 +206,20 @@ impl Studio {
         mut rx: UnboundedReceiver<Action>,
         mut watch: Option<super::watch::Begin>,
     ) -> Result<()> {
-        let mut events = EventStream::new();
+        let mut events = TerminalEvents::start();
         // The first tick after one period (an interval's first tick is at once).
         let mut tick = tokio::time::interval_at(tokio::time::Instant::now() + TICK, TICK);
         let mut terminate = terminate_signal()?;
         let mut dirty = true;
         let mut last_frame = Instant::now() - FRAME;
+        // Streamed progress waits here for the next frame, folded to its latest.
+        let mut progressing = Progressing::default();
         loop {
             if dirty && last_frame.elapsed() >= FRAME {
                 let started = Instant::now();
                 terminal.draw(self)?;
                 tracing::debug!("frame drawn in {:?}", started.elapsed());
-                if iris_studio::highlight::pending() {
+                if syntaxes().pending() {
                     runner.warm_pending_highlights();
                 }
                 last_frame = Instant::now();
@@ -208,7 +227,7 @@ impl Studio {
             }
             let redraw_in = FRAME.saturating_sub(last_frame.elapsed());
             let action = tokio::select! {
-                event = events.next() => match event {
+                event = events.rx.recv() => match event {
                     Some(Ok(event)) => self.action_for(event),
                     Some(Err(err)) => return Err(err).context("reading the terminal failed"),
                     None => return Ok(()),
@@ -221,28 +240,48 @@ impl Studio {
                     return Ok(());
                 }
             };
-            // An action, and those the loop's own effects lead to.
-            let mut actions: Vec<Action> = action.into_iter().collect();
-            while let Some(action) = actions.pop() {
-                trace_action(&action);
-                // The reducer and drawing never read the clock: time comes with the actions.
-                self.state.now = Instant::now();
-                for effect in update(&mut self.state, action) {
-                    match effect {
-                        Effect::External(ExternalFx::Edit(target)) => {
-                            drop(events);
-                            actions.push(self.hand_over(terminal, target).await?);
-                            events = EventStream::new();
-                        }
-                        Effect::Publish(PublishFx::Copy { text, what }) => {
-                            actions.push(Action::Publish(PublishMsg::Copied(
-                                terminal.copy(&text, &what),
-                            )));
-                        }
-                        effect => runner.run(effect),
-                    }
+            // Streamed text and previews are held for the frame (gitui pulls the latest
+            // progress rather than queueing it); anything else goes in at once, after the
+            // progress held before it.
+            let mut batch: Vec<Action> = Vec::new();
+            match action {
+                Some(action) if Progressing::holds(&action) => {
+                    progressing.push(action);
+                    dirty = true;
                 }
-                dirty = true;
+                Some(action) => {
+                    batch.extend(progressing.take());
+                    batch.push(action);
+                }
+                None => {}
+            }
+            if last_frame.elapsed() >= FRAME {
+                batch.extend(progressing.take());
+            }
+            for action in batch {
+                // An action, and those the loop's own effects lead to.
+                let mut actions = vec![action];
+                while let Some(action) = actions.pop() {
+                    trace_action(&action);
+                    // The reducer and drawing never read the clock: time comes with the actions.
+                    self.state.now = Instant::now();
+                    for effect in update(&mut self.state, action) {
+                        match effect {
+                            Effect::External(ExternalFx::Edit(target)) => {
+                                events.stop().await;
+                                actions.push(self.hand_over(terminal, target).await?);
+                                events = TerminalEvents::start();
+                            }
+                            Effect::Publish(PublishFx::Copy { text, what }) => {
+                                actions.push(Action::Publish(PublishMsg::Copied(
+                                    terminal.copy(&text, &what),
+                                )));
+                            }
+                            effect => runner.run(effect),
+                        }
+                    }
+                    dirty = true;
+                }
             }
             if self.state.quit {
                 return Ok(());
@@ -261,12 +300,12 @@ impl Studio {
     /// Told to stop: the keys typed just before the signal may still wait in the terminal.
     /// They are read and applied (for at most a moment, and without opening anything), so
     /// the draft saved on the way out holds every key the user typed.
-    async fn drain_keys(&mut self, events: &mut EventStream, runner: &mut Runner) {
+    async fn drain_keys(&mut self, events: &mut TerminalEvents, runner: &mut Runner) {
         const MOMENT: Duration = Duration::from_millis(100);
         const MAX_EVENTS: usize = 4096;
         let until = tokio::time::Instant::now() + MOMENT;
         for _ in 0..MAX_EVENTS {
-            let Ok(Some(Ok(event))) = tokio::time::timeout_at(until, events.next()).await else {
+            let Ok(Some(Ok(event))) = tokio::time::timeout_at(until, events.rx.recv()).await else {
                 break;
             };
             let Some(action) = self.action_for(event) else {
@@ -314,6 +353,151 @@ impl Studio {
         .context("the editor's task failed");
         terminal.resume()?;
         edited
+    }
+}
+
+/// Iris' streamed progress between two frames, folded so that a frame applies at most one
+/// piece of text and one preview per run of them: each streamed piece no longer costs its own
+/// update, and each preview (the whole artifact so far) is applied once, the latest.
+/// Only what commutes is folded: text pieces join, a preview replaces the one before it, and
+/// thinking joins thinking; every other event keeps its place.
+#[derive(Debug, Default)]
+pub struct Progressing {
+    held: Vec<Action>,
+}
+
+impl Progressing {
+    /// Whether `action` is streamed progress this folds.
+    pub fn holds(action: &Action) -> bool {
+        matches!(
+            action,
+            Action::Agent {
+                event: AgentEvent::TextDelta(_)
+                    | AgentEvent::Preview { .. }
+                    | AgentEvent::Thinking(_),
+                ..
+            }
+        )
+    }
+
+    /// Takes in one piece of progress (see [`Progressing::holds`]), folded into what is held.
+    pub fn push(&mut self, action: Action) {
+        let Action::Agent { task, event } = action else {
+            self.held.push(action);
+            return;
+        };
+        // Text and previews of one task commute (both only say she is writing): a piece
+        // joins the last piece past any previews, a preview replaces the last preview past
+        // any pieces.
+        let same_run = |held: &Action, preview: bool| match held {
+            Action::Agent { task: t, event } if *t == task => match event {
+                AgentEvent::TextDelta(_) => preview,
+                AgentEvent::Preview { .. } => !preview,
+                _ => false,
+            },
+            _ => false,
+        };
+        match event {
+            AgentEvent::TextDelta(text) => {
+                for held in self.held.iter_mut().rev() {
+                    match held {
+                        Action::Agent {
+                            task: t,
+                            event: AgentEvent::TextDelta(before),
+                        } if *t == task => {
+                            before.push_str(&text);
+                            return;
+                        }
+                        other if same_run(other, false) => continue,
+                        _ => break,
+                    }
+                }
+                self.held.push(Action::Agent {
+                    task,
+                    event: AgentEvent::TextDelta(text),
+                });
+            }
+            AgentEvent::Preview { kind, text } => {
+                for held in self.held.iter_mut().rev() {
+                    match held {
+                        Action::Agent {
+                            task: t,
+                            event:
+                                AgentEvent::Preview {
+                                    kind: k,
+                                    text: before,
+                                },
+                        } if *t == task && *k == kind => {
+                            *before = text;
+                            return;
+                        }
+                        other if same_run(other, true) => continue,
+                        _ => break,
+                    }
+                }
+                self.held.push(Action::Agent {
+                    task,
+                    event: AgentEvent::Preview { kind, text },
+                });
+            }
+            AgentEvent::Thinking(text) => {
+                if let Some(Action::Agent {
+                    task: t,
+                    event: AgentEvent::Thinking(before),
+                }) = self.held.last_mut()
+                    && *t == task
+                {
+                    before.push_str(&text);
+                    return;
+                }
+                self.held.push(Action::Agent {
+                    task,
+                    event: AgentEvent::Thinking(text),
+                });
+            }
+            event => self.held.push(Action::Agent { task, event }),
+        }
+    }
+
+    /// What is held, in order, to apply now.
+    pub fn take(&mut self) -> Vec<Action> {
+        std::mem::take(&mut self.held)
+    }
+}
+
+/// The terminal's events, read by a task of their own into a channel, so that the loop waits
+/// on channels only: polling crossterm's event stream afresh each time an agent event wakes
+/// the loop costs a contended lock (spun on with `sched_yield`) and a poll of the terminal.
+struct TerminalEvents {
+    rx: UnboundedReceiver<std::io::Result<Event>>,
+    task: tokio::task::JoinHandle<()>,
+}
+
+impl TerminalEvents {
+    fn start() -> Self {
+        let (tx, rx) = unbounded_channel();
+        let task = tokio::spawn(async move {
+            let mut events = EventStream::new();
+            while let Some(event) = events.next().await {
+                if tx.send(event).is_err() {
+                    break;
+                }
+            }
+        });
+        Self { rx, task }
+    }
+
+    /// Stops reading (the stream dropped before this returns), so that every key goes to
+    /// whoever has the terminal next.
+    async fn stop(mut self) {
+        self.task.abort();
+        let _ = (&mut self.task).await;
+    }
+}
+
+impl Drop for TerminalEvents {
+    fn drop(&mut self) {
+        self.task.abort();
     }
 }
 
@@ -394,6 +578,7 @@ impl TerminalGuard {
         let looks = Looks {
             theme: &studio.theme,
             keymap: &studio.keymap,
+            highlights: &studio.highlights,
         };
         crossterm::queue!(self.terminal.backend_mut(), BeginSynchronizedUpdate)?;
         self.terminal
@@ -425,4 +610,120 @@ fn restore() {
 fn terminate_signal() -> Result<tokio::signal::unix::Signal> {
     use tokio::signal::unix::{SignalKind, signal};
     signal(SignalKind::terminate()).context("cannot listen for SIGTERM")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use iris_core::artifact::ArtifactKind;
+    use iris_core::protocol::progress::Progress;
+    use iris_studio::state::{Task, TaskKind};
+
+    fn studio() -> State {
+        let mut state = State::new(Mode::COMMIT);
+        state.iris.task = Some(Task {
+            id: 1,
+            mode: Mode::COMMIT,
+            kind: TaskKind::Generate,
+            started: state.now,
+            progress: Progress::default(),
+        });
+        state
+    }
+
+    fn agent(task: u64, event: AgentEvent) -> Action {
+        Action::Agent { task, event }
+    }
+
+    /// A stream as the agent sends it: pieces, previews now and then, thinking, a tool
+    /// call, usage, and a late event of an old task.
+    fn stream() -> Vec<Action> {
+        let mut actions = Vec::new();
+        for i in 0..200 {
+            let piece = format!("piece {i} ");
+            actions.push(agent(1, AgentEvent::TextDelta(piece)));
+            if i % 7 == 0 {
+                let text = format!("preview {i}");
+                actions.push(agent(
+                    1,
+                    AgentEvent::Preview {
+                        kind: ArtifactKind::Commit,
+                        text,
+                    },
+                ));
+            }
+            if i % 50 == 10 {
+                actions.push(agent(1, AgentEvent::Thinking("hm".into())));
+                actions.push(agent(1, AgentEvent::Thinking("mm".into())));
+            }
+            if i == 120 {
+                actions.push(agent(
+                    1,
+                    AgentEvent::ToolStarted {
+                        name: "file_read".into(),
+                        summary: "reading src/lib.rs".into(),
+                    },
+                ));
+            }
+            if i % 60 == 30 {
+                actions.push(agent(
+                    1,
+                    AgentEvent::Usage {
+                        input: 3,
+                        output: 5,
+                        cached: 1,
+                    },
+                ));
+                actions.push(agent(2, AgentEvent::TextDelta("late".into())));
+            }
+        }
+        actions
+    }
+
+    #[test]
+    fn folded_progress_leaves_the_studio_as_every_event_did() {
+        let mut one_by_one = studio();
+        for action in stream() {
+            update(&mut one_by_one, action);
+        }
+        // Frames of every size: what is held is applied when the frame comes.
+        for frame in [1, 3, 16, 1000] {
+            let mut folded = studio();
+            let mut progressing = Progressing::default();
+            let mut applied = 0;
+            for (i, action) in stream().into_iter().enumerate() {
+                let mut batch = Vec::new();
+                if Progressing::holds(&action) {
+                    progressing.push(action);
+                } else {
+                    batch.extend(progressing.take());
+                    batch.push(action);
+                }
+                if i % frame == 0 {
+                    batch.extend(progressing.take());
+                }
+                applied += batch.len();
+                for action in batch {
+                    update(&mut folded, action);
+                }
+            }
+            for action in progressing.take() {
+                applied += 1;
+                update(&mut folded, action);
+            }
+            let progress = |s: &State| s.iris.task.as_ref().map(|t| t.progress.clone());
+            assert_eq!(
+                progress(&folded),
+                progress(&one_by_one),
+                "frames of {frame}"
+            );
+            if frame >= 16 {
+                assert!(
+                    applied < stream().len() / 2,
+                    "{applied} of {}",
+                    stream().len()
+                );
+            }
+        }
+    }
 }

@@ -22,7 +22,6 @@ use iris_core::protocol::AgentEvent;
 use iris_studio::action::Action;
 use iris_studio::effect::Effect;
 use iris_studio::failure::{Failure, Outcome};
-use iris_studio::highlight;
 
 /// Builds Iris from the configuration as it is now (after setup wrote it).
 pub type IrisLoader = crate::app::iris::Loader;
@@ -135,7 +134,7 @@ impl Runner {
         }
         let (tx, warming) = (self.tx.clone(), self.warming.clone());
         tokio::task::spawn_blocking(move || {
-            let warmed = highlight::warm_pending();
+            let warmed = super::app::syntaxes().warm_pending();
             warming.store(false, Ordering::Release);
             if warmed {
                 let _ = tx.send(Action::SyntaxCompiled);
@@ -152,7 +151,7 @@ impl Runner {
             let mut every = tokio::time::interval(HIGHLIGHT_IDLE / 5);
             loop {
                 every.tick().await;
-                if highlight::release_if_idle(HIGHLIGHT_IDLE) {
+                if super::app::syntaxes().release_if_idle(HIGHLIGHT_IDLE) {
                     tokio::task::spawn_blocking(super::memory::give_back);
                 }
             }
@@ -180,7 +179,7 @@ impl Runner {
             }
             // The syntax definitions load while the status is read, so the first highlighted
             // diff does not hold up the UI thread.
-            tokio::task::spawn_blocking(highlight::preload);
+            tokio::task::spawn_blocking(|| super::app::syntaxes().preload());
             let _ = tx.send(read_status(&tx, root.clone()));
             // The commit rules, for the message's marker, after the status the studio waits
             // for (none in most repositories: no action then).

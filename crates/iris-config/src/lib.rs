@@ -28,6 +28,7 @@ mod provider;
 mod secret;
 pub mod service;
 pub mod setup;
+pub mod studio_files;
 
 use std::collections::BTreeMap;
 use std::fmt;

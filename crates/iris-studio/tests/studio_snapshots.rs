@@ -15,6 +15,7 @@ use iris_core::artifact::ArtifactKind;
 use iris_core::change::{ChangeKind, DiffLine, FileDiff, Hunk, LineKind};
 use iris_core::protocol::progress::Progress;
 use iris_studio::action::Action;
+use iris_studio::highlight::{Highlights, Syntaxes};
 use iris_studio::keymap::Keymap;
 use iris_studio::layout::PaneRects;
 use iris_studio::state::{
@@ -42,9 +43,11 @@ fn render_with(state: &State, support: ColorSupport) -> Buffer {
         .expect("the dark theme is built in")
         .adapt(support);
     let keymap = Keymap::default();
+    let highlights = Highlights::new(std::sync::Arc::new(Syntaxes::new()));
     let looks = Looks {
         theme: &theme,
         keymap: &keymap,
+        highlights: &highlights,
     };
     let mut terminal = Terminal::new(TestBackend::new(WIDTH, HEIGHT)).expect("test terminal");
     terminal
@@ -72,6 +75,13 @@ fn text_of(buffer: &Buffer) -> String {
         out.push('\n');
     }
     out
+}
+
+/// The state as the reducer leaves it after an action: its panes' text wrapped again (for a
+/// test that set the state by hand).
+fn settled(state: &mut State) -> &State {
+    state.refresh_rows();
+    state
 }
 
 fn render(state: &State) -> String {
@@ -358,8 +368,8 @@ fn the_answer_beside_the_code_streams_then_lists_the_commits_behind_the_lines() 
     writing.progress.activity = "reading the history".into();
     writing.progress.streamed = "parse() trims its input since".into();
     state.iris.task = Some(writing);
-    insta::assert_snapshot!("explore_why_streaming", render(&state));
-    let buffer = render_buffer(&state);
+    insta::assert_snapshot!("explore_why_streaming", render(settled(&mut state)));
+    let buffer = render_buffer(settled(&mut state));
     let (x, y) = row_of(&buffer, "    input.trim()");
     assert!(
         !buffer[(x, y)].modifier.contains(Modifier::REVERSED),
@@ -398,8 +408,8 @@ fn the_answer_beside_the_code_streams_then_lists_the_commits_behind_the_lines() 
     });
     why.commit = 1;
     state.focus = Pane::Answer;
-    insta::assert_snapshot!("explore_why_answered", render(&state));
-    let buffer = render_buffer(&state);
+    insta::assert_snapshot!("explore_why_answered", render(settled(&mut state)));
+    let buffer = render_buffer(settled(&mut state));
     let (x, y) = row_of(&buffer, "★ 1a2b3c4");
     assert!(
         buffer[(x + 2, y)].modifier.contains(Modifier::REVERSED),
@@ -418,7 +428,7 @@ fn the_answer_beside_the_code_streams_then_lists_the_commits_behind_the_lines() 
         view,
     });
     state.focus = Pane::Code;
-    insta::assert_snapshot!("explore_why_commit", render(&state));
+    insta::assert_snapshot!("explore_why_commit", render(settled(&mut state)));
 }
 
 #[test]
@@ -465,8 +475,8 @@ fn the_blocks_beside_the_code_light_the_chosen_blocks_lines() {
         scroll: 0,
     });
     state.focus = Pane::Blocks;
-    insta::assert_snapshot!("explore_blocks", render(&state));
-    let buffer = render_buffer(&state);
+    insta::assert_snapshot!("explore_blocks", render(settled(&mut state)));
+    let buffer = render_buffer(settled(&mut state));
     let bars = (0..HEIGHT)
         .filter(|&y| (0..WIDTH).any(|x| buffer[(x, y)].symbol() == "▌" && x < 80))
         .count();
@@ -594,7 +604,7 @@ fn chat_open_with_a_conversation_and_a_reply_streaming() {
     let mut running = task(TaskKind::Chat, Mode::COMMIT, state.now);
     running.progress.streamed = "Adding the tests to the".to_string();
     state.iris.task = Some(running);
-    let screen = render(&state);
+    let screen = render(settled(&mut state));
     // The reply streams into the chat; the editor keeps showing the message discussed.
     assert_eq!(
         screen.matches("Adding the tests to the").count(),
@@ -631,7 +641,7 @@ fn the_conversation_keeps_its_end_in_view_and_the_wheel_scrolls_it_back() {
             text: format!("message {i}: {}last-of-{i}", "words that wrap ".repeat(6)),
         })
         .collect();
-    let screen = render(&state);
+    let screen = render(settled(&mut state));
     assert!(screen.contains("last-of-12"), "{screen}");
     assert!(!screen.contains("message 9:"), "{screen}");
 
@@ -642,7 +652,7 @@ fn the_conversation_keeps_its_end_in_view_and_the_wheel_scrolls_it_back() {
     for _ in 0..4 {
         update(&mut state, wheel(MouseEventKind::ScrollUp, over_log));
     }
-    let screen = render(&state);
+    let screen = render(settled(&mut state));
     assert!(screen.contains("message 9:"), "{screen}");
     assert!(!screen.contains("last-of-12"), "{screen}");
     assert!(screen.contains("scrolled back"), "{screen}");
@@ -659,7 +669,7 @@ fn the_conversation_keeps_its_end_in_view_and_the_wheel_scrolls_it_back() {
             Action::Key(KeyEvent::new(KeyCode::PageDown, KeyModifiers::NONE)),
         );
     }
-    let screen = render(&state);
+    let screen = render(settled(&mut state));
     assert!(screen.contains("last-of-12"), "{screen}");
     assert!(!screen.contains("scrolled back"), "{screen}");
 }

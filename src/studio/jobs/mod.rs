@@ -23,7 +23,6 @@ use iris_core::artifact::ArtifactKind;
 use iris_core::secrets::Scanner;
 use iris_git::{DiffTarget, GitRepo};
 use iris_studio::action::{Action, OpenedFile, RepoSnapshot};
-use iris_studio::highlight;
 use iris_studio::state::{CommitFlags, CommitRow, FileEntry, Mode};
 use iris_workspace::{Boundary, FileText, read_text};
 pub use ranking::rank_staged;
@@ -354,7 +353,8 @@ fn open_file(root: &Path, path: &str) -> Outcome<(OpenedFile, Option<String>)> {
         .as_ref()
         .map(|text| text.lines().map(str::to_string).collect());
     if let Some(lines) = &lines {
-        highlight::warm(path, lines.iter().take(WARM_LINES).map(String::as_str));
+        crate::studio::app::syntaxes()
+            .warm(path, lines.iter().take(WARM_LINES).map(String::as_str));
     }
     let repo = GitRepo::discover(root).map_err(fail::any)?;
     let history = repo
@@ -518,7 +518,7 @@ fn warm_highlighting(files: &[iris_core::change::FileDiff]) {
             .map(|l| l.content.as_str())
             .collect();
         budget -= lines.len();
-        highlight::warm(&file.path, lines.into_iter());
+        crate::studio::app::syntaxes().warm(&file.path, lines.into_iter());
         if budget == 0 {
             break;
         }

@@ -158,7 +158,7 @@ impl IrisAgent {
     ) -> anyhow::Result<(T, Spent)> {
         let kind = ArtifactKind::of_output(T::OUTPUT_TYPE);
         let schema = iris_core::artifact::schema::full_schema::<T>();
-        let render = Box::new(move |text: &str| crate::output::preview_with::<T>(text, &schema));
+        let render = Box::new(crate::output::Previewer::<T>::new(schema));
         let previewing = Previewing::new(sink, kind, render);
         let output = self.reply(cap, preamble, request, previewing.sink()).await;
         previewing.finish().await;

@@ -30,6 +30,12 @@ pub fn extract_json(reply: &str) -> Option<String> {
 /// The reply without the reasoning that opens it: leading `<think>`/`<thinking>` blocks (an
 /// unclosed one runs to the end), or everything before a `</think>` that has no opening tag.
 pub(super) fn strip_leading_think(text: &str) -> String {
+    answer_start(text).map_or_else(String::new, |at| text[at..].to_string())
+}
+
+/// Where the answer begins in `text` (after the reasoning [`strip_leading_think`] drops);
+/// `None` while an unclosed leading block runs to the end.
+pub(super) fn answer_start(text: &str) -> Option<usize> {
     let mut rest = text;
     loop {
         let trimmed = rest.trim_start();
@@ -43,7 +49,7 @@ pub(super) fn strip_leading_think(text: &str) -> String {
         let after = &trimmed[open_len..];
         match find_ignore_case(after, close) {
             Some(end) => rest = &after[end + close.len()..],
-            None => return String::new(),
+            None => return None,
         }
     }
     for (open, close) in THINK_TAGS {
@@ -53,7 +59,7 @@ pub(super) fn strip_leading_think(text: &str) -> String {
             rest = &rest[end + close.len()..];
         }
     }
-    rest.to_string()
+    Some(text.len() - rest.len())
 }
 
 const THINK_TAGS: [(&str, &str); 2] = [("<think>", "</think>"), ("<thinking>", "</thinking>")];

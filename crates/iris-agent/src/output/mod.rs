@@ -12,7 +12,7 @@ mod sanitize;
 
 use schemars::JsonSchema;
 use serde::de::DeserializeOwned;
-use serde_json::Value;
+use serde_json::{Map, Value};
 use thiserror::Error;
 
 pub use extract::extract_json;
@@ -20,7 +20,7 @@ pub use recover::recover;
 pub use sanitize::sanitize;
 
 use iris_core::artifact::Artifact;
-use iris_core::artifact::partial::partial_object;
+use iris_core::artifact::partial::{Incremental, partial_object};
 use iris_core::artifact::schema::full_schema;
 
 /// Why a reply could not be turned into the artifact. Each carries the raw reply so the
@@ -135,11 +135,84 @@ pub fn preview<T: Artifact>(streamed: &str) -> Option<String> {
 pub fn preview_with<T: Artifact>(streamed: &str, schema: &Value) -> Option<String> {
     // A reasoning model's thinking may hold braces of its own: the answer comes after it.
     let answer = extract::strip_leading_think(streamed);
-    let partial = partial_object(&answer).filter(|fields| !fields.is_empty())?;
+    render::<T>(partial_object(&answer), schema)
+}
+
+/// The artifact's markdown from the certain part of its reply.
+fn render<T: Artifact>(partial: Option<Map<String, Value>>, schema: &Value) -> Option<String> {
+    let partial = partial.filter(|fields| !fields.is_empty())?;
     let value = recover(clean_strings(Value::Object(partial)), schema);
     let artifact: T = serde_json::from_value(value).ok()?;
     let text = artifact.to_markdown();
     (!text.trim().is_empty()).then_some(text)
+}
+
+/// [`preview_with`] over a reply that streams: each piece is read once (iris-core's
+/// [`Incremental`]), so previewing a reply as it grows costs its length once, not once per
+/// preview. What it shows is what [`preview_with`] shows for the reply so far.
+pub struct Previewer<T> {
+    schema: Value,
+    streamed: String,
+    /// Where the answer begins (after leading reasoning); `None` inside an unclosed one.
+    answer_at: Option<usize>,
+    /// How much of the answer has been read.
+    read: usize,
+    reader: Incremental,
+    artifact: std::marker::PhantomData<fn() -> T>,
+}
+
+impl<T: Artifact> Previewer<T> {
+    /// A previewer of `T` replies against its `schema` (made once by the caller).
+    pub fn new(schema: Value) -> Self {
+        Self {
+            schema,
+            streamed: String::new(),
+            answer_at: Some(0),
+            read: 0,
+            reader: Incremental::new(),
+            artifact: std::marker::PhantomData,
+        }
+    }
+
+    /// The reply so far.
+    pub fn streamed(&self) -> &str {
+        &self.streamed
+    }
+
+    /// The next piece of the reply.
+    pub fn push(&mut self, piece: &str) {
+        self.streamed.push_str(piece);
+        // Reasoning tags end in `>`: only then can where the answer begins move (a closed
+        // block, or a stray closing tag that drops what came before it).
+        if piece.contains('>') {
+            let at = extract::answer_start(&self.streamed);
+            if at != self.answer_at {
+                self.answer_at = at;
+                self.reader = Incremental::new();
+                self.read = at.unwrap_or(0);
+            }
+        }
+        if let Some(at) = self.answer_at {
+            let from = self.read.max(at);
+            self.reader.push(&self.streamed[from..]);
+            self.read = self.streamed.len();
+        }
+    }
+
+    /// Starts over (a new request, a tool call).
+    pub fn clear(&mut self) {
+        self.streamed.clear();
+        self.answer_at = Some(0);
+        self.read = 0;
+        self.reader = Incremental::new();
+    }
+
+    /// The artifact as far as the reply has written it, as markdown; `None` while nothing
+    /// of it is certain.
+    pub fn render(&self) -> Option<String> {
+        let partial = self.answer_at.and_then(|_| self.reader.object());
+        render::<T>(partial, &self.schema)
+    }
 }
 
 /// What the value is instead, when the schema wants an object and the value is not one (nor
@@ -219,10 +292,58 @@ pub fn clean_text(text: &str) -> String {
     lines.join("\n").trim().to_string()
 }
 
+impl<T: Artifact> crate::runtime::preview::Render for Previewer<T> {
+    fn push(&mut self, piece: &str) {
+        Previewer::push(self, piece);
+    }
+
+    fn clear(&mut self) {
+        Previewer::clear(self);
+    }
+
+    fn render(&self) -> Option<String> {
+        Previewer::render(self)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use iris_core::artifact::{Critique, GeneratedMessage, Review, Severity};
+
+    /// The previewer, fed piece by piece, shows at every point what previewing the whole
+    /// reply so far shows: replies with reasoning before them, a stray closing tag, a fence.
+    #[test]
+    fn a_streamed_preview_shows_what_the_whole_reply_so_far_shows() {
+        let message = r#"{"emoji": null, "title": "Add \"two()\"", "message": "Adds it.\n\nAnd é 😀 \u00e9."}"#;
+        let replies = [
+            message.to_string(),
+            format!("<think>the {{diff}} adds</think>\n{message}"),
+            "<thinking>unclosed { so far".to_string(),
+            format!("<THINK>a</THINK> <think>b</think>```json\n{message}\n```"),
+            format!("reasoning {{x}} then </think>{message}"),
+            r#"{"title": "x </think> y", "message": "m"}"#.to_string(),
+        ];
+        let schema = full_schema::<GeneratedMessage>();
+        for reply in &replies {
+            for size in [1, 3, 8] {
+                let mut previewer = Previewer::<GeneratedMessage>::new(schema.clone());
+                let cuts: Vec<usize> = reply.char_indices().map(|(i, _)| i).collect();
+                let mut read = 0;
+                for &cut in cuts.iter().step_by(size).skip(1).chain([&reply.len()]) {
+                    previewer.push(&reply[read..cut]);
+                    read = cut;
+                    assert_eq!(
+                        previewer.render(),
+                        preview_with::<GeneratedMessage>(&reply[..cut], &schema),
+                        "{reply:?} at {cut} in pieces of {size}"
+                    );
+                }
+                previewer.clear();
+                assert_eq!(previewer.render(), None);
+            }
+        }
+    }
 
     #[test]
     fn a_reply_naming_none_of_the_fields_is_of_another_shape() {

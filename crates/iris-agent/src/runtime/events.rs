@@ -11,7 +11,7 @@ use rig_core::completion::{CompletionModel, GetTokenUsage};
 use tokio::sync::mpsc::UnboundedSender;
 
 use iris_core::artifact::ArtifactKind;
-use iris_core::artifact::partial::partial_object;
+use iris_core::artifact::partial::Incremental;
 use iris_core::protocol::AgentEvent;
 
 use crate::runtime::budget::Meter;
@@ -116,13 +116,23 @@ pub struct EventHook {
     /// inside a call as well as in prose.
     call: Arc<Mutex<Gathered>>,
     /// The artifact the streamed call replaces (a chat's `update_commit`, ...), shown as its
-    /// new text forms, and the text last shown.
-    editing: Arc<Mutex<(Option<ArtifactKind>, String)>>,
+    /// new text forms, the text last shown, and the call's arguments read so far.
+    editing: Arc<Mutex<Editing>>,
     /// When the model last wrote anything (text or a tool call's arguments): a stream that
     /// reaches no consumer item while a long call is written is not a stalled one.
     last_delta: Arc<Mutex<Option<Instant>>>,
     /// `max_cost_per_run`: told what each reply cost, and asked whether a stream may go on.
     meter: Option<Meter>,
+}
+
+/// An update tool's call being streamed: the artifact it replaces, the text last shown, and
+/// its arguments as read so far.
+#[derive(Debug, Default)]
+struct Editing {
+    kind: Option<ArtifactKind>,
+    shown: String,
+    reader: Incremental,
+    read: usize,
 }
 
 impl EventHook {
@@ -178,21 +188,32 @@ impl EventHook {
     }
 
     /// The new text of an update tool's call as far as its arguments are written, sent when
-    /// it grew.
+    /// it grew. The arguments are read piece by piece (each once), not whole at each piece.
     fn preview_edit(&self, tool_name: Option<&str>, arguments: &str) {
         let Ok(mut editing) = self.editing.lock() else {
             return;
         };
         if let Some(name) = tool_name {
-            *editing = (ArtifactKind::edited_by(name), String::new());
+            *editing = Editing {
+                kind: ArtifactKind::edited_by(name),
+                ..Editing::default()
+            };
         }
-        let Some(kind) = editing.0 else {
+        let Some(kind) = editing.kind else {
             return;
         };
-        let content = partial_object(arguments)
-            .and_then(|fields| fields.get("content")?.as_str().map(str::to_string));
-        if let Some(text) = content.filter(|t| !t.trim().is_empty() && *t != editing.1) {
-            editing.1.clone_from(&text);
+        // The arguments started over without a name: read them from their start.
+        if arguments.len() < editing.read || !arguments.is_char_boundary(editing.read) {
+            editing.reader = Incremental::new();
+            editing.read = 0;
+        }
+        let read = editing.read;
+        editing.reader.push(&arguments[read..]);
+        editing.read = arguments.len();
+        let content = editing.reader.string_field("content");
+        if let Some(text) = content.filter(|t| !t.trim().is_empty() && *t != editing.shown) {
+            let text = text.to_string();
+            editing.shown.clone_from(&text);
             self.sink.send(AgentEvent::Preview { kind, text });
         }
     }

@@ -12,11 +12,49 @@ use super::events::EventSink;
 use iris_core::artifact::ArtifactKind;
 use iris_core::protocol::AgentEvent;
 
-/// Renders a reply's prefix as the artifact's markdown (`crate::output::preview_with::<T>`).
-pub type Render = Box<dyn Fn(&str) -> Option<String> + Send + Sync>;
+/// Reads a reply piece by piece and renders it as the artifact's markdown
+/// (`crate::output::Previewer<T>`).
+pub trait Render: Send {
+    /// The next piece of the reply.
+    fn push(&mut self, piece: &str);
+    /// The reply starts over.
+    fn clear(&mut self);
+    /// The artifact as far as the reply so far has written it.
+    fn render(&self) -> Option<String>;
+}
+
+/// A renderer of the whole reply so far, for tests: `f` reads it whole at each render.
+pub struct WholeReply<F> {
+    text: String,
+    f: F,
+}
+
+impl<F: Fn(&str) -> Option<String> + Send> WholeReply<F> {
+    /// Renders with `f`.
+    pub fn new(f: F) -> Self {
+        Self {
+            text: String::new(),
+            f,
+        }
+    }
+}
+
+impl<F: Fn(&str) -> Option<String> + Send> Render for WholeReply<F> {
+    fn push(&mut self, piece: &str) {
+        self.text.push_str(piece);
+    }
+
+    fn clear(&mut self) {
+        self.text.clear();
+    }
+
+    fn render(&self) -> Option<String> {
+        (self.f)(&self.text)
+    }
+}
 
 /// Renders at most this often: a reply streams far faster than anyone reads, and each render
-/// reads the whole reply so far.
+/// builds the whole artifact so far.
 const EVERY: std::time::Duration = std::time::Duration::from_millis(40);
 
 /// The sink to run with, and the task that forwards its events.
@@ -28,7 +66,7 @@ pub struct Previewing {
 impl Previewing {
     /// Events to `outer`, with previews of `kind` rendered by `render`; without a listener
     /// (or for a reply that is no artifact) it is `outer` itself.
-    pub fn new(outer: &EventSink, kind: Option<ArtifactKind>, render: Render) -> Self {
+    pub fn new(outer: &EventSink, kind: Option<ArtifactKind>, mut render: Box<dyn Render>) -> Self {
         let (Some(kind), true) = (kind, outer.is_listening()) else {
             return Self {
                 sink: outer.clone(),
@@ -39,13 +77,12 @@ impl Previewing {
         let sink = outer.sending_to(sender);
         let outer = outer.clone();
         let task = tokio::spawn(async move {
-            let mut streamed = String::new();
             let mut shown = String::new();
             let mut rendered_at: Option<Instant> = None;
             // Text came since the last render, which is due when the interval is over.
             let mut pending = false;
-            let show = |streamed: &str, shown: &mut String| {
-                if let Some(text) = render(streamed).filter(|t| t != shown) {
+            let show = |render: &dyn Render, shown: &mut String| {
+                if let Some(text) = render.render().filter(|t| t != shown) {
                     shown.clone_from(&text);
                     outer.send(AgentEvent::Preview { kind, text });
                 }
@@ -58,7 +95,7 @@ impl Previewing {
                         () = tokio::time::sleep_until(due) => {
                             rendered_at = Some(Instant::now());
                             pending = false;
-                            show(&streamed, &mut shown);
+                            show(render.as_ref(), &mut shown);
                             continue;
                         }
                     },
@@ -67,34 +104,36 @@ impl Previewing {
                 let Some(event) = event else {
                     // The reply is over: what came since the last render shows before the end.
                     if pending {
-                        show(&streamed, &mut shown);
+                        show(render.as_ref(), &mut shown);
                     }
                     break;
                 };
                 let delta = match &event {
-                    AgentEvent::TextDelta(delta) => Some(delta.clone()),
+                    AgentEvent::TextDelta(delta) => {
+                        render.push(delta);
+                        true
+                    }
                     // A new request or a tool call starts the reply over.
                     AgentEvent::Request | AgentEvent::ToolStarted { .. } => {
-                        streamed.clear();
+                        render.clear();
                         shown.clear();
                         rendered_at = None;
                         pending = false;
-                        None
+                        false
                     }
-                    _ => None,
+                    _ => false,
                 };
                 outer.send(event);
-                let Some(delta) = delta else {
+                if !delta {
                     continue;
-                };
-                streamed.push_str(&delta);
+                }
                 if rendered_at.is_some_and(|at| at.elapsed() < EVERY) {
                     pending = true;
                     continue;
                 }
                 rendered_at = Some(Instant::now());
                 pending = false;
-                show(&streamed, &mut shown);
+                show(render.as_ref(), &mut shown);
             }
         });
         Self {
@@ -144,7 +183,7 @@ mod tests {
     async fn previews_come_at_most_every_interval_and_the_last_text_always_shows() {
         let (tx, mut events) = unbounded_channel();
         let outer = EventSink::new(tx);
-        let render: Render = Box::new(|text: &str| Some(text.to_uppercase()));
+        let render = Box::new(WholeReply::new(|text: &str| Some(text.to_uppercase())));
         let previewing = Previewing::new(&outer, Some(ArtifactKind::Commit), render);
         let sink = previewing.sink().clone();
         let delta = |text: &str| AgentEvent::TextDelta(text.to_string());
@@ -172,7 +211,7 @@ mod tests {
     async fn a_new_request_starts_the_preview_over() {
         let (tx, mut events) = unbounded_channel();
         let outer = EventSink::new(tx);
-        let render: Render = Box::new(|text: &str| Some(text.to_string()));
+        let render = Box::new(WholeReply::new(|text: &str| Some(text.to_string())));
         let previewing = Previewing::new(&outer, Some(ArtifactKind::Commit), render);
         let sink = previewing.sink().clone();
         sink.send(AgentEvent::TextDelta("draft".into()));

@@ -273,6 +273,458 @@ impl Reader {
     }
 }
 
+/// A streamed reply read as it comes: each piece is read once, where the reading stopped, and
+/// [`Incremental::object`] is at every moment what [`partial_object`] gives for the whole text
+/// so far. So a reply of `n` characters is read in `O(n)` over the stream, not once per piece.
+#[derive(Debug, Default, Clone)]
+pub struct Incremental {
+    /// The first `{` has come.
+    started: bool,
+    /// The reply's object is closed: what follows is not read.
+    done: bool,
+    invalid: bool,
+    /// The object when it closed.
+    whole: Option<Map<String, Value>>,
+    /// The values being written, outermost first.
+    stack: Vec<Open>,
+    token: Token,
+}
+
+/// An object or a list being written.
+#[derive(Debug, Clone)]
+enum Open {
+    Object {
+        map: Map<String, Value>,
+        /// The key whose value is being written (after its colon).
+        key: Option<String>,
+        expect: InObject,
+        in_list: bool,
+    },
+    List {
+        items: Vec<Value>,
+        expect: InList,
+        in_list: bool,
+    },
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum InObject {
+    /// A key or the end (after `{` or `,`).
+    KeyOrEnd,
+    /// The colon after a key.
+    Colon,
+    /// The value after the colon.
+    Value,
+    /// A comma or the end, after a value.
+    CommaOrEnd,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum InList {
+    ValueOrEnd,
+    CommaOrEnd,
+}
+
+/// The scalar being written.
+#[derive(Debug, Clone, Default)]
+enum Token {
+    #[default]
+    None,
+    Str {
+        text: String,
+        key: bool,
+        /// An escape begun: what came after its backslash.
+        escape: Option<String>,
+    },
+    Number(String),
+    Literal {
+        word: &'static str,
+        matched: usize,
+        value: Value,
+    },
+}
+
+impl Incremental {
+    /// Nothing read yet.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Reads the next piece of the reply.
+    pub fn push(&mut self, piece: &str) {
+        for c in piece.chars() {
+            if self.done || self.invalid {
+                return;
+            }
+            if self.step(c).is_err() {
+                self.invalid = true;
+                self.stack.clear();
+                self.token = Token::None;
+            }
+        }
+    }
+
+    /// What [`partial_object`] gives for the text read so far.
+    pub fn object(&self) -> Option<Map<String, Value>> {
+        if self.invalid || !self.started {
+            return None;
+        }
+        if let Some(whole) = &self.whole {
+            return Some(whole.clone());
+        }
+        let parent_is_list = matches!(self.stack.last(), Some(Open::List { .. }));
+        let mut child = match &self.token {
+            Token::Str {
+                text, key: false, ..
+            } if !parent_is_list => Some(Value::String(text.clone())),
+            _ => None,
+        };
+        for open in self.stack.iter().rev() {
+            child = match open {
+                Open::Object {
+                    map,
+                    key,
+                    expect,
+                    in_list,
+                } => {
+                    if *in_list {
+                        None
+                    } else {
+                        let mut map = map.clone();
+                        if let (InObject::Value, Some(key), Some(value)) = (expect, key, child) {
+                            map.insert(key.clone(), value);
+                        }
+                        Some(Value::Object(map))
+                    }
+                }
+                Open::List { items, in_list, .. } => {
+                    (!*in_list).then(|| Value::Array(items.clone()))
+                }
+            };
+        }
+        match child {
+            Some(Value::Object(map)) => Some(map),
+            _ => None,
+        }
+    }
+
+    /// The string field `key` of the reply's object as [`Incremental::object`] shows it,
+    /// without copying the object: finished, or as far as it is written.
+    pub fn string_field(&self, key: &str) -> Option<&str> {
+        if self.invalid || !self.started {
+            return None;
+        }
+        let top = match (&self.whole, self.stack.first()) {
+            (Some(whole), _) => return whole.get(key)?.as_str(),
+            (None, Some(Open::Object { map, .. })) => map,
+            _ => return None,
+        };
+        // The field being written (perhaps again) shows as the object shows it.
+        let writing = matches!(
+            self.stack.first(),
+            Some(Open::Object { key: Some(k), expect: InObject::Value, .. }) if k == key
+        );
+        if writing {
+            if self.stack.len() > 1 {
+                return None; // an object or a list in its place
+            }
+            if let Token::Str {
+                text, key: false, ..
+            } = &self.token
+            {
+                return Some(text);
+            }
+        }
+        top.get(key)?.as_str()
+    }
+
+    fn step(&mut self, c: char) -> Result<(), Invalid> {
+        if !self.started {
+            if c == '{' {
+                self.started = true;
+                self.stack.push(Open::Object {
+                    map: Map::new(),
+                    key: None,
+                    expect: InObject::KeyOrEnd,
+                    in_list: false,
+                });
+            }
+            return Ok(());
+        }
+        match std::mem::take(&mut self.token) {
+            Token::None => {}
+            Token::Str { text, key, escape } => return self.in_string(c, text, key, escape),
+            Token::Number(mut text) => {
+                if c.is_ascii_digit() || matches!(c, '-' | '+' | '.' | 'e' | 'E') {
+                    text.push(c);
+                    self.token = Token::Number(text);
+                    return Ok(());
+                }
+                let number =
+                    serde_json::from_str::<serde_json::Number>(&text).map_err(|_| Invalid)?;
+                self.finished(Value::Number(number));
+                // The character after the number is read where the number ended.
+            }
+            Token::Literal {
+                word,
+                matched,
+                value,
+            } => {
+                if !word[matched..].starts_with(c) {
+                    return Err(Invalid);
+                }
+                let matched = matched + c.len_utf8();
+                if matched == word.len() {
+                    self.finished(value);
+                } else {
+                    self.token = Token::Literal {
+                        word,
+                        matched,
+                        value,
+                    };
+                }
+                return Ok(());
+            }
+        }
+        if self.done {
+            return Ok(());
+        }
+        let space = matches!(c, ' ' | '\t' | '\n' | '\r');
+        let depth = self.stack.len();
+        match self.stack.last_mut() {
+            None => Ok(()),
+            Some(Open::Object { expect, .. }) => match (*expect, c) {
+                (_, _) if space => Ok(()),
+                (InObject::KeyOrEnd, '}') | (InObject::CommaOrEnd, '}') => {
+                    self.close();
+                    Ok(())
+                }
+                (InObject::KeyOrEnd, '"') => {
+                    self.token = Token::Str {
+                        text: String::new(),
+                        key: true,
+                        escape: None,
+                    };
+                    Ok(())
+                }
+                (InObject::Colon, ':') => {
+                    *expect = InObject::Value;
+                    if depth > MAX_DEPTH {
+                        return Err(Invalid);
+                    }
+                    Ok(())
+                }
+                (InObject::Value, c) => self.begin(c, false),
+                (InObject::CommaOrEnd, ',') => {
+                    *expect = InObject::KeyOrEnd;
+                    Ok(())
+                }
+                _ => Err(Invalid),
+            },
+            Some(Open::List { expect, .. }) => match (*expect, c) {
+                (_, _) if space => Ok(()),
+                (InList::ValueOrEnd, ']') | (InList::CommaOrEnd, ']') => {
+                    self.close();
+                    Ok(())
+                }
+                (InList::ValueOrEnd, c) => {
+                    if depth > MAX_DEPTH {
+                        return Err(Invalid);
+                    }
+                    self.begin(c, true)
+                }
+                (InList::CommaOrEnd, ',') => {
+                    *expect = InList::ValueOrEnd;
+                    Ok(())
+                }
+                _ => Err(Invalid),
+            },
+        }
+    }
+
+    /// The first character of a value (an item of a list when `in_list`).
+    fn begin(&mut self, c: char, in_list: bool) -> Result<(), Invalid> {
+        match c {
+            '{' => self.stack.push(Open::Object {
+                map: Map::new(),
+                key: None,
+                expect: InObject::KeyOrEnd,
+                in_list,
+            }),
+            '[' => self.stack.push(Open::List {
+                items: Vec::new(),
+                expect: InList::ValueOrEnd,
+                in_list,
+            }),
+            '"' => {
+                self.token = Token::Str {
+                    text: String::new(),
+                    key: false,
+                    escape: None,
+                }
+            }
+            't' | 'f' | 'n' => {
+                let (word, value) = match c {
+                    't' => ("true", Value::Bool(true)),
+                    'f' => ("false", Value::Bool(false)),
+                    _ => ("null", Value::Null),
+                };
+                self.token = Token::Literal {
+                    word,
+                    matched: 1,
+                    value,
+                };
+            }
+            c if c == '-' || c.is_ascii_digit() => self.token = Token::Number(c.to_string()),
+            _ => return Err(Invalid),
+        }
+        Ok(())
+    }
+
+    fn in_string(
+        &mut self,
+        c: char,
+        mut text: String,
+        key: bool,
+        escape: Option<String>,
+    ) -> Result<(), Invalid> {
+        let Some(mut escape) = escape else {
+            match c {
+                '"' if key => {
+                    if let Some(Open::Object { key: k, expect, .. }) = self.stack.last_mut() {
+                        *k = Some(text);
+                        *expect = InObject::Colon;
+                    }
+                }
+                '"' => self.finished(Value::String(text)),
+                '\\' => {
+                    self.token = Token::Str {
+                        text,
+                        key,
+                        escape: Some(String::new()),
+                    }
+                }
+                c => {
+                    text.push(c);
+                    self.token = Token::Str {
+                        text,
+                        key,
+                        escape: None,
+                    };
+                }
+            }
+            return Ok(());
+        };
+        escape.push(c);
+        let decoded = decode_escape(&escape)?;
+        if let Some(decoded) = decoded {
+            text.push(decoded);
+        }
+        self.token = Token::Str {
+            text,
+            key,
+            escape: decoded.is_none().then_some(escape),
+        };
+        Ok(())
+    }
+
+    /// A value is finished: it goes into the object or list it is part of.
+    fn finished(&mut self, value: Value) {
+        match self.stack.last_mut() {
+            Some(Open::Object {
+                map, key, expect, ..
+            }) => {
+                if let Some(key) = key.take() {
+                    map.insert(key, value);
+                }
+                *expect = InObject::CommaOrEnd;
+            }
+            Some(Open::List { items, expect, .. }) => {
+                items.push(value);
+                *expect = InList::CommaOrEnd;
+            }
+            None => {}
+        }
+    }
+
+    /// The innermost object or list ends.
+    fn close(&mut self) {
+        let Some(open) = self.stack.pop() else {
+            return;
+        };
+        let value = match open {
+            Open::Object { map, .. } => Value::Object(map),
+            Open::List { items, .. } => Value::Array(items),
+        };
+        if self.stack.is_empty() {
+            self.done = true;
+            if let Value::Object(map) = value {
+                self.whole = Some(map);
+            }
+        } else {
+            self.finished(value);
+        }
+    }
+}
+
+/// An escape as far as it came (what follows its backslash): the character once it is
+/// complete, `None` while it is not.
+fn decode_escape(escape: &str) -> Result<Option<char>, Invalid> {
+    let mut chars = escape.chars();
+    let Some(kind) = chars.next() else {
+        return Ok(None);
+    };
+    let simple = match kind {
+        '"' => '"',
+        '\\' => '\\',
+        '/' => '/',
+        'b' => '\u{8}',
+        'f' => '\u{c}',
+        'n' => '\n',
+        'r' => '\r',
+        't' => '\t',
+        'u' => return decode_unicode(&escape[1..]),
+        _ => return Err(Invalid),
+    };
+    Ok(Some(simple))
+}
+
+/// `XXXX` or a surrogate pair `XXXX\uYYYY`, as far as it came.
+fn decode_unicode(rest: &str) -> Result<Option<char>, Invalid> {
+    let hex = |digits: &str| -> Result<Option<u32>, Invalid> {
+        if digits.chars().any(|c| !c.is_ascii_hexdigit()) {
+            return Err(Invalid);
+        }
+        if digits.len() < 4 {
+            return Ok(None);
+        }
+        u32::from_str_radix(digits, 16)
+            .map(Some)
+            .map_err(|_| Invalid)
+    };
+    let Some(high) = hex(&rest[..rest.len().min(4)])? else {
+        return Ok(None);
+    };
+    if !(0xD800..0xDC00).contains(&high) {
+        return char::from_u32(high).map(Some).ok_or(Invalid);
+    }
+    let low = &rest[4..];
+    let mut chars = low.chars();
+    match (chars.next(), chars.next()) {
+        (None, _) | (Some('\\'), None) => return Ok(None),
+        (Some('\\'), Some('u')) => {}
+        _ => return Err(Invalid),
+    }
+    let Some(low) = hex(&low[2..])? else {
+        return Ok(None);
+    };
+    if !(0xDC00..0xE000).contains(&low) {
+        return Err(Invalid);
+    }
+    let code = 0x10000 + ((high - 0xD800) << 10) + (low - 0xDC00);
+    char::from_u32(code).map(Some).ok_or(Invalid)
+}
+
 /// The reader's promise: whether what it showed (`partial`) could become `whole`. Finished
 /// values are equal, a string is a beginning of the final one, an object's fields are each
 /// such a prefix, a list's items are equal and no more.
@@ -361,6 +813,82 @@ mod tests {
             shown(r#"{"pr": {"title": "x"#),
             json!({"pr": {"title": "x"}})
         );
+    }
+
+    /// Every prefix of each text, read piece by piece in pieces of many sizes, gives what
+    /// reading the prefix whole gives.
+    #[test]
+    fn reading_piece_by_piece_gives_what_reading_the_whole_prefix_gives() {
+        let mut texts = answers();
+        texts.extend(
+            [
+                r#"Let me look. {"a": x"#,
+                r#"{"a": "\q"}"#,
+                r#"{"a": "\ud83d\u0041"}"#,
+                r#"{"a": "\ud83dx"}"#,
+                r#"{"a": "\udc00"}"#,
+                r#"{"a": 1.2.3, "b": 2}"#,
+                r#"{"a": -, "b": 2}"#,
+                r#"{"a": tru, "b": 2}"#,
+                r#"{"a": [1, [2, {"b": "c"}], "d"], "e": {"f": [true, "g"#,
+                r#"{"a": 1,} trailing {"b": 2}"#,
+                r#"{"a" "b"}"#,
+                r#"{"a": [1 2]}"#,
+                r#"{"a": nul}x"#,
+                "{\"a\":\u{a0}1}",
+                "{\"a\": \"日本語 ✨ 😀\", \"b\": [\"\\n\\t\"]}",
+            ]
+            .map(str::to_string),
+        );
+        texts.push("[".repeat(10).replace('[', "{\"a\":").repeat(10));
+        texts.push(format!(
+            "{{\"deep\": {}1{}}}",
+            "[".repeat(40),
+            "]".repeat(40)
+        ));
+        texts.push(format!(
+            "{{\"deep\": {}1{}}}",
+            "[".repeat(31),
+            "]".repeat(31)
+        ));
+        for text in &texts {
+            let cuts: Vec<usize> = text
+                .char_indices()
+                .map(|(i, _)| i)
+                .chain([text.len()])
+                .collect();
+            for size in [1, 2, 3, 7, 64] {
+                let mut reader = Incremental::new();
+                let mut read = 0;
+                for &cut in cuts.iter().step_by(size).chain([&text.len()]) {
+                    reader.push(&text[read..cut]);
+                    read = cut;
+                    assert_eq!(
+                        reader.object(),
+                        partial_object(&text[..cut]),
+                        "{text:?} cut at {cut} in pieces of {size}"
+                    );
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn a_string_field_reads_as_the_object_shows_it() {
+        for text in [
+            r#"{"content": "Add two()\n\nBody é", "other": [1, {"content": "x"}]}"#,
+            r#"{"other": {"content": "inner"}, "content": "outer", "content": "again"}"#,
+            r#"{"content": 3, "content": "s"}"#,
+            r#"{"content": "s", "content": {"a": "b"}, "content": "t"}"#,
+        ] {
+            let mut reader = Incremental::new();
+            for (at, c) in text.char_indices() {
+                reader.push(&text[at..at + c.len_utf8()]);
+                let whole = partial_object(&text[..at + c.len_utf8()]);
+                let shown = whole.as_ref().and_then(|o| o.get("content")?.as_str());
+                assert_eq!(reader.string_field("content"), shown, "{text} at {at}");
+            }
+        }
     }
 
     #[test]

@@ -4,6 +4,8 @@ use std::time::Instant;
 
 use tui_textarea::TextArea;
 
+mod rows;
+
 // Each feature keeps its own state beside its messages and update; the whole is here.
 pub use crate::features::changes::state::{Changes, FileEntry};
 pub use crate::features::diff::state::{DiffRow, DiffView, HunkPlace};
@@ -16,8 +18,10 @@ pub use crate::features::setup::state::{Setup, SetupFacts, SetupOption, SetupSte
 pub use crate::features::split::state::{Pending, PlannedChange, SplitPhase, SplitView};
 pub use crate::features::stack::state::StackView;
 use iris_core::artifact::{ArtifactKind, Input};
+use iris_core::commit_rules::CommitRules;
 use iris_core::protocol::ApprovalRequest;
 use iris_core::protocol::progress::Progress;
+pub use rows::Rows;
 
 /// What the studio is for at the moment: exploring the repository, or one artifact with its
 /// panes.
@@ -232,9 +236,91 @@ pub struct ArtifactBuffer {
     pub by_iris: Option<String>,
     /// What the text was written for (see [`Draft::written_for`]).
     pub written_for: Option<String>,
+    /// The rules the text is checked against (the commit message's, when the project has
+    /// them), for [`TextFacts::rules`].
+    rules: Option<std::sync::Arc<CommitRules>>,
+    /// What the editor's frame shows about the text, computed when the text changes.
+    facts: TextFacts,
+}
+
+/// What the editor shows that derives from its text, computed when the text changes so that
+/// a frame (a spinner tick, a streamed token) only reads it.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct TextFacts {
+    /// The text is blank (nothing written yet, or only whitespace).
+    pub blank: bool,
+    /// The title's (first line's) width in cells.
+    pub title_width: usize,
+    /// The project's commit rules against the text: `None` without rules or a text.
+    pub rules: Option<RulesVerdict>,
+}
+
+/// The commit rules against a message: the first rule it breaks (errors before warnings).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum RulesVerdict {
+    /// Every rule is kept.
+    Kept,
+    /// A rule is broken.
+    Broken {
+        /// The first broken rule's name.
+        rule: String,
+        /// It is an error (not a warning).
+        error: bool,
+        /// How many other rules are broken.
+        more: usize,
+    },
+}
+
+impl TextFacts {
+    /// The facts of `text`, checked against `rules`.
+    pub fn of(text: &str, rules: Option<&CommitRules>) -> Self {
+        let blank = text.trim().is_empty();
+        let title = text.split('\n').next().unwrap_or("");
+        let rules = rules.filter(|_| !blank).map(|rules| {
+            let mut violations = rules.check(text);
+            violations.sort_by_key(|v| !v.error);
+            let more = violations.len().saturating_sub(1);
+            match violations.into_iter().next() {
+                None => RulesVerdict::Kept,
+                Some(first) => RulesVerdict::Broken {
+                    rule: first.rule,
+                    error: first.error,
+                    more,
+                },
+            }
+        });
+        Self {
+            blank,
+            title_width: iris_core::text::width(title),
+            rules,
+        }
+    }
 }
 
 impl ArtifactBuffer {
+    /// What the editor's frame shows about the text (as of its last change).
+    pub fn facts(&self) -> &TextFacts {
+        &self.facts
+    }
+
+    /// Checks the text against `rules` from now on (`None`: no rules).
+    pub fn set_rules(&mut self, rules: Option<std::sync::Arc<CommitRules>>) {
+        self.rules = rules;
+        self.refresh();
+    }
+
+    /// A key typed into the editor.
+    pub fn input(&mut self, key: crossterm::event::KeyEvent) {
+        if self.editor.input(key) {
+            self.refresh();
+        }
+    }
+
+    /// The facts again, after the text changed.
+    pub fn refresh(&mut self) {
+        self.facts = TextFacts::of(&self.text(), self.rules.as_deref());
+    }
+
     /// The text and its versions, as a draft keeps them.
     pub fn draft(&self) -> Draft {
         Draft {
@@ -324,6 +410,7 @@ impl ArtifactBuffer {
     fn set_editor(&mut self, text: &str) {
         // No lines at all is one empty line to the text area.
         self.editor = text_input(text.lines().map(str::to_string).collect());
+        self.refresh();
     }
 }
 
@@ -336,6 +423,11 @@ impl Default for ArtifactBuffer {
             saved: String::new(),
             by_iris: None,
             written_for: None,
+            rules: None,
+            facts: TextFacts {
+                blank: true,
+                ..TextFacts::default()
+            },
         }
     }
 }
@@ -539,6 +631,8 @@ pub struct State {
     pub screen: Screen,
     /// What the studio learnt as it opened.
     pub start: Startup,
+    /// The panes' wrapped text, as of the last action ([`State::refresh_rows`]).
+    pub rows: Rows,
     /// The time, as the last action brought it (drawing never reads the clock).
     pub now: Instant,
     /// The studio should close; the shell ends its loop when it sees it.
@@ -724,9 +818,20 @@ impl State {
                 choose_mode: false,
                 setup_facts: SetupFacts::default(),
             },
+            rows: Rows::default(),
             now,
             quit: false,
         }
+    }
+
+    /// The project's commit rules (`None`: it has none), which the commit message is checked
+    /// against from now on.
+    pub fn set_commit_rules(&mut self, rules: Option<CommitRules>) {
+        let shared = rules.clone().map(std::sync::Arc::new);
+        if let Some(buffer) = self.artifacts.get_mut(&ArtifactKind::Commit) {
+            buffer.set_rules(shared);
+        }
+        self.repo.commit_rules = rules;
     }
 
     /// The artifact of the current mode.

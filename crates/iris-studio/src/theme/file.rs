@@ -3,13 +3,13 @@
 //! errors that name the file and the line.
 
 use std::collections::{BTreeMap, BTreeSet};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use ratatui::style::{Color, Modifier, Style};
 use toml_edit::{Document, Item};
 
-use iris_config::display_path;
 use iris_config::file::{key_line, line_of};
+use iris_config::studio_files::UserFile;
 
 use super::color::parse_color;
 use super::{BUILTINS, ColorSupport, DEFAULT_SYNTAX, Theme, ThemeError, Token};
@@ -17,7 +17,7 @@ use super::{BUILTINS, ColorSupport, DEFAULT_SYNTAX, Theme, ThemeError, Token};
 /// Which theme file is meant by a name: the user's unless already in the chain, else a built-in.
 pub(super) fn find_source(
     name: &str,
-    user_dir: Option<&Path>,
+    user_themes: &[(String, Result<UserFile, String>)],
     seen: &mut BTreeSet<PathBuf>,
     named_by: Option<&(String, usize)>,
 ) -> Result<Source, ThemeError> {
@@ -34,16 +34,13 @@ pub(super) fn find_source(
             "{where_named}`{name}` is not a theme name (letters, digits, `-`, `_` and `.`)"
         )));
     }
-    let user = user_dir
-        .map(|dir| dir.join("themes").join(format!("{name}.toml")))
-        .filter(|path| path.is_file());
+    let user = user_themes.iter().find(|(n, _)| n == name);
     let builtin = BUILTINS.iter().find(|(n, _)| *n == name);
-    if let Some(path) = user.clone().filter(|path| !seen.contains(path)) {
-        seen.insert(path.clone());
-        let shown = display_path(&path);
-        let text = std::fs::read_to_string(&path)
-            .map_err(|e| ThemeError(format!("cannot read {shown}: {e}")))?;
-        return parse_source(&text, shown);
+    let user_key = PathBuf::from(format!("user:{name}"));
+    if let Some((_, file)) = user.filter(|_| !seen.contains(&user_key)) {
+        seen.insert(user_key);
+        let file = file.as_ref().map_err(|e| ThemeError(e.clone()))?;
+        return parse_source(&file.text, file.shown.clone());
     }
     let looped = || {
         ThemeError(format!(
@@ -383,7 +380,7 @@ mod tests {
             ("partial.toml", "[tokens]\ntext = \"red\"\n"),
         ]);
         let err = |name: &str| Theme::load(name, Some(dir.path())).unwrap_err().to_string();
-        let file = |name: &str| display_path(&dir.path().join("themes").join(name));
+        let file = |name: &str| iris_config::display_path(&dir.path().join("themes").join(name));
         let cases = [
             ("syntax", "line 3"),
             ("token", "line 4: unknown token `diff_add`"),

@@ -5,6 +5,7 @@
 mod color;
 mod file;
 
+use iris_config::studio_files::UserFile;
 use std::collections::BTreeSet;
 use std::path::Path;
 
@@ -177,27 +178,35 @@ impl Theme {
 
     /// A built-in theme by name.
     pub fn builtin(name: &str) -> Option<Theme> {
-        Theme::load(name, None).ok()
+        Theme::load_from(name, &[]).ok()
     }
 
     /// The built-in themes and the user's (`<user_dir>/themes/*.toml`), sorted, each once.
     pub fn names(user_dir: Option<&Path>) -> Vec<String> {
+        Theme::names_from(&iris_config::studio_files::themes(user_dir))
+    }
+
+    /// The built-in themes and the user's (as read by the shell), sorted, each once.
+    pub fn names_from(user_themes: &[(String, Result<UserFile, String>)]) -> Vec<String> {
         let mut names: BTreeSet<String> = BUILTINS.iter().map(|(n, _)| n.to_string()).collect();
-        if let Some(Ok(entries)) = user_dir.map(|dir| std::fs::read_dir(dir.join("themes"))) {
-            for path in entries.flatten().map(|e| e.path()) {
-                if path.extension().is_some_and(|e| e == "toml")
-                    && let Some(stem) = path.file_stem().and_then(|s| s.to_str())
-                {
-                    names.insert(stem.to_owned());
-                }
-            }
-        }
+        names.extend(user_themes.iter().map(|(name, _)| name.clone()));
         names.into_iter().collect()
     }
 
     /// Loads a theme: the user's `<user_dir>/themes/<name>.toml` if there is one, else the
-    /// built-in of that name. A theme may `extends = "other"` and set only some tokens.
+    /// built-in of that name (the files read through iris-config; [`Theme::load_from`] is
+    /// handed them).
     pub fn load(name: &str, user_dir: Option<&Path>) -> Result<Theme, ThemeError> {
+        Theme::load_from(name, &iris_config::studio_files::themes(user_dir))
+    }
+
+    /// A theme by name from the user's themes (read by the shell, see
+    /// `iris_config::studio_files::themes`) or the built-ins: the user's of that name if there
+    /// is one, else the built-in. A theme may `extends = "other"` and set only some tokens.
+    pub fn load_from(
+        name: &str,
+        user_themes: &[(String, Result<UserFile, String>)],
+    ) -> Result<Theme, ThemeError> {
         let mut chain = Vec::new();
         let mut seen = BTreeSet::new();
         let mut wanted = name.to_owned();
@@ -208,7 +217,7 @@ impl Theme {
                     "theme `{name}`: more than {MAX_EXTENDS} themes extend one another (a loop?)"
                 )));
             }
-            let source = find_source(&wanted, user_dir, &mut seen, named_by.as_ref())?;
+            let source = find_source(&wanted, user_themes, &mut seen, named_by.as_ref())?;
             let next = source.extends.clone();
             let file = source.file.clone();
             chain.push(source);

@@ -8,7 +8,7 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::Paragraph;
 
 use super::{focused, pane_block};
-use crate::answer::{self, Row};
+use crate::answer::Row;
 use crate::layout::inner_size;
 use crate::state::{Pane, State, TaskKind};
 use crate::theme::{Theme, Token};
@@ -20,8 +20,7 @@ pub fn draw(frame: &mut Frame, area: Rect, state: &State, theme: &Theme) {
     };
     let (width, height) = inner_size(Some(area));
     let writing = state.iris.task.as_ref().filter(|t| t.kind == TaskKind::Why);
-    let streamed = writing.map_or("", |t| t.progress.streamed.as_str());
-    let rows = answer::rows(why, streamed, width);
+    let rows = &state.rows.answer;
     let range = format!("{}-{}", why.key.start, why.key.end);
     let title = match (&why.answer, writing) {
         (Some(_), _) => format!(" Why {range} · n/p pick a commit "),
@@ -39,20 +38,20 @@ pub fn draw(frame: &mut Frame, area: Rect, state: &State, theme: &Theme) {
             theme.style(Token::TextDim),
         ))]
     } else {
-        rows.into_iter()
+        rows.iter()
             .skip(why.scroll)
             .take(height)
             .map(|row| match row {
-                Row::Text(text) => Line::from(text),
+                Row::Text(text) => Line::from(text.as_str()),
                 Row::Blank => Line::default(),
                 Row::Heading(text) => {
                     Line::from(Span::styled(clip(text, width), theme.style(Token::Title)))
                 }
                 Row::Commit { index, text, cited } => {
-                    let mark = if cited { "★ " } else { "  " };
-                    let token = if index == why.commit {
+                    let mark = if *cited { "★ " } else { "  " };
+                    let token = if *index == why.commit {
                         Token::Selection
-                    } else if cited {
+                    } else if *cited {
                         Token::Accent
                     } else {
                         Token::Text

@@ -7,7 +7,7 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::Paragraph;
 
 use super::{focused, pane_block};
-use crate::blocks::{self, Row};
+use crate::blocks::Row;
 use crate::layout::inner_size;
 use crate::state::{Pane, State, TaskKind};
 use crate::theme::{Theme, Token};
@@ -34,29 +34,35 @@ pub fn draw(frame: &mut Frame, area: Rect, state: &State, theme: &Theme) {
         focused(state, Pane::Blocks),
         theme,
     );
-    let rows = blocks::rows(view, width);
+    let rows = &state.rows.blocks;
     let lines: Vec<Line> = if rows.is_empty() {
         vec![Line::from(Span::styled(
             "Iris is reading the file…",
             theme.style(Token::TextDim),
         ))]
     } else {
-        rows.into_iter()
+        rows.iter()
             .skip(view.scroll)
             .take(height)
             .map(|row| match row {
-                Row::Text(text) => Line::from(Span::styled(text, theme.style(Token::Title))),
+                Row::Text(text) => {
+                    Line::from(Span::styled(text.as_str(), theme.style(Token::Title)))
+                }
                 Row::Blank => Line::default(),
                 Row::Block { index, text } => {
-                    let (mark, token) = if index == view.block {
+                    let (mark, token) = if *index == view.block {
                         ("▌ ", Token::Selection)
                     } else {
                         ("  ", Token::Accent)
                     };
                     Line::from(Span::styled(format!("{mark}{text}"), theme.style(token)))
                 }
-                Row::Detail(text) => Line::from(Span::styled(text, theme.style(Token::Text))),
-                Row::Footer(text) => Line::from(Span::styled(text, theme.style(Token::TextDim))),
+                Row::Detail(text) => {
+                    Line::from(Span::styled(text.as_str(), theme.style(Token::Text)))
+                }
+                Row::Footer(text) => {
+                    Line::from(Span::styled(text.as_str(), theme.style(Token::TextDim)))
+                }
             })
             .collect()
     };

@@ -1,7 +1,5 @@
 //! The chat with Iris, beside the artifact: the conversation and a multi-line input.
 
-use std::cell::RefCell;
-
 use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
@@ -10,25 +8,17 @@ use ratatui::widgets::Paragraph;
 use super::{focused, pane_block};
 use crate::conversation::{self, Row};
 use crate::layout::inner_size;
-use crate::memo::Memo;
 use crate::state::{Pane, Speaker, State};
 use crate::theme::{Theme, Token};
 
 /// The conversation in `log` (scrolled as the user left it, else at its end) and the message
 /// being written in `input`.
 pub fn draw(frame: &mut Frame, log: Rect, input: Rect, state: &State, theme: &Theme) {
-    let (width, height) = inner_size(Some(log));
-    let rows = WRAPPED.with(|memo| {
-        let mut memo = memo.borrow_mut();
-        conversation::rows_by(&state.chat, state.streaming_reply(), |text| {
-            memo.get_or_make((width, text.to_string()), |(width, text)| {
-                conversation::wrap_message(text, *width)
-            })
-        })
-    });
+    let (_, height) = inner_size(Some(log));
+    let rows = &state.rows.chat;
     let top = conversation::top(&state.chat, rows.len(), height);
     let lines: Vec<Line> = rows
-        .into_iter()
+        .iter()
         .skip(top)
         .take(height)
         .map(|row| match row {
@@ -38,7 +28,7 @@ pub fn draw(frame: &mut Frame, log: Rect, input: Rect, state: &State, theme: &Th
             Row::Speaker(Speaker::Iris) => {
                 Line::from(Span::styled("iris:", theme.style(Token::ChatIris)))
             }
-            Row::Text(text) => Line::from(text),
+            Row::Text(text) => Line::from(text.as_str()),
             Row::Blank => Line::default(),
         })
         .collect();
@@ -56,10 +46,4 @@ pub fn draw(frame: &mut Frame, log: Rect, input: Rect, state: &State, theme: &Th
     let inner = block.inner(input);
     frame.render_widget(block, input);
     frame.render_widget(&state.chat.input, inner);
-}
-
-thread_local! {
-    /// Wrapped messages already drawn, by width and text: each frame of a streamed reply
-    /// wraps only the message that grew.
-    static WRAPPED: RefCell<Memo<(usize, String), Vec<String>>> = RefCell::new(Memo::new(500));
 }

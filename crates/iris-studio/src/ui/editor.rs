@@ -7,9 +7,11 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Paragraph, Wrap};
 
 use super::{focused, pane_block};
-use crate::state::{Mode, Pane, State, TaskKind};
+use std::borrow::Cow;
+
+use crate::state::{Mode, Pane, RulesVerdict, State, TaskKind};
+use crate::text::wrap_visible;
 use crate::theme::{Theme, Token};
-use iris_core::text::width;
 
 pub fn draw(frame: &mut Frame, area: Rect, state: &State, theme: &Theme) {
     let Some(buffer) = state.artifact() else {
@@ -25,14 +27,9 @@ pub fn draw(frame: &mut Frame, area: Rect, state: &State, theme: &Theme) {
         ));
     }
     let mut block = pane_block(title, focused(state, Pane::Editor), theme);
+    let facts = buffer.facts();
     if state.mode == Mode::COMMIT {
-        let first = buffer
-            .editor
-            .lines()
-            .first()
-            .map(String::as_str)
-            .unwrap_or("");
-        let length = width(first);
+        let length = facts.title_width;
         let token = match length {
             0..=50 => Token::TitleOk,
             51..=72 => Token::TitleWarn,
@@ -49,12 +46,18 @@ pub fn draw(frame: &mut Frame, area: Rect, state: &State, theme: &Theme) {
             format!(" title {length}/72 "),
             theme.style(token),
         )];
-        marks.extend(rules_mark(state, &buffer.text(), theme));
+        marks.extend(rules_mark(facts.rules.as_ref(), theme));
         marks.push(Span::styled(flags, theme.style(Token::Warning)));
         block = block.title_bottom(Line::from(marks));
     }
     // While Iris writes this artifact (or replaces it from the chat), show it as it forms.
     if let Some(text) = forming(state) {
+        // Only what can show is wrapped: a long reply costs a frame a screenful.
+        let inner = block.inner(area);
+        let text = match text {
+            Cow::Borrowed(text) => Cow::Borrowed(wrap_visible(text, inner.width, inner.height)),
+            Cow::Owned(text) => Cow::Owned(text),
+        };
         let preview = Paragraph::new(text)
             .style(theme.style(Token::TextDim))
             .wrap(Wrap { trim: false })
@@ -62,7 +65,7 @@ pub fn draw(frame: &mut Frame, area: Rect, state: &State, theme: &Theme) {
         frame.render_widget(preview, area);
         return;
     }
-    if buffer.is_empty() && state.iris.task.is_none() {
+    if facts.blank && state.iris.task.is_none() {
         let hint = if state.iris.unavailable.is_some() {
             "type here (Iris needs a provider: alt-i sets her up)"
         } else {
@@ -82,29 +85,25 @@ pub fn draw(frame: &mut Frame, area: Rect, state: &State, theme: &Theme) {
     frame.render_widget(&buffer.editor, inner);
 }
 
-/// The project's commit rules against the message: the first rule it breaks, named (errors
-/// before warnings), or a tick; nothing without rules or a message.
-fn rules_mark<'a>(state: &State, message: &str, theme: &Theme) -> Option<Span<'a>> {
-    let rules = state.repo.commit_rules.as_ref()?;
-    if message.trim().is_empty() {
-        return None;
-    }
-    let mut violations = rules.check(message);
-    violations.sort_by_key(|v| !v.error);
-    let Some(first) = violations.first() else {
-        return Some(Span::styled(" ✔ rules ", theme.style(Token::TitleOk)));
+/// The project's commit rules against the message (as checked when it changed): the first
+/// rule it breaks, named (errors before warnings), or a tick; nothing without rules or a
+/// message.
+fn rules_mark<'a>(verdict: Option<&RulesVerdict>, theme: &Theme) -> Option<Span<'a>> {
+    let (rule, error, more) = match verdict? {
+        RulesVerdict::Kept => return Some(Span::styled(" ✔ rules ", theme.style(Token::TitleOk))),
+        RulesVerdict::Broken { rule, error, more } => (rule, *error, *more),
     };
-    let (mark, token) = if first.error {
+    let (mark, token) = if error {
         ("✖", Token::TitleOver)
     } else {
         ("⚠", Token::TitleWarn)
     };
-    let more = match violations.len() {
-        1 => String::new(),
-        n => format!(" +{}", n - 1),
+    let more = match more {
+        0 => String::new(),
+        n => format!(" +{n}"),
     };
     Some(Span::styled(
-        format!(" {mark} {}{more} ", first.rule),
+        format!(" {mark} {rule}{more} "),
         theme.style(token),
     ))
 }
@@ -113,13 +112,13 @@ fn rules_mark<'a>(state: &State, message: &str, theme: &Theme) -> Option<Span<'a
 /// far as the reply has written it, or a chat edit's new text), else the streamed text of a
 /// reply that is no JSON. A structured reply not yet readable shows how far along it is.
 /// (A chat reply's prose streams into the chat, not here.)
-fn forming(state: &State) -> Option<String> {
+fn forming(state: &State) -> Option<Cow<'_, str>> {
     let task = state.iris.task.as_ref()?;
     let artifact = state.mode.artifact();
     if let Some((kind, text)) = &task.progress.preview
         && Some(*kind) == artifact
     {
-        return Some(text.clone());
+        return Some(Cow::Borrowed(text));
     }
     if task.kind != TaskKind::Generate
         || task.mode != state.mode
@@ -128,12 +127,12 @@ fn forming(state: &State) -> Option<String> {
         return None;
     }
     Some(if task.progress.streamed.trim_start().starts_with('{') {
-        format!(
+        Cow::Owned(format!(
             "Iris is writing the {} ({} characters so far)…",
             state.mode.title().to_lowercase(),
             task.progress.streamed.chars().count()
-        )
+        ))
     } else {
-        task.progress.streamed.clone()
+        Cow::Borrowed(&task.progress.streamed)
     })
 }

@@ -6,7 +6,7 @@ use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{ListItem, Paragraph};
 
-use super::{diff, draw_list, focused, pane_block};
+use super::{Looks, diff, draw_list, focused, pane_block};
 use crate::highlight::Highlighter;
 use crate::layout::code_and_history;
 use crate::state::{Heat, Pane, State};
@@ -60,7 +60,8 @@ fn heat_mark(heat: Option<Heat>, theme: &Theme) -> Span<'static> {
     Span::styled("▎", theme.style(token))
 }
 
-pub fn draw_code(frame: &mut Frame, area: Rect, state: &State, theme: &Theme) {
+pub fn draw_code(frame: &mut Frame, area: Rect, state: &State, looks: &Looks) {
+    let theme = looks.theme;
     let explorer = &state.explore;
     let (code, history) = code_and_history(area);
     if let Some(view) = explorer.commit.as_ref().map(|c| &c.view) {
@@ -70,10 +71,10 @@ pub fn draw_code(frame: &mut Frame, area: Rect, state: &State, theme: &Theme) {
             code,
             view,
             (focused(state, Pane::Code), false, false),
-            theme,
+            looks,
         );
     } else {
-        draw_lines(frame, code, state, theme);
+        draw_lines(frame, code, state, looks);
     }
     let width = usize::from(history.width.saturating_sub(2));
     let history_lines: Vec<Line> = explorer
@@ -98,7 +99,8 @@ pub fn draw_code(frame: &mut Frame, area: Rect, state: &State, theme: &Theme) {
 
 /// The open file's lines: heat margin, numbers (the cursor's marked, the lines Iris was
 /// asked about in the accent colour), the selection highlighted.
-fn draw_lines(frame: &mut Frame, area: Rect, state: &State, theme: &Theme) {
+fn draw_lines(frame: &mut Frame, area: Rect, state: &State, looks: &Looks) {
+    let theme = looks.theme;
     let explorer = &state.explore;
     let mut title = explorer
         .open
@@ -142,7 +144,7 @@ fn draw_lines(frame: &mut Frame, area: Rect, state: &State, theme: &Theme) {
             theme.style(Token::TextDim),
         ))],
         (Some(path), Some(lines)) => {
-            let mut highlighter = Highlighter::new(theme);
+            let mut highlighter = Highlighter::new(theme, looks.highlights);
             let number_width = lines.len().to_string().len();
             lines
                 .iter()

@@ -65,7 +65,7 @@ pub fn draw(frame: &mut Frame, area: Rect, state: &State, looks: &Looks) {
         ))]);
         for (chord, command) in keys {
             // A long description wraps under itself, the keys column left clear.
-            let parts = textwrap::wrap(command.describe(), text_width);
+            let parts = crate::text::wrap_words(command.describe(), text_width);
             blocks.push(
                 parts
                     .into_iter()
@@ -75,7 +75,7 @@ pub fn draw(frame: &mut Frame, area: Rect, state: &State, looks: &Looks) {
                         let pad = " ".repeat(key_width - text::width(keys));
                         Line::from(vec![
                             Span::styled(format!("{pad}{keys}  "), theme.style(Token::Accent)),
-                            Span::styled(part.into_owned(), theme.style(Token::Text)),
+                            Span::styled(part, theme.style(Token::Text)),
                         ])
                     })
                     .collect(),

@@ -24,6 +24,7 @@ use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::widgets::{Block, BorderType, Borders, Clear, Paragraph, Wrap};
 
+use super::highlight::Highlights;
 use super::keymap::Keymap;
 use super::state::{Pane, State};
 use super::theme::{Theme, Token};
@@ -34,6 +35,8 @@ pub struct Looks<'a> {
     pub theme: &'a Theme,
     /// The keys in force, which the help overlay lists.
     pub keymap: &'a Keymap,
+    /// The syntax definitions and the lines already highlighted (the shell keeps them).
+    pub highlights: &'a Highlights,
 }
 
 /// Draws one frame: the tabs, the mode's panes where the layout puts them, the status line,
@@ -58,8 +61,8 @@ pub fn draw(frame: &mut Frame, state: &State, looks: &Looks) {
     }
     if let Some(rect) = rects.view {
         match rects.view_pane {
-            Pane::Code => explore::draw_code(frame, rect, state, looks.theme),
-            _ => diff::draw(frame, rect, state, looks.theme),
+            Pane::Code => explore::draw_code(frame, rect, state, looks),
+            _ => diff::draw(frame, rect, state, looks),
         }
     }
     if let Some(rect) = rects.editor {

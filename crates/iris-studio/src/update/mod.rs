@@ -57,6 +57,7 @@ pub fn update(state: &mut State, action: Action) -> Vec<Effect> {
     let rects = state.lay_out();
     follow_selections(state, &rects);
     diff::follow_width(state, &rects);
+    state.refresh_rows();
     effects
 }
 

@@ -109,13 +109,16 @@ impl DiffView {
                 let header = DiffRow::File(file, self.is_staged(index));
                 let path = file.path.as_str();
                 std::iter::once(header).chain(file.hunks.iter().flat_map(move |hunk| {
-                    let lines: Vec<DiffRow> = if self.paired {
-                        side_by_side::pairs(hunk)
-                            .into_iter()
-                            .map(|pair| DiffRow::Pair(pair, path))
-                            .collect()
+                    // Unpaired, a hunk's lines are not collected: a frame of a long diff
+                    // walks its rows without allocating.
+                    let lines = if self.paired {
+                        Either::Left(
+                            side_by_side::pairs(hunk)
+                                .into_iter()
+                                .map(move |pair| DiffRow::Pair(pair, path)),
+                        )
                     } else {
-                        hunk.lines.iter().map(|l| DiffRow::Line(l, path)).collect()
+                        Either::Right(hunk.lines.iter().map(move |l| DiffRow::Line(l, path)))
                     };
                     std::iter::once(DiffRow::Hunk(hunk)).chain(lines)
                 }))
@@ -194,4 +197,21 @@ pub struct HunkPlace {
     /// Its number in its side (staged or unstaged) of the index, from 0, as git numbers the
     /// hunks to stage or unstage.
     pub in_side: usize,
+}
+
+/// One iterator or the other, as one type.
+enum Either<L, R> {
+    Left(L),
+    Right(R),
+}
+
+impl<T, L: Iterator<Item = T>, R: Iterator<Item = T>> Iterator for Either<L, R> {
+    type Item = T;
+
+    fn next(&mut self) -> Option<T> {
+        match self {
+            Either::Left(l) => l.next(),
+            Either::Right(r) => r.next(),
+        }
+    }
 }

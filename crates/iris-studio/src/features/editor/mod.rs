@@ -47,7 +47,7 @@ pub(crate) mod written_for;
 pub(crate) fn update(state: &mut crate::state::State, msg: Msg) -> Vec<crate::effect::Effect> {
     match msg {
         Msg::RulesLoaded(Ok(rules)) => {
-            state.repo.commit_rules = rules.map(|rules| *rules);
+            state.set_commit_rules(rules.map(|rules| *rules));
             Vec::new()
         }
         Msg::RulesLoaded(Err(err)) => {

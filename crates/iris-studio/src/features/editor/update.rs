@@ -108,7 +108,7 @@ pub(crate) fn type_in_editor(state: &mut State, key: KeyEvent) -> Vec<Effect> {
         return Vec::new();
     };
     if let Some(buffer) = state.artifacts.get_mut(&kind) {
-        buffer.editor.input(key);
+        buffer.input(key);
     }
     // Drafts are saved as they change, so a crash or a kill loses nothing.
     save_draft(state, kind)
