@@ -41,6 +41,10 @@ pub(crate) enum Then {
     CancelTask,
     /// The range's commits are read again (their ids changed).
     LoadCommits,
+    /// The artifact `kind` is emptied and its draft removed (its commit was made).
+    Clear(iris_core::artifact::ArtifactKind),
+    /// A long text shown whole over the panes until esc.
+    Report(crate::state::Report),
     /// The artifact `kind` gets `text` as its newest version (undo steps back), saved.
     Replace {
         /// The artifact.
@@ -130,6 +134,8 @@ impl Asked {
                 Then::AutoGenerate => effects.extend(generate::auto_generate(state)),
                 Then::CancelTask => effects.extend(task::cancel(state).unwrap_or_default()),
                 Then::LoadCommits => effects.extend(range::load_commits(state)),
+                Then::Clear(kind) => effects.extend(editor::clear(state, kind)),
+                Then::Report(report) => state.overlay.report = Some(report),
                 Then::Replace { kind, text } => {
                     editor::replace(state, kind, &text);
                     effects.extend(editor::save_draft(state, kind));

@@ -1,8 +1,11 @@
 //! The changes feature: what comes back to it ([`Msg`]) and the work it asks for ([`Fx`]).
 
 use crate::action::{RankedFile, RepoSnapshot};
+use crate::effect::Effect;
 use crate::failure::{Done, Outcome};
 use crate::state::CommitFlags;
+use crate::state::State;
+use crate::update::cx::Cx;
 
 /// What comes back to the changes feature.
 #[derive(Debug, Clone)]
@@ -76,12 +79,23 @@ pub enum Fx {
 
 pub(crate) mod update;
 
-/// Applies what came back to the changes feature; returns the work it asks for next.
-pub(crate) fn update(state: &mut crate::state::State, msg: Msg) -> Vec<crate::effect::Effect> {
-    match msg {
-        Msg::Ranked { result, complete } => update::ranking_loaded(state, result, complete),
-        Msg::Status(result) => update::status_loaded(state, result),
-        Msg::GitDone { result, tried } => update::git_done(state, result, tried),
-    }
+/// Applies what came back to the changes feature; returns the work it asks for next. The
+/// status is the whole studio's news (the branch, the mode to open in, the diff, a draft's
+/// change): it is settled with the whole state.
+pub(crate) fn update(state: &mut State, msg: Msg) -> Vec<Effect> {
+    let mut cx = Cx::new(&mut state.iris, state.mode, state.now);
+    let effects = match msg {
+        Msg::Ranked { result, complete } => {
+            update::ranking_loaded(&mut state.changes, &mut cx, result, complete)
+        }
+        Msg::GitDone { result, tried } => {
+            update::git_done(&mut state.repo.commit_flags, &mut cx, result, tried)
+        }
+        Msg::Status(result) => {
+            drop(cx);
+            return update::status_loaded(state, result);
+        }
+    };
+    cx.asked().settle(state, effects)
 }
 pub mod state;

@@ -5,12 +5,14 @@ use crate::command::Command;
 use crate::effect::Effect;
 use crate::failure::{Done, FailureKind, GitFailure, Outcome};
 use crate::features::msgs::{ChangesFx, ExploreFx};
-use crate::state::{Changes, Confirm, FileEntry, Level, Mode, Pane, Report, State};
-use crate::update::{diff, editor, explore, notice, range, step, written_for};
+use crate::state::{Changes, CommitFlags, Confirm, FileEntry, Level, Mode, Pane, Report, State};
+use crate::update::cx::{Cx, Then};
+use crate::update::{diff, explore, notice, range, step, written_for};
 use iris_core::artifact::ArtifactKind;
 
 pub(crate) fn ranking_loaded(
-    state: &mut State,
+    changes: &mut Changes,
+    cx: &mut Cx,
     result: Outcome<Vec<RankedFile>>,
     complete: bool,
 ) -> Vec<Effect> {
@@ -18,10 +20,10 @@ pub(crate) fn ranking_loaded(
         Ok(ranked) => ranked,
         Err(err) => {
             let err = err.context("ranking the staged files failed");
-            return crate::update::failed::failed(state, err, None);
+            cx.then(Then::Failed(err, None));
+            return Vec::new();
         }
     };
-    let changes = &mut state.changes;
     changes.ranking_complete = complete;
     changes.relevance = ranked
         .iter()
@@ -106,15 +108,21 @@ pub(crate) fn status_loaded(state: &mut State, result: Outcome<RepoSnapshot>) ->
     effects
 }
 
-pub(crate) fn git_done(state: &mut State, result: Outcome<Done>, tried: ChangesFx) -> Vec<Effect> {
+/// A git operation ended: the status is read again; a commit made clears its message (and
+/// the amend and no-verify options), one refused keeps it and says why.
+pub(crate) fn git_done(
+    flags: &mut CommitFlags,
+    cx: &mut Cx,
+    result: Outcome<Done>,
+    tried: ChangesFx,
+) -> Vec<Effect> {
     let committed = matches!(tried, ChangesFx::Commit { .. });
-    let mut effects = vec![Effect::Changes(ChangesFx::LoadStatus)];
     match result {
         Ok(done) => {
-            notice(state, Level::Success, done.0);
+            cx.say(Level::Success, done.0);
             if committed {
-                effects.extend(editor::clear(state, ArtifactKind::Commit));
-                state.repo.commit_flags = Default::default();
+                cx.then(Then::Clear(ArtifactKind::Commit));
+                *flags = CommitFlags::default();
             }
         }
         Err(err)
@@ -125,20 +133,15 @@ pub(crate) fn git_done(state: &mut State, result: Outcome<Done>, tried: ChangesF
                 ) =>
         {
             // git's words can be long: they are shown whole until esc.
-            notice(
-                state,
+            cx.say(
                 Level::Error,
                 "the commit failed: the message stays in the editor (esc closes the report)",
             );
-            state.overlay.report = Some(Report::plain(err.words));
+            cx.then(Then::Report(Report::plain(err.words)));
         }
-        Err(err) => effects.extend(crate::update::failed::failed(
-            state,
-            err,
-            Some(Effect::Changes(tried)),
-        )),
+        Err(err) => cx.then(Then::Failed(err, Some(Effect::Changes(tried)))),
     }
-    effects
+    vec![Effect::Changes(ChangesFx::LoadStatus)]
 }
 
 /// Puts the known relevance (and secrets) on the files and sorts them: most relevant first, then by path.
