@@ -103,7 +103,7 @@ pub(crate) fn run(state: &mut State, command: Command) -> Vec<Effect> {
         Command::NextHunk | Command::PrevHunk if state.mode == Mode::Explore => {
             why::step_commit(state, command)
         }
-        Command::NextHunk | Command::PrevHunk => diff::jump_to_hunk(state, command),
+        Command::NextHunk | Command::PrevHunk => diff::jump_to_hunk(&mut state.diff, command),
         Command::ScrollLeft => diff::scroll_sideways(state, -SIDEWAYS),
         Command::ScrollRight => diff::scroll_sideways(state, SIDEWAYS),
         Command::Refresh => refresh(state),
@@ -153,7 +153,7 @@ pub(crate) fn move_cursor(state: &mut State, pane: Pane, command: Command) -> Ve
         Pane::Code => explore::move_in_code(state, command),
         Pane::Answer => why::scroll(state, command),
         Pane::Blocks => intent::move_block(state, command),
-        Pane::Diff => diff::scroll(state, command),
+        Pane::Diff => diff::scroll(&mut state.diff, command),
         Pane::Findings => findings::move_in_findings(state, command),
         Pane::Editor | Pane::ChatInput | Pane::RangeInput => Vec::new(),
     }

@@ -1,6 +1,9 @@
 //! The diff feature: what comes back to it ([`Msg`]) and the work it asks for ([`Fx`]).
 
+use crate::effect::Effect;
 use crate::failure::Outcome;
+use crate::state::State;
+use crate::update::cx::Cx;
 use iris_core::change::FileDiff;
 
 /// What comes back to the diff feature.
@@ -36,13 +39,16 @@ pub enum Fx {
 pub(crate) mod update;
 
 /// Applies what came back to the diff feature; returns the work it asks for next.
-pub(crate) fn update(state: &mut crate::state::State, msg: Msg) -> Vec<crate::effect::Effect> {
-    match msg {
+pub(crate) fn update(state: &mut State, msg: Msg) -> Vec<Effect> {
+    let mut cx = Cx::new(&mut state.iris, state.mode, state.now);
+    let parts = (&mut state.diff, &mut state.findings.pending_jump);
+    let effects = match msg {
         Msg::Loaded {
             path,
             result,
             staged,
-        } => update::loaded(state, path, result, staged),
-    }
+        } => update::loaded(parts, &mut cx, path, result, staged),
+    };
+    cx.asked().settle(state, effects)
 }
 pub mod state;

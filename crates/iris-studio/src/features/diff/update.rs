@@ -7,6 +7,7 @@ use crate::features::msgs::{ChangesFx, DiffFx};
 use crate::layout::{PaneRects, inner_size};
 use crate::side_by_side;
 use crate::state::{DiffView, Level, Mode, Pane, State};
+use crate::update::cx::{Cx, Then};
 use crate::update::{notice, step};
 use iris_core::change::FileDiff;
 use iris_core::text::{expand_tabs, width};
@@ -14,52 +15,53 @@ use iris_core::text::{expand_tabs, width};
 /// Columns a sideways step moves the diff or the code.
 pub(crate) const SIDEWAYS: isize = 8;
 
+/// A diff arrived: shown when it is still the one asked for, scrolled to the line a finding
+/// asked to jump to.
 pub(crate) fn loaded(
-    state: &mut State,
+    (view, pending_jump): (&mut DiffView, &mut Option<(String, u32)>),
+    cx: &mut Cx,
     path: String,
     result: Outcome<Vec<FileDiff>>,
     staged: Option<usize>,
 ) -> Vec<Effect> {
-    if state.diff.path.as_deref() != Some(path.as_str()) {
+    if view.path.as_deref() != Some(path.as_str()) {
         return Vec::new(); // the diff of a file or commit the user has since left
     }
-    state.diff.loading = false;
+    view.loading = false;
     match result {
         Ok(files) => {
-            state.diff.files = files;
-            state.diff.staged = staged;
-            if let Some((file, line)) = state.findings.pending_jump.take() {
-                let row = state.diff.row_of_new_line(&file, line);
-                state.diff.scroll = row.unwrap_or(0);
+            view.files = files;
+            view.staged = staged;
+            if let Some((file, line)) = pending_jump.take() {
+                view.scroll = view.row_of_new_line(&file, line).unwrap_or(0);
             }
         }
         Err(err) => {
-            return crate::update::failed::failed(
-                state,
-                err.context(format!("diff of {path} failed")),
-                None,
-            );
+            let err = err.context(format!("diff of {path} failed"));
+            cx.then(Then::Failed(err, None));
         }
     }
     Vec::new()
 }
 
-pub(crate) fn scroll(state: &mut State, command: Command) -> Vec<Effect> {
-    let last = state.diff.line_count().saturating_sub(1);
-    state.diff.scroll = step(state.diff.scroll, last, command);
+/// The page and arrow keys scroll the diff.
+pub(crate) fn scroll(view: &mut DiffView, command: Command) -> Vec<Effect> {
+    let last = view.line_count().saturating_sub(1);
+    view.scroll = step(view.scroll, last, command);
     Vec::new()
 }
 
-pub(crate) fn jump_to_hunk(state: &mut State, command: Command) -> Vec<Effect> {
-    let starts = state.diff.hunk_starts();
-    let scroll = state.diff.scroll;
+/// `n` / `p`: the next or previous hunk at the top of the view.
+pub(crate) fn jump_to_hunk(view: &mut DiffView, command: Command) -> Vec<Effect> {
+    let starts = view.hunk_starts();
+    let scroll = view.scroll;
     let target = if command == Command::NextHunk {
         starts.into_iter().find(|s| *s > scroll)
     } else {
         starts.into_iter().rev().find(|s| *s < scroll)
     };
     if let Some(line) = target {
-        state.diff.scroll = line;
+        view.scroll = line;
     }
     Vec::new()
 }
