@@ -1,7 +1,10 @@
 //! The explore feature: what comes back to it ([`Msg`]) and the work it asks for ([`Fx`]).
 
 use crate::action::OpenedFile;
+use crate::effect::Effect;
 use crate::failure::Outcome;
+use crate::state::State;
+use crate::update::cx::Cx;
 
 /// What comes back to the explore feature.
 #[derive(Debug, Clone)]
@@ -41,11 +44,14 @@ pub enum Fx {
 pub(crate) mod update;
 
 /// Applies what came back to the explore feature; returns the work it asks for next.
-pub(crate) fn update(state: &mut crate::state::State, msg: Msg) -> Vec<crate::effect::Effect> {
-    match msg {
-        Msg::Tree(result) => update::tree_loaded(state, result),
-        Msg::FileOpened { path, result } => update::file_opened(state, path, result),
-        Msg::LinesAged { path, result } => update::lines_aged(state, path, result),
-    }
+pub(crate) fn update(state: &mut State, msg: Msg) -> Vec<Effect> {
+    let mut cx = Cx::new(&mut state.iris, state.mode, state.now);
+    let explore = &mut state.explore;
+    let effects = match msg {
+        Msg::Tree(result) => update::tree_loaded(explore, &mut cx, result),
+        Msg::FileOpened { path, result } => update::file_opened(explore, &mut cx, path, result),
+        Msg::LinesAged { path, result } => update::lines_aged(explore, path, result),
+    };
+    cx.asked().settle(state, effects)
 }
 pub mod state;

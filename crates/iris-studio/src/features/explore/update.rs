@@ -6,46 +6,45 @@ use crate::effect::Effect;
 use crate::failure::Outcome;
 use crate::features::msgs::ExploreFx;
 use crate::layout::{code_and_history, inner_rows, keep_in_view};
-use crate::state::{Heat, Level, Pane, State};
+use crate::state::{Explore, Heat, Level, Pane, State};
+use crate::update::cx::{Cx, Then};
 use crate::update::{notice, panes, step};
 
-pub(crate) fn tree_loaded(state: &mut State, result: Outcome<Vec<String>>) -> Vec<Effect> {
+/// The repository's files arrived, for the tree.
+pub(crate) fn tree_loaded(
+    explore: &mut Explore,
+    cx: &mut Cx,
+    result: Outcome<Vec<String>>,
+) -> Vec<Effect> {
     match result {
         Ok(files) => {
-            state.explore.files = files;
-            state.explore.loaded = true;
+            explore.files = files;
+            explore.loaded = true;
         }
-        Err(err) => {
-            return crate::update::failed::failed(
-                state,
-                err.context("listing the files failed"),
-                None,
-            );
-        }
+        Err(err) => cx.then(Then::Failed(err.context("listing the files failed"), None)),
     }
     Vec::new()
 }
 
+/// The open file's lines and history arrived (dropped when the user has since left it).
 pub(crate) fn file_opened(
-    state: &mut State,
+    explore: &mut Explore,
+    cx: &mut Cx,
     path: String,
     result: Outcome<OpenedFile>,
 ) -> Vec<Effect> {
-    if state.explore.open.as_deref() != Some(path.as_str()) {
+    if explore.open.as_deref() != Some(path.as_str()) {
         return Vec::new(); // a file the user has since left
     }
     match result {
         Ok(opened) => {
-            state.explore.lines = opened.lines;
-            state.explore.history = opened.history;
-            state.explore.digest = opened.digest;
+            explore.lines = opened.lines;
+            explore.history = opened.history;
+            explore.digest = opened.digest;
         }
         Err(err) => {
-            return crate::update::failed::failed(
-                state,
-                err.context(format!("opening {path} failed")),
-                None,
-            );
+            let err = err.context(format!("opening {path} failed"));
+            cx.then(Then::Failed(err, None));
         }
     }
     Vec::new()
@@ -54,14 +53,14 @@ pub(crate) fn file_opened(
 /// The blame of the open file arrived: its lines' heat, or nothing (the margin stays blank;
 /// a file git cannot blame is no error worth a notice).
 pub(crate) fn lines_aged(
-    state: &mut State,
+    explore: &mut Explore,
     path: String,
     result: Outcome<Vec<Option<i64>>>,
 ) -> Vec<Effect> {
-    if state.explore.open.as_deref() != Some(path.as_str()) {
+    if explore.open.as_deref() != Some(path.as_str()) {
         return Vec::new();
     }
-    state.explore.heat = result.ok().map(|times| Heat::of_times(&times));
+    explore.heat = result.ok().map(|times| Heat::of_times(&times));
     Vec::new()
 }
 
