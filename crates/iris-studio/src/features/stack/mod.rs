@@ -1,6 +1,10 @@
 //! The stack feature: what comes back to it ([`Msg`]) and the work it asks for ([`Fx`]).
 
+use crate::effect::Effect;
 use crate::failure::Outcome;
+use crate::state::State;
+use crate::update::cx::Cx;
+use iris_core::artifact::ArtifactKind;
 
 /// What comes back to the stack feature.
 #[derive(Debug, Clone)]
@@ -49,12 +53,24 @@ pub enum Fx {
 
 pub(crate) mod update;
 
-/// Applies what came back to the stack feature; returns the work it asks for next.
-pub(crate) fn update(state: &mut crate::state::State, msg: Msg) -> Vec<crate::effect::Effect> {
-    match msg {
-        Msg::Loaded(result) => update::loaded(state, result),
-        Msg::LayerWritten { task, index, text } => update::layer_written(state, task, index, &text),
-        Msg::Published { task, result } => update::published(state, task, result),
-    }
+/// Applies what came back to the stack feature; returns the work it asks for next. The
+/// stack's arrival decides what PR mode writes (a layer, or the whole range): it is settled
+/// with the whole state.
+pub(crate) fn update(state: &mut State, msg: Msg) -> Vec<Effect> {
+    let mut cx = Cx::new(&mut state.iris, state.mode, state.now);
+    let effects = match msg {
+        Msg::Loaded(result) => {
+            drop(cx);
+            return update::loaded(state, result);
+        }
+        Msg::LayerWritten { task, index, text } => {
+            let shown = state.artifacts.get_mut(&ArtifactKind::Pr);
+            update::layer_written((&mut state.stack, shown), &mut cx, task, index, &text)
+        }
+        Msg::Published { task, result } => {
+            update::published(&mut state.stack, &mut cx, task, result)
+        }
+    };
+    cx.asked().settle(state, effects)
 }
 pub mod state;

@@ -6,7 +6,8 @@ use crate::effect::Effect;
 use crate::failure::Outcome;
 use crate::features::msgs::{EditorFx, StackFx};
 use crate::state::TaskKind;
-use crate::state::{Level, Mode, Report, StackView, State};
+use crate::state::{ArtifactBuffer, Level, Mode, Report, StackView, State};
+use crate::update::cx::{Cx, Then};
 use crate::update::{notice, range, task};
 use iris_core::artifact::ArtifactKind;
 use iris_core::stack::{InStack, Stack};
@@ -256,14 +257,21 @@ pub(crate) fn publish(state: &mut State) -> Vec<Effect> {
     vec![Effect::Stack(StackFx::Publish { task, stack, texts })]
 }
 
-/// A layer Iris wrote on the way to publishing: its description, as a version of its own.
-pub(crate) fn layer_written(state: &mut State, task: u64, index: usize, text: &str) -> Vec<Effect> {
-    let current = state.iris.task.as_ref().is_some_and(|t| t.id == task);
-    let Some(view) = state.stack.as_mut().filter(|_| current) else {
+/// A layer Iris wrote on the way to publishing: its description, as a version of its own
+/// (the layer shown is the PR editor's `shown`).
+pub(crate) fn layer_written(
+    (stack, shown): (&mut Option<StackView>, Option<&mut ArtifactBuffer>),
+    cx: &mut Cx,
+    task: u64,
+    index: usize,
+    text: &str,
+) -> Vec<Effect> {
+    let current = cx.iris().task.as_ref().is_some_and(|t| t.id == task);
+    let Some(view) = stack.as_mut().filter(|_| current) else {
         return Vec::new();
     };
     let buffer = if index == view.selected {
-        state.artifacts.get_mut(&ArtifactKind::Pr)
+        shown
     } else {
         view.buffers.get_mut(index)
     };
@@ -276,29 +284,29 @@ pub(crate) fn layer_written(state: &mut State, task: u64, index: usize, text: &s
 
 /// What publishing did to each layer, shown over the panes.
 pub(crate) fn published(
-    state: &mut State,
+    stack: &mut Option<StackView>,
+    cx: &mut Cx,
     task: Option<u64>,
     result: Outcome<Vec<String>>,
 ) -> Vec<Effect> {
-    if let Some(view) = state.stack.as_mut() {
+    if let Some(view) = stack.as_mut() {
         view.publishing = false;
     }
     // A cancelled publishing's end is dropped (what it published is on the forge).
     if let Some(task) = task
-        && task::finish(state, task).is_none()
+        && cx.finish_task(task).is_none()
     {
         return Vec::new();
     }
     match result {
         Ok(lines) => {
-            state.overlay.report = Some(Report::plain(lines.join("\n")));
-            notice(
-                state,
+            cx.then(Then::Report(Report::plain(lines.join("\n"))));
+            cx.say(
                 Level::Success,
                 "the stack is published: esc closes the report",
             );
         }
-        Err(err) => return crate::update::failed::failed(state, err, None),
+        Err(err) => cx.then(Then::Failed(err, None)),
     }
     Vec::new()
 }
