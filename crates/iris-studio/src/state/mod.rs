@@ -194,6 +194,9 @@ pub struct CommitRange {
     pub stack_read: bool,
 }
 
+/// Each artifact's editor, by kind.
+pub type Artifacts = std::collections::BTreeMap<ArtifactKind, ArtifactBuffer>;
+
 /// A commit's message as it is and as Iris wrote it anew.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Rewording {
@@ -616,7 +619,7 @@ pub struct State {
     /// The diff pane: the selected file's or commit's diff and where it is scrolled.
     pub diff: DiffView,
     /// Every artifact's text, kept while the user switches modes.
-    pub artifacts: std::collections::BTreeMap<ArtifactKind, ArtifactBuffer>,
+    pub artifacts: Artifacts,
     /// The review's findings pane.
     pub findings: FindingsView,
     /// The chat with Iris about the current artifact.

@@ -43,6 +43,8 @@ pub(crate) enum Then {
     LoadCommits,
     /// The artifact `kind` is emptied and its draft removed (its commit was made).
     Clear(iris_core::artifact::ArtifactKind),
+    /// The artifact `kind`'s text and versions are saved as its draft.
+    SaveDraft(iris_core::artifact::ArtifactKind),
     /// A long text shown whole over the panes until esc.
     Report(crate::state::Report),
     /// The artifact `kind` gets `text` as its newest version (undo steps back), saved.
@@ -136,6 +138,7 @@ impl Asked {
                 Then::LoadCommits => effects.extend(range::load_commits(state)),
                 Then::Clear(kind) => effects.extend(editor::clear(state, kind)),
                 Then::Report(report) => state.overlay.report = Some(report),
+                Then::SaveDraft(kind) => effects.extend(editor::save_draft(state, kind)),
                 Then::Replace { kind, text } => {
                     editor::replace(state, kind, &text);
                     effects.extend(editor::save_draft(state, kind));

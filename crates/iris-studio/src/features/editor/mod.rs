@@ -2,6 +2,7 @@
 
 use crate::failure::{Failure, Outcome};
 use crate::state::Draft;
+use crate::update::cx::Cx;
 use iris_core::artifact::ArtifactKind;
 
 /// What comes back to the editor feature.
@@ -54,8 +55,18 @@ pub(crate) fn update(state: &mut crate::state::State, msg: Msg) -> Vec<crate::ef
             crate::update::notice(state, crate::state::Level::Warning, err.words);
             Vec::new()
         }
-        Msg::DraftsLoaded(drafts) => update::drafts_loaded(state, drafts),
-        Msg::GitPrepared { operation, message } => update::git_prepared(state, &operation, message),
+        Msg::DraftsLoaded(drafts) => {
+            let parts = (&mut state.artifacts, &mut state.layer_drafts);
+            let mut cx = Cx::new(&mut state.iris, state.mode, state.now);
+            let effects = update::drafts_loaded(parts, &mut cx, drafts);
+            cx.asked().settle(state, effects)
+        }
+        Msg::GitPrepared { operation, message } => {
+            let commit = state.artifacts.get_mut(&ArtifactKind::Commit);
+            let mut cx = Cx::new(&mut state.iris, state.mode, state.now);
+            let effects = update::git_prepared(commit, &mut cx, &operation, message);
+            cx.asked().settle(state, effects)
+        }
         Msg::DraftFailed(err) => {
             crate::update::failed::failed(state, err.context("saving the draft failed"), None)
         }

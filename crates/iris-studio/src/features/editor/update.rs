@@ -6,8 +6,10 @@ use crossterm::event::KeyEvent;
 use crate::command::Command;
 use crate::effect::Effect;
 use crate::state::Draft;
+use crate::state::{ArtifactBuffer, Artifacts};
 use crate::state::{Level, State};
-use crate::update::{notice, written_for};
+use crate::update::cx::Cx;
+use crate::update::written_for;
 use iris_core::artifact::ArtifactKind;
 
 /// Remembers that Iris wrote `text` for `kind`.
@@ -61,44 +63,53 @@ pub(crate) fn save_draft(state: &mut State, kind: ArtifactKind) -> Vec<Effect> {
     }
 }
 
-pub(crate) fn drafts_loaded(state: &mut State, drafts: Vec<(ArtifactKind, Draft)>) -> Vec<Effect> {
+pub(crate) fn drafts_loaded(
+    (artifacts, layer_drafts): (&mut Artifacts, &mut Option<Draft>),
+    cx: &mut Cx,
+    drafts: Vec<(ArtifactKind, Draft)>,
+) -> Vec<Effect> {
     let mut restored = Vec::new();
     for (kind, draft) in drafts {
-        if let Some(buffer) = state.artifacts.get_mut(&kind).filter(|b| b.is_empty()) {
+        if let Some(buffer) = artifacts.get_mut(&kind).filter(|b| b.is_empty()) {
             if draft.layer.is_some() {
                 // A stack's: each layer's text goes to its layer once the stack is read.
-                state.layer_drafts = Some(draft.clone());
+                *layer_drafts = Some(draft.clone());
             }
             buffer.restore(draft);
             restored.push(kind.title());
         }
     }
     if !restored.is_empty() {
-        let text = format!("restored drafts: {}", restored.join(", "));
-        notice(state, Level::Info, text);
+        cx.say(
+            Level::Info,
+            format!("restored drafts: {}", restored.join(", ")),
+        );
     }
     Vec::new()
 }
 
 /// git's prepared message for the operation in progress goes into an empty commit editor
 /// (a draft of the user's wins), so the studio starts where `git commit` would.
-pub(crate) fn git_prepared(state: &mut State, operation: &str, message: String) -> Vec<Effect> {
-    let Some(buffer) = state
-        .artifacts
-        .get_mut(&ArtifactKind::Commit)
-        .filter(|b| b.is_empty())
-    else {
+pub(crate) fn git_prepared(
+    commit: Option<&mut ArtifactBuffer>,
+    cx: &mut Cx,
+    operation: &str,
+    message: String,
+) -> Vec<Effect> {
+    let Some(buffer) = commit.filter(|b| b.is_empty()) else {
         return Vec::new();
     };
     buffer.restore(Draft {
         text: message,
         ..Draft::default()
     });
-    let text = format!(
-        "a {operation} is in progress: git's message is in the editor; Iris' tells the \
-         resolution"
+    cx.say(
+        Level::Info,
+        format!(
+            "a {operation} is in progress: git's message is in the editor; Iris' tells the \
+             resolution"
+        ),
     );
-    notice(state, Level::Info, text);
     Vec::new()
 }
 

@@ -2,6 +2,7 @@
 
 use crate::effect::EditTarget;
 use crate::failure::Outcome;
+use crate::update::cx::Cx;
 use iris_core::artifact::ArtifactKind;
 
 /// What comes back to the external feature.
@@ -35,8 +36,15 @@ pub(crate) mod update;
 
 /// Applies what came back to the external feature; returns the work it asks for next.
 pub(crate) fn update(state: &mut crate::state::State, msg: Msg) -> Vec<crate::effect::Effect> {
-    match msg {
-        Msg::ArtifactEdited { kind, result } => update::artifact_edited(state, kind, result),
-        Msg::FileEdited { path, result } => update::file_edited(state, path, result),
-    }
+    let mut cx = Cx::new(&mut state.iris, state.mode, state.now);
+    let effects = match msg {
+        Msg::ArtifactEdited { kind, result } => {
+            let buffer = state.artifacts.get_mut(&kind);
+            update::artifact_edited(buffer, &mut cx, kind, result)
+        }
+        Msg::FileEdited { path, result } => {
+            update::file_edited(state.explore.open.as_deref(), &mut cx, path, result)
+        }
+    };
+    cx.asked().settle(state, effects)
 }

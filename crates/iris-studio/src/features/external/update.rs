@@ -4,8 +4,10 @@
 use crate::effect::{EditTarget, Effect};
 use crate::failure::{Failure, Outcome};
 use crate::features::msgs::{ChangesFx, ExploreFx, ExternalFx};
+use crate::state::ArtifactBuffer;
 use crate::state::{Level, Mode, Pane, State};
-use crate::update::{editor, notice};
+use crate::update::cx::{Cx, Then};
+use crate::update::notice;
 use iris_core::artifact::ArtifactKind;
 
 /// `e`: the diff's file at its top line, explore's file at the cursor (or the tree's file),
@@ -87,43 +89,51 @@ fn tree_file(state: &State) -> Outcome<EditTarget> {
 /// The editor closed on an artifact: a changed text becomes its newest version (undo steps
 /// back over it), the text as it was is kept either way.
 pub(crate) fn artifact_edited(
-    state: &mut State,
+    buffer: Option<&mut ArtifactBuffer>,
+    cx: &mut Cx,
     kind: ArtifactKind,
     result: Outcome<String>,
 ) -> Vec<Effect> {
     let text = match result {
         Ok(text) => text,
         Err(err) => {
-            return crate::update::failed::failed(state, err.context("the editor failed"), None);
+            cx.then(Then::Failed(err.context("the editor failed"), None));
+            return Vec::new();
         }
     };
     // Editors end a file with a newline; the artifact never had it.
     let text = text.trim_end();
-    let Some(buffer) = state.artifacts.get_mut(&kind) else {
+    let Some(buffer) = buffer else {
         return Vec::new();
     };
     if buffer.text() == text {
-        notice(state, Level::Info, "no change from the editor");
+        cx.say(Level::Info, "no change from the editor");
         return Vec::new();
     }
     buffer.replace(text);
     let what = kind.title().to_lowercase();
-    notice(
-        state,
+    cx.say(
         Level::Success,
         format!("the {what} came back from your editor (undo steps back)"),
     );
-    editor::save_draft(state, kind)
+    cx.then(Then::SaveDraft(kind));
+    Vec::new()
 }
 
-/// The editor closed on a file: what shows it is read again.
-pub(crate) fn file_edited(state: &mut State, path: String, result: Outcome<()>) -> Vec<Effect> {
+/// The editor closed on a file: what shows it (the status, the open file) is read again.
+pub(crate) fn file_edited(
+    open: Option<&str>,
+    cx: &mut Cx,
+    path: String,
+    result: Outcome<()>,
+) -> Vec<Effect> {
     if let Err(err) = result {
-        return crate::update::failed::failed(state, err.context("the editor failed"), None);
+        cx.then(Then::Failed(err.context("the editor failed"), None));
+        return Vec::new();
     }
-    notice(state, Level::Info, format!("back from your editor: {path}"));
+    cx.say(Level::Info, format!("back from your editor: {path}"));
     let mut effects = vec![Effect::Changes(ChangesFx::LoadStatus)];
-    if state.explore.open.as_deref() == Some(path.as_str()) {
+    if open == Some(path.as_str()) {
         effects.push(Effect::Explore(ExploreFx::OpenFile { path }));
     }
     effects
