@@ -43,6 +43,14 @@ pub(crate) enum Then {
     LoadCommits,
     /// The artifact `kind` is emptied and its draft removed (its commit was made).
     Clear(iris_core::artifact::ArtifactKind),
+    /// Iris wrote `text` for the artifact `kind`: its newest version (undo steps back),
+    /// noted as hers and for what is in front of the user, and saved.
+    Written {
+        /// The artifact.
+        kind: iris_core::artifact::ArtifactKind,
+        /// What she wrote.
+        text: String,
+    },
     /// The artifact `kind`'s text and versions are saved as its draft.
     SaveDraft(iris_core::artifact::ArtifactKind),
     /// A long text shown whole over the panes until esc.
@@ -139,6 +147,11 @@ impl Asked {
                 Then::Clear(kind) => effects.extend(editor::clear(state, kind)),
                 Then::Report(report) => state.overlay.report = Some(report),
                 Then::SaveDraft(kind) => effects.extend(editor::save_draft(state, kind)),
+                Then::Written { kind, text } => {
+                    editor::replace(state, kind, &text);
+                    editor::wrote(state, kind, &text);
+                    effects.extend(editor::save_draft(state, kind));
+                }
                 Then::Replace { kind, text } => {
                     editor::replace(state, kind, &text);
                     effects.extend(editor::save_draft(state, kind));

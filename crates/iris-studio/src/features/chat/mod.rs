@@ -3,6 +3,7 @@
 use crate::action::ChatOutcome;
 use crate::failure::Outcome;
 use crate::state::ChatMessage;
+use crate::update::cx::Cx;
 use iris_core::artifact::ArtifactKind;
 
 /// What comes back to the chat feature.
@@ -46,14 +47,14 @@ pub enum Fx {
 
 /// Applies what came back to the chat feature; returns the work it asks for next.
 pub(crate) fn update(state: &mut crate::state::State, msg: Msg) -> Vec<crate::effect::Effect> {
-    match msg {
+    let mut cx = Cx::new(&mut state.iris, state.mode, state.now);
+    let effects = match msg {
         Msg::Replied { task, result } => {
-            crate::features::chat::update::chat_replied(state, task, result)
+            update::chat_replied(&mut state.chat, &mut cx, task, result)
         }
-        Msg::Updated { task, kind, text } => {
-            crate::features::chat::update::updated_by_iris(state, task, kind, &text)
-        }
-    }
+        Msg::Updated { task, kind, text } => update::updated_by_iris(&mut cx, task, kind, text),
+    };
+    cx.asked().settle(state, effects)
 }
 
 pub(crate) mod update;

@@ -6,48 +6,48 @@ use crate::effect::Effect;
 use crate::failure::Outcome;
 use crate::features::msgs::ChatFx;
 use crate::layout::{PaneRects, inner_size};
+use crate::state::Chat;
 use crate::state::{ChatMessage, Level, Pane, Speaker, State, TaskKind, text_input};
-use crate::update::{editor, notice, task};
+use crate::update::cx::{Cx, Then};
+use crate::update::{notice, task};
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use iris_core::artifact::ArtifactKind;
 
 /// Rows the mouse wheel moves a text.
 pub(crate) const WHEEL: isize = 3;
 
+/// Iris' reply arrived: it joins the conversation, or says why none came.
 pub(crate) fn chat_replied(
-    state: &mut State,
+    chat: &mut Chat,
+    cx: &mut Cx,
     task: u64,
     result: Outcome<ChatOutcome>,
 ) -> Vec<Effect> {
-    if task::finish(state, task).is_none() {
+    if cx.finish_task(task).is_none() {
         return Vec::new();
     }
     match result {
-        Ok(outcome) => {
-            state.chat.messages.push(ChatMessage {
-                speaker: Speaker::Iris,
-                text: outcome.reply,
-            });
-            Vec::new()
-        }
-        Err(err) => crate::update::failed::failed(state, err, None),
+        Ok(outcome) => chat.messages.push(ChatMessage {
+            speaker: Speaker::Iris,
+            text: outcome.reply,
+        }),
+        Err(err) => cx.then(Then::Failed(err, None)),
     }
+    Vec::new()
 }
 
 /// Iris replaced the artifact through her update tool.
 pub(crate) fn updated_by_iris(
-    state: &mut State,
+    cx: &mut Cx,
     task: u64,
     kind: ArtifactKind,
-    text: &str,
+    text: String,
 ) -> Vec<Effect> {
     // Only the running task may edit (a cancelled one's late edit is dropped).
-    if state.iris.task.as_ref().is_none_or(|t| t.id != task) {
-        return Vec::new();
+    if cx.iris().task.as_ref().is_some_and(|t| t.id == task) {
+        cx.then(Then::Written { kind, text });
     }
-    editor::replace(state, kind, text);
-    editor::wrote(state, kind, text);
-    editor::save_draft(state, kind)
+    Vec::new()
 }
 
 pub(crate) fn open_chat(state: &mut State) -> Vec<Effect> {

@@ -68,32 +68,21 @@ pub(crate) mod alternatives;
 
 /// Applies what came back to the generate feature; returns the work it asks for next.
 pub(crate) fn update(state: &mut crate::state::State, msg: Msg) -> Vec<crate::effect::Effect> {
-    match msg {
-        Msg::Written { task, kind, result } => {
-            crate::features::generate::update::generated(state, task, kind, result)
-        }
+    let current = match &msg {
+        Msg::Alternatives { kind, .. } => state.artifacts.get(kind).map(|a| a.text()),
+        _ => None,
+    };
+    let mut cx = Cx::new(&mut state.iris, state.mode, state.now);
+    let effects = match msg {
+        Msg::Written { task, kind, result } => update::generated(&mut cx, task, kind, result),
         Msg::Alternatives { task, kind, result } => {
-            let current = state
-                .artifacts
-                .get(&kind)
-                .map(|a| a.text())
-                .unwrap_or_default();
-            let mut cx = Cx::new(&mut state.iris, state.mode, state.now);
             let open = &mut state.overlay.alternatives;
-            let effects = alternatives::written((open, &current), &mut cx, task, kind, result);
-            cx.asked().settle(state, effects)
+            let current = current.unwrap_or_default();
+            alternatives::written((open, &current), &mut cx, task, kind, result)
         }
-        Msg::RequestShown(Ok(preview)) => {
-            state.overlay.report = Some(crate::state::Report::plain(preview));
-            crate::update::notice(
-                state,
-                crate::state::Level::Info,
-                "nothing was sent: esc closes the preview",
-            );
-            Vec::new()
-        }
-        Msg::RequestShown(Err(err)) => crate::update::failed::failed(state, err, None),
-    }
+        Msg::RequestShown(result) => update::request_shown(&mut cx, result),
+    };
+    cx.asked().settle(state, effects)
 }
 
 pub mod state;

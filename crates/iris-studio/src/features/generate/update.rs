@@ -3,8 +3,10 @@
 use crate::effect::Effect;
 use crate::failure::Outcome;
 use crate::features::msgs::GenerateFx;
+use crate::state::Report;
 use crate::state::{Level, State, TaskKind};
-use crate::update::{editor, notice, task};
+use crate::update::cx::{Cx, Then};
+use crate::update::{notice, task};
 use iris_core::artifact::ArtifactKind;
 
 /// Generates on entering a mode whose artifact is empty and whose input is not.
@@ -87,23 +89,34 @@ pub(crate) fn what_to_write(state: &mut State) -> Option<(ArtifactKind, Option<(
     }
 }
 
+/// What Iris wrote arrived: the artifact's newest version (undo steps back), or why none.
 pub(crate) fn generated(
-    state: &mut State,
+    cx: &mut Cx,
     task: u64,
     kind: ArtifactKind,
     result: Outcome<String>,
 ) -> Vec<Effect> {
-    let Some(finished) = task::finish(state, task) else {
+    let Some(finished) = cx.finish_task(task) else {
         return Vec::new();
     };
     match result {
         Ok(text) => {
-            editor::replace(state, kind, &text);
-            editor::wrote(state, kind, &text);
-            let what = format!("Iris wrote the {}", kind.noun());
-            task::done_notice(state, &finished, what);
-            editor::save_draft(state, kind)
+            cx.task_done(&finished, format!("Iris wrote the {}", kind.noun()));
+            cx.then(Then::Written { kind, text });
         }
-        Err(err) => crate::update::failed::failed(state, err, None),
+        Err(err) => cx.then(Then::Failed(err, None)),
     }
+    Vec::new()
+}
+
+/// The request a generation would send, shown over the panes and not sent, or why none.
+pub(crate) fn request_shown(cx: &mut Cx, result: Outcome<String>) -> Vec<Effect> {
+    match result {
+        Ok(preview) => {
+            cx.then(Then::Report(Report::plain(preview)));
+            cx.say(Level::Info, "nothing was sent: esc closes the preview");
+        }
+        Err(err) => cx.then(Then::Failed(err, None)),
+    }
+    Vec::new()
 }
