@@ -51,6 +51,7 @@ pub(crate) fn update(state: &mut crate::state::State, msg: Msg) -> Vec<crate::ef
             state.set_commit_rules(rules.map(|rules| *rules));
             Vec::new()
         }
+        // The rules decide the editor's verdict on every artifact: the state applies them.
         Msg::RulesLoaded(Err(err)) => {
             crate::update::notice(state, crate::state::Level::Warning, err.words);
             Vec::new()

@@ -1,6 +1,7 @@
 //! The publish feature: what comes back to it ([`Msg`]) and the work it asks for ([`Fx`]).
 
 use crate::failure::{Done, Outcome};
+use crate::update::cx::{Cx, Then};
 use iris_core::artifact::ArtifactKind;
 
 /// What comes back to the publish feature.
@@ -40,15 +41,14 @@ pub enum Fx {
 
 /// Applies what came back to the publish feature; returns the work it asks for next.
 pub(crate) fn update(state: &mut crate::state::State, msg: Msg) -> Vec<crate::effect::Effect> {
+    let mut cx = Cx::new(&mut state.iris, state.mode, state.now);
     match msg {
         Msg::Copied(result) | Msg::Published(result) => match result {
-            Ok(done) => {
-                crate::update::notice(state, crate::state::Level::Success, done.0);
-                Vec::new()
-            }
-            Err(err) => crate::update::failed::failed(state, err, None),
+            Ok(done) => cx.say(crate::state::Level::Success, done.0),
+            Err(err) => cx.then(Then::Failed(err, None)),
         },
     }
+    cx.asked().settle(state, Vec::new())
 }
 
 pub(crate) mod update;

@@ -1,6 +1,7 @@
 //! The why feature: what comes back to it ([`Msg`]) and the work it asks for ([`Fx`]).
 
 use crate::failure::Outcome;
+use crate::update::cx::Cx;
 use iris_core::change::FileDiff;
 use iris_core::protocol::{Explained, LinesAsked};
 
@@ -44,8 +45,11 @@ pub(crate) mod update;
 
 /// Applies what came back to the why feature; returns the work it asks for next.
 pub(crate) fn update(state: &mut crate::state::State, msg: Msg) -> Vec<crate::effect::Effect> {
-    match msg {
-        Msg::Explained { task, result } => update::explained(state, task, result),
-        Msg::CommitShown { id, result } => update::commit_shown(state, id, result),
-    }
+    let mut cx = Cx::new(&mut state.iris, state.mode, state.now);
+    let explore = &mut state.explore;
+    let effects = match msg {
+        Msg::Explained { task, result } => update::explained(explore, &mut cx, task, result),
+        Msg::CommitShown { id, result } => update::commit_shown(explore, &mut cx, id, result),
+    };
+    cx.asked().settle(state, effects)
 }

@@ -8,8 +8,9 @@ use crate::effect::Effect;
 use crate::failure::Outcome;
 use crate::features::msgs::WhyFx;
 use crate::layout::{inner_size, keep_in_view};
-use crate::state::{DiffView, Level, Pane, ShownCommit, State, TaskKind, WhyKey, WhyView};
-use crate::update::{notice, panes, step, task};
+use crate::state::{DiffView, Explore, Level, Pane, ShownCommit, State, TaskKind, WhyKey, WhyView};
+use crate::update::cx::{Cx, Then};
+use crate::update::{notice, step, task};
 use iris_core::protocol::{Explained, LinesAsked};
 
 /// `w`: asks Iris about the selected lines (or the cursor's line), or shows her earlier
@@ -41,7 +42,7 @@ pub(crate) fn ask(state: &mut State) -> Vec<Effect> {
     };
     state.explore.anchor = None;
     if let Some(known) = state.explore.answers.get(&key).cloned() {
-        show(state, key, known);
+        show(&mut state.explore, key, known);
         notice(
             state,
             Level::Info,
@@ -68,13 +69,13 @@ pub(crate) fn ask(state: &mut State) -> Vec<Effect> {
 }
 
 /// The answer in the pane, its first cited commit chosen (else its first).
-fn show(state: &mut State, key: WhyKey, answer: Explained) {
+fn show(explore: &mut Explore, key: WhyKey, answer: Explained) {
     let commit = answer
         .commits
         .iter()
         .position(|c| answer.cited.contains(&c.short_id))
         .unwrap_or(0);
-    state.explore.why = Some(WhyView {
+    explore.why = Some(WhyView {
         key,
         answer: Some(answer),
         scroll: 0,
@@ -82,26 +83,33 @@ fn show(state: &mut State, key: WhyKey, answer: Explained) {
     });
 }
 
-pub(crate) fn explained(state: &mut State, task: u64, result: Outcome<Explained>) -> Vec<Effect> {
-    let Some(finished) = task::finish(state, task) else {
+/// Iris' answer arrived: shown beside the code and kept for the session, or why none came
+/// (the pane closes).
+pub(crate) fn explained(
+    explore: &mut Explore,
+    cx: &mut Cx,
+    task: u64,
+    result: Outcome<Explained>,
+) -> Vec<Effect> {
+    let Some(finished) = cx.finish_task(task) else {
         return Vec::new(); // cancelled: the pane has closed
     };
-    let Some(key) = state.explore.why.as_ref().map(|w| w.key.clone()) else {
+    let Some(key) = explore.why.as_ref().map(|w| w.key.clone()) else {
         return Vec::new();
     };
     match result {
         Ok(answer) => {
-            state.explore.answers.insert(key.clone(), answer.clone());
+            explore.answers.insert(key.clone(), answer.clone());
             let what = format!(
                 "Iris explained lines {}-{}: n / p pick a commit, enter shows it",
                 key.start, key.end
             );
-            show(state, key, answer);
-            task::done_notice(state, &finished, what);
+            show(explore, key, answer);
+            cx.task_done(&finished, what);
         }
         Err(err) => {
-            state.explore.why = None;
-            return crate::update::failed::failed(state, err, None);
+            explore.why = None;
+            cx.then(Then::Failed(err, None));
         }
     }
     Vec::new()
@@ -205,12 +213,15 @@ pub(crate) fn open_commit(state: &mut State) -> Vec<Effect> {
     vec![Effect::Why(WhyFx::ShowCommit { id: commit.id })]
 }
 
+/// A commit behind the answer arrived, shown in place of the code (or why not: back to the
+/// code).
 pub(crate) fn commit_shown(
-    state: &mut State,
+    explore: &mut Explore,
+    cx: &mut Cx,
     id: String,
     result: Outcome<Vec<iris_core::change::FileDiff>>,
 ) -> Vec<Effect> {
-    let shown = state.explore.commit.as_mut().filter(|c| c.id == id);
+    let shown = explore.commit.as_mut().filter(|c| c.id == id);
     let Some(ShownCommit { view, .. }) = shown else {
         return Vec::new(); // a commit the user has since closed or replaced
     };
@@ -218,12 +229,8 @@ pub(crate) fn commit_shown(
     match result {
         Ok(files) => view.files = files,
         Err(err) => {
-            panes::close_commit(state);
-            notice(
-                state,
-                Level::Error,
-                format!("showing the commit failed: {err}"),
-            );
+            explore.commit = None;
+            cx.say(Level::Error, format!("showing the commit failed: {err}"));
         }
     }
     Vec::new()
