@@ -18,20 +18,20 @@
 #![cfg_attr(not(test), deny(clippy::unwrap_used, clippy::expect_used))]
 
 pub mod action;
-pub mod answer;
-pub mod blocks;
 pub mod command;
-pub mod conversation;
 pub mod effect;
 pub mod failure;
 pub mod features;
+pub use features::chat::conversation;
+pub use features::diff::side_by_side;
 pub use features::findings;
+pub use features::intent::blocks;
+pub use features::why::answer;
 
 pub mod highlight;
 pub mod keymap;
 pub mod layout;
 pub mod memo;
-pub mod side_by_side;
 pub mod state;
 pub mod text;
 pub mod theme;

@@ -9,6 +9,7 @@ pub mod external;
 pub mod findings;
 pub mod generate;
 pub mod intent;
+pub mod overlays;
 pub mod publish;
 pub mod range;
 pub mod reword;

@@ -1,22 +1,24 @@
-//! Drawing: one file per pane and per overlay; everything here only reads the state.
+//! Drawing the frame: the tabs, each feature's panes (their `draw.rs`, in
+//! `crate::features`) where the layout kept with the screen puts them, the status line, then
+//! the overlay on top. Everything here only reads the state.
 
-mod alternatives;
-mod answer;
-mod blocks;
-pub(crate) mod chat;
-mod commits;
-mod confirm;
-mod diff;
-mod editor;
-mod explore;
-mod files;
-mod findings;
-mod help;
-mod range_picker;
-mod report;
-mod setup;
-mod split_plan;
-mod stack;
+use crate::features::changes::draw as files;
+use crate::features::chat::draw as chat;
+use crate::features::diff::draw as diff;
+use crate::features::editor::draw as editor;
+use crate::features::explore::draw as explore;
+use crate::features::findings::draw as findings;
+use crate::features::generate::draw as alternatives;
+use crate::features::intent::draw as blocks;
+use crate::features::overlays::confirm;
+use crate::features::overlays::help;
+use crate::features::overlays::report;
+use crate::features::range::draw as commits;
+use crate::features::range::draw_picker as range_picker;
+use crate::features::setup::draw as setup;
+use crate::features::split::draw as split_plan;
+use crate::features::stack::draw as stack;
+use crate::features::why::draw as answer;
 mod status;
 mod tabs;
 

@@ -57,4 +57,6 @@ pub(crate) fn update(state: &mut crate::state::State, msg: Msg) -> Vec<crate::ef
     cx.asked().settle(state, effects)
 }
 
+pub mod conversation;
+pub(crate) mod draw;
 pub(crate) mod update;

@@ -51,4 +51,6 @@ pub(crate) fn update(state: &mut State, msg: Msg) -> Vec<Effect> {
     };
     cx.asked().settle(state, effects)
 }
+pub(crate) mod draw;
+pub mod side_by_side;
 pub mod state;

@@ -74,3 +74,4 @@ pub(crate) fn update(state: &mut crate::state::State, msg: Msg) -> Vec<crate::ef
     }
 }
 pub mod draft;
+pub(crate) mod draw;

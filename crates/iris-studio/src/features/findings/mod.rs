@@ -162,4 +162,5 @@ mod tests {
     }
 }
 
+pub(crate) mod draw;
 pub(crate) mod update;

@@ -105,3 +105,4 @@ pub(crate) fn alternatives_key(
     let effects = alternatives::key(&mut state.overlay.alternatives, &mut cx, key);
     cx.asked().settle(state, effects)
 }
+pub(crate) mod draw;

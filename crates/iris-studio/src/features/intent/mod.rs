@@ -35,3 +35,5 @@ pub(crate) fn update(state: &mut crate::state::State, msg: Msg) -> Vec<crate::ef
         Msg::Explained { task, result } => update::explained(state, task, result),
     }
 }
+pub mod blocks;
+pub(crate) mod draw;

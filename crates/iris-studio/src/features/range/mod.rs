@@ -38,3 +38,5 @@ pub(crate) fn update(state: &mut crate::state::State, msg: Msg) -> Vec<crate::ef
         Msg::Commits { mode, result } => update::commits_loaded(state, mode, result),
     }
 }
+pub(crate) mod draw;
+pub(crate) mod draw_picker;

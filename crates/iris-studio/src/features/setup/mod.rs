@@ -54,4 +54,5 @@ pub(crate) fn key(
     cx.asked().settle(state, effects)
 }
 
+pub(crate) mod draw;
 pub mod state;

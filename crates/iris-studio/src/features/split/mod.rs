@@ -128,4 +128,5 @@ fn within(
     let effects = work(&mut state.overlay.split_plan, &mut cx);
     cx.asked().settle(state, effects)
 }
+pub(crate) mod draw;
 pub mod state;

@@ -73,4 +73,5 @@ pub(crate) fn update(state: &mut State, msg: Msg) -> Vec<Effect> {
     };
     cx.asked().settle(state, effects)
 }
+pub(crate) mod draw;
 pub mod state;

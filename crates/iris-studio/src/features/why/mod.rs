@@ -53,3 +53,5 @@ pub(crate) fn update(state: &mut crate::state::State, msg: Msg) -> Vec<crate::ef
     };
     cx.asked().settle(state, effects)
 }
+pub mod answer;
+pub(crate) mod draw;

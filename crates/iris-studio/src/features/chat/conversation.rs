@@ -2,7 +2,7 @@
 //! to the pane's width. Drawing shows a window of these rows and the mouse wheel and page keys
 //! move that window, so both measure the conversation the same way.
 
-use super::state::{Chat, Speaker};
+use crate::state::{Chat, Speaker};
 use iris_core::text::{expand_tabs, wrap_line};
 
 /// One screen row of the conversation.
@@ -68,8 +68,8 @@ pub fn scroll(chat: &mut Chat, rows: usize, height: usize, delta: isize) {
 
 #[cfg(test)]
 mod tests {
-    use super::*;
     use crate::state::ChatMessage;
+    use super::*;
 
     fn chat(texts: &[(Speaker, &str)]) -> Chat {
         Chat {

@@ -7,9 +7,9 @@ use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Clear, ListItem, Paragraph, Wrap};
 
-use super::{centered, draw_list, pane_block, text_box};
 use crate::state::{Pending, Speaker, SplitPhase, SplitView};
 use crate::theme::{Theme, Token};
+use crate::ui::{centered, draw_list, pane_block, text_box};
 use iris_core::change::Hunk;
 
 /// Rows of the message box and of the chat.
@@ -126,7 +126,7 @@ fn hunk_lines(lines: &mut Vec<Line<'static>>, hunk: &Hunk, theme: &Theme) {
         theme.style(Token::DiffHunk),
     ));
     for line in &hunk.lines {
-        let (mark, token) = super::diff::look(line.kind);
+        let (mark, token) = crate::features::diff::draw::look(line.kind);
         let text = shown(&line.content);
         lines.push(Line::styled(format!("{mark}{text}"), theme.style(token)));
     }

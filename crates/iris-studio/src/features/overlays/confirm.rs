@@ -3,9 +3,9 @@
 use ratatui::Frame;
 use ratatui::layout::Rect;
 
-use super::{centered, text_box};
 use crate::state::{Confirm, State};
 use crate::theme::Theme;
+use crate::ui::{centered, text_box};
 use iris_core::protocol::ApprovalRequest;
 
 pub fn draw(frame: &mut Frame, area: Rect, question: &Confirm, state: &State, theme: &Theme) {

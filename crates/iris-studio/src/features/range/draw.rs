@@ -5,9 +5,9 @@ use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::ListItem;
 
-use super::{draw_list, focused, pane_block};
 use crate::state::{Pane, State};
 use crate::theme::{Theme, Token};
+use crate::ui::{draw_list, focused, pane_block};
 use iris_core::text::clip;
 
 pub fn draw(frame: &mut Frame, area: Rect, state: &State, theme: &Theme) {

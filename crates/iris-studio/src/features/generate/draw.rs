@@ -6,9 +6,9 @@ use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::text::Line;
 use ratatui::widgets::{Clear, Paragraph, Wrap};
 
-use super::{centered, pane_block};
 use crate::state::Alternatives;
 use crate::theme::{Theme, Token};
+use crate::ui::{centered, pane_block};
 
 pub fn draw(frame: &mut Frame, area: Rect, shown: &Alternatives, theme: &Theme) {
     let rect = centered(

@@ -6,9 +6,9 @@ use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::ListItem;
 
-use super::{draw_list, pane_block};
 use crate::state::StackView;
 use crate::theme::{Theme, Token};
+use crate::ui::{draw_list, pane_block};
 use iris_core::text::clip;
 
 pub fn draw(frame: &mut Frame, area: Rect, view: &StackView, theme: &Theme) {

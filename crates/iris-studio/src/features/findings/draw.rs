@@ -5,10 +5,10 @@ use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::ListItem;
 
-use super::{draw_list, focused, pane_block};
 use crate::findings::shown_findings;
 use crate::state::{Pane, State};
 use crate::theme::{Theme, Token};
+use crate::ui::{draw_list, focused, pane_block};
 use iris_core::artifact::Severity;
 use iris_core::text::clip;
 

@@ -5,11 +5,11 @@ use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::Paragraph;
 
-use super::{focused, pane_block};
 use crate::conversation::{self, Row};
 use crate::layout::inner_size;
 use crate::state::{Pane, Speaker, State};
 use crate::theme::{Theme, Token};
+use crate::ui::{focused, pane_block};
 
 /// The conversation in `log` (scrolled as the user left it, else at its end) and the message
 /// being written in `input`.

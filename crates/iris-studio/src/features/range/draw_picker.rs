@@ -5,8 +5,8 @@ use ratatui::layout::Rect;
 use ratatui::widgets::Clear;
 use tui_textarea::TextArea;
 
-use super::{centered, pane_block};
 use crate::theme::Theme;
+use crate::ui::{centered, pane_block};
 
 pub fn draw(frame: &mut Frame, area: Rect, input: &TextArea<'static>, theme: &Theme) {
     let rect = centered(area, 64, 3);

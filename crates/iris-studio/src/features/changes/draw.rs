@@ -6,9 +6,9 @@ use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::ListItem;
 
-use super::{draw_list, focused, pane_block};
 use crate::state::{FileEntry, Pane, State};
 use crate::theme::{Theme, Token};
+use crate::ui::{draw_list, focused, pane_block};
 use iris_core::change::ChangeKind;
 use iris_core::text::clip;
 

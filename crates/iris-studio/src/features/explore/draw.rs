@@ -6,11 +6,12 @@ use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{ListItem, Paragraph};
 
-use super::{Looks, diff, draw_list, focused, pane_block};
+use crate::features::diff::draw as diff;
 use crate::highlight::Highlighter;
 use crate::layout::code_and_history;
 use crate::state::{Heat, Pane, State};
 use crate::theme::{Theme, Token};
+use crate::ui::{Looks, draw_list, focused, pane_block};
 use iris_core::text::clip;
 
 pub fn draw_tree(frame: &mut Frame, area: Rect, state: &State, theme: &Theme) {

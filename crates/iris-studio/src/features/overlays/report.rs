@@ -5,9 +5,9 @@ use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::widgets::{Clear, Paragraph, Wrap};
 
-use super::centered;
 use crate::state::Report;
 use crate::theme::{Theme, Token};
+use crate::ui::centered;
 
 pub fn draw(frame: &mut Frame, area: Rect, report: &Report, theme: &Theme) {
     let rect = centered(
@@ -22,7 +22,7 @@ pub fn draw(frame: &mut Frame, area: Rect, report: &Report, theme: &Theme) {
             .wrap(Wrap { trim: false })
             .scroll((top, 0))
             .style(theme.style(Token::Text))
-            .block(super::pane_block(report.title.to_string(), true, theme)),
+            .block(crate::ui::pane_block(report.title.to_string(), true, theme)),
         rect,
     );
 }

@@ -7,9 +7,9 @@ use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Clear, Paragraph, Wrap};
 
-use super::{centered, pane_block};
 use crate::state::{Setup, SetupFacts, SetupOption, SetupStep};
 use crate::theme::{Theme, Token};
+use crate::ui::{centered, pane_block};
 use iris_config::setup::LocalServer;
 
 pub fn draw(frame: &mut Frame, area: Rect, setup: &Setup, facts: &SetupFacts, theme: &Theme) {

@@ -6,7 +6,7 @@ use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Paragraph, Wrap};
 
-use super::{focused, pane_block};
+use crate::ui::{focused, pane_block};
 use std::borrow::Cow;
 
 use crate::state::{Mode, Pane, RulesVerdict, State, TaskKind};

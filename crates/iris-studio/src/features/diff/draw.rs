@@ -10,17 +10,17 @@ use ratatui::style::Style;
 use ratatui::text::Span;
 use ratatui::widgets::{Paragraph, Wrap};
 
-use super::{Looks, focused, pane_block};
 use crate::highlight::{Highlighter, Highlights};
 use crate::side_by_side::Side;
 use crate::state::{DiffRow, DiffView, Pane, State};
 use crate::text::Row;
 use crate::theme::{Theme, Token};
+use crate::ui::{Looks, focused, pane_block};
 use iris_core::change::LineKind;
 use iris_core::text::clip;
 
 /// How a line of `kind` looks: its sign and its colour.
-pub(super) fn look(kind: LineKind) -> (&'static str, Token) {
+pub(crate) fn look(kind: LineKind) -> (&'static str, Token) {
     match kind {
         LineKind::Added => ("+", Token::DiffAdded),
         LineKind::Removed => ("-", Token::DiffRemoved),

@@ -6,11 +6,11 @@ use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::Paragraph;
 
-use super::{focused, pane_block};
 use crate::blocks::Row;
 use crate::layout::inner_size;
 use crate::state::{Pane, State, TaskKind};
 use crate::theme::{Theme, Token};
+use crate::ui::{focused, pane_block};
 use iris_core::text::clip;
 
 pub fn draw(frame: &mut Frame, area: Rect, state: &State, theme: &Theme) {

@@ -3,8 +3,8 @@
 //! elements under it, and how Iris read the file. Drawing shows a window of these rows and the
 //! reducer keeps the chosen block in view, so both measure the pane the same way.
 
-use super::conversation::wrap_message;
-use super::state::IntentView;
+use crate::conversation::wrap_message;
+use crate::state::IntentView;
 use iris_core::artifact::intent::{ExecutionPath, FileIntent, ResponsibilityBlock, ranges_text};
 use iris_core::text::clip;
 

@@ -3,7 +3,7 @@
 //! rows, and the reducer scrolls them and keeps the chosen commit in view, so both measure
 //! the answer the same way.
 
-use super::state::WhyView;
+use crate::state::WhyView;
 use iris_core::text::clip;
 
 /// One screen row of the answer pane.
@@ -30,12 +30,12 @@ pub enum Row {
 /// streamed so far (`streamed`).
 pub fn rows(why: &WhyView, streamed: &str, width: usize) -> Vec<Row> {
     let Some(answer) = &why.answer else {
-        return super::conversation::wrap_message(streamed, width)
+        return crate::conversation::wrap_message(streamed, width)
             .into_iter()
             .map(Row::Text)
             .collect();
     };
-    let mut rows: Vec<Row> = super::conversation::wrap_message(&answer.explanation, width)
+    let mut rows: Vec<Row> = crate::conversation::wrap_message(&answer.explanation, width)
         .into_iter()
         .map(Row::Text)
         .collect();
@@ -66,8 +66,8 @@ pub fn commit_row(rows: &[Row], index: usize) -> Option<usize> {
 
 #[cfg(test)]
 mod tests {
-    use super::*;
     use crate::state::WhyKey;
+    use super::*;
     use iris_core::protocol::{BlamedCommit, Explained};
 
     fn commit(short: &str) -> BlamedCommit {

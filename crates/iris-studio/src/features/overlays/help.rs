@@ -5,11 +5,11 @@ use ratatui::layout::{Constraint, Direction, Layout, Rect};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Clear, Paragraph};
 
-use super::{Looks, centered, pane_block};
 use crate::command::Command;
 use crate::keymap::KeyContext;
 use crate::state::State;
 use crate::theme::Token;
+use crate::ui::{Looks, centered, pane_block};
 use iris_core::text;
 
 pub fn draw(frame: &mut Frame, area: Rect, state: &State, looks: &Looks) {
