@@ -244,6 +244,8 @@ pub struct ArtifactBuffer {
     rules: Option<std::sync::Arc<CommitRules>>,
     /// What the editor's frame shows about the text, computed when the text changes.
     facts: TextFacts,
+    /// The text is a review: its findings are read from it as it changes.
+    review: bool,
 }
 
 /// What the editor shows that derives from its text, computed when the text changes so that
@@ -256,6 +258,8 @@ pub struct TextFacts {
     pub title_width: usize,
     /// The project's commit rules against the text: `None` without rules or a text.
     pub rules: Option<RulesVerdict>,
+    /// A review's findings, read from its markdown (empty for the other artifacts).
+    pub findings: Vec<iris_core::artifact::FindingBlock>,
 }
 
 /// The commit rules against a message: the first rule it breaks (errors before warnings).
@@ -275,8 +279,8 @@ pub enum RulesVerdict {
 }
 
 impl TextFacts {
-    /// The facts of `text`, checked against `rules`.
-    pub fn of(text: &str, rules: Option<&CommitRules>) -> Self {
+    /// The facts of `text`, checked against `rules`; a `review`'s findings read from it.
+    pub fn of(text: &str, rules: Option<&CommitRules>, review: bool) -> Self {
         let blank = text.trim().is_empty();
         let title = text.split('\n').next().unwrap_or("");
         let rules = rules.filter(|_| !blank).map(|rules| {
@@ -296,11 +300,23 @@ impl TextFacts {
             blank,
             title_width: iris_core::text::width(title),
             rules,
+            findings: match review {
+                true => iris_core::artifact::finding_blocks(text),
+                false => Vec::new(),
+            },
         }
     }
 }
 
 impl ArtifactBuffer {
+    /// An empty editor for the artifact `kind` (a review's findings are read as it changes).
+    pub fn for_kind(kind: ArtifactKind) -> Self {
+        Self {
+            review: kind == ArtifactKind::Review,
+            ..Self::default()
+        }
+    }
+
     /// What the editor's frame shows about the text (as of its last change).
     pub fn facts(&self) -> &TextFacts {
         &self.facts
@@ -321,7 +337,7 @@ impl ArtifactBuffer {
 
     /// The facts again, after the text changed.
     pub fn refresh(&mut self) {
-        self.facts = TextFacts::of(&self.text(), self.rules.as_deref());
+        self.facts = TextFacts::of(&self.text(), self.rules.as_deref(), self.review);
     }
 
     /// The text and its versions, as a draft keeps them.
@@ -431,6 +447,7 @@ impl Default for ArtifactBuffer {
                 blank: true,
                 ..TextFacts::default()
             },
+            review: false,
         }
     }
 }
@@ -795,7 +812,7 @@ impl State {
     pub fn new(mode: Mode) -> Self {
         let artifacts = ArtifactKind::ALL
             .into_iter()
-            .map(|kind| (kind, ArtifactBuffer::default()))
+            .map(|kind| (kind, ArtifactBuffer::for_kind(kind)))
             .collect();
         let now = Instant::now();
         Self {

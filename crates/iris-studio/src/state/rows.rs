@@ -5,7 +5,7 @@
 use std::hash::{BuildHasher, RandomState};
 
 use super::State;
-use crate::layout::{PaneRects, inner_size};
+use crate::layout::inner_size;
 use crate::{answer, blocks, conversation};
 
 /// The rows each pane shows, as wrapped for its width.
@@ -34,7 +34,7 @@ impl State {
     /// reducer calls it after every action; a test that sets the state by hand calls it
     /// before drawing.
     pub fn refresh_rows(&mut self) {
-        let rects = PaneRects::compute(self.screen.size, self);
+        let rects = self.layout();
         self.refresh_chat(inner_size(rects.chat_log).0);
         self.rows.answer = match &self.explore.why {
             Some(why) if rects.answer.is_some() => {

@@ -68,8 +68,8 @@ pub fn scroll(chat: &mut Chat, rows: usize, height: usize, delta: isize) {
 
 #[cfg(test)]
 mod tests {
-    use crate::state::ChatMessage;
     use super::*;
+    use crate::state::ChatMessage;
 
     fn chat(texts: &[(Speaker, &str)]) -> Chat {
         Chat {

@@ -10,20 +10,27 @@ pub type FindingRow = FindingBlock;
 /// `min` (less sure than `min` percent, or not found in the change); and how many are folded,
 /// and why.
 pub fn visible_findings(markdown: &str, min: u8, show_unsure: bool) -> (Vec<FindingRow>, Folded) {
-    let rows = finding_blocks(markdown);
-    if show_unsure {
-        return (rows, Folded::default());
-    }
-    let folded = folded(&rows, min);
-    let shown: Vec<FindingRow> = rows.into_iter().filter(|r| !r.folded(min)).collect();
-    (shown, folded)
+    visible(&finding_blocks(markdown), min, show_unsure)
 }
 
-/// The findings of the review in the editor as the list shows them, and what it folds.
+/// Of a review's findings, those the list shows and what it folds (see
+/// [`visible_findings`]).
+pub fn visible(rows: &[FindingBlock], min: u8, show_unsure: bool) -> (Vec<FindingRow>, Folded) {
+    if show_unsure {
+        return (rows.to_vec(), Folded::default());
+    }
+    let shown: Vec<FindingRow> = rows.iter().filter(|r| !r.folded(min)).cloned().collect();
+    (shown, folded(rows, min))
+}
+
+/// The findings of the review in the editor as the list shows them, and what it folds: read
+/// from the text when it changed (the buffer's facts), only filtered here.
 pub fn shown_findings(state: &crate::state::State) -> (Vec<FindingRow>, Folded) {
-    let text = state.artifact().map(|a| a.text()).unwrap_or_default();
-    visible_findings(
-        &text,
+    let blocks = state
+        .artifact()
+        .map_or(&[][..], |a| a.facts().findings.as_slice());
+    visible(
+        blocks,
         state.findings.min_confidence,
         state.findings.show_unsure,
     )

@@ -66,8 +66,8 @@ pub fn commit_row(rows: &[Row], index: usize) -> Option<usize> {
 
 #[cfg(test)]
 mod tests {
-    use crate::state::WhyKey;
     use super::*;
+    use crate::state::WhyKey;
     use iris_core::protocol::{BlamedCommit, Explained};
 
     fn commit(short: &str) -> BlamedCommit {
