@@ -79,7 +79,7 @@ pub(crate) fn run(state: &mut State, command: Command) -> Vec<Effect> {
         | Command::Top
         | Command::Bottom => move_cursor(state, state.focus, command),
         Command::Select => match state.focus {
-            Pane::Findings => findings::jump_to_finding(state),
+            Pane::Findings => findings::update::jump_to_finding(state),
             Pane::Answer => why::open_commit(state),
             Pane::Blocks => {
                 state.focus = Pane::Code;

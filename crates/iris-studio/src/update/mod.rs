@@ -29,7 +29,7 @@ pub(crate) use crate::features::editor::update as editor;
 pub(crate) use crate::features::editor::written_for;
 pub(crate) use crate::features::explore::update as explore;
 pub(crate) use crate::features::external::update as external;
-pub(crate) use crate::features::findings::update as findings;
+pub(crate) use crate::features::findings;
 pub(crate) use crate::features::generate::update as generate;
 pub(crate) use crate::features::intent::update as intent;
 pub(crate) use crate::features::publish::update as publish;

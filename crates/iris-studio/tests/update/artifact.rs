@@ -868,7 +868,10 @@ fn findings_under_the_threshold_are_folded_and_f_shows_them() {
 fn a_reviews_findings_are_read_when_its_text_changes_and_only_filtered_after() {
     let mut state = review_with_a_hunch();
     let read = state.artifact().unwrap().facts().findings.clone();
-    assert!(!read.is_empty(), "the review's findings are read with its text");
+    assert!(
+        !read.is_empty(),
+        "the review's findings are read with its text"
+    );
     // The commit message is no review: nothing is read from it.
     let commit = &state.artifacts[&ArtifactKind::Commit];
     assert!(commit.facts().findings.is_empty());

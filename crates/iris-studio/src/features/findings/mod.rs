@@ -26,9 +26,7 @@ pub fn visible(rows: &[FindingBlock], min: u8, show_unsure: bool) -> (Vec<Findin
 /// The findings of the review in the editor as the list shows them, and what it folds: read
 /// from the text when it changed (the buffer's facts), only filtered here.
 pub fn shown_findings(state: &crate::state::State) -> (Vec<FindingRow>, Folded) {
-    let blocks = state
-        .artifact()
-        .map_or(&[][..], |a| a.facts().findings.as_slice());
+    let blocks = review_blocks(&state.artifacts, state.mode);
     visible(
         blocks,
         state.findings.min_confidence,
@@ -171,3 +169,27 @@ mod tests {
 
 pub(crate) mod draw;
 pub(crate) mod update;
+
+/// `f`: the less certain findings shown in the list, or folded again.
+pub(crate) fn toggle_unsure(state: &mut crate::state::State) -> Vec<crate::effect::Effect> {
+    let mut cx = crate::update::cx::Cx::new(&mut state.iris, state.mode, state.now);
+    let blocks = review_blocks(&state.artifacts, state.mode);
+    let effects = update::toggle_unsure(&mut state.findings, blocks, &mut cx);
+    cx.asked().settle(state, effects)
+}
+
+/// The arrows and page keys in the findings.
+pub(crate) fn move_in_findings(
+    state: &mut crate::state::State,
+    command: crate::command::Command,
+) -> Vec<crate::effect::Effect> {
+    let blocks = review_blocks(&state.artifacts, state.mode);
+    update::move_in_findings(&mut state.findings, blocks, command)
+}
+
+/// The findings read from the mode's artifact (none outside a review).
+fn review_blocks(artifacts: &crate::state::Artifacts, mode: crate::state::Mode) -> &[FindingBlock] {
+    mode.artifact()
+        .and_then(|kind| artifacts.get(&kind))
+        .map_or(&[][..], |a| a.facts().findings.as_slice())
+}

@@ -2,34 +2,47 @@
 
 use crate::command::Command;
 use crate::effect::Effect;
-use crate::findings::shown_findings;
-use crate::state::{Level, Pane, State};
+use crate::findings::{shown_findings, visible};
+use crate::state::{FindingsView, Level, Pane, State};
+use crate::update::cx::Cx;
 use crate::update::{diff, notice, step};
+use iris_core::artifact::FindingBlock;
 
 /// `f`: the findings the reviewer is less sure of are shown in the list, or folded again.
-pub(crate) fn toggle_unsure(state: &mut State) -> Vec<Effect> {
-    let (rows, _) = shown_findings(state);
-    let selected = rows.get(state.findings.selected).cloned();
-    state.findings.show_unsure = !state.findings.show_unsure;
-    let min = state.findings.min_confidence;
-    let said = if state.findings.show_unsure {
+pub(crate) fn toggle_unsure(
+    view: &mut FindingsView,
+    blocks: &[FindingBlock],
+    cx: &mut Cx,
+) -> Vec<Effect> {
+    let listed = |view: &FindingsView| visible(blocks, view.min_confidence, view.show_unsure).0;
+    let selected = listed(view).get(view.selected).cloned();
+    view.show_unsure = !view.show_unsure;
+    let min = view.min_confidence;
+    let said = if view.show_unsure {
         format!("showing the findings under {min}% confidence too (f folds them)")
     } else {
         format!("folded the findings under {min}% confidence (f shows them)")
     };
     // The same finding stays selected when it is still listed.
-    let (rows, _) = shown_findings(state);
-    state.findings.selected = selected
+    let rows = listed(view);
+    view.selected = selected
         .and_then(|kept| rows.iter().position(|r| *r == kept))
-        .unwrap_or(state.findings.selected)
+        .unwrap_or(view.selected)
         .min(rows.len().saturating_sub(1));
-    notice(state, Level::Info, said);
+    cx.say(Level::Info, said);
     Vec::new()
 }
 
-pub(crate) fn move_in_findings(state: &mut State, command: Command) -> Vec<Effect> {
-    let count = shown_findings(state).0.len();
-    state.findings.selected = step(state.findings.selected, count.saturating_sub(1), command);
+/// The arrows and page keys move through the findings listed.
+pub(crate) fn move_in_findings(
+    view: &mut FindingsView,
+    blocks: &[FindingBlock],
+    command: Command,
+) -> Vec<Effect> {
+    let count = visible(blocks, view.min_confidence, view.show_unsure)
+        .0
+        .len();
+    view.selected = step(view.selected, count.saturating_sub(1), command);
     Vec::new()
 }
 
