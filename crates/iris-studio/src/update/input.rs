@@ -7,12 +7,12 @@ use super::super::command::Command;
 use super::super::effect::Effect;
 use super::super::layout::{contains, hit, inner_rows, keep_in_view};
 use super::super::state::{Confirm, Level, Pane, State};
-use super::chat::WHEEL;
 use super::diff::SIDEWAYS;
 use super::{
     changes, chat, commands, diff, editor, explore, intent, notice, publish, range, reword, setup,
     split_plan, task, why,
 };
+use crate::features::chat::update::WHEEL;
 
 pub(crate) fn key(state: &mut State, key: KeyEvent) -> Vec<Effect> {
     // ctrl-c quits from an overlay too: it closes, so a question about unsaved work shows.
@@ -133,7 +133,7 @@ pub(crate) fn mouse(state: &mut State, mouse: MouseEvent) -> Vec<Effect> {
         MouseEventKind::ScrollDown | MouseEventKind::ScrollUp => {
             let down = mouse.kind == MouseEventKind::ScrollDown;
             if contains(rects.chat_log, mouse.column, mouse.row) {
-                chat::scroll_conversation(state, &rects, if down { WHEEL } else { -WHEEL });
+                chat::scroll_conversation(state, if down { WHEEL } else { -WHEEL });
                 return Vec::new();
             }
             if pane == Pane::Editor {

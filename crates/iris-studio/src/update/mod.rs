@@ -23,7 +23,7 @@ pub(crate) mod panes;
 pub(crate) mod task;
 
 pub(crate) use crate::features::changes::update as changes;
-pub(crate) use crate::features::chat::update as chat;
+pub(crate) use crate::features::chat;
 pub(crate) use crate::features::diff::update as diff;
 pub(crate) use crate::features::editor::update as editor;
 pub(crate) use crate::features::editor::written_for;

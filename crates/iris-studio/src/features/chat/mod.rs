@@ -60,3 +60,34 @@ pub(crate) fn update(state: &mut crate::state::State, msg: Msg) -> Vec<crate::ef
 pub mod conversation;
 pub(crate) mod draw;
 pub(crate) mod update;
+
+/// Opens the chat with Iris about the artifact.
+pub(crate) fn open_chat(state: &mut crate::state::State) -> Vec<crate::effect::Effect> {
+    let mut cx = Cx::new(&mut state.iris, state.mode, state.now);
+    let effects = update::open_chat(&mut state.chat, &mut state.focus, &mut cx);
+    cx.asked().settle(state, effects)
+}
+
+/// The conversation's wrapped rows and the rows its pane shows.
+fn shown(state: &crate::state::State) -> (usize, usize) {
+    let height = crate::layout::inner_size(state.layout().chat_log).1;
+    (state.rows.chat.len(), height)
+}
+
+/// Moves the conversation's window by `delta` rows (the wheel).
+pub(crate) fn scroll_conversation(state: &mut crate::state::State, delta: isize) {
+    let shown = shown(state);
+    update::scroll_conversation(&mut state.chat, shown, delta);
+}
+
+/// A key typed into the chat.
+pub(crate) fn chat_key(
+    state: &mut crate::state::State,
+    key: crossterm::event::KeyEvent,
+) -> Vec<crate::effect::Effect> {
+    let pane = (state.mode, shown(state));
+    let mut cx = Cx::new(&mut state.iris, state.mode, state.now);
+    let parts = (&mut state.chat, &state.artifacts);
+    let effects = update::chat_key(parts, &mut cx, pane, key);
+    cx.asked().settle(state, effects)
+}

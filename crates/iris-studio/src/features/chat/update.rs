@@ -5,11 +5,9 @@ use crate::conversation;
 use crate::effect::Effect;
 use crate::failure::Outcome;
 use crate::features::msgs::ChatFx;
-use crate::layout::{PaneRects, inner_size};
-use crate::state::Chat;
-use crate::state::{ChatMessage, Level, Pane, Speaker, State, TaskKind, text_input};
+use crate::state::{Artifacts, Chat, Mode};
+use crate::state::{ChatMessage, Level, Pane, Speaker, TaskKind, text_input};
 use crate::update::cx::{Cx, Then};
-use crate::update::{notice, task};
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use iris_core::artifact::ArtifactKind;
 
@@ -50,35 +48,40 @@ pub(crate) fn updated_by_iris(
     Vec::new()
 }
 
-pub(crate) fn open_chat(state: &mut State) -> Vec<Effect> {
-    if let Some(why) = state.iris.unavailable.clone() {
-        notice(state, Level::Warning, why);
+/// Opens the chat, its input focused (said why not when Iris cannot work).
+pub(crate) fn open_chat(chat: &mut Chat, focus: &mut Pane, cx: &mut Cx) -> Vec<Effect> {
+    if let Some(why) = cx.iris().unavailable.clone() {
+        cx.say(Level::Warning, why);
     } else {
-        state.chat.open = true;
-        state.focus = Pane::ChatInput;
+        chat.open = true;
+        *focus = Pane::ChatInput;
     }
     Vec::new()
 }
 
-/// Moves the conversation's window by `delta` rows (negative: back in time).
-pub(crate) fn scroll_conversation(state: &mut State, rects: &PaneRects, delta: isize) {
-    let (width, height) = inner_size(rects.chat_log);
-    let rows = conversation::rows(&state.chat, state.streaming_reply(), width).len();
-    conversation::scroll(&mut state.chat, rows, height, delta);
+/// Moves the conversation's window by `delta` rows (negative: back in time): `rows` wrapped
+/// rows, `height` of them shown.
+pub(crate) fn scroll_conversation(chat: &mut Chat, (rows, height): (usize, usize), delta: isize) {
+    conversation::scroll(chat, rows, height, delta);
 }
 
-/// A key typed into the chat: enter sends, the page keys page through the conversation.
-pub(crate) fn chat_key(state: &mut State, key: KeyEvent) -> Vec<Effect> {
+/// A key typed into the chat: enter sends (with the mode's artifact as it stands), the page
+/// keys page through the conversation (`shown`: its wrapped rows and the rows on screen).
+pub(crate) fn chat_key(
+    (chat, artifacts): (&mut Chat, &Artifacts),
+    cx: &mut Cx,
+    (mode, shown): (Mode, (usize, usize)),
+    key: KeyEvent,
+) -> Vec<Effect> {
     if matches!(key.code, KeyCode::PageUp | KeyCode::PageDown) {
         // The input is a few lines: the page keys page through the conversation.
-        let rects = state.layout();
-        let page = inner_size(rects.chat_log).1.max(1) as isize;
+        let page = shown.1.max(1) as isize;
         let delta = if key.code == KeyCode::PageUp {
             -page
         } else {
             page
         };
-        scroll_conversation(state, &rects, delta);
+        scroll_conversation(chat, shown, delta);
         return Vec::new();
     }
     let send = key.code == KeyCode::Enter
@@ -86,25 +89,25 @@ pub(crate) fn chat_key(state: &mut State, key: KeyEvent) -> Vec<Effect> {
             .modifiers
             .intersects(KeyModifiers::SHIFT | KeyModifiers::ALT);
     if !send {
-        state.chat.input.input(key);
+        chat.input.input(key);
         return Vec::new();
     }
-    let message = state.chat.input.lines().join("\n").trim().to_string();
-    let Some(kind) = state.mode.artifact().filter(|_| !message.is_empty()) else {
+    let message = chat.input.lines().join("\n").trim().to_string();
+    let Some(kind) = mode.artifact().filter(|_| !message.is_empty()) else {
         return Vec::new();
     };
-    let Some(task) = task::start(state, TaskKind::Chat) else {
+    let Some(task) = cx.start_task(TaskKind::Chat) else {
         return Vec::new();
     };
-    state.chat.input = text_input(Vec::new());
+    chat.input = text_input(Vec::new());
     // What is sent and its reply come into view.
-    state.chat.top = None;
-    let history = state.chat.messages.clone();
-    state.chat.messages.push(ChatMessage {
+    chat.top = None;
+    let history = chat.messages.clone();
+    chat.messages.push(ChatMessage {
         speaker: Speaker::User,
         text: message.clone(),
     });
-    let artifact = state.artifact().map(|a| a.text()).unwrap_or_default();
+    let artifact = artifacts.get(&kind).map(|a| a.text()).unwrap_or_default();
     vec![Effect::Chat(ChatFx::Send {
         task,
         kind,
