@@ -38,7 +38,7 @@ pub(crate) use crate::features::reword;
 pub(crate) use crate::features::setup;
 pub(crate) use crate::features::split as split_plan;
 pub(crate) use crate::features::stack::update as stack;
-pub(crate) use crate::features::why::update as why;
+pub(crate) use crate::features::why;
 pub(crate) use written_for::what_moved;
 
 use super::action::Action;

@@ -55,3 +55,37 @@ pub(crate) fn update(state: &mut crate::state::State, msg: Msg) -> Vec<crate::ef
 }
 pub mod answer;
 pub(crate) mod draw;
+
+/// Up, down and the page keys scroll the answer.
+pub(crate) fn scroll(
+    state: &mut crate::state::State,
+    command: crate::command::Command,
+) -> Vec<crate::effect::Effect> {
+    let height = crate::layout::inner_size(state.layout().answer).1;
+    update::scroll(
+        &mut state.explore.why,
+        (&state.rows.answer, height),
+        command,
+    )
+}
+
+/// `n` / `p`: the next or previous commit behind the lines.
+pub(crate) fn step_commit(
+    state: &mut crate::state::State,
+    command: crate::command::Command,
+) -> Vec<crate::effect::Effect> {
+    let height = crate::layout::inner_size(state.layout().answer).1;
+    let mut cx = Cx::new(&mut state.iris, state.mode, state.now);
+    let rows = (&state.rows.answer[..], height);
+    let effects = update::step_commit(&mut state.explore.why, rows, &mut cx, command);
+    cx.asked().settle(state, effects)
+}
+
+/// A click in the answer's pane.
+pub(crate) fn click(state: &mut crate::state::State, row: u16) -> Vec<crate::effect::Effect> {
+    let area = state.layout().answer;
+    update::click(&mut state.explore.why, (&state.rows.answer, area), row)
+}
+
+// Asking and opening a commit reach beyond the answer (the code view, its selection).
+pub(crate) use update::{ask, open_commit};

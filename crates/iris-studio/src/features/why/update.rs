@@ -7,7 +7,7 @@ use crate::command::Command;
 use crate::effect::Effect;
 use crate::failure::Outcome;
 use crate::features::msgs::WhyFx;
-use crate::layout::{inner_size, keep_in_view};
+use crate::layout::keep_in_view;
 use crate::state::{DiffView, Explore, Level, Pane, ShownCommit, State, TaskKind, WhyKey, WhyView};
 use crate::update::cx::{Cx, Then};
 use crate::update::{notice, step, task};
@@ -115,26 +115,13 @@ pub(crate) fn explained(
     Vec::new()
 }
 
-/// The answer's rows at the pane's width, and the rows the pane shows.
-fn measured(state: &State) -> Option<(Vec<answer::Row>, usize)> {
-    let why = state.explore.why.as_ref()?;
-    let rects = state.layout();
-    let (width, height) = inner_size(rects.answer);
-    let streamed = state
-        .iris
-        .task
-        .as_ref()
-        .filter(|t| t.kind == TaskKind::Why)
-        .map_or("", |t| t.progress.streamed.as_str());
-    Some((answer::rows(why, streamed, width), height))
-}
-
-/// Up, down and the page keys scroll the answer.
-pub(crate) fn scroll(state: &mut State, command: Command) -> Vec<Effect> {
-    let Some((rows, height)) = measured(state) else {
-        return Vec::new();
-    };
-    if let Some(why) = state.explore.why.as_mut() {
+/// Up, down and the page keys scroll the answer (`rows` as wrapped, `height` of them shown).
+pub(crate) fn scroll(
+    why: &mut Option<WhyView>,
+    (rows, height): (&[answer::Row], usize),
+    command: Command,
+) -> Vec<Effect> {
+    if let Some(why) = why.as_mut() {
         let last = rows.len().saturating_sub(height.max(1));
         why.scroll = step(why.scroll, last, command);
     }
@@ -142,44 +129,40 @@ pub(crate) fn scroll(state: &mut State, command: Command) -> Vec<Effect> {
 }
 
 /// `n` / `p`: the next or previous commit behind the lines, scrolled into view.
-pub(crate) fn step_commit(state: &mut State, command: Command) -> Vec<Effect> {
-    let count = state
-        .explore
-        .why
+pub(crate) fn step_commit(
+    why: &mut Option<WhyView>,
+    (rows, height): (&[answer::Row], usize),
+    cx: &mut Cx,
+    command: Command,
+) -> Vec<Effect> {
+    let count = why
         .as_ref()
         .and_then(|w| w.answer.as_ref())
         .map_or(0, |a| a.commits.len());
-    if count == 0 {
-        notice(
-            state,
+    let Some(why) = why.as_mut().filter(|_| count > 0) else {
+        cx.say(
             Level::Info,
             "n / p step through the commits of an answer: select lines (v) and ask why (w)",
         );
-        return Vec::new();
-    }
-    let Some((rows, height)) = measured(state) else {
-        return Vec::new();
-    };
-    let Some(why) = state.explore.why.as_mut() else {
         return Vec::new();
     };
     why.commit = match command {
         Command::NextHunk => (why.commit + 1).min(count - 1),
         _ => why.commit.saturating_sub(1),
     };
-    if let Some(row) = answer::commit_row(&rows, why.commit) {
+    if let Some(row) = answer::commit_row(rows, why.commit) {
         why.scroll = keep_in_view(why.scroll, row, height);
     }
     Vec::new()
 }
 
-/// A click on a commit's row chooses it (enter then shows it).
-pub(crate) fn click(state: &mut State, row: u16) -> Vec<Effect> {
-    let rects = state.layout();
-    let Some((rows, _)) = measured(state) else {
-        return Vec::new();
-    };
-    let (Some(area), Some(why)) = (rects.answer, state.explore.why.as_mut()) else {
+/// A click on a commit's row of the answer's pane (`area`) chooses it (enter then shows it).
+pub(crate) fn click(
+    why: &mut Option<WhyView>,
+    (rows, area): (&[answer::Row], Option<ratatui::layout::Rect>),
+    row: u16,
+) -> Vec<Effect> {
+    let (Some(area), Some(why)) = (area, why.as_mut()) else {
         return Vec::new();
     };
     let at = (row > area.y).then(|| why.scroll + usize::from(row - area.y - 1));
