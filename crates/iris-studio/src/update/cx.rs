@@ -6,7 +6,7 @@
 
 use std::time::Instant;
 
-use super::{editor, failed, generate, notice, range, task};
+use super::{editing, failed, generate, notice, range, task};
 use crate::effect::Effect;
 use crate::failure::Failure;
 use crate::state::{IrisState, Level, Mode, State, Task, TaskKind};
@@ -144,17 +144,17 @@ impl Asked {
                 Then::AutoGenerate => effects.extend(generate::auto_generate(state)),
                 Then::CancelTask => effects.extend(task::cancel(state).unwrap_or_default()),
                 Then::LoadCommits => effects.extend(range::load_commits(state)),
-                Then::Clear(kind) => effects.extend(editor::clear(state, kind)),
+                Then::Clear(kind) => effects.extend(editing::clear(state, kind)),
                 Then::Report(report) => state.overlay.report = Some(report),
-                Then::SaveDraft(kind) => effects.extend(editor::save_draft(state, kind)),
+                Then::SaveDraft(kind) => effects.extend(editing::save_draft(state, kind)),
                 Then::Written { kind, text } => {
-                    editor::replace(state, kind, &text);
-                    editor::wrote(state, kind, &text);
-                    effects.extend(editor::save_draft(state, kind));
+                    editing::replace(state, kind, &text);
+                    editing::wrote(state, kind, &text);
+                    effects.extend(editing::save_draft(state, kind));
                 }
                 Then::Replace { kind, text } => {
-                    editor::replace(state, kind, &text);
-                    effects.extend(editor::save_draft(state, kind));
+                    editing::replace(state, kind, &text);
+                    effects.extend(editing::save_draft(state, kind));
                 }
             }
         }

@@ -75,3 +75,40 @@ pub(crate) fn update(state: &mut crate::state::State, msg: Msg) -> Vec<crate::ef
 }
 pub mod draft;
 pub(crate) mod draw;
+
+/// A key typed into the mode's editor.
+pub(crate) fn type_in_editor(
+    state: &mut crate::state::State,
+    key: crossterm::event::KeyEvent,
+) -> Vec<crate::effect::Effect> {
+    within_editor(state, |buffer, cx, kind| {
+        update::type_in_editor(buffer, cx, kind, key)
+    })
+}
+
+/// Undo and redo through the mode's artifact's versions.
+pub(crate) fn step_versions(
+    state: &mut crate::state::State,
+    command: crate::command::Command,
+) -> Vec<crate::effect::Effect> {
+    within_editor(state, |buffer, cx, kind| {
+        update::step_versions(buffer, cx, kind, command)
+    })
+}
+
+/// Runs `work` on the mode's editor with a context (nothing outside an artifact's mode).
+fn within_editor(
+    state: &mut crate::state::State,
+    work: impl FnOnce(
+        Option<&mut crate::state::ArtifactBuffer>,
+        &mut Cx,
+        ArtifactKind,
+    ) -> Vec<crate::effect::Effect>,
+) -> Vec<crate::effect::Effect> {
+    let Some(kind) = state.mode.artifact() else {
+        return Vec::new();
+    };
+    let mut cx = Cx::new(&mut state.iris, state.mode, state.now);
+    let effects = work(state.artifacts.get_mut(&kind), &mut cx, kind);
+    cx.asked().settle(state, effects)
+}

@@ -8,7 +8,7 @@ use crate::effect::Effect;
 use crate::state::Draft;
 use crate::state::{ArtifactBuffer, Artifacts};
 use crate::state::{Level, State};
-use crate::update::cx::Cx;
+use crate::update::cx::{Cx, Then};
 use crate::update::written_for;
 use iris_core::artifact::ArtifactKind;
 
@@ -113,23 +113,29 @@ pub(crate) fn git_prepared(
     Vec::new()
 }
 
-/// A key typed into the editor.
-pub(crate) fn type_in_editor(state: &mut State, key: KeyEvent) -> Vec<Effect> {
-    let Some(kind) = state.mode.artifact() else {
-        return Vec::new();
-    };
-    if let Some(buffer) = state.artifacts.get_mut(&kind) {
+/// A key typed into the mode's editor (`kind`'s).
+pub(crate) fn type_in_editor(
+    buffer: Option<&mut ArtifactBuffer>,
+    cx: &mut Cx,
+    kind: ArtifactKind,
+    key: KeyEvent,
+) -> Vec<Effect> {
+    if let Some(buffer) = buffer {
         buffer.input(key);
     }
     // Drafts are saved as they change, so a crash or a kill loses nothing.
-    save_draft(state, kind)
+    cx.then(Then::SaveDraft(kind));
+    Vec::new()
 }
 
-pub(crate) fn step_versions(state: &mut State, command: Command) -> Vec<Effect> {
-    let Some(kind) = state.mode.artifact() else {
-        return Vec::new();
-    };
-    let moved = state.artifacts.get_mut(&kind).is_some_and(|a| {
+/// Undo and redo step through the versions of the mode's artifact (`kind`'s).
+pub(crate) fn step_versions(
+    buffer: Option<&mut ArtifactBuffer>,
+    cx: &mut Cx,
+    kind: ArtifactKind,
+    command: Command,
+) -> Vec<Effect> {
+    let moved = buffer.is_some_and(|a| {
         if command == Command::UndoVersion {
             a.undo()
         } else {
@@ -137,8 +143,7 @@ pub(crate) fn step_versions(state: &mut State, command: Command) -> Vec<Effect> 
         }
     });
     if moved {
-        save_draft(state, kind)
-    } else {
-        Vec::new()
+        cx.then(Then::SaveDraft(kind));
     }
+    Vec::new()
 }

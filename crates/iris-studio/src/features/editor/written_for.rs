@@ -8,7 +8,7 @@
 
 use crate::effect::Effect;
 use crate::state::{Confirm, Level, State};
-use crate::update::{editor, generate, notice};
+use crate::update::{editing, generate, notice};
 use iris_core::artifact::ArtifactKind;
 
 /// What `kind` is written for now, when known: the staged change's key for a commit message
@@ -81,7 +81,7 @@ pub(crate) fn arrive(state: &mut State, arriving: bool) -> Vec<Effect> {
             kind.noun()
         );
         notice(state, Level::Info, text);
-        let mut effects = editor::save_draft(state, kind);
+        let mut effects = editing::save_draft(state, kind);
         effects.extend(generate::auto_generate(state));
         return effects;
     }
@@ -103,7 +103,7 @@ pub(crate) fn answered(state: &mut State, kind: ArtifactKind, write_anew: bool) 
     if let Some(buffer) = state.artifacts.get_mut(&kind) {
         buffer.saved.clear();
     }
-    editor::save_draft(state, kind)
+    editing::save_draft(state, kind)
 }
 
 /// What an artifact of `kind` is written for, as the user is told it moved.
