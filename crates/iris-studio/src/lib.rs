@@ -31,7 +31,6 @@ pub use features::why::answer;
 pub mod highlight;
 pub mod keymap;
 pub mod layout;
-pub mod memo;
 pub mod state;
 pub mod text;
 pub mod theme;
