@@ -232,7 +232,10 @@ impl Studio {
                     Some(Err(err)) => return Err(err).context("reading the terminal failed"),
                     None => return Ok(()),
                 },
-                Some(action) = rx.recv() => Some(action),
+                // While progress waits for the frame, what else the jobs send waits with it
+                // (taken in order when the frame comes): a stream wakes the loop once a frame,
+                // not once a piece.
+                Some(action) = rx.recv(), if progressing.is_empty() => Some(action),
                 _ = tick.tick(), if self.spinning() => Some(Action::Tick(Instant::now())),
                 _ = tokio::time::sleep(redraw_in), if dirty => None,
                 _ = terminate.recv() => {
@@ -256,6 +259,14 @@ impl Studio {
                 None => {}
             }
             if last_frame.elapsed() >= FRAME {
+                while let Ok(action) = rx.try_recv() {
+                    if Progressing::holds(&action) {
+                        progressing.push(action);
+                    } else {
+                        batch.extend(progressing.take());
+                        batch.push(action);
+                    }
+                }
                 batch.extend(progressing.take());
             }
             for action in batch {
@@ -457,6 +468,11 @@ impl Progressing {
             }
             event => self.held.push(Action::Agent { task, event }),
         }
+    }
+
+    /// Nothing is held.
+    pub fn is_empty(&self) -> bool {
+        self.held.is_empty()
     }
 
     /// What is held, in order, to apply now.
