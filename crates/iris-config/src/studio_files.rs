@@ -27,13 +27,18 @@ pub fn keymap(user_dir: Option<&Path>) -> Result<Option<UserFile>, String> {
     }
 }
 
+/// A user's theme file by name: its text, or why it cannot be read. The why is kept as words
+/// (not an error value): a file that cannot be read is only reported, in those words, when a
+/// theme names it.
+pub type UserTheme = (String, Result<UserFile, String>);
+
 /// The user's themes (`<user_dir>/themes/*.toml`), by name: each file's text, or why it
 /// cannot be read.
-pub fn themes(user_dir: Option<&Path>) -> Vec<(String, Result<UserFile, String>)> {
+pub fn themes(user_dir: Option<&Path>) -> Vec<UserTheme> {
     let Some(Ok(entries)) = user_dir.map(|dir| std::fs::read_dir(dir.join("themes"))) else {
         return Vec::new();
     };
-    let mut found: Vec<(String, Result<UserFile, String>)> = entries
+    let mut found: Vec<UserTheme> = entries
         .flatten()
         .map(|entry| entry.path())
         .filter(|path| path.extension().is_some_and(|e| e == "toml") && path.is_file())

@@ -9,7 +9,7 @@ use ratatui::style::{Color, Modifier, Style};
 use toml_edit::{Document, Item};
 
 use iris_config::file::{key_line, line_of};
-use iris_config::studio_files::UserFile;
+use iris_config::studio_files::UserTheme;
 
 use super::color::parse_color;
 use super::{BUILTINS, ColorSupport, DEFAULT_SYNTAX, Theme, ThemeError, Token};
@@ -17,7 +17,7 @@ use super::{BUILTINS, ColorSupport, DEFAULT_SYNTAX, Theme, ThemeError, Token};
 /// Which theme file is meant by a name: the user's unless already in the chain, else a built-in.
 pub(super) fn find_source(
     name: &str,
-    user_themes: &[(String, Result<UserFile, String>)],
+    user_themes: &[UserTheme],
     seen: &mut BTreeSet<PathBuf>,
     named_by: Option<&(String, usize)>,
 ) -> Result<Source, ThemeError> {

@@ -5,7 +5,7 @@
 mod color;
 mod file;
 
-use iris_config::studio_files::UserFile;
+use iris_config::studio_files::UserTheme;
 use std::collections::BTreeSet;
 use std::path::Path;
 
@@ -187,7 +187,7 @@ impl Theme {
     }
 
     /// The built-in themes and the user's (as read by the shell), sorted, each once.
-    pub fn names_from(user_themes: &[(String, Result<UserFile, String>)]) -> Vec<String> {
+    pub fn names_from(user_themes: &[UserTheme]) -> Vec<String> {
         let mut names: BTreeSet<String> = BUILTINS.iter().map(|(n, _)| n.to_string()).collect();
         names.extend(user_themes.iter().map(|(name, _)| name.clone()));
         names.into_iter().collect()
@@ -203,10 +203,7 @@ impl Theme {
     /// A theme by name from the user's themes (read by the shell, see
     /// `iris_config::studio_files::themes`) or the built-ins: the user's of that name if there
     /// is one, else the built-in. A theme may `extends = "other"` and set only some tokens.
-    pub fn load_from(
-        name: &str,
-        user_themes: &[(String, Result<UserFile, String>)],
-    ) -> Result<Theme, ThemeError> {
+    pub fn load_from(name: &str, user_themes: &[UserTheme]) -> Result<Theme, ThemeError> {
         let mut chain = Vec::new();
         let mut seen = BTreeSet::new();
         let mut wanted = name.to_owned();

@@ -94,8 +94,9 @@ impl<'a> Cx<'a> {
     pub(crate) fn start_task(&mut self, kind: TaskKind) -> Option<u64> {
         match task::begin(self.iris, self.mode, self.now, kind) {
             Ok(id) => Some(id),
+            // Said, not acted on: asking Iris while she is busy or not set up is no failure.
             Err(why) => {
-                self.say(Level::Warning, why);
+                self.say(Level::Warning, why.words);
                 None
             }
         }

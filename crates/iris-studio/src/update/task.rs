@@ -6,6 +6,8 @@ use crossterm::event::{KeyCode, KeyEvent};
 use super::super::effect::Effect;
 use std::time::Instant;
 
+use crate::failure::{Failure, FailureKind, ProviderFailure};
+
 use super::super::state::{ChatMessage, IrisState, Level, Mode, Speaker, State, Task, TaskKind};
 use super::{notice, panes};
 use iris_core::protocol::AgentEvent;
@@ -16,7 +18,7 @@ pub(crate) fn start(state: &mut State, kind: TaskKind) -> Option<u64> {
     match begin(&mut state.iris, state.mode, state.now, kind) {
         Ok(id) => Some(id),
         Err(why) => {
-            notice(state, Level::Warning, why);
+            notice(state, Level::Warning, why.words);
             None
         }
     }
@@ -29,12 +31,17 @@ pub(crate) fn begin(
     mode: Mode,
     now: Instant,
     kind: TaskKind,
-) -> Result<u64, String> {
+) -> Result<u64, Failure> {
     if let Some(why) = &iris.unavailable {
-        return Err(why.clone());
+        return Err(Failure::new(
+            FailureKind::Provider(ProviderFailure::NotSetUp),
+            why.clone(),
+        ));
     }
     if iris.task.is_some() {
-        return Err("Iris is busy: Esc cancels what she is doing".to_string());
+        return Err(Failure::usage(
+            "Iris is busy: Esc cancels what she is doing",
+        ));
     }
     let id = iris.next_task_id;
     iris.next_task_id += 1;
