@@ -28,7 +28,7 @@ pub(crate) use crate::features::diff::update as diff;
 pub(crate) use crate::features::editor;
 pub(crate) use crate::features::editor::update as editing;
 pub(crate) use crate::features::editor::written_for;
-pub(crate) use crate::features::explore::update as explore;
+pub(crate) use crate::features::explore;
 pub(crate) use crate::features::external::update as external;
 pub(crate) use crate::features::findings;
 pub(crate) use crate::features::generate::update as generate;

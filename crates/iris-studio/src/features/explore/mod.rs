@@ -56,3 +56,57 @@ pub(crate) fn update(state: &mut State, msg: Msg) -> Vec<Effect> {
 }
 pub(crate) mod draw;
 pub mod state;
+
+/// The code view's areas as laid out: the whole view, and the code above the file's history.
+fn code_area(state: &State) -> (Option<ratatui::layout::Rect>, Option<ratatui::layout::Rect>) {
+    let view = state.layout().view;
+    (
+        view,
+        view.map(|view| crate::layout::code_and_history(view).0),
+    )
+}
+
+/// Rows of code the view shows (inside its borders, above the history).
+pub(crate) fn code_rows(state: &State) -> usize {
+    crate::layout::inner_rows(code_area(state).1)
+}
+
+/// Up, down and the page keys in the tree.
+pub(crate) fn move_in_tree(state: &mut State, command: crate::command::Command) -> Vec<Effect> {
+    update::move_in_tree(&mut state.explore, command)
+}
+
+/// Up, down and the page keys in the code.
+pub(crate) fn move_in_code(state: &mut State, command: crate::command::Command) -> Vec<Effect> {
+    let rows = code_rows(state);
+    update::move_in_code(&mut state.explore, rows, command)
+}
+
+/// `v`: a selection starts at the cursor, or is cleared.
+pub(crate) fn select_lines(state: &mut State) -> Vec<Effect> {
+    let mut cx = Cx::new(&mut state.iris, state.mode, state.now);
+    let effects = update::select_lines(&mut state.explore, &mut state.focus, &mut cx);
+    cx.asked().settle(state, effects)
+}
+
+/// A click on the code.
+pub(crate) fn click_code(state: &mut State, row: u16) -> Vec<Effect> {
+    let (_, code) = code_area(state);
+    update::click_code(&mut state.explore, code, row)
+}
+
+/// A drag over the code.
+pub(crate) fn drag_code(state: &mut State, row: u16) -> Vec<Effect> {
+    let areas = code_area(state);
+    update::drag_code(&mut state.explore, areas, row)
+}
+
+/// Selects row `row` of the tree.
+pub(crate) fn select(state: &mut State, row: usize) -> Vec<Effect> {
+    update::select(&mut state.explore, row)
+}
+
+/// Enter on the tree.
+pub(crate) fn open_tree_row(state: &mut State) -> Vec<Effect> {
+    update::open_tree_row(&mut state.explore, &mut state.focus)
+}

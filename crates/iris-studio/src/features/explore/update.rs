@@ -5,10 +5,11 @@ use crate::command::Command;
 use crate::effect::Effect;
 use crate::failure::Outcome;
 use crate::features::msgs::ExploreFx;
-use crate::layout::{code_and_history, inner_rows, keep_in_view};
-use crate::state::{Explore, Heat, Level, Pane, State};
+use crate::layout::{inner_rows, keep_in_view};
+use crate::state::{Explore, Heat, Level, Pane};
 use crate::update::cx::{Cx, Then};
-use crate::update::{notice, panes, step};
+use crate::update::step;
+use ratatui::layout::Rect;
 
 /// The repository's files arrived, for the tree.
 pub(crate) fn tree_loaded(
@@ -64,65 +65,51 @@ pub(crate) fn lines_aged(
     Vec::new()
 }
 
-pub(crate) fn move_in_tree(state: &mut State, command: Command) -> Vec<Effect> {
-    let last = state.explore.rows().len().saturating_sub(1);
-    state.explore.selected = step(state.explore.selected, last, command);
+/// Up, down and the page keys move through the tree.
+pub(crate) fn move_in_tree(explore: &mut Explore, command: Command) -> Vec<Effect> {
+    let last = explore.rows().len().saturating_sub(1);
+    explore.selected = step(explore.selected, last, command);
     Vec::new()
 }
 
-/// Rows of code the view shows (inside its borders, above the history).
-fn code_rows(state: &State) -> usize {
-    let rects = state.layout();
-    inner_rows(rects.view.map(|view| code_and_history(view).0))
-}
-
 /// Up, down and the page keys move the cursor through the code (a selection follows it), or
-/// scroll the commit shown in its place.
-pub(crate) fn move_in_code(state: &mut State, command: Command) -> Vec<Effect> {
-    if let Some(view) = state.explore.commit.as_mut().map(|c| &mut c.view) {
+/// scroll the commit shown in its place; `rows` of code are on screen.
+pub(crate) fn move_in_code(explore: &mut Explore, rows: usize, command: Command) -> Vec<Effect> {
+    if let Some(view) = explore.commit.as_mut().map(|c| &mut c.view) {
         let last = view.line_count().saturating_sub(1);
         view.scroll = step(view.scroll, last, command);
         return Vec::new();
     }
-    let lines = state.explore.lines.as_ref().map_or(0, Vec::len);
-    let cursor = step(state.explore.cursor, lines.saturating_sub(1), command);
-    put_cursor(state, cursor);
+    let lines = explore.lines.as_ref().map_or(0, Vec::len);
+    let cursor = step(explore.cursor, lines.saturating_sub(1), command);
+    put_cursor(explore, rows, cursor);
     Vec::new()
 }
 
-/// The cursor on line `line` (0-based), the view scrolled just enough to show it.
-pub(crate) fn put_cursor(state: &mut State, line: usize) {
-    let last = state
-        .explore
-        .lines
-        .as_ref()
-        .map_or(0, Vec::len)
-        .saturating_sub(1);
-    let rows = code_rows(state);
-    let explorer = &mut state.explore;
-    explorer.cursor = line.min(last);
-    explorer.scroll = keep_in_view(explorer.scroll, explorer.cursor, rows);
+/// The cursor on line `line` (0-based), the view (`rows` high) scrolled just enough to show
+/// it.
+pub(crate) fn put_cursor(explore: &mut Explore, rows: usize, line: usize) {
+    let last = explore.lines.as_ref().map_or(0, Vec::len).saturating_sub(1);
+    explore.cursor = line.min(last);
+    explore.scroll = keep_in_view(explore.scroll, explore.cursor, rows);
 }
 
 /// `v`: starts a selection at the cursor (j / k or a drag extend it), or clears it.
-pub(crate) fn select_lines(state: &mut State) -> Vec<Effect> {
-    if state.explore.lines.is_none() || state.explore.commit.is_some() {
-        notice(
-            state,
+pub(crate) fn select_lines(explore: &mut Explore, focus: &mut Pane, cx: &mut Cx) -> Vec<Effect> {
+    if explore.lines.is_none() || explore.commit.is_some() {
+        cx.say(
             Level::Info,
             "open a file (enter on the tree) to select its lines",
         );
         return Vec::new();
     }
-    state.focus = Pane::Code;
-    let explorer = &mut state.explore;
-    explorer.anchor = match explorer.anchor {
+    *focus = Pane::Code;
+    explore.anchor = match explore.anchor {
         Some(_) => None,
-        None => Some(explorer.cursor),
+        None => Some(explore.cursor),
     };
-    if explorer.anchor.is_some() {
-        notice(
-            state,
+    if explore.anchor.is_some() {
+        cx.say(
             Level::Info,
             "selecting: j / k extend, w asks Iris why, esc clears",
         );
@@ -130,88 +117,89 @@ pub(crate) fn select_lines(state: &mut State) -> Vec<Effect> {
     Vec::new()
 }
 
-/// The code line under screen row `row`, if the row shows one.
-fn line_at(state: &State, row: u16) -> Option<usize> {
-    let rects = state.layout();
-    let code = code_and_history(rects.view?).0;
-    let lines = state.explore.lines.as_ref()?.len();
+/// The code line under screen row `row` of the code's area, if the row shows one.
+fn line_at(explore: &Explore, code: Option<Rect>, row: u16) -> Option<usize> {
+    let code = code?;
+    let lines = explore.lines.as_ref()?.len();
     if row <= code.y || row + 1 >= code.y + code.height {
         return None; // a border
     }
-    let line = state.explore.scroll + usize::from(row - code.y - 1);
+    let line = explore.scroll + usize::from(row - code.y - 1);
     (line < lines).then_some(line)
 }
 
-/// A click on the code puts the cursor on the line and clears the selection.
-pub(crate) fn click_code(state: &mut State, row: u16) -> Vec<Effect> {
-    if state.explore.commit.is_none()
-        && let Some(line) = line_at(state, row)
+/// A click on the code (its area `code`) puts the cursor on the line and clears the
+/// selection.
+pub(crate) fn click_code(explore: &mut Explore, code: Option<Rect>, row: u16) -> Vec<Effect> {
+    if explore.commit.is_none()
+        && let Some(line) = line_at(explore, code, row)
     {
-        state.explore.anchor = None;
-        put_cursor(state, line);
+        explore.anchor = None;
+        put_cursor(explore, inner_rows(code), line);
     }
     Vec::new()
 }
 
-/// A drag over the code selects from where it started to the line under the pointer; past
-/// the top or bottom edge the view scrolls a line.
-pub(crate) fn drag_code(state: &mut State, row: u16) -> Vec<Effect> {
-    if state.explore.commit.is_some() || state.explore.lines.is_none() {
+/// A drag over the code (its area `code`, inside the view `view`) selects from where it
+/// started to the line under the pointer; past the top or bottom edge the view scrolls a
+/// line.
+pub(crate) fn drag_code(
+    explore: &mut Explore,
+    (view, code): (Option<Rect>, Option<Rect>),
+    row: u16,
+) -> Vec<Effect> {
+    if explore.commit.is_some() || explore.lines.is_none() {
         return Vec::new();
     }
-    let line = line_at(state, row).unwrap_or_else(|| {
-        let rects = state.layout();
-        let above = rects.view.is_some_and(|view| row <= view.y);
-        let explorer = &state.explore;
+    let rows = inner_rows(code);
+    let line = line_at(explore, code, row).unwrap_or_else(|| {
+        let above = view.is_some_and(|view| row <= view.y);
         if above {
-            explorer.scroll.saturating_sub(1)
+            explore.scroll.saturating_sub(1)
         } else {
-            explorer.scroll + code_rows(state)
+            explore.scroll + rows
         }
     });
-    let explorer = &mut state.explore;
-    explorer.anchor.get_or_insert(explorer.cursor);
-    put_cursor(state, line);
+    explore.anchor.get_or_insert(explore.cursor);
+    put_cursor(explore, rows, line);
     Vec::new()
 }
 
 /// Selects row `row` of the tree.
-pub(crate) fn select(state: &mut State, row: usize) -> Vec<Effect> {
-    if row < state.explore.rows().len() {
-        state.explore.selected = row;
+pub(crate) fn select(explore: &mut Explore, row: usize) -> Vec<Effect> {
+    if row < explore.rows().len() {
+        explore.selected = row;
     }
     Vec::new()
 }
 
 /// Enter on the tree: a directory opens or closes, a file opens in the code view.
-pub(crate) fn open_tree_row(state: &mut State) -> Vec<Effect> {
-    let Some(row) = state.explore.rows().into_iter().nth(state.explore.selected) else {
+pub(crate) fn open_tree_row(explore: &mut Explore, focus: &mut Pane) -> Vec<Effect> {
+    let Some(row) = explore.rows().into_iter().nth(explore.selected) else {
         return Vec::new();
     };
     if row.is_dir {
-        if !state.explore.expanded.remove(&row.path) {
-            state.explore.expanded.insert(row.path);
+        if !explore.expanded.remove(&row.path) {
+            explore.expanded.insert(row.path);
         }
         return Vec::new();
     }
-    state.explore.open = Some(row.path.clone());
-    state.explore.lines = None;
-    state.explore.history.clear();
-    state.explore.heat = None;
-    state.explore.scroll = 0;
-    state.explore.hscroll = 0;
-    state.explore.cursor = 0;
-    state.explore.anchor = None;
-    panes::close_commit(state);
+    explore.open = Some(row.path.clone());
+    explore.lines = None;
+    explore.history.clear();
+    explore.heat = None;
+    explore.scroll = 0;
+    explore.hscroll = 0;
+    explore.cursor = 0;
+    explore.anchor = None;
+    explore.commit = None;
     // Blocks are about the file they were read from (one being read stays until it lands).
-    if state
-        .explore
-        .intent
-        .as_ref()
-        .is_some_and(|v| v.intent.is_some())
-    {
-        panes::close_blocks(state);
+    if explore.intent.as_ref().is_some_and(|v| v.intent.is_some()) {
+        explore.intent = None;
+        if *focus == Pane::Blocks {
+            *focus = Pane::Code;
+        }
     }
-    state.focus = Pane::Code;
+    *focus = Pane::Code;
     vec![Effect::Explore(ExploreFx::OpenFile { path: row.path })]
 }

@@ -142,6 +142,7 @@ pub(crate) fn click(state: &mut State, row: u16) -> Vec<Effect> {
 fn jump_to_block(state: &mut State) {
     if let Some(&(first, _)) = state.explore.block_ranges().first() {
         state.explore.anchor = None;
-        explore::put_cursor(state, first);
+        let rows = explore::code_rows(state);
+        explore::update::put_cursor(&mut state.explore, rows, first);
     }
 }
