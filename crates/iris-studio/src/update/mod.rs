@@ -32,7 +32,7 @@ pub(crate) use crate::features::explore;
 pub(crate) use crate::features::external::update as external;
 pub(crate) use crate::features::findings;
 pub(crate) use crate::features::generate::update as generate;
-pub(crate) use crate::features::intent::update as intent;
+pub(crate) use crate::features::intent;
 pub(crate) use crate::features::publish::update as publish;
 pub(crate) use crate::features::range::update as range;
 pub(crate) use crate::features::reword;

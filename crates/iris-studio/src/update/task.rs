@@ -153,22 +153,10 @@ pub(crate) fn approval_key(state: &mut State, key: KeyEvent) -> Vec<Effect> {
 }
 
 /// Ends the running task `task`; `None` for a cancelled task's late result.
-pub(crate) fn finish(state: &mut State, task: u64) -> Option<Task> {
-    end(&mut state.iris, task)
-}
-
-/// Ends the running task `task`; `None` for a cancelled task's late result.
 pub(crate) fn end(iris: &mut IrisState, task: u64) -> Option<Task> {
     let finished = iris.task.take_if(|t| t.id == task)?;
     iris.approvals.clear();
     Some(finished)
-}
-
-/// What ended well, how many secrets its requests went without, and what it warned about
-/// on the way (the notices said during the run would otherwise be lost under this one).
-pub(crate) fn done_notice(state: &mut State, finished: &Task, what: String) {
-    let (said, level) = with_run_notes(finished, what, Level::Success);
-    notice(state, level, said);
 }
 
 /// `what`, followed by how many secrets the run's requests went without and the last
