@@ -34,7 +34,7 @@ pub(crate) use crate::features::findings;
 pub(crate) use crate::features::generate::update as generate;
 pub(crate) use crate::features::intent;
 pub(crate) use crate::features::publish::update as publish;
-pub(crate) use crate::features::range::update as range;
+pub(crate) use crate::features::range;
 pub(crate) use crate::features::reword;
 pub(crate) use crate::features::setup;
 pub(crate) use crate::features::split as split_plan;

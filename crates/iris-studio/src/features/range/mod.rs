@@ -40,3 +40,37 @@ pub(crate) fn update(state: &mut crate::state::State, msg: Msg) -> Vec<crate::ef
 }
 pub(crate) mod draw;
 pub(crate) mod draw_picker;
+
+/// Up, down and the page keys in the commits.
+pub(crate) fn move_cursor(
+    state: &mut crate::state::State,
+    command: crate::command::Command,
+) -> Vec<crate::effect::Effect> {
+    update::move_cursor((&mut state.range, &mut state.diff), command)
+}
+
+/// Selects row `row` of the commits.
+pub(crate) fn select(state: &mut crate::state::State, row: usize) -> Vec<crate::effect::Effect> {
+    update::select((&mut state.range, &mut state.diff), row)
+}
+
+/// `R`: the range picker opens.
+pub(crate) fn pick(state: &mut crate::state::State) -> Vec<crate::effect::Effect> {
+    update::pick((&mut state.overlay.range_input, &mut state.focus, state.mode))
+}
+
+/// Esc in the range picker.
+pub(crate) fn close_picker(state: &mut crate::state::State) {
+    update::close_picker((&mut state.overlay.range_input, &mut state.focus, state.mode));
+}
+
+/// A key typed into the range picker.
+pub(crate) fn key(
+    state: &mut crate::state::State,
+    key: crossterm::event::KeyEvent,
+) -> Vec<crate::effect::Effect> {
+    let picker = (&mut state.overlay.range_input, &mut state.focus, state.mode);
+    update::key(picker, &mut state.range, key)
+}
+
+pub(crate) use update::load_commits;

@@ -6,8 +6,9 @@ use crossterm::event::{KeyCode, KeyEvent};
 use crate::command::Command;
 use crate::effect::Effect;
 use crate::failure::Outcome;
-use crate::state::{CommitRow, DiffView, Level, Mode, Pane, State};
+use crate::state::{CommitRange, CommitRow, DiffView, Level, Mode, Pane, State};
 use crate::update::{notice, step};
+use tui_textarea::TextArea;
 
 pub(crate) fn commits_loaded(
     state: &mut State,
@@ -76,21 +77,31 @@ fn same_ids(a: &[CommitRow], b: &[CommitRow]) -> bool {
 }
 
 pub(crate) fn load_commits(state: &mut State) -> Vec<Effect> {
-    state.range.loading = true;
+    ask_commits(&mut state.range, state.mode)
+}
+
+/// The range's commits asked for, for `mode`.
+fn ask_commits(range: &mut CommitRange, mode: Mode) -> Vec<Effect> {
+    range.loading = true;
     vec![Effect::Range(RangeFx::LoadCommits {
-        mode: state.mode,
-        from: state.range.from.clone(),
-        to: state.range.to.clone(),
+        mode,
+        from: range.from.clone(),
+        to: range.to.clone(),
     })]
 }
 
 fn load_selected_commit_diff(state: &mut State) -> Vec<Effect> {
-    let Some(commit) = state.range.commits.get(state.range.selected) else {
-        state.diff = Default::default();
+    selected_commit_diff(&state.range, &mut state.diff)
+}
+
+/// The diff pane shows the selected commit's diff, asked for.
+fn selected_commit_diff(range: &CommitRange, diff: &mut DiffView) -> Vec<Effect> {
+    let Some(commit) = range.commits.get(range.selected) else {
+        *diff = Default::default();
         return Vec::new();
     };
     let id = commit.id.clone();
-    state.diff = DiffView {
+    *diff = DiffView {
         path: Some(format!("commit {}", commit.short_id)),
         loading: true,
         ..Default::default()
@@ -98,50 +109,62 @@ fn load_selected_commit_diff(state: &mut State) -> Vec<Effect> {
     vec![Effect::Diff(DiffFx::LoadCommit { id })]
 }
 
-pub(crate) fn move_cursor(state: &mut State, command: Command) -> Vec<Effect> {
-    let last = state.range.commits.len().saturating_sub(1);
-    let before = state.range.selected;
-    state.range.selected = step(before, last, command);
-    if state.range.selected != before {
-        return load_selected_commit_diff(state);
+/// Up, down and the page keys move through the commits; the diff follows.
+pub(crate) fn move_cursor(
+    (range, diff): (&mut CommitRange, &mut DiffView),
+    command: Command,
+) -> Vec<Effect> {
+    let last = range.commits.len().saturating_sub(1);
+    let before = range.selected;
+    range.selected = step(before, last, command);
+    if range.selected != before {
+        return selected_commit_diff(range, diff);
     }
     Vec::new()
 }
 
 /// Selects row `row` of the commits.
-pub(crate) fn select(state: &mut State, row: usize) -> Vec<Effect> {
-    if row >= state.range.commits.len() {
+pub(crate) fn select((range, diff): (&mut CommitRange, &mut DiffView), row: usize) -> Vec<Effect> {
+    if row >= range.commits.len() {
         return Vec::new();
     }
-    state.range.selected = row;
-    load_selected_commit_diff(state)
+    range.selected = row;
+    selected_commit_diff(range, diff)
 }
+
+/// Where the range picker works: its input line, the focus, and the mode it picks for.
+pub(crate) type Picker<'a> = (&'a mut Option<TextArea<'static>>, &'a mut Pane, Mode);
 
 /// Opens the range picker: an empty line, the current range in its title stays when nothing
 /// is typed.
-pub(crate) fn pick(state: &mut State) -> Vec<Effect> {
-    state.overlay.range_input = Some(tui_textarea::TextArea::default());
-    state.focus = Pane::RangeInput;
+pub(crate) fn pick((input, focus, _): Picker) -> Vec<Effect> {
+    *input = Some(TextArea::default());
+    *focus = Pane::RangeInput;
     Vec::new()
 }
 
-pub(crate) fn close_picker(state: &mut State) {
-    state.overlay.range_input = None;
-    state.focus = state.mode.list_pane();
+/// Closes the range picker, back to the mode's list.
+pub(crate) fn close_picker((input, focus, mode): Picker) {
+    *input = None;
+    *focus = mode.list_pane();
 }
 
 /// A key typed into the range picker; enter applies FROM..TO.
-pub(crate) fn key(state: &mut State, key: KeyEvent) -> Vec<Effect> {
-    let Some(input) = state.overlay.range_input.as_mut() else {
-        state.focus = state.mode.list_pane();
+pub(crate) fn key(
+    (input, focus, mode): Picker,
+    range: &mut CommitRange,
+    key: KeyEvent,
+) -> Vec<Effect> {
+    let Some(line) = input.as_mut() else {
+        *focus = mode.list_pane();
         return Vec::new();
     };
     if key.code != KeyCode::Enter {
-        input.input(key);
+        line.input(key);
         return Vec::new();
     }
-    let text = input.lines().join("").trim().to_string();
-    close_picker(state);
+    let text = line.lines().join("").trim().to_string();
+    close_picker((input, focus, mode));
     if text.is_empty() {
         return Vec::new();
     }
@@ -149,8 +172,8 @@ pub(crate) fn key(state: &mut State, key: KeyEvent) -> Vec<Effect> {
         Some((from, to)) => (from.trim(), to.trim()),
         None => (text.as_str(), ""),
     };
-    state.range.from = (!from.is_empty()).then(|| from.to_string());
-    state.range.to = (!to.is_empty()).then(|| to.to_string());
-    state.range.loaded_for = None;
-    load_commits(state)
+    range.from = (!from.is_empty()).then(|| from.to_string());
+    range.to = (!to.is_empty()).then(|| to.to_string());
+    range.loaded_for = None;
+    ask_commits(range, mode)
 }
