@@ -115,7 +115,7 @@ pub(crate) fn run(state: &mut State, command: Command) -> Vec<Effect> {
             state.screen.zoom = !state.screen.zoom;
             Vec::new()
         }
-        Command::SideBySide => diff::toggle_side_by_side(state),
+        Command::SideBySide => crate::features::diff::toggle_side_by_side(state),
         Command::EditExternal => external::edit(state),
         Command::Setup => setup::open(state),
         Command::Copy => publish::copy(state),

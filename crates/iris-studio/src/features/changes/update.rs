@@ -222,7 +222,7 @@ pub(crate) fn command(state: &mut State, command: Command) -> Vec<Effect> {
         },
         Command::StageAll => vec![Effect::Changes(ChangesFx::StageAll)],
         Command::UnstageAll => vec![Effect::Changes(ChangesFx::UnstageAll)],
-        Command::StageHunk => diff::stage_hunk(state),
+        Command::StageHunk => diff::stage_hunk(&state.diff),
         Command::Commit => {
             if state
                 .artifacts

@@ -54,3 +54,11 @@ pub(crate) fn update(state: &mut State, msg: Msg) -> Vec<Effect> {
 pub(crate) mod draw;
 pub mod side_by_side;
 pub mod state;
+
+/// `d`: diffs side by side or unified.
+pub(crate) fn toggle_side_by_side(state: &mut State) -> Vec<Effect> {
+    let (columns, _) = crate::layout::inner_size(state.layout().view);
+    let mut cx = Cx::new(&mut state.iris, state.mode, state.now);
+    let effects = update::toggle_side_by_side(&mut state.screen.side_by_side, &mut cx, columns);
+    cx.asked().settle(state, effects)
+}

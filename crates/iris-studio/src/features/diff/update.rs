@@ -6,9 +6,9 @@ use crate::failure::Outcome;
 use crate::features::msgs::{ChangesFx, DiffFx};
 use crate::layout::{PaneRects, inner_size};
 use crate::side_by_side;
-use crate::state::{DiffView, Level, Mode, Pane, State};
+use crate::state::{Changes, DiffView, Level, Mode, Pane, State};
 use crate::update::cx::{Cx, Then};
-use crate::update::{notice, step};
+use crate::update::step;
 use iris_core::change::FileDiff;
 use iris_core::text::{expand_tabs, width};
 
@@ -68,22 +68,17 @@ pub(crate) fn jump_to_hunk(view: &mut DiffView, command: Command) -> Vec<Effect>
 
 /// Stages the hunk at the top of the view (the first one above them all), or unstages it
 /// when it is in the staged part.
-pub(crate) fn stage_hunk(state: &mut State) -> Vec<Effect> {
-    let Some(path) = state
-        .diff
-        .path
-        .clone()
-        .filter(|_| state.diff.staged.is_some())
-    else {
+pub(crate) fn stage_hunk(view: &DiffView) -> Vec<Effect> {
+    let Some(path) = view.path.clone().filter(|_| view.staged.is_some()) else {
         return Vec::new();
     };
-    let hunks = state.diff.hunks();
-    let top = hunks.iter().rev().find(|h| h.row <= state.diff.scroll);
+    let hunks = view.hunks();
+    let top = hunks.iter().rev().find(|h| h.row <= view.scroll);
     let Some(place) = top.or(hunks.first()) else {
         return Vec::new();
     };
     let hunk = place.in_side;
-    match state.diff.is_staged(place.file) {
+    match view.is_staged(place.file) {
         Some(true) => vec![Effect::Changes(ChangesFx::UnstageHunk { path, hunk })],
         _ => vec![Effect::Changes(ChangesFx::StageHunk { path, hunk })],
     }
@@ -120,16 +115,15 @@ pub(crate) fn scroll_sideways(state: &mut State, delta: isize) -> Vec<Effect> {
     Vec::new()
 }
 
-/// Turns side-by-side diffs on or off; a pane too narrow for them stays unified until it is
-/// wide enough (zoomed, or the terminal widened).
-pub(crate) fn toggle_side_by_side(state: &mut State) -> Vec<Effect> {
-    state.screen.side_by_side = !state.screen.side_by_side;
-    let rects = state.layout();
-    let (columns, _) = inner_size(rects.view);
-    let text = match (
-        state.screen.side_by_side,
-        columns >= side_by_side::MIN_WIDTH,
-    ) {
+/// Turns side-by-side diffs on or off; a pane `columns` wide too narrow for them stays
+/// unified until it is wide enough (zoomed, or the terminal widened).
+pub(crate) fn toggle_side_by_side(
+    side_by_side: &mut bool,
+    cx: &mut Cx,
+    columns: usize,
+) -> Vec<Effect> {
+    *side_by_side = !*side_by_side;
+    let text = match (*side_by_side, columns >= side_by_side::MIN_WIDTH) {
         (false, _) => "diffs unified".to_string(),
         (true, true) => "diffs side by side".to_string(),
         (true, false) => format!(
@@ -137,7 +131,7 @@ pub(crate) fn toggle_side_by_side(state: &mut State) -> Vec<Effect> {
             side_by_side::MIN_WIDTH
         ),
     };
-    notice(state, Level::Info, text);
+    cx.say(Level::Info, text);
     Vec::new()
 }
 
@@ -161,16 +155,21 @@ pub(crate) fn follow_width(state: &mut State, rects: &PaneRects) {
 
 /// Loads the selected file's diff: in place when it is the one shown, else from the top.
 pub(crate) fn load_selected_diff(state: &mut State) -> Vec<Effect> {
-    let Some(path) = state.changes.selected_file().map(|f| f.path.clone()) else {
-        state.diff = Default::default();
+    selected_diff(&state.changes, &mut state.diff)
+}
+
+/// The diff pane shows the selected changed file's diff, asked for.
+pub(crate) fn selected_diff(changes: &Changes, view: &mut DiffView) -> Vec<Effect> {
+    let Some(path) = changes.selected_file().map(|f| f.path.clone()) else {
+        *view = Default::default();
         return Vec::new();
     };
-    if state.diff.path.as_deref() == Some(path.as_str()) {
+    if view.path.as_deref() == Some(path.as_str()) {
         // Same file: reload in place (after staging, or a status that arrives while it
         // loads) without jumping to the top or emptying the view meanwhile.
-        state.diff.loading = true;
+        view.loading = true;
     } else {
-        state.diff = DiffView {
+        *view = DiffView {
             path: Some(path.clone()),
             loading: true,
             ..Default::default()
