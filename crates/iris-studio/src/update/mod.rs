@@ -22,7 +22,7 @@ pub(crate) mod input;
 pub(crate) mod panes;
 pub(crate) mod task;
 
-pub(crate) use crate::features::changes::update as changes;
+pub(crate) use crate::features::changes;
 pub(crate) use crate::features::chat;
 pub(crate) use crate::features::diff::update as diff;
 pub(crate) use crate::features::editor;

@@ -100,3 +100,42 @@ pub(crate) fn update(state: &mut State, msg: Msg) -> Vec<Effect> {
 }
 pub(crate) mod draw;
 pub mod state;
+
+/// Up, down and the page keys in the changed files.
+pub(crate) fn move_cursor(state: &mut State, command: crate::command::Command) -> Vec<Effect> {
+    update::move_cursor((&mut state.changes, &mut state.diff), command)
+}
+
+/// Selects row `row` of the changed files.
+pub(crate) fn select(state: &mut State, row: usize) -> Vec<Effect> {
+    update::select((&mut state.changes, &mut state.diff), row)
+}
+
+/// Staging and committing keys.
+pub(crate) fn command(state: &mut State, command: crate::command::Command) -> Vec<Effect> {
+    let mut cx = Cx::new(&mut state.iris, state.mode, state.now);
+    let message = state
+        .artifacts
+        .get(&iris_core::artifact::ArtifactKind::Commit);
+    let parts = (
+        &state.changes,
+        &state.diff,
+        &mut state.repo,
+        message,
+        &mut state.overlay.confirm,
+    );
+    let effects = update::command(parts, &mut cx, command);
+    cx.asked().settle(state, effects)
+}
+
+/// `y` to the commit question.
+pub(crate) fn commit_confirmed(state: &mut State) -> Vec<Effect> {
+    let mut cx = Cx::new(&mut state.iris, state.mode, state.now);
+    let message = state
+        .artifacts
+        .get(&iris_core::artifact::ArtifactKind::Commit);
+    let effects = update::commit_confirmed(message, state.repo.commit_flags, &mut cx);
+    cx.asked().settle(state, effects)
+}
+
+pub(crate) use update::select_in_list;

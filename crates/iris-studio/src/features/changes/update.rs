@@ -5,9 +5,12 @@ use crate::command::Command;
 use crate::effect::Effect;
 use crate::failure::{Done, FailureKind, GitFailure, Outcome};
 use crate::features::msgs::{ChangesFx, ExploreFx};
-use crate::state::{Changes, CommitFlags, Confirm, FileEntry, Level, Mode, Pane, Report, State};
+use crate::state::{
+    ArtifactBuffer, Changes, CommitFlags, Confirm, DiffView, FileEntry, Level, Mode, Pane, Repo,
+    Report, State,
+};
 use crate::update::cx::{Cx, Then};
-use crate::update::{diff, explore, notice, range, step, written_for};
+use crate::update::{diff, explore, range, step, written_for};
 use iris_core::artifact::ArtifactKind;
 
 pub(crate) fn ranking_loaded(
@@ -170,32 +173,49 @@ fn apply_relevance(changes: &mut Changes) {
     }
 }
 
-/// Moves the selection in the changed files.
-pub(crate) fn move_cursor(state: &mut State, command: Command) -> Vec<Effect> {
-    let last = state.changes.files.len().saturating_sub(1);
-    let before = state.changes.selected;
-    state.changes.selected = step(before, last, command);
-    if state.changes.selected != before {
-        return diff::load_selected_diff(state);
+/// Moves the selection in the changed files; the diff follows.
+pub(crate) fn move_cursor(
+    (changes, diff): (&mut Changes, &mut DiffView),
+    command: Command,
+) -> Vec<Effect> {
+    let last = changes.files.len().saturating_sub(1);
+    let before = changes.selected;
+    changes.selected = step(before, last, command);
+    if changes.selected != before {
+        return diff::selected_diff(changes, diff);
     }
     Vec::new()
 }
 
 /// Selects row `row` of the changed files.
-pub(crate) fn select(state: &mut State, row: usize) -> Vec<Effect> {
-    if row >= state.changes.files.len() {
+pub(crate) fn select((changes, diff): (&mut Changes, &mut DiffView), row: usize) -> Vec<Effect> {
+    if row >= changes.files.len() {
         return Vec::new();
     }
-    state.changes.selected = row;
-    diff::load_selected_diff(state)
+    changes.selected = row;
+    diff::selected_diff(changes, diff)
 }
 
 /// Said when a stage key is pressed in a jj workspace.
 pub const JJ_NO_STAGING: &str = "jj has no staging area: every file of @ is in the change \
                                  (`iris split` or `jj split` divides it)";
 
+/// Where staging and committing work: the changed files, the diff shown, the repository's
+/// commit options, the commit message, the question.
+pub(crate) type Staging<'a> = (
+    &'a Changes,
+    &'a DiffView,
+    &'a mut Repo,
+    Option<&'a ArtifactBuffer>,
+    &'a mut Option<Confirm>,
+);
+
 /// Staging and committing.
-pub(crate) fn command(state: &mut State, command: Command) -> Vec<Effect> {
+pub(crate) fn command(
+    (changes, diff, repo, message, confirm): Staging,
+    cx: &mut Cx,
+    command: Command,
+) -> Vec<Effect> {
     let staging = matches!(
         command,
         Command::StageFile
@@ -204,12 +224,12 @@ pub(crate) fn command(state: &mut State, command: Command) -> Vec<Effect> {
             | Command::UnstageAll
             | Command::StageHunk
     );
-    if staging && state.repo.jj_change.is_some() {
-        notice(state, Level::Info, JJ_NO_STAGING.to_string());
+    if staging && repo.jj_change.is_some() {
+        cx.say(Level::Info, JJ_NO_STAGING);
         return Vec::new();
     }
     match command {
-        Command::StageFile | Command::UnstageFile => match state.changes.selected_file() {
+        Command::StageFile | Command::UnstageFile => match changes.selected_file() {
             Some(file) => {
                 let path = file.path.clone();
                 vec![if command == Command::StageFile {
@@ -222,47 +242,46 @@ pub(crate) fn command(state: &mut State, command: Command) -> Vec<Effect> {
         },
         Command::StageAll => vec![Effect::Changes(ChangesFx::StageAll)],
         Command::UnstageAll => vec![Effect::Changes(ChangesFx::UnstageAll)],
-        Command::StageHunk => diff::stage_hunk(&state.diff),
+        Command::StageHunk => diff::stage_hunk(diff),
         Command::Commit => {
-            if state
-                .artifacts
-                .get(&ArtifactKind::Commit)
-                .is_none_or(|a| a.is_empty())
-            {
-                notice(state, Level::Warning, "the commit message is empty");
-            } else if !state.changes.has_staged && !state.repo.commit_flags.amend {
-                notice(
-                    state,
+            if message.is_none_or(|a| a.is_empty()) {
+                cx.say(Level::Warning, "the commit message is empty");
+            } else if !changes.has_staged && !repo.commit_flags.amend {
+                cx.say(
                     Level::Warning,
                     "nothing is staged (s stages the selected file)",
                 );
             } else {
-                state.overlay.confirm = Some(Confirm::Commit);
+                *confirm = Some(Confirm::Commit);
             }
             Vec::new()
         }
         Command::ToggleAmend => {
-            state.repo.commit_flags.amend = !state.repo.commit_flags.amend;
+            repo.commit_flags.amend = !repo.commit_flags.amend;
             Vec::new()
         }
         Command::ToggleNoVerify => {
-            state.repo.commit_flags.no_verify = !state.repo.commit_flags.no_verify;
+            repo.commit_flags.no_verify = !repo.commit_flags.no_verify;
             Vec::new()
         }
         _ => Vec::new(),
     }
 }
 
-/// The answer to the commit question.
-pub(crate) fn commit_confirmed(state: &mut State) -> Vec<Effect> {
-    let buffer = state.artifacts.get(&ArtifactKind::Commit);
-    let message = buffer.map(|a| a.text()).unwrap_or_default();
-    let written = buffer.and_then(|a| a.by_iris.clone());
-    notice(state, Level::Info, "committing...");
+/// The answer to the commit question: the commit asked of git, with the message as it is
+/// (and what Iris last wrote of it).
+pub(crate) fn commit_confirmed(
+    message: Option<&ArtifactBuffer>,
+    flags: CommitFlags,
+    cx: &mut Cx,
+) -> Vec<Effect> {
+    let written = message.and_then(|a| a.by_iris.clone());
+    let message = message.map(|a| a.text()).unwrap_or_default();
+    cx.say(Level::Info, "committing...");
     vec![Effect::Changes(ChangesFx::Commit {
         message,
         written,
-        flags: state.repo.commit_flags,
+        flags,
     })]
 }
 
