@@ -33,7 +33,7 @@ pub(crate) use crate::features::external::update as external;
 pub(crate) use crate::features::findings;
 pub(crate) use crate::features::generate::update as generate;
 pub(crate) use crate::features::intent;
-pub(crate) use crate::features::publish::update as publish;
+pub(crate) use crate::features::publish;
 pub(crate) use crate::features::range;
 pub(crate) use crate::features::reword;
 pub(crate) use crate::features::setup;

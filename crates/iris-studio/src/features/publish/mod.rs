@@ -52,3 +52,28 @@ pub(crate) fn update(state: &mut crate::state::State, msg: Msg) -> Vec<crate::ef
 }
 
 pub(crate) mod update;
+
+/// `y`: copies the artifact or the selected lines.
+pub(crate) fn copy(state: &mut crate::state::State) -> Vec<crate::effect::Effect> {
+    let mut cx = Cx::new(&mut state.iris, state.mode, state.now);
+    let reads = (state.mode, &state.artifacts, &state.range);
+    let effects = update::copy(reads, &state.explore, &mut cx);
+    cx.asked().settle(state, effects)
+}
+
+/// `P`: asks before publishing.
+pub(crate) fn ask_publish(state: &mut crate::state::State) -> Vec<crate::effect::Effect> {
+    let mut cx = Cx::new(&mut state.iris, state.mode, state.now);
+    let reads = (state.mode, &state.artifacts, &state.range);
+    let question = (&state.stack, &mut state.overlay.confirm);
+    let effects = update::ask_publish(reads, question, &mut cx);
+    cx.asked().settle(state, effects)
+}
+
+/// `y` to the question: the artifact published.
+pub(crate) fn publish(state: &mut crate::state::State) -> Vec<crate::effect::Effect> {
+    let mut cx = Cx::new(&mut state.iris, state.mode, state.now);
+    let reads = (state.mode, &state.artifacts, &state.range);
+    let effects = update::publish(reads, &state.findings, &mut cx);
+    cx.asked().settle(state, effects)
+}
