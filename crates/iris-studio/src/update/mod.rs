@@ -31,7 +31,7 @@ pub(crate) use crate::features::editor::written_for;
 pub(crate) use crate::features::explore;
 pub(crate) use crate::features::external::update as external;
 pub(crate) use crate::features::findings;
-pub(crate) use crate::features::generate::update as generate;
+pub(crate) use crate::features::generate;
 pub(crate) use crate::features::intent;
 pub(crate) use crate::features::publish;
 pub(crate) use crate::features::range;

@@ -106,3 +106,39 @@ pub(crate) fn alternatives_key(
     cx.asked().settle(state, effects)
 }
 pub(crate) mod draw;
+
+/// Runs `work` with what generating reads and a context, then settles what it asked.
+fn generating(
+    state: &mut crate::state::State,
+    work: impl FnOnce(update::Reads, &mut Cx) -> Vec<crate::effect::Effect>,
+) -> Vec<crate::effect::Effect> {
+    let layer = crate::features::stack::update::shown_layer(state);
+    let mut cx = Cx::new(&mut state.iris, state.mode, state.now);
+    let reads = update::Reads {
+        mode: state.mode,
+        range: &state.range,
+        has_staged: state.changes.has_staged,
+        artifact: state
+            .mode
+            .artifact()
+            .and_then(|kind| state.artifacts.get(&kind)),
+        layer,
+    };
+    let effects = work(reads, &mut cx);
+    cx.asked().settle(state, effects)
+}
+
+/// Iris writes the mode's artifact when it is empty and its input is not (on arriving).
+pub(crate) fn auto_generate(state: &mut crate::state::State) -> Vec<crate::effect::Effect> {
+    generating(state, update::auto_generate)
+}
+
+/// `ctrl-g`: Iris writes the mode's artifact.
+pub(crate) fn generate(state: &mut crate::state::State) -> Vec<crate::effect::Effect> {
+    generating(state, update::generate)
+}
+
+/// `$`: the request a generation would send, shown and not sent.
+pub(crate) fn show_request(state: &mut crate::state::State) -> Vec<crate::effect::Effect> {
+    generating(state, update::show_request)
+}

@@ -4,83 +4,96 @@ use crate::effect::Effect;
 use crate::failure::Outcome;
 use crate::features::msgs::GenerateFx;
 use crate::state::Report;
-use crate::state::{Level, State, TaskKind};
+use crate::state::{ArtifactBuffer, CommitRange, Level, Mode, TaskKind};
 use crate::update::cx::{Cx, Then};
-use crate::update::{notice, task};
 use iris_core::artifact::ArtifactKind;
+use iris_core::stack::InStack;
+
+/// What generating reads: the mode, the range and whether anything is staged (its input),
+/// the mode's artifact, and the stack's layer shown, which the request carries.
+pub(crate) struct Reads<'a> {
+    /// The mode the studio is in.
+    pub mode: Mode,
+    /// The range of the range modes.
+    pub range: &'a CommitRange,
+    /// Whether anything is staged.
+    pub has_staged: bool,
+    /// The mode's artifact, when it has one.
+    pub artifact: Option<&'a ArtifactBuffer>,
+    /// The stack's layer PR mode shows.
+    pub layer: Option<InStack>,
+}
 
 /// Generates on entering a mode whose artifact is empty and whose input is not.
-pub(crate) fn auto_generate(state: &mut State) -> Vec<Effect> {
-    let Some(kind) = state.mode.artifact() else {
+pub(crate) fn auto_generate(reads: Reads, cx: &mut Cx) -> Vec<Effect> {
+    let Some(kind) = reads.mode.artifact() else {
         return Vec::new();
     };
     let input_ready = if kind.uses_range() {
-        state.range.loaded_for == Some(state.mode) && !state.range.commits.is_empty()
+        reads.range.loaded_for == Some(reads.mode) && !reads.range.commits.is_empty()
     } else {
-        state.changes.has_staged
+        reads.has_staged
     };
-    let empty = state.artifact().is_some_and(|a| a.is_empty());
-    if state.iris.auto_generate
+    let empty = reads.artifact.is_some_and(|a| a.is_empty());
+    let iris = cx.iris();
+    if iris.auto_generate
         && input_ready
         && empty
-        && state.iris.task.is_none()
-        && state.iris.unavailable.is_none()
+        && iris.task.is_none()
+        && iris.unavailable.is_none()
     {
-        generate(state)
+        generate(reads, cx)
     } else {
         Vec::new()
     }
 }
 
-pub(crate) fn generate(state: &mut State) -> Vec<Effect> {
-    let Some((kind, range)) = what_to_write(state) else {
+/// `ctrl-g`: Iris writes the mode's artifact.
+pub(crate) fn generate(reads: Reads, cx: &mut Cx) -> Vec<Effect> {
+    let Some((kind, range)) = what_to_write(&reads, cx) else {
         return Vec::new();
     };
-    let stack = crate::update::stack::shown_layer(state);
-    match task::start(state, TaskKind::Generate) {
+    match cx.start_task(TaskKind::Generate) {
         Some(task) => vec![Effect::Generate(GenerateFx::Generate {
             task,
             kind,
             range,
-            stack,
+            stack: reads.layer,
         })],
         None => Vec::new(),
     }
 }
 
 /// `$`: the request a generation would send, shown and not sent.
-pub(crate) fn show_request(state: &mut State) -> Vec<Effect> {
-    let Some((kind, range)) = what_to_write(state) else {
+pub(crate) fn show_request(reads: Reads, cx: &mut Cx) -> Vec<Effect> {
+    let Some((kind, range)) = what_to_write(&reads, cx) else {
         return Vec::new();
     };
-    notice(
-        state,
+    cx.say(
         Level::Info,
         "building the request Iris would send (nothing is sent)…",
     );
-    let stack = crate::update::stack::shown_layer(state);
     vec![Effect::Generate(GenerateFx::ShowRequest {
         kind,
         range,
-        stack,
+        stack: reads.layer,
     })]
 }
 
 /// The mode's artifact and, for the range modes, its range; None (said) while the range is
 /// not known.
-pub(crate) fn what_to_write(state: &mut State) -> Option<(ArtifactKind, Option<(String, String)>)> {
-    let kind = state.mode.artifact()?;
+fn what_to_write(reads: &Reads, cx: &mut Cx) -> Option<(ArtifactKind, Option<(String, String)>)> {
+    let kind = reads.mode.artifact()?;
     if !kind.uses_range() {
         return Some((kind, None));
     }
-    match &state.range.resolved_from {
+    match &reads.range.resolved_from {
         Some(from) => Some((
             kind,
-            Some((from.clone(), state.range.to_or_head().to_string())),
+            Some((from.clone(), reads.range.to_or_head().to_string())),
         )),
         None => {
-            notice(
-                state,
+            cx.say(
                 Level::Warning,
                 "the range is not known yet: R picks FROM..TO",
             );
