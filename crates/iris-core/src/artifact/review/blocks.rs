@@ -4,7 +4,7 @@
 
 use std::ops::Range;
 
-use super::{CONFIDENCE_MARK, Check, Severity};
+use super::{CONFIDENCE_MARK, Check, ID_MARK, Severity};
 
 /// One `### Title (`file:line`) · 55%` block under a `## Severity (n)` heading.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -23,6 +23,8 @@ pub struct FindingBlock {
     pub confidence: Option<u8>,
     /// The heading says it was not found in the change or dropped on a second look.
     pub unchecked: bool,
+    /// The finding's stable id, when the heading ends with `· id 3fa9c01b2e`.
+    pub id: Option<String>,
     /// The block's text under its heading (body, suggestion), trimmed.
     pub text: String,
     /// Where the block is in the markdown: its heading to the line before the next heading.
@@ -83,13 +85,18 @@ fn is_left_out(line: &str) -> bool {
 
 fn block(severity: Severity, heading: &str, range: Range<usize>) -> FindingBlock {
     let mut rest = heading;
-    let (mut confidence, mut unchecked) = (None, false);
+    let (mut confidence, mut unchecked, mut id) = (None, false, None);
     while let Some((before, tail)) = rest.rsplit_once(CONFIDENCE_MARK) {
         let tail = tail.trim();
         if let Some(percent) = tail.strip_suffix('%').and_then(|p| p.parse().ok()) {
             confidence = Some(percent);
         } else if tail == Check::UNVERIFIED || tail == Check::DROPPED {
             unchecked = true;
+        } else if let Some(hex) = tail.strip_prefix(ID_MARK)
+            && !hex.is_empty()
+            && hex.chars().all(|c| c.is_ascii_hexdigit())
+        {
+            id = Some(hex.to_string());
         } else {
             break;
         }
@@ -114,6 +121,7 @@ fn block(severity: Severity, heading: &str, range: Range<usize>) -> FindingBlock
         end_line,
         confidence,
         unchecked,
+        id,
         text: String::new(),
         range,
     }
@@ -286,6 +294,13 @@ mod tests {
         assert_eq!(blocks[2].text, "teh\n\n**Suggestion:** the");
         assert!(markdown[blocks[1].range.clone()].starts_with("### Invented"));
         assert!(blocks[1].folded(1) && blocks[0].folded(70) && !blocks[0].folded(50));
+        let ids: Vec<Option<String>> = review()
+            .findings
+            .iter()
+            .map(|f| Some(crate::artifact::review::memory::finding_id(f)))
+            .collect();
+        // Read in the markdown's order (by severity), which is the review's here.
+        assert_eq!(blocks.iter().map(|b| b.id.clone()).collect::<Vec<_>>(), ids);
     }
 
     #[test]

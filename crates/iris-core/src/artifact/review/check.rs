@@ -280,7 +280,11 @@ Binary files a/logo.png and b/logo.png differ
             ),
             "{md}"
         );
-        assert!(md.contains("(`src/gone.rs:1`) · unverified\n\n_Not found in the change: src/gone.rs is not part of the change._"), "{md}");
+        assert!(md.contains("(`src/gone.rs:1`) · unverified · id "), "{md}");
+        assert!(
+            md.contains("\n\n_Not found in the change: src/gone.rs is not part of the change._"),
+            "{md}"
+        );
         let printed = review.to_markdown_confident(70, "`--min-confidence 0`");
         assert!(!printed.contains("src/gone.rs:1"), "{printed}");
         assert!(printed.contains("1 not found in it (folded)"), "{printed}");

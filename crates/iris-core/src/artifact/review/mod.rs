@@ -4,6 +4,7 @@
 mod aspect;
 mod blocks;
 mod check;
+pub mod memory;
 mod merge;
 pub mod report;
 mod second_look;
@@ -278,6 +279,9 @@ impl Finding {
 /// What comes between a finding's heading and its confidence: `### Title (`a.rs:3`) · 55%`.
 pub const CONFIDENCE_MARK: &str = " · ";
 
+/// What a finding's heading ends with before its stable id: `### Title (`a.rs:3`) · id 3fa9c01b2e`.
+pub const ID_MARK: &str = "id ";
+
 /// How many findings are folded: those the reviewer is less sure of than the threshold, and
 /// those not found in the change or dropped on a second look (whatever their confidence).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -495,9 +499,11 @@ fn push_finding(out: &mut String, finding: &Finding) {
         .map(|(mark, _)| format!("{CONFIDENCE_MARK}{mark}"))
         .unwrap_or_default();
     out.push_str(&format!(
-        "### {} (`{}`){sure}{folded}\n\n",
+        "### {} (`{}`){sure}{folded}{CONFIDENCE_MARK}{}{}\n\n",
         finding.title.trim(),
-        finding.location()
+        finding.location(),
+        ID_MARK,
+        memory::finding_id(finding)
     ));
     if let Some((_, why)) = mark {
         out.push_str(&why);
@@ -621,8 +627,8 @@ mod tests {
         );
         assert_eq!(review.to_markdown_confident(0, "x"), review.to_markdown());
         let md = review.to_markdown();
-        assert!(md.contains("### Sure (`src/a.rs:3`) · 95%\n"), "{md}");
-        assert!(md.contains("### Unknown (`src/a.rs:3`)\n"), "{md}");
+        assert!(md.contains("### Sure (`src/a.rs:3`) · 95% · id "), "{md}");
+        assert!(md.contains("### Unknown (`src/a.rs:3`) · id "), "{md}");
     }
 
     #[test]

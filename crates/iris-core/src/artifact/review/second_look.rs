@@ -208,9 +208,11 @@ mod tests {
         assert!(review.findings[2].folded(70));
         let md = review.to_markdown();
         assert!(
-            md.contains(
-                "### Taste (`a.rs:2`) · dropped\n\n_Dropped on a second look: A matter of taste._"
-            ),
+            md.contains(&format!(
+                "### Taste (`a.rs:2`) · dropped · id {}\n\n_Dropped on a second look: A matter \
+                 of taste._",
+                crate::artifact::review::memory::finding_id(&review.findings[2])
+            )),
             "{md}"
         );
         assert!(md.contains("1 dropped on a second look (folded)"), "{md}");

@@ -1,0 +1,360 @@
+//! What reviews remember (pure): a finding's stable id, the findings the user dismissed, the
+//! rule that says a later finding is the same one, and the notes that tell the reviewer why.
+
+use std::collections::HashMap;
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use super::{Finding, Review};
+
+/// How many notes a review request carries at most.
+pub const MAX_NOTES: usize = 10;
+/// How many characters a note keeps at most.
+pub const MAX_NOTE_CHARS: usize = 200;
+
+/// Text with its runs of whitespace made one space, trimmed.
+pub fn normalized_code(text: &str) -> String {
+    text.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+/// A title's words: lowercased, punctuation dropped.
+pub fn title_words(title: &str) -> Vec<String> {
+    title
+        .to_lowercase()
+        .chars()
+        .map(|c| if c.is_alphanumeric() { c } else { ' ' })
+        .collect::<String>()
+        .split_whitespace()
+        .map(str::to_string)
+        .collect()
+}
+
+/// 64-bit FNV-1a: stable across runs, releases and platforms.
+fn fnv1a(bytes: &[u8]) -> u64 {
+    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |hash, b| {
+        (hash ^ u64::from(*b)).wrapping_mul(0x0000_0100_0000_01b3)
+    })
+}
+
+/// A finding's stable id, 10 hex digits: from its file, its quoted code (whitespace
+/// normalized) and its title's words, never its line, so the same finding keeps it when
+/// the code moves.
+pub fn finding_id(finding: &Finding) -> String {
+    id_of(&finding.file, finding.quote.as_deref(), &finding.title)
+}
+
+fn id_of(file: &str, quote: Option<&str>, title: &str) -> String {
+    let key = format!(
+        "{}\0{}\0{}",
+        file.trim(),
+        normalized_code(quote.unwrap_or_default()),
+        title_words(title).join(" ")
+    );
+    format!("{:016x}", fnv1a(key.as_bytes()))[..10].to_string()
+}
+
+/// The review as JSON, each finding with its `id`.
+pub fn review_json(review: &Review) -> serde_json::Result<Value> {
+    let mut json = serde_json::to_value(review)?;
+    if let Some(findings) = json.get_mut("findings").and_then(Value::as_array_mut) {
+        for (value, finding) in findings.iter_mut().zip(&review.findings) {
+            if let Some(object) = value.as_object_mut() {
+                object.insert("id".into(), Value::String(finding_id(finding)));
+            }
+        }
+    }
+    Ok(json)
+}
+
+/// A finding as remembered: enough to dismiss it by id and to know it again.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct Seen {
+    /// Its stable id ([`finding_id`]).
+    pub id: String,
+    /// Its file, relative to the repository root.
+    pub file: String,
+    /// The line of code it quotes, if any.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub quote: Option<String>,
+    /// Its title.
+    pub title: String,
+}
+
+impl Seen {
+    /// What is remembered of `finding`.
+    pub fn of(finding: &Finding) -> Self {
+        Self {
+            id: finding_id(finding),
+            file: finding.file.trim().to_string(),
+            quote: finding
+                .quote
+                .as_deref()
+                .map(str::trim)
+                .filter(|q| !q.is_empty())
+                .map(str::to_string),
+            title: finding.title.trim().to_string(),
+        }
+    }
+}
+
+/// A finding the user dismissed, and why.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct Dismissal {
+    /// The finding's id when it was dismissed.
+    pub id: String,
+    /// Its file, relative to the repository root.
+    pub file: String,
+    /// The line of code it quoted, if any.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub quote: Option<String>,
+    /// Its title.
+    pub title: String,
+    /// Why it was dismissed, in the user's words (may be empty).
+    pub reason: String,
+    /// When, as `YYYY-MM-DD` (UTC).
+    pub date: String,
+}
+
+/// Whether `finding` is the one `dismissal` dismissed: in the same file (`renames` maps an
+/// old path to its new one), and either quoting the same code (whitespace normalized), or,
+/// when it quotes none, with more than half of the title's words the same.
+pub fn is_dismissed(
+    finding: &Finding,
+    dismissal: &Dismissal,
+    renames: &HashMap<String, String>,
+) -> bool {
+    let file = dismissal.file.trim();
+    let file = renames.get(file).map_or(file, |new| new.trim());
+    if finding.file.trim() != file {
+        return false;
+    }
+    let quote = finding
+        .quote
+        .as_deref()
+        .map(normalized_code)
+        .filter(|q| !q.is_empty());
+    let dismissed_quote = dismissal
+        .quote
+        .as_deref()
+        .map(normalized_code)
+        .filter(|q| !q.is_empty());
+    match (quote, dismissed_quote) {
+        (Some(quote), Some(dismissed)) => quote == dismissed,
+        (Some(_), None) => false,
+        (None, _) => most_words_match(&finding.title, &dismissal.title),
+    }
+}
+
+/// Whether more than half of the words of the longer title are in the other.
+fn most_words_match(a: &str, b: &str) -> bool {
+    let (a, b) = (title_words(a), title_words(b));
+    let longest = a.len().max(b.len());
+    if longest == 0 {
+        return false;
+    }
+    let (short, long) = if a.len() <= b.len() {
+        (&a, &b)
+    } else {
+        (&b, &a)
+    };
+    let mut pool = long.clone();
+    let mut common = 0;
+    for word in short {
+        if let Some(at) = pool.iter().position(|w| w == word) {
+            pool.swap_remove(at);
+            common += 1;
+        }
+    }
+    common * 2 > longest
+}
+
+/// The review without the findings `dismissals` dismissed, and how many were left out.
+pub fn without_dismissed(
+    review: &Review,
+    dismissals: &[Dismissal],
+    renames: &HashMap<String, String>,
+) -> (Review, usize) {
+    let mut kept = review.clone();
+    kept.findings
+        .retain(|f| !dismissals.iter().any(|d| is_dismissed(f, d, renames)));
+    let left_out = review.findings.len() - kept.findings.len();
+    (kept, left_out)
+}
+
+/// The closing line of a review some dismissed findings were left out of (`how`: how to
+/// list them).
+pub fn dismissed_line(count: usize, how: &str) -> String {
+    let findings = if count == 1 {
+        "1 finding dismissed earlier".to_string()
+    } else {
+        format!("{count} findings dismissed earlier")
+    };
+    format!("_{findings} left out: {how} lists them._")
+}
+
+/// The notes a review request carries about `files` (paths relative to the repository
+/// root): a dismissal's title, the code it quoted and the reason, at most [`MAX_NOTES`],
+/// each at most [`MAX_NOTE_CHARS`] characters.
+pub fn dismissal_notes(dismissals: &[Dismissal], files: &[String]) -> Vec<String> {
+    dismissals
+        .iter()
+        .filter(|d| files.iter().any(|f| f.trim() == d.file.trim()))
+        .take(MAX_NOTES)
+        .map(|d| {
+            let on = d
+                .quote
+                .as_deref()
+                .map(normalized_code)
+                .filter(|q| !q.is_empty())
+                .map(|q| format!(" on `{q}`"))
+                .unwrap_or_default();
+            let reason = match d.reason.trim() {
+                "" => "dismissed, no reason given".to_string(),
+                reason => reason.to_string(),
+            };
+            clip(
+                &format!(
+                    "\"{}\"{on} in {} is accepted here: {reason}",
+                    d.title.trim(),
+                    d.file.trim()
+                ),
+                MAX_NOTE_CHARS,
+            )
+        })
+        .collect()
+}
+
+/// `text` cut to `max` characters, an ellipsis marking the cut.
+fn clip(text: &str, max: usize) -> String {
+    if text.chars().count() <= max {
+        return text.to_string();
+    }
+    let mut cut: String = text.chars().take(max.saturating_sub(1)).collect();
+    cut.push('…');
+    cut
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn finding(file: &str, line: u32, quote: Option<&str>, title: &str) -> Finding {
+        Finding {
+            file: file.into(),
+            line: Some(line),
+            quote: quote.map(str::to_string),
+            title: title.into(),
+            ..Finding::default()
+        }
+    }
+
+    fn dismissal(of: &Finding) -> Dismissal {
+        let seen = Seen::of(of);
+        Dismissal {
+            id: seen.id,
+            file: seen.file,
+            quote: seen.quote,
+            title: seen.title,
+            reason: "intended".into(),
+            date: "2026-01-01".into(),
+        }
+    }
+
+    #[test]
+    fn a_finding_moved_lines_keeps_its_id() {
+        let before = finding("src/a.rs", 3, Some("let x = y.unwrap();"), "Panics on None");
+        let after = finding(
+            "src/a.rs",
+            6,
+            Some("  let x =  y.unwrap();"),
+            "panics on none!",
+        );
+        assert_eq!(finding_id(&before), finding_id(&after));
+        assert_eq!(finding_id(&before).len(), 10);
+        assert!(finding_id(&before).chars().all(|c| c.is_ascii_hexdigit()));
+        // Pinned: the id must not change between releases.
+        assert_eq!(finding_id(&before), finding_id(&before.clone()));
+    }
+
+    #[test]
+    fn a_different_quote_file_or_title_gives_another_id() {
+        let one = finding("src/a.rs", 3, Some("let x = y.unwrap();"), "Panics on None");
+        let quote = finding("src/a.rs", 3, Some("let z = w.unwrap();"), "Panics on None");
+        let file = finding("src/b.rs", 3, Some("let x = y.unwrap();"), "Panics on None");
+        let title = finding("src/a.rs", 3, Some("let x = y.unwrap();"), "Leaks memory");
+        for other in [quote, file, title] {
+            assert_ne!(finding_id(&one), finding_id(&other));
+        }
+    }
+
+    #[test]
+    fn the_same_quote_in_the_same_file_is_the_dismissed_finding() {
+        let old = finding("src/a.rs", 3, Some("let x = y.unwrap();"), "Panics on None");
+        let gone = dismissal(&old);
+        let none = HashMap::new();
+        // Moved lines, other whitespace, another wording: still the same.
+        let moved = finding("src/a.rs", 9, Some("let x  = y.unwrap();"), "May panic");
+        assert!(is_dismissed(&moved, &gone, &none));
+        // Other code in the same file is not.
+        let other = finding("src/a.rs", 3, Some("let z = w.unwrap();"), "Panics on None");
+        assert!(!is_dismissed(&other, &gone, &none));
+        // Nor the same code in another file, unless it was renamed there.
+        let elsewhere = finding("src/b.rs", 3, Some("let x = y.unwrap();"), "Panics on None");
+        assert!(!is_dismissed(&elsewhere, &gone, &none));
+        let renamed = HashMap::from([("src/a.rs".to_string(), "src/b.rs".to_string())]);
+        assert!(is_dismissed(&elsewhere, &gone, &renamed));
+    }
+
+    #[test]
+    fn without_a_quote_most_of_the_title_must_match() {
+        let old = finding("src/a.rs", 3, None, "Missing error handling in parse");
+        let gone = dismissal(&old);
+        let none = HashMap::new();
+        let close = finding("src/a.rs", 40, None, "Missing error handling for parse");
+        assert!(is_dismissed(&close, &gone, &none));
+        let far = finding("src/a.rs", 3, None, "Missing tests");
+        assert!(!is_dismissed(&far, &gone, &none));
+        let (kept, left_out) = without_dismissed(
+            &Review {
+                findings: vec![close, far],
+                ..Review::default()
+            },
+            &[gone],
+            &none,
+        );
+        assert_eq!(left_out, 1);
+        assert_eq!(kept.findings[0].title, "Missing tests");
+    }
+
+    #[test]
+    fn notes_bear_on_the_files_under_review_and_are_bounded() {
+        let mut many: Vec<Dismissal> = (0..15)
+            .map(|i| Dismissal {
+                reason: "x".repeat(300),
+                ..dismissal(&finding("src/a.rs", i, Some("a.unwrap()"), "Unwrap"))
+            })
+            .collect();
+        many.push(dismissal(&finding("src/b.rs", 1, None, "Other file")));
+        let notes = dismissal_notes(&many, &["src/a.rs".to_string()]);
+        assert_eq!(notes.len(), MAX_NOTES);
+        assert!(notes.iter().all(|n| n.chars().count() <= MAX_NOTE_CHARS));
+        assert!(
+            notes[0].starts_with("\"Unwrap\" on `a.unwrap()` in src/a.rs is accepted here: xxx")
+        );
+        assert!(dismissal_notes(&many, &["src/c.rs".to_string()]).is_empty());
+    }
+
+    #[test]
+    fn the_json_gives_each_finding_its_id() {
+        let one = finding("src/a.rs", 3, Some("a()"), "T");
+        let json = review_json(&Review {
+            findings: vec![one.clone()],
+            ..Review::default()
+        })
+        .unwrap_or_default();
+        assert_eq!(json["findings"][0]["id"], finding_id(&one).as_str());
+    }
+}
