@@ -55,11 +55,11 @@ fn review(args: &[&str]) -> String {
 fn findings_are_placed_moved_or_folded_and_counted() {
     let out = review(&[]);
     assert!(
-        out.contains("### Right (`src/parse.rs:3`) · 90%\n"),
+        out.contains("### Right (`src/parse.rs:3`) · 90% · id "),
         "{out}"
     );
     assert!(
-        out.contains("### Off by four (`src/parse.rs:4`) · 90%\n"),
+        out.contains("### Off by four (`src/parse.rs:4`) · 90% · id "),
         "{out}"
     );
     assert!(
@@ -163,7 +163,7 @@ fn a_second_look_folds_what_it_drops_with_the_reason() {
     );
     assert!(out.contains("1 dropped on a second look (folded)"), "{out}");
     assert!(
-        out.contains("### Right (`src/parse.rs:3`) · 90%\n"),
+        out.contains("### Right (`src/parse.rs:3`) · 90% · id "),
         "{out}"
     );
 }

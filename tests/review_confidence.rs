@@ -44,11 +44,11 @@ fn review(project: &str, args: &[&str]) -> String {
 fn findings_under_the_threshold_are_left_out_and_counted() {
     let out = review("", &[]);
     assert!(
-        out.contains("### Sure thing (`src/lib.rs:5`) · 95%\n"),
+        out.contains("### Sure thing (`src/lib.rs:5`) · 95% · id "),
         "{out}"
     );
     assert!(
-        out.contains("### No idea how sure (`src/lib.rs:5`)\n"),
+        out.contains("### No idea how sure (`src/lib.rs:5`) · id "),
         "{out}"
     );
     assert!(!out.contains("A hunch"), "{out}");

@@ -8,16 +8,39 @@ use clap::Args;
 
 use super::config::ConfigFlags;
 use super::session::{OutputFlags, Session, print_artifact, publish};
+use std::collections::HashMap;
+
 use crate::app::Workspace;
+use crate::app::stores::review_memory::{Keeper, ReviewMemory};
 use crate::app::vcs::{Base, ChangeAsked};
 use crate::output::exit::{self, UsageError};
 use crate::output::written::confident;
 use crate::publish::{ReviewPost, forge_of_repo, post_review};
 use iris_agent::capability::requests::Scope;
+use iris_core::artifact::review::memory::{
+    Dismissal, Seen, dismissed_line, review_json, without_dismissed,
+};
 use iris_core::artifact::review::{Aspect, ReviewOptions, report};
 use iris_core::artifact::{ArtifactKind, Review, Severity};
 
+/// The flags that review, which the dismissal flags do not go with.
+const REVIEWING: [&str; 12] = [
+    "from",
+    "to",
+    "commit",
+    "include_unstaged",
+    "min_confidence",
+    "post",
+    "no_inline",
+    "verify",
+    "aspects",
+    "format",
+    "fail_on",
+    "dismissed",
+];
+
 #[derive(Debug, Args)]
+#[command(group(clap::ArgGroup::new("memory_edit").args(["dismiss", "undismiss"])))]
 pub struct ReviewArgs {
     /// Review FROM..TO instead of the staged changes.
     #[arg(long, value_name = "REF", conflicts_with = "commit")]
@@ -61,6 +84,23 @@ pub struct ReviewArgs {
     /// critical, high, medium, low or info.
     #[arg(long, value_name = "SEVERITY", value_parser = severity)]
     pub fail_on: Option<Severity>,
+    /// Dismiss the finding ID of the last review (its id is printed beside it): the same
+    /// finding is left out of later reviews, and the reason tells the reviewer why.
+    #[arg(long, value_name = "ID", conflicts_with_all = REVIEWING)]
+    pub dismiss: Option<String>,
+    /// With --dismiss: why ("false positive", "intended", or your own words).
+    #[arg(long, value_name = "TEXT", requires = "dismiss")]
+    pub reason: Option<String>,
+    /// With --dismiss or --undismiss: in the team's `.iris/review-memory.toml`, committed in
+    /// the repository, instead of your `.git/iris/`.
+    #[arg(long, requires = "memory_edit")]
+    pub team: bool,
+    /// Take back the dismissal ID (yours, or the team's with --team).
+    #[arg(long, value_name = "ID", conflicts_with_all = REVIEWING)]
+    pub undismiss: Option<String>,
+    /// List the dismissed findings, yours and the team's.
+    #[arg(long, conflicts_with_all = ["from", "to", "commit", "include_unstaged", "post", "verify", "aspects", "format", "fail_on", "min_confidence"])]
+    pub dismissed: bool,
     #[command(flatten)]
     pub config: ConfigFlags,
     #[command(flatten)]
@@ -90,6 +130,11 @@ pub async fn run(args: ReviewArgs) -> Result<ExitCode> {
         .into());
     }
     let ws = args.config.workspace()?;
+    let memory = ReviewMemory::of(&ws.repo.root(), &ws.stores);
+    if let Some(code) = remembering(&args, &memory)? {
+        return Ok(code);
+    }
+    let dismissals = memory.all()?;
     let mut session = Session::on(&ws, args.output)?;
     let mut aspects: Vec<Aspect> = Vec::new();
     for aspect in &args.aspects {
@@ -100,17 +145,36 @@ pub async fn run(args: ReviewArgs) -> Result<ExitCode> {
     session.iris = session.iris.with_review(ReviewOptions {
         aspects,
         verify: args.verify || ws.config.review_verify,
+        dismissals: dismissals.clone(),
     });
     let scope = tokio::task::block_in_place(|| scope_of(&ws, &args))?;
     if args.post {
         forge_of_repo(&ws.repo, "review")?;
     }
-    let written = session.write(ArtifactKind::Review, &scope, false).await?;
+    let mut written = session.write(ArtifactKind::Review, &scope, false).await?;
+    // What was dismissed before is dropped once, here, before every output.
+    let review: Review = serde_json::from_value(written.json.clone())?;
+    let (review, dismissed) = without_dismissed(&review, &dismissals, &HashMap::new());
+    memory.remember_seen(&review.findings.iter().map(Seen::of).collect::<Vec<_>>());
+    if dismissed > 0 {
+        written.text = review.to_markdown();
+        written.json = serde_json::to_value(&review)?;
+    }
     let min = args
         .min_confidence
         .unwrap_or(ws.config.review_min_confidence);
-    let written = confident(written, min)?;
+    let mut written = confident(written, min)?;
     let kept: Review = serde_json::from_value(written.json.clone())?;
+    written.json = review_json(&kept)?;
+    let dismissed_line = (dismissed > 0).then(|| dismissed_line(dismissed, LIST_DISMISSED));
+    if let Some(line) = &dismissed_line {
+        written.text = format!("{}\n\n{line}\n", written.text.trim_end());
+    }
+    if let Some(line) = &dismissed_line
+        && (args.format.is_some() || args.output.json)
+    {
+        eprintln!("{}", line.trim_matches('_'));
+    }
     match args.format {
         None => print_artifact(&written, args.output)?,
         Some(format) => {
@@ -154,6 +218,104 @@ pub async fn run(args: ReviewArgs) -> Result<ExitCode> {
         }
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// How the user lists the dismissed findings.
+const LIST_DISMISSED: &str = "`iris review --dismissed`";
+
+/// `--dismiss`, `--undismiss` and `--dismissed`: done, with the exit code, or none when the
+/// run reviews.
+fn remembering(args: &ReviewArgs, memory: &ReviewMemory) -> Result<Option<ExitCode>> {
+    let keeper = if args.team {
+        Keeper::Team
+    } else {
+        Keeper::User
+    };
+    if let Some(id) = &args.dismiss {
+        let id = id.trim().to_ascii_lowercase();
+        let Some(seen) = memory.seen(&id) else {
+            return Err(UsageError(format!(
+                "no finding {id} in the last review: run `iris review` and dismiss a finding by \
+                 the id printed beside it"
+            ))
+            .into());
+        };
+        let dismissal = Dismissal {
+            id: seen.id,
+            file: seen.file,
+            quote: seen.quote,
+            title: seen.title,
+            reason: args.reason.clone().unwrap_or_default().trim().to_string(),
+            date: iris_git::utc_date(crate::app::stores::now()),
+        };
+        let said = format!(
+            "dismissed {id} \"{}\" in {}",
+            dismissal.title, dismissal.file
+        );
+        memory.dismiss(keeper, dismissal)?;
+        eprintln!("{said}: kept in {}", keeper.name());
+        return Ok(Some(ExitCode::SUCCESS));
+    }
+    if let Some(id) = &args.undismiss {
+        let id = id.trim().to_ascii_lowercase();
+        let keepers: &[Keeper] = if args.team {
+            &[Keeper::Team]
+        } else {
+            &[Keeper::User, Keeper::Team]
+        };
+        for keeper in keepers {
+            if memory.undismiss(*keeper, &id)? {
+                eprintln!("took back the dismissal {id} from {}", keeper.name());
+                return Ok(Some(ExitCode::SUCCESS));
+            }
+        }
+        return Err(UsageError(format!(
+            "no dismissal {id}: `iris review --dismissed` lists them"
+        ))
+        .into());
+    }
+    if args.dismissed {
+        let mut listed = Vec::new();
+        for keeper in [Keeper::User, Keeper::Team] {
+            for d in memory.dismissals(keeper)? {
+                listed.push((keeper, d));
+            }
+        }
+        if args.output.json {
+            let json: Vec<serde_json::Value> = listed
+                .iter()
+                .map(|(keeper, d)| {
+                    let mut value = serde_json::to_value(d).unwrap_or_default();
+                    value["store"] = serde_json::json!(match keeper {
+                        Keeper::User => "user",
+                        Keeper::Team => "team",
+                    });
+                    value
+                })
+                .collect();
+            println!("{}", serde_json::to_string_pretty(&json)?);
+        } else if listed.is_empty() {
+            println!("No finding is dismissed.");
+        } else {
+            for (keeper, d) in &listed {
+                let reason = if d.reason.is_empty() {
+                    "no reason given"
+                } else {
+                    &d.reason
+                };
+                println!(
+                    "{} {} \"{}\" ({}, {}): {reason}",
+                    d.id,
+                    d.file,
+                    d.title,
+                    d.date,
+                    keeper.name()
+                );
+            }
+        }
+        return Ok(Some(ExitCode::SUCCESS));
+    }
+    Ok(None)
 }
 
 /// What a review reads: the change being made (the staged change, or with

@@ -236,6 +236,7 @@ impl IrisAgent {
             review: iris_core::artifact::review::ReviewOptions {
                 aspects: Vec::new(),
                 verify: config.review_verify,
+                dismissals: Vec::new(),
             },
             price: config.model_price(),
             run: new_run(cost_cap),

@@ -258,6 +258,12 @@ impl GitRepo {
     }
 }
 
+/// The UTC date of `secs` seconds since the epoch, as `YYYY-MM-DD`.
+pub fn utc_date(secs: i64) -> String {
+    let (y, m, d) = civil_from_days(secs.div_euclid(86_400));
+    format!("{y:04}-{m:02}-{d:02}")
+}
+
 /// Days since 1970-01-01 to a (year, month, day) in the proleptic Gregorian calendar
 /// (Howard Hinnant's algorithm), so dates need no calendar crate.
 fn civil_from_days(days: i64) -> (i64, u32, u32) {

@@ -50,6 +50,16 @@ impl IrisDir {
         self.0.join("hook-steps-lost")
     }
 
+    /// The findings of the last review, so one can be dismissed by its id.
+    pub fn review_findings(&self) -> PathBuf {
+        self.0.join("review-findings.json")
+    }
+
+    /// The findings the user dismissed in this repository (`iris review --dismiss`).
+    pub fn review_memory(&self) -> PathBuf {
+        self.0.join("review-memory.toml")
+    }
+
     /// The full-screen studio's traces (with `--debug` or `IRIS_LOG`).
     pub fn studio_log(&self) -> PathBuf {
         self.0.join("studio.log")

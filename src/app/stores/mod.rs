@@ -1,7 +1,7 @@
 //! What Iris keeps in a repository, under `.git/iris/` ([`IrisDir`], the one owner of its
 //! layout): the messages she wrote ([`accepted`]), the last message for a change
 //! ([`last_message`]), the studio's drafts ([`DraftStore`]), the hooks told they lost Iris'
-//! step ([`hook_steps`]); each written so that a crash
+//! step ([`hook_steps`]), the findings dismissed and the last review's ([`review_memory`]); each written so that a crash
 //! loses nothing, none ever failing a command. A change is keyed by [`ChangeKey`].
 
 pub mod accepted;
@@ -9,6 +9,7 @@ mod drafts;
 pub mod hook_steps;
 mod iris_dir;
 pub mod last_message;
+pub mod review_memory;
 
 pub use drafts::DraftStore;
 pub use iris_dir::IrisDir;

@@ -9,6 +9,7 @@ use crate::capability::requests::{Scope, request};
 use crate::capability::template_filling::{keep_template, template_section};
 use crate::iris::IrisAgent;
 use crate::runtime::request::{Request, Section};
+use iris_core::artifact::review::memory::{Dismissal, dismissal_notes};
 use iris_core::artifact::{
     Artifact, ArtifactKind, Changelog, GeneratedMessage, PullRequest, ReleaseNotes, Review,
 };
@@ -322,6 +323,12 @@ impl IrisAgent {
             ),
             (Section::Stack, stack.clone()),
             (Section::Scope, scope_hint.clone()),
+            (
+                Section::Dismissals,
+                reviewed
+                    .as_deref()
+                    .and_then(|diffs| dismissals_section(&self.review.dismissals, diffs)),
+            ),
             (Section::Operation, operation.clone()),
             (Section::CommitTemplate, commit_template.clone()),
             (Section::Angle, angle.map(str::to_string)),
@@ -633,6 +640,25 @@ pub(crate) struct Prepared {
     reviewed: Option<Vec<FileDiff>>,
     /// For one layer of a stack of pull requests: its place in the stack.
     stack: Option<String>,
+}
+
+/// For a review: the notes on the findings dismissed earlier in the files under review (a
+/// renamed file's old path counts), or none.
+fn dismissals_section(dismissed: &[Dismissal], diffs: &[FileDiff]) -> Option<String> {
+    let files: Vec<String> = diffs
+        .iter()
+        .flat_map(|d| std::iter::once(d.path.clone()).chain(d.old_path.clone()))
+        .collect();
+    let notes = dismissal_notes(dismissed, &files);
+    if notes.is_empty() {
+        return None;
+    }
+    let notes: Vec<String> = notes.iter().map(|n| format!("- {n}")).collect();
+    Some(format!(
+        "## Dismissed before\n\nThe project dismissed these findings on the files under \
+         review. Do not raise them, or the same kind of finding, again:\n{}",
+        notes.join("\n")
+    ))
 }
 
 /// A run's debug line; the text its Done event carries.

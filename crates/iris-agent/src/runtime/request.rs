@@ -18,6 +18,8 @@ pub enum Section {
     Stack,
     /// The scope the staged files suggest.
     Scope,
+    /// For a review: the findings the project dismissed on the files under review, and why.
+    Dismissals,
     /// A merge, cherry-pick, revert or rebase the commit concludes.
     Operation,
     /// The shape of the project's `commit.template`.

@@ -73,11 +73,14 @@ impl FromStr for Aspect {
 }
 
 /// How reviews are written: the aspects reviewed in passes of their own (none: one pass over
-/// everything), and whether the findings get a second look.
+/// everything), whether the findings get a second look, and what was dismissed before.
 #[derive(Debug, Clone, Default)]
 pub struct ReviewOptions {
     /// The aspects reviewed in passes of their own (none: one pass over everything).
     pub aspects: Vec<Aspect>,
     /// The findings get a second look that keeps or drops each with a reason.
     pub verify: bool,
+    /// The findings dismissed earlier: those on the files under review go in the request as
+    /// notes ([`super::memory::dismissal_notes`]).
+    pub dismissals: Vec<super::memory::Dismissal>,
 }
