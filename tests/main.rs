@@ -46,6 +46,7 @@ mod readme_pictures;
 mod review_checks;
 mod review_confidence;
 mod review_formats;
+mod review_memory;
 mod revisions;
 mod safety;
 mod secret_scan;
