@@ -88,15 +88,23 @@ fn min_confidence_0_shows_the_unverified_with_why() {
     let out = review(&["--min-confidence", "0"]);
     assert!(out.contains("## High (4)"), "{out}");
     assert!(
+        out.contains("### Elsewhere (`src/main.rs:2`) · 90% · unverified · id "),
+        "{out}"
+    );
+    assert!(
         out.contains(
-            "### Elsewhere (`src/main.rs:2`) · 90% · unverified\n\n_Not found in the change: \
+            "_Not found in the change: \
              src/main.rs is not part of the change._"
         ),
         "{out}"
     );
     assert!(
+        out.contains("### Invented (`src/parse.rs:2`) · 90% · unverified · id "),
+        "{out}"
+    );
+    assert!(
         out.contains(
-            "### Invented (`src/parse.rs:2`) · 90% · unverified\n\n_Not found in the change: \
+            "_Not found in the change: \
              the code it quotes is not there._"
         ),
         "{out}"
@@ -155,8 +163,12 @@ fn a_second_look_folds_what_it_drops_with_the_reason() {
         "{asked}"
     );
     assert!(
+        out.contains("### Off by four (`src/parse.rs:4`) · 90% · dropped · id "),
+        "{out}"
+    );
+    assert!(
         out.contains(
-            "### Off by four (`src/parse.rs:4`) · 90% · dropped\n\n_Dropped on a second look: \
+            "_Dropped on a second look: \
              Doubling cannot overflow for these inputs._"
         ),
         "{out}"
