@@ -86,6 +86,14 @@ mod tests {
         );
         assert_eq!(dir.studio_log(), Path::new("/r/.git/iris/studio.log"));
         assert_eq!(
+            dir.review_findings(),
+            Path::new("/r/.git/iris/review-findings.json")
+        );
+        assert_eq!(
+            dir.review_memory(),
+            Path::new("/r/.git/iris/review-memory.toml")
+        );
+        assert_eq!(
             dir.hook_steps_lost(),
             Path::new("/r/.git/iris/hook-steps-lost")
         );
