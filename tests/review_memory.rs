@@ -226,3 +226,26 @@ fn success_output(out: std::process::Output) -> std::process::Output {
     success(&out);
     out
 }
+
+#[test]
+fn a_dismissal_follows_its_file_when_the_file_is_renamed() {
+    let repo = repo();
+    let (first, _) = review(&repo, &["--json"], reply(3, false));
+    let id = id_of(&first, "Panics on bad input");
+    success(&run(
+        &repo,
+        &["review", "--dismiss", &id, "--reason", REASON],
+        &[],
+    ));
+    repo.git(&["commit", "-qm", "Add parse()"]);
+    // The file moves as it is: git sees a rename, the reviewer names the new path.
+    repo.git(&["mv", "src/parse.rs", "src/parsing.rs"]);
+    let moved = reply(3, false).replace("src/parse.rs", "src/parsing.rs");
+    let (second, _) = review(&repo, &["--fail-on", "high"], moved);
+    let out = success(&second);
+    assert!(!out.contains("Panics on bad input"), "{out}");
+    assert!(
+        out.contains("1 finding dismissed earlier left out"),
+        "{out}"
+    );
+}

@@ -154,7 +154,8 @@ pub async fn run(args: ReviewArgs) -> Result<ExitCode> {
     let mut written = session.write(ArtifactKind::Review, &scope, false).await?;
     // What was dismissed before is dropped once, here, before every output.
     let review: Review = serde_json::from_value(written.json.clone())?;
-    let (review, dismissed) = without_dismissed(&review, &dismissals, &HashMap::new());
+    let renames = tokio::task::block_in_place(|| renames_in(&ws.repo, &scope));
+    let (review, dismissed) = without_dismissed(&review, &dismissals, &renames);
     memory.remember_seen(&review.findings.iter().map(Seen::of).collect::<Vec<_>>());
     if dismissed > 0 {
         written.text = review.to_markdown();
@@ -321,6 +322,18 @@ fn remembering(args: &ReviewArgs, memory: &ReviewMemory) -> Result<Option<ExitCo
 /// What a review reads: the change being made (the staged change, or with
 /// --include-unstaged every uncommitted change; jj's `@`), the commit --commit names, or
 /// the commits after --from up to --to.
+/// The files `scope` renames, old path to new: a dismissal made on the old path holds on the
+/// new one. A change git cannot list renames nothing (the dismissals still hold in place).
+fn renames_in(repo: &iris_git::GitRepo, scope: &Scope) -> HashMap<String, String> {
+    scope
+        .diff_targets()
+        .iter()
+        .filter_map(|target| repo.change_list(target, &[]).ok())
+        .flat_map(|list| list.files)
+        .filter_map(|file| Some((file.old_path?, file.path)))
+        .collect()
+}
+
 fn scope_of(ws: &Workspace, args: &ReviewArgs) -> Result<Scope> {
     let (vcs, repo) = (&ws.vcs, &ws.repo);
     Ok(match (&args.commit, &args.from) {

@@ -51,7 +51,7 @@ pub async fn gather(ctx: &ToolContext, local: bool, kind: ArtifactKind, scope: &
     let from_commits_only = commits.is_some() && kind != ArtifactKind::Pr;
     let mut parts = Vec::new();
     if !from_commits_only {
-        let targets = targets(scope);
+        let targets = scope.diff_targets();
         let budget = diff_budget / targets.len();
         for target in targets {
             let text = blocking(ctx, move |ctx| {
@@ -67,7 +67,7 @@ pub async fn gather(ctx: &ToolContext, local: bool, kind: ArtifactKind, scope: &
     }
     let history = match kind {
         ArtifactKind::Commit => Some(
-            style_sample(ctx, targets(scope))
+            style_sample(ctx, scope.diff_targets())
                 .await
                 .trim_end()
                 .to_string(),
@@ -110,7 +110,7 @@ pub(crate) async fn style_sample(ctx: &ToolContext, targets: Vec<DiffTarget>) ->
 
 /// The change `scope` covers, parsed, for checking a review's findings against it.
 pub async fn reviewed_change(ctx: &ToolContext, scope: &Scope) -> Result<Vec<FileDiff>, String> {
-    let (targets, root) = (targets(scope), ctx.repo_root.clone());
+    let (targets, root) = (scope.diff_targets(), ctx.repo_root.clone());
     let read = tokio::task::spawn_blocking(move || {
         let repo = iris_git::GitRepo::discover(&root).map_err(|e| e.to_string())?;
         let mut files = Vec::new();
@@ -120,18 +120,4 @@ pub async fn reviewed_change(ctx: &ToolContext, scope: &Scope) -> Result<Vec<Fil
         Ok(files)
     });
     read.await.map_err(|e| e.to_string())?
-}
-
-/// The diffs that make up `scope`.
-fn targets(scope: &Scope) -> Vec<DiffTarget> {
-    match scope {
-        Scope::Staged => vec![DiffTarget::Staged],
-        Scope::Uncommitted => vec![DiffTarget::WorkingTree],
-        Scope::Amend => vec![DiffTarget::Commit("HEAD".into()), DiffTarget::Staged],
-        Scope::Commit(rev) => vec![DiffTarget::Commit(rev.clone())],
-        Scope::Range { from, to, .. } => vec![DiffTarget::Range {
-            from: from.clone(),
-            to: to.clone(),
-        }],
-    }
 }

@@ -26,6 +26,23 @@ pub enum Scope {
 }
 
 impl Scope {
+    /// The diffs that make up the scope, as git reads them.
+    pub fn diff_targets(&self) -> Vec<iris_git::DiffTarget> {
+        use iris_git::DiffTarget;
+        match self {
+            Scope::Staged => vec![DiffTarget::Staged],
+            Scope::Uncommitted => vec![DiffTarget::WorkingTree],
+            Scope::Amend => vec![DiffTarget::Commit("HEAD".into()), DiffTarget::Staged],
+            Scope::Commit(rev) => vec![DiffTarget::Commit(rev.clone())],
+            Scope::Range { from, to, .. } => vec![DiffTarget::Range {
+                from: from.clone(),
+                to: to.clone(),
+            }],
+        }
+    }
+}
+
+impl Scope {
     /// The commits `from..to`, their version unknown.
     pub fn range(from: &str, to: &str) -> Self {
         Scope::Range {
