@@ -61,6 +61,16 @@ fn review(repo: &TestRepo, args: &[&str], reply: String) -> (std::process::Outpu
     (out, asked)
 }
 
+/// Reviews `repo` once and dismisses the unwrap's finding with [`REASON`] (`more`: other
+/// flags, such as `--team`); the dismissal's run and the finding's id.
+fn dismiss_the_unwrap(repo: &TestRepo, more: &[&str]) -> (std::process::Output, String) {
+    let (first, _) = review(repo, &["--json"], reply(3, false));
+    let id = id_of(&first, "Panics on bad input");
+    let mut args = vec!["review", "--dismiss", id.as_str(), "--reason", REASON];
+    args.extend_from_slice(more);
+    (success_output(run(repo, &args, &[])), id)
+}
+
 /// The id `--json` gives the finding titled `title`.
 fn id_of(out: &std::process::Output, title: &str) -> String {
     let json: Value = serde_json::from_str(&stdout(out)).expect("JSON");
@@ -157,13 +167,7 @@ fn a_dismissed_finding_stays_dismissed_when_its_code_moves_and_its_reason_is_sen
 #[test]
 fn the_dry_run_shows_the_notes() {
     let repo = repo();
-    let (first, _) = review(&repo, &["--json"], reply(3, false));
-    let id = id_of(&first, "Panics on bad input");
-    success(&run(
-        &repo,
-        &["review", "--dismiss", &id, "--reason", REASON],
-        &[],
-    ));
+    dismiss_the_unwrap(&repo, &[]);
     let fake = FakeProvider::start(vec![]);
     let out = success(&run(&repo, &["review", "--dry-run"], &openai_env(&fake)));
     assert!(
@@ -175,14 +179,8 @@ fn the_dry_run_shows_the_notes() {
 #[test]
 fn a_team_dismissal_is_committed_and_honoured_in_a_fresh_clone() {
     let origin = repo();
-    let (first, _) = review(&origin, &["--json"], reply(3, false));
-    let id = id_of(&first, "Panics on bad input");
-    let team = run(
-        &origin,
-        &["review", "--dismiss", &id, "--team", "--reason", REASON],
-        &[],
-    );
-    assert!(stderr(&success_output(team)).contains("the team's"));
+    let (team, id) = dismiss_the_unwrap(&origin, &["--team"]);
+    assert!(stderr(&team).contains("the team's"));
     let file = std::fs::read_to_string(origin.path().join(".iris/review-memory.toml"))
         .expect("the team's file");
     assert!(file.contains(REASON) && file.contains(UNWRAP), "{file}");
@@ -230,13 +228,7 @@ fn success_output(out: std::process::Output) -> std::process::Output {
 #[test]
 fn a_dismissal_follows_its_file_when_the_file_is_renamed() {
     let repo = repo();
-    let (first, _) = review(&repo, &["--json"], reply(3, false));
-    let id = id_of(&first, "Panics on bad input");
-    success(&run(
-        &repo,
-        &["review", "--dismiss", &id, "--reason", REASON],
-        &[],
-    ));
+    dismiss_the_unwrap(&repo, &[]);
     repo.git(&["commit", "-qm", "Add parse()"]);
     // The file moves as it is: git sees a rename, the reviewer names the new path.
     repo.git(&["mv", "src/parse.rs", "src/parsing.rs"]);

@@ -31,16 +31,8 @@ pub(crate) fn run(state: &mut State, command: Command) -> Vec<Effect> {
                 | Command::Bottom
         )
     {
-        // The box is the screen less five columns and three rows on each side, and its
-        // borders; a long line takes as many rows as it wraps to.
-        let (width, height) = state.screen.size;
-        let columns = usize::from(width.saturating_sub(12)).max(1);
-        let shown = usize::from(height.saturating_sub(8)).max(1);
-        let rows: usize = report
-            .text
-            .lines()
-            .map(|line| iris_core::text::width(line).div_ceil(columns).max(1))
-            .sum();
+        let (rows, shown) =
+            crate::features::overlays::report::rows_and_shown(&report.text, state.screen.size);
         report.top = super::step(report.top, rows.saturating_sub(shown), command);
         return Vec::new();
     }

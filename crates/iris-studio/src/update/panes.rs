@@ -2,7 +2,7 @@
 //! what opening another file, a finished or cancelled task and the commands all do, kept
 //! below them so that none of those modules needs another.
 
-use crate::state::{Pane, State};
+use crate::state::{Explore, Pane, State};
 
 /// A cancelled question closes its pane (an answer shown before stays shown).
 pub(crate) fn close_unanswered_why(state: &mut State) {
@@ -38,8 +38,13 @@ pub(crate) fn close_unread_blocks(state: &mut State) {
 
 /// Closes the blocks pane.
 pub(crate) fn close_blocks(state: &mut State) {
-    state.explore.intent = None;
-    if state.focus == Pane::Blocks {
-        state.focus = Pane::Code;
+    close_blocks_of(&mut state.explore, &mut state.focus);
+}
+
+/// Closes explore's blocks pane, the focus back on the code when it was there.
+pub(crate) fn close_blocks_of(explore: &mut Explore, focus: &mut Pane) {
+    explore.intent = None;
+    if *focus == Pane::Blocks {
+        *focus = Pane::Code;
     }
 }

@@ -195,10 +195,7 @@ pub(crate) fn open_tree_row(explore: &mut Explore, focus: &mut Pane) -> Vec<Effe
     explore.commit = None;
     // Blocks are about the file they were read from (one being read stays until it lands).
     if explore.intent.as_ref().is_some_and(|v| v.intent.is_some()) {
-        explore.intent = None;
-        if *focus == Pane::Blocks {
-            *focus = Pane::Code;
-        }
+        crate::update::panes::close_blocks_of(explore, focus);
     }
     *focus = Pane::Code;
     vec![Effect::Explore(ExploreFx::OpenFile { path: row.path })]

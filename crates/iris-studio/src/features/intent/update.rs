@@ -92,10 +92,7 @@ pub(crate) fn explained(
             cx.task_done(&finished, what);
         }
         Err(err) => {
-            explore.intent = None;
-            if *focus == Pane::Blocks {
-                *focus = Pane::Code;
-            }
+            crate::update::panes::close_blocks_of(explore, focus);
             cx.then(Then::Failed(err, None));
         }
     }
