@@ -512,3 +512,146 @@ fn in_a_jj_workspace_pr_create_and_update_name_the_bookmarks() {
     let args = read(gh.path(), "args-pr-edit");
     assert!(args.starts_with("pr\nedit\n8\n"), "{args}");
 }
+
+/// A gh that keeps what Iris posts: pull request 7 at the repository's HEAD, its diff from
+/// the first commit, the posted review as the PR's one review (its body, the summary Iris
+/// reads back), each post's JSON in `sent-N`, and no review threads.
+fn keeping_gh() -> tempfile::TempDir {
+    fake_bin(&[(
+        "gh",
+        r##"LOG=$(dirname "$0")
+echo "=== $*" >> "$LOG/calls"
+input=$(cat)
+case "$*" in
+'pr view'*) echo "{\"number\":7,\"headRefOid\":\"$(git rev-parse HEAD)\",\"url\":\"https://github.com/acme/app/pull/7\",\"state\":\"OPEN\"}" ;;
+'pr diff'*) git diff "$(git rev-list --max-parents=0 HEAD)" HEAD ;;
+*'reviews?per_page=100 --paginate') cat "$LOG/reviews" 2>/dev/null || echo '[]' ;;
+*'--paginate') echo '[]' ;;
+'api graphql'*) echo '{"data":{"repository":{"pullRequest":{"reviewThreads":{"nodes":[]}}}}}' ;;
+*'reviews --method=POST'*)
+  n=$(ls "$LOG" | grep -c '^sent-')
+  printf '%s\n' "$input" > "$LOG/sent-$n"
+  printf '[%s]' "$input" > "$LOG/reviews"
+  echo '{"html_url":"https://github.com/acme/app/pull/7#pullrequestreview-5"}' ;;
+*) echo '{}' ;;
+esac"##,
+    )])
+}
+
+fn finding(file_line: (&str, u32), title: &str, quote: &str) -> serde_json::Value {
+    json!({"severity": "medium", "file": file_line.0, "line": file_line.1, "title": title,
+           "body": format!("{title}."), "confidence": 90, "quote": quote})
+}
+
+fn review_of(findings: Vec<serde_json::Value>) -> Step {
+    Step::text(json!({"summary": "A change.", "findings": findings, "strengths": []}).to_string())
+}
+
+/// Posting again after a push reviews the new commit only: its finding goes on its line, the
+/// one already on the PR is not posted twice, and the finding whose code the commit removed
+/// is said to be resolved.
+#[test]
+fn review_post_again_reviews_what_is_new_and_says_what_was_resolved() {
+    let repo = feature_repo("https://github.com/acme/app.git");
+    repo.write(".irisconfig", "critic_enabled = false\n");
+    let first = repo.git(&["rev-list", "--max-parents=0", "HEAD"]);
+    let first = first.trim();
+    let gh = keeping_gh();
+    let untested = finding(
+        ("src/lib.rs", 5),
+        "two() is untested",
+        "pub fn two() -> u32 {",
+    );
+    let magic = finding(("src/lib.rs", 2), "one() returns a magic number", "1");
+    let fake = FakeProvider::start(vec![review_of(vec![untested, magic.clone()])]);
+    let out = run(
+        &repo,
+        &["review", "--from", first, "--post"],
+        &with_tool(&fake, &gh),
+    );
+    success(&out);
+    let posted: serde_json::Value =
+        serde_json::from_str(&read(gh.path(), "sent-0")).expect("the first review");
+    assert_eq!(
+        posted["comments"].as_array().map(Vec::len),
+        Some(2),
+        "{posted}"
+    );
+    let reviewed = repo.git(&["rev-parse", "HEAD"]);
+
+    // The push: two() goes, three() comes.
+    repo.write(
+        "src/lib.rs",
+        "pub fn one() -> u32 {\n    1\n}\n\npub fn three() -> u32 {\n    3\n}\n",
+    );
+    repo.commit_all("Replace two() with three()");
+    let three = finding(
+        ("src/lib.rs", 5),
+        "three() is untested",
+        "pub fn three() -> u32 {",
+    );
+    let fake = FakeProvider::start(vec![review_of(vec![three, magic])]);
+    let out = run(
+        &repo,
+        &["review", "--from", first, "--post"],
+        &with_tool(&fake, &gh),
+    );
+    success(&out);
+    assert!(
+        stderr(&out).contains(&format!("reviewing the commits since {}", &reviewed[..7])),
+        "{}",
+        stderr(&out)
+    );
+    let request = fake.requests()[0].user_texts().join("\n");
+    assert!(request.contains("Already on the pull request"), "{request}");
+    assert!(
+        request.contains("\"one() returns a magic number\""),
+        "{request}"
+    );
+    assert!(
+        !request.contains("\"two() is untested\""),
+        "resolved: {request}"
+    );
+    assert!(request.contains("+pub fn three() -> u32 {"), "{request}");
+    assert!(
+        !request.contains("+pub fn two()"),
+        "only the new commit: {request}"
+    );
+
+    let again: serde_json::Value =
+        serde_json::from_str(&read(gh.path(), "sent-1")).expect("the second review");
+    let comments = again["comments"].as_array().expect("comments");
+    let titles: Vec<&str> = comments.iter().filter_map(|c| c["body"].as_str()).collect();
+    assert_eq!(titles.len(), 1, "{again}");
+    assert!(titles[0].contains("three() is untested"), "{again}");
+    let body = again["body"].as_str().unwrap_or_default();
+    assert!(
+        body.contains("## Resolved since the last review\n\n- two() is untested (`src/lib.rs`)"),
+        "{body}"
+    );
+    assert!(
+        body.contains("1 earlier finding is still open on the pull request")
+            && body.contains("1 finding already on it is not repeated"),
+        "{body}"
+    );
+    let calls = read(gh.path(), "calls");
+    assert!(
+        !calls.contains("DELETE"),
+        "the earlier findings stay: {calls}"
+    );
+
+    // Nothing new: no request at all.
+    let fake = FakeProvider::start(vec![]);
+    let out = run(
+        &repo,
+        &["review", "--from", first, "--post"],
+        &with_tool(&fake, &gh),
+    );
+    success(&out);
+    assert!(
+        stderr(&out).contains("nothing new to review"),
+        "{}",
+        stderr(&out)
+    );
+    assert!(fake.requests().is_empty());
+}

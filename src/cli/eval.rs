@@ -124,8 +124,8 @@ pub async fn run(args: EvalArgs) -> Result<ExitCode> {
     let review = iris_core::artifact::review::ReviewOptions {
         aspects,
         verify: args.verify,
-        // The eval measures the model: nothing dismissed is passed on.
-        dismissals: Vec::new(),
+        // The eval measures the model: nothing dismissed or posted before is passed on.
+        ..Default::default()
     };
     let mut plan = plan(args)?;
     if reviews {

@@ -8,7 +8,7 @@ use std::sync::Arc;
 use iris_core::artifact::ArtifactKind;
 
 use super::{
-    PrAction, PrText, PublishError, Published, ReviewPost, post_review, publish_pr,
+    Posting, PrAction, PrText, PublishError, Published, ReviewPost, post_review, publish_pr,
     publish_pr_from, split_pr,
 };
 use crate::app::vcs::Vcs;
@@ -73,7 +73,7 @@ pub fn from_studio(
     (base, to): (Option<&str>, Option<&str>),
 ) -> Result<Published, PublishError> {
     if kind == ArtifactKind::Review {
-        return post_review(root, text, ReviewPost::Inline);
+        return post_review(root, text, ReviewPost::Inline(Posting::default()));
     }
     let pr = split_pr(text)?;
     let target = iris_git::GitRepo::discover(root)

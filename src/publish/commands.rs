@@ -256,6 +256,16 @@ pub(crate) fn api_send(
     }
 }
 
+/// A query of GitHub's GraphQL API about pull request `number` of the repository (`gh`
+/// fills in `{owner}` and `{repo}` in a field's value).
+pub(crate) fn graphql(query: &str, number: u64) -> Invocation {
+    Invocation::new(Forge::GitHub, &["api", "graphql"])
+        .arg("--field", "owner={owner}")
+        .arg("--field", "name={repo}")
+        .arg("--field", &format!("number={number}"))
+        .arg("--raw-field", &format!("query={query}"))
+}
+
 /// The values of what `api_list` printed: one JSON array a page (or one value), the items of
 /// every page in order; nothing for an answer that is not JSON.
 pub(crate) fn listed(stdout: &str) -> Vec<Value> {

@@ -6,8 +6,9 @@ use iris_core::change::{FileDiff, LineKind};
 
 /// Ends the body of the review Iris posts, so a later post finds it and replaces it.
 pub(crate) const SUMMARY_MARKER: &str = "<!-- iris-review -->";
-/// Ends each finding Iris posts on a line, so a later post finds and removes it.
-pub(crate) const FINDING_MARKER: &str = "<!-- iris-review-finding -->";
+/// Starts the marker that ends each finding Iris posts on a line (then its id), so a later
+/// post finds it: to remove it, or to know the finding is on the pull request already.
+pub(crate) const FINDING_MARKER: &str = "<!-- iris-review-finding";
 /// What an earlier review's body becomes once a newer one is posted (GitHub keeps reviews).
 pub(crate) const REPLACED: &str = "_Replaced by a newer review from Iris._";
 
@@ -76,6 +77,7 @@ fn comment(block: &FindingBlock, diff: &[FileDiff]) -> Option<InlineComment> {
     } else {
         format!("\n\n{}", block.text)
     };
+    let id = block.id.as_deref().unwrap_or_default();
     Some(InlineComment {
         path: file.path.clone(),
         old_path: file.old_path.clone().unwrap_or_else(|| file.path.clone()),
@@ -83,7 +85,7 @@ fn comment(block: &FindingBlock, diff: &[FileDiff]) -> Option<InlineComment> {
         start_line,
         old_line,
         body: format!(
-            "**{}** · {}{sure}{text}\n\n{FINDING_MARKER}",
+            "**{}** · {}{sure}{text}\n\n{FINDING_MARKER} {id} -->",
             block.severity.label(),
             block.title
         ),
@@ -104,6 +106,7 @@ fn new_side(hunk: &iris_core::change::Hunk) -> Vec<(u32, Option<u32>)> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use iris_core::artifact::review::memory::finding_id;
     use iris_core::artifact::{Finding, Review, Severity};
     use iris_core::change::parse_unified_diff;
 
@@ -161,7 +164,9 @@ diff --git a/src/lib.rs b/src/lib.rs
         assert_eq!(
             laid.comments[0].body,
             format!(
-                "**High** · On an added line · 90%\n\nAbout On an added line.\n\n{FINDING_MARKER}"
+                "**High** · On an added line · 90%\n\nAbout On an added line.\n\n\
+                 {FINDING_MARKER} {} -->",
+                finding_id(&review.findings[0])
             )
         );
         for stays in ["Past the hunk", "Whole file", "Elsewhere"] {

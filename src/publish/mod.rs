@@ -28,6 +28,9 @@ pub use artifact::{Target, description, from_studio};
 pub use commands::Listed;
 pub use forge::{Forge, forge_of};
 pub use ready::{PushCommand, stack_on_remote};
+pub use review::Posting;
+pub use review::earlier::OnThePr;
+pub use review::state::Recorded;
 pub use stack::{LayerText, Plan, StackPublished, existing_requests, publish_stack};
 pub use text::{PrText, base_branch, split_pr};
 
@@ -127,13 +130,22 @@ pub fn publish_pr_from(
 }
 
 /// How a review is posted.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub enum ReviewPost {
-    /// A review whose findings sit on their lines of the PR/MR's diff, replacing Iris'
-    /// earlier one.
-    Inline,
+    /// A review whose findings sit on their lines of the PR/MR's diff: replacing Iris'
+    /// earlier one, or beside it for a re-review of the new commits; it records what it
+    /// covered for the next.
+    Inline(Posting),
     /// One comment with the whole markdown.
     Comment,
+}
+
+/// What Iris posted on the current branch's PR/MR before: what its last review recorded,
+/// its findings on lines, and the threads that dismissed one. Blocks while the tools run.
+pub fn on_the_pr(repo_root: &Path) -> Result<OnThePr, PublishError> {
+    let repo = open(repo_root)?;
+    let forge = forge_of_repo(&repo, "review")?;
+    review::earlier::read(&Runner::in_repo(&repo.root()), forge)
 }
 
 /// Posts `body` (a review's markdown) on the current branch's PR/MR, inline or as one
@@ -147,7 +159,7 @@ pub fn post_review(
     let forge = forge_of_repo(&repo, "review")?;
     let runner = Runner::in_repo(&repo.root());
     match how {
-        ReviewPost::Inline => review::post_inline(&runner, forge, body),
+        ReviewPost::Inline(posting) => review::post_inline(&runner, forge, body, &posting),
         ReviewPost::Comment => post_review_with(&runner, forge, body),
     }
 }

@@ -234,9 +234,8 @@ impl IrisAgent {
             learned: Learned::default(),
             pr_template: None,
             review: iris_core::artifact::review::ReviewOptions {
-                aspects: Vec::new(),
                 verify: config.review_verify,
-                dismissals: Vec::new(),
+                ..Default::default()
             },
             price: config.model_price(),
             run: new_run(cost_cap),

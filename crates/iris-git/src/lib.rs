@@ -16,6 +16,7 @@
 // `git_command` and `jj::cli` only.
 #![cfg_attr(test, allow(clippy::disallowed_methods))]
 
+mod ancestry;
 mod blame;
 mod commit;
 mod diff;

@@ -1,6 +1,7 @@
 //! Posting a review with its findings on their lines: a GitHub pull request review pinned to
 //! the head commit, or GitLab merge request discussions with a position. Posting again
-//! replaces what Iris posted before (found by its markers) instead of piling up.
+//! replaces what Iris posted before (found by its markers) instead of piling up; a re-review
+//! of the new commits keeps the findings on lines from before and adds only its own.
 
 use serde_json::{Value, json};
 
@@ -9,9 +10,10 @@ use super::inline::{FINDING_MARKER, InlineComment, REPLACED, SUMMARY_MARKER, lay
 use super::run::Runner;
 use super::{Forge, PublishError, Published, published};
 use iris_core::change::parse_unified_diff;
+use state::Recorded;
 
 /// The PR/MR the comments are pinned to.
-struct Pinned {
+pub(super) struct Pinned {
     /// GitHub's number or GitLab's iid.
     number: u64,
     url: Option<String>,
@@ -21,21 +23,36 @@ struct Pinned {
     start: String,
 }
 
+/// What a post records for the next one, and whether the findings on lines from before stay
+/// (a re-review of the new commits) or go (a whole review replaces them).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Posting {
+    /// The head reviewed and the findings on the pull request after this post.
+    pub recorded: Recorded,
+    /// The findings on lines from before stay (only the new ones are posted).
+    pub keep_earlier: bool,
+}
+
 pub(crate) fn post_inline(
     runner: &Runner,
     forge: Forge,
     markdown: &str,
+    posting: &Posting,
 ) -> Result<Published, PublishError> {
     if markdown.trim().is_empty() {
         return Err(PublishError("the review is empty: nothing to post".into()));
     }
     let pinned = pinned(runner, forge)?;
     let diff = runner.run(forge, &request_diff(forge))?;
-    let laid = lay_out(markdown.trim(), &parse_unified_diff(&diff));
+    let mut laid = lay_out(markdown.trim(), &parse_unified_diff(&diff));
+    let at = laid.body.rfind(SUMMARY_MARKER).unwrap_or(laid.body.len());
+    laid.body
+        .insert_str(at, &format!("{}\n", posting.recorded.marker()));
     let placed = laid.comments.len();
+    let keep = posting.keep_earlier;
     let (url, unreplaced) = match forge {
-        Forge::GitHub => post_github(runner, &pinned, &laid.body, &laid.comments)?,
-        Forge::GitLab => post_gitlab(runner, &pinned, laid.body, &laid.comments)?,
+        Forge::GitHub => post_github(runner, &pinned, &laid.body, &laid.comments, keep)?,
+        Forge::GitLab => post_gitlab(runner, &pinned, laid.body, &laid.comments, keep)?,
     };
     let on_lines = match placed {
         1 => " with 1 finding on its line".to_string(),
@@ -55,7 +72,7 @@ pub(crate) fn post_inline(
     Ok(done)
 }
 
-fn pinned(runner: &Runner, forge: Forge) -> Result<Pinned, PublishError> {
+pub(super) fn pinned(runner: &Runner, forge: Forge) -> Result<Pinned, PublishError> {
     let out = runner.run(forge, &view_pinned(forge))?;
     let view: Value = serde_json::from_str(out.trim()).map_err(|_| {
         PublishError(format!(
@@ -108,6 +125,7 @@ fn post_github(
     pinned: &Pinned,
     body: &str,
     comments: &[InlineComment],
+    keep_earlier: bool,
 ) -> Result<(Option<String>, Option<String>), PublishError> {
     let forge = Forge::GitHub;
     let pull = format!("repos/{{owner}}/{{repo}}/pulls/{}", pinned.number);
@@ -119,10 +137,13 @@ fn post_github(
         forge,
         &api_list(forge, &format!("{pull}/comments?per_page=100")),
     )?;
-    let (old_reviews, old_comments) = (
+    let (old_reviews, mut old_comments) = (
         marked(&listed(&reviews), SUMMARY_MARKER),
         marked(&listed(&earlier), FINDING_MARKER),
     );
+    if keep_earlier {
+        old_comments.clear();
+    }
     let comments: Vec<Value> = comments
         .iter()
         .map(|c| {
@@ -174,6 +195,7 @@ fn post_gitlab(
     pinned: &Pinned,
     mut body: String,
     comments: &[InlineComment],
+    keep_earlier: bool,
 ) -> Result<(Option<String>, Option<String>), PublishError> {
     let forge = Forge::GitLab;
     let request = format!("projects/:id/merge_requests/{}", pinned.number);
@@ -181,10 +203,13 @@ fn post_gitlab(
         forge,
         &api_list(forge, &format!("{request}/notes?per_page=100")),
     )?);
-    let (old_summary, old_findings) = (
+    let (old_summary, mut old_findings) = (
         marked(&notes, SUMMARY_MARKER).first().copied(),
         marked(&notes, FINDING_MARKER),
     );
+    if keep_earlier {
+        old_findings.clear();
+    }
     let mut refused = Vec::new();
     for comment in comments {
         let mut position = json!({
@@ -241,6 +266,9 @@ fn first_failure(
         .collect();
     failures.into_iter().next()
 }
+
+pub mod earlier;
+pub mod state;
 
 #[cfg(test)]
 mod tests;

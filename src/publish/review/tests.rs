@@ -91,7 +91,8 @@ fn gh() -> Tool {
 #[test]
 fn github_gets_one_review_with_its_findings_on_their_lines() {
     let tool = gh();
-    let done = post_inline(&tool.runner(), Forge::GitHub, REVIEW).expect("posted");
+    let done =
+        post_inline(&tool.runner(), Forge::GitHub, REVIEW, &Posting::default()).expect("posted");
     assert_eq!(
         done.summary,
         "posted the review on the pull request with 2 findings on their lines \
@@ -150,9 +151,9 @@ fn github_gets_one_review_with_its_findings_on_their_lines() {
 #[test]
 fn posting_again_on_github_replaces_the_earlier_review() {
     let tool = gh();
-    post_inline(&tool.runner(), Forge::GitHub, REVIEW).expect("first");
+    post_inline(&tool.runner(), Forge::GitHub, REVIEW, &Posting::default()).expect("first");
     tool.clear();
-    post_inline(&tool.runner(), Forge::GitHub, REVIEW).expect("second");
+    post_inline(&tool.runner(), Forge::GitHub, REVIEW, &Posting::default()).expect("second");
     let calls = tool.calls();
     let args: Vec<&str> = calls.iter().map(|(a, _)| a.as_str()).collect();
     assert_eq!(
@@ -187,7 +188,8 @@ fn glab() -> Tool {
 #[test]
 fn gitlab_gets_positioned_discussions_and_one_summary_note() {
     let tool = glab();
-    let done = post_inline(&tool.runner(), Forge::GitLab, REVIEW).expect("posted");
+    let done =
+        post_inline(&tool.runner(), Forge::GitLab, REVIEW, &Posting::default()).expect("posted");
     assert_eq!(
         done.summary,
         "posted the review on the merge request with 2 findings on their lines \
@@ -218,7 +220,7 @@ fn gitlab_gets_positioned_discussions_and_one_summary_note() {
     );
 
     tool.clear();
-    post_inline(&tool.runner(), Forge::GitLab, REVIEW).expect("again");
+    post_inline(&tool.runner(), Forge::GitLab, REVIEW, &Posting::default()).expect("again");
     let args: Vec<String> = tool.calls().into_iter().map(|(a, _)| a).collect();
     assert_eq!(
         args[5..],
@@ -236,6 +238,7 @@ fn no_pull_request_is_a_clear_error() {
         "gh",
         "'pr view'*) echo 'no pull requests found for branch \"x\"' >&2; exit 1 ;;",
     );
-    let err = post_inline(&tool.runner(), Forge::GitHub, REVIEW).expect_err("no PR");
+    let err =
+        post_inline(&tool.runner(), Forge::GitHub, REVIEW, &Posting::default()).expect_err("no PR");
     assert!(err.0.contains("no pull requests found"), "{err}");
 }

@@ -9,7 +9,7 @@ use crate::capability::requests::{Scope, request};
 use crate::capability::template_filling::{keep_template, template_section};
 use crate::iris::IrisAgent;
 use crate::runtime::request::{Request, Section};
-use iris_core::artifact::review::memory::{Dismissal, dismissal_notes};
+use iris_core::artifact::review::memory::{Dismissal, Seen, dismissal_notes, earlier_notes};
 use iris_core::artifact::{
     Artifact, ArtifactKind, Changelog, GeneratedMessage, PullRequest, ReleaseNotes, Review,
 };
@@ -328,6 +328,12 @@ impl IrisAgent {
                 reviewed
                     .as_deref()
                     .and_then(|diffs| dismissals_section(&self.review.dismissals, diffs)),
+            ),
+            (
+                Section::Earlier,
+                reviewed
+                    .as_ref()
+                    .and_then(|_| earlier_section(&self.review.earlier)),
             ),
             (Section::Operation, operation.clone()),
             (Section::CommitTemplate, commit_template.clone()),
@@ -657,6 +663,21 @@ fn dismissals_section(dismissed: &[Dismissal], diffs: &[FileDiff]) -> Option<Str
     Some(format!(
         "## Dismissed before\n\nThe project dismissed these findings on the files under \
          review. Do not raise them, or the same kind of finding, again:\n{}",
+        notes.join("\n")
+    ))
+}
+
+/// For a re-review of a pull request: the findings already on it, or none.
+fn earlier_section(earlier: &[Seen]) -> Option<String> {
+    let notes = earlier_notes(earlier);
+    if notes.is_empty() {
+        return None;
+    }
+    let notes: Vec<String> = notes.iter().map(|n| format!("- {n}")).collect();
+    Some(format!(
+        "## Already on the pull request\n\nIris reviewed the earlier commits of this pull \
+         request; these findings are posted on it. Review the new commits, and do not raise \
+         these again:\n{}",
         notes.join("\n")
     ))
 }

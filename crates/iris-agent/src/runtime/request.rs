@@ -20,6 +20,8 @@ pub enum Section {
     Scope,
     /// For a review: the findings the project dismissed on the files under review, and why.
     Dismissals,
+    /// For a re-review of a pull request: the findings already posted on it.
+    Earlier,
     /// A merge, cherry-pick, revert or rebase the commit concludes.
     Operation,
     /// The shape of the project's `commit.template`.

@@ -83,4 +83,7 @@ pub struct ReviewOptions {
     /// The findings dismissed earlier: those on the files under review go in the request as
     /// notes ([`super::memory::dismissal_notes`]).
     pub dismissals: Vec<super::memory::Dismissal>,
+    /// For a re-review of a pull request: the findings already on it, which the request
+    /// names so the model does not raise them again ([`super::memory::earlier_notes`]).
+    pub earlier: Vec<super::memory::Seen>,
 }

@@ -227,6 +227,47 @@ pub fn dismissal_notes(dismissals: &[Dismissal], files: &[String]) -> Vec<String
         .collect()
 }
 
+/// The notes a re-review's request carries about the findings already on the pull request:
+/// each one's title, file and quoted code, at most [`MAX_NOTES`] twice over, each at most
+/// [`MAX_NOTE_CHARS`] characters.
+pub fn earlier_notes(findings: &[Seen]) -> Vec<String> {
+    findings
+        .iter()
+        .take(MAX_NOTES * 2)
+        .map(|f| {
+            let on = f
+                .quote
+                .as_deref()
+                .map(normalized_code)
+                .filter(|q| !q.is_empty())
+                .map(|q| format!(" on `{q}`"))
+                .unwrap_or_default();
+            clip(
+                &format!("\"{}\"{on} in {}", f.title.trim(), f.file.trim()),
+                MAX_NOTE_CHARS,
+            )
+        })
+        .collect()
+}
+
+/// Whether a later change resolved `finding`: its file is gone (`text` is `None`) or no
+/// longer holds the code it quoted (whitespace normalized). A finding that quoted nothing
+/// cannot be told resolved, so it stays.
+pub fn resolved(finding: &Seen, text: Option<&str>) -> bool {
+    let Some(quote) = finding
+        .quote
+        .as_deref()
+        .map(normalized_code)
+        .filter(|q| !q.is_empty())
+    else {
+        return false;
+    };
+    match text {
+        None => true,
+        Some(text) => !normalized_code(text).contains(&quote),
+    }
+}
+
 /// `text` cut to `max` characters, an ellipsis marking the cut.
 fn clip(text: &str, max: usize) -> String {
     if text.chars().count() <= max {
@@ -356,5 +397,34 @@ mod tests {
         })
         .unwrap_or_default();
         assert_eq!(json["findings"][0]["id"], finding_id(&one).as_str());
+    }
+
+    #[test]
+    fn a_finding_is_resolved_when_its_code_is_gone_or_changed() {
+        let seen = Seen::of(&finding(
+            "src/a.rs",
+            3,
+            Some("let x =  y.unwrap();"),
+            "Unwrap",
+        ));
+        assert!(!resolved(
+            &seen,
+            Some("fn f() {\n    let x = y.unwrap();\n}\n")
+        ));
+        assert!(resolved(&seen, Some("fn f() {\n    let x = y?;\n}\n")));
+        assert!(resolved(&seen, None));
+        let unquoted = Seen::of(&finding("src/a.rs", 3, None, "Missing tests"));
+        assert!(!resolved(&unquoted, None));
+    }
+
+    #[test]
+    fn earlier_notes_are_bounded() {
+        let many: Vec<Seen> = (0..30)
+            .map(|i| Seen::of(&finding("src/a.rs", i, Some(&"q".repeat(300)), "Long")))
+            .collect();
+        let notes = earlier_notes(&many);
+        assert_eq!(notes.len(), MAX_NOTES * 2);
+        assert!(notes.iter().all(|n| n.chars().count() <= MAX_NOTE_CHARS));
+        assert!(notes[0].starts_with("\"Long\" on `qqq"));
     }
 }

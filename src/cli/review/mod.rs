@@ -10,12 +10,15 @@ use super::config::ConfigFlags;
 use super::session::{OutputFlags, Session, print_artifact, publish};
 use std::collections::HashMap;
 
+mod again;
+use again::Plan;
+
 use crate::app::Workspace;
 use crate::app::stores::review_memory::{Keeper, ReviewMemory};
 use crate::app::vcs::{Base, ChangeAsked};
 use crate::output::exit::{self, UsageError};
 use crate::output::written::confident;
-use crate::publish::{ReviewPost, forge_of_repo, post_review};
+use crate::publish::{OnThePr, ReviewPost, forge_of_repo, on_the_pr, post_review};
 use iris_agent::capability::requests::Scope;
 use iris_core::artifact::review::memory::{
     Dismissal, Seen, dismissed_line, review_json, without_dismissed,
@@ -24,13 +27,14 @@ use iris_core::artifact::review::{Aspect, ReviewOptions, report};
 use iris_core::artifact::{ArtifactKind, Review, Severity};
 
 /// The flags that review, which the dismissal flags do not go with.
-const REVIEWING: [&str; 12] = [
+const REVIEWING: [&str; 13] = [
     "from",
     "to",
     "commit",
     "include_unstaged",
     "min_confidence",
     "post",
+    "full",
     "no_inline",
     "verify",
     "aspects",
@@ -60,10 +64,15 @@ pub struct ReviewArgs {
     pub min_confidence: Option<u8>,
     /// Then post the review on the current branch's pull request (GitHub, with your `gh`)
     /// or merge request (GitLab, with your `glab`): each checked finding on its line of the
-    /// diff, pinned to the head commit, the rest in the review's body; posting again
-    /// replaces Iris' earlier review.
+    /// diff, pinned to the head commit, the rest in the review's body. Posting a range again
+    /// reviews only the commits since Iris' last review there: new findings on their lines,
+    /// the summary updated with what the new commits resolved.
     #[arg(long)]
     pub post: bool,
+    /// With --post: review the whole range again and replace Iris' earlier review, instead
+    /// of the commits since it.
+    #[arg(long, requires = "post", conflicts_with = "no_inline")]
+    pub full: bool,
     /// With --post: one comment with the whole review instead of findings on their lines.
     #[arg(long, requires = "post")]
     pub no_inline: bool,
@@ -134,7 +143,7 @@ pub async fn run(args: ReviewArgs) -> Result<ExitCode> {
     if let Some(code) = remembering(&args, &memory)? {
         return Ok(code);
     }
-    let dismissals = memory.all()?;
+    let mut dismissals = memory.all()?;
     let mut session = Session::on(&ws, args.output)?;
     let mut aspects: Vec<Aspect> = Vec::new();
     for aspect in &args.aspects {
@@ -142,22 +151,65 @@ pub async fn run(args: ReviewArgs) -> Result<ExitCode> {
             aspects.push(*aspect);
         }
     }
+    let mut scope = tokio::task::block_in_place(|| scope_of(&ws, &args))?;
+    if args.post {
+        forge_of_repo(&ws.repo, "review")?;
+    }
+    // A pull request Iris reviewed before decides what is reviewed now.
+    let on_pr = if args.post && !args.no_inline {
+        earlier_on_the_pr(&ws.repo).await
+    } else {
+        None
+    };
+    let plan = match &on_pr {
+        Some(on_pr) => again::plan(&ws.repo, &scope, on_pr, args.full)?,
+        None => Plan::Whole(None),
+    };
+    // For a re-review: the earlier findings the new commits resolved, and those still open.
+    let (mut resolved, mut earlier) = (Vec::new(), Vec::new());
+    match &plan {
+        Plan::Nothing { to } => {
+            eprintln!(
+                "Iris reviewed {} on the pull request already: nothing new to review \
+                 (--full reviews the whole range again)",
+                &to[..to.len().min(7)]
+            );
+            return Ok(ExitCode::SUCCESS);
+        }
+        Plan::Since { since, to } => {
+            eprintln!(
+                "reviewing the commits since {}, which Iris reviewed on the pull request \
+                 (--full reviews the whole range)",
+                &since[..since.len().min(7)]
+            );
+            scope = Scope::range(since, to);
+            let open = on_pr.as_ref().map(again::earlier_open).unwrap_or_default();
+            (resolved, earlier) =
+                tokio::task::block_in_place(|| again::split_resolved(&ws.repo, to, open));
+        }
+        Plan::Whole(Some(why)) => eprintln!("{why}"),
+        Plan::Whole(None) => {}
+    }
+    if let Some(on_pr) = &on_pr {
+        dismissals.extend(on_pr.dismissed.iter().cloned());
+    }
     session.iris = session.iris.with_review(ReviewOptions {
         aspects,
         verify: args.verify || ws.config.review_verify,
         dismissals: dismissals.clone(),
+        earlier: earlier.clone(),
     });
-    let scope = tokio::task::block_in_place(|| scope_of(&ws, &args))?;
-    if args.post {
-        forge_of_repo(&ws.repo, "review")?;
-    }
     let mut written = session.write(ArtifactKind::Review, &scope, false).await?;
     // What was dismissed before is dropped once, here, before every output.
     let review: Review = serde_json::from_value(written.json.clone())?;
     let renames = tokio::task::block_in_place(|| renames_in(&ws.repo, &scope));
-    let (review, dismissed) = without_dismissed(&review, &dismissals, &renames);
+    let (mut review, dismissed) = without_dismissed(&review, &dismissals, &renames);
     memory.remember_seen(&review.findings.iter().map(Seen::of).collect::<Vec<_>>());
-    if dismissed > 0 {
+    let mut already = 0;
+    if let (Plan::Since { .. }, Some(on_pr)) = (&plan, &on_pr) {
+        (review, already) = again::without_posted(&review, on_pr, &earlier);
+    }
+    if dismissed + already > 0 {
         written.text = review.to_markdown();
         written.json = serde_json::to_value(&review)?;
     }
@@ -167,6 +219,23 @@ pub async fn run(args: ReviewArgs) -> Result<ExitCode> {
     let mut written = confident(written, min)?;
     let kept: Review = serde_json::from_value(written.json.clone())?;
     written.json = review_json(&kept)?;
+    // A re-review says what the new commits resolved, and records what is on the pull
+    // request after it for the next.
+    let posting = match &plan {
+        Plan::Since { since, to } => {
+            let said = again::since_text(since, &resolved, earlier.len(), already);
+            written.text = format!("{}\n\n{said}", written.text.trim_end());
+            written.json["resolved_since"] = serde_json::to_value(&resolved)?;
+            again::posting(Some(to.clone()), earlier, &kept, true)
+        }
+        _ => {
+            let head = match &scope {
+                Scope::Range { to, .. } => ws.repo.commit_id(to).ok(),
+                _ => None,
+            };
+            again::posting(head, Vec::new(), &kept, false)
+        }
+    };
     let dismissed_line = (dismissed > 0).then(|| dismissed_line(dismissed, LIST_DISMISSED));
     if let Some(line) = &dismissed_line {
         written.text = format!("{}\n\n{line}\n", written.text.trim_end());
@@ -198,7 +267,7 @@ pub async fn run(args: ReviewArgs) -> Result<ExitCode> {
         let how = if args.no_inline {
             ReviewPost::Comment
         } else {
-            ReviewPost::Inline
+            ReviewPost::Inline(posting)
         };
         publish("review", move || post_review(&root, &body, how)).await?;
     }
@@ -219,6 +288,20 @@ pub async fn run(args: ReviewArgs) -> Result<ExitCode> {
         }
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// What Iris posted on the pull request before, or none when it cannot be read (no pull
+/// request yet: the post says so after the review is printed).
+async fn earlier_on_the_pr(repo: &iris_git::GitRepo) -> Option<OnThePr> {
+    let root = repo.root();
+    let on_pr = tokio::task::spawn_blocking(move || on_the_pr(&root))
+        .await
+        .ok()?
+        .ok()?;
+    if let Some(why) = &on_pr.threads_unread {
+        eprintln!("the pull request's resolved threads were not read: {why}");
+    }
+    Some(on_pr)
 }
 
 /// How the user lists the dismissed findings.
