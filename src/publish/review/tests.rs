@@ -242,3 +242,116 @@ fn no_pull_request_is_a_clear_error() {
         post_inline(&tool.runner(), Forge::GitHub, REVIEW, &Posting::default()).expect_err("no PR");
     assert!(err.0.contains("no pull requests found"), "{err}");
 }
+
+/// A review Iris posted before, as its body and an inline finding come back from the forge.
+fn earlier_review_json() -> (String, String) {
+    let recorded = Recorded {
+        head: Some("abc123".into()),
+        findings: vec![iris_core::artifact::review::memory::Seen {
+            id: "1a2b3c4d5e".into(),
+            file: "src/lib.rs".into(),
+            quote: Some("a + b".into()),
+            title: "Overflow".into(),
+        }],
+    };
+    let body = format!("# Code review\n\n{}\n{SUMMARY_MARKER}", recorded.marker());
+    let finding =
+        "**High** · Overflow · 90%\n\nIt wraps.\n\n<!-- iris-review-finding 1a2b3c4d5e -->";
+    (
+        serde_json::json!([{"id": 11, "body": body}]).to_string(),
+        serde_json::json!(finding).to_string(),
+    )
+}
+
+#[test]
+fn on_github_the_record_the_findings_and_the_resolved_threads_are_read() {
+    let (reviews, finding) = earlier_review_json();
+    let tool = Tool::new(
+        "gh",
+        &format!(
+            r##"'pr view --json=number,headRefOid,url,state') echo '{{"number":7,"headRefOid":"def456","state":"OPEN"}}' ;;
+*'pulls/7/reviews?per_page=100 --paginate') printf '%s\n' '{reviews}' ;;
+*'pulls/7/comments?per_page=100 --paginate') printf '%s\n' '[{{"id":21,"body":{finding}}},{{"id":22,"body":"LGTM"}}]' ;;
+'api graphql'*) printf '%s\n' '{{"data":{{"repository":{{"pullRequest":{{"reviewThreads":{{"nodes":[{{"isResolved":true,"path":"src/lib.rs","comments":{{"nodes":[{{"body":{finding}}}]}}}}]}}}}}}}}}}' ;;"##
+        ),
+    );
+    let on_pr = earlier::read(&tool.runner(), Forge::GitHub).expect("read");
+    assert_eq!(
+        on_pr.recorded.as_ref().and_then(|r| r.head.as_deref()),
+        Some("abc123")
+    );
+    assert_eq!(on_pr.posted.iter().collect::<Vec<_>>(), ["1a2b3c4d5e"]);
+    assert_eq!(on_pr.dismissed.len(), 1, "{on_pr:?}");
+    assert_eq!(
+        (
+            on_pr.dismissed[0].quote.as_deref(),
+            on_pr.dismissed[0].reason.as_str()
+        ),
+        (Some("a + b"), "resolved on the pull request")
+    );
+    assert_eq!(on_pr.threads_unread, None);
+    let calls = tool.calls();
+    let graphql = &calls.last().expect("a call").0;
+    assert!(
+        graphql
+            .starts_with("api graphql --field=owner={owner} --field=name={repo} --field=number=7"),
+        "{graphql}"
+    );
+}
+
+#[test]
+fn on_gitlab_a_discussion_answered_dismiss_counts_and_unread_threads_are_said() {
+    let (reviews, finding) = earlier_review_json();
+    let tool = Tool::new(
+        "glab",
+        &format!(
+            r##"'mr view --output=json') echo '{{"iid":3,"diff_refs":{{"base_sha":"b1","start_sha":"s1","head_sha":"h1"}}}}' ;;
+*'notes?per_page=100 --paginate') printf '%s\n' '{reviews}' ;;
+*'discussions?per_page=100 --paginate') printf '%s\n' '[{{"notes":[{{"body":{finding},"resolved":false,"position":{{"new_path":"src/lib.rs"}}}},{{"body":"/dismiss intended"}}]}}]' ;;"##
+        ),
+    );
+    let on_pr = earlier::read(&tool.runner(), Forge::GitLab).expect("read");
+    assert_eq!(on_pr.dismissed.len(), 1, "{on_pr:?}");
+    assert_eq!(on_pr.dismissed[0].reason, "intended");
+
+    let broken = Tool::new(
+        "gh",
+        r##"'pr view --json=number,headRefOid,url,state') echo '{"number":7,"headRefOid":"def456","state":"OPEN"}' ;;
+'api graphql'*) echo 'HTTP 403: Resource not accessible by integration' >&2; exit 1 ;;
+*'--paginate') echo '[]' ;;"##,
+    );
+    let on_pr = earlier::read(&broken.runner(), Forge::GitHub).expect("the rest is read");
+    assert!(
+        on_pr
+            .threads_unread
+            .as_deref()
+            .is_some_and(|why| why.contains("403")),
+        "{on_pr:?}"
+    );
+}
+
+#[test]
+fn a_re_review_posts_beside_the_earlier_one_and_records_what_it_covered() {
+    let tool = gh();
+    post_inline(&tool.runner(), Forge::GitHub, REVIEW, &Posting::default()).expect("first");
+    tool.clear();
+    let posting = Posting {
+        recorded: Recorded {
+            head: Some("def456".into()),
+            findings: Vec::new(),
+        },
+        keep_earlier: true,
+    };
+    post_inline(&tool.runner(), Forge::GitHub, REVIEW, &posting).expect("again");
+    let calls = tool.calls();
+    assert!(
+        calls.iter().all(|(args, _)| !args.contains("DELETE")),
+        "{calls:?}"
+    );
+    let review = calls[4].1.clone().expect("the review's JSON");
+    let body = review["body"].as_str().unwrap_or_default();
+    assert_eq!(
+        Recorded::in_body(body).and_then(|r| r.head),
+        Some("def456".to_string())
+    );
+}
