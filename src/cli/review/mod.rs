@@ -402,9 +402,6 @@ fn remembering(args: &ReviewArgs, memory: &ReviewMemory) -> Result<Option<ExitCo
     Ok(None)
 }
 
-/// What a review reads: the change being made (the staged change, or with
-/// --include-unstaged every uncommitted change; jj's `@`), the commit --commit names, or
-/// the commits after --from up to --to.
 /// The files `scope` renames, old path to new: a dismissal made on the old path holds on the
 /// new one. A change git cannot list renames nothing (the dismissals still hold in place).
 fn renames_in(repo: &iris_git::GitRepo, scope: &Scope) -> HashMap<String, String> {
@@ -417,6 +414,9 @@ fn renames_in(repo: &iris_git::GitRepo, scope: &Scope) -> HashMap<String, String
         .collect()
 }
 
+/// What a review reads: the change being made (the staged change, or with
+/// --include-unstaged every uncommitted change; jj's `@`), the commit --commit names, or
+/// the commits after --from up to --to.
 fn scope_of(ws: &Workspace, args: &ReviewArgs) -> Result<Scope> {
     let (vcs, repo) = (&ws.vcs, &ws.repo);
     Ok(match (&args.commit, &args.from) {
