@@ -3,8 +3,8 @@
 //! report. Each takes the findings as given: the caller leaves out the folded ones.
 
 use serde_json::{Value, json};
-use sha2::{Digest, Sha256};
 
+use super::memory::finding_id;
 use super::{Category, Finding, Review, Severity};
 
 /// The rule a finding reports under: one per category, and one for findings without.
@@ -30,21 +30,6 @@ fn sarif_level(severity: Severity) -> &'static str {
         Severity::Medium | Severity::Low => "warning",
         Severity::Info => "note",
     }
-}
-
-/// A stable id of a finding across runs: its file and its title, not its line (which moves
-/// as the code above it changes).
-fn fingerprint(finding: &Finding) -> String {
-    let key = format!(
-        "{}\0{}",
-        finding.file.trim(),
-        finding.title.trim().to_lowercase()
-    );
-    Sha256::digest(key.as_bytes())
-        .iter()
-        .take(16)
-        .map(|b| format!("{b:02x}"))
-        .collect()
 }
 
 /// The finding's text: its title, then its body and suggestion.
@@ -99,7 +84,7 @@ pub fn sarif(review: &Review, version: &str) -> Value {
             "level": sarif_level(finding.severity),
             "message": {"text": message(finding)},
             "locations": [location],
-            "partialFingerprints": {"irisFinding/v1": fingerprint(finding)},
+            "partialFingerprints": {"irisFinding/v2": finding_id(finding)},
             "properties": properties,
         }));
     }
@@ -209,7 +194,7 @@ pub fn gitlab_report(review: &Review) -> Value {
                 "type": "issue",
                 "description": message(finding),
                 "check_name": rule_of(finding).0,
-                "fingerprint": fingerprint(finding),
+                "fingerprint": finding_id(finding),
                 "severity": gitlab_severity(finding.severity),
                 "location": {"path": finding.file.trim(), "lines": lines},
             });
@@ -295,11 +280,10 @@ mod tests {
         let second = &run["results"][1];
         assert_eq!(second["level"], "note");
         assert!(second["locations"][0]["physicalLocation"]["region"].is_null());
+        // The finding's id, the one printed beside it and dismissed by.
         assert_eq!(
-            first["partialFingerprints"]["irisFinding/v1"]
-                .as_str()
-                .map(str::len),
-            Some(32)
+            first["partialFingerprints"]["irisFinding/v2"],
+            finding_id(&review().findings[0]).as_str()
         );
     }
 
