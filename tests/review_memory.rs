@@ -241,3 +241,49 @@ fn a_dismissal_follows_its_file_when_the_file_is_renamed() {
         "{out}"
     );
 }
+
+#[test]
+fn an_edited_neighbour_line_keeps_the_dismissal() {
+    let repo = repo();
+    dismiss_the_unwrap(&repo, &[]);
+    repo.write("src/parse.rs", parse_rs(0).replace(OTHER, "let base = 16;"));
+    repo.git(&["add", "-A"]);
+    let (again, _) = review(&repo, &["--fail-on", "high"], reply(3, false));
+    let out = success(&again);
+    assert!(!out.contains("Panics on bad input"), "{out}");
+}
+
+/// A finding that quotes nothing is known again by its title within the block its line is in
+/// now, and not in another block of the same file.
+#[test]
+fn a_finding_without_a_quote_is_dismissed_in_its_block_only() {
+    let repo = repo();
+    let two = |above: &str| {
+        format!(
+            "{above}pub fn parse(input: &str) -> u32 {{\n    input.parse().unwrap_or(10)\n}}\n\n\
+             pub fn print(n: u32) {{\n    println!(\"{{n}}\");\n}}\n"
+        )
+    };
+    repo.write("src/parse.rs", two(""));
+    repo.git(&["add", "-A"]);
+    let unquoted = |line: u32| {
+        json!({"summary": "Adds parse().", "strengths": [], "findings": [{
+            "severity": "high", "file": "src/parse.rs", "line": line,
+            "title": "Silent fallback on bad input", "body": "Say so.", "confidence": 90}]})
+        .to_string()
+    };
+    let (first, _) = review(&repo, &["--json"], unquoted(2));
+    let id = id_of(&first, "Silent fallback on bad input");
+    success(&run(&repo, &["review", "--dismiss", &id], &[]));
+    repo.write("src/parse.rs", two("// one\n// two\n// three\n"));
+    repo.git(&["add", "-A"]);
+    let (moved, _) = review(&repo, &[], unquoted(5));
+    let out = success(&moved);
+    assert!(!out.contains("Silent fallback"), "{out}");
+    let (elsewhere, _) = review(&repo, &[], unquoted(9));
+    let out = success(&elsewhere);
+    assert!(
+        out.contains("Silent fallback"),
+        "print() is another block: {out}"
+    );
+}

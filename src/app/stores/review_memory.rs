@@ -162,6 +162,7 @@ mod tests {
             title: "Unwrap".into(),
             reason: "tests may panic".into(),
             date: "2026-01-01".into(),
+            ..Dismissal::default()
         }
     }
 
@@ -190,6 +191,7 @@ mod tests {
             file: "src/a.rs".into(),
             quote: None,
             title: "T".into(),
+            ..Seen::default()
         }];
         memory.remember_seen(&seen);
         assert_eq!(memory.seen("c3").map(|s| s.title), Some("T".into()));

@@ -155,6 +155,7 @@ mod tests {
             file: "src/lib.rs".into(),
             quote: None,
             title: title.into(),
+            ..Seen::default()
         }
     }
 

@@ -203,8 +203,17 @@ pub async fn run(args: ReviewArgs) -> Result<ExitCode> {
     // What was dismissed before is dropped once, here, before every output.
     let review: Review = serde_json::from_value(written.json.clone())?;
     let renames = tokio::task::block_in_place(|| renames_in(&ws.repo, &scope));
-    let (mut review, dismissed) = without_dismissed(&review, &dismissals, &renames);
-    memory.remember_seen(&review.findings.iter().map(Seen::of).collect::<Vec<_>>());
+    let text_of = |file: &str| text_in(&ws.repo, &scope, file);
+    let (mut review, dismissed) = tokio::task::block_in_place(|| {
+        let (review, dismissed) = without_dismissed(&review, &dismissals, &renames, text_of);
+        let seen: Vec<Seen> = review
+            .findings
+            .iter()
+            .map(|f| Seen::of_in(f, text_of(&f.file).as_deref()))
+            .collect();
+        memory.remember_seen(&seen);
+        (review, dismissed)
+    });
     let mut already = 0;
     if let (Plan::Since { .. }, Some(on_pr)) = (&plan, &on_pr) {
         (review, already) = again::without_posted(&review, on_pr, &earlier);
@@ -324,14 +333,11 @@ fn remembering(args: &ReviewArgs, memory: &ReviewMemory) -> Result<Option<ExitCo
             ))
             .into());
         };
-        let dismissal = Dismissal {
-            id: seen.id,
-            file: seen.file,
-            quote: seen.quote,
-            title: seen.title,
-            reason: args.reason.clone().unwrap_or_default().trim().to_string(),
-            date: iris_git::utc_date(crate::app::stores::now()),
-        };
+        let dismissal = Dismissal::of(
+            seen,
+            args.reason.as_deref().unwrap_or_default(),
+            &iris_git::utc_date(crate::app::stores::now()),
+        );
         let said = format!(
             "dismissed {id} \"{}\" in {}",
             dismissal.title, dismissal.file
@@ -412,6 +418,18 @@ fn renames_in(repo: &iris_git::GitRepo, scope: &Scope) -> HashMap<String, String
         .flat_map(|list| list.files)
         .filter_map(|file| Some((file.old_path?, file.path)))
         .collect()
+}
+
+/// A file's text as `scope` reviews it: at the range's end or the commit, else in the
+/// working tree.
+fn text_in(repo: &iris_git::GitRepo, scope: &Scope, file: &str) -> Option<String> {
+    match scope {
+        Scope::Range { to: rev, .. } | Scope::Commit(rev) => repo.text_at(rev, file).ok().flatten(),
+        _ => {
+            let path = iris_git::check_relative_path(file).ok()?;
+            std::fs::read_to_string(repo.root().join(path)).ok()
+        }
+    }
 }
 
 /// What a review reads: the change being made (the staged change, or with

@@ -12,7 +12,7 @@ use super::super::run::Runner;
 use super::super::{Forge, PublishError};
 use super::state::{Recorded, finding_id_in, finding_title_in};
 use super::{Pinned, pinned};
-use iris_core::artifact::review::memory::Dismissal;
+use iris_core::artifact::review::memory::{Dismissal, Seen};
 
 /// What is on the pull request from Iris' earlier reviews.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -167,17 +167,14 @@ fn dismissed_in(threads: &[Thread], recorded: Option<&Recorded>) -> Vec<Dismissa
                 return None;
             }
             let known = recorded.and_then(|r| r.findings.iter().find(|f| f.id == id));
-            Some(Dismissal {
-                id: id.clone(),
-                file: known.map_or_else(|| thread.path.clone(), |f| f.file.clone()),
-                quote: known.and_then(|f| f.quote.clone()),
-                title: known
-                    .map(|f| f.title.clone())
-                    .or_else(|| finding_title_in(first))
-                    .unwrap_or_default(),
-                reason: reason.unwrap_or_else(|| "resolved on the pull request".into()),
-                date: String::new(),
-            })
+            let seen = known.cloned().unwrap_or_else(|| Seen {
+                id,
+                file: thread.path.clone(),
+                title: finding_title_in(first).unwrap_or_default(),
+                ..Seen::default()
+            });
+            let reason = reason.unwrap_or_else(|| "resolved on the pull request".into());
+            Some(Dismissal::of(seen, &reason, ""))
         })
         .collect()
 }
@@ -204,7 +201,6 @@ fn dismissal_reason(reply: &str) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use iris_core::artifact::review::memory::Seen;
 
     fn thread(resolved: bool, bodies: &[&str]) -> Thread {
         Thread {
@@ -226,6 +222,7 @@ mod tests {
                 file: "src/lib.rs".into(),
                 quote: Some("a + b".into()),
                 title: "Overflow".into(),
+                ..Seen::default()
             }],
         };
         let found = dismissed_in(

@@ -86,6 +86,7 @@ mod tests {
             file: "src/lib.rs".into(),
             quote: quote.map(str::to_string),
             title: title.into(),
+            ..Seen::default()
         }
     }
 

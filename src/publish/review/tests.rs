@@ -252,6 +252,7 @@ fn earlier_review_json() -> (String, String) {
             file: "src/lib.rs".into(),
             quote: Some("a + b".into()),
             title: "Overflow".into(),
+            ..iris_core::artifact::review::memory::Seen::default()
         }],
     };
     let body = format!("# Code review\n\n{}\n{SUMMARY_MARKER}", recorded.marker());

@@ -80,6 +80,9 @@ pub struct Seen {
     pub quote: Option<String>,
     /// Its title.
     pub title: String,
+    /// The text of the line it pointed at, when it quoted nothing: where its block is.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub line_text: Option<String>,
 }
 
 impl Seen {
@@ -95,8 +98,27 @@ impl Seen {
                 .filter(|q| !q.is_empty())
                 .map(str::to_string),
             title: finding.title.trim().to_string(),
+            line_text: None,
         }
     }
+
+    /// What is remembered of `finding`, reviewed in a file whose text is `text`: for one that
+    /// quotes nothing, the line it pointed at too.
+    pub fn of_in(finding: &Finding, text: Option<&str>) -> Self {
+        let mut seen = Self::of(finding);
+        if seen.quote.is_none() {
+            seen.line_text = line_of(text, finding.line)
+                .map(normalized_code)
+                .filter(|l| !l.is_empty());
+        }
+        seen
+    }
+}
+
+/// Line `line` (1-based) of `text`.
+fn line_of(text: Option<&str>, line: Option<u32>) -> Option<&str> {
+    let at = usize::try_from(line?).ok()?.checked_sub(1)?;
+    text?.lines().nth(at)
 }
 
 /// A finding the user dismissed, and why.
@@ -112,19 +134,39 @@ pub struct Dismissal {
     pub quote: Option<String>,
     /// Its title.
     pub title: String,
+    /// The text of the line it pointed at, when it quoted nothing.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub line_text: Option<String>,
     /// Why it was dismissed, in the user's words (may be empty).
     pub reason: String,
     /// When, as `YYYY-MM-DD` (UTC).
     pub date: String,
 }
 
+impl Dismissal {
+    /// `seen`, dismissed on `date` (`YYYY-MM-DD`) for `reason`.
+    pub fn of(seen: Seen, reason: &str, date: &str) -> Self {
+        Self {
+            id: seen.id,
+            file: seen.file,
+            quote: seen.quote,
+            title: seen.title,
+            line_text: seen.line_text,
+            reason: reason.trim().to_string(),
+            date: date.to_string(),
+        }
+    }
+}
+
 /// Whether `finding` is the one `dismissal` dismissed: in the same file (`renames` maps an
 /// old path to its new one), and either quoting the same code (whitespace normalized), or,
-/// when it quotes none, with more than half of the title's words the same.
+/// when it quotes none, with more than half of the title's words the same, on a line of the
+/// block the dismissed one's line is in now (`text`: the file's text, when known).
 pub fn is_dismissed(
     finding: &Finding,
     dismissal: &Dismissal,
     renames: &HashMap<String, String>,
+    text: Option<&str>,
 ) -> bool {
     let file = dismissal.file.trim();
     let file = renames.get(file).map_or(file, |new| new.trim());
@@ -144,8 +186,66 @@ pub fn is_dismissed(
     match (quote, dismissed_quote) {
         (Some(quote), Some(dismissed)) => quote == dismissed,
         (Some(_), None) => false,
-        (None, _) => most_words_match(&finding.title, &dismissal.title),
+        (None, _) => {
+            most_words_match(&finding.title, &dismissal.title)
+                && in_block(finding.line, dismissal.line_text.as_deref(), text)
+        }
     }
+}
+
+/// Whether `line` is in a block around a line whose text is `anchor`, wherever it moved to
+/// in `text`. Without the anchor, the line or the text there is no telling, and it is.
+fn in_block(line: Option<u32>, anchor: Option<&str>, text: Option<&str>) -> bool {
+    let (Some(line), Some(anchor), Some(text)) = (line, anchor, text) else {
+        return true;
+    };
+    let lines: Vec<&str> = text.lines().collect();
+    let at = line as usize;
+    lines
+        .iter()
+        .enumerate()
+        .filter(|(_, l)| normalized_code(l) == anchor)
+        .any(|(i, _)| {
+            let (start, end) = block_around(&lines, i);
+            (start + 1..=end + 1).contains(&at)
+        })
+}
+
+/// The block line `at` (0-based) is in, as first and last index: from the nearest line above
+/// it that is indented less (its header) down to the next line indented as little (its end,
+/// a closing bracket); for a header, from it to its end. At the top level, the lines between
+/// blank lines.
+fn block_around(lines: &[&str], at: usize) -> (usize, usize) {
+    let indent = |l: &str| l.len() - l.trim_start().len();
+    let blank = |l: &&str| l.trim().is_empty();
+    let own = indent(lines[at]);
+    let next = lines[at + 1..].iter().find(|l| !blank(l));
+    let (header, level) = match next {
+        Some(next) if indent(next) > own => (at, own),
+        _ => match (0..at)
+            .rev()
+            .find(|&i| !blank(&lines[i]) && indent(lines[i]) < own)
+        {
+            Some(i) => (i, indent(lines[i])),
+            None => {
+                let start = (0..at)
+                    .rev()
+                    .find(|&i| blank(&lines[i]))
+                    .map_or(0, |i| i + 1);
+                let end = (at..lines.len())
+                    .find(|&i| blank(&lines[i]))
+                    .map_or(lines.len() - 1, |i| i - 1);
+                return (start, end);
+            }
+        },
+    };
+    let end = (header + 1..lines.len())
+        .find(|&i| !blank(&lines[i]) && indent(lines[i]) <= level)
+        .map_or(lines.len() - 1, |i| {
+            let closes = lines[i].trim_start().starts_with(['}', ')', ']']);
+            if closes { i } else { i - 1 }
+        });
+    (header, end.max(at))
 }
 
 /// Whether more than half of the words of the longer title are in the other.
@@ -171,15 +271,22 @@ fn most_words_match(a: &str, b: &str) -> bool {
     common * 2 > longest
 }
 
-/// The review without the findings `dismissals` dismissed, and how many were left out.
+/// The review without the findings `dismissals` dismissed, and how many were left out;
+/// `text_of` gives a file's text as reviewed, when it can.
 pub fn without_dismissed(
     review: &Review,
     dismissals: &[Dismissal],
     renames: &HashMap<String, String>,
+    text_of: impl Fn(&str) -> Option<String>,
 ) -> (Review, usize) {
     let mut kept = review.clone();
-    kept.findings
-        .retain(|f| !dismissals.iter().any(|d| is_dismissed(f, d, renames)));
+    kept.findings.retain(|f| {
+        let mut text = None;
+        !dismissals.iter().any(|d| {
+            let text = text.get_or_insert_with(|| text_of(f.file.trim()));
+            is_dismissed(f, d, renames, text.as_deref())
+        })
+    });
     let left_out = review.findings.len() - kept.findings.len();
     (kept, left_out)
 }
@@ -293,15 +400,7 @@ mod tests {
     }
 
     fn dismissal(of: &Finding) -> Dismissal {
-        let seen = Seen::of(of);
-        Dismissal {
-            id: seen.id,
-            file: seen.file,
-            quote: seen.quote,
-            title: seen.title,
-            reason: "intended".into(),
-            date: "2026-01-01".into(),
-        }
+        Dismissal::of(Seen::of(of), "intended", "2026-01-01")
     }
 
     #[test]
@@ -338,15 +437,15 @@ mod tests {
         let none = HashMap::new();
         // Moved lines, other whitespace, another wording: still the same.
         let moved = finding("src/a.rs", 9, Some("let x  = y.unwrap();"), "May panic");
-        assert!(is_dismissed(&moved, &gone, &none));
+        assert!(is_dismissed(&moved, &gone, &none, None));
         // Other code in the same file is not.
         let other = finding("src/a.rs", 3, Some("let z = w.unwrap();"), "Panics on None");
-        assert!(!is_dismissed(&other, &gone, &none));
+        assert!(!is_dismissed(&other, &gone, &none, None));
         // Nor the same code in another file, unless it was renamed there.
         let elsewhere = finding("src/b.rs", 3, Some("let x = y.unwrap();"), "Panics on None");
-        assert!(!is_dismissed(&elsewhere, &gone, &none));
+        assert!(!is_dismissed(&elsewhere, &gone, &none, None));
         let renamed = HashMap::from([("src/a.rs".to_string(), "src/b.rs".to_string())]);
-        assert!(is_dismissed(&elsewhere, &gone, &renamed));
+        assert!(is_dismissed(&elsewhere, &gone, &renamed, None));
     }
 
     #[test]
@@ -355,9 +454,9 @@ mod tests {
         let gone = dismissal(&old);
         let none = HashMap::new();
         let close = finding("src/a.rs", 40, None, "Missing error handling for parse");
-        assert!(is_dismissed(&close, &gone, &none));
+        assert!(is_dismissed(&close, &gone, &none, None));
         let far = finding("src/a.rs", 3, None, "Missing tests");
-        assert!(!is_dismissed(&far, &gone, &none));
+        assert!(!is_dismissed(&far, &gone, &none, None));
         let (kept, left_out) = without_dismissed(
             &Review {
                 findings: vec![close, far],
@@ -365,9 +464,59 @@ mod tests {
             },
             &[gone],
             &none,
+            |_| None,
         );
         assert_eq!(left_out, 1);
         assert_eq!(kept.findings[0].title, "Missing tests");
+    }
+
+    const PARSE: &str = "\
+use std::io;
+
+pub fn parse(input: &str) -> u32 {
+    let base = 10;
+
+    input.parse().unwrap_or(base)
+}
+
+pub fn print(n: u32) {
+    println!(\"{n}\");
+}
+";
+
+    #[test]
+    fn without_a_quote_the_finding_must_be_in_the_block_the_code_moved_to() {
+        // Dismissed on line 6 of `parse` (its blank line within the body is part of it).
+        let old = finding("src/a.rs", 6, None, "Silent fallback on bad input");
+        let gone = Dismissal::of(Seen::of_in(&old, Some(PARSE)), "intended", "2026-01-01");
+        assert_eq!(
+            gone.line_text.as_deref(),
+            Some("input.parse().unwrap_or(base)")
+        );
+        let none = HashMap::new();
+        // Three lines pushed in above: parse() is now lines 6 to 10.
+        let moved = format!("// one\n// two\n// three\n{PARSE}");
+        for line in [6, 7, 9, 10] {
+            let again = finding("src/a.rs", line, None, "Silent fallback on bad input");
+            assert!(
+                is_dismissed(&again, &gone, &none, Some(&moved)),
+                "line {line}"
+            );
+        }
+        // print() is another block, and so is the top of the file.
+        for line in [4, 12, 13] {
+            let other = finding("src/a.rs", line, None, "Silent fallback on bad input");
+            assert!(
+                !is_dismissed(&other, &gone, &none, Some(&moved)),
+                "line {line}"
+            );
+        }
+        // The line edited beside it keeps the block; the line itself gone, nothing matches.
+        let edited = moved.replace("let base = 10;", "let base = 16;");
+        let again = finding("src/a.rs", 9, None, "Silent fallback on bad input");
+        assert!(is_dismissed(&again, &gone, &none, Some(&edited)));
+        let rewritten = moved.replace("unwrap_or(base)", "expect(\"a number\")");
+        assert!(!is_dismissed(&again, &gone, &none, Some(&rewritten)));
     }
 
     #[test]
