@@ -1192,7 +1192,7 @@ fn less_certain_findings_are_folded_in_the_list_until_shown() {
 
 #[test]
 fn d_asks_why_a_finding_is_dismissed_and_whose_memory_keeps_it() {
-    use iris_studio::state::{Dismissing, Why};
+    use iris_studio::state::{Dismissing, Reason};
     let mut state = studio(Mode::REVIEW);
     state
         .artifacts
@@ -1216,7 +1216,7 @@ fn d_asks_why_a_finding_is_dismissed_and_whose_memory_keeps_it() {
     insta::assert_snapshot!("dismiss_finding", asked);
     // Typed words show in their row, the team's file when tab chose it.
     let open = state.overlay.dismiss.as_mut().unwrap();
-    open.why = Why::OwnWords;
+    open.chosen = Reason::OwnWords;
     open.words = "the caller validates it".into();
     open.team = true;
     let typed = render(&state);

@@ -13,7 +13,7 @@ pub use crate::features::editor::draft::Draft;
 pub use crate::features::explore::state::{
     Explore, Heat, IntentKey, IntentView, ShownCommit, TreeRow, WhyKey, WhyView,
 };
-pub use crate::features::findings::state::{Dismissing, Why};
+pub use crate::features::findings::state::{Dismissing, Reason};
 pub use crate::features::generate::state::{ALTERNATIVES, Alternatives, Version};
 pub use crate::features::setup::state::{Setup, SetupFacts, SetupOption, SetupStep};
 pub use crate::features::split::state::{Pending, PlannedChange, SplitPhase, SplitView};

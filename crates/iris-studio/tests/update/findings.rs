@@ -9,7 +9,7 @@ use iris_studio::effect::Effect;
 use iris_studio::failure::{Done, Failure};
 use iris_studio::features::msgs::{FindingsFx, FindingsMsg};
 use iris_studio::findings::shown_findings;
-use iris_studio::state::{Level, Mode, Pane, State, Why};
+use iris_studio::state::{Level, Mode, Pane, Reason, State};
 use iris_studio::update::update;
 
 use super::support::{
@@ -58,10 +58,10 @@ fn d_asks_why_and_enter_dismisses_the_finding_under_the_cursor() {
         (
             asked.id.as_str(),
             asked.title.as_str(),
-            asked.why,
+            asked.chosen,
             asked.team
         ),
-        ("0f0f0f0f0f", "Also", Why::FalsePositive, false)
+        ("0f0f0f0f0f", "Also", Reason::FalsePositive, false)
     );
     // The question takes every key: a command reaches nothing under it.
     assert!(state.takes_every_key());
@@ -70,7 +70,7 @@ fn d_asks_why_and_enter_dismisses_the_finding_under_the_cursor() {
     key(&mut state, KeyCode::Down);
     key(&mut state, KeyCode::Tab);
     let asked = state.overlay.dismiss.as_ref().expect("still asking");
-    assert_eq!((asked.why, asked.team), (Why::Intended, true));
+    assert_eq!((asked.chosen, asked.team), (Reason::Intended, true));
     let effects = key(&mut state, KeyCode::Enter);
     assert_eq!(
         effects,
@@ -113,7 +113,7 @@ fn typed_words_are_the_reason_and_none_typed_is_no_reason() {
     type_text(&mut state, "qjd callers validatex");
     key(&mut state, KeyCode::Backspace);
     let asked = state.overlay.dismiss.as_ref().expect("still asking");
-    assert_eq!(asked.why, Why::OwnWords);
+    assert_eq!(asked.chosen, Reason::OwnWords);
     assert!(!state.quit);
     let effects = key(&mut state, KeyCode::Enter);
     assert_eq!(
@@ -129,8 +129,8 @@ fn typed_words_are_the_reason_and_none_typed_is_no_reason() {
     command(&mut state, Command::DismissFinding);
     key(&mut state, KeyCode::Up);
     assert_eq!(
-        state.overlay.dismiss.as_ref().map(|a| a.why),
-        Some(Why::OwnWords)
+        state.overlay.dismiss.as_ref().map(|a| a.chosen),
+        Some(Reason::OwnWords)
     );
     let effects = key(&mut state, KeyCode::Enter);
     assert!(

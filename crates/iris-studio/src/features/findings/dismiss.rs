@@ -6,7 +6,7 @@
 
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 
-use super::state::{Dismissing, Why};
+use super::state::{Dismissing, Reason};
 use super::{FindingRow, Fx, visible};
 use crate::effect::Effect;
 use crate::failure::{Done, Outcome};
@@ -65,16 +65,16 @@ pub(crate) fn key(open: &mut Option<Dismissing>, cx: &mut Cx, key: KeyEvent) -> 
             cx.say(Level::Info, "kept the finding");
         }
         KeyCode::Enter => return confirmed(open, cx),
-        KeyCode::Up => asked.why = asked.why.step(-1),
-        KeyCode::Down => asked.why = asked.why.step(1),
+        KeyCode::Up => asked.chosen = asked.chosen.step(-1),
+        KeyCode::Down => asked.chosen = asked.chosen.step(1),
         KeyCode::Tab | KeyCode::BackTab => asked.team = !asked.team,
         KeyCode::Backspace => {
-            asked.why = Why::OwnWords;
+            asked.chosen = Reason::OwnWords;
             asked.words.pop();
         }
         // Whatever is typed is the user's own words.
         KeyCode::Char(c) if typed => {
-            asked.why = Why::OwnWords;
+            asked.chosen = Reason::OwnWords;
             asked.words.push(c);
         }
         _ => {}

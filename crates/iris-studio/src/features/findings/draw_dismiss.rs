@@ -6,7 +6,7 @@ use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Clear, Paragraph};
 
-use super::state::{Dismissing, Why};
+use super::state::{Dismissing, Reason};
 use crate::theme::{Theme, Token};
 use crate::ui::{centered, pane_block};
 use iris_core::text::{clip, width};
@@ -28,10 +28,10 @@ pub fn draw(frame: &mut Frame, area: Rect, asked: &Dismissing, theme: &Theme) {
         ))),
         Line::from(Span::styled("Why?", theme.style(Token::Title))),
     ];
-    for why in Why::ALL {
-        let chosen = why == asked.why;
-        let mut row = format!("{} {}", if chosen { "▸" } else { " " }, why.label());
-        if why == Why::OwnWords {
+    for reason in Reason::ALL {
+        let chosen = reason == asked.chosen;
+        let mut row = format!("{} {}", if chosen { "▸" } else { " " }, reason.label());
+        if reason == Reason::OwnWords {
             // The end of what is typed stays in view, after a cursor's place.
             let cursor = if chosen { "▏" } else { "" };
             let shown = room.saturating_sub(width(&row) + 2);

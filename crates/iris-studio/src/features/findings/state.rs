@@ -2,7 +2,7 @@
 
 /// Why a finding is dismissed, as the question offers it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Why {
+pub enum Reason {
     /// The finding is wrong.
     FalsePositive,
     /// The code is meant to be so.
@@ -11,24 +11,24 @@ pub enum Why {
     OwnWords,
 }
 
-impl Why {
+impl Reason {
     /// The choices, in the order the question lists them.
-    pub const ALL: [Why; 3] = [Why::FalsePositive, Why::Intended, Why::OwnWords];
+    pub const ALL: [Reason; 3] = [Reason::FalsePositive, Reason::Intended, Reason::OwnWords];
 
     /// How the question names it; the first two are also the reason kept.
     pub fn label(self) -> &'static str {
         match self {
-            Why::FalsePositive => "false positive",
-            Why::Intended => "intended",
-            Why::OwnWords => "in your words:",
+            Reason::FalsePositive => "false positive",
+            Reason::Intended => "intended",
+            Reason::OwnWords => "in your words:",
         }
     }
 
     /// The choice `by` places after this one (`-1` before), going round.
-    pub fn step(self, by: isize) -> Why {
-        let count = Why::ALL.len() as isize;
-        let at = Why::ALL.iter().position(|w| *w == self).unwrap_or(0) as isize;
-        Why::ALL[(at + by).rem_euclid(count) as usize]
+    pub fn step(self, by: isize) -> Reason {
+        let count = Reason::ALL.len() as isize;
+        let at = Reason::ALL.iter().position(|w| *w == self).unwrap_or(0) as isize;
+        Reason::ALL[(at + by).rem_euclid(count) as usize]
     }
 }
 
@@ -39,8 +39,8 @@ pub struct Dismissing {
     pub id: String,
     /// Its title, for the question.
     pub title: String,
-    /// The highlighted reason.
-    pub why: Why,
+    /// The highlighted choice.
+    pub chosen: Reason,
     /// The user's own words, as typed.
     pub words: String,
     /// Kept in the team's `.iris/review-memory.toml` (committed) rather than the user's
@@ -55,7 +55,7 @@ impl Dismissing {
         Self {
             id,
             title,
-            why: Why::FalsePositive,
+            chosen: Reason::FalsePositive,
             words: String::new(),
             team: false,
         }
@@ -63,9 +63,9 @@ impl Dismissing {
 
     /// The reason kept: the choice's words, or the user's own trimmed (empty: none given).
     pub fn reason(&self) -> String {
-        match self.why {
-            Why::OwnWords => self.words.trim().to_string(),
-            why => why.label().to_string(),
+        match self.chosen {
+            Reason::OwnWords => self.words.trim().to_string(),
+            chosen => chosen.label().to_string(),
         }
     }
 }
