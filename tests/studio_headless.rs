@@ -1525,6 +1525,113 @@ async fn a_reviews_findings_appear_one_by_one() {
     assert!(studio.text().contains(titles[2]));
 }
 
+/// The review the model writes on [`staged_repo`]'s `two()`: a high finding on its signature
+/// and a medium one on its body, both quoting the staged code.
+fn two_findings() -> String {
+    let finding = |severity: &str, line: u32, quote: &str, title: &str| {
+        json!({"severity": severity, "file": "src/lib.rs", "line": line, "title": title,
+               "body": "Why it matters.", "confidence": 90, "category": "correctness",
+               "quote": quote})
+    };
+    json!({"summary": "Adds two().", "strengths": [], "findings": [
+        finding("high", 5, "pub fn two() -> u32 {", "Two is undocumented"),
+        finding("medium", 6, "2", "A magic number"),
+    ]})
+    .to_string()
+}
+
+/// `d` in review mode dismisses the finding under the cursor with the user's words, kept
+/// where `iris review --dismissed` lists it; the next review the studio writes leaves it out
+/// and tells the reviewer why.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn d_dismisses_a_finding_with_a_reason_and_the_next_review_leaves_it_out() {
+    const REASON: &str = "documented in the guide";
+    let repo = staged_repo();
+    let fake = FakeProvider::start(vec![Step::text(two_findings()), Step::text(two_findings())]);
+    let overrides = Overrides {
+        critic_enabled: Some(false),
+        ..Overrides::default()
+    };
+    let mut studio = Headless::configured(&repo, &fake, Mode::REVIEW, &overrides);
+    studio.state.iris.auto_generate = false;
+    studio.load_status().await;
+    studio.command(Command::Generate);
+    studio
+        .pump_until("the review", |s| {
+            s.iris.task.is_none() && !s.artifacts[&ArtifactKind::Review].is_empty()
+        })
+        .await;
+    let findings = studio.state.artifacts[&ArtifactKind::Review]
+        .facts()
+        .findings
+        .clone();
+    let titles: Vec<&str> = findings.iter().map(|f| f.title.as_str()).collect();
+    assert_eq!(
+        titles,
+        ["Two is undocumented", "A magic number"],
+        "{}",
+        studio.text()
+    );
+    let id = findings[0].id.clone().expect("the finding's id");
+
+    // The first finding is under the cursor: d, the user's words, enter.
+    studio.state.focus = Pane::Findings;
+    studio.command(Command::DismissFinding);
+    for c in REASON.chars() {
+        studio.key(KeyCode::Char(c));
+    }
+    studio.key(KeyCode::Enter);
+    studio
+        .pump_until("the dismissal", |s| {
+            !s.artifacts[&ArtifactKind::Review]
+                .text()
+                .contains("Two is undocumented")
+        })
+        .await;
+    assert!(
+        studio.text().contains("### A magic number"),
+        "{}",
+        studio.text()
+    );
+    let said = studio.state.notice.clone().expect("a notice");
+    assert_eq!(
+        said.text,
+        format!(
+            "dismissed {id} \"Two is undocumented\" in src/lib.rs: kept in yours \
+             (.git/iris/review-memory.toml)"
+        )
+    );
+
+    // The command line lists it, with the reason.
+    let listed = crate::common::agent::run(&repo, &["review", "--dismissed"], &[]);
+    let listed = crate::common::agent::success(&listed);
+    assert!(listed.contains(&id) && listed.contains(REASON), "{listed}");
+
+    // The next review the studio writes leaves it out, and its request says why.
+    studio.command(Command::Generate);
+    studio
+        .pump_until("the second review", |s| {
+            s.iris.task.is_none() && fake.requests().len() == 2
+        })
+        .await;
+    let text = studio.text();
+    assert!(
+        !text.contains("Two is undocumented") && text.contains("### A magic number"),
+        "{text}"
+    );
+    assert!(
+        text.trim_end().ends_with(
+            "_1 finding dismissed earlier left out: `iris review --dismissed` lists them._"
+        ),
+        "{text}"
+    );
+    let asked = fake.requests()[1].user_texts().join("\n");
+    assert!(
+        asked.contains("## Dismissed before") && asked.contains(REASON),
+        "{asked}"
+    );
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_chat_edit_shows_its_new_text_as_it_forms() {
     let repo = staged_repo();

@@ -9,6 +9,7 @@ use anyhow::{Context, Result};
 use super::iris;
 use super::vcs::{self, Vcs};
 use crate::app::stores::IrisDir;
+use crate::app::stores::review_memory::ReviewMemory;
 use iris_agent::IrisAgent;
 use iris_agent::runtime::dry_run::DryRun;
 use iris_config::{Config, Overrides};
@@ -91,6 +92,12 @@ impl Workspace {
     /// several compared).
     pub fn config_with(&self, overrides: &Overrides) -> Result<Config> {
         Ok(Config::load(Some(&self.root), overrides)?)
+    }
+
+    /// What reviews remember here: the findings dismissed, the user's and the team's, and
+    /// the last review's.
+    pub fn review_memory(&self) -> ReviewMemory {
+        ReviewMemory::of(&self.root, &self.stores)
     }
 
     /// The scanner every request passes, which also checks a change before a system that

@@ -9,8 +9,9 @@ use iris_studio::action::Action;
 use iris_studio::failure::{Failure, FailureKind, Outcome, ProviderFailure};
 use iris_studio::features::msgs::{GenerateFx, GenerateMsg};
 
-use super::fail;
 use super::runner::Runner;
+use super::{fail, findings};
+use crate::app::stores::review_memory::ReviewMemory;
 
 impl Runner {
     /// Carries out generation's work.
@@ -27,7 +28,9 @@ impl Runner {
         }
     }
 
-    /// Iris writes `kind`; `stack` is the request's section on a stack layer's place.
+    /// Iris writes `kind`; `stack` is the request's section on a stack layer's place. A
+    /// review is written as `iris review` writes it: the dismissals in its request, the
+    /// findings dismissed before left out.
     fn write(
         &mut self,
         task: u64,
@@ -36,15 +39,20 @@ impl Runner {
         stack: Option<InStack>,
     ) {
         let scope = self.jobs.scope(kind, range);
+        let (memory, root) = (self.memory_for(kind), self.root.clone());
         self.spawn_iris(
             task,
             |iris, sink| async move {
                 let scope = scope_now(scope).await?;
+                let (iris, dismissed) = findings::with_dismissals(iris, memory).await?;
                 let written = match &stack {
                     Some(layer) => iris.write_layer(&scope, layer, false, &sink).await?,
                     None => iris.write(kind, &scope, false, &sink).await?,
                 };
-                Ok(written.text)
+                match dismissed {
+                    Some(dismissed) => findings::left_out(dismissed, (root, scope), written).await,
+                    None => Ok(written.text),
+                }
             },
             move |result| Action::Generate(GenerateMsg::Written { task, kind, result }),
         );
@@ -69,9 +77,15 @@ impl Runner {
         };
         let tx = self.tx.clone();
         let scope = self.jobs.scope(kind, range);
+        let memory = self.memory_for(kind);
         tokio::spawn(async move {
-            let scope = match scope_now(scope).await {
-                Ok(scope) => scope,
+            let found = async {
+                let scope = scope_now(scope).await?;
+                let (iris, _) = findings::with_dismissals(iris, memory).await?;
+                anyhow::Ok((scope, iris))
+            };
+            let (scope, iris) = match found.await {
+                Ok(found) => found,
                 Err(err) => {
                     let _ = tx.send(Action::Generate(GenerateMsg::RequestShown(Err(fail::of(
                         &err,
@@ -97,6 +111,11 @@ impl Runner {
             };
             let _ = tx.send(Action::Generate(GenerateMsg::RequestShown(shown)));
         });
+    }
+
+    /// The review memory, for a review (what it leaves out and tells the reviewer).
+    fn memory_for(&self, kind: ArtifactKind) -> Option<ReviewMemory> {
+        (kind == ArtifactKind::Review).then(|| self.review_memory.clone())
     }
 
     /// `count` alternatives to the artifact, from the same staged change as a generation.

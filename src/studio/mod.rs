@@ -11,6 +11,7 @@ mod editor;
 mod explain;
 pub mod external;
 pub mod fail;
+mod findings;
 mod generate;
 pub mod jobs;
 pub mod memory;

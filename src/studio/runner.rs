@@ -15,6 +15,7 @@ use super::fail;
 use super::jobs::Jobs;
 use crate::app::Workspace;
 use crate::app::stores::DraftStore;
+use crate::app::stores::review_memory::ReviewMemory;
 use iris_agent::EventSink;
 use iris_agent::IrisAgent;
 use iris_core::artifact::ArtifactKind;
@@ -32,6 +33,9 @@ pub struct Runner {
     pub(super) jobs: Jobs,
     pub(super) root: std::path::PathBuf,
     pub(super) drafts: DraftStore,
+    /// The findings dismissed and the last review's: what a review leaves out, what `d`
+    /// dismisses by id.
+    pub(super) review_memory: ReviewMemory,
     /// Draft writes, carried out one after another so a later text never loses to an earlier
     /// one.
     pub(super) draft_writes: UnboundedSender<super::editor::DraftWrite>,
@@ -64,6 +68,7 @@ impl Runner {
             tx,
             root,
             drafts,
+            review_memory: ws.review_memory(),
             draft_writes,
             draft_writer,
             iris: iris.map(Arc::new),
@@ -112,6 +117,7 @@ impl Runner {
             Effect::Reword(fx) => self.reword(fx),
             Effect::Stack(fx) => self.stack(fx),
             Effect::Publish(fx) => self.publish(fx),
+            Effect::Findings(fx) => self.findings(fx),
             Effect::Setup(fx) => self.setup(fx),
             Effect::Cancel { task } => {
                 if let Some(handle) = self.tasks.remove(&task) {

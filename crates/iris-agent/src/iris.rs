@@ -312,6 +312,16 @@ impl IrisAgent {
         self
     }
 
+    /// The findings dismissed before, which a review's request carries as notes (the other
+    /// review options kept).
+    pub fn with_dismissals(
+        mut self,
+        dismissals: Vec<iris_core::artifact::review::memory::Dismissal>,
+    ) -> Self {
+        self.review.dismissals = dismissals;
+        self
+    }
+
     /// Where capability overrides are read from; `None` reads only the built-in ones.
     pub fn with_user_dir(mut self, dir: Option<PathBuf>) -> Self {
         self.user_dir = dir;

@@ -95,6 +95,8 @@ pub enum Command {
     Split,
     /// Shows or folds the review's less certain findings.
     ShowUnsure,
+    /// Dismisses the selected finding, with a reason: later reviews leave it out.
+    DismissFinding,
     /// Has Iris write the selected commit's message anew from its change, to rewrite it.
     Reword,
     /// Shows the stack's layer below (PR mode over a stack of branches).
@@ -117,7 +119,7 @@ pub enum Command {
 
 impl Command {
     /// Every command once, in the order the help overlay lists them.
-    pub const ALL: [Command; 52] = [
+    pub const ALL: [Command; 53] = [
         Command::Quit,
         Command::Help,
         Command::NextPane,
@@ -161,6 +163,7 @@ impl Command {
         Command::Alternatives,
         Command::Split,
         Command::ShowUnsure,
+        Command::DismissFinding,
         Command::Reword,
         Command::PrevLayer,
         Command::NextLayer,
@@ -215,6 +218,9 @@ impl Command {
             }
             Command::ShowUnsure if mode != Mode::REVIEW => {
                 Err("less certain findings are folded in review mode (3)")
+            }
+            Command::DismissFinding if mode != Mode::REVIEW => {
+                Err("findings are dismissed in review mode (3)")
             }
             Command::Reword if mode != Mode::PR => {
                 Err("commits are reworded from the pull request's commits (4)")
@@ -285,6 +291,9 @@ impl Command {
                 "show the request Iris would send for the artifact, its size and cost (sends nothing)"
             }
             Command::ShowUnsure => "show or fold the review's less certain findings",
+            Command::DismissFinding => {
+                "dismiss the selected finding, with a reason: later reviews leave it out"
+            }
             Command::Reword => {
                 "have Iris write the selected commit's message anew, then reword it (asks first)"
             }

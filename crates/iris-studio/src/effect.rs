@@ -72,6 +72,8 @@ pub enum Effect {
     Stack(StackFx),
     /// Work for publish (see [`crate::features::publish`]).
     Publish(PublishFx),
+    /// Work for findings (see [`crate::features::findings`]).
+    Findings(FindingsFx),
     /// Work for setup (see [`crate::features::setup`]).
     Setup(SetupFx),
     /// Work for external (see [`crate::features::external`]).

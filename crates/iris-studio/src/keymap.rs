@@ -76,6 +76,7 @@ const DEFAULT_GLOBAL: &[(&str, Command)] = &[
     ("a", Command::Alternatives),
     ("x", Command::Split),
     ("f", Command::ShowUnsure),
+    ("d", Command::DismissFinding),
     ("1", Command::ModeExplore),
     ("2", Command::ModeCommit),
     ("3", Command::ModeReview),

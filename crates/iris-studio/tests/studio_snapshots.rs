@@ -1191,6 +1191,46 @@ fn less_certain_findings_are_folded_in_the_list_until_shown() {
 }
 
 #[test]
+fn d_asks_why_a_finding_is_dismissed_and_whose_memory_keeps_it() {
+    use iris_studio::state::{Dismissing, Reason};
+    let mut state = studio(Mode::REVIEW);
+    state
+        .artifacts
+        .get_mut(&ArtifactKind::Review)
+        .unwrap()
+        .replace(
+            "# Code review\n\n## High (1)\n\n### Unchecked unwrap (`src/app.rs:12`) · 95% · id \
+         3fa9c01b2e\n\nIt panics.\n",
+        );
+    state.overlay.dismiss = Some(Dismissing::new(
+        "3fa9c01b2e".into(),
+        "Unchecked unwrap".into(),
+    ));
+    let asked = render(&state);
+    assert!(asked.contains(" Dismiss this finding "), "{asked}");
+    assert!(asked.contains("▸ false positive"), "{asked}");
+    assert!(
+        asked.contains("kept for you: .git/iris/review-memory.toml"),
+        "{asked}"
+    );
+    insta::assert_snapshot!("dismiss_finding", asked);
+    // Typed words show in their row, the team's file when tab chose it.
+    let open = state.overlay.dismiss.as_mut().unwrap();
+    open.chosen = Reason::OwnWords;
+    open.words = "the caller validates it".into();
+    open.team = true;
+    let typed = render(&state);
+    assert!(
+        typed.contains("▸ in your words: the caller validates it▏"),
+        "{typed}"
+    );
+    assert!(
+        typed.contains("kept for the team: .iris/review-memory.toml (commit it)"),
+        "{typed}"
+    );
+}
+
+#[test]
 fn the_split_view_lists_the_commits_with_the_selected_ones_hunks_and_message() {
     use iris_core::split::{PlanGroup, SplitPlan, units};
     use iris_studio::state::{PlannedChange, SplitView};

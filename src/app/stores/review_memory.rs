@@ -115,6 +115,25 @@ impl ReviewMemory {
         self.save(keeper, dismissed)
     }
 
+    /// Dismisses the finding `id` of the last review in `keeper`'s store, for `reason` (may
+    /// be empty): what is said of it (`dismissed ID "Title" in FILE: kept in yours (...)`), or
+    /// `None` when the last review had no finding `id`.
+    pub fn dismiss_seen(&self, keeper: Keeper, id: &str, reason: &str) -> Result<Option<String>> {
+        let id = id.trim().to_ascii_lowercase();
+        let Some(seen) = self.seen(&id) else {
+            return Ok(None);
+        };
+        let dismissal = Dismissal::of(seen, reason, &iris_git::utc_date(super::now()));
+        let said = format!(
+            "dismissed {id} \"{}\" in {}: kept in {}",
+            dismissal.title,
+            dismissal.file,
+            keeper.name()
+        );
+        self.dismiss(keeper, dismissal)?;
+        Ok(Some(said))
+    }
+
     /// Takes the dismissal `id` out of `keeper`'s store; whether it was there.
     pub fn undismiss(&self, keeper: Keeper, id: &str) -> Result<bool> {
         let mut dismissed = self.dismissals(keeper)?;
@@ -196,6 +215,40 @@ mod tests {
         memory.remember_seen(&seen);
         assert_eq!(memory.seen("c3").map(|s| s.title), Some("T".into()));
         assert!(memory.seen("zz").is_none());
+    }
+
+    #[test]
+    fn a_finding_of_the_last_review_is_dismissed_by_its_id() {
+        let dir = tempfile::tempdir().ok();
+        let root = dir.as_ref().map_or(Path::new("/nonexistent"), |d| d.path());
+        let memory = ReviewMemory::of(root, &IrisDir::of(&root.join(".git")));
+        memory.remember_seen(&[Seen {
+            id: "c3".into(),
+            file: "src/a.rs".into(),
+            quote: Some("a.unwrap()".into()),
+            title: "Unwrap".into(),
+            ..Seen::default()
+        }]);
+        assert!(
+            memory
+                .dismiss_seen(Keeper::Team, "zz", "")
+                .is_ok_and(|s| s.is_none())
+        );
+        let said = memory.dismiss_seen(Keeper::Team, " C3 ", " intended ");
+        assert_eq!(
+            said.ok().flatten().as_deref(),
+            Some(
+                "dismissed c3 \"Unwrap\" in src/a.rs: kept in the team's \
+                 (.iris/review-memory.toml)"
+            )
+        );
+        let kept = memory.dismissals(Keeper::Team).unwrap_or_default();
+        assert_eq!(kept.len(), 1);
+        assert_eq!(
+            (kept[0].quote.as_deref(), kept[0].reason.as_str()),
+            (Some("a.unwrap()"), "intended")
+        );
+        assert_eq!(kept[0].date.len(), 10);
     }
 
     #[test]

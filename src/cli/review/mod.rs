@@ -8,21 +8,19 @@ use clap::Args;
 
 use super::config::ConfigFlags;
 use super::session::{OutputFlags, Session, print_artifact, publish};
-use std::collections::HashMap;
 
 mod again;
 use again::Plan;
 
 use crate::app::Workspace;
+use crate::app::dismissed::Dismissed;
 use crate::app::stores::review_memory::{Keeper, ReviewMemory};
 use crate::app::vcs::{Base, ChangeAsked};
 use crate::output::exit::{self, UsageError};
 use crate::output::written::confident;
 use crate::publish::{OnThePr, ReviewPost, forge_of_repo, on_the_pr, post_review};
 use iris_agent::capability::requests::Scope;
-use iris_core::artifact::review::memory::{
-    Dismissal, Seen, dismissed_line, review_json, without_dismissed,
-};
+use iris_core::artifact::review::memory::review_json;
 use iris_core::artifact::review::{Aspect, ReviewOptions, report};
 use iris_core::artifact::{ArtifactKind, Review, Severity};
 
@@ -139,11 +137,11 @@ pub async fn run(args: ReviewArgs) -> Result<ExitCode> {
         .into());
     }
     let ws = args.config.workspace()?;
-    let memory = ReviewMemory::of(&ws.repo.root(), &ws.stores);
+    let memory = ws.review_memory();
     if let Some(code) = remembering(&args, &memory)? {
         return Ok(code);
     }
-    let mut dismissals = memory.all()?;
+    let mut dismissed = Dismissed::read(memory)?;
     let mut session = Session::on(&ws, args.output)?;
     let mut aspects: Vec<Aspect> = Vec::new();
     for aspect in &args.aspects {
@@ -191,34 +189,24 @@ pub async fn run(args: ReviewArgs) -> Result<ExitCode> {
         Plan::Whole(None) => {}
     }
     if let Some(on_pr) = &on_pr {
-        dismissals.extend(on_pr.dismissed.iter().cloned());
+        dismissed.dismissals.extend(on_pr.dismissed.iter().cloned());
     }
     session.iris = session.iris.with_review(ReviewOptions {
         aspects,
         verify: args.verify || ws.config.review_verify,
-        dismissals: dismissals.clone(),
+        dismissals: dismissed.dismissals.clone(),
         earlier: earlier.clone(),
     });
     let mut written = session.write(ArtifactKind::Review, &scope, false).await?;
     // What was dismissed before is dropped once, here, before every output.
     let review: Review = serde_json::from_value(written.json.clone())?;
-    let renames = tokio::task::block_in_place(|| renames_in(&ws.repo, &scope));
-    let text_of = |file: &str| text_in(&ws.repo, &scope, file);
-    let (mut review, dismissed) = tokio::task::block_in_place(|| {
-        let (review, dismissed) = without_dismissed(&review, &dismissals, &renames, text_of);
-        let seen: Vec<Seen> = review
-            .findings
-            .iter()
-            .map(|f| Seen::of_in(f, text_of(&f.file).as_deref()))
-            .collect();
-        memory.remember_seen(&seen);
-        (review, dismissed)
-    });
+    let (mut review, dismissed_line) =
+        tokio::task::block_in_place(|| dismissed.leave_out(&ws.repo, &scope, &review));
     let mut already = 0;
     if let (Plan::Since { .. }, Some(on_pr)) = (&plan, &on_pr) {
         (review, already) = again::without_posted(&review, on_pr, &earlier);
     }
-    if dismissed + already > 0 {
+    if dismissed_line.is_some() || already > 0 {
         written.text = review.to_markdown();
         written.json = serde_json::to_value(&review)?;
     }
@@ -245,7 +233,6 @@ pub async fn run(args: ReviewArgs) -> Result<ExitCode> {
             again::posting(head, Vec::new(), &kept, false)
         }
     };
-    let dismissed_line = (dismissed > 0).then(|| dismissed_line(dismissed, LIST_DISMISSED));
     if let Some(line) = &dismissed_line {
         written.text = format!("{}\n\n{line}\n", written.text.trim_end());
     }
@@ -313,9 +300,6 @@ async fn earlier_on_the_pr(repo: &iris_git::GitRepo) -> Option<OnThePr> {
     Some(on_pr)
 }
 
-/// How the user lists the dismissed findings.
-const LIST_DISMISSED: &str = "`iris review --dismissed`";
-
 /// `--dismiss`, `--undismiss` and `--dismissed`: done, with the exit code, or none when the
 /// run reviews.
 fn remembering(args: &ReviewArgs, memory: &ReviewMemory) -> Result<Option<ExitCode>> {
@@ -325,25 +309,16 @@ fn remembering(args: &ReviewArgs, memory: &ReviewMemory) -> Result<Option<ExitCo
         Keeper::User
     };
     if let Some(id) = &args.dismiss {
-        let id = id.trim().to_ascii_lowercase();
-        let Some(seen) = memory.seen(&id) else {
+        let reason = args.reason.as_deref().unwrap_or_default();
+        let Some(said) = memory.dismiss_seen(keeper, id, reason)? else {
             return Err(UsageError(format!(
-                "no finding {id} in the last review: run `iris review` and dismiss a finding by \
-                 the id printed beside it"
+                "no finding {} in the last review: run `iris review` and dismiss a finding by \
+                 the id printed beside it",
+                id.trim().to_ascii_lowercase()
             ))
             .into());
         };
-        let dismissal = Dismissal::of(
-            seen,
-            args.reason.as_deref().unwrap_or_default(),
-            &iris_git::utc_date(crate::app::stores::now()),
-        );
-        let said = format!(
-            "dismissed {id} \"{}\" in {}",
-            dismissal.title, dismissal.file
-        );
-        memory.dismiss(keeper, dismissal)?;
-        eprintln!("{said}: kept in {}", keeper.name());
+        eprintln!("{said}");
         return Ok(Some(ExitCode::SUCCESS));
     }
     if let Some(id) = &args.undismiss {
@@ -406,30 +381,6 @@ fn remembering(args: &ReviewArgs, memory: &ReviewMemory) -> Result<Option<ExitCo
         return Ok(Some(ExitCode::SUCCESS));
     }
     Ok(None)
-}
-
-/// The files `scope` renames, old path to new: a dismissal made on the old path holds on the
-/// new one. A change git cannot list renames nothing (the dismissals still hold in place).
-fn renames_in(repo: &iris_git::GitRepo, scope: &Scope) -> HashMap<String, String> {
-    scope
-        .diff_targets()
-        .iter()
-        .filter_map(|target| repo.change_list(target, &[]).ok())
-        .flat_map(|list| list.files)
-        .filter_map(|file| Some((file.old_path?, file.path)))
-        .collect()
-}
-
-/// A file's text as `scope` reviews it: at the range's end or the commit, else in the
-/// working tree.
-fn text_in(repo: &iris_git::GitRepo, scope: &Scope, file: &str) -> Option<String> {
-    match scope {
-        Scope::Range { to: rev, .. } | Scope::Commit(rev) => repo.text_at(rev, file).ok().flatten(),
-        _ => {
-            let path = iris_git::check_relative_path(file).ok()?;
-            std::fs::read_to_string(repo.root().join(path)).ok()
-        }
-    }
 }
 
 /// What a review reads: the change being made (the staged change, or with

@@ -32,6 +32,8 @@ pub mod msgs {
     pub use super::explore::Msg as ExploreMsg;
     pub use super::external::Fx as ExternalFx;
     pub use super::external::Msg as ExternalMsg;
+    pub use super::findings::Fx as FindingsFx;
+    pub use super::findings::Msg as FindingsMsg;
     pub use super::generate::Fx as GenerateFx;
     pub use super::generate::Msg as GenerateMsg;
     pub use super::intent::Fx as IntentFx;

@@ -13,6 +13,7 @@ pub use crate::features::editor::draft::Draft;
 pub use crate::features::explore::state::{
     Explore, Heat, IntentKey, IntentView, ShownCommit, TreeRow, WhyKey, WhyView,
 };
+pub use crate::features::findings::state::{Dismissing, Reason};
 pub use crate::features::generate::state::{ALTERNATIVES, Alternatives, Version};
 pub use crate::features::setup::state::{Setup, SetupFacts, SetupOption, SetupStep};
 pub use crate::features::split::state::{Pending, PlannedChange, SplitPhase, SplitView};
@@ -732,7 +733,7 @@ impl Default for IrisState {
 }
 
 /// What lies over the panes: help, a report, a question, the setup, the versions to pick
-/// from, the split view, the range picker.
+/// from, the split view, the range picker, why a finding is dismissed.
 #[derive(Default)]
 pub struct Overlays {
     /// The list of keys for the current mode is shown (`?`).
@@ -750,6 +751,8 @@ pub struct Overlays {
     pub split_plan: Option<SplitView>,
     /// The range picker's input line, while it is open.
     pub range_input: Option<TextArea<'static>>,
+    /// The question before a finding is dismissed (review mode's `d`), while it is open.
+    pub dismiss: Option<Dismissing>,
 }
 
 /// The terminal's size and how the panes are laid out in it.
@@ -908,12 +911,13 @@ impl State {
         }
     }
 
-    /// An overlay that takes every key and the mouse while it is open: setup, or the
-    /// versions to pick from.
+    /// An overlay that takes every key and the mouse while it is open: setup, the versions
+    /// to pick from, the split view, or why a finding is dismissed.
     pub fn modal(&self) -> bool {
         self.overlay.setup.is_some()
             || self.overlay.alternatives.is_some()
             || self.overlay.split_plan.is_some()
+            || self.overlay.dismiss.is_some()
     }
 
     /// Something on screen waits for an answer, so every key goes to it rather than to the

@@ -8,6 +8,7 @@ use crate::features::diff::draw as diff;
 use crate::features::editor::draw as editor;
 use crate::features::explore::draw as explore;
 use crate::features::findings::draw as findings;
+use crate::features::findings::draw_dismiss as dismiss;
 use crate::features::generate::draw as alternatives;
 use crate::features::intent::draw as blocks;
 use crate::features::overlays::confirm;
@@ -99,6 +100,8 @@ pub fn draw(frame: &mut Frame, state: &State, looks: &Looks) {
         setup::draw(frame, area, setup, &state.start.setup_facts, looks.theme);
     } else if let Some(shown) = &state.overlay.alternatives {
         alternatives::draw(frame, area, shown, looks.theme);
+    } else if let Some(asked) = &state.overlay.dismiss {
+        dismiss::draw(frame, area, asked, looks.theme);
     } else if let Some(report) = &state.overlay.report {
         report::draw(frame, area, report, looks.theme);
     } else if state.overlay.help {

@@ -117,6 +117,7 @@ pub(crate) fn run(state: &mut State, command: Command) -> Vec<Effect> {
         Command::Reword => reword::ask(state),
         Command::PrevLayer | Command::NextLayer => super::stack::step(state, command),
         Command::ShowUnsure => findings::toggle_unsure(state),
+        Command::DismissFinding => findings::ask_dismiss(state),
         Command::ModeExplore => switch_mode(state, Mode::Explore),
         Command::ModeCommit => switch_mode(state, Mode::COMMIT),
         Command::ModeReview => switch_mode(state, Mode::REVIEW),

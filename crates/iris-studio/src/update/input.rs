@@ -23,6 +23,7 @@ pub(crate) fn key(state: &mut State, key: KeyEvent) -> Vec<Effect> {
         state.overlay.setup = None;
         state.overlay.alternatives = None;
         state.overlay.split_plan = None;
+        state.overlay.dismiss = None;
         return commands::run(state, Command::Quit);
     }
     if !state.iris.approvals.is_empty() {
@@ -36,6 +37,9 @@ pub(crate) fn key(state: &mut State, key: KeyEvent) -> Vec<Effect> {
     }
     if state.overlay.split_plan.is_some() {
         return split_plan::key(state, key);
+    }
+    if state.overlay.dismiss.is_some() {
+        return crate::features::findings::dismiss_key(state, key);
     }
     if let Some(question) = state.overlay.confirm.take() {
         let yes = matches!(

@@ -17,6 +17,7 @@ mod diff;
 mod explore;
 mod external;
 mod failed;
+mod findings;
 mod input;
 mod intent;
 mod range;

@@ -1,7 +1,36 @@
 //! The review's findings, read from its markdown (as Iris writes it, or as the user or a chat
-//! edit left it), so the list always matches the editor.
+//! edit left it), so the list always matches the editor; what comes back to the feature
+//! ([`Msg`]) and the work it asks for ([`Fx`]): a finding dismissed.
 
+use crate::failure::{Done, Outcome};
+use crate::update::cx::Cx;
 use iris_core::artifact::{FindingBlock, Folded, finding_blocks, left_out_line, without_findings};
+
+/// What comes back to the findings feature.
+#[derive(Debug, Clone)]
+pub enum Msg {
+    /// The dismissal of the finding `id` was kept (what to say), or why not.
+    Dismissed {
+        /// The finding's stable id.
+        id: String,
+        /// What the notice says, or why the dismissal was not kept.
+        result: Outcome<Done>,
+    },
+}
+
+/// The work the findings feature asks of the shell.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Fx {
+    /// Keeps the dismissal of the last review's finding `id` in the review memory.
+    Dismiss {
+        /// The finding's stable id.
+        id: String,
+        /// Why, in the user's words or a choice's (empty: none given).
+        reason: String,
+        /// In the team's `.iris/review-memory.toml` rather than the user's `.git/iris/`.
+        team: bool,
+    },
+}
 
 /// One finding as the list shows it.
 pub type FindingRow = FindingBlock;
@@ -167,8 +196,46 @@ mod tests {
     }
 }
 
+mod dismiss;
 pub(crate) mod draw;
+pub(crate) mod draw_dismiss;
+pub mod state;
 pub(crate) mod update;
+
+/// Applies what came back to the findings feature; returns the work it asks for next.
+pub(crate) fn update(state: &mut crate::state::State, msg: Msg) -> Vec<crate::effect::Effect> {
+    let text = state
+        .artifacts
+        .get(&iris_core::artifact::ArtifactKind::Review)
+        .map(|a| a.text())
+        .unwrap_or_default();
+    let mut cx = Cx::new(&mut state.iris, state.mode, state.now);
+    let effects = match msg {
+        Msg::Dismissed { id, result } => {
+            dismiss::dismissed(&mut state.findings, &text, &mut cx, (id, result))
+        }
+    };
+    cx.asked().settle(state, effects)
+}
+
+/// `d`: asks why the selected finding is dismissed.
+pub(crate) fn ask_dismiss(state: &mut crate::state::State) -> Vec<crate::effect::Effect> {
+    let (rows, _) = shown_findings(state);
+    let mut cx = Cx::new(&mut state.iris, state.mode, state.now);
+    let listed = (&state.findings, rows.as_slice());
+    let effects = dismiss::ask(listed, &mut state.overlay.dismiss, &mut cx);
+    cx.asked().settle(state, effects)
+}
+
+/// A key while the question about a dismissal is open: every key goes to it.
+pub(crate) fn dismiss_key(
+    state: &mut crate::state::State,
+    key: crossterm::event::KeyEvent,
+) -> Vec<crate::effect::Effect> {
+    let mut cx = Cx::new(&mut state.iris, state.mode, state.now);
+    let effects = dismiss::key(&mut state.overlay.dismiss, &mut cx, key);
+    cx.asked().settle(state, effects)
+}
 
 /// `f`: the less certain findings shown in the list, or folded again.
 pub(crate) fn toggle_unsure(state: &mut crate::state::State) -> Vec<crate::effect::Effect> {
