@@ -10,9 +10,9 @@
 //! It knows nothing of which commits were fixed later. The critic then approves. The fixture
 //! plants six bugs of which three hold such a construct on their line, and six clean functions
 //! of which three do too. Beside it, the same model flagging every added line (but blank
-//! ones): the reviewer a
-//! hit rate alone would call the best. The figures show what the measure reports for such
-//! reviewers: they say how `iris eval --reviews` scores, not how good any model is.
+//! ones): the reviewer a hit rate alone would call the best. The figures show what the
+//! measure reports for such reviewers: they say how `iris eval --reviews` scores, not how
+//! good any model is.
 //!
 //! Run: `cargo bench --bench eval_reviews`; `IRIS_BENCH_BIN=PATH` runs another build of iris.
 #![allow(clippy::disallowed_methods)] // benchmarks run the real binary and git
