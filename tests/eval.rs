@@ -679,6 +679,20 @@ fn the_clean_side_is_reviewed_beside_the_fixes_and_its_findings_counted() {
         "{asked}"
     );
 
+    // A fix named: the clean commit is found in the history around it.
+    let fake = FakeProvider::start(vec![
+        Step::text(review_of(&[("src/calc.rs", 6)])),
+        Step::text(review_of(&[])),
+    ]);
+    let out = run(
+        &repo,
+        &["eval", "--reviews", "--commits", "HEAD~1", "--json"],
+        &openai_env(&fake),
+    );
+    let lines = json_lines(&success(&out));
+    assert_eq!(lines[1]["commit"], notes.as_str(), "{}", stdout(&out));
+    assert!(close(&lines[2]["findings_per_clean_review"], 0.0));
+
     // In the table, a row marked clean and the figure in the summary.
     let fake = FakeProvider::start(vec![
         Step::text(review_of(&[("src/calc.rs", 6)])),
