@@ -483,8 +483,9 @@ fn evidence_measures_the_first_request_against_the_authors_message_without_a_mod
     );
 }
 
-/// A commit that gets `sub` wrong (line 6 of src/calc.rs), one that only writes notes, the
-/// fix of line 6, and a fix that only adds a file.
+/// A commit that gets `sub` wrong (line 6 of src/calc.rs), one that only writes notes (the
+/// clean commit: no fix blames a line to it), the fix of line 6, and a fix that only adds a
+/// file.
 fn fixed_history() -> TestRepo {
     let repo = TestRepo::new();
     repo.write(
@@ -519,7 +520,7 @@ fn fixed_history() -> TestRepo {
 /// hits, one elsewhere misses, and the review never sees the fix.
 #[test]
 fn reviews_are_scored_on_the_lines_a_later_commit_fixed() {
-    let repo = fixed_history();
+    let repo = fixed_history_without_critic();
 
     let finding = |line: u32| {
         serde_json::json!({"severity": "high", "file": "src/calc.rs", "line": line,
@@ -529,7 +530,8 @@ fn reviews_are_scored_on_the_lines_a_later_commit_fixed() {
     let review = serde_json::json!({"summary": "Adds sub and twice.",
         "findings": [finding(6), finding(14)], "strengths": []})
     .to_string();
-    let fake = FakeProvider::start(vec![Step::text(review)]);
+    // Then the clean commit's review, which finds nothing.
+    let fake = FakeProvider::start(vec![Step::text(review), Step::text(review_of(&[]))]);
     let out = run(&repo, &["eval", "--reviews", "--json"], &openai_env(&fake));
     assert!(out.status.success(), "{}", stderr(&out));
     assert!(
@@ -538,8 +540,9 @@ fn reviews_are_scored_on_the_lines_a_later_commit_fixed() {
         stderr(&out)
     );
     let lines = json_lines(&stdout(&out));
-    assert_eq!(lines.len(), 2, "{}", stdout(&out));
+    assert_eq!(lines.len(), 3, "{}", stdout(&out));
     let row = &lines[0];
+    assert_eq!(row["side"], "fix");
     assert_eq!(row["title"], "Fix sub: subtract instead of adding");
     assert_eq!(row["fixed_lines"], serde_json::json!([["src/calc.rs", 6]]));
     let hit: Vec<bool> = row["findings"]
@@ -550,12 +553,15 @@ fn reviews_are_scored_on_the_lines_a_later_commit_fixed() {
         .collect();
     assert_eq!(hit, [true, false]);
     assert_eq!(row["hit"], true);
-    let summary = &lines[1];
+    assert_eq!(lines[1]["side"], "clean");
+    let summary = &lines[2];
     assert_eq!(summary["reviewed"], 1);
     assert_eq!(summary["hit_rate"], 1.0);
     assert_eq!(summary["finding_hit_share"], 0.5);
-    // Iris reviewed the commit that wrote the line, before the fix existed.
+    // Iris reviewed the commit that wrote the line, before the fix existed (and the clean
+    // one too).
     let requests = fake.requests();
+    assert_eq!(requests.len(), 2);
     assert!(requests[0].user_texts().join("\n").contains("+    a + b"));
     for request in &requests {
         let asked = request.user_texts().join("\n");
@@ -564,7 +570,8 @@ fn reviews_are_scored_on_the_lines_a_later_commit_fixed() {
             "{asked}"
         );
     }
-    // Against that run as the baseline, reviews that find only the other line are worse.
+    // Against that run as the baseline, reviews that find only the other line are worse (and
+    // flag the clean commit too).
     let baseline = repo.home().join("reviews.jsonl");
     std::fs::write(&baseline, stdout(&out)).expect("write baseline");
     let missing = serde_json::json!({"summary": "Adds sub and twice.",
@@ -603,6 +610,179 @@ fn reviews_are_scored_on_the_lines_a_later_commit_fixed() {
     );
 }
 
+/// [`fixed_history`] where a review is one request: no critic checks it (each review's
+/// reply is then the next step of the script).
+fn fixed_history_without_critic() -> TestRepo {
+    let repo = fixed_history();
+    repo.write(".irisconfig", "critic_enabled = false\n");
+    repo
+}
+
+/// A review whose findings are at these (file, line).
+fn review_of(findings: &[(&str, u32)]) -> String {
+    let findings: Vec<Value> = findings
+        .iter()
+        .map(|(file, line)| {
+            serde_json::json!({"severity": "medium", "file": file, "line": line,
+                "end_line": null, "title": "Look here", "body": "Because.", "suggestion": null,
+                "confidence": 90, "quote": null})
+        })
+        .collect();
+    serde_json::json!({"summary": "A change.", "findings": findings, "strengths": []}).to_string()
+}
+
+/// The clean side: the commit no later fix points at is replayed and reviewed as the fix's
+/// introducing commit is, its row marked clean, and its findings per review summed up beside
+/// the hit rate; fixes and the commit a fix was traced to are never taken as clean.
+#[test]
+fn the_clean_side_is_reviewed_beside_the_fixes_and_its_findings_counted() {
+    let repo = fixed_history_without_critic();
+    let notes = repo.git(&["rev-parse", "HEAD~2"]).trim().to_string();
+    let fake = FakeProvider::start(vec![
+        Step::text(review_of(&[("src/calc.rs", 6)])),
+        Step::text(review_of(&[("notes.txt", 1), ("notes.txt", 2)])),
+    ]);
+    let out = run(&repo, &["eval", "--reviews", "--json"], &openai_env(&fake));
+    let lines = json_lines(&success(&out));
+    assert_eq!(lines.len(), 3, "{}", stdout(&out));
+    let (fix, clean, summary) = (&lines[0], &lines[1], &lines[2]);
+    assert_eq!(fix["side"], "fix");
+    assert_eq!(fix["hit"], true);
+    assert_eq!(clean["side"], "clean");
+    assert_eq!(clean["commit"], notes.as_str());
+    assert_eq!(clean["title"], "Write notes");
+    assert_eq!(
+        clean["findings"].as_array().map(Vec::len),
+        Some(2),
+        "{clean}"
+    );
+    assert_eq!(summary["clean_reviews"], 1);
+    assert_eq!(summary["clean_failed"], 0);
+    assert!(
+        close(&summary["findings_per_clean_review"], 2.0),
+        "{summary}"
+    );
+    // The fix side's figures are the fix side's alone.
+    assert_eq!(summary["reviewed"], 1);
+    assert!(close(&summary["findings_per_review"], 1.0), "{summary}");
+    assert_eq!(summary["hit_rate"], 1.0);
+    assert!(
+        stderr(&out).contains("reviewing 1 clean commit(s) beside them"),
+        "{}",
+        stderr(&out)
+    );
+    // The clean commit was reviewed as it was: its change in view, nothing later.
+    let asked = fake.requests()[1].user_texts().join("\n");
+    assert!(asked.contains("+notes"), "{asked}");
+    assert!(
+        !asked.contains("a - b") && !asked.contains("build.toml"),
+        "{asked}"
+    );
+
+    // A fix named: the clean commit is found in the history around it.
+    let fake = FakeProvider::start(vec![
+        Step::text(review_of(&[("src/calc.rs", 6)])),
+        Step::text(review_of(&[])),
+    ]);
+    let out = run(
+        &repo,
+        &["eval", "--reviews", "--commits", "HEAD~1", "--json"],
+        &openai_env(&fake),
+    );
+    let lines = json_lines(&success(&out));
+    assert_eq!(lines[1]["commit"], notes.as_str(), "{}", stdout(&out));
+    assert!(close(&lines[2]["findings_per_clean_review"], 0.0));
+
+    // In the table, a row marked clean and the figure in the summary.
+    let fake = FakeProvider::start(vec![
+        Step::text(review_of(&[("src/calc.rs", 6)])),
+        Step::text(review_of(&[("notes.txt", 1)])),
+    ]);
+    let table = success(&run(&repo, &["eval", "--reviews"], &openai_env(&fake)));
+    let row = table
+        .lines()
+        .find(|l| l.starts_with("clean "))
+        .unwrap_or_else(|| panic!("{table}"));
+    assert!(
+        row.contains(&notes[..7]) && row.ends_with("Write notes"),
+        "{row}"
+    );
+    assert!(
+        table.contains("findings per clean review: 1.0 (1 clean commits reviewed, 0 failed"),
+        "{table}"
+    );
+}
+
+/// `--baseline` gates the clean side too: more findings per clean review than the baseline's
+/// fail the run, the hit rate unchanged; a baseline written before the clean side was measured
+/// gates on the hit rate alone, and says so.
+#[test]
+fn a_baseline_fails_a_run_that_flags_more_in_clean_commits() {
+    let repo = fixed_history_without_critic();
+    let hit = review_of(&[("src/calc.rs", 6)]);
+    let fake = FakeProvider::start(vec![Step::text(hit.clone()), Step::text(review_of(&[]))]);
+    let out = run(&repo, &["eval", "--reviews", "--json"], &openai_env(&fake));
+    let earlier = success(&out);
+    let baseline = repo.home().join("reviews.jsonl");
+    std::fs::write(&baseline, &earlier).expect("write baseline");
+    let gated = |clean: &[(&str, u32)], baseline: &Path| {
+        let fake = FakeProvider::start(vec![Step::text(hit.clone()), Step::text(review_of(clean))]);
+        let args = [
+            "eval",
+            "--reviews",
+            "--baseline",
+            baseline.to_str().unwrap(),
+        ];
+        run(&repo, &args, &openai_env(&fake))
+    };
+
+    // The same hit, and the clean commit as clean as before: no worse.
+    let out = gated(&[], &baseline);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("no worse than the baseline"),
+        "{}",
+        stderr(&out)
+    );
+
+    // The same hit, but two findings in the clean commit: worse, and said why.
+    let out = gated(&[("notes.txt", 1), ("notes.txt", 2)], &baseline);
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    let err = stderr(&out);
+    assert!(
+        err.contains("worse than the baseline")
+            && err.contains("2.00 findings per clean review against 0.00"),
+        "{err}"
+    );
+    assert!(!err.contains("hit rate"), "the hit rate held: {err}");
+
+    // A baseline from before the clean side: the hit rate alone gates, in one line said.
+    let old: String = earlier
+        .lines()
+        .map(|line| {
+            let mut value: Value = serde_json::from_str(line).unwrap();
+            if value["summary"] == true {
+                for key in ["clean_reviews", "clean_failed", "findings_per_clean_review"] {
+                    value.as_object_mut().unwrap().remove(key);
+                }
+            }
+            format!("{value}\n")
+        })
+        .collect();
+    let old_baseline = repo.home().join("old-reviews.jsonl");
+    std::fs::write(&old_baseline, old).expect("write the old baseline");
+    let out = gated(&[("notes.txt", 1), ("notes.txt", 2)], &old_baseline);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let err = stderr(&out);
+    let said: Vec<&str> = err
+        .lines()
+        .filter(|l| l.contains("has no findings per clean review"))
+        .collect();
+    assert_eq!(said.len(), 1, "{err}");
+    assert!(said[0].contains("gated on the hit rate only"), "{err}");
+    assert!(err.contains("no worse than the baseline"), "{err}");
+}
+
 /// The raw replies a run saved in the user's `.git/iris/`, by name.
 fn saved_replies(repo: &TestRepo) -> Vec<String> {
     let mut names: Vec<String> = std::fs::read_dir(repo.path().join(".git/iris"))
@@ -625,15 +805,17 @@ fn a_run_whose_every_item_failed_exits_1_and_its_replies_outlive_it() {
     let out = run(&repo, &["eval", "--reviews"], &openai_env(&fake));
     assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
     assert!(
-        stderr(&out).contains("error: all 1 reviews failed"),
-        "{}",
+        stderr(&out).contains("error: all 2 reviews failed"),
+        "the fix's and the clean commit's: {}",
         stderr(&out)
     );
     let saved = saved_replies(&repo);
-    assert_eq!(saved.len(), 1, "{saved:?}");
+    assert_eq!(saved.len(), 2, "{saved:?}");
     let said = format!("{}{}", stdout(&out), stderr(&out));
-    let path = repo.path().join(".git/iris").join(&saved[0]);
-    assert!(said.contains(&path.display().to_string()), "{said}");
+    for name in &saved {
+        let path = repo.path().join(".git/iris").join(name);
+        assert!(said.contains(&path.display().to_string()), "{said}");
+    }
 
     let repo = history();
     let fake = FakeProvider::start(vec![Step::repeat(Step::text("Nothing to say."))]);

@@ -57,10 +57,12 @@ pub struct EvalArgs {
     #[arg(long)]
     pub json: bool,
     /// Compare with an earlier `--json` run: exit 1 when the median distance is worse by
-    /// more than --margin or a smaller share of messages was written.
+    /// more than --margin or a smaller share of messages was written (with --reviews: when
+    /// the hit rate falls, or the findings per clean review rise, by more than --margin).
     #[arg(long, value_name = "FILE")]
     pub baseline: Option<PathBuf>,
-    /// How much worse the median distance may be than the baseline's.
+    /// How much worse than the baseline's a figure may be: the median distance (with
+    /// --reviews, the hit rate as a share, and the findings per clean review).
     #[arg(
         long,
         value_name = "DISTANCE",
@@ -80,7 +82,9 @@ pub struct EvalArgs {
     pub evidence: bool,
     /// Score Iris' reviews instead, on the bugs this repository fixed later: each fix
     /// commit's lines are blamed, the commit that wrote them is reviewed as it was, and a
-    /// finding within 3 lines of a fixed line is a hit (--last N: the last N fixes).
+    /// finding within 3 lines of a fixed line is a hit (--last N: the last N fixes). As many
+    /// clean commits, which no later fix blames a line to, are reviewed too: their findings
+    /// per review are what the reviewer flags in code nobody had to fix.
     #[arg(long, conflicts_with_all = ["accepted", "evidence", "presets", "critic"])]
     pub reviews: bool,
     /// With --reviews: give each review's findings a second look, as `iris review --verify`.

@@ -97,23 +97,36 @@ impl Choice {
     }
 }
 
+/// The commits `source` reads, in its order (newest first but for named commits), before
+/// anything is kept out.
+pub fn history(repo: &GitRepo, source: &Source) -> Result<Vec<CommitInfo>> {
+    Ok(match source {
+        Source::Last { top: None, .. } => repo.log(SCAN)?,
+        Source::Last { top: Some(top), .. } => repo.log_from(&top.commit, SCAN)?,
+        Source::Commits(revs) => revs
+            .iter()
+            .map(|rev| repo.commit_info(rev))
+            .collect::<Result<Vec<_>, _>>()?,
+        Source::Range { from, to, .. } => repo.log_range(from, to, SCAN)?,
+    })
+}
+
 pub fn choose(repo: &GitRepo, source: &Source, filters: &Filters) -> Result<Choice> {
+    choose_from(repo, history(repo, source)?, source, filters)
+}
+
+/// [`choose`] among `candidates`, the [`history`] `source` reads.
+pub fn choose_from(
+    repo: &GitRepo,
+    candidates: Vec<CommitInfo>,
+    source: &Source,
+    filters: &Filters,
+) -> Result<Choice> {
     let mut choice = Choice::default();
-    let (candidates, limit, named) = match source {
-        Source::Last { n, top: None } => (repo.log(SCAN)?, *n, false),
-        Source::Last { n, top: Some(top) } => (repo.log_from(&top.commit, SCAN)?, *n, false),
-        Source::Commits(revs) => {
-            let infos = revs
-                .iter()
-                .map(|rev| repo.commit_info(rev))
-                .collect::<Result<Vec<_>, _>>()?;
-            (infos, usize::MAX, true)
-        }
-        Source::Range { from, to, limit } => (
-            repo.log_range(from, to, SCAN)?,
-            limit.unwrap_or(usize::MAX),
-            false,
-        ),
+    let (limit, named) = match source {
+        Source::Last { n, .. } => (*n, false),
+        Source::Commits(_) => (usize::MAX, true),
+        Source::Range { limit, .. } => (limit.unwrap_or(usize::MAX), false),
     };
     for commit in candidates {
         if choice.commits.len() >= limit {
@@ -130,6 +143,16 @@ pub fn choose(repo: &GitRepo, source: &Source, filters: &Filters) -> Result<Choi
         }
     }
     Ok(choice)
+}
+
+/// Whether `commit` is one `filters` let through (its message aside: `only` is not looked at),
+/// as a commit replayed on its own: one parent, a diff, not too large, not by an author skipped.
+pub fn kept(repo: &GitRepo, commit: &CommitInfo, filters: &Filters) -> Result<bool> {
+    let any_message = Filters {
+        only: None,
+        ..filters.clone()
+    };
+    Ok(why_skip(repo, commit, &any_message)?.is_none())
 }
 
 enum Skip {

@@ -7,6 +7,7 @@
 //! METEOR (0 is the author's message word for word, 1 nothing in common).
 
 mod accepted;
+mod clean;
 mod distance;
 mod evidence;
 mod reviews;
@@ -14,6 +15,7 @@ mod score;
 mod summary;
 
 pub use accepted::{AcceptedReport, AcceptedRow, Committed, Remembered, accepted_report};
+pub use clean::{Scanned, choose_clean};
 pub use distance::word_distance;
 pub use evidence::{Recall, terms};
 pub use reviews::{FIX_PATTERN, NEAR, Placed, fixed_lines, hits, without_flags};
