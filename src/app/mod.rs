@@ -6,6 +6,7 @@
 
 pub mod dismissed;
 pub mod iris;
+pub mod linked_issues;
 pub mod replayed;
 pub mod stores;
 pub mod vcs;

@@ -88,6 +88,8 @@ pub struct IrisAgent {
     /// The command this Iris runs for: its ledger and dry run, shared by everything it
     /// starts ([`IrisAgent::for_command`] makes a new one).
     pub(crate) run: RunContext,
+    /// Reads the issues a change is for from the forge (none: they are not read).
+    pub(crate) issues: Option<Arc<dyn crate::issues::IssueReader>>,
 }
 
 /// The scanner every request passes, with the rules the user and the project add and the
@@ -239,6 +241,7 @@ impl IrisAgent {
             },
             price: config.model_price(),
             run: new_run(cost_cap),
+            issues: None,
             cost_cap,
         })
     }
@@ -309,6 +312,13 @@ impl IrisAgent {
     /// How reviews are written (`iris review --aspects`, `--verify`).
     pub fn with_review(mut self, options: iris_core::artifact::review::ReviewOptions) -> Self {
         self.review = options;
+        self
+    }
+
+    /// Reads the issues a commit or PR is for through `reader`: the branch's ticket, and for a
+    /// PR every issue its commits name; they go in the request as their own section.
+    pub fn with_issue_reader(mut self, reader: Arc<dyn crate::issues::IssueReader>) -> Self {
+        self.issues = Some(reader);
         self
     }
 

@@ -33,6 +33,8 @@ pub enum ConfigKey {
     Language,
     ReviewMinConfidence,
     ReviewVerify,
+    /// The issue a branch is for is read through `gh`/`glab` into the request (`linked_issues`).
+    LinkedIssues,
     /// The hook writes a new message on `git commit --amend` (`hook_on_amend`).
     HookOnAmend,
     MaxCostPerRun,
@@ -53,7 +55,7 @@ pub enum ConfigKey {
 }
 
 /// The keys at the top of a file, in the order `iris config` shows them.
-const TOP: [ConfigKey; 25] = [
+const TOP: [ConfigKey; 26] = [
     ConfigKey::Provider,
     ConfigKey::Preset,
     ConfigKey::Gitmoji,
@@ -76,6 +78,7 @@ const TOP: [ConfigKey; 25] = [
     ConfigKey::Language,
     ConfigKey::ReviewMinConfidence,
     ConfigKey::ReviewVerify,
+    ConfigKey::LinkedIssues,
     ConfigKey::HookOnAmend,
     ConfigKey::MaxCostPerRun,
     ConfigKey::AttributionTrailer,
@@ -177,6 +180,7 @@ impl ConfigKey {
             ConfigKey::Language => "language",
             ConfigKey::ReviewMinConfidence => "review_min_confidence",
             ConfigKey::ReviewVerify => "review_verify",
+            ConfigKey::LinkedIssues => "linked_issues",
             ConfigKey::HookOnAmend => "hook_on_amend",
             ConfigKey::MaxCostPerRun => "max_cost_per_run",
             ConfigKey::AttributionTrailer => "attribution_trailer",
@@ -257,6 +261,7 @@ impl ConfigKey {
             | ConfigKey::StructuredOutput
             | ConfigKey::StudioAutoGenerate
             | ConfigKey::ReviewVerify
+            | ConfigKey::LinkedIssues
             | ConfigKey::HookOnAmend
             | ConfigKey::Local(_) => Kind::Bool,
             ConfigKey::MaxTurns

@@ -14,6 +14,8 @@ pub enum Section {
     Template,
     /// The ticket the branch names.
     Ticket,
+    /// The issues the change is for, read from the forge: titles and openings.
+    LinkedIssues,
     /// One layer's place in a stack of pull requests.
     Stack,
     /// The scope the staged files suggest.
