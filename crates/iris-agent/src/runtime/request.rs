@@ -39,6 +39,19 @@ pub enum Section {
 }
 
 impl Section {
+    /// The sources of the reason for a change a request may carry beside its diff, each of
+    /// which `iris eval --evidence` weighs by the recall without it.
+    pub const SOURCES: [Section; 2] = [Section::Ticket, Section::LinkedIssues];
+
+    /// A source's name, as `iris eval --evidence` reports it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Section::Ticket => "ticket",
+            Section::LinkedIssues => "linked issues",
+            _ => self.part(),
+        }
+    }
+
     /// The part of a request a dry run counts it as: `evidence`, `history` or `request`.
     pub fn part(self) -> &'static str {
         match self {
