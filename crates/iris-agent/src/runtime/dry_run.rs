@@ -16,12 +16,15 @@ use crate::runtime::request::{Request, Section};
 pub struct DryRun {
     captured: Arc<Mutex<Option<Captured>>>,
     /// The first conversation's request, by section, as its capability handed it over.
-    handed: Arc<Mutex<Option<Vec<(Section, String)>>>>,
+    handed: Arc<Mutex<Option<Sections>>>,
 }
 
 /// A request's texts by part (`request`, `evidence`, `history`), as they were handed to the
 /// runtime: what the dry run reports, without reading the wire's body back.
 pub type Handed = Vec<(&'static str, String)>;
+
+/// A request's texts by section, as they were handed to the runtime.
+pub type Sections = Vec<(Section, String)>;
 
 /// A request that was not sent.
 #[derive(Debug, Clone, PartialEq)]
@@ -33,7 +36,7 @@ pub struct Captured {
     /// Its last message by part, as its capability handed it over.
     pub handed: Option<Handed>,
     /// The same message by section (what `iris eval --evidence` weighs source by source).
-    pub sections: Option<Vec<(Section, String)>>,
+    pub sections: Option<Sections>,
 }
 
 /// The error a dry run stops a run with.
