@@ -106,3 +106,52 @@ fn without_an_answer_or_when_turned_off_the_request_goes_out_without_it() {
     assert!(!request.contains("Linked issues"), "{request}");
     assert_eq!(calls(&tool), 0, "gh is not asked");
 }
+
+/// A pull request's description reads every issue its commits name.
+#[test]
+fn a_pull_request_reads_the_issues_its_commits_name() {
+    let repo = TestRepo::new();
+    repo.write("notes.txt", "note\n");
+    repo.commit_all("Start");
+    repo.git(&["remote", "add", "origin", "https://github.com/acme/app.git"]);
+    repo.git(&["checkout", "-q", "-b", "feature/config"]);
+    repo.write("src/config.rs", "pub fn load() {}\n");
+    repo.commit_all("Load the config\n\nFixes #7");
+    repo.write(
+        "src/config.rs",
+        "pub fn load() { check() }\nfn check() {}\n",
+    );
+    repo.commit_all("Check the config (#8)");
+    let tool = fake_bin(&[(
+        "gh",
+        r#"case "$*" in
+'issue view 7 --json=number,title,body,state') echo '{"title":"Config is never loaded","body":"Start-up ignores the file.","state":"CLOSED"}' ;;
+'issue view 8 --json=number,title,body,state') echo '{"title":"Bad configs pass silently","body":"","state":"OPEN"}' ;;
+*) exit 1 ;;
+esac"#,
+    )]);
+    let pr = serde_json::json!({
+        "title": "Load and check the config", "summary": "s", "description": "",
+        "changes": [], "testing": [], "breaking_changes": [], "reviewer_notes": [],
+        "related_issues": [],
+    });
+    let fake = FakeProvider::start(vec![
+        Step::text(pr.to_string()),
+        Step::text(crate::common::agent::approval()),
+    ]);
+    let mut env = openai_env(&fake);
+    env.push((
+        "PATH",
+        path_with(tool.path()).to_string_lossy().into_owned(),
+    ));
+    success(&run(&repo, &["pr", "--from", "main"], &env));
+    let request = fake.requests()[0].user_texts().join("\n");
+    assert!(
+        request.contains("### #7: Config is never loaded (closed)\n\nStart-up ignores the file."),
+        "{request}"
+    );
+    assert!(
+        request.contains("### #8: Bad configs pass silently (open)"),
+        "{request}"
+    );
+}
