@@ -12,6 +12,7 @@ use std::sync::{Arc, Mutex};
 use rig_core::tool::ToolDyn;
 
 use crate::capability::{Capability, CapabilityError};
+use crate::evidence::packages::PinTags;
 use crate::runtime::budget::Budget;
 use crate::runtime::run_context::RunContext;
 use crate::runtime::safety::Safety;
@@ -88,6 +89,9 @@ pub struct IrisAgent {
     /// The command this Iris runs for: its ledger and dry run, shared by everything it
     /// starts ([`IrisAgent::for_command`] makes a new one).
     pub(crate) run: RunContext,
+    /// What names a pinned Action's commit by its tag for the Packages section (the user's
+    /// `gh`, given by the binary); `None`: the section says only that the pin moved.
+    pub(crate) pin_tags: Option<Arc<dyn PinTags>>,
 }
 
 /// The scanner every request passes, with the rules the user and the project add and the
@@ -240,6 +244,7 @@ impl IrisAgent {
             price: config.model_price(),
             run: new_run(cost_cap),
             cost_cap,
+            pin_tags: None,
         })
     }
 
@@ -304,6 +309,13 @@ impl IrisAgent {
         Option<&(iris_config::prices::Price, iris_config::prices::PriceSource)>,
     ) {
         (self.main.kind, &self.main.model, self.price.as_ref())
+    }
+
+    /// What names the commits Actions are pinned to by their tags, for the Packages section
+    /// of a request (the binary gives the user's `gh`).
+    pub fn with_pin_tags(mut self, tags: Arc<dyn PinTags>) -> Self {
+        self.pin_tags = Some(tags);
+        self
     }
 
     /// How reviews are written (`iris review --aspects`, `--verify`).

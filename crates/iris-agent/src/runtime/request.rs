@@ -30,6 +30,11 @@ pub enum Section {
     Angle,
     /// The change, gathered up front (the ranked diff, its commits).
     Evidence,
+    /// The packages the change moves: each lock file's packages with their old and new
+    /// versions, those added and removed, and the GitHub Actions pins moved, read from both
+    /// versions of the files whether or not their diffs are shown. Small and bounded, so a
+    /// retry without the evidence keeps it.
+    Packages,
     /// How the repository's people write their messages: the sample of their history.
     History,
     /// An earlier answer and what to change in it (a revision, a retry, a follow-up).
@@ -40,7 +45,7 @@ impl Section {
     /// The part of a request a dry run counts it as: `evidence`, `history` or `request`.
     pub fn part(self) -> &'static str {
         match self {
-            Section::Evidence => "evidence",
+            Section::Evidence | Section::Packages => "evidence",
             Section::History => "history",
             _ => "request",
         }
@@ -164,5 +169,6 @@ mod tests {
         assert_eq!(request.text_of(Section::Angle), "");
         let parts: Vec<&str> = request.sections().map(|(kind, _)| kind.part()).collect();
         assert_eq!(parts, ["request", "request", "evidence", "history"]);
+        assert_eq!(Section::Packages.part(), "evidence", "counted with the evidence");
     }
 }
