@@ -98,7 +98,7 @@ mod tests {
             "{section}"
         );
         assert!(
-            section.contains(&format!("(# v4; tag v4.2.0), in .github/workflows/ci.yml")),
+            section.contains("(# v4; tag v4.2.0), in .github/workflows/ci.yml"),
             "{section}"
         );
         assert!(

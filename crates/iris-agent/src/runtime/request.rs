@@ -169,6 +169,10 @@ mod tests {
         assert_eq!(request.text_of(Section::Angle), "");
         let parts: Vec<&str> = request.sections().map(|(kind, _)| kind.part()).collect();
         assert_eq!(parts, ["request", "request", "evidence", "history"]);
-        assert_eq!(Section::Packages.part(), "evidence", "counted with the evidence");
+        assert_eq!(
+            Section::Packages.part(),
+            "evidence",
+            "counted with the evidence"
+        );
     }
 }
