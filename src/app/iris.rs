@@ -17,14 +17,15 @@ pub type Loader = Arc<dyn Fn() -> Result<IrisAgent> + Send + Sync>;
 
 /// Iris as `config` says, working on the repository at `root` (the user's, or a replay of
 /// its history); a reply she cannot read is saved in `stores`; `streaming` takes replies as
-/// they come.
+/// they come. The commits Actions are pinned to are named by their tags with the user's `gh`.
 pub fn configured(
     config: &Config,
     root: &Path,
     stores: &IrisDir,
     streaming: bool,
 ) -> iris_agent::Result<IrisAgent> {
-    IrisAgent::from_config(config, root, stores.path(), streaming)
+    let iris = IrisAgent::from_config(config, root, stores.path(), streaming)?;
+    Ok(iris.with_pin_tags(Arc::new(crate::publish::GhTags::in_repo(root))))
 }
 
 /// Iris built from the configuration as it is each time (files < environment < `overrides`).
