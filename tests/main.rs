@@ -38,6 +38,7 @@ mod language;
 mod layers;
 mod mcp;
 mod odd_states;
+mod packages;
 mod planted_git;
 mod pr_template;
 mod providers;
