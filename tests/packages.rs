@@ -75,6 +75,14 @@ fn a_cargo_lock_bump_names_the_crate_and_both_versions() {
         asked.contains("Cargo.lock: 1 updated\n- libc 0.2.169 -> 0.2.170"),
         "{asked}"
     );
+    // The lock's diff is left out, and the evidence says where its packages are.
+    assert!(
+        asked.contains(
+            "(Cargo.lock); git_diff with detail=standard and files=[...] reads them; the \
+             packages the lock files move are listed under \"Packages the change moves\"]"
+        ),
+        "{asked}"
+    );
 }
 
 /// A package-lock.json (lockfileVersion 3) of the app and these packages.

@@ -7,7 +7,7 @@ use std::collections::BTreeSet;
 use std::fmt::Write;
 
 use super::actions::{self, PinMove};
-use super::{Format, Installed, MAX_LOCK_BYTES, versions};
+use super::{Format, HEADING, Installed, MAX_LOCK_BYTES, versions};
 use crate::change::{SideText, Sides};
 
 /// Packages listed for one lock file; past them, a count.
@@ -282,10 +282,9 @@ impl Bumps {
         if self.is_empty() {
             return None;
         }
-        let mut out = String::from(
-            "## Packages the change moves\n\nRead from both versions of each lock file and \
-             workflow the change touches (names and versions only, whether or not their diffs \
-             are shown).\n",
+        let mut out = format!(
+            "## {HEADING}\n\nRead from both versions of each lock file and workflow the change \
+             touches (names and versions only, whether or not their diffs are shown).\n"
         );
         for lock in self.locks.iter().take(MAX_LOCKS) {
             out.push('\n');

@@ -23,6 +23,9 @@ use std::collections::{BTreeMap, BTreeSet};
 pub use actions::{PinMove, PinRef, is_workflow};
 pub use bumps::{Bump, Bumps, LockBumps};
 
+/// The title of the request's Packages section, as other parts of a request name it.
+pub const HEADING: &str = "Packages the change moves";
+
 /// The most of a lock file or workflow read: a larger one is named, not parsed, so a huge
 /// lock never costs more than this in memory and time.
 pub const MAX_LOCK_BYTES: u64 = 8 * 1024 * 1024;
