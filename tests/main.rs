@@ -39,6 +39,7 @@ mod layers;
 mod linked_issues;
 mod mcp;
 mod odd_states;
+mod packages;
 mod planted_git;
 mod pr_template;
 mod providers;

@@ -17,7 +17,8 @@ pub type Loader = Arc<dyn Fn() -> Result<IrisAgent> + Send + Sync>;
 
 /// Iris as `config` says, working on the repository at `root` (the user's, or a replay of
 /// its history); a reply she cannot read is saved in `stores`; `streaming` takes replies as
-/// they come.
+/// they come. The commits Actions are pinned to are named by their tags with the user's `gh`,
+/// and with `linked_issues` the issues a change is for are read with the user's `gh`/`glab`.
 pub fn configured(
     config: &Config,
     root: &Path,
@@ -25,6 +26,7 @@ pub fn configured(
     streaming: bool,
 ) -> iris_agent::Result<IrisAgent> {
     let iris = IrisAgent::from_config(config, root, stores.path(), streaming)?;
+    let iris = iris.with_pin_tags(Arc::new(crate::publish::GhTags::in_repo(root)));
     Ok(
         match super::linked_issues::ForgeIssues::of(config.linked_issues, root, stores) {
             Some(reader) => iris.with_issue_reader(reader),

@@ -278,6 +278,59 @@ pub(crate) fn issue_view(forge: Forge, number: u64) -> Invocation {
     }
 }
 
+/// The tags of GitHub repository `repo` (`owner/name`) whose names hold `prefix` (up to a
+/// hundred, the newest commits first), each with its target and an annotated tag's commit,
+/// in one GraphQL query; `None` for a `repo` that is no `owner/name`.
+pub(crate) fn tags(repo: &str, prefix: Option<&str>) -> Option<Invocation> {
+    const QUERY: &str = "query($owner: String!, $name: String!, $prefix: String!) { \
+        repository(owner: $owner, name: $name) { refs(refPrefix: \"refs/tags/\", query: \
+        $prefix, first: 100, orderBy: {field: TAG_COMMIT_DATE, direction: DESC}) { nodes { \
+        name target { oid ... on Tag { target { oid } } } } } } }";
+    let (owner, name) = repo.split_once('/')?;
+    let plain = |part: &str| {
+        !part.is_empty()
+            && part
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.'))
+    };
+    if !plain(owner) || !plain(name) {
+        return None;
+    }
+    Some(
+        Invocation::new(Forge::GitHub, &["api", "graphql"])
+            .arg("--raw-field", &format!("owner={owner}"))
+            .arg("--raw-field", &format!("name={name}"))
+            .arg(
+                "--raw-field",
+                &format!("prefix={}", prefix.unwrap_or_default()),
+            )
+            .arg("--raw-field", &format!("query={QUERY}")),
+    )
+}
+
+/// What `tags` answered: each tag's name with the commit it points at (through an annotated
+/// tag to its commit).
+pub(crate) fn tags_listed(stdout: &str) -> Result<Vec<(String, String)>, String> {
+    let answer: Value =
+        serde_json::from_str(stdout.trim()).map_err(|e| format!("no JSON from gh: {e}"))?;
+    let nodes = answer
+        .pointer("/data/repository/refs/nodes")
+        .and_then(Value::as_array)
+        .ok_or_else(|| "no tags in gh's answer".to_string())?;
+    Ok(nodes
+        .iter()
+        .filter_map(|node| {
+            let name = node.get("name")?.as_str()?;
+            let target = node.get("target")?;
+            let commit = target
+                .pointer("/target/oid")
+                .or_else(|| target.get("oid"))?
+                .as_str()?;
+            Some((name.to_string(), commit.to_string()))
+        })
+        .collect())
+}
+
 /// The values of what `api_list` printed: one JSON array a page (or one value), the items of
 /// every page in order; nothing for an answer that is not JSON.
 pub(crate) fn listed(stdout: &str) -> Vec<Value> {
@@ -333,6 +386,39 @@ pub(crate) fn url_in(stdout: &str) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn tags_are_one_graphql_query_and_annotated_tags_name_their_commit() {
+        let run = tags("actions/checkout", Some("v4")).expect("a repository");
+        assert_eq!(run.what, "gh api graphql");
+        assert_eq!(
+            &run.args[2..5],
+            [
+                "--raw-field=owner=actions",
+                "--raw-field=name=checkout",
+                "--raw-field=prefix=v4"
+            ]
+        );
+        assert!(
+            run.args[5].starts_with("--raw-field=query=query($owner"),
+            "{:?}",
+            run.args
+        );
+        assert!(tags("not a repo", None).is_none());
+        assert!(tags("a/b c", None).is_none());
+        let answer = r#"{"data":{"repository":{"refs":{"nodes":[
+            {"name":"v4.2.2","target":{"oid":"aaa"}},
+            {"name":"v4.2.1","target":{"oid":"ttt","target":{"oid":"bbb"}}}
+        ]}}}}"#;
+        assert_eq!(
+            tags_listed(answer),
+            Ok(vec![
+                ("v4.2.2".to_string(), "aaa".to_string()),
+                ("v4.2.1".to_string(), "bbb".to_string())
+            ])
+        );
+        assert!(tags_listed(r#"{"errors":[{"message":"Could not resolve"}]}"#).is_err());
+    }
 
     fn text() -> PrText {
         PrText {

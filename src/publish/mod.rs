@@ -17,6 +17,7 @@ mod ready;
 mod review;
 mod run;
 mod stack;
+mod tags;
 mod text;
 
 use std::path::Path;
@@ -34,6 +35,7 @@ pub use review::Posting;
 pub use review::earlier::OnThePr;
 pub use review::state::Recorded;
 pub use stack::{LayerText, Plan, StackPublished, existing_requests, publish_stack};
+pub use tags::GhTags;
 pub use text::{PrText, base_branch, split_pr};
 
 /// Why publishing failed, in words for the user (the tool's own message included).

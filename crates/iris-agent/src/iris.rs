@@ -12,6 +12,7 @@ use std::sync::{Arc, Mutex};
 use rig_core::tool::ToolDyn;
 
 use crate::capability::{Capability, CapabilityError};
+use crate::evidence::packages::PinTags;
 use crate::runtime::budget::Budget;
 use crate::runtime::run_context::RunContext;
 use crate::runtime::safety::Safety;
@@ -90,6 +91,9 @@ pub struct IrisAgent {
     pub(crate) run: RunContext,
     /// Reads the issues a change is for from the forge (none: they are not read).
     pub(crate) issues: Option<Arc<dyn crate::issues::IssueReader>>,
+    /// What names a pinned Action's commit by its tag for the Packages section (the user's
+    /// `gh`, given by the binary); `None`: the section says only that the pin moved.
+    pub(crate) pin_tags: Option<Arc<dyn PinTags>>,
 }
 
 /// The scanner every request passes, with the rules the user and the project add and the
@@ -243,6 +247,7 @@ impl IrisAgent {
             run: new_run(cost_cap),
             issues: None,
             cost_cap,
+            pin_tags: None,
         })
     }
 
@@ -307,6 +312,13 @@ impl IrisAgent {
         Option<&(iris_config::prices::Price, iris_config::prices::PriceSource)>,
     ) {
         (self.main.kind, &self.main.model, self.price.as_ref())
+    }
+
+    /// What names the commits Actions are pinned to by their tags, for the Packages section
+    /// of a request (the binary gives the user's `gh`).
+    pub fn with_pin_tags(mut self, tags: Arc<dyn PinTags>) -> Self {
+        self.pin_tags = Some(tags);
+        self
     }
 
     /// How reviews are written (`iris review --aspects`, `--verify`).

@@ -15,6 +15,8 @@
 //! - [`stack`]: a stack of pull requests, and the section each layer's description carries.
 //! - [`history`]: which commits show how the repository's people write, and the sample of
 //!   them a commit message is written after.
+//! - [`packages`]: the packages a change moves, read from both versions of its lock files,
+//!   and the GitHub Actions pins it moves.
 //! - [`eval`]: scores of written commit messages against their authors' (`iris eval`).
 //! - [`controls`]: control characters in untrusted text, escaped for a terminal or stripped;
 //!   [`text`]: text measured, clipped and wrapped in terminal cells.
@@ -38,6 +40,7 @@ pub mod history;
 pub mod languages;
 pub mod last_message;
 pub mod linked_issue;
+pub mod packages;
 pub mod paths;
 pub mod pr_template;
 pub mod protocol;

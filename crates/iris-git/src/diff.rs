@@ -190,8 +190,8 @@ impl GitRepo {
 pub struct ChangeList {
     /// The changed files, in path order.
     pub files: Vec<ChangedFile>,
-    changes: Vec<FileChange>,
-    workdir: bool,
+    pub(super) changes: Vec<FileChange>,
+    pub(super) workdir: bool,
 }
 
 /// One changed file's lines, without their newlines (a CRLF line keeps its '\r').

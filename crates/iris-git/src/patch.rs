@@ -31,11 +31,11 @@ pub(super) struct FileChange {
     new: FileSide,
 }
 
-struct FileSide {
-    path: Option<Vec<u8>>,
-    id: Oid,
-    mode: FileMode,
-    exists: bool,
+pub(super) struct FileSide {
+    pub(super) path: Option<Vec<u8>>,
+    pub(super) id: Oid,
+    pub(super) mode: FileMode,
+    pub(super) exists: bool,
 }
 
 impl FileChange {
@@ -104,6 +104,11 @@ impl FileChange {
     /// The old and the new side's paths.
     pub(super) fn paths(&self) -> (Option<&[u8]>, Option<&[u8]>) {
         (self.old.path.as_deref(), self.new.path.as_deref())
+    }
+
+    /// The old and the new side.
+    pub(super) fn sides(&self) -> (&FileSide, &FileSide) {
+        (&self.old, &self.new)
     }
 }
 
@@ -340,7 +345,7 @@ impl GitRepo {
                 format!("Subproject commit {}\n", file.id).into_bytes(),
             ));
         }
-        if file.id.is_zero() || (workdir && !self.in_odb(file.id)) {
+        if self.in_workdir(file, workdir) {
             return self.workdir_side(file);
         }
         let blob = self.repo.find_blob(file.id)?;
@@ -411,6 +416,12 @@ impl GitRepo {
             _ => out.push_str(&format!("Binary files /dev/null and {b} differ\n")),
         }
         Ok(out)
+    }
+
+    /// Whether `file`'s bytes are read from the working tree: libgit2 did not hash it, or
+    /// (on a `workdir` side) its id is of content not stored yet.
+    pub(super) fn in_workdir(&self, file: &FileSide, workdir: bool) -> bool {
+        file.id.is_zero() || (workdir && !self.in_odb(file.id))
     }
 
     fn in_odb(&self, id: git2::Oid) -> bool {
@@ -636,18 +647,18 @@ fn quote_path(bytes: &[u8]) -> String {
     out
 }
 
-fn io_error(err: std::io::Error) -> GitError {
+pub(super) fn io_error(err: std::io::Error) -> GitError {
     GitError::Unsupported(format!("could not read a working-tree file: {err}"))
 }
 
 #[cfg(unix)]
-fn bytes_to_path(bytes: &[u8]) -> PathBuf {
+pub(super) fn bytes_to_path(bytes: &[u8]) -> PathBuf {
     use std::os::unix::ffi::OsStrExt;
     PathBuf::from(std::ffi::OsStr::from_bytes(bytes))
 }
 
 #[cfg(not(unix))]
-fn bytes_to_path(bytes: &[u8]) -> PathBuf {
+pub(super) fn bytes_to_path(bytes: &[u8]) -> PathBuf {
     PathBuf::from(String::from_utf8_lossy(bytes).into_owned())
 }
 

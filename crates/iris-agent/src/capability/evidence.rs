@@ -3,6 +3,9 @@
 //! demand: the tools stay for everything else).
 
 use crate::capability::requests::Scope;
+use std::sync::Arc;
+
+use crate::evidence::packages::{self, PinTags};
 use crate::evidence::{diff, log};
 use crate::tools::{ToolContext, blocking};
 use iris_core::artifact::ArtifactKind;
@@ -83,6 +86,32 @@ pub async fn gather(ctx: &ToolContext, local: bool, kind: ArtifactKind, scope: &
             .join("\n\n")
     );
     Gathered { evidence, history }
+}
+
+/// The request's Packages section for `scope`: what its change does to the packages of its
+/// lock files and to its workflows' Actions pins, the pinned commits named by their tags
+/// where `tags` answers; `None` when it touches neither, or they cannot be read.
+pub async fn packages(
+    ctx: &ToolContext,
+    scope: &Scope,
+    tags: Option<Arc<dyn PinTags>>,
+) -> Option<String> {
+    let targets = scope.diff_targets();
+    let section = blocking(ctx, move |ctx| {
+        let mut bumps = packages::read(&ctx.repo()?, &targets)?;
+        if let Some(tags) = tags {
+            packages::name_pins(&mut bumps, tags.as_ref());
+        }
+        Ok(bumps.section().unwrap_or_default())
+    })
+    .await;
+    match section {
+        Ok(section) => Some(section).filter(|s| !s.is_empty()),
+        Err(why) => {
+            tracing::debug!(%why, "the packages the change moves could not be read");
+            None
+        }
+    }
 }
 
 /// How the repository's people write their messages: the sample of their recent commits

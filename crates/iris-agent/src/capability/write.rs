@@ -149,6 +149,8 @@ impl IrisAgent {
         sink.send(AgentEvent::Status("gathering the evidence".into()));
         let gathered =
             crate::capability::evidence::gather(&self.ctx, self.main.local, kind, scope).await;
+        let packages =
+            crate::capability::evidence::packages(&self.ctx, scope, self.pin_tags.clone()).await;
         let rules = match kind {
             ArtifactKind::Commit => self.commit_rules(sink).await,
             _ => None,
@@ -201,6 +203,7 @@ impl IrisAgent {
             asked: request(kind, scope),
             version: scope.version().map(str::to_string),
             evidence: gathered.evidence,
+            packages,
             history: gathered.history,
             rules,
             template,
@@ -305,6 +308,7 @@ impl IrisAgent {
             asked,
             version,
             evidence,
+            packages,
             history,
             rules,
             template,
@@ -349,6 +353,7 @@ impl IrisAgent {
             (Section::CommitTemplate, commit_template.clone()),
             (Section::Angle, angle.map(str::to_string)),
             (Section::Evidence, Some(evidence.clone())),
+            (Section::Packages, packages.clone()),
             (Section::History, history.clone()),
         ];
         for (kind, text) in sections {
@@ -686,6 +691,8 @@ pub(crate) struct Prepared {
     /// The version a range ships in, for a changelog or release notes.
     version: Option<String>,
     evidence: String,
+    /// The packages the change moves (its lock files' and its workflows' pins), when any.
+    packages: Option<String>,
     /// For a commit message: how the repository's people write theirs.
     history: Option<String>,
     rules: Option<CommitRules>,

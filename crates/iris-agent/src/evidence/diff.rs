@@ -13,6 +13,7 @@ use iris_core::change::{
     ChangeKind, FileDiff, LargeText, Relevance, ScoredFile, most_relevant_first, rank_files,
     score_lines, size_bucket,
 };
+use iris_core::packages;
 use iris_git::{DiffTarget, GitRepo};
 
 use super::change_label;
@@ -157,9 +158,17 @@ pub fn up_front(repo: &GitRepo, target: &DiffTarget, budget: usize) -> iris_git:
     out.push_str(listed);
     out.push_str(&diffs);
     if !left.is_empty() {
+        // What a lock's diff would say is in the request already.
+        let locks = match left.iter().any(|path| packages::Format::of(path).is_some()) {
+            true => format!(
+                "; the packages the lock files move are listed under \"{}\"",
+                packages::HEADING
+            ),
+            false => String::new(),
+        };
         let _ = writeln!(
             out,
-            "\n[not shown: the diffs of {} other file(s) ({}); git_diff with detail=standard and files=[...] reads them]",
+            "\n[not shown: the diffs of {} other file(s) ({}); git_diff with detail=standard and files=[...] reads them{locks}]",
             left.len(),
             first_of(&left, 20),
         );

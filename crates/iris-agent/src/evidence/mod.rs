@@ -4,6 +4,7 @@
 
 pub mod diff;
 pub mod log;
+pub mod packages;
 
 use iris_core::change::ChangeKind;
 

@@ -32,6 +32,11 @@ pub enum Section {
     Angle,
     /// The change, gathered up front (the ranked diff, its commits).
     Evidence,
+    /// The packages the change moves: each lock file's packages with their old and new
+    /// versions, those added and removed, and the GitHub Actions pins moved, read from both
+    /// versions of the files whether or not their diffs are shown. Small and bounded, so a
+    /// retry without the evidence keeps it.
+    Packages,
     /// How the repository's people write their messages: the sample of their history.
     History,
     /// An earlier answer and what to change in it (a revision, a retry, a follow-up).
@@ -41,13 +46,14 @@ pub enum Section {
 impl Section {
     /// The sources of the reason for a change a request may carry beside its diff, each of
     /// which `iris eval --evidence` weighs by the recall without it.
-    pub const SOURCES: [Section; 2] = [Section::Ticket, Section::LinkedIssues];
+    pub const SOURCES: [Section; 3] = [Section::Ticket, Section::LinkedIssues, Section::Packages];
 
     /// A source's name, as `iris eval --evidence` reports it.
     pub fn name(self) -> &'static str {
         match self {
             Section::Ticket => "ticket",
             Section::LinkedIssues => "linked issues",
+            Section::Packages => "packages",
             _ => self.part(),
         }
     }
@@ -55,7 +61,7 @@ impl Section {
     /// The part of a request a dry run counts it as: `evidence`, `history` or `request`.
     pub fn part(self) -> &'static str {
         match self {
-            Section::Evidence => "evidence",
+            Section::Evidence | Section::Packages => "evidence",
             Section::History => "history",
             _ => "request",
         }
@@ -179,5 +185,10 @@ mod tests {
         assert_eq!(request.text_of(Section::Angle), "");
         let parts: Vec<&str> = request.sections().map(|(kind, _)| kind.part()).collect();
         assert_eq!(parts, ["request", "request", "evidence", "history"]);
+        assert_eq!(
+            Section::Packages.part(),
+            "evidence",
+            "counted with the evidence"
+        );
     }
 }
