@@ -38,6 +38,9 @@ pub enum ConfigKey {
     MaxCostPerRun,
     /// The trailer that says Iris helped (`Assisted-by`), `none`, or unset.
     AttributionTrailer,
+    /// What the user asked their coding agent (its sessions) goes in the request
+    /// (`agent_sessions`).
+    AgentSessions,
     Model(ProviderKind),
     FastModel(ProviderKind),
     BaseUrl(ProviderKind),
@@ -53,7 +56,7 @@ pub enum ConfigKey {
 }
 
 /// The keys at the top of a file, in the order `iris config` shows them.
-const TOP: [ConfigKey; 25] = [
+const TOP: [ConfigKey; 26] = [
     ConfigKey::Provider,
     ConfigKey::Preset,
     ConfigKey::Gitmoji,
@@ -79,6 +82,7 @@ const TOP: [ConfigKey; 25] = [
     ConfigKey::HookOnAmend,
     ConfigKey::MaxCostPerRun,
     ConfigKey::AttributionTrailer,
+    ConfigKey::AgentSessions,
 ];
 
 /// The keys of a `[providers.NAME]` table.
@@ -180,6 +184,7 @@ impl ConfigKey {
             ConfigKey::HookOnAmend => "hook_on_amend",
             ConfigKey::MaxCostPerRun => "max_cost_per_run",
             ConfigKey::AttributionTrailer => "attribution_trailer",
+            ConfigKey::AgentSessions => "agent_sessions",
             ConfigKey::Model(_) => "model",
             ConfigKey::FastModel(_) => "fast_model",
             ConfigKey::BaseUrl(_) => "base_url",
@@ -258,6 +263,7 @@ impl ConfigKey {
             | ConfigKey::StudioAutoGenerate
             | ConfigKey::ReviewVerify
             | ConfigKey::HookOnAmend
+            | ConfigKey::AgentSessions
             | ConfigKey::Local(_) => Kind::Bool,
             ConfigKey::MaxTurns
             | ConfigKey::SubagentTimeoutSecs

@@ -156,6 +156,10 @@ pub struct Config {
     /// The trailer that says Iris helped (`Assisted-by`); `none`: never one; empty: what
     /// the project's contributor guide names, if it names one.
     pub attribution_trailer: String,
+    /// What the user asked their coding agent (Claude Code, Codex, Gemini CLI, aider) while
+    /// making a change goes in the request, for the reason behind it. Off unless the user
+    /// says so: their own words go to the provider.
+    pub agent_sessions: bool,
     /// Where each value that is not a default came from.
     origins: BTreeMap<ConfigKey, Source>,
 }
@@ -189,6 +193,7 @@ impl Default for Config {
             hook_on_amend: false,
             max_cost_per_run: None,
             attribution_trailer: String::new(),
+            agent_sessions: false,
             origins: BTreeMap::new(),
         }
     }
@@ -218,6 +223,9 @@ pub struct Overrides {
     pub safety: Option<String>,
     /// `--language`: the language Iris writes in.
     pub language: Option<String>,
+    /// `--sessions` (true) or `--no-sessions` (false): the coding agent's sessions go in the
+    /// request, for this run.
+    pub agent_sessions: Option<bool>,
 }
 
 /// Where a setting's value came from.
@@ -332,6 +340,7 @@ impl Config {
             (ConfigKey::CriticEnabled, Value::Bool(b)) => self.critic_enabled = b,
             (ConfigKey::ReviewVerify, Value::Bool(b)) => self.review_verify = b,
             (ConfigKey::HookOnAmend, Value::Bool(b)) => self.hook_on_amend = b,
+            (ConfigKey::AgentSessions, Value::Bool(b)) => self.agent_sessions = b,
             (ConfigKey::MaxCostPerRun, Value::Price(micros)) => {
                 self.max_cost_per_run = Some(micros)
             }
@@ -507,7 +516,8 @@ impl Config {
     }
 
     /// Where a key's value came from.
-    fn source(&self, key: ConfigKey) -> Source {
+    /// Where `key`'s value came from ([`Source::Default`] when nothing set it).
+    pub fn source(&self, key: ConfigKey) -> Source {
         self.origins.get(&key).cloned().unwrap_or(Source::Default)
     }
 
@@ -560,6 +570,7 @@ impl Config {
             ConfigKey::CriticEnabled => Value::Bool(self.critic_enabled),
             ConfigKey::ReviewVerify => Value::Bool(self.review_verify),
             ConfigKey::HookOnAmend => Value::Bool(self.hook_on_amend),
+            ConfigKey::AgentSessions => Value::Bool(self.agent_sessions),
             ConfigKey::MaxCostPerRun => Value::Price(self.max_cost_per_run?),
             ConfigKey::AttributionTrailer => return text(&self.attribution_trailer),
             ConfigKey::TrustRepo => Value::Bool(self.trust_repo),
