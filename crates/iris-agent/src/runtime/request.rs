@@ -14,6 +14,9 @@ pub enum Section {
     Template,
     /// The ticket the branch names.
     Ticket,
+    /// What the user asked their coding agent while making the change, in their own words:
+    /// the reason for it, when they gave one.
+    Sessions,
     /// One layer's place in a stack of pull requests.
     Stack,
     /// The scope the staged files suggest.
