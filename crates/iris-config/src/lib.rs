@@ -516,8 +516,13 @@ impl Config {
     }
 
     /// Where a key's value came from.
-    /// Where `key`'s value came from ([`Source::Default`] when nothing set it).
-    pub fn source(&self, key: ConfigKey) -> Source {
+    /// Where `agent_sessions` came from: a run's flag, a file, or nothing
+    /// ([`Source::Default`]), when the user's remembered answer decides.
+    pub fn agent_sessions_source(&self) -> Source {
+        self.source(ConfigKey::AgentSessions)
+    }
+
+    fn source(&self, key: ConfigKey) -> Source {
         self.origins.get(&key).cloned().unwrap_or(Source::Default)
     }
 

@@ -502,7 +502,10 @@ fn agent_sessions_are_off_until_a_file_or_the_flag_turns_them_on() {
     let unset = Setup::new("", "").load(&[], &Overrides::default()).unwrap();
     assert!(!unset.agent_sessions);
     assert_eq!(unset.source(ConfigKey::AgentSessions), Source::Default);
-    for (user, project) in [("agent_sessions = true\n", ""), ("", "agent_sessions = true\n")] {
+    for (user, project) in [
+        ("agent_sessions = true\n", ""),
+        ("", "agent_sessions = true\n"),
+    ] {
         let config = Setup::new(user, project)
             .load(&[], &Overrides::default())
             .unwrap();

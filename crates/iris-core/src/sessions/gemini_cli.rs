@@ -8,6 +8,35 @@
 use super::{Turn, When, content_text, json_lines, last_turns, parse_rfc3339};
 use serde_json::Value;
 
+/// The folder under `~/.gemini/tmp/` that Gemini CLI kept the project at `root` in before its
+/// project registry: the SHA-256 of the path, in hex.
+pub fn hashed_folder(root: &str) -> String {
+    use sha2::{Digest, Sha256};
+    Sha256::digest(root.as_bytes())
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect()
+}
+
+/// The short names `~/.gemini/projects.json` (`{"projects": {"/path": "name"}}`) gives the
+/// project paths `here` takes.
+pub fn registered_folders(registry: &str, here: &dyn Fn(&str) -> bool) -> Vec<String> {
+    let Ok(registry) = serde_json::from_str::<Value>(registry) else {
+        return Vec::new();
+    };
+    registry
+        .get("projects")
+        .and_then(Value::as_object)
+        .into_iter()
+        .flatten()
+        .filter(|(path, _)| here(path))
+        .filter_map(|(_, name)| name.as_str())
+        // A name is a folder's, never a path.
+        .filter(|name| !name.is_empty() && !name.contains(['/', '\\']) && *name != "..")
+        .map(str::to_string)
+        .collect()
+}
+
 /// The user's turns in one of Gemini CLI's files, whichever of the three it is.
 pub fn turns(text: &str) -> Vec<Turn> {
     let messages = match serde_json::from_str::<Value>(text) {
@@ -122,6 +151,19 @@ mod tests {
         assert_eq!(turns[0].when, When::At(1_755_700_000));
         assert_eq!(turns[0].files, ["/home/ana/shop/src/rates.rs"]);
         assert_eq!(turns[1].files, ["src/currencies.rs"]);
+    }
+
+    #[test]
+    fn the_project_folder_is_the_registrys_name_or_the_paths_hash() {
+        assert_eq!(
+            hashed_folder("/home/ana/shop"),
+            "549df1e2e63b588ddd2563983ddfa9ff29a133ae610f24e9f73048e8cd15c502"
+        );
+        let registry = r#"{"projects": {"/home/ana/shop": "shop", "/home/ana/shop/web": "web",
+            "/home/ana/other": "other", "/home/ana/shop/x": "../escape"}}"#;
+        let here = |p: &str| p == "/home/ana/shop" || p.starts_with("/home/ana/shop/");
+        assert_eq!(registered_folders(registry, &here), ["shop", "web"]);
+        assert!(registered_folders("not json", &here).is_empty());
     }
 
     #[test]
