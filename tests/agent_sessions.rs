@@ -12,11 +12,11 @@ use crate::common::secrets::leaks;
 use crate::common::{TestRepo, stderr};
 use serde_json::json;
 
-const WHY: &str = "Add two() because the invoice totals need a second constant";
+pub(crate) const WHY: &str = "Add two() because the invoice totals need a second constant";
 const OTHER_REPO: &str = "Rename the admin panel colours to match the brand guide";
 const LAST_MONTH: &str = "Last month we discussed something else entirely here";
 
-fn now() -> i64 {
+pub(crate) fn now() -> i64 {
     std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .unwrap()
@@ -37,7 +37,14 @@ fn rfc3339(secs: i64) -> String {
 
 /// A Claude Code session of `cwd` (one user turn, then the agent editing `file`), written in
 /// the folder Claude Code names for `folder_of` under `home`.
-fn claude_session(home: &Path, folder_of: &Path, name: &str, cwd: &Path, at: i64, said: &str) {
+pub(crate) fn claude_session(
+    home: &Path,
+    folder_of: &Path,
+    name: &str,
+    cwd: &Path,
+    at: i64,
+    said: &str,
+) {
     let folder = iris_core::sessions::claude_code::folder_name(&folder_of.to_string_lossy());
     let dir = home.join(".claude/projects").join(folder);
     std::fs::create_dir_all(&dir).unwrap();
