@@ -6,7 +6,7 @@ use clap::Args;
 
 use super::progress::ProgressLine;
 use crate::app::Workspace;
-use crate::app::sessions::{self, Consent, Face};
+use crate::app::sessions::{self, Consent, Face, Look};
 use crate::app::stores::agent_sessions;
 use crate::app::vcs::Base;
 use crate::output::exit::UsageError;
@@ -144,21 +144,21 @@ impl<'a> Session<'a> {
     pub(super) fn iris_for(&self, scope: &Scope) -> IrisAgent {
         let ws = self.ws;
         let env = sessions::Env::from_process();
-        let consent = sessions::consent(&ws.config, &ws.stores, &env, self.face);
-        let hint = consent == Consent::Unasked && !agent_sessions::hinted(&ws.stores);
-        if consent != Consent::Yes && !hint {
-            return self.iris.clone();
+        let consent = match sessions::consent(&ws.config, &ws.stores, &env, self.face) {
+            // Said once is enough: nothing to read.
+            Consent::Unasked if agent_sessions::hinted(&ws.stores) => Consent::No,
+            consent => consent,
+        };
+        let look = || sessions::look(consent, &ws.repo, &ws.root, scope, &env);
+        match tokio::task::block_in_place(look) {
+            Look::Send(section) => self.iris.clone().with_sessions(section),
+            Look::Found(_) => {
+                eprintln!("{}", sessions::HINT);
+                agent_sessions::remember_hinted(&ws.stores);
+                self.iris.clone()
+            }
+            Look::Nothing => self.iris.clone(),
         }
-        let chosen =
-            tokio::task::block_in_place(|| sessions::chosen(&ws.repo, &ws.root, scope, &env));
-        if consent == Consent::Yes {
-            return self.iris.clone().with_sessions(sessions::section(&chosen));
-        }
-        if !chosen.is_empty() {
-            eprintln!("{}", sessions::HINT);
-            agent_sessions::remember_hinted(&ws.stores);
-        }
-        self.iris.clone()
     }
 
     /// Writes an artifact with the progress line on stderr.

@@ -9,7 +9,7 @@ use std::sync::Arc;
 use tokio::sync::mpsc::UnboundedSender;
 
 use crate::app::Workspace;
-use crate::app::sessions::{self, Consent, Env, Face};
+use crate::app::sessions::{self, Consent, Env, Face, Look};
 use crate::app::stores::{IrisDir, agent_sessions};
 use iris_agent::IrisAgent;
 use iris_agent::capability::requests::Scope;
@@ -56,29 +56,19 @@ impl Sessions {
         if self.consent == Consent::No {
             return iris;
         }
-        let (env, root, scope_now) = (self.env.clone(), self.root.clone(), scope.clone());
-        let chosen = tokio::task::spawn_blocking(move || {
+        let (consent, env, root) = (self.consent, self.env.clone(), self.root.clone());
+        let scope = scope.clone();
+        let look = tokio::task::spawn_blocking(move || {
             let repo = iris_git::GitRepo::discover(&root).ok()?;
-            Some(sessions::chosen(&repo, &root, &scope_now, &env))
-        })
-        .await
-        .ok()
-        .flatten()
-        .unwrap_or_default();
-        match self.consent {
-            Consent::Yes => Arc::new((*iris).clone().with_sessions(sessions::section(&chosen))),
-            _ => {
-                if !chosen.is_empty() {
-                    let mut agents: Vec<&str> = Vec::new();
-                    for c in &chosen {
-                        if !agents.contains(&c.agent.name()) {
-                            agents.push(c.agent.name());
-                        }
-                    }
-                    let _ = tx.send(Action::Sessions(SessionsMsg::Found(agents.join(", "))));
-                }
+            Some(sessions::look(consent, &repo, &root, &scope, &env))
+        });
+        match look.await.ok().flatten() {
+            Some(Look::Send(section)) => Arc::new((*iris).clone().with_sessions(section)),
+            Some(Look::Found(agents)) => {
+                let _ = tx.send(Action::Sessions(SessionsMsg::Found(agents.join(", "))));
                 iris
             }
+            _ => iris,
         }
     }
 }

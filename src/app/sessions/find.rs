@@ -96,7 +96,7 @@ fn listed(paths: impl IntoIterator<Item = PathBuf>) -> Vec<File> {
 /// the newest first, [`MAX_FILES`] at most.
 fn newest(mut files: Vec<File>, window: Window) -> Vec<File> {
     files.retain(|f| f.modified >= window.from);
-    files.sort_by(|a, b| b.modified.cmp(&a.modified));
+    files.sort_by_key(|f| std::cmp::Reverse(f.modified));
     files.truncate(MAX_FILES);
     files
 }

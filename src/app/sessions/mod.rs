@@ -140,9 +140,34 @@ fn changed(repo: &GitRepo, scope: &Scope) -> Vec<String> {
         .collect()
 }
 
+/// What a write over `scope` gets of the sessions, as `consent` allows.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Look {
+    /// The user said yes: the request's section (`None`: no turn of the change's time).
+    Send(Option<String>),
+    /// Nobody said, and sessions of the change were found: their agents (to tell or ask).
+    Found(Vec<&'static str>),
+    /// Nothing to send or say.
+    Nothing,
+}
+
+/// The sessions of `scope`'s change as `consent` allows: read only when it is not no.
+/// Blocking: reads the agents' files.
+pub fn look(consent: Consent, repo: &GitRepo, root: &Path, scope: &Scope, env: &Env) -> Look {
+    if consent == Consent::No {
+        return Look::Nothing;
+    }
+    let chosen = chosen(repo, root, scope, env);
+    match consent {
+        Consent::Yes => Look::Send(choose::section(&chosen)),
+        _ if chosen.is_empty() => Look::Nothing,
+        _ => Look::Found(choose::agents(&chosen)),
+    }
+}
+
 /// The turns of this working tree's sessions in the time of `scope`'s change, chosen and
 /// bounded. Blocking: reads the agents' files.
-pub fn chosen(repo: &GitRepo, root: &Path, scope: &Scope, env: &Env) -> Vec<Chosen> {
+fn chosen(repo: &GitRepo, root: &Path, scope: &Scope, env: &Env) -> Vec<Chosen> {
     let window = window(repo, scope, now());
     let found = find::found(env, root, window);
     if found.is_empty() {
@@ -154,11 +179,6 @@ pub fn chosen(repo: &GitRepo, root: &Path, scope: &Scope, env: &Env) -> Vec<Chos
         &root.to_string_lossy(),
         &changed(repo, scope),
     )
-}
-
-/// The request's section of the `chosen` turns.
-pub fn section(chosen: &[Chosen]) -> Option<String> {
-    choose::section(chosen)
 }
 
 /// Seconds since the epoch.

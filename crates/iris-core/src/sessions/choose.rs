@@ -64,17 +64,23 @@ pub fn choose(found: &[Found], window: Window, root: &str, changed: &[String]) -
     chosen
 }
 
-/// The request's section of the `chosen` turns; `None` when there are none.
-pub fn section(chosen: &[Chosen]) -> Option<String> {
-    if chosen.is_empty() {
-        return None;
-    }
-    let mut agents: Vec<&str> = Vec::new();
+/// The agents the `chosen` turns were said to, each once, in order.
+pub fn agents(chosen: &[Chosen]) -> Vec<&'static str> {
+    let mut agents: Vec<&'static str> = Vec::new();
     for c in chosen {
         if !agents.contains(&c.agent.name()) {
             agents.push(c.agent.name());
         }
     }
+    agents
+}
+
+/// The request's section of the `chosen` turns; `None` when there are none.
+pub fn section(chosen: &[Chosen]) -> Option<String> {
+    if chosen.is_empty() {
+        return None;
+    }
+    let agents = agents(chosen);
     let lines: Vec<String> = chosen
         .iter()
         .map(|c| format!("- {}: {}", c.agent.name(), c.text))
