@@ -298,9 +298,9 @@ async fn candidates(
     scope: &Scope,
     args: &GenArgs,
 ) -> Result<Vec<Candidate>> {
+    let iris = session.iris_for(scope);
     let progress = ProgressLine::start().priced(session.price());
-    let result = session
-        .iris_for(scope)
+    let result = iris
         .write_candidates(
             ArtifactKind::Commit,
             scope,

@@ -180,9 +180,10 @@ impl<'a> Session<'a> {
         layer: Option<&InStack>,
         ask_critic: bool,
     ) -> Result<Written> {
+        // Before the progress line: the line about the sessions goes on stderr whole.
+        let iris = self.iris_for(scope);
         let progress = ProgressLine::start().priced(self.price());
         let sink = progress.sink();
-        let iris = self.iris_for(scope);
         let result = match layer {
             Some(layer) => iris.write_layer(scope, layer, ask_critic, &sink).await,
             None => iris.write(kind, scope, ask_critic, &sink).await,
