@@ -37,6 +37,7 @@ mod hook;
 mod jj;
 mod language;
 mod layers;
+mod linked_issues;
 mod mcp;
 mod odd_states;
 mod planted_git;

@@ -24,7 +24,13 @@ pub fn configured(
     stores: &IrisDir,
     streaming: bool,
 ) -> iris_agent::Result<IrisAgent> {
-    IrisAgent::from_config(config, root, stores.path(), streaming)
+    let iris = IrisAgent::from_config(config, root, stores.path(), streaming)?;
+    Ok(
+        match super::linked_issues::ForgeIssues::of(config.linked_issues, root, stores) {
+            Some(reader) => iris.with_issue_reader(reader),
+            None => iris,
+        },
+    )
 }
 
 /// Iris built from the configuration as it is each time (files < environment < `overrides`).

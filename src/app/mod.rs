@@ -7,6 +7,7 @@
 
 pub mod dismissed;
 pub mod iris;
+pub mod linked_issues;
 pub mod replayed;
 pub mod sessions;
 pub mod stores;

@@ -11,6 +11,7 @@ use serde_json::{Value, json};
 
 use iris_agent::capability::requests::Scope;
 use iris_agent::runtime::dry_run::{Part, parts_of, sizes};
+use iris_agent::runtime::request::Section;
 use iris_config::{Config, Overrides};
 use iris_core::artifact::ArtifactKind;
 use iris_core::eval::{Recall, median};
@@ -24,6 +25,8 @@ use crate::output::exit::UsageError;
 /// One commit's first request, measured.
 pub(super) struct Measured {
     pub(super) recall: Recall,
+    /// The recall without each source of the reason (its name), for those it carried.
+    without: Vec<(&'static str, Recall)>,
     parts: Vec<Part>,
     tokens: usize,
 }
@@ -144,7 +147,21 @@ pub(super) async fn first_request(
         .join("\n");
     let count = crate::output::preview::counter(config.provider).1;
     let parts = sizes(&body, captured.handed.as_ref(), &*count);
+    let sections = captured.sections.unwrap_or_default();
+    let without = Section::SOURCES
+        .iter()
+        .filter_map(|source| {
+            let mut rest = text.clone();
+            let mut carried = false;
+            for (_, section) in sections.iter().filter(|(kind, _)| kind == source) {
+                carried |= rest.contains(section.as_str());
+                rest = rest.replace(section.as_str(), "");
+            }
+            carried.then(|| (source.name(), Recall::of(&commit.message, &rest)))
+        })
+        .collect();
     Ok(Measured {
+        without,
         recall: Recall::of(&commit.message, &text),
         tokens: parts.iter().map(|p| p.tokens).sum(),
         parts,
@@ -168,8 +185,32 @@ fn summary(rows: &[Measured], chosen: usize) -> Value {
         .iter()
         .map(|m| part_tokens(&m.parts, "evidence") as f64)
         .collect();
+    // Over every commit measured: one without a source's section counts as it is.
+    let without: serde_json::Map<String, Value> = Section::SOURCES
+        .iter()
+        .filter(|source| {
+            rows.iter()
+                .any(|m| m.without.iter().any(|(name, _)| *name == source.name()))
+        })
+        .map(|source| {
+            let shares: Vec<f64> = rows
+                .iter()
+                .filter_map(|m| {
+                    m.without
+                        .iter()
+                        .find(|(name, _)| *name == source.name())
+                        .map_or(&m.recall, |(_, recall)| recall)
+                        .share()
+                })
+                .collect();
+            let mean =
+                (!shares.is_empty()).then(|| shares.iter().sum::<f64>() / shares.len() as f64);
+            (source.name().to_string(), json!(mean))
+        })
+        .collect();
     json!({
         "summary": true,
+        "recall_without": without,
         "commits": chosen,
         "measured": rows.len(),
         "with_terms": shares.len(),
@@ -182,11 +223,18 @@ fn summary(rows: &[Measured], chosen: usize) -> Value {
 }
 
 fn summary_text(summary: &Value) -> String {
-    let recall = summary["recall_mean"]
+    let mut recall = summary["recall_mean"]
         .as_f64()
         .map_or("no message named code, paths or numbers".to_string(), |r| {
             format!("{:.0}% on average", r * 100.0)
         });
+    if let Some(without) = summary["recall_without"].as_object() {
+        for (name, share) in without {
+            if let Some(share) = share.as_f64() {
+                recall.push_str(&format!(" ({:.0}% without the {name})", share * 100.0));
+            }
+        }
+    }
     format!(
         "{} of {} commits measured; evidence recall {recall} ({} of {} terms over {} messages \
          that have any); first request {} tokens by the median, its evidence {}",

@@ -266,6 +266,18 @@ pub(crate) fn graphql(query: &str, number: u64) -> Invocation {
         .arg("--raw-field", &format!("query={query}"))
 }
 
+/// Asks for issue `number` as JSON: its title, body and state.
+pub(crate) fn issue_view(forge: Forge, number: u64) -> Invocation {
+    let number = number.to_string();
+    match forge {
+        Forge::GitHub => Invocation::new(forge, &["issue", "view", &number])
+            .arg("--json", "number,title,body,state"),
+        Forge::GitLab => {
+            Invocation::new(forge, &["issue", "view", &number]).arg("--output", "json")
+        }
+    }
+}
+
 /// The values of what `api_list` printed: one JSON array a page (or one value), the items of
 /// every page in order; nothing for an answer that is not JSON.
 pub(crate) fn listed(stdout: &str) -> Vec<Value> {

@@ -91,6 +91,8 @@ pub struct IrisAgent {
     /// The command this Iris runs for: its ledger and dry run, shared by everything it
     /// starts ([`IrisAgent::for_command`] makes a new one).
     pub(crate) run: RunContext,
+    /// Reads the issues a change is for from the forge (none: they are not read).
+    pub(crate) issues: Option<Arc<dyn crate::issues::IssueReader>>,
 }
 
 /// The scanner every request passes, with the rules the user and the project add and the
@@ -243,6 +245,7 @@ impl IrisAgent {
             },
             price: config.model_price(),
             run: new_run(cost_cap),
+            issues: None,
             cost_cap,
         })
     }
@@ -321,6 +324,13 @@ impl IrisAgent {
     /// reads no session of her own.
     pub fn with_sessions(mut self, section: Option<String>) -> Self {
         self.sessions = section;
+        self
+    }
+
+    /// Reads the issues a commit or PR is for through `reader`: the branch's ticket, and for a
+    /// PR every issue its commits name; they go in the request as their own section.
+    pub fn with_issue_reader(mut self, reader: Arc<dyn crate::issues::IssueReader>) -> Self {
+        self.issues = Some(reader);
         self
     }
 

@@ -20,6 +20,7 @@ pub mod capability;
 pub mod error;
 pub mod evidence;
 pub mod iris;
+pub mod issues;
 pub mod output;
 pub mod runtime;
 pub mod style;

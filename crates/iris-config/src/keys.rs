@@ -33,6 +33,8 @@ pub enum ConfigKey {
     Language,
     ReviewMinConfidence,
     ReviewVerify,
+    /// The issue a branch is for is read through `gh`/`glab` into the request (`linked_issues`).
+    LinkedIssues,
     /// The hook writes a new message on `git commit --amend` (`hook_on_amend`).
     HookOnAmend,
     MaxCostPerRun,
@@ -56,7 +58,7 @@ pub enum ConfigKey {
 }
 
 /// The keys at the top of a file, in the order `iris config` shows them.
-const TOP: [ConfigKey; 26] = [
+const TOP: [ConfigKey; 27] = [
     ConfigKey::Provider,
     ConfigKey::Preset,
     ConfigKey::Gitmoji,
@@ -79,6 +81,7 @@ const TOP: [ConfigKey; 26] = [
     ConfigKey::Language,
     ConfigKey::ReviewMinConfidence,
     ConfigKey::ReviewVerify,
+    ConfigKey::LinkedIssues,
     ConfigKey::HookOnAmend,
     ConfigKey::MaxCostPerRun,
     ConfigKey::AttributionTrailer,
@@ -181,6 +184,7 @@ impl ConfigKey {
             ConfigKey::Language => "language",
             ConfigKey::ReviewMinConfidence => "review_min_confidence",
             ConfigKey::ReviewVerify => "review_verify",
+            ConfigKey::LinkedIssues => "linked_issues",
             ConfigKey::HookOnAmend => "hook_on_amend",
             ConfigKey::MaxCostPerRun => "max_cost_per_run",
             ConfigKey::AttributionTrailer => "attribution_trailer",
@@ -262,6 +266,7 @@ impl ConfigKey {
             | ConfigKey::StructuredOutput
             | ConfigKey::StudioAutoGenerate
             | ConfigKey::ReviewVerify
+            | ConfigKey::LinkedIssues
             | ConfigKey::HookOnAmend
             | ConfigKey::AgentSessions
             | ConfigKey::Local(_) => Kind::Bool,

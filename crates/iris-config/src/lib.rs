@@ -147,6 +147,9 @@ pub struct Config {
     /// A review's findings get a second look (one more request): each kept or dropped with a
     /// reason, the dropped ones folded.
     pub review_verify: bool,
+    /// The issue the branch is for (and, for a PR, those its commits name) is read through
+    /// the user's `gh` or `glab` into the request: its title and the opening of its body.
+    pub linked_issues: bool,
     /// On `git commit --amend` the hook writes a message from the amended change instead of
     /// keeping the commit's own.
     pub hook_on_amend: bool,
@@ -190,6 +193,7 @@ impl Default for Config {
             language: String::new(),
             review_min_confidence: 70,
             review_verify: false,
+            linked_issues: true,
             hook_on_amend: false,
             max_cost_per_run: None,
             attribution_trailer: String::new(),
@@ -339,6 +343,7 @@ impl Config {
             (ConfigKey::Gitmoji, Value::Bool(b)) => self.gitmoji = b,
             (ConfigKey::CriticEnabled, Value::Bool(b)) => self.critic_enabled = b,
             (ConfigKey::ReviewVerify, Value::Bool(b)) => self.review_verify = b,
+            (ConfigKey::LinkedIssues, Value::Bool(b)) => self.linked_issues = b,
             (ConfigKey::HookOnAmend, Value::Bool(b)) => self.hook_on_amend = b,
             (ConfigKey::AgentSessions, Value::Bool(b)) => self.agent_sessions = b,
             (ConfigKey::MaxCostPerRun, Value::Price(micros)) => {
@@ -574,6 +579,7 @@ impl Config {
             ConfigKey::Gitmoji => Value::Bool(self.gitmoji),
             ConfigKey::CriticEnabled => Value::Bool(self.critic_enabled),
             ConfigKey::ReviewVerify => Value::Bool(self.review_verify),
+            ConfigKey::LinkedIssues => Value::Bool(self.linked_issues),
             ConfigKey::HookOnAmend => Value::Bool(self.hook_on_amend),
             ConfigKey::AgentSessions => Value::Bool(self.agent_sessions),
             ConfigKey::MaxCostPerRun => Value::Price(self.max_cost_per_run?),

@@ -39,6 +39,7 @@ pub mod eval;
 pub mod history;
 pub mod languages;
 pub mod last_message;
+pub mod linked_issue;
 pub mod paths;
 pub mod pr_template;
 pub mod protocol;

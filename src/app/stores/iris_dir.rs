@@ -71,6 +71,11 @@ impl IrisDir {
         self.0.join("agent-sessions-hinted")
     }
 
+    /// The issues read from the forge for requests, kept a day.
+    pub fn linked_issues(&self) -> PathBuf {
+        self.0.join("linked-issues.json")
+    }
+
     /// The full-screen studio's traces (with `--debug` or `IRIS_LOG`).
     pub fn studio_log(&self) -> PathBuf {
         self.0.join("studio.log")

@@ -38,20 +38,21 @@ pub(super) fn plan(repo: &GitRepo, scope: &Scope, on_pr: &OnThePr, full: bool) -
         )));
     }
     let to = repo.commit_id(to)?;
-    let short = short(&head);
+    let short = short_of(&head);
     if head == to {
         return Ok(Plan::Nothing { to });
     }
     if !repo.is_ancestor(&head, &to).unwrap_or(false) {
         return Ok(Plan::Whole(Some(format!(
-            "Iris' last review covered {short}, which is no longer in the branch's history \
-             (a force-push): reviewing the whole pull request"
+            "Iris' last review covered {short}, which is not in the history of {} (a \
+             force-push, or this clone is behind the pull request): reviewing the whole range",
+            short_of(&to)
         ))));
     }
     Ok(Plan::Since { since: head, to })
 }
 
-fn short(id: &str) -> &str {
+fn short_of(id: &str) -> &str {
     &id[..id.len().min(7)]
 }
 
@@ -105,7 +106,7 @@ pub(super) fn since_text(since: &str, resolved: &[Seen], open: usize, already: u
         }
         text.push('\n');
     }
-    let mut said = vec![format!("_Reviewed the commits since {}", short(since))];
+    let mut said = vec![format!("_Reviewed the commits since {}", short_of(since))];
     if open > 0 {
         said.push(match open {
             1 => "1 earlier finding is still open on the pull request".to_string(),
@@ -189,5 +190,43 @@ mod tests {
         };
         let open: Vec<String> = earlier_open(&on_pr).into_iter().map(|f| f.id).collect();
         assert_eq!(open, ["b"]);
+    }
+
+    #[test]
+    fn the_record_decides_what_is_reviewed() {
+        let repo = iris_testkit::TestRepo::new();
+        repo.write("a.txt", "one\n");
+        let first = repo.commit_all("one");
+        repo.write("a.txt", "two\n");
+        let reviewed = repo.commit_all("two");
+        repo.write("a.txt", "three\n");
+        let pushed = repo.commit_all("three");
+        let git = GitRepo::discover(&repo.path()).expect("repo");
+        let on_pr = |head: &str| OnThePr {
+            recorded: Some(Recorded {
+                head: Some(head.to_string()),
+                findings: Vec::new(),
+            }),
+            ..OnThePr::default()
+        };
+        let range = Scope::range(&first, "HEAD");
+        let plan = |head: &str, full: bool| plan(&git, &range, &on_pr(head), full).expect("plan");
+        assert!(
+            matches!(plan(&reviewed, false), Plan::Since { since, to } if since == reviewed && to == pushed)
+        );
+        assert!(matches!(plan(&pushed, false), Plan::Nothing { .. }));
+        assert!(
+            matches!(plan(&reviewed, true), Plan::Whole(Some(why)) if why.starts_with("--full"))
+        );
+        // A force-push: the recorded head is gone from the history.
+        repo.git(&["reset", "-q", "--hard", &first]);
+        repo.write("a.txt", "rewritten\n");
+        repo.commit_all("rewritten");
+        assert!(
+            matches!(plan(&reviewed, false), Plan::Whole(Some(why)) if why.contains("force-push"))
+        );
+        // A staged change records nothing to build on.
+        let staged = super::plan(&git, &Scope::Staged, &on_pr(&reviewed), false).expect("plan");
+        assert!(matches!(staged, Plan::Whole(None)));
     }
 }

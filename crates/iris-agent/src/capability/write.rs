@@ -16,6 +16,7 @@ use iris_core::artifact::{
 use iris_core::change::FileDiff;
 use iris_core::commit_rules::{CommitRules, RuleName, Violation, error_count};
 use iris_core::history;
+use iris_core::linked_issue;
 use iris_core::pr_template::Template;
 use iris_core::protocol::AgentEvent;
 use iris_core::stack::InStack;
@@ -156,6 +157,12 @@ impl IrisAgent {
             ArtifactKind::Commit | ArtifactKind::Pr => self.ticket().await,
             _ => None,
         };
+        let linked = match kind {
+            ArtifactKind::Commit | ArtifactKind::Pr => {
+                self.linked_issues(kind, scope, ticket.as_ref(), sink).await
+            }
+            _ => None,
+        };
         let attribution = match kind {
             ArtifactKind::Commit => self.attribution().await,
             _ => None,
@@ -198,6 +205,7 @@ impl IrisAgent {
             rules,
             template,
             ticket,
+            linked,
             scope_hint,
             operation,
             commit_template,
@@ -302,6 +310,7 @@ impl IrisAgent {
             rules,
             template,
             ticket,
+            linked,
             scope_hint,
             operation,
             commit_template,
@@ -324,6 +333,7 @@ impl IrisAgent {
                     .map(|t| t.section(kind == ArtifactKind::Commit)),
             ),
             (Section::Sessions, sessions.clone()),
+            (Section::LinkedIssues, linked.clone()),
             (Section::Stack, stack.clone()),
             (Section::Scope, scope_hint.clone()),
             (
@@ -464,6 +474,54 @@ impl IrisAgent {
             Ticket::find(&branch, &history)
         });
         found.await.ok().flatten()
+    }
+
+    /// The issues the change is for, read from the forge when Iris has a reader: the branch's
+    /// ticket, and for a PR every issue its commits name. Those that could not be read are
+    /// said on the progress line in a word; the request goes without them.
+    async fn linked_issues(
+        &self,
+        kind: ArtifactKind,
+        scope: &Scope,
+        ticket: Option<&Ticket>,
+        sink: &EventSink,
+    ) -> Option<String> {
+        let reader = self.issues.as_ref()?;
+        let mut numbers: Vec<u64> = ticket
+            .and_then(|t| linked_issue::number_of_ticket(&t.id))
+            .into_iter()
+            .collect();
+        if let (ArtifactKind::Pr, Scope::Range { from, to, .. }) = (kind, scope) {
+            let (root, from, to) = (self.ctx.repo_root.clone(), from.clone(), to.clone());
+            let messages = tokio::task::spawn_blocking(move || {
+                iris_git::GitRepo::discover(&root)
+                    .and_then(|repo| repo.log_range(&from, &to, 200))
+                    .map(|log| log.into_iter().map(|c| c.message).collect::<Vec<_>>())
+                    .unwrap_or_default()
+            })
+            .await
+            .unwrap_or_default();
+            for n in linked_issue::numbers_in(&messages) {
+                if !numbers.contains(&n) {
+                    numbers.push(n);
+                }
+            }
+        }
+        if numbers.is_empty() {
+            return None;
+        }
+        sink.send(AgentEvent::Status("reading the linked issues".into()));
+        let (read, unread) = crate::issues::read_all(reader, &numbers).await;
+        if let Some((number, why)) = unread.first() {
+            let more = match unread.len() {
+                1 => String::new(),
+                n => format!(" (and {} more)", n - 1),
+            };
+            sink.send(AgentEvent::Status(format!(
+                "issue #{number} not read: {why}{more}"
+            )));
+        }
+        linked_issue::section(&read)
     }
 
     /// The repository's commit rules, if it has any. A configuration that cannot be read is
@@ -636,6 +694,8 @@ pub(crate) struct Prepared {
     rules: Option<CommitRules>,
     template: Option<Template>,
     ticket: Option<Ticket>,
+    /// The issues the change is for, as their section.
+    linked: Option<String>,
     /// For a staged commit whose project writes scopes: the scope its files suggest.
     scope_hint: Option<String>,
     /// For a commit that concludes a merge, cherry-pick, revert or rebase: what git prepared

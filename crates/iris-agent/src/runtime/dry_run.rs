@@ -9,19 +9,22 @@ use reqwest::Response;
 use reqwest_middleware::{Middleware, Next};
 use serde_json::Value;
 
-use crate::runtime::request::Request;
+use crate::runtime::request::{Request, Section};
 
 /// Where a dry run keeps the request it stopped; shared by every client of a command.
 #[derive(Debug, Clone, Default)]
 pub struct DryRun {
     captured: Arc<Mutex<Option<Captured>>>,
-    /// The first conversation's request, by part, as its capability handed it over.
-    handed: Arc<Mutex<Option<Handed>>>,
+    /// The first conversation's request, by section, as its capability handed it over.
+    handed: Arc<Mutex<Option<Sections>>>,
 }
 
 /// A request's texts by part (`request`, `evidence`, `history`), as they were handed to the
 /// runtime: what the dry run reports, without reading the wire's body back.
 pub type Handed = Vec<(&'static str, String)>;
+
+/// A request's texts by section, as they were handed to the runtime.
+pub type Sections = Vec<(Section, String)>;
 
 /// A request that was not sent.
 #[derive(Debug, Clone, PartialEq)]
@@ -32,6 +35,8 @@ pub struct Captured {
     pub body: Vec<u8>,
     /// Its last message by part, as its capability handed it over.
     pub handed: Option<Handed>,
+    /// The same message by section (what `iris eval --evidence` weighs source by source).
+    pub sections: Option<Sections>,
 }
 
 /// The error a dry run stops a run with.
@@ -52,7 +57,7 @@ impl DryRun {
             *noted = Some(
                 request
                     .sections()
-                    .map(|(kind, text)| (kind.part(), text.to_string()))
+                    .map(|(kind, text)| (kind, text.to_string()))
                     .collect(),
             );
         }
@@ -70,7 +75,13 @@ impl Middleware for DryRun {
         if let Ok(mut slot) = self.captured.lock()
             && slot.is_none()
         {
-            let handed = self.handed.lock().ok().and_then(|h| h.clone());
+            let sections = self.handed.lock().ok().and_then(|h| h.clone());
+            let handed = sections.as_ref().map(|sections| {
+                sections
+                    .iter()
+                    .map(|(kind, text)| (kind.part(), text.clone()))
+                    .collect()
+            });
             let body = req
                 .body()
                 .and_then(|b| b.as_bytes())
@@ -80,6 +91,7 @@ impl Middleware for DryRun {
                 url: req.url().to_string(),
                 body,
                 handed,
+                sections,
             });
         }
         Err(reqwest_middleware::Error::Middleware(anyhow::anyhow!(
@@ -296,6 +308,10 @@ mod tests {
                 handed: Some(vec![
                     ("request", "Write it.".into()),
                     ("evidence", "diff".into())
+                ]),
+                sections: Some(vec![
+                    (Section::Ask, "Write it.".into()),
+                    (Section::Evidence, "diff".into())
                 ]),
             })
         );

@@ -17,6 +17,8 @@ pub enum Section {
     /// What the user asked their coding agent while making the change, in their own words:
     /// the reason for it, when they gave one.
     Sessions,
+    /// The issues the change is for, read from the forge: titles and openings.
+    LinkedIssues,
     /// One layer's place in a stack of pull requests.
     Stack,
     /// The scope the staged files suggest.
@@ -40,6 +42,20 @@ pub enum Section {
 }
 
 impl Section {
+    /// The sources of the reason for a change a request may carry beside its diff, each of
+    /// which `iris eval --evidence` weighs by the recall without it.
+    pub const SOURCES: [Section; 3] = [Section::Ticket, Section::LinkedIssues, Section::Sessions];
+
+    /// A source's name, as `iris eval --evidence` reports it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Section::Ticket => "ticket",
+            Section::LinkedIssues => "linked issues",
+            Section::Sessions => "agent sessions",
+            _ => self.part(),
+        }
+    }
+
     /// The part of a request a dry run counts it as: `evidence`, `history` or `request`.
     pub fn part(self) -> &'static str {
         match self {
