@@ -12,6 +12,7 @@ mod common;
 mod agent_cli;
 mod agent_faults;
 mod agent_real_models;
+mod agent_sessions;
 mod candidates;
 mod ci_pipelines;
 mod cli;

@@ -11,6 +11,7 @@ use crate::common::fake_provider::{Api, FakeProvider, Recorded, Step};
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use iris_agent::IrisAgent;
 use iris_app::app::Workspace;
+use iris_app::app::sessions::Env as AgentEnv;
 use iris_app::app::stores::{DraftStore, IrisDir};
 use iris_app::studio::runner::Runner;
 use iris_config::{Config, Overrides};
@@ -113,8 +114,10 @@ impl Headless {
         let (tx, rx) = unbounded_channel();
         let git_dir = ws.repo.state_dir();
         // A split in a jj workspace has jj run the real binary as its diff editor.
-        let runner =
-            Runner::new(tx, &ws, Some(iris)).with_iris_program(PathBuf::from(crate::common::IRIS));
+        // The coding agents' sessions are the test HOME's, never the developer's.
+        let runner = Runner::new(tx, &ws, Some(iris))
+            .with_iris_program(PathBuf::from(crate::common::IRIS))
+            .with_agent_sessions(&ws, AgentEnv::under(repo.home()));
         let mut state = State::new(mode);
         state.iris.auto_generate = ws.config.studio_auto_generate;
         Self {
@@ -1999,4 +2002,73 @@ async fn in_a_jj_workspace_a_conflicted_change_is_listed_as_jj_shows_it() {
         })
         .await;
     assert!(fake.requests().is_empty());
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_studio_asks_once_whether_the_coding_agents_session_goes_in_the_requests() {
+    use crate::agent_sessions::{WHY, claude_session, now};
+    use iris_studio::state::Confirm;
+    let repo = staged_repo();
+    claude_session(
+        repo.home(),
+        &repo.path(),
+        "s",
+        &repo.path(),
+        now() - 60,
+        WHY,
+    );
+    let reply = || {
+        Step::text(crate::common::agent::commit_json(
+            "Add two()",
+            "Adds two().",
+        ))
+    };
+    let fake = FakeProvider::start(vec![reply(), reply(), reply()]);
+    let overrides = Overrides {
+        critic_enabled: Some(false),
+        ..Overrides::default()
+    };
+    let sent = |i: usize| fake.requests()[i].user_texts().join("\n");
+    let mut studio = Headless::configured(&repo, &fake, Mode::COMMIT, &overrides);
+    studio.state.iris.auto_generate = false;
+    studio.load_status().await;
+    studio.command(Command::Generate);
+    studio
+        .pump_until("the message", |s| s.iris.task.is_none())
+        .await;
+    assert_eq!(
+        studio.state.overlay.confirm,
+        Some(Confirm::Sessions("Claude Code".into()))
+    );
+    assert!(
+        !sent(0).contains(WHY),
+        "sent before the user said yes: {}",
+        sent(0)
+    );
+    studio.key(KeyCode::Char('y'));
+    let answer = studio.git_dir.join("iris").join("agent-sessions");
+    assert_eq!(std::fs::read_to_string(&answer).unwrap().trim(), "yes");
+
+    studio.command(Command::Generate);
+    studio
+        .pump_until("the second message", |s| s.iris.task.is_none())
+        .await;
+    assert_eq!(studio.state.overlay.confirm, None, "asked once");
+    assert!(sent(1).contains(WHY), "{}", sent(1));
+
+    // Another studio on the repository remembers the answer: it sends, and asks nothing.
+    let mut again = Headless::configured(&repo, &fake, Mode::COMMIT, &overrides);
+    again.state.iris.auto_generate = false;
+    again.load_status().await;
+    again.command(Command::Generate);
+    again
+        .pump_until("the third message", |s| s.iris.task.is_none())
+        .await;
+    assert_eq!(again.state.overlay.confirm, None);
+    assert!(
+        !again.seen.iter().any(|a| a.starts_with("Sessions")),
+        "{:?}",
+        again.seen
+    );
+    assert!(sent(2).contains(WHY), "{}", sent(2));
 }

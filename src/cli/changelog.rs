@@ -8,7 +8,7 @@ use anyhow::{Context, Result};
 use clap::Args;
 
 use super::config::ConfigFlags;
-use super::session::{OutputFlags, RangeArgs, Session, print_artifact};
+use super::session::{AgentSessionFlags, OutputFlags, RangeArgs, Session, print_artifact};
 use iris_core::artifact::{ArtifactKind, insert_into_changelog};
 
 #[derive(Debug, Args)]
@@ -30,10 +30,12 @@ pub struct ChangelogArgs {
     pub config: ConfigFlags,
     #[command(flatten)]
     pub output: OutputFlags,
+    #[command(flatten)]
+    pub sessions: AgentSessionFlags,
 }
 
 pub async fn run(args: ChangelogArgs) -> Result<ExitCode> {
-    let ws = args.config.workspace()?;
+    let ws = args.config.workspace_with(args.sessions)?;
     let session = Session::on(&ws, args.output)?;
     let written = session
         .write(

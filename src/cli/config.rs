@@ -111,6 +111,14 @@ impl ConfigFlags {
     pub fn workspace(&self) -> Result<crate::app::Workspace> {
         crate::app::Workspace::current(&self.overrides())
     }
+
+    /// The workspace the user is in, configured with these flags and `sessions`'.
+    pub fn workspace_with(
+        &self,
+        sessions: super::session::AgentSessionFlags,
+    ) -> Result<crate::app::Workspace> {
+        crate::app::Workspace::current(&sessions.over(self.overrides()))
+    }
 }
 
 /// Runs `iris config`: shows the configuration, or runs `init` (on `runtime`) or `set`.

@@ -10,7 +10,9 @@ use super::config::ConfigFlags;
 use super::pick;
 use super::progress::ProgressLine;
 use super::prompt::Prompter;
-use super::session::{OutputFlags, Session, copy, print_artifact, rendered, warn_about};
+use super::session::{
+    AgentSessionFlags, OutputFlags, Session, copy, print_artifact, rendered, warn_about,
+};
 use crate::app::stores::{accepted, last_message};
 use crate::app::vcs::{ChangeAsked, How, Recording};
 use crate::output::exit::{self, UsageError};
@@ -92,15 +94,17 @@ pub struct GenArgs {
     pub config: ConfigFlags,
     #[command(flatten)]
     pub output: OutputFlags,
+    #[command(flatten)]
+    pub sessions: AgentSessionFlags,
 }
 
 pub async fn run(args: GenArgs) -> Result<ExitCode> {
-    let ws = args.config.workspace()?;
+    let ws = args.config.workspace_with(args.sessions)?;
     // The hook on `git commit --amend` writes nothing unless the configuration asks it to.
     if args.hook_amend && !ws.config.hook_on_amend {
         return Ok(ExitCode::SUCCESS);
     }
-    let session = Session::on(&ws, args.output)?;
+    let session = Session::on(&ws, args.output)?.unattended(args.hook || args.hook_amend);
     let how = match (args.auto_commit, args.describe) {
         (true, _) if args.amend => Some(How::Amend),
         (true, _) => Some(How::Commit),
@@ -294,9 +298,9 @@ async fn candidates(
     scope: &Scope,
     args: &GenArgs,
 ) -> Result<Vec<Candidate>> {
+    let iris = session.iris_for(scope);
     let progress = ProgressLine::start().priced(session.price());
-    let result = session
-        .iris
+    let result = iris
         .write_candidates(
             ArtifactKind::Commit,
             scope,

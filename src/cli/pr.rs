@@ -7,7 +7,7 @@ use anyhow::{Context, Result};
 use clap::Args;
 
 use super::config::ConfigFlags;
-use super::session::{OutputFlags, Session, print_artifact, publish};
+use super::session::{AgentSessionFlags, OutputFlags, Session, print_artifact, publish};
 use crate::app::vcs::Base;
 use crate::output::exit::UsageError;
 use crate::publish::{PrAction, Target, forge_of_repo, split_pr};
@@ -47,10 +47,12 @@ pub struct PrArgs {
     pub config: ConfigFlags,
     #[command(flatten)]
     pub output: OutputFlags,
+    #[command(flatten)]
+    pub sessions: AgentSessionFlags,
 }
 
 pub async fn run(args: PrArgs) -> Result<ExitCode> {
-    let ws = args.config.workspace()?;
+    let ws = args.config.workspace_with(args.sessions)?;
     let mut session = Session::on(&ws, args.output)?;
     session.iris = session.iris.with_pr_template(args.template.clone());
     let (from, to) = (args.from.as_deref(), args.to.as_deref());

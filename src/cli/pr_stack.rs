@@ -19,7 +19,7 @@ use iris_core::stack::{self, InStack, Shown, Stack};
 use iris_git::HeadState;
 
 pub async fn run(args: PrArgs) -> Result<ExitCode> {
-    let ws = args.config.workspace()?;
+    let ws = args.config.workspace_with(args.sessions)?;
     let mut session = Session::on(&ws, args.output)?;
     session.iris = session.iris.with_pr_template(args.template.clone());
     let branch = match args.to.clone() {

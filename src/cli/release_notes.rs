@@ -6,7 +6,7 @@ use anyhow::Result;
 use clap::Args;
 
 use super::config::ConfigFlags;
-use super::session::{OutputFlags, RangeArgs, Session, print_artifact};
+use super::session::{AgentSessionFlags, OutputFlags, RangeArgs, Session, print_artifact};
 use iris_core::artifact::ArtifactKind;
 
 #[derive(Debug, Args)]
@@ -17,10 +17,12 @@ pub struct ReleaseNotesArgs {
     pub config: ConfigFlags,
     #[command(flatten)]
     pub output: OutputFlags,
+    #[command(flatten)]
+    pub sessions: AgentSessionFlags,
 }
 
 pub async fn run(args: ReleaseNotesArgs) -> Result<ExitCode> {
-    let ws = args.config.workspace()?;
+    let ws = args.config.workspace_with(args.sessions)?;
     let session = Session::on(&ws, args.output)?;
     let written = session
         .write(

@@ -6,6 +6,8 @@ use clap::Args;
 
 use super::progress::ProgressLine;
 use crate::app::Workspace;
+use crate::app::sessions::{self, Consent, Face, Look};
+use crate::app::stores::agent_sessions;
 use crate::app::vcs::Base;
 use crate::output::exit::UsageError;
 use crate::output::said::shown;
@@ -39,6 +41,30 @@ pub struct OutputFlags {
     /// cost (--json: as JSON).
     #[arg(long, global = true)]
     pub dry_run: bool,
+}
+
+/// Whether what the user asked their coding agent goes in the request, for this run.
+#[derive(Debug, Args, Clone, Copy, Default)]
+pub struct AgentSessionFlags {
+    /// Send what you asked your coding agent (Claude Code, Codex, Gemini CLI, aider) while
+    /// making this change, so Iris can say why (this run; `agent_sessions = true` always)
+    #[arg(long, overrides_with = "no_sessions")]
+    pub sessions: bool,
+    /// Send nothing of your coding agent's sessions (this run)
+    #[arg(long)]
+    pub no_sessions: bool,
+}
+
+impl AgentSessionFlags {
+    /// `overrides` with these flags' word on `agent_sessions`.
+    pub fn over(self, mut overrides: iris_config::Overrides) -> iris_config::Overrides {
+        overrides.agent_sessions = match (self.sessions, self.no_sessions) {
+            (true, _) => Some(true),
+            (_, true) => Some(false),
+            _ => None,
+        };
+        overrides
+    }
 }
 
 /// The commits FROM..TO an artifact covers, and the version they ship in.
@@ -85,6 +111,8 @@ pub(super) struct Session<'a> {
     /// `--dry-run`: where the first request is kept instead of being sent.
     dry_run: Option<DryRun>,
     json: bool,
+    /// Who runs Iris: the git hook never sends the coding agent's sessions.
+    face: Face,
 }
 
 impl<'a> Session<'a> {
@@ -97,7 +125,40 @@ impl<'a> Session<'a> {
             iris,
             dry_run,
             json: output.json,
+            face: Face::User,
         })
+    }
+
+    /// The session of a run the user is not there for (the git hook): the coding agent's
+    /// sessions stay out, and nothing is said about them.
+    pub(super) fn unattended(mut self, unattended: bool) -> Self {
+        if unattended {
+            self.face = Face::Unattended;
+        }
+        self
+    }
+
+    /// Iris for writing over `scope`: with what the user asked their coding agent while
+    /// making the change when they said yes; when nobody said, and a session exists, the
+    /// line that says how is printed once per repository.
+    pub(super) fn iris_for(&self, scope: &Scope) -> IrisAgent {
+        let ws = self.ws;
+        let env = sessions::Env::from_process();
+        let consent = match sessions::consent(&ws.config, &ws.stores, &env, self.face) {
+            // Said once is enough: nothing to read.
+            Consent::Unasked if agent_sessions::hinted(&ws.stores) => Consent::No,
+            consent => consent,
+        };
+        let look = || sessions::look(consent, &ws.repo, &ws.root, scope, &env);
+        match tokio::task::block_in_place(look) {
+            Look::Send(section) => self.iris.clone().with_sessions(section),
+            Look::Found(_) => {
+                eprintln!("{}", sessions::HINT);
+                agent_sessions::remember_hinted(&ws.stores);
+                self.iris.clone()
+            }
+            Look::Nothing => self.iris.clone(),
+        }
     }
 
     /// Writes an artifact with the progress line on stderr.
@@ -119,11 +180,13 @@ impl<'a> Session<'a> {
         layer: Option<&InStack>,
         ask_critic: bool,
     ) -> Result<Written> {
+        // Before the progress line: the line about the sessions goes on stderr whole.
+        let iris = self.iris_for(scope);
         let progress = ProgressLine::start().priced(self.price());
         let sink = progress.sink();
         let result = match layer {
-            Some(layer) => self.iris.write_layer(scope, layer, ask_critic, &sink).await,
-            None => self.iris.write(kind, scope, ask_critic, &sink).await,
+            Some(layer) => iris.write_layer(scope, layer, ask_critic, &sink).await,
+            None => iris.write(kind, scope, ask_critic, &sink).await,
         };
         // The progress line ends when the last sink is gone.
         drop(sink);

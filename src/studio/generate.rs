@@ -40,10 +40,12 @@ impl Runner {
     ) {
         let scope = self.jobs.scope(kind, range);
         let (memory, root) = (self.memory_for(kind), self.root.clone());
+        let (sessions, tx) = (self.sessions.clone(), self.tx.clone());
         self.spawn_iris(
             task,
             |iris, sink| async move {
                 let scope = scope_now(scope).await?;
+                let iris = sessions.apply(iris, &scope, &tx).await;
                 let (iris, dismissed) = findings::with_dismissals(iris, memory).await?;
                 let written = match &stack {
                     Some(layer) => iris.write_layer(&scope, layer, false, &sink).await?,
@@ -78,9 +80,11 @@ impl Runner {
         let tx = self.tx.clone();
         let scope = self.jobs.scope(kind, range);
         let memory = self.memory_for(kind);
+        let sessions = self.sessions.clone();
         tokio::spawn(async move {
             let found = async {
                 let scope = scope_now(scope).await?;
+                let iris = sessions.apply(iris, &scope, &tx).await;
                 let (iris, _) = findings::with_dismissals(iris, memory).await?;
                 anyhow::Ok((scope, iris))
             };
@@ -121,10 +125,12 @@ impl Runner {
     /// `count` alternatives to the artifact, from the same staged change as a generation.
     fn alternatives(&mut self, task: u64, kind: ArtifactKind, count: usize) {
         let scope = self.jobs.scope(kind, None);
+        let (sessions, tx) = (self.sessions.clone(), self.tx.clone());
         self.spawn_iris(
             task,
             |iris, sink| async move {
                 let scope = scope_now(scope).await?;
+                let iris = sessions.apply(iris, &scope, &tx).await;
                 let written = iris
                     .write_candidates(kind, &scope, count, &[], false, &sink)
                     .await?;

@@ -18,6 +18,7 @@ pub mod memory;
 mod publish;
 pub mod reword;
 pub mod runner;
+mod sessions;
 mod setup;
 pub mod split;
 mod stack;

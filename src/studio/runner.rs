@@ -51,6 +51,8 @@ pub struct Runner {
     pub(super) iris_program: Option<std::path::PathBuf>,
     /// Lines drawn plain after the syntax patterns were released are being compiled.
     pub(super) warming: Arc<AtomicBool>,
+    /// What the user asked their coding agent, and whether they said it may be sent.
+    pub(super) sessions: super::sessions::Sessions,
 }
 
 /// How long highlighting rests before syntect's compiled patterns are given back.
@@ -77,6 +79,7 @@ impl Runner {
             tasks: HashMap::new(),
             iris_program: None,
             warming: Arc::default(),
+            sessions: super::sessions::Sessions::of(ws),
         }
     }
 
@@ -117,6 +120,7 @@ impl Runner {
             Effect::Reword(fx) => self.reword(fx),
             Effect::Stack(fx) => self.stack(fx),
             Effect::Publish(fx) => self.publish(fx),
+            Effect::Sessions(fx) => self.sessions(fx),
             Effect::Findings(fx) => self.findings(fx),
             Effect::Setup(fx) => self.setup(fx),
             Effect::Cancel { task } => {

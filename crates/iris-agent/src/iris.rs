@@ -80,6 +80,9 @@ pub struct IrisAgent {
     pub(crate) pr_template: Option<String>,
     /// How reviews are written: aspects, second look.
     pub(crate) review: iris_core::artifact::review::ReviewOptions,
+    /// What the user asked their coding agent while making the change, as a section of the
+    /// request (found and chosen by the application, which reads the sessions); `None`: none.
+    pub(crate) sessions: Option<String>,
     /// The main model's prices and where they come from, when known: `--debug` says what a
     /// run cost, a preview what its request would.
     pub(crate) price: Option<(iris_config::prices::Price, iris_config::prices::PriceSource)>,
@@ -239,6 +242,7 @@ impl IrisAgent {
             raw_reply_dir: raw_reply_dir.to_path_buf(),
             learned: Learned::default(),
             pr_template: None,
+            sessions: None,
             review: iris_core::artifact::review::ReviewOptions {
                 verify: config.review_verify,
                 ..Default::default()
@@ -324,6 +328,14 @@ impl IrisAgent {
     /// How reviews are written (`iris review --aspects`, `--verify`).
     pub fn with_review(mut self, options: iris_core::artifact::review::ReviewOptions) -> Self {
         self.review = options;
+        self
+    }
+
+    /// The section on what the user asked their coding agent while making the change, which
+    /// every artifact's request carries (`None`: no section). The application finds it: Iris
+    /// reads no session of her own.
+    pub fn with_sessions(mut self, section: Option<String>) -> Self {
+        self.sessions = section;
         self
     }
 

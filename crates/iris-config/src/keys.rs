@@ -40,6 +40,9 @@ pub enum ConfigKey {
     MaxCostPerRun,
     /// The trailer that says Iris helped (`Assisted-by`), `none`, or unset.
     AttributionTrailer,
+    /// What the user asked their coding agent (its sessions) goes in the request
+    /// (`agent_sessions`).
+    AgentSessions,
     Model(ProviderKind),
     FastModel(ProviderKind),
     BaseUrl(ProviderKind),
@@ -55,7 +58,7 @@ pub enum ConfigKey {
 }
 
 /// The keys at the top of a file, in the order `iris config` shows them.
-const TOP: [ConfigKey; 26] = [
+const TOP: [ConfigKey; 27] = [
     ConfigKey::Provider,
     ConfigKey::Preset,
     ConfigKey::Gitmoji,
@@ -82,6 +85,7 @@ const TOP: [ConfigKey; 26] = [
     ConfigKey::HookOnAmend,
     ConfigKey::MaxCostPerRun,
     ConfigKey::AttributionTrailer,
+    ConfigKey::AgentSessions,
 ];
 
 /// The keys of a `[providers.NAME]` table.
@@ -184,6 +188,7 @@ impl ConfigKey {
             ConfigKey::HookOnAmend => "hook_on_amend",
             ConfigKey::MaxCostPerRun => "max_cost_per_run",
             ConfigKey::AttributionTrailer => "attribution_trailer",
+            ConfigKey::AgentSessions => "agent_sessions",
             ConfigKey::Model(_) => "model",
             ConfigKey::FastModel(_) => "fast_model",
             ConfigKey::BaseUrl(_) => "base_url",
@@ -263,6 +268,7 @@ impl ConfigKey {
             | ConfigKey::ReviewVerify
             | ConfigKey::LinkedIssues
             | ConfigKey::HookOnAmend
+            | ConfigKey::AgentSessions
             | ConfigKey::Local(_) => Kind::Bool,
             ConfigKey::MaxTurns
             | ConfigKey::SubagentTimeoutSecs

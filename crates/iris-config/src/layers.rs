@@ -151,6 +151,11 @@ impl<'a> Layers<'a> {
             ConfigKey::TrustRepo,
             overrides.trust_repo,
         );
+        self.set_switch(
+            ["--sessions", "--no-sessions"],
+            ConfigKey::AgentSessions,
+            overrides.agent_sessions,
+        );
         Ok(())
     }
 

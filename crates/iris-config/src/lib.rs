@@ -159,6 +159,10 @@ pub struct Config {
     /// The trailer that says Iris helped (`Assisted-by`); `none`: never one; empty: what
     /// the project's contributor guide names, if it names one.
     pub attribution_trailer: String,
+    /// What the user asked their coding agent (Claude Code, Codex, Gemini CLI, aider) while
+    /// making a change goes in the request, for the reason behind it. Off unless the user
+    /// says so: their own words go to the provider.
+    pub agent_sessions: bool,
     /// Where each value that is not a default came from.
     origins: BTreeMap<ConfigKey, Source>,
 }
@@ -193,6 +197,7 @@ impl Default for Config {
             hook_on_amend: false,
             max_cost_per_run: None,
             attribution_trailer: String::new(),
+            agent_sessions: false,
             origins: BTreeMap::new(),
         }
     }
@@ -222,6 +227,9 @@ pub struct Overrides {
     pub safety: Option<String>,
     /// `--language`: the language Iris writes in.
     pub language: Option<String>,
+    /// `--sessions` (true) or `--no-sessions` (false): the coding agent's sessions go in the
+    /// request, for this run.
+    pub agent_sessions: Option<bool>,
 }
 
 /// Where a setting's value came from.
@@ -337,6 +345,7 @@ impl Config {
             (ConfigKey::ReviewVerify, Value::Bool(b)) => self.review_verify = b,
             (ConfigKey::LinkedIssues, Value::Bool(b)) => self.linked_issues = b,
             (ConfigKey::HookOnAmend, Value::Bool(b)) => self.hook_on_amend = b,
+            (ConfigKey::AgentSessions, Value::Bool(b)) => self.agent_sessions = b,
             (ConfigKey::MaxCostPerRun, Value::Price(micros)) => {
                 self.max_cost_per_run = Some(micros)
             }
@@ -512,6 +521,12 @@ impl Config {
     }
 
     /// Where a key's value came from.
+    /// Where `agent_sessions` came from: a run's flag, a file, or nothing
+    /// ([`Source::Default`]), when the user's remembered answer decides.
+    pub fn agent_sessions_source(&self) -> Source {
+        self.source(ConfigKey::AgentSessions)
+    }
+
     fn source(&self, key: ConfigKey) -> Source {
         self.origins.get(&key).cloned().unwrap_or(Source::Default)
     }
@@ -566,6 +581,7 @@ impl Config {
             ConfigKey::ReviewVerify => Value::Bool(self.review_verify),
             ConfigKey::LinkedIssues => Value::Bool(self.linked_issues),
             ConfigKey::HookOnAmend => Value::Bool(self.hook_on_amend),
+            ConfigKey::AgentSessions => Value::Bool(self.agent_sessions),
             ConfigKey::MaxCostPerRun => Value::Price(self.max_cost_per_run?),
             ConfigKey::AttributionTrailer => return text(&self.attribution_trailer),
             ConfigKey::TrustRepo => Value::Bool(self.trust_repo),

@@ -496,3 +496,35 @@ fn the_endpoint_decides_local_and_price_and_the_users_word_wins() {
     assert!(config.locality().local);
     assert_eq!(config.require_model().unwrap_err().missing, Missing::Model);
 }
+
+#[test]
+fn agent_sessions_are_off_until_a_file_or_the_flag_turns_them_on() {
+    let unset = Setup::new("", "").load(&[], &Overrides::default()).unwrap();
+    assert!(!unset.agent_sessions);
+    assert_eq!(unset.source(ConfigKey::AgentSessions), Source::Default);
+    for (user, project) in [
+        ("agent_sessions = true\n", ""),
+        ("", "agent_sessions = true\n"),
+    ] {
+        let config = Setup::new(user, project)
+            .load(&[], &Overrides::default())
+            .unwrap();
+        assert!(config.agent_sessions, "{user}{project}");
+    }
+    let setup = Setup::new("agent_sessions = true\n", "");
+    let off = Overrides {
+        agent_sessions: Some(false),
+        ..Overrides::default()
+    };
+    let config = setup.load(&[], &off).unwrap();
+    assert!(!config.agent_sessions);
+    assert_eq!(
+        config.source(ConfigKey::AgentSessions),
+        Source::Flag("--no-sessions")
+    );
+    let err = Setup::new("agent_sessions = \"sure\"\n", "")
+        .load(&[], &Overrides::default())
+        .unwrap_err();
+    assert!(err.0.contains("agent_sessions"), "{err}");
+    assert!(err.0.contains("expected a boolean"), "{err}");
+}

@@ -12,6 +12,8 @@
 //! - The project's conventions: [`commit_rules`] (commitlint and commitizen rules),
 //!   [`pr_template`] (pull request templates), [`ticket`] (ticket ids in branch names).
 //!   Finding their files is `iris-config`'s (`iris_config::project`).
+//! - [`sessions`]: what the user asked their coding agent (Claude Code, Codex, Gemini CLI,
+//!   aider) while making a change, read from its session files, chosen and bounded.
 //! - [`stack`]: a stack of pull requests, and the section each layer's description carries.
 //! - [`history`]: which commits show how the repository's people write, and the sample of
 //!   them a commit message is written after.
@@ -46,6 +48,7 @@ pub mod pr_template;
 pub mod protocol;
 pub mod scope;
 pub mod secrets;
+pub mod sessions;
 pub mod split;
 pub mod stack;
 pub mod suggest;

@@ -76,6 +76,8 @@ pub enum Action {
     Stack(StackMsg),
     /// What came back for publish (see [`crate::features::publish`]).
     Publish(PublishMsg),
+    /// What came back for sessions (see [`crate::features::sessions`]).
+    Sessions(SessionsMsg),
     /// What came back for findings (see [`crate::features::findings`]).
     Findings(FindingsMsg),
     /// What came back for setup (see [`crate::features::setup`]).

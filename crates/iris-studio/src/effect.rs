@@ -72,6 +72,8 @@ pub enum Effect {
     Stack(StackFx),
     /// Work for publish (see [`crate::features::publish`]).
     Publish(PublishFx),
+    /// Work for sessions (see [`crate::features::sessions`]).
+    Sessions(SessionsFx),
     /// Work for findings (see [`crate::features::findings`]).
     Findings(FindingsFx),
     /// Work for setup (see [`crate::features::setup`]).

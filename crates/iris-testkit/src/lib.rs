@@ -324,7 +324,9 @@ impl TestRepo {
     }
 }
 
-/// The prefixes of the environment variables that configure iris or its providers.
+/// The prefixes of the environment variables that configure iris or its providers, or say
+/// where the coding agents whose sessions Iris reads keep them (`GEMINI_CLI_HOME` among
+/// `GEMINI_`).
 pub const IRIS_ENV_PREFIXES: &[&str] = &[
     "IRIS_",
     "OPENAI_",
@@ -332,6 +334,8 @@ pub const IRIS_ENV_PREFIXES: &[&str] = &[
     "GEMINI_",
     "GOOGLE_",
     "OLLAMA_",
+    "CLAUDE_CONFIG_DIR",
+    "CODEX_HOME",
 ];
 
 /// A command's standard output, as text (invalid UTF-8 replaced).

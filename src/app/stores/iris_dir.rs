@@ -60,6 +60,17 @@ impl IrisDir {
         self.0.join("review-memory.toml")
     }
 
+    /// The user's answer to whether their coding agent's sessions go in the requests here
+    /// (`yes` or `no`).
+    pub fn agent_sessions(&self) -> PathBuf {
+        self.0.join("agent-sessions")
+    }
+
+    /// There when the command line said once that a coding agent's session exists here.
+    pub fn agent_sessions_hinted(&self) -> PathBuf {
+        self.0.join("agent-sessions-hinted")
+    }
+
     /// The issues read from the forge for requests, kept a day.
     pub fn linked_issues(&self) -> PathBuf {
         self.0.join("linked-issues.json")
@@ -97,6 +108,14 @@ mod tests {
         assert_eq!(
             dir.review_memory(),
             Path::new("/r/.git/iris/review-memory.toml")
+        );
+        assert_eq!(
+            dir.agent_sessions(),
+            Path::new("/r/.git/iris/agent-sessions")
+        );
+        assert_eq!(
+            dir.agent_sessions_hinted(),
+            Path::new("/r/.git/iris/agent-sessions-hinted")
         );
         assert_eq!(
             dir.hook_steps_lost(),

@@ -1,10 +1,12 @@
 //! What Iris keeps in a repository, under `.git/iris/` ([`IrisDir`], the one owner of its
 //! layout): the messages she wrote ([`accepted`]), the last message for a change
 //! ([`last_message`]), the studio's drafts ([`DraftStore`]), the hooks told they lost Iris'
-//! step ([`hook_steps`]), the findings dismissed and the last review's ([`review_memory`]); each written so that a crash
-//! loses nothing, none ever failing a command. A change is keyed by [`ChangeKey`].
+//! step ([`hook_steps`]), the findings dismissed and the last review's ([`review_memory`]),
+//! the user's answer about their coding agent's sessions ([`agent_sessions`]); each written
+//! so that a crash loses nothing, none ever failing a command. A change is keyed by [`ChangeKey`].
 
 pub mod accepted;
+pub mod agent_sessions;
 mod drafts;
 pub mod hook_steps;
 mod iris_dir;

@@ -7,7 +7,7 @@ use anyhow::Result;
 use clap::Args;
 
 use super::config::ConfigFlags;
-use super::session::{OutputFlags, Session, print_artifact, publish};
+use super::session::{AgentSessionFlags, OutputFlags, Session, print_artifact, publish};
 
 mod again;
 use again::Plan;
@@ -112,6 +112,8 @@ pub struct ReviewArgs {
     pub config: ConfigFlags,
     #[command(flatten)]
     pub output: OutputFlags,
+    #[command(flatten)]
+    pub sessions: AgentSessionFlags,
 }
 
 /// How `iris review --format` prints the findings.
@@ -136,7 +138,7 @@ pub async fn run(args: ReviewArgs) -> Result<ExitCode> {
         )
         .into());
     }
-    let ws = args.config.workspace()?;
+    let ws = args.config.workspace_with(args.sessions)?;
     let memory = ws.review_memory();
     if let Some(code) = remembering(&args, &memory)? {
         return Ok(code);

@@ -217,6 +217,7 @@ impl IrisAgent {
             stack: layer
                 .filter(|_| kind == ArtifactKind::Pr)
                 .map(InStack::section),
+            sessions: self.sessions.clone(),
         })
     }
 
@@ -320,10 +321,11 @@ impl IrisAgent {
             attribution,
             reviewed,
             stack,
+            sessions,
         } = prepared;
         let kind = *kind;
-        // The rules, the template and the ticket go before the evidence, so a retry without
-        // the evidence keeps them.
+        // The rules, the template, the ticket and the user's words go before the evidence, so
+        // a retry without the evidence keeps them.
         let mut request = Request::ask(asked.clone());
         let sections = [
             (Section::Rules, rules.as_ref().and_then(rules_section)),
@@ -334,6 +336,7 @@ impl IrisAgent {
                     .as_ref()
                     .map(|t| t.section(kind == ArtifactKind::Commit)),
             ),
+            (Section::Sessions, sessions.clone()),
             (Section::LinkedIssues, linked.clone()),
             (Section::Stack, stack.clone()),
             (Section::Scope, scope_hint.clone()),
@@ -713,6 +716,8 @@ pub(crate) struct Prepared {
     reviewed: Option<Vec<FileDiff>>,
     /// For one layer of a stack of pull requests: its place in the stack.
     stack: Option<String>,
+    /// What the user asked their coding agent while making the change.
+    sessions: Option<String>,
 }
 
 /// For a review: the notes on the findings dismissed earlier in the files under review (a

@@ -14,6 +14,9 @@ pub enum Section {
     Template,
     /// The ticket the branch names.
     Ticket,
+    /// What the user asked their coding agent while making the change, in their own words:
+    /// the reason for it, when they gave one.
+    Sessions,
     /// The issues the change is for, read from the forge: titles and openings.
     LinkedIssues,
     /// One layer's place in a stack of pull requests.
@@ -46,7 +49,12 @@ pub enum Section {
 impl Section {
     /// The sources of the reason for a change a request may carry beside its diff, each of
     /// which `iris eval --evidence` weighs by the recall without it.
-    pub const SOURCES: [Section; 3] = [Section::Ticket, Section::LinkedIssues, Section::Packages];
+    pub const SOURCES: [Section; 4] = [
+        Section::Ticket,
+        Section::LinkedIssues,
+        Section::Sessions,
+        Section::Packages,
+    ];
 
     /// A source's name, as `iris eval --evidence` reports it.
     pub fn name(self) -> &'static str {
@@ -54,6 +62,7 @@ impl Section {
             Section::Ticket => "ticket",
             Section::LinkedIssues => "linked issues",
             Section::Packages => "packages",
+            Section::Sessions => "agent sessions",
             _ => self.part(),
         }
     }

@@ -13,6 +13,7 @@ pub mod overlays;
 pub mod publish;
 pub mod range;
 pub mod reword;
+pub mod sessions;
 pub mod setup;
 pub mod split;
 pub mod stack;
@@ -44,6 +45,8 @@ pub mod msgs {
     pub use super::range::Msg as RangeMsg;
     pub use super::reword::Fx as RewordFx;
     pub use super::reword::Msg as RewordMsg;
+    pub use super::sessions::Fx as SessionsFx;
+    pub use super::sessions::Msg as SessionsMsg;
     pub use super::setup::Fx as SetupFx;
     pub use super::setup::Msg as SetupMsg;
     pub use super::split::Fx as SplitFx;

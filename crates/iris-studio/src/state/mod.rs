@@ -604,6 +604,9 @@ pub enum Confirm {
     Moved(ArtifactKind),
     /// Git found the index locked by another git: run the same work again.
     TryAgain(Box<crate::effect::Effect>),
+    /// A coding agent's session of the change is on this machine (the agents named): whether
+    /// what the user asked it goes in the requests in this repository.
+    Sessions(String),
 }
 
 /// Options for the next commit.
@@ -717,6 +720,8 @@ pub struct IrisState {
     pub price: Option<iris_config::prices::Price>,
     /// Generate automatically on entering a mode whose artifact is empty.
     pub auto_generate: bool,
+    /// The question whether the coding agent's sessions go in the requests was asked.
+    pub sessions_asked: bool,
 }
 
 impl Default for IrisState {
@@ -728,6 +733,7 @@ impl Default for IrisState {
             unavailable: None,
             price: None,
             auto_generate: true,
+            sessions_asked: false,
         }
     }
 }

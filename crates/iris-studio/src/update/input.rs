@@ -59,6 +59,7 @@ pub(crate) fn key(state: &mut State, key: KeyEvent) -> Vec<Effect> {
             (Confirm::Moved(kind), write_anew) => {
                 super::written_for::answered(state, kind, write_anew)
             }
+            (Confirm::Sessions(_), yes) => crate::features::sessions::answered(state, yes),
             (question, false) => {
                 // A refused rewording's message goes with it.
                 if question == Confirm::Reword {

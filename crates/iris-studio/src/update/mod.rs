@@ -96,6 +96,7 @@ fn reduce(state: &mut State, action: Action) -> Vec<Effect> {
         Action::Reword(msg) => features::reword::update(state, msg),
         Action::Stack(msg) => features::stack::update(state, msg),
         Action::Publish(msg) => features::publish::update(state, msg),
+        Action::Sessions(msg) => features::sessions::update(state, msg),
         Action::Findings(msg) => features::findings::update(state, msg),
         Action::Setup(msg) => features::setup::update(state, msg),
         Action::External(msg) => features::external::update(state, msg),

@@ -21,6 +21,7 @@ pub fn draw(frame: &mut Frame, area: Rect, question: &Confirm, state: &State, th
             format!("{what}? (y/n)")
         }
         Confirm::Quit => "An artifact has unsaved changes. Quit anyway? (y/n)".to_string(),
+        Confirm::Sessions(agents) => crate::features::sessions::question(agents),
         Confirm::Publish if state.mode == crate::state::Mode::REVIEW => {
             let folded = match crate::findings::shown_findings(state).1.total() {
                 0 => String::new(),
@@ -76,7 +77,7 @@ pub fn draw(frame: &mut Frame, area: Rect, question: &Confirm, state: &State, th
         frame,
         match question {
             // Two titles to read side by side need more room than a yes-or-no line.
-            Confirm::Reword | Confirm::Moved(_) => centered(area, 72, 7),
+            Confirm::Reword | Confirm::Moved(_) | Confirm::Sessions(_) => centered(area, 72, 7),
             _ => centered(area, 64, 5),
         },
         &text,
