@@ -886,3 +886,36 @@ fn presets_are_compared_side_by_side_and_large_or_empty_commits_are_skipped() {
         "{asked:?}"
     );
 }
+
+/// A Cargo.lock bump's terms are found in its Packages section, and the summary says what
+/// the recall would be without it.
+#[test]
+fn evidence_weighs_each_source_of_the_reason() {
+    let lock = |version: &str| {
+        format!(
+            "version = 4\n\n[[package]]\nname = \"demo\"\nversion = \"0.1.0\"\ndependencies = [\n \"libc\",\n]\n\n\
+             [[package]]\nname = \"libc\"\nversion = \"{version}\"\n\
+             source = \"registry+https://github.com/rust-lang/crates.io-index\"\n"
+        )
+    };
+    let repo = TestRepo::new();
+    repo.write("Cargo.lock", lock("0.2.169"));
+    repo.commit_all("Initial commit");
+    repo.write("Cargo.lock", lock("0.2.170"));
+    repo.commit_all("Bump libc from 0.2.169 to 0.2.170");
+    let out = repo.iris_env(&["eval", "--evidence", "--last", "1", "--json"], &[], "");
+    assert!(out.status.success(), "{}", stderr(&out));
+    let lines = json_lines(&stdout(&out));
+    assert_eq!(
+        lines[0]["found"],
+        serde_json::json!(["0.2.169", "0.2.170"]),
+        "{}",
+        lines[0]
+    );
+    let summary = &lines[1];
+    assert!(close(&summary["recall_mean"], 1.0), "{summary}");
+    let without = summary["recall_without"]["packages"]
+        .as_f64()
+        .expect("weighed");
+    assert!(without < 1.0, "{summary}");
+}
