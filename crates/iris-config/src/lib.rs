@@ -420,6 +420,12 @@ impl Config {
         }
     }
 
+    /// Where the selected provider's API key came from (a file, a variable), when it has one.
+    pub fn api_key_source(&self) -> Option<Source> {
+        self.provider_settings().api_key.as_ref()?;
+        Some(self.source(ConfigKey::ApiKey(self.provider)))
+    }
+
     /// Every setting as a TOML line with its source as a comment (API keys `"****"`), as
     /// `iris config` and `--debug` print them: copy a line into a config file and it means
     /// the same thing there.

@@ -14,6 +14,7 @@ mod cli;
 pub mod deadline;
 pub mod dry_run;
 pub mod error;
+pub mod models;
 pub mod events;
 mod patience;
 pub mod preview;

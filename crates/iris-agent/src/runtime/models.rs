@@ -1,0 +1,84 @@
+//! The models a provider lists: one `GET`, which costs nothing and writes nothing, made by the
+//! client its requests are made with (its address, its key). `iris doctor --online` asks it to
+//! learn that the key and the address work before a run finds out.
+
+use std::time::Duration;
+
+use anyhow::{Context, bail};
+use rig_core::client::ModelListingClient as _;
+use rig_core::providers::{anthropic, gemini, ollama, openai};
+
+use super::provider::{ProviderSpec, Wire};
+
+/// The model ids `spec`'s provider lists, asked within `timeout`. An error says why not in
+/// words; the key is never in them (a provider's error that quotes it has it masked).
+pub async fn list_models(spec: &ProviderSpec, timeout: Duration) -> anyhow::Result<Vec<String>> {
+    let mut http = reqwest::Client::builder()
+        .connect_timeout(timeout)
+        .timeout(timeout);
+    // As for the provider's requests: a server on this machine is asked directly.
+    let url = spec
+        .base_url
+        .as_deref()
+        .and_then(|url| reqwest::Url::parse(url).ok());
+    if url.is_some_and(|url| iris_config::setup::is_loopback(&url)) {
+        http = http.no_proxy();
+    }
+    let http = http.build().context("could not build an HTTP client")?;
+    let key = spec.api_key.clone().unwrap_or_default();
+    let asked = tokio::time::timeout(timeout, listed(spec, http, key.clone())).await;
+    let listed = match asked {
+        Ok(listed) => listed,
+        Err(_) => bail!("no answer within {} s", timeout.as_secs_f32()),
+    };
+    listed.map_err(|e| anyhow::anyhow!(masked(&format!("{e:#}"), &key)))
+}
+
+/// The list, from the client of `spec`'s wire.
+async fn listed(
+    spec: &ProviderSpec,
+    http: reqwest::Client,
+    key: String,
+) -> anyhow::Result<Vec<String>> {
+    // One client of type `$client` with the key and the base URL, asked for its models.
+    macro_rules! list {
+        ($client:ty) => {{
+            let mut builder = <$client>::builder().api_key(key);
+            if let Some(url) = &spec.base_url {
+                builder = builder.base_url(url);
+            }
+            builder.http_client(http).build()?.list_models().await?
+        }};
+    }
+    let models = match spec.kind.wire() {
+        // Both of OpenAI's APIs list at `{base}/models`; rig's lister is the Responses client's.
+        Wire::Responses | Wire::ChatCompletions => list!(openai::Client),
+        Wire::Anthropic => list!(anthropic::Client),
+        Wire::Gemini => list!(gemini::Client),
+        Wire::Ollama => list!(ollama::Client),
+        Wire::Azure | Wire::Cli => bail!("{} lists no models to ask for", spec.kind),
+    };
+    Ok(models.data.into_iter().map(|model| model.id).collect())
+}
+
+/// `text` with every occurrence of `key` replaced by `****`.
+fn masked(text: &str, key: &str) -> String {
+    match key.trim() {
+        "" => text.to_string(),
+        key => text.replace(key, "****"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_key_quoted_in_an_error_is_masked() {
+        assert_eq!(
+            masked("401 for key sk-abc123: sk-abc123 is wrong", "sk-abc123"),
+            "401 for key ****: **** is wrong"
+        );
+        assert_eq!(masked("no key here", ""), "no key here");
+    }
+}
