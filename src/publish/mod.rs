@@ -18,6 +18,7 @@ mod review;
 mod run;
 mod stack;
 mod text;
+mod tool_state;
 
 use std::path::Path;
 
@@ -35,6 +36,7 @@ pub use review::earlier::OnThePr;
 pub use review::state::Recorded;
 pub use stack::{LayerText, Plan, StackPublished, existing_requests, publish_stack};
 pub use text::{PrText, base_branch, split_pr};
+pub use tool_state::{ToolState, tool_state};
 
 /// Why publishing failed, in words for the user (the tool's own message included).
 #[derive(Debug, thiserror::Error)]

@@ -8,25 +8,36 @@ use anyhow::{Context, bail};
 use rig_core::client::ModelListingClient as _;
 use rig_core::providers::{anthropic, gemini, ollama, openai};
 
-use super::provider::{ProviderSpec, Wire};
+use super::provider::{ProviderKind, Wire};
 
-/// The model ids `spec`'s provider lists, asked within `timeout`. An error says why not in
-/// words; the key is never in them (a provider's error that quotes it has it masked).
-pub async fn list_models(spec: &ProviderSpec, timeout: Duration) -> anyhow::Result<Vec<String>> {
+/// Where a provider's models are asked for: the provider, its base URL (`None`: its vendor's
+/// own) and its key, as its requests carry them.
+#[derive(Clone, Copy)]
+pub struct Lister<'a> {
+    /// The provider, whose wire says how to ask.
+    pub kind: ProviderKind,
+    /// Its base URL; `None` for its vendor's own.
+    pub base_url: Option<&'a str>,
+    /// Its key; `None` for a server that takes none.
+    pub api_key: Option<&'a str>,
+}
+
+/// The model ids the provider lists, asked within `timeout`. An error says why not in words;
+/// the key is never in them (a provider's error that quotes it has it masked).
+pub async fn list_models(lister: Lister<'_>, timeout: Duration) -> anyhow::Result<Vec<String>> {
     let mut http = reqwest::Client::builder()
         .connect_timeout(timeout)
         .timeout(timeout);
     // As for the provider's requests: a server on this machine is asked directly.
-    let url = spec
+    let url = lister
         .base_url
-        .as_deref()
         .and_then(|url| reqwest::Url::parse(url).ok());
     if url.is_some_and(|url| iris_config::setup::is_loopback(&url)) {
         http = http.no_proxy();
     }
     let http = http.build().context("could not build an HTTP client")?;
-    let key = spec.api_key.clone().unwrap_or_default();
-    let asked = tokio::time::timeout(timeout, listed(spec, http, key.clone())).await;
+    let key = lister.api_key.unwrap_or_default().to_string();
+    let asked = tokio::time::timeout(timeout, listed(lister, http, key.clone())).await;
     let listed = match asked {
         Ok(listed) => listed,
         Err(_) => bail!("no answer within {} s", timeout.as_secs_f32()),
@@ -34,9 +45,9 @@ pub async fn list_models(spec: &ProviderSpec, timeout: Duration) -> anyhow::Resu
     listed.map_err(|e| anyhow::anyhow!(masked(&format!("{e:#}"), &key)))
 }
 
-/// The list, from the client of `spec`'s wire.
+/// The list, from the client of the provider's wire.
 async fn listed(
-    spec: &ProviderSpec,
+    lister: Lister<'_>,
     http: reqwest::Client,
     key: String,
 ) -> anyhow::Result<Vec<String>> {
@@ -44,19 +55,19 @@ async fn listed(
     macro_rules! list {
         ($client:ty) => {{
             let mut builder = <$client>::builder().api_key(key);
-            if let Some(url) = &spec.base_url {
+            if let Some(url) = lister.base_url {
                 builder = builder.base_url(url);
             }
             builder.http_client(http).build()?.list_models().await?
         }};
     }
-    let models = match spec.kind.wire() {
+    let models = match lister.kind.wire() {
         // Both of OpenAI's APIs list at `{base}/models`; rig's lister is the Responses client's.
         Wire::Responses | Wire::ChatCompletions => list!(openai::Client),
         Wire::Anthropic => list!(anthropic::Client),
         Wire::Gemini => list!(gemini::Client),
         Wire::Ollama => list!(ollama::Client),
-        Wire::Azure | Wire::Cli => bail!("{} lists no models to ask for", spec.kind),
+        Wire::Azure | Wire::Cli => bail!("{} lists no models to ask for", lister.kind),
     };
     Ok(models.data.into_iter().map(|model| model.id).collect())
 }

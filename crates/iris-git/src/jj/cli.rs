@@ -23,7 +23,7 @@ const DEADLINE: Duration = Duration::from_secs(300);
 const VERSION_DEADLINE: Duration = Duration::from_secs(30);
 
 /// How users get jj, said when it is missing.
-const INSTALL: &str = "install jj (https://jj-vcs.github.io/jj/latest/install-and-setup/; \
+pub const INSTALL: &str = "install jj (https://jj-vcs.github.io/jj/latest/install-and-setup/; \
                        `cargo install jj-cli --locked`)";
 
 /// Fields a change's template prints, in this order, separated by US (0x1f), each change
