@@ -21,6 +21,7 @@ mod config;
 mod config_init;
 mod controls;
 mod cost_cap;
+mod doctor;
 mod dry_run;
 mod eval;
 mod explain;

@@ -185,20 +185,16 @@ fn provider(config: &Config) -> Check {
         Ok(model) => model,
         Err(missing) => return not_configured(PROVIDER, &missing),
     };
+    let locality = config.locality();
     let place = match config.base_url() {
-        Ok(Some(url)) => url.to_string(),
-        Ok(None) => format!("{kind}'s own endpoint"),
+        Ok(Some(url)) => {
+            let local = if locality.local { "local" } else { "hosted" };
+            format!("{url} ({local}: {})", locality.why)
+        }
+        Ok(None) => format!("{kind}'s own endpoint (hosted)"),
         Err(missing) => return not_configured(PROVIDER, &missing),
     };
-    let locality = config.locality();
-    let local = if locality.local { "local" } else { "hosted" };
-    Check::ok(
-        PROVIDER,
-        format!(
-            "{kind}, model {model}, at {place} ({local}: {})",
-            locality.why
-        ),
-    )
+    Check::ok(PROVIDER, format!("{kind}, model {model}, at {place}"))
 }
 
 fn key(config: &Config) -> Check {
