@@ -158,12 +158,15 @@ mod tests {
             Check::ok("git", "git version 2.47.3"),
             Check::problem("api key", "none for anthropic", "set ANTHROPIC_API_KEY"),
         ];
+        let under = " ".repeat("problem api key  ".len());
         assert_eq!(
             text(&checks),
-            "ok      git      git version 2.47.3\n\
-             problem api key  none for anthropic\n\
-             \x20               fix: set ANTHROPIC_API_KEY\n\
-             1 ok, 0 warnings, 1 problem\n"
+            format!(
+                "ok      git      git version 2.47.3\n\
+                 problem api key  none for anthropic\n\
+                 {under}fix: set ANTHROPIC_API_KEY\n\
+                 1 ok, 0 warnings, 1 problem\n"
+            )
         );
     }
 

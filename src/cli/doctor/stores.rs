@@ -130,7 +130,7 @@ mod tests {
         assert_eq!(small.status, Status::Ok);
         assert_eq!(
             small.detail,
-            "/r/.git/iris: 6.2 KB in 4 files; the largest: studio.log 4.0 KB, \
+            "/r/.git/iris: 6.1 KB in 4 files; the largest: studio.log 4.0 KB, \
              drafts/commit.json 2.0 KB, accepted.jsonl 100 B"
         );
         let large = check(&facts(&[("studio.log", LARGE_BYTES + 1)]));

@@ -467,7 +467,7 @@ mod tests {
         );
         iris_testkit::write_executable(&jj, &script);
         for _ in 0..3 {
-            assert_eq!(version_of(&jj).unwrap(), "jj 0.45.1");
+            assert_eq!(version_of(&jj, VERSION_DEADLINE).unwrap(), "jj 0.45.1");
         }
         assert_eq!(std::fs::read_to_string(&asked).unwrap(), "x\n");
     }
