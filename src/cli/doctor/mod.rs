@@ -85,13 +85,8 @@ pub fn run(args: DoctorArgs, runtime: &tokio::runtime::Runtime) -> Result<ExitCo
             found: joined(jj),
             needed: repo.is_some_and(|r| r.jj_workspace().is_some()),
         }));
-        for (tool, handle) in [(Forge::GitHub, gh), (Forge::GitLab, glab)] {
-            let facts = handle.join().unwrap_or_else(|_| tools::ForgeFacts {
-                forge: tool,
-                state: crate::publish::ToolState::Missing,
-                needed: forge == Some(tool),
-            });
-            checks.push(tools::forge_tool(&facts));
+        for handle in [gh, glab] {
+            checks.push(tools::forge_tool(&joined(handle)));
         }
         if let Some(repo) = repo {
             let dir = IrisDir::of(&repo.state_dir());
@@ -103,11 +98,11 @@ pub fn run(args: DoctorArgs, runtime: &tokio::runtime::Runtime) -> Result<ExitCo
     Ok(ExitCode::from(check::exit_code(&checks)))
 }
 
-/// A thread's answer; one that panicked is said as an error.
-fn joined<T>(handle: std::thread::ScopedJoinHandle<'_, Result<T, String>>) -> Result<T, String> {
+/// A thread's answer (its panic, should it panic, goes on here).
+fn joined<T>(handle: std::thread::ScopedJoinHandle<'_, T>) -> T {
     handle
         .join()
-        .unwrap_or_else(|_| Err("the check failed unexpectedly".to_string()))
+        .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
 }
 
 /// The config files' checks, and the provider's (its server asked on `runtime`).

@@ -1,5 +1,7 @@
+use super::reach::Ask;
 use super::*;
 use crate::cli::doctor::check::Status;
+use crate::probe::ProbeApi;
 
 const KEY_TEXT: &str = "sk-doctor-test-key-0123456789";
 
