@@ -129,7 +129,8 @@ fn server(config: &Config, reach: &Reach) -> Check {
         } => Check::problem(
             SERVER,
             format!("{url} did not list its models: {why}"),
-            "check the key and the address (`iris config` shows where each comes from)",
+            "check the network, the key and the address (`iris config` shows where each comes \
+             from)",
         ),
         Reach::Program { name, found: None } => Check::problem(
             SERVER,

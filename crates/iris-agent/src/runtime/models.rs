@@ -42,8 +42,11 @@ pub async fn list_models(lister: Lister<'_>, timeout: Duration) -> anyhow::Resul
         Ok(listed) => listed,
         Err(_) => bail!("no answer within {} s", timeout.as_secs_f32()),
     };
-    listed.map_err(|e| anyhow::anyhow!(masked(&format!("{e:#}"), &key)))
+    listed.map_err(|e| anyhow::anyhow!(said(&format!("{e:#}"), &key)))
 }
+
+/// The most of a provider's error said: its words and the start of the body it answered.
+const MAX_SAID: usize = 400;
 
 /// The list, from the client of the provider's wire.
 async fn listed(
@@ -72,11 +75,17 @@ async fn listed(
     Ok(models.data.into_iter().map(|model| model.id).collect())
 }
 
-/// `text` with every occurrence of `key` replaced by `****`.
-fn masked(text: &str, key: &str) -> String {
-    match key.trim() {
+/// `text` on one line, at most [`MAX_SAID`] characters, with every occurrence of `key`
+/// replaced by `****`.
+fn said(text: &str, key: &str) -> String {
+    let text = match key.trim() {
         "" => text.to_string(),
         key => text.replace(key, "****"),
+    };
+    let line = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    match line.char_indices().nth(MAX_SAID) {
+        Some((cut, _)) => format!("{}...", &line[..cut]),
+        None => line,
     }
 }
 
@@ -85,11 +94,14 @@ mod tests {
     use super::*;
 
     #[test]
-    fn a_key_quoted_in_an_error_is_masked() {
+    fn an_error_is_one_bounded_line_with_the_key_masked() {
         assert_eq!(
-            masked("401 for key sk-abc123: sk-abc123 is wrong", "sk-abc123"),
+            said("401 for key sk-abc123:\nsk-abc123 is wrong", "sk-abc123"),
             "401 for key ****: **** is wrong"
         );
-        assert_eq!(masked("no key here", ""), "no key here");
+        assert_eq!(said("no key\n\nhere", ""), "no key here");
+        let long = said(&"x ".repeat(1000), "");
+        assert_eq!(long.chars().count(), MAX_SAID + 3);
+        assert!(long.ends_with("..."));
     }
 }
