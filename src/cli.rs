@@ -8,6 +8,7 @@ mod check;
 mod completions;
 pub mod config;
 mod config_file;
+mod doctor;
 mod eval;
 mod explain;
 mod generate;
@@ -111,6 +112,10 @@ pub enum Command {
     Config(config::ConfigArgs),
     /// Install or remove the git hook that writes the message when you run `git commit`.
     Hook(hook::HookArgs),
+    /// Check what Iris needs (git and the repository, the hooks, the configuration and the
+    /// provider, jj, gh and glab, the stores) and say what to do about each problem; exit 1
+    /// on a problem.
+    Doctor(doctor::DoctorArgs),
     /// Serve Iris' tools to a coding agent (Claude Code, Codex, Cursor) over the Model Context
     /// Protocol on stdio.
     Mcp(mcp::McpArgs),
@@ -320,6 +325,7 @@ fn execute(cli: Cli) -> Result<ExitCode> {
         Command::Eval(args) => runtime()?.block_on(eval::run(args)),
         Command::Config(args) => config::run(args, &runtime()?),
         Command::Hook(args) => hook::run(args),
+        Command::Doctor(args) => doctor::run(args, &runtime()?),
         Command::Mcp(args) => runtime()?.block_on(mcp::run(args)),
         Command::Presets => presets::run(),
         Command::Completions(args) => completions::run(args),

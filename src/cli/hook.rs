@@ -2,7 +2,7 @@
 //! you run `git commit`, and the `commit-msg` step that remembers the message you commit with
 //! before the project's own `commit-msg` hook (which it runs next) can turn it down.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use crate::app::stores::{ChangeKey, IrisDir, hook_steps, last_message};
@@ -16,13 +16,13 @@ use iris_git::{BACKUP_SUFFIX, HookInstall, HookRemoval, ManagedHook, StepInstall
 
 use super::current_repo;
 
-const HOOK: ManagedHook<'static> = ManagedHook {
+pub(super) const HOOK: ManagedHook<'static> = ManagedHook {
     name: "prepare-commit-msg",
     marker: "# iris-studio: prepare-commit-msg hook (iris hook install / iris hook uninstall)",
 };
 
 /// The commit-msg step's marker: the line above the step in a commit-msg hook.
-const STEP_MARKER: &str =
+pub(super) const STEP_MARKER: &str =
     "# iris-studio: remembers the message (iris hook install / iris hook uninstall)";
 
 /// The commit-msg step: remembers the message the user commits with, so that a commit the
@@ -34,6 +34,63 @@ fn commit_msg_step(iris: &str) -> String {
 /// What to add by hand to a commit-msg hook Iris leaves alone (it finds `iris` on PATH, and
 /// does nothing where there is none, so it can be shared).
 const STEP_BY_HAND: &str = "command -v iris >/dev/null 2>&1 && iris hook commit-msg \"$1\" </dev/null >/dev/null 2>&1 || :";
+
+/// What a commit-msg hook holding Iris' step holds: her marker, or the line added by hand.
+pub(super) const STEP_NEEDLES: [&str; 2] = [STEP_MARKER, "iris hook commit-msg"];
+
+/// The hooks as they are and as `iris hook install` would write them now (`iris doctor`
+/// compares them).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(super) struct HookFacts {
+    /// The prepare-commit-msg hook's path and text (`None`: no hook).
+    pub prepare: (PathBuf, Option<String>),
+    /// The script this binary would install.
+    pub script: String,
+    /// Whether the binary an installed hook calls is there to run.
+    pub calls_runnable: bool,
+    /// The commit-msg hook's path and text.
+    pub commit_msg: (PathBuf, Option<String>),
+    /// Whether the repository tracks the commit-msg hook (husky's): edited by hand, then.
+    pub commit_msg_tracked: bool,
+    /// The step line this binary would put under [`STEP_MARKER`].
+    pub step: String,
+}
+
+/// The hooks of `repo`, read, and what this binary would write.
+pub(super) fn hook_facts(repo: &iris_git::GitRepo) -> Result<HookFacts> {
+    let exe = std::env::current_exe().context("cannot find the iris binary")?;
+    let prepare = repo.hook_text(HOOK.name)?;
+    let calls_runnable = prepare
+        .1
+        .as_deref()
+        .and_then(called_binary)
+        .is_some_and(|called| iris_process::is_executable(Path::new(&called)));
+    let commit_msg = repo.hook_text("commit-msg")?;
+    let commit_msg_tracked = repo.tracks(&commit_msg.0);
+    Ok(HookFacts {
+        prepare,
+        script: script(&exe)?,
+        calls_runnable,
+        commit_msg,
+        commit_msg_tracked,
+        step: commit_msg_step(&shell_quote(utf8(&exe)?)),
+    })
+}
+
+/// The binary Iris' hook script calls (its `iris=` line, unquoted).
+pub(super) fn called_binary(script: &str) -> Option<String> {
+    let quoted = script.lines().find_map(|l| l.strip_prefix("iris="))?;
+    shell_unquote(quoted.trim())
+}
+
+/// What puts a lost commit-msg step back: `iris hook install`, or for a hook the project
+/// tracks the line to add by hand.
+pub(super) fn step_fix(tracked: bool) -> String {
+    match tracked {
+        true => format!("add this line at its top: {STEP_BY_HAND}"),
+        false => "`iris hook install` puts it back".to_string(),
+    }
+}
 
 /// The script, with `@MARKER@` and `@IRIS@` (the shell-quoted binary) to fill in.
 const SCRIPT: &str = r#"#!/bin/sh
@@ -199,22 +256,26 @@ pub fn run(args: HookArgs) -> Result<ExitCode> {
 /// rewrote it), with what puts it back; None when it holds the step or this was said before
 /// for that hook (recorded under `.git/iris/`).
 fn lost_step(repo: &iris_git::GitRepo) -> Option<String> {
-    let needles = [STEP_MARKER, "iris hook commit-msg"];
-    let (path, holds) = repo.hook_holds("commit-msg", &needles).ok()?;
+    let (path, holds) = repo.hook_holds("commit-msg", &STEP_NEEDLES).ok()?;
     let stores = IrisDir::of(&repo.state_dir());
     if holds || hook_steps::said(&stores, &path) {
         return None;
     }
     hook_steps::remember_said(&stores, &path);
-    let fix = match repo.tracks(&path) {
-        true => format!("add this line at its top: {STEP_BY_HAND}"),
-        false => "`iris hook install` puts it back".to_string(),
-    };
     Some(format!(
-        "iris: the commit-msg hook {} lacks Iris' line (was it rewritten?), so a message it \
-         turns down will not come back: {fix}",
-        path.display()
+        "iris: {}: {}",
+        step_lost(&path),
+        step_fix(repo.tracks(&path))
     ))
+}
+
+/// What a commit-msg hook without Iris' step means.
+pub(super) fn step_lost(path: &Path) -> String {
+    format!(
+        "the commit-msg hook {} lacks Iris' line (was it rewritten?), so a message it turns \
+         down will not come back",
+        path.display()
+    )
 }
 
 /// Puts the commit-msg step at the top of the commit-msg hook (written if there is none); a
@@ -336,6 +397,13 @@ fn shell_quote(text: &str) -> String {
     format!("'{}'", text.replace('\'', r"'\''"))
 }
 
+/// The text [`shell_quote`] quoted; `None` for anything it would not have written.
+fn shell_unquote(quoted: &str) -> Option<String> {
+    let inner = quoted.strip_prefix('\'')?.strip_suffix('\'')?;
+    let text = inner.replace(r"'\''", "'");
+    (shell_quote(&text) == quoted).then_some(text)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -344,6 +412,12 @@ mod tests {
     fn quoting_survives_quotes_and_spaces() {
         assert_eq!(shell_quote("/usr/bin/iris"), "'/usr/bin/iris'");
         assert_eq!(shell_quote("/o'k dir/iris"), r"'/o'\''k dir/iris'");
+        for text in ["/usr/bin/iris", "/o'k dir/iris", "''", ""] {
+            assert_eq!(shell_unquote(&shell_quote(text)).as_deref(), Some(text));
+        }
+        for not_quoted in ["/usr/bin/iris", "'a'b'", "'open", "\"/a\""] {
+            assert_eq!(shell_unquote(not_quoted), None, "{not_quoted}");
+        }
     }
 
     #[test]
@@ -352,6 +426,7 @@ mod tests {
         assert!(text.starts_with("#!/bin/sh\n"));
         assert!(text.lines().any(|l| l == HOOK.marker));
         assert!(text.contains("iris='/opt/my tools/iris'\n"));
+        assert_eq!(called_binary(&text).as_deref(), Some("/opt/my tools/iris"));
         assert!(!text.contains('@'));
         let step = commit_msg_step(&shell_quote("/opt/my tools/iris"));
         assert!(

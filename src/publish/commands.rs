@@ -45,6 +45,18 @@ impl Invocation {
     }
 }
 
+/// The tool's version (`gh --version`).
+pub(crate) fn version(forge: Forge) -> Invocation {
+    let mut run = Invocation::new(forge, &["--version"]);
+    run.what = format!("{} --version", forge.cli());
+    run
+}
+
+/// Whether the tool is logged in: `auth status` fails when it is not.
+pub(crate) fn auth_status(forge: Forge) -> Invocation {
+    Invocation::new(forge, &["auth", "status"])
+}
+
 /// Opens a PR/MR for the current branch into `base` (the default branch when None).
 pub(crate) fn create(forge: Forge, text: &PrText, base: Option<&str>) -> Invocation {
     describe(forge, true, text, base)

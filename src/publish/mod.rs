@@ -19,6 +19,7 @@ mod run;
 mod stack;
 mod tags;
 mod text;
+mod tool_state;
 
 use std::path::Path;
 
@@ -37,6 +38,7 @@ pub use review::state::Recorded;
 pub use stack::{LayerText, Plan, StackPublished, existing_requests, publish_stack};
 pub use tags::GhTags;
 pub use text::{PrText, base_branch, split_pr};
+pub use tool_state::{ToolState, tool_state};
 
 /// Why publishing failed, in words for the user (the tool's own message included).
 #[derive(Debug, thiserror::Error)]

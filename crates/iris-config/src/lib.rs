@@ -63,6 +63,8 @@ pub struct NotConfigured {
     pub missing: Missing,
     /// What to set, in words: the variable, the `iris config set` line, `iris config init`.
     message: String,
+    /// The part of `message` that says what to set.
+    fix: String,
 }
 
 /// The setting a [`NotConfigured`] provider lacks.
@@ -83,11 +85,19 @@ impl NotConfigured {
             Missing::Model => "model",
             Missing::BaseUrl => "base URL",
         };
+        let fix = format!("{how}, or run `iris config init`");
         Self {
             provider,
             missing,
-            message: format!("no {what} for {provider}: {how}, or run `iris config init`"),
+            message: format!("no {what} for {provider}: {fix}"),
+            fix,
         }
+    }
+
+    /// What to set, in words, without what is missing: "set ANTHROPIC_API_KEY or ..., or run
+    /// `iris config init`".
+    pub fn fix(&self) -> &str {
+        &self.fix
     }
 }
 
@@ -427,6 +437,12 @@ impl Config {
             }
             None => Ok(None),
         }
+    }
+
+    /// Where the selected provider's API key came from (a file, a variable), when it has one.
+    pub fn api_key_source(&self) -> Option<Source> {
+        self.provider_settings().api_key.as_ref()?;
+        Some(self.source(ConfigKey::ApiKey(self.provider)))
     }
 
     /// Every setting as a TOML line with its source as a comment (API keys `"****"`), as

@@ -13,6 +13,22 @@ impl Secret {
         Self(text.into())
     }
 
+    /// Which key this is, without giving it away: its first three and last two characters
+    /// (`sk-…9f`), and only for a key of [`Secret::HINTED_FROM`] characters or more; a
+    /// shorter one shows as `****`.
+    pub fn hint(&self) -> String {
+        let chars: Vec<char> = self.0.trim().chars().collect();
+        if chars.len() < Self::HINTED_FROM {
+            return "****".to_string();
+        }
+        let head: String = chars[..3].iter().collect();
+        let tail: String = chars[chars.len() - 2..].iter().collect();
+        format!("{head}…{tail}")
+    }
+
+    /// The shortest key [`Secret::hint`] shows any of: five characters of it tell little.
+    pub const HINTED_FROM: usize = 16;
+
     /// The key itself, for the one place that needs it: the request to the provider.
     pub fn expose(&self) -> &str {
         &self.0
@@ -42,5 +58,18 @@ mod tests {
         assert_eq!(format!("{key:?}"), "****");
         assert_eq!(format!("{:?}", Some(key.clone())), "Some(****)");
         assert_eq!(key.expose(), "sk-very-secret");
+    }
+
+    #[test]
+    fn a_hint_shows_five_characters_of_a_long_key_and_none_of_a_short_one() {
+        let hint = |text: &str| Secret::new(text).hint();
+        assert_eq!(hint("sk-iris-fake-key-7f3a9c-never-log-me"), "sk-…me");
+        assert_eq!(hint("  sk-ant-0123456789ab  "), "sk-…ab");
+        assert_eq!(hint("0123456789abcdef"), "012…ef");
+        for short in ["0123456789abcde", "sk-very-secret", "abc", ""] {
+            assert_eq!(hint(short), "****", "{short}");
+        }
+        // Characters, not bytes: a key of letters beyond ASCII is cut between them.
+        assert_eq!(hint("ééééééééééééééééü"), "ééé…éü");
     }
 }

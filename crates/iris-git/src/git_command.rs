@@ -16,7 +16,7 @@
 
 use std::borrow::Cow;
 use std::ffi::{OsStr, OsString};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::{Command, ExitStatus};
 use std::time::Duration;
 
@@ -167,6 +167,21 @@ impl Git {
             stderr: captured.stderr,
         })
     }
+}
+
+/// The git Iris runs (found as every launch finds it) and what `git --version` says
+/// (`git version 2.47.3`), asked within `deadline`.
+pub fn git_version(deadline: Duration) -> Result<(PathBuf, String)> {
+    let mut git = Git::plumbing()?;
+    let program = PathBuf::from(git.command.get_program());
+    let ran = git.deadline(deadline).arg("--version").output()?;
+    if !ran.success() {
+        return Err(GitError::Unsupported(format!(
+            "`git --version` failed: {}",
+            ran.stderr().trim()
+        )));
+    }
+    Ok((program, ran.stdout().trim().to_string()))
 }
 
 fn path() -> OsString {

@@ -22,6 +22,13 @@ pub struct ManagedHook<'a> {
     pub marker: &'a str,
 }
 
+impl ManagedHook<'_> {
+    /// Whether a hook's text is this one's: it holds the marker as a whole line.
+    pub fn is_in(&self, text: &str) -> bool {
+        is_ours(text, self.marker)
+    }
+}
+
 /// What installing did.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum HookInstall {
@@ -213,11 +220,18 @@ impl GitRepo {
         })
     }
 
+    /// The hook `name`'s path and its text; `None` when there is no hook.
+    pub fn hook_text(&self, name: &str) -> Result<(PathBuf, Option<String>)> {
+        let path = self.hooks_dir()?.join(name);
+        let text = read_hook(&path)?;
+        Ok((path, text))
+    }
+
     /// The hook `name`'s path, and whether it holds a line with any of `needles` (a missing
     /// hook holds none).
     pub fn hook_holds(&self, name: &str, needles: &[&str]) -> Result<(PathBuf, bool)> {
-        let path = self.hooks_dir()?.join(name);
-        let holds = read_hook(&path)?.is_some_and(|content| {
+        let (path, text) = self.hook_text(name)?;
+        let holds = text.is_some_and(|content| {
             content
                 .lines()
                 .any(|line| needles.iter().any(|n| line.contains(n)))

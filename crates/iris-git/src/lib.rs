@@ -48,6 +48,7 @@ use thiserror::Error;
 pub use blame::{BlameLine, LineOrigin};
 pub use commit::CommitOptions;
 pub use diff::{ChangeList, ChangedFile, DiffTarget, LineChanges};
+pub use git_command::git_version;
 pub use hooks::{BACKUP_SUFFIX, HookInstall, HookRemoval, ManagedHook, StepInstall};
 pub use info::{HeadState, RepoInfo};
 pub use iris_core::history::is_bot;

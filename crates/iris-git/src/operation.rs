@@ -74,12 +74,28 @@ impl GitRepo {
 
     /// The operation's name and the file naming its incoming commit(s).
     fn operation_kind(&self) -> Option<(&'static str, &'static str)> {
+        let kind = self.in_progress()?;
+        let head_file = match kind {
+            "merge" => "MERGE_HEAD",
+            "cherry-pick" => "CHERRY_PICK_HEAD",
+            "revert" => "REVERT_HEAD",
+            "rebase" => "REBASE_HEAD",
+            _ => return None,
+        };
+        Some((kind, head_file))
+    }
+
+    /// What git is in the middle of, by its command's name: `merge`, `cherry-pick`, `revert`,
+    /// `rebase`, `bisect` or `am`; `None` when nothing is.
+    pub fn in_progress(&self) -> Option<&'static str> {
         match self.repo.state() {
-            S::Merge => Some(("merge", "MERGE_HEAD")),
-            S::CherryPick | S::CherryPickSequence => Some(("cherry-pick", "CHERRY_PICK_HEAD")),
-            S::Revert | S::RevertSequence => Some(("revert", "REVERT_HEAD")),
-            S::Rebase | S::RebaseInteractive | S::RebaseMerge => Some(("rebase", "REBASE_HEAD")),
-            _ => None,
+            S::Clean => None,
+            S::Merge => Some("merge"),
+            S::CherryPick | S::CherryPickSequence => Some("cherry-pick"),
+            S::Revert | S::RevertSequence => Some("revert"),
+            S::Rebase | S::RebaseInteractive | S::RebaseMerge => Some("rebase"),
+            S::Bisect => Some("bisect"),
+            S::ApplyMailbox | S::ApplyMailboxOrRebase => Some("am"),
         }
     }
 

@@ -19,7 +19,7 @@ const FETCH_TIMEOUT: Duration = Duration::from_secs(300);
 impl GitRepo {
     /// The remote a partial clone promises its missing objects from (`remote.NAME.promisor`,
     /// or the older `extensions.partialClone`); `None` in a whole repository.
-    pub(crate) fn promisor_remote(&self) -> Option<&str> {
+    pub fn promisor_remote(&self) -> Option<&str> {
         self.promisor
             .get_or_init(|| promisor_of(&self.repo.config().ok()?))
             .as_deref()

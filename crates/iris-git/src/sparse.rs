@@ -66,6 +66,20 @@ fn has_sparse_directories(path: &std::path::Path) -> bool {
 const SKIP_WORKTREE: u16 = 1 << 14;
 
 impl super::GitRepo {
+    /// Whether the working tree is a sparse checkout (`core.sparseCheckout`): files outside
+    /// it are left out.
+    pub fn is_sparse(&self) -> bool {
+        self.repo
+            .config()
+            .and_then(|c| c.get_bool("core.sparsecheckout"))
+            .unwrap_or(false)
+    }
+
+    /// Whether objects are named by SHA-256 (`git init --object-format=sha256`).
+    pub fn is_sha256(&self) -> bool {
+        self.repo.object_format() == git2::ObjectFormat::Sha256
+    }
+
     /// A working-tree diff shows every file a sparse checkout left out as deleted (libgit2
     /// does not read the skip-worktree mark; git does). When `diff` holds such files: the
     /// paths of its other deltas, for a diff of those alone; `None` when it holds none.
@@ -73,12 +87,7 @@ impl super::GitRepo {
         &self,
         diff: &git2::Diff<'_>,
     ) -> Result<Option<Vec<std::ffi::OsString>>> {
-        let sparse = self
-            .repo
-            .config()
-            .and_then(|c| c.get_bool("core.sparsecheckout"))
-            .unwrap_or(false);
-        if !sparse {
+        if !self.is_sparse() {
             return Ok(None);
         }
         let index = self.repo.index()?;

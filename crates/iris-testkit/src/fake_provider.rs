@@ -13,6 +13,7 @@
 //! | Google Gemini          | `POST /v1beta/models/{model}:generateContent`           | `rig_core::providers::gemini::Client`            |
 //! |                        | `POST /v1beta/models/{model}:streamGenerateContent`     |                                                  |
 //! | Ollama                 | `POST /api/chat` (and `GET /api/tags`, its model list)  | `rig_core::providers::ollama::Client`            |
+//! | Model lists            | `GET [/v1]/models` (OpenAI's and Anthropic's)            | `iris doctor`                                    |
 //!
 //! (`/v1/models/...` is served as Gemini too: Google's stable API version.)
 //!
@@ -791,6 +792,25 @@ fn answer_request(conn: TcpStream, request: Request, shared: &Shared) -> std::io
     if request.method == "GET" && request.path.split('?').next() == Some("/api/tags") {
         let mut out = Out { conn, pace: None };
         return out.json(200, &[], &json!({"models": [{"name": "fake-model"}]}));
+    }
+    // OpenAI's and Anthropic's model lists (what `iris doctor` asks), in one body both read:
+    // answered, not recorded, no step used.
+    if request.method == "GET"
+        && matches!(
+            request.path.split('?').next(),
+            Some("/models" | "/v1/models")
+        )
+    {
+        let mut out = Out { conn, pace: None };
+        let model = json!({
+            "id": "fake-model", "object": "model", "created": 1_700_000_000u64,
+            "owned_by": "iris-testkit", "type": "model", "display_name": "Fake model",
+        });
+        let list = json!({
+            "object": "list", "data": [model], "has_more": false,
+            "first_id": "fake-model", "last_id": "fake-model",
+        });
+        return out.json(200, &[], &list);
     }
     let raw_body = String::from_utf8_lossy(&request.body).into_owned();
     let body: Value = serde_json::from_slice(&request.body).unwrap_or(Value::Null);

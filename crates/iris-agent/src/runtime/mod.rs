@@ -15,6 +15,7 @@ pub mod deadline;
 pub mod dry_run;
 pub mod error;
 pub mod events;
+pub mod models;
 mod patience;
 pub mod preview;
 pub mod provider;

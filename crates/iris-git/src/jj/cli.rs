@@ -23,7 +23,7 @@ const DEADLINE: Duration = Duration::from_secs(300);
 const VERSION_DEADLINE: Duration = Duration::from_secs(30);
 
 /// How users get jj, said when it is missing.
-const INSTALL: &str = "install jj (https://jj-vcs.github.io/jj/latest/install-and-setup/; \
+pub const INSTALL: &str = "install jj (https://jj-vcs.github.io/jj/latest/install-and-setup/; \
                        `cargo install jj-cli --locked`)";
 
 /// Fields a change's template prints, in this order, separated by US (0x1f), each change
@@ -91,7 +91,7 @@ impl Jj {
                 workspace.root.display()
             )));
         };
-        let said = version_of(&program)?;
+        let said = version_of(&program, VERSION_DEADLINE)?;
         let version = parse_version(&said).ok_or_else(|| {
             GitError::Unsupported(format!(
                 "`jj --version` said {said:?}, which is not a version Iris can read"
@@ -273,7 +273,34 @@ impl Jj {
 
 /// What `program --version` said (trimmed), asked once per program in this process (every
 /// `Jj::open` would otherwise start it again).
-fn version_of(program: &Path) -> Result<String> {
+/// The jj on PATH, as `iris doctor` reports it: where it is, what `jj --version` says and the
+/// version read from that.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct JjFound {
+    /// The program found on PATH.
+    pub program: PathBuf,
+    /// What `jj --version` printed (`jj 0.45.1`).
+    pub said: String,
+    /// The version in it, when it could be read.
+    pub version: Option<(u32, u32, u32)>,
+}
+
+/// The jj on PATH and its version, asked within `deadline`; `None` when jj is not on PATH.
+pub fn jj_on_path(deadline: Duration) -> Result<Option<JjFound>> {
+    let path = std::env::var_os("PATH").unwrap_or_default();
+    let Some(program) = iris_process::find_on_path("jj", &path) else {
+        return Ok(None);
+    };
+    let said = version_of(&program, deadline)?;
+    let version = parse_version(&said);
+    Ok(Some(JjFound {
+        program,
+        said,
+        version,
+    }))
+}
+
+fn version_of(program: &Path, deadline: Duration) -> Result<String> {
     static SAID: LazyLock<Mutex<HashMap<PathBuf, String>>> = LazyLock::new(Default::default);
     if let Some(said) = SAID.lock().ok().and_then(|said| said.get(program).cloned()) {
         return Ok(said);
@@ -281,12 +308,12 @@ fn version_of(program: &Path) -> Result<String> {
     #[allow(clippy::disallowed_methods)] // jj's launcher: found on PATH, run to a deadline
     let mut command = Command::new(program);
     command.arg("--version");
-    let ran = iris_process::output_or_kill(&mut command, None, VERSION_DEADLINE)
+    let ran = iris_process::output_or_kill(&mut command, None, deadline)
         .map_err(|e| io("running `jj --version`", e))?;
     if ran.status.is_none() {
         return Err(GitError::TimedOut {
             command: "jj --version".into(),
-            seconds: VERSION_DEADLINE.as_secs_f32(),
+            seconds: deadline.as_secs_f32(),
         });
     }
     let said = String::from_utf8_lossy(&ran.stdout).trim().to_string();
@@ -440,7 +467,7 @@ mod tests {
         );
         iris_testkit::write_executable(&jj, &script);
         for _ in 0..3 {
-            assert_eq!(version_of(&jj).unwrap(), "jj 0.45.1");
+            assert_eq!(version_of(&jj, VERSION_DEADLINE).unwrap(), "jj 0.45.1");
         }
         assert_eq!(std::fs::read_to_string(&asked).unwrap(), "x\n");
     }

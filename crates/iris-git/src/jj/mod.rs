@@ -7,7 +7,7 @@ mod cli;
 mod layout;
 mod split;
 
-pub use cli::{Jj, JjChange, MIN_VERSION};
+pub use cli::{INSTALL, Jj, JjChange, JjFound, MIN_VERSION, jj_on_path};
 pub use layout::JjWorkspace;
 pub(crate) use layout::find;
 
