@@ -547,6 +547,15 @@ fn review_of(findings: Vec<serde_json::Value>) -> Step {
     Step::text(json!({"summary": "A change.", "findings": findings, "strengths": []}).to_string())
 }
 
+/// `iris review --from FIRST --post` with `gh` on PATH.
+fn post_from(repo: &TestRepo, first: &str, fake: &FakeProvider, gh: &tempfile::TempDir) -> Output {
+    run(
+        repo,
+        &["review", "--from", first, "--post"],
+        &with_tool(fake, gh),
+    )
+}
+
 /// Posting again after a push reviews the new commit only: its finding goes on its line, the
 /// one already on the PR is not posted twice, and the finding whose code the commit removed
 /// is said to be resolved.
@@ -564,11 +573,7 @@ fn review_post_again_reviews_what_is_new_and_says_what_was_resolved() {
     );
     let magic = finding(("src/lib.rs", 2), "one() returns a magic number", "1");
     let fake = FakeProvider::start(vec![review_of(vec![untested, magic.clone()])]);
-    let out = run(
-        &repo,
-        &["review", "--from", first, "--post"],
-        &with_tool(&fake, &gh),
-    );
+    let out = post_from(&repo, first, &fake, &gh);
     success(&out);
     let posted: serde_json::Value =
         serde_json::from_str(&read(gh.path(), "sent-0")).expect("the first review");
@@ -591,11 +596,7 @@ fn review_post_again_reviews_what_is_new_and_says_what_was_resolved() {
         "pub fn three() -> u32 {",
     );
     let fake = FakeProvider::start(vec![review_of(vec![three, magic])]);
-    let out = run(
-        &repo,
-        &["review", "--from", first, "--post"],
-        &with_tool(&fake, &gh),
-    );
+    let out = post_from(&repo, first, &fake, &gh);
     success(&out);
     assert!(
         stderr(&out).contains(&format!("reviewing the commits since {}", &reviewed[..7])),
@@ -642,11 +643,7 @@ fn review_post_again_reviews_what_is_new_and_says_what_was_resolved() {
 
     // Nothing new: no request at all.
     let fake = FakeProvider::start(vec![]);
-    let out = run(
-        &repo,
-        &["review", "--from", first, "--post"],
-        &with_tool(&fake, &gh),
-    );
+    let out = post_from(&repo, first, &fake, &gh);
     success(&out);
     assert!(
         stderr(&out).contains("nothing new to review"),

@@ -311,13 +311,7 @@ pub fn dismissal_notes(dismissals: &[Dismissal], files: &[String]) -> Vec<String
         .filter(|d| files.iter().any(|f| f.trim() == d.file.trim()))
         .take(MAX_NOTES)
         .map(|d| {
-            let on = d
-                .quote
-                .as_deref()
-                .map(normalized_code)
-                .filter(|q| !q.is_empty())
-                .map(|q| format!(" on `{q}`"))
-                .unwrap_or_default();
+            let on = on_quote(d.quote.as_deref());
             let reason = match d.reason.trim() {
                 "" => "dismissed, no reason given".to_string(),
                 reason => reason.to_string(),
@@ -342,13 +336,7 @@ pub fn earlier_notes(findings: &[Seen]) -> Vec<String> {
         .iter()
         .take(MAX_NOTES * 2)
         .map(|f| {
-            let on = f
-                .quote
-                .as_deref()
-                .map(normalized_code)
-                .filter(|q| !q.is_empty())
-                .map(|q| format!(" on `{q}`"))
-                .unwrap_or_default();
+            let on = on_quote(f.quote.as_deref());
             clip(
                 &format!("\"{}\"{on} in {}", f.title.trim(), f.file.trim()),
                 MAX_NOTE_CHARS,
@@ -373,6 +361,15 @@ pub fn resolved(finding: &Seen, text: Option<&str>) -> bool {
         None => true,
         Some(text) => !normalized_code(text).contains(&quote),
     }
+}
+
+/// ` on `code`` for a note about a finding that quoted code, else nothing.
+fn on_quote(quote: Option<&str>) -> String {
+    quote
+        .map(normalized_code)
+        .filter(|q| !q.is_empty())
+        .map(|q| format!(" on `{q}`"))
+        .unwrap_or_default()
 }
 
 /// `text` cut to `max` characters, an ellipsis marking the cut.
