@@ -24,6 +24,18 @@ pub use asked::{
     SplitHow, SplitMade, SplitStopped, SplitTarget, Working,
 };
 pub use git::Git;
+/// What `iris doctor` says of jj: the version found, the oldest Iris drives, how to get it.
+pub use iris_git::jj::{INSTALL as JJ_INSTALL, JjFound, MIN_VERSION as JJ_MIN_VERSION};
+
+/// Whether `repo` is a jj workspace (so jj is needed).
+pub fn is_jj(repo: &GitRepo) -> bool {
+    repo.jj_workspace().is_some()
+}
+
+/// jj on PATH with its version, asked within `deadline` (`None`: not there).
+pub fn jj_found(deadline: std::time::Duration) -> Result<Option<JjFound>, String> {
+    iris_git::jj::jj_on_path(deadline).map_err(|e| e.to_string())
+}
 
 /// The handle for `repo`'s version control: jj when it is a jj workspace (jj itself is
 /// started by the first question that needs it), else git. Looks at no file and runs nothing.

@@ -56,7 +56,7 @@ pub fn run(args: DoctorArgs, runtime: &tokio::runtime::Runtime) -> Result<ExitCo
     let checks = std::thread::scope(|scope| {
         // The programs run at once, each within its deadline, while the rest is gathered.
         let git = scope.spawn(|| iris_git::git_version(TOOL_DEADLINE).map_err(|e| e.to_string()));
-        let jj = scope.spawn(|| iris_git::jj::jj_on_path(TOOL_DEADLINE).map_err(|e| e.to_string()));
+        let jj = scope.spawn(|| crate::app::vcs::jj_found(TOOL_DEADLINE));
         let forge_tool = |tool: Forge| {
             let dir = &dir;
             scope.spawn(move || tools::ForgeFacts {
@@ -83,7 +83,7 @@ pub fn run(args: DoctorArgs, runtime: &tokio::runtime::Runtime) -> Result<ExitCo
         }
         checks.push(tools::jj(&tools::JjFacts {
             found: joined(jj),
-            needed: repo.is_some_and(|r| r.jj_workspace().is_some()),
+            needed: repo.is_some_and(crate::app::vcs::is_jj),
         }));
         for handle in [gh, glab] {
             checks.push(tools::forge_tool(&joined(handle)));

@@ -42,7 +42,7 @@ impl Shape {
             head: repo
                 .head_state()
                 .map_or_else(|e| format!("HEAD unreadable ({e})"), |h| h.to_string()),
-            jj_workspace: repo.jj_workspace().is_some(),
+            jj_workspace: crate::app::vcs::is_jj(repo),
             sha256: repo.is_sha256(),
             promisor: repo.promisor_remote().map(str::to_string),
             sparse: repo.is_sparse(),

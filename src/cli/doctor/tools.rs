@@ -2,7 +2,7 @@
 //! for a GitLab one (publishing, linked issues). A missing tool is a warning only where the
 //! repository needs it.
 
-use iris_git::jj::{INSTALL, JjFound, MIN_VERSION};
+use crate::app::vcs::{JJ_INSTALL as INSTALL, JJ_MIN_VERSION as MIN_VERSION, JjFound};
 
 use super::check::Check;
 use crate::publish::{Forge, ToolState};
@@ -114,7 +114,7 @@ mod tests {
     }
 
     #[test]
-    fn jj_is_wanted_only_in_a_jj_workspace() {
+    fn jj_is_wanted_only_where_jj_keeps_the_workspace() {
         let cases = [
             (Ok(None), false, Status::Ok),
             (Ok(None), true, Status::Warning),
