@@ -1,6 +1,6 @@
 //! The reference pages in `docs/reference/` are made from the code: the command line from
 //! clap (every command's `--help`), the studio's keys from the default keymap, the exit codes
-//! from the constants the binary exits with. The test fails when a page is stale; make them
+//! from the constants the binary exits with, the configuration keys from iris-config's list. The test fails when a page is stale; make them
 //! again with `IRIS_DOCS=write cargo test --test e2e docs_reference`.
 
 use std::path::{Path, PathBuf};
@@ -82,6 +82,41 @@ fn keys_page() -> String {
     page
 }
 
+/// Every configuration key with its default and meaning, from iris-config's own list.
+fn config_page() -> String {
+    let settings = iris_config::Config::default().sources();
+    let mut page = format!(
+        "{HEADER}# Configuration keys\n\nSet in `~/.config/iris/config.toml` (the user file), in \
+         the project's `.irisconfig`, or with `iris config set KEY VALUE`; `iris config` shows each \
+         value and where it comes from.\n\n| key | default | meaning |\n| --- | --- | --- |\n"
+    );
+    for setting in settings.iter().filter(|s| !s.key.contains('.')) {
+        let default = match (&setting.value, &setting.hint) {
+            (Some(value), _) => format!("`{value}`"),
+            (None, Some(hint)) => format!("unset ({hint})"),
+            (None, None) => "unset".to_string(),
+        };
+        page.push_str(&format!(
+            "| `{}` | {} | {} |\n",
+            setting.key,
+            default.replace('|', "\\|"),
+            setting.meaning.replace('|', "\\|")
+        ));
+    }
+    page.push_str(
+        "\nEach provider has a table of its own, `[providers.NAME]` (`providers.anthropic.model` \
+         with `iris config set`):\n\n| key | meaning |\n| --- | --- |\n",
+    );
+    for setting in settings
+        .iter()
+        .filter(|s| s.key.starts_with("providers.openai."))
+    {
+        let field = setting.key.trim_start_matches("providers.openai.");
+        page.push_str(&format!("| `{field}` | {} |\n", setting.meaning));
+    }
+    page
+}
+
 /// The exit codes the command line promises.
 fn exit_codes_page() -> String {
     format!(
@@ -109,6 +144,7 @@ fn docs_reference_pages_are_made_from_the_code() {
         ("cli.md", cli_page()),
         ("keys.md", keys_page()),
         ("exit-codes.md", exit_codes_page()),
+        ("config.md", config_page()),
     ];
     let dir = reference_dir();
     let mut stale = Vec::new();

@@ -152,6 +152,93 @@ impl ConfigKey {
         keys
     }
 
+    /// What the key means, in a line (the reference pages in `docs/reference/` show it).
+    pub fn meaning(self) -> &'static str {
+        match self {
+            ConfigKey::Provider => {
+                "the provider Iris talks to: openai, anthropic, gemini (or google), ollama, openai-compatible, a named service (groq, openrouter, ...) or a CLI agent (claude-code, codex, gemini-cli)"
+            }
+            ConfigKey::Preset => {
+                "the writing style: default, conventional, or another preset `iris presets` lists"
+            }
+            ConfigKey::Gitmoji => "start commit titles with a gitmoji",
+            ConfigKey::Instructions => "words added to every request (\"Mention ticket numbers\")",
+            ConfigKey::CriticEnabled => {
+                "a critic checks reviews, PRs, changelogs and release notes against the evidence and asks for one revision"
+            }
+            ConfigKey::MaxTurns => "model replies the main agent may take in one run",
+            ConfigKey::SubagentTimeoutSecs => {
+                "longest a subagent on the fast model may run, in seconds"
+            }
+            ConfigKey::SubagentMaxTurns => "model replies a subagent may take",
+            ConfigKey::RequestTimeoutSecs => {
+                "longest a provider keeps Iris waiting for a reply, in seconds"
+            }
+            ConfigKey::RunTimeoutSecs => {
+                "longest a whole run may take (every request, tool and the critic), in seconds"
+            }
+            ConfigKey::MaxOutputTokens => "the main agent's reply budget, in tokens",
+            ConfigKey::SubagentMaxOutputTokens => "a subagent's reply budget, in tokens",
+            ConfigKey::StructuredOutput => {
+                "ask the provider to keep the artifact to its JSON schema"
+            }
+            ConfigKey::ExplainMaxReads => "source reads `iris explain` may make on one file",
+            ConfigKey::TrustRepo => {
+                "let tools run this repository's build scripts and linters (user file only)"
+            }
+            ConfigKey::SafetyMode => {
+                "which tool calls ask first: safe, cautious, paranoid or yolo (user file only)"
+            }
+            ConfigKey::SecretScan => "withhold secrets from every request (user file only)",
+            ConfigKey::StudioAutoGenerate => {
+                "the studio writes the artifact when it opens on a change"
+            }
+            ConfigKey::Theme => {
+                "the studio's theme: dark, light, high-contrast, or a file in ~/.config/iris/themes/"
+            }
+            ConfigKey::Language => {
+                "the language Iris writes artifacts and chat replies in (`de`, `French`); empty: English"
+            }
+            ConfigKey::ReviewMinConfidence => {
+                "review findings less sure than this (0-100) are folded away"
+            }
+            ConfigKey::ReviewVerify => {
+                "every review's findings get a second look (one more request)"
+            }
+            ConfigKey::LinkedIssues => {
+                "read the issue the branch is for (and a PR's commits name) through gh/glab into the request"
+            }
+            ConfigKey::HookOnAmend => {
+                "the commit hook writes a new message on `git commit --amend`"
+            }
+            ConfigKey::MaxCostPerRun => {
+                "US dollars one command may spend; requests past it are held back (user file only)"
+            }
+            ConfigKey::AttributionTrailer => {
+                "the trailer that says Iris helped (`Assisted-by`), or none; unset: what AGENTS.md or CONTRIBUTING.md names"
+            }
+            ConfigKey::AgentSessions => {
+                "send what you asked your coding agent while making the change (off; --sessions for one run)"
+            }
+            ConfigKey::Model(_) => "the model the provider runs",
+            ConfigKey::FastModel(_) => "the model subagents run on",
+            ConfigKey::BaseUrl(_) => "where the provider's API is (user file only)",
+            ConfigKey::ApiKey(_) => {
+                "the provider's key (user file only; an environment variable is better)"
+            }
+            ConfigKey::PriceInput(_) => {
+                "US dollars per million input tokens, over assets/prices.toml (user file only)"
+            }
+            ConfigKey::PriceOutput(_) => "US dollars per million output tokens (user file only)",
+            ConfigKey::Local(_) => {
+                "whether the provider runs on this machine, when its address does not say (user file only)"
+            }
+            ConfigKey::ReasoningEffort(_) => {
+                "a reasoning model's effort: none, minimal, low, medium or high"
+            }
+        }
+    }
+
     /// The canonical name: `gitmoji`, `providers.anthropic.model`.
     pub fn name(self) -> String {
         match self.provider_field() {

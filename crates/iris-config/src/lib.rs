@@ -281,6 +281,8 @@ pub struct Setting {
     pub source: Source,
     /// For an unset value: how to set it other than with `iris config set`.
     pub hint: Option<String>,
+    /// What the key means, in a line.
+    pub meaning: &'static str,
 }
 
 /// The stand-in key of a run that sends nothing ([`Config::sending_nothing`]).
@@ -579,6 +581,7 @@ impl Config {
                     value,
                     source: self.source(key),
                     hint,
+                    meaning: key.meaning(),
                 }
             })
             .collect()
