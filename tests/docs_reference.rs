@@ -1,10 +1,12 @@
 //! The reference pages in `docs/reference/` are made from the code: the command line from
 //! clap (every command's `--help`), the studio's keys from the default keymap, the exit codes
-//! from the constants the binary exits with, the configuration keys from iris-config's list. The test fails when a page is stale; make them
+//! from the constants the binary exits with, the configuration keys from iris-config's list,
+//! the tools from `iris tool --list`. The test fails when a page is stale; make them
 //! again with `IRIS_DOCS=write cargo test --test e2e docs_reference`.
 
 use std::path::{Path, PathBuf};
 
+use crate::common::Iris;
 use clap::CommandFactory;
 use iris_app::cli::Cli;
 use iris_app::output::exit;
@@ -117,6 +119,19 @@ fn config_page() -> String {
     page
 }
 
+/// Iris' tools, as `iris tool --list` shows them (what the model is offered).
+fn tools_page() -> String {
+    let repo = crate::common::TestRepo::new();
+    let out = repo.iris_env(&["tool", "--list"], &[], "");
+    assert!(out.status.success(), "{}", crate::common::stderr(&out));
+    format!(
+        "{HEADER}# Iris' tools\n\nEvery tool Iris may call, whether it only reads, and its \
+         arguments, as `iris tool --list` prints them; `iris tool NAME '{{...}}'` runs one and \
+         prints exactly what the model would receive.\n\n```text\n{}\n```\n",
+        crate::common::stdout(&out).trim_end()
+    )
+}
+
 /// The exit codes the command line promises.
 fn exit_codes_page() -> String {
     format!(
@@ -145,6 +160,7 @@ fn docs_reference_pages_are_made_from_the_code() {
         ("keys.md", keys_page()),
         ("exit-codes.md", exit_codes_page()),
         ("config.md", config_page()),
+        ("tools.md", tools_page()),
     ];
     let dir = reference_dir();
     let mut stale = Vec::new();
