@@ -52,7 +52,8 @@ pub(super) fn plan(repo: &GitRepo, scope: &Scope, on_pr: &OnThePr, full: bool) -
     Ok(Plan::Since { since: head, to })
 }
 
-fn short_of(id: &str) -> &str {
+/// A commit id as the messages name it: its first 7 digits.
+pub(super) fn short_of(id: &str) -> &str {
     &id[..id.len().min(7)]
 }
 

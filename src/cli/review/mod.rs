@@ -172,7 +172,7 @@ pub async fn run(args: ReviewArgs) -> Result<ExitCode> {
             eprintln!(
                 "Iris reviewed {} on the pull request already: nothing new to review \
                  (--full reviews the whole range again)",
-                &to[..to.len().min(7)]
+                again::short_of(to)
             );
             return Ok(ExitCode::SUCCESS);
         }
@@ -180,7 +180,7 @@ pub async fn run(args: ReviewArgs) -> Result<ExitCode> {
             eprintln!(
                 "reviewing the commits since {}, which Iris reviewed on the pull request \
                  (--full reviews the whole range)",
-                &since[..since.len().min(7)]
+                again::short_of(since)
             );
             scope = Scope::range(since, to);
             let open = on_pr.as_ref().map(again::earlier_open).unwrap_or_default();
