@@ -1,10 +1,7 @@
 //! The recipes the README gives for other git front-ends (lazygit, Vim), run as written: their
 //! command lines are read from the README, so a recipe that drifts from the binary fails here.
 
-use std::process::{Command, Stdio};
-
-use crate::common::TestRepo;
-use crate::common::agent::{commit_json, openai_env, staged_repo};
+use crate::common::agent::{commit_json, openai_env, shell, staged_repo};
 use crate::common::fake_provider::{FakeProvider, Step};
 
 const README: &str = include_str!("../README.md");
@@ -20,40 +17,13 @@ fn recipe(prefix: &str) -> String {
         .to_string()
 }
 
-/// `sh -c LINE` in the repository, the built `iris` first on PATH, the editor a no-op.
-fn shell(repo: &TestRepo, line: &str, fake: &FakeProvider) -> std::process::Output {
-    let bin = std::path::Path::new(env!("CARGO_BIN_EXE_iris"))
-        .parent()
-        .expect("the binary's folder")
-        .to_path_buf();
-    let path = std::env::join_paths(std::iter::once(bin).chain(std::env::split_paths(
-        &std::env::var_os("PATH").unwrap_or_default(),
-    )))
-    .expect("PATH");
-    Command::new("sh")
-        .args(["-c", line])
-        .current_dir(repo.path())
-        .env("PATH", path)
-        .env("GIT_CONFIG_GLOBAL", repo.git_config())
-        .env("GIT_CONFIG_NOSYSTEM", "1")
-        .env("HOME", repo.home())
-        .env("XDG_CONFIG_HOME", repo.home().join("xdg"))
-        .env("GIT_EDITOR", "true")
-        .env_remove("GIT_DIR")
-        .env_remove("GIT_INDEX_FILE")
-        .envs(openai_env(fake))
-        .stdin(Stdio::null())
-        .output()
-        .expect("sh")
-}
-
 #[test]
 fn the_lazygit_recipe_commits_with_iris_message() {
     let repo = staged_repo();
     let fake = FakeProvider::start(vec![Step::text(commit_json("Add two()", "Adds two()."))]);
     let line = recipe("command:");
     assert!(line.contains("iris gen --print --no-stream"), "{line}");
-    let out = shell(&repo, &line, &fake);
+    let out = shell(&repo, &line, &openai_env(&fake), "");
     assert!(
         out.status.success(),
         "{}",
@@ -70,7 +40,7 @@ fn the_vim_recipe_reads_the_message_alone() {
     let repo = staged_repo();
     let fake = FakeProvider::start(vec![Step::text(commit_json("Add two()", "Adds two()."))]);
     let line = recipe(":0read !");
-    let out = shell(&repo, &line, &fake);
+    let out = shell(&repo, &line, &openai_env(&fake), "");
     assert!(out.status.success());
     assert_eq!(
         String::from_utf8_lossy(&out.stdout),
@@ -78,7 +48,7 @@ fn the_vim_recipe_reads_the_message_alone() {
     );
     // Nothing staged: nothing on stdout, a failure the editor shows.
     repo.git(&["reset", "-q"]);
-    let out = shell(&repo, &line, &fake);
+    let out = shell(&repo, &line, &openai_env(&fake), "");
     assert_eq!(out.status.code(), Some(2));
     assert!(out.stdout.is_empty());
 }

@@ -48,6 +48,7 @@ mod planted_git;
 mod pr_template;
 mod providers;
 mod publish;
+mod readme;
 mod readme_pictures;
 mod review_checks;
 mod review_confidence;
