@@ -348,3 +348,48 @@ fn docs_reference_pages_are_made_from_the_code() {
          `IRIS_DOCS=write cargo test --test e2e docs_reference`"
     );
 }
+
+/// Every key `iris config` lists has a row in the configuration page, and every provider it
+/// lists a row in the providers page: the book documents what the binary offers.
+#[test]
+fn every_key_iris_config_lists_is_documented() {
+    let repo = crate::common::TestRepo::new();
+    let out = repo.iris_env(&["config"], &[], "");
+    assert!(out.status.success(), "{}", crate::common::stderr(&out));
+    let listed = crate::common::stdout(&out);
+    let config = std::fs::read_to_string(docs_dir().join("reference/config.md")).expect("config");
+    let providers =
+        std::fs::read_to_string(docs_dir().join("reference/providers.md")).expect("providers");
+    let mut undocumented = Vec::new();
+    let mut keys = 0;
+    for line in listed.lines() {
+        // `key = value  # source`, or `# key is not set ...`.
+        let key = match line.strip_prefix("# ") {
+            Some(rest) => match rest.split_once(" is not set") {
+                Some((key, _)) => key,
+                None => continue,
+            },
+            None => match line.split_once(" = ") {
+                Some((key, _)) => key,
+                None => continue,
+            },
+        };
+        keys += 1;
+        let row = |page: &str, name: &str| page.contains(&format!("| `{name}` |"));
+        let documented = match key.strip_prefix("providers.") {
+            Some(rest) => {
+                let (provider, field) = rest.rsplit_once('.').expect("providers.NAME.FIELD");
+                row(&config, field) && row(&providers, provider)
+            }
+            None => row(&config, key),
+        };
+        if !documented {
+            undocumented.push(key.to_string());
+        }
+    }
+    assert!(keys > 30, "iris config lists its keys: {listed}");
+    assert!(
+        undocumented.is_empty(),
+        "keys `iris config` lists that the book does not document: {undocumented:?}"
+    );
+}
