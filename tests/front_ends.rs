@@ -1,18 +1,19 @@
-//! The recipes the README gives for other git front-ends (lazygit, Vim), run as written: their
-//! command lines are read from the README, so a recipe that drifts from the binary fails here.
+//! The recipes the book gives for other git front-ends (lazygit, Vim), run as written: their
+//! command lines are read from docs/hooks.md, so a recipe that drifts from the binary fails
+//! here.
 
 use crate::common::agent::{commit_json, openai_env, shell, staged_repo};
 use crate::common::fake_provider::{FakeProvider, Step};
 
-const README: &str = include_str!("../README.md");
+const HOOKS: &str = include_str!("../docs/hooks.md");
 
-/// The line of the README that starts with `prefix` (trimmed), without it.
+/// The line of the hooks chapter that starts with `prefix` (trimmed), without it.
 fn recipe(prefix: &str) -> String {
-    README
+    HOOKS
         .lines()
         .map(str::trim)
         .find_map(|line| line.strip_prefix(prefix))
-        .unwrap_or_else(|| panic!("no `{prefix}` recipe in the README"))
+        .unwrap_or_else(|| panic!("no `{prefix}` recipe in docs/hooks.md"))
         .trim()
         .to_string()
 }
