@@ -8,10 +8,10 @@ use std::path::{Path, PathBuf};
 
 use crate::common::Iris;
 use clap::CommandFactory;
-use iris_app::cli::Cli;
-use iris_app::output::exit;
-use iris_studio::command::Command;
-use iris_studio::keymap::{KeyContext, Keymap};
+use iris_studio::cli::Cli;
+use iris_studio::output::exit;
+use iris_studio_tui::command::Command;
+use iris_studio_tui::keymap::{KeyContext, Keymap};
 
 const HEADER: &str =
     "<!-- Made by `IRIS_DOCS=write cargo test --test e2e docs_reference`: do not edit. -->\n\n";
@@ -61,7 +61,7 @@ fn keys_page() -> String {
             page.push_str(&format!(
                 "| `{}` | `{}` | {} |\n",
                 keys.replace('|', "\\|"),
-                iris_studio::keymap::command_name(command),
+                iris_studio_tui::keymap::command_name(command),
                 command.describe()
             ));
         }
@@ -73,7 +73,7 @@ fn keys_page() -> String {
                 .iter()
                 .all(|&k| keymap.chords(k, c).is_empty())
         })
-        .map(|&c| format!("`{}`", iris_studio::keymap::command_name(c)))
+        .map(|&c| format!("`{}`", iris_studio_tui::keymap::command_name(c)))
         .collect();
     if !unbound.is_empty() {
         page.push_str(&format!(
@@ -86,7 +86,7 @@ fn keys_page() -> String {
 
 /// Every configuration key with its default and meaning, from iris-config's own list.
 fn config_page() -> String {
-    let settings = iris_config::Config::default().sources();
+    let settings = iris_studio_config::Config::default().sources();
     let mut page = format!(
         "{HEADER}# Configuration keys\n\nSet in `~/.config/iris/config.toml` (the user file), in \
          the project's `.irisconfig`, or with `iris config set KEY VALUE`; `iris config` shows each \

@@ -29,7 +29,7 @@ use std::path::{Path, PathBuf};
 use serde::Deserialize;
 use thiserror::Error;
 
-use iris_core::artifact::OutputType;
+use iris_studio_core::artifact::OutputType;
 
 /// The built-in capability files, by name.
 const EMBEDDED: &[(&str, &str)] = &[
@@ -383,7 +383,7 @@ mod tests {
             assert!(capability.task_prompt.len() > 500, "{name}");
         }
         // Each artifact's capability is named for it and produces its output type.
-        for kind in iris_core::artifact::ArtifactKind::ALL {
+        for kind in iris_studio_core::artifact::ArtifactKind::ALL {
             let capability = Capability::load(kind.name(), None);
             let capability = capability.unwrap_or_else(|e| panic!("{kind}: {e}"));
             assert_eq!(capability.output_type, kind.describe().output, "{kind}");
