@@ -33,41 +33,32 @@ use iris_studio_core::artifact::OutputType;
 
 /// The built-in capability files, by name.
 const EMBEDDED: &[(&str, &str)] = &[
-    (
-        "commit",
-        include_str!("../../../../capabilities/commit.toml"),
-    ),
-    ("pr", include_str!("../../../../capabilities/pr.toml")),
-    (
-        "review",
-        include_str!("../../../../capabilities/review.toml"),
-    ),
+    ("commit", include_str!("../../capabilities/commit.toml")),
+    ("pr", include_str!("../../capabilities/pr.toml")),
+    ("review", include_str!("../../capabilities/review.toml")),
     (
         "changelog",
-        include_str!("../../../../capabilities/changelog.toml"),
+        include_str!("../../capabilities/changelog.toml"),
     ),
     (
         "release-notes",
-        include_str!("../../../../capabilities/release-notes.toml"),
+        include_str!("../../capabilities/release-notes.toml"),
     ),
-    ("chat", include_str!("../../../../capabilities/chat.toml")),
+    ("chat", include_str!("../../capabilities/chat.toml")),
     (
         "semantic_blame",
-        include_str!("../../../../capabilities/semantic_blame.toml"),
+        include_str!("../../capabilities/semantic_blame.toml"),
     ),
-    (
-        "verify",
-        include_str!("../../../../capabilities/verify.toml"),
-    ),
+    ("verify", include_str!("../../capabilities/verify.toml")),
     (
         "review_verify",
-        include_str!("../../../../capabilities/review_verify.toml"),
+        include_str!("../../capabilities/review_verify.toml"),
     ),
     (
         "file_intent",
-        include_str!("../../../../capabilities/file_intent.toml"),
+        include_str!("../../capabilities/file_intent.toml"),
     ),
-    ("split", include_str!("../../../../capabilities/split.toml")),
+    ("split", include_str!("../../capabilities/split.toml")),
 ];
 
 /// One capability: the task prompt Iris gets and the artifact type she answers with.

@@ -18,11 +18,11 @@ use file::{find_source, resolve};
 
 /// The built-in themes, embedded in the binary.
 const BUILTINS: [(&str, &str); 3] = [
-    ("dark", include_str!("../../../../themes/dark.toml")),
-    ("light", include_str!("../../../../themes/light.toml")),
+    ("dark", include_str!("../../themes/dark.toml")),
+    ("light", include_str!("../../themes/light.toml")),
     (
         "high-contrast",
-        include_str!("../../../../themes/high-contrast.toml"),
+        include_str!("../../themes/high-contrast.toml"),
     ),
 ];
 
