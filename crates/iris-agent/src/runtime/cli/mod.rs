@@ -340,6 +340,8 @@ fn command(program: &std::path::Path, invocation: &Invocation) -> tokio::process
     let mut command = tokio::process::Command::new(program);
     #[cfg(unix)]
     command.process_group(0);
+    #[cfg(windows)]
+    command.creation_flags(iris_studio_process::CREATE_NEW_PROCESS_GROUP);
     command
         .args(&invocation.args)
         .envs(invocation.env.iter().map(|(k, v)| (k, v)))
