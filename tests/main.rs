@@ -48,6 +48,7 @@ mod pr_template;
 mod providers;
 mod publish;
 mod readme_pictures;
+mod release;
 mod review_checks;
 mod review_confidence;
 mod review_formats;
