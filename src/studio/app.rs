@@ -629,6 +629,12 @@ fn terminate_signal() -> Result<tokio::signal::unix::Signal> {
     signal(SignalKind::terminate()).context("cannot listen for SIGTERM")
 }
 
+/// Windows has no SIGTERM: its nearest is the console window being closed.
+#[cfg(windows)]
+fn terminate_signal() -> Result<tokio::signal::windows::CtrlClose> {
+    tokio::signal::windows::ctrl_close().context("cannot listen for the console closing")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
