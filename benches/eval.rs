@@ -20,7 +20,7 @@ use std::process::Command;
 
 use common::agent::commit_json;
 use common::fake_provider::{FakeProvider, Need, Step};
-use iris_git::{DiffTarget, GitRepo};
+use iris_studio_git::{DiffTarget, GitRepo};
 use serde_json::{Value, json};
 
 fn main() {

@@ -27,8 +27,8 @@ use std::path::PathBuf;
 use common::agent::{approval, openai_env};
 use common::fake_provider::{FakeProvider, Step};
 use common::{Iris, TestRepo, stderr, stdout};
-use iris_core::change::LineKind;
-use iris_git::{DiffTarget, GitRepo};
+use iris_studio_core::change::LineKind;
+use iris_studio_git::{DiffTarget, GitRepo};
 use serde_json::{Value, json};
 
 /// What the careful reviewer flags on an added line.

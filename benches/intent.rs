@@ -21,14 +21,14 @@ use std::path::Path;
 
 use common::TestRepo;
 use common::fake_provider::{FakeProvider, Need, Step};
-use iris_agent::capability::intent::{
+use iris_studio_agent::capability::intent::{
     ExecutionPath, FileIntent, HEAD_LINES, MAX_PLAN_LINES, MAX_PLAN_RANGES, MAX_READ_LINES,
     Strategy,
 };
-use iris_agent::tools::outline::{DefinitionKind, outline};
-use iris_agent::{EventSink, IrisAgent};
-use iris_config::{Config, Overrides};
-use iris_git::GitRepo;
+use iris_studio_agent::tools::outline::{DefinitionKind, outline};
+use iris_studio_agent::{EventSink, IrisAgent};
+use iris_studio_config::{Config, Overrides};
+use iris_studio_git::GitRepo;
 use serde_json::{Value, json};
 
 /// Files of this repository, 200 to 1,500 lines (README.md has no outline).
@@ -230,7 +230,7 @@ async fn measure(repo: &TestRepo, file: &str, strategy: Strategy, script: Vec<St
     let iris = IrisAgent::from_config(
         &config,
         &root,
-        iris_app::app::stores::IrisDir::of(git.git_dir()).path(),
+        iris_studio::app::stores::IrisDir::of(git.git_dir()).path(),
         true,
     )
     .expect("agent");

@@ -9,8 +9,8 @@
 use std::hint::black_box;
 use std::time::{Duration, Instant};
 
-use iris_core::secrets::{Scanner, SecretsIgnore};
-use iris_testkit::secrets::{self as corpus, ALNUM, BASE64, HEX, Rng};
+use iris_studio_core::secrets::{Scanner, SecretsIgnore};
+use iris_studio_testkit::secrets::{self as corpus, ALNUM, BASE64, HEX, Rng};
 
 const LINES: usize = 100_000;
 const FILES: usize = 600;

@@ -3,12 +3,12 @@
 
 use std::time::{Duration, Instant};
 
-use iris_core::change::parse_unified_diff;
-use iris_studio::highlight::{Highlights, Syntaxes};
-use iris_studio::keymap::Keymap;
-use iris_studio::state::{Mode, Pane, State};
-use iris_studio::theme::{ColorSupport, Theme};
-use iris_studio::ui::{Looks, draw};
+use iris_studio_core::change::parse_unified_diff;
+use iris_studio_tui::highlight::{Highlights, Syntaxes};
+use iris_studio_tui::keymap::Keymap;
+use iris_studio_tui::state::{Mode, Pane, State};
+use iris_studio_tui::theme::{ColorSupport, Theme};
+use iris_studio_tui::ui::{Looks, draw};
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 

@@ -1,7 +1,7 @@
 //! Benchmark: the studio while Iris writes an 8,000-character commit body at 200 tokens a
 //! second (an 8-character piece every 5 ms), as the message forms in the editor.
 //!
-//! In process (the `iris_studio` crate driven as the shell drives it, 120x40 TestBackend):
+//! In process (the `iris_studio_tui` crate driven as the shell drives it, 120x40 TestBackend):
 //! - every frame of the stream: the actions that arrived in its 16.7 ms (each streamed
 //!   piece, a preview of the artifact every 40 ms as the agent sends it, the spinner's tick)
 //!   applied, then the frame drawn; the worst and median frame, and what the frames cost per
@@ -30,20 +30,20 @@ use std::process::Command;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
-use iris_agent::output::Previewer;
-use iris_app::studio::app::Progressing;
-use iris_core::artifact::{ArtifactKind, GeneratedMessage};
-use iris_core::change::{FileDiff, parse_unified_diff};
-use iris_core::protocol::AgentEvent;
-use iris_core::protocol::progress::Progress;
-use iris_studio::action::Action;
-use iris_studio::features::msgs::EditorMsg;
-use iris_studio::highlight::{Highlights, Syntaxes};
-use iris_studio::keymap::Keymap;
-use iris_studio::state::{Mode, Pane, State, Task, TaskKind};
-use iris_studio::theme::{ColorSupport, Theme};
-use iris_studio::ui::{Looks, draw};
-use iris_studio::update::update;
+use iris_studio::studio::app::Progressing;
+use iris_studio_agent::output::Previewer;
+use iris_studio_core::artifact::{ArtifactKind, GeneratedMessage};
+use iris_studio_core::change::{FileDiff, parse_unified_diff};
+use iris_studio_core::protocol::AgentEvent;
+use iris_studio_core::protocol::progress::Progress;
+use iris_studio_tui::action::Action;
+use iris_studio_tui::features::msgs::EditorMsg;
+use iris_studio_tui::highlight::{Highlights, Syntaxes};
+use iris_studio_tui::keymap::Keymap;
+use iris_studio_tui::state::{Mode, Pane, State, Task, TaskKind};
+use iris_studio_tui::theme::{ColorSupport, Theme};
+use iris_studio_tui::ui::{Looks, draw};
+use iris_studio_tui::update::update;
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 
@@ -180,7 +180,8 @@ fn commit_studio(size: (u16, u16)) -> State {
     state.diff.path = Some("src/lib.rs".into());
     state.diff.files = diff_files(60);
     let config = "module.exports = { extends: ['@commitlint/config-conventional'] };\n";
-    let rules = iris_core::commit_rules::parse("commitlint.config.js", config).expect("rules");
+    let rules =
+        iris_studio_core::commit_rules::parse("commitlint.config.js", config).expect("rules");
     let loaded = EditorMsg::RulesLoaded(Ok(Some(Box::new(rules))));
     update(&mut state, Action::Editor(loaded));
     let previous = format!("feat(studio): add two() beside one()\n\n{}", prose(1_500));
@@ -320,7 +321,7 @@ fn split_pieces(reply: &str) -> Vec<&str> {
 }
 
 /// What the agent does with each piece of a structured reply: passes it on, and renders
-/// the artifact as far as it is written (as `iris_agent`'s previewing sink does, reading each
+/// the artifact as far as it is written (as `iris_studio_agent`'s previewing sink does, reading each
 /// piece once).
 struct Agent {
     previewer: Previewer<GeneratedMessage>,
@@ -330,9 +331,9 @@ struct Agent {
 impl Agent {
     fn new() -> Self {
         Self {
-            previewer: Previewer::new(
-                iris_core::artifact::schema::full_schema::<GeneratedMessage>(),
-            ),
+            previewer: Previewer::new(iris_studio_core::artifact::schema::full_schema::<
+                GeneratedMessage,
+            >()),
             shown: String::new(),
         }
     }
@@ -404,7 +405,7 @@ fn allocations() {
                 .expect("draw");
         }
         let per_frame = started.elapsed() / FRAMES as u32;
-        let shown = iris_studio::layout::PaneRects::compute((120, height), &state)
+        let shown = iris_studio_tui::layout::PaneRects::compute((120, height), &state)
             .view
             .map_or(0, |r| r.height.saturating_sub(2));
         println!(

@@ -40,13 +40,13 @@ use rig_core::tool::server::ToolServer;
 
 use crate::output::exit::{self, UsageError, exit_code, one_line};
 use crate::output::said::shown;
-use iris_agent::runtime::safety::Safety;
-use iris_agent::tools::ToolContext;
-use iris_agent::tools::registry::{runnable_listed, runnable_tools, tool_set};
-use iris_agent::tools::workspace::Notes;
-use iris_config::Overrides;
-use iris_core::protocol::SafetyMode;
-use iris_git::GitRepo;
+use iris_studio_agent::runtime::safety::Safety;
+use iris_studio_agent::tools::ToolContext;
+use iris_studio_agent::tools::registry::{runnable_listed, runnable_tools, tool_set};
+use iris_studio_agent::tools::workspace::Notes;
+use iris_studio_config::Overrides;
+use iris_studio_core::protocol::SafetyMode;
+use iris_studio_git::GitRepo;
 
 /// The command line as parsed: the global flags and the command.
 #[derive(Debug, Parser)]
@@ -251,8 +251,8 @@ fn init_tracing(debug: bool, full_screen: bool) {
         return;
     }
     let filter = if debug {
-        // A target prefix: every crate of the workspace (iris_app, iris_core, iris_agent,
-        // ...), none of the libraries below them.
+        // A target prefix: every crate of the workspace (iris_studio,
+        // iris_studio_core, iris_studio_agent, ...), none of the libraries below them.
         tracing_subscriber::EnvFilter::new("iris=debug")
     } else {
         tracing_subscriber::EnvFilter::try_from_env("IRIS_LOG")

@@ -1,5 +1,5 @@
 //! `iris`: the prose around your code changes.
 
 fn main() -> std::process::ExitCode {
-    iris_app::cli::run()
+    iris_studio::cli::run()
 }

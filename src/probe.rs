@@ -11,8 +11,8 @@ use std::time::Duration;
 
 use reqwest::Url;
 
-use iris_config::setup::{LocalServer, host_ip, is_loopback};
-use iris_config::{EnvLookup, ProviderKind, ollama_host_url};
+use iris_studio_config::setup::{LocalServer, host_ip, is_loopback};
+use iris_studio_config::{EnvLookup, ProviderKind, ollama_host_url};
 
 /// Ollama's address when `OLLAMA_HOST` does not name another loopback one.
 pub const OLLAMA_DEFAULT: &str = "http://127.0.0.1:11434";
@@ -112,9 +112,9 @@ fn local_ollama_url(host: &str) -> Option<String> {
 /// subscriptions setup offers beside the servers and the hosted providers.
 pub fn cli_agents_on_path() -> Vec<ProviderKind> {
     let path = std::env::var_os("PATH").unwrap_or_default();
-    iris_config::CliAgent::ALL
+    iris_studio_config::CliAgent::ALL
         .into_iter()
-        .filter(|agent| iris_process::find_on_path(agent.program(), &path).is_some())
+        .filter(|agent| iris_studio_process::find_on_path(agent.program(), &path).is_some())
         .map(ProviderKind::Cli)
         .collect()
 }

@@ -10,7 +10,7 @@ use crate::common::agent::{
 };
 use crate::common::fake_provider::{Api, FAKE_API_KEY, FakeProvider, Step};
 use crate::common::{TestRepo, stderr};
-use iris_core::artifact::OutputType;
+use iris_studio_core::artifact::OutputType;
 use serde_json::{Value, json};
 
 const REQUEST_GEN: &str = "Write the commit message for the staged changes.";
@@ -25,7 +25,8 @@ fn main_tools() -> BTreeSet<String> {
 
 /// The tools the built-in capability `name` offers.
 fn offered(name: &str) -> BTreeSet<String> {
-    let capability = iris_agent::capability::Capability::load(name, None).expect("capability");
+    let capability =
+        iris_studio_agent::capability::Capability::load(name, None).expect("capability");
     assert!(!capability.offers_every_tool(), "{name} names its tools");
     capability.tools.into_iter().collect()
 }

@@ -296,10 +296,10 @@ fn a_tool_call_whose_arguments_loop_is_cut_too() {
 async fn every_request_and_its_tokens_reach_the_events() {
     use crate::common::agent::spec_at;
     use crate::common::fake_provider::{INPUT_TOKENS, OUTPUT_TOKENS};
-    use iris_agent::tools::ToolContext;
-    use iris_agent::tools::registry::core_tools;
-    use iris_agent::{EventSink, ProviderKind, ProviderSpec, Run, run};
-    use iris_core::protocol::AgentEvent;
+    use iris_studio_agent::tools::ToolContext;
+    use iris_studio_agent::tools::registry::core_tools;
+    use iris_studio_agent::{EventSink, ProviderKind, ProviderSpec, Run, run};
+    use iris_studio_core::protocol::AgentEvent;
 
     let repo = staged_repo();
     let fake = FakeProvider::start(vec![

@@ -28,7 +28,7 @@ fn rfc3339(secs: i64) -> String {
     let time = secs.rem_euclid(86_400);
     format!(
         "{}T{:02}:{:02}:{:02}.000Z",
-        iris_git::utc_date(secs),
+        iris_studio_git::utc_date(secs),
         time / 3600,
         time % 3600 / 60,
         time % 60
@@ -45,7 +45,7 @@ pub(crate) fn claude_session(
     at: i64,
     said: &str,
 ) {
-    let folder = iris_core::sessions::claude_code::folder_name(&folder_of.to_string_lossy());
+    let folder = iris_studio_core::sessions::claude_code::folder_name(&folder_of.to_string_lossy());
     let dir = home.join(".claude/projects").join(folder);
     std::fs::create_dir_all(&dir).unwrap();
     let cwd = cwd.to_string_lossy();

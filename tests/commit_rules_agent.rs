@@ -10,12 +10,12 @@ use crate::common::agent::{
 };
 use crate::common::fake_provider::{FakeProvider, Recorded, Step};
 use crate::common::stderr;
-use iris_agent::capability::requests::Scope;
-use iris_agent::{EventSink, IrisAgent};
-use iris_config::{Config, Overrides};
-use iris_core::artifact::ArtifactKind;
-use iris_core::protocol::AgentEvent;
-use iris_git::GitRepo;
+use iris_studio_agent::capability::requests::Scope;
+use iris_studio_agent::{EventSink, IrisAgent};
+use iris_studio_config::{Config, Overrides};
+use iris_studio_core::artifact::ArtifactKind;
+use iris_studio_core::protocol::AgentEvent;
+use iris_studio_git::GitRepo;
 
 /// Conventional commits, three types, headers of at most 50 characters.
 const COMMITLINT_JS: &str = "\
@@ -286,7 +286,7 @@ fn iris_for(repo: &TestRepo, fake: &FakeProvider) -> IrisAgent {
     IrisAgent::from_config(
         &config,
         &root,
-        iris_app::app::stores::IrisDir::of(git.git_dir()).path(),
+        iris_studio::app::stores::IrisDir::of(git.git_dir()).path(),
         false,
     )
     .expect("Iris configured")
@@ -297,7 +297,10 @@ fn iris_for(repo: &TestRepo, fake: &FakeProvider) -> IrisAgent {
 fn write_commit(
     repo: &TestRepo,
     fake: &FakeProvider,
-) -> (iris_agent::capability::write::Written, Vec<AgentEvent>) {
+) -> (
+    iris_studio_agent::capability::write::Written,
+    Vec<AgentEvent>,
+) {
     let iris = iris_for(repo, fake);
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)

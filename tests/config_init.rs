@@ -261,7 +261,7 @@ fn a_choice_hidden_by_the_environment_says_so() {
 
 /// The question of the list: the fake Ollama's two models, then every hosted provider.
 fn choose() -> String {
-    format!("Choose 1-{}", 2 + iris_config::setup::hosted().len())
+    format!("Choose 1-{}", 2 + iris_studio_config::setup::hosted().len())
 }
 
 #[test]

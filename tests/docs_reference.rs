@@ -10,10 +10,10 @@ use std::path::{Path, PathBuf};
 
 use crate::common::Iris;
 use clap::CommandFactory;
-use iris_app::cli::Cli;
-use iris_app::output::exit;
-use iris_studio::command::Command;
-use iris_studio::keymap::{KeyContext, Keymap};
+use iris_studio::cli::Cli;
+use iris_studio::output::exit;
+use iris_studio_tui::command::Command;
+use iris_studio_tui::keymap::{KeyContext, Keymap};
 
 const HEADER: &str =
     "<!-- Made by `IRIS_DOCS=write cargo test --test e2e docs_reference`: do not edit. -->\n\n";
@@ -63,7 +63,7 @@ fn keys_page() -> String {
             page.push_str(&format!(
                 "| `{}` | `{}` | {} |\n",
                 keys.replace('|', "\\|"),
-                iris_studio::keymap::command_name(command),
+                iris_studio_tui::keymap::command_name(command),
                 command.describe()
             ));
         }
@@ -75,7 +75,7 @@ fn keys_page() -> String {
                 .iter()
                 .all(|&k| keymap.chords(k, c).is_empty())
         })
-        .map(|&c| format!("`{}`", iris_studio::keymap::command_name(c)))
+        .map(|&c| format!("`{}`", iris_studio_tui::keymap::command_name(c)))
         .collect();
     if !unbound.is_empty() {
         page.push_str(&format!(
@@ -88,7 +88,7 @@ fn keys_page() -> String {
 
 /// Every configuration key with its default and meaning, from iris-config's own list.
 fn config_page() -> String {
-    let settings = iris_config::Config::default().sources();
+    let settings = iris_studio_config::Config::default().sources();
     let mut page = format!(
         "{HEADER}# Configuration keys\n\nSet in `~/.config/iris/config.toml` (the user file), in \
          the project's `.irisconfig`, or with `iris config set KEY VALUE`; `iris config` shows each \
@@ -153,7 +153,7 @@ fn exit_codes_page() -> String {
 /// Every provider: the built-in ones, the named services (a row each of
 /// `assets/services.toml`) and the command-line agents.
 fn providers_page() -> String {
-    use iris_config::{ProviderKind, Wire};
+    use iris_studio_config::{ProviderKind, Wire};
     let code = |text: &str| {
         if text.is_empty() {
             "-".to_string()
@@ -214,7 +214,7 @@ fn providers_page() -> String {
          structured output the service takes; a local service usually runs on your machine.\n\n\
          | provider | service | address | key | model | fast model | tools | json | local |\n\
          | --- | --- | --- | --- | --- | --- | --- | --- | --- |\n",
-        iris_config::service::checked()
+        iris_studio_config::service::checked()
     ));
     let mut notes = String::new();
     for kind in ProviderKind::all() {
@@ -258,7 +258,7 @@ fn providers_page() -> String {
          (see [Configuration and providers](../configuration.md)).\n\n\
          | provider | command | install | sign in | paid by |\n| --- | --- | --- | --- | --- |\n",
     );
-    for agent in iris_config::CliAgent::ALL {
+    for agent in iris_studio_config::CliAgent::ALL {
         page.push_str(&format!(
             "| `{}` | `{}` | `{}` | {} | {} |\n",
             agent.name(),

@@ -45,7 +45,9 @@ fn a_dry_run_sends_nothing_and_shows_what_a_real_run_sends() {
         shown.contains("[secret: github-token, src/config.rs:1]"),
         "{shown}"
     );
-    let rows = iris_agent::runtime::dry_run::PARTS.iter().chain(&["total"]);
+    let rows = iris_studio_agent::runtime::dry_run::PARTS
+        .iter()
+        .chain(&["total"]);
     for part in rows {
         assert!(
             out.lines().any(|l| l.starts_with(part)),
@@ -264,7 +266,7 @@ fn a_commit_s_history_sample_is_counted_as_history() {
         })
         .unwrap_or_default();
     let sample = &asked[asked
-        .find(iris_core::history::SAMPLE_INTRO)
+        .find(iris_studio_core::history::SAMPLE_INTRO)
         .expect("a sample")..];
     assert!(sample.contains("- Initial commit"), "{sample}");
     assert_eq!(chars("history"), sample.chars().count() as u64, "{preview}");

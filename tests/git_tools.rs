@@ -482,7 +482,7 @@ fn file_history_matches_git_log_for_the_path() {
     repo.write("a.txt", "3\n");
     repo.write("b.txt", "3\n");
     repo.commit_all("both again");
-    let git = iris_git::GitRepo::discover(&repo.path()).unwrap();
+    let git = iris_studio_git::GitRepo::discover(&repo.path()).unwrap();
     let ours: Vec<String> = git
         .file_history("a.txt", 10)
         .unwrap()

@@ -6,7 +6,7 @@
 use crate::common::TestRepo;
 use crate::common::agent::{commit_json, failure, openai_env, run, success};
 use crate::common::fake_provider::{FakeProvider, Step};
-use iris_testkit::numbered;
+use iris_studio_testkit::numbered;
 
 /// base, then three commits each adding one function to its own file.
 fn three_changes() -> (TestRepo, Vec<String>) {

@@ -181,7 +181,7 @@ fn a_missing_or_old_jj_is_said_with_what_to_do() {
     );
     assert!(err.contains("cargo install jj-cli"), "{err}");
 
-    iris_testkit::write_executable(&bin.path().join("jj"), "#!/bin/sh\necho 'jj 0.20.0'\n");
+    iris_studio_testkit::write_executable(&bin.path().join("jj"), "#!/bin/sh\necho 'jj 0.20.0'\n");
     let err = failure(&run(&repo, &["gen"], &env), 3);
     assert!(
         err.contains("jj 0.20.0 is too old: Iris needs jj 0.30.0 or newer"),

@@ -58,7 +58,7 @@ fn calls(tool: &tempfile::TempDir) -> usize {
 #[test]
 fn the_branchs_issue_goes_in_the_first_request_with_its_secrets_withheld() {
     let repo = repo();
-    let (_, line, secret) = iris_testkit::secrets::leaks()
+    let (_, line, secret) = iris_studio_testkit::secrets::leaks()
         .into_iter()
         .find(|(rule, _, _)| *rule == "github-token")
         .expect("a token");

@@ -50,6 +50,7 @@ mod providers;
 mod publish;
 mod readme;
 mod readme_pictures;
+mod release;
 mod review_checks;
 mod review_confidence;
 mod review_formats;

@@ -54,7 +54,7 @@ async fn connect_with(
     repo.in_env(&mut command, &repo.path());
     for (name, _) in std::env::vars_os() {
         let name = name.to_string_lossy();
-        if iris_testkit::IRIS_ENV_PREFIXES
+        if iris_studio_testkit::IRIS_ENV_PREFIXES
             .iter()
             .any(|p| name.starts_with(p))
         {

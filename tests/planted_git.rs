@@ -21,7 +21,7 @@ fn planted() -> (TestRepo, PathBuf) {
         .parent()
         .expect("temp dir")
         .join("planted-git-ran");
-    iris_testkit::write_executable(
+    iris_studio_testkit::write_executable(
         &repo.path().join("git"),
         &format!("#!/bin/sh\necho \"$*\" >> '{}'\nexit 1\n", mark.display()),
     );

@@ -298,8 +298,8 @@ fn a_reasoning_models_thinking_never_reaches_the_artifact() {
 /// it), never the text; a cost the provider reports reaches them too.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn thinking_and_a_reported_cost_reach_the_events_and_the_text_does_not_hold_them() {
-    use iris_agent::{EventSink, ProviderKind, ProviderSpec, Run, run};
-    use iris_core::protocol::AgentEvent;
+    use iris_studio_agent::{EventSink, ProviderKind, ProviderSpec, Run, run};
+    use iris_studio_core::protocol::AgentEvent;
     let fake = FakeProvider::start(vec![
         chat_stream(
             &[
@@ -360,9 +360,9 @@ async fn thinking_and_a_reported_cost_reach_the_events_and_the_text_does_not_hol
 /// turn: Groq refuses the field.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn thinking_made_reasoning_content_here_is_not_sent_back() {
-    use iris_agent::tools::ToolContext;
-    use iris_agent::tools::registry::core_tools;
-    use iris_agent::{EventSink, ProviderKind, Run, run};
+    use iris_studio_agent::tools::ToolContext;
+    use iris_studio_agent::tools::registry::core_tools;
+    use iris_studio_agent::{EventSink, ProviderKind, Run, run};
 
     let repo = staged_repo();
     let call = json!({"tool_calls": [{"index": 0, "id": "call_1", "type": "function",

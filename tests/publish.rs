@@ -473,7 +473,7 @@ fn in_a_jj_workspace_pr_create_and_update_name_the_bookmarks() {
     );
     // gh's fake, jj, and the system's tools.
     let with_tool = |fake: &FakeProvider, gh: &tempfile::TempDir| {
-        let jj = iris_testkit::jj::jj_dir();
+        let jj = iris_studio_testkit::jj::jj_dir();
         let path = format!("{}:{}:/usr/bin:/bin", gh.path().display(), jj.display());
         env_with_path(fake, Path::new(&path))
     };

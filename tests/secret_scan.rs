@@ -1,5 +1,5 @@
 //! Secrets never reach the provider: the real `iris gen` on a repository that stages the
-//! corpus of real-looking secrets (`iris_testkit::secrets`), Iris reading every file through
+//! corpus of real-looking secrets (`iris_studio_testkit::secrets`), Iris reading every file through
 //! her tools from the fake provider. What the provider received is searched for each secret;
 //! the look-alikes must arrive untouched.
 

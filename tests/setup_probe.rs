@@ -1,4 +1,4 @@
-//! The setup probe (`iris_app::probe`) against tiny HTTP servers on 127.0.0.1: the servers
+//! The setup probe (`iris_studio::probe`) against tiny HTTP servers on 127.0.0.1: the servers
 //! that answer are listed with their models, a silent one costs no more than the deadline, a
 //! closed port nothing, and an address that is not loopback is never contacted.
 
@@ -8,9 +8,9 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use iris_app::probe::{ProbeApi, ServerAddress, probe};
-use iris_config::ProviderKind;
-use iris_config::setup::LocalServer;
+use iris_studio::probe::{ProbeApi, ServerAddress, probe};
+use iris_studio_config::ProviderKind;
+use iris_studio_config::setup::LocalServer;
 
 const OLLAMA_TAGS: &str = r#"{"models":[{"name":"qwen3:0.6b","model":"qwen3:0.6b","size":522653767,"details":{"family":"qwen3"}},{"name":"nomic-embed-text:latest","model":"nomic-embed-text:latest"},{"name":"llama3.2:latest","model":"llama3.2:latest"}]}"#;
 const OPENAI_MODELS: &str = r#"{"object":"list","data":[{"id":"qwen2.5-7b-instruct","object":"model","owned_by":"organization_owner"},{"id":"SmolLM2-135M-Instruct","object":"model","owned_by":"llamacpp"}]}"#;

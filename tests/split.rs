@@ -56,7 +56,7 @@ fn iris_plans_and_apply_makes_each_commit_as_planned() {
         "docs: add a guide\nfix: omega returns 3\nfeat: log the values\nbase\n"
     );
     // Each commit's tree is exactly as planned, file by file.
-    use iris_testkit::{TANGLED_A, TANGLED_B};
+    use iris_studio_testkit::{TANGLED_A, TANGLED_B};
     let logged_a = TANGLED_A.replace("    1\n", "    log(1)\n");
     let logged_b = TANGLED_B.replace("one\n", "one (logged)\n");
     let tree = |rev: &str| -> Vec<String> {

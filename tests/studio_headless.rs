@@ -1,7 +1,7 @@
 //! The whole studio driven headless, by actions: the reducer and the real effects runner on a
 //! temporary repository, Iris talking to the fake provider on 127.0.0.1. No terminal.
 
-use iris_studio::features::msgs::{ChangesFx, EditorFx, ExploreFx, GenerateFx};
+use iris_studio_tui::features::msgs::{ChangesFx, EditorFx, ExploreFx, GenerateFx};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
@@ -9,19 +9,19 @@ use crate::common::TestRepo;
 use crate::common::agent::Wire;
 use crate::common::fake_provider::{Api, FakeProvider, Recorded, Step};
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
-use iris_agent::IrisAgent;
-use iris_app::app::Workspace;
-use iris_app::app::sessions::Env as AgentEnv;
-use iris_app::app::stores::{DraftStore, IrisDir};
-use iris_app::studio::runner::Runner;
-use iris_config::{Config, Overrides};
-use iris_core::artifact::ArtifactKind;
-use iris_studio::action::Action;
-use iris_studio::command::Command;
-use iris_studio::effect::Effect;
-use iris_studio::state::Draft;
-use iris_studio::state::{ChatMessage, Mode, Pane, Speaker, State};
-use iris_studio::update::update;
+use iris_studio::app::Workspace;
+use iris_studio::app::sessions::Env as AgentEnv;
+use iris_studio::app::stores::{DraftStore, IrisDir};
+use iris_studio::studio::runner::Runner;
+use iris_studio_agent::IrisAgent;
+use iris_studio_config::{Config, Overrides};
+use iris_studio_core::artifact::ArtifactKind;
+use iris_studio_tui::action::Action;
+use iris_studio_tui::command::Command;
+use iris_studio_tui::effect::Effect;
+use iris_studio_tui::state::Draft;
+use iris_studio_tui::state::{ChatMessage, Mode, Pane, Speaker, State};
+use iris_studio_tui::update::update;
 use serde_json::{Value, json};
 use tokio::sync::mpsc::{UnboundedReceiver, unbounded_channel};
 
@@ -759,7 +759,7 @@ async fn a_refusing_hook_shows_its_output_and_a_locked_index_is_tried_again() {
         .pump_until("the offer to try again", |s| {
             matches!(
                 s.overlay.confirm,
-                Some(iris_studio::state::Confirm::TryAgain(_))
+                Some(iris_studio_tui::state::Confirm::TryAgain(_))
             )
         })
         .await;
@@ -1082,7 +1082,7 @@ async fn the_studio_marks_a_staged_secret_and_never_sends_one() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn opening_a_file_brings_its_heat_margin_from_one_blame() {
-    use iris_studio::state::Heat;
+    use iris_studio_tui::state::Heat;
     let repo = staged_repo();
     repo.commit_all("Add two()");
     repo.write(
@@ -1773,7 +1773,7 @@ async fn the_split_view_plans_chats_moves_edits_applies_and_undoes() {
             s.overlay
                 .split_plan
                 .as_ref()
-                .is_some_and(|v| matches!(v.phase, iris_studio::state::SplitPhase::Applied(_)))
+                .is_some_and(|v| matches!(v.phase, iris_studio_tui::state::SplitPhase::Applied(_)))
         })
         .await;
     assert_eq!(
@@ -1821,7 +1821,7 @@ async fn r_in_pr_mode_rewords_the_selected_commit_after_asking() {
     studio.command(Command::Reword);
     studio
         .pump_until("the question", |s| {
-            s.overlay.confirm == Some(iris_studio::state::Confirm::Reword)
+            s.overlay.confirm == Some(iris_studio_tui::state::Confirm::Reword)
         })
         .await;
     let asked = fake.requests()[0].user_texts().join("\n");
@@ -1927,7 +1927,7 @@ async fn in_a_jj_workspace_the_split_view_applies_with_jj() {
             s.overlay
                 .split_plan
                 .as_ref()
-                .is_some_and(|v| matches!(v.phase, iris_studio::state::SplitPhase::Applied(_)))
+                .is_some_and(|v| matches!(v.phase, iris_studio_tui::state::SplitPhase::Applied(_)))
         })
         .await;
     let log = repo.jj(&[
@@ -2007,7 +2007,7 @@ async fn in_a_jj_workspace_a_conflicted_change_is_listed_as_jj_shows_it() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_studio_asks_once_whether_the_coding_agents_session_goes_in_the_requests() {
     use crate::agent_sessions::{WHY, claude_session, now};
-    use iris_studio::state::Confirm;
+    use iris_studio_tui::state::Confirm;
     let repo = staged_repo();
     claude_session(
         repo.home(),

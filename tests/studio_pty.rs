@@ -6,7 +6,7 @@
 
 use crate::common::Iris;
 
-use iris_app::app::stores::{DraftStore, IrisDir};
+use iris_studio::app::stores::{DraftStore, IrisDir};
 use std::os::fd::{AsRawFd, OwnedFd};
 use std::process::{Command, ExitStatus};
 use std::time::{Duration, Instant};
@@ -336,7 +336,7 @@ fn a_git_the_studio_waits_on_ends_when_the_studio_is_killed() {
             .stdout,
     )
     .expect("utf-8");
-    iris_testkit::write_executable(
+    iris_studio_testkit::write_executable(
         &bin.path().join("git"),
         &format!(
             "#!/bin/sh\ncase \"$*\" in *\" status \"*) echo $$ > '{}'; exec sleep 60;; esac\nexec {} \"$@\"\n",

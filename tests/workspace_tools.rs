@@ -1513,7 +1513,7 @@ fn every_core_tool_is_listed_and_runs_through_iris_tool() {
     let repo = polyglot_repo();
     let out = repo.iris(&["tool", "--list"]);
     let listed = stdout(&out);
-    use iris_agent::tools::registry::{CORE_TOOL_NAMES, MAIN_AGENT_EXTRA_TOOL_NAMES};
+    use iris_studio_agent::tools::registry::{CORE_TOOL_NAMES, MAIN_AGENT_EXTRA_TOOL_NAMES};
     assert_eq!(CORE_TOOL_NAMES.len(), 13);
     // Every tool but the two that delegate to a model can run from the command line.
     let runnable = MAIN_AGENT_EXTRA_TOOL_NAMES

@@ -2,9 +2,9 @@
 //! of the files that matter (every file of a Small change, else the five most relevant; never
 //! a lock or generated file), fetched in one `git_diff` call.
 
-use iris_core::change::relevance::is_lock_or_generated;
-use iris_core::change::{SizeBucket, rank_files, size_bucket};
-use iris_git::{DiffTarget, GitRepo};
+use iris_studio_core::change::relevance::is_lock_or_generated;
+use iris_studio_core::change::{SizeBucket, rank_files, size_bucket};
+use iris_studio_git::{DiffTarget, GitRepo};
 use serde_json::{Value, json};
 
 use crate::common::fake_provider::Need;

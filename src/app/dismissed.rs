@@ -7,10 +7,12 @@
 use std::collections::HashMap;
 
 use anyhow::Result;
-use iris_agent::capability::requests::Scope;
-use iris_core::artifact::Review;
-use iris_core::artifact::review::memory::{Dismissal, Seen, dismissed_line, without_dismissed};
-use iris_git::GitRepo;
+use iris_studio_agent::capability::requests::Scope;
+use iris_studio_core::artifact::Review;
+use iris_studio_core::artifact::review::memory::{
+    Dismissal, Seen, dismissed_line, without_dismissed,
+};
+use iris_studio_git::GitRepo;
 
 use super::stores::review_memory::ReviewMemory;
 
@@ -78,7 +80,7 @@ fn text_in(repo: &GitRepo, scope: &Scope, file: &str) -> Option<String> {
     match scope {
         Scope::Range { to: rev, .. } | Scope::Commit(rev) => repo.text_at(rev, file).ok().flatten(),
         _ => {
-            let path = iris_git::check_relative_path(file).ok()?;
+            let path = iris_studio_git::check_relative_path(file).ok()?;
             std::fs::read_to_string(repo.root().join(path)).ok()
         }
     }

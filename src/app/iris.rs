@@ -7,10 +7,10 @@ use std::sync::Arc;
 use anyhow::Result;
 
 use crate::app::stores::IrisDir;
-use iris_agent::IrisAgent;
-use iris_agent::runtime::dry_run::DryRun;
-use iris_config::{Config, Overrides};
-use iris_core::secrets::Scanner;
+use iris_studio_agent::IrisAgent;
+use iris_studio_agent::runtime::dry_run::DryRun;
+use iris_studio_config::{Config, Overrides};
+use iris_studio_core::secrets::Scanner;
 
 /// Builds Iris from the configuration as it is when called.
 pub type Loader = Arc<dyn Fn() -> Result<IrisAgent> + Send + Sync>;
@@ -24,7 +24,7 @@ pub fn configured(
     root: &Path,
     stores: &IrisDir,
     streaming: bool,
-) -> iris_agent::Result<IrisAgent> {
+) -> iris_studio_agent::Result<IrisAgent> {
     let iris = IrisAgent::from_config(config, root, stores.path(), streaming)?;
     let iris = iris.with_pin_tags(Arc::new(crate::publish::GhTags::in_repo(root)));
     Ok(
@@ -55,5 +55,5 @@ pub fn with_dry_run(iris: IrisAgent, dry_run: bool) -> (IrisAgent, Option<DryRun
 
 /// The scanner every request passes, for `config` at `root` (`None`: the scan is off).
 pub fn secret_scanner(config: &Config, root: &Path) -> Result<Option<Arc<Scanner>>> {
-    iris_agent::iris::secret_scanner(config, root)
+    iris_studio_agent::iris::secret_scanner(config, root)
 }

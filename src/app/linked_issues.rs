@@ -9,8 +9,8 @@ use serde::{Deserialize, Serialize};
 
 use super::stores::IrisDir;
 use crate::publish::{Forge, forge_of, read_issue};
-use iris_agent::issues::IssueReader;
-use iris_core::linked_issue::LinkedIssue;
+use iris_studio_agent::issues::IssueReader;
+use iris_studio_core::linked_issue::LinkedIssue;
 
 /// How long a read issue is kept, in seconds.
 const KEPT_FOR: i64 = 24 * 60 * 60;
@@ -38,7 +38,9 @@ impl ForgeIssues {
         if !enabled {
             return None;
         }
-        let url = iris_git::GitRepo::discover(root).ok()?.remote_url()?;
+        let url = iris_studio_git::GitRepo::discover(root)
+            .ok()?
+            .remote_url()?;
         Some(Arc::new(Self {
             root: root.to_path_buf(),
             forge: forge_of(&url)?,

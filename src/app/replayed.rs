@@ -1,12 +1,12 @@
 //! History replayed: a throwaway repository that shows one commit of the user's at a time as
-//! a staged change over its parent (see `iris_git::Replay`), so Iris writes a commit's
+//! a staged change over its parent (see `iris_studio_git::Replay`), so Iris writes a commit's
 //! message from its own change with only the history before it in view. `iris eval`,
 //! `iris reword` and the studio's reword share it.
 
 use anyhow::{Context, Result};
 
-use iris_agent::IrisAgent;
-use iris_git::{GitRepo, Replay};
+use iris_studio_agent::IrisAgent;
+use iris_studio_git::{GitRepo, Replay};
 
 /// An empty replay of `repo`, its branch named as the user's default branch reads.
 pub fn replay_of(repo: &GitRepo) -> Result<Replay> {

@@ -10,11 +10,11 @@ use super::iris;
 use super::vcs::{self, Vcs};
 use crate::app::stores::IrisDir;
 use crate::app::stores::review_memory::ReviewMemory;
-use iris_agent::IrisAgent;
-use iris_agent::runtime::dry_run::DryRun;
-use iris_config::{Config, Overrides};
-use iris_core::secrets::Scanner;
-use iris_git::GitRepo;
+use iris_studio_agent::IrisAgent;
+use iris_studio_agent::runtime::dry_run::DryRun;
+use iris_studio_config::{Config, Overrides};
+use iris_studio_core::secrets::Scanner;
+use iris_studio_git::GitRepo;
 
 /// What every face works on: the repository the user is in, opened once.
 pub struct Workspace {
@@ -60,7 +60,7 @@ impl Workspace {
 
     /// Iris as the configuration says, working here; `streaming` takes her replies as they
     /// come.
-    pub fn iris(&self, streaming: bool) -> iris_agent::Result<IrisAgent> {
+    pub fn iris(&self, streaming: bool) -> iris_studio_agent::Result<IrisAgent> {
         iris::configured(&self.config, &self.root, &self.stores, streaming)
     }
 
@@ -71,7 +71,7 @@ impl Workspace {
         &self,
         streaming: bool,
         dry_run: bool,
-    ) -> iris_agent::Result<(IrisAgent, Option<DryRun>)> {
+    ) -> iris_studio_agent::Result<(IrisAgent, Option<DryRun>)> {
         let iris = match dry_run {
             true => {
                 let config = self.config.clone().sending_nothing();

@@ -18,11 +18,11 @@ use crate::app::replayed::{replay_of, staged_for};
 use crate::app::vcs::GitOnly;
 use crate::output::exit::UsageError;
 use crate::output::said::shown;
-use iris_agent::IrisAgent;
-use iris_agent::capability::chat::ChatTarget;
-use iris_core::artifact::ArtifactKind;
-use iris_git::split::{AbsorbPlan, Progress, SplitChange};
-use iris_git::{GitError, GitRepo};
+use iris_studio_agent::IrisAgent;
+use iris_studio_agent::capability::chat::ChatTarget;
+use iris_studio_core::artifact::ArtifactKind;
+use iris_studio_git::split::{AbsorbPlan, Progress, SplitChange};
+use iris_studio_git::{GitError, GitRepo};
 
 #[derive(Debug, Args)]
 pub struct AbsorbArgs {
@@ -214,7 +214,7 @@ async fn reword_contradicted(repo: &GitRepo, iris: &IrisAgent, plan: &AbsorbPlan
         eprintln!("checking {short}'s message…");
         let there = staged_for(iris, &replay, id)?;
         let updated = std::sync::Arc::new(std::sync::Mutex::new(None::<String>));
-        let on_update: iris_agent::capability::chat::OnUpdate = {
+        let on_update: iris_studio_agent::capability::chat::OnUpdate = {
             let updated = updated.clone();
             std::sync::Arc::new(move |text: String| {
                 if let Ok(mut slot) = updated.lock() {
@@ -242,7 +242,7 @@ async fn reword_contradicted(repo: &GitRepo, iris: &IrisAgent, plan: &AbsorbPlan
             .lock()
             .ok()
             .and_then(|slot| slot.clone())
-            .map(|new| iris_core::commit_rules::carry_trailers(&old, &new));
+            .map(|new| iris_studio_core::commit_rules::carry_trailers(&old, &new));
         match new.filter(|new| new.trim() != old.trim()) {
             Some(new) => {
                 eprintln!(

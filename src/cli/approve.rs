@@ -4,7 +4,7 @@
 
 use std::io::{BufRead, IsTerminal, Write};
 
-use iris_core::protocol::{ApprovalRequest, Decision};
+use iris_studio_core::protocol::{ApprovalRequest, Decision};
 
 /// Asks the user on stderr and reads the answer from stdin; refuses without a terminal.
 pub async fn ask(request: &ApprovalRequest) -> Decision {
@@ -52,7 +52,7 @@ fn parse_answer(line: &str) -> Decision {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use iris_core::protocol::{Reply, Risk};
+    use iris_studio_core::protocol::{Reply, Risk};
 
     #[test]
     fn answers_are_read_forgivingly_and_refuse_by_default() {

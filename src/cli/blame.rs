@@ -11,7 +11,7 @@ use super::progress::ProgressLine;
 use super::session::{OutputFlags, Session};
 use super::typed_path::TypedPath;
 use crate::output::exit::UsageError;
-use iris_core::protocol::LinesAsked;
+use iris_studio_core::protocol::LinesAsked;
 
 #[derive(Debug, Args)]
 pub struct BlameArgs {

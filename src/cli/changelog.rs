@@ -9,7 +9,7 @@ use clap::Args;
 
 use super::config::ConfigFlags;
 use super::session::{AgentSessionFlags, OutputFlags, RangeArgs, Session, print_artifact};
-use iris_core::artifact::{ArtifactKind, insert_into_changelog};
+use iris_studio_core::artifact::{ArtifactKind, insert_into_changelog};
 
 #[derive(Debug, Args)]
 pub struct ChangelogArgs {

@@ -15,7 +15,7 @@ use anyhow::{Context, Result};
 use crate::app::vcs::Base;
 use crate::output::commit_rules::{NO_RULES, report};
 use crate::output::exit::UsageError;
-use iris_core::commit_rules::{self, CommitRules, MAX_INPUT_BYTES};
+use iris_studio_core::commit_rules::{self, CommitRules, MAX_INPUT_BYTES};
 
 /// The most commits one range check reads.
 const MAX_RANGE: usize = 10_000;
@@ -31,7 +31,7 @@ pub fn run(rev: Option<&str>) -> Result<ExitCode> {
         }
         None => (rev.map(|rev| vcs.commit(&repo, rev)).transpose()?, None),
     };
-    let Some(rules) = iris_config::project::commit_rules(&repo.root())? else {
+    let Some(rules) = iris_studio_config::project::commit_rules(&repo.root())? else {
         eprintln!("{NO_RULES}");
         return Ok(ExitCode::SUCCESS);
     };
@@ -94,7 +94,7 @@ fn range_of(rev: &str) -> Result<Option<(&str, &str)>> {
 /// Every commit of `from..to`, oldest first: a line each (✔ or ✖, its id and subject), the
 /// violations of those that break a rule under it, and a closing line naming the failing ones.
 fn check_range(
-    repo: &iris_git::GitRepo,
+    repo: &iris_studio_git::GitRepo,
     rules: &CommitRules,
     from: &str,
     to: &str,

@@ -9,7 +9,7 @@ use anyhow::{Context, Result};
 use clap::Subcommand;
 
 use super::config_file::{note_overridden, repo_root, user_file};
-use iris_config::{
+use iris_studio_config::{
     Config, FileKind, Overrides, PROJECT_FILE, Source, display_path, set_value, user_config_path,
 };
 
@@ -210,7 +210,7 @@ mod tests {
         let words: Vec<&str> = help
             .split(|c: char| !(c.is_alphanumeric() || c == '-'))
             .collect();
-        for kind in iris_config::ProviderKind::all() {
+        for kind in iris_studio_config::ProviderKind::all() {
             assert!(
                 words.contains(&kind.name()),
                 "{} missing: {help}",

@@ -5,8 +5,8 @@ use std::path::PathBuf;
 
 use anyhow::{Context, Result};
 
-use iris_config::{Assignment, Config, ConfigError, Overrides, Source, user_config_path};
-use iris_git::{GitError, GitRepo};
+use iris_studio_config::{Assignment, Config, ConfigError, Overrides, Source, user_config_path};
+use iris_studio_git::{GitError, GitRepo};
 
 /// The repository root, or `None` outside any repository (the project file is then skipped).
 pub fn repo_root() -> Result<Option<PathBuf>> {
@@ -39,7 +39,7 @@ pub fn note_overridden(written: &[Assignment], ours: &Source) {
         };
         let shown = setting.value.as_deref().unwrap_or("unset");
         // Two keys both show as "****": a hidden one is always worth a word.
-        let same = shown == assignment.value && shown != iris_config::MASKED;
+        let same = shown == assignment.value && shown != iris_studio_config::MASKED;
         if setting.source != *ours && !same {
             eprintln!(
                 "note: {} takes precedence here, so `{}` stays {shown}",

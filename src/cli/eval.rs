@@ -97,7 +97,7 @@ pub struct EvalArgs {
         value_delimiter = ',',
         requires = "reviews"
     )]
-    pub aspects: Vec<iris_core::artifact::review::Aspect>,
+    pub aspects: Vec<iris_studio_core::artifact::review::Aspect>,
     /// With --reviews: the messages that mark a fix (default: fix, bug, regression, crash,
     /// leak, or closes/fixes/resolves #N).
     #[arg(long, value_name = "REGEX", requires = "reviews")]
@@ -125,7 +125,7 @@ pub async fn run(args: EvalArgs) -> Result<ExitCode> {
             aspects.push(*aspect);
         }
     }
-    let review = iris_core::artifact::review::ReviewOptions {
+    let review = iris_studio_core::artifact::review::ReviewOptions {
         aspects,
         verify: args.verify,
         // The eval measures the model: nothing dismissed or posted before is passed on.

@@ -17,11 +17,11 @@ use crate::app::stores::{accepted, last_message};
 use crate::app::vcs::{ChangeAsked, How, Recording};
 use crate::output::exit::{self, UsageError};
 use crate::output::said::shown;
-use iris_agent::capability::candidates::Candidate;
-use iris_agent::capability::requests::Scope;
-use iris_agent::capability::write::Written;
-use iris_core::artifact::ArtifactKind;
-use iris_core::commit_rules::carry_trailers;
+use iris_studio_agent::capability::candidates::Candidate;
+use iris_studio_agent::capability::requests::Scope;
+use iris_studio_agent::capability::write::Written;
+use iris_studio_core::artifact::ArtifactKind;
+use iris_studio_core::commit_rules::carry_trailers;
 
 #[derive(Debug, Args)]
 pub struct GenArgs {
@@ -246,7 +246,7 @@ fn offered_again(
     session: &Session<'_>,
     change: &crate::app::stores::ChangeKey,
     args: &GenArgs,
-) -> Option<iris_core::last_message::LastMessage> {
+) -> Option<iris_studio_core::last_message::LastMessage> {
     let fresh =
         args.fresh || std::env::var_os("IRIS_FRESH").is_some_and(|v| !v.is_empty() && v != "0");
     let one = args.candidates == 1 && args.models.is_empty();

@@ -12,7 +12,7 @@ use anyhow::{Context, Result, bail};
 use clap::Subcommand;
 
 use super::exit;
-use iris_git::{BACKUP_SUFFIX, HookInstall, HookRemoval, ManagedHook, StepInstall};
+use iris_studio_git::{BACKUP_SUFFIX, HookInstall, HookRemoval, ManagedHook, StepInstall};
 
 use super::current_repo;
 
@@ -57,14 +57,14 @@ pub(super) struct HookFacts {
 }
 
 /// The hooks of `repo`, read, and what this binary would write.
-pub(super) fn hook_facts(repo: &iris_git::GitRepo) -> Result<HookFacts> {
+pub(super) fn hook_facts(repo: &iris_studio_git::GitRepo) -> Result<HookFacts> {
     let exe = std::env::current_exe().context("cannot find the iris binary")?;
     let prepare = repo.hook_text(HOOK.name)?;
     let calls_runnable = prepare
         .1
         .as_deref()
         .and_then(called_binary)
-        .is_some_and(|called| iris_process::is_executable(Path::new(&called)));
+        .is_some_and(|called| iris_studio_process::is_executable(Path::new(&called)));
     let commit_msg = repo.hook_text("commit-msg")?;
     let commit_msg_tracked = repo.tracks(&commit_msg.0);
     Ok(HookFacts {
@@ -255,7 +255,7 @@ pub fn run(args: HookArgs) -> Result<ExitCode> {
 /// The line that says the commit-msg hook lost Iris' step (a tool such as husky or pre-commit
 /// rewrote it), with what puts it back; None when it holds the step or this was said before
 /// for that hook (recorded under `.git/iris/`).
-fn lost_step(repo: &iris_git::GitRepo) -> Option<String> {
+fn lost_step(repo: &iris_studio_git::GitRepo) -> Option<String> {
     let (path, holds) = repo.hook_holds("commit-msg", &STEP_NEEDLES).ok()?;
     let stores = IrisDir::of(&repo.state_dir());
     if holds || hook_steps::said(&stores, &path) {
@@ -281,7 +281,7 @@ pub(super) fn step_lost(path: &Path) -> String {
 /// Puts the commit-msg step at the top of the commit-msg hook (written if there is none); a
 /// hook the repository tracks (husky's), or one that is not a shell script, is left alone,
 /// with the line to add to it.
-fn install_commit_msg(repo: &iris_git::GitRepo, exe: &Path) -> Result<()> {
+fn install_commit_msg(repo: &iris_studio_git::GitRepo, exe: &Path) -> Result<()> {
     let step = commit_msg_step(&shell_quote(utf8(exe)?));
     let by_hand = |path: &Path, why: &str| {
         println!(

@@ -12,8 +12,8 @@ use anyhow::Result;
 
 use super::prompt::{Prompter, Stopped};
 use crate::probe::probe_local_servers;
-use iris_config::setup::{Choice, LocalServer, api_key_in_env, hosted, write_choice};
-use iris_config::{Config, MASKED, Overrides, ProviderKind, Source, display_path};
+use iris_studio_config::setup::{Choice, LocalServer, api_key_in_env, hosted, write_choice};
+use iris_studio_config::{Config, MASKED, Overrides, ProviderKind, Source, display_path};
 
 pub fn run(runtime: &tokio::runtime::Runtime) -> Result<ExitCode> {
     let path = super::config_file::user_file()?;
@@ -56,7 +56,7 @@ fn init(
     };
     let choice = match *entry {
         Entry::Local { server, model } => server.choice(model),
-        Entry::Cli(kind) => iris_config::setup::cli_choice(kind),
+        Entry::Cli(kind) => iris_studio_config::setup::cli_choice(kind),
         Entry::Hosted(kind) => hosted_choice(kind, prompter)?,
     };
 

@@ -3,8 +3,8 @@
 use anyhow::Result;
 
 use super::prompt::Prompter;
-use iris_agent::capability::candidates::Candidate;
-use iris_agent::capability::write::Written;
+use iris_studio_agent::capability::candidates::Candidate;
+use iris_studio_agent::capability::write::Written;
 
 /// The heading of candidate `number`: `--- 2 ---`, or `--- 2 (gpt-5-mini) ---`.
 fn heading(number: usize, candidate: &Candidate) -> String {

@@ -11,8 +11,8 @@ use super::session::{AgentSessionFlags, OutputFlags, Session, print_artifact, pu
 use crate::app::vcs::Base;
 use crate::output::exit::UsageError;
 use crate::publish::{PrAction, Target, forge_of_repo, split_pr};
-use iris_agent::capability::requests::Scope;
-use iris_core::artifact::ArtifactKind;
+use iris_studio_agent::capability::requests::Scope;
+use iris_studio_core::artifact::ArtifactKind;
 
 #[derive(Debug, Args)]
 pub struct PrArgs {
@@ -102,7 +102,10 @@ const NO_DEFAULT_BRANCH: &str =
 
 /// The base a PR goes into: `--from`, else the repository's default branch, else a usage
 /// error asking for `--from`.
-pub(super) fn base_or_default(repo: &iris_git::GitRepo, from: Option<String>) -> Result<String> {
+pub(super) fn base_or_default(
+    repo: &iris_studio_git::GitRepo,
+    from: Option<String>,
+) -> Result<String> {
     match from {
         Some(from) => Ok(from),
         None => repo

@@ -13,10 +13,10 @@ use crate::output::said;
 use crate::publish::{
     LayerText, Plan, PrText, existing_requests, publish_stack, split_pr, stack_on_remote,
 };
-use iris_agent::capability::requests::Scope;
-use iris_core::artifact::ArtifactKind;
-use iris_core::stack::{self, InStack, Shown, Stack};
-use iris_git::HeadState;
+use iris_studio_agent::capability::requests::Scope;
+use iris_studio_core::artifact::ArtifactKind;
+use iris_studio_core::stack::{self, InStack, Shown, Stack};
+use iris_studio_git::HeadState;
 
 pub async fn run(args: PrArgs) -> Result<ExitCode> {
     let ws = args.config.workspace_with(args.sessions)?;

@@ -4,7 +4,7 @@ use std::process::ExitCode;
 
 use anyhow::Result;
 
-use iris_agent::style::presets;
+use iris_studio_agent::style::presets;
 
 pub fn run() -> Result<ExitCode> {
     super::print_exact(&table())?;

@@ -7,9 +7,9 @@ use std::time::{Duration, Instant};
 use tokio::sync::mpsc::{UnboundedReceiver, UnboundedSender, unbounded_channel};
 use tokio::task::JoinHandle;
 
-use iris_agent::EventSink;
-use iris_core::protocol::AgentEvent;
-use iris_core::protocol::progress::{Progress, SPINNER, SPINNER_STEP};
+use iris_studio_agent::EventSink;
+use iris_studio_core::protocol::AgentEvent;
+use iris_studio_core::protocol::progress::{Progress, SPINNER, SPINNER_STEP};
 
 /// One line: "⠋ reading src/app.rs · 3.2s · 1,204 tokens sent · 340 received".
 fn line(progress: &Progress, frame: usize, elapsed: Duration) -> String {
@@ -39,7 +39,7 @@ pub struct ProgressLine {
     started: Instant,
     drawing: bool,
     /// The model's prices, for what the run cost.
-    price: Option<iris_config::prices::Price>,
+    price: Option<iris_studio_config::prices::Price>,
 }
 
 impl ProgressLine {
@@ -58,7 +58,7 @@ impl ProgressLine {
     }
 
     /// The same line, saying what the run cost at `price` when it ends.
-    pub fn priced(mut self, price: Option<iris_config::prices::Price>) -> Self {
+    pub fn priced(mut self, price: Option<iris_studio_config::prices::Price>) -> Self {
         self.price = price;
         self
     }
@@ -105,12 +105,12 @@ impl ProgressLine {
 fn forming_line(progress: &Progress, width: usize) -> Option<String> {
     let (_, text) = progress.preview.as_ref()?;
     let first = text.lines().find(|l| !l.trim().is_empty())?.trim_end();
-    let plain: String = iris_core::controls::strip(first)
+    let plain: String = iris_studio_core::controls::strip(first)
         .chars()
         .map(|c| if c == '\t' { ' ' } else { c })
         .collect();
     let room = width.saturating_sub(3).max(8);
-    Some(format!("  {}", iris_core::text::clip(&plain, room)))
+    Some(format!("  {}", iris_studio_core::text::clip(&plain, room)))
 }
 
 /// What clears the drawn lines (the spinner, and the forming title under it), leaving the
@@ -193,7 +193,7 @@ mod tests {
         let mut state = Progress::default();
         assert_eq!(forming_line(&state, 80), None);
         state.preview = Some((
-            iris_core::artifact::ArtifactKind::Commit,
+            iris_studio_core::artifact::ArtifactKind::Commit,
             "Add two() beside one()\n\nThe body.".into(),
         ));
         assert_eq!(
@@ -203,7 +203,7 @@ mod tests {
         assert_eq!(forming_line(&state, 15).as_deref(), Some("  Add two() b…"));
         // Wide characters count as two columns; control characters never reach the terminal.
         state.preview = Some((
-            iris_core::artifact::ArtifactKind::Commit,
+            iris_studio_core::artifact::ArtifactKind::Commit,
             "添加分页功能和测试\u{1b}]0;x\u{7}".into(),
         ));
         let line = forming_line(&state, 15).unwrap();
@@ -213,7 +213,7 @@ mod tests {
 
     #[test]
     fn progress_becomes_one_line() {
-        // The fold itself is iris_core::protocol::progress's; this is only how a state reads.
+        // The fold itself is iris_studio_core::protocol::progress's; this is only how a state reads.
         let state = Progress {
             activity: "reading src/app.rs".into(),
             input_tokens: 1204,

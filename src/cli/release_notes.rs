@@ -7,7 +7,7 @@ use clap::Args;
 
 use super::config::ConfigFlags;
 use super::session::{AgentSessionFlags, OutputFlags, RangeArgs, Session, print_artifact};
-use iris_core::artifact::ArtifactKind;
+use iris_studio_core::artifact::ArtifactKind;
 
 #[derive(Debug, Args)]
 pub struct ReleaseNotesArgs {

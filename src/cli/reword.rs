@@ -22,11 +22,11 @@ use crate::app::Workspace;
 use crate::app::replayed::{replay_of, staged_for};
 use crate::output::exit::UsageError;
 use crate::output::said::shown;
-use iris_agent::capability::requests::Scope;
-use iris_core::artifact::ArtifactKind;
-use iris_core::commit_rules::carry_trailers;
-use iris_core::text::{width, wrap_line};
-use iris_git::RewordCommit;
+use iris_studio_agent::capability::requests::Scope;
+use iris_studio_core::artifact::ArtifactKind;
+use iris_studio_core::commit_rules::carry_trailers;
+use iris_studio_core::text::{width, wrap_line};
+use iris_studio_git::RewordCommit;
 
 #[derive(Debug, Args)]
 pub struct RewordArgs {
@@ -231,7 +231,7 @@ fn read_plan(file: &std::path::Path, commits: &[RewordCommit]) -> Result<RewordP
         };
         let new = entry
             .new
-            .map(|m| iris_core::controls::strip(m.trim()).into_owned())
+            .map(|m| iris_studio_core::controls::strip(m.trim()).into_owned())
             .filter(|m| !m.is_empty() && !commit.merge);
         plan.commits.push(Rewording {
             id: commit.id.clone(),

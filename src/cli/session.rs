@@ -13,12 +13,12 @@ use crate::output::exit::UsageError;
 use crate::output::said::shown;
 use crate::output::written::warnings_of;
 use crate::publish::{PublishError, Published};
-use iris_agent::IrisAgent;
-use iris_agent::capability::requests::Scope;
-use iris_agent::capability::write::Written;
-use iris_agent::runtime::dry_run::DryRun;
-use iris_core::artifact::ArtifactKind;
-use iris_core::stack::InStack;
+use iris_studio_agent::IrisAgent;
+use iris_studio_agent::capability::requests::Scope;
+use iris_studio_agent::capability::write::Written;
+use iris_studio_agent::runtime::dry_run::DryRun;
+use iris_studio_core::artifact::ArtifactKind;
+use iris_studio_core::stack::InStack;
 
 /// How the artifact is printed.
 #[derive(Debug, Args, Clone, Copy)]
@@ -57,7 +57,10 @@ pub struct AgentSessionFlags {
 
 impl AgentSessionFlags {
     /// `overrides` with these flags' word on `agent_sessions`.
-    pub fn over(self, mut overrides: iris_config::Overrides) -> iris_config::Overrides {
+    pub fn over(
+        self,
+        mut overrides: iris_studio_config::Overrides,
+    ) -> iris_studio_config::Overrides {
         overrides.agent_sessions = match (self.sessions, self.no_sessions) {
             (true, _) => Some(true),
             (_, true) => Some(false),
@@ -197,12 +200,12 @@ impl<'a> Session<'a> {
     }
 
     /// The selected model's prices, when known.
-    pub(super) fn price(&self) -> Option<iris_config::prices::Price> {
+    pub(super) fn price(&self) -> Option<iris_studio_config::prices::Price> {
         self.ws.config.model_price().map(|(price, _)| price)
     }
 
     /// A run's result, or with `--dry-run` the request it kept, shown.
-    pub(super) fn finish<T>(&self, result: iris_agent::Result<T>) -> Result<T> {
+    pub(super) fn finish<T>(&self, result: iris_studio_agent::Result<T>) -> Result<T> {
         crate::output::preview::finish(self.dry_run.as_ref(), result, &self.ws.config, self.json)
     }
 }

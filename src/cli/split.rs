@@ -19,8 +19,8 @@ use super::session::{OutputFlags, Session};
 use crate::app::Workspace;
 use crate::app::vcs::{SplitAsked, SplitHow};
 use crate::output::exit::UsageError;
-use iris_core::split::{SplitPlan, check_plan, plan_text, unit_ids};
-use iris_git::split::{Progress, SplitChange};
+use iris_studio_core::split::{SplitPlan, check_plan, plan_text, unit_ids};
+use iris_studio_git::split::{Progress, SplitChange};
 
 #[derive(Debug, Args)]
 pub struct SplitArgs {
@@ -119,7 +119,7 @@ pub fn tool(args: ToolArgs) -> Result<ExitCode> {
 fn shown_and_agreed(
     args: &SplitArgs,
     plan: &SplitPlan,
-    units: &[iris_core::split::Unit],
+    units: &[iris_studio_core::split::Unit],
     made: (&str, &str),
 ) -> Result<bool> {
     if args.output.json {

@@ -8,7 +8,7 @@ use clap::Args;
 use super::config::ConfigFlags;
 use crate::output::exit::UsageError;
 use crate::studio::app::{Studio, StudioOptions};
-use iris_studio::state::Mode;
+use iris_studio_tui::state::Mode;
 
 #[derive(Debug, Args, Default)]
 pub struct StudioArgs {

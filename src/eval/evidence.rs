@@ -1,7 +1,7 @@
 //! `iris eval --evidence`: for each chosen commit, replayed as for `iris eval`, the first
 //! request Iris would send for its change is built and kept (as `--dry-run` keeps it), never
 //! sent: how much of what the author wrote it holds (the identifiers, paths and numbers of the
-//! message: [`iris_core::eval::Recall`]) and how large it is, by part. No model is asked and
+//! message: [`iris_studio_core::eval::Recall`]) and how large it is, by part. No model is asked and
 //! no key is needed.
 
 use std::process::ExitCode;
@@ -9,13 +9,13 @@ use std::process::ExitCode;
 use anyhow::{Context, Result};
 use serde_json::{Value, json};
 
-use iris_agent::capability::requests::Scope;
-use iris_agent::runtime::dry_run::{Part, parts_of, sizes};
-use iris_agent::runtime::request::Section;
-use iris_config::{Config, Overrides};
-use iris_core::artifact::ArtifactKind;
-use iris_core::eval::{Recall, median};
-use iris_git::CommitInfo;
+use iris_studio_agent::capability::requests::Scope;
+use iris_studio_agent::runtime::dry_run::{Part, parts_of, sizes};
+use iris_studio_agent::runtime::request::Section;
+use iris_studio_config::{Config, Overrides};
+use iris_studio_core::artifact::ArtifactKind;
+use iris_studio_core::eval::{Recall, median};
+use iris_studio_git::CommitInfo;
 
 use super::select::{self, Filters, Source};
 use crate::app::Workspace;

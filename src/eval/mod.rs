@@ -1,10 +1,10 @@
 //! `iris eval`: how good Iris' commit messages are on this repository's own history.
 //!
-//! Each chosen commit is replayed ([`iris_git::Replay`]): Iris sees its change as staged over
+//! Each chosen commit is replayed ([`iris_studio_git::Replay`]): Iris sees its change as staged over
 //! its parent, in a throwaway repository whose history ends at the parent, and writes the
 //! message through the same path as `iris gen` (the same prompt, evidence, preset, commit
 //! rules, language and critic). The message is scored against the one its author committed
-//! ([`iris_core::eval`]). The user's work tree, index and history are never written to; a
+//! ([`iris_studio_core::eval`]). The user's work tree, index and history are never written to; a
 //! reply Iris cannot read is saved in the user's `.git/iris/`, which outlives the replay.
 
 pub mod evidence;
@@ -22,15 +22,15 @@ use tokio::sync::mpsc::unbounded_channel;
 
 use crate::app::Workspace;
 use crate::app::iris::configured;
-use iris_agent::capability::requests::Scope;
-use iris_agent::{EventSink, IrisAgent};
-use iris_config::{Config, Overrides};
-use iris_core::artifact::ArtifactKind;
-use iris_core::commit_rules::error_count;
-use iris_core::eval::{Outcome, compare, history_uses_types, median, score, summarize};
-use iris_core::protocol::progress::Progress;
-use iris_core::protocol::{AgentEvent, Decision};
-use iris_git::CommitInfo;
+use iris_studio_agent::capability::requests::Scope;
+use iris_studio_agent::{EventSink, IrisAgent};
+use iris_studio_config::{Config, Overrides};
+use iris_studio_core::artifact::ArtifactKind;
+use iris_studio_core::commit_rules::error_count;
+use iris_studio_core::eval::{Outcome, compare, history_uses_types, median, score, summarize};
+use iris_studio_core::protocol::progress::Progress;
+use iris_studio_core::protocol::{AgentEvent, Decision};
+use iris_studio_git::CommitInfo;
 
 use crate::output::exit::{GENERAL, UsageError};
 use report::Row;
@@ -105,7 +105,7 @@ pub async fn run(ws: &Workspace, plan: Plan) -> Result<ExitCode> {
     let irises = configs
         .iter()
         .map(|config| configured(config, replay.root(), &ws.stores, true))
-        .collect::<iris_agent::Result<Vec<_>>>()?;
+        .collect::<iris_studio_agent::Result<Vec<_>>>()?;
 
     let several = plan.variants.len() > 1;
     if !plan.json {

@@ -6,8 +6,8 @@ use std::path::Path;
 use anyhow::{Context, Result};
 use serde_json::{Value, json};
 
-use iris_core::eval::{Outcome, Recall, Summary};
-use iris_git::CommitInfo;
+use iris_studio_core::eval::{Outcome, Recall, Summary};
+use iris_studio_git::CommitInfo;
 
 /// One commit's result for one variant.
 pub struct Row<'a> {
@@ -215,7 +215,7 @@ fn cut(text: &str, width: usize) -> String {
             shown.push(c);
         }
     }
-    iris_core::text::clip(&shown, width)
+    iris_studio_core::text::clip(&shown, width)
 }
 
 #[cfg(test)]

@@ -17,15 +17,15 @@ use std::time::Instant;
 use anyhow::{Context, Result};
 use serde_json::{Value, json};
 
-use iris_agent::IrisAgent;
-use iris_agent::capability::requests::Scope;
-use iris_config::Config;
-use iris_core::artifact::ArtifactKind;
-use iris_core::artifact::review::ReviewOptions;
-use iris_core::eval::{
+use iris_studio_agent::IrisAgent;
+use iris_studio_agent::capability::requests::Scope;
+use iris_studio_config::Config;
+use iris_studio_core::artifact::ArtifactKind;
+use iris_studio_core::artifact::review::ReviewOptions;
+use iris_studio_core::eval::{
     FIX_PATTERN, NEAR, Placed, Scanned, choose_clean, fixed_lines, hits, median, without_flags,
 };
-use iris_git::{CommitInfo, DiffTarget, GitRepo, LineOrigin, Replay};
+use iris_studio_git::{CommitInfo, DiffTarget, GitRepo, LineOrigin, Replay};
 
 use super::select::{self, Filters, Source};
 use crate::app::Workspace;

@@ -4,7 +4,7 @@ use anyhow::Result;
 use regex::Regex;
 
 use crate::app::vcs::{Base, HistoryTop, Vcs};
-use iris_git::{CommitInfo, GitRepo};
+use iris_studio_git::{CommitInfo, GitRepo};
 
 /// Commits looked at for `--last N`.
 const SCAN: usize = 10_000;
@@ -179,7 +179,7 @@ fn why_skip(repo: &GitRepo, commit: &CommitInfo, filters: &Filters) -> Result<Op
         return Ok(Some(Skip::Shape("a merge commit".into())));
     }
     if let Some(only) = &filters.only
-        && !only.is_match(&iris_core::eval::without_flags(&commit.message))
+        && !only.is_match(&iris_studio_core::eval::without_flags(&commit.message))
     {
         return Ok(Some(Skip::Shape(format!(
             "its message does not match `{}`",

@@ -21,12 +21,12 @@ use serde_json::Value;
 use tokio::sync::mpsc::{UnboundedReceiver, unbounded_channel};
 
 use crate::output::exit::one_line;
-use iris_agent::EventSink;
-use iris_config::Overrides;
-use iris_core::protocol::AgentEvent;
-use iris_core::protocol::Decision;
-use iris_core::protocol::progress::Progress;
-use iris_git::GitRepo;
+use iris_studio_agent::EventSink;
+use iris_studio_config::Overrides;
+use iris_studio_core::protocol::AgentEvent;
+use iris_studio_core::protocol::Decision;
+use iris_studio_core::protocol::progress::Progress;
+use iris_studio_git::GitRepo;
 
 /// The server: the workspace it serves and what it may do there.
 pub struct Server {

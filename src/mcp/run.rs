@@ -11,12 +11,12 @@ use crate::app::Workspace;
 use crate::app::stores::{ChangeKey, IrisDir};
 use crate::app::vcs::{Base, ChangeAsked, How, Recording};
 use crate::output::exit::UsageError;
-use iris_agent::capability::requests::Scope;
-use iris_agent::capability::write::Written;
-use iris_agent::{EventSink, IrisAgent};
-use iris_config::Overrides;
-use iris_core::artifact::ArtifactKind;
-use iris_core::protocol::LinesAsked;
+use iris_studio_agent::capability::requests::Scope;
+use iris_studio_agent::capability::write::Written;
+use iris_studio_agent::{EventSink, IrisAgent};
+use iris_studio_config::Overrides;
+use iris_studio_core::artifact::ArtifactKind;
+use iris_studio_core::protocol::LinesAsked;
 
 /// What a call produced: the text a person reads, the JSON a program reads, and warnings.
 #[derive(Debug, Default)]
@@ -222,7 +222,7 @@ fn done(written: Written) -> Done {
 
 /// `check_commit_message`: the repository's rules, no model.
 fn check(ws: &Workspace, message: &str) -> Result<Done> {
-    let Some(rules) = iris_config::project::commit_rules(&ws.root)? else {
+    let Some(rules) = iris_studio_config::project::commit_rules(&ws.root)? else {
         return Ok(Done {
             text: crate::output::commit_rules::NO_RULES.into(),
             json: json!({"rules": null, "valid": true, "violations": []}),

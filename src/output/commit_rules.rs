@@ -1,7 +1,7 @@
 //! A commit message against the repository's commit rules, said the same way by `iris gen
 //! --check` and the MCP server's `check_commit_message`.
 
-use iris_core::commit_rules::{self, CommitRules, Violation};
+use iris_studio_core::commit_rules::{self, CommitRules, Violation};
 
 /// Said when the repository has no configuration: exit 0, since there is nothing to break.
 pub const NO_RULES: &str =

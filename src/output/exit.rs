@@ -11,11 +11,11 @@ pub struct UsageError(pub String);
 impl UsageError {
     /// Fails on the first of `revs` that names no commit in `repo`, naming the branch or tag
     /// it is likeliest a typo of: checked before anything runs, so a typo costs no model time.
-    pub fn unless_revisions(repo: &iris_git::GitRepo, revs: &[&str]) -> anyhow::Result<()> {
+    pub fn unless_revisions(repo: &iris_studio_git::GitRepo, revs: &[&str]) -> anyhow::Result<()> {
         for rev in revs {
             match repo.resolve_commit(rev) {
                 Ok(_) => {}
-                Err(iris_git::GitError::UnknownRevision(_)) => {
+                Err(iris_studio_git::GitError::UnknownRevision(_)) => {
                     // A CI checkout is often shallow, with one branch: the base is not missing
                     // from the repository, only from this clone.
                     let shallow = repo.is_shallow().then(|| {
@@ -28,7 +28,7 @@ impl UsageError {
                     let hint = shallow
                         .or_else(|| {
                             repo.likely_meant(rev)
-                                .map(|name| iris_core::suggest::hint(&name))
+                                .map(|name| iris_studio_core::suggest::hint(&name))
                         })
                         .unwrap_or_default();
                     return Err(UsageError(format!(
@@ -37,7 +37,7 @@ impl UsageError {
                     .into());
                 }
                 // A revision spelt as an option, or with blank space, is the user's too.
-                Err(invalid @ iris_git::GitError::InvalidRevision(..)) => {
+                Err(invalid @ iris_studio_git::GitError::InvalidRevision(..)) => {
                     return Err(UsageError(invalid.to_string()).into());
                 }
                 // Anything else is git's (a damaged repository, a read that failed).
@@ -50,7 +50,11 @@ impl UsageError {
     /// Fails when `from..to` holds no commit (a merge counts): a request about it would be
     /// about nothing, so every command and MCP refuse it before anything is sent. In a shallow
     /// clone the base may only look like the top: said, with how to fetch the rest.
-    pub fn unless_commits(repo: &iris_git::GitRepo, from: &str, to: &str) -> anyhow::Result<()> {
+    pub fn unless_commits(
+        repo: &iris_studio_git::GitRepo,
+        from: &str,
+        to: &str,
+    ) -> anyhow::Result<()> {
         if !repo.log_range(from, to, 1)?.is_empty() {
             return Ok(());
         }
@@ -83,10 +87,10 @@ pub const PROVIDER: u8 = 4;
 
 /// The exit code for an error: the first categorised error found in its chain.
 pub fn exit_code(err: &anyhow::Error) -> u8 {
-    use iris_agent::error::Kind;
+    use iris_studio_agent::error::Kind;
     for cause in err.chain() {
         // Iris says what kind of failure hers is.
-        if let Some(iris) = cause.downcast_ref::<iris_agent::Error>() {
+        if let Some(iris) = cause.downcast_ref::<iris_studio_agent::Error>() {
             match iris.kind() {
                 Kind::Provider(_) => return PROVIDER,
                 Kind::NotSetUp | Kind::Config | Kind::Usage => return CONFIG,
@@ -94,17 +98,17 @@ pub fn exit_code(err: &anyhow::Error) -> u8 {
                 Kind::Other => {}
             }
         }
-        if cause.is::<iris_git::GitError>() {
+        if cause.is::<iris_studio_git::GitError>() {
             return GIT;
         }
-        if cause.is::<iris_config::ConfigError>()
-            || cause.is::<iris_config::NotConfigured>()
+        if cause.is::<iris_studio_config::ConfigError>()
+            || cause.is::<iris_studio_config::NotConfigured>()
             || cause.is::<UsageError>()
-            || cause.is::<iris_core::commit_rules::RulesError>()
-            || cause.is::<iris_core::pr_template::TemplateError>()
+            || cause.is::<iris_studio_core::commit_rules::RulesError>()
+            || cause.is::<iris_studio_core::pr_template::TemplateError>()
             || cause.is::<clap::Error>()
-            || cause.is::<iris_studio::theme::ThemeError>()
-            || cause.is::<iris_studio::keymap::KeymapError>()
+            || cause.is::<iris_studio_tui::theme::ThemeError>()
+            || cause.is::<iris_studio_tui::keymap::KeymapError>()
         {
             return CONFIG;
         }

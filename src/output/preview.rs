@@ -1,15 +1,15 @@
 //! `--dry-run`: what the first request of a run would send, shown instead of sent. The run
 //! gathers its evidence and builds the request as always; the HTTP stack keeps it after the
-//! secret scan (see `iris_agent::runtime::dry_run`) and the run stops before anything leaves.
+//! secret scan (see `iris_studio_agent::runtime::dry_run`) and the run stops before anything leaves.
 
 use std::sync::LazyLock;
 
 use anyhow::Result;
 use serde_json::{Value, json};
 
-use iris_agent::runtime::dry_run::{Captured, DryRun, Part, sizes};
-use iris_config::prices::{Price, PriceSource};
-use iris_config::{Config, ProviderKind};
+use iris_studio_agent::runtime::dry_run::{Captured, DryRun, Part, sizes};
+use iris_studio_config::prices::{Price, PriceSource};
+use iris_studio_config::{Config, ProviderKind};
 
 /// The line after which the preview gives the request's body, byte for byte.
 pub const BODY_FOLLOWS: &str = "The body, byte for byte:";
@@ -164,7 +164,7 @@ pub fn preview(
         _ => out.push_str(&format!(
             "estimated cost: unknown, no price is known for {label} (a hosted model is not \
              free): {}",
-            iris_config::prices::how_to_price(provider)
+            iris_studio_config::prices::how_to_price(provider)
         )),
     }
     // The body byte for byte, as the provider would have read it.

@@ -1,14 +1,14 @@
 //! How the faces say what a model or a repository gave them: untrusted text shown without
 //! acting on the terminal, and the line that tells the user a secret was kept out of a request.
 
-use iris_core::secrets::Finding;
+use iris_studio_core::secrets::Finding;
 
 /// Untrusted text (a model's reply, a repository's file) as it may go to stdout: on a
 /// terminal its control characters show escaped instead of acting on the terminal; a pipe gets
 /// it as it is.
 pub fn shown(text: &str) -> std::borrow::Cow<'_, str> {
     if std::io::IsTerminal::is_terminal(&std::io::stdout()) {
-        iris_core::controls::escape(text)
+        iris_studio_core::controls::escape(text)
     } else {
         std::borrow::Cow::Borrowed(text)
     }

@@ -3,8 +3,8 @@
 
 use anyhow::Result;
 
-use iris_agent::capability::write::Written;
-use iris_core::artifact::Review;
+use iris_studio_agent::capability::write::Written;
+use iris_studio_core::artifact::Review;
 
 /// What a written artifact warns about, a sentence each.
 pub fn warnings_of(written: &Written) -> Vec<String> {

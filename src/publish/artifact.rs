@@ -5,7 +5,7 @@
 use std::path::Path;
 use std::sync::Arc;
 
-use iris_core::artifact::ArtifactKind;
+use iris_studio_core::artifact::ArtifactKind;
 
 use super::{
     Posting, PrAction, PrText, PublishError, Published, ReviewPost, post_review, publish_pr,
@@ -35,7 +35,7 @@ impl Target {
     /// pull request does not come from the branch checked out (jj's bookmarks).
     pub fn of_range(
         vcs: &dyn Vcs,
-        repo: &iris_git::GitRepo,
+        repo: &iris_studio_git::GitRepo,
         base: Option<&str>,
         to: Option<&str>,
     ) -> anyhow::Result<Self> {
@@ -76,7 +76,7 @@ pub fn from_studio(
         return post_review(root, text, ReviewPost::Inline(Posting::default()));
     }
     let pr = split_pr(text)?;
-    let target = iris_git::GitRepo::discover(root)
+    let target = iris_studio_git::GitRepo::discover(root)
         .map_err(anyhow::Error::from)
         .and_then(|repo| Target::of_range(vcs.as_ref(), &repo, base, to))
         .map_err(|err| PublishError(format!("{err:#}")))?;

@@ -168,7 +168,7 @@ pub(crate) fn first_listed(stdout: &str) -> Result<Option<Listed>, String> {
     match serde_json::from_str::<Value>(stdout.trim()) {
         Ok(Value::Array(items)) => Ok(items.into_iter().next().and_then(listed_item)),
         _ if stdout.trim().is_empty() => Ok(None),
-        _ => Err(iris_core::text::clip(stdout.trim(), 80)),
+        _ => Err(iris_studio_core::text::clip(stdout.trim(), 80)),
     }
 }
 

@@ -1,8 +1,8 @@
 //! A review laid out for inline posting (pure): which findings sit on a line of the pull
 //! request's diff, what each comment says, and the review's body with the rest.
 
-use iris_core::artifact::{FindingBlock, finding_blocks, without_findings};
-use iris_core::change::{FileDiff, LineKind};
+use iris_studio_core::artifact::{FindingBlock, finding_blocks, without_findings};
+use iris_studio_core::change::{FileDiff, LineKind};
 
 /// Ends the body of the review Iris posts, so a later post finds it and replaces it.
 pub(crate) const SUMMARY_MARKER: &str = "<!-- iris-review -->";
@@ -93,7 +93,7 @@ fn comment(block: &FindingBlock, diff: &[FileDiff]) -> Option<InlineComment> {
 }
 
 /// A hunk's lines on the new side: each new line number, with its old one when unchanged.
-fn new_side(hunk: &iris_core::change::Hunk) -> Vec<(u32, Option<u32>)> {
+fn new_side(hunk: &iris_studio_core::change::Hunk) -> Vec<(u32, Option<u32>)> {
     hunk.numbered()
         .filter_map(|(line, old, new)| match line.kind {
             LineKind::Context => Some((new, Some(old))),
@@ -106,9 +106,9 @@ fn new_side(hunk: &iris_core::change::Hunk) -> Vec<(u32, Option<u32>)> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use iris_core::artifact::review::memory::finding_id;
-    use iris_core::artifact::{Finding, Review, Severity};
-    use iris_core::change::parse_unified_diff;
+    use iris_studio_core::artifact::review::memory::finding_id;
+    use iris_studio_core::artifact::{Finding, Review, Severity};
+    use iris_studio_core::change::parse_unified_diff;
 
     const DIFF: &str = "\
 diff --git a/src/lib.rs b/src/lib.rs

@@ -10,7 +10,7 @@ use serde_json::Value;
 use super::commands::issue_view;
 use super::run::Runner;
 use super::{Forge, PublishError};
-use iris_core::linked_issue::LinkedIssue;
+use iris_studio_core::linked_issue::LinkedIssue;
 
 /// Longest an issue's read may take: it runs before the request goes out.
 const DEADLINE: Duration = Duration::from_secs(5);

@@ -24,7 +24,7 @@ mod tool_state;
 use std::path::Path;
 
 use commands::{Invocation, url_in, viewed};
-use iris_git::GitRepo;
+use iris_studio_git::GitRepo;
 use run::Runner;
 
 pub use artifact::{Target, description, from_studio};

@@ -5,8 +5,8 @@
 
 use std::path::Path;
 
-use iris_core::stack::Stack;
-use iris_git::OnRemote;
+use iris_studio_core::stack::Stack;
+use iris_studio_git::OnRemote;
 
 use super::text::base_branch;
 use super::{PublishError, open};

@@ -10,7 +10,7 @@ use std::time::Duration;
 
 use super::commands::Invocation;
 use super::{Forge, PublishError};
-use iris_process::{self as process, DRAIN_GRACE};
+use iris_studio_process::{self as process, DRAIN_GRACE};
 
 /// Longest a forge tool may run (it talks to the network).
 pub(crate) const TOOL_TIMEOUT: Duration = Duration::from_secs(120);

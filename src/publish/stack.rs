@@ -4,7 +4,7 @@
 
 use std::path::Path;
 
-use iris_core::stack::{self, Shown, Stack};
+use iris_studio_core::stack::{self, Shown, Stack};
 
 use super::commands::{self, Listed, RequestState, first_listed, url_in};
 use super::run::Runner;

@@ -6,7 +6,7 @@
 use std::path::Path;
 use std::time::Duration;
 
-use iris_agent::evidence::packages::PinTags;
+use iris_studio_agent::evidence::packages::PinTags;
 
 use super::Forge;
 use super::commands;

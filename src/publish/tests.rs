@@ -41,7 +41,7 @@ impl Fake {
 
 /// Writes the executable `name` into `dir`.
 pub(super) fn write_script(dir: &tempfile::TempDir, name: &str, script: &str) {
-    iris_testkit::write_executable(&dir.path().join(name), script);
+    iris_studio_testkit::write_executable(&dir.path().join(name), script);
 }
 
 /// A runner in `dir` that finds the tools there first.
@@ -261,7 +261,7 @@ fn a_tool_that_hangs_is_stopped_at_the_deadline() {
     );
     // The sleeping grandchild was killed with its group, so nothing held the pipes open
     // until the drain's grace ran out.
-    let limit = runner.timeout + iris_process::DRAIN_GRACE;
+    let limit = runner.timeout + iris_studio_process::DRAIN_GRACE;
     assert!(started.elapsed() < limit, "{:?}", started.elapsed());
 }
 

@@ -1,7 +1,7 @@
 //! The event loop: terminal events, agent events and git results in; frames out, redrawn only
 //! when something changed, at most ~60 a second, each inside a synchronized update.
 
-use iris_studio::features::msgs::{
+use iris_studio_tui::features::msgs::{
     ExternalFx, ExternalMsg, PublishFx, PublishMsg, SetupFx, SplitMsg,
 };
 use std::io::{Stdout, Write};
@@ -25,18 +25,18 @@ use tokio::sync::mpsc::{UnboundedReceiver, unbounded_channel};
 use super::external;
 use super::runner::{IrisLoader, Runner};
 use crate::app::Workspace;
-use iris_agent::IrisAgent;
-use iris_config::Overrides;
-use iris_core::protocol::AgentEvent;
-use iris_studio::action::Action;
-use iris_studio::effect::{EditTarget, Effect};
-use iris_studio::failure::{Done, Failure, Outcome};
-use iris_studio::highlight::{Highlights, Syntaxes};
-use iris_studio::keymap::{KeyContext, Keymap};
-use iris_studio::state::{Mode, Setup, SetupFacts, State};
-use iris_studio::theme::{ColorSupport, Theme};
-use iris_studio::ui::{self, Looks};
-use iris_studio::update::update;
+use iris_studio_agent::IrisAgent;
+use iris_studio_config::Overrides;
+use iris_studio_core::protocol::AgentEvent;
+use iris_studio_tui::action::Action;
+use iris_studio_tui::effect::{EditTarget, Effect};
+use iris_studio_tui::failure::{Done, Failure, Outcome};
+use iris_studio_tui::highlight::{Highlights, Syntaxes};
+use iris_studio_tui::keymap::{KeyContext, Keymap};
+use iris_studio_tui::state::{Mode, Setup, SetupFacts, State};
+use iris_studio_tui::theme::{ColorSupport, Theme};
+use iris_studio_tui::ui::{self, Looks};
+use iris_studio_tui::update::update;
 
 /// The studio's syntax definitions: drawing highlights with them (through the studio's
 /// [`Highlights`]) and the background threads load them and compile their patterns ahead.
@@ -94,17 +94,17 @@ impl Studio {
             Err(err) => (
                 None,
                 Some(format!("Iris is not configured: {err:#}")),
-                err.kind() == iris_agent::error::Kind::NotSetUp,
+                err.kind() == iris_studio_agent::error::Kind::NotSetUp,
             ),
         };
-        let user_dir = iris_config::user_config_dir();
+        let user_dir = iris_studio_config::user_config_dir();
         // The --theme flag wins over the configuration's `theme`.
         let theme_name = options.theme.as_deref().unwrap_or(&config.theme);
         // The studio reads no files: its themes and keymap are read here and handed to it.
-        let themes = iris_config::studio_files::themes(user_dir.as_deref());
+        let themes = iris_studio_config::studio_files::themes(user_dir.as_deref());
         let theme = Theme::load_from(theme_name, &themes)?.adapt(ColorSupport::detect());
-        let keymap_file = iris_config::studio_files::keymap(user_dir.as_deref())
-            .map_err(iris_studio::keymap::KeymapError)?;
+        let keymap_file = iris_studio_config::studio_files::keymap(user_dir.as_deref())
+            .map_err(iris_studio_tui::keymap::KeymapError)?;
         let (keymap, warnings) = Keymap::from_file(keymap_file.as_ref())?;
         let mut state = State::new(options.mode.unwrap_or(Mode::COMMIT));
         state.start.choose_mode = options.mode.is_none();
@@ -115,10 +115,11 @@ impl Studio {
         state.findings.min_confidence = config.review_min_confidence;
         state.iris.price = config.model_price().map(|(price, _)| price);
         state.start.setup_facts = SetupFacts {
-            file: iris_config::user_config_path().map(|p| iris_config::display_path(&p)),
-            env_keys: iris_config::setup::hosted()
+            file: iris_studio_config::user_config_path()
+                .map(|p| iris_studio_config::display_path(&p)),
+            env_keys: iris_studio_config::setup::hosted()
                 .into_iter()
-                .filter_map(|kind| Some((kind, iris_config::setup::api_key_in_env(kind)?)))
+                .filter_map(|kind| Some((kind, iris_studio_config::setup::api_key_in_env(kind)?)))
                 .collect(),
             clis: crate::probe::cli_agents_on_path(),
         };
@@ -127,8 +128,8 @@ impl Studio {
             state.overlay.setup = Some(Setup::new(&state.start.setup_facts));
         }
         if let Some(warning) = warnings.into_iter().next() {
-            state.notice = Some(iris_studio::state::Notice {
-                level: iris_studio::state::Level::Warning,
+            state.notice = Some(iris_studio_tui::state::Notice {
+                level: iris_studio_tui::state::Level::Warning,
                 text: warning,
             });
         }
@@ -628,12 +629,18 @@ fn terminate_signal() -> Result<tokio::signal::unix::Signal> {
     signal(SignalKind::terminate()).context("cannot listen for SIGTERM")
 }
 
+/// Windows has no SIGTERM: its nearest is the console window being closed.
+#[cfg(windows)]
+fn terminate_signal() -> Result<tokio::signal::windows::CtrlClose> {
+    tokio::signal::windows::ctrl_close().context("cannot listen for the console closing")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-    use iris_core::artifact::ArtifactKind;
-    use iris_core::protocol::progress::Progress;
-    use iris_studio::state::{Task, TaskKind};
+    use iris_studio_core::artifact::ArtifactKind;
+    use iris_studio_core::protocol::progress::Progress;
+    use iris_studio_tui::state::{Task, TaskKind};
 
     fn studio() -> State {
         let mut state = State::new(Mode::COMMIT);

@@ -1,7 +1,7 @@
 //! The changes list's shell side: the status read, files and hunks staged and unstaged,
 //! the commit recorded (git's own `commit`, or jj's).
 
-use iris_studio::features::msgs::ChangesFx;
+use iris_studio_tui::features::msgs::ChangesFx;
 
 use super::runner::Runner;
 

@@ -3,11 +3,11 @@
 
 use std::sync::Arc;
 
-use iris_agent::capability::chat::{ChatTarget, Turn};
-use iris_core::artifact::ArtifactKind;
-use iris_studio::action::{Action, ChatOutcome};
-use iris_studio::features::msgs::{ChatFx, ChatMsg};
-use iris_studio::state::{ChatMessage, Speaker};
+use iris_studio_agent::capability::chat::{ChatTarget, Turn};
+use iris_studio_core::artifact::ArtifactKind;
+use iris_studio_tui::action::{Action, ChatOutcome};
+use iris_studio_tui::features::msgs::{ChatFx, ChatMsg};
+use iris_studio_tui::state::{ChatMessage, Speaker};
 
 use super::runner::Runner;
 

@@ -1,11 +1,11 @@
 //! The editor's drafts, shell side: written in order by one task, so a later text never loses
 //! to an earlier one; a failed write is reported.
 
-use iris_core::artifact::ArtifactKind;
-use iris_studio::action::Action;
-use iris_studio::failure::Failure;
-use iris_studio::features::msgs::{EditorFx, EditorMsg};
-use iris_studio::state::Draft;
+use iris_studio_core::artifact::ArtifactKind;
+use iris_studio_tui::action::Action;
+use iris_studio_tui::failure::Failure;
+use iris_studio_tui::features::msgs::{EditorFx, EditorMsg};
+use iris_studio_tui::state::Draft;
 use tokio::sync::mpsc::{UnboundedSender, unbounded_channel};
 use tokio::task::JoinHandle;
 

@@ -1,8 +1,8 @@
 //! Explore's questions to Iris, shell side: why the selected lines are as they are (with the
 //! commits behind them) and what the open file is for.
 
-use iris_studio::action::Action;
-use iris_studio::features::msgs::{IntentFx, IntentMsg, WhyFx, WhyMsg};
+use iris_studio_tui::action::Action;
+use iris_studio_tui::features::msgs::{IntentFx, IntentMsg, WhyFx, WhyMsg};
 
 use super::runner::Runner;
 

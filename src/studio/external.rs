@@ -1,16 +1,18 @@
 //! The user's own editor, for the studio to step aside to: which one, how it opens a file at
 //! a line, and running it on an artifact's text or a file of the repository.
 
-use iris_studio::failure::{Failure, Outcome};
+use iris_studio_tui::failure::{Failure, Outcome};
 use std::path::{Path, PathBuf};
 
-use iris_core::artifact::ArtifactKind;
+use iris_studio_core::artifact::ArtifactKind;
 
 /// The editor's command line: `$VISUAL`, else `$EDITOR`, else what git would run
 /// (`git var GIT_EDITOR`: `core.editor`, else its own default).
 pub fn editor_command(repo_root: &Path) -> String {
     let var = |name| std::env::var(name).ok();
-    pick_editor(var("VISUAL"), var("EDITOR"), || iris_git::editor(repo_root))
+    pick_editor(var("VISUAL"), var("EDITOR"), || {
+        iris_studio_git::editor(repo_root)
+    })
 }
 
 /// The first editor set (blank counts as unset); `vi` when nothing is.
@@ -52,7 +54,7 @@ pub fn open_args(editor: &str, path: &str, line: u32) -> Vec<String> {
 pub fn run(editor: &str, args: &[String], dir: &Path) -> Outcome<()> {
     #[allow(clippy::disallowed_methods)]
     // the user's editor, on the terminal, for as long as it takes
-    let status = std::process::Command::new(iris_process::shell())
+    let status = std::process::Command::new(iris_studio_process::shell())
         .arg("-c")
         .arg(format!("{editor} \"$@\""))
         .arg(editor)

@@ -2,10 +2,10 @@
 //! shell's edge, from the typed error the work failed with (Iris' error and its kind, git's
 //! error, the system's); the words are the whole chain, for the user and the log.
 
-use iris_agent::ErrorKind;
-use iris_agent::error::Kind;
-use iris_git::GitError;
-use iris_studio::failure::{Failure, FailureKind, GitFailure, Outcome, ProviderFailure};
+use iris_studio_agent::ErrorKind;
+use iris_studio_agent::error::Kind;
+use iris_studio_git::GitError;
+use iris_studio_tui::failure::{Failure, FailureKind, GitFailure, Outcome, ProviderFailure};
 
 /// The failure `err` is: the kind of the first typed cause in its chain.
 pub fn of(err: &anyhow::Error) -> Failure {
@@ -18,7 +18,7 @@ pub fn of(err: &anyhow::Error) -> Failure {
                 _ => Failure::new(failure.kind.clone(), words),
             };
         }
-        if let Some(iris) = cause.downcast_ref::<iris_agent::Error>() {
+        if let Some(iris) = cause.downcast_ref::<iris_studio_agent::Error>() {
             return Failure::new(agent_kind(iris.kind(), &words), words);
         }
         if let Some(git) = cause.downcast_ref::<GitError>() {

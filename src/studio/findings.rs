@@ -7,14 +7,14 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 use anyhow::Result;
-use iris_agent::IrisAgent;
-use iris_agent::capability::requests::Scope;
-use iris_agent::capability::write::Written;
-use iris_core::artifact::Review;
-use iris_git::GitRepo;
-use iris_studio::action::Action;
-use iris_studio::failure::{Done, Failure};
-use iris_studio::features::msgs::{FindingsFx, FindingsMsg};
+use iris_studio_agent::IrisAgent;
+use iris_studio_agent::capability::requests::Scope;
+use iris_studio_agent::capability::write::Written;
+use iris_studio_core::artifact::Review;
+use iris_studio_git::GitRepo;
+use iris_studio_tui::action::Action;
+use iris_studio_tui::failure::{Done, Failure};
+use iris_studio_tui::features::msgs::{FindingsFx, FindingsMsg};
 
 use super::fail;
 use super::runner::Runner;

@@ -1,13 +1,13 @@
 //! Generating, shell side: Iris writes the mode's artifact, alternatives to it, or the
 //! request she would send, kept and shown unsent.
 
-use iris_agent::EventSink;
-use iris_agent::capability::requests::Scope;
-use iris_core::artifact::ArtifactKind;
-use iris_core::stack::InStack;
-use iris_studio::action::Action;
-use iris_studio::failure::{Failure, FailureKind, Outcome, ProviderFailure};
-use iris_studio::features::msgs::{GenerateFx, GenerateMsg};
+use iris_studio_agent::EventSink;
+use iris_studio_agent::capability::requests::Scope;
+use iris_studio_core::artifact::ArtifactKind;
+use iris_studio_core::stack::InStack;
+use iris_studio_tui::action::Action;
+use iris_studio_tui::failure::{Failure, FailureKind, Outcome, ProviderFailure};
+use iris_studio_tui::features::msgs::{GenerateFx, GenerateMsg};
 
 use super::runner::Runner;
 use super::{fail, findings};

@@ -2,9 +2,9 @@
 //! [`crate::publish::from_studio`] decides, off the UI thread. Copying is the loop's: it needs
 //! the terminal.
 
-use iris_studio::action::Action;
-use iris_studio::failure::{Done, Failure};
-use iris_studio::features::msgs::{PublishFx, PublishMsg};
+use iris_studio_tui::action::Action;
+use iris_studio_tui::failure::{Done, Failure};
+use iris_studio_tui::features::msgs::{PublishFx, PublishMsg};
 
 use super::runner::Runner;
 

@@ -4,12 +4,12 @@
 
 use super::runner::Runner;
 use crate::studio::fail;
-use iris_agent::capability::requests::Scope;
-use iris_core::artifact::ArtifactKind;
-use iris_studio::failure::Done;
-use iris_studio::features::msgs::RewordFx;
-use iris_studio::features::msgs::RewordMsg;
-use iris_studio::state::Rewording;
+use iris_studio_agent::capability::requests::Scope;
+use iris_studio_core::artifact::ArtifactKind;
+use iris_studio_tui::failure::Done;
+use iris_studio_tui::features::msgs::RewordFx;
+use iris_studio_tui::features::msgs::RewordMsg;
+use iris_studio_tui::state::Rewording;
 use std::path::Path;
 use std::sync::Arc;
 
@@ -18,9 +18,9 @@ use tokio::sync::mpsc::UnboundedSender;
 
 use crate::app::replayed::{replay_of, staged_for};
 use crate::app::vcs::Vcs;
-use iris_agent::IrisAgent;
-use iris_git::{GitRepo, Replay, RewordCommit};
-use iris_studio::action::Action;
+use iris_studio_agent::IrisAgent;
+use iris_studio_git::{GitRepo, Replay, RewordCommit};
+use iris_studio_tui::action::Action;
 
 /// Checks `commit` can be reworded here (on HEAD's history, no merge, nothing others built
 /// on) and replays it: the replay (kept while Iris works), Iris moved there, and the commit.
@@ -93,7 +93,10 @@ impl Runner {
                     id: commit,
                     short_id: found.short_id,
                     old: found.message.trim_end().to_string(),
-                    new: iris_core::commit_rules::carry_trailers(&found.message, &written.text),
+                    new: iris_studio_core::commit_rules::carry_trailers(
+                        &found.message,
+                        &written.text,
+                    ),
                 })
             },
             move |result| Action::Reword(RewordMsg::Written { task, result }),

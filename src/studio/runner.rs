@@ -2,7 +2,7 @@
 //! work goes to [`Jobs`]; Iris runs in tokio tasks kept by id so Esc can abort them; drafts
 //! are written in order by one task. Results come back as actions.
 
-use iris_studio::features::msgs::EditorMsg;
+use iris_studio_tui::features::msgs::EditorMsg;
 use std::collections::HashMap;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -16,13 +16,13 @@ use super::jobs::Jobs;
 use crate::app::Workspace;
 use crate::app::stores::DraftStore;
 use crate::app::stores::review_memory::ReviewMemory;
-use iris_agent::EventSink;
-use iris_agent::IrisAgent;
-use iris_core::artifact::ArtifactKind;
-use iris_core::protocol::AgentEvent;
-use iris_studio::action::Action;
-use iris_studio::effect::Effect;
-use iris_studio::failure::{Failure, Outcome};
+use iris_studio_agent::EventSink;
+use iris_studio_agent::IrisAgent;
+use iris_studio_core::artifact::ArtifactKind;
+use iris_studio_core::protocol::AgentEvent;
+use iris_studio_tui::action::Action;
+use iris_studio_tui::effect::Effect;
+use iris_studio_tui::failure::{Failure, Outcome};
 
 /// Builds Iris from the configuration as it is now (after setup wrote it).
 pub type IrisLoader = crate::app::iris::Loader;
@@ -193,7 +193,7 @@ impl Runner {
             let _ = tx.send(read_status(&tx, root.clone()));
             // The commit rules, for the message's marker, after the status the studio waits
             // for (none in most repositories: no action then).
-            let rules = iris_config::project::commit_rules(&root)
+            let rules = iris_studio_config::project::commit_rules(&root)
                 .map(|found| found.map(Box::new))
                 .map_err(|e| Failure::other(e.to_string()));
             if !matches!(rules, Ok(None)) {
@@ -259,7 +259,9 @@ impl Runner {
 
 /// git's prepared message when a merge, cherry-pick, revert or rebase is in progress.
 fn prepared_message(root: &std::path::Path) -> Option<Action> {
-    let (operation, message) = iris_git::GitRepo::discover(root).ok()?.prepared_message()?;
+    let (operation, message) = iris_studio_git::GitRepo::discover(root)
+        .ok()?
+        .prepared_message()?;
     (!message.is_empty()).then_some(Action::Editor(EditorMsg::GitPrepared {
         operation,
         message,

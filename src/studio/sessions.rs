@@ -11,10 +11,10 @@ use tokio::sync::mpsc::UnboundedSender;
 use crate::app::Workspace;
 use crate::app::sessions::{self, Consent, Env, Face, Look};
 use crate::app::stores::{IrisDir, agent_sessions};
-use iris_agent::IrisAgent;
-use iris_agent::capability::requests::Scope;
-use iris_studio::action::Action;
-use iris_studio::features::msgs::{SessionsFx, SessionsMsg};
+use iris_studio_agent::IrisAgent;
+use iris_studio_agent::capability::requests::Scope;
+use iris_studio_tui::action::Action;
+use iris_studio_tui::features::msgs::{SessionsFx, SessionsMsg};
 
 use super::runner::Runner;
 
@@ -59,7 +59,7 @@ impl Sessions {
         let (consent, env, root) = (self.consent, self.env.clone(), self.root.clone());
         let scope = scope.clone();
         let look = tokio::task::spawn_blocking(move || {
-            let repo = iris_git::GitRepo::discover(&root).ok()?;
+            let repo = iris_studio_git::GitRepo::discover(&root).ok()?;
             Some(sessions::look(consent, &repo, &root, &scope, &env))
         });
         match look.await.ok().flatten() {

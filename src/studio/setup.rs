@@ -1,9 +1,9 @@
 //! Setup, shell side: the model servers on this machine found, and the choice written to the
 //! user's file with Iris started from it.
 
-use iris_studio::action::Action;
-use iris_studio::failure::Done;
-use iris_studio::features::msgs::{SetupFx, SetupMsg};
+use iris_studio_tui::action::Action;
+use iris_studio_tui::failure::Done;
+use iris_studio_tui::features::msgs::{SetupFx, SetupMsg};
 
 use super::fail;
 use super::runner::Runner;
@@ -25,14 +25,14 @@ impl Runner {
 
     /// Writes setup's choice into the user file, then builds Iris from the configuration
     /// (flags and environment still apply) and leaves her for the next effect to take up.
-    fn write_setup(&self, choice: iris_config::setup::Choice) {
+    fn write_setup(&self, choice: iris_studio_config::setup::Choice) {
         let (tx, loader, slot) = (self.tx.clone(), self.loader.clone(), self.set_up.clone());
         tokio::task::spawn_blocking(move || {
             let result = (|| -> anyhow::Result<Done> {
-                let path = iris_config::user_config_path()
+                let path = iris_studio_config::user_config_path()
                     .ok_or_else(|| anyhow::anyhow!("no home directory for a config file"))?;
-                iris_config::setup::write_choice(&path, &choice)?;
-                let file = iris_config::display_path(&path);
+                iris_studio_config::setup::write_choice(&path, &choice)?;
+                let file = iris_studio_config::display_path(&path);
                 let loader = loader.ok_or_else(|| anyhow::anyhow!("Iris cannot be restarted"))?;
                 let iris = loader().map_err(|e| {
                     anyhow::anyhow!("{file} was written, but Iris cannot start with it: {e:#}")

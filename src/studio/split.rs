@@ -5,22 +5,22 @@
 use super::chat::turns;
 use super::runner::Runner;
 use crate::studio::fail;
-use iris_agent::capability::split::SplitTarget;
-use iris_studio::failure::{Done, Failure};
-use iris_studio::features::msgs::SplitFx;
-use iris_studio::features::msgs::SplitMsg;
-use iris_studio::state::{ChatMessage, PlannedChange};
+use iris_studio_agent::capability::split::SplitTarget;
+use iris_studio_tui::failure::{Done, Failure};
+use iris_studio_tui::features::msgs::SplitFx;
+use iris_studio_tui::features::msgs::SplitMsg;
+use iris_studio_tui::state::{ChatMessage, PlannedChange};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use tokio::sync::mpsc::UnboundedSender;
 
 use crate::app::vcs::{SplitAsked, SplitHow, SplitMade, Vcs};
-use iris_core::change::FileDiff;
-use iris_core::split::{SplitPlan, Unit};
-use iris_git::GitRepo;
-use iris_git::split::Progress;
-use iris_studio::action::Action;
+use iris_studio_core::change::FileDiff;
+use iris_studio_core::split::{SplitPlan, Unit};
+use iris_studio_git::GitRepo;
+use iris_studio_git::split::Progress;
+use iris_studio_tui::action::Action;
 
 /// The change the split view plans: its units and the files they come from.
 pub async fn read_change(

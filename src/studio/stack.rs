@@ -3,18 +3,18 @@
 
 use super::runner::Runner;
 use crate::studio::fail;
-use iris_studio::action::Action;
-use iris_studio::failure::Outcome;
-use iris_studio::features::msgs::{StackFx, StackMsg};
+use iris_studio_tui::action::Action;
+use iris_studio_tui::failure::Outcome;
+use iris_studio_tui::features::msgs::{StackFx, StackMsg};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use anyhow::Context;
-use iris_agent::capability::requests::Scope;
-use iris_agent::{EventSink, IrisAgent};
-use iris_core::protocol::AgentEvent;
-use iris_core::stack::{InStack, Stack};
-use iris_git::{GitRepo, HeadState};
+use iris_studio_agent::capability::requests::Scope;
+use iris_studio_agent::{EventSink, IrisAgent};
+use iris_studio_core::protocol::AgentEvent;
+use iris_studio_core::stack::{InStack, Stack};
+use iris_studio_git::{GitRepo, HeadState};
 
 use crate::app::vcs::Vcs;
 use crate::publish::{

@@ -2,7 +2,7 @@
 //! and files, and a range's commits. Each is a job of [`super::jobs`], the newest request
 //! of its pane winning.
 
-use iris_studio::features::msgs::{DiffFx, ExploreFx, RangeFx};
+use iris_studio_tui::features::msgs::{DiffFx, ExploreFx, RangeFx};
 
 use super::runner::Runner;
 

@@ -17,8 +17,8 @@ use std::time::{Duration, Instant, SystemTime};
 use notify::{EventKind, RecursiveMode, Watcher};
 use tokio::sync::mpsc::UnboundedSender;
 
-use iris_git::GitRepo;
-use iris_studio::action::Action;
+use iris_studio_git::GitRepo;
+use iris_studio_tui::action::Action;
 
 /// Quiet this long after the last event before the studio is told.
 const QUIET: Duration = Duration::from_millis(250);

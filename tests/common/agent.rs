@@ -263,11 +263,11 @@ pub fn model_of(request: &Recorded) -> String {
 /// A spec for `model` of `kind` at `base_url`: hosted, a key, a 30-second stall limit,
 /// nothing else; a test changes what it is about.
 pub fn spec_at(
-    kind: iris_agent::ProviderKind,
+    kind: iris_studio_agent::ProviderKind,
     model: &str,
     base_url: String,
-) -> iris_agent::ProviderSpec {
-    iris_agent::ProviderSpec {
+) -> iris_studio_agent::ProviderSpec {
+    iris_studio_agent::ProviderSpec {
         kind,
         model: model.into(),
         base_url: Some(base_url),

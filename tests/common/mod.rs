@@ -10,7 +10,7 @@ use std::path::Path;
 use std::process::{Command, Output};
 
 #[allow(unused_imports)] // each test binary uses a different part
-pub use iris_testkit::{
+pub use iris_studio_testkit::{
     IRIS_ENV_PREFIXES, TestRepo, fake_bin, fake_provider, path_with, secrets, stderr, stdout,
     still_runs,
 };

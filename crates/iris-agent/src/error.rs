@@ -53,8 +53,8 @@ impl Error {
     }
 
     /// Why no artifact came, in the classes `iris eval` counts.
-    pub fn failure(&self) -> iris_core::eval::Failure {
-        use iris_core::eval::Failure;
+    pub fn failure(&self) -> iris_studio_core::eval::Failure {
+        use iris_studio_core::eval::Failure;
         match self.provider_kind() {
             None => Failure::Other,
             Some(ErrorKind::Deadline) => Failure::Deadline,
@@ -76,21 +76,21 @@ pub(crate) fn kind_of(err: &anyhow::Error) -> Kind {
         if let Some(kind) = ErrorKind::of_cause(cause) {
             return Kind::Provider(kind);
         }
-        if cause.is::<iris_config::NotConfigured>() {
+        if cause.is::<iris_studio_config::NotConfigured>() {
             return Kind::NotSetUp;
         }
         if cause.is::<CapabilityError>()
             || cause.is::<UnknownPreset>()
-            || cause.is::<iris_config::ConfigError>()
-            || cause.is::<iris_core::pr_template::TemplateError>()
-            || cause.is::<iris_core::commit_rules::RulesError>()
+            || cause.is::<iris_studio_config::ConfigError>()
+            || cause.is::<iris_studio_core::pr_template::TemplateError>()
+            || cause.is::<iris_studio_core::commit_rules::RulesError>()
         {
             return Kind::Config;
         }
         if cause.is::<FileRefused>() {
             return Kind::Usage;
         }
-        if cause.is::<iris_git::GitError>() {
+        if cause.is::<iris_studio_git::GitError>() {
             return Kind::Git;
         }
     }
@@ -163,7 +163,8 @@ mod tests {
         assert!(text.starts_with("writing the message: "), "{text}");
         assert!(text.ends_with("slow down"), "{text}");
 
-        let broken = iris_config::ConfigError("line 3: key `gitmoji`: expected a boolean".into());
+        let broken =
+            iris_studio_config::ConfigError("line 3: key `gitmoji`: expected a boolean".into());
         let broken = Error::from(anyhow::Error::new(broken).context("the studio could not start"));
         assert_eq!(
             broken.kind(),
@@ -172,7 +173,7 @@ mod tests {
         );
         let refused = FileRefused("'nosuch.rs' does not exist".into());
         assert_eq!(Error::from(anyhow::Error::new(refused)).kind(), Kind::Usage);
-        let git = iris_git::GitError::Unsupported("odd".into());
+        let git = iris_studio_git::GitError::Unsupported("odd".into());
         assert_eq!(Error::from(anyhow::Error::new(git)).kind(), Kind::Git);
         assert_eq!(
             Error::from(anyhow::anyhow!("disk full")).kind(),
@@ -198,7 +199,7 @@ mod tests {
 
     #[test]
     fn a_failed_run_is_classed_by_why() {
-        use iris_core::eval::Failure;
+        use iris_studio_core::eval::Failure;
         let provider = |kind: ErrorKind| -> anyhow::Error {
             ProviderError {
                 provider: "openai".into(),

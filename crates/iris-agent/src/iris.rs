@@ -22,9 +22,9 @@ use crate::tools::registry::main_agent_tools;
 use crate::tools::subagent::Subagents;
 use crate::tools::workspace::Notes;
 use crate::{AgentSettings, EventSink, ProviderSpec};
-use iris_core::artifact::OutputType;
-use iris_core::artifact::schema::{split_descriptions, without_property};
-use iris_core::secrets::Scanner;
+use iris_studio_core::artifact::OutputType;
+use iris_studio_core::artifact::schema::{split_descriptions, without_property};
+use iris_studio_core::secrets::Scanner;
 
 /// Who Iris is, before any capability's task.
 const PERSONA: &str = "You are Iris, an expert software engineer who writes the prose around \
@@ -79,16 +79,19 @@ pub struct IrisAgent {
     /// the repository's default.
     pub(crate) pr_template: Option<String>,
     /// How reviews are written: aspects, second look.
-    pub(crate) review: iris_core::artifact::review::ReviewOptions,
+    pub(crate) review: iris_studio_core::artifact::review::ReviewOptions,
     /// What the user asked their coding agent while making the change, as a section of the
     /// request (found and chosen by the application, which reads the sessions); `None`: none.
     pub(crate) sessions: Option<String>,
     /// The main model's prices and where they come from, when known: `--debug` says what a
     /// run cost, a preview what its request would.
-    pub(crate) price: Option<(iris_config::prices::Price, iris_config::prices::PriceSource)>,
+    pub(crate) price: Option<(
+        iris_studio_config::prices::Price,
+        iris_studio_config::prices::PriceSource,
+    )>,
     /// `max_cost_per_run` in US dollars, with the prices it is counted at; each command's
     /// run context gets a ledger of its own.
-    cost_cap: Option<(iris_config::prices::Price, f64)>,
+    cost_cap: Option<(iris_studio_config::prices::Price, f64)>,
     /// The command this Iris runs for: its ledger and dry run, shared by everything it
     /// starts ([`IrisAgent::for_command`] makes a new one).
     pub(crate) run: RunContext,
@@ -103,35 +106,35 @@ pub struct IrisAgent {
 /// repository's `.irissecretsignore`; `None` when the user turned the scan off. Also what
 /// checks a change before jj (which runs no hooks) records it.
 pub fn secret_scanner(
-    config: &iris_config::Config,
+    config: &iris_studio_config::Config,
     root: &std::path::Path,
 ) -> anyhow::Result<Option<Arc<Scanner>>> {
     if !config.secret_scan {
         return Ok(None);
     }
     // A broken ignore file is the user's configuration to fix, like a broken config file.
-    let ignore = iris_config::project::secrets_ignore(root)
-        .map_err(|e| iris_config::ConfigError(format!("{e:#}")))?;
-    let added = iris_config::project::secret_rules(root)
-        .map_err(|e| iris_config::ConfigError(format!("{e:#}")))?;
+    let ignore = iris_studio_config::project::secrets_ignore(root)
+        .map_err(|e| iris_studio_config::ConfigError(format!("{e:#}")))?;
+    let added = iris_studio_config::project::secret_rules(root)
+        .map_err(|e| iris_studio_config::ConfigError(format!("{e:#}")))?;
     Ok(Some(Arc::new(Scanner::with_rules(added, ignore))))
 }
 
 /// `max_cost_per_run` in US dollars with the model's prices, or None when no cap is set. A
 /// cap without a known price is the user's to fix: the run could not be held to it.
 fn cost_cap(
-    config: &iris_config::Config,
-) -> anyhow::Result<Option<(iris_config::prices::Price, f64)>> {
+    config: &iris_studio_config::Config,
+) -> anyhow::Result<Option<(iris_studio_config::prices::Price, f64)>> {
     let Some(cap) = config.max_cost_per_run else {
         return Ok(None);
     };
     let model = config.require_model()?;
     let Some((price, _)) = config.price_of(model) else {
-        return Err(iris_config::ConfigError(format!(
+        return Err(iris_studio_config::ConfigError(format!(
             "max_cost_per_run is set, but no price is known for {} {model}, so the run could \
              not be held to it: {}",
             config.provider,
-            iris_config::prices::how_to_price(config.provider)
+            iris_studio_config::prices::how_to_price(config.provider)
         ))
         .into());
     };
@@ -139,7 +142,7 @@ fn cost_cap(
 }
 
 /// A run context with a ledger of `cost_cap`, when one is set.
-fn new_run(cost_cap: Option<(iris_config::prices::Price, f64)>) -> RunContext {
+fn new_run(cost_cap: Option<(iris_studio_config::prices::Price, f64)>) -> RunContext {
     RunContext::new(cost_cap.map(|(price, cap)| Budget::new(price, cap)))
 }
 
@@ -182,7 +185,7 @@ impl IrisAgent {
     /// Iris as the configuration says, working on the repository at `root`; a reply she
     /// cannot read is saved in `raw_reply_dir` for the user to look at.
     pub fn from_config(
-        config: &iris_config::Config,
+        config: &iris_studio_config::Config,
         root: &std::path::Path,
         raw_reply_dir: &std::path::Path,
         stream: bool,
@@ -191,7 +194,7 @@ impl IrisAgent {
     }
 
     fn configured(
-        config: &iris_config::Config,
+        config: &iris_studio_config::Config,
         root: &std::path::Path,
         raw_reply_dir: &std::path::Path,
         stream: bool,
@@ -237,13 +240,13 @@ impl IrisAgent {
             },
             stream,
             critic_enabled: config.critic_enabled,
-            user_dir: iris_config::user_config_dir(),
+            user_dir: iris_studio_config::user_config_dir(),
             capabilities: Arc::default(),
             raw_reply_dir: raw_reply_dir.to_path_buf(),
             learned: Learned::default(),
             pr_template: None,
             sessions: None,
-            review: iris_core::artifact::review::ReviewOptions {
+            review: iris_studio_core::artifact::review::ReviewOptions {
                 verify: config.review_verify,
                 ..Default::default()
             },
@@ -313,7 +316,10 @@ impl IrisAgent {
     ) -> (
         crate::ProviderKind,
         &str,
-        Option<&(iris_config::prices::Price, iris_config::prices::PriceSource)>,
+        Option<&(
+            iris_studio_config::prices::Price,
+            iris_studio_config::prices::PriceSource,
+        )>,
     ) {
         (self.main.kind, &self.main.model, self.price.as_ref())
     }
@@ -326,7 +332,10 @@ impl IrisAgent {
     }
 
     /// How reviews are written (`iris review --aspects`, `--verify`).
-    pub fn with_review(mut self, options: iris_core::artifact::review::ReviewOptions) -> Self {
+    pub fn with_review(
+        mut self,
+        options: iris_studio_core::artifact::review::ReviewOptions,
+    ) -> Self {
         self.review = options;
         self
     }
@@ -350,7 +359,7 @@ impl IrisAgent {
     /// review options kept).
     pub fn with_dismissals(
         mut self,
-        dismissals: Vec<iris_core::artifact::review::memory::Dismissal>,
+        dismissals: Vec<iris_studio_core::artifact::review::memory::Dismissal>,
     ) -> Self {
         self.review.dismissals = dismissals;
         self
@@ -521,7 +530,7 @@ pub(crate) fn json_output(schema: &serde_json::Value) -> anyhow::Result<String> 
 
 #[cfg(test)]
 mod tests {
-    use iris_config::{Config, Overrides};
+    use iris_studio_config::{Config, Overrides};
 
     use super::IrisAgent;
     use crate::error::Kind;

@@ -4,7 +4,7 @@
 
 use std::sync::Arc;
 
-use iris_core::linked_issue::{LinkedIssue, MAX_ISSUES};
+use iris_studio_core::linked_issue::{LinkedIssue, MAX_ISSUES};
 
 /// Reads issues by number. Blocking, and bounded by the reader's own deadline.
 pub trait IssueReader: Send + Sync {

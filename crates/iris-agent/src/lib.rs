@@ -1,6 +1,6 @@
 //! `iris-agent`: Iris, the agent. One [`IrisAgent`] runs every capability on any provider,
 //! with the tools it gathers evidence with, and reports what it does as
-//! [`AgentEvent`](iris_core::protocol::AgentEvent)s on an [`EventSink`].
+//! [`AgentEvent`](iris_studio_core::protocol::AgentEvent)s on an [`EventSink`].
 //!
 //! - [`runtime`]: the providers and the wire, one bounded [`run`], retries, the runaway
 //!   guard, redaction of every request, the run's events and the safety of tool calls.

@@ -439,7 +439,7 @@ impl ConfigKey {
         name: &str,
         candidates: impl IntoIterator<Item = &'a str>,
     ) -> Option<&'a str> {
-        iris_core::suggest::closest(name, candidates)
+        iris_studio_core::suggest::closest(name, candidates)
     }
 
     /// The top-level names, for suggestions.
@@ -455,7 +455,9 @@ impl Kind {
     pub fn expected(self) -> String {
         match self {
             Kind::Provider => format!("expected one of {}", ProviderKind::names()),
-            Kind::SafetyMode => format!("expected {}", iris_core::protocol::SafetyMode::NAMES),
+            Kind::SafetyMode => {
+                format!("expected {}", iris_studio_core::protocol::SafetyMode::NAMES)
+            }
             Kind::Text => "expected a string".to_string(),
             Kind::Name | Kind::Secret => "expected a non-empty string".to_string(),
             Kind::Bool => "expected a boolean (true or false)".to_string(),
@@ -480,7 +482,7 @@ impl Kind {
                 },
                 |k| Ok(Value::Provider(k)),
             ),
-            Kind::SafetyMode => iris_core::protocol::SafetyMode::parse(text)
+            Kind::SafetyMode => iris_studio_core::protocol::SafetyMode::parse(text)
                 .map_or_else(fail, |mode| Ok(Value::Text(mode.name().to_string()))),
             Kind::Bool => match text.trim().to_ascii_lowercase().as_str() {
                 "true" | "1" | "yes" | "on" => Ok(Value::Bool(true)),

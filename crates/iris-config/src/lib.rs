@@ -42,7 +42,7 @@ pub use keys::MASKED;
 pub use provider::{ProviderKind, ProviderSettings, Providers, Wire, ollama_host_url};
 pub use secret::Secret;
 
-use iris_core::protocol::SafetyMode;
+use iris_studio_core::protocol::SafetyMode;
 use keys::{ConfigKey, Value};
 use layers::Layers;
 

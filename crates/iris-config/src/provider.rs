@@ -139,7 +139,7 @@ impl ProviderKind {
     /// " (did you mean 'openrouter'?)" for a misspelt provider `name`, or nothing.
     pub fn did_you_mean(name: &str) -> String {
         let name = name.trim().to_ascii_lowercase().replace('_', "-");
-        iris_core::suggest::did_you_mean(&name, Self::all().map(Self::name))
+        iris_studio_core::suggest::did_you_mean(&name, Self::all().map(Self::name))
     }
 
     /// Whether requests are refused without a key. Local servers (Ollama, most OpenAI-compatible

@@ -5,7 +5,7 @@
 
 use std::path::{Path, PathBuf};
 
-use iris_core::commit_rules::{
+use iris_studio_core::commit_rules::{
     self, CONFIG_FILES, Case, CaseCheck, CommitRules, JsPattern, Level, MAX_INPUT_BYTES,
     ParserOptions, Rule, RuleName, RulesError, Value, When,
 };
@@ -19,7 +19,7 @@ fn fixture_dir(name: &str) -> PathBuf {
 /// The rules of a fixture, read the way `iris` finds them; the same as parsing the file.
 fn fixture(name: &str) -> CommitRules {
     let dir = fixture_dir(name);
-    let rules = iris_config::project::commit_rules(&dir)
+    let rules = iris_studio_config::project::commit_rules(&dir)
         .unwrap_or_else(|e| panic!("{name}: {e}"))
         .unwrap_or_else(|| panic!("{name}: no configuration found"));
     let text = std::fs::read_to_string(dir.join(&rules.source)).unwrap();
@@ -634,7 +634,7 @@ fn the_first_configuration_in_commitlints_order_wins() {
     ];
     for (files, source) in cases {
         let dir = dir_with(&files);
-        let found = iris_config::project::commit_rules(dir.path()).unwrap();
+        let found = iris_studio_config::project::commit_rules(dir.path()).unwrap();
         assert_eq!(
             found.map(|r| r.source).unwrap_or_default(),
             source,
@@ -680,7 +680,7 @@ fn a_broken_configuration_is_an_error_naming_the_file_and_the_reason() {
     ];
     for (name, text, reason) in cases {
         let dir = dir_with(&[(name, text)]);
-        let err: RulesError = iris_config::project::commit_rules(dir.path()).unwrap_err();
+        let err: RulesError = iris_studio_config::project::commit_rules(dir.path()).unwrap_err();
         assert_eq!(err.file, name);
         assert!(err.reason.contains(reason), "{name}: {}", err.reason);
     }
@@ -692,7 +692,7 @@ fn a_byte_order_mark_and_either_syntax_in_an_extensionless_rc() {
         "package.json",
         "\u{feff}{\"commitlint\": {\"rules\": {\"type-empty\": [2, \"never\"]}}}",
     )]);
-    let rules = iris_config::project::commit_rules(dir.path())
+    let rules = iris_studio_config::project::commit_rules(dir.path())
         .unwrap()
         .unwrap();
     assert_eq!(
@@ -726,7 +726,7 @@ fn input_is_bounded() {
     let err = commit_rules::parse(".commitlintrc.json", &big).unwrap_err();
     assert!(err.reason.contains("more than"), "{}", err.reason);
     let dir = dir_with(&[(".commitlintrc.json", &big)]);
-    assert!(iris_config::project::commit_rules(dir.path()).is_err());
+    assert!(iris_studio_config::project::commit_rules(dir.path()).is_err());
 
     let rules = commit_rules::parse(".commitlintrc.json", JSON_RULES).unwrap();
     let message = format!("feat: x\n\n{}", "b".repeat(MAX_INPUT_BYTES));

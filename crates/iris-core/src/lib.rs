@@ -11,7 +11,7 @@
 //! - [`secrets`]: the secret scanner every request passes on its way out.
 //! - The project's conventions: [`commit_rules`] (commitlint and commitizen rules),
 //!   [`pr_template`] (pull request templates), [`ticket`] (ticket ids in branch names).
-//!   Finding their files is `iris-config`'s (`iris_config::project`).
+//!   Finding their files is `iris-config`'s (`iris_studio_config::project`).
 //! - [`sessions`]: what the user asked their coding agent (Claude Code, Codex, Gemini CLI,
 //!   aider) while making a change, read from its session files, chosen and bounded.
 //! - [`stack`]: a stack of pull requests, and the section each layer's description carries.

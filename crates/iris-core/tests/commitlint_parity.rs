@@ -7,7 +7,7 @@
 
 use std::collections::BTreeSet;
 
-use iris_core::commit_rules;
+use iris_studio_core::commit_rules;
 use serde_json::Value;
 
 const CASES: &str = include_str!("commitlint/cases.jsonl");

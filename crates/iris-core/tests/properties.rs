@@ -8,13 +8,13 @@
 
 use std::time::Duration;
 
-use iris_core::artifact::GeneratedMessage;
-use iris_core::artifact::partial::{could_become as is_prefix, partial_object};
-use iris_core::change::{LineKind, parse_unified_diff};
-use iris_core::commit_rules;
-use iris_core::pr_template;
-use iris_core::secrets::{Scanner, SecretsIgnore, is_placeholder};
-use iris_core::ticket::Ticket;
+use iris_studio_core::artifact::GeneratedMessage;
+use iris_studio_core::artifact::partial::{could_become as is_prefix, partial_object};
+use iris_studio_core::change::{LineKind, parse_unified_diff};
+use iris_studio_core::commit_rules;
+use iris_studio_core::pr_template;
+use iris_studio_core::secrets::{Scanner, SecretsIgnore, is_placeholder};
+use iris_studio_core::ticket::Ticket;
 use proptest::prelude::*;
 use serde_json::{Map, Value};
 
@@ -232,7 +232,7 @@ proptest! {
         before in "[ -~]{0,60}",
         after in "[ -~]{0,60}",
     ) {
-        let leaks = iris_testkit::secrets::leaks_seeded(seed);
+        let leaks = iris_studio_testkit::secrets::leaks_seeded(seed);
         let (rule, line, secret) = &leaks[pick.index(leaks.len())];
         // A random body that happens to spell a stand-in word (`mvvUyouryk...` holds `your`)
         // is one the scanner leaves alone on purpose.

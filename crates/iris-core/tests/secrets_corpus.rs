@@ -1,11 +1,11 @@
-//! The secret scanner against its corpus (`iris_testkit::secrets`): every leak is found by
+//! The secret scanner against its corpus (`iris_studio_testkit::secrets`): every leak is found by
 //! its own rule, alone and inside a diff, and leaves no trace of the secret; every
 //! look-alike comes back unchanged.
 
 use std::collections::BTreeSet;
 
-use iris_core::secrets::{Location, RULE_IDS, Scanner, SecretsIgnore};
-use iris_testkit::secrets::{leaks, lookalikes};
+use iris_studio_core::secrets::{Location, RULE_IDS, Scanner, SecretsIgnore};
+use iris_studio_testkit::secrets::{leaks, lookalikes};
 
 /// `lines` added to a file in the middle of a hunk: the first one is new line 2.
 fn in_diff(path: &str, lines: &str) -> String {

@@ -40,7 +40,7 @@ impl GitRepo {
 #[cfg(test)]
 mod tests {
     use crate::GitRepo;
-    use iris_testkit::TestRepo;
+    use iris_studio_testkit::TestRepo;
 
     #[test]
     fn ancestry_and_text_at_a_commit() {

@@ -29,7 +29,7 @@ impl GitRepo {
         if options.no_verify {
             git.arg("--no-verify");
         }
-        let message = iris_core::controls::strip(message);
+        let message = iris_studio_core::controls::strip(message);
         let ran = git.output_with(message.as_bytes())?;
         let (stdout, stderr) = (ran.stdout(), ran.stderr());
         if !ran.success() {

@@ -5,7 +5,7 @@ use serde::Serialize;
 
 use super::patch::FileChange;
 use super::{GitError, GitRepo, Result, check_relative_path, lossy};
-use iris_core::change::{ChangeKind, FileDiff, parse_unified_diff};
+use iris_studio_core::change::{ChangeKind, FileDiff, parse_unified_diff};
 
 /// What to compare.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -203,7 +203,7 @@ pub struct LineChanges<'a> {
     /// Binary content: it has no lines.
     pub binary: bool,
     /// Text too large to diff line by line: no lines, its size and line counts instead.
-    pub large: Option<iris_core::change::LargeText>,
+    pub large: Option<iris_studio_core::change::LargeText>,
 }
 
 /// One delta as a `git diff --name-status` entry; `None` for an unchanged one.

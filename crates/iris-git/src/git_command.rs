@@ -1,6 +1,6 @@
 //! The one way iris-git starts git (clippy's `disallowed_methods`, in the workspace's
 //! clippy.toml, keeps it so). git is found only in PATH's absolute directories
-//! ([`iris_process::find_on_path`]): git runs in the repository, and with `.` or an empty
+//! ([`iris_studio_process::find_on_path`]): git runs in the repository, and with `.` or an empty
 //! entry in PATH a repository could otherwise supply its own `git`.
 //!
 //! Two kinds of launch, both with stdout and stderr captured and stdin null unless input is
@@ -78,7 +78,8 @@ impl Git {
     }
 
     fn on_path(path: &OsStr, deadline: Option<Duration>) -> Result<Self> {
-        let program = iris_process::find_on_path("git", path).ok_or(GitError::GitNotFound)?;
+        let program =
+            iris_studio_process::find_on_path("git", path).ok_or(GitError::GitNotFound)?;
         #[allow(clippy::disallowed_methods)] // the launcher itself
         let mut command = Command::new(program);
         if deadline.is_some() {
@@ -155,8 +156,8 @@ impl Git {
         let Some(deadline) = self.deadline else {
             return foreground(&mut self.command, input).map_err(failed);
         };
-        let captured =
-            iris_process::output_or_kill(&mut self.command, input, deadline).map_err(failed)?;
+        let captured = iris_studio_process::output_or_kill(&mut self.command, input, deadline)
+            .map_err(failed)?;
         let status = captured.status.ok_or(GitError::TimedOut {
             command: what.clone(),
             seconds: deadline.as_secs_f32(),
@@ -190,7 +191,7 @@ fn path() -> OsString {
 
 /// A child in this process' own group, waited for with no deadline.
 fn foreground(command: &mut Command, input: Option<&[u8]>) -> std::io::Result<Ran> {
-    let output = iris_process::spawn_fed(command, input)?.wait_with_output()?;
+    let output = iris_studio_process::spawn_fed(command, input)?.wait_with_output()?;
     Ok(Ran {
         status: output.status,
         stdout: output.stdout,
@@ -205,7 +206,10 @@ mod tests {
     /// A directory holding an executable `git` that runs `body`.
     fn fake_git(body: &str) -> tempfile::TempDir {
         let dir = tempfile::tempdir().unwrap();
-        iris_testkit::write_executable(&dir.path().join("git"), &format!("#!/bin/sh\n{body}\n"));
+        iris_studio_testkit::write_executable(
+            &dir.path().join("git"),
+            &format!("#!/bin/sh\n{body}\n"),
+        );
         dir
     }
 

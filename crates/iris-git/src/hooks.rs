@@ -206,7 +206,7 @@ impl GitRepo {
         if !ours && self.tracks(&path) {
             return Ok(StepInstall::Tracked { path });
         }
-        if !ours && !iris_process::is_executable(&path) {
+        if !ours && !iris_studio_process::is_executable(&path) {
             return Ok(StepInstall::Unfit { path });
         }
         let Some(updated) = with_step(&without_step(&content, marker), marker, step) else {

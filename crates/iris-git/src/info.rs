@@ -148,7 +148,8 @@ impl GitRepo {
     /// The branch or tag `rev` was likeliest meant to be, when it is a typo of one.
     pub fn likely_meant(&self, rev: &str) -> Option<String> {
         let names = self.ref_names();
-        iris_core::suggest::closest(rev, names.iter().map(String::as_str)).map(str::to_string)
+        iris_studio_core::suggest::closest(rev, names.iter().map(String::as_str))
+            .map(str::to_string)
     }
 
     /// The branch work is based on: the remote's HEAD when known, else `main`, else `master`.

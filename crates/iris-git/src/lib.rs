@@ -51,7 +51,7 @@ pub use diff::{ChangeList, ChangedFile, DiffTarget, LineChanges};
 pub use git_command::git_version;
 pub use hooks::{BACKUP_SUFFIX, HookInstall, HookRemoval, ManagedHook, StepInstall};
 pub use info::{HeadState, RepoInfo};
-pub use iris_core::history::is_bot;
+pub use iris_studio_core::history::is_bot;
 pub use log::{CommitInfo, utc_date};
 pub use patch::looks_binary;
 pub use replay::{ChangeSize, REPLAY_PREFIX, Replay};

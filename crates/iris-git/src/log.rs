@@ -1,7 +1,7 @@
 //! `git log`: recent commits, or the commits of a range.
 
 use git2::{Commit, Sort};
-use iris_core::history::{Author, PastCommit, by_people};
+use iris_studio_core::history::{Author, PastCommit, by_people};
 use serde::Serialize;
 
 use super::info::short_id;
@@ -285,7 +285,7 @@ mod tests {
 
     #[test]
     fn commits_of_one_second_come_in_git_s_order() {
-        let test = iris_testkit::TestRepo::new();
+        let test = iris_studio_testkit::TestRepo::new();
         // Six commits made in the same second, as a rebase or `git am` makes them.
         test.write("a.txt", "0\n");
         test.git(&["add", "a.txt"]);
@@ -340,7 +340,7 @@ mod tests {
 
     #[test]
     fn past_commits_carry_their_paths_and_bodies() {
-        let test = iris_testkit::TestRepo::new();
+        let test = iris_studio_testkit::TestRepo::new();
         test.write("a.txt", "one\n");
         test.commit_all("First");
         test.write("b/c.txt", "two\n");

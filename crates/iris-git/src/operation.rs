@@ -1,11 +1,11 @@
 //! A merge, cherry-pick, revert or rebase that stopped for the user: git's prepared message,
 //! the incoming commits and how each conflict was resolved (see
-//! [`iris_core::change::operation`]).
+//! [`iris_studio_core::change::operation`]).
 
 use std::path::Path;
 
 use git2::{Oid, RepositoryState as S, Tree};
-use iris_core::change::operation::{Operation, Resolution, parse_prepared};
+use iris_studio_core::change::operation::{Operation, Resolution, parse_prepared};
 
 use super::patch::text_change;
 use super::{GitRepo, Result};

@@ -14,7 +14,7 @@ use gix_imara_diff::{Algorithm, Diff, InternedInput};
 
 use super::diff::LineChanges;
 use super::{GitError, GitRepo, Result};
-use iris_core::change::LargeText;
+use iris_studio_core::change::LargeText;
 
 /// Blobs above this size are not diffed line by line (a text one is reported as too large
 /// to show, with its size and lines counted), so a huge file never lands whole in a prompt
@@ -627,7 +627,7 @@ fn mode_bits(mode: FileMode) -> u32 {
 /// UTF-8; a name in another script is written as it is.
 fn quote_path(bytes: &[u8]) -> String {
     if let Ok(text) = std::str::from_utf8(bytes) {
-        return iris_core::change::quote_path("", text);
+        return iris_studio_core::change::quote_path("", text);
     }
     // Bytes that are not UTF-8: escaped, as git escapes them.
     let mut out = String::from("\"");

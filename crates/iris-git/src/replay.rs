@@ -151,7 +151,7 @@ impl GitRepo {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use iris_testkit::TestRepo;
+    use iris_studio_testkit::TestRepo;
 
     fn git(dir: &Path, args: &[&str]) -> String {
         let out = std::process::Command::new("git")

@@ -337,7 +337,7 @@ impl GitRepo {
             .env("GIT_AUTHOR_DATE", date);
         let text: Vec<u8> = match message {
             Some(message) => {
-                let clean = iris_core::controls::strip(message.trim());
+                let clean = iris_studio_core::controls::strip(message.trim());
                 format!("{clean}\n").into_bytes()
             }
             None => commit.message_raw_bytes().to_vec(),

@@ -29,7 +29,9 @@ impl GitRepo {
         let committer = commit.committer();
         let target = DiffTarget::Commit(info.id.clone());
         let patch = self.diff_text(&target, paths)?;
-        let stat = iris_core::change::stat::stat(&iris_core::change::parse_unified_diff(&patch));
+        let stat = iris_studio_core::change::stat::stat(
+            &iris_studio_core::change::parse_unified_diff(&patch),
+        );
         Ok(ShownCommit {
             committer_name: super::lossy(committer.name_bytes()),
             committer_email: super::lossy(committer.email_bytes()),

@@ -3,7 +3,7 @@
 //! bound, so a huge file is named by its size and never read.
 
 use git2::FileMode;
-use iris_core::change::{SideText, Sides};
+use iris_studio_core::change::{SideText, Sides};
 
 use super::patch::{FileSide, bytes_to_path, io_error, looks_binary};
 use super::{DiffTarget, GitRepo, Result};
@@ -84,7 +84,7 @@ impl GitRepo {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use iris_testkit::TestRepo;
+    use iris_studio_testkit::TestRepo;
 
     fn text(s: &str) -> SideText {
         SideText::Text(s.to_string())

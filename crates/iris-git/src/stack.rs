@@ -9,7 +9,7 @@
 use std::collections::{HashMap, HashSet};
 
 use git2::{BranchType, Oid};
-use iris_core::stack::{Layer, Stack};
+use iris_studio_core::stack::{Layer, Stack};
 
 use crate::{GitError, GitRepo, Result};
 

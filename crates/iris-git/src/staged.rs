@@ -214,7 +214,7 @@ fn kind(mode: u32) -> u32 {
 mod tests {
     use super::*;
     use crate::DiffTarget;
-    use iris_testkit::TestRepo;
+    use iris_studio_testkit::TestRepo;
 
     fn libgit2(repo: &GitRepo) -> Vec<String> {
         let diff = repo.diff(&DiffTarget::Staged, &[]).expect("diff");

@@ -5,7 +5,7 @@ use serde::Serialize;
 
 use super::git_command::{Git, WHOLE_TREE_DEADLINE};
 use super::{GitRepo, HeadState, Result, lossy};
-use iris_core::change::ChangeKind;
+use iris_studio_core::change::ChangeKind;
 
 /// One path of `git status`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -260,7 +260,7 @@ fn operation_name(state: git2::RepositoryState) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use iris_testkit::TestRepo;
+    use iris_studio_testkit::TestRepo;
 
     /// Git's status and libgit2's agree, entry for entry.
     fn both(test: &TestRepo) -> Vec<StatusEntry> {

@@ -1,9 +1,9 @@
 //! The git layer's diff text against `git diff` on the same repository: the same files, hunks
 //! and lines (git's `index` and `similarity` lines aside, which the layer does not print).
 
-use iris_core::change::parse_unified_diff;
-use iris_git::{DiffTarget, GitRepo};
-use iris_testkit::TestRepo;
+use iris_studio_core::change::parse_unified_diff;
+use iris_studio_git::{DiffTarget, GitRepo};
+use iris_studio_testkit::TestRepo;
 
 fn without_index_lines(text: &str) -> String {
     text.lines()
@@ -60,7 +60,7 @@ fn staged_diff_text_matches_git_diff_cached() {
     assert_eq!(without_index_lines(&text), without_index_lines(&git));
 
     // And the parsed model agrees with `git diff --numstat` on names and counts.
-    let files = iris_core::change::parse_unified_diff(&text);
+    let files = iris_studio_core::change::parse_unified_diff(&text);
     // Rendered back, it is the same text: modes, renames, binary files and quoted names too.
     let mut rendered = String::new();
     for file in &files {

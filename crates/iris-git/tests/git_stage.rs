@@ -1,7 +1,7 @@
 //! Staging through the git layer, checked with the git command line.
 
-use iris_git::GitRepo;
-use iris_testkit::TestRepo;
+use iris_studio_git::GitRepo;
+use iris_studio_testkit::TestRepo;
 
 fn cached_names(repo: &TestRepo) -> Vec<String> {
     let mut names: Vec<String> = repo
@@ -77,7 +77,7 @@ fn one_staged_hunk_is_unstaged_and_the_working_tree_keeps_it() {
     let git = open(&repo);
     // The hunks are numbered as the staged diff shows them.
     let shown = git
-        .diff_files(&iris_git::DiffTarget::Staged, &["f.txt".into()])
+        .diff_files(&iris_studio_git::DiffTarget::Staged, &["f.txt".into()])
         .unwrap();
     assert_eq!(shown[0].hunks.len(), 2);
 

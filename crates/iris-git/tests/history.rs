@@ -1,9 +1,9 @@
 //! Rewriting history's prose (reword) and absorbing staged hunks into the commits they fix,
 //! checked against what the git command line says of the same repository.
 
-use iris_git::GitRepo;
-use iris_git::split::{AbsorbPlan, SplitChange};
-use iris_testkit::TestRepo;
+use iris_studio_git::GitRepo;
+use iris_studio_git::split::{AbsorbPlan, SplitChange};
+use iris_studio_testkit::TestRepo;
 
 /// What is staged, and the absorb plan for it against the default base.
 fn staged_plan(git: &GitRepo) -> (SplitChange, AbsorbPlan) {
@@ -457,7 +457,7 @@ fn a_line_added_at_the_end_of_a_block_the_branch_wrote_goes_to_that_commit() {
     let repo = TestRepo::two_commit_feature();
     // Z adds two lines after a10; the fix adds a third after them, before the base's a11.
     let block = |lines: &str| {
-        iris_testkit::numbered("a")
+        iris_studio_testkit::numbered("a")
             .replace("a3\n", "a3 (x)\n")
             .replace("a10\n", &format!("a10\n{lines}"))
     };

@@ -2,8 +2,8 @@
 //! git-town's and Graphite's records, and the odd ones (an empty layer, two branches above,
 //! a record that disagrees with history, a stack on another trunk).
 
-use iris_git::{GitRepo, OnRemote};
-use iris_testkit::TestRepo;
+use iris_studio_git::{GitRepo, OnRemote};
+use iris_studio_testkit::TestRepo;
 
 fn open(repo: &TestRepo) -> GitRepo {
     GitRepo::discover(&repo.path()).unwrap()

@@ -23,11 +23,51 @@ pub const DRAIN_GRACE: Duration = Duration::from_secs(2);
 /// The executable `name` in the first directory of `path` that has it. Relative entries (`.`,
 /// an empty one) are skipped: the child runs inside the repository, which must not be able
 /// to supply its own program.
+///
+/// On Windows a program's file has an extension: `name` is looked for under each name
+/// [`windows_candidates`] gives for the PATHEXT variable (`claude` finds `claude.cmd`).
 pub fn find_on_path(name: &str, path: &OsStr) -> Option<PathBuf> {
+    #[cfg(windows)]
+    let names = windows_candidates(name, std::env::var("PATHEXT").ok().as_deref());
+    #[cfg(not(windows))]
+    let names = [name];
     std::env::split_paths(path)
         .filter(|dir| dir.is_absolute())
-        .map(|dir| dir.join(name))
-        .find(|candidate| is_executable(candidate))
+        .find_map(|dir| {
+            names
+                .iter()
+                .map(|name| dir.join(name))
+                .find(|candidate| is_executable(candidate))
+        })
+}
+
+/// The extensions Windows runs a program by when PATHEXT is unset or empty.
+pub const DEFAULT_PATHEXT: &str = ".COM;.EXE;.BAT;.CMD";
+
+/// The file names Windows would run for the command `name`, in order, given the PATHEXT
+/// variable (`None`: unset): `name` itself when it already ends with one of its extensions
+/// (`git.exe`), else `name` with each extension appended (`claude` → `claude.COM`,
+/// `claude.EXE`, ...; Windows' file names ignore case). Pure, so it is tested everywhere.
+pub fn windows_candidates(name: &str, pathext: Option<&str>) -> Vec<String> {
+    let pathext = pathext
+        .filter(|p| !p.trim().is_empty())
+        .unwrap_or(DEFAULT_PATHEXT);
+    let extensions: Vec<&str> = pathext
+        .split(';')
+        .map(str::trim)
+        .filter(|ext| ext.len() > 1 && ext.starts_with('.'))
+        .collect();
+    let lower = name.to_ascii_lowercase();
+    if extensions
+        .iter()
+        .any(|ext| lower.ends_with(&ext.to_ascii_lowercase()))
+    {
+        return vec![name.to_string()];
+    }
+    extensions
+        .iter()
+        .map(|ext| format!("{name}{ext}"))
+        .collect()
 }
 
 /// The shell a user's command line runs in (`sh`), found as [`find_on_path`] finds programs,
@@ -51,13 +91,23 @@ pub fn is_executable(path: &Path) -> bool {
     path.is_file()
 }
 
+/// Windows' `CREATE_NEW_PROCESS_GROUP` process creation flag: the child leads a process group
+/// of its own (for `creation_flags`, on std's and tokio's `Command`).
+#[cfg(windows)]
+pub const CREATE_NEW_PROCESS_GROUP: u32 = 0x0000_0200;
+
 /// Starts the child `command` makes in a process group of its own, so [`wait_or_kill`] can
-/// stop whatever it starts too.
+/// stop whatever it starts too (on Windows: `CREATE_NEW_PROCESS_GROUP`; its tree is killed).
 pub fn in_own_group(command: &mut Command) -> &mut Command {
     #[cfg(unix)]
     {
         use std::os::unix::process::CommandExt;
         command.process_group(0);
+    }
+    #[cfg(windows)]
+    {
+        use std::os::windows::process::CommandExt;
+        command.creation_flags(CREATE_NEW_PROCESS_GROUP);
     }
     command
 }
@@ -197,13 +247,17 @@ pub fn kill_group(child: &mut Child) {
     let _ = child.kill();
 }
 
+/// Kills `child` and the processes it started (Windows: its process tree, [`kill_tree`]).
 #[cfg(not(unix))]
 pub fn kill_group(child: &mut Child) {
+    #[cfg(windows)]
+    kill_tree(child.id());
     let _ = child.kill();
 }
 
 /// Kills the process group led by `pid` (a child started in a group of its own, such as a
-/// tokio child with `process_group(0)`); nothing where groups are not known.
+/// tokio child with `process_group(0)`, or on Windows `CREATE_NEW_PROCESS_GROUP`: its tree);
+/// nothing where groups are not known.
 pub fn kill_group_of(pid: u32) {
     #[cfg(unix)]
     {
@@ -212,13 +266,67 @@ pub fn kill_group_of(pid: u32) {
             let _ = kill_process_group(pid, Signal::KILL);
         }
     }
-    #[cfg(not(unix))]
+    #[cfg(windows)]
+    kill_tree(pid);
+    #[cfg(not(any(unix, windows)))]
     let _ = pid;
+}
+
+/// Kills the process `pid` and every process it started, as Windows knows them (its tree by
+/// parent id): `taskkill /T /F /PID pid`, the taskkill of the system directory, never one
+/// found on PATH. A process whose parent has already ended is no longer in the tree.
+#[cfg(windows)]
+fn kill_tree(pid: u32) {
+    let system = std::env::var_os("SystemRoot").unwrap_or_else(|| "C:\\Windows".into());
+    let taskkill = Path::new(&system).join("System32").join("taskkill.exe");
+    #[allow(clippy::disallowed_methods)] // the system's own taskkill, which ends promptly
+    let mut command = Command::new(taskkill);
+    let _ = command
+        .args(["/T", "/F", "/PID", &pid.to_string()])
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .status();
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_bare_name_gets_each_pathext_extension_in_order() {
+        assert_eq!(
+            windows_candidates("claude", Some(".COM;.EXE;.BAT;.CMD")),
+            ["claude.COM", "claude.EXE", "claude.BAT", "claude.CMD"]
+        );
+        // Empty entries and stray spaces are skipped.
+        assert_eq!(
+            windows_candidates("gh", Some(" .exe;;.Cmd ;")),
+            ["gh.exe", "gh.Cmd"]
+        );
+    }
+
+    #[test]
+    fn a_name_with_a_pathext_extension_is_taken_as_it_is() {
+        assert_eq!(
+            windows_candidates("git.exe", Some(".COM;.EXE")),
+            ["git.exe"]
+        );
+        // Windows' names ignore case.
+        assert_eq!(windows_candidates("RUN.Cmd", Some(".cmd")), ["RUN.Cmd"]);
+        // Another extension is part of the name.
+        assert_eq!(
+            windows_candidates("tool.v2", Some(".EXE;.CMD")),
+            ["tool.v2.EXE", "tool.v2.CMD"]
+        );
+    }
+
+    #[test]
+    fn no_pathext_is_windows_default() {
+        let default = ["jj.COM", "jj.EXE", "jj.BAT", "jj.CMD"];
+        assert_eq!(windows_candidates("jj", None), default);
+        assert_eq!(windows_candidates("jj", Some("")), default);
+    }
 
     #[cfg(unix)]
     #[test]

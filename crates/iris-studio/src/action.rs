@@ -7,7 +7,7 @@ use super::command::Command;
 use super::state::{CommitRow, FileEntry};
 use crate::features::msgs::*;
 
-use iris_core::protocol::AgentEvent;
+use iris_studio_core::protocol::AgentEvent;
 
 /// A file opened in the code view: its lines (None when binary or too large), its history and
 /// a digest of its text.
@@ -92,7 +92,7 @@ pub struct RankedFile {
     /// The file, relative to the repository's root.
     pub path: String,
     /// How it is staged (added, modified, deleted, renamed, ...).
-    pub kind: iris_core::change::ChangeKind,
+    pub kind: iris_studio_core::change::ChangeKind,
     /// How much the file matters to the change, in percent.
     pub relevance: u32,
     /// The kind of secret its added lines hold, if any.

@@ -1,8 +1,8 @@
 //! What `update` asks the outside world to do; the runner carries it out off the UI thread.
 
 use crate::features::msgs::*;
-use iris_core::artifact::ArtifactKind;
-use iris_core::protocol::{Decision, Reply};
+use iris_studio_core::artifact::ArtifactKind;
+use iris_studio_core::protocol::{Decision, Reply};
 
 /// What the user's own editor opens.
 #[derive(Debug, Clone, PartialEq, Eq)]

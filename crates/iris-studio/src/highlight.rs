@@ -26,7 +26,7 @@ use syntect::parsing::{SyntaxReference, SyntaxSet};
 
 use crate::text::skip_columns;
 use crate::theme::{ColorSupport, Theme};
-use iris_core::text::{clip, expand_tabs};
+use iris_studio_core::text::{clip, expand_tabs};
 
 /// The syntax definitions, with the patterns compiled so far, the lines drawn plain while
 /// they were released, and the colour schemes. One for the studio, owned by its shell.

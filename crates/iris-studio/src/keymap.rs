@@ -13,7 +13,7 @@ use toml_edit::Document;
 
 use super::command::Command;
 
-use iris_config::file::{key_line, line_of};
+use iris_studio_config::file::{key_line, line_of};
 
 /// The keys everywhere but in a text input.
 const DEFAULT_GLOBAL: &[(&str, Command)] = &[
@@ -398,14 +398,14 @@ impl Keymap {
     /// that will surprise. No directory or no file: the defaults. (The file is read through
     /// iris-config; [`Keymap::from_file`] is handed it.)
     pub fn load(user_dir: Option<&Path>) -> Result<(Keymap, Vec<String>), KeymapError> {
-        let file = iris_config::studio_files::keymap(user_dir).map_err(KeymapError)?;
+        let file = iris_studio_config::studio_files::keymap(user_dir).map_err(KeymapError)?;
         Keymap::from_file(file.as_ref())
     }
 
     /// The defaults with the user's keymap file (as the shell read it) over them, and
     /// warnings about keys that will surprise; no file: the defaults.
     pub fn from_file(
-        file: Option<&iris_config::studio_files::UserFile>,
+        file: Option<&iris_studio_config::studio_files::UserFile>,
     ) -> Result<(Keymap, Vec<String>), KeymapError> {
         match file {
             Some(file) => Keymap::default().with_overrides(&file.text, &file.shown),
@@ -725,7 +725,7 @@ mod tests {
         assert_eq!(Keymap::load(None).unwrap().0, Keymap::default());
         std::fs::write(dir.path().join("keymap.toml"), "[global]\nx = \"quitt\"\n").unwrap();
         let err = Keymap::load(Some(dir.path())).unwrap_err().to_string();
-        let file = iris_config::display_path(&dir.path().join("keymap.toml"));
+        let file = iris_studio_config::display_path(&dir.path().join("keymap.toml"));
         assert!(
             err.starts_with(&format!("{file} line 2: [global] key `x`")),
             "{err}"

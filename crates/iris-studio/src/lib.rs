@@ -2,7 +2,7 @@
 //!
 //! Terminal events, agent events and git results become one [`action::Action`]; the pure
 //! [`update::update`] changes the [`state::State`] and returns [`effect::Effect`]s that the
-//! binary's shell (`iris_app::studio`: the loop, the runner, the jobs, the draft store) carries
+//! binary's shell (`iris_studio::studio`: the loop, the runner, the jobs, the draft store) carries
 //! out off the UI thread; the panes in [`ui`] only read the state. State, update and ui do no
 //! I/O: no file, process, environment or clock (the time arrives with `Tick`). The only reads
 //! here are the user's key and theme files and the terminal's colour variables ([`keymap`],

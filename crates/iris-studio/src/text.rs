@@ -1,5 +1,5 @@
 //! Styled text that fits: spans scrolled sideways by terminal cells. Plain text is measured,
-//! clipped and wrapped by `iris_core::text`.
+//! clipped and wrapped by `iris_studio_core::text`.
 
 use ratatui::buffer::{Buffer, CellWidth};
 use ratatui::style::Style;

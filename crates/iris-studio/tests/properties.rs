@@ -1,8 +1,8 @@
 //! The studio's readers of user files (the keymap, the themes) on generated text: a broken
 //! file is an error or a warning, never a panic.
 
-use iris_studio::keymap::{KeyChord, Keymap};
-use iris_studio::theme::{Theme, parse_color};
+use iris_studio_tui::keymap::{KeyChord, Keymap};
+use iris_studio_tui::theme::{Theme, parse_color};
 use proptest::prelude::*;
 
 /// Text that looks like TOML often enough to reach the readers' deeper branches.

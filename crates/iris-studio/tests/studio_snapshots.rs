@@ -7,24 +7,24 @@
 //! snapshots (`cargo insta review`, or `INSTA_UPDATE=always cargo test --test studio_snapshots`
 //! and `git diff`).
 
-use iris_studio::features::msgs::{EditorMsg, SetupMsg};
+use iris_studio_tui::features::msgs::{EditorMsg, SetupMsg};
 use std::time::{Duration, Instant};
 
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers, MouseEvent, MouseEventKind};
-use iris_core::artifact::ArtifactKind;
-use iris_core::change::{ChangeKind, DiffLine, FileDiff, Hunk, LineKind};
-use iris_core::protocol::progress::Progress;
-use iris_studio::action::Action;
-use iris_studio::highlight::{Highlights, Syntaxes};
-use iris_studio::keymap::Keymap;
-use iris_studio::layout::PaneRects;
-use iris_studio::state::{
+use iris_studio_core::artifact::ArtifactKind;
+use iris_studio_core::change::{ChangeKind, DiffLine, FileDiff, Hunk, LineKind};
+use iris_studio_core::protocol::progress::Progress;
+use iris_studio_tui::action::Action;
+use iris_studio_tui::highlight::{Highlights, Syntaxes};
+use iris_studio_tui::keymap::Keymap;
+use iris_studio_tui::layout::PaneRects;
+use iris_studio_tui::state::{
     Alternatives, ChatMessage, Confirm, FileEntry, Level, Mode, Notice, Pane, Speaker, State, Task,
     TaskKind,
 };
-use iris_studio::theme::{ColorSupport, Theme};
-use iris_studio::ui::{self, Looks};
-use iris_studio::update::update;
+use iris_studio_tui::theme::{ColorSupport, Theme};
+use iris_studio_tui::ui::{self, Looks};
+use iris_studio_tui::update::update;
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 use ratatui::buffer::Buffer;
@@ -295,7 +295,7 @@ fn explore_mode_shows_the_tree_and_the_open_file_with_its_history() {
         "".into(),
         "pub mod studio;\t// the TUI".into(),
     ]);
-    state.explore.history = vec![iris_studio::state::CommitRow {
+    state.explore.history = vec![iris_studio_tui::state::CommitRow {
         id: "0123456789abcdef".into(),
         short_id: "0123456".into(),
         summary: "Add the studio module".into(),
@@ -306,7 +306,7 @@ fn explore_mode_shows_the_tree_and_the_open_file_with_its_history() {
     insta::assert_snapshot!("explore", render(&state));
 
     // The heat margin: the oldest line dim, an uncommitted one, the newest bright.
-    use iris_studio::state::Heat;
+    use iris_studio_tui::state::Heat;
     state.explore.heat = Some(vec![Heat::Cold, Heat::Uncommitted, Heat::Hot]);
     insta::assert_snapshot!("explore_heat", render(&state));
     let buffer = render_with(&state, ColorSupport::TrueColor);
@@ -319,7 +319,7 @@ fn explore_mode_shows_the_tree_and_the_open_file_with_its_history() {
         .collect();
     assert_eq!(margin.len(), 3, "one mark per line");
     let fg = |i: usize| buffer[margin[i]].fg;
-    use iris_studio::theme::Token;
+    use iris_studio_tui::theme::Token;
     assert_eq!(fg(0), theme.style(Token::Border).fg.unwrap_or_default());
     assert_eq!(fg(1), theme.style(Token::Unstaged).fg.unwrap_or_default());
     assert_eq!(fg(2), theme.style(Token::Warning).fg.unwrap_or_default());
@@ -328,7 +328,7 @@ fn explore_mode_shows_the_tree_and_the_open_file_with_its_history() {
 
 /// Explore with a five-line file open, lines 2-3 asked about.
 fn explore_asking() -> State {
-    use iris_studio::state::{WhyKey, WhyView};
+    use iris_studio_tui::state::{WhyKey, WhyView};
     let mut state = studio(Mode::Explore);
     state.explore.files = vec!["src/parse.rs".into()];
     state.explore.loaded = true;
@@ -359,7 +359,7 @@ fn explore_asking() -> State {
 
 #[test]
 fn the_answer_beside_the_code_streams_then_lists_the_commits_behind_the_lines() {
-    use iris_core::protocol::{BlamedCommit, Explained};
+    use iris_studio_core::protocol::{BlamedCommit, Explained};
     let mut state = explore_asking();
     // Lines 4-5 selected with v while the answer about 2-3 streams in.
     state.explore.cursor = 4;
@@ -417,13 +417,13 @@ fn the_answer_beside_the_code_streams_then_lists_the_commits_behind_the_lines() 
     );
 
     // Enter on it: its diff in place of the code, the history below.
-    let mut view = iris_studio::state::DiffView {
+    let mut view = iris_studio_tui::state::DiffView {
         path: Some("commit 1a2b3c4 Trim pasted input".into()),
         files: diff(),
         ..Default::default()
     };
     view.loading = false;
-    state.explore.commit = Some(iris_studio::state::ShownCommit {
+    state.explore.commit = Some(iris_studio_tui::state::ShownCommit {
         id: "1a2b3c4".repeat(5) + "12345",
         view,
     });
@@ -433,10 +433,10 @@ fn the_answer_beside_the_code_streams_then_lists_the_commits_behind_the_lines() 
 
 #[test]
 fn the_blocks_beside_the_code_light_the_chosen_blocks_lines() {
-    use iris_core::artifact::intent::{
+    use iris_studio_core::artifact::intent::{
         BlockElements, ExecutionPath, FileIntent, IntentMetadata, LineRange, ResponsibilityBlock,
     };
-    use iris_studio::state::{IntentKey, IntentView};
+    use iris_studio_tui::state::{IntentKey, IntentView};
     let mut state = explore_asking();
     state.explore.why = None;
     let block = |id: &str, label: &str, ranges: Vec<[usize; 2]>| ResponsibilityBlock {
@@ -531,7 +531,7 @@ fn commit_mode_while_iris_writes() {
     insta::assert_snapshot!("commit_generating", render(&state));
     // With the model's prices known: the requests so far and what they cost.
     let mut priced = state;
-    priced.iris.price = Some(iris_config::prices::Price {
+    priced.iris.price = Some(iris_studio_config::prices::Price {
         input: 2.0,
         cached_input: 0.5,
         output: 10.0,
@@ -717,7 +717,7 @@ fn the_wheel_over_the_editor_scrolls_a_long_message() {
 
 #[test]
 fn long_lines_scroll_sideways_in_the_diff_and_keep_their_colours() {
-    use iris_studio::command::Command;
+    use iris_studio_tui::command::Command;
     let mut state = studio(Mode::COMMIT);
     let long = "a line too long for the pane";
     assert!(!render(&state).contains(long));
@@ -789,7 +789,7 @@ fn confirm_dialogs() {
     state.overlay.confirm = Some(Confirm::Publish);
     insta::assert_snapshot!("confirm_publish_pr", render(&state));
     // A reword shows the commit's old and new titles.
-    state.range.reword = Some(iris_studio::state::Rewording {
+    state.range.reword = Some(iris_studio_tui::state::Rewording {
         id: "abc12340000".into(),
         short_id: "abc1234".into(),
         old: "wip".into(),
@@ -809,7 +809,7 @@ fn confirm_dialogs() {
 
 #[test]
 fn an_approval_question_over_the_panes() {
-    use iris_core::protocol::{ApprovalRequest, Reply, Risk};
+    use iris_studio_core::protocol::{ApprovalRequest, Reply, Risk};
     let mut state = with_commit_message(studio(Mode::COMMIT));
     let ask = |tool: &str| ApprovalRequest {
         tool: tool.to_string(),
@@ -965,8 +965,8 @@ fn syntax_colours_follow_the_terminals_colour_support() {
 #[test]
 fn a_click_selects_the_file_drawn_under_it_in_a_scrolled_list() {
     use crossterm::event::{KeyModifiers, MouseButton, MouseEvent, MouseEventKind};
-    use iris_studio::action::Action;
-    use iris_studio::update::update;
+    use iris_studio_tui::action::Action;
+    use iris_studio_tui::update::update;
 
     let mut state = studio(Mode::COMMIT);
     state.changes.files = (0..60)
@@ -1006,7 +1006,7 @@ fn a_click_selects_the_file_drawn_under_it_in_a_scrolled_list() {
 
 #[test]
 fn a_zoomed_diff_side_by_side_keeps_its_syntax_colours() {
-    use iris_studio::command::Command;
+    use iris_studio_tui::command::Command;
     let mut state = studio(Mode::COMMIT);
     state.screen.size = (WIDTH, HEIGHT);
     state.focus = Pane::Diff;
@@ -1034,9 +1034,9 @@ fn a_zoomed_diff_side_by_side_keeps_its_syntax_colours() {
 
 #[test]
 fn the_setup_overlay_lists_local_models_takes_a_masked_key_and_shows_what_it_writes() {
-    use iris_config::ProviderKind;
-    use iris_config::setup::LocalServer;
-    use iris_studio::command::Command;
+    use iris_studio_config::ProviderKind;
+    use iris_studio_config::setup::LocalServer;
+    use iris_studio_tui::command::Command;
     let mut state = studio(Mode::COMMIT);
     state.iris.unavailable = Some("Iris is not configured".into());
     state.start.setup_facts.file = Some("~/.config/iris/config.toml".into());
@@ -1088,7 +1088,7 @@ fn the_setup_overlay_lists_local_models_takes_a_masked_key_and_shows_what_it_wri
 fn a_commit_message_that_breaks_the_projects_rules_names_the_rule_beside_the_title_meter() {
     let config = "module.exports = {\n  extends: ['@commitlint/config-conventional'],\n  \
                   rules: { 'scope-enum': [2, 'always', ['cli', 'studio']] },\n};\n";
-    let rules = iris_core::commit_rules::parse("commitlint.config.js", config).unwrap();
+    let rules = iris_studio_core::commit_rules::parse("commitlint.config.js", config).unwrap();
     let mut state = studio(Mode::COMMIT);
     let set = |state: &mut State, text: &str| {
         state
@@ -1192,7 +1192,7 @@ fn less_certain_findings_are_folded_in_the_list_until_shown() {
 
 #[test]
 fn d_asks_why_a_finding_is_dismissed_and_whose_memory_keeps_it() {
-    use iris_studio::state::{Dismissing, Reason};
+    use iris_studio_tui::state::{Dismissing, Reason};
     let mut state = studio(Mode::REVIEW);
     state
         .artifacts
@@ -1232,14 +1232,14 @@ fn d_asks_why_a_finding_is_dismissed_and_whose_memory_keeps_it() {
 
 #[test]
 fn the_split_view_lists_the_commits_with_the_selected_ones_hunks_and_message() {
-    use iris_core::split::{PlanGroup, SplitPlan, units};
-    use iris_studio::state::{PlannedChange, SplitView};
+    use iris_studio_core::split::{PlanGroup, SplitPlan, units};
+    use iris_studio_tui::state::{PlannedChange, SplitView};
     let diff = "diff --git a/src/app.rs b/src/app.rs\nindex 1111111..2222222 100644\n--- \
                 a/src/app.rs\n+++ b/src/app.rs\n@@ -1,3 +1,3 @@\n fn draw() {\n-    old()\n+    \
                 new()\n }\n@@ -20,2 +20,3 @@ fn quit() {\n fn quit() {\n+    save();\n }\n\
                 diff --git a/docs/guide.md b/docs/guide.md\nnew file mode 100644\nindex \
                 0000000..3333333\n--- /dev/null\n+++ b/docs/guide.md\n@@ -0,0 +1 @@\n+# Guide\n";
-    let files = iris_core::change::parse_unified_diff(diff);
+    let files = iris_studio_core::change::parse_unified_diff(diff);
     let group = |message: &str, hunks: &[&str]| PlanGroup {
         message: message.into(),
         hunks: hunks.iter().map(|h| h.to_string()).collect(),

@@ -16,8 +16,8 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use ignore::overrides::OverrideBuilder;
 use ignore::{DirEntry, WalkBuilder, WalkState};
 
-use iris_core::paths::Escape;
-use iris_git::{check_relative_path, looks_binary};
+use iris_studio_core::paths::Escape;
+use iris_studio_git::{check_relative_path, looks_binary};
 
 /// Why a path or a glob is refused, worded for whoever gave it (a model, a user) to act on.
 #[derive(Debug, thiserror::Error)]
@@ -31,8 +31,8 @@ impl OutOfBounds {
     }
 }
 
-impl From<iris_git::GitError> for OutOfBounds {
-    fn from(err: iris_git::GitError) -> Self {
+impl From<iris_studio_git::GitError> for OutOfBounds {
+    fn from(err: iris_studio_git::GitError) -> Self {
         Self(err.to_string())
     }
 }
@@ -81,7 +81,7 @@ impl Boundary {
             )),
             _ => OutOfBounds::new(format!("cannot open '{path}': {e}")),
         })?;
-        match iris_core::paths::escape_of(&self.root, &absolute) {
+        match iris_studio_core::paths::escape_of(&self.root, &absolute) {
             Some(Escape::Outside) => {
                 return Err(OutOfBounds::new(format!(
                     "invalid path '{path}': it resolves outside the repository (through a \

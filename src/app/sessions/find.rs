@@ -6,8 +6,8 @@
 use std::path::{Path, PathBuf};
 use std::time::UNIX_EPOCH;
 
-use iris_core::sessions::choose::Found;
-use iris_core::sessions::{Agent, Window, aider, claude_code, codex, gemini_cli};
+use iris_studio_core::sessions::choose::Found;
+use iris_studio_core::sessions::{Agent, Window, aider, claude_code, codex, gemini_cli};
 
 use super::Env;
 
@@ -28,7 +28,7 @@ pub fn found(env: &Env, root: &Path, window: Window) -> Vec<Found> {
     let here = |path: &str| tree.holds(path);
     let mut budget = MAX_TOTAL_BYTES;
     let mut found = Vec::new();
-    let mut add = |agent: Agent, turns: Vec<iris_core::sessions::Turn>| {
+    let mut add = |agent: Agent, turns: Vec<iris_studio_core::sessions::Turn>| {
         if !turns.is_empty() {
             found.push(Found { agent, turns });
         }
@@ -135,7 +135,7 @@ fn codex_files(codex: &Path, window: Window) -> Vec<File> {
     let (first, last) = ((window.from - DAY) / DAY, (window.to + DAY) / DAY);
     let days = (first..=last).rev().take(super::MAX_SPAN_DAYS as usize + 3);
     let paths = days.flat_map(|day| {
-        let date = iris_git::utc_date(day * DAY);
+        let date = iris_studio_git::utc_date(day * DAY);
         let folder = codex.join("sessions").join(date.replace('-', "/"));
         entries(&folder, |name| {
             name.starts_with("rollout-") && name.ends_with(".jsonl")

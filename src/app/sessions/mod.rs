@@ -1,17 +1,17 @@
 //! The coding agent's sessions of the change in front of the user: whether their words go in
 //! the request ([`Consent`]: off until the user says yes), the change's time ([`window`]),
 //! and the few turns of the sessions of this working tree that fall in it ([`chosen`]),
-//! found on this machine ([`find`]) and chosen by `iris_core::sessions`.
+//! found on this machine ([`find`]) and chosen by `iris_studio_core::sessions`.
 
 mod find;
 
 use std::path::{Path, PathBuf};
 
-use iris_agent::capability::requests::Scope;
-use iris_config::{Config, Source};
-use iris_core::sessions::Window;
-use iris_core::sessions::choose::{self, Chosen};
-use iris_git::GitRepo;
+use iris_studio_agent::capability::requests::Scope;
+use iris_studio_config::{Config, Source};
+use iris_studio_core::sessions::Window;
+use iris_studio_core::sessions::choose::{self, Chosen};
+use iris_studio_git::GitRepo;
 
 use super::stores::{IrisDir, agent_sessions};
 
@@ -200,7 +200,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let file = dir.path().join("config.toml");
         std::fs::write(&file, user).unwrap();
-        let overrides = iris_config::Overrides {
+        let overrides = iris_studio_config::Overrides {
             agent_sessions: flag,
             ..Default::default()
         };
@@ -239,7 +239,7 @@ mod tests {
 
     #[test]
     fn the_window_runs_from_the_last_commit_to_now_and_at_most_two_weeks() {
-        let repo = iris_testkit::TestRepo::new();
+        let repo = iris_studio_testkit::TestRepo::new();
         repo.write("a.txt", "1\n");
         repo.commit_all("first");
         repo.write("a.txt", "2\n");

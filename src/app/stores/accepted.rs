@@ -10,8 +10,8 @@ use std::io::Write;
 use anyhow::{Context, Result};
 
 use super::{ChangeKey, IrisDir};
-use iris_core::eval::{AcceptedReport, Committed, Remembered, accepted_report};
-use iris_git::GitRepo;
+use iris_studio_core::eval::{AcceptedReport, Committed, Remembered, accepted_report};
+use iris_studio_git::GitRepo;
 
 /// Messages kept: the oldest go first.
 const KEEP: usize = 1_000;
@@ -101,7 +101,7 @@ pub fn clear(stores: &IrisDir) -> Result<bool> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use iris_testkit::TestRepo;
+    use iris_studio_testkit::TestRepo;
 
     #[test]
     fn remembers_what_was_written_and_matches_it_with_the_commit() {

@@ -7,8 +7,8 @@
 use std::path::PathBuf;
 
 use super::IrisDir;
-use iris_core::artifact::ArtifactKind;
-use iris_studio::state::Draft;
+use iris_studio_core::artifact::ArtifactKind;
+use iris_studio_tui::state::Draft;
 
 /// The drafts folder of a repository.
 #[derive(Debug, Clone)]

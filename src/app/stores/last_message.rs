@@ -12,8 +12,8 @@ use std::path::Path;
 
 use anyhow::Result;
 
-use iris_core::last_message::{LastMessage, LastMessages, age, cleaned};
-use iris_git::GitRepo;
+use iris_studio_core::last_message::{LastMessage, LastMessages, age, cleaned};
+use iris_studio_git::GitRepo;
 
 use super::{ChangeKey, IrisDir, now};
 
@@ -99,7 +99,7 @@ pub fn hook_comments(repo: &GitRepo, last: &LastMessage) -> String {
         "No new request was made; `IRIS_FRESH=1 git commit` asks Iris for a new message."
             .to_string(),
     ];
-    match iris_config::project::commit_rules(&root) {
+    match iris_studio_config::project::commit_rules(&root) {
         Ok(Some(rules)) => {
             let violations = rules.check(&last.message);
             if violations.is_empty() {
@@ -121,7 +121,7 @@ pub fn hook_comments(repo: &GitRepo, last: &LastMessage) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use iris_testkit::TestRepo;
+    use iris_studio_testkit::TestRepo;
 
     fn staged(repo: &GitRepo) -> ChangeKey {
         ChangeKey::staged(repo, false).unwrap()

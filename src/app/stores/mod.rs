@@ -16,7 +16,7 @@ pub mod review_memory;
 pub use drafts::DraftStore;
 pub use iris_dir::IrisDir;
 
-use iris_git::GitRepo;
+use iris_studio_git::GitRepo;
 
 /// A change as the stores key it: the commit it goes on and the tree it makes, so what was
 /// written for it is found again however it is committed.
@@ -38,7 +38,7 @@ impl std::fmt::Display for ChangeKey {
 
 impl ChangeKey {
     /// The change staged in `repo` (`amend`: replacing HEAD). Writes the index's tree.
-    pub fn staged(repo: &GitRepo, amend: bool) -> iris_git::Result<Self> {
+    pub fn staged(repo: &GitRepo, amend: bool) -> iris_studio_git::Result<Self> {
         let (parent, tree) = repo.staged_change(amend)?;
         Ok(Self { parent, tree })
     }

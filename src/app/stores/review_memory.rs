@@ -9,7 +9,7 @@ use anyhow::{Context, Result};
 use serde::{Deserialize, Serialize};
 
 use super::IrisDir;
-use iris_core::artifact::review::memory::{Dismissal, Seen};
+use iris_studio_core::artifact::review::memory::{Dismissal, Seen};
 
 /// The team's file, relative to the repository's root.
 pub const TEAM_FILE: &str = ".iris/review-memory.toml";
@@ -123,7 +123,7 @@ impl ReviewMemory {
         let Some(seen) = self.seen(&id) else {
             return Ok(None);
         };
-        let dismissal = Dismissal::of(seen, reason, &iris_git::utc_date(super::now()));
+        let dismissal = Dismissal::of(seen, reason, &iris_studio_git::utc_date(super::now()));
         let said = format!(
             "dismissed {id} \"{}\" in {}: kept in {}",
             dismissal.title,

@@ -1,9 +1,9 @@
 //! What the faces ask the version control and what it answers, the same for every system.
 
-use iris_agent::capability::requests::Scope;
-use iris_core::secrets::Scanner;
-use iris_git::StatusEntry;
-use iris_git::split::SplitChange;
+use iris_studio_agent::capability::requests::Scope;
+use iris_studio_core::secrets::Scanner;
+use iris_studio_git::StatusEntry;
+use iris_studio_git::split::SplitChange;
 
 /// The change to write from, as a face's flags name it. The default is the change being
 /// made, nothing checked.

@@ -10,11 +10,11 @@ use super::{
 };
 use crate::app::stores::ChangeKey;
 use crate::output::exit::UsageError;
-use iris_agent::capability::requests::Scope;
-use iris_core::change::FileDiff;
-use iris_core::split::SplitPlan;
-use iris_git::split::{ApplyOptions, Progress};
-use iris_git::{CommitOptions, DiffTarget, GitRepo, OnRemote, RewordCommit};
+use iris_studio_agent::capability::requests::Scope;
+use iris_studio_core::change::FileDiff;
+use iris_studio_core::split::SplitPlan;
+use iris_studio_git::split::{ApplyOptions, Progress};
+use iris_studio_git::{CommitOptions, DiffTarget, GitRepo, OnRemote, RewordCommit};
 
 /// git: needs nothing but the repository each question is given.
 #[derive(Debug, Clone, Copy, Default)]
@@ -296,7 +296,7 @@ impl Vcs for Git {
             return Ok((files, staged));
         }
         let patch = repo.untracked_file_patch(path)?;
-        Ok((iris_core::change::parse_unified_diff(&patch), 0))
+        Ok((iris_studio_core::change::parse_unified_diff(&patch), 0))
     }
 
     fn refuses(&self, _what: GitOnly) -> Option<String> {
@@ -317,7 +317,7 @@ impl Vcs for Git {
 /// The index as it was before `--all` staged every tracked file, put back when dropped;
 /// a failure is said, with the index left staged.
 #[derive(Debug)]
-pub(in crate::app::vcs) struct PutBack(iris_git::IndexKept);
+pub(in crate::app::vcs) struct PutBack(iris_studio_git::IndexKept);
 
 impl Drop for PutBack {
     fn drop(&mut self) {
@@ -331,8 +331,9 @@ impl Drop for PutBack {
 /// `unstaged`, changed in a tracked file): a request about it would be about nothing.
 fn require_change(repo: &GitRepo, what: &str, unstaged: bool) -> Result<()> {
     let status = repo.status()?;
-    let changed =
-        |e: &&iris_git::StatusEntry| e.staged.is_some() || (unstaged && e.unstaged.is_some());
+    let changed = |e: &&iris_studio_git::StatusEntry| {
+        e.staged.is_some() || (unstaged && e.unstaged.is_some())
+    };
     if !status.entries.iter().any(|e| changed(&e)) {
         return Err(UsageError(what.to_string()).into());
     }

@@ -2,7 +2,7 @@
 //! what the faces ask (the change to write from, a range's commits, recording a message, the
 //! branches a pull request stands on, split and reword, the files of the change being made),
 //! so no face branches on git or jj. Both systems keep a git store, which Iris reads through
-//! `iris_git::GitRepo` (passed to each question); the handle says what the system names and
+//! `iris_studio_git::GitRepo` (passed to each question); the handle says what the system names and
 //! makes. A third system is one more implementation of [`Vcs`] and one more arm in [`open`].
 
 mod asked;
@@ -14,10 +14,10 @@ use std::sync::Arc;
 
 use anyhow::Result;
 
-use iris_core::change::FileDiff;
-use iris_core::split::SplitPlan;
-use iris_git::split::Progress;
-use iris_git::{DiffTarget, GitRepo, OnRemote, RewordCommit};
+use iris_studio_core::change::FileDiff;
+use iris_studio_core::split::SplitPlan;
+use iris_studio_git::split::Progress;
+use iris_studio_git::{DiffTarget, GitRepo, OnRemote, RewordCommit};
 
 pub use asked::{
     Base, Change, ChangeAsked, GitOnly, HistoryTop, How, Recording, RewordDone, SplitAsked,
@@ -25,7 +25,7 @@ pub use asked::{
 };
 pub use git::Git;
 /// What `iris doctor` says of jj: the version found, the oldest Iris drives, how to get it.
-pub use iris_git::jj::{INSTALL as JJ_INSTALL, JjFound, MIN_VERSION as JJ_MIN_VERSION};
+pub use iris_studio_git::jj::{INSTALL as JJ_INSTALL, JjFound, MIN_VERSION as JJ_MIN_VERSION};
 
 /// Whether `repo` is a jj workspace (so jj is needed).
 pub fn is_jj(repo: &GitRepo) -> bool {
@@ -34,7 +34,7 @@ pub fn is_jj(repo: &GitRepo) -> bool {
 
 /// jj on PATH with its version, asked within `deadline` (`None`: not there).
 pub fn jj_found(deadline: std::time::Duration) -> Result<Option<JjFound>, String> {
-    iris_git::jj::jj_on_path(deadline).map_err(|e| e.to_string())
+    iris_studio_git::jj::jj_on_path(deadline).map_err(|e| e.to_string())
 }
 
 /// The handle for `repo`'s version control: jj when it is a jj workspace (jj itself is
@@ -49,7 +49,7 @@ pub fn open(repo: &GitRepo) -> Arc<dyn Vcs> {
 /// jj's diff editor for one group of a split (`iris jj-split-tool STATE RIGHT`, which jj runs):
 /// leaves `right` as the group's part should be.
 pub fn split_tool(state: &Path, right: &Path) -> Result<()> {
-    Ok(iris_git::jj::write_right(state, right)?)
+    Ok(iris_studio_git::jj::write_right(state, right)?)
 }
 
 /// What the faces ask of the version control. Every answer reads the system's git store

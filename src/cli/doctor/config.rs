@@ -3,7 +3,7 @@
 
 use std::path::{Path, PathBuf};
 
-use iris_config::{FileKind, display_path, file};
+use iris_studio_config::{FileKind, display_path, file};
 
 use super::check::Check;
 

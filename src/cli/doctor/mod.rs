@@ -17,8 +17,8 @@ use std::process::ExitCode;
 use std::time::Duration;
 
 use anyhow::{Context, Result};
-use iris_config::{Config, FileKind, Overrides, PROJECT_FILE};
-use iris_git::{GitError, GitRepo};
+use iris_studio_config::{Config, FileKind, Overrides, PROJECT_FILE};
+use iris_studio_git::{GitError, GitRepo};
 
 use crate::app::stores::IrisDir;
 use crate::app::vcs::GitOnly;
@@ -55,7 +55,8 @@ pub fn run(args: DoctorArgs, runtime: &tokio::runtime::Runtime) -> Result<ExitCo
         .and_then(|url| forge_of(&url));
     let checks = std::thread::scope(|scope| {
         // The programs run at once, each within its deadline, while the rest is gathered.
-        let git = scope.spawn(|| iris_git::git_version(TOOL_DEADLINE).map_err(|e| e.to_string()));
+        let git =
+            scope.spawn(|| iris_studio_git::git_version(TOOL_DEADLINE).map_err(|e| e.to_string()));
         let jj = scope.spawn(|| crate::app::vcs::jj_found(TOOL_DEADLINE));
         let forge_tool = |tool: Forge| {
             let dir = &dir;
@@ -113,7 +114,7 @@ fn configuration(
 ) -> (Vec<Check>, Vec<Check>) {
     let root = repo.map(GitRepo::root);
     let files: Vec<config::FileFacts> = [
-        iris_config::user_config_path().map(|path| (FileKind::User, path)),
+        iris_studio_config::user_config_path().map(|path| (FileKind::User, path)),
         root.as_ref()
             .map(|root| (FileKind::Project, root.join(PROJECT_FILE))),
     ]

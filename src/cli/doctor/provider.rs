@@ -4,7 +4,7 @@
 
 mod reach;
 
-use iris_config::{Config, Missing, NotConfigured, ProviderKind, Wire};
+use iris_studio_config::{Config, Missing, NotConfigured, ProviderKind, Wire};
 
 use super::check::Check;
 use reach::LOCAL_DEADLINE;

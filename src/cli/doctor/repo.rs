@@ -4,7 +4,7 @@
 
 use std::path::PathBuf;
 
-use iris_git::GitRepo;
+use iris_studio_git::GitRepo;
 
 use super::check::Check;
 

@@ -6,10 +6,10 @@
 use anyhow::Result;
 
 use crate::publish::{OnThePr, Posting, Recorded};
-use iris_agent::capability::requests::Scope;
-use iris_core::artifact::Review;
-use iris_core::artifact::review::memory::{Seen, resolved};
-use iris_git::GitRepo;
+use iris_studio_agent::capability::requests::Scope;
+use iris_studio_core::artifact::Review;
+use iris_studio_core::artifact::review::memory::{Seen, resolved};
+use iris_studio_git::GitRepo;
 
 /// What this run reviews, given what is on the pull request.
 #[derive(Debug)]
@@ -149,7 +149,7 @@ pub(super) fn posting(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use iris_core::artifact::review::memory::Dismissal;
+    use iris_studio_core::artifact::review::memory::Dismissal;
 
     fn seen(id: &str, title: &str) -> Seen {
         Seen {
@@ -195,7 +195,7 @@ mod tests {
 
     #[test]
     fn the_record_decides_what_is_reviewed() {
-        let repo = iris_testkit::TestRepo::new();
+        let repo = iris_studio_testkit::TestRepo::new();
         repo.write("a.txt", "one\n");
         let first = repo.commit_all("one");
         repo.write("a.txt", "two\n");

@@ -19,10 +19,10 @@ use crate::app::vcs::{Base, ChangeAsked};
 use crate::output::exit::{self, UsageError};
 use crate::output::written::confident;
 use crate::publish::{OnThePr, ReviewPost, forge_of_repo, on_the_pr, post_review};
-use iris_agent::capability::requests::Scope;
-use iris_core::artifact::review::memory::review_json;
-use iris_core::artifact::review::{Aspect, ReviewOptions, report};
-use iris_core::artifact::{ArtifactKind, Review, Severity};
+use iris_studio_agent::capability::requests::Scope;
+use iris_studio_core::artifact::review::memory::review_json;
+use iris_studio_core::artifact::review::{Aspect, ReviewOptions, report};
+use iris_studio_core::artifact::{ArtifactKind, Review, Severity};
 
 /// The flags that review, which the dismissal flags do not go with.
 const REVIEWING: [&str; 13] = [
@@ -290,7 +290,7 @@ pub async fn run(args: ReviewArgs) -> Result<ExitCode> {
 
 /// What Iris posted on the pull request before, or none when it cannot be read (no pull
 /// request yet: the post says so after the review is printed).
-async fn earlier_on_the_pr(repo: &iris_git::GitRepo) -> Option<OnThePr> {
+async fn earlier_on_the_pr(repo: &iris_studio_git::GitRepo) -> Option<OnThePr> {
     let root = repo.root();
     let on_pr = tokio::task::spawn_blocking(move || on_the_pr(&root))
         .await

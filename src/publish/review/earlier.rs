@@ -12,7 +12,7 @@ use super::super::run::Runner;
 use super::super::{Forge, PublishError};
 use super::state::{Recorded, finding_id_in, finding_title_in};
 use super::{Pinned, pinned};
-use iris_core::artifact::review::memory::{Dismissal, Seen};
+use iris_studio_core::artifact::review::memory::{Dismissal, Seen};
 
 /// What is on the pull request from Iris' earlier reviews.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]

@@ -9,7 +9,7 @@ use super::commands::{api_list, api_send, listed, request_diff, view_pinned};
 use super::inline::{FINDING_MARKER, InlineComment, REPLACED, SUMMARY_MARKER, lay_out};
 use super::run::Runner;
 use super::{Forge, PublishError, Published, published};
-use iris_core::change::parse_unified_diff;
+use iris_studio_core::change::parse_unified_diff;
 use state::Recorded;
 
 /// The PR/MR the comments are pinned to.

@@ -5,7 +5,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::super::inline::FINDING_MARKER;
-use iris_core::artifact::review::memory::{MAX_NOTE_CHARS, Seen};
+use iris_studio_core::artifact::review::memory::{MAX_NOTE_CHARS, Seen};
 
 /// Starts the hidden comment that records a review; JSON follows, then ` -->`.
 const STATE_MARKER: &str = "<!-- iris-reviewed ";

@@ -247,12 +247,12 @@ fn no_pull_request_is_a_clear_error() {
 fn earlier_review_json() -> (String, String) {
     let recorded = Recorded {
         head: Some("abc123".into()),
-        findings: vec![iris_core::artifact::review::memory::Seen {
+        findings: vec![iris_studio_core::artifact::review::memory::Seen {
             id: "1a2b3c4d5e".into(),
             file: "src/lib.rs".into(),
             quote: Some("a + b".into()),
             title: "Overflow".into(),
-            ..iris_core::artifact::review::memory::Seen::default()
+            ..iris_studio_core::artifact::review::memory::Seen::default()
         }],
     };
     let body = format!("# Code review\n\n{}\n{SUMMARY_MARKER}", recorded.marker());

@@ -8,8 +8,10 @@
 mod ranking;
 
 use crate::studio::fail;
-use iris_studio::failure::{Done, Outcome};
-use iris_studio::features::msgs::{ChangesFx, ChangesMsg, DiffMsg, ExploreMsg, RangeMsg, WhyMsg};
+use iris_studio_tui::failure::{Done, Outcome};
+use iris_studio_tui::features::msgs::{
+    ChangesFx, ChangesMsg, DiffMsg, ExploreMsg, RangeMsg, WhyMsg,
+};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -18,13 +20,13 @@ use tokio::sync::mpsc::UnboundedSender;
 
 use crate::app::stores::IrisDir;
 use crate::app::vcs::{Base, ChangeAsked, How, Recording, Vcs, Working};
-use iris_agent::capability::requests::Scope;
-use iris_core::artifact::ArtifactKind;
-use iris_core::secrets::Scanner;
-use iris_git::{DiffTarget, GitRepo};
-use iris_studio::action::{Action, OpenedFile, RepoSnapshot};
-use iris_studio::state::{CommitFlags, CommitRow, FileEntry, Mode};
-use iris_workspace::{Boundary, FileText, read_text};
+use iris_studio_agent::capability::requests::Scope;
+use iris_studio_core::artifact::ArtifactKind;
+use iris_studio_core::secrets::Scanner;
+use iris_studio_git::{DiffTarget, GitRepo};
+use iris_studio_tui::action::{Action, OpenedFile, RepoSnapshot};
+use iris_studio_tui::state::{CommitFlags, CommitRow, FileEntry, Mode};
+use iris_studio_workspace::{Boundary, FileText, read_text};
 pub use ranking::rank_staged;
 
 /// The newest request of one kind; a job holding an older ticket is stale.
@@ -311,7 +313,7 @@ impl Jobs {
     }
 }
 
-fn commit_diff(root: &Path, id: String) -> Outcome<Vec<iris_core::change::FileDiff>> {
+fn commit_diff(root: &Path, id: String) -> Outcome<Vec<iris_studio_core::change::FileDiff>> {
     GitRepo::discover(root)
         .and_then(|repo| repo.diff_files(&DiffTarget::Commit(id), &[]))
         .map_err(fail::any)
@@ -494,7 +496,7 @@ const WARM_LINES: usize = 100;
 /// background rather than in the UI thread's next frame.
 fn diff_loaded(
     path: String,
-    result: Outcome<Vec<iris_core::change::FileDiff>>,
+    result: Outcome<Vec<iris_studio_core::change::FileDiff>>,
     staged: Option<usize>,
 ) -> Action {
     if let Ok(files) = &result {
@@ -507,7 +509,7 @@ fn diff_loaded(
     })
 }
 
-fn warm_highlighting(files: &[iris_core::change::FileDiff]) {
+fn warm_highlighting(files: &[iris_studio_core::change::FileDiff]) {
     let mut budget = WARM_LINES;
     for file in files {
         let lines: Vec<&str> = file
@@ -526,7 +528,7 @@ fn warm_highlighting(files: &[iris_core::change::FileDiff]) {
 }
 
 /// A commit of git's log as the studio's range lists it.
-fn commit_row(c: iris_git::CommitInfo) -> CommitRow {
+fn commit_row(c: iris_studio_git::CommitInfo) -> CommitRow {
     CommitRow {
         date: c.date(),
         id: c.id,

@@ -4,11 +4,13 @@
 //! scanned for secrets (the list marks a file that stages one).
 
 use crate::studio::fail;
-use iris_core::change::{ChangeKind, Relevance, most_relevant_first, score_file, score_lines};
-use iris_core::secrets::Scanner;
-use iris_git::{DiffTarget, GitRepo};
-use iris_studio::action::RankedFile;
-use iris_studio::failure::Outcome;
+use iris_studio_core::change::{
+    ChangeKind, Relevance, most_relevant_first, score_file, score_lines,
+};
+use iris_studio_core::secrets::Scanner;
+use iris_studio_git::{DiffTarget, GitRepo};
+use iris_studio_tui::action::RankedFile;
+use iris_studio_tui::failure::Outcome;
 
 /// Hands `send` the first ranking of `target`'s files (the staged ones; in a jj workspace,
 /// `@`'s commit), then the complete one (`complete` true). An error ends it and is sent as

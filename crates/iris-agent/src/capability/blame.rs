@@ -6,14 +6,14 @@ use std::collections::BTreeMap;
 use std::fmt::Write;
 
 use anyhow::Context;
-use iris_core::artifact::OutputType;
-use iris_core::protocol::{AgentEvent, BlamedCommit, Explained, LinesAsked};
-use iris_git::{BlameLine, GitRepo};
+use iris_studio_core::artifact::OutputType;
+use iris_studio_core::protocol::{AgentEvent, BlamedCommit, Explained, LinesAsked};
+use iris_studio_git::{BlameLine, GitRepo};
 
 use crate::capability::intent::FileRefused;
 use crate::iris::IrisAgent;
 use crate::{EventSink, Run, run};
-use iris_workspace::Boundary;
+use iris_studio_workspace::Boundary;
 
 /// The commits of a blame, oldest first, with their summaries.
 fn commits_of(repo: &GitRepo, blame: &[BlameLine]) -> Vec<BlamedCommit> {
@@ -155,8 +155,8 @@ impl IrisAgent {
 
 /// Lines that are not there, as git says it (a path never committed, a range past the end, a
 /// revision that names nothing): the user's to fix, refused before anything is sent.
-fn not_there(err: iris_git::GitError) -> anyhow::Error {
-    use iris_git::GitError;
+fn not_there(err: iris_studio_git::GitError) -> anyhow::Error {
+    use iris_studio_git::GitError;
     match err {
         GitError::Unsupported(_) | GitError::InvalidPath(..) | GitError::UnknownRevision(_) => {
             FileRefused(err.to_string()).into()

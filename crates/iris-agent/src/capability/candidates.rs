@@ -8,8 +8,8 @@ use crate::EventSink;
 use crate::capability::requests::Scope;
 use crate::capability::write::Written;
 use crate::iris::IrisAgent;
-use iris_core::artifact::ArtifactKind;
-use iris_core::protocol::AgentEvent;
+use iris_studio_core::artifact::ArtifactKind;
+use iris_studio_core::protocol::AgentEvent;
 
 /// Most candidates one request for them may ask for, across every model.
 pub const MAX_CANDIDATES: usize = 6;

@@ -2,7 +2,7 @@
 //! update tool (`update_commit`, `update_pr`, `update_review`, ...), whose edits reach the
 //! editor at once.
 
-use iris_core::protocol::Risk;
+use iris_studio_core::protocol::Risk;
 use std::sync::Arc;
 
 use rig_core::message::Message;
@@ -15,7 +15,7 @@ use crate::runtime::deadline::within;
 use crate::tools::registry::tool;
 use crate::tools::{IrisTool, ToolContext, ToolFailure};
 use crate::{EventSink, Run, run};
-use iris_core::artifact::{ArtifactKind, OutputType};
+use iris_studio_core::artifact::{ArtifactKind, OutputType};
 
 /// What is being discussed: which artifact (its update tool comes with it) and its text.
 #[derive(Debug, Clone)]

@@ -2,7 +2,7 @@
 //! provider's refusals of an option or a budget learned once, and a reply that cannot be read
 //! saved for the user.
 
-use iris_core::protocol::AgentEvent;
+use iris_studio_core::protocol::AgentEvent;
 
 use crate::capability::Capability;
 use crate::iris::IrisAgent;

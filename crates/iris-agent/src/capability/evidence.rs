@@ -8,10 +8,10 @@ use std::sync::Arc;
 use crate::evidence::packages::{self, PinTags};
 use crate::evidence::{diff, log};
 use crate::tools::{ToolContext, blocking};
-use iris_core::artifact::ArtifactKind;
-use iris_core::change::FileDiff;
-use iris_core::history;
-use iris_git::DiffTarget;
+use iris_studio_core::artifact::ArtifactKind;
+use iris_studio_core::change::FileDiff;
+use iris_studio_core::history;
+use iris_studio_git::DiffTarget;
 
 /// Characters of diff evidence for a hosted model (about 4,000 tokens): a Small change whole
 /// and the top files of a bigger one.
@@ -115,7 +115,7 @@ pub async fn packages(
 }
 
 /// How the repository's people write their messages: the sample of their recent commits
-/// that fits a change to the files of `targets` best (see [`iris_core::history`]).
+/// that fits a change to the files of `targets` best (see [`iris_studio_core::history`]).
 pub(crate) async fn style_sample(ctx: &ToolContext, targets: Vec<DiffTarget>) -> String {
     let sample = blocking(ctx, move |ctx| {
         let repo = ctx.repo()?;
@@ -141,7 +141,7 @@ pub(crate) async fn style_sample(ctx: &ToolContext, targets: Vec<DiffTarget>) ->
 pub async fn reviewed_change(ctx: &ToolContext, scope: &Scope) -> Result<Vec<FileDiff>, String> {
     let (targets, root) = (scope.diff_targets(), ctx.repo_root.clone());
     let read = tokio::task::spawn_blocking(move || {
-        let repo = iris_git::GitRepo::discover(&root).map_err(|e| e.to_string())?;
+        let repo = iris_studio_git::GitRepo::discover(&root).map_err(|e| e.to_string())?;
         let mut files = Vec::new();
         for target in &targets {
             files.extend(repo.diff_files(target, &[]).map_err(|e| e.to_string())?);

@@ -10,10 +10,10 @@ use crate::output::{OutputError, parse_structured};
 use crate::runtime::preview::Previewing;
 use crate::runtime::request::{Request, Section};
 use crate::{ECHOED, ErrorKind, EventSink, ProviderError};
-use iris_core::artifact::echo::{Echo, echoed};
-use iris_core::artifact::title_floor::{NotATitle, not_a_title};
-use iris_core::artifact::{Artifact, ArtifactKind, Critique, OutputType};
-use iris_core::protocol::AgentEvent;
+use iris_studio_core::artifact::echo::{Echo, echoed};
+use iris_studio_core::artifact::title_floor::{NotATitle, not_a_title};
+use iris_studio_core::artifact::{Artifact, ArtifactKind, Critique, OutputType};
+use iris_studio_core::protocol::AgentEvent;
 
 /// Added to the instructions when a first attempt overflowed the model's context.
 const SUMMARY_ONLY: &str = "## Context budget\nA first attempt exceeded the model's context \
@@ -157,7 +157,7 @@ impl IrisAgent {
         sink: &EventSink,
     ) -> anyhow::Result<(T, Spent)> {
         let kind = ArtifactKind::of_output(T::OUTPUT_TYPE);
-        let schema = iris_core::artifact::schema::full_schema::<T>();
+        let schema = iris_studio_core::artifact::schema::full_schema::<T>();
         let render = Box::new(crate::output::Previewer::<T>::new(schema));
         let previewing = Previewing::new(sink, kind, render);
         let output = self.reply(cap, preamble, request, previewing.sink()).await;

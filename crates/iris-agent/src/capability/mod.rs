@@ -29,45 +29,36 @@ use std::path::{Path, PathBuf};
 use serde::Deserialize;
 use thiserror::Error;
 
-use iris_core::artifact::OutputType;
+use iris_studio_core::artifact::OutputType;
 
 /// The built-in capability files, by name.
 const EMBEDDED: &[(&str, &str)] = &[
-    (
-        "commit",
-        include_str!("../../../../capabilities/commit.toml"),
-    ),
-    ("pr", include_str!("../../../../capabilities/pr.toml")),
-    (
-        "review",
-        include_str!("../../../../capabilities/review.toml"),
-    ),
+    ("commit", include_str!("../../capabilities/commit.toml")),
+    ("pr", include_str!("../../capabilities/pr.toml")),
+    ("review", include_str!("../../capabilities/review.toml")),
     (
         "changelog",
-        include_str!("../../../../capabilities/changelog.toml"),
+        include_str!("../../capabilities/changelog.toml"),
     ),
     (
         "release-notes",
-        include_str!("../../../../capabilities/release-notes.toml"),
+        include_str!("../../capabilities/release-notes.toml"),
     ),
-    ("chat", include_str!("../../../../capabilities/chat.toml")),
+    ("chat", include_str!("../../capabilities/chat.toml")),
     (
         "semantic_blame",
-        include_str!("../../../../capabilities/semantic_blame.toml"),
+        include_str!("../../capabilities/semantic_blame.toml"),
     ),
-    (
-        "verify",
-        include_str!("../../../../capabilities/verify.toml"),
-    ),
+    ("verify", include_str!("../../capabilities/verify.toml")),
     (
         "review_verify",
-        include_str!("../../../../capabilities/review_verify.toml"),
+        include_str!("../../capabilities/review_verify.toml"),
     ),
     (
         "file_intent",
-        include_str!("../../../../capabilities/file_intent.toml"),
+        include_str!("../../capabilities/file_intent.toml"),
     ),
-    ("split", include_str!("../../../../capabilities/split.toml")),
+    ("split", include_str!("../../capabilities/split.toml")),
 ];
 
 /// One capability: the task prompt Iris gets and the artifact type she answers with.
@@ -383,7 +374,7 @@ mod tests {
             assert!(capability.task_prompt.len() > 500, "{name}");
         }
         // Each artifact's capability is named for it and produces its output type.
-        for kind in iris_core::artifact::ArtifactKind::ALL {
+        for kind in iris_studio_core::artifact::ArtifactKind::ALL {
             let capability = Capability::load(kind.name(), None);
             let capability = capability.unwrap_or_else(|e| panic!("{kind}: {e}"));
             assert_eq!(capability.output_type, kind.describe().output, "{kind}");

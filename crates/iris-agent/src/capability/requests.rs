@@ -1,6 +1,6 @@
 //! What Iris is asked to do, worded once for the command line and the studio alike.
 
-use iris_core::artifact::ArtifactKind;
+use iris_studio_core::artifact::ArtifactKind;
 
 /// What an artifact covers.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -27,8 +27,8 @@ pub enum Scope {
 
 impl Scope {
     /// The diffs that make up the scope, as git reads them.
-    pub fn diff_targets(&self) -> Vec<iris_git::DiffTarget> {
-        use iris_git::DiffTarget;
+    pub fn diff_targets(&self) -> Vec<iris_studio_git::DiffTarget> {
+        use iris_studio_git::DiffTarget;
         match self {
             Scope::Staged => vec![DiffTarget::Staged],
             Scope::Uncommitted => vec![DiffTarget::WorkingTree],

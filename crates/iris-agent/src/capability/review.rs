@@ -6,12 +6,12 @@ use crate::EventSink;
 use crate::capability::write::Written;
 use crate::iris::IrisAgent;
 use crate::runtime::request::Request;
-use iris_core::artifact::review::Aspect;
-use iris_core::artifact::{
+use iris_studio_core::artifact::review::Aspect;
+use iris_studio_core::artifact::{
     Review, SecondLook, apply_second_look, check_findings, merge_reviews, second_look_request,
 };
-use iris_core::change::FileDiff;
-use iris_core::protocol::AgentEvent;
+use iris_studio_core::change::FileDiff;
+use iris_studio_core::protocol::AgentEvent;
 
 /// What this pass looks for, and what it leaves to the others.
 fn focus(aspect: Aspect) -> &'static str {

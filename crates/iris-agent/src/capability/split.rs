@@ -14,12 +14,14 @@ use crate::capability::write::rules_section;
 use crate::iris::IrisAgent;
 use crate::tools::registry::tool;
 use crate::tools::{IrisTool, ToolContext, ToolFailure};
-use iris_core::artifact::OutputType;
-use iris_core::change::FileDiff;
-use iris_core::commit_rules::CommitRules;
-use iris_core::protocol::{AgentEvent, Risk};
-use iris_core::split::{PlanProblem, SplitPlan, Unit, check_plan, unit_ids, units_for_model};
-use iris_git::DiffTarget;
+use iris_studio_core::artifact::OutputType;
+use iris_studio_core::change::FileDiff;
+use iris_studio_core::commit_rules::CommitRules;
+use iris_studio_core::protocol::{AgentEvent, Risk};
+use iris_studio_core::split::{
+    PlanProblem, SplitPlan, Unit, check_plan, unit_ids, units_for_model,
+};
+use iris_studio_git::DiffTarget;
 
 const CAPABILITY: &str = "split";
 /// Diff lines of the hunks a request shows, shared among them (a hosted model; a local one).
@@ -325,7 +327,7 @@ fn sent_back(request: &str, plan: &SplitPlan, problems: &[String]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use iris_core::split::{LEFT_OUT_MESSAGE as LEFT_OUT, PlanGroup};
+    use iris_studio_core::split::{LEFT_OUT_MESSAGE as LEFT_OUT, PlanGroup};
 
     #[tokio::test]
     async fn update_split_refuses_a_plan_that_is_not_valid_and_keeps_the_old_one() {
@@ -408,7 +410,7 @@ mod tests {
 
     #[test]
     fn messages_are_held_to_the_rules_but_the_left_out_group_is_not() {
-        let rules = iris_core::commit_rules::parse(
+        let rules = iris_studio_core::commit_rules::parse(
             "commitlint.config.js",
             "module.exports = { rules: { 'type-empty': [2, 'never'] } };",
         );

@@ -3,9 +3,9 @@
 
 use crate::EventSink;
 use crate::iris::IrisAgent;
-use iris_core::artifact::PullRequest;
-use iris_core::pr_template::{self, Template, TemplateError};
-use iris_core::protocol::AgentEvent;
+use iris_studio_core::artifact::PullRequest;
+use iris_studio_core::pr_template::{self, Template, TemplateError};
+use iris_studio_core::protocol::AgentEvent;
 
 impl IrisAgent {
     /// The template a pull request description fills in: the one [`IrisAgent::pr_template`]
@@ -18,7 +18,7 @@ impl IrisAgent {
         let root = self.ctx.repo_root.clone();
         let name = self.pr_template.clone();
         let found = tokio::task::spawn_blocking(move || {
-            iris_config::project::pr_template::find(&root, name.as_deref())
+            iris_studio_config::project::pr_template::find(&root, name.as_deref())
         })
         .await;
         let why = match found {

@@ -9,19 +9,19 @@ use crate::capability::requests::{Scope, request};
 use crate::capability::template_filling::{keep_template, template_section};
 use crate::iris::IrisAgent;
 use crate::runtime::request::{Request, Section};
-use iris_core::artifact::review::memory::{Dismissal, Seen, dismissal_notes, earlier_notes};
-use iris_core::artifact::{
+use iris_studio_core::artifact::review::memory::{Dismissal, Seen, dismissal_notes, earlier_notes};
+use iris_studio_core::artifact::{
     Artifact, ArtifactKind, Changelog, GeneratedMessage, PullRequest, ReleaseNotes, Review,
 };
-use iris_core::change::FileDiff;
-use iris_core::commit_rules::{CommitRules, RuleName, Violation, error_count};
-use iris_core::history;
-use iris_core::linked_issue;
-use iris_core::pr_template::Template;
-use iris_core::protocol::AgentEvent;
-use iris_core::stack::InStack;
-use iris_core::ticket::{self, Ticket};
-use iris_git::HeadState;
+use iris_studio_core::change::FileDiff;
+use iris_studio_core::commit_rules::{CommitRules, RuleName, Violation, error_count};
+use iris_studio_core::history;
+use iris_studio_core::linked_issue;
+use iris_studio_core::pr_template::Template;
+use iris_studio_core::protocol::AgentEvent;
+use iris_studio_core::stack::InStack;
+use iris_studio_core::ticket::{self, Ticket};
+use iris_studio_git::HeadState;
 
 /// A written artifact, as text and as data.
 #[derive(Debug, Clone)]
@@ -226,9 +226,11 @@ impl IrisAgent {
     async fn commit_template(&self) -> Option<String> {
         let root = self.ctx.repo_root.clone();
         tokio::task::spawn_blocking(move || {
-            let path = iris_git::GitRepo::discover(&root).ok()?.commit_template()?;
+            let path = iris_studio_git::GitRepo::discover(&root)
+                .ok()?
+                .commit_template()?;
             let text = std::fs::read(path).ok()?;
-            iris_core::artifact::commit_template::section(&String::from_utf8_lossy(&text))
+            iris_studio_core::artifact::commit_template::section(&String::from_utf8_lossy(&text))
         })
         .await
         .ok()
@@ -240,9 +242,9 @@ impl IrisAgent {
     async fn operation(&self) -> Option<String> {
         let root = self.ctx.repo_root.clone();
         tokio::task::spawn_blocking(move || {
-            let repo = iris_git::GitRepo::discover(&root).ok()?;
+            let repo = iris_studio_git::GitRepo::discover(&root).ok()?;
             Some(match repo.operation() {
-                Ok(op) => iris_core::change::operation::section(&op?),
+                Ok(op) => iris_studio_core::change::operation::section(&op?),
                 Err(e) => format!("## An operation is in progress\n\n(it could not be read: {e})"),
             })
         })
@@ -257,7 +259,7 @@ impl IrisAgent {
         let setting = self.style.attribution.clone();
         let root = self.ctx.repo_root.clone();
         tokio::task::spawn_blocking(move || {
-            iris_config::project::attribution_trailer(&setting, &root)
+            iris_studio_config::project::attribution_trailer(&setting, &root)
         })
         .await
         .ok()
@@ -274,22 +276,22 @@ impl IrisAgent {
         let allowed = rules
             .and_then(|r| r.rule(RuleName::ScopeEnum))
             .and_then(|rule| match &rule.value {
-                iris_core::commit_rules::Value::Names { names, .. } => Some(names.clone()),
+                iris_studio_core::commit_rules::Value::Names { names, .. } => Some(names.clone()),
                 _ => None,
             });
         let required = rules
             .and_then(|r| r.rule(RuleName::ScopeEmpty))
-            .is_some_and(|rule| rule.when == iris_core::commit_rules::When::Never);
+            .is_some_and(|rule| rule.when == iris_studio_core::commit_rules::When::Never);
         if allowed.is_none() && !required && !history.is_some_and(history::sample_uses_scopes) {
             return None;
         }
         let root = self.ctx.repo_root.clone();
         tokio::task::spawn_blocking(move || {
-            let repo = iris_git::GitRepo::discover(&root).ok()?;
+            let repo = iris_studio_git::GitRepo::discover(&root).ok()?;
             let status = repo.status().ok()?;
             let files: Vec<String> = status.staged().map(|e| e.path.clone()).collect();
-            let members = iris_config::project::members::workspace_members(&root);
-            iris_core::scope::section(&files, &members, allowed.as_deref())
+            let members = iris_studio_config::project::members::workspace_members(&root);
+            iris_studio_core::scope::section(&files, &members, allowed.as_deref())
         })
         .await
         .ok()
@@ -390,7 +392,7 @@ impl IrisAgent {
                         ticket.place(m, !typed_header);
                     }
                     if let Some(name) = attribution {
-                        iris_core::attribution::add(m, name, model);
+                        iris_studio_core::attribution::add(m, name, model);
                     }
                 };
                 let written = self.compose_as(run, &finish).await?;
@@ -463,7 +465,7 @@ impl IrisAgent {
     async fn ticket(&self) -> Option<Ticket> {
         let root = self.ctx.repo_root.clone();
         let found = tokio::task::spawn_blocking(move || {
-            let repo = iris_git::GitRepo::discover(&root).ok()?;
+            let repo = iris_studio_git::GitRepo::discover(&root).ok()?;
             let branch = match repo.head_state().ok()? {
                 HeadState::Branch(name) | HeadState::Unborn(name) => name,
                 HeadState::Detached(_) => return None,
@@ -499,7 +501,7 @@ impl IrisAgent {
         if let (ArtifactKind::Pr, Scope::Range { from, to, .. }) = (kind, scope) {
             let (root, from, to) = (self.ctx.repo_root.clone(), from.clone(), to.clone());
             let messages = tokio::task::spawn_blocking(move || {
-                iris_git::GitRepo::discover(&root)
+                iris_studio_git::GitRepo::discover(&root)
                     .and_then(|repo| repo.log_range(&from, &to, 200))
                     .map(|log| log.into_iter().map(|c| c.message).collect::<Vec<_>>())
                     .unwrap_or_default()
@@ -534,7 +536,8 @@ impl IrisAgent {
     pub(crate) async fn commit_rules(&self, sink: &EventSink) -> Option<CommitRules> {
         let root = self.ctx.repo_root.clone();
         let found =
-            tokio::task::spawn_blocking(move || iris_config::project::commit_rules(&root)).await;
+            tokio::task::spawn_blocking(move || iris_studio_config::project::commit_rules(&root))
+                .await;
         let err = match found {
             Ok(Ok(Some(rules))) if !rules.notes.is_empty() => {
                 // What the reader passed over (an `extends` it cannot resolve, a function).
@@ -759,7 +762,7 @@ fn finished(
     kind: ArtifactKind,
     started: std::time::Instant,
     written: &Written,
-    price: Option<iris_config::prices::Price>,
+    price: Option<iris_studio_config::prices::Price>,
 ) -> String {
     let cost = price.map(|p| {
         format!(
@@ -806,7 +809,7 @@ mod tests {
             rules_section(&CommitRules::empty(".commitlintrc.json")),
             None
         );
-        let rules = iris_core::commit_rules::parse(
+        let rules = iris_studio_core::commit_rules::parse(
             ".commitlintrc.json",
             r#"{"rules": {"header-max-length": [2, "always", 60]}}"#,
         )

@@ -6,15 +6,15 @@ use std::collections::BTreeMap;
 use std::fmt::Write;
 
 use super::bound_output;
-use iris_core::change::relevance::is_lock_or_generated;
-use iris_core::change::size::SizeBucket;
-use iris_core::change::size::guidance;
-use iris_core::change::{
+use iris_studio_core::change::relevance::is_lock_or_generated;
+use iris_studio_core::change::size::SizeBucket;
+use iris_studio_core::change::size::guidance;
+use iris_studio_core::change::{
     ChangeKind, FileDiff, LargeText, Relevance, ScoredFile, most_relevant_first, rank_files,
     score_lines, size_bucket,
 };
-use iris_core::packages;
-use iris_git::{DiffTarget, GitRepo};
+use iris_studio_core::packages;
+use iris_studio_git::{DiffTarget, GitRepo};
 
 use super::change_label;
 
@@ -63,7 +63,7 @@ pub(crate) fn summary(
     repo: &GitRepo,
     target: &DiffTarget,
     named: &[String],
-) -> iris_git::Result<String> {
+) -> iris_studio_git::Result<String> {
     let list = repo.change_list(target, named)?;
     let scored = repo.map_changed_lines(&list, |file, lines| {
         let (relevance, _) = score_lines(&file.path, file.kind, lines.added, lines.removed);
@@ -104,7 +104,11 @@ pub(crate) fn summary(
 /// The change as the first request carries it, in at most about `budget` characters: the
 /// summary, then the full diffs of the most relevant files that fit (every file of a Small
 /// change, at most [`EVIDENCE_FILES`] of a bigger one), and what is left for the tool.
-pub fn up_front(repo: &GitRepo, target: &DiffTarget, budget: usize) -> iris_git::Result<String> {
+pub fn up_front(
+    repo: &GitRepo,
+    target: &DiffTarget,
+    budget: usize,
+) -> iris_studio_git::Result<String> {
     let diff = repo.diff_files(target, &[])?;
     let notes = submodule_notes(repo, &diff);
     if diff.is_empty() {
@@ -337,7 +341,7 @@ pub(crate) type Notes = BTreeMap<String, String>;
 
 /// For each submodule the change moves, the titles of the commits the bump brings (as `git
 /// diff --submodule=log` lists them), or why they cannot be listed.
-pub(crate) fn submodule_notes(repo: &iris_git::GitRepo, diff: &[FileDiff]) -> Notes {
+pub(crate) fn submodule_notes(repo: &iris_studio_git::GitRepo, diff: &[FileDiff]) -> Notes {
     const MOST: usize = 50;
     diff.iter()
         .filter_map(|f| {

@@ -5,7 +5,7 @@ use std::collections::HashSet;
 use std::fmt::Write;
 
 use super::bound_output;
-use iris_git::{CommitInfo, GitRepo, is_bot};
+use iris_studio_git::{CommitInfo, GitRepo, is_bot};
 
 /// Bound on a log, in characters.
 const MAX_LOG_CHARS: usize = 30_000;
@@ -13,7 +13,7 @@ const MAX_LOG_CHARS: usize = 30_000;
 const MAX_RANGE_COMMITS: usize = 500;
 
 /// The last `count` commits (1 to 100), newest first.
-pub fn recent(repo: &GitRepo, count: usize) -> iris_git::Result<String> {
+pub fn recent(repo: &GitRepo, count: usize) -> iris_studio_git::Result<String> {
     let commits = repo.log(count.clamp(1, 100))?;
     if commits.is_empty() {
         return Ok("No commits yet.\n".to_string());
@@ -25,7 +25,7 @@ pub fn recent(repo: &GitRepo, count: usize) -> iris_git::Result<String> {
 }
 
 /// The commits of `from..to`, newest first, then who wrote them.
-pub fn range(repo: &GitRepo, from: &str, to: &str) -> iris_git::Result<String> {
+pub fn range(repo: &GitRepo, from: &str, to: &str) -> iris_studio_git::Result<String> {
     let mut commits = repo.log_range(from, to, MAX_RANGE_COMMITS + 1)?;
     let more = commits.len() > MAX_RANGE_COMMITS;
     commits.truncate(MAX_RANGE_COMMITS);

@@ -6,7 +6,7 @@ pub mod diff;
 pub mod log;
 pub mod packages;
 
-use iris_core::change::ChangeKind;
+use iris_studio_core::change::ChangeKind;
 
 /// Cuts `text` to at most `max_chars` characters, on a line boundary when one is near, and
 /// says what was left out and how to get it.

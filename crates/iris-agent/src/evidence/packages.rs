@@ -1,13 +1,13 @@
 //! The packages a change moves, as its request's Packages section: both versions of the
 //! lock files and workflows it touches read from git (bounded by
-//! [`iris_core::packages::MAX_LOCK_BYTES`]), compared by iris-core, and the commits Actions
+//! [`iris_studio_core::packages::MAX_LOCK_BYTES`]), compared by iris-core, and the commits Actions
 //! are pinned to named by their tags where a [`PinTags`] (the user's `gh`, at the edge)
 //! answers in time.
 
 use std::time::{Duration, Instant};
 
-use iris_core::packages::{self, Bumps, MAX_LOCK_BYTES};
-use iris_git::{DiffTarget, GitRepo};
+use iris_studio_core::packages::{self, Bumps, MAX_LOCK_BYTES};
+use iris_studio_git::{DiffTarget, GitRepo};
 
 /// Lists a repository's tags: what names a pinned commit by its release.
 pub trait PinTags: Send + Sync {
@@ -24,7 +24,7 @@ const LOOKUP_BUDGET: Duration = Duration::from_secs(8);
 
 /// What the change of `targets` does to its packages: each lock file's and workflow's two
 /// versions compared.
-pub fn read(repo: &GitRepo, targets: &[DiffTarget]) -> iris_git::Result<Bumps> {
+pub fn read(repo: &GitRepo, targets: &[DiffTarget]) -> iris_studio_git::Result<Bumps> {
     let mut bumps = Bumps::default();
     for target in targets {
         let changed = repo.changed_sides(target, packages::reads, MAX_LOCK_BYTES)?;
@@ -54,7 +54,7 @@ pub fn name_pins(bumps: &mut Bumps, tags: &dyn PinTags) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use iris_testkit::TestRepo;
+    use iris_studio_testkit::TestRepo;
     use std::sync::Mutex;
 
     struct Listed(Mutex<Vec<String>>);

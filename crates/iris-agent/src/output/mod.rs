@@ -19,9 +19,9 @@ pub use extract::extract_json;
 pub use recover::recover;
 pub use sanitize::sanitize;
 
-use iris_core::artifact::Artifact;
-use iris_core::artifact::partial::{Incremental, partial_object};
-use iris_core::artifact::schema::full_schema;
+use iris_studio_core::artifact::Artifact;
+use iris_studio_core::artifact::partial::{Incremental, partial_object};
+use iris_studio_core::artifact::schema::full_schema;
 
 /// Why a reply could not be turned into the artifact. Each carries the raw reply so the
 /// caller can save it for the user.
@@ -309,7 +309,7 @@ impl<T: Artifact> crate::runtime::preview::Render for Previewer<T> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use iris_core::artifact::{Critique, GeneratedMessage, Review, Severity};
+    use iris_studio_core::artifact::{Critique, GeneratedMessage, Review, Severity};
 
     /// The previewer, fed piece by piece, shows at every point what previewing the whole
     /// reply so far shows: replies with reasoning before them, a stray closing tag, a fence.

@@ -8,7 +8,7 @@ use super::coerce::{string_items, to_bool, to_number, to_text};
 const MAX_DEPTH: usize = 64;
 
 /// `value` reshaped to fit `schema` (an inlined JSON schema, as
-/// [`iris_core::artifact::schema::full_schema`] makes): missing required fields get defaults (the
+/// [`iris_studio_core::artifact::schema::full_schema`] makes): missing required fields get defaults (the
 /// schema's `default`, else null for nullable ones, else empty, false or 0); nulls become
 /// defaults where null is not allowed; wrong types are coerced (numbers and booleans to
 /// strings, numeric strings to numbers, "true"/"yes" to booleans, a single value to an

@@ -14,7 +14,7 @@ use std::sync::{Arc, Mutex};
 use reqwest::{Request, Response};
 use reqwest_middleware::{Middleware, Next};
 
-use iris_config::prices::Price;
+use iris_studio_config::prices::Price;
 
 /// What a command may spend, what it has spent and what its requests in flight hold.
 #[derive(Debug)]

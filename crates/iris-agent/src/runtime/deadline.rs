@@ -45,7 +45,7 @@ mod tests {
 
     use super::*;
     use crate::runtime::events::EventSink;
-    use iris_core::protocol::{AgentEvent, Decision, Risk, SafetyMode};
+    use iris_studio_core::protocol::{AgentEvent, Decision, Risk, SafetyMode};
 
     const LIMIT: Duration = Duration::from_millis(300);
 

@@ -10,9 +10,9 @@ use rig_core::agent::{HookAction, PromptHook, ToolCallHookAction};
 use rig_core::completion::{CompletionModel, GetTokenUsage};
 use tokio::sync::mpsc::UnboundedSender;
 
-use iris_core::artifact::ArtifactKind;
-use iris_core::artifact::partial::Incremental;
-use iris_core::protocol::AgentEvent;
+use iris_studio_core::artifact::ArtifactKind;
+use iris_studio_core::artifact::partial::Incremental;
+use iris_studio_core::protocol::AgentEvent;
 
 use crate::runtime::budget::Meter;
 use crate::runtime::runaway::{Degenerate, Gathered, Watch};

@@ -32,7 +32,7 @@ pub async fn list_models(lister: Lister<'_>, timeout: Duration) -> anyhow::Resul
     let url = lister
         .base_url
         .and_then(|url| reqwest::Url::parse(url).ok());
-    if url.is_some_and(|url| iris_config::setup::is_loopback(&url)) {
+    if url.is_some_and(|url| iris_studio_config::setup::is_loopback(&url)) {
         http = http.no_proxy();
     }
     let http = http.build().context("could not build an HTTP client")?;

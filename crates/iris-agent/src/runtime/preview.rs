@@ -9,8 +9,8 @@ use tokio::sync::mpsc::unbounded_channel;
 use tokio::task::JoinHandle;
 
 use super::events::EventSink;
-use iris_core::artifact::ArtifactKind;
-use iris_core::protocol::AgentEvent;
+use iris_studio_core::artifact::ArtifactKind;
+use iris_studio_core::protocol::AgentEvent;
 
 /// Reads a reply piece by piece and renders it as the artifact's markdown
 /// (`crate::output::Previewer<T>`).

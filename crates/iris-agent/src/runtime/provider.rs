@@ -16,10 +16,10 @@ use crate::runtime::patience::Patience;
 use crate::runtime::redact::WithholdSecrets;
 use crate::runtime::retry::RetryTransient;
 use crate::runtime::stream_end::RequireStreamEnd;
-use iris_core::secrets::Scanner;
+use iris_studio_core::secrets::Scanner;
 
 pub use crate::runtime::transport_failure::TransportFailure;
-pub use iris_config::{ProviderKind, Wire};
+pub use iris_studio_config::{ProviderKind, Wire};
 
 /// Everything needed to talk to one model.
 #[derive(Clone)]
@@ -30,7 +30,7 @@ pub struct ProviderSpec {
     pub model: String,
     /// Where the provider's API is, when not at its default address (a local server, a proxy).
     pub base_url: Option<String>,
-    /// Whether the server is local (the endpoint's property: [`iris_config::Locality`]): a
+    /// Whether the server is local (the endpoint's property: [`iris_studio_config::Locality`]): a
     /// small model, free, sent less.
     pub local: bool,
     /// How hard a reasoning model thinks (`reasoning_effort`), when set.
@@ -94,7 +94,7 @@ impl ProviderSpec {
             .base_url
             .as_deref()
             .and_then(|url| reqwest::Url::parse(url).ok());
-        if local.is_some_and(|url| iris_config::setup::is_loopback(&url)) {
+        if local.is_some_and(|url| iris_studio_config::setup::is_loopback(&url)) {
             client = client.no_proxy();
         }
         if let Some(service) = self.kind.service()
@@ -164,7 +164,7 @@ fn cost_report(sink: &EventSink, meter: Option<Meter>) -> crate::runtime::chat_r
         if let Some(meter) = &meter {
             meter.cost_reported(dollars);
         }
-        sink.send(iris_core::protocol::AgentEvent::Cost(dollars));
+        sink.send(iris_studio_core::protocol::AgentEvent::Cost(dollars));
     })
 }
 

@@ -11,8 +11,8 @@ use reqwest_middleware::{Middleware, Next};
 use serde_json::Value;
 
 use crate::runtime::events::EventSink;
-use iris_core::protocol::AgentEvent;
-use iris_core::secrets::{Finding, Scanner, SecretsIgnore};
+use iris_studio_core::protocol::AgentEvent;
+use iris_studio_core::secrets::{Finding, Scanner, SecretsIgnore};
 
 /// The middleware: redacts each request's body and reports each secret once per run.
 pub struct WithholdSecrets {

@@ -7,7 +7,9 @@ use std::collections::HashSet;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use iris_core::protocol::{AgentEvent, ApprovalRequest, Ask, Decision, Reply, Risk, SafetyMode};
+use iris_studio_core::protocol::{
+    AgentEvent, ApprovalRequest, Ask, Decision, Reply, Risk, SafetyMode,
+};
 use tokio::sync::oneshot;
 use tokio::time::Instant;
 

@@ -9,7 +9,7 @@ use reqwest::{Request, Response};
 use reqwest_middleware::{Middleware, Next, Result};
 
 use crate::runtime::rebody::{BoxError, head_of, with_body};
-use iris_config::Wire;
+use iris_studio_config::Wire;
 
 /// Why a stream was refused (the text reaches the user through the HTTP client's error).
 #[derive(Debug, thiserror::Error)]

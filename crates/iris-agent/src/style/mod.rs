@@ -123,7 +123,7 @@ pub fn preset(name: &str) -> Option<&'static Preset> {
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
 #[error(
     "unknown preset `{name}`{}; known presets: {}",
-    iris_core::suggest::did_you_mean(&name.to_ascii_lowercase(), known.iter().copied()),
+    iris_studio_core::suggest::did_you_mean(&name.to_ascii_lowercase(), known.iter().copied()),
     known.join(", ")
 )]
 pub struct UnknownPreset {

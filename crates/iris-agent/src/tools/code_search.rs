@@ -1,7 +1,7 @@
 //! `code_search`: definitions, text or a regex across the repository, with ripgrep's own
 //! library crates (no `rg` binary, no shell: the query is only ever a pattern).
 
-use iris_core::protocol::Risk;
+use iris_studio_core::protocol::Risk;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
@@ -12,7 +12,7 @@ use serde::{Deserialize, Serialize};
 use super::definitions::{DefinitionKind, LanguagePatterns, is_statement};
 use super::lines::{line_matcher, line_searcher, matching_lines, trim_line};
 use super::{IrisTool, ToolContext, ToolFailure, blocking};
-use iris_workspace::Boundary;
+use iris_studio_workspace::Boundary;
 
 const DEFAULT_RESULTS: usize = 20;
 const MAX_RESULTS: usize = 100;

@@ -12,7 +12,7 @@ use grep_regex::RegexMatcher;
 
 use super::ToolFailure;
 use super::lines::line_matcher;
-use iris_core::languages::Language;
+use iris_studio_core::languages::Language;
 
 /// The placeholder for the defined name in a pattern.
 const NAME: &str = "{name}";

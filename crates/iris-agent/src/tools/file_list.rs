@@ -1,6 +1,6 @@
 //! `file_list`: the entries of one directory of the repository, like `ls -l` without the noise.
 
-use iris_core::protocol::Risk;
+use iris_studio_core::protocol::Risk;
 use std::cmp::Ordering;
 use std::fmt::Write;
 use std::sync::Mutex;
@@ -9,7 +9,7 @@ use schemars::JsonSchema;
 use serde::Deserialize;
 
 use super::{IrisTool, ToolContext, ToolFailure, blocking, bound_output};
-use iris_workspace::{Boundary, WorkspacePath};
+use iris_studio_workspace::{Boundary, WorkspacePath};
 
 /// Entries shown in one call at most.
 const MAX_ENTRIES: usize = 500;

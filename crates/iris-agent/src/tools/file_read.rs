@@ -1,6 +1,6 @@
 //! `file_read`: a file of the repository, or a range of its lines, with line numbers.
 
-use iris_core::protocol::Risk;
+use iris_studio_core::protocol::Risk;
 use std::fmt::Write;
 use std::fs::File;
 use std::io::{BufRead, BufReader};
@@ -10,8 +10,8 @@ use serde::Deserialize;
 
 use super::lines::write_numbered_line;
 use super::{IrisTool, ToolContext, ToolFailure, blocking};
-use iris_git::looks_binary;
-use iris_workspace::Boundary;
+use iris_studio_git::looks_binary;
+use iris_studio_workspace::Boundary;
 
 /// Lines shown in one call at most.
 const MAX_LINES: usize = 1_000;

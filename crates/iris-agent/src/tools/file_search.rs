@@ -1,6 +1,6 @@
 //! `file_search`: the repository's files whose path matches a glob or contains a substring.
 
-use iris_core::protocol::Risk;
+use iris_studio_core::protocol::Risk;
 use std::fmt::Write;
 use std::sync::Mutex;
 
@@ -9,7 +9,7 @@ use schemars::JsonSchema;
 use serde::Deserialize;
 
 use super::{IrisTool, ToolContext, ToolFailure, blocking, bound_output};
-use iris_workspace::{Boundary, WorkspacePath, check_glob_named};
+use iris_studio_workspace::{Boundary, WorkspacePath, check_glob_named};
 
 /// Paths shown in one call at most.
 const MAX_PATHS: usize = 200;

@@ -1,7 +1,7 @@
 //! The git tools: status, log, show, changed files, blame and repository facts.
 //! (`git_diff`, with its relevance ranking, has a file of its own.)
 
-use iris_core::protocol::Risk;
+use iris_studio_core::protocol::Risk;
 use std::collections::HashSet;
 use std::fmt::Write;
 
@@ -10,8 +10,8 @@ use serde::Deserialize;
 
 use super::{IrisTool, ToolContext, ToolFailure, blocking, bound_output};
 use crate::evidence::{change_label, log};
-use iris_core::change::ChangeKind;
-use iris_git::{ChangedFile, DiffTarget, GitRepo, StatusEntry};
+use iris_studio_core::change::ChangeKind;
+use iris_studio_git::{ChangedFile, DiffTarget, GitRepo, StatusEntry};
 
 /// Output bounds, in characters, for tools whose size the model does not choose.
 const MAX_STATUS_CHARS: usize = 20_000;
@@ -221,7 +221,7 @@ impl GitShow {
 /// A patch as the model reads it: the same text, unless a file in it is one git LFS stores,
 /// whose pointer then reads as its object's size (as in git_diff).
 fn as_read(patch: &str) -> std::borrow::Cow<'_, str> {
-    let files = iris_core::change::parse_unified_diff(patch);
+    let files = iris_studio_core::change::parse_unified_diff(patch);
     if !files.iter().any(|f| f.lfs_sizes().is_some()) {
         return patch.into();
     }

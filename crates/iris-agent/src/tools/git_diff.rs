@@ -1,13 +1,13 @@
 //! `git_diff`: the change, ranked by relevance, as a summary or with full diffs.
 
-use iris_core::protocol::Risk;
+use iris_studio_core::protocol::Risk;
 
 use schemars::JsonSchema;
 use serde::Deserialize;
 
 use super::{IrisTool, ToolContext, ToolFailure, blocking};
 use crate::evidence::diff::{render, submodule_notes, summary};
-use iris_git::DiffTarget;
+use iris_studio_git::DiffTarget;
 
 /// `summary`: files ranked by relevance with their reasons, no diff text;
 /// `standard`: the summary followed by the full diffs (of `files` when given).

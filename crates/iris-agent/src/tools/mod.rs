@@ -36,8 +36,8 @@ use thiserror::Error;
 use crate::EventSink;
 use crate::runtime::redact::for_log;
 use crate::runtime::safety::Safety;
-use iris_core::protocol::Risk;
-use iris_git::GitRepo;
+use iris_studio_core::protocol::Risk;
+use iris_studio_git::GitRepo;
 
 /// What every tool needs to know about where it runs.
 #[derive(Debug, Clone)]
@@ -128,14 +128,14 @@ impl ToolFailure {
     }
 }
 
-impl From<iris_workspace::OutOfBounds> for ToolFailure {
-    fn from(err: iris_workspace::OutOfBounds) -> Self {
+impl From<iris_studio_workspace::OutOfBounds> for ToolFailure {
+    fn from(err: iris_studio_workspace::OutOfBounds) -> Self {
         Self(err.0)
     }
 }
 
-impl From<iris_git::GitError> for ToolFailure {
-    fn from(err: iris_git::GitError) -> Self {
+impl From<iris_studio_git::GitError> for ToolFailure {
+    fn from(err: iris_studio_git::GitError) -> Self {
         Self(err.to_string())
     }
 }
@@ -318,7 +318,7 @@ mod tests {
     impl IrisTool for Echo {
         const NAME: &'static str = "echo";
         const DESCRIPTION: &'static str = "Says the text back.";
-        const RISK: iris_core::protocol::Risk = iris_core::protocol::Risk::ReadOnly;
+        const RISK: iris_studio_core::protocol::Risk = iris_studio_core::protocol::Risk::ReadOnly;
         type Args = EchoArgs;
 
         async fn run(&self, _ctx: &ToolContext, args: EchoArgs) -> Result<String, ToolFailure> {
@@ -365,7 +365,7 @@ mod tests {
             let events: Vec<_> = std::iter::from_fn(|| rx.try_recv().ok()).collect();
             assert_eq!(
                 events.last(),
-                Some(&iris_core::protocol::AgentEvent::ToolFinished {
+                Some(&iris_studio_core::protocol::AgentEvent::ToolFinished {
                     name: tool.into(),
                     ok
                 }),

@@ -14,7 +14,7 @@ use grep_matcher::Matcher;
 
 use super::definitions::{LanguagePatterns, is_statement, language_matchers};
 use super::lines::trim_line;
-use iris_core::artifact::intent::ranges_text;
+use iris_studio_core::artifact::intent::ranges_text;
 
 /// Characters of a signature or doc line shown at most.
 const MAX_LINE_CHARS: usize = 160;

@@ -1,14 +1,14 @@
 //! `project_docs`: the project's own documents (README, contributing guide, changelog, license,
 //! code of conduct) and the instructions it leaves for coding agents.
 
-use iris_core::protocol::Risk;
+use iris_studio_core::protocol::Risk;
 use std::fmt::Write;
 
 use schemars::JsonSchema;
 use serde::Deserialize;
 
 use super::{IrisTool, ToolContext, ToolFailure, blocking, bound_output};
-use iris_workspace::{Boundary, FileText, read_text};
+use iris_studio_workspace::{Boundary, FileText, read_text};
 
 const DEFAULT_MAX_CHARS: usize = 20_000;
 const MIN_MAX_CHARS: usize = 200;

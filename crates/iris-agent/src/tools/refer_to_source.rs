@@ -11,8 +11,8 @@ use serde::Deserialize;
 
 use super::lines::write_numbered_line;
 use super::{IrisTool, ToolContext, ToolFailure};
-use iris_core::artifact::intent::LineRange;
-use iris_core::protocol::Risk;
+use iris_studio_core::artifact::intent::LineRange;
+use iris_studio_core::protocol::Risk;
 
 /// Lines one read shows at most; a longer range is cut with a note.
 pub const MAX_READ_LINES: usize = 400;

@@ -16,7 +16,7 @@ use super::static_analysis::StaticAnalysis;
 use super::subagent::{AnalyzeSubagent, ParallelAnalyze, Subagents};
 use super::workspace::Notes;
 use super::{Adapter, IrisTool, ToolContext};
-use iris_core::protocol::Risk;
+use iris_studio_core::protocol::Risk;
 
 /// The core tools every agent and subagent gets, in the order they are offered.
 pub const CORE_TOOL_NAMES: &[&str] = &[

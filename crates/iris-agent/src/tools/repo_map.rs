@@ -1,7 +1,7 @@
 //! `repo_map`: an outline of the repository's most telling files (their definitions and
 //! imports), ranked, with changed and mentioned files first, within a token budget.
 
-use iris_core::protocol::Risk;
+use iris_studio_core::protocol::Risk;
 use std::fmt::Write;
 use std::path::Path;
 use std::sync::Mutex;
@@ -12,7 +12,7 @@ use serde::{Deserialize, Serialize};
 use super::definitions::{LanguageMatchers, LanguagePatterns, is_statement, language_matchers};
 use super::lines::{line_searcher, matching_lines_in, trim_line};
 use super::{IrisTool, ToolContext, ToolFailure, blocking};
-use iris_workspace::{Boundary, FileText, read_text};
+use iris_studio_workspace::{Boundary, FileText, read_text};
 
 const DEFAULT_TOKEN_BUDGET: usize = 2_000;
 const MIN_TOKEN_BUDGET: usize = 200;

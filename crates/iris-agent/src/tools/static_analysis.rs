@@ -1,7 +1,7 @@
 //! `static_analysis`: runs the linters a project is set up for, when they are installed and the
 //! user trusts the repository (linters run a project's build scripts and plugins).
 
-use iris_core::protocol::Risk;
+use iris_studio_core::protocol::Risk;
 use std::fmt::Write;
 use std::io::Read;
 use std::path::{Path, PathBuf};
@@ -198,7 +198,7 @@ fn plan(root: &Path, choice: AnalyzerChoice) -> Vec<Step> {
 /// The executable `name` in a directory of PATH.
 /// `name` on the user's PATH (its absolute entries: the repository must not supply its own).
 fn find_on_path(name: &str) -> Option<PathBuf> {
-    iris_process::find_on_path(name, &std::env::var_os("PATH")?)
+    iris_studio_process::find_on_path(name, &std::env::var_os("PATH")?)
 }
 
 pub struct StaticAnalysis;
@@ -385,7 +385,7 @@ fn run_until(
         .stderr(writer)
         .env("NO_COLOR", "1")
         .env("CARGO_TERM_COLOR", "never");
-    let mut child = iris_process::in_own_group(&mut command).spawn()?;
+    let mut child = iris_studio_process::in_own_group(&mut command).spawn()?;
     // The command holds our copies of the pipe's write end; the reader sees the end only once
     // they are closed.
     drop(command);
@@ -406,8 +406,8 @@ fn run_until(
         let _ = done.send(());
     });
 
-    let status = iris_process::wait_or_kill(&mut child, timeout)?;
-    let _ = drained.recv_timeout(iris_process::DRAIN_GRACE);
+    let status = iris_studio_process::wait_or_kill(&mut child, timeout)?;
+    let _ = drained.recv_timeout(iris_studio_process::DRAIN_GRACE);
     let (output, dropped_bytes) = match captured.lock() {
         Ok(mut guard) => std::mem::take(&mut *guard),
         Err(_) => (Vec::new(), 0),

@@ -1,7 +1,7 @@
 //! Subagents: focused analyses on the fast model, alone (`analyze_subagent`) or several at
 //! once (`parallel_analyze`). They get only the core tools, so they cannot delegate in turn.
 
-use iris_core::protocol::Risk;
+use iris_studio_core::protocol::Risk;
 use std::fmt::Write as _;
 use std::sync::Arc;
 use std::time::Instant;
@@ -12,7 +12,7 @@ use serde::Deserialize;
 
 use super::{IrisTool, ToolContext, ToolFailure};
 use crate::runtime::events::EventSink;
-use iris_core::protocol::AgentEvent;
+use iris_studio_core::protocol::AgentEvent;
 
 /// Most tasks one `parallel_analyze` call may start.
 const MAX_PARALLEL_TASKS: usize = 10;

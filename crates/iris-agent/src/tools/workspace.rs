@@ -1,6 +1,6 @@
 //! `workspace`: Iris' notebook for one run: notes and a task list she keeps while she works.
 
-use iris_core::protocol::Risk;
+use iris_studio_core::protocol::Risk;
 use std::fmt::Write as _;
 use std::sync::{Arc, Mutex};
 

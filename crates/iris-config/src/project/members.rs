@@ -5,7 +5,7 @@
 
 use std::path::Path;
 
-use iris_core::scope::Member;
+use iris_studio_core::scope::Member;
 
 /// Members at most; a larger workspace is cut (its first ones, in folder order).
 const MAX_MEMBERS: usize = 500;

@@ -7,8 +7,8 @@ pub mod pr_template;
 
 use std::path::Path;
 
-use iris_core::commit_rules::{self, CommitRules, MAX_INPUT_BYTES, RulesError};
-use iris_core::secrets::{IGNORE_FILE_NAME, SecretRules, SecretsIgnore};
+use iris_studio_core::commit_rules::{self, CommitRules, MAX_INPUT_BYTES, RulesError};
+use iris_studio_core::secrets::{IGNORE_FILE_NAME, SecretRules, SecretsIgnore};
 
 /// A project's secret rules, added to the built-in ones, at its root.
 pub const SECRET_RULES_FILE: &str = ".irissecrets.toml";
@@ -62,7 +62,7 @@ pub const GUIDES: [&str; 4] = [
 pub fn attribution_in_guides(repo_root: &Path) -> Option<String> {
     GUIDES.iter().find_map(|name| {
         let text = read_bounded(&repo_root.join(name), name).ok()??;
-        iris_core::attribution::named_in_guide(&text)
+        iris_studio_core::attribution::named_in_guide(&text)
     })
 }
 
@@ -104,7 +104,7 @@ pub fn secret_rules(repo_root: &Path) -> anyhow::Result<SecretRules> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use iris_core::secrets::Finding;
+    use iris_studio_core::secrets::Finding;
 
     #[test]
     fn the_attribution_trailer_is_the_settings_else_the_guides() {

@@ -15,8 +15,8 @@
 use std::io::Read;
 use std::path::{Path, PathBuf};
 
-use iris_core::paths::{Escape, escape_of};
-use iris_core::pr_template::{Template, TemplateError};
+use iris_studio_core::paths::{Escape, escape_of};
+use iris_studio_core::pr_template::{Template, TemplateError};
 
 /// The largest template read; a bigger one is refused (with a warning, by the caller).
 pub const MAX_TEMPLATE_BYTES: u64 = 20 * 1024;

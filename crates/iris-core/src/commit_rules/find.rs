@@ -79,7 +79,7 @@ fn is_script(name: &str) -> bool {
 
 /// The rules of the first configuration that `read` finds, in [`CONFIG_FILES`] order; `None`
 /// when there is none. `read` gives a file's text by its name, `None` when there is no such
-/// file (`iris_config::project::commit_rules` reads the repository root). A `package.json`
+/// file (`iris_studio_config::project::commit_rules` reads the repository root). A `package.json`
 /// without a `commitlint` key and a `pyproject.toml` without `[tool.commitizen]` do not count
 /// (as the tools themselves skip them).
 pub fn find(

@@ -3,7 +3,7 @@
 //! against them.
 //!
 //! Everything here is pure: [`find`] takes the reading of the candidate files from its caller
-//! (`iris_config::project::commit_rules` reads the repository root). The
+//! (`iris_studio_config::project::commit_rules` reads the repository root). The
 //! formats all become one small tree ([`tree::Node`]) that [`config`] turns into
 //! [`CommitRules`]; a JavaScript or TypeScript configuration is read by a tolerant reader of
 //! its exported object literal ([`js`]), which skips (with a note) what it cannot evaluate.

@@ -1,7 +1,7 @@
 //! The repository's pull request template, filled in. Its headings and checkbox lines are the structure a filled
 //! body keeps; its HTML comments are instructions to the writer, never part of the result.
 //!
-//! Everything here is pure: `iris_config::project::pr_template` finds and reads the file.
+//! Everything here is pure: `iris_studio_config::project::pr_template` finds and reads the file.
 //! [`complete`] settles what a pull request's body is: the model's filling of the template
 //! when it kept the structure, else the deterministic [`fill`] of the template from the
 //! pull request's fields.

@@ -671,7 +671,7 @@ mod tests {
     #[test]
     fn the_line_shapes_of_config_files_and_code_are_read() {
         use crate::secrets::{Scanner, SecretsIgnore};
-        use iris_testkit::secrets::{ALNUM, Rng};
+        use iris_studio_testkit::secrets::{ALNUM, Rng};
         let mut r = Rng::new(5);
         let scanner = Scanner::new(SecretsIgnore::none());
         let shapes = [

@@ -3,7 +3,7 @@
 //! shows it, the file and line (`[secret: aws-access-key, .env:1]`). Only the value goes:
 //! the rest of the line stays, so the model still sees that a key changed.
 //!
-//! Pure and self-contained: no IO (`iris_config::project::secrets_ignore` reads the ignore
+//! Pure and self-contained: no IO (`iris_studio_config::project::secrets_ignore` reads the ignore
 //! file). The rules are compiled once
 //! for the process; a scan reads the text once with a keyword automaton and runs a rule's
 //! pattern only on the lines holding one of its keywords.

@@ -17,7 +17,7 @@ use serde::Deserialize;
 use super::generic;
 
 /// The built-in table.
-const BUILT_IN_TOML: &str = include_str!("../../../../assets/secrets.toml");
+const BUILT_IN_TOML: &str = include_str!("../../assets/secrets.toml");
 
 /// How a match is judged after the pattern found it.
 #[derive(Debug, Clone)]

@@ -4,8 +4,8 @@
 use super::*;
 
 // The corpus builder the tests share: its random bodies, PEM armour and alphabets.
-use iris_testkit::secrets as corpus;
-use iris_testkit::secrets::{ALNUM, BASE64, Rng, UPPER_DIGITS, URLSAFE, armour, cat};
+use iris_studio_testkit::secrets as corpus;
+use iris_studio_testkit::secrets::{ALNUM, BASE64, Rng, UPPER_DIGITS, URLSAFE, armour, cat};
 
 fn begin(kind: &str) -> String {
     armour("BEGIN", kind)

@@ -1,6 +1,6 @@
 //! jj's command line: found on PATH, its version checked, asked through templates (`jj log
 //! -T`) and `jj diff --git`, and told to describe, commit and split changes. Every jj runs in
-//! a process group of its own until a deadline (`iris_process::output_or_kill`).
+//! a process group of its own until a deadline (`iris_studio_process::output_or_kill`).
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -85,7 +85,7 @@ impl Jj {
     /// the install or the version needed otherwise.
     pub fn open(workspace: &JjWorkspace) -> Result<Self> {
         let path = std::env::var_os("PATH").unwrap_or_default();
-        let Some(program) = iris_process::find_on_path("jj", &path) else {
+        let Some(program) = iris_studio_process::find_on_path("jj", &path) else {
             return Err(GitError::Unsupported(format!(
                 "{} is a jj repository and jj is not installed (not found on PATH): {INSTALL}",
                 workspace.root.display()
@@ -163,7 +163,7 @@ impl Jj {
         if force {
             args.push("--ignore-immutable");
         }
-        self.run_said(&args, Some(&iris_core::controls::strip(message)))
+        self.run_said(&args, Some(&iris_studio_core::controls::strip(message)))
     }
 
     /// Puts the repository back as it was at operation `id` (`jj op restore`); jj's lines.
@@ -183,7 +183,7 @@ impl Jj {
 
     /// Describes `@` and starts a new empty change on top (`jj commit`); jj's lines back.
     pub fn commit(&self, message: &str) -> Result<String> {
-        let message = format!("--message={}", iris_core::controls::strip(message));
+        let message = format!("--message={}", iris_studio_core::controls::strip(message));
         self.run_said(&["commit", &message], None)
     }
 
@@ -210,7 +210,7 @@ impl Jj {
             "merge-tools.iris-split.edit-args=[{}]",
             edit_args.join(", ")
         );
-        let message = format!("--message={}", iris_core::controls::strip(message));
+        let message = format!("--message={}", iris_studio_core::controls::strip(message));
         self.run_said(
             &[
                 "split",
@@ -249,8 +249,9 @@ impl Jj {
             .current_dir(&self.root);
         let name = args.first().copied().unwrap_or_default();
         let what = format!("running `jj {name}`");
-        let ran = iris_process::output_or_kill(&mut command, stdin.map(str::as_bytes), DEADLINE)
-            .map_err(|e| io(&what, e))?;
+        let ran =
+            iris_studio_process::output_or_kill(&mut command, stdin.map(str::as_bytes), DEADLINE)
+                .map_err(|e| io(&what, e))?;
         let out = String::from_utf8_lossy(&ran.stdout).into_owned();
         let err = String::from_utf8_lossy(&ran.stderr).into_owned();
         let Some(status) = ran.status else {
@@ -288,7 +289,7 @@ pub struct JjFound {
 /// The jj on PATH and its version, asked within `deadline`; `None` when jj is not on PATH.
 pub fn jj_on_path(deadline: Duration) -> Result<Option<JjFound>> {
     let path = std::env::var_os("PATH").unwrap_or_default();
-    let Some(program) = iris_process::find_on_path("jj", &path) else {
+    let Some(program) = iris_studio_process::find_on_path("jj", &path) else {
         return Ok(None);
     };
     let said = version_of(&program, deadline)?;
@@ -308,7 +309,7 @@ fn version_of(program: &Path, deadline: Duration) -> Result<String> {
     #[allow(clippy::disallowed_methods)] // jj's launcher: found on PATH, run to a deadline
     let mut command = Command::new(program);
     command.arg("--version");
-    let ran = iris_process::output_or_kill(&mut command, None, deadline)
+    let ran = iris_studio_process::output_or_kill(&mut command, None, deadline)
         .map_err(|e| io("running `jj --version`", e))?;
     if ran.status.is_none() {
         return Err(GitError::TimedOut {
@@ -437,7 +438,7 @@ mod tests {
     /// A description reaches jj without control characters, however it is set.
     #[test]
     fn descriptions_go_to_jj_without_control_characters() {
-        let test = iris_testkit::TestRepo::jj_workspace(false);
+        let test = iris_studio_testkit::TestRepo::jj_workspace(false);
         test.write("a.txt", "a\n");
         let workspace = JjWorkspace {
             root: test.path(),
@@ -465,7 +466,7 @@ mod tests {
             "#!/bin/sh\necho x >> '{}'\necho 'jj 0.45.1'\n",
             asked.display()
         );
-        iris_testkit::write_executable(&jj, &script);
+        iris_studio_testkit::write_executable(&jj, &script);
         for _ in 0..3 {
             assert_eq!(version_of(&jj, VERSION_DEADLINE).unwrap(), "jj 0.45.1");
         }

@@ -10,7 +10,7 @@ use serde::{Deserialize, Serialize};
 use super::Jj;
 use crate::split::{PathState, SplitChange};
 use crate::{GitError, GitRepo, Result};
-use iris_core::split::SplitPlan;
+use iris_studio_core::split::SplitPlan;
 
 /// One path of a group's state, as the diff editor reads it.
 #[derive(Debug, Serialize, Deserialize)]

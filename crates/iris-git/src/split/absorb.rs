@@ -18,8 +18,8 @@ use super::{Applied, ApplyOptions, Rewrite, SplitChange, SplitStop};
 use crate::git_command::Git;
 use crate::info::short_id;
 use crate::{GitError, GitRepo, Result};
-use iris_core::change::LineKind;
-use iris_core::split::{PlanGroup, SplitPlan, UnitKind};
+use iris_studio_core::change::LineKind;
+use iris_studio_core::split::{PlanGroup, SplitPlan, UnitKind};
 
 /// Where each staged hunk goes.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -411,7 +411,7 @@ impl GitRepo {
 
 /// The old lines a hunk is judged by: the lines it removes, or for a hunk that only adds, the
 /// old lines on either side of each place it adds at.
-fn old_lines_of(hunk: &iris_core::change::Hunk) -> (Vec<u32>, bool) {
+fn old_lines_of(hunk: &iris_studio_core::change::Hunk) -> (Vec<u32>, bool) {
     // `-5,0` means "after line 5": the next old line is 6.
     let mut old = if hunk.old_lines == 0 {
         hunk.old_start + 1
@@ -446,7 +446,7 @@ fn old_lines_of(hunk: &iris_core::change::Hunk) -> (Vec<u32>, bool) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use iris_core::change::{DiffLine, Hunk};
+    use iris_studio_core::change::{DiffLine, Hunk};
 
     fn hunk(old_start: u32, old_lines: u32, lines: &[(LineKind, &str)]) -> Hunk {
         Hunk {

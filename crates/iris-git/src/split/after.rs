@@ -6,7 +6,7 @@ use std::path::Path;
 
 use super::SplitChange;
 use crate::{GitError, GitRepo, Result};
-use iris_core::split::SplitPlan;
+use iris_studio_core::split::SplitPlan;
 
 /// One path of the change after some groups.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -42,7 +42,7 @@ impl GitRepo {
                 .map(|u| taken.contains(u.id.as_str()))
                 .collect();
             if let (Some(cut), Some(path)) = (&sides.cut, &sides.new_path) {
-                let bytes = iris_core::split::compose(&cut.old, &cut.new, &cut.spans, |i| {
+                let bytes = iris_studio_core::split::compose(&cut.old, &cut.new, &cut.spans, |i| {
                     units.get(i).copied().unwrap_or(false)
                 })
                 .ok_or_else(|| {

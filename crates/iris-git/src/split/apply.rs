@@ -13,7 +13,7 @@ use super::check::CheckTree;
 use super::state::Saved;
 use super::{Rewrite, SplitChange, entry_of};
 use crate::{CommitOptions, GitError, GitRepo, Result};
-use iris_core::split::SplitPlan;
+use iris_studio_core::split::SplitPlan;
 
 /// How far an apply is.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -287,15 +287,16 @@ impl GitRepo {
                         .map(|u| taken.contains(u.id.as_str()))
                         .collect();
                     // The file's units are its hunks, in order.
-                    let content = iris_core::split::compose(&cut.old, &cut.new, &cut.spans, |i| {
-                        take.get(i).copied().unwrap_or(false)
-                    })
-                    .ok_or_else(|| {
-                        GitError::Unsupported(format!(
-                            "the hunks of {} no longer apply",
-                            change.files[file].path
-                        ))
-                    })?;
+                    let content =
+                        iris_studio_core::split::compose(&cut.old, &cut.new, &cut.spans, |i| {
+                            take.get(i).copied().unwrap_or(false)
+                        })
+                        .ok_or_else(|| {
+                            GitError::Unsupported(format!(
+                                "the hunks of {} no longer apply",
+                                change.files[file].path
+                            ))
+                        })?;
                     index.add_frombuffer(&cut.head_entry, &content)?;
                 }
                 None => {

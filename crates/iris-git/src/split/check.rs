@@ -49,7 +49,7 @@ impl CheckTree {
         let id = tree.to_string();
         git(&self.path, &["read-tree", "-u", "--reset"], None, Some(&id))?;
         #[allow(clippy::disallowed_methods)] // the user's own check command
-        let output = Command::new(iris_process::shell())
+        let output = Command::new(iris_studio_process::shell())
             .arg("-c")
             .arg(command)
             .current_dir(&self.path)
@@ -66,7 +66,7 @@ impl CheckTree {
         }
         let mut said = String::from_utf8_lossy(&output.stdout).into_owned();
         said.push_str(&String::from_utf8_lossy(&output.stderr));
-        let said = iris_core::controls::escape(said.trim()).into_owned();
+        let said = iris_studio_core::controls::escape(said.trim()).into_owned();
         let start = said
             .char_indices()
             .rev()

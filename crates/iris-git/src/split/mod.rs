@@ -20,8 +20,8 @@ use std::collections::HashMap;
 use git2::{Delta, DiffFindOptions, DiffOptions, IndexEntry, Oid, Patch};
 
 use super::{GitError, GitRepo, Result, lossy};
-use iris_core::change::{ChangeKind, FileDiff, parse_unified_diff};
-use iris_core::split::{Span, Unit, compose, units, whole_why};
+use iris_studio_core::change::{ChangeKind, FileDiff, parse_unified_diff};
+use iris_studio_core::split::{Span, Unit, compose, units, whole_why};
 
 pub use absorb::{AbsorbPlan, AbsorbTarget, LeftHunk};
 pub use after::PathState;

@@ -2,8 +2,8 @@
 
 use std::fs;
 
-use iris_core::split::{PlanGroup, SplitPlan, check_plan, unit_ids};
-use iris_testkit::TestRepo;
+use iris_studio_core::split::{PlanGroup, SplitPlan, check_plan, unit_ids};
+use iris_studio_testkit::TestRepo;
 
 use crate::GitRepo;
 use crate::split::{ApplyOptions, Progress};
@@ -207,7 +207,7 @@ fn undo_after_a_whole_split_restores_files_byte_for_byte() {
     let repo = TestRepo::tangled();
     repo.write(
         "b.txt",
-        iris_testkit::TANGLED_B
+        iris_studio_testkit::TANGLED_B
             .replace("one\n", "one (logged)\r\n\u{1}\n")
             .replace("twelve\n", "twelve\ndocs\n"),
     );

@@ -18,10 +18,10 @@ pub use crate::features::generate::state::{ALTERNATIVES, Alternatives, Version};
 pub use crate::features::setup::state::{Setup, SetupFacts, SetupOption, SetupStep};
 pub use crate::features::split::state::{Pending, PlannedChange, SplitPhase, SplitView};
 pub use crate::features::stack::state::StackView;
-use iris_core::artifact::{ArtifactKind, Input};
-use iris_core::commit_rules::CommitRules;
-use iris_core::protocol::ApprovalRequest;
-use iris_core::protocol::progress::Progress;
+use iris_studio_core::artifact::{ArtifactKind, Input};
+use iris_studio_core::commit_rules::CommitRules;
+use iris_studio_core::protocol::ApprovalRequest;
+use iris_studio_core::protocol::progress::Progress;
 pub use rows::Rows;
 
 /// What the studio is for at the moment: exploring the repository, or one artifact with its
@@ -260,7 +260,7 @@ pub struct TextFacts {
     /// The project's commit rules against the text: `None` without rules or a text.
     pub rules: Option<RulesVerdict>,
     /// A review's findings, read from its markdown (empty for the other artifacts).
-    pub findings: Vec<iris_core::artifact::FindingBlock>,
+    pub findings: Vec<iris_studio_core::artifact::FindingBlock>,
 }
 
 /// The commit rules against a message: the first rule it breaks (errors before warnings).
@@ -299,10 +299,10 @@ impl TextFacts {
         });
         Self {
             blank,
-            title_width: iris_core::text::width(title),
+            title_width: iris_studio_core::text::width(title),
             rules,
             findings: match review {
-                true => iris_core::artifact::finding_blocks(text),
+                true => iris_studio_core::artifact::finding_blocks(text),
                 false => Vec::new(),
             },
         }
@@ -675,7 +675,7 @@ pub struct Repo {
     pub jj_change: Option<String>,
     /// The repository's commit rules, which the commit message is checked against as it is
     /// written.
-    pub commit_rules: Option<iris_core::commit_rules::CommitRules>,
+    pub commit_rules: Option<iris_studio_core::commit_rules::CommitRules>,
     /// Amend and no-verify, as toggled for the next commit.
     pub commit_flags: CommitFlags,
 }
@@ -717,7 +717,7 @@ pub struct IrisState {
     /// Why AI actions cannot run (no provider configured), if so.
     pub unavailable: Option<String>,
     /// The model's prices, for what a run costs on the status line (None: unknown).
-    pub price: Option<iris_config::prices::Price>,
+    pub price: Option<iris_studio_config::prices::Price>,
     /// Generate automatically on entering a mode whose artifact is empty.
     pub auto_generate: bool,
     /// The question whether the coding agent's sessions go in the requests was asked.

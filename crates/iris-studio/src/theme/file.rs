@@ -8,8 +8,8 @@ use std::path::PathBuf;
 use ratatui::style::{Color, Modifier, Style};
 use toml_edit::{Document, Item};
 
-use iris_config::file::{key_line, line_of};
-use iris_config::studio_files::UserTheme;
+use iris_studio_config::file::{key_line, line_of};
+use iris_studio_config::studio_files::UserTheme;
 
 use super::color::parse_color;
 use super::{BUILTINS, ColorSupport, DEFAULT_SYNTAX, Theme, ThemeError, Token};
@@ -380,7 +380,8 @@ mod tests {
             ("partial.toml", "[tokens]\ntext = \"red\"\n"),
         ]);
         let err = |name: &str| Theme::load(name, Some(dir.path())).unwrap_err().to_string();
-        let file = |name: &str| iris_config::display_path(&dir.path().join("themes").join(name));
+        let file =
+            |name: &str| iris_studio_config::display_path(&dir.path().join("themes").join(name));
         let cases = [
             ("syntax", "line 3"),
             ("token", "line 4: unknown token `diff_add`"),

@@ -5,7 +5,7 @@
 mod color;
 mod file;
 
-use iris_config::studio_files::UserTheme;
+use iris_studio_config::studio_files::UserTheme;
 use std::collections::BTreeSet;
 use std::path::Path;
 
@@ -18,11 +18,11 @@ use file::{find_source, resolve};
 
 /// The built-in themes, embedded in the binary.
 const BUILTINS: [(&str, &str); 3] = [
-    ("dark", include_str!("../../../../themes/dark.toml")),
-    ("light", include_str!("../../../../themes/light.toml")),
+    ("dark", include_str!("../../themes/dark.toml")),
+    ("light", include_str!("../../themes/light.toml")),
     (
         "high-contrast",
-        include_str!("../../../../themes/high-contrast.toml"),
+        include_str!("../../themes/high-contrast.toml"),
     ),
 ];
 
@@ -183,7 +183,7 @@ impl Theme {
 
     /// The built-in themes and the user's (`<user_dir>/themes/*.toml`), sorted, each once.
     pub fn names(user_dir: Option<&Path>) -> Vec<String> {
-        Theme::names_from(&iris_config::studio_files::themes(user_dir))
+        Theme::names_from(&iris_studio_config::studio_files::themes(user_dir))
     }
 
     /// The built-in themes and the user's (as read by the shell), sorted, each once.
@@ -197,11 +197,11 @@ impl Theme {
     /// built-in of that name (the files read through iris-config; [`Theme::load_from`] is
     /// handed them).
     pub fn load(name: &str, user_dir: Option<&Path>) -> Result<Theme, ThemeError> {
-        Theme::load_from(name, &iris_config::studio_files::themes(user_dir))
+        Theme::load_from(name, &iris_studio_config::studio_files::themes(user_dir))
     }
 
     /// A theme by name from the user's themes (read by the shell, see
-    /// `iris_config::studio_files::themes`) or the built-ins: the user's of that name if there
+    /// `iris_studio_config::studio_files::themes`) or the built-ins: the user's of that name if there
     /// is one, else the built-in. A theme may `extends = "other"` and set only some tokens.
     pub fn load_from(name: &str, user_themes: &[UserTheme]) -> Result<Theme, ThemeError> {
         let mut chain = Vec::new();

@@ -11,8 +11,8 @@ use crate::command::Command;
 use crate::keymap::KeyContext;
 use crate::state::{Level, State};
 use crate::theme::Token;
-use iris_core::protocol::progress::spinner_frame;
-use iris_core::text::clip;
+use iris_studio_core::protocol::progress::spinner_frame;
+use iris_studio_core::text::clip;
 
 pub fn draw(frame: &mut Frame, area: Rect, state: &State, looks: &Looks) {
     let theme = looks.theme;
@@ -87,7 +87,7 @@ pub fn draw(frame: &mut Frame, area: Rect, state: &State, looks: &Looks) {
     } else {
         Span::styled(" ready", theme.style(Token::StatusBarText))
     };
-    let used = iris_core::text::width(&left.content);
+    let used = iris_studio_core::text::width(&left.content);
     let pad = width.saturating_sub(used + help.len());
     let line = Line::from(vec![
         left,

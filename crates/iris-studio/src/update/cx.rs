@@ -42,23 +42,23 @@ pub(crate) enum Then {
     /// The range's commits are read again (their ids changed).
     LoadCommits,
     /// The artifact `kind` is emptied and its draft removed (its commit was made).
-    Clear(iris_core::artifact::ArtifactKind),
+    Clear(iris_studio_core::artifact::ArtifactKind),
     /// Iris wrote `text` for the artifact `kind`: its newest version (undo steps back),
     /// noted as hers and for what is in front of the user, and saved.
     Written {
         /// The artifact.
-        kind: iris_core::artifact::ArtifactKind,
+        kind: iris_studio_core::artifact::ArtifactKind,
         /// What she wrote.
         text: String,
     },
     /// The artifact `kind`'s text and versions are saved as its draft.
-    SaveDraft(iris_core::artifact::ArtifactKind),
+    SaveDraft(iris_studio_core::artifact::ArtifactKind),
     /// A long text shown whole over the panes until esc.
     Report(crate::state::Report),
     /// The artifact `kind` gets `text` as its newest version (undo steps back), saved.
     Replace {
         /// The artifact.
-        kind: iris_core::artifact::ArtifactKind,
+        kind: iris_studio_core::artifact::ArtifactKind,
         /// Its new text.
         text: String,
     },

@@ -126,7 +126,7 @@ pub(crate) fn notice(state: &mut State, level: Level, text: impl Into<String>) {
     let text = text.into().split_whitespace().collect::<Vec<_>>().join(" ");
     // An error longer than the status line is shown whole over the panes (esc closes it).
     let room = usize::from(state.screen.size.0).saturating_sub(10);
-    if level == Level::Error && iris_core::text::width(&text) > room {
+    if level == Level::Error && iris_studio_core::text::width(&text) > room {
         state.overlay.report = Some(Report::plain(text.clone()));
     }
     state.notice = Some(Notice { level, text });

@@ -10,9 +10,9 @@ use crate::failure::{Failure, FailureKind, ProviderFailure};
 
 use super::super::state::{ChatMessage, IrisState, Level, Mode, Speaker, State, Task, TaskKind};
 use super::{notice, panes};
-use iris_core::protocol::AgentEvent;
-use iris_core::protocol::progress::Progress;
-use iris_core::protocol::{ApprovalRequest, Decision};
+use iris_studio_core::protocol::AgentEvent;
+use iris_studio_core::protocol::progress::Progress;
+use iris_studio_core::protocol::{ApprovalRequest, Decision};
 
 pub(crate) fn start(state: &mut State, kind: TaskKind) -> Option<u64> {
     match begin(&mut state.iris, state.mode, state.now, kind) {

@@ -2,15 +2,15 @@
 //! current one kept (ctrl-c quits from them too).
 
 use crossterm::event::{KeyCode, KeyModifiers};
-use iris_core::artifact::ArtifactKind;
-use iris_core::protocol::AgentEvent;
-use iris_studio::action::Action;
-use iris_studio::command::Command;
-use iris_studio::effect::Effect;
-use iris_studio::failure::Failure;
-use iris_studio::features::msgs::{EditorFx, GenerateFx, GenerateMsg};
-use iris_studio::state::{Level, Mode, Pane, State, Task, TaskKind};
-use iris_studio::update::update;
+use iris_studio_core::artifact::ArtifactKind;
+use iris_studio_core::protocol::AgentEvent;
+use iris_studio_tui::action::Action;
+use iris_studio_tui::command::Command;
+use iris_studio_tui::effect::Effect;
+use iris_studio_tui::failure::Failure;
+use iris_studio_tui::features::msgs::{EditorFx, GenerateFx, GenerateMsg};
+use iris_studio_tui::state::{Level, Mode, Pane, State, Task, TaskKind};
+use iris_studio_tui::update::update;
 
 use super::support::{
     command, loaded, notice, press, press_with, staged, text, unstaged, with_message,

@@ -2,18 +2,18 @@
 //! the commit rules it is checked against, and the review's findings.
 
 use crossterm::event::{KeyCode, KeyModifiers};
-use iris_core::artifact::ArtifactKind;
-use iris_studio::action::{Action, ChatOutcome};
-use iris_studio::command::Command;
-use iris_studio::effect::Effect;
-use iris_studio::failure::Failure;
-use iris_studio::features::msgs::{
+use iris_studio_core::artifact::ArtifactKind;
+use iris_studio_tui::action::{Action, ChatOutcome};
+use iris_studio_tui::command::Command;
+use iris_studio_tui::effect::Effect;
+use iris_studio_tui::failure::Failure;
+use iris_studio_tui::features::msgs::{
     ChatFx, ChatMsg, DiffFx, DiffMsg, EditorFx, EditorMsg, GenerateFx, GenerateMsg,
 };
-use iris_studio::state::{
+use iris_studio_tui::state::{
     ChatMessage, Confirm, Draft, Level, Mode, Notice, Pane, Speaker, State, TaskKind,
 };
-use iris_studio::update::update;
+use iris_studio_tui::update::update;
 
 use super::support::{
     STAGED, command, generated, generation_failed, loaded, notice, press, press_with,
@@ -692,7 +692,11 @@ fn a_draft_for_the_same_change_is_restored_as_it_was() {
 #[test]
 fn a_review_written_for_a_change_that_moved_takes_its_findings_with_it() {
     let written = review_with_a_hunch();
-    assert!(!iris_studio::findings::shown_findings(&written).0.is_empty());
+    assert!(
+        !iris_studio_tui::findings::shown_findings(&written)
+            .0
+            .is_empty()
+    );
     let mut old = written.artifacts[&ArtifactKind::Review].draft();
     old.written_for = Some("another change".to_string());
     let mut state = State::new(Mode::REVIEW);
@@ -703,7 +707,9 @@ fn a_review_written_for_a_change_that_moved_takes_its_findings_with_it() {
     update(&mut state, status(vec![staged("src/other.rs")]));
     assert_eq!(text(&state, Mode::REVIEW), "");
     assert!(
-        iris_studio::findings::shown_findings(&state).0.is_empty(),
+        iris_studio_tui::findings::shown_findings(&state)
+            .0
+            .is_empty(),
         "no finding points at the change that is gone"
     );
 }
@@ -798,7 +804,7 @@ fn unreadable_commit_rules_are_a_warning_and_readable_ones_are_kept() {
     );
     assert_eq!(notice(&state).0, Level::Warning);
     assert!(state.repo.commit_rules.is_none());
-    let rules = iris_core::commit_rules::parse(
+    let rules = iris_studio_core::commit_rules::parse(
         ".commitlintrc.json",
         r#"{"rules": {"header-max-length": [2, "always", 50]}}"#,
     )
@@ -812,7 +818,7 @@ fn unreadable_commit_rules_are_a_warning_and_readable_ones_are_kept() {
 
 #[test]
 fn findings_under_the_threshold_are_folded_and_f_shows_them() {
-    use iris_studio::findings::shown_findings;
+    use iris_studio_tui::findings::shown_findings;
     let mut state = review_with_a_hunch();
     let titles = |state: &State| -> Vec<String> {
         shown_findings(state)

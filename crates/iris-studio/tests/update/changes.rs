@@ -2,17 +2,17 @@
 //! it, staging and committing.
 
 use crossterm::event::KeyCode;
-use iris_core::artifact::ArtifactKind;
-use iris_core::change::ChangeKind;
-use iris_studio::action::Action;
-use iris_studio::command::Command;
-use iris_studio::effect::Effect;
-use iris_studio::failure::{Done, Failure};
-use iris_studio::features::msgs::{
+use iris_studio_core::artifact::ArtifactKind;
+use iris_studio_core::change::ChangeKind;
+use iris_studio_tui::action::Action;
+use iris_studio_tui::command::Command;
+use iris_studio_tui::effect::Effect;
+use iris_studio_tui::failure::{Done, Failure};
+use iris_studio_tui::features::msgs::{
     ChangesFx, ChangesMsg, DiffFx, DiffMsg, EditorFx, EditorMsg, ExploreMsg, GenerateFx,
 };
-use iris_studio::state::{CommitFlags, Confirm, Draft, FileEntry, Level, Mode, Pane, State};
-use iris_studio::update::update;
+use iris_studio_tui::state::{CommitFlags, Confirm, Draft, FileEntry, Level, Mode, Pane, State};
+use iris_studio_tui::update::update;
 
 use super::support::{
     a_commit, command, file, key, loaded, notice, press, staged, status, text, two_hunk_diff,
@@ -415,7 +415,7 @@ fn a_failed_commit_shows_the_whole_report_and_keeps_the_message() {
 
 #[test]
 fn the_first_ranking_lists_the_staged_files_and_the_complete_one_re_sorts_them() {
-    use iris_studio::action::RankedFile;
+    use iris_studio_tui::action::RankedFile;
     let mut state = State::new(Mode::COMMIT);
     state.iris.auto_generate = false;
     assert_eq!(state.loading(), Some("reading the repository's status"));
@@ -523,13 +523,15 @@ fn in_a_jj_workspace_the_stage_keys_say_why_they_do_nothing() {
     state.iris.auto_generate = false;
     update(
         &mut state,
-        Action::Changes(ChangesMsg::Status(Ok(iris_studio::action::RepoSnapshot {
-            branch: "jj @ kxzzsmnu".into(),
-            head: None,
-            files: vec![staged("src/lib.rs")],
-            jj_change: Some("kxzzsmnu".into()),
-            change_key: Some("kxzzsmnu".into()),
-        }))),
+        Action::Changes(ChangesMsg::Status(Ok(
+            iris_studio_tui::action::RepoSnapshot {
+                branch: "jj @ kxzzsmnu".into(),
+                head: None,
+                files: vec![staged("src/lib.rs")],
+                jj_change: Some("kxzzsmnu".into()),
+                change_key: Some("kxzzsmnu".into()),
+            },
+        ))),
     );
     assert_eq!(state.repo.jj_change.as_deref(), Some("kxzzsmnu"));
     for stage in [

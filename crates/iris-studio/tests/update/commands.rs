@@ -1,12 +1,12 @@
 //! `update::commands`: what the commands do themselves: quit, help, the panes and the focus,
 //! back, the modes, refresh and zoom.
 
-use iris_studio::command::Command;
-use iris_studio::effect::Effect;
-use iris_studio::features::msgs::{ChangesFx, ExploreFx, RangeFx};
-use iris_studio::layout::PaneRects;
-use iris_studio::state::{Level, Mode, Pane, State};
-use iris_studio::update::update;
+use iris_studio_tui::command::Command;
+use iris_studio_tui::effect::Effect;
+use iris_studio_tui::features::msgs::{ChangesFx, ExploreFx, RangeFx};
+use iris_studio_tui::layout::PaneRects;
+use iris_studio_tui::state::{Level, Mode, Pane, State};
+use iris_studio_tui::update::update;
 
 use super::support::{click, command, loaded, notice, staged, unstaged, with_diff, with_message};
 

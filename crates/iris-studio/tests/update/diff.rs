@@ -1,13 +1,13 @@
 //! `update::diff`: the selected file's diff as it loads, scrolling it, its hunks (jumping,
 //! staging) and side by side.
 
-use iris_studio::action::Action;
-use iris_studio::command::Command;
-use iris_studio::effect::Effect;
-use iris_studio::failure::Failure;
-use iris_studio::features::msgs::{ChangesFx, DiffMsg};
-use iris_studio::state::{Level, Mode, Pane};
-use iris_studio::update::update;
+use iris_studio_tui::action::Action;
+use iris_studio_tui::command::Command;
+use iris_studio_tui::effect::Effect;
+use iris_studio_tui::failure::Failure;
+use iris_studio_tui::features::msgs::{ChangesFx, DiffMsg};
+use iris_studio_tui::state::{Level, Mode, Pane};
+use iris_studio_tui::update::update;
 
 use super::support::{command, loaded, notice, staged, two_hunk_diff, with_diff};
 

@@ -2,13 +2,13 @@
 //! the selection in its code.
 
 use crossterm::event::{MouseButton, MouseEventKind};
-use iris_studio::action::{Action, OpenedFile};
-use iris_studio::command::Command;
-use iris_studio::effect::Effect;
-use iris_studio::failure::Failure;
-use iris_studio::features::msgs::{ExploreFx, ExploreMsg};
-use iris_studio::state::{Mode, Pane, State};
-use iris_studio::update::update;
+use iris_studio_tui::action::{Action, OpenedFile};
+use iris_studio_tui::command::Command;
+use iris_studio_tui::effect::Effect;
+use iris_studio_tui::failure::Failure;
+use iris_studio_tui::features::msgs::{ExploreFx, ExploreMsg};
+use iris_studio_tui::state::{Mode, Pane, State};
+use iris_studio_tui::update::update;
 
 use super::support::{click, command, explore_with_file, loaded, mouse};
 
@@ -38,7 +38,7 @@ fn enter_on_the_explore_tree_opens_directories_and_files() {
 
 #[test]
 fn the_heat_margin_places_each_line_in_the_files_own_history() {
-    use iris_studio::state::Heat;
+    use iris_studio_tui::state::Heat;
     let times = [Some(100), None, Some(200), Some(160), Some(130), Some(101)];
     assert_eq!(
         Heat::of_times(&times),

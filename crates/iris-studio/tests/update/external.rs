@@ -2,16 +2,16 @@
 //! the clipboard and publishing.
 
 use crossterm::event::KeyCode;
-use iris_core::artifact::ArtifactKind;
-use iris_studio::action::Action;
-use iris_studio::command::Command;
-use iris_studio::effect::{EditTarget, Effect};
-use iris_studio::failure::Failure;
-use iris_studio::features::msgs::{
+use iris_studio_core::artifact::ArtifactKind;
+use iris_studio_tui::action::Action;
+use iris_studio_tui::command::Command;
+use iris_studio_tui::effect::{EditTarget, Effect};
+use iris_studio_tui::failure::Failure;
+use iris_studio_tui::features::msgs::{
     ChangesFx, EditorFx, ExploreFx, ExternalFx, ExternalMsg, PublishFx, PublishMsg,
 };
-use iris_studio::state::{Confirm, Level, Mode, Pane};
-use iris_studio::update::update;
+use iris_studio_tui::state::{Confirm, Level, Mode, Pane};
+use iris_studio_tui::update::update;
 
 use super::support::{
     command, explore_with_file, key, loaded, notice, press, review_with_a_hunch, staged,

@@ -2,17 +2,21 @@
 //! saying it.
 
 use crossterm::event::KeyCode;
-use iris_studio::action::Action;
-use iris_studio::command::Command;
-use iris_studio::effect::Effect;
-use iris_studio::failure::{Failure, FailureKind, GitFailure, ProviderFailure};
-use iris_studio::features::msgs::{ChangesMsg, SetupFx};
-use iris_studio::state::{Confirm, Level, Mode};
-use iris_studio::update::update;
+use iris_studio_tui::action::Action;
+use iris_studio_tui::command::Command;
+use iris_studio_tui::effect::Effect;
+use iris_studio_tui::failure::{Failure, FailureKind, GitFailure, ProviderFailure};
+use iris_studio_tui::features::msgs::{ChangesMsg, SetupFx};
+use iris_studio_tui::state::{Confirm, Level, Mode};
+use iris_studio_tui::update::update;
 
 use super::support::{a_commit, command, generation_failed, key, notice, text, with_message};
 
-fn git_done(state: &mut iris_studio::state::State, kind: GitFailure, words: &str) -> Vec<Effect> {
+fn git_done(
+    state: &mut iris_studio_tui::state::State,
+    kind: GitFailure,
+    words: &str,
+) -> Vec<Effect> {
     update(
         state,
         Action::Changes(ChangesMsg::GitDone {

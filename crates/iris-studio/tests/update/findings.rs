@@ -3,14 +3,14 @@
 //! is kept.
 
 use crossterm::event::{KeyCode, KeyModifiers};
-use iris_studio::action::Action;
-use iris_studio::command::Command;
-use iris_studio::effect::Effect;
-use iris_studio::failure::{Done, Failure};
-use iris_studio::features::msgs::{FindingsFx, FindingsMsg};
-use iris_studio::findings::shown_findings;
-use iris_studio::state::{Level, Mode, Pane, Reason, State};
-use iris_studio::update::update;
+use iris_studio_tui::action::Action;
+use iris_studio_tui::command::Command;
+use iris_studio_tui::effect::Effect;
+use iris_studio_tui::failure::{Done, Failure};
+use iris_studio_tui::features::msgs::{FindingsFx, FindingsMsg};
+use iris_studio_tui::findings::shown_findings;
+use iris_studio_tui::state::{Level, Mode, Pane, Reason, State};
+use iris_studio_tui::update::update;
 
 use super::support::{
     command, generated, key, loaded, notice, press_with, staged, start_generation, text, type_text,

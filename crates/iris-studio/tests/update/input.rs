@@ -2,15 +2,15 @@
 //! input), the mouse, and the terminal's resize and tick.
 
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers, MouseEventKind};
-use iris_core::artifact::ArtifactKind;
-use iris_studio::action::Action;
-use iris_studio::command::Command;
-use iris_studio::effect::Effect;
-use iris_studio::features::msgs::{ChangesFx, DiffFx, ExploreMsg};
-use iris_studio::keymap::{KeyContext, Keymap};
-use iris_studio::layout::PaneRects;
-use iris_studio::state::{CommitFlags, Confirm, FileEntry, Level, Mode, Pane, State};
-use iris_studio::update::update;
+use iris_studio_core::artifact::ArtifactKind;
+use iris_studio_tui::action::Action;
+use iris_studio_tui::command::Command;
+use iris_studio_tui::effect::Effect;
+use iris_studio_tui::features::msgs::{ChangesFx, DiffFx, ExploreMsg};
+use iris_studio_tui::keymap::{KeyContext, Keymap};
+use iris_studio_tui::layout::PaneRects;
+use iris_studio_tui::state::{CommitFlags, Confirm, FileEntry, Level, Mode, Pane, State};
+use iris_studio_tui::update::update;
 
 use super::support::{
     click, command, loaded, mouse, notice, press, staged, start_generation, text, unstaged,

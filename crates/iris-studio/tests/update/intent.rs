@@ -1,17 +1,17 @@
 //! `update::intent`: what the open file is for, its responsibility blocks beside the code.
 
-use iris_core::artifact::intent::{
+use iris_studio_core::artifact::intent::{
     BlockElements, ExecutionPath, FileIntent, IntentMetadata, ResponsibilityBlock,
 };
-use iris_studio::action::Action;
-use iris_studio::blocks;
-use iris_studio::command::Command;
-use iris_studio::effect::Effect;
-use iris_studio::failure::Failure;
-use iris_studio::features::msgs::{IntentFx, IntentMsg};
-use iris_studio::layout::PaneRects;
-use iris_studio::state::{Level, Pane, TaskKind};
-use iris_studio::update::update;
+use iris_studio_tui::action::Action;
+use iris_studio_tui::blocks;
+use iris_studio_tui::command::Command;
+use iris_studio_tui::effect::Effect;
+use iris_studio_tui::failure::Failure;
+use iris_studio_tui::features::msgs::{IntentFx, IntentMsg};
+use iris_studio_tui::layout::PaneRects;
+use iris_studio_tui::state::{Level, Pane, TaskKind};
+use iris_studio_tui::update::update;
 
 use super::support::{click, command, explore_with_file, notice};
 

@@ -1,16 +1,16 @@
 //! `update::range`: the range modes' commits and the range picker.
 
 use crossterm::event::KeyCode;
-use iris_core::artifact::ArtifactKind;
-use iris_studio::action::Action;
-use iris_studio::command::Command;
-use iris_studio::effect::Effect;
-use iris_studio::features::msgs::{
+use iris_studio_core::artifact::ArtifactKind;
+use iris_studio_tui::action::Action;
+use iris_studio_tui::command::Command;
+use iris_studio_tui::effect::Effect;
+use iris_studio_tui::features::msgs::{
     ChangesFx, DiffFx, GenerateFx, GenerateMsg, RangeFx, RangeMsg, StackFx, StackMsg,
 };
-use iris_studio::layout::PaneRects;
-use iris_studio::state::{Mode, Pane};
-use iris_studio::update::update;
+use iris_studio_tui::layout::PaneRects;
+use iris_studio_tui::state::{Mode, Pane};
+use iris_studio_tui::update::update;
 
 use super::support::{click, command, commit_row, loaded, press, staged, type_text};
 

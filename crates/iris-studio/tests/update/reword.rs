@@ -2,17 +2,17 @@
 //! reworded.
 
 use crossterm::event::KeyCode;
-use iris_studio::action::Action;
-use iris_studio::command::Command;
-use iris_studio::effect::Effect;
-use iris_studio::failure::{Done, Failure};
-use iris_studio::features::msgs::{RangeFx, RangeMsg, RewordFx, RewordMsg};
-use iris_studio::state::{Confirm, Level, Mode, Rewording};
-use iris_studio::update::update;
+use iris_studio_tui::action::Action;
+use iris_studio_tui::command::Command;
+use iris_studio_tui::effect::Effect;
+use iris_studio_tui::failure::{Done, Failure};
+use iris_studio_tui::features::msgs::{RangeFx, RangeMsg, RewordFx, RewordMsg};
+use iris_studio_tui::state::{Confirm, Level, Mode, Rewording};
+use iris_studio_tui::update::update;
 
 use super::support::{command, commit_row, loaded, notice, press};
 
-fn pr_with_commits() -> iris_studio::state::State {
+fn pr_with_commits() -> iris_studio_tui::state::State {
     let mut state = loaded(Mode::PR, vec![]);
     state.iris.auto_generate = false;
     update(

@@ -2,17 +2,17 @@
 //! of it).
 
 use crossterm::event::{KeyCode, KeyModifiers};
-use iris_config::ProviderKind;
-use iris_config::setup::{Choice, LocalServer};
-use iris_core::artifact::ArtifactKind;
-use iris_studio::action::Action;
-use iris_studio::command::Command;
-use iris_studio::effect::Effect;
-use iris_studio::failure::Failure;
-use iris_studio::features::msgs::{ChangesFx, GenerateFx, SetupFx, SetupMsg};
-use iris_studio::layout::PaneRects;
-use iris_studio::state::{Level, Mode, Pane, SetupOption, SetupStep, State};
-use iris_studio::update::update;
+use iris_studio_config::ProviderKind;
+use iris_studio_config::setup::{Choice, LocalServer};
+use iris_studio_core::artifact::ArtifactKind;
+use iris_studio_tui::action::Action;
+use iris_studio_tui::command::Command;
+use iris_studio_tui::effect::Effect;
+use iris_studio_tui::failure::Failure;
+use iris_studio_tui::features::msgs::{ChangesFx, GenerateFx, SetupFx, SetupMsg};
+use iris_studio_tui::layout::PaneRects;
+use iris_studio_tui::state::{Level, Mode, Pane, SetupOption, SetupStep, State};
+use iris_studio_tui::update::update;
 
 use super::support::{click, command, key, loaded, notice, press_with, staged};
 

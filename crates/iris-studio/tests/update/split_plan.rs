@@ -2,16 +2,16 @@
 //! merges groups, edits a message, chats, applies (after asking) and undoes.
 
 use crossterm::event::{KeyCode, KeyModifiers};
-use iris_core::artifact::ArtifactKind;
-use iris_core::change::parse_unified_diff;
-use iris_core::split::{PlanGroup, SplitPlan, units};
-use iris_studio::action::Action;
-use iris_studio::command::Command;
-use iris_studio::effect::{EditTarget, Effect};
-use iris_studio::failure::Failure;
-use iris_studio::features::msgs::{ChangesFx, ExternalFx, SplitFx, SplitMsg};
-use iris_studio::state::{Confirm, Level, Mode, PlannedChange, SplitPhase, State, TaskKind};
-use iris_studio::update::update;
+use iris_studio_core::artifact::ArtifactKind;
+use iris_studio_core::change::parse_unified_diff;
+use iris_studio_core::split::{PlanGroup, SplitPlan, units};
+use iris_studio_tui::action::Action;
+use iris_studio_tui::command::Command;
+use iris_studio_tui::effect::{EditTarget, Effect};
+use iris_studio_tui::failure::Failure;
+use iris_studio_tui::features::msgs::{ChangesFx, ExternalFx, SplitFx, SplitMsg};
+use iris_studio_tui::state::{Confirm, Level, Mode, PlannedChange, SplitPhase, State, TaskKind};
+use iris_studio_tui::update::update;
 
 use super::support::{command, key, loaded, notice, press_with, type_text, unstaged};
 

@@ -3,17 +3,17 @@
 //! one's text, `P` publishing them all.
 
 use crossterm::event::KeyCode;
-use iris_core::artifact::ArtifactKind;
-use iris_core::stack::{Layer, Stack};
-use iris_studio::action::Action;
-use iris_studio::command::Command;
-use iris_studio::effect::Effect;
-use iris_studio::features::msgs::{
+use iris_studio_core::artifact::ArtifactKind;
+use iris_studio_core::stack::{Layer, Stack};
+use iris_studio_tui::action::Action;
+use iris_studio_tui::command::Command;
+use iris_studio_tui::effect::Effect;
+use iris_studio_tui::features::msgs::{
     EditorFx, EditorMsg, GenerateFx, RangeFx, RangeMsg, StackFx, StackMsg,
 };
-use iris_studio::layout::PaneRects;
-use iris_studio::state::{Confirm, Level, Mode, State};
-use iris_studio::update::update;
+use iris_studio_tui::layout::PaneRects;
+use iris_studio_tui::state::{Confirm, Level, Mode, State};
+use iris_studio_tui::update::update;
 
 use super::support::{click, command, commit_row, generated, loaded, notice, press, text};
 
@@ -58,7 +58,9 @@ fn generations(effects: &[Effect]) -> Vec<Generation> {
         .filter_map(|e| match e {
             Effect::Generate(GenerateFx::Generate { range, stack, .. }) => Some((
                 range.clone(),
-                stack.as_ref().map(iris_core::stack::InStack::section),
+                stack
+                    .as_ref()
+                    .map(iris_studio_core::stack::InStack::section),
             )),
             _ => None,
         })
@@ -302,9 +304,9 @@ fn each_layers_text_is_in_the_draft_and_goes_back_to_its_layer() {
     );
     // A text typed in a layer left for another is unsaved until the draft has it.
     command(&mut state, Command::PrevLayer);
-    state.focus = iris_studio::state::Pane::Editor;
+    state.focus = iris_studio_tui::state::Pane::Editor;
     update(&mut state, press(KeyCode::Char('!')));
-    state.focus = iris_studio::state::Pane::Commits;
+    state.focus = iris_studio_tui::state::Pane::Commits;
     state
         .artifacts
         .get_mut(&ArtifactKind::Pr)

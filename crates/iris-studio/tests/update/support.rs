@@ -2,15 +2,15 @@
 //! wrote, a file open in explore), the keys and clicks that drive them, and what they read back.
 
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers, MouseButton, MouseEvent, MouseEventKind};
-use iris_core::change::{ChangeKind, DiffLine, FileDiff, Hunk, LineKind};
-use iris_studio::action::{Action, OpenedFile, RepoSnapshot};
-use iris_studio::command::Command;
-use iris_studio::effect::Effect;
-use iris_studio::features::msgs::{
+use iris_studio_core::change::{ChangeKind, DiffLine, FileDiff, Hunk, LineKind};
+use iris_studio_tui::action::{Action, OpenedFile, RepoSnapshot};
+use iris_studio_tui::command::Command;
+use iris_studio_tui::effect::Effect;
+use iris_studio_tui::features::msgs::{
     ChangesFx, ChangesMsg, DiffMsg, ExploreMsg, GenerateFx, GenerateMsg,
 };
-use iris_studio::state::{FileEntry, Level, Mode, Pane, State};
-use iris_studio::update::update;
+use iris_studio_tui::state::{FileEntry, Level, Mode, Pane, State};
+use iris_studio_tui::update::update;
 
 pub fn file(path: &str, staged: Option<ChangeKind>, unstaged: Option<ChangeKind>) -> FileEntry {
     FileEntry {
@@ -241,8 +241,8 @@ pub fn review_with_a_hunch() -> State {
 }
 
 /// A commit of the range, its id the short one padded.
-pub fn commit_row(short: &str, summary: &str) -> iris_studio::state::CommitRow {
-    iris_studio::state::CommitRow {
+pub fn commit_row(short: &str, summary: &str) -> iris_studio_tui::state::CommitRow {
+    iris_studio_tui::state::CommitRow {
         id: format!("{short}0000000000"),
         short_id: short.to_string(),
         summary: summary.to_string(),
@@ -261,13 +261,16 @@ pub fn a_commit() -> ChangesFx {
 }
 
 /// A generation started in `state` that ends in `failure`: the effects it leaves.
-pub fn generation_failed(state: &mut State, failure: iris_studio::failure::Failure) -> Vec<Effect> {
+pub fn generation_failed(
+    state: &mut State,
+    failure: iris_studio_tui::failure::Failure,
+) -> Vec<Effect> {
     let task = start_generation(state);
     update(
         state,
         Action::Generate(GenerateMsg::Written {
             task,
-            kind: iris_core::artifact::ArtifactKind::Commit,
+            kind: iris_studio_core::artifact::ArtifactKind::Commit,
             result: Err(failure),
         }),
     )

@@ -1,12 +1,12 @@
 //! `update::task`: Iris' running task: its progress, cancelling it, and the notice it ends
 //! with.
 
-use iris_core::protocol::AgentEvent;
-use iris_studio::action::Action;
-use iris_studio::command::Command;
-use iris_studio::effect::Effect;
-use iris_studio::state::{Level, Mode, Pane, State};
-use iris_studio::update::update;
+use iris_studio_core::protocol::AgentEvent;
+use iris_studio_tui::action::Action;
+use iris_studio_tui::command::Command;
+use iris_studio_tui::effect::Effect;
+use iris_studio_tui::state::{Level, Mode, Pane, State};
+use iris_studio_tui::update::update;
 
 use super::support::{
     command, generated, loaded, notice, staged, start_generation, text, with_message,
@@ -122,8 +122,8 @@ fn agent_events_show_the_running_tasks_progress() {
 
 #[test]
 fn withheld_secrets_are_counted_while_iris_works_and_told_when_she_is_done() {
-    use iris_core::protocol::AgentEvent;
-    use iris_core::secrets::{Finding, Location};
+    use iris_studio_core::protocol::AgentEvent;
+    use iris_studio_core::secrets::{Finding, Location};
     let mut state = loaded(Mode::COMMIT, vec![staged("src/lib.rs")]);
     let task = start_generation(&mut state);
     let finding = |line| Finding {

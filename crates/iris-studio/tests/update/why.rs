@@ -1,16 +1,16 @@
 //! `update::why`: the selected lines asked about, the answer beside the code, and the commits
 //! behind them.
 
-use iris_core::protocol::{AgentEvent, BlamedCommit, Explained, LinesAsked};
-use iris_studio::action::{Action, RepoSnapshot};
-use iris_studio::answer;
-use iris_studio::command::Command;
-use iris_studio::effect::Effect;
-use iris_studio::failure::Failure;
-use iris_studio::features::msgs::{ChangesMsg, WhyFx, WhyMsg};
-use iris_studio::layout::PaneRects;
-use iris_studio::state::{Level, Mode, Pane, State, TaskKind};
-use iris_studio::update::update;
+use iris_studio_core::protocol::{AgentEvent, BlamedCommit, Explained, LinesAsked};
+use iris_studio_tui::action::{Action, RepoSnapshot};
+use iris_studio_tui::answer;
+use iris_studio_tui::command::Command;
+use iris_studio_tui::effect::Effect;
+use iris_studio_tui::failure::Failure;
+use iris_studio_tui::features::msgs::{ChangesMsg, WhyFx, WhyMsg};
+use iris_studio_tui::layout::PaneRects;
+use iris_studio_tui::state::{Level, Mode, Pane, State, TaskKind};
+use iris_studio_tui::update::update;
 
 use super::support::{click, command, explore_with_file, loaded, notice, two_hunk_diff};
 

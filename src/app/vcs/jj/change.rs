@@ -6,9 +6,9 @@
 use anyhow::Result;
 
 use crate::output::exit::UsageError;
-use iris_core::secrets::Scanner;
-use iris_git::GitRepo;
-use iris_git::jj::{Jj, JjChange};
+use iris_studio_core::secrets::Scanner;
+use iris_studio_git::GitRepo;
+use iris_studio_git::jj::{Jj, JjChange};
 
 /// The change `rev` names, refused when it is conflicted (its conflicts listed as jj lists
 /// them), changes nothing, or is a merge.
@@ -127,7 +127,7 @@ pub(super) fn range_changes(
 /// The one change `rev` names; a name jj does not know is the user's to fix.
 fn named(jj: &Jj, rev: &str) -> Result<JjChange> {
     jj.change(rev).map_err(|e| match e {
-        iris_git::GitError::UnknownRevision(_) => UsageError(format!(
+        iris_studio_git::GitError::UnknownRevision(_) => UsageError(format!(
             "'{rev}' names no change in this jj repository (`jj log` lists them)"
         ))
         .into(),
@@ -152,7 +152,7 @@ pub(super) fn refused(
             change.short_id
         )));
     }
-    if let Some(rules) = iris_config::project::commit_rules(&repo.root())? {
+    if let Some(rules) = iris_studio_config::project::commit_rules(&repo.root())? {
         let errors: Vec<String> = rules
             .check(message)
             .into_iter()

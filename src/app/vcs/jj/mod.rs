@@ -17,12 +17,12 @@ use super::{
     SplitHow, SplitMade, SplitStopped, SplitTarget, Vcs, Working,
 };
 use crate::output::exit::UsageError;
-use iris_agent::capability::requests::Scope;
-use iris_core::change::FileDiff;
-use iris_core::split::SplitPlan;
-use iris_git::jj::{Jj, JjWorkspace};
-use iris_git::split::Progress;
-use iris_git::{DiffTarget, GitError, GitRepo, OnRemote, RewordCommit};
+use iris_studio_agent::capability::requests::Scope;
+use iris_studio_core::change::FileDiff;
+use iris_studio_core::split::SplitPlan;
+use iris_studio_git::jj::{Jj, JjWorkspace};
+use iris_studio_git::split::Progress;
+use iris_studio_git::{DiffTarget, GitError, GitRepo, OnRemote, RewordCommit};
 
 /// jj for one workspace: started by the first question that needs it, and `@` as the last
 /// status read it.

@@ -6,8 +6,8 @@
 use anyhow::Result;
 
 use crate::output::exit::UsageError;
-use iris_git::RewordCommit;
-use iris_git::jj::{Jj, JjChange};
+use iris_studio_git::RewordCommit;
+use iris_studio_git::jj::{Jj, JjChange};
 
 /// The changes `revset` names (jj's root left out), oldest first, as the reword's plan reads
 /// them. A merge, an empty change (nothing to write from), a conflicted one (its tree holds

@@ -5,10 +5,10 @@ use std::path::Path;
 
 use anyhow::{Result, anyhow};
 
-use iris_core::split::SplitPlan;
-use iris_git::GitRepo;
-use iris_git::jj::Jj;
-use iris_git::split::SplitChange;
+use iris_studio_core::split::SplitPlan;
+use iris_studio_git::GitRepo;
+use iris_studio_git::jj::Jj;
+use iris_studio_git::split::SplitChange;
 
 /// Splits change `target` by `plan`, group by group, `step` told of each (its number and
 /// title) as it is made; `iris` is this program, which jj runs as the diff editor. The

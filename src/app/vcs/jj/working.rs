@@ -7,9 +7,9 @@ use anyhow::Result;
 
 use super::JjVcs;
 use crate::app::vcs::Working;
-use iris_core::change::{ChangeKind, FileDiff};
-use iris_git::jj::JjChange;
-use iris_git::{DiffTarget, GitRepo, StatusEntry};
+use iris_studio_core::change::{ChangeKind, FileDiff};
+use iris_studio_git::jj::JjChange;
+use iris_studio_git::{DiffTarget, GitRepo, StatusEntry};
 
 /// `@` as a status read it.
 #[derive(Clone)]
@@ -103,7 +103,7 @@ impl JjVcs {
     /// markers), parsed.
     fn jj_diff(&self) -> Result<Vec<FileDiff>> {
         let text = self.jj()?.diff("@")?;
-        Ok(iris_core::change::parse_unified_diff(&text))
+        Ok(iris_studio_core::change::parse_unified_diff(&text))
     }
 
     /// The diff pane's file at `path`: its change in `@` (all of it "staged").

@@ -7,8 +7,8 @@
 use std::path::PathBuf;
 use std::time::Duration;
 
-use iris_agent::runtime::models::{Lister, list_models};
-use iris_config::{Config, ProviderKind, Wire};
+use iris_studio_agent::runtime::models::{Lister, list_models};
+use iris_studio_config::{Config, ProviderKind, Wire};
 
 use crate::probe::{ProbeApi, ServerAddress, probe};
 
@@ -74,7 +74,7 @@ pub fn ask(config: &Config, online: bool) -> Ask {
     let loopback = base_url
         .as_deref()
         .and_then(|url| reqwest::Url::parse(url).ok())
-        .is_some_and(|url| iris_config::setup::is_loopback(&url));
+        .is_some_and(|url| iris_studio_config::setup::is_loopback(&url));
     match kind.wire() {
         Wire::Ollama if loopback => return local(base_url, ProbeApi::OllamaTags),
         Wire::ChatCompletions if loopback => return local(base_url, ProbeApi::OpenAiModels),
@@ -135,7 +135,7 @@ pub async fn reach(ask: Ask) -> Reach {
             let path = std::env::var_os("PATH").unwrap_or_default();
             Reach::Program {
                 name,
-                found: iris_process::find_on_path(name, &path),
+                found: iris_studio_process::find_on_path(name, &path),
             }
         }
     }

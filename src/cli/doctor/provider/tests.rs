@@ -11,8 +11,13 @@ fn config(env: &[(&str, &str)]) -> Config {
         .map(|(k, v)| (k.to_string(), v.to_string()))
         .collect();
     let lookup = move |name: &str| env.iter().find(|(k, _)| k == name).map(|(_, v)| v.clone());
-    Config::load_from(None, None, &lookup, &iris_config::Overrides::default())
-        .expect("the configuration loads")
+    Config::load_from(
+        None,
+        None,
+        &lookup,
+        &iris_studio_config::Overrides::default(),
+    )
+    .expect("the configuration loads")
 }
 
 fn local_server() -> Config {

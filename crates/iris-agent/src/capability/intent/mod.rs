@@ -10,7 +10,7 @@
 //!   asks which ranges to read, Iris reads them, a second asks for the explanation.
 //!
 //! Every answer is untrusted input: it is read with the structured-output helpers and
-//! normalised ([`iris_core::artifact::intent::normalize`]) before it counts as one.
+//! normalised ([`iris_studio_core::artifact::intent::normalize`]) before it counts as one.
 
 mod plan;
 mod prompt;
@@ -28,13 +28,13 @@ use crate::output::{OutputError, parse_structured};
 use crate::tools::Adapter;
 use crate::tools::refer_to_source::{Reads, ReferToSource, SourceFile};
 use crate::{ErrorKind, EventSink, ProviderError};
-use iris_core::artifact::OutputType;
-use iris_core::artifact::intent::{IntentAnswer, normalize};
-use iris_core::artifact::schema::provider_schema;
-use iris_core::protocol::AgentEvent;
+use iris_studio_core::artifact::OutputType;
+use iris_studio_core::artifact::intent::{IntentAnswer, normalize};
+use iris_studio_core::artifact::schema::provider_schema;
+use iris_studio_core::protocol::AgentEvent;
 
 pub use crate::tools::refer_to_source::MAX_READ_LINES;
-pub use iris_core::artifact::intent::{
+pub use iris_studio_core::artifact::intent::{
     BlockElements, ExecutionPath, FileIntent, IntentMetadata, LineRange, ResponsibilityBlock,
 };
 pub use plan::{MAX_PLAN_LINES, MAX_PLAN_RANGES};

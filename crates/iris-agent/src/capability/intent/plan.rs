@@ -4,7 +4,7 @@
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-use iris_core::artifact::intent::{clean_ranges, range_pair};
+use iris_studio_core::artifact::intent::{clean_ranges, range_pair};
 
 /// Ranges one plan may ask for at most.
 pub const MAX_PLAN_RANGES: usize = 12;

@@ -7,7 +7,7 @@ use std::path::Path;
 use crate::tools::outline::outline;
 use crate::tools::refer_to_source::SourceFile;
 use crate::tools::{ToolContext, bound_output};
-use iris_workspace::{Boundary, FileText, read_text};
+use iris_studio_workspace::{Boundary, FileText, read_text};
 
 /// Files larger than this are not explained.
 const MAX_FILE_BYTES: u64 = 2 * 1024 * 1024;
@@ -35,7 +35,7 @@ pub async fn read(ctx: &ToolContext, path: &str) -> Result<SourceFile, FileRefus
 }
 
 fn read_blocking(ctx: &ToolContext, path: &str) -> Result<SourceFile, FileRefused> {
-    let refused = |e: iris_workspace::OutOfBounds| FileRefused(e.0);
+    let refused = |e: iris_studio_workspace::OutOfBounds| FileRefused(e.0);
     let file = Boundary::open(&ctx.repo_root)
         .and_then(|b| b.resolve(path))
         .map_err(refused)?;

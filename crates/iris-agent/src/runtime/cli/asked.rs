@@ -89,7 +89,8 @@ impl Asked {
 
     /// The model to name on the command line; `None` leaves it to the CLI.
     pub fn model_flag(&self) -> Option<&str> {
-        Some(self.model.as_str()).filter(|m| !m.is_empty() && *m != iris_config::CLI_DEFAULT_MODEL)
+        Some(self.model.as_str())
+            .filter(|m| !m.is_empty() && *m != iris_studio_config::CLI_DEFAULT_MODEL)
     }
 }
 

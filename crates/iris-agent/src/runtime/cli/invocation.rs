@@ -4,7 +4,7 @@
 
 use std::path::Path;
 
-use iris_config::CliAgent;
+use iris_studio_config::CliAgent;
 
 use super::asked::Asked;
 

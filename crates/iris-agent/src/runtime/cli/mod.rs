@@ -21,7 +21,7 @@ use tokio::process::{Child, ChildStdout};
 
 use asked::Asked;
 use invocation::Invocation;
-use iris_config::{CliAgent, ProviderKind};
+use iris_studio_config::{CliAgent, ProviderKind};
 use output::{Reader, Reply};
 
 use crate::runtime::transport_failure::TransportFailure;
@@ -190,7 +190,7 @@ impl Running {
             std::fs::write(dir.path().join(name), text)
                 .map_err(|e| format!("could not write {name} for {}: {e}", agent.program()))?;
         }
-        let Some(program) = iris_process::find_on_path(invocation.program, path) else {
+        let Some(program) = iris_studio_process::find_on_path(invocation.program, path) else {
             return Err(format!(
                 "`{}` was not found on PATH ({} runs it): install it with `{}`, then {}",
                 agent.program(),
@@ -305,7 +305,7 @@ impl Running {
         };
         // Whatever it left running would hold its standard error open.
         if let Some(pid) = self.group.0.take() {
-            iris_process::kill_group_of(pid);
+            iris_studio_process::kill_group_of(pid);
         }
         let stderr = match tokio::time::timeout(STDERR_GRACE, &mut self.stderr).await {
             Ok(text) => text.unwrap_or_default(),
@@ -328,7 +328,7 @@ struct GroupKill(Option<u32>);
 impl Drop for GroupKill {
     fn drop(&mut self) {
         if let Some(pid) = self.0 {
-            iris_process::kill_group_of(pid);
+            iris_studio_process::kill_group_of(pid);
         }
     }
 }
@@ -340,6 +340,8 @@ fn command(program: &std::path::Path, invocation: &Invocation) -> tokio::process
     let mut command = tokio::process::Command::new(program);
     #[cfg(unix)]
     command.process_group(0);
+    #[cfg(windows)]
+    command.creation_flags(iris_studio_process::CREATE_NEW_PROCESS_GROUP);
     command
         .args(&invocation.args)
         .envs(invocation.env.iter().map(|(k, v)| (k, v)))

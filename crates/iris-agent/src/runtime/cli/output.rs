@@ -3,7 +3,7 @@
 
 use serde_json::Value;
 
-use iris_config::CliAgent;
+use iris_studio_config::CliAgent;
 
 /// The end of a run: the whole reply and what it cost.
 #[derive(Debug, Clone, PartialEq)]

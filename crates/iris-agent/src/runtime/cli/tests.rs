@@ -19,7 +19,7 @@ fn a_sign_in_failure_says_how_to_sign_in() {
 
 use std::time::Instant;
 
-use iris_testkit::{fake_bin, path_with};
+use iris_studio_testkit::{fake_bin, path_with};
 use reqwest_middleware::ClientWithMiddleware;
 
 const RESULT: &str = r#"{"type":"result","subtype":"success","is_error":false,"result":"Add two","total_cost_usd":0.01,"usage":{"input_tokens":10,"output_tokens":2}}"#;
@@ -174,7 +174,7 @@ async fn output_past_eight_megabytes_is_stopped_and_up_to_it_is_read() {
 
 /// Whether the process `pid` still runs, given two seconds to end.
 fn still_running(pid: &str) -> bool {
-    iris_testkit::still_runs(pid, Duration::from_secs(2))
+    iris_studio_testkit::still_runs(pid, Duration::from_secs(2))
 }
 
 #[tokio::test]

@@ -3,7 +3,7 @@
 
 use std::time::{Duration, Instant};
 
-use iris_testkit::fake_provider::{
+use iris_studio_testkit::fake_provider::{
     FAKE_API_KEY, FakeProvider, INPUT_TOKENS, OUTPUT_TOKENS, Step, trickle_server,
 };
 use rig_core::completion::ToolDefinition;
@@ -157,7 +157,7 @@ async fn a_failure_is_classed_by_what_stopped_it() {
     assert_eq!(kind, ErrorKind::NotSent);
     assert!(fake.requests().is_empty());
     // The cap held the request back.
-    let price = iris_config::prices::Price {
+    let price = iris_studio_config::prices::Price {
         input: 1_000_000.0,
         cached_input: 1_000_000.0,
         output: 1_000_000.0,

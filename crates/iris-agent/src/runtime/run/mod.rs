@@ -541,7 +541,7 @@ mod tests {
             anthropic.params.unwrap()["output_config"]["format"]["schema"],
             schema
         );
-        let critique = iris_core::artifact::OutputType::Critique.schema();
+        let critique = iris_studio_core::artifact::OutputType::Critique.schema();
         assert!(critique.to_string().contains("\"maximum\""));
         let sent = WireOptions::new(ProviderKind::Anthropic, None, 900, Some(&critique)).unwrap();
         let sent = sent.params.unwrap()["output_config"]["format"]["schema"].to_string();

@@ -9,8 +9,8 @@ use ratatui::widgets::ListItem;
 use crate::state::{FileEntry, Pane, State};
 use crate::theme::{Theme, Token};
 use crate::ui::{draw_list, focused, pane_block};
-use iris_core::change::ChangeKind;
-use iris_core::text::clip;
+use iris_studio_core::change::ChangeKind;
+use iris_studio_core::text::clip;
 
 pub fn draw(frame: &mut Frame, area: Rect, state: &State, theme: &Theme) {
     let changes = &state.changes;
@@ -89,7 +89,7 @@ fn item<'a>(file: &FileEntry, width: usize, jj: bool, theme: &Theme) -> ListItem
         .as_ref()
         .map(|kind| format!(" ⚠ {kind}"))
         .unwrap_or_default();
-    let secret_width = iris_core::text::width(&secret);
+    let secret_width = iris_studio_core::text::width(&secret);
     let name_width = width.saturating_sub(3 + relevance.len() + secret_width);
     let token = if file.conflicted {
         Token::Conflict

@@ -116,7 +116,7 @@ pub(crate) fn command(state: &mut State, command: crate::command::Command) -> Ve
     let mut cx = Cx::new(&mut state.iris, state.mode, state.now);
     let message = state
         .artifacts
-        .get(&iris_core::artifact::ArtifactKind::Commit);
+        .get(&iris_studio_core::artifact::ArtifactKind::Commit);
     let parts = (
         &state.changes,
         &state.diff,
@@ -133,7 +133,7 @@ pub(crate) fn commit_confirmed(state: &mut State) -> Vec<Effect> {
     let mut cx = Cx::new(&mut state.iris, state.mode, state.now);
     let message = state
         .artifacts
-        .get(&iris_core::artifact::ArtifactKind::Commit);
+        .get(&iris_studio_core::artifact::ArtifactKind::Commit);
     let effects = update::commit_confirmed(message, state.repo.commit_flags, &mut cx);
     cx.asked().settle(state, effects)
 }

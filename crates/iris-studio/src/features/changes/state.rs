@@ -3,7 +3,7 @@
 
 use std::collections::HashMap;
 
-use iris_core::change::ChangeKind;
+use iris_studio_core::change::ChangeKind;
 
 /// The changed files for commit and review modes, and the one whose diff is shown.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -11,7 +11,7 @@ use crate::state::{
 };
 use crate::update::cx::{Cx, Then};
 use crate::update::{diff, explore, range, step, written_for};
-use iris_core::artifact::ArtifactKind;
+use iris_studio_core::artifact::ArtifactKind;
 
 pub(crate) fn ranking_loaded(
     changes: &mut Changes,

@@ -3,7 +3,7 @@
 //! move that window, so both measure the conversation the same way.
 
 use crate::state::{Chat, Speaker};
-use iris_core::text::{expand_tabs, wrap_line};
+use iris_studio_core::text::{expand_tabs, wrap_line};
 
 /// One screen row of the conversation.
 #[derive(Debug, Clone, PartialEq, Eq)]

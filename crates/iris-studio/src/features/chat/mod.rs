@@ -4,7 +4,7 @@ use crate::action::ChatOutcome;
 use crate::failure::Outcome;
 use crate::state::ChatMessage;
 use crate::update::cx::Cx;
-use iris_core::artifact::ArtifactKind;
+use iris_studio_core::artifact::ArtifactKind;
 
 /// What comes back to the chat feature.
 #[derive(Debug, Clone)]

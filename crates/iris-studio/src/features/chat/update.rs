@@ -9,7 +9,7 @@ use crate::state::{Artifacts, Chat, Mode};
 use crate::state::{ChatMessage, Level, Pane, Speaker, TaskKind, text_input};
 use crate::update::cx::{Cx, Then};
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
-use iris_core::artifact::ArtifactKind;
+use iris_studio_core::artifact::ArtifactKind;
 
 /// Rows the mouse wheel moves a text.
 pub(crate) const WHEEL: isize = 3;

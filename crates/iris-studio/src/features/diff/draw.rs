@@ -16,8 +16,8 @@ use crate::state::{DiffRow, DiffView, Pane, State};
 use crate::text::Row;
 use crate::theme::{Theme, Token};
 use crate::ui::{Looks, focused, pane_block};
-use iris_core::change::LineKind;
-use iris_core::text::clip;
+use iris_studio_core::change::LineKind;
+use iris_studio_core::text::clip;
 
 /// How a line of `kind` looks: its sign and its colour.
 pub(crate) fn look(kind: LineKind) -> (&'static str, Token) {
@@ -80,9 +80,9 @@ fn put_text(
 }
 
 /// At most `max` cells of `text`, ending in `…` when something was cut (as
-/// [`iris_core::text::clip`] cuts it), without copying it.
+/// [`iris_studio_core::text::clip`] cuts it), without copying it.
 fn put_clipped(row: &mut Row, text: &str, max: usize, style: Style) {
-    if iris_core::text::width(text) <= max {
+    if iris_studio_core::text::width(text) <= max {
         row.put(text, style);
         return;
     }

@@ -4,7 +4,7 @@ use crate::effect::Effect;
 use crate::failure::Outcome;
 use crate::state::State;
 use crate::update::cx::Cx;
-use iris_core::change::FileDiff;
+use iris_studio_core::change::FileDiff;
 
 /// What comes back to the diff feature.
 #[derive(Debug, Clone)]

@@ -2,7 +2,7 @@
 //! and the run of added lines after it share rows, so a changed line sits beside its new
 //! text; context lines show on both sides.
 
-use iris_core::change::{Hunk, LineKind};
+use iris_studio_core::change::{Hunk, LineKind};
 
 /// Columns inside its borders a pane needs before a diff shows side by side.
 pub const MIN_WIDTH: usize = 100;
@@ -91,7 +91,7 @@ fn pair_runs<'a>(rows: &mut Vec<Pair<'a>>, removed: &mut Vec<Side<'a>>, added: &
 #[cfg(test)]
 mod tests {
     use super::*;
-    use iris_core::change::DiffLine;
+    use iris_studio_core::change::DiffLine;
 
     fn hunk(lines: &[(LineKind, &str)]) -> Hunk {
         Hunk {

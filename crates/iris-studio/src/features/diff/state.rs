@@ -2,7 +2,7 @@
 //! (unified, or side by side).
 
 use crate::side_by_side;
-use iris_core::change::{DiffLine, FileDiff, Hunk, LineKind};
+use iris_studio_core::change::{DiffLine, FileDiff, Hunk, LineKind};
 
 /// The diff shown for the selected file.
 #[derive(Debug, Clone, Default)]

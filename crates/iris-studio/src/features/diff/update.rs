@@ -9,8 +9,8 @@ use crate::side_by_side;
 use crate::state::{Changes, DiffView, Level, Mode, Pane, State};
 use crate::update::cx::{Cx, Then};
 use crate::update::step;
-use iris_core::change::FileDiff;
-use iris_core::text::{expand_tabs, width};
+use iris_studio_core::change::FileDiff;
+use iris_studio_core::text::{expand_tabs, width};
 
 /// Columns a sideways step moves the diff or the code.
 pub(crate) const SIDEWAYS: isize = 8;

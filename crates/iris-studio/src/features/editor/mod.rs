@@ -3,13 +3,13 @@
 use crate::failure::{Failure, Outcome};
 use crate::state::Draft;
 use crate::update::cx::Cx;
-use iris_core::artifact::ArtifactKind;
+use iris_studio_core::artifact::ArtifactKind;
 
 /// What comes back to the editor feature.
 #[derive(Debug, Clone)]
 pub enum Msg {
     /// The repository's commit rules (commitlint, commitizen), none, or why they cannot be read.
-    RulesLoaded(Outcome<Option<Box<iris_core::commit_rules::CommitRules>>>),
+    RulesLoaded(Outcome<Option<Box<iris_studio_core::commit_rules::CommitRules>>>),
     /// Drafts saved by an earlier session, offered back.
     DraftsLoaded(Vec<(ArtifactKind, Draft)>),
     /// A merge, cherry-pick, revert or rebase is in progress (its name), and git prepared

@@ -10,7 +10,7 @@ use crate::state::{ArtifactBuffer, Artifacts};
 use crate::state::{Level, State};
 use crate::update::cx::{Cx, Then};
 use crate::update::written_for;
-use iris_core::artifact::ArtifactKind;
+use iris_studio_core::artifact::ArtifactKind;
 
 /// Remembers that Iris wrote `text` for `kind`.
 pub(crate) fn wrote(state: &mut State, kind: ArtifactKind, text: &str) {

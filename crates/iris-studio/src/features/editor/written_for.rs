@@ -9,7 +9,7 @@
 use crate::effect::Effect;
 use crate::state::{Confirm, Level, State};
 use crate::update::{editing, generate, notice};
-use iris_core::artifact::ArtifactKind;
+use iris_studio_core::artifact::ArtifactKind;
 
 /// What `kind` is written for now, when known: the staged change's key for a commit message
 /// or a review; for a range's artifact (the mode's own), its base and its commits.

@@ -12,7 +12,7 @@ use crate::layout::code_and_history;
 use crate::state::{Heat, Pane, State};
 use crate::theme::{Theme, Token};
 use crate::ui::{Looks, draw_list, focused, pane_block};
-use iris_core::text::clip;
+use iris_studio_core::text::clip;
 
 pub fn draw_tree(frame: &mut Frame, area: Rect, state: &State, theme: &Theme) {
     let explorer = &state.explore;

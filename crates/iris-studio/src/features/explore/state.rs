@@ -4,8 +4,8 @@
 use std::collections::HashMap;
 
 use crate::state::{CommitRow, DiffView};
-use iris_core::artifact::intent::FileIntent;
-use iris_core::protocol::Explained;
+use iris_studio_core::artifact::intent::FileIntent;
+use iris_studio_core::protocol::Explained;
 
 /// One row of the explore tree: a directory or a file, indented by depth.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -3,7 +3,7 @@
 use crate::effect::EditTarget;
 use crate::failure::Outcome;
 use crate::update::cx::Cx;
-use iris_core::artifact::ArtifactKind;
+use iris_studio_core::artifact::ArtifactKind;
 
 /// What comes back to the external feature.
 #[derive(Debug, Clone)]

@@ -8,7 +8,7 @@ use crate::state::ArtifactBuffer;
 use crate::state::{Level, Mode, Pane, State};
 use crate::update::cx::{Cx, Then};
 use crate::update::notice;
-use iris_core::artifact::ArtifactKind;
+use iris_studio_core::artifact::ArtifactKind;
 
 /// `e`: the diff's file at its top line, explore's file at the cursor (or the tree's file),
 /// else the artifact.

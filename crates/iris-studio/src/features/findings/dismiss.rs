@@ -12,7 +12,7 @@ use crate::effect::Effect;
 use crate::failure::{Done, Outcome};
 use crate::state::{FindingsView, Level, Mode};
 use crate::update::cx::{Cx, Then};
-use iris_core::artifact::{ArtifactKind, finding_blocks, without_findings};
+use iris_studio_core::artifact::{ArtifactKind, finding_blocks, without_findings};
 
 /// `d`: asks why the selected finding (of the `rows` listed) is dismissed.
 pub(crate) fn ask(

@@ -9,8 +9,8 @@ use crate::findings::shown_findings;
 use crate::state::{Pane, State};
 use crate::theme::{Theme, Token};
 use crate::ui::{draw_list, focused, pane_block};
-use iris_core::artifact::Severity;
-use iris_core::text::clip;
+use iris_studio_core::artifact::Severity;
+use iris_studio_core::text::clip;
 
 pub fn draw(frame: &mut Frame, area: Rect, state: &State, theme: &Theme) {
     let (rows, folds) = shown_findings(state);

@@ -9,7 +9,7 @@ use ratatui::widgets::{Clear, Paragraph};
 use super::state::{Dismissing, Reason};
 use crate::theme::{Theme, Token};
 use crate::ui::{centered, pane_block};
-use iris_core::text::{clip, width};
+use iris_studio_core::text::{clip, width};
 
 pub fn draw(frame: &mut Frame, area: Rect, asked: &Dismissing, theme: &Theme) {
     let rect = centered(area, 76, 9);

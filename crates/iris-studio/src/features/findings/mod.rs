@@ -4,7 +4,9 @@
 
 use crate::failure::{Done, Outcome};
 use crate::update::cx::Cx;
-use iris_core::artifact::{FindingBlock, Folded, finding_blocks, left_out_line, without_findings};
+use iris_studio_core::artifact::{
+    FindingBlock, Folded, finding_blocks, left_out_line, without_findings,
+};
 
 /// What comes back to the findings feature.
 #[derive(Debug, Clone)]
@@ -97,7 +99,7 @@ pub fn without_unsure(markdown: &str, min: u8) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use iris_core::artifact::{Finding, Review, Severity};
+    use iris_studio_core::artifact::{Finding, Review, Severity};
 
     #[test]
     fn findings_are_read_back_from_the_reviews_markdown() {
@@ -206,7 +208,7 @@ pub(crate) mod update;
 pub(crate) fn update(state: &mut crate::state::State, msg: Msg) -> Vec<crate::effect::Effect> {
     let text = state
         .artifacts
-        .get(&iris_core::artifact::ArtifactKind::Review)
+        .get(&iris_studio_core::artifact::ArtifactKind::Review)
         .map(|a| a.text())
         .unwrap_or_default();
     let mut cx = Cx::new(&mut state.iris, state.mode, state.now);

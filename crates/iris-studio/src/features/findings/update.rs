@@ -6,7 +6,7 @@ use crate::findings::{shown_findings, visible};
 use crate::state::{FindingsView, Level, Pane, State};
 use crate::update::cx::Cx;
 use crate::update::{diff, notice, step};
-use iris_core::artifact::FindingBlock;
+use iris_studio_core::artifact::FindingBlock;
 
 /// `f`: the findings the reviewer is less sure of are shown in the list, or folded again.
 pub(crate) fn toggle_unsure(

@@ -9,7 +9,7 @@ use crate::effect::Effect;
 use crate::state::{ALTERNATIVES, Alternatives, Level, TaskKind};
 use crate::update::cx::{Cx, Then};
 use crate::update::task;
-use iris_core::artifact::ArtifactKind;
+use iris_studio_core::artifact::ArtifactKind;
 
 /// `a`: Iris starts on the alternatives.
 pub(crate) fn ask(cx: &mut Cx, kind: Option<ArtifactKind>, has_staged: bool) -> Vec<Effect> {

@@ -2,7 +2,7 @@
 
 use crate::failure::Outcome;
 use crate::update::cx::Cx;
-use iris_core::artifact::ArtifactKind;
+use iris_studio_core::artifact::ArtifactKind;
 
 /// What comes back to the generate feature.
 #[derive(Debug, Clone)]
@@ -40,7 +40,7 @@ pub enum Fx {
         /// (FROM, TO) for the range modes; `None`: the staged changes.
         range: Option<(String, String)>,
         /// For one layer of a stack: the stack and which layer, which the request carries.
-        stack: Option<iris_core::stack::InStack>,
+        stack: Option<iris_studio_core::stack::InStack>,
     },
     /// Iris writes an artifact; `range` is (FROM, TO) for the range modes.
     Generate {
@@ -51,7 +51,7 @@ pub enum Fx {
         /// (FROM, TO) for the range modes; `None`: the staged changes.
         range: Option<(String, String)>,
         /// For one layer of a stack: the stack and which layer, which the request carries.
-        stack: Option<iris_core::stack::InStack>,
+        stack: Option<iris_studio_core::stack::InStack>,
     },
     /// `count` alternatives to the artifact, written in parallel.
     Alternatives {

@@ -1,7 +1,7 @@
 //! Versions of the commit message to choose from, side by side: the one in the editor and the
 //! alternatives Iris wrote for it (`a`).
 
-use iris_core::artifact::ArtifactKind;
+use iris_studio_core::artifact::ArtifactKind;
 
 /// How many alternatives one `a` asks Iris for.
 pub const ALTERNATIVES: usize = 3;

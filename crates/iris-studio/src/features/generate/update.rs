@@ -6,8 +6,8 @@ use crate::features::msgs::GenerateFx;
 use crate::state::Report;
 use crate::state::{ArtifactBuffer, CommitRange, Level, Mode, TaskKind};
 use crate::update::cx::{Cx, Then};
-use iris_core::artifact::ArtifactKind;
-use iris_core::stack::InStack;
+use iris_studio_core::artifact::ArtifactKind;
+use iris_studio_core::stack::InStack;
 
 /// What generating reads: the mode, the range and whether anything is staged (its input),
 /// the mode's artifact, and the stack's layer shown, which the request carries.

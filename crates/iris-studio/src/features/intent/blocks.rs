@@ -5,8 +5,10 @@
 
 use crate::conversation::wrap_message;
 use crate::state::IntentView;
-use iris_core::artifact::intent::{ExecutionPath, FileIntent, ResponsibilityBlock, ranges_text};
-use iris_core::text::clip;
+use iris_studio_core::artifact::intent::{
+    ExecutionPath, FileIntent, ResponsibilityBlock, ranges_text,
+};
+use iris_studio_core::text::clip;
 
 /// One screen row of the blocks pane.
 #[derive(Debug, Clone, PartialEq, Eq)]

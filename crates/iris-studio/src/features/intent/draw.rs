@@ -11,7 +11,7 @@ use crate::layout::inner_size;
 use crate::state::{Pane, State, TaskKind};
 use crate::theme::{Theme, Token};
 use crate::ui::{focused, pane_block};
-use iris_core::text::clip;
+use iris_studio_core::text::clip;
 
 pub fn draw(frame: &mut Frame, area: Rect, state: &State, theme: &Theme) {
     let Some(view) = &state.explore.intent else {

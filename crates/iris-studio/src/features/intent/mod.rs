@@ -2,7 +2,7 @@
 
 use crate::failure::Outcome;
 use crate::update::cx::Cx;
-use iris_core::artifact::intent::FileIntent;
+use iris_studio_core::artifact::intent::FileIntent;
 
 /// What comes back to the intent feature.
 #[derive(Debug, Clone)]

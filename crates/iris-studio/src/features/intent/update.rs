@@ -11,7 +11,7 @@ use crate::layout::keep_in_view;
 use crate::state::{Explore, IntentKey, IntentView, Level, Pane, TaskKind};
 use crate::update::cx::{Cx, Then};
 use crate::update::{explore, step};
-use iris_core::artifact::intent::FileIntent;
+use iris_studio_core::artifact::intent::FileIntent;
 use ratatui::layout::Rect;
 
 /// Where the intent feature works: explore's state, the focus, the rows of code on screen.

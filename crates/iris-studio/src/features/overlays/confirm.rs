@@ -6,7 +6,7 @@ use ratatui::layout::Rect;
 use crate::state::{Confirm, State};
 use crate::theme::Theme;
 use crate::ui::{centered, text_box};
-use iris_core::protocol::ApprovalRequest;
+use iris_studio_core::protocol::ApprovalRequest;
 
 pub fn draw(frame: &mut Frame, area: Rect, question: &Confirm, state: &State, theme: &Theme) {
     let text = match question {

@@ -10,7 +10,7 @@ use crate::keymap::KeyContext;
 use crate::state::State;
 use crate::theme::Token;
 use crate::ui::{Looks, centered, pane_block};
-use iris_core::text;
+use iris_studio_core::text;
 
 pub fn draw(frame: &mut Frame, area: Rect, state: &State, looks: &Looks) {
     let theme = looks.theme;

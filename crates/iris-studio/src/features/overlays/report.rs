@@ -26,7 +26,7 @@ pub(crate) fn rows_and_shown(text: &str, (width, height): (u16, u16)) -> (usize,
     let shown = usize::from(inner.height.saturating_sub(2)).max(1);
     let rows = text
         .lines()
-        .map(|line| iris_core::text::width(line).div_ceil(columns).max(1))
+        .map(|line| iris_studio_core::text::width(line).div_ceil(columns).max(1))
         .sum();
     (rows, shown)
 }

@@ -2,7 +2,7 @@
 
 use crate::failure::{Done, Outcome};
 use crate::update::cx::{Cx, Then};
-use iris_core::artifact::ArtifactKind;
+use iris_studio_core::artifact::ArtifactKind;
 
 /// What comes back to the publish feature.
 #[derive(Debug, Clone)]

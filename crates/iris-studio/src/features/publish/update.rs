@@ -8,7 +8,7 @@ use crate::state::{
     Artifacts, CommitRange, Confirm, Explore, FindingsView, Level, Mode, StackView,
 };
 use crate::update::cx::Cx;
-use iris_core::artifact::ArtifactKind;
+use iris_studio_core::artifact::ArtifactKind;
 
 /// What publishing and copying read: the mode, the artifacts, the range.
 pub(crate) type Reads<'a> = (Mode, &'a Artifacts, &'a CommitRange);

@@ -8,7 +8,7 @@ use ratatui::widgets::ListItem;
 use crate::state::{Pane, State};
 use crate::theme::{Theme, Token};
 use crate::ui::{draw_list, focused, pane_block};
-use iris_core::text::clip;
+use iris_studio_core::text::clip;
 
 pub fn draw(frame: &mut Frame, area: Rect, state: &State, theme: &Theme) {
     let range = &state.range;

@@ -10,7 +10,7 @@ use ratatui::widgets::{Clear, Paragraph, Wrap};
 use crate::state::{Setup, SetupFacts, SetupOption, SetupStep};
 use crate::theme::{Theme, Token};
 use crate::ui::{centered, pane_block};
-use iris_config::setup::LocalServer;
+use iris_studio_config::setup::LocalServer;
 
 pub fn draw(frame: &mut Frame, area: Rect, setup: &Setup, facts: &SetupFacts, theme: &Theme) {
     let text = |s: String| Line::from(Span::styled(s, theme.style(Token::Text)));

@@ -2,13 +2,13 @@
 
 use crate::failure::{Done, Outcome};
 use crate::update::cx::Cx;
-use iris_config::setup::Choice;
+use iris_studio_config::setup::Choice;
 
 /// What comes back to the setup feature.
 #[derive(Debug, Clone)]
 pub enum Msg {
     /// The model servers that answered on this machine (setup).
-    ServersFound(Vec<iris_config::setup::LocalServer>),
+    ServersFound(Vec<iris_studio_config::setup::LocalServer>),
     /// Setup's choice was written and Iris started with it (what to tell the user), or why not.
     Written(Outcome<Done>),
 }

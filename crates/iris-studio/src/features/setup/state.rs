@@ -2,8 +2,8 @@
 //! on this machine and the hosted providers, takes a key for one of those, and writes the
 //! choice into the user's config file once the user says yes.
 
-use iris_config::ProviderKind;
-use iris_config::setup::{Choice, LocalServer, cli_choice, hosted};
+use iris_studio_config::ProviderKind;
+use iris_studio_config::setup::{Choice, LocalServer, cli_choice, hosted};
 
 /// What setup knows of this machine before anything is probed: where the user file is, and
 /// which hosted providers already have a key in the environment. Read once at start.

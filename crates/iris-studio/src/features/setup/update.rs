@@ -8,7 +8,7 @@ use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use crate::effect::Effect;
 use crate::state::{Level, Setup, SetupFacts, SetupOption, SetupStep};
 use crate::update::cx::{Cx, Then};
-use iris_config::setup::{Choice, LocalServer, server_choice, server_url};
+use iris_studio_config::setup::{Choice, LocalServer, server_choice, server_url};
 
 /// Opens setup and looks for model servers on this machine.
 pub(crate) fn open(open: &mut Option<Setup>, facts: &SetupFacts) -> Vec<Effect> {

@@ -10,7 +10,7 @@ use ratatui::widgets::{Clear, ListItem, Paragraph, Wrap};
 use crate::state::{Pending, Speaker, SplitPhase, SplitView};
 use crate::theme::{Theme, Token};
 use crate::ui::{centered, draw_list, pane_block, text_box};
-use iris_core::change::Hunk;
+use iris_studio_core::change::Hunk;
 
 /// Rows of the message box and of the chat.
 const MESSAGE_ROWS: u16 = 8;
@@ -199,5 +199,5 @@ fn draw_chat(frame: &mut Frame, area: Rect, view: &SplitView, theme: &Theme) {
 
 /// Untrusted text as it may be drawn: control characters written out, tabs expanded.
 fn shown(text: &str) -> String {
-    iris_core::text::expand_tabs(&iris_core::controls::escape(text))
+    iris_studio_core::text::expand_tabs(&iris_studio_core::controls::escape(text))
 }

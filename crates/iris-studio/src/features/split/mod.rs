@@ -22,7 +22,7 @@ pub enum Msg {
         /// The split chat's task in which she replaced it.
         task: u64,
         /// The new plan.
-        plan: iris_core::split::SplitPlan,
+        plan: iris_studio_core::split::SplitPlan,
     },
     /// A chat reply about the split plan finished.
     ChatReplied {
@@ -72,11 +72,11 @@ pub enum Fx {
         /// The studio's id for the task, which its results and progress carry back.
         task: u64,
         /// The units (hunks, files) the change was cut into.
-        units: Vec<iris_core::split::Unit>,
+        units: Vec<iris_studio_core::split::Unit>,
         /// The change's diff, file by file, that the units come from.
-        files: Vec<iris_core::change::FileDiff>,
+        files: Vec<iris_studio_core::change::FileDiff>,
         /// The plan as it stands.
-        plan: iris_core::split::SplitPlan,
+        plan: iris_studio_core::split::SplitPlan,
         /// The conversation about the plan before this message.
         history: Vec<ChatMessage>,
         /// What the user just wrote.
@@ -85,9 +85,9 @@ pub enum Fx {
     /// Commits the plan's groups in order, if the change still has exactly `units`.
     Apply {
         /// The units the plan was made for.
-        units: Vec<iris_core::split::Unit>,
+        units: Vec<iris_studio_core::split::Unit>,
         /// The groups to commit, each with its message.
-        plan: iris_core::split::SplitPlan,
+        plan: iris_studio_core::split::SplitPlan,
     },
     /// Restores the state from before the last split.
     Undo,

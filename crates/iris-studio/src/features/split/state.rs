@@ -3,8 +3,8 @@
 
 use tui_textarea::TextArea;
 
-use iris_core::change::{FileDiff, Hunk};
-use iris_core::split::{SplitPlan, Unit, UnitKind};
+use iris_studio_core::change::{FileDiff, Hunk};
+use iris_studio_core::split::{SplitPlan, Unit, UnitKind};
 
 use crate::state::ChatMessage;
 

@@ -12,7 +12,7 @@ use crate::state::{
     text_input,
 };
 use crate::update::cx::{Cx, Then};
-use iris_core::split::SplitPlan;
+use iris_studio_core::split::SplitPlan;
 
 /// What the keys do, for the status line when the view opens.
 pub const KEYS: &str = "↑↓ group · n/p hunk · J/K scroll · m+N move the top hunk (m n: a new \

@@ -9,7 +9,7 @@ use ratatui::widgets::ListItem;
 use crate::state::StackView;
 use crate::theme::{Theme, Token};
 use crate::ui::{draw_list, pane_block};
-use iris_core::text::clip;
+use iris_studio_core::text::clip;
 
 pub fn draw(frame: &mut Frame, area: Rect, view: &StackView, theme: &Theme) {
     let width = usize::from(area.width.saturating_sub(2));
@@ -24,7 +24,7 @@ pub fn draw(frame: &mut Frame, area: Rect, view: &StackView, theme: &Theme) {
             let here = if i == view.stack.current { "@" } else { " " };
             let branch = format!("{}{here} {} ", i + 1, layer.branch);
             let title = layer.titles.last().map(String::as_str).unwrap_or_default();
-            let room = width.saturating_sub(iris_core::text::width(&branch));
+            let room = width.saturating_sub(iris_studio_core::text::width(&branch));
             ListItem::new(Line::from(vec![
                 Span::styled(branch, theme.style(Token::Accent)),
                 Span::styled(clip(title, room), theme.style(Token::Text)),

@@ -4,14 +4,14 @@ use crate::effect::Effect;
 use crate::failure::Outcome;
 use crate::state::State;
 use crate::update::cx::Cx;
-use iris_core::artifact::ArtifactKind;
+use iris_studio_core::artifact::ArtifactKind;
 
 /// What comes back to the stack feature.
 #[derive(Debug, Clone)]
 pub enum Msg {
     /// The stack the branch is in (None: it is in none, or is the only layer), or why it
     /// could not be read.
-    Loaded(Outcome<Option<iris_core::stack::Stack>>),
+    Loaded(Outcome<Option<iris_studio_core::stack::Stack>>),
     /// Iris wrote the description of a stack's layer that had none, on the way to publishing.
     LayerWritten {
         /// The publishing task.
@@ -45,7 +45,7 @@ pub enum Fx {
         /// description (None: every layer has one, nothing is written).
         task: Option<u64>,
         /// The stack, bottom layer first.
-        stack: iris_core::stack::Stack,
+        stack: iris_studio_core::stack::Stack,
         /// Each layer's description as the studio has it ("" for one not written).
         texts: Vec<String>,
     },

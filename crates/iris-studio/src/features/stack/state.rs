@@ -2,7 +2,7 @@
 //! every other layer's description while it is not shown.
 
 use crate::state::ArtifactBuffer;
-use iris_core::stack::{Layer, Stack};
+use iris_studio_core::stack::{Layer, Stack};
 
 /// The stack the branch is in, as PR mode shows it.
 pub struct StackView {

@@ -9,8 +9,8 @@ use crate::state::TaskKind;
 use crate::state::{ArtifactBuffer, Level, Mode, Report, StackView, State};
 use crate::update::cx::{Cx, Then};
 use crate::update::{notice, range, task};
-use iris_core::artifact::ArtifactKind;
-use iris_core::stack::{InStack, Stack};
+use iris_studio_core::artifact::ArtifactKind;
+use iris_studio_core::stack::{InStack, Stack};
 
 /// The stack came: with more than one layer, PR mode shows the checked-out branch's layer;
 /// else the whole range is written as one PR, as before.

@@ -4,7 +4,7 @@
 //! the answer the same way.
 
 use crate::state::WhyView;
-use iris_core::text::clip;
+use iris_studio_core::text::clip;
 
 /// One screen row of the answer pane.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -68,7 +68,7 @@ pub fn commit_row(rows: &[Row], index: usize) -> Option<usize> {
 mod tests {
     use super::*;
     use crate::state::WhyKey;
-    use iris_core::protocol::{BlamedCommit, Explained};
+    use iris_studio_core::protocol::{BlamedCommit, Explained};
 
     fn commit(short: &str) -> BlamedCommit {
         BlamedCommit {

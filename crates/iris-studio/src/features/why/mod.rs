@@ -2,8 +2,8 @@
 
 use crate::failure::Outcome;
 use crate::update::cx::Cx;
-use iris_core::change::FileDiff;
-use iris_core::protocol::{Explained, LinesAsked};
+use iris_studio_core::change::FileDiff;
+use iris_studio_core::protocol::{Explained, LinesAsked};
 
 /// What comes back to the why feature.
 #[derive(Debug, Clone)]

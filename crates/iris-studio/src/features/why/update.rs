@@ -11,7 +11,7 @@ use crate::layout::keep_in_view;
 use crate::state::{DiffView, Explore, Level, Pane, ShownCommit, State, TaskKind, WhyKey, WhyView};
 use crate::update::cx::{Cx, Then};
 use crate::update::{notice, step, task};
-use iris_core::protocol::{Explained, LinesAsked};
+use iris_studio_core::protocol::{Explained, LinesAsked};
 
 /// `w`: asks Iris about the selected lines (or the cursor's line), or shows her earlier
 /// answer about them.
@@ -202,7 +202,7 @@ pub(crate) fn commit_shown(
     explore: &mut Explore,
     cx: &mut Cx,
     id: String,
-    result: Outcome<Vec<iris_core::change::FileDiff>>,
+    result: Outcome<Vec<iris_studio_core::change::FileDiff>>,
 ) -> Vec<Effect> {
     let shown = explore.commit.as_mut().filter(|c| c.id == id);
     let Some(ShownCommit { view, .. }) = shown else {
