@@ -5,7 +5,7 @@
 
 use std::time::Duration;
 
-use crate::common::agent::{commit_json, shell};
+use crate::common::agent::{changed_repo, commit_json, shell};
 use crate::common::fake_provider::{FakeProvider, Step};
 use crate::common::pty::PtyProgram;
 use crate::common::{Iris, TestRepo, stderr, stdout};
@@ -29,19 +29,6 @@ fn quick_start() -> Vec<String> {
         .map(|line| line.trim().to_string())
         .filter(|line| !line.is_empty())
         .collect()
-}
-
-/// A repository with a change made and nothing staged, as a user's is before they commit.
-fn changed_repo() -> TestRepo {
-    let repo = TestRepo::new();
-    repo.write("src/lib.rs", "pub fn one() -> u32 {\n    1\n}\n");
-    repo.write("README.md", "# Numbers\n\nSmall numbers as functions.\n");
-    repo.commit_all("Initial commit");
-    repo.write(
-        "src/lib.rs",
-        "pub fn one() -> u32 {\n    1\n}\n\npub fn two() -> u32 {\n    2\n}\n",
-    );
-    repo
 }
 
 /// The studio, `iris` alone in the repository, on a terminal: it opens, shows the repository

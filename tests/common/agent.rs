@@ -61,6 +61,13 @@ pub fn asks_schema_once(request: &Recorded, schema: &serde_json::Value) -> bool 
 
 /// A repository with one commit and a staged change that adds `two()` to `src/lib.rs`.
 pub fn staged_repo() -> TestRepo {
+    let repo = changed_repo();
+    repo.git(&["add", "-A"]);
+    repo
+}
+
+/// [`staged_repo`]'s change made but not staged, as a user's is before they commit.
+pub fn changed_repo() -> TestRepo {
     let repo = TestRepo::new();
     repo.write("src/lib.rs", "pub fn one() -> u32 {\n    1\n}\n");
     repo.write("README.md", "# Numbers\n\nSmall numbers as functions.\n");
@@ -69,7 +76,6 @@ pub fn staged_repo() -> TestRepo {
         "src/lib.rs",
         "pub fn one() -> u32 {\n    1\n}\n\npub fn two() -> u32 {\n    2\n}\n",
     );
-    repo.git(&["add", "-A"]);
     repo
 }
 
