@@ -22,6 +22,7 @@ mod config;
 mod config_init;
 mod controls;
 mod cost_cap;
+mod docs_commands;
 mod docs_links;
 mod docs_reference;
 mod doctor;

@@ -1,0 +1,210 @@
+//! Every `iris` command line the README and the book show parses as the binary parses it: the
+//! command exists, its flags exist and take the values given, no two conflict. A chapter that
+//! falls behind a renamed or removed flag fails here, as the reference pages do when stale.
+
+use clap::CommandFactory;
+use clap::error::{ContextKind, ContextValue, ErrorKind};
+use iris_studio::cli::Cli;
+
+/// `line`'s words as `sh` would split them (quotes removed, a `$(...)` one word), up to the
+/// first `#` comment, pipe, redirection or command separator outside quotes.
+fn words(line: &str) -> Vec<String> {
+    let mut words = Vec::new();
+    let mut word = String::new();
+    let mut in_word = false;
+    let mut quote: Option<char> = None;
+    let mut chars = line.chars().peekable();
+    while let Some(c) = chars.next() {
+        if c == '$' && quote != Some('\'') && chars.peek() == Some(&'(') {
+            // A command substitution: its text up to the matching `)`, whatever it holds.
+            let mut depth = 0;
+            word.push(c);
+            for c in chars.by_ref() {
+                word.push(c);
+                match c {
+                    '(' => depth += 1,
+                    ')' if depth == 1 => break,
+                    ')' => depth -= 1,
+                    _ => {}
+                }
+            }
+            in_word = true;
+            continue;
+        }
+        match quote {
+            Some(q) if c == q => quote = None,
+            Some(_) => word.push(c),
+            None => match c {
+                '\'' | '"' => {
+                    quote = Some(c);
+                    in_word = true;
+                }
+                '#' if !in_word => break,
+                '|' | '>' | '<' | ';' | '&' => break,
+                c if c.is_whitespace() => {
+                    if in_word {
+                        words.push(std::mem::take(&mut word));
+                        in_word = false;
+                    }
+                }
+                c => {
+                    word.push(c);
+                    in_word = true;
+                }
+            },
+        }
+    }
+    if in_word {
+        words.push(word);
+    }
+    words
+}
+
+/// The `iris ...` command lines of `markdown`: each line of a code block, and each inline code
+/// span, that starts with `iris `.
+fn command_lines(markdown: &str) -> Vec<String> {
+    let mut lines = Vec::new();
+    let mut in_block = false;
+    for line in markdown.lines() {
+        let trimmed = line.trim_start();
+        if trimmed.starts_with("```") {
+            in_block = !in_block;
+            continue;
+        }
+        if in_block {
+            // A prompt's `$ ` is not part of the command.
+            let command = trimmed.strip_prefix("$ ").unwrap_or(trimmed);
+            if command.starts_with("iris ") || command == "iris" {
+                lines.push(command.to_string());
+            }
+            continue;
+        }
+        for (i, span) in line.split('`').enumerate() {
+            if i % 2 == 1 && span.starts_with("iris ") {
+                lines.push(span.to_string());
+            }
+        }
+    }
+    lines
+}
+
+/// A word of a synopsis that stands for a value: `SHELL`, `REV`, `FILE:START-END`.
+fn placeholder(word: &str) -> bool {
+    word.len() > 1
+        && word.chars().any(|c| c.is_ascii_uppercase())
+        && word
+            .chars()
+            .all(|c| c.is_ascii_uppercase() || "_-:.,".contains(c))
+}
+
+/// Why `line` does not parse, or `None` when it does. A synopsis reads as a command: its
+/// optional parts' brackets dropped (`[-r REV]`), and a placeholder taken for any value.
+fn refused(line: &str) -> Option<String> {
+    let words: Vec<String> = words(line)
+        .into_iter()
+        .map(|w| w.trim_start_matches('[').trim_end_matches(']').to_string())
+        .collect();
+    // A placeholder for "and so on" is prose, not a command.
+    if words.iter().any(|w| w == "..." || w.starts_with('<')) {
+        return None;
+    }
+    match Cli::command().try_get_matches_from(&words) {
+        Ok(_) => None,
+        Err(e) if matches!(e.kind(), ErrorKind::DisplayHelp | ErrorKind::DisplayVersion) => None,
+        // A command shown without the argument it needs (`iris blame`, `iris config set`)
+        // names the command, which exists: its arguments are the prose around it.
+        Err(e) if e.kind() == ErrorKind::MissingRequiredArgument => None,
+        Err(e)
+            if e.kind() == ErrorKind::InvalidValue
+                && matches!(
+                    e.get(ContextKind::InvalidValue),
+                    Some(ContextValue::String(v)) if placeholder(v)
+                ) =>
+        {
+            None
+        }
+        Err(e) => Some(
+            e.render()
+                .to_string()
+                .lines()
+                .next()
+                .unwrap_or("")
+                .to_string(),
+        ),
+    }
+}
+
+fn pages() -> Vec<std::path::PathBuf> {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut pages = vec![root.join("README.md")];
+    for folder in ["docs", "docs/dev"] {
+        let mut found: Vec<_> = std::fs::read_dir(root.join(folder))
+            .expect("docs/ is readable")
+            .flatten()
+            .map(|e| e.path())
+            .filter(|p| p.extension().is_some_and(|e| e == "md"))
+            .collect();
+        found.sort();
+        pages.extend(found);
+    }
+    pages
+}
+
+#[test]
+fn every_command_the_book_shows_parses() {
+    let mut checked = 0;
+    let mut broken = Vec::new();
+    for page in pages() {
+        let text = std::fs::read_to_string(&page).expect("a page");
+        for line in command_lines(&text) {
+            checked += 1;
+            if let Some(why) = refused(&line) {
+                let name = page.file_name().unwrap_or_default().to_string_lossy();
+                broken.push(format!("{name}: `{line}`: {why}"));
+            }
+        }
+    }
+    assert!(
+        checked > 100,
+        "the book shows its commands: {checked} found"
+    );
+    assert!(
+        broken.is_empty(),
+        "commands the book shows that iris refuses:\n{}",
+        broken.join("\n")
+    );
+}
+
+#[test]
+fn the_check_splits_as_sh_does_and_refuses_what_iris_refuses() {
+    assert_eq!(
+        words(r#"iris gen -i "mention the ticket" --copy  # copied"#),
+        ["iris", "gen", "-i", "mention the ticket", "--copy"]
+    );
+    assert_eq!(
+        words("iris review --format sarif > iris.sarif"),
+        ["iris", "review", "--format", "sarif"]
+    );
+    assert_eq!(
+        command_lines("Run `iris gen --all` or\n```sh\n$ iris pr  # a PR\ngit add -p\n```\n"),
+        ["iris gen --all", "iris pr  # a PR"]
+    );
+    assert_eq!(refused("iris gen --auto-commit"), None);
+    assert!(refused("iris gen --no-such-flag").is_some());
+    assert!(refused("iris review --format yaml").is_some());
+    assert!(refused("iris frobnicate").is_some());
+    // A synopsis: optional parts, a placeholder for an enumerated value.
+    assert_eq!(refused("iris split [-r REV] --apply"), None);
+    assert_eq!(refused("iris completions SHELL"), None);
+    assert!(refused("iris completions tcsh").is_some());
+    assert_eq!(
+        words("iris eval --commits $(git log --format=%h -3 | paste -sd, -) --json"),
+        [
+            "iris",
+            "eval",
+            "--commits",
+            "$(git log --format=%h -3 | paste -sd, -)",
+            "--json"
+        ]
+    );
+}
