@@ -410,3 +410,23 @@ fn the_installer_says_when_there_is_no_build_for_the_platform() {
         assert!(!dest.exists(), "the install folder was made");
     }
 }
+
+/// The repository's address is said once, in Cargo.toml: the installer downloads from it, and
+/// the README and the book's install lines fetch the installer from its latest release.
+#[test]
+fn the_installer_and_the_install_lines_name_the_repository_cargo_toml_names() {
+    let manifest = manifest();
+    let repository = manifest["workspace"]["package"]["repository"]
+        .as_str()
+        .expect("[workspace.package] repository");
+    let script = std::fs::read_to_string(root().join("assets/install.sh")).expect("install.sh");
+    assert!(
+        script.contains(&format!("REPO_URL=\"{repository}\"")),
+        "assets/install.sh downloads from another repository than {repository}"
+    );
+    let line = format!("{repository}/releases/latest/download/install.sh | sh");
+    for page in ["README.md", "docs/install.md"] {
+        let text = std::fs::read_to_string(root().join(page)).expect("a page");
+        assert!(text.contains(&line), "{page} has no `curl ... {line}`");
+    }
+}
