@@ -175,6 +175,51 @@ fn every_command_the_book_shows_parses() {
     );
 }
 
+/// Every `iris config set KEY VALUE` the book shows with a real key and value, run: the key is
+/// one the binary takes, in the form shown, and the value one it accepts.
+#[test]
+fn every_config_set_the_book_shows_is_taken() {
+    use crate::common::{Iris, TestRepo, stderr};
+    let mut ran = 0;
+    let mut refused = Vec::new();
+    for page in pages() {
+        let text = std::fs::read_to_string(&page).expect("a page");
+        for line in command_lines(&text) {
+            let words = words(&line);
+            let is_set = words.len() >= 5 && words[1] == "config" && words[2] == "set";
+            // `PROVIDER.price_input N` is a synopsis, not a line to run.
+            let stands_for_something = |w: &String| {
+                w.contains("...") || w.split(['.', '=']).any(placeholder) || placeholder(w)
+            };
+            if !is_set || words.iter().any(stands_for_something) {
+                continue;
+            }
+            let repo = TestRepo::new();
+            let args: Vec<&str> = words[1..].iter().map(String::as_str).collect();
+            // `-` reads the value from stdin, as the book's `pass show ... |` line gives it.
+            let out = repo.iris_env(
+                &args,
+                &[],
+                "sk-ant-api03-Qx7fLw2rT9mZp4Kd8sVn3Hb6Yc1Ej5Gu\n",
+            );
+            ran += 1;
+            if !out.status.success() {
+                let name = page.file_name().unwrap_or_default().to_string_lossy();
+                refused.push(format!("{name}: `{line}`: {}", stderr(&out).trim()));
+            }
+        }
+    }
+    assert!(
+        ran >= 5,
+        "the book shows `iris config set` lines: {ran} run"
+    );
+    assert!(
+        refused.is_empty(),
+        "`iris config set` lines the book shows that iris refuses:\n{}",
+        refused.join("\n")
+    );
+}
+
 #[test]
 fn the_check_splits_as_sh_does_and_refuses_what_iris_refuses() {
     assert_eq!(
