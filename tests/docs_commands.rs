@@ -150,20 +150,33 @@ fn pages() -> Vec<std::path::PathBuf> {
     pages
 }
 
-#[test]
-fn every_command_the_book_shows_parses() {
-    let mut checked = 0;
-    let mut broken = Vec::new();
+/// Every `iris` command line shown, with the name of the page that shows it.
+fn shown() -> Vec<(String, String)> {
+    let mut shown = Vec::new();
     for page in pages() {
         let text = std::fs::read_to_string(&page).expect("a page");
-        for line in command_lines(&text) {
-            checked += 1;
-            if let Some(why) = refused(&line) {
-                let name = page.file_name().unwrap_or_default().to_string_lossy();
-                broken.push(format!("{name}: `{line}`: {why}"));
-            }
-        }
+        let name = page
+            .file_name()
+            .unwrap_or_default()
+            .to_string_lossy()
+            .into_owned();
+        shown.extend(
+            command_lines(&text)
+                .into_iter()
+                .map(|line| (name.clone(), line)),
+        );
     }
+    shown
+}
+
+#[test]
+fn every_command_the_book_shows_parses() {
+    let shown = shown();
+    let checked = shown.len();
+    let broken: Vec<String> = shown
+        .iter()
+        .filter_map(|(name, line)| refused(line).map(|why| format!("{name}: `{line}`: {why}")))
+        .collect();
     assert!(
         checked > 100,
         "the book shows its commands: {checked} found"
@@ -182,31 +195,27 @@ fn every_config_set_the_book_shows_is_taken() {
     use crate::common::{Iris, TestRepo, stderr};
     let mut ran = 0;
     let mut refused = Vec::new();
-    for page in pages() {
-        let text = std::fs::read_to_string(&page).expect("a page");
-        for line in command_lines(&text) {
-            let words = words(&line);
-            let is_set = words.len() >= 5 && words[1] == "config" && words[2] == "set";
-            // `PROVIDER.price_input N` is a synopsis, not a line to run.
-            let stands_for_something = |w: &String| {
-                w.contains("...") || w.split(['.', '=']).any(placeholder) || placeholder(w)
-            };
-            if !is_set || words.iter().any(stands_for_something) {
-                continue;
-            }
-            let repo = TestRepo::new();
-            let args: Vec<&str> = words[1..].iter().map(String::as_str).collect();
-            // `-` reads the value from stdin, as the book's `pass show ... |` line gives it.
-            let out = repo.iris_env(
-                &args,
-                &[],
-                "sk-ant-api03-Qx7fLw2rT9mZp4Kd8sVn3Hb6Yc1Ej5Gu\n",
-            );
-            ran += 1;
-            if !out.status.success() {
-                let name = page.file_name().unwrap_or_default().to_string_lossy();
-                refused.push(format!("{name}: `{line}`: {}", stderr(&out).trim()));
-            }
+    for (name, line) in shown() {
+        let words = words(&line);
+        let is_set = words.len() >= 5 && words[1] == "config" && words[2] == "set";
+        // `PROVIDER.price_input N` is a synopsis, not a line to run.
+        let stands_for_something = |w: &String| {
+            w.contains("...") || w.split(['.', '=']).any(placeholder) || placeholder(w)
+        };
+        if !is_set || words.iter().any(stands_for_something) {
+            continue;
+        }
+        let repo = TestRepo::new();
+        let args: Vec<&str> = words[1..].iter().map(String::as_str).collect();
+        // `-` reads the value from stdin, as the book's `pass show ... |` line gives it.
+        let out = repo.iris_env(
+            &args,
+            &[],
+            "sk-ant-api03-Qx7fLw2rT9mZp4Kd8sVn3Hb6Yc1Ej5Gu\n",
+        );
+        ran += 1;
+        if !out.status.success() {
+            refused.push(format!("{name}: `{line}`: {}", stderr(&out).trim()));
         }
     }
     assert!(
