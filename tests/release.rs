@@ -430,3 +430,43 @@ fn the_installer_and_the_install_lines_name_the_repository_cargo_toml_names() {
         assert!(text.contains(&line), "{page} has no `curl ... {line}`");
     }
 }
+
+/// The crates reach top-level files through symbolic links (cargo packages what they point
+/// at), so the build job tells git on Windows to check links out as links, before it checks
+/// out: otherwise each link is a text file and `include_str!` reads a path, not the file.
+#[test]
+fn the_windows_build_checks_out_symbolic_links_as_links() {
+    let listed = Command::new("git")
+        .args(["ls-files", "-s"])
+        .current_dir(root())
+        .output()
+        .expect("git ls-files");
+    let links = String::from_utf8_lossy(&listed.stdout)
+        .lines()
+        .filter(|line| line.starts_with("120000 "))
+        .count();
+    assert!(
+        links > 0,
+        "the crates' links to capabilities/, themes/ and assets/"
+    );
+    let workflow = workflow();
+    let steps = workflow["jobs"]["build"]["steps"].as_vec().expect("steps");
+    let position = |found: &dyn Fn(&Yaml) -> bool| steps.iter().position(found);
+    let symlinks = position(&|step| {
+        step["run"]
+            .as_str()
+            .is_some_and(|run| run.contains("git config --global core.symlinks true"))
+            && step["if"].as_str() == Some("runner.os == 'Windows'")
+    })
+    .expect("a step that sets core.symlinks on Windows");
+    let checkout = position(&|step| {
+        step["uses"]
+            .as_str()
+            .is_some_and(|uses| uses.starts_with("actions/checkout@"))
+    })
+    .expect("the checkout");
+    assert!(
+        symlinks < checkout,
+        "core.symlinks is set after the checkout"
+    );
+}
