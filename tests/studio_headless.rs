@@ -170,6 +170,17 @@ impl Headless {
         self.text()
     }
 
+    /// The status loaded, then Iris asked for the review (the studio in review mode): waits
+    /// until it is written.
+    async fn write_the_review(&mut self) {
+        self.load_status().await;
+        self.command(Command::Generate);
+        self.pump_until("the review", |s| {
+            s.iris.task.is_none() && !s.artifacts[&ArtifactKind::Review].is_empty()
+        })
+        .await;
+    }
+
     /// Loads the status and waits until the files and the selected diff are in.
     async fn load_status(&mut self) {
         self.runner.run(Effect::Changes(ChangesFx::LoadStatus));
@@ -1497,13 +1508,7 @@ async fn a_reviews_findings_appear_one_by_one() {
     let fake = FakeProvider::start(vec![Step::paced(20, Step::text(review.to_string()))]);
     let mut studio = Headless::new(&repo, &fake, Mode::REVIEW);
     studio.state.iris.auto_generate = false;
-    studio.load_status().await;
-    studio.command(Command::Generate);
-    studio
-        .pump_until("the review", |s| {
-            s.iris.task.is_none() && !s.artifacts[&ArtifactKind::Review].is_empty()
-        })
-        .await;
+    studio.write_the_review().await;
     let shown = |p: &String| titles.iter().filter(|t| p.contains(*t)).count();
     let counts: Vec<usize> = studio.previews.iter().map(shown).collect();
     // The summary shows before any finding; then the findings come one at a time, never a
@@ -1557,13 +1562,7 @@ async fn d_dismisses_a_finding_with_a_reason_and_the_next_review_leaves_it_out()
     };
     let mut studio = Headless::configured(&repo, &fake, Mode::REVIEW, &overrides);
     studio.state.iris.auto_generate = false;
-    studio.load_status().await;
-    studio.command(Command::Generate);
-    studio
-        .pump_until("the review", |s| {
-            s.iris.task.is_none() && !s.artifacts[&ArtifactKind::Review].is_empty()
-        })
-        .await;
+    studio.write_the_review().await;
     let findings = studio.state.artifacts[&ArtifactKind::Review]
         .facts()
         .findings
