@@ -4,6 +4,7 @@
 //! reviewer wrote, a dismissal made on a path the change renames holding on the new one, with
 //! a closing line saying how many were left out.
 
+use std::cell::RefCell;
 use std::collections::HashMap;
 
 use anyhow::Result;
@@ -49,12 +50,24 @@ impl Dismissed {
         } else {
             renames_in(repo, scope)
         };
-        let text_of = |file: &str| text_in(repo, scope, file);
+        // Each file is read once, however many findings and dismissals ask for it.
+        let texts = RefCell::new(HashMap::new());
+        let text_of = |file: &str| {
+            texts
+                .borrow_mut()
+                .entry(file.trim().to_string())
+                .or_insert_with(|| text_in(repo, scope, file))
+                .clone()
+        };
         let (kept, left_out) = without_dismissed(review, &self.dismissals, &renames, text_of);
+        // Only a finding that quotes nothing is remembered by its line's text.
         let seen: Vec<Seen> = kept
             .findings
             .iter()
-            .map(|f| Seen::of_in(f, text_of(&f.file).as_deref()))
+            .map(|f| match Seen::of(f) {
+                seen if seen.quote.is_some() => seen,
+                _ => Seen::of_in(f, text_of(&f.file).as_deref()),
+            })
             .collect();
         self.memory.remember_seen(&seen);
         let line = (left_out > 0).then(|| dismissed_line(left_out, LIST_DISMISSED));

@@ -139,14 +139,15 @@ pub(super) async fn first_request(
         })?;
     let body: Value = serde_json::from_slice(&captured.body).context("the request is not JSON")?;
     // Only what the commit brings: the instructions, tools and schema are every commit's.
-    let text: String = parts_of(&body, captured.handed.as_ref())
+    let handed = captured.handed();
+    let text: String = parts_of(&body, handed.as_ref())
         .into_iter()
         .filter(|(part, _)| matches!(*part, "request" | "evidence" | "history"))
         .map(|(_, text)| text)
         .collect::<Vec<_>>()
         .join("\n");
     let count = crate::output::preview::counter(config.provider).1;
-    let parts = sizes(&body, captured.handed.as_ref(), &*count);
+    let parts = sizes(&body, handed.as_ref(), &*count);
     let sections = captured.sections.unwrap_or_default();
     let without = Section::SOURCES
         .iter()

@@ -91,7 +91,7 @@ pub fn preview(
     let body: Value = serde_json::from_slice(&captured.body)
         .unwrap_or_else(|_| Value::String(String::from_utf8_lossy(&captured.body).into_owned()));
     let (counted, count) = counter(provider);
-    let parts = sizes(&body, captured.handed.as_ref(), &*count);
+    let parts = sizes(&body, captured.handed().as_ref(), &*count);
     let total = Part {
         name: "total",
         chars: parts.iter().map(|p| p.chars).sum(),

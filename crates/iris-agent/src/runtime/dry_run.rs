@@ -33,10 +33,21 @@ pub struct Captured {
     pub url: String,
     /// The body as it would have gone out.
     pub body: Vec<u8>,
-    /// Its last message by part, as its capability handed it over.
-    pub handed: Option<Handed>,
-    /// The same message by section (what `iris eval --evidence` weighs source by source).
+    /// Its last message by section, as its capability handed it over (what `iris eval
+    /// --evidence` weighs source by source).
     pub sections: Option<Sections>,
+}
+
+impl Captured {
+    /// The same message by part (sections of one part run together in order).
+    pub fn handed(&self) -> Option<Handed> {
+        self.sections.as_ref().map(|sections| {
+            sections
+                .iter()
+                .map(|(kind, text)| (kind.part(), text.clone()))
+                .collect()
+        })
+    }
 }
 
 /// The error a dry run stops a run with.
@@ -76,12 +87,6 @@ impl Middleware for DryRun {
             && slot.is_none()
         {
             let sections = self.handed.lock().ok().and_then(|h| h.clone());
-            let handed = sections.as_ref().map(|sections| {
-                sections
-                    .iter()
-                    .map(|(kind, text)| (kind.part(), text.clone()))
-                    .collect()
-            });
             let body = req
                 .body()
                 .and_then(|b| b.as_bytes())
@@ -90,7 +95,6 @@ impl Middleware for DryRun {
             *slot = Some(Captured {
                 url: req.url().to_string(),
                 body,
-                handed,
                 sections,
             });
         }
@@ -300,20 +304,24 @@ mod tests {
                 .expect_err("not sent");
             assert!(format!("{err:#}").contains(NOT_SENT), "{err:#}");
         }
+        let captured = dry_run.captured().expect("the first request");
         assert_eq!(
-            dry_run.captured(),
-            Some(Captured {
+            captured,
+            Captured {
                 url: "http://provider.invalid/v1/responses".into(),
                 body: b"first".to_vec(),
-                handed: Some(vec![
-                    ("request", "Write it.".into()),
-                    ("evidence", "diff".into())
-                ]),
                 sections: Some(vec![
                     (Section::Ask, "Write it.".into()),
                     (Section::Evidence, "diff".into())
                 ]),
-            })
+            }
+        );
+        assert_eq!(
+            captured.handed(),
+            Some(vec![
+                ("request", "Write it.".into()),
+                ("evidence", "diff".into())
+            ])
         );
     }
 
