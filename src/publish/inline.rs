@@ -9,6 +9,18 @@ pub(crate) const SUMMARY_MARKER: &str = "<!-- iris-review -->";
 /// Starts the marker that ends each finding Iris posts on a line (then its id), so a later
 /// post finds it: to remove it, or to know the finding is on the pull request already.
 pub(crate) const FINDING_MARKER: &str = "<!-- iris-review-finding";
+/// The marker that ends the comment of the finding `id`.
+pub(crate) fn finding_marker(id: &str) -> String {
+    format!("{FINDING_MARKER} {id} -->")
+}
+
+/// A finding's comment without the marker that ends it (its id with it).
+pub(crate) fn without_finding_marker(body: &str) -> &str {
+    body.rfind(FINDING_MARKER)
+        .map_or(body, |at| &body[..at])
+        .trim()
+}
+
 /// What an earlier review's body becomes once a newer one is posted (GitHub keeps reviews).
 pub(crate) const REPLACED: &str = "_Replaced by a newer review from Iris._";
 
@@ -85,9 +97,10 @@ fn comment(block: &FindingBlock, diff: &[FileDiff]) -> Option<InlineComment> {
         start_line,
         old_line,
         body: format!(
-            "**{}** · {}{sure}{text}\n\n{FINDING_MARKER} {id} -->",
+            "**{}** · {}{sure}{text}\n\n{}",
             block.severity.label(),
-            block.title
+            block.title,
+            finding_marker(id)
         ),
     })
 }

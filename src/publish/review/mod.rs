@@ -6,7 +6,9 @@
 use serde_json::{Value, json};
 
 use super::commands::{api_list, api_send, listed, request_diff, view_pinned};
-use super::inline::{FINDING_MARKER, InlineComment, REPLACED, SUMMARY_MARKER, lay_out};
+use super::inline::{
+    FINDING_MARKER, InlineComment, REPLACED, SUMMARY_MARKER, lay_out, without_finding_marker,
+};
 use super::run::Runner;
 use super::{Forge, PublishError, Published, published};
 use iris_studio_core::change::parse_unified_diff;
@@ -232,7 +234,7 @@ fn post_gitlab(
             Some(&discussion),
         );
         if runner.run(forge, &sent).is_err() {
-            refused.push(comment.body.replace(FINDING_MARKER, "").trim().to_string());
+            refused.push(without_finding_marker(&comment.body).to_string());
         }
     }
     if !refused.is_empty() {

@@ -232,6 +232,41 @@ fn gitlab_gets_positioned_discussions_and_one_summary_note() {
     );
 }
 
+/// A finding GitLab refuses to place on its line goes into the summary note as its text,
+/// without the hidden marker that ends its comment.
+#[test]
+fn gitlab_puts_a_finding_it_refuses_to_place_in_the_summary_without_its_marker() {
+    let tool = Tool::new(
+        "glab",
+        r##"'mr view --output=json') echo '{"iid":3,"web_url":"https://gitlab.com/acme/app/-/merge_requests/3","state":"opened","diff_refs":{"base_sha":"b1","start_sha":"s1","head_sha":"h1"}}' ;;
+'mr diff --color=never') cat "$LOG/diff" ;;
+*'notes?per_page=100 --paginate') echo '[]' ;;
+*'discussions --method=POST'*) echo 'line_code can not be blank' >&2; exit 1 ;;
+*) echo '{"id":31}' ;;"##,
+    );
+    post_inline(&tool.runner(), Forge::GitLab, REVIEW, &Posting::default()).expect("posted");
+    let calls = tool.calls();
+    let (_, note) = calls
+        .iter()
+        .find(|(args, _)| args.contains("notes --method=POST"))
+        .expect("the summary note");
+    let body = note.as_ref().expect("JSON")["body"]
+        .as_str()
+        .expect("a body")
+        .to_string();
+    let refused = body
+        .split_once("## Not placed on a line\n\n")
+        .map(|(_, rest)| rest)
+        .expect("the section of refused findings");
+    assert!(refused.starts_with("**"), "{body}");
+    assert!(!refused.contains("iris-review-finding"), "{body}");
+    assert_eq!(
+        refused.matches("-->").count(),
+        1,
+        "only the summary's own marker follows: {body}"
+    );
+}
+
 #[test]
 fn no_pull_request_is_a_clear_error() {
     let tool = Tool::new(
