@@ -60,32 +60,89 @@ fn words(line: &str) -> Vec<String> {
     words
 }
 
-/// The `iris ...` command lines of `markdown`: each line of a code block, and each inline code
-/// span, that starts with `iris `.
+/// The `iris ...` commands of `markdown`: in each line of a code block and each inline code
+/// span, every command of a pipeline or list (`a | iris ...`, `a && iris ...`) that is iris,
+/// its variable assignments dropped (`IRIS_TRUST_REPO=1 iris ...`), the command after ` -- `
+/// (`claude mcp add iris -- iris mcp`) and in a `$(iris ...)`.
 fn command_lines(markdown: &str) -> Vec<String> {
-    let mut lines = Vec::new();
+    let mut texts = Vec::new();
     let mut in_block = false;
     for line in markdown.lines() {
         let trimmed = line.trim_start();
         if trimmed.starts_with("```") {
             in_block = !in_block;
-            continue;
-        }
-        if in_block {
+        } else if in_block {
             // A prompt's `$ ` is not part of the command.
-            let command = trimmed.strip_prefix("$ ").unwrap_or(trimmed);
-            if command.starts_with("iris ") || command == "iris" {
-                lines.push(command.to_string());
-            }
-            continue;
-        }
-        for (i, span) in line.split('`').enumerate() {
-            if i % 2 == 1 && span.starts_with("iris ") {
-                lines.push(span.to_string());
-            }
+            texts.push(trimmed.strip_prefix("$ ").unwrap_or(trimmed).to_string());
+        } else {
+            texts.extend(line.split('`').skip(1).step_by(2).map(str::to_string));
         }
     }
-    lines
+    texts.iter().flat_map(|text| iris_commands(text)).collect()
+}
+
+/// The iris commands of one shell line (see [`command_lines`]).
+fn iris_commands(text: &str) -> Vec<String> {
+    let mut found = Vec::new();
+    for inner in text.split("$(").skip(1) {
+        if inner.starts_with("iris ") {
+            found.push(inner.split(')').next().unwrap_or(inner).to_string());
+        }
+    }
+    for command in segments(text) {
+        let command = match command.split_once(" -- ") {
+            Some((_, after)) if after.trim_start().starts_with("iris") => after.trim_start(),
+            _ => command.as_str(),
+        };
+        let mut rest = command.trim_start();
+        // `NAME=value` words before the command set its environment.
+        while let Some((word, after)) = rest.split_once(' ') {
+            let assigns = word.split_once('=').is_some_and(|(name, _)| {
+                !name.is_empty() && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+            });
+            if !assigns {
+                break;
+            }
+            rest = after.trim_start();
+        }
+        if rest == "iris" || rest.starts_with("iris ") {
+            found.push(rest.to_string());
+        }
+    }
+    found
+}
+
+/// `text` cut at `|`, `||`, `&&` and `;` outside quotes and `$(...)`; a comment (` #`) ends it.
+fn segments(text: &str) -> Vec<String> {
+    let mut segments = vec![String::new()];
+    let mut quote: Option<char> = None;
+    let mut depth = 0;
+    let mut previous = ' ';
+    for c in text.chars() {
+        match (quote, c) {
+            (Some(q), c) if c == q => quote = None,
+            (Some(_), _) => {}
+            (None, '\'' | '"') => quote = Some(c),
+            (None, '(') if previous == '$' => depth += 1,
+            (None, ')') if depth > 0 => depth -= 1,
+            (None, '#') if depth == 0 && previous.is_whitespace() => break,
+            (None, '|' | '&' | ';') if depth == 0 => {
+                segments.push(String::new());
+                previous = c;
+                continue;
+            }
+            _ => {}
+        }
+        if let Some(segment) = segments.last_mut() {
+            segment.push(c);
+        }
+        previous = c;
+    }
+    segments
+        .into_iter()
+        .map(|s| s.trim().to_string())
+        .filter(|s| !s.is_empty())
+        .collect()
 }
 
 /// A word of a synopsis that stands for a value: `SHELL`, `REV`, `FILE:START-END`.
@@ -104,8 +161,11 @@ fn refused(line: &str) -> Option<String> {
         .into_iter()
         .map(|w| w.trim_start_matches('[').trim_end_matches(']').to_string())
         .collect();
-    // A placeholder for "and so on" is prose, not a command.
-    if words.iter().any(|w| w == "..." || w.starts_with('<')) {
+    // A placeholder for "and so on", or a remark in brackets, is prose, not a command.
+    if words
+        .iter()
+        .any(|w| w == "..." || w.starts_with('<') || w.starts_with('('))
+    {
         return None;
     }
     match Cli::command().try_get_matches_from(&words) {
@@ -134,20 +194,14 @@ fn refused(line: &str) -> Option<String> {
     }
 }
 
+/// The pages that show commands: the front door and the book, without the reference pages
+/// (made from the command tree itself).
 fn pages() -> Vec<std::path::PathBuf> {
-    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
-    let mut pages = vec![root.join("README.md")];
-    for folder in ["docs", "docs/dev"] {
-        let mut found: Vec<_> = std::fs::read_dir(root.join(folder))
-            .expect("docs/ is readable")
-            .flatten()
-            .map(|e| e.path())
-            .filter(|p| p.extension().is_some_and(|e| e == "md"))
-            .collect();
-        found.sort();
-        pages.extend(found);
-    }
-    pages
+    crate::docs_links::pages()
+        .into_iter()
+        .filter(|page| !page.starts_with("docs/reference"))
+        .map(|page| crate::docs_links::root().join(page))
+        .collect()
 }
 
 /// Every `iris` command line shown, with the name of the page that shows it.
@@ -219,7 +273,7 @@ fn every_config_set_the_book_shows_is_taken() {
         }
     }
     assert!(
-        ran >= 5,
+        ran >= 10,
         "the book shows `iris config set` lines: {ran} run"
     );
     assert!(
@@ -241,7 +295,23 @@ fn the_check_splits_as_sh_does_and_refuses_what_iris_refuses() {
     );
     assert_eq!(
         command_lines("Run `iris gen --all` or\n```sh\n$ iris pr  # a PR\ngit add -p\n```\n"),
-        ["iris gen --all", "iris pr  # a PR"]
+        ["iris gen --all", "iris pr"]
+    );
+    // Within pipelines and lists, after variables, after ` -- `, in a `$(...)`.
+    assert_eq!(
+        command_lines(
+            "```sh\npass show x | iris config set anthropic.api_key -\n\
+             IRIS_TRUST_REPO=1 iris review\njj new && iris pr --create   # then\n\
+             claude mcp add iris -- iris mcp\n\
+             git commit -e -m \"$(iris gen --print --no-stream)\"\n```\n"
+        ),
+        [
+            "iris config set anthropic.api_key -",
+            "iris review",
+            "iris pr --create",
+            "iris mcp",
+            "iris gen --print --no-stream",
+        ]
     );
     assert_eq!(refused("iris gen --auto-commit"), None);
     assert!(refused("iris gen --no-such-flag").is_some());

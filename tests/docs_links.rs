@@ -5,12 +5,12 @@
 use std::collections::BTreeSet;
 use std::path::{Component, Path, PathBuf};
 
-fn root() -> PathBuf {
+pub(crate) fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
 }
 
 /// The markdown files the front door and the book are made of, relative to the root.
-fn pages() -> Vec<PathBuf> {
+pub(crate) fn pages() -> Vec<PathBuf> {
     let mut pages = vec![
         PathBuf::from("README.md"),
         PathBuf::from("CHANGELOG.md"),

@@ -102,7 +102,8 @@ fn the_quick_start_runs_as_written() {
             "iris gen --auto-commit" => {
                 assert_eq!(repo.git(&["log", "-1", "--format=%s"]).trim(), "Add two()");
             }
-            _ => {}
+            "iris doctor" => assert!(stdout(&said).contains(" 0 problems"), "{}", stdout(&said)),
+            other => panic!("the quick start shows `{other}`, which this test does not check yet"),
         }
     }
     // Both messages were asked of the provider, on Ollama's wire.

@@ -286,10 +286,9 @@ pub fn spec_at(
 }
 
 /// `sh -c LINE` in the repository, as a user types it: the built `iris` first on PATH, the
-/// repository's own git identity and home, the editor a no-op, `env` added, `stdin` typed.
+/// repository's home and git config, no variable of the developer's that configures iris or
+/// a provider (as every run of the tests), the editor a no-op, `env` added, `stdin` typed.
 pub fn shell(repo: &TestRepo, line: &str, env: &[(&'static str, String)], stdin: &str) -> Output {
-    use std::io::Write;
-    use std::process::{Command, Stdio};
     let bin = std::path::Path::new(env!("CARGO_BIN_EXE_iris"))
         .parent()
         .expect("the binary's folder")
@@ -298,26 +297,9 @@ pub fn shell(repo: &TestRepo, line: &str, env: &[(&'static str, String)], stdin:
         &std::env::var_os("PATH").unwrap_or_default(),
     )))
     .expect("PATH");
-    let mut child = Command::new("sh")
-        .args(["-c", line])
-        .current_dir(repo.path())
-        .env("PATH", path)
-        .env("GIT_CONFIG_GLOBAL", repo.git_config())
-        .env("GIT_CONFIG_NOSYSTEM", "1")
-        .env("HOME", repo.home())
-        .env("XDG_CONFIG_HOME", repo.home().join("xdg"))
-        .env("GIT_EDITOR", "true")
-        .env_remove("GIT_DIR")
-        .env_remove("GIT_INDEX_FILE")
-        .envs(env.iter().map(|(k, v)| (k, v)))
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("sh");
-    let mut input = child.stdin.take().expect("stdin is piped");
-    // A command that reads nothing may close its input first: what it did not read is moot.
-    let _ = input.write_all(stdin.as_bytes());
-    drop(input);
+    let path = path.to_string_lossy().into_owned();
+    let mut all: Vec<(&str, &str)> = vec![("PATH", &path), ("GIT_EDITOR", "true")];
+    all.extend(env.iter().map(|(k, v)| (*k, v.as_str())));
+    let child = repo.spawn_bin(std::path::Path::new("sh"), &["-c", line], &all, stdin);
     child.wait_with_output().expect("sh")
 }
