@@ -78,6 +78,8 @@ fn the_branchs_issue_goes_in_the_first_request_with_its_secrets_withheld() {
     );
     assert!(!request.contains("Say what happened"), "{request}");
     assert!(!request.contains(&secret), "the token reached the provider");
+    // Withheld in its place, not dropped with its line.
+    assert!(request.contains("[secret: github-token"), "{request}");
     assert_eq!(calls(&tool), 1);
     // Kept a day: the next run does not ask gh again.
     let again = asked(&repo, &tool);

@@ -111,7 +111,14 @@ fn the_release_builds_every_target_and_binstall_finds_each_archive() {
     let workflow = workflow();
     let tags = workflow["on"]["push"]["tags"].as_vec().expect("tags");
     assert_eq!(tags, &[Yaml::String("v*".into())], "released on a tag v*");
-    // The archive holds a folder of its own name: the binary, README, LICENSE, CHANGELOG.
+    // The tag is checked against the version before anything is built.
+    assert_eq!(
+        workflow["jobs"]["build"]["needs"].as_str(),
+        Some("version"),
+        "the build waits for the version check"
+    );
+    // The archive holds a folder of its own name: the binary, README, LICENSE, CHANGELOG and
+    // the man pages.
     let archive_step = workflow["jobs"]["build"]["steps"]
         .as_vec()
         .expect("steps")
@@ -124,6 +131,8 @@ fn the_release_builds_every_target_and_binstall_finds_each_archive() {
         r#"mkdir -p "dist/$ARCHIVE_NAME""#,
         r#"cp "target/$TARGET/release/iris$exe" "dist/$ARCHIVE_NAME/""#,
         r#"cp README.md LICENSE CHANGELOG.md "dist/$ARCHIVE_NAME/""#,
+        r#"mkdir -p "dist/$ARCHIVE_NAME/man""#,
+        r#"cp docs/man/*.1 "dist/$ARCHIVE_NAME/man/""#,
         r#"archive="$ARCHIVE_NAME.$ARCHIVE_EXT""#,
         r#"tar -czf "$archive" "$ARCHIVE_NAME""#,
         r#"7z a -tzip "$archive" "$ARCHIVE_NAME""#,

@@ -155,10 +155,5 @@ fn print(checks: &[Check], json: bool) -> Result<()> {
         true => format!("{}\n", check::json(checks)),
         false => check::text(checks),
     };
-    let text = crate::output::said::shown(&text);
-    let mut stdout = std::io::stdout().lock();
-    match std::io::Write::write_all(&mut stdout, text.as_bytes()) {
-        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
-        other => other.context("could not write to stdout"),
-    }
+    super::print_exact(&text)
 }
