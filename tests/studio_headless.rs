@@ -2045,8 +2045,16 @@ async fn the_studio_asks_once_whether_the_coding_agents_session_goes_in_the_requ
         sent(0)
     );
     studio.key(KeyCode::Char('y'));
+    // The answer is written off the UI thread: it lands within moments.
     let answer = studio.git_dir.join("iris").join("agent-sessions");
-    assert_eq!(std::fs::read_to_string(&answer).unwrap().trim(), "yes");
+    let read = || std::fs::read_to_string(&answer).unwrap_or_default();
+    for _ in 0..250 {
+        if !read().is_empty() {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+    }
+    assert_eq!(read().trim(), "yes");
 
     studio.command(Command::Generate);
     studio

@@ -78,8 +78,10 @@ impl Runner {
     pub(super) fn sessions(&mut self, fx: SessionsFx) {
         match fx {
             SessionsFx::Remember { yes } => {
-                agent_sessions::remember_answer(&self.sessions.stores, yes);
+                // Holds from the next write on; the file is written off the UI thread.
                 self.sessions.consent = if yes { Consent::Yes } else { Consent::No };
+                let stores = self.sessions.stores.clone();
+                tokio::task::spawn_blocking(move || agent_sessions::remember_answer(&stores, yes));
             }
         }
     }
