@@ -730,31 +730,30 @@ fn dismissals_section(dismissed: &[Dismissal], diffs: &[FileDiff]) -> Option<Str
         .iter()
         .flat_map(|d| std::iter::once(d.path.clone()).chain(d.old_path.clone()))
         .collect();
-    let notes = dismissal_notes(dismissed, &files);
-    if notes.is_empty() {
-        return None;
-    }
-    let notes: Vec<String> = notes.iter().map(|n| format!("- {n}")).collect();
-    Some(format!(
+    notes_section(
         "## Dismissed before\n\nThe project dismissed these findings on the files under \
-         review. Do not raise them, or the same kind of finding, again:\n{}",
-        notes.join("\n")
-    ))
+         review. Do not raise them, or the same kind of finding, again:",
+        &dismissal_notes(dismissed, &files),
+    )
 }
 
 /// For a re-review of a pull request: the findings already on it, or none.
 fn earlier_section(earlier: &[Seen]) -> Option<String> {
-    let notes = earlier_notes(earlier);
+    notes_section(
+        "## Already on the pull request\n\nIris reviewed the earlier commits of this pull \
+         request; these findings are posted on it. Review the new commits, and do not raise \
+         these again:",
+        &earlier_notes(earlier),
+    )
+}
+
+/// `heading` (with its line of instructions), then `notes` as a list; none without notes.
+fn notes_section(heading: &str, notes: &[String]) -> Option<String> {
     if notes.is_empty() {
         return None;
     }
-    let notes: Vec<String> = notes.iter().map(|n| format!("- {n}")).collect();
-    Some(format!(
-        "## Already on the pull request\n\nIris reviewed the earlier commits of this pull \
-         request; these findings are posted on it. Review the new commits, and do not raise \
-         these again:\n{}",
-        notes.join("\n")
-    ))
+    let list: Vec<String> = notes.iter().map(|n| format!("- {n}")).collect();
+    Some(format!("{heading}\n{}", list.join("\n")))
 }
 
 /// A run's debug line; the text its Done event carries.

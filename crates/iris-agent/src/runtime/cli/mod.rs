@@ -337,11 +337,9 @@ impl Drop for GroupKill {
 /// environment.
 fn command(program: &std::path::Path, invocation: &Invocation) -> tokio::process::Command {
     #[allow(clippy::disallowed_methods)] // found by find_on_path; its group is killed on drop
-    let mut command = tokio::process::Command::new(program);
-    #[cfg(unix)]
-    command.process_group(0);
-    #[cfg(windows)]
-    command.creation_flags(iris_studio_process::CREATE_NEW_PROCESS_GROUP);
+    let mut group = std::process::Command::new(program);
+    iris_studio_process::in_own_group(&mut group);
+    let mut command = tokio::process::Command::from(group);
     command
         .args(&invocation.args)
         .envs(invocation.env.iter().map(|(k, v)| (k, v)))
