@@ -479,3 +479,66 @@ fn the_windows_build_checks_out_symbolic_links_as_links() {
         "core.symlinks is set after the checkout"
     );
 }
+
+/// Without `IRIS_INSTALL_BASE` the installer downloads from the repository's releases, as a
+/// user's `curl ... | sh` does: the latest one, or the tag `IRIS_VERSION` names, at the very
+/// address binstall's `pkg-url` gives (checked above). A fake `curl` first on PATH serves the
+/// release folder and writes down what it was asked for.
+#[cfg(unix)]
+#[test]
+fn the_installer_downloads_from_the_repositorys_releases() {
+    let (release, _) = release_dir(false);
+    let manifest = manifest();
+    let shared = &manifest["workspace"]["package"];
+    let repo = shared["repository"].as_str().expect("repository");
+    let version = shared["version"].as_str().expect("version");
+    let file = workflow_archives()
+        .into_iter()
+        .find(|(t, _)| *t == installer_target())
+        .map(|(_, file)| file)
+        .expect("this machine's archive");
+    let bin = tempfile::tempdir().expect("temp dir");
+    let log = bin.path().join("asked");
+    iris_studio_testkit::write_executable(
+        &bin.path().join("curl"),
+        &format!(
+            "#!/bin/sh\nurl=''; out=''\nwhile [ $# -gt 0 ]; do\n  case \"$1\" in\n    \
+             -o) out=$2; shift ;;\n    http*) url=$1 ;;\n  esac\n  shift\ndone\n\
+             echo \"$url\" >> '{}'\ncp '{}'/\"$(basename \"$url\")\" \"$out\"\n",
+            log.display(),
+            release.path().display()
+        ),
+    );
+    let path = std::env::var_os("PATH").unwrap_or_default();
+    let dirs = std::iter::once(bin.path().to_path_buf()).chain(std::env::split_paths(&path));
+    let path = std::env::join_paths(dirs).expect("PATH");
+    for (asked_for, release_url) in [
+        (None, format!("{repo}/releases/latest/download")),
+        (
+            Some(format!("v{version}")),
+            format!("{repo}/releases/download/v{version}"),
+        ),
+    ] {
+        let _ = std::fs::remove_file(&log);
+        let home = tempfile::tempdir().expect("temp dir");
+        let mut command = Command::new("sh");
+        command
+            .arg(root().join("assets/install.sh"))
+            .env("PATH", &path)
+            .env("IRIS_INSTALL_DIR", home.path())
+            .env_remove("IRIS_INSTALL_BASE")
+            .env_remove("IRIS_LIBC");
+        match &asked_for {
+            Some(tag) => command.env("IRIS_VERSION", tag),
+            None => command.env_remove("IRIS_VERSION"),
+        };
+        let out = command.output().expect("run sh assets/install.sh");
+        assert!(out.status.success(), "{}", said(&out));
+        assert_eq!(
+            std::fs::read_to_string(&log).expect("curl was asked"),
+            format!("{release_url}/{file}\n{release_url}/{file}.sha256\n"),
+            "{asked_for:?}"
+        );
+        assert!(home.path().join("iris").exists(), "{}", said(&out));
+    }
+}

@@ -286,4 +286,13 @@ fn a_finding_without_a_quote_is_dismissed_in_its_block_only() {
         out.contains("Silent fallback"),
         "print() is another block: {out}"
     );
+    // The line's neighbour edited (the block's header): the line is found again, in its
+    // block, and the finding stays dismissed.
+    let edited =
+        two("// one\n// two\n// three\n").replace("-> u32 {\n    input", "-> u64 {\n    input");
+    repo.write("src/parse.rs", &edited);
+    repo.git(&["add", "-A"]);
+    let (neighbour, _) = review(&repo, &[], unquoted(5));
+    let out = success(&neighbour);
+    assert!(!out.contains("Silent fallback"), "{out}");
 }
